@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# models/: what is simulated.
+libsim_a_SOURCES +=

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sim/error.h - the three tiers of error handling.
+ *
+ * 1. Bugs in the simulator: SIM_BUG_ON(cond), always compiled in, routed
+ *    through one noreturn function (place a debugger breakpoint there).
+ * 2. Modelled kernel outcomes use the kernel's conventions (0/-ENOMEM, bool);
+ *    nothing here.
+ * 3. User input errors (scenario YAML, command line) fill a struct sim_error
+ *    that carries file:line:col up to main(), which prints it in the GNU
+ *    format editors understand:
+ *
+ *	scenarios/x.yaml:12:5: error: unknown key 'nr_cpu' in 'machine'
+ *
+ * Layering: a low-level primitive; includes nothing else from sim/.
+ */
+#ifndef SIM_ERROR_H
+#define SIM_ERROR_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#define SIM_ERROR_FILE_MAX 512
+#define SIM_ERROR_MSG_MAX 1024
+
+/**
+ * struct sim_error - a user-input error, or none.
+ * @file: file the error is in ("" for the command line)
+ * @line: one-based line, 0 if unknown
+ * @col: one-based column, 0 if unknown
+ * @msg: what is wrong: the key, what was expected, what was found
+ *
+ * Invariant: @msg[0] == '\0' means "no error".
+ */
+struct sim_error {
+	char file[SIM_ERROR_FILE_MAX];
+	unsigned int line, col;
+	char msg[SIM_ERROR_MSG_MAX];
+};
+
+void sim_error_clear(struct sim_error *err);
+void sim_error_set(struct sim_error *err, const char *file, unsigned int line,
+		   unsigned int col, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void sim_error_vset(struct sim_error *err, const char *file,
+		    unsigned int line, unsigned int col, const char *fmt,
+		    va_list ap) __attribute__((format(printf, 5, 0)));
+void sim_error_print(FILE *out, const struct sim_error *err);
+
+/* Edit distance, for "did you mean" suggestions. */
+unsigned int sim_levenshtein(const char *a, const char *b);
+const char *sim_nearest(const char *word, const char *const *choices,
+			unsigned int nr_choices);
+
+__attribute__((noreturn)) void sim_assert_failed(const char *file,
+						 const char *func, int line,
+						 const char *expr);
+
+#define SIM_BUG_ON(cond)                                                    \
+	do {                                                                \
+		if (__builtin_expect(!!(cond), 0))                          \
+			sim_assert_failed(__FILE__, __func__, __LINE__, #cond); \
+	} while (0)
+
+#endif /* SIM_ERROR_H */

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sim/report.h - results of a scenario run, and their three renderings:
+ * a table for people (mmtests compare-kernels style: a row per metric, a
+ * column per variant, each value followed by its change against the
+ * baseline in parentheses, at most 80 columns wide), YAML (through the
+ * libyaml emitter) and CSV, for programs.
+ *
+ * Theory of operation: the runner creates a report, adds variants in
+ * scenario order, and records for each variant its metrics (mean over
+ * replications and the half-width of the 95% confidence interval) and its
+ * hottest cache lines. The first metric recorded for a variant is its
+ * primary metric (throughput). Writers never print pointers, times of day
+ * or anything else that varies between runs: same report, same bytes.
+ *
+ * sim_write_atomic() writes a file whole or not at all: a temporary file in
+ * the same directory, fsync-free rename on success, unlink on failure.
+ *
+ * Layering: sim/ primitive; uses sim/error.h and libyaml.
+ */
+#ifndef SIM_REPORT_H
+#define SIM_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/error.h"
+
+enum report_format {
+	REPORT_TABLE,
+	REPORT_YAML,
+	REPORT_CSV,
+};
+
+/*
+ * struct report_line - one hot cache line, as the teaching view shows it.
+ */
+struct report_line {
+	char name[96];		/* "counter[0]" or "page_counter@top line 0" */
+	char fields[256];	/* "usage min low high max" */
+	uint64_t reads, writes, rmws;	/* accesses by kind */
+	uint64_t hits, misses;		/* served locally / needed the line */
+	uint64_t transfers;		/* moves between CPUs */
+	uint64_t xfer_by_dist[5];	/* smt, llc, die, socket, memory */
+	double wait_ns;			/* total time requesters queued */
+	double busy_ns;			/* total time the line was occupied */
+	double utilisation;		/* busy / run time, 0..1 */
+};
+
+struct report;
+
+struct report *report_create(const char *scenario, uint64_t seed,
+			     unsigned int replications);
+void report_free(struct report *r);
+
+/* Add a variant (column); returns its index. */
+int report_variant(struct report *r, const char *name);
+/* Name the baseline variant; NULL or unknown means the first variant. */
+void report_set_baseline(struct report *r, const char *name);
+
+/*
+ * report_metric() - record @metric for @variant. @ci95 is the half-width
+ * of the 95% confidence interval, 0 with a single replication. Metrics
+ * appear in the order first recorded. @higher_is_better decides nothing
+ * numeric; it is written to YAML for tools such as compare.
+ */
+void report_metric(struct report *r, int variant, const char *metric,
+		   const char *unit, double value, double ci95,
+		   bool higher_is_better);
+void report_line(struct report *r, int variant,
+		 const struct report_line *line);
+/* Free-form note for a variant, e.g. a kernel WARN that fired. */
+void report_note(struct report *r, int variant, const char *note);
+
+int report_write(const struct report *r, enum report_format fmt, FILE *out);
+
+/*
+ * sim_write_atomic() - create @path whole or not at all. @write is called
+ * with a FILE open on a temporary file next to @path and returns 0 or -1.
+ * Return 0, or -1 with @err set (naming @path) and no file left behind.
+ */
+int sim_write_atomic(const char *path, int (*write)(FILE *out, void *arg),
+		     void *arg, struct sim_error *err);
+
+#endif /* SIM_REPORT_H */
