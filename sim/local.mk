@@ -3,4 +3,7 @@
 libsim_a_SOURCES += \
 	%reldir%/error.c %reldir%/error.h \
 	%reldir%/engine.c %reldir%/engine.h %reldir%/co.h \
-	%reldir%/stats.c %reldir%/stats.h
+	%reldir%/stats.c %reldir%/stats.h \
+	%reldir%/scenario.c %reldir%/scenario.h \
+	%reldir%/report.c %reldir%/report.h \
+	%reldir%/trace.c %reldir%/trace.h
