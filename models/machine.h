@@ -102,6 +102,13 @@ int machine_load(struct machine *m, const struct scenario_node *node,
 		 struct sim_error *err);
 void machine_destroy(struct machine *m);
 
+/*
+ * machine_load_file() - load the machine profile file @path (its root map
+ * is the machine map) into @m. Return 0 or -1 with @err set.
+ */
+int machine_load_file(struct machine *m, const char *path,
+		      struct sim_error *err);
+
 /* machine_dist() - distance class between two CPUs. */
 static inline enum coh_dist machine_dist(const struct machine *m,
 					 unsigned int a, unsigned int b)
@@ -117,6 +124,13 @@ static inline enum coh_dist machine_dist(const struct machine *m,
 	if (x->socket == y->socket)
 		return COH_DIST_DIE;
 	return COH_DIST_SOCKET;
+}
+
+/* machine_xfer_ps() - cost of moving a line from CPU @from to CPU @to. */
+static inline uint64_t machine_xfer_ps(const struct machine *m,
+				       unsigned int from, unsigned int to)
+{
+	return m->xfer_ps[machine_dist(m, from, to)];
 }
 
 const char *coh_dist_name(enum coh_dist d);

@@ -1,2 +1,84 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* placeholder: being written */
+/*
+ * sim/co.h - stackless coroutines for kernel-shaped model code.
+ *
+ * Theory of operation: a modelled kernel function is written as a C
+ * function with the kernel's name, taking the process and a frame struct
+ * that holds its arguments and the locals that must survive a wait. Its
+ * body sits between CO_BEGIN and CO_END, which wrap it in a switch on the
+ * frame's saved position (protothread style), so the body reads top to
+ * bottom like the kernel function beside it:
+ *
+ *	struct foo_frame { struct co_frame co; struct page_counter *c; };
+ *
+ *	static int foo(struct sim_proc *p, void *frame)
+ *	{
+ *		struct foo_frame *f = frame;
+ *
+ *		CO_BEGIN(f);
+ *		CO_AWAIT(f, coh_rmw(p, ...));	 // time passes here
+ *		CO_CALL(f, p, bar, struct bar_frame, .x = 1);
+ *		CO_END(f, p);
+ *	}
+ *
+ * Rules, as for protothreads: locals that must live across CO_AWAIT or
+ * CO_CALL belong in the frame; no CO_* inside a nested switch. These
+ * macros return from the function by design (the one exception to the
+ * kernel's "no macros that return"): a wait is a return to the engine.
+ *
+ * CO_AWAIT(f, expr) evaluates @expr, which returns true when the process
+ * must wait (it has arranged its own wake-up) and false when it may go
+ * on. On wake-up @expr is evaluated AGAIN, so waiting primitives are
+ * written to be re-entered: they remember that their operation completed
+ * and then return false (see coh_access()).
+ */
+#ifndef SIM_CO_H
+#define SIM_CO_H
+
+#include "sim/engine.h"
+
+/* Falling into a resume label is the point; say so to the compiler. */
+#define co_fallthrough __attribute__((__fallthrough__))
+
+#define CO_BEGIN(f)              \
+	switch ((f)->co.pc) {    \
+	case 0:
+
+#define CO_END(f, p)             \
+	}                        \
+	(p)->ret = 0;            \
+	return CO_DONE
+
+/* Finish and hand @v to the caller in p->ret. */
+#define CO_RETURN(f, p, v)       \
+	do {                     \
+		(p)->ret = (long)(v); \
+		return CO_DONE;  \
+	} while (0)
+
+#define CO_AWAIT(f, expr)                \
+	do {                             \
+		(f)->co.pc = __LINE__;   \
+		co_fallthrough;          \
+	case __LINE__:                   \
+		if (expr)                \
+			return CO_WAIT;  \
+	} while (0)
+
+/*
+ * CO_CALL() - run the coroutine @fn with a fresh frame of @type whose
+ * members after the header are set from the designated initializers, and
+ * continue here when it is done. Its result is in p->ret.
+ */
+#define CO_CALL(f, p, fn, type, ...)                                    \
+	do {                                                            \
+		type *co_callee_ = co_push((p), (fn), sizeof(type));    \
+		struct co_frame co_hdr_ = co_callee_->co;               \
+		*co_callee_ = (type){ __VA_ARGS__ };                    \
+		co_callee_->co = co_hdr_;                               \
+		(f)->co.pc = __LINE__;                                  \
+		return CO_CALL;                                         \
+	case __LINE__:;                                                 \
+	} while (0)
+
+#endif /* SIM_CO_H */

@@ -1,2 +1,157 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* placeholder: being written */
+/*
+ * sim/engine.h - the discrete-event engine: an integer picosecond clock, a
+ * heap of pending events ordered by (time, sequence), and processes.
+ *
+ * Theory of operation
+ *
+ * Simulated time is a count of picoseconds (sim_time_t). An event is a
+ * small by-value record {time, seq, fn, arg, data}; sim_schedule() puts it
+ * in a 4-ary heap, and the run loop pops the earliest and calls fn(arg,
+ * data). Ties in time go to the event scheduled first: seq is a counter
+ * incremented by every sim_schedule(). Nothing depends on wall-clock time,
+ * pointer values or hash order, so the same inputs give the same run.
+ *
+ * A process (struct sim_proc) is a simulated CPU running a stackless
+ * coroutine (sim/co.h). A process has its own clock, proc->now, which it
+ * advances as it pays latencies that do not interact with anybody else (an
+ * L1 hit, non-memcg work). Before it touches shared state it calls
+ * sim_proc_sync(): if no other event is due before proc->now, the engine
+ * clock simply moves to proc->now (nothing else could have happened in
+ * between); otherwise the process schedules its own wake-up at proc->now
+ * and yields. Shared state is therefore always observed at the engine's
+ * current time, in (time, seq) order.
+ *
+ *	 engine now ----------------------------->
+ *	 cpu0  [work 900ns]--sync--[rmw: queued ......]--wake
+ *	 cpu1        [work]--sync--[rmw]--wake
+ *
+ * Ownership: sim_engine_create()/sim_engine_free() (heap, opaque). A
+ * struct sim_proc is embedded and caller-allocated: sim_proc_init() and
+ * sim_proc_destroy().
+ *
+ * Layering: sim/ primitive; includes only sim/error.h.
+ */
+#ifndef SIM_ENGINE_H
+#define SIM_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint64_t sim_time_t;
+
+#define SIM_PS_PER_NS 1000ull
+#define SIM_PS_PER_US 1000000ull
+#define SIM_PS_PER_MS 1000000000ull
+#define SIM_TIME_MAX UINT64_MAX
+
+struct sim_engine;
+
+/* An event callback: runs at sim_now(). */
+typedef void (*sim_event_fn)(void *arg, uint64_t data);
+
+struct sim_engine *sim_engine_create(void);
+void sim_engine_free(struct sim_engine *e);
+
+sim_time_t sim_now(const struct sim_engine *e);
+/* Time of the earliest pending event, or SIM_TIME_MAX. */
+sim_time_t sim_next_time(const struct sim_engine *e);
+/* Events run so far. */
+uint64_t sim_events(const struct sim_engine *e);
+
+/*
+ * sim_schedule() - run @fn(@arg, @data) at time @t (>= sim_now()).
+ * Context: any event or process.
+ */
+void sim_schedule(struct sim_engine *e, sim_time_t t, sim_event_fn fn,
+		  void *arg, uint64_t data);
+
+/*
+ * sim_engine_run() - run events in (time, seq) order until none is left,
+ * the next one is later than @until, or sim_engine_stop() was called.
+ * The clock ends at @until when the events ran out or passed it.
+ */
+void sim_engine_run(struct sim_engine *e, sim_time_t until);
+void sim_engine_stop(struct sim_engine *e);
+
+/*
+ * sim_engine_set_progress() - call @fn(@arg, now) about every @every events
+ * (e.g. to draw a progress line); NULL turns it off.
+ */
+void sim_engine_set_progress(struct sim_engine *e, uint64_t every,
+			     void (*fn)(void *arg, sim_time_t now), void *arg);
+
+/* ---- processes ---- */
+
+struct sim_proc;
+struct co_frame;
+
+/*
+ * A coroutine body: runs from the frame's saved position until it finishes
+ * (CO_DONE), waits for a wake-up (CO_WAIT), or pushed a callee (CO_CALL).
+ */
+typedef int (*co_fn)(struct sim_proc *p, void *frame);
+
+enum co_status {
+	CO_DONE,
+	CO_WAIT,
+	CO_CALL,
+};
+
+/*
+ * struct co_frame - the header of every coroutine frame. A frame type is a
+ * struct whose first member is `struct co_frame co`, followed by the
+ * function's arguments and the locals that live across waits.
+ */
+struct co_frame {
+	co_fn fn;
+	unsigned int pc;	/* resume point (a line number), 0 = start */
+	unsigned int size;	/* bytes, header included, rounded up */
+};
+
+/*
+ * struct sim_proc - one simulated CPU's thread of control.
+ * @engine: the engine it runs in
+ * @now: this process's clock; >= sim_now() while it runs
+ * @id: the CPU number
+ * @ret: return value of the last callee that used CO_RETURN
+ * @owner: the model object this process belongs to (e.g. its CPU state)
+ */
+struct sim_proc {
+	struct sim_engine *engine;
+	sim_time_t now;
+	unsigned int id;
+	long ret;
+	void *owner;
+	bool running;		/* inside sim_proc_run() */
+	bool finished;		/* the outermost frame returned */
+	unsigned char *stack;	/* coroutine frames, bottom up */
+	size_t sp, stack_size;
+};
+
+void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
+		   size_t stack_size, void *owner);
+void sim_proc_destroy(struct sim_proc *p);
+
+/* Push a frame of @size bytes for @fn; returns it zeroed but for the header. */
+void *co_push(struct sim_proc *p, co_fn fn, size_t size);
+
+/*
+ * sim_proc_start() - make @fn, with the frame prepared by co_push(), run at
+ * time @at.
+ */
+void sim_proc_start(struct sim_proc *p, sim_time_t at);
+
+/* sim_proc_wake() - resume a waiting process at time @at. */
+void sim_proc_wake(struct sim_proc *p, sim_time_t at);
+
+/*
+ * sim_proc_sync() - bring the engine to this process's clock. Returns
+ * false when the process may go on at once (the engine's clock now equals
+ * p->now), true when it has scheduled its own wake-up at p->now and must
+ * yield (return CO_WAIT).
+ */
+bool sim_proc_sync(struct sim_proc *p);
+
+#endif /* SIM_ENGINE_H */

@@ -1,2 +1,1567 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* placeholder: being written */
+/*
+ * sim/report.c - results of a scenario run and their three renderings.
+ *
+ * Theory of operation: a report is a list of variants (columns) and a list
+ * of metric definitions (rows) in the order first recorded. Each variant
+ * keeps its own values in the order it recorded them, so its first value
+ * is its primary metric. A metric's unit and direction are those given the
+ * first time the metric is recorded by any variant.
+ *
+ *	struct report
+ *	  metrics[]:  "throughput" ops/s | "p99" ns | "stock hit rate" %
+ *	  variants[]: "base"  values[] = {m0 200, m1 90, ...}  lines[] notes[]
+ *	              "new"   values[] = {m0 150, m2 12, ...}  lines[] notes[]
+ *
+ * The table for people (REPORT_TABLE), 80 columns at most:
+ *
+ *	# scenario demo, seed 42, 1 replication
+ *
+ *	                      base               new
+ *	throughput (ops/s)  200.00  150.00 (-25.00%)
+ *	stock hit rate (%)  90.000  45.500 (-49.44%)
+ *
+ * Each row is printed with one number of decimals, chosen so that its
+ * largest value shows five significant digits (at most three decimals
+ * when it is 1 or more; scientific notation outside 1e-4..1e10). With more
+ * than one replication each value is followed by "+-" and the half-width
+ * of its 95% confidence interval. The baseline column shows values only.
+ * Variants that do not fit in 80 columns continue in further blocks, which
+ * repeat the metric names. Variant names wider than their column are
+ * split over several heading lines; metric labels wider than 30 columns
+ * get a line of their own.
+ *
+ * YAML (REPORT_YAML) goes through the libyaml emitter; numbers are written
+ * with sim_format_double(), strings that could read back as something else
+ * than a string are single-quoted. CSV (REPORT_CSV) follows RFC 4180.
+ *
+ * Allocation failures are sticky: the recording functions return nothing,
+ * so they mark the report, and report_write() then fails with ENOMEM.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#include "sim/report.h"
+
+#define TABLE_WIDTH 80
+#define LABEL_MAX 30	/* widest metric label kept on its row */
+#define HEAD_MAX 16	/* a column widens up to this for its name */
+#define CELL_MAX 32	/* one formatted number */
+#define HOT_NAME_MAX 24	/* widest hot-line name kept on its row */
+
+struct report_metric_def {
+	char *name;
+	char *unit;
+	bool higher_is_better;
+};
+
+struct report_value {
+	unsigned int metric;	/* index in report->metrics */
+	double value, ci95;
+};
+
+struct report_variant {
+	char *name;
+	struct report_value *values;	/* in the order recorded */
+	unsigned int nr_values, alloc_values;
+	struct report_line *lines;
+	unsigned int nr_lines, alloc_lines;
+	char **notes;
+	unsigned int nr_notes, alloc_notes;
+};
+
+struct report {
+	char *scenario;
+	uint64_t seed;
+	unsigned int replications;
+	char *baseline;		/* as named, NULL for the first variant */
+	struct report_variant *variants;
+	unsigned int nr_variants, alloc_variants;
+	struct report_metric_def *metrics;
+	unsigned int nr_metrics, alloc_metrics;
+	bool oom;		/* an allocation failed; writers refuse */
+};
+
+/* Make room for @nr elements of @size bytes in the array *@arrp. */
+static bool grow(void *arrp, unsigned int *alloc, unsigned int nr,
+		 size_t size)
+{
+	unsigned int n;
+	void *arr, *p;
+
+	if (nr <= *alloc)
+		return true;
+	n = *alloc ? *alloc * 2 : 4;
+	if (n < nr)
+		n = nr;
+	memcpy(&arr, arrp, sizeof(arr));
+	p = realloc(arr, (size_t)n * size);
+	if (!p)
+		return false;
+	memcpy(arrp, &p, sizeof(p));
+	*alloc = n;
+	return true;
+}
+
+static char *dup_or_empty(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+/**
+ * report_create() - start an empty report.
+ * @scenario: scenario name, printed in every rendering
+ * @seed: the scenario's seed
+ * @replications: number of replications behind each value
+ *
+ * Return: a report to free with report_free(), or NULL without memory.
+ */
+struct report *report_create(const char *scenario, uint64_t seed,
+			     unsigned int replications)
+{
+	struct report *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->scenario = dup_or_empty(scenario);
+	if (!r->scenario) {
+		free(r);
+		return NULL;
+	}
+	r->seed = seed;
+	r->replications = replications;
+	return r;
+}
+
+/**
+ * report_free() - free @r and everything recorded in it.
+ * @r: report, or NULL
+ */
+void report_free(struct report *r)
+{
+	unsigned int i, j;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nr_variants; i++) {
+		struct report_variant *v = &r->variants[i];
+
+		free(v->name);
+		free(v->values);
+		free(v->lines);
+		for (j = 0; j < v->nr_notes; j++)
+			free(v->notes[j]);
+		free(v->notes);
+	}
+	free(r->variants);
+	for (i = 0; i < r->nr_metrics; i++) {
+		free(r->metrics[i].name);
+		free(r->metrics[i].unit);
+	}
+	free(r->metrics);
+	free(r->baseline);
+	free(r->scenario);
+	free(r);
+}
+
+/**
+ * report_variant() - add a variant (a column of the table).
+ * @r: report
+ * @name: variant name, copied
+ *
+ * Adding a name twice returns the index of the first.
+ *
+ * Return: the variant's index, or -1 without memory.
+ */
+int report_variant(struct report *r, const char *name)
+{
+	struct report_variant *v;
+	unsigned int i;
+
+	for (i = 0; i < r->nr_variants; i++)
+		if (!strcmp(r->variants[i].name, name))
+			return (int)i;
+	if (!grow(&r->variants, &r->alloc_variants, r->nr_variants + 1,
+		  sizeof(*v)))
+		goto out_oom;
+	v = &r->variants[r->nr_variants];
+	memset(v, 0, sizeof(*v));
+	v->name = strdup(name);
+	if (!v->name)
+		goto out_oom;
+	return (int)r->nr_variants++;
+
+out_oom:
+	r->oom = true;
+	return -1;
+}
+
+/**
+ * report_set_baseline() - name the variant changes are measured against.
+ * @r: report
+ * @name: a variant name; NULL or unknown (at write time) means the first
+ */
+void report_set_baseline(struct report *r, const char *name)
+{
+	free(r->baseline);
+	r->baseline = NULL;
+	if (!name)
+		return;
+	r->baseline = strdup(name);
+	if (!r->baseline)
+		r->oom = true;
+}
+
+static int baseline_index(const struct report *r)
+{
+	unsigned int i;
+
+	if (!r->nr_variants)
+		return -1;
+	for (i = 0; r->baseline && i < r->nr_variants; i++)
+		if (!strcmp(r->variants[i].name, r->baseline))
+			return (int)i;
+	return 0;
+}
+
+static struct report_variant *get_variant(struct report *r, int variant)
+{
+	SIM_BUG_ON(variant < 0 || (unsigned int)variant >= r->nr_variants);
+	return &r->variants[variant];
+}
+
+static int find_metric(const struct report *r, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr_metrics; i++)
+		if (!strcmp(r->metrics[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static int add_metric(struct report *r, const char *name, const char *unit,
+		      bool higher_is_better)
+{
+	struct report_metric_def *m;
+
+	if (!grow(&r->metrics, &r->alloc_metrics, r->nr_metrics + 1,
+		  sizeof(*m)))
+		return -1;
+	m = &r->metrics[r->nr_metrics];
+	m->name = strdup(name);
+	m->unit = dup_or_empty(unit);
+	m->higher_is_better = higher_is_better;
+	if (!m->name || !m->unit) {
+		free(m->name);
+		free(m->unit);
+		return -1;
+	}
+	return (int)r->nr_metrics++;
+}
+
+static const struct report_value *find_value(const struct report_variant *v,
+					     unsigned int metric)
+{
+	unsigned int i;
+
+	for (i = 0; i < v->nr_values; i++)
+		if (v->values[i].metric == metric)
+			return &v->values[i];
+	return NULL;
+}
+
+/**
+ * report_metric() - record @metric for @variant.
+ * @r: report
+ * @variant: index from report_variant()
+ * @metric: metric name, e.g. "throughput"
+ * @unit: its unit, e.g. "ops/s"; the first unit recorded for a name wins
+ * @value: mean over the replications
+ * @ci95: half-width of the 95% confidence interval, 0 with one replication
+ * @higher_is_better: direction, written to YAML only
+ *
+ * Recording a metric twice for a variant replaces its value.
+ */
+void report_metric(struct report *r, int variant, const char *metric,
+		   const char *unit, double value, double ci95,
+		   bool higher_is_better)
+{
+	struct report_variant *v = get_variant(r, variant);
+	struct report_value *val;
+	int m;
+
+	m = find_metric(r, metric);
+	if (m < 0)
+		m = add_metric(r, metric, unit, higher_is_better);
+	if (m < 0)
+		goto out_oom;
+	val = (struct report_value *)find_value(v, (unsigned int)m);
+	if (!val) {
+		if (!grow(&v->values, &v->alloc_values, v->nr_values + 1,
+			  sizeof(*val)))
+			goto out_oom;
+		val = &v->values[v->nr_values++];
+		val->metric = (unsigned int)m;
+	}
+	val->value = value;
+	val->ci95 = ci95;
+	return;
+
+out_oom:
+	r->oom = true;
+}
+
+/**
+ * report_line() - record one of @variant's hottest cache lines.
+ * @r: report
+ * @variant: index from report_variant()
+ * @line: copied; lines are printed in the order recorded
+ */
+void report_line(struct report *r, int variant,
+		 const struct report_line *line)
+{
+	struct report_variant *v = get_variant(r, variant);
+
+	if (!grow(&v->lines, &v->alloc_lines, v->nr_lines + 1,
+		  sizeof(*line))) {
+		r->oom = true;
+		return;
+	}
+	v->lines[v->nr_lines++] = *line;
+}
+
+/**
+ * report_note() - attach a free-form note to @variant.
+ * @r: report
+ * @variant: index from report_variant()
+ * @note: copied, e.g. "page_counter_cancel: usage underflow (WARN)"
+ */
+void report_note(struct report *r, int variant, const char *note)
+{
+	struct report_variant *v = get_variant(r, variant);
+	char *copy;
+
+	if (!grow(&v->notes, &v->alloc_notes, v->nr_notes + 1,
+		  sizeof(*v->notes)))
+		goto out_oom;
+	copy = strdup(note);
+	if (!copy)
+		goto out_oom;
+	v->notes[v->nr_notes++] = copy;
+	return;
+
+out_oom:
+	r->oom = true;
+}
+
+/**
+ * sim_format_double() - write @v exactly and deterministically.
+ * @buf: output
+ * @size: size of @buf, at least 32
+ * @v: value
+ */
+void sim_format_double(char *buf, size_t size, double v)
+{
+	int prec;
+
+	if (isnan(v)) {
+		snprintf(buf, size, "nan");
+		return;
+	}
+	if (isinf(v)) {
+		snprintf(buf, size, "%s", v < 0 ? "-inf" : "inf");
+		return;
+	}
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+	snprintf(buf, size, "%.17g", v);
+}
+
+/*
+ * Change of @v against @base in percent; false when it has no meaning
+ * (zero or non-finite baseline).
+ */
+static bool change_pct(double v, double base, double *pct)
+{
+	if (base == 0 || !isfinite(base))
+		return false;
+	*pct = (v - base) / fabs(base) * 100;
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Table for people                                                   */
+
+/* One output line, built whole so that it can be measured and trimmed. */
+struct linebuf {
+	char s[512];
+	size_t len;
+};
+
+static void lb_vprintf(struct linebuf *lb, const char *fmt, va_list ap)
+{
+	size_t room = sizeof(lb->s) - lb->len;
+	int n = vsnprintf(lb->s + lb->len, room, fmt, ap);
+
+	if (n < 0)
+		return;
+	lb->len += (size_t)n < room ? (size_t)n : room - 1;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void lb_printf(struct linebuf *lb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	lb_vprintf(lb, fmt, ap);
+	va_end(ap);
+}
+
+/* Columns a UTF-8 string takes: count every byte but continuations. */
+static size_t display_width(const char *s, size_t len)
+{
+	size_t i, w = 0;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+/* Bytes of @s that fit in @cols columns without splitting a character. */
+static size_t fit_bytes(const char *s, size_t cols)
+{
+	size_t i, w = 0;
+
+	for (i = 0; s[i]; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80) {
+			if (w == cols)
+				break;
+			w++;
+		}
+	}
+	return i;
+}
+
+/* Append @s left-aligned (@left) or right-aligned in @width columns. */
+static void lb_field(struct linebuf *lb, const char *s, size_t len,
+		     size_t width, bool left)
+{
+	size_t w = display_width(s, len);
+	int pad = w < width ? (int)(width - w) : 0;
+
+	if (left)
+		lb_printf(lb, "%.*s%*s", (int)len, s, pad, "");
+	else
+		lb_printf(lb, "%*s%.*s", pad, "", (int)len, s);
+}
+
+static int lb_flush(struct linebuf *lb, FILE *out)
+{
+	while (lb->len && lb->s[lb->len - 1] == ' ')
+		lb->len--;
+	SIM_BUG_ON(display_width(lb->s, lb->len) > TABLE_WIDTH);
+	lb->s[lb->len] = '\0';
+	fprintf(out, "%s\n", lb->s);
+	lb->len = 0;
+	return ferror(out) ? -1 : 0;
+}
+
+/* Print @text (possibly long) on lines of its own, cut at 80 columns. */
+static void put_long(FILE *out, const char *prefix, const char *text)
+{
+	struct linebuf lb = { .len = 0 };
+	size_t room = TABLE_WIDTH - strlen(prefix);
+
+	lb_printf(&lb, "%s%.*s", prefix, (int)fit_bytes(text, room), text);
+	lb_flush(&lb, out);
+}
+
+/* How a row of the table prints its numbers. */
+struct numfmt {
+	bool sci;		/* "%.4e" */
+	int decimals;		/* otherwise "%.*f" */
+};
+
+static struct numfmt row_format(double maxabs)
+{
+	struct numfmt f = { .sci = false, .decimals = 0 };
+	int e;
+
+	if (maxabs == 0 || !isfinite(maxabs))
+		return f;
+	if (maxabs < 1e-4 || maxabs >= 1e10) {
+		f.sci = true;
+		return f;
+	}
+	e = (int)floor(log10(maxabs));
+	/* five significant digits for the largest value, four below 1 */
+	f.decimals = e >= 0 ? 4 - e : 3 - e;
+	if (f.decimals < 0)
+		f.decimals = 0;
+	if (e >= 0 && f.decimals > 3)
+		f.decimals = 3;
+	return f;
+}
+
+static void format_num(char *buf, size_t size, double v, struct numfmt f)
+{
+	if (!isfinite(v))
+		sim_format_double(buf, size, v);
+	else if (f.sci || fabs(v) >= 1e10)	/* a wide interval, too */
+		snprintf(buf, size, "%.4e", v);
+	else
+		snprintf(buf, size, "%.*f", f.decimals, v);
+}
+
+static void format_pct(char *buf, size_t size, double pct)
+{
+	if (fabs(pct) < 0.005)
+		pct = 0;
+	if (fabs(pct) < 1000)
+		snprintf(buf, size, "(%+.2f%%)", pct);
+	else if (fabs(pct) < 1e6)
+		snprintf(buf, size, "(%+.0f%%)", pct);
+	else
+		snprintf(buf, size, "(%+.2e%%)", pct);
+}
+
+/* The formatted pieces of one cell; empty strings are left out. */
+struct cell {
+	char val[CELL_MAX];
+	char ci[CELL_MAX + 2];
+	char chg[CELL_MAX];
+};
+
+/* Widths of one column: its three pieces and the whole. */
+struct column {
+	size_t val, ci, chg, width;
+};
+
+static void fill_cell(const struct report *r, unsigned int m,
+		      unsigned int var, int base, struct numfmt f,
+		      struct cell *c)
+{
+	const struct report_value *v, *b;
+	char num[CELL_MAX];
+	double pct;
+
+	memset(c, 0, sizeof(*c));
+	v = find_value(&r->variants[var], m);
+	if (!v) {
+		snprintf(c->val, sizeof(c->val), "-");
+		return;
+	}
+	format_num(c->val, sizeof(c->val), v->value, f);
+	if (r->replications > 1) {
+		format_num(num, sizeof(num), v->ci95, f);
+		snprintf(c->ci, sizeof(c->ci), "+-%s", num);
+	}
+	if ((int)var == base)
+		return;
+	b = find_value(&r->variants[base], m);
+	if (b && change_pct(v->value, b->value, &pct))
+		format_pct(c->chg, sizeof(c->chg), pct);
+	else
+		snprintf(c->chg, sizeof(c->chg), "(n/a)");
+}
+
+static void measure_column(const struct cell *cells, unsigned int nr_rows,
+			   unsigned int stride, const char *name,
+			   struct column *col)
+{
+	size_t name_len = strlen(name);
+	unsigned int i;
+
+	memset(col, 0, sizeof(*col));
+	for (i = 0; i < nr_rows; i++) {
+		const struct cell *c = &cells[(size_t)i * stride];
+
+		if (strlen(c->val) > col->val)
+			col->val = strlen(c->val);
+		if (strlen(c->ci) > col->ci)
+			col->ci = strlen(c->ci);
+		if (strlen(c->chg) > col->chg)
+			col->chg = strlen(c->chg);
+	}
+	col->width = col->val + (col->ci ? 1 + col->ci : 0) +
+		     (col->chg ? 1 + col->chg : 0);
+	name_len = display_width(name, name_len);
+	if (name_len > HEAD_MAX)
+		name_len = HEAD_MAX;
+	if (name_len > col->width)
+		col->width = name_len;
+}
+
+static void put_cell(struct linebuf *lb, const struct cell *c,
+		     const struct column *col)
+{
+	size_t used = col->val + (col->ci ? 1 + col->ci : 0) +
+		      (col->chg ? 1 + col->chg : 0);
+
+	lb_printf(lb, "  %*s", (int)(col->width - used), "");
+	lb_field(lb, c->val, strlen(c->val), col->val, false);
+	if (col->ci) {
+		lb_printf(lb, " ");
+		lb_field(lb, c->ci, strlen(c->ci), col->ci, false);
+	}
+	if (col->chg) {
+		lb_printf(lb, " ");
+		lb_field(lb, c->chg, strlen(c->chg), col->chg, false);
+	}
+}
+
+static void metric_label(const struct report_metric_def *m, char *buf,
+			 size_t size)
+{
+	if (m->unit[0])
+		snprintf(buf, size, "%s (%s)", m->name, m->unit);
+	else
+		snprintf(buf, size, "%s", m->name);
+}
+
+/*
+ * Bytes of the next heading chunk of @s in @width columns: all of it if it
+ * fits, else up to the last '-', '_', '.', '/' or ' ' that fits, else a
+ * hard cut.
+ */
+static size_t head_chunk(const char *s, size_t width)
+{
+	size_t n = fit_bytes(s, width), i;
+
+	if (!s[n])
+		return n;
+	for (i = n; i > 0; i--)
+		if (strchr("-_./ ", s[i - 1]))
+			return i;
+	return n;
+}
+
+static unsigned int head_chunks(const char *s, size_t width)
+{
+	unsigned int n = 1;
+
+	s += head_chunk(s, width);
+	for (; *s; n++)
+		s += head_chunk(s, width);
+	return n;
+}
+
+/* Heading lines of a block: names split in chunks, bottom-aligned. */
+static void put_heads(FILE *out, const struct report *r,
+		      const struct column *cols, unsigned int first,
+		      unsigned int last, size_t label_w)
+{
+	unsigned int i, k, row, nr_rows = 1;
+	struct linebuf lb = { .len = 0 };
+
+	for (i = first; i < last; i++) {
+		unsigned int n = head_chunks(r->variants[i].name,
+					     cols[i].width);
+
+		if (n > nr_rows)
+			nr_rows = n;
+	}
+	for (row = 0; row < nr_rows; row++) {
+		lb_printf(&lb, "%*s", (int)label_w, "");
+		for (i = first; i < last; i++) {
+			const char *s = r->variants[i].name;
+			size_t w = cols[i].width;
+			unsigned int n = head_chunks(s, w);
+
+			lb_printf(&lb, "  ");
+			if (row < nr_rows - n) {
+				lb_printf(&lb, "%*s", (int)w, "");
+				continue;
+			}
+			for (k = 0; k < row - (nr_rows - n); k++)
+				s += head_chunk(s, w);
+			lb_field(&lb, s, head_chunk(s, w), w, false);
+		}
+		lb_flush(&lb, out);
+	}
+}
+
+static void put_block(FILE *out, const struct report *r,
+		      const struct cell *cells, const struct column *cols,
+		      unsigned int first, unsigned int last, size_t label_w)
+{
+	struct linebuf lb = { .len = 0 };
+	char label[256];
+	unsigned int m, i;
+
+	put_heads(out, r, cols, first, last, label_w);
+	for (m = 0; m < r->nr_metrics; m++) {
+		metric_label(&r->metrics[m], label, sizeof(label));
+		if (display_width(label, strlen(label)) > label_w) {
+			put_long(out, "", label);
+			lb_printf(&lb, "%*s", (int)label_w, "");
+		} else {
+			lb_field(&lb, label, strlen(label), label_w, true);
+		}
+		for (i = first; i < last; i++)
+			put_cell(&lb, &cells[(size_t)m * r->nr_variants + i],
+				 &cols[i]);
+		lb_flush(&lb, out);
+	}
+}
+
+/* A count in at most six columns: exact below 100000, then k, M, G... */
+static void format_count(char *buf, size_t size, uint64_t n)
+{
+	static const char suffix[] = "kMGTPE";
+	double v = (double)n;
+	unsigned int i = 0;
+
+	if (n < 100000) {
+		snprintf(buf, size, "%llu", (unsigned long long)n);
+		return;
+	}
+	v /= 1000;
+	while (v >= 999.5 && i < sizeof(suffix) - 2) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(buf, size, "%.3g%c", v, suffix[i]);
+}
+
+static void format_ns(char *buf, size_t size, double ns)
+{
+	if (!isfinite(ns) || ns < 0)
+		sim_format_double(buf, size, ns);
+	else if (ns < 100000)
+		snprintf(buf, size, "%.1f", ns);
+	else
+		format_count(buf, size, (uint64_t)llround(ns));
+}
+
+/* Wrap the words of @text on lines indented by @indent. */
+static void put_wrapped(FILE *out, size_t indent, const char *text)
+{
+	struct linebuf lb = { .len = 0 };
+	size_t col = indent, len;
+	const char *p = text;
+
+	lb_printf(&lb, "%*s", (int)indent, "");
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		len = strcspn(p, " ");
+		if (!len)
+			break;
+		if (len > TABLE_WIDTH - indent)
+			len = fit_bytes(p, TABLE_WIDTH - indent);
+		if (col > indent && col + 1 + len > TABLE_WIDTH) {
+			lb_flush(&lb, out);
+			lb_printf(&lb, "%*s", (int)indent, "");
+			col = indent;
+		}
+		if (col > indent) {
+			lb_printf(&lb, " ");
+			col++;
+		}
+		lb_printf(&lb, "%.*s", (int)len, p);
+		col += display_width(p, len);
+		p += strcspn(p, " ");
+	}
+	if (col > indent)
+		lb_flush(&lb, out);
+}
+
+struct hot_row {
+	char acc[64], xfer[16], wait[24], util[16];
+};
+
+static void put_hot_lines(FILE *out, const struct report_variant *v)
+{
+	size_t name_w = 4, acc_w = 14, xfer_w = 5, wait_w = 7, util_w = 5;
+	struct linebuf lb = { .len = 0 };
+	struct hot_row *rows;
+	unsigned int i;
+	size_t used;
+
+	rows = calloc(v->nr_lines, sizeof(*rows));
+	if (!rows) {
+		fprintf(out, "hot lines: %s\n", strerror(ENOMEM));
+		return;
+	}
+	for (i = 0; i < v->nr_lines; i++) {
+		const struct report_line *l = &v->lines[i];
+		struct hot_row *h = &rows[i];
+		char a[16], b[16], c[16];
+		size_t w = display_width(l->name, strnlen(l->name,
+							  sizeof(l->name)));
+
+		format_count(a, sizeof(a), l->reads);
+		format_count(b, sizeof(b), l->writes);
+		format_count(c, sizeof(c), l->rmws);
+		snprintf(h->acc, sizeof(h->acc), "%s/%s/%s", a, b, c);
+		format_count(h->xfer, sizeof(h->xfer), l->transfers);
+		format_ns(h->wait, sizeof(h->wait), l->wait_ns);
+		snprintf(h->util, sizeof(h->util), "%.1f",
+			 l->utilisation * 100);
+		if (w > name_w && w <= HOT_NAME_MAX)
+			name_w = w;
+		if (strlen(h->acc) > acc_w)
+			acc_w = strlen(h->acc);
+		if (strlen(h->xfer) > xfer_w)
+			xfer_w = strlen(h->xfer);
+		if (strlen(h->wait) > wait_w)
+			wait_w = strlen(h->wait);
+		if (strlen(h->util) > util_w)
+			util_w = strlen(h->util);
+	}
+
+	put_long(out, "hot lines: ", v->name);
+	lb_printf(&lb, "  %-*s  %*s  %*s  %*s  %*s  fields", (int)name_w,
+		  "line", (int)acc_w, "accesses r/w/rmw", (int)xfer_w, "xfers",
+		  (int)wait_w, "wait ns", (int)util_w, "util%");
+	lb_flush(&lb, out);
+	used = 2 + name_w + 2 + acc_w + 2 + xfer_w + 2 + wait_w + 2 + util_w;
+	for (i = 0; i < v->nr_lines; i++) {
+		const struct report_line *l = &v->lines[i];
+		size_t name_len = strnlen(l->name, sizeof(l->name));
+		size_t fields_len = strnlen(l->fields, sizeof(l->fields));
+		char fields[sizeof(l->fields) + 1];
+
+		memcpy(fields, l->fields, fields_len);
+		fields[fields_len] = '\0';
+		if (display_width(l->name, name_len) > name_w) {
+			lb_printf(&lb, "  %.*s", (int)fit_bytes(l->name,
+					TABLE_WIDTH - 2), l->name);
+			lb_flush(&lb, out);
+			lb_printf(&lb, "  %*s", (int)name_w, "");
+		} else {
+			lb_printf(&lb, "  ");
+			lb_field(&lb, l->name, name_len, name_w, true);
+		}
+		lb_printf(&lb, "  %*s  %*s  %*s  %*s", (int)acc_w, rows[i].acc,
+			  (int)xfer_w, rows[i].xfer, (int)wait_w, rows[i].wait,
+			  (int)util_w, rows[i].util);
+		if (used + 2 + display_width(fields, fields_len) <=
+		    TABLE_WIDTH) {
+			lb_printf(&lb, "  %s", fields);
+			lb_flush(&lb, out);
+		} else {
+			lb_flush(&lb, out);
+			put_wrapped(out, 4 + name_w, fields);
+		}
+	}
+	free(rows);
+}
+
+static void put_title(FILE *out, const struct report *r)
+{
+	char tail[96];
+	size_t room;
+
+	snprintf(tail, sizeof(tail), ", seed %llu, %u replication%s",
+		 (unsigned long long)r->seed, r->replications,
+		 r->replications == 1 ? "" : "s");
+	room = TABLE_WIDTH - strlen("# scenario ") - strlen(tail);
+	fprintf(out, "# scenario %.*s%s\n\n",
+		(int)fit_bytes(r->scenario, room), r->scenario, tail);
+}
+
+static int write_table(const struct report *r, FILE *out)
+{
+	unsigned int nr_v = r->nr_variants, m, i, first;
+	size_t label_w = 0, used;
+	struct column *cols;
+	struct cell *cells;
+	int base = baseline_index(r);
+	char label[256];
+
+	put_title(out, r);
+	if (!nr_v)
+		return ferror(out) ? -1 : 0;
+	cells = calloc((size_t)(r->nr_metrics ? r->nr_metrics : 1) * nr_v,
+		       sizeof(*cells));
+	cols = calloc(nr_v, sizeof(*cols));
+	if (!cells || !cols)
+		goto out_free;
+
+	for (m = 0; m < r->nr_metrics; m++) {
+		double maxabs = 0;
+		struct numfmt f;
+		size_t w;
+
+		for (i = 0; i < nr_v; i++) {
+			const struct report_value *v;
+
+			v = find_value(&r->variants[i], m);
+			if (v && isfinite(v->value) && fabs(v->value) > maxabs)
+				maxabs = fabs(v->value);
+		}
+		f = row_format(maxabs);
+		for (i = 0; i < nr_v; i++)
+			fill_cell(r, m, i, base, f,
+				  &cells[(size_t)m * nr_v + i]);
+		metric_label(&r->metrics[m], label, sizeof(label));
+		w = display_width(label, strlen(label));
+		if (w > label_w)
+			label_w = w;
+	}
+	if (label_w > LABEL_MAX)
+		label_w = LABEL_MAX;
+	for (i = 0; i < nr_v; i++)
+		measure_column(&cells[i], r->nr_metrics, nr_v,
+			       r->variants[i].name, &cols[i]);
+
+	for (first = 0; first < nr_v; first = i) {
+		used = label_w;
+		for (i = first; i < nr_v; i++) {
+			if (i > first && used + 2 + cols[i].width > TABLE_WIDTH)
+				break;
+			used += 2 + cols[i].width;
+		}
+		if (first)
+			fputc('\n', out);
+		put_block(out, r, cells, cols, first, i, label_w);
+	}
+
+	for (i = 0; i < nr_v; i++) {
+		const struct report_variant *v = &r->variants[i];
+
+		if (!v->nr_lines)
+			continue;
+		fputc('\n', out);
+		put_hot_lines(out, v);
+	}
+	for (i = 0; i < nr_v; i++) {
+		const struct report_variant *v = &r->variants[i];
+		unsigned int n;
+
+		for (n = 0; n < v->nr_notes; n++) {
+			if (!n)
+				fputc('\n', out);
+			put_long(out, "note: ", v->name);
+			put_wrapped(out, 2, v->notes[n]);
+		}
+	}
+	free(cols);
+	free(cells);
+	return ferror(out) ? -1 : 0;
+
+out_free:
+	free(cols);
+	free(cells);
+	errno = ENOMEM;
+	return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* YAML                                                               */
+
+/* An emitter with a sticky failure flag, so calls can be chained. */
+struct yout {
+	yaml_emitter_t em;
+	bool failed;
+};
+
+static void y_emit(struct yout *y, yaml_event_t *ev, int initialized)
+{
+	if (!initialized) {
+		y->failed = true;
+		return;
+	}
+	if (y->failed) {
+		yaml_event_delete(ev);
+		return;
+	}
+	/* The emitter deletes the event, even when it fails. */
+	if (!yaml_emitter_emit(&y->em, ev))
+		y->failed = true;
+}
+
+/*
+ * Would @s read back as a string if written plain? Reject the empty
+ * string, YAML 1.1 null and booleans, anything starting like a number and
+ * anything with indicator characters; the emitter then quotes it.
+ */
+static bool plain_is_string(const char *s)
+{
+	static const char *const words[] = {
+		"null", "true", "false", "yes", "no", "on", "off", "y", "n",
+	};
+	unsigned int i;
+	const char *p;
+
+	if (!isalpha((unsigned char)s[0]) && s[0] != '_')
+		return false;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcasecmp(s, words[i]))
+			return false;
+	for (p = s; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_-./@[] ", *p))
+			return false;
+	return s[strlen(s) - 1] != ' ';
+}
+
+static void y_scalar(struct yout *y, const char *s, bool plain)
+{
+	yaml_event_t ev;
+	int ok;
+
+	ok = yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s,
+					  (int)strlen(s), plain, 1,
+					  YAML_ANY_SCALAR_STYLE);
+	y_emit(y, &ev, ok);
+}
+
+static void y_str(struct yout *y, const char *s)
+{
+	y_scalar(y, s, plain_is_string(s));
+}
+
+static void y_num(struct yout *y, double v)
+{
+	char buf[40];
+
+	if (isnan(v))
+		snprintf(buf, sizeof(buf), ".nan");
+	else if (isinf(v))
+		snprintf(buf, sizeof(buf), "%s", v < 0 ? "-.inf" : ".inf");
+	else
+		sim_format_double(buf, sizeof(buf), v);
+	y_scalar(y, buf, true);
+}
+
+static void y_u64(struct yout *y, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	y_scalar(y, buf, true);
+}
+
+static void y_map_start(struct yout *y)
+{
+	yaml_event_t ev;
+	int ok;
+
+	ok = yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+						 YAML_ANY_MAPPING_STYLE);
+	y_emit(y, &ev, ok);
+}
+
+static void y_map_end(struct yout *y)
+{
+	yaml_event_t ev;
+
+	y_emit(y, &ev, yaml_mapping_end_event_initialize(&ev));
+}
+
+static void y_seq_start(struct yout *y, yaml_sequence_style_t style)
+{
+	yaml_event_t ev;
+	int ok;
+
+	ok = yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, style);
+	y_emit(y, &ev, ok);
+}
+
+static void y_seq_end(struct yout *y)
+{
+	yaml_event_t ev;
+
+	y_emit(y, &ev, yaml_sequence_end_event_initialize(&ev));
+}
+
+static void y_key(struct yout *y, const char *key)
+{
+	y_scalar(y, key, true);
+}
+
+static void y_kv_u64(struct yout *y, const char *key, uint64_t v)
+{
+	y_key(y, key);
+	y_u64(y, v);
+}
+
+static void y_kv_num(struct yout *y, const char *key, double v)
+{
+	y_key(y, key);
+	y_num(y, v);
+}
+
+static void y_kv_str(struct yout *y, const char *key, const char *s)
+{
+	y_key(y, key);
+	y_str(y, s);
+}
+
+/* A fixed-size char array field that may lack its terminator. */
+static void y_kv_field(struct yout *y, const char *key, const char *s,
+		       size_t size)
+{
+	char buf[512];
+	size_t len = strnlen(s, size);
+
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	y_kv_str(y, key, buf);
+}
+
+static void y_line(struct yout *y, const struct report_line *l)
+{
+	unsigned int i;
+
+	y_map_start(y);
+	y_kv_field(y, "name", l->name, sizeof(l->name));
+	y_kv_field(y, "fields", l->fields, sizeof(l->fields));
+	y_kv_u64(y, "reads", l->reads);
+	y_kv_u64(y, "writes", l->writes);
+	y_kv_u64(y, "rmws", l->rmws);
+	y_kv_u64(y, "hits", l->hits);
+	y_kv_u64(y, "misses", l->misses);
+	y_kv_u64(y, "transfers", l->transfers);
+	y_key(y, "xfer_by_dist");
+	y_seq_start(y, YAML_FLOW_SEQUENCE_STYLE);
+	for (i = 0; i < sizeof(l->xfer_by_dist) / sizeof(l->xfer_by_dist[0]);
+	     i++)
+		y_u64(y, l->xfer_by_dist[i]);
+	y_seq_end(y);
+	y_kv_num(y, "wait_ns", l->wait_ns);
+	y_kv_num(y, "busy_ns", l->busy_ns);
+	y_kv_num(y, "utilisation", l->utilisation);
+	y_map_end(y);
+}
+
+static void y_variant(struct yout *y, const struct report *r,
+		      unsigned int var, int base)
+{
+	const struct report_variant *v = &r->variants[var];
+	unsigned int i;
+
+	y_map_start(y);
+	y_kv_str(y, "name", v->name);
+	y_key(y, "metrics");
+	y_map_start(y);
+	for (i = 0; i < v->nr_values; i++) {
+		const struct report_value *val = &v->values[i];
+		const struct report_metric_def *m = &r->metrics[val->metric];
+		const struct report_value *b;
+		double pct;
+
+		b = find_value(&r->variants[base], val->metric);
+		y_str(y, m->name);
+		y_map_start(y);
+		y_kv_num(y, "value", val->value);
+		y_kv_str(y, "unit", m->unit);
+		y_kv_num(y, "ci95", val->ci95);
+		if ((int)var != base && b &&
+		    change_pct(val->value, b->value, &pct))
+			y_kv_num(y, "change_pct", pct);
+		y_key(y, "higher_is_better");
+		y_scalar(y, m->higher_is_better ? "true" : "false", true);
+		y_map_end(y);
+	}
+	y_map_end(y);
+	y_key(y, "lines");
+	y_seq_start(y, YAML_BLOCK_SEQUENCE_STYLE);
+	for (i = 0; i < v->nr_lines; i++)
+		y_line(y, &v->lines[i]);
+	y_seq_end(y);
+	y_key(y, "notes");
+	y_seq_start(y, YAML_BLOCK_SEQUENCE_STYLE);
+	for (i = 0; i < v->nr_notes; i++)
+		y_str(y, v->notes[i]);
+	y_seq_end(y);
+	y_map_end(y);
+}
+
+static int write_yaml(const struct report *r, FILE *out)
+{
+	int base = baseline_index(r);
+	struct yout y = { .failed = false };
+	yaml_event_t ev;
+	unsigned int i;
+	int ok;
+
+	if (!yaml_emitter_initialize(&y.em)) {
+		errno = ENOMEM;
+		return -1;
+	}
+	yaml_emitter_set_output_file(&y.em, out);
+	yaml_emitter_set_unicode(&y.em, 1);
+	yaml_emitter_set_width(&y.em, -1);	/* never fold long scalars */
+
+	y_emit(&y, &ev, yaml_stream_start_event_initialize(&ev,
+							   YAML_UTF8_ENCODING));
+	ok = yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+	y_emit(&y, &ev, ok);
+	y_map_start(&y);
+	y_kv_str(&y, "scenario", r->scenario);
+	y_kv_u64(&y, "seed", r->seed);
+	y_kv_u64(&y, "replications", r->replications);
+	y_key(&y, "baseline");
+	if (base >= 0)
+		y_str(&y, r->variants[base].name);
+	else
+		y_scalar(&y, "null", true);
+	y_key(&y, "variants");
+	y_seq_start(&y, YAML_BLOCK_SEQUENCE_STYLE);
+	for (i = 0; i < r->nr_variants; i++)
+		y_variant(&y, r, i, base);
+	y_seq_end(&y);
+	y_map_end(&y);
+	y_emit(&y, &ev, yaml_document_end_event_initialize(&ev, 1));
+	y_emit(&y, &ev, yaml_stream_end_event_initialize(&ev));
+	if (!y.failed && !yaml_emitter_flush(&y.em))
+		y.failed = true;
+	yaml_emitter_delete(&y.em);
+	if (y.failed && !errno)
+		errno = EIO;
+	return y.failed || ferror(out) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* CSV                                                                */
+
+static void csv_field(FILE *out, const char *s)
+{
+	const char *p;
+
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (p = s; *p; p++) {
+		if (*p == '"')
+			fputc('"', out);
+		fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+static void csv_num(FILE *out, double v)
+{
+	char buf[40];
+
+	sim_format_double(buf, sizeof(buf), v);
+	fputs(buf, out);
+}
+
+/* Column name of metric @m: [a-z0-9_], unique among @names[0..@nr). */
+static char *csv_column_name(const char *metric, char *const *names,
+			     unsigned int nr)
+{
+	size_t len = strlen(metric), n = 0;
+	unsigned int i, suffix = 1;
+	char *s, *name;
+	bool clash;
+
+	s = malloc(len + 16);
+	if (!s)
+		return NULL;
+	for (; *metric; metric++) {
+		unsigned char c = (unsigned char)*metric;
+
+		c = (unsigned char)tolower(c);
+		if (!isalnum(c) || c >= 0x80)
+			c = '_';
+		if (c == '_' && (!n || s[n - 1] == '_'))
+			continue;
+		s[n++] = (char)c;
+	}
+	while (n && s[n - 1] == '_')
+		n--;
+	if (!n) {
+		memcpy(s, "metric", 6);
+		n = 6;
+	}
+	s[n] = '\0';
+	name = s;
+	do {
+		clash = false;
+		for (i = 0; i < nr && !clash; i++)
+			clash = names[i] && !strcmp(names[i], s);
+		if (clash)
+			snprintf(s + n, 16, "_%u", ++suffix);
+	} while (clash);
+	return name;
+}
+
+static int write_csv(const struct report *r, FILE *out)
+{
+	static const char *const fixed[] = {
+		"variant", "throughput", "unit", "change_pct",
+	};
+	unsigned int nr_fixed = 4, i, m, nr = 0;
+	int base = baseline_index(r);
+	const struct report_value *bp = NULL;
+	int primary = -1;
+	char **names;
+	int ret = -1;
+
+	if (base >= 0 && r->variants[base].nr_values) {
+		bp = &r->variants[base].values[0];
+		primary = (int)bp->metric;
+	} else if (r->nr_metrics) {
+		primary = 0;
+	}
+	names = calloc(nr_fixed + r->nr_metrics, sizeof(*names));
+	if (!names)
+		goto out_nomem;
+	for (i = 0; i < nr_fixed; i++) {
+		names[nr] = strdup(fixed[i]);
+		if (!names[nr++])
+			goto out_free_names;
+	}
+	for (m = 0; m < r->nr_metrics; m++) {
+		if ((int)m == primary)
+			continue;
+		names[nr] = csv_column_name(r->metrics[m].name, names, nr);
+		if (!names[nr++])
+			goto out_free_names;
+	}
+
+	for (i = 0; i < nr; i++)
+		fprintf(out, "%s%s", i ? "," : "", names[i]);
+	for (i = 1; r->replications > 1 && i < nr; i++)
+		if (i != 2 && i != 3)
+			fprintf(out, ",%s_ci95", names[i]);
+	fputc('\n', out);
+
+	for (i = 0; i < r->nr_variants; i++) {
+		const struct report_variant *v = &r->variants[i];
+		const struct report_value *p = v->nr_values ? &v->values[0] :
+							      NULL;
+		const struct report_value *val;
+		double pct;
+
+		csv_field(out, v->name);
+		fputc(',', out);
+		if (p)
+			csv_num(out, p->value);
+		fputc(',', out);
+		if (p)
+			csv_field(out, r->metrics[p->metric].unit);
+		fputc(',', out);
+		if (p && (int)i == base)
+			fputc('0', out);
+		else if (p && bp && p->metric == bp->metric &&
+			 change_pct(p->value, bp->value, &pct))
+			csv_num(out, pct);
+		for (m = 0; m < r->nr_metrics; m++) {
+			if ((int)m == primary)
+				continue;
+			fputc(',', out);
+			val = find_value(v, m);
+			if (val)
+				csv_num(out, val->value);
+		}
+		if (r->replications > 1) {
+			fputc(',', out);
+			if (p)
+				csv_num(out, p->ci95);
+			for (m = 0; m < r->nr_metrics; m++) {
+				if ((int)m == primary)
+					continue;
+				fputc(',', out);
+				val = find_value(v, m);
+				if (val)
+					csv_num(out, val->ci95);
+			}
+		}
+		fputc('\n', out);
+	}
+	ret = ferror(out) ? -1 : 0;
+
+out_free_names:
+	for (i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	if (ret)
+		errno = errno ? errno : ENOMEM;
+	return ret;
+
+out_nomem:
+	errno = ENOMEM;
+	return -1;
+}
+
+/**
+ * report_write() - render @r to @out.
+ * @r: report
+ * @fmt: REPORT_TABLE, REPORT_YAML or REPORT_CSV
+ * @out: stream, left open
+ *
+ * The same report always gives the same bytes.
+ *
+ * Return: 0, or -1 with errno set (ENOMEM when a recording function or
+ * the writer ran out of memory, otherwise the stream's error).
+ */
+int report_write(const struct report *r, enum report_format fmt, FILE *out)
+{
+	if (r->oom) {
+		errno = ENOMEM;
+		return -1;
+	}
+	errno = 0;
+	switch (fmt) {
+	case REPORT_TABLE:
+		return write_table(r, out);
+	case REPORT_YAML:
+		return write_yaml(r, out);
+	case REPORT_CSV:
+		return write_csv(r, out);
+	}
+	errno = EINVAL;
+	return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Whole-or-nothing files                                             */
+
+/**
+ * sim_atomic_open() - open a temporary file next to @path.
+ * @path: final name, or "-" for stdout
+ * @tmp_path: receives the temporary name (NULL for stdout)
+ * @err: filled on failure
+ *
+ * The file gets the mode a plain fopen() would give (0666 less umask),
+ * not mkstemp()'s 0600.
+ *
+ * Return: the stream, or NULL with @err set and nothing left behind.
+ */
+FILE *sim_atomic_open(const char *path, char **tmp_path,
+		      struct sim_error *err)
+{
+	static const char suffix[] = ".tmpXXXXXX";
+	size_t len = strlen(path);
+	mode_t mask;
+	FILE *out;
+	char *tmp;
+	int fd;
+
+	*tmp_path = NULL;
+	if (!strcmp(path, "-"))
+		return stdout;
+	tmp = malloc(len + sizeof(suffix));
+	if (!tmp) {
+		errno = ENOMEM;
+		goto out_err;
+	}
+	memcpy(tmp, path, len);
+	memcpy(tmp + len, suffix, sizeof(suffix));
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		goto out_free_tmp;
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask))
+		goto out_close_fd;
+	out = fdopen(fd, "w");
+	if (!out)
+		goto out_close_fd;
+	*tmp_path = tmp;
+	return out;
+
+out_close_fd:
+	len = (size_t)errno;
+	close(fd);
+	unlink(tmp);
+	errno = (int)len;
+out_free_tmp:
+	len = (size_t)errno;
+	free(tmp);
+	errno = (int)len;
+out_err:
+	sim_error_set(err, path, 0, 0, "cannot create temporary file: %s",
+		      strerror(errno));
+	return NULL;
+}
+
+/**
+ * sim_atomic_close() - finish a file opened by sim_atomic_open().
+ * @out: the stream; closed (unless stdout) whatever happens
+ * @path: final name
+ * @tmp_path: temporary name from sim_atomic_open(); freed
+ * @commit: rename the file to @path, or else remove it
+ * @err: filled on failure
+ *
+ * Return: 0, or -1 with @err set and no temporary file left.
+ */
+int sim_atomic_close(FILE *out, const char *path, char *tmp_path,
+		     bool commit, struct sim_error *err)
+{
+	int saved = 0;
+
+	errno = 0;
+	if (fflush(out) || ferror(out))
+		saved = errno ? errno : EIO;
+	if (!tmp_path) {
+		if (commit && saved)
+			goto out_err;
+		return 0;
+	}
+	if (fclose(out) && !saved)
+		saved = errno ? errno : EIO;
+	if (!commit)
+		goto out_unlink;
+	if (saved)
+		goto out_unlink;
+	if (rename(tmp_path, path)) {
+		saved = errno;
+		goto out_unlink;
+	}
+	free(tmp_path);
+	return 0;
+
+out_unlink:
+	unlink(tmp_path);
+	free(tmp_path);
+	if (!commit)
+		return 0;
+out_err:
+	sim_error_set(err, path, 0, 0, "cannot write: %s", strerror(saved));
+	return -1;
+}
+
+/**
+ * sim_write_atomic() - create @path whole or not at all.
+ * @path: file to create or replace; "-" writes to stdout
+ * @write: writer, returns 0 or -1 (with errno set if it can)
+ * @arg: passed to @write
+ * @err: filled on failure
+ *
+ * Return: 0, or -1 with @err set (naming @path) and no file left behind.
+ */
+int sim_write_atomic(const char *path, int (*write)(FILE *out, void *arg),
+		     void *arg, struct sim_error *err)
+{
+	char *tmp;
+	FILE *out;
+	int saved;
+
+	out = sim_atomic_open(path, &tmp, err);
+	if (!out)
+		return -1;
+	errno = 0;
+	if (write(out, arg) == 0)
+		return sim_atomic_close(out, path, tmp, true, err);
+	saved = errno ? errno : EIO;
+	sim_atomic_close(out, path, tmp, false, err);
+	sim_error_set(err, path, 0, 0, "cannot write: %s", strerror(saved));
+	return -1;
+}

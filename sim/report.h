@@ -13,6 +13,26 @@
  * primary metric (throughput). Writers never print pointers, times of day
  * or anything else that varies between runs: same report, same bytes.
  *
+ * Renderings (decided in sim/report.c, whose header shows a table):
+ *  - table: "# scenario NAME, seed N, R replication(s)", a blank line,
+ *    then blocks of at most 80 columns: a heading row of variant names,
+ *    one row per metric, "metric (unit)" then per variant "value" or
+ *    "value +-ci95" (replications > 1) and "(+12.34%)" against the
+ *    baseline, whose own column shows values only. A row prints all its
+ *    values with the same decimals (five significant digits for its
+ *    largest value). Then a "hot lines: VARIANT" section per variant with
+ *    lines, and the notes.
+ *  - YAML: scenario, seed, replications, baseline, variants: [{name,
+ *    metrics: {metric: {value, unit, ci95, change_pct, higher_is_better}},
+ *    lines, notes}]. change_pct is left out for the baseline and where the
+ *    baseline's value is 0 or missing. Numbers use sim_format_double().
+ *  - CSV: variant,throughput,unit,change_pct, then the other metrics
+ *    (names reduced to [a-z0-9_]), then with replications > 1 a _ci95
+ *    column for throughput and each other metric, in the same order.
+ *    "throughput" is each variant's primary metric; change_pct compares
+ *    it with the baseline's primary metric (0 for the baseline itself,
+ *    empty when undefined). Missing values are empty fields.
+ *
  * sim_write_atomic() writes a file whole or not at all: a temporary file in
  * the same directory, fsync-free rename on success, unlink on failure.
  *
@@ -82,5 +102,26 @@ int report_write(const struct report *r, enum report_format fmt, FILE *out);
  */
 int sim_write_atomic(const char *path, int (*write)(FILE *out, void *arg),
 		     void *arg, struct sim_error *err);
+
+/*
+ * The two halves of sim_write_atomic(), for writers that stream over a
+ * whole run (sim/trace.c). sim_atomic_open() returns a FILE on a new
+ * temporary file next to @path and stores its name in *@tmp_path (NULL,
+ * and stdout returned, when @path is "-"). sim_atomic_close() takes the
+ * responsibility for @out and *@tmp_path whatever happens: with @commit it
+ * renames the temporary file to @path, otherwise it removes it.
+ */
+FILE *sim_atomic_open(const char *path, char **tmp_path,
+		      struct sim_error *err);
+int sim_atomic_close(FILE *out, const char *path, char *tmp_path,
+		     bool commit, struct sim_error *err);
+
+/*
+ * sim_format_double() - the shortest of "%.15g", "%.16g", "%.17g" that
+ * reads back as exactly @v: deterministic and round-trip exact. Non-finite
+ * values are written "nan", "inf" and "-inf"; callers with another
+ * spelling (YAML's ".nan") check isfinite() first.
+ */
+void sim_format_double(char *buf, size_t size, double v);
 
 #endif /* SIM_REPORT_H */

@@ -1,2 +1,2015 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* placeholder: being written */
+/*
+ * sim/scenario.c - scenario YAML: a tree with source marks, overrides by
+ * dotted path, and typed, range-checked getters.
+ *
+ * Theory of operation: libyaml's parser turns the text into a stream of
+ * events; load_node() consumes them recursively and builds the tree:
+ *
+ *	machine:                 MAP ""              (1:1)
+ *	  nr_cpus: 72              key "nr_cpus"     (2:3)
+ *	workloads:                 SCALAR "machine.nr_cpus" = "72" (2:12)
+ *	  - {cpus: 0-3}          SEQ "workloads"     (4:3)
+ *	                           MAP "workloads.0" (4:5)
+ *	                             SCALAR "workloads.0.cpus" = "0-3"
+ *
+ * A map keeps its keys as scalar nodes next to its values, so an unknown or
+ * duplicate key can be reported at the key itself. Every node owns copies of
+ * its file name and dotted path; a tree shares nothing with another tree, so
+ * scenario_clone() and scenario_set() are plain deep copies.
+ *
+ * Dotted paths: a map key may itself contain dots ("memory.min"), so a path
+ * segment at a map is the longest existing key that matches the rest of the
+ * path up to a dot or its end. Keys that do not exist yet are created one
+ * dot-separated segment at a time.
+ *
+ * Guards against hostile input: at most 16 MiB of text, 64 levels of
+ * nesting, 100000 nodes and 1024 bytes of dotted path; no anchors, aliases,
+ * multiple documents, empty or non-printable keys, or NUL bytes in scalars.
+ *
+ * Layering: sim/ primitive; uses sim/error.h and libyaml only.
+ */
+#include <errno.h>
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "sim/scenario.h"
+
+#define SCENARIO_MAX_BYTES (16u << 20)
+#define SCENARIO_MAX_DEPTH 64
+#define SCENARIO_MAX_NODES 100000
+#define SCENARIO_MAX_PATH 1024
+#define SCENARIO_SET_FILE "--set"
+
+/**
+ * struct scenario_node - one node of a scenario tree.
+ * @kind: scalar, map or sequence
+ * @file: file the node was read from ("--set" for the command line)
+ * @line: one-based line of the node's first character, 0 if none
+ * @col: one-based column of the node's first character, 0 if none
+ * @path: dotted path from the root ("" for the root)
+ * @scalar: NUL-terminated text of a scalar, NULL for collections
+ * @keys: for a map, @len scalar nodes holding the keys; NULL otherwise
+ * @items: map values or sequence items, @len of them
+ * @len: number of entries or items
+ * @cap: allocated room in @keys and @items
+ */
+struct scenario_node {
+	enum scenario_kind kind;
+	char *file;
+	unsigned int line, col;
+	char *path;
+	char *scalar;
+	struct scenario_node **keys;
+	struct scenario_node **items;
+	size_t len, cap;
+};
+
+/* Parser state of one scenario_parse_buffer() call. */
+struct loader {
+	yaml_parser_t parser;
+	const char *file;
+	const unsigned char *buf;
+	size_t len;
+	size_t nr_nodes;
+	bool inline_value; /* a --set VALUE: any root, no line numbers */
+	struct sim_error *err;
+};
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+
+static struct scenario_node *node_new(enum scenario_kind kind,
+				      const char *file, unsigned int line,
+				      unsigned int col, const char *path)
+{
+	struct scenario_node *node = calloc(1, sizeof(*node));
+
+	if (!node)
+		return NULL;
+	node->kind = kind;
+	node->line = line;
+	node->col = col;
+	node->file = xstrdup(file);
+	if (!node->file)
+		goto out_free_node;
+	node->path = xstrdup(path);
+	if (!node->path)
+		goto out_free_file;
+	return node;
+
+out_free_file:
+	free(node->file);
+out_free_node:
+	free(node);
+	return NULL;
+}
+
+/**
+ * scenario_free() - release a tree and everything it owns.
+ * @node: the root, or NULL
+ */
+void scenario_free(struct scenario_node *node)
+{
+	size_t i;
+
+	if (!node)
+		return;
+	for (i = 0; i < node->len; i++) {
+		if (node->keys)
+			scenario_free(node->keys[i]);
+		scenario_free(node->items[i]);
+	}
+	free(node->keys);
+	free(node->items);
+	free(node->scalar);
+	free(node->path);
+	free(node->file);
+	free(node);
+}
+
+/* Append @key (NULL for a sequence) and @value; both are owned on success. */
+static int node_append(struct scenario_node *node, struct scenario_node *key,
+		       struct scenario_node *value)
+{
+	struct scenario_node **items, **keys;
+	size_t cap;
+
+	if (node->len == node->cap) {
+		cap = node->cap ? node->cap * 2 : 4;
+		items = realloc(node->items, cap * sizeof(*items));
+		if (!items)
+			return -1;
+		node->items = items;
+		if (node->kind == SCENARIO_MAP) {
+			keys = realloc(node->keys, cap * sizeof(*keys));
+			if (!keys)
+				return -1;
+			node->keys = keys;
+		}
+		node->cap = cap;
+	}
+	if (node->kind == SCENARIO_MAP)
+		node->keys[node->len] = key;
+	node->items[node->len++] = value;
+	return 0;
+}
+
+/* "a.b" + "c" = "a.b.c"; "" + "c" = "c". Returns NULL if out of memory. */
+static char *path_join(const char *parent, const char *seg, size_t seg_len)
+{
+	size_t plen = strlen(parent);
+	char *path = malloc(plen + seg_len + 2);
+
+	if (!path)
+		return NULL;
+	memcpy(path, parent, plen);
+	if (plen)
+		path[plen++] = '.';
+	memcpy(path + plen, seg, seg_len);
+	path[plen + seg_len] = '\0';
+	return path;
+}
+
+static char *path_index(const char *parent, size_t index)
+{
+	char seg[24];
+
+	snprintf(seg, sizeof(seg), "%zu", index);
+	return path_join(parent, seg, strlen(seg));
+}
+
+/*
+ * Copy @src with @path as the copy's path, the copy's descendants re-pathed
+ * below it. Marks and files are kept.
+ */
+static struct scenario_node *clone_at(const struct scenario_node *src,
+				      const char *path)
+{
+	struct scenario_node *node, *key, *value;
+	char *child_path;
+	size_t i;
+
+	node = node_new(src->kind, src->file, src->line, src->col, path);
+	if (!node)
+		return NULL;
+	if (src->scalar) {
+		node->scalar = xstrdup(src->scalar);
+		if (!node->scalar)
+			goto out_free_node;
+	}
+	for (i = 0; i < src->len; i++) {
+		key = NULL;
+		if (src->keys)
+			child_path = path_join(path, src->keys[i]->scalar,
+					       strlen(src->keys[i]->scalar));
+		else
+			child_path = path_index(path, i);
+		if (!child_path)
+			goto out_free_node;
+		if (src->keys)
+			key = clone_at(src->keys[i], child_path);
+		value = clone_at(src->items[i], child_path);
+		free(child_path);
+		if ((src->keys && !key) || !value ||
+		    node_append(node, key, value))
+			goto out_free_pair;
+	}
+	return node;
+
+out_free_pair:
+	scenario_free(key);
+	scenario_free(value);
+out_free_node:
+	scenario_free(node);
+	return NULL;
+}
+
+/**
+ * scenario_clone() - deep copy of a tree or subtree.
+ * @node: what to copy
+ *
+ * Return: a new tree owned by the caller (scenario_free()), with the same
+ * paths, files and marks, or NULL when out of memory.
+ */
+struct scenario_node *scenario_clone(const struct scenario_node *node)
+{
+	return clone_at(node, node->path);
+}
+
+/* ------------------------------------------------------------------ */
+/* Error messages.                                                     */
+
+static const char *kind_phrase(const struct scenario_node *node)
+{
+	switch (node->kind) {
+	case SCENARIO_MAP:
+		return "a map";
+	case SCENARIO_SEQ:
+		return "a sequence";
+	default:
+		return "a scalar";
+	}
+}
+
+/*
+ * Write @s into @buf in single quotes, printable and on one line: control
+ * bytes are escaped and long text is cut with "...".
+ */
+static void quote(char *buf, size_t size, const char *s)
+{
+	static const size_t max_shown = 48;
+	size_t n = 0, shown = 0;
+
+	buf[n++] = '\'';
+	for (; *s && n + 8 < size; s++) {
+		unsigned char c = *s;
+
+		if (shown++ == max_shown) {
+			n += snprintf(buf + n, size - n, "...");
+			break;
+		}
+		if (c == '\n')
+			n += snprintf(buf + n, size - n, "\\n");
+		else if (c == '\t')
+			n += snprintf(buf + n, size - n, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			n += snprintf(buf + n, size - n, "\\x%02x", c);
+		else
+			buf[n++] = c;
+	}
+	buf[n++] = '\'';
+	buf[n] = '\0';
+}
+
+/* What a value is, for "found ...": 'text', nothing, a map, a sequence. */
+static void describe(char *buf, size_t size, const struct scenario_node *node)
+{
+	if (node->kind != SCENARIO_SCALAR)
+		snprintf(buf, size, "%s", kind_phrase(node));
+	else if (!node->scalar[0])
+		snprintf(buf, size, "nothing");
+	else
+		quote(buf, size, node->scalar);
+}
+
+/* An error at @node's mark with no "key '...'" prefix. */
+static void __attribute__((format(printf, 3, 4)))
+error_at(struct sim_error *err, const struct scenario_node *node,
+	 const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (node)
+		sim_error_vset(err, node->file, node->line, node->col, fmt, ap);
+	else
+		sim_error_vset(err, "", 0, 0, fmt, ap);
+	va_end(ap);
+}
+
+/**
+ * scenario_error() - fill @err with an error about @node.
+ * @err: where to write the error
+ * @node: the offending node; its file, mark and path are used. May be NULL.
+ * @fmt: printf format of the message: lower case, no full stop
+ *
+ * The message becomes "key 'PATH': MESSAGE", or MESSAGE alone when @node is
+ * the root or NULL.
+ */
+void scenario_error(struct sim_error *err, const struct scenario_node *node,
+		    const char *fmt, ...)
+{
+	char msg[SIM_ERROR_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (node && node->path[0])
+		error_at(err, node, "key '%s': %s", node->path, msg);
+	else
+		error_at(err, node, "%s", msg);
+}
+
+/* "expected WANT, found WHAT" at @node. */
+static void refuse(struct sim_error *err, const struct scenario_node *node,
+		   const char *want)
+{
+	char found[128];
+
+	describe(found, sizeof(found), node);
+	scenario_error(err, node, "expected %s, found %s", want, found);
+}
+
+/* ------------------------------------------------------------------ */
+/* Loading.                                                            */
+
+static void __attribute__((format(printf, 3, 4)))
+loader_error(struct loader *ld, const yaml_mark_t *mark, const char *fmt, ...)
+{
+	unsigned int line = mark->line + 1, col = mark->column + 1;
+	va_list ap;
+
+	if (ld->inline_value)
+		line = col = 0;
+	va_start(ap, fmt);
+	sim_error_vset(ld->err, ld->file, line, col, fmt, ap);
+	va_end(ap);
+}
+
+/* Byte offset of the character at zero-based @line, @col, or ld->len. */
+static size_t mark_offset(const struct loader *ld, size_t line, size_t col)
+{
+	size_t i = 0;
+
+	for (; line && i < ld->len; i++)
+		if (ld->buf[i] == '\n')
+			line--;
+	for (; col && i < ld->len; i++)
+		if ((ld->buf[i] & 0xc0) != 0x80 &&
+		    (i + 1 == ld->len || (ld->buf[i + 1] & 0xc0) != 0x80))
+			col--;
+	return i;
+}
+
+/* libyaml's reader reports a byte offset; turn it into line and column. */
+static void reader_error(struct loader *ld)
+{
+	yaml_parser_t *p = &ld->parser;
+	yaml_mark_t mark = { 0 };
+	size_t i;
+
+	for (i = 0; i < p->problem_offset && i < ld->len; i++) {
+		if (ld->buf[i] == '\n') {
+			mark.line++;
+			mark.column = 0;
+		} else if ((ld->buf[i] & 0xc0) != 0x80) {
+			mark.column++;
+		}
+	}
+	if (p->problem_value >= 0)
+		loader_error(ld, &mark, "%s (byte 0x%02x)", p->problem,
+			     (unsigned int)p->problem_value);
+	else
+		loader_error(ld, &mark, "%s", p->problem);
+}
+
+static void parser_error(struct loader *ld)
+{
+	yaml_parser_t *p = &ld->parser;
+	const yaml_mark_t *pm = &p->problem_mark;
+	const char *problem = p->problem ? p->problem : "cannot parse";
+	size_t off;
+
+	if (p->error == YAML_MEMORY_ERROR) {
+		loader_error(ld, pm, "out of memory");
+		return;
+	}
+	if (p->error == YAML_READER_ERROR) {
+		reader_error(ld);
+		return;
+	}
+	off = mark_offset(ld, pm->line, pm->column);
+	if (!strcmp(problem, "found character that cannot start any token") &&
+	    off < ld->len && ld->buf[off] == '\t') {
+		loader_error(ld, pm, "found a tab character where a token was "
+			     "expected; indent with spaces");
+		return;
+	}
+	/* The context helps when it started on an earlier line. */
+	if (p->context && !ld->inline_value &&
+	    p->context_mark.line != pm->line)
+		loader_error(ld, pm, "%s %s that began on line %zu", problem,
+			     p->context, p->context_mark.line + 1);
+	else
+		loader_error(ld, pm, "%s", problem);
+}
+
+static int next_event(struct loader *ld, yaml_event_t *ev)
+{
+	if (!yaml_parser_parse(&ld->parser, ev)) {
+		parser_error(ld);
+		return -1;
+	}
+	return 0;
+}
+
+static struct scenario_node *loader_node(struct loader *ld,
+					 enum scenario_kind kind,
+					 const yaml_mark_t *mark,
+					 const char *path, unsigned int depth)
+{
+	struct scenario_node *node;
+
+	if (depth > SCENARIO_MAX_DEPTH) {
+		loader_error(ld, mark, "nesting is deeper than %d levels",
+			     SCENARIO_MAX_DEPTH);
+		return NULL;
+	}
+	if (++ld->nr_nodes > SCENARIO_MAX_NODES) {
+		loader_error(ld, mark, "more than %d nodes in one scenario",
+			     SCENARIO_MAX_NODES);
+		return NULL;
+	}
+	node = node_new(kind, ld->file, ld->inline_value ? 0 : mark->line + 1,
+			ld->inline_value ? 0 : mark->column + 1, path);
+	if (!node)
+		loader_error(ld, mark, "out of memory");
+	return node;
+}
+
+static struct scenario_node *load_node(struct loader *ld, yaml_event_t *ev,
+				       const char *path, unsigned int depth);
+
+static struct scenario_node *load_scalar(struct loader *ld, yaml_event_t *ev,
+					 const char *path, unsigned int depth)
+{
+	struct scenario_node *node;
+	size_t len = ev->data.scalar.length;
+
+	if (memchr(ev->data.scalar.value, '\0', len)) {
+		loader_error(ld, &ev->start_mark,
+			     "a scalar may not contain a NUL character");
+		return NULL;
+	}
+	node = loader_node(ld, SCENARIO_SCALAR, &ev->start_mark, path, depth);
+	if (!node)
+		return NULL;
+	node->scalar = malloc(len + 1);
+	if (!node->scalar) {
+		loader_error(ld, &ev->start_mark, "out of memory");
+		scenario_free(node);
+		return NULL;
+	}
+	memcpy(node->scalar, ev->data.scalar.value, len);
+	node->scalar[len] = '\0';
+	return node;
+}
+
+static struct scenario_node *load_seq(struct loader *ld, yaml_event_t *start,
+				      const char *path, unsigned int depth)
+{
+	struct scenario_node *node, *item;
+	yaml_event_t ev;
+	char *item_path;
+
+	node = loader_node(ld, SCENARIO_SEQ, &start->start_mark, path, depth);
+	if (!node)
+		return NULL;
+	for (;;) {
+		if (next_event(ld, &ev))
+			goto out_free_node;
+		if (ev.type == YAML_SEQUENCE_END_EVENT)
+			break;
+		item_path = path_index(path, node->len);
+		if (!item_path) {
+			loader_error(ld, &ev.start_mark, "out of memory");
+			yaml_event_delete(&ev);
+			goto out_free_node;
+		}
+		item = load_node(ld, &ev, item_path, depth + 1);
+		free(item_path);
+		if (!item)
+			goto out_free_node;
+		if (node_append(node, NULL, item)) {
+			scenario_free(item);
+			loader_error(ld, &start->start_mark, "out of memory");
+			goto out_free_node;
+		}
+	}
+	yaml_event_delete(&ev);
+	return node;
+
+out_free_node:
+	scenario_free(node);
+	return NULL;
+}
+
+static bool key_is_printable(const char *key)
+{
+	for (; *key; key++)
+		if ((unsigned char)*key < 0x20 || *key == 0x7f)
+			return false;
+	return true;
+}
+
+/* Refuse a key that is empty, unprintable, too long or already in @map. */
+static int check_new_key(struct loader *ld, const struct scenario_node *map,
+			 const struct scenario_node *key)
+{
+	const char *k = key->scalar;
+	char shown[128];
+	size_t i;
+
+	if (!k[0] || !key_is_printable(k)) {
+		quote(shown, sizeof(shown), k);
+		error_at(ld->err, key, "expected a key of printable "
+			 "characters, found %s", k[0] ? shown : "an empty key");
+		return -1;
+	}
+	if (strlen(map->path) + strlen(k) + 1 > SCENARIO_MAX_PATH) {
+		error_at(ld->err, key, "key path is longer than %d bytes",
+			 SCENARIO_MAX_PATH);
+		return -1;
+	}
+	for (i = 0; i < map->len; i++) {
+		if (strcmp(map->keys[i]->scalar, k))
+			continue;
+		if (map->path[0])
+			error_at(ld->err, key, "duplicate key '%s' in '%s'; "
+				 "first defined on line %u", k, map->path,
+				 map->keys[i]->line);
+		else
+			error_at(ld->err, key, "duplicate key '%s' at the top "
+				 "level; first defined on line %u", k,
+				 map->keys[i]->line);
+		return -1;
+	}
+	return 0;
+}
+
+/* Load one key: value pair of @map, the key's event being @ev. */
+static int load_entry(struct loader *ld, struct scenario_node *map,
+		      yaml_event_t *ev, unsigned int depth)
+{
+	struct scenario_node *key, *value;
+	yaml_event_t value_ev;
+	char *path;
+
+	if (ev->type != YAML_SCALAR_EVENT) {
+		loader_error(ld, &ev->start_mark, "expected a scalar key, "
+			     "found %s", ev->type == YAML_MAPPING_START_EVENT ?
+			     "a map" : ev->type == YAML_ALIAS_EVENT ?
+			     "an alias" : "a sequence");
+		yaml_event_delete(ev);
+		return -1;
+	}
+	key = load_node(ld, ev, map->path, depth + 1);
+	if (!key)
+		return -1;
+	if (check_new_key(ld, map, key))
+		goto out_free_key;
+	path = path_join(map->path, key->scalar, strlen(key->scalar));
+	if (!path) {
+		error_at(ld->err, key, "out of memory");
+		goto out_free_key;
+	}
+	free(key->path);
+	key->path = path;
+	if (next_event(ld, &value_ev))
+		goto out_free_key;
+	value = load_node(ld, &value_ev, path, depth + 1);
+	if (!value)
+		goto out_free_key;
+	if (node_append(map, key, value)) {
+		error_at(ld->err, key, "out of memory");
+		scenario_free(value);
+		goto out_free_key;
+	}
+	return 0;
+
+out_free_key:
+	scenario_free(key);
+	return -1;
+}
+
+static struct scenario_node *load_map(struct loader *ld, yaml_event_t *start,
+				      const char *path, unsigned int depth)
+{
+	struct scenario_node *node;
+	yaml_event_t ev;
+
+	node = loader_node(ld, SCENARIO_MAP, &start->start_mark, path, depth);
+	if (!node)
+		return NULL;
+	for (;;) {
+		if (next_event(ld, &ev))
+			goto out_free_node;
+		if (ev.type == YAML_MAPPING_END_EVENT)
+			break;
+		if (load_entry(ld, node, &ev, depth))
+			goto out_free_node;
+	}
+	yaml_event_delete(&ev);
+	return node;
+
+out_free_node:
+	scenario_free(node);
+	return NULL;
+}
+
+static const unsigned char *event_anchor(const yaml_event_t *ev)
+{
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		return ev->data.scalar.anchor;
+	case YAML_SEQUENCE_START_EVENT:
+		return ev->data.sequence_start.anchor;
+	case YAML_MAPPING_START_EVENT:
+		return ev->data.mapping_start.anchor;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * load_node() - build the node that starts with @ev, at @path, @depth
+ * levels below the root (which is at depth 1). Takes the responsibility for
+ * @ev: it is deleted even if the function fails.
+ */
+static struct scenario_node *load_node(struct loader *ld, yaml_event_t *ev,
+				       const char *path, unsigned int depth)
+{
+	struct scenario_node *node = NULL;
+
+	if (event_anchor(ev)) {
+		loader_error(ld, &ev->start_mark, "anchors are not supported");
+		goto out_delete_event;
+	}
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		node = load_scalar(ld, ev, path, depth);
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+		node = load_seq(ld, ev, path, depth);
+		break;
+	case YAML_MAPPING_START_EVENT:
+		node = load_map(ld, ev, path, depth);
+		break;
+	case YAML_ALIAS_EVENT:
+		loader_error(ld, &ev->start_mark, "aliases are not supported");
+		break;
+	default:
+		loader_error(ld, &ev->start_mark, "unexpected YAML event");
+		break;
+	}
+out_delete_event:
+	yaml_event_delete(ev);
+	return node;
+}
+
+/* An empty --set VALUE (or a document with nothing in it). */
+static struct scenario_node *empty_scalar(struct loader *ld,
+					  const yaml_mark_t *mark)
+{
+	struct scenario_node *node;
+
+	node = loader_node(ld, SCENARIO_SCALAR, mark, "", 1);
+	if (!node)
+		return NULL;
+	node->scalar = xstrdup("");
+	if (!node->scalar) {
+		loader_error(ld, mark, "out of memory");
+		scenario_free(node);
+		return NULL;
+	}
+	return node;
+}
+
+/* Expect the event of @type next; the event is consumed either way. */
+static int expect_event(struct loader *ld, yaml_event_type_t type,
+			const char *what)
+{
+	yaml_event_t ev;
+	int ret = 0;
+
+	if (next_event(ld, &ev))
+		return -1;
+	if (ev.type != type) {
+		loader_error(ld, &ev.start_mark, "%s", what);
+		ret = -1;
+	}
+	yaml_event_delete(&ev);
+	return ret;
+}
+
+/* Load the one document of the stream (after its STREAM-START event). */
+static struct scenario_node *load_document(struct loader *ld)
+{
+	struct scenario_node *root;
+	yaml_event_t ev;
+
+	if (next_event(ld, &ev))
+		return NULL;
+	if (ev.type == YAML_STREAM_END_EVENT) {
+		yaml_event_delete(&ev);
+		if (ld->inline_value)
+			return empty_scalar(ld, &ev.start_mark);
+		sim_error_set(ld->err, ld->file, 1, 1, "empty scenario");
+		return NULL;
+	}
+	yaml_event_delete(&ev); /* DOCUMENT-START */
+	if (next_event(ld, &ev))
+		return NULL;
+	root = load_node(ld, &ev, "", 1);
+	if (!root)
+		return NULL;
+	if (expect_event(ld, YAML_DOCUMENT_END_EVENT, "expected the end of "
+			 "the document") ||
+	    expect_event(ld, YAML_STREAM_END_EVENT, "multiple documents are "
+			 "not supported"))
+		goto out_free_root;
+	return root;
+
+out_free_root:
+	scenario_free(root);
+	return NULL;
+}
+
+static struct scenario_node *load_stream(struct loader *ld)
+{
+	yaml_event_t ev;
+
+	if (next_event(ld, &ev))
+		return NULL;
+	yaml_event_delete(&ev); /* STREAM-START */
+	return load_document(ld);
+}
+
+/* A scenario's root must be a map; an empty document is no scenario. */
+static int check_root(struct sim_error *err, const struct scenario_node *root)
+{
+	if (root->kind == SCENARIO_MAP)
+		return 0;
+	if (root->kind == SCENARIO_SCALAR && !root->scalar[0]) {
+		sim_error_set(err, root->file, 1, 1, "empty scenario");
+		return -1;
+	}
+	error_at(err, root, "expected a map at the top level, found %s",
+		 kind_phrase(root));
+	return -1;
+}
+
+static struct scenario_node *parse(const char *name, const void *buf,
+				   size_t len, bool inline_value,
+				   struct sim_error *err)
+{
+	struct scenario_node *root;
+	struct loader ld = {
+		.file = name,
+		.buf = buf,
+		.len = len,
+		.inline_value = inline_value,
+		.err = err,
+	};
+
+	sim_error_clear(err);
+	if (len > SCENARIO_MAX_BYTES) {
+		sim_error_set(err, name, 0, 0, "scenario is larger than %u MiB",
+			      SCENARIO_MAX_BYTES >> 20);
+		return NULL;
+	}
+	if (!yaml_parser_initialize(&ld.parser)) {
+		sim_error_set(err, name, 0, 0, "out of memory");
+		return NULL;
+	}
+	yaml_parser_set_input_string(&ld.parser, buf, len);
+	root = load_stream(&ld);
+	yaml_parser_delete(&ld.parser);
+	if (root && !inline_value && check_root(err, root)) {
+		scenario_free(root);
+		return NULL;
+	}
+	return root;
+}
+
+/**
+ * scenario_parse_buffer() - parse a scenario from @len bytes at @buf.
+ * @name: file name used in marks and errors
+ * @buf: the text; may hold any bytes, NUL included
+ * @len: its length, at most 16 MiB
+ * @err: filled on failure
+ *
+ * Return: a tree owned by the caller, whose root is a map, or NULL with
+ * @err set.
+ */
+struct scenario_node *scenario_parse_buffer(const char *name, const void *buf,
+					    size_t len, struct sim_error *err)
+{
+	return parse(name, buf, len, false, err);
+}
+
+/**
+ * scenario_parse_string() - parse a scenario from a NUL-terminated string.
+ * @name: file name used in marks and errors
+ * @text: the YAML text
+ * @err: filled on failure
+ *
+ * Return: as scenario_parse_buffer().
+ */
+struct scenario_node *scenario_parse_string(const char *name, const char *text,
+					    struct sim_error *err)
+{
+	return parse(name, text, strlen(text), false, err);
+}
+
+/*
+ * Read @f into a new buffer, but at most SCENARIO_MAX_BYTES + 1 bytes: one
+ * more than a scenario may have, so that the parser refuses the file.
+ */
+static int read_whole(FILE *f, unsigned char **out, size_t *out_len)
+{
+	size_t cap = 4096, len = 0;
+	unsigned char *buf = malloc(cap), *bigger;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		len += fread(buf + len, 1, cap - len, f);
+		if (len < cap || len > SCENARIO_MAX_BYTES)
+			break;
+		cap *= 2;
+		if (cap > SCENARIO_MAX_BYTES + 1)
+			cap = SCENARIO_MAX_BYTES + 1;
+		bigger = realloc(buf, cap);
+		if (!bigger) {
+			free(buf);
+			return -ENOMEM;
+		}
+		buf = bigger;
+	}
+	if (ferror(f)) {
+		free(buf);
+		return -EIO;
+	}
+	*out = buf;
+	*out_len = len;
+	return 0;
+}
+
+/**
+ * scenario_load_file() - read and parse the scenario file @path.
+ * @path: file to read; also the file name of every node and error
+ * @err: filled on failure
+ *
+ * Return: a tree owned by the caller, whose root is a map, or NULL with
+ * @err set (the file cannot be read, is larger than 16 MiB, is not YAML, is
+ * empty or is not a map).
+ */
+struct scenario_node *scenario_load_file(const char *path,
+					 struct sim_error *err)
+{
+	struct scenario_node *root;
+	unsigned char *buf;
+	size_t len;
+	FILE *f;
+	int ret;
+
+	sim_error_clear(err);
+	f = fopen(path, "rb");
+	if (!f) {
+		sim_error_set(err, path, 0, 0, "cannot open scenario: %s",
+			      strerror(errno));
+		return NULL;
+	}
+	errno = 0;
+	ret = read_whole(f, &buf, &len);
+	if (ret == -EIO && errno)
+		ret = -errno;
+	fclose(f);
+	if (ret) {
+		sim_error_set(err, path, 0, 0, "cannot read scenario: %s",
+			      strerror(-ret));
+		return NULL;
+	}
+	root = scenario_parse_buffer(path, buf, len, err);
+	free(buf);
+	return root;
+}
+
+/* ------------------------------------------------------------------ */
+/* Inspection.                                                         */
+
+enum scenario_kind scenario_kind(const struct scenario_node *node)
+{
+	return node->kind;
+}
+
+const char *scenario_file(const struct scenario_node *node)
+{
+	return node->file;
+}
+
+unsigned int scenario_line(const struct scenario_node *node)
+{
+	return node->line;
+}
+
+unsigned int scenario_col(const struct scenario_node *node)
+{
+	return node->col;
+}
+
+const char *scenario_path(const struct scenario_node *node)
+{
+	return node->path;
+}
+
+const char *scenario_scalar(const struct scenario_node *node)
+{
+	return node->scalar;
+}
+
+size_t scenario_len(const struct scenario_node *node)
+{
+	return node->len;
+}
+
+/**
+ * scenario_item() - the @i-th value of a map or item of a sequence.
+ * @node: a map or sequence
+ * @i: index, below scenario_len()
+ *
+ * Return: the borrowed node, or NULL when @i is out of range.
+ */
+struct scenario_node *scenario_item(const struct scenario_node *node,
+				    size_t i)
+{
+	return i < node->len ? node->items[i] : NULL;
+}
+
+/**
+ * scenario_key() - the @i-th key of a map.
+ * @map: a map
+ * @i: index, below scenario_len()
+ *
+ * Return: the borrowed key, or NULL when @map is no map or @i is out of
+ * range.
+ */
+const char *scenario_key(const struct scenario_node *map, size_t i)
+{
+	if (map->kind != SCENARIO_MAP || i >= map->len)
+		return NULL;
+	return map->keys[i]->scalar;
+}
+
+/**
+ * scenario_get() - the value of @key in @map.
+ * @map: a map, or NULL
+ * @key: the exact key (not a dotted path)
+ *
+ * Return: the borrowed value, or NULL if @map is NULL, no map, or has no
+ * @key.
+ */
+struct scenario_node *scenario_get(const struct scenario_node *map,
+				   const char *key)
+{
+	size_t i;
+
+	if (!map || map->kind != SCENARIO_MAP)
+		return NULL;
+	for (i = 0; i < map->len; i++)
+		if (!strcmp(map->keys[i]->scalar, key))
+			return map->items[i];
+	return NULL;
+}
+
+/*
+ * Index of the longest key of @map that matches @p up to a dot or its end,
+ * or -1. Its length goes to @seg_len.
+ */
+static long match_key(const struct scenario_node *map, const char *p,
+		      size_t *seg_len)
+{
+	size_t i, klen, best_len = 0;
+	long best = -1;
+
+	for (i = 0; i < map->len; i++) {
+		klen = strlen(map->keys[i]->scalar);
+		if (klen <= best_len && best >= 0)
+			continue;
+		if (strncmp(p, map->keys[i]->scalar, klen))
+			continue;
+		if (p[klen] != '\0' && p[klen] != '.')
+			continue;
+		best = (long)i;
+		best_len = klen;
+	}
+	*seg_len = best_len;
+	return best;
+}
+
+/* Parse a sequence index that ends at a dot or the end; -1 if none. */
+static long parse_index(const char *p, size_t *seg_len)
+{
+	size_t n = 0;
+	long index = 0;
+
+	while (p[n] >= '0' && p[n] <= '9') {
+		if (index > 100000000)
+			return -1;
+		index = index * 10 + (p[n++] - '0');
+	}
+	if (!n || (p[n] != '\0' && p[n] != '.'))
+		return -1;
+	*seg_len = n;
+	return index;
+}
+
+/**
+ * scenario_lookup() - the node at a dotted path.
+ * @root: where the path starts, or NULL
+ * @dotted_path: "a.b.0.c"; "" is @root itself
+ *
+ * Return: the borrowed node, or NULL when the path does not exist.
+ */
+struct scenario_node *scenario_lookup(const struct scenario_node *root,
+				      const char *dotted_path)
+{
+	const struct scenario_node *node = root;
+	const char *p = dotted_path;
+	size_t seg_len;
+	long i;
+
+	if (!node || !*p)
+		return (struct scenario_node *)node;
+	for (;;) {
+		if (node->kind == SCENARIO_MAP)
+			i = match_key(node, p, &seg_len);
+		else if (node->kind == SCENARIO_SEQ)
+			i = parse_index(p, &seg_len);
+		else
+			return NULL;
+		if (i < 0 || (size_t)i >= node->len)
+			return NULL;
+		node = node->items[i];
+		if (!p[seg_len])
+			return (struct scenario_node *)node;
+		p += seg_len + 1;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Overrides.                                                          */
+
+/* Replace @parent's @i-th value by a copy of @value. */
+static int set_item(struct scenario_node *parent, size_t i,
+		    const struct scenario_node *value, struct sim_error *err)
+{
+	struct scenario_node *copy;
+	char *path;
+
+	if (parent->keys)
+		path = path_join(parent->path, parent->keys[i]->scalar,
+				 strlen(parent->keys[i]->scalar));
+	else
+		path = path_index(parent->path, i);
+	if (!path)
+		goto out_oom;
+	copy = clone_at(value, path);
+	free(path);
+	if (!copy)
+		goto out_oom;
+	scenario_free(parent->items[i]);
+	parent->items[i] = copy;
+	return 0;
+
+out_oom:
+	error_at(err, value, "out of memory");
+	return -1;
+}
+
+/* Add the key @p (@seg_len bytes) to @map with an empty map as its value. */
+static long add_key(struct scenario_node *map, const char *p, size_t seg_len,
+		    const struct scenario_node *value)
+{
+	struct scenario_node *key, *child;
+	char *path;
+
+	path = path_join(map->path, p, seg_len);
+	if (!path)
+		return -1;
+	key = node_new(SCENARIO_SCALAR, value->file, value->line, value->col,
+		       path);
+	child = node_new(SCENARIO_MAP, value->file, value->line, value->col,
+			 path);
+	free(path);
+	if (!key || !child)
+		goto out_free;
+	key->scalar = malloc(seg_len + 1);
+	if (!key->scalar)
+		goto out_free;
+	memcpy(key->scalar, p, seg_len);
+	key->scalar[seg_len] = '\0';
+	if (node_append(map, key, child))
+		goto out_free;
+	return (long)map->len - 1;
+
+out_free:
+	scenario_free(key);
+	scenario_free(child);
+	return -1;
+}
+
+/* A path may not be empty, nor have empty segments. */
+static bool path_is_valid(const char *p)
+{
+	if (!*p || *p == '.' || p[strlen(p) - 1] == '.')
+		return false;
+	return !strstr(p, "..");
+}
+
+/* Find or make the child of @node for @p: its index, or -1 (@err set). */
+static long set_step(struct scenario_node *node, const char *path,
+		     const char *p, size_t *seg_len,
+		     const struct scenario_node *value, struct sim_error *err)
+{
+	int prefix = (int)(p - path - (p > path));
+	long i;
+
+	if (node->kind == SCENARIO_SCALAR) {
+		error_at(err, value, "cannot set '%s': '%.*s' is a scalar, "
+			 "not a map", path, prefix, path);
+		return -1;
+	}
+	if (node->kind == SCENARIO_MAP) {
+		i = match_key(node, p, seg_len);
+		if (i >= 0)
+			return i;
+		*seg_len = strcspn(p, ".");
+		i = add_key(node, p, *seg_len, value);
+		if (i < 0)
+			error_at(err, value, "out of memory");
+		return i;
+	}
+	i = parse_index(p, seg_len);
+	if (i < 0) {
+		error_at(err, value, "cannot set '%s': expected an index into "
+			 "the sequence '%.*s', found '%.*s'", path, prefix,
+			 path, (int)strcspn(p, "."), p);
+		return -1;
+	}
+	if ((size_t)i >= node->len) {
+		error_at(err, value, "cannot set '%s': index %ld is out of "
+			 "range: '%.*s' has %zu item%s", path, i, prefix, path,
+			 node->len, node->len == 1 ? "" : "s");
+		return -1;
+	}
+	return i;
+}
+
+/**
+ * scenario_set() - override the value at @dotted_path with a copy of @value.
+ * @root: the tree to change; its root must be a map
+ * @dotted_path: where: "kernel.charge_batch", "workloads.0.cpus"
+ * @value: the new value, copied; the caller keeps it
+ * @err: filled on failure, at @value's mark
+ *
+ * At a map, a path segment is the longest existing key that matches (keys
+ * may contain dots); a missing key is added, with empty maps created for
+ * the rest of the path but its last segment. At a sequence the segment must
+ * be the index of an existing item. The copy and its descendants get paths
+ * below @dotted_path and keep @value's file and marks. On failure the tree
+ * is unchanged.
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int scenario_set(struct scenario_node *root, const char *dotted_path,
+		 const struct scenario_node *value, struct sim_error *err)
+{
+	struct scenario_node *node = root;
+	const char *p = dotted_path;
+	size_t seg_len;
+	long i;
+
+	if (!path_is_valid(dotted_path)) {
+		error_at(err, value, "cannot set '%s': expected a dotted key "
+			 "path such as 'kernel.charge_batch'", dotted_path);
+		return -1;
+	}
+	for (;;) {
+		i = set_step(node, dotted_path, p, &seg_len, value, err);
+		if (i < 0)
+			return -1;
+		if (!p[seg_len])
+			return set_item(node, i, value, err);
+		node = node->items[i];
+		p += seg_len + 1;
+	}
+}
+
+/* Parse a --set VALUE; errors are reported against --set KEY. */
+static struct scenario_node *parse_set_value(const char *key,
+					     const char *text,
+					     struct sim_error *err)
+{
+	struct scenario_node *value;
+	struct sim_error inner;
+	char shown[128];
+
+	value = parse(SCENARIO_SET_FILE, text, strlen(text), true, &inner);
+	if (value)
+		return value;
+	quote(shown, sizeof(shown), text);
+	sim_error_set(err, SCENARIO_SET_FILE, 0, 0,
+		      "key '%s': cannot parse the value %s: %s", key, shown,
+		      inner.msg);
+	return NULL;
+}
+
+/**
+ * scenario_set_arg() - apply a command-line override "KEY=VALUE".
+ * @root: the tree to change
+ * @arg: KEY=VALUE; VALUE is YAML ("64", "{a: 1}", "[1, 2]"); empty is an
+ *	empty scalar
+ * @err: filled on failure
+ *
+ * The value's nodes have file "--set" and no line or column, so any later
+ * error about them prints as "--set: error: key 'KEY': ...".
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int scenario_set_arg(struct scenario_node *root, const char *arg,
+		     struct sim_error *err)
+{
+	struct scenario_node *value;
+	const char *eq = strchr(arg, '=');
+	char *key;
+	int ret = -1;
+
+	if (!eq || eq == arg) {
+		sim_error_set(err, SCENARIO_SET_FILE, 0, 0,
+			      "expected KEY=VALUE, found '%s'", arg);
+		return -1;
+	}
+	key = malloc(eq - arg + 1);
+	if (!key) {
+		sim_error_set(err, SCENARIO_SET_FILE, 0, 0, "out of memory");
+		return -1;
+	}
+	memcpy(key, arg, eq - arg);
+	key[eq - arg] = '\0';
+	value = parse_set_value(key, eq + 1, err);
+	if (!value)
+		goto out_free_key;
+	ret = scenario_set(root, key, value, err);
+	scenario_free(value);
+out_free_key:
+	free(key);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Keys.                                                               */
+
+static void unknown_key(struct sim_error *err, const struct scenario_node *map,
+			size_t i, const char *const *allowed, size_t nr)
+{
+	const struct scenario_node *key = map->keys[i];
+	const char *near;
+	char where[SCENARIO_MAX_PATH + 16];
+	char hint[SCENARIO_MAX_PATH + 32] = "";
+
+	near = sim_nearest(key->scalar, allowed, (unsigned int)nr);
+	if (near)
+		snprintf(hint, sizeof(hint), "; did you mean '%s'?", near);
+	if (map->path[0])
+		snprintf(where, sizeof(where), "in '%s'", map->path);
+	else
+		snprintf(where, sizeof(where), "at the top level");
+	error_at(err, key, "unknown key '%s' %s%s", key->scalar, where, hint);
+}
+
+/**
+ * scenario_check_keys() - every key of @map must be in @allowed.
+ * @map: the map to check
+ * @allowed: the valid keys
+ * @nr_allowed: how many
+ * @err: filled on failure, at the offending key
+ *
+ * Return: 0, or -1 with @err set for a non-map @map, an unknown key (with
+ * the nearest allowed key suggested) or a duplicate key.
+ */
+int scenario_check_keys(const struct scenario_node *map,
+			const char *const *allowed, size_t nr_allowed,
+			struct sim_error *err)
+{
+	size_t i, j;
+
+	if (map->kind != SCENARIO_MAP) {
+		scenario_error(err, map, "expected a map, found %s",
+			       kind_phrase(map));
+		return -1;
+	}
+	for (i = 0; i < map->len; i++) {
+		for (j = 0; j < nr_allowed; j++)
+			if (!strcmp(map->keys[i]->scalar, allowed[j]))
+				break;
+		if (j == nr_allowed) {
+			unknown_key(err, map, i, allowed, nr_allowed);
+			return -1;
+		}
+		for (j = 0; j < i; j++) {
+			if (strcmp(map->keys[i]->scalar, map->keys[j]->scalar))
+				continue;
+			error_at(err, map->keys[i], "duplicate key '%s'; first "
+				 "defined on line %u", map->keys[i]->scalar,
+				 map->keys[j]->line);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Typed getters.                                                      */
+
+/*
+ * Find @key in @map: 1 with @out set when present, 0 when absent and
+ * optional, -1 (@err set) when missing but required or @map is no map.
+ */
+static int find_value(const struct scenario_node *map, const char *key,
+		      bool required, const struct scenario_node **out,
+		      struct sim_error *err)
+{
+	const struct scenario_node *node;
+
+	if (map && map->kind != SCENARIO_MAP) {
+		scenario_error(err, map, "expected a map, found %s",
+			       kind_phrase(map));
+		return -1;
+	}
+	node = scenario_get(map, key);
+	if (node) {
+		*out = node;
+		return 1;
+	}
+	if (!required)
+		return 0;
+	if (map && map->path[0])
+		error_at(err, map, "missing key '%s' in '%s'", key, map->path);
+	else if (map)
+		error_at(err, map, "missing key '%s' at the top level", key);
+	else
+		error_at(err, NULL, "missing key '%s'", key);
+	return -1;
+}
+
+/* As find_value(), and a present value must be a scalar (else @want). */
+static int find_scalar(const struct scenario_node *map, const char *key,
+		       bool required, const char *want,
+		       const struct scenario_node **out, struct sim_error *err)
+{
+	int ret = find_value(map, key, required, out, err);
+
+	if (ret == 1 && (*out)->kind != SCENARIO_SCALAR) {
+		refuse(err, *out, want);
+		return -1;
+	}
+	return ret;
+}
+
+/* Parse a run of decimal digits; the count goes to @nr_digits. */
+static bool parse_digits(const char **s, uint64_t *out, size_t *nr_digits)
+{
+	const char *p = *s;
+	uint64_t v = 0;
+	bool ok = true;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned int d = *p - '0';
+
+		if (v > (UINT64_MAX - d) / 10)
+			ok = false;
+		else
+			v = v * 10 + d;
+	}
+	*nr_digits = p - *s;
+	*s = p;
+	*out = v;
+	return ok;
+}
+
+/* A whole decimal number and nothing else; false if none or too large. */
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	size_t n;
+
+	return parse_digits(&s, out, &n) && n && !*s;
+}
+
+int scenario_u64(const struct scenario_node *map, const char *key,
+		 bool required, uint64_t def, uint64_t min, uint64_t max,
+		 uint64_t *out, struct sim_error *err)
+{
+	const struct scenario_node *node;
+	char want[96];
+	uint64_t v;
+	int ret;
+
+	if (max == UINT64_MAX && min == 0)
+		snprintf(want, sizeof(want), "a non-negative integer");
+	else if (max == UINT64_MAX)
+		snprintf(want, sizeof(want), "an integer of at least %" PRIu64,
+			 min);
+	else
+		snprintf(want, sizeof(want), "an integer from %" PRIu64
+			 " to %" PRIu64, min, max);
+	ret = find_scalar(map, key, required, want, &node, err);
+	if (ret <= 0) {
+		if (!ret)
+			*out = def;
+		return ret;
+	}
+	if (!parse_u64(node->scalar, &v) || v < min || v > max) {
+		refuse(err, node, want);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static void format_double(char *buf, size_t size, const char *what,
+			  double min, double max)
+{
+	if (min == -HUGE_VAL || min == -DBL_MAX) {
+		if (max == HUGE_VAL || max == DBL_MAX)
+			snprintf(buf, size, "%s", what);
+		else
+			snprintf(buf, size, "%s of at most %g", what, max);
+	} else if (max == HUGE_VAL || max == DBL_MAX) {
+		snprintf(buf, size, "%s of at least %g", what, min);
+	} else {
+		snprintf(buf, size, "%s from %g to %g", what, min, max);
+	}
+}
+
+/* A finite decimal number: digits, sign, point and exponent only. */
+static bool parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!*s || strspn(s, "0123456789+-.eE") != strlen(s))
+		return false;
+	v = strtod(s, &end);
+	if (*end || !isfinite(v))
+		return false;
+	*out = v;
+	return true;
+}
+
+int scenario_double(const struct scenario_node *map, const char *key,
+		    bool required, double def, double min, double max,
+		    double *out, struct sim_error *err)
+{
+	const struct scenario_node *node;
+	char want[96];
+	double v;
+	int ret;
+
+	format_double(want, sizeof(want), "a number", min, max);
+	ret = find_scalar(map, key, required, want, &node, err);
+	if (ret <= 0) {
+		if (!ret)
+			*out = def;
+		return ret;
+	}
+	if (!parse_double(node->scalar, &v) || v < min || v > max) {
+		refuse(err, node, want);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int scenario_bool(const struct scenario_node *map, const char *key,
+		  bool required, bool def, bool *out, struct sim_error *err)
+{
+	static const char *const yes[] = { "true", "yes", "on" };
+	static const char *const no[] = { "false", "no", "off" };
+	static const char want[] = "true or false";
+	const struct scenario_node *node;
+	size_t i;
+	int ret;
+
+	ret = find_scalar(map, key, required, want, &node, err);
+	if (ret <= 0) {
+		if (!ret)
+			*out = def;
+		return ret;
+	}
+	for (i = 0; i < 3; i++) {
+		if (!strcmp(node->scalar, yes[i])) {
+			*out = true;
+			return 0;
+		}
+		if (!strcmp(node->scalar, no[i])) {
+			*out = false;
+			return 0;
+		}
+	}
+	refuse(err, node, want);
+	return -1;
+}
+
+int scenario_string(const struct scenario_node *map, const char *key,
+		    bool required, const char *def, const char **out,
+		    struct sim_error *err)
+{
+	const struct scenario_node *node;
+	int ret;
+
+	ret = find_scalar(map, key, required, "a string", &node, err);
+	if (ret <= 0) {
+		if (!ret)
+			*out = def;
+		return ret;
+	}
+	*out = node->scalar;
+	return 0;
+}
+
+int scenario_enum(const struct scenario_node *map, const char *key,
+		  bool required, unsigned int def, const char *const *names,
+		  unsigned int nr_names, unsigned int *out,
+		  struct sim_error *err)
+{
+	const struct scenario_node *node;
+	char want[SIM_ERROR_MSG_MAX / 2] = "one of ", found[128];
+	const char *near;
+	size_t n = strlen(want);
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < nr_names && n < sizeof(want); i++)
+		n += snprintf(want + n, sizeof(want) - n, "%s'%s'",
+			      i ? ", " : "", names[i]);
+	ret = find_scalar(map, key, required, want, &node, err);
+	if (ret <= 0) {
+		if (!ret)
+			*out = def;
+		return ret;
+	}
+	for (i = 0; i < nr_names; i++) {
+		if (!strcmp(node->scalar, names[i])) {
+			*out = i;
+			return 0;
+		}
+	}
+	describe(found, sizeof(found), node);
+	near = sim_nearest(node->scalar, names, nr_names);
+	if (near)
+		scenario_error(err, node, "expected %s, found %s; did you "
+			       "mean '%s'?", want, found, near);
+	else
+		scenario_error(err, node, "expected %s, found %s", want,
+			       found);
+	return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Durations and sizes.                                                */
+
+static const struct {
+	const char *name;
+	uint64_t ps;
+} time_units[] = {
+	{ "s", 1000000000000ull },
+	{ "ms", 1000000000ull },
+	{ "us", 1000000ull },
+	{ "ns", 1000ull },
+	{ "ps", 1ull },
+};
+
+#define NR_TIME_UNITS (sizeof(time_units) / sizeof(time_units[0]))
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* "7.5 ns" for 7500; exact, in the largest unit not above @ps. */
+static void format_ps(char *buf, size_t size, uint64_t ps)
+{
+	size_t i, n, digits = 0;
+	uint64_t unit, rem, u;
+
+	for (i = 0; i < NR_TIME_UNITS - 1; i++)
+		if (ps >= time_units[i].ps)
+			break;
+	unit = time_units[i].ps;
+	rem = ps % unit;
+	n = snprintf(buf, size, "%" PRIu64, ps / unit);
+	for (u = unit; u > 1; u /= 10)
+		digits++;
+	while (rem && rem % 10 == 0) {
+		rem /= 10;
+		digits--;
+	}
+	if (rem && n < size)
+		n += snprintf(buf + n, size - n, ".%0*" PRIu64, (int)digits,
+			      rem);
+	if (n < size)
+		snprintf(buf + n, size - n, " %s", time_units[i].name);
+}
+
+/*
+ * Parse "INT[.FRAC][ ][UNIT]" into picoseconds, the number being in
+ * @unit_ps when no unit is given. Returns 0, -ERANGE when larger than
+ * UINT64_MAX ps, -EDOM for a fraction of a picosecond, -EINVAL otherwise.
+ */
+static int parse_time(const char *s, uint64_t unit_ps, uint64_t *out)
+{
+	uint64_t whole, frac = 0, scale = 1, g, ps;
+	size_t n, nf = 0, i;
+	bool ok = parse_digits(&s, &whole, &n);
+
+	if (!n)
+		return -EINVAL;
+	if (*s == '.') {
+		s++;
+		while (*s >= '0' && *s <= '9') {
+			if (*s != '0' && nf >= 19)
+				return -EDOM;	/* 20 digits: < 1e-19 unit */
+			if (nf < 19) {
+				frac = frac * 10 + (*s - '0');
+				scale *= 10;
+				nf++;
+			}
+			s++;
+		}
+		if (!nf)
+			return -EINVAL;
+	}
+	if (*s == ' ')
+		s++;
+	if (*s) {
+		for (i = 0; i < NR_TIME_UNITS; i++)
+			if (!strcmp(s, time_units[i].name))
+				break;
+		if (i == NR_TIME_UNITS)
+			return -EINVAL;
+		unit_ps = time_units[i].ps;
+	}
+	if (!ok)
+		return -ERANGE;
+	/* frac / scale of a unit: exact iff (scale / g) divides unit_ps. */
+	g = gcd(frac, scale);
+	if (unit_ps % (scale / g))
+		return -EDOM;
+	ps = frac / g * (unit_ps / (scale / g));
+	if (whole && unit_ps > (UINT64_MAX - ps) / whole)
+		return -ERANGE;
+	*out = whole * unit_ps + ps;
+	return 0;
+}
+
+static const char *time_unit_name(uint64_t unit_ps)
+{
+	size_t i;
+
+	for (i = 0; i < NR_TIME_UNITS; i++)
+		if (time_units[i].ps == unit_ps)
+			return time_units[i].name;
+	return NULL;
+}
+
+static void time_want(char *buf, size_t size, uint64_t min, uint64_t max)
+{
+	char lo[48], hi[48];
+
+	format_ps(lo, sizeof(lo), min);
+	format_ps(hi, sizeof(hi), max);
+	if (min == 0 && max == UINT64_MAX)
+		snprintf(buf, size, "a duration");
+	else if (max == UINT64_MAX)
+		snprintf(buf, size, "a duration of at least %s", lo);
+	else
+		snprintf(buf, size, "a duration from %s to %s", lo, hi);
+}
+
+static void time_syntax_error(struct sim_error *err,
+			      const struct scenario_node *node,
+			      uint64_t unit_ps, int why)
+{
+	const char *unit = time_unit_name(unit_ps);
+	char found[128], in[48];
+
+	const char *s = node->scalar;
+	bool bare = *s && s[strlen(s) - 1] >= '0' && s[strlen(s) - 1] <= '9';
+
+	describe(found, sizeof(found), node);
+	if (unit)
+		snprintf(in, sizeof(in), "%s", unit);
+	else
+		snprintf(in, sizeof(in), "units of %" PRIu64 " ps", unit_ps);
+	if (why == -EDOM)
+		scenario_error(err, node, "expected a whole number of "
+			       "picoseconds, found %s%s%s%s", found,
+			       bare ? " (in " : "", bare ? in : "",
+			       bare ? ")" : "");
+	else
+		scenario_error(err, node, "expected a duration in %s, or with "
+			       "a unit ps, ns, us, ms or s, found %s", in,
+			       found);
+}
+
+int scenario_time_ps(const struct scenario_node *map, const char *key,
+		     bool required, uint64_t unit_ps, uint64_t def,
+		     uint64_t min, uint64_t max, uint64_t *out,
+		     struct sim_error *err)
+{
+	const struct scenario_node *node;
+	char want[128];
+	uint64_t v = 0;
+	int ret;
+
+	time_want(want, sizeof(want), min, max);
+	ret = find_scalar(map, key, required, want, &node, err);
+	if (ret <= 0) {
+		if (!ret)
+			*out = def;
+		return ret;
+	}
+	ret = parse_time(node->scalar, unit_ps, &v);
+	if (ret == -EINVAL || ret == -EDOM) {
+		time_syntax_error(err, node, unit_ps, ret);
+		return -1;
+	}
+	if (ret == -ERANGE || v < min || v > max) {
+		refuse(err, node, want);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static const char size_suffixes[] = "KMGT";
+
+/* "16G" when exact, else the number of bytes. */
+static void format_size(char *buf, size_t size, uint64_t bytes)
+{
+	int shift = 40, i = 3;
+
+	for (; i >= 0; i--, shift -= 10) {
+		if (bytes && !(bytes & ((1ull << shift) - 1))) {
+			snprintf(buf, size, "%" PRIu64 "%c", bytes >> shift,
+				 size_suffixes[i]);
+			return;
+		}
+	}
+	snprintf(buf, size, "%" PRIu64, bytes);
+}
+
+/*
+ * Parse "N[K|M|G|T][B]" (either case for the letter) or "max". Returns 0,
+ * -ERANGE when above UINT64_MAX, -EINVAL otherwise.
+ */
+static int parse_size(const char *s, uint64_t max, uint64_t *out)
+{
+	const char *suffix;
+	unsigned int shift = 0;
+	uint64_t v;
+	size_t n;
+	bool ok;
+	char c;
+
+	if (!strcmp(s, "max")) {
+		*out = max;
+		return 0;
+	}
+	ok = parse_digits(&s, &v, &n);
+	if (!n)
+		return -EINVAL;
+	c = *s;
+	if (c >= 'a' && c <= 'z')
+		c -= 'a' - 'A';
+	suffix = c ? strchr(size_suffixes, c) : NULL;
+	if (suffix) {
+		shift = 10 * (unsigned int)(suffix - size_suffixes + 1);
+		s++;
+	}
+	if (*s == 'B')
+		s++;
+	if (*s)
+		return -EINVAL;
+	if (!ok || v > UINT64_MAX >> shift)
+		return -ERANGE;
+	*out = v << shift;
+	return 0;
+}
+
+int scenario_size(const struct scenario_node *map, const char *key,
+		  bool required, uint64_t def, uint64_t max, uint64_t *out,
+		  struct sim_error *err)
+{
+	static const char syntax[] = "a size in bytes with an optional K, M, "
+				     "G or T suffix, or max";
+	const struct scenario_node *node;
+	char want[96], limit[32];
+	uint64_t v = 0;
+	int ret;
+
+	ret = find_scalar(map, key, required, syntax, &node, err);
+	if (ret <= 0) {
+		if (!ret)
+			*out = def;
+		return ret;
+	}
+	ret = parse_size(node->scalar, max, &v);
+	if (ret == -EINVAL) {
+		refuse(err, node, syntax);
+		return -1;
+	}
+	if (ret == -ERANGE || v > max) {
+		format_size(limit, sizeof(limit), max);
+		snprintf(want, sizeof(want), "a size of at most %s", limit);
+		refuse(err, node, want);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* CPU lists.                                                          */
+
+/* The result of parsing a cpulist. */
+struct cpulist {
+	unsigned int nr_cpus;
+	uint64_t *mask;
+	unsigned int *order;
+	unsigned int nr_order;
+	char why[160]; /* what is wrong, when parsing fails */
+};
+
+static int cpulist_add(struct cpulist *cl, uint64_t lo, uint64_t hi)
+{
+	uint64_t cpu, bit;
+
+	if (hi >= cl->nr_cpus) {
+		cpu = lo >= cl->nr_cpus ? lo : hi;
+		if (cl->nr_cpus == 1)
+			snprintf(cl->why, sizeof(cl->why), "CPU %" PRIu64
+				 " is out of range: the machine has 1 CPU (0)",
+				 cpu);
+		else
+			snprintf(cl->why, sizeof(cl->why), "CPU %" PRIu64
+				 " is out of range: the machine has %u CPUs "
+				 "(0-%u)", cpu, cl->nr_cpus, cl->nr_cpus - 1);
+		return -1;
+	}
+	for (cpu = lo; cpu <= hi; cpu++) {
+		bit = 1ull << (cpu % 64);
+		if (cl->mask[cpu / 64] & bit) {
+			snprintf(cl->why, sizeof(cl->why), "CPU %" PRIu64
+				 " is listed twice", cpu);
+			return -1;
+		}
+		cl->mask[cpu / 64] |= bit;
+		if (cl->order)
+			cl->order[cl->nr_order] = (unsigned int)cpu;
+		cl->nr_order++;
+	}
+	return 0;
+}
+
+/* One "N" or "N-M" element; @s is advanced past it. */
+static int cpulist_range(struct cpulist *cl, const char **s, const char *text)
+{
+	const char *start = *s;
+	uint64_t lo, hi;
+	size_t n;
+	bool ok;
+
+	ok = parse_digits(s, &lo, &n);
+	hi = lo;
+	if (n && **s == '-') {
+		(*s)++;
+		ok = parse_digits(s, &hi, &n) && ok;
+	}
+	if (!n || !ok || (**s && **s != ',')) {
+		snprintf(cl->why, sizeof(cl->why), "expected a cpulist such "
+			 "as '0-3,8,10-11', found '%.64s'", text);
+		return -1;
+	}
+	if (hi < lo) {
+		snprintf(cl->why, sizeof(cl->why), "CPU range '%.*s' is "
+			 "reversed", (int)(*s - start), start);
+		return -1;
+	}
+	return cpulist_add(cl, lo, hi);
+}
+
+static int cpulist_parse(struct cpulist *cl, const char *text)
+{
+	const char *s = text;
+
+	memset(cl->mask, 0, (cl->nr_cpus + 63) / 64 * sizeof(*cl->mask));
+	cl->nr_order = 0;
+	if (!*s) {
+		snprintf(cl->why, sizeof(cl->why), "expected a cpulist such "
+			 "as '0-3,8,10-11', found nothing");
+		return -1;
+	}
+	for (;;) {
+		if (cpulist_range(cl, &s, text))
+			return -1;
+		if (!*s)
+			return 0;
+		s++;		/* ',' */
+		while (*s == ' ')
+			s++;
+	}
+}
+
+int scenario_cpulist(const struct scenario_node *map, const char *key,
+		     bool required, const char *def, unsigned int nr_cpus,
+		     uint64_t *mask, unsigned int *order,
+		     unsigned int *nr_order, struct sim_error *err)
+{
+	static const char want[] = "a cpulist such as '0-3,8,10-11'";
+	const struct scenario_node *node = NULL;
+	struct cpulist cl = {
+		.nr_cpus = nr_cpus,
+		.mask = mask,
+		.order = order,
+	};
+	int ret;
+
+	ret = find_scalar(map, key, required, want, &node, err);
+	if (ret < 0)
+		return -1;
+	if (!ret && !def) {
+		memset(mask, 0, (nr_cpus + 63) / 64 * sizeof(*mask));
+		if (nr_order)
+			*nr_order = 0;
+		return 0;
+	}
+	if (cpulist_parse(&cl, ret ? node->scalar : def)) {
+		if (ret)
+			scenario_error(err, node, "%s", cl.why);
+		else if (map && map->path[0])
+			error_at(err, map, "key '%s.%s': default '%s': %s",
+				 map->path, key, def, cl.why);
+		else
+			error_at(err, map, "key '%s': default '%s': %s", key,
+				 def, cl.why);
+		return -1;
+	}
+	if (nr_order)
+		*nr_order = cl.nr_order;
+	return 0;
+}

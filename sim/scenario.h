@@ -43,6 +43,9 @@ struct scenario_node *scenario_load_file(const char *path,
 					 struct sim_error *err);
 struct scenario_node *scenario_parse_string(const char *name, const char *text,
 					    struct sim_error *err);
+/* Any bytes, NUL included; at most 16 MiB. */
+struct scenario_node *scenario_parse_buffer(const char *name, const void *buf,
+					    size_t len, struct sim_error *err);
 struct scenario_node *scenario_clone(const struct scenario_node *node);
 void scenario_free(struct scenario_node *node);
 

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * models/explain.c - the teaching view of a run. See models/explain.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/explain.h"
+#include "sim/error.h"
+
+static const char *const dist_words[NR_COH_DIST + 1] = {
+	[COH_DIST_SMT] = "from the SMT sibling",
+	[COH_DIST_LLC] = "from another core sharing the LLC",
+	[COH_DIST_DIE] = "from another LLC domain of the socket",
+	[COH_DIST_SOCKET] = "from the other socket",
+	[NR_COH_DIST] = "from memory",
+};
+
+static double pct(double part, double whole)
+{
+	return whole > 0 ? 100.0 * part / whole : 0.0;
+}
+
+static void explain_fields(FILE *out, const struct coh_line *l)
+{
+	unsigned int j;
+
+	fprintf(out, "    %-28s %9s %9s %9s %7s %8s\n", "field", "reads",
+		"writes", "rmws", "cpus", "wait%");
+	for (j = 0; j < l->nr_fields; j++) {
+		const struct coh_field_stat *fs = &l->fields[j];
+		uint64_t n = fs->ops[COH_READ] + fs->ops[COH_WRITE] +
+			     fs->ops[COH_RMW];
+
+		if (!n)
+			continue;
+		fprintf(out, "    %-28.28s %9llu %9llu %9llu %7u %7.1f%%\n",
+			fs->name, (unsigned long long)fs->ops[COH_READ],
+			(unsigned long long)fs->ops[COH_WRITE],
+			(unsigned long long)fs->ops[COH_RMW], fs->nr_cpus,
+			pct((double)fs->wait_ps, (double)l->wait_ps));
+	}
+}
+
+/*
+ * explain_diagnosis() - name the pattern. False sharing: two or more
+ * fields on the line, each touched by one CPU only, and the line moves.
+ * True sharing: one field written by several CPUs.
+ */
+static void explain_diagnosis(FILE *out, const struct coh_line *l,
+			      double util, uint64_t ops_total)
+{
+	unsigned int j, used = 0, private = 0, shared_written = 0;
+
+	for (j = 0; j < l->nr_fields; j++) {
+		const struct coh_field_stat *fs = &l->fields[j];
+		uint64_t n = fs->ops[COH_READ] + fs->ops[COH_WRITE] +
+			     fs->ops[COH_RMW];
+
+		if (!n)
+			continue;
+		used++;
+		if (fs->nr_cpus == 1)
+			private++;
+		if (fs->nr_cpus > 1 && fs->ops[COH_WRITE] + fs->ops[COH_RMW])
+			shared_written++;
+	}
+	if (!l->transfers) {
+		fprintf(out, "  Why: the line never moved: every access was a hit in the\n"
+			     "  accessing CPU's own cache. It costs nothing extra.\n");
+		return;
+	}
+	if (used >= 2 && private == used)
+		fprintf(out, "  Why: FALSE SHARING. No two CPUs touch the same field, yet the\n"
+			     "  fields share one 64-byte line, so every update takes the whole\n"
+			     "  line away from the others. Padding each field to its own line\n"
+			     "  (____cacheline_aligned_in_smp) removes these transfers.\n");
+	else if (shared_written)
+		fprintf(out, "  Why: TRUE SHARING. Several CPUs write the same variable, so\n"
+			     "  the line must visit each writer in turn. Batching (a per-CPU\n"
+			     "  count added to the shared one every N updates) divides how\n"
+			     "  often the line is needed.\n");
+	else if (used >= 2)
+		fprintf(out, "  Why: fields used by different CPUs share the line; reads of\n"
+			     "  one field pay for writes of another. Separating read-mostly\n"
+			     "  fields from written ones stops that.\n");
+	if (util > 0.9)
+		fprintf(out, "  The line is SATURATED (busy %.0f%% of the time): hand-offs are\n"
+			     "  back to back, so more CPUs only lengthen the queue; the\n"
+			     "  throughput is about one operation per transfer.\n",
+			100.0 * util);
+	(void)ops_total;
+}
+
+static void explain_line(FILE *out, const struct coh_line *l, double run_ps,
+			 uint64_t ops_total, unsigned int rank)
+{
+	uint64_t acc = l->ops[COH_READ] + l->ops[COH_WRITE] + l->ops[COH_RMW];
+	double util = (double)l->busy_ps / run_ps;
+	unsigned int d;
+
+	fprintf(out, "\n%u. %s: busy %.1f%% of the time\n", rank, l->name,
+		100.0 * util);
+	fprintf(out, "  %llu accesses: %llu reads, %llu writes, %llu atomic RMWs.\n",
+		(unsigned long long)acc, (unsigned long long)l->ops[COH_READ],
+		(unsigned long long)l->ops[COH_WRITE],
+		(unsigned long long)l->ops[COH_RMW]);
+	fprintf(out, "  %.1f%% were hits in the CPU's own cache, %.1f%% needed the line,\n"
+		     "  %.1f%% merged into a miss already in flight.\n",
+		pct((double)l->hits, (double)acc),
+		pct((double)l->misses, (double)acc),
+		pct((double)l->merged, (double)acc));
+	fprintf(out, "  The line moved %llu times", (unsigned long long)l->transfers);
+	if (ops_total)
+		fprintf(out, " (%.2f per operation)", (double)l->transfers /
+							 (double)ops_total);
+	fprintf(out, ":\n");
+	for (d = COH_DIST_SMT; d <= NR_COH_DIST; d++)
+		if (l->xfer_by_dist[d])
+			fprintf(out, "    %5.1f%% %s\n",
+				pct((double)l->xfer_by_dist[d],
+				    (double)l->transfers),
+				dist_words[d]);
+	if (l->misses)
+		fprintf(out, "  CPUs queued for it %.1f us in all, %.1f ns per miss.\n",
+			(double)l->wait_ps / 1e6,
+			(double)l->wait_ps / 1e3 / (double)l->misses);
+	explain_fields(out, l);
+	explain_diagnosis(out, l, util, ops_total);
+}
+
+void explain_run(FILE *out, const char *variant, struct run *run,
+		 unsigned int nr_lines)
+{
+	unsigned int nr = coh_nr_lines(run->coh), i, j, shown = 0;
+	double run_ps = (double)(run->end_ps - run->warmup_ps);
+	struct coh_line **lines = calloc(nr + 1, sizeof(*lines));
+	uint64_t ops = 0;
+
+	SIM_BUG_ON(!lines);
+	for (i = 0; i < run->nr_workloads; i++)
+		for (j = 0; j < run->workloads[i].nr_tasks; j++)
+			ops += run->workloads[i].tasks[j].ops;
+	coh_lines_sorted(run->coh, lines, nr);
+	fprintf(out, "== variant %s: %s, %llu operations in %.3f ms ==\n",
+		variant, run->machine.name, (unsigned long long)ops,
+		run_ps / 1e9);
+	for (i = 0; i < nr && shown < nr_lines; i++) {
+		const struct coh_line *l = lines[i];
+
+		if (!(l->ops[COH_READ] + l->ops[COH_WRITE] + l->ops[COH_RMW]))
+			continue;
+		explain_line(out, l, run_ps, ops, ++shown);
+	}
+	if (!shown)
+		fprintf(out, "\nNo shared memory was touched.\n");
+	fprintf(out, "\n");
+	free(lines);
+}

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * models/kernel.c - reading the `kernel:` knobs and the `cgroups:` tree.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/kernel.h"
+
+static const char *const kernel_keys[] = {
+	"memcg", "charge_batch", "stock_memcgs", "page_counter_layout",
+	"memory_offset", "protected_usage_update", "kmem_accounting",
+	"stats_flush_threshold", "local_stats", "stats_flush_period_ms",
+};
+
+static const char *const memcg_names[] = { "enabled", "disabled" };
+static const char *const layout_names[] = { "v6.0", "v6.1", "custom" };
+static const char *const protected_names[] = { "always", "if_changed" };
+static const char *const kmem_names[] = { "off", "pages", "objects" };
+static const char *const threshold_names[] = { "global", "per_memcg" };
+static const char *const local_names[] = { "percpu_sum", "aggregated" };
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+int kernel_config_load(struct kernel_config *k,
+		       const struct scenario_node *root, struct sim_error *err)
+{
+	const struct scenario_node *n = scenario_get(root, "kernel");
+	unsigned int e, memcg;
+	uint64_t v;
+
+	memset(k, 0, sizeof(*k));
+	k->charge_batch = 32;
+	k->stock_memcgs = 1;
+	k->memory_offset = 0;
+	k->stats_flush_period_ms = 2000;
+	if (!n)
+		return 0;
+	if (scenario_check_keys(n, kernel_keys, N(kernel_keys), err))
+		return -1;
+	if (scenario_enum(n, "memcg", false, 0, memcg_names, N(memcg_names),
+			  &memcg, err))
+		return -1;
+	k->memcg_disabled = memcg == 1;
+	if (scenario_u64(n, "charge_batch", false, 32, 1, 1 << 20, &v, err))
+		return -1;
+	k->charge_batch = (unsigned int)v;
+	if (scenario_u64(n, "stock_memcgs", false, 1, 1, 64, &v, err))
+		return -1;
+	k->stock_memcgs = (unsigned int)v;
+	if (scenario_enum(n, "page_counter_layout", false, PC_LAYOUT_V6_0,
+			  layout_names, N(layout_names), &e, err))
+		return -1;
+	k->page_counter_layout = e;
+	if (scenario_u64(n, "memory_offset", false, 0, 0, 63, &v, err))
+		return -1;
+	k->memory_offset = (unsigned int)v;
+	if (scenario_enum(n, "protected_usage_update", false, PROTECTED_ALWAYS,
+			  protected_names, N(protected_names), &e, err))
+		return -1;
+	k->protected_usage_update = e;
+	if (scenario_enum(n, "kmem_accounting", false, KMEM_OFF, kmem_names,
+			  N(kmem_names), &e, err))
+		return -1;
+	k->kmem_accounting = e;
+	if (scenario_enum(n, "stats_flush_threshold", false, FLUSH_GLOBAL,
+			  threshold_names, N(threshold_names), &e, err))
+		return -1;
+	k->stats_flush_threshold = e;
+	if (scenario_enum(n, "local_stats", false, LOCAL_PERCPU_SUM,
+			  local_names, N(local_names), &e, err))
+		return -1;
+	k->local_stats = e;
+	if (scenario_u64(n, "stats_flush_period_ms", false, 2000, 1, 3600000,
+			 &v, err))
+		return -1;
+	k->stats_flush_period_ms = (unsigned int)v;
+	return 0;
+}
+
+static const char *const cgroup_keys[] = {
+	"memory.min", "memory.low", "memory.high", "memory.max",
+};
+
+int cgroup_find(const struct cgroup_tree *t, const char *path)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nr; i++)
+		if (!strcmp(t->cg[i].path, path))
+			return (int)i;
+	return -1;
+}
+
+static int cgroup_parent_path(const char *path, char *parent, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	size_t len;
+
+	if (!slash)
+		return -1;
+	len = (size_t)(slash - path);
+	if (len == 0)
+		len = 1;	/* the parent is the root */
+	if (len >= size)
+		return -1;
+	memcpy(parent, path, len);
+	parent[len] = '\0';
+	return 0;
+}
+
+static bool cgroup_path_ok(const char *path)
+{
+	size_t len = strlen(path);
+
+	if (len < 2 || path[0] != '/' || path[len - 1] == '/')
+		return false;
+	return !strstr(path, "//");
+}
+
+static int cgroup_load_one(struct cgroup_tree *t, const struct scenario_node *n,
+			   const char *path, struct sim_error *err)
+{
+	struct cgroup_config *cg = &t->cg[t->nr];
+	char parent[128];
+
+	if (!cgroup_path_ok(path) || strlen(path) >= sizeof(cg->path)) {
+		scenario_error(err, n,
+			       "expected a cgroup path like /top/leaf, found '%s'",
+			       path);
+		return -1;
+	}
+	if (cgroup_find(t, path) >= 0) {
+		scenario_error(err, n, "cgroup '%s' is listed twice", path);
+		return -1;
+	}
+	cgroup_parent_path(path, parent, sizeof(parent));
+	cg->parent = cgroup_find(t, parent);
+	if (cg->parent < 0) {
+		scenario_error(err, n,
+			       "the parent '%s' of cgroup '%s' is not listed before it",
+			       parent, path);
+		return -1;
+	}
+	snprintf(cg->path, sizeof(cg->path), "%s", path);
+	if (scenario_kind(n) == SCENARIO_SCALAR && !*scenario_scalar(n))
+		goto out;	/* "/top:" with no settings */
+	if (scenario_check_keys(n, cgroup_keys, N(cgroup_keys), err))
+		return -1;
+	if (scenario_size(n, "memory.min", false, 0, UINT64_MAX, &cg->min, err) ||
+	    scenario_size(n, "memory.low", false, 0, UINT64_MAX, &cg->low, err) ||
+	    scenario_size(n, "memory.high", false, UINT64_MAX, UINT64_MAX,
+			  &cg->high, err) ||
+	    scenario_size(n, "memory.max", false, UINT64_MAX, UINT64_MAX,
+			  &cg->max, err))
+		return -1;
+out:
+	t->nr++;
+	return 0;
+}
+
+int cgroup_tree_load(struct cgroup_tree *t, const struct scenario_node *root,
+		     struct sim_error *err)
+{
+	const struct scenario_node *n = scenario_get(root, "cgroups");
+	size_t i, nr = n ? scenario_len(n) : 0;
+
+	memset(t, 0, sizeof(*t));
+	if (n && scenario_kind(n) != SCENARIO_MAP) {
+		scenario_error(err, n, "expected a map of cgroup paths");
+		return -1;
+	}
+	if (nr >= CGROUP_MAX) {
+		scenario_error(err, n, "at most %d cgroups, found %zu",
+			       CGROUP_MAX - 1, nr);
+		return -1;
+	}
+	t->cg = calloc(nr + 1, sizeof(*t->cg));
+	if (!t->cg) {
+		scenario_error(err, n, "out of memory");
+		return -1;
+	}
+	snprintf(t->cg[0].path, sizeof(t->cg[0].path), "/");
+	t->cg[0].parent = -1;
+	t->cg[0].high = t->cg[0].max = UINT64_MAX;
+	t->nr = 1;
+	for (i = 0; i < nr; i++) {
+		if (cgroup_load_one(t, scenario_item(n, i), scenario_key(n, i),
+				    err)) {
+			cgroup_tree_destroy(t);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void cgroup_tree_destroy(struct cgroup_tree *t)
+{
+	free(t->cg);
+	memset(t, 0, sizeof(*t));
+}

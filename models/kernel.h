@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * models/kernel.h - the kernel design choices a scenario can set, and the
+ * cgroup tree.
+ *
+ * Theory of operation: `kernel:` holds the knobs of DESIGN.md section 5
+ * under the kernel's own names (MEMCG_CHARGE_BATCH is charge_batch), with
+ * the defaults of Linux v6.0. `cgroups:` maps cgroup paths to their memory
+ * controls (memory.min, memory.low, memory.high, memory.max); every
+ * cgroup's parent must be listed too, or be the root "/".
+ *
+ * Both are read and range-checked here, so a scenario with a bad value is
+ * refused before anything runs. The charge-path and statistics models that
+ * act on them are models/page_counter.c, models/memcontrol.c and
+ * models/rstat.c (to come); the teaching workloads ignore them.
+ */
+#ifndef MODELS_KERNEL_H
+#define MODELS_KERNEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/scenario.h"
+
+enum kernel_pc_layout { PC_LAYOUT_V6_0, PC_LAYOUT_V6_1, PC_LAYOUT_CUSTOM };
+enum kernel_protected_update { PROTECTED_ALWAYS, PROTECTED_IF_CHANGED };
+enum kernel_kmem { KMEM_OFF, KMEM_PAGES, KMEM_OBJECTS };
+enum kernel_flush_threshold { FLUSH_GLOBAL, FLUSH_PER_MEMCG };
+enum kernel_local_stats { LOCAL_PERCPU_SUM, LOCAL_AGGREGATED };
+
+struct kernel_config {
+	bool memcg_disabled;			/* cgroup_disable=memory */
+	unsigned int charge_batch;		/* MEMCG_CHARGE_BATCH */
+	unsigned int stock_memcgs;		/* memcgs per CPU stock */
+	enum kernel_pc_layout page_counter_layout;
+	unsigned int memory_offset;		/* &memcg->memory % 64 */
+	enum kernel_protected_update protected_usage_update;
+	enum kernel_kmem kmem_accounting;
+	enum kernel_flush_threshold stats_flush_threshold;
+	enum kernel_local_stats local_stats;
+	unsigned int stats_flush_period_ms;
+};
+
+#define CGROUP_MAX 4096
+
+struct cgroup_config {
+	char path[128];
+	int parent;			/* index, -1 for the root */
+	uint64_t min, low, high, max;	/* bytes; max = UINT64_MAX */
+};
+
+struct cgroup_tree {
+	unsigned int nr;
+	struct cgroup_config *cg;	/* [0] is the root "/" */
+};
+
+int kernel_config_load(struct kernel_config *k,
+		       const struct scenario_node *root, struct sim_error *err);
+int cgroup_tree_load(struct cgroup_tree *t, const struct scenario_node *root,
+		     struct sim_error *err);
+void cgroup_tree_destroy(struct cgroup_tree *t);
+int cgroup_find(const struct cgroup_tree *t, const char *path);
+
+#endif /* MODELS_KERNEL_H */

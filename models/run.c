@@ -1,0 +1,741 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * models/run.c - scenario variants, replications and results.
+ * See models/run.h for the theory of operation.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "models/kernel.h"
+#include "models/run.h"
+#include "sim/error.h"
+#include "sim/stats.h"
+#include "sim/trace.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+#define MAX_VARIANTS 256
+#define MAX_WORKLOADS 64
+#define MAX_METRICS 32
+#define PROC_STACK 4096
+
+#ifndef MEMCGSIM_DATADIR
+#define MEMCGSIM_DATADIR "/usr/local/share/memcgsim"
+#endif
+
+static const char *const top_keys[] = {
+	"scenario", "description", "seed", "machine", "duration_ms",
+	"warmup_ms", "kernel", "cgroups", "workloads", "baseline",
+	"variants", "published",
+};
+
+static const char *const variant_keys[] = { "name", "description", "set" };
+static const char *const published_keys[] = {
+	"source", "metric", "values", "tolerance_pp",
+};
+static const char *const common_workload_keys[] = { "type", "cpus", "cgroup" };
+
+/* A scenario with one variant's settings applied, checked and read. */
+struct variant {
+	char name[64];
+	struct scenario_node *tree;
+	uint64_t seed;
+	sim_time_t warmup_ps, duration_ps;
+	struct machine machine;
+	struct kernel_config kernel;
+	struct cgroup_tree cgroups;
+	unsigned int nr_workloads;
+	struct workload workloads[MAX_WORKLOADS];
+};
+
+/* One run's numbers, before replications are combined. */
+struct run_result {
+	unsigned int nr;
+	const char *name[MAX_METRICS];
+	const char *unit[MAX_METRICS];
+	bool higher_is_better[MAX_METRICS];
+	double value[MAX_METRICS];
+};
+
+static void result_add(struct run_result *res, const char *name,
+		       const char *unit, double v, bool higher_is_better)
+{
+	SIM_BUG_ON(res->nr == MAX_METRICS);
+	res->name[res->nr] = name;
+	res->unit[res->nr] = unit;
+	res->higher_is_better[res->nr] = higher_is_better;
+	res->value[res->nr++] = v;
+}
+
+/* ---- reading a variant ---- */
+
+static int machine_resolve(const struct scenario_node *n, char *path,
+			   size_t size)
+{
+	const char *name = scenario_scalar(n);
+	char *copy, *dir;
+
+	if (name[0] == '/') {
+		snprintf(path, size, "%s", name);
+		return 0;
+	}
+	/* A bare name is a shipped profile: "skx-2s-72". */
+	if (!strchr(name, '/') && !strstr(name, ".yaml")) {
+		snprintf(path, size, "%s/machines/%s.yaml", MEMCGSIM_DATADIR,
+			 name);
+		if (!access(path, R_OK))
+			return 0;
+		snprintf(path, size, "%s/scenarios/machines/%s.yaml",
+			 MEMCGSIM_SRCDIR, name);
+		return 0;
+	}
+	/* Otherwise relative to the scenario file. */
+	copy = strdup(scenario_file(n));
+	SIM_BUG_ON(!copy);
+	dir = dirname(copy);
+	snprintf(path, size, "%s/%s", dir, name);
+	free(copy);
+	return 0;
+}
+
+static int variant_machine(struct variant *v, struct sim_error *err)
+{
+	const struct scenario_node *n = scenario_get(v->tree, "machine");
+	char path[1024];
+
+	if (!n) {
+		scenario_error(err, v->tree,
+			       "missing key 'machine': a profile name such as skx-2s-72, a path, or a map");
+		return -1;
+	}
+	if (scenario_kind(n) != SCENARIO_SCALAR)
+		return machine_load(&v->machine, n, err);
+	machine_resolve(n, path, sizeof(path));
+	if (machine_load_file(&v->machine, path, err)) {
+		/* Point at the scenario's key, keep the profile's message. */
+		if (!err->line) {
+			char msg[SIM_ERROR_MSG_MAX];
+
+			snprintf(msg, sizeof(msg), "%s", err->msg);
+			scenario_error(err, n, "cannot load the machine profile: %.900s",
+				       msg);
+		}
+		return -1;
+	}
+	return 0;
+}
+
+static int variant_workload(struct variant *v, const struct scenario_node *n,
+			    uint64_t *used, struct sim_error *err)
+{
+	struct workload *w = &v->workloads[v->nr_workloads];
+	const char *keys[64], *type, *cgroup;
+	unsigned int order[MACHINE_MAX_CPUS], nr, i;
+	uint64_t mask[MACHINE_MAX_CPUS / 64] = { 0 };
+	const struct workload_type *const *types;
+	unsigned int nr_types, nr_keys = 0;
+
+	if (scenario_string(n, "type", true, NULL, &type, err))
+		return -1;
+	w->type = workload_type_find(type);
+	if (!w->type) {
+		const char *names[16];
+
+		nr_types = workload_types(&types);
+		for (i = 0; i < nr_types && i < N(names); i++)
+			names[i] = types[i]->name;
+		scenario_error(err, scenario_get(n, "type"),
+			       "unknown workload type '%s'%s%s%s", type,
+			       sim_nearest(type, names, i) ? "; did you mean '" : "",
+			       sim_nearest(type, names, i) ?: "",
+			       sim_nearest(type, names, i) ? "'?" : "");
+		return -1;
+	}
+	for (i = 0; i < N(common_workload_keys); i++)
+		keys[nr_keys++] = common_workload_keys[i];
+	for (i = 0; i < w->type->nr_keys; i++)
+		keys[nr_keys++] = w->type->keys[i];
+	if (scenario_check_keys(n, keys, nr_keys, err))
+		return -1;
+	if (scenario_cpulist(n, "cpus", true, NULL, v->machine.nr_cpus, mask,
+			     order, &nr, err))
+		return -1;
+	for (i = 0; i < nr; i++) {
+		if (used[order[i] / 64] & (1ull << (order[i] % 64))) {
+			scenario_error(err, scenario_get(n, "cpus"),
+				       "CPU %u already runs another workload's task",
+				       order[i]);
+			return -1;
+		}
+		used[order[i] / 64] |= 1ull << (order[i] % 64);
+	}
+	if (scenario_string(n, "cgroup", false, "/", &cgroup, err))
+		return -1;
+	if (cgroup_find(&v->cgroups, cgroup) < 0) {
+		scenario_error(err, scenario_get(n, "cgroup"),
+			       "no cgroup '%s' in 'cgroups'", cgroup);
+		return -1;
+	}
+	snprintf(w->cgroup, sizeof(w->cgroup), "%s", cgroup);
+	w->index = v->nr_workloads++;
+	w->nr_tasks = nr;
+	w->cpus = malloc(nr * sizeof(*w->cpus));
+	w->tasks = calloc(nr, sizeof(*w->tasks));
+	SIM_BUG_ON(!w->cpus || !w->tasks);
+	memcpy(w->cpus, order, nr * sizeof(*w->cpus));
+	return w->type->parse(w, n, &v->machine, err);
+}
+
+static int variant_workloads(struct variant *v, struct sim_error *err)
+{
+	const struct scenario_node *n = scenario_get(v->tree, "workloads");
+	uint64_t used[MACHINE_MAX_CPUS / 64] = { 0 };
+	size_t i;
+
+	if (!n || scenario_kind(n) != SCENARIO_SEQ || !scenario_len(n)) {
+		scenario_error(err, n ? n : v->tree,
+			       "expected 'workloads': a list of at least one workload");
+		return -1;
+	}
+	if (scenario_len(n) > MAX_WORKLOADS) {
+		scenario_error(err, n, "at most %d workloads, found %zu",
+			       MAX_WORKLOADS, scenario_len(n));
+		return -1;
+	}
+	for (i = 0; i < scenario_len(n); i++)
+		if (variant_workload(v, scenario_item(n, i), used, err))
+			return -1;
+	return 0;
+}
+
+static void variant_destroy(struct variant *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < v->nr_workloads; i++) {
+		struct workload *w = &v->workloads[i];
+
+		if (w->type && w->type->destroy)
+			w->type->destroy(w);
+		free(w->cpus);
+		free(w->tasks);
+	}
+	/* A workload whose parse failed half-way was counted too. */
+	machine_destroy(&v->machine);
+	cgroup_tree_destroy(&v->cgroups);
+	scenario_free(v->tree);
+	memset(v, 0, sizeof(*v));
+}
+
+static int apply_set(struct scenario_node *tree, const struct scenario_node *set,
+		     struct sim_error *err)
+{
+	size_t i;
+
+	if (!set)
+		return 0;
+	if (scenario_kind(set) != SCENARIO_MAP) {
+		scenario_error(err, set, "expected a map of KEY: VALUE settings");
+		return -1;
+	}
+	for (i = 0; i < scenario_len(set); i++) {
+		const char *key = scenario_key(set, i);
+
+		if (!strcmp(key, "variants") || !strncmp(key, "variants.", 9) ||
+		    !strcmp(key, "baseline")) {
+			scenario_error(err, scenario_item(set, i),
+				       "a variant cannot set '%s'", key);
+			return -1;
+		}
+		if (scenario_set(tree, key, scenario_item(set, i), err))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * variant_load() - @base with variant @vn's settings applied (@vn NULL:
+ * the scenario as written), read and checked into @v.
+ */
+static int variant_load(struct variant *v, const struct scenario_node *base,
+			const struct scenario_node *vn, const struct run_opts *o,
+			struct sim_error *err)
+{
+	const char *name = "base";
+	memset(v, 0, sizeof(*v));
+	v->tree = scenario_clone(base);
+	SIM_BUG_ON(!v->tree);
+	if (vn) {
+		if (scenario_string(vn, "name", true, NULL, &name, err) ||
+		    apply_set(v->tree, scenario_get(vn, "set"), err))
+			goto out_destroy;
+	}
+	snprintf(v->name, sizeof(v->name), "%s", name);
+	if (scenario_check_keys(v->tree, top_keys, N(top_keys), err) ||
+	    scenario_u64(v->tree, "seed", false, 1, 0, UINT64_MAX, &v->seed, err))
+		goto out_destroy;
+	if (o->seed_set)
+		v->seed = o->seed;
+	if (scenario_time_ps(v->tree, "duration_ms", false, SIM_PS_PER_MS,
+			     SIM_PS_PER_MS, SIM_PS_PER_US, 10000 * SIM_PS_PER_MS,
+			     &v->duration_ps, err) ||
+	    scenario_time_ps(v->tree, "warmup_ms", false, SIM_PS_PER_MS,
+			     v->duration_ps / 10, 0, 10000 * SIM_PS_PER_MS,
+			     &v->warmup_ps, err))
+		goto out_destroy;
+	if (variant_machine(v, err) ||
+	    kernel_config_load(&v->kernel, v->tree, err) ||
+	    cgroup_tree_load(&v->cgroups, v->tree, err) ||
+	    variant_workloads(v, err))
+		goto out_destroy;
+	return 0;
+
+out_destroy:
+	variant_destroy(v);
+	return -1;
+}
+
+/* ---- running ---- */
+
+struct progress_ctx {
+	const struct run_opts *o;
+	double done, share;	/* job fraction before this run, its share */
+	sim_time_t end;
+};
+
+static void engine_progress(void *arg, sim_time_t now)
+{
+	struct progress_ctx *pc = arg;
+
+	pc->o->progress(pc->o->progress_arg,
+			pc->done + pc->share * (double)now / (double)pc->end);
+}
+
+static void tasks_reset(struct run *run)
+{
+	unsigned int i, j;
+
+	coh_stats_reset(run->coh);
+	for (i = 0; i < run->nr_workloads; i++) {
+		struct workload *w = &run->workloads[i];
+
+		for (j = 0; j < w->nr_tasks; j++) {
+			w->tasks[j].ops = 0;
+			sim_stat_reset(&w->tasks[j].lat);
+		}
+	}
+	run->measuring = true;
+}
+
+static void run_collect(struct run *run, struct run_result *res)
+{
+	double secs = (double)(run->end_ps - run->warmup_ps) / 1e12;
+	uint64_t ops = 0, transfers = 0;
+	sim_time_t wait = 0, busy_max = 0;
+	struct sim_stat all;
+	unsigned int i, j, nr_tasks = 0;
+
+	sim_stat_init(&all);
+	for (i = 0; i < run->nr_workloads; i++) {
+		struct workload *w = &run->workloads[i];
+
+		for (j = 0; j < w->nr_tasks; j++) {
+			struct sim_task *t = &w->tasks[j];
+			size_t k;
+
+			ops += t->ops;
+			wait += t->cc->wait_ps;
+			for (k = 0; k < t->lat.n; k++)
+				sim_stat_add(&all, t->lat.v[k]);
+		}
+		nr_tasks += w->nr_tasks;
+	}
+	result_add(res, "throughput", run->workloads[0].type->unit,
+		   (double)ops / secs, true);
+	if (run->nr_workloads > 1) {
+		static char names[MAX_WORKLOADS][32];
+
+		for (i = 0; i < run->nr_workloads && i < 8; i++) {
+			struct workload *w = &run->workloads[i];
+			uint64_t wops = 0;
+
+			for (j = 0; j < w->nr_tasks; j++)
+				wops += w->tasks[j].ops;
+			snprintf(names[i], sizeof(names[i]),
+				 "workload%u_throughput", i);
+			result_add(res, names[i], w->type->unit,
+				   (double)wops / secs, true);
+		}
+	}
+	result_add(res, "latency_mean", "ns", sim_stat_mean(&all), false);
+	result_add(res, "latency_p50", "ns", sim_stat_quantile(&all, 0.50), false);
+	result_add(res, "latency_p90", "ns", sim_stat_quantile(&all, 0.90), false);
+	result_add(res, "latency_p99", "ns", sim_stat_quantile(&all, 0.99), false);
+	sim_stat_destroy(&all);
+
+	{
+		unsigned int nr = coh_nr_lines(run->coh);
+		struct coh_line **lines = calloc(nr + 1, sizeof(*lines));
+
+		SIM_BUG_ON(!lines);
+		coh_lines_sorted(run->coh, lines, nr);
+		for (i = 0; i < nr; i++)
+			transfers += lines[i]->transfers;
+		busy_max = nr ? lines[0]->busy_ps : 0;
+		free(lines);
+	}
+	result_add(res, "transfers_per_op", "lines",
+		   ops ? (double)transfers / (double)ops : 0.0, false);
+	result_add(res, "hottest_line_util", "%",
+		   100.0 * (double)busy_max / (double)(run->end_ps - run->warmup_ps),
+		   false);
+	result_add(res, "cpu_waiting", "%",
+		   nr_tasks ? 100.0 * (double)wait /
+				      ((double)nr_tasks *
+				       (double)(run->end_ps - run->warmup_ps)) :
+			      0.0,
+		   false);
+}
+
+static void lines_report(struct run *run, struct report *r, int variant,
+			 unsigned int n)
+{
+	struct coh_line **lines = calloc(n + 1, sizeof(*lines));
+	double secs_ps = (double)(run->end_ps - run->warmup_ps);
+	unsigned int i, j;
+
+	SIM_BUG_ON(!lines);
+	if (n > coh_nr_lines(run->coh))
+		n = coh_nr_lines(run->coh);
+	coh_lines_sorted(run->coh, lines, n);
+	for (i = 0; i < n; i++) {
+		struct coh_line *l = lines[i];
+		struct report_line rl = { 0 };
+		size_t len = 0;
+
+		if (!l->ops[COH_READ] && !l->ops[COH_WRITE] && !l->ops[COH_RMW])
+			break;
+		snprintf(rl.name, sizeof(rl.name), "%s", l->name);
+		for (j = 0; j < l->nr_fields && len < sizeof(rl.fields) - 1; j++) {
+			const char *f = strrchr(l->fields[j].name, '.');
+
+			len += (size_t)snprintf(rl.fields + len,
+						sizeof(rl.fields) - len, "%s%s",
+						j ? " " : "",
+						f ? f + 1 : l->fields[j].name);
+		}
+		rl.reads = l->ops[COH_READ];
+		rl.writes = l->ops[COH_WRITE];
+		rl.rmws = l->ops[COH_RMW];
+		rl.hits = l->hits;
+		rl.misses = l->misses;
+		rl.transfers = l->transfers;
+		for (j = 1; j < NR_COH_DIST; j++)
+			rl.xfer_by_dist[j - 1] = l->xfer_by_dist[j];
+		rl.xfer_by_dist[4] = l->xfer_by_dist[NR_COH_DIST];
+		rl.wait_ns = (double)l->wait_ps / 1000.0;
+		rl.busy_ns = (double)l->busy_ps / 1000.0;
+		rl.utilisation = (double)l->busy_ps / secs_ps;
+		report_line(r, variant, &rl);
+	}
+	free(lines);
+}
+
+/*
+ * run_variant_once() - one replication of @v with @seed. Fills @res and,
+ * when @r is not NULL, records the hot lines and hands the finished run to
+ * the inspect hook.
+ */
+static void run_variant_once(struct variant *v, uint64_t seed,
+			     const struct run_opts *o, bool first,
+			     struct progress_ctx *pc, struct report *r,
+			     int variant, struct run_result *res)
+{
+	struct run run = { 0 };
+	unsigned int i, j;
+
+	run.machine = v->machine;
+	run.seed = seed;
+	run.warmup_ps = v->warmup_ps;
+	run.end_ps = v->warmup_ps + v->duration_ps;
+	run.nr_workloads = v->nr_workloads;
+	run.workloads = v->workloads;
+	run.engine = sim_engine_create();
+	SIM_BUG_ON(!run.engine);
+	run.coh = coh_create(&v->machine, run.engine);
+	if (first && o->trace)
+		coh_set_trace(run.coh, o->trace);
+	for (i = 0; i < v->nr_workloads; i++) {
+		struct workload *w = &v->workloads[i];
+
+		for (j = 0; j < w->nr_tasks; j++) {
+			struct sim_task *t = &w->tasks[j];
+
+			sim_proc_init(&t->proc, run.engine, w->cpus[j],
+				      PROC_STACK, t);
+			t->cc = coh_cpu_attach(run.coh, w->cpus[j], &t->proc);
+			t->w = w;
+			t->index = j;
+			t->rng = sim_rng_stream(seed, w->cpus[j]);
+			sim_stat_init(&t->lat);
+		}
+		w->type->setup(w, &run);
+	}
+	for (i = 0; i < v->nr_workloads; i++)
+		for (j = 0; j < v->workloads[i].nr_tasks; j++)
+			sim_proc_start(&v->workloads[i].tasks[j].proc, 0);
+	if (o->progress) {
+		pc->end = run.end_ps;
+		sim_engine_set_progress(run.engine, 1 << 20, engine_progress, pc);
+	}
+	sim_engine_run(run.engine, run.warmup_ps);
+	tasks_reset(&run);
+	sim_engine_run(run.engine, run.end_ps);
+	coh_trace_flush(run.coh);
+	run_collect(&run, res);
+	if (r) {
+		lines_report(&run, r, variant, o->hot_lines);
+		if (o->inspect)
+			o->inspect(o->inspect_arg, v->name, &run);
+	}
+	for (i = 0; i < v->nr_workloads; i++) {
+		for (j = 0; j < v->workloads[i].nr_tasks; j++) {
+			struct sim_task *t = &v->workloads[i].tasks[j];
+
+			gsl_rng_free(t->rng);
+			sim_stat_destroy(&t->lat);
+			sim_proc_destroy(&t->proc);
+		}
+	}
+	coh_free(run.coh);
+	sim_engine_free(run.engine);
+}
+
+/* ---- the scenario ---- */
+
+static int check_variants(const struct scenario_node *base,
+			  const struct scenario_node *vars, const char **baseline,
+			  struct sim_error *err)
+{
+	const char *names[MAX_VARIANTS];
+	size_t i, j, nr = vars ? scenario_len(vars) : 0;
+
+	if (vars && (scenario_kind(vars) != SCENARIO_SEQ || !nr)) {
+		scenario_error(err, vars, "expected a list of variants");
+		return -1;
+	}
+	if (nr > MAX_VARIANTS) {
+		scenario_error(err, vars, "at most %d variants, found %zu",
+			       MAX_VARIANTS, nr);
+		return -1;
+	}
+	for (i = 0; i < nr; i++) {
+		const struct scenario_node *vn = scenario_item(vars, i);
+		const char *s;
+
+		if (scenario_check_keys(vn, variant_keys, N(variant_keys), err) ||
+		    scenario_string(vn, "name", true, NULL, &names[i], err))
+			return -1;
+		if (!names[i][0] || strlen(names[i]) >= 64 ||
+		    strspn(names[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-") !=
+			    strlen(names[i])) {
+			scenario_error(err, scenario_get(vn, "name"),
+				       "expected a variant name of letters, digits and _.+- (at most 63), found '%s'",
+				       names[i]);
+			return -1;
+		}
+		for (j = 0; j < i; j++) {
+			if (!strcmp(names[i], names[j])) {
+				scenario_error(err, scenario_get(vn, "name"),
+					       "variant '%s' is defined twice",
+					       names[i]);
+				return -1;
+			}
+		}
+		if (scenario_string(vn, "description", false, "", &s, err))
+			return -1;
+	}
+	if (scenario_string(base, "baseline", false, NULL, baseline, err))
+		return -1;
+	if (*baseline) {
+		for (i = 0; i < nr; i++)
+			if (!strcmp(*baseline, names[i]))
+				break;
+		if (i == nr && strcmp(*baseline, "base")) {
+			scenario_error(err, scenario_get(base, "baseline"),
+				       "no variant named '%s'%s%s%s", *baseline,
+				       sim_nearest(*baseline, names, (unsigned int)nr) ? "; did you mean '" : "",
+				       sim_nearest(*baseline, names, (unsigned int)nr) ?: "",
+				       sim_nearest(*baseline, names, (unsigned int)nr) ? "'?" : "");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int check_published(const struct scenario_node *base,
+			   const struct scenario_node *vars,
+			   struct sim_error *err)
+{
+	const struct scenario_node *p = scenario_get(base, "published");
+	const struct scenario_node *vals;
+	const char *s;
+	double d;
+	size_t i, j;
+
+	if (!p)
+		return 0;
+	if (scenario_check_keys(p, published_keys, N(published_keys), err) ||
+	    scenario_string(p, "source", true, NULL, &s, err) ||
+	    scenario_string(p, "metric", false, "throughput", &s, err) ||
+	    scenario_double(p, "tolerance_pp", false, 3.0, 0, 100, &d, err))
+		return -1;
+	vals = scenario_get(p, "values");
+	if (!vals || scenario_kind(vals) != SCENARIO_MAP) {
+		scenario_error(err, vals ? vals : p,
+			       "expected 'values': a map of variant names to measured values");
+		return -1;
+	}
+	for (i = 0; i < scenario_len(vals); i++) {
+		const char *name = scenario_key(vals, i);
+		bool found = false;
+
+		for (j = 0; vars && j < scenario_len(vars); j++) {
+			const char *vname = scenario_scalar(
+				scenario_get(scenario_item(vars, j), "name"));
+
+			if (vname && !strcmp(vname, name))
+				found = true;
+		}
+		if (!found) {
+			scenario_error(err, scenario_item(vals, i),
+				       "no variant named '%s'", name);
+			return -1;
+		}
+		if (scenario_double(vals, name, true, 0, -1e300, 1e300, &d, err))
+			return -1;
+	}
+	return 0;
+}
+
+static void record(struct report *r, int variant, struct run_result *res,
+		   unsigned int reps)
+{
+	unsigned int m, k;
+	double x[1024], mean, half;
+
+	for (m = 0; m < res[0].nr; m++) {
+		for (k = 0; k < reps; k++)
+			x[k] = res[k].value[m];
+		sim_ci95(x, reps, &mean, &half);
+		report_metric(r, variant, res[0].name[m], res[0].unit[m], mean,
+			      half, res[0].higher_is_better[m]);
+	}
+}
+
+int scenario_run(const char *path, const struct run_opts *o,
+		 struct report **out, struct sim_error *err)
+{
+	struct scenario_node *base;
+	const struct scenario_node *vars;
+	struct run_result *res = NULL;
+	struct variant *v = NULL;
+	const char *baseline = NULL, *name;
+	struct report *r = NULL;
+	struct progress_ctx pc = { .o = o };
+	size_t i, nr, selected = 0, done = 0;
+	unsigned int k;
+	uint64_t seed;
+	int ret = -1;
+
+	SIM_BUG_ON(o->replications < 1 || o->replications > 1024);
+	base = scenario_load_file(path, err);
+	if (!base)
+		return -1;
+	for (k = 0; k < o->nr_sets; k++)
+		if (scenario_set_arg(base, o->sets[k], err))
+			goto out_free;
+	if (scenario_check_keys(base, top_keys, N(top_keys), err))
+		goto out_free;
+	vars = scenario_get(base, "variants");
+	if (check_variants(base, vars, &baseline, err) ||
+	    check_published(base, vars, err) ||
+	    scenario_string(base, "scenario", false, "unnamed", &name, err))
+		goto out_free;
+	nr = vars ? scenario_len(vars) : 1;
+	v = calloc(nr, sizeof(*v));
+	res = calloc(o->replications, sizeof(*res));
+	SIM_BUG_ON(!v || !res);
+
+	/* Check every variant before running any. */
+	for (i = 0; i < nr; i++) {
+		const struct scenario_node *vn = vars ? scenario_item(vars, i) : NULL;
+
+		if (variant_load(&v[i], base, vn, o, err))
+			goto out_variants;
+		if (!o->variant || !strcmp(o->variant, v[i].name))
+			selected++;
+	}
+	if (o->variant && !selected) {
+		const char *names[MAX_VARIANTS];
+
+		for (i = 0; i < nr; i++)
+			names[i] = v[i].name;
+		name = sim_nearest(o->variant, names, (unsigned int)nr);
+		sim_error_set(err, "", 0, 0,
+			      "--variant: no variant named '%s' in %s%s%s%s",
+			      o->variant, path, name ? "; did you mean '" : "",
+			      name ? name : "", name ? "'?" : "");
+		goto out_variants;
+	}
+
+	seed = v[0].seed;
+	r = report_create(name, seed, o->replications);
+	SIM_BUG_ON(!r);
+	for (i = 0; i < nr; i++) {
+		int col;
+
+		if (o->variant && strcmp(o->variant, v[i].name))
+			continue;
+		col = report_variant(r, v[i].name);
+		for (k = 0; k < o->replications; k++) {
+			uint64_t s = k ? sim_seed_derive(v[i].seed, k) : v[i].seed;
+
+			if (k) {
+				/* A fresh copy: workloads keep state. */
+				variant_destroy(&v[i]);
+				if (variant_load(&v[i], base,
+						 vars ? scenario_item(vars, i) : NULL,
+						 o, err))
+					goto out_report;
+			}
+
+			memset(&res[k], 0, sizeof(res[k]));
+			pc.share = 1.0 / (double)(selected * o->replications);
+			pc.done = (double)done * pc.share;
+			run_variant_once(&v[i], s, o, done == 0, &pc,
+					 k ? NULL : r, col, &res[k]);
+			done++;
+		}
+		record(r, col, res, o->replications);
+	}
+	report_set_baseline(r, baseline);
+	*out = r;
+	r = NULL;
+	ret = 0;
+
+out_report:
+	report_free(r);
+out_variants:
+	for (i = 0; i < nr; i++)
+		if (v[i].tree)
+			variant_destroy(&v[i]);
+	free(v);
+	free(res);
+out_free:
+	scenario_free(base);
+	return ret;
+}

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * models/workload.h - workloads: what the simulated CPUs run.
+ *
+ * Theory of operation: a scenario lists workloads; each places one task on
+ * each CPU of its `cpus` list (a CPU runs at most one task) and loops a
+ * program there until the run ends. A workload type (struct workload_type)
+ * knows its scenario keys, reads them (parse), creates its objects in the
+ * simulated memory and starts its tasks (start), and reports its metrics
+ * (report). Every task counts completed operations and their latency; the
+ * runner resets the counts at the end of the warm-up.
+ *
+ * Built-in types: atomic_counter, false_sharing and ops (models/teaching.c).
+ *
+ * Layering: models/ module.
+ */
+#ifndef MODELS_WORKLOAD_H
+#define MODELS_WORKLOAD_H
+
+#include <gsl/gsl_rng.h>
+
+#include "models/cache.h"
+#include "models/machine.h"
+#include "sim/report.h"
+#include "sim/scenario.h"
+#include "sim/stats.h"
+
+struct workload;
+struct run;
+
+/*
+ * struct sim_task - one CPU's task: its process, its memory-system view,
+ * its random stream and its counts.
+ */
+struct sim_task {
+	struct sim_proc proc;
+	struct coh_cpu *cc;
+	struct workload *w;
+	unsigned int index;	/* within the workload */
+	gsl_rng *rng;
+	uint64_t ops;		/* operations completed since warm-up */
+	struct sim_stat lat;	/* their latency, ns */
+	sim_time_t op_start;
+};
+
+struct workload_type {
+	const char *name;
+	const char *summary;	/* one line for --help */
+	const char *const *keys;	/* allowed keys besides the common ones */
+	unsigned int nr_keys;
+	const char *unit;	/* of throughput, e.g. "ops/s" */
+	int (*parse)(struct workload *w, const struct scenario_node *node,
+		     const struct machine *m, struct sim_error *err);
+	/* Create objects and push each task's first frame. */
+	void (*setup)(struct workload *w, struct run *run);
+	/* Extra metrics after the common ones; may be NULL. */
+	void (*report)(struct workload *w, struct report *r, int variant,
+		       double seconds);
+	void (*destroy)(struct workload *w);
+};
+
+/*
+ * struct workload - one entry of the scenario's `workloads:` list.
+ */
+struct workload {
+	const struct workload_type *type;
+	unsigned int index;		/* in the scenario */
+	char cgroup[128];
+	unsigned int nr_tasks;
+	unsigned int *cpus;		/* [nr_tasks], in cpulist order */
+	struct sim_task *tasks;		/* [nr_tasks] */
+	void *priv;			/* the type's own state */
+};
+
+const struct workload_type *workload_type_find(const char *name);
+unsigned int workload_types(const struct workload_type *const **types);
+
+/* ---- the run ---- */
+
+/*
+ * struct run - one variant's simulation: machine, engine, memory, tasks.
+ */
+struct run {
+	struct machine machine;
+	struct sim_engine *engine;
+	struct coh *coh;
+	uint64_t seed;
+	sim_time_t warmup_ps, end_ps;
+	unsigned int nr_workloads;
+	struct workload *workloads;
+	bool measuring;			/* past the warm-up */
+};
+
+/* Helpers for workload code. */
+static inline bool task_running(const struct sim_task *t, const struct run *r)
+{
+	return t->proc.now < r->end_ps;
+}
+void task_op_begin(struct sim_task *t);
+void task_op_end(struct sim_task *t, struct run *r);
+
+/* Exponential or fixed think time, in ps. */
+sim_time_t task_think(struct sim_task *t, sim_time_t mean_ps, bool exponential);
+
+#endif /* MODELS_WORKLOAD_H */
