@@ -583,6 +583,20 @@ static int check_new_key(struct loader *ld, const struct scenario_node *map,
 	return 0;
 }
 
+static const char *event_phrase(const yaml_event_t *ev)
+{
+	switch (ev->type) {
+	case YAML_MAPPING_START_EVENT:
+		return "a map";
+	case YAML_SEQUENCE_START_EVENT:
+		return "a sequence";
+	case YAML_ALIAS_EVENT:
+		return "an alias";
+	default:
+		return "a scalar";
+	}
+}
+
 /* Load one key: value pair of @map, the key's event being @ev. */
 static int load_entry(struct loader *ld, struct scenario_node *map,
 		      yaml_event_t *ev, unsigned int depth)
@@ -593,9 +607,7 @@ static int load_entry(struct loader *ld, struct scenario_node *map,
 
 	if (ev->type != YAML_SCALAR_EVENT) {
 		loader_error(ld, &ev->start_mark, "expected a scalar key, "
-			     "found %s", ev->type == YAML_MAPPING_START_EVENT ?
-			     "a map" : ev->type == YAML_ALIAS_EVENT ?
-			     "an alias" : "a sequence");
+			     "found %s", event_phrase(ev));
 		yaml_event_delete(ev);
 		return -1;
 	}
@@ -1156,12 +1168,22 @@ out_free:
 	return -1;
 }
 
-/* A path may not be empty, nor have empty segments. */
+/* A path may not be empty, have empty segments, or control characters. */
 static bool path_is_valid(const char *p)
 {
 	if (!*p || *p == '.' || p[strlen(p) - 1] == '.')
 		return false;
-	return !strstr(p, "..");
+	return !strstr(p, "..") && key_is_printable(p);
+}
+
+/* Like the loader's limits, so that overrides cannot nest without bound. */
+static bool path_is_short(const char *p)
+{
+	unsigned int dots = 0;
+
+	for (; *p; p++)
+		dots += *p == '.';
+	return dots < SCENARIO_MAX_DEPTH && strlen(p) <= SCENARIO_MAX_PATH;
 }
 
 /* Find or make the child of @node for @p: its index, or -1 (@err set). */
@@ -1230,6 +1252,12 @@ int scenario_set(struct scenario_node *root, const char *dotted_path,
 	if (!path_is_valid(dotted_path)) {
 		error_at(err, value, "cannot set '%s': expected a dotted key "
 			 "path such as 'kernel.charge_batch'", dotted_path);
+		return -1;
+	}
+	if (!path_is_short(dotted_path)) {
+		error_at(err, value, "cannot set '%.64s...': the key path has "
+			 "more than %d levels or %d bytes", dotted_path,
+			 SCENARIO_MAX_DEPTH, SCENARIO_MAX_PATH);
 		return -1;
 	}
 	for (;;) {
