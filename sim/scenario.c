@@ -1177,13 +1177,14 @@ static bool path_is_valid(const char *p)
 }
 
 /* Like the loader's limits, so that overrides cannot nest without bound. */
-static bool path_is_short(const char *p)
+static bool path_is_short(const char *path)
 {
 	unsigned int dots = 0;
+	const char *p;
 
-	for (; *p; p++)
+	for (p = path; *p; p++)
 		dots += *p == '.';
-	return dots < SCENARIO_MAX_DEPTH && strlen(p) <= SCENARIO_MAX_PATH;
+	return dots < SCENARIO_MAX_DEPTH && p - path <= SCENARIO_MAX_PATH;
 }
 
 /* Find or make the child of @node for @p: its index, or -1 (@err set). */

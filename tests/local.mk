@@ -18,5 +18,16 @@ tests_check_report_SOURCES = tests/check_report.c
 tests_check_report_CFLAGS = $(TEST_CFLAGS)
 tests_check_report_LDADD = $(TEST_LDADD)
 
+
+check_PROGRAMS += tests/check_engine
+tests_check_engine_SOURCES = tests/check_engine.c
+tests_check_engine_CFLAGS = $(TEST_CFLAGS)
+tests_check_engine_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/check_cache
+tests_check_cache_SOURCES = tests/check_cache.c
+tests_check_cache_CFLAGS = $(TEST_CFLAGS)
+tests_check_cache_LDADD = $(TEST_LDADD)
+
 TESTS += $(check_PROGRAMS)
 AM_TESTS_ENVIRONMENT = top_srcdir='$(top_srcdir)'; export top_srcdir;
