@@ -1,1 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# scenarios/: shipped machine profiles and experiments, installed under
+# $(pkgdatadir) with their subdirectory (scenarios/machines/x.yaml becomes
+# $(pkgdatadir)/machines/x.yaml), which is where models/run.c looks for a
+# bare `machine: NAME` and memcgsim.c for `memcgsim list`.
+#
+# One variable pair per subdirectory. A new subdirectory (validation/, ...)
+# gets its own:
+#	validationdir = $(pkgdatadir)/validation
+#	dist_validation_DATA = %reldir%/validation/foo.yaml
+
+machinesdir = $(pkgdatadir)/machines
+dist_machines_DATA = \
+	%reldir%/machines/desktop-4c8t.yaml \
+	%reldir%/machines/epyc-2s-256.yaml \
+	%reldir%/machines/skx-2s-44.yaml \
+	%reldir%/machines/skx-2s-72.yaml
+
+teachingdir = $(pkgdatadir)/teaching
+dist_teaching_DATA = \
+	%reldir%/teaching/atomic-counter.yaml \
+	%reldir%/teaching/batching.yaml \
+	%reldir%/teaching/false-sharing.yaml

@@ -947,6 +947,12 @@ struct scenario_node *scenario_load_file(const char *path,
 /* ------------------------------------------------------------------ */
 /* Inspection.                                                         */
 
+/*
+ * Trivial accessors: a node's kind, file, one-based line and column (0 when
+ * unknown, as for --set), dotted path, scalar text (NULL for collections)
+ * and number of entries or items (0 for scalars). Strings are borrowed.
+ */
+
 enum scenario_kind scenario_kind(const struct scenario_node *node)
 {
 	return node->kind;
@@ -1472,6 +1478,21 @@ static bool parse_u64(const char *s, uint64_t *out)
 	return parse_digits(&s, out, &n) && n && !*s;
 }
 
+/**
+ * scenario_u64() - read a decimal integer from @min to @max.
+ * @map: the map holding @key, or NULL (every key absent)
+ * @key: the key
+ * @required: whether an absent key is an error
+ * @def: stored when the key is absent and not @required
+ * @min: smallest value accepted
+ * @max: largest value accepted
+ * @out: the value
+ * @err: filled on failure
+ *
+ * Only digits are accepted: no sign, fraction, exponent or hex.
+ *
+ * Return: 0, or -1 with @err set and @out untouched.
+ */
 int scenario_u64(const struct scenario_node *map, const char *key,
 		 bool required, uint64_t def, uint64_t min, uint64_t max,
 		 uint64_t *out, struct sim_error *err)
@@ -1533,6 +1554,19 @@ static bool parse_double(const char *s, double *out)
 	return true;
 }
 
+/**
+ * scenario_double() - read a finite decimal number from @min to @max.
+ * @map: the map holding @key, or NULL
+ * @key: the key
+ * @required: whether an absent key is an error
+ * @def: stored when the key is absent and not @required
+ * @min: smallest value accepted
+ * @max: largest value accepted
+ * @out: the value
+ * @err: filled on failure
+ *
+ * Return: 0, or -1 with @err set and @out untouched.
+ */
 int scenario_double(const struct scenario_node *map, const char *key,
 		    bool required, double def, double min, double max,
 		    double *out, struct sim_error *err)
@@ -1557,6 +1591,17 @@ int scenario_double(const struct scenario_node *map, const char *key,
 	return 0;
 }
 
+/**
+ * scenario_bool() - read true/yes/on or false/no/off.
+ * @map: the map holding @key, or NULL
+ * @key: the key
+ * @required: whether an absent key is an error
+ * @def: stored when the key is absent and not @required
+ * @out: the value
+ * @err: filled on failure
+ *
+ * Return: 0, or -1 with @err set and @out untouched.
+ */
 int scenario_bool(const struct scenario_node *map, const char *key,
 		  bool required, bool def, bool *out, struct sim_error *err)
 {
@@ -1587,6 +1632,17 @@ int scenario_bool(const struct scenario_node *map, const char *key,
 	return -1;
 }
 
+/**
+ * scenario_string() - read any scalar as text.
+ * @map: the map holding @key, or NULL
+ * @key: the key
+ * @required: whether an absent key is an error
+ * @def: stored when the key is absent and not @required; may be NULL
+ * @out: the text, borrowed from the tree
+ * @err: filled on failure (the value is a map or sequence)
+ *
+ * Return: 0, or -1 with @err set and @out untouched.
+ */
 int scenario_string(const struct scenario_node *map, const char *key,
 		    bool required, const char *def, const char **out,
 		    struct sim_error *err)
@@ -1604,6 +1660,19 @@ int scenario_string(const struct scenario_node *map, const char *key,
 	return 0;
 }
 
+/**
+ * scenario_enum() - read one of @names.
+ * @map: the map holding @key, or NULL
+ * @key: the key
+ * @required: whether an absent key is an error
+ * @def: index stored when the key is absent and not @required
+ * @names: the valid names
+ * @nr_names: how many
+ * @out: the index of the name found
+ * @err: filled on failure; lists @names and suggests the nearest
+ *
+ * Return: 0, or -1 with @err set and @out untouched.
+ */
 int scenario_enum(const struct scenario_node *map, const char *key,
 		  bool required, unsigned int def, const char *const *names,
 		  unsigned int nr_names, unsigned int *out,
@@ -1795,6 +1864,24 @@ static void time_syntax_error(struct sim_error *err,
 			       found);
 }
 
+/**
+ * scenario_time_ps() - read a duration, exactly, in picoseconds.
+ * @map: the map holding @key, or NULL
+ * @key: the key
+ * @required: whether an absent key is an error
+ * @unit_ps: picoseconds per unit of a number without a unit suffix
+ * @def: stored (in ps) when the key is absent and not @required
+ * @min: smallest value accepted, in ps
+ * @max: largest value accepted, in ps
+ * @out: the value in ps
+ * @err: filled on failure
+ *
+ * "7.5" with @unit_ps 1000 is 7500 ps; "7.5ns", "7.5 ns" and "7500ps" are
+ * the same. The suffixes are ps, ns, us, ms and s. A value that is not a
+ * whole number of picoseconds ("0.0001" ns) is refused, not rounded.
+ *
+ * Return: 0, or -1 with @err set and @out untouched.
+ */
 int scenario_time_ps(const struct scenario_node *map, const char *key,
 		     bool required, uint64_t unit_ps, uint64_t def,
 		     uint64_t min, uint64_t max, uint64_t *out,
@@ -1880,6 +1967,21 @@ static int parse_size(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+/**
+ * scenario_size() - read a size in bytes.
+ * @map: the map holding @key, or NULL
+ * @key: the key
+ * @required: whether an absent key is an error
+ * @def: stored when the key is absent and not @required
+ * @max: largest value accepted; also the value of "max"
+ * @out: the value in bytes
+ * @err: filled on failure
+ *
+ * A whole number with an optional K, M, G or T (either case; powers of
+ * 1024) and an optional B: "4096", "4K", "16GB", or "max".
+ *
+ * Return: 0, or -1 with @err set and @out untouched.
+ */
 int scenario_size(const struct scenario_node *map, const char *key,
 		  bool required, uint64_t def, uint64_t max, uint64_t *out,
 		  struct sim_error *err)
@@ -2004,6 +2106,25 @@ static int cpulist_parse(struct cpulist *cl, const char *text)
 	}
 }
 
+/**
+ * scenario_cpulist() - read a Linux cpulist such as "0-3,8,10-11".
+ * @map: the map holding @key, or NULL
+ * @key: the key
+ * @required: whether an absent key is an error
+ * @def: cpulist used when the key is absent and not @required; NULL for
+ *	the empty set
+ * @nr_cpus: CPUs of the machine; every CPU listed must be below it
+ * @mask: (@nr_cpus + 63) / 64 words, overwritten with the set
+ * @order: room for @nr_cpus CPUs in the order listed, or NULL
+ * @nr_order: how many CPUs were listed, or NULL
+ * @err: filled on failure
+ *
+ * A YAML integer (5) is a list of one CPU. Reversed ranges, CPUs listed
+ * twice, CPUs out of range and an empty list are refused.
+ *
+ * Return: 0, or -1 with @err set; @mask and @order may then hold part of
+ * the list.
+ */
 int scenario_cpulist(const struct scenario_node *map, const char *key,
 		     bool required, const char *def, unsigned int nr_cpus,
 		     uint64_t *mask, unsigned int *order,

@@ -539,9 +539,52 @@ START_TEST(scenario_set_refused)
 			 "'machine..nr_cpus': expected a dotted key path such "
 			 "as 'kernel.charge_batch'");
 	ck_assert_int_eq(scenario_set(root, "", value, &err), -1);
+	ck_assert_int_eq(scenario_set(root, "a.\tb", value, &err), -1);
 	scenario_free(v);
 	ck_assert_uint_eq(scenario_len(root), 3);
 	ck_assert_str_eq(scenario_scalar(scenario_get(root, "seed")), "1");
+	scenario_free(root);
+}
+END_TEST
+
+/*
+ * Expect a value taken from the tree being changed, even from inside the
+ * node it replaces, to be copied before the old node is freed.
+ */
+START_TEST(scenario_set_value_from_same_tree)
+{
+	struct scenario_node *root = parse_ok(sample);
+	struct sim_error err;
+
+	ck_assert_int_eq(scenario_set(root, "workloads",
+				      scenario_lookup(root, "workloads.1"),
+				      &err), 0);
+	ck_assert_str_eq(scenario_scalar(scenario_lookup(root,
+			 "workloads.cpus")), "5");
+	ck_assert_uint_eq(scenario_line(scenario_lookup(root,
+			  "workloads.cpus")), 7);
+	scenario_free(root);
+}
+END_TEST
+
+/* Expect 64 levels of path refused, so overrides cannot nest unbounded. */
+START_TEST(scenario_set_path_too_deep)
+{
+	struct scenario_node *root = parse_ok(sample);
+	struct sim_error err;
+	char arg[256], expect[256];
+	int i;
+
+	for (i = 0; i < 64; i++)
+		memcpy(arg + 2 * i, "a.", 2);
+	snprintf(arg + 128, sizeof(arg) - 128, "b=1");
+	snprintf(expect, sizeof(expect), "--set: error: cannot set '%.64s...': "
+		 "the key path has more than 64 levels or 1024 bytes", arg);
+	ck_assert_int_eq(scenario_set_arg(root, arg, &err), -1);
+	ck_assert_str_eq(err_line(&err), expect);
+	ck_assert_ptr_null(scenario_get(root, "a"));
+	memcpy(arg + 127, "=1", 3);	/* 63 dots: accepted */
+	ck_assert_int_eq(scenario_set_arg(root, arg, &err), 0);
 	scenario_free(root);
 }
 END_TEST
@@ -1370,6 +1413,8 @@ Suite *scenario_suite(void)
 	tcase_add_test(tc, scenario_set_repaths_copy);
 	tcase_add_test(tc, scenario_set_key_with_dots);
 	tcase_add_test(tc, scenario_set_refused);
+	tcase_add_test(tc, scenario_set_value_from_same_tree);
+	tcase_add_test(tc, scenario_set_path_too_deep);
 	tcase_add_test(tc, scenario_set_arg_values);
 	tcase_add_test(tc, scenario_set_arg_refused);
 	tcase_add_test(tc, scenario_check_keys_unknown_suggests);
