@@ -1,6 +1,565 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* placeholder: being written; 77 = skipped */
+/*
+ * tests/check_cache.c - the coherence model against arithmetic worked out
+ * by hand, and queued spinlocks.
+ *
+ * The test machine has round numbers so the arithmetic is easy to follow:
+ *
+ *	2 sockets x 4 cores x 2 threads, threads_last numbering:
+ *	  CPUs 0-3   socket 0, cores 0-3        CPUs 8-11  their SMT siblings
+ *	  CPUs 4-7   socket 1, cores 4-7        CPUs 12-15 their SMT siblings
+ *	l1_hit 1 ns, rmw_local 5 ns, memory 80 ns,
+ *	xfer_smt 10 ns, xfer_llc 50 ns, xfer_socket 100 ns,
+ *	inval_per_sharer 2 ns, xfer_per_waiter 0 ns (1 ns where stated),
+ *	occupancy 1.0, strict hand-off (hold 20 ns where stated).
+ *
+ * Each simulated CPU runs a script of steps and records the time each step
+ * completed (for a posted load or store: when it was issued; a fence
+ * records when the posted accesses before it completed).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "models/cache.h"
+#include "models/machine.h"
+#include "models/spinlock.h"
+#include "sim/co.h"
+#include "sim/scenario.h"
+
+#define NS 1000ull	/* ps per ns */
+
+static const char machine_yaml[] =
+	"name: test-2s-16\n"
+	"sockets: 2\n"
+	"cores_per_socket: 4\n"
+	"threads_per_core: 2\n"
+	"latencies:\n"
+	"  l1_hit: {ns: 1, source: test}\n"
+	"  llc_hit: {ns: 20, source: test}\n"
+	"  memory: {ns: 80, source: test}\n"
+	"  rmw_local: {ns: 5, source: test}\n"
+	"  xfer_smt: {ns: 10, source: test}\n"
+	"  xfer_llc: {ns: 50, source: test}\n"
+	"  xfer_socket: {ns: 100, source: test}\n"
+	"  inval_per_sharer: {ns: 2, source: test}\n"
+	"  xfer_per_waiter: {ns: %s, source: test}\n"
+	"coherence:\n"
+	"  handoff: %s\n"
+	"  hold: {ns: 20, source: test}\n";
+
+enum step_kind { READ, WRITE, RMW, DELAY, FENCE, LOCK, UNLOCK, LOOP_RMW };
+
+struct step {
+	enum step_kind kind;
+	unsigned int field;	/* index into h.fields */
+	sim_time_t ps;		/* DELAY; LOOP_RMW: run until this time */
+};
+
+#define MAX_STEPS 16
+#define MAX_CPUS 16
+
+struct script {
+	unsigned int nr;
+	struct step steps[MAX_STEPS];
+	sim_time_t done[MAX_STEPS];
+	uint64_t loops;		/* LOOP_RMW iterations completed */
+	sim_time_t loop_first;	/* completion of the first loop RMW */
+};
+
+static struct harness {
+	struct machine m;
+	struct sim_engine *e;
+	struct coh *c;
+	struct sim_proc procs[MAX_CPUS];
+	struct coh_cpu *cc[MAX_CPUS];
+	struct script scripts[MAX_CPUS];
+	bool used[MAX_CPUS];
+	struct coh_object *obj;
+	struct qspinlock lock;
+	unsigned int order[MAX_CPUS], nr_order;	/* lock acquisitions */
+} h;
+
+/* Two 8-byte fields on line 0 (a, b), one on line 1 (c), a lock on 2. */
+static const struct coh_layout_field test_fields[] = {
+	{ "a", 0, 8 }, { "b", 8, 8 }, { "c", 64, 8 }, { "lock", 128, 4 },
+};
+static const struct coh_layout test_layout = {
+	.name = "test", .size = 192, .nr_fields = 4, .fields = test_fields,
+};
+enum { FA, FB, FC, FLOCK };
+
+static void harness_init(const char *waiter_ns, const char *handoff)
+{
+	char yaml[2048];
+	struct scenario_node *n;
+	struct sim_error err;
+	unsigned int i;
+
+	memset(&h, 0, sizeof(h));
+	snprintf(yaml, sizeof(yaml), machine_yaml, waiter_ns, handoff);
+	n = scenario_parse_string("test-machine", yaml, &err);
+	ck_assert_msg(n, "%s", err.msg);
+	ck_assert_msg(!machine_load(&h.m, n, &err), "%s", err.msg);
+	scenario_free(n);
+	h.e = sim_engine_create();
+	h.c = coh_create(&h.m, h.e);
+	for (i = 0; i < MAX_CPUS; i++) {
+		sim_proc_init(&h.procs[i], h.e, i, 1024, &h.scripts[i]);
+		h.cc[i] = coh_cpu_attach(h.c, i, &h.procs[i]);
+	}
+	h.obj = coh_object_create(h.c, "test", &test_layout, 0);
+	qspinlock_init(&h.lock, coh_object_field(h.obj, FLOCK), MAX_CPUS);
+}
+
+static void harness_destroy(void)
+{
+	unsigned int i;
+
+	qspinlock_destroy(&h.lock);
+	for (i = 0; i < MAX_CPUS; i++)
+		sim_proc_destroy(&h.procs[i]);
+	coh_free(h.c);
+	sim_engine_free(h.e);
+	machine_destroy(&h.m);
+}
+
+static struct coh_field *field(unsigned int i)
+{
+	return coh_object_field(h.obj, i);
+}
+
+static struct coh_line *line_of(unsigned int f)
+{
+	return field(f)->line;
+}
+
+struct script_frame {
+	struct co_frame co;
+	unsigned int pc;
+};
+
+static int script_run(struct sim_proc *p, void *frame)
+{
+	struct script_frame *f = frame;
+	struct script *s = p->owner;
+	struct coh_cpu *cc = h.cc[p->id];
+	struct step *st;
+
+	CO_BEGIN(f);
+	for (f->pc = 0; f->pc < s->nr; f->pc++) {
+		st = &s->steps[f->pc];
+		switch (st->kind) {
+		case DELAY:
+			coh_delay(cc, st->ps);
+			break;
+		case LOCK:
+			h.order[h.nr_order] = p->id;	/* arrival order */
+			break;
+		default:
+			break;
+		}
+		if (st->kind == READ || st->kind == WRITE || st->kind == RMW)
+			CO_AWAIT(f, coh_access(cc, field(s->steps[f->pc].field),
+					       (enum coh_op)s->steps[f->pc].kind));
+		if (s->steps[f->pc].kind == FENCE)
+			CO_AWAIT(f, coh_fence(cc));
+		if (s->steps[f->pc].kind == LOCK) {
+			CO_CALL(f, p, spin_lock, struct spin_lock_frame,
+				.cc = cc, .lock = &h.lock);
+			h.order[h.nr_order++] = p->id;
+		}
+		if (s->steps[f->pc].kind == UNLOCK)
+			CO_AWAIT(f, spin_unlock(cc, &h.lock));
+		while (s->steps[f->pc].kind == LOOP_RMW &&
+		       p->now < s->steps[f->pc].ps) {
+			CO_AWAIT(f, coh_rmw(cc, field(s->steps[f->pc].field)));
+			if (!s->loops++)
+				s->loop_first = p->now;
+		}
+		s->done[f->pc] = p->now;
+	}
+	CO_END(f, p);
+}
+
+/* Give CPU @cpu a script starting at @start_ns. */
+static void cpu_script(unsigned int cpu, sim_time_t start_ns,
+		       const struct step *steps, unsigned int nr)
+{
+	struct script *s = &h.scripts[cpu];
+
+	memcpy(s->steps, steps, nr * sizeof(*steps));
+	s->nr = nr;
+	co_push(&h.procs[cpu], script_run, sizeof(struct script_frame));
+	sim_proc_start(&h.procs[cpu], start_ns * NS);
+	h.used[cpu] = true;
+}
+
+static sim_time_t done_ns(unsigned int cpu, unsigned int step)
+{
+	return h.scripts[cpu].done[step] / NS;
+}
+
+static void run_ns(sim_time_t ns)
+{
+	sim_engine_run(h.e, ns * NS);
+}
+
+static void setup_strict(void)
+{
+	harness_init("0", "strict");
+}
+
+/*
+ * An uncontended RMW. CPU 0 touches a cold line, then again.
+ *
+ *	0 ns  rmw a: nobody holds the line: memory, 80 ns  -> done at 80
+ *	80 ns rmw a: owned by CPU 0: rmw_local, 5 ns         -> done at 85
+ *	85 ns read b (same line): an L1 hit, 1 ns            -> done at 86
+ *
+ * Expect 80, 85, 86; the line moved once (from memory).
+ */
+START_TEST(coh_rmw_uncontended_local)
+{
+	const struct step s[] = { { .kind = RMW, .field = FA }, { .kind = RMW, .field = FA }, { .kind = READ, .field = FB } };
+
+	cpu_script(0, 0, s, 3);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(0, 0), 80);
+	ck_assert_uint_eq(done_ns(0, 1), 85);
+	ck_assert_uint_eq(done_ns(0, 2), 86);
+	ck_assert_uint_eq(line_of(FA)->transfers, 1);
+	ck_assert_uint_eq(line_of(FA)->hits, 2);
+}
+END_TEST
+
+/*
+ * Two CPUs alternating RMWs on one line pay one transfer each, of their
+ * distance class. CPU 0 starts; the other CPU's RMWs are 200 ns apart so
+ * they never queue.
+ *
+ *	other = 1 (same socket):  0: mem 80 | 100: 100+50 = 150 |
+ *				  200: 200+50 = 250 | 300: 300+50 = 350
+ *	other = 8 (SMT sibling):  transfers of 10 ns: 110, 210, 310
+ *	other = 4 (other socket): transfers of 100 ns: 200, 300, 400
+ */
+START_TEST(coh_rmw_alternating_by_distance)
+{
+	static const struct {
+		unsigned int other;
+		sim_time_t xfer;
+	} cases[] = { { 1, 50 }, { 8, 10 }, { 4, 100 } };
+	unsigned int i = (unsigned int)_i;
+	const struct step s0[] = { { .kind = RMW, .field = FA }, { .kind = DELAY, .ps = 200 * NS },
+				   { .kind = RMW, .field = FA } };
+	const struct step s1[] = { { .kind = RMW, .field = FA }, { .kind = DELAY, .ps = 200 * NS },
+				   { .kind = RMW, .field = FA } };
+	sim_time_t x = cases[i].xfer;
+
+	cpu_script(0, 0, s0, 3);		/* rmw at 0 and at 80+200 */
+	cpu_script(cases[i].other, 100, s1, 3); /* rmw at 100 and 300+x */
+	run_ns(2000);
+	ck_assert_uint_eq(done_ns(0, 0), 80);
+	ck_assert_uint_eq(done_ns(cases[i].other, 0), 100 + x);
+	/* CPU 0 again at 280: the line is at the other CPU. */
+	ck_assert_uint_eq(done_ns(0, 2), 280 + x);
+	/* The other again at 100 + x + 200: back from CPU 0. */
+	ck_assert_uint_eq(done_ns(cases[i].other, 2), 300 + 2 * x);
+	ck_assert_uint_eq(line_of(FA)->transfers, 4); /* memory + 3 */
+	ck_assert_uint_eq(line_of(FA)->xfer_by_dist[machine_dist(&h.m, 0,
+						     cases[i].other)], 3);
+}
+END_TEST
+
+/*
+ * N CPUs saturating one line: 4 cores of socket 0 loop on RMWs of a.
+ * Every hand-off is same-socket (50 ns) and occupies the line for all of
+ * it, so after the cold start the line completes one RMW per 50 ns:
+ *
+ *	from the first completion (80 ns, from memory) to 10080 ns:
+ *	10000 / 50 = 200 more RMWs, 201 in all (+-1 for the last in flight).
+ *
+ * With xfer_per_waiter = 1 ns, the three other CPUs are queued at every
+ * hand-off, so each costs 50 + 3 = 53 ns: 10000 / 53 = 188.7 -> 189..190.
+ */
+START_TEST(coh_rmw_saturated_line)
+{
+	const struct step s[] = { { .kind = LOOP_RMW, .field = FA, .ps = 10080 * NS } };
+	uint64_t total = 0;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < 4; cpu++)
+		cpu_script(cpu, 0, s, 1);
+	run_ns(10080);
+	for (cpu = 0; cpu < 4; cpu++)
+		total += h.scripts[cpu].loops;
+	ck_assert_uint_ge(total, 200);
+	ck_assert_uint_le(total, 202);
+	/* The line was busy all the time: 80 ns memory + 200 x 50 ns. */
+	ck_assert_uint_ge(line_of(FA)->busy_ps, 10000 * NS);
+}
+END_TEST
+
+static void setup_waiter(void)
+{
+	harness_init("1", "strict");
+}
+
+START_TEST(coh_rmw_saturated_line_waiter_growth)
+{
+	const struct step s[] = { { .kind = LOOP_RMW, .field = FA, .ps = 10080 * NS } };
+	uint64_t total = 0;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < 4; cpu++)
+		cpu_script(cpu, 0, s, 1);
+	run_ns(10080);
+	for (cpu = 0; cpu < 4; cpu++)
+		total += h.scripts[cpu].loops;
+	/* 1 cold RMW (80 + 3 ns: three waiters) + 10000 / 53 */
+	ck_assert_uint_ge(total, 189);
+	ck_assert_uint_le(total, 191);
+}
+END_TEST
+
+/*
+ * Packed fields bounce, padded ones do not. CPU 0 updates a, CPU 1 (same
+ * socket) updates b 3 times each, both from time 0.
+ *
+ *	packed (a, b on line 0): the RMWs alternate on one line:
+ *	  CPU0 0..80 (memory), CPU1 80..130, CPU0 130..180, CPU1 180..230,
+ *	  CPU0 230..280, CPU1 280..330: CPU 1 finishes at 330.
+ *	padded (a on line 0, c on line 1): CPU 0: 80, 85, 90;
+ *	  CPU 1: 80, 85, 90 as well (its own cold line): no transfer.
+ */
+START_TEST(coh_false_sharing_packed_vs_padded)
+{
+	const struct step sa[] = { { .kind = RMW, .field = FA }, { .kind = RMW, .field = FA }, { .kind = RMW, .field = FA } };
+	const struct step sb[] = { { .kind = RMW, .field = FB }, { .kind = RMW, .field = FB }, { .kind = RMW, .field = FB } };
+	const struct step sc[] = { { .kind = RMW, .field = FC }, { .kind = RMW, .field = FC }, { .kind = RMW, .field = FC } };
+
+	cpu_script(0, 0, sa, 3);
+	cpu_script(1, 0, sb, 3);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(0, 2), 280);
+	ck_assert_uint_eq(done_ns(1, 2), 330);
+	ck_assert_uint_eq(line_of(FA)->transfers, 6);
+	harness_destroy();
+
+	harness_init("0", "strict");
+	cpu_script(0, 0, sa, 3);
+	cpu_script(1, 0, sc, 3);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(0, 2), 90);
+	ck_assert_uint_eq(done_ns(1, 2), 90);
+	ck_assert_uint_eq(line_of(FA)->transfers, 1);
+	ck_assert_uint_eq(line_of(FC)->transfers, 1);
+}
+END_TEST
+
+/*
+ * A read of a line another CPU just wrote. CPU 0 RMWs a at 0 (done 80);
+ * CPU 4 (other socket) reads a at 100 and fences.
+ *
+ *	The load is posted: issued at 100, 1 ns issue slot -> step done 101.
+ *	It completes at 100 + 100 = 200: the fence ends at 200.
+ *	Afterwards both CPUs share the line (M at 0 became S).
+ */
+START_TEST(coh_read_after_remote_write)
+{
+	const struct step w[] = { { .kind = RMW, .field = FA } };
+	const struct step r[] = { { .kind = READ, .field = FA }, { .kind = FENCE } };
+
+	cpu_script(0, 0, w, 1);
+	cpu_script(4, 100, r, 2);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(4, 0), 101);
+	ck_assert_uint_eq(done_ns(4, 1), 200);
+	ck_assert_int_eq(line_of(FA)->owner, -1);
+	ck_assert_uint_eq(line_of(FA)->nr_sharers, 2);
+}
+END_TEST
+
+/*
+ * Read-then-RMW is two transactions. CPU 0 owns the line (RMW at 0, 80).
+ * CPU 1 at 100: read a, then RMW a.
+ *
+ *	read: posted, completes at 100 + 50 = 150 (CPU 0 -> S, CPU 1 S)
+ *	rmw:  a locked RMW waits for the posted read (150), then needs the
+ *	      line exclusive: invalidate CPU 0's copy, 50 ns -> 200.
+ *
+ * A blind RMW would have finished at 150: load + RMW costs 2x.
+ */
+START_TEST(coh_read_then_rmw_two_transactions)
+{
+	const struct step w[] = { { .kind = RMW, .field = FA } };
+	const struct step s[] = { { .kind = READ, .field = FA }, { .kind = RMW, .field = FA } };
+
+	cpu_script(0, 0, w, 1);
+	cpu_script(1, 100, s, 2);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(1, 1), 200);
+	ck_assert_uint_eq(line_of(FA)->transfers, 3); /* memory, read, upgrade */
+	ck_assert_int_eq(line_of(FA)->owner, 1);
+}
+END_TEST
+
+/*
+ * Two posted reads of one line merge into one miss. CPU 0 owns line 0
+ * (RMW a at 0, done 80). CPU 1 at 100 reads a, reads b, fences.
+ *
+ *	read a: miss, issued 100, 1 ns slot        -> 101
+ *	read b: same line, merges into the miss     -> 102 (1 ns)
+ *	fence:  the miss completes at 100 + 50      -> 150
+ *	One transfer for the two reads; one merged access counted.
+ */
+START_TEST(coh_posted_reads_merge)
+{
+	const struct step w[] = { { .kind = RMW, .field = FA } };
+	const struct step s[] = { { .kind = READ, .field = FA }, { .kind = READ, .field = FB }, { .kind = FENCE } };
+
+	cpu_script(0, 0, w, 1);
+	cpu_script(1, 100, s, 3);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(1, 0), 101);
+	ck_assert_uint_eq(done_ns(1, 1), 102);
+	ck_assert_uint_eq(done_ns(1, 2), 150);
+	ck_assert_uint_eq(line_of(FA)->transfers, 2); /* memory + one read */
+	ck_assert_uint_eq(line_of(FA)->merged, 1);
+}
+END_TEST
+
+/*
+ * RMW then read of the same line by two CPUs, both starting at 0, under
+ * strict hand-off and under a 20 ns hold.
+ *
+ * strict:
+ *	0   CPU 0 rmw: memory -> 80.     CPU 1 rmw queued behind it.
+ *	80  CPU 0 read: it owns the line but CPU 1 waits: strict sends the
+ *	    read to the back of the queue (posted); CPU 0 fences.
+ *	80  CPU 1 rmw served: 50 ns -> 130.
+ *	130 CPU 1 read: CPU 0's read waits: queued behind it.
+ *	130 CPU 0's read served: from CPU 1, 50 ns -> 180 (CPU 0 fence: 180)
+ *	180 CPU 1's read served: it shares the line already: 1 ns -> 181.
+ * hold (20 ns):
+ *	80  CPU 0 read: received the line at 80, within 20 ns: hit -> 81.
+ *	80  CPU 1 rmw: 50 ns -> 130; 130 its read: no waiters: hit -> 131.
+ */
+START_TEST(coh_rmw_then_read_strict_vs_hold)
+{
+	const struct step s[] = { { .kind = RMW, .field = FA }, { .kind = READ, .field = FA }, { .kind = FENCE } };
+
+	cpu_script(0, 0, s, 3);
+	cpu_script(1, 0, s, 3);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(0, 0), 80);
+	ck_assert_uint_eq(done_ns(1, 0), 130);
+	ck_assert_uint_eq(done_ns(0, 2), 180);
+	ck_assert_uint_eq(done_ns(1, 2), 181);
+	harness_destroy();
+
+	harness_init("0", "hold");
+	cpu_script(0, 0, s, 3);
+	cpu_script(1, 0, s, 3);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(0, 2), 81);
+	ck_assert_uint_eq(done_ns(1, 0), 130);
+	ck_assert_uint_eq(done_ns(1, 2), 131);
+}
+END_TEST
+
+/*
+ * Invalidating sharers. CPUs 0, 1 and 4 read a (they share it); then
+ * CPU 2 RMWs it: the line comes from the farthest sharer (CPU 4, other
+ * socket, 100 ns) plus 2 ns for each further sharer (2 more): 104 ns.
+ *
+ *	0: CPU 0 read from memory (80, exclusive); 100: CPU 1 read from
+ *	CPU 0 (50 -> 150); 200: CPU 4 read (nearest sharer is on the other
+ *	socket: 100 -> 300); 400: CPU 2 rmw -> 400 + 100 + 2 * 2 = 504.
+ */
+START_TEST(coh_rmw_invalidates_sharers)
+{
+	const struct step r[] = { { .kind = READ, .field = FA }, { .kind = FENCE } };
+	const struct step w[] = { { .kind = RMW, .field = FA } };
+
+	cpu_script(0, 0, r, 2);
+	cpu_script(1, 100, r, 2);
+	cpu_script(4, 200, r, 2);
+	cpu_script(2, 400, w, 1);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(1, 1), 150);
+	ck_assert_uint_eq(done_ns(4, 1), 300);
+	ck_assert_uint_eq(done_ns(2, 0), 504);
+	ck_assert_uint_eq(line_of(FA)->nr_sharers, 0);
+	ck_assert_int_eq(line_of(FA)->owner, 2);
+}
+END_TEST
+
+/*
+ * Lock hand-over order is FIFO. CPUs 3, 1, 2 ask for the lock at 0, 10
+ * and 20 ns, and hold it for 300 ns each (longer than any transfer).
+ * Expect acquisitions in arrival order 3, 1, 2 and each one at least
+ * 300 ns after the previous; the lock word moved to every new holder.
+ */
+START_TEST(qspinlock_fifo_handover)
+{
+	const struct step s[] = { { .kind = LOCK }, { .kind = DELAY, .ps = 300 * NS },
+				  { .kind = UNLOCK }, { .kind = FENCE } };
+
+	cpu_script(3, 0, s, 4);
+	cpu_script(1, 10, s, 4);
+	cpu_script(2, 20, s, 4);
+	run_ns(5000);
+	ck_assert_uint_eq(h.nr_order, 3);
+	ck_assert_uint_eq(h.order[0], 3);
+	ck_assert_uint_eq(h.order[1], 1);
+	ck_assert_uint_eq(h.order[2], 2);
+	ck_assert_uint_eq(h.lock.acquired, 3);
+	ck_assert_uint_eq(h.lock.contended, 2);
+	ck_assert_uint_ge(done_ns(1, 0), done_ns(3, 0) + 300);
+	ck_assert_uint_ge(done_ns(2, 0), done_ns(1, 0) + 300);
+	ck_assert_int_eq(h.lock.owner, -1);
+}
+END_TEST
+
+static void teardown(void)
+{
+	harness_destroy();
+}
+
+static Suite *cache_suite(void)
+{
+	Suite *s = suite_create("cache");
+	TCase *tc = tcase_create("strict");
+
+	tcase_add_checked_fixture(tc, setup_strict, teardown);
+	tcase_add_test(tc, coh_rmw_uncontended_local);
+	tcase_add_loop_test(tc, coh_rmw_alternating_by_distance, 0, 3);
+	tcase_add_test(tc, coh_rmw_saturated_line);
+	tcase_add_test(tc, coh_false_sharing_packed_vs_padded);
+	tcase_add_test(tc, coh_read_after_remote_write);
+	tcase_add_test(tc, coh_read_then_rmw_two_transactions);
+	tcase_add_test(tc, coh_posted_reads_merge);
+	tcase_add_test(tc, coh_rmw_then_read_strict_vs_hold);
+	tcase_add_test(tc, coh_rmw_invalidates_sharers);
+	tcase_add_test(tc, qspinlock_fifo_handover);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("waiter");
+	tcase_add_checked_fixture(tc, setup_waiter, teardown);
+	tcase_add_test(tc, coh_rmw_saturated_line_waiter_growth);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
 int main(void)
 {
-	return 77;
+	SRunner *sr = srunner_create(cache_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
