@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
-#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "sim/error.h"
@@ -16,7 +15,6 @@
 void sim_stat_init(struct sim_stat *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->sorted = true;
 }
 
 void sim_stat_destroy(struct sim_stat *s)
@@ -29,7 +27,6 @@ void sim_stat_reset(struct sim_stat *s)
 {
 	s->n = 0;
 	s->sum = 0;
-	s->sorted = true;
 }
 
 void sim_stat_add(struct sim_stat *s, double x)
@@ -44,7 +41,6 @@ void sim_stat_add(struct sim_stat *s, double x)
 	}
 	s->v[s->n++] = x;
 	s->sum += x;
-	s->sorted = false;
 }
 
 double sim_stat_mean(const struct sim_stat *s)
@@ -52,15 +48,28 @@ double sim_stat_mean(const struct sim_stat *s)
 	return s->n ? s->sum / (double)s->n : 0.0;
 }
 
+/*
+ * sim_stat_quantile() - GSL's quantile definition (as
+ * gsl_stats_quantile_from_sorted_data: linear interpolation between the
+ * order statistics around (n - 1) q), computed with gsl_stats_select()
+ * in linear time instead of sorting: runs collect millions of samples.
+ * The samples are reordered.
+ */
 double sim_stat_quantile(struct sim_stat *s, double q)
 {
+	double index, delta, lo, hi;
+	size_t k;
+
 	if (!s->n)
 		return 0.0;
-	if (!s->sorted) {
-		gsl_sort(s->v, 1, s->n);
-		s->sorted = true;
-	}
-	return gsl_stats_quantile_from_sorted_data(s->v, 1, s->n, q);
+	index = q * (double)(s->n - 1);
+	k = (size_t)index;
+	delta = index - (double)k;
+	lo = gsl_stats_select(s->v, 1, s->n, k);
+	if (k + 1 >= s->n || delta == 0.0)
+		return lo;
+	hi = gsl_stats_select(s->v, 1, s->n, k + 1);
+	return (1 - delta) * lo + delta * hi;
 }
 
 void sim_ci95(const double *x, size_t n, double *mean, double *half)

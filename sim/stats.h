@@ -3,8 +3,8 @@
  * sim/stats.h - sample statistics and random streams.
  *
  * struct sim_stat collects samples (latencies, in any unit) and answers
- * count, mean, min, max and quantiles. Quantiles are exact: the samples are
- * kept and sorted with GSL once, when first asked for.
+ * count, mean and quantiles. Quantiles are exact: the samples are kept,
+ * and each quantile is found by selection (gsl_stats_select).
  *
  * sim_ci95() gives the mean and the half-width of the Student-t 95%
  * confidence interval of a handful of replication results.
@@ -26,14 +26,12 @@
 #include <gsl/gsl_rng.h>
 
 /*
- * struct sim_stat - a growing array of samples.
- * Invariant: @sorted is true only while @v is in ascending order.
+ * struct sim_stat - a growing array of samples, in no particular order.
  */
 struct sim_stat {
 	double *v;
 	size_t n, cap;
 	double sum;
-	bool sorted;
 };
 
 void sim_stat_init(struct sim_stat *s);
@@ -41,7 +39,7 @@ void sim_stat_destroy(struct sim_stat *s);
 void sim_stat_reset(struct sim_stat *s);
 void sim_stat_add(struct sim_stat *s, double x);
 double sim_stat_mean(const struct sim_stat *s);
-/* @q in [0, 1]; 0 when there are no samples. Sorts in place. */
+/* @q in [0, 1]; 0 when there are no samples. Reorders the samples. */
 double sim_stat_quantile(struct sim_stat *s, double q);
 
 /* Mean and 95% CI half-width of @n values; half-width 0 when n < 2. */
