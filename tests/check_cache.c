@@ -48,7 +48,8 @@ static const char machine_yaml[] =
 	"  xfer_per_waiter: {ns: %s, source: test}\n"
 	"coherence:\n"
 	"  handoff: %s\n"
-	"  hold: {ns: 20, source: test}\n";
+	"  hold: {ns: 20, source: test}\n"
+	"  occupancy: {fraction: %s, source: test}\n";
 
 enum step_kind { READ, WRITE, RMW, DELAY, FENCE, LOCK, UNLOCK, LOOP_RMW };
 
@@ -91,7 +92,8 @@ static const struct coh_layout test_layout = {
 };
 enum { FA, FB, FC, FLOCK };
 
-static void harness_init(const char *waiter_ns, const char *handoff)
+static void harness_init_occ(const char *waiter_ns, const char *handoff,
+			     const char *occupancy)
 {
 	char yaml[2048];
 	struct scenario_node *n;
@@ -99,7 +101,8 @@ static void harness_init(const char *waiter_ns, const char *handoff)
 	unsigned int i;
 
 	memset(&h, 0, sizeof(h));
-	snprintf(yaml, sizeof(yaml), machine_yaml, waiter_ns, handoff);
+	snprintf(yaml, sizeof(yaml), machine_yaml, waiter_ns, handoff,
+		 occupancy);
 	n = scenario_parse_string("test-machine", yaml, &err);
 	ck_assert_msg(n, "%s", err.msg);
 	ck_assert_msg(!machine_load(&h.m, n, &err), "%s", err.msg);
@@ -112,6 +115,11 @@ static void harness_init(const char *waiter_ns, const char *handoff)
 	}
 	h.obj = coh_object_create(h.c, "test", &test_layout, 0);
 	qspinlock_init(&h.lock, coh_object_field(h.obj, FLOCK), MAX_CPUS);
+}
+
+static void harness_init(const char *waiter_ns, const char *handoff)
+{
+	harness_init_occ(waiter_ns, handoff, "1.0");
 }
 
 static void harness_destroy(void)
@@ -321,6 +329,35 @@ START_TEST(coh_rmw_saturated_line_waiter_growth)
 	/* 1 cold RMW (80 + 3 ns: three waiters) + 10000 / 53 */
 	ck_assert_uint_ge(total, 189);
 	ck_assert_uint_le(total, 191);
+}
+END_TEST
+
+/*
+ * Occupancy separate from latency: with occupancy 0.5 a same-socket
+ * hand-off costs the requester 50 ns but holds the line only 25 ns, so
+ * the next hand-off starts 25 ns later. Four CPUs each need 50 ns per RMW
+ * and could ask for 4 / 50 ns = 0.08 per ns, more than the line serves,
+ * so the line stays saturated at one RMW per 25 ns:
+ *
+ *	first completion at 80 (memory); the window to 10080 ns holds
+ *	10000 / 25 = 400 more hand-offs started, of which the last one or
+ *	two are still in flight: 399..401 completed in all.
+ */
+START_TEST(coh_rmw_saturated_line_occupancy)
+{
+	const struct step s[] = { { .kind = LOOP_RMW, .field = FA, .ps = 10080 * NS } };
+	uint64_t total = 0;
+	unsigned int cpu;
+
+	harness_destroy();
+	harness_init_occ("0", "strict", "0.5");
+	for (cpu = 0; cpu < 4; cpu++)
+		cpu_script(cpu, 0, s, 1);
+	run_ns(10080);
+	for (cpu = 0; cpu < 4; cpu++)
+		total += h.scripts[cpu].loops;
+	ck_assert_uint_ge(total, 399);
+	ck_assert_uint_le(total, 401);
 }
 END_TEST
 
@@ -538,6 +575,7 @@ static Suite *cache_suite(void)
 	tcase_add_test(tc, coh_rmw_uncontended_local);
 	tcase_add_loop_test(tc, coh_rmw_alternating_by_distance, 0, 3);
 	tcase_add_test(tc, coh_rmw_saturated_line);
+	tcase_add_test(tc, coh_rmw_saturated_line_occupancy);
 	tcase_add_test(tc, coh_false_sharing_packed_vs_padded);
 	tcase_add_test(tc, coh_read_after_remote_write);
 	tcase_add_test(tc, coh_read_then_rmw_two_transactions);
