@@ -30,6 +30,7 @@ struct sim_engine {
 	bool stop;
 	sim_time_t until;	/* horizon of the current sim_engine_run() */
 	uint64_t progress_every;
+	uint64_t progress_left;	/* events until the next progress call */
 	void (*progress_fn)(void *arg, sim_time_t now);
 	void *progress_arg;
 };
@@ -146,6 +147,7 @@ void sim_engine_set_progress(struct sim_engine *e, uint64_t every,
 			     void (*fn)(void *arg, sim_time_t now), void *arg)
 {
 	e->progress_every = fn ? every : 0;
+	e->progress_left = e->progress_every;
 	e->progress_fn = fn;
 	e->progress_arg = arg;
 }
@@ -166,8 +168,10 @@ void sim_engine_run(struct sim_engine *e, sim_time_t until)
 		e->now = ev.time;
 		e->nr_events++;
 		ev.fn(ev.arg, ev.data);
-		if (e->progress_every && !(e->nr_events % e->progress_every))
+		if (e->progress_left && !--e->progress_left) {
+			e->progress_left = e->progress_every;
 			e->progress_fn(e->progress_arg, e->now);
+		}
 	}
 	if (!e->stop && e->now < until)
 		e->now = until;
