@@ -338,7 +338,7 @@ static int load_name(struct machine *m, const struct scenario_node *node,
 			       sizeof(m->name) - 1);
 		return -1;
 	}
-	strcpy(m->name, name);
+	snprintf(m->name, sizeof(m->name), "%s", name);
 	/* Free text for people; checked to be a string, not kept. */
 	return scenario_string(node, "description", false, NULL, &description,
 			       err);

@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tools/checksrc.sh - cheap source checks, in the spirit of curl's checksrc
+# (STYLE.md G13). Run from anywhere: `make checksrc` or
+#
+#	tools/checksrc.sh [--cppcheck] [SRCDIR]
+#
+#  1. Banned functions, outside comments and string literals:
+#     - everywhere in sim/, models/ and memcgsim.c: sprintf, vsprintf,
+#       strcpy, strcat, strtok, gets (unbounded or not reentrant: use
+#       snprintf, memcpy after a length check, strtok_r);
+#     - in sim/ and models/ only: rand, srand, random, srandom, drand48
+#       (randomness comes from a gsl_rng stream seeded by the scenario)
+#       and time, gettimeofday, clock_gettime, clock (simulated time
+#       never reads the wall clock; DESIGN.md section 2).
+#  2. Every scenarios/*/*.yaml is listed in scenarios/local.mk, so that
+#     `make install` and `make distcheck` ship it.
+#  3. With --cppcheck: cppcheck --enable=warning on sim/, models/ and
+#     memcgsim.c, with the reviewed false positives in
+#     tools/cppcheck-suppressions.txt.
+#
+# Exit status: 0 clean, 1 a check failed, 2 usage or a missing tool.
+set -eu
+
+cppcheck=no
+if [ "${1-}" = --cppcheck ]; then
+	cppcheck=yes
+	shift
+fi
+srcdir=${1:-$(dirname "$0")/..}
+cd "$srcdir"
+status=0
+
+# Print FILE's text with comments and string/char literals blanked and
+# line numbers kept, so `time()` in a comment is no offence.
+strip_c() {
+	perl -0777 -pe '
+		s{ (/\*.*?\*/) | (//[^\n]*) | ("(?:\\.|[^"\\\n])*") | (\x27(?:\\.|[^\x27\\\n])*\x27) }
+		 { my $m = $&; $m =~ s/[^\n]/ /g; $m }gsex;
+	' "$1"
+}
+
+# banned FILE REGEX WHY
+banned() {
+	hits=$(strip_c "$1" | grep -nE "(^|[^A-Za-z0-9_.>])($2)[[:space:]]*\(" || true)
+	if [ -n "$hits" ]; then
+		printf '%s\n' "$hits" | while IFS= read -r hit; do
+			line=${hit%%:*}
+			fn=$(printf '%s\n' "$hit" | grep -oE "(^|[^A-Za-z0-9_.>])($2)[[:space:]]*\(" |
+			     head -n1 | tr -dc 'A-Za-z0-9_')
+			printf '%s:%s: error: banned function %s(): %s\n' \
+				"$1" "$line" "$fn" "$3" >&2
+		done
+		return 1
+	fi
+	return 0
+}
+
+for f in sim/*.[ch] models/*.[ch] memcgsim.c; do
+	[ -f "$f" ] || continue
+	banned "$f" 'sprintf|vsprintf|strcpy|strcat|strtok|gets' \
+		'unbounded or not reentrant; use snprintf, memcpy after a length check, strtok_r' ||
+		status=1
+	case $f in
+	memcgsim.c) continue ;;
+	esac
+	banned "$f" 'rand|srand|random|srandom|drand48' \
+		'randomness comes from a gsl_rng stream seeded by the scenario' ||
+		status=1
+	banned "$f" 'time|gettimeofday|clock_gettime|clock' \
+		'simulated code never reads the wall clock' ||
+		status=1
+done
+
+# Every shipped scenario is installed and distributed.
+for f in scenarios/*/*.yaml; do
+	[ -f "$f" ] || continue
+	rel=${f#scenarios/}
+	if ! grep -q "%reldir%/$rel\\b" scenarios/local.mk; then
+		printf '%s: error: not listed in scenarios/local.mk (not installed or distributed)\n' \
+			"$f" >&2
+		status=1
+	fi
+done
+
+if [ "$cppcheck" = yes ]; then
+	if ! command -v cppcheck >/dev/null 2>&1; then
+		echo "checksrc: cppcheck not found" >&2
+		exit 2
+	fi
+	cppcheck --enable=warning --error-exitcode=1 --quiet \
+		--std=c11 --inline-suppr \
+		--suppressions-list=tools/cppcheck-suppressions.txt \
+		-I . -I models/compat \
+		sim models memcgsim.c || status=1
+fi
+
+if [ "$status" = 0 ]; then
+	echo "checksrc: OK"
+fi
+exit "$status"
