@@ -20,6 +20,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,14 +300,32 @@ static bool dir_exists(const char *path)
 	return true;
 }
 
-/* The shipped scenarios: the source tree's when run from it, else installed. */
-static const char *scenario_dir(void)
+/*
+ * data_dir() - where the shipped scenarios and machine profiles are: the
+ * environment's MEMCGSIM_DATADIR if set; the source tree's scenarios/ when
+ * this binary runs from its build tree (config.status beside it); else the
+ * installed copy.
+ */
+static const char *data_dir(void)
 {
-	static char path[1024];
+	static char path[1200];
+	const char *env = getenv("MEMCGSIM_DATADIR");
+	char exe[1024];
+	ssize_t len;
 
-	snprintf(path, sizeof(path), "%s/scenarios", MEMCGSIM_SRCDIR);
-	if (dir_exists(path))
-		return path;
+	if (env && *env)
+		return env;
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		snprintf(path, sizeof(path), "%s/config.status", dirname(exe));
+		if (!access(path, R_OK)) {
+			snprintf(path, sizeof(path), "%s/scenarios",
+				 MEMCGSIM_SRCDIR);
+			if (dir_exists(path))
+				return path;
+		}
+	}
 	return MEMCGSIM_DATADIR;
 }
 
@@ -343,7 +362,7 @@ static void list_dir(const char *base, const char *sub)
 
 static int cmd_list(void)
 {
-	const char *dir = scenario_dir();
+	const char *dir = data_dir();
 
 	printf("Machine profiles (use as `machine: NAME` without .yaml):\n");
 	list_dir(dir, "machines");
@@ -469,6 +488,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	c.o.sets = c.sets;
+	c.o.datadir = data_dir();
 	if (!cmd || cmd[0] == '-') {
 		/* No command: the default experiment, with any options. */
 		ret = parse_options(&c, argc, argv);
@@ -477,7 +497,7 @@ int main(int argc, char **argv)
 		if (optind < argc)
 			return usage_error("unexpected argument '%s'", argv[optind]);
 		snprintf(default_path, sizeof(default_path), "%s/%s",
-			 scenario_dir(), DEFAULT_EXPERIMENT);
+			 data_dir(), DEFAULT_EXPERIMENT);
 		c.scenario = default_path;
 		return cmd_run(&c);
 	}

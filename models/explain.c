@@ -97,6 +97,9 @@ static void explain_line(FILE *out, const struct coh_line *l, double run_ps,
 {
 	uint64_t acc = l->ops[COH_READ] + l->ops[COH_WRITE] + l->ops[COH_RMW];
 	double util = (double)l->busy_ps / run_ps;
+
+	if (util > 1.0)
+		util = 1.0;	/* SIM: see run_collect() */
 	unsigned int d;
 
 	fprintf(out, "\n%u. %s: busy %.1f%% of the time\n", rank, l->name,

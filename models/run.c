@@ -5,9 +5,12 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <dirent.h>
+#include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "models/kernel.h"
@@ -21,10 +24,6 @@
 #define MAX_WORKLOADS 64
 #define MAX_METRICS 32
 #define PROC_STACK 4096
-
-#ifndef MEMCGSIM_DATADIR
-#define MEMCGSIM_DATADIR "/usr/local/share/memcgsim"
-#endif
 
 static const char *const top_keys[] = {
 	"scenario", "description", "seed", "machine", "duration_ms",
@@ -72,39 +71,99 @@ static void result_add(struct run_result *res, const char *name,
 
 /* ---- reading a variant ---- */
 
-static int machine_resolve(const struct scenario_node *n, char *path,
-			   size_t size)
+/* What a node is, for "found ..." in messages. */
+static const char *found(const struct scenario_node *n)
 {
-	const char *name = scenario_scalar(n);
-	char *copy, *dir;
-
-	if (name[0] == '/') {
-		snprintf(path, size, "%s", name);
-		return 0;
+	switch (scenario_kind(n)) {
+	case SCENARIO_MAP:
+		return scenario_len(n) ? "a map" : "an empty map";
+	case SCENARIO_SEQ:
+		return scenario_len(n) ? "a list" : "an empty list";
+	default:
+		return *scenario_scalar(n) ? "a scalar" : "nothing";
 	}
-	/* A bare name is a shipped profile: "skx-2s-72". */
-	if (!strchr(name, '/') && !strstr(name, ".yaml")) {
-		snprintf(path, size, "%s/machines/%s.yaml", MEMCGSIM_DATADIR,
-			 name);
-		if (!access(path, R_OK))
-			return 0;
-		snprintf(path, size, "%s/scenarios/machines/%s.yaml",
-			 MEMCGSIM_SRCDIR, name);
-		return 0;
-	}
-	/* Otherwise relative to the scenario file. */
-	copy = strdup(scenario_file(n));
-	SIM_BUG_ON(!copy);
-	dir = dirname(copy);
-	snprintf(path, size, "%s/%s", dir, name);
-	free(copy);
-	return 0;
 }
 
-static int variant_machine(struct variant *v, struct sim_error *err)
+/*
+ * machine_resolve() - the file a scalar `machine:` names: a shipped profile
+ * by bare name ("skx-2s-72": DATADIR/machines/skx-2s-72.yaml), else a path,
+ * relative to the scenario file's directory unless absolute.
+ */
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void machine_resolve(const struct scenario_node *n, const char *datadir,
+			    char *path, size_t size, bool *bare)
+{
+	const char *name = scenario_scalar(n);
+	char *copy;
+
+	*bare = !strchr(name, '/') && !strstr(name, ".yaml");
+	if (*bare) {
+		snprintf(path, size, "%s/machines/%s.yaml", datadir, name);
+	} else if (name[0] == '/') {
+		snprintf(path, size, "%s", name);
+	} else {
+		copy = strdup(scenario_file(n));
+		SIM_BUG_ON(!copy);
+		snprintf(path, size, "%s/%s", dirname(copy), name);
+		free(copy);
+	}
+}
+
+/*
+ * profile_names() - the shipped profiles, sorted, as "a, b, c" in @list;
+ * returns the one nearest @name (in @near), or NULL.
+ */
+static const char *profile_names(const char *datadir, const char *name,
+				 char *near, size_t near_size, char *list,
+				 size_t list_size)
+{
+	char dir[1024], *names[256];
+	const char *best;
+	struct dirent *de;
+	unsigned int n = 0, i;
+	size_t len = 0;
+	DIR *d;
+
+	list[0] = '\0';
+	snprintf(dir, sizeof(dir), "%s/machines", datadir);
+	d = opendir(dir);
+	if (!d)
+		return NULL;
+	while (n < 256 && (de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (l > 5 && !strcmp(de->d_name + l - 5, ".yaml")) {
+			names[n] = strndup(de->d_name, l - 5);
+			SIM_BUG_ON(!names[n]);
+			n++;
+		}
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), name_cmp);
+	best = sim_nearest(name, (const char *const *)names, n);
+	if (best)
+		snprintf(near, near_size, "%s", best);
+	for (i = 0; i < n; i++) {
+		if (len < list_size)
+			len += (size_t)snprintf(list + len, list_size - len,
+						"%s%s", i ? ", " : "", names[i]);
+		free(names[i]);
+	}
+	return best ? near : NULL;
+}
+
+static int variant_machine(struct variant *v, const struct run_opts *o,
+			   struct sim_error *err)
 {
 	const struct scenario_node *n = scenario_get(v->tree, "machine");
-	char path[1024];
+	char path[1024], near[64], list[512];
+	const char *name, *hint;
+	struct stat st;
+	bool bare;
 
 	if (!n) {
 		scenario_error(err, v->tree,
@@ -113,19 +172,32 @@ static int variant_machine(struct variant *v, struct sim_error *err)
 	}
 	if (scenario_kind(n) != SCENARIO_SCALAR)
 		return machine_load(&v->machine, n, err);
-	machine_resolve(n, path, sizeof(path));
-	if (machine_load_file(&v->machine, path, err)) {
-		/* Point at the scenario's key, keep the profile's message. */
-		if (!err->line) {
-			char msg[SIM_ERROR_MSG_MAX];
-
-			snprintf(msg, sizeof(msg), "%s", err->msg);
-			scenario_error(err, n, "cannot load the machine profile: %.900s",
-				       msg);
-		}
+	name = scenario_scalar(n);
+	machine_resolve(n, o->datadir, path, sizeof(path), &bare);
+	if (bare && access(path, R_OK)) {
+		hint = profile_names(o->datadir, name, near, sizeof(near), list,
+				     sizeof(list));
+		if (hint)
+			scenario_error(err, n,
+				       "no machine profile named '%s'; did you mean '%s'?",
+				       name, hint);
+		else
+			scenario_error(err, n,
+				       "no machine profile named '%s'; the shipped ones are: %s",
+				       name, list[0] ? list : "(none found)");
 		return -1;
 	}
-	return 0;
+	if (stat(path, &st)) {
+		scenario_error(err, n, "cannot open the machine profile '%s': %s",
+			       bare ? path : name, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		scenario_error(err, n, "cannot read the machine profile '%s': %s",
+			       bare ? path : name, strerror(EISDIR));
+		return -1;
+	}
+	return machine_load_file(&v->machine, path, err);
 }
 
 static int variant_workload(struct variant *v, const struct scenario_node *n,
@@ -195,9 +267,15 @@ static int variant_workloads(struct variant *v, struct sim_error *err)
 	uint64_t used[MACHINE_MAX_CPUS / 64] = { 0 };
 	size_t i;
 
-	if (!n || scenario_kind(n) != SCENARIO_SEQ || !scenario_len(n)) {
-		scenario_error(err, n ? n : v->tree,
-			       "expected 'workloads': a list of at least one workload");
+	if (!n) {
+		scenario_error(err, v->tree,
+			       "missing key 'workloads': a list of at least one workload");
+		return -1;
+	}
+	if (scenario_kind(n) != SCENARIO_SEQ || !scenario_len(n)) {
+		scenario_error(err, n,
+			       "expected a list of at least one workload, found %s",
+			       found(n));
 		return -1;
 	}
 	if (scenario_len(n) > MAX_WORKLOADS) {
@@ -286,7 +364,7 @@ static int variant_load(struct variant *v, const struct scenario_node *base,
 			     v->duration_ps / 10, 0, 10000 * SIM_PS_PER_MS,
 			     &v->warmup_ps, err))
 		goto out_destroy;
-	if (variant_machine(v, err) ||
+	if (variant_machine(v, o, err) ||
 	    kernel_config_load(&v->kernel, v->tree, err) ||
 	    cgroup_tree_load(&v->cgroups, v->tree, err) ||
 	    variant_workloads(v, err))
@@ -319,15 +397,21 @@ static void tasks_reset(struct run *run)
 	unsigned int i, j;
 
 	coh_stats_reset(run->coh);
+	sim_stat_reset(&run->lat);
 	for (i = 0; i < run->nr_workloads; i++) {
 		struct workload *w = &run->workloads[i];
 
-		for (j = 0; j < w->nr_tasks; j++) {
+		for (j = 0; j < w->nr_tasks; j++)
 			w->tasks[j].ops = 0;
-			sim_stat_reset(&w->tasks[j].lat);
-		}
 	}
 	run->measuring = true;
+}
+
+static double percent(double part, double whole)
+{
+	double p = whole > 0 ? 100.0 * part / whole : 0.0;
+
+	return p > 100.0 ? 100.0 : p;
 }
 
 static void run_collect(struct run *run, struct run_result *res)
@@ -335,21 +419,16 @@ static void run_collect(struct run *run, struct run_result *res)
 	double secs = (double)(run->end_ps - run->warmup_ps) / 1e12;
 	uint64_t ops = 0, transfers = 0;
 	sim_time_t wait = 0, busy_max = 0;
-	struct sim_stat all;
 	unsigned int i, j, nr_tasks = 0;
 
-	sim_stat_init(&all);
 	for (i = 0; i < run->nr_workloads; i++) {
 		struct workload *w = &run->workloads[i];
 
 		for (j = 0; j < w->nr_tasks; j++) {
 			struct sim_task *t = &w->tasks[j];
-			size_t k;
 
 			ops += t->ops;
 			wait += t->cc->wait_ps;
-			for (k = 0; k < t->lat.n; k++)
-				sim_stat_add(&all, t->lat.v[k]);
 		}
 		nr_tasks += w->nr_tasks;
 	}
@@ -370,11 +449,13 @@ static void run_collect(struct run *run, struct run_result *res)
 				   (double)wops / secs, true);
 		}
 	}
-	result_add(res, "latency_mean", "ns", sim_stat_mean(&all), false);
-	result_add(res, "latency_p50", "ns", sim_stat_quantile(&all, 0.50), false);
-	result_add(res, "latency_p90", "ns", sim_stat_quantile(&all, 0.90), false);
-	result_add(res, "latency_p99", "ns", sim_stat_quantile(&all, 0.99), false);
-	sim_stat_destroy(&all);
+	result_add(res, "latency_mean", "ns", sim_stat_mean(&run->lat), false);
+	result_add(res, "latency_p50", "ns", sim_stat_quantile(&run->lat, 0.50),
+		   false);
+	result_add(res, "latency_p90", "ns", sim_stat_quantile(&run->lat, 0.90),
+		   false);
+	result_add(res, "latency_p99", "ns", sim_stat_quantile(&run->lat, 0.99),
+		   false);
 
 	{
 		unsigned int nr = coh_nr_lines(run->coh);
@@ -389,14 +470,18 @@ static void run_collect(struct run *run, struct run_result *res)
 	}
 	result_add(res, "transfers_per_op", "lines",
 		   ops ? (double)transfers / (double)ops : 0.0, false);
+	/*
+	 * SIM: a hand-off or a wait is counted whole when it is served, so
+	 * one in progress at the end of the window counts a little past it
+	 * (and one begun before the warm-up ended, not at all): clamp.
+	 */
 	result_add(res, "hottest_line_util", "%",
-		   100.0 * (double)busy_max / (double)(run->end_ps - run->warmup_ps),
+		   percent((double)busy_max,
+			   (double)(run->end_ps - run->warmup_ps)),
 		   false);
 	result_add(res, "cpu_waiting", "%",
-		   nr_tasks ? 100.0 * (double)wait /
-				      ((double)nr_tasks *
-				       (double)(run->end_ps - run->warmup_ps)) :
-			      0.0,
+		   percent((double)wait, (double)nr_tasks *
+					 (double)(run->end_ps - run->warmup_ps)),
 		   false);
 }
 
@@ -438,7 +523,7 @@ static void lines_report(struct run *run, struct report *r, int variant,
 		rl.xfer_by_dist[4] = l->xfer_by_dist[NR_COH_DIST];
 		rl.wait_ns = (double)l->wait_ps / 1000.0;
 		rl.busy_ns = (double)l->busy_ps / 1000.0;
-		rl.utilisation = (double)l->busy_ps / secs_ps;
+		rl.utilisation = percent((double)l->busy_ps, secs_ps) / 100.0;
 		report_line(r, variant, &rl);
 	}
 	free(lines);
@@ -465,6 +550,7 @@ static void run_variant_once(struct variant *v, uint64_t seed,
 	run.workloads = v->workloads;
 	run.engine = sim_engine_create();
 	SIM_BUG_ON(!run.engine);
+	sim_stat_init(&run.lat);
 	run.coh = coh_create(&v->machine, run.engine);
 	if (first && o->trace)
 		coh_set_trace(run.coh, o->trace);
@@ -480,7 +566,6 @@ static void run_variant_once(struct variant *v, uint64_t seed,
 			t->w = w;
 			t->index = j;
 			t->rng = sim_rng_stream(seed, w->cpus[j]);
-			sim_stat_init(&t->lat);
 		}
 		w->type->setup(w, &run);
 	}
@@ -506,10 +591,10 @@ static void run_variant_once(struct variant *v, uint64_t seed,
 			struct sim_task *t = &v->workloads[i].tasks[j];
 
 			gsl_rng_free(t->rng);
-			sim_stat_destroy(&t->lat);
 			sim_proc_destroy(&t->proc);
 		}
 	}
+	sim_stat_destroy(&run.lat);
 	coh_free(run.coh);
 	sim_engine_free(run.engine);
 }
@@ -524,7 +609,9 @@ static int check_variants(const struct scenario_node *base,
 	size_t i, j, nr = vars ? scenario_len(vars) : 0;
 
 	if (vars && (scenario_kind(vars) != SCENARIO_SEQ || !nr)) {
-		scenario_error(err, vars, "expected a list of variants");
+		scenario_error(err, vars,
+			       "expected a list of variants, found %s",
+			       found(vars));
 		return -1;
 	}
 	if (nr > MAX_VARIANTS) {
@@ -643,7 +730,7 @@ int scenario_run(const char *path, const struct run_opts *o,
 	const struct scenario_node *vars;
 	struct run_result *res = NULL;
 	struct variant *v = NULL;
-	const char *baseline = NULL, *name;
+	const char *baseline = NULL, *name, *desc;
 	struct report *r = NULL;
 	struct progress_ctx pc = { .o = o };
 	size_t i, nr, selected = 0, done = 0;
@@ -663,7 +750,8 @@ int scenario_run(const char *path, const struct run_opts *o,
 	vars = scenario_get(base, "variants");
 	if (check_variants(base, vars, &baseline, err) ||
 	    check_published(base, vars, err) ||
-	    scenario_string(base, "scenario", false, "unnamed", &name, err))
+	    scenario_string(base, "scenario", false, "unnamed", &name, err) ||
+	    scenario_string(base, "description", false, "", &desc, err))
 		goto out_free;
 	nr = vars ? scenario_len(vars) : 1;
 	v = calloc(nr, sizeof(*v));

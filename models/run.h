@@ -31,6 +31,7 @@
 struct sim_trace;
 
 struct run_opts {
+	const char *datadir;		/* shipped scenarios: machines/, ... */
 	const char *variant;		/* NULL: all variants */
 	const char *const *sets;	/* --set KEY=VALUE, applied to the base */
 	unsigned int nr_sets;
@@ -55,5 +56,4 @@ struct run_opts {
 int scenario_run(const char *path, const struct run_opts *o,
 		 struct report **out, struct sim_error *err);
 
-/* Names of the variants of @path, for listings; NULL-terminated, free(). */
 #endif /* MODELS_RUN_H */

@@ -24,7 +24,7 @@ void task_op_end(struct sim_task *t, struct run *r)
 	if (now < r->warmup_ps || now > r->end_ps)
 		return;
 	t->ops++;
-	sim_stat_add(&t->lat, (double)(now - t->op_start) / 1000.0);
+	sim_stat_add(&r->lat, (double)(now - t->op_start) / 1000.0);
 	sim_trace_slice(coh_trace(t->cc->coh), 1, (int)t->proc.id,
 			t->w->type->name, "op", t->op_start, now - t->op_start);
 }

@@ -7,8 +7,9 @@
  * program there until the run ends. A workload type (struct workload_type)
  * knows its scenario keys, reads them (parse), creates its objects in the
  * simulated memory and starts its tasks (start), and reports its metrics
- * (report). Every task counts completed operations and their latency; the
- * runner resets the counts at the end of the warm-up.
+ * (report). Every task counts its completed operations, and their latency
+ * goes into the run's one latency statistic; the runner resets both at the
+ * end of the warm-up.
  *
  * Built-in types: atomic_counter, false_sharing and ops (models/teaching.c).
  *
@@ -39,7 +40,6 @@ struct sim_task {
 	unsigned int index;	/* within the workload */
 	gsl_rng *rng;
 	uint64_t ops;		/* operations completed since warm-up */
-	struct sim_stat lat;	/* their latency, ns */
 	sim_time_t op_start;
 };
 
@@ -89,6 +89,7 @@ struct run {
 	unsigned int nr_workloads;
 	struct workload *workloads;
 	bool measuring;			/* past the warm-up */
+	struct sim_stat lat;		/* latency of every task's ops, ns */
 };
 
 /* Helpers for workload code. */

@@ -43,39 +43,45 @@ void sim_error_print(FILE *out, const struct sim_error *err)
 		fprintf(out, "memcgsim: error: %s\n", err->msg);
 }
 
+/*
+ * sim_levenshtein() - edit distance with adjacent transpositions counted
+ * as one edit (optimal string alignment): "skx-2s-27" is one edit from
+ * "skx-2s-72", a typical typo.
+ */
 unsigned int sim_levenshtein(const char *a, const char *b)
 {
-	size_t la = strlen(a), lb = strlen(b);
-	unsigned int row[64], prev, tmp;
-	size_t i, j;
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	unsigned int d[64][64];
 
 	/* Keys are short; longer words are simply "far". */
-	if (lb >= 64 || la >= 64)
+	if (la >= 64 || lb >= 64)
 		return 64;
+	for (i = 0; i <= la; i++)
+		d[i][0] = (unsigned int)i;
 	for (j = 0; j <= lb; j++)
-		row[j] = j;
+		d[0][j] = (unsigned int)j;
 	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
 		for (j = 1; j <= lb; j++) {
-			unsigned int best = prev + (a[i - 1] != b[j - 1]);
+			unsigned int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
 
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			tmp = row[j];
-			row[j] = best;
-			prev = tmp;
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
 		}
 	}
-	return row[lb];
+	return d[la][lb];
 }
 
 /*
  * sim_nearest() - the choice closest to @word, or NULL when none is close
- * enough to be a plausible typo (distance at most a third of the length,
- * and at least 2 allowed).
+ * enough to be a plausible typo (edit distance at most a third of the
+ * length, and at least 2 allowed; one word a prefix of the other counts
+ * as distance 1). Ties go to the first choice.
  */
 const char *sim_nearest(const char *word, const char *const *choices,
 			unsigned int nr_choices)
@@ -85,6 +91,12 @@ const char *sim_nearest(const char *word, const char *const *choices,
 
 	for (i = 0; i < nr_choices; i++) {
 		unsigned int d = sim_levenshtein(word, choices[i]);
+		size_t lw = strlen(word), lc = strlen(choices[i]);
+
+		/* "duration" for "duration_ms": a prefix is a near miss. */
+		if (lw >= 3 && lc >= 3 &&
+		    !strncmp(word, choices[i], lw < lc ? lw : lc))
+			d = 1;
 
 		if (d < best_d) {
 			best_d = d;

@@ -46,6 +46,7 @@
 #define SCENARIO_MAX_DEPTH 64
 #define SCENARIO_MAX_NODES 100000
 #define SCENARIO_MAX_PATH 1024
+#define SCENARIO_MAX_MAP_KEYS 8192	/* keys in one map */
 #define SCENARIO_SET_FILE "--set"
 
 /**
@@ -565,6 +566,16 @@ static int check_new_key(struct loader *ld, const struct scenario_node *map,
 	if (strlen(map->path) + strlen(k) + 1 > SCENARIO_MAX_PATH) {
 		error_at(ld->err, key, "key path is longer than %d bytes",
 			 SCENARIO_MAX_PATH);
+		return -1;
+	}
+	/* The duplicate scan below is quadratic: bound it. */
+	if (map->len >= SCENARIO_MAX_MAP_KEYS) {
+		if (map->path[0])
+			error_at(ld->err, key, "too many keys in '%s': at most %d",
+				 map->path, SCENARIO_MAX_MAP_KEYS);
+		else
+			error_at(ld->err, key, "too many keys at the top level: "
+				 "at most %d", SCENARIO_MAX_MAP_KEYS);
 		return -1;
 	}
 	for (i = 0; i < map->len; i++) {

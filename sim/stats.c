@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_histogram.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "sim/error.h"
@@ -20,6 +21,8 @@ void sim_stat_init(struct sim_stat *s)
 void sim_stat_destroy(struct sim_stat *s)
 {
 	free(s->v);
+	if (s->hist)
+		gsl_histogram_free(s->hist);
 	sim_stat_init(s);
 }
 
@@ -27,20 +30,76 @@ void sim_stat_reset(struct sim_stat *s)
 {
 	s->n = 0;
 	s->sum = 0;
+	if (s->hist) {
+		gsl_histogram_free(s->hist);
+		s->hist = NULL;
+	}
+}
+
+/*
+ * The histogram spans 1e-3 to 1e12 in the samples' unit (1 ps to 1000 s
+ * for nanoseconds) in bins of SIM_STAT_BIN_REL relative width; samples
+ * outside are clamped into the first or last bin.
+ */
+#define HIST_MIN 1e-3
+#define HIST_MAX 1e12
+
+static void hist_add(struct sim_stat *s, double x);
+
+static void stat_fold(struct sim_stat *s)
+{
+	size_t nbins = (size_t)ceil(log(HIST_MAX / HIST_MIN) /
+				    log1p(SIM_STAT_BIN_REL));
+	double *range = malloc((nbins + 1) * sizeof(*range));
+	size_t i;
+
+	s->hist = gsl_histogram_alloc(nbins);
+	SIM_BUG_ON(!s->hist || !range);
+	for (i = 0; i <= nbins; i++)
+		range[i] = HIST_MIN * exp((double)i * log1p(SIM_STAT_BIN_REL));
+	range[nbins] = HIST_MAX * 2;	/* rounding must not drop HIST_MAX */
+	SIM_BUG_ON(gsl_histogram_set_ranges(s->hist, range, nbins + 1));
+	free(range);
+	for (i = 0; i < s->n; i++)
+		hist_add(s, s->v[i]);
+	free(s->v);
+	s->v = NULL;
+	s->cap = 0;
+}
+
+static void hist_add(struct sim_stat *s, double x)
+{
+	if (x < HIST_MIN)
+		x = HIST_MIN;
+	if (x > HIST_MAX)
+		x = HIST_MAX;
+	SIM_BUG_ON(gsl_histogram_increment(s->hist, x));
 }
 
 void sim_stat_add(struct sim_stat *s, double x)
 {
+	s->sum += x;
+	if (s->hist) {
+		hist_add(s, x);
+		s->n++;
+		return;
+	}
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 256;
-		double *v = realloc(s->v, cap * sizeof(*v));
+		double *v;
 
+		if (s->n == SIM_STAT_EXACT) {
+			stat_fold(s);
+			hist_add(s, x);
+			s->n++;
+			return;
+		}
+		v = realloc(s->v, cap * sizeof(*v));
 		SIM_BUG_ON(!v);
 		s->v = v;
 		s->cap = cap;
 	}
 	s->v[s->n++] = x;
-	s->sum += x;
 }
 
 double sim_stat_mean(const struct sim_stat *s)
@@ -48,12 +107,29 @@ double sim_stat_mean(const struct sim_stat *s)
 	return s->n ? s->sum / (double)s->n : 0.0;
 }
 
+/* The @q quantile of the histogram: interpolated inside its bin. */
+static double hist_quantile(const struct sim_stat *s, double q)
+{
+	double target = q * (double)s->n, cum = 0, lo, hi, c;
+	size_t i, nbins = gsl_histogram_bins(s->hist);
+
+	for (i = 0; i < nbins; i++) {
+		c = gsl_histogram_get(s->hist, i);
+		if (c > 0 && cum + c >= target) {
+			gsl_histogram_get_range(s->hist, i, &lo, &hi);
+			return lo + (hi - lo) * (target - cum) / c;
+		}
+		cum += c;
+	}
+	gsl_histogram_get_range(s->hist, nbins - 1, &lo, &hi);
+	return lo;
+}
+
 /*
  * sim_stat_quantile() - GSL's quantile definition (as
  * gsl_stats_quantile_from_sorted_data: linear interpolation between the
  * order statistics around (n - 1) q), computed with gsl_stats_select()
- * in linear time instead of sorting: runs collect millions of samples.
- * The samples are reordered.
+ * in linear time instead of sorting. The samples are reordered.
  */
 double sim_stat_quantile(struct sim_stat *s, double q)
 {
@@ -62,6 +138,8 @@ double sim_stat_quantile(struct sim_stat *s, double q)
 
 	if (!s->n)
 		return 0.0;
+	if (s->hist)
+		return hist_quantile(s, q);
 	index = q * (double)(s->n - 1);
 	k = (size_t)index;
 	delta = index - (double)k;

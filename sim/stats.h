@@ -2,9 +2,13 @@
 /*
  * sim/stats.h - sample statistics and random streams.
  *
- * struct sim_stat collects samples (latencies, in any unit) and answers
- * count, mean and quantiles. Quantiles are exact: the samples are kept,
- * and each quantile is found by selection (gsl_stats_select).
+ * struct sim_stat collects samples (latencies, in any positive unit) and
+ * answers count, mean and quantiles. The mean is always exact. Quantiles
+ * are exact (selection, gsl_stats_select) while there are at most
+ * SIM_STAT_EXACT samples; past that the samples are folded into a GSL
+ * histogram with logarithmic bins SIM_STAT_BIN_REL wide, so memory stays
+ * bounded however long the run, and a quantile is then within that
+ * relative error.
  *
  * sim_ci95() gives the mean and the half-width of the Student-t 95%
  * confidence interval of a handful of replication results.
@@ -23,15 +27,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <gsl/gsl_histogram.h>
 #include <gsl/gsl_rng.h>
 
+#define SIM_STAT_EXACT (1u << 20)	/* samples kept exactly: 8 MiB */
+#define SIM_STAT_BIN_REL 0.002		/* histogram bin width: 0.2% */
+
+
+
 /*
- * struct sim_stat - a growing array of samples, in no particular order.
+ * struct sim_stat - samples: an array (in no particular order) while
+ * @hist is NULL, a histogram after that.
  */
 struct sim_stat {
 	double *v;
 	size_t n, cap;
 	double sum;
+	gsl_histogram *hist;
 };
 
 void sim_stat_init(struct sim_stat *s);

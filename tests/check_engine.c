@@ -8,6 +8,7 @@
 
 #include "sim/co.h"
 #include "sim/engine.h"
+#include "sim/error.h"
 #include "sim/stats.h"
 
 #define NR_LOG 64
@@ -236,6 +237,57 @@ START_TEST(sim_stat_quantiles)
 END_TEST
 
 /*
+ * Past SIM_STAT_EXACT samples the statistic folds into a histogram of
+ * 0.2%-wide bins: memory stays bounded, the mean stays exact, quantiles
+ * are within one bin. Samples 1..2^21 (each once): mean (n + 1) / 2 =
+ * 1048576.5, median about the same, p99 about 0.99 * 2^21 = 2076180.5.
+ */
+START_TEST(sim_stat_histogram_mode)
+{
+	const size_t n = 2 * SIM_STAT_EXACT;
+	struct sim_stat s;
+	size_t i;
+
+	sim_stat_init(&s);
+	for (i = 1; i <= n; i++)
+		sim_stat_add(&s, (double)i);
+	ck_assert_ptr_nonnull(s.hist);
+	ck_assert_ptr_null(s.v);
+	ck_assert_uint_eq(s.n, n);
+	ck_assert_double_eq_tol(sim_stat_mean(&s), 1048576.5, 1e-6);
+	ck_assert_double_eq_tol(sim_stat_quantile(&s, 0.5), 1048576.5,
+				1048576.5 * SIM_STAT_BIN_REL);
+	ck_assert_double_eq_tol(sim_stat_quantile(&s, 0.99), 2076180.5,
+				2076180.5 * SIM_STAT_BIN_REL);
+	sim_stat_reset(&s);
+	ck_assert_ptr_null(s.hist);
+	sim_stat_add(&s, 3.0);
+	ck_assert_double_eq_tol(sim_stat_quantile(&s, 0.5), 3.0, 1e-12);
+	sim_stat_destroy(&s);
+}
+END_TEST
+
+/*
+ * Suggestions: a transposition is one edit ("skx-2s-27" is nearer to
+ * "skx-2s-72" than to "skx-2s-44"), a prefix is a near miss
+ * ("duration" for "duration_ms"), and a far word gets no suggestion.
+ */
+START_TEST(sim_nearest_typos)
+{
+	static const char *const profiles[] = { "desktop-4c8t", "skx-2s-44",
+						 "skx-2s-72" };
+	static const char *const keys[] = { "seed", "duration_ms",
+					     "warmup_ms" };
+
+	ck_assert_uint_eq(sim_levenshtein("skx-2s-27", "skx-2s-72"), 1);
+	ck_assert_uint_eq(sim_levenshtein("skx-2s-27", "skx-2s-44"), 2);
+	ck_assert_str_eq(sim_nearest("skx-2s-27", profiles, 3), "skx-2s-72");
+	ck_assert_str_eq(sim_nearest("duration", keys, 3), "duration_ms");
+	ck_assert_ptr_null(sim_nearest("machine", keys, 3));
+}
+END_TEST
+
+/*
  * 95% CI of {1, 2, 3}: mean 2, sd 1, t(0.975, 2) = 4.302653,
  * half-width = 4.302653 / sqrt(3) = 2.484138.
  */
@@ -285,6 +337,8 @@ static Suite *engine_suite(void)
 	tc = tcase_create("stats");
 	tcase_add_test(tc, sim_stat_quantiles);
 	tcase_add_test(tc, sim_ci95_three);
+	tcase_add_test(tc, sim_stat_histogram_mode);
+	tcase_add_test(tc, sim_nearest_typos);
 	tcase_add_test(tc, sim_rng_stream_independent);
 	suite_add_tcase(s, tc);
 	return s;

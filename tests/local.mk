@@ -29,5 +29,49 @@ tests_check_cache_SOURCES = tests/check_cache.c
 tests_check_cache_CFLAGS = $(TEST_CFLAGS)
 tests_check_cache_LDADD = $(TEST_LDADD)
 
+# ---- Scenario-level tests: shell drivers, run with $(SHELL) ----
+# tests/run-bad.sh          bad input is refused: exit 2, no output, the
+#                           message in tests/bad/model-*.expect
+# tests/run-golden.sh       every scenario gives tests/golden/*.{csv,yaml}
+# tests/run-determinism.sh  same inputs and seed, same bytes
+# They find the program through $MEMCGSIM and the data through $top_srcdir
+# (AM_TESTS_ENVIRONMENT, last in this file). The data directories are
+# distributed whole, so new corpus entries, golden files and scenarios
+# need no list here.
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(SHELL)
+TESTS += \
+	%reldir%/run-bad.sh \
+	%reldir%/run-golden.sh \
+	%reldir%/run-determinism.sh
+EXTRA_DIST += \
+	%reldir%/run-bad.sh \
+	%reldir%/run-golden.sh \
+	%reldir%/run-determinism.sh \
+	%reldir%/bad \
+	%reldir%/golden \
+	%reldir%/data
+
+# make update-golden: rerun every scenario and rewrite tests/golden/ in the
+# source tree; review the diff before committing.
+update-golden: memcgsim$(EXEEXT)
+	MEMCGSIM='$(abs_top_builddir)/memcgsim$(EXEEXT)' \
+	top_srcdir='$(top_srcdir)' \
+	$(SHELL) $(srcdir)/%reldir%/run-golden.sh --update
+
+# make bench: engine events per second and peak memory of atomic_counter
+# on 8, 72 and 256 CPUs. Built only here, never by make all or make check.
+EXTRA_PROGRAMS = %reldir%/bench
+%canon_reldir%_bench_SOURCES = %reldir%/bench.c
+CLEANFILES += %reldir%/bench$(EXEEXT)
+bench: %reldir%/bench$(EXEEXT)
+	%reldir%/bench$(EXEEXT) \
+		$(srcdir)/%reldir%/data/bench-8.yaml \
+		$(srcdir)/%reldir%/data/bench-72.yaml \
+		$(srcdir)/%reldir%/data/bench-256.yaml
+
+.PHONY: update-golden bench
+
 TESTS += $(check_PROGRAMS)
-AM_TESTS_ENVIRONMENT = top_srcdir='$(top_srcdir)'; export top_srcdir;
+AM_TESTS_ENVIRONMENT = top_srcdir='$(top_srcdir)'; export top_srcdir; \
+	MEMCGSIM='$(abs_top_builddir)/memcgsim$(EXEEXT)'; export MEMCGSIM;

@@ -1,0 +1,333 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tests/run-bad.sh - memcgsim refuses bad input cleanly (DESIGN.md 10).
+#
+# 1. The corpus: for every tests/bad/model-NAME.yaml, run
+#	memcgsim run model-NAME.yaml --format csv
+#    from tests/bad (so the path in messages is just the file name) and
+#    expect exit status 2, nothing on stdout, and one line on stderr equal
+#    to tests/bad/model-NAME.expect. Entries of tests/bad/known-defects
+#    are refused correctly but with a message we do not want to enshrine:
+#    for them only the status and stdout are checked.
+# 2. Command-line errors (--set, --variant, unknown command or option,
+#    missing SCENARIO): exit 2, nothing on stdout, the expected first line
+#    on stderr (optionally followed by "Try 'memcgsim --help'.").
+# 3. A failed run leaves no --out or --trace file behind.
+# 4. Adversarial inputs made on the fly (too big for the corpus): a 10 MB
+#    scenario that must run, 17 MiB, 100000 nested brackets, 100000
+#    variants and 100000 workloads that must be refused; nothing may crash
+#    or take more than 20 s.
+#
+# Environment: MEMCGSIM (the program) and top_srcdir, both set by
+# `make check`. Quiet on success; each failure is explained on stdout.
+set -eu
+
+: "${MEMCGSIM:?set MEMCGSIM to the memcgsim program (make check does)}"
+: "${top_srcdir:?set top_srcdir to the source tree (make check does)}"
+
+case $MEMCGSIM in
+/*) ;;
+*) MEMCGSIM=$(pwd)/$MEMCGSIM ;;
+esac
+bad=$(cd "$top_srcdir/tests/bad" && pwd)
+data=$(cd "$top_srcdir/tests/data" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgsim-bad.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+if command -v timeout >/dev/null 2>&1; then
+	limit="timeout 20"
+else
+	limit=
+fi
+
+failures=0
+fail()
+{
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+# run DIR ARGS...: run memcgsim in DIR; sets $rc, fills $tmp/out, $tmp/err.
+run()
+{
+	dir=$1
+	shift
+	rc=0
+	(cd "$dir" && $limit "$MEMCGSIM" "$@") >"$tmp/out" 2>"$tmp/err" || rc=$?
+}
+
+# refused WHAT: the common checks after run(); 0 when they pass.
+refused()
+{
+	case $rc in
+	2) ;;
+	124) fail "$1: did not finish within 20 s"; return 1 ;;
+	1[2-9][0-9]) fail "$1: killed by signal $((rc - 128))"
+		sed 's/^/	/' "$tmp/err"; return 1 ;;
+	*) fail "$1: exit status $rc, expected 2"
+		sed 's/^/	/' "$tmp/err"; return 1 ;;
+	esac
+	if test -s "$tmp/out"; then
+		fail "$1: wrote to stdout on bad input:"
+		head -5 "$tmp/out" | sed 's/^/	/'
+		return 1
+	fi
+	if ! test -s "$tmp/err"; then
+		fail "$1: nothing on stderr"
+		return 1
+	fi
+	return 0
+}
+
+# first_line_is WHAT EXPECTED: compare stderr's first line.
+first_line_is()
+{
+	got=$(sed -n 1p "$tmp/err")
+	test "$got" = "$2" && return 0
+	fail "$1: unexpected message"
+	echo "	expected: $2"
+	echo "	got:      $got"
+	return 1
+}
+
+# ---- 1. the corpus ----
+
+known_defect()
+{
+	grep "^$1:" "$bad/known-defects" >/dev/null 2>&1
+}
+
+nr=0
+for yaml in "$bad"/model-*.yaml; do
+	test -e "$yaml" || continue
+	file=${yaml##*/}
+	name=${file%.yaml}
+	nr=$((nr + 1))
+	if ! test -f "$bad/$name.expect"; then
+		fail "$file: no $name.expect next to it"
+		continue
+	fi
+	expect=$(sed -n 1p "$bad/$name.expect")
+	run "$bad" run "$file" --format csv
+	refused "$file" || continue
+	lines=$(wc -l <"$tmp/err")
+	if known_defect "$name"; then
+		got=$(sed -n 1p "$tmp/err")
+		if test "$got" = "$expect"; then
+			fail "$file: the message is now as wanted; remove $name from tests/bad/known-defects"
+		else
+			echo "known defect: $name: $got"
+		fi
+		continue
+	fi
+	first_line_is "$file" "$expect" || continue
+	test "$lines" -eq 1 ||
+		fail "$file: $lines lines on stderr, expected one"
+done
+test "$nr" -gt 0 || fail "no tests/bad/model-*.yaml found in $bad"
+
+# ---- 2. the command line ----
+
+# usage EXPECTED ARGS...: memcgsim ARGS (run in tests/data) is refused with
+# EXPECTED as the first line, perhaps followed by the --help hint.
+usage()
+{
+	expect=$1
+	shift
+	what="memcgsim $*"
+	run "$data" "$@"
+	refused "$what" || return 0
+	first_line_is "$what" "$expect" || return 0
+	lines=$(wc -l <"$tmp/err")
+	if test "$lines" -gt 2 || { test "$lines" -eq 2 &&
+		test "$(sed -n 2p "$tmp/err")" != "Try 'memcgsim --help'."; }; then
+		fail "$what: more than the message and the --help hint on stderr:"
+		sed 's/^/	/' "$tmp/err"
+	fi
+}
+
+ok=small.yaml
+usage "--set: error: key 'duration_ms': expected a duration in ms, or with a unit ps, ns, us, ms or s, found 'abc'" \
+	run $ok --format csv --set duration_ms=abc
+usage "--set: error: unknown key 'nokey' at the top level" \
+	run $ok --format csv --set nokey.x=1
+usage "--set: error: unknown key 'duration_mss' at the top level; did you mean 'duration_ms'?" \
+	run $ok --format csv --set duration_mss=1
+usage "memcgsim: error: --set: expected KEY=VALUE, found 'duration_ms'" \
+	run $ok --format csv --set duration_ms
+usage "--set: error: expected KEY=VALUE, found '=5'" \
+	run $ok --format csv --set =5
+usage "--set: error: key 'workloads.0.cpus': CPU 99 is out of range: the machine has 72 CPUs (0-71)" \
+	run $ok --format csv --set workloads.0.cpus=0-99
+usage "--set: error: cannot set 'workloads.5.cpus': index 5 is out of range: 'workloads' has 1 item" \
+	run $ok --format csv --set workloads.5.cpus=1
+usage "--set: error: key 'workloads.0.cpus': cannot parse the value '[1': did not find expected ',' or ']'" \
+	run $ok --format csv --set 'workloads.0.cpus=[1'
+usage "--set: error: key 'kernel.page_counter_layout': expected one of 'v6.0', 'v6.1', 'custom', found 'v5'" \
+	run $ok --format csv --set kernel.page_counter_layout=v5
+usage "memcgsim: error: --variant: no variant named 'nosuch' in small.yaml" \
+	run $ok --format csv --variant nosuch
+usage "memcgsim: error: --variant: no variant named 'btch4' in small.yaml; did you mean 'batch4'?" \
+	run $ok --format csv --variant btch4
+usage "memcgsim: error: unknown command 'frob' (run, explain, list, help)" \
+	frob $ok
+usage "memcgsim: error: unknown option '--frob'" \
+	run $ok --frob
+usage "memcgsim: error: unknown option '-x'" \
+	run $ok -x
+usage "memcgsim: error: option '--format' needs a value" \
+	run $ok --format
+usage "memcgsim: error: --format: expected table, yaml or csv, found 'xml'" \
+	run $ok --format xml
+usage "memcgsim: error: run: missing SCENARIO" \
+	run
+usage "memcgsim: error: run: missing SCENARIO" \
+	run --format csv
+usage "memcgsim: error: explain: missing SCENARIO" \
+	explain
+usage "memcgsim: error: unexpected argument 'extra'" \
+	run $ok extra
+usage "memcgsim: error: --seed: expected a non-negative integer, found '-1'" \
+	run $ok --seed -1
+usage "memcgsim: error: --seed: expected a non-negative integer, found '18446744073709551616'" \
+	run $ok --seed 18446744073709551616
+usage "memcgsim: error: --replications: expected an integer from 1 to 1000, found '0'" \
+	run $ok --replications 0
+usage "memcgsim: error: --replications: expected an integer from 1 to 1000, found '1001'" \
+	run $ok --replications 1001
+usage "memcgsim: error: --lines: expected an integer from 0 to 64, found '65'" \
+	run $ok --lines 65
+usage "memcgsim: error: explain: explain prints to the terminal; use run for --out and --format" \
+	explain $ok --format csv
+usage "no-such-file.yaml: error: cannot open scenario: No such file or directory" \
+	run no-such-file.yaml --format csv
+
+# More than 256 --set options.
+set -- run $ok --format csv
+i=0
+while test $i -lt 257; do
+	set -- "$@" --set seed=$i
+	i=$((i + 1))
+done
+usage "memcgsim: error: too many --set options (at most 256)" "$@"
+
+# ---- 3. no partial output files ----
+
+run "$bad" run model-cpus-shared.yaml --out "$tmp/result.csv" --format csv
+refused "run --out on bad input" || :
+test -e "$tmp/result.csv" && fail "run --out on bad input left $tmp/result.csv"
+run "$bad" run model-cpus-shared.yaml --trace "$tmp/trace.json"
+refused "run --trace on bad input" || :
+test -e "$tmp/trace.json" && fail "run --trace on bad input left $tmp/trace.json"
+for f in "$tmp"/* "$tmp"/.[!.]*; do
+	case ${f##*/} in
+	out | err | '*' | '.[!.]*') ;;
+	*) fail "a failed run left ${f##*/} behind" ;;
+	esac
+done
+
+# ---- 4. adversarial inputs ----
+
+header()
+{
+	echo 'scenario: adversarial'
+	echo 'machine: skx-2s-72'
+	echo 'duration_ms: 0.001'
+	echo 'warmup_ms: 0'
+}
+
+# generated NAME MESSAGE: run $tmp/NAME and expect MESSAGE (a shell
+# pattern) as the one line on stderr.
+generated()
+{
+	run "$tmp" run "$1" --format csv
+	refused "$1 (generated)" || return 0
+	got=$(sed -n 1p "$tmp/err")
+	# shellcheck disable=SC2254
+	case $got in
+	$2) ;;
+	*) fail "$1 (generated): unexpected message"
+		echo "	expected: $2"
+		echo "	got:      $got" ;;
+	esac
+	rm -f "$tmp/$1"
+}
+
+# A 10 MB scenario is fine: 200000 comment lines around a small one.
+{
+	header
+	echo 'workloads:'
+	echo '  - {type: atomic_counter, cpus: 0-3}'
+	awk 'BEGIN { for (i = 0; i < 200000; i++)
+		printf "# padding %06d: the loader reads it all and keeps none\n", i }'
+} >"$tmp/ten-mb.yaml"
+run "$tmp" run ten-mb.yaml --format csv
+if test "$rc" -ne 0; then
+	fail "ten-mb.yaml (generated): exit status $rc, expected 0"
+	sed 's/^/	/' "$tmp/err"
+elif ! head -1 "$tmp/out" | grep '^variant,' >/dev/null; then
+	fail "ten-mb.yaml (generated): no CSV header on stdout"
+fi
+rm -f "$tmp/ten-mb.yaml"
+
+# 17 MiB is more than a scenario may be.
+awk 'BEGIN { for (i = 0; i < 300000; i++)
+	printf "# padding %06d: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n", i }' \
+	>"$tmp/too-big.yaml"
+generated too-big.yaml "too-big.yaml: error: scenario is larger than 16 MiB"
+
+# 100000 nested flow sequences.
+{
+	header
+	awk 'BEGIN { printf "description: ";
+		for (i = 0; i < 100000; i++) printf "[";
+		for (i = 0; i < 100000; i++) printf "]"; print "" }'
+} >"$tmp/deep.yaml"
+generated deep.yaml "deep.yaml:5:*: error: nesting is deeper than 64 levels"
+
+# 100000 variants, and 100000 workloads.
+{
+	header
+	echo 'workloads:'
+	echo '  - {type: atomic_counter, cpus: 0-3}'
+	echo 'variants:'
+	awk 'BEGIN { for (i = 0; i < 100000; i++) printf "  - {name: v%d}\n", i }'
+} >"$tmp/variants.yaml"
+generated variants.yaml "variants.yaml:*: error: more than 100000 nodes in one scenario"
+{
+	header
+	echo 'workloads:'
+	awk 'BEGIN { for (i = 0; i < 100000; i++)
+		printf "  - {type: atomic_counter, cpus: %d}\n", i % 72 }'
+} >"$tmp/workloads.yaml"
+generated workloads.yaml "workloads.yaml:*: error: more than 100000 nodes in one scenario"
+
+# A map of 50000 keys must load quickly. Known to be quadratic; see
+# tests/bad/known-defects.
+if known_defect wide-map; then
+	echo "known defect: wide-map: skipped"
+else
+	{
+		header
+		echo 'workloads:'
+		echo '  - {type: atomic_counter, cpus: 0-3}'
+		echo 'cgroups:'
+		awk 'BEGIN { for (i = 0; i < 50000; i++) printf "  /c%d: {}\n", i }'
+	} >"$tmp/wide.yaml"
+	generated wide.yaml "wide.yaml:*: error: *"
+fi
+
+# Random bytes: refused somewhere, never a crash. (awk's generator
+# differs between awks, so only the shape of the message is checked;
+# tests/bad/model-binary-garbage.yaml is the fixed case.)
+LC_ALL=C awk 'BEGIN { srand(1); for (i = 0; i < 65536; i++)
+	printf "%c", 1 + int(rand() * 255) }' >"$tmp/garbage.yaml"
+generated garbage.yaml "garbage.yaml:*: error: *"
+
+if test "$failures" -gt 0; then
+	echo "$failures failure(s) in $0"
+	exit 1
+fi
+exit 0
