@@ -201,7 +201,7 @@ static int variant_machine(struct variant *v, const struct run_opts *o,
 }
 
 static int variant_workload(struct variant *v, const struct scenario_node *n,
-			    uint64_t *used, struct sim_error *err)
+			    int *used_by, struct sim_error *err)
 {
 	struct workload *w = &v->workloads[v->nr_workloads];
 	const char *keys[64], *type, *cgroup;
@@ -236,13 +236,13 @@ static int variant_workload(struct variant *v, const struct scenario_node *n,
 			     order, &nr, err))
 		return -1;
 	for (i = 0; i < nr; i++) {
-		if (used[order[i] / 64] & (1ull << (order[i] % 64))) {
+		if (used_by[order[i]] >= 0) {
 			scenario_error(err, scenario_get(n, "cpus"),
-				       "CPU %u already runs another workload's task",
-				       order[i]);
+				       "CPU %u already runs a task of workloads.%d: a CPU runs one task",
+				       order[i], used_by[order[i]]);
 			return -1;
 		}
-		used[order[i] / 64] |= 1ull << (order[i] % 64);
+		used_by[order[i]] = (int)v->nr_workloads;
 	}
 	if (scenario_string(n, "cgroup", false, "/", &cgroup, err))
 		return -1;
@@ -264,8 +264,11 @@ static int variant_workload(struct variant *v, const struct scenario_node *n,
 static int variant_workloads(struct variant *v, struct sim_error *err)
 {
 	const struct scenario_node *n = scenario_get(v->tree, "workloads");
-	uint64_t used[MACHINE_MAX_CPUS / 64] = { 0 };
+	int used_by[MACHINE_MAX_CPUS];	/* workload index per CPU, or -1 */
 	size_t i;
+
+	for (i = 0; i < MACHINE_MAX_CPUS; i++)
+		used_by[i] = -1;
 
 	if (!n) {
 		scenario_error(err, v->tree,
@@ -284,7 +287,7 @@ static int variant_workloads(struct variant *v, struct sim_error *err)
 		return -1;
 	}
 	for (i = 0; i < scenario_len(n); i++)
-		if (variant_workload(v, scenario_item(n, i), used, err))
+		if (variant_workload(v, scenario_item(n, i), used_by, err))
 			return -1;
 	return 0;
 }

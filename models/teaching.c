@@ -386,41 +386,47 @@ static int ops_resolve(struct ops_workload *ow, struct ops_insn *in,
 		       const struct scenario_node *n, struct sim_error *err)
 {
 	const char *ref = scenario_scalar(n), *dot;
+	bool lock_op = in->kind == OPS_LOCK || in->kind == OPS_UNLOCK;
+	struct ops_object *o = NULL;
 	unsigned int i, j;
 	size_t len;
 
-	if (!ref) {
-		scenario_error(err, n, "expected OBJECT.FIELD");
+	if (!ref || !*ref) {
+		scenario_error(err, n, "expected %s",
+			       lock_op ? "the name of a lock object" :
+					 "OBJECT.FIELD");
 		return -1;
 	}
 	dot = strchr(ref, '.');
 	len = dot ? (size_t)(dot - ref) : strlen(ref);
-	for (i = 0; i < ow->nr_objects; i++) {
-		struct ops_object *o = &ow->objects[i];
-
-		if (strlen(o->name) != len || strncmp(o->name, ref, len))
-			continue;
-		if (in->kind == OPS_LOCK || in->kind == OPS_UNLOCK) {
-			if (!o->is_lock || dot)
-				break;
-			in->lock = i;
+	for (i = 0; i < ow->nr_objects && !o; i++)
+		if (strlen(ow->objects[i].name) == len &&
+		    !strncmp(ow->objects[i].name, ref, len))
+			o = &ow->objects[i];
+	if (!o) {
+		scenario_error(err, n, "no object named '%.*s' in 'objects'",
+			       (int)len, ref);
+		return -1;
+	}
+	if (lock_op) {
+		if (!o->is_lock || dot) {
+			scenario_error(err, n,
+				       "expected the name of an object with 'lock: true', found '%s'",
+				       ref);
+			return -1;
+		}
+		in->lock = (unsigned int)(o - ow->objects);
+		return 0;
+	}
+	for (j = 0; dot && j < o->layout.nr_fields; j++) {
+		if (!strcmp(o->fields[j].name, dot + 1)) {
+			in->obj = (unsigned int)(o - ow->objects);
+			in->field = j;
 			return 0;
 		}
-		for (j = 0; dot && j < o->layout.nr_fields; j++) {
-			if (!strcmp(o->fields[j].name, dot + 1)) {
-				in->obj = i;
-				in->field = j;
-				return 0;
-			}
-		}
-		break;
 	}
-	if (in->kind == OPS_LOCK || in->kind == OPS_UNLOCK)
-		scenario_error(err, n, "no lock object named '%s'", ref);
-	else
-		scenario_error(err, n,
-			       "no field '%s': expected OBJECT.FIELD of a declared object",
-			       ref);
+	scenario_error(err, n, "object '%s' has no field '%s'", o->name,
+		       dot ? dot + 1 : "");
 	return -1;
 }
 
