@@ -363,11 +363,32 @@ static void list_dir(const char *base, const char *sub)
 static int cmd_list(void)
 {
 	const char *dir = data_dir();
+	char *subs[64];
+	unsigned int n = 0, i;
+	struct dirent *de;
+	DIR *d;
 
 	printf("Machine profiles (use as `machine: NAME` without .yaml):\n");
 	list_dir(dir, "machines");
-	printf("Teaching scenarios:\n");
-	list_dir(dir, "teaching");
+	d = opendir(dir);
+	while (d && n < 64 && (de = readdir(d))) {
+		char path[1200];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (de->d_name[0] != '.' && strcmp(de->d_name, "machines") &&
+		    dir_exists(path))
+			subs[n++] = strdup(de->d_name);
+	}
+	if (d)
+		closedir(d);
+	qsort(subs, n, sizeof(*subs), name_cmp);
+	for (i = 0; i < n; i++) {
+		if (subs[i]) {
+			printf("Scenarios in %s/:\n", subs[i]);
+			list_dir(dir, subs[i]);
+		}
+		free(subs[i]);
+	}
 	return EXIT_SUCCESS;
 }
 

@@ -14,7 +14,12 @@ dist_machines_DATA = \
 	%reldir%/machines/desktop-4c8t.yaml \
 	%reldir%/machines/epyc-2s-256.yaml \
 	%reldir%/machines/skx-2s-44.yaml \
-	%reldir%/machines/skx-2s-72.yaml
+	%reldir%/machines/skx-2s-72.yaml \
+	%reldir%/machines/xeon-w2145.yaml
+
+calibrationdir = $(pkgdatadir)/calibration
+dist_calibration_DATA = \
+	%reldir%/calibration/contended-cas-w2145.yaml
 
 teachingdir = $(pkgdatadir)/teaching
 dist_teaching_DATA = \

@@ -34,6 +34,8 @@ tests_check_cache_LDADD = $(TEST_LDADD)
 #                           message in tests/bad/model-*.expect
 # tests/run-golden.sh       every scenario gives tests/golden/*.{csv,yaml}
 # tests/run-determinism.sh  same inputs and seed, same bytes
+# tests/run-calibration.sh  the coherence model against the published
+#                           contended-counter measurement it is calibrated on
 # They find the program through $MEMCGSIM and the data through $top_srcdir
 # (AM_TESTS_ENVIRONMENT, last in this file). The data directories are
 # distributed whole, so new corpus entries, golden files and scenarios
@@ -43,11 +45,13 @@ SH_LOG_COMPILER = $(SHELL)
 TESTS += \
 	%reldir%/run-bad.sh \
 	%reldir%/run-golden.sh \
-	%reldir%/run-determinism.sh
+	%reldir%/run-determinism.sh \
+	%reldir%/run-calibration.sh
 EXTRA_DIST += \
 	%reldir%/run-bad.sh \
 	%reldir%/run-golden.sh \
 	%reldir%/run-determinism.sh \
+	%reldir%/run-calibration.sh \
 	%reldir%/bad \
 	%reldir%/golden \
 	%reldir%/data
