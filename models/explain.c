@@ -21,6 +21,11 @@ static double pct(double part, double whole)
 	return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
+static uint64_t field_accesses(const struct coh_field_stat *fs)
+{
+	return fs->ops[COH_READ] + fs->ops[COH_WRITE] + fs->ops[COH_RMW];
+}
+
 static void explain_fields(FILE *out, const struct coh_line *l)
 {
 	unsigned int j;
@@ -29,10 +34,8 @@ static void explain_fields(FILE *out, const struct coh_line *l)
 		"writes", "rmws", "cpus", "wait%");
 	for (j = 0; j < l->nr_fields; j++) {
 		const struct coh_field_stat *fs = &l->fields[j];
-		uint64_t n = fs->ops[COH_READ] + fs->ops[COH_WRITE] +
-			     fs->ops[COH_RMW];
 
-		if (!n)
+		if (!field_accesses(fs))
 			continue;
 		fprintf(out, "    %-28.28s %9llu %9llu %9llu %7u %7.1f%%\n",
 			fs->name, (unsigned long long)fs->ops[COH_READ],
@@ -54,10 +57,8 @@ static void explain_diagnosis(FILE *out, const struct coh_line *l,
 
 	for (j = 0; j < l->nr_fields; j++) {
 		const struct coh_field_stat *fs = &l->fields[j];
-		uint64_t n = fs->ops[COH_READ] + fs->ops[COH_WRITE] +
-			     fs->ops[COH_RMW];
 
-		if (!n)
+		if (!field_accesses(fs))
 			continue;
 		used++;
 		if (fs->nr_cpus == 1)

@@ -281,6 +281,22 @@ START_TEST(coh_rmw_alternating_by_distance)
 }
 END_TEST
 
+/* CPUs 0-3 loop on RMWs of a until 10080 ns; the RMWs completed. */
+static uint64_t saturate_four_cpus(void)
+{
+	const struct step s[] = { { .kind = LOOP_RMW, .field = FA,
+				    .ps = 10080 * NS } };
+	uint64_t total = 0;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < 4; cpu++)
+		cpu_script(cpu, 0, s, 1);
+	run_ns(10080);
+	for (cpu = 0; cpu < 4; cpu++)
+		total += h.scripts[cpu].loops;
+	return total;
+}
+
 /*
  * N CPUs saturating one line: 4 cores of socket 0 loop on RMWs of a.
  * Every hand-off is same-socket (50 ns) and occupies the line for all of
@@ -294,15 +310,8 @@ END_TEST
  */
 START_TEST(coh_rmw_saturated_line)
 {
-	const struct step s[] = { { .kind = LOOP_RMW, .field = FA, .ps = 10080 * NS } };
-	uint64_t total = 0;
-	unsigned int cpu;
+	uint64_t total = saturate_four_cpus();
 
-	for (cpu = 0; cpu < 4; cpu++)
-		cpu_script(cpu, 0, s, 1);
-	run_ns(10080);
-	for (cpu = 0; cpu < 4; cpu++)
-		total += h.scripts[cpu].loops;
 	ck_assert_uint_ge(total, 200);
 	ck_assert_uint_le(total, 202);
 	/* The line was busy all the time: 80 ns memory + 200 x 50 ns. */
@@ -317,15 +326,8 @@ static void setup_waiter(void)
 
 START_TEST(coh_rmw_saturated_line_waiter_growth)
 {
-	const struct step s[] = { { .kind = LOOP_RMW, .field = FA, .ps = 10080 * NS } };
-	uint64_t total = 0;
-	unsigned int cpu;
+	uint64_t total = saturate_four_cpus();
 
-	for (cpu = 0; cpu < 4; cpu++)
-		cpu_script(cpu, 0, s, 1);
-	run_ns(10080);
-	for (cpu = 0; cpu < 4; cpu++)
-		total += h.scripts[cpu].loops;
 	/* 1 cold RMW (80 + 3 ns: three waiters) + 10000 / 53 */
 	ck_assert_uint_ge(total, 189);
 	ck_assert_uint_le(total, 191);
@@ -345,17 +347,11 @@ END_TEST
  */
 START_TEST(coh_rmw_saturated_line_occupancy)
 {
-	const struct step s[] = { { .kind = LOOP_RMW, .field = FA, .ps = 10080 * NS } };
-	uint64_t total = 0;
-	unsigned int cpu;
+	uint64_t total;
 
 	harness_destroy();
 	harness_init_occ("0", "strict", "0.5");
-	for (cpu = 0; cpu < 4; cpu++)
-		cpu_script(cpu, 0, s, 1);
-	run_ns(10080);
-	for (cpu = 0; cpu < 4; cpu++)
-		total += h.scripts[cpu].loops;
+	total = saturate_four_cpus();
 	ck_assert_uint_ge(total, 399);
 	ck_assert_uint_le(total, 401);
 }
