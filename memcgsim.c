@@ -91,10 +91,19 @@ static void usage(FILE *out)
 	size_t len = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && len < sizeof(buf); i++) {
+		unsigned int k;
+
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len,
-					"  %-16s %s\n", types[i]->name,
-					types[i]->summary);
+					"  %-16s %s\n%19skeys: type, cpus, cgroup",
+					types[i]->name, types[i]->summary, "");
+		for (k = 0; k < types[i]->nr_keys && len < sizeof(buf); k++)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len,
+						", %s", types[i]->keys[k]);
+		if (len < sizeof(buf))
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len,
+						"\n");
+	}
 	fprintf(out, usage_text, buf);
 }
 
