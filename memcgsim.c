@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "config.h"
 #include "models/explain.h"
 #include "models/run.h"
@@ -517,6 +519,8 @@ int main(int argc, char **argv)
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 	int ret;
 
+	/* GSL's default handler aborts; every GSL status is checked. */
+	gsl_set_error_handler_off();
 	c.o.sets = c.sets;
 	c.o.datadir = data_dir();
 	if (!cmd || cmd[0] == '-') {

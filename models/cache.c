@@ -321,6 +321,37 @@ static void line_serve_event(void *arg, uint64_t data)
 	line_serve(c, l, sim_now(c->e));
 }
 
+/* Count @l among the lines @cc has requests queued on (+1 or -1). */
+static void queued_adjust(struct coh_cpu *cc, struct coh_line *l, int delta)
+{
+	unsigned int i;
+
+	for (i = 0; i < cc->nr_queued; i++)
+		if (cc->queued[i].line == l)
+			break;
+	if (i == cc->nr_queued) {
+		SIM_BUG_ON(delta < 0 || cc->nr_queued == COH_MAX_QUEUED);
+		cc->queued[cc->nr_queued].line = l;
+		cc->queued[cc->nr_queued++].n = 0;
+		l->q_cpus++;
+	}
+	cc->queued[i].n += delta;
+	if (!cc->queued[i].n) {
+		cc->queued[i] = cc->queued[--cc->nr_queued];
+		l->q_cpus--;
+	}
+}
+
+static bool queued_on(const struct coh_cpu *cc, const struct coh_line *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < cc->nr_queued; i++)
+		if (cc->queued[i].line == l)
+			return true;
+	return false;
+}
+
 static void line_enqueue(struct coh *c, struct coh_line *l,
 			 const struct coh_req *r)
 {
@@ -337,18 +368,57 @@ static void line_enqueue(struct coh *c, struct coh_line *l,
 		l->q_head = 0;
 	}
 	l->q[(l->q_head + l->q_len++) % l->q_cap] = *r;
+	/* Prefetches are nobody's wait: they count as no waiter. */
+	if (r->prefetch)
+		return;
+	queued_adjust(&c->cpus[r->cpu], l, +1);
+	if (r->op != COH_READ)
+		l->q_writers++;
+}
+
+static struct coh_req line_dequeue(struct coh *c, struct coh_line *l)
+{
+	struct coh_req r = l->q[l->q_head];
+
+	l->q_head = (l->q_head + 1) % l->q_cap;
+	l->q_len--;
+	if (!r.prefetch) {
+		queued_adjust(&c->cpus[r.cpu], l, -1);
+		if (r.op != COH_READ)
+			l->q_writers--;
+	}
+	return r;
+}
+
+/*
+ * line_ready_at() - when the line can start its next hand-off: when the
+ * current one frees it and, under the hold rule, when the owner's window
+ * closes (unless the owner itself is next).
+ */
+static sim_time_t line_ready_at(const struct coh *c, const struct coh_line *l)
+{
+	sim_time_t t = l->free_at, hold;
+
+	if (c->m->handoff != COH_HANDOFF_HOLD || !l->q_len || l->owner < 0 ||
+	    l->q[l->q_head].cpu == l->owner)
+		return t;
+	hold = l->owner_since + c->m->hold_ps;
+	return hold > t ? hold : t;
 }
 
 static void line_kick(struct coh *c, struct coh_line *l, sim_time_t now)
 {
+	sim_time_t ready;
+
 	if (l->serving)
 		return;
-	if (l->free_at <= now) {
+	ready = line_ready_at(c, l);
+	if (ready <= now) {
 		line_serve(c, l, now);
 		return;
 	}
 	l->serving = true;
-	sim_schedule(c->e, l->free_at, line_serve_event, c, l->index);
+	sim_schedule(c->e, ready, line_serve_event, c, l->index);
 }
 
 /*
@@ -448,32 +518,44 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 {
 	const struct machine *m = c->m;
 
-	while (l->q_len && l->free_at <= now) {
-		struct coh_req r = l->q[l->q_head];
+	while (l->q_len && line_ready_at(c, l) <= now) {
+		struct coh_req r = line_dequeue(c, l);
 		enum coh_dist dist;
 		sim_time_t lat, occ = 0, done;
+		unsigned int waiters;
 
-		l->q_head = (l->q_head + 1) % l->q_cap;
-		l->q_len--;
 		lat = hand_off(c, l, &r, &dist);
 		if (dist != COH_DIST_SELF) {
-			/* Directory and snoop load grow with the queue. */
-			lat += (sim_time_t)l->q_len * m->xfer_per_waiter_ps;
+			/*
+			 * Directory and snoop load grow with the other CPUs
+			 * queued on the line (calibrated per waiting CPU).
+			 */
+			waiters = l->q_cpus;
+			if (!r.prefetch && waiters &&
+			    queued_on(&c->cpus[r.cpu], l))
+				waiters--;
+			lat += (sim_time_t)waiters * m->xfer_per_waiter_ps;
 			occ = lat * m->occupancy_1024 / 1024;
 			l->transfers++;
 			l->xfer_by_dist[dist]++;
 		}
+		/*
+		 * SIM: with occupancy below 1 hand-offs overlap; the line still
+		 * reaches its holders in the order it was handed to them.
+		 */
 		done = now + lat;
+		if (done < l->last_done)
+			done = l->last_done;
+		l->last_done = done;
 		l->free_at = now + occ;
 		l->busy_ps += occ;
 		l->owner_since = done;
-		l->wait_ps += now - r.enq;
-		l->fields[r.slot].wait_ps += now - r.enq;
 		trace_holder(c, l, now);
-		trace_wait(c, &r, l, done);
-
 		if (r.prefetch)
 			continue;
+		l->wait_ps += now - r.enq;
+		l->fields[r.slot].wait_ps += now - r.enq;
+		trace_wait(c, &r, l, done);
 		if (r.posted) {
 			pending_served(c, &r, l, done);
 		} else {
@@ -486,7 +568,7 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 	}
 	if (l->q_len && !l->serving) {
 		l->serving = true;
-		sim_schedule(c->e, l->free_at, line_serve_event, c,
+		sim_schedule(c->e, line_ready_at(c, l), line_serve_event, c,
 			     l->index);
 	}
 }
@@ -496,29 +578,34 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 static bool line_is_hit(const struct coh *c, const struct coh_line *l,
 			unsigned int cpu, enum coh_op op, sim_time_t now)
 {
-	bool held;
-
-	if (op == COH_READ)
-		held = l->owner == (int)cpu || sharer_test(l, cpu);
-	else
-		held = l->owner == (int)cpu;
-	if (!held)
-		return false;
-	if (!l->q_len)
-		return true;
-	/* Waiters are queued: strict hand-off serves them first. */
+	if (op == COH_READ) {
+		if (l->owner != (int)cpu && !sharer_test(l, cpu))
+			return false;
+		/* Loads do not conflict with queued loads. */
+		if (!l->q_writers)
+			return true;
+	} else {
+		if (l->owner != (int)cpu)
+			return false;
+		if (!l->q_cpus)
+			return true;
+	}
+	/* Others wait: strict hand-off serves them first. */
 	return c->m->handoff == COH_HANDOFF_HOLD && l->owner == (int)cpu &&
 	       now < l->owner_since + c->m->hold_ps;
 }
 
-/* Drop posted misses that have completed. */
+/* Drop posted accesses that have completed. */
 static void pending_prune(struct coh_cpu *cc, sim_time_t now)
 {
 	unsigned int i, j = 0;
 
-	for (i = 0; i < cc->nr_pending; i++)
+	for (i = 0; i < cc->nr_pending; i++) {
 		if (cc->pending[i].done == NO_DONE || cc->pending[i].done > now)
 			cc->pending[j++] = cc->pending[i];
+		else
+			cc->nr_posted -= cc->pending[i].count;
+	}
 	cc->nr_pending = j;
 }
 
@@ -545,6 +632,7 @@ static bool fence_wait(struct coh_cpu *cc)
 			last = cc->pending[i].done;
 	}
 	cc->nr_pending = 0;
+	cc->nr_posted = 0;
 	cc->wait_ps += last - now;
 	p->now = last;
 	return false;
@@ -559,13 +647,26 @@ bool coh_fence(struct coh_cpu *cc)
 	return false;
 }
 
-static int pending_find(const struct coh_cpu *cc, const struct coh_line *l)
+/*
+ * pending_merge() - the pending access a new one merges into: for a load,
+ * any posted access to the line (the miss in flight, or a store to
+ * forward from); for a store, a store to the line not yet served. -1 if
+ * none.
+ */
+static int pending_merge(const struct coh_cpu *cc, const struct coh_line *l,
+			 enum coh_op op)
 {
 	unsigned int i;
 
-	for (i = 0; i < cc->nr_pending; i++)
-		if (cc->pending[i].line == l)
+	for (i = 0; i < cc->nr_pending; i++) {
+		if (cc->pending[i].line != l)
+			continue;
+		if (op == COH_READ)
 			return (int)i;
+		if (op == COH_WRITE && cc->pending[i].op == COH_WRITE &&
+		    cc->pending[i].done == NO_DONE)
+			return (int)i;
+	}
 	return -1;
 }
 
@@ -576,8 +677,17 @@ static void adjacent_prefetch(struct coh *c, struct coh_line *l,
 	struct coh_req r = { .cpu = (uint16_t)cpu, .op = COH_READ,
 			     .prefetch = 1, .enq = now };
 
+	unsigned int i;
+
 	if (!buddy || buddy->owner == (int)cpu || sharer_test(buddy, cpu))
 		return;
+	for (i = 0; i < buddy->q_len; i++) {
+		const struct coh_req *q = &buddy->q[(buddy->q_head + i) %
+						     buddy->q_cap];
+
+		if (q->prefetch && q->cpu == cpu)
+			return;	/* already on its way */
+	}
 	line_enqueue(c, buddy, &r);
 	line_kick(c, buddy, now);
 }
@@ -602,8 +712,8 @@ bool coh_access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op)
 		return true;
 	now = sim_now(c->e);
 	pending_prune(cc, now);
-	/* A locked RMW waits for all posted misses; so does a full buffer. */
-	if (op == COH_RMW || cc->nr_pending == COH_MAX_PENDING) {
+	/* A locked RMW waits for all posted accesses; so does a full buffer. */
+	if (op == COH_RMW || cc->nr_posted >= COH_MAX_PENDING) {
 		if (fence_wait(cc) || sim_proc_sync(p))
 			return true;
 		now = sim_now(c->e);
@@ -616,14 +726,18 @@ bool coh_access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op)
 		fs->cpus[cc->cpu / 64] |= 1ull << (cc->cpu % 64);
 		fs->nr_cpus++;
 	}
-	i = op == COH_READ ? pending_find(cc, l) : -1;
+	i = op == COH_RMW ? -1 : pending_merge(cc, l, op);
 	if (i >= 0) {
 		/*
-		 * Merges into the miss in flight, or forwards from the store
-		 * buffer. Stores never merge: each one commits in order and
-		 * needs the line Modified when it does.
+		 * A load merges into the miss in flight or forwards from the
+		 * store buffer; a store joins the queued store to its line,
+		 * to commit with it when the line arrives.
 		 */
 		l->merged++;
+		if (op == COH_WRITE) {
+			cc->pending[i].count++;
+			cc->nr_posted++;
+		}
 		p->now += m->l1_hit_ps;
 		return false;
 	}
@@ -640,10 +754,13 @@ bool coh_access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op)
 			      .enq = now };
 	line_enqueue(c, l, &r);
 	if (r.posted) {
+		SIM_BUG_ON(cc->nr_pending == COH_MAX_PENDING);
 		cc->pending[cc->nr_pending].line = l;
 		cc->pending[cc->nr_pending].op = (uint8_t)op;
+		cc->pending[cc->nr_pending].count = 1;
 		cc->pending[cc->nr_pending].done = NO_DONE;
 		cc->nr_pending++;
+		cc->nr_posted++;
 		p->now += m->l1_hit_ps;	/* the issue slot */
 	} else {
 		cc->wait_start = now;

@@ -22,22 +22,32 @@
  *    line is to the requester, by distance class (SMT sibling, same LLC,
  *    same socket, other socket, or memory for a line nobody holds), plus
  *    inval_per_sharer for each further sharer to invalidate, plus
- *    xfer_per_waiter for each request still queued behind it (directory
- *    and snoop load). A contended RMW costs the transfer alone: the
+ *    xfer_per_waiter for each other CPU still queued on the line
+ *    (directory and snoop load). A contended RMW costs the transfer
+ *    alone: the
  *    published core-to-core figures already include the atomic.
  *    The line is occupied for `occupancy` x that latency; the requester
- *    sees the whole latency. Queueing on a hot line is atomic contention.
+ *    sees the whole latency, and never before the previous hand-off of
+ *    the line completed (hand-offs complete in the order they are
+ *    served). Queueing on a hot line is atomic contention.
  *  - Hand-off rule. Under COH_HANDOFF_STRICT a request queued on a line is
- *    served between two accesses of the same CPU: an owner that touches a
- *    line with waiters goes to the back of the queue, and pays again.
- *    Under COH_HANDOFF_HOLD the CPU that just received the line keeps it
- *    for hold_ps.
+ *    served between two accesses of the same CPU: an owner that stores to
+ *    or RMWs a line with waiters goes to the back of the queue, and pays
+ *    again; a load of a line the CPU holds waits only behind queued
+ *    stores and RMWs (loads do not conflict with loads). Under
+ *    COH_HANDOFF_HOLD the CPU that just received the line keeps it for
+ *    hold_ps after it arrives: its accesses in that window are hits, and
+ *    the next hand-off waits for the window to close.
  *  - x86 TSO with out-of-order execution: loads and stores that miss are
  *    posted. The CPU goes on; later loads of the same line merge into the
- *    pending miss. A locked RMW, and the end of a kernel function
- *    (coh_fence()), wait for every posted access of the CPU. A load
- *    followed by an RMW of the same line is therefore two transactions: the
- *    load brings the line Shared, the RMW needs it again, exclusively.
+ *    pending miss (or forward from the store buffer), and later stores to
+ *    a line whose store miss is still queued merge into it (the store
+ *    buffer commits them together once the line arrives). At most
+ *    COH_MAX_PENDING posted accesses are outstanding; then the CPU waits.
+ *    A locked RMW, and the end of a kernel function (coh_fence()), wait
+ *    for every posted access of the CPU. A load followed by an RMW of the
+ *    same line is therefore two transactions: the load brings the line
+ *    Shared, the RMW needs it again, exclusively.
  *
  *	line state      request    served as                       latency
  *	M at cpu d      READ       d -> S, requester S             xfer(d)
@@ -69,7 +79,13 @@
 
 #define COH_LINE_SIZE 64
 #define COH_LINE_FIELDS 16	/* distinct fields counted per line */
-#define COH_MAX_PENDING 16	/* posted misses in flight per CPU */
+/*
+ * Posted accesses in flight per CPU. SIM: one limit for what Skylake
+ * splits between 10-12 line fill buffers (misses to distinct lines) and a
+ * 56-entry store buffer (stores, merged ones too).
+ */
+#define COH_MAX_PENDING 16
+#define COH_MAX_QUEUED (COH_MAX_PENDING + 2)	/* lines a CPU queues on */
 
 struct sim_trace;
 
@@ -125,8 +141,11 @@ struct coh_line {
 	sim_time_t free_at;	/* the hand-off being served ends */
 	sim_time_t owner_since;	/* the owner received the line */
 	bool serving;		/* a service event is scheduled */
+	sim_time_t last_done;	/* completion of the latest hand-off */
 	struct coh_req *q;	/* FIFO ring of waiting requests */
 	unsigned int q_head, q_len, q_cap;
+	unsigned int q_cpus;	/* distinct CPUs queued (prefetches aside) */
+	unsigned int q_writers;	/* queued stores and RMWs (prefetches aside) */
 	int last_holder;	/* trace: holder track */
 	sim_time_t last_holder_since;
 
@@ -164,11 +183,18 @@ struct coh_cpu {
 	bool access_done;	/* a queued access completed: see coh_access() */
 	bool fence_waiting;	/* blocked until posted accesses are served */
 	unsigned int nr_pending;
+	unsigned int nr_posted;	/* posted accesses in pending[], merged too */
 	struct {
 		struct coh_line *line;
 		uint8_t op;
+		unsigned int count;	/* accesses merged into this one */
 		sim_time_t done;	/* SIM_TIME_MAX until served */
 	} pending[COH_MAX_PENDING];
+	unsigned int nr_queued;	/* lines this CPU has requests queued on */
+	struct {
+		struct coh_line *line;
+		unsigned int n;
+	} queued[COH_MAX_QUEUED];
 	/* statistics */
 	sim_time_t wait_ps;	/* waiting for lines and fences */
 	sim_time_t wait_start;

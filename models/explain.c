@@ -87,10 +87,11 @@ static void explain_diagnosis(FILE *out, const struct coh_line *l,
 			     "  fields from written ones stops that.\n");
 	if (util > 0.9)
 		fprintf(out, "  The line is SATURATED (busy %.0f%% of the time): hand-offs are\n"
-			     "  back to back, so more CPUs only lengthen the queue; the\n"
-			     "  throughput is about one operation per transfer.\n",
-			100.0 * util);
-	(void)ops_total;
+			     "  back to back, so more CPUs only lengthen the queue. The\n"
+			     "  operations that need it go no faster than the line moves:\n"
+			     "  here %.2f operations per transfer.\n",
+			100.0 * util,
+			(double)ops_total / (double)l->transfers);
 }
 
 static void explain_line(FILE *out, const struct coh_line *l, double run_ps,

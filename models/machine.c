@@ -166,16 +166,19 @@ static int expect_entry(const struct scenario_node *entry, const char *key,
 	return -1;
 }
 
-/* load_latency() - one {ns: NUMBER, source: "..."} entry, in ps. */
-static int load_latency(const struct scenario_node *entry, uint64_t *out,
-			struct sim_error *err)
+/*
+ * load_latency() - one {ns: NUMBER, source: "..."} entry, in ps, at least
+ * @min_ps.
+ */
+static int load_latency(const struct scenario_node *entry, uint64_t min_ps,
+			uint64_t *out, struct sim_error *err)
 {
 	if (expect_entry(entry, "ns", err))
 		return -1;
 	if (load_source(entry, latency_entry_keys,
 			ARRAY_SIZE(latency_entry_keys), err))
 		return -1;
-	return scenario_time_ps(entry, "ns", true, PS_PER_NS, 0, 0,
+	return scenario_time_ps(entry, "ns", true, PS_PER_NS, 0, min_ps,
 				MACHINE_MAX_LATENCY_PS, out, err);
 }
 
@@ -231,7 +234,16 @@ static int load_latencies(struct machine *m, const struct scenario_node *map,
 		}
 		if (!entry)
 			continue;
-		if (load_latency(entry, &ps[i], err))
+		/*
+		 * Every access must take time, or a CPU looping on hits (or
+		 * two CPUs passing a line back and forth) would never let the
+		 * clock move: at least 1 ps. Growth terms may be 0.
+		 */
+		if (load_latency(entry,
+				 i == LAT_INVAL_PER_SHARER ||
+						 i == LAT_XFER_PER_WAITER ?
+					 0 : 1,
+				 &ps[i], err))
 			return -1;
 		present[i] = true;
 	}
@@ -312,7 +324,7 @@ static int load_coherence(struct machine *m, const struct scenario_node *map,
 		missing_key(err, map, "hold", "handoff 'hold' needs a window");
 		return -1;
 	}
-	if (entry && load_latency(entry, &m->hold_ps, err))
+	if (entry && load_latency(entry, 0, &m->hold_ps, err))
 		return -1;
 
 	entry = scenario_get(map, "occupancy");

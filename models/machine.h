@@ -80,7 +80,12 @@ struct machine {
 	struct machine_cpu *cpus;	/* [nr_cpus] */
 
 	uint64_t l1_hit_ps;		/* load hit in the own L1 */
-	uint64_t llc_hit_ps;		/* load of a line no core holds: LLC */
+	/*
+	 * SIM: read by nothing yet. Lines are never evicted, so a line no
+	 * core holds is a cold one, served from memory; llc_hit is kept for
+	 * when capacity is modelled.
+	 */
+	uint64_t llc_hit_ps;
 	uint64_t memory_ps;		/* first touch of a cold line: DRAM */
 	uint64_t rmw_local_ps;		/* locked RMW on an owned line */
 	uint64_t xfer_ps[NR_COH_DIST];	/* line transfer by distance class */

@@ -451,11 +451,73 @@ static int ops_parse_insn(struct ops_workload *ow, struct ops_insn *in,
 	case OPS_DELAY:
 		return scenario_time_ps(n, key, true, SIM_PS_PER_NS, 0, 0,
 					SIM_PS_PER_MS, &in->ps, err);
-	case OPS_FENCE:
+	case OPS_FENCE: {
+		bool on;
+
+		if (scenario_bool(n, key, true, true, &on, err))
+			return -1;
+		if (!on) {
+			scenario_error(err, scenario_item(n, 0),
+				       "expected true ({fence: true}), found false");
+			return -1;
+		}
 		return 0;
+	}
 	default:
 		return ops_resolve(ow, in, scenario_item(n, 0), err);
 	}
+}
+
+/*
+ * ops_check_program() - refuse programs that cannot run: a lock taken
+ * twice without an unlock (it would deadlock), an unlock of a lock not
+ * held, a program that ends holding a lock, and a program that takes no
+ * simulated time (only fences and zero delays: it would loop forever at
+ * one instant).
+ */
+static int ops_check_program(const struct ops_workload *ow,
+			     const struct scenario_node *prog,
+			     struct sim_error *err)
+{
+	bool held[OPS_MAX_OBJECTS] = { false }, takes_time = false;
+	unsigned int i;
+
+	for (i = 0; i < ow->nr_insns; i++) {
+		const struct ops_insn *in = &ow->insns[i];
+		const struct scenario_node *n = scenario_item(prog, i);
+		const char *name = ow->objects[in->lock].name;
+
+		if (in->kind == OPS_DELAY ? in->ps > 0 : in->kind != OPS_FENCE)
+			takes_time = true;
+		if (in->kind == OPS_LOCK && held[in->lock]) {
+			scenario_error(err, n,
+				       "lock '%s' is already held here: taking it again would deadlock",
+				       name);
+			return -1;
+		}
+		if (in->kind == OPS_UNLOCK && !held[in->lock]) {
+			scenario_error(err, n,
+				       "unlock of '%s', which the program does not hold here",
+				       name);
+			return -1;
+		}
+		if (in->kind == OPS_LOCK || in->kind == OPS_UNLOCK)
+			held[in->lock] = in->kind == OPS_LOCK;
+	}
+	for (i = 0; i < ow->nr_objects; i++) {
+		if (held[i]) {
+			scenario_error(err, prog,
+				       "the program ends holding lock '%s': add {unlock: %s}",
+				       ow->objects[i].name, ow->objects[i].name);
+			return -1;
+		}
+	}
+	if (!takes_time) {
+		scenario_error(err, prog,
+			       "the program takes no simulated time (only fences and zero delays) and would never end: add a memory operation or a delay");
+		return -1;
+	}
+	return 0;
 }
 
 static int ops_parse(struct workload *w, const struct scenario_node *n,
@@ -501,7 +563,23 @@ static int ops_parse(struct workload *w, const struct scenario_node *n,
 			return -1;
 		ow->nr_insns++;
 	}
-	return 0;
+	return ops_check_program(ow, prog, err);
+}
+
+/* The instruction at @pc (the first past the end), recomputed on resume. */
+static inline struct ops_insn *ops_insn_at(struct ops_workload *ow,
+					   unsigned int pc)
+{
+	return &ow->insns[pc < ow->nr_insns ? pc : 0];
+}
+
+/* The object (or lock) instruction @in works on. */
+static inline struct ops_object *ops_object_of(struct ops_workload *ow,
+					       const struct ops_insn *in)
+{
+	bool lock_op = in->kind == OPS_LOCK || in->kind == OPS_UNLOCK;
+
+	return &ow->objects[lock_op ? in->lock : in->obj];
 }
 
 struct ops_loop_frame {
@@ -517,18 +595,9 @@ static int ops_loop(struct sim_proc *p, void *frame)
 	struct ops_loop_frame *f = frame;
 	struct sim_task *t = f->t;
 	struct ops_workload *ow = t->w->priv;
-	struct ops_insn *in;
-	struct ops_object *o;
+	struct ops_insn *in = ops_insn_at(ow, f->pc);
+	struct ops_object *o = ops_object_of(ow, in);
 
-	/* The current instruction, recomputed on every resume. */
-#define OPS_CUR()                                                      \
-	do {                                                           \
-		in = &ow->insns[f->pc < ow->nr_insns ? f->pc : 0];     \
-		o = &ow->objects[in->kind == OPS_LOCK ||               \
-						 in->kind == OPS_UNLOCK ?      \
-					 in->lock : in->obj];          \
-	} while (0)
-	OPS_CUR();
 	CO_BEGIN(f);
 	for (f->iter = 0; !ow->repeat || f->iter < ow->repeat; f->iter++) {
 		if (!task_running(t, f->run))
@@ -536,7 +605,8 @@ static int ops_loop(struct sim_proc *p, void *frame)
 		CO_AWAIT(f, sim_proc_sync(p));
 		task_op_begin(t);
 		for (f->pc = 0; f->pc < ow->nr_insns; f->pc++) {
-			OPS_CUR();
+			in = ops_insn_at(ow, f->pc);
+			o = ops_object_of(ow, in);
 			if (in->kind == OPS_DELAY) {
 				coh_delay(t->cc, in->ps);
 			} else if (in->kind == OPS_FENCE) {
@@ -557,7 +627,6 @@ static int ops_loop(struct sim_proc *p, void *frame)
 		task_op_end(t, f->run);
 	}
 	CO_END(f, p);
-#undef OPS_CUR
 }
 
 static void ops_setup(struct workload *w, struct run *run)

@@ -261,6 +261,7 @@ static void proc_wake_event(void *arg, uint64_t data)
 	struct sim_proc *p = arg;
 
 	(void)data;
+	SIM_BUG_ON(p->finished || !p->sp);
 	if (p->now < sim_now(p->engine))
 		p->now = sim_now(p->engine);
 	proc_run(p);

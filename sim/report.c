@@ -38,7 +38,7 @@
  * Allocation failures are sticky: the recording functions return nothing,
  * so they mark the report, and report_write() then fails with ENOMEM.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700	/* realpath() */
 
 #include <ctype.h>
 #include <errno.h>
@@ -1444,19 +1444,41 @@ int report_write(const struct report *r, enum report_format fmt, FILE *out)
  *
  * Return: the stream, or NULL with @err set and nothing left behind.
  */
+#define ATOMIC_SUFFIX ".tmpXXXXXX"
+
 FILE *sim_atomic_open(const char *path, char **tmp_path,
 		      struct sim_error *err)
 {
-	static const char suffix[] = ".tmpXXXXXX";
+	static const char suffix[] = ATOMIC_SUFFIX;
 	size_t len = strlen(path);
+	char *tmp, *real = NULL;
+	struct stat st;
 	mode_t mask;
 	FILE *out;
-	char *tmp;
 	int fd;
 
 	*tmp_path = NULL;
 	if (!strcmp(path, "-"))
 		return stdout;
+	/*
+	 * A device, FIFO or other non-regular file (/dev/stdout, /dev/null)
+	 * is written in place: it cannot be replaced, only written.
+	 */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		out = fopen(path, "w");
+		if (out)
+			return out;
+		sim_error_set(err, path, 0, 0, "cannot write: %s",
+			      strerror(errno));
+		return NULL;
+	}
+	/* A symbolic link is followed: the file it names is replaced. */
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+		real = realpath(path, NULL);
+		if (real)
+			path = real;
+		len = strlen(path);
+	}
 	tmp = malloc(len + sizeof(suffix));
 	if (!tmp) {
 		errno = ENOMEM;
@@ -1464,6 +1486,8 @@ FILE *sim_atomic_open(const char *path, char **tmp_path,
 	}
 	memcpy(tmp, path, len);
 	memcpy(tmp + len, suffix, sizeof(suffix));
+	free(real);
+	real = NULL;
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		goto out_free_tmp;
@@ -1487,6 +1511,9 @@ out_free_tmp:
 	free(tmp);
 	errno = (int)len;
 out_err:
+	len = (size_t)errno;
+	free(real);
+	errno = (int)len;
 	sim_error_set(err, path, 0, 0, "cannot create temporary file: %s",
 		      strerror(errno));
 	return NULL;
@@ -1505,12 +1532,16 @@ out_err:
 int sim_atomic_close(FILE *out, const char *path, char *tmp_path,
 		     bool commit, struct sim_error *err)
 {
+	char *final;
 	int saved = 0;
 
 	errno = 0;
 	if (fflush(out) || ferror(out))
 		saved = errno ? errno : EIO;
 	if (!tmp_path) {
+		/* stdout, or a non-regular file written in place */
+		if (out != stdout && fclose(out) && !saved)
+			saved = errno ? errno : EIO;
 		if (commit && saved)
 			goto out_err;
 		return 0;
@@ -1521,10 +1552,19 @@ int sim_atomic_close(FILE *out, const char *path, char *tmp_path,
 		goto out_unlink;
 	if (saved)
 		goto out_unlink;
-	if (rename(tmp_path, path)) {
-		saved = errno;
+	/* The final name is the temporary one less its suffix (a link's
+	 * target, when @path is a symbolic link). */
+	final = strndup(tmp_path, strlen(tmp_path) - strlen(ATOMIC_SUFFIX));
+	if (!final) {
+		saved = ENOMEM;
 		goto out_unlink;
 	}
+	if (rename(tmp_path, final)) {
+		saved = errno;
+		free(final);
+		goto out_unlink;
+	}
+	free(final);
 	free(tmp_path);
 	return 0;
 

@@ -48,16 +48,22 @@ static void hist_add(struct sim_stat *s, double x);
 
 static void stat_fold(struct sim_stat *s)
 {
-	size_t nbins = (size_t)ceil(log(HIST_MAX / HIST_MIN) /
-				    log1p(SIM_STAT_BIN_REL));
-	double *range = malloc((nbins + 1) * sizeof(*range));
-	size_t i;
+	size_t nbins = 0, i;
+	double *range, edge;
 
+	/*
+	 * Bin edges by repeated multiplication, not exp()/log(): IEEE
+	 * multiplication is correctly rounded everywhere, libm is not, and
+	 * the bins must be the same on every machine.
+	 */
+	for (edge = HIST_MIN; edge <= HIST_MAX; edge *= 1.0 + SIM_STAT_BIN_REL)
+		nbins++;
+	range = malloc((nbins + 1) * sizeof(*range));
 	s->hist = gsl_histogram_alloc(nbins);
 	SIM_BUG_ON(!s->hist || !range);
-	for (i = 0; i <= nbins; i++)
-		range[i] = HIST_MIN * exp((double)i * log1p(SIM_STAT_BIN_REL));
-	range[nbins] = HIST_MAX * 2;	/* rounding must not drop HIST_MAX */
+	range[0] = HIST_MIN;
+	for (i = 1; i <= nbins; i++)
+		range[i] = range[i - 1] * (1.0 + SIM_STAT_BIN_REL);
 	SIM_BUG_ON(gsl_histogram_set_ranges(s->hist, range, nbins + 1));
 	free(range);
 	for (i = 0; i < s->n; i++)

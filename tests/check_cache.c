@@ -248,10 +248,12 @@ END_TEST
  * distance class. CPU 0 starts; the other CPU's RMWs are 200 ns apart so
  * they never queue.
  *
- *	other = 1 (same socket):  0: mem 80 | 100: 100+50 = 150 |
- *				  200: 200+50 = 250 | 300: 300+50 = 350
- *	other = 8 (SMT sibling):  transfers of 10 ns: 110, 210, 310
- *	other = 4 (other socket): transfers of 100 ns: 200, 300, 400
+ *	CPU 0:      rmw at 0 (memory, done 80), delay 200, rmw at 280:
+ *	            the line is at the other CPU: done 280 + x
+ *	the other:  rmw at 100 (from CPU 0, done 100 + x), delay 200,
+ *	            rmw at 300 + x: the line is back at CPU 0: 300 + 2x
+ *	x = 50 (CPU 1, same socket), 10 (CPU 8, SMT sibling),
+ *	    100 (CPU 4, other socket)
  */
 START_TEST(coh_rmw_alternating_by_distance)
 {
@@ -302,20 +304,25 @@ static uint64_t saturate_four_cpus(void)
  * Every hand-off is same-socket (50 ns) and occupies the line for all of
  * it, so after the cold start the line completes one RMW per 50 ns:
  *
- *	from the first completion (80 ns, from memory) to 10080 ns:
- *	10000 / 50 = 200 more RMWs, 201 in all (+-1 for the last in flight).
+ *	CPU 0 runs first at 0 and is served at once, from memory: 80.
+ *	Then completions at 80 + 50 k; those at or before 10080 ns:
+ *	k = 0..200, 201 RMWs.
  *
- * With xfer_per_waiter = 1 ns, the three other CPUs are queued at every
- * hand-off, so each costs 50 + 3 = 53 ns: 10000 / 53 = 188.7 -> 189..190.
+ * With xfer_per_waiter = 1 ns: the cold RMW found nobody queued (the
+ * others asked after it, at the same time), 80 ns; after that the three
+ * other CPUs are queued at every hand-off: 50 + 3 = 53 ns. Completions
+ * at 80 + 53 k <= 10080: k = 0..188, 189 RMWs.
  */
 START_TEST(coh_rmw_saturated_line)
 {
 	uint64_t total = saturate_four_cpus();
 
-	ck_assert_uint_ge(total, 200);
-	ck_assert_uint_le(total, 202);
-	/* The line was busy all the time: 80 ns memory + 200 x 50 ns. */
-	ck_assert_uint_ge(line_of(FA)->busy_ps, 10000 * NS);
+	ck_assert_uint_eq(total, 201);
+	/*
+	 * Busy all the time: 80 ns from memory, then 200 hand-offs of 50 ns,
+	 * and the 201st started at 10080: 80 + 201 x 50 = 10130 ns.
+	 */
+	ck_assert_uint_eq(line_of(FA)->busy_ps, 10130 * NS);
 }
 END_TEST
 
@@ -328,9 +335,7 @@ START_TEST(coh_rmw_saturated_line_waiter_growth)
 {
 	uint64_t total = saturate_four_cpus();
 
-	/* 1 cold RMW (80 + 3 ns: three waiters) + 10000 / 53 */
-	ck_assert_uint_ge(total, 189);
-	ck_assert_uint_le(total, 191);
+	ck_assert_uint_eq(total, 189);
 }
 END_TEST
 
@@ -341,9 +346,9 @@ END_TEST
  * and could ask for 4 / 50 ns = 0.08 per ns, more than the line serves,
  * so the line stays saturated at one RMW per 25 ns:
  *
- *	first completion at 80 (memory); the window to 10080 ns holds
- *	10000 / 25 = 400 more hand-offs started, of which the last one or
- *	two are still in flight: 399..401 completed in all.
+ *	0   CPU 0 from memory: done 80, the line free at 40;
+ *	40  CPU 1 served, done 90; 65 CPU 2, done 115; 90 CPU 3, 140; ...
+ *	completions at 80, then 90 + 25 k <= 10080: k = 0..399: 401 RMWs.
  */
 START_TEST(coh_rmw_saturated_line_occupancy)
 {
@@ -352,8 +357,7 @@ START_TEST(coh_rmw_saturated_line_occupancy)
 	harness_destroy();
 	harness_init_occ("0", "strict", "0.5");
 	total = saturate_four_cpus();
-	ck_assert_uint_ge(total, 399);
-	ck_assert_uint_le(total, 401);
+	ck_assert_uint_eq(total, 401);
 }
 END_TEST
 
@@ -470,19 +474,22 @@ END_TEST
  *
  * strict:
  *	0   CPU 0 rmw: memory -> 80.     CPU 1 rmw queued behind it.
- *	80  CPU 0 read: it owns the line but CPU 1 waits: strict sends the
- *	    read to the back of the queue (posted); CPU 0 fences.
+ *	80  CPU 0 read: it owns the line but CPU 1's RMW waits: strict sends
+ *	    the read to the back of the queue (posted); CPU 0 fences.
  *	80  CPU 1 rmw served: 50 ns -> 130.
- *	130 CPU 1 read: CPU 0's read waits: queued behind it.
- *	130 CPU 0's read served: from CPU 1, 50 ns -> 180 (CPU 0 fence: 180)
- *	180 CPU 1's read served: it shares the line already: 1 ns -> 181.
+ *	130 CPU 1 read: it owns the line and only a load waits (CPU 0's);
+ *	    loads do not conflict: a hit -> 131.
+ *	130 CPU 0's read served: from CPU 1, 50 ns -> 180 (CPU 0's fence).
  * hold (20 ns):
- *	80  CPU 0 read: received the line at 80, within 20 ns: hit -> 81.
- *	80  CPU 1 rmw: 50 ns -> 130; 130 its read: no waiters: hit -> 131.
+ *	80  CPU 0 read: the line arrived at 80, within 20 ns: hit -> 81.
+ *	100 the window closes; CPU 1's rmw served: 50 ns -> 150;
+ *	150 its read: a hit -> 151.
  */
 START_TEST(coh_rmw_then_read_strict_vs_hold)
 {
-	const struct step s[] = { { .kind = RMW, .field = FA }, { .kind = READ, .field = FA }, { .kind = FENCE } };
+	const struct step s[] = { { .kind = RMW, .field = FA },
+				  { .kind = READ, .field = FA },
+				  { .kind = FENCE } };
 
 	cpu_script(0, 0, s, 3);
 	cpu_script(1, 0, s, 3);
@@ -490,7 +497,7 @@ START_TEST(coh_rmw_then_read_strict_vs_hold)
 	ck_assert_uint_eq(done_ns(0, 0), 80);
 	ck_assert_uint_eq(done_ns(1, 0), 130);
 	ck_assert_uint_eq(done_ns(0, 2), 180);
-	ck_assert_uint_eq(done_ns(1, 2), 181);
+	ck_assert_uint_eq(done_ns(1, 2), 131);
 	harness_destroy();
 
 	harness_init("0", "hold");
@@ -498,8 +505,42 @@ START_TEST(coh_rmw_then_read_strict_vs_hold)
 	cpu_script(1, 0, s, 3);
 	run_ns(1000);
 	ck_assert_uint_eq(done_ns(0, 2), 81);
+	ck_assert_uint_eq(done_ns(1, 0), 150);
+	ck_assert_uint_eq(done_ns(1, 2), 151);
+}
+END_TEST
+
+/*
+ * The hold window keeps the line for its owner against a queued request.
+ * CPUs 0 and 1 RMW a at 0; CPU 0 RMWs it again 1 ns after its first
+ * completes.
+ *
+ * strict: 0 CPU 0 from memory -> 80; 80 CPU 1 served -> 130; CPU 0's
+ *	second RMW at 81 queues behind it: served at 130 -> 180.
+ * hold (20 ns): CPU 0's second RMW at 81 is inside 80..100: a hit,
+ *	rmw_local -> 86; CPU 1 is served when the window closes, 100 -> 150.
+ */
+START_TEST(coh_hold_window_keeps_line)
+{
+	const struct step s0[] = { { .kind = RMW, .field = FA },
+				   { .kind = DELAY, .ps = 1 * NS },
+				   { .kind = RMW, .field = FA } };
+	const struct step s1[] = { { .kind = RMW, .field = FA } };
+
+	cpu_script(0, 0, s0, 3);
+	cpu_script(1, 0, s1, 1);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(0, 2), 180);
 	ck_assert_uint_eq(done_ns(1, 0), 130);
-	ck_assert_uint_eq(done_ns(1, 2), 131);
+	harness_destroy();
+
+	harness_init("0", "hold");
+	cpu_script(0, 0, s0, 3);
+	cpu_script(1, 0, s1, 1);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(0, 2), 86);
+	ck_assert_uint_eq(done_ns(1, 0), 150);
+	ck_assert_uint_eq(line_of(FA)->hits, 1);
 }
 END_TEST
 
@@ -577,6 +618,7 @@ static Suite *cache_suite(void)
 	tcase_add_test(tc, coh_read_then_rmw_two_transactions);
 	tcase_add_test(tc, coh_posted_reads_merge);
 	tcase_add_test(tc, coh_rmw_then_read_strict_vs_hold);
+	tcase_add_test(tc, coh_hold_window_keeps_line);
 	tcase_add_test(tc, coh_rmw_invalidates_sharers);
 	tcase_add_test(tc, qspinlock_fifo_handover);
 	suite_add_tcase(s, tc);

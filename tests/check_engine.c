@@ -3,6 +3,7 @@
  * tests/check_engine.c - the event engine and the coroutine processes.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include <check.h>
 
@@ -89,34 +90,42 @@ START_TEST(sim_engine_run_until_keeps_later)
 END_TEST
 
 /*
- * Many events in pseudo-random order come out sorted: the heap holds its
- * order through growth (more than the initial 1024 slots).
+ * Many events in pseudo-random order (times 0..999, so many ties) come out
+ * in (time, seq) order: time never goes back, and among events of equal
+ * time the one scheduled first (smaller index) runs first. The heap holds
+ * its order through growth past its initial 1024 slots.
  */
+static struct {
+	sim_time_t time;
+	uint64_t index;
+	unsigned int bad;
+} order_check;
+
+static void check_order(void *arg, uint64_t data)
+{
+	sim_time_t now = sim_now(log_engine);
+
+	(void)arg;
+	if (now < order_check.time ||
+	    (now == order_check.time && data < order_check.index))
+		order_check.bad++;
+	order_check.time = now;
+	order_check.index = data;
+}
+
 START_TEST(sim_engine_heap_many)
 {
-	static sim_time_t seen[5000];
 	uint64_t x = 12345;
 	unsigned int i;
 
-	(void)seen;
+	memset(&order_check, 0, sizeof(order_check));
 	for (i = 0; i < 5000; i++) {
 		x = x * 6364136223846793005ull + 1442695040888963407ull;
-		sim_schedule(log_engine, (x >> 33) % 100000, log_event, NULL, i);
+		sim_schedule(log_engine, (x >> 33) % 1000, check_order, NULL, i);
 	}
-	event_log.n = 0;
-	/* Run in steps so the log (64 entries) is not overrun. */
-	{
-		sim_time_t last = 0, t;
-
-		while (sim_next_time(log_engine) != SIM_TIME_MAX) {
-			t = sim_next_time(log_engine);
-			ck_assert_uint_ge(t, last);
-			last = t;
-			event_log.n = 0;
-			sim_engine_run(log_engine, t);
-		}
-	}
+	sim_engine_run(log_engine, 1000);
 	ck_assert_uint_eq(sim_events(log_engine), 5000);
+	ck_assert_uint_eq(order_check.bad, 0);
 }
 END_TEST
 
@@ -128,7 +137,7 @@ struct leaf_frame {
 	unsigned int hops;
 };
 
-/* Waits @hops times for @delay each, then returns hops * 10. */
+/* Waits @hops times for @delay each, logging each wake-up; returns 30. */
 static int leaf(struct sim_proc *p, void *frame)
 {
 	struct leaf_frame *f = frame;
@@ -196,20 +205,52 @@ END_TEST
 
 /*
  * sim_proc_sync() moves the clock without an event when nothing else is
- * due earlier, and yields when something is.
+ * due before the process's clock, and yields (schedules its wake-up at
+ * that clock) when something is, or when the clock would pass the run's
+ * horizon.
+ *
+ *	after a run to 1000, p.now = 1040: past the horizon: yield, wake-up
+ *	pending at 1040.
+ *	at 3000, inside a run to 10000, nothing pending: p.now = 3500 moves
+ *	the clock, no yield.
+ *	at 11000, an event pending at 11200: p.now = 11500 must yield.
  */
+static struct sim_proc *sync_proc;
+static bool sync_result;
+
+static void sync_probe(void *arg, uint64_t data)
+{
+	(void)arg;
+	sync_proc->now = sim_now(log_engine) + data;
+	sync_result = sim_proc_sync(sync_proc);
+}
+
 START_TEST(sim_proc_sync_fast_path)
 {
 	struct sim_proc p;
 
 	sim_proc_init(&p, log_engine, 0, 256, NULL);
-	p.now = 50;
-	/* Inside no run: the horizon is 0, so it must schedule. */
-	sim_engine_run(log_engine, 1000);	/* horizon 1000, clock 1000 */
-	p.now = 1000 + 40;
-	sim_schedule(log_engine, 2000, log_event, NULL, 1);
-	/* The run is over (horizon 1000): a sync past it must yield. */
+	sync_proc = &p;
+	/* Past the horizon: must yield. */
+	sim_engine_run(log_engine, 1000);
+	p.now = 1040;
 	ck_assert(sim_proc_sync(&p));
+	ck_assert_uint_eq(sim_next_time(log_engine), 1040);
+	/* Give the pending wake-up a frame that just finishes. */
+	co_push(&p, leaf, sizeof(struct leaf_frame));
+	sim_engine_run(log_engine, 2000);
+	ck_assert(p.finished);
+	/* Inside a run, nothing pending before it: the clock moves. */
+	sim_schedule(log_engine, 3000, sync_probe, NULL, 500);
+	sim_engine_run(log_engine, 10000);
+	ck_assert(!sync_result);
+	ck_assert_uint_eq(p.now, 3500);
+	/* ... and something due first: yield. */
+	sim_schedule(log_engine, 11000, sync_probe, NULL, 500);
+	sim_schedule(log_engine, 11200, log_event, NULL, 1);
+	sim_engine_run(log_engine, 11100);
+	ck_assert(sync_result);
+	ck_assert_uint_eq(sim_next_time(log_engine), 11200);
 	sim_proc_destroy(&p);
 }
 END_TEST

@@ -449,7 +449,7 @@ static const struct bad_profile bad_profiles[] = {
 		"  latencies:\n"
 		"    l1_hit: {ns: 1000001, source: t}\n",
 		7, 18,
-		"key 'machine.latencies.l1_hit.ns': expected a duration from 0 ps to 1 ms, found '1000001'",
+		"key 'machine.latencies.l1_hit.ns': expected a duration from 1 ps to 1 ms, found '1000001'",
 	},
 	{
 		"handoff hold without a window",
