@@ -741,7 +741,8 @@ int scenario_run(const char *path, const struct run_opts *o,
 	uint64_t seed;
 	int ret = -1;
 
-	SIM_BUG_ON(o->replications < 1 || o->replications > 1024);
+	SIM_BUG_ON(o->replications < 1 || o->replications > 1024 ||
+		   !o->datadir);
 	base = scenario_load_file(path, err);
 	if (!base)
 		return -1;

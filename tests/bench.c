@@ -71,7 +71,12 @@ static double now_s(void)
 /* Run @path in this process; 0 with @b filled, or -1 after an error. */
 static int bench_one(const char *path, struct bench_result *b)
 {
-	struct run_opts o = { .replications = 1, .hot_lines = 0 };
+	struct run_opts o = {
+		.replications = 1,
+		.hot_lines = 0,
+		/* the source tree's profiles, as for a build-tree memcgsim */
+		.datadir = MEMCGSIM_SRCDIR "/scenarios",
+	};
 	struct report *r = NULL;
 	struct sim_error err;
 	struct rusage ru;
