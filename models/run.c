@@ -407,7 +407,6 @@ static void tasks_reset(struct run *run)
 		for (j = 0; j < w->nr_tasks; j++)
 			w->tasks[j].ops = 0;
 	}
-	run->measuring = true;
 }
 
 static double percent(double part, double whole)
@@ -438,16 +437,20 @@ static void run_collect(struct run *run, struct run_result *res)
 	result_add(res, "throughput", run->workloads[0].type->unit,
 		   (double)ops / secs, true);
 	if (run->nr_workloads > 1) {
-		static char names[MAX_WORKLOADS][32];
+		static const char *const names[] = {
+			"workload0_throughput", "workload1_throughput",
+			"workload2_throughput", "workload3_throughput",
+			"workload4_throughput", "workload5_throughput",
+			"workload6_throughput", "workload7_throughput",
+		};
 
+		/* The first eight, as separate metrics. */
 		for (i = 0; i < run->nr_workloads && i < 8; i++) {
 			struct workload *w = &run->workloads[i];
 			uint64_t wops = 0;
 
 			for (j = 0; j < w->nr_tasks; j++)
 				wops += w->tasks[j].ops;
-			snprintf(names[i], sizeof(names[i]),
-				 "workload%u_throughput", i);
 			result_add(res, names[i], w->type->unit,
 				   (double)wops / secs, true);
 		}

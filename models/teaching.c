@@ -44,7 +44,6 @@ struct atomic_counter {
 	bool exponential;
 	struct coh_object **shared;	/* [counters] */
 	struct coh_object **local;	/* [nr_tasks] per-CPU counters */
-	uint64_t *value;		/* the shared counters' values */
 };
 
 static const struct coh_layout_field counter_fields[] = {
@@ -127,7 +126,6 @@ static int counter_loop(struct sim_proc *p, void *frame)
 			       0;
 		/* atomic_long_add(pending, &counter[k]) */
 		CO_AWAIT(f, coh_rmw(t->cc, coh_object_field(ac->shared[f->k], 0)));
-		ac->value[f->k] += ac->batch > 1 ? f->pending : 1;
 		f->pending = 0;
 		task_op_end(t, f->run);
 	}
@@ -141,9 +139,8 @@ static void atomic_counter_setup(struct workload *w, struct run *run)
 	unsigned int i;
 
 	ac->shared = calloc(ac->counters, sizeof(*ac->shared));
-	ac->value = calloc(ac->counters, sizeof(*ac->value));
 	ac->local = calloc(w->nr_tasks, sizeof(*ac->local));
-	SIM_BUG_ON(!ac->shared || !ac->value || !ac->local);
+	SIM_BUG_ON(!ac->shared || !ac->local);
 	for (i = 0; i < ac->counters; i++) {
 		snprintf(name, sizeof(name), "counter[%u]", i);
 		ac->shared[i] = coh_object_create(run->coh, name,
@@ -170,7 +167,6 @@ static void atomic_counter_destroy(struct workload *w)
 		return;
 	free(ac->shared);
 	free(ac->local);
-	free(ac->value);
 	free(ac);
 	w->priv = NULL;
 }

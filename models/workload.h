@@ -5,9 +5,10 @@
  * Theory of operation: a scenario lists workloads; each places one task on
  * each CPU of its `cpus` list (a CPU runs at most one task) and loops a
  * program there until the run ends. A workload type (struct workload_type)
- * knows its scenario keys, reads them (parse), creates its objects in the
- * simulated memory and starts its tasks (start), and reports its metrics
- * (report). Every task counts its completed operations, and their latency
+ * knows its scenario keys, reads them (parse), and creates its objects in
+ * the simulated memory and pushes each task's first frame (setup); the
+ * runner starts the tasks. Every task counts its completed operations, and
+ * their latency
  * goes into the run's one latency statistic; the runner resets both at the
  * end of the warm-up.
  *
@@ -22,7 +23,6 @@
 
 #include "models/cache.h"
 #include "models/machine.h"
-#include "sim/report.h"
 #include "sim/scenario.h"
 #include "sim/stats.h"
 
@@ -53,9 +53,6 @@ struct workload_type {
 		     const struct machine *m, struct sim_error *err);
 	/* Create objects and push each task's first frame. */
 	void (*setup)(struct workload *w, struct run *run);
-	/* Extra metrics after the common ones; may be NULL. */
-	void (*report)(struct workload *w, struct report *r, int variant,
-		       double seconds);
 	void (*destroy)(struct workload *w);
 };
 
@@ -88,7 +85,6 @@ struct run {
 	sim_time_t warmup_ps, end_ps;
 	unsigned int nr_workloads;
 	struct workload *workloads;
-	bool measuring;			/* past the warm-up */
 	struct sim_stat lat;		/* latency of every task's ops, ns */
 };
 

@@ -210,20 +210,15 @@ void *co_push(struct sim_proc *p, co_fn fn, size_t size)
 	memset(f, 0, size);
 	f->fn = fn;
 	f->size = size;
+	f->caller = (unsigned int)p->top;
+	p->top = p->sp;
 	p->sp += size;
 	return f;
 }
 
 static struct co_frame *co_top(struct sim_proc *p)
 {
-	size_t off = 0, last = 0;
-
-	/* Frames are walked from the bottom; call depth is small. */
-	while (off < p->sp) {
-		last = off;
-		off += ((struct co_frame *)(p->stack + off))->size;
-	}
-	return (struct co_frame *)(p->stack + last);
+	return (struct co_frame *)(p->stack + p->top);
 }
 
 /*
@@ -242,11 +237,12 @@ static void proc_run(struct sim_proc *p)
 		if (r == CO_WAIT)
 			break;
 		if (r == CO_CALL) {
-			f = (struct co_frame *)((unsigned char *)f + f->size);
+			f = co_top(p);
 			continue;
 		}
 		/* CO_DONE: pop, resume the caller. */
 		p->sp -= f->size;
+		p->top = f->caller;
 		if (!p->sp) {
 			p->finished = true;
 			break;

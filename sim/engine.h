@@ -108,6 +108,7 @@ struct co_frame {
 	co_fn fn;
 	unsigned int pc;	/* resume point (a line number), 0 = start */
 	unsigned int size;	/* bytes, header included, rounded up */
+	unsigned int caller;	/* stack offset of the caller's frame */
 };
 
 /*
@@ -128,6 +129,7 @@ struct sim_proc {
 	bool finished;		/* the outermost frame returned */
 	unsigned char *stack;	/* coroutine frames, bottom up */
 	size_t sp, stack_size;
+	size_t top;		/* offset of the running frame, if sp > 0 */
 };
 
 void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
