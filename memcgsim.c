@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,6 +33,7 @@
 #include "config.h"
 #include "models/explain.h"
 #include "models/run.h"
+#include "models/validate.h"
 #include "sim/report.h"
 #include "sim/trace.h"
 
@@ -46,18 +48,26 @@
 #define MEMCGSIM_SRCDIR "."
 #endif
 
-#define DEFAULT_EXPERIMENT "teaching/atomic-counter.yaml"
+#define DEFAULT_EXPERIMENT "validation/charge-batch-2022.yaml"
 
 static const char usage_text[] =
 	"usage: memcgsim [COMMAND] [SCENARIO] [OPTIONS]\n"
 	"\n"
 	"A deterministic simulator of Linux memory-cgroup charging on many-CPU\n"
-	"machines: CPUs, cache lines and their transfers, atomic contention.\n"
+	"machines: CPUs, cache lines and their transfers, atomic contention,\n"
+	"page counters, per-CPU charge stocks, socket and kmem accounting.\n"
+	"With no command it runs charge-batch-2022: 36 netperf pairs on 72 CPUs,\n"
+	"the 6.0-rc1 charge path and the three 2022 fixes.\n"
 	"\n"
 	"Commands:\n"
 	"  (none)             run the built-in default experiment\n"
 	"  run SCENARIO       run every variant and print the results\n"
-	"  explain SCENARIO   run, then explain the hottest cache lines in words\n"
+	"  explain SCENARIO   run, then explain where the time went: by kernel\n"
+	"                     function, and the hottest cache lines in words\n"
+	"  validate [SCENARIO|DIR]...\n"
+	"                     compare predicted and published changes (default:\n"
+	"                     the shipped validation/ scenarios); exit 1 when a\n"
+	"                     prediction is outside its tolerance\n"
 	"  list               list the shipped scenarios and machine profiles\n"
 	"  help               this text\n"
 	"\n"
@@ -75,6 +85,7 @@ static const char usage_text[] =
 	"                          run (open it in Perfetto or chrome://tracing)\n"
 	"      --lines N           hot lines to report per variant (default 4)\n"
 	"  -q, --quiet             no progress line\n"
+	"      --markdown          validate: print Markdown tables (README)\n"
 	"\n"
 	"  -h, --help              this text      --version  the version\n"
 	"\n"
@@ -165,6 +176,7 @@ struct cli {
 	enum report_format format;
 	bool explain;
 	bool quiet;
+	bool markdown;
 	struct run_opts o;
 	const char *sets[MAX_SETS];
 };
@@ -403,7 +415,7 @@ static int cmd_list(void)
 	return EXIT_SUCCESS;
 }
 
-enum { OPT_SEED = 256, OPT_TRACE, OPT_LINES, OPT_VERSION };
+enum { OPT_SEED = 256, OPT_TRACE, OPT_LINES, OPT_VERSION, OPT_MARKDOWN };
 
 static const struct option long_opts[] = {
 	{ "variant", required_argument, NULL, 'v' },
@@ -417,6 +429,7 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "markdown", no_argument, NULL, OPT_MARKDOWN },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -498,6 +511,9 @@ static int parse_options(struct cli *c, int argc, char **argv)
 		case OPT_VERSION:
 			printf("memcgsim %s\n", PACKAGE_VERSION);
 			return -1;
+		case OPT_MARKDOWN:
+			c->markdown = true;
+			break;
 		case ':':
 			return usage_error("option '%s' needs a value",
 					   argv[optind - 1]);
@@ -507,6 +523,101 @@ static int parse_options(struct cli *c, int argc, char **argv)
 		}
 	}
 	return 0;
+}
+
+/* The .yaml files of @dir, sorted, appended to @paths. */
+static int dir_scenarios(const char *dir, char ***paths, unsigned int *nr)
+{
+	struct dirent **ents;
+	int n, i;
+
+	n = scandir(dir, &ents, NULL, alphasort);
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(ents[i]->d_name);
+		char **grown;
+
+		if (len > 5 && !strcmp(ents[i]->d_name + len - 5, ".yaml")) {
+			grown = realloc(*paths, (*nr + 1) * sizeof(**paths));
+			if (grown) {
+				*paths = grown;
+				if (asprintf(&grown[*nr], "%s/%s", dir,
+					     ents[i]->d_name) >= 0)
+					(*nr)++;
+			}
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return 0;
+}
+
+static int cmd_validate(struct cli *c, int nr_args, char **args)
+{
+	char **paths = NULL, def[1200];
+	unsigned int nr = 0, i, misses = 0, failed = 0;
+	struct validate_result *res = malloc(sizeof(*res));
+	struct sim_error err;
+	struct stat st;
+	int j, ret = EXIT_SUCCESS;
+
+	if (!res)
+		return EXIT_FAILURE;
+	if (c->o.variant || c->out || c->trace || c->format != REPORT_TABLE) {
+		free(res);
+		return usage_error("validate: %s", "takes no --variant, --out, --trace or --format");
+	}
+	snprintf(def, sizeof(def), "%s/validation", data_dir());
+	if (!nr_args) {
+		if (dir_scenarios(def, &paths, &nr)) {
+			free(res);
+			fprintf(stderr, "memcgsim: error: cannot read %s\n", def);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	for (j = 0; j < nr_args; j++) {
+		if (!stat(args[j], &st) && S_ISDIR(st.st_mode)) {
+			if (dir_scenarios(args[j], &paths, &nr))
+				goto bad_dir;
+			continue;
+		}
+		paths = realloc(paths, (nr + 1) * sizeof(*paths));
+		if (!paths || !(paths[nr] = strdup(args[j])))
+			goto bad_dir;
+		nr++;
+	}
+	for (i = 0; i < nr; i++) {
+		sim_error_clear(&err);
+		if (validate_scenario(paths[i], &c->o, res, &err)) {
+			sim_error_print(stderr, &err);
+			ret = EXIT_BAD_INPUT;
+			failed++;
+			continue;
+		}
+		validate_print(stdout, res, c->markdown);
+		if (!c->markdown && i + 1 < nr)
+			putchar('\n');
+		misses += res->misses + !res->order_ok;
+	}
+	if (!c->markdown && !failed)
+		printf("%s\n", misses ? "validate: some predictions are outside their tolerance" :
+					"validate: every prediction is within its tolerance");
+	if (ret == EXIT_SUCCESS && misses)
+		ret = EXIT_FAILURE;
+	for (i = 0; i < nr; i++)
+		free(paths[i]);
+	free(paths);
+	free(res);
+	return ret;
+
+bad_dir:
+	fprintf(stderr, "memcgsim: error: cannot read '%s'\n", args[j]);
+	for (i = 0; i < nr; i++)
+		free(paths[i]);
+	free(paths);
+	free(res);
+	return EXIT_BAD_INPUT;
 }
 
 int main(int argc, char **argv)
@@ -542,8 +653,16 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "list"))
 		return argc > 2 ? usage_error("unexpected argument '%s'", argv[2]) :
 				  cmd_list();
+	if (!strcmp(cmd, "validate")) {
+		argc--;
+		argv++;
+		ret = parse_options(&c, argc, argv);
+		if (ret)
+			return ret < 0 ? EXIT_SUCCESS : ret;
+		return cmd_validate(&c, argc - optind, argv + optind);
+	}
 	if (strcmp(cmd, "run") && strcmp(cmd, "explain"))
-		return usage_error("unknown command '%s' (run, explain, list, help)",
+		return usage_error("unknown command '%s' (run, explain, validate, list, help)",
 				   cmd);
 	c.explain = !strcmp(cmd, "explain");
 	/* Options after the command; GNU getopt moves operands last. */

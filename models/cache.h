@@ -88,6 +88,7 @@
 #define COH_MAX_QUEUED (COH_MAX_PENDING + 2)	/* lines a CPU queues on */
 
 struct sim_trace;
+struct kprof;
 
 enum coh_op {
 	COH_READ,
@@ -195,6 +196,7 @@ struct coh_cpu {
 		struct coh_line *line;
 		unsigned int n;
 	} queued[COH_MAX_QUEUED];
+	struct kprof *prof;	/* time by kernel function, or NULL */
 	/* statistics */
 	sim_time_t wait_ps;	/* waiting for lines and fences */
 	sim_time_t wait_start;

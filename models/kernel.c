@@ -2,25 +2,137 @@
 /*
  * models/kernel.c - reading the `kernel:` knobs and the `cgroups:` tree.
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include <stdlib.h>
 #include <string.h>
 
+#include <libgen.h>
+
 #include "models/kernel.h"
+#include "models/pahole.h"
 
 static const char *const kernel_keys[] = {
 	"memcg", "charge_batch", "stock_memcgs", "page_counter_layout",
 	"memory_offset", "protected_usage_update", "kmem_accounting",
 	"stats_flush_threshold", "local_stats", "stats_flush_period_ms",
+	"page_counter_offsets", "page_counter_pahole", "cgroup_version",
+	"reclaim_ns", "sk_reclaim", "stats_updates_atomic",
 };
+static const char *const stats_atomic_names[] = { "always",
+						  "below_threshold" };
+static const char *const sk_reclaim_names[] = { "page", "quantum" };
 
 static const char *const memcg_names[] = { "enabled", "disabled" };
-static const char *const layout_names[] = { "v6.0", "v6.1", "custom" };
+static const char *const layout_names[] = { "v6.0", "v6.1", "custom",
+					     "pahole" };
 static const char *const protected_names[] = { "always", "if_changed" };
 static const char *const kmem_names[] = { "off", "pages", "objects" };
 static const char *const threshold_names[] = { "global", "per_memcg" };
 static const char *const local_names[] = { "percpu_sum", "aggregated" };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static int custom_layout_load(struct kernel_config *k,
+			      const struct scenario_node *n,
+			      struct sim_error *err)
+{
+	const struct scenario_node *m = scenario_get(n, "page_counter_offsets");
+	struct page_counter_layout *l = &k->pc_layout;
+	unsigned int i, max_end = 0;
+	char why[160];
+	uint64_t v;
+
+	if (!m) {
+		scenario_error(err, scenario_get(n, "page_counter_layout"),
+			       "'page_counter_layout: custom' needs 'page_counter_offsets', a map of every member to its byte offset");
+		return -1;
+	}
+	if (scenario_kind(m) != SCENARIO_MAP) {
+		scenario_error(err, m, "expected a map of member: offset");
+		return -1;
+	}
+	if (scenario_check_keys(m, page_counter_member_names, NR_PC_MEMBERS,
+				err))
+		return -1;
+	for (i = 0; i < NR_PC_MEMBERS; i++) {
+		if (scenario_u64(m, page_counter_member_names[i], true, 0, 0,
+				 4096, &v, err))
+			return -1;
+		l->offset[i] = (unsigned int)v;
+		if (l->offset[i] + 8 > max_end)
+			max_end = l->offset[i] + 8;
+	}
+	l->size = (max_end + 7) / 8 * 8;
+	l->align = 8;
+	for (i = 0; i < NR_PC_MEMBERS; i++)
+		if (l->offset[i] % 64 == 0 && l->offset[i] && i != PC_USAGE)
+			l->align = 64;	/* SIM: a member on a line boundary
+					 * past the first means padding */
+	if (l->align == 64)
+		l->size = (l->size + 63) / 64 * 64;
+	if (page_counter_layout_check(l, why, sizeof(why))) {
+		scenario_error(err, m, "page_counter_offsets: %s", why);
+		return -1;
+	}
+	return 0;
+}
+
+static int pahole_layout_load(struct kernel_config *k,
+			      const struct scenario_node *n,
+			      struct sim_error *err)
+{
+	const struct scenario_node *f = scenario_get(n, "page_counter_pahole");
+	struct pahole_struct *ps;
+	char path[1024], *copy;
+	const char *name;
+	int ret;
+
+	if (!f || scenario_kind(f) != SCENARIO_SCALAR) {
+		scenario_error(err, f ? f : scenario_get(n, "page_counter_layout"),
+			       "'page_counter_layout: pahole' needs 'page_counter_pahole: FILE', the output of pahole -C page_counter");
+		return -1;
+	}
+	name = scenario_scalar(f);
+	if (name[0] == '/') {
+		snprintf(path, sizeof(path), "%s", name);
+	} else {
+		copy = strdup(scenario_file(f));
+		if (!copy)
+			return -1;
+		snprintf(path, sizeof(path), "%s/%s", dirname(copy), name);
+		free(copy);
+	}
+	ps = malloc(sizeof(*ps));
+	if (!ps) {
+		scenario_error(err, f, "out of memory");
+		return -1;
+	}
+	ret = pahole_load(path, "page_counter", ps, err);
+	if (!ret)
+		ret = page_counter_layout_from_pahole(ps, path, &k->pc_layout,
+						      err);
+	free(ps);
+	return ret;
+}
+
+static int layout_load(struct kernel_config *k, const struct scenario_node *n,
+		       struct sim_error *err)
+{
+	if (k->page_counter_layout == PC_LAYOUT_CUSTOM)
+		return custom_layout_load(k, n, err);
+	if (k->page_counter_layout == PC_LAYOUT_PAHOLE)
+		return pahole_layout_load(k, n, err);
+	if (scenario_get(n, "page_counter_offsets") ||
+	    scenario_get(n, "page_counter_pahole")) {
+		scenario_error(err, scenario_get(n, "page_counter_offsets") ?
+					    scenario_get(n, "page_counter_offsets") :
+					    scenario_get(n, "page_counter_pahole"),
+			       "only used with 'page_counter_layout: custom' or 'pahole'");
+		return -1;
+	}
+	return 0;
+}
 
 int kernel_config_load(struct kernel_config *k,
 		       const struct scenario_node *root, struct sim_error *err)
@@ -32,7 +144,9 @@ int kernel_config_load(struct kernel_config *k,
 	memset(k, 0, sizeof(*k));
 	k->charge_batch = 32;
 	k->stock_memcgs = 1;
-	k->memory_offset = 0;
+	k->memory_offset = -1;
+	k->cgroup_version = 2;
+	k->reclaim_ps = 1000 * SIM_PS_PER_NS;
 	k->stats_flush_period_ms = 2000;
 	if (!n)
 		return 0;
@@ -52,9 +166,34 @@ int kernel_config_load(struct kernel_config *k,
 			  layout_names, N(layout_names), &e, err))
 		return -1;
 	k->page_counter_layout = e;
-	if (scenario_u64(n, "memory_offset", false, 0, 0, 63, &v, err))
+	if (layout_load(k, n, err))
 		return -1;
-	k->memory_offset = (unsigned int)v;
+	if (scenario_get(n, "memory_offset")) {
+		if (scenario_u64(n, "memory_offset", false, 0, 0, 63, &v, err))
+			return -1;
+		if (v % 8) {
+			scenario_error(err, scenario_get(n, "memory_offset"),
+				       "'memory_offset' must be a multiple of 8, found %llu",
+				       (unsigned long long)v);
+			return -1;
+		}
+		k->memory_offset = (int)v;
+	}
+	if (scenario_u64(n, "cgroup_version", false, 2, 1, 2, &v, err))
+		return -1;
+	k->cgroup_version = (unsigned int)v;
+	if (scenario_time_ps(n, "reclaim_ns", false, SIM_PS_PER_NS,
+			     1000 * SIM_PS_PER_NS, 0, SIM_PS_PER_MS,
+			     &k->reclaim_ps, err))
+		return -1;
+	if (scenario_enum(n, "sk_reclaim", false, 0, sk_reclaim_names,
+			  N(sk_reclaim_names), &e, err))
+		return -1;
+	k->sk_reclaim = e;
+	if (scenario_enum(n, "stats_updates_atomic", false, 0,
+			  stats_atomic_names, N(stats_atomic_names), &e, err))
+		return -1;
+	k->stats_updates_atomic = e;
 	if (scenario_enum(n, "protected_usage_update", false, PROTECTED_ALWAYS,
 			  protected_names, N(protected_names), &e, err))
 		return -1;
@@ -79,7 +218,7 @@ int kernel_config_load(struct kernel_config *k,
 }
 
 static const char *const cgroup_keys[] = {
-	"memory.min", "memory.low", "memory.high", "memory.max",
+	"memory.min", "memory.low", "memory.high", "memory.max", "reclaimable",
 };
 
 int cgroup_find(const struct cgroup_tree *t, const char *path)
@@ -152,7 +291,9 @@ static int cgroup_load_one(struct cgroup_tree *t, const struct scenario_node *n,
 	    scenario_size(n, "memory.high", false, UINT64_MAX, UINT64_MAX,
 			  &cg->high, err) ||
 	    scenario_size(n, "memory.max", false, UINT64_MAX, UINT64_MAX,
-			  &cg->max, err))
+			  &cg->max, err) ||
+	    scenario_size(n, "reclaimable", false, 0, UINT64_MAX,
+			  &cg->reclaimable, err))
 		return -1;
 out:
 	t->nr++;

@@ -20,12 +20,22 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "models/page_counter.h"
 #include "sim/scenario.h"
 
-enum kernel_pc_layout { PC_LAYOUT_V6_0, PC_LAYOUT_V6_1, PC_LAYOUT_CUSTOM };
+enum kernel_pc_layout {
+	PC_LAYOUT_V6_0,
+	PC_LAYOUT_V6_1,
+	PC_LAYOUT_CUSTOM,	/* page_counter_offsets: {member: offset} */
+	PC_LAYOUT_PAHOLE,	/* page_counter_pahole: FILE */
+};
 enum kernel_protected_update { PROTECTED_ALWAYS, PROTECTED_IF_CHANGED };
 enum kernel_kmem { KMEM_OFF, KMEM_PAGES, KMEM_OBJECTS };
 enum kernel_flush_threshold { FLUSH_GLOBAL, FLUSH_PER_MEMCG };
+enum kernel_stats_atomic {
+	STATS_ATOMIC_ALWAYS,
+	STATS_ATOMIC_BELOW_THRESHOLD,
+};
 enum kernel_local_stats { LOCAL_PERCPU_SUM, LOCAL_AGGREGATED };
 
 struct kernel_config {
@@ -33,10 +43,15 @@ struct kernel_config {
 	unsigned int charge_batch;		/* MEMCG_CHARGE_BATCH */
 	unsigned int stock_memcgs;		/* memcgs per CPU stock */
 	enum kernel_pc_layout page_counter_layout;
-	unsigned int memory_offset;		/* &memcg->memory % 64 */
+	struct page_counter_layout pc_layout;	/* custom or pahole */
+	int memory_offset;		/* &memcg->memory % 64; -1: by layout */
+	unsigned int cgroup_version;	/* 1 (legacy) or 2 */
+	uint64_t reclaim_ps;		/* reclaim cost per page reclaimed */
+	unsigned int sk_reclaim;	/* enum sk_reclaim_policy (models/sock.h) */
 	enum kernel_protected_update protected_usage_update;
 	enum kernel_kmem kmem_accounting;
 	enum kernel_flush_threshold stats_flush_threshold;
+	enum kernel_stats_atomic stats_updates_atomic;
 	enum kernel_local_stats local_stats;
 	unsigned int stats_flush_period_ms;
 };
@@ -47,6 +62,7 @@ struct cgroup_config {
 	char path[128];
 	int parent;			/* index, -1 for the root */
 	uint64_t min, low, high, max;	/* bytes; max = UINT64_MAX */
+	uint64_t reclaimable;		/* bytes reclaim can free */
 };
 
 struct cgroup_tree {

@@ -5,7 +5,14 @@ libsim_a_SOURCES += \
 	%reldir%/cache.c %reldir%/cache.h \
 	%reldir%/spinlock.c %reldir%/spinlock.h \
 	%reldir%/kernel.c %reldir%/kernel.h \
+	%reldir%/kprof.c %reldir%/kprof.h \
+	%reldir%/pahole.c %reldir%/pahole.h \
+	%reldir%/page_counter.c %reldir%/page_counter.h \
+	%reldir%/memcontrol.c %reldir%/memcontrol.h \
 	%reldir%/workload.c %reldir%/workload.h \
 	%reldir%/teaching.c \
+	%reldir%/sock.c %reldir%/sock.h \
+	%reldir%/netperf.c \
 	%reldir%/explain.c %reldir%/explain.h \
+	%reldir%/validate.c %reldir%/validate.h \
 	%reldir%/run.c %reldir%/run.h

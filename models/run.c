@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "models/kernel.h"
+#include "models/memcontrol.h"
 #include "models/run.h"
 #include "sim/error.h"
 #include "sim/stats.h"
@@ -31,7 +32,8 @@ static const char *const top_keys[] = {
 	"variants", "published",
 };
 
-static const char *const variant_keys[] = { "name", "description", "set" };
+static const char *const variant_keys[] = { "name", "description", "set",
+					    "baseline" };
 static const char *const published_keys[] = {
 	"source", "metric", "values", "tolerance_pp",
 };
@@ -254,6 +256,7 @@ static int variant_workload(struct variant *v, const struct scenario_node *n,
 	snprintf(w->cgroup, sizeof(w->cgroup), "%s", cgroup);
 	w->index = v->nr_workloads++;
 	w->nr_tasks = nr;
+	w->scale = 1.0;
 	w->cpus = malloc(nr * sizeof(*w->cpus));
 	w->tasks = calloc(nr, sizeof(*w->tasks));
 	SIM_BUG_ON(!w->cpus || !w->tasks);
@@ -401,11 +404,15 @@ static void tasks_reset(struct run *run)
 
 	coh_stats_reset(run->coh);
 	sim_stat_reset(&run->lat);
+	if (run->memcg)
+		memcg_sim_reset_counts(run->memcg);
 	for (i = 0; i < run->nr_workloads; i++) {
 		struct workload *w = &run->workloads[i];
 
-		for (j = 0; j < w->nr_tasks; j++)
+		for (j = 0; j < w->nr_tasks; j++) {
 			w->tasks[j].ops = 0;
+			kprof_reset(&w->tasks[j].prof, run->warmup_ps);
+		}
 	}
 }
 
@@ -414,6 +421,34 @@ static double percent(double part, double whole)
 	double p = whole > 0 ? 100.0 * part / whole : 0.0;
 
 	return p > 100.0 ? 100.0 : p;
+}
+
+/* The charge path's own metrics (DESIGN.md section 8). */
+static void memcg_collect(struct run *run, struct run_result *res,
+			  uint64_t ops)
+{
+	struct memcg_sim *ms = run->memcg;
+	const struct memcg_counts *c = &ms->counts;
+	double per_op = ops ? 1.0 / (double)ops : 0.0;
+
+	result_add(res, "charge_latency_mean", "ns",
+		   sim_stat_mean(&ms->charge_lat), false);
+	result_add(res, "charge_latency_p50", "ns",
+		   sim_stat_quantile(&ms->charge_lat, 0.50), false);
+	result_add(res, "charge_latency_p90", "ns",
+		   sim_stat_quantile(&ms->charge_lat, 0.90), false);
+	result_add(res, "charge_latency_p99", "ns",
+		   sim_stat_quantile(&ms->charge_lat, 0.99), false);
+	result_add(res, "charges_per_op", "calls",
+		   (double)c->charges * per_op, false);
+	result_add(res, "stock_hit_rate", "%",
+		   percent((double)c->stock_hits, (double)c->charges), false);
+	result_add(res, "page_counter_charges_per_op", "calls",
+		   (double)c->pc_try_charges * per_op, false);
+	result_add(res, "page_counter_uncharges_per_op", "calls",
+		   (double)c->pc_uncharges * per_op, false);
+	result_add(res, "charge_failures", "calls", (double)c->failures,
+		   false);
 }
 
 static void run_collect(struct run *run, struct run_result *res)
@@ -435,7 +470,7 @@ static void run_collect(struct run *run, struct run_result *res)
 		nr_tasks += w->nr_tasks;
 	}
 	result_add(res, "throughput", run->workloads[0].type->unit,
-		   (double)ops / secs, true);
+		   (double)ops / secs * run->workloads[0].scale, true);
 	if (run->nr_workloads > 1) {
 		static const char *const names[] = {
 			"workload0_throughput", "workload1_throughput",
@@ -452,7 +487,7 @@ static void run_collect(struct run *run, struct run_result *res)
 			for (j = 0; j < w->nr_tasks; j++)
 				wops += w->tasks[j].ops;
 			result_add(res, names[i], w->type->unit,
-				   (double)wops / secs, true);
+				   (double)wops / secs * w->scale, true);
 		}
 	}
 	result_add(res, "latency_mean", "ns", sim_stat_mean(&run->lat), false);
@@ -489,6 +524,8 @@ static void run_collect(struct run *run, struct run_result *res)
 		   percent((double)wait, (double)nr_tasks *
 					 (double)(run->end_ps - run->warmup_ps)),
 		   false);
+	if (run->memcg)
+		memcg_collect(run, res, ops);
 }
 
 static void lines_report(struct run *run, struct report *r, int variant,
@@ -558,6 +595,13 @@ static void run_variant_once(struct variant *v, uint64_t seed,
 	SIM_BUG_ON(!run.engine);
 	sim_stat_init(&run.lat);
 	run.coh = coh_create(&v->machine, run.engine);
+	run.kernel = &v->kernel;
+	run.cgroups = &v->cgroups;
+	for (i = 0; i < v->nr_workloads; i++)
+		if (v->workloads[i].type->memcg && !run.memcg)
+			run.memcg = memcg_sim_create(&v->kernel, &v->cgroups,
+						     run.coh,
+						     v->machine.nr_cpus);
 	if (first && o->trace)
 		coh_set_trace(run.coh, o->trace);
 	for (i = 0; i < v->nr_workloads; i++) {
@@ -572,6 +616,8 @@ static void run_variant_once(struct variant *v, uint64_t seed,
 			t->w = w;
 			t->index = j;
 			t->rng = sim_rng_stream(seed, w->cpus[j]);
+			memset(&t->prof, 0, sizeof(t->prof));
+			t->cc->prof = &t->prof;
 		}
 		w->type->setup(w, &run);
 	}
@@ -585,6 +631,10 @@ static void run_variant_once(struct variant *v, uint64_t seed,
 	sim_engine_run(run.engine, run.warmup_ps);
 	tasks_reset(&run);
 	sim_engine_run(run.engine, run.end_ps);
+	for (i = 0; i < v->nr_workloads; i++)
+		for (j = 0; j < v->workloads[i].nr_tasks; j++)
+			kprof_settle(&v->workloads[i].tasks[j].prof,
+				     run.end_ps);
 	coh_trace_flush(run.coh);
 	run_collect(&run, res);
 	if (r) {
@@ -601,6 +651,7 @@ static void run_variant_once(struct variant *v, uint64_t seed,
 		}
 	}
 	sim_stat_destroy(&run.lat);
+	memcg_sim_free(run.memcg);
 	coh_free(run.coh);
 	sim_engine_free(run.engine);
 }
@@ -650,6 +701,30 @@ static int check_variants(const struct scenario_node *base,
 		}
 		if (scenario_string(vn, "description", false, "", &s, err))
 			return -1;
+	}
+	/* A variant's own baseline names another variant. */
+	for (i = 0; i < nr; i++) {
+		const struct scenario_node *vn = scenario_item(vars, i);
+		const char *vb;
+
+		if (scenario_string(vn, "baseline", false, NULL, &vb, err))
+			return -1;
+		if (!vb)
+			continue;
+		for (j = 0; j < nr; j++)
+			if (!strcmp(vb, names[j]))
+				break;
+		if (j == nr || j == i) {
+			scenario_error(err, scenario_get(vn, "baseline"),
+				       "%s '%s'%s%s%s",
+				       j == i ? "a variant cannot be its own baseline:" :
+						"no variant named",
+				       vb,
+				       j != i && sim_nearest(vb, names, (unsigned int)nr) ? "; did you mean '" : "",
+				       j != i && sim_nearest(vb, names, (unsigned int)nr) ? sim_nearest(vb, names, (unsigned int)nr) : "",
+				       j != i && sim_nearest(vb, names, (unsigned int)nr) ? "'?" : "");
+			return -1;
+		}
 	}
 	if (scenario_string(base, "baseline", false, NULL, baseline, err))
 		return -1;
@@ -796,6 +871,14 @@ int scenario_run(const char *path, const struct run_opts *o,
 		if (o->variant && strcmp(o->variant, v[i].name))
 			continue;
 		col = report_variant(r, v[i].name);
+		if (vars) {
+			const char *vb = NULL;
+
+			if (!scenario_string(scenario_item(vars, i), "baseline",
+					     false, NULL, &vb, err) && vb)
+				report_variant_baseline(r, col, vb);
+			sim_error_clear(err);
+		}
 		for (k = 0; k < o->replications; k++) {
 			uint64_t s = k ? sim_seed_derive(v[i].seed, k) : v[i].seed;
 

@@ -703,6 +703,7 @@ static const struct workload_type *const all_types[] = {
 	&atomic_counter_type,
 	&false_sharing_type,
 	&ops_type,
+	&netperf_type,
 };
 
 const struct workload_type *workload_type_find(const char *name)

@@ -22,6 +22,8 @@
 #include <gsl/gsl_rng.h>
 
 #include "models/cache.h"
+#include "models/kernel.h"
+#include "models/kprof.h"
 #include "models/machine.h"
 #include "sim/scenario.h"
 #include "sim/stats.h"
@@ -41,6 +43,7 @@ struct sim_task {
 	gsl_rng *rng;
 	uint64_t ops;		/* operations completed since warm-up */
 	sim_time_t op_start;
+	struct kprof prof;	/* time by kernel function */
 };
 
 struct workload_type {
@@ -49,6 +52,7 @@ struct workload_type {
 	const char *const *keys;	/* allowed keys besides the common ones */
 	unsigned int nr_keys;
 	const char *unit;	/* of throughput, e.g. "ops/s" */
+	bool memcg;		/* runs the memory controller's paths */
 	int (*parse)(struct workload *w, const struct scenario_node *node,
 		     const struct machine *m, struct sim_error *err);
 	/* Create objects and push each task's first frame. */
@@ -66,8 +70,12 @@ struct workload {
 	unsigned int nr_tasks;
 	unsigned int *cpus;		/* [nr_tasks], in cpulist order */
 	struct sim_task *tasks;		/* [nr_tasks] */
+	double scale;			/* throughput = ops/s x scale */
 	void *priv;			/* the type's own state */
 };
+
+/* The memcg workloads, each in its own file. */
+extern const struct workload_type netperf_type;
 
 const struct workload_type *workload_type_find(const char *name);
 unsigned int workload_types(const struct workload_type *const **types);
@@ -77,8 +85,13 @@ unsigned int workload_types(const struct workload_type *const **types);
 /*
  * struct run - one variant's simulation: machine, engine, memory, tasks.
  */
+struct memcg_sim;
+
 struct run {
 	struct machine machine;
+	const struct kernel_config *kernel;
+	const struct cgroup_tree *cgroups;
+	struct memcg_sim *memcg;	/* NULL unless a workload needs it */
 	struct sim_engine *engine;
 	struct coh *coh;
 	uint64_t seed;

@@ -72,6 +72,7 @@ struct report_value {
 
 struct report_variant {
 	char *name;
+	char *baseline;		/* its own reference, or NULL */
 	struct report_value *values;	/* in the order recorded */
 	unsigned int nr_values, alloc_values;
 	struct report_line *lines;
@@ -157,6 +158,7 @@ void report_free(struct report *r)
 		struct report_variant *v = &r->variants[i];
 
 		free(v->name);
+		free(v->baseline);
 		free(v->values);
 		free(v->lines);
 		for (j = 0; j < v->nr_notes; j++)
@@ -234,10 +236,35 @@ static int baseline_index(const struct report *r)
 	return 0;
 }
 
+/* The variant @var is compared with: its own baseline, or @base. */
+static int variant_base(const struct report *r, unsigned int var, int base)
+{
+	const char *name = r->variants[var].baseline;
+	unsigned int i;
+
+	for (i = 0; name && i < r->nr_variants; i++)
+		if (!strcmp(r->variants[i].name, name))
+			return (int)i;
+	return base;
+}
+
 static struct report_variant *get_variant(struct report *r, int variant)
 {
 	SIM_BUG_ON(variant < 0 || (unsigned int)variant >= r->nr_variants);
 	return &r->variants[variant];
+}
+
+void report_variant_baseline(struct report *r, int variant, const char *name)
+{
+	struct report_variant *v;
+
+	if (variant < 0)
+		return;
+	v = get_variant(r, variant);
+	free(v->baseline);
+	v->baseline = name ? strdup(name) : NULL;
+	if (name && !v->baseline)
+		r->oom = true;
 }
 
 static int find_metric(const struct report *r, const char *name)
@@ -279,6 +306,30 @@ static const struct report_value *find_value(const struct report_variant *v,
 		if (v->values[i].metric == metric)
 			return &v->values[i];
 	return NULL;
+}
+
+bool report_get(const struct report *r, const char *variant,
+		const char *metric, double *value)
+{
+	unsigned int i, m;
+
+	for (m = 0; m < r->nr_metrics; m++)
+		if (!strcmp(r->metrics[m].name, metric))
+			break;
+	if (m == r->nr_metrics)
+		return false;
+	for (i = 0; i < r->nr_variants; i++) {
+		const struct report_value *v;
+
+		if (strcmp(r->variants[i].name, variant))
+			continue;
+		v = find_value(&r->variants[i], m);
+		if (!v)
+			return false;
+		*value = v->value;
+		return true;
+	}
+	return false;
 }
 
 /**
@@ -572,6 +623,7 @@ static void fill_cell(const struct report *r, unsigned int m,
 		format_num(num, sizeof(num), v->ci95, f);
 		snprintf(c->ci, sizeof(c->ci), "+-%s", num);
 	}
+	base = variant_base(r, var, base);
 	if ((int)var == base)
 		return;
 	b = find_value(&r->variants[base], m);
@@ -1151,8 +1203,11 @@ static void y_variant(struct yout *y, const struct report *r,
 	const struct report_variant *v = &r->variants[var];
 	unsigned int i;
 
+	base = variant_base(r, var, base);
 	y_map_start(y);
 	y_kv_str(y, "name", v->name);
+	if (v->baseline)
+		y_kv_str(y, "baseline", v->baseline);
 	y_key(y, "metrics");
 	y_map_start(y);
 	for (i = 0; i < v->nr_values; i++) {
@@ -1346,8 +1401,9 @@ static int write_csv(const struct report *r, FILE *out)
 		const struct report_variant *v = &r->variants[i];
 		const struct report_value *p = v->nr_values ? &v->values[0] :
 							      NULL;
-		const struct report_value *val;
+		const struct report_value *val, *vbp;
 		double pct;
+		int vb;
 
 		csv_field(out, v->name);
 		fputc(',', out);
@@ -1357,10 +1413,14 @@ static int write_csv(const struct report *r, FILE *out)
 		if (p)
 			csv_field(out, r->metrics[p->metric].unit);
 		fputc(',', out);
-		if (p && (int)i == base)
+		vb = variant_base(r, i, base);
+		vbp = vb >= 0 && r->variants[vb].nr_values ?
+			      &r->variants[vb].values[0] : NULL;
+		if (p && (int)i == vb)
 			fputc('0', out);
-		else if (p && bp && p->metric == bp->metric &&
-			 change_pct(p->value, bp->value, &pct))
+		else if (p && vbp && bp && p->metric == bp->metric &&
+			 vbp->metric == bp->metric &&
+			 change_pct(p->value, vbp->value, &pct))
 			csv_num(out, pct);
 		for (m = 0; m < r->nr_metrics; m++) {
 			if ((int)m == primary)

@@ -78,6 +78,11 @@ void report_free(struct report *r);
 int report_variant(struct report *r, const char *name);
 /* Name the baseline variant; NULL or unknown means the first variant. */
 void report_set_baseline(struct report *r, const char *name);
+/*
+ * Give variant @variant its own baseline: its changes are measured
+ * against @name instead (e.g. each client count against its own base).
+ */
+void report_variant_baseline(struct report *r, int variant, const char *name);
 
 /*
  * report_metric() - record @metric for @variant. @ci95 is the half-width
@@ -88,6 +93,9 @@ void report_set_baseline(struct report *r, const char *name);
 void report_metric(struct report *r, int variant, const char *metric,
 		   const char *unit, double value, double ci95,
 		   bool higher_is_better);
+/* The value of @metric for @variant: false when there is none. */
+bool report_get(const struct report *r, const char *variant,
+		const char *metric, double *value);
 void report_line(struct report *r, int variant,
 		 const struct report_line *line);
 /* Free-form note for a variant, e.g. a kernel WARN that fired. */

@@ -29,6 +29,11 @@ tests_check_cache_SOURCES = tests/check_cache.c
 tests_check_cache_CFLAGS = $(TEST_CFLAGS)
 tests_check_cache_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_pahole
+tests_check_pahole_SOURCES = tests/check_pahole.c
+tests_check_pahole_CFLAGS = $(TEST_CFLAGS)
+tests_check_pahole_LDADD = $(TEST_LDADD)
+
 # ---- Scenario-level tests: shell drivers, run with $(SHELL) ----
 # tests/run-bad.sh          bad input is refused: exit 2, no output, the
 #                           message in tests/bad/model-*.expect

@@ -1,0 +1,1026 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Model of the charge paths of mm/memcontrol.c: Linux v6.0 (try_charge_memcg,
+ * consume_stock, refill_stock, drain_stock, mem_cgroup_charge_skmem,
+ * charge_memcg, uncharge_batch, the obj_cgroup stock) and v4.8
+ * (memcg_kmem_charge_memcg/memcg_kmem_uncharge for kmem pages on v1).
+ * Theory of operation: see memcontrol.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/kprof.h"
+#include "models/memcontrol.h"
+#include "models/pahole.h"
+#include "sim/error.h"
+
+#define MAX_RECLAIM_RETRIES 16
+#define SWAP_CLUSTER_MAX 32
+#define PAGE_ALLOC_COSTLY_ORDER 3
+
+/* The stock's members, all on its CPU's own line. */
+enum { STOCK_CACHED, STOCK_NR_PAGES, STOCK_CACHED_OBJCG, STOCK_NR_BYTES };
+
+static const struct coh_layout_field stock_fields[] = {
+	{ "cached", 0, 8 },
+	{ "nr_pages", 8, 4 },
+	{ "cached_objcg", 16, 8 },
+	{ "nr_bytes", 32, 4 },
+};
+
+/* memcg->vmstats_percpu: this CPU's counters of this memcg. */
+static const struct coh_layout_field pcpu_fields[] = {
+	{ "state", 0, 8 },
+};
+
+/* DEFINE_PER_CPU stats_updates; the root cgroup's rstat_cpu of this CPU */
+static const struct coh_layout_field pcpu_stats_fields[] = {
+	{ "stats_updates", 0, 4 },
+	{ "rstat_cpu.updated_next", 8, 8 },
+};
+
+static const struct coh_layout_field global_fields[] = {
+	{ "counter", 0, 4 },
+};
+
+static const struct coh_layout_field objcg_fields[] = {
+	{ "nr_charged_bytes", 24, 4 },
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- building the memcgs ---- */
+
+static unsigned int round_up(unsigned int x, unsigned int a)
+{
+	return (x + a - 1) / a * a;
+}
+
+/*
+ * The layout of struct mem_cgroup as far as the model touches it: the
+ * object starts on a line boundary; css.parent and id are the 16 bytes
+ * before `memory` (v6.0: css is 200 bytes, id 8, so memory is at 208 = 16
+ * into a line); then memory, swap (memsw on v1) and kmem page_counters.
+ */
+static void memcg_layout_build(struct memcg_sim *ms, unsigned int mo)
+{
+	const struct page_counter_layout *pcl = &ms->pcl;
+	unsigned int m = mo >= 16 ? mo : mo + 64;
+	unsigned int stride = round_up(pcl->size, pcl->align);
+	unsigned int nr = NR_MEMCG_MEMBERS + 2 * NR_PC_MEMBERS, i, n = 0;
+	struct coh_layout_field *fl = calloc(nr, sizeof(*fl));
+	static const char *const mem_names[NR_PC_MEMBERS] = {
+		"memory.usage", "memory.min", "memory.low", "memory.high",
+		"memory.max", "memory.emin", "memory.min_usage",
+		"memory.children_min_usage", "memory.elow", "memory.low_usage",
+		"memory.children_low_usage", "memory.watermark",
+		"memory.failcnt", "memory.parent",
+	};
+	static const char *const kmem_names[NR_PC_MEMBERS] = {
+		"kmem.usage", "kmem.min", "kmem.low", "kmem.high", "kmem.max",
+		"kmem.emin", "kmem.min_usage", "kmem.children_min_usage",
+		"kmem.elow", "kmem.low_usage", "kmem.children_low_usage",
+		"kmem.watermark", "kmem.failcnt", "kmem.parent",
+	};
+
+	SIM_BUG_ON(!fl);
+	fl[n++] = (struct coh_layout_field){ "css.parent", m - 16, 8 };
+	fl[n++] = (struct coh_layout_field){ "id", m - 8, 8 };
+	fl[n++] = (struct coh_layout_field){
+		"swap.usage", m + stride + pcl->offset[PC_USAGE], 8 };
+	fl[n++] = (struct coh_layout_field){
+		"swap.high", m + stride + pcl->offset[PC_HIGH], 8 };
+	for (i = 0; i < NR_PC_MEMBERS; i++)
+		fl[n++] = (struct coh_layout_field){ mem_names[i],
+						     m + pcl->offset[i], 8 };
+	for (i = 0; i < NR_PC_MEMBERS; i++)
+		fl[n++] = (struct coh_layout_field){
+			kmem_names[i], m + 2 * stride + pcl->offset[i], 8 };
+	ms->memcg_fields = fl;
+	ms->memcg_layout = (struct coh_layout){
+		.name = "mem_cgroup", .size = m + 3 * stride,
+		.nr_fields = n, .fields = fl,
+	};
+}
+
+static int layout_resolve(struct memcg_sim *ms, const struct kernel_config *k)
+{
+	switch (k->page_counter_layout) {
+	case PC_LAYOUT_V6_0:
+		ms->pcl = page_counter_layout_v6_0;
+		break;
+	case PC_LAYOUT_V6_1:
+		ms->pcl = page_counter_layout_v6_1;
+		break;
+	case PC_LAYOUT_CUSTOM:
+	case PC_LAYOUT_PAHOLE:
+		ms->pcl = k->pc_layout;
+		break;
+	}
+	return 0;
+}
+
+static void page_counter_place(struct page_counter *pc, struct coh_object *obj,
+			       unsigned int first)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_PC_MEMBERS; i++)
+		pc->f[i] = coh_object_field(obj, first + i);
+}
+
+struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
+				   const struct cgroup_tree *tree,
+				   struct coh *coh, unsigned int nr_cpus)
+{
+	struct memcg_sim *ms = calloc(1, sizeof(*ms));
+	unsigned int i, mo;
+	char name[40];
+
+	SIM_BUG_ON(!ms);
+	ms->k = k;
+	ms->coh = coh;
+	ms->nr_cpus = nr_cpus;
+	layout_resolve(ms, k);
+	mo = k->memory_offset >= 0 ? (unsigned int)k->memory_offset :
+	     ms->pcl.align == 64 ? 0 : 16;
+	memcg_layout_build(ms, mo);
+	ms->stock_layout = (struct coh_layout){ "memcg_stock_pcp", 64,
+		N(stock_fields), stock_fields };
+	ms->pcpu_layout = (struct coh_layout){ "memcg_vmstats_percpu", 64,
+		N(pcpu_fields), pcpu_fields };
+	ms->objcg_layout = (struct coh_layout){ "obj_cgroup", 64,
+		N(objcg_fields), objcg_fields };
+	ms->pcpu_stats_layout = (struct coh_layout){ "percpu", 64,
+		N(pcpu_stats_fields), pcpu_stats_fields };
+	ms->global_layout = (struct coh_layout){ "atomic_t", 64,
+		N(global_fields), global_fields };
+	ms->reclaim_ps = k->reclaim_ps;
+	sim_stat_init(&ms->charge_lat);
+
+	ms->nr_memcgs = tree->nr;
+	ms->memcgs = calloc(tree->nr, sizeof(*ms->memcgs));
+	SIM_BUG_ON(!ms->memcgs);
+	for (i = 0; i < tree->nr; i++) {
+		const struct cgroup_config *cg = &tree->cg[i];
+		struct mem_cgroup *memcg = &ms->memcgs[i];
+		struct mem_cgroup *parent =
+			cg->parent >= 0 ? &ms->memcgs[cg->parent] : NULL;
+		struct mem_cgroup *pc_parent;
+		const char *base = strrchr(cg->path, '/');
+
+		memcg->id = i;
+		memcg->path = cg->path;
+		memcg->parent = parent;
+		snprintf(name, sizeof(name), "memcg(%s)",
+			 base && base[1] ? base + 1 : "/");
+		memcg->obj = coh_object_create(coh, name, &ms->memcg_layout, 0);
+		/*
+		 * SIM: on cgroup v1 the root's use_hierarchy is 0 by default
+		 * (v4.x), so a top-level memcg's counters have no parent.
+		 */
+		if (k->cgroup_version == 1 && parent && !parent->parent)
+			pc_parent = NULL;
+		else
+			pc_parent = parent;
+		page_counter_init(&memcg->memory,
+				  pc_parent ? &pc_parent->memory : NULL, NULL);
+		page_counter_place(&memcg->memory, memcg->obj,
+				   NR_MEMCG_MEMBERS);
+		memcg->memory.protected_if_changed =
+			k->protected_usage_update == PROTECTED_IF_CHANGED;
+		memcg->memory.min = cg->min >> PAGE_SHIFT;
+		memcg->memory.low = cg->low >> PAGE_SHIFT;
+		if (cg->high != UINT64_MAX)
+			memcg->memory.high = cg->high >> PAGE_SHIFT;
+		if (cg->max != UINT64_MAX)
+			memcg->memory.max = cg->max >> PAGE_SHIFT;
+		memcg->reclaimable = cg->reclaimable >> PAGE_SHIFT;
+		page_counter_init(&memcg->kmem,
+				  pc_parent ? &pc_parent->kmem : NULL, NULL);
+		page_counter_place(&memcg->kmem, memcg->obj,
+				   NR_MEMCG_MEMBERS + NR_PC_MEMBERS);
+		/* v1's kmem counter has no protection (memcg_online_kmem) */
+		memcg->kmem.protection_support = false;
+		memcg->objcg.memcg = memcg;
+	}
+	ms->stock = calloc(nr_cpus, sizeof(*ms->stock));
+	ms->pcpu_stats = calloc(nr_cpus, sizeof(*ms->pcpu_stats));
+	ms->stats_updates = calloc(nr_cpus, sizeof(*ms->stats_updates));
+	SIM_BUG_ON(!ms->stock || !ms->pcpu_stats || !ms->stats_updates);
+	ms->flush_threshold = coh_object_create(coh, "stats_flush_threshold",
+						&ms->global_layout, 0);
+	for (i = 0; i < nr_cpus; i++) {
+		snprintf(name, sizeof(name), "memcg_stock@cpu%u", i);
+		ms->stock[i].obj = coh_object_create(coh, name,
+						     &ms->stock_layout, 0);
+		snprintf(name, sizeof(name), "stats_updates@cpu%u", i);
+		ms->pcpu_stats[i] = coh_object_create(coh, name,
+						      &ms->pcpu_stats_layout, 0);
+	}
+	return ms;
+}
+
+void memcg_sim_free(struct memcg_sim *ms)
+{
+	unsigned int i;
+
+	if (!ms)
+		return;
+	if (getenv("MEMCG_DEBUG"))
+		for (i = 0; i < ms->nr_memcgs; i++)
+			fprintf(stderr, "DEBUG %s usage %ld charges %lu hits %lu pctry %lu pcunch %lu drains %lu\n", ms->memcgs[i].path, ms->memcgs[i].memory.usage, ms->counts.charges, ms->counts.stock_hits, ms->counts.pc_try_charges, ms->counts.pc_uncharges, ms->counts.drains);
+	for (i = 0; i < ms->nr_memcgs; i++)
+		free(ms->memcgs[i].vmstats_percpu);
+	free(ms->memcgs);
+	free(ms->stock);
+	free(ms->pcpu_stats);
+	free(ms->stats_updates);
+	free(ms->memcg_fields);
+	sim_stat_destroy(&ms->charge_lat);
+	free(ms);
+}
+
+void memcg_sim_reset_counts(struct memcg_sim *ms)
+{
+	memset(&ms->counts, 0, sizeof(ms->counts));
+	sim_stat_reset(&ms->charge_lat);
+}
+
+struct mem_cgroup *memcg_sim_find(struct memcg_sim *ms, const char *path)
+{
+	unsigned int i;
+
+	for (i = 0; i < ms->nr_memcgs; i++)
+		if (!strcmp(ms->memcgs[i].path, path))
+			return &ms->memcgs[i];
+	return NULL;
+}
+
+static struct mem_cgroup *mem_cgroup_from_counter(struct memcg_sim *ms,
+						  struct page_counter *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < ms->nr_memcgs; i++)
+		if (&ms->memcgs[i].memory == c || &ms->memcgs[i].kmem == c)
+			return &ms->memcgs[i];
+	SIM_BUG_ON(1);
+	return NULL;
+}
+
+/* ---- helpers ---- */
+
+#define NOW(f) ((f)->cc->proc->now)
+#define ENTER(f, id) KPROF_ENTER((f)->cc->prof, (id), NOW(f))
+#define EXIT(f) KPROF_EXIT((f)->cc->prof, NOW(f))
+
+static struct coh_field *memcg_field(struct mem_cgroup *memcg,
+				     enum memcg_member m)
+{
+	return coh_object_field(memcg->obj, m);
+}
+
+static struct coh_field *stock_field(struct memcg_stock_pcp *stock, int m)
+{
+	return coh_object_field(stock->obj, (unsigned int)m);
+}
+
+static struct coh_field *pcpu_field(struct memcg_sim *ms,
+				    struct mem_cgroup *memcg, unsigned int cpu)
+{
+	char name[40];
+
+	if (!memcg->vmstats_percpu) {
+		memcg->vmstats_percpu = calloc(ms->nr_cpus,
+					       sizeof(*memcg->vmstats_percpu));
+		SIM_BUG_ON(!memcg->vmstats_percpu);
+	}
+	if (!memcg->vmstats_percpu[cpu]) {
+		snprintf(name, sizeof(name), "pcpu%u(%.20s)", cpu,
+			 memcg->obj->name);
+		memcg->vmstats_percpu[cpu] =
+			coh_object_create(ms->coh, name, &ms->pcpu_layout, 0);
+	}
+	return coh_object_field(memcg->vmstats_percpu[cpu], 0);
+}
+
+/* ---- the per-CPU stock ---- */
+
+/* The slot of @stock caching @memcg, or -1. */
+static int stock_slot(const struct memcg_sim *ms,
+		      const struct memcg_stock_pcp *stock,
+		      const struct mem_cgroup *memcg)
+{
+	unsigned int i;
+
+	for (i = 0; i < ms->k->stock_memcgs; i++)
+		if (stock->cached[i] == memcg)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * consume_stock() - take nr_pages from this CPU's stock if it caches
+ * enough for memcg. Interrupts are off around it (local_lock_irqsave):
+ * SIM: that costs no shared-memory access and is not charged.
+ */
+int consume_stock(struct sim_proc *p, void *frame)
+{
+	struct memcg_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
+	int slot;
+
+	CO_BEGIN(f);
+	ENTER(f, KF_consume_stock);
+	f->ret = false;
+	if (f->nr_pages > ms->k->charge_batch)
+		goto out;
+	f->stock = &ms->stock[f->cc->cpu];
+	/* if (memcg == stock->cached && stock->nr_pages >= nr_pages) */
+	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_CACHED)));
+	slot = stock_slot(ms, f->stock, f->memcg);
+	if (slot < 0)
+		goto out;
+	f->i = (unsigned int)slot;
+	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_NR_PAGES)));
+	if (f->stock->nr_pages[f->i] >= f->nr_pages) {
+		CO_AWAIT(f, coh_write(f->cc,
+				      stock_field(f->stock, STOCK_NR_PAGES)));
+		f->stock->nr_pages[f->i] -= f->nr_pages;
+		f->ret = true;
+	}
+out:
+	EXIT(f);
+	CO_RETURN(f, p, f->ret);
+	CO_END(f, p);
+}
+
+/*
+ * drain_stock() - give slot i's pages back to its memcg's counters and
+ * forget the memcg.
+ */
+static int drain_stock(struct sim_proc *p, void *frame)
+{
+	struct memcg_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
+
+	CO_BEGIN(f);
+	ENTER(f, KF_drain_stock);
+	f->stock = &ms->stock[f->cc->cpu];
+	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_CACHED)));
+	f->m = f->stock->cached[f->i];
+	if (!f->m)
+		goto out;
+	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_NR_PAGES)));
+	if (f->stock->nr_pages[f->i]) {
+		f->batch = f->stock->nr_pages[f->i];
+		ms->counts.drains++;
+		ms->counts.pc_uncharges++;
+		CO_CALL(f, p, page_counter_uncharge, struct page_counter_frame,
+			.cc = f->cc, .counter = &f->m->memory,
+			.nr_pages = f->batch);
+		/* SIM: no memsw: swap accounting is v1-only and off here. */
+		CO_AWAIT(f, coh_write(f->cc,
+				      stock_field(f->stock, STOCK_NR_PAGES)));
+		f->stock->nr_pages[f->i] = 0;
+	}
+	/* css_put(&old->css): a per-CPU reference count, CPU-local. */
+	CO_AWAIT(f, coh_write(f->cc, stock_field(f->stock, STOCK_CACHED)));
+	f->stock->cached[f->i] = NULL;
+out:
+	EXIT(f);
+	CO_END(f, p);
+}
+
+/*
+ * refill_stock() - put nr_pages charged to memcg into this CPU's stock;
+ * drain it when it caches another memcg, or holds more than a batch.
+ * With stock_memcgs > 1 (later kernels) a free slot is used, or one is
+ * evicted.
+ */
+int refill_stock(struct sim_proc *p, void *frame)
+{
+	struct memcg_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
+	int slot;
+
+	CO_BEGIN(f);
+	ENTER(f, KF_refill_stock);
+	f->stock = &ms->stock[f->cc->cpu];
+	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_CACHED)));
+	slot = stock_slot(ms, f->stock, f->memcg);
+	if (slot < 0) {
+		/* reset if necessary */
+		slot = stock_slot(ms, f->stock, NULL);
+		if (slot < 0) {
+			/* SIM: evict round robin, not at random */
+			slot = (int)(f->stock->evict++ % ms->k->stock_memcgs);
+		}
+		f->i = (unsigned int)slot;
+		CO_CALL(f, p, drain_stock, struct memcg_frame, .ms = f->ms,
+			.cc = f->cc, .i = f->i);
+		/* css_get(&memcg->css); stock->cached = memcg; */
+		CO_AWAIT(f, coh_write(f->cc,
+				      stock_field(f->stock, STOCK_CACHED)));
+		f->stock->cached[f->i] = f->memcg;
+	} else {
+		f->i = (unsigned int)slot;
+	}
+	CO_AWAIT(f, coh_write(f->cc, stock_field(f->stock, STOCK_NR_PAGES)));
+	f->stock->nr_pages[f->i] += f->nr_pages;
+	if (f->stock->nr_pages[f->i] > ms->k->charge_batch)
+		CO_CALL(f, p, drain_stock, struct memcg_frame, .ms = f->ms,
+			.cc = f->cc, .i = f->i);
+	EXIT(f);
+	CO_END(f, p);
+}
+
+/* ---- reclaim ---- */
+
+/*
+ * try_to_free_mem_cgroup_pages() - SIM: reclaim is a cost per page
+ * reclaimed: up to max(nr_pages, SWAP_CLUSTER_MAX) of the `reclaimable`
+ * pages of memcg and its descendants are freed (uncharged up the
+ * hierarchy) at reclaim_ns each. Returns the number reclaimed.
+ */
+static int try_to_free_mem_cgroup_pages(struct sim_proc *p, void *frame)
+{
+	struct memcg_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
+
+	CO_BEGIN(f);
+	ENTER(f, KF_try_to_free_mem_cgroup_pages);
+	f->batch = f->nr_pages > SWAP_CLUSTER_MAX ? f->nr_pages :
+						    SWAP_CLUSTER_MAX;
+	f->ret = 0;
+	for (f->i = 0; f->i < ms->nr_memcgs && f->batch; f->i++) {
+		struct mem_cgroup *m = &ms->memcgs[f->i], *a;
+		unsigned int take;
+
+		for (a = m; a && a != f->memcg; a = a->parent)
+			;
+		if (!a || !m->reclaimable)
+			continue;
+		take = m->reclaimable < f->batch ? (unsigned int)m->reclaimable :
+						  f->batch;
+		m->reclaimable -= take;
+		m->nr_reclaimed += take;
+		f->batch -= take;
+		f->ret += take;
+		f->m = m;
+		coh_delay(f->cc, (sim_time_t)take * ms->reclaim_ps);
+		CO_CALL(f, p, page_counter_uncharge, struct page_counter_frame,
+			.cc = f->cc, .counter = &f->m->memory,
+			.nr_pages = take);
+	}
+	ms->counts.reclaimed += (uint64_t)f->ret;
+	EXIT(f);
+	CO_RETURN(f, p, f->ret);
+	CO_END(f, p);
+}
+
+/* ---- try_charge ---- */
+
+static bool over_high_read(struct coh_cpu *cc, struct mem_cgroup *m, int step)
+{
+	switch (step) {
+	case 0:
+		return coh_read(cc, m->memory.f[PC_USAGE]);
+	case 1:
+		return coh_read(cc, m->memory.f[PC_HIGH]);
+	case 2:
+		return coh_read(cc, memcg_field(m, MEMCG_SWAP_USAGE));
+	default:
+		return coh_read(cc, memcg_field(m, MEMCG_SWAP_HIGH));
+	}
+}
+
+static int try_charge_memcg(struct sim_proc *p, void *frame)
+{
+	struct memcg_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
+	CO_BEGIN(f);
+	ENTER(f, KF_try_charge_memcg);
+	f->start = NOW(f);
+	ms->counts.charges++;
+	f->batch = ms->k->charge_batch > f->nr_pages ? ms->k->charge_batch :
+						       f->nr_pages;
+	f->retries = MAX_RECLAIM_RETRIES;
+	f->drained = false;
+retry:
+	CO_CALL(f, p, consume_stock, struct memcg_frame, .ms = f->ms,
+		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages);
+	if (p->ret) {
+		ms->counts.stock_hits++;
+		f->ret = 0;
+		goto out;
+	}
+	ms->counts.pc_try_charges++;
+	CO_CALL(f, p, page_counter_try_charge, struct page_counter_frame,
+		.cc = f->cc, .counter = &f->memcg->memory,
+		.nr_pages = f->batch, .fail = &f->counter);
+	if (p->ret)
+		goto done_restock;
+	f->over = mem_cgroup_from_counter(ms, f->counter);
+
+	if (f->batch > f->nr_pages) {
+		f->batch = f->nr_pages;
+		goto retry;
+	}
+	/* !gfpflags_allow_blocking(gfp_mask): softirq, atomic */
+	if (!(f->gfp & GFP_KERNEL))
+		goto nomem;
+
+	CO_CALL(f, p, try_to_free_mem_cgroup_pages, struct memcg_frame,
+		.ms = f->ms, .cc = f->cc, .memcg = f->over,
+		.nr_pages = f->nr_pages);
+	f->ret = p->ret;	/* nr_reclaimed */
+	/* mem_cgroup_margin(mem_over_limit) >= nr_pages */
+	CO_AWAIT(f, coh_read(f->cc, f->over->memory.f[PC_USAGE]));
+	CO_AWAIT(f, coh_read(f->cc, f->over->memory.f[PC_MAX]));
+	if (f->over->memory.max >= page_counter_read(&f->over->memory) &&
+	    f->over->memory.max - page_counter_read(&f->over->memory) >=
+		    f->nr_pages)
+		goto retry;
+	if (!f->drained) {
+		/* SIM: drain_all_stock() schedules work on the other CPUs;
+		 * not modelled, the retry happens all the same. */
+		f->drained = true;
+		goto retry;
+	}
+	if (f->ret && f->nr_pages <= (1u << PAGE_ALLOC_COSTLY_ORDER))
+		goto retry;
+	if (f->retries-- > 0)
+		goto retry;
+	/* SIM: no OOM killer. */
+nomem:
+	if (!(f->gfp & __GFP_NOFAIL)) {
+		ms->counts.failures++;
+		f->memcg->nr_failed++;
+		f->ret = -ENOMEM;
+		goto out;
+	}
+	/* force: */
+	CO_CALL(f, p, page_counter_charge, struct page_counter_frame,
+		.cc = f->cc, .counter = &f->memcg->memory,
+		.nr_pages = f->nr_pages);
+	f->ret = 0;
+	goto out;
+
+done_restock:
+	if (f->batch > f->nr_pages)
+		CO_CALL(f, p, refill_stock, struct memcg_frame, .ms = f->ms,
+			.cc = f->cc, .memcg = f->memcg,
+			.nr_pages = f->batch - f->nr_pages);
+	/*
+	 * If the hierarchy is above the normal consumption range, the
+	 * kernel schedules reclaim on return to user space: read usage and
+	 * high (of memory and swap) at every level up to the root.
+	 */
+	KPROF_ENTER(f->cc->prof, KF_mem_cgroup_handle_high, NOW(f));
+	for (f->m = f->memcg; f->m;) {
+		for (f->i = 0; f->i < 4; f->i++)
+			CO_AWAIT(f, over_high_read(f->cc, f->m, (int)f->i));
+		if (page_counter_read(&f->m->memory) > f->m->memory.high)
+			break;	/* SIM: the over-high reclaim is not modelled */
+		/* memcg = parent_mem_cgroup(memcg): css.parent */
+		CO_AWAIT(f, coh_read(f->cc, memcg_field(f->m,
+							MEMCG_CSS_PARENT)));
+		f->m = f->m->parent;
+	}
+	KPROF_EXIT(f->cc->prof, NOW(f));
+	f->ret = 0;
+out:
+	CO_AWAIT(f, coh_fence(f->cc));
+	sim_stat_add(&ms->charge_lat, (double)(NOW(f) - f->start) / 1000.0);
+	EXIT(f);
+	CO_RETURN(f, p, f->ret);
+	CO_END(f, p);
+}
+
+/* try_charge() - the root memcg is never charged. */
+int try_charge(struct sim_proc *p, void *frame)
+{
+	struct memcg_frame *f = frame;
+
+	CO_BEGIN(f);
+	if (f->ms->k->memcg_disabled || mem_cgroup_is_root(f->ms, f->memcg))
+		CO_RETURN(f, p, 0);
+	CO_CALL(f, p, try_charge_memcg, struct memcg_frame, .ms = f->ms,
+		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages,
+		.gfp = f->gfp);
+	CO_RETURN(f, p, p->ret);
+	CO_END(f, p);
+}
+
+/* ---- statistics ---- */
+
+/*
+ * memcg_rstat_updated() (v6.0): note the update in this CPU's rstat tree
+ * (cgroup_rstat_updated(): the memcg is already linked until the next
+ * flush, so one CPU-local read) and count it in the per-CPU stats_updates;
+ * past MEMCG_CHARGE_BATCH, add to the global stats_flush_threshold: one
+ * atomic on a line every CPU of the machine shares. v6.1 ("mm/memcontrol:
+ * skip unnecessary updating of stats_flush_threshold",
+ * stats_updates_atomic: below_threshold) skips the atomic once the
+ * threshold has passed the number of CPUs.
+ *
+ * SIM: flushing (which resets the threshold) is models/rstat.c; within a
+ * run shorter than the 2 s periodic flush nothing flushes.
+ */
+static int mod_memcg_state(struct sim_proc *p, void *frame)
+{
+	struct memcg_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
+	unsigned int *x;
+
+	CO_BEGIN(f);
+	ENTER(f, KF_mod_memcg_state);
+	/* __this_cpu_add(memcg->vmstats_percpu->state[idx], val) */
+	CO_AWAIT(f, coh_write(f->cc, pcpu_field(f->ms, f->memcg,
+						f->cc->cpu)));
+	if (!f->nr_pages)
+		goto out;
+	/* cgroup_rstat_updated(): updated_next already set */
+	CO_AWAIT(f, coh_read(f->cc, coh_object_field(
+					    ms->pcpu_stats[f->cc->cpu], 1)));
+	/* x = __this_cpu_add_return(stats_updates, abs(val)) */
+	CO_AWAIT(f, coh_write(f->cc, coh_object_field(
+					     ms->pcpu_stats[f->cc->cpu], 0)));
+	x = &ms->stats_updates[f->cc->cpu];
+	*x += f->nr_pages;
+	if (*x <= ms->k->charge_batch)
+		goto out;
+	f->batch = *x / ms->k->charge_batch;
+	*x = 0;
+	if (ms->k->stats_updates_atomic == STATS_ATOMIC_BELOW_THRESHOLD) {
+		CO_AWAIT(f, coh_read(f->cc, coh_object_field(
+						    ms->flush_threshold, 0)));
+		if (ms->stats_flush_threshold > (long)ms->nr_cpus)
+			goto out;
+	}
+	/* atomic_add(x / MEMCG_CHARGE_BATCH, &stats_flush_threshold) */
+	CO_AWAIT(f, coh_rmw(f->cc, coh_object_field(ms->flush_threshold, 0)));
+	ms->stats_flush_threshold += f->batch;
+out:
+	EXIT(f);
+	CO_END(f, p);
+}
+
+/* ---- socket memory ---- */
+
+int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame)
+{
+	struct memcg_frame *f = frame;
+
+	CO_BEGIN(f);
+	ENTER(f, KF_mem_cgroup_charge_skmem);
+	/* SIM: cgroup v2 only; v1's tcpmem counter is not modelled. */
+	CO_CALL(f, p, try_charge, struct memcg_frame, .ms = f->ms,
+		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages,
+		.gfp = f->gfp);
+	if (p->ret == 0) {
+		CO_CALL(f, p, mod_memcg_state, struct memcg_frame,
+			.ms = f->ms, .cc = f->cc, .memcg = f->memcg,
+			.nr_pages = f->nr_pages);
+		f->memcg->sock_pages += f->nr_pages;
+		f->ret = true;
+		goto out;
+	}
+	/* over the limit: charge anyway (__GFP_NOFAIL), report failure */
+	CO_CALL(f, p, try_charge, struct memcg_frame, .ms = f->ms,
+		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages,
+		.gfp = f->gfp | __GFP_NOFAIL);
+	f->ret = false;
+out:
+	EXIT(f);
+	CO_RETURN(f, p, f->ret);
+	CO_END(f, p);
+}
+
+int mem_cgroup_uncharge_skmem(struct sim_proc *p, void *frame)
+{
+	struct memcg_frame *f = frame;
+
+	CO_BEGIN(f);
+	ENTER(f, KF_mem_cgroup_uncharge_skmem);
+	f->ms->counts.uncharges++;
+	CO_CALL(f, p, mod_memcg_state, struct memcg_frame, .ms = f->ms,
+		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages);
+	f->memcg->sock_pages -= f->nr_pages;
+	if (!mem_cgroup_is_root(f->ms, f->memcg))
+		CO_CALL(f, p, refill_stock, struct memcg_frame, .ms = f->ms,
+			.cc = f->cc, .memcg = f->memcg,
+			.nr_pages = f->nr_pages);
+	EXIT(f);
+	CO_END(f, p);
+}
+
+/* ---- folios ---- */
+
+int charge_memcg(struct sim_proc *p, void *frame)
+{
+	struct memcg_frame *f = frame;
+
+	CO_BEGIN(f);
+	ENTER(f, KF_charge_memcg);
+	CO_CALL(f, p, try_charge, struct memcg_frame, .ms = f->ms,
+		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages,
+		.gfp = f->gfp);
+	f->ret = p->ret;
+	if (f->ret)
+		goto out;
+	/*
+	 * commit_charge() writes folio->memcg_data (the new folio's own
+	 * line); mem_cgroup_charge_statistics() and memcg_check_events()
+	 * update this CPU's counters of the memcg.
+	 */
+	CO_CALL(f, p, mod_memcg_state, struct memcg_frame, .ms = f->ms,
+		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages);
+out:
+	EXIT(f);
+	CO_RETURN(f, p, f->ret);
+	CO_END(f, p);
+}
+
+int uncharge_batch(struct sim_proc *p, void *frame)
+{
+	struct memcg_frame *f = frame;
+
+	CO_BEGIN(f);
+	ENTER(f, KF_uncharge_batch);
+	f->ms->counts.uncharges++;
+	if (f->nr_pages && !mem_cgroup_is_root(f->ms, f->memcg)) {
+		f->ms->counts.pc_uncharges++;
+		CO_CALL(f, p, page_counter_uncharge, struct page_counter_frame,
+			.cc = f->cc, .counter = &f->memcg->memory,
+			.nr_pages = f->nr_pages);
+	}
+	/* __count_memcg_events(PGPGOUT), nr_page_events, check_events */
+	CO_CALL(f, p, mod_memcg_state, struct memcg_frame, .ms = f->ms,
+		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages);
+	EXIT(f);
+	CO_END(f, p);
+}
+
+/* ---- kmem pages (before v5.9) ---- */
+
+/*
+ * memcg_kmem_charge_page() - v4.8 memcg_kmem_charge_memcg(): try_charge()
+ * the pages, then on cgroup v1 the legacy kmem counter too.
+ */
+int memcg_kmem_charge_page(struct sim_proc *p, void *frame)
+{
+	struct memcg_frame *f = frame;
+
+	CO_BEGIN(f);
+	ENTER(f, KF_memcg_kmem_charge_page);
+	CO_CALL(f, p, try_charge, struct memcg_frame, .ms = f->ms,
+		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages,
+		.gfp = f->gfp);
+	f->ret = p->ret;
+	if (f->ret || mem_cgroup_is_root(f->ms, f->memcg))
+		goto out;
+	if (f->ms->k->cgroup_version == 1) {
+		f->ms->counts.pc_try_charges++;
+		CO_CALL(f, p, page_counter_try_charge,
+			struct page_counter_frame, .cc = f->cc,
+			.counter = &f->memcg->kmem, .nr_pages = f->nr_pages,
+			.fail = &f->counter);
+		if (!p->ret) {
+			/* cancel_charge(memcg, nr_pages) */
+			f->ms->counts.pc_uncharges++;
+			CO_CALL(f, p, page_counter_uncharge,
+				struct page_counter_frame, .cc = f->cc,
+				.counter = &f->memcg->memory,
+				.nr_pages = f->nr_pages);
+			f->ret = -ENOMEM;
+		}
+	}
+out:
+	EXIT(f);
+	CO_RETURN(f, p, f->ret);
+	CO_END(f, p);
+}
+
+/*
+ * memcg_kmem_uncharge_page() - v4.8 memcg_kmem_uncharge(): the kmem
+ * counter (v1), then memory, straight to the page counters: no stock.
+ */
+int memcg_kmem_uncharge_page(struct sim_proc *p, void *frame)
+{
+	struct memcg_frame *f = frame;
+
+	CO_BEGIN(f);
+	ENTER(f, KF_memcg_kmem_uncharge_page);
+	f->ms->counts.uncharges++;
+	if (mem_cgroup_is_root(f->ms, f->memcg))
+		goto out;
+	if (f->ms->k->kmem_accounting == KMEM_OBJECTS) {
+		/* v5.9 on: obj_cgroup_uncharge_pages() -> refill_stock() */
+		if (f->ms->k->cgroup_version == 1) {
+			f->ms->counts.pc_uncharges++;
+			CO_CALL(f, p, page_counter_uncharge,
+				struct page_counter_frame, .cc = f->cc,
+				.counter = &f->memcg->kmem,
+				.nr_pages = f->nr_pages);
+		}
+		CO_CALL(f, p, refill_stock, struct memcg_frame, .ms = f->ms,
+			.cc = f->cc, .memcg = f->memcg,
+			.nr_pages = f->nr_pages);
+		goto out;
+	}
+	if (f->ms->k->cgroup_version == 1) {
+		f->ms->counts.pc_uncharges++;
+		CO_CALL(f, p, page_counter_uncharge, struct page_counter_frame,
+			.cc = f->cc, .counter = &f->memcg->kmem,
+			.nr_pages = f->nr_pages);
+	}
+	f->ms->counts.pc_uncharges++;
+	CO_CALL(f, p, page_counter_uncharge, struct page_counter_frame,
+		.cc = f->cc, .counter = &f->memcg->memory,
+		.nr_pages = f->nr_pages);
+out:
+	EXIT(f);
+	CO_END(f, p);
+}
+
+/* ---- kmem objects (v5.9 on): the obj_cgroup stock ---- */
+
+static struct coh_field *objcg_field(struct memcg_sim *ms,
+				     struct obj_cgroup *objcg)
+{
+	char name[40];
+
+	if (!objcg->obj) {
+		snprintf(name, sizeof(name), "objcg(%.28s)",
+			 objcg->memcg->obj->name);
+		objcg->obj = coh_object_create(ms->coh, name,
+					       &ms->objcg_layout, 0);
+	}
+	return coh_object_field(objcg->obj, 0);
+}
+
+/* obj_cgroup_uncharge_pages(): memcg_account_kmem(-n) and refill_stock() */
+static int obj_cgroup_uncharge_pages(struct sim_proc *p, void *frame)
+{
+	struct obj_frame *f = frame;
+
+	CO_BEGIN(f);
+	CO_CALL(f, p, mod_memcg_state, struct memcg_frame, .ms = f->ms,
+		.cc = f->cc, .memcg = f->objcg->memcg,
+		.nr_pages = f->nr_pages);
+	if (f->ms->k->cgroup_version == 1) {
+		f->ms->counts.pc_uncharges++;
+		CO_CALL(f, p, page_counter_uncharge, struct page_counter_frame,
+			.cc = f->cc, .counter = &f->objcg->memcg->kmem,
+			.nr_pages = f->nr_pages);
+	}
+	CO_CALL(f, p, refill_stock, struct memcg_frame, .ms = f->ms,
+		.cc = f->cc, .memcg = f->objcg->memcg,
+		.nr_pages = f->nr_pages);
+	CO_END(f, p);
+}
+
+static int drain_obj_stock(struct sim_proc *p, void *frame)
+{
+	struct obj_frame *f = frame;
+
+	CO_BEGIN(f);
+	ENTER(f, KF_drain_obj_stock);
+	f->stock = &f->ms->stock[f->cc->cpu];
+	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_CACHED_OBJCG)));
+	f->objcg = f->stock->cached_objcg;
+	if (!f->objcg)
+		goto out;
+	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_NR_BYTES)));
+	if (f->stock->nr_bytes) {
+		f->nr_pages = f->stock->nr_bytes >> PAGE_SHIFT;
+		f->nr_bytes = f->stock->nr_bytes & (PAGE_SIZE - 1);
+		if (f->nr_pages)
+			CO_CALL(f, p, obj_cgroup_uncharge_pages,
+				struct obj_frame, .ms = f->ms, .cc = f->cc,
+				.objcg = f->objcg, .nr_pages = f->nr_pages);
+		if (f->nr_bytes) {
+			/* atomic_add(nr_bytes, &old->nr_charged_bytes) */
+			CO_AWAIT(f, coh_rmw(f->cc, objcg_field(f->ms, f->objcg)));
+			f->objcg->nr_charged_bytes += f->nr_bytes;
+		}
+		CO_AWAIT(f, coh_write(f->cc,
+				      stock_field(f->stock, STOCK_NR_BYTES)));
+		f->stock->nr_bytes = 0;
+	}
+	CO_AWAIT(f, coh_write(f->cc, stock_field(f->stock, STOCK_CACHED_OBJCG)));
+	f->stock->cached_objcg = NULL;
+out:
+	EXIT(f);
+	CO_END(f, p);
+}
+
+/* refill_obj_stock(objcg, size, allow_uncharge = ok) */
+static int refill_obj_stock(struct sim_proc *p, void *frame)
+{
+	struct obj_frame *f = frame;
+
+	CO_BEGIN(f);
+	ENTER(f, KF_refill_obj_stock);
+	f->stock = &f->ms->stock[f->cc->cpu];
+	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_CACHED_OBJCG)));
+	if (f->stock->cached_objcg != f->objcg) {
+		CO_CALL(f, p, drain_obj_stock, struct obj_frame, .ms = f->ms,
+			.cc = f->cc);
+		/* stock->nr_bytes = atomic_read(&objcg->nr_charged_bytes)
+		 *	? atomic_xchg(&objcg->nr_charged_bytes, 0) : 0; */
+		CO_AWAIT(f, coh_read(f->cc, objcg_field(f->ms, f->objcg)));
+		f->nr_bytes = 0;
+		if (f->objcg->nr_charged_bytes) {
+			CO_AWAIT(f, coh_rmw(f->cc, objcg_field(f->ms, f->objcg)));
+			f->nr_bytes = (unsigned int)f->objcg->nr_charged_bytes;
+			f->objcg->nr_charged_bytes = 0;
+		}
+		CO_AWAIT(f, coh_write(f->cc, stock_field(f->stock,
+							 STOCK_CACHED_OBJCG)));
+		f->stock->cached_objcg = f->objcg;
+		f->stock->nr_bytes = f->nr_bytes;
+	}
+	CO_AWAIT(f, coh_write(f->cc, stock_field(f->stock, STOCK_NR_BYTES)));
+	f->stock->nr_bytes += f->size;
+	f->nr_pages = 0;
+	if (f->ok && f->stock->nr_bytes > PAGE_SIZE) {
+		f->nr_pages = f->stock->nr_bytes >> PAGE_SHIFT;
+		f->stock->nr_bytes &= PAGE_SIZE - 1;
+	}
+	if (f->nr_pages)
+		CO_CALL(f, p, obj_cgroup_uncharge_pages, struct obj_frame,
+			.ms = f->ms, .cc = f->cc, .objcg = f->objcg,
+			.nr_pages = f->nr_pages);
+	EXIT(f);
+	CO_END(f, p);
+}
+
+int obj_cgroup_charge(struct sim_proc *p, void *frame)
+{
+	struct obj_frame *f = frame;
+
+	CO_BEGIN(f);
+	ENTER(f, KF_obj_cgroup_charge);
+	/* consume_obj_stock() */
+	KPROF_ENTER(f->cc->prof, KF_consume_obj_stock, NOW(f));
+	f->stock = &f->ms->stock[f->cc->cpu];
+	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_CACHED_OBJCG)));
+	if (f->stock->cached_objcg == f->objcg) {
+		CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock,
+							STOCK_NR_BYTES)));
+		if (f->stock->nr_bytes >= f->size) {
+			CO_AWAIT(f, coh_write(f->cc,
+					      stock_field(f->stock,
+							  STOCK_NR_BYTES)));
+			f->stock->nr_bytes -= f->size;
+			KPROF_EXIT(f->cc->prof, NOW(f));
+			goto out;
+		}
+	}
+	KPROF_EXIT(f->cc->prof, NOW(f));
+	f->nr_pages = f->size >> PAGE_SHIFT;
+	f->nr_bytes = f->size & (PAGE_SIZE - 1);
+	if (f->nr_bytes)
+		f->nr_pages += 1;
+	/* obj_cgroup_charge_pages(): try_charge_memcg + memcg_account_kmem */
+	CO_CALL(f, p, try_charge, struct memcg_frame, .ms = f->ms,
+		.cc = f->cc, .memcg = f->objcg->memcg,
+		.nr_pages = f->nr_pages, .gfp = GFP_KERNEL);
+	if (p->ret)
+		goto out;
+	if (f->ms->k->cgroup_version == 1) {
+		f->ms->counts.pc_try_charges++;
+		CO_CALL(f, p, page_counter_charge, struct page_counter_frame,
+			.cc = f->cc, .counter = &f->objcg->memcg->kmem,
+			.nr_pages = f->nr_pages);
+	}
+	CO_CALL(f, p, mod_memcg_state, struct memcg_frame, .ms = f->ms,
+		.cc = f->cc, .memcg = f->objcg->memcg,
+		.nr_pages = f->nr_pages);
+	if (f->nr_bytes)
+		CO_CALL(f, p, refill_obj_stock, struct obj_frame, .ms = f->ms,
+			.cc = f->cc, .objcg = f->objcg,
+			.size = (unsigned int)(PAGE_SIZE - f->nr_bytes),
+			.ok = false);
+out:
+	EXIT(f);
+	CO_END(f, p);
+}
+
+int obj_cgroup_uncharge(struct sim_proc *p, void *frame)
+{
+	struct obj_frame *f = frame;
+
+	CO_BEGIN(f);
+	ENTER(f, KF_obj_cgroup_uncharge);
+	f->ms->counts.uncharges++;
+	CO_CALL(f, p, refill_obj_stock, struct obj_frame, .ms = f->ms,
+		.cc = f->cc, .objcg = f->objcg, .size = f->size, .ok = true);
+	EXIT(f);
+	CO_END(f, p);
+}

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Model of socket memory accounting (include/net/sock.h, net/core/sock.c,
+ * Linux 6.0-rc1 and v5.19). Theory of operation: see sock.h.
+ */
+#include "models/sock.h"
+
+/*
+ * __sk_mem_reclaim() - return whole pages of forward allocation:
+ * __sk_mem_reduce_allocated() uncharges them from the memcg.
+ */
+static int __sk_mem_reclaim(struct sim_proc *p, void *frame)
+{
+	struct sock_frame *f = frame;
+
+	CO_BEGIN(f);
+	f->amt = f->size >> PAGE_SHIFT;
+	if (!f->amt)
+		CO_RETURN(f, p, 0);
+	f->sk->sk_forward_alloc -= f->amt << PAGE_SHIFT;
+	f->sk->pages_uncharged += (uint64_t)f->amt;
+	if (f->sk->sk_memcg)
+		CO_CALL(f, p, mem_cgroup_uncharge_skmem, struct memcg_frame,
+			.ms = f->ms, .cc = f->cc, .memcg = f->sk->sk_memcg,
+			.nr_pages = (unsigned int)f->amt);
+	CO_END(f, p);
+}
+
+/*
+ * sk_mem_schedule() - sk_wmem_schedule()/sk_rmem_schedule(): if the
+ * forward allocation does not cover size, __sk_mem_schedule() raises it
+ * by sk_mem_pages(size - forward_alloc) pages and charges them
+ * (__sk_mem_raise_allocated() -> mem_cgroup_charge_skmem(); from softirq
+ * with GFP_NOWAIT, gfp_memcg_charge()).
+ */
+int sk_mem_schedule(struct sim_proc *p, void *frame)
+{
+	struct sock_frame *f = frame;
+	int delta = f->size - f->sk->sk_forward_alloc;
+
+	CO_BEGIN(f);
+	if (delta <= 0)
+		CO_RETURN(f, p, 1);
+	f->amt = sk_mem_pages(delta);
+	f->sk->sk_forward_alloc += f->amt << PAGE_SHIFT;
+	f->sk->pages_charged += (uint64_t)f->amt;
+	if (f->sk->sk_memcg)
+		CO_CALL(f, p, mem_cgroup_charge_skmem, struct memcg_frame,
+			.ms = f->ms, .cc = f->cc, .memcg = f->sk->sk_memcg,
+			.nr_pages = (unsigned int)f->amt,
+			.gfp = f->softirq ? GFP_ATOMIC : GFP_KERNEL);
+	/* SIM: a failed memcg charge would suppress the allocation under
+	 * pressure; the scenarios never reach memory.max on sockets. */
+	CO_RETURN(f, p, 1);
+	CO_END(f, p);
+}
+
+int sk_mem_uncharge(struct sim_proc *p, void *frame)
+{
+	struct sock_frame *f = frame;
+
+	CO_BEGIN(f);
+	f->sk->sk_forward_alloc += f->size;
+	if (f->ms->k->sk_reclaim == SK_RECLAIM_PAGE) {
+		/* sk_mem_reclaim(): reclaimable >= PAGE_SIZE */
+		if (f->sk->sk_forward_alloc >= (int)PAGE_SIZE)
+			CO_CALL(f, p, __sk_mem_reclaim, struct sock_frame,
+				.ms = f->ms, .cc = f->cc, .sk = f->sk,
+				.size = f->sk->sk_forward_alloc);
+	} else {
+		/* Avoid a possible overflow (TCP send queues). */
+		if (f->sk->sk_forward_alloc >= SK_RECLAIM_THRESHOLD)
+			CO_CALL(f, p, __sk_mem_reclaim, struct sock_frame,
+				.ms = f->ms, .cc = f->cc, .sk = f->sk,
+				.size = SK_RECLAIM_CHUNK);
+	}
+	CO_END(f, p);
+}
+
+int sk_mem_reclaim_partial(struct sim_proc *p, void *frame)
+{
+	struct sock_frame *f = frame;
+
+	CO_BEGIN(f);
+	if (f->sk->sk_forward_alloc > SK_MEM_QUANTUM)
+		CO_CALL(f, p, __sk_mem_reclaim, struct sock_frame, .ms = f->ms,
+			.cc = f->cc, .sk = f->sk,
+			.size = f->sk->sk_forward_alloc - 1);
+	CO_END(f, p);
+}
