@@ -134,6 +134,59 @@ static void explain_line(FILE *out, const struct coh_line *l, double run_ps,
 	explain_diagnosis(out, l, util, ops_total);
 }
 
+/*
+ * explain_functions() - time by kernel function over every CPU of the
+ * run, as perf report shows it: self time (the function on top of the
+ * stack) and children (entry to return, callees included), in percent
+ * of all CPU time, and calls per operation.
+ */
+static void explain_functions(FILE *out, struct run *run, uint64_t ops)
+{
+	struct kprof_fn_stat sum[NR_KPROF_FNS];
+	double total = 0;
+	unsigned int i, j, f, order[NR_KPROF_FNS], n = 0;
+
+	memset(sum, 0, sizeof(sum));
+	for (i = 0; i < run->nr_workloads; i++) {
+		for (j = 0; j < run->workloads[i].nr_tasks; j++) {
+			const struct kprof *k = &run->workloads[i].tasks[j].prof;
+
+			for (f = 0; f < NR_KPROF_FNS; f++) {
+				sum[f].calls += k->fn[f].calls;
+				sum[f].self_ps += k->fn[f].self_ps;
+				sum[f].total_ps += k->fn[f].total_ps;
+			}
+		}
+	}
+	for (f = 0; f < NR_KPROF_FNS; f++)
+		total += (double)sum[f].self_ps;
+	for (f = 0; f < NR_KPROF_FNS; f++)
+		if (sum[f].self_ps || sum[f].calls)
+			order[n++] = f;
+	if (!n || total <= 0)
+		return;
+	/* by self time, largest first; ties by the table's order */
+	for (i = 1; i < n; i++) {
+		unsigned int x = order[i];
+
+		for (j = i; j > 0 && sum[order[j - 1]].self_ps < sum[x].self_ps;
+		     j--)
+			order[j] = order[j - 1];
+		order[j] = x;
+	}
+	fprintf(out, "\nTime by kernel function (all CPUs; self, and with callees):\n");
+	fprintf(out, "    %7s %9s %10s  %s\n", "self", "children", "calls/op",
+		"function");
+	for (i = 0; i < n; i++) {
+		f = order[i];
+		fprintf(out, "    %6.2f%% %8.2f%% %10.3f  %s\n",
+			pct((double)sum[f].self_ps, total),
+			pct((double)sum[f].total_ps, total),
+			ops ? (double)sum[f].calls / (double)ops : 0.0,
+			kprof_name(f));
+	}
+}
+
 void explain_run(FILE *out, const char *variant, struct run *run,
 		 unsigned int nr_lines)
 {
@@ -150,6 +203,7 @@ void explain_run(FILE *out, const char *variant, struct run *run,
 	fprintf(out, "== variant %s: %s, %llu operations in %.3f ms ==\n",
 		variant, run->machine.name, (unsigned long long)ops,
 		run_ps / 1e9);
+	explain_functions(out, run, ops);
 	for (i = 0; i < nr && shown < nr_lines; i++) {
 		const struct coh_line *l = lines[i];
 

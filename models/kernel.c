@@ -112,6 +112,13 @@ static int pahole_layout_load(struct kernel_config *k,
 	if (!ret)
 		ret = page_counter_layout_from_pahole(ps, path, &k->pc_layout,
 						      err);
+	if (ret && !err->line) {
+		/* a file-level problem: point at the key that named it */
+		char msg[SIM_ERROR_MSG_MAX];
+
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		scenario_error(err, f, "'%s': %s", path, msg);
+	}
 	free(ps);
 	return ret;
 }
@@ -159,7 +166,7 @@ int kernel_config_load(struct kernel_config *k,
 	if (scenario_u64(n, "charge_batch", false, 32, 1, 1 << 20, &v, err))
 		return -1;
 	k->charge_batch = (unsigned int)v;
-	if (scenario_u64(n, "stock_memcgs", false, 1, 1, 64, &v, err))
+	if (scenario_u64(n, "stock_memcgs", false, 1, 1, MEMCG_STOCK_MAX, &v, err))
 		return -1;
 	k->stock_memcgs = (unsigned int)v;
 	if (scenario_enum(n, "page_counter_layout", false, PC_LAYOUT_V6_0,

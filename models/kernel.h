@@ -57,6 +57,7 @@ struct kernel_config {
 };
 
 #define CGROUP_MAX 4096
+#define MEMCG_STOCK_MAX 8	/* stock_memcgs: later kernels cache 7 */
 
 struct cgroup_config {
 	char path[128];

@@ -13,6 +13,8 @@ libsim_a_SOURCES += \
 	%reldir%/teaching.c \
 	%reldir%/sock.c %reldir%/sock.h \
 	%reldir%/netperf.c \
+	%reldir%/page_fault.c \
+	%reldir%/hackbench.c \
 	%reldir%/explain.c %reldir%/explain.h \
 	%reldir%/validate.c %reldir%/validate.h \
 	%reldir%/run.c %reldir%/run.h

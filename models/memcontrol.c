@@ -965,6 +965,10 @@ int obj_cgroup_charge(struct sim_proc *p, void *frame)
 	struct obj_frame *f = frame;
 
 	CO_BEGIN(f);
+	/* get_obj_cgroup_from_current(): the root memcg has no objcg */
+	if (mem_cgroup_is_root(f->ms, f->objcg->memcg) ||
+	    f->ms->k->memcg_disabled)
+		CO_RETURN(f, p, 0);
 	ENTER(f, KF_obj_cgroup_charge);
 	/* consume_obj_stock() */
 	KPROF_ENTER(f->cc->prof, KF_consume_obj_stock, NOW(f));
@@ -1017,6 +1021,9 @@ int obj_cgroup_uncharge(struct sim_proc *p, void *frame)
 	struct obj_frame *f = frame;
 
 	CO_BEGIN(f);
+	if (mem_cgroup_is_root(f->ms, f->objcg->memcg) ||
+	    f->ms->k->memcg_disabled)
+		CO_RETURN(f, p, 0);
 	ENTER(f, KF_obj_cgroup_uncharge);
 	f->ms->counts.uncharges++;
 	CO_CALL(f, p, refill_obj_stock, struct obj_frame, .ms = f->ms,

@@ -64,7 +64,6 @@
 
 #define PAGE_SHIFT 12
 #define PAGE_SIZE (1UL << PAGE_SHIFT)
-#define MEMCG_STOCK_MAX 8	/* stock_memcgs limit */
 
 #ifndef ENOMEM
 #define ENOMEM 12

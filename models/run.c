@@ -789,18 +789,37 @@ static int check_published(const struct scenario_node *base,
 	return 0;
 }
 
+/*
+ * record() - the metrics of @variant's replications; right after the
+ * published metric, the published value when there is one (row
+ * "published"), so the table shows both changes side by side.
+ */
 static void record(struct report *r, int variant, struct run_result *res,
-		   unsigned int reps)
+		   unsigned int reps, const struct scenario_node *base,
+		   const char *name)
 {
+	const struct scenario_node *pub = scenario_get(base, "published");
+	const struct scenario_node *vals = scenario_get(pub, "values");
+	const char *metric = NULL;
 	unsigned int m, k;
-	double x[1024], mean, half;
+	double x[1024], mean, half, pv;
+	struct sim_error ignored;
 
+	if (pub && scenario_string(pub, "metric", false, "throughput",
+				   &metric, &ignored))
+		metric = NULL;
 	for (m = 0; m < res[0].nr; m++) {
 		for (k = 0; k < reps; k++)
 			x[k] = res[k].value[m];
 		sim_ci95(x, reps, &mean, &half);
 		report_metric(r, variant, res[0].name[m], res[0].unit[m], mean,
 			      half, res[0].higher_is_better[m]);
+		if (metric && !strcmp(metric, res[0].name[m]) && vals &&
+		    scenario_get(vals, name) &&
+		    !scenario_double(vals, name, false, 0, -1e300, 1e300, &pv,
+				     &ignored))
+			report_metric(r, variant, "published", res[0].unit[m],
+				      pv, 0, res[0].higher_is_better[m]);
 	}
 }
 
@@ -898,7 +917,7 @@ int scenario_run(const char *path, const struct run_opts *o,
 					 k ? NULL : r, col, &res[k]);
 			done++;
 		}
-		record(r, col, res, o->replications);
+		record(r, col, res, o->replications, base, v[i].name);
 	}
 	report_set_baseline(r, baseline);
 	*out = r;

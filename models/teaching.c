@@ -704,6 +704,8 @@ static const struct workload_type *const all_types[] = {
 	&false_sharing_type,
 	&ops_type,
 	&netperf_type,
+	&page_fault_type,
+	&hackbench_type,
 };
 
 const struct workload_type *workload_type_find(const char *name)

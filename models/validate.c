@@ -43,6 +43,26 @@ static const char *variant_baseline(const struct scenario_node *root,
 	return NULL;
 }
 
+/* Is @name some variant's baseline (a calibration run, not a prediction)? */
+static bool is_baseline(const struct scenario_node *root, const char *name)
+{
+	const struct scenario_node *vars = scenario_get(root, "variants");
+	size_t i;
+
+	for (i = 0; vars && i < scenario_len(vars); i++) {
+		const struct scenario_node *n =
+			scenario_get(scenario_item(vars, i), "name");
+		const char *b;
+
+		if (!n || !scenario_scalar(n))
+			continue;
+		b = variant_baseline(root, scenario_scalar(n));
+		if (b && !strcmp(b, name))
+			return true;
+	}
+	return false;
+}
+
 int validate_scenario(const char *path, const struct run_opts *o,
 		      struct validate_result *res, struct sim_error *err)
 {

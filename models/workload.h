@@ -76,6 +76,8 @@ struct workload {
 
 /* The memcg workloads, each in its own file. */
 extern const struct workload_type netperf_type;
+extern const struct workload_type page_fault_type;
+extern const struct workload_type hackbench_type;
 
 const struct workload_type *workload_type_find(const char *name);
 unsigned int workload_types(const struct workload_type *const **types);

@@ -26,3 +26,19 @@ dist_teaching_DATA = \
 	%reldir%/teaching/atomic-counter.yaml \
 	%reldir%/teaching/batching.yaml \
 	%reldir%/teaching/false-sharing.yaml
+
+validationdir = $(pkgdatadir)/validation
+dist_validation_DATA = \
+	%reldir%/validation/af-unix-kmem-2016.yaml \
+	%reldir%/validation/charge-batch-2022.yaml
+
+experimentsdir = $(pkgdatadir)/experiments
+dist_experiments_DATA = \
+	%reldir%/experiments/hackbench-objects.yaml \
+	%reldir%/experiments/page-counter-layouts.yaml \
+	%reldir%/experiments/page-fault-batch.yaml
+
+# `pahole -C page_counter` text that scenarios read layouts from
+layoutsdir = $(pkgdatadir)/layouts
+dist_layouts_DATA = \
+	%reldir%/layouts/page_counter-v6.1.txt

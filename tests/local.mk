@@ -34,6 +34,16 @@ tests_check_pahole_SOURCES = tests/check_pahole.c
 tests_check_pahole_CFLAGS = $(TEST_CFLAGS)
 tests_check_pahole_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_page_counter
+tests_check_page_counter_SOURCES = tests/check_page_counter.c
+tests_check_page_counter_CFLAGS = $(TEST_CFLAGS)
+tests_check_page_counter_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/check_memcontrol
+tests_check_memcontrol_SOURCES = tests/check_memcontrol.c
+tests_check_memcontrol_CFLAGS = $(TEST_CFLAGS)
+tests_check_memcontrol_LDADD = $(TEST_LDADD)
+
 # ---- Scenario-level tests: shell drivers, run with $(SHELL) ----
 # tests/run-bad.sh          bad input is refused: exit 2, no output, the
 #                           message in tests/bad/model-*.expect
@@ -41,6 +51,8 @@ tests_check_pahole_LDADD = $(TEST_LDADD)
 # tests/run-determinism.sh  same inputs and seed, same bytes
 # tests/run-calibration.sh  the coherence model against the published
 #                           contended-counter measurement it is calibrated on
+# tests/run-validation.sh   the validation scenarios' predictions against the
+#                           published results are the ones README.md records
 # They find the program through $MEMCGSIM and the data through $top_srcdir
 # (AM_TESTS_ENVIRONMENT, last in this file). The data directories are
 # distributed whole, so new corpus entries, golden files and scenarios
@@ -51,12 +63,14 @@ TESTS += \
 	%reldir%/run-bad.sh \
 	%reldir%/run-golden.sh \
 	%reldir%/run-determinism.sh \
-	%reldir%/run-calibration.sh
+	%reldir%/run-calibration.sh \
+	%reldir%/run-validation.sh
 EXTRA_DIST += \
 	%reldir%/run-bad.sh \
 	%reldir%/run-golden.sh \
 	%reldir%/run-determinism.sh \
 	%reldir%/run-calibration.sh \
+	%reldir%/run-validation.sh \
 	%reldir%/bad \
 	%reldir%/golden \
 	%reldir%/data
@@ -79,7 +93,13 @@ bench: %reldir%/bench$(EXEEXT)
 		$(srcdir)/%reldir%/data/bench-72.yaml \
 		$(srcdir)/%reldir%/data/bench-256.yaml
 
-.PHONY: update-golden bench
+# make validate: rerun the validation scenarios and rewrite the table of
+# predicted against published results in README.md (misses included).
+validate: memcgsim$(EXEEXT)
+	$(SHELL) $(srcdir)/tools/readme-validation.sh \
+		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir)/README.md --update
+
+.PHONY: update-golden bench validate
 
 TESTS += $(check_PROGRAMS)
 AM_TESTS_ENVIRONMENT = top_srcdir='$(top_srcdir)'; export top_srcdir; \

@@ -165,13 +165,13 @@ usage "--set: error: cannot set 'workloads.5.cpus': index 5 is out of range: 'wo
 	run $ok --format csv --set workloads.5.cpus=1
 usage "--set: error: key 'workloads.0.cpus': cannot parse the value '[1': did not find expected ',' or ']'" \
 	run $ok --format csv --set 'workloads.0.cpus=[1'
-usage "--set: error: key 'kernel.page_counter_layout': expected one of 'v6.0', 'v6.1', 'custom', found 'v5'" \
+usage "--set: error: key 'kernel.page_counter_layout': expected one of 'v6.0', 'v6.1', 'custom', 'pahole', found 'v5'" \
 	run $ok --format csv --set kernel.page_counter_layout=v5
 usage "memcgsim: error: --variant: no variant named 'nosuch' in small.yaml" \
 	run $ok --format csv --variant nosuch
 usage "memcgsim: error: --variant: no variant named 'btch4' in small.yaml; did you mean 'batch4'?" \
 	run $ok --format csv --variant btch4
-usage "memcgsim: error: unknown command 'frob' (run, explain, list, help)" \
+usage "memcgsim: error: unknown command 'frob' (run, explain, validate, list, help)" \
 	frob $ok
 usage "memcgsim: error: unknown option '--frob'" \
 	run $ok --frob

@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tests/check_memcontrol.c - the charge paths of models/memcontrol.c
+ * against mm/memcontrol.c (v6.0): the per-CPU stock (hits, refills,
+ * drains, one or two cached memcgs), the root memcg, failure and reclaim
+ * at memory.max, and the byte-granular obj_cgroup stock.
+ *
+ * The cgroup tree of every test, v6.0 knobs (charge_batch 32, one memcg
+ * per stock, v6.0 page_counter layout, cgroup v2):
+ *
+ *	/ (memcgs[0], never charged directly)
+ *	+-- /a
+ *	+-- /b
+ *
+ * Each call runs as a coroutine on simulated CPU 0 (or 1) of skx-2s-72
+ * (found under $top_srcdir, set by the Makefile; "." when run by hand);
+ * these tests look at what the charge paths do, not at their cost.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/cache.h"
+#include "models/kernel.h"
+#include "models/machine.h"
+#include "models/memcontrol.h"
+#include "sim/co.h"
+#include "sim/engine.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NR_TEST_CPUS 2
+
+enum { CG_ROOT, CG_A, CG_B, NR_CG };
+
+static struct harness {
+	struct machine m;
+	struct sim_engine *e;
+	struct coh *coh;
+	struct sim_proc proc[NR_TEST_CPUS];
+	struct coh_cpu *cc[NR_TEST_CPUS];
+	struct kernel_config k;
+	struct cgroup_config cg[NR_CG];
+	struct cgroup_tree tree;
+	struct memcg_sim *ms;
+	struct mem_cgroup *root, *a, *b;
+	sim_time_t last_ps;	/* duration of the last call */
+} h;
+
+static void load_skx(struct machine *m)
+{
+	const char *t = getenv("top_srcdir");
+	struct sim_error err;
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/scenarios/machines/skx-2s-72.yaml",
+		 t && t[0] ? t : ".");
+	sim_error_clear(&err);
+	ck_assert_msg(machine_load_file(m, path, &err) == 0, "%s: %s", path,
+		      err.msg);
+}
+
+static void cgroup_set(unsigned int i, const char *path, int parent)
+{
+	struct cgroup_config *cg = &h.cg[i];
+
+	snprintf(cg->path, sizeof(cg->path), "%s", path);
+	cg->parent = parent;
+	cg->high = UINT64_MAX;
+	cg->max = UINT64_MAX;
+}
+
+/* The machine, the CPUs and the v6.0 knobs; tests adjust, then create. */
+static void setup(void)
+{
+	unsigned int i;
+
+	memset(&h, 0, sizeof(h));
+	load_skx(&h.m);
+	h.e = sim_engine_create();
+	h.coh = coh_create(&h.m, h.e);
+	for (i = 0; i < NR_TEST_CPUS; i++) {
+		sim_proc_init(&h.proc[i], h.e, i, 8192, NULL);
+		h.cc[i] = coh_cpu_attach(h.coh, i, &h.proc[i]);
+	}
+	h.k.charge_batch = 32;
+	h.k.stock_memcgs = 1;
+	h.k.page_counter_layout = PC_LAYOUT_V6_0;
+	h.k.memory_offset = -1;
+	h.k.cgroup_version = 2;
+	h.k.reclaim_ps = 1000 * SIM_PS_PER_NS;
+	h.k.protected_usage_update = PROTECTED_ALWAYS;
+	h.k.kmem_accounting = KMEM_OBJECTS;
+	cgroup_set(CG_ROOT, "/", -1);
+	cgroup_set(CG_A, "/a", CG_ROOT);
+	cgroup_set(CG_B, "/b", CG_ROOT);
+	h.tree.nr = NR_CG;
+	h.tree.cg = h.cg;
+}
+
+static void create(void)
+{
+	h.ms = memcg_sim_create(&h.k, &h.tree, h.coh, h.m.nr_cpus);
+	ck_assert_ptr_nonnull(h.ms);
+	h.root = &h.ms->memcgs[CG_ROOT];
+	h.a = memcg_sim_find(h.ms, "/a");
+	h.b = memcg_sim_find(h.ms, "/b");
+	ck_assert_ptr_eq(h.a, &h.ms->memcgs[CG_A]);
+	ck_assert_ptr_eq(h.b, &h.ms->memcgs[CG_B]);
+}
+
+static void teardown(void)
+{
+	unsigned int i;
+
+	memcg_sim_free(h.ms);
+	for (i = 0; i < NR_TEST_CPUS; i++)
+		sim_proc_destroy(&h.proc[i]);
+	coh_free(h.coh);
+	sim_engine_free(h.e);
+	machine_destroy(&h.m);
+}
+
+/* Run the frame just pushed on @cpu to completion. */
+static long run_on(unsigned int cpu)
+{
+	struct sim_proc *p = &h.proc[cpu];
+	sim_time_t start = sim_now(h.e);
+
+	sim_proc_start(p, start);
+	sim_engine_run(h.e, start + SIM_PS_PER_MS);
+	ck_assert_msg(p->finished, "the call did not finish in 1 ms");
+	h.last_ps = p->now - start;
+	return p->ret;
+}
+
+static long memcg_call(co_fn fn, unsigned int cpu, struct mem_cgroup *memcg,
+		       unsigned int nr_pages, unsigned int gfp)
+{
+	struct memcg_frame *f = co_push(&h.proc[cpu], fn, sizeof(*f));
+
+	f->ms = h.ms;
+	f->cc = h.cc[cpu];
+	f->memcg = memcg;
+	f->nr_pages = nr_pages;
+	f->gfp = gfp;
+	return run_on(cpu);
+}
+
+static long charge(struct mem_cgroup *memcg, unsigned int nr_pages)
+{
+	return memcg_call(try_charge, 0, memcg, nr_pages, GFP_KERNEL);
+}
+
+static void obj_call(co_fn fn, struct mem_cgroup *memcg, unsigned int size)
+{
+	struct obj_frame *f = co_push(&h.proc[0], fn, sizeof(*f));
+
+	f->ms = h.ms;
+	f->cc = h.cc[0];
+	f->objcg = &memcg->objcg;
+	f->size = size;
+	run_on(0);
+}
+
+static struct memcg_stock_pcp *stock(unsigned int cpu)
+{
+	return &h.ms->stock[cpu];
+}
+
+/*
+ * try_charge(/a, 1) 40 times on CPU 0, from an empty stock:
+ *
+ *	call  consume_stock  page_counter_try_charge  stock   /a usage
+ *	1     miss           32 (batch), refill 31    31      32
+ *	2-32  hit            -                        30..0   32
+ *	33    miss (0 < 1)   32, refill 31            31      64
+ *	34-40 hit            -                        30..24  64
+ *
+ * Expect the counts, the stock and the usages at those points; the root
+ * counter, the parent of /a's, follows /a; no drain.
+ */
+START_TEST(try_charge_memcg_stock_hits_and_refills)
+{
+	static const struct {
+		unsigned int call;
+		uint64_t hits, pc_try;
+		unsigned int stock;
+		long usage;
+	} at[] = {
+		{ 1, 0, 1, 31, 32 },   { 2, 1, 1, 30, 32 },
+		{ 32, 31, 1, 0, 32 },  { 33, 31, 2, 31, 64 },
+		{ 40, 38, 2, 24, 64 },
+	};
+	unsigned int call, j = 0;
+
+	create();
+	for (call = 1; call <= 40; call++) {
+		ck_assert_int_eq(charge(h.a, 1), 0);
+		if (call != at[j].call)
+			continue;
+		ck_assert_uint_eq(h.ms->counts.charges, call);
+		ck_assert_uint_eq(h.ms->counts.stock_hits, at[j].hits);
+		ck_assert_uint_eq(h.ms->counts.pc_try_charges, at[j].pc_try);
+		ck_assert_ptr_eq(stock(0)->cached[0], h.a);
+		ck_assert_uint_eq(stock(0)->nr_pages[0], at[j].stock);
+		ck_assert_int_eq(h.a->memory.usage, at[j].usage);
+		ck_assert_int_eq(h.root->memory.usage, at[j].usage);
+		j++;
+	}
+	ck_assert_uint_eq(j, ARRAY_SIZE(at));
+	ck_assert_uint_eq(h.ms->counts.drains, 0);
+	ck_assert_uint_eq(h.ms->counts.failures, 0);
+	/* CPU 1's stock was never used */
+	ck_assert_ptr_null(stock(1)->cached[0]);
+}
+END_TEST
+
+/*
+ * refill_stock() drains a stock holding more than charge_batch pages.
+ * mem_cgroup_charge_skmem(/a, 33): batch = max(32, 33) = 33, nothing
+ * left for the stock. Then mem_cgroup_uncharge_skmem(/a, 3) 11 times:
+ *
+ *	calls 1-10: the stock holds 3, 6, ... 30 (<= 32): /a usage 33
+ *	call 11:    33 > 32: drain_stock() uncharges 33: /a usage 0
+ *
+ * Expect one drain, one page_counter_uncharge(), 11 uncharges, the stock
+ * empty and forgetting /a, and the socket pages back to 0.
+ */
+START_TEST(refill_stock_drains_over_batch)
+{
+	unsigned int i;
+
+	create();
+	ck_assert_int_eq(memcg_call(mem_cgroup_charge_skmem, 0, h.a, 33,
+				    GFP_KERNEL), true);
+	ck_assert_int_eq(h.a->memory.usage, 33);
+	ck_assert_ptr_null(stock(0)->cached[0]);
+	for (i = 1; i <= 10; i++) {
+		memcg_call(mem_cgroup_uncharge_skmem, 0, h.a, 3, GFP_KERNEL);
+		ck_assert_uint_eq(stock(0)->nr_pages[0], 3 * i);
+	}
+	ck_assert_int_eq(h.a->memory.usage, 33);
+	ck_assert_uint_eq(h.ms->counts.drains, 0);
+
+	memcg_call(mem_cgroup_uncharge_skmem, 0, h.a, 3, GFP_KERNEL);
+	ck_assert_int_eq(h.a->memory.usage, 0);
+	ck_assert_int_eq(h.root->memory.usage, 0);
+	ck_assert_uint_eq(h.ms->counts.drains, 1);
+	ck_assert_uint_eq(h.ms->counts.pc_uncharges, 1);
+	ck_assert_uint_eq(h.ms->counts.uncharges, 11);
+	ck_assert_uint_eq(stock(0)->nr_pages[0], 0);
+	ck_assert_ptr_null(stock(0)->cached[0]);
+	ck_assert_int_eq(h.a->sock_pages, 0);
+	ck_assert_uint_eq(h.a->memory.nr_warn, 0);
+}
+END_TEST
+
+/*
+ * A refill for another memcg. try_charge(/a, 1) then try_charge(/b, 1)
+ * on CPU 0; each charges a batch of 32 and refills 31.
+ *
+ *	stock_memcgs 1 (_i 0, v6.0): refilling /b drains /a's 31 pages:
+ *	    /a usage 1, /b 32, root 33; the stock caches /b with 31
+ *	stock_memcgs 2 (_i 1): /b takes the free slot, nothing drained:
+ *	    /a 32, /b 32, root 64; a third charge of /a is a stock hit
+ */
+START_TEST(refill_stock_other_memcg)
+{
+	bool two = _i;
+
+	h.k.stock_memcgs = two ? 2 : 1;
+	create();
+	ck_assert_int_eq(charge(h.a, 1), 0);
+	ck_assert_int_eq(charge(h.b, 1), 0);
+	ck_assert_int_eq(h.b->memory.usage, 32);
+	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 2);
+	if (!two) {
+		ck_assert_int_eq(h.a->memory.usage, 1);
+		ck_assert_int_eq(h.root->memory.usage, 33);
+		ck_assert_uint_eq(h.ms->counts.drains, 1);
+		ck_assert_ptr_eq(stock(0)->cached[0], h.b);
+		ck_assert_uint_eq(stock(0)->nr_pages[0], 31);
+		return;
+	}
+	ck_assert_int_eq(h.a->memory.usage, 32);
+	ck_assert_int_eq(h.root->memory.usage, 64);
+	ck_assert_uint_eq(h.ms->counts.drains, 0);
+	ck_assert_ptr_eq(stock(0)->cached[0], h.a);
+	ck_assert_uint_eq(stock(0)->nr_pages[0], 31);
+	ck_assert_ptr_eq(stock(0)->cached[1], h.b);
+	ck_assert_uint_eq(stock(0)->nr_pages[1], 31);
+
+	ck_assert_int_eq(charge(h.a, 1), 0);
+	ck_assert_uint_eq(h.ms->counts.stock_hits, 1);
+	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 2);
+	ck_assert_uint_eq(stock(0)->nr_pages[0], 30);
+}
+END_TEST
+
+/*
+ * try_charge(root, 5): the root memcg is never charged.
+ * Expect 0, no charge counted, root usage 0, an untouched stock, no
+ * simulated time and not one access to any line.
+ */
+START_TEST(try_charge_root_not_charged)
+{
+	unsigned int i, n;
+	struct coh_line **lines;
+	uint64_t ops = 0;
+
+	create();
+	ck_assert_int_eq(charge(h.root, 5), 0);
+	ck_assert_uint_eq(h.ms->counts.charges, 0);
+	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 0);
+	ck_assert_int_eq(h.root->memory.usage, 0);
+	ck_assert_ptr_null(stock(0)->cached[0]);
+	ck_assert_uint_eq(h.last_ps, 0);
+
+	n = coh_nr_lines(h.coh);
+	lines = calloc(n, sizeof(*lines));
+	ck_assert_ptr_nonnull(lines);
+	coh_lines_sorted(h.coh, lines, n);
+	for (i = 0; i < n; i++)
+		ops += lines[i]->ops[COH_READ] + lines[i]->ops[COH_WRITE] +
+		       lines[i]->ops[COH_RMW];
+	free(lines);
+	ck_assert_uint_eq(ops, 0);
+}
+END_TEST
+
+/*
+ * /a memory.max = 4 pages, nothing reclaimable; try_charge(/a, 8,
+ * GFP_KERNEL). Every page_counter_try_charge() fails at /a:
+ *
+ *	1      batch 32: fails; batch = nr_pages = 8, retry
+ *	2      fails; reclaim frees 0; margin 4 < 8; not drained: retry
+ *	3      fails; reclaim 0; drained; nr_reclaimed 0; retries 16 -> 15
+ *	4..18  the same, retries 15 .. 1 -> 14 .. 0
+ *	19     fails; retries 0: no retry. No OOM killer: -ENOMEM
+ *
+ * Expect -ENOMEM, one failure, 19 page_counter_try_charge() calls and
+ * /a.failcnt 19 (the kernel counts every failed try the same way), no
+ * usage anywhere, nothing reclaimed, nothing in the stock.
+ */
+START_TEST(try_charge_memcg_nomem)
+{
+	h.cg[CG_A].max = 4 * PAGE_SIZE;
+	create();
+	ck_assert_int_eq(charge(h.a, 8), -ENOMEM);
+	ck_assert_int_eq(h.proc[0].ret, -ENOMEM);
+	ck_assert_uint_eq(h.ms->counts.failures, 1);
+	ck_assert_uint_eq(h.ms->counts.charges, 1);
+	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 19);
+	ck_assert_uint_eq(h.a->memory.failcnt, 19);
+	ck_assert_uint_eq(h.a->nr_failed, 1);
+	ck_assert_int_eq(h.a->memory.usage, 0);
+	ck_assert_int_eq(h.root->memory.usage, 0);
+	ck_assert_uint_eq(h.ms->counts.reclaimed, 0);
+	ck_assert_ptr_null(stock(0)->cached[0]);
+}
+END_TEST
+
+/*
+ * /a memory.max = 40 pages, 10 of them reclaimable. try_charge(/a, 40)
+ * fills it exactly (batch 40, no refill). Then try_charge(/a, 1):
+ *
+ *	batch 32: 72 > 40 fails; batch 1: 41 > 40 fails  (failcnt 2)
+ *	reclaim max(1, SWAP_CLUSTER_MAX 32) pages: takes all 10 of /a:
+ *	    usage 30, at reclaim_ps each
+ *	margin 40 - 30 = 10 >= 1: retry; batch is still 1: 31, no refill
+ *
+ * Expect 0, reclaimed 10, failcnt 2, 4 page_counter_try_charge() calls
+ * in all, /a and root usage 31, no failure, and at least 10 x 1 us spent.
+ */
+START_TEST(try_charge_memcg_reclaims)
+{
+	h.cg[CG_A].max = 40 * PAGE_SIZE;
+	h.cg[CG_A].reclaimable = 10 * PAGE_SIZE;
+	create();
+	ck_assert_uint_eq(h.a->reclaimable, 10);
+	ck_assert_int_eq(charge(h.a, 40), 0);
+	ck_assert_int_eq(h.a->memory.usage, 40);
+
+	ck_assert_int_eq(charge(h.a, 1), 0);
+	ck_assert_uint_eq(h.ms->counts.reclaimed, 10);
+	ck_assert_uint_eq(h.a->nr_reclaimed, 10);
+	ck_assert_uint_eq(h.a->reclaimable, 0);
+	ck_assert_uint_eq(h.a->memory.failcnt, 2);
+	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 4);
+	ck_assert_uint_eq(h.ms->counts.failures, 0);
+	ck_assert_int_eq(h.a->memory.usage, 31);
+	ck_assert_int_eq(h.root->memory.usage, 31);
+	ck_assert_ptr_null(stock(0)->cached[0]);
+	ck_assert_uint_ge(h.last_ps, 10 * h.k.reclaim_ps);
+}
+END_TEST
+
+/*
+ * The obj_cgroup stock, 100-byte objects of /a on CPU 0:
+ *
+ *	charge 1      obj stock misses: 1 page through try_charge() (a batch
+ *	              of 32 to the counters, 31 to the page stock);
+ *	              refill_obj_stock(4096 - 100 = 3996): 3996 bytes
+ *	charges 2-40  hits: 3996 - 39 x 100 = 96 bytes left
+ *	charge 41     96 < 100: one more page, now a page stock hit (30
+ *	              left); 96 + 3996 = 4092 bytes
+ *	uncharge 1    4092 + 100 = 4192 > 4096: 1 page back through
+ *	              refill_stock() (page stock 31), 96 bytes kept
+ *	uncharges 2-41  96 + 40 x 100 = 4096, not > 4096: kept as bytes
+ *
+ * Expect 2 try_charge() calls, one page_counter_try_charge(), /a usage
+ * 32 throughout (the pages stay in the stocks), no drain.
+ */
+START_TEST(obj_cgroup_charge_stock)
+{
+	struct obj_cgroup *objcg;
+	unsigned int i;
+
+	create();
+	objcg = &h.a->objcg;
+	obj_call(obj_cgroup_charge, h.a, 100);
+	ck_assert_uint_eq(h.ms->counts.charges, 1);
+	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 1);
+	ck_assert_ptr_eq(stock(0)->cached_objcg, objcg);
+	ck_assert_uint_eq(stock(0)->nr_bytes, 3996);
+	ck_assert_uint_eq(stock(0)->nr_pages[0], 31);
+	ck_assert_int_eq(h.a->memory.usage, 32);
+
+	for (i = 2; i <= 40; i++)
+		obj_call(obj_cgroup_charge, h.a, 100);
+	ck_assert_uint_eq(h.ms->counts.charges, 1);
+	ck_assert_uint_eq(stock(0)->nr_bytes, 96);
+
+	obj_call(obj_cgroup_charge, h.a, 100);
+	ck_assert_uint_eq(h.ms->counts.charges, 2);
+	ck_assert_uint_eq(h.ms->counts.stock_hits, 1);
+	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 1);
+	ck_assert_uint_eq(stock(0)->nr_bytes, 4092);
+	ck_assert_uint_eq(stock(0)->nr_pages[0], 30);
+
+	obj_call(obj_cgroup_uncharge, h.a, 100);
+	ck_assert_uint_eq(stock(0)->nr_bytes, 96);
+	ck_assert_uint_eq(stock(0)->nr_pages[0], 31);
+	ck_assert_uint_eq(h.ms->counts.uncharges, 1);
+
+	for (i = 2; i <= 41; i++)
+		obj_call(obj_cgroup_uncharge, h.a, 100);
+	ck_assert_uint_eq(stock(0)->nr_bytes, 4096);
+	ck_assert_uint_eq(stock(0)->nr_pages[0], 31);
+	ck_assert_int_eq(h.a->memory.usage, 32);
+	ck_assert_uint_eq(h.ms->counts.drains, 0);
+	ck_assert_ptr_eq(stock(0)->cached_objcg, objcg);
+}
+END_TEST
+
+/*
+ * MODEL BUG (models/memcontrol.c, refill_obj_stock()): when the stock
+ * changes objcg, v6.0 sets allow_uncharge = true ("Allow uncharge when
+ * objcg changes", since v5.14), so bytes taken over from
+ * objcg->nr_charged_bytes plus the refill go back as whole pages at once.
+ * The model keeps f->ok false on that path. This test fails until the
+ * model does the same.
+ *
+ *	charge /a 100   obj stock /a: 3996 bytes; page stock /a: 31
+ *	charge /b 100   page stock: refilling /b drains /a's 31;
+ *	                obj stock: /a's 3996 go to a.objcg.nr_charged_bytes;
+ *	                obj stock /b: 3996
+ *	charge /a 200   page stock: /a again (32 charged, /b drained, 31
+ *	                in the stock); refill_obj_stock(/a, 3896, false):
+ *	                /b's 3996 bytes to b.objcg; take a.objcg's 3996:
+ *	                3996 + 3896 = 7892 > 4096 and allow_uncharge: 1 page
+ *	                back through refill_stock(): page stock 32, 3796 bytes
+ *
+ * Expect 3796 bytes and 32 pages (the model gives 7892 and 31); /a usage
+ * 33 either way.
+ */
+START_TEST(refill_obj_stock_objcg_change_allows_uncharge)
+{
+	create();
+	obj_call(obj_cgroup_charge, h.a, 100);
+	obj_call(obj_cgroup_charge, h.b, 100);
+	ck_assert_int_eq(h.a->objcg.nr_charged_bytes, 3996);
+	ck_assert_int_eq(h.a->memory.usage, 1);
+	ck_assert_uint_eq(stock(0)->nr_bytes, 3996);
+
+	obj_call(obj_cgroup_charge, h.a, 200);
+	ck_assert_int_eq(h.a->objcg.nr_charged_bytes, 0);
+	ck_assert_int_eq(h.b->objcg.nr_charged_bytes, 3996);
+	ck_assert_int_eq(h.a->memory.usage, 33);
+	ck_assert_int_eq(h.b->memory.usage, 1);
+	ck_assert_ptr_eq(stock(0)->cached_objcg, &h.a->objcg);
+	ck_assert_ptr_eq(stock(0)->cached[0], h.a);
+	ck_assert_uint_eq(stock(0)->nr_bytes, 3796);
+	ck_assert_uint_eq(stock(0)->nr_pages[0], 32);
+}
+END_TEST
+
+static Suite *memcontrol_suite(void)
+{
+	Suite *s = suite_create("memcontrol");
+	TCase *tc = tcase_create("stock");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, try_charge_memcg_stock_hits_and_refills);
+	tcase_add_test(tc, refill_stock_drains_over_batch);
+	tcase_add_loop_test(tc, refill_stock_other_memcg, 0, 2);
+	tcase_add_test(tc, try_charge_root_not_charged);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("limit");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, try_charge_memcg_nomem);
+	tcase_add_test(tc, try_charge_memcg_reclaims);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("obj_stock");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, obj_cgroup_charge_stock);
+	tcase_add_test(tc, refill_obj_stock_objcg_change_allows_uncharge);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(memcontrol_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
