@@ -582,10 +582,17 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 				goto bad_dir;
 			continue;
 		}
-		paths = realloc(paths, (nr + 1) * sizeof(*paths));
-		if (!paths || !(paths[nr] = strdup(args[j])))
-			goto bad_dir;
-		nr++;
+		{
+			char **grown = realloc(paths, (nr + 1) * sizeof(*paths));
+
+			if (!grown)
+				goto bad_dir;
+			paths = grown;
+			paths[nr] = strdup(args[j]);
+			if (!paths[nr])
+				goto bad_dir;
+			nr++;
+		}
 	}
 	for (i = 0; i < nr; i++) {
 		sim_error_clear(&err);

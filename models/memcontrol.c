@@ -689,10 +689,7 @@ int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame)
 		f->ret = true;
 		goto out;
 	}
-	/* over the limit: charge anyway (__GFP_NOFAIL), report failure */
-	CO_CALL(f, p, try_charge, struct memcg_frame, .ms = f->ms,
-		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages,
-		.gfp = f->gfp | __GFP_NOFAIL);
+	/* over the limit: nothing charged (v5.15 on); the caller decides */
 	f->ret = false;
 out:
 	EXIT(f);
@@ -903,11 +900,9 @@ static int drain_obj_stock(struct sim_proc *p, void *frame)
 			CO_CALL(f, p, obj_cgroup_uncharge_pages,
 				struct obj_frame, .ms = f->ms, .cc = f->cc,
 				.objcg = f->objcg, .nr_pages = f->nr_pages);
-		if (f->nr_bytes) {
-			/* atomic_add(nr_bytes, &old->nr_charged_bytes) */
-			CO_AWAIT(f, coh_rmw(f->cc, objcg_field(f->ms, f->objcg)));
-			f->objcg->nr_charged_bytes += f->nr_bytes;
-		}
+		/* the leftover goes to the memcg-wide count, even 0 */
+		CO_AWAIT(f, coh_rmw(f->cc, objcg_field(f->ms, f->objcg)));
+		f->objcg->nr_charged_bytes += f->nr_bytes;
 		CO_AWAIT(f, coh_write(f->cc,
 				      stock_field(f->stock, STOCK_NR_BYTES)));
 		f->stock->nr_bytes = 0;
@@ -944,6 +939,8 @@ static int refill_obj_stock(struct sim_proc *p, void *frame)
 							 STOCK_CACHED_OBJCG)));
 		f->stock->cached_objcg = f->objcg;
 		f->stock->nr_bytes = f->nr_bytes;
+		/* allow uncharge when objcg changes */
+		f->ok = true;
 	}
 	CO_AWAIT(f, coh_write(f->cc, stock_field(f->stock, STOCK_NR_BYTES)));
 	f->stock->nr_bytes += f->size;

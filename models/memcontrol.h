@@ -71,7 +71,7 @@
 
 /* gfp flags the model looks at */
 #define GFP_KERNEL 0x1u
-#define GFP_ATOMIC 0x2u		/* may not reclaim: softirq context */
+#define GFP_NOWAIT 0x2u		/* may not reclaim: softirq context */
 #define __GFP_NOFAIL 0x4u
 
 struct memcg_sim;

@@ -44,13 +44,24 @@ int sk_mem_schedule(struct sim_proc *p, void *frame)
 	f->amt = sk_mem_pages(delta);
 	f->sk->sk_forward_alloc += f->amt << PAGE_SHIFT;
 	f->sk->pages_charged += (uint64_t)f->amt;
-	if (f->sk->sk_memcg)
+	if (!f->sk->sk_memcg)
+		CO_RETURN(f, p, 1);
+	CO_CALL(f, p, mem_cgroup_charge_skmem, struct memcg_frame,
+		.ms = f->ms, .cc = f->cc, .memcg = f->sk->sk_memcg,
+		.nr_pages = (unsigned int)f->amt,
+		.gfp = f->softirq ? GFP_NOWAIT : GFP_KERNEL);
+	if (!p->ret) {
+		/*
+		 * suppress_allocation: SIM: the allocation goes ahead with a
+		 * forced charge (__GFP_NOFAIL), as the kernel does for a
+		 * socket under its minimum; memory pressure is not modelled.
+		 */
 		CO_CALL(f, p, mem_cgroup_charge_skmem, struct memcg_frame,
 			.ms = f->ms, .cc = f->cc, .memcg = f->sk->sk_memcg,
 			.nr_pages = (unsigned int)f->amt,
-			.gfp = f->softirq ? GFP_ATOMIC : GFP_KERNEL);
-	/* SIM: a failed memcg charge would suppress the allocation under
-	 * pressure; the scenarios never reach memory.max on sockets. */
+			.gfp = (f->softirq ? GFP_NOWAIT : GFP_KERNEL) |
+			       __GFP_NOFAIL);
+	}
 	CO_RETURN(f, p, 1);
 	CO_END(f, p);
 }

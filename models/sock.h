@@ -58,7 +58,7 @@ struct sock_frame {
 	struct coh_cpu *cc;
 	struct sock *sk;
 	int size;		/* bytes */
-	bool softirq;		/* not in task context: GFP_ATOMIC */
+	bool softirq;		/* not in task context: GFP_NOWAIT */
 	/* locals */
 	int amt;
 };

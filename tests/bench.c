@@ -3,8 +3,11 @@
  * tests/bench.c - how fast the engine runs: `make bench`.
  *
  * For each scenario given on the command line (tests/data/bench-*.yaml:
- * atomic_counter on 8, 72 and 256 CPUs), run it once through
+ * atomic_counter on 8, 72 and 256 CPUs; the charge-batch-2022 validation
+ * scenario, all six variants, whose target is under 30 s), run it once
+ * through
  * scenario_run(), the same entry point as `memcgsim run`, and report
+ * (summed over the scenario's variants)
  *
  *	events/s	engine events (sim_events()) per second of wall time
  *	ops/s		simulated operations (counter increments) per wall second

@@ -44,7 +44,7 @@ static struct harness {
 	struct cgroup_tree tree;
 	struct memcg_sim *ms;
 	struct mem_cgroup *root, *a, *b;
-	sim_time_t last_ps;	/* duration of the last call */
+	sim_time_t last_ps; /* duration of the last call */
 } h;
 
 static void load_skx(struct machine *m)
@@ -230,10 +230,11 @@ END_TEST
 START_TEST(refill_stock_drains_over_batch)
 {
 	unsigned int i;
+	long ret;
 
 	create();
-	ck_assert_int_eq(memcg_call(mem_cgroup_charge_skmem, 0, h.a, 33,
-				    GFP_KERNEL), true);
+	ret = memcg_call(mem_cgroup_charge_skmem, 0, h.a, 33, GFP_KERNEL);
+	ck_assert_int_eq(ret, true);
 	ck_assert_int_eq(h.a->memory.usage, 33);
 	ck_assert_ptr_null(stock(0)->cached[0]);
 	for (i = 1; i <= 10; i++) {

@@ -42,14 +42,14 @@ enum { ROOT, TOP, MID, LEAF, NR_LEVELS };
 static struct harness {
 	struct machine m;
 	struct sim_engine *e;
-	struct coh *coh;		/* NULL: counters without memory */
-	struct coh_cpu *cc;		/* CPU 0, or NULL */
+	struct coh *coh; /* NULL: counters without memory */
+	struct coh_cpu *cc; /* CPU 0, or NULL */
 	struct sim_proc proc;
 	struct coh_layout_field fields[NR_PC_MEMBERS];
 	struct coh_layout layout;
 	struct coh_object *obj[NR_LEVELS];
 	struct page_counter pc[NR_LEVELS];
-	sim_time_t last_ps;		/* duration of the last call */
+	sim_time_t last_ps; /* duration of the last call */
 } h;
 
 static struct page_counter *const root = &h.pc[ROOT];
@@ -70,8 +70,7 @@ static void chain_init(bool with_root)
 		for (i = 0; i < NR_PC_MEMBERS; i++)
 			f[l][i] = h.coh ? coh_object_field(h.obj[l], i) : NULL;
 	page_counter_init(root, NULL, h.coh ? f[ROOT] : NULL);
-	page_counter_init(top, with_root ? root : NULL,
-			  h.coh ? f[TOP] : NULL);
+	page_counter_init(top, with_root ? root : NULL, h.coh ? f[TOP] : NULL);
 	page_counter_init(mid, top, h.coh ? f[MID] : NULL);
 	page_counter_init(leaf, mid, h.coh ? f[LEAF] : NULL);
 }
@@ -104,7 +103,7 @@ static void load_skx(struct machine *m)
 static void setup_memory_layout(const struct page_counter_layout *pcl)
 {
 	static const char *const names[NR_LEVELS] = { "root", "top", "mid",
-						       "leaf" };
+						      "leaf" };
 	unsigned int i;
 
 	memset(&h, 0, sizeof(h));
@@ -114,8 +113,9 @@ static void setup_memory_layout(const struct page_counter_layout *pcl)
 	sim_proc_init(&h.proc, h.e, 0, 4096, NULL);
 	h.cc = coh_cpu_attach(h.coh, 0, &h.proc);
 	for (i = 0; i < NR_PC_MEMBERS; i++)
-		h.fields[i] = (struct coh_layout_field){
-			page_counter_member_names[i], pcl->offset[i], 8 };
+		h.fields[i] =
+			(struct coh_layout_field){ page_counter_member_names[i],
+						   pcl->offset[i], 8 };
 	h.layout = (struct coh_layout){ .name = "page_counter",
 					.size = pcl->size,
 					.nr_fields = NR_PC_MEMBERS,
@@ -308,8 +308,8 @@ START_TEST(page_counter_watermark_not_lowered)
 		bool charge;
 		unsigned long n, usage, watermark;
 	} steps[] = {
-		{ true, 10, 10, 10 },  { true, 20, 30, 30 },
-		{ false, 25, 5, 30 },  { true, 10, 15, 30 },
+		{ true, 10, 10, 10 }, { true, 20, 30, 30 },
+		{ false, 25, 5, 30 }, { true, 10, 15, 30 },
 		{ true, 20, 35, 35 },
 	};
 	struct page_counter *fail = NULL;
@@ -325,9 +325,9 @@ START_TEST(page_counter_watermark_not_lowered)
 		ck_assert_msg(leaf->watermark == steps[i].watermark &&
 				      mid->watermark == steps[i].watermark &&
 				      top->watermark == steps[i].watermark,
-			      "step %u: watermarks %lu %lu %lu, expected %lu", i,
-			      leaf->watermark, mid->watermark, top->watermark,
-			      steps[i].watermark);
+			      "step %u: watermarks %lu %lu %lu, expected %lu",
+			      i, leaf->watermark, mid->watermark,
+			      top->watermark, steps[i].watermark);
 	}
 }
 END_TEST
@@ -399,8 +399,7 @@ START_TEST(propagate_protected_usage_min_low)
 	ck_assert_int_eq(root->children_min_usage, 100);
 	ck_assert_int_eq(root->children_low_usage, 200);
 	ck_assert_int_eq(mid->min_usage + mid->low_usage, 0);
-	ck_assert_int_eq(top->children_min_usage + top->children_low_usage,
-			 0);
+	ck_assert_int_eq(top->children_min_usage + top->children_low_usage, 0);
 	ck_assert_int_eq(root->usage, 500);
 
 	uncharge(leaf, 450);
@@ -471,28 +470,41 @@ END_TEST
  * alignment: 192.
  */
 static const unsigned int v60_offsets[NR_PC_MEMBERS] = {
-	[PC_USAGE] = 0,		[PC_MIN] = 8,
-	[PC_LOW] = 16,		[PC_HIGH] = 24,
-	[PC_MAX] = 32,		[PC_EMIN] = 40,
-	[PC_MIN_USAGE] = 48,	[PC_CHILDREN_MIN_USAGE] = 56,
-	[PC_ELOW] = 64,		[PC_LOW_USAGE] = 72,
-	[PC_CHILDREN_LOW_USAGE] = 80, [PC_WATERMARK] = 88,
-	[PC_FAILCNT] = 96,	[PC_PARENT] = 104,
+	[PC_USAGE] = 0,
+	[PC_MIN] = 8,
+	[PC_LOW] = 16,
+	[PC_HIGH] = 24,
+	[PC_MAX] = 32,
+	[PC_EMIN] = 40,
+	[PC_MIN_USAGE] = 48,
+	[PC_CHILDREN_MIN_USAGE] = 56,
+	[PC_ELOW] = 64,
+	[PC_LOW_USAGE] = 72,
+	[PC_CHILDREN_LOW_USAGE] = 80,
+	[PC_WATERMARK] = 88,
+	[PC_FAILCNT] = 96,
+	[PC_PARENT] = 104,
 };
 
 static const unsigned int v61_offsets[NR_PC_MEMBERS] = {
-	[PC_USAGE] = 0,		[PC_EMIN] = 64,
-	[PC_MIN_USAGE] = 72,	[PC_CHILDREN_MIN_USAGE] = 80,
-	[PC_ELOW] = 88,		[PC_LOW_USAGE] = 96,
-	[PC_CHILDREN_LOW_USAGE] = 104, [PC_WATERMARK] = 112,
-	[PC_FAILCNT] = 120,	[PC_MIN] = 128,
-	[PC_LOW] = 136,		[PC_HIGH] = 144,
-	[PC_MAX] = 152,		[PC_PARENT] = 160,
+	[PC_USAGE] = 0,
+	[PC_EMIN] = 64,
+	[PC_MIN_USAGE] = 72,
+	[PC_CHILDREN_MIN_USAGE] = 80,
+	[PC_ELOW] = 88,
+	[PC_LOW_USAGE] = 96,
+	[PC_CHILDREN_LOW_USAGE] = 104,
+	[PC_WATERMARK] = 112,
+	[PC_FAILCNT] = 120,
+	[PC_MIN] = 128,
+	[PC_LOW] = 136,
+	[PC_HIGH] = 144,
+	[PC_MAX] = 152,
+	[PC_PARENT] = 160,
 };
 
-static void check_layout(const struct page_counter_layout *l,
-			 unsigned int size, unsigned int align,
-			 const unsigned int *offsets)
+static void check_layout(const struct page_counter_layout *l, unsigned int size,
+			 unsigned int align, const unsigned int *offsets)
 {
 	unsigned int i;
 
@@ -513,9 +525,11 @@ START_TEST(page_counter_layout_v6_0_v6_1)
 	check_layout(&page_counter_layout_v6_0, 112, 8, v60_offsets);
 	check_layout(&page_counter_layout_v6_1, 192, 64, v61_offsets);
 	ck_assert_int_eq(page_counter_layout_check(&page_counter_layout_v6_0,
-						   why, sizeof(why)), 0);
+						   why, sizeof(why)),
+			 0);
 	ck_assert_int_eq(page_counter_layout_check(&page_counter_layout_v6_1,
-						   why, sizeof(why)), 0);
+						   why, sizeof(why)),
+			 0);
 }
 END_TEST
 
@@ -707,16 +721,24 @@ static uint64_t rmws_on_all_lines(void)
 	return sum;
 }
 
+static uint64_t field_rmws(struct page_counter *c, enum page_counter_member m)
+{
+	struct coh_field *f = c->f[m];
+
+	return f->line->fields[f->slot].ops[COH_RMW];
+}
+
 /*
  * The same 10 charges and 10 uncharges of 50 pages as
  * propagate_protected_usage_xchg_count, now in memory, counting the
  * locked RMWs the lines see:
  *
- *	usage add_return / sub_return: 3 levels x 20 calls	60
+ *	usage add_return / sub_return: 4 levels (leaf, mid, top,
+ *	root) x 20 calls					80
  *	root's children_{min,low}_usage adds: one per change	12
  *	top's xchg()s: always 40, if_changed 12
  *
- * Expect 112 RMWs in always, 84 in if_changed: the difference, 28, is
+ * Expect 132 RMWs in always, 104 in if_changed: the difference, 28, is
  * exactly the xchg()s if_changed saves.
  */
 START_TEST(propagate_protected_usage_rmw_lines)
@@ -737,9 +759,13 @@ START_TEST(propagate_protected_usage_rmw_lines)
 			uncharge(leaf, 50);
 		rmws[mode] = rmws_on_all_lines();
 		ck_assert_uint_eq(top->nr_xchg, mode ? 12 : 40);
+		/* and they are the RMWs on top's min_usage and low_usage */
+		ck_assert_uint_eq(field_rmws(top, PC_MIN_USAGE) +
+					  field_rmws(top, PC_LOW_USAGE),
+				  top->nr_xchg);
 	}
-	ck_assert_uint_eq(rmws[0], 112);
-	ck_assert_uint_eq(rmws[1], 84);
+	ck_assert_uint_eq(rmws[0], 132);
+	ck_assert_uint_eq(rmws[1], 104);
 	ck_assert_uint_eq(rmws[0] - rmws[1], 40 - 12);
 }
 END_TEST
