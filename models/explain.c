@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "models/explain.h"
+#include "models/memcontrol.h"
 #include "sim/error.h"
 
 static const char *const dist_words[NR_COH_DIST + 1] = {
@@ -95,7 +96,7 @@ static void explain_diagnosis(FILE *out, const struct coh_line *l,
 }
 
 static void explain_line(FILE *out, const struct coh_line *l, double run_ps,
-			 uint64_t ops_total, unsigned int rank)
+			 uint64_t ops_total, uint64_t charges, unsigned int rank)
 {
 	uint64_t acc = l->ops[COH_READ] + l->ops[COH_WRITE] + l->ops[COH_RMW];
 	double util = (double)l->busy_ps / run_ps;
@@ -130,6 +131,10 @@ static void explain_line(FILE *out, const struct coh_line *l, double run_ps,
 		fprintf(out, "  CPUs queued for it %.1f us in all, %.1f ns per miss.\n",
 			(double)l->wait_ps / 1e6,
 			(double)l->wait_ps / 1e3 / (double)l->misses);
+	if (charges)
+		fprintf(out, "  Per memcg charge (try_charge_memcg call): %.3f transfers, %.1f ns queued.\n",
+			(double)l->transfers / (double)charges,
+			(double)l->wait_ps / 1e3 / (double)charges);
 	explain_fields(out, l);
 	explain_diagnosis(out, l, util, ops_total);
 }
@@ -209,7 +214,9 @@ void explain_run(FILE *out, const char *variant, struct run *run,
 
 		if (!(l->ops[COH_READ] + l->ops[COH_WRITE] + l->ops[COH_RMW]))
 			continue;
-		explain_line(out, l, run_ps, ops, ++shown);
+		explain_line(out, l, run_ps, ops,
+			     run->memcg ? run->memcg->counts.charges : 0,
+			     ++shown);
 	}
 	if (!shown)
 		fprintf(out, "\nNo shared memory was touched.\n");

@@ -548,7 +548,7 @@ static void lines_report(struct run *run, struct report *r, int variant,
 			break;
 		snprintf(rl.name, sizeof(rl.name), "%s", l->name);
 		for (j = 0; j < l->nr_fields && len < sizeof(rl.fields) - 1; j++) {
-			const char *f = strrchr(l->fields[j].name, '.');
+			const char *f = strchr(l->fields[j].name, '.');
 
 			len += (size_t)snprintf(rl.fields + len,
 						sizeof(rl.fields) - len, "%s%s",
