@@ -406,6 +406,18 @@ static sim_time_t line_ready_at(const struct coh *c, const struct coh_line *l)
 	return hold > t ? hold : t;
 }
 
+/*
+ * read_joins() - the request at the head of the queue is a load and the
+ * line is Shared after a load: it joins the sharers at once, concurrently
+ * with the hand-off in progress, as the LLC serves reads of a Shared line
+ * without a snoop (it does not queue behind the other readers).
+ */
+static bool read_joins(const struct coh_line *l)
+{
+	return l->read_batch && l->q_len && l->q[l->q_head].op == COH_READ &&
+	       !l->q[l->q_head].prefetch && l->owner < 0 && l->nr_sharers;
+}
+
 static void line_kick(struct coh *c, struct coh_line *l, sim_time_t now)
 {
 	sim_time_t ready;
@@ -413,7 +425,7 @@ static void line_kick(struct coh *c, struct coh_line *l, sim_time_t now)
 	if (l->serving)
 		return;
 	ready = line_ready_at(c, l);
-	if (ready <= now) {
+	if (ready <= now || read_joins(l)) {
 		line_serve(c, l, now);
 		return;
 	}
@@ -518,13 +530,16 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 {
 	const struct machine *m = c->m;
 
-	while (l->q_len && line_ready_at(c, l) <= now) {
+	while (l->q_len && (line_ready_at(c, l) <= now || read_joins(l))) {
+		bool joined = line_ready_at(c, l) > now;
 		struct coh_req r = line_dequeue(c, l);
 		enum coh_dist dist;
 		sim_time_t lat, occ = 0, done;
 		unsigned int waiters;
 
 		lat = hand_off(c, l, &r, &dist);
+		l->read_batch = r.op == COH_READ && l->owner < 0 &&
+				l->nr_sharers;
 		if (dist != COH_DIST_SELF) {
 			/*
 			 * Directory and snoop load grow with the other CPUs
@@ -535,7 +550,7 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 			    queued_on(&c->cpus[r.cpu], l))
 				waiters--;
 			lat += (sim_time_t)waiters * m->xfer_per_waiter_ps;
-			occ = lat * m->occupancy_1024 / 1024;
+			occ = joined ? 0 : lat * m->occupancy_1024 / 1024;
 			l->transfers++;
 			l->xfer_by_dist[dist]++;
 		}
@@ -547,7 +562,8 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 		if (done < l->last_done)
 			done = l->last_done;
 		l->last_done = done;
-		l->free_at = now + occ;
+		if (!joined)
+			l->free_at = now + occ;
 		l->busy_ps += occ;
 		l->owner_since = done;
 		trace_holder(c, l, now);

@@ -30,6 +30,13 @@
  *    sees the whole latency, and never before the previous hand-off of
  *    the line completed (hand-offs complete in the order they are
  *    served). Queueing on a hot line is atomic contention.
+ *  - Loads of a Shared line do not serialise: once a load has left the
+ *    line Shared, the loads at the head of its queue join the sharers at
+ *    once, each with its own latency from the nearest sharer, occupying
+ *    the line no further (the LLC serves them without a snoop). A store
+ *    or RMW still waits its turn and invalidates them all. (SIM: DESIGN.md
+ *    serves every request one at a time; that made a line read by many
+ *    CPUs as costly as one written by many.)
  *  - Hand-off rule. Under COH_HANDOFF_STRICT a request queued on a line is
  *    served between two accesses of the same CPU: an owner that stores to
  *    or RMWs a line with waiters goes to the back of the queue, and pays
@@ -142,6 +149,7 @@ struct coh_line {
 	sim_time_t free_at;	/* the hand-off being served ends */
 	sim_time_t owner_since;	/* the owner received the line */
 	bool serving;		/* a service event is scheduled */
+	bool read_batch;	/* Shared by a load: queued loads join at once */
 	sim_time_t last_done;	/* completion of the latest hand-off */
 	struct coh_req *q;	/* FIFO ring of waiting requests */
 	unsigned int q_head, q_len, q_cap;

@@ -26,6 +26,8 @@ static const char *const names[NR_KPROF_FNS] = {
 	[KF_try_to_free_mem_cgroup_pages] = "try_to_free_mem_cgroup_pages",
 	[KF_mem_cgroup_charge_skmem] = "mem_cgroup_charge_skmem",
 	[KF_mem_cgroup_uncharge_skmem] = "mem_cgroup_uncharge_skmem",
+	[KF_mem_cgroup_under_socket_pressure] =
+		"mem_cgroup_under_socket_pressure",
 	[KF_mod_memcg_state] = "mod_memcg_state",
 	[KF_charge_memcg] = "charge_memcg",
 	[KF_uncharge_batch] = "uncharge_batch",

@@ -44,6 +44,7 @@ enum kprof_fn {
 	KF_try_to_free_mem_cgroup_pages,
 	KF_mem_cgroup_charge_skmem,
 	KF_mem_cgroup_uncharge_skmem,
+	KF_mem_cgroup_under_socket_pressure,
 	KF_mod_memcg_state,
 	KF_charge_memcg,
 	KF_uncharge_batch,

@@ -91,6 +91,12 @@ static void memcg_layout_build(struct memcg_sim *ms, unsigned int mo)
 		"swap.usage", m + stride + pcl->offset[PC_USAGE], 8 };
 	fl[n++] = (struct coh_layout_field){
 		"swap.high", m + stride + pcl->offset[PC_HIGH], 8 };
+	/*
+	 * socket_pressure sits far into the struct, among read-mostly
+	 * members (after the statistics): SIM: a line of its own.
+	 */
+	fl[n++] = (struct coh_layout_field){
+		"socket_pressure", round_up(m + 3 * stride, 64), 8 };
 	for (i = 0; i < NR_PC_MEMBERS; i++)
 		fl[n++] = (struct coh_layout_field){ mem_names[i],
 						     m + pcl->offset[i], 8 };
@@ -99,7 +105,7 @@ static void memcg_layout_build(struct memcg_sim *ms, unsigned int mo)
 			kmem_names[i], m + 2 * stride + pcl->offset[i], 8 };
 	ms->memcg_fields = fl;
 	ms->memcg_layout = (struct coh_layout){
-		.name = "mem_cgroup", .size = m + 3 * stride,
+		.name = "mem_cgroup", .size = round_up(m + 3 * stride, 64) + 64,
 		.nr_fields = n, .fields = fl,
 	};
 }
@@ -712,6 +718,25 @@ int mem_cgroup_uncharge_skmem(struct sim_proc *p, void *frame)
 			.cc = f->cc, .memcg = f->memcg,
 			.nr_pages = f->nr_pages);
 	EXIT(f);
+	CO_END(f, p);
+}
+
+int mem_cgroup_under_socket_pressure(struct sim_proc *p, void *frame)
+{
+	struct memcg_frame *f = frame;
+
+	CO_BEGIN(f);
+	ENTER(f, KF_mem_cgroup_under_socket_pressure);
+	/* cgroup v2: any level's socket_pressure deadline in the future */
+	for (f->m = f->memcg; f->m;) {
+		CO_AWAIT(f, coh_read(f->cc, memcg_field(f->m,
+							MEMCG_SOCKET_PRESSURE)));
+		CO_AWAIT(f, coh_read(f->cc, memcg_field(f->m,
+							MEMCG_CSS_PARENT)));
+		f->m = f->m->parent;
+	}
+	EXIT(f);
+	CO_RETURN(f, p, false);
 	CO_END(f, p);
 }
 

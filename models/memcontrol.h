@@ -82,6 +82,7 @@ enum memcg_member {
 	MEMCG_ID,
 	MEMCG_SWAP_USAGE,
 	MEMCG_SWAP_HIGH,
+	MEMCG_SOCKET_PRESSURE,
 	NR_MEMCG_MEMBERS,
 };
 
@@ -200,6 +201,12 @@ int consume_stock(struct sim_proc *p, void *frame);
 int refill_stock(struct sim_proc *p, void *frame);
 int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame);
 int mem_cgroup_uncharge_skmem(struct sim_proc *p, void *frame);
+/*
+ * mem_cgroup_under_socket_pressure(): read socket_pressure at every level
+ * up to the root; returns bool in p->ret (SIM: never set, as vmpressure
+ * is not modelled).
+ */
+int mem_cgroup_under_socket_pressure(struct sim_proc *p, void *frame);
 /* A one-page folio charge (mem_cgroup_charge() -> charge_memcg()). */
 int charge_memcg(struct sim_proc *p, void *frame);
 /* uncharge_batch(): nr_pages folios of one memcg freed together. */

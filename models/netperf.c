@@ -327,9 +327,6 @@ static int netperf_recv_accounting(struct sim_proc *p, void *frame)
 		/* tcp_eat_recv_skb() -> sock_rfree() */
 		CO_CALL(f, p, sk_mem_uncharge, struct sock_frame, .ms = ms,
 			.cc = t->cc, .sk = &pp->sk_r, .size = f->truesize);
-		if (ms->k->sk_reclaim == SK_RECLAIM_QUANTUM)
-			CO_CALL(f, p, sk_mem_reclaim_partial, struct sock_frame,
-				.ms = ms, .cc = t->cc, .sk = &pp->sk_r);
 		coh_delay(t->cc, np->work_ps / 4);
 		/*
 		 * The ACK (tcp_cleanup_rbuf() -> tcp_send_ack()) is processed

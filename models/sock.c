@@ -19,10 +19,15 @@ static int __sk_mem_reclaim(struct sim_proc *p, void *frame)
 		CO_RETURN(f, p, 0);
 	f->sk->sk_forward_alloc -= f->amt << PAGE_SHIFT;
 	f->sk->pages_uncharged += (uint64_t)f->amt;
-	if (f->sk->sk_memcg)
+	if (f->sk->sk_memcg) {
 		CO_CALL(f, p, mem_cgroup_uncharge_skmem, struct memcg_frame,
 			.ms = f->ms, .cc = f->cc, .memcg = f->sk->sk_memcg,
 			.nr_pages = (unsigned int)f->amt);
+		/* if (sk_under_memory_pressure(sk) && ...) */
+		CO_CALL(f, p, mem_cgroup_under_socket_pressure,
+			struct memcg_frame, .ms = f->ms, .cc = f->cc,
+			.memcg = f->sk->sk_memcg);
+	}
 	CO_END(f, p);
 }
 
@@ -41,7 +46,10 @@ int sk_mem_schedule(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	if (delta <= 0)
 		CO_RETURN(f, p, 1);
-	f->amt = sk_mem_pages(delta);
+	/* v5.19 asked for the whole size ("net: fix sk_wmem_schedule() and
+	 * sk_rmem_schedule() errors" asks for the missing part) */
+	f->amt = sk_mem_pages(f->ms->k->sk_reclaim == SK_RECLAIM_QUANTUM ?
+			      f->size : delta);
 	f->sk->sk_forward_alloc += f->amt << PAGE_SHIFT;
 	f->sk->pages_charged += (uint64_t)f->amt;
 	if (!f->sk->sk_memcg)
@@ -85,17 +93,5 @@ int sk_mem_uncharge(struct sim_proc *p, void *frame)
 				.ms = f->ms, .cc = f->cc, .sk = f->sk,
 				.size = SK_RECLAIM_CHUNK);
 	}
-	CO_END(f, p);
-}
-
-int sk_mem_reclaim_partial(struct sim_proc *p, void *frame)
-{
-	struct sock_frame *f = frame;
-
-	CO_BEGIN(f);
-	if (f->sk->sk_forward_alloc > SK_MEM_QUANTUM)
-		CO_CALL(f, p, __sk_mem_reclaim, struct sock_frame, .ms = f->ms,
-			.cc = f->cc, .sk = f->sk,
-			.size = f->sk->sk_forward_alloc - 1);
 	CO_END(f, p);
 }

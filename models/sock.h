@@ -22,10 +22,11 @@
  *            skb's pages are charged when it is queued and uncharged when
  *            it is freed;
  *   quantum  (up to v5.19) sk_mem_uncharge() reclaims only past 2 MB (1
- *            MB at a time); sk_mem_reclaim_partial() in the receive path
- *            and sk_mem_reclaim() on the delayed-ACK timer return all but
- *            one page, so a busy socket mostly reuses its forward
- *            allocation and rarely touches the memcg.
+ *            MB at a time), and a short forward allocation is raised by
+ *            the whole size asked for; sk_mem_reclaim_partial() runs only
+ *            from timers (the delayed-ACK timer, at most 25 times a second
+ *            per socket: SIM: not modelled), so a busy socket reuses its
+ *            forward allocation and does not touch the memcg.
  *
  * SIM: the protocol-wide memory_allocated counter (with its per-CPU
  * reserve since 6.0-rc1) is charged in every variant, the root memcg's
@@ -80,7 +81,5 @@ static inline void sk_mem_charge(struct sock *sk, int size)
 /* sk_mem_uncharge(): give size bytes back; reclaim per the policy. */
 int sk_mem_uncharge(struct sim_proc *p, void *frame);
 
-/* sk_mem_reclaim_partial() (v5.19): return all but one page. */
-int sk_mem_reclaim_partial(struct sim_proc *p, void *frame);
 
 #endif /* MODELS_SOCK_H */

@@ -420,6 +420,39 @@ START_TEST(coh_read_after_remote_write)
 END_TEST
 
 /*
+ * Loads of a Shared line do not queue behind each other. CPU 0 owns the
+ * line (RMW at 0, from memory: 80). At 100 CPUs 1, 2 and 3 (other cores
+ * of socket 0) load it, then fence.
+ *
+ *	cpu 1: M at CPU 0 -> S, xfer_llc 50: done at 150; the line is busy
+ *	       until 150 (occupancy 1.0)
+ *	cpu 2, cpu 3: the line is Shared after a load: they join at once,
+ *	       from the nearest sharer (another core: 50): done at 150,
+ *	       occupying nothing
+ *
+ * Served one at a time they would finish at 150, 200 and 250. The line
+ * was busy 80 (the memory fetch) + 50 ns, and moved 4 times.
+ */
+START_TEST(coh_reads_of_shared_line_join)
+{
+	const struct step w[] = { { .kind = RMW, .field = FA } };
+	const struct step r[] = { { .kind = READ, .field = FA }, { .kind = FENCE } };
+
+	cpu_script(0, 0, w, 1);
+	cpu_script(1, 100, r, 2);
+	cpu_script(2, 100, r, 2);
+	cpu_script(3, 100, r, 2);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(1, 1), 150);
+	ck_assert_uint_eq(done_ns(2, 1), 150);
+	ck_assert_uint_eq(done_ns(3, 1), 150);
+	ck_assert_uint_eq(line_of(FA)->busy_ps, 130 * NS);
+	ck_assert_uint_eq(line_of(FA)->transfers, 4);
+	ck_assert_uint_eq(line_of(FA)->nr_sharers, 4);
+}
+END_TEST
+
+/*
  * Read-then-RMW is two transactions. CPU 0 owns the line (RMW at 0, 80).
  * CPU 1 at 100: read a, then RMW a.
  *
@@ -615,6 +648,7 @@ static Suite *cache_suite(void)
 	tcase_add_test(tc, coh_rmw_saturated_line_occupancy);
 	tcase_add_test(tc, coh_false_sharing_packed_vs_padded);
 	tcase_add_test(tc, coh_read_after_remote_write);
+	tcase_add_test(tc, coh_reads_of_shared_line_join);
 	tcase_add_test(tc, coh_read_then_rmw_two_transactions);
 	tcase_add_test(tc, coh_posted_reads_merge);
 	tcase_add_test(tc, coh_rmw_then_read_strict_vs_hold);
