@@ -59,6 +59,7 @@ void coh_free(struct coh *c)
 		return;
 	for (i = 0; i < c->nr_lines; i++) {
 		free(c->lines[i]->q);
+		free(c->lines[i]->xfer_to);
 		free(c->lines[i]);
 	}
 	for (i = 0; i < c->nr_objs; i++)
@@ -553,6 +554,14 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 			occ = joined ? 0 : lat * m->occupancy_1024 / 1024;
 			l->transfers++;
 			l->xfer_by_dist[dist]++;
+			if (!r.prefetch) {
+				if (!l->xfer_to) {
+					l->xfer_to = calloc(c->nr_cpus,
+							    sizeof(*l->xfer_to));
+					SIM_BUG_ON(!l->xfer_to);
+				}
+				l->xfer_to[r.cpu]++;
+			}
 		}
 		/*
 		 * SIM: with occupancy below 1 hand-offs overlap; the line still
@@ -799,6 +808,8 @@ void coh_stats_reset(struct coh *c)
 		memset(l->ops, 0, sizeof(l->ops));
 		l->hits = l->misses = l->merged = l->transfers = 0;
 		memset(l->xfer_by_dist, 0, sizeof(l->xfer_by_dist));
+		if (l->xfer_to)
+			memset(l->xfer_to, 0, c->nr_cpus * sizeof(*l->xfer_to));
 		l->wait_ps = l->busy_ps = 0;
 		for (j = 0; j < l->nr_fields; j++) {
 			memset(l->fields[j].ops, 0, sizeof(l->fields[j].ops));
@@ -816,6 +827,11 @@ void coh_stats_reset(struct coh *c)
 unsigned int coh_nr_lines(const struct coh *c)
 {
 	return c->nr_lines;
+}
+
+unsigned int coh_nr_cpus(const struct coh *c)
+{
+	return c->nr_cpus;
 }
 
 static int line_cmp(const void *a, const void *b)

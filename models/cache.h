@@ -162,6 +162,7 @@ struct coh_line {
 	uint64_t ops[NR_COH_OPS];
 	uint64_t hits, misses, merged, transfers;
 	uint64_t xfer_by_dist[NR_COH_DIST + 1];	/* [NR_COH_DIST]: memory */
+	uint32_t *xfer_to;	/* [nr_cpus] transfers to each CPU, or NULL */
 	sim_time_t wait_ps, busy_ps;
 	unsigned int nr_fields;
 	struct coh_field_stat fields[COH_LINE_FIELDS];
@@ -277,6 +278,7 @@ static inline void coh_delay(struct coh_cpu *cc, sim_time_t ps)
 /* Statistics. */
 void coh_stats_reset(struct coh *c);
 unsigned int coh_nr_lines(const struct coh *c);
+unsigned int coh_nr_cpus(const struct coh *c);
 /* Lines in a stable order: busiest first, ties by address. */
 void coh_lines_sorted(struct coh *c, struct coh_line **out, unsigned int n);
 

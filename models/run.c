@@ -564,12 +564,60 @@ static void lines_report(struct run *run, struct report *r, int variant,
 		for (j = 1; j < NR_COH_DIST; j++)
 			rl.xfer_by_dist[j - 1] = l->xfer_by_dist[j];
 		rl.xfer_by_dist[4] = l->xfer_by_dist[NR_COH_DIST];
+		if (l->xfer_to) {
+			rl.nr_cpus = coh_nr_cpus(run->coh);
+			if (rl.nr_cpus > REPORT_MAX_CPUS)
+				rl.nr_cpus = REPORT_MAX_CPUS;
+			for (j = 0; j < rl.nr_cpus; j++)
+				rl.xfer_to_cpu[j] = l->xfer_to[j];
+		}
 		rl.wait_ns = (double)l->wait_ps / 1000.0;
 		rl.busy_ns = (double)l->busy_ps / 1000.0;
 		rl.utilisation = percent((double)l->busy_ps, secs_ps) / 100.0;
 		report_line(r, variant, &rl);
 	}
 	free(lines);
+}
+
+/*
+ * functions_report() - time by kernel function over every task of the
+ * run (models/kprof.h), for the memcg workloads.
+ */
+static void functions_report(struct run *run, struct report *r, int variant)
+{
+	struct kprof_fn_stat sum[NR_KPROF_FNS];
+	struct report_function rf;
+	double total = 0;
+	uint64_t ops = 0;
+	unsigned int i, j, f;
+
+	memset(sum, 0, sizeof(sum));
+	for (i = 0; i < run->nr_workloads; i++) {
+		for (j = 0; j < run->workloads[i].nr_tasks; j++) {
+			const struct sim_task *t = &run->workloads[i].tasks[j];
+
+			ops += t->ops;
+			for (f = 0; f < NR_KPROF_FNS; f++) {
+				sum[f].calls += t->prof.fn[f].calls;
+				sum[f].self_ps += t->prof.fn[f].self_ps;
+				sum[f].total_ps += t->prof.fn[f].total_ps;
+			}
+		}
+	}
+	for (f = 0; f < NR_KPROF_FNS; f++)
+		total += (double)sum[f].self_ps;
+	if (total <= 0)
+		return;
+	for (f = 0; f < NR_KPROF_FNS; f++) {
+		if (!sum[f].self_ps && !sum[f].calls)
+			continue;
+		memset(&rf, 0, sizeof(rf));
+		snprintf(rf.name, sizeof(rf.name), "%s", kprof_name(f));
+		rf.self_pct = 100.0 * (double)sum[f].self_ps / total;
+		rf.children_pct = 100.0 * (double)sum[f].total_ps / total;
+		rf.calls_per_op = ops ? (double)sum[f].calls / (double)ops : 0;
+		report_function(r, variant, &rf);
+	}
 }
 
 /*
@@ -639,6 +687,8 @@ static void run_variant_once(struct variant *v, uint64_t seed,
 	run_collect(&run, res);
 	if (r) {
 		lines_report(&run, r, variant, o->hot_lines);
+		if (run.memcg)
+			functions_report(&run, r, variant);
 		if (o->inspect)
 			o->inspect(o->inspect_arg, v->name, &run);
 	}

@@ -79,6 +79,8 @@ struct report_variant {
 	unsigned int nr_lines, alloc_lines;
 	char **notes;
 	unsigned int nr_notes, alloc_notes;
+	struct report_function *fns;
+	unsigned int nr_fns, alloc_fns;
 };
 
 struct report {
@@ -159,6 +161,7 @@ void report_free(struct report *r)
 
 		free(v->name);
 		free(v->baseline);
+		free(v->fns);
 		free(v->values);
 		free(v->lines);
 		for (j = 0; j < v->nr_notes; j++)
@@ -390,6 +393,18 @@ void report_line(struct report *r, int variant,
 		return;
 	}
 	v->lines[v->nr_lines++] = *line;
+}
+
+void report_function(struct report *r, int variant,
+		     const struct report_function *fn)
+{
+	struct report_variant *v = get_variant(r, variant);
+
+	if (!grow(&v->fns, &v->alloc_fns, v->nr_fns + 1, sizeof(*fn))) {
+		r->oom = true;
+		return;
+	}
+	v->fns[v->nr_fns++] = *fn;
 }
 
 /**
@@ -1194,6 +1209,13 @@ static void y_line(struct yout *y, const struct report_line *l)
 	y_kv_num(y, "wait_ns", l->wait_ns);
 	y_kv_num(y, "busy_ns", l->busy_ns);
 	y_kv_num(y, "utilisation", l->utilisation);
+	if (l->nr_cpus) {
+		y_key(y, "transfers_to_cpu");
+		y_seq_start(y, YAML_FLOW_SEQUENCE_STYLE);
+		for (i = 0; i < l->nr_cpus && i < REPORT_MAX_CPUS; i++)
+			y_u64(y, l->xfer_to_cpu[i]);
+		y_seq_end(y);
+	}
 	y_map_end(y);
 }
 
@@ -1235,6 +1257,20 @@ static void y_variant(struct yout *y, const struct report *r,
 	for (i = 0; i < v->nr_lines; i++)
 		y_line(y, &v->lines[i]);
 	y_seq_end(y);
+	if (v->nr_fns) {
+		y_key(y, "functions");
+		y_seq_start(y, YAML_BLOCK_SEQUENCE_STYLE);
+		for (i = 0; i < v->nr_fns; i++) {
+			y_map_start(y);
+			y_kv_field(y, "name", v->fns[i].name,
+				   sizeof(v->fns[i].name));
+			y_kv_num(y, "self_pct", v->fns[i].self_pct);
+			y_kv_num(y, "children_pct", v->fns[i].children_pct);
+			y_kv_num(y, "calls_per_op", v->fns[i].calls_per_op);
+			y_map_end(y);
+		}
+		y_seq_end(y);
+	}
 	y_key(y, "notes");
 	y_seq_start(y, YAML_BLOCK_SEQUENCE_STYLE);
 	for (i = 0; i < v->nr_notes; i++)

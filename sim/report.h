@@ -56,6 +56,8 @@ enum report_format {
 /*
  * struct report_line - one hot cache line, as the teaching view shows it.
  */
+#define REPORT_MAX_CPUS 1024
+
 struct report_line {
 	char name[96];		/* "counter[0]" or "page_counter@top line 0" */
 	char fields[256];	/* "usage min low high max" */
@@ -66,6 +68,17 @@ struct report_line {
 	double wait_ns;			/* total time requesters queued */
 	double busy_ns;			/* total time the line was occupied */
 	double utilisation;		/* busy / run time, 0..1 */
+	unsigned int nr_cpus;		/* entries of xfer_to_cpu */
+	uint32_t xfer_to_cpu[REPORT_MAX_CPUS];	/* transfers to each CPU */
+};
+
+/*
+ * struct report_function - time by kernel function, as perf report: self
+ * and children in percent of all CPU time, calls per operation.
+ */
+struct report_function {
+	char name[48];
+	double self_pct, children_pct, calls_per_op;
 };
 
 struct report;
@@ -98,6 +111,8 @@ bool report_get(const struct report *r, const char *variant,
 		const char *metric, double *value);
 void report_line(struct report *r, int variant,
 		 const struct report_line *line);
+void report_function(struct report *r, int variant,
+		     const struct report_function *fn);
 /* Free-form note for a variant, e.g. a kernel WARN that fired. */
 void report_note(struct report *r, int variant, const char *note);
 
