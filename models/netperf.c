@@ -338,6 +338,7 @@ static int netperf_recv_accounting(struct sim_proc *p, void *frame)
 		 */
 		CO_AWAIT(f, sim_proc_sync(p));
 		if (pp->snd_owned) {
+			SIM_BUG_ON(pp->backlog > np->window);
 			pp->backlog_truesize[pp->backlog++] = f->truesize;
 		} else {
 			CO_CALL(f, p, sk_mem_uncharge, struct sock_frame,

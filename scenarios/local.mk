@@ -36,7 +36,8 @@ experimentsdir = $(pkgdatadir)/experiments
 dist_experiments_DATA = \
 	%reldir%/experiments/hackbench-objects.yaml \
 	%reldir%/experiments/page-counter-layouts.yaml \
-	%reldir%/experiments/page-fault-batch.yaml
+	%reldir%/experiments/page-fault-batch.yaml \
+	%reldir%/experiments/sk-forward-alloc-2022.yaml
 
 # `pahole -C page_counter` text that scenarios read layouts from
 layoutsdir = $(pkgdatadir)/layouts
