@@ -6,6 +6,11 @@
  *	memcgsim run SCENARIO ...     run and print results
  *	memcgsim explain SCENARIO ... run and explain the hot lines in words
  *	memcgsim list                 shipped scenarios and machine profiles
+ *	memcgsim sweep SCENARIO --vary KEY=V1,V2,... ...
+ *	                              run every combination (models/sweep.h)
+ *	memcgsim merge DIR            join a sweep's per-point results
+ *	memcgsim compare OLD NEW ...  compare two result files (sim/compare.h)
+ *	memcgsim plot RESULTS ...     draw pictures with gnuplot (models/plot.h)
  *
  * Exit status: 0 on success, 1 on a failure while running (an output file
  * that cannot be written), 2 on bad input or usage. Errors are printed in
@@ -21,6 +26,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,14 +39,18 @@
 
 #include "config.h"
 #include "models/explain.h"
+#include "models/plot.h"
 #include "models/run.h"
+#include "models/sweep.h"
 #include "models/validate.h"
+#include "sim/compare.h"
 #include "sim/report.h"
 #include "sim/trace.h"
 
 #define EXIT_RUN_FAILURE 1
 #define EXIT_BAD_INPUT 2
 #define MAX_SETS 256
+#define MAX_METRICS 64
 
 #ifndef MEMCGSIM_DATADIR
 #define MEMCGSIM_DATADIR "/usr/local/share/memcgsim"
@@ -57,7 +68,8 @@ static const char usage_text[] =
 	"machines: CPUs, cache lines and their transfers, atomic contention,\n"
 	"page counters, per-CPU charge stocks, socket and kmem accounting.\n"
 	"With no command it runs charge-batch-2022: 36 netperf pairs on 72 CPUs,\n"
-	"the 6.0-rc1 charge path and the three 2022 fixes.\n"
+	"the 6.0-rc1 charge path and the three 2022 fixes, and draws its plots\n"
+	"into memcgsim-plots/ when gnuplot is installed (not with --no-plots).\n"
 	"\n"
 	"Commands:\n"
 	"  (none)             run the built-in default experiment\n"
@@ -68,6 +80,19 @@ static const char usage_text[] =
 	"                     compare predicted and published changes (default:\n"
 	"                     the shipped validation/ scenarios); exit 1 when a\n"
 	"                     prediction is outside its tolerance\n"
+	"  sweep SCENARIO --vary KEY=V1,V2,... [--vary ...]\n"
+	"                     run every variant at every combination of the\n"
+	"                     values, into DIR/sweep.csv and DIR/sweep.yaml\n"
+	"  merge DIR          join the per-point results of a sweep run by its\n"
+	"                     --plan lines into DIR/sweep.csv and sweep.yaml\n"
+	"  compare OLD NEW    compare two result files (run -f yaml|csv, or a\n"
+	"                     sweep's DIR/sweep.csv or sweep.yaml; DIR: its\n"
+	"                     sweep.csv) metric by metric; print the values\n"
+	"                     that changed; exit 1 when one changed by more\n"
+	"                     than the tolerance or is in one file only\n"
+	"  plot RESULTS       draw pictures of results with gnuplot: RESULTS is\n"
+	"                     a run's YAML (run -f yaml -o FILE), or a sweep's\n"
+	"                     DIR or DIR/sweep.csv; prints the files written\n"
 	"  list               list the shipped scenarios and machine profiles\n"
 	"  help               this text\n"
 	"\n"
@@ -86,6 +111,34 @@ static const char usage_text[] =
 	"      --lines N           hot lines to report per variant (default 4)\n"
 	"  -q, --quiet             no progress line\n"
 	"      --markdown          validate: print Markdown tables (README)\n"
+	"\n"
+	"Options for sweep (also --set, --seed, --replications, --quiet):\n"
+	"      --vary KEY=V1,V2,...  the values of one key (a --set KEY); each\n"
+	"                          --vary multiplies the points (at most 10000\n"
+	"                          without --force); the first varies slowest\n"
+	"  -j, --jobs N            run N points at once (default 1; 0: one per\n"
+	"                          CPU); the results are the same bytes\n"
+	"  -o, --out DIR           where the results go (default: sweep-NAME);\n"
+	"                          a rerun resumes, skipping finished points\n"
+	"      --plan              print a command line per unfinished point\n"
+	"                          (for GNU parallel or a batch system); then\n"
+	"                          run them and `memcgsim merge DIR`\n"
+	"      --force             allow more than 10000 points\n"
+	"\n"
+	"Options for compare (every metric's value is compared; change_pct,\n"
+	"which is derived from them, ci95, hot lines and functions are not):\n"
+	"      --tolerance PCT     largest change that passes, in percent of the\n"
+	"                          old value (default 0: the model is\n"
+	"                          deterministic, any difference is a change)\n"
+	"      --metric M          compare only metric M (may be repeated)\n"
+	"      --all               print every value, not only those that changed\n"
+	"\n"
+	"Options for plot (also --variant NAME: only NAME's heat map):\n"
+	"  -o, --out DIR           where the data files and pictures go (default:\n"
+	"                          plots-NAME, NAME the scenario's or the sweep's)\n"
+	"  -f, --format FMT        png, svg or both (default)\n"
+	"Option with no command:\n"
+	"      --no-plots          do not draw the plots into memcgsim-plots/\n"
 	"\n"
 	"  -h, --help              this text      --version  the version\n"
 	"\n"
@@ -167,6 +220,24 @@ static void progress_end(struct progress *pr)
 		fprintf(stderr, "\r%60s\r", "");
 }
 
+/* A sweep's line: points done, time, and the rest at the rate so far. */
+static void sweep_progress(void *arg, unsigned int done, unsigned int ran,
+			   unsigned int total)
+{
+	struct progress *pr = arg;
+	double t = elapsed(pr);
+
+	pr->shown = true;
+	fprintf(stderr, "\rmemcgsim: sweep %u/%u points, %.0f s elapsed", done,
+		total, t);
+	if (ran && done < total)
+		fprintf(stderr, ", about %.0f s left ",
+			t / ran * (double)(total - done));
+	else
+		fputs("                 ", stderr);
+	fflush(stderr);
+}
+
 /* ---- commands ---- */
 
 struct cli {
@@ -179,6 +250,24 @@ struct cli {
 	bool markdown;
 	struct run_opts o;
 	const char *sets[MAX_SETS];
+	/* sweep */
+	bool sweep_opt;		/* one of the sweep options was given */
+	bool plan, force;
+	unsigned int jobs;
+	long point;		/* --point, or -1 */
+	unsigned int nr_varys;
+	const char *varys[SWEEP_MAX_KEYS + 1];
+	/* compare */
+	bool compare_opt;	/* one of the three below was given */
+	bool all;
+	double tolerance;
+	unsigned int nr_metrics;
+	const char *metrics[MAX_METRICS];
+	/* plot, and the default experiment's plots */
+	bool plot;		/* the command is plot: --format png|svg|both */
+	const char *plot_format;
+	bool default_run;	/* no command: draw into memcgsim-plots/ */
+	bool no_plots;
 };
 
 struct write_ctx {
@@ -231,6 +320,80 @@ static void inspect(void *arg, const char *variant, struct run *run)
 	}
 	if (x->mem)
 		explain_run(x->mem, variant, run, x->lines);
+}
+
+/* ---- plots ---- */
+
+#define DEFAULT_PLOTS_DIR "memcgsim-plots"
+#define DEFAULT_HEATMAP "6.0-rc1"
+
+static const char *plots_dir(void);
+
+/* memcgsim plot: each file as it is written. */
+static void print_written(void *arg, const char *path, bool picture)
+{
+	printf("%s\n", path);
+}
+
+/* The default experiment: the pictures' names, for one line. */
+struct plot_names {
+	char buf[512];
+	size_t len;
+};
+
+static void note_written(void *arg, const char *path, bool picture)
+{
+	struct plot_names *n = arg;
+	const char *base = strrchr(path, '/');
+	size_t len;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	/* One name per picture, drawn as PNG and SVG. */
+	if (!picture || len < 4 || strcmp(base + len - 4, ".png") ||
+	    n->len >= sizeof(n->buf))
+		return;
+	n->len += (size_t)snprintf(n->buf + n->len, sizeof(n->buf) - n->len,
+				   "%s%.*s", n->len ? ", " : "",
+				   (int)(len - 4), base);
+}
+
+/*
+ * The default experiment draws its own plots: time by kernel function,
+ * predicted against published change, and the heat map of 6.0-rc1 (or of
+ * the --variant run). A missing gnuplot or a failure is a message, not a
+ * failed run: the table is the result.
+ */
+static void default_plots(const struct cli *c, const struct report *r)
+{
+	struct plot_names names = { .len = 0 };
+	struct plot_opts o = {
+		.out_dir = DEFAULT_PLOTS_DIR,
+		.script_dir = plots_dir(),
+		.png = true,
+		.svg = true,
+		.kinds = 1u << PLOT_FUNCTIONS | 1u << PLOT_VALIDATION |
+			 1u << PLOT_HEATMAP,
+		.heatmap_variant = c->o.variant ? c->o.variant : DEFAULT_HEATMAP,
+		.written = note_written,
+		.written_arg = &names,
+	};
+	struct sim_error err;
+
+	if (!plot_have_gnuplot(&o)) {
+		if (!c->quiet)
+			fprintf(stderr, "memcgsim: no plots: gnuplot is not installed (apt-get install gnuplot-nox), or use --no-plots\n");
+		return;
+	}
+	sim_error_clear(&err);
+	if (plot_report(r, &o, &err)) {
+		fprintf(stderr, "memcgsim: warning: plots not drawn: %s%s%s\n",
+			err.file, err.file[0] ? ": " : "", err.msg);
+		return;
+	}
+	if (!c->quiet && names.len)
+		fprintf(stderr, "memcgsim: plots (PNG, SVG) in %s/: %s\n",
+			DEFAULT_PLOTS_DIR, names.buf);
 }
 
 static int cmd_run(struct cli *c)
@@ -302,6 +465,8 @@ static int cmd_run(struct cli *c)
 		perror("memcgsim: stdout");
 		goto out;
 	}
+	if (c->default_run && !c->no_plots)
+		default_plots(c, r);
 	ret = EXIT_SUCCESS;
 out:
 	if (x.mem)
@@ -350,6 +515,28 @@ static const char *data_dir(void)
 		}
 	}
 	return MEMCGSIM_DATADIR;
+}
+
+/*
+ * plots_dir() - where the gnuplot scripts are: $MEMCGSIM_PLOTSDIR if set;
+ * the source tree's plots/ when data_dir() is the source tree's
+ * scenarios/ (run from the build tree); else plots/ in the data directory
+ * ($(pkgdatadir)/plots, where `make install` puts them).
+ */
+static const char *plots_dir(void)
+{
+	static char path[1200];
+	const char *env = getenv("MEMCGSIM_PLOTSDIR");
+	char src[1200];
+
+	if (env && *env)
+		return env;
+	snprintf(src, sizeof(src), "%s/scenarios", MEMCGSIM_SRCDIR);
+	if (!strcmp(data_dir(), src))
+		snprintf(path, sizeof(path), "%s/plots", MEMCGSIM_SRCDIR);
+	else
+		snprintf(path, sizeof(path), "%s/plots", data_dir());
+	return path;
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -416,6 +603,9 @@ static int cmd_list(void)
 }
 
 enum { OPT_SEED = 256, OPT_TRACE, OPT_LINES, OPT_VERSION, OPT_MARKDOWN };
+enum { OPT_TOLERANCE = 300, OPT_METRIC, OPT_ALL };
+enum { OPT_VARY = 400, OPT_PLAN, OPT_POINT, OPT_FORCE };
+enum { OPT_NO_PLOTS = 500 };
 
 static const struct option long_opts[] = {
 	{ "variant", required_argument, NULL, 'v' },
@@ -430,6 +620,15 @@ static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "markdown", no_argument, NULL, OPT_MARKDOWN },
+	{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
+	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "vary", required_argument, NULL, OPT_VARY },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "plan", no_argument, NULL, OPT_PLAN },
+	{ "point", required_argument, NULL, OPT_POINT },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "no-plots", no_argument, NULL, OPT_NO_PLOTS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -445,13 +644,27 @@ static bool parse_uint(const char *s, unsigned long long max,
 	return !errno && !*end && *out <= max;
 }
 
+/* A decimal percentage >= 0, with or without a '%' sign. */
+static bool parse_percent(const char *s, double *out)
+{
+	char *end;
+
+	if ((*s < '0' || *s > '9') && *s != '.')
+		return false;
+	errno = 0;
+	*out = strtod(s, &end);
+	if (*end == '%')
+		end++;
+	return !errno && end != s && !*end && isfinite(*out) && *out >= 0;
+}
+
 static int parse_options(struct cli *c, int argc, char **argv)
 {
 	unsigned long long v;
 	int opt;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":v:s:r:f:o:qh", long_opts,
+	while ((opt = getopt_long(argc, argv, ":v:s:r:f:o:qhj:", long_opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'v':
@@ -480,7 +693,13 @@ static int parse_options(struct cli *c, int argc, char **argv)
 			c->o.replications = (unsigned int)v;
 			break;
 		case 'f':
-			if (!strcmp(optarg, "table"))
+			if (c->plot) {
+				if (strcmp(optarg, "png") && strcmp(optarg, "svg") &&
+				    strcmp(optarg, "both"))
+					return usage_error("--format: expected png, svg or both, found '%s'",
+							   optarg);
+				c->plot_format = optarg;
+			} else if (!strcmp(optarg, "table"))
 				c->format = REPORT_TABLE;
 			else if (!strcmp(optarg, "yaml"))
 				c->format = REPORT_YAML;
@@ -514,6 +733,65 @@ static int parse_options(struct cli *c, int argc, char **argv)
 		case OPT_MARKDOWN:
 			c->markdown = true;
 			break;
+		case OPT_TOLERANCE:
+			if (!parse_percent(optarg, &c->tolerance))
+				return usage_error("--tolerance: expected a percentage of 0 or more, found '%s'",
+						   optarg);
+			c->compare_opt = true;
+			break;
+		case OPT_METRIC:
+			if (c->nr_metrics == MAX_METRICS)
+				return usage_error("too many --metric options (at most %s)",
+						   "64");
+			c->metrics[c->nr_metrics++] = optarg;
+			c->compare_opt = true;
+			break;
+		case OPT_ALL:
+			c->all = true;
+			c->compare_opt = true;
+			break;
+		case OPT_VARY:
+			if (c->nr_varys == SWEEP_MAX_KEYS)
+				return usage_error(
+					"too many --vary options (at most %s)",
+					"16");
+			c->varys[c->nr_varys++] = optarg;
+			c->sweep_opt = true;
+			break;
+		case 'j':
+			if (!parse_uint(optarg, 1024, &v))
+				return usage_error(
+					"--jobs: expected an integer from 0 (one per CPU) to 1024, found '%s'",
+					optarg);
+			c->jobs = (unsigned int)v;
+			if (!v) {
+				long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+				c->jobs = 1;
+				if (n > 0 && n <= 1024)
+					c->jobs = (unsigned int)n;
+			}
+			c->sweep_opt = true;
+			break;
+		case OPT_PLAN:
+			c->plan = true;
+			c->sweep_opt = true;
+			break;
+		case OPT_POINT:
+			if (!parse_uint(optarg, SWEEP_HARD_MAX_POINTS, &v))
+				return usage_error(
+					"--point: expected a point number, found '%s'",
+					optarg);
+			c->point = (long)v;
+			c->sweep_opt = true;
+			break;
+		case OPT_FORCE:
+			c->force = true;
+			c->sweep_opt = true;
+			break;
+		case OPT_NO_PLOTS:
+			c->no_plots = true;
+			break;
 		case ':':
 			return usage_error("option '%s' needs a value",
 					   argv[optind - 1]);
@@ -523,6 +801,167 @@ static int parse_options(struct cli *c, int argc, char **argv)
 		}
 	}
 	return 0;
+}
+
+/*
+ * The program to name in --plan lines: this very binary, by absolute path
+ * (the same path must work where the lines run), else plain "memcgsim".
+ */
+static void self_path(char *buf, size_t size)
+{
+	ssize_t len = readlink("/proc/self/exe", buf, size - 1);
+
+	if (len > 0 && (size_t)len < size - 1) {
+		buf[len] = '\0';
+		return;
+	}
+	snprintf(buf, size, "memcgsim");
+}
+
+/* Exit status for a SWEEP_* failure. */
+static int sweep_status(int ret)
+{
+	return ret == SWEEP_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_RUN_FAILURE;
+}
+
+/* memcgsim merge DIR */
+static int cmd_merge(struct cli *c, int nr_args, char **args)
+{
+	struct sim_error err;
+	unsigned int nr;
+	int ret;
+
+	if (c->o.variant || c->o.nr_sets || c->o.seed_set ||
+	    c->o.replications != 1 || c->out || c->trace ||
+	    c->format != REPORT_TABLE || c->markdown || c->compare_opt ||
+	    c->sweep_opt)
+		return usage_error("merge: %s", "takes no options but --quiet");
+	if (nr_args != 1)
+		return nr_args ? usage_error("unexpected argument '%s'",
+					     args[1]) :
+				 usage_error("merge: %s", "missing DIR");
+	sim_error_clear(&err);
+	ret = sweep_merge(args[0], &nr, &err);
+	if (ret) {
+		sim_error_print(stderr, &err);
+		return sweep_status(ret);
+	}
+	if (!c->quiet)
+		fprintf(stderr,
+			"memcgsim: merged %u points into %s/sweep.csv and sweep.yaml\n",
+			nr, args[0]);
+	return EXIT_SUCCESS;
+}
+
+/* The points: --plan, --point I, or all of them here and the merge. */
+static int sweep_points(struct cli *c, struct sweep *s)
+{
+	struct progress pr = { .enabled = !c->quiet && isatty(2) };
+	struct sim_error err;
+	unsigned int done, nr;
+	char exe[PATH_MAX];
+	int ret, signo;
+
+	sim_error_clear(&err);
+	if (c->plan) {
+		if (sweep_check_dir(s, &err))
+			goto bad_input;
+		self_path(exe, sizeof(exe));
+		if (!sweep_plan(s, exe, stdout) && !c->quiet)
+			fprintf(stderr,
+				"memcgsim: every point is done; run memcgsim merge %s\n",
+				s->dir);
+		if (fflush(stdout)) {
+			perror("memcgsim: stdout");
+			return EXIT_RUN_FAILURE;
+		}
+		return EXIT_SUCCESS;
+	}
+	ret = sweep_prepare(s, &err);
+	if (ret)
+		goto failed;
+	if (c->point >= 0) {
+		if (sweep_point_done(s, (unsigned int)c->point) ||
+		    !sweep_run_point(s, (unsigned int)c->point, &err))
+			return EXIT_SUCCESS;
+		sim_error_print(stderr, &err);
+		return EXIT_RUN_FAILURE;
+	}
+	done = sweep_nr_done(s);
+	if (!c->quiet)
+		fprintf(stderr,
+			"memcgsim: sweep of %u points into %s: %u done, %u to run on %u job%s\n",
+			s->nr_points, s->dir, done, s->nr_points - done,
+			c->jobs, c->jobs == 1 ? "" : "s");
+	if (pr.enabled)
+		clock_gettime(CLOCK_MONOTONIC, &pr.start);
+	ret = sweep_run(s, c->jobs, pr.enabled ? sweep_progress : NULL, &pr,
+			&signo, &err);
+	if (pr.shown)
+		fprintf(stderr, "\r%79s\r", "");
+	if (ret) {
+		sim_error_print(stderr, &err);
+		return signo ? 128 + signo : EXIT_RUN_FAILURE;
+	}
+	ret = sweep_merge(s->dir, &nr, &err);
+	if (ret)
+		goto failed;
+	if (!c->quiet)
+		fprintf(stderr, "memcgsim: wrote %s/sweep.csv and sweep.yaml\n",
+			s->dir);
+	return EXIT_SUCCESS;
+
+bad_input:
+	ret = SWEEP_BAD_INPUT;
+failed:
+	sim_error_print(stderr, &err);
+	return sweep_status(ret);
+}
+
+/* memcgsim sweep SCENARIO --vary KEY=V1,V2,... [...] */
+static int cmd_sweep(struct cli *c, int nr_args, char **args)
+{
+	struct sim_error err;
+	struct sweep s;
+	unsigned int i;
+	int ret = EXIT_BAD_INPUT;
+
+	if (c->o.variant || c->trace || c->format != REPORT_TABLE ||
+	    c->markdown || c->compare_opt || c->o.hot_lines != 4)
+		return usage_error(
+			"sweep: %s",
+			"takes no --variant, --format, --trace, --lines or --markdown (every variant runs; the results are YAML and CSV)");
+	if (!nr_args)
+		return usage_error("sweep: %s", "missing SCENARIO");
+	if (nr_args > 1)
+		return usage_error("unexpected argument '%s'", args[1]);
+	if (c->plan && c->point >= 0)
+		return usage_error("sweep: %s",
+				   "--plan and --point do not go together");
+	sim_error_clear(&err);
+	sweep_init(&s);
+	for (i = 0; i < c->nr_varys; i++)
+		if (sweep_vary(&s, c->varys[i], &err))
+			goto out_error;
+	if (sweep_setup(&s, args[0], c->out, &c->o, c->force, &err))
+		goto out_error;
+	if (c->point >= (long)s.nr_points) {
+		sim_error_set(
+			&err, "", 0, 0,
+			"--point: %ld is not a point of this sweep (0 to %u)",
+			c->point, s.nr_points - 1);
+		goto out_error;
+	}
+	if (sweep_check(&s, &err))
+		goto out_error;
+	ret = sweep_points(c, &s);
+	goto out;
+
+out_error:
+	sim_error_print(stderr, &err);
+out:
+	sweep_destroy(&s);
+	return ret;
 }
 
 /* The .yaml files of @dir, sorted, appended to @paths. */
@@ -627,12 +1066,110 @@ bad_dir:
 	return EXIT_BAD_INPUT;
 }
 
+/*
+ * memcgsim compare OLD NEW: 0 when every value is within the tolerance,
+ * 1 when not, 2 when a file cannot be read or is no memcgsim result.
+ */
+static int cmd_compare(struct cli *c, int nr_args, char **args)
+{
+	struct compare_opts opts = {
+		.tolerance = c->tolerance,
+		.metrics = c->metrics,
+		.nr_metrics = c->nr_metrics,
+		.all = c->all,
+	};
+	struct compare_file *old, *new = NULL;
+	struct sim_error err;
+	int ret = EXIT_BAD_INPUT;
+	unsigned int i;
+
+	if (c->o.variant || c->o.nr_sets || c->o.seed_set ||
+	    c->o.replications != 1 || c->out || c->trace ||
+	    c->format != REPORT_TABLE || c->markdown)
+		return usage_error("compare: %s",
+				   "takes only --tolerance, --metric and --all");
+	if (nr_args < 2)
+		return usage_error("compare: %s", nr_args ? "missing NEW" :
+						     "missing OLD and NEW");
+	if (nr_args > 2)
+		return usage_error("unexpected argument '%s'", args[2]);
+	if (!strcmp(args[0], "-") && !strcmp(args[1], "-"))
+		return usage_error("compare: %s",
+				   "only one of OLD and NEW can be '-' (standard input)");
+	old = compare_load(args[0], &err);
+	if (!old)
+		goto out_error;
+	new = compare_load(args[1], &err);
+	if (!new)
+		goto out_error;
+	for (i = 0; i < c->nr_metrics; i++)
+		if (compare_check_metric(old, new, c->metrics[i], &err))
+			goto out_error;
+	ret = compare_print(stdout, old, new, &opts, NULL);
+	if (ret < 0) {
+		fprintf(stderr, "memcgsim: error: compare: out of memory\n");
+		ret = EXIT_BAD_INPUT;
+	} else if (fflush(stdout)) {
+		perror("memcgsim: stdout");
+		ret = EXIT_BAD_INPUT;
+	}
+	goto out;
+
+out_error:
+	sim_error_print(stderr, &err);
+out:
+	compare_free(old);
+	compare_free(new);
+	return ret;
+}
+
+/*
+ * memcgsim plot RESULTS: the pictures RESULTS supports (models/plot.h),
+ * the name of each file written on stdout.
+ */
+static int cmd_plot(struct cli *c, int nr_args, char **args)
+{
+	const char *fmt = c->plot_format ? c->plot_format : "both";
+	struct plot_opts o = {
+		.out_dir = c->out,
+		.script_dir = plots_dir(),
+		.png = strcmp(fmt, "svg") != 0,
+		.svg = strcmp(fmt, "png") != 0,
+		.heatmap_variant = c->o.variant,
+		.written = c->quiet ? NULL : print_written,
+	};
+	struct sim_error err;
+	int ret;
+
+	if (c->trace || c->o.nr_sets || c->o.seed_set || c->markdown ||
+	    c->o.replications != 1 || c->sweep_opt || c->compare_opt ||
+	    c->no_plots)
+		return usage_error("plot: %s",
+				   "takes only --out, --format, --variant and --quiet");
+	if (!nr_args)
+		return usage_error("%s", "plot: missing RESULTS");
+	if (nr_args > 1)
+		return usage_error("unexpected argument '%s'", args[1]);
+	sim_error_clear(&err);
+	ret = plot_results(args[0], &o, &err);
+	if (fflush(stdout) && !ret) {
+		perror("memcgsim: stdout");
+		return EXIT_RUN_FAILURE;
+	}
+	if (!ret)
+		return EXIT_SUCCESS;
+	sim_error_print(stderr, &err);
+	return ret == -EINVAL ? EXIT_BAD_INPUT : EXIT_RUN_FAILURE;
+}
+
 int main(int argc, char **argv)
 {
 	static char default_path[1200];
 	struct cli c = {
 		.format = REPORT_TABLE,
 		.o = { .replications = 1, .hot_lines = 4 },
+		.jobs = 1,
+		.point = -1,
 	};
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 	int ret;
@@ -648,9 +1185,16 @@ int main(int argc, char **argv)
 			return ret < 0 ? EXIT_SUCCESS : ret;
 		if (optind < argc)
 			return usage_error("unexpected argument '%s'", argv[optind]);
+		if (c.compare_opt)
+			return usage_error("%s", "--tolerance, --metric and --all are for compare");
+		if (c.sweep_opt)
+			return usage_error(
+				"%s",
+				"--vary, --jobs, --plan, --point and --force are for sweep");
 		snprintf(default_path, sizeof(default_path), "%s/%s",
 			 data_dir(), DEFAULT_EXPERIMENT);
 		c.scenario = default_path;
+		c.default_run = true;
 		return cmd_run(&c);
 	}
 	if (!strcmp(cmd, "help")) {
@@ -666,10 +1210,48 @@ int main(int argc, char **argv)
 		ret = parse_options(&c, argc, argv);
 		if (ret)
 			return ret < 0 ? EXIT_SUCCESS : ret;
+		if (c.compare_opt)
+			return usage_error("validate: %s",
+					   "--tolerance, --metric and --all are for compare");
+		if (c.sweep_opt)
+			return usage_error(
+				"validate: %s",
+				"--vary, --jobs, --plan, --point and --force are for sweep");
 		return cmd_validate(&c, argc - optind, argv + optind);
 	}
+	if (!strcmp(cmd, "compare")) {
+		argc--;
+		argv++;
+		ret = parse_options(&c, argc, argv);
+		if (ret)
+			return ret < 0 ? EXIT_SUCCESS : ret;
+		if (c.sweep_opt)
+			return usage_error(
+				"compare: %s",
+				"--vary, --jobs, --plan, --point and --force are for sweep");
+		return cmd_compare(&c, argc - optind, argv + optind);
+	}
+	if (!strcmp(cmd, "plot")) {
+		argc--;
+		argv++;
+		c.plot = true;
+		ret = parse_options(&c, argc, argv);
+		if (ret)
+			return ret < 0 ? EXIT_SUCCESS : ret;
+		return cmd_plot(&c, argc - optind, argv + optind);
+	}
+	if (!strcmp(cmd, "sweep") || !strcmp(cmd, "merge")) {
+		argc--;
+		argv++;
+		ret = parse_options(&c, argc, argv);
+		if (ret)
+			return ret < 0 ? EXIT_SUCCESS : ret;
+		if (!strcmp(cmd, "merge"))
+			return cmd_merge(&c, argc - optind, argv + optind);
+		return cmd_sweep(&c, argc - optind, argv + optind);
+	}
 	if (strcmp(cmd, "run") && strcmp(cmd, "explain"))
-		return usage_error("unknown command '%s' (run, explain, validate, list, help)",
+		return usage_error("unknown command '%s' (run, explain, validate, compare, sweep, merge, plot, list, help)",
 				   cmd);
 	c.explain = !strcmp(cmd, "explain");
 	/* Options after the command; GNU getopt moves operands last. */
@@ -678,6 +1260,13 @@ int main(int argc, char **argv)
 	ret = parse_options(&c, argc, argv);
 	if (ret)
 		return ret < 0 ? EXIT_SUCCESS : ret;
+	if (c.compare_opt)
+		return usage_error("%s: --tolerance, --metric and --all are for compare",
+				   cmd);
+	if (c.sweep_opt)
+		return usage_error(
+			"%s: --vary, --jobs, --plan, --point and --force are for sweep",
+			cmd);
 	if (optind == argc)
 		return usage_error("%s: missing SCENARIO", cmd);
 	if (optind + 1 < argc)

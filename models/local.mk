@@ -17,4 +17,6 @@ libsim_a_SOURCES += \
 	%reldir%/hackbench.c \
 	%reldir%/explain.c %reldir%/explain.h \
 	%reldir%/validate.c %reldir%/validate.h \
-	%reldir%/run.c %reldir%/run.h
+	%reldir%/plot.c %reldir%/plot.h \
+	%reldir%/run.c %reldir%/run.h \
+	%reldir%/sweep.c %reldir%/sweep.h

@@ -747,6 +747,9 @@ int charge_memcg(struct sim_proc *p, void *frame)
 	struct memcg_frame *f = frame;
 
 	CO_BEGIN(f);
+	/* mem_cgroup_disabled(): nothing is charged or uncharged */
+	if (f->ms->k->memcg_disabled)
+		CO_RETURN(f, p, 0);
 	ENTER(f, KF_charge_memcg);
 	CO_CALL(f, p, try_charge, struct memcg_frame, .ms = f->ms,
 		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages,
@@ -772,6 +775,9 @@ int uncharge_batch(struct sim_proc *p, void *frame)
 	struct memcg_frame *f = frame;
 
 	CO_BEGIN(f);
+	/* mem_cgroup_disabled(): nothing is charged or uncharged */
+	if (f->ms->k->memcg_disabled)
+		CO_RETURN(f, p, 0);
 	ENTER(f, KF_uncharge_batch);
 	f->ms->counts.uncharges++;
 	if (f->nr_pages && !mem_cgroup_is_root(f->ms, f->memcg)) {
@@ -798,6 +804,9 @@ int memcg_kmem_charge_page(struct sim_proc *p, void *frame)
 	struct memcg_frame *f = frame;
 
 	CO_BEGIN(f);
+	/* mem_cgroup_disabled(): nothing is charged or uncharged */
+	if (f->ms->k->memcg_disabled)
+		CO_RETURN(f, p, 0);
 	ENTER(f, KF_memcg_kmem_charge_page);
 	CO_CALL(f, p, try_charge, struct memcg_frame, .ms = f->ms,
 		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages,
@@ -805,6 +814,22 @@ int memcg_kmem_charge_page(struct sim_proc *p, void *frame)
 	f->ret = p->ret;
 	if (f->ret || mem_cgroup_is_root(f->ms, f->memcg))
 		goto out;
+	if (f->ms->k->kmem_accounting == KMEM_OBJECTS) {
+		/*
+		 * v5.9 on: obj_cgroup_charge_pages() -> memcg_account_kmem():
+		 * MEMCG_KMEM, and on v1 the kmem counter charged without a
+		 * limit check (page_counter_charge()).
+		 */
+		CO_CALL(f, p, mod_memcg_state, struct memcg_frame, .ms = f->ms,
+			.cc = f->cc, .memcg = f->memcg,
+			.nr_pages = f->nr_pages);
+		if (f->ms->k->cgroup_version == 1)
+			CO_CALL(f, p, page_counter_charge,
+				struct page_counter_frame, .cc = f->cc,
+				.counter = &f->memcg->kmem,
+				.nr_pages = f->nr_pages);
+		goto out;
+	}
 	if (f->ms->k->cgroup_version == 1) {
 		f->ms->counts.pc_try_charges++;
 		CO_CALL(f, p, page_counter_try_charge,
@@ -836,12 +861,19 @@ int memcg_kmem_uncharge_page(struct sim_proc *p, void *frame)
 	struct memcg_frame *f = frame;
 
 	CO_BEGIN(f);
+	/* mem_cgroup_disabled(): nothing is charged or uncharged */
+	if (f->ms->k->memcg_disabled)
+		CO_RETURN(f, p, 0);
 	ENTER(f, KF_memcg_kmem_uncharge_page);
 	f->ms->counts.uncharges++;
 	if (mem_cgroup_is_root(f->ms, f->memcg))
 		goto out;
 	if (f->ms->k->kmem_accounting == KMEM_OBJECTS) {
-		/* v5.9 on: obj_cgroup_uncharge_pages() -> refill_stock() */
+		/* v5.9 on: obj_cgroup_uncharge_pages(): memcg_account_kmem(),
+		 * then refill_stock() */
+		CO_CALL(f, p, mod_memcg_state, struct memcg_frame, .ms = f->ms,
+			.cc = f->cc, .memcg = f->memcg,
+			.nr_pages = f->nr_pages);
 		if (f->ms->k->cgroup_version == 1) {
 			f->ms->counts.pc_uncharges++;
 			CO_CALL(f, p, page_counter_uncharge,

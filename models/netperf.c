@@ -35,6 +35,18 @@
  *     processed in the receiver's softirq: tcp_ack() ->
  *     tcp_clean_rtx_queue() frees the acked skb -> sk_mem_uncharge()
  *                                                       (sender's socket)
+ *   The two sides' accounting on the receiver's socket is serialised by
+ *   its spinlock (bh_lock_sock() / lock_sock()'s slock).
+ *   `backlog` (default false, the placement above): when true, a socket
+ *   owned by its task (lock_sock()) gets the other CPU's softirq work on
+ *   its backlog, and the owner does it at release_sock(): the receiver
+ *   charges backlogged skbs on its own CPU, the sender processes
+ *   backlogged ACKs (uncharging its socket) on its own. How often that
+ *   happens depends on how long each side holds its socket, which the
+ *   model does not know (SIM: half of work_ns plus the accounting), so it
+ *   is off by default; the results are sensitive to it (a CPU that both
+ *   charges and uncharges drains and refills its stock about every
+ *   message, whatever charge_batch is).
  *   With sk_reclaim: page (6.0-rc1) every sk_mem_uncharge() returns the
  *   whole pages at once, so the pages of every message are charged on
  *   the sender's CPU and uncharged on the receiver's.
@@ -100,7 +112,7 @@ static const char *const proto_names[] = { "tcp", "unix" };
 static const char *const place_names[] = { "random", "adjacent" };
 static const char *const netperf_keys[] = {
 	"instances", "message_bytes", "work_ns", "window", "placement",
-	"protocol", "report",
+	"protocol", "report", "backlog",
 };
 static const char *const report_names[] = { "per_instance", "total" };
 
@@ -114,6 +126,10 @@ struct netperf_pair {
 	unsigned int *frag_pages;	/* [window]: unix: pages charged */
 	bool snd_waiting, rcv_waiting;
 	bool snd_owned;			/* the sender holds lock_sock() */
+	bool rcv_owned;			/* the receiver holds lock_sock() */
+	int sk_r_holder;		/* bh_lock_sock(sk_r): 0 snd, 1 rcv, -1 */
+	bool sk_r_waiting[2];
+	bool *in_backlog;		/* [window]: not yet queued and charged */
 	unsigned int backlog;		/* ACKs queued to the sender's backlog */
 	int *backlog_truesize;		/* [window] */
 	uint64_t sent;			/* messages sent */
@@ -123,6 +139,7 @@ struct netperf {
 	uint64_t instances, message_bytes, window;
 	sim_time_t work_ps;
 	unsigned int protocol, placement;
+	bool backlog;			/* socket backlogs: see the header */
 	struct netperf_pair *pairs;
 	struct netperf_pair **pair_of;	/* [nr_tasks] */
 	struct run *run;
@@ -167,6 +184,8 @@ static int netperf_parse(struct workload *w, const struct scenario_node *n,
 			       w->nr_tasks);
 		return -1;
 	}
+	if (scenario_bool(n, "backlog", false, false, &np->backlog, err))
+		return -1;
 	if (scenario_enum(n, "report", false, 0, report_names,
 			  N(report_names), &e, err))
 		return -1;
@@ -188,6 +207,35 @@ static bool receiver_idle(struct netperf_pair *pp)
 {
 	pp->rcv_waiting = pp->queued == 0;
 	return pp->rcv_waiting;
+}
+
+/*
+ * The receiver's socket spinlock (bh_lock_sock() in the sender's softirq,
+ * the same sk_lock.slock under lock_sock() in tcp_recvmsg()): the
+ * memory accounting of one side on sk_r does not interleave with the
+ * other's. For CO_AWAIT(): true while @who must wait.
+ */
+static bool sk_r_lock(struct netperf_pair *pp, int who)
+{
+	if (pp->sk_r_holder < 0 || pp->sk_r_holder == who) {
+		pp->sk_r_holder = who;
+		pp->sk_r_waiting[who] = false;
+		return false;
+	}
+	pp->sk_r_waiting[who] = true;
+	return true;
+}
+
+static void sk_r_unlock(struct netperf_pair *pp, int who, sim_time_t now)
+{
+	struct sim_task *other = who ? pp->snd : pp->rcv;
+
+	SIM_BUG_ON(pp->sk_r_holder != who);
+	pp->sk_r_holder = -1;
+	if (pp->sk_r_waiting[!who]) {
+		pp->sk_r_waiting[!who] = false;
+		sim_proc_wake(&other->proc, now);
+	}
 }
 
 struct netperf_frame {
@@ -276,11 +324,24 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 			sk_mem_charge(&pp->sk_s, f->piece);
 		}
 		coh_delay(t->cc, np->work_ps / 4);
-		/* loopback: tcp_v6_rcv() in this CPU's softirq */
+		/*
+		 * loopback: tcp_v6_rcv() in this CPU's softirq takes
+		 * bh_lock_sock() of the receiver's socket. If the receiver
+		 * owns it (inside tcp_recvmsg()), the skb goes to its backlog
+		 * and the receiver's release_sock() queues and charges it on
+		 * the receiver's CPU; otherwise tcp_data_queue() charges it
+		 * here (sk_rmem_schedule(), skb_set_owner_r()).
+		 */
+		CO_AWAIT(f, sim_proc_sync(p));
+		if (pp->rcv_owned && np->backlog)
+			CO_RETURN(f, p, 1);
+		CO_AWAIT(f, sk_r_lock(pp, 0));
 		CO_CALL(f, p, sk_mem_schedule, struct sock_frame, .ms = ms,
 			.cc = t->cc, .sk = &pp->sk_r, .size = f->truesize,
 			.softirq = true);
 		sk_mem_charge(&pp->sk_r, f->truesize);
+		CO_AWAIT(f, sim_proc_sync(p));
+		sk_r_unlock(pp, 0, NOW(t));
 	} else {
 		/*
 		 * unix_stream_sendmsg(): per skb, sock_alloc_send_pskb()
@@ -325,8 +386,12 @@ static int netperf_recv_accounting(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	if (np->protocol == PROTO_TCP) {
 		/* tcp_eat_recv_skb() -> sock_rfree() */
+		CO_AWAIT(f, sim_proc_sync(p));
+		CO_AWAIT(f, sk_r_lock(pp, 1));
 		CO_CALL(f, p, sk_mem_uncharge, struct sock_frame, .ms = ms,
 			.cc = t->cc, .sk = &pp->sk_r, .size = f->truesize);
+		CO_AWAIT(f, sim_proc_sync(p));
+		sk_r_unlock(pp, 1, NOW(t));
 		coh_delay(t->cc, np->work_ps / 4);
 		/*
 		 * The ACK (tcp_cleanup_rbuf() -> tcp_send_ack()) is processed
@@ -337,7 +402,7 @@ static int netperf_recv_accounting(struct sim_proc *p, void *frame)
 		 * frees the acked skb here.
 		 */
 		CO_AWAIT(f, sim_proc_sync(p));
-		if (pp->snd_owned) {
+		if (pp->snd_owned && np->backlog) {
 			SIM_BUG_ON(pp->backlog > np->window);
 			pp->backlog_truesize[pp->backlog++] = f->truesize;
 		} else {
@@ -396,11 +461,13 @@ static int netperf_sender(struct sim_proc *p, void *frame)
 		CO_CALL(f, p, netperf_send_accounting, struct netperf_frame,
 			.t = t, .pp = pp, .truesize = f->truesize,
 			.pages = f->pages, .off = pp->sent * np->message_bytes);
+		f->i = (unsigned int)p->ret;	/* to the receiver's backlog */
 		/* the skb is on the receive queue, the receiver is woken */
 		CO_AWAIT(f, sim_proc_sync(p));
 		pp->truesize[(pp->head + pp->queued) % np->window] =
 			f->truesize;
 		pp->frag_pages[(pp->head + pp->queued) % np->window] = f->pages;
+		pp->in_backlog[(pp->head + pp->queued) % np->window] = f->i;
 		pp->queued++;
 		pp->sent++;
 		if (pp->rcv_waiting) {
@@ -441,6 +508,9 @@ static int netperf_receiver(struct sim_proc *p, void *frame)
 			KPROF_EXIT(&t->prof, NOW(t));
 		}
 		task_op_begin(t);
+		/* tcp_recvmsg(): lock_sock() */
+		pp->rcv_owned = true;
+		SIM_BUG_ON(pp->in_backlog[pp->head]);
 		f->truesize = pp->truesize[pp->head];
 		f->pages = pp->frag_pages[pp->head];
 		KPROF_ENTER(&t->prof, KF_WORK_RECV, NOW(t));
@@ -448,6 +518,32 @@ static int netperf_receiver(struct sim_proc *p, void *frame)
 		CO_CALL(f, p, netperf_recv_accounting, struct netperf_frame,
 			.t = t, .pp = pp, .truesize = f->truesize,
 			.pages = f->pages);
+		/*
+		 * release_sock(): the skbs the sender's softirq put on the
+		 * backlog meanwhile are queued now, and charged on this CPU
+		 * in process context (tcp_v6_do_rcv() -> tcp_data_queue()).
+		 */
+		for (;;) {
+			CO_AWAIT(f, sim_proc_sync(p));
+			for (f->i = 1; f->i < pp->queued; f->i++)
+				if (pp->in_backlog[(pp->head + f->i) %
+						   np->window])
+					break;
+			if (f->i >= pp->queued) {
+				pp->rcv_owned = false;
+				break;
+			}
+			f->i = (pp->head + f->i) % (unsigned int)np->window;
+			pp->in_backlog[f->i] = false;
+			f->piece = pp->truesize[f->i];
+			CO_AWAIT(f, sk_r_lock(pp, 1));
+			CO_CALL(f, p, sk_mem_schedule, struct sock_frame,
+				.ms = np->run->memcg, .cc = t->cc,
+				.sk = &pp->sk_r, .size = f->piece);
+			sk_mem_charge(&pp->sk_r, f->piece);
+			CO_AWAIT(f, sim_proc_sync(p));
+			sk_r_unlock(pp, 1, NOW(t));
+		}
 		coh_delay(t->cc, np->work_ps / 2 - np->work_ps / 4);
 		KPROF_EXIT(&t->prof, NOW(t));
 		CO_AWAIT(f, sim_proc_sync(p));
@@ -498,6 +594,7 @@ static void netperf_setup(struct workload *w, struct run *run)
 		pp->snd = &w->tasks[order[2 * i]];
 		pp->rcv = &w->tasks[order[2 * i + 1]];
 		pp->memcg = memcg;
+		pp->sk_r_holder = -1;
 		/* mem_cgroup_sk_alloc(): no sk_memcg in the root memcg */
 		if (!mem_cgroup_is_root(run->memcg, memcg) &&
 		    !run->kernel->memcg_disabled)
@@ -507,8 +604,9 @@ static void netperf_setup(struct workload *w, struct run *run)
 		/* at most one ACK per message in flight, plus the one read */
 		pp->backlog_truesize = calloc(np->window + 1,
 					      sizeof(*pp->backlog_truesize));
+		pp->in_backlog = calloc(np->window, sizeof(*pp->in_backlog));
 		SIM_BUG_ON(!pp->truesize || !pp->frag_pages ||
-			   !pp->backlog_truesize);
+			   !pp->backlog_truesize || !pp->in_backlog);
 		f = co_push(&pp->snd->proc, netperf_sender, sizeof(*f));
 		f->t = pp->snd;
 		f->pp = pp;
@@ -540,6 +638,7 @@ static void netperf_destroy(struct workload *w)
 			free(np->pairs[i].truesize);
 			free(np->pairs[i].frag_pages);
 			free(np->pairs[i].backlog_truesize);
+			free(np->pairs[i].in_backlog);
 		}
 	}
 	free(np->pairs);

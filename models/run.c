@@ -930,6 +930,10 @@ int scenario_run(const char *path, const struct run_opts *o,
 			      name ? name : "", name ? "'?" : "");
 		goto out_variants;
 	}
+	if (o->check_only) {
+		ret = 0;
+		goto out_variants;
+	}
 
 	seed = v[0].seed;
 	r = report_create(name, seed, o->replications);

@@ -40,6 +40,7 @@ struct run_opts {
 	unsigned int replications;	/* >= 1 */
 	unsigned int hot_lines;		/* lines reported per variant */
 	struct sim_trace *trace;	/* trace the first run, or NULL */
+	bool check_only;		/* check everything, run nothing */
 	/* Called now and then with the fraction of the whole job done. */
 	void (*progress)(void *arg, double done);
 	void *progress_arg;
@@ -51,7 +52,9 @@ struct run_opts {
 /*
  * scenario_run() - run @path per @o. Return 0 with *@out set (the caller
  * frees it with report_free()), or -1 with @err set: 2 is the exit status
- * for errors in the input, which is all that can fail here.
+ * for errors in the input, which is all that can fail here. With
+ * @o->check_only, the scenario and every variant are loaded and checked
+ * as for a run, nothing runs, and 0 leaves *@out untouched.
  */
 int scenario_run(const char *path, const struct run_opts *o,
 		 struct report **out, struct sim_error *err);

@@ -6,4 +6,5 @@ libsim_a_SOURCES += \
 	%reldir%/stats.c %reldir%/stats.h \
 	%reldir%/scenario.c %reldir%/scenario.h \
 	%reldir%/report.c %reldir%/report.h \
+	%reldir%/compare.c %reldir%/compare.h \
 	%reldir%/trace.c %reldir%/trace.h

@@ -24,8 +24,9 @@
  * dot-separated segment at a time.
  *
  * Guards against hostile input: at most 16 MiB of text, 64 levels of
- * nesting, 100000 nodes and 1024 bytes of dotted path; no anchors, aliases,
- * multiple documents, empty or non-printable keys, or NUL bytes in scalars.
+ * nesting, 100000 nodes (2000000 in results, scenario_parse_results()) and
+ * 1024 bytes of dotted path; no anchors, aliases, multiple documents,
+ * empty or non-printable keys, or NUL bytes in scalars.
  *
  * Layering: sim/ primitive; uses sim/error.h and libyaml only.
  */
@@ -45,6 +46,7 @@
 #define SCENARIO_MAX_BYTES (16u << 20)
 #define SCENARIO_MAX_DEPTH 64
 #define SCENARIO_MAX_NODES 100000
+#define SCENARIO_MAX_RESULT_NODES 2000000	/* scenario_parse_results() */
 #define SCENARIO_MAX_PATH 1024
 #define SCENARIO_MAX_MAP_KEYS 8192	/* keys in one map */
 #define SCENARIO_SET_FILE "--set"
@@ -79,7 +81,7 @@ struct loader {
 	const char *file;
 	const unsigned char *buf;
 	size_t len;
-	size_t nr_nodes;
+	size_t nr_nodes, max_nodes;
 	bool inline_value; /* a --set VALUE: any root, no line numbers */
 	struct sim_error *err;
 };
@@ -462,9 +464,11 @@ static struct scenario_node *loader_node(struct loader *ld,
 			     SCENARIO_MAX_DEPTH);
 		return NULL;
 	}
-	if (++ld->nr_nodes > SCENARIO_MAX_NODES) {
-		loader_error(ld, mark, "more than %d nodes in one scenario",
-			     SCENARIO_MAX_NODES);
+	if (++ld->nr_nodes > ld->max_nodes) {
+		loader_error(ld, mark, "more than %zu nodes in one %s",
+			     ld->max_nodes,
+			     ld->max_nodes > SCENARIO_MAX_NODES ? "file" :
+								  "scenario");
 		return NULL;
 	}
 	node = node_new(kind, ld->file, ld->inline_value ? 0 : mark->line + 1,
@@ -818,15 +822,17 @@ static int check_root(struct sim_error *err, const struct scenario_node *root)
 	return -1;
 }
 
-static struct scenario_node *parse(const char *name, const void *buf,
-				   size_t len, bool inline_value,
-				   struct sim_error *err)
+static struct scenario_node *parse_nodes(const char *name, const void *buf,
+					 size_t len, bool inline_value,
+					 size_t max_nodes,
+					 struct sim_error *err)
 {
 	struct scenario_node *root;
 	struct loader ld = {
 		.file = name,
 		.buf = buf,
 		.len = len,
+		.max_nodes = max_nodes,
 		.inline_value = inline_value,
 		.err = err,
 	};
@@ -851,6 +857,14 @@ static struct scenario_node *parse(const char *name, const void *buf,
 	return root;
 }
 
+static struct scenario_node *parse(const char *name, const void *buf,
+				   size_t len, bool inline_value,
+				   struct sim_error *err)
+{
+	return parse_nodes(name, buf, len, inline_value, SCENARIO_MAX_NODES,
+			   err);
+}
+
 /**
  * scenario_parse_buffer() - parse a scenario from @len bytes at @buf.
  * @name: file name used in marks and errors
@@ -865,6 +879,27 @@ struct scenario_node *scenario_parse_buffer(const char *name, const void *buf,
 					    size_t len, struct sim_error *err)
 {
 	return parse(name, buf, len, false, err);
+}
+
+/**
+ * scenario_parse_results() - parse a file memcgsim wrote, such as a run's
+ * or a sweep's YAML results.
+ * @name: file name used in marks and errors
+ * @buf: the text; may hold any bytes, NUL included
+ * @len: its length, at most 16 MiB
+ * @err: filled on failure
+ *
+ * As scenario_parse_buffer(), but with room for 2000000 nodes instead of
+ * 100000: each variant's hot lines list transfers to every CPU, so a sweep
+ * holds far more nodes than any scenario. The text limit is the same.
+ *
+ * Return: as scenario_parse_buffer().
+ */
+struct scenario_node *scenario_parse_results(const char *name, const void *buf,
+					     size_t len, struct sim_error *err)
+{
+	return parse_nodes(name, buf, len, false, SCENARIO_MAX_RESULT_NODES,
+			   err);
 }
 
 /**

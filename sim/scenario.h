@@ -46,6 +46,9 @@ struct scenario_node *scenario_parse_string(const char *name, const char *text,
 /* Any bytes, NUL included; at most 16 MiB. */
 struct scenario_node *scenario_parse_buffer(const char *name, const void *buf,
 					    size_t len, struct sim_error *err);
+/* The same for results memcgsim wrote: up to 2000000 nodes, not 100000. */
+struct scenario_node *scenario_parse_results(const char *name, const void *buf,
+					     size_t len, struct sim_error *err);
 struct scenario_node *scenario_clone(const struct scenario_node *node);
 void scenario_free(struct scenario_node *node);
 

@@ -44,6 +44,11 @@ tests_check_memcontrol_SOURCES = tests/check_memcontrol.c
 tests_check_memcontrol_CFLAGS = $(TEST_CFLAGS)
 tests_check_memcontrol_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_compare
+tests_check_compare_SOURCES = tests/check_compare.c
+tests_check_compare_CFLAGS = $(TEST_CFLAGS)
+tests_check_compare_LDADD = $(TEST_LDADD)
+
 # ---- Scenario-level tests: shell drivers, run with $(SHELL) ----
 # tests/run-bad.sh          bad input is refused: exit 2, no output, the
 #                           message in tests/bad/model-*.expect
@@ -75,6 +80,20 @@ EXTRA_DIST += \
 	%reldir%/golden \
 	%reldir%/data
 
+# tests/run-sweep.sh        sweep: -j 1, -j 3 and --plan through GNU parallel
+#                           then merge give the same bytes; resume, bad
+#                           input, a failing point, a killed sweep
+TESTS += %reldir%/run-sweep.sh
+EXTRA_DIST += %reldir%/run-sweep.sh %reldir%/bench-sweep.sh
+
+# tests/run-plots.sh        memcgsim plot: every picture of a run, a teaching
+#                           scenario and a sweep (tests/data/plots) is a
+#                           valid, non-trivial PNG and SVG; bad input; no
+#                           gnuplot; the default experiment's plots
+#                           (skipped without gnuplot)
+TESTS += %reldir%/run-plots.sh
+EXTRA_DIST += %reldir%/run-plots.sh
+
 # make update-golden: rerun every scenario and rewrite tests/golden/ in the
 # source tree; review the diff before committing.
 update-golden: memcgsim$(EXEEXT)
@@ -84,15 +103,19 @@ update-golden: memcgsim$(EXEEXT)
 
 # make bench: engine events per second and peak memory of atomic_counter
 # on 8, 72 and 256 CPUs, and of charge-batch-2022's six variants (target:
-# under 30 s of one core). Built only here, never by make all or make check.
+# under 30 s of one core); then the wall time of a 64-point sweep of
+# charge-batch-2022 with -j 1 and -j 2, and their ratio
+# (tests/bench-sweep.sh). Built only here, never by make all or make check.
 EXTRA_PROGRAMS = %reldir%/bench
 %canon_reldir%_bench_SOURCES = %reldir%/bench.c
 CLEANFILES += %reldir%/bench$(EXEEXT)
-bench: %reldir%/bench$(EXEEXT)
+bench: %reldir%/bench$(EXEEXT) memcgsim$(EXEEXT)
 	%reldir%/bench$(EXEEXT) \
 		$(srcdir)/%reldir%/data/bench-8.yaml \
 		$(srcdir)/%reldir%/data/bench-72.yaml \
 		$(srcdir)/%reldir%/data/bench-256.yaml \
+		$(top_srcdir)/scenarios/validation/charge-batch-2022.yaml
+	$(SHELL) $(srcdir)/%reldir%/bench-sweep.sh ./memcgsim$(EXEEXT) \
 		$(top_srcdir)/scenarios/validation/charge-batch-2022.yaml
 
 # make validate: rerun the validation scenarios and rewrite the table of

@@ -11,8 +11,10 @@
 #    are refused correctly but with a message we do not want to enshrine:
 #    for them only the status and stdout are checked.
 # 2. Command-line errors (--set, --variant, unknown command or option,
-#    missing SCENARIO): exit 2, nothing on stdout, the expected first line
-#    on stderr (optionally followed by "Try 'memcgsim --help'.").
+#    missing SCENARIO; compare's operands, options and malformed result
+#    files in tests/data/compare): exit 2, nothing on stdout, the expected
+#    first line on stderr (optionally followed by "Try 'memcgsim --help'.").
+#    And compare's other statuses: 1 over the tolerance, 0 within it.
 # 3. A failed run leaves no --out or --trace file behind.
 # 4. Adversarial inputs made on the fly (too big for the corpus): a 10 MB
 #    scenario that must run, 17 MiB, 100000 nested brackets, 100000
@@ -171,7 +173,7 @@ usage "memcgsim: error: --variant: no variant named 'nosuch' in small.yaml" \
 	run $ok --format csv --variant nosuch
 usage "memcgsim: error: --variant: no variant named 'btch4' in small.yaml; did you mean 'batch4'?" \
 	run $ok --format csv --variant btch4
-usage "memcgsim: error: unknown command 'frob' (run, explain, validate, list, help)" \
+usage "memcgsim: error: unknown command 'frob' (run, explain, validate, compare, sweep, merge, plot, list, help)" \
 	frob $ok
 usage "memcgsim: error: unknown option '--frob'" \
 	run $ok --frob
@@ -212,6 +214,56 @@ while test $i -lt 257; do
 	i=$((i + 1))
 done
 usage "memcgsim: error: too many --set options (at most 256)" "$@"
+
+# compare: operands, options, files that are no result (run in tests/data).
+usage "memcgsim: error: compare: missing OLD and NEW" \
+	compare
+usage "memcgsim: error: compare: missing NEW" \
+	compare compare/run.csv
+usage "memcgsim: error: unexpected argument 'extra'" \
+	compare compare/run.csv compare/run.yaml extra
+usage "memcgsim: error: compare: only one of OLD and NEW can be '-' (standard input)" \
+	compare - -
+usage "memcgsim: error: --tolerance: expected a percentage of 0 or more, found '-1'" \
+	compare compare/run.csv compare/run.yaml --tolerance -1
+usage "memcgsim: error: --tolerance: expected a percentage of 0 or more, found 'nan'" \
+	compare compare/run.csv compare/run.yaml --tolerance nan
+usage "memcgsim: error: option '--tolerance' needs a value" \
+	compare compare/run.csv compare/run.yaml --tolerance
+usage "memcgsim: error: --metric: no metric 'throughpt' in compare/run.csv or compare/run.yaml; did you mean 'throughput'?" \
+	compare compare/run.csv compare/run.yaml --metric throughpt
+usage "memcgsim: error: compare: takes only --tolerance, --metric and --all" \
+	compare compare/run.csv compare/run.yaml --variant base
+usage "memcgsim: error: run: --tolerance, --metric and --all are for compare" \
+	run $ok --all
+usage "no-such.csv: error: cannot open: No such file or directory" \
+	compare no-such.csv compare/run.csv
+usage "compare/truncated.csv:3:26: error: the last line does not end with a newline (truncated?)" \
+	compare compare/run.csv compare/truncated.csv
+usage "compare/scenario.yaml:7:5: error: key 'variants.0': not a memcgsim result: the variant has no map of 'metrics' (is this a scenario?)" \
+	compare compare/scenario.yaml compare/run.csv
+usage "compare/binary.bin:1:8: error: not a memcgsim result: binary data (a NUL byte)" \
+	compare compare/run.csv compare/binary.bin
+
+# compare_status WANT ARGS...: memcgsim compare ARGS exits WANT (0 or 1),
+# prints its table and summary on stdout and nothing on stderr.
+compare_status()
+{
+	want=$1
+	shift
+	run "$data" compare "$@"
+	if test "$rc" -ne "$want"; then
+		fail "memcgsim compare $*: exit status $rc, expected $want"
+		sed 's/^/	/' "$tmp/err"
+	elif test -s "$tmp/err" || ! grep '^compare: ' "$tmp/out" >/dev/null; then
+		fail "memcgsim compare $*: expected a summary on stdout only"
+		sed 's/^/	/' "$tmp/out" "$tmp/err"
+	fi
+}
+compare_status 1 compare/run.csv compare/changed.csv --tolerance 1
+compare_status 0 compare/run.csv compare/changed.csv --tolerance 3%
+compare_status 0 compare/run.yaml - <"$data/compare/run.csv"
+compare_status 1 compare/run.yaml compare/missing.csv --all
 
 # ---- 3. no partial output files ----
 

@@ -8,9 +8,13 @@
 #	memcgsim run scenarios/DIR/NAME.yaml --format csv
 #	memcgsim run scenarios/DIR/NAME.yaml --format yaml
 # with the scenario's own seed and compare the output byte for byte with
-# tests/golden/DIR/NAME.csv and tests/golden/DIR/NAME.yaml (diff -u on a
-# difference). A scenario without golden files, or golden files without a
-# scenario, is a failure too.
+# tests/golden/DIR/NAME.csv and tests/golden/DIR/NAME.yaml. On a
+# difference, print which metrics moved and by how much (`memcgsim compare
+# GOLDEN NEW`: once, for the CSV, or for the YAML when only it differs,
+# i.e. the hot lines or kernel functions moved), then diff -u. A scenario
+# without golden files, or golden files without a scenario, is a failure
+# too, and so is a golden YAML that `memcgsim compare` does not find equal
+# to its golden CSV (the two renderings of one run).
 #
 # Golden files are regenerated only by `make update-golden` (which runs
 # this script with --update) and reviewed in the diff before committing,
@@ -64,6 +68,7 @@ while read -r name; do
 		echo "skipped: $(printf '%s\n' "$SKIP" | grep "^$name:")"
 		continue
 	fi
+	csv_differs=false
 	for fmt in csv yaml; do
 		want=$golden/$name.$fmt
 		got=$tmp/got.$fmt
@@ -89,9 +94,21 @@ while read -r name; do
 			fail "scenarios/$name.yaml has no tests/golden/$name.$fmt; run 'make update-golden' and review the new file"
 		elif ! cmp -s "$want" "$got"; then
 			fail "scenarios/$name.yaml --format $fmt differs from tests/golden/$name.$fmt (if intended: make update-golden, and review the diff):"
+			if test "$fmt" = csv || ! $csv_differs; then
+				"$MEMCGSIM" compare "$want" "$got" 2>&1 |
+					sed 's/^/	/' || :
+			fi
+			test "$fmt" = csv && csv_differs=true
 			diff -u "$want" "$got" | sed 's/^/	/' || :
 		fi
 	done
+	if ! $update && test -f "$golden/$name.yaml" &&
+		test -f "$golden/$name.csv" &&
+		! "$MEMCGSIM" compare "$golden/$name.yaml" "$golden/$name.csv" \
+			>"$tmp/compare" 2>&1; then
+		fail "memcgsim compare tests/golden/$name.yaml tests/golden/$name.csv: not equal"
+		sed 's/^/	/' "$tmp/compare"
+	fi
 done <"$tmp/scenarios"
 
 # Golden files whose scenario is gone.

@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tests/check_compare.c - reading result files and comparing them
+ * (sim/compare.h), on the small results in tests/data/compare/ (found
+ * under $top_srcdir, set by the Makefile; "." when run by hand from the
+ * source tree; see the README there) and on inline text.
+ *
+ * The run in tests/data/compare/, worked out by hand:
+ *
+ *	variant  throughput  latency_mean  stock_hit_rate  page_counter_...
+ *	base          20000        4250.5  94.856784...    0.205608...
+ *	batch64       21000       4102.25  97.4321         0.1012
+ *
+ * 2 variants x 4 metrics = 8 values. changed.csv raises batch64's
+ * throughput to 21420: (21420 - 21000) / 21000 * 100 = +2% exactly.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/compare.h"
+
+static const char *data_path(const char *name)
+{
+	static char path[2][512];
+	static unsigned int which;
+	const char *top = getenv("top_srcdir");
+
+	which ^= 1;
+	snprintf(path[which], sizeof(path[which]),
+		 "%s/tests/data/compare/%s", top && top[0] ? top : ".", name);
+	return path[which];
+}
+
+static struct compare_file *load(const char *name)
+{
+	struct compare_file *f;
+	struct sim_error err;
+
+	f = compare_load(data_path(name), &err);
+	ck_assert_msg(f, "%s:%u:%u: %s", err.file, err.line, err.col,
+		      err.msg);
+	return f;
+}
+
+static struct compare_file *parse(const char *name, const char *text)
+{
+	struct compare_file *f;
+	struct sim_error err;
+
+	f = compare_parse(name, text, strlen(text), &err);
+	ck_assert_msg(f, "%s:%u:%u: %s", err.file, err.line, err.col,
+		      err.msg);
+	return f;
+}
+
+/*
+ * Compare @old with @new under @opts; return compare_print()'s result and
+ * its output (malloc'ed) in *@text.
+ */
+static int print(const struct compare_file *old,
+		 const struct compare_file *new,
+		 const struct compare_opts *opts, char **text,
+		 struct compare_counts *counts)
+{
+	size_t len = 0;
+	FILE *out;
+	int ret;
+
+	*text = NULL;
+	out = open_memstream(text, &len);
+	ck_assert_ptr_nonnull(out);
+	ret = compare_print(out, old, new, opts, counts);
+	ck_assert_int_eq(fclose(out), 0);
+	return ret;
+}
+
+/* Load the two files, compare them, and check the result and output. */
+static void expect_files(const char *old_name, const char *new_name,
+			 const struct compare_opts *opts, int want,
+			 const char *want_text)
+{
+	struct compare_file *old = load(old_name), *new = load(new_name);
+	char *text;
+	int ret;
+
+	ret = print(old, new, opts, &text, NULL);
+	ck_assert_str_eq(text, want_text);
+	ck_assert_int_eq(ret, want);
+	free(text);
+	compare_free(old);
+	compare_free(new);
+}
+
+/*
+ * The same file twice, and the YAML and the CSV of one run: nothing but
+ * the summary. Expect 8 values, none changed (16 for the sweep: 2 points
+ * x 2 variants x 4 metrics).
+ */
+START_TEST(compare_print_identical)
+{
+	const struct compare_opts opts = { 0 };
+	static const char same[] = "compare: 0 of 8 values changed, 0 over 0%\n";
+
+	expect_files("run.csv", "run.csv", &opts, COMPARE_SAME, same);
+	expect_files("run.yaml", "run.yaml", &opts, COMPARE_SAME, same);
+	expect_files("run.yaml", "run.csv", &opts, COMPARE_SAME, same);
+	expect_files("run.csv", "run.yaml", &opts, COMPARE_SAME, same);
+	expect_files("sweep.yaml", "sweep-old.csv", &opts, COMPARE_SAME,
+		     "compare: 0 of 16 values changed, 0 over 0%\n");
+}
+END_TEST
+
+/*
+ * --all prints every value of the YAML against the CSV, with change 0%.
+ * Each column is as wide as its widest cell: the metric
+ * page_counter_charges_per_op (27), the value 0.205608 (8: 0.2056...533
+ * to six digits; equal values need no more) and the heading "change".
+ */
+START_TEST(compare_print_all)
+{
+	const struct compare_opts opts = { .all = true };
+	struct compare_file *old = load("run.yaml"), *new = load("run.csv");
+	char *text;
+
+	ck_assert_int_eq(print(old, new, &opts, &text, NULL), COMPARE_SAME);
+	ck_assert_str_eq(text,
+		"variant  metric                            old       new  change\n"
+		"base     throughput                      20000     20000      0%\n"
+		"base     latency_mean                   4250.5    4250.5      0%\n"
+		"base     stock_hit_rate                94.8568   94.8568      0%\n"
+		"base     page_counter_charges_per_op  0.205608  0.205608      0%\n"
+		"batch64  throughput                      21000     21000      0%\n"
+		"batch64  latency_mean                  4102.25   4102.25      0%\n"
+		"batch64  stock_hit_rate                97.4321   97.4321      0%\n"
+		"batch64  page_counter_charges_per_op    0.1012    0.1012      0%\n"
+		"compare: 0 of 8 values changed, 0 over 0%\n");
+	free(text);
+	compare_free(old);
+	compare_free(new);
+}
+END_TEST
+
+/*
+ * batch64's throughput 21000 -> 21420 is +2%: over a tolerance of 0 or
+ * 1, within 2 (a change equal to the tolerance passes) and 3. Expect the
+ * row either way (it changed), marked only when over.
+ */
+static const struct {
+	double tolerance;
+	int want;
+	const char *text;
+} two_percent[] = {
+	{ 0, COMPARE_DIFFERENT,
+	  "variant  metric        old    new  change\n"
+	  "batch64  throughput  21000  21420     +2%  *\n"
+	  "compare: 1 of 8 values changed, 1 over 0%\n" },
+	{ 1, COMPARE_DIFFERENT,
+	  "variant  metric        old    new  change\n"
+	  "batch64  throughput  21000  21420     +2%  *\n"
+	  "compare: 1 of 8 values changed, 1 over 1%\n" },
+	{ 2, COMPARE_SAME,
+	  "variant  metric        old    new  change\n"
+	  "batch64  throughput  21000  21420     +2%\n"
+	  "compare: 1 of 8 values changed, 0 over 2%\n" },
+	{ 3, COMPARE_SAME,
+	  "variant  metric        old    new  change\n"
+	  "batch64  throughput  21000  21420     +2%\n"
+	  "compare: 1 of 8 values changed, 0 over 3%\n" },
+};
+
+START_TEST(compare_print_tolerance)
+{
+	const struct compare_opts opts = {
+		.tolerance = two_percent[_i].tolerance,
+	};
+
+	expect_files("run.csv", "changed.csv", &opts, two_percent[_i].want,
+		     two_percent[_i].text);
+}
+END_TEST
+
+/*
+ * The other way round the change is (21000 - 21420) / 21420 = -1.961%
+ * (four digits; seven characters, so "change" moves right): within 2%.
+ */
+START_TEST(compare_print_tolerance_reversed)
+{
+	const struct compare_opts opts = { .tolerance = 2 };
+
+	expect_files("changed.csv", "run.yaml", &opts, COMPARE_SAME,
+		     "variant  metric        old    new   change\n"
+		     "batch64  throughput  21420  21000  -1.961%\n"
+		     "compare: 1 of 8 values changed, 0 over 2%\n");
+}
+END_TEST
+
+/*
+ * --metric latency_mean --metric stock_hit_rate leaves out the changed
+ * throughput: expect 2 metrics x 2 variants, none changed. --metric
+ * throughput alone: 2 values, 1 changed.
+ */
+START_TEST(compare_print_metric_restricts)
+{
+	static const char *const others[] = { "latency_mean",
+					      "stock_hit_rate" };
+	static const char *const tput[] = { "throughput" };
+	struct compare_opts opts = { .metrics = others, .nr_metrics = 2 };
+
+	expect_files("run.csv", "changed.csv", &opts, COMPARE_SAME,
+		     "compare: 0 of 4 values changed, 0 over 0%\n");
+	opts.metrics = tput;
+	opts.nr_metrics = 1;
+	expect_files("run.csv", "changed.csv", &opts, COMPARE_DIFFERENT,
+		     "variant  metric        old    new  change\n"
+		     "batch64  throughput  21000  21420     +2%  *\n"
+		     "compare: 1 of 2 values changed, 1 over 0%\n");
+}
+END_TEST
+
+/*
+ * A metric name that neither file has: the nearest one is suggested, as
+ * a command-line error (no file, no line). Expect 0 for real names.
+ */
+START_TEST(compare_check_metric_unknown)
+{
+	struct compare_file *old = load("run.yaml"), *new = load("run.csv");
+	struct sim_error err;
+	char want[1200];
+
+	ck_assert_int_eq(compare_check_metric(old, new, "throughput", &err),
+			 0);
+	ck_assert_int_eq(compare_check_metric(old, new, "stock_hit_rate",
+					      &err), 0);
+	ck_assert_int_eq(compare_check_metric(old, new, "throughpt", &err),
+			 -1);
+	snprintf(want, sizeof(want),
+		 "--metric: no metric 'throughpt' in %s or %s; did you mean 'throughput'?",
+		 data_path("run.yaml"), data_path("run.csv"));
+	ck_assert_str_eq(err.msg, want);
+	ck_assert_str_eq(err.file, "");
+	ck_assert_uint_eq(err.line, 0);
+	ck_assert_int_eq(compare_check_metric(old, new, "zzz", &err), -1);
+	ck_assert_ptr_null(strstr(err.msg, "did you mean"));
+	compare_free(old);
+	compare_free(new);
+}
+END_TEST
+
+/*
+ * run.yaml has base and batch64; missing.csv has base and batch128.
+ * Expect base compared (4 values, unchanged, not printed), batch64 only
+ * in OLD, batch128 only in NEW, both failures.
+ */
+START_TEST(compare_print_missing_variant)
+{
+	const struct compare_opts opts = { .tolerance = 50 };
+	struct compare_file *old = load("run.yaml"), *new = load("missing.csv");
+	struct compare_counts c;
+	char *text;
+
+	ck_assert_int_eq(print(old, new, &opts, &text, &c), COMPARE_DIFFERENT);
+	ck_assert_str_eq(text,
+		"variant   metric     old  new       change\n"
+		"batch64   (variant)    -    -  only in OLD  *\n"
+		"batch128  (variant)    -    -  only in NEW  *\n"
+		"compare: 0 of 4 values changed, 0 over 50%, 1 only in OLD, 1 only in NEW\n");
+	ck_assert_uint_eq(c.values, 4);
+	ck_assert_uint_eq(c.only_old, 1);
+	ck_assert_uint_eq(c.only_new, 1);
+	free(text);
+	compare_free(old);
+	compare_free(new);
+}
+END_TEST
+
+/*
+ * Two sweep.csv files: point 1's fix went from 20604.5 to 21016.5,
+ * 412 / 20604.5 = +1.9996%, printed to four digits as +2%. Rows are named
+ * POINT/VARIANT and the point's settings follow the table.
+ */
+START_TEST(compare_print_sweep)
+{
+	const struct compare_opts opts = { 0 };
+	static const char want[] =
+		"point/variant  metric          old      new  change\n"
+		"1/fix          throughput  20604.5  21016.5     +2%  *\n"
+		"point 1: kernel.charge_batch=64\n"
+		"compare: 1 of 16 values changed, 1 over 0%\n";
+
+	expect_files("sweep-old.csv", "sweep-new.csv", &opts,
+		     COMPARE_DIFFERENT, want);
+	expect_files("sweep.yaml", "sweep-new.csv", &opts, COMPARE_DIFFERENT,
+		     want);
+}
+END_TEST
+
+/*
+ * The same point set to another value in the two sweeps: a failure of its
+ * own, reported once per point.
+ */
+START_TEST(compare_print_sweep_settings_differ)
+{
+	const struct compare_opts opts = { 0 };
+	struct compare_file *old, *new;
+	struct compare_counts c;
+	char *text;
+
+	old = parse("a.csv", "point,kernel.charge_batch,variant,throughput\n"
+			     "0,32,base,10\n0,32,fix,12\n");
+	new = parse("b.csv", "point,kernel.charge_batch,variant,throughput\n"
+			     "0,64,base,10\n0,64,fix,12\n");
+	ck_assert_int_eq(print(old, new, &opts, &text, &c), COMPARE_DIFFERENT);
+	ck_assert_str_eq(text,
+		"point 0: OLD sets kernel.charge_batch=32, NEW sets kernel.charge_batch=64  *\n"
+		"compare: 0 of 2 values changed, 0 over 0%, 1 point set differently\n");
+	ck_assert_uint_eq(c.set_differs, 1);
+	free(text);
+	compare_free(old);
+	compare_free(new);
+}
+END_TEST
+
+/*
+ * Malformed files: each refused with its file, line and column.
+ *
+ *	truncated.csv  line 3 is "batch64,21000,Mbit/s,5,41" and no newline:
+ *	               the end is at column 26
+ *	scenario.yaml  line 7 is "  - {name: base}": a variant without
+ *	               metrics, at column 5
+ *	binary.bin     "\177ELF\2\1\1\0": the NUL is byte 8 of line 1
+ */
+static const struct {
+	const char *file;
+	unsigned int line, col;
+	const char *msg;
+} malformed[] = {
+	{ "truncated.csv", 3, 26,
+	  "the last line does not end with a newline (truncated?)" },
+	{ "scenario.yaml", 7, 5,
+	  "key 'variants.0': not a memcgsim result: the variant has no map of 'metrics' (is this a scenario?)" },
+	{ "binary.bin", 1, 8,
+	  "not a memcgsim result: binary data (a NUL byte)" },
+	{ "no-such-file.csv", 0, 0,
+	  "cannot open: No such file or directory" },
+};
+
+START_TEST(compare_load_malformed)
+{
+	const char *path = data_path(malformed[_i].file);
+	struct compare_file *f;
+	struct sim_error err;
+
+	f = compare_load(path, &err);
+	ck_assert_ptr_null(f);
+	ck_assert_str_eq(err.file, path);
+	ck_assert_str_eq(err.msg, malformed[_i].msg);
+	ck_assert_uint_eq(err.line, malformed[_i].line);
+	ck_assert_uint_eq(err.col, malformed[_i].col);
+}
+END_TEST
+
+/* Inline files that are refused: where, and why. */
+static const struct {
+	const char *text;
+	unsigned int line, col;
+	const char *msg;
+} refused[] = {
+	{ "", 0, 0, "empty file, not a memcgsim result" },
+	{ "variant,throughput\n\"a,1\n", 2, 1,
+	  "a quoted field is not closed before the end of the file (truncated?)" },
+	{ "variant,throughput\na\"b,1\n", 2, 2,
+	  "a quote in a field that does not start with one" },
+	{ "variant,throughput\n\"a\"b,1\n", 2, 4,
+	  "expected ',' or the end of the line after a quoted field" },
+	{ "variant,throughput,p99\nbase,1\n", 2, 1,
+	  "2 fields, but the header has 3 (truncated?)" },
+	{ "variant,throughput\nbase,1,2\n", 2, 1,
+	  "3 fields, but the header has 2" },
+	{ "variant,throughput\nbase,1x\n", 2, 6,
+	  "column 'throughput': expected a number, found '1x'" },
+	{ "variant,throughput\nbase, 1\n", 2, 6,
+	  "column 'throughput': expected a number, found ' 1'" },
+	{ "variant,throughput\n\nbase,1\n", 2, 1, "empty line" },
+	{ "variant,throughput\nbase,1\nbase,2\n", 3, 1,
+	  "variant 'base' appears twice" },
+	{ "variant,throughput\n,1\n", 2, 1, "empty variant name" },
+	{ "variant,throughput,p99,p99\nbase,1,2,3\n", 1, 24,
+	  "column 'p99' appears twice" },
+	{ "point,a,b\n0,1,2\n", 1, 1,
+	  "not a memcgsim result: no 'variant' column after 'point'" },
+	{ "point,kernel.charge_batch,variant,throughput\n0,32,base,1\n"
+	  "0,32,base,2\n", 3, 6,
+	  "variant 'base' appears twice at point '0'" },
+	{ "scenario: x\nseed: 1\n", 1, 1,
+	  "not a memcgsim result: no 'variants' (memcgsim run -f yaml) or 'points' (a sweep)" },
+	{ "variants:\n- name: base\n  metrics:\n    throughput: {unit: x}\n"
+	  "  notes: []\n", 4, 17, "key 'variants.0.metrics.throughput': missing key 'value'" },
+	{ "variants:\n- name: base\n  metrics:\n    throughput: {value: fast}\n"
+	  "  notes: []\n", 4, 25,
+	  "key 'variants.0.metrics.throughput.value': expected a number, found 'fast'" },
+	{ "variants:\n- name: base\n  metrics:\n    throughput: {value: 1}\n",
+	  2, 3,
+	  "key 'variants.0': the variant has no 'notes', the last key memcgsim writes (truncated?)" },
+	/* A metric twice: reported at its second value, {value: 2}. */
+	{ "variants:\n- name: base\n  metrics:\n    throughput: {value: 1}\n"
+	  "    Throughput: {value: 2}\n  notes: []\n", 5, 17,
+	  "metric 'throughput' appears twice in variant 'base'" },
+	{ "points:\n- point: 0\n  set: {a: 1}\n", 2, 3,
+	  "key 'points.0': missing key 'variants'" },
+	{ "variants: [\n", 2, 1,
+	  "did not find expected node content" },
+};
+
+START_TEST(compare_parse_refused)
+{
+	struct compare_file *f;
+	struct sim_error err;
+
+	f = compare_parse("x", refused[_i].text, strlen(refused[_i].text),
+			  &err);
+	ck_assert_msg(!f, "accepted: %s", refused[_i].text);
+	ck_assert_str_eq(err.msg, refused[_i].msg);
+	ck_assert_str_eq(err.file, "x");
+	ck_assert_uint_eq(err.line, refused[_i].line);
+	ck_assert_uint_eq(err.col, refused[_i].col);
+}
+END_TEST
+
+/*
+ * RFC 4180 as report.c writes it: a quoted variant name with a comma and
+ * doubled quotes, CRLF line ends. The unit, change_pct and _ci95 columns
+ * are not compared (change_pct 0 -> 3, ci95 1 -> 9): expect 2 values
+ * (throughput and p99 of variant a,"b"), unchanged.
+ */
+START_TEST(compare_parse_csv_quoting)
+{
+	const struct compare_opts opts = { .all = true };
+	struct compare_file *old, *new;
+	char *text;
+
+	old = parse("old.csv",
+		    "variant,throughput,unit,change_pct,p99,throughput_ci95,p99_ci95\r\n"
+		    "\"a,\"\"b\"\"\",10,ops/s,0,5,1,2\r\n");
+	new = parse("new.csv",
+		    "variant,throughput,unit,change_pct,p99,throughput_ci95,p99_ci95\n"
+		    "\"a,\"\"b\"\"\",10,\"ops/s\",3,5,9,9\n");
+	ck_assert_int_eq(print(old, new, &opts, &text, NULL), COMPARE_SAME);
+	ck_assert_str_eq(text,
+		"variant  metric      old  new  change\n"
+		"a,\"b\"    throughput   10   10      0%\n"
+		"a,\"b\"    p99           5    5      0%\n"
+		"compare: 0 of 2 values changed, 0 over 0%\n");
+	free(text);
+	compare_free(old);
+	compare_free(new);
+}
+END_TEST
+
+/*
+ * Zero, NaN and missing values, at a tolerance of 1000%:
+ *
+ *	v: 0 -> 0      unchanged
+ *	w: 0 -> 1      +inf%: over any tolerance
+ *	x: nan -> nan  unchanged (the same output twice)
+ *	y: nan -> 1    n/a: over
+ *	z: (empty) -> 5  only in NEW
+ *	u: 4 -> -4     -200%: within 1000%
+ *
+ * Rows come in OLD's order; z is a row of OLD without the metric.
+ */
+START_TEST(compare_print_zero_nan_missing)
+{
+	const struct compare_opts opts = { .tolerance = 1000 };
+	struct compare_file *old, *new;
+	struct compare_counts c;
+	char *text;
+
+	old = parse("old.csv", "variant,throughput\nv,0\nw,0\nx,nan\ny,nan\n"
+			       "z,\nu,4\n");
+	new = parse("new.yaml",
+		    "variants:\n"
+		    "- {name: v, metrics: {throughput: {value: 0}}, notes: []}\n"
+		    "- {name: w, metrics: {throughput: {value: 1}}, notes: []}\n"
+		    "- {name: x, metrics: {throughput: {value: .nan}}, notes: []}\n"
+		    "- {name: y, metrics: {throughput: {value: 1}}, notes: []}\n"
+		    "- {name: z, metrics: {throughput: {value: 5}}, notes: []}\n"
+		    "- {name: u, metrics: {throughput: {value: -4}}, notes: []}\n");
+	ck_assert_int_eq(print(old, new, &opts, &text, &c), COMPARE_DIFFERENT);
+	ck_assert_str_eq(text,
+		"variant  metric      old  new       change\n"
+		"w        throughput    0    1        +inf%  *\n"
+		"y        throughput  nan    1          n/a  *\n"
+		"z        throughput    -    5  only in NEW  *\n"
+		"u        throughput    4   -4        -200%\n"
+		"compare: 3 of 5 values changed, 2 over 1000%, 1 only in NEW\n");
+	ck_assert_uint_eq(c.changed, 3);
+	ck_assert_uint_eq(c.over, 2);
+	free(text);
+	compare_free(old);
+	compare_free(new);
+}
+END_TEST
+
+/*
+ * Long numbers are shortened to six digits, or as many as it takes to
+ * tell old and new apart. 15884.515555555558 and 15884.51555555556 are
+ * neighbouring doubles, one ulp (2^-39) apart: they differ only in the
+ * 17th digit, so both are written exactly (the second needs only 16),
+ * and the change is 2^-39 / 15884.5 * 100 = +1.145e-14%. The p99 values
+ * are 4 ulps (2^-55) apart: 4 * 2^-55 / 0.2056 * 100 = +5.4e-14%.
+ */
+START_TEST(compare_print_digits)
+{
+	const struct compare_opts opts = { 0 };
+	struct compare_file *old, *new;
+	char *text;
+
+	old = parse("old.csv", "variant,throughput,p99\n"
+			       "b,15884.515555555558,0.2056084807678533\n");
+	new = parse("new.csv", "variant,throughput,p99\n"
+			       "b,15884.51555555556,0.2056084807678534\n");
+	ck_assert_int_eq(print(old, new, &opts, &text, NULL),
+			 COMPARE_DIFFERENT);
+	ck_assert_str_eq(text,
+		"variant  metric                     old                 new       change\n"
+		"b        throughput  15884.515555555558   15884.51555555556  +1.145e-14%  *\n"
+		"b        p99         0.2056084807678533  0.2056084807678534    +5.4e-14%  *\n"
+		"compare: 2 of 2 values changed, 2 over 0%\n");
+	free(text);
+	compare_free(old);
+	compare_free(new);
+}
+END_TEST
+
+static Suite *compare_suite(void)
+{
+	Suite *s = suite_create("compare");
+	TCase *tc = tcase_create("files");
+	TCase *bad = tcase_create("bad input");
+
+	tcase_add_test(tc, compare_print_identical);
+	tcase_add_test(tc, compare_print_all);
+	tcase_add_loop_test(tc, compare_print_tolerance, 0,
+			    sizeof(two_percent) / sizeof(two_percent[0]));
+	tcase_add_test(tc, compare_print_tolerance_reversed);
+	tcase_add_test(tc, compare_print_metric_restricts);
+	tcase_add_test(tc, compare_check_metric_unknown);
+	tcase_add_test(tc, compare_print_missing_variant);
+	tcase_add_test(tc, compare_print_sweep);
+	tcase_add_test(tc, compare_print_sweep_settings_differ);
+	tcase_add_test(tc, compare_parse_csv_quoting);
+	tcase_add_test(tc, compare_print_zero_nan_missing);
+	tcase_add_test(tc, compare_print_digits);
+	suite_add_tcase(s, tc);
+
+	tcase_add_loop_test(bad, compare_load_malformed, 0,
+			    sizeof(malformed) / sizeof(malformed[0]));
+	tcase_add_loop_test(bad, compare_parse_refused, 0,
+			    sizeof(refused) / sizeof(refused[0]));
+	suite_add_tcase(s, bad);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(compare_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
