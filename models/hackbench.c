@@ -145,10 +145,17 @@ static int hb_sender_loop(struct sim_proc *p, void *frame)
 		}
 		KPROF_ENTER(&t->prof, KF_WORK_SEND, t->proc.now);
 		coh_delay(t->cc, hb->work_ps / 2);
-		if (hb->run->kernel->kmem_accounting == KMEM_OBJECTS)
+		if (hb->run->kernel->kmem_accounting == KMEM_OBJECTS) {
+			/* __alloc_skb(): the sk_buff, then the kmalloc head */
 			CO_CALL(f, p, obj_cgroup_charge, struct obj_frame,
 				.ms = hb->run->memcg, .cc = t->cc,
-				.objcg = &hb->memcg->objcg, .size = hb->objsize);
+				.objcg = &hb->memcg->objcg,
+				.size = SKBUFF_HEAD_SIZE);
+			CO_CALL(f, p, obj_cgroup_charge, struct obj_frame,
+				.ms = hb->run->memcg, .cc = t->cc,
+				.objcg = &hb->memcg->objcg,
+				.size = hb->objsize - SKBUFF_HEAD_SIZE);
+		}
 		coh_delay(t->cc, hb->work_ps - hb->work_ps / 2);
 		KPROF_EXIT(&t->prof, t->proc.now);
 		CO_AWAIT(f, sim_proc_sync(p));
@@ -181,10 +188,17 @@ static int hb_receiver_loop(struct sim_proc *p, void *frame)
 		task_op_begin(t);
 		KPROF_ENTER(&t->prof, KF_WORK_RECV, t->proc.now);
 		coh_delay(t->cc, hb->work_ps / 2);
-		if (hb->run->kernel->kmem_accounting == KMEM_OBJECTS)
+		if (hb->run->kernel->kmem_accounting == KMEM_OBJECTS) {
+			/* consume_skb(): the head, then the sk_buff */
 			CO_CALL(f, p, obj_cgroup_uncharge, struct obj_frame,
 				.ms = hb->run->memcg, .cc = t->cc,
-				.objcg = &hb->memcg->objcg, .size = hb->objsize);
+				.objcg = &hb->memcg->objcg,
+				.size = hb->objsize - SKBUFF_HEAD_SIZE);
+			CO_CALL(f, p, obj_cgroup_uncharge, struct obj_frame,
+				.ms = hb->run->memcg, .cc = t->cc,
+				.objcg = &hb->memcg->objcg,
+				.size = SKBUFF_HEAD_SIZE);
+		}
 		coh_delay(t->cc, hb->work_ps - hb->work_ps / 2);
 		KPROF_EXIT(&t->prof, t->proc.now);
 		CO_AWAIT(f, sim_proc_sync(p));

@@ -636,7 +636,7 @@ int try_charge(struct sim_proc *p, void *frame)
  * SIM: flushing (which resets the threshold) is models/rstat.c; within a
  * run shorter than the 2 s periodic flush nothing flushes.
  */
-static int mod_memcg_state(struct sim_proc *p, void *frame)
+int mod_memcg_state(struct sim_proc *p, void *frame)
 {
 	struct memcg_frame *f = frame;
 	struct memcg_sim *ms = f->ms;

@@ -197,6 +197,12 @@ struct memcg_frame {
 };
 
 int try_charge(struct sim_proc *p, void *frame);
+/*
+ * mod_memcg_state() - a statistics update of nr_pages (the absolute value
+ * of the change) by this CPU: the per-CPU counter, and
+ * memcg_rstat_updated()'s count towards the flush threshold.
+ */
+int mod_memcg_state(struct sim_proc *p, void *frame);
 int consume_stock(struct sim_proc *p, void *frame);
 int refill_stock(struct sim_proc *p, void *frame);
 int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame);

@@ -11,14 +11,17 @@
  *   mem_cgroup_charge() -> charge_memcg(): try_charge() of one page
  *   (from the per-CPU stock; a page_counter_try_charge() of
  *   charge_batch pages every charge_batch faults), commit_charge() and
- *   the charge statistics (SIM: one per-CPU statistics update; the
- *   lruvec statistics of the rmap and the LRU come with models/rstat.c).
+ *   the charge statistics, then NR_ANON_MAPPED (the rmap) and the LRU
+ *   size: three statistics updates, each counted towards the flush
+ *   threshold (memcg_rstat_updated()).
  *
  *   per unmap, on the same CPU: zap_pte_range() gathers the pages in an
  *   mmu_gather (8 in the embedded batch, then batches of
  *   MAX_GATHER_BATCH = 510, at most 19 of them, before a forced flush);
  *   each flushed batch is one release_pages() -> uncharge_batch(): one
- *   page_counter_uncharge() of the whole batch, no stock.
+ *   page_counter_uncharge() of the whole batch, no stock. Removing the
+ *   rmap and taking the page off the LRU are two statistics updates per
+ *   page.
  *
  * An operation is a fault; throughput is faults per second.
  * SIM: THP is off (every fault is one 4K page); the memcg of every task
@@ -83,7 +86,7 @@ struct page_fault_frame {
 	struct co_frame co;
 	struct sim_task *t;
 	uint64_t i;
-	unsigned int slot, batch;
+	unsigned int slot, batch, k;
 };
 
 static int page_fault_loop(struct sim_proc *p, void *frame)
@@ -105,12 +108,32 @@ static int page_fault_loop(struct sim_proc *p, void *frame)
 			CO_CALL(f, p, charge_memcg, struct memcg_frame, .ms = ms,
 				.cc = t->cc, .memcg = pf->memcg, .nr_pages = 1,
 				.gfp = GFP_KERNEL);
+			/*
+			 * page_add_new_anon_rmap(): NR_ANON_MAPPED; and the LRU
+			 * size when the page reaches the LRU (folio_add_lru()),
+			 * each a __mod_lruvec_state() -> memcg_rstat_updated().
+			 */
+			CO_CALL(f, p, mod_memcg_state, struct memcg_frame,
+				.ms = ms, .cc = t->cc, .memcg = pf->memcg,
+				.nr_pages = 1);
+			CO_CALL(f, p, mod_memcg_state, struct memcg_frame,
+				.ms = ms, .cc = t->cc, .memcg = pf->memcg,
+				.nr_pages = 1);
 			task_op_end(t, pf->run);
 		}
-		/* munmap(): the gathered pages, batch by batch */
+		/*
+		 * munmap(): zap_pte_range() removes each page's rmap
+		 * (NR_ANON_MAPPED), release_pages() takes each off the LRU,
+		 * both per page; then uncharge_batch() for the batch.
+		 */
 		for (f->slot = 0; f->i;) {
 			f->batch = gather_next(f->i, &f->slot);
 			f->i -= f->batch;
+			for (f->k = 0; f->k < 2 * f->batch; f->k++)
+				CO_CALL(f, p, mod_memcg_state,
+					struct memcg_frame, .ms = ms,
+					.cc = t->cc, .memcg = pf->memcg,
+					.nr_pages = 1);
 			CO_CALL(f, p, uncharge_batch, struct memcg_frame,
 				.ms = ms, .cc = t->cc, .memcg = pf->memcg,
 				.nr_pages = f->batch);
