@@ -453,7 +453,7 @@ static void memcg_collect(struct run *run, struct run_result *res,
 
 static void run_collect(struct run *run, struct run_result *res)
 {
-	double secs = (double)(run->end_ps - run->warmup_ps) / 1e12;
+	double secs = (double)(run->end_ps - run->warmup_ps) / 1e12, tput = 0;
 	uint64_t ops = 0, transfers = 0;
 	sim_time_t wait = 0, busy_max = 0;
 	unsigned int i, j, nr_tasks = 0;
@@ -466,11 +466,15 @@ static void run_collect(struct run *run, struct run_result *res)
 
 			ops += t->ops;
 			wait += t->cc->wait_ps;
+			/* throughput adds up the workloads of one unit */
+			if (!strcmp(w->type->unit,
+				    run->workloads[0].type->unit))
+				tput += (double)t->ops * w->scale;
 		}
 		nr_tasks += w->nr_tasks;
 	}
 	result_add(res, "throughput", run->workloads[0].type->unit,
-		   (double)ops / secs * run->workloads[0].scale, true);
+		   tput / secs, true);
 	if (run->nr_workloads > 1) {
 		static const char *const names[] = {
 			"workload0_throughput", "workload1_throughput",
