@@ -263,43 +263,12 @@ out_oom:
 	return NULL;
 }
 
-/*
- * Metric name as a CSV column, as sim/report.c makes it: lower case,
- * every run of other characters one '_', none at either end.
- */
-static char *column_name(const char *metric)
-{
-	size_t n = 0;
-	char *s = malloc(strlen(metric) + 7);
-
-	if (!s)
-		return NULL;
-	for (; *metric; metric++) {
-		unsigned char c = (unsigned char)*metric;
-
-		c = (unsigned char)tolower(c);
-		if (!isalnum(c) || c >= 0x80)
-			c = '_';
-		if (c == '_' && (!n || s[n - 1] == '_'))
-			continue;
-		s[n++] = (char)c;
-	}
-	while (n && s[n - 1] == '_')
-		n--;
-	if (!n) {
-		memcpy(s, "metric", 6);
-		n = 6;
-	}
-	s[n] = '\0';
-	return s;
-}
-
 /* Record @metric = @value in @row; errors at @line:@col of @f. */
 static int add_value(struct compare_file *f, struct cmp_row *row,
 		     const char *metric, double value, unsigned int line,
 		     unsigned int col, struct sim_error *err)
 {
-	char *name = column_name(metric);
+	char *name = report_column_name(metric);
 	struct cmp_value *values = NULL;
 
 	if (name)

@@ -1352,16 +1352,11 @@ static void csv_num(FILE *out, double v)
 	fputs(buf, out);
 }
 
-/* Column name of metric @m: [a-z0-9_], unique among @names[0..@nr). */
-static char *csv_column_name(const char *metric, char *const *names,
-			     unsigned int nr)
+char *report_column_name(const char *metric)
 {
-	size_t len = strlen(metric), n = 0;
-	unsigned int i, suffix = 1;
-	char *s, *name;
-	bool clash;
+	size_t n = 0;
+	char *s = malloc(strlen(metric) + 16);
 
-	s = malloc(len + 16);
 	if (!s)
 		return NULL;
 	for (; *metric; metric++) {
@@ -1381,7 +1376,21 @@ static char *csv_column_name(const char *metric, char *const *names,
 		n = 6;
 	}
 	s[n] = '\0';
-	name = s;
+	return s;
+}
+
+/* Column name of metric @m: [a-z0-9_], unique among @names[0..@nr). */
+static char *csv_column_name(const char *metric, char *const *names,
+			     unsigned int nr)
+{
+	unsigned int i, suffix = 1;
+	char *s = report_column_name(metric);
+	size_t n;
+	bool clash;
+
+	if (!s)
+		return NULL;
+	n = strlen(s);
 	do {
 		clash = false;
 		for (i = 0; i < nr && !clash; i++)
@@ -1389,7 +1398,7 @@ static char *csv_column_name(const char *metric, char *const *names,
 		if (clash)
 			snprintf(s + n, 16, "_%u", ++suffix);
 	} while (clash);
-	return name;
+	return s;
 }
 
 static int write_csv(const struct report *r, FILE *out)

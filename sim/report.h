@@ -119,6 +119,13 @@ void report_note(struct report *r, int variant, const char *note);
 int report_write(const struct report *r, enum report_format fmt, FILE *out);
 
 /*
+ * report_column_name() - the CSV column a metric is written under:
+ * lower case, [a-z0-9_], runs of others as one '_' (malloc'd; NULL
+ * without memory). Columns that would clash get a _2, _3... suffix.
+ */
+char *report_column_name(const char *metric);
+
+/*
  * sim_write_atomic() - create @path whole or not at all. @write is called
  * with a FILE open on a temporary file next to @path and returns 0 or -1.
  * Return 0, or -1 with @err set (naming @path) and no file left behind.
