@@ -39,6 +39,11 @@ tests_check_page_counter_SOURCES = tests/check_page_counter.c
 tests_check_page_counter_CFLAGS = $(TEST_CFLAGS)
 tests_check_page_counter_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_sock
+tests_check_sock_SOURCES = tests/check_sock.c
+tests_check_sock_CFLAGS = $(TEST_CFLAGS)
+tests_check_sock_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/check_memcontrol
 tests_check_memcontrol_SOURCES = tests/check_memcontrol.c
 tests_check_memcontrol_CFLAGS = $(TEST_CFLAGS)

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tests/check_sock.c - socket memory accounting (models/sock.c): the
+ * forward allocation arithmetic of 6.0-rc1 and v5.19, worked out by hand
+ * for the netperf TCP_SENDFILE 10K flow of doc/socket-accounting.md.
+ *
+ * Every socket here belongs to memcg /a of a two-CPU harness on the
+ * skx-2s-72 profile, so the pages it raises and returns also reach the
+ * memcg (mem_cgroup_charge_skmem()/_uncharge_skmem()); the checks are on
+ * sk_forward_alloc, the socket's page counts and the memcg's MEMCG_SOCK.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/cache.h"
+#include "models/kernel.h"
+#include "models/machine.h"
+#include "models/memcontrol.h"
+#include "models/sock.h"
+#include "sim/co.h"
+#include "sim/engine.h"
+
+static struct harness {
+	struct machine m;
+	struct sim_engine *e;
+	struct coh *coh;
+	struct sim_proc proc;
+	struct coh_cpu *cc;
+	struct kernel_config k;
+	struct cgroup_config cg[2];
+	struct cgroup_tree tree;
+	struct memcg_sim *ms;
+	struct sock sk;
+} h;
+
+static void setup_policy(unsigned int policy)
+{
+	const char *t = getenv("top_srcdir");
+	struct sim_error err;
+	char path[512];
+
+	memset(&h, 0, sizeof(h));
+	snprintf(path, sizeof(path), "%s/scenarios/machines/skx-2s-72.yaml",
+		 t && t[0] ? t : ".");
+	sim_error_clear(&err);
+	ck_assert_msg(machine_load_file(&h.m, path, &err) == 0, "%s", err.msg);
+	h.e = sim_engine_create();
+	h.coh = coh_create(&h.m, h.e);
+	sim_proc_init(&h.proc, h.e, 0, 8192, NULL);
+	h.cc = coh_cpu_attach(h.coh, 0, &h.proc);
+	h.k.charge_batch = 32;
+	h.k.stock_memcgs = 1;
+	h.k.memory_offset = -1;
+	h.k.cgroup_version = 2;
+	h.k.sk_reclaim = policy;
+	snprintf(h.cg[0].path, sizeof(h.cg[0].path), "/");
+	h.cg[0].parent = -1;
+	snprintf(h.cg[1].path, sizeof(h.cg[1].path), "/a");
+	h.cg[1].parent = 0;
+	h.cg[0].high = h.cg[0].max = h.cg[1].high = h.cg[1].max = UINT64_MAX;
+	h.tree.nr = 2;
+	h.tree.cg = h.cg;
+	h.ms = memcg_sim_create(&h.k, &h.tree, h.coh, h.m.nr_cpus);
+	h.sk.sk_memcg = memcg_sim_find(h.ms, "/a");
+	ck_assert_ptr_nonnull(h.sk.sk_memcg);
+}
+
+static void setup_page(void)
+{
+	setup_policy(SK_RECLAIM_PAGE);
+}
+
+static void setup_quantum(void)
+{
+	setup_policy(SK_RECLAIM_QUANTUM);
+}
+
+static void teardown(void)
+{
+	memcg_sim_free(h.ms);
+	coh_free(h.coh);
+	sim_proc_destroy(&h.proc);
+	sim_engine_free(h.e);
+	machine_destroy(&h.m);
+}
+
+static void sock_call(co_fn fn, int size)
+{
+	struct sock_frame *f = co_push(&h.proc, fn, sizeof(*f));
+	sim_time_t start = sim_now(h.e);
+
+	f->ms = h.ms;
+	f->cc = h.cc;
+	f->sk = &h.sk;
+	f->size = size;
+	sim_proc_start(&h.proc, start);
+	sim_engine_run(h.e, start + SIM_PS_PER_MS);
+	ck_assert(h.proc.finished);
+}
+
+/* sk_wmem_schedule(size) then sk_mem_charge(size), as the send path does */
+static void queue_bytes(int size)
+{
+	sock_call(sk_mem_schedule, size);
+	sk_mem_charge(&h.sk, size);
+}
+
+/*
+ * One sendfile() of 10240 bytes at file offset @off (doc 1.4): the skb
+ * head (truesize 1280), then the file a page piece at a time.
+ */
+static void send_message(unsigned int off)
+{
+	unsigned int done = 0, piece;
+
+	queue_bytes(1280);
+	while (done < 10240) {
+		piece = 4096 - (off + done) % 4096;
+		if (piece > 10240 - done)
+			piece = 10240 - done;
+		queue_bytes((int)piece);
+		done += piece;
+	}
+}
+
+/*
+ * 6.0-rc1, the sender's socket, two messages and their ACKs.
+ *
+ * Message 0 (offset 0, pieces 4096, 4096, 2048), fwd starting at 0:
+ *	head 1280: short by 1280 -> 1 page, fwd 4096 - 1280 = 2816
+ *	4096: short by 1280 -> 1 page, fwd 2816
+ *	4096: the same -> 1 page, fwd 2816
+ *	2048: covered, fwd 768
+ * 3 pages; the skb's truesize is 1280 + 10240 = 11520. The ACK frees it:
+ * fwd 768 + 11520 = 12288 = 3 pages, all reclaimed (a whole page is
+ * free): fwd 0.
+ * Message 1 (offset 10240, pieces 2048, 4096, 4096):
+ *	head 1280: 1 page, fwd 2816; 2048: covered, 768;
+ *	4096: short by 3328 -> 1 page, 768; 4096: 1 page, 768
+ * 3 pages again, and the ACK returns 3. So every message charges 3 pages
+ * in 3 calls and uncharges 3 in one.
+ */
+START_TEST(sk_forward_alloc_6_0_rc1_sender)
+{
+	send_message(0);
+	ck_assert_int_eq(h.sk.sk_forward_alloc, 768);
+	ck_assert_uint_eq(h.sk.pages_charged, 3);
+	ck_assert_int_eq(h.sk.sk_memcg->sock_pages, 3);
+	sock_call(sk_mem_uncharge, 11520);
+	ck_assert_int_eq(h.sk.sk_forward_alloc, 0);
+	ck_assert_uint_eq(h.sk.pages_uncharged, 3);
+	ck_assert_int_eq(h.sk.sk_memcg->sock_pages, 0);
+
+	send_message(10240);
+	ck_assert_int_eq(h.sk.sk_forward_alloc, 768);
+	ck_assert_uint_eq(h.sk.pages_charged, 6);
+	sock_call(sk_mem_uncharge, 11520);
+	ck_assert_int_eq(h.sk.sk_forward_alloc, 0);
+	ck_assert_uint_eq(h.sk.pages_uncharged, 6);
+	/* 3 + 3 charge calls for the pages, 2 reclaims */
+	ck_assert_uint_eq(h.ms->counts.charges, 6);
+	ck_assert_uint_eq(h.ms->counts.uncharges, 2);
+}
+END_TEST
+
+/*
+ * 6.0-rc1, the receiver's socket: sk_rmem_schedule(11520) from fwd 0 is
+ * short by 11520 -> ceil(11520 / 4096) = 3 pages in one call, fwd 768
+ * after skb_set_owner_r(); freeing the skb returns 12288: 3 pages.
+ */
+START_TEST(sk_forward_alloc_6_0_rc1_receiver)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		queue_bytes(11520);
+		ck_assert_int_eq(h.sk.sk_forward_alloc, 768);
+		sock_call(sk_mem_uncharge, 11520);
+		ck_assert_int_eq(h.sk.sk_forward_alloc, 0);
+	}
+	ck_assert_uint_eq(h.sk.pages_charged, 12);
+	ck_assert_uint_eq(h.sk.pages_uncharged, 12);
+	ck_assert_uint_eq(h.ms->counts.charges, 4);
+}
+END_TEST
+
+/*
+ * v5.19: a short forward allocation is raised by the whole size asked
+ * for, and freeing gives bytes back without reclaiming below 2 MB.
+ * Message 0: head 1280 -> 1 page (2816 left); 4096: short -> the whole
+ * 4096 is 1 page (2816); 4096 -> 1 page (2816); 2048 covered (768): 3
+ * pages. The ACK returns 11520: fwd 12288, nothing reclaimed. From then
+ * on every message is covered by the forward allocation: 100 more
+ * messages and ACKs charge and uncharge nothing.
+ */
+START_TEST(sk_forward_alloc_5_19_keeps_pages)
+{
+	unsigned int i;
+
+	send_message(0);
+	sock_call(sk_mem_uncharge, 11520);
+	ck_assert_int_eq(h.sk.sk_forward_alloc, 12288);
+	ck_assert_uint_eq(h.sk.pages_charged, 3);
+	ck_assert_uint_eq(h.sk.pages_uncharged, 0);
+	for (i = 1; i <= 100; i++) {
+		send_message(i * 10240);
+		sock_call(sk_mem_uncharge, 11520);
+	}
+	ck_assert_uint_eq(h.sk.pages_charged, 3);
+	ck_assert_uint_eq(h.sk.pages_uncharged, 0);
+	ck_assert_int_eq(h.sk.sk_forward_alloc, 12288);
+	ck_assert_int_eq(h.sk.sk_memcg->sock_pages, 3);
+}
+END_TEST
+
+/*
+ * v5.19: past 2 MB of forward allocation, sk_mem_uncharge() returns 1 MB
+ * (256 pages) at once. Queue 2 MB (512 pages charged), free it all:
+ * fwd 2 MB reaches the threshold -> 256 pages back, 1 MB left.
+ */
+START_TEST(sk_forward_alloc_5_19_reclaim_chunk)
+{
+	queue_bytes(2 << 20);
+	ck_assert_uint_eq(h.sk.pages_charged, 512);
+	sock_call(sk_mem_uncharge, 2 << 20);
+	ck_assert_uint_eq(h.sk.pages_uncharged, 256);
+	ck_assert_int_eq(h.sk.sk_forward_alloc, 1 << 20);
+	ck_assert_int_eq(h.sk.sk_memcg->sock_pages, 256);
+}
+END_TEST
+
+static Suite *sock_suite(void)
+{
+	Suite *s = suite_create("sock");
+	TCase *tc = tcase_create("6.0-rc1");
+
+	tcase_add_checked_fixture(tc, setup_page, teardown);
+	tcase_add_test(tc, sk_forward_alloc_6_0_rc1_sender);
+	tcase_add_test(tc, sk_forward_alloc_6_0_rc1_receiver);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("v5.19");
+	tcase_add_checked_fixture(tc, setup_quantum, teardown);
+	tcase_add_test(tc, sk_forward_alloc_5_19_keeps_pages);
+	tcase_add_test(tc, sk_forward_alloc_5_19_reclaim_chunk);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(sock_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
