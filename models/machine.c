@@ -78,6 +78,7 @@ enum machine_latency {
 	LAT_XFER_SOCKET,
 	LAT_INVAL_PER_SHARER,
 	LAT_XFER_PER_WAITER,
+	LAT_IRQ_SAVE_RESTORE,
 	NR_LAT,
 };
 
@@ -92,6 +93,7 @@ static const char *const latency_keys[NR_LAT] = {
 	[LAT_XFER_SOCKET] = "xfer_socket",
 	[LAT_INVAL_PER_SHARER] = "inval_per_sharer",
 	[LAT_XFER_PER_WAITER] = "xfer_per_waiter",
+	[LAT_IRQ_SAVE_RESTORE] = "irq_save_restore",
 };
 
 static const char *const coh_dist_names[NR_COH_DIST] = {
@@ -206,6 +208,9 @@ static bool latency_needed(const struct machine *m, enum machine_latency i,
 	case LAT_XFER_SOCKET:
 		snprintf(why, len, "a %u-socket machine needs it", m->sockets);
 		return m->sockets > 1;
+	case LAT_IRQ_SAVE_RESTORE:
+		why[0] = '\0';
+		return false;	/* optional: 0 when absent */
 	default:
 		why[0] = '\0';
 		return true;
@@ -241,7 +246,8 @@ static int load_latencies(struct machine *m, const struct scenario_node *map,
 		 */
 		if (load_latency(entry,
 				 i == LAT_INVAL_PER_SHARER ||
-						 i == LAT_XFER_PER_WAITER ?
+						 i == LAT_XFER_PER_WAITER ||
+						 i == LAT_IRQ_SAVE_RESTORE ?
 					 0 : 1,
 				 &ps[i], err))
 			return -1;
@@ -261,6 +267,7 @@ static int load_latencies(struct machine *m, const struct scenario_node *map,
 	m->xfer_ps[COH_DIST_SOCKET] = ps[LAT_XFER_SOCKET];
 	m->inval_per_sharer_ps = ps[LAT_INVAL_PER_SHARER];
 	m->xfer_per_waiter_ps = ps[LAT_XFER_PER_WAITER];
+	m->irq_save_restore_ps = ps[LAT_IRQ_SAVE_RESTORE];
 	return 0;
 }
 

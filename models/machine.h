@@ -91,6 +91,7 @@ struct machine {
 	uint64_t xfer_ps[NR_COH_DIST];	/* line transfer by distance class */
 	uint64_t inval_per_sharer_ps;	/* each extra sharer to invalidate */
 	uint64_t xfer_per_waiter_ps;	/* latency growth per queued request */
+	uint64_t irq_save_restore_ps;	/* local_irq_save() + _restore() */
 	/* occupancy of a hand-off as a fraction of its latency, in 1/1024 */
 	unsigned int occupancy_1024;
 	enum coh_handoff handoff;

@@ -312,6 +312,16 @@ static struct coh_field *pcpu_field(struct memcg_sim *ms,
 	return coh_object_field(memcg->vmstats_percpu[cpu], 0);
 }
 
+/*
+ * local_lock_irqsave()/local_irq_save() and the matching restore: no
+ * shared memory, a fixed CPU cost from the profile (irq_save_restore;
+ * 0 when the profile has none).
+ */
+static void irq_save_restore(struct coh_cpu *cc)
+{
+	coh_delay(cc, coh_machine(cc->coh)->irq_save_restore_ps);
+}
+
 /* ---- the per-CPU stock ---- */
 
 /* The slot of @stock caching @memcg, or -1. */
@@ -330,7 +340,7 @@ static int stock_slot(const struct memcg_sim *ms,
 /*
  * consume_stock() - take nr_pages from this CPU's stock if it caches
  * enough for memcg. Interrupts are off around it (local_lock_irqsave):
- * SIM: that costs no shared-memory access and is not charged.
+ * no shared-memory access, the profile's irq_save_restore cost.
  */
 int consume_stock(struct sim_proc *p, void *frame)
 {
@@ -343,6 +353,7 @@ int consume_stock(struct sim_proc *p, void *frame)
 	f->ret = false;
 	if (f->nr_pages > ms->k->charge_batch)
 		goto out;
+	irq_save_restore(f->cc);
 	f->stock = &ms->stock[f->cc->cpu];
 	/* if (memcg == stock->cached && stock->nr_pages >= nr_pages) */
 	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_CACHED)));
@@ -414,6 +425,7 @@ int refill_stock(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	ENTER(f, KF_refill_stock);
+	irq_save_restore(f->cc);
 	f->stock = &ms->stock[f->cc->cpu];
 	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_CACHED)));
 	slot = stock_slot(ms, f->stock, f->memcg);
@@ -644,6 +656,7 @@ int mod_memcg_state(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	ENTER(f, KF_mod_memcg_state);
+	irq_save_restore(f->cc);
 	/* __this_cpu_add(memcg->vmstats_percpu->state[idx], val) */
 	CO_AWAIT(f, coh_write(f->cc, pcpu_field(f->ms, f->memcg,
 						f->cc->cpu)));
@@ -978,6 +991,7 @@ static int refill_obj_stock(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	ENTER(f, KF_refill_obj_stock);
+	irq_save_restore(f->cc);
 	f->stock = &f->ms->stock[f->cc->cpu];
 	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_CACHED_OBJCG)));
 	if (f->stock->cached_objcg != f->objcg) {
@@ -1026,6 +1040,7 @@ int obj_cgroup_charge(struct sim_proc *p, void *frame)
 	ENTER(f, KF_obj_cgroup_charge);
 	/* consume_obj_stock() */
 	KPROF_ENTER(f->cc->prof, KF_consume_obj_stock, NOW(f));
+	irq_save_restore(f->cc);
 	f->stock = &f->ms->stock[f->cc->cpu];
 	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_CACHED_OBJCG)));
 	if (f->stock->cached_objcg == f->objcg) {
