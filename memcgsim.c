@@ -1162,6 +1162,29 @@ static int cmd_plot(struct cli *c, int nr_args, char **args)
 	return ret == -EINVAL ? EXIT_BAD_INPUT : EXIT_RUN_FAILURE;
 }
 
+/*
+ * other_options() - refuse the options of another command: compare's
+ * (unless @compare_ok) and sweep's. @cmd prefixes the message, if given.
+ * Returns 0, or the exit status of the usage error printed.
+ */
+static int other_options(const struct cli *c, const char *cmd,
+			 bool compare_ok)
+{
+	char msg[160];
+
+	if (c->compare_opt && !compare_ok) {
+		snprintf(msg, sizeof(msg), "%s%s--tolerance, --metric and --all are for compare",
+			 cmd ? cmd : "", cmd ? ": " : "");
+		return usage_error("%s", msg);
+	}
+	if (c->sweep_opt) {
+		snprintf(msg, sizeof(msg), "%s%s--vary, --jobs, --plan, --point and --force are for sweep",
+			 cmd ? cmd : "", cmd ? ": " : "");
+		return usage_error("%s", msg);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static char default_path[1200];
@@ -1185,12 +1208,9 @@ int main(int argc, char **argv)
 			return ret < 0 ? EXIT_SUCCESS : ret;
 		if (optind < argc)
 			return usage_error("unexpected argument '%s'", argv[optind]);
-		if (c.compare_opt)
-			return usage_error("%s", "--tolerance, --metric and --all are for compare");
-		if (c.sweep_opt)
-			return usage_error(
-				"%s",
-				"--vary, --jobs, --plan, --point and --force are for sweep");
+		ret = other_options(&c, NULL, false);
+		if (ret)
+			return ret;
 		snprintf(default_path, sizeof(default_path), "%s/%s",
 			 data_dir(), DEFAULT_EXPERIMENT);
 		c.scenario = default_path;
@@ -1210,13 +1230,9 @@ int main(int argc, char **argv)
 		ret = parse_options(&c, argc, argv);
 		if (ret)
 			return ret < 0 ? EXIT_SUCCESS : ret;
-		if (c.compare_opt)
-			return usage_error("validate: %s",
-					   "--tolerance, --metric and --all are for compare");
-		if (c.sweep_opt)
-			return usage_error(
-				"validate: %s",
-				"--vary, --jobs, --plan, --point and --force are for sweep");
+		ret = other_options(&c, "validate", false);
+		if (ret)
+			return ret;
 		return cmd_validate(&c, argc - optind, argv + optind);
 	}
 	if (!strcmp(cmd, "compare")) {
@@ -1225,10 +1241,9 @@ int main(int argc, char **argv)
 		ret = parse_options(&c, argc, argv);
 		if (ret)
 			return ret < 0 ? EXIT_SUCCESS : ret;
-		if (c.sweep_opt)
-			return usage_error(
-				"compare: %s",
-				"--vary, --jobs, --plan, --point and --force are for sweep");
+		ret = other_options(&c, "compare", true);
+		if (ret)
+			return ret;
 		return cmd_compare(&c, argc - optind, argv + optind);
 	}
 	if (!strcmp(cmd, "plot")) {
@@ -1260,13 +1275,9 @@ int main(int argc, char **argv)
 	ret = parse_options(&c, argc, argv);
 	if (ret)
 		return ret < 0 ? EXIT_SUCCESS : ret;
-	if (c.compare_opt)
-		return usage_error("%s: --tolerance, --metric and --all are for compare",
-				   cmd);
-	if (c.sweep_opt)
-		return usage_error(
-			"%s: --vary, --jobs, --plan, --point and --force are for sweep",
-			cmd);
+	ret = other_options(&c, cmd, false);
+	if (ret)
+		return ret;
 	if (optind == argc)
 		return usage_error("%s: missing SCENARIO", cmd);
 	if (optind + 1 < argc)
