@@ -40,7 +40,7 @@ enum kprof_fn {
 	KF_page_counter_uncharge,
 	KF_page_counter_cancel,
 	KF_propagate_protected_usage,
-	KF_mem_cgroup_handle_high,	/* the memory.high check loop */
+	KF_try_charge_memcg_high,	/* its memory.high check loop */
 	KF_try_to_free_mem_cgroup_pages,
 	KF_mem_cgroup_charge_skmem,
 	KF_mem_cgroup_uncharge_skmem,

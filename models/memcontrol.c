@@ -70,20 +70,14 @@ static void memcg_layout_build(struct memcg_sim *ms, unsigned int mo)
 	unsigned int stride = round_up(pcl->size, pcl->align);
 	unsigned int nr = NR_MEMCG_MEMBERS + 2 * NR_PC_MEMBERS, i, n = 0;
 	struct coh_layout_field *fl = calloc(nr, sizeof(*fl));
-	static const char *const mem_names[NR_PC_MEMBERS] = {
-		"memory.usage", "memory.min", "memory.low", "memory.high",
-		"memory.max", "memory.emin", "memory.min_usage",
-		"memory.children_min_usage", "memory.elow", "memory.low_usage",
-		"memory.children_low_usage", "memory.watermark",
-		"memory.failcnt", "memory.parent",
-	};
-	static const char *const kmem_names[NR_PC_MEMBERS] = {
-		"kmem.usage", "kmem.min", "kmem.low", "kmem.high", "kmem.max",
-		"kmem.emin", "kmem.min_usage", "kmem.children_min_usage",
-		"kmem.elow", "kmem.low_usage", "kmem.children_low_usage",
-		"kmem.watermark", "kmem.failcnt", "kmem.parent",
-	};
 
+	/* "memory.usage" ... "kmem.parent": the page_counter names, prefixed */
+	for (i = 0; i < NR_PC_MEMBERS; i++) {
+		snprintf(ms->member_names[0][i], sizeof(ms->member_names[0][i]),
+			 "memory.%s", page_counter_member_names[i]);
+		snprintf(ms->member_names[1][i], sizeof(ms->member_names[1][i]),
+			 "kmem.%s", page_counter_member_names[i]);
+	}
 	SIM_BUG_ON(!fl);
 	fl[n++] = (struct coh_layout_field){ "css.parent", m - 16, 8 };
 	fl[n++] = (struct coh_layout_field){ "id", m - 8, 8 };
@@ -98,11 +92,12 @@ static void memcg_layout_build(struct memcg_sim *ms, unsigned int mo)
 	fl[n++] = (struct coh_layout_field){
 		"socket_pressure", round_up(m + 3 * stride, 64), 8 };
 	for (i = 0; i < NR_PC_MEMBERS; i++)
-		fl[n++] = (struct coh_layout_field){ mem_names[i],
+		fl[n++] = (struct coh_layout_field){ ms->member_names[0][i],
 						     m + pcl->offset[i], 8 };
 	for (i = 0; i < NR_PC_MEMBERS; i++)
 		fl[n++] = (struct coh_layout_field){
-			kmem_names[i], m + 2 * stride + pcl->offset[i], 8 };
+			ms->member_names[1][i], m + 2 * stride + pcl->offset[i],
+			8 };
 	ms->memcg_fields = fl;
 	ms->memcg_layout = (struct coh_layout){
 		.name = "mem_cgroup", .size = round_up(m + 3 * stride, 64) + 64,
@@ -597,7 +592,7 @@ done_restock:
 	 * kernel schedules reclaim on return to user space: read usage and
 	 * high (of memory and swap) at every level up to the root.
 	 */
-	KPROF_ENTER(f->cc->prof, KF_mem_cgroup_handle_high, NOW(f));
+	KPROF_ENTER(f->cc->prof, KF_try_charge_memcg_high, NOW(f));
 	for (f->m = f->memcg; f->m;) {
 		for (f->i = 0; f->i < 4; f->i++)
 			CO_AWAIT(f, over_high_read(f->cc, f->m, (int)f->i));

@@ -144,6 +144,7 @@ struct memcg_sim {
 	struct page_counter_layout pcl;
 	struct coh_layout memcg_layout;
 	struct coh_layout_field *memcg_fields;
+	char member_names[2][NR_PC_MEMBERS][32];	/* memory.*, kmem.* */
 	struct coh_layout stock_layout, pcpu_layout, objcg_layout;
 	struct coh_layout pcpu_stats_layout, global_layout;
 	struct coh_object **pcpu_stats;	/* [nr_cpus] stats_updates etc. */

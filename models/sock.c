@@ -41,9 +41,10 @@ static int __sk_mem_reclaim(struct sim_proc *p, void *frame)
 int sk_mem_schedule(struct sim_proc *p, void *frame)
 {
 	struct sock_frame *f = frame;
-	int delta = f->size - f->sk->sk_forward_alloc;
+	int delta;
 
 	CO_BEGIN(f);
+	delta = f->size - f->sk->sk_forward_alloc;
 	if (delta <= 0)
 		CO_RETURN(f, p, 1);
 	/* v5.19 asked for the whole size ("net: fix sk_wmem_schedule() and
