@@ -60,6 +60,7 @@ void coh_free(struct coh *c)
 	for (i = 0; i < c->nr_lines; i++) {
 		free(c->lines[i]->q);
 		free(c->lines[i]->xfer_to);
+		free(c->lines[i]->fields);
 		free(c->lines[i]);
 	}
 	for (i = 0; i < c->nr_objs; i++)
@@ -221,7 +222,14 @@ static uint8_t line_add_field(struct coh_line *l, const char *obj,
 
 	if (l->nr_fields == COH_LINE_FIELDS)
 		return COH_LINE_FIELDS - 1;	/* SIM: the rest share a slot */
+	if (l->nr_fields == l->cap_fields) {
+		l->cap_fields = l->cap_fields ? 2 * l->cap_fields : 2;
+		l->fields = realloc(l->fields,
+				    l->cap_fields * sizeof(*l->fields));
+		SIM_BUG_ON(!l->fields);
+	}
 	fs = &l->fields[l->nr_fields];
+	memset(fs, 0, sizeof(*fs));
 	snprintf(fs->name, sizeof(fs->name), "%s.%s", obj, field);
 	return (uint8_t)l->nr_fields++;
 }
@@ -794,6 +802,32 @@ bool coh_access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op)
 	if (m->adjacent_line_prefetch)
 		adjacent_prefetch(c, l, cc->cpu, now);
 	return !r.posted;
+}
+
+bool coh_read_cold(struct coh_cpu *cc)
+{
+	struct coh *c = cc->coh;
+	struct sim_proc *p = cc->proc;
+	sim_time_t now;
+
+	if (sim_proc_sync(p))
+		return true;
+	now = sim_now(c->e);
+	pending_prune(cc, now);
+	if (cc->nr_posted >= COH_MAX_PENDING) {
+		if (fence_wait(cc) || sim_proc_sync(p))
+			return true;
+		now = sim_now(c->e);
+	}
+	SIM_BUG_ON(cc->nr_pending == COH_MAX_PENDING);
+	cc->pending[cc->nr_pending].line = NULL;
+	cc->pending[cc->nr_pending].op = COH_READ;
+	cc->pending[cc->nr_pending].count = 1;
+	cc->pending[cc->nr_pending].done = now + c->m->memory_ps;
+	cc->nr_pending++;
+	cc->nr_posted++;
+	p->now += c->m->l1_hit_ps;	/* the issue slot */
+	return false;
 }
 
 /* ---- statistics ---- */

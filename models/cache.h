@@ -164,8 +164,8 @@ struct coh_line {
 	uint64_t xfer_by_dist[NR_COH_DIST + 1];	/* [NR_COH_DIST]: memory */
 	uint32_t *xfer_to;	/* [nr_cpus] transfers to each CPU, or NULL */
 	sim_time_t wait_ps, busy_ps;
-	unsigned int nr_fields;
-	struct coh_field_stat fields[COH_LINE_FIELDS];
+	unsigned int nr_fields, cap_fields;
+	struct coh_field_stat *fields;	/* [nr_fields], grown as placed */
 
 	uint64_t sharers[];	/* bitmap of nr_cpus bits */
 };
@@ -268,6 +268,18 @@ static inline bool coh_rmw(struct coh_cpu *cc, struct coh_field *f)
  * itself; a kernel function's return does it explicitly). For CO_AWAIT().
  */
 bool coh_fence(struct coh_cpu *cc);
+
+/*
+ * coh_read_cold() - a load of memory no CPU has written during the run,
+ * such as another CPU's per-CPU counter of a memcg that CPU never charged:
+ * served from memory (memory_ps), posted like any load, and no line is
+ * kept for it, so a flush or a read over thousands of idle memcgs on
+ * hundreds of CPUs costs no host memory. The caller decides what counts
+ * as the same line within one operation (see mem_cgroup_stat_read()).
+ * SIM: without a capacity model such memory is never cached between
+ * operations. Returns true when the process must wait.
+ */
+bool coh_read_cold(struct coh_cpu *cc);
 
 /* coh_delay() - the CPU computes for @ps without touching shared lines. */
 static inline void coh_delay(struct coh_cpu *cc, sim_time_t ps)
