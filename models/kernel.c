@@ -17,8 +17,11 @@ static const char *const kernel_keys[] = {
 	"memory_offset", "protected_usage_update", "kmem_accounting",
 	"stats_flush_threshold", "local_stats", "stats_flush_period_ms",
 	"page_counter_offsets", "page_counter_pahole", "cgroup_version",
-	"reclaim_ns", "sk_reclaim", "stats_updates_atomic",
+	"reclaim_ns", "sk_reclaim", "stats_updates_atomic", "stats_version",
+	"lruvec_stat_items", "memcg_stat_items", "memcg_event_items",
+	"stats_flush_skip",
 };
+static const char *const stats_version_names[] = { "v6.0", "v6.6", "v6.8" };
 static const char *const stats_atomic_names[] = { "always",
 						  "below_threshold" };
 static const char *const sk_reclaim_names[] = { "page", "quantum" };
@@ -141,13 +144,64 @@ static int layout_load(struct kernel_config *k, const struct scenario_node *n,
 	return 0;
 }
 
-int kernel_config_load(struct kernel_config *k,
-		       const struct scenario_node *root, struct sim_error *err)
+/*
+ * The statistics defaults of each version (doc/memcg-stats.md sections 1
+ * and 6): v6.0 keeps every vm_event_item per CPU (about 110 on a distro
+ * config); v6.1 keeps only the memcg_vm_event_stat[] ones (19 at v6.6, 22
+ * at v6.8). v6.1 skips the global atomic once a flush is due; v6.8 counts
+ * per memcg, flushes subtrees and no longer lets a flusher skip.
+ */
+static void stats_defaults(struct kernel_config *k)
 {
-	const struct scenario_node *n = scenario_get(root, "kernel");
-	unsigned int e, memcg;
-	uint64_t v;
+	static const unsigned int events[] = { 110, 19, 22 };
 
+	k->lruvec_stat_items = 43;
+	k->memcg_stat_items = 43 + 7;
+	k->memcg_event_items = events[k->stats_version];
+	k->stats_updates_atomic = k->stats_version == STATS_V6_0 ?
+		STATS_ATOMIC_ALWAYS : STATS_ATOMIC_BELOW_THRESHOLD;
+	k->stats_flush_threshold = k->stats_version == STATS_V6_8 ?
+		FLUSH_PER_MEMCG : FLUSH_GLOBAL;
+	k->local_stats = k->stats_version == STATS_V6_0 ?
+		LOCAL_PERCPU_SUM : LOCAL_AGGREGATED;
+	k->stats_flush_skip = k->stats_version != STATS_V6_8;
+}
+
+static const struct scenario_node *key_or_map(const struct scenario_node *n,
+					     const char *key)
+{
+	const struct scenario_node *v = scenario_get(n, key);
+
+	return v ? v : n;
+}
+
+/* The event indexes the model updates must fit the events array. */
+static int stats_sizes_check(const struct kernel_config *k,
+			     const struct scenario_node *n,
+			     struct sim_error *err)
+{
+	/* PGFAULT is vm_event_item 20 at v6.0, memcg_vm_event_stat[8] later */
+	unsigned int need = k->stats_version == STATS_V6_0 ? 21 : 9;
+
+	if (k->memcg_event_items < need) {
+		scenario_error(err, key_or_map(n, "memcg_event_items"),
+			       "'memcg_event_items' must be at least %u for stats_version %s (PGFAULT is event %u), found %u",
+			       need, stats_version_names[k->stats_version],
+			       need - 1, k->memcg_event_items);
+		return -1;
+	}
+	/* MEMCG_KMEM is the fifth memcg_stat_item after the node items */
+	if (k->memcg_stat_items < k->lruvec_stat_items + 5) {
+		scenario_error(err, key_or_map(n, "memcg_stat_items"),
+			       "'memcg_stat_items' (MEMCG_NR_STAT) counts the %u node items and at least 5 memcg items, found %u",
+			       k->lruvec_stat_items, k->memcg_stat_items);
+		return -1;
+	}
+	return 0;
+}
+
+void kernel_config_defaults(struct kernel_config *k)
+{
 	memset(k, 0, sizeof(*k));
 	k->charge_batch = 32;
 	k->stock_memcgs = 1;
@@ -155,6 +209,17 @@ int kernel_config_load(struct kernel_config *k,
 	k->cgroup_version = 2;
 	k->reclaim_ps = 1000 * SIM_PS_PER_NS;
 	k->stats_flush_period_ms = 2000;
+	stats_defaults(k);
+}
+
+int kernel_config_load(struct kernel_config *k,
+		       const struct scenario_node *root, struct sim_error *err)
+{
+	const struct scenario_node *n = scenario_get(root, "kernel");
+	unsigned int e, memcg;
+	uint64_t v;
+
+	kernel_config_defaults(k);
 	if (!n)
 		return 0;
 	if (scenario_check_keys(n, kernel_keys, N(kernel_keys), err))
@@ -197,8 +262,14 @@ int kernel_config_load(struct kernel_config *k,
 			  N(sk_reclaim_names), &e, err))
 		return -1;
 	k->sk_reclaim = e;
-	if (scenario_enum(n, "stats_updates_atomic", false, 0,
-			  stats_atomic_names, N(stats_atomic_names), &e, err))
+	if (scenario_enum(n, "stats_version", false, STATS_V6_0,
+			  stats_version_names, N(stats_version_names), &e, err))
+		return -1;
+	k->stats_version = e;
+	stats_defaults(k);
+	if (scenario_enum(n, "stats_updates_atomic", false,
+			  k->stats_updates_atomic, stats_atomic_names,
+			  N(stats_atomic_names), &e, err))
 		return -1;
 	k->stats_updates_atomic = e;
 	if (scenario_enum(n, "protected_usage_update", false, PROTECTED_ALWAYS,
@@ -209,11 +280,12 @@ int kernel_config_load(struct kernel_config *k,
 			  N(kmem_names), &e, err))
 		return -1;
 	k->kmem_accounting = e;
-	if (scenario_enum(n, "stats_flush_threshold", false, FLUSH_GLOBAL,
+	if (scenario_enum(n, "stats_flush_threshold", false,
+			  k->stats_flush_threshold,
 			  threshold_names, N(threshold_names), &e, err))
 		return -1;
 	k->stats_flush_threshold = e;
-	if (scenario_enum(n, "local_stats", false, LOCAL_PERCPU_SUM,
+	if (scenario_enum(n, "local_stats", false, k->local_stats,
 			  local_names, N(local_names), &e, err))
 		return -1;
 	k->local_stats = e;
@@ -221,7 +293,21 @@ int kernel_config_load(struct kernel_config *k,
 			 &v, err))
 		return -1;
 	k->stats_flush_period_ms = (unsigned int)v;
-	return 0;
+	if (scenario_u64(n, "lruvec_stat_items", false, 43, 18, 1024, &v, err))
+		return -1;
+	k->lruvec_stat_items = (unsigned int)v;
+	if (scenario_u64(n, "memcg_stat_items", false,
+			 k->lruvec_stat_items + 7, 1, 2048, &v, err))
+		return -1;
+	k->memcg_stat_items = (unsigned int)v;
+	if (scenario_u64(n, "memcg_event_items", false, k->memcg_event_items,
+			 1, 1024, &v, err))
+		return -1;
+	k->memcg_event_items = (unsigned int)v;
+	if (scenario_bool(n, "stats_flush_skip", false, k->stats_flush_skip,
+			  &k->stats_flush_skip, err))
+		return -1;
+	return stats_sizes_check(k, n, err);
 }
 
 static const char *const cgroup_keys[] = {
@@ -307,23 +393,53 @@ out:
 	return 0;
 }
 
+/*
+ * A key ending in "[A-B]" names B - A + 1 cgroups, the range's numbers in
+ * place of the brackets ("/readers/c[1-1000]"): how many it names, or 0
+ * for a plain path; *prefix is the part before the bracket.
+ */
+static size_t cgroup_range(const char *key, char *prefix, size_t size,
+			   unsigned long *first)
+{
+	const char *open = strrchr(key, '[');
+	unsigned long a, b;
+	int used = 0;
+
+	if (!open || strchr(open, '/') ||
+	    sscanf(open, "[%lu-%lu]%n", &a, &b, &used) != 2 ||
+	    open[used] != '\0' || b < a || b - a >= CGROUP_MAX ||
+	    (size_t)(open - key) >= size)
+		return 0;
+	memcpy(prefix, key, (size_t)(open - key));
+	prefix[open - key] = '\0';
+	*first = a;
+	return (size_t)(b - a + 1);
+}
+
 int cgroup_tree_load(struct cgroup_tree *t, const struct scenario_node *root,
 		     struct sim_error *err)
 {
 	const struct scenario_node *n = scenario_get(root, "cgroups");
-	size_t i, nr = n ? scenario_len(n) : 0;
+	size_t i, j, nr = n ? scenario_len(n) : 0, total = 0, count;
+	char prefix[128], path[160];
+	unsigned long first;
 
 	memset(t, 0, sizeof(*t));
 	if (n && scenario_kind(n) != SCENARIO_MAP) {
 		scenario_error(err, n, "expected a map of cgroup paths");
 		return -1;
 	}
-	if (nr >= CGROUP_MAX) {
+	for (i = 0; i < nr; i++) {
+		count = cgroup_range(scenario_key(n, i), prefix, sizeof(prefix),
+				     &first);
+		total += count ? count : 1;
+	}
+	if (total >= CGROUP_MAX) {
 		scenario_error(err, n, "at most %d cgroups, found %zu",
-			       CGROUP_MAX - 1, nr);
+			       CGROUP_MAX - 1, total);
 		return -1;
 	}
-	t->cg = calloc(nr + 1, sizeof(*t->cg));
+	t->cg = calloc(total + 1, sizeof(*t->cg));
 	if (!t->cg) {
 		scenario_error(err, n, "out of memory");
 		return -1;
@@ -333,10 +449,19 @@ int cgroup_tree_load(struct cgroup_tree *t, const struct scenario_node *root,
 	t->cg[0].high = t->cg[0].max = UINT64_MAX;
 	t->nr = 1;
 	for (i = 0; i < nr; i++) {
-		if (cgroup_load_one(t, scenario_item(n, i), scenario_key(n, i),
-				    err)) {
-			cgroup_tree_destroy(t);
-			return -1;
+		count = cgroup_range(scenario_key(n, i), prefix, sizeof(prefix),
+				     &first);
+		for (j = 0; j < (count ? count : 1); j++) {
+			if (count)
+				snprintf(path, sizeof(path), "%s%lu", prefix,
+					 first + j);
+			else
+				snprintf(path, sizeof(path), "%s",
+					 scenario_key(n, i));
+			if (cgroup_load_one(t, scenario_item(n, i), path, err)) {
+				cgroup_tree_destroy(t);
+				return -1;
+			}
 		}
 	}
 	return 0;

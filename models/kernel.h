@@ -37,6 +37,8 @@ enum kernel_stats_atomic {
 	STATS_ATOMIC_BELOW_THRESHOLD,
 };
 enum kernel_local_stats { LOCAL_PERCPU_SUM, LOCAL_AGGREGATED };
+/* The statistics code of mm/memcontrol.c and kernel/cgroup/rstat.c. */
+enum kernel_stats_version { STATS_V6_0, STATS_V6_6, STATS_V6_8 };
 
 struct kernel_config {
 	bool memcg_disabled;			/* cgroup_disable=memory */
@@ -54,6 +56,16 @@ struct kernel_config {
 	enum kernel_stats_atomic stats_updates_atomic;
 	enum kernel_local_stats local_stats;
 	unsigned int stats_flush_period_ms;
+	/*
+	 * stats_version sets the defaults of the keys above and below to
+	 * what that kernel does (doc/memcg-stats.md section 6); a key set
+	 * on its own wins.
+	 */
+	enum kernel_stats_version stats_version;
+	unsigned int lruvec_stat_items;	/* NR_VM_NODE_STAT_ITEMS */
+	unsigned int memcg_stat_items;	/* MEMCG_NR_STAT */
+	unsigned int memcg_event_items;	/* NR_VM_EVENT_ITEMS / NR_MEMCG_EVENTS */
+	bool stats_flush_skip;		/* one flusher, the others skip */
 };
 
 #define CGROUP_MAX 4096
@@ -71,6 +83,8 @@ struct cgroup_tree {
 	struct cgroup_config *cg;	/* [0] is the root "/" */
 };
 
+/* Linux v6.0's, as a scenario without `kernel:` gets them. */
+void kernel_config_defaults(struct kernel_config *k);
 int kernel_config_load(struct kernel_config *k,
 		       const struct scenario_node *root, struct sim_error *err);
 int cgroup_tree_load(struct cgroup_tree *t, const struct scenario_node *root,

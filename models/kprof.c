@@ -29,6 +29,13 @@ static const char *const names[NR_KPROF_FNS] = {
 	[KF_mem_cgroup_under_socket_pressure] =
 		"mem_cgroup_under_socket_pressure",
 	[KF_mod_memcg_state] = "mod_memcg_state",
+	[KF_mod_lruvec_state] = "mod_lruvec_state",
+	[KF_count_memcg_events] = "count_memcg_events",
+	[KF_cgroup_rstat_updated] = "cgroup_rstat_updated",
+	[KF_mem_cgroup_flush_stats] = "mem_cgroup_flush_stats",
+	[KF_cgroup_rstat_flush] = "cgroup_rstat_flush",
+	[KF_mem_cgroup_css_rstat_flush] = "mem_cgroup_css_rstat_flush",
+	[KF_memory_stat_show] = "memory_stat_show",
 	[KF_charge_memcg] = "charge_memcg",
 	[KF_uncharge_batch] = "uncharge_batch",
 	[KF_memcg_kmem_charge_page] = "__memcg_kmem_charge_page",

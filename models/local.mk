@@ -12,9 +12,11 @@ libsim_a_SOURCES += \
 	%reldir%/workload.c %reldir%/workload.h \
 	%reldir%/teaching.c \
 	%reldir%/sock.c %reldir%/sock.h \
+	%reldir%/rstat.c %reldir%/rstat.h \
 	%reldir%/netperf.c \
 	%reldir%/page_fault.c \
 	%reldir%/hackbench.c \
+	%reldir%/stat_reader.c \
 	%reldir%/explain.c %reldir%/explain.h \
 	%reldir%/validate.c %reldir%/validate.h \
 	%reldir%/plot.c %reldir%/plot.h \

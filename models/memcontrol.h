@@ -41,11 +41,37 @@
  * there it is 0). The per-CPU stock and per-CPU statistics sit on lines
  * only their CPU touches.
  *
- * Statistics: mod_memcg_state() adds to this CPU's counter of the memcg
- * and counts the update towards the global flush threshold (an atomic
- * every MEMCG_CHARGE_BATCH updates per CPU; memcg_rstat_updated()).
- * SIM: the rstat trees and flushing come with models/rstat.c. No OOM killer: a
- * charge that cannot be satisfied fails.
+ * Statistics (the second half of memcontrol.c; doc/memcg-stats.md has
+ * the kernel's code described version by version):
+ *  - Updates. __mod_memcg_state(), __mod_lruvec_state() and
+ *    __count_memcg_events() add to this CPU's copy of the memcg's
+ *    counters (struct memcg_vmstats_percpu; for node items also the
+ *    per-node lruvec copy and the node's vmstat diff), then
+ *    memcg_rstat_updated() links the memcg into this CPU's rstat tree
+ *    (models/rstat.c) and counts the change towards a flush:
+ *    stats_flush_threshold: global (v6.0) adds to a per-CPU count and,
+ *    every MEMCG_CHARGE_BATCH, to the global atomic stats_flush_threshold
+ *    (v6.1 skips the atomic once a flush is due); per_memcg (v6.8) walks
+ *    the ancestors' per-CPU counts and adds to each one's atomic
+ *    vmstats->stats_updates unless that memcg is already flushable.
+ *  - Flushes. Readers call mem_cgroup_flush_stats(), which flushes when
+ *    the threshold passes MEMCG_CHARGE_BATCH x num_online_cpus(): the
+ *    whole tree (global) or the subtree of the memcg read (per_memcg).
+ *    stats_flush_skip: a flush that finds another ongoing returns at once
+ *    (v6.0 trylock, v6.6 atomic), else it waits for cgroup_rstat_lock.
+ *    The rstat callback mem_cgroup_css_rstat_flush() walks every item of
+ *    a (memcg, CPU): the pending count from the children, the CPU's
+ *    counter (a remote read: the line leaves the updater) and its
+ *    previous value, and adds the delta to the memcg and the parent's
+ *    pending. A periodic worker flushes every stats_flush_period_ms;
+ *    ratelimited callers flush only 2 periods after the last one.
+ *  - Reads. memory.stat v2 reads the flushed hierarchical counters; v1
+ *    also reads local ones: local_stats: percpu_sum sums the counter over
+ *    every possible CPU (v6.0), aggregated reads the flush's state_local
+ *    (v6.6). Every read of a modelled item is compared with the exact
+ *    value: the stats error.
+ *
+ * SIM: No OOM killer: a charge that cannot be satisfied fails.
  *
  * Layering: models/ module; uses models/page_counter.h, models/kernel.h,
  * models/cache.h, models/kprof.h, sim/.
@@ -59,6 +85,7 @@
 #include "models/cache.h"
 #include "models/kernel.h"
 #include "models/page_counter.h"
+#include "models/rstat.h"
 #include "sim/co.h"
 #include "sim/stats.h"
 
@@ -92,6 +119,85 @@ struct obj_cgroup {
 	struct coh_object *obj;
 };
 
+/*
+ * The statistics items the modelled paths update, and where the kernel
+ * keeps them (memcg_stat_index()/memcg_event_index() give their indexes
+ * in the kernel's arrays). SIM: only these hold values; every other item
+ * of the arrays costs what its lines cost and stays 0.
+ */
+enum memcg_stat_sim {
+	/* enum node_stat_item: memcg and per-node lruvec counters */
+	SIM_NR_INACTIVE_ANON,	/* NR_LRU_BASE + LRU_INACTIVE_ANON */
+	SIM_NR_ANON_MAPPED,
+	/* enum memcg_stat_item: memcg counters only */
+	SIM_MEMCG_SOCK,
+	SIM_MEMCG_KMEM,
+	NR_SIM_STATE,
+};
+#define NR_SIM_NODE_ITEMS 2	/* the first ones above */
+
+enum memcg_event_sim { SIM_PGPGIN, SIM_PGPGOUT, SIM_PGFAULT, NR_SIM_EVENTS };
+
+/* mem_cgroup_per_node->lruvec_stats_percpu, one CPU's copy */
+struct lruvec_stats_percpu {
+	long state[NR_SIM_NODE_ITEMS];
+	long state_prev[NR_SIM_NODE_ITEMS];
+	struct coh_object *obj;
+};
+
+/* memcg->vmstats_percpu, one CPU's copy; made on first use */
+struct memcg_vmstats_percpu {
+	unsigned int stats_updates;	/* v6.8: this CPU's pending count */
+	long state[NR_SIM_STATE];
+	long events[NR_SIM_EVENTS];
+	long state_prev[NR_SIM_STATE];
+	long events_prev[NR_SIM_EVENTS];
+	struct coh_object *obj;
+	struct lruvec_stats_percpu *lruvec;	/* [nr_nodes] */
+};
+
+/* mem_cgroup_per_node->lruvec_stats */
+struct lruvec_stats {
+	long state[NR_SIM_NODE_ITEMS];
+	long state_local[NR_SIM_NODE_ITEMS];	/* v6.6 on */
+	long state_pending[NR_SIM_NODE_ITEMS];
+	struct coh_object *obj;
+};
+
+/* memcg->vmstats: the flushed (aggregated) counters */
+struct memcg_vmstats {
+	long state[NR_SIM_STATE];
+	long events[NR_SIM_EVENTS];
+	long state_local[NR_SIM_STATE];		/* v6.6 on */
+	long events_local[NR_SIM_EVENTS];
+	long state_pending[NR_SIM_STATE];
+	long events_pending[NR_SIM_EVENTS];
+	long stats_updates;			/* v6.8 atomic64_t */
+	struct coh_object *obj;
+};
+
+/* SIM: the exact values, every update applied at once: the stats error */
+struct memcg_stats_truth {
+	long state[NR_SIM_STATE], state_local[NR_SIM_STATE];
+	long events[NR_SIM_EVENTS], events_local[NR_SIM_EVENTS];
+};
+
+/*
+ * struct stat_layout - a statistics struct whose members are arrays of
+ * longs: each array is split into fields at line boundaries, so element i
+ * of array a is the field of its line.
+ */
+#define STAT_MAX_ARRAYS 8
+struct stat_layout {
+	struct coh_layout l;
+	struct coh_layout_field *fields;
+	char (*names)[32];
+	unsigned int nr_arrays;
+	struct {
+		unsigned int off, n, first;
+	} a[STAT_MAX_ARRAYS];
+};
+
 struct mem_cgroup {
 	struct mem_cgroup *parent;	/* css.parent */
 	unsigned int id;		/* index in the scenario's cgroups */
@@ -103,7 +209,10 @@ struct mem_cgroup {
 
 	/* SIM: where it lives and what happened to it */
 	struct coh_object *obj;
-	struct coh_object **vmstats_percpu;	/* [nr_cpus], on first use */
+	struct memcg_vmstats vmstats;
+	struct lruvec_stats *lruvec_stats;	/* [nr_nodes] */
+	struct memcg_vmstats_percpu **vmstats_percpu;	/* [nr_cpus] */
+	struct memcg_stats_truth truth;
 	long sock_pages;		/* MEMCG_SOCK */
 	uint64_t nr_reclaimed, nr_failed;
 };
@@ -128,6 +237,14 @@ struct memcg_counts {
 	uint64_t failures;		/* -ENOMEM */
 	uint64_t reclaimed;		/* pages */
 	uint64_t uncharges;		/* uncharge calls of any path */
+	/* statistics */
+	uint64_t stats_atomics;		/* RMWs on flush-threshold counters */
+	uint64_t flushed_cpus;		/* (memcg, CPU) pairs flushed */
+	uint64_t flushes;		/* do_flush_stats() that flushed */
+	uint64_t flushes_skipped;	/* ... that found one ongoing */
+	uint64_t stat_reads;		/* memory.stat reads */
+	uint64_t error_reads;		/* counters checked against truth */
+	double error_sum, error_max;	/* pages (events: counts) */
 };
 
 /*
@@ -145,12 +262,32 @@ struct memcg_sim {
 	struct coh_layout memcg_layout;
 	struct coh_layout_field *memcg_fields;
 	char member_names[2][NR_PC_MEMBERS][32];	/* memory.*, kmem.* */
-	struct coh_layout stock_layout, pcpu_layout, objcg_layout;
+	struct coh_layout stock_layout, objcg_layout;
 	struct coh_layout pcpu_stats_layout, global_layout;
 	struct coh_object **pcpu_stats;	/* [nr_cpus] stats_updates etc. */
 	unsigned int *stats_updates;	/* [nr_cpus] */
 	struct coh_object *flush_threshold;	/* stats_flush_threshold */
 	long stats_flush_threshold;
+	/* statistics (the second half of memcontrol.c) */
+	unsigned int nr_nodes;		/* N_MEMORY nodes: the sockets */
+	struct stat_layout pcpu_sl, vmstats_sl, lruvec_pcpu_sl, lruvec_sl;
+	struct coh_layout node_pcp_layout;
+	int *state_slot, *event_slot;	/* kernel index -> SIM_*, or -1 */
+	struct rstat *rstat;
+	int *cgroup_parent;		/* [nr_memcgs] for rstat */
+	struct coh_object *flush_lock;	/* stats_flush_lock / _ongoing */
+	struct coh_object *flush_time;	/* flush_next_time / last_time */
+	bool flush_ongoing;
+	sim_time_t flush_next_time;	/* v6.8: flush_last_time + 4 s */
+	sim_time_t flush_period_ps;	/* FLUSH_TIME */
+	struct coh_object **node_pcp;	/* [cpu * nr_nodes + node] */
+	long *node_diff;		/* [(cpu * nr_nodes + node) * 2 + i] */
+	struct coh_object **node_vm_stat;	/* [nr_nodes] pgdat->vm_stat */
+	struct coh_object *vm_node_stat;	/* the global one */
+	unsigned char **cold_seen;	/* [reader cpu]: (cpu, line) bitmap */
+	struct sim_stat flush_lat;	/* do_flush_stats() that flushed, ns */
+	struct sim_stat read_lat;	/* memory.stat reads, ns */
+	struct sim_stat pass_lat;	/* stat_reader passes, ns */
 	sim_time_t reclaim_ps;		/* per page reclaimed */
 	struct memcg_counts counts;
 	struct sim_stat charge_lat;	/* try_charge_memcg() that charged, ns */
@@ -188,6 +325,8 @@ struct memcg_frame {
 	unsigned int gfp;
 	/* locals */
 	unsigned int batch, i;
+	int idx;			/* statistics: SIM_* item */
+	long val;			/* statistics: the change */
 	struct page_counter *counter;
 	struct mem_cgroup *over, *m;
 	struct memcg_stock_pcp *stock;
@@ -204,6 +343,52 @@ int try_charge(struct sim_proc *p, void *frame);
  * memcg_rstat_updated()'s count towards the flush threshold.
  */
 int mod_memcg_state(struct sim_proc *p, void *frame);
+/* mod_lruvec_state(): a node item, on this CPU's node: .idx, .val */
+int mod_lruvec_state(struct sim_proc *p, void *frame);
+/* count_memcg_events(): .idx is a SIM event, .val the count */
+int count_memcg_events(struct sim_proc *p, void *frame);
+/*
+ * mem_cgroup_flush_stats(): flush if the threshold says so. .memcg is the
+ * one about to be read (v6.8 flushes its subtree; before, the root's).
+ */
+int mem_cgroup_flush_stats(struct sim_proc *p, void *frame);
+int mem_cgroup_flush_stats_ratelimited(struct sim_proc *p, void *frame);
+/* flush_memcg_stats_dwork(): the periodic flush, whatever the threshold */
+int flush_memcg_stats_dwork(struct sim_proc *p, void *frame);
+
+/* The periodic flusher's loop, on a CPU no task uses (models/run.c). */
+struct kworker_frame {
+	struct co_frame co;
+	struct memcg_sim *ms;
+	struct coh_cpu *cc;
+	sim_time_t end_ps;
+};
+
+int memcg_stats_kworker(struct sim_proc *p, void *frame);
+
+/* memory.stat of .memcg in cgroup v1 or v2 format */
+struct stat_show_frame {
+	struct co_frame co;
+	struct memcg_sim *ms;
+	struct coh_cpu *cc;
+	struct mem_cgroup *memcg;
+	unsigned int format;	/* 1 or 2 */
+	bool ratelimited;	/* flush as an in-kernel reader would */
+	/* locals */
+	unsigned int i, pass;
+	struct mem_cgroup *m;
+	sim_time_t start;
+};
+
+int memory_stat_show(struct sim_proc *p, void *frame);
+/* The rstat callback (models/rstat.h struct rstat_cb_frame). */
+int mem_cgroup_css_rstat_flush(struct sim_proc *p, void *frame);
+
+/* The values a read returns (the model's, for tests). */
+long memcg_page_state(struct memcg_sim *ms, struct mem_cgroup *memcg, int idx);
+long memcg_page_state_true(struct memcg_sim *ms, struct mem_cgroup *memcg,
+			   int idx);
+unsigned int memcg_stat_index(const struct memcg_sim *ms, int idx);
 int consume_stock(struct sim_proc *p, void *frame);
 int refill_stock(struct sim_proc *p, void *frame);
 int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame);

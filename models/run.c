@@ -23,7 +23,7 @@
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_VARIANTS 256
 #define MAX_WORKLOADS 64
-#define MAX_METRICS 32
+#define MAX_METRICS 64
 #define PROC_STACK 4096
 
 static const char *const top_keys[] = {
@@ -261,6 +261,7 @@ static int variant_workload(struct variant *v, const struct scenario_node *n,
 	w->tasks = calloc(nr, sizeof(*w->tasks));
 	SIM_BUG_ON(!w->cpus || !w->tasks);
 	memcpy(w->cpus, order, nr * sizeof(*w->cpus));
+	w->cgroups = &v->cgroups;
 	return w->type->parse(w, n, &v->machine, err);
 }
 
@@ -425,12 +426,23 @@ static double percent(double part, double whole)
 
 /* The charge path's own metrics (DESIGN.md section 8). */
 static void memcg_collect(struct run *run, struct run_result *res,
-			  uint64_t ops)
+			  uint64_t ops, double secs)
 {
 	struct memcg_sim *ms = run->memcg;
 	const struct memcg_counts *c = &ms->counts;
 	double per_op = ops ? 1.0 / (double)ops : 0.0;
+	bool charging = false, reading = false;
+	unsigned int i;
 
+	/* rows by the workloads present, so that variants line up */
+	for (i = 0; i < run->nr_workloads; i++) {
+		if (run->workloads[i].type == &stat_reader_type)
+			reading = true;
+		else if (run->workloads[i].type->memcg)
+			charging = true;
+	}
+	if (!charging)
+		goto stats;
 	result_add(res, "charge_latency_mean", "ns",
 		   sim_stat_mean(&ms->charge_lat), false);
 	result_add(res, "charge_latency_p50", "ns",
@@ -448,6 +460,32 @@ static void memcg_collect(struct run *run, struct run_result *res,
 	result_add(res, "page_counter_uncharges_per_op", "calls",
 		   (double)c->pc_uncharges * per_op, false);
 	result_add(res, "charge_failures", "calls", (double)c->failures,
+		   false);
+stats:
+	/* statistics (DESIGN.md section 5) */
+	result_add(res, "stats_atomics_per_op", "calls",
+		   (double)c->stats_atomics * per_op, false);
+	result_add(res, "flushes_per_s", "1/s", (double)c->flushes / secs,
+		   false);
+	result_add(res, "flushes_skipped", "calls", (double)c->flushes_skipped,
+		   false);
+	result_add(res, "flush_time_p50", "ns",
+		   sim_stat_quantile(&ms->flush_lat, 0.50), false);
+	result_add(res, "flush_time_p99", "ns",
+		   sim_stat_quantile(&ms->flush_lat, 0.99), false);
+	if (!reading)
+		return;
+	result_add(res, "stat_read_latency_mean", "ns",
+		   sim_stat_mean(&ms->read_lat), false);
+	result_add(res, "stat_read_latency_p50", "ns",
+		   sim_stat_quantile(&ms->read_lat, 0.50), false);
+	result_add(res, "stat_read_latency_p99", "ns",
+		   sim_stat_quantile(&ms->read_lat, 0.99), false);
+	result_add(res, "stat_pass_time_mean", "us",
+		   sim_stat_mean(&ms->pass_lat) / 1000.0, false);
+	result_add(res, "stats_error_max", "pages", c->error_max, false);
+	result_add(res, "stats_error_mean", "pages",
+		   c->error_reads ? c->error_sum / (double)c->error_reads : 0.0,
 		   false);
 }
 
@@ -529,7 +567,7 @@ static void run_collect(struct run *run, struct run_result *res)
 					 (double)(run->end_ps - run->warmup_ps)),
 		   false);
 	if (run->memcg)
-		memcg_collect(run, res, ops);
+		memcg_collect(run, res, ops, secs);
 }
 
 static void lines_report(struct run *run, struct report *r, int variant,
@@ -629,6 +667,43 @@ static void functions_report(struct run *run, struct report *r, int variant)
  * when @r is not NULL, records the hot lines and hands the finished run to
  * the inspect hook.
  */
+/*
+ * The periodic statistics flusher (flush_memcg_stats_dwork) runs on the
+ * highest-numbered CPU no task uses. SIM: with every CPU busy there is
+ * none: a kworker would preempt a task, which the model cannot do. The
+ * period (2 s) is longer than most runs anyway.
+ */
+static void kworker_setup(struct run *run)
+{
+	struct kworker_frame *f;
+	unsigned int i, j;
+	bool *busy;
+	int cpu;
+
+	run->kworker_cpu = -1;
+	if (!run->memcg)
+		return;
+	busy = calloc(run->machine.nr_cpus, sizeof(*busy));
+	SIM_BUG_ON(!busy);
+	for (i = 0; i < run->nr_workloads; i++)
+		for (j = 0; j < run->workloads[i].nr_tasks; j++)
+			busy[run->workloads[i].cpus[j]] = true;
+	for (cpu = (int)run->machine.nr_cpus - 1; cpu >= 0; cpu--)
+		if (!busy[cpu])
+			break;
+	free(busy);
+	if (cpu < 0)
+		return;
+	run->kworker_cpu = cpu;
+	sim_proc_init(&run->kworker, run->engine, (unsigned int)cpu,
+		      PROC_STACK, NULL);
+	f = co_push(&run->kworker, memcg_stats_kworker, sizeof(*f));
+	f->ms = run->memcg;
+	f->cc = coh_cpu_attach(run->coh, (unsigned int)cpu, &run->kworker);
+	f->end_ps = run->end_ps;
+	sim_proc_start(&run->kworker, 0);
+}
+
 static void run_variant_once(struct variant *v, uint64_t seed,
 			     const struct run_opts *o, bool first,
 			     struct progress_ctx *pc, struct report *r,
@@ -673,6 +748,7 @@ static void run_variant_once(struct variant *v, uint64_t seed,
 		}
 		w->type->setup(w, &run);
 	}
+	kworker_setup(&run);
 	for (i = 0; i < v->nr_workloads; i++)
 		for (j = 0; j < v->workloads[i].nr_tasks; j++)
 			sim_proc_start(&v->workloads[i].tasks[j].proc, 0);
@@ -704,6 +780,8 @@ static void run_variant_once(struct variant *v, uint64_t seed,
 			sim_proc_destroy(&t->proc);
 		}
 	}
+	if (run.kworker_cpu >= 0)
+		sim_proc_destroy(&run.kworker);
 	sim_stat_destroy(&run.lat);
 	memcg_sim_free(run.memcg);
 	coh_free(run.coh);

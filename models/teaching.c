@@ -706,6 +706,7 @@ static const struct workload_type *const all_types[] = {
 	&netperf_type,
 	&page_fault_type,
 	&hackbench_type,
+	&stat_reader_type,
 };
 
 const struct workload_type *workload_type_find(const char *name)

@@ -71,6 +71,7 @@ struct workload {
 	unsigned int *cpus;		/* [nr_tasks], in cpulist order */
 	struct sim_task *tasks;		/* [nr_tasks] */
 	double scale;			/* throughput = ops/s x scale */
+	const struct cgroup_tree *cgroups;	/* the scenario's, for parse */
 	void *priv;			/* the type's own state */
 };
 
@@ -78,6 +79,7 @@ struct workload {
 extern const struct workload_type netperf_type;
 extern const struct workload_type page_fault_type;
 extern const struct workload_type hackbench_type;
+extern const struct workload_type stat_reader_type;
 
 const struct workload_type *workload_type_find(const char *name);
 unsigned int workload_types(const struct workload_type *const **types);
@@ -94,6 +96,8 @@ struct run {
 	const struct kernel_config *kernel;
 	const struct cgroup_tree *cgroups;
 	struct memcg_sim *memcg;	/* NULL unless a workload needs it */
+	struct sim_proc kworker;	/* the periodic stats flusher */
+	int kworker_cpu;		/* its CPU, or -1: none is idle */
 	struct sim_engine *engine;
 	struct coh *coh;
 	uint64_t seed;

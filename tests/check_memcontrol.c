@@ -83,6 +83,7 @@ static void setup(void)
 		sim_proc_init(&h.proc[i], h.e, i, 8192, NULL);
 		h.cc[i] = coh_cpu_attach(h.coh, i, &h.proc[i]);
 	}
+	kernel_config_defaults(&h.k);
 	h.k.charge_batch = 32;
 	h.k.stock_memcgs = 1;
 	h.k.page_counter_layout = PC_LAYOUT_V6_0;

@@ -50,6 +50,7 @@ static void setup_policy(unsigned int policy)
 	h.coh = coh_create(&h.m, h.e);
 	sim_proc_init(&h.proc, h.e, 0, 8192, NULL);
 	h.cc = coh_cpu_attach(h.coh, 0, &h.proc);
+	kernel_config_defaults(&h.k);
 	h.k.charge_batch = 32;
 	h.k.stock_memcgs = 1;
 	h.k.memory_offset = -1;
