@@ -1902,6 +1902,7 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 			CO_AWAIT(f, coh_read(f->cc, f->m->memory.f[PC_MAX]));
 	}
 out:
+	CO_AWAIT(f, coh_fence(f->cc));
 	ms->counts.stat_reads++;
 	sim_stat_add(&ms->read_lat, (double)(NOW(f) - f->start) /
 					    SIM_PS_PER_NS);

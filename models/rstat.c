@@ -203,6 +203,8 @@ int cgroup_rstat_updated(struct sim_proc *p, void *frame)
 	}
 	CO_AWAIT(f, spin_unlock(f->cc, &rs->cpu_lock[f->cpu]));
 out:
+	/* an exported function's return: the caller uses what it loaded */
+	CO_AWAIT(f, coh_fence(f->cc));
 	EXIT(f);
 	CO_END(f, p);
 }
@@ -391,6 +393,7 @@ int cgroup_rstat_flush(struct sim_proc *p, void *frame)
 	CO_CALL(f, p, cgroup_rstat_flush_locked, struct rstat_frame, .rs = rs,
 		.cc = f->cc, .cgrp = f->cgrp);
 	CO_AWAIT(f, spin_unlock(f->cc, &rs->cgroup_rstat_lock));
+	CO_AWAIT(f, coh_fence(f->cc));
 	EXIT(f);
 	CO_END(f, p);
 }

@@ -49,6 +49,11 @@ tests_check_memcontrol_SOURCES = tests/check_memcontrol.c
 tests_check_memcontrol_CFLAGS = $(TEST_CFLAGS)
 tests_check_memcontrol_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_rstat
+tests_check_rstat_SOURCES = tests/check_rstat.c
+tests_check_rstat_CFLAGS = $(TEST_CFLAGS)
+tests_check_rstat_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/check_compare
 tests_check_compare_SOURCES = tests/check_compare.c
 tests_check_compare_CFLAGS = $(TEST_CFLAGS)
