@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <libgen.h>
+#include <stdint.h>
 
 #include "models/kernel.h"
 #include "models/pahole.h"
@@ -19,8 +20,10 @@ static const char *const kernel_keys[] = {
 	"page_counter_offsets", "page_counter_pahole", "cgroup_version",
 	"reclaim_ns", "sk_reclaim", "stats_updates_atomic", "stats_version",
 	"lruvec_stat_items", "memcg_stat_items", "memcg_event_items",
-	"stats_flush_skip",
+	"stats_flush_skip", "stats_parent_walk",
 };
+static const char *const parent_walk_names[] = { "statc_parent",
+						 "parent_mem_cgroup" };
 static const char *const stats_version_names[] = { "v6.0", "v6.6", "v6.8" };
 static const char *const stats_atomic_names[] = { "always",
 						  "below_threshold" };
@@ -193,8 +196,9 @@ static int stats_sizes_check(const struct kernel_config *k,
 	/* MEMCG_KMEM is the fifth memcg_stat_item after the node items */
 	if (k->memcg_stat_items < k->lruvec_stat_items + 5) {
 		scenario_error(err, key_or_map(n, "memcg_stat_items"),
-			       "'memcg_stat_items' (MEMCG_NR_STAT) counts the %u node items and at least 5 memcg items, found %u",
-			       k->lruvec_stat_items, k->memcg_stat_items);
+			       "'memcg_stat_items' (MEMCG_NR_STAT) must be at least %u: the %u node items, then the memcg items up to MEMCG_KMEM; found %u",
+			       k->lruvec_stat_items + 5, k->lruvec_stat_items,
+			       k->memcg_stat_items);
 		return -1;
 	}
 	return 0;
@@ -307,6 +311,10 @@ int kernel_config_load(struct kernel_config *k,
 	if (scenario_bool(n, "stats_flush_skip", false, k->stats_flush_skip,
 			  &k->stats_flush_skip, err))
 		return -1;
+	if (scenario_enum(n, "stats_parent_walk", false, 0, parent_walk_names,
+			  N(parent_walk_names), &e, err))
+		return -1;
+	k->stats_parent_walk_memcg = e == 1;
 	return stats_sizes_check(k, n, err);
 }
 
@@ -407,9 +415,10 @@ static size_t cgroup_range(const char *key, char *prefix, size_t size,
 
 	if (!open || strchr(open, '/') ||
 	    sscanf(open, "[%lu-%lu]%n", &a, &b, &used) != 2 ||
-	    open[used] != '\0' || b < a || b - a >= CGROUP_MAX ||
-	    (size_t)(open - key) >= size)
+	    open[used] != '\0' || (size_t)(open - key) >= size)
 		return 0;
+	if (b < a || b - a >= (unsigned long)CGROUP_MAX * 4)
+		return SIZE_MAX;	/* empty, or far too many */
 	memcpy(prefix, key, (size_t)(open - key));
 	prefix[open - key] = '\0';
 	*first = a;
@@ -432,6 +441,12 @@ int cgroup_tree_load(struct cgroup_tree *t, const struct scenario_node *root,
 	for (i = 0; i < nr; i++) {
 		count = cgroup_range(scenario_key(n, i), prefix, sizeof(prefix),
 				     &first);
+		if (count == SIZE_MAX) {
+			scenario_error(err, scenario_item(n, i),
+				       "cgroup range '%s': expected [FIRST-LAST] with FIRST <= LAST and at most %d cgroups",
+				       scenario_key(n, i), CGROUP_MAX - 1);
+			return -1;
+		}
 		total += count ? count : 1;
 	}
 	if (total >= CGROUP_MAX) {

@@ -66,6 +66,7 @@ struct kernel_config {
 	unsigned int memcg_stat_items;	/* MEMCG_NR_STAT */
 	unsigned int memcg_event_items;	/* NR_VM_EVENT_ITEMS / NR_MEMCG_EVENTS */
 	bool stats_flush_skip;		/* one flusher, the others skip */
+	bool stats_parent_walk_memcg;	/* per_memcg before 9cee7e8ef3e3 */
 };
 
 #define CGROUP_MAX 4096

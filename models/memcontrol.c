@@ -837,22 +837,32 @@ static void stats_layouts_build(struct memcg_sim *ms)
 	const struct kernel_config *k = ms->k;
 	unsigned int m = k->memcg_stat_items, e = k->memcg_event_items;
 	unsigned int s = k->lruvec_stat_items;
-	bool v68 = k->stats_version == STATS_V6_8;
+	/* the v6.8 header came with the per-memcg threshold */
+	bool v68 = k->stats_flush_threshold == FLUSH_PER_MEMCG;
+	bool tail = v68 && k->stats_parent_walk_memcg;
 	bool local = k->local_stats == LOCAL_AGGREGATED;
 
 	/*
-	 * v6.8 puts stats_updates, parent and vmstats first, on their own
-	 * line, and aligns the struct to a line.
+	 * v6.8 (9cee7e8ef3e3) puts stats_updates and the cached parent and
+	 * vmstats pointers first, on their own line, and aligns the struct
+	 * to a line; 8d59d2214c23 before it (stats_parent_walk:
+	 * parent_mem_cgroup) had stats_updates alone at the end.
 	 */
-	stat_layout_add(&ms->pcpu_sl, "", v68 ? 1 : 0, 0);
-	stat_layout_add(&ms->pcpu_sl, "", m, v68 ? 64 : 0);
+	stat_layout_add(&ms->pcpu_sl, "", v68 && !tail ? 1 : 0, 0);
+	stat_layout_add(&ms->pcpu_sl, "", m, v68 && !tail ? 64 : 0);
 	stat_layout_add(&ms->pcpu_sl, "", e, 0);
 	stat_layout_add(&ms->pcpu_sl, "", m, 0);
 	stat_layout_add(&ms->pcpu_sl, "", e, 0);
 	stat_layout_add(&ms->pcpu_sl, "", 1, 0);	/* + targets[2] */
 	ms->pcpu_sl.l.size += 16;
+	if (tail) {
+		/* the header array moves to the end: one slot */
+		ms->pcpu_sl.a[PA_HDR].off = ms->pcpu_sl.l.size;
+		ms->pcpu_sl.a[PA_HDR].n = 1;
+		ms->pcpu_sl.l.size += 8;
+	}
 	stat_layout_finish(&ms->pcpu_sl, "memcg_vmstats_percpu", pa,
-			   v68 ? 64 : 0);
+			   v68 && !tail ? 64 : 0);
 
 	stat_layout_add(&ms->vmstats_sl, "", m, 0);
 	stat_layout_add(&ms->vmstats_sl, "", e, 0);
@@ -1097,7 +1107,6 @@ static int memcg_rstat_updated(struct sim_proc *p, void *frame)
 	f->batch = (unsigned int)(f->val < 0 ? -f->val : f->val);
 	if (ms->k->stats_flush_threshold == FLUSH_PER_MEMCG) {
 		for (f->m = f->memcg; f->m; f->m = f->m->parent) {
-			statc = memcg_vmstats_percpu(ms, f->m, f->cc->cpu);
 			/* statc->stats_updates += abs(val); statc->parent */
 			CO_AWAIT(f, coh_write(f->cc, stat_field(
 					&ms->pcpu_sl,
@@ -1107,7 +1116,7 @@ static int memcg_rstat_updated(struct sim_proc *p, void *frame)
 			statc = memcg_vmstats_percpu(ms, f->m, f->cc->cpu);
 			statc->stats_updates += f->batch;
 			if (statc->stats_updates < ms->k->charge_batch)
-				continue;
+				goto next;
 			CO_AWAIT(f, coh_read(f->cc, stat_field(
 						    &ms->vmstats_sl,
 						    f->m->vmstats.obj,
@@ -1124,6 +1133,16 @@ static int memcg_rstat_updated(struct sim_proc *p, void *frame)
 				ms->counts.stats_atomics++;
 			}
 			memcg_vmstats_percpu(ms, f->m, f->cc->cpu)->stats_updates = 0;
+next:
+			/*
+			 * 8d59d2214c23 found the next level through the
+			 * memcg: parent_mem_cgroup() reads css.parent (and
+			 * this_cpu_ptr(memcg->vmstats_percpu), read-mostly).
+			 */
+			if (ms->k->stats_parent_walk_memcg)
+				CO_AWAIT(f, coh_read(f->cc, memcg_field(
+							    f->m,
+							    MEMCG_CSS_PARENT)));
 		}
 		CO_RETURN(f, p, 0);
 	}

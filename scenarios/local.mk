@@ -37,7 +37,11 @@ dist_experiments_DATA = \
 	%reldir%/experiments/hackbench-objects.yaml \
 	%reldir%/experiments/page-counter-layouts.yaml \
 	%reldir%/experiments/page-fault-batch.yaml \
-	%reldir%/experiments/sk-forward-alloc-2022.yaml
+	%reldir%/experiments/sk-forward-alloc-2022.yaml \
+	%reldir%/experiments/stat-flush-contention.yaml \
+	%reldir%/experiments/stat-read-1000.yaml \
+	%reldir%/experiments/stats-threshold-netperf.yaml \
+	%reldir%/experiments/stats-threshold-page-fault.yaml
 
 # `pahole -C page_counter` text that scenarios read layouts from
 layoutsdir = $(pkgdatadir)/layouts

@@ -4,7 +4,8 @@
  *
  * For each scenario given on the command line (tests/data/bench-*.yaml:
  * atomic_counter on 8, 72 and 256 CPUs; the charge-batch-2022 validation
- * scenario, all six variants, whose target is under 30 s), run it once
+ * scenario, all six variants, and stat-read-1000, all four, whose
+ * targets are under 30 s; stat-flush-contention), run it once
  * through
  * scenario_run(), the same entry point as `memcgsim run`, and report
  * (summed over the scenario's variants)

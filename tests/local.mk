@@ -112,8 +112,10 @@ update-golden: memcgsim$(EXEEXT)
 	$(SHELL) $(srcdir)/%reldir%/run-golden.sh --update
 
 # make bench: engine events per second and peak memory of atomic_counter
-# on 8, 72 and 256 CPUs, and of charge-batch-2022's six variants (target:
-# under 30 s of one core); then the wall time of a 64-point sweep of
+# on 8, 72 and 256 CPUs, of charge-batch-2022's six variants (target:
+# under 30 s of one core), of stat-read-1000 (memory.stat of 1000 memcgs
+# on 256 CPUs, v1 and v2, both local_stats modes, at least one whole pass
+# each; target: under 30 s) and of stat-flush-contention; then the wall time of a 64-point sweep of
 # charge-batch-2022 with -j 1 and -j 2, and their ratio
 # (tests/bench-sweep.sh). Built only here, never by make all or make check.
 EXTRA_PROGRAMS = %reldir%/bench
@@ -124,7 +126,9 @@ bench: %reldir%/bench$(EXEEXT) memcgsim$(EXEEXT)
 		$(srcdir)/%reldir%/data/bench-8.yaml \
 		$(srcdir)/%reldir%/data/bench-72.yaml \
 		$(srcdir)/%reldir%/data/bench-256.yaml \
-		$(top_srcdir)/scenarios/validation/charge-batch-2022.yaml
+		$(top_srcdir)/scenarios/validation/charge-batch-2022.yaml \
+		$(top_srcdir)/scenarios/experiments/stat-read-1000.yaml \
+		$(top_srcdir)/scenarios/experiments/stat-flush-contention.yaml
 	$(SHELL) $(srcdir)/%reldir%/bench-sweep.sh ./memcgsim$(EXEEXT) \
 		$(top_srcdir)/scenarios/validation/charge-batch-2022.yaml
 
