@@ -844,12 +844,13 @@ static void stats_layouts_build(struct memcg_sim *ms)
 
 	/*
 	 * v6.8 (9cee7e8ef3e3) puts stats_updates and the cached parent and
-	 * vmstats pointers first, on their own line, and aligns the struct
-	 * to a line; 8d59d2214c23 before it (stats_parent_walk:
-	 * parent_mem_cgroup) had stats_updates alone at the end.
+	 * vmstats pointers first (24 bytes: state[0..4] share their line)
+	 * and aligns the struct to a line; 8d59d2214c23 before it
+	 * (stats_parent_walk: parent_mem_cgroup) had stats_updates alone at
+	 * the end.
 	 */
-	stat_layout_add(&ms->pcpu_sl, "", v68 && !tail ? 1 : 0, 0);
-	stat_layout_add(&ms->pcpu_sl, "", m, v68 && !tail ? 64 : 0);
+	stat_layout_add(&ms->pcpu_sl, "", v68 && !tail ? 3 : 0, 0);
+	stat_layout_add(&ms->pcpu_sl, "", m, 0);
 	stat_layout_add(&ms->pcpu_sl, "", e, 0);
 	stat_layout_add(&ms->pcpu_sl, "", m, 0);
 	stat_layout_add(&ms->pcpu_sl, "", e, 0);
@@ -1100,7 +1101,8 @@ static int memcg_rstat_updated(struct sim_proc *p, void *frame)
 	unsigned int *x;
 
 	CO_BEGIN(f);
-	if (!f->val)
+	/* "memcg: do not modify rstat tree for zero updates" (v6.4) */
+	if (!f->val && ms->k->stats_version >= STATS_V6_6)
 		CO_RETURN(f, p, 0);
 	CO_CALL(f, p, cgroup_rstat_updated, struct rstat_frame, .rs = ms->rstat,
 		.cc = f->cc, .cgrp = f->memcg->id);
@@ -1329,6 +1331,58 @@ int count_memcg_events(struct sim_proc *p, void *frame)
  * under local_irq_disable(). uncharge_batch() does the same with PGPGOUT
  * counted per folio. .idx and .val are the event and its count.
  */
+#define THRESHOLDS_EVENTS_TARGET 128
+#define SOFTLIMIT_EVENTS_TARGET 1024
+
+/*
+ * mem_cgroup_event_ratelimit(memcg, target): this CPU's nr_page_events
+ * against its next target (both on the line just written).
+ */
+static bool mem_cgroup_event_ratelimit(struct memcg_vmstats_percpu *statc,
+				       unsigned int target)
+{
+	static const unsigned long step[] = { THRESHOLDS_EVENTS_TARGET,
+					      SOFTLIMIT_EVENTS_TARGET };
+
+	if ((long)(statc->targets[target] - statc->nr_page_events) >= 0)
+		return false;
+	statc->targets[target] = statc->nr_page_events + step[target];
+	return true;
+}
+
+/*
+ * memcg_check_events(memcg, nid), v6.0 to v6.8 on both cgroup versions:
+ * every 128 page events of a CPU, mem_cgroup_threshold() walks the
+ * ancestors (memcg->thresholds.primary, read-mostly, and css.parent);
+ * every 1024, mem_cgroup_update_tree() walks them reading
+ * soft_limit_excess(): memory.usage, the contended line, and soft_limit.
+ * SIM: no thresholds or soft limits are set, so neither does more; the
+ * thresholds pointer and soft_limit are counted as the css.parent load
+ * next to them.
+ */
+static int memcg_check_events(struct sim_proc *p, void *frame)
+{
+	struct memcg_frame *f = frame;
+	struct memcg_vmstats_percpu *statc;
+
+	CO_BEGIN(f);
+	statc = PCPU(f);
+	if (!mem_cgroup_event_ratelimit(statc, 0))
+		CO_RETURN(f, p, 0);
+	f->drained = mem_cgroup_event_ratelimit(statc, 1);
+	for (f->m = f->memcg; f->m; f->m = f->m->parent)
+		CO_AWAIT(f, coh_read(f->cc, memcg_field(f->m,
+							MEMCG_CSS_PARENT)));
+	if (!f->drained)
+		CO_RETURN(f, p, 0);
+	for (f->m = f->memcg; f->m; f->m = f->m->parent) {
+		CO_AWAIT(f, coh_read(f->cc, f->m->memory.f[PC_USAGE]));
+		CO_AWAIT(f, coh_read(f->cc, memcg_field(f->m,
+							MEMCG_CSS_PARENT)));
+	}
+	CO_END(f, p);
+}
+
 static int mem_cgroup_charge_statistics(struct sim_proc *p, void *frame)
 {
 	struct memcg_frame *f = frame;
@@ -1340,10 +1394,12 @@ static int mem_cgroup_charge_statistics(struct sim_proc *p, void *frame)
 	irq_save_restore(f->cc);
 	CO_CALL(f, p, __count_memcg_events, struct memcg_frame, .ms = ms,
 		.cc = f->cc, .memcg = f->memcg, .idx = f->idx, .val = f->val);
-	CO_AWAIT(f, coh_write(f->cc, stat_field(
-			&ms->pcpu_sl,
-			memcg_vmstats_percpu(ms, f->memcg, f->cc->cpu)->obj,
-			PA_NR_PAGE_EVENTS, 0)));
+	/* __this_cpu_add(memcg->vmstats_percpu->nr_page_events, nr_pages) */
+	CO_AWAIT(f, coh_write(f->cc, stat_field(&ms->pcpu_sl, PCPU(f)->obj,
+						PA_NR_PAGE_EVENTS, 0)));
+	PCPU(f)->nr_page_events += f->nr_pages;
+	CO_CALL(f, p, memcg_check_events, struct memcg_frame, .ms = ms,
+		.cc = f->cc, .memcg = f->memcg);
 	CO_END(f, p);
 }
 
@@ -1562,15 +1618,15 @@ static int do_flush_stats(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	if (ms->k->stats_flush_skip) {
-		if (ms->k->stats_version >= STATS_V6_6) {
-			/* atomic_read(&stats_flush_ongoing) */
-			CO_AWAIT(f, coh_read(f->cc, coh_object_field(
-							    ms->flush_lock,
-							    0)));
-			if (ms->flush_ongoing)
-				goto skip;
-		}
-		/* spin_trylock() / atomic_xchg(&stats_flush_ongoing, 1) */
+		/*
+		 * atomic_read(&stats_flush_ongoing) (v6.6), or the read
+		 * queued_spin_trylock() does first (v6.0)
+		 */
+		CO_AWAIT(f, coh_read(f->cc, coh_object_field(ms->flush_lock,
+							     0)));
+		if (ms->flush_ongoing)
+			goto skip;
+		/* the cmpxchg / atomic_xchg(&stats_flush_ongoing, 1) */
 		CO_AWAIT(f, coh_rmw(f->cc, coh_object_field(ms->flush_lock, 0)));
 		if (ms->flush_ongoing)
 			goto skip;
@@ -1720,6 +1776,8 @@ static const int v2_events_v6_0[] = {
 static const int v1_state_reads[] = {
 	K_NR_FILE_PAGES, K_NR_ANON_MAPPED, K_NR_ANON_THPS, K_NR_SHMEM,
 	K_NR_FILE_MAPPED, K_NR_FILE_DIRTY, K_NR_WRITEBACK, K_MEMCG_SWAP,
+};
+static const int v1_lru_reads[] = {
 	K_NR_INACTIVE_ANON, K_NR_ACTIVE_ANON, K_NR_INACTIVE_FILE,
 	K_NR_ACTIVE_FILE, K_NR_UNEVICTABLE,
 };
@@ -1914,9 +1972,17 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 				.ms = ms, .cc = f->cc, .memcg = f->memcg,
 				.event = true, .local = f->pass == 0, .k = k);
 		}
+		for (f->i = 0; f->i < N(v1_lru_reads); f->i++)
+			CO_CALL(f, p, stat_read_one, struct stat_read_frame,
+				.ms = ms, .cc = f->cc, .memcg = f->memcg,
+				.local = f->pass == 0,
+				.k = (int)state_index(ms, v1_lru_reads[f->i]));
 		if (f->pass)
 			break;
-		/* hierarchical_memory_limit: memory.max up the tree */
+		/*
+		 * hierarchical_memory_limit: memory.max up the tree. SIM:
+		 * memsw.max, read next to it, is not placed.
+		 */
 		for (f->m = f->memcg; f->m; f->m = f->m->parent)
 			CO_AWAIT(f, coh_read(f->cc, f->m->memory.f[PC_MAX]));
 	}
@@ -2042,7 +2108,11 @@ int uncharge_batch(struct sim_proc *p, void *frame)
 			.cc = f->cc, .counter = &f->memcg->memory,
 			.nr_pages = f->nr_pages);
 	}
-	/* __count_memcg_events(PGPGOUT), nr_page_events, check_events */
+	/*
+	 * __count_memcg_events(PGPGOUT, ug->pgpgout), nr_page_events,
+	 * memcg_check_events(); the model's folios are single pages, so
+	 * pgpgout, the folio count, is nr_pages
+	 */
 	CO_CALL(f, p, mem_cgroup_charge_statistics, struct memcg_frame,
 		.ms = f->ms, .cc = f->cc, .memcg = f->memcg, .idx = SIM_PGPGOUT,
 		.val = f->nr_pages, .nr_pages = f->nr_pages);

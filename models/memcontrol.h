@@ -152,6 +152,8 @@ struct memcg_vmstats_percpu {
 	long events[NR_SIM_EVENTS];
 	long state_prev[NR_SIM_STATE];
 	long events_prev[NR_SIM_EVENTS];
+	unsigned long nr_page_events;		/* memcg_check_events() */
+	unsigned long targets[2];		/* MEM_CGROUP_NTARGETS */
 	struct coh_object *obj;
 	struct lruvec_stats_percpu *lruvec;	/* [nr_nodes] */
 };

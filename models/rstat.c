@@ -29,8 +29,15 @@ static const struct coh_layout_field lock_fields[] = {
 	{ "lock", 0, 4 },
 };
 
+/*
+ * struct cgroup's rstat_flush_next and base stats, on the line after the
+ * read-mostly rstat_cpu pointer (77070eeb8821's padding).
+ */
+enum { CGRP_FLUSH_NEXT, CGRP_BSTAT };
+
 static const struct coh_layout_field cgrp_fields[] = {
-	{ "bstat", 0, 24 },
+	{ "rstat_flush_next", 0, 8 },
+	{ "bstat", 32, 24 },
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -67,8 +74,9 @@ struct rstat *rstat_create(struct coh *coh, enum kernel_stats_version v,
 	rs->cpu_lock = calloc(nr_cpus, sizeof(*rs->cpu_lock));
 	rs->cpu_lock_obj = calloc(nr_cpus, sizeof(*rs->cpu_lock_obj));
 	rs->cgrp_obj = calloc(nr_cgroups, sizeof(*rs->cgrp_obj));
+	rs->flush_next = calloc(nr_cgroups, sizeof(*rs->flush_next));
 	SIM_BUG_ON(!rs->rstatc || !rs->cpu_lock || !rs->cpu_lock_obj ||
-		   !rs->cgrp_obj);
+		   !rs->cgrp_obj || !rs->flush_next);
 	/* cgroup_rstat_init(): every list starts empty, self-terminated */
 	for (cpu = 0; cpu < nr_cpus; cpu++)
 		for (cg = 0; cg < nr_cgroups; cg++) {
@@ -111,7 +119,7 @@ void rstat_free(struct rstat *rs)
 	free(rs->cpu_lock);
 	free(rs->cpu_lock_obj);
 	free(rs->cgrp_obj);
-	free(rs->list);
+	free(rs->flush_next);
 	free(rs);
 }
 
@@ -303,14 +311,151 @@ static int rstat_flush_one(struct sim_proc *p, void *frame)
 		CO_AWAIT(f, coh_write(f->cc, rstatc_field(rs, f->pos, f->cpu,
 							  RSTATC_LAST_BSTAT)));
 		CO_AWAIT(f, coh_write(f->cc, coh_object_field(
-						     rs->cgrp_obj[f->pos], 0)));
+						     rs->cgrp_obj[f->pos],
+						     CGRP_BSTAT)));
 		if (rs->parent[f->parent] >= 0)
 			CO_AWAIT(f, coh_write(f->cc, coh_object_field(
-						     rs->cgrp_obj[f->parent], 0)));
+						     rs->cgrp_obj[f->parent],
+						     CGRP_BSTAT)));
 	}
 	rs->flushed++;
 	CO_CALL(f, p, rs->css_rstat_flush, struct rstat_cb_frame, .ss = rs->ss,
 		.cc = f->cc, .cgrp = (unsigned int)f->pos, .cpu = f->cpu);
+	CO_END(f, p);
+}
+
+/*
+ * v6.8 (Waiman Long, d499fd418fa1): cgroup_rstat_updated_list(root, cpu)
+ * detaches @root's updated subtree on @cpu under the CPU's lock and
+ * threads it through struct cgroup's rstat_flush_next, children before
+ * parents: cgroup_rstat_push_children() visits each linked cgroup once,
+ * level by level, resets its links and pushes it on the list. Returns
+ * the head, or -1.
+ */
+struct list_frame {
+	struct co_frame co;
+	struct rstat *rs;
+	struct coh_cpu *cc;
+	int root;
+	unsigned int cpu;
+	/* locals */
+	int head, parent, at, cur, chead, ghead, child, gchild;
+};
+
+static int cgroup_rstat_updated_list(struct sim_proc *p, void *frame)
+{
+	struct list_frame *f = frame;
+	struct rstat *rs = f->rs;
+	struct cgroup_rstat_cpu *rc;
+
+	CO_BEGIN(f);
+	f->head = -1;
+	/* raw_spin_lock_irqsave(cpu_lock, flags) */
+	irq_save_restore(f->cc);
+	CO_CALL(f, p, spin_lock, struct spin_lock_frame, .cc = f->cc,
+		.lock = &rs->cpu_lock[f->cpu]);
+	/* NULL if this subtree is not on-list */
+	CO_AWAIT(f, coh_read(f->cc, rstatc_field(rs, f->root, f->cpu,
+						 RSTATC_NEXT)));
+	if (cgroup_rstat_cpu(rs, f->root, f->cpu)->updated_next < 0)
+		goto unlock;
+	/* unlink @root from its parent's list */
+	f->parent = rs->parent[f->root];
+	if (f->parent >= 0) {
+		CO_AWAIT(f, coh_read(f->cc, rstatc_field(rs, f->parent, f->cpu,
+							 RSTATC_CHILDREN)));
+		f->at = -1;
+		f->cur = cgroup_rstat_cpu(rs, f->parent, f->cpu)->updated_children;
+		while (f->cur != f->root) {
+			SIM_BUG_ON(f->cur == f->parent);
+			CO_AWAIT(f, coh_read(f->cc, rstatc_field(rs, f->cur,
+								 f->cpu,
+								 RSTATC_NEXT)));
+			f->at = f->cur;
+			f->cur = cgroup_rstat_cpu(rs, f->cur, f->cpu)->updated_next;
+		}
+		if (f->at < 0) {
+			CO_AWAIT(f, coh_write(f->cc, rstatc_field(
+						     rs, f->parent, f->cpu,
+						     RSTATC_CHILDREN)));
+			cgroup_rstat_cpu(rs, f->parent, f->cpu)->updated_children =
+				cgroup_rstat_cpu(rs, f->root, f->cpu)->updated_next;
+		} else {
+			CO_AWAIT(f, coh_write(f->cc, rstatc_field(rs, f->at,
+								  f->cpu,
+								  RSTATC_NEXT)));
+			cgroup_rstat_cpu(rs, f->at, f->cpu)->updated_next =
+				cgroup_rstat_cpu(rs, f->root, f->cpu)->updated_next;
+		}
+	}
+	CO_AWAIT(f, coh_write(f->cc, rstatc_field(rs, f->root, f->cpu,
+						  RSTATC_NEXT)));
+	cgroup_rstat_cpu(rs, f->root, f->cpu)->updated_next = -1;
+	/* push @root first, then its children */
+	f->head = f->root;
+	CO_AWAIT(f, coh_write(f->cc, coh_object_field(rs->cgrp_obj[f->root],
+						      CGRP_FLUSH_NEXT)));
+	rs->flush_next[f->root] = -1;
+	CO_AWAIT(f, coh_read(f->cc, rstatc_field(rs, f->root, f->cpu,
+						 RSTATC_CHILDREN)));
+	f->chead = cgroup_rstat_cpu(rs, f->root, f->cpu)->updated_children;
+	CO_AWAIT(f, coh_write(f->cc, rstatc_field(rs, f->root, f->cpu,
+						  RSTATC_CHILDREN)));
+	cgroup_rstat_cpu(rs, f->root, f->cpu)->updated_children = f->root;
+	if (f->chead == f->root)
+		goto unlock;
+	/* cgroup_rstat_push_children(head, child, cpu) */
+	CO_AWAIT(f, coh_write(f->cc, coh_object_field(rs->cgrp_obj[f->chead],
+						      CGRP_FLUSH_NEXT)));
+	rs->flush_next[f->chead] = -1;
+	f->ghead = -1;
+	while (f->chead >= 0) {
+		while (f->chead >= 0) {
+			f->child = f->chead;
+			CO_AWAIT(f, coh_read(f->cc, coh_object_field(
+						    rs->cgrp_obj[f->child],
+						    CGRP_FLUSH_NEXT)));
+			f->chead = rs->flush_next[f->child];
+			f->parent = rs->parent[f->child];
+			/* updated_next is parent cgroup terminated */
+			while (f->child != f->parent) {
+				CO_AWAIT(f, coh_write(f->cc, coh_object_field(
+						     rs->cgrp_obj[f->child],
+						     CGRP_FLUSH_NEXT)));
+				rs->flush_next[f->child] = f->head;
+				f->head = f->child;
+				CO_AWAIT(f, coh_read(f->cc, rstatc_field(
+						    rs, f->child, f->cpu,
+						    RSTATC_CHILDREN)));
+				rc = cgroup_rstat_cpu(rs, f->child, f->cpu);
+				f->gchild = rc->updated_children;
+				if (f->gchild != f->child) {
+					/* the grandchild goes a level down */
+					CO_AWAIT(f, coh_write(f->cc, rstatc_field(
+						    rs, f->child, f->cpu,
+						    RSTATC_CHILDREN)));
+					cgroup_rstat_cpu(rs, f->child, f->cpu)
+						->updated_children = f->child;
+					CO_AWAIT(f, coh_write(f->cc, coh_object_field(
+						    rs->cgrp_obj[f->gchild],
+						    CGRP_FLUSH_NEXT)));
+					rs->flush_next[f->gchild] = f->ghead;
+					f->ghead = f->gchild;
+				}
+				CO_AWAIT(f, coh_write(f->cc, rstatc_field(
+						    rs, f->child, f->cpu,
+						    RSTATC_NEXT)));
+				rc = cgroup_rstat_cpu(rs, f->child, f->cpu);
+				f->child = rc->updated_next;
+				rc->updated_next = -1;
+			}
+		}
+		f->chead = f->ghead;
+		f->ghead = -1;
+	}
+unlock:
+	CO_AWAIT(f, spin_unlock(f->cc, &rs->cpu_lock[f->cpu]));
+	CO_RETURN(f, p, f->head);
 	CO_END(f, p);
 }
 
@@ -319,16 +464,32 @@ static int cgroup_rstat_flush_locked(struct sim_proc *p, void *frame)
 {
 	struct rstat_frame *f = frame;
 	struct rstat *rs = f->rs;
-	int *list;
 
 	CO_BEGIN(f);
 	for (f->cpu = 0; f->cpu < rs->nr_cpus; f->cpu++) {
+		if (rs->version >= STATS_V6_8) {
+			CO_CALL(f, p, cgroup_rstat_updated_list,
+				struct list_frame, .rs = rs, .cc = f->cc,
+				.root = (int)f->cgrp, .cpu = f->cpu);
+			/* for (; pos; pos = pos->rstat_flush_next) */
+			for (f->pos = (int)p->ret; f->pos >= 0;
+			     f->pos = rs->flush_next[f->pos]) {
+				CO_CALL(f, p, rstat_flush_one,
+					struct rstat_frame, .rs = rs,
+					.cc = f->cc, .pos = f->pos,
+					.cpu = f->cpu);
+				CO_AWAIT(f, coh_read(f->cc, coh_object_field(
+						    rs->cgrp_obj[f->pos],
+						    CGRP_FLUSH_NEXT)));
+			}
+			goto cpu_done;
+		}
 		/* raw_spin_lock_irqsave(cpu_lock, flags) */
 		irq_save_restore(f->cc);
 		CO_CALL(f, p, spin_lock, struct spin_lock_frame, .cc = f->cc,
 			.lock = &rs->cpu_lock[f->cpu]);
+		/* the callbacks run under the CPU's lock */
 		f->pos = -1;
-		f->n = 0;
 		for (;;) {
 			CO_CALL(f, p, cgroup_rstat_cpu_pop_updated,
 				struct pop_frame, .rs = rs, .cc = f->cc,
@@ -337,35 +498,23 @@ static int cgroup_rstat_flush_locked(struct sim_proc *p, void *frame)
 			f->pos = (int)p->ret;
 			if (f->pos < 0)
 				break;
-			if (rs->version < STATS_V6_8) {
-				/* the callbacks run under the CPU's lock */
-				CO_CALL(f, p, rstat_flush_one,
-					struct rstat_frame, .rs = rs,
-					.cc = f->cc, .pos = f->pos,
-					.cpu = f->cpu);
-			} else {
-				/*
-				 * cgroup_rstat_updated_list(): detach now,
-				 * flush after the unlock. SIM: priced as the
-				 * same pops; v6.8 walks the same links.
-				 */
-				rs->list[(size_t)f->cc->cpu * rs->nr_cgroups +
-					 f->n++] = f->pos;
-			}
-		}
-		CO_AWAIT(f, spin_unlock(f->cc, &rs->cpu_lock[f->cpu]));
-		for (f->i = 0; f->i < f->n; f->i++) {
-			list = &rs->list[(size_t)f->cc->cpu * rs->nr_cgroups];
 			CO_CALL(f, p, rstat_flush_one, struct rstat_frame,
-				.rs = rs, .cc = f->cc, .pos = list[f->i],
+				.rs = rs, .cc = f->cc, .pos = f->pos,
 				.cpu = f->cpu);
 		}
+		CO_AWAIT(f, spin_unlock(f->cc, &rs->cpu_lock[f->cpu]));
+cpu_done:
 		/*
 		 * The sleepable flush (v6.6 on) lets a waiting CPU in between
-		 * CPUs: spin_needbreak(&cgroup_rstat_lock).
+		 * CPUs: spin_needbreak(&cgroup_rstat_lock) reads the lock
+		 * word. SIM: CONFIG_PREEMPTION (PREEMPT_DYNAMIC distro
+		 * builds); without it spin_needbreak() is 0 and the lock is
+		 * held throughout, as v6.0's.
 		 */
-		if (rs->version >= STATS_V6_6 &&
-		    rs->cgroup_rstat_lock.nr_waiters) {
+		if (rs->version < STATS_V6_6)
+			continue;
+		CO_AWAIT(f, coh_read(f->cc, rs->cgroup_rstat_lock.val));
+		if (rs->cgroup_rstat_lock.nr_waiters) {
 			CO_AWAIT(f, spin_unlock(f->cc, &rs->cgroup_rstat_lock));
 			CO_CALL(f, p, spin_lock, struct spin_lock_frame,
 				.cc = f->cc, .lock = &rs->cgroup_rstat_lock);
@@ -381,11 +530,6 @@ int cgroup_rstat_flush(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	ENTER(f, KF_cgroup_rstat_flush);
-	if (rs->version >= STATS_V6_8 && !rs->list) {
-		rs->list = calloc((size_t)rs->nr_cpus * rs->nr_cgroups,
-				  sizeof(*rs->list));
-		SIM_BUG_ON(!rs->list);
-	}
 	/* spin_lock_irq(&cgroup_rstat_lock) (v6.0: _irqsave) */
 	irq_save_restore(f->cc);
 	CO_CALL(f, p, spin_lock, struct spin_lock_frame, .cc = f->cc,

@@ -31,10 +31,12 @@
  *  - v6.6 (sleepable cgroup_rstat_flush): between CPUs the global lock is
  *    dropped and taken again when another CPU waits for it
  *    (spin_needbreak()).
- *  - v6.8 (Waiman Long, "cgroup/rstat: Reduce cpu_lock hold time in
- *    cgroup_rstat_flush_locked()"): under each CPU's lock the updated
- *    subtree is only detached into a list (cgroup_rstat_updated_list());
- *    the callbacks run after the lock is dropped.
+ *  - v6.8 (Waiman Long, d499fd418fa1 "cgroup/rstat: Reduce cpu_lock hold
+ *    time in cgroup_rstat_flush_locked()"): under each CPU's lock the
+ *    updated subtree is only detached, level by level, into a list
+ *    threaded through struct cgroup's rstat_flush_next
+ *    (cgroup_rstat_updated_list()); the callbacks run after the lock is
+ *    dropped, walking that list.
  *
  * Cgroups are numbered as the scenario's cgroup tree (0 is the root); the
  * model has one cgroup per memcg and memcg is the only controller.
@@ -44,7 +46,8 @@
  * scheduler's cputime accounting, which also calls cgroup_rstat_updated(),
  * is not modelled, so only statistics updates link cgroups. need_resched()
  * is never true (no scheduler): only a waiter on the lock makes a
- * sleepable flush drop it. BPF rstat flushers are absent.
+ * sleepable flush drop it (spin_needbreak() with CONFIG_PREEMPTION, as
+ * PREEMPT_DYNAMIC distro kernels have). BPF rstat flushers are absent.
  *
  * Layering: models/ module, under models/memcontrol.c.
  */
@@ -90,7 +93,7 @@ struct rstat {
 	struct qspinlock *cpu_lock;	/* [nr_cpus] cgroup_rstat_cpu_lock */
 	struct coh_object **cpu_lock_obj;
 	struct coh_object **cgrp_obj;	/* [nr_cgroups] cgroup->bstat */
-	int *list;			/* [nr_cpus * nr_cgroups] v6.8 lists */
+	int *flush_next;		/* [nr_cgroups] cgroup->rstat_flush_next */
 	int (*css_rstat_flush)(struct sim_proc *p, void *frame);
 	void *ss;
 	/* statistics */
