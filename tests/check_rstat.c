@@ -157,13 +157,19 @@ static void teardown(void)
 	machine_destroy(&h.m);
 }
 
+/*
+ * Run the frame just pushed on @cpu to completion, in steps of 1 us, so
+ * that the clock stops within 1 us of the end (time matters to the
+ * ratelimited flushes).
+ */
 static void run_on(unsigned int cpu)
 {
 	struct sim_proc *p = &h.proc[cpu];
 	sim_time_t start = sim_now(h.e);
 
 	sim_proc_start(p, start);
-	sim_engine_run(h.e, start + 10 * SIM_PS_PER_MS);
+	while (!p->finished && sim_now(h.e) < start + 10 * SIM_PS_PER_MS)
+		sim_engine_run(h.e, sim_now(h.e) + SIM_PS_PER_US);
 	ck_assert_msg(p->finished, "the call did not finish in 10 ms");
 	h.last_ps = p->now - start;
 }
@@ -517,6 +523,70 @@ START_TEST(flush_skip_when_ongoing)
 }
 END_TEST
 
+/*
+ * Ratelimited flushes (an in-kernel reader): the last flush is taken to
+ * be at time 0, so with FLUSH_TIME 1 ms a ratelimited flush is due only
+ * after 2 ms; once it has flushed, the next is 2 ms after that. Asked at
+ * 1 ms: no; 3 ms: yes (next due at 5 ms); 4.5 ms: no; 6.5 ms: yes.
+ */
+START_TEST(flush_ratelimited)
+{
+	struct memcg_frame *f;
+	sim_time_t at[] = { 1000 * SIM_PS_PER_US, 3000 * SIM_PS_PER_US,
+			    4500 * SIM_PS_PER_US, 6500 * SIM_PS_PER_US };
+	uint64_t expect[] = { 0, 1, 1, 2 };
+	unsigned int i, j;
+
+	setup_machine(4, STATS_V6_0);
+	h.k.stats_flush_period_ms = 1;
+	create();
+	for (j = 0; j < ARRAY_SIZE(at); j++) {
+		/* a flush due by the threshold each time: 5 x 33 updates */
+		for (i = 0; i < 5 * 33; i++)
+			update(i % 4, h.a, 1);
+		f = co_push(&h.proc[0], mem_cgroup_flush_stats_ratelimited,
+			    sizeof(*f));
+		f->ms = h.ms;
+		f->cc = h.cc[0];
+		f->memcg = h.a;
+		h.proc[0].now = at[j];
+		sim_proc_start(&h.proc[0], at[j]);
+		sim_engine_run(h.e, at[j] + SIM_PS_PER_MS);
+		ck_assert(h.proc[0].finished);
+		ck_assert_uint_eq(h.ms->counts.flushes, expect[j]);
+	}
+}
+END_TEST
+
+/*
+ * The periodic flusher: flush_memcg_stats_dwork() every FLUSH_TIME (1 ms
+ * here) after the last one returned, threshold or not: three flushes
+ * before 3.5 ms, the first at 1 ms.
+ */
+START_TEST(flush_periodic)
+{
+	struct kworker_frame *f;
+
+	setup_machine(4, STATS_V6_0);
+	h.k.stats_flush_period_ms = 1;
+	create();
+	update(1, h.a, 1);
+	f = co_push(&h.proc[3], memcg_stats_kworker, sizeof(*f));
+	f->ms = h.ms;
+	f->cc = h.cc[3];
+	f->end_ps = 3500 * SIM_PS_PER_US;
+	h.proc[3].now = sim_now(h.e);
+	sim_proc_start(&h.proc[3], sim_now(h.e));
+	sim_engine_run(h.e, 900 * SIM_PS_PER_US);
+	ck_assert_uint_eq(h.ms->counts.flushes, 0);
+	sim_engine_run(h.e, 4 * SIM_PS_PER_MS);
+	ck_assert(h.proc[3].finished);
+	ck_assert_uint_eq(h.ms->counts.flushes, 3);
+	/* the update below the threshold was flushed anyway */
+	ck_assert_int_eq(sock(h.a), 1);
+}
+END_TEST
+
 /* ---- the stats error ---- */
 
 /*
@@ -658,6 +728,8 @@ static Suite *rstat_suite(void)
 	tcase_add_test(tc, threshold_global_atomics);
 	tcase_add_test(tc, threshold_per_memcg);
 	tcase_add_test(tc, flush_skip_when_ongoing);
+	tcase_add_test(tc, flush_ratelimited);
+	tcase_add_test(tc, flush_periodic);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("error");
