@@ -655,7 +655,8 @@ static unsigned int state_index(const struct memcg_sim *ms, int k)
 	return i < ms->k->memcg_stat_items ? i : ms->k->memcg_stat_items - 1;
 }
 
-unsigned int memcg_stat_index(const struct memcg_sim *ms, int idx)
+/* The index of SIM_* state item @idx in the kernel's state arrays. */
+static unsigned int memcg_stat_index(const struct memcg_sim *ms, int idx)
 {
 	return state_index(ms, sim_state_k[idx]);
 }
@@ -1058,19 +1059,6 @@ static void truth_add(struct mem_cgroup *memcg, bool event, int s, long val)
 		else
 			m->truth.state[s] += val;
 	}
-}
-
-long memcg_page_state(struct memcg_sim *ms, struct mem_cgroup *memcg, int idx)
-{
-	(void)ms;
-	return memcg->vmstats.state[idx];
-}
-
-long memcg_page_state_true(struct memcg_sim *ms, struct mem_cgroup *memcg,
-			   int idx)
-{
-	(void)ms;
-	return memcg->truth.state[idx];
 }
 
 /* ---- statistics: updates ---- */

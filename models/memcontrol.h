@@ -386,11 +386,6 @@ int memory_stat_show(struct sim_proc *p, void *frame);
 /* The rstat callback (models/rstat.h struct rstat_cb_frame). */
 int mem_cgroup_css_rstat_flush(struct sim_proc *p, void *frame);
 
-/* The values a read returns (the model's, for tests). */
-long memcg_page_state(struct memcg_sim *ms, struct mem_cgroup *memcg, int idx);
-long memcg_page_state_true(struct memcg_sim *ms, struct mem_cgroup *memcg,
-			   int idx);
-unsigned int memcg_stat_index(const struct memcg_sim *ms, int idx);
 int consume_stock(struct sim_proc *p, void *frame);
 int refill_stock(struct sim_proc *p, void *frame);
 int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame);
