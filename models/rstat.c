@@ -217,6 +217,56 @@ out:
 	CO_END(f, p);
 }
 
+/*
+ * Unlink @pos from its parent's updated_children list on @cpu: the list
+ * is singly linked, so walk it to the removal point. Both v6.0's
+ * cgroup_rstat_cpu_pop_updated() and v6.8's cgroup_rstat_updated_list()
+ * do this walk (SIM: one helper for the two copies).
+ */
+struct unlink_frame {
+	struct co_frame co;
+	struct rstat *rs;
+	struct coh_cpu *cc;
+	int pos;
+	unsigned int cpu;
+	/* locals */
+	int parent, at, cur;
+};
+
+static int rstat_unlink(struct sim_proc *p, void *frame)
+{
+	struct unlink_frame *f = frame;
+	struct rstat *rs = f->rs;
+
+	CO_BEGIN(f);
+	f->parent = rs->parent[f->pos];
+	if (f->parent < 0)
+		CO_RETURN(f, p, 0);
+	CO_AWAIT(f, coh_read(f->cc, rstatc_field(rs, f->parent, f->cpu,
+						 RSTATC_CHILDREN)));
+	f->at = -1;	/* the parent's updated_children */
+	f->cur = cgroup_rstat_cpu(rs, f->parent, f->cpu)->updated_children;
+	while (f->cur != f->pos) {
+		SIM_BUG_ON(f->cur == f->parent);
+		CO_AWAIT(f, coh_read(f->cc, rstatc_field(rs, f->cur, f->cpu,
+							 RSTATC_NEXT)));
+		f->at = f->cur;
+		f->cur = cgroup_rstat_cpu(rs, f->cur, f->cpu)->updated_next;
+	}
+	if (f->at < 0) {
+		CO_AWAIT(f, coh_write(f->cc, rstatc_field(rs, f->parent, f->cpu,
+							  RSTATC_CHILDREN)));
+		cgroup_rstat_cpu(rs, f->parent, f->cpu)->updated_children =
+			cgroup_rstat_cpu(rs, f->pos, f->cpu)->updated_next;
+	} else {
+		CO_AWAIT(f, coh_write(f->cc, rstatc_field(rs, f->at, f->cpu,
+							  RSTATC_NEXT)));
+		cgroup_rstat_cpu(rs, f->at, f->cpu)->updated_next =
+			cgroup_rstat_cpu(rs, f->pos, f->cpu)->updated_next;
+	}
+	CO_END(f, p);
+}
+
 /* cgroup_rstat_cpu_pop_updated(pos, root, cpu): the next to flush, or -1 */
 struct pop_frame {
 	struct co_frame co;
@@ -224,8 +274,6 @@ struct pop_frame {
 	struct coh_cpu *cc;
 	int pos, root;
 	unsigned int cpu;
-	/* locals */
-	int parent, at, cur;
 };
 
 static int cgroup_rstat_cpu_pop_updated(struct sim_proc *p, void *frame)
@@ -258,34 +306,8 @@ static int cgroup_rstat_cpu_pop_updated(struct sim_proc *p, void *frame)
 		f->pos = rc->updated_children;
 	}
 	/* unlink @pos from its parent's list */
-	f->parent = rs->parent[f->pos];
-	if (f->parent >= 0) {
-		CO_AWAIT(f, coh_read(f->cc, rstatc_field(rs, f->parent, f->cpu,
-							 RSTATC_CHILDREN)));
-		f->at = -1;	/* the parent's updated_children */
-		f->cur = cgroup_rstat_cpu(rs, f->parent, f->cpu)->updated_children;
-		while (f->cur != f->pos) {
-			SIM_BUG_ON(f->cur == f->parent);
-			CO_AWAIT(f, coh_read(f->cc, rstatc_field(rs, f->cur,
-								 f->cpu,
-								 RSTATC_NEXT)));
-			f->at = f->cur;
-			f->cur = cgroup_rstat_cpu(rs, f->cur, f->cpu)->updated_next;
-		}
-		if (f->at < 0) {
-			CO_AWAIT(f, coh_write(f->cc, rstatc_field(
-						     rs, f->parent, f->cpu,
-						     RSTATC_CHILDREN)));
-			cgroup_rstat_cpu(rs, f->parent, f->cpu)->updated_children =
-				cgroup_rstat_cpu(rs, f->pos, f->cpu)->updated_next;
-		} else {
-			CO_AWAIT(f, coh_write(f->cc, rstatc_field(rs, f->at,
-								  f->cpu,
-								  RSTATC_NEXT)));
-			cgroup_rstat_cpu(rs, f->at, f->cpu)->updated_next =
-				cgroup_rstat_cpu(rs, f->pos, f->cpu)->updated_next;
-		}
-	}
+	CO_CALL(f, p, rstat_unlink, struct unlink_frame, .rs = rs, .cc = f->cc,
+		.pos = f->pos, .cpu = f->cpu);
 	CO_AWAIT(f, coh_write(f->cc, rstatc_field(rs, f->pos, f->cpu,
 						  RSTATC_NEXT)));
 	cgroup_rstat_cpu(rs, f->pos, f->cpu)->updated_next = -1;
@@ -339,7 +361,7 @@ struct list_frame {
 	int root;
 	unsigned int cpu;
 	/* locals */
-	int head, parent, at, cur, chead, ghead, child, gchild;
+	int head, parent, chead, ghead, child, gchild;
 };
 
 static int cgroup_rstat_updated_list(struct sim_proc *p, void *frame)
@@ -360,34 +382,8 @@ static int cgroup_rstat_updated_list(struct sim_proc *p, void *frame)
 	if (cgroup_rstat_cpu(rs, f->root, f->cpu)->updated_next < 0)
 		goto unlock;
 	/* unlink @root from its parent's list */
-	f->parent = rs->parent[f->root];
-	if (f->parent >= 0) {
-		CO_AWAIT(f, coh_read(f->cc, rstatc_field(rs, f->parent, f->cpu,
-							 RSTATC_CHILDREN)));
-		f->at = -1;
-		f->cur = cgroup_rstat_cpu(rs, f->parent, f->cpu)->updated_children;
-		while (f->cur != f->root) {
-			SIM_BUG_ON(f->cur == f->parent);
-			CO_AWAIT(f, coh_read(f->cc, rstatc_field(rs, f->cur,
-								 f->cpu,
-								 RSTATC_NEXT)));
-			f->at = f->cur;
-			f->cur = cgroup_rstat_cpu(rs, f->cur, f->cpu)->updated_next;
-		}
-		if (f->at < 0) {
-			CO_AWAIT(f, coh_write(f->cc, rstatc_field(
-						     rs, f->parent, f->cpu,
-						     RSTATC_CHILDREN)));
-			cgroup_rstat_cpu(rs, f->parent, f->cpu)->updated_children =
-				cgroup_rstat_cpu(rs, f->root, f->cpu)->updated_next;
-		} else {
-			CO_AWAIT(f, coh_write(f->cc, rstatc_field(rs, f->at,
-								  f->cpu,
-								  RSTATC_NEXT)));
-			cgroup_rstat_cpu(rs, f->at, f->cpu)->updated_next =
-				cgroup_rstat_cpu(rs, f->root, f->cpu)->updated_next;
-		}
-	}
+	CO_CALL(f, p, rstat_unlink, struct unlink_frame, .rs = rs, .cc = f->cc,
+		.pos = f->root, .cpu = f->cpu);
 	CO_AWAIT(f, coh_write(f->cc, rstatc_field(rs, f->root, f->cpu,
 						  RSTATC_NEXT)));
 	cgroup_rstat_cpu(rs, f->root, f->cpu)->updated_next = -1;

@@ -117,9 +117,8 @@ struct rstat_frame {
 	struct coh_cpu *cc;
 	unsigned int cgrp;
 	/* locals */
-	unsigned int cpu, n, i;
+	unsigned int cpu;
 	int pos, parent;
-	bool dropped;
 };
 
 /* cgroup_rstat_updated(cgrp, cc->cpu) */
