@@ -34,10 +34,9 @@ static const struct coh_layout_field node_pcp_fields[] = {
 	{ "vm_node_stat_diff", 0, 48 },
 };
 
-/* DEFINE_PER_CPU stats_updates; the root cgroup's rstat_cpu of this CPU */
+/* DEFINE_PER_CPU(unsigned int, stats_updates) (v6.0 to v6.7) */
 static const struct coh_layout_field pcpu_stats_fields[] = {
 	{ "stats_updates", 0, 4 },
-	{ "rstat_cpu.updated_next", 8, 8 },
 };
 
 static const struct coh_layout_field global_fields[] = {
@@ -1313,12 +1312,6 @@ int count_memcg_events(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
-/*
- * mem_cgroup_charge_statistics(memcg, nr_pages): PGPGIN, one per call
- * ("pagein of a big page is an event"), and this CPU's nr_page_events,
- * under local_irq_disable(). uncharge_batch() does the same with PGPGOUT
- * counted per folio. .idx and .val are the event and its count.
- */
 #define THRESHOLDS_EVENTS_TARGET 128
 #define SOFTLIMIT_EVENTS_TARGET 1024
 
@@ -1371,6 +1364,13 @@ static int memcg_check_events(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
+/*
+ * mem_cgroup_charge_statistics(memcg, nr_pages): PGPGIN, one per call
+ * ("pagein of a big page is an event"), and this CPU's nr_page_events,
+ * under local_irq_disable(); then memcg_check_events(). uncharge_batch()
+ * does the same with PGPGOUT counted per folio. .idx and .val are the
+ * event and its count, .nr_pages the pages.
+ */
 static int mem_cgroup_charge_statistics(struct sim_proc *p, void *frame)
 {
 	struct memcg_frame *f = frame;
@@ -1795,6 +1795,12 @@ static void error_note(struct memcg_sim *ms, long got, long truth)
 		ms->counts.error_max = e;
 }
 
+/* Lines of one CPU's copy of struct memcg_vmstats_percpu. */
+static unsigned int pcpu_lines(const struct memcg_sim *ms)
+{
+	return (ms->pcpu_sl.l.size + 63) / 64;
+}
+
 /* The array of struct memcg_vmstats a read of the aggregate reads. */
 static unsigned int vmstats_array(const struct stat_read_frame *f)
 {
@@ -1815,7 +1821,7 @@ static int stat_read_one(struct sim_proc *p, void *frame)
 	struct memcg_sim *ms = f->ms;
 	struct memcg_vmstats_percpu *statc = NULL;
 	const int *slot = f->event ? ms->event_slot : ms->state_slot;
-	unsigned int a = f->event ? PA_EVENTS : PA_STATE, line, nl;
+	unsigned int a = f->event ? PA_EVENTS : PA_STATE, line;
 	long truth;
 	int s;
 
@@ -1856,16 +1862,14 @@ static int stat_read_one(struct sim_proc *p, void *frame)
 			continue;
 		}
 		/* never written: from memory, once per line per read */
-		nl = (ms->pcpu_sl.l.size + 63) / 64;
-		line = f->cpu * nl + stat_line(&ms->pcpu_sl, a,
+		line = f->cpu * pcpu_lines(ms) + stat_line(&ms->pcpu_sl, a,
 					       (unsigned int)f->k);
 		if (ms->cold_seen[f->cc->cpu][line / 8] & (1u << (line % 8))) {
 			coh_delay(f->cc, coh_machine(ms->coh)->l1_hit_ps);
 			continue;
 		}
 		CO_AWAIT(f, coh_read_cold(f->cc));
-		nl = (ms->pcpu_sl.l.size + 63) / 64;
-		line = f->cpu * nl +
+		line = f->cpu * pcpu_lines(ms) +
 		       stat_line(&ms->pcpu_sl, f->event ? PA_EVENTS : PA_STATE,
 				 (unsigned int)f->k);
 		ms->cold_seen[f->cc->cpu][line / 8] |= (unsigned char)(1u << (line % 8));
@@ -1899,13 +1903,13 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(f, KF_memory_stat_show);
 	f->start = NOW(f);
+	/* a bit per (CPU, line of its copy) */
+	nbytes = (ms->nr_cpus * pcpu_lines(ms) + 7) / 8;
 	if (!ms->cold_seen[f->cc->cpu]) {
-		nbytes = (ms->nr_cpus * ((ms->pcpu_sl.l.size + 63) / 64) + 7) / 8;
 		ms->cold_seen[f->cc->cpu] = calloc(nbytes, 1);
 		SIM_BUG_ON(!ms->cold_seen[f->cc->cpu]);
 	}
-	memset(ms->cold_seen[f->cc->cpu], 0,
-	       (ms->nr_cpus * ((ms->pcpu_sl.l.size + 63) / 64) + 7) / 8);
+	memset(ms->cold_seen[f->cc->cpu], 0, nbytes);
 	/* mem_cgroup_flush_stats() (v6.8: of this memcg) */
 	if (f->ratelimited)
 		CO_CALL(f, p, mem_cgroup_flush_stats_ratelimited,
