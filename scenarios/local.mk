@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # scenarios/: shipped machine profiles and experiments, installed under
 # $(pkgdatadir) with their subdirectory (scenarios/machines/x.yaml becomes
-# $(pkgdatadir)/machines/x.yaml), which is where models/run.c looks for a
-# bare `machine: NAME` and memcgsim.c for `memcgsim list`.
+# $(pkgdatadir)/machines/x.yaml), which is where cli/run.c looks for a
+# bare `machine: NAME` and cli/memcgsim.c for `memcgsim list`.
 #
 # One variable pair per subdirectory. A new subdirectory (validation/, ...)
 # gets its own:

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# sim/: the model-agnostic core. Includes nothing from models/.
+# sim/: the event core and its infrastructure (engine, coroutines,
+# statistics, errors, trace, the YAML scenario tree, the results table, the
+# file formats). Includes nothing from models/ or cli/.
 libsim_a_SOURCES += \
 	%reldir%/error.c %reldir%/error.h \
 	%reldir%/engine.c %reldir%/engine.h %reldir%/co.h \
 	%reldir%/stats.c %reldir%/stats.h \
 	%reldir%/scenario.c %reldir%/scenario.h \
 	%reldir%/report.c %reldir%/report.h \
-	%reldir%/compare.c %reldir%/compare.h \
 	%reldir%/trace.c %reldir%/trace.h

@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "models/run.h"
+#include "cli/run.h"
 #include "sim/engine.h"
 
 struct bench_result {

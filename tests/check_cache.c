@@ -23,9 +23,9 @@
 
 #include <check.h>
 
-#include "models/cache.h"
-#include "models/machine.h"
-#include "models/spinlock.h"
+#include "models/hw/cache.h"
+#include "models/hw/machine.h"
+#include "models/kernel/qspinlock.h"
 #include "sim/co.h"
 #include "sim/scenario.h"
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/machine.h"
+#include "models/hw/machine.h"
 #include "sim/scenario.h"
 
 static void load_profile(const char *name, struct machine *m)

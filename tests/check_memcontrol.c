@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tests/check_memcontrol.c - the charge paths of models/memcontrol.c
+ * tests/check_memcontrol.c - the charge paths of models/kernel/memcontrol.c
  * against mm/memcontrol.c (v6.0): the per-CPU stock (hits, refills,
  * drains, one or two cached memcgs), the root memcg, failure and reclaim
  * at memory.max, and the byte-granular obj_cgroup stock.
@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/cache.h"
-#include "models/kernel.h"
-#include "models/machine.h"
-#include "models/memcontrol.h"
+#include "models/hw/cache.h"
+#include "models/kernel/config.h"
+#include "models/hw/machine.h"
+#include "models/kernel/memcontrol.h"
 #include "sim/co.h"
 #include "sim/engine.h"
 
@@ -479,7 +479,7 @@ START_TEST(obj_cgroup_charge_stock)
 END_TEST
 
 /*
- * MODEL BUG (models/memcontrol.c, refill_obj_stock()): when the stock
+ * MODEL BUG (models/kernel/memcontrol.c, refill_obj_stock()): when the stock
  * changes objcg, v6.0 sets allow_uncharge = true ("Allow uncharge when
  * objcg changes", since v5.14), so bytes taken over from
  * objcg->nr_charged_bytes plus the refill go back as whole pages at once.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tests/check_page_counter.c - models/page_counter.c against the kernel's
+ * tests/check_page_counter.c - models/kernel/page_counter.c against the kernel's
  * mm/page_counter.c (v6.0; propagate_protected_usage() also as in v6.1):
  * hierarchical charging, the limit and its undo, the watermark, the
  * protected usage and its xchg()s, underflow repair, the two layouts and
@@ -28,10 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/cache.h"
-#include "models/machine.h"
-#include "models/page_counter.h"
-#include "models/pahole.h"
+#include "models/hw/cache.h"
+#include "models/hw/machine.h"
+#include "models/kernel/page_counter.h"
+#include "models/kernel/pahole.h"
 #include "sim/co.h"
 #include "sim/engine.h"
 

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "models/pahole.h"
+#include "models/kernel/pahole.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * tests/check_rstat.c - statistics: the rstat updated trees and flush
- * (models/rstat.c, kernel/cgroup/rstat.c) and the memcg counters,
- * thresholds and memory.stat reads (models/memcontrol.c, the statistics
+ * (models/kernel/rstat.c, kernel/cgroup/rstat.c) and the memcg counters,
+ * thresholds and memory.stat reads (models/kernel/memcontrol.c, the statistics
  * half of mm/memcontrol.c).
  *
  * The machine is an inline profile with round numbers, so that costs can
@@ -25,11 +25,11 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "models/cache.h"
-#include "models/kernel.h"
-#include "models/machine.h"
-#include "models/memcontrol.h"
-#include "models/rstat.h"
+#include "models/hw/cache.h"
+#include "models/kernel/config.h"
+#include "models/hw/machine.h"
+#include "models/kernel/memcontrol.h"
+#include "models/kernel/rstat.h"
 #include "sim/co.h"
 #include "sim/engine.h"
 

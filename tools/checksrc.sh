@@ -7,17 +7,21 @@
 #	tools/checksrc.sh [--cppcheck] [SRCDIR]
 #
 #  1. Banned functions, outside comments and string literals:
-#     - everywhere in sim/, models/ and memcgsim.c: sprintf, vsprintf,
-#       strcpy, strcat, strtok, gets (unbounded or not reentrant: use
-#       snprintf, memcpy after a length check, strtok_r);
-#     - in sim/ and models/ only: rand, srand, random, srandom, drand48
-#       (randomness comes from a gsl_rng stream seeded by the scenario)
-#       and time, gettimeofday, clock_gettime, clock (simulated time
-#       never reads the wall clock; DESIGN.md section 2).
-#  2. Every scenarios/*/*.yaml is listed in scenarios/local.mk, so that
+#     - everywhere in sim/, models/ and cli/: sprintf, vsprintf, strcpy,
+#       strcat, strtok, gets (unbounded or not reentrant: use snprintf,
+#       memcpy after a length check, strtok_r);
+#     - everywhere but the files that measure the host (WALLCLOCK below):
+#       rand, srand, random, srandom, drand48 (randomness comes from a
+#       gsl_rng stream seeded by the scenario) and time, gettimeofday,
+#       clock_gettime, clock (simulated time never reads the wall clock;
+#       DESIGN.md section 2).
+#  2. The layering (README, "Where things are"): a folder includes only
+#     itself and the layers below it,
+#	sim/ <- models/hw/ <- models/kernel/ <- models/workloads/ <- cli/
+#  3. Every scenarios/*/*.yaml is listed in scenarios/local.mk, so that
 #     `make install` and `make distcheck` ship it.
-#  3. With --cppcheck: cppcheck --enable=warning on sim/, models/ and
-#     memcgsim.c, with the reviewed false positives in
+#  4. With --cppcheck: cppcheck --enable=warning on sim/, models/ and
+#     cli/, with the reviewed false positives in
 #     tools/cppcheck-suppressions.txt.
 #
 # Exit status: 0 clean, 1 a check failed, 2 usage or a missing tool.
@@ -57,13 +61,16 @@ banned() {
 	return 0
 }
 
-for f in sim/*.[ch] models/*.[ch] memcgsim.c; do
+# The files allowed to read the wall clock: the progress line.
+WALLCLOCK="cli/memcgsim.c"
+
+for f in sim/*.[ch] models/*/*.[ch] cli/*.[ch]; do
 	[ -f "$f" ] || continue
 	banned "$f" 'sprintf|vsprintf|strcpy|strcat|strtok|gets' \
 		'unbounded or not reentrant; use snprintf, memcpy after a length check, strtok_r' ||
 		status=1
-	case $f in
-	memcgsim.c) continue ;;
+	case " $WALLCLOCK " in
+	*" $f "*) continue ;;
 	esac
 	banned "$f" 'rand|srand|random|srandom|drand48' \
 		'randomness comes from a gsl_rng stream seeded by the scenario' ||
@@ -71,6 +78,34 @@ for f in sim/*.[ch] models/*.[ch] memcgsim.c; do
 	banned "$f" 'time|gettimeofday|clock_gettime|clock' \
 		'simulated code never reads the wall clock' ||
 		status=1
+done
+
+# Layering: what each folder may include, from the tree.
+may_include() {
+	case $1 in
+	sim/*) echo 'sim/' ;;
+	models/hw/*) echo 'sim/ models/hw/' ;;
+	models/kernel/*) echo 'sim/ models/hw/ models/kernel/' ;;
+	models/workloads/*) echo 'sim/ models/hw/ models/kernel/ models/workloads/' ;;
+	*) echo '' ;;
+	esac
+}
+for f in sim/*.[ch] models/*/*.[ch] models/*/*/*.[ch]; do
+	[ -f "$f" ] || continue
+	allowed=$(may_include "$f")
+	grep -n '^#include "' "$f" | while IFS= read -r hit; do
+		inc=$(printf '%s\n' "$hit" | sed 's/.*#include "\([^"]*\)".*/\1/')
+		ok=no
+		for a in $allowed; do
+			case $inc in "$a"*) ok=yes ;; esac
+		done
+		case $inc in config.h) ok=yes ;; esac
+		if [ $ok = no ]; then
+			printf '%s:%s: error: includes "%s": %s may include only %s\n' \
+				"$f" "${hit%%:*}" "$inc" "${f%/*}/" "$allowed" >&2
+			echo x
+		fi
+	done | grep -q x && status=1
 done
 
 # Every shipped scenario is installed and distributed.
@@ -92,8 +127,7 @@ if [ "$cppcheck" = yes ]; then
 	cppcheck --enable=warning --error-exitcode=1 --quiet \
 		--std=c11 --inline-suppr \
 		--suppressions-list=tools/cppcheck-suppressions.txt \
-		-I . -I models/compat \
-		sim models memcgsim.c || status=1
+		-I . sim models cli || status=1
 fi
 
 if [ "$status" = 0 ]; then

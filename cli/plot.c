@@ -1,0 +1,1660 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cli/plot.c - pictures of results, drawn by gnuplot (plot.h).
+ *
+ * Two phases. Planning reads the results and turns them into a list of
+ * jobs: for each picture, the text of its data file and the gnuplot
+ * variables its script needs beyond data, out and term. Any problem with
+ * the input is found here, before anything is written. Drawing then
+ * creates the output directory, writes each data file and runs gnuplot
+ * once per picture and format:
+ *
+ *	results.yaml --plan--> functions   "try_charge_memcg" / "6.0-rc1" 0.73
+ *	                       validation  "6.0-rc1" / -51.68 -26.76 "6.0-rc1"
+ *	                       heatmap-V   "memcg(top) line 1" 112 35 ...
+ *	sweep.csv    --plan--> throughput-vs-K  "6.0-rc1" / 8 3595.4 "8"
+ *
+ *	each job --draw--> DIR/STEM.dat (sim_write_atomic())
+ *	                   gnuplot -e "data=...; out=TMP; term=png" STEM.gp
+ *	                   rename TMP DIR/STEM.png (and .svg)
+ *
+ * The data formats are described at the top of each script, which is the
+ * one place a reader of a data file looks.
+ */
+#define _XOPEN_SOURCE 700 /* POSIX 2008 and realpath() */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/plot.h"
+#include "sim/scenario.h"
+
+extern char **environ;
+
+/* The script of each kind, in the script directory. */
+static const char *const plot_scripts[PLOT_NR_KINDS] = {
+	[PLOT_THROUGHPUT] = "throughput.gp",
+	[PLOT_FUNCTIONS] = "functions.gp",
+	[PLOT_VALIDATION] = "validation.gp",
+	[PLOT_HEATMAP] = "heatmap.gp",
+};
+
+/**
+ * struct plot_job - one picture to draw (in PNG, SVG or both).
+ * @kind: which script draws it
+ * @stem: file name without extension: "functions", "heatmap-6.0-rc1"
+ * @data: the text of the data file, @len bytes
+ * @vars: gnuplot assignments for the script ("title='...'; nkernel=11")
+ */
+struct plot_job {
+	enum plot_kind kind;
+	char stem[256];
+	char *data;
+	size_t len;
+	char *vars;
+};
+
+struct plot_plan {
+	char name[256]; /* scenario (a run) or sweep directory */
+	struct plot_job *jobs;
+	unsigned int nr;
+};
+
+/* ---- text: files built in memory ---- */
+
+struct text {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+static int text_open(struct text *t)
+{
+	t->buf = NULL;
+	t->len = 0;
+	t->f = open_memstream(&t->buf, &t->len);
+	return t->f ? 0 : -ENOMEM;
+}
+
+/* Finish @t; on failure its buffer is freed. */
+static int text_close(struct text *t)
+{
+	int ret = 0;
+
+	if (ferror(t->f))
+		ret = -ENOMEM;
+	if (fclose(t->f))
+		ret = -ENOMEM;
+	t->f = NULL;
+	if (ret) {
+		free(t->buf);
+		t->buf = NULL;
+	}
+	return ret;
+}
+
+static void text_discard(struct text *t)
+{
+	if (t->f)
+		fclose(t->f);
+	free(t->buf);
+	t->f = NULL;
+	t->buf = NULL;
+}
+
+/*
+ * A string in a data file: in double quotes, which gnuplot data files
+ * cannot escape, so a double quote becomes a single one; control
+ * characters become spaces.
+ */
+static void put_data_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		fputc(c == '"' ? '\'' : c < ' ' ? ' ' : c, f);
+	}
+	fputc('"', f);
+}
+
+/* A string in a gnuplot command: in single quotes, a quote doubled. */
+static void put_gp_str(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc((unsigned char)*s < ' ' ? ' ' : *s, f);
+	}
+	fputc('\'', f);
+}
+
+/* "name='value'; " */
+static void put_gp_var(FILE *f, const char *name, const char *value)
+{
+	fprintf(f, "%s=", name);
+	put_gp_str(f, value);
+	fputs("; ", f);
+}
+
+/* @s with every character but [A-Za-z0-9._+-] replaced by '_'. */
+static void safe_name(char *dst, size_t size, const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i + 1 < size; i++) {
+		char c = s[i];
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+			  c == '+' || c == '-';
+
+		dst[i] = ok ? c : '_';
+	}
+	dst[i] = '\0';
+}
+
+static bool stem_taken(const struct plot_plan *p, const char *stem)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nr; i++)
+		if (!strcmp(p->jobs[i].stem, stem))
+			return true;
+	return false;
+}
+
+/*
+ * plan_add() - append a job; takes the responsibility for @data and @vars
+ * (freed even if this fails). A stem already taken (two variants whose
+ * names differ only in characters safe_name() replaces) gets "-2", "-3".
+ */
+static int plan_add(struct plot_plan *p, enum plot_kind kind,
+		    const char *prefix, const char *name, struct text *data,
+		    struct text *vars)
+{
+	struct plot_job *jobs, *job;
+	char stem[256], safe[200];
+	unsigned int n = 1;
+
+	safe_name(safe, sizeof(safe), name);
+	snprintf(stem, sizeof(stem), "%s%s", prefix, safe);
+	while (stem_taken(p, stem))
+		snprintf(stem, sizeof(stem), "%s%s-%u", prefix, safe, ++n);
+	jobs = realloc(p->jobs, (p->nr + 1) * sizeof(*jobs));
+	if (!jobs) {
+		free(data->buf);
+		free(vars->buf);
+		return -ENOMEM;
+	}
+	p->jobs = jobs;
+	job = &jobs[p->nr++];
+	job->kind = kind;
+	snprintf(job->stem, sizeof(job->stem), "%s", stem);
+	job->data = data->buf;
+	job->len = data->len;
+	job->vars = vars->buf;
+	data->buf = NULL;
+	vars->buf = NULL;
+	return 0;
+}
+
+static void plan_release(struct plot_plan *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nr; i++) {
+		free(p->jobs[i].data);
+		free(p->jobs[i].vars);
+	}
+	free(p->jobs);
+	p->jobs = NULL;
+	p->nr = 0;
+}
+
+/* Close both texts and add the job, or discard both. */
+static int plan_finish(struct plot_plan *p, enum plot_kind kind,
+		       const char *prefix, const char *name, struct text *data,
+		       struct text *vars, struct sim_error *err)
+{
+	int ret = text_close(data);
+
+	if (text_close(vars))
+		ret = -ENOMEM;
+	if (!ret)
+		ret = plan_add(p, kind, prefix, name, data, vars);
+	else {
+		free(data->buf);
+		free(vars->buf);
+	}
+	if (ret)
+		sim_error_set(err, "", 0, 0, "out of memory");
+	return ret;
+}
+
+/* ---- the results of a run (YAML) ---- */
+
+static size_t len_of(const struct scenario_node *n)
+{
+	return n ? scenario_len(n) : 0;
+}
+
+static const struct scenario_node *seq_at(const struct scenario_node *map,
+					  const char *key)
+{
+	const struct scenario_node *n = scenario_get(map, key);
+
+	return n && scenario_kind(n) == SCENARIO_SEQ ? n : NULL;
+}
+
+static const char *str_at(const struct scenario_node *map, const char *key)
+{
+	const struct scenario_node *n = scenario_get(map, key);
+
+	return n && scenario_kind(n) == SCENARIO_SCALAR ? scenario_scalar(n) :
+							  NULL;
+}
+
+/*
+ * A number of the results: decimal, or .nan, .inf, -.inf as the report
+ * writes non-finite values. Return 0, or -EINVAL with @err at @n.
+ */
+static int number(const struct scenario_node *n, double *v,
+		  struct sim_error *err)
+{
+	const char *s =
+		scenario_kind(n) == SCENARIO_SCALAR ? scenario_scalar(n) : NULL;
+	char *end;
+
+	if (s && !strcmp(s, ".nan")) {
+		*v = NAN;
+		return 0;
+	}
+	if (s && (!strcmp(s, ".inf") || !strcmp(s, "-.inf"))) {
+		*v = s[0] == '-' ? -INFINITY : INFINITY;
+		return 0;
+	}
+	if (s && *s) {
+		errno = 0;
+		*v = strtod(s, &end);
+		if (!*end && !errno)
+			return 0;
+	}
+	scenario_error(err, n, "expected a number, found '%s'",
+		       s ? s : "a map or sequence");
+	return -EINVAL;
+}
+
+/* @key of @map as a number; absent is NAN. */
+static int number_at(const struct scenario_node *map, const char *key,
+		     double *v, struct sim_error *err)
+{
+	const struct scenario_node *n = scenario_get(map, key);
+
+	*v = NAN;
+	return n ? number(n, v, err) : 0;
+}
+
+/*
+ * Is @root the YAML of `memcgsim run`? A map with scenario and variants,
+ * every variant a map with a name and metrics.
+ */
+static int check_results(const struct scenario_node *root,
+			 struct sim_error *err)
+{
+	const struct scenario_node *vars = seq_at(root, "variants");
+	size_t i;
+
+	if (scenario_kind(root) != SCENARIO_MAP || !str_at(root, "scenario") ||
+	    !vars) {
+		scenario_error(
+			err, root,
+			"not memcgsim results: expected what `memcgsim run -f yaml` writes (scenario:, variants:) or a sweep.csv");
+		return -EINVAL;
+	}
+	for (i = 0; i < len_of(vars); i++) {
+		const struct scenario_node *v = scenario_item(vars, i);
+		const struct scenario_node *m = scenario_get(v, "metrics");
+
+		if (!str_at(v, "name") || !m ||
+		    scenario_kind(m) != SCENARIO_MAP) {
+			scenario_error(
+				err, v,
+				"not memcgsim results: a variant without name and metrics (a scenario? run it first: memcgsim run %s -f yaml -o results.yaml)",
+				scenario_file(root));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Index of @s in @names[@n], or -1. */
+static int name_index(const char *const *names, unsigned int n, const char *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], s))
+			return (int)i;
+	return -1;
+}
+
+/* One function's block: "name", then each variant's self time. */
+static int put_function(FILE *f, const struct scenario_node *vars,
+			const char *fn, struct sim_error *err)
+{
+	size_t i, j;
+
+	put_data_str(f, fn);
+	fputc('\n', f);
+	for (i = 0; i < len_of(vars); i++) {
+		const struct scenario_node *v = scenario_item(vars, i);
+		const struct scenario_node *fns = seq_at(v, "functions");
+		double self = 0;
+
+		if (!len_of(fns))
+			continue;
+		for (j = 0; j < len_of(fns); j++) {
+			const struct scenario_node *e = scenario_item(fns, j);
+			const char *name = str_at(e, "name");
+
+			if (name && !strcmp(name, fn)) {
+				if (number_at(e, "self_pct", &self, err))
+					return -EINVAL;
+				break;
+			}
+		}
+		put_data_str(f, str_at(v, "name"));
+		fprintf(f, " %.6g\n", isfinite(self) ? self : 0.0);
+	}
+	return 0;
+}
+
+/* The most self time of the kernel functions (not [...]) of a variant. */
+static double kernel_most(const struct scenario_node *vars)
+{
+	double most = 0;
+	size_t i, j;
+
+	for (i = 0; i < len_of(vars); i++) {
+		const struct scenario_node *fns =
+			seq_at(scenario_item(vars, i), "functions");
+		struct sim_error ignored;
+		double sum = 0, self;
+
+		for (j = 0; j < len_of(fns); j++) {
+			const struct scenario_node *e = scenario_item(fns, j);
+			const char *name = str_at(e, "name");
+
+			if (name && name[0] != '[' &&
+			    !number_at(e, "self_pct", &self, &ignored) &&
+			    self > 0)
+				sum += self;
+		}
+		if (sum > most)
+			most = sum;
+	}
+	return most;
+}
+
+/*
+ * plan_functions() - time by kernel function: every function with self
+ * time in some variant, kernel functions first (in the order the results
+ * list them), then the pseudo-functions ([send work], [idle], ...).
+ */
+static int plan_functions(struct plot_plan *p, const struct scenario_node *root,
+			  struct sim_error *err)
+{
+	const struct scenario_node *vars = seq_at(root, "variants");
+	const char **names = NULL;
+	unsigned int nr = 0, nkernel = 0, pass, k;
+	struct text data, gp;
+	char title[512];
+	size_t i, j;
+	int ret = -ENOMEM;
+
+	for (i = 0; i < len_of(vars); i++) {
+		const struct scenario_node *fns =
+			seq_at(scenario_item(vars, i), "functions");
+
+		for (j = 0; j < len_of(fns); j++) {
+			const struct scenario_node *e = scenario_item(fns, j);
+			const char *name = str_at(e, "name");
+			const char **grown;
+			double self;
+
+			if (!name) {
+				scenario_error(
+					err, e,
+					"expected a map with name, self_pct, children_pct, calls_per_op");
+				ret = -EINVAL;
+				goto out;
+			}
+			if (number_at(e, "self_pct", &self, err)) {
+				ret = -EINVAL;
+				goto out;
+			}
+			if (!(self > 0) || name_index(names, nr, name) >= 0)
+				continue;
+			grown = realloc(names, (nr + 1) * sizeof(*names));
+			if (!grown)
+				goto out_nomem;
+			names = grown;
+			names[nr++] = name;
+			nkernel += name[0] != '[';
+		}
+	}
+	if (!nr) {
+		ret = 0;
+		goto out;
+	}
+	if (text_open(&data))
+		goto out_nomem;
+	if (text_open(&gp)) {
+		text_discard(&data);
+		goto out_nomem;
+	}
+	fprintf(data.f,
+		"# memcgsim plot: time by kernel function (self %%) of %s; plots/functions.gp\n",
+		p->name);
+	/* Pass 0: kernel functions; pass 1: pseudo-functions. */
+	for (pass = 0, k = 0; pass < 2; pass++) {
+		for (j = 0; j < nr; j++) {
+			if ((names[j][0] == '[') != (pass == 1))
+				continue;
+			if (k++)
+				fputs("\n\n", data.f);
+			if (put_function(data.f, vars, names[j], err)) {
+				text_discard(&data);
+				text_discard(&gp);
+				ret = -EINVAL;
+				goto out;
+			}
+		}
+	}
+	snprintf(title, sizeof(title), "%s: time by kernel function", p->name);
+	put_gp_var(gp.f, "title", title);
+	fprintf(gp.f, "nkernel=%u; kmax=%.6g; ", nkernel, kernel_most(vars));
+	ret = plan_finish(p, PLOT_FUNCTIONS, "functions", "", &data, &gp, err);
+	goto out;
+
+out_nomem:
+	sim_error_set(err, "", 0, 0, "out of memory");
+out:
+	free(names);
+	return ret;
+}
+
+/* Is @name the scenario's baseline or some variant's? */
+static bool is_baseline(const struct scenario_node *root, const char *name)
+{
+	const struct scenario_node *vars = seq_at(root, "variants");
+	const char *b = str_at(root, "baseline");
+	size_t i;
+
+	if (b && !strcmp(b, name))
+		return true;
+	for (i = 0; i < len_of(vars); i++) {
+		b = str_at(scenario_item(vars, i), "baseline");
+		if (b && !strcmp(b, name))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * plan_validation() - predicted against published change: each variant
+ * (not a baseline) whose primary metric and `published` both have a
+ * change against its baseline.
+ */
+static int plan_validation(struct plot_plan *p,
+			   const struct scenario_node *root,
+			   struct sim_error *err)
+{
+	const struct scenario_node *vars = seq_at(root, "variants");
+	const char *metric = NULL;
+	struct text data, gp;
+	unsigned int rows = 0;
+	char title[512];
+	size_t i;
+
+	if (text_open(&data))
+		goto out_nomem;
+	if (text_open(&gp)) {
+		text_discard(&data);
+		goto out_nomem;
+	}
+	fprintf(data.f,
+		"# memcgsim plot: predicted against published change of %s; plots/validation.gp\n"
+		"# a block per variant: \"variant\", then published_pct predicted_pct \"variant\"\n",
+		p->name);
+	for (i = 0; i < len_of(vars); i++) {
+		const struct scenario_node *v = scenario_item(vars, i);
+		const struct scenario_node *m = scenario_get(v, "metrics");
+		const char *name = str_at(v, "name");
+		double pub, pred;
+
+		/* The primary metric is the first (sim/report.h). */
+		if (!len_of(m) || is_baseline(root, name))
+			continue;
+		if (number_at(scenario_get(m, "published"), "change_pct", &pub,
+			      err) ||
+		    number_at(scenario_item(m, 0), "change_pct", &pred, err)) {
+			text_discard(&data);
+			text_discard(&gp);
+			return -EINVAL;
+		}
+		if (!isfinite(pub) || !isfinite(pred))
+			continue;
+		metric = scenario_key(m, 0);
+		if (rows++)
+			fputs("\n\n", data.f);
+		put_data_str(data.f, name);
+		fprintf(data.f, "\n%.6g %.6g ", pub, pred);
+		put_data_str(data.f, name);
+		fputc('\n', data.f);
+	}
+	if (!rows) {
+		text_discard(&data);
+		text_discard(&gp);
+		return 0;
+	}
+	snprintf(title, sizeof(title), "%s: predicted against published change",
+		 p->name);
+	put_gp_var(gp.f, "title", title);
+	put_gp_var(gp.f, "metric", metric);
+	return plan_finish(p, PLOT_VALIDATION, "validation", "", &data, &gp,
+			   err);
+
+out_nomem:
+	sim_error_set(err, "", 0, 0, "out of memory");
+	return -ENOMEM;
+}
+
+/*
+ * The CPUs that received a transfer of some hot line of some variant: 1 +
+ * the highest such CPU, or 0 when there was none; and the most transfers
+ * of a line to a CPU. Heat maps show these CPUs only (the same columns for
+ * every variant), so that a teaching scenario on 8 CPUs of a 72-CPU
+ * machine is not mostly white, and share one colour scale, up to @most.
+ */
+static int cpus_used(const struct scenario_node *root, unsigned int *used,
+		     double *most, struct sim_error *err)
+{
+	const struct scenario_node *vars = seq_at(root, "variants");
+	size_t i, j, c;
+
+	*used = 0;
+	*most = 0;
+	for (i = 0; i < len_of(vars); i++) {
+		const struct scenario_node *lines =
+			seq_at(scenario_item(vars, i), "lines");
+
+		for (j = 0; j < len_of(lines); j++) {
+			const struct scenario_node *t = seq_at(
+				scenario_item(lines, j), "transfers_to_cpu");
+
+			for (c = 0; c < len_of(t); c++) {
+				double x;
+
+				if (number(scenario_item(t, c), &x, err))
+					return -EINVAL;
+				if (x != 0 && c + 1 > *used)
+					*used = (unsigned int)(c + 1);
+				if (x > *most)
+					*most = x;
+			}
+		}
+	}
+	return 0;
+}
+
+/* One variant's heat map; nothing when it has no hot lines. */
+static int plan_heatmap(struct plot_plan *p, const struct scenario_node *v,
+			unsigned int used, double most, struct sim_error *err)
+{
+	const struct scenario_node *lines = seq_at(v, "lines");
+	const char *name = str_at(v, "name");
+	unsigned int cols = 0, shown;
+	char title[512], xlabel[160];
+	struct text data, gp;
+	size_t j, c;
+
+	for (j = 0; j < len_of(lines); j++) {
+		const struct scenario_node *t =
+			seq_at(scenario_item(lines, j), "transfers_to_cpu");
+
+		if (len_of(t) > cols)
+			cols = (unsigned int)len_of(t);
+	}
+	if (!cols)
+		return 0;
+	shown = used && used < cols ? used : cols;
+	if (text_open(&data))
+		goto out_nomem;
+	if (text_open(&gp)) {
+		text_discard(&data);
+		goto out_nomem;
+	}
+	fprintf(data.f,
+		"# memcgsim plot: transfers of each hot line to CPUs 0-%u, %s %s; plots/heatmap.gp\n",
+		shown - 1, p->name, name);
+	for (j = 0; j < len_of(lines); j++) {
+		const struct scenario_node *l = scenario_item(lines, j);
+		const struct scenario_node *t = seq_at(l, "transfers_to_cpu");
+		const char *lname = str_at(l, "name");
+
+		if (!t)
+			continue;
+		put_data_str(data.f, lname ? lname : "?");
+		for (c = 0; c < shown; c++) {
+			double x = 0;
+
+			if (c < len_of(t) &&
+			    number(scenario_item(t, c), &x, err)) {
+				text_discard(&data);
+				text_discard(&gp);
+				return -EINVAL;
+			}
+			fprintf(data.f, " %.6g", isfinite(x) ? x : 0.0);
+		}
+		fputc('\n', data.f);
+	}
+	snprintf(title, sizeof(title),
+		 "%s, %s: transfers of each hot line to each CPU", p->name,
+		 name);
+	if (shown < cols)
+		snprintf(xlabel, sizeof(xlabel),
+			 "CPU (of %u; CPUs %u-%u had no transfers, not shown)",
+			 cols, shown, cols - 1);
+	else
+		snprintf(xlabel, sizeof(xlabel), "CPU");
+	put_gp_var(gp.f, "title", title);
+	put_gp_var(gp.f, "xlabel", xlabel);
+	if (isfinite(most) && most > 0)
+		fprintf(gp.f, "cbmax=%.10g; ", most);
+	return plan_finish(p, PLOT_HEATMAP, "heatmap-", name, &data, &gp, err);
+
+out_nomem:
+	sim_error_set(err, "", 0, 0, "out of memory");
+	return -ENOMEM;
+}
+
+static bool wanted(const struct plot_opts *o, enum plot_kind kind)
+{
+	return !o->kinds || (o->kinds & (1u << kind));
+}
+
+/* plan_run() - every picture the results of a run support. */
+static int plan_run(struct plot_plan *p, const struct scenario_node *root,
+		    const struct plot_opts *o, struct sim_error *err)
+{
+	const struct scenario_node *vars;
+	unsigned int used;
+	bool found;
+	double most;
+	size_t i;
+	int ret;
+
+	ret = check_results(root, err);
+	if (ret)
+		return ret;
+	snprintf(p->name, sizeof(p->name), "%s", str_at(root, "scenario"));
+	vars = seq_at(root, "variants");
+	if (wanted(o, PLOT_FUNCTIONS)) {
+		ret = plan_functions(p, root, err);
+		if (ret)
+			return ret;
+	}
+	if (wanted(o, PLOT_VALIDATION)) {
+		ret = plan_validation(p, root, err);
+		if (ret)
+			return ret;
+	}
+	if (!wanted(o, PLOT_HEATMAP))
+		return 0;
+	ret = cpus_used(root, &used, &most, err);
+	if (ret)
+		return ret;
+	for (i = 0, found = false; i < len_of(vars); i++) {
+		const struct scenario_node *v = scenario_item(vars, i);
+
+		if (o->heatmap_variant &&
+		    strcmp(str_at(v, "name"), o->heatmap_variant))
+			continue;
+		found = true;
+		ret = plan_heatmap(p, v, used, most, err);
+		if (ret)
+			return ret;
+	}
+	if (!found) {
+		scenario_error(err, vars, "no variant '%s' in the results",
+			       o->heatmap_variant);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- a sweep (CSV) ---- */
+
+struct csv_row {
+	char **f; /* fields, unquoted */
+	unsigned int n;
+	unsigned int line; /* one-based line of the file */
+};
+
+struct csv {
+	struct csv_row *rows;
+	unsigned int nr;
+};
+
+static void csv_release(struct csv *c)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < c->nr; i++) {
+		for (j = 0; j < c->rows[i].n; j++)
+			free(c->rows[i].f[j]);
+		free(c->rows[i].f);
+	}
+	free(c->rows);
+	c->rows = NULL;
+	c->nr = 0;
+}
+
+static int csv_push_field(struct csv_row *r, const char *s, size_t len)
+{
+	char **grown = realloc(r->f, (r->n + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	r->f = grown;
+	r->f[r->n] = malloc(len + 1);
+	if (!r->f[r->n])
+		return -ENOMEM;
+	memcpy(r->f[r->n], s, len);
+	r->f[r->n][len] = '\0';
+	r->n++;
+	return 0;
+}
+
+/*
+ * csv_parse() - RFC 4180: fields separated by commas, in double quotes
+ * when they hold a comma, quote or line break (a quote doubled), lines
+ * ended by LF or CRLF. Blank lines are skipped. @buf is NUL-terminated
+ * and holds no other NUL.
+ */
+static int csv_parse(const char *path, const char *buf, struct csv *c,
+		     struct sim_error *err)
+{
+	unsigned int line = 1;
+	const char *s = buf;
+	char *field = NULL;
+	size_t cap = 0;
+
+	while (*s) {
+		struct csv_row row = { .line = line };
+		struct csv_row *grown;
+
+		if (*s == '\n' || (*s == '\r' && s[1] == '\n')) {
+			s += *s == '\r' ? 2 : 1;
+			line++;
+			continue;
+		}
+		for (;;) {
+			size_t len = 0;
+
+			if (*s == '"') {
+				unsigned int start = line;
+
+				for (s++;; s++) {
+					if (!*s) {
+						sim_error_set(
+							err, path, start, 1,
+							"a quoted field is not closed");
+						goto out_err;
+					}
+					if (*s == '"' && s[1] != '"')
+						break;
+					if (*s == '"')
+						s++;
+					if (*s == '\n')
+						line++;
+					if (len + 1 >= cap) {
+						char *g = realloc(field,
+								  cap * 2 + 64);
+
+						if (!g)
+							goto out_nomem;
+						field = g;
+						cap = cap * 2 + 64;
+					}
+					field[len++] = *s;
+				}
+				s++;
+				if (*s && *s != ',' && *s != '\n' &&
+				    !(*s == '\r' && s[1] == '\n')) {
+					sim_error_set(
+						err, path, line, 1,
+						"expected a comma or the end of the line after a quoted field");
+					goto out_err;
+				}
+				if (csv_push_field(&row, field ? field : "",
+						   len))
+					goto out_nomem;
+			} else {
+				const char *e = s;
+
+				while (*e && *e != ',' && *e != '\n' &&
+				       !(*e == '\r' && e[1] == '\n'))
+					e++;
+				if (csv_push_field(&row, s, (size_t)(e - s)))
+					goto out_nomem;
+				s = e;
+			}
+			if (*s != ',')
+				break;
+			s++;
+		}
+		grown = realloc(c->rows, (c->nr + 1) * sizeof(*grown));
+		if (!grown)
+			goto out_nomem;
+		c->rows = grown;
+		c->rows[c->nr++] = row;
+		continue;
+out_nomem:
+		sim_error_set(err, path, line, 1, "out of memory");
+out_err:
+		while (row.n)
+			free(row.f[--row.n]);
+		free(row.f);
+		free(field);
+		return -EINVAL;
+	}
+	free(field);
+	return 0;
+}
+
+/* Read @path whole (at most 64 MiB) and parse it. */
+static int csv_read(const char *path, struct csv *c, struct sim_error *err)
+{
+	const size_t max = 64u << 20;
+	size_t len = 0, n;
+	char *buf;
+	FILE *f;
+	int ret;
+
+	f = fopen(path, "rb");
+	if (!f) {
+		sim_error_set(err, path, 0, 0, "cannot read: %s",
+			      strerror(errno));
+		return -EINVAL;
+	}
+	buf = malloc(max + 1);
+	if (!buf) {
+		fclose(f);
+		sim_error_set(err, path, 0, 0, "out of memory");
+		return -EINVAL;
+	}
+	while (len <= max && (n = fread(buf + len, 1, max + 1 - len, f)) > 0)
+		len += n;
+	if (ferror(f) || len > max) {
+		sim_error_set(err, path, 0, 0, "%s",
+			      len > max ? "larger than 64 MiB" : "cannot read");
+		ret = -EINVAL;
+	} else if (memchr(buf, '\0', len)) {
+		sim_error_set(err, path, 0, 0,
+			      "not a sweep.csv: binary data (a NUL byte)");
+		ret = -EINVAL;
+	} else {
+		buf[len] = '\0';
+		ret = csv_parse(path, buf, c, err);
+	}
+	free(buf);
+	fclose(f);
+	return ret;
+}
+
+/* A whole field as a number: nan and inf too (the report's spelling). */
+static bool is_number(const char *s, double *v)
+{
+	char *end;
+
+	if (!*s)
+		return false;
+	*v = strtod(s, &end);
+	return !*end;
+}
+
+/* A whole field as a finite number. */
+static bool parse_number(const char *s, double *v)
+{
+	return is_number(s, v) && isfinite(*v);
+}
+
+static int csv_col(const struct csv_row *h, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < h->n; i++)
+		if (!strcmp(h->f[i], name))
+			return (int)i;
+	return -1;
+}
+
+struct point {
+	double x, y;
+	const char *label; /* borrowed from the CSV */
+	unsigned int order; /* row, for a stable sort */
+};
+
+struct series {
+	char *title;
+	struct point *pts;
+	unsigned int n;
+};
+
+static int point_cmp(const void *a, const void *b)
+{
+	const struct point *p = a, *q = b;
+
+	if (p->x != q->x)
+		return p->x < q->x ? -1 : 1;
+	return p->order < q->order ? -1 : p->order > q->order;
+}
+
+/* The title of @row's line in the picture against key column @k. */
+static char *series_title(const struct csv *c, const struct csv_row *row, int k,
+			  int variant)
+{
+	const struct csv_row *h = &c->rows[0];
+	struct text t;
+	int j;
+
+	if (text_open(&t))
+		return NULL;
+	fputs(row->f[variant], t.f);
+	for (j = 1; j < variant; j++)
+		if (j != k)
+			fprintf(t.f, " %s=%s", h->f[j], row->f[j]);
+	if (text_close(&t))
+		return NULL;
+	return t.buf;
+}
+
+static void series_release(struct series *s, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		free(s[i].title);
+		free(s[i].pts);
+	}
+	free(s);
+}
+
+/* Add @row's point to its series (found or created). */
+static int series_add(struct series **ss, unsigned int *nr, char *title,
+		      const struct point *pt)
+{
+	struct series *s = NULL;
+	struct point *pts;
+	unsigned int i;
+
+	for (i = 0; i < *nr; i++) {
+		if (!strcmp((*ss)[i].title, title)) {
+			s = &(*ss)[i];
+			free(title);
+			break;
+		}
+	}
+	if (!s) {
+		struct series *grown = realloc(*ss, (*nr + 1) * sizeof(*grown));
+
+		if (!grown) {
+			free(title);
+			return -ENOMEM;
+		}
+		*ss = grown;
+		s = &grown[(*nr)++];
+		s->title = title;
+		s->pts = NULL;
+		s->n = 0;
+	}
+	pts = realloc(s->pts, (s->n + 1) * sizeof(*pts));
+	if (!pts)
+		return -ENOMEM;
+	s->pts = pts;
+	pts[s->n++] = *pt;
+	return 0;
+}
+
+/*
+ * plan_sweep_key() - throughput against key column @k: one line per
+ * variant and combination of the other keys. x is the key's value when
+ * every value is a number, else the rank of the value among the values in
+ * the order they first appear.
+ */
+static int plan_sweep_key(struct plot_plan *p, const struct csv *c, int k,
+			  int variant, int thr, int unit, struct sim_error *err)
+{
+	const struct csv_row *h = &c->rows[0];
+	const char **values = NULL;
+	struct series *ss = NULL;
+	unsigned int nv = 0, nr = 0, i, j;
+	double lo = INFINITY, hi = -INFINITY, x;
+	bool numeric = true;
+	const char *u = "";
+	struct text data, gp;
+	char label[512];
+	int ret = -ENOMEM;
+
+	for (i = 1; i < c->nr; i++) {
+		const char *s = c->rows[i].f[k];
+
+		if (name_index(values, nv, s) < 0) {
+			const char **grown =
+				realloc(values, (nv + 1) * sizeof(*values));
+
+			if (!grown)
+				goto out;
+			values = grown;
+			values[nv++] = s;
+		}
+		if (parse_number(s, &x)) {
+			lo = x < lo ? x : lo;
+			hi = x > hi ? x : hi;
+		} else {
+			numeric = false;
+		}
+	}
+	for (i = 1; i < c->nr; i++) {
+		const struct csv_row *row = &c->rows[i];
+		struct point pt = { .label = row->f[k], .order = i };
+		char *title;
+
+		if (!parse_number(row->f[thr], &pt.y))
+			continue; /* no result at this point */
+		if (numeric)
+			parse_number(row->f[k], &pt.x);
+		else
+			pt.x = name_index(values, nv, row->f[k]);
+		if (!*u && unit >= 0)
+			u = row->f[unit];
+		title = series_title(c, row, k, variant);
+		if (!title || series_add(&ss, &nr, title, &pt))
+			goto out;
+	}
+	if (!nr) {
+		ret = 0;
+		goto out_free;
+	}
+	if (text_open(&data))
+		goto out;
+	if (text_open(&gp)) {
+		text_discard(&data);
+		goto out;
+	}
+	fprintf(data.f,
+		"# memcgsim plot: throughput against %s, %s; plots/throughput.gp\n",
+		h->f[k], p->name);
+	for (i = 0; i < nr; i++) {
+		if (i)
+			fputs("\n\n", data.f);
+		put_data_str(data.f, ss[i].title);
+		fputc('\n', data.f);
+		qsort(ss[i].pts, ss[i].n, sizeof(*ss[i].pts), point_cmp);
+		for (j = 0; j < ss[i].n; j++) {
+			fprintf(data.f, "%.10g %.10g ", ss[i].pts[j].x,
+				ss[i].pts[j].y);
+			put_data_str(data.f, ss[i].pts[j].label);
+			fputc('\n', data.f);
+		}
+	}
+	snprintf(label, sizeof(label), "%s: throughput against %s", p->name,
+		 h->f[k]);
+	put_gp_var(gp.f, "title", label);
+	put_gp_var(gp.f, "xlabel", h->f[k]);
+	if (*u)
+		snprintf(label, sizeof(label), "throughput (%s)", u);
+	else
+		snprintf(label, sizeof(label), "throughput");
+	put_gp_var(gp.f, "ylabel", label);
+	/* Batch sizes and CPU counts grow by factors: a log scale. */
+	fprintf(gp.f, "logx=%d; categories=%d; ",
+		numeric && lo > 0 && hi / lo >= 8 ? 1 : 0, numeric ? 0 : 1);
+	ret = plan_finish(p, PLOT_THROUGHPUT, "throughput-vs-", h->f[k], &data,
+			  &gp, err);
+	goto out_free;
+out:
+	sim_error_set(err, "", 0, 0, "out of memory");
+out_free:
+	series_release(ss, nr);
+	free(values);
+	return ret;
+}
+
+/* The last component of @path, without a trailing slash. */
+static void base_name(char *dst, size_t size, const char *path)
+{
+	size_t len = strlen(path);
+	const char *s;
+
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	s = path + len;
+	while (s > path && s[-1] != '/')
+		s--;
+	snprintf(dst, size, "%.*s", (int)(path + len - s), s);
+}
+
+/*
+ * The name of a sweep: its directory's, for DIR or DIR/sweep.csv, less the
+ * "sweep-" that `memcgsim sweep` puts before the scenario's name; the
+ * file's without .csv for any other file.
+ */
+static void sweep_name(char *dst, size_t size, const char *path, bool dir)
+{
+	char *real = realpath(path, NULL);
+	const char *p = real ? real : path;
+	size_t len;
+
+	base_name(dst, size, p);
+	if (!dir && !strcmp(dst, "sweep.csv")) {
+		char *parent = strdup(p);
+
+		if (parent) {
+			char *slash = strrchr(parent, '/');
+
+			if (slash && slash != parent) {
+				*slash = '\0';
+				base_name(dst, size, parent);
+			} else {
+				snprintf(dst, size, "sweep");
+			}
+			free(parent);
+		}
+	}
+	len = strlen(dst);
+	if (len > 4 && !strcmp(dst + len - 4, ".csv"))
+		dst[len - 4] = '\0';
+	if (!strncmp(dst, "sweep-", 6) && dst[6])
+		memmove(dst, dst + 6, strlen(dst + 6) + 1);
+	free(real);
+}
+
+/* plan_sweep() - a picture per varied key of @path (a sweep.csv). */
+static int plan_sweep(struct plot_plan *p, const char *path,
+		      const struct plot_opts *o, struct sim_error *err)
+{
+	struct csv c = { 0 };
+	const struct csv_row *h;
+	int variant, thr, unit, k, ret;
+	unsigned int i;
+	double x;
+
+	ret = csv_read(path, &c, err);
+	if (ret)
+		goto out;
+	ret = -EINVAL;
+	if (!c.nr) {
+		sim_error_set(err, path, 0, 0, "not a sweep.csv: empty");
+		goto out;
+	}
+	h = &c.rows[0];
+	if (strcmp(h->f[0], "point")) {
+		/* `memcgsim run -f csv` starts with the variant. */
+		const char *hint =
+			" (the CSV of one run: plot its YAML instead, memcgsim run -f yaml -o results.yaml)";
+
+		sim_error_set(
+			err, path, 1, 1,
+			"not a sweep.csv: the first column is '%s', expected 'point'%s",
+			h->f[0], strcmp(h->f[0], "variant") ? "" : hint);
+		goto out;
+	}
+	variant = csv_col(h, "variant");
+	thr = csv_col(h, "throughput");
+	unit = csv_col(h, "unit");
+	if (variant < 2 || thr < 0) {
+		sim_error_set(
+			err, path, 1, 1,
+			"not a sweep.csv: expected the columns point, the varied keys, variant, throughput, unit, ...");
+		goto out;
+	}
+	for (i = 1; i < c.nr; i++) {
+		if (c.rows[i].n != h->n) {
+			sim_error_set(
+				err, path, c.rows[i].line, 1,
+				"expected %u fields, as the header has, found %u",
+				h->n, c.rows[i].n);
+			goto out;
+		}
+		if (*c.rows[i].f[thr] && !is_number(c.rows[i].f[thr], &x)) {
+			sim_error_set(
+				err, path, c.rows[i].line, 1,
+				"throughput: expected a number, found '%s'",
+				c.rows[i].f[thr]);
+			goto out;
+		}
+	}
+	if (c.nr < 2) {
+		sim_error_set(err, path, 1, 1, "no results: the header only");
+		goto out;
+	}
+	ret = 0;
+	if (!wanted(o, PLOT_THROUGHPUT))
+		goto out;
+	for (k = 1; k < variant && !ret; k++)
+		ret = plan_sweep_key(p, &c, k, variant, thr, unit, err);
+out:
+	csv_release(&c);
+	return ret;
+}
+
+/* ---- drawing ---- */
+
+static const char *gnuplot_name(const struct plot_opts *o)
+{
+	const char *env = getenv("MEMCGSIM_GNUPLOT");
+
+	if (o->gnuplot)
+		return o->gnuplot;
+	return env && *env ? env : "gnuplot";
+}
+
+/* Is @prog an executable file, by its path or in $PATH? */
+static bool find_program(const char *prog)
+{
+	const char *path = getenv("PATH"), *s, *e;
+	char buf[4096];
+	struct stat st;
+
+	if (strchr(prog, '/'))
+		return !access(prog, X_OK) && !stat(prog, &st) &&
+		       S_ISREG(st.st_mode);
+	if (!path)
+		path = "/usr/bin:/bin";
+	for (s = path;; s = e + 1) {
+		e = strchr(s, ':');
+		if (!e)
+			e = s + strlen(s);
+		snprintf(buf, sizeof(buf), "%.*s/%s", e > s ? (int)(e - s) : 1,
+			 e > s ? s : ".", prog);
+		if (!access(buf, X_OK) && !stat(buf, &st) &&
+		    S_ISREG(st.st_mode))
+			return true;
+		if (!*e)
+			return false;
+	}
+}
+
+/**
+ * plot_have_gnuplot() - can gnuplot be run?
+ * @o: options (their @gnuplot, else $MEMCGSIM_GNUPLOT, else "gnuplot")
+ *
+ * Return: true when the program is an executable file, by its path or
+ * found in $PATH.
+ */
+bool plot_have_gnuplot(const struct plot_opts *o)
+{
+	return find_program(gnuplot_name(o));
+}
+
+/*
+ * run_gnuplot() - run @argv, stdin from /dev/null, stdout and stderr
+ * collected in @msg (at least the last @size / 2 bytes; @size >= 2).
+ * Return the exit status (128 + the signal when killed), or -1 with errno
+ * set when it could not be started.
+ */
+static int run_gnuplot(char *const argv[], char *msg, size_t size)
+{
+	posix_spawn_file_actions_t fa;
+	size_t len = 0;
+	int fds[2], rc, status;
+	ssize_t n;
+	pid_t pid;
+
+	msg[0] = '\0';
+	if (pipe(fds))
+		return -1;
+	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+	rc = posix_spawn_file_actions_init(&fa);
+	if (rc)
+		goto out_close;
+	if (fds[0] > 2)
+		rc = posix_spawn_file_actions_addclose(&fa, fds[0]);
+	if (!rc)
+		rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
+						      O_RDONLY, 0);
+	if (!rc)
+		rc = posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	if (!rc)
+		rc = posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+	if (!rc && fds[1] > 2)
+		rc = posix_spawn_file_actions_addclose(&fa, fds[1]);
+	if (!rc)
+		rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc)
+		goto out_close;
+	close(fds[1]);
+	for (;;) {
+		/* Keep the end, where gnuplot says what went wrong. */
+		if (len + 1 >= size) {
+			memmove(msg, msg + size / 2, len - size / 2);
+			len -= size / 2;
+		}
+		n = read(fds[0], msg + len, size - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	msg[len] = '\0';
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+
+out_close:
+	close(fds[0]);
+	close(fds[1]);
+	errno = rc;
+	return -1;
+}
+
+/*
+ * gnuplot's complaint: its last line that says something (before it, the
+ * command and a caret under the place of the error).
+ */
+static void last_line(char *dst, size_t size, const char *msg)
+{
+	const char *e = msg + strlen(msg), *s;
+
+	while (e > msg && (e[-1] == '\n' || e[-1] == ' '))
+		e--;
+	s = e;
+	while (s > msg && s[-1] != '\n')
+		s--;
+	snprintf(dst, size, "%.*s", (int)(e - s), s);
+	if (!*dst)
+		snprintf(dst, size, "no message");
+}
+
+/*
+ * draw_one() - @job's picture in format @ext ("png" or "svg"): gnuplot
+ * writes a temporary file next to DIR/STEM.EXT, renamed on success.
+ */
+static int draw_one(const struct plot_opts *o, const char *dir,
+		    const struct plot_job *job, const char *ext,
+		    struct sim_error *err)
+{
+	char pic[1400], data[1400], script[1400], reason[1024];
+	char dash_e[] = "-e", *argv[5], *tmp = NULL;
+	struct sim_error ignored;
+	struct text cmds;
+	struct stat st;
+	FILE *f;
+	int rc;
+
+	snprintf(pic, sizeof(pic), "%s/%s.%s", dir, job->stem, ext);
+	snprintf(data, sizeof(data), "%s/%s.dat", dir, job->stem);
+	snprintf(script, sizeof(script), "%s/%s", o->script_dir,
+		 plot_scripts[job->kind]);
+	if (text_open(&cmds)) {
+		sim_error_set(err, pic, 0, 0, "out of memory");
+		return -EIO;
+	}
+	f = sim_atomic_open(pic, &tmp, err);
+	if (!f) {
+		text_discard(&cmds);
+		return -EIO;
+	}
+	put_gp_var(cmds.f, "data", data);
+	put_gp_var(cmds.f, "out", tmp);
+	put_gp_var(cmds.f, "term", ext);
+	fputs(job->vars, cmds.f);
+	if (text_close(&cmds)) {
+		sim_atomic_close(f, pic, tmp, false, &ignored);
+		sim_error_set(err, pic, 0, 0, "out of memory");
+		return -EIO;
+	}
+	argv[0] = (char *)gnuplot_name(o);
+	argv[1] = dash_e;
+	argv[2] = cmds.buf;
+	argv[3] = script;
+	argv[4] = NULL;
+	rc = run_gnuplot(argv, reason, sizeof(reason));
+	free(cmds.buf);
+	if (rc < 0) {
+		int saved = errno;
+
+		sim_atomic_close(f, pic, tmp, false, &ignored);
+		sim_error_set(err, pic, 0, 0, "cannot run %s: %s", argv[0],
+			      strerror(saved));
+		return saved == ENOENT ? -ENOENT : -EIO;
+	}
+	if (rc || stat(tmp, &st) || !st.st_size) {
+		char why[200];
+
+		last_line(why, sizeof(why), reason);
+		sim_atomic_close(f, pic, tmp, false, &ignored);
+		sim_error_set(err, pic, 0, 0,
+			      "gnuplot failed (exit status %d) on %s: %s", rc,
+			      script, rc ? why : "no picture written");
+		return -EIO;
+	}
+	return sim_atomic_close(f, pic, tmp, true, err) ? -EIO : 0;
+}
+
+static int write_job_data(FILE *out, void *arg)
+{
+	const struct plot_job *job = arg;
+
+	return fwrite(job->data, 1, job->len, out) == job->len ? 0 : -1;
+}
+
+/* Create @dir unless it is there. */
+static int make_dir(const char *dir, struct sim_error *err)
+{
+	struct stat st;
+
+	if (!mkdir(dir, 0777))
+		return 0;
+	if (errno == EEXIST && !stat(dir, &st) && S_ISDIR(st.st_mode))
+		return 0;
+	sim_error_set(err, dir, 0, 0, "cannot create directory: %s",
+		      strerror(errno == EEXIST ? ENOTDIR : errno));
+	return -EIO;
+}
+
+static int draw_plan(const struct plot_plan *p, const struct plot_opts *o,
+		     struct sim_error *err)
+{
+	char dir[1024], path[1400], safe[200];
+	unsigned int i, k;
+	int ret;
+
+	if (!p->nr)
+		return 0;
+	if (!plot_have_gnuplot(o)) {
+		sim_error_set(
+			err, "", 0, 0,
+			"%s not found: install gnuplot to draw plots (Debian: apt-get install gnuplot-nox)",
+			gnuplot_name(o));
+		return -ENOENT;
+	}
+	for (k = 0; k < PLOT_NR_KINDS; k++) {
+		snprintf(path, sizeof(path), "%s/%s", o->script_dir,
+			 plot_scripts[k]);
+		if (access(path, R_OK)) {
+			sim_error_set(
+				err, path, 0, 0,
+				"cannot read the gnuplot script: %s (set MEMCGSIM_PLOTSDIR to the plots/ directory)",
+				strerror(errno));
+			return -EIO;
+		}
+	}
+	safe_name(safe, sizeof(safe), p->name);
+	if (o->out_dir)
+		snprintf(dir, sizeof(dir), "%s", o->out_dir);
+	else
+		snprintf(dir, sizeof(dir), "plots-%s", safe);
+	ret = make_dir(dir, err);
+	if (ret)
+		return ret;
+	for (i = 0; i < p->nr; i++) {
+		const struct plot_job *job = &p->jobs[i];
+
+		snprintf(path, sizeof(path), "%s/%s.dat", dir, job->stem);
+		if (sim_write_atomic(path, write_job_data, (void *)job, err))
+			return -EIO;
+		if (o->written)
+			o->written(o->written_arg, path, false);
+		for (k = 0; k < 2; k++) {
+			const char *ext = k ? "svg" : "png";
+
+			if (!(k ? o->svg : o->png))
+				continue;
+			ret = draw_one(o, dir, job, ext, err);
+			if (ret)
+				return ret;
+			snprintf(path, sizeof(path), "%s/%s.%s", dir, job->stem,
+				 ext);
+			if (o->written)
+				o->written(o->written_arg, path, true);
+		}
+	}
+	return 0;
+}
+
+/* Plan and draw the results of a run, @root. */
+static int plot_tree(const struct scenario_node *root,
+		     const struct plot_opts *o, struct sim_error *err)
+{
+	struct plot_plan p = { .nr = 0 };
+	int ret;
+
+	ret = plan_run(&p, root, o, err);
+	if (!ret && !p.nr && !o->kinds) {
+		scenario_error(
+			err, root,
+			"nothing to plot: no variant has functions, a published change or hot lines");
+		ret = -EINVAL;
+	}
+	if (!ret)
+		ret = draw_plan(&p, o, err);
+	plan_release(&p);
+	return ret;
+}
+
+/**
+ * plot_results() - draw the pictures that results on file support.
+ * @path: a run's YAML, a sweep.csv, or a directory holding a sweep.csv
+ * @o: what to draw and where
+ * @err: filled on failure
+ *
+ * Return: 0, -EINVAL (bad input), -ENOENT (no gnuplot) or -EIO (a file
+ * could not be written, or gnuplot failed); see plot.h.
+ */
+int plot_results(const char *path, const struct plot_opts *o,
+		 struct sim_error *err)
+{
+	struct scenario_node *root;
+	char csv[1200];
+	struct stat st;
+	size_t len = strlen(path);
+	bool dir;
+	int ret;
+
+	if (stat(path, &st)) {
+		sim_error_set(err, path, 0, 0, "cannot read: %s",
+			      strerror(errno));
+		return -EINVAL;
+	}
+	dir = S_ISDIR(st.st_mode);
+	if (dir || (len > 4 && !strcmp(path + len - 4, ".csv"))) {
+		struct plot_plan p = { .nr = 0 };
+
+		snprintf(csv, sizeof(csv), dir ? "%s/sweep.csv" : "%s", path);
+		if (dir && access(csv, R_OK)) {
+			sim_error_set(
+				err, path, 0, 0,
+				"not a sweep directory: no sweep.csv in it");
+			return -EINVAL;
+		}
+		sweep_name(p.name, sizeof(p.name), path, dir);
+		ret = plan_sweep(&p, csv, o, err);
+		if (!ret && !p.nr && !o->kinds) {
+			sim_error_set(
+				err, csv, 0, 0,
+				"nothing to plot: no throughput in any row");
+			ret = -EINVAL;
+		}
+		if (!ret)
+			ret = draw_plan(&p, o, err);
+		plan_release(&p);
+		return ret;
+	}
+	root = scenario_load_file(path, err);
+	if (!root)
+		return -EINVAL;
+	ret = plot_tree(root, o, err);
+	scenario_free(root);
+	return ret;
+}
+
+static int write_yaml(FILE *out, const struct report *r)
+{
+	return report_write(r, REPORT_YAML, out);
+}
+
+/**
+ * plot_report() - draw the pictures that results in memory support.
+ * @r: the report of a run
+ * @o: what to draw and where
+ * @err: filled on failure
+ *
+ * The report is rendered as YAML and read back, so that it is plotted
+ * exactly as `memcgsim run -f yaml` output would be.
+ *
+ * Return: as plot_results().
+ */
+int plot_report(const struct report *r, const struct plot_opts *o,
+		struct sim_error *err)
+{
+	struct scenario_node *root;
+	struct text t;
+	int ret;
+
+	if (text_open(&t)) {
+		sim_error_set(err, "", 0, 0, "out of memory");
+		return -EIO;
+	}
+	if (write_yaml(t.f, r) || text_close(&t)) {
+		text_discard(&t);
+		sim_error_set(err, "", 0, 0, "cannot render the results");
+		return -EIO;
+	}
+	root = scenario_parse_buffer("results", t.buf, t.len, err);
+	free(t.buf);
+	if (!root)
+		return -EIO;
+	ret = plot_tree(root, o, err);
+	scenario_free(root);
+	return ret;
+}

@@ -1,0 +1,918 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * models/hw/cache.c - cache lines and the coherence model.
+ *
+ * See models/hw/cache.h for the rules. This file keeps them in three places:
+ * line_is_hit() decides whether an access needs the line at all,
+ * line_serve() serves queued requests in arrival order and prices each
+ * hand-off, and the pending[] array of struct coh_cpu holds a CPU's posted
+ * misses until a fence waits for them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/hw/cache.h"
+#include "sim/error.h"
+#include "sim/trace.h"
+
+struct coh {
+	const struct machine *m;
+	struct sim_engine *e;
+	unsigned int nr_cpus;
+	unsigned int sharer_words;	/* 64-bit words per sharer bitmap */
+	struct coh_cpu *cpus;
+	struct coh_line **lines;	/* in creation order */
+	unsigned int nr_lines, cap_lines;
+	struct coh_line **hash;		/* open addressing by line address */
+	unsigned int hash_cap;		/* a power of two */
+	struct coh_object **objs;
+	unsigned int nr_objs, cap_objs;
+	uint64_t next_addr;
+	struct sim_trace *trace;
+};
+
+#define NO_DONE SIM_TIME_MAX
+
+struct coh *coh_create(const struct machine *m, struct sim_engine *e)
+{
+	struct coh *c = calloc(1, sizeof(*c));
+
+	SIM_BUG_ON(!c);
+	c->m = m;
+	c->e = e;
+	c->nr_cpus = m->nr_cpus;
+	c->sharer_words = (m->nr_cpus + 63) / 64;
+	c->cpus = calloc(m->nr_cpus, sizeof(*c->cpus));
+	c->hash_cap = 1024;
+	c->hash = calloc(c->hash_cap, sizeof(*c->hash));
+	SIM_BUG_ON(!c->cpus || !c->hash);
+	c->next_addr = 0x100000;
+	return c;
+}
+
+void coh_free(struct coh *c)
+{
+	unsigned int i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nr_lines; i++) {
+		free(c->lines[i]->q);
+		free(c->lines[i]->xfer_to);
+		free(c->lines[i]->fields);
+		free(c->lines[i]);
+	}
+	for (i = 0; i < c->nr_objs; i++)
+		free(c->objs[i]);
+	free(c->lines);
+	free(c->hash);
+	free(c->objs);
+	free(c->cpus);
+	free(c);
+}
+
+const struct machine *coh_machine(const struct coh *c)
+{
+	return c->m;
+}
+
+struct sim_engine *coh_engine(const struct coh *c)
+{
+	return c->e;
+}
+
+struct coh_cpu *coh_cpu_attach(struct coh *c, unsigned int cpu,
+			       struct sim_proc *p)
+{
+	struct coh_cpu *cc = &c->cpus[cpu];
+
+	SIM_BUG_ON(cpu >= c->nr_cpus);
+	cc->coh = c;
+	cc->proc = p;
+	cc->cpu = cpu;
+	return cc;
+}
+
+struct coh_cpu *coh_cpu(struct coh *c, unsigned int cpu)
+{
+	SIM_BUG_ON(cpu >= c->nr_cpus);
+	return &c->cpus[cpu];
+}
+
+/* ---- sharer bitmaps ---- */
+
+static inline bool sharer_test(const struct coh_line *l, unsigned int cpu)
+{
+	return l->sharers[cpu / 64] & (1ull << (cpu % 64));
+}
+
+static inline void sharer_set(struct coh *c, struct coh_line *l,
+			      unsigned int cpu)
+{
+	if (!sharer_test(l, cpu)) {
+		l->sharers[cpu / 64] |= 1ull << (cpu % 64);
+		l->nr_sharers++;
+	}
+}
+
+static void sharers_clear(struct coh *c, struct coh_line *l)
+{
+	memset(l->sharers, 0, c->sharer_words * sizeof(uint64_t));
+	l->nr_sharers = 0;
+}
+
+/*
+ * sharer_dist() - the nearest (@far false) or farthest (@far true) sharer
+ * of @l from @cpu, @cpu itself excluded.
+ */
+static enum coh_dist sharer_dist(struct coh *c, const struct coh_line *l,
+				 unsigned int cpu, bool far)
+{
+	enum coh_dist best = far ? COH_DIST_SELF : COH_DIST_SOCKET;
+	unsigned int w;
+
+	for (w = 0; w < c->sharer_words; w++) {
+		uint64_t bits = l->sharers[w];
+
+		while (bits) {
+			unsigned int s = w * 64 + __builtin_ctzll(bits);
+			enum coh_dist d;
+
+			bits &= bits - 1;
+			if (s == cpu)
+				continue;
+			d = machine_dist(c->m, cpu, s);
+			if (far ? d > best : d < best)
+				best = d;
+		}
+	}
+	return best;
+}
+
+/* ---- lines and objects ---- */
+
+static unsigned int hash_slot(const struct coh *c, uint64_t addr)
+{
+	uint64_t h = (addr / COH_LINE_SIZE) * 0x9e3779b97f4a7c15ull;
+
+	return (unsigned int)(h >> 40) & (c->hash_cap - 1);
+}
+
+static void hash_insert(struct coh *c, struct coh_line *l)
+{
+	unsigned int i = hash_slot(c, l->addr);
+
+	while (c->hash[i])
+		i = (i + 1) & (c->hash_cap - 1);
+	c->hash[i] = l;
+}
+
+static struct coh_line *line_find(const struct coh *c, uint64_t addr)
+{
+	unsigned int i = hash_slot(c, addr);
+
+	while (c->hash[i]) {
+		if (c->hash[i]->addr == addr)
+			return c->hash[i];
+		i = (i + 1) & (c->hash_cap - 1);
+	}
+	return NULL;
+}
+
+static struct coh_line *line_get(struct coh *c, uint64_t addr,
+				 const char *obj, uint64_t obj_line)
+{
+	struct coh_line *l = line_find(c, addr);
+	unsigned int i;
+
+	if (l)
+		return l;
+	l = calloc(1, sizeof(*l) + c->sharer_words * sizeof(uint64_t));
+	SIM_BUG_ON(!l);
+	l->addr = addr;
+	l->owner = -1;
+	l->last_holder = -2;
+	snprintf(l->name, sizeof(l->name), "%s line %llu", obj,
+		 (unsigned long long)((addr - obj_line) / COH_LINE_SIZE));
+	if (c->nr_lines == c->cap_lines) {
+		c->cap_lines = c->cap_lines ? 2 * c->cap_lines : 64;
+		c->lines = realloc(c->lines, c->cap_lines * sizeof(*c->lines));
+		SIM_BUG_ON(!c->lines);
+	}
+	l->index = c->nr_lines;
+	c->lines[c->nr_lines++] = l;
+	if (2 * c->nr_lines > c->hash_cap) {
+		free(c->hash);
+		c->hash_cap *= 2;
+		c->hash = calloc(c->hash_cap, sizeof(*c->hash));
+		SIM_BUG_ON(!c->hash);
+		for (i = 0; i < c->nr_lines; i++)
+			hash_insert(c, c->lines[i]);
+	} else {
+		hash_insert(c, l);
+	}
+	return l;
+}
+
+static uint8_t line_add_field(struct coh_line *l, const char *obj,
+			      const char *field)
+{
+	struct coh_field_stat *fs;
+
+	if (l->nr_fields == COH_LINE_FIELDS)
+		return COH_LINE_FIELDS - 1;	/* SIM: the rest share a slot */
+	if (l->nr_fields == l->cap_fields) {
+		l->cap_fields = l->cap_fields ? 2 * l->cap_fields : 2;
+		l->fields = realloc(l->fields,
+				    l->cap_fields * sizeof(*l->fields));
+		SIM_BUG_ON(!l->fields);
+	}
+	fs = &l->fields[l->nr_fields];
+	memset(fs, 0, sizeof(*fs));
+	snprintf(fs->name, sizeof(fs->name), "%s.%s", obj, field);
+	return (uint8_t)l->nr_fields++;
+}
+
+struct coh_object *coh_object_create(struct coh *c, const char *name,
+				     const struct coh_layout *layout,
+				     unsigned int offset_in_line)
+{
+	struct coh_object *obj;
+	uint64_t line0;
+	unsigned int i;
+
+	SIM_BUG_ON(offset_in_line >= COH_LINE_SIZE);
+	obj = calloc(1, sizeof(*obj) +
+			     layout->nr_fields * sizeof(struct coh_field));
+	SIM_BUG_ON(!obj);
+	snprintf(obj->name, sizeof(obj->name), "%s", name);
+	line0 = (c->next_addr + COH_LINE_SIZE - 1) & ~(uint64_t)(COH_LINE_SIZE - 1);
+	obj->base = line0 + offset_in_line;
+	obj->layout = layout;
+	c->next_addr = obj->base + (layout->size ? layout->size : 1);
+	for (i = 0; i < layout->nr_fields; i++) {
+		const struct coh_layout_field *lf = &layout->fields[i];
+		uint64_t addr = obj->base + lf->offset;
+		struct coh_line *l;
+
+		/* SIM: a field straddling two lines is counted on its first. */
+		l = line_get(c, addr & ~(uint64_t)(COH_LINE_SIZE - 1),
+			     obj->name, line0);
+		obj->fields[i].line = l;
+		obj->fields[i].slot = line_add_field(l, obj->name, lf->name);
+	}
+	if (c->nr_objs == c->cap_objs) {
+		c->cap_objs = c->cap_objs ? 2 * c->cap_objs : 16;
+		c->objs = realloc(c->objs, c->cap_objs * sizeof(*c->objs));
+		SIM_BUG_ON(!c->objs);
+	}
+	c->objs[c->nr_objs++] = obj;
+	return obj;
+}
+
+/* ---- tracing ---- */
+
+enum { TRACE_PID_CPUS = 1, TRACE_PID_LINES = 2 };
+
+static void trace_holder_slice(struct coh *c, struct coh_line *l,
+			       sim_time_t now)
+{
+	char name[48];
+
+	if (l->last_holder != -2 && now > l->last_holder_since) {
+		if (l->last_holder >= 0)
+			snprintf(name, sizeof(name), "cpu %d", l->last_holder);
+		else
+			snprintf(name, sizeof(name), "shared");
+		sim_trace_slice(c->trace, TRACE_PID_LINES, l->index,
+				name, "holder", l->last_holder_since,
+				now - l->last_holder_since);
+	}
+}
+
+static void trace_holder(struct coh *c, struct coh_line *l, sim_time_t now)
+{
+	int holder = l->owner >= 0 ? l->owner : -1;
+
+	if (!c->trace || holder == l->last_holder)
+		return;
+	trace_holder_slice(c, l, now);
+	l->last_holder = holder;
+	l->last_holder_since = now;
+}
+
+static const char *const op_names[NR_COH_OPS] = { "read", "write", "rmw" };
+
+static void trace_wait(struct coh *c, const struct coh_req *r,
+		       const struct coh_line *l, sim_time_t done)
+{
+	char name[96];
+
+	if (!c->trace || r->prefetch)
+		return;
+	snprintf(name, sizeof(name), "%s %s%s", op_names[r->op],
+		 l->fields[r->slot].name, r->posted ? " (posted)" : "");
+	sim_trace_slice(c->trace, TRACE_PID_CPUS, r->cpu, name, "miss",
+			r->enq, done - r->enq);
+}
+
+/* ---- serving requests ---- */
+
+static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now);
+
+static void line_serve_event(void *arg, uint64_t data)
+{
+	struct coh *c = arg;
+	struct coh_line *l = c->lines[data];
+
+	l->serving = false;
+	line_serve(c, l, sim_now(c->e));
+}
+
+/* Count @l among the lines @cc has requests queued on (+1 or -1). */
+static void queued_adjust(struct coh_cpu *cc, struct coh_line *l, int delta)
+{
+	unsigned int i;
+
+	for (i = 0; i < cc->nr_queued; i++)
+		if (cc->queued[i].line == l)
+			break;
+	if (i == cc->nr_queued) {
+		SIM_BUG_ON(delta < 0 || cc->nr_queued == COH_MAX_QUEUED);
+		cc->queued[cc->nr_queued].line = l;
+		cc->queued[cc->nr_queued++].n = 0;
+		l->q_cpus++;
+	}
+	cc->queued[i].n += delta;
+	if (!cc->queued[i].n) {
+		cc->queued[i] = cc->queued[--cc->nr_queued];
+		l->q_cpus--;
+	}
+}
+
+static bool queued_on(const struct coh_cpu *cc, const struct coh_line *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < cc->nr_queued; i++)
+		if (cc->queued[i].line == l)
+			return true;
+	return false;
+}
+
+static void line_enqueue(struct coh *c, struct coh_line *l,
+			 const struct coh_req *r)
+{
+	if (l->q_len == l->q_cap) {
+		unsigned int cap = l->q_cap ? 2 * l->q_cap : 8, i;
+		struct coh_req *q = malloc(cap * sizeof(*q));
+
+		SIM_BUG_ON(!q);
+		for (i = 0; i < l->q_len; i++)
+			q[i] = l->q[(l->q_head + i) % l->q_cap];
+		free(l->q);
+		l->q = q;
+		l->q_cap = cap;
+		l->q_head = 0;
+	}
+	l->q[(l->q_head + l->q_len++) % l->q_cap] = *r;
+	/* Prefetches are nobody's wait: they count as no waiter. */
+	if (r->prefetch)
+		return;
+	queued_adjust(&c->cpus[r->cpu], l, +1);
+	if (r->op != COH_READ)
+		l->q_writers++;
+}
+
+static struct coh_req line_dequeue(struct coh *c, struct coh_line *l)
+{
+	struct coh_req r = l->q[l->q_head];
+
+	l->q_head = (l->q_head + 1) % l->q_cap;
+	l->q_len--;
+	if (!r.prefetch) {
+		queued_adjust(&c->cpus[r.cpu], l, -1);
+		if (r.op != COH_READ)
+			l->q_writers--;
+	}
+	return r;
+}
+
+/*
+ * line_ready_at() - when the line can start its next hand-off: when the
+ * current one frees it and, under the hold rule, when the owner's window
+ * closes (unless the owner itself is next).
+ */
+static sim_time_t line_ready_at(const struct coh *c, const struct coh_line *l)
+{
+	sim_time_t t = l->free_at, hold;
+
+	if (c->m->handoff != COH_HANDOFF_HOLD || !l->q_len || l->owner < 0 ||
+	    l->q[l->q_head].cpu == l->owner)
+		return t;
+	hold = l->owner_since + c->m->hold_ps;
+	return hold > t ? hold : t;
+}
+
+/*
+ * read_joins() - the request at the head of the queue is a load and the
+ * line is Shared after a load: it joins the sharers at once, concurrently
+ * with the hand-off in progress, as the LLC serves reads of a Shared line
+ * without a snoop (it does not queue behind the other readers).
+ */
+static bool read_joins(const struct coh_line *l)
+{
+	return l->read_batch && l->q_len && l->q[l->q_head].op == COH_READ &&
+	       !l->q[l->q_head].prefetch && l->owner < 0 && l->nr_sharers;
+}
+
+static void line_kick(struct coh *c, struct coh_line *l, sim_time_t now)
+{
+	sim_time_t ready;
+
+	if (l->serving)
+		return;
+	ready = line_ready_at(c, l);
+	if (ready <= now || read_joins(l)) {
+		line_serve(c, l, now);
+		return;
+	}
+	l->serving = true;
+	sim_schedule(c->e, ready, line_serve_event, c, l->index);
+}
+
+/*
+ * hand_off() - serve request @r on @l at @now: move the line and return
+ * the latency the requester sees; *@dist is the distance class it came
+ * from (NR_COH_DIST for memory, COH_DIST_SELF when it did not move).
+ */
+static sim_time_t hand_off(struct coh *c, struct coh_line *l,
+			   const struct coh_req *r, enum coh_dist *dist)
+{
+	const struct machine *m = c->m;
+	unsigned int cpu = r->cpu, others;
+	sim_time_t lat;
+
+	*dist = COH_DIST_SELF;
+	if (r->op == COH_READ) {
+		if (l->owner == (int)cpu || sharer_test(l, cpu))
+			return m->l1_hit_ps;
+		if (l->owner >= 0) {
+			/* M -> S at the old owner, S at the requester. */
+			*dist = machine_dist(m, l->owner, cpu);
+			lat = m->xfer_ps[*dist];
+			sharer_set(c, l, l->owner);
+			l->owner = -1;
+			sharer_set(c, l, cpu);
+			return lat;
+		}
+		if (l->nr_sharers) {
+			*dist = sharer_dist(c, l, cpu, false);
+			sharer_set(c, l, cpu);
+			return m->xfer_ps[*dist];
+		}
+		/* Nobody holds it: from memory, Exclusive. */
+		*dist = NR_COH_DIST;
+		l->owner = cpu;
+		return m->memory_ps;
+	}
+
+	/* COH_WRITE and COH_RMW need the line Modified. */
+	if (l->owner == (int)cpu)
+		return r->op == COH_RMW ? m->rmw_local_ps : m->l1_hit_ps;
+	if (l->owner >= 0) {
+		*dist = machine_dist(m, l->owner, cpu);
+		lat = m->xfer_ps[*dist];
+	} else if (l->nr_sharers) {
+		others = l->nr_sharers - (sharer_test(l, cpu) ? 1 : 0);
+		if (!others) {
+			/* The only sharer upgrades in place. */
+			lat = r->op == COH_RMW ? m->rmw_local_ps : m->l1_hit_ps;
+		} else {
+			*dist = sharer_dist(c, l, cpu, true);
+			lat = m->xfer_ps[*dist] +
+			      (others - 1) * m->inval_per_sharer_ps;
+		}
+		sharers_clear(c, l);
+	} else {
+		*dist = NR_COH_DIST;
+		lat = m->memory_ps;
+	}
+	l->owner = cpu;
+	return lat;
+}
+
+static void pending_served(struct coh *c, const struct coh_req *r,
+			   struct coh_line *l, sim_time_t done)
+{
+	struct coh_cpu *cc = &c->cpus[r->cpu];
+	sim_time_t last = 0;
+	unsigned int i;
+	bool known = true;
+
+	for (i = 0; i < cc->nr_pending; i++) {
+		if (cc->pending[i].line == l && cc->pending[i].op == r->op &&
+		    cc->pending[i].done == NO_DONE) {
+			cc->pending[i].done = done;
+			break;
+		}
+	}
+	if (!cc->fence_waiting)
+		return;
+	for (i = 0; i < cc->nr_pending; i++) {
+		if (cc->pending[i].done == NO_DONE)
+			known = false;
+		else if (cc->pending[i].done > last)
+			last = cc->pending[i].done;
+	}
+	if (!known)
+		return;
+	cc->fence_waiting = false;
+	if (last < sim_now(c->e))
+		last = sim_now(c->e);
+	cc->wait_ps += last - cc->wait_start;
+	sim_proc_wake(cc->proc, last);
+}
+
+static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
+{
+	const struct machine *m = c->m;
+
+	while (l->q_len && (line_ready_at(c, l) <= now || read_joins(l))) {
+		bool joined = line_ready_at(c, l) > now;
+		struct coh_req r = line_dequeue(c, l);
+		enum coh_dist dist;
+		sim_time_t lat, occ = 0, done;
+		unsigned int waiters;
+
+		lat = hand_off(c, l, &r, &dist);
+		l->read_batch = r.op == COH_READ && l->owner < 0 &&
+				l->nr_sharers;
+		if (dist != COH_DIST_SELF) {
+			/*
+			 * Directory and snoop load grow with the other CPUs
+			 * queued on the line (calibrated per waiting CPU).
+			 */
+			waiters = l->q_cpus;
+			if (!r.prefetch && waiters &&
+			    queued_on(&c->cpus[r.cpu], l))
+				waiters--;
+			lat += (sim_time_t)waiters * m->xfer_per_waiter_ps;
+			occ = joined ? 0 : lat * m->occupancy_1024 / 1024;
+			l->transfers++;
+			l->xfer_by_dist[dist]++;
+			if (!r.prefetch) {
+				if (!l->xfer_to) {
+					l->xfer_to = calloc(c->nr_cpus,
+							    sizeof(*l->xfer_to));
+					SIM_BUG_ON(!l->xfer_to);
+				}
+				l->xfer_to[r.cpu]++;
+			}
+		}
+		/*
+		 * SIM: with occupancy below 1 hand-offs overlap; the line still
+		 * reaches its holders in the order it was handed to them.
+		 */
+		done = now + lat;
+		if (done < l->last_done)
+			done = l->last_done;
+		l->last_done = done;
+		if (!joined)
+			l->free_at = now + occ;
+		l->busy_ps += occ;
+		l->owner_since = done;
+		trace_holder(c, l, now);
+		if (r.prefetch)
+			continue;
+		l->wait_ps += now - r.enq;
+		l->fields[r.slot].wait_ps += now - r.enq;
+		trace_wait(c, &r, l, done);
+		if (r.posted) {
+			pending_served(c, &r, l, done);
+		} else {
+			struct coh_cpu *cc = &c->cpus[r.cpu];
+
+			cc->access_done = true;
+			cc->wait_ps += done - cc->wait_start;
+			sim_proc_wake(cc->proc, done);
+		}
+	}
+	if (l->q_len && !l->serving) {
+		l->serving = true;
+		sim_schedule(c->e, line_ready_at(c, l), line_serve_event, c,
+			     l->index);
+	}
+}
+
+/* ---- accesses ---- */
+
+static bool line_is_hit(const struct coh *c, const struct coh_line *l,
+			unsigned int cpu, enum coh_op op, sim_time_t now)
+{
+	if (op == COH_READ) {
+		if (l->owner != (int)cpu && !sharer_test(l, cpu))
+			return false;
+		/* Loads do not conflict with queued loads. */
+		if (!l->q_writers)
+			return true;
+	} else {
+		if (l->owner != (int)cpu)
+			return false;
+		if (!l->q_cpus)
+			return true;
+	}
+	/* Others wait: strict hand-off serves them first. */
+	return c->m->handoff == COH_HANDOFF_HOLD && l->owner == (int)cpu &&
+	       now < l->owner_since + c->m->hold_ps;
+}
+
+/* Drop posted accesses that have completed. */
+static void pending_prune(struct coh_cpu *cc, sim_time_t now)
+{
+	unsigned int i, j = 0;
+
+	for (i = 0; i < cc->nr_pending; i++) {
+		if (cc->pending[i].done == NO_DONE || cc->pending[i].done > now)
+			cc->pending[j++] = cc->pending[i];
+		else
+			cc->nr_posted -= cc->pending[i].count;
+	}
+	cc->nr_pending = j;
+}
+
+/*
+ * fence_wait() - the CPU must not go on before its posted misses complete.
+ * Completion times already known become a delay; unknown ones (still
+ * queued on their lines) block the CPU until pending_served() wakes it.
+ * Returns true when the process must wait.
+ */
+static bool fence_wait(struct coh_cpu *cc)
+{
+	struct sim_proc *p = cc->proc;
+	sim_time_t now = sim_now(cc->coh->e), last = now;
+	unsigned int i;
+
+	pending_prune(cc, now);
+	for (i = 0; i < cc->nr_pending; i++) {
+		if (cc->pending[i].done == NO_DONE) {
+			cc->fence_waiting = true;
+			cc->wait_start = now;
+			return true;
+		}
+		if (cc->pending[i].done > last)
+			last = cc->pending[i].done;
+	}
+	cc->nr_pending = 0;
+	cc->nr_posted = 0;
+	cc->wait_ps += last - now;
+	p->now = last;
+	return false;
+}
+
+bool coh_fence(struct coh_cpu *cc)
+{
+	if (sim_proc_sync(cc->proc))
+		return true;
+	if (fence_wait(cc))
+		return true;
+	return false;
+}
+
+/*
+ * pending_merge() - the pending access a new one merges into: for a load,
+ * any posted access to the line (the miss in flight, or a store to
+ * forward from); for a store, a store to the line not yet served. -1 if
+ * none.
+ */
+static int pending_merge(const struct coh_cpu *cc, const struct coh_line *l,
+			 enum coh_op op)
+{
+	unsigned int i;
+
+	for (i = 0; i < cc->nr_pending; i++) {
+		if (cc->pending[i].line != l)
+			continue;
+		if (op == COH_READ)
+			return (int)i;
+		if (op == COH_WRITE && cc->pending[i].op == COH_WRITE &&
+		    cc->pending[i].done == NO_DONE)
+			return (int)i;
+	}
+	return -1;
+}
+
+static void adjacent_prefetch(struct coh *c, struct coh_line *l,
+			      unsigned int cpu, sim_time_t now)
+{
+	struct coh_line *buddy = line_find(c, l->addr ^ COH_LINE_SIZE);
+	struct coh_req r = { .cpu = (uint16_t)cpu, .op = COH_READ,
+			     .prefetch = 1, .enq = now };
+
+	unsigned int i;
+
+	if (!buddy || buddy->owner == (int)cpu || sharer_test(buddy, cpu))
+		return;
+	for (i = 0; i < buddy->q_len; i++) {
+		const struct coh_req *q = &buddy->q[(buddy->q_head + i) %
+						     buddy->q_cap];
+
+		if (q->prefetch && q->cpu == cpu)
+			return;	/* already on its way */
+	}
+	line_enqueue(c, buddy, &r);
+	line_kick(c, buddy, now);
+}
+
+bool coh_access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op)
+{
+	struct coh *c = cc->coh;
+	const struct machine *m = c->m;
+	struct sim_proc *p = cc->proc;
+	struct coh_line *l = field->line;
+	struct coh_field_stat *fs;
+	struct coh_req r;
+	sim_time_t now;
+	int i;
+
+	if (cc->access_done) {
+		/* Woken up: the queued access has completed. */
+		cc->access_done = false;
+		return false;
+	}
+	if (sim_proc_sync(p))
+		return true;
+	now = sim_now(c->e);
+	pending_prune(cc, now);
+	/* A locked RMW waits for all posted accesses; so does a full buffer. */
+	if (op == COH_RMW || cc->nr_posted >= COH_MAX_PENDING) {
+		if (fence_wait(cc) || sim_proc_sync(p))
+			return true;
+		now = sim_now(c->e);
+	}
+
+	fs = &l->fields[field->slot];
+	l->ops[op]++;
+	fs->ops[op]++;
+	if (!(fs->cpus[cc->cpu / 64] & (1ull << (cc->cpu % 64)))) {
+		fs->cpus[cc->cpu / 64] |= 1ull << (cc->cpu % 64);
+		fs->nr_cpus++;
+	}
+	i = op == COH_RMW ? -1 : pending_merge(cc, l, op);
+	if (i >= 0) {
+		/*
+		 * A load merges into the miss in flight or forwards from the
+		 * store buffer; a store joins the queued store to its line,
+		 * to commit with it when the line arrives.
+		 */
+		l->merged++;
+		if (op == COH_WRITE) {
+			cc->pending[i].count++;
+			cc->nr_posted++;
+		}
+		p->now += m->l1_hit_ps;
+		return false;
+	}
+	if (line_is_hit(c, l, cc->cpu, op, now)) {
+		l->hits++;
+		p->now += op == COH_RMW ? m->rmw_local_ps : m->l1_hit_ps;
+		return false;
+	}
+
+	l->misses++;
+	fs->misses++;
+	r = (struct coh_req){ .cpu = (uint16_t)cc->cpu, .op = (uint8_t)op,
+			      .slot = field->slot, .posted = op != COH_RMW,
+			      .enq = now };
+	line_enqueue(c, l, &r);
+	if (r.posted) {
+		SIM_BUG_ON(cc->nr_pending == COH_MAX_PENDING);
+		cc->pending[cc->nr_pending].line = l;
+		cc->pending[cc->nr_pending].op = (uint8_t)op;
+		cc->pending[cc->nr_pending].count = 1;
+		cc->pending[cc->nr_pending].done = NO_DONE;
+		cc->nr_pending++;
+		cc->nr_posted++;
+		p->now += m->l1_hit_ps;	/* the issue slot */
+	} else {
+		cc->wait_start = now;
+	}
+	line_kick(c, l, now);
+	if (m->adjacent_line_prefetch)
+		adjacent_prefetch(c, l, cc->cpu, now);
+	return !r.posted;
+}
+
+bool coh_read_cold(struct coh_cpu *cc)
+{
+	struct coh *c = cc->coh;
+	struct sim_proc *p = cc->proc;
+	sim_time_t now;
+
+	if (sim_proc_sync(p))
+		return true;
+	now = sim_now(c->e);
+	pending_prune(cc, now);
+	if (cc->nr_posted >= COH_MAX_PENDING) {
+		if (fence_wait(cc) || sim_proc_sync(p))
+			return true;
+		now = sim_now(c->e);
+	}
+	SIM_BUG_ON(cc->nr_pending == COH_MAX_PENDING);
+	cc->pending[cc->nr_pending].line = NULL;
+	cc->pending[cc->nr_pending].op = COH_READ;
+	cc->pending[cc->nr_pending].count = 1;
+	cc->pending[cc->nr_pending].done = now + c->m->memory_ps;
+	cc->nr_pending++;
+	cc->nr_posted++;
+	p->now += c->m->l1_hit_ps;	/* the issue slot */
+	return false;
+}
+
+/* ---- statistics ---- */
+
+void coh_stats_reset(struct coh *c)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < c->nr_lines; i++) {
+		struct coh_line *l = c->lines[i];
+
+		memset(l->ops, 0, sizeof(l->ops));
+		l->hits = l->misses = l->merged = l->transfers = 0;
+		memset(l->xfer_by_dist, 0, sizeof(l->xfer_by_dist));
+		if (l->xfer_to)
+			memset(l->xfer_to, 0, c->nr_cpus * sizeof(*l->xfer_to));
+		l->wait_ps = l->busy_ps = 0;
+		for (j = 0; j < l->nr_fields; j++) {
+			memset(l->fields[j].ops, 0, sizeof(l->fields[j].ops));
+			l->fields[j].misses = 0;
+			l->fields[j].wait_ps = 0;
+			l->fields[j].nr_cpus = 0;
+			memset(l->fields[j].cpus, 0,
+			       sizeof(l->fields[j].cpus));
+		}
+	}
+	for (i = 0; i < c->nr_cpus; i++)
+		c->cpus[i].wait_ps = 0;
+}
+
+unsigned int coh_nr_lines(const struct coh *c)
+{
+	return c->nr_lines;
+}
+
+unsigned int coh_nr_cpus(const struct coh *c)
+{
+	return c->nr_cpus;
+}
+
+static int line_cmp(const void *a, const void *b)
+{
+	const struct coh_line *x = *(struct coh_line *const *)a;
+	const struct coh_line *y = *(struct coh_line *const *)b;
+
+	if (x->busy_ps != y->busy_ps)
+		return x->busy_ps > y->busy_ps ? -1 : 1;
+	if (x->transfers != y->transfers)
+		return x->transfers > y->transfers ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return 0;
+}
+
+void coh_lines_sorted(struct coh *c, struct coh_line **out, unsigned int n)
+{
+	struct coh_line **all = malloc(c->nr_lines * sizeof(*all) + 1);
+	unsigned int i;
+
+	SIM_BUG_ON(!all);
+	memcpy(all, c->lines, c->nr_lines * sizeof(*all));
+	qsort(all, c->nr_lines, sizeof(*all), line_cmp);
+	for (i = 0; i < n && i < c->nr_lines; i++)
+		out[i] = all[i];
+	free(all);
+}
+
+void coh_set_trace(struct coh *c, struct sim_trace *t)
+{
+	c->trace = t;
+}
+
+struct sim_trace *coh_trace(const struct coh *c)
+{
+	return c->trace;
+}
+
+/* Close the holder slices still open at the end of the run. */
+void coh_trace_flush(struct coh *c)
+{
+	sim_time_t now = sim_now(c->e);
+	unsigned int i;
+
+	if (!c->trace)
+		return;
+	for (i = 0; i < c->nr_lines; i++)
+		trace_holder_slice(c, c->lines[i], now);
+}

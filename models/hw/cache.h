@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * models/hw/cache.h - cache lines and the coherence model (coh_).
+ *
+ * Theory of operation
+ *
+ * Every simulated memory location is a field of an object (struct
+ * coh_object) whose layout (struct coh_layout) maps field names to byte
+ * offsets; the object's base address maps them to 64-byte lines. Each line
+ * (struct coh_line) keeps its coherence state: the CPU that owns it
+ * Modified/Exclusive, or the set of CPUs that share it, and when the
+ * hand-off it is serving ends.
+ *
+ * An access by a CPU is one of three kinds: a load (COH_READ), a store
+ * (COH_WRITE) or a locked read-modify-write (COH_RMW).
+ *
+ *  - A hit (the CPU owns the line, or shares it for a load) costs the L1
+ *    latency (a local RMW: rmw_local) and does not serialise with other
+ *    CPUs: it never waits for the line.
+ *  - Anything else needs the line: requests are served one at a time, in
+ *    arrival order. Serving one costs the transfer latency from where the
+ *    line is to the requester, by distance class (SMT sibling, same LLC,
+ *    same socket, other socket, or memory for a line nobody holds), plus
+ *    inval_per_sharer for each further sharer to invalidate, plus
+ *    xfer_per_waiter for each other CPU still queued on the line
+ *    (directory and snoop load). A contended RMW costs the transfer
+ *    alone: the
+ *    published core-to-core figures already include the atomic.
+ *    The line is occupied for `occupancy` x that latency; the requester
+ *    sees the whole latency, and never before the previous hand-off of
+ *    the line completed (hand-offs complete in the order they are
+ *    served). Queueing on a hot line is atomic contention.
+ *  - Loads of a Shared line do not serialise: once a load has left the
+ *    line Shared, the loads at the head of its queue join the sharers at
+ *    once, each with its own latency from the nearest sharer, occupying
+ *    the line no further (the LLC serves them without a snoop). A store
+ *    or RMW still waits its turn and invalidates them all. (SIM: DESIGN.md
+ *    serves every request one at a time; that made a line read by many
+ *    CPUs as costly as one written by many.)
+ *  - Hand-off rule. Under COH_HANDOFF_STRICT a request queued on a line is
+ *    served between two accesses of the same CPU: an owner that stores to
+ *    or RMWs a line with waiters goes to the back of the queue, and pays
+ *    again; a load of a line the CPU holds waits only behind queued
+ *    stores and RMWs (loads do not conflict with loads). Under
+ *    COH_HANDOFF_HOLD the CPU that just received the line keeps it for
+ *    hold_ps after it arrives: its accesses in that window are hits, and
+ *    the next hand-off waits for the window to close.
+ *  - x86 TSO with out-of-order execution: loads and stores that miss are
+ *    posted. The CPU goes on; later loads of the same line merge into the
+ *    pending miss (or forward from the store buffer), and later stores to
+ *    a line whose store miss is still queued merge into it (the store
+ *    buffer commits them together once the line arrives). At most
+ *    COH_MAX_PENDING posted accesses are outstanding; then the CPU waits.
+ *    A locked RMW, and the end of a kernel function (coh_fence()), wait
+ *    for every posted access of the CPU. A load followed by an RMW of the
+ *    same line is therefore two transactions: the load brings the line
+ *    Shared, the RMW needs it again, exclusively.
+ *
+ *	line state      request    served as                       latency
+ *	M at cpu d      READ       d -> S, requester S             xfer(d)
+ *	M at cpu d      WRITE/RMW  requester M                     xfer(d)
+ *	S at {s..}      READ       requester joins                 xfer(nearest)
+ *	S at {s..}      WRITE/RMW  invalidate the others, M        xfer(farthest)
+ *	                                                           + inval x (k-1)
+ *	nobody          any        from memory                     memory
+ *
+ * The logical effect of an access (the value read or written by the model
+ * code) takes place when the coroutine resumes, that is when the access
+ * completes; for posted accesses it takes place at issue (SIM: the value
+ * of a posted load is read when it is issued; the fields read that way
+ * are read-mostly).
+ *
+ * Per line and per field we count accesses by kind, hits, misses,
+ * transfers by distance, queueing time and busy time: the teaching view.
+ *
+ * Layering: models/ module; uses sim/engine.h, sim/trace.h, models/hw/machine.h.
+ */
+#ifndef MODELS_HW_CACHE_H
+#define MODELS_HW_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "models/hw/machine.h"
+#include "sim/engine.h"
+
+#define COH_LINE_SIZE 64
+#define COH_LINE_FIELDS 16	/* distinct fields counted per line */
+/*
+ * Posted accesses in flight per CPU. SIM: one limit for what Skylake
+ * splits between 10-12 line fill buffers (misses to distinct lines) and a
+ * 56-entry store buffer (stores, merged ones too).
+ */
+#define COH_MAX_PENDING 16
+#define COH_MAX_QUEUED (COH_MAX_PENDING + 2)	/* lines a CPU queues on */
+
+struct sim_trace;
+struct kprof;
+
+enum coh_op {
+	COH_READ,
+	COH_WRITE,
+	COH_RMW,
+	NR_COH_OPS,
+};
+
+/* A field as laid out in its struct. */
+struct coh_layout_field {
+	const char *name;
+	unsigned int offset;	/* bytes from the start of the struct */
+	unsigned int size;	/* bytes */
+};
+
+struct coh_layout {
+	const char *name;	/* "page_counter" */
+	unsigned int size;	/* sizeof() */
+	unsigned int nr_fields;
+	const struct coh_layout_field *fields;
+};
+
+struct coh_field_stat {
+	char name[48];		/* "counter[3].value" */
+	uint64_t ops[NR_COH_OPS];
+	uint64_t misses;
+	sim_time_t wait_ps;	/* time accesses to it queued */
+	unsigned int nr_cpus;	/* distinct CPUs that accessed it */
+	uint64_t cpus[MACHINE_MAX_CPUS / 64];
+};
+
+struct coh_req {
+	uint16_t cpu;
+	uint8_t op;
+	uint8_t slot;		/* field slot in the line */
+	uint8_t posted;		/* the CPU did not wait for it */
+	uint8_t prefetch;	/* adjacent-line prefetch, nobody waits */
+	sim_time_t enq;
+};
+
+/*
+ * struct coh_line - one 64-byte line and its coherence state.
+ * Invariant: @owner >= 0 implies @nr_sharers == 0.
+ */
+struct coh_line {
+	uint64_t addr;		/* line address: a multiple of 64 */
+	unsigned int index;	/* creation order */
+	char name[64];		/* "<first object>+0x40" */
+	int owner;		/* CPU holding it M/E, or -1 */
+	unsigned int nr_sharers;
+	sim_time_t free_at;	/* the hand-off being served ends */
+	sim_time_t owner_since;	/* the owner received the line */
+	bool serving;		/* a service event is scheduled */
+	bool read_batch;	/* Shared by a load: queued loads join at once */
+	sim_time_t last_done;	/* completion of the latest hand-off */
+	struct coh_req *q;	/* FIFO ring of waiting requests */
+	unsigned int q_head, q_len, q_cap;
+	unsigned int q_cpus;	/* distinct CPUs queued (prefetches aside) */
+	unsigned int q_writers;	/* queued stores and RMWs (prefetches aside) */
+	int last_holder;	/* trace: holder track */
+	sim_time_t last_holder_since;
+
+	/* statistics since the last coh_stats_reset() */
+	uint64_t ops[NR_COH_OPS];
+	uint64_t hits, misses, merged, transfers;
+	uint64_t xfer_by_dist[NR_COH_DIST + 1];	/* [NR_COH_DIST]: memory */
+	uint32_t *xfer_to;	/* [nr_cpus] transfers to each CPU, or NULL */
+	sim_time_t wait_ps, busy_ps;
+	unsigned int nr_fields, cap_fields;
+	struct coh_field_stat *fields;	/* [nr_fields], grown as placed */
+
+	uint64_t sharers[];	/* bitmap of nr_cpus bits */
+};
+
+/* A field of an object instance: its line and slot in the line's stats. */
+struct coh_field {
+	struct coh_line *line;
+	uint8_t slot;
+};
+
+struct coh_object {
+	char name[40];
+	uint64_t base;
+	const struct coh_layout *layout;
+	struct coh_field fields[];	/* [layout->nr_fields] */
+};
+
+/*
+ * struct coh_cpu - a CPU as the memory system sees it.
+ */
+struct coh_cpu {
+	struct coh *coh;
+	struct sim_proc *proc;
+	unsigned int cpu;
+	bool access_done;	/* a queued access completed: see coh_access() */
+	bool fence_waiting;	/* blocked until posted accesses are served */
+	unsigned int nr_pending;
+	unsigned int nr_posted;	/* posted accesses in pending[], merged too */
+	struct {
+		struct coh_line *line;
+		uint8_t op;
+		unsigned int count;	/* accesses merged into this one */
+		sim_time_t done;	/* SIM_TIME_MAX until served */
+	} pending[COH_MAX_PENDING];
+	unsigned int nr_queued;	/* lines this CPU has requests queued on */
+	struct {
+		struct coh_line *line;
+		unsigned int n;
+	} queued[COH_MAX_QUEUED];
+	struct kprof *prof;	/* time by kernel function, or NULL */
+	/* statistics */
+	sim_time_t wait_ps;	/* waiting for lines and fences */
+	sim_time_t wait_start;
+};
+
+struct coh;
+
+struct coh *coh_create(const struct machine *m, struct sim_engine *e);
+void coh_free(struct coh *c);
+const struct machine *coh_machine(const struct coh *c);
+struct sim_engine *coh_engine(const struct coh *c);
+
+/* Attach the process that runs CPU @cpu. */
+struct coh_cpu *coh_cpu_attach(struct coh *c, unsigned int cpu,
+			       struct sim_proc *p);
+struct coh_cpu *coh_cpu(struct coh *c, unsigned int cpu);
+
+/*
+ * coh_object_create() - place an instance of @layout in the simulated
+ * address space: at a fresh line boundary plus @offset_in_line (the offset
+ * of the struct inside its container modulo 64, e.g. page_counter inside
+ * struct mem_cgroup). The object is owned by @c and freed with it.
+ */
+struct coh_object *coh_object_create(struct coh *c, const char *name,
+				     const struct coh_layout *layout,
+				     unsigned int offset_in_line);
+/* Field @i of @obj. */
+static inline struct coh_field *coh_object_field(struct coh_object *obj,
+						 unsigned int i)
+{
+	return &obj->fields[i];
+}
+
+/*
+ * coh_access() - CPU @cc accesses @field (kind @op) at the current time.
+ * Returns true when the process must wait (its wake-up is arranged) and
+ * false when it may go on, with cc->proc->now advanced by the cost paid.
+ * Meant for CO_AWAIT(): after a wait it is called again and then reports
+ * the access as done, so it must be called with the same arguments.
+ */
+bool coh_access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op);
+
+static inline bool coh_read(struct coh_cpu *cc, struct coh_field *f)
+{
+	return coh_access(cc, f, COH_READ);
+}
+
+static inline bool coh_write(struct coh_cpu *cc, struct coh_field *f)
+{
+	return coh_access(cc, f, COH_WRITE);
+}
+
+static inline bool coh_rmw(struct coh_cpu *cc, struct coh_field *f)
+{
+	return coh_access(cc, f, COH_RMW);
+}
+
+/*
+ * coh_fence() - wait for every posted access of @cc (a locked RMW does this
+ * itself; a kernel function's return does it explicitly). For CO_AWAIT().
+ */
+bool coh_fence(struct coh_cpu *cc);
+
+/*
+ * coh_read_cold() - a load of memory no CPU has written during the run,
+ * such as another CPU's per-CPU counter of a memcg that CPU never charged:
+ * served from memory (memory_ps), posted like any load, and no line is
+ * kept for it, so a flush or a read over thousands of idle memcgs on
+ * hundreds of CPUs costs no host memory. The caller decides what counts
+ * as the same line within one operation (see mem_cgroup_stat_read()).
+ * SIM: without a capacity model such memory is never cached between
+ * operations. Returns true when the process must wait.
+ */
+bool coh_read_cold(struct coh_cpu *cc);
+
+/* coh_delay() - the CPU computes for @ps without touching shared lines. */
+static inline void coh_delay(struct coh_cpu *cc, sim_time_t ps)
+{
+	cc->proc->now += ps;
+}
+
+/* Statistics. */
+void coh_stats_reset(struct coh *c);
+unsigned int coh_nr_lines(const struct coh *c);
+unsigned int coh_nr_cpus(const struct coh *c);
+/* Lines in a stable order: busiest first, ties by address. */
+void coh_lines_sorted(struct coh *c, struct coh_line **out, unsigned int n);
+
+/* Tracing (Chrome trace events); @t may be NULL. */
+void coh_set_trace(struct coh *c, struct sim_trace *t);
+struct sim_trace *coh_trace(const struct coh *c);
+void coh_trace_flush(struct coh *c);
+
+#endif /* MODELS_HW_CACHE_H */

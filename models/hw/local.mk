@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# models/hw/: the machine: profiles (topology, latencies) and the coherence
+# model. Includes only sim/.
+libsim_a_SOURCES += \
+	%reldir%/machine.c %reldir%/machine.h \
+	%reldir%/cache.c %reldir%/cache.h

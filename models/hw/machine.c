@@ -1,0 +1,519 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * models/hw/machine.c - load a machine profile: topology, Linux CPU numbering
+ * and the latency table every coherence cost is drawn from.
+ *
+ * Not a model of kernel code: this is the hardware the kernel runs on.
+ *
+ * Theory of operation: a profile is a map (the root of a file in
+ * scenarios/machines/, or a scenario's inline `machine:`):
+ *
+ *	name, description
+ *	sockets, cores_per_socket, threads_per_core, [cores_per_llc]
+ *	[numbering]                   threads_last | threads_adjacent
+ *	latencies:  <class>: {ns: NUMBER, source: "..."}
+ *	[coherence]: handoff, hold, occupancy, adjacent_line_prefetch
+ *
+ * Every number that changes a result carries a non-empty `source`, and the
+ * loader refuses one without. Which transfer latencies are required follows
+ * from the topology: a class no pair of CPUs can fall in is optional.
+ *
+ *	xfer_smt	threads_per_core > 1
+ *	xfer_llc	cores_per_llc > 1
+ *	xfer_die	cores_per_llc < cores_per_socket (else = xfer_llc)
+ *	xfer_socket	sockets > 1
+ *
+ * The coherence map is optional; its defaults are DESIGN.md section 4's:
+ * strict hand-off, a hand-off occupies the line for its whole latency,
+ * no adjacent-line pairing.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/hw/machine.h"
+
+#define MACHINE_MAX_SOCKETS 16
+#define MACHINE_MAX_CORES_PER_SOCKET 256
+#define MACHINE_MAX_THREADS_PER_CORE 4
+#define MACHINE_MAX_LATENCY_PS 1000000000ull /* 1 ms */
+#define PS_PER_NS 1000
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const machine_keys[] = {
+	"name",		    "description", "sockets",	"cores_per_socket",
+	"threads_per_core", "cores_per_llc", "numbering", "latencies",
+	"coherence",
+};
+
+static const char *const numbering_names[] = {
+	[MACHINE_THREADS_LAST] = "threads_last",
+	[MACHINE_THREADS_ADJACENT] = "threads_adjacent",
+};
+
+static const char *const handoff_names[] = {
+	[COH_HANDOFF_STRICT] = "strict",
+	[COH_HANDOFF_HOLD] = "hold",
+};
+
+static const char *const coherence_keys[] = {
+	"handoff",
+	"hold",
+	"occupancy",
+	"adjacent_line_prefetch",
+};
+
+static const char *const latency_entry_keys[] = { "ns", "source" };
+static const char *const occupancy_keys[] = { "fraction", "source" };
+static const char *const prefetch_keys[] = { "enabled", "source" };
+
+enum machine_latency {
+	LAT_L1_HIT,
+	LAT_LLC_HIT,
+	LAT_MEMORY,
+	LAT_RMW_LOCAL,
+	LAT_XFER_SMT,
+	LAT_XFER_LLC,
+	LAT_XFER_DIE,
+	LAT_XFER_SOCKET,
+	LAT_INVAL_PER_SHARER,
+	LAT_XFER_PER_WAITER,
+	LAT_IRQ_SAVE_RESTORE,
+	NR_LAT,
+};
+
+static const char *const latency_keys[NR_LAT] = {
+	[LAT_L1_HIT] = "l1_hit",
+	[LAT_LLC_HIT] = "llc_hit",
+	[LAT_MEMORY] = "memory",
+	[LAT_RMW_LOCAL] = "rmw_local",
+	[LAT_XFER_SMT] = "xfer_smt",
+	[LAT_XFER_LLC] = "xfer_llc",
+	[LAT_XFER_DIE] = "xfer_die",
+	[LAT_XFER_SOCKET] = "xfer_socket",
+	[LAT_INVAL_PER_SHARER] = "inval_per_sharer",
+	[LAT_XFER_PER_WAITER] = "xfer_per_waiter",
+	[LAT_IRQ_SAVE_RESTORE] = "irq_save_restore",
+};
+
+static const char *const coh_dist_names[NR_COH_DIST] = {
+	[COH_DIST_SELF] = "self",     [COH_DIST_SMT] = "smt",
+	[COH_DIST_LLC] = "llc",	      [COH_DIST_DIE] = "die",
+	[COH_DIST_SOCKET] = "socket",
+};
+
+const char *coh_dist_name(enum coh_dist d)
+{
+	SIM_BUG_ON((unsigned int)d >= NR_COH_DIST);
+	return coh_dist_names[d];
+}
+
+/*
+ * missing_key() - "missing key 'KEY' in 'MAP': WHY" at @map's mark, in the
+ * scenario getters' words (a root map is "at the top level"), plus the
+ * reason the key is needed, if any.
+ */
+static void missing_key(struct sim_error *err, const struct scenario_node *map,
+			const char *key, const char *why)
+{
+	const char *path = scenario_path(map);
+	char where[SIM_ERROR_MSG_MAX];
+
+	if (path && path[0])
+		snprintf(where, sizeof(where), "in '%s'", path);
+	else
+		snprintf(where, sizeof(where), "at the top level");
+	sim_error_set(err, scenario_file(map), scenario_line(map),
+		      scenario_col(map), "missing key '%s' %s%s%s", key, where,
+		      why ? ": " : "", why ? why : "");
+}
+
+/*
+ * load_source() - @entry is a {NUMBER-KEY, source} map: check its keys and
+ * that `source` is there and not empty.
+ */
+static int load_source(const struct scenario_node *entry,
+		       const char *const *keys, size_t nr_keys,
+		       struct sim_error *err)
+{
+	const char *source;
+
+	if (scenario_check_keys(entry, keys, nr_keys, err))
+		return -1;
+	if (!scenario_get(entry, "source")) {
+		missing_key(err, entry, "source",
+			    "every number needs its published source");
+		return -1;
+	}
+	if (scenario_string(entry, "source", true, NULL, &source, err))
+		return -1;
+	if (!source[0]) {
+		scenario_error(err, scenario_get(entry, "source"),
+			       "empty source: say where the number comes from");
+		return -1;
+	}
+	return 0;
+}
+
+/* expect_entry() - refuse a bare number where {KEY: NUMBER, source} goes. */
+static int expect_entry(const struct scenario_node *entry, const char *key,
+			struct sim_error *err)
+{
+	if (scenario_kind(entry) == SCENARIO_MAP)
+		return 0;
+	scenario_error(err, entry,
+		       "expected a map {%s: NUMBER, source: \"...\"}, found '%s'",
+		       key,
+		       scenario_scalar(entry) ? scenario_scalar(entry) : "a list");
+	return -1;
+}
+
+/*
+ * load_latency() - one {ns: NUMBER, source: "..."} entry, in ps, at least
+ * @min_ps.
+ */
+static int load_latency(const struct scenario_node *entry, uint64_t min_ps,
+			uint64_t *out, struct sim_error *err)
+{
+	if (expect_entry(entry, "ns", err))
+		return -1;
+	if (load_source(entry, latency_entry_keys,
+			ARRAY_SIZE(latency_entry_keys), err))
+		return -1;
+	return scenario_time_ps(entry, "ns", true, PS_PER_NS, 0, min_ps,
+				MACHINE_MAX_LATENCY_PS, out, err);
+}
+
+/*
+ * latency_needed() - whether the topology can use latency @i; if so and it
+ * is conditional, the reason goes in @why for the "missing key" message.
+ */
+static bool latency_needed(const struct machine *m, enum machine_latency i,
+			   char *why, size_t len)
+{
+	switch (i) {
+	case LAT_XFER_SMT:
+		snprintf(why, len, "a machine with %u threads per core needs it",
+			 m->threads_per_core);
+		return m->threads_per_core > 1;
+	case LAT_XFER_LLC:
+		snprintf(why, len, "a machine with %u cores per LLC needs it",
+			 m->cores_per_llc);
+		return m->cores_per_llc > 1;
+	case LAT_XFER_DIE:
+		snprintf(why, len,
+			 "a machine with %u LLC domains per socket needs it",
+			 m->cores_per_socket / m->cores_per_llc);
+		return m->cores_per_llc < m->cores_per_socket;
+	case LAT_XFER_SOCKET:
+		snprintf(why, len, "a %u-socket machine needs it", m->sockets);
+		return m->sockets > 1;
+	case LAT_IRQ_SAVE_RESTORE:
+		why[0] = '\0';
+		return false;	/* optional: 0 when absent */
+	default:
+		why[0] = '\0';
+		return true;
+	}
+}
+
+static int load_latencies(struct machine *m, const struct scenario_node *map,
+			  struct sim_error *err)
+{
+	uint64_t ps[NR_LAT] = { 0 };
+	bool present[NR_LAT] = { false };
+	char why[96];
+	unsigned int i;
+
+	if (scenario_check_keys(map, latency_keys, NR_LAT, err))
+		return -1;
+	for (i = 0; i < NR_LAT; i++) {
+		const struct scenario_node *entry;
+		bool needed = latency_needed(m, i, why, sizeof(why));
+
+		entry = scenario_get(map, latency_keys[i]);
+		if (!entry && needed) {
+			missing_key(err, map, latency_keys[i],
+				    why[0] ? why : NULL);
+			return -1;
+		}
+		if (!entry)
+			continue;
+		/*
+		 * Every access must take time, or a CPU looping on hits (or
+		 * two CPUs passing a line back and forth) would never let the
+		 * clock move: at least 1 ps. Growth terms may be 0.
+		 */
+		if (load_latency(entry,
+				 i == LAT_INVAL_PER_SHARER ||
+						 i == LAT_XFER_PER_WAITER ||
+						 i == LAT_IRQ_SAVE_RESTORE ?
+					 0 : 1,
+				 &ps[i], err))
+			return -1;
+		present[i] = true;
+	}
+	if (!present[LAT_XFER_DIE])
+		ps[LAT_XFER_DIE] = ps[LAT_XFER_LLC];
+
+	m->l1_hit_ps = ps[LAT_L1_HIT];
+	m->llc_hit_ps = ps[LAT_LLC_HIT];
+	m->memory_ps = ps[LAT_MEMORY];
+	m->rmw_local_ps = ps[LAT_RMW_LOCAL];
+	m->xfer_ps[COH_DIST_SELF] = 0;
+	m->xfer_ps[COH_DIST_SMT] = ps[LAT_XFER_SMT];
+	m->xfer_ps[COH_DIST_LLC] = ps[LAT_XFER_LLC];
+	m->xfer_ps[COH_DIST_DIE] = ps[LAT_XFER_DIE];
+	m->xfer_ps[COH_DIST_SOCKET] = ps[LAT_XFER_SOCKET];
+	m->inval_per_sharer_ps = ps[LAT_INVAL_PER_SHARER];
+	m->xfer_per_waiter_ps = ps[LAT_XFER_PER_WAITER];
+	m->irq_save_restore_ps = ps[LAT_IRQ_SAVE_RESTORE];
+	return 0;
+}
+
+static int load_occupancy(struct machine *m, const struct scenario_node *entry,
+			  struct sim_error *err)
+{
+	double fraction;
+
+	if (expect_entry(entry, "fraction", err))
+		return -1;
+	if (load_source(entry, occupancy_keys, ARRAY_SIZE(occupancy_keys), err))
+		return -1;
+	if (scenario_double(entry, "fraction", true, 1.0, 0.0, 1.0, &fraction,
+			    err))
+		return -1;
+	/* Round to nearest; fraction is in [0, 1], so this cannot overflow. */
+	m->occupancy_1024 = (unsigned int)(fraction * 1024.0 + 0.5);
+	return 0;
+}
+
+static int load_prefetch(struct machine *m, const struct scenario_node *entry,
+			 struct sim_error *err)
+{
+	if (expect_entry(entry, "enabled", err))
+		return -1;
+	if (load_source(entry, prefetch_keys, ARRAY_SIZE(prefetch_keys), err))
+		return -1;
+	return scenario_bool(entry, "enabled", true, false,
+			     &m->adjacent_line_prefetch, err);
+}
+
+/*
+ * load_coherence() - the optional `coherence:` map. Defaults: strict
+ * hand-off, full occupancy, no adjacent-line prefetch. `hold` is required
+ * when handoff is hold (a zero window would silently mean strict).
+ */
+static int load_coherence(struct machine *m, const struct scenario_node *map,
+			  struct sim_error *err)
+{
+	const struct scenario_node *entry;
+	unsigned int handoff;
+
+	m->handoff = COH_HANDOFF_STRICT;
+	m->hold_ps = 0;
+	m->occupancy_1024 = 1024;
+	m->adjacent_line_prefetch = false;
+	if (!map)
+		return 0;
+
+	if (scenario_check_keys(map, coherence_keys, ARRAY_SIZE(coherence_keys),
+				err))
+		return -1;
+	if (scenario_enum(map, "handoff", false, COH_HANDOFF_STRICT,
+			  handoff_names, ARRAY_SIZE(handoff_names), &handoff,
+			  err))
+		return -1;
+	m->handoff = handoff;
+
+	entry = scenario_get(map, "hold");
+	if (!entry && m->handoff == COH_HANDOFF_HOLD) {
+		missing_key(err, map, "hold", "handoff 'hold' needs a window");
+		return -1;
+	}
+	if (entry && load_latency(entry, 0, &m->hold_ps, err))
+		return -1;
+
+	entry = scenario_get(map, "occupancy");
+	if (entry && load_occupancy(m, entry, err))
+		return -1;
+
+	entry = scenario_get(map, "adjacent_line_prefetch");
+	if (entry && load_prefetch(m, entry, err))
+		return -1;
+	return 0;
+}
+
+static int load_name(struct machine *m, const struct scenario_node *node,
+		     struct sim_error *err)
+{
+	const char *name, *description;
+
+	if (scenario_string(node, "name", true, NULL, &name, err))
+		return -1;
+	if (!name[0] || strlen(name) >= sizeof(m->name)) {
+		scenario_error(err, scenario_get(node, "name"),
+			       "expected a name of 1 to %zu characters",
+			       sizeof(m->name) - 1);
+		return -1;
+	}
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	/* Free text for people; checked to be a string, not kept. */
+	return scenario_string(node, "description", false, NULL, &description,
+			       err);
+}
+
+static int load_topology(struct machine *m, const struct scenario_node *node,
+			 struct sim_error *err)
+{
+	uint64_t sockets, cores, threads, per_llc;
+	unsigned int numbering;
+
+	if (scenario_u64(node, "sockets", true, 0, 1, MACHINE_MAX_SOCKETS,
+			 &sockets, err) ||
+	    scenario_u64(node, "cores_per_socket", true, 0, 1,
+			 MACHINE_MAX_CORES_PER_SOCKET, &cores, err) ||
+	    scenario_u64(node, "threads_per_core", true, 0, 1,
+			 MACHINE_MAX_THREADS_PER_CORE, &threads, err) ||
+	    scenario_u64(node, "cores_per_llc", false, cores, 1, cores,
+			 &per_llc, err) ||
+	    scenario_enum(node, "numbering", false, MACHINE_THREADS_LAST,
+			  numbering_names, ARRAY_SIZE(numbering_names),
+			  &numbering, err))
+		return -1;
+
+	if (cores % per_llc) {
+		scenario_error(err, scenario_get(node, "cores_per_llc"),
+			       "%llu does not divide cores_per_socket (%llu)",
+			       (unsigned long long)per_llc,
+			       (unsigned long long)cores);
+		return -1;
+	}
+	if (sockets * cores * threads > MACHINE_MAX_CPUS) {
+		scenario_error(err, node,
+			       "%llu sockets x %llu cores x %llu threads is %llu CPUs; at most %u are supported",
+			       (unsigned long long)sockets,
+			       (unsigned long long)cores,
+			       (unsigned long long)threads,
+			       (unsigned long long)(sockets * cores * threads),
+			       MACHINE_MAX_CPUS);
+		return -1;
+	}
+	m->sockets = sockets;
+	m->cores_per_socket = cores;
+	m->threads_per_core = threads;
+	m->cores_per_llc = per_llc;
+	m->nr_cpus = sockets * cores * threads;
+	m->numbering = numbering;
+	return 0;
+}
+
+/*
+ * build_cpus() - place every Linux CPU number, as machine.h draws it.
+ * threads_last: CPU n is thread n / (S*C) of global core n % (S*C).
+ * threads_adjacent: CPU n is thread n % T of global core n / T.
+ */
+static int build_cpus(struct machine *m)
+{
+	unsigned int nr_cores = m->sockets * m->cores_per_socket;
+	unsigned int cpu;
+
+	m->cpus = calloc(m->nr_cpus, sizeof(*m->cpus));
+	if (!m->cpus)
+		return -1;
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct machine_cpu *c = &m->cpus[cpu];
+
+		if (m->numbering == MACHINE_THREADS_LAST) {
+			c->core = cpu % nr_cores;
+			c->thread = cpu / nr_cores;
+		} else {
+			c->core = cpu / m->threads_per_core;
+			c->thread = cpu % m->threads_per_core;
+		}
+		c->socket = c->core / m->cores_per_socket;
+		c->llc = c->core / m->cores_per_llc;
+	}
+	return 0;
+}
+
+/**
+ * machine_load() - fill a machine from a profile map.
+ * @m: caller-allocated; overwritten. On failure it is left zeroed.
+ * @node: the machine map (borrowed; @m keeps no pointer into it).
+ * @err: filled on failure, with the file, line and column of the offender.
+ *
+ * Checks every key at every level, the ranges of the topology, that
+ * cores_per_llc divides cores_per_socket, and that every latency the
+ * topology can use is present with a non-empty source.
+ *
+ * Context: scenario loading, before the simulation starts.
+ * Return: 0, or -1 with @err set. Release @m with machine_destroy().
+ */
+int machine_load(struct machine *m, const struct scenario_node *node,
+		 struct sim_error *err)
+{
+	const struct scenario_node *lat;
+
+	memset(m, 0, sizeof(*m));
+	if (scenario_check_keys(node, machine_keys, ARRAY_SIZE(machine_keys),
+				err))
+		return -1;
+	if (load_name(m, node, err) || load_topology(m, node, err))
+		goto out_clear;
+
+	lat = scenario_get(node, "latencies");
+	if (!lat) {
+		missing_key(err, node, "latencies", NULL);
+		goto out_clear;
+	}
+	if (load_latencies(m, lat, err) ||
+	    load_coherence(m, scenario_get(node, "coherence"), err))
+		goto out_clear;
+
+	if (build_cpus(m)) {
+		scenario_error(err, node, "out of memory for %u CPUs",
+			       m->nr_cpus);
+		goto out_clear;
+	}
+	return 0;
+
+out_clear:
+	memset(m, 0, sizeof(*m));
+	return -1;
+}
+
+/**
+ * machine_load_file() - load the machine profile at @path.
+ * @m: caller-allocated; see machine_load().
+ * @path: a YAML file whose root map is the machine map.
+ * @err: filled on failure.
+ *
+ * The parsed tree is freed before returning; @m does not point into it.
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int machine_load_file(struct machine *m, const char *path,
+		      struct sim_error *err)
+{
+	struct scenario_node *root;
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	root = scenario_load_file(path, err);
+	if (!root)
+		return -1;
+	ret = machine_load(m, root, err);
+	scenario_free(root);
+	return ret;
+}
+
+/**
+ * machine_destroy() - release what machine_load() allocated.
+ * @m: a loaded or zeroed machine; left zeroed (safe to destroy twice).
+ */
+void machine_destroy(struct machine *m)
+{
+	free(m->cpus);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * models/hw/machine.h - the simulated machine: topology, Linux CPU numbering
+ * and the latency table of a machine profile (scenarios/machines/).
+ *
+ * Theory of operation: a profile names sockets, cores per socket, threads
+ * per core, optionally cores per LLC domain (an AMD CCX), and how Linux
+ * numbers the CPUs. From that, every pair of CPUs falls in one distance
+ * class (same CPU, SMT sibling, same LLC, same socket, other socket) and a
+ * cache-line transfer between them costs that class's latency. Every
+ * latency in a profile carries its published source; the loader refuses a
+ * number without one.
+ *
+ *	numbering: threads_last (Intel and AMD servers, and most desktops)
+ *	  socket 0: cores 0..C-1        socket 1: cores C..2C-1 ...
+ *	  CPU n, n < S*C:   thread 0 of core n
+ *	  CPU n + S*C:      thread 1 of core n (its SMT sibling)
+ *	numbering: threads_adjacent
+ *	  CPU 2k and 2k+1 are the two threads of core k
+ *
+ * Layering: models/ module; uses sim/ only through its public headers.
+ */
+#ifndef MODELS_HW_MACHINE_H
+#define MODELS_HW_MACHINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/error.h"
+#include "sim/scenario.h"
+
+#define MACHINE_MAX_CPUS 1024
+
+enum coh_dist {
+	COH_DIST_SELF,	 /* the same CPU */
+	COH_DIST_SMT,	 /* SMT sibling: same core */
+	COH_DIST_LLC,	 /* another core sharing the last-level cache */
+	COH_DIST_DIE,	 /* same socket, another LLC domain (AMD CCX) */
+	COH_DIST_SOCKET, /* another socket */
+	NR_COH_DIST,
+};
+
+enum machine_numbering {
+	MACHINE_THREADS_LAST,
+	MACHINE_THREADS_ADJACENT,
+};
+
+/*
+ * enum coh_handoff - when a CPU that owns a contended line gets to touch it
+ * again before the requests queued on it are served.
+ * @COH_HANDOFF_STRICT: never: a queued request is served between two
+ *	accesses of the same CPU (the default).
+ * @COH_HANDOFF_HOLD: the CPU that just received the line keeps it for
+ *	hold_ps; its accesses in that window are hits even with waiters.
+ */
+enum coh_handoff {
+	COH_HANDOFF_STRICT,
+	COH_HANDOFF_HOLD,
+};
+
+/*
+ * struct machine_cpu - where one Linux CPU sits.
+ */
+struct machine_cpu {
+	unsigned int socket;
+	unsigned int core;	/* global core number, 0..sockets*cores-1 */
+	unsigned int llc;	/* global LLC-domain number */
+	unsigned int thread;	/* 0..threads_per_core-1 */
+};
+
+/*
+ * struct machine - a loaded machine profile. All times in picoseconds.
+ */
+struct machine {
+	char name[64];
+	unsigned int sockets, cores_per_socket, threads_per_core;
+	unsigned int cores_per_llc;	/* == cores_per_socket unless CCXs */
+	unsigned int nr_cpus;
+	enum machine_numbering numbering;
+	struct machine_cpu *cpus;	/* [nr_cpus] */
+
+	uint64_t l1_hit_ps;		/* load hit in the own L1 */
+	/*
+	 * SIM: read by nothing yet. Lines are never evicted, so a line no
+	 * core holds is a cold one, served from memory; llc_hit is kept for
+	 * when capacity is modelled.
+	 */
+	uint64_t llc_hit_ps;
+	uint64_t memory_ps;		/* first touch of a cold line: DRAM */
+	uint64_t rmw_local_ps;		/* locked RMW on an owned line */
+	uint64_t xfer_ps[NR_COH_DIST];	/* line transfer by distance class */
+	uint64_t inval_per_sharer_ps;	/* each extra sharer to invalidate */
+	uint64_t xfer_per_waiter_ps;	/* latency growth per queued request */
+	uint64_t irq_save_restore_ps;	/* local_irq_save() + _restore() */
+	/* occupancy of a hand-off as a fraction of its latency, in 1/1024 */
+	unsigned int occupancy_1024;
+	enum coh_handoff handoff;
+	uint64_t hold_ps;		/* COH_HANDOFF_HOLD window */
+	bool adjacent_line_prefetch;	/* 128-byte pairs interfere */
+};
+
+/*
+ * machine_load() - fill @m from a machine profile map (the `machine:` of a
+ * scenario, inline or the root of a profile file). Every latency must have
+ * a `source`. Return 0 or -1 with @err set.
+ */
+int machine_load(struct machine *m, const struct scenario_node *node,
+		 struct sim_error *err);
+void machine_destroy(struct machine *m);
+
+/*
+ * machine_load_file() - load the machine profile file @path (its root map
+ * is the machine map) into @m. Return 0 or -1 with @err set.
+ */
+int machine_load_file(struct machine *m, const char *path,
+		      struct sim_error *err);
+
+/* machine_dist() - distance class between two CPUs. */
+static inline enum coh_dist machine_dist(const struct machine *m,
+					 unsigned int a, unsigned int b)
+{
+	const struct machine_cpu *x = &m->cpus[a], *y = &m->cpus[b];
+
+	if (a == b)
+		return COH_DIST_SELF;
+	if (x->core == y->core)
+		return COH_DIST_SMT;
+	if (x->llc == y->llc)
+		return COH_DIST_LLC;
+	if (x->socket == y->socket)
+		return COH_DIST_DIE;
+	return COH_DIST_SOCKET;
+}
+
+/* machine_xfer_ps() - cost of moving a line from CPU @from to CPU @to. */
+static inline uint64_t machine_xfer_ps(const struct machine *m,
+				       unsigned int from, unsigned int to)
+{
+	return m->xfer_ps[machine_dist(m, from, to)];
+}
+
+const char *coh_dist_name(enum coh_dist d);
+
+#endif /* MODELS_HW_MACHINE_H */

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * models/kernel/config.h - the kernel design choices a scenario can set, and the
+ * cgroup tree.
+ *
+ * Theory of operation: `kernel:` holds the knobs of DESIGN.md section 5
+ * under the kernel's own names (MEMCG_CHARGE_BATCH is charge_batch), with
+ * the defaults of Linux v6.0. `cgroups:` maps cgroup paths to their memory
+ * controls (memory.min, memory.low, memory.high, memory.max); every
+ * cgroup's parent must be listed too, or be the root "/".
+ *
+ * Both are read and range-checked here, so a scenario with a bad value is
+ * refused before anything runs. The charge-path and statistics models that
+ * act on them are models/kernel/page_counter.c, models/kernel/memcontrol.c and
+ * models/kernel/rstat.c (to come); the teaching workloads ignore them.
+ */
+#ifndef MODELS_KERNEL_CONFIG_H
+#define MODELS_KERNEL_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "models/kernel/page_counter.h"
+#include "sim/scenario.h"
+
+enum kernel_pc_layout {
+	PC_LAYOUT_V6_0,
+	PC_LAYOUT_V6_1,
+	PC_LAYOUT_CUSTOM,	/* page_counter_offsets: {member: offset} */
+	PC_LAYOUT_PAHOLE,	/* page_counter_pahole: FILE */
+};
+enum kernel_protected_update { PROTECTED_ALWAYS, PROTECTED_IF_CHANGED };
+enum kernel_kmem { KMEM_OFF, KMEM_PAGES, KMEM_OBJECTS };
+enum kernel_flush_threshold { FLUSH_GLOBAL, FLUSH_PER_MEMCG };
+enum kernel_stats_atomic {
+	STATS_ATOMIC_ALWAYS,
+	STATS_ATOMIC_BELOW_THRESHOLD,
+};
+enum kernel_local_stats { LOCAL_PERCPU_SUM, LOCAL_AGGREGATED };
+/* The statistics code of mm/memcontrol.c and kernel/cgroup/rstat.c. */
+enum kernel_stats_version { STATS_V6_0, STATS_V6_6, STATS_V6_8 };
+
+struct kernel_config {
+	bool memcg_disabled;			/* cgroup_disable=memory */
+	unsigned int charge_batch;		/* MEMCG_CHARGE_BATCH */
+	unsigned int stock_memcgs;		/* memcgs per CPU stock */
+	enum kernel_pc_layout page_counter_layout;
+	struct page_counter_layout pc_layout;	/* custom or pahole */
+	int memory_offset;		/* &memcg->memory % 64; -1: by layout */
+	unsigned int cgroup_version;	/* 1 (legacy) or 2 */
+	uint64_t reclaim_ps;		/* reclaim cost per page reclaimed */
+	unsigned int sk_reclaim;	/* enum sk_reclaim_policy (models/kernel/sock.h) */
+	enum kernel_protected_update protected_usage_update;
+	enum kernel_kmem kmem_accounting;
+	enum kernel_flush_threshold stats_flush_threshold;
+	enum kernel_stats_atomic stats_updates_atomic;
+	enum kernel_local_stats local_stats;
+	unsigned int stats_flush_period_ms;
+	/*
+	 * stats_version sets the defaults of the keys above and below to
+	 * what that kernel does (doc/memcg-stats.md section 6); a key set
+	 * on its own wins.
+	 */
+	enum kernel_stats_version stats_version;
+	unsigned int lruvec_stat_items;	/* NR_VM_NODE_STAT_ITEMS */
+	unsigned int memcg_stat_items;	/* MEMCG_NR_STAT */
+	unsigned int memcg_event_items;	/* NR_VM_EVENT_ITEMS / NR_MEMCG_EVENTS */
+	bool stats_flush_skip;		/* one flusher, the others skip */
+	bool stats_parent_walk_memcg;	/* per_memcg before 9cee7e8ef3e3 */
+};
+
+#define CGROUP_MAX 4096
+#define MEMCG_STOCK_MAX 8	/* stock_memcgs: later kernels cache 7 */
+
+struct cgroup_config {
+	char path[128];
+	int parent;			/* index, -1 for the root */
+	uint64_t min, low, high, max;	/* bytes; max = UINT64_MAX */
+	uint64_t reclaimable;		/* bytes reclaim can free */
+};
+
+struct cgroup_tree {
+	unsigned int nr;
+	struct cgroup_config *cg;	/* [0] is the root "/" */
+};
+
+/* Linux v6.0's, as a scenario without `kernel:` gets them. */
+void kernel_config_defaults(struct kernel_config *k);
+int kernel_config_load(struct kernel_config *k,
+		       const struct scenario_node *root, struct sim_error *err);
+int cgroup_tree_load(struct cgroup_tree *t, const struct scenario_node *root,
+		     struct sim_error *err);
+void cgroup_tree_destroy(struct cgroup_tree *t);
+int cgroup_find(const struct cgroup_tree *t, const char *path);
+
+#endif /* MODELS_KERNEL_CONFIG_H */

@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# models/kernel/: one file per kernel file it models, kernel names and
+# order, plus the `kernel:` configuration keys and the SIM-only helpers
+# (time by kernel function, pahole layouts). Includes only models/hw/ and
+# sim/.
+libsim_a_SOURCES += \
+	%reldir%/config.c %reldir%/config.h \
+	%reldir%/kprof.c %reldir%/kprof.h \
+	%reldir%/pahole.c %reldir%/pahole.h \
+	%reldir%/qspinlock.c %reldir%/qspinlock.h \
+	%reldir%/page_counter.c %reldir%/page_counter.h \
+	%reldir%/memcontrol.c %reldir%/memcontrol.h \
+	%reldir%/sock.c %reldir%/sock.h \
+	%reldir%/rstat.c %reldir%/rstat.h

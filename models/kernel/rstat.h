@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * models/kernel/rstat.h - model of kernel/cgroup/rstat.c: the per-CPU "updated"
+ * trees and cgroup_rstat_flush(), at Linux v6.0 with the v6.6 and v6.8
+ * differences (doc/memcg-stats.md sections 2 and 3).
+ *
+ * Theory of operation. Every cgroup has, on every possible CPU, a struct
+ * cgroup_rstat_cpu holding two links: updated_children (the head of the
+ * list of its children updated on this CPU, self-terminated: an empty
+ * list points at the cgroup itself) and updated_next (its own place in
+ * its parent's list; NULL while it is not linked).
+ *
+ * cgroup_rstat_updated(cgrp, cpu) is called on every statistics update.
+ * When updated_next is already set (the common case) it returns after
+ * that one CPU-local load. Otherwise it takes the CPU's raw spinlock
+ * cgroup_rstat_cpu_lock and links the cgroup, then each ancestor not yet
+ * linked, into its parent's list. The root links itself to itself.
+ *
+ * cgroup_rstat_flush(cgrp) takes the global cgroup_rstat_lock and, for
+ * each possible CPU, takes that CPU's lock and pops the updated subtree
+ * below @cgrp leaf first (a child is always flushed before its parent on
+ * that CPU, so its deltas reach the parent's pending counts in time), and
+ * calls the controller's css_rstat_flush(css, cpu) for each popped
+ * cgroup. All of this touches the updater CPUs' own lines: the locks,
+ * the links, and in the callback their counters.
+ *
+ * Versions:
+ *  - v6.0 (cgroup_rstat_flush_irqsafe, memcg's only form): the global
+ *    lock is held, interrupts off, across all CPUs, and each CPU's lock
+ *    across its callbacks.
+ *  - v6.6 (sleepable cgroup_rstat_flush): between CPUs the global lock is
+ *    dropped and taken again when another CPU waits for it
+ *    (spin_needbreak()).
+ *  - v6.8 (Waiman Long, d499fd418fa1 "cgroup/rstat: Reduce cpu_lock hold
+ *    time in cgroup_rstat_flush_locked()"): under each CPU's lock the
+ *    updated subtree is only detached, level by level, into a list
+ *    threaded through struct cgroup's rstat_flush_next
+ *    (cgroup_rstat_updated_list()); the callbacks run after the lock is
+ *    dropped, walking that list.
+ *
+ * Cgroups are numbered as the scenario's cgroup tree (0 is the root); the
+ * model has one cgroup per memcg and memcg is the only controller.
+ *
+ * SIM: cgroup_base_stat_flush() (cputime) is priced as a read of the
+ * per-CPU base stat and writes of the cgroup's and its parent's; the
+ * scheduler's cputime accounting, which also calls cgroup_rstat_updated(),
+ * is not modelled, so only statistics updates link cgroups. need_resched()
+ * is never true (no scheduler): only a waiter on the lock makes a
+ * sleepable flush drop it (spin_needbreak() with CONFIG_PREEMPTION, as
+ * PREEMPT_DYNAMIC distro kernels have). BPF rstat flushers are absent.
+ *
+ * Layering: models/ module, under models/kernel/memcontrol.c.
+ */
+#ifndef MODELS_KERNEL_RSTAT_H
+#define MODELS_KERNEL_RSTAT_H
+
+#include <stdbool.h>
+
+#include "models/hw/cache.h"
+#include "models/kernel/config.h"
+#include "models/kernel/qspinlock.h"
+#include "sim/co.h"
+
+/* struct cgroup_rstat_cpu: the links (cgroup numbers, -1 for NULL). */
+struct cgroup_rstat_cpu {
+	int updated_children;
+	int updated_next;
+	struct coh_object *obj;		/* SIM: its line, on first use */
+};
+
+struct rstat;
+
+/*
+ * The controller's css_rstat_flush(css, cpu), a coroutine: its frame is
+ * struct rstat_cb_frame.
+ */
+struct rstat_cb_frame {
+	struct co_frame co;
+	void *ss;			/* the controller's state */
+	struct coh_cpu *cc;		/* the flushing CPU */
+	unsigned int cgrp, cpu;
+};
+
+struct rstat {
+	struct coh *coh;
+	enum kernel_stats_version version;
+	unsigned int nr_cpus, nr_cgroups;
+	const int *parent;		/* [nr_cgroups], -1 for the root */
+	struct cgroup_rstat_cpu *rstatc;	/* [cpu * nr_cgroups + cgrp] */
+	struct coh_layout rstatc_layout, lock_layout, cgrp_layout;
+	struct qspinlock cgroup_rstat_lock;
+	struct coh_object *rstat_lock_obj;
+	struct qspinlock *cpu_lock;	/* [nr_cpus] cgroup_rstat_cpu_lock */
+	struct coh_object **cpu_lock_obj;
+	struct coh_object **cgrp_obj;	/* [nr_cgroups] cgroup->bstat */
+	int *flush_next;		/* [nr_cgroups] cgroup->rstat_flush_next */
+	int (*css_rstat_flush)(struct sim_proc *p, void *frame);
+	void *ss;
+	/* statistics */
+	uint64_t slow_links;		/* cgroup_rstat_updated() slow paths */
+	uint64_t flushed;		/* css_rstat_flush() calls */
+};
+
+struct rstat *rstat_create(struct coh *coh, enum kernel_stats_version v,
+			   unsigned int nr_cpus, const int *parent,
+			   unsigned int nr_cgroups,
+			   int (*css_rstat_flush)(struct sim_proc *, void *),
+			   void *ss);
+void rstat_free(struct rstat *rs);
+
+/* Is @cgrp on @cpu's updated tree? (The model's view, for tests.) */
+bool rstat_linked(const struct rstat *rs, unsigned int cgrp, unsigned int cpu);
+
+struct rstat_frame {
+	struct co_frame co;
+	struct rstat *rs;
+	struct coh_cpu *cc;
+	unsigned int cgrp;
+	/* locals */
+	unsigned int cpu;
+	int pos, parent;
+};
+
+/* cgroup_rstat_updated(cgrp, cc->cpu) */
+int cgroup_rstat_updated(struct sim_proc *p, void *frame);
+/*
+ * cgroup_rstat_flush(cgrp): takes cgroup_rstat_lock, flushes @cgrp's
+ * subtree on every CPU, releases the lock. v6.0's irqsafe form and the
+ * sleepable one differ as the version says.
+ */
+int cgroup_rstat_flush(struct sim_proc *p, void *frame);
+
+#endif /* MODELS_KERNEL_RSTAT_H */

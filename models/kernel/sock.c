@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Model of socket memory accounting (include/net/sock.h, net/core/sock.c,
+ * Linux 6.0-rc1 and v5.19). Theory of operation: see sock.h.
+ */
+#include "models/kernel/sock.h"
+
+/*
+ * __sk_mem_reclaim() - return whole pages of forward allocation:
+ * __sk_mem_reduce_allocated() uncharges them from the memcg.
+ */
+static int __sk_mem_reclaim(struct sim_proc *p, void *frame)
+{
+	struct sock_frame *f = frame;
+
+	CO_BEGIN(f);
+	f->amt = f->size >> PAGE_SHIFT;
+	if (!f->amt)
+		CO_RETURN(f, p, 0);
+	f->sk->sk_forward_alloc -= f->amt << PAGE_SHIFT;
+	f->sk->pages_uncharged += (uint64_t)f->amt;
+	if (f->sk->sk_memcg) {
+		CO_CALL(f, p, mem_cgroup_uncharge_skmem, struct memcg_frame,
+			.ms = f->ms, .cc = f->cc, .memcg = f->sk->sk_memcg,
+			.nr_pages = (unsigned int)f->amt);
+		/* if (sk_under_memory_pressure(sk) && ...) */
+		CO_CALL(f, p, mem_cgroup_under_socket_pressure,
+			struct memcg_frame, .ms = f->ms, .cc = f->cc,
+			.memcg = f->sk->sk_memcg);
+	}
+	CO_END(f, p);
+}
+
+/*
+ * sk_mem_schedule() - sk_wmem_schedule()/sk_rmem_schedule(): if the
+ * forward allocation does not cover size, __sk_mem_schedule() raises it
+ * by sk_mem_pages(size - forward_alloc) pages and charges them
+ * (__sk_mem_raise_allocated() -> mem_cgroup_charge_skmem(); from softirq
+ * with GFP_NOWAIT, gfp_memcg_charge()).
+ */
+int sk_mem_schedule(struct sim_proc *p, void *frame)
+{
+	struct sock_frame *f = frame;
+	int delta;
+
+	CO_BEGIN(f);
+	delta = f->size - f->sk->sk_forward_alloc;
+	if (delta <= 0)
+		CO_RETURN(f, p, 1);
+	/* v5.19 asked for the whole size ("net: fix sk_wmem_schedule() and
+	 * sk_rmem_schedule() errors" asks for the missing part) */
+	f->amt = sk_mem_pages(f->ms->k->sk_reclaim == SK_RECLAIM_QUANTUM ?
+			      f->size : delta);
+	f->sk->sk_forward_alloc += f->amt << PAGE_SHIFT;
+	f->sk->pages_charged += (uint64_t)f->amt;
+	if (!f->sk->sk_memcg)
+		CO_RETURN(f, p, 1);
+	CO_CALL(f, p, mem_cgroup_charge_skmem, struct memcg_frame,
+		.ms = f->ms, .cc = f->cc, .memcg = f->sk->sk_memcg,
+		.nr_pages = (unsigned int)f->amt,
+		.gfp = f->softirq ? GFP_NOWAIT : GFP_KERNEL);
+	if (!p->ret) {
+		/*
+		 * suppress_allocation: SIM: the allocation goes ahead with a
+		 * forced charge (__GFP_NOFAIL), as the kernel does for a
+		 * socket under its minimum; memory pressure is not modelled.
+		 */
+		CO_CALL(f, p, mem_cgroup_charge_skmem, struct memcg_frame,
+			.ms = f->ms, .cc = f->cc, .memcg = f->sk->sk_memcg,
+			.nr_pages = (unsigned int)f->amt,
+			.gfp = (f->softirq ? GFP_NOWAIT : GFP_KERNEL) |
+			       __GFP_NOFAIL);
+	}
+	CO_RETURN(f, p, 1);
+	CO_END(f, p);
+}
+
+int sk_mem_uncharge(struct sim_proc *p, void *frame)
+{
+	struct sock_frame *f = frame;
+
+	CO_BEGIN(f);
+	f->sk->sk_forward_alloc += f->size;
+	if (f->ms->k->sk_reclaim == SK_RECLAIM_PAGE) {
+		/* sk_mem_reclaim(): reclaimable >= PAGE_SIZE */
+		if (f->sk->sk_forward_alloc >= (int)PAGE_SIZE)
+			CO_CALL(f, p, __sk_mem_reclaim, struct sock_frame,
+				.ms = f->ms, .cc = f->cc, .sk = f->sk,
+				.size = f->sk->sk_forward_alloc);
+	} else {
+		/* Avoid a possible overflow (TCP send queues). */
+		if (f->sk->sk_forward_alloc >= SK_RECLAIM_THRESHOLD)
+			CO_CALL(f, p, __sk_mem_reclaim, struct sock_frame,
+				.ms = f->ms, .cc = f->cc, .sk = f->sk,
+				.size = SK_RECLAIM_CHUNK);
+	}
+	CO_END(f, p);
+}

@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# models/workloads/: what the simulated CPUs run: the workload interface and
+# registry, and one file per workload. Includes only models/kernel/,
+# models/hw/ and sim/.
+libsim_a_SOURCES += \
+	%reldir%/workload.c %reldir%/workload.h \
+	%reldir%/teaching.c \
+	%reldir%/netperf.c \
+	%reldir%/page_fault.c \
+	%reldir%/hackbench.c \
+	%reldir%/stat_reader.c

@@ -1,0 +1,654 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * models/workloads/netperf.c - the netperf workload: loopback stream pairs.
+ *
+ * Theory of operation
+ *
+ * `instances` netperf/netserver pairs, each a sender task and a receiver
+ * task on two CPUs of the workload's list (placement: random, a seeded
+ * shuffle, as the scheduler leaves them; or adjacent, pair i on the i-th
+ * two CPUs of the list). The sender sends messages of `message_bytes`;
+ * at most `window` messages are queued at the receiver, beyond which the
+ * sender waits (the socket buffers are full); the receiver waits for
+ * data (SIM: `window` stands for the socket buffers; it only decouples
+ * the two sides, and charge-batch-2022 gives the same results with 16 or
+ * 64 and differs by half a point with 4). A message received is one
+ * operation; throughput is reported in
+ * netperf's unit, 10^6 bits/s per instance.
+ *
+ * Each side spends `work_ns` per message outside the memory controller
+ * (the network stack, the copy, the wake-ups: calibrated on the root
+ * memcg, where no memcg code runs), half before and half after its
+ * memory-accounting steps. The accounting steps follow the kernel; see
+ * doc/socket-accounting.md for the derivation.
+ *
+ * protocol: tcp (TCP_SENDFILE/TCP_STREAM over loopback, 6.0-rc1)
+ *   sender CPU, in tcp_sendpage()/do_tcp_sendpages():
+ *     tcp_stream_alloc_skb(): sk_wmem_schedule(skb head truesize),
+ *       tcp_skb_entail() -> sk_mem_charge()             (sender's socket)
+ *     sk_wmem_schedule(copy), sk_mem_charge(copy)       (sender's socket)
+ *   sender CPU, loopback transmit -> netif_rx() -> NET_RX softirq ->
+ *     tcp_v6_rcv() -> tcp_data_queue() -> tcp_try_rmem_schedule():
+ *     sk_rmem_schedule(skb->truesize), skb_set_owner_r() (receiver's
+ *     socket: the receiver's memcg is charged on the sender's CPU, in
+ *     softirq, GFP_NOWAIT)
+ *   receiver CPU, tcp_recvmsg(): after the copy, tcp_eat_recv_skb() ->
+ *     sock_rfree() -> sk_mem_uncharge(truesize)         (receiver's socket)
+ *   receiver CPU, tcp_cleanup_rbuf() -> tcp_send_ack(): the ACK is
+ *     processed in the receiver's softirq: tcp_ack() ->
+ *     tcp_clean_rtx_queue() frees the acked skb -> sk_mem_uncharge()
+ *                                                       (sender's socket)
+ *   The two sides' accounting on the receiver's socket is serialised by
+ *   its spinlock (bh_lock_sock() / lock_sock()'s slock).
+ *   `backlog` (default false, the placement above): when true, a socket
+ *   owned by its task (lock_sock()) gets the other CPU's softirq work on
+ *   its backlog, and the owner does it at release_sock(): the receiver
+ *   charges backlogged skbs on its own CPU, the sender processes
+ *   backlogged ACKs (uncharging its socket) on its own. How often that
+ *   happens depends on how long each side holds its socket, which the
+ *   model does not know (SIM: half of work_ns plus the accounting), so it
+ *   is off by default; the results are sensitive to it (a CPU that both
+ *   charges and uncharges drains and refills its stock about every
+ *   message, whatever charge_batch is).
+ *   With sk_reclaim: page (6.0-rc1) every sk_mem_uncharge() returns the
+ *   whole pages at once, so the pages of every message are charged on
+ *   the sender's CPU and uncharged on the receiver's.
+ *
+ * protocol: unix (af_unix SOCK_STREAM, v4.8): unix_stream_sendmsg()
+ *   allocates an skb whose head (kmalloc) and page fragments hold the
+ *   message (sock_alloc_send_pskb() -> alloc_skb_with_frags()); with
+ *   kmem_accounting: pages ("af_unix: charge buffers to kmemcg") the
+ *   fragment pages are charged on the sender's CPU
+ *   (memcg_kmem_charge_page) and uncharged, straight to the page
+ *   counters, when the receiver frees the skb in unix_stream_recvmsg().
+ *   With kmem_accounting: objects the whole truesize goes through the
+ *   obj_cgroup stock instead. With off, nothing is charged.
+ *
+ * SIM: one skb per message (no coalescing of sends into one skb, no
+ * GRO); the socket structures' own lines are not modelled (they move
+ * between the pair's CPUs in every variant, the root's too, and are part
+ * of work_ns).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+
+#include "models/kernel/memcontrol.h"
+#include "models/kernel/sock.h"
+#include "models/workloads/workload.h"
+#include "sim/co.h"
+#include "sim/error.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The truesize of the skb head tcp_stream_alloc_skb() allocates for
+ * sendpage (x86_64, 6.0): alloc_skb_fclone(MAX_TCP_HEADER = 320) rounds
+ * the head to kmalloc-1024, skb_end_offset() = 1024 - 320 (shared info)
+ * = 704, and SKB_TRUESIZE() adds the sk_buff (256 aligned) and the
+ * skb_shared_info (320): 704 + 256 + 320.
+ */
+#define TCP_SKB_HEAD_TRUESIZE 1280
+/* af_unix: SKB_TRUESIZE of the head for a stream skb of page frags */
+#define UNIX_SKB_HEAD_TRUESIZE 1280
+/* SKB_MAX_ALLOC: unix_stream_sendmsg() puts more than this in frags */
+#define UNIX_HEAD_MAX 3776	/* SKB_MAX_HEAD(0) at 4K pages */
+
+/*
+ * af_unix (v4.8 unix_stream_sendmsg()): a send is cut into skbs of at
+ * most min(sndbuf / 2 - 64, SKB_MAX_HEAD(0) + UNIX_SKB_FRAGS_SZ) bytes;
+ * an skb's data_len is the page-aligned part above SKB_MAX_HEAD(0), and
+ * alloc_skb_with_frags() takes it in the largest orders that fit, from
+ * order 3 (PAGE_ALLOC_COSTLY_ORDER) down. UNIX_SNDBUF is the default
+ * sk_sndbuf (net.core.wmem_default, 212992 on x86_64).
+ */
+#define UNIX_SNDBUF 212992
+#define UNIX_SKB_FRAGS_SZ (PAGE_SIZE << 3)
+#define UNIX_MAX_ORDER 3
+
+
+enum { PROTO_TCP, PROTO_UNIX };
+enum { PLACE_RANDOM, PLACE_ADJACENT };
+
+static const char *const proto_names[] = { "tcp", "unix" };
+static const char *const place_names[] = { "random", "adjacent" };
+static const char *const netperf_keys[] = {
+	"instances", "message_bytes", "work_ns", "window", "placement",
+	"protocol", "report", "backlog",
+};
+static const char *const report_names[] = { "per_instance", "total" };
+
+struct netperf_pair {
+	struct sim_task *snd, *rcv;
+	struct sock sk_s, sk_r;		/* netperf's and netserver's */
+	struct mem_cgroup *memcg;
+	unsigned int queued;		/* messages at the receiver */
+	unsigned int head;		/* ring of their truesizes */
+	int *truesize;			/* [window] */
+	bool snd_waiting, rcv_waiting;
+	bool snd_owned;			/* the sender holds lock_sock() */
+	bool rcv_owned;			/* the receiver holds lock_sock() */
+	int sk_r_holder;		/* bh_lock_sock(sk_r): 0 snd, 1 rcv, -1 */
+	bool sk_r_waiting[2];
+	bool *in_backlog;		/* [window]: not yet queued and charged */
+	unsigned int backlog;		/* ACKs queued to the sender's backlog */
+	int *backlog_truesize;		/* [window] */
+	uint64_t sent;			/* messages sent */
+};
+
+struct netperf {
+	uint64_t instances, message_bytes, window;
+	sim_time_t work_ps;
+	unsigned int protocol, placement;
+	bool backlog;			/* socket backlogs: see the header */
+	struct netperf_pair *pairs;
+	struct netperf_pair **pair_of;	/* [nr_tasks] */
+	struct run *run;
+};
+
+static int netperf_parse(struct workload *w, const struct scenario_node *n,
+			 const struct machine *m, struct sim_error *err)
+{
+	struct netperf *np = calloc(1, sizeof(*np));
+	unsigned int e;
+
+	(void)m;
+	SIM_BUG_ON(!np);
+	w->priv = np;
+	if (scenario_enum(n, "protocol", false, PROTO_TCP, proto_names,
+			  N(proto_names), &np->protocol, err))
+		return -1;
+	/* netperf's default send size is the socket's send buffer */
+	if (scenario_u64(n, "instances", false, w->nr_tasks / 2, 1,
+			 MACHINE_MAX_CPUS / 2, &np->instances, err) ||
+	    scenario_size(n, "message_bytes", false,
+			  np->protocol == PROTO_UNIX ? UNIX_SNDBUF : 16384,
+			  1 << 24, &np->message_bytes, err) ||
+	    scenario_time_ps(n, "work_ns", true, SIM_PS_PER_NS, 0,
+			     SIM_PS_PER_NS, SIM_PS_PER_MS, &np->work_ps, err) ||
+	    scenario_u64(n, "window", false, 16, 1, 4096, &np->window, err) ||
+	    scenario_enum(n, "placement", false, PLACE_RANDOM, place_names,
+			  N(place_names), &np->placement, err))
+		return -1;
+	if (np->message_bytes == 0) {
+		scenario_error(err, scenario_get(n, "message_bytes"),
+			       "'message_bytes' must be at least 1");
+		return -1;
+	}
+	if (2 * np->instances > w->nr_tasks) {
+		scenario_error(err, scenario_get(n, "instances") ?
+					    scenario_get(n, "instances") :
+					    scenario_get(n, "cpus"),
+			       "%llu instances need %llu CPUs (a sender and a receiver each), 'cpus' lists %u",
+			       (unsigned long long)np->instances,
+			       (unsigned long long)(2 * np->instances),
+			       w->nr_tasks);
+		return -1;
+	}
+	if (scenario_bool(n, "backlog", false, false, &np->backlog, err))
+		return -1;
+	if (scenario_enum(n, "report", false, 0, report_names,
+			  N(report_names), &e, err))
+		return -1;
+	/* 10^6 bits/s per instance (netperf's own line), or summed */
+	w->scale = (double)np->message_bytes * 8.0 / 1e6;
+	if (e == 0)
+		w->scale /= (double)np->instances;
+	return 0;
+}
+
+/* Wait conditions, for CO_AWAIT(): true while the task must sleep. */
+static bool sender_blocked(struct netperf_pair *pp, struct netperf *np)
+{
+	pp->snd_waiting = pp->queued >= np->window;
+	return pp->snd_waiting;
+}
+
+static bool receiver_idle(struct netperf_pair *pp)
+{
+	pp->rcv_waiting = pp->queued == 0;
+	return pp->rcv_waiting;
+}
+
+/*
+ * The receiver's socket spinlock (bh_lock_sock() in the sender's softirq,
+ * the same sk_lock.slock under lock_sock() in tcp_recvmsg()): the
+ * memory accounting of one side on sk_r does not interleave with the
+ * other's. For CO_AWAIT(): true while @who must wait.
+ */
+static bool sk_r_lock(struct netperf_pair *pp, int who)
+{
+	if (pp->sk_r_holder < 0 || pp->sk_r_holder == who) {
+		pp->sk_r_holder = who;
+		pp->sk_r_waiting[who] = false;
+		return false;
+	}
+	pp->sk_r_waiting[who] = true;
+	return true;
+}
+
+static void sk_r_unlock(struct netperf_pair *pp, int who, sim_time_t now)
+{
+	struct sim_task *other = who ? pp->snd : pp->rcv;
+
+	SIM_BUG_ON(pp->sk_r_holder != who);
+	pp->sk_r_holder = -1;
+	if (pp->sk_r_waiting[!who]) {
+		pp->sk_r_waiting[!who] = false;
+		sim_proc_wake(&other->proc, now);
+	}
+}
+
+struct netperf_frame {
+	struct co_frame co;
+	struct sim_task *t;
+	struct netperf_pair *pp;
+	int truesize;
+	unsigned int pages, i;
+	uint64_t off;		/* file offset of the message (sendfile) */
+	int piece;
+};
+
+#define NOW(t) ((t)->proc.now)
+
+
+static unsigned int unix_skb_size(unsigned int remaining)
+{
+	unsigned int max = UNIX_SNDBUF / 2 - 64;
+
+	if (max > UNIX_HEAD_MAX + UNIX_SKB_FRAGS_SZ)
+		max = UNIX_HEAD_MAX + UNIX_SKB_FRAGS_SZ;
+	return remaining < max ? remaining : max;
+}
+
+/* The pages of the next fragment allocation for @npages still needed. */
+static unsigned int unix_frag_order(unsigned int npages)
+{
+	unsigned int order = UNIX_MAX_ORDER;
+
+	while (order && npages < (1u << order))
+		order--;
+	return order;
+}
+
+static unsigned int unix_data_pages(unsigned int size)
+{
+	unsigned int data_len = size > UNIX_HEAD_MAX ? size - UNIX_HEAD_MAX : 0;
+
+	data_len = (data_len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	if (data_len > size)
+		data_len = size & ~(PAGE_SIZE - 1);
+	return data_len >> PAGE_SHIFT;
+}
+
+/*
+ * The truesize of one message's skb (tcp: the head and the page
+ * fragments; unix: the message, cut into skbs by unix_skb_size()).
+ */
+static int message_truesize(const struct netperf *np)
+{
+	if (np->protocol == PROTO_TCP)
+		return TCP_SKB_HEAD_TRUESIZE + (int)np->message_bytes;
+	return (int)np->message_bytes;
+}
+
+/* Send-side accounting of one message (see the header comment). */
+static int netperf_send_accounting(struct sim_proc *p, void *frame)
+{
+	struct netperf_frame *f = frame;
+	struct sim_task *t = f->t;
+	struct netperf *np = t->w->priv;
+	struct memcg_sim *ms = np->run->memcg;
+	struct netperf_pair *pp = f->pp;
+
+	CO_BEGIN(f);
+	if (np->protocol == PROTO_TCP) {
+		/* tcp_stream_alloc_skb() and tcp_skb_entail() */
+		CO_CALL(f, p, sk_mem_schedule, struct sock_frame, .ms = ms,
+			.cc = t->cc, .sk = &pp->sk_s,
+			.size = TCP_SKB_HEAD_TRUESIZE);
+		sk_mem_charge(&pp->sk_s, TCP_SKB_HEAD_TRUESIZE);
+		/*
+		 * do_tcp_sendpages(): splice hands the file to TCP a page at
+		 * a time; each piece is sk_wmem_schedule()d and charged.
+		 */
+		for (f->i = 0; f->i < (unsigned int)np->message_bytes;
+		     f->i += (unsigned int)f->piece) {
+			f->piece = (int)(PAGE_SIZE - (f->off + f->i) % PAGE_SIZE);
+			if (f->piece > (int)np->message_bytes - (int)f->i)
+				f->piece = (int)np->message_bytes - (int)f->i;
+			CO_CALL(f, p, sk_mem_schedule, struct sock_frame,
+				.ms = ms, .cc = t->cc, .sk = &pp->sk_s,
+				.size = f->piece);
+			sk_mem_charge(&pp->sk_s, f->piece);
+		}
+		coh_delay(t->cc, np->work_ps / 4);
+		/*
+		 * loopback: tcp_v6_rcv() in this CPU's softirq takes
+		 * bh_lock_sock() of the receiver's socket. If the receiver
+		 * owns it (inside tcp_recvmsg()), the skb goes to its backlog
+		 * and the receiver's release_sock() queues and charges it on
+		 * the receiver's CPU; otherwise tcp_data_queue() charges it
+		 * here (sk_rmem_schedule(), skb_set_owner_r()).
+		 */
+		CO_AWAIT(f, sim_proc_sync(p));
+		if (pp->rcv_owned && np->backlog)
+			CO_RETURN(f, p, 1);
+		CO_AWAIT(f, sk_r_lock(pp, 0));
+		CO_CALL(f, p, sk_mem_schedule, struct sock_frame, .ms = ms,
+			.cc = t->cc, .sk = &pp->sk_r, .size = f->truesize,
+			.softirq = true);
+		sk_mem_charge(&pp->sk_r, f->truesize);
+		CO_AWAIT(f, sim_proc_sync(p));
+		sk_r_unlock(pp, 0, NOW(t));
+	} else {
+		/*
+		 * unix_stream_sendmsg(): per skb, sock_alloc_send_pskb()
+		 * allocates the sk_buff and the head (slab objects: per-memcg
+		 * caches, no page_counter work, before v5.9; the obj_cgroup
+		 * stock after) and the fragment pages, each allocation
+		 * charged with __GFP_ACCOUNT.
+		 */
+		for (f->off = 0; f->off < np->message_bytes; f->off += f->i) {
+			f->i = unix_skb_size((unsigned int)(np->message_bytes -
+							    f->off));
+			f->pages = unix_data_pages(f->i);
+			if (ms->k->kmem_accounting == KMEM_OBJECTS)
+				CO_CALL(f, p, obj_cgroup_charge, struct obj_frame,
+					.ms = ms, .cc = t->cc,
+					.objcg = &pp->memcg->objcg,
+					.size = UNIX_SKB_HEAD_TRUESIZE +
+						(f->i - (f->pages << PAGE_SHIFT)));
+			while (f->pages && ms->k->kmem_accounting != KMEM_OFF) {
+				f->piece = 1 << unix_frag_order(f->pages);
+				f->pages -= (unsigned int)f->piece;
+				CO_CALL(f, p, memcg_kmem_charge_page,
+					struct memcg_frame, .ms = ms,
+					.cc = t->cc, .memcg = pp->memcg,
+					.nr_pages = (unsigned int)f->piece,
+					.gfp = GFP_KERNEL);
+			}
+		}
+		coh_delay(t->cc, np->work_ps / 4);
+	}
+	CO_END(f, p);
+}
+
+static int netperf_recv_accounting(struct sim_proc *p, void *frame)
+{
+	struct netperf_frame *f = frame;
+	struct sim_task *t = f->t;
+	struct netperf *np = t->w->priv;
+	struct memcg_sim *ms = np->run->memcg;
+	struct netperf_pair *pp = f->pp;
+
+	CO_BEGIN(f);
+	if (np->protocol == PROTO_TCP) {
+		/* tcp_eat_recv_skb() -> sock_rfree() */
+		CO_AWAIT(f, sim_proc_sync(p));
+		CO_AWAIT(f, sk_r_lock(pp, 1));
+		CO_CALL(f, p, sk_mem_uncharge, struct sock_frame, .ms = ms,
+			.cc = t->cc, .sk = &pp->sk_r, .size = f->truesize);
+		CO_AWAIT(f, sim_proc_sync(p));
+		sk_r_unlock(pp, 1, NOW(t));
+		coh_delay(t->cc, np->work_ps / 4);
+		/*
+		 * The ACK (tcp_cleanup_rbuf() -> tcp_send_ack()) is processed
+		 * in this CPU's softirq: tcp_v6_rcv() on the sender's socket.
+		 * If the sender owns its socket (inside lock_sock()), the ACK
+		 * goes to its backlog and release_sock() processes it on the
+		 * sender's CPU; otherwise tcp_ack() -> tcp_clean_rtx_queue()
+		 * frees the acked skb here.
+		 */
+		CO_AWAIT(f, sim_proc_sync(p));
+		if (pp->snd_owned && np->backlog) {
+			SIM_BUG_ON(pp->backlog > np->window);
+			pp->backlog_truesize[pp->backlog++] = f->truesize;
+		} else {
+			CO_CALL(f, p, sk_mem_uncharge, struct sock_frame,
+				.ms = ms, .cc = t->cc, .sk = &pp->sk_s,
+				.size = f->truesize);
+		}
+	} else {
+		/* unix_stream_recvmsg() consumes each skb: consume_skb() */
+		for (f->off = 0; f->off < np->message_bytes; f->off += f->i) {
+			f->i = unix_skb_size((unsigned int)(np->message_bytes -
+							    f->off));
+			f->pages = unix_data_pages(f->i);
+			while (f->pages && ms->k->kmem_accounting != KMEM_OFF) {
+				f->piece = 1 << unix_frag_order(f->pages);
+				f->pages -= (unsigned int)f->piece;
+				CO_CALL(f, p, memcg_kmem_uncharge_page,
+					struct memcg_frame, .ms = ms,
+					.cc = t->cc, .memcg = pp->memcg,
+					.nr_pages = (unsigned int)f->piece);
+			}
+			if (ms->k->kmem_accounting == KMEM_OBJECTS)
+				CO_CALL(f, p, obj_cgroup_uncharge,
+					struct obj_frame, .ms = ms, .cc = t->cc,
+					.objcg = &pp->memcg->objcg,
+					.size = UNIX_SKB_HEAD_TRUESIZE +
+						(f->i - (unix_data_pages(f->i)
+							 << PAGE_SHIFT)));
+		}
+		coh_delay(t->cc, np->work_ps / 4);
+	}
+	CO_END(f, p);
+}
+
+static int netperf_sender(struct sim_proc *p, void *frame)
+{
+	struct netperf_frame *f = frame;
+	struct sim_task *t = f->t;
+	struct netperf *np = t->w->priv;
+	struct netperf_pair *pp = f->pp;
+
+	CO_BEGIN(f);
+	while (task_running(t, np->run)) {
+		CO_AWAIT(f, sim_proc_sync(p));
+		if (pp->queued >= np->window) {
+			KPROF_ENTER(&t->prof, KF_IDLE, NOW(t));
+			CO_AWAIT(f, sender_blocked(pp, np));
+			KPROF_EXIT(&t->prof, NOW(t));
+		}
+		KPROF_ENTER(&t->prof, KF_WORK_SEND, NOW(t));
+		/* the system call and splice, before lock_sock() */
+		coh_delay(t->cc, np->work_ps / 2);
+		f->truesize = message_truesize(np);
+		CO_AWAIT(f, sim_proc_sync(p));
+		pp->snd_owned = true;
+		CO_CALL(f, p, netperf_send_accounting, struct netperf_frame,
+			.t = t, .pp = pp, .truesize = f->truesize,
+			.off = pp->sent * np->message_bytes);
+		f->i = (unsigned int)p->ret;	/* to the receiver's backlog */
+		/* the skb is on the receive queue, the receiver is woken */
+		CO_AWAIT(f, sim_proc_sync(p));
+		pp->truesize[(pp->head + pp->queued) % np->window] =
+			f->truesize;
+		pp->in_backlog[(pp->head + pp->queued) % np->window] = f->i;
+		pp->queued++;
+		pp->sent++;
+		if (pp->rcv_waiting) {
+			pp->rcv_waiting = false;
+			sim_proc_wake(&pp->rcv->proc, NOW(t));
+		}
+		coh_delay(t->cc, np->work_ps / 2 - np->work_ps / 4);
+		/* release_sock(): process the backlog (ACKs), then unlock */
+		for (;;) {
+			CO_AWAIT(f, sim_proc_sync(p));
+			if (!pp->backlog) {
+				pp->snd_owned = false;
+				break;
+			}
+			f->truesize = pp->backlog_truesize[--pp->backlog];
+			CO_CALL(f, p, sk_mem_uncharge, struct sock_frame,
+				.ms = np->run->memcg, .cc = t->cc,
+				.sk = &pp->sk_s, .size = f->truesize);
+		}
+		KPROF_EXIT(&t->prof, NOW(t));
+	}
+	CO_END(f, p);
+}
+
+static int netperf_receiver(struct sim_proc *p, void *frame)
+{
+	struct netperf_frame *f = frame;
+	struct sim_task *t = f->t;
+	struct netperf *np = t->w->priv;
+	struct netperf_pair *pp = f->pp;
+
+	CO_BEGIN(f);
+	while (task_running(t, np->run)) {
+		CO_AWAIT(f, sim_proc_sync(p));
+		if (!pp->queued) {
+			KPROF_ENTER(&t->prof, KF_IDLE, NOW(t));
+			CO_AWAIT(f, receiver_idle(pp));
+			KPROF_EXIT(&t->prof, NOW(t));
+		}
+		task_op_begin(t);
+		/* tcp_recvmsg(): lock_sock() */
+		pp->rcv_owned = true;
+		SIM_BUG_ON(pp->in_backlog[pp->head]);
+		f->truesize = pp->truesize[pp->head];
+		KPROF_ENTER(&t->prof, KF_WORK_RECV, NOW(t));
+		coh_delay(t->cc, np->work_ps / 2);
+		CO_CALL(f, p, netperf_recv_accounting, struct netperf_frame,
+			.t = t, .pp = pp, .truesize = f->truesize);
+		/*
+		 * release_sock(): the skbs the sender's softirq put on the
+		 * backlog meanwhile are queued now, and charged on this CPU
+		 * in process context (tcp_v6_do_rcv() -> tcp_data_queue()).
+		 */
+		for (;;) {
+			CO_AWAIT(f, sim_proc_sync(p));
+			for (f->i = 1; f->i < pp->queued; f->i++)
+				if (pp->in_backlog[(pp->head + f->i) %
+						   np->window])
+					break;
+			if (f->i >= pp->queued) {
+				pp->rcv_owned = false;
+				break;
+			}
+			f->i = (pp->head + f->i) % (unsigned int)np->window;
+			pp->in_backlog[f->i] = false;
+			f->piece = pp->truesize[f->i];
+			CO_AWAIT(f, sk_r_lock(pp, 1));
+			CO_CALL(f, p, sk_mem_schedule, struct sock_frame,
+				.ms = np->run->memcg, .cc = t->cc,
+				.sk = &pp->sk_r, .size = f->piece);
+			sk_mem_charge(&pp->sk_r, f->piece);
+			CO_AWAIT(f, sim_proc_sync(p));
+			sk_r_unlock(pp, 1, NOW(t));
+		}
+		coh_delay(t->cc, np->work_ps / 2 - np->work_ps / 4);
+		KPROF_EXIT(&t->prof, NOW(t));
+		CO_AWAIT(f, sim_proc_sync(p));
+		pp->head = (pp->head + 1) % (unsigned int)np->window;
+		pp->queued--;
+		if (pp->snd_waiting) {
+			pp->snd_waiting = false;
+			sim_proc_wake(&pp->snd->proc, NOW(t));
+		}
+		task_op_end(t, np->run);
+	}
+	CO_END(f, p);
+}
+
+/* A CPU of the list that no pair uses. */
+static int netperf_idle(struct sim_proc *p, void *frame)
+{
+	struct netperf_frame *f = frame;
+
+	CO_BEGIN(f);
+	CO_END(f, p);
+}
+
+static void netperf_setup(struct workload *w, struct run *run)
+{
+	struct netperf *np = w->priv;
+	struct mem_cgroup *memcg = memcg_sim_find(run->memcg, w->cgroup);
+	unsigned int *order = malloc(w->nr_tasks * sizeof(*order));
+	unsigned int i;
+	gsl_rng *rng;
+
+	SIM_BUG_ON(!order || !memcg);
+	np->run = run;
+	for (i = 0; i < w->nr_tasks; i++)
+		order[i] = i;
+	if (np->placement == PLACE_RANDOM) {
+		/* SIM: a stream of its own, after the CPUs' streams */
+		rng = sim_rng_stream(run->seed, MACHINE_MAX_CPUS + w->index);
+		gsl_ran_shuffle(rng, order, w->nr_tasks, sizeof(*order));
+		gsl_rng_free(rng);
+	}
+	np->pairs = calloc(np->instances, sizeof(*np->pairs));
+	SIM_BUG_ON(!np->pairs);
+	for (i = 0; i < np->instances; i++) {
+		struct netperf_pair *pp = &np->pairs[i];
+		struct netperf_frame *f;
+
+		pp->snd = &w->tasks[order[2 * i]];
+		pp->rcv = &w->tasks[order[2 * i + 1]];
+		pp->memcg = memcg;
+		pp->sk_r_holder = -1;
+		/* mem_cgroup_sk_alloc(): no sk_memcg in the root memcg */
+		if (!mem_cgroup_is_root(run->memcg, memcg) &&
+		    !run->kernel->memcg_disabled)
+			pp->sk_s.sk_memcg = pp->sk_r.sk_memcg = memcg;
+		pp->truesize = calloc(np->window, sizeof(*pp->truesize));
+		/* at most one ACK per message in flight, plus the one read */
+		pp->backlog_truesize = calloc(np->window + 1,
+					      sizeof(*pp->backlog_truesize));
+		pp->in_backlog = calloc(np->window, sizeof(*pp->in_backlog));
+		SIM_BUG_ON(!pp->truesize || !pp->backlog_truesize ||
+			   !pp->in_backlog);
+		f = co_push(&pp->snd->proc, netperf_sender, sizeof(*f));
+		f->t = pp->snd;
+		f->pp = pp;
+		f = co_push(&pp->rcv->proc, netperf_receiver, sizeof(*f));
+		f->t = pp->rcv;
+		f->pp = pp;
+	}
+	/* CPUs of the list beyond the pairs stay idle */
+	for (i = 2 * (unsigned int)np->instances; i < w->nr_tasks; i++) {
+		struct netperf_frame *f;
+
+		f = co_push(&w->tasks[order[i]].proc, netperf_idle,
+			    sizeof(*f));
+		f->t = &w->tasks[order[i]];
+		f->pp = NULL;
+	}
+	free(order);
+}
+
+static void netperf_destroy(struct workload *w)
+{
+	struct netperf *np = w->priv;
+	unsigned int i;
+
+	if (!np)
+		return;
+	if (np->pairs) {
+		for (i = 0; i < np->instances; i++) {
+			free(np->pairs[i].truesize);
+			free(np->pairs[i].backlog_truesize);
+			free(np->pairs[i].in_backlog);
+		}
+	}
+	free(np->pairs);
+	free(np);
+	w->priv = NULL;
+}
+
+const struct workload_type netperf_type = {
+	.name = "netperf",
+	.summary = "loopback stream pairs charging socket memory (10^6 bits/s per instance)",
+	.keys = netperf_keys,
+	.nr_keys = N(netperf_keys),
+	.unit = "Mbit/s",
+	.memcg = true,
+	.parse = netperf_parse,
+	.setup = netperf_setup,
+	.destroy = netperf_destroy,
+};

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * models/workloads/stat_reader.c - the stat_reader workload: a monitoring agent
+ * that reads memory.stat of a set of memcgs, one after another, pass
+ * after pass.
+ *
+ * Theory of operation: each task (one per CPU of `cpus`) loops over the
+ * memcgs of `read` in order; each read is one operation: `work_ns` of
+ * work outside the memcg code (open/read/close, seq_file and formatting
+ * the lines: the one calibratable quantity), then memory_stat_show() in
+ * the `format` of cgroup v1 or v2 (models/kernel/memcontrol.c: the flush the
+ * kernel does first, then every counter the file prints). After a pass
+ * over the set the task waits `pass_interval_us` (0: at once) and the
+ * pass time goes into stat_pass_time_mean.
+ *
+ * `read` is a list of cgroup paths; "/top/ *" (written without the
+ * space) means every cgroup directly under /top, in the order of
+ * `cgroups:`. The default is every cgroup but the root.
+ *
+ * `flush: ratelimited` replaces memory.stat's own flush by
+ * mem_cgroup_flush_stats_ratelimited(), the flush of the kernel's
+ * in-kernel readers (workingset refault, reclaim), to show what such a
+ * reader sees.
+ *
+ * Layering: models/ module; a workload (models/workloads/workload.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/kernel/memcontrol.h"
+#include "models/workloads/workload.h"
+#include "sim/co.h"
+#include "sim/error.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const stat_reader_keys[] = {
+	"read", "format", "work_ns", "pass_interval_us", "flush",
+};
+static const char *const flush_names[] = { "threshold", "ratelimited" };
+
+struct stat_reader {
+	unsigned int format;		/* 1 or 2; 0: the cgroup version */
+	bool ratelimited;
+	sim_time_t work_ps, interval_ps;
+	unsigned int nr;		/* memcgs read per pass */
+	unsigned int *ids;		/* [nr] indexes in the cgroup tree */
+	struct mem_cgroup **memcgs;	/* [nr], at setup */
+	struct run *run;
+};
+
+/* Add @path, or every child of "X" for "X/ *", to the set. */
+static int reader_add(struct stat_reader *sr, const struct cgroup_tree *t,
+		      const struct scenario_node *n, const char *path,
+		      struct sim_error *err)
+{
+	size_t len = strlen(path);
+	unsigned int i, added = 0;
+	int parent, id;
+	char dir[128];
+
+	if (len >= 2 && !strcmp(path + len - 2, "/*")) {
+		if (len - 2 >= sizeof(dir)) {
+			scenario_error(err, n, "cgroup path too long: '%s'",
+				       path);
+			return -1;
+		}
+		memcpy(dir, path, len - 2);
+		dir[len - 2] = '\0';
+		parent = cgroup_find(t, len == 2 ? "/" : dir);
+		if (parent < 0) {
+			scenario_error(err, n, "no cgroup '%s' in 'cgroups'",
+				       len == 2 ? "/" : dir);
+			return -1;
+		}
+		for (i = 0; i < t->nr; i++)
+			if (t->cg[i].parent == parent) {
+				sr->ids[sr->nr++] = i;
+				added++;
+			}
+		if (!added) {
+			scenario_error(err, n, "cgroup '%s' has no children",
+				       len == 2 ? "/" : dir);
+			return -1;
+		}
+		return 0;
+	}
+	id = cgroup_find(t, path);
+	if (id < 0) {
+		scenario_error(err, n, "no cgroup '%s' in 'cgroups'", path);
+		return -1;
+	}
+	sr->ids[sr->nr++] = (unsigned int)id;
+	return 0;
+}
+
+static int stat_reader_parse(struct workload *w, const struct scenario_node *n,
+			     const struct machine *m, struct sim_error *err)
+{
+	const struct cgroup_tree *t = w->cgroups;
+	const struct scenario_node *read = scenario_get(n, "read");
+	struct stat_reader *sr = calloc(1, sizeof(*sr));
+	unsigned int i, e;
+	uint64_t v;
+
+	(void)m;
+	SIM_BUG_ON(!sr);
+	w->priv = sr;
+	sr->ids = calloc((size_t)t->nr * (read ? scenario_len(read) + 1 : 1),
+			 sizeof(*sr->ids));
+	SIM_BUG_ON(!sr->ids);
+	if (scenario_u64(n, "format", false, 0, 1, 2, &v, err))
+		return -1;
+	sr->format = (unsigned int)v;
+	if (scenario_enum(n, "flush", false, 0, flush_names, N(flush_names),
+			  &e, err))
+		return -1;
+	sr->ratelimited = e == 1;
+	if (scenario_time_ps(n, "work_ns", false, SIM_PS_PER_NS, 0, 0,
+			     SIM_PS_PER_MS, &sr->work_ps, err) ||
+	    scenario_time_ps(n, "pass_interval_us", false, SIM_PS_PER_US, 0, 0,
+			     1000 * SIM_PS_PER_MS, &sr->interval_ps, err))
+		return -1;
+	if (!read) {
+		for (i = 1; i < t->nr; i++)
+			sr->ids[sr->nr++] = i;
+		if (!sr->nr) {
+			scenario_error(err, n,
+				       "stat_reader: 'cgroups' lists no cgroup to read; give 'read' or list cgroups");
+			return -1;
+		}
+		return 0;
+	}
+	if (scenario_kind(read) == SCENARIO_SCALAR)
+		return reader_add(sr, t, read, scenario_scalar(read), err);
+	if (scenario_kind(read) != SCENARIO_SEQ || !scenario_len(read)) {
+		scenario_error(err, read,
+			       "expected a cgroup path or a list of them");
+		return -1;
+	}
+	for (i = 0; i < scenario_len(read); i++) {
+		const struct scenario_node *it = scenario_item(read, i);
+
+		if (scenario_kind(it) != SCENARIO_SCALAR) {
+			scenario_error(err, it, "expected a cgroup path");
+			return -1;
+		}
+		if (reader_add(sr, t, it, scenario_scalar(it), err))
+			return -1;
+	}
+	return 0;
+}
+
+struct stat_reader_frame {
+	struct co_frame co;
+	struct sim_task *t;
+	unsigned int i;
+	sim_time_t pass_start;
+};
+
+static int stat_reader_loop(struct sim_proc *p, void *frame)
+{
+	struct stat_reader_frame *f = frame;
+	struct sim_task *t = f->t;
+	struct stat_reader *sr = t->w->priv;
+	struct memcg_sim *ms = sr->run->memcg;
+
+	CO_BEGIN(f);
+	while (task_running(t, sr->run)) {
+		f->pass_start = t->proc.now;
+		for (f->i = 0; f->i < sr->nr && task_running(t, sr->run);
+		     f->i++) {
+			CO_AWAIT(f, sim_proc_sync(p));
+			task_op_begin(t);
+			KPROF_ENTER(&t->prof, KF_WORK, t->proc.now);
+			coh_delay(t->cc, sr->work_ps);
+			KPROF_EXIT(&t->prof, t->proc.now);
+			CO_CALL(f, p, memory_stat_show, struct stat_show_frame,
+				.ms = ms, .cc = t->cc, .memcg = sr->memcgs[f->i],
+				.format = sr->format ? sr->format :
+						       ms->k->cgroup_version,
+				.ratelimited = sr->ratelimited);
+			task_op_end(t, sr->run);
+		}
+		if (f->i == sr->nr && f->pass_start >= sr->run->warmup_ps &&
+		    t->proc.now <= sr->run->end_ps)
+			sim_stat_add(&ms->pass_lat,
+				     (double)(t->proc.now - f->pass_start) /
+					     SIM_PS_PER_NS);
+		if (sr->interval_ps) {
+			KPROF_ENTER(&t->prof, KF_IDLE, t->proc.now);
+			coh_delay(t->cc, sr->interval_ps);
+			KPROF_EXIT(&t->prof, t->proc.now);
+		}
+	}
+	CO_END(f, p);
+}
+
+static void stat_reader_setup(struct workload *w, struct run *run)
+{
+	struct stat_reader *sr = w->priv;
+	unsigned int i;
+
+	sr->run = run;
+	free(sr->memcgs);
+	sr->memcgs = calloc(sr->nr, sizeof(*sr->memcgs));
+	SIM_BUG_ON(!sr->memcgs);
+	for (i = 0; i < sr->nr; i++)
+		sr->memcgs[i] = &run->memcg->memcgs[sr->ids[i]];
+	for (i = 0; i < w->nr_tasks; i++) {
+		struct stat_reader_frame *f;
+
+		f = co_push(&w->tasks[i].proc, stat_reader_loop, sizeof(*f));
+		f->t = &w->tasks[i];
+	}
+}
+
+static void stat_reader_destroy(struct workload *w)
+{
+	struct stat_reader *sr = w->priv;
+
+	if (sr) {
+		free(sr->ids);
+		free(sr->memcgs);
+	}
+	free(sr);
+	w->priv = NULL;
+}
+
+const struct workload_type stat_reader_type = {
+	.name = "stat_reader",
+	.summary = "reads memory.stat (v1 or v2) of a set of memcgs, pass after pass",
+	.keys = stat_reader_keys,
+	.nr_keys = N(stat_reader_keys),
+	.unit = "reads/s",
+	.memcg = true,
+	.parse = stat_reader_parse,
+	.setup = stat_reader_setup,
+	.destroy = stat_reader_destroy,
+};

@@ -1,0 +1,726 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * models/workloads/teaching.c - microbenchmark workloads for teaching and for
+ * checking the coherence model against hand-computed answers.
+ *
+ * atomic_counter: every CPU loops { think; increment a counter }. Without
+ *	batching each increment is a locked RMW on one of `counters` shared
+ *	counters, each on its own line, chosen uniformly at random. With
+ *	`batch: B` a CPU counts B increments in its own per-CPU counter (a
+ *	local RMW on a line only it touches) and adds them to a shared
+ *	counter once: the percpu_counter / MEMCG_CHARGE_BATCH idea.
+ *
+ *	    cpu0 --rmw-->  [counter 0]  <--rmw-- cpu1      one line, N CPUs:
+ *	    cpu2 --rmw-->  [counter 1]  <--rmw-- cpu3      throughput ~ 1/xfer
+ *
+ * false_sharing: every CPU loops { think; update its own field }. With
+ *	`layout: packed` the fields sit 8 bytes apart, eight to a line, and
+ *	every update takes the line from another CPU although no two CPUs
+ *	share a variable; with `layout: padded` each field has its own line.
+ *
+ * ops: a literal program of primitive operations on declared objects,
+ *	run by every CPU of the workload `repeat` times (0: until the end).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+
+#include "models/kernel/qspinlock.h"
+#include "models/workloads/workload.h"
+#include "sim/co.h"
+#include "sim/error.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const think_names[] = { "fixed", "exponential" };
+
+/* ---- atomic_counter ---- */
+
+struct atomic_counter {
+	uint64_t counters;	/* K shared counter lines */
+	uint64_t batch;		/* B increments per shared RMW (1: none) */
+	sim_time_t think_ps;
+	bool exponential;
+	struct coh_object **shared;	/* [counters] */
+	struct coh_object **local;	/* [nr_tasks] per-CPU counters */
+};
+
+static const struct coh_layout_field counter_fields[] = {
+	{ "value", 0, 8 },
+};
+
+/* A counter padded to its own line (____cacheline_aligned_in_smp). */
+static const struct coh_layout counter_layout = {
+	.name = "counter", .size = 64, .nr_fields = 1, .fields = counter_fields,
+};
+
+static const char *const atomic_counter_keys[] = {
+	"counters", "batch", "think_ns", "think",
+};
+
+static int think_parse(const struct scenario_node *n, sim_time_t *think_ps,
+		       bool *exponential, struct sim_error *err)
+{
+	unsigned int e;
+
+	if (scenario_time_ps(n, "think_ns", false, SIM_PS_PER_NS, 0, 0,
+			     SIM_PS_PER_MS, think_ps, err))
+		return -1;
+	if (scenario_enum(n, "think", false, 0, think_names, N(think_names),
+			  &e, err))
+		return -1;
+	*exponential = e == 1;
+	return 0;
+}
+
+static int atomic_counter_parse(struct workload *w,
+				const struct scenario_node *n,
+				const struct machine *m, struct sim_error *err)
+{
+	struct atomic_counter *ac = calloc(1, sizeof(*ac));
+
+	SIM_BUG_ON(!ac);
+	w->priv = ac;
+	if (scenario_u64(n, "counters", false, 1, 1, 4096, &ac->counters, err) ||
+	    scenario_u64(n, "batch", false, 1, 1, 1 << 20, &ac->batch, err) ||
+	    think_parse(n, &ac->think_ps, &ac->exponential, err))
+		return -1;
+	return 0;
+}
+
+struct counter_loop_frame {
+	struct co_frame co;
+	struct sim_task *t;
+	struct run *run;
+	uint64_t pending;	/* increments not yet added to a shared one */
+	unsigned int k;		/* the shared counter chosen */
+};
+
+/*
+ * counter_loop() - one CPU of atomic_counter: think, then increment; an
+ * increment is a local RMW, and every batch-th one also a shared RMW.
+ */
+static int counter_loop(struct sim_proc *p, void *frame)
+{
+	struct counter_loop_frame *f = frame;
+	struct sim_task *t = f->t;
+	struct atomic_counter *ac = t->w->priv;
+
+	CO_BEGIN(f);
+	while (task_running(t, f->run)) {
+		coh_delay(t->cc, task_think(t, ac->think_ps, ac->exponential));
+		CO_AWAIT(f, sim_proc_sync(p));
+		task_op_begin(t);
+		if (ac->batch > 1) {
+			/* this_cpu_inc(): a locked RMW on an owned line */
+			CO_AWAIT(f, coh_rmw(t->cc,
+					    coh_object_field(ac->local[t->index], 0)));
+			if (++f->pending < ac->batch) {
+				task_op_end(t, f->run);
+				continue;
+			}
+		}
+		f->k = ac->counters > 1 ?
+			       (unsigned int)gsl_rng_uniform_int(t->rng, ac->counters) :
+			       0;
+		/* atomic_long_add(pending, &counter[k]) */
+		CO_AWAIT(f, coh_rmw(t->cc, coh_object_field(ac->shared[f->k], 0)));
+		f->pending = 0;
+		task_op_end(t, f->run);
+	}
+	CO_END(f, p);
+}
+
+static void atomic_counter_setup(struct workload *w, struct run *run)
+{
+	struct atomic_counter *ac = w->priv;
+	char name[40];
+	unsigned int i;
+
+	ac->shared = calloc(ac->counters, sizeof(*ac->shared));
+	ac->local = calloc(w->nr_tasks, sizeof(*ac->local));
+	SIM_BUG_ON(!ac->shared || !ac->local);
+	for (i = 0; i < ac->counters; i++) {
+		snprintf(name, sizeof(name), "counter[%u]", i);
+		ac->shared[i] = coh_object_create(run->coh, name,
+						  &counter_layout, 0);
+	}
+	for (i = 0; i < w->nr_tasks; i++) {
+		struct sim_task *t = &w->tasks[i];
+		struct counter_loop_frame *f;
+
+		snprintf(name, sizeof(name), "percpu[%u]", w->cpus[i]);
+		ac->local[i] = coh_object_create(run->coh, name,
+						 &counter_layout, 0);
+		f = co_push(&t->proc, counter_loop, sizeof(*f));
+		f->t = t;
+		f->run = run;
+	}
+}
+
+static void atomic_counter_destroy(struct workload *w)
+{
+	struct atomic_counter *ac = w->priv;
+
+	if (!ac)
+		return;
+	free(ac->shared);
+	free(ac->local);
+	free(ac);
+	w->priv = NULL;
+}
+
+/* ---- false_sharing ---- */
+
+struct false_sharing {
+	bool padded;
+	enum coh_op op;
+	sim_time_t think_ps;
+	bool exponential;
+	struct coh_layout layout;
+	struct coh_layout_field *fields;
+	char (*names)[16];
+	struct coh_object *obj;
+};
+
+static const char *const false_sharing_keys[] = {
+	"layout", "op", "think_ns", "think",
+};
+static const char *const fs_layout_names[] = { "packed", "padded" };
+static const char *const fs_op_names[] = { "write", "rmw" };
+
+static int false_sharing_parse(struct workload *w,
+			       const struct scenario_node *n,
+			       const struct machine *m, struct sim_error *err)
+{
+	struct false_sharing *fs = calloc(1, sizeof(*fs));
+	unsigned int e;
+
+	SIM_BUG_ON(!fs);
+	w->priv = fs;
+	if (scenario_enum(n, "layout", false, 0, fs_layout_names,
+			  N(fs_layout_names), &e, err))
+		return -1;
+	fs->padded = e == 1;
+	if (scenario_enum(n, "op", false, 0, fs_op_names, N(fs_op_names), &e,
+			  err))
+		return -1;
+	fs->op = e ? COH_RMW : COH_WRITE;
+	return think_parse(n, &fs->think_ps, &fs->exponential, err);
+}
+
+struct field_loop_frame {
+	struct co_frame co;
+	struct sim_task *t;
+	struct run *run;
+};
+
+static int field_loop(struct sim_proc *p, void *frame)
+{
+	struct field_loop_frame *f = frame;
+	struct sim_task *t = f->t;
+	struct false_sharing *fs = t->w->priv;
+
+	CO_BEGIN(f);
+	while (task_running(t, f->run)) {
+		coh_delay(t->cc, task_think(t, fs->think_ps, fs->exponential));
+		CO_AWAIT(f, sim_proc_sync(p));
+		task_op_begin(t);
+		/* WRITE_ONCE(s->field[cpu], ...) or atomic_inc() */
+		CO_AWAIT(f, coh_access(t->cc, coh_object_field(fs->obj, t->index),
+				       fs->op));
+		task_op_end(t, f->run);
+	}
+	CO_END(f, p);
+}
+
+static void false_sharing_setup(struct workload *w, struct run *run)
+{
+	struct false_sharing *fs = w->priv;
+	unsigned int i, stride = fs->padded ? 64 : 8;
+
+	fs->fields = calloc(w->nr_tasks, sizeof(*fs->fields));
+	fs->names = calloc(w->nr_tasks, sizeof(*fs->names));
+	SIM_BUG_ON(!fs->fields || !fs->names);
+	for (i = 0; i < w->nr_tasks; i++) {
+		snprintf(fs->names[i], sizeof(fs->names[i]), "cpu%u",
+			 w->cpus[i]);
+		fs->fields[i].name = fs->names[i];
+		fs->fields[i].offset = i * stride;
+		fs->fields[i].size = 8;
+	}
+	fs->layout.name = fs->padded ? "padded" : "packed";
+	fs->layout.size = w->nr_tasks * stride;
+	fs->layout.nr_fields = w->nr_tasks;
+	fs->layout.fields = fs->fields;
+	fs->obj = coh_object_create(run->coh, fs->layout.name, &fs->layout, 0);
+	for (i = 0; i < w->nr_tasks; i++) {
+		struct field_loop_frame *f;
+
+		f = co_push(&w->tasks[i].proc, field_loop, sizeof(*f));
+		f->t = &w->tasks[i];
+		f->run = run;
+	}
+}
+
+static void false_sharing_destroy(struct workload *w)
+{
+	struct false_sharing *fs = w->priv;
+
+	if (!fs)
+		return;
+	free(fs->fields);
+	free(fs->names);
+	free(fs);
+	w->priv = NULL;
+}
+
+/* ---- ops ---- */
+
+enum ops_kind { OPS_READ, OPS_WRITE, OPS_RMW, OPS_DELAY, OPS_FENCE,
+		OPS_LOCK, OPS_UNLOCK };
+
+static const char *const ops_kind_names[] = {
+	"read", "write", "rmw", "delay_ns", "fence", "lock", "unlock",
+};
+
+struct ops_insn {
+	enum ops_kind kind;
+	unsigned int obj, field;	/* memory operations */
+	unsigned int lock;		/* lock and unlock */
+	sim_time_t ps;			/* delay */
+};
+
+#define OPS_MAX_OBJECTS 64
+#define OPS_MAX_FIELDS 64
+#define OPS_MAX_INSNS 1024
+
+struct ops_object {
+	char name[32];
+	struct coh_layout layout;
+	struct coh_layout_field fields[OPS_MAX_FIELDS];
+	char field_names[OPS_MAX_FIELDS][32];
+	unsigned int offset_in_line;
+	bool is_lock;
+	struct coh_object *obj;
+	struct qspinlock lock;
+};
+
+struct ops_workload {
+	unsigned int nr_objects;
+	struct ops_object *objects;
+	unsigned int nr_insns;
+	struct ops_insn *insns;
+	uint64_t repeat;
+};
+
+static const char *const ops_keys[] = { "objects", "program", "repeat" };
+static const char *const ops_object_keys[] = {
+	"name", "fields", "offset_in_line", "lock",
+};
+
+static int ops_parse_object(struct ops_object *o, const struct scenario_node *n,
+			    struct sim_error *err)
+{
+	const struct scenario_node *fields;
+	const char *name;
+	uint64_t v;
+	bool lock;
+	size_t i;
+
+	if (scenario_check_keys(n, ops_object_keys, N(ops_object_keys), err) ||
+	    scenario_string(n, "name", true, NULL, &name, err) ||
+	    scenario_u64(n, "offset_in_line", false, 0, 0, 63, &v, err) ||
+	    scenario_bool(n, "lock", false, false, &lock, err))
+		return -1;
+	if (!*name || strlen(name) >= sizeof(o->name) || strchr(name, '.')) {
+		scenario_error(err, scenario_get(n, "name"),
+			       "expected a short name without '.', found '%s'",
+			       name);
+		return -1;
+	}
+	snprintf(o->name, sizeof(o->name), "%s", name);
+	o->offset_in_line = (unsigned int)v;
+	o->is_lock = lock;
+	o->layout.name = o->name;
+	o->layout.fields = o->fields;
+	fields = scenario_get(n, "fields");
+	if (lock && !fields) {
+		/* A lock is one 4-byte word, struct qspinlock. */
+		snprintf(o->field_names[0], sizeof(o->field_names[0]), "val");
+		o->fields[0] = (struct coh_layout_field){ o->field_names[0], 0, 4 };
+		o->layout.nr_fields = 1;
+		o->layout.size = 4;
+		return 0;
+	}
+	if (!fields || scenario_kind(fields) != SCENARIO_MAP ||
+	    !scenario_len(fields) || scenario_len(fields) > OPS_MAX_FIELDS) {
+		scenario_error(err, fields ? fields : n,
+			       "expected 'fields': a map of 1 to %d field names to byte offsets",
+			       OPS_MAX_FIELDS);
+		return -1;
+	}
+	for (i = 0; i < scenario_len(fields); i++) {
+		const char *fname = scenario_key(fields, i);
+
+		if (scenario_u64(fields, fname, true, 0, 0, 1 << 20, &v, err))
+			return -1;
+		snprintf(o->field_names[i], sizeof(o->field_names[i]), "%s",
+			 fname);
+		o->fields[i] = (struct coh_layout_field){
+			o->field_names[i], (unsigned int)v, 8 };
+		if (v + 8 > o->layout.size)
+			o->layout.size = (unsigned int)v + 8;
+	}
+	o->layout.nr_fields = (unsigned int)i;
+	return 0;
+}
+
+/* Resolve "object.field" (or a lock's name) for an instruction. */
+static int ops_resolve(struct ops_workload *ow, struct ops_insn *in,
+		       const struct scenario_node *n, struct sim_error *err)
+{
+	const char *ref = scenario_scalar(n), *dot;
+	bool lock_op = in->kind == OPS_LOCK || in->kind == OPS_UNLOCK;
+	struct ops_object *o = NULL;
+	unsigned int i, j;
+	size_t len;
+
+	if (!ref || !*ref) {
+		scenario_error(err, n, "expected %s",
+			       lock_op ? "the name of a lock object" :
+					 "OBJECT.FIELD");
+		return -1;
+	}
+	dot = strchr(ref, '.');
+	len = dot ? (size_t)(dot - ref) : strlen(ref);
+	for (i = 0; i < ow->nr_objects && !o; i++)
+		if (strlen(ow->objects[i].name) == len &&
+		    !strncmp(ow->objects[i].name, ref, len))
+			o = &ow->objects[i];
+	if (!o) {
+		scenario_error(err, n, "no object named '%.*s' in 'objects'",
+			       (int)len, ref);
+		return -1;
+	}
+	if (lock_op) {
+		if (!o->is_lock || dot) {
+			scenario_error(err, n,
+				       "expected the name of an object with 'lock: true', found '%s'",
+				       ref);
+			return -1;
+		}
+		in->lock = (unsigned int)(o - ow->objects);
+		return 0;
+	}
+	for (j = 0; dot && j < o->layout.nr_fields; j++) {
+		if (!strcmp(o->fields[j].name, dot + 1)) {
+			in->obj = (unsigned int)(o - ow->objects);
+			in->field = j;
+			return 0;
+		}
+	}
+	scenario_error(err, n, "object '%s' has no field '%s'", o->name,
+		       dot ? dot + 1 : "");
+	return -1;
+}
+
+static int ops_parse_insn(struct ops_workload *ow, struct ops_insn *in,
+			  const struct scenario_node *n, struct sim_error *err)
+{
+	const char *key;
+	unsigned int k;
+
+	if (scenario_kind(n) != SCENARIO_MAP || scenario_len(n) != 1) {
+		scenario_error(err, n,
+			       "expected one operation like {rmw: obj.field}, {delay_ns: 10} or {fence: true}");
+		return -1;
+	}
+	if (scenario_check_keys(n, ops_kind_names, N(ops_kind_names), err))
+		return -1;
+	key = scenario_key(n, 0);
+	for (k = 0; strcmp(ops_kind_names[k], key); k++)
+		;
+	in->kind = k;
+	switch (in->kind) {
+	case OPS_DELAY:
+		return scenario_time_ps(n, key, true, SIM_PS_PER_NS, 0, 0,
+					SIM_PS_PER_MS, &in->ps, err);
+	case OPS_FENCE: {
+		bool on;
+
+		if (scenario_bool(n, key, true, true, &on, err))
+			return -1;
+		if (!on) {
+			scenario_error(err, scenario_item(n, 0),
+				       "expected true ({fence: true}), found false");
+			return -1;
+		}
+		return 0;
+	}
+	default:
+		return ops_resolve(ow, in, scenario_item(n, 0), err);
+	}
+}
+
+/*
+ * ops_check_program() - refuse programs that cannot run: a lock taken
+ * twice without an unlock (it would deadlock), an unlock of a lock not
+ * held, a program that ends holding a lock, and a program that takes no
+ * simulated time (only fences and zero delays: it would loop forever at
+ * one instant).
+ */
+static int ops_check_program(const struct ops_workload *ow,
+			     const struct scenario_node *prog,
+			     struct sim_error *err)
+{
+	bool held[OPS_MAX_OBJECTS] = { false }, takes_time = false;
+	unsigned int i;
+
+	for (i = 0; i < ow->nr_insns; i++) {
+		const struct ops_insn *in = &ow->insns[i];
+		const struct scenario_node *n = scenario_item(prog, i);
+		const char *name = ow->objects[in->lock].name;
+
+		if (in->kind == OPS_DELAY ? in->ps > 0 : in->kind != OPS_FENCE)
+			takes_time = true;
+		if (in->kind == OPS_LOCK && held[in->lock]) {
+			scenario_error(err, n,
+				       "lock '%s' is already held here: taking it again would deadlock",
+				       name);
+			return -1;
+		}
+		if (in->kind == OPS_UNLOCK && !held[in->lock]) {
+			scenario_error(err, n,
+				       "unlock of '%s', which the program does not hold here",
+				       name);
+			return -1;
+		}
+		if (in->kind == OPS_LOCK || in->kind == OPS_UNLOCK)
+			held[in->lock] = in->kind == OPS_LOCK;
+	}
+	for (i = 0; i < ow->nr_objects; i++) {
+		if (held[i]) {
+			scenario_error(err, prog,
+				       "the program ends holding lock '%s': add {unlock: %s}",
+				       ow->objects[i].name, ow->objects[i].name);
+			return -1;
+		}
+	}
+	if (!takes_time) {
+		scenario_error(err, prog,
+			       "the program takes no simulated time (only fences and zero delays) and would never end: add a memory operation or a delay");
+		return -1;
+	}
+	return 0;
+}
+
+static int ops_parse(struct workload *w, const struct scenario_node *n,
+		     const struct machine *m, struct sim_error *err)
+{
+	const struct scenario_node *objs = scenario_get(n, "objects");
+	const struct scenario_node *prog = scenario_get(n, "program");
+	struct ops_workload *ow = calloc(1, sizeof(*ow));
+	size_t i, nr_objs, nr_insns;
+
+	SIM_BUG_ON(!ow);
+	w->priv = ow;
+	if (scenario_u64(n, "repeat", false, 0, 0, UINT32_MAX, &ow->repeat, err))
+		return -1;
+	nr_objs = objs ? scenario_len(objs) : 0;
+	if (!objs || scenario_kind(objs) != SCENARIO_SEQ || !nr_objs ||
+	    nr_objs > OPS_MAX_OBJECTS) {
+		scenario_error(err, objs ? objs : n,
+			       "expected 'objects': a list of 1 to %d objects",
+			       OPS_MAX_OBJECTS);
+		return -1;
+	}
+	nr_insns = prog ? scenario_len(prog) : 0;
+	if (!prog || scenario_kind(prog) != SCENARIO_SEQ || !nr_insns ||
+	    nr_insns > OPS_MAX_INSNS) {
+		scenario_error(err, prog ? prog : n,
+			       "expected 'program': a list of 1 to %d operations",
+			       OPS_MAX_INSNS);
+		return -1;
+	}
+	ow->objects = calloc(nr_objs, sizeof(*ow->objects));
+	ow->insns = calloc(nr_insns, sizeof(*ow->insns));
+	SIM_BUG_ON(!ow->objects || !ow->insns);
+	for (i = 0; i < nr_objs; i++) {
+		if (ops_parse_object(&ow->objects[i], scenario_item(objs, i),
+				     err))
+			return -1;
+		ow->nr_objects++;
+	}
+	for (i = 0; i < nr_insns; i++) {
+		if (ops_parse_insn(ow, &ow->insns[i], scenario_item(prog, i),
+				   err))
+			return -1;
+		ow->nr_insns++;
+	}
+	return ops_check_program(ow, prog, err);
+}
+
+/* The instruction at @pc (the first past the end), recomputed on resume. */
+static inline struct ops_insn *ops_insn_at(struct ops_workload *ow,
+					   unsigned int pc)
+{
+	return &ow->insns[pc < ow->nr_insns ? pc : 0];
+}
+
+/* The object (or lock) instruction @in works on. */
+static inline struct ops_object *ops_object_of(struct ops_workload *ow,
+					       const struct ops_insn *in)
+{
+	bool lock_op = in->kind == OPS_LOCK || in->kind == OPS_UNLOCK;
+
+	return &ow->objects[lock_op ? in->lock : in->obj];
+}
+
+struct ops_loop_frame {
+	struct co_frame co;
+	struct sim_task *t;
+	struct run *run;
+	uint64_t iter;
+	unsigned int pc;
+};
+
+static int ops_loop(struct sim_proc *p, void *frame)
+{
+	struct ops_loop_frame *f = frame;
+	struct sim_task *t = f->t;
+	struct ops_workload *ow = t->w->priv;
+	struct ops_insn *in = ops_insn_at(ow, f->pc);
+	struct ops_object *o = ops_object_of(ow, in);
+
+	CO_BEGIN(f);
+	for (f->iter = 0; !ow->repeat || f->iter < ow->repeat; f->iter++) {
+		if (!task_running(t, f->run))
+			break;
+		CO_AWAIT(f, sim_proc_sync(p));
+		task_op_begin(t);
+		for (f->pc = 0; f->pc < ow->nr_insns; f->pc++) {
+			in = ops_insn_at(ow, f->pc);
+			o = ops_object_of(ow, in);
+			if (in->kind == OPS_DELAY) {
+				coh_delay(t->cc, in->ps);
+			} else if (in->kind == OPS_FENCE) {
+				CO_AWAIT(f, coh_fence(t->cc));
+			} else if (in->kind == OPS_LOCK) {
+				CO_CALL(f, p, spin_lock, struct spin_lock_frame,
+					.cc = t->cc, .lock = &o->lock);
+			} else if (in->kind == OPS_UNLOCK) {
+				CO_AWAIT(f, spin_unlock(t->cc, &o->lock));
+			} else {
+				CO_AWAIT(f, coh_access(t->cc,
+						       coh_object_field(o->obj, in->field),
+						       (enum coh_op)in->kind));
+			}
+		}
+		/* The program ends like a kernel function: a fence. */
+		CO_AWAIT(f, coh_fence(t->cc));
+		task_op_end(t, f->run);
+	}
+	CO_END(f, p);
+}
+
+static void ops_setup(struct workload *w, struct run *run)
+{
+	struct ops_workload *ow = w->priv;
+	unsigned int i;
+
+	for (i = 0; i < ow->nr_objects; i++) {
+		struct ops_object *o = &ow->objects[i];
+
+		o->obj = coh_object_create(run->coh, o->name, &o->layout,
+					   o->offset_in_line);
+		if (o->is_lock)
+			qspinlock_init(&o->lock, coh_object_field(o->obj, 0),
+				       run->machine.nr_cpus);
+	}
+	for (i = 0; i < w->nr_tasks; i++) {
+		struct ops_loop_frame *f;
+
+		f = co_push(&w->tasks[i].proc, ops_loop, sizeof(*f));
+		f->t = &w->tasks[i];
+		f->run = run;
+	}
+}
+
+static void ops_destroy(struct workload *w)
+{
+	struct ops_workload *ow = w->priv;
+	unsigned int i;
+
+	if (!ow)
+		return;
+	for (i = 0; i < ow->nr_objects; i++)
+		if (ow->objects[i].is_lock)
+			qspinlock_destroy(&ow->objects[i].lock);
+	free(ow->objects);
+	free(ow->insns);
+	free(ow);
+	w->priv = NULL;
+}
+
+/* ---- the registry ---- */
+
+static const struct workload_type atomic_counter_type = {
+	.name = "atomic_counter",
+	.summary = "CPUs incrementing shared counters (contention, batching)",
+	.keys = atomic_counter_keys,
+	.nr_keys = N(atomic_counter_keys),
+	.unit = "ops/s",
+	.parse = atomic_counter_parse,
+	.setup = atomic_counter_setup,
+	.destroy = atomic_counter_destroy,
+};
+
+static const struct workload_type false_sharing_type = {
+	.name = "false_sharing",
+	.summary = "each CPU updates its own field, packed or padded",
+	.keys = false_sharing_keys,
+	.nr_keys = N(false_sharing_keys),
+	.unit = "ops/s",
+	.parse = false_sharing_parse,
+	.setup = false_sharing_setup,
+	.destroy = false_sharing_destroy,
+};
+
+static const struct workload_type ops_type = {
+	.name = "ops",
+	.summary = "a literal program of reads, writes, RMWs, locks, delays",
+	.keys = ops_keys,
+	.nr_keys = N(ops_keys),
+	.unit = "programs/s",
+	.parse = ops_parse,
+	.setup = ops_setup,
+	.destroy = ops_destroy,
+};
+
+static const struct workload_type *const all_types[] = {
+	&atomic_counter_type,
+	&false_sharing_type,
+	&ops_type,
+	&netperf_type,
+	&page_fault_type,
+	&hackbench_type,
+	&stat_reader_type,
+};
+
+const struct workload_type *workload_type_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < N(all_types); i++)
+		if (!strcmp(all_types[i]->name, name))
+			return all_types[i];
+	return NULL;
+}
+
+unsigned int workload_types(const struct workload_type *const **types)
+{
+	*types = all_types;
+	return N(all_types);
+}

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * models/workloads/workload.c - what every workload's tasks share: counting
+ * operations and drawing think times.
+ */
+#include <gsl/gsl_randist.h>
+
+#include "models/workloads/workload.h"
+#include "sim/trace.h"
+
+void task_op_begin(struct sim_task *t)
+{
+	t->op_start = t->proc.now;
+}
+
+/*
+ * task_op_end() - an operation completed at the task's clock. It counts
+ * when it completed inside the measured window.
+ */
+void task_op_end(struct sim_task *t, struct run *r)
+{
+	sim_time_t now = t->proc.now;
+
+	if (now < r->warmup_ps || now > r->end_ps)
+		return;
+	t->ops++;
+	sim_stat_add(&r->lat, (double)(now - t->op_start) / 1000.0);
+	sim_trace_slice(coh_trace(t->cc->coh), 1, (int)t->proc.id,
+			t->w->type->name, "op", t->op_start, now - t->op_start);
+}
+
+sim_time_t task_think(struct sim_task *t, sim_time_t mean_ps, bool exponential)
+{
+	if (!mean_ps || !exponential)
+		return mean_ps;
+	return (sim_time_t)(gsl_ran_exponential(t->rng, (double)mean_ps) + 0.5);
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * models/workloads/workload.h - workloads: what the simulated CPUs run.
+ *
+ * Theory of operation: a scenario lists workloads; each places one task on
+ * each CPU of its `cpus` list (a CPU runs at most one task) and loops a
+ * program there until the run ends. A workload type (struct workload_type)
+ * knows its scenario keys, reads them (parse), and creates its objects in
+ * the simulated memory and pushes each task's first frame (setup); the
+ * runner starts the tasks. Every task counts its completed operations, and
+ * their latency
+ * goes into the run's one latency statistic; the runner resets both at the
+ * end of the warm-up.
+ *
+ * Built-in types: atomic_counter, false_sharing and ops (models/workloads/teaching.c).
+ *
+ * Layering: models/ module.
+ */
+#ifndef MODELS_WORKLOADS_WORKLOAD_H
+#define MODELS_WORKLOADS_WORKLOAD_H
+
+#include <gsl/gsl_rng.h>
+
+#include "models/hw/cache.h"
+#include "models/kernel/config.h"
+#include "models/kernel/kprof.h"
+#include "models/hw/machine.h"
+#include "sim/scenario.h"
+#include "sim/stats.h"
+
+struct workload;
+struct run;
+
+/*
+ * struct sim_task - one CPU's task: its process, its memory-system view,
+ * its random stream and its counts.
+ */
+struct sim_task {
+	struct sim_proc proc;
+	struct coh_cpu *cc;
+	struct workload *w;
+	unsigned int index;	/* within the workload */
+	gsl_rng *rng;
+	uint64_t ops;		/* operations completed since warm-up */
+	sim_time_t op_start;
+	struct kprof prof;	/* time by kernel function */
+};
+
+struct workload_type {
+	const char *name;
+	const char *summary;	/* one line for --help */
+	const char *const *keys;	/* allowed keys besides the common ones */
+	unsigned int nr_keys;
+	const char *unit;	/* of throughput, e.g. "ops/s" */
+	bool memcg;		/* runs the memory controller's paths */
+	int (*parse)(struct workload *w, const struct scenario_node *node,
+		     const struct machine *m, struct sim_error *err);
+	/* Create objects and push each task's first frame. */
+	void (*setup)(struct workload *w, struct run *run);
+	void (*destroy)(struct workload *w);
+};
+
+/*
+ * struct workload - one entry of the scenario's `workloads:` list.
+ */
+struct workload {
+	const struct workload_type *type;
+	unsigned int index;		/* in the scenario */
+	char cgroup[128];
+	unsigned int nr_tasks;
+	unsigned int *cpus;		/* [nr_tasks], in cpulist order */
+	struct sim_task *tasks;		/* [nr_tasks] */
+	double scale;			/* throughput = ops/s x scale */
+	const struct cgroup_tree *cgroups;	/* the scenario's, for parse */
+	void *priv;			/* the type's own state */
+};
+
+/* The memcg workloads, each in its own file. */
+extern const struct workload_type netperf_type;
+extern const struct workload_type page_fault_type;
+extern const struct workload_type hackbench_type;
+extern const struct workload_type stat_reader_type;
+
+const struct workload_type *workload_type_find(const char *name);
+unsigned int workload_types(const struct workload_type *const **types);
+
+/* ---- the run ---- */
+
+/*
+ * struct run - one variant's simulation: machine, engine, memory, tasks.
+ */
+struct memcg_sim;
+
+struct run {
+	struct machine machine;
+	const struct kernel_config *kernel;
+	const struct cgroup_tree *cgroups;
+	struct memcg_sim *memcg;	/* NULL unless a workload needs it */
+	struct sim_proc kworker;	/* the periodic stats flusher */
+	int kworker_cpu;		/* its CPU, or -1: none is idle */
+	struct sim_engine *engine;
+	struct coh *coh;
+	uint64_t seed;
+	sim_time_t warmup_ps, end_ps;
+	unsigned int nr_workloads;
+	struct workload *workloads;
+	struct sim_stat lat;		/* latency of every task's ops, ns */
+};
+
+/* Helpers for workload code. */
+static inline bool task_running(const struct sim_task *t, const struct run *r)
+{
+	return t->proc.now < r->end_ps;
+}
+void task_op_begin(struct sim_task *t);
+void task_op_end(struct sim_task *t, struct run *r);
+
+/* Exponential or fixed think time, in ps. */
+sim_time_t task_think(struct sim_task *t, sim_time_t mean_ps, bool exponential);
+
+#endif /* MODELS_WORKLOADS_WORKLOAD_H */
