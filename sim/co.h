@@ -17,7 +17,7 @@
  *
  *		CO_BEGIN(f);
  *		CO_AWAIT(f, coh_rmw(p, ...));	 // time passes here
- *		CO_CALL(f, p, bar, struct bar_frame, .x = 1);
+ *		CO_CALL(f, p, bar, .x = 1);
  *		CO_END(f, p);
  *	}
  *
@@ -66,19 +66,39 @@
 	} while (0)
 
 /*
- * CO_CALL() - run the coroutine @fn with a fresh frame of @type whose
- * members after the header are set from the designated initializers, and
- * continue here when it is done. Its result is in p->ret.
+ * CO_CALL() - run the coroutine @fn with a fresh frame, and continue here
+ * when it is done; its result is in p->ret. The frame is `struct
+ * @fn_frame`, derived from the function's name, so a call can only pass
+ * the members of the function's own frame (a wrong frame does not
+ * compile): the members after the header are set from the designated
+ * initializers, e.g.
+ *
+ *	CO_CALL(f, p, page_counter_uncharge, .counter = c, .nr_pages = n);
  */
-#define CO_CALL(f, p, fn, type, ...)                                    \
-	do {                                                            \
-		type *co_callee_ = co_push((p), (fn), sizeof(type));    \
-		struct co_frame co_hdr_ = co_callee_->co;               \
-		*co_callee_ = (type){ __VA_ARGS__ };                    \
-		co_callee_->co = co_hdr_;                               \
-		(f)->co.pc = __LINE__;                                  \
-		return CO_CALL;                                         \
-	case __LINE__:;                                                 \
+#define CO_CALL(f, p, fn, ...) \
+	CO_CALL_INDIRECT(f, p, fn, struct fn##_frame, __VA_ARGS__)
+
+/*
+ * CO_CALL_INDIRECT() - the same through a function pointer @fn, whose
+ * frame @type the caller names, as an ops table (ss->css_rstat_flush)
+ * fixes the signature of whatever it points to.
+ */
+#define CO_CALL_INDIRECT(f, p, fn, type, ...)                        \
+	do {                                                         \
+		type *co_callee_ = co_push((p), (fn), sizeof(type)); \
+		struct co_frame co_hdr_ = co_callee_->co;            \
+		*co_callee_ = (type){ __VA_ARGS__ };                 \
+		co_callee_->co = co_hdr_;                            \
+		(f)->co.pc = __LINE__;                               \
+		return CO_CALL;                                      \
+	case __LINE__:;                                              \
 	} while (0)
+
+/*
+ * CO_PUSH() - the first frame of a process: `struct @fn_frame`, zeroed
+ * but for its header, for the caller to fill in before the process runs.
+ */
+#define CO_PUSH(p, fn) \
+	((struct fn##_frame *)co_push((p), (fn), sizeof(struct fn##_frame)))
 
 #endif /* SIM_CO_H */

@@ -175,8 +175,7 @@ static int script_run(struct sim_proc *p, void *frame)
 		if (s->steps[f->pc].kind == FENCE)
 			CO_AWAIT(f, coh_fence(cc));
 		if (s->steps[f->pc].kind == LOCK) {
-			CO_CALL(f, p, spin_lock, struct spin_lock_frame,
-				.cc = cc, .lock = &h.lock);
+			CO_CALL(f, p, spin_lock, .cc = cc, .lock = &h.lock);
 			h.order[h.nr_order++] = p->id;
 		}
 		if (s->steps[f->pc].kind == UNLOCK)

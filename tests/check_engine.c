@@ -163,9 +163,9 @@ static int top(struct sim_proc *p, void *frame)
 	struct top_frame *f = frame;
 
 	CO_BEGIN(f);
-	CO_CALL(f, p, leaf, struct leaf_frame, .delay = 100, .hops = 3);
+	CO_CALL(f, p, leaf, .delay = 100, .hops = 3);
 	f->got = p->ret;
-	CO_CALL(f, p, leaf, struct leaf_frame, .delay = 7, .hops = 1);
+	CO_CALL(f, p, leaf, .delay = 7, .hops = 1);
 	CO_RETURN(f, p, f->got + p->ret);
 	CO_END(f, p);
 }

@@ -369,8 +369,7 @@ static int drain_stock(struct sim_proc *p, void *frame)
 		f->batch = f->stock->nr_pages[f->i];
 		ms->counts.drains++;
 		ms->counts.pc_uncharges++;
-		CO_CALL(f, p, page_counter_uncharge, struct page_counter_frame,
-			.cc = f->cc, .counter = &f->m->memory,
+		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc, .counter = &f->m->memory,
 			.nr_pages = f->batch);
 		/* SIM: no memsw: swap accounting is v1-only and off here. */
 		CO_AWAIT(f, coh_write(f->cc,
@@ -411,7 +410,7 @@ int refill_stock(struct sim_proc *p, void *frame)
 			slot = (int)(f->stock->evict++ % ms->k->stock_memcgs);
 		}
 		f->i = (unsigned int)slot;
-		CO_CALL(f, p, drain_stock, struct memcg_frame, .ms = f->ms,
+		CO_CALL(f, p, drain_stock, .ms = f->ms,
 			.cc = f->cc, .i = f->i);
 		/* css_get(&memcg->css); stock->cached = memcg; */
 		CO_AWAIT(f, coh_write(f->cc,
@@ -423,7 +422,7 @@ int refill_stock(struct sim_proc *p, void *frame)
 	CO_AWAIT(f, coh_write(f->cc, stock_field(f->stock, STOCK_NR_PAGES)));
 	f->stock->nr_pages[f->i] += f->nr_pages;
 	if (f->stock->nr_pages[f->i] > ms->k->charge_batch)
-		CO_CALL(f, p, drain_stock, struct memcg_frame, .ms = f->ms,
+		CO_CALL(f, p, drain_stock, .ms = f->ms,
 			.cc = f->cc, .i = f->i);
 	EXIT(f);
 	CO_END(f, p);
@@ -463,8 +462,7 @@ static int try_to_free_mem_cgroup_pages(struct sim_proc *p, void *frame)
 		f->ret += take;
 		f->m = m;
 		coh_delay(f->cc, (sim_time_t)take * ms->reclaim_ps);
-		CO_CALL(f, p, page_counter_uncharge, struct page_counter_frame,
-			.cc = f->cc, .counter = &f->m->memory,
+		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc, .counter = &f->m->memory,
 			.nr_pages = take);
 	}
 	ms->counts.reclaimed += (uint64_t)f->ret;
@@ -502,7 +500,7 @@ static int try_charge_memcg(struct sim_proc *p, void *frame)
 	f->retries = MAX_RECLAIM_RETRIES;
 	f->drained = false;
 retry:
-	CO_CALL(f, p, consume_stock, struct memcg_frame, .ms = f->ms,
+	CO_CALL(f, p, consume_stock, .ms = f->ms,
 		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages);
 	if (p->ret) {
 		ms->counts.stock_hits++;
@@ -510,8 +508,7 @@ retry:
 		goto out;
 	}
 	ms->counts.pc_try_charges++;
-	CO_CALL(f, p, page_counter_try_charge, struct page_counter_frame,
-		.cc = f->cc, .counter = &f->memcg->memory,
+	CO_CALL(f, p, page_counter_try_charge, .cc = f->cc, .counter = &f->memcg->memory,
 		.nr_pages = f->batch, .fail = &f->counter);
 	if (p->ret)
 		goto done_restock;
@@ -525,8 +522,7 @@ retry:
 	if (!(f->gfp & GFP_KERNEL))
 		goto nomem;
 
-	CO_CALL(f, p, try_to_free_mem_cgroup_pages, struct memcg_frame,
-		.ms = f->ms, .cc = f->cc, .memcg = f->over,
+	CO_CALL(f, p, try_to_free_mem_cgroup_pages, .ms = f->ms, .cc = f->cc, .memcg = f->over,
 		.nr_pages = f->nr_pages);
 	f->ret = p->ret;	/* nr_reclaimed */
 	/* mem_cgroup_margin(mem_over_limit) >= nr_pages */
@@ -555,15 +551,14 @@ nomem:
 		goto out;
 	}
 	/* force: */
-	CO_CALL(f, p, page_counter_charge, struct page_counter_frame,
-		.cc = f->cc, .counter = &f->memcg->memory,
+	CO_CALL(f, p, page_counter_charge, .cc = f->cc, .counter = &f->memcg->memory,
 		.nr_pages = f->nr_pages);
 	f->ret = 0;
 	goto out;
 
 done_restock:
 	if (f->batch > f->nr_pages)
-		CO_CALL(f, p, refill_stock, struct memcg_frame, .ms = f->ms,
+		CO_CALL(f, p, refill_stock, .ms = f->ms,
 			.cc = f->cc, .memcg = f->memcg,
 			.nr_pages = f->batch - f->nr_pages);
 	/*
@@ -600,7 +595,7 @@ int try_charge(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	if (f->ms->k->memcg_disabled || mem_cgroup_is_root(f->ms, f->memcg))
 		CO_RETURN(f, p, 0);
-	CO_CALL(f, p, try_charge_memcg, struct memcg_frame, .ms = f->ms,
+	CO_CALL(f, p, try_charge_memcg, .ms = f->ms,
 		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages,
 		.gfp = f->gfp);
 	CO_RETURN(f, p, p->ret);
@@ -1091,7 +1086,7 @@ static int memcg_rstat_updated(struct sim_proc *p, void *frame)
 	/* "memcg: do not modify rstat tree for zero updates" (v6.4) */
 	if (!f->val && ms->k->stats_version >= STATS_V6_6)
 		CO_RETURN(f, p, 0);
-	CO_CALL(f, p, cgroup_rstat_updated, struct rstat_frame, .rs = ms->rstat,
+	CO_CALL(f, p, cgroup_rstat_updated, .rs = ms->rstat,
 		.cc = f->cc, .cgrp = f->memcg->id);
 	f->batch = (unsigned int)(f->val < 0 ? -f->val : f->val);
 	if (ms->k->stats_flush_threshold == FLUSH_PER_MEMCG) {
@@ -1172,7 +1167,7 @@ static int __mod_memcg_state(struct sim_proc *p, void *frame)
 						memcg_stat_index(ms, f->idx))));
 	PCPU(f)->state[f->idx] += f->val;
 	truth_add(f->memcg, false, f->idx, f->val);
-	CO_CALL(f, p, memcg_rstat_updated, struct memcg_frame, .ms = ms,
+	CO_CALL(f, p, memcg_rstat_updated, .ms = ms,
 		.cc = f->cc, .memcg = f->memcg, .val = f->val);
 	CO_END(f, p);
 }
@@ -1185,7 +1180,7 @@ int mod_memcg_state(struct sim_proc *p, void *frame)
 	ENTER(f, KF_mod_memcg_state);
 	/* local_irq_save(flags) ... local_irq_restore(flags) */
 	irq_save_restore(f->cc);
-	CO_CALL(f, p, __mod_memcg_state, struct memcg_frame, .ms = f->ms,
+	CO_CALL(f, p, __mod_memcg_state, .ms = f->ms,
 		.cc = f->cc, .memcg = f->memcg, .idx = f->idx, .val = f->val);
 	EXIT(f);
 	CO_END(f, p);
@@ -1242,7 +1237,7 @@ static int __mod_lruvec_state(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	SIM_BUG_ON(f->idx >= NR_SIM_NODE_ITEMS);
-	CO_CALL(f, p, __mod_node_page_state, struct memcg_frame, .ms = ms,
+	CO_CALL(f, p, __mod_node_page_state, .ms = ms,
 		.cc = f->cc, .idx = f->idx, .val = f->val);
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
@@ -1257,7 +1252,7 @@ static int __mod_lruvec_state(struct sim_proc *p, void *frame)
 	statc->state[f->idx] += f->val;
 	statc->lruvec[node].state[f->idx] += f->val;
 	truth_add(f->memcg, false, f->idx, f->val);
-	CO_CALL(f, p, memcg_rstat_updated, struct memcg_frame, .ms = ms,
+	CO_CALL(f, p, memcg_rstat_updated, .ms = ms,
 		.cc = f->cc, .memcg = f->memcg, .val = f->val);
 	CO_END(f, p);
 }
@@ -1269,7 +1264,7 @@ int mod_lruvec_state(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(f, KF_mod_lruvec_state);
 	irq_save_restore(f->cc);
-	CO_CALL(f, p, __mod_lruvec_state, struct memcg_frame, .ms = f->ms,
+	CO_CALL(f, p, __mod_lruvec_state, .ms = f->ms,
 		.cc = f->cc, .memcg = f->memcg, .idx = f->idx, .val = f->val);
 	EXIT(f);
 	CO_END(f, p);
@@ -1294,7 +1289,7 @@ static int __count_memcg_events(struct sim_proc *p, void *frame)
 			(unsigned int)event_index(ms, sim_event_ev[f->idx]))));
 	PCPU(f)->events[f->idx] += f->val;
 	truth_add(f->memcg, true, f->idx, f->val);
-	CO_CALL(f, p, memcg_rstat_updated, struct memcg_frame, .ms = ms,
+	CO_CALL(f, p, memcg_rstat_updated, .ms = ms,
 		.cc = f->cc, .memcg = f->memcg, .val = f->val);
 	CO_END(f, p);
 }
@@ -1306,7 +1301,7 @@ int count_memcg_events(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(f, KF_count_memcg_events);
 	irq_save_restore(f->cc);
-	CO_CALL(f, p, __count_memcg_events, struct memcg_frame, .ms = f->ms,
+	CO_CALL(f, p, __count_memcg_events, .ms = f->ms,
 		.cc = f->cc, .memcg = f->memcg, .idx = f->idx, .val = f->val);
 	EXIT(f);
 	CO_END(f, p);
@@ -1380,13 +1375,13 @@ static int mem_cgroup_charge_statistics(struct sim_proc *p, void *frame)
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	irq_save_restore(f->cc);
-	CO_CALL(f, p, __count_memcg_events, struct memcg_frame, .ms = ms,
+	CO_CALL(f, p, __count_memcg_events, .ms = ms,
 		.cc = f->cc, .memcg = f->memcg, .idx = f->idx, .val = f->val);
 	/* __this_cpu_add(memcg->vmstats_percpu->nr_page_events, nr_pages) */
 	CO_AWAIT(f, coh_write(f->cc, stat_field(&ms->pcpu_sl, PCPU(f)->obj,
 						PA_NR_PAGE_EVENTS, 0)));
 	PCPU(f)->nr_page_events += f->nr_pages;
-	CO_CALL(f, p, memcg_check_events, struct memcg_frame, .ms = ms,
+	CO_CALL(f, p, memcg_check_events, .ms = ms,
 		.cc = f->cc, .memcg = f->memcg);
 	CO_END(f, p);
 }
@@ -1497,6 +1492,8 @@ struct css_flush_frame {
 	unsigned int node;
 	int *lru_slot;
 };
+/* SIM: transitional: these functions still share struct css_flush_frame */
+#define memcg_flush_cpu_frame css_flush_frame
 
 /* mem_cgroup_css_rstat_flush(css, cpu) for one (memcg, CPU) */
 static int memcg_flush_cpu(struct sim_proc *p, void *frame)
@@ -1512,7 +1509,7 @@ static int memcg_flush_cpu(struct sim_proc *p, void *frame)
 	KPROF_ENTER(f->cc->prof, KF_mem_cgroup_css_rstat_flush, f->cc->proc->now);
 	ms->counts.flushed_cpus++;
 	statc = memcg_vmstats_percpu(ms, memcg, f->cpu);
-	CO_CALL(f, p, flush_array, struct flush_array_frame, .ms = ms,
+	CO_CALL(f, p, flush_array, .ms = ms,
 		.cc = f->cc, .n = ms->k->memcg_stat_items,
 		.slot = ms->state_slot, .asl = &ms->vmstats_sl,
 		.psl = &ms->pcpu_sl, .agg = memcg->vmstats.obj,
@@ -1526,7 +1523,7 @@ static int memcg_flush_cpu(struct sim_proc *p, void *frame)
 		.cur = statc->state, .prev = statc->state_prev,
 		.ppending = parent ? parent->vmstats.state_pending : NULL);
 	statc = memcg_vmstats_percpu(ms, memcg, f->cpu);
-	CO_CALL(f, p, flush_array, struct flush_array_frame, .ms = ms,
+	CO_CALL(f, p, flush_array, .ms = ms,
 		.cc = f->cc, .n = ms->k->memcg_event_items,
 		.slot = ms->event_slot, .asl = &ms->vmstats_sl,
 		.psl = &ms->pcpu_sl, .agg = memcg->vmstats.obj,
@@ -1544,7 +1541,7 @@ static int memcg_flush_cpu(struct sim_proc *p, void *frame)
 		statc = memcg_vmstats_percpu(ms, memcg, f->cpu);
 		pn = &memcg->lruvec_stats[f->node];
 		ppn = parent ? &parent->lruvec_stats[f->node] : NULL;
-		CO_CALL(f, p, flush_array, struct flush_array_frame, .ms = ms,
+		CO_CALL(f, p, flush_array, .ms = ms,
 			.cc = f->cc, .n = ms->k->lruvec_stat_items,
 			.slot = ms->state_slot, .asl = &ms->lruvec_sl,
 			.psl = &ms->lruvec_pcpu_sl, .agg = pn->obj,
@@ -1586,7 +1583,7 @@ int mem_cgroup_css_rstat_flush(struct sim_proc *p, void *frame)
 	struct memcg_sim *ms = f->ss;
 
 	CO_BEGIN(f);
-	CO_CALL(f, p, memcg_flush_cpu, struct css_flush_frame, .ms = ms,
+	CO_CALL(f, p, memcg_flush_cpu, .ms = ms,
 		.cc = f->cc, .memcg = &ms->memcgs[f->cgrp], .cpu = f->cpu);
 	CO_END(f, p);
 }
@@ -1627,7 +1624,7 @@ static int do_flush_stats(struct sim_proc *p, void *frame)
 							      0)));
 		ms->flush_next_time = NOW(f) + 2 * ms->flush_period_ps;
 	}
-	CO_CALL(f, p, cgroup_rstat_flush, struct rstat_frame, .rs = ms->rstat,
+	CO_CALL(f, p, cgroup_rstat_flush, .rs = ms->rstat,
 		.cc = f->cc, .cgrp = global ? 0 : f->memcg->id);
 	if (global) {
 		/* atomic_set(&stats_flush_threshold, 0) */
@@ -1673,7 +1670,7 @@ int mem_cgroup_flush_stats(struct sim_proc *p, void *frame)
 		f->drained = ms->stats_flush_threshold > (long)ms->nr_cpus;
 	}
 	if (f->drained)
-		CO_CALL(f, p, do_flush_stats, struct memcg_frame, .ms = ms,
+		CO_CALL(f, p, do_flush_stats, .ms = ms,
 			.cc = f->cc, .memcg = f->memcg);
 	EXIT(f);
 	CO_END(f, p);
@@ -1691,8 +1688,7 @@ int mem_cgroup_flush_stats_ratelimited(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	CO_AWAIT(f, coh_read(f->cc, coh_object_field(ms->flush_time, 0)));
 	if (NOW(f) > ms->flush_next_time)
-		CO_CALL(f, p, mem_cgroup_flush_stats, struct memcg_frame,
-			.ms = ms, .cc = f->cc, .memcg = f->memcg);
+		CO_CALL(f, p, mem_cgroup_flush_stats, .ms = ms, .cc = f->cc, .memcg = f->memcg);
 	CO_END(f, p);
 }
 
@@ -1703,7 +1699,7 @@ int flush_memcg_stats_dwork(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	ENTER(f, KF_mem_cgroup_flush_stats);
-	CO_CALL(f, p, do_flush_stats, struct memcg_frame, .ms = ms,
+	CO_CALL(f, p, do_flush_stats, .ms = ms,
 		.cc = f->cc, .memcg = &ms->memcgs[0]);
 	EXIT(f);
 	CO_END(f, p);
@@ -1725,8 +1721,7 @@ int memcg_stats_kworker(struct sim_proc *p, void *frame)
 		if (p->now >= f->end_ps)
 			break;
 		CO_AWAIT(f, sim_proc_sync(p));
-		CO_CALL(f, p, flush_memcg_stats_dwork, struct memcg_frame,
-			.ms = f->ms, .cc = f->cc);
+		CO_CALL(f, p, flush_memcg_stats_dwork, .ms = f->ms, .cc = f->cc);
 	}
 	CO_END(f, p);
 }
@@ -1784,6 +1779,8 @@ struct stat_read_frame {
 	long x;
 	struct coh_field *last;
 };
+/* SIM: transitional: these functions still share struct stat_read_frame */
+#define stat_read_one_frame stat_read_frame
 
 static void error_note(struct memcg_sim *ms, long got, long truth)
 {
@@ -1912,21 +1909,17 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 	memset(ms->cold_seen[f->cc->cpu], 0, nbytes);
 	/* mem_cgroup_flush_stats() (v6.8: of this memcg) */
 	if (f->ratelimited)
-		CO_CALL(f, p, mem_cgroup_flush_stats_ratelimited,
-			struct memcg_frame, .ms = ms, .cc = f->cc,
+		CO_CALL(f, p, mem_cgroup_flush_stats_ratelimited, .ms = ms, .cc = f->cc,
 			.memcg = f->memcg);
 	else
-		CO_CALL(f, p, mem_cgroup_flush_stats, struct memcg_frame,
-			.ms = ms, .cc = f->cc, .memcg = f->memcg);
+		CO_CALL(f, p, mem_cgroup_flush_stats, .ms = ms, .cc = f->cc, .memcg = f->memcg);
 	if (f->format == 2) {
 		for (f->i = 0; f->i < N(v2_state_reads); f->i++)
-			CO_CALL(f, p, stat_read_one, struct stat_read_frame,
-				.ms = ms, .cc = f->cc, .memcg = f->memcg,
+			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc, .memcg = f->memcg,
 				.k = (int)state_index(ms, v2_state_reads[f->i]));
 		if (ms->k->stats_version == STATS_V6_0) {
 			for (f->i = 0; f->i < N(v2_events_v6_0); f->i++)
-				CO_CALL(f, p, stat_read_one,
-					struct stat_read_frame, .ms = ms,
+				CO_CALL(f, p, stat_read_one, .ms = ms,
 					.cc = f->cc, .memcg = f->memcg,
 					.event = true,
 					.k = stat_event_k(ms, v2_events_v6_0[f->i]));
@@ -1937,13 +1930,11 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 			 * but PGPGIN/PGPGOUT.
 			 */
 			for (f->i = 2; f->i < 8; f->i++)
-				CO_CALL(f, p, stat_read_one,
-					struct stat_read_frame, .ms = ms,
+				CO_CALL(f, p, stat_read_one, .ms = ms,
 					.cc = f->cc, .memcg = f->memcg,
 					.event = true, .k = (int)f->i);
 			for (f->i = 2; f->i < ms->k->memcg_event_items; f->i++)
-				CO_CALL(f, p, stat_read_one,
-					struct stat_read_frame, .ms = ms,
+				CO_CALL(f, p, stat_read_one, .ms = ms,
 					.cc = f->cc, .memcg = f->memcg,
 					.event = true, .k = (int)f->i);
 		}
@@ -1952,21 +1943,18 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 	/* v1: local, the hierarchical limits, then total_* */
 	for (f->pass = 0; f->pass < 2; f->pass++) {
 		for (f->i = 0; f->i < N(v1_state_reads); f->i++)
-			CO_CALL(f, p, stat_read_one, struct stat_read_frame,
-				.ms = ms, .cc = f->cc, .memcg = f->memcg,
+			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc, .memcg = f->memcg,
 				.local = f->pass == 0,
 				.k = (int)state_index(ms, v1_state_reads[f->i]));
 		for (f->i = 0; f->i < N(v1_events); f->i++) {
 			k = stat_event_k(ms, v1_events[f->i]);
 			if (k < 0)
 				continue;
-			CO_CALL(f, p, stat_read_one, struct stat_read_frame,
-				.ms = ms, .cc = f->cc, .memcg = f->memcg,
+			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc, .memcg = f->memcg,
 				.event = true, .local = f->pass == 0, .k = k);
 		}
 		for (f->i = 0; f->i < N(v1_lru_reads); f->i++)
-			CO_CALL(f, p, stat_read_one, struct stat_read_frame,
-				.ms = ms, .cc = f->cc, .memcg = f->memcg,
+			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc, .memcg = f->memcg,
 				.local = f->pass == 0,
 				.k = (int)state_index(ms, v1_lru_reads[f->i]));
 		if (f->pass)
@@ -1996,12 +1984,11 @@ int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(f, KF_mem_cgroup_charge_skmem);
 	/* SIM: cgroup v2 only; v1's tcpmem counter is not modelled. */
-	CO_CALL(f, p, try_charge, struct memcg_frame, .ms = f->ms,
+	CO_CALL(f, p, try_charge, .ms = f->ms,
 		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages,
 		.gfp = f->gfp);
 	if (p->ret == 0) {
-		CO_CALL(f, p, mod_memcg_state, struct memcg_frame,
-			.ms = f->ms, .cc = f->cc, .memcg = f->memcg,
+		CO_CALL(f, p, mod_memcg_state, .ms = f->ms, .cc = f->cc, .memcg = f->memcg,
 			.idx = SIM_MEMCG_SOCK, .val = f->nr_pages);
 		f->memcg->sock_pages += f->nr_pages;
 		f->ret = true;
@@ -2022,12 +2009,12 @@ int mem_cgroup_uncharge_skmem(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(f, KF_mem_cgroup_uncharge_skmem);
 	f->ms->counts.uncharges++;
-	CO_CALL(f, p, mod_memcg_state, struct memcg_frame, .ms = f->ms,
+	CO_CALL(f, p, mod_memcg_state, .ms = f->ms,
 		.cc = f->cc, .memcg = f->memcg, .idx = SIM_MEMCG_SOCK,
 		.val = -(long)f->nr_pages);
 	f->memcg->sock_pages -= f->nr_pages;
 	if (!mem_cgroup_is_root(f->ms, f->memcg))
-		CO_CALL(f, p, refill_stock, struct memcg_frame, .ms = f->ms,
+		CO_CALL(f, p, refill_stock, .ms = f->ms,
 			.cc = f->cc, .memcg = f->memcg,
 			.nr_pages = f->nr_pages);
 	EXIT(f);
@@ -2064,7 +2051,7 @@ int charge_memcg(struct sim_proc *p, void *frame)
 	if (f->ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	ENTER(f, KF_charge_memcg);
-	CO_CALL(f, p, try_charge, struct memcg_frame, .ms = f->ms,
+	CO_CALL(f, p, try_charge, .ms = f->ms,
 		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages,
 		.gfp = f->gfp);
 	f->ret = p->ret;
@@ -2075,8 +2062,7 @@ int charge_memcg(struct sim_proc *p, void *frame)
 	 * line); mem_cgroup_charge_statistics() and memcg_check_events()
 	 * update this CPU's counters of the memcg.
 	 */
-	CO_CALL(f, p, mem_cgroup_charge_statistics, struct memcg_frame,
-		.ms = f->ms, .cc = f->cc, .memcg = f->memcg, .idx = SIM_PGPGIN,
+	CO_CALL(f, p, mem_cgroup_charge_statistics, .ms = f->ms, .cc = f->cc, .memcg = f->memcg, .idx = SIM_PGPGIN,
 		.val = 1, .nr_pages = f->nr_pages);
 out:
 	EXIT(f);
@@ -2096,8 +2082,7 @@ int uncharge_batch(struct sim_proc *p, void *frame)
 	f->ms->counts.uncharges++;
 	if (f->nr_pages && !mem_cgroup_is_root(f->ms, f->memcg)) {
 		f->ms->counts.pc_uncharges++;
-		CO_CALL(f, p, page_counter_uncharge, struct page_counter_frame,
-			.cc = f->cc, .counter = &f->memcg->memory,
+		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc, .counter = &f->memcg->memory,
 			.nr_pages = f->nr_pages);
 	}
 	/*
@@ -2105,8 +2090,7 @@ int uncharge_batch(struct sim_proc *p, void *frame)
 	 * memcg_check_events(); the model's folios are single pages, so
 	 * pgpgout, the folio count, is nr_pages
 	 */
-	CO_CALL(f, p, mem_cgroup_charge_statistics, struct memcg_frame,
-		.ms = f->ms, .cc = f->cc, .memcg = f->memcg, .idx = SIM_PGPGOUT,
+	CO_CALL(f, p, mem_cgroup_charge_statistics, .ms = f->ms, .cc = f->cc, .memcg = f->memcg, .idx = SIM_PGPGOUT,
 		.val = f->nr_pages, .nr_pages = f->nr_pages);
 	EXIT(f);
 	CO_END(f, p);
@@ -2127,7 +2111,7 @@ int memcg_kmem_charge_page(struct sim_proc *p, void *frame)
 	if (f->ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	ENTER(f, KF_memcg_kmem_charge_page);
-	CO_CALL(f, p, try_charge, struct memcg_frame, .ms = f->ms,
+	CO_CALL(f, p, try_charge, .ms = f->ms,
 		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages,
 		.gfp = f->gfp);
 	f->ret = p->ret;
@@ -2139,27 +2123,24 @@ int memcg_kmem_charge_page(struct sim_proc *p, void *frame)
 		 * MEMCG_KMEM, and on v1 the kmem counter charged without a
 		 * limit check (page_counter_charge()).
 		 */
-		CO_CALL(f, p, mod_memcg_state, struct memcg_frame, .ms = f->ms,
+		CO_CALL(f, p, mod_memcg_state, .ms = f->ms,
 			.cc = f->cc, .memcg = f->memcg, .idx = SIM_MEMCG_KMEM,
 			.val = f->nr_pages);
 		if (f->ms->k->cgroup_version == 1)
-			CO_CALL(f, p, page_counter_charge,
-				struct page_counter_frame, .cc = f->cc,
+			CO_CALL(f, p, page_counter_charge, .cc = f->cc,
 				.counter = &f->memcg->kmem,
 				.nr_pages = f->nr_pages);
 		goto out;
 	}
 	if (f->ms->k->cgroup_version == 1) {
 		f->ms->counts.pc_try_charges++;
-		CO_CALL(f, p, page_counter_try_charge,
-			struct page_counter_frame, .cc = f->cc,
+		CO_CALL(f, p, page_counter_try_charge, .cc = f->cc,
 			.counter = &f->memcg->kmem, .nr_pages = f->nr_pages,
 			.fail = &f->counter);
 		if (!p->ret) {
 			/* cancel_charge(memcg, nr_pages) */
 			f->ms->counts.pc_uncharges++;
-			CO_CALL(f, p, page_counter_uncharge,
-				struct page_counter_frame, .cc = f->cc,
+			CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
 				.counter = &f->memcg->memory,
 				.nr_pages = f->nr_pages);
 			f->ret = -ENOMEM;
@@ -2190,30 +2171,27 @@ int memcg_kmem_uncharge_page(struct sim_proc *p, void *frame)
 	if (f->ms->k->kmem_accounting == KMEM_OBJECTS) {
 		/* v5.9 on: obj_cgroup_uncharge_pages(): memcg_account_kmem(),
 		 * then refill_stock() */
-		CO_CALL(f, p, mod_memcg_state, struct memcg_frame, .ms = f->ms,
+		CO_CALL(f, p, mod_memcg_state, .ms = f->ms,
 			.cc = f->cc, .memcg = f->memcg, .idx = SIM_MEMCG_KMEM,
 			.val = -(long)f->nr_pages);
 		if (f->ms->k->cgroup_version == 1) {
 			f->ms->counts.pc_uncharges++;
-			CO_CALL(f, p, page_counter_uncharge,
-				struct page_counter_frame, .cc = f->cc,
+			CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
 				.counter = &f->memcg->kmem,
 				.nr_pages = f->nr_pages);
 		}
-		CO_CALL(f, p, refill_stock, struct memcg_frame, .ms = f->ms,
+		CO_CALL(f, p, refill_stock, .ms = f->ms,
 			.cc = f->cc, .memcg = f->memcg,
 			.nr_pages = f->nr_pages);
 		goto out;
 	}
 	if (f->ms->k->cgroup_version == 1) {
 		f->ms->counts.pc_uncharges++;
-		CO_CALL(f, p, page_counter_uncharge, struct page_counter_frame,
-			.cc = f->cc, .counter = &f->memcg->kmem,
+		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc, .counter = &f->memcg->kmem,
 			.nr_pages = f->nr_pages);
 	}
 	f->ms->counts.pc_uncharges++;
-	CO_CALL(f, p, page_counter_uncharge, struct page_counter_frame,
-		.cc = f->cc, .counter = &f->memcg->memory,
+	CO_CALL(f, p, page_counter_uncharge, .cc = f->cc, .counter = &f->memcg->memory,
 		.nr_pages = f->nr_pages);
 out:
 	EXIT(f);
@@ -2242,16 +2220,15 @@ static int obj_cgroup_uncharge_pages(struct sim_proc *p, void *frame)
 	struct obj_frame *f = frame;
 
 	CO_BEGIN(f);
-	CO_CALL(f, p, mod_memcg_state, struct memcg_frame, .ms = f->ms,
+	CO_CALL(f, p, mod_memcg_state, .ms = f->ms,
 		.cc = f->cc, .memcg = f->objcg->memcg, .idx = SIM_MEMCG_KMEM,
 		.val = -(long)f->nr_pages);
 	if (f->ms->k->cgroup_version == 1) {
 		f->ms->counts.pc_uncharges++;
-		CO_CALL(f, p, page_counter_uncharge, struct page_counter_frame,
-			.cc = f->cc, .counter = &f->objcg->memcg->kmem,
+		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc, .counter = &f->objcg->memcg->kmem,
 			.nr_pages = f->nr_pages);
 	}
-	CO_CALL(f, p, refill_stock, struct memcg_frame, .ms = f->ms,
+	CO_CALL(f, p, refill_stock, .ms = f->ms,
 		.cc = f->cc, .memcg = f->objcg->memcg,
 		.nr_pages = f->nr_pages);
 	CO_END(f, p);
@@ -2273,8 +2250,7 @@ static int drain_obj_stock(struct sim_proc *p, void *frame)
 		f->nr_pages = f->stock->nr_bytes >> PAGE_SHIFT;
 		f->nr_bytes = f->stock->nr_bytes & (PAGE_SIZE - 1);
 		if (f->nr_pages)
-			CO_CALL(f, p, obj_cgroup_uncharge_pages,
-				struct obj_frame, .ms = f->ms, .cc = f->cc,
+			CO_CALL(f, p, obj_cgroup_uncharge_pages, .ms = f->ms, .cc = f->cc,
 				.objcg = f->objcg, .nr_pages = f->nr_pages);
 		/* the leftover goes to the memcg-wide count, even 0 */
 		CO_AWAIT(f, coh_rmw(f->cc, objcg_field(f->ms, f->objcg)));
@@ -2301,7 +2277,7 @@ static int refill_obj_stock(struct sim_proc *p, void *frame)
 	f->stock = &f->ms->stock[f->cc->cpu];
 	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_CACHED_OBJCG)));
 	if (f->stock->cached_objcg != f->objcg) {
-		CO_CALL(f, p, drain_obj_stock, struct obj_frame, .ms = f->ms,
+		CO_CALL(f, p, drain_obj_stock, .ms = f->ms,
 			.cc = f->cc);
 		/* stock->nr_bytes = atomic_read(&objcg->nr_charged_bytes)
 		 *	? atomic_xchg(&objcg->nr_charged_bytes, 0) : 0; */
@@ -2327,8 +2303,7 @@ static int refill_obj_stock(struct sim_proc *p, void *frame)
 		f->stock->nr_bytes &= PAGE_SIZE - 1;
 	}
 	if (f->nr_pages)
-		CO_CALL(f, p, obj_cgroup_uncharge_pages, struct obj_frame,
-			.ms = f->ms, .cc = f->cc, .objcg = f->objcg,
+		CO_CALL(f, p, obj_cgroup_uncharge_pages, .ms = f->ms, .cc = f->cc, .objcg = f->objcg,
 			.nr_pages = f->nr_pages);
 	EXIT(f);
 	CO_END(f, p);
@@ -2367,22 +2342,21 @@ int obj_cgroup_charge(struct sim_proc *p, void *frame)
 	if (f->nr_bytes)
 		f->nr_pages += 1;
 	/* obj_cgroup_charge_pages(): try_charge_memcg + memcg_account_kmem */
-	CO_CALL(f, p, try_charge, struct memcg_frame, .ms = f->ms,
+	CO_CALL(f, p, try_charge, .ms = f->ms,
 		.cc = f->cc, .memcg = f->objcg->memcg,
 		.nr_pages = f->nr_pages, .gfp = GFP_KERNEL);
 	if (p->ret)
 		goto out;
 	if (f->ms->k->cgroup_version == 1) {
 		f->ms->counts.pc_try_charges++;
-		CO_CALL(f, p, page_counter_charge, struct page_counter_frame,
-			.cc = f->cc, .counter = &f->objcg->memcg->kmem,
+		CO_CALL(f, p, page_counter_charge, .cc = f->cc, .counter = &f->objcg->memcg->kmem,
 			.nr_pages = f->nr_pages);
 	}
-	CO_CALL(f, p, mod_memcg_state, struct memcg_frame, .ms = f->ms,
+	CO_CALL(f, p, mod_memcg_state, .ms = f->ms,
 		.cc = f->cc, .memcg = f->objcg->memcg, .idx = SIM_MEMCG_KMEM,
 		.val = f->nr_pages);
 	if (f->nr_bytes)
-		CO_CALL(f, p, refill_obj_stock, struct obj_frame, .ms = f->ms,
+		CO_CALL(f, p, refill_obj_stock, .ms = f->ms,
 			.cc = f->cc, .objcg = f->objcg,
 			.size = (unsigned int)(PAGE_SIZE - f->nr_bytes),
 			.ok = false);
@@ -2401,7 +2375,7 @@ int obj_cgroup_uncharge(struct sim_proc *p, void *frame)
 		CO_RETURN(f, p, 0);
 	ENTER(f, KF_obj_cgroup_uncharge);
 	f->ms->counts.uncharges++;
-	CO_CALL(f, p, refill_obj_stock, struct obj_frame, .ms = f->ms,
+	CO_CALL(f, p, refill_obj_stock, .ms = f->ms,
 		.cc = f->cc, .objcg = f->objcg, .size = f->size, .ok = true);
 	EXIT(f);
 	CO_END(f, p);

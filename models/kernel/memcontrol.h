@@ -314,7 +314,7 @@ static inline bool mem_cgroup_is_root(const struct memcg_sim *ms,
 }
 
 /*
- * The coroutines: CO_CALL(f, p, fn, struct memcg_frame, .ms = ms, .cc = cc,
+ * The coroutines: CO_CALL(f, p, fn, .ms = ms, .cc = cc,
  * .memcg = memcg, .nr_pages = n, .gfp = GFP_KERNEL). Results in p->ret:
  * try_charge() 0 or -ENOMEM, mem_cgroup_charge_skmem() bool.
  */
@@ -337,6 +337,34 @@ struct memcg_frame {
 	int retries;
 	long ret;
 };
+/* SIM: transitional: these functions still share struct memcg_frame */
+#define __count_memcg_events_frame memcg_frame
+#define __mod_lruvec_state_frame memcg_frame
+#define __mod_memcg_state_frame memcg_frame
+#define __mod_node_page_state_frame memcg_frame
+#define charge_memcg_frame memcg_frame
+#define consume_stock_frame memcg_frame
+#define count_memcg_events_frame memcg_frame
+#define do_flush_stats_frame memcg_frame
+#define drain_stock_frame memcg_frame
+#define flush_memcg_stats_dwork_frame memcg_frame
+#define mem_cgroup_charge_skmem_frame memcg_frame
+#define mem_cgroup_charge_statistics_frame memcg_frame
+#define mem_cgroup_flush_stats_frame memcg_frame
+#define mem_cgroup_flush_stats_ratelimited_frame memcg_frame
+#define mem_cgroup_uncharge_skmem_frame memcg_frame
+#define mem_cgroup_under_socket_pressure_frame memcg_frame
+#define memcg_check_events_frame memcg_frame
+#define memcg_kmem_charge_page_frame memcg_frame
+#define memcg_kmem_uncharge_page_frame memcg_frame
+#define memcg_rstat_updated_frame memcg_frame
+#define mod_lruvec_state_frame memcg_frame
+#define mod_memcg_state_frame memcg_frame
+#define refill_stock_frame memcg_frame
+#define try_charge_frame memcg_frame
+#define try_charge_memcg_frame memcg_frame
+#define try_to_free_mem_cgroup_pages_frame memcg_frame
+#define uncharge_batch_frame memcg_frame
 
 int try_charge(struct sim_proc *p, void *frame);
 /*
@@ -381,6 +409,8 @@ struct stat_show_frame {
 	struct mem_cgroup *m;
 	sim_time_t start;
 };
+/* SIM: transitional: these functions still share struct stat_show_frame */
+#define memory_stat_show_frame stat_show_frame
 
 int memory_stat_show(struct sim_proc *p, void *frame);
 /* The rstat callback (models/kernel/rstat.h struct rstat_cb_frame). */
@@ -416,6 +446,12 @@ struct obj_frame {
 	unsigned int nr_pages, nr_bytes;
 	bool ok;
 };
+/* SIM: transitional: these functions still share struct obj_frame */
+#define drain_obj_stock_frame obj_frame
+#define obj_cgroup_charge_frame obj_frame
+#define obj_cgroup_uncharge_frame obj_frame
+#define obj_cgroup_uncharge_pages_frame obj_frame
+#define refill_obj_stock_frame obj_frame
 
 int obj_cgroup_charge(struct sim_proc *p, void *frame);
 int obj_cgroup_uncharge(struct sim_proc *p, void *frame);

@@ -260,8 +260,7 @@ int page_counter_cancel(struct sim_proc *p, void *frame)
 		counter->usage = 0;
 	}
 	if (counter->protection_support)
-		CO_CALL(f, p, propagate_protected_usage,
-			struct propagate_protected_usage_frame, .cc = f->cc,
+		CO_CALL(f, p, propagate_protected_usage, .cc = f->cc,
 			.c = counter, .usage = (unsigned long)f->new);
 	CO_AWAIT(f, pc_fence(f->cc));
 	EXIT(f);
@@ -280,9 +279,7 @@ int page_counter_charge(struct sim_proc *p, void *frame)
 		f->c->usage += (long)f->nr_pages;
 		f->new = f->c->usage;
 		if (f->c->protection_support)
-			CO_CALL(f, p, propagate_protected_usage,
-				struct propagate_protected_usage_frame,
-				.cc = f->cc, .c = f->c,
+			CO_CALL(f, p, propagate_protected_usage, .cc = f->cc, .c = f->c,
 				.usage = (unsigned long)f->new);
 		CO_AWAIT(f, pc_access(f->cc, f->c, PC_WATERMARK, COH_READ));
 		if ((unsigned long)f->new > f->c->watermark) {
@@ -326,9 +323,7 @@ int page_counter_try_charge(struct sim_proc *p, void *frame)
 			goto failed;
 		}
 		if (f->c->protection_support)
-			CO_CALL(f, p, propagate_protected_usage,
-				struct propagate_protected_usage_frame,
-				.cc = f->cc, .c = f->c,
+			CO_CALL(f, p, propagate_protected_usage, .cc = f->cc, .c = f->c,
 				.usage = (unsigned long)f->new);
 		CO_AWAIT(f, pc_access(f->cc, f->c, PC_WATERMARK, COH_READ));
 		if ((unsigned long)f->new > f->c->watermark) {
@@ -345,8 +340,7 @@ int page_counter_try_charge(struct sim_proc *p, void *frame)
 
 failed:
 	for (f->c = f->counter; f->c != *f->fail;) {
-		CO_CALL(f, p, page_counter_cancel, struct page_counter_frame,
-			.cc = f->cc, .counter = f->c, .nr_pages = f->nr_pages);
+		CO_CALL(f, p, page_counter_cancel, .cc = f->cc, .counter = f->c, .nr_pages = f->nr_pages);
 		CO_AWAIT(f, pc_access(f->cc, f->c, PC_PARENT, COH_READ));
 		f->c = f->c->parent;
 	}
@@ -363,8 +357,7 @@ int page_counter_uncharge(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(f, KF_page_counter_uncharge);
 	for (f->c = f->counter; f->c;) {
-		CO_CALL(f, p, page_counter_cancel, struct page_counter_frame,
-			.cc = f->cc, .counter = f->c, .nr_pages = f->nr_pages);
+		CO_CALL(f, p, page_counter_cancel, .cc = f->cc, .counter = f->c, .nr_pages = f->nr_pages);
 		CO_AWAIT(f, pc_access(f->cc, f->c, PC_PARENT, COH_READ));
 		f->c = f->c->parent;
 	}

@@ -139,7 +139,7 @@ static inline unsigned long page_counter_read(struct page_counter *counter)
 
 /*
  * The coroutines. Each frame starts with the CPU doing the work; call them
- * with CO_CALL(f, p, fn, struct fn_frame, .cc = cc, ...).
+ * with CO_CALL(f, p, fn, .cc = cc, ...).
  * page_counter_try_charge() returns its bool in p->ret.
  */
 struct page_counter_frame {
@@ -152,6 +152,11 @@ struct page_counter_frame {
 	struct page_counter *c;
 	long new;
 };
+/* SIM: transitional: these functions still share struct page_counter_frame */
+#define page_counter_cancel_frame page_counter_frame
+#define page_counter_charge_frame page_counter_frame
+#define page_counter_try_charge_frame page_counter_frame
+#define page_counter_uncharge_frame page_counter_frame
 
 struct propagate_protected_usage_frame {
 	struct co_frame co;

@@ -49,7 +49,7 @@ struct spin_lock_frame {
 
 /*
  * spin_lock() - coroutine: acquire @lock on CPU @cc.
- * Context: CO_CALL(f, p, spin_lock, struct spin_lock_frame, .cc = cc,
+ * Context: CO_CALL(f, p, spin_lock, .cc = cc,
  * .lock = lock).
  */
 int spin_lock(struct sim_proc *p, void *frame);

@@ -176,7 +176,7 @@ int cgroup_rstat_updated(struct sim_proc *p, void *frame)
 	rs->slow_links++;
 	/* raw_spin_lock_irqsave(cpu_lock, flags) */
 	irq_save_restore(f->cc);
-	CO_CALL(f, p, spin_lock, struct spin_lock_frame, .cc = f->cc,
+	CO_CALL(f, p, spin_lock, .cc = f->cc,
 		.lock = &rs->cpu_lock[f->cpu]);
 	f->pos = (int)f->cgrp;
 	for (;;) {
@@ -232,6 +232,8 @@ struct unlink_frame {
 	/* locals */
 	int parent, at, cur;
 };
+/* SIM: transitional: these functions still share struct unlink_frame */
+#define rstat_unlink_frame unlink_frame
 
 static int rstat_unlink(struct sim_proc *p, void *frame)
 {
@@ -275,6 +277,8 @@ struct pop_frame {
 	int pos, root;
 	unsigned int cpu;
 };
+/* SIM: transitional: these functions still share struct pop_frame */
+#define cgroup_rstat_cpu_pop_updated_frame pop_frame
 
 static int cgroup_rstat_cpu_pop_updated(struct sim_proc *p, void *frame)
 {
@@ -306,7 +310,7 @@ static int cgroup_rstat_cpu_pop_updated(struct sim_proc *p, void *frame)
 		f->pos = rc->updated_children;
 	}
 	/* unlink @pos from its parent's list */
-	CO_CALL(f, p, rstat_unlink, struct unlink_frame, .rs = rs, .cc = f->cc,
+	CO_CALL(f, p, rstat_unlink, .rs = rs, .cc = f->cc,
 		.pos = f->pos, .cpu = f->cpu);
 	CO_AWAIT(f, coh_write(f->cc, rstatc_field(rs, f->pos, f->cpu,
 						  RSTATC_NEXT)));
@@ -341,7 +345,7 @@ static int rstat_flush_one(struct sim_proc *p, void *frame)
 						     CGRP_BSTAT)));
 	}
 	rs->flushed++;
-	CO_CALL(f, p, rs->css_rstat_flush, struct rstat_cb_frame, .ss = rs->ss,
+	CO_CALL_INDIRECT(f, p, rs->css_rstat_flush, struct rstat_cb_frame, .ss = rs->ss,
 		.cc = f->cc, .cgrp = (unsigned int)f->pos, .cpu = f->cpu);
 	CO_END(f, p);
 }
@@ -363,6 +367,8 @@ struct list_frame {
 	/* locals */
 	int head, parent, chead, ghead, child, gchild;
 };
+/* SIM: transitional: these functions still share struct list_frame */
+#define cgroup_rstat_updated_list_frame list_frame
 
 static int cgroup_rstat_updated_list(struct sim_proc *p, void *frame)
 {
@@ -374,7 +380,7 @@ static int cgroup_rstat_updated_list(struct sim_proc *p, void *frame)
 	f->head = -1;
 	/* raw_spin_lock_irqsave(cpu_lock, flags) */
 	irq_save_restore(f->cc);
-	CO_CALL(f, p, spin_lock, struct spin_lock_frame, .cc = f->cc,
+	CO_CALL(f, p, spin_lock, .cc = f->cc,
 		.lock = &rs->cpu_lock[f->cpu]);
 	/* NULL if this subtree is not on-list */
 	CO_AWAIT(f, coh_read(f->cc, rstatc_field(rs, f->root, f->cpu,
@@ -382,7 +388,7 @@ static int cgroup_rstat_updated_list(struct sim_proc *p, void *frame)
 	if (cgroup_rstat_cpu(rs, f->root, f->cpu)->updated_next < 0)
 		goto unlock;
 	/* unlink @root from its parent's list */
-	CO_CALL(f, p, rstat_unlink, struct unlink_frame, .rs = rs, .cc = f->cc,
+	CO_CALL(f, p, rstat_unlink, .rs = rs, .cc = f->cc,
 		.pos = f->root, .cpu = f->cpu);
 	CO_AWAIT(f, coh_write(f->cc, rstatc_field(rs, f->root, f->cpu,
 						  RSTATC_NEXT)));
@@ -464,14 +470,12 @@ static int cgroup_rstat_flush_locked(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	for (f->cpu = 0; f->cpu < rs->nr_cpus; f->cpu++) {
 		if (rs->version >= STATS_V6_8) {
-			CO_CALL(f, p, cgroup_rstat_updated_list,
-				struct list_frame, .rs = rs, .cc = f->cc,
+			CO_CALL(f, p, cgroup_rstat_updated_list, .rs = rs, .cc = f->cc,
 				.root = (int)f->cgrp, .cpu = f->cpu);
 			/* for (; pos; pos = pos->rstat_flush_next) */
 			for (f->pos = (int)p->ret; f->pos >= 0;
 			     f->pos = rs->flush_next[f->pos]) {
-				CO_CALL(f, p, rstat_flush_one,
-					struct rstat_frame, .rs = rs,
+				CO_CALL(f, p, rstat_flush_one, .rs = rs,
 					.cc = f->cc, .pos = f->pos,
 					.cpu = f->cpu);
 				CO_AWAIT(f, coh_read(f->cc, coh_object_field(
@@ -482,20 +486,18 @@ static int cgroup_rstat_flush_locked(struct sim_proc *p, void *frame)
 		}
 		/* raw_spin_lock_irqsave(cpu_lock, flags) */
 		irq_save_restore(f->cc);
-		CO_CALL(f, p, spin_lock, struct spin_lock_frame, .cc = f->cc,
+		CO_CALL(f, p, spin_lock, .cc = f->cc,
 			.lock = &rs->cpu_lock[f->cpu]);
 		/* the callbacks run under the CPU's lock */
 		f->pos = -1;
 		for (;;) {
-			CO_CALL(f, p, cgroup_rstat_cpu_pop_updated,
-				struct pop_frame, .rs = rs, .cc = f->cc,
+			CO_CALL(f, p, cgroup_rstat_cpu_pop_updated, .rs = rs, .cc = f->cc,
 				.pos = f->pos, .root = (int)f->cgrp,
 				.cpu = f->cpu);
 			f->pos = (int)p->ret;
 			if (f->pos < 0)
 				break;
-			CO_CALL(f, p, rstat_flush_one, struct rstat_frame,
-				.rs = rs, .cc = f->cc, .pos = f->pos,
+			CO_CALL(f, p, rstat_flush_one, .rs = rs, .cc = f->cc, .pos = f->pos,
 				.cpu = f->cpu);
 		}
 		CO_AWAIT(f, spin_unlock(f->cc, &rs->cpu_lock[f->cpu]));
@@ -512,8 +514,7 @@ cpu_done:
 		CO_AWAIT(f, coh_read(f->cc, rs->cgroup_rstat_lock.val));
 		if (rs->cgroup_rstat_lock.nr_waiters) {
 			CO_AWAIT(f, spin_unlock(f->cc, &rs->cgroup_rstat_lock));
-			CO_CALL(f, p, spin_lock, struct spin_lock_frame,
-				.cc = f->cc, .lock = &rs->cgroup_rstat_lock);
+			CO_CALL(f, p, spin_lock, .cc = f->cc, .lock = &rs->cgroup_rstat_lock);
 		}
 	}
 	CO_END(f, p);
@@ -528,9 +529,9 @@ int cgroup_rstat_flush(struct sim_proc *p, void *frame)
 	ENTER(f, KF_cgroup_rstat_flush);
 	/* spin_lock_irq(&cgroup_rstat_lock) (v6.0: _irqsave) */
 	irq_save_restore(f->cc);
-	CO_CALL(f, p, spin_lock, struct spin_lock_frame, .cc = f->cc,
+	CO_CALL(f, p, spin_lock, .cc = f->cc,
 		.lock = &rs->cgroup_rstat_lock);
-	CO_CALL(f, p, cgroup_rstat_flush_locked, struct rstat_frame, .rs = rs,
+	CO_CALL(f, p, cgroup_rstat_flush_locked, .rs = rs,
 		.cc = f->cc, .cgrp = f->cgrp);
 	CO_AWAIT(f, spin_unlock(f->cc, &rs->cgroup_rstat_lock));
 	CO_AWAIT(f, coh_fence(f->cc));

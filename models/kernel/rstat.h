@@ -120,6 +120,11 @@ struct rstat_frame {
 	unsigned int cpu;
 	int pos, parent;
 };
+/* SIM: transitional: these functions still share struct rstat_frame */
+#define cgroup_rstat_flush_frame rstat_frame
+#define cgroup_rstat_flush_locked_frame rstat_frame
+#define cgroup_rstat_updated_frame rstat_frame
+#define rstat_flush_one_frame rstat_frame
 
 /* cgroup_rstat_updated(cgrp, cc->cpu) */
 int cgroup_rstat_updated(struct sim_proc *p, void *frame);

@@ -20,12 +20,10 @@ static int __sk_mem_reclaim(struct sim_proc *p, void *frame)
 	f->sk->sk_forward_alloc -= f->amt << PAGE_SHIFT;
 	f->sk->pages_uncharged += (uint64_t)f->amt;
 	if (f->sk->sk_memcg) {
-		CO_CALL(f, p, mem_cgroup_uncharge_skmem, struct memcg_frame,
-			.ms = f->ms, .cc = f->cc, .memcg = f->sk->sk_memcg,
+		CO_CALL(f, p, mem_cgroup_uncharge_skmem, .ms = f->ms, .cc = f->cc, .memcg = f->sk->sk_memcg,
 			.nr_pages = (unsigned int)f->amt);
 		/* if (sk_under_memory_pressure(sk) && ...) */
-		CO_CALL(f, p, mem_cgroup_under_socket_pressure,
-			struct memcg_frame, .ms = f->ms, .cc = f->cc,
+		CO_CALL(f, p, mem_cgroup_under_socket_pressure, .ms = f->ms, .cc = f->cc,
 			.memcg = f->sk->sk_memcg);
 	}
 	CO_END(f, p);
@@ -55,8 +53,7 @@ int sk_mem_schedule(struct sim_proc *p, void *frame)
 	f->sk->pages_charged += (uint64_t)f->amt;
 	if (!f->sk->sk_memcg)
 		CO_RETURN(f, p, 1);
-	CO_CALL(f, p, mem_cgroup_charge_skmem, struct memcg_frame,
-		.ms = f->ms, .cc = f->cc, .memcg = f->sk->sk_memcg,
+	CO_CALL(f, p, mem_cgroup_charge_skmem, .ms = f->ms, .cc = f->cc, .memcg = f->sk->sk_memcg,
 		.nr_pages = (unsigned int)f->amt,
 		.gfp = f->softirq ? GFP_NOWAIT : GFP_KERNEL);
 	if (!p->ret) {
@@ -65,8 +62,7 @@ int sk_mem_schedule(struct sim_proc *p, void *frame)
 		 * forced charge (__GFP_NOFAIL), as the kernel does for a
 		 * socket under its minimum; memory pressure is not modelled.
 		 */
-		CO_CALL(f, p, mem_cgroup_charge_skmem, struct memcg_frame,
-			.ms = f->ms, .cc = f->cc, .memcg = f->sk->sk_memcg,
+		CO_CALL(f, p, mem_cgroup_charge_skmem, .ms = f->ms, .cc = f->cc, .memcg = f->sk->sk_memcg,
 			.nr_pages = (unsigned int)f->amt,
 			.gfp = (f->softirq ? GFP_NOWAIT : GFP_KERNEL) |
 			       __GFP_NOFAIL);
@@ -84,14 +80,12 @@ int sk_mem_uncharge(struct sim_proc *p, void *frame)
 	if (f->ms->k->sk_reclaim == SK_RECLAIM_PAGE) {
 		/* sk_mem_reclaim(): reclaimable >= PAGE_SIZE */
 		if (f->sk->sk_forward_alloc >= (int)PAGE_SIZE)
-			CO_CALL(f, p, __sk_mem_reclaim, struct sock_frame,
-				.ms = f->ms, .cc = f->cc, .sk = f->sk,
+			CO_CALL(f, p, __sk_mem_reclaim, .ms = f->ms, .cc = f->cc, .sk = f->sk,
 				.size = f->sk->sk_forward_alloc);
 	} else {
 		/* Avoid a possible overflow (TCP send queues). */
 		if (f->sk->sk_forward_alloc >= SK_RECLAIM_THRESHOLD)
-			CO_CALL(f, p, __sk_mem_reclaim, struct sock_frame,
-				.ms = f->ms, .cc = f->cc, .sk = f->sk,
+			CO_CALL(f, p, __sk_mem_reclaim, .ms = f->ms, .cc = f->cc, .sk = f->sk,
 				.size = SK_RECLAIM_CHUNK);
 	}
 	CO_END(f, p);

@@ -63,6 +63,10 @@ struct sock_frame {
 	/* locals */
 	int amt;
 };
+/* SIM: transitional: these functions still share struct sock_frame */
+#define __sk_mem_reclaim_frame sock_frame
+#define sk_mem_schedule_frame sock_frame
+#define sk_mem_uncharge_frame sock_frame
 
 static inline int sk_mem_pages(int amt)
 {

@@ -147,12 +147,10 @@ static int hb_sender_loop(struct sim_proc *p, void *frame)
 		coh_delay(t->cc, hb->work_ps / 2);
 		if (hb->run->kernel->kmem_accounting == KMEM_OBJECTS) {
 			/* __alloc_skb(): the sk_buff, then the kmalloc head */
-			CO_CALL(f, p, obj_cgroup_charge, struct obj_frame,
-				.ms = hb->run->memcg, .cc = t->cc,
+			CO_CALL(f, p, obj_cgroup_charge, .ms = hb->run->memcg, .cc = t->cc,
 				.objcg = &hb->memcg->objcg,
 				.size = SKBUFF_HEAD_SIZE);
-			CO_CALL(f, p, obj_cgroup_charge, struct obj_frame,
-				.ms = hb->run->memcg, .cc = t->cc,
+			CO_CALL(f, p, obj_cgroup_charge, .ms = hb->run->memcg, .cc = t->cc,
 				.objcg = &hb->memcg->objcg,
 				.size = hb->objsize - SKBUFF_HEAD_SIZE);
 		}
@@ -190,12 +188,10 @@ static int hb_receiver_loop(struct sim_proc *p, void *frame)
 		coh_delay(t->cc, hb->work_ps / 2);
 		if (hb->run->kernel->kmem_accounting == KMEM_OBJECTS) {
 			/* consume_skb(): the head, then the sk_buff */
-			CO_CALL(f, p, obj_cgroup_uncharge, struct obj_frame,
-				.ms = hb->run->memcg, .cc = t->cc,
+			CO_CALL(f, p, obj_cgroup_uncharge, .ms = hb->run->memcg, .cc = t->cc,
 				.objcg = &hb->memcg->objcg,
 				.size = hb->objsize - SKBUFF_HEAD_SIZE);
-			CO_CALL(f, p, obj_cgroup_uncharge, struct obj_frame,
-				.ms = hb->run->memcg, .cc = t->cc,
+			CO_CALL(f, p, obj_cgroup_uncharge, .ms = hb->run->memcg, .cc = t->cc,
 				.objcg = &hb->memcg->objcg,
 				.size = SKBUFF_HEAD_SIZE);
 		}

@@ -249,6 +249,9 @@ struct netperf_frame {
 	uint64_t off;		/* file offset of the message (sendfile) */
 	int piece;
 };
+/* SIM: transitional: these functions still share struct netperf_frame */
+#define netperf_recv_accounting_frame netperf_frame
+#define netperf_send_accounting_frame netperf_frame
 
 #define NOW(t) ((t)->proc.now)
 
@@ -305,7 +308,7 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	if (np->protocol == PROTO_TCP) {
 		/* tcp_stream_alloc_skb() and tcp_skb_entail() */
-		CO_CALL(f, p, sk_mem_schedule, struct sock_frame, .ms = ms,
+		CO_CALL(f, p, sk_mem_schedule, .ms = ms,
 			.cc = t->cc, .sk = &pp->sk_s,
 			.size = TCP_SKB_HEAD_TRUESIZE);
 		sk_mem_charge(&pp->sk_s, TCP_SKB_HEAD_TRUESIZE);
@@ -318,8 +321,7 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 			f->piece = (int)(PAGE_SIZE - (f->off + f->i) % PAGE_SIZE);
 			if (f->piece > (int)np->message_bytes - (int)f->i)
 				f->piece = (int)np->message_bytes - (int)f->i;
-			CO_CALL(f, p, sk_mem_schedule, struct sock_frame,
-				.ms = ms, .cc = t->cc, .sk = &pp->sk_s,
+			CO_CALL(f, p, sk_mem_schedule, .ms = ms, .cc = t->cc, .sk = &pp->sk_s,
 				.size = f->piece);
 			sk_mem_charge(&pp->sk_s, f->piece);
 		}
@@ -336,7 +338,7 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 		if (pp->rcv_owned && np->backlog)
 			CO_RETURN(f, p, 1);
 		CO_AWAIT(f, sk_r_lock(pp, 0));
-		CO_CALL(f, p, sk_mem_schedule, struct sock_frame, .ms = ms,
+		CO_CALL(f, p, sk_mem_schedule, .ms = ms,
 			.cc = t->cc, .sk = &pp->sk_r, .size = f->truesize,
 			.softirq = true);
 		sk_mem_charge(&pp->sk_r, f->truesize);
@@ -355,16 +357,14 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 							    f->off));
 			f->pages = unix_data_pages(f->i);
 			if (ms->k->kmem_accounting == KMEM_OBJECTS)
-				CO_CALL(f, p, obj_cgroup_charge, struct obj_frame,
-					.ms = ms, .cc = t->cc,
+				CO_CALL(f, p, obj_cgroup_charge, .ms = ms, .cc = t->cc,
 					.objcg = &pp->memcg->objcg,
 					.size = UNIX_SKB_HEAD_TRUESIZE +
 						(f->i - (f->pages << PAGE_SHIFT)));
 			while (f->pages && ms->k->kmem_accounting != KMEM_OFF) {
 				f->piece = 1 << unix_frag_order(f->pages);
 				f->pages -= (unsigned int)f->piece;
-				CO_CALL(f, p, memcg_kmem_charge_page,
-					struct memcg_frame, .ms = ms,
+				CO_CALL(f, p, memcg_kmem_charge_page, .ms = ms,
 					.cc = t->cc, .memcg = pp->memcg,
 					.nr_pages = (unsigned int)f->piece,
 					.gfp = GFP_KERNEL);
@@ -388,7 +388,7 @@ static int netperf_recv_accounting(struct sim_proc *p, void *frame)
 		/* tcp_eat_recv_skb() -> sock_rfree() */
 		CO_AWAIT(f, sim_proc_sync(p));
 		CO_AWAIT(f, sk_r_lock(pp, 1));
-		CO_CALL(f, p, sk_mem_uncharge, struct sock_frame, .ms = ms,
+		CO_CALL(f, p, sk_mem_uncharge, .ms = ms,
 			.cc = t->cc, .sk = &pp->sk_r, .size = f->truesize);
 		CO_AWAIT(f, sim_proc_sync(p));
 		sk_r_unlock(pp, 1, NOW(t));
@@ -406,8 +406,7 @@ static int netperf_recv_accounting(struct sim_proc *p, void *frame)
 			SIM_BUG_ON(pp->backlog > np->window);
 			pp->backlog_truesize[pp->backlog++] = f->truesize;
 		} else {
-			CO_CALL(f, p, sk_mem_uncharge, struct sock_frame,
-				.ms = ms, .cc = t->cc, .sk = &pp->sk_s,
+			CO_CALL(f, p, sk_mem_uncharge, .ms = ms, .cc = t->cc, .sk = &pp->sk_s,
 				.size = f->truesize);
 		}
 	} else {
@@ -419,14 +418,12 @@ static int netperf_recv_accounting(struct sim_proc *p, void *frame)
 			while (f->pages && ms->k->kmem_accounting != KMEM_OFF) {
 				f->piece = 1 << unix_frag_order(f->pages);
 				f->pages -= (unsigned int)f->piece;
-				CO_CALL(f, p, memcg_kmem_uncharge_page,
-					struct memcg_frame, .ms = ms,
+				CO_CALL(f, p, memcg_kmem_uncharge_page, .ms = ms,
 					.cc = t->cc, .memcg = pp->memcg,
 					.nr_pages = (unsigned int)f->piece);
 			}
 			if (ms->k->kmem_accounting == KMEM_OBJECTS)
-				CO_CALL(f, p, obj_cgroup_uncharge,
-					struct obj_frame, .ms = ms, .cc = t->cc,
+				CO_CALL(f, p, obj_cgroup_uncharge, .ms = ms, .cc = t->cc,
 					.objcg = &pp->memcg->objcg,
 					.size = UNIX_SKB_HEAD_TRUESIZE +
 						(f->i - (unix_data_pages(f->i)
@@ -458,8 +455,7 @@ static int netperf_sender(struct sim_proc *p, void *frame)
 		f->truesize = message_truesize(np);
 		CO_AWAIT(f, sim_proc_sync(p));
 		pp->snd_owned = true;
-		CO_CALL(f, p, netperf_send_accounting, struct netperf_frame,
-			.t = t, .pp = pp, .truesize = f->truesize,
+		CO_CALL(f, p, netperf_send_accounting, .t = t, .pp = pp, .truesize = f->truesize,
 			.off = pp->sent * np->message_bytes);
 		f->i = (unsigned int)p->ret;	/* to the receiver's backlog */
 		/* the skb is on the receive queue, the receiver is woken */
@@ -482,8 +478,7 @@ static int netperf_sender(struct sim_proc *p, void *frame)
 				break;
 			}
 			f->truesize = pp->backlog_truesize[--pp->backlog];
-			CO_CALL(f, p, sk_mem_uncharge, struct sock_frame,
-				.ms = np->run->memcg, .cc = t->cc,
+			CO_CALL(f, p, sk_mem_uncharge, .ms = np->run->memcg, .cc = t->cc,
 				.sk = &pp->sk_s, .size = f->truesize);
 		}
 		KPROF_EXIT(&t->prof, NOW(t));
@@ -513,8 +508,7 @@ static int netperf_receiver(struct sim_proc *p, void *frame)
 		f->truesize = pp->truesize[pp->head];
 		KPROF_ENTER(&t->prof, KF_WORK_RECV, NOW(t));
 		coh_delay(t->cc, np->work_ps / 2);
-		CO_CALL(f, p, netperf_recv_accounting, struct netperf_frame,
-			.t = t, .pp = pp, .truesize = f->truesize);
+		CO_CALL(f, p, netperf_recv_accounting, .t = t, .pp = pp, .truesize = f->truesize);
 		/*
 		 * release_sock(): the skbs the sender's softirq put on the
 		 * backlog meanwhile are queued now, and charged on this CPU
@@ -534,8 +528,7 @@ static int netperf_receiver(struct sim_proc *p, void *frame)
 			pp->in_backlog[f->i] = false;
 			f->piece = pp->truesize[f->i];
 			CO_AWAIT(f, sk_r_lock(pp, 1));
-			CO_CALL(f, p, sk_mem_schedule, struct sock_frame,
-				.ms = np->run->memcg, .cc = t->cc,
+			CO_CALL(f, p, sk_mem_schedule, .ms = np->run->memcg, .cc = t->cc,
 				.sk = &pp->sk_r, .size = f->piece);
 			sk_mem_charge(&pp->sk_r, f->piece);
 			CO_AWAIT(f, sim_proc_sync(p));

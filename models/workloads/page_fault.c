@@ -106,10 +106,9 @@ static int page_fault_loop(struct sim_proc *p, void *frame)
 			coh_delay(t->cc, pf->work_ps);
 			KPROF_EXIT(&t->prof, t->proc.now);
 			/* handle_mm_fault(): count_memcg_event_mm(PGFAULT) */
-			CO_CALL(f, p, count_memcg_events, struct memcg_frame,
-				.ms = ms, .cc = t->cc, .memcg = pf->memcg,
+			CO_CALL(f, p, count_memcg_events, .ms = ms, .cc = t->cc, .memcg = pf->memcg,
 				.idx = SIM_PGFAULT, .val = 1);
-			CO_CALL(f, p, charge_memcg, struct memcg_frame, .ms = ms,
+			CO_CALL(f, p, charge_memcg, .ms = ms,
 				.cc = t->cc, .memcg = pf->memcg, .nr_pages = 1,
 				.gfp = GFP_KERNEL);
 			/*
@@ -118,11 +117,9 @@ static int page_fault_loop(struct sim_proc *p, void *frame)
 			 * (folio_add_lru()), each a __mod_lruvec_state() ->
 			 * memcg_rstat_updated().
 			 */
-			CO_CALL(f, p, mod_lruvec_state, struct memcg_frame,
-				.ms = ms, .cc = t->cc, .memcg = pf->memcg,
+			CO_CALL(f, p, mod_lruvec_state, .ms = ms, .cc = t->cc, .memcg = pf->memcg,
 				.idx = SIM_NR_ANON_MAPPED, .val = 1);
-			CO_CALL(f, p, mod_lruvec_state, struct memcg_frame,
-				.ms = ms, .cc = t->cc, .memcg = pf->memcg,
+			CO_CALL(f, p, mod_lruvec_state, .ms = ms, .cc = t->cc, .memcg = pf->memcg,
 				.idx = SIM_NR_INACTIVE_ANON, .val = 1);
 			task_op_end(t, pf->run);
 		}
@@ -135,14 +132,12 @@ static int page_fault_loop(struct sim_proc *p, void *frame)
 			f->batch = gather_next(f->i, &f->slot);
 			f->i -= f->batch;
 			for (f->k = 0; f->k < 2 * f->batch; f->k++)
-				CO_CALL(f, p, mod_lruvec_state,
-					struct memcg_frame, .ms = ms,
+				CO_CALL(f, p, mod_lruvec_state, .ms = ms,
 					.cc = t->cc, .memcg = pf->memcg,
 					.idx = f->k % 2 ? SIM_NR_INACTIVE_ANON :
 							  SIM_NR_ANON_MAPPED,
 					.val = -1);
-			CO_CALL(f, p, uncharge_batch, struct memcg_frame,
-				.ms = ms, .cc = t->cc, .memcg = pf->memcg,
+			CO_CALL(f, p, uncharge_batch, .ms = ms, .cc = t->cc, .memcg = pf->memcg,
 				.nr_pages = f->batch);
 		}
 	}

@@ -175,8 +175,7 @@ static int stat_reader_loop(struct sim_proc *p, void *frame)
 			KPROF_ENTER(&t->prof, KF_WORK, t->proc.now);
 			coh_delay(t->cc, sr->work_ps);
 			KPROF_EXIT(&t->prof, t->proc.now);
-			CO_CALL(f, p, memory_stat_show, struct stat_show_frame,
-				.ms = ms, .cc = t->cc, .memcg = sr->memcgs[f->i],
+			CO_CALL(f, p, memory_stat_show, .ms = ms, .cc = t->cc, .memcg = sr->memcgs[f->i],
 				.format = sr->format ? sr->format :
 						       ms->k->cgroup_version,
 				.ratelimited = sr->ratelimited);
