@@ -19,8 +19,8 @@
 #include "sim/error.h"
 #include "sim/stats.h"
 #include "sim/trace.h"
+#include "sim/util.h"
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_VARIANTS 256
 #define MAX_WORKLOADS 64
 #define MAX_METRICS 64
@@ -219,7 +219,7 @@ static int variant_workload(struct variant *v, const struct scenario_node *n,
 		const char *names[16];
 
 		nr_types = workload_types(&types);
-		for (i = 0; i < nr_types && i < N(names); i++)
+		for (i = 0; i < nr_types && i < ARRAY_SIZE(names); i++)
 			names[i] = types[i]->name;
 		scenario_error(err, scenario_get(n, "type"),
 			       "unknown workload type '%s'%s%s%s", type,
@@ -228,7 +228,7 @@ static int variant_workload(struct variant *v, const struct scenario_node *n,
 			       sim_nearest(type, names, i) ? "'?" : "");
 		return -1;
 	}
-	for (i = 0; i < N(common_workload_keys); i++)
+	for (i = 0; i < ARRAY_SIZE(common_workload_keys); i++)
 		keys[nr_keys++] = common_workload_keys[i];
 	for (i = 0; i < w->type->nr_keys; i++)
 		keys[nr_keys++] = w->type->keys[i];
@@ -359,7 +359,7 @@ static int variant_load(struct variant *v, const struct scenario_node *base,
 			goto out_destroy;
 	}
 	snprintf(v->name, sizeof(v->name), "%s", name);
-	if (scenario_check_keys(v->tree, top_keys, N(top_keys), err) ||
+	if (scenario_check_keys(v->tree, top_keys, ARRAY_SIZE(top_keys), err) ||
 	    scenario_u64(v->tree, "seed", false, 1, 0, UINT64_MAX, &v->seed, err))
 		goto out_destroy;
 	if (o->seed_set)
@@ -812,7 +812,7 @@ static int check_variants(const struct scenario_node *base,
 		const struct scenario_node *vn = scenario_item(vars, i);
 		const char *s;
 
-		if (scenario_check_keys(vn, variant_keys, N(variant_keys), err) ||
+		if (scenario_check_keys(vn, variant_keys, ARRAY_SIZE(variant_keys), err) ||
 		    scenario_string(vn, "name", true, NULL, &names[i], err))
 			return -1;
 		if (!names[i][0] || strlen(names[i]) >= 64 ||
@@ -888,7 +888,7 @@ static int check_published(const struct scenario_node *base,
 
 	if (!p)
 		return 0;
-	if (scenario_check_keys(p, published_keys, N(published_keys), err) ||
+	if (scenario_check_keys(p, published_keys, ARRAY_SIZE(published_keys), err) ||
 	    scenario_string(p, "source", true, NULL, &s, err) ||
 	    scenario_string(p, "metric", false, "throughput", &s, err) ||
 	    scenario_double(p, "tolerance_pp", false, 3.0, 0, 100, &d, err))
@@ -978,7 +978,7 @@ int scenario_run(const char *path, const struct run_opts *o,
 	for (k = 0; k < o->nr_sets; k++)
 		if (scenario_set_arg(base, o->sets[k], err))
 			goto out_free;
-	if (scenario_check_keys(base, top_keys, N(top_keys), err))
+	if (scenario_check_keys(base, top_keys, ARRAY_SIZE(top_keys), err))
 		goto out_free;
 	vars = scenario_get(base, "variants");
 	if (check_variants(base, vars, &baseline, err) ||

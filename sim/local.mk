@@ -3,7 +3,7 @@
 # statistics, errors, trace, the YAML scenario tree, the results table, the
 # file formats). Includes nothing from models/ or cli/.
 libsim_a_SOURCES += \
-	%reldir%/error.c %reldir%/error.h \
+	%reldir%/error.c %reldir%/error.h %reldir%/util.h \
 	%reldir%/engine.c %reldir%/engine.h %reldir%/co.h \
 	%reldir%/stats.c %reldir%/stats.h \
 	%reldir%/scenario.c %reldir%/scenario.h \

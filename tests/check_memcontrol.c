@@ -27,8 +27,8 @@
 #include "models/kernel/memcontrol.h"
 #include "sim/co.h"
 #include "sim/engine.h"
+#include "sim/util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NR_TEST_CPUS 2
 
 enum { CG_ROOT, CG_A, CG_B, NR_CG };

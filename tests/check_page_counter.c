@@ -34,8 +34,8 @@
 #include "models/kernel/pahole.h"
 #include "sim/co.h"
 #include "sim/engine.h"
+#include "sim/util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 enum { ROOT, TOP, MID, LEAF, NR_LEVELS };
 

@@ -20,8 +20,8 @@
 #include <unistd.h>
 
 #include "models/kernel/pahole.h"
+#include "sim/util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* About 20 KiB: static, not on the stack. Each test runs in its own fork. */
 static struct pahole_struct ps;

@@ -32,8 +32,8 @@
 #include "models/kernel/rstat.h"
 #include "sim/co.h"
 #include "sim/engine.h"
+#include "sim/util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NR_TEST_CPUS 8
 #define BATCH 32
 #define NR_ITEMS (23 + 21 + 18)	/* state + events + one node's lruvec */

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "models/hw/machine.h"
+#include "sim/util.h"
 
 #define MACHINE_MAX_SOCKETS 16
 #define MACHINE_MAX_CORES_PER_SOCKET 256
@@ -38,7 +39,6 @@
 #define MACHINE_MAX_LATENCY_PS 1000000000ull /* 1 ms */
 #define PS_PER_NS 1000
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const machine_keys[] = {
 	"name",		    "description", "sockets",	"cores_per_socket",

@@ -12,6 +12,7 @@
 
 #include "models/kernel/config.h"
 #include "models/kernel/pahole.h"
+#include "sim/util.h"
 
 static const char *const kernel_keys[] = {
 	"memcg", "charge_batch", "stock_memcgs", "page_counter_layout",
@@ -37,7 +38,6 @@ static const char *const kmem_names[] = { "off", "pages", "objects" };
 static const char *const threshold_names[] = { "global", "per_memcg" };
 static const char *const local_names[] = { "percpu_sum", "aggregated" };
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static int custom_layout_load(struct kernel_config *k,
 			      const struct scenario_node *n,
@@ -226,9 +226,9 @@ int kernel_config_load(struct kernel_config *k,
 	kernel_config_defaults(k);
 	if (!n)
 		return 0;
-	if (scenario_check_keys(n, kernel_keys, N(kernel_keys), err))
+	if (scenario_check_keys(n, kernel_keys, ARRAY_SIZE(kernel_keys), err))
 		return -1;
-	if (scenario_enum(n, "memcg", false, 0, memcg_names, N(memcg_names),
+	if (scenario_enum(n, "memcg", false, 0, memcg_names, ARRAY_SIZE(memcg_names),
 			  &memcg, err))
 		return -1;
 	k->memcg_disabled = memcg == 1;
@@ -239,7 +239,7 @@ int kernel_config_load(struct kernel_config *k,
 		return -1;
 	k->stock_memcgs = (unsigned int)v;
 	if (scenario_enum(n, "page_counter_layout", false, PC_LAYOUT_V6_0,
-			  layout_names, N(layout_names), &e, err))
+			  layout_names, ARRAY_SIZE(layout_names), &e, err))
 		return -1;
 	k->page_counter_layout = e;
 	if (layout_load(k, n, err))
@@ -263,34 +263,34 @@ int kernel_config_load(struct kernel_config *k,
 			     &k->reclaim_ps, err))
 		return -1;
 	if (scenario_enum(n, "sk_reclaim", false, 0, sk_reclaim_names,
-			  N(sk_reclaim_names), &e, err))
+			  ARRAY_SIZE(sk_reclaim_names), &e, err))
 		return -1;
 	k->sk_reclaim = e;
 	if (scenario_enum(n, "stats_version", false, STATS_V6_0,
-			  stats_version_names, N(stats_version_names), &e, err))
+			  stats_version_names, ARRAY_SIZE(stats_version_names), &e, err))
 		return -1;
 	k->stats_version = e;
 	stats_defaults(k);
 	if (scenario_enum(n, "stats_updates_atomic", false,
 			  k->stats_updates_atomic, stats_atomic_names,
-			  N(stats_atomic_names), &e, err))
+			  ARRAY_SIZE(stats_atomic_names), &e, err))
 		return -1;
 	k->stats_updates_atomic = e;
 	if (scenario_enum(n, "protected_usage_update", false, PROTECTED_ALWAYS,
-			  protected_names, N(protected_names), &e, err))
+			  protected_names, ARRAY_SIZE(protected_names), &e, err))
 		return -1;
 	k->protected_usage_update = e;
 	if (scenario_enum(n, "kmem_accounting", false, KMEM_OFF, kmem_names,
-			  N(kmem_names), &e, err))
+			  ARRAY_SIZE(kmem_names), &e, err))
 		return -1;
 	k->kmem_accounting = e;
 	if (scenario_enum(n, "stats_flush_threshold", false,
 			  k->stats_flush_threshold,
-			  threshold_names, N(threshold_names), &e, err))
+			  threshold_names, ARRAY_SIZE(threshold_names), &e, err))
 		return -1;
 	k->stats_flush_threshold = e;
 	if (scenario_enum(n, "local_stats", false, k->local_stats,
-			  local_names, N(local_names), &e, err))
+			  local_names, ARRAY_SIZE(local_names), &e, err))
 		return -1;
 	k->local_stats = e;
 	if (scenario_u64(n, "stats_flush_period_ms", false, 2000, 1, 3600000,
@@ -312,7 +312,7 @@ int kernel_config_load(struct kernel_config *k,
 			  &k->stats_flush_skip, err))
 		return -1;
 	if (scenario_enum(n, "stats_parent_walk", false, 0, parent_walk_names,
-			  N(parent_walk_names), &e, err))
+			  ARRAY_SIZE(parent_walk_names), &e, err))
 		return -1;
 	k->stats_parent_walk_memcg = e == 1;
 	return stats_sizes_check(k, n, err);
@@ -385,7 +385,7 @@ static int cgroup_load_one(struct cgroup_tree *t, const struct scenario_node *n,
 	snprintf(cg->path, sizeof(cg->path), "%s", path);
 	if (scenario_kind(n) == SCENARIO_SCALAR && !*scenario_scalar(n))
 		goto out;	/* "/top:" with no settings */
-	if (scenario_check_keys(n, cgroup_keys, N(cgroup_keys), err))
+	if (scenario_check_keys(n, cgroup_keys, ARRAY_SIZE(cgroup_keys), err))
 		return -1;
 	if (scenario_size(n, "memory.min", false, 0, UINT64_MAX, &cg->min, err) ||
 	    scenario_size(n, "memory.low", false, 0, UINT64_MAX, &cg->low, err) ||

@@ -14,6 +14,7 @@
 #include "models/kernel/memcontrol.h"
 #include "models/kernel/pahole.h"
 #include "sim/error.h"
+#include "sim/util.h"
 
 #define MAX_RECLAIM_RETRIES 16
 #define SWAP_CLUSTER_MAX 32
@@ -47,7 +48,6 @@ static const struct coh_layout_field objcg_fields[] = {
 	{ "nr_charged_bytes", 24, 4 },
 };
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static void memcg_stats_init(struct memcg_sim *ms);
 static void memcg_stats_free(struct memcg_sim *ms);
@@ -150,13 +150,13 @@ struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 	     ms->pcl.align == 64 ? 0 : 16;
 	memcg_layout_build(ms, mo);
 	ms->stock_layout = (struct coh_layout){ "memcg_stock_pcp", 64,
-		N(stock_fields), stock_fields };
+		ARRAY_SIZE(stock_fields), stock_fields };
 	ms->objcg_layout = (struct coh_layout){ "obj_cgroup", 64,
-		N(objcg_fields), objcg_fields };
+		ARRAY_SIZE(objcg_fields), objcg_fields };
 	ms->pcpu_stats_layout = (struct coh_layout){ "percpu", 64,
-		N(pcpu_stats_fields), pcpu_stats_fields };
+		ARRAY_SIZE(pcpu_stats_fields), pcpu_stats_fields };
 	ms->global_layout = (struct coh_layout){ "atomic_t", 64,
-		N(global_fields), global_fields };
+		ARRAY_SIZE(global_fields), global_fields };
 	ms->reclaim_ps = k->reclaim_ps;
 	sim_stat_init(&ms->charge_lat);
 
@@ -928,7 +928,7 @@ static void memcg_stats_init(struct memcg_sim *ms)
 	ms->nr_nodes = m->sockets;
 	stats_layouts_build(ms);
 	ms->node_pcp_layout = (struct coh_layout){ "per_cpu_nodestats", 64,
-		N(node_pcp_fields), node_pcp_fields };
+		ARRAY_SIZE(node_pcp_fields), node_pcp_fields };
 	ms->state_slot = malloc(ms->k->memcg_stat_items *
 				sizeof(*ms->state_slot));
 	ms->event_slot = malloc(ms->k->memcg_event_items *
@@ -1914,11 +1914,11 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 	else
 		CO_CALL(f, p, mem_cgroup_flush_stats, .ms = ms, .cc = f->cc, .memcg = f->memcg);
 	if (f->format == 2) {
-		for (f->i = 0; f->i < N(v2_state_reads); f->i++)
+		for (f->i = 0; f->i < ARRAY_SIZE(v2_state_reads); f->i++)
 			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc, .memcg = f->memcg,
 				.k = (int)state_index(ms, v2_state_reads[f->i]));
 		if (ms->k->stats_version == STATS_V6_0) {
-			for (f->i = 0; f->i < N(v2_events_v6_0); f->i++)
+			for (f->i = 0; f->i < ARRAY_SIZE(v2_events_v6_0); f->i++)
 				CO_CALL(f, p, stat_read_one, .ms = ms,
 					.cc = f->cc, .memcg = f->memcg,
 					.event = true,
@@ -1942,18 +1942,18 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 	}
 	/* v1: local, the hierarchical limits, then total_* */
 	for (f->pass = 0; f->pass < 2; f->pass++) {
-		for (f->i = 0; f->i < N(v1_state_reads); f->i++)
+		for (f->i = 0; f->i < ARRAY_SIZE(v1_state_reads); f->i++)
 			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc, .memcg = f->memcg,
 				.local = f->pass == 0,
 				.k = (int)state_index(ms, v1_state_reads[f->i]));
-		for (f->i = 0; f->i < N(v1_events); f->i++) {
+		for (f->i = 0; f->i < ARRAY_SIZE(v1_events); f->i++) {
 			k = stat_event_k(ms, v1_events[f->i]);
 			if (k < 0)
 				continue;
 			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc, .memcg = f->memcg,
 				.event = true, .local = f->pass == 0, .k = k);
 		}
-		for (f->i = 0; f->i < N(v1_lru_reads); f->i++)
+		for (f->i = 0; f->i < ARRAY_SIZE(v1_lru_reads); f->i++)
 			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc, .memcg = f->memcg,
 				.local = f->pass == 0,
 				.k = (int)state_index(ms, v1_lru_reads[f->i]));

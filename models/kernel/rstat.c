@@ -9,6 +9,7 @@
 #include "models/kernel/kprof.h"
 #include "models/kernel/rstat.h"
 #include "sim/error.h"
+#include "sim/util.h"
 
 /*
  * struct cgroup_rstat_cpu's members. SIM: the v6.0 layout (bsync is empty
@@ -40,7 +41,6 @@ static const struct coh_layout_field cgrp_fields[] = {
 	{ "bstat", 32, 24 },
 };
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 #define NOW(f) ((f)->cc->proc->now)
 #define ENTER(f, id) KPROF_ENTER((f)->cc->prof, (id), NOW(f))
@@ -65,11 +65,11 @@ struct rstat *rstat_create(struct coh *coh, enum kernel_stats_version v,
 	rs->css_rstat_flush = css_rstat_flush;
 	rs->ss = ss;
 	rs->rstatc_layout = (struct coh_layout){ "cgroup_rstat_cpu", 64,
-		N(rstatc_fields), rstatc_fields };
+		ARRAY_SIZE(rstatc_fields), rstatc_fields };
 	rs->lock_layout = (struct coh_layout){ "spinlock_t", 4,
-		N(lock_fields), lock_fields };
+		ARRAY_SIZE(lock_fields), lock_fields };
 	rs->cgrp_layout = (struct coh_layout){ "cgroup", 64,
-		N(cgrp_fields), cgrp_fields };
+		ARRAY_SIZE(cgrp_fields), cgrp_fields };
 	rs->rstatc = calloc((size_t)nr_cpus * nr_cgroups, sizeof(*rs->rstatc));
 	rs->cpu_lock = calloc(nr_cpus, sizeof(*rs->cpu_lock));
 	rs->cpu_lock_obj = calloc(nr_cpus, sizeof(*rs->cpu_lock_obj));

@@ -33,8 +33,8 @@
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"
+#include "sim/util.h"
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 #define SKBUFF_HEAD_SIZE 256	/* skbuff_head_cache object */
 #define SKB_SHINFO_SIZE 320	/* SKB_DATA_ALIGN(struct skb_shared_info) */
 
@@ -261,7 +261,7 @@ const struct workload_type hackbench_type = {
 	.name = "hackbench",
 	.summary = "af_unix groups passing small messages; slab objects charged on send, freed on receive",
 	.keys = hackbench_keys,
-	.nr_keys = N(hackbench_keys),
+	.nr_keys = ARRAY_SIZE(hackbench_keys),
 	.unit = "msgs/s",
 	.memcg = true,
 	.parse = hackbench_parse,

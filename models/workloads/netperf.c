@@ -79,8 +79,8 @@
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"
+#include "sim/util.h"
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
  * The truesize of the skb head tcp_stream_alloc_skb() allocates for
@@ -157,7 +157,7 @@ static int netperf_parse(struct workload *w, const struct scenario_node *n,
 	SIM_BUG_ON(!np);
 	w->priv = np;
 	if (scenario_enum(n, "protocol", false, PROTO_TCP, proto_names,
-			  N(proto_names), &np->protocol, err))
+			  ARRAY_SIZE(proto_names), &np->protocol, err))
 		return -1;
 	/* netperf's default send size is the socket's send buffer */
 	if (scenario_u64(n, "instances", false, w->nr_tasks / 2, 1,
@@ -169,7 +169,7 @@ static int netperf_parse(struct workload *w, const struct scenario_node *n,
 			     SIM_PS_PER_NS, SIM_PS_PER_MS, &np->work_ps, err) ||
 	    scenario_u64(n, "window", false, 16, 1, 4096, &np->window, err) ||
 	    scenario_enum(n, "placement", false, PLACE_RANDOM, place_names,
-			  N(place_names), &np->placement, err))
+			  ARRAY_SIZE(place_names), &np->placement, err))
 		return -1;
 	if (np->message_bytes == 0) {
 		scenario_error(err, scenario_get(n, "message_bytes"),
@@ -189,7 +189,7 @@ static int netperf_parse(struct workload *w, const struct scenario_node *n,
 	if (scenario_bool(n, "backlog", false, false, &np->backlog, err))
 		return -1;
 	if (scenario_enum(n, "report", false, 0, report_names,
-			  N(report_names), &e, err))
+			  ARRAY_SIZE(report_names), &e, err))
 		return -1;
 	/* 10^6 bits/s per instance (netperf's own line), or summed */
 	w->scale = (double)np->message_bytes * 8.0 / 1e6;
@@ -638,7 +638,7 @@ const struct workload_type netperf_type = {
 	.name = "netperf",
 	.summary = "loopback stream pairs charging socket memory (10^6 bits/s per instance)",
 	.keys = netperf_keys,
-	.nr_keys = N(netperf_keys),
+	.nr_keys = ARRAY_SIZE(netperf_keys),
 	.unit = "Mbit/s",
 	.memcg = true,
 	.parse = netperf_parse,

@@ -33,8 +33,8 @@
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"
+#include "sim/util.h"
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 #define MMU_GATHER_BUNDLE 8
 #define MAX_GATHER_BATCH 510		/* (4096 - 16) / 8 */
@@ -170,7 +170,7 @@ const struct workload_type page_fault_type = {
 	.name = "page_fault",
 	.summary = "will-it-scale page_fault1: fault in, charge, unmap, uncharge in batches",
 	.keys = page_fault_keys,
-	.nr_keys = N(page_fault_keys),
+	.nr_keys = ARRAY_SIZE(page_fault_keys),
 	.unit = "faults/s",
 	.memcg = true,
 	.parse = page_fault_parse,

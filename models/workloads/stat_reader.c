@@ -31,8 +31,8 @@
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"
+#include "sim/util.h"
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const stat_reader_keys[] = {
 	"read", "format", "work_ns", "pass_interval_us", "flush",
@@ -112,7 +112,7 @@ static int stat_reader_parse(struct workload *w, const struct scenario_node *n,
 	if (scenario_u64(n, "format", false, 0, 1, 2, &v, err))
 		return -1;
 	sr->format = (unsigned int)v;
-	if (scenario_enum(n, "flush", false, 0, flush_names, N(flush_names),
+	if (scenario_enum(n, "flush", false, 0, flush_names, ARRAY_SIZE(flush_names),
 			  &e, err))
 		return -1;
 	sr->ratelimited = e == 1;
@@ -230,7 +230,7 @@ const struct workload_type stat_reader_type = {
 	.name = "stat_reader",
 	.summary = "reads memory.stat (v1 or v2) of a set of memcgs, pass after pass",
 	.keys = stat_reader_keys,
-	.nr_keys = N(stat_reader_keys),
+	.nr_keys = ARRAY_SIZE(stat_reader_keys),
 	.unit = "reads/s",
 	.memcg = true,
 	.parse = stat_reader_parse,

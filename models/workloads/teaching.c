@@ -30,8 +30,8 @@
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"
+#include "sim/util.h"
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const think_names[] = { "fixed", "exponential" };
 
@@ -67,7 +67,7 @@ static int think_parse(const struct scenario_node *n, sim_time_t *think_ps,
 	if (scenario_time_ps(n, "think_ns", false, SIM_PS_PER_NS, 0, 0,
 			     SIM_PS_PER_MS, think_ps, err))
 		return -1;
-	if (scenario_enum(n, "think", false, 0, think_names, N(think_names),
+	if (scenario_enum(n, "think", false, 0, think_names, ARRAY_SIZE(think_names),
 			  &e, err))
 		return -1;
 	*exponential = e == 1;
@@ -200,10 +200,10 @@ static int false_sharing_parse(struct workload *w,
 	SIM_BUG_ON(!fs);
 	w->priv = fs;
 	if (scenario_enum(n, "layout", false, 0, fs_layout_names,
-			  N(fs_layout_names), &e, err))
+			  ARRAY_SIZE(fs_layout_names), &e, err))
 		return -1;
 	fs->padded = e == 1;
-	if (scenario_enum(n, "op", false, 0, fs_op_names, N(fs_op_names), &e,
+	if (scenario_enum(n, "op", false, 0, fs_op_names, ARRAY_SIZE(fs_op_names), &e,
 			  err))
 		return -1;
 	fs->op = e ? COH_RMW : COH_WRITE;
@@ -329,7 +329,7 @@ static int ops_parse_object(struct ops_object *o, const struct scenario_node *n,
 	bool lock;
 	size_t i;
 
-	if (scenario_check_keys(n, ops_object_keys, N(ops_object_keys), err) ||
+	if (scenario_check_keys(n, ops_object_keys, ARRAY_SIZE(ops_object_keys), err) ||
 	    scenario_string(n, "name", true, NULL, &name, err) ||
 	    scenario_u64(n, "offset_in_line", false, 0, 0, 63, &v, err) ||
 	    scenario_bool(n, "lock", false, false, &lock, err))
@@ -437,7 +437,7 @@ static int ops_parse_insn(struct ops_workload *ow, struct ops_insn *in,
 			       "expected one operation like {rmw: obj.field}, {delay_ns: 10} or {fence: true}");
 		return -1;
 	}
-	if (scenario_check_keys(n, ops_kind_names, N(ops_kind_names), err))
+	if (scenario_check_keys(n, ops_kind_names, ARRAY_SIZE(ops_kind_names), err))
 		return -1;
 	key = scenario_key(n, 0);
 	for (k = 0; strcmp(ops_kind_names[k], key); k++)
@@ -669,7 +669,7 @@ static const struct workload_type atomic_counter_type = {
 	.name = "atomic_counter",
 	.summary = "CPUs incrementing shared counters (contention, batching)",
 	.keys = atomic_counter_keys,
-	.nr_keys = N(atomic_counter_keys),
+	.nr_keys = ARRAY_SIZE(atomic_counter_keys),
 	.unit = "ops/s",
 	.parse = atomic_counter_parse,
 	.setup = atomic_counter_setup,
@@ -680,7 +680,7 @@ static const struct workload_type false_sharing_type = {
 	.name = "false_sharing",
 	.summary = "each CPU updates its own field, packed or padded",
 	.keys = false_sharing_keys,
-	.nr_keys = N(false_sharing_keys),
+	.nr_keys = ARRAY_SIZE(false_sharing_keys),
 	.unit = "ops/s",
 	.parse = false_sharing_parse,
 	.setup = false_sharing_setup,
@@ -691,7 +691,7 @@ static const struct workload_type ops_type = {
 	.name = "ops",
 	.summary = "a literal program of reads, writes, RMWs, locks, delays",
 	.keys = ops_keys,
-	.nr_keys = N(ops_keys),
+	.nr_keys = ARRAY_SIZE(ops_keys),
 	.unit = "programs/s",
 	.parse = ops_parse,
 	.setup = ops_setup,
@@ -712,7 +712,7 @@ const struct workload_type *workload_type_find(const char *name)
 {
 	unsigned int i;
 
-	for (i = 0; i < N(all_types); i++)
+	for (i = 0; i < ARRAY_SIZE(all_types); i++)
 		if (!strcmp(all_types[i]->name, name))
 			return all_types[i];
 	return NULL;
@@ -721,5 +721,5 @@ const struct workload_type *workload_type_find(const char *name)
 unsigned int workload_types(const struct workload_type *const **types)
 {
 	*types = all_types;
-	return N(all_types);
+	return ARRAY_SIZE(all_types);
 }
