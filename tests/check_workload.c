@@ -29,6 +29,7 @@
 
 #include "models/hw/cache.h"
 #include "models/hw/machine.h"
+#include "models/kernel/config.h"
 #include "models/workloads/workload.h"
 #include "sim/engine.h"
 #include "sim/scenario.h"
@@ -36,6 +37,26 @@
 #include "sim/util.h"
 
 #define NS 1000ull /* ps per ns */
+
+/* The machine of the header comment. */
+static const char machine_yaml[] =
+	"name: test-2s-16\n"
+	"sockets: 2\n"
+	"cores_per_socket: 4\n"
+	"threads_per_core: 2\n"
+	"latencies:\n"
+	"  l1_hit: {ns: 1, source: test}\n"
+	"  llc_hit: {ns: 20, source: test}\n"
+	"  memory: {ns: 80, source: test}\n"
+	"  rmw_local: {ns: 5, source: test}\n"
+	"  xfer_smt: {ns: 10, source: test}\n"
+	"  xfer_llc: {ns: 50, source: test}\n"
+	"  xfer_socket: {ns: 100, source: test}\n"
+	"  inval_per_sharer: {ns: 2, source: test}\n"
+	"  xfer_per_waiter: {ns: 0, source: test}\n"
+	"coherence:\n"
+	"  handoff: strict\n"
+	"  occupancy: {fraction: 1.0, source: test}\n";
 
 /* ---- the registry ---- */
 
@@ -193,26 +214,117 @@ START_TEST(atomic_counter_declares_its_keys)
 }
 END_TEST
 
-/* ---- atomic_counter ---- */
+/*
+ * A minimal valid map of each type's own keys: parse accepts it. The
+ * other types need none of their keys.
+ */
+static const struct {
+	const char *type, *yaml;
+} minimal[] = {
+	{ "netperf", "{work_ns: 100}" },
+	{ "page_fault", "{work_ns: 100}" },
+	{ "hackbench", "{work_ns: 100}" },
+	{ "stat_reader", "{read: /}" },
+	{ "ops",
+	  "{objects: [{name: s, fields: {a: 0}}], program: [{rmw: s.a}]}" },
+};
 
-static const char machine_yaml[] =
-	"name: test-2s-16\n"
-	"sockets: 2\n"
-	"cores_per_socket: 4\n"
-	"threads_per_core: 2\n"
-	"latencies:\n"
-	"  l1_hit: {ns: 1, source: test}\n"
-	"  llc_hit: {ns: 20, source: test}\n"
-	"  memory: {ns: 80, source: test}\n"
-	"  rmw_local: {ns: 5, source: test}\n"
-	"  xfer_smt: {ns: 10, source: test}\n"
-	"  xfer_llc: {ns: 50, source: test}\n"
-	"  xfer_socket: {ns: 100, source: test}\n"
-	"  inval_per_sharer: {ns: 2, source: test}\n"
-	"  xfer_per_waiter: {ns: 0, source: test}\n"
-	"coherence:\n"
-	"  handoff: strict\n"
-	"  occupancy: {fraction: 1.0, source: test}\n";
+static const char *minimal_yaml(const char *type)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(minimal); i++)
+		if (!strcmp(minimal[i].type, type))
+			return minimal[i].yaml;
+	return "{}";
+}
+
+/*
+ * parse_with() - run @t's parse on @n for a workload of 4 tasks (CPUs 0-3
+ * of a 16-CPU machine, cgroup "/"), then its destroy. Return parse's
+ * result, with @err set on failure.
+ */
+static int parse_with(const struct workload_type *t,
+		      const struct scenario_node *n, const struct machine *m,
+		      const struct cgroup_tree *cg, struct sim_error *err)
+{
+	unsigned int cpus[4] = { 0, 1, 2, 3 };
+	struct sim_task tasks[4];
+	struct workload w = {
+		.type = t,
+		.cgroup = "/",
+		.nr_tasks = 4,
+		.cpus = cpus,
+		.tasks = tasks,
+		.scale = 1.0,
+		.cgroups = cg,
+	};
+	int ret;
+
+	memset(tasks, 0, sizeof(tasks));
+	ret = t->parse(&w, n, m, err);
+	if (t->destroy)
+		t->destroy(&w);
+	return ret;
+}
+
+/*
+ * Every key a type declares is one its parse reads: with the key set to
+ * a map no key takes ({zz: [1]}) on top of the type's minimal map, parse
+ * fails and the error names that key. A declared key that parse never
+ * reads would be accepted by the driver and then silently ignored.
+ *
+ * Expect each type's minimal map to parse, and every declared key with
+ * the bad value to be refused with "key '<key>..." in the message.
+ */
+START_TEST(workload_type_parse_reads_declared_keys)
+{
+	const struct workload_type *const *types;
+	unsigned int i, k, nr = workload_types(&types);
+	struct scenario_node *n, *bad, *base;
+	struct cgroup_tree cg;
+	struct sim_error err;
+	struct machine m;
+	char want[64];
+
+	n = scenario_parse_string("test-machine", machine_yaml, &err);
+	ck_assert_msg(n, "%s", err.msg);
+	ck_assert_msg(!machine_load(&m, n, &err), "%s", err.msg);
+	ck_assert_msg(!cgroup_tree_load(&cg, n, &err), "%s", err.msg);
+	scenario_free(n);
+	bad = scenario_parse_string("bad", "{zz: [1]}", &err);
+	ck_assert_ptr_nonnull(bad);
+	for (i = 0; i < nr; i++) {
+		const char *yaml = minimal_yaml(types[i]->name);
+
+		base = scenario_parse_string("minimal", yaml, &err);
+		ck_assert_msg(base, "%s", err.msg);
+		ck_assert_msg(!parse_with(types[i], base, &m, &cg, &err),
+			      "%s: %s: %s", types[i]->name, yaml, err.msg);
+		for (k = 0; k < types[i]->nr_keys; k++) {
+			const char *key = types[i]->keys[k];
+
+			n = scenario_clone(base);
+			ck_assert_msg(!scenario_set(n, key, bad, &err), "%s",
+				      err.msg);
+			ck_assert_msg(parse_with(types[i], n, &m, &cg, &err),
+				      "%s: '%s' is not read: %s with %s: "
+				      "{zz: [1]} accepted",
+				      types[i]->name, key, yaml, key);
+			snprintf(want, sizeof(want), "key '%s", key);
+			ck_assert_msg(strstr(err.msg, want), "%s: %s: %s",
+				      types[i]->name, key, err.msg);
+			scenario_free(n);
+		}
+		scenario_free(base);
+	}
+	scenario_free(bad);
+	cgroup_tree_destroy(&cg);
+	machine_destroy(&m);
+}
+END_TEST
+
+/* ---- atomic_counter ---- */
 
 #define MAX_TASKS 16
 
@@ -456,6 +568,7 @@ static Suite *workload_suite(void)
 	tcase_add_test(tc, workload_type_find_unknown);
 	tcase_add_test(tc, workload_type_declarations_consistent);
 	tcase_add_test(tc, atomic_counter_declares_its_keys);
+	tcase_add_test(tc, workload_type_parse_reads_declared_keys);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("atomic_counter");
 	tcase_add_test(tc, atomic_counter_setup_one_line_per_counter);
