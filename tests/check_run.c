@@ -285,6 +285,53 @@ START_TEST(scenario_run_set_precedence)
 }
 END_TEST
 
+/*
+ * Baselines: the scenario's `baseline:` names the variant every change is
+ * measured against, and a variant's own `baseline:` overrides it for that
+ * variant. With far (1e7 ops/s) the baseline and near2 (a copy of near,
+ * 2e7) measured against near, the CSV's change_pct is
+ *
+ *	near   (2e7 - 1e7) / 1e7 = +100%
+ *	far    0 (the baseline itself)
+ *	near2  (2e7 - 2e7) / 2e7 = 0
+ */
+START_TEST(scenario_run_baselines)
+{
+	static const char *const want[] = {
+		"variant,throughput,unit,change_pct,",
+		"near,20000000,ops/s,100,",
+		"far,10000000,ops/s,0,",
+		"near2,20000000,ops/s,0,",
+	};
+	struct run_opts o = opts();
+	struct report *r;
+	char *csv, *line, *save = NULL;
+	size_t i;
+
+	scenario_write("workloads:\n"
+		       "  - {type: atomic_counter, cpus: 0-1}\n"
+		       "baseline: far\n"
+		       "variants:\n"
+		       "  - name: near\n"
+		       "  - name: far\n"
+		       "    set: {workloads.0.cpus: '0,4'}\n"
+		       "  - name: near2\n"
+		       "    baseline: near\n");
+	r = run_ok(&o);
+	csv = render(r, REPORT_CSV);
+	line = strtok_r(csv, "\n", &save);
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		ck_assert_msg(line && !strncmp(line, want[i], strlen(want[i])),
+			      "CSV line %zu: '%s', expected '%s...'", i + 1,
+			      line ? line : "(none)", want[i]);
+		line = strtok_r(NULL, "\n", &save);
+	}
+	ck_assert_ptr_null(line);
+	free(csv);
+	report_free(r);
+}
+END_TEST
+
 /* --variant runs that variant only. Expect far alone in the report. */
 START_TEST(scenario_run_one_variant)
 {
@@ -530,6 +577,7 @@ static Suite *run_suite(void)
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_test(tc, scenario_run_variants_set);
 	tcase_add_test(tc, scenario_run_set_precedence);
+	tcase_add_test(tc, scenario_run_baselines);
 	tcase_add_test(tc, scenario_run_one_variant);
 	tcase_add_test(tc, scenario_run_check_only);
 	suite_add_tcase(s, tc);
