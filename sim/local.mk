@@ -6,6 +6,7 @@ libsim_a_SOURCES += \
 	%reldir%/error.c %reldir%/error.h %reldir%/util.h \
 	%reldir%/engine.c %reldir%/engine.h %reldir%/co.h \
 	%reldir%/stats.c %reldir%/stats.h \
-	%reldir%/scenario.c %reldir%/scenario.h \
+	%reldir%/scenario.c %reldir%/scenario_get.c %reldir%/scenario.h \
+	%reldir%/scenario_internal.h \
 	%reldir%/report.c %reldir%/report.h \
 	%reldir%/trace.c %reldir%/trace.h

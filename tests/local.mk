@@ -59,6 +59,16 @@ tests_check_compare_SOURCES = tests/check_compare.c
 tests_check_compare_CFLAGS = $(TEST_CFLAGS)
 tests_check_compare_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_workload
+tests_check_workload_SOURCES = tests/check_workload.c
+tests_check_workload_CFLAGS = $(TEST_CFLAGS)
+tests_check_workload_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/check_run
+tests_check_run_SOURCES = tests/check_run.c
+tests_check_run_CFLAGS = $(TEST_CFLAGS)
+tests_check_run_LDADD = $(TEST_LDADD)
+
 # ---- Scenario-level tests: shell drivers, run with $(SHELL) ----
 # tests/run-bad.sh          bad input is refused: exit 2, no output, the
 #                           message in tests/bad/model-*.expect

@@ -4,6 +4,7 @@
 # models/hw/ and sim/.
 libsim_a_SOURCES += \
 	%reldir%/workload.c %reldir%/workload.h \
+	%reldir%/registry.c \
 	%reldir%/teaching.c \
 	%reldir%/netperf.c \
 	%reldir%/page_fault.c \

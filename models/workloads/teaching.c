@@ -663,9 +663,9 @@ static void ops_destroy(struct workload *w)
 	w->priv = NULL;
 }
 
-/* ---- the registry ---- */
+/* ---- the types (registered in models/workloads/registry.c) ---- */
 
-static const struct workload_type atomic_counter_type = {
+const struct workload_type atomic_counter_type = {
 	.name = "atomic_counter",
 	.summary = "CPUs incrementing shared counters (contention, batching)",
 	.keys = atomic_counter_keys,
@@ -676,7 +676,7 @@ static const struct workload_type atomic_counter_type = {
 	.destroy = atomic_counter_destroy,
 };
 
-static const struct workload_type false_sharing_type = {
+const struct workload_type false_sharing_type = {
 	.name = "false_sharing",
 	.summary = "each CPU updates its own field, packed or padded",
 	.keys = false_sharing_keys,
@@ -687,7 +687,7 @@ static const struct workload_type false_sharing_type = {
 	.destroy = false_sharing_destroy,
 };
 
-static const struct workload_type ops_type = {
+const struct workload_type ops_type = {
 	.name = "ops",
 	.summary = "a literal program of reads, writes, RMWs, locks, delays",
 	.keys = ops_keys,
@@ -697,29 +697,3 @@ static const struct workload_type ops_type = {
 	.setup = ops_setup,
 	.destroy = ops_destroy,
 };
-
-static const struct workload_type *const all_types[] = {
-	&atomic_counter_type,
-	&false_sharing_type,
-	&ops_type,
-	&netperf_type,
-	&page_fault_type,
-	&hackbench_type,
-	&stat_reader_type,
-};
-
-const struct workload_type *workload_type_find(const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(all_types); i++)
-		if (!strcmp(all_types[i]->name, name))
-			return all_types[i];
-	return NULL;
-}
-
-unsigned int workload_types(const struct workload_type *const **types)
-{
-	*types = all_types;
-	return ARRAY_SIZE(all_types);
-}

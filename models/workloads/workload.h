@@ -12,7 +12,9 @@
  * goes into the run's one latency statistic; the runner resets both at the
  * end of the warm-up.
  *
- * Built-in types: atomic_counter, false_sharing and ops (models/workloads/teaching.c).
+ * Built-in types: atomic_counter, false_sharing and ops
+ * (models/workloads/teaching.c), and netperf, page_fault, hackbench and
+ * stat_reader (a file each); models/workloads/registry.c lists them.
  *
  * Layering: models/ module.
  */
@@ -75,12 +77,18 @@ struct workload {
 	void *priv;			/* the type's own state */
 };
 
+/* The teaching workloads (teaching.c). */
+extern const struct workload_type atomic_counter_type;
+extern const struct workload_type false_sharing_type;
+extern const struct workload_type ops_type;
+
 /* The memcg workloads, each in its own file. */
 extern const struct workload_type netperf_type;
 extern const struct workload_type page_fault_type;
 extern const struct workload_type hackbench_type;
 extern const struct workload_type stat_reader_type;
 
+/* The registry (registry.c): look a type up by name, or list them all. */
 const struct workload_type *workload_type_find(const char *name);
 unsigned int workload_types(const struct workload_type *const **types);
 

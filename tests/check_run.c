@@ -1,0 +1,607 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tests/check_run.c - the run driver (cli/run.c): a scenario file in,
+ * variants, replications and metrics out, or an error at file:line:col.
+ *
+ * Every test writes a small scenario to a temporary file and calls
+ * scenario_run() as `memcgsim run` does, then reads the report with
+ * report_get() or renders it. The machine is the one of
+ * tests/check_cache.c, with round numbers:
+ *
+ *	2 sockets x 4 cores x 2 threads, threads_last numbering:
+ *	  CPUs 0-3 socket 0, one LLC; CPUs 4-7 socket 1; 8-15 SMT siblings
+ *	rmw_local 5 ns, memory 80 ns, xfer_llc 50 ns, xfer_socket 100 ns,
+ *	xfer_per_waiter 0 ns, occupancy 1.0, strict hand-off
+ *
+ * and the workload is atomic_counter: one shared counter, no batching, no
+ * think time, so each CPU loops on RMWs of one line. Warm-up 1001 ns,
+ * then a window of 10 us to 11001 ns (1001, not 1000, so that no
+ * operation completes exactly at the boundary). Two CPUs ping-pong the
+ * line: the first RMW comes from memory (done at 80 ns), then one
+ * hand-off of x ns after another, alternating CPUs, each operation
+ * waiting for the other CPU's hand-off and its own:
+ *
+ *	CPUs         x (ns)   done at     in the window    ops   latency
+ *	0,1 (LLC)    50       80 + 50k    k = 19..218      200   100 ns
+ *	0,4 (socket) 100      80 + 100k   k = 10..109      100   200 ns
+ *	0 alone      5 (hit)  80 + 5k     k = 186..2184   1999     5 ns
+ *
+ * CPU 0 alone loses the first operation of the window (k = 185, done at
+ * 1005 ns): a hit needs no event, so the step of the coroutine that the
+ * engine runs at 1000 ns completes it and counts it, and the driver's
+ * reset at 1001 ns, when the engine reaches the end of the warm-up,
+ * clears it again. (A ping-pong operation completes in an event of its
+ * own, after the reset.)
+ *
+ * Throughput is ops / 10 us: 2e7, 1e7 and 1.999e8 ops/s.
+ */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, open_memstream */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "cli/run.h"
+#include "sim/report.h"
+#include "sim/stats.h"
+#include "sim/util.h"
+
+/* Lines 1-22: everything but the workloads and variants. */
+static const char header[] = "scenario: check-run\n"
+			     "seed: 42\n"
+			     "duration_ms: 0.01\n"
+			     "warmup_ms: 0.001001\n"
+			     "machine:\n"
+			     "  name: test-2s-16\n"
+			     "  sockets: 2\n"
+			     "  cores_per_socket: 4\n"
+			     "  threads_per_core: 2\n"
+			     "  latencies:\n"
+			     "    l1_hit: {ns: 1, source: test}\n"
+			     "    llc_hit: {ns: 20, source: test}\n"
+			     "    memory: {ns: 80, source: test}\n"
+			     "    rmw_local: {ns: 5, source: test}\n"
+			     "    xfer_smt: {ns: 10, source: test}\n"
+			     "    xfer_llc: {ns: 50, source: test}\n"
+			     "    xfer_socket: {ns: 100, source: test}\n"
+			     "    inval_per_sharer: {ns: 2, source: test}\n"
+			     "    xfer_per_waiter: {ns: 0, source: test}\n"
+			     "  coherence:\n"
+			     "    handoff: strict\n"
+			     "    occupancy: {fraction: 1.0, source: test}\n";
+#define HEADER_LINES 22
+
+/* The two-CPU ping-pong and two variants (lines 23-30). */
+static const char variants[] = "workloads:\n"
+			       "  - {type: atomic_counter, cpus: 0-1}\n"
+			       "variants:\n"
+			       "  - name: near\n"
+			       "  - name: far\n"
+			       "    set: {workloads.0.cpus: '0,4'}\n"
+			       "  - name: alone\n"
+			       "    set: {workloads.0.cpus: '0'}\n";
+
+static char path[256];
+
+/* Write @header then @rest to a new temporary file, named in @path. */
+static void scenario_write(const char *rest)
+{
+	const char *tmp = getenv("TMPDIR");
+	FILE *f;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/check_run-XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(header, f);
+	fputs(rest, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static void teardown(void)
+{
+	if (path[0])
+		unlink(path);
+	path[0] = '\0';
+}
+
+/* The options of `memcgsim run FILE`: all variants, one replication. */
+static struct run_opts opts(void)
+{
+	struct run_opts o = {
+		.datadir = "/nonexistent", /* the machine is inline */
+		.replications = 1,
+		.hot_lines = 4,
+	};
+
+	return o;
+}
+
+/* Run the scenario in @path; the run must succeed. */
+static struct report *run_ok(const struct run_opts *o)
+{
+	struct report *r = NULL;
+	struct sim_error err;
+
+	sim_error_clear(&err);
+	ck_assert_msg(!scenario_run(path, o, &r, &err), "%s:%u:%u: %s",
+		      err.file, err.line, err.col, err.msg);
+	ck_assert_ptr_nonnull(r);
+	return r;
+}
+
+static double metric(const struct report *r, const char *variant,
+		     const char *name)
+{
+	double v = -1;
+
+	ck_assert_msg(report_get(r, variant, name, &v), "no %s of %s", name,
+		      variant);
+	return v;
+}
+
+static void ck_metric(const struct report *r, const char *variant,
+		      const char *name, double want)
+{
+	double v = metric(r, variant, name);
+
+	ck_assert_msg(v == want || (want && v / want > 1 - 1e-9 &&
+				    v / want < 1 + 1e-9),
+		      "%s of %s: %.17g, expected %.17g", name, variant, v,
+		      want);
+}
+
+/* The report rendered as @fmt, malloc'd. */
+static char *render(const struct report *r, enum report_format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(report_write(r, fmt, f), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	return buf;
+}
+
+/*
+ * No variants: the scenario as written is one variant, "base". Two CPUs
+ * of one LLC ping-pong the counter (see the table at the top).
+ *
+ * Expect throughput 200 ops / 10 us = 2e7 ops/s; every latency 100 ns;
+ * one transfer per operation; the line busy the whole window (200
+ * hand-offs x 50 ns, occupancy 1.0); both CPUs waiting the whole window
+ * (100 operations x 100 ns each).
+ */
+START_TEST(scenario_run_base_metrics)
+{
+	struct run_opts o = opts();
+	struct report *r;
+
+	scenario_write("workloads:\n"
+		       "  - {type: atomic_counter, cpus: 0-1}\n");
+	r = run_ok(&o);
+	ck_metric(r, "base", "throughput", 2e7);
+	ck_metric(r, "base", "latency_mean", 100);
+	ck_metric(r, "base", "latency_p50", 100);
+	ck_metric(r, "base", "latency_p99", 100);
+	ck_metric(r, "base", "transfers_per_op", 1);
+	ck_metric(r, "base", "hottest_line_util", 100);
+	ck_metric(r, "base", "cpu_waiting", 100);
+	/* one workload: no per-workload rows; no memcg: no charge rows */
+	ck_assert(
+		!report_get(r, "base", "workload0_throughput", &(double){ 0 }));
+	ck_assert(
+		!report_get(r, "base", "charge_latency_mean", &(double){ 0 }));
+	report_free(r);
+}
+END_TEST
+
+/*
+ * Two workloads of one unit: the ping-pong on CPUs 0-1 and a counter of
+ * its own on CPU 4 (hits: 1999 operations, as CPU 0 alone in the table).
+ *
+ * Expect throughput the sum, 2e7 + 1.999e8 ops/s, and each workload's
+ * own row; latency_mean over all 2199 operations, (200 x 100 + 1999 x 5)
+ * / 2199 ns; transfers per operation 200 / 2199.
+ */
+START_TEST(scenario_run_two_workloads_add_up)
+{
+	struct run_opts o = opts();
+	struct report *r;
+
+	scenario_write("workloads:\n"
+		       "  - {type: atomic_counter, cpus: 0-1}\n"
+		       "  - {type: atomic_counter, cpus: 4}\n");
+	r = run_ok(&o);
+	ck_metric(r, "base", "throughput", 2e7 + 1.999e8);
+	ck_metric(r, "base", "workload0_throughput", 2e7);
+	ck_metric(r, "base", "workload1_throughput", 1.999e8);
+	ck_metric(r, "base", "latency_mean", (200 * 100 + 1999 * 5) / 2199.0);
+	ck_metric(r, "base", "transfers_per_op", 200 / 2199.0);
+	report_free(r);
+}
+END_TEST
+
+/*
+ * Variants: `set:` rewrites the scenario for one variant only, and a
+ * scenario with variants has no "base" column.
+ *
+ * Expect near 2e7 ops/s at 100 ns, far (other socket) 1e7 at 200 ns,
+ * alone 1.999e8 at 5 ns with no transfer, no wait and an idle line (its
+ * only transfer, from memory, was in the warm-up).
+ */
+START_TEST(scenario_run_variants_set)
+{
+	struct run_opts o = opts();
+	struct report *r;
+	double v;
+
+	scenario_write(variants);
+	r = run_ok(&o);
+	ck_metric(r, "near", "throughput", 2e7);
+	ck_metric(r, "near", "latency_mean", 100);
+	ck_metric(r, "far", "throughput", 1e7);
+	ck_metric(r, "far", "latency_mean", 200);
+	ck_metric(r, "alone", "throughput", 1.999e8);
+	ck_metric(r, "alone", "latency_mean", 5);
+	ck_metric(r, "alone", "transfers_per_op", 0);
+	ck_metric(r, "alone", "cpu_waiting", 0);
+	ck_metric(r, "alone", "hottest_line_util", 0);
+	ck_assert(!report_get(r, "base", "throughput", &v));
+	report_free(r);
+}
+END_TEST
+
+/*
+ * --set rewrites the scenario before the variants' `set:` is applied on
+ * top (cli/run.h): a variant's own setting wins, the others follow the
+ * command line. --set workloads.0.cpus=0 makes near run alone; far keeps
+ * its '0,4'.
+ *
+ * Expect near 1.999e8 ops/s (CPU 0 alone), far 1e7 (unchanged), alone
+ * 1.999e8.
+ */
+START_TEST(scenario_run_set_precedence)
+{
+	static const char *const sets[] = { "workloads.0.cpus=0" };
+	struct run_opts o = opts();
+	struct report *r;
+
+	o.sets = sets;
+	o.nr_sets = 1;
+	scenario_write(variants);
+	r = run_ok(&o);
+	ck_metric(r, "near", "throughput", 1.999e8);
+	ck_metric(r, "far", "throughput", 1e7);
+	ck_metric(r, "alone", "throughput", 1.999e8);
+	report_free(r);
+}
+END_TEST
+
+/*
+ * Baselines: the scenario's `baseline:` names the variant every change is
+ * measured against, and a variant's own `baseline:` overrides it for that
+ * variant. With far (1e7 ops/s) the baseline and near2 (a copy of near,
+ * 2e7) measured against near, the CSV's change_pct is
+ *
+ *	near   (2e7 - 1e7) / 1e7 = +100%
+ *	far    0 (the baseline itself)
+ *	near2  (2e7 - 2e7) / 2e7 = 0
+ */
+START_TEST(scenario_run_baselines)
+{
+	static const char *const want[] = {
+		"variant,throughput,unit,change_pct,",
+		"near,20000000,ops/s,100,",
+		"far,10000000,ops/s,0,",
+		"near2,20000000,ops/s,0,",
+	};
+	struct run_opts o = opts();
+	struct report *r;
+	char *csv, *line, *save = NULL;
+	size_t i;
+
+	scenario_write("workloads:\n"
+		       "  - {type: atomic_counter, cpus: 0-1}\n"
+		       "baseline: far\n"
+		       "variants:\n"
+		       "  - name: near\n"
+		       "  - name: far\n"
+		       "    set: {workloads.0.cpus: '0,4'}\n"
+		       "  - name: near2\n"
+		       "    baseline: near\n");
+	r = run_ok(&o);
+	csv = render(r, REPORT_CSV);
+	line = strtok_r(csv, "\n", &save);
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		ck_assert_msg(line && !strncmp(line, want[i], strlen(want[i])),
+			      "CSV line %zu: '%s', expected '%s...'", i + 1,
+			      line ? line : "(none)", want[i]);
+		line = strtok_r(NULL, "\n", &save);
+	}
+	ck_assert_ptr_null(line);
+	free(csv);
+	report_free(r);
+}
+END_TEST
+
+/* --variant runs that variant only. Expect far alone in the report. */
+START_TEST(scenario_run_one_variant)
+{
+	struct run_opts o = opts();
+	struct report *r;
+	double v;
+
+	o.variant = "far";
+	scenario_write(variants);
+	r = run_ok(&o);
+	ck_metric(r, "far", "throughput", 1e7);
+	ck_assert(!report_get(r, "near", "throughput", &v));
+	ck_assert(!report_get(r, "alone", "throughput", &v));
+	report_free(r);
+}
+END_TEST
+
+/* CPU 0 alone with exponential think times: the seed matters. */
+static const char random_think[] =
+	"workloads:\n"
+	"  - {type: atomic_counter, cpus: 0, think: exponential,"
+	" think_ns: 100}\n";
+
+static double throughput_with(unsigned int reps, bool seed_set, uint64_t seed)
+{
+	struct run_opts o = opts();
+	struct report *r;
+	double v;
+
+	o.replications = reps;
+	o.seed_set = seed_set;
+	o.seed = seed;
+	r = run_ok(&o);
+	v = metric(r, "base", "throughput");
+	report_free(r);
+	return v;
+}
+
+/*
+ * Replications and seeds (cli/run.h): replication 0 runs with the
+ * scenario's seed (42), replication r with sim_seed_derive(42, r); the
+ * report records their mean. --seed replaces the scenario's seed.
+ *
+ * Expect: --seed 42 gives the scenario's own result; another seed a
+ * different one; two replications the mean of the runs with seeds 42
+ * and sim_seed_derive(42, 1); and the table names seed 42 and the count.
+ */
+START_TEST(scenario_run_replications_seeds)
+{
+	uint64_t s1 = sim_seed_derive(42, 1);
+	double own, forced, other, rep1, mean;
+	struct run_opts o = opts();
+	struct report *r;
+	char *text;
+
+	scenario_write(random_think);
+	own = throughput_with(1, false, 0);
+	forced = throughput_with(1, true, 42);
+	other = throughput_with(1, true, 43);
+	rep1 = throughput_with(1, true, s1);
+	mean = throughput_with(2, false, 0);
+	ck_assert(own == forced);
+	ck_assert(own != other);
+	ck_assert(own != rep1);
+	ck_assert_double_eq_tol(mean, (own + rep1) / 2, 1e-9 * own);
+
+	o.replications = 2;
+	r = run_ok(&o);
+	text = render(r, REPORT_TABLE);
+	ck_assert_msg(!strncmp(text,
+			       "# scenario check-run, seed 42, "
+			       "2 replications\n",
+			       strlen("# scenario check-run, seed 42, "
+				      "2 replications\n")),
+		      "%s", text);
+	free(text);
+	report_free(r);
+}
+END_TEST
+
+/*
+ * Same scenario, same options: same bytes, in every format, also with
+ * replications and random think times.
+ */
+START_TEST(scenario_run_deterministic)
+{
+	static const enum report_format fmts[] = { REPORT_TABLE, REPORT_YAML,
+						   REPORT_CSV };
+	struct run_opts o = opts();
+	struct report *a, *b;
+	char *ta, *tb;
+	size_t i;
+
+	o.replications = 3;
+	scenario_write(random_think);
+	a = run_ok(&o);
+	b = run_ok(&o);
+	for (i = 0; i < ARRAY_SIZE(fmts); i++) {
+		ta = render(a, fmts[i]);
+		tb = render(b, fmts[i]);
+		ck_assert_str_eq(ta, tb);
+		free(ta);
+		free(tb);
+	}
+	report_free(a);
+	report_free(b);
+}
+END_TEST
+
+/*
+ * --check-only loads and checks every variant and runs nothing.
+ * Expect 0 and the report pointer untouched.
+ */
+START_TEST(scenario_run_check_only)
+{
+	struct run_opts o = opts();
+	struct report *r = (struct report *)&o; /* any non-NULL marker */
+	struct sim_error err;
+
+	o.check_only = true;
+	scenario_write(variants);
+	ck_assert_int_eq(scenario_run(path, &o, &r, &err), 0);
+	ck_assert_ptr_eq(r, (struct report *)&o);
+}
+END_TEST
+
+/*
+ * Bad input: scenario_run() returns -1, leaves the report alone and
+ * names the place: the scenario file and the line and column of the
+ * offending text (HEADER_LINES + n is the n-th line after the header),
+ * "--set" without a position for the command line, no file for
+ * --variant. Every variant is checked before any runs, so an error in
+ * the last one (case 3) leaves no report at all.
+ */
+static const struct bad_case {
+	const char *rest; /* after the header */
+	const char *set; /* one --set, or NULL */
+	const char *variant; /* --variant, or NULL */
+	bool in_file; /* the error names the scenario file */
+	unsigned int line, col; /* line after the header, column */
+	const char *msg;
+} bad_cases[] = {
+	/* 0: a misspelt top-level key, with the nearest one suggested */
+	{ "workloads:\n  - {type: atomic_counter, cpus: 0}\nvariant: []\n",
+	  NULL, NULL, true, 3, 1,
+	  "unknown key 'variant' at the top level; did you mean 'variants'?" },
+	/* 1: an unknown workload type, at its value */
+	{ "workloads:\n  - {type: atomic_countr, cpus: 0}\n", NULL, NULL, true,
+	  2, 12,
+	  "key 'workloads.0.type': unknown workload type 'atomic_countr'; "
+	  "did you mean 'atomic_counter'?" },
+	/* 2: one CPU in two workloads */
+	{ "workloads:\n  - {type: atomic_counter, cpus: 0-1}\n"
+	  "  - {type: atomic_counter, cpus: 1}\n",
+	  NULL, NULL, true, 3, 34,
+	  "key 'workloads.1.cpus': CPU 1 already runs a task of workloads.0: "
+	  "a CPU runs one task" },
+	/* 3: a bad value in the last variant's set:, at that value */
+	{ "workloads:\n  - {type: atomic_counter, cpus: 0-1}\n"
+	  "variants:\n  - name: ok\n  - name: bad\n"
+	  "    set: {workloads.0.batch: 0}\n",
+	  NULL, NULL, true, 6, 30,
+	  "key 'workloads.0.batch': expected an integer from 1 to 1048576, "
+	  "found '0'" },
+	/* 4: a variant may not set 'baseline' (nor the variants) */
+	{ "workloads:\n  - {type: atomic_counter, cpus: 0-1}\n"
+	  "variants:\n  - name: bad\n    set: {baseline: x}\n",
+	  NULL, NULL, true, 5, 21,
+	  "key 'variants.0.set.baseline': a variant cannot set 'baseline'" },
+	/* 5: a bad --set value: the command line, no position */
+	{ "workloads:\n  - {type: atomic_counter, cpus: 0-1}\n",
+	  "duration_ms=ten", NULL, false, 0, 0,
+	  "key 'duration_ms': expected a duration in ms, or with a unit ps, "
+	  "ns, us, ms or s, found 'ten'" },
+	/* 6: --variant names no variant: the nearest is suggested */
+	{ "workloads:\n  - {type: atomic_counter, cpus: 0-1}\n"
+	  "variants:\n  - name: near\n  - name: far\n",
+	  NULL, "fat", false, 0, 0, NULL },
+};
+
+START_TEST(scenario_run_bad_input)
+{
+	const struct bad_case *c = &bad_cases[_i];
+	struct run_opts o = opts();
+	struct report *r = NULL;
+	struct sim_error err;
+	char want[1024];
+
+	o.sets = &c->set;
+	o.nr_sets = c->set ? 1 : 0;
+	o.variant = c->variant;
+	scenario_write(c->rest);
+	sim_error_clear(&err);
+	ck_assert_int_eq(scenario_run(path, &o, &r, &err), -1);
+	ck_assert_ptr_null(r);
+	if (c->in_file) {
+		ck_assert_str_eq(err.file, path);
+		ck_assert_uint_eq(err.line, HEADER_LINES + c->line);
+	} else {
+		ck_assert_str_eq(err.file, c->set ? "--set" : "");
+		ck_assert_uint_eq(err.line, 0);
+	}
+	ck_assert_uint_eq(err.col, c->col);
+	if (c->msg) {
+		ck_assert_str_eq(err.msg, c->msg);
+	} else {
+		snprintf(want, sizeof(want),
+			 "--variant: no variant named 'fat' in %s; "
+			 "did you mean 'far'?",
+			 path);
+		ck_assert_str_eq(err.msg, want);
+	}
+}
+END_TEST
+
+/* A file that does not exist: named, with the system's reason. */
+START_TEST(scenario_run_missing_file)
+{
+	struct run_opts o = opts();
+	struct report *r = NULL;
+	struct sim_error err;
+
+	snprintf(path, sizeof(path), "/nonexistent/check_run.yaml");
+	ck_assert_int_eq(scenario_run(path, &o, &r, &err), -1);
+	ck_assert_ptr_null(r);
+	ck_assert_str_eq(err.file, path);
+	ck_assert_str_eq(err.msg,
+			 "cannot open scenario: No such file or directory");
+	path[0] = '\0';
+}
+END_TEST
+
+static Suite *run_suite(void)
+{
+	Suite *s = suite_create("run");
+	TCase *tc = tcase_create("metrics");
+
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_add_test(tc, scenario_run_base_metrics);
+	tcase_add_test(tc, scenario_run_two_workloads_add_up);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("variants");
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_add_test(tc, scenario_run_variants_set);
+	tcase_add_test(tc, scenario_run_set_precedence);
+	tcase_add_test(tc, scenario_run_baselines);
+	tcase_add_test(tc, scenario_run_one_variant);
+	tcase_add_test(tc, scenario_run_check_only);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("seeds");
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_add_test(tc, scenario_run_replications_seeds);
+	tcase_add_test(tc, scenario_run_deterministic);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("errors");
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_add_loop_test(tc, scenario_run_bad_input, 0,
+			    ARRAY_SIZE(bad_cases));
+	tcase_add_test(tc, scenario_run_missing_file);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(run_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
