@@ -5,9 +5,10 @@
 # The commands live in libsim.a too, so the Check suites can drive them.
 libsim_a_SOURCES += \
 	%reldir%/run.c %reldir%/run.h \
+	%reldir%/list.c %reldir%/list.h \
 	%reldir%/explain.c %reldir%/explain.h \
 	%reldir%/validate.c %reldir%/validate.h \
 	%reldir%/plot.c %reldir%/plot.h \
 	%reldir%/sweep.c %reldir%/sweep.h \
 	%reldir%/compare.c %reldir%/compare.h
-memcgsim_SOURCES = %reldir%/memcgsim.c
+memcgsim_SOURCES = %reldir%/memcgsim.c %reldir%/options.c %reldir%/options.h
