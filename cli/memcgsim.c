@@ -1285,13 +1285,19 @@ static void command_help(FILE *out, const struct cli_command *cmd)
 	cli_print_options(out, cmd->options);
 }
 
-/* roff text: '-' is a minus in option and key names, '\' is \e. */
+/*
+ * roff text: '\' is \e; '-' is a minus ("\-") where it starts a word or
+ * an arrow ("->"), a hyphen elsewhere ("per-CPU").
+ */
 static void roff(FILE *out, const char *s)
 {
+	const char *start = s;
+
 	if (*s == '.' || *s == '\'')
 		fputs("\\&", out);
 	for (; *s; s++) {
-		if (*s == '-')
+		if (*s == '-' && (s == start || s[-1] == ' ' || s[-1] == '-' ||
+				  s[1] == '>' || s[1] == '-'))
 			fputs("\\-", out);
 		else if (*s == '\\')
 			fputs("\\e", out);
@@ -1310,10 +1316,13 @@ static void print_key(FILE *out, const struct kernel_key *key,
 	kernel_key_range(key, range, sizeof(range));
 	kernel_key_default(key, def, sizeof(def));
 	if (!strcmp(fmt, "tsv")) {
+		/* durations in ns, as reclaim_ns is written */
+		unsigned long long unit = key->type == KEY_TIME ? 1000 : 1;
+
 		fprintf(out, "%s\t%s\t%llu\t%llu\t%s\n", key->name,
 			kernel_key_type_name(key),
-			(unsigned long long)key->min,
-			(unsigned long long)key->max,
+			(unsigned long long)key->min / unit,
+			(unsigned long long)key->max / unit,
 			key->nr_names ? key->names[0] : "-");
 		return;
 	}
@@ -1324,7 +1333,7 @@ static void print_key(FILE *out, const struct kernel_key *key,
 		roff(out, key->name);
 		fputc('\n', out);
 		roff(out, line);
-		fputc('\n', out);
+		fputs("\n.br\n", out);
 		roff(out, key->doc);
 		fputs(".\n", out);
 		return;

@@ -186,7 +186,7 @@ static const struct kernel_key kernel_key_table[] = {
 		KEY_MEMBER(memcg_disabled),
 		KEY_NAMES(memcg_names),
 		KEY_DEF(0),
-		.doc = "disabled: as with cgroup_disable=memory",
+		.doc = "Whether the memory controller is on; disabled is as with cgroup_disable=memory",
 	},
 	{
 		.name = "charge_batch",
@@ -204,7 +204,7 @@ static const struct kernel_key kernel_key_table[] = {
 		.min = 1,
 		.max = MEMCG_STOCK_MAX,
 		KEY_DEF(1),
-		.doc = "how many memcgs one CPU's charge stock caches (later kernels cache 7)",
+		.doc = "How many memcgs one CPU's charge stock caches (later kernels cache 7)",
 	},
 	{
 		.name = "page_counter_layout",
@@ -266,17 +266,17 @@ static const struct kernel_key kernel_key_table[] = {
 		.min = 1,
 		.max = 3600000,
 		KEY_DEF(2000),
-		.doc = "the periodic flusher's period; it runs on the highest-numbered CPU no task uses, and ratelimited flushes wait twice the period",
+		.doc = "The periodic flusher's period; it runs on the highest-numbered CPU no task uses, and ratelimited flushes wait twice the period",
 	},
 	{
 		.name = "page_counter_offsets",
 		.type = KEY_MAP,
-		.doc = "with page_counter_layout: custom, {MEMBER: OFFSET, ...}: the byte offset (0 to 4096) of each of struct page_counter's 14 members",
+		.doc = "With page_counter_layout: custom, {MEMBER: OFFSET, ...}: the byte offset (0 to 4096) of each of struct page_counter's 14 members",
 	},
 	{
 		.name = "page_counter_pahole",
 		.type = KEY_FILE,
-		.doc = "with page_counter_layout: pahole, the file (relative to the scenario) holding what pahole -C page_counter prints",
+		.doc = "With page_counter_layout: pahole, the file (relative to the scenario) holding what pahole -C page_counter prints",
 	},
 	{
 		.name = "cgroup_version",
@@ -294,7 +294,7 @@ static const struct kernel_key kernel_key_table[] = {
 		.min = 0,
 		.max = SIM_PS_PER_MS,
 		KEY_DEF(1000 * SIM_PS_PER_NS),
-		.doc = "the cost of reclaiming one page when a charge is over memory.max (an assumption, not a measurement)",
+		.doc = "The cost of reclaiming one page when a charge is over memory.max (an assumption, not a measurement)",
 	},
 	{
 		.name = "sk_reclaim",
@@ -302,7 +302,7 @@ static const struct kernel_key kernel_key_table[] = {
 		KEY_MEMBER(sk_reclaim),
 		KEY_NAMES(sk_reclaim_names),
 		KEY_DEF(0),
-		.doc = "when a socket returns its forward-allocated memory: page (6.0-rc1, keep sk_forward_alloc as small as possible) or quantum (v5.19: past 2 MB, and partially on receive)",
+		.doc = "When a socket returns its forward-allocated memory: page (6.0-rc1, keep sk_forward_alloc as small as possible) or quantum (v5.19: past 2 MB, and partially on receive)",
 	},
 	{
 		.name = "stats_updates_atomic",
@@ -319,7 +319,7 @@ static const struct kernel_key kernel_key_table[] = {
 		KEY_MEMBER(stats_version),
 		KEY_NAMES(stats_version_names),
 		KEY_DEF(STATS_V6_0),
-		.doc = "the statistics code to follow; it sets the defaults of the statistics keys to that kernel's, and a key given on its own wins",
+		.doc = "The statistics code to follow; it sets the defaults of the statistics keys to that kernel's, and a key given on its own wins",
 	},
 	{
 		.name = "lruvec_stat_items",
@@ -348,7 +348,7 @@ static const struct kernel_key kernel_key_table[] = {
 		.min = 1,
 		.max = 1024,
 		.def = { 110, 19, 22 },
-		.doc = "the events kept per CPU: NR_VM_EVENT_ITEMS at v6.0, the memcg_vm_event_stat[] ones later",
+		.doc = "The events kept per CPU: NR_VM_EVENT_ITEMS at v6.0, the memcg_vm_event_stat[] ones later",
 	},
 	{
 		.name = "stats_flush_skip",
@@ -486,8 +486,8 @@ static void one_default(const struct kernel_key *key, int64_t v, char *buf,
 
 void kernel_key_default(const struct kernel_key *key, char *buf, size_t size)
 {
+	unsigned int v, w;
 	size_t len = 0;
-	unsigned int v;
 
 	buf[0] = '\0';
 	if (key->def_doc) {
@@ -500,16 +500,24 @@ void kernel_key_default(const struct kernel_key *key, char *buf, size_t size)
 		one_default(key, key->def[0], buf, size);
 		return;
 	}
-	for (v = 0; v < NR_STATS_VERSIONS && len < size; v++) {
-		len += (size_t)snprintf(buf + len, size - len, "%s", v ? ", " : "");
-		if (len >= size)
+	/* "global (v6.0, v6.6), per_memcg (v6.8)" */
+	for (v = 0; v < NR_STATS_VERSIONS && len + 1 < size; v = w) {
+		if (v)
+			len += (size_t)snprintf(buf + len, size - len, "), ");
+		if (len + 1 >= size)
 			break;
 		one_default(key, key->def[v], buf + len, size - len);
 		len += strlen(buf + len);
-		if (len < size)
-			len += (size_t)snprintf(buf + len, size - len, " (%s)",
-						stats_version_names[v]);
+		for (w = v; w < NR_STATS_VERSIONS && key->def[w] == key->def[v];
+		     w++)
+			if (len + 1 < size)
+				len += (size_t)snprintf(buf + len, size - len,
+							"%s%s",
+							w == v ? " (" : ", ",
+							stats_version_names[w]);
 	}
+	if (len + 1 < size)
+		snprintf(buf + len, size - len, ")");
 }
 
 /* Read one key into its member; the default when it is absent. */
