@@ -94,7 +94,8 @@ int list_shipped(FILE *out, const char *datadir)
 	char *subs[MAX_FOLDERS];
 	unsigned int n, i;
 
-	fprintf(out, "Machine profiles (use as `machine: NAME` without .yaml):\n");
+	fprintf(out,
+		"Machine profiles (use as `machine: NAME` without .yaml):\n");
 	list_folder(out, datadir, "machines");
 	n = scenario_folders(datadir, subs);
 	for (i = 0; i < n; i++) {

@@ -16,8 +16,9 @@
  *
  * A command is one entry of commands[] (at the end of the file): its
  * name, the function that runs it, its option table and a line of help.
- * Each option is declared once, with the setter that parses it; the
- * parser is cli/options.c, which also refuses another command's options.
+ * Each option is declared once, with the setter that parses it, in
+ * cli/options.c; so is the parser, which also refuses another command's
+ * options and prints a command's --help.
  *
  * Exit status: 0 on success, 1 on a failure while running (an output file
  * that cannot be written), 2 on bad input or usage. Errors are printed in
@@ -57,9 +58,6 @@
 #include "sim/trace.h"
 #include "sim/util.h"
 
-#define MAX_SETS 256
-#define MAX_METRICS 64
-
 #ifndef MEMCGSIM_DATADIR
 #define MEMCGSIM_DATADIR "/usr/local/share/memcgsim"
 #endif
@@ -97,7 +95,8 @@ static void progress_update(void *arg, double done)
 		return;
 	pr->last = t;
 	pr->shown = true;
-	fprintf(stderr, "\rmemcgsim: %3.0f%% done, %.1f s elapsed, about %.0f s left ",
+	fprintf(stderr,
+		"\rmemcgsim: %3.0f%% done, %.1f s elapsed, about %.0f s left ",
 		100.0 * done, t, t / done - t);
 	fflush(stderr);
 }
@@ -127,36 +126,6 @@ static void sweep_progress(void *arg, unsigned int done, unsigned int ran,
 }
 
 /* ---- commands ---- */
-
-/* What the options set; each command reads its own. */
-struct cli {
-	const char *scenario;
-	const char *out;
-	const char *trace;
-	enum report_format format;
-	bool explain;
-	bool quiet;
-	bool markdown;
-	struct run_opts o;
-	const char *sets[MAX_SETS];
-	/* sweep */
-	bool plan, force;
-	unsigned int jobs;
-	long point;		/* --point, or -1 */
-	unsigned int nr_varys;
-	const char *varys[SWEEP_MAX_KEYS + 1];
-	/* compare */
-	bool all;
-	double tolerance;
-	unsigned int nr_metrics;
-	const char *metrics[MAX_METRICS];
-	/* plot, and the default experiment's plots */
-	const char *plot_format;
-	bool default_run;	/* no command: draw into memcgsim-plots/ */
-	bool no_plots;
-	/* help keys */
-	const char *help_format;
-};
 
 struct write_ctx {
 	const struct report *r;
@@ -242,8 +211,8 @@ static void note_written(void *arg, const char *path, bool picture)
 	    n->len >= sizeof(n->buf))
 		return;
 	n->len += (size_t)snprintf(n->buf + n->len, sizeof(n->buf) - n->len,
-				   "%s%.*s", n->len ? ", " : "",
-				   (int)(len - 4), base);
+				   "%s%.*s", n->len ? ", " : "", (int)(len - 4),
+				   base);
 }
 
 /*
@@ -262,7 +231,8 @@ static void default_plots(const struct cli *c, const struct report *r)
 		.svg = true,
 		.kinds = 1u << PLOT_FUNCTIONS | 1u << PLOT_VALIDATION |
 			 1u << PLOT_HEATMAP,
-		.heatmap_variant = c->o.variant ? c->o.variant : DEFAULT_HEATMAP,
+		.heatmap_variant = c->o.variant ? c->o.variant :
+						  DEFAULT_HEATMAP,
 		.written = note_written,
 		.written_arg = &names,
 	};
@@ -270,7 +240,8 @@ static void default_plots(const struct cli *c, const struct report *r)
 
 	if (!plot_have_gnuplot(&o)) {
 		if (!c->quiet)
-			fprintf(stderr, "memcgsim: no plots: gnuplot is not installed (apt-get install gnuplot-nox), or use --no-plots\n");
+			fprintf(stderr,
+				"memcgsim: no plots: gnuplot is not installed (apt-get install gnuplot-nox), or use --no-plots\n");
 		return;
 	}
 	sim_error_clear(&err);
@@ -427,32 +398,6 @@ static const char *plots_dir(void)
 	return path;
 }
 
-static bool parse_uint(const char *s, unsigned long long max,
-		       unsigned long long *out)
-{
-	char *end;
-
-	if (!*s || *s == '-' || *s == '+')
-		return false;
-	errno = 0;
-	*out = strtoull(s, &end, 10);
-	return !errno && !*end && *out <= max;
-}
-
-/* A decimal percentage >= 0, with or without a '%' sign. */
-static bool parse_percent(const char *s, double *out)
-{
-	char *end;
-
-	if ((*s < '0' || *s > '9') && *s != '.')
-		return false;
-	errno = 0;
-	*out = strtod(s, &end);
-	if (*end == '%')
-		end++;
-	return !errno && end != s && !*end && isfinite(*out) && *out >= 0;
-}
-
 /*
  * The program to name in --plan lines: this very binary, by absolute path
  * (the same path must work where the lines run), else plain "memcgsim".
@@ -483,7 +428,7 @@ static int cmd_merge(struct cli *c, int nr_args, char **args)
 
 	if (nr_args != 1)
 		return nr_args ? cli_usage_error("unexpected argument '%s'",
-					     args[1]) :
+						 args[1]) :
 				 cli_usage_error("merge: %s", "missing DIR");
 	sim_error_clear(&err);
 	ret = sweep_merge(args[0], &nr, &err);
@@ -577,7 +522,7 @@ static int cmd_sweep(struct cli *c, int nr_args, char **args)
 		return cli_usage_error("unexpected argument '%s'", args[1]);
 	if (c->plan && c->point >= 0)
 		return cli_usage_error("sweep: %s",
-				   "--plan and --point do not go together");
+				       "--plan and --point do not go together");
 	sim_error_clear(&err);
 	sweep_init(&s);
 	for (i = 0; i < c->nr_varys; i++)
@@ -647,7 +592,8 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 	if (!nr_args) {
 		if (dir_scenarios(def, &paths, &nr)) {
 			free(res);
-			fprintf(stderr, "memcgsim: error: cannot read %s\n", def);
+			fprintf(stderr, "memcgsim: error: cannot read %s\n",
+				def);
 			return EXIT_BAD_INPUT;
 		}
 	}
@@ -658,7 +604,8 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 			continue;
 		}
 		{
-			char **grown = realloc(paths, (nr + 1) * sizeof(*paths));
+			char **grown =
+				realloc(paths, (nr + 1) * sizeof(*paths));
 
 			if (!grown)
 				goto bad_dir;
@@ -683,8 +630,10 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 		misses += res->misses + !res->order_ok;
 	}
 	if (!c->markdown && !failed)
-		printf("%s\n", misses ? "validate: some predictions are outside their tolerance" :
-					"validate: every prediction is within its tolerance");
+		printf("%s\n",
+		       misses ?
+			       "validate: some predictions are outside their tolerance" :
+			       "validate: every prediction is within its tolerance");
 	if (ret == EXIT_SUCCESS && misses)
 		ret = EXIT_FAILURE;
 	for (i = 0; i < nr; i++)
@@ -720,13 +669,15 @@ static int cmd_compare(struct cli *c, int nr_args, char **args)
 	unsigned int i;
 
 	if (nr_args < 2)
-		return cli_usage_error("compare: %s", nr_args ? "missing NEW" :
-						     "missing OLD and NEW");
+		return cli_usage_error("compare: %s",
+				       nr_args ? "missing NEW" :
+						 "missing OLD and NEW");
 	if (nr_args > 2)
 		return cli_usage_error("unexpected argument '%s'", args[2]);
 	if (!strcmp(args[0], "-") && !strcmp(args[1], "-"))
-		return cli_usage_error("compare: %s",
-				   "only one of OLD and NEW can be '-' (standard input)");
+		return cli_usage_error(
+			"compare: %s",
+			"only one of OLD and NEW can be '-' (standard input)");
 	old = compare_load(args[0], &err);
 	if (!old)
 		goto out_error;
@@ -788,7 +739,6 @@ static int cmd_plot(struct cli *c, int nr_args, char **args)
 	return ret == -EINVAL ? EXIT_BAD_INPUT : EXIT_RUN_FAILURE;
 }
 
-
 /* ---- run, explain, the default experiment, list ---- */
 
 /* memcgsim run SCENARIO, memcgsim explain SCENARIO */
@@ -801,8 +751,9 @@ static int run_or_explain(struct cli *c, const char *cmd, int nr_args,
 		return cli_usage_error("unexpected argument '%s'", args[1]);
 	c->scenario = args[0];
 	if (c->explain && (c->out || c->format != REPORT_TABLE))
-		return cli_usage_error("%s: explain prints to the terminal; use run for --out and --format",
-				       cmd);
+		return cli_usage_error(
+			"%s: explain prints to the terminal; use run for --out and --format",
+			cmd);
 	return run_scenario(c);
 }
 
@@ -837,290 +788,47 @@ static int cmd_list(struct cli *c, int nr_args, char **args)
 	return list_shipped(stdout, data_dir());
 }
 
-/* ---- the options: each parsed by its setter ---- */
-
-static int set_variant(struct cli *c, const char *arg)
-{
-	c->o.variant = arg;
-	return 0;
-}
-
-static int set_set(struct cli *c, const char *arg)
-{
-	if (c->o.nr_sets == MAX_SETS)
-		return cli_usage_error("too many --set options (at most %s)",
-				       "256");
-	if (!strchr(arg, '='))
-		return cli_usage_error("--set: expected KEY=VALUE, found '%s'",
-				       arg);
-	c->sets[c->o.nr_sets++] = arg;
-	return 0;
-}
-
-static int set_seed(struct cli *c, const char *arg)
-{
-	unsigned long long v;
-
-	if (!parse_uint(arg, UINT64_MAX, &v))
-		return cli_usage_error("--seed: expected a non-negative integer, found '%s'",
-				       arg);
-	c->o.seed = v;
-	c->o.seed_set = true;
-	return 0;
-}
-
-static int set_replications(struct cli *c, const char *arg)
-{
-	unsigned long long v;
-
-	if (!parse_uint(arg, 1000, &v) || !v)
-		return cli_usage_error("--replications: expected an integer from 1 to 1000, found '%s'",
-				       arg);
-	c->o.replications = (unsigned int)v;
-	return 0;
-}
-
-static int set_report_format(struct cli *c, const char *arg)
-{
-	if (!strcmp(arg, "table"))
-		c->format = REPORT_TABLE;
-	else if (!strcmp(arg, "yaml"))
-		c->format = REPORT_YAML;
-	else if (!strcmp(arg, "csv"))
-		c->format = REPORT_CSV;
-	else
-		return cli_usage_error("--format: expected table, yaml or csv, found '%s'",
-				       arg);
-	return 0;
-}
-
-static int set_plot_format(struct cli *c, const char *arg)
-{
-	if (strcmp(arg, "png") && strcmp(arg, "svg") && strcmp(arg, "both"))
-		return cli_usage_error("--format: expected png, svg or both, found '%s'",
-				       arg);
-	c->plot_format = arg;
-	return 0;
-}
-
-static int set_help_format(struct cli *c, const char *arg)
-{
-	if (strcmp(arg, "text") && strcmp(arg, "man") && strcmp(arg, "tsv"))
-		return cli_usage_error("--format: expected text, man or tsv, found '%s'",
-				       arg);
-	c->help_format = arg;
-	return 0;
-}
-
-static int set_out(struct cli *c, const char *arg)
-{
-	c->out = arg;
-	return 0;
-}
-
-static int set_trace(struct cli *c, const char *arg)
-{
-	c->trace = arg;
-	return 0;
-}
-
-static int set_lines(struct cli *c, const char *arg)
-{
-	unsigned long long v;
-
-	if (!parse_uint(arg, 64, &v))
-		return cli_usage_error("--lines: expected an integer from 0 to 64, found '%s'",
-				       arg);
-	c->o.hot_lines = (unsigned int)v;
-	return 0;
-}
-
-static int set_quiet(struct cli *c, const char *arg)
-{
-	c->quiet = true;
-	return 0;
-}
-
-static int set_markdown(struct cli *c, const char *arg)
-{
-	c->markdown = true;
-	return 0;
-}
-
-static int set_no_plots(struct cli *c, const char *arg)
-{
-	c->no_plots = true;
-	return 0;
-}
-
-static int set_tolerance(struct cli *c, const char *arg)
-{
-	if (!parse_percent(arg, &c->tolerance))
-		return cli_usage_error("--tolerance: expected a percentage of 0 or more, found '%s'",
-				       arg);
-	return 0;
-}
-
-static int set_metric(struct cli *c, const char *arg)
-{
-	if (c->nr_metrics == MAX_METRICS)
-		return cli_usage_error("too many --metric options (at most %s)",
-				       "64");
-	c->metrics[c->nr_metrics++] = arg;
-	return 0;
-}
-
-static int set_all(struct cli *c, const char *arg)
-{
-	c->all = true;
-	return 0;
-}
-
-static int set_vary(struct cli *c, const char *arg)
-{
-	if (c->nr_varys == SWEEP_MAX_KEYS)
-		return cli_usage_error("too many --vary options (at most %s)",
-				       "16");
-	c->varys[c->nr_varys++] = arg;
-	return 0;
-}
-
-static int set_jobs(struct cli *c, const char *arg)
-{
-	unsigned long long v;
-	long n;
-
-	if (!parse_uint(arg, 1024, &v))
-		return cli_usage_error("--jobs: expected an integer from 0 (one per CPU) to 1024, found '%s'",
-				       arg);
-	c->jobs = (unsigned int)v;
-	if (!v) {
-		n = sysconf(_SC_NPROCESSORS_ONLN);
-		c->jobs = n > 0 && n <= 1024 ? (unsigned int)n : 1;
-	}
-	return 0;
-}
-
-static int set_plan(struct cli *c, const char *arg)
-{
-	c->plan = true;
-	return 0;
-}
-
-static int set_point(struct cli *c, const char *arg)
-{
-	unsigned long long v;
-
-	if (!parse_uint(arg, SWEEP_HARD_MAX_POINTS, &v))
-		return cli_usage_error("--point: expected a point number, found '%s'",
-				       arg);
-	c->point = (long)v;
-	return 0;
-}
-
-static int set_force(struct cli *c, const char *arg)
-{
-	c->force = true;
-	return 0;
-}
-
-/*
- * Each option once; a command's table lists those it takes. An option
- * whose value means something else in another command (--out: a file or a
- * folder) is declared once per meaning, under the same name.
- */
-#define OPT_VARIANT { 'v', "variant", "NAME", set_variant, \
-	"run only this variant" }
-#define OPT_SET { 's', "set", "KEY=VALUE", set_set, \
-	"override a scenario key by its dotted path, e.g. --set workloads.0.cpus=0-17 (applied to the scenario; variants' own settings win)" }
-#define OPT_SEED { 0, "seed", "N", set_seed, "seed instead of the scenario's" }
-#define OPT_REPLICATIONS { 'r', "replications", "N", set_replications, \
-	"run N seeds (derived from the seed); report mean and 95% confidence interval" }
-#define OPT_FORMAT { 'f', "format", "FMT", set_report_format, \
-	"table (default), yaml or csv" }
-#define OPT_OUT { 'o', "out", "FILE", set_out, \
-	"write the results to FILE (whole or not at all)" }
-#define OPT_TRACE { 0, "trace", "FILE", set_trace, \
-	"write a Chrome trace-event JSON of the first run (open it in Perfetto or chrome://tracing)" }
-#define OPT_LINES { 0, "lines", "N", set_lines, \
-	"hot lines to report per variant (default 4)" }
-#define OPT_QUIET { 'q', "quiet", NULL, set_quiet, "no progress line" }
-#define OPT_END { 0, NULL, NULL, NULL, NULL }
-
-static const struct cli_option run_options[] = {
-	OPT_VARIANT, OPT_SET,	OPT_SEED,  OPT_REPLICATIONS, OPT_FORMAT,
-	OPT_OUT,     OPT_TRACE, OPT_LINES, OPT_QUIET,	     OPT_END,
+static const struct cli_option *const run_options[] = {
+	&opt_variant, &opt_set,	  &opt_seed,  &opt_replications, &opt_format,
+	&opt_out,     &opt_trace, &opt_lines, &opt_quiet,	 NULL,
 };
 
-static const struct cli_option default_options[] = {
-	OPT_VARIANT, OPT_SET,	OPT_SEED,  OPT_REPLICATIONS, OPT_FORMAT,
-	OPT_OUT,     OPT_TRACE, OPT_LINES, OPT_QUIET,
-	{ 0, "no-plots", NULL, set_no_plots,
-	  "do not draw the plots into memcgsim-plots/" },
-	OPT_END,
+static const struct cli_option *const default_options[] = {
+	&opt_variant, &opt_set,	     &opt_seed,	 &opt_replications,
+	&opt_format,  &opt_out,	     &opt_trace, &opt_lines,
+	&opt_quiet,   &opt_no_plots, NULL,
 };
 
-static const struct cli_option validate_options[] = {
-	OPT_SET,
-	OPT_SEED,
-	OPT_REPLICATIONS,
-	{ 0, "markdown", NULL, set_markdown, "print Markdown tables (README)" },
-	OPT_QUIET,
-	OPT_END,
+static const struct cli_option *const validate_options[] = {
+	&opt_set, &opt_seed, &opt_replications, &opt_markdown, &opt_quiet, NULL,
 };
 
-static const struct cli_option sweep_options[] = {
-	{ 0, "vary", "KEY=V1,V2,...", set_vary,
-	  "the values of one key (a --set KEY); each --vary multiplies the points (at most 10000 without --force); the first varies slowest" },
-	{ 'j', "jobs", "N", set_jobs,
-	  "run N points at once (default 1; 0: one per CPU); the results are the same bytes" },
-	{ 'o', "out", "DIR", set_out,
-	  "where the results go (default: sweep-NAME); a rerun resumes, skipping finished points" },
-	{ 0, "plan", NULL, set_plan,
-	  "print a command line per unfinished point (for GNU parallel or a batch system); then run them and `memcgsim merge DIR`" },
-	{ 0, "point", "I", set_point,
-	  "run point I only (what the --plan lines do)" },
-	{ 0, "force", NULL, set_force, "allow more than 10000 points" },
-	OPT_SET,
-	OPT_SEED,
-	OPT_REPLICATIONS,
-	OPT_QUIET,
-	OPT_END,
+static const struct cli_option *const sweep_options[] = {
+	&opt_vary,	   &opt_jobs,  &opt_sweep_out, &opt_plan,
+	&opt_point,	   &opt_force, &opt_set,       &opt_seed,
+	&opt_replications, &opt_quiet, NULL,
 };
 
-static const struct cli_option merge_options[] = {
-	OPT_QUIET,
-	OPT_END,
+static const struct cli_option *const merge_options[] = {
+	&opt_quiet,
+	NULL,
 };
 
-static const struct cli_option compare_options[] = {
-	{ 0, "tolerance", "PCT", set_tolerance,
-	  "largest change that passes, in percent of the old value (default 0: the model is deterministic, any difference is a change)" },
-	{ 0, "metric", "M", set_metric,
-	  "compare only metric M (may be repeated); every metric's value is compared otherwise (not change_pct, ci95, hot lines or functions)" },
-	{ 0, "all", NULL, set_all,
-	  "print every value, not only those that changed" },
-	OPT_QUIET,
-	OPT_END,
+static const struct cli_option *const compare_options[] = {
+	&opt_tolerance, &opt_metric, &opt_all, &opt_quiet, NULL,
 };
 
-static const struct cli_option plot_options[] = {
-	{ 'o', "out", "DIR", set_out,
-	  "where the data files and pictures go (default: plots-NAME, NAME the scenario's or the sweep's)" },
-	{ 'f', "format", "FMT", set_plot_format, "png, svg or both (default)" },
-	{ 'v', "variant", "NAME", set_variant, "draw only NAME's heat map" },
-	OPT_QUIET,
-	OPT_END,
+static const struct cli_option *const plot_options[] = {
+	&opt_plot_out, &opt_plot_format, &opt_plot_variant, &opt_quiet, NULL,
 };
 
-static const struct cli_option no_options[] = {
-	OPT_END,
+static const struct cli_option *const no_options[] = {
+	NULL,
 };
 
-static const struct cli_option help_options[] = {
-	{ 'f', "format", "FMT", set_help_format,
-	  "help keys: text (default), man (the man page's list) or tsv (NAME, TYPE, MIN, MAX, first value: what tests/run-keys.sh reads)" },
-	OPT_END,
+static const struct cli_option *const help_options[] = {
+	&opt_help_format,
+	NULL,
 };
 
 static int cmd_help(struct cli *c, int nr_args, char **args);
@@ -1212,7 +920,6 @@ static const struct cli_command commands[] = {
 	},
 };
 
-
 /* ---- help ---- */
 
 static const char intro[] =
@@ -1268,8 +975,10 @@ static void usage(FILE *out)
 	fprintf(out, "      --version           the version\n");
 	print_workloads(out);
 	fprintf(out, "\n");
-	cli_wrap(out, "`memcgsim help COMMAND` or `memcgsim COMMAND --help` lists a command's options; `memcgsim help keys` the scenario's kernel: keys. A scenario is YAML; see memcgsim(1) and the shipped scenarios (memcgsim list). Exit status: 0 success, 1 failure while running, 2 bad input or usage.",
-		 0, 0);
+	cli_wrap(
+		out,
+		"`memcgsim help COMMAND` or `memcgsim COMMAND --help` lists a command's options; `memcgsim help keys` the scenario's kernel: keys. A scenario is YAML; see memcgsim(1) and the shipped scenarios (memcgsim list). Exit status: 0 success, 1 failure while running, 2 bad input or usage.",
+		0, 0);
 }
 
 static void command_help(FILE *out, const struct cli_command *cmd)
@@ -1307,8 +1016,7 @@ static void roff(FILE *out, const char *s)
 }
 
 /* One key: text, a .TP entry of memcgsim(1), or a line of TSV. */
-static void print_key(FILE *out, const struct kernel_key *key,
-		      const char *fmt)
+static void print_key(FILE *out, const struct kernel_key *key, const char *fmt)
 {
 	char range[256], def[256], line[600];
 	int col;
@@ -1353,8 +1061,10 @@ static int help_keys(FILE *out, const char *fmt)
 	const struct kernel_key *keys = kernel_keys(&nr);
 
 	if (!strcmp(fmt, "text"))
-		cli_wrap(out, "The scenario's kernel: keys (also --set kernel.KEY=VALUE), with Linux v6.0's defaults unless stats_version names another kernel:",
-			 0, 0);
+		cli_wrap(
+			out,
+			"The scenario's kernel: keys (also --set kernel.KEY=VALUE), with Linux v6.0's defaults unless stats_version names another kernel:",
+			0, 0);
 	for (i = 0; i < nr; i++)
 		print_key(out, &keys[i], fmt);
 	return EXIT_SUCCESS;
@@ -1388,8 +1098,8 @@ static int cmd_help(struct cli *c, int nr_args, char **args)
 	}
 	cmd = command_find(args[0]);
 	if (!cmd)
-		return cli_usage_error("help: no command '%s' (see memcgsim help)",
-				       args[0]);
+		return cli_usage_error(
+			"help: no command '%s' (see memcgsim help)", args[0]);
 	command_help(stdout, cmd);
 	return EXIT_SUCCESS;
 }

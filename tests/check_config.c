@@ -82,10 +82,10 @@ START_TEST(defaults_are_v6_0)
 	ck_assert_uint_eq(k.charge_batch, 32);
 	ck_assert_uint_eq(k.stock_memcgs, 1);
 	ck_assert_int_eq(k.page_counter_layout, PC_LAYOUT_V6_0);
-	ck_assert_int_eq(k.memory_offset, -1);	/* by layout */
+	ck_assert_int_eq(k.memory_offset, -1); /* by layout */
 	ck_assert_uint_eq(k.cgroup_version, 2);
 	ck_assert_uint_eq(k.reclaim_ps, 1000 * SIM_PS_PER_NS);
-	ck_assert_uint_eq(k.sk_reclaim, 0);	/* page */
+	ck_assert_uint_eq(k.sk_reclaim, 0); /* page */
 	ck_assert_int_eq(k.protected_usage_update, PROTECTED_ALWAYS);
 	ck_assert_int_eq(k.kmem_accounting, KMEM_OFF);
 	ck_assert_int_eq(k.stats_version, STATS_V6_0);
@@ -136,9 +136,9 @@ START_TEST(table_is_sound)
 			int64_t d = key->def[v];
 
 			if (key->type == KEY_ENUM)
-				ck_assert_msg(d >= 0 &&
-						      d < (int64_t)key->nr_names,
-					      "%s", key->name);
+				ck_assert_msg(
+					d >= 0 && d < (int64_t)key->nr_names,
+					"%s", key->name);
 			else if ((key->type == KEY_U32 ||
 				  key->type == KEY_TIME) &&
 				 !key->optional)
@@ -241,47 +241,60 @@ START_TEST(ranges_at_their_ends)
 	load_ok("  charge_batch: 1\n", &k);
 	load_ok("  charge_batch: 1048576\n", &k);
 	ck_assert_uint_eq(k.charge_batch, 1u << 20);
-	load_fails("  charge_batch: 0\n",
-		   "t.yaml:2:17: error: key 'kernel.charge_batch': expected an integer from 1 to 1048576, found '0'");
-	load_fails("  charge_batch: 1048577\n",
-		   "t.yaml:2:17: error: key 'kernel.charge_batch': expected an integer from 1 to 1048576, found '1048577'");
+	load_fails(
+		"  charge_batch: 0\n",
+		"t.yaml:2:17: error: key 'kernel.charge_batch': expected an integer from 1 to 1048576, found '0'");
+	load_fails(
+		"  charge_batch: 1048577\n",
+		"t.yaml:2:17: error: key 'kernel.charge_batch': expected an integer from 1 to 1048576, found '1048577'");
 	load_ok("  stock_memcgs: 8\n", &k);
-	load_fails("  stock_memcgs: 9\n",
-		   "t.yaml:2:17: error: key 'kernel.stock_memcgs': expected an integer from 1 to 8, found '9'");
+	load_fails(
+		"  stock_memcgs: 9\n",
+		"t.yaml:2:17: error: key 'kernel.stock_memcgs': expected an integer from 1 to 8, found '9'");
 	load_ok("  memory_offset: 56\n", &k);
 	ck_assert_int_eq(k.memory_offset, 56);
-	load_fails("  memory_offset: 60\n",
-		   "t.yaml:2:18: error: key 'kernel.memory_offset': 'memory_offset' must be a multiple of 8, found 60");
-	load_fails("  memory_offset: 64\n",
-		   "t.yaml:2:18: error: key 'kernel.memory_offset': expected an integer from 0 to 63, found '64'");
+	load_fails(
+		"  memory_offset: 60\n",
+		"t.yaml:2:18: error: key 'kernel.memory_offset': 'memory_offset' must be a multiple of 8, found 60");
+	load_fails(
+		"  memory_offset: 64\n",
+		"t.yaml:2:18: error: key 'kernel.memory_offset': expected an integer from 0 to 63, found '64'");
 	load_ok("  reclaim_ns: 1 ms\n", &k);
 	ck_assert_uint_eq(k.reclaim_ps, SIM_PS_PER_MS);
-	load_fails("  reclaim_ns: 1000001\n",
-		   "t.yaml:2:15: error: key 'kernel.reclaim_ns': expected a duration from 0 ps to 1 ms, found '1000001'");
-	load_fails("  cgroup_version: 3\n",
-		   "t.yaml:2:19: error: key 'kernel.cgroup_version': expected an integer from 1 to 2, found '3'");
+	load_fails(
+		"  reclaim_ns: 1000001\n",
+		"t.yaml:2:15: error: key 'kernel.reclaim_ns': expected a duration from 0 ps to 1 ms, found '1000001'");
+	load_fails(
+		"  cgroup_version: 3\n",
+		"t.yaml:2:19: error: key 'kernel.cgroup_version': expected an integer from 1 to 2, found '3'");
 }
 END_TEST
 
 START_TEST(wrong_types_refused)
 {
-	load_fails("  charge_batch: many\n",
-		   "t.yaml:2:17: error: key 'kernel.charge_batch': expected an integer from 1 to 1048576, found 'many'");
-	load_fails("  stats_flush_skip: 1\n",
-		   "t.yaml:2:21: error: key 'kernel.stats_flush_skip': expected true or false, found '1'");
-	load_fails("  memcg: [enabled]\n",
-		   "t.yaml:2:10: error: key 'kernel.memcg': expected one of 'enabled', 'disabled', found a sequence");
+	load_fails(
+		"  charge_batch: many\n",
+		"t.yaml:2:17: error: key 'kernel.charge_batch': expected an integer from 1 to 1048576, found 'many'");
+	load_fails(
+		"  stats_flush_skip: 1\n",
+		"t.yaml:2:21: error: key 'kernel.stats_flush_skip': expected true or false, found '1'");
+	load_fails(
+		"  memcg: [enabled]\n",
+		"t.yaml:2:10: error: key 'kernel.memcg': expected one of 'enabled', 'disabled', found a sequence");
 }
 END_TEST
 
 START_TEST(enum_names)
 {
-	load_fails("  kmem_accounting: slab\n",
-		   "t.yaml:2:20: error: key 'kernel.kmem_accounting': expected one of 'off', 'pages', 'objects', found 'slab'");
-	load_fails("  stats_version: 6.8\n",
-		   "t.yaml:2:18: error: key 'kernel.stats_version': expected one of 'v6.0', 'v6.6', 'v6.8', found '6.8'; did you mean 'v6.8'?");
-	load_fails("  stats_flush_threshold: per-memcg\n",
-		   "t.yaml:2:26: error: key 'kernel.stats_flush_threshold': expected one of 'global', 'per_memcg', found 'per-memcg'; did you mean 'per_memcg'?");
+	load_fails(
+		"  kmem_accounting: slab\n",
+		"t.yaml:2:20: error: key 'kernel.kmem_accounting': expected one of 'off', 'pages', 'objects', found 'slab'");
+	load_fails(
+		"  stats_version: 6.8\n",
+		"t.yaml:2:18: error: key 'kernel.stats_version': expected one of 'v6.0', 'v6.6', 'v6.8', found '6.8'; did you mean 'v6.8'?");
+	load_fails(
+		"  stats_flush_threshold: per-memcg\n",
+		"t.yaml:2:26: error: key 'kernel.stats_flush_threshold': expected one of 'global', 'per_memcg', found 'per-memcg'; did you mean 'per_memcg'?");
 }
 END_TEST
 
@@ -292,12 +305,15 @@ END_TEST
  */
 START_TEST(unknown_key_suggests)
 {
-	load_fails("  charge_bach: 64\n",
-		   "t.yaml:2:3: error: unknown key 'charge_bach' in 'kernel'; did you mean 'charge_batch'?");
-	load_fails("  stats_flush: 1\n",
-		   "t.yaml:2:3: error: unknown key 'stats_flush' in 'kernel'; did you mean 'stats_flush_threshold'?");
-	load_fails("  stock_memcg: 2\n",
-		   "t.yaml:2:3: error: unknown key 'stock_memcg' in 'kernel'; did you mean 'stock_memcgs'?");
+	load_fails(
+		"  charge_bach: 64\n",
+		"t.yaml:2:3: error: unknown key 'charge_bach' in 'kernel'; did you mean 'charge_batch'?");
+	load_fails(
+		"  stats_flush: 1\n",
+		"t.yaml:2:3: error: unknown key 'stats_flush' in 'kernel'; did you mean 'stats_flush_threshold'?");
+	load_fails(
+		"  stock_memcg: 2\n",
+		"t.yaml:2:3: error: unknown key 'stock_memcg' in 'kernel'; did you mean 'stock_memcgs'?");
 	load_fails("  swappiness: 60\n",
 		   "t.yaml:2:3: error: unknown key 'swappiness' in 'kernel'");
 }
@@ -308,13 +324,16 @@ START_TEST(cross_key_checks)
 {
 	struct kernel_config k;
 
-	load_fails("  memcg_event_items: 20\n",
-		   "t.yaml:2:22: error: key 'kernel.memcg_event_items': 'memcg_event_items' must be at least 21 for stats_version v6.0 (PGFAULT is event 20), found 20");
+	load_fails(
+		"  memcg_event_items: 20\n",
+		"t.yaml:2:22: error: key 'kernel.memcg_event_items': 'memcg_event_items' must be at least 21 for stats_version v6.0 (PGFAULT is event 20), found 20");
 	load_ok("  stats_version: v6.6\n  memcg_event_items: 9\n", &k);
-	load_fails("  lruvec_stat_items: 100\n  memcg_stat_items: 104\n",
-		   "t.yaml:3:21: error: key 'kernel.memcg_stat_items': 'memcg_stat_items' (MEMCG_NR_STAT) must be at least 105: the 100 node items, then the memcg items up to MEMCG_KMEM; found 104");
-	load_fails("  page_counter_offsets: {usage: 0}\n",
-		   "t.yaml:2:25: error: key 'kernel.page_counter_offsets': only used with 'page_counter_layout: custom' or 'pahole'");
+	load_fails(
+		"  lruvec_stat_items: 100\n  memcg_stat_items: 104\n",
+		"t.yaml:3:21: error: key 'kernel.memcg_stat_items': 'memcg_stat_items' (MEMCG_NR_STAT) must be at least 105: the 100 node items, then the memcg items up to MEMCG_KMEM; found 104");
+	load_fails(
+		"  page_counter_offsets: {usage: 0}\n",
+		"t.yaml:2:25: error: key 'kernel.page_counter_offsets': only used with 'page_counter_layout: custom' or 'pahole'");
 }
 END_TEST
 
