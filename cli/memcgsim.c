@@ -1015,7 +1015,17 @@ static void roff(FILE *out, const char *s)
 	}
 }
 
-/* One key: text, a .TP entry of memcgsim(1), or a line of TSV. */
+/* Markdown table text: '|' would end the cell. */
+static void markdown(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
+/* One key: text, a .TP entry of memcgsim(1), a README row or TSV. */
 static void print_key(FILE *out, const struct kernel_key *key, const char *fmt)
 {
 	char range[256], def[256], line[600];
@@ -1032,6 +1042,14 @@ static void print_key(FILE *out, const struct kernel_key *key, const char *fmt)
 			(unsigned long long)key->min / unit,
 			(unsigned long long)key->max / unit,
 			key->nr_names ? key->names[0] : "-");
+		return;
+	}
+	if (!strcmp(fmt, "markdown")) {
+		fprintf(out, "| `%s` | %s%s%s | %s | ", key->name,
+			kernel_key_type_name(key), range[0] ? ": " : "", range,
+			def[0] ? def : "-");
+		markdown(out, key->doc);
+		fputs(" |\n", out);
 		return;
 	}
 	snprintf(line, sizeof(line), "%s%s%s%s%s.", kernel_key_type_name(key),
@@ -1060,6 +1078,9 @@ static int help_keys(FILE *out, const char *fmt)
 	unsigned int i, nr;
 	const struct kernel_key *keys = kernel_keys(&nr);
 
+	if (!strcmp(fmt, "markdown"))
+		fprintf(out, "| key | type | default | meaning |\n"
+			     "| --- | --- | --- | --- |\n");
 	if (!strcmp(fmt, "text"))
 		cli_wrap(
 			out,

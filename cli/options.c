@@ -356,9 +356,11 @@ static int set_plot_format(struct cli *c, const char *arg)
 
 static int set_help_format(struct cli *c, const char *arg)
 {
-	if (strcmp(arg, "text") && strcmp(arg, "man") && strcmp(arg, "tsv"))
+	if (strcmp(arg, "text") && strcmp(arg, "man") &&
+	    strcmp(arg, "markdown") && strcmp(arg, "tsv"))
 		return cli_usage_error(
-			"--format: expected text, man or tsv, found '%s'", arg);
+			"--format: expected text, man, markdown or tsv, found '%s'",
+			arg);
 	c->help_format = arg;
 	return 0;
 }
@@ -655,5 +657,5 @@ const struct cli_option opt_help_format = {
 	.long_name = "format",
 	.arg = "FMT",
 	.set = set_help_format,
-	.help = "help keys: text (default), man (the list of memcgsim(1)) or tsv (NAME, TYPE, MIN, MAX, first value; what tests/run-keys.sh reads)",
+	.help = "help keys: text (default), man (the list of memcgsim(1)), markdown (README's table) or tsv (NAME, TYPE, MIN, MAX, first value; what tests/run-keys.sh reads)",
 };

@@ -293,7 +293,7 @@ usage "memcgsim: error: unexpected argument 'extra'" \
 	list extra
 usage "memcgsim: error: help: no command 'frob' (see memcgsim help)" \
 	help frob
-usage "memcgsim: error: --format: expected text, man or tsv, found 'roff'" \
+usage "memcgsim: error: --format: expected text, man, markdown or tsv, found 'roff'" \
 	help keys --format roff
 
 # help: every command of the table, a command's own options, exit 0.

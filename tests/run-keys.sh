@@ -5,7 +5,8 @@
 # against the man page and against bad input.
 #
 # 1. doc/memcgsim.1's key list, between its BEGIN KEYS and END KEYS
-#    comments, is what `memcgsim help keys --format man` prints.
+#    comments, is what `memcgsim help keys --format man` prints, and
+#    README.md's table what `memcgsim help keys --format markdown` prints.
 # 2. For every key that `memcgsim help keys --format tsv` lists, a value
 #    out of its range and a value of the wrong type are refused: exit 2,
 #    nothing on stdout, one line on stderr, at the value's line and column
@@ -32,7 +33,7 @@ fail()
 	failures=$((failures + 1))
 }
 
-# ---- 1. the man page ----
+# ---- 1. the man page and the README ----
 
 sed -n '/^\.\\" BEGIN KEYS$/,/^\.\\" END KEYS$/p' \
 	"$top_srcdir/doc/memcgsim.1" | sed '1d;$d' >"$tmp/man.txt"
@@ -41,6 +42,15 @@ test -s "$tmp/man.txt" || fail "doc/memcgsim.1 has no BEGIN KEYS ... END KEYS li
 if ! cmp -s "$tmp/man.txt" "$tmp/table.txt"; then
 	fail "doc/memcgsim.1's key list differs from the table (regenerate it with memcgsim help keys --format man):"
 	diff -u "$tmp/man.txt" "$tmp/table.txt" | sed 's/^/	/' || :
+fi
+
+sed -n '/^<!-- BEGIN KEYS -->$/,/^<!-- END KEYS -->$/p' \
+	"$top_srcdir/README.md" | sed '1d;$d' >"$tmp/readme.txt"
+"$MEMCGSIM" help keys --format markdown >"$tmp/table.md"
+test -s "$tmp/readme.txt" || fail "README.md has no BEGIN KEYS ... END KEYS table"
+if ! cmp -s "$tmp/readme.txt" "$tmp/table.md"; then
+	fail "README.md's key table differs from the table (regenerate it with memcgsim help keys --format markdown):"
+	diff -u "$tmp/readme.txt" "$tmp/table.md" | sed 's/^/	/' || :
 fi
 
 # ---- 2. bad values, made from the table ----

@@ -249,7 +249,7 @@ static const struct kernel_key kernel_key_table[] = {
 		KEY_MEMBER(stats_flush_threshold),
 		KEY_NAMES(threshold_names),
 		.def = { FLUSH_GLOBAL, FLUSH_GLOBAL, FLUSH_PER_MEMCG },
-		.doc = "global (one global atomic; a reader flushes the whole tree once it passes the number of CPUs) or per_memcg (each memcg's own atomic, fed by every update below it; a reader flushes its memcg's subtree)",
+		.doc = "global (v6.0, v6.6: a per-CPU count feeds one global atomic; a reader flushes the whole tree once it passes the number of CPUs) or per_memcg (v6.8: the update walks the ancestors, each memcg has its own atomic, a reader flushes its memcg's subtree)",
 	},
 	{
 		.name = "local_stats",
@@ -257,7 +257,7 @@ static const struct kernel_key kernel_key_table[] = {
 		KEY_MEMBER(local_stats),
 		KEY_NAMES(local_names),
 		.def = { LOCAL_PERCPU_SUM, LOCAL_AGGREGATED, LOCAL_AGGREGATED },
-		.doc = "percpu_sum (a non-hierarchical read sums the counter over every possible CPU) or aggregated (the flush keeps CPU-aggregated local counters)",
+		.doc = "percpu_sum (v6.0: a non-hierarchical read sums the counter over every possible CPU) or aggregated (v6.6, \"use rstat for non-hierarchical stats\": the flush keeps state_local; a read is one load)",
 	},
 	{
 		.name = "stats_flush_period_ms",
@@ -266,7 +266,7 @@ static const struct kernel_key kernel_key_table[] = {
 		.min = 1,
 		.max = 3600000,
 		KEY_DEF(2000),
-		.doc = "The periodic flusher's period; it runs on the highest-numbered CPU no task uses, and ratelimited flushes wait twice the period",
+		.doc = "FLUSH_TIME: the periodic flusher's period; it runs on the highest-numbered CPU no task uses (with none idle there is no periodic flush), and ratelimited flushes wait twice the period",
 	},
 	{
 		.name = "page_counter_offsets",
@@ -311,7 +311,7 @@ static const struct kernel_key kernel_key_table[] = {
 		KEY_NAMES(stats_atomic_names),
 		.def = { STATS_ATOMIC_ALWAYS, STATS_ATOMIC_BELOW_THRESHOLD,
 			 STATS_ATOMIC_BELOW_THRESHOLD },
-		.doc = "always (every MEMCG_CHARGE_BATCH statistics updates of a CPU add to the global stats_flush_threshold) or below_threshold (skip once it is past the number of CPUs)",
+		.doc = "With stats_flush_threshold: global, always (v6.0: every MEMCG_CHARGE_BATCH statistics updates of a CPU add to the global stats_flush_threshold) or below_threshold (v6.1 on: a read instead of the atomic once a flush is due)",
 	},
 	{
 		.name = "stats_version",
@@ -319,7 +319,7 @@ static const struct kernel_key kernel_key_table[] = {
 		KEY_MEMBER(stats_version),
 		KEY_NAMES(stats_version_names),
 		KEY_DEF(STATS_V6_0),
-		.doc = "The statistics code to follow; it sets the defaults of the statistics keys to that kernel's, and a key given on its own wins",
+		.doc = "The statistics code to follow; it sets the defaults of the statistics keys to what that kernel does (README: Statistics and flushing), and a key given on its own wins",
 	},
 	{
 		.name = "lruvec_stat_items",
@@ -348,14 +348,14 @@ static const struct kernel_key kernel_key_table[] = {
 		.min = 1,
 		.max = 1024,
 		.def = { 110, 19, 22 },
-		.doc = "The events kept per CPU: NR_VM_EVENT_ITEMS at v6.0, the memcg_vm_event_stat[] ones later",
+		.doc = "The events kept per CPU: every vm_event_item at v6.0, the memcg_vm_event_stat[] ones later (doc/memcg-stats.md counts them)",
 	},
 	{
 		.name = "stats_flush_skip",
 		.type = KEY_BOOL,
 		KEY_MEMBER(stats_flush_skip),
 		.def = { true, true, false },
-		.doc = "true: a flusher that finds another ongoing returns, and its reader reads stale counters; false: it waits for cgroup_rstat_lock",
+		.doc = "true (v6.0 trylock, v6.6 stats_flush_ongoing): a flusher that finds another ongoing returns, and its reader reads stale counters; false (v6.8): it waits for cgroup_rstat_lock",
 	},
 	{
 		.name = "stats_parent_walk",
@@ -363,7 +363,7 @@ static const struct kernel_key kernel_key_table[] = {
 		KEY_MEMBER(stats_parent_walk_memcg),
 		KEY_NAMES(parent_walk_names),
 		KEY_DEF(0),
-		.doc = "statc_parent (v6.8) or parent_mem_cgroup (8d59d2214c23 before 9cee7e8ef3e3: the per-memcg walk goes through each memcg's css.parent)",
+		.doc = "With stats_flush_threshold: per_memcg, statc_parent (v6.8 with 9cee7e8ef3e3: cached per-CPU parent pointers, all on one line) or parent_mem_cgroup (8d59d2214c23 before that fix: the walk goes through each memcg's css.parent)",
 	},
 };
 
