@@ -10,7 +10,12 @@
  * cgroup's parent must be listed too, or be the root "/".
  *
  * Both are read and range-checked here, so a scenario with a bad value is
- * refused before anything runs. The charge-path and statistics models that
+ * refused before anything runs. Each `kernel:` key is declared once, in
+ * kernel_key_table[] (config.c): its name, type, range, default at each
+ * stats_version, the member it sets and a line of doc. One loop reads
+ * them, another sets the defaults, and `memcgsim help keys` prints them
+ * for --help, memcgsim(1) and README.md (tests/run-keys.sh checks that the
+ * two documents say what the table says). The charge-path and statistics models that
  * act on them are models/kernel/page_counter.c, models/kernel/memcontrol.c and
  * models/kernel/rstat.c (to come); the teaching workloads ignore them.
  */
