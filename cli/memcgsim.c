@@ -34,7 +34,6 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
