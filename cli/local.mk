@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# cli/: memcgsim's commands. The program's main (memcgsim.c) and one file per
+# cli/: memcgsim's commands. The program's main (memcgsim.c: the command
+# table) with its option tables and parser (options.c), and one file per
 # command; the run driver (run.c) is shared by run, sweep, validate and
-# explain. May include every layer below it; nothing below includes cli/.
+# explain, and uses list.c's listing of the shipped machine profiles. May include every layer below it; nothing below includes cli/.
 # The commands live in libsim.a too, so the Check suites can drive them.
 libsim_a_SOURCES += \
 	%reldir%/run.c %reldir%/run.h \
+	%reldir%/list.c %reldir%/list.h \
 	%reldir%/explain.c %reldir%/explain.h \
 	%reldir%/validate.c %reldir%/validate.h \
 	%reldir%/plot.c %reldir%/plot.h \
 	%reldir%/sweep.c %reldir%/sweep.h \
 	%reldir%/compare.c %reldir%/compare.h
-memcgsim_SOURCES = %reldir%/memcgsim.c
+memcgsim_SOURCES = %reldir%/memcgsim.c %reldir%/options.c %reldir%/options.h

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cli/memcgsim.c - the command line.
+ * cli/memcgsim.c - the command line: the command table, each command's
+ * option table, and the commands that are no more than a call.
  *
  *	memcgsim                      the built-in default experiment
  *	memcgsim run SCENARIO ...     run and print results
@@ -11,6 +12,13 @@
  *	memcgsim merge DIR            join a sweep's per-point results
  *	memcgsim compare OLD NEW ...  compare two result files (cli/compare.h)
  *	memcgsim plot RESULTS ...     draw pictures with gnuplot (cli/plot.h)
+ *	memcgsim help [COMMAND|keys]  the commands, one's options, the kernel: keys
+ *
+ * A command is one entry of commands[] (at the end of the file): its
+ * name, the function that runs it, its option table and a line of help.
+ * Each option is declared once, with the setter that parses it, in
+ * cli/options.c; so is the parser, which also refuses another command's
+ * options and prints a command's --help.
  *
  * Exit status: 0 on success, 1 on a failure while running (an output file
  * that cannot be written), 2 on bad input or usage. Errors are printed in
@@ -24,10 +32,8 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,18 +45,17 @@
 
 #include "config.h"
 #include "cli/explain.h"
+#include "cli/list.h"
+#include "cli/options.h"
 #include "cli/plot.h"
 #include "cli/run.h"
 #include "cli/sweep.h"
 #include "cli/validate.h"
 #include "cli/compare.h"
+#include "models/kernel/config.h"
 #include "sim/report.h"
 #include "sim/trace.h"
-
-#define EXIT_RUN_FAILURE 1
-#define EXIT_BAD_INPUT 2
-#define MAX_SETS 256
-#define MAX_METRICS 64
+#include "sim/util.h"
 
 #ifndef MEMCGSIM_DATADIR
 #define MEMCGSIM_DATADIR "/usr/local/share/memcgsim"
@@ -60,126 +65,6 @@
 #endif
 
 #define DEFAULT_EXPERIMENT "validation/charge-batch-2022.yaml"
-
-static const char usage_text[] =
-	"usage: memcgsim [COMMAND] [SCENARIO] [OPTIONS]\n"
-	"\n"
-	"A deterministic simulator of Linux memory-cgroup charging on many-CPU\n"
-	"machines: CPUs, cache lines and their transfers, atomic contention,\n"
-	"page counters, per-CPU charge stocks, socket and kmem accounting.\n"
-	"With no command it runs charge-batch-2022: 36 netperf pairs on 72 CPUs,\n"
-	"the 6.0-rc1 charge path and the three 2022 fixes, and draws its plots\n"
-	"into memcgsim-plots/ when gnuplot is installed (not with --no-plots).\n"
-	"\n"
-	"Commands:\n"
-	"  (none)             run the built-in default experiment\n"
-	"  run SCENARIO       run every variant and print the results\n"
-	"  explain SCENARIO   run, then explain where the time went: by kernel\n"
-	"                     function, and the hottest cache lines in words\n"
-	"  validate [SCENARIO|DIR]...\n"
-	"                     compare predicted and published changes (default:\n"
-	"                     the shipped validation/ scenarios); exit 1 when a\n"
-	"                     prediction is outside its tolerance\n"
-	"  sweep SCENARIO --vary KEY=V1,V2,... [--vary ...]\n"
-	"                     run every variant at every combination of the\n"
-	"                     values, into DIR/sweep.csv and DIR/sweep.yaml\n"
-	"  merge DIR          join the per-point results of a sweep run by its\n"
-	"                     --plan lines into DIR/sweep.csv and sweep.yaml\n"
-	"  compare OLD NEW    compare two result files (run -f yaml|csv, or a\n"
-	"                     sweep's DIR/sweep.csv or sweep.yaml; DIR: its\n"
-	"                     sweep.csv) metric by metric; print the values\n"
-	"                     that changed; exit 1 when one changed by more\n"
-	"                     than the tolerance or is in one file only\n"
-	"  plot RESULTS       draw pictures of results with gnuplot: RESULTS is\n"
-	"                     a run's YAML (run -f yaml -o FILE), or a sweep's\n"
-	"                     DIR or DIR/sweep.csv; prints the files written\n"
-	"  list               list the shipped scenarios and machine profiles\n"
-	"  help               this text\n"
-	"\n"
-	"Options for run and explain:\n"
-	"  -v, --variant NAME      run only this variant\n"
-	"  -s, --set KEY=VALUE     override a scenario key by its dotted path,\n"
-	"                          e.g. --set workloads.0.cpus=0-17 (applied to\n"
-	"                          the scenario; variants' own settings win)\n"
-	"      --seed N            seed instead of the scenario's\n"
-	"  -r, --replications N    run N seeds (derived from the seed); report\n"
-	"                          mean and 95%% confidence interval\n"
-	"  -f, --format FMT        table (default), yaml or csv\n"
-	"  -o, --out FILE          write the results to FILE (whole or not at all)\n"
-	"      --trace FILE        write a Chrome trace-event JSON of the first\n"
-	"                          run (open it in Perfetto or chrome://tracing)\n"
-	"      --lines N           hot lines to report per variant (default 4)\n"
-	"  -q, --quiet             no progress line\n"
-	"      --markdown          validate: print Markdown tables (README)\n"
-	"\n"
-	"Options for sweep (also --set, --seed, --replications, --quiet):\n"
-	"      --vary KEY=V1,V2,...  the values of one key (a --set KEY); each\n"
-	"                          --vary multiplies the points (at most 10000\n"
-	"                          without --force); the first varies slowest\n"
-	"  -j, --jobs N            run N points at once (default 1; 0: one per\n"
-	"                          CPU); the results are the same bytes\n"
-	"  -o, --out DIR           where the results go (default: sweep-NAME);\n"
-	"                          a rerun resumes, skipping finished points\n"
-	"      --plan              print a command line per unfinished point\n"
-	"                          (for GNU parallel or a batch system); then\n"
-	"                          run them and `memcgsim merge DIR`\n"
-	"      --force             allow more than 10000 points\n"
-	"\n"
-	"Options for compare (every metric's value is compared; change_pct,\n"
-	"which is derived from them, ci95, hot lines and functions are not):\n"
-	"      --tolerance PCT     largest change that passes, in percent of the\n"
-	"                          old value (default 0: the model is\n"
-	"                          deterministic, any difference is a change)\n"
-	"      --metric M          compare only metric M (may be repeated)\n"
-	"      --all               print every value, not only those that changed\n"
-	"\n"
-	"Options for plot (also --variant NAME: only NAME's heat map):\n"
-	"  -o, --out DIR           where the data files and pictures go (default:\n"
-	"                          plots-NAME, NAME the scenario's or the sweep's)\n"
-	"  -f, --format FMT        png, svg or both (default)\n"
-	"Option with no command:\n"
-	"      --no-plots          do not draw the plots into memcgsim-plots/\n"
-	"\n"
-	"  -h, --help              this text      --version  the version\n"
-	"\n"
-	"Workloads (scenario key workloads.N.type):\n"
-	"%s"
-	"\n"
-	"A scenario is YAML; see memcgsim(1) and the shipped scenarios\n"
-	"(memcgsim list). Exit status: 0 success, 1 failure while running,\n"
-	"2 bad input or usage.\n";
-
-static void usage(FILE *out)
-{
-	const struct workload_type *const *types;
-	unsigned int i, n = workload_types(&types);
-	char buf[2048];
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < n && len < sizeof(buf); i++) {
-		unsigned int k;
-
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len,
-					"  %-16s %s\n%19skeys: type, cpus, cgroup",
-					types[i]->name, types[i]->summary, "");
-		for (k = 0; k < types[i]->nr_keys && len < sizeof(buf); k++)
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len,
-						", %s", types[i]->keys[k]);
-		if (len < sizeof(buf))
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len,
-						"\n");
-	}
-	fprintf(out, usage_text, buf);
-}
-
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "memcgsim: error: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'memcgsim --help'.\n");
-	return EXIT_BAD_INPUT;
-}
 
 /* ---- progress ---- */
 
@@ -209,7 +94,8 @@ static void progress_update(void *arg, double done)
 		return;
 	pr->last = t;
 	pr->shown = true;
-	fprintf(stderr, "\rmemcgsim: %3.0f%% done, %.1f s elapsed, about %.0f s left ",
+	fprintf(stderr,
+		"\rmemcgsim: %3.0f%% done, %.1f s elapsed, about %.0f s left ",
 		100.0 * done, t, t / done - t);
 	fflush(stderr);
 }
@@ -239,36 +125,6 @@ static void sweep_progress(void *arg, unsigned int done, unsigned int ran,
 }
 
 /* ---- commands ---- */
-
-struct cli {
-	const char *scenario;
-	const char *out;
-	const char *trace;
-	enum report_format format;
-	bool explain;
-	bool quiet;
-	bool markdown;
-	struct run_opts o;
-	const char *sets[MAX_SETS];
-	/* sweep */
-	bool sweep_opt;		/* one of the sweep options was given */
-	bool plan, force;
-	unsigned int jobs;
-	long point;		/* --point, or -1 */
-	unsigned int nr_varys;
-	const char *varys[SWEEP_MAX_KEYS + 1];
-	/* compare */
-	bool compare_opt;	/* one of the three below was given */
-	bool all;
-	double tolerance;
-	unsigned int nr_metrics;
-	const char *metrics[MAX_METRICS];
-	/* plot, and the default experiment's plots */
-	bool plot;		/* the command is plot: --format png|svg|both */
-	const char *plot_format;
-	bool default_run;	/* no command: draw into memcgsim-plots/ */
-	bool no_plots;
-};
 
 struct write_ctx {
 	const struct report *r;
@@ -354,8 +210,8 @@ static void note_written(void *arg, const char *path, bool picture)
 	    n->len >= sizeof(n->buf))
 		return;
 	n->len += (size_t)snprintf(n->buf + n->len, sizeof(n->buf) - n->len,
-				   "%s%.*s", n->len ? ", " : "",
-				   (int)(len - 4), base);
+				   "%s%.*s", n->len ? ", " : "", (int)(len - 4),
+				   base);
 }
 
 /*
@@ -374,7 +230,8 @@ static void default_plots(const struct cli *c, const struct report *r)
 		.svg = true,
 		.kinds = 1u << PLOT_FUNCTIONS | 1u << PLOT_VALIDATION |
 			 1u << PLOT_HEATMAP,
-		.heatmap_variant = c->o.variant ? c->o.variant : DEFAULT_HEATMAP,
+		.heatmap_variant = c->o.variant ? c->o.variant :
+						  DEFAULT_HEATMAP,
 		.written = note_written,
 		.written_arg = &names,
 	};
@@ -382,7 +239,8 @@ static void default_plots(const struct cli *c, const struct report *r)
 
 	if (!plot_have_gnuplot(&o)) {
 		if (!c->quiet)
-			fprintf(stderr, "memcgsim: no plots: gnuplot is not installed (apt-get install gnuplot-nox), or use --no-plots\n");
+			fprintf(stderr,
+				"memcgsim: no plots: gnuplot is not installed (apt-get install gnuplot-nox), or use --no-plots\n");
 		return;
 	}
 	sim_error_clear(&err);
@@ -396,7 +254,7 @@ static void default_plots(const struct cli *c, const struct report *r)
 			DEFAULT_PLOTS_DIR, names.buf);
 }
 
-static int cmd_run(struct cli *c)
+static int run_scenario(struct cli *c)
 {
 	struct explain_ctx x = { .lines = c->o.hot_lines };
 	struct progress pr = { .enabled = !c->quiet && isatty(2) };
@@ -539,270 +397,6 @@ static const char *plots_dir(void)
 	return path;
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void list_dir(const char *base, const char *sub)
-{
-	char path[1200], *names[512];
-	struct dirent *de;
-	unsigned int n = 0, i;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "%s/%s", base, sub);
-	d = opendir(path);
-	if (!d)
-		return;
-	while ((de = readdir(d)) && n < 512) {
-		size_t len = strlen(de->d_name);
-
-		if (len > 5 && !strcmp(de->d_name + len - 5, ".yaml"))
-			names[n++] = strdup(de->d_name);
-	}
-	closedir(d);
-	qsort(names, n, sizeof(*names), name_cmp);
-	for (i = 0; i < n; i++) {
-		if (names[i])
-			printf("  %s/%s/%s\n", base, sub, names[i]);
-		free(names[i]);
-	}
-}
-
-static int cmd_list(void)
-{
-	const char *dir = data_dir();
-	char *subs[64];
-	unsigned int n = 0, i;
-	struct dirent *de;
-	DIR *d;
-
-	printf("Machine profiles (use as `machine: NAME` without .yaml):\n");
-	list_dir(dir, "machines");
-	d = opendir(dir);
-	while (d && n < 64 && (de = readdir(d))) {
-		char path[1200];
-
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (de->d_name[0] != '.' && strcmp(de->d_name, "machines") &&
-		    dir_exists(path))
-			subs[n++] = strdup(de->d_name);
-	}
-	if (d)
-		closedir(d);
-	qsort(subs, n, sizeof(*subs), name_cmp);
-	for (i = 0; i < n; i++) {
-		if (subs[i]) {
-			printf("Scenarios in %s/:\n", subs[i]);
-			list_dir(dir, subs[i]);
-		}
-		free(subs[i]);
-	}
-	return EXIT_SUCCESS;
-}
-
-enum { OPT_SEED = 256, OPT_TRACE, OPT_LINES, OPT_VERSION, OPT_MARKDOWN };
-enum { OPT_TOLERANCE = 300, OPT_METRIC, OPT_ALL };
-enum { OPT_VARY = 400, OPT_PLAN, OPT_POINT, OPT_FORCE };
-enum { OPT_NO_PLOTS = 500 };
-
-static const struct option long_opts[] = {
-	{ "variant", required_argument, NULL, 'v' },
-	{ "set", required_argument, NULL, 's' },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "replications", required_argument, NULL, 'r' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "out", required_argument, NULL, 'o' },
-	{ "trace", required_argument, NULL, OPT_TRACE },
-	{ "lines", required_argument, NULL, OPT_LINES },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ "markdown", no_argument, NULL, OPT_MARKDOWN },
-	{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "all", no_argument, NULL, OPT_ALL },
-	{ "vary", required_argument, NULL, OPT_VARY },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "plan", no_argument, NULL, OPT_PLAN },
-	{ "point", required_argument, NULL, OPT_POINT },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "no-plots", no_argument, NULL, OPT_NO_PLOTS },
-	{ NULL, 0, NULL, 0 },
-};
-
-static bool parse_uint(const char *s, unsigned long long max,
-		       unsigned long long *out)
-{
-	char *end;
-
-	if (!*s || *s == '-' || *s == '+')
-		return false;
-	errno = 0;
-	*out = strtoull(s, &end, 10);
-	return !errno && !*end && *out <= max;
-}
-
-/* A decimal percentage >= 0, with or without a '%' sign. */
-static bool parse_percent(const char *s, double *out)
-{
-	char *end;
-
-	if ((*s < '0' || *s > '9') && *s != '.')
-		return false;
-	errno = 0;
-	*out = strtod(s, &end);
-	if (*end == '%')
-		end++;
-	return !errno && end != s && !*end && isfinite(*out) && *out >= 0;
-}
-
-static int parse_options(struct cli *c, int argc, char **argv)
-{
-	unsigned long long v;
-	int opt;
-
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":v:s:r:f:o:qhj:", long_opts,
-				  NULL)) != -1) {
-		switch (opt) {
-		case 'v':
-			c->o.variant = optarg;
-			break;
-		case 's':
-			if (c->o.nr_sets == MAX_SETS)
-				return usage_error("too many --set options (at most %s)",
-						   "256");
-			if (!strchr(optarg, '='))
-				return usage_error("--set: expected KEY=VALUE, found '%s'",
-						   optarg);
-			c->sets[c->o.nr_sets++] = optarg;
-			break;
-		case OPT_SEED:
-			if (!parse_uint(optarg, UINT64_MAX, &v))
-				return usage_error("--seed: expected a non-negative integer, found '%s'",
-						   optarg);
-			c->o.seed = v;
-			c->o.seed_set = true;
-			break;
-		case 'r':
-			if (!parse_uint(optarg, 1000, &v) || !v)
-				return usage_error("--replications: expected an integer from 1 to 1000, found '%s'",
-						   optarg);
-			c->o.replications = (unsigned int)v;
-			break;
-		case 'f':
-			if (c->plot) {
-				if (strcmp(optarg, "png") && strcmp(optarg, "svg") &&
-				    strcmp(optarg, "both"))
-					return usage_error("--format: expected png, svg or both, found '%s'",
-							   optarg);
-				c->plot_format = optarg;
-			} else if (!strcmp(optarg, "table"))
-				c->format = REPORT_TABLE;
-			else if (!strcmp(optarg, "yaml"))
-				c->format = REPORT_YAML;
-			else if (!strcmp(optarg, "csv"))
-				c->format = REPORT_CSV;
-			else
-				return usage_error("--format: expected table, yaml or csv, found '%s'",
-						   optarg);
-			break;
-		case 'o':
-			c->out = optarg;
-			break;
-		case OPT_TRACE:
-			c->trace = optarg;
-			break;
-		case OPT_LINES:
-			if (!parse_uint(optarg, 64, &v))
-				return usage_error("--lines: expected an integer from 0 to 64, found '%s'",
-						   optarg);
-			c->o.hot_lines = (unsigned int)v;
-			break;
-		case 'q':
-			c->quiet = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		case OPT_VERSION:
-			printf("memcgsim %s\n", PACKAGE_VERSION);
-			return -1;
-		case OPT_MARKDOWN:
-			c->markdown = true;
-			break;
-		case OPT_TOLERANCE:
-			if (!parse_percent(optarg, &c->tolerance))
-				return usage_error("--tolerance: expected a percentage of 0 or more, found '%s'",
-						   optarg);
-			c->compare_opt = true;
-			break;
-		case OPT_METRIC:
-			if (c->nr_metrics == MAX_METRICS)
-				return usage_error("too many --metric options (at most %s)",
-						   "64");
-			c->metrics[c->nr_metrics++] = optarg;
-			c->compare_opt = true;
-			break;
-		case OPT_ALL:
-			c->all = true;
-			c->compare_opt = true;
-			break;
-		case OPT_VARY:
-			if (c->nr_varys == SWEEP_MAX_KEYS)
-				return usage_error(
-					"too many --vary options (at most %s)",
-					"16");
-			c->varys[c->nr_varys++] = optarg;
-			c->sweep_opt = true;
-			break;
-		case 'j':
-			if (!parse_uint(optarg, 1024, &v))
-				return usage_error(
-					"--jobs: expected an integer from 0 (one per CPU) to 1024, found '%s'",
-					optarg);
-			c->jobs = (unsigned int)v;
-			if (!v) {
-				long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-				c->jobs = 1;
-				if (n > 0 && n <= 1024)
-					c->jobs = (unsigned int)n;
-			}
-			c->sweep_opt = true;
-			break;
-		case OPT_PLAN:
-			c->plan = true;
-			c->sweep_opt = true;
-			break;
-		case OPT_POINT:
-			if (!parse_uint(optarg, SWEEP_HARD_MAX_POINTS, &v))
-				return usage_error(
-					"--point: expected a point number, found '%s'",
-					optarg);
-			c->point = (long)v;
-			c->sweep_opt = true;
-			break;
-		case OPT_FORCE:
-			c->force = true;
-			c->sweep_opt = true;
-			break;
-		case OPT_NO_PLOTS:
-			c->no_plots = true;
-			break;
-		case ':':
-			return usage_error("option '%s' needs a value",
-					   argv[optind - 1]);
-		default:
-			return usage_error("unknown option '%s'",
-					   argv[optind - 1]);
-		}
-	}
-	return 0;
-}
-
 /*
  * The program to name in --plan lines: this very binary, by absolute path
  * (the same path must work where the lines run), else plain "memcgsim".
@@ -831,15 +425,10 @@ static int cmd_merge(struct cli *c, int nr_args, char **args)
 	unsigned int nr;
 	int ret;
 
-	if (c->o.variant || c->o.nr_sets || c->o.seed_set ||
-	    c->o.replications != 1 || c->out || c->trace ||
-	    c->format != REPORT_TABLE || c->markdown || c->compare_opt ||
-	    c->sweep_opt)
-		return usage_error("merge: %s", "takes no options but --quiet");
 	if (nr_args != 1)
-		return nr_args ? usage_error("unexpected argument '%s'",
-					     args[1]) :
-				 usage_error("merge: %s", "missing DIR");
+		return nr_args ? cli_usage_error("unexpected argument '%s'",
+						 args[1]) :
+				 cli_usage_error("merge: %s", "missing DIR");
 	sim_error_clear(&err);
 	ret = sweep_merge(args[0], &nr, &err);
 	if (ret) {
@@ -926,18 +515,13 @@ static int cmd_sweep(struct cli *c, int nr_args, char **args)
 	unsigned int i;
 	int ret = EXIT_BAD_INPUT;
 
-	if (c->o.variant || c->trace || c->format != REPORT_TABLE ||
-	    c->markdown || c->compare_opt || c->o.hot_lines != 4)
-		return usage_error(
-			"sweep: %s",
-			"takes no --variant, --format, --trace, --lines or --markdown (every variant runs; the results are YAML and CSV)");
 	if (!nr_args)
-		return usage_error("sweep: %s", "missing SCENARIO");
+		return cli_usage_error("sweep: %s", "missing SCENARIO");
 	if (nr_args > 1)
-		return usage_error("unexpected argument '%s'", args[1]);
+		return cli_usage_error("unexpected argument '%s'", args[1]);
 	if (c->plan && c->point >= 0)
-		return usage_error("sweep: %s",
-				   "--plan and --point do not go together");
+		return cli_usage_error("sweep: %s",
+				       "--plan and --point do not go together");
 	sim_error_clear(&err);
 	sweep_init(&s);
 	for (i = 0; i < c->nr_varys; i++)
@@ -1003,15 +587,12 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 
 	if (!res)
 		return EXIT_FAILURE;
-	if (c->o.variant || c->out || c->trace || c->format != REPORT_TABLE) {
-		free(res);
-		return usage_error("validate: %s", "takes no --variant, --out, --trace or --format");
-	}
 	snprintf(def, sizeof(def), "%s/validation", data_dir());
 	if (!nr_args) {
 		if (dir_scenarios(def, &paths, &nr)) {
 			free(res);
-			fprintf(stderr, "memcgsim: error: cannot read %s\n", def);
+			fprintf(stderr, "memcgsim: error: cannot read %s\n",
+				def);
 			return EXIT_BAD_INPUT;
 		}
 	}
@@ -1022,7 +603,8 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 			continue;
 		}
 		{
-			char **grown = realloc(paths, (nr + 1) * sizeof(*paths));
+			char **grown =
+				realloc(paths, (nr + 1) * sizeof(*paths));
 
 			if (!grown)
 				goto bad_dir;
@@ -1047,8 +629,10 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 		misses += res->misses + !res->order_ok;
 	}
 	if (!c->markdown && !failed)
-		printf("%s\n", misses ? "validate: some predictions are outside their tolerance" :
-					"validate: every prediction is within its tolerance");
+		printf("%s\n",
+		       misses ?
+			       "validate: some predictions are outside their tolerance" :
+			       "validate: every prediction is within its tolerance");
 	if (ret == EXIT_SUCCESS && misses)
 		ret = EXIT_FAILURE;
 	for (i = 0; i < nr; i++)
@@ -1083,19 +667,16 @@ static int cmd_compare(struct cli *c, int nr_args, char **args)
 	int ret = EXIT_BAD_INPUT;
 	unsigned int i;
 
-	if (c->o.variant || c->o.nr_sets || c->o.seed_set ||
-	    c->o.replications != 1 || c->out || c->trace ||
-	    c->format != REPORT_TABLE || c->markdown)
-		return usage_error("compare: %s",
-				   "takes only --tolerance, --metric and --all");
 	if (nr_args < 2)
-		return usage_error("compare: %s", nr_args ? "missing NEW" :
-						     "missing OLD and NEW");
+		return cli_usage_error("compare: %s",
+				       nr_args ? "missing NEW" :
+						 "missing OLD and NEW");
 	if (nr_args > 2)
-		return usage_error("unexpected argument '%s'", args[2]);
+		return cli_usage_error("unexpected argument '%s'", args[2]);
 	if (!strcmp(args[0], "-") && !strcmp(args[1], "-"))
-		return usage_error("compare: %s",
-				   "only one of OLD and NEW can be '-' (standard input)");
+		return cli_usage_error(
+			"compare: %s",
+			"only one of OLD and NEW can be '-' (standard input)");
 	old = compare_load(args[0], &err);
 	if (!old)
 		goto out_error;
@@ -1141,15 +722,10 @@ static int cmd_plot(struct cli *c, int nr_args, char **args)
 	struct sim_error err;
 	int ret;
 
-	if (c->trace || c->o.nr_sets || c->o.seed_set || c->markdown ||
-	    c->o.replications != 1 || c->sweep_opt || c->compare_opt ||
-	    c->no_plots)
-		return usage_error("plot: %s",
-				   "takes only --out, --format, --variant and --quiet");
 	if (!nr_args)
-		return usage_error("%s", "plot: missing RESULTS");
+		return cli_usage_error("%s", "plot: missing RESULTS");
 	if (nr_args > 1)
-		return usage_error("unexpected argument '%s'", args[1]);
+		return cli_usage_error("unexpected argument '%s'", args[1]);
 	sim_error_clear(&err);
 	ret = plot_results(args[0], &o, &err);
 	if (fflush(stdout) && !ret) {
@@ -1162,129 +738,443 @@ static int cmd_plot(struct cli *c, int nr_args, char **args)
 	return ret == -EINVAL ? EXIT_BAD_INPUT : EXIT_RUN_FAILURE;
 }
 
-/*
- * other_options() - refuse the options of another command: compare's
- * (unless @compare_ok) and sweep's. @cmd prefixes the message, if given.
- * Returns 0, or the exit status of the usage error printed.
- */
-static int other_options(const struct cli *c, const char *cmd,
-			 bool compare_ok)
-{
-	char msg[160];
+/* ---- run, explain, the default experiment, list ---- */
 
-	if (c->compare_opt && !compare_ok) {
-		snprintf(msg, sizeof(msg), "%s%s--tolerance, --metric and --all are for compare",
-			 cmd ? cmd : "", cmd ? ": " : "");
-		return usage_error("%s", msg);
+/* memcgsim run SCENARIO, memcgsim explain SCENARIO */
+static int run_or_explain(struct cli *c, const char *cmd, int nr_args,
+			  char **args)
+{
+	if (!nr_args)
+		return cli_usage_error("%s: missing SCENARIO", cmd);
+	if (nr_args > 1)
+		return cli_usage_error("unexpected argument '%s'", args[1]);
+	c->scenario = args[0];
+	if (c->explain && (c->out || c->format != REPORT_TABLE))
+		return cli_usage_error(
+			"%s: explain prints to the terminal; use run for --out and --format",
+			cmd);
+	return run_scenario(c);
+}
+
+static int cmd_run(struct cli *c, int nr_args, char **args)
+{
+	return run_or_explain(c, "run", nr_args, args);
+}
+
+static int cmd_explain(struct cli *c, int nr_args, char **args)
+{
+	c->explain = true;
+	return run_or_explain(c, "explain", nr_args, args);
+}
+
+/* memcgsim with no command: charge-batch-2022, and its plots. */
+static int cmd_default(struct cli *c, int nr_args, char **args)
+{
+	static char path[1200];
+
+	if (nr_args)
+		return cli_usage_error("unexpected argument '%s'", args[0]);
+	snprintf(path, sizeof(path), "%s/%s", data_dir(), DEFAULT_EXPERIMENT);
+	c->scenario = path;
+	c->default_run = true;
+	return run_scenario(c);
+}
+
+static int cmd_list(struct cli *c, int nr_args, char **args)
+{
+	if (nr_args)
+		return cli_usage_error("unexpected argument '%s'", args[0]);
+	return list_shipped(stdout, data_dir());
+}
+
+static const struct cli_option *const run_options[] = {
+	&opt_variant, &opt_set,	  &opt_seed,  &opt_replications, &opt_format,
+	&opt_out,     &opt_trace, &opt_lines, &opt_quiet,	 NULL,
+};
+
+static const struct cli_option *const default_options[] = {
+	&opt_variant, &opt_set,	     &opt_seed,	 &opt_replications,
+	&opt_format,  &opt_out,	     &opt_trace, &opt_lines,
+	&opt_quiet,   &opt_no_plots, NULL,
+};
+
+static const struct cli_option *const validate_options[] = {
+	&opt_set, &opt_seed, &opt_replications, &opt_markdown, &opt_quiet, NULL,
+};
+
+static const struct cli_option *const sweep_options[] = {
+	&opt_vary,	   &opt_jobs,  &opt_sweep_out, &opt_plan,
+	&opt_point,	   &opt_force, &opt_set,       &opt_seed,
+	&opt_replications, &opt_quiet, NULL,
+};
+
+static const struct cli_option *const merge_options[] = {
+	&opt_quiet,
+	NULL,
+};
+
+static const struct cli_option *const compare_options[] = {
+	&opt_tolerance, &opt_metric, &opt_all, &opt_quiet, NULL,
+};
+
+static const struct cli_option *const plot_options[] = {
+	&opt_plot_out, &opt_plot_format, &opt_plot_variant, &opt_quiet, NULL,
+};
+
+static const struct cli_option *const no_options[] = {
+	NULL,
+};
+
+static const struct cli_option *const help_options[] = {
+	&opt_help_format,
+	NULL,
+};
+
+static int cmd_help(struct cli *c, int nr_args, char **args);
+
+/*
+ * The commands, in the order `memcgsim help` and the unknown-command error
+ * list them, after the default. A command that parses its own options has .own instead of .fn
+ * and no option table.
+ */
+static const struct cli_command commands[] = {
+	{
+		/* memcgsim with no command: commands[0] */
+		.name = "",
+		.fn = cmd_default,
+		.options = default_options,
+		.args = "",
+		.doc = "run the built-in default experiment, charge-batch-2022, and draw its plots",
+	},
+	{
+		.name = "run",
+		.fn = cmd_run,
+		.options = run_options,
+		.args = "SCENARIO",
+		.doc = "run every variant and print the results",
+	},
+	{
+		.name = "explain",
+		.fn = cmd_explain,
+		.options = run_options,
+		.args = "SCENARIO",
+		.doc = "run, then explain where the time went: by kernel function, and the hottest cache lines in words",
+	},
+	{
+		.name = "validate",
+		.fn = cmd_validate,
+		.options = validate_options,
+		.args = "[SCENARIO|DIR]...",
+		.doc = "compare predicted and published changes (default: the shipped validation/ scenarios); exit 1 when a prediction is outside its tolerance",
+	},
+	{
+		.name = "compare",
+		.fn = cmd_compare,
+		.options = compare_options,
+		.args = "OLD NEW",
+		.doc = "compare two result files (run -f yaml|csv, or a sweep's DIR/sweep.csv or sweep.yaml; DIR: its sweep.csv) metric by metric; print the values that changed; exit 1 when one changed by more than the tolerance or is in one file only",
+		.refuse = "takes only --tolerance, --metric and --all",
+	},
+	{
+		.name = "sweep",
+		.fn = cmd_sweep,
+		.options = sweep_options,
+		.args = "SCENARIO --vary KEY=V1,V2,...",
+		.doc = "run every variant at every combination of the values, into DIR/sweep.csv and DIR/sweep.yaml",
+	},
+	{
+		.name = "merge",
+		.fn = cmd_merge,
+		.options = merge_options,
+		.args = "DIR",
+		.doc = "join the per-point results of a sweep run by its --plan lines into DIR/sweep.csv and sweep.yaml",
+		.refuse = "takes no options but --quiet",
+	},
+	{
+		.name = "plot",
+		.fn = cmd_plot,
+		.options = plot_options,
+		.args = "RESULTS",
+		.doc = "draw pictures of results with gnuplot: RESULTS is a run's YAML (run -f yaml -o FILE), or a sweep's DIR or DIR/sweep.csv; prints the files written",
+		.refuse = "takes only --out, --format, --variant and --quiet",
+	},
+	/*
+	 * calibrate (cli/calibrate.c) parses its own options:
+	 * { .name = "calibrate", .own = cmd_calibrate, .args = "...",
+	 *   .doc = "..." },
+	 */
+	{
+		.name = "list",
+		.fn = cmd_list,
+		.options = no_options,
+		.args = "",
+		.doc = "list the shipped scenarios and machine profiles",
+	},
+	{
+		.name = "help",
+		.fn = cmd_help,
+		.options = help_options,
+		.args = "[COMMAND|keys]",
+		.doc = "this text; a command's options; the scenario's kernel: keys",
+	},
+};
+
+/* ---- help ---- */
+
+static const char intro[] =
+	"A deterministic simulator of Linux memory-cgroup charging on many-CPU "
+	"machines: CPUs, cache lines and their transfers, atomic contention, "
+	"page counters, per-CPU charge stocks, socket and kmem accounting. "
+	"With no command it runs charge-batch-2022: 36 netperf pairs on 72 CPUs, "
+	"the 6.0-rc1 charge path and the three 2022 fixes, and draws its plots "
+	"into memcgsim-plots/ when gnuplot is installed (not with --no-plots).";
+
+static void print_command(FILE *out, const struct cli_command *cmd)
+{
+	int col = fprintf(out, "  %s%s%s", cmd->name[0] ? cmd->name : "(none)",
+			  cmd->args[0] ? " " : "", cmd->args);
+
+	if (col > 19) {
+		fputs("  ", out);
+		col += 2;
 	}
-	if (c->sweep_opt) {
-		snprintf(msg, sizeof(msg), "%s%s--vary, --jobs, --plan, --point and --force are for sweep",
-			 cmd ? cmd : "", cmd ? ": " : "");
-		return usage_error("%s", msg);
+	cli_wrap(out, cmd->doc, 21, col);
+}
+
+static void print_workloads(FILE *out)
+{
+	const struct workload_type *const *types;
+	unsigned int i, k, n = workload_types(&types);
+	char keys[512];
+	size_t len;
+
+	fprintf(out, "\nWorkloads (scenario key workloads.N.type):\n");
+	for (i = 0; i < n; i++) {
+		fprintf(out, "  %-16s %s\n", types[i]->name, types[i]->summary);
+		len = (size_t)snprintf(keys, sizeof(keys),
+				       "keys: type, cpus, cgroup");
+		for (k = 0; k < types[i]->nr_keys && len < sizeof(keys); k++)
+			len += (size_t)snprintf(keys + len, sizeof(keys) - len,
+						", %s", types[i]->keys[k]);
+		cli_wrap(out, keys, 19, 0);
 	}
-	return 0;
+}
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: memcgsim [COMMAND] [ARGS] [OPTIONS]\n\n");
+	cli_wrap(out, intro, 0, 0);
+	fprintf(out, "\nCommands:\n");
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		print_command(out, &commands[i]);
+	fprintf(out, "\nOptions with no command:\n");
+	cli_print_options(out, default_options);
+	fprintf(out, "      --version           the version\n");
+	print_workloads(out);
+	fprintf(out, "\n");
+	cli_wrap(
+		out,
+		"`memcgsim help COMMAND` or `memcgsim COMMAND --help` lists a command's options; `memcgsim help keys` the scenario's kernel: keys. A scenario is YAML; see memcgsim(1) and the shipped scenarios (memcgsim list). Exit status: 0 success, 1 failure while running, 2 bad input or usage.",
+		0, 0);
+}
+
+static void command_help(FILE *out, const struct cli_command *cmd)
+{
+	if (!cmd->name[0]) {
+		usage(out);
+		return;
+	}
+	fprintf(out, "usage: memcgsim %s%s%s [OPTIONS]\n\n", cmd->name,
+		cmd->args[0] ? " " : "", cmd->args);
+	cli_wrap(out, cmd->doc, 0, 0);
+	fprintf(out, "\nOptions:\n");
+	cli_print_options(out, cmd->options);
+}
+
+/*
+ * roff text: '\' is \e; '-' is a minus ("\-") where it starts a word or
+ * an arrow ("->"), a hyphen elsewhere ("per-CPU").
+ */
+static void roff(FILE *out, const char *s)
+{
+	const char *start = s;
+
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", out);
+	for (; *s; s++) {
+		if (*s == '-' && (s == start || s[-1] == ' ' || s[-1] == '-' ||
+				  s[1] == '>' || s[1] == '-'))
+			fputs("\\-", out);
+		else if (*s == '\\')
+			fputs("\\e", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+/* Markdown table text: '|' would end the cell. */
+static void markdown(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
+/* One key: text, a .TP entry of memcgsim(1), a README row or TSV. */
+static void print_key(FILE *out, const struct kernel_key *key, const char *fmt)
+{
+	char range[256], def[256], line[600];
+	int col;
+
+	kernel_key_range(key, range, sizeof(range));
+	kernel_key_default(key, def, sizeof(def));
+	if (!strcmp(fmt, "tsv")) {
+		/* durations in ns, as reclaim_ns is written */
+		unsigned long long unit = key->type == KEY_TIME ? 1000 : 1;
+
+		fprintf(out, "%s\t%s\t%llu\t%llu\t%s\n", key->name,
+			kernel_key_type_name(key),
+			(unsigned long long)key->min / unit,
+			(unsigned long long)key->max / unit,
+			key->nr_names ? key->names[0] : "-");
+		return;
+	}
+	if (!strcmp(fmt, "markdown")) {
+		fprintf(out, "| `%s` | %s%s%s | %s | ", key->name,
+			kernel_key_type_name(key), range[0] ? ": " : "", range,
+			def[0] ? def : "-");
+		markdown(out, key->doc);
+		fputs(" |\n", out);
+		return;
+	}
+	snprintf(line, sizeof(line), "%s%s%s%s%s.", kernel_key_type_name(key),
+		 range[0] ? ": " : "", range, def[0] ? "; default " : "", def);
+	if (!strcmp(fmt, "man")) {
+		fprintf(out, ".TP\n.B ");
+		roff(out, key->name);
+		fputc('\n', out);
+		roff(out, line);
+		fputs("\n.br\n", out);
+		roff(out, key->doc);
+		fputs(".\n", out);
+		return;
+	}
+	col = fprintf(out, "  %s", key->name);
+	if (col > 23) {
+		fputs("  ", out);
+		col += 2;
+	}
+	cli_wrap(out, line, 25, col);
+	cli_wrap(out, key->doc, 25, 0);
+}
+
+static int help_keys(FILE *out, const char *fmt)
+{
+	unsigned int i, nr;
+	const struct kernel_key *keys = kernel_keys(&nr);
+
+	if (!strcmp(fmt, "markdown"))
+		fprintf(out, "| key | type | default | meaning |\n"
+			     "| --- | --- | --- | --- |\n");
+	if (!strcmp(fmt, "text"))
+		cli_wrap(
+			out,
+			"The scenario's kernel: keys (also --set kernel.KEY=VALUE), with Linux v6.0's defaults unless stats_version names another kernel:",
+			0, 0);
+	for (i = 0; i < nr; i++)
+		print_key(out, &keys[i], fmt);
+	return EXIT_SUCCESS;
+}
+
+static const struct cli_command *command_find(const char *name)
+{
+	size_t i;
+
+	for (i = 1; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+/* memcgsim help [COMMAND|keys] [--format text|man|tsv] */
+static int cmd_help(struct cli *c, int nr_args, char **args)
+{
+	const struct cli_command *cmd;
+
+	if (nr_args > 1)
+		return cli_usage_error("unexpected argument '%s'", args[1]);
+	if (nr_args && !strcmp(args[0], "keys"))
+		return help_keys(stdout,
+				 c->help_format ? c->help_format : "text");
+	if (c->help_format)
+		return cli_usage_error("help: %s", "--format is for help keys");
+	if (!nr_args) {
+		usage(stdout);
+		return EXIT_SUCCESS;
+	}
+	cmd = command_find(args[0]);
+	if (!cmd)
+		return cli_usage_error(
+			"help: no command '%s' (see memcgsim help)", args[0]);
+	command_help(stdout, cmd);
+	return EXIT_SUCCESS;
+}
+
+/* "unknown command 'frob' (run, explain, ..., help)" */
+static int unknown_command(const char *name)
+{
+	char msg[512];
+	size_t i, len;
+
+	len = (size_t)snprintf(msg, sizeof(msg), "unknown command '%%s' (");
+	for (i = 1; i < ARRAY_SIZE(commands) && len < sizeof(msg); i++)
+		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "%s%s",
+					i > 1 ? ", " : "", commands[i].name);
+	if (len < sizeof(msg))
+		snprintf(msg + len, sizeof(msg) - len, ")");
+	return cli_usage_error(msg, name);
 }
 
 int main(int argc, char **argv)
 {
-	static char default_path[1200];
+	const struct cli_command *cmd = &commands[0];
 	struct cli c = {
 		.format = REPORT_TABLE,
 		.o = { .replications = 1, .hot_lines = 4 },
 		.jobs = 1,
 		.point = -1,
 	};
-	const char *cmd = argc > 1 ? argv[1] : NULL;
-	int ret;
+	int first, ret;
 
 	/* GSL's default handler aborts; every GSL status is checked. */
 	gsl_set_error_handler_off();
 	c.o.sets = c.sets;
 	c.o.datadir = data_dir();
-	if (!cmd || cmd[0] == '-') {
-		/* No command: the default experiment, with any options. */
-		ret = parse_options(&c, argc, argv);
-		if (ret)
-			return ret < 0 ? EXIT_SUCCESS : ret;
-		if (optind < argc)
-			return usage_error("unexpected argument '%s'", argv[optind]);
-		ret = other_options(&c, NULL, false);
-		if (ret)
-			return ret;
-		snprintf(default_path, sizeof(default_path), "%s/%s",
-			 data_dir(), DEFAULT_EXPERIMENT);
-		c.scenario = default_path;
-		c.default_run = true;
-		return cmd_run(&c);
+	if (argc > 1 && argv[1][0] != '-') {
+		cmd = command_find(argv[1]);
+		if (!cmd)
+			return unknown_command(argv[1]);
+		/* Options after the command; GNU getopt moves operands last. */
+		argc--;
+		argv++;
 	}
-	if (!strcmp(cmd, "help")) {
-		usage(stdout);
+	if (cmd->own)
+		return cmd->own(argc, argv);
+	ret = cli_parse(cmd, commands, ARRAY_SIZE(commands), &c, argc, argv,
+			&first);
+	if (ret == CLI_HELP) {
+		command_help(stdout, cmd);
 		return EXIT_SUCCESS;
 	}
-	if (!strcmp(cmd, "list"))
-		return argc > 2 ? usage_error("unexpected argument '%s'", argv[2]) :
-				  cmd_list();
-	if (!strcmp(cmd, "validate")) {
-		argc--;
-		argv++;
-		ret = parse_options(&c, argc, argv);
-		if (ret)
-			return ret < 0 ? EXIT_SUCCESS : ret;
-		ret = other_options(&c, "validate", false);
-		if (ret)
-			return ret;
-		return cmd_validate(&c, argc - optind, argv + optind);
+	if (ret == CLI_VERSION) {
+		printf("memcgsim %s\n", PACKAGE_VERSION);
+		return EXIT_SUCCESS;
 	}
-	if (!strcmp(cmd, "compare")) {
-		argc--;
-		argv++;
-		ret = parse_options(&c, argc, argv);
-		if (ret)
-			return ret < 0 ? EXIT_SUCCESS : ret;
-		ret = other_options(&c, "compare", true);
-		if (ret)
-			return ret;
-		return cmd_compare(&c, argc - optind, argv + optind);
-	}
-	if (!strcmp(cmd, "plot")) {
-		argc--;
-		argv++;
-		c.plot = true;
-		ret = parse_options(&c, argc, argv);
-		if (ret)
-			return ret < 0 ? EXIT_SUCCESS : ret;
-		return cmd_plot(&c, argc - optind, argv + optind);
-	}
-	if (!strcmp(cmd, "sweep") || !strcmp(cmd, "merge")) {
-		argc--;
-		argv++;
-		ret = parse_options(&c, argc, argv);
-		if (ret)
-			return ret < 0 ? EXIT_SUCCESS : ret;
-		if (!strcmp(cmd, "merge"))
-			return cmd_merge(&c, argc - optind, argv + optind);
-		return cmd_sweep(&c, argc - optind, argv + optind);
-	}
-	if (strcmp(cmd, "run") && strcmp(cmd, "explain"))
-		return usage_error("unknown command '%s' (run, explain, validate, compare, sweep, merge, plot, list, help)",
-				   cmd);
-	c.explain = !strcmp(cmd, "explain");
-	/* Options after the command; GNU getopt moves operands last. */
-	argc--;
-	argv++;
-	ret = parse_options(&c, argc, argv);
-	if (ret)
-		return ret < 0 ? EXIT_SUCCESS : ret;
-	ret = other_options(&c, cmd, false);
 	if (ret)
 		return ret;
-	if (optind == argc)
-		return usage_error("%s: missing SCENARIO", cmd);
-	if (optind + 1 < argc)
-		return usage_error("unexpected argument '%s'", argv[optind + 1]);
-	c.scenario = argv[optind];
-	if (c.explain && (c.out || c.format != REPORT_TABLE))
-		return usage_error("%s: explain prints to the terminal; use run for --out and --format",
-				   cmd);
-	return cmd_run(&c);
+	return cmd->fn(&c, argc - first, argv + first);
 }

@@ -5,7 +5,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 
 #include "models/kernel/config.h"
 #include "models/kernel/memcontrol.h"
+#include "cli/list.h"
 #include "cli/run.h"
 #include "sim/error.h"
 #include "sim/stats.h"
@@ -91,11 +91,6 @@ static const char *found(const struct scenario_node *n)
  * by bare name ("skx-2s-72": DATADIR/machines/skx-2s-72.yaml), else a path,
  * relative to the scenario file's directory unless absolute.
  */
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void machine_resolve(const struct scenario_node *n, const char *datadir,
 			    char *path, size_t size, bool *bare)
 {
@@ -123,38 +118,20 @@ static const char *profile_names(const char *datadir, const char *name,
 				 char *near, size_t near_size, char *list,
 				 size_t list_size)
 {
-	char dir[1024], *names[256];
-	const char *best;
-	struct dirent *de;
-	unsigned int n = 0, i;
+	char *names[256];
+	unsigned int n = shipped_names(datadir, "machines", true, names, 256);
+	const char *best = sim_nearest(name, (const char *const *)names, n);
+	unsigned int i;
 	size_t len = 0;
-	DIR *d;
 
 	list[0] = '\0';
-	snprintf(dir, sizeof(dir), "%s/machines", datadir);
-	d = opendir(dir);
-	if (!d)
-		return NULL;
-	while (n < 256 && (de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-
-		if (l > 5 && !strcmp(de->d_name + l - 5, ".yaml")) {
-			names[n] = strndup(de->d_name, l - 5);
-			SIM_BUG_ON(!names[n]);
-			n++;
-		}
-	}
-	closedir(d);
-	qsort(names, n, sizeof(*names), name_cmp);
-	best = sim_nearest(name, (const char *const *)names, n);
 	if (best)
 		snprintf(near, near_size, "%s", best);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		if (len < list_size)
 			len += (size_t)snprintf(list + len, list_size - len,
 						"%s%s", i ? ", " : "", names[i]);
-		free(names[i]);
-	}
+	shipped_names_free(names, n);
 	return best ? near : NULL;
 }
 

@@ -69,6 +69,11 @@ tests_check_run_SOURCES = tests/check_run.c
 tests_check_run_CFLAGS = $(TEST_CFLAGS)
 tests_check_run_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_config
+tests_check_config_SOURCES = tests/check_config.c
+tests_check_config_CFLAGS = $(TEST_CFLAGS)
+tests_check_config_LDADD = $(TEST_LDADD)
+
 # ---- Scenario-level tests: shell drivers, run with $(SHELL) ----
 # tests/run-bad.sh          bad input is refused: exit 2, no output, the
 #                           message in tests/bad/model-*.expect
@@ -113,6 +118,13 @@ EXTRA_DIST += %reldir%/run-sweep.sh %reldir%/bench-sweep.sh
 #                           (skipped without gnuplot)
 TESTS += %reldir%/run-plots.sh
 EXTRA_DIST += %reldir%/run-plots.sh
+
+# tests/run-keys.sh         the kernel: key table: doc/memcgsim.1's key list
+#                           is `memcgsim help keys --format man`; every key
+#                           refuses a value out of range and one of the
+#                           wrong type (exit 2, file:line:col, the key)
+TESTS += %reldir%/run-keys.sh
+EXTRA_DIST += %reldir%/run-keys.sh
 
 # make update-golden: rerun every scenario and rewrite tests/golden/ in the
 # source tree; review the diff before committing.

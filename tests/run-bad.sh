@@ -12,9 +12,10 @@
 #    for them only the status and stdout are checked.
 # 2. Command-line errors (--set, --variant, unknown command or option,
 #    missing SCENARIO; compare's operands, options and malformed result
-#    files in tests/data/compare): exit 2, nothing on stdout, the expected
-#    first line on stderr (optionally followed by "Try 'memcgsim --help'.").
-#    And compare's other statuses: 1 over the tolerance, 0 within it.
+#    files in tests/data/compare; another command's option): exit 2,
+#    nothing on stdout, the expected first line on stderr (optionally
+#    followed by "Try 'memcgsim --help'."). And compare's other statuses:
+#    1 over the tolerance, 0 within it; help and a command's --help.
 # 3. A failed run leaves no --out or --trace file behind.
 # 4. Adversarial inputs made on the fly (too big for the corpus): a 10 MB
 #    scenario that must run, 17 MiB, 100000 nested brackets, 100000
@@ -264,6 +265,56 @@ compare_status 1 compare/run.csv compare/changed.csv --tolerance 1
 compare_status 0 compare/run.csv compare/changed.csv --tolerance 3%
 compare_status 0 compare/run.yaml - <"$data/compare/run.csv"
 compare_status 1 compare/run.yaml compare/missing.csv --all
+
+# Each command takes the options of its table (cli/memcgsim.c) and refuses
+# another command's by naming whose they are: the options only that
+# command has, or the commands that have it.
+usage "memcgsim: error: run: --vary, --jobs, --plan, --point and --force are for sweep" \
+	run $ok --jobs 2
+usage "memcgsim: error: run: --markdown is for validate" \
+	run $ok --markdown
+usage "memcgsim: error: explain: --no-plots is for memcgsim without a command" \
+	explain $ok --no-plots
+usage "memcgsim: error: --tolerance, --metric and --all are for compare" \
+	--metric throughput
+usage "memcgsim: error: sweep: --variant is for run, explain and plot" \
+	sweep $ok --vary seed=1,2 --variant batch1
+usage "memcgsim: error: validate: --lines is for run and explain" \
+	validate --lines 2
+usage "memcgsim: error: merge: takes no options but --quiet" \
+	merge somewhere --seed 1
+usage "memcgsim: error: plot: takes only --out, --format, --variant and --quiet" \
+	plot compare/run.yaml --set seed=1
+usage "memcgsim: error: --format: expected png, svg or both, found 'csv'" \
+	plot compare/run.yaml --format csv
+usage "memcgsim: error: sweep: --plan and --point do not go together" \
+	sweep $ok --vary seed=1,2 --plan --point 0
+usage "memcgsim: error: unexpected argument 'extra'" \
+	list extra
+usage "memcgsim: error: help: no command 'frob' (see memcgsim help)" \
+	help frob
+usage "memcgsim: error: --format: expected text, man, markdown or tsv, found 'roff'" \
+	help keys --format roff
+
+# help: every command of the table, a command's own options, exit 0.
+run "$data" help
+if test "$rc" -ne 0 || test -s "$tmp/err"; then
+	fail "memcgsim help: exit status $rc"
+fi
+for c in run explain validate compare sweep merge plot list help; do
+	grep -q "^  $c " "$tmp/out" || grep -q "^  $c\$" "$tmp/out" ||
+		fail "memcgsim help does not list $c"
+done
+run "$data" sweep --help
+if test "$rc" -ne 0 || ! grep -q '^usage: memcgsim sweep ' "$tmp/out" ||
+	! grep -q -- '--vary KEY=V1,V2' "$tmp/out" ||
+	grep -q -- '--tolerance' "$tmp/out"; then
+	fail "memcgsim sweep --help: exit status $rc, or not sweep's options"
+fi
+run "$data" help keys
+if test "$rc" -ne 0 || ! grep -q '^  charge_batch .*default 32' "$tmp/out"; then
+	fail "memcgsim help keys: exit status $rc, or no charge_batch"
+fi
 
 # ---- 3. no partial output files ----
 

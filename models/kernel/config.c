@@ -4,6 +4,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,22 +16,6 @@
 #include "models/kernel/pahole.h"
 #include "sim/util.h"
 
-static const char *const kernel_keys[] = {
-	"memcg", "charge_batch", "stock_memcgs", "page_counter_layout",
-	"memory_offset", "protected_usage_update", "kmem_accounting",
-	"stats_flush_threshold", "local_stats", "stats_flush_period_ms",
-	"page_counter_offsets", "page_counter_pahole", "cgroup_version",
-	"reclaim_ns", "sk_reclaim", "stats_updates_atomic", "stats_version",
-	"lruvec_stat_items", "memcg_stat_items", "memcg_event_items",
-	"stats_flush_skip", "stats_parent_walk",
-};
-static const char *const parent_walk_names[] = { "statc_parent",
-						 "parent_mem_cgroup" };
-static const char *const stats_version_names[] = { "v6.0", "v6.6", "v6.8" };
-static const char *const stats_atomic_names[] = { "always",
-						  "below_threshold" };
-static const char *const sk_reclaim_names[] = { "page", "quantum" };
-
 static const char *const memcg_names[] = { "enabled", "disabled" };
 static const char *const layout_names[] = { "v6.0", "v6.1", "custom",
 					     "pahole" };
@@ -37,7 +23,12 @@ static const char *const protected_names[] = { "always", "if_changed" };
 static const char *const kmem_names[] = { "off", "pages", "objects" };
 static const char *const threshold_names[] = { "global", "per_memcg" };
 static const char *const local_names[] = { "percpu_sum", "aggregated" };
-
+static const char *const sk_reclaim_names[] = { "page", "quantum" };
+static const char *const stats_atomic_names[] = { "always",
+						  "below_threshold" };
+static const char *const stats_version_names[] = { "v6.0", "v6.6", "v6.8" };
+static const char *const parent_walk_names[] = { "statc_parent",
+						 "parent_mem_cgroup" };
 
 static int custom_layout_load(struct kernel_config *k,
 			      const struct scenario_node *n,
@@ -148,26 +139,434 @@ static int layout_load(struct kernel_config *k, const struct scenario_node *n,
 }
 
 /*
- * The statistics defaults of each version (doc/memcg-stats.md sections 1
- * and 6): v6.0 keeps every vm_event_item per CPU (about 110 on a distro
- * config); v6.1 keeps only the memcg_vm_event_stat[] ones (19 at v6.6, 22
- * at v6.8). v6.1 skips the global atomic once a flush is due; v6.8 counts
- * per memcg, flushes subtrees and no longer lets a flusher skip.
+ * KEY_MEMBER() - where a key's value goes: the member's offset and size.
+ * Every enum member is written as an unsigned int (checked below).
  */
-static void stats_defaults(struct kernel_config *k)
-{
-	static const unsigned int events[] = { 110, 19, 22 };
+#define KEY_MEMBER(m)                                   \
+	.offset = offsetof(struct kernel_config, m),    \
+	.size = sizeof(((struct kernel_config *)0)->m)
+#define KEY_NAMES(a) .names = (a), .nr_names = ARRAY_SIZE(a)
+/* The same default at every stats_version. */
+#define KEY_DEF(v) .def = { (v), (v), (v) }
 
-	k->lruvec_stat_items = 43;
-	k->memcg_stat_items = 43 + 7;
-	k->memcg_event_items = events[k->stats_version];
-	k->stats_updates_atomic = k->stats_version == STATS_V6_0 ?
-		STATS_ATOMIC_ALWAYS : STATS_ATOMIC_BELOW_THRESHOLD;
-	k->stats_flush_threshold = k->stats_version == STATS_V6_8 ?
-		FLUSH_PER_MEMCG : FLUSH_GLOBAL;
-	k->local_stats = k->stats_version == STATS_V6_0 ?
-		LOCAL_PERCPU_SUM : LOCAL_AGGREGATED;
-	k->stats_flush_skip = k->stats_version != STATS_V6_8;
+_Static_assert(sizeof(enum kernel_pc_layout) == sizeof(unsigned int) &&
+		       sizeof(enum kernel_protected_update) ==
+			       sizeof(unsigned int) &&
+		       sizeof(enum kernel_kmem) == sizeof(unsigned int) &&
+		       sizeof(enum kernel_flush_threshold) ==
+			       sizeof(unsigned int) &&
+		       sizeof(enum kernel_stats_atomic) ==
+			       sizeof(unsigned int) &&
+		       sizeof(enum kernel_local_stats) ==
+			       sizeof(unsigned int) &&
+		       sizeof(enum kernel_stats_version) ==
+			       sizeof(unsigned int),
+	       "kernel_key_store() writes enums as unsigned int");
+
+/* MEMCG_NR_STAT: the node items, then the 7 memcg_stat_items of v6.x. */
+static uint64_t memcg_stat_items_default(const struct kernel_config *k)
+{
+	return k->lruvec_stat_items + 7;
+}
+
+/*
+ * The keys, in the order `unknown key` suggestions prefer them (the first
+ * of equally near names wins). stats_version is read first of all: the
+ * defaults of the statistics keys are those of its kernel
+ * (doc/memcg-stats.md sections 1 and 6): v6.0 keeps every vm_event_item
+ * per CPU (about 110 on a distro config), v6.1 only the
+ * memcg_vm_event_stat[] ones (19 at v6.6, 22 at v6.8); v6.1 skips the
+ * global atomic once a flush is due; v6.8 counts per memcg, flushes
+ * subtrees and no longer lets a flusher skip.
+ */
+static const struct kernel_key kernel_key_table[] = {
+	{
+		.name = "memcg",
+		.type = KEY_ENUM,
+		KEY_MEMBER(memcg_disabled),
+		KEY_NAMES(memcg_names),
+		KEY_DEF(0),
+		.doc = "Whether the memory controller is on; disabled is as with cgroup_disable=memory",
+	},
+	{
+		.name = "charge_batch",
+		.type = KEY_U32,
+		KEY_MEMBER(charge_batch),
+		.min = 1,
+		.max = 1 << 20,
+		KEY_DEF(32),
+		.doc = "MEMCG_CHARGE_BATCH: the pages a stock refill charges ahead, and the per-CPU statistics update batch",
+	},
+	{
+		.name = "stock_memcgs",
+		.type = KEY_U32,
+		KEY_MEMBER(stock_memcgs),
+		.min = 1,
+		.max = MEMCG_STOCK_MAX,
+		KEY_DEF(1),
+		.doc = "How many memcgs one CPU's charge stock caches (later kernels cache 7)",
+	},
+	{
+		.name = "page_counter_layout",
+		.type = KEY_ENUM,
+		KEY_MEMBER(page_counter_layout),
+		KEY_NAMES(layout_names),
+		KEY_DEF(PC_LAYOUT_V6_0),
+		.check = layout_load,
+		.doc = "struct page_counter's layout: v6.0's declaration order; v6.1's (usage alone on its line, then the protection fields, then the read-mostly ones); custom (page_counter_offsets) or pahole (page_counter_pahole)",
+	},
+	{
+		.name = "memory_offset",
+		.type = KEY_U32,
+		KEY_MEMBER(memory_offset),
+		.min = 0,
+		.max = 63,
+		.multiple = 8,
+		KEY_DEF(-1),
+		.def_doc = "by layout",
+		.optional = true,
+		.doc = "&memcg->memory % 64; by default 16 for a packed page_counter such as v6.0's (after the 200-byte css and the 8-byte id), 0 for a line-aligned one",
+	},
+	{
+		.name = "protected_usage_update",
+		.type = KEY_ENUM,
+		KEY_MEMBER(protected_usage_update),
+		KEY_NAMES(protected_names),
+		KEY_DEF(PROTECTED_ALWAYS),
+		.doc = "always (v6.0: min_usage and low_usage are exchanged on every charge where memory.min or memory.low is set) or if_changed (v6.1)",
+	},
+	{
+		.name = "kmem_accounting",
+		.type = KEY_ENUM,
+		KEY_MEMBER(kmem_accounting),
+		KEY_NAMES(kmem_names),
+		KEY_DEF(KMEM_OFF),
+		.doc = "pages (before v5.9: page allocations charged whole, plus the v1 kmem counter) or objects (v5.9 on: slab objects through the byte-granular obj_cgroup stock)",
+	},
+	{
+		.name = "stats_flush_threshold",
+		.type = KEY_ENUM,
+		KEY_MEMBER(stats_flush_threshold),
+		KEY_NAMES(threshold_names),
+		.def = { FLUSH_GLOBAL, FLUSH_GLOBAL, FLUSH_PER_MEMCG },
+		.doc = "global (v6.0, v6.6: a per-CPU count feeds one global atomic; a reader flushes the whole tree once it passes the number of CPUs) or per_memcg (v6.8: the update walks the ancestors, each memcg has its own atomic, a reader flushes its memcg's subtree)",
+	},
+	{
+		.name = "local_stats",
+		.type = KEY_ENUM,
+		KEY_MEMBER(local_stats),
+		KEY_NAMES(local_names),
+		.def = { LOCAL_PERCPU_SUM, LOCAL_AGGREGATED, LOCAL_AGGREGATED },
+		.doc = "percpu_sum (v6.0: a non-hierarchical read sums the counter over every possible CPU) or aggregated (v6.6, \"use rstat for non-hierarchical stats\": the flush keeps state_local; a read is one load)",
+	},
+	{
+		.name = "stats_flush_period_ms",
+		.type = KEY_U32,
+		KEY_MEMBER(stats_flush_period_ms),
+		.min = 1,
+		.max = 3600000,
+		KEY_DEF(2000),
+		.doc = "FLUSH_TIME: the periodic flusher's period; it runs on the highest-numbered CPU no task uses (with none idle there is no periodic flush), and ratelimited flushes wait twice the period",
+	},
+	{
+		.name = "page_counter_offsets",
+		.type = KEY_MAP,
+		.doc = "With page_counter_layout: custom, {MEMBER: OFFSET, ...}: the byte offset (0 to 4096) of each of struct page_counter's 14 members",
+	},
+	{
+		.name = "page_counter_pahole",
+		.type = KEY_FILE,
+		.doc = "With page_counter_layout: pahole, the file (relative to the scenario) holding what pahole -C page_counter prints",
+	},
+	{
+		.name = "cgroup_version",
+		.type = KEY_U32,
+		KEY_MEMBER(cgroup_version),
+		.min = 1,
+		.max = 2,
+		KEY_DEF(2),
+		.doc = "1 charges the legacy kmem counter and, as v4.x's root has use_hierarchy 0, stops the page counters below the root",
+	},
+	{
+		.name = "reclaim_ns",
+		.type = KEY_TIME,
+		KEY_MEMBER(reclaim_ps),
+		.min = 0,
+		.max = SIM_PS_PER_MS,
+		KEY_DEF(1000 * SIM_PS_PER_NS),
+		.doc = "The cost of reclaiming one page when a charge is over memory.max (an assumption, not a measurement)",
+	},
+	{
+		.name = "sk_reclaim",
+		.type = KEY_ENUM,
+		KEY_MEMBER(sk_reclaim),
+		KEY_NAMES(sk_reclaim_names),
+		KEY_DEF(0),
+		.doc = "When a socket returns its forward-allocated memory: page (6.0-rc1, keep sk_forward_alloc as small as possible) or quantum (v5.19: past 2 MB, and partially on receive)",
+	},
+	{
+		.name = "stats_updates_atomic",
+		.type = KEY_ENUM,
+		KEY_MEMBER(stats_updates_atomic),
+		KEY_NAMES(stats_atomic_names),
+		.def = { STATS_ATOMIC_ALWAYS, STATS_ATOMIC_BELOW_THRESHOLD,
+			 STATS_ATOMIC_BELOW_THRESHOLD },
+		.doc = "With stats_flush_threshold: global, always (v6.0: every MEMCG_CHARGE_BATCH statistics updates of a CPU add to the global stats_flush_threshold) or below_threshold (v6.1 on: a read instead of the atomic once a flush is due)",
+	},
+	{
+		.name = "stats_version",
+		.type = KEY_ENUM,
+		KEY_MEMBER(stats_version),
+		KEY_NAMES(stats_version_names),
+		KEY_DEF(STATS_V6_0),
+		.doc = "The statistics code to follow; it sets the defaults of the statistics keys to what that kernel does (README: Statistics and flushing), and a key given on its own wins",
+	},
+	{
+		.name = "lruvec_stat_items",
+		.type = KEY_U32,
+		KEY_MEMBER(lruvec_stat_items),
+		.min = 18,
+		.max = 1024,
+		KEY_DEF(43),
+		.doc = "NR_VM_NODE_STAT_ITEMS: the node statistics kept per CPU and memcg",
+	},
+	{
+		.name = "memcg_stat_items",
+		.type = KEY_U32,
+		KEY_MEMBER(memcg_stat_items),
+		.min = 1,
+		.max = 2048,
+		KEY_DEF(43 + 7),
+		.def_fn = memcg_stat_items_default,
+		.def_doc = "lruvec_stat_items + 7",
+		.doc = "MEMCG_NR_STAT: the node items, then the memcg items",
+	},
+	{
+		.name = "memcg_event_items",
+		.type = KEY_U32,
+		KEY_MEMBER(memcg_event_items),
+		.min = 1,
+		.max = 1024,
+		.def = { 110, 19, 22 },
+		.doc = "The events kept per CPU: every vm_event_item at v6.0, the memcg_vm_event_stat[] ones later (doc/memcg-stats.md counts them)",
+	},
+	{
+		.name = "stats_flush_skip",
+		.type = KEY_BOOL,
+		KEY_MEMBER(stats_flush_skip),
+		.def = { true, true, false },
+		.doc = "true (v6.0 trylock, v6.6 stats_flush_ongoing): a flusher that finds another ongoing returns, and its reader reads stale counters; false (v6.8): it waits for cgroup_rstat_lock",
+	},
+	{
+		.name = "stats_parent_walk",
+		.type = KEY_ENUM,
+		KEY_MEMBER(stats_parent_walk_memcg),
+		KEY_NAMES(parent_walk_names),
+		KEY_DEF(0),
+		.doc = "With stats_flush_threshold: per_memcg, statc_parent (v6.8 with 9cee7e8ef3e3: cached per-CPU parent pointers, all on one line) or parent_mem_cgroup (8d59d2214c23 before that fix: the walk goes through each memcg's css.parent)",
+	},
+};
+
+const struct kernel_key *kernel_keys(unsigned int *nr)
+{
+	*nr = ARRAY_SIZE(kernel_key_table);
+	return kernel_key_table;
+}
+
+const struct kernel_key *kernel_key_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kernel_key_table); i++)
+		if (!strcmp(kernel_key_table[i].name, name))
+			return &kernel_key_table[i];
+	return NULL;
+}
+
+static bool key_stored(const struct kernel_key *key)
+{
+	return key->type != KEY_MAP && key->type != KEY_FILE;
+}
+
+/* SIM: one writer for members of every width the table names. */
+static void kernel_key_store(struct kernel_config *k,
+			     const struct kernel_key *key, uint64_t v)
+{
+	char *p = (char *)k + key->offset;
+	uint32_t v32 = (uint32_t)v;
+	bool b = v != 0;
+
+	if (key->size == sizeof(bool))
+		memcpy(p, &b, sizeof(b));
+	else if (key->size == sizeof(v32))
+		memcpy(p, &v32, sizeof(v32));
+	else
+		memcpy(p, &v, sizeof(v));
+}
+
+static uint64_t kernel_key_def(const struct kernel_key *key,
+			       const struct kernel_config *k)
+{
+	if (key->def_fn)
+		return key->def_fn(k);
+	return (uint64_t)key->def[k->stats_version];
+}
+
+const char *kernel_key_type_name(const struct kernel_key *key)
+{
+	static const char *const names[] = {
+		[KEY_U32] = "integer", [KEY_BOOL] = "bool",
+		[KEY_ENUM] = "enum",   [KEY_TIME] = "duration",
+		[KEY_MAP] = "map",     [KEY_FILE] = "file",
+	};
+
+	return names[key->type];
+}
+
+static size_t join_names(const struct kernel_key *key, char *buf,
+			 size_t size)
+{
+	size_t len = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < key->nr_names && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					i ? ", " : "", key->names[i]);
+	return len;
+}
+
+void kernel_key_range(const struct kernel_key *key, char *buf, size_t size)
+{
+	uint64_t max = key->max;
+
+	buf[0] = '\0';
+	switch (key->type) {
+	case KEY_U32:
+		if (key->multiple) {
+			max -= max % key->multiple;
+			snprintf(buf, size, "%llu to %llu, a multiple of %u",
+				 (unsigned long long)key->min,
+				 (unsigned long long)max, key->multiple);
+		} else {
+			snprintf(buf, size, "%llu to %llu",
+				 (unsigned long long)key->min,
+				 (unsigned long long)max);
+		}
+		break;
+	case KEY_TIME:
+		snprintf(buf, size, "%llu to %llu ns",
+			 (unsigned long long)(key->min / SIM_PS_PER_NS),
+			 (unsigned long long)(max / SIM_PS_PER_NS));
+		break;
+	case KEY_BOOL:
+		snprintf(buf, size, "true, false");
+		break;
+	case KEY_ENUM:
+		join_names(key, buf, size);
+		break;
+	case KEY_MAP:
+	case KEY_FILE:
+		break;
+	}
+}
+
+static void one_default(const struct kernel_key *key, int64_t v, char *buf,
+			size_t size)
+{
+	if (key->type == KEY_ENUM)
+		snprintf(buf, size, "%s", key->names[v]);
+	else if (key->type == KEY_BOOL)
+		snprintf(buf, size, "%s", v ? "true" : "false");
+	else if (key->type == KEY_TIME)
+		snprintf(buf, size, "%lld ns", (long long)(v / 1000));
+	else
+		snprintf(buf, size, "%lld", (long long)v);
+}
+
+void kernel_key_default(const struct kernel_key *key, char *buf, size_t size)
+{
+	unsigned int v, w;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	if (key->def_doc) {
+		snprintf(buf, size, "%s", key->def_doc);
+		return;
+	}
+	if (!key_stored(key))
+		return;
+	if (key->def[0] == key->def[1] && key->def[1] == key->def[2]) {
+		one_default(key, key->def[0], buf, size);
+		return;
+	}
+	/* "global (v6.0, v6.6), per_memcg (v6.8)" */
+	for (v = 0; v < NR_STATS_VERSIONS && len + 1 < size; v = w) {
+		if (v)
+			len += (size_t)snprintf(buf + len, size - len, "), ");
+		if (len + 1 >= size)
+			break;
+		one_default(key, key->def[v], buf + len, size - len);
+		len += strlen(buf + len);
+		for (w = v; w < NR_STATS_VERSIONS && key->def[w] == key->def[v];
+		     w++)
+			if (len + 1 < size)
+				len += (size_t)snprintf(buf + len, size - len,
+							"%s%s",
+							w == v ? " (" : ", ",
+							stats_version_names[w]);
+	}
+	if (len + 1 < size)
+		snprintf(buf + len, size - len, ")");
+}
+
+/* Read one key into its member; the default when it is absent. */
+static int kernel_key_load(struct kernel_config *k,
+			   const struct kernel_key *key,
+			   const struct scenario_node *n, struct sim_error *err)
+{
+	uint64_t def = kernel_key_def(key, k), v = def;
+	unsigned int e;
+	bool b;
+
+	if (key->optional && !scenario_get(n, key->name))
+		return 0;
+	switch (key->type) {
+	case KEY_U32:
+		if (scenario_u64(n, key->name, false, def, key->min, key->max,
+				 &v, err))
+			return -1;
+		if (key->multiple && v % key->multiple) {
+			scenario_error(err, scenario_get(n, key->name),
+				       "'%s' must be a multiple of %u, found %llu",
+				       key->name, key->multiple,
+				       (unsigned long long)v);
+			return -1;
+		}
+		break;
+	case KEY_BOOL:
+		if (scenario_bool(n, key->name, false, def != 0, &b, err))
+			return -1;
+		v = b;
+		break;
+	case KEY_ENUM:
+		if (scenario_enum(n, key->name, false, (unsigned int)def,
+				  key->names, key->nr_names, &e, err))
+			return -1;
+		v = e;
+		break;
+	case KEY_TIME:
+		/* SIM: every duration key of the table is in ns (reclaim_ns) */
+		if (scenario_time_ps(n, key->name, false, SIM_PS_PER_NS, def,
+				     key->min, key->max, &v, err))
+			return -1;
+		break;
+	case KEY_MAP:
+	case KEY_FILE:
+		return 0;	/* read by the key that needs them */
+	}
+	kernel_key_store(k, key, v);
+	return key->check ? key->check(k, n, err) : 0;
 }
 
 static const struct scenario_node *key_or_map(const struct scenario_node *n,
@@ -206,115 +605,38 @@ static int stats_sizes_check(const struct kernel_config *k,
 
 void kernel_config_defaults(struct kernel_config *k)
 {
+	unsigned int i;
+
 	memset(k, 0, sizeof(*k));
-	k->charge_batch = 32;
-	k->stock_memcgs = 1;
-	k->memory_offset = -1;
-	k->cgroup_version = 2;
-	k->reclaim_ps = 1000 * SIM_PS_PER_NS;
-	k->stats_flush_period_ms = 2000;
-	stats_defaults(k);
+	for (i = 0; i < ARRAY_SIZE(kernel_key_table); i++)
+		if (key_stored(&kernel_key_table[i]))
+			kernel_key_store(k, &kernel_key_table[i],
+					 kernel_key_def(&kernel_key_table[i],
+							k));
 }
 
 int kernel_config_load(struct kernel_config *k,
 		       const struct scenario_node *root, struct sim_error *err)
 {
 	const struct scenario_node *n = scenario_get(root, "kernel");
-	unsigned int e, memcg;
-	uint64_t v;
+	const char *names[ARRAY_SIZE(kernel_key_table)];
+	const struct kernel_key *version = kernel_key_find("stats_version");
+	unsigned int i;
 
 	kernel_config_defaults(k);
 	if (!n)
 		return 0;
-	if (scenario_check_keys(n, kernel_keys, ARRAY_SIZE(kernel_keys), err))
+	for (i = 0; i < ARRAY_SIZE(kernel_key_table); i++)
+		names[i] = kernel_key_table[i].name;
+	if (scenario_check_keys(n, names, ARRAY_SIZE(names), err))
 		return -1;
-	if (scenario_enum(n, "memcg", false, 0, memcg_names, ARRAY_SIZE(memcg_names),
-			  &memcg, err))
+	/* The version first: it sets the statistics keys' defaults. */
+	if (kernel_key_load(k, version, n, err))
 		return -1;
-	k->memcg_disabled = memcg == 1;
-	if (scenario_u64(n, "charge_batch", false, 32, 1, 1 << 20, &v, err))
-		return -1;
-	k->charge_batch = (unsigned int)v;
-	if (scenario_u64(n, "stock_memcgs", false, 1, 1, MEMCG_STOCK_MAX, &v, err))
-		return -1;
-	k->stock_memcgs = (unsigned int)v;
-	if (scenario_enum(n, "page_counter_layout", false, PC_LAYOUT_V6_0,
-			  layout_names, ARRAY_SIZE(layout_names), &e, err))
-		return -1;
-	k->page_counter_layout = e;
-	if (layout_load(k, n, err))
-		return -1;
-	if (scenario_get(n, "memory_offset")) {
-		if (scenario_u64(n, "memory_offset", false, 0, 0, 63, &v, err))
+	for (i = 0; i < ARRAY_SIZE(kernel_key_table); i++)
+		if (&kernel_key_table[i] != version &&
+		    kernel_key_load(k, &kernel_key_table[i], n, err))
 			return -1;
-		if (v % 8) {
-			scenario_error(err, scenario_get(n, "memory_offset"),
-				       "'memory_offset' must be a multiple of 8, found %llu",
-				       (unsigned long long)v);
-			return -1;
-		}
-		k->memory_offset = (int)v;
-	}
-	if (scenario_u64(n, "cgroup_version", false, 2, 1, 2, &v, err))
-		return -1;
-	k->cgroup_version = (unsigned int)v;
-	if (scenario_time_ps(n, "reclaim_ns", false, SIM_PS_PER_NS,
-			     1000 * SIM_PS_PER_NS, 0, SIM_PS_PER_MS,
-			     &k->reclaim_ps, err))
-		return -1;
-	if (scenario_enum(n, "sk_reclaim", false, 0, sk_reclaim_names,
-			  ARRAY_SIZE(sk_reclaim_names), &e, err))
-		return -1;
-	k->sk_reclaim = e;
-	if (scenario_enum(n, "stats_version", false, STATS_V6_0,
-			  stats_version_names, ARRAY_SIZE(stats_version_names), &e, err))
-		return -1;
-	k->stats_version = e;
-	stats_defaults(k);
-	if (scenario_enum(n, "stats_updates_atomic", false,
-			  k->stats_updates_atomic, stats_atomic_names,
-			  ARRAY_SIZE(stats_atomic_names), &e, err))
-		return -1;
-	k->stats_updates_atomic = e;
-	if (scenario_enum(n, "protected_usage_update", false, PROTECTED_ALWAYS,
-			  protected_names, ARRAY_SIZE(protected_names), &e, err))
-		return -1;
-	k->protected_usage_update = e;
-	if (scenario_enum(n, "kmem_accounting", false, KMEM_OFF, kmem_names,
-			  ARRAY_SIZE(kmem_names), &e, err))
-		return -1;
-	k->kmem_accounting = e;
-	if (scenario_enum(n, "stats_flush_threshold", false,
-			  k->stats_flush_threshold,
-			  threshold_names, ARRAY_SIZE(threshold_names), &e, err))
-		return -1;
-	k->stats_flush_threshold = e;
-	if (scenario_enum(n, "local_stats", false, k->local_stats,
-			  local_names, ARRAY_SIZE(local_names), &e, err))
-		return -1;
-	k->local_stats = e;
-	if (scenario_u64(n, "stats_flush_period_ms", false, 2000, 1, 3600000,
-			 &v, err))
-		return -1;
-	k->stats_flush_period_ms = (unsigned int)v;
-	if (scenario_u64(n, "lruvec_stat_items", false, 43, 18, 1024, &v, err))
-		return -1;
-	k->lruvec_stat_items = (unsigned int)v;
-	if (scenario_u64(n, "memcg_stat_items", false,
-			 k->lruvec_stat_items + 7, 1, 2048, &v, err))
-		return -1;
-	k->memcg_stat_items = (unsigned int)v;
-	if (scenario_u64(n, "memcg_event_items", false, k->memcg_event_items,
-			 1, 1024, &v, err))
-		return -1;
-	k->memcg_event_items = (unsigned int)v;
-	if (scenario_bool(n, "stats_flush_skip", false, k->stats_flush_skip,
-			  &k->stats_flush_skip, err))
-		return -1;
-	if (scenario_enum(n, "stats_parent_walk", false, 0, parent_walk_names,
-			  ARRAY_SIZE(parent_walk_names), &e, err))
-		return -1;
-	k->stats_parent_walk_memcg = e == 1;
 	return stats_sizes_check(k, n, err);
 }
 

@@ -10,7 +10,12 @@
  * cgroup's parent must be listed too, or be the root "/".
  *
  * Both are read and range-checked here, so a scenario with a bad value is
- * refused before anything runs. The charge-path and statistics models that
+ * refused before anything runs. Each `kernel:` key is declared once, in
+ * kernel_key_table[] (config.c): its name, type, range, default at each
+ * stats_version, the member it sets and a line of doc. One loop reads
+ * them, another sets the defaults, and `memcgsim help keys` prints them
+ * for --help, memcgsim(1) and README.md (tests/run-keys.sh checks that the
+ * two documents say what the table says). The charge-path and statistics models that
  * act on them are models/kernel/page_counter.c, models/kernel/memcontrol.c and
  * models/kernel/rstat.c (to come); the teaching workloads ignore them.
  */
@@ -18,6 +23,7 @@
 #define MODELS_KERNEL_CONFIG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "models/kernel/page_counter.h"
@@ -83,6 +89,69 @@ struct cgroup_tree {
 	unsigned int nr;
 	struct cgroup_config *cg;	/* [0] is the root "/" */
 };
+
+#define NR_STATS_VERSIONS 3
+
+enum kernel_key_type {
+	KEY_U32,	/* an integer, stored in an unsigned or int member */
+	KEY_BOOL,	/* true or false */
+	KEY_ENUM,	/* one of @names, stored as its index */
+	KEY_TIME,	/* a duration in ns (or with a unit), stored in ps */
+	KEY_MAP,	/* read by another key's @check (page_counter_offsets) */
+	KEY_FILE,	/* read by another key's @check (page_counter_pahole) */
+};
+
+/**
+ * struct kernel_key - one key of the `kernel:` map, declared once.
+ * @name: the scenario key
+ * @type: how its value is written
+ * @offset: the member of struct kernel_config it sets
+ * @size: that member's size in bytes: 1 (bool), 4 (unsigned, int, enum)
+ *	or 8 (uint64_t)
+ * @min: the smallest value allowed (KEY_U32; KEY_TIME in ps)
+ * @max: the largest value allowed
+ * @multiple: KEY_U32: the value must be a multiple of this (0: any)
+ * @def: the default at each stats_version (v6.0, v6.6, v6.8): a number,
+ *	a duration in ps, a bool or an index into @names
+ * @def_fn: when set, the default is computed from the keys read before
+ *	(memcg_stat_items from lruvec_stat_items); @def_doc says how
+ * @def_doc: the default in words, for a default that is no plain value
+ * @optional: absent, the member keeps @def and the getter is not called
+ * @names: KEY_ENUM: the values, in the order of the member's enum
+ * @nr_names: how many
+ * @check: when set, run after the key is read (its errors point at the
+ *	key or its companions)
+ * @doc: one line for `memcgsim help keys` and memcgsim(1)
+ */
+struct kernel_key {
+	const char *name;
+	enum kernel_key_type type;
+	size_t offset, size;
+	uint64_t min, max;
+	unsigned int multiple;
+	int64_t def[NR_STATS_VERSIONS];
+	uint64_t (*def_fn)(const struct kernel_config *k);
+	const char *def_doc;
+	bool optional;
+	const char *const *names;
+	unsigned int nr_names;
+	int (*check)(struct kernel_config *k, const struct scenario_node *n,
+		     struct sim_error *err);
+	const char *doc;
+};
+
+/* The `kernel:` keys, in the order of their table; *nr is set. */
+const struct kernel_key *kernel_keys(unsigned int *nr);
+const struct kernel_key *kernel_key_find(const char *name);
+/*
+ * Words for help texts and the man page: the type ("integer", "one of
+ * v6.0, v6.1, custom, pahole"), the range ("1 to 1048576", "" for none)
+ * and the default ("32", "110 (v6.0), 19 (v6.6), 22 (v6.8)").
+ */
+const char *kernel_key_type_name(const struct kernel_key *key);
+void kernel_key_range(const struct kernel_key *key, char *buf, size_t size);
+void kernel_key_default(const struct kernel_key *key, char *buf,
+			size_t size);
 
 /* Linux v6.0's, as a scenario without `kernel:` gets them. */
 void kernel_config_defaults(struct kernel_config *k);

@@ -1,0 +1,661 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cli/options.c - every option of memcgsim's commands, each with its
+ * setter, and the one parser that reads a command's table of them.
+ * See cli/options.h for the theory of operation.
+ */
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/options.h"
+
+#define MAX_OPTIONS 64
+#define OPT_BASE 1000 /* getopt's val for the union's option i */
+
+/* The options of every command, each long name once, and -h, --version. */
+struct option_union {
+	const struct cli_option *opt[MAX_OPTIONS];
+	struct option longs[MAX_OPTIONS + 3];
+	char shorts[2 * MAX_OPTIONS + 4];
+	unsigned int nr;
+};
+
+static const struct cli_option *
+find_option(const struct cli_option *const *opts, const char *long_name)
+{
+	for (; opts && *opts; opts++)
+		if (!strcmp((*opts)->long_name, long_name))
+			return *opts;
+	return NULL;
+}
+
+static void union_add(struct option_union *u, const struct cli_option *o)
+{
+	size_t len = strlen(u->shorts);
+	unsigned int i;
+
+	for (i = 0; i < u->nr; i++)
+		if (!strcmp(u->opt[i]->long_name, o->long_name))
+			return;
+	if (u->nr == MAX_OPTIONS)
+		return;
+	u->opt[u->nr] = o;
+	u->longs[u->nr] =
+		(struct option){ o->long_name,
+				 o->arg ? required_argument : no_argument, NULL,
+				 OPT_BASE + (int)u->nr };
+	u->nr++;
+	if (o->short_name && !strchr(u->shorts, o->short_name)) {
+		u->shorts[len++] = o->short_name;
+		if (o->arg)
+			u->shorts[len++] = ':';
+		u->shorts[len] = '\0';
+	}
+}
+
+static void union_build(struct option_union *u, const struct cli_command *all,
+			size_t nr)
+{
+	const struct cli_option *const *o;
+	size_t i;
+
+	memset(u, 0, sizeof(*u));
+	snprintf(u->shorts, sizeof(u->shorts), ":h");
+	for (i = 0; i < nr; i++)
+		for (o = all[i].options; o && *o; o++)
+			union_add(u, *o);
+	u->longs[u->nr] = (struct option){ "help", no_argument, NULL, 'h' };
+	u->longs[u->nr + 1] =
+		(struct option){ "version", no_argument, NULL, OPT_BASE - 1 };
+}
+
+/* The union's entry for getopt's @val, or NULL. */
+static const struct cli_option *union_find(const struct option_union *u,
+					   int val)
+{
+	unsigned int i;
+
+	if (val >= OPT_BASE && val < OPT_BASE + (int)u->nr)
+		return u->opt[val - OPT_BASE];
+	for (i = 0; i < u->nr; i++)
+		if (u->opt[i]->short_name && u->opt[i]->short_name == val)
+			return u->opt[i];
+	return NULL;
+}
+
+static const char *display_name(const struct cli_command *c)
+{
+	return c->name[0] ? c->name : "memcgsim without a command";
+}
+
+/* "A", "A and B", "A, B and C": the @i-th of @nr items' separator. */
+static const char *sep(size_t i, size_t nr)
+{
+	return !i ? "" : i + 1 == nr ? " and " : ", ";
+}
+
+/* Whose is --@name: the commands (of @nr in @all) whose table holds it. */
+static size_t owners(const struct cli_command *all, size_t nr, const char *name,
+		     const struct cli_command **who)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nr; i++)
+		if (find_option(all[i].options, name))
+			who[n++] = &all[i];
+	return n;
+}
+
+/*
+ * refuse() - @cmd has no --@name, another command has. The message is the
+ * command's own, or names the owner: every option only the owner has
+ * ("--tolerance, --metric and --all are for compare"), or the owners.
+ */
+static int refuse(const struct cli_command *cmd, const struct cli_command *all,
+		  size_t nr, const char *name)
+{
+	const struct cli_command *who[64], *also[64];
+	const struct cli_option *const *o;
+	char msg[512];
+	size_t len, n, i, k = 0;
+
+	len = (size_t)snprintf(msg, sizeof(msg), "%s%s", cmd->name,
+			       cmd->name[0] ? ": " : "");
+	if (cmd->refuse) {
+		snprintf(msg + len, sizeof(msg) - len, "%s", cmd->refuse);
+		return cli_usage_error("%s", msg);
+	}
+	n = owners(all, nr, name, who);
+	/* The default command shares run's options: name it only alone. */
+	for (i = 0; i < n; i++)
+		if (who[i]->name[0] || n == 1)
+			who[k++] = who[i];
+	n = k;
+	if (n == 1) {
+		const char *names[MAX_OPTIONS];
+
+		k = 0;
+		for (o = who[0]->options; *o; o++)
+			if (owners(all, nr, (*o)->long_name, also) == 1)
+				names[k++] = (*o)->long_name;
+		for (i = 0; i < k && len < sizeof(msg); i++)
+			len += (size_t)snprintf(msg + len, sizeof(msg) - len,
+						"%s--%s", sep(i, k), names[i]);
+		if (len < sizeof(msg))
+			snprintf(msg + len, sizeof(msg) - len, " %s for %s",
+				 k == 1 ? "is" : "are", display_name(who[0]));
+		return cli_usage_error("%s", msg);
+	}
+	len += (size_t)snprintf(msg + len, sizeof(msg) - len, "--%s is for ",
+				name);
+	for (i = 0; i < n && len < sizeof(msg); i++)
+		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "%s%s",
+					sep(i, n), display_name(who[i]));
+	return cli_usage_error("%s", msg);
+}
+
+int cli_parse(const struct cli_command *cmd, const struct cli_command *all,
+	      size_t nr, struct cli *c, int argc, char **argv, int *first)
+{
+	struct option_union u;
+	const struct cli_option *o, *mine;
+	int opt, ret;
+
+	union_build(&u, all, nr);
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, u.shorts, u.longs, NULL)) != -1) {
+		if (opt == 'h')
+			return CLI_HELP;
+		if (opt == OPT_BASE - 1)
+			return CLI_VERSION;
+		if (opt == ':')
+			return cli_usage_error("option '%s' needs a value",
+					       argv[optind - 1]);
+		o = union_find(&u, opt);
+		if (!o)
+			return cli_usage_error("unknown option '%s'",
+					       argv[optind - 1]);
+		mine = find_option(cmd->options, o->long_name);
+		if (!mine)
+			return refuse(cmd, all, nr, o->long_name);
+		ret = mine->set(c, optarg);
+		if (ret)
+			return ret;
+	}
+	*first = optind;
+	return 0;
+}
+
+int cli_usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "memcgsim: error: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'memcgsim --help'.\n");
+	return EXIT_BAD_INPUT;
+}
+
+void cli_wrap(FILE *out, const char *text, int indent, int col)
+{
+	const char *p = text;
+	bool first = true;
+
+	while (*p) {
+		size_t word = strcspn(p, " \n");
+
+		if (col > indent && col + 1 + (int)word > 79) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent && !first) {
+			fputc(' ', out);
+			col++;
+		} else if (col < indent) {
+			fprintf(out, "%*s", indent - col, "");
+			col = indent;
+		}
+		fprintf(out, "%.*s", (int)word, p);
+		first = false;
+		col += (int)word;
+		p += word;
+		if (*p == '\n') {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		}
+		while (*p == ' ' || *p == '\n')
+			p++;
+	}
+	fputc('\n', out);
+}
+
+static void print_option(FILE *out, char short_name, const char *long_name,
+			 const char *arg, const char *help)
+{
+	int col;
+
+	if (short_name)
+		col = fprintf(out, "  -%c, --%s", short_name, long_name);
+	else
+		col = fprintf(out, "      --%s", long_name);
+	if (arg)
+		col += fprintf(out, " %s", arg);
+	if (col > 24) {
+		fputs("  ", out);
+		col += 2;
+	}
+	cli_wrap(out, help, 26, col);
+}
+
+void cli_print_options(FILE *out, const struct cli_option *const *opts)
+{
+	for (; opts && *opts; opts++)
+		print_option(out, (*opts)->short_name, (*opts)->long_name,
+			     (*opts)->arg, (*opts)->help);
+	print_option(out, 'h', "help", NULL, "this text");
+}
+
+static bool parse_uint(const char *s, unsigned long long max,
+		       unsigned long long *out)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return false;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return !errno && !*end && *out <= max;
+}
+
+/* A decimal percentage >= 0, with or without a '%' sign. */
+static bool parse_percent(const char *s, double *out)
+{
+	char *end;
+
+	if ((*s < '0' || *s > '9') && *s != '.')
+		return false;
+	errno = 0;
+	*out = strtod(s, &end);
+	if (*end == '%')
+		end++;
+	return !errno && end != s && !*end && isfinite(*out) && *out >= 0;
+}
+
+/* ---- the options: each parsed by its setter ---- */
+
+static int set_variant(struct cli *c, const char *arg)
+{
+	c->o.variant = arg;
+	return 0;
+}
+
+static int set_set(struct cli *c, const char *arg)
+{
+	if (c->o.nr_sets == MAX_SETS)
+		return cli_usage_error("too many --set options (at most %s)",
+				       "256");
+	if (!strchr(arg, '='))
+		return cli_usage_error("--set: expected KEY=VALUE, found '%s'",
+				       arg);
+	c->sets[c->o.nr_sets++] = arg;
+	return 0;
+}
+
+static int set_seed(struct cli *c, const char *arg)
+{
+	unsigned long long v;
+
+	if (!parse_uint(arg, UINT64_MAX, &v))
+		return cli_usage_error(
+			"--seed: expected a non-negative integer, found '%s'",
+			arg);
+	c->o.seed = v;
+	c->o.seed_set = true;
+	return 0;
+}
+
+static int set_replications(struct cli *c, const char *arg)
+{
+	unsigned long long v;
+
+	if (!parse_uint(arg, 1000, &v) || !v)
+		return cli_usage_error(
+			"--replications: expected an integer from 1 to 1000, found '%s'",
+			arg);
+	c->o.replications = (unsigned int)v;
+	return 0;
+}
+
+static int set_report_format(struct cli *c, const char *arg)
+{
+	if (!strcmp(arg, "table"))
+		c->format = REPORT_TABLE;
+	else if (!strcmp(arg, "yaml"))
+		c->format = REPORT_YAML;
+	else if (!strcmp(arg, "csv"))
+		c->format = REPORT_CSV;
+	else
+		return cli_usage_error(
+			"--format: expected table, yaml or csv, found '%s'",
+			arg);
+	return 0;
+}
+
+static int set_plot_format(struct cli *c, const char *arg)
+{
+	if (strcmp(arg, "png") && strcmp(arg, "svg") && strcmp(arg, "both"))
+		return cli_usage_error(
+			"--format: expected png, svg or both, found '%s'", arg);
+	c->plot_format = arg;
+	return 0;
+}
+
+static int set_help_format(struct cli *c, const char *arg)
+{
+	if (strcmp(arg, "text") && strcmp(arg, "man") &&
+	    strcmp(arg, "markdown") && strcmp(arg, "tsv"))
+		return cli_usage_error(
+			"--format: expected text, man, markdown or tsv, found '%s'",
+			arg);
+	c->help_format = arg;
+	return 0;
+}
+
+static int set_out(struct cli *c, const char *arg)
+{
+	c->out = arg;
+	return 0;
+}
+
+static int set_trace(struct cli *c, const char *arg)
+{
+	c->trace = arg;
+	return 0;
+}
+
+static int set_lines(struct cli *c, const char *arg)
+{
+	unsigned long long v;
+
+	if (!parse_uint(arg, 64, &v))
+		return cli_usage_error(
+			"--lines: expected an integer from 0 to 64, found '%s'",
+			arg);
+	c->o.hot_lines = (unsigned int)v;
+	return 0;
+}
+
+static int set_quiet(struct cli *c, const char *arg)
+{
+	c->quiet = true;
+	return 0;
+}
+
+static int set_markdown(struct cli *c, const char *arg)
+{
+	c->markdown = true;
+	return 0;
+}
+
+static int set_no_plots(struct cli *c, const char *arg)
+{
+	c->no_plots = true;
+	return 0;
+}
+
+static int set_tolerance(struct cli *c, const char *arg)
+{
+	if (!parse_percent(arg, &c->tolerance))
+		return cli_usage_error(
+			"--tolerance: expected a percentage of 0 or more, found '%s'",
+			arg);
+	return 0;
+}
+
+static int set_metric(struct cli *c, const char *arg)
+{
+	if (c->nr_metrics == MAX_METRICS)
+		return cli_usage_error("too many --metric options (at most %s)",
+				       "64");
+	c->metrics[c->nr_metrics++] = arg;
+	return 0;
+}
+
+static int set_all(struct cli *c, const char *arg)
+{
+	c->all = true;
+	return 0;
+}
+
+static int set_vary(struct cli *c, const char *arg)
+{
+	if (c->nr_varys == SWEEP_MAX_KEYS)
+		return cli_usage_error("too many --vary options (at most %s)",
+				       "16");
+	c->varys[c->nr_varys++] = arg;
+	return 0;
+}
+
+static int set_jobs(struct cli *c, const char *arg)
+{
+	unsigned long long v;
+	long n;
+
+	if (!parse_uint(arg, 1024, &v))
+		return cli_usage_error(
+			"--jobs: expected an integer from 0 (one per CPU) to 1024, found '%s'",
+			arg);
+	c->jobs = (unsigned int)v;
+	if (!v) {
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+		c->jobs = n > 0 && n <= 1024 ? (unsigned int)n : 1;
+	}
+	return 0;
+}
+
+static int set_plan(struct cli *c, const char *arg)
+{
+	c->plan = true;
+	return 0;
+}
+
+static int set_point(struct cli *c, const char *arg)
+{
+	unsigned long long v;
+
+	if (!parse_uint(arg, SWEEP_HARD_MAX_POINTS, &v))
+		return cli_usage_error(
+			"--point: expected a point number, found '%s'", arg);
+	c->point = (long)v;
+	return 0;
+}
+
+static int set_force(struct cli *c, const char *arg)
+{
+	c->force = true;
+	return 0;
+}
+
+/*
+ * Each option once, with the setter that parses it. An option whose value
+ * means something else in another command (--out: a file or a folder) is
+ * declared once per meaning, under the same name. A command's table lists
+ * the options it takes.
+ */
+const struct cli_option opt_variant = {
+	.short_name = 'v',
+	.long_name = "variant",
+	.arg = "NAME",
+	.set = set_variant,
+	.help = "run only this variant",
+};
+
+const struct cli_option opt_set = {
+	.short_name = 's',
+	.long_name = "set",
+	.arg = "KEY=VALUE",
+	.set = set_set,
+	.help = "override a scenario key by its dotted path, e.g. --set workloads.0.cpus=0-17 (applied to the scenario; variants' own settings win)",
+};
+
+const struct cli_option opt_seed = {
+	.long_name = "seed",
+	.arg = "N",
+	.set = set_seed,
+	.help = "seed instead of the scenario's",
+};
+
+const struct cli_option opt_replications = {
+	.short_name = 'r',
+	.long_name = "replications",
+	.arg = "N",
+	.set = set_replications,
+	.help = "run N seeds (derived from the seed); report mean and 95% confidence interval",
+};
+
+const struct cli_option opt_format = {
+	.short_name = 'f',
+	.long_name = "format",
+	.arg = "FMT",
+	.set = set_report_format,
+	.help = "table (default), yaml or csv",
+};
+
+const struct cli_option opt_out = {
+	.short_name = 'o',
+	.long_name = "out",
+	.arg = "FILE",
+	.set = set_out,
+	.help = "write the results to FILE (whole or not at all)",
+};
+
+const struct cli_option opt_trace = {
+	.long_name = "trace",
+	.arg = "FILE",
+	.set = set_trace,
+	.help = "write a Chrome trace-event JSON of the first run (open it in Perfetto or chrome://tracing)",
+};
+
+const struct cli_option opt_lines = {
+	.long_name = "lines",
+	.arg = "N",
+	.set = set_lines,
+	.help = "hot lines to report per variant (default 4)",
+};
+
+const struct cli_option opt_quiet = {
+	.short_name = 'q',
+	.long_name = "quiet",
+	.set = set_quiet,
+	.help = "no progress line",
+};
+
+const struct cli_option opt_no_plots = {
+	.long_name = "no-plots",
+	.set = set_no_plots,
+	.help = "do not draw the plots into memcgsim-plots/",
+};
+
+const struct cli_option opt_markdown = {
+	.long_name = "markdown",
+	.set = set_markdown,
+	.help = "print Markdown tables (README)",
+};
+
+const struct cli_option opt_vary = {
+	.long_name = "vary",
+	.arg = "KEY=V1,V2,...",
+	.set = set_vary,
+	.help = "the values of one key (a --set KEY); each --vary multiplies the points (at most 10000 without --force); the first varies slowest",
+};
+
+const struct cli_option opt_jobs = {
+	.short_name = 'j',
+	.long_name = "jobs",
+	.arg = "N",
+	.set = set_jobs,
+	.help = "run N points at once (default 1; 0: one per CPU); the results are the same bytes",
+};
+
+const struct cli_option opt_sweep_out = {
+	.short_name = 'o',
+	.long_name = "out",
+	.arg = "DIR",
+	.set = set_out,
+	.help = "where the results go (default: sweep-NAME); a rerun resumes, skipping finished points",
+};
+
+const struct cli_option opt_plan = {
+	.long_name = "plan",
+	.set = set_plan,
+	.help = "print a command line per unfinished point (for GNU parallel or a batch system); then run them and `memcgsim merge DIR`",
+};
+
+const struct cli_option opt_point = {
+	.long_name = "point",
+	.arg = "I",
+	.set = set_point,
+	.help = "run point I only (what the --plan lines do)",
+};
+
+const struct cli_option opt_force = {
+	.long_name = "force",
+	.set = set_force,
+	.help = "allow more than 10000 points",
+};
+
+const struct cli_option opt_tolerance = {
+	.long_name = "tolerance",
+	.arg = "PCT",
+	.set = set_tolerance,
+	.help = "largest change that passes, in percent of the old value (default 0: the model is deterministic, any difference is a change)",
+};
+
+const struct cli_option opt_metric = {
+	.long_name = "metric",
+	.arg = "M",
+	.set = set_metric,
+	.help = "compare only metric M (may be repeated); otherwise every metric's value is compared (not change_pct, which is derived from them, ci95, hot lines or functions)",
+};
+
+const struct cli_option opt_all = {
+	.long_name = "all",
+	.set = set_all,
+	.help = "print every value, not only those that changed",
+};
+
+const struct cli_option opt_plot_out = {
+	.short_name = 'o',
+	.long_name = "out",
+	.arg = "DIR",
+	.set = set_out,
+	.help = "where the data files and pictures go (default: plots-NAME, NAME the scenario's or the sweep's)",
+};
+
+const struct cli_option opt_plot_format = {
+	.short_name = 'f',
+	.long_name = "format",
+	.arg = "FMT",
+	.set = set_plot_format,
+	.help = "png, svg or both (default)",
+};
+
+const struct cli_option opt_plot_variant = {
+	.short_name = 'v',
+	.long_name = "variant",
+	.arg = "NAME",
+	.set = set_variant,
+	.help = "draw only NAME's heat map",
+};
+
+const struct cli_option opt_help_format = {
+	.short_name = 'f',
+	.long_name = "format",
+	.arg = "FMT",
+	.set = set_help_format,
+	.help = "help keys: text (default), man (the list of memcgsim(1)), markdown (README's table) or tsv (NAME, TYPE, MIN, MAX, first value; what tests/run-keys.sh reads)",
+};
