@@ -145,6 +145,8 @@ struct coh_line {
 	unsigned int index;	/* creation order */
 	char name[64];		/* "<first object>+0x40" */
 	int owner;		/* CPU holding it M/E, or -1 */
+	int home;		/* home socket: the first requester's; -1 */
+	int last_to;		/* CPU the latest hand-off went to, or -1 */
 	unsigned int nr_sharers;
 	sim_time_t free_at;	/* the hand-off being served ends */
 	sim_time_t owner_since;	/* the owner received the line */

@@ -76,7 +76,12 @@ enum machine_latency {
 	LAT_XFER_LLC,
 	LAT_XFER_DIE,
 	LAT_XFER_SOCKET,
+	LAT_XFER_SOCKET_REMOTE_HOME,
+	LAT_UPGRADE_LLC,
+	LAT_UPGRADE_SOCKET,
 	LAT_INVAL_PER_SHARER,
+	LAT_CONFLICT_LOCAL,
+	LAT_CONFLICT_REMOTE,
 	LAT_XFER_PER_WAITER,
 	LAT_IRQ_SAVE_RESTORE,
 	NR_LAT,
@@ -91,7 +96,12 @@ static const char *const latency_keys[NR_LAT] = {
 	[LAT_XFER_LLC] = "xfer_llc",
 	[LAT_XFER_DIE] = "xfer_die",
 	[LAT_XFER_SOCKET] = "xfer_socket",
+	[LAT_XFER_SOCKET_REMOTE_HOME] = "xfer_socket_remote_home",
+	[LAT_UPGRADE_LLC] = "upgrade_llc",
+	[LAT_UPGRADE_SOCKET] = "upgrade_socket",
 	[LAT_INVAL_PER_SHARER] = "inval_per_sharer",
+	[LAT_CONFLICT_LOCAL] = "conflict_local",
+	[LAT_CONFLICT_REMOTE] = "conflict_remote",
 	[LAT_XFER_PER_WAITER] = "xfer_per_waiter",
 	[LAT_IRQ_SAVE_RESTORE] = "irq_save_restore",
 };
@@ -208,13 +218,31 @@ static bool latency_needed(const struct machine *m, enum machine_latency i,
 	case LAT_XFER_SOCKET:
 		snprintf(why, len, "a %u-socket machine needs it", m->sockets);
 		return m->sockets > 1;
+	case LAT_XFER_SOCKET_REMOTE_HOME:
+	case LAT_UPGRADE_LLC:
+	case LAT_UPGRADE_SOCKET:
+	case LAT_CONFLICT_LOCAL:
+	case LAT_CONFLICT_REMOTE:
+	case LAT_XFER_PER_WAITER:
 	case LAT_IRQ_SAVE_RESTORE:
 		why[0] = '\0';
-		return false;	/* optional: 0 when absent */
+		return false;	/* optional: see load_latencies() */
 	default:
 		why[0] = '\0';
 		return true;
 	}
+}
+
+/*
+ * latency_may_be_zero() - growth terms and optional extras may be 0; every
+ * access itself must take time, or a CPU looping on hits (or two CPUs
+ * passing a line back and forth) would never let the clock move.
+ */
+static bool latency_may_be_zero(enum machine_latency i)
+{
+	return i == LAT_INVAL_PER_SHARER || i == LAT_CONFLICT_LOCAL ||
+	       i == LAT_CONFLICT_REMOTE || i == LAT_XFER_PER_WAITER ||
+	       i == LAT_IRQ_SAVE_RESTORE;
 }
 
 static int load_latencies(struct machine *m, const struct scenario_node *map,
@@ -239,22 +267,20 @@ static int load_latencies(struct machine *m, const struct scenario_node *map,
 		}
 		if (!entry)
 			continue;
-		/*
-		 * Every access must take time, or a CPU looping on hits (or
-		 * two CPUs passing a line back and forth) would never let the
-		 * clock move: at least 1 ps. Growth terms may be 0.
-		 */
-		if (load_latency(entry,
-				 i == LAT_INVAL_PER_SHARER ||
-						 i == LAT_XFER_PER_WAITER ||
-						 i == LAT_IRQ_SAVE_RESTORE ?
-					 0 : 1,
-				 &ps[i], err))
+		if (load_latency(entry, latency_may_be_zero(i) ? 0 : 1, &ps[i],
+				 err))
 			return -1;
 		present[i] = true;
 	}
 	if (!present[LAT_XFER_DIE])
 		ps[LAT_XFER_DIE] = ps[LAT_XFER_LLC];
+	/* Absent refinements fall back to the home-blind transfer. */
+	if (!present[LAT_XFER_SOCKET_REMOTE_HOME])
+		ps[LAT_XFER_SOCKET_REMOTE_HOME] = ps[LAT_XFER_SOCKET];
+	if (!present[LAT_UPGRADE_LLC])
+		ps[LAT_UPGRADE_LLC] = ps[LAT_XFER_LLC];
+	if (!present[LAT_UPGRADE_SOCKET])
+		ps[LAT_UPGRADE_SOCKET] = ps[LAT_XFER_SOCKET];
 
 	m->l1_hit_ps = ps[LAT_L1_HIT];
 	m->llc_hit_ps = ps[LAT_LLC_HIT];
@@ -265,7 +291,18 @@ static int load_latencies(struct machine *m, const struct scenario_node *map,
 	m->xfer_ps[COH_DIST_LLC] = ps[LAT_XFER_LLC];
 	m->xfer_ps[COH_DIST_DIE] = ps[LAT_XFER_DIE];
 	m->xfer_ps[COH_DIST_SOCKET] = ps[LAT_XFER_SOCKET];
+	m->xfer_socket_remote_home_ps = ps[LAT_XFER_SOCKET_REMOTE_HOME];
+	m->upgrade_ps[COH_DIST_SELF] = 0;
+	m->upgrade_ps[COH_DIST_SMT] = ps[LAT_XFER_SMT];
+	m->upgrade_ps[COH_DIST_LLC] = ps[LAT_UPGRADE_LLC];
+	/* SIM: another CCX is priced like a transfer, unless no CCX split */
+	m->upgrade_ps[COH_DIST_DIE] = present[LAT_XFER_DIE] ?
+					      ps[LAT_XFER_DIE] :
+					      ps[LAT_UPGRADE_LLC];
+	m->upgrade_ps[COH_DIST_SOCKET] = ps[LAT_UPGRADE_SOCKET];
 	m->inval_per_sharer_ps = ps[LAT_INVAL_PER_SHARER];
+	m->conflict_local_ps = ps[LAT_CONFLICT_LOCAL];
+	m->conflict_remote_ps = ps[LAT_CONFLICT_REMOTE];
 	m->xfer_per_waiter_ps = ps[LAT_XFER_PER_WAITER];
 	m->irq_save_restore_ps = ps[LAT_IRQ_SAVE_RESTORE];
 	return 0;
