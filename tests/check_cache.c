@@ -12,6 +12,10 @@
  *	xfer_smt 10 ns, xfer_llc 50 ns, xfer_socket 100 ns,
  *	inval_per_sharer 2 ns, xfer_per_waiter 0 ns (1 ns where stated),
  *	occupancy 1.0, strict hand-off (hold 20 ns where stated).
+ *	The hand-off law's refinements are off (their defaults) except in
+ *	the "law" cases, which add (law_keys below):
+ *	xfer_socket_remote_home 160 ns, upgrade_llc 70 ns,
+ *	upgrade_socket 200 ns, conflict_local 20 ns, conflict_remote 40 ns.
  *
  * Each simulated CPU runs a script of steps and records the time each step
  * completed (for a posted load or store: when it was issued; a fence
@@ -46,12 +50,24 @@ static const char machine_yaml[] =
 	"  xfer_socket: {ns: 100, source: test}\n"
 	"  inval_per_sharer: {ns: 2, source: test}\n"
 	"  xfer_per_waiter: {ns: %s, source: test}\n"
+	"%s"
 	"coherence:\n"
 	"  handoff: %s\n"
 	"  hold: {ns: 20, source: test}\n"
 	"  occupancy: {fraction: %s, source: test}\n";
 
-enum step_kind { READ, WRITE, RMW, DELAY, FENCE, LOCK, UNLOCK, LOOP_RMW };
+static const char law_keys[] =
+	"  xfer_socket_remote_home: {ns: 160, source: test}\n"
+	"  upgrade_llc: {ns: 70, source: test}\n"
+	"  upgrade_socket: {ns: 200, source: test}\n"
+	"  conflict_local: {ns: 20, source: test}\n"
+	"  conflict_remote: {ns: 40, source: test}\n";
+
+/* Extra latency keys for the next harness_init(): "" or law_keys. */
+static const char *extra_keys = "";
+
+enum step_kind { READ, WRITE, RMW, DELAY, FENCE, LOCK, UNLOCK, LOOP_RMW,
+		 READ_DEP };
 
 struct step {
 	enum step_kind kind;
@@ -101,8 +117,8 @@ static void harness_init_occ(const char *waiter_ns, const char *handoff,
 	unsigned int i;
 
 	memset(&h, 0, sizeof(h));
-	snprintf(yaml, sizeof(yaml), machine_yaml, waiter_ns, handoff,
-		 occupancy);
+	snprintf(yaml, sizeof(yaml), machine_yaml, waiter_ns, extra_keys,
+		 handoff, occupancy);
 	n = scenario_parse_string("test-machine", yaml, &err);
 	ck_assert_msg(n, "%s", err.msg);
 	ck_assert_msg(!machine_load(&h.m, n, &err), "%s", err.msg);
@@ -172,6 +188,9 @@ static int script_run(struct sim_proc *p, void *frame)
 		if (st->kind == READ || st->kind == WRITE || st->kind == RMW)
 			CO_AWAIT(f, coh_access(cc, field(s->steps[f->pc].field),
 					       (enum coh_op)s->steps[f->pc].kind));
+		if (s->steps[f->pc].kind == READ_DEP)
+			CO_AWAIT(f, coh_read_dep(cc,
+						 field(s->steps[f->pc].field)));
 		if (s->steps[f->pc].kind == FENCE)
 			CO_AWAIT(f, coh_fence(cc));
 		if (s->steps[f->pc].kind == LOCK) {
@@ -630,6 +649,179 @@ START_TEST(qspinlock_fifo_handover)
 }
 END_TEST
 
+/*
+ * A dependent load waits; a posted one does not. CPU 0 RMWs a at 0
+ * (memory, 80 ns; the line's home is socket 0).
+ *
+ *	CPU 4 at 100: read_dep a: the line is M at CPU 0, other socket,
+ *	  homed at the holder's socket: xfer_socket 100 -> done at 200
+ *	  (a posted read would be done at its issue, 101); then
+ *	  read_dep b (same line, now Shared by CPU 4): an L1 hit -> 201.
+ *	CPU 1 at 300: read c (line 1, cold: posted, issued -> 301), then
+ *	  read_dep c again: it merges into the posted miss and waits for
+ *	  it: memory, 300 + 80 = 380.
+ */
+START_TEST(coh_read_dep_waits)
+{
+	const struct step w[] = { { .kind = RMW, .field = FA } };
+	const struct step r4[] = { { .kind = READ_DEP, .field = FA },
+				   { .kind = READ_DEP, .field = FB } };
+	const struct step r1[] = { { .kind = READ, .field = FC },
+				   { .kind = READ_DEP, .field = FC } };
+
+	cpu_script(0, 0, w, 1);
+	cpu_script(4, 100, r4, 2);
+	cpu_script(1, 300, r1, 2);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(4, 0), 200);
+	ck_assert_uint_eq(done_ns(4, 1), 201);
+	ck_assert_uint_eq(done_ns(1, 0), 301);
+	ck_assert_uint_eq(done_ns(1, 1), 380);
+}
+END_TEST
+
+static void setup_law(void)
+{
+	extra_keys = law_keys;
+	harness_init("0", "strict");
+	extra_keys = "";
+}
+
+/*
+ * Across sockets the price depends on the line's home (the socket of the
+ * CPU that touched it first). Two CPUs alternate RMWs 200 ns apart:
+ *
+ *	case 0: CPU 0 first (home socket 0), CPU 4 at 100:
+ *	  CPU 0 rmw at 0: memory -> 80
+ *	  CPU 4 rmw at 100: from CPU 0, on the home socket: 100 -> 200
+ *	  CPU 0 rmw at 280: from CPU 4, not on the home: 160 -> 440
+ *	  CPU 4 rmw at 400: queued behind it; from CPU 0 (home) at 440:
+ *	    100 -> 540
+ *	case 1: CPU 4 first (home socket 1), CPU 0 at 100: the same times,
+ *	  the roles swapped.
+ */
+START_TEST(coh_law_home_socket)
+{
+	unsigned int a = _i ? 4 : 0, b = _i ? 0 : 4;
+	const struct step s[] = { { .kind = RMW, .field = FA },
+				  { .kind = DELAY, .ps = 200 * NS },
+				  { .kind = RMW, .field = FA } };
+
+	cpu_script(a, 0, s, 3);
+	cpu_script(b, 100, s, 3);
+	run_ns(2000);
+	ck_assert_int_eq(line_of(FA)->home, (int)h.m.cpus[a].socket);
+	ck_assert_uint_eq(done_ns(a, 0), 80);
+	ck_assert_uint_eq(done_ns(b, 0), 200);
+	ck_assert_uint_eq(done_ns(a, 2), 440);
+	ck_assert_uint_eq(done_ns(b, 2), 540);
+}
+END_TEST
+
+/*
+ * A load then an RMW by a sharer is an upgrade (perfbook's load-then-CAS).
+ * CPU 0 owns the line (RMW at 0, memory: 80; home socket 0).
+ *
+ *	case 0, CPU 1 (same socket) at 100: read posted, done 150 (xfer_llc);
+ *	  the RMW waits for it, then upgrades against CPU 0's copy:
+ *	  upgrade_llc 70 -> 220.
+ *	case 1, CPU 4 (other socket) at 100: read from the home socket's
+ *	  holder 100 -> 200; upgrade against CPU 0: upgrade_socket 200 ->
+ *	  400. A blind RMW would be done at 200: the pair costs 3.0x.
+ */
+START_TEST(coh_law_upgrade)
+{
+	unsigned int cpu = _i ? 4 : 1;
+	const struct step w[] = { { .kind = RMW, .field = FA } };
+	const struct step s[] = { { .kind = READ, .field = FA },
+				  { .kind = RMW, .field = FA } };
+
+	cpu_script(0, 0, w, 1);
+	cpu_script(cpu, 100, s, 2);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(cpu, 1), _i ? 400 : 220);
+	ck_assert_int_eq(line_of(FA)->owner, (int)cpu);
+}
+END_TEST
+
+/*
+ * Four CPUs of socket 0 saturate one line (CPU 0 first: home socket 0).
+ * After the cold start every hand-off has a third CPU queued (four
+ * parties: requester, holder, two more), so it occupies the line
+ * xfer_llc 50 + conflict_local 20 = 70 ns; the requester still sees 50:
+ *
+ *	CPU 0 from memory: done 80 (nobody else queued yet).
+ *	hand-off k >= 1 starts at 80 + 70 (k - 1), done 50 later:
+ *	130 + 70 (k - 1) <= 10080: k = 1..143, plus the first: 144 RMWs.
+ */
+START_TEST(coh_law_conflict_local)
+{
+	uint64_t total = saturate_four_cpus();
+
+	ck_assert_uint_eq(total, 144);
+}
+END_TEST
+
+/*
+ * Three RMWs each by CPU 0 (socket 0, first: home socket 0) and CPUs 4, 5
+ * (socket 1), started at 0, 1 and 2 ns: served in the rotation 0, 4, 5.
+ * Each hand-off: the idle transfer (home-dependent across sockets), plus a
+ * conflict while a third CPU is queued (remote 40 for CPUs 4 and 5, local
+ * 20 for CPU 0), which delays the next hand-off but not the requester:
+ *
+ *	at   to  holder  transfer          conflict  done   line free
+ *	0    0   -       memory 80         -         80     80
+ *	80   4   0       home 100          40        180    220
+ *	220  5   4       llc 50            40        270    310
+ *	310  0   5       remote home 160   20        470    490
+ *	490  4   0       100               40        590    630
+ *	630  5   4       50                40        680    720
+ *	720  0   5       160               20        880    900
+ *	900  4   0       100               40 (5)    1000   1040
+ *	1040 5   4       50                none      1090   1090
+ */
+START_TEST(coh_law_conflict_remote)
+{
+	const struct step s[] = { { .kind = RMW, .field = FA },
+				  { .kind = RMW, .field = FA },
+				  { .kind = RMW, .field = FA } };
+
+	cpu_script(0, 0, s, 3);
+	cpu_script(4, 1, s, 3);
+	cpu_script(5, 2, s, 3);
+	run_ns(3000);
+	ck_assert_uint_eq(done_ns(0, 0), 80);
+	ck_assert_uint_eq(done_ns(4, 0), 180);
+	ck_assert_uint_eq(done_ns(5, 0), 270);
+	ck_assert_uint_eq(done_ns(0, 1), 470);
+	ck_assert_uint_eq(done_ns(4, 1), 590);
+	ck_assert_uint_eq(done_ns(5, 1), 680);
+	ck_assert_uint_eq(done_ns(0, 2), 880);
+	ck_assert_uint_eq(done_ns(4, 2), 1000);
+	ck_assert_uint_eq(done_ns(5, 2), 1090);
+}
+END_TEST
+
+/*
+ * Two parties never conflict: CPUs 0 and 1 alternate one line as fast as
+ * they can; every hand-off after the first costs xfer_llc 50 and nothing
+ * more (the holder is the only other CPU queued): CPU 0's three RMWs at
+ * 80, 180, 280 and CPU 1's at 130, 230, 330.
+ */
+START_TEST(coh_law_two_parties_no_conflict)
+{
+	const struct step s[] = { { .kind = RMW, .field = FA },
+				  { .kind = RMW, .field = FA },
+				  { .kind = RMW, .field = FA } };
+
+	cpu_script(0, 0, s, 3);
+	cpu_script(1, 1, s, 3);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(0, 2), 280);
+	ck_assert_uint_eq(done_ns(1, 2), 330);
+}
+END_TEST
+
 static void teardown(void)
 {
 	harness_destroy();
@@ -658,6 +850,15 @@ static Suite *cache_suite(void)
 	tc = tcase_create("waiter");
 	tcase_add_checked_fixture(tc, setup_waiter, teardown);
 	tcase_add_test(tc, coh_rmw_saturated_line_waiter_growth);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("law");
+	tcase_add_checked_fixture(tc, setup_law, teardown);
+	tcase_add_test(tc, coh_read_dep_waits);
+	tcase_add_loop_test(tc, coh_law_home_socket, 0, 2);
+	tcase_add_loop_test(tc, coh_law_upgrade, 0, 2);
+	tcase_add_test(tc, coh_law_conflict_local);
+	tcase_add_test(tc, coh_law_conflict_remote);
+	tcase_add_test(tc, coh_law_two_parties_no_conflict);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -582,6 +582,14 @@ static void pending_served(struct coh *c, const struct coh_req *r,
 			break;
 		}
 	}
+	if (cc->dep_line == l && r->op == COH_READ) {
+		/* A dependent load merged into this miss: its value is here. */
+		cc->dep_line = NULL;
+		cc->access_done = true;
+		cc->wait_ps += done - cc->wait_start;
+		sim_proc_wake(cc->proc, done);
+		return;
+	}
 	if (!cc->fence_waiting)
 		return;
 	for (i = 0; i < cc->nr_pending; i++) {
@@ -793,7 +801,13 @@ static void adjacent_prefetch(struct coh *c, struct coh_line *l,
 	line_kick(c, buddy, now);
 }
 
-bool coh_access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op)
+/*
+ * access() - coh_access(), and with @dep a load the CPU waits for
+ * (coh_read_dep()): not posted, so a miss blocks until served and a load
+ * merging into a posted miss of the same line waits for that miss.
+ */
+static bool access(struct coh_cpu *cc, struct coh_field *field,
+		   enum coh_op op, bool dep)
 {
 	struct coh *c = cc->coh;
 	const struct machine *m = c->m;
@@ -814,7 +828,7 @@ bool coh_access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op)
 	now = sim_now(c->e);
 	pending_prune(cc, now);
 	/* A locked RMW waits for all posted accesses; so does a full buffer. */
-	if (op == COH_RMW || cc->nr_posted >= COH_MAX_PENDING) {
+	if (op == COH_RMW || (!dep && cc->nr_posted >= COH_MAX_PENDING)) {
 		if (fence_wait(cc) || sim_proc_sync(p))
 			return true;
 		now = sim_now(c->e);
@@ -840,7 +854,19 @@ bool coh_access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op)
 			cc->nr_posted++;
 		}
 		p->now += m->l1_hit_ps;
-		return false;
+		if (!dep || cc->pending[i].op == COH_WRITE)
+			return false;	/* forwarded from the store buffer */
+		if (cc->pending[i].done != NO_DONE) {
+			if (cc->pending[i].done > p->now) {
+				cc->wait_ps += cc->pending[i].done - p->now;
+				p->now = cc->pending[i].done;
+			}
+			return false;
+		}
+		/* The miss it merged into is still queued: wait for it. */
+		cc->dep_line = l;
+		cc->wait_start = now;
+		return true;
 	}
 	if (line_is_hit(c, l, cc->cpu, op, now)) {
 		l->hits++;
@@ -851,8 +877,8 @@ bool coh_access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op)
 	l->misses++;
 	fs->misses++;
 	r = (struct coh_req){ .cpu = (uint16_t)cc->cpu, .op = (uint8_t)op,
-			      .slot = field->slot, .posted = op != COH_RMW,
-			      .enq = now };
+			      .slot = field->slot,
+			      .posted = op != COH_RMW && !dep, .enq = now };
 	line_enqueue(c, l, &r);
 	if (r.posted) {
 		SIM_BUG_ON(cc->nr_pending == COH_MAX_PENDING);
@@ -870,6 +896,16 @@ bool coh_access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op)
 	if (m->adjacent_line_prefetch)
 		adjacent_prefetch(c, l, cc->cpu, now);
 	return !r.posted;
+}
+
+bool coh_access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op)
+{
+	return access(cc, field, op, false);
+}
+
+bool coh_read_dep(struct coh_cpu *cc, struct coh_field *field)
+{
+	return access(cc, field, COH_READ, true);
 }
 
 bool coh_read_cold(struct coh_cpu *cc)

@@ -194,6 +194,7 @@ struct coh_cpu {
 	unsigned int cpu;
 	bool access_done;	/* a queued access completed: see coh_access() */
 	bool fence_waiting;	/* blocked until posted accesses are served */
+	struct coh_line *dep_line; /* a dependent load waits for this line */
 	unsigned int nr_pending;
 	unsigned int nr_posted;	/* posted accesses in pending[], merged too */
 	struct {
@@ -254,6 +255,16 @@ static inline bool coh_read(struct coh_cpu *cc, struct coh_field *f)
 {
 	return coh_access(cc, f, COH_READ);
 }
+
+/*
+ * coh_read_dep() - a load whose value the CPU needs before it can go on: a
+ * pointer chase (the next load's address comes from it, as css.parent in
+ * a hierarchy walk). Unlike coh_read() it is not posted: a miss blocks
+ * until the line arrives, and a load merging into a posted miss of the
+ * same line waits for that miss (from a posted store it is forwarded at
+ * once). Posted accesses before it stay posted. For CO_AWAIT().
+ */
+bool coh_read_dep(struct coh_cpu *cc, struct coh_field *f);
 
 static inline bool coh_write(struct coh_cpu *cc, struct coh_field *f)
 {
