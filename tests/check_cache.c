@@ -746,19 +746,19 @@ END_TEST
 
 /*
  * Four CPUs of socket 0 saturate one line (CPU 0 first: home socket 0).
- * After the cold start every hand-off has a third CPU queued (four
- * parties: requester, holder, two more), so it occupies the line
- * xfer_llc 50 + conflict_local 20 = 70 ns; the requester still sees 50:
+ * After the cold start every hand-off has two third parties queued (four
+ * CPUs: requester, holder, two more), so it occupies the line
+ * xfer_llc 50 + 2 x conflict_local 20 = 90 ns; the requester sees 50:
  *
  *	CPU 0 from memory: done 80 (nobody else queued yet).
- *	hand-off k >= 1 starts at 80 + 70 (k - 1), done 50 later:
- *	130 + 70 (k - 1) <= 10080: k = 1..143, plus the first: 144 RMWs.
+ *	hand-off k >= 1 starts at 80 + 90 (k - 1), done 50 later:
+ *	130 + 90 (k - 1) <= 10080: k = 1..111, plus the first: 112 RMWs.
  */
 START_TEST(coh_law_conflict_local)
 {
 	uint64_t total = saturate_four_cpus();
 
-	ck_assert_uint_eq(total, 144);
+	ck_assert_uint_eq(total, 112);
 }
 END_TEST
 
@@ -766,8 +766,9 @@ END_TEST
  * Three RMWs each by CPU 0 (socket 0, first: home socket 0) and CPUs 4, 5
  * (socket 1), started at 0, 1 and 2 ns: served in the rotation 0, 4, 5.
  * Each hand-off: the idle transfer (home-dependent across sockets), plus a
- * conflict while a third CPU is queued (remote 40 for CPUs 4 and 5, local
- * 20 for CPU 0), which delays the next hand-off but not the requester:
+ * conflict per third CPU queued (one here until the end: remote 40 for
+ * CPUs 4 and 5, local 20 for CPU 0), which delays the next hand-off but
+ * not the requester:
  *
  *	at   to  holder  transfer          conflict  done   line free
  *	0    0   -       memory 80         -         80     80

@@ -95,7 +95,9 @@ END_TEST
 /*
  * skx-2s-72 latencies: decimal ns become exact ps.
  * Expect 7.5 ns -> 7500 ps, 1.6 -> 1600, 81.4 -> 81400, and xfer_die
- * (not needed: one LLC per socket) equal to xfer_llc.
+ * (not needed: one LLC per socket) equal to xfer_llc. The hand-off law:
+ * xfer_socket 105.4 (homed at the holder), 164.6 homed elsewhere,
+ * conflicts 0.92 / 2.6 ns per third party, no legacy per-waiter term.
  */
 START_TEST(machine_load_skx_latencies)
 {
@@ -110,11 +112,14 @@ START_TEST(machine_load_skx_latencies)
 	ck_assert_uint_eq(m.xfer_ps[COH_DIST_SMT], 7500);
 	ck_assert_uint_eq(m.xfer_ps[COH_DIST_LLC], 48000);
 	ck_assert_uint_eq(m.xfer_ps[COH_DIST_DIE], 48000);
-	ck_assert_uint_eq(m.xfer_ps[COH_DIST_SOCKET], 135000);
+	ck_assert_uint_eq(m.xfer_ps[COH_DIST_SOCKET], 105400);
+	ck_assert_uint_eq(m.xfer_socket_remote_home_ps, 164600);
 	ck_assert_uint_eq(m.inval_per_sharer_ps, 2000);
-	ck_assert_uint_eq(m.xfer_per_waiter_ps, 1000);
+	ck_assert_uint_eq(m.conflict_local_ps, 920);
+	ck_assert_uint_eq(m.conflict_remote_ps, 2600);
+	ck_assert_uint_eq(m.xfer_per_waiter_ps, 0);
 	ck_assert_uint_eq(machine_xfer_ps(&m, 0, 36), 7500);
-	ck_assert_uint_eq(machine_xfer_ps(&m, 0, 18), 135000);
+	ck_assert_uint_eq(machine_xfer_ps(&m, 0, 18), 105400);
 	ck_assert_int_eq(m.handoff, COH_HANDOFF_STRICT);
 	ck_assert_uint_eq(m.hold_ps, 0);
 	ck_assert_uint_eq(m.occupancy_1024, 1024);
@@ -141,7 +146,7 @@ START_TEST(machine_load_skx44_no_smt)
 	ck_assert_int_eq(machine_dist(&m, 0, 22), COH_DIST_SOCKET);
 	ck_assert_uint_eq(m.xfer_ps[COH_DIST_SMT], 0);
 	ck_assert_uint_eq(m.xfer_ps[COH_DIST_LLC], 47500);
-	ck_assert_uint_eq(m.xfer_ps[COH_DIST_SOCKET], 135000);
+	ck_assert_uint_eq(m.xfer_ps[COH_DIST_SOCKET], 105400);
 	machine_destroy(&m);
 }
 END_TEST

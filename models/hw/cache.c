@@ -561,10 +561,9 @@ static sim_time_t conflict_ps(struct coh *c, const struct coh_line *l,
 	if (holder >= 0 && holder != r->cpu && third &&
 	    queued_on(&c->cpus[holder], l))
 		third--;
-	if (!third)
-		return 0;
-	return l->home == (int)m->cpus[r->cpu].socket ? m->conflict_local_ps :
-							 m->conflict_remote_ps;
+	return third * (l->home == (int)m->cpus[r->cpu].socket ?
+				m->conflict_local_ps :
+				m->conflict_remote_ps);
 }
 
 static void pending_served(struct coh *c, const struct coh_req *r,
