@@ -118,6 +118,11 @@ START_TEST(machine_load_skx_latencies)
 	ck_assert_uint_eq(m.conflict_local_ps, 920);
 	ck_assert_uint_eq(m.conflict_remote_ps, 2600);
 	ck_assert_uint_eq(m.xfer_per_waiter_ps, 0);
+	/* upgrades: 55.0 and 266.8 ns; SMT one costs xfer_smt */
+	ck_assert_uint_eq(m.upgrade_ps[COH_DIST_SMT], 7500);
+	ck_assert_uint_eq(m.upgrade_ps[COH_DIST_LLC], 55000);
+	ck_assert_uint_eq(m.upgrade_ps[COH_DIST_DIE], 55000);
+	ck_assert_uint_eq(m.upgrade_ps[COH_DIST_SOCKET], 266800);
 	ck_assert_uint_eq(machine_xfer_ps(&m, 0, 36), 7500);
 	ck_assert_uint_eq(machine_xfer_ps(&m, 0, 18), 105400);
 	ck_assert_int_eq(m.handoff, COH_HANDOFF_STRICT);
