@@ -28,6 +28,7 @@
 #include <check.h>
 
 #include "models/hw/cache.h"
+#include "models/hw/coh_law.h"
 #include "models/hw/machine.h"
 #include "models/kernel/qspinlock.h"
 #include "sim/co.h"
@@ -67,7 +68,7 @@ static const char law_keys[] =
 static const char *extra_keys = "";
 
 enum step_kind { READ, WRITE, RMW, DELAY, FENCE, LOCK, UNLOCK, LOOP_RMW,
-		 READ_DEP };
+		 READ_DEP, LOOP_READ_RMW };
 
 struct step {
 	enum step_kind kind;
@@ -199,6 +200,12 @@ static int script_run(struct sim_proc *p, void *frame)
 		}
 		if (s->steps[f->pc].kind == UNLOCK)
 			CO_AWAIT(f, spin_unlock(cc, &h.lock));
+		while (s->steps[f->pc].kind == LOOP_READ_RMW &&
+		       p->now < s->steps[f->pc].ps) {
+			CO_AWAIT(f, coh_read(cc, field(s->steps[f->pc].field)));
+			CO_AWAIT(f, coh_rmw(cc, field(s->steps[f->pc].field)));
+			s->loops++;
+		}
 		while (s->steps[f->pc].kind == LOOP_RMW &&
 		       p->now < s->steps[f->pc].ps) {
 			CO_AWAIT(f, coh_rmw(cc, field(s->steps[f->pc].field)));
@@ -823,6 +830,128 @@ START_TEST(coh_law_two_parties_no_conflict)
 }
 END_TEST
 
+/*
+ * Two CPUs that load then RMW one line without waiting for each other
+ * overlap: a CPU whose load found the line Shared by the other's load
+ * upgrades, and the other, invalidated, then takes the line blind. CPUs 0
+ * and 1 (same socket): CPU 0's load cold 80, CPU 1's load 130, CPU 0's
+ * upgrade 200, CPU 1's RMW (blind) 250; then a cycle of
+ *	load 50 + upgrade 70 + blind transfer 50, twice: 340 ns, 4 ops,
+ * 85 ns per operation instead of the 120 of a load + upgrade each:
+ * CPU 0's RMWs complete at 200 + 340 k and 420 + 340 k, 294 + 294 of them
+ * by 100080 ns, and CPU 1 the same. That is why coh_law_fit() takes
+ * upgrades only from turn-by-turn (ping-pong) points, never from this
+ * saturated pattern. Across sockets (CPU 4; home socket 0): the cycle is
+ * 160 + 200 + 160 (towards the home) + 100 + 200 + 100 = 920 ns; CPU 0's
+ * RMWs at 380 + 920 k and 1000 + 920 k: 109 + 108.
+ */
+START_TEST(coh_law_load_xchg_saturated)
+{
+	const struct step s[] = { { .kind = LOOP_READ_RMW, .field = FA,
+				    .ps = 100080 * NS } };
+	unsigned int other = _i ? 4 : 1;
+
+	cpu_script(0, 0, s, 1);
+	cpu_script(other, 1, s, 1);
+	run_ns(100080);
+	ck_assert_uint_eq(h.scripts[0].loops, _i ? 217 : 588);
+	ck_assert_uint_eq(h.scripts[other].loops, _i ? 217 : 588);
+}
+END_TEST
+
+static const unsigned int cpus_0123[] = { 0, 1, 2, 3 };
+static const unsigned int cpus_045[] = { 0, 4, 5 };
+static const unsigned int cpus_0415[] = { 0, 4, 1, 5 };
+static const unsigned int cpus_01[] = { 0, 1 };
+static const unsigned int cpus_04[] = { 0, 4 };
+
+/*
+ * The closed form on the law machine, worked out by hand:
+ *	add {0,1,2,3}: 50 per hand-off + 2 third parties x 20 (all on the
+ *	  home socket) = 90 ns: the simulated line of coh_law_conflict_local.
+ *	add {0,4,5} (home socket 0): 0->4 100, 4->5 50, 5->0 160 (homed
+ *	  away from the holder): mean 103.33; 1 third party: 4 and 5 pay
+ *	  40, 0 pays 20: mean 33.33; 136.67 ns = the 410 ns cycle of three
+ *	  operations simulated in coh_law_conflict_remote.
+ *	xchg2 {0,1,2,3}: two hand-offs per operation, 180 ns.
+ *	load_xchg_pingpong {0,1}: 50 + upgrade_llc 70 = 120;
+ *	  {0,4}: (100 + 160) / 2 + upgrade_socket 200 = 330.
+ *	one CPU: rmw_local, 5 ns. add_readers: no closed form, -1.
+ */
+START_TEST(coh_law_predict_by_hand)
+{
+	struct coh_law_point p = { .bench = COH_BENCH_ADD, .nr_cpus = 4,
+				   .cpus = cpus_0123 };
+
+	ck_assert_double_eq_tol(coh_law_predict(&h.m, &p), 90.0, 1e-9);
+	p.bench = COH_BENCH_XCHG2;
+	ck_assert_double_eq_tol(coh_law_predict(&h.m, &p), 180.0, 1e-9);
+	p.bench = COH_BENCH_ADD;
+	p.nr_cpus = 3;
+	p.cpus = cpus_045;
+	ck_assert_double_eq_tol(coh_law_predict(&h.m, &p), 410.0 / 3, 1e-9);
+	p.bench = COH_BENCH_LOAD_XCHG_PINGPONG;
+	p.nr_cpus = 2;
+	p.cpus = cpus_01;
+	ck_assert_double_eq_tol(coh_law_predict(&h.m, &p), 120.0, 1e-9);
+	p.cpus = cpus_04;
+	ck_assert_double_eq_tol(coh_law_predict(&h.m, &p), 330.0, 1e-9);
+	p.bench = COH_BENCH_ADD;
+	p.nr_cpus = 1;
+	ck_assert_double_eq_tol(coh_law_predict(&h.m, &p), 5.0, 1e-9);
+	p.bench = COH_BENCH_ADD_READERS;
+	p.nr_cpus = 2;
+	ck_assert(coh_law_predict(&h.m, &p) < 0);
+}
+END_TEST
+
+/*
+ * The fit inverts the closed form: points made with conflict_local 20,
+ * conflict_remote 40, upgrade_llc 70 and upgrade_socket 200, fitted on the
+ * same machine with those four zeroed (and xfer_per_waiter 7 ns, which
+ * the fit clears), give them back exactly: 4 parameters set. With only
+ * one-socket points, conflict_remote is left as it was and so are the
+ * upgrades: 1 parameter. With no usable point: -1.
+ */
+START_TEST(coh_law_fit_recovers)
+{
+	struct coh_law_point pts[] = {
+		{ .bench = COH_BENCH_ADD, .nr_cpus = 4, .cpus = cpus_0123 },
+		{ .bench = COH_BENCH_ADD, .nr_cpus = 3, .cpus = cpus_045 },
+		{ .bench = COH_BENCH_ADD, .nr_cpus = 4, .cpus = cpus_0415 },
+		{ .bench = COH_BENCH_LOAD_XCHG_PINGPONG, .nr_cpus = 2,
+		  .cpus = cpus_01 },
+		{ .bench = COH_BENCH_LOAD_XCHG_PINGPONG, .nr_cpus = 2,
+		  .cpus = cpus_04 },
+		{ .bench = COH_BENCH_ADD_READERS, .nr_cpus = 2, .cpus = cpus_01,
+		  .readers = 1, .ns_per_op = 99 },
+	};
+	unsigned int i;
+	char why[512];
+
+	for (i = 0; i < 5; i++)
+		pts[i].ns_per_op = coh_law_predict(&h.m, &pts[i]);
+	h.m.conflict_local_ps = h.m.conflict_remote_ps = 0;
+	h.m.upgrade_ps[COH_DIST_LLC] = h.m.upgrade_ps[COH_DIST_SOCKET] = 0;
+	h.m.xfer_per_waiter_ps = 7000;
+	ck_assert_int_eq(coh_law_fit(pts, 6, &h.m, why, sizeof(why)), 4);
+	ck_assert_uint_eq(h.m.conflict_local_ps, 20000);
+	ck_assert_uint_eq(h.m.conflict_remote_ps, 40000);
+	ck_assert_uint_eq(h.m.xfer_per_waiter_ps, 0);
+	ck_assert_uint_eq(h.m.upgrade_ps[COH_DIST_LLC], 70000);
+	ck_assert_uint_eq(h.m.upgrade_ps[COH_DIST_DIE], 70000);
+	ck_assert_uint_eq(h.m.upgrade_ps[COH_DIST_SOCKET], 200000);
+	ck_assert_msg(strstr(why, "conflict_local 20.00"), "%s", why);
+
+	h.m.conflict_local_ps = 0;
+	h.m.conflict_remote_ps = 1234;
+	ck_assert_int_eq(coh_law_fit(pts, 1, &h.m, why, sizeof(why)), 1);
+	ck_assert_uint_eq(h.m.conflict_local_ps, 20000);
+	ck_assert_uint_eq(h.m.conflict_remote_ps, 1234);
+	ck_assert_int_eq(coh_law_fit(&pts[5], 1, &h.m, why, sizeof(why)), -1);
+}
+END_TEST
+
 static void teardown(void)
 {
 	harness_destroy();
@@ -860,6 +989,9 @@ static Suite *cache_suite(void)
 	tcase_add_test(tc, coh_law_conflict_local);
 	tcase_add_test(tc, coh_law_conflict_remote);
 	tcase_add_test(tc, coh_law_two_parties_no_conflict);
+	tcase_add_loop_test(tc, coh_law_load_xchg_saturated, 0, 2);
+	tcase_add_test(tc, coh_law_predict_by_hand);
+	tcase_add_test(tc, coh_law_fit_recovers);
 	suite_add_tcase(s, tc);
 	return s;
 }
