@@ -23,6 +23,16 @@
  *	xfer_die	cores_per_llc < cores_per_socket (else = xfer_llc)
  *	xfer_socket	sockets > 1
  *
+ * The hand-off law's refinements are optional (models/hw/cache.h):
+ *
+ *	xfer_socket_remote_home  across sockets, line homed away from the
+ *	                         holder                   (default xfer_socket)
+ *	upgrade_llc, upgrade_socket  Shared -> Modified by a sharer, by the
+ *	                         farthest other sharer    (default the xfer)
+ *	conflict_local, conflict_remote  per third CPU queued at a hand-off,
+ *	                         requester on / off the line's home (default 0)
+ *	xfer_per_waiter          legacy linear term per queued CPU (default 0)
+ *
  * The coherence map is optional; its defaults are DESIGN.md section 4's:
  * strict hand-off, a hand-off occupies the line for its whole latency,
  * no adjacent-line pairing.
