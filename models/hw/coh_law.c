@@ -112,8 +112,9 @@ double coh_law_predict(const struct machine *m, const struct coh_law_point *p)
 		} else {
 			base = rotation(m, p, &local);
 			per = base +
-			      (n - 2) * (local * m->conflict_local_ps +
-					 (1 - local) * m->conflict_remote_ps) /
+			      (n - 2) *
+				      (local * m->conflict_local_ps +
+				       (1 - local) * m->conflict_remote_ps) /
 				      PS_PER_NS +
 			      (n - 1) * m->xfer_per_waiter_ps / PS_PER_NS;
 		}
@@ -124,7 +125,8 @@ double coh_law_predict(const struct machine *m, const struct coh_law_point *p)
 		/* the load brings the line Shared, the xchg upgrades it */
 		d = machine_dist(m, p->cpus[0], p->cpus[1]);
 		return (xfer_ns(m, home, p->cpus[0], p->cpus[1]) +
-			xfer_ns(m, home, p->cpus[1], p->cpus[0])) / 2 +
+			xfer_ns(m, home, p->cpus[1], p->cpus[0])) /
+			       2 +
 		       m->upgrade_ps[d] / PS_PER_NS;
 	default:
 		return -1.0;
@@ -182,7 +184,8 @@ static int fit_conflicts(const struct coh_law_point *pts, unsigned int nr,
 		used++;
 	}
 	if (!used) {
-		say(why, len, "conflicts: no 'add' point with 3 or more CPUs; left as they were\n");
+		say(why, len,
+		    "conflicts: no 'add' point with 3 or more CPUs; left as they were\n");
 		return 0;
 	}
 	cl = m->conflict_local_ps / PS_PER_NS;
@@ -195,7 +198,8 @@ static int fit_conflicts(const struct coh_law_point *pts, unsigned int nr,
 	} else if (saa > 0 && sbb > 0) {
 		/* every point has the same home share: one value for both */
 		cl = cr = (sar + sbr) / (saa + 2 * sab + sbb);
-		say(why, len, "conflicts: local and remote cannot be told apart (same home share in every point): one value for both\n");
+		say(why, len,
+		    "conflicts: local and remote cannot be told apart (same home share in every point): one value for both\n");
 		set = 2;
 	} else if (saa > 0) {
 		cl = sar / saa;
@@ -205,7 +209,8 @@ static int fit_conflicts(const struct coh_law_point *pts, unsigned int nr,
 		set = 1;
 	}
 	if (cl < 0 || cr < 0)
-		say(why, len, "conflicts: a negative fit (%.2f, %.2f ns) clamped to 0\n",
+		say(why, len,
+		    "conflicts: a negative fit (%.2f, %.2f ns) clamped to 0\n",
 		    cl, cr);
 	m->conflict_local_ps = to_ps(cl);
 	m->conflict_remote_ps = to_ps(cr);
@@ -240,16 +245,18 @@ static int fit_upgrades(const struct coh_law_point *pts, unsigned int nr,
 		const struct coh_law_point *p = &pts[i];
 		unsigned int home;
 
-		if (p->bench != COH_BENCH_LOAD_XCHG_PINGPONG || p->nr_cpus != 2 ||
-		    !point_valid(m, p) || !(p->ns_per_op > 0))
+		if (p->bench != COH_BENCH_LOAD_XCHG_PINGPONG ||
+		    p->nr_cpus != 2 || !point_valid(m, p) ||
+		    !(p->ns_per_op > 0))
 			continue;
 		d = machine_dist(m, p->cpus[0], p->cpus[1]);
 		if (d == COH_DIST_SELF || d == COH_DIST_SMT)
-			continue;	/* SIM: an SMT upgrade costs xfer_smt */
+			continue; /* SIM: an SMT upgrade costs xfer_smt */
 		home = socket_of(m, p->cpus[0]);
 		sum[d] += p->ns_per_op -
 			  (xfer_ns(m, home, p->cpus[0], p->cpus[1]) +
-			   xfer_ns(m, home, p->cpus[1], p->cpus[0])) / 2;
+			   xfer_ns(m, home, p->cpus[1], p->cpus[0])) /
+				  2;
 		cnt[d]++;
 	}
 	for (d = COH_DIST_LLC; d < NR_COH_DIST; d++) {
@@ -259,10 +266,12 @@ static int fit_upgrades(const struct coh_law_point *pts, unsigned int nr,
 			continue;
 		u = sum[d] / cnt[d];
 		if (u < 0)
-			say(why, len, "upgrade (%s): a negative fit (%.1f ns) clamped to 0\n",
+			say(why, len,
+			    "upgrade (%s): a negative fit (%.1f ns) clamped to 0\n",
 			    coh_dist_name(d), u);
 		m->upgrade_ps[d] = to_ps(u);
-		say(why, len, "upgrade (%s) %.1f ns: %u 'load_xchg_pingpong' points\n",
+		say(why, len,
+		    "upgrade (%s) %.1f ns: %u 'load_xchg_pingpong' points\n",
 		    coh_dist_name(d), m->upgrade_ps[d] / PS_PER_NS, cnt[d]);
 		set++;
 	}
@@ -271,7 +280,8 @@ static int fit_upgrades(const struct coh_law_point *pts, unsigned int nr,
 	    m->cores_per_llc == m->cores_per_socket)
 		m->upgrade_ps[COH_DIST_DIE] = m->upgrade_ps[COH_DIST_LLC];
 	if (!set)
-		say(why, len, "upgrades: no 'load_xchg_pingpong' point; left as they were\n");
+		say(why, len,
+		    "upgrades: no 'load_xchg_pingpong' point; left as they were\n");
 	return set;
 }
 

@@ -37,18 +37,18 @@
 #include "models/hw/machine.h"
 
 enum coh_bench {
-	COH_BENCH_PINGPONG,	/* 2 CPUs, blind RMW turn by turn */
-	COH_BENCH_ADD,		/* each CPU: lock add on one line */
-	COH_BENCH_LOAD_XCHG,	/* each CPU: load, then xchg, of one line */
+	COH_BENCH_PINGPONG, /* 2 CPUs, blind RMW turn by turn */
+	COH_BENCH_ADD, /* each CPU: lock add on one line */
+	COH_BENCH_LOAD_XCHG, /* each CPU: load, then xchg, of one line */
 	/*
 	 * 2 CPUs taking turns: each waits for the other's xchg, then loads
 	 * and xchgs the line (perfbook's "CAS" against its "blind CAS")
 	 */
 	COH_BENCH_LOAD_XCHG_PINGPONG,
-	COH_BENCH_XCHG2,	/* each CPU: two xchg of one line per op */
-	COH_BENCH_ADD_READERS,	/* nr_cpus - readers add, readers load */
-	COH_BENCH_PACKED,	/* each CPU: lock add, own counter, one line */
-	COH_BENCH_PADDED,	/* same, counters 128 bytes apart */
+	COH_BENCH_XCHG2, /* each CPU: two xchg of one line per op */
+	COH_BENCH_ADD_READERS, /* nr_cpus - readers add, readers load */
+	COH_BENCH_PACKED, /* each CPU: lock add, own counter, one line */
+	COH_BENCH_PADDED, /* same, counters 128 bytes apart */
 	NR_COH_BENCH,
 };
 
@@ -61,11 +61,11 @@ enum coh_bench {
  */
 struct coh_law_point {
 	enum coh_bench bench;
-	unsigned int readers;	/* ADD_READERS only */
+	unsigned int readers; /* ADD_READERS only */
 	unsigned int nr_cpus;
 	const unsigned int *cpus;
 	double ns_per_op;
-	double spread_ns;	/* measured spread (stddev), 0 if unknown */
+	double spread_ns; /* measured spread (stddev), 0 if unknown */
 };
 
 const char *coh_bench_name(enum coh_bench b);
