@@ -21,6 +21,7 @@
  * completed (for a posted load or store: when it was issued; a fence
  * records when the posted accesses before it completed).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,8 @@ static const char machine_yaml[] =
 	"coherence:\n"
 	"  handoff: %s\n"
 	"  hold: {ns: 20, source: test}\n"
-	"  occupancy: {fraction: %s, source: test}\n";
+	"  occupancy: {fraction: %s, source: test}\n"
+	"%s";
 
 static const char law_keys[] =
 	"  xfer_socket_remote_home: {ns: 160, source: test}\n"
@@ -66,6 +68,8 @@ static const char law_keys[] =
 
 /* Extra latency keys for the next harness_init(): "" or law_keys. */
 static const char *extra_keys = "";
+/* Extra coherence keys for the next harness_init(). */
+static const char *extra_coherence = "";
 
 enum step_kind { READ, WRITE, RMW, DELAY, FENCE, LOCK, UNLOCK, LOOP_RMW,
 		 READ_DEP, LOOP_READ_RMW };
@@ -119,7 +123,7 @@ static void harness_init_occ(const char *waiter_ns, const char *handoff,
 
 	memset(&h, 0, sizeof(h));
 	snprintf(yaml, sizeof(yaml), machine_yaml, waiter_ns, extra_keys,
-		 handoff, occupancy);
+		 handoff, occupancy, extra_coherence);
 	n = scenario_parse_string("test-machine", yaml, &err);
 	ck_assert_msg(n, "%s", err.msg);
 	ck_assert_msg(!machine_load(&h.m, n, &err), "%s", err.msg);
@@ -952,6 +956,54 @@ START_TEST(coh_law_fit_recovers)
 }
 END_TEST
 
+/* CPUs 0-3 loop on RMWs of a until 100080 ns; the RMWs completed. */
+static uint64_t saturate_four_cpus_100us(void)
+{
+	const struct step s[] = { { .kind = LOOP_RMW, .field = FA,
+				    .ps = 100080 * NS } };
+	uint64_t total = 0;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < 4; cpu++)
+		cpu_script(cpu, 0, s, 1);
+	run_ns(100080);
+	for (cpu = 0; cpu < 4; cpu++)
+		total += h.scripts[cpu].loops;
+	return total;
+}
+
+/*
+ * Service-time variance keeps the mean. Four CPUs saturate one line for
+ * 100 us; with every hand-off 50 ns the line completes 80 + 50 k <= 100080:
+ * 2001 RMWs. With service_cv 1 (exponential hand-offs of mean 50 ns) the
+ * sum of 2000 of them has a standard deviation of 50 x sqrt(2000) = 2.2 us,
+ * 2.2%: expect 2001 within 6%, but not exactly 2001 (the hand-offs do
+ * vary), the line's busy time over its transfers within 6% of 50 ns, and
+ * the same count again in a second run (the draws are reproducible).
+ */
+START_TEST(coh_service_variance_keeps_mean)
+{
+	uint64_t total, again;
+	double mean_ns;
+
+	harness_destroy();
+	extra_coherence = "  service_cv: {cv: 1.0, source: test}\n";
+	harness_init("0", "strict");
+	total = saturate_four_cpus_100us();
+	mean_ns = (double)(line_of(FA)->busy_ps - 80 * NS) / NS /
+		  (double)(line_of(FA)->transfers - 1);
+	ck_assert_uint_ge(total, 1881);
+	ck_assert_uint_le(total, 2121);
+	ck_assert_uint_ne(total, 2001);
+	ck_assert_double_le(fabs(mean_ns - 50.0), 3.0);
+	harness_destroy();
+	harness_init("0", "strict");
+	again = saturate_four_cpus_100us();
+	extra_coherence = "";
+	ck_assert_uint_eq(again, total);
+}
+END_TEST
+
 static void teardown(void)
 {
 	harness_destroy();
@@ -967,6 +1019,7 @@ static Suite *cache_suite(void)
 	tcase_add_loop_test(tc, coh_rmw_alternating_by_distance, 0, 3);
 	tcase_add_test(tc, coh_rmw_saturated_line);
 	tcase_add_test(tc, coh_rmw_saturated_line_occupancy);
+	tcase_add_test(tc, coh_service_variance_keeps_mean);
 	tcase_add_test(tc, coh_false_sharing_packed_vs_padded);
 	tcase_add_test(tc, coh_read_after_remote_write);
 	tcase_add_test(tc, coh_reads_of_shared_line_join);

@@ -8,6 +8,7 @@
  * hand-off, and the pending[] array of struct coh_cpu holds a CPU's posted
  * misses until a fence waits for them.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -606,6 +607,29 @@ static void pending_served(struct coh *c, const struct coh_req *r,
 	sim_proc_wake(cc->proc, last);
 }
 
+/*
+ * service_draw() - with service_cv c > 0, the factor a hand-off's time is
+ * multiplied by: 1 - c + c E, E exponential with mean 1, so the mean is
+ * kept and the coefficient of variation is c (c = 1: exponential service,
+ * the memoryless queue). The draw is a hash of the line and its hand-off
+ * count, so runs repeat exactly. SIM: the hardware's variance (conflict
+ * retries, mesh and UPI contention) is not modelled as such; this only
+ * gives it a measured size.
+ */
+static double service_draw(const struct machine *m, const struct coh_line *l)
+{
+	uint64_t x = l->addr * 0x9e3779b97f4a7c15ull + l->transfers;
+	double u, cv = m->service_cv_1024 / 1024.0;
+
+	/* splitmix64 */
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	u = (double)(x >> 11) / 9007199254740992.0;	/* [0, 1) */
+	return 1.0 - cv + cv * -log1p(-u);
+}
+
 static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 {
 	const struct machine *m = c->m;
@@ -631,6 +655,11 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 			    queued_on(&c->cpus[r.cpu], l))
 				waiters--;
 			lat += (sim_time_t)waiters * m->xfer_per_waiter_ps;
+			if (m->service_cv_1024)
+				lat = (sim_time_t)(lat * service_draw(m, l) +
+						   0.5);
+			if (!lat)
+				lat = 1;	/* time must pass */
 			occ = joined ? 0 :
 				       lat * m->occupancy_1024 / 1024 +
 					       conflict_ps(c, l, &r, holder);

@@ -53,9 +53,11 @@
  *    conflicts; the requester sees the latency (conflicts delay the next
  *    hand-off, not this one), and never before the previous hand-off of
  *    the line completed (hand-offs complete in the order they are
- *    served). Queueing on a hot line is atomic contention. Not modelled:
- *    arbitration other than FIFO (local-first bursts), and the variance of
- *    service time (a hand-off always costs the same).
+ *    served). Queueing on a hot line is atomic contention. With the
+ *    profile's service_cv > 0 each hand-off's time is drawn around its
+ *    mean with that coefficient of variation (reproducibly); 0, the
+ *    default, makes every hand-off of a class cost the same. Not
+ *    modelled: arbitration other than FIFO (local-first bursts).
  *  - Loads of a Shared line do not serialise: once a load has left the
  *    line Shared, the loads at the head of its queue join the sharers at
  *    once, each with its own latency from the nearest sharer, occupying

@@ -12,7 +12,8 @@
  *	sockets, cores_per_socket, threads_per_core, [cores_per_llc]
  *	[numbering]                   threads_last | threads_adjacent
  *	latencies:  <class>: {ns: NUMBER, source: "..."}
- *	[coherence]: handoff, hold, occupancy, adjacent_line_prefetch
+ *	[coherence]: handoff, hold, occupancy, adjacent_line_prefetch,
+ *	             service_cv
  *
  * Every number that changes a result carries a non-empty `source`, and the
  * loader refuses one without. Which transfer latencies are required follows
@@ -35,7 +36,8 @@
  *
  * The coherence map is optional; its defaults are DESIGN.md section 4's:
  * strict hand-off, a hand-off occupies the line for its whole latency,
- * no adjacent-line pairing.
+ * no adjacent-line pairing, every hand-off of a class costs the same
+ * (service_cv 0).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -71,11 +73,13 @@ static const char *const coherence_keys[] = {
 	"hold",
 	"occupancy",
 	"adjacent_line_prefetch",
+	"service_cv",
 };
 
 static const char *const latency_entry_keys[] = { "ns", "source" };
 static const char *const occupancy_keys[] = { "fraction", "source" };
 static const char *const prefetch_keys[] = { "enabled", "source" };
+static const char *const service_cv_keys[] = { "cv", "source" };
 
 enum machine_latency {
 	LAT_L1_HIT,
@@ -335,6 +339,26 @@ static int load_occupancy(struct machine *m, const struct scenario_node *entry,
 	return 0;
 }
 
+/*
+ * load_service_cv() - {cv: 0..1, source}: how much a hand-off's service
+ * time varies around its mean (0: always the same, the default).
+ */
+static int load_service_cv(struct machine *m, const struct scenario_node *entry,
+			   struct sim_error *err)
+{
+	double cv;
+
+	if (expect_entry(entry, "cv", err))
+		return -1;
+	if (load_source(entry, service_cv_keys, ARRAY_SIZE(service_cv_keys),
+			err))
+		return -1;
+	if (scenario_double(entry, "cv", true, 0.0, 0.0, 1.0, &cv, err))
+		return -1;
+	m->service_cv_1024 = (unsigned int)(cv * 1024.0 + 0.5);
+	return 0;
+}
+
 static int load_prefetch(struct machine *m, const struct scenario_node *entry,
 			 struct sim_error *err)
 {
@@ -387,6 +411,10 @@ static int load_coherence(struct machine *m, const struct scenario_node *map,
 
 	entry = scenario_get(map, "adjacent_line_prefetch");
 	if (entry && load_prefetch(m, entry, err))
+		return -1;
+
+	entry = scenario_get(map, "service_cv");
+	if (entry && load_service_cv(m, entry, err))
 		return -1;
 	return 0;
 }

@@ -103,6 +103,8 @@ struct machine {
 	uint64_t irq_save_restore_ps;	/* local_irq_save() + _restore() */
 	/* occupancy of a hand-off as a fraction of its latency, in 1/1024 */
 	unsigned int occupancy_1024;
+	/* coefficient of variation of a hand-off's service time, in 1/1024 */
+	unsigned int service_cv_1024;
 	enum coh_handoff handoff;
 	uint64_t hold_ps;		/* COH_HANDOFF_HOLD window */
 	bool adjacent_line_prefetch;	/* 128-byte pairs interfere */
