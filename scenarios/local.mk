@@ -15,11 +15,14 @@ dist_machines_DATA = \
 	%reldir%/machines/epyc-2s-256.yaml \
 	%reldir%/machines/skx-2s-44.yaml \
 	%reldir%/machines/skx-2s-72.yaml \
+	%reldir%/machines/xeon-8176-8s.yaml \
 	%reldir%/machines/xeon-w2145.yaml
 
 calibrationdir = $(pkgdatadir)/calibration
 dist_calibration_DATA = \
-	%reldir%/calibration/contended-cas-w2145.yaml
+	%reldir%/calibration/contended-add-skl.yaml \
+	%reldir%/calibration/contended-cas-w2145.yaml \
+	%reldir%/calibration/perfbook-8176.yaml
 
 teachingdir = $(pkgdatadir)/teaching
 dist_teaching_DATA = \

@@ -95,7 +95,9 @@ END_TEST
 /*
  * skx-2s-72 latencies: decimal ns become exact ps.
  * Expect 7.5 ns -> 7500 ps, 1.6 -> 1600, 81.4 -> 81400, and xfer_die
- * (not needed: one LLC per socket) equal to xfer_llc.
+ * (not needed: one LLC per socket) equal to xfer_llc. The hand-off law:
+ * xfer_socket 105.4 (homed at the holder), 164.6 homed elsewhere,
+ * conflicts 0.92 / 2.6 ns per third party, no legacy per-waiter term.
  */
 START_TEST(machine_load_skx_latencies)
 {
@@ -110,11 +112,19 @@ START_TEST(machine_load_skx_latencies)
 	ck_assert_uint_eq(m.xfer_ps[COH_DIST_SMT], 7500);
 	ck_assert_uint_eq(m.xfer_ps[COH_DIST_LLC], 48000);
 	ck_assert_uint_eq(m.xfer_ps[COH_DIST_DIE], 48000);
-	ck_assert_uint_eq(m.xfer_ps[COH_DIST_SOCKET], 135000);
+	ck_assert_uint_eq(m.xfer_ps[COH_DIST_SOCKET], 105400);
+	ck_assert_uint_eq(m.xfer_socket_remote_home_ps, 164600);
 	ck_assert_uint_eq(m.inval_per_sharer_ps, 2000);
-	ck_assert_uint_eq(m.xfer_per_waiter_ps, 1000);
+	ck_assert_uint_eq(m.conflict_local_ps, 920);
+	ck_assert_uint_eq(m.conflict_remote_ps, 2600);
+	ck_assert_uint_eq(m.xfer_per_waiter_ps, 0);
+	/* upgrades: 55.0 and 266.8 ns; SMT one costs xfer_smt */
+	ck_assert_uint_eq(m.upgrade_ps[COH_DIST_SMT], 7500);
+	ck_assert_uint_eq(m.upgrade_ps[COH_DIST_LLC], 55000);
+	ck_assert_uint_eq(m.upgrade_ps[COH_DIST_DIE], 55000);
+	ck_assert_uint_eq(m.upgrade_ps[COH_DIST_SOCKET], 266800);
 	ck_assert_uint_eq(machine_xfer_ps(&m, 0, 36), 7500);
-	ck_assert_uint_eq(machine_xfer_ps(&m, 0, 18), 135000);
+	ck_assert_uint_eq(machine_xfer_ps(&m, 0, 18), 105400);
 	ck_assert_int_eq(m.handoff, COH_HANDOFF_STRICT);
 	ck_assert_uint_eq(m.hold_ps, 0);
 	ck_assert_uint_eq(m.occupancy_1024, 1024);
@@ -141,7 +151,7 @@ START_TEST(machine_load_skx44_no_smt)
 	ck_assert_int_eq(machine_dist(&m, 0, 22), COH_DIST_SOCKET);
 	ck_assert_uint_eq(m.xfer_ps[COH_DIST_SMT], 0);
 	ck_assert_uint_eq(m.xfer_ps[COH_DIST_LLC], 47500);
-	ck_assert_uint_eq(m.xfer_ps[COH_DIST_SOCKET], 135000);
+	ck_assert_uint_eq(m.xfer_ps[COH_DIST_SOCKET], 105400);
 	machine_destroy(&m);
 }
 END_TEST
@@ -221,13 +231,17 @@ static const char adjacent_yaml[] =
 	"    xfer_smt: {ns: 0.5, source: t}\n"
 	"    xfer_llc: {ns: 40, source: t}\n"
 	"    xfer_socket: {ns: 100, source: t}\n"
+	"    xfer_socket_remote_home: {ns: 160, source: t}\n"
+	"    upgrade_llc: {ns: 55, source: t}\n"
 	"    inval_per_sharer: {ns: 2, source: t}\n"
+	"    conflict_remote: {ns: 0, source: t}\n"
 	"    xfer_per_waiter: {ns: 1, source: t}\n"
 	"  coherence:\n"
 	"    handoff: hold\n"
 	"    hold: {ns: 12.345, source: t}\n"
 	"    occupancy: {fraction: 0.5, source: t}\n"
-	"    adjacent_line_prefetch: {enabled: false, source: t}\n";
+	"    adjacent_line_prefetch: {enabled: false, source: t}\n"
+	"    service_cv: {cv: 0.25, source: t}\n";
 
 /*
  * threads_adjacent: CPU 2k and 2k+1 are the threads of core k.
@@ -236,7 +250,11 @@ static const char adjacent_yaml[] =
  *	socket 1: core 2 = CPU 4,5   core 3 = CPU 6,7
  *
  * Expect 0/1 siblings, 0/2 same socket, 0/4 other socket; the coherence
- * keys read (hold 12.345 ns, occupancy 0.5 = 512/1024).
+ * keys read (hold 12.345 ns, occupancy 0.5 = 512/1024, service_cv 0.25 =
+ * 256/1024). The law's keys: remote home 160 ns; upgrade_llc 55 (and the
+ * die class, no CCX split, the same), upgrade_socket absent = xfer_socket
+ * 100, SMT upgrade = xfer_smt 0.5; conflict_remote 0 allowed, and
+ * conflict_local absent = 0.
  */
 START_TEST(machine_load_threads_adjacent)
 {
@@ -256,7 +274,15 @@ START_TEST(machine_load_threads_adjacent)
 	ck_assert_int_eq(m.handoff, COH_HANDOFF_HOLD);
 	ck_assert_uint_eq(m.hold_ps, 12345);
 	ck_assert_uint_eq(m.occupancy_1024, 512);
+	ck_assert_uint_eq(m.service_cv_1024, 256);
 	ck_assert(!m.adjacent_line_prefetch);
+	ck_assert_uint_eq(m.xfer_socket_remote_home_ps, 160000);
+	ck_assert_uint_eq(m.upgrade_ps[COH_DIST_SMT], 500);
+	ck_assert_uint_eq(m.upgrade_ps[COH_DIST_LLC], 55000);
+	ck_assert_uint_eq(m.upgrade_ps[COH_DIST_DIE], 55000);
+	ck_assert_uint_eq(m.upgrade_ps[COH_DIST_SOCKET], 100000);
+	ck_assert_uint_eq(m.conflict_local_ps, 0);
+	ck_assert_uint_eq(m.conflict_remote_ps, 0);
 	machine_destroy(&m);
 	machine_destroy(&m); /* idempotent: left zeroed */
 	ck_assert_ptr_null(m.cpus);

@@ -8,6 +8,7 @@
  * hand-off, and the pending[] array of struct coh_cpu holds a CPU's posted
  * misses until a fence waits for them.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,13 +125,15 @@ static void sharers_clear(struct coh *c, struct coh_line *l)
 
 /*
  * sharer_dist() - the nearest (@far false) or farthest (@far true) sharer
- * of @l from @cpu, @cpu itself excluded.
+ * of @l from @cpu, @cpu itself excluded: its distance class, and in *@who
+ * the lowest-numbered sharer at that distance.
  */
 static enum coh_dist sharer_dist(struct coh *c, const struct coh_line *l,
-				 unsigned int cpu, bool far)
+				 unsigned int cpu, bool far, unsigned int *who)
 {
 	enum coh_dist best = far ? COH_DIST_SELF : COH_DIST_SOCKET;
 	unsigned int w;
+	bool found = false;
 
 	for (w = 0; w < c->sharer_words; w++) {
 		uint64_t bits = l->sharers[w];
@@ -143,8 +146,11 @@ static enum coh_dist sharer_dist(struct coh *c, const struct coh_line *l,
 			if (s == cpu)
 				continue;
 			d = machine_dist(c->m, cpu, s);
-			if (far ? d > best : d < best)
+			if (!found || (far ? d > best : d < best)) {
 				best = d;
+				*who = s;
+				found = true;
+			}
 		}
 	}
 	return best;
@@ -192,6 +198,8 @@ static struct coh_line *line_get(struct coh *c, uint64_t addr,
 	SIM_BUG_ON(!l);
 	l->addr = addr;
 	l->owner = -1;
+	l->home = -1;
+	l->last_to = -1;
 	l->last_holder = -2;
 	snprintf(l->name, sizeof(l->name), "%s line %llu", obj,
 		 (unsigned long long)((addr - obj_line) / COH_LINE_SIZE));
@@ -377,6 +385,9 @@ static void line_enqueue(struct coh *c, struct coh_line *l,
 		l->q_head = 0;
 	}
 	l->q[(l->q_head + l->q_len++) % l->q_cap] = *r;
+	/* First touch: the line's memory is on the first requester's node. */
+	if (l->home < 0)
+		l->home = (int)c->m->cpus[r->cpu].socket;
 	/* Prefetches are nobody's wait: they count as no waiter. */
 	if (r->prefetch)
 		return;
@@ -443,6 +454,26 @@ static void line_kick(struct coh *c, struct coh_line *l, sim_time_t now)
 }
 
 /*
+ * xfer() - the idle cost of moving @l from CPU @from to CPU @to, and its
+ * distance class in *@dist. Across sockets it depends on the line's home:
+ * xfer_socket when the holder's socket is the home (the request crosses
+ * once, the home snoops its own core), xfer_socket_remote_home otherwise
+ * (request and data travel through the home on the far side).
+ */
+static sim_time_t xfer(const struct coh *c, const struct coh_line *l,
+		       unsigned int from, unsigned int to, enum coh_dist *dist)
+{
+	const struct machine *m = c->m;
+
+	*dist = machine_dist(m, from, to);
+	if (*dist != COH_DIST_SOCKET)
+		return m->xfer_ps[*dist];
+	if (l->home == (int)m->cpus[from].socket)
+		return m->xfer_ps[COH_DIST_SOCKET];
+	return m->xfer_socket_remote_home_ps;
+}
+
+/*
  * hand_off() - serve request @r on @l at @now: move the line and return
  * the latency the requester sees; *@dist is the distance class it came
  * from (NR_COH_DIST for memory, COH_DIST_SELF when it did not move).
@@ -451,7 +482,7 @@ static sim_time_t hand_off(struct coh *c, struct coh_line *l,
 			   const struct coh_req *r, enum coh_dist *dist)
 {
 	const struct machine *m = c->m;
-	unsigned int cpu = r->cpu, others;
+	unsigned int cpu = r->cpu, others, who = 0;
 	sim_time_t lat;
 
 	*dist = COH_DIST_SELF;
@@ -460,17 +491,17 @@ static sim_time_t hand_off(struct coh *c, struct coh_line *l,
 			return m->l1_hit_ps;
 		if (l->owner >= 0) {
 			/* M -> S at the old owner, S at the requester. */
-			*dist = machine_dist(m, l->owner, cpu);
-			lat = m->xfer_ps[*dist];
+			lat = xfer(c, l, (unsigned int)l->owner, cpu, dist);
 			sharer_set(c, l, l->owner);
 			l->owner = -1;
 			sharer_set(c, l, cpu);
 			return lat;
 		}
 		if (l->nr_sharers) {
-			*dist = sharer_dist(c, l, cpu, false);
+			sharer_dist(c, l, cpu, false, &who);
+			lat = xfer(c, l, who, cpu, dist);
 			sharer_set(c, l, cpu);
-			return m->xfer_ps[*dist];
+			return lat;
 		}
 		/* Nobody holds it: from memory, Exclusive. */
 		*dist = NR_COH_DIST;
@@ -482,16 +513,24 @@ static sim_time_t hand_off(struct coh *c, struct coh_line *l,
 	if (l->owner == (int)cpu)
 		return r->op == COH_RMW ? m->rmw_local_ps : m->l1_hit_ps;
 	if (l->owner >= 0) {
-		*dist = machine_dist(m, l->owner, cpu);
-		lat = m->xfer_ps[*dist];
+		lat = xfer(c, l, (unsigned int)l->owner, cpu, dist);
 	} else if (l->nr_sharers) {
 		others = l->nr_sharers - (sharer_test(l, cpu) ? 1 : 0);
 		if (!others) {
 			/* The only sharer upgrades in place. */
 			lat = r->op == COH_RMW ? m->rmw_local_ps : m->l1_hit_ps;
+		} else if (sharer_test(l, cpu)) {
+			/*
+			 * A sharer upgrades: the home invalidates the other
+			 * copies and grants ownership (perfbook's load-then-CAS
+			 * against a blind CAS), priced by the farthest one.
+			 */
+			*dist = sharer_dist(c, l, cpu, true, &who);
+			lat = m->upgrade_ps[*dist] +
+			      (others - 1) * m->inval_per_sharer_ps;
 		} else {
-			*dist = sharer_dist(c, l, cpu, true);
-			lat = m->xfer_ps[*dist] +
+			sharer_dist(c, l, cpu, true, &who);
+			lat = xfer(c, l, who, cpu, dist) +
 			      (others - 1) * m->inval_per_sharer_ps;
 		}
 		sharers_clear(c, l);
@@ -501,6 +540,31 @@ static sim_time_t hand_off(struct coh *c, struct coh_line *l,
 	}
 	l->owner = cpu;
 	return lat;
+}
+
+/*
+ * conflict_ps() - a hand-off of @l from @holder (the CPU it last went to,
+ * or -1) to request
+ * @r while a third CPU is queued on the line is a conflict at the line's
+ * home agent: the new holder must complete the transaction with the home
+ * (a round trip inside the home socket, or across sockets) before the
+ * line may move on. Two CPUs passing a line back and forth never
+ * conflict: that is what idle ping-pong figures measure.
+ */
+static sim_time_t conflict_ps(struct coh *c, const struct coh_line *l,
+			      const struct coh_req *r, int holder)
+{
+	const struct machine *m = c->m;
+	unsigned int third = l->q_cpus;
+
+	if (!r->prefetch && third && queued_on(&c->cpus[r->cpu], l))
+		third--;
+	if (holder >= 0 && holder != r->cpu && third &&
+	    queued_on(&c->cpus[holder], l))
+		third--;
+	return third * (l->home == (int)m->cpus[r->cpu].socket ?
+				m->conflict_local_ps :
+				m->conflict_remote_ps);
 }
 
 static void pending_served(struct coh *c, const struct coh_req *r,
@@ -517,6 +581,14 @@ static void pending_served(struct coh *c, const struct coh_req *r,
 			cc->pending[i].done = done;
 			break;
 		}
+	}
+	if (cc->dep_line == l && r->op == COH_READ) {
+		/* A dependent load merged into this miss: its value is here. */
+		cc->dep_line = NULL;
+		cc->access_done = true;
+		cc->wait_ps += done - cc->wait_start;
+		sim_proc_wake(cc->proc, done);
+		return;
 	}
 	if (!cc->fence_waiting)
 		return;
@@ -535,6 +607,29 @@ static void pending_served(struct coh *c, const struct coh_req *r,
 	sim_proc_wake(cc->proc, last);
 }
 
+/*
+ * service_draw() - with service_cv c > 0, the factor a hand-off's time is
+ * multiplied by: 1 - c + c E, E exponential with mean 1, so the mean is
+ * kept and the coefficient of variation is c (c = 1: exponential service,
+ * the memoryless queue). The draw is a hash of the line and its hand-off
+ * count, so runs repeat exactly. SIM: the hardware's variance (conflict
+ * retries, mesh and UPI contention) is not modelled as such; this only
+ * gives it a measured size.
+ */
+static double service_draw(const struct machine *m, const struct coh_line *l)
+{
+	uint64_t x = l->addr * 0x9e3779b97f4a7c15ull + l->transfers;
+	double u, cv = m->service_cv_1024 / 1024.0;
+
+	/* splitmix64 */
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	u = (double)(x >> 11) / 9007199254740992.0;	/* [0, 1) */
+	return 1.0 - cv + cv * -log1p(-u);
+}
+
 static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 {
 	const struct machine *m = c->m;
@@ -545,24 +640,33 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 		enum coh_dist dist;
 		sim_time_t lat, occ = 0, done;
 		unsigned int waiters;
+		int holder = l->last_to;
 
 		lat = hand_off(c, l, &r, &dist);
 		l->read_batch = r.op == COH_READ && l->owner < 0 &&
 				l->nr_sharers;
 		if (dist != COH_DIST_SELF) {
 			/*
-			 * Directory and snoop load grow with the other CPUs
-			 * queued on the line (calibrated per waiting CPU).
+			 * Legacy linear law: latency grows with the other CPUs
+			 * queued on the line (0 in the shipped profiles).
 			 */
 			waiters = l->q_cpus;
 			if (!r.prefetch && waiters &&
 			    queued_on(&c->cpus[r.cpu], l))
 				waiters--;
 			lat += (sim_time_t)waiters * m->xfer_per_waiter_ps;
-			occ = joined ? 0 : lat * m->occupancy_1024 / 1024;
+			if (m->service_cv_1024)
+				lat = (sim_time_t)(lat * service_draw(m, l) +
+						   0.5);
+			if (!lat)
+				lat = 1;	/* time must pass */
+			occ = joined ? 0 :
+				       lat * m->occupancy_1024 / 1024 +
+					       conflict_ps(c, l, &r, holder);
 			l->transfers++;
 			l->xfer_by_dist[dist]++;
 			if (!r.prefetch) {
+				l->last_to = r.cpu;
 				if (!l->xfer_to) {
 					l->xfer_to = calloc(c->nr_cpus,
 							    sizeof(*l->xfer_to));
@@ -725,7 +829,13 @@ static void adjacent_prefetch(struct coh *c, struct coh_line *l,
 	line_kick(c, buddy, now);
 }
 
-bool coh_access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op)
+/*
+ * access() - coh_access(), and with @dep a load the CPU waits for
+ * (coh_read_dep()): not posted, so a miss blocks until served and a load
+ * merging into a posted miss of the same line waits for that miss.
+ */
+static bool access(struct coh_cpu *cc, struct coh_field *field,
+		   enum coh_op op, bool dep)
 {
 	struct coh *c = cc->coh;
 	const struct machine *m = c->m;
@@ -746,7 +856,7 @@ bool coh_access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op)
 	now = sim_now(c->e);
 	pending_prune(cc, now);
 	/* A locked RMW waits for all posted accesses; so does a full buffer. */
-	if (op == COH_RMW || cc->nr_posted >= COH_MAX_PENDING) {
+	if (op == COH_RMW || (!dep && cc->nr_posted >= COH_MAX_PENDING)) {
 		if (fence_wait(cc) || sim_proc_sync(p))
 			return true;
 		now = sim_now(c->e);
@@ -772,7 +882,19 @@ bool coh_access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op)
 			cc->nr_posted++;
 		}
 		p->now += m->l1_hit_ps;
-		return false;
+		if (!dep || cc->pending[i].op == COH_WRITE)
+			return false;	/* forwarded from the store buffer */
+		if (cc->pending[i].done != NO_DONE) {
+			if (cc->pending[i].done > p->now) {
+				cc->wait_ps += cc->pending[i].done - p->now;
+				p->now = cc->pending[i].done;
+			}
+			return false;
+		}
+		/* The miss it merged into is still queued: wait for it. */
+		cc->dep_line = l;
+		cc->wait_start = now;
+		return true;
 	}
 	if (line_is_hit(c, l, cc->cpu, op, now)) {
 		l->hits++;
@@ -783,8 +905,8 @@ bool coh_access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op)
 	l->misses++;
 	fs->misses++;
 	r = (struct coh_req){ .cpu = (uint16_t)cc->cpu, .op = (uint8_t)op,
-			      .slot = field->slot, .posted = op != COH_RMW,
-			      .enq = now };
+			      .slot = field->slot,
+			      .posted = op != COH_RMW && !dep, .enq = now };
 	line_enqueue(c, l, &r);
 	if (r.posted) {
 		SIM_BUG_ON(cc->nr_pending == COH_MAX_PENDING);
@@ -802,6 +924,16 @@ bool coh_access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op)
 	if (m->adjacent_line_prefetch)
 		adjacent_prefetch(c, l, cc->cpu, now);
 	return !r.posted;
+}
+
+bool coh_access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op)
+{
+	return access(cc, field, op, false);
+}
+
+bool coh_read_dep(struct coh_cpu *cc, struct coh_field *field)
+{
+	return access(cc, field, COH_READ, true);
 }
 
 bool coh_read_cold(struct coh_cpu *cc)

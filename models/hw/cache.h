@@ -18,18 +18,46 @@
  *    latency (a local RMW: rmw_local) and does not serialise with other
  *    CPUs: it never waits for the line.
  *  - Anything else needs the line: requests are served one at a time, in
- *    arrival order. Serving one costs the transfer latency from where the
- *    line is to the requester, by distance class (SMT sibling, same LLC,
- *    same socket, other socket, or memory for a line nobody holds), plus
- *    inval_per_sharer for each further sharer to invalidate, plus
- *    xfer_per_waiter for each other CPU still queued on the line
- *    (directory and snoop load). A contended RMW costs the transfer
- *    alone: the
- *    published core-to-core figures already include the atomic.
- *    The line is occupied for `occupancy` x that latency; the requester
- *    sees the whole latency, and never before the previous hand-off of
+ *    arrival order (the home agent's queue). Serving one is a hand-off,
+ *    priced by the hand-off law, whose every parameter a contended
+ *    microbenchmark measures (models/hw/coh_law.h fits them; `memcgsim
+ *    calibrate` runs the benchmarks):
+ *    - the idle transfer from where the line is to the requester, by
+ *      distance class (SMT sibling, same LLC, same socket, other socket,
+ *      or memory for a line nobody holds). A contended RMW costs the
+ *      transfer alone: the published core-to-core figures include the
+ *      atomic. Every line has a home socket, that of the first CPU that
+ *      touched it (first touch); a transfer across sockets costs
+ *      xfer_socket when the home is the holder's socket (the request
+ *      crosses once and the home snoops its own core) and
+ *      xfer_socket_remote_home otherwise (request and data go through the
+ *      home on the far side: MLC's writer- vs reader-homed HITM). Inside
+ *      a socket the home plays no part (its snoop filter serves it);
+ *    - an upgrade: an RMW or store by a CPU that holds the line Shared
+ *      while others do too costs upgrade_llc or upgrade_socket, by the
+ *      farthest other sharer (perfbook's load-then-CAS against a blind
+ *      CAS), instead of a transfer; an RMW by a non-sharer of a Shared
+ *      line costs the transfer from the farthest sharer; either adds
+ *      inval_per_sharer for each further sharer to invalidate;
+ *    - conflicts: each CPU queued on the line other than the requester
+ *      and the CPU the line comes from is a conflicting request at the
+ *      home, which holds it off while the hand-off is in flight; the
+ *      hand-off occupies the line longer by conflict_local per such third
+ *      party when the requester is on the home socket, conflict_remote
+ *      otherwise. Two CPUs passing a line back and forth never conflict:
+ *      that is what ping-pong figures measure. At saturation N CPUs see
+ *      N - 2 third parties per hand-off;
+ *    - a legacy linear term, xfer_per_waiter per other queued CPU (the
+ *      law before this one; 0 unless a profile sets it).
+ *    The line is occupied for `occupancy` x the latency, plus the
+ *    conflicts; the requester sees the latency (conflicts delay the next
+ *    hand-off, not this one), and never before the previous hand-off of
  *    the line completed (hand-offs complete in the order they are
- *    served). Queueing on a hot line is atomic contention.
+ *    served). Queueing on a hot line is atomic contention. With the
+ *    profile's service_cv > 0 each hand-off's time is drawn around its
+ *    mean with that coefficient of variation (reproducibly); 0, the
+ *    default, makes every hand-off of a class cost the same. Not
+ *    modelled: arbitration other than FIFO (local-first bursts).
  *  - Loads of a Shared line do not serialise: once a load has left the
  *    line Shared, the loads at the head of its queue join the sharers at
  *    once, each with its own latency from the nearest sharer, occupying
@@ -54,15 +82,23 @@
  *    A locked RMW, and the end of a kernel function (coh_fence()), wait
  *    for every posted access of the CPU. A load followed by an RMW of the
  *    same line is therefore two transactions: the load brings the line
- *    Shared, the RMW needs it again, exclusively.
+ *    Shared, the RMW needs it again, exclusively (an upgrade).
+ *  - A dependent load (coh_read_dep(): a pointer chase, whose value gives
+ *    the next address) is not posted: the CPU waits for it, and for the
+ *    posted miss of the same line it merges into.
  *
  *	line state      request    served as                       latency
  *	M at cpu d      READ       d -> S, requester S             xfer(d)
  *	M at cpu d      WRITE/RMW  requester M                     xfer(d)
  *	S at {s..}      READ       requester joins                 xfer(nearest)
  *	S at {s..}      WRITE/RMW  invalidate the others, M        xfer(farthest)
+ *	  (requester not among them)                               + inval x (k-1)
+ *	S at {r, s..}   WRITE/RMW  by sharer r: upgrade, M         upgrade(farthest)
  *	                                                           + inval x (k-1)
  *	nobody          any        from memory                     memory
+ *	xfer(d) across sockets: xfer_socket if d is on the home socket,
+ *	else xfer_socket_remote_home. Occupancy: latency x occupancy +
+ *	conflict(requester) x third parties queued.
  *
  * The logical effect of an access (the value read or written by the model
  * code) takes place when the coroutine resumes, that is when the access
@@ -145,6 +181,8 @@ struct coh_line {
 	unsigned int index;	/* creation order */
 	char name[64];		/* "<first object>+0x40" */
 	int owner;		/* CPU holding it M/E, or -1 */
+	int home;		/* home socket: the first requester's; -1 */
+	int last_to;		/* CPU the latest hand-off went to, or -1 */
 	unsigned int nr_sharers;
 	sim_time_t free_at;	/* the hand-off being served ends */
 	sim_time_t owner_since;	/* the owner received the line */
@@ -192,6 +230,7 @@ struct coh_cpu {
 	unsigned int cpu;
 	bool access_done;	/* a queued access completed: see coh_access() */
 	bool fence_waiting;	/* blocked until posted accesses are served */
+	struct coh_line *dep_line; /* a dependent load waits for this line */
 	unsigned int nr_pending;
 	unsigned int nr_posted;	/* posted accesses in pending[], merged too */
 	struct {
@@ -252,6 +291,16 @@ static inline bool coh_read(struct coh_cpu *cc, struct coh_field *f)
 {
 	return coh_access(cc, f, COH_READ);
 }
+
+/*
+ * coh_read_dep() - a load whose value the CPU needs before it can go on: a
+ * pointer chase (the next load's address comes from it, as css.parent in
+ * a hierarchy walk). Unlike coh_read() it is not posted: a miss blocks
+ * until the line arrives, and a load merging into a posted miss of the
+ * same line waits for that miss (from a posted store it is forwarded at
+ * once). Posted accesses before it stay posted. For CO_AWAIT().
+ */
+bool coh_read_dep(struct coh_cpu *cc, struct coh_field *f);
 
 static inline bool coh_write(struct coh_cpu *cc, struct coh_field *f)
 {

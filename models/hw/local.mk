@@ -3,4 +3,5 @@
 # model. Includes only sim/.
 libsim_a_SOURCES += \
 	%reldir%/machine.c %reldir%/machine.h \
-	%reldir%/cache.c %reldir%/cache.h
+	%reldir%/cache.c %reldir%/cache.h \
+	%reldir%/coh_law.c %reldir%/coh_law.h

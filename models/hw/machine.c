@@ -12,7 +12,8 @@
  *	sockets, cores_per_socket, threads_per_core, [cores_per_llc]
  *	[numbering]                   threads_last | threads_adjacent
  *	latencies:  <class>: {ns: NUMBER, source: "..."}
- *	[coherence]: handoff, hold, occupancy, adjacent_line_prefetch
+ *	[coherence]: handoff, hold, occupancy, adjacent_line_prefetch,
+ *	             service_cv
  *
  * Every number that changes a result carries a non-empty `source`, and the
  * loader refuses one without. Which transfer latencies are required follows
@@ -23,9 +24,20 @@
  *	xfer_die	cores_per_llc < cores_per_socket (else = xfer_llc)
  *	xfer_socket	sockets > 1
  *
+ * The hand-off law's refinements are optional (models/hw/cache.h):
+ *
+ *	xfer_socket_remote_home  across sockets, line homed away from the
+ *	                         holder                   (default xfer_socket)
+ *	upgrade_llc, upgrade_socket  Shared -> Modified by a sharer, by the
+ *	                         farthest other sharer    (default the xfer)
+ *	conflict_local, conflict_remote  per third CPU queued at a hand-off,
+ *	                         requester on / off the line's home (default 0)
+ *	xfer_per_waiter          legacy linear term per queued CPU (default 0)
+ *
  * The coherence map is optional; its defaults are DESIGN.md section 4's:
  * strict hand-off, a hand-off occupies the line for its whole latency,
- * no adjacent-line pairing.
+ * no adjacent-line pairing, every hand-off of a class costs the same
+ * (service_cv 0).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -61,11 +73,13 @@ static const char *const coherence_keys[] = {
 	"hold",
 	"occupancy",
 	"adjacent_line_prefetch",
+	"service_cv",
 };
 
 static const char *const latency_entry_keys[] = { "ns", "source" };
 static const char *const occupancy_keys[] = { "fraction", "source" };
 static const char *const prefetch_keys[] = { "enabled", "source" };
+static const char *const service_cv_keys[] = { "cv", "source" };
 
 enum machine_latency {
 	LAT_L1_HIT,
@@ -76,7 +90,12 @@ enum machine_latency {
 	LAT_XFER_LLC,
 	LAT_XFER_DIE,
 	LAT_XFER_SOCKET,
+	LAT_XFER_SOCKET_REMOTE_HOME,
+	LAT_UPGRADE_LLC,
+	LAT_UPGRADE_SOCKET,
 	LAT_INVAL_PER_SHARER,
+	LAT_CONFLICT_LOCAL,
+	LAT_CONFLICT_REMOTE,
 	LAT_XFER_PER_WAITER,
 	LAT_IRQ_SAVE_RESTORE,
 	NR_LAT,
@@ -91,7 +110,12 @@ static const char *const latency_keys[NR_LAT] = {
 	[LAT_XFER_LLC] = "xfer_llc",
 	[LAT_XFER_DIE] = "xfer_die",
 	[LAT_XFER_SOCKET] = "xfer_socket",
+	[LAT_XFER_SOCKET_REMOTE_HOME] = "xfer_socket_remote_home",
+	[LAT_UPGRADE_LLC] = "upgrade_llc",
+	[LAT_UPGRADE_SOCKET] = "upgrade_socket",
 	[LAT_INVAL_PER_SHARER] = "inval_per_sharer",
+	[LAT_CONFLICT_LOCAL] = "conflict_local",
+	[LAT_CONFLICT_REMOTE] = "conflict_remote",
 	[LAT_XFER_PER_WAITER] = "xfer_per_waiter",
 	[LAT_IRQ_SAVE_RESTORE] = "irq_save_restore",
 };
@@ -208,13 +232,31 @@ static bool latency_needed(const struct machine *m, enum machine_latency i,
 	case LAT_XFER_SOCKET:
 		snprintf(why, len, "a %u-socket machine needs it", m->sockets);
 		return m->sockets > 1;
+	case LAT_XFER_SOCKET_REMOTE_HOME:
+	case LAT_UPGRADE_LLC:
+	case LAT_UPGRADE_SOCKET:
+	case LAT_CONFLICT_LOCAL:
+	case LAT_CONFLICT_REMOTE:
+	case LAT_XFER_PER_WAITER:
 	case LAT_IRQ_SAVE_RESTORE:
 		why[0] = '\0';
-		return false;	/* optional: 0 when absent */
+		return false;	/* optional: see load_latencies() */
 	default:
 		why[0] = '\0';
 		return true;
 	}
+}
+
+/*
+ * latency_may_be_zero() - growth terms and optional extras may be 0; every
+ * access itself must take time, or a CPU looping on hits (or two CPUs
+ * passing a line back and forth) would never let the clock move.
+ */
+static bool latency_may_be_zero(enum machine_latency i)
+{
+	return i == LAT_INVAL_PER_SHARER || i == LAT_CONFLICT_LOCAL ||
+	       i == LAT_CONFLICT_REMOTE || i == LAT_XFER_PER_WAITER ||
+	       i == LAT_IRQ_SAVE_RESTORE;
 }
 
 static int load_latencies(struct machine *m, const struct scenario_node *map,
@@ -239,22 +281,20 @@ static int load_latencies(struct machine *m, const struct scenario_node *map,
 		}
 		if (!entry)
 			continue;
-		/*
-		 * Every access must take time, or a CPU looping on hits (or
-		 * two CPUs passing a line back and forth) would never let the
-		 * clock move: at least 1 ps. Growth terms may be 0.
-		 */
-		if (load_latency(entry,
-				 i == LAT_INVAL_PER_SHARER ||
-						 i == LAT_XFER_PER_WAITER ||
-						 i == LAT_IRQ_SAVE_RESTORE ?
-					 0 : 1,
-				 &ps[i], err))
+		if (load_latency(entry, latency_may_be_zero(i) ? 0 : 1, &ps[i],
+				 err))
 			return -1;
 		present[i] = true;
 	}
 	if (!present[LAT_XFER_DIE])
 		ps[LAT_XFER_DIE] = ps[LAT_XFER_LLC];
+	/* Absent refinements fall back to the home-blind transfer. */
+	if (!present[LAT_XFER_SOCKET_REMOTE_HOME])
+		ps[LAT_XFER_SOCKET_REMOTE_HOME] = ps[LAT_XFER_SOCKET];
+	if (!present[LAT_UPGRADE_LLC])
+		ps[LAT_UPGRADE_LLC] = ps[LAT_XFER_LLC];
+	if (!present[LAT_UPGRADE_SOCKET])
+		ps[LAT_UPGRADE_SOCKET] = ps[LAT_XFER_SOCKET];
 
 	m->l1_hit_ps = ps[LAT_L1_HIT];
 	m->llc_hit_ps = ps[LAT_LLC_HIT];
@@ -265,7 +305,18 @@ static int load_latencies(struct machine *m, const struct scenario_node *map,
 	m->xfer_ps[COH_DIST_LLC] = ps[LAT_XFER_LLC];
 	m->xfer_ps[COH_DIST_DIE] = ps[LAT_XFER_DIE];
 	m->xfer_ps[COH_DIST_SOCKET] = ps[LAT_XFER_SOCKET];
+	m->xfer_socket_remote_home_ps = ps[LAT_XFER_SOCKET_REMOTE_HOME];
+	m->upgrade_ps[COH_DIST_SELF] = 0;
+	m->upgrade_ps[COH_DIST_SMT] = ps[LAT_XFER_SMT];
+	m->upgrade_ps[COH_DIST_LLC] = ps[LAT_UPGRADE_LLC];
+	/* SIM: another CCX is priced like a transfer, unless no CCX split */
+	m->upgrade_ps[COH_DIST_DIE] = present[LAT_XFER_DIE] ?
+					      ps[LAT_XFER_DIE] :
+					      ps[LAT_UPGRADE_LLC];
+	m->upgrade_ps[COH_DIST_SOCKET] = ps[LAT_UPGRADE_SOCKET];
 	m->inval_per_sharer_ps = ps[LAT_INVAL_PER_SHARER];
+	m->conflict_local_ps = ps[LAT_CONFLICT_LOCAL];
+	m->conflict_remote_ps = ps[LAT_CONFLICT_REMOTE];
 	m->xfer_per_waiter_ps = ps[LAT_XFER_PER_WAITER];
 	m->irq_save_restore_ps = ps[LAT_IRQ_SAVE_RESTORE];
 	return 0;
@@ -285,6 +336,26 @@ static int load_occupancy(struct machine *m, const struct scenario_node *entry,
 		return -1;
 	/* Round to nearest; fraction is in [0, 1], so this cannot overflow. */
 	m->occupancy_1024 = (unsigned int)(fraction * 1024.0 + 0.5);
+	return 0;
+}
+
+/*
+ * load_service_cv() - {cv: 0..1, source}: how much a hand-off's service
+ * time varies around its mean (0: always the same, the default).
+ */
+static int load_service_cv(struct machine *m, const struct scenario_node *entry,
+			   struct sim_error *err)
+{
+	double cv;
+
+	if (expect_entry(entry, "cv", err))
+		return -1;
+	if (load_source(entry, service_cv_keys, ARRAY_SIZE(service_cv_keys),
+			err))
+		return -1;
+	if (scenario_double(entry, "cv", true, 0.0, 0.0, 1.0, &cv, err))
+		return -1;
+	m->service_cv_1024 = (unsigned int)(cv * 1024.0 + 0.5);
 	return 0;
 }
 
@@ -340,6 +411,10 @@ static int load_coherence(struct machine *m, const struct scenario_node *map,
 
 	entry = scenario_get(map, "adjacent_line_prefetch");
 	if (entry && load_prefetch(m, entry, err))
+		return -1;
+
+	entry = scenario_get(map, "service_cv");
+	if (entry && load_service_cv(m, entry, err))
 		return -1;
 	return 0;
 }

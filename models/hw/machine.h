@@ -88,12 +88,23 @@ struct machine {
 	uint64_t llc_hit_ps;
 	uint64_t memory_ps;		/* first touch of a cold line: DRAM */
 	uint64_t rmw_local_ps;		/* locked RMW on an owned line */
-	uint64_t xfer_ps[NR_COH_DIST];	/* line transfer by distance class */
+	uint64_t xfer_ps[NR_COH_DIST];	/* line transfer by distance class;
+					 * [COH_DIST_SOCKET]: the line homed
+					 * at the holder's socket */
+	uint64_t xfer_socket_remote_home_ps; /* across sockets, the line
+					      * homed elsewhere */
+	uint64_t upgrade_ps[NR_COH_DIST]; /* Shared -> Modified by a sharer,
+					   * by the farthest other sharer */
 	uint64_t inval_per_sharer_ps;	/* each extra sharer to invalidate */
-	uint64_t xfer_per_waiter_ps;	/* latency growth per queued request */
+	/* a third CPU queued at a hand-off: requester on the home socket */
+	uint64_t conflict_local_ps;
+	uint64_t conflict_remote_ps;	/* ... requester on another socket */
+	uint64_t xfer_per_waiter_ps;	/* legacy: growth per queued CPU */
 	uint64_t irq_save_restore_ps;	/* local_irq_save() + _restore() */
 	/* occupancy of a hand-off as a fraction of its latency, in 1/1024 */
 	unsigned int occupancy_1024;
+	/* coefficient of variation of a hand-off's service time, in 1/1024 */
+	unsigned int service_cv_1024;
 	enum coh_handoff handoff;
 	uint64_t hold_ps;		/* COH_HANDOFF_HOLD window */
 	bool adjacent_line_prefetch;	/* 128-byte pairs interfere */
