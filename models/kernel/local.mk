@@ -8,6 +8,7 @@ libsim_a_SOURCES += \
 	%reldir%/kprof.c %reldir%/kprof.h \
 	%reldir%/pahole.c %reldir%/pahole.h \
 	%reldir%/qspinlock.c %reldir%/qspinlock.h \
+	%reldir%/compat/access.h %reldir%/compat/kernel.h \
 	%reldir%/page_counter.c %reldir%/page_counter.h \
 	%reldir%/memcontrol.c %reldir%/memcontrol.h \
 	%reldir%/sock.c %reldir%/sock.h \

@@ -16,10 +16,6 @@
 #include "sim/error.h"
 #include "sim/util.h"
 
-#define MAX_RECLAIM_RETRIES 16
-#define SWAP_CLUSTER_MAX 32
-#define PAGE_ALLOC_COSTLY_ORDER 3
-
 /* The stock's members, all on its CPU's own line. */
 enum { STOCK_CACHED, STOCK_NR_PAGES, STOCK_CACHED_OBJCG, STOCK_NR_BYTES };
 

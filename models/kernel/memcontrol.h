@@ -83,23 +83,12 @@
 #include <stdint.h>
 
 #include "models/hw/cache.h"
+#include "models/kernel/compat/kernel.h"
 #include "models/kernel/config.h"
 #include "models/kernel/page_counter.h"
 #include "models/kernel/rstat.h"
 #include "sim/co.h"
 #include "sim/stats.h"
-
-#define PAGE_SHIFT 12
-#define PAGE_SIZE (1UL << PAGE_SHIFT)
-
-#ifndef ENOMEM
-#define ENOMEM 12
-#endif
-
-/* gfp flags the model looks at */
-#define GFP_KERNEL 0x1u
-#define GFP_NOWAIT 0x2u		/* may not reclaim: softirq context */
-#define __GFP_NOFAIL 0x4u
 
 struct memcg_sim;
 
