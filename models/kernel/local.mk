@@ -10,6 +10,7 @@ libsim_a_SOURCES += \
 	%reldir%/qspinlock.c %reldir%/qspinlock.h \
 	%reldir%/compat/access.h %reldir%/compat/kernel.h \
 	%reldir%/page_counter.c %reldir%/page_counter.h \
+	%reldir%/page_counter_layout.c %reldir%/page_counter_layout.h \
 	%reldir%/memcontrol.c %reldir%/memcontrol.h \
 	%reldir%/sock.c %reldir%/sock.h \
 	%reldir%/rstat.c %reldir%/rstat.h
