@@ -396,6 +396,31 @@ static void memcg_stats_free(struct memcg_sim *ms)
 	sim_stat_destroy(&ms->pass_lat);
 }
 
+/*
+ * The members of struct mem_cgroup that the compat macros reach by name,
+ * and swap's usage and high, the only members of memcg->swap in memory.
+ */
+static void memcg_place(struct mem_cgroup *memcg)
+{
+	memcg->coh.parent = coh_object_field(memcg->obj, MEMCG_CSS_PARENT);
+	memcg->coh.id = coh_object_field(memcg->obj, MEMCG_ID);
+	memcg->coh.socket_pressure =
+		coh_object_field(memcg->obj, MEMCG_SOCKET_PRESSURE);
+	page_counter_init(&memcg->swap, NULL, NULL);
+	memcg->swap.coh.usage = coh_object_field(memcg->obj, MEMCG_SWAP_USAGE);
+	memcg->swap.coh.high = coh_object_field(memcg->obj, MEMCG_SWAP_HIGH);
+}
+
+/* The stock's members: one field each, every slot in it. */
+static void stock_place(struct memcg_stock_pcp *stock)
+{
+	stock->coh.cached = coh_object_field(stock->obj, STOCK_CACHED);
+	stock->coh.nr_pages = coh_object_field(stock->obj, STOCK_NR_PAGES);
+	stock->coh.cached_objcg =
+		coh_object_field(stock->obj, STOCK_CACHED_OBJCG);
+	stock->coh.nr_bytes = coh_object_field(stock->obj, STOCK_NR_BYTES);
+}
+
 struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 				   const struct cgroup_tree *tree,
 				   struct coh *coh, unsigned int nr_cpus)
@@ -468,6 +493,7 @@ struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 		/* v1's kmem counter has no protection (memcg_online_kmem) */
 		memcg->kmem.protection_support = false;
 		memcg->objcg.memcg = memcg;
+		memcg_place(memcg);
 	}
 	ms->stock = calloc(nr_cpus, sizeof(*ms->stock));
 	ms->pcpu_stats = calloc(nr_cpus, sizeof(*ms->pcpu_stats));
@@ -479,6 +505,7 @@ struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 		snprintf(name, sizeof(name), "memcg_stock@cpu%u", i);
 		ms->stock[i].obj = coh_object_create(coh, name,
 						     &ms->stock_layout, 0);
+		stock_place(&ms->stock[i]);
 		snprintf(name, sizeof(name), "stats_updates@cpu%u", i);
 		ms->pcpu_stats[i] = coh_object_create(coh, name,
 						      &ms->pcpu_stats_layout, 0);

@@ -4,26 +4,25 @@
  * consume_stock, refill_stock, drain_stock, mem_cgroup_charge_skmem,
  * charge_memcg, uncharge_batch, the obj_cgroup stock) and v4.8
  * (memcg_kmem_charge_memcg/memcg_kmem_uncharge for kmem pages on v1).
- * The functions are in the kernel file's order; the statistics are in
- * memcontrol_stats.c, the SIM setup in memcg_sim.c. Theory of operation:
- * see memcontrol.h.
+ *
+ * The functions are in the kernel file's order: the per-CPU stock, the
+ * charge, kmem pages, the obj_cgroup stock, folios, socket memory. The
+ * statistics are in memcontrol_stats.c, the SIM setup in memcg_sim.c.
+ * Theory of operation: see memcontrol.h. Each kernel access is one line
+ * (models/kernel/compat/access.h); each function has its own frame,
+ * struct <function>_frame, whose members are the kernel's parameters and
+ * locals.
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
+#include "models/kernel/compat/access.h"
+#include "models/kernel/compat/kernel.h"
 #include "models/kernel/memcontrol_internal.h"
 #include "sim/error.h"
-#include "sim/util.h"
-
-static struct coh_field *stock_field(struct memcg_stock_pcp *stock, int m)
-{
-	return coh_object_field(stock->obj, (unsigned int)m);
-}
 
 /* ---- the per-CPU stock ---- */
 
-/* The slot of @stock caching @memcg, or -1. */
+/* SIM: the slot of @stock caching @memcg, or -1 (stock_memcgs > 1). */
 static int stock_slot(const struct memcg_sim *ms,
 		      const struct memcg_stock_pcp *stock,
 		      const struct mem_cgroup *memcg)
@@ -38,33 +37,35 @@ static int stock_slot(const struct memcg_sim *ms,
 
 /*
  * consume_stock() - take nr_pages from this CPU's stock if it caches
- * enough for memcg. Interrupts are off around it (local_lock_irqsave):
- * no shared-memory access, the profile's irq_save_restore cost.
+ * enough for memcg. A stock that cannot serve the charge is left alone:
+ * the charge goes to the page counters and refills it afterwards.
+ * Interrupts are off around it (local_lock_irqsave): no shared-memory
+ * access, the profile's irq_save_restore cost.
  */
 int consume_stock(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct consume_stock_frame *f = frame;
 	struct memcg_sim *ms = f->ms;
 	int slot;
 
 	CO_BEGIN(f);
 	ENTER(f, KF_consume_stock);
 	f->ret = false;
+	/* SIM: MEMCG_CHARGE_BATCH is the charge_batch key */
 	if (f->nr_pages > ms->k->charge_batch)
 		goto out;
 	irq_save_restore(f->cc);
-	f->stock = &ms->stock[f->cc->cpu];
+	f->stock = &ms->stock[f->cc->cpu]; /* this_cpu_ptr(&memcg_stock) */
 	/* if (memcg == stock->cached && stock->nr_pages >= nr_pages) */
-	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_CACHED)));
+	CO_LOAD(f, f->stock, cached);
 	slot = stock_slot(ms, f->stock, f->memcg);
 	if (slot < 0)
 		goto out;
-	f->i = (unsigned int)slot;
-	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_NR_PAGES)));
-	if (f->stock->nr_pages[f->i] >= f->nr_pages) {
-		CO_AWAIT(f, coh_write(f->cc,
-				      stock_field(f->stock, STOCK_NR_PAGES)));
-		f->stock->nr_pages[f->i] -= f->nr_pages;
+	f->slot = (unsigned int)slot;
+	CO_LOAD(f, f->stock, nr_pages);
+	if (f->stock->nr_pages[f->slot] >= f->nr_pages) {
+		CO_STORE_ELEM(f, f->stock, nr_pages, f->slot,
+			      f->stock->nr_pages[f->slot] - f->nr_pages);
 		f->ret = true;
 	}
 out:
@@ -73,51 +74,56 @@ out:
 	CO_END(f, p);
 }
 
+struct drain_stock_frame {
+	MEMCG_FRAME_HEAD;
+	struct memcg_stock_pcp *stock;
+	unsigned int slot; /* SIM: which cached memcg */
+	/* locals */
+	struct mem_cgroup *old;
+};
+
 /*
- * drain_stock() - give slot i's pages back to its memcg's counters and
+ * drain_stock() - give the stock's pages back to its memcg's counters and
  * forget the memcg.
  */
 static int drain_stock(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct drain_stock_frame *f = frame;
 	struct memcg_sim *ms = f->ms;
 
 	CO_BEGIN(f);
 	ENTER(f, KF_drain_stock);
-	f->stock = &ms->stock[f->cc->cpu];
-	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_CACHED)));
-	f->m = f->stock->cached[f->i];
-	if (!f->m)
+	CO_READ_ONCE_AT(f, f->old, f->stock->cached[f->slot],
+			COH_FIELD(f->stock, cached));
+	if (!f->old)
 		goto out;
-	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_NR_PAGES)));
-	if (f->stock->nr_pages[f->i]) {
-		f->batch = f->stock->nr_pages[f->i];
+	CO_LOAD(f, f->stock, nr_pages);
+	if (f->stock->nr_pages[f->slot]) {
 		ms->counts.drains++;
 		ms->counts.pc_uncharges++;
-		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc, .counter = &f->m->memory,
-			.nr_pages = f->batch);
+		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
+			.counter = &f->old->memory,
+			.nr_pages = f->stock->nr_pages[f->slot]);
 		/* SIM: no memsw: swap accounting is v1-only and off here. */
-		CO_AWAIT(f, coh_write(f->cc,
-				      stock_field(f->stock, STOCK_NR_PAGES)));
-		f->stock->nr_pages[f->i] = 0;
+		CO_STORE_ELEM(f, f->stock, nr_pages, f->slot, 0);
 	}
 	/* css_put(&old->css): a per-CPU reference count, CPU-local. */
-	CO_AWAIT(f, coh_write(f->cc, stock_field(f->stock, STOCK_CACHED)));
-	f->stock->cached[f->i] = NULL;
+	CO_STORE_ELEM(f, f->stock, cached, f->slot, NULL);
 out:
 	EXIT(f);
 	CO_END(f, p);
 }
 
 /*
- * refill_stock() - put nr_pages charged to memcg into this CPU's stock;
- * drain it when it caches another memcg, or holds more than a batch.
- * With stock_memcgs > 1 (later kernels) a free slot is used, or one is
- * evicted.
+ * refill_stock() - keep nr_pages already charged to memcg in this CPU's
+ * stock, for consume_stock() to hand out later. A stock caching another
+ * memcg is drained first; one holding more than a batch is drained
+ * whole. SIM: with stock_memcgs > 1 (later kernels) a free slot is used,
+ * or one is evicted.
  */
 int refill_stock(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct refill_stock_frame *f = frame;
 	struct memcg_sim *ms = f->ms;
 	int slot;
 
@@ -125,79 +131,85 @@ int refill_stock(struct sim_proc *p, void *frame)
 	ENTER(f, KF_refill_stock);
 	irq_save_restore(f->cc);
 	f->stock = &ms->stock[f->cc->cpu];
-	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_CACHED)));
+	CO_LOAD(f, f->stock, cached);
 	slot = stock_slot(ms, f->stock, f->memcg);
-	if (slot < 0) {
-		/* reset if necessary */
+	if (slot < 0) { /* reset if necessary */
 		slot = stock_slot(ms, f->stock, NULL);
-		if (slot < 0) {
-			/* SIM: evict round robin, not at random */
+		if (slot < 0) /* SIM: evict round robin, not at random */
 			slot = (int)(f->stock->evict++ % ms->k->stock_memcgs);
-		}
-		f->i = (unsigned int)slot;
-		CO_CALL(f, p, drain_stock, .ms = f->ms,
-			.cc = f->cc, .i = f->i);
-		/* css_get(&memcg->css); stock->cached = memcg; */
-		CO_AWAIT(f, coh_write(f->cc,
-				      stock_field(f->stock, STOCK_CACHED)));
-		f->stock->cached[f->i] = f->memcg;
+		f->slot = (unsigned int)slot;
+		CO_CALL(f, p, drain_stock, .ms = ms, .cc = f->cc,
+			.stock = f->stock, .slot = f->slot);
+		/* css_get(&memcg->css); */
+		CO_STORE_ELEM(f, f->stock, cached, f->slot, f->memcg);
 	} else {
-		f->i = (unsigned int)slot;
+		f->slot = (unsigned int)slot;
 	}
-	CO_AWAIT(f, coh_write(f->cc, stock_field(f->stock, STOCK_NR_PAGES)));
-	f->stock->nr_pages[f->i] += f->nr_pages;
-	if (f->stock->nr_pages[f->i] > ms->k->charge_batch)
-		CO_CALL(f, p, drain_stock, .ms = f->ms,
-			.cc = f->cc, .i = f->i);
+	CO_STORE_ELEM(f, f->stock, nr_pages, f->slot,
+		      f->stock->nr_pages[f->slot] + f->nr_pages);
+	if (f->stock->nr_pages[f->slot] > ms->k->charge_batch)
+		CO_CALL(f, p, drain_stock, .ms = ms, .cc = f->cc,
+			.stock = f->stock, .slot = f->slot);
 	EXIT(f);
 	CO_END(f, p);
 }
 
-/* ---- reclaim ---- */
+/* ---- the charge ---- */
+
+struct try_to_free_mem_cgroup_pages_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	unsigned int nr_pages;
+	/* locals */
+	unsigned long nr_to_reclaim; /* sc.nr_to_reclaim */
+	unsigned long nr_reclaimed;
+	unsigned int i; /* SIM: the memcg visited */
+	struct mem_cgroup *m;
+};
 
 /*
- * try_to_free_mem_cgroup_pages() - SIM: reclaim is a cost per page
- * reclaimed: up to max(nr_pages, SWAP_CLUSTER_MAX) of the `reclaimable`
- * pages of memcg and its descendants are freed (uncharged up the
- * hierarchy) at reclaim_ns each. Returns the number reclaimed.
+ * try_to_free_mem_cgroup_pages() (mm/vmscan.c) - SIM: reclaim is a cost
+ * per page reclaimed: up to max(nr_pages, SWAP_CLUSTER_MAX) of the
+ * `reclaimable` pages of memcg and its descendants are freed (uncharged up
+ * the hierarchy) at reclaim_ns each. Returns the number reclaimed.
  */
 static int try_to_free_mem_cgroup_pages(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct try_to_free_mem_cgroup_pages_frame *f = frame;
 	struct memcg_sim *ms = f->ms;
 
 	CO_BEGIN(f);
 	ENTER(f, KF_try_to_free_mem_cgroup_pages);
-	f->batch = f->nr_pages > SWAP_CLUSTER_MAX ? f->nr_pages :
-						    SWAP_CLUSTER_MAX;
-	f->ret = 0;
-	for (f->i = 0; f->i < ms->nr_memcgs && f->batch; f->i++) {
+	f->nr_to_reclaim = max((unsigned long)f->nr_pages, SWAP_CLUSTER_MAX);
+	f->nr_reclaimed = 0;
+	for (f->i = 0; f->i < ms->nr_memcgs && f->nr_to_reclaim; f->i++) {
 		struct mem_cgroup *m = &ms->memcgs[f->i], *a;
-		unsigned int take;
+		unsigned long take;
 
 		for (a = m; a && a != f->memcg; a = a->parent)
 			;
 		if (!a || !m->reclaimable)
 			continue;
-		take = m->reclaimable < f->batch ? (unsigned int)m->reclaimable :
-						  f->batch;
+		take = min((unsigned long)m->reclaimable, f->nr_to_reclaim);
 		m->reclaimable -= take;
 		m->nr_reclaimed += take;
-		f->batch -= take;
-		f->ret += take;
+		f->nr_to_reclaim -= take;
+		f->nr_reclaimed += take;
 		f->m = m;
 		coh_delay(f->cc, (sim_time_t)take * ms->reclaim_ps);
-		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc, .counter = &f->m->memory,
-			.nr_pages = take);
+		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
+			.counter = &f->m->memory, .nr_pages = take);
 	}
-	ms->counts.reclaimed += (uint64_t)f->ret;
+	ms->counts.reclaimed += f->nr_reclaimed;
 	EXIT(f);
-	CO_RETURN(f, p, f->ret);
+	CO_RETURN(f, p, f->nr_reclaimed);
 	CO_END(f, p);
 }
 
-/* ---- try_charge ---- */
-
+/*
+ * mem_cgroup_from_counter(counter, memory) - SIM: a search, as the model's
+ * counter does not sit in a struct that container_of() could recover.
+ */
 static struct mem_cgroup *mem_cgroup_from_counter(struct memcg_sim *ms,
 						  struct page_counter *c)
 {
@@ -209,114 +221,153 @@ static struct mem_cgroup *mem_cgroup_from_counter(struct memcg_sim *ms,
 	SIM_BUG_ON(1);
 	return NULL;
 }
-static bool over_high_read(struct coh_cpu *cc, struct mem_cgroup *m, int step)
+
+/* mem_cgroup_margin(): pages @c can still charge below its max. */
+static unsigned long margin(struct page_counter *c)
 {
-	switch (step) {
-	case 0:
-		return coh_read(cc, m->memory.f[PC_USAGE]);
-	case 1:
-		return coh_read(cc, m->memory.f[PC_HIGH]);
-	case 2:
-		return coh_read(cc, memcg_field(m, MEMCG_SWAP_USAGE));
-	default:
-		return coh_read(cc, memcg_field(m, MEMCG_SWAP_HIGH));
-	}
+	unsigned long count = page_counter_read(c);
+	unsigned long limit = c->max;
+
+	return count < limit ? limit - count : 0;
 }
+
+struct try_charge_memcg_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	unsigned int gfp_mask;
+	unsigned int nr_pages;
+	/* locals */
+	unsigned int batch;
+	int nr_retries;
+	struct mem_cgroup *mem_over_limit;
+	struct page_counter *counter;
+	unsigned long nr_reclaimed;
+	bool drained;
+	bool mem_high, swap_high;
+	int ret; /* SIM: one exit, for the latency */
+	sim_time_t start; /* SIM: charge latency */
+};
 
 static int try_charge_memcg(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct try_charge_memcg_frame *f = frame;
 	struct memcg_sim *ms = f->ms;
+
 	CO_BEGIN(f);
 	ENTER(f, KF_try_charge_memcg);
 	f->start = NOW(f);
 	ms->counts.charges++;
-	f->batch = ms->k->charge_batch > f->nr_pages ? ms->k->charge_batch :
-						       f->nr_pages;
-	f->retries = MAX_RECLAIM_RETRIES;
+	f->batch = max(ms->k->charge_batch, f->nr_pages);
+	f->nr_retries = MAX_RECLAIM_RETRIES;
 	f->drained = false;
 retry:
-	CO_CALL(f, p, consume_stock, .ms = f->ms,
-		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages);
+	CO_CALL(f, p, consume_stock, .ms = ms, .cc = f->cc, .memcg = f->memcg,
+		.nr_pages = f->nr_pages);
 	if (p->ret) {
 		ms->counts.stock_hits++;
 		f->ret = 0;
 		goto out;
 	}
+	/* SIM: no memsw counter (cgroup v1 swap accounting) */
 	ms->counts.pc_try_charges++;
-	CO_CALL(f, p, page_counter_try_charge, .cc = f->cc, .counter = &f->memcg->memory,
-		.nr_pages = f->batch, .fail = &f->counter);
+	CO_CALL(f, p, page_counter_try_charge, .cc = f->cc,
+		.counter = &f->memcg->memory, .nr_pages = f->batch,
+		.fail = &f->counter);
 	if (p->ret)
 		goto done_restock;
-	f->over = mem_cgroup_from_counter(ms, f->counter);
+	f->mem_over_limit = mem_cgroup_from_counter(ms, f->counter);
 
+	/*
+	 * Over the limit with a batch: try again with only what was asked
+	 * for before reclaiming for the surplus.
+	 */
 	if (f->batch > f->nr_pages) {
 		f->batch = f->nr_pages;
 		goto retry;
 	}
 	/* !gfpflags_allow_blocking(gfp_mask): softirq, atomic */
-	if (!(f->gfp & GFP_KERNEL))
+	if (!(f->gfp_mask & GFP_KERNEL))
 		goto nomem;
 
-	CO_CALL(f, p, try_to_free_mem_cgroup_pages, .ms = f->ms, .cc = f->cc, .memcg = f->over,
-		.nr_pages = f->nr_pages);
-	f->ret = p->ret;	/* nr_reclaimed */
+	CO_CALL(f, p, try_to_free_mem_cgroup_pages, .ms = ms, .cc = f->cc,
+		.memcg = f->mem_over_limit, .nr_pages = f->nr_pages);
+	f->nr_reclaimed = (unsigned long)p->ret;
+
 	/* mem_cgroup_margin(mem_over_limit) >= nr_pages */
-	CO_AWAIT(f, coh_read(f->cc, f->over->memory.f[PC_USAGE]));
-	CO_AWAIT(f, coh_read(f->cc, f->over->memory.f[PC_MAX]));
-	if (f->over->memory.max >= page_counter_read(&f->over->memory) &&
-	    f->over->memory.max - page_counter_read(&f->over->memory) >=
-		    f->nr_pages)
+	CO_LOAD(f, &f->mem_over_limit->memory, usage);
+	CO_LOAD(f, &f->mem_over_limit->memory, max);
+	if (margin(&f->mem_over_limit->memory) >= f->nr_pages)
 		goto retry;
+
 	if (!f->drained) {
-		/* SIM: drain_all_stock() schedules work on the other CPUs;
-		 * not modelled, the retry happens all the same. */
+		/*
+		 * Other CPUs' stocks may hold pages charged to this
+		 * hierarchy: drain them and try again. SIM:
+		 * drain_all_stock() schedules work on the other CPUs; that
+		 * is not modelled, the retry happens all the same.
+		 */
 		f->drained = true;
 		goto retry;
 	}
-	if (f->ret && f->nr_pages <= (1u << PAGE_ALLOC_COSTLY_ORDER))
+	/*
+	 * Reclaim freed something but the charge still does not fit:
+	 * another task may have taken the room. Small charges are worth
+	 * retrying; a large one (a huge page) has little chance this close
+	 * to the limit, and its caller can fall back to small pages.
+	 */
+	if (f->nr_reclaimed && f->nr_pages <= (1u << PAGE_ALLOC_COSTLY_ORDER))
 		goto retry;
-	if (f->retries-- > 0)
+	if (f->nr_retries--)
 		goto retry;
 	/* SIM: no OOM killer. */
 nomem:
-	if (!(f->gfp & __GFP_NOFAIL)) {
+	if (!(f->gfp_mask & __GFP_NOFAIL)) {
 		ms->counts.failures++;
 		f->memcg->nr_failed++;
 		f->ret = -ENOMEM;
 		goto out;
 	}
-	/* force: */
-	CO_CALL(f, p, page_counter_charge, .cc = f->cc, .counter = &f->memcg->memory,
-		.nr_pages = f->nr_pages);
+	/*
+	 * force: the charge must not fail, or will free memory soon; let
+	 * usage go over the limit for a while.
+	 */
+	CO_CALL(f, p, page_counter_charge, .cc = f->cc,
+		.counter = &f->memcg->memory, .nr_pages = f->nr_pages);
 	f->ret = 0;
 	goto out;
 
 done_restock:
 	if (f->batch > f->nr_pages)
-		CO_CALL(f, p, refill_stock, .ms = f->ms,
-			.cc = f->cc, .memcg = f->memcg,
-			.nr_pages = f->batch - f->nr_pages);
+		CO_CALL(f, p, refill_stock, .ms = ms, .cc = f->cc,
+			.memcg = f->memcg, .nr_pages = f->batch - f->nr_pages);
 	/*
-	 * If the hierarchy is above the normal consumption range, the
-	 * kernel schedules reclaim on return to user space: read usage and
-	 * high (of memory and swap) at every level up to the root.
+	 * If the hierarchy is above its normal range (memory.high), the
+	 * kernel does not reclaim here: it notes the excess and reclaims
+	 * on the way back to user space, so that every caller, atomic ones
+	 * too, can charge the same way. Either way every charge reads
+	 * usage and high at every level up to the root, the loads that put
+	 * every charging CPU on the hot usage lines.
 	 */
 	KPROF_ENTER(f->cc->prof, KF_try_charge_memcg_high, NOW(f));
-	for (f->m = f->memcg; f->m;) {
-		for (f->i = 0; f->i < 4; f->i++)
-			CO_AWAIT(f, over_high_read(f->cc, f->m, (int)f->i));
-		if (page_counter_read(&f->m->memory) > f->m->memory.high)
-			break;	/* SIM: the over-high reclaim is not modelled */
+	do {
+		CO_LOAD(f, &f->memcg->memory, usage);
+		CO_LOAD(f, &f->memcg->memory, high);
+		f->mem_high = page_counter_read(&f->memcg->memory) >
+			      f->memcg->memory.high;
+		CO_LOAD(f, &f->memcg->swap, usage);
+		CO_LOAD(f, &f->memcg->swap, high);
+		f->swap_high = page_counter_read(&f->memcg->swap) >
+			       f->memcg->swap.high;
+		/* SIM: the over-high reclaim is not modelled */
+		if (f->mem_high || f->swap_high)
+			break;
 		/* memcg = parent_mem_cgroup(memcg): css.parent */
-		CO_AWAIT(f, coh_read(f->cc, memcg_field(f->m,
-							MEMCG_CSS_PARENT)));
-		f->m = f->m->parent;
-	}
+		CO_READ_ONCE(f, f->memcg, f->memcg, parent);
+	} while (f->memcg);
 	KPROF_EXIT(f->cc->prof, NOW(f));
 	f->ret = 0;
 out:
-	CO_AWAIT(f, coh_fence(f->cc));
+	CO_FENCE(f);
 	sim_stat_add(&ms->charge_lat, (double)(NOW(f) - f->start) / 1000.0);
 	EXIT(f);
 	CO_RETURN(f, p, f->ret);
@@ -326,14 +377,15 @@ out:
 /* try_charge() - the root memcg is never charged. */
 int try_charge(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct try_charge_frame *f = frame;
 
 	CO_BEGIN(f);
+	/* SIM: memcg_disabled, the kernel's mem_cgroup_disabled() */
 	if (f->ms->k->memcg_disabled || mem_cgroup_is_root(f->ms, f->memcg))
 		CO_RETURN(f, p, 0);
-	CO_CALL(f, p, try_charge_memcg, .ms = f->ms,
-		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages,
-		.gfp = f->gfp);
+	CO_CALL(f, p, try_charge_memcg, .ms = f->ms, .cc = f->cc,
+		.memcg = f->memcg, .gfp_mask = f->gfp_mask,
+		.nr_pages = f->nr_pages);
 	CO_RETURN(f, p, p->ret);
 	CO_END(f, p);
 }
@@ -346,42 +398,42 @@ int try_charge(struct sim_proc *p, void *frame)
  */
 int memcg_kmem_charge_page(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct memcg_kmem_charge_page_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
 
 	CO_BEGIN(f);
 	/* mem_cgroup_disabled(): nothing is charged or uncharged */
-	if (f->ms->k->memcg_disabled)
+	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	ENTER(f, KF_memcg_kmem_charge_page);
-	CO_CALL(f, p, try_charge, .ms = f->ms,
-		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages,
-		.gfp = f->gfp);
-	f->ret = p->ret;
-	if (f->ret || mem_cgroup_is_root(f->ms, f->memcg))
+	CO_CALL(f, p, try_charge, .ms = ms, .cc = f->cc, .memcg = f->memcg,
+		.gfp_mask = f->gfp, .nr_pages = f->nr_pages);
+	f->ret = (int)p->ret;
+	if (f->ret || mem_cgroup_is_root(ms, f->memcg))
 		goto out;
-	if (f->ms->k->kmem_accounting == KMEM_OBJECTS) {
+	if (ms->k->kmem_accounting == KMEM_OBJECTS) {
 		/*
 		 * v5.9 on: obj_cgroup_charge_pages() -> memcg_account_kmem():
 		 * MEMCG_KMEM, and on v1 the kmem counter charged without a
 		 * limit check (page_counter_charge()).
 		 */
-		CO_CALL(f, p, mod_memcg_state, .ms = f->ms,
-			.cc = f->cc, .memcg = f->memcg, .idx = SIM_MEMCG_KMEM,
+		CO_CALL(f, p, mod_memcg_state, .ms = ms, .cc = f->cc,
+			.memcg = f->memcg, .idx = SIM_MEMCG_KMEM,
 			.val = f->nr_pages);
-		if (f->ms->k->cgroup_version == 1)
+		if (ms->k->cgroup_version == 1)
 			CO_CALL(f, p, page_counter_charge, .cc = f->cc,
 				.counter = &f->memcg->kmem,
 				.nr_pages = f->nr_pages);
 		goto out;
 	}
-	if (f->ms->k->cgroup_version == 1) {
-		f->ms->counts.pc_try_charges++;
+	if (ms->k->cgroup_version == 1) {
+		ms->counts.pc_try_charges++;
 		CO_CALL(f, p, page_counter_try_charge, .cc = f->cc,
 			.counter = &f->memcg->kmem, .nr_pages = f->nr_pages,
 			.fail = &f->counter);
 		if (!p->ret) {
 			/* cancel_charge(memcg, nr_pages) */
-			f->ms->counts.pc_uncharges++;
+			ms->counts.pc_uncharges++;
 			CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
 				.counter = &f->memcg->memory,
 				.nr_pages = f->nr_pages);
@@ -400,41 +452,43 @@ out:
  */
 int memcg_kmem_uncharge_page(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct memcg_kmem_uncharge_page_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
 
 	CO_BEGIN(f);
 	/* mem_cgroup_disabled(): nothing is charged or uncharged */
-	if (f->ms->k->memcg_disabled)
+	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	ENTER(f, KF_memcg_kmem_uncharge_page);
-	f->ms->counts.uncharges++;
-	if (mem_cgroup_is_root(f->ms, f->memcg))
+	ms->counts.uncharges++;
+	if (mem_cgroup_is_root(ms, f->memcg))
 		goto out;
-	if (f->ms->k->kmem_accounting == KMEM_OBJECTS) {
-		/* v5.9 on: obj_cgroup_uncharge_pages(): memcg_account_kmem(),
-		 * then refill_stock() */
-		CO_CALL(f, p, mod_memcg_state, .ms = f->ms,
-			.cc = f->cc, .memcg = f->memcg, .idx = SIM_MEMCG_KMEM,
+	if (ms->k->kmem_accounting == KMEM_OBJECTS) {
+		/*
+		 * v5.9 on: obj_cgroup_uncharge_pages(): memcg_account_kmem(),
+		 * then refill_stock()
+		 */
+		CO_CALL(f, p, mod_memcg_state, .ms = ms, .cc = f->cc,
+			.memcg = f->memcg, .idx = SIM_MEMCG_KMEM,
 			.val = -(long)f->nr_pages);
-		if (f->ms->k->cgroup_version == 1) {
-			f->ms->counts.pc_uncharges++;
+		if (ms->k->cgroup_version == 1) {
+			ms->counts.pc_uncharges++;
 			CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
 				.counter = &f->memcg->kmem,
 				.nr_pages = f->nr_pages);
 		}
-		CO_CALL(f, p, refill_stock, .ms = f->ms,
-			.cc = f->cc, .memcg = f->memcg,
-			.nr_pages = f->nr_pages);
+		CO_CALL(f, p, refill_stock, .ms = ms, .cc = f->cc,
+			.memcg = f->memcg, .nr_pages = f->nr_pages);
 		goto out;
 	}
-	if (f->ms->k->cgroup_version == 1) {
-		f->ms->counts.pc_uncharges++;
-		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc, .counter = &f->memcg->kmem,
-			.nr_pages = f->nr_pages);
+	if (ms->k->cgroup_version == 1) {
+		ms->counts.pc_uncharges++;
+		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
+			.counter = &f->memcg->kmem, .nr_pages = f->nr_pages);
 	}
-	f->ms->counts.pc_uncharges++;
-	CO_CALL(f, p, page_counter_uncharge, .cc = f->cc, .counter = &f->memcg->memory,
-		.nr_pages = f->nr_pages);
+	ms->counts.pc_uncharges++;
+	CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
+		.counter = &f->memcg->memory, .nr_pages = f->nr_pages);
 out:
 	EXIT(f);
 	CO_END(f, p);
@@ -442,6 +496,10 @@ out:
 
 /* ---- kmem objects (v5.9 on): the obj_cgroup stock ---- */
 
+/*
+ * SIM: objcg->nr_charged_bytes, placed in memory on first use so that
+ * runs without slab accounting keep their layout.
+ */
 static struct coh_field *objcg_field(struct memcg_sim *ms,
 				     struct obj_cgroup *objcg)
 {
@@ -450,175 +508,215 @@ static struct coh_field *objcg_field(struct memcg_sim *ms,
 	if (!objcg->obj) {
 		snprintf(name, sizeof(name), "objcg(%.28s)",
 			 objcg->memcg->obj->name);
-		objcg->obj = coh_object_create(ms->coh, name,
-					       &ms->objcg_layout, 0);
+		objcg->obj =
+			coh_object_create(ms->coh, name, &ms->objcg_layout, 0);
 	}
 	return coh_object_field(objcg->obj, 0);
 }
 
+struct obj_cgroup_uncharge_pages_frame {
+	MEMCG_FRAME_HEAD;
+	struct obj_cgroup *objcg;
+	unsigned int nr_pages;
+};
+
 /* obj_cgroup_uncharge_pages(): memcg_account_kmem(-n) and refill_stock() */
 static int obj_cgroup_uncharge_pages(struct sim_proc *p, void *frame)
 {
-	struct obj_frame *f = frame;
+	struct obj_cgroup_uncharge_pages_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
+	struct mem_cgroup *memcg = f->objcg->memcg;
 
 	CO_BEGIN(f);
-	CO_CALL(f, p, mod_memcg_state, .ms = f->ms,
-		.cc = f->cc, .memcg = f->objcg->memcg, .idx = SIM_MEMCG_KMEM,
-		.val = -(long)f->nr_pages);
-	if (f->ms->k->cgroup_version == 1) {
-		f->ms->counts.pc_uncharges++;
-		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc, .counter = &f->objcg->memcg->kmem,
-			.nr_pages = f->nr_pages);
+	CO_CALL(f, p, mod_memcg_state, .ms = ms, .cc = f->cc, .memcg = memcg,
+		.idx = SIM_MEMCG_KMEM, .val = -(long)f->nr_pages);
+	if (ms->k->cgroup_version == 1) {
+		ms->counts.pc_uncharges++;
+		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
+			.counter = &memcg->kmem, .nr_pages = f->nr_pages);
 	}
-	CO_CALL(f, p, refill_stock, .ms = f->ms,
-		.cc = f->cc, .memcg = f->objcg->memcg,
+	CO_CALL(f, p, refill_stock, .ms = ms, .cc = f->cc, .memcg = memcg,
 		.nr_pages = f->nr_pages);
 	CO_END(f, p);
 }
 
+struct drain_obj_stock_frame {
+	MEMCG_FRAME_HEAD;
+	struct memcg_stock_pcp *stock;
+	/* locals */
+	struct obj_cgroup *old;
+	unsigned int nr_pages, nr_bytes;
+};
+
 static int drain_obj_stock(struct sim_proc *p, void *frame)
 {
-	struct obj_frame *f = frame;
+	struct drain_obj_stock_frame *f = frame;
 
 	CO_BEGIN(f);
 	ENTER(f, KF_drain_obj_stock);
-	f->stock = &f->ms->stock[f->cc->cpu];
-	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_CACHED_OBJCG)));
-	f->objcg = f->stock->cached_objcg;
-	if (!f->objcg)
+	CO_READ_ONCE(f, f->old, f->stock, cached_objcg);
+	if (!f->old)
 		goto out;
-	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_NR_BYTES)));
+	CO_LOAD(f, f->stock, nr_bytes);
 	if (f->stock->nr_bytes) {
 		f->nr_pages = f->stock->nr_bytes >> PAGE_SHIFT;
 		f->nr_bytes = f->stock->nr_bytes & (PAGE_SIZE - 1);
 		if (f->nr_pages)
-			CO_CALL(f, p, obj_cgroup_uncharge_pages, .ms = f->ms, .cc = f->cc,
-				.objcg = f->objcg, .nr_pages = f->nr_pages);
-		/* the leftover goes to the memcg-wide count, even 0 */
-		CO_AWAIT(f, coh_rmw(f->cc, objcg_field(f->ms, f->objcg)));
-		f->objcg->nr_charged_bytes += f->nr_bytes;
-		CO_AWAIT(f, coh_write(f->cc,
-				      stock_field(f->stock, STOCK_NR_BYTES)));
-		f->stock->nr_bytes = 0;
+			CO_CALL(f, p, obj_cgroup_uncharge_pages, .ms = f->ms,
+				.cc = f->cc, .objcg = f->old,
+				.nr_pages = f->nr_pages);
+		/*
+		 * The bytes short of a page go to the memcg-wide count,
+		 * even 0; the next refill_obj_stock() of this objcg, maybe
+		 * on another CPU, takes them into its stock. Flushing more
+		 * often would enforce the limit more exactly, at the cost of
+		 * more atomics on a shared line.
+		 */
+		CO_ATOMIC_ADD_AT(f, f->nr_bytes, f->old->nr_charged_bytes,
+				 objcg_field(f->ms, f->old));
+		CO_STORE(f, f->stock, nr_bytes, 0);
 	}
-	CO_AWAIT(f, coh_write(f->cc, stock_field(f->stock, STOCK_CACHED_OBJCG)));
-	f->stock->cached_objcg = NULL;
+	CO_STORE(f, f->stock, cached_objcg, NULL);
 out:
 	EXIT(f);
 	CO_END(f, p);
 }
 
-/* refill_obj_stock(objcg, size, allow_uncharge = ok) */
+struct refill_obj_stock_frame {
+	MEMCG_FRAME_HEAD;
+	struct obj_cgroup *objcg;
+	unsigned int nr_bytes;
+	bool allow_uncharge;
+	/* locals */
+	struct memcg_stock_pcp *stock;
+	unsigned int nr_pages;
+	unsigned int charged; /* SIM: the objcg's bytes, until stored */
+};
+
 static int refill_obj_stock(struct sim_proc *p, void *frame)
 {
-	struct obj_frame *f = frame;
+	struct refill_obj_stock_frame *f = frame;
 
 	CO_BEGIN(f);
 	ENTER(f, KF_refill_obj_stock);
 	irq_save_restore(f->cc);
 	f->stock = &f->ms->stock[f->cc->cpu];
-	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_CACHED_OBJCG)));
-	if (f->stock->cached_objcg != f->objcg) {
-		CO_CALL(f, p, drain_obj_stock, .ms = f->ms,
-			.cc = f->cc);
-		/* stock->nr_bytes = atomic_read(&objcg->nr_charged_bytes)
-		 *	? atomic_xchg(&objcg->nr_charged_bytes, 0) : 0; */
-		CO_AWAIT(f, coh_read(f->cc, objcg_field(f->ms, f->objcg)));
-		f->nr_bytes = 0;
-		if (f->objcg->nr_charged_bytes) {
-			CO_AWAIT(f, coh_rmw(f->cc, objcg_field(f->ms, f->objcg)));
-			f->nr_bytes = (unsigned int)f->objcg->nr_charged_bytes;
-			f->objcg->nr_charged_bytes = 0;
-		}
-		CO_AWAIT(f, coh_write(f->cc, stock_field(f->stock,
-							 STOCK_CACHED_OBJCG)));
-		f->stock->cached_objcg = f->objcg;
-		f->stock->nr_bytes = f->nr_bytes;
-		/* allow uncharge when objcg changes */
-		f->ok = true;
+	CO_LOAD(f, f->stock, cached_objcg);
+	if (f->stock->cached_objcg != f->objcg) { /* reset if necessary */
+		CO_CALL(f, p, drain_obj_stock, .ms = f->ms, .cc = f->cc,
+			.stock = f->stock);
+		/*
+		 * stock->nr_bytes = atomic_read(&objcg->nr_charged_bytes)
+		 *	? atomic_xchg(&objcg->nr_charged_bytes, 0) : 0;
+		 */
+		CO_LOAD_AT(f, objcg_field(f->ms, f->objcg));
+		f->charged = 0;
+		if (f->objcg->nr_charged_bytes)
+			CO_XCHG_AT(f, f->charged, f->objcg->nr_charged_bytes, 0,
+				   objcg_field(f->ms, f->objcg));
+		/* obj_cgroup_get(objcg); stock->cached_objcg = objcg; */
+		CO_STORE(f, f->stock, cached_objcg, f->objcg);
+		f->stock->nr_bytes = f->charged;
+		f->allow_uncharge = true; /* when objcg changes */
 	}
-	CO_AWAIT(f, coh_write(f->cc, stock_field(f->stock, STOCK_NR_BYTES)));
-	f->stock->nr_bytes += f->size;
+	CO_STORE(f, f->stock, nr_bytes, f->stock->nr_bytes + f->nr_bytes);
 	f->nr_pages = 0;
-	if (f->ok && f->stock->nr_bytes > PAGE_SIZE) {
+	if (f->allow_uncharge && f->stock->nr_bytes > PAGE_SIZE) {
 		f->nr_pages = f->stock->nr_bytes >> PAGE_SHIFT;
 		f->stock->nr_bytes &= PAGE_SIZE - 1;
 	}
 	if (f->nr_pages)
-		CO_CALL(f, p, obj_cgroup_uncharge_pages, .ms = f->ms, .cc = f->cc, .objcg = f->objcg,
+		CO_CALL(f, p, obj_cgroup_uncharge_pages, .ms = f->ms,
+			.cc = f->cc, .objcg = f->objcg,
 			.nr_pages = f->nr_pages);
 	EXIT(f);
 	CO_END(f, p);
 }
 
+/*
+ * obj_cgroup_charge() - charge @size bytes of slab objects: from this
+ * CPU's byte stock when it caches the objcg and holds enough, else whole
+ * pages, the bytes short of the last page going to the stock.
+ */
 int obj_cgroup_charge(struct sim_proc *p, void *frame)
 {
-	struct obj_frame *f = frame;
+	struct obj_cgroup_charge_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
 
 	CO_BEGIN(f);
 	/* get_obj_cgroup_from_current(): the root memcg has no objcg */
-	if (mem_cgroup_is_root(f->ms, f->objcg->memcg) ||
-	    f->ms->k->memcg_disabled)
+	if (mem_cgroup_is_root(ms, f->objcg->memcg) || ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	ENTER(f, KF_obj_cgroup_charge);
-	/* consume_obj_stock() */
+	/* if (consume_obj_stock(objcg, size)) return 0; inlined */
 	KPROF_ENTER(f->cc->prof, KF_consume_obj_stock, NOW(f));
 	irq_save_restore(f->cc);
-	f->stock = &f->ms->stock[f->cc->cpu];
-	CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock, STOCK_CACHED_OBJCG)));
+	f->stock = &ms->stock[f->cc->cpu];
+	CO_LOAD(f, f->stock, cached_objcg);
 	if (f->stock->cached_objcg == f->objcg) {
-		CO_AWAIT(f, coh_read(f->cc, stock_field(f->stock,
-							STOCK_NR_BYTES)));
+		CO_LOAD(f, f->stock, nr_bytes);
 		if (f->stock->nr_bytes >= f->size) {
-			CO_AWAIT(f, coh_write(f->cc,
-					      stock_field(f->stock,
-							  STOCK_NR_BYTES)));
-			f->stock->nr_bytes -= f->size;
+			CO_STORE(f, f->stock, nr_bytes,
+				 f->stock->nr_bytes - f->size);
 			KPROF_EXIT(f->cc->prof, NOW(f));
+			f->ret = 0;
 			goto out;
 		}
 	}
 	KPROF_EXIT(f->cc->prof, NOW(f));
-	f->nr_pages = f->size >> PAGE_SHIFT;
-	f->nr_bytes = f->size & (PAGE_SIZE - 1);
+	/*
+	 * The objcg's shared nr_charged_bytes might cover the charge, but
+	 * taking from it costs two atomics on a line every CPU of the memcg
+	 * shares; whole pages are cheaper. Bytes the stock holds are not
+	 * counted either: they can change outside the stock functions. So
+	 * that the last page's remainder is not uncharged at once, the
+	 * refill below may leave the stock over a page
+	 * (allow_uncharge = false).
+	 */
+	f->nr_pages = (unsigned int)(f->size >> PAGE_SHIFT);
+	f->nr_bytes = (unsigned int)(f->size & (PAGE_SIZE - 1));
 	if (f->nr_bytes)
 		f->nr_pages += 1;
 	/* obj_cgroup_charge_pages(): try_charge_memcg + memcg_account_kmem */
-	CO_CALL(f, p, try_charge, .ms = f->ms,
-		.cc = f->cc, .memcg = f->objcg->memcg,
-		.nr_pages = f->nr_pages, .gfp = GFP_KERNEL);
-	if (p->ret)
+	CO_CALL(f, p, try_charge, .ms = ms, .cc = f->cc,
+		.memcg = f->objcg->memcg, .gfp_mask = GFP_KERNEL,
+		.nr_pages = f->nr_pages);
+	f->ret = (int)p->ret;
+	if (f->ret)
 		goto out;
-	if (f->ms->k->cgroup_version == 1) {
-		f->ms->counts.pc_try_charges++;
-		CO_CALL(f, p, page_counter_charge, .cc = f->cc, .counter = &f->objcg->memcg->kmem,
+	if (ms->k->cgroup_version == 1) {
+		ms->counts.pc_try_charges++;
+		CO_CALL(f, p, page_counter_charge, .cc = f->cc,
+			.counter = &f->objcg->memcg->kmem,
 			.nr_pages = f->nr_pages);
 	}
-	CO_CALL(f, p, mod_memcg_state, .ms = f->ms,
-		.cc = f->cc, .memcg = f->objcg->memcg, .idx = SIM_MEMCG_KMEM,
+	CO_CALL(f, p, mod_memcg_state, .ms = ms, .cc = f->cc,
+		.memcg = f->objcg->memcg, .idx = SIM_MEMCG_KMEM,
 		.val = f->nr_pages);
 	if (f->nr_bytes)
-		CO_CALL(f, p, refill_obj_stock, .ms = f->ms,
-			.cc = f->cc, .objcg = f->objcg,
-			.size = (unsigned int)(PAGE_SIZE - f->nr_bytes),
-			.ok = false);
+		CO_CALL(f, p, refill_obj_stock, .ms = ms, .cc = f->cc,
+			.objcg = f->objcg,
+			.nr_bytes = (unsigned int)(PAGE_SIZE - f->nr_bytes),
+			.allow_uncharge = false);
 out:
 	EXIT(f);
+	CO_RETURN(f, p, f->ret);
 	CO_END(f, p);
 }
 
 int obj_cgroup_uncharge(struct sim_proc *p, void *frame)
 {
-	struct obj_frame *f = frame;
+	struct obj_cgroup_uncharge_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
 
 	CO_BEGIN(f);
-	if (mem_cgroup_is_root(f->ms, f->objcg->memcg) ||
-	    f->ms->k->memcg_disabled)
+	if (mem_cgroup_is_root(ms, f->objcg->memcg) || ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	ENTER(f, KF_obj_cgroup_uncharge);
-	f->ms->counts.uncharges++;
-	CO_CALL(f, p, refill_obj_stock, .ms = f->ms,
-		.cc = f->cc, .objcg = f->objcg, .size = f->size, .ok = true);
+	ms->counts.uncharges++;
+	CO_CALL(f, p, refill_obj_stock, .ms = ms, .cc = f->cc,
+		.objcg = f->objcg, .nr_bytes = (unsigned int)f->size,
+		.allow_uncharge = true);
 	EXIT(f);
 	CO_END(f, p);
 }
@@ -627,26 +725,29 @@ int obj_cgroup_uncharge(struct sim_proc *p, void *frame)
 
 int charge_memcg(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct charge_memcg_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
 
 	CO_BEGIN(f);
 	/* mem_cgroup_disabled(): nothing is charged or uncharged */
-	if (f->ms->k->memcg_disabled)
+	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	ENTER(f, KF_charge_memcg);
-	CO_CALL(f, p, try_charge, .ms = f->ms,
-		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages,
-		.gfp = f->gfp);
-	f->ret = p->ret;
+	CO_CALL(f, p, try_charge, .ms = ms, .cc = f->cc, .memcg = f->memcg,
+		.gfp_mask = f->gfp, .nr_pages = f->nr_pages);
+	f->ret = (int)p->ret;
 	if (f->ret)
 		goto out;
 	/*
-	 * commit_charge() writes folio->memcg_data (the new folio's own
-	 * line); mem_cgroup_charge_statistics() and memcg_check_events()
-	 * update this CPU's counters of the memcg.
+	 * css_get(); commit_charge() writes folio->memcg_data (the new
+	 * folio's own line); then, interrupts off, this CPU's counters of
+	 * the memcg.
 	 */
-	CO_CALL(f, p, mem_cgroup_charge_statistics, .ms = f->ms, .cc = f->cc, .memcg = f->memcg, .idx = SIM_PGPGIN,
-		.val = 1, .nr_pages = f->nr_pages);
+	irq_save_restore(f->cc); /* local_irq_disable() ... enable() */
+	CO_CALL(f, p, mem_cgroup_charge_statistics, .ms = ms, .cc = f->cc,
+		.memcg = f->memcg, .nr_pages = (int)f->nr_pages);
+	CO_CALL(f, p, memcg_check_events, .ms = ms, .cc = f->cc,
+		.memcg = f->memcg);
 out:
 	EXIT(f);
 	CO_RETURN(f, p, f->ret);
@@ -655,26 +756,34 @@ out:
 
 int uncharge_batch(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct uncharge_batch_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
+	struct uncharge_gather *ug = &f->ug;
 
 	CO_BEGIN(f);
 	/* mem_cgroup_disabled(): nothing is charged or uncharged */
-	if (f->ms->k->memcg_disabled)
+	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	ENTER(f, KF_uncharge_batch);
-	f->ms->counts.uncharges++;
-	if (f->nr_pages && !mem_cgroup_is_root(f->ms, f->memcg)) {
-		f->ms->counts.pc_uncharges++;
-		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc, .counter = &f->memcg->memory,
-			.nr_pages = f->nr_pages);
+	ms->counts.uncharges++;
+	/* SIM: the root's folios were never charged */
+	if (ug->nr_memory && !mem_cgroup_is_root(ms, ug->memcg)) {
+		ms->counts.pc_uncharges++;
+		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
+			.counter = &ug->memcg->memory,
+			.nr_pages = ug->nr_memory);
 	}
-	/*
-	 * __count_memcg_events(PGPGOUT, ug->pgpgout), nr_page_events,
-	 * memcg_check_events(); the model's folios are single pages, so
-	 * pgpgout, the folio count, is nr_pages
-	 */
-	CO_CALL(f, p, mem_cgroup_charge_statistics, .ms = f->ms, .cc = f->cc, .memcg = f->memcg, .idx = SIM_PGPGOUT,
-		.val = f->nr_pages, .nr_pages = f->nr_pages);
+	irq_save_restore(f->cc); /* local_irq_save() ... restore() */
+	CO_CALL(f, p, __count_memcg_events, .ms = ms, .cc = f->cc,
+		.memcg = ug->memcg, .idx = SIM_PGPGOUT,
+		.count = (long)ug->pgpgout);
+	/* __this_cpu_add(ug->memcg->vmstats_percpu->nr_page_events, ...) */
+	CO_THIS_CPU_ADD_AT(f, this_cpu_vmstats(f, ug->memcg)->nr_page_events,
+			   ug->nr_memory,
+			   this_cpu_vmstats_field(f, ug->memcg,
+						  PA_NR_PAGE_EVENTS, 0));
+	CO_CALL(f, p, memcg_check_events, .ms = ms, .cc = f->cc,
+		.memcg = ug->memcg);
 	EXIT(f);
 	CO_END(f, p);
 }
@@ -683,62 +792,62 @@ int uncharge_batch(struct sim_proc *p, void *frame)
 
 int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct mem_cgroup_charge_skmem_frame *f = frame;
 
 	CO_BEGIN(f);
 	ENTER(f, KF_mem_cgroup_charge_skmem);
 	/* SIM: cgroup v2 only; v1's tcpmem counter is not modelled. */
-	CO_CALL(f, p, try_charge, .ms = f->ms,
-		.cc = f->cc, .memcg = f->memcg, .nr_pages = f->nr_pages,
-		.gfp = f->gfp);
+	CO_CALL(f, p, try_charge, .ms = f->ms, .cc = f->cc, .memcg = f->memcg,
+		.gfp_mask = f->gfp_mask, .nr_pages = f->nr_pages);
 	if (p->ret == 0) {
-		CO_CALL(f, p, mod_memcg_state, .ms = f->ms, .cc = f->cc, .memcg = f->memcg,
-			.idx = SIM_MEMCG_SOCK, .val = f->nr_pages);
+		CO_CALL(f, p, mod_memcg_state, .ms = f->ms, .cc = f->cc,
+			.memcg = f->memcg, .idx = SIM_MEMCG_SOCK,
+			.val = f->nr_pages);
 		f->memcg->sock_pages += f->nr_pages;
-		f->ret = true;
-		goto out;
+		EXIT(f);
+		CO_RETURN(f, p, true);
 	}
 	/* over the limit: nothing charged (v5.15 on); the caller decides */
-	f->ret = false;
-out:
 	EXIT(f);
-	CO_RETURN(f, p, f->ret);
+	CO_RETURN(f, p, false);
 	CO_END(f, p);
 }
 
 int mem_cgroup_uncharge_skmem(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct mem_cgroup_uncharge_skmem_frame *f = frame;
 
 	CO_BEGIN(f);
 	ENTER(f, KF_mem_cgroup_uncharge_skmem);
 	f->ms->counts.uncharges++;
-	CO_CALL(f, p, mod_memcg_state, .ms = f->ms,
-		.cc = f->cc, .memcg = f->memcg, .idx = SIM_MEMCG_SOCK,
+	CO_CALL(f, p, mod_memcg_state, .ms = f->ms, .cc = f->cc,
+		.memcg = f->memcg, .idx = SIM_MEMCG_SOCK,
 		.val = -(long)f->nr_pages);
 	f->memcg->sock_pages -= f->nr_pages;
+	/* SIM: the root's pages were never charged */
 	if (!mem_cgroup_is_root(f->ms, f->memcg))
-		CO_CALL(f, p, refill_stock, .ms = f->ms,
-			.cc = f->cc, .memcg = f->memcg,
-			.nr_pages = f->nr_pages);
+		CO_CALL(f, p, refill_stock, .ms = f->ms, .cc = f->cc,
+			.memcg = f->memcg, .nr_pages = f->nr_pages);
 	EXIT(f);
 	CO_END(f, p);
 }
 
+/*
+ * mem_cgroup_under_socket_pressure() (include/linux/memcontrol.h) - on
+ * cgroup v2, whether any level's socket_pressure deadline is still ahead.
+ */
 int mem_cgroup_under_socket_pressure(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct mem_cgroup_under_socket_pressure_frame *f = frame;
 
 	CO_BEGIN(f);
 	ENTER(f, KF_mem_cgroup_under_socket_pressure);
-	/* cgroup v2: any level's socket_pressure deadline in the future */
-	for (f->m = f->memcg; f->m;) {
-		CO_AWAIT(f, coh_read(f->cc, memcg_field(f->m,
-							MEMCG_SOCKET_PRESSURE)));
-		CO_AWAIT(f, coh_read(f->cc, memcg_field(f->m,
-							MEMCG_CSS_PARENT)));
-		f->m = f->m->parent;
-	}
+	do {
+		/* time_before(jiffies, READ_ONCE(memcg->socket_pressure)) */
+		CO_LOAD(f, f->memcg, socket_pressure);
+		/* memcg = parent_mem_cgroup(memcg) */
+		CO_READ_ONCE(f, f->memcg, f->memcg, parent);
+	} while (f->memcg);
 	EXIT(f);
 	CO_RETURN(f, p, false);
 	CO_END(f, p);

@@ -24,12 +24,6 @@
 #define ENTER(f, id) KPROF_ENTER((f)->cc->prof, (id), NOW(f))
 #define EXIT(f) KPROF_EXIT((f)->cc->prof, NOW(f))
 
-static inline struct coh_field *memcg_field(struct mem_cgroup *memcg,
-					    enum memcg_member m)
-{
-	return coh_object_field(memcg->obj, m);
-}
-
 /*
  * local_lock_irqsave()/local_irq_save() and the matching restore: no
  * shared memory, a fixed CPU cost from the profile (irq_save_restore;
@@ -44,33 +38,47 @@ static inline void irq_save_restore(struct coh_cpu *cc)
 enum { STOCK_CACHED, STOCK_NR_PAGES, STOCK_CACHED_OBJCG, STOCK_NR_BYTES };
 
 /* The members of each statistics struct, as arrays of longs. */
-enum { PA_HDR, PA_STATE, PA_EVENTS, PA_STATE_PREV, PA_EVENTS_PREV,
-       PA_NR_PAGE_EVENTS };
-enum { VA_STATE, VA_EVENTS, VA_STATE_LOCAL, VA_EVENTS_LOCAL,
-       VA_STATE_PENDING, VA_EVENTS_PENDING, VA_STATS_UPDATES };
+enum {
+	PA_HDR,
+	PA_STATE,
+	PA_EVENTS,
+	PA_STATE_PREV,
+	PA_EVENTS_PREV,
+	PA_NR_PAGE_EVENTS
+};
+enum {
+	VA_STATE,
+	VA_EVENTS,
+	VA_STATE_LOCAL,
+	VA_EVENTS_LOCAL,
+	VA_STATE_PENDING,
+	VA_EVENTS_PENDING,
+	VA_STATS_UPDATES
+};
 enum { LPA_STATE, LPA_STATE_PREV };
 enum { LA_STATE, LA_STATE_LOCAL, LA_STATE_PENDING };
 
 static inline struct coh_field *stat_field(const struct stat_layout *sl,
-				    struct coh_object *obj, unsigned int a,
-				    unsigned int i)
+					   struct coh_object *obj,
+					   unsigned int a, unsigned int i)
 {
 	unsigned int off = sl->a[a].off;
 
 	SIM_BUG_ON(i >= sl->a[a].n);
-	return coh_object_field(obj, sl->a[a].first +
-				     (off + 8 * i) / 64 - off / 64);
+	return coh_object_field(obj,
+				sl->a[a].first + (off + 8 * i) / 64 - off / 64);
 }
 
 /* The line number of element i of array a within its struct. */
-static inline unsigned int stat_line(const struct stat_layout *sl, unsigned int a,
-			      unsigned int i)
+static inline unsigned int stat_line(const struct stat_layout *sl,
+				     unsigned int a, unsigned int i)
 {
 	return (sl->a[a].off + 8 * i) / 64;
 }
 
 /* The node of a CPU: its socket (N_MEMORY nodes are the sockets). */
-static inline unsigned int cpu_node(const struct memcg_sim *ms, unsigned int cpu)
+static inline unsigned int cpu_node(const struct memcg_sim *ms,
+				    unsigned int cpu)
 {
 	return coh_machine(ms->coh)->cpus[cpu].socket;
 }
@@ -86,7 +94,41 @@ unsigned int memcg_stat_index(const struct memcg_sim *ms, int idx);
 int event_index(const struct memcg_sim *ms, int ev);
 extern const int sim_event_ev[NR_SIM_EVENTS];
 
-/* memcontrol_stats.c: used by charge_memcg() and uncharge_batch() */
+/*
+ * this_cpu_ptr(memcg->vmstats_percpu) for the frame's CPU, and the field
+ * of element @i of its array @a (PA_*).
+ */
+#define this_cpu_vmstats(f, memcg) \
+	memcg_vmstats_percpu((f)->ms, (memcg), (f)->cc->cpu)
+#define this_cpu_vmstats_field(f, memcg, a, i) \
+	stat_field(&(f)->ms->pcpu_sl, this_cpu_vmstats(f, memcg)->obj, (a), (i))
+
+/* memcontrol_stats.c, for charge_memcg() and uncharge_batch() */
+struct __count_memcg_events_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	int idx; /* SIM: enum memcg_event_sim */
+	long count;
+};
+
+int __count_memcg_events(struct sim_proc *p, void *frame);
+
+struct mem_cgroup_charge_statistics_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	int nr_pages;
+};
+
 int mem_cgroup_charge_statistics(struct sim_proc *p, void *frame);
+
+struct memcg_check_events_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	/* locals */
+	bool do_softlimit;
+	struct mem_cgroup *iter; /* the ancestor walks */
+};
+
+int memcg_check_events(struct sim_proc *p, void *frame);
 
 #endif /* MODELS_KERNEL_MEMCONTROL_INTERNAL_H */

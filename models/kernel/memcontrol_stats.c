@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/kernel/compat/access.h"
+#include "models/kernel/compat/kernel.h"
 #include "models/kernel/memcontrol_internal.h"
 #include "sim/error.h"
 #include "sim/util.h"
@@ -159,9 +161,6 @@ static void truth_add(struct mem_cgroup *memcg, bool event, int s, long val)
 
 /* ---- statistics: updates ---- */
 
-/* this_cpu_ptr(f->memcg->vmstats_percpu) */
-#define PCPU(f) memcg_vmstats_percpu((f)->ms, (f)->memcg, (f)->cc->cpu)
-
 static bool memcg_vmstats_needs_flush(struct memcg_sim *ms,
 				      const struct memcg_vmstats *vmstats)
 {
@@ -169,101 +168,128 @@ static bool memcg_vmstats_needs_flush(struct memcg_sim *ms,
 	       (long)ms->k->charge_batch * (long)ms->nr_cpus;
 }
 
+struct memcg_rstat_updated_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	long val;
+	/* locals */
+	unsigned int x;			/* v6.0 */
+	unsigned int stats_updates;	/* v6.8 */
+};
+
 /*
- * memcg_rstat_updated(memcg, val): link the memcg into this CPU's rstat
- * tree and count |val| towards a flush. global (v6.0; v6.1's skip as
+ * memcg_rstat_updated() - link the memcg into this CPU's rstat tree and
+ * count |val| towards a flush. global (v6.0; v6.1's skip as
  * stats_updates_atomic: below_threshold): a per-CPU count feeds the
- * global atomic every MEMCG_CHARGE_BATCH. per_memcg (v6.8, with 9cee7e8ef3e3's
- * cached parent pointers): each level's per-CPU count feeds that memcg's
- * atomic vmstats->stats_updates, skipped once it is flushable.
+ * global atomic every MEMCG_CHARGE_BATCH. per_memcg (v6.8, with
+ * 8d59d2214c23's walk or 9cee7e8ef3e3's cached parent pointers): each
+ * level's per-CPU count feeds that memcg's atomic vmstats->stats_updates,
+ * skipped once it is flushable.
  */
 static int memcg_rstat_updated(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct memcg_rstat_updated_frame *f = frame;
 	struct memcg_sim *ms = f->ms;
-	struct memcg_vmstats_percpu *statc = NULL;
-	unsigned int *x;
+	struct memcg_vmstats_percpu *statc;
+	unsigned int cpu = f->cc->cpu;
 
 	CO_BEGIN(f);
 	/* "memcg: do not modify rstat tree for zero updates" (v6.4) */
 	if (!f->val && ms->k->stats_version >= STATS_V6_6)
 		CO_RETURN(f, p, 0);
-	CO_CALL(f, p, cgroup_rstat_updated, .rs = ms->rstat,
-		.cc = f->cc, .cgrp = f->memcg->id);
-	f->batch = (unsigned int)(f->val < 0 ? -f->val : f->val);
-	if (ms->k->stats_flush_threshold == FLUSH_PER_MEMCG) {
-		for (f->m = f->memcg; f->m; f->m = f->m->parent) {
-			/* statc->stats_updates += abs(val); statc->parent */
-			CO_AWAIT(f, coh_write(f->cc, stat_field(
-					&ms->pcpu_sl,
-					memcg_vmstats_percpu(ms, f->m,
-							     f->cc->cpu)->obj,
-					PA_HDR, 0)));
-			statc = memcg_vmstats_percpu(ms, f->m, f->cc->cpu);
-			statc->stats_updates += f->batch;
-			if (statc->stats_updates < ms->k->charge_batch)
-				goto next;
-			CO_AWAIT(f, coh_read(f->cc, stat_field(
-						    &ms->vmstats_sl,
-						    f->m->vmstats.obj,
-						    VA_STATS_UPDATES, 0)));
-			if (!memcg_vmstats_needs_flush(ms, &f->m->vmstats)) {
-				CO_AWAIT(f, coh_rmw(f->cc, stat_field(
-						    &ms->vmstats_sl,
-						    f->m->vmstats.obj,
-						    VA_STATS_UPDATES, 0)));
-				statc = memcg_vmstats_percpu(ms, f->m,
-							     f->cc->cpu);
-				f->m->vmstats.stats_updates +=
-					statc->stats_updates;
-				ms->counts.stats_atomics++;
-			}
-			memcg_vmstats_percpu(ms, f->m, f->cc->cpu)->stats_updates = 0;
-next:
-			/*
-			 * 8d59d2214c23 found the next level through the
-			 * memcg: parent_mem_cgroup() reads css.parent (and
-			 * this_cpu_ptr(memcg->vmstats_percpu), read-mostly).
-			 */
-			if (ms->k->stats_parent_walk_memcg)
-				CO_AWAIT(f, coh_read(f->cc, memcg_field(
-							    f->m,
-							    MEMCG_CSS_PARENT)));
+	CO_CALL(f, p, cgroup_rstat_updated, .rs = ms->rstat, .cc = f->cc,
+		.cgrp = f->memcg->id);
+	if (ms->k->stats_flush_threshold != FLUSH_PER_MEMCG)
+		goto global;
+
+	/* v6.8: for (; memcg; memcg = parent_mem_cgroup(memcg)) */
+	for (; f->memcg; f->memcg = f->memcg->parent) {
+		/*
+		 * stats_updates = READ_ONCE(statc->stats_updates) + abs(val);
+		 * WRITE_ONCE(statc->stats_updates, stats_updates);
+		 */
+		CO_AWAIT(f, co_access(f->cc,
+				      this_cpu_vmstats_field(f, f->memcg,
+							     PA_HDR, 0),
+				      COH_WRITE));
+		statc = this_cpu_vmstats(f, f->memcg);
+		statc->stats_updates += (unsigned int)labs(f->val);
+		f->stats_updates = statc->stats_updates;
+		if (f->stats_updates < ms->k->charge_batch)
+			goto next;
+		/*
+		 * A memcg already due for a flush gets nothing from a
+		 * bigger count: skip the atomic, the costly part.
+		 */
+		CO_LOAD_AT(f, stat_field(&ms->vmstats_sl, f->memcg->vmstats.obj,
+					 VA_STATS_UPDATES, 0));
+		if (!memcg_vmstats_needs_flush(ms, &f->memcg->vmstats)) {
+			/* atomic64_add(stats_updates, &vmstats->stats_updates) */
+			CO_ATOMIC_ADD_AT(f, this_cpu_vmstats(f, f->memcg)->stats_updates,
+					 f->memcg->vmstats.stats_updates,
+					 stat_field(&ms->vmstats_sl,
+						    f->memcg->vmstats.obj,
+						    VA_STATS_UPDATES, 0));
+			ms->counts.stats_atomics++;
 		}
-		CO_RETURN(f, p, 0);
+		/* WRITE_ONCE(statc->stats_updates, 0): SIM: the line just written */
+		this_cpu_vmstats(f, f->memcg)->stats_updates = 0;
+next:
+		/*
+		 * 8d59d2214c23 found the next level through the memcg:
+		 * parent_mem_cgroup() reads css.parent (and
+		 * this_cpu_ptr(memcg->vmstats_percpu), read-mostly).
+		 */
+		if (ms->k->stats_parent_walk_memcg)
+			CO_LOAD(f, f->memcg, parent);
 	}
-	/* x = __this_cpu_add_return(stats_updates, abs(val)) */
-	CO_AWAIT(f, coh_write(f->cc, coh_object_field(
-					     ms->pcpu_stats[f->cc->cpu], 0)));
-	x = &ms->stats_updates[f->cc->cpu];
-	*x += f->batch;
-	if (*x <= ms->k->charge_batch)
+	CO_RETURN(f, p, 0);
+
+global:
+	/* v6.0: x = __this_cpu_add_return(stats_updates, abs(val)); */
+	CO_THIS_CPU_ADD_AT(f, ms->stats_updates[cpu], (unsigned int)labs(f->val),
+			   coh_object_field(ms->pcpu_stats[cpu], 0));
+	f->x = ms->stats_updates[cpu];
+	if (f->x <= ms->k->charge_batch)
 		CO_RETURN(f, p, 0);
-	f->batch = *x / ms->k->charge_batch;
-	*x = 0;
+	/* __this_cpu_write(stats_updates, 0): SIM: the line just written */
+	ms->stats_updates[cpu] = 0;
+	/*
+	 * Once the threshold is past num_online_cpus(), the next flush is
+	 * due anyway; adding more only costs an atomic on a line every CPU
+	 * writes (v6.1 reads first: below_threshold).
+	 */
 	if (ms->k->stats_updates_atomic == STATS_ATOMIC_BELOW_THRESHOLD) {
-		CO_AWAIT(f, coh_read(f->cc, coh_object_field(
-						    ms->flush_threshold, 0)));
+		CO_LOAD_AT(f, coh_object_field(ms->flush_threshold, 0));
 		if (ms->stats_flush_threshold > (long)ms->nr_cpus)
 			CO_RETURN(f, p, 0);
 	}
-	/* atomic_add(x / MEMCG_CHARGE_BATCH, &stats_flush_threshold) */
-	CO_AWAIT(f, coh_rmw(f->cc, coh_object_field(ms->flush_threshold, 0)));
-	ms->stats_flush_threshold += f->batch;
+	/* atomic_add(x / MEMCG_CHARGE_BATCH, &stats_flush_threshold); */
+	CO_ATOMIC_ADD_AT(f, f->x / ms->k->charge_batch, ms->stats_flush_threshold,
+			 coh_object_field(ms->flush_threshold, 0));
 	ms->counts.stats_atomics++;
 	CO_END(f, p);
 }
 
+struct do_flush_stats_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	/* locals */
+	sim_time_t start;		/* SIM: flush latency */
+};
+
 /*
  * do_flush_stats(memcg) (v6.6 name; v6.0 __mem_cgroup_flush_stats()):
  * stats_flush_skip: return if a flush is ongoing (v6.0 spin_trylock of
- * stats_flush_lock, v6.6 atomic stats_flush_ongoing); note the time for
- * the ratelimited callers; flush the root (global) or the memcg's subtree
- * (per_memcg); reset the global threshold.
+ * stats_flush_lock, v6.6 atomic stats_flush_ongoing): one flush does the
+ * work for every reader, and readers that find one ongoing accept stats
+ * that are a little stale rather than queue on cgroup_rstat_lock. Then
+ * note the time for the ratelimited callers; flush the root (global) or
+ * the memcg's subtree (per_memcg); reset the global threshold.
  */
 static int do_flush_stats(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct do_flush_stats_frame *f = frame;
 	struct memcg_sim *ms = f->ms;
 	bool global = ms->k->stats_flush_threshold == FLUSH_GLOBAL;
 
@@ -273,12 +299,12 @@ static int do_flush_stats(struct sim_proc *p, void *frame)
 		 * atomic_read(&stats_flush_ongoing) (v6.6), or the read
 		 * queued_spin_trylock() does first (v6.0)
 		 */
-		CO_AWAIT(f, coh_read(f->cc, coh_object_field(ms->flush_lock,
-							     0)));
+		CO_LOAD_AT(f, coh_object_field(ms->flush_lock, 0));
 		if (ms->flush_ongoing)
 			goto skip;
 		/* the cmpxchg / atomic_xchg(&stats_flush_ongoing, 1) */
-		CO_AWAIT(f, coh_rmw(f->cc, coh_object_field(ms->flush_lock, 0)));
+		CO_AWAIT(f, co_access(f->cc, coh_object_field(ms->flush_lock, 0),
+				      COH_RMW));
 		if (ms->flush_ongoing)
 			goto skip;
 		ms->flush_ongoing = true;
@@ -286,35 +312,39 @@ static int do_flush_stats(struct sim_proc *p, void *frame)
 	f->start = NOW(f);
 	if (global || mem_cgroup_is_root(ms, f->memcg)) {
 		/* flush_next_time = now + 2 * FLUSH_TIME (v6.8: last = now) */
-		CO_AWAIT(f, coh_write(f->cc, coh_object_field(ms->flush_time,
-							      0)));
-		ms->flush_next_time = NOW(f) + 2 * ms->flush_period_ps;
+		CO_STORE_AT(f, ms->flush_next_time,
+			    NOW(f) + 2 * ms->flush_period_ps,
+			    coh_object_field(ms->flush_time, 0));
 	}
-	CO_CALL(f, p, cgroup_rstat_flush, .rs = ms->rstat,
-		.cc = f->cc, .cgrp = global ? 0 : f->memcg->id);
-	if (global) {
-		/* atomic_set(&stats_flush_threshold, 0) */
-		CO_AWAIT(f, coh_write(f->cc, coh_object_field(
-						     ms->flush_threshold, 0)));
-		ms->stats_flush_threshold = 0;
-	}
-	if (ms->k->stats_flush_skip) {
-		CO_AWAIT(f, coh_write(f->cc, coh_object_field(ms->flush_lock,
-							      0)));
-		ms->flush_ongoing = false;
-	}
+	CO_CALL(f, p, cgroup_rstat_flush, .rs = ms->rstat, .cc = f->cc,
+		.cgrp = global ? 0 : f->memcg->id);
+	if (global) /* atomic_set(&stats_flush_threshold, 0); */
+		CO_STORE_AT(f, ms->stats_flush_threshold, 0,
+			    coh_object_field(ms->flush_threshold, 0));
+	if (ms->k->stats_flush_skip)
+		CO_STORE_AT(f, ms->flush_ongoing, false,
+			    coh_object_field(ms->flush_lock, 0));
 	ms->counts.flushes++;
-	sim_stat_add(&ms->flush_lat, (double)(NOW(f) - f->start) /
-					     SIM_PS_PER_NS);
+	sim_stat_add(&ms->flush_lat,
+		     (double)(NOW(f) - f->start) / SIM_PS_PER_NS);
 	CO_RETURN(f, p, 0);
 skip:
 	ms->counts.flushes_skipped++;
 	CO_END(f, p);
 }
 
+/**
+ * mem_cgroup_flush_stats() - flush the statistics if enough changed
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct mem_cgroup_flush_stats_frame: @memcg about to be read
+ *	(NULL: the root)
+ *
+ * Context: a coroutine on the simulated CPU @cc; may wait for another
+ * flush's lock (stats_flush_skip off) and for every line it flushes.
+ */
 int mem_cgroup_flush_stats(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct mem_cgroup_flush_stats_frame *f = frame;
 	struct memcg_sim *ms = f->ms;
 
 	CO_BEGIN(f);
@@ -325,19 +355,18 @@ int mem_cgroup_flush_stats(struct sim_proc *p, void *frame)
 		f->memcg = &ms->memcgs[0];
 	if (ms->k->stats_flush_threshold == FLUSH_PER_MEMCG) {
 		/* memcg_vmstats_needs_flush(memcg->vmstats) */
-		CO_AWAIT(f, coh_read(f->cc, stat_field(&ms->vmstats_sl,
-						       f->memcg->vmstats.obj,
-						       VA_STATS_UPDATES, 0)));
-		f->drained = memcg_vmstats_needs_flush(ms, &f->memcg->vmstats);
+		CO_LOAD_AT(f, stat_field(&ms->vmstats_sl, f->memcg->vmstats.obj,
+					 VA_STATS_UPDATES, 0));
+		f->needs_flush = memcg_vmstats_needs_flush(ms,
+							   &f->memcg->vmstats);
 	} else {
 		/* atomic_read(&stats_flush_threshold) > num_online_cpus() */
-		CO_AWAIT(f, coh_read(f->cc, coh_object_field(
-						    ms->flush_threshold, 0)));
-		f->drained = ms->stats_flush_threshold > (long)ms->nr_cpus;
+		CO_LOAD_AT(f, coh_object_field(ms->flush_threshold, 0));
+		f->needs_flush = ms->stats_flush_threshold > (long)ms->nr_cpus;
 	}
-	if (f->drained)
-		CO_CALL(f, p, do_flush_stats, .ms = ms,
-			.cc = f->cc, .memcg = f->memcg);
+	if (f->needs_flush)
+		CO_CALL(f, p, do_flush_stats, .ms = ms, .cc = f->cc,
+			.memcg = f->memcg);
 	EXIT(f);
 	CO_END(f, p);
 }
@@ -348,25 +377,26 @@ int mem_cgroup_flush_stats(struct sim_proc *p, void *frame)
  */
 int mem_cgroup_flush_stats_ratelimited(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct mem_cgroup_flush_stats_ratelimited_frame *f = frame;
 	struct memcg_sim *ms = f->ms;
 
 	CO_BEGIN(f);
-	CO_AWAIT(f, coh_read(f->cc, coh_object_field(ms->flush_time, 0)));
+	CO_LOAD_AT(f, coh_object_field(ms->flush_time, 0));
 	if (NOW(f) > ms->flush_next_time)
-		CO_CALL(f, p, mem_cgroup_flush_stats, .ms = ms, .cc = f->cc, .memcg = f->memcg);
+		CO_CALL(f, p, mem_cgroup_flush_stats, .ms = ms, .cc = f->cc,
+			.memcg = f->memcg);
 	CO_END(f, p);
 }
 
 int flush_memcg_stats_dwork(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct flush_memcg_stats_dwork_frame *f = frame;
 	struct memcg_sim *ms = f->ms;
 
 	CO_BEGIN(f);
 	ENTER(f, KF_mem_cgroup_flush_stats);
-	CO_CALL(f, p, do_flush_stats, .ms = ms,
-		.cc = f->cc, .memcg = &ms->memcgs[0]);
+	CO_CALL(f, p, do_flush_stats, .ms = ms, .cc = f->cc,
+		.memcg = &ms->memcgs[0]);
 	EXIT(f);
 	CO_END(f, p);
 }
@@ -379,7 +409,7 @@ int flush_memcg_stats_dwork(struct sim_proc *p, void *frame)
  */
 int memcg_stats_kworker(struct sim_proc *p, void *frame)
 {
-	struct kworker_frame *f = frame;
+	struct memcg_stats_kworker_frame *f = frame;
 
 	CO_BEGIN(f);
 	for (;;) {
@@ -392,76 +422,98 @@ int memcg_stats_kworker(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
-/* __mod_memcg_state(memcg, idx, val) */
+struct __mod_memcg_state_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	int idx;
+	long val;
+};
+
 static int __mod_memcg_state(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct __mod_memcg_state_frame *f = frame;
 	struct memcg_sim *ms = f->ms;
 
 	CO_BEGIN(f);
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
-	/* __this_cpu_add(memcg->vmstats_percpu->state[idx], val) */
-	CO_AWAIT(f, coh_write(f->cc, stat_field(&ms->pcpu_sl,
-						PCPU(f)->obj, PA_STATE,
-						memcg_stat_index(ms, f->idx))));
-	PCPU(f)->state[f->idx] += f->val;
+	/* __this_cpu_add(memcg->vmstats_percpu->state[idx], val); */
+	CO_THIS_CPU_ADD_AT(f, this_cpu_vmstats(f, f->memcg)->state[f->idx],
+			   f->val,
+			   this_cpu_vmstats_field(f, f->memcg, PA_STATE,
+						  memcg_stat_index(ms, f->idx)));
 	truth_add(f->memcg, false, f->idx, f->val);
-	CO_CALL(f, p, memcg_rstat_updated, .ms = ms,
-		.cc = f->cc, .memcg = f->memcg, .val = f->val);
+	CO_CALL(f, p, memcg_rstat_updated, .ms = ms, .cc = f->cc,
+		.memcg = f->memcg, .val = f->val);
 	CO_END(f, p);
 }
 
 int mod_memcg_state(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct mod_memcg_state_frame *f = frame;
 
 	CO_BEGIN(f);
 	ENTER(f, KF_mod_memcg_state);
-	/* local_irq_save(flags) ... local_irq_restore(flags) */
-	irq_save_restore(f->cc);
-	CO_CALL(f, p, __mod_memcg_state, .ms = f->ms,
-		.cc = f->cc, .memcg = f->memcg, .idx = f->idx, .val = f->val);
+	irq_save_restore(f->cc); /* local_irq_save() ... restore() */
+	CO_CALL(f, p, __mod_memcg_state, .ms = f->ms, .cc = f->cc,
+		.memcg = f->memcg, .idx = f->idx, .val = f->val);
 	EXIT(f);
 	CO_END(f, p);
 }
 
 /*
- * __mod_node_page_state(): this CPU's s8 diff of the node item; past the
- * stat threshold it is folded into the node's and the global counter,
- * two atomics on lines every CPU shares. SIM: stat_threshold is 125,
- * the cap of calculate_normal_threshold() that any server of the
- * profiles' size reaches.
+ * __mod_node_page_state() (mm/vmstat.c): this CPU's s8 diff of the node
+ * item; past the stat threshold it is folded into the node's and the
+ * global counter, two atomics on lines every CPU shares. SIM:
+ * stat_threshold is 125, the cap of calculate_normal_threshold() that
+ * any server of the profiles' size reaches.
  */
 #define SIM_STAT_THRESHOLD 125
 
+struct __mod_node_page_state_frame {
+	MEMCG_FRAME_HEAD;
+	int item;		/* SIM: a node item of enum memcg_stat_sim */
+	long delta;
+};
+
 static int __mod_node_page_state(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct __mod_node_page_state_frame *f = frame;
 	struct memcg_sim *ms = f->ms;
 	unsigned int node = cpu_node(ms, f->cc->cpu);
-	long *x;
+	long *x = &ms->node_diff[((size_t)f->cc->cpu * ms->nr_nodes + node) *
+					 NR_SIM_NODE_ITEMS +
+				 (unsigned int)f->item];
 
 	CO_BEGIN(f);
-	CO_AWAIT(f, coh_write(f->cc, coh_object_field(
-					     ms->node_pcp[f->cc->cpu *
-							  ms->nr_nodes + node],
-					     0)));
-	x = &ms->node_diff[((size_t)f->cc->cpu * ms->nr_nodes + node) *
-				   NR_SIM_NODE_ITEMS + (unsigned int)f->idx];
-	*x += f->val;
+	/* x = delta + __this_cpu_read(*p); */
+	CO_THIS_CPU_ADD_AT(f, *x, f->delta,
+			   coh_object_field(ms->node_pcp[f->cc->cpu *
+							 ms->nr_nodes + node],
+					    0));
 	if (*x <= SIM_STAT_THRESHOLD && *x >= -SIM_STAT_THRESHOLD)
 		CO_RETURN(f, p, 0);
 	*x = 0;
 	/* node_page_state_add(): pgdat->vm_stat[item], vm_node_stat[item] */
-	CO_AWAIT(f, coh_rmw(f->cc, stat_field(&ms->lruvec_pcpu_sl,
-					      ms->node_vm_stat[node], LPA_STATE,
-					      memcg_stat_index(ms, f->idx))));
-	CO_AWAIT(f, coh_rmw(f->cc, stat_field(&ms->lruvec_pcpu_sl,
-					      ms->vm_node_stat, LPA_STATE,
-					      memcg_stat_index(ms, f->idx))));
+	CO_AWAIT(f, co_access(f->cc,
+			      stat_field(&ms->lruvec_pcpu_sl,
+					 ms->node_vm_stat[node], LPA_STATE,
+					 memcg_stat_index(ms, f->item)),
+			      COH_RMW));
+	CO_AWAIT(f, co_access(f->cc,
+			      stat_field(&ms->lruvec_pcpu_sl, ms->vm_node_stat,
+					 LPA_STATE,
+					 memcg_stat_index(ms, f->item)),
+			      COH_RMW));
 	CO_END(f, p);
 }
+
+struct __mod_lruvec_state_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;	/* SIM: the lruvec's */
+	int idx;
+	long val;
+};
 
 /*
  * __mod_lruvec_state(lruvec, idx, val) for a node item of the memcg on
@@ -470,50 +522,53 @@ static int __mod_node_page_state(struct sim_proc *p, void *frame)
  */
 static int __mod_lruvec_state(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct __mod_lruvec_state_frame *f = frame;
 	struct memcg_sim *ms = f->ms;
 	struct memcg_vmstats_percpu *statc = NULL;
 	unsigned int node = cpu_node(ms, f->cc->cpu);
 
 	CO_BEGIN(f);
 	SIM_BUG_ON(f->idx >= NR_SIM_NODE_ITEMS);
-	CO_CALL(f, p, __mod_node_page_state, .ms = ms,
-		.cc = f->cc, .idx = f->idx, .val = f->val);
+	CO_CALL(f, p, __mod_node_page_state, .ms = ms, .cc = f->cc,
+		.item = f->idx, .delta = f->val);
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
-	CO_AWAIT(f, coh_write(f->cc, stat_field(&ms->pcpu_sl,
-						PCPU(f)->obj, PA_STATE,
-						memcg_stat_index(ms, f->idx))));
-	CO_AWAIT(f, coh_write(f->cc, stat_field(&ms->lruvec_pcpu_sl,
-						PCPU(f)->lruvec[node].obj,
-						LPA_STATE,
-						memcg_stat_index(ms, f->idx))));
-	statc = PCPU(f);
+	/* __this_cpu_add(pn->lruvec_stats_percpu->state[idx], val); */
+	CO_AWAIT(f, co_access(f->cc,
+			      this_cpu_vmstats_field(f, f->memcg, PA_STATE,
+						     memcg_stat_index(ms, f->idx)),
+			      COH_WRITE));
+	CO_AWAIT(f, co_access(f->cc,
+			      stat_field(&ms->lruvec_pcpu_sl,
+					 this_cpu_vmstats(f, f->memcg)->lruvec[node].obj,
+					 LPA_STATE, memcg_stat_index(ms, f->idx)),
+			      COH_WRITE));
+	statc = this_cpu_vmstats(f, f->memcg);
 	statc->state[f->idx] += f->val;
 	statc->lruvec[node].state[f->idx] += f->val;
 	truth_add(f->memcg, false, f->idx, f->val);
-	CO_CALL(f, p, memcg_rstat_updated, .ms = ms,
-		.cc = f->cc, .memcg = f->memcg, .val = f->val);
+	CO_CALL(f, p, memcg_rstat_updated, .ms = ms, .cc = f->cc,
+		.memcg = f->memcg, .val = f->val);
 	CO_END(f, p);
 }
 
 int mod_lruvec_state(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct mod_lruvec_state_frame *f = frame;
 
 	CO_BEGIN(f);
 	ENTER(f, KF_mod_lruvec_state);
 	irq_save_restore(f->cc);
-	CO_CALL(f, p, __mod_lruvec_state, .ms = f->ms,
-		.cc = f->cc, .memcg = f->memcg, .idx = f->idx, .val = f->val);
+	CO_CALL(f, p, __mod_lruvec_state, .ms = f->ms, .cc = f->cc,
+		.memcg = f->memcg, .idx = f->idx, .val = f->val);
 	EXIT(f);
 	CO_END(f, p);
 }
 
 /* __count_memcg_events(memcg, idx, count) */
-static int __count_memcg_events(struct sim_proc *p, void *frame)
+int __count_memcg_events(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct __count_memcg_events_frame *f = frame;
 	struct memcg_sim *ms = f->ms;
 	int i = -1;
 
@@ -524,26 +579,55 @@ static int __count_memcg_events(struct sim_proc *p, void *frame)
 	i = event_index(ms, sim_event_ev[f->idx]);
 	if (i < 0)
 		CO_RETURN(f, p, 0);
-	CO_AWAIT(f, coh_write(f->cc, stat_field(
-			&ms->pcpu_sl, PCPU(f)->obj, PA_EVENTS,
-			(unsigned int)event_index(ms, sim_event_ev[f->idx]))));
-	PCPU(f)->events[f->idx] += f->val;
-	truth_add(f->memcg, true, f->idx, f->val);
-	CO_CALL(f, p, memcg_rstat_updated, .ms = ms,
-		.cc = f->cc, .memcg = f->memcg, .val = f->val);
+	/* __this_cpu_add(memcg->vmstats_percpu->events[idx], count); */
+	CO_THIS_CPU_ADD_AT(f, this_cpu_vmstats(f, f->memcg)->events[f->idx],
+			   f->count,
+			   this_cpu_vmstats_field(f, f->memcg, PA_EVENTS,
+						  (unsigned int)event_index(
+							  ms, sim_event_ev[f->idx])));
+	truth_add(f->memcg, true, f->idx, f->count);
+	CO_CALL(f, p, memcg_rstat_updated, .ms = ms, .cc = f->cc,
+		.memcg = f->memcg, .val = f->count);
 	CO_END(f, p);
 }
 
 int count_memcg_events(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct count_memcg_events_frame *f = frame;
 
 	CO_BEGIN(f);
 	ENTER(f, KF_count_memcg_events);
 	irq_save_restore(f->cc);
-	CO_CALL(f, p, __count_memcg_events, .ms = f->ms,
-		.cc = f->cc, .memcg = f->memcg, .idx = f->idx, .val = f->val);
+	CO_CALL(f, p, __count_memcg_events, .ms = f->ms, .cc = f->cc,
+		.memcg = f->memcg, .idx = f->idx, .count = f->count);
 	EXIT(f);
+	CO_END(f, p);
+}
+
+/*
+ * mem_cgroup_charge_statistics() - a page-in (or, with negative
+ * nr_pages, a page-out) is one event whatever its size; nr_page_events
+ * counts the pages, for memcg_check_events(). The caller has interrupts
+ * off.
+ */
+int mem_cgroup_charge_statistics(struct sim_proc *p, void *frame)
+{
+	struct mem_cgroup_charge_statistics_frame *f = frame;
+
+	CO_BEGIN(f);
+	if (f->nr_pages > 0) {
+		CO_CALL(f, p, __count_memcg_events, .ms = f->ms, .cc = f->cc,
+			.memcg = f->memcg, .idx = SIM_PGPGIN, .count = 1);
+	} else {
+		CO_CALL(f, p, __count_memcg_events, .ms = f->ms, .cc = f->cc,
+			.memcg = f->memcg, .idx = SIM_PGPGOUT, .count = 1);
+		f->nr_pages = -f->nr_pages; /* for event */
+	}
+	/* __this_cpu_add(memcg->vmstats_percpu->nr_page_events, nr_pages); */
+	CO_THIS_CPU_ADD_AT(f, this_cpu_vmstats(f, f->memcg)->nr_page_events,
+			   (unsigned long)f->nr_pages,
+			   this_cpu_vmstats_field(f, f->memcg, PA_NR_PAGE_EVENTS,
+						  0));
 	CO_END(f, p);
 }
 
@@ -576,53 +660,27 @@ static bool mem_cgroup_event_ratelimit(struct memcg_vmstats_percpu *statc,
  * thresholds pointer and soft_limit are counted as the css.parent load
  * next to them.
  */
-static int memcg_check_events(struct sim_proc *p, void *frame)
+int memcg_check_events(struct sim_proc *p, void *frame)
 {
-	struct memcg_frame *f = frame;
+	struct memcg_check_events_frame *f = frame;
 	struct memcg_vmstats_percpu *statc;
 
 	CO_BEGIN(f);
-	statc = PCPU(f);
+	/* threshold event is triggered in finer grain than soft limit */
+	statc = this_cpu_vmstats(f, f->memcg);
 	if (!mem_cgroup_event_ratelimit(statc, 0))
 		CO_RETURN(f, p, 0);
-	f->drained = mem_cgroup_event_ratelimit(statc, 1);
-	for (f->m = f->memcg; f->m; f->m = f->m->parent)
-		CO_AWAIT(f, coh_read(f->cc, memcg_field(f->m,
-							MEMCG_CSS_PARENT)));
-	if (!f->drained)
+	f->do_softlimit = mem_cgroup_event_ratelimit(statc, 1);
+	/* mem_cgroup_threshold(memcg) */
+	for (f->iter = f->memcg; f->iter; f->iter = f->iter->parent)
+		CO_LOAD(f, f->iter, parent);
+	if (!f->do_softlimit)
 		CO_RETURN(f, p, 0);
-	for (f->m = f->memcg; f->m; f->m = f->m->parent) {
-		CO_AWAIT(f, coh_read(f->cc, f->m->memory.f[PC_USAGE]));
-		CO_AWAIT(f, coh_read(f->cc, memcg_field(f->m,
-							MEMCG_CSS_PARENT)));
+	/* mem_cgroup_update_tree(memcg, nid) */
+	for (f->iter = f->memcg; f->iter; f->iter = f->iter->parent) {
+		CO_LOAD(f, &f->iter->memory, usage);
+		CO_LOAD(f, f->iter, parent);
 	}
-	CO_END(f, p);
-}
-
-/*
- * mem_cgroup_charge_statistics(memcg, nr_pages): PGPGIN, one per call
- * ("pagein of a big page is an event"), and this CPU's nr_page_events,
- * under local_irq_disable(); then memcg_check_events(). uncharge_batch()
- * does the same with PGPGOUT counted per folio. .idx and .val are the
- * event and its count, .nr_pages the pages.
- */
-int mem_cgroup_charge_statistics(struct sim_proc *p, void *frame)
-{
-	struct memcg_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
-
-	CO_BEGIN(f);
-	if (ms->k->memcg_disabled)
-		CO_RETURN(f, p, 0);
-	irq_save_restore(f->cc);
-	CO_CALL(f, p, __count_memcg_events, .ms = ms,
-		.cc = f->cc, .memcg = f->memcg, .idx = f->idx, .val = f->val);
-	/* __this_cpu_add(memcg->vmstats_percpu->nr_page_events, nr_pages) */
-	CO_AWAIT(f, coh_write(f->cc, stat_field(&ms->pcpu_sl, PCPU(f)->obj,
-						PA_NR_PAGE_EVENTS, 0)));
-	PCPU(f)->nr_page_events += f->nr_pages;
-	CO_CALL(f, p, memcg_check_events, .ms = ms,
-		.cc = f->cc, .memcg = f->memcg);
 	CO_END(f, p);
 }
 
@@ -722,23 +780,18 @@ static int flush_array(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
-struct css_flush_frame {
-	struct co_frame co;
-	struct memcg_sim *ms;
-	struct coh_cpu *cc;
+struct memcg_flush_cpu_frame {
+	MEMCG_FRAME_HEAD;
 	struct mem_cgroup *memcg;
 	unsigned int cpu;
 	/* locals */
 	unsigned int node;
-	int *lru_slot;
 };
-/* SIM: transitional: these functions still share struct css_flush_frame */
-#define memcg_flush_cpu_frame css_flush_frame
 
 /* mem_cgroup_css_rstat_flush(css, cpu) for one (memcg, CPU) */
 static int memcg_flush_cpu(struct sim_proc *p, void *frame)
 {
-	struct css_flush_frame *f = frame;
+	struct memcg_flush_cpu_frame *f = frame;
 	struct memcg_sim *ms = f->ms;
 	struct mem_cgroup *memcg = f->memcg, *parent = memcg->parent;
 	struct memcg_vmstats_percpu *statc = NULL;
@@ -869,20 +922,15 @@ static const int v1_lru_reads[] = {
 static const int v1_events[] = { EV_PGPGIN, EV_PGPGOUT, EV_PGFAULT,
 				 EV_PGMAJFAULT };
 
-struct stat_read_frame {
-	struct co_frame co;
-	struct memcg_sim *ms;
-	struct coh_cpu *cc;
+struct stat_read_one_frame {
+	MEMCG_FRAME_HEAD;
 	struct mem_cgroup *memcg;
 	bool event, local;
 	int k;			/* kernel index */
 	/* locals */
 	unsigned int cpu;
 	long x;
-	struct coh_field *last;
 };
-/* SIM: transitional: these functions still share struct stat_read_frame */
-#define stat_read_one_frame stat_read_frame
 
 static void error_note(struct memcg_sim *ms, long got, long truth)
 {
@@ -901,7 +949,7 @@ static unsigned int pcpu_lines(const struct memcg_sim *ms)
 }
 
 /* The array of struct memcg_vmstats a read of the aggregate reads. */
-static unsigned int vmstats_array(const struct stat_read_frame *f)
+static unsigned int vmstats_array(const struct stat_read_one_frame *f)
 {
 	if (f->event)
 		return f->local ? VA_EVENTS_LOCAL : VA_EVENTS;
@@ -916,7 +964,7 @@ static unsigned int vmstats_array(const struct stat_read_frame *f)
  */
 static int stat_read_one(struct sim_proc *p, void *frame)
 {
-	struct stat_read_frame *f = frame;
+	struct stat_read_one_frame *f = frame;
 	struct memcg_sim *ms = f->ms;
 	struct memcg_vmstats_percpu *statc = NULL;
 	const int *slot = f->event ? ms->event_slot : ms->state_slot;
@@ -994,7 +1042,7 @@ static int stat_event_k(struct memcg_sim *ms, int ev)
 
 int memory_stat_show(struct sim_proc *p, void *frame)
 {
-	struct stat_show_frame *f = frame;
+	struct memory_stat_show_frame *f = frame;
 	struct memcg_sim *ms = f->ms;
 	unsigned int nbytes;
 	int k;
@@ -1065,8 +1113,8 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 		 * hierarchical_memory_limit: memory.max up the tree. SIM:
 		 * memsw.max, read next to it, is not placed.
 		 */
-		for (f->m = f->memcg; f->m; f->m = f->m->parent)
-			CO_AWAIT(f, coh_read(f->cc, f->m->memory.f[PC_MAX]));
+		for (f->mi = f->memcg; f->mi; f->mi = f->mi->parent)
+			CO_LOAD(f, &f->mi->memory, max);
 	}
 out:
 	CO_AWAIT(f, coh_fence(f->cc));

@@ -73,27 +73,31 @@ int propagate_protected_usage(struct sim_proc *p, void *frame)
 
 	/* v6.0: exchange whenever min or the protected usage is set */
 	CO_READ_ONCE(f, f->min, c, min);
-	if (!f->min)
-		CO_LOAD(f, c, min_usage); /* || atomic_long_read(&c->min_usage) */
+	if (!f->min) /* || atomic_long_read(&c->min_usage) */
+		CO_LOAD(f, c, min_usage);
 	if (f->min || c->min_usage) {
 		f->protected = min(f->usage, f->min);
-		CO_ATOMIC_LONG_XCHG(f, f->old_protected, c, min_usage, (long)f->protected);
+		CO_ATOMIC_LONG_XCHG(f, f->old_protected, c, min_usage,
+				    (long)f->protected);
 		c->nr_xchg++; /* SIM: counted for the report */
 		f->delta = (long)(f->protected - f->old_protected);
 		if (f->delta)
-			CO_ATOMIC_LONG_ADD(f, f->delta, c->parent, children_min_usage);
+			CO_ATOMIC_LONG_ADD(f, f->delta, c->parent,
+					   children_min_usage);
 	}
 
 	CO_READ_ONCE(f, f->low, c, low);
-	if (!f->low)
-		CO_LOAD(f, c, low_usage); /* || atomic_long_read(&c->low_usage) */
+	if (!f->low) /* || atomic_long_read(&c->low_usage) */
+		CO_LOAD(f, c, low_usage);
 	if (f->low || c->low_usage) {
 		f->protected = min(f->usage, f->low);
-		CO_ATOMIC_LONG_XCHG(f, f->old_protected, c, low_usage, (long)f->protected);
+		CO_ATOMIC_LONG_XCHG(f, f->old_protected, c, low_usage,
+				    (long)f->protected);
 		c->nr_xchg++;
 		f->delta = (long)(f->protected - f->old_protected);
 		if (f->delta)
-			CO_ATOMIC_LONG_ADD(f, f->delta, c->parent, children_low_usage);
+			CO_ATOMIC_LONG_ADD(f, f->delta, c->parent,
+					   children_low_usage);
 	}
 	goto out;
 
@@ -107,22 +111,26 @@ v6_1:
 	f->protected = min(f->usage, c->min);
 	CO_ATOMIC_LONG_READ(f, f->old_protected, c, min_usage);
 	if (f->protected != f->old_protected) {
-		CO_ATOMIC_LONG_XCHG(f, f->old_protected, c, min_usage, (long)f->protected);
+		CO_ATOMIC_LONG_XCHG(f, f->old_protected, c, min_usage,
+				    (long)f->protected);
 		c->nr_xchg++;
 		f->delta = (long)(f->protected - f->old_protected);
 		if (f->delta)
-			CO_ATOMIC_LONG_ADD(f, f->delta, c->parent, children_min_usage);
+			CO_ATOMIC_LONG_ADD(f, f->delta, c->parent,
+					   children_min_usage);
 	}
 
 	CO_LOAD(f, c, low); /* protected = min(usage, READ_ONCE(c->low)); */
 	f->protected = min(f->usage, c->low);
 	CO_ATOMIC_LONG_READ(f, f->old_protected, c, low_usage);
 	if (f->protected != f->old_protected) {
-		CO_ATOMIC_LONG_XCHG(f, f->old_protected, c, low_usage, (long)f->protected);
+		CO_ATOMIC_LONG_XCHG(f, f->old_protected, c, low_usage,
+				    (long)f->protected);
 		c->nr_xchg++;
 		f->delta = (long)(f->protected - f->old_protected);
 		if (f->delta)
-			CO_ATOMIC_LONG_ADD(f, f->delta, c->parent, children_low_usage);
+			CO_ATOMIC_LONG_ADD(f, f->delta, c->parent,
+					   children_low_usage);
 	}
 out:
 	/* SIM: static, inlined into its callers: no fence at its return. */
@@ -192,7 +200,8 @@ int page_counter_charge(struct sim_proc *p, void *frame)
 		 */
 		CO_LOAD(f, f->c, watermark);
 		if ((unsigned long)f->new > f->c->watermark)
-			CO_WRITE_ONCE(f, f->c, watermark, (unsigned long)f->new);
+			CO_WRITE_ONCE(f, f->c, watermark,
+				      (unsigned long)f->new);
 		CO_READ_ONCE(f, f->c, f->c, parent); /* c = c->parent */
 	}
 	CO_FENCE(f);
@@ -248,7 +257,8 @@ int page_counter_try_charge(struct sim_proc *p, void *frame)
 		/* The same lost-update race as failcnt's, and as harmless. */
 		CO_LOAD(f, f->c, watermark);
 		if ((unsigned long)f->new > f->c->watermark)
-			CO_WRITE_ONCE(f, f->c, watermark, (unsigned long)f->new);
+			CO_WRITE_ONCE(f, f->c, watermark,
+				      (unsigned long)f->new);
 		CO_READ_ONCE(f, f->c, f->c, parent); /* c = c->parent */
 	}
 	CO_FENCE(f);
@@ -257,8 +267,8 @@ int page_counter_try_charge(struct sim_proc *p, void *frame)
 
 failed:
 	for (f->c = f->counter; f->c != *f->fail;) {
-		CO_CALL(f, p, page_counter_cancel, .cc = f->cc,
-			.counter = f->c, .nr_pages = f->nr_pages);
+		CO_CALL(f, p, page_counter_cancel, .cc = f->cc, .counter = f->c,
+			.nr_pages = f->nr_pages);
 		CO_READ_ONCE(f, f->c, f->c, parent); /* c = c->parent */
 	}
 	CO_FENCE(f);
@@ -282,8 +292,8 @@ int page_counter_uncharge(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(f, KF_page_counter_uncharge);
 	for (f->c = f->counter; f->c;) {
-		CO_CALL(f, p, page_counter_cancel, .cc = f->cc,
-			.counter = f->c, .nr_pages = f->nr_pages);
+		CO_CALL(f, p, page_counter_cancel, .cc = f->cc, .counter = f->c,
+			.nr_pages = f->nr_pages);
 		CO_READ_ONCE(f, f->c, f->c, parent); /* c = c->parent */
 	}
 	CO_FENCE(f);

@@ -11,9 +11,20 @@
 #include "models/kernel/pahole.h"
 
 const char *const page_counter_member_names[NR_PC_MEMBERS] = {
-	"usage", "min", "low", "high", "max", "emin", "min_usage",
-	"children_min_usage", "elow", "low_usage", "children_low_usage",
-	"watermark", "failcnt", "parent",
+	"usage",
+	"min",
+	"low",
+	"high",
+	"max",
+	"emin",
+	"min_usage",
+	"children_min_usage",
+	"elow",
+	"low_usage",
+	"children_low_usage",
+	"watermark",
+	"failcnt",
+	"parent",
 };
 
 const struct page_counter_layout page_counter_layout_v6_0 = {
@@ -36,26 +47,29 @@ const struct page_counter_layout page_counter_layout_v6_1 = {
 	},
 };
 
-int page_counter_layout_check(const struct page_counter_layout *l,
-			      char *why, size_t len)
+int page_counter_layout_check(const struct page_counter_layout *l, char *why,
+			      size_t len)
 {
 	unsigned int i, j;
 
 	if (l->align != 8 && l->align != 64) {
-		snprintf(why, len, "alignment %u is neither 8 nor 64", l->align);
+		snprintf(why, len, "alignment %u is neither 8 nor 64",
+			 l->align);
 		return -1;
 	}
 	for (i = 0; i < NR_PC_MEMBERS; i++) {
 		if (l->offset[i] % 8 || l->offset[i] + 8 > l->size) {
-			snprintf(why, len,
-				 "'%s' at offset %u is not an aligned 8-byte member inside a %u-byte struct",
-				 page_counter_member_names[i], l->offset[i],
-				 l->size);
+			snprintf(
+				why, len,
+				"'%s' at offset %u is not an aligned 8-byte member inside a %u-byte struct",
+				page_counter_member_names[i], l->offset[i],
+				l->size);
 			return -1;
 		}
 		for (j = 0; j < i; j++) {
 			if (l->offset[i] == l->offset[j]) {
-				snprintf(why, len, "'%s' and '%s' overlap at offset %u",
+				snprintf(why, len,
+					 "'%s' and '%s' overlap at offset %u",
 					 page_counter_member_names[j],
 					 page_counter_member_names[i],
 					 l->offset[i]);
@@ -82,9 +96,10 @@ int page_counter_layout_from_pahole(const struct pahole_struct *ps,
 			pahole_field(ps, page_counter_member_names[i]);
 
 		if (!pf) {
-			sim_error_set(err, path, 0, 0,
-				      "struct %s has no member '%s': not a struct page_counter",
-				      ps->name, page_counter_member_names[i]);
+			sim_error_set(
+				err, path, 0, 0,
+				"struct %s has no member '%s': not a struct page_counter",
+				ps->name, page_counter_member_names[i]);
 			return -1;
 		}
 		if (pf->size != 8) {

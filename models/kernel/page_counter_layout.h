@@ -54,8 +54,8 @@ enum page_counter_member {
 extern const char *const page_counter_member_names[NR_PC_MEMBERS];
 
 struct page_counter_layout {
-	unsigned int size;	/* sizeof(struct page_counter) */
-	unsigned int align;	/* its alignment: 8, or 64 when padded */
+	unsigned int size; /* sizeof(struct page_counter) */
+	unsigned int align; /* its alignment: 8, or 64 when padded */
 	unsigned int offset[NR_PC_MEMBERS];
 };
 
@@ -77,7 +77,7 @@ int page_counter_layout_from_pahole(const struct pahole_struct *ps,
  * page_counter_layout_check() - a layout is usable when its members lie
  * inside the struct and do not overlap (8 bytes each).
  */
-int page_counter_layout_check(const struct page_counter_layout *l,
-			      char *why, size_t len);
+int page_counter_layout_check(const struct page_counter_layout *l, char *why,
+			      size_t len);
 
 #endif /* MODELS_KERNEL_PAGE_COUNTER_LAYOUT_H */

@@ -94,10 +94,10 @@ static inline bool co_fence(struct coh_cpu *cc)
 #define CO_LOAD_AT(f, fld) CO_AWAIT(f, co_access((f)->cc, (fld), COH_READ))
 
 /* A store of @fld that leaves @val in @lval. */
-#define CO_STORE_AT(f, lval, val, fld)                                  \
-	do {                                                            \
-		CO_AWAIT(f, co_access((f)->cc, (fld), COH_WRITE));      \
-		(lval) = (val);                                         \
+#define CO_STORE_AT(f, lval, val, fld)                             \
+	do {                                                       \
+		CO_AWAIT(f, co_access((f)->cc, (fld), COH_WRITE)); \
+		(lval) = (val);                                    \
 	} while (0)
 
 /* dst = READ_ONCE(lval), or atomic_long_read(&lval). */
@@ -107,11 +107,21 @@ static inline bool co_fence(struct coh_cpu *cc)
 		(dst) = (lval);            \
 	} while (0)
 
-/* A locked RMW of @fld that adds @i to @lval. */
-#define CO_ATOMIC_ADD_AT(f, i, lval, fld)                          \
+/*
+ * __this_cpu_add(lval, i): a plain read-modify-write of this CPU's own
+ * counter, a store to its line.
+ */
+#define CO_THIS_CPU_ADD_AT(f, lval, i, fld)                        \
 	do {                                                       \
-		CO_AWAIT(f, co_access((f)->cc, (fld), COH_RMW));   \
-		(lval) += (__typeof__(lval))(i);                   \
+		CO_AWAIT(f, co_access((f)->cc, (fld), COH_WRITE)); \
+		(lval) += (i);                                     \
+	} while (0)
+
+/* A locked RMW of @fld that adds @i to @lval. */
+#define CO_ATOMIC_ADD_AT(f, i, lval, fld)                        \
+	do {                                                     \
+		CO_AWAIT(f, co_access((f)->cc, (fld), COH_RMW)); \
+		(lval) += (__typeof__(lval))(i);                 \
 	} while (0)
 
 /* dst = atomic_add_return(i, &lval): the sum */
@@ -122,10 +132,10 @@ static inline bool co_fence(struct coh_cpu *cc)
 	} while (0)
 
 /* A locked RMW of @fld that subtracts @i from @lval. */
-#define CO_ATOMIC_SUB_AT(f, i, lval, fld)                          \
-	do {                                                       \
-		CO_AWAIT(f, co_access((f)->cc, (fld), COH_RMW));   \
-		(lval) -= (__typeof__(lval))(i);                   \
+#define CO_ATOMIC_SUB_AT(f, i, lval, fld)                        \
+	do {                                                     \
+		CO_AWAIT(f, co_access((f)->cc, (fld), COH_RMW)); \
+		(lval) -= (__typeof__(lval))(i);                 \
 	} while (0)
 
 /* dst = atomic_sub_return(i, &lval): the difference */
@@ -136,11 +146,11 @@ static inline bool co_fence(struct coh_cpu *cc)
 	} while (0)
 
 /* dst = xchg(&lval, val): the old value */
-#define CO_XCHG_AT(f, dst, lval, val, fld)                         \
-	do {                                                       \
-		CO_AWAIT(f, co_access((f)->cc, (fld), COH_RMW));   \
-		(dst) = (lval);                                    \
-		(lval) = (val);                                    \
+#define CO_XCHG_AT(f, dst, lval, val, fld)                       \
+	do {                                                     \
+		CO_AWAIT(f, co_access((f)->cc, (fld), COH_RMW)); \
+		(dst) = (lval);                                  \
+		(lval) = (val);                                  \
 	} while (0)
 
 /* ---- by member: the kernel's `&obj->member` as `obj, member` ---- */
@@ -151,6 +161,13 @@ static inline bool co_fence(struct coh_cpu *cc)
 /* A plain store: obj->member = val; */
 #define CO_STORE(f, obj, member, val) \
 	CO_STORE_AT(f, (obj)->member, val, COH_FIELD(obj, member))
+
+/*
+ * obj->member[i] = val; for an array member whose elements share one
+ * field, obj->coh.member (SIM: the stock's slots).
+ */
+#define CO_STORE_ELEM(f, obj, member, i, val) \
+	CO_STORE_AT(f, (obj)->member[i], val, COH_FIELD(obj, member))
 
 /* dst = READ_ONCE(obj->member); */
 #define CO_READ_ONCE(f, dst, obj, member) \
@@ -164,8 +181,7 @@ static inline bool co_fence(struct coh_cpu *cc)
 	CO_READ_ONCE(f, dst, obj, member)
 
 /* atomic_long_set(&obj->member, val); */
-#define CO_ATOMIC_LONG_SET(f, obj, member, val) \
-	CO_STORE(f, obj, member, val)
+#define CO_ATOMIC_LONG_SET(f, obj, member, val) CO_STORE(f, obj, member, val)
 
 /* atomic_long_add(i, &obj->member); */
 #define CO_ATOMIC_LONG_ADD(f, i, obj, member) \

@@ -14,9 +14,9 @@
 #ifndef MODELS_KERNEL_COMPAT_KERNEL_H
 #define MODELS_KERNEL_COMPAT_KERNEL_H
 
-#include <errno.h>	/* ENOMEM, EBUSY: Linux's values */
+#include <errno.h> /* ENOMEM, EBUSY: Linux's values */
 
-#include "sim/util.h"	/* ARRAY_SIZE() */
+#include "sim/util.h" /* ARRAY_SIZE() */
 
 #define PAGE_SHIFT 12
 #define PAGE_SIZE (1UL << PAGE_SHIFT)
@@ -26,12 +26,12 @@
  * the distinctions the charge paths make.
  */
 #define GFP_KERNEL 0x1u
-#define GFP_NOWAIT 0x2u		/* may not reclaim: softirq context */
+#define GFP_NOWAIT 0x2u /* may not reclaim: softirq context */
 #define __GFP_NOFAIL 0x4u
 
 /* mm/memcontrol.c, include/linux/swap.h, include/linux/mmzone.h */
 #define MAX_RECLAIM_RETRIES 16
-#define SWAP_CLUSTER_MAX 32
+#define SWAP_CLUSTER_MAX 32UL
 #define PAGE_ALLOC_COSTLY_ORDER 3
 
 /*
