@@ -93,7 +93,11 @@ static void memcg_layout_build(struct memcg_sim *ms, unsigned int mo)
 	};
 }
 
-static int layout_resolve(struct memcg_sim *ms, const struct kernel_config *k)
+/*
+ * The page_counter layout of @k: a kernel version's, or one the scenario
+ * gave, checked when the scenario was loaded (models/kernel/config.c).
+ */
+static void layout_resolve(struct memcg_sim *ms, const struct kernel_config *k)
 {
 	switch (k->page_counter_layout) {
 	case PC_LAYOUT_V6_0:
@@ -107,7 +111,6 @@ static int layout_resolve(struct memcg_sim *ms, const struct kernel_config *k)
 		ms->pcl = k->pc_layout;
 		break;
 	}
-	return 0;
 }
 
 static void page_counter_place(struct page_counter *pc, struct coh_object *obj,

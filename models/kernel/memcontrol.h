@@ -307,15 +307,25 @@ struct memcg_sim {
 	struct sim_stat charge_lat;	/* try_charge_memcg() that charged, ns */
 };
 
-/*
- * memcg_sim_create() - the memcgs of @tree with the knobs of @k, laid out
- * in @coh's memory. Returns NULL with @err set when a layout file cannot
- * be used.
+/**
+ * memcg_sim_create() - the memory controller of a run (memcg_sim.c)
+ * @k: the kernel configuration; its layouts were checked when the
+ *	scenario was loaded, so nothing here can fail on user input
+ * @tree: the cgroups, root first
+ * @coh: the memory the memcgs, stocks and statistics are placed in
+ * @nr_cpus: CPUs with a stock and per-CPU statistics
+ *
+ * Context: setup, before the engine runs; SIM only.
+ * Return: the controller, never NULL (out of host memory is a
+ * SIM_BUG_ON); free it with memcg_sim_free(). It keeps pointers to @k,
+ * @tree's paths and @coh, which must outlive it.
  */
 struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 				   const struct cgroup_tree *tree,
 				   struct coh *coh, unsigned int nr_cpus);
+/* memcg_sim_free() - free @ms and what it allocated; NULL is a no-op. */
 void memcg_sim_free(struct memcg_sim *ms);
+/* memcg_sim_reset_counts() - zero the counts and latencies (warm-up). */
 void memcg_sim_reset_counts(struct memcg_sim *ms);
 struct mem_cgroup *memcg_sim_find(struct memcg_sim *ms, const char *path);
 

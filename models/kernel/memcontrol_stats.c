@@ -735,12 +735,9 @@ static int flush_array(struct sim_proc *p, void *frame)
 						   f->i)));
 		s = f->slot ? f->slot[f->i] : -1;
 		f->delta = s >= 0 ? f->pending[s] : 0;
-		if (f->delta) {
-			CO_AWAIT(f, coh_write(f->cc, stat_field(f->asl, f->agg,
-								f->a_pend,
-								f->i)));
-			f->pending[f->slot[f->i]] = 0;
-		}
+		if (f->delta)
+			CO_STORE_AT(f, f->pending[f->slot[f->i]], 0,
+				    stat_field(f->asl, f->agg, f->a_pend, f->i));
 		/* v = READ_ONCE(statc->state[i]): the updater's line */
 		CO_AWAIT(f, touch(f, 1, stat_field(f->psl, f->pcpu, f->a_cur,
 						   f->i)));
@@ -753,29 +750,19 @@ static int flush_array(struct sim_proc *p, void *frame)
 		if (s >= 0 && f->v != f->prev[s]) {
 			f->delta_cpu = f->v - f->prev[s];
 			f->delta += f->delta_cpu;
-			CO_AWAIT(f, coh_write(f->cc, stat_field(f->psl, f->pcpu,
-								f->a_prev,
-								f->i)));
-			f->prev[f->slot[f->i]] = f->v;
+			CO_STORE_AT(f, f->prev[f->slot[f->i]], f->v,
+				    stat_field(f->psl, f->pcpu, f->a_prev, f->i));
 		}
-		if (f->local && f->delta_cpu) {
-			/* v6.6: the non-hierarchical count */
-			CO_AWAIT(f, coh_write(f->cc, stat_field(f->asl, f->agg,
-								f->a_local,
-								f->i)));
-			f->local[f->slot[f->i]] += f->delta_cpu;
-		}
+		if (f->local && f->delta_cpu) /* v6.6: the non-hierarchical count */
+			CO_ADD_AT(f, f->local[f->slot[f->i]], f->delta_cpu,
+				  stat_field(f->asl, f->agg, f->a_local, f->i));
 		if (!f->delta)
 			continue;
-		CO_AWAIT(f, coh_write(f->cc, stat_field(f->asl, f->agg,
-							f->a_val, f->i)));
-		f->value[f->slot[f->i]] += f->delta;
-		if (f->pagg) {
-			CO_AWAIT(f, coh_write(f->cc, stat_field(f->asl, f->pagg,
-								f->a_pend,
-								f->i)));
-			f->ppending[f->slot[f->i]] += f->delta;
-		}
+		CO_ADD_AT(f, f->value[f->slot[f->i]], f->delta,
+			  stat_field(f->asl, f->agg, f->a_val, f->i));
+		if (f->pagg)
+			CO_ADD_AT(f, f->ppending[f->slot[f->i]], f->delta,
+				  stat_field(f->asl, f->pagg, f->a_pend, f->i));
 	}
 	CO_END(f, p);
 }
@@ -850,21 +837,22 @@ static int memcg_flush_cpu(struct sim_proc *p, void *frame)
 	}
 	if (ms->k->stats_flush_threshold == FLUSH_PER_MEMCG) {
 		/* v6.8: statc->stats_updates = 0, the updater's first line */
-		CO_AWAIT(f, coh_write(f->cc, stat_field(
-				&ms->pcpu_sl,
-				memcg_vmstats_percpu(ms, memcg, f->cpu)->obj,
-				PA_HDR, 0)));
-		memcg_vmstats_percpu(ms, memcg, f->cpu)->stats_updates = 0;
-		/* only do the atomic write once */
-		CO_AWAIT(f, coh_read(f->cc, stat_field(&ms->vmstats_sl,
-						       memcg->vmstats.obj,
-						       VA_STATS_UPDATES, 0)));
-		if (memcg->vmstats.stats_updates) {
-			CO_AWAIT(f, coh_write(f->cc, stat_field(
-					    &ms->vmstats_sl, memcg->vmstats.obj,
-					    VA_STATS_UPDATES, 0)));
-			memcg->vmstats.stats_updates = 0;
-		}
+		CO_STORE_AT(f, memcg_vmstats_percpu(ms, memcg, f->cpu)->stats_updates,
+			    0,
+			    stat_field(&ms->pcpu_sl,
+				       memcg_vmstats_percpu(ms, memcg, f->cpu)->obj,
+				       PA_HDR, 0));
+		/*
+		 * Read before writing: the atomic write, which takes the
+		 * line exclusive, is needed only once.
+		 */
+		CO_LOAD_AT(f, stat_field(&ms->vmstats_sl, memcg->vmstats.obj,
+					 VA_STATS_UPDATES, 0));
+		if (memcg->vmstats.stats_updates)
+			CO_STORE_AT(f, memcg->vmstats.stats_updates, 0,
+				    stat_field(&ms->vmstats_sl,
+					       memcg->vmstats.obj,
+					       VA_STATS_UPDATES, 0));
 	}
 	KPROF_EXIT(f->cc->prof, f->cc->proc->now);
 	CO_END(f, p);
@@ -976,10 +964,8 @@ static int stat_read_one(struct sim_proc *p, void *frame)
 	if (f->k < 0)
 		CO_RETURN(f, p, 0);
 	if (!f->local || ms->k->local_stats == LOCAL_AGGREGATED) {
-		CO_AWAIT(f, coh_read(f->cc, stat_field(&ms->vmstats_sl,
-						       f->memcg->vmstats.obj,
-						       vmstats_array(f),
-						       (unsigned int)f->k)));
+		CO_LOAD_AT(f, stat_field(&ms->vmstats_sl, f->memcg->vmstats.obj,
+					 vmstats_array(f), (unsigned int)f->k));
 		s = slot[f->k];
 		if (s < 0)
 			CO_RETURN(f, p, 0);
@@ -996,11 +982,10 @@ static int stat_read_one(struct sim_proc *p, void *frame)
 		statc = f->memcg->vmstats_percpu ?
 				f->memcg->vmstats_percpu[f->cpu] : NULL;
 		if (statc) {
-			CO_AWAIT(f, coh_read(f->cc, stat_field(
-				    &ms->pcpu_sl,
-				    f->memcg->vmstats_percpu[f->cpu]->obj,
-				    f->event ? PA_EVENTS : PA_STATE,
-				    (unsigned int)f->k)));
+			CO_LOAD_AT(f, stat_field(&ms->pcpu_sl,
+						 f->memcg->vmstats_percpu[f->cpu]->obj,
+						 f->event ? PA_EVENTS : PA_STATE,
+						 (unsigned int)f->k));
 			statc = f->memcg->vmstats_percpu[f->cpu];
 			s = slot[f->k];
 			if (s >= 0)
@@ -1117,7 +1102,7 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 			CO_LOAD(f, &f->mi->memory, max);
 	}
 out:
-	CO_AWAIT(f, coh_fence(f->cc));
+	CO_FENCE(f);
 	ms->counts.stat_reads++;
 	sim_stat_add(&ms->read_lat, (double)(NOW(f) - f->start) /
 					    SIM_PS_PER_NS);

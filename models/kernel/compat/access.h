@@ -108,14 +108,17 @@ static inline bool co_fence(struct coh_cpu *cc)
 	} while (0)
 
 /*
- * __this_cpu_add(lval, i): a plain read-modify-write of this CPU's own
- * counter, a store to its line.
+ * lval += i, not atomic: a read-modify-write the CPU does in its cache, a
+ * store to the line.
  */
-#define CO_THIS_CPU_ADD_AT(f, lval, i, fld)                        \
+#define CO_ADD_AT(f, lval, i, fld)                                 \
 	do {                                                       \
 		CO_AWAIT(f, co_access((f)->cc, (fld), COH_WRITE)); \
 		(lval) += (i);                                     \
 	} while (0)
+
+/* __this_cpu_add(lval, i): the same on this CPU's own counter */
+#define CO_THIS_CPU_ADD_AT(f, lval, i, fld) CO_ADD_AT(f, lval, i, fld)
 
 /* A locked RMW of @fld that adds @i to @lval. */
 #define CO_ATOMIC_ADD_AT(f, i, lval, fld)                        \
