@@ -69,27 +69,32 @@ static void memcg_layout_build(struct memcg_sim *ms, unsigned int mo)
 	SIM_BUG_ON(!fl);
 	fl[n++] = (struct coh_layout_field){ "css.parent", m - 16, 8 };
 	fl[n++] = (struct coh_layout_field){ "id", m - 8, 8 };
-	fl[n++] = (struct coh_layout_field){
-		"swap.usage", m + stride + pcl->offset[PC_USAGE], 8 };
-	fl[n++] = (struct coh_layout_field){
-		"swap.high", m + stride + pcl->offset[PC_HIGH], 8 };
+	fl[n++] = (struct coh_layout_field){ "swap.usage",
+					     m + stride + pcl->offset[PC_USAGE],
+					     8 };
+	fl[n++] = (struct coh_layout_field){ "swap.high",
+					     m + stride + pcl->offset[PC_HIGH],
+					     8 };
 	/*
 	 * socket_pressure sits far into the struct, among read-mostly
 	 * members (after the statistics): SIM: a line of its own.
 	 */
-	fl[n++] = (struct coh_layout_field){
-		"socket_pressure", round_up(m + 3 * stride, 64), 8 };
+	fl[n++] = (struct coh_layout_field){ "socket_pressure",
+					     round_up(m + 3 * stride, 64), 8 };
 	for (i = 0; i < NR_PC_MEMBERS; i++)
 		fl[n++] = (struct coh_layout_field){ ms->member_names[0][i],
 						     m + pcl->offset[i], 8 };
 	for (i = 0; i < NR_PC_MEMBERS; i++)
-		fl[n++] = (struct coh_layout_field){
-			ms->member_names[1][i], m + 2 * stride + pcl->offset[i],
-			8 };
+		fl[n++] = (struct coh_layout_field){ ms->member_names[1][i],
+						     m + 2 * stride +
+							     pcl->offset[i],
+						     8 };
 	ms->memcg_fields = fl;
 	ms->memcg_layout = (struct coh_layout){
-		.name = "mem_cgroup", .size = round_up(m + 3 * stride, 64) + 64,
-		.nr_fields = n, .fields = fl,
+		.name = "mem_cgroup",
+		.size = round_up(m + 3 * stride, 64) + 64,
+		.nr_fields = n,
+		.fields = fl,
 	};
 }
 
@@ -168,8 +173,9 @@ static void stat_layout_finish(struct stat_layout *sl, const char *type,
 					 "%s[%u-%u]", names[a],
 					 (off - sl->a[a].off) / 8,
 					 (end - sl->a[a].off) / 8 - 1);
-			sl->fields[nr] = (struct coh_layout_field){
-				sl->names[nr], off, end - off };
+			sl->fields[nr] =
+				(struct coh_layout_field){ sl->names[nr], off,
+							   end - off };
 			nr++;
 		}
 	}
@@ -189,14 +195,16 @@ static void stat_layout_free(struct stat_layout *sl)
  */
 static void stats_layouts_build(struct memcg_sim *ms)
 {
-	static const char *const pa[] = { "stats_updates", "state", "events",
-		"state_prev", "events_prev", "nr_page_events" };
-	static const char *const va[] = { "state", "events", "state_local",
-		"events_local", "state_pending", "events_pending",
-		"stats_updates" };
+	static const char *const pa[] = { "stats_updates", "state",
+					  "events",	   "state_prev",
+					  "events_prev",   "nr_page_events" };
+	static const char *const va[] = { "state",	   "events",
+					  "state_local",   "events_local",
+					  "state_pending", "events_pending",
+					  "stats_updates" };
 	static const char *const lpa[] = { "state", "state_prev" };
 	static const char *const la[] = { "state", "state_local",
-					   "state_pending" };
+					  "state_pending" };
 	const struct kernel_config *k = ms->k;
 	unsigned int m = k->memcg_stat_items, e = k->memcg_event_items;
 	unsigned int s = k->lruvec_stat_items;
@@ -217,7 +225,7 @@ static void stats_layouts_build(struct memcg_sim *ms)
 	stat_layout_add(&ms->pcpu_sl, "", e, 0);
 	stat_layout_add(&ms->pcpu_sl, "", m, 0);
 	stat_layout_add(&ms->pcpu_sl, "", e, 0);
-	stat_layout_add(&ms->pcpu_sl, "", 1, 0);	/* + targets[2] */
+	stat_layout_add(&ms->pcpu_sl, "", 1, 0); /* + targets[2] */
 	ms->pcpu_sl.l.size += 16;
 	if (tail) {
 		/* the header array moves to the end: one slot */
@@ -247,17 +255,17 @@ static void stats_layouts_build(struct memcg_sim *ms)
 	stat_layout_finish(&ms->lruvec_sl, "lruvec_stats", la, 0);
 }
 
-struct memcg_vmstats_percpu *
-memcg_vmstats_percpu(struct memcg_sim *ms, struct mem_cgroup *memcg,
-		     unsigned int cpu)
+struct memcg_vmstats_percpu *memcg_vmstats_percpu(struct memcg_sim *ms,
+						  struct mem_cgroup *memcg,
+						  unsigned int cpu)
 {
 	struct memcg_vmstats_percpu *statc = NULL;
 	char name[64];
 	unsigned int node;
 
 	if (!memcg->vmstats_percpu) {
-		memcg->vmstats_percpu = calloc(ms->nr_cpus,
-					       sizeof(*memcg->vmstats_percpu));
+		memcg->vmstats_percpu =
+			calloc(ms->nr_cpus, sizeof(*memcg->vmstats_percpu));
 		SIM_BUG_ON(!memcg->vmstats_percpu);
 	}
 	statc = memcg->vmstats_percpu[cpu];
@@ -289,11 +297,12 @@ static void memcg_stats_init(struct memcg_sim *ms)
 	ms->nr_nodes = m->sockets;
 	stats_layouts_build(ms);
 	ms->node_pcp_layout = (struct coh_layout){ "per_cpu_nodestats", 64,
-		ARRAY_SIZE(node_pcp_fields), node_pcp_fields };
-	ms->state_slot = malloc(ms->k->memcg_stat_items *
-				sizeof(*ms->state_slot));
-	ms->event_slot = malloc(ms->k->memcg_event_items *
-				sizeof(*ms->event_slot));
+						   ARRAY_SIZE(node_pcp_fields),
+						   node_pcp_fields };
+	ms->state_slot =
+		malloc(ms->k->memcg_stat_items * sizeof(*ms->state_slot));
+	ms->event_slot =
+		malloc(ms->k->memcg_event_items * sizeof(*ms->event_slot));
 	SIM_BUG_ON(!ms->state_slot || !ms->event_slot);
 	for (i = 0; i < ms->k->memcg_stat_items; i++)
 		ms->state_slot[i] = -1;
@@ -303,8 +312,8 @@ static void memcg_stats_init(struct memcg_sim *ms)
 		ms->state_slot[memcg_stat_index(ms, (int)i)] = (int)i;
 	for (i = 0; i < NR_SIM_EVENTS; i++)
 		ms->event_slot[event_index(ms, sim_event_ev[i])] = (int)i;
-	ms->flush_period_ps = (sim_time_t)ms->k->stats_flush_period_ms *
-			      SIM_PS_PER_MS;
+	ms->flush_period_ps =
+		(sim_time_t)ms->k->stats_flush_period_ms * SIM_PS_PER_MS;
 	/* as if the periodic flusher had just run at time 0 */
 	ms->flush_next_time = 2 * ms->flush_period_ps;
 	sim_stat_init(&ms->flush_lat);
@@ -318,11 +327,12 @@ static void memcg_stats_init(struct memcg_sim *ms)
 
 		ms->cgroup_parent[i] = memcg->parent ? (int)memcg->parent->id :
 						       -1;
-		snprintf(name, sizeof(name), "vmstats(%.24s)", memcg->obj->name);
-		memcg->vmstats.obj = coh_object_create(ms->coh, name,
-						       &ms->vmstats_sl.l, 0);
-		memcg->lruvec_stats = calloc(ms->nr_nodes,
-					     sizeof(*memcg->lruvec_stats));
+		snprintf(name, sizeof(name), "vmstats(%.24s)",
+			 memcg->obj->name);
+		memcg->vmstats.obj =
+			coh_object_create(ms->coh, name, &ms->vmstats_sl.l, 0);
+		memcg->lruvec_stats =
+			calloc(ms->nr_nodes, sizeof(*memcg->lruvec_stats));
 		SIM_BUG_ON(!memcg->lruvec_stats);
 		for (node = 0; node < ms->nr_nodes; node++) {
 			snprintf(name, sizeof(name), "lruvec_stats(%.16s,%u)",
@@ -340,9 +350,9 @@ static void memcg_stats_init(struct memcg_sim *ms)
 					   &ms->global_layout, 0);
 	ms->node_pcp = calloc((size_t)ms->nr_cpus * ms->nr_nodes,
 			      sizeof(*ms->node_pcp));
-	ms->node_diff = calloc((size_t)ms->nr_cpus * ms->nr_nodes *
-				       NR_SIM_NODE_ITEMS,
-			       sizeof(*ms->node_diff));
+	ms->node_diff =
+		calloc((size_t)ms->nr_cpus * ms->nr_nodes * NR_SIM_NODE_ITEMS,
+		       sizeof(*ms->node_diff));
 	ms->node_vm_stat = calloc(ms->nr_nodes, sizeof(*ms->node_vm_stat));
 	ms->cold_seen = calloc(ms->nr_cpus, sizeof(*ms->cold_seen));
 	SIM_BUG_ON(!ms->node_pcp || !ms->node_diff || !ms->node_vm_stat ||
@@ -438,16 +448,21 @@ struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 	ms->nr_cpus = nr_cpus;
 	layout_resolve(ms, k);
 	mo = k->memory_offset >= 0 ? (unsigned int)k->memory_offset :
-	     ms->pcl.align == 64 ? 0 : 16;
+	     ms->pcl.align == 64   ? 0 :
+				     16;
 	memcg_layout_build(ms, mo);
 	ms->stock_layout = (struct coh_layout){ "memcg_stock_pcp", 64,
-		ARRAY_SIZE(stock_fields), stock_fields };
+						ARRAY_SIZE(stock_fields),
+						stock_fields };
 	ms->objcg_layout = (struct coh_layout){ "obj_cgroup", 64,
-		ARRAY_SIZE(objcg_fields), objcg_fields };
-	ms->pcpu_stats_layout = (struct coh_layout){ "percpu", 64,
-		ARRAY_SIZE(pcpu_stats_fields), pcpu_stats_fields };
+						ARRAY_SIZE(objcg_fields),
+						objcg_fields };
+	ms->pcpu_stats_layout = (struct coh_layout){
+		"percpu", 64, ARRAY_SIZE(pcpu_stats_fields), pcpu_stats_fields
+	};
 	ms->global_layout = (struct coh_layout){ "atomic_t", 64,
-		ARRAY_SIZE(global_fields), global_fields };
+						 ARRAY_SIZE(global_fields),
+						 global_fields };
 	ms->reclaim_ps = k->reclaim_ps;
 	sim_stat_init(&ms->charge_lat);
 
@@ -506,12 +521,12 @@ struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 						&ms->global_layout, 0);
 	for (i = 0; i < nr_cpus; i++) {
 		snprintf(name, sizeof(name), "memcg_stock@cpu%u", i);
-		ms->stock[i].obj = coh_object_create(coh, name,
-						     &ms->stock_layout, 0);
+		ms->stock[i].obj =
+			coh_object_create(coh, name, &ms->stock_layout, 0);
 		stock_place(&ms->stock[i]);
 		snprintf(name, sizeof(name), "stats_updates@cpu%u", i);
-		ms->pcpu_stats[i] = coh_object_create(coh, name,
-						      &ms->pcpu_stats_layout, 0);
+		ms->pcpu_stats[i] =
+			coh_object_create(coh, name, &ms->pcpu_stats_layout, 0);
 	}
 	memcg_stats_init(ms);
 	return ms;

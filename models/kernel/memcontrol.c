@@ -35,12 +35,19 @@ static int stock_slot(const struct memcg_sim *ms,
 	return -1;
 }
 
-/*
- * consume_stock() - take nr_pages from this CPU's stock if it caches
- * enough for memcg. A stock that cannot serve the charge is left alone:
- * the charge goes to the page counters and refills it afterwards.
- * Interrupts are off around it (local_lock_irqsave): no shared-memory
- * access, the profile's irq_save_restore cost.
+/**
+ * consume_stock() - take pages from this CPU's stock
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct consume_stock_frame: @memcg, @nr_pages
+ *
+ * The stock serves the charge only if it caches @memcg and holds at least
+ * @nr_pages; otherwise it is left alone and the caller charges the page
+ * counters, refilling the stock afterwards.
+ *
+ * Context: a coroutine on the simulated CPU @f->cc, simulated interrupts off
+ * around the stock (local_lock_irqsave: the profile's irq_save_restore);
+ * touches only this CPU's stock line.
+ * Return: in p->ret, true when the stock served the charge.
  */
 int consume_stock(struct sim_proc *p, void *frame)
 {
@@ -114,12 +121,18 @@ out:
 	CO_END(f, p);
 }
 
-/*
- * refill_stock() - keep nr_pages already charged to memcg in this CPU's
- * stock, for consume_stock() to hand out later. A stock caching another
- * memcg is drained first; one holding more than a batch is drained
- * whole. SIM: with stock_memcgs > 1 (later kernels) a free slot is used,
- * or one is evicted.
+/**
+ * refill_stock() - keep charged pages in this CPU's stock
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct refill_stock_frame: @memcg, @nr_pages
+ *
+ * Pages already charged to @memcg go to the stock for consume_stock() to hand
+ * out later. A stock caching another memcg is drained first, and a stock over
+ * the charge batch is drained whole. SIM: with stock_memcgs > 1 (later kernels)
+ * a free slot is used, or one is evicted round robin.
+ *
+ * Context: a coroutine on the simulated CPU @f->cc, simulated interrupts off; a
+ * drain uncharges up the hierarchy and waits for those lines.
  */
 int refill_stock(struct sim_proc *p, void *frame)
 {
@@ -374,7 +387,20 @@ out:
 	CO_END(f, p);
 }
 
-/* try_charge() - the root memcg is never charged. */
+/**
+ * try_charge() - charge pages to a memcg
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct try_charge_frame: @memcg, @gfp_mask, @nr_pages
+ *
+ * The root memcg (and every memcg with memcg_disabled) is never charged; any
+ * other goes through try_charge_memcg(): the stock, the page counters, reclaim
+ * and retries.
+ *
+ * Context: a coroutine on the simulated CPU @f->cc; may wait for the page
+ * counters' lines, reclaim (reclaim_ns per page) and, for @gfp_mask without
+ * GFP_KERNEL, fails instead of reclaiming.
+ * Return: in p->ret, 0 or -ENOMEM.
+ */
 int try_charge(struct sim_proc *p, void *frame)
 {
 	struct try_charge_frame *f = frame;
@@ -392,9 +418,18 @@ int try_charge(struct sim_proc *p, void *frame)
 
 /* ---- kmem pages (before v5.9) ---- */
 
-/*
- * memcg_kmem_charge_page() - v4.8 memcg_kmem_charge_memcg(): try_charge()
- * the pages, then on cgroup v1 the legacy kmem counter too.
+/**
+ * memcg_kmem_charge_page() - charge a kernel page (__GFP_ACCOUNT)
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct memcg_kmem_charge_page_frame: @memcg, @gfp, @nr_pages
+ *
+ * v4.8's memcg_kmem_charge_memcg(): try_charge() the pages, then on cgroup v1
+ * the legacy kmem counter; with kmem_accounting: objects, v5.9's
+ * obj_cgroup_charge_pages() path instead.
+ *
+ * Context: a coroutine on the simulated CPU @f->cc; may wait as try_charge()
+ * does.
+ * Return: in p->ret, 0 or -ENOMEM.
  */
 int memcg_kmem_charge_page(struct sim_proc *p, void *frame)
 {
@@ -446,9 +481,17 @@ out:
 	CO_END(f, p);
 }
 
-/*
- * memcg_kmem_uncharge_page() - v4.8 memcg_kmem_uncharge(): the kmem
- * counter (v1), then memory, straight to the page counters: no stock.
+/**
+ * memcg_kmem_uncharge_page() - uncharge a kernel page
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct memcg_kmem_uncharge_page_frame: @memcg, @nr_pages
+ *
+ * v4.8's memcg_kmem_uncharge(): straight to the page counters (kmem on v1, then
+ * memory), no stock; with kmem_accounting: objects, through the page stock as
+ * v5.9 does.
+ *
+ * Context: a coroutine on the simulated CPU @f->cc; waits for the page
+ * counters' lines.
  */
 int memcg_kmem_uncharge_page(struct sim_proc *p, void *frame)
 {
@@ -633,10 +676,18 @@ static int refill_obj_stock(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
-/*
- * obj_cgroup_charge() - charge @size bytes of slab objects: from this
- * CPU's byte stock when it caches the objcg and holds enough, else whole
- * pages, the bytes short of the last page going to the stock.
+/**
+ * obj_cgroup_charge() - charge bytes of slab objects
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct obj_cgroup_charge_frame: @objcg, @size
+ *
+ * From this CPU's byte stock when it caches @objcg and holds enough; else whole
+ * pages through try_charge(), the bytes short of the last page going to the
+ * byte stock. SIM: always GFP_KERNEL.
+ *
+ * Context: a coroutine on the simulated CPU @f->cc, simulated interrupts off
+ * around the stock; may wait as try_charge() does.
+ * Return: in p->ret, 0 or -ENOMEM.
  */
 int obj_cgroup_charge(struct sim_proc *p, void *frame)
 {
@@ -704,6 +755,17 @@ out:
 	CO_END(f, p);
 }
 
+/**
+ * obj_cgroup_uncharge() - uncharge bytes of slab objects
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct obj_cgroup_uncharge_frame: @objcg, @size
+ *
+ * The bytes go back to this CPU's byte stock; whole pages beyond a page go on
+ * to the page stock.
+ *
+ * Context: a coroutine on the simulated CPU @f->cc, simulated interrupts off
+ * around the stock.
+ */
 int obj_cgroup_uncharge(struct sim_proc *p, void *frame)
 {
 	struct obj_cgroup_uncharge_frame *f = frame;
@@ -723,6 +785,19 @@ int obj_cgroup_uncharge(struct sim_proc *p, void *frame)
 
 /* ---- folios ---- */
 
+/**
+ * charge_memcg() - charge a new folio
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct charge_memcg_frame: @memcg, @gfp, @nr_pages (the
+ * 	folio's)
+ *
+ * try_charge() the folio's pages, then count the page-in on this CPU
+ * (mem_cgroup_charge_statistics(), memcg_check_events()).
+ *
+ * Context: a coroutine on the simulated CPU @f->cc; may wait as try_charge()
+ * does; the statistics run with simulated interrupts off.
+ * Return: in p->ret, 0 or -ENOMEM.
+ */
 int charge_memcg(struct sim_proc *p, void *frame)
 {
 	struct charge_memcg_frame *f = frame;
@@ -754,6 +829,18 @@ out:
 	CO_END(f, p);
 }
 
+/**
+ * uncharge_batch() - uncharge folios of one memcg together
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct uncharge_batch_frame: @ug, what uncharge_folio()
+ * 	gathered
+ *
+ * One page_counter_uncharge() for the whole batch, then the page-outs on this
+ * CPU's counters.
+ *
+ * Context: a coroutine on the simulated CPU @f->cc; waits for the page
+ * counters' lines; the statistics run with simulated interrupts off.
+ */
 int uncharge_batch(struct sim_proc *p, void *frame)
 {
 	struct uncharge_batch_frame *f = frame;
@@ -790,6 +877,20 @@ int uncharge_batch(struct sim_proc *p, void *frame)
 
 /* ---- socket memory ---- */
 
+/**
+ * mem_cgroup_charge_skmem() - charge socket memory
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct mem_cgroup_charge_skmem_frame: @memcg, @nr_pages,
+ * 	@gfp_mask
+ *
+ * try_charge() the pages and count them in MEMCG_SOCK. SIM: cgroup v2 only;
+ * v1's tcpmem counter is not modelled.
+ *
+ * Context: a coroutine on the simulated CPU @f->cc; may wait as try_charge()
+ * does.
+ * Return: in p->ret, true when charged; over the limit nothing is charged
+ * (v5.15 on) and the caller decides.
+ */
 int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame)
 {
 	struct mem_cgroup_charge_skmem_frame *f = frame;
@@ -813,6 +914,15 @@ int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
+/**
+ * mem_cgroup_uncharge_skmem() - uncharge socket memory
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct mem_cgroup_uncharge_skmem_frame: @memcg, @nr_pages
+ *
+ * MEMCG_SOCK down, and the pages to this CPU's stock.
+ *
+ * Context: a coroutine on the simulated CPU @f->cc.
+ */
 int mem_cgroup_uncharge_skmem(struct sim_proc *p, void *frame)
 {
 	struct mem_cgroup_uncharge_skmem_frame *f = frame;
@@ -832,9 +942,17 @@ int mem_cgroup_uncharge_skmem(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
-/*
- * mem_cgroup_under_socket_pressure() (include/linux/memcontrol.h) - on
- * cgroup v2, whether any level's socket_pressure deadline is still ahead.
+/**
+ * mem_cgroup_under_socket_pressure() - is any level under socket pressure
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct mem_cgroup_under_socket_pressure_frame: @memcg
+ *
+ * include/linux/memcontrol.h: on cgroup v2, whether any level's socket_pressure
+ * deadline is still ahead. SIM: never set, as vmpressure is not modelled, but
+ * the loads up the hierarchy are paid.
+ *
+ * Context: a coroutine on the simulated CPU @f->cc; loads only.
+ * Return: in p->ret, false.
  */
 int mem_cgroup_under_socket_pressure(struct sim_proc *p, void *frame)
 {

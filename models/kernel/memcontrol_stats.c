@@ -23,24 +23,43 @@
  * the node items, in enum memcg_stat_item (1.2).
  */
 enum {
-	K_NR_INACTIVE_ANON = 0, K_NR_ACTIVE_ANON, K_NR_INACTIVE_FILE,
-	K_NR_ACTIVE_FILE, K_NR_UNEVICTABLE, K_NR_SLAB_RECLAIMABLE_B,
+	K_NR_INACTIVE_ANON = 0,
+	K_NR_ACTIVE_ANON,
+	K_NR_INACTIVE_FILE,
+	K_NR_ACTIVE_FILE,
+	K_NR_UNEVICTABLE,
+	K_NR_SLAB_RECLAIMABLE_B,
 	K_NR_SLAB_UNRECLAIMABLE_B,
-	K_WORKINGSET_REFAULT_ANON = 10, K_WORKINGSET_REFAULT_FILE,
-	K_WORKINGSET_ACTIVATE_ANON, K_WORKINGSET_ACTIVATE_FILE,
-	K_WORKINGSET_RESTORE_ANON, K_WORKINGSET_RESTORE_FILE,
+	K_WORKINGSET_REFAULT_ANON = 10,
+	K_WORKINGSET_REFAULT_FILE,
+	K_WORKINGSET_ACTIVATE_ANON,
+	K_WORKINGSET_ACTIVATE_FILE,
+	K_WORKINGSET_RESTORE_ANON,
+	K_WORKINGSET_RESTORE_FILE,
 	K_WORKINGSET_NODERECLAIM,
-	K_NR_ANON_MAPPED = 17, K_NR_FILE_MAPPED, K_NR_FILE_PAGES,
-	K_NR_FILE_DIRTY, K_NR_WRITEBACK,
-	K_NR_SHMEM = 23, K_NR_SHMEM_THPS, K_NR_FILE_THPS = 26,
+	K_NR_ANON_MAPPED = 17,
+	K_NR_FILE_MAPPED,
+	K_NR_FILE_PAGES,
+	K_NR_FILE_DIRTY,
+	K_NR_WRITEBACK,
+	K_NR_SHMEM = 23,
+	K_NR_SHMEM_THPS,
+	K_NR_FILE_THPS = 26,
 	K_NR_ANON_THPS = 28,
-	K_NR_KERNEL_STACK_KB = 37, K_NR_PAGETABLE, K_NR_SECONDARY_PAGETABLE,
+	K_NR_KERNEL_STACK_KB = 37,
+	K_NR_PAGETABLE,
+	K_NR_SECONDARY_PAGETABLE,
 	K_NR_SWAPCACHE,
 };
-#define K_MEMCG 1000	/* + enum memcg_stat_item */
+#define K_MEMCG 1000 /* + enum memcg_stat_item */
 enum {
-	K_MEMCG_SWAP = K_MEMCG, K_MEMCG_SOCK, K_MEMCG_PERCPU_B,
-	K_MEMCG_VMALLOC, K_MEMCG_KMEM, K_MEMCG_ZSWAP_B, K_MEMCG_ZSWAPPED,
+	K_MEMCG_SWAP = K_MEMCG,
+	K_MEMCG_SOCK,
+	K_MEMCG_PERCPU_B,
+	K_MEMCG_VMALLOC,
+	K_MEMCG_KMEM,
+	K_MEMCG_ZSWAP_B,
+	K_MEMCG_ZSWAPPED,
 };
 
 static const int sim_state_k[NR_SIM_STATE] = {
@@ -55,7 +74,7 @@ unsigned int state_index(const struct memcg_sim *ms, int k)
 {
 	unsigned int s = ms->k->lruvec_stat_items;
 	unsigned int i = k >= K_MEMCG ? s + (unsigned int)(k - K_MEMCG) :
-			 (unsigned int)k;
+					(unsigned int)k;
 
 	/* SIM: a smaller array than the kernel's keeps its last slot */
 	if (k < K_MEMCG && i >= s)
@@ -76,50 +95,105 @@ unsigned int memcg_stat_index(const struct memcg_sim *ms, int idx)
  * a read touches.
  */
 enum {
-	EV_PGPGIN, EV_PGPGOUT, EV_PGFAULT, EV_PGMAJFAULT, EV_PGREFILL,
-	EV_PGACTIVATE, EV_PGDEACTIVATE, EV_PGLAZYFREE, EV_PGLAZYFREED,
-	EV_PGSCAN_KSWAPD, EV_PGSCAN_DIRECT, EV_PGSCAN_KHUGEPAGED,
-	EV_PGSTEAL_KSWAPD, EV_PGSTEAL_DIRECT, EV_PGSTEAL_KHUGEPAGED,
-	EV_ZSWPIN, EV_ZSWPOUT, EV_ZSWPWB, EV_THP_FAULT_ALLOC,
-	EV_THP_COLLAPSE_ALLOC, EV_THP_SWPOUT, EV_THP_SWPOUT_FALLBACK,
+	EV_PGPGIN,
+	EV_PGPGOUT,
+	EV_PGFAULT,
+	EV_PGMAJFAULT,
+	EV_PGREFILL,
+	EV_PGACTIVATE,
+	EV_PGDEACTIVATE,
+	EV_PGLAZYFREE,
+	EV_PGLAZYFREED,
+	EV_PGSCAN_KSWAPD,
+	EV_PGSCAN_DIRECT,
+	EV_PGSCAN_KHUGEPAGED,
+	EV_PGSTEAL_KSWAPD,
+	EV_PGSTEAL_DIRECT,
+	EV_PGSTEAL_KHUGEPAGED,
+	EV_ZSWPIN,
+	EV_ZSWPOUT,
+	EV_ZSWPWB,
+	EV_THP_FAULT_ALLOC,
+	EV_THP_COLLAPSE_ALLOC,
+	EV_THP_SWPOUT,
+	EV_THP_SWPOUT_FALLBACK,
 	NR_EV,
 };
 
 static const int ev_v6_0[NR_EV] = {
-	[EV_PGPGIN] = 0, [EV_PGPGOUT] = 1, [EV_PGACTIVATE] = 17,
-	[EV_PGDEACTIVATE] = 18, [EV_PGLAZYFREE] = 19, [EV_PGFAULT] = 20,
-	[EV_PGMAJFAULT] = 21, [EV_PGLAZYFREED] = 22, [EV_PGREFILL] = 23,
-	[EV_PGSTEAL_KSWAPD] = 25, [EV_PGSTEAL_DIRECT] = 26,
-	[EV_PGSCAN_KSWAPD] = 29, [EV_PGSCAN_DIRECT] = 30,
-	[EV_THP_FAULT_ALLOC] = 75, [EV_THP_COLLAPSE_ALLOC] = 78,
-	[EV_ZSWPIN] = 104, [EV_ZSWPOUT] = 105,
+	[EV_PGPGIN] = 0,
+	[EV_PGPGOUT] = 1,
+	[EV_PGACTIVATE] = 17,
+	[EV_PGDEACTIVATE] = 18,
+	[EV_PGLAZYFREE] = 19,
+	[EV_PGFAULT] = 20,
+	[EV_PGMAJFAULT] = 21,
+	[EV_PGLAZYFREED] = 22,
+	[EV_PGREFILL] = 23,
+	[EV_PGSTEAL_KSWAPD] = 25,
+	[EV_PGSTEAL_DIRECT] = 26,
+	[EV_PGSCAN_KSWAPD] = 29,
+	[EV_PGSCAN_DIRECT] = 30,
+	[EV_THP_FAULT_ALLOC] = 75,
+	[EV_THP_COLLAPSE_ALLOC] = 78,
+	[EV_ZSWPIN] = 104,
+	[EV_ZSWPOUT] = 105,
 	/* not in v6.0 */
-	[EV_PGSCAN_KHUGEPAGED] = -1, [EV_PGSTEAL_KHUGEPAGED] = -1,
-	[EV_ZSWPWB] = -1, [EV_THP_SWPOUT] = -1, [EV_THP_SWPOUT_FALLBACK] = -1,
+	[EV_PGSCAN_KHUGEPAGED] = -1,
+	[EV_PGSTEAL_KHUGEPAGED] = -1,
+	[EV_ZSWPWB] = -1,
+	[EV_THP_SWPOUT] = -1,
+	[EV_THP_SWPOUT_FALLBACK] = -1,
 };
 
 /* memcg_vm_event_stat[] of v6.6 (19 entries) and v6.8 (22) */
 static const int ev_v6_6[NR_EV] = {
-	[EV_PGPGIN] = 0, [EV_PGPGOUT] = 1, [EV_PGSCAN_KSWAPD] = 2,
-	[EV_PGSCAN_DIRECT] = 3, [EV_PGSCAN_KHUGEPAGED] = 4,
-	[EV_PGSTEAL_KSWAPD] = 5, [EV_PGSTEAL_DIRECT] = 6,
-	[EV_PGSTEAL_KHUGEPAGED] = 7, [EV_PGFAULT] = 8, [EV_PGMAJFAULT] = 9,
-	[EV_PGREFILL] = 10, [EV_PGACTIVATE] = 11, [EV_PGDEACTIVATE] = 12,
-	[EV_PGLAZYFREE] = 13, [EV_PGLAZYFREED] = 14, [EV_ZSWPIN] = 15,
-	[EV_ZSWPOUT] = 16, [EV_THP_FAULT_ALLOC] = 17,
-	[EV_THP_COLLAPSE_ALLOC] = 18, [EV_ZSWPWB] = -1, [EV_THP_SWPOUT] = -1,
+	[EV_PGPGIN] = 0,
+	[EV_PGPGOUT] = 1,
+	[EV_PGSCAN_KSWAPD] = 2,
+	[EV_PGSCAN_DIRECT] = 3,
+	[EV_PGSCAN_KHUGEPAGED] = 4,
+	[EV_PGSTEAL_KSWAPD] = 5,
+	[EV_PGSTEAL_DIRECT] = 6,
+	[EV_PGSTEAL_KHUGEPAGED] = 7,
+	[EV_PGFAULT] = 8,
+	[EV_PGMAJFAULT] = 9,
+	[EV_PGREFILL] = 10,
+	[EV_PGACTIVATE] = 11,
+	[EV_PGDEACTIVATE] = 12,
+	[EV_PGLAZYFREE] = 13,
+	[EV_PGLAZYFREED] = 14,
+	[EV_ZSWPIN] = 15,
+	[EV_ZSWPOUT] = 16,
+	[EV_THP_FAULT_ALLOC] = 17,
+	[EV_THP_COLLAPSE_ALLOC] = 18,
+	[EV_ZSWPWB] = -1,
+	[EV_THP_SWPOUT] = -1,
 	[EV_THP_SWPOUT_FALLBACK] = -1,
 };
 
 static const int ev_v6_8[NR_EV] = {
-	[EV_PGPGIN] = 0, [EV_PGPGOUT] = 1, [EV_PGSCAN_KSWAPD] = 2,
-	[EV_PGSCAN_DIRECT] = 3, [EV_PGSCAN_KHUGEPAGED] = 4,
-	[EV_PGSTEAL_KSWAPD] = 5, [EV_PGSTEAL_DIRECT] = 6,
-	[EV_PGSTEAL_KHUGEPAGED] = 7, [EV_PGFAULT] = 8, [EV_PGMAJFAULT] = 9,
-	[EV_PGREFILL] = 10, [EV_PGACTIVATE] = 11, [EV_PGDEACTIVATE] = 12,
-	[EV_PGLAZYFREE] = 13, [EV_PGLAZYFREED] = 14, [EV_ZSWPIN] = 15,
-	[EV_ZSWPOUT] = 16, [EV_ZSWPWB] = 17, [EV_THP_FAULT_ALLOC] = 18,
-	[EV_THP_COLLAPSE_ALLOC] = 19, [EV_THP_SWPOUT] = 20,
+	[EV_PGPGIN] = 0,
+	[EV_PGPGOUT] = 1,
+	[EV_PGSCAN_KSWAPD] = 2,
+	[EV_PGSCAN_DIRECT] = 3,
+	[EV_PGSCAN_KHUGEPAGED] = 4,
+	[EV_PGSTEAL_KSWAPD] = 5,
+	[EV_PGSTEAL_DIRECT] = 6,
+	[EV_PGSTEAL_KHUGEPAGED] = 7,
+	[EV_PGFAULT] = 8,
+	[EV_PGMAJFAULT] = 9,
+	[EV_PGREFILL] = 10,
+	[EV_PGACTIVATE] = 11,
+	[EV_PGDEACTIVATE] = 12,
+	[EV_PGLAZYFREE] = 13,
+	[EV_PGLAZYFREED] = 14,
+	[EV_ZSWPIN] = 15,
+	[EV_ZSWPOUT] = 16,
+	[EV_ZSWPWB] = 17,
+	[EV_THP_FAULT_ALLOC] = 18,
+	[EV_THP_COLLAPSE_ALLOC] = 19,
+	[EV_THP_SWPOUT] = 20,
 	[EV_THP_SWPOUT_FALLBACK] = 21,
 };
 
@@ -173,8 +247,8 @@ struct memcg_rstat_updated_frame {
 	struct mem_cgroup *memcg;
 	long val;
 	/* locals */
-	unsigned int x;			/* v6.0 */
-	unsigned int stats_updates;	/* v6.8 */
+	unsigned int x; /* v6.0 */
+	unsigned int stats_updates; /* v6.8 */
 };
 
 /*
@@ -225,11 +299,12 @@ static int memcg_rstat_updated(struct sim_proc *p, void *frame)
 					 VA_STATS_UPDATES, 0));
 		if (!memcg_vmstats_needs_flush(ms, &f->memcg->vmstats)) {
 			/* atomic64_add(stats_updates, &vmstats->stats_updates) */
-			CO_ATOMIC_ADD_AT(f, this_cpu_vmstats(f, f->memcg)->stats_updates,
-					 f->memcg->vmstats.stats_updates,
-					 stat_field(&ms->vmstats_sl,
-						    f->memcg->vmstats.obj,
-						    VA_STATS_UPDATES, 0));
+			CO_ATOMIC_ADD_AT(
+				f, this_cpu_vmstats(f, f->memcg)->stats_updates,
+				f->memcg->vmstats.stats_updates,
+				stat_field(&ms->vmstats_sl,
+					   f->memcg->vmstats.obj,
+					   VA_STATS_UPDATES, 0));
 			ms->counts.stats_atomics++;
 		}
 		/* WRITE_ONCE(statc->stats_updates, 0): SIM: the line just written */
@@ -247,7 +322,8 @@ next:
 
 global:
 	/* v6.0: x = __this_cpu_add_return(stats_updates, abs(val)); */
-	CO_THIS_CPU_ADD_AT(f, ms->stats_updates[cpu], (unsigned int)labs(f->val),
+	CO_THIS_CPU_ADD_AT(f, ms->stats_updates[cpu],
+			   (unsigned int)labs(f->val),
 			   coh_object_field(ms->pcpu_stats[cpu], 0));
 	f->x = ms->stats_updates[cpu];
 	if (f->x <= ms->k->charge_batch)
@@ -265,7 +341,8 @@ global:
 			CO_RETURN(f, p, 0);
 	}
 	/* atomic_add(x / MEMCG_CHARGE_BATCH, &stats_flush_threshold); */
-	CO_ATOMIC_ADD_AT(f, f->x / ms->k->charge_batch, ms->stats_flush_threshold,
+	CO_ATOMIC_ADD_AT(f, f->x / ms->k->charge_batch,
+			 ms->stats_flush_threshold,
 			 coh_object_field(ms->flush_threshold, 0));
 	ms->counts.stats_atomics++;
 	CO_END(f, p);
@@ -275,7 +352,7 @@ struct do_flush_stats_frame {
 	MEMCG_FRAME_HEAD;
 	struct mem_cgroup *memcg;
 	/* locals */
-	sim_time_t start;		/* SIM: flush latency */
+	sim_time_t start; /* SIM: flush latency */
 };
 
 /*
@@ -303,8 +380,9 @@ static int do_flush_stats(struct sim_proc *p, void *frame)
 		if (ms->flush_ongoing)
 			goto skip;
 		/* the cmpxchg / atomic_xchg(&stats_flush_ongoing, 1) */
-		CO_AWAIT(f, co_access(f->cc, coh_object_field(ms->flush_lock, 0),
-				      COH_RMW));
+		CO_AWAIT(f,
+			 co_access(f->cc, coh_object_field(ms->flush_lock, 0),
+				   COH_RMW));
 		if (ms->flush_ongoing)
 			goto skip;
 		ms->flush_ongoing = true;
@@ -337,10 +415,9 @@ skip:
  * mem_cgroup_flush_stats() - flush the statistics if enough changed
  * @p: the process running on the CPU @f->cc
  * @frame: struct mem_cgroup_flush_stats_frame: @memcg about to be read
- *	(NULL: the root)
  *
- * Context: a coroutine on the simulated CPU @cc; may wait for another
- * flush's lock (stats_flush_skip off) and for every line it flushes.
+ * Context: a coroutine on the simulated CPU @cc; may wait for another flush's
+ * lock (stats_flush_skip off) and for every line it flushes.
  */
 int mem_cgroup_flush_stats(struct sim_proc *p, void *frame)
 {
@@ -357,8 +434,8 @@ int mem_cgroup_flush_stats(struct sim_proc *p, void *frame)
 		/* memcg_vmstats_needs_flush(memcg->vmstats) */
 		CO_LOAD_AT(f, stat_field(&ms->vmstats_sl, f->memcg->vmstats.obj,
 					 VA_STATS_UPDATES, 0));
-		f->needs_flush = memcg_vmstats_needs_flush(ms,
-							   &f->memcg->vmstats);
+		f->needs_flush =
+			memcg_vmstats_needs_flush(ms, &f->memcg->vmstats);
 	} else {
 		/* atomic_read(&stats_flush_threshold) > num_online_cpus() */
 		CO_LOAD_AT(f, coh_object_field(ms->flush_threshold, 0));
@@ -371,9 +448,16 @@ int mem_cgroup_flush_stats(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
-/*
- * mem_cgroup_flush_stats_ratelimited() (v6.0 _delayed()): only when the
- * last flush through do_flush_stats() began 2 x FLUSH_TIME ago.
+/**
+ * mem_cgroup_flush_stats_ratelimited() - flush, but not too often
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct mem_cgroup_flush_stats_ratelimited_frame: @memcg
+ *
+ * v6.0's mem_cgroup_flush_stats_delayed(): only when the last flush through
+ * do_flush_stats() began 2 x FLUSH_TIME ago.
+ *
+ * Context: a coroutine on the simulated CPU @f->cc; as
+ * mem_cgroup_flush_stats().
  */
 int mem_cgroup_flush_stats_ratelimited(struct sim_proc *p, void *frame)
 {
@@ -388,6 +472,16 @@ int mem_cgroup_flush_stats_ratelimited(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
+/**
+ * flush_memcg_stats_dwork() - the periodic flush
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct flush_memcg_stats_dwork_frame
+ *
+ * Flushes the whole tree whatever the threshold.
+ *
+ * Context: a coroutine on the simulated CPU @f->cc (the kworker's); waits for
+ * every line it flushes.
+ */
 int flush_memcg_stats_dwork(struct sim_proc *p, void *frame)
 {
 	struct flush_memcg_stats_dwork_frame *f = frame;
@@ -401,11 +495,17 @@ int flush_memcg_stats_dwork(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
-/*
- * The periodic flusher: flush_memcg_stats_dwork() runs on
- * system_unbound_wq and queues itself again FLUSH_TIME after it returns.
- * The first run is one period after the start (the model's time 0 is
- * right after a flush).
+/**
+ * memcg_stats_kworker() - SIM: the periodic flusher's loop
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct memcg_stats_kworker_frame: @end_ps
+ *
+ * flush_memcg_stats_dwork() runs on system_unbound_wq and queues itself again
+ * FLUSH_TIME after it returns. The first run is one period after the start (the
+ * model's time 0 is right after a flush).
+ *
+ * Context: a process of its own on a CPU no task uses (cli/run.c), until
+ * @end_ps.
  */
 int memcg_stats_kworker(struct sim_proc *p, void *frame)
 {
@@ -417,7 +517,8 @@ int memcg_stats_kworker(struct sim_proc *p, void *frame)
 		if (p->now >= f->end_ps)
 			break;
 		CO_AWAIT(f, sim_proc_sync(p));
-		CO_CALL(f, p, flush_memcg_stats_dwork, .ms = f->ms, .cc = f->cc);
+		CO_CALL(f, p, flush_memcg_stats_dwork, .ms = f->ms,
+			.cc = f->cc);
 	}
 	CO_END(f, p);
 }
@@ -438,16 +539,27 @@ static int __mod_memcg_state(struct sim_proc *p, void *frame)
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	/* __this_cpu_add(memcg->vmstats_percpu->state[idx], val); */
-	CO_THIS_CPU_ADD_AT(f, this_cpu_vmstats(f, f->memcg)->state[f->idx],
-			   f->val,
-			   this_cpu_vmstats_field(f, f->memcg, PA_STATE,
-						  memcg_stat_index(ms, f->idx)));
+	CO_THIS_CPU_ADD_AT(
+		f, this_cpu_vmstats(f, f->memcg)->state[f->idx], f->val,
+		this_cpu_vmstats_field(f, f->memcg, PA_STATE,
+				       memcg_stat_index(ms, f->idx)));
 	truth_add(f->memcg, false, f->idx, f->val);
 	CO_CALL(f, p, memcg_rstat_updated, .ms = ms, .cc = f->cc,
 		.memcg = f->memcg, .val = f->val);
 	CO_END(f, p);
 }
 
+/**
+ * mod_memcg_state() - update a memcg statistic
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct mod_memcg_state_frame: @memcg, @idx (enum
+ * 	memcg_stat_sim), @val
+ *
+ * This CPU's counter, then memcg_rstat_updated()'s count towards a flush.
+ *
+ * Context: a coroutine on the simulated CPU @f->cc, simulated interrupts off
+ * (local_irq_save); the flush-threshold atomics touch shared lines.
+ */
 int mod_memcg_state(struct sim_proc *p, void *frame)
 {
 	struct mod_memcg_state_frame *f = frame;
@@ -472,7 +584,7 @@ int mod_memcg_state(struct sim_proc *p, void *frame)
 
 struct __mod_node_page_state_frame {
 	MEMCG_FRAME_HEAD;
-	int item;		/* SIM: a node item of enum memcg_stat_sim */
+	int item; /* SIM: a node item of enum memcg_stat_sim */
 	long delta;
 };
 
@@ -487,10 +599,10 @@ static int __mod_node_page_state(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	/* x = delta + __this_cpu_read(*p); */
-	CO_THIS_CPU_ADD_AT(f, *x, f->delta,
-			   coh_object_field(ms->node_pcp[f->cc->cpu *
-							 ms->nr_nodes + node],
-					    0));
+	CO_THIS_CPU_ADD_AT(
+		f, *x, f->delta,
+		coh_object_field(ms->node_pcp[f->cc->cpu * ms->nr_nodes + node],
+				 0));
 	if (*x <= SIM_STAT_THRESHOLD && *x >= -SIM_STAT_THRESHOLD)
 		CO_RETURN(f, p, 0);
 	*x = 0;
@@ -500,17 +612,17 @@ static int __mod_node_page_state(struct sim_proc *p, void *frame)
 					 ms->node_vm_stat[node], LPA_STATE,
 					 memcg_stat_index(ms, f->item)),
 			      COH_RMW));
-	CO_AWAIT(f, co_access(f->cc,
-			      stat_field(&ms->lruvec_pcpu_sl, ms->vm_node_stat,
-					 LPA_STATE,
-					 memcg_stat_index(ms, f->item)),
-			      COH_RMW));
+	CO_AWAIT(f,
+		 co_access(f->cc,
+			   stat_field(&ms->lruvec_pcpu_sl, ms->vm_node_stat,
+				      LPA_STATE, memcg_stat_index(ms, f->item)),
+			   COH_RMW));
 	CO_END(f, p);
 }
 
 struct __mod_lruvec_state_frame {
 	MEMCG_FRAME_HEAD;
-	struct mem_cgroup *memcg;	/* SIM: the lruvec's */
+	struct mem_cgroup *memcg; /* SIM: the lruvec's */
 	int idx;
 	long val;
 };
@@ -534,15 +646,20 @@ static int __mod_lruvec_state(struct sim_proc *p, void *frame)
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	/* __this_cpu_add(pn->lruvec_stats_percpu->state[idx], val); */
-	CO_AWAIT(f, co_access(f->cc,
-			      this_cpu_vmstats_field(f, f->memcg, PA_STATE,
-						     memcg_stat_index(ms, f->idx)),
-			      COH_WRITE));
-	CO_AWAIT(f, co_access(f->cc,
-			      stat_field(&ms->lruvec_pcpu_sl,
-					 this_cpu_vmstats(f, f->memcg)->lruvec[node].obj,
-					 LPA_STATE, memcg_stat_index(ms, f->idx)),
-			      COH_WRITE));
+	CO_AWAIT(f,
+		 co_access(f->cc,
+			   this_cpu_vmstats_field(f, f->memcg, PA_STATE,
+						  memcg_stat_index(ms, f->idx)),
+			   COH_WRITE));
+	CO_AWAIT(
+		f,
+		co_access(
+			f->cc,
+			stat_field(
+				&ms->lruvec_pcpu_sl,
+				this_cpu_vmstats(f, f->memcg)->lruvec[node].obj,
+				LPA_STATE, memcg_stat_index(ms, f->idx)),
+			COH_WRITE));
 	statc = this_cpu_vmstats(f, f->memcg);
 	statc->state[f->idx] += f->val;
 	statc->lruvec[node].state[f->idx] += f->val;
@@ -552,6 +669,17 @@ static int __mod_lruvec_state(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
+/**
+ * mod_lruvec_state() - update a node statistic of a memcg
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct mod_lruvec_state_frame: @memcg, @idx (a node item),
+ * 	@val
+ *
+ * The node's vmstat diff, the memcg's and the lruvec's per-CPU counters on this
+ * CPU's node, and memcg_rstat_updated().
+ *
+ * Context: a coroutine on the simulated CPU @f->cc, simulated interrupts off.
+ */
 int mod_lruvec_state(struct sim_proc *p, void *frame)
 {
 	struct mod_lruvec_state_frame *f = frame;
@@ -565,7 +693,16 @@ int mod_lruvec_state(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
-/* __count_memcg_events(memcg, idx, count) */
+/**
+ * __count_memcg_events() - count a memcg event, interrupts already off
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct __count_memcg_events_frame: @memcg, @idx, @count
+ *
+ * Events the kernel version does not keep per memcg cost nothing.
+ *
+ * Context: a coroutine on the simulated CPU @f->cc; the caller has simulated
+ * interrupts off.
+ */
 int __count_memcg_events(struct sim_proc *p, void *frame)
 {
 	struct __count_memcg_events_frame *f = frame;
@@ -580,17 +717,27 @@ int __count_memcg_events(struct sim_proc *p, void *frame)
 	if (i < 0)
 		CO_RETURN(f, p, 0);
 	/* __this_cpu_add(memcg->vmstats_percpu->events[idx], count); */
-	CO_THIS_CPU_ADD_AT(f, this_cpu_vmstats(f, f->memcg)->events[f->idx],
-			   f->count,
-			   this_cpu_vmstats_field(f, f->memcg, PA_EVENTS,
-						  (unsigned int)event_index(
-							  ms, sim_event_ev[f->idx])));
+	CO_THIS_CPU_ADD_AT(
+		f, this_cpu_vmstats(f, f->memcg)->events[f->idx], f->count,
+		this_cpu_vmstats_field(
+			f, f->memcg, PA_EVENTS,
+			(unsigned int)event_index(ms, sim_event_ev[f->idx])));
 	truth_add(f->memcg, true, f->idx, f->count);
 	CO_CALL(f, p, memcg_rstat_updated, .ms = ms, .cc = f->cc,
 		.memcg = f->memcg, .val = f->count);
 	CO_END(f, p);
 }
 
+/**
+ * count_memcg_events() - count a memcg event
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct count_memcg_events_frame: @memcg, @idx (enum
+ * 	memcg_event_sim), @count
+ *
+ * This CPU's event counter, then memcg_rstat_updated().
+ *
+ * Context: a coroutine on the simulated CPU @f->cc, simulated interrupts off.
+ */
 int count_memcg_events(struct sim_proc *p, void *frame)
 {
 	struct count_memcg_events_frame *f = frame;
@@ -604,11 +751,16 @@ int count_memcg_events(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
-/*
- * mem_cgroup_charge_statistics() - a page-in (or, with negative
- * nr_pages, a page-out) is one event whatever its size; nr_page_events
- * counts the pages, for memcg_check_events(). The caller has interrupts
- * off.
+/**
+ * mem_cgroup_charge_statistics() - count a page-in or page-out
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct mem_cgroup_charge_statistics_frame: @memcg, @nr_pages
+ *
+ * A page-in (positive @nr_pages) or page-out (negative) is one event whatever
+ * its size; nr_page_events counts the pages, for memcg_check_events().
+ *
+ * Context: a coroutine on the simulated CPU @f->cc; the caller has simulated
+ * interrupts off.
  */
 int mem_cgroup_charge_statistics(struct sim_proc *p, void *frame)
 {
@@ -626,8 +778,8 @@ int mem_cgroup_charge_statistics(struct sim_proc *p, void *frame)
 	/* __this_cpu_add(memcg->vmstats_percpu->nr_page_events, nr_pages); */
 	CO_THIS_CPU_ADD_AT(f, this_cpu_vmstats(f, f->memcg)->nr_page_events,
 			   (unsigned long)f->nr_pages,
-			   this_cpu_vmstats_field(f, f->memcg, PA_NR_PAGE_EVENTS,
-						  0));
+			   this_cpu_vmstats_field(f, f->memcg,
+						  PA_NR_PAGE_EVENTS, 0));
 	CO_END(f, p);
 }
 
@@ -650,15 +802,21 @@ static bool mem_cgroup_event_ratelimit(struct memcg_vmstats_percpu *statc,
 	return true;
 }
 
-/*
- * memcg_check_events(memcg, nid), v6.0 to v6.8 on both cgroup versions:
- * every 128 page events of a CPU, mem_cgroup_threshold() walks the
- * ancestors (memcg->thresholds.primary, read-mostly, and css.parent);
- * every 1024, mem_cgroup_update_tree() walks them reading
- * soft_limit_excess(): memory.usage, the contended line, and soft_limit.
- * SIM: no thresholds or soft limits are set, so neither does more; the
- * thresholds pointer and soft_limit are counted as the css.parent load
- * next to them.
+/**
+ * memcg_check_events() - the threshold and soft-limit checks
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct memcg_check_events_frame: @memcg
+ *
+ * v6.0 to v6.8 on both cgroup versions: every 128 page events of a CPU,
+ * mem_cgroup_threshold() walks the ancestors (memcg->thresholds.primary,
+ * read-mostly, and css.parent); every 1024, mem_cgroup_update_tree() walks them
+ * reading soft_limit_excess(): memory.usage, the contended line, and
+ * soft_limit. SIM: no thresholds or soft limits are set, so neither does more;
+ * the thresholds pointer and soft_limit are counted as the css.parent load next
+ * to them.
+ *
+ * Context: a coroutine on the simulated CPU @f->cc; the caller has simulated
+ * interrupts off; loads only.
  */
 int memcg_check_events(struct sim_proc *p, void *frame)
 {
@@ -698,7 +856,7 @@ struct flush_array_frame {
 	struct memcg_sim *ms;
 	struct coh_cpu *cc;
 	unsigned int n;
-	const int *slot;		/* kernel index -> SIM item, or -1 */
+	const int *slot; /* kernel index -> SIM item, or -1 */
 	const struct stat_layout *asl, *psl;
 	struct coh_object *agg, *pcpu, *pagg;
 	unsigned int a_pend, a_val, a_local, a_cur, a_prev;
@@ -731,29 +889,33 @@ static int flush_array(struct sim_proc *p, void *frame)
 	for (f->i = 0; f->i < f->n; f->i++) {
 		s = f->slot ? f->slot[f->i] : -1;
 		/* delta = pending[i]: the children's, got by the first CPU */
-		CO_AWAIT(f, touch(f, 0, stat_field(f->asl, f->agg, f->a_pend,
-						   f->i)));
+		CO_AWAIT(f, touch(f, 0,
+				  stat_field(f->asl, f->agg, f->a_pend, f->i)));
 		s = f->slot ? f->slot[f->i] : -1;
 		f->delta = s >= 0 ? f->pending[s] : 0;
 		if (f->delta)
 			CO_STORE_AT(f, f->pending[f->slot[f->i]], 0,
-				    stat_field(f->asl, f->agg, f->a_pend, f->i));
+				    stat_field(f->asl, f->agg, f->a_pend,
+					       f->i));
 		/* v = READ_ONCE(statc->state[i]): the updater's line */
-		CO_AWAIT(f, touch(f, 1, stat_field(f->psl, f->pcpu, f->a_cur,
-						   f->i)));
+		CO_AWAIT(f, touch(f, 1,
+				  stat_field(f->psl, f->pcpu, f->a_cur, f->i)));
 		s = f->slot ? f->slot[f->i] : -1;
 		f->v = s >= 0 ? f->cur[s] : 0;
-		CO_AWAIT(f, touch(f, 2, stat_field(f->psl, f->pcpu, f->a_prev,
-						   f->i)));
+		CO_AWAIT(f,
+			 touch(f, 2,
+			       stat_field(f->psl, f->pcpu, f->a_prev, f->i)));
 		s = f->slot ? f->slot[f->i] : -1;
 		f->delta_cpu = 0;
 		if (s >= 0 && f->v != f->prev[s]) {
 			f->delta_cpu = f->v - f->prev[s];
 			f->delta += f->delta_cpu;
 			CO_STORE_AT(f, f->prev[f->slot[f->i]], f->v,
-				    stat_field(f->psl, f->pcpu, f->a_prev, f->i));
+				    stat_field(f->psl, f->pcpu, f->a_prev,
+					       f->i));
 		}
-		if (f->local && f->delta_cpu) /* v6.6: the non-hierarchical count */
+		if (f->local &&
+		    f->delta_cpu) /* v6.6: the non-hierarchical count */
 			CO_ADD_AT(f, f->local[f->slot[f->i]], f->delta_cpu,
 				  stat_field(f->asl, f->agg, f->a_local, f->i));
 		if (!f->delta)
@@ -786,14 +948,15 @@ static int memcg_flush_cpu(struct sim_proc *p, void *frame)
 	struct lruvec_stats *pn, *ppn;
 
 	CO_BEGIN(f);
-	KPROF_ENTER(f->cc->prof, KF_mem_cgroup_css_rstat_flush, f->cc->proc->now);
+	KPROF_ENTER(f->cc->prof, KF_mem_cgroup_css_rstat_flush,
+		    f->cc->proc->now);
 	ms->counts.flushed_cpus++;
 	statc = memcg_vmstats_percpu(ms, memcg, f->cpu);
-	CO_CALL(f, p, flush_array, .ms = ms,
-		.cc = f->cc, .n = ms->k->memcg_stat_items,
-		.slot = ms->state_slot, .asl = &ms->vmstats_sl,
-		.psl = &ms->pcpu_sl, .agg = memcg->vmstats.obj,
-		.pcpu = statc->obj, .pagg = parent ? parent->vmstats.obj : NULL,
+	CO_CALL(f, p, flush_array, .ms = ms, .cc = f->cc,
+		.n = ms->k->memcg_stat_items, .slot = ms->state_slot,
+		.asl = &ms->vmstats_sl, .psl = &ms->pcpu_sl,
+		.agg = memcg->vmstats.obj, .pcpu = statc->obj,
+		.pagg = parent ? parent->vmstats.obj : NULL,
 		.a_pend = VA_STATE_PENDING, .a_val = VA_STATE,
 		.a_local = VA_STATE_LOCAL, .a_cur = PA_STATE,
 		.a_prev = PA_STATE_PREV,
@@ -803,11 +966,11 @@ static int memcg_flush_cpu(struct sim_proc *p, void *frame)
 		.cur = statc->state, .prev = statc->state_prev,
 		.ppending = parent ? parent->vmstats.state_pending : NULL);
 	statc = memcg_vmstats_percpu(ms, memcg, f->cpu);
-	CO_CALL(f, p, flush_array, .ms = ms,
-		.cc = f->cc, .n = ms->k->memcg_event_items,
-		.slot = ms->event_slot, .asl = &ms->vmstats_sl,
-		.psl = &ms->pcpu_sl, .agg = memcg->vmstats.obj,
-		.pcpu = statc->obj, .pagg = parent ? parent->vmstats.obj : NULL,
+	CO_CALL(f, p, flush_array, .ms = ms, .cc = f->cc,
+		.n = ms->k->memcg_event_items, .slot = ms->event_slot,
+		.asl = &ms->vmstats_sl, .psl = &ms->pcpu_sl,
+		.agg = memcg->vmstats.obj, .pcpu = statc->obj,
+		.pagg = parent ? parent->vmstats.obj : NULL,
 		.a_pend = VA_EVENTS_PENDING, .a_val = VA_EVENTS,
 		.a_local = VA_EVENTS_LOCAL, .a_cur = PA_EVENTS,
 		.a_prev = PA_EVENTS_PREV,
@@ -821,27 +984,29 @@ static int memcg_flush_cpu(struct sim_proc *p, void *frame)
 		statc = memcg_vmstats_percpu(ms, memcg, f->cpu);
 		pn = &memcg->lruvec_stats[f->node];
 		ppn = parent ? &parent->lruvec_stats[f->node] : NULL;
-		CO_CALL(f, p, flush_array, .ms = ms,
-			.cc = f->cc, .n = ms->k->lruvec_stat_items,
-			.slot = ms->state_slot, .asl = &ms->lruvec_sl,
-			.psl = &ms->lruvec_pcpu_sl, .agg = pn->obj,
-			.pcpu = statc->lruvec[f->node].obj,
+		CO_CALL(f, p, flush_array, .ms = ms, .cc = f->cc,
+			.n = ms->k->lruvec_stat_items, .slot = ms->state_slot,
+			.asl = &ms->lruvec_sl, .psl = &ms->lruvec_pcpu_sl,
+			.agg = pn->obj, .pcpu = statc->lruvec[f->node].obj,
 			.pagg = ppn ? ppn->obj : NULL,
 			.a_pend = LA_STATE_PENDING, .a_val = LA_STATE,
 			.a_local = LA_STATE_LOCAL, .a_cur = LPA_STATE,
 			.a_prev = LPA_STATE_PREV, .pending = pn->state_pending,
-			.value = pn->state, .local = local ? pn->state_local : NULL,
+			.value = pn->state,
+			.local = local ? pn->state_local : NULL,
 			.cur = statc->lruvec[f->node].state,
 			.prev = statc->lruvec[f->node].state_prev,
 			.ppending = ppn ? ppn->state_pending : NULL);
 	}
 	if (ms->k->stats_flush_threshold == FLUSH_PER_MEMCG) {
 		/* v6.8: statc->stats_updates = 0, the updater's first line */
-		CO_STORE_AT(f, memcg_vmstats_percpu(ms, memcg, f->cpu)->stats_updates,
-			    0,
-			    stat_field(&ms->pcpu_sl,
-				       memcg_vmstats_percpu(ms, memcg, f->cpu)->obj,
-				       PA_HDR, 0));
+		CO_STORE_AT(
+			f,
+			memcg_vmstats_percpu(ms, memcg, f->cpu)->stats_updates,
+			0,
+			stat_field(&ms->pcpu_sl,
+				   memcg_vmstats_percpu(ms, memcg, f->cpu)->obj,
+				   PA_HDR, 0));
 		/*
 		 * Read before writing: the atomic write, which takes the
 		 * line exclusive, is needed only once.
@@ -858,14 +1023,25 @@ static int memcg_flush_cpu(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
+/**
+ * mem_cgroup_css_rstat_flush() - the rstat callback for one (memcg, CPU)
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct rstat_cb_frame: @cgrp, @cpu
+ *
+ * Folds @cpu's counters of the memcg into its aggregates and its parent's
+ * pending counts (models/kernel/rstat.h calls it).
+ *
+ * Context: a coroutine on the simulated CPU @f->cc, under cgroup_rstat_lock;
+ * reads the updater's lines.
+ */
 int mem_cgroup_css_rstat_flush(struct sim_proc *p, void *frame)
 {
 	struct rstat_cb_frame *f = frame;
 	struct memcg_sim *ms = f->ss;
 
 	CO_BEGIN(f);
-	CO_CALL(f, p, memcg_flush_cpu, .ms = ms,
-		.cc = f->cc, .memcg = &ms->memcgs[f->cgrp], .cpu = f->cpu);
+	CO_CALL(f, p, memcg_flush_cpu, .ms = ms, .cc = f->cc,
+		.memcg = &ms->memcgs[f->cgrp], .cpu = f->cpu);
 	CO_END(f, p);
 }
 
@@ -873,39 +1049,73 @@ int mem_cgroup_css_rstat_flush(struct sim_proc *p, void *frame)
 
 /* memory.stat (v2, memory_stat_format()): memory_stats[] and "slab" */
 static const int v2_state_reads[] = {
-	K_NR_ANON_MAPPED, K_NR_FILE_PAGES, K_MEMCG_KMEM, K_NR_KERNEL_STACK_KB,
-	K_NR_PAGETABLE, K_NR_SECONDARY_PAGETABLE, K_MEMCG_PERCPU_B,
-	K_MEMCG_SOCK, K_MEMCG_VMALLOC, K_NR_SHMEM, K_MEMCG_ZSWAP_B,
-	K_MEMCG_ZSWAPPED, K_NR_FILE_MAPPED, K_NR_FILE_DIRTY, K_NR_WRITEBACK,
-	K_NR_SWAPCACHE, K_NR_ANON_THPS, K_NR_FILE_THPS, K_NR_SHMEM_THPS,
-	K_NR_INACTIVE_ANON, K_NR_ACTIVE_ANON, K_NR_INACTIVE_FILE,
-	K_NR_ACTIVE_FILE, K_NR_UNEVICTABLE, K_NR_SLAB_RECLAIMABLE_B,
+	K_NR_ANON_MAPPED,
+	K_NR_FILE_PAGES,
+	K_MEMCG_KMEM,
+	K_NR_KERNEL_STACK_KB,
+	K_NR_PAGETABLE,
+	K_NR_SECONDARY_PAGETABLE,
+	K_MEMCG_PERCPU_B,
+	K_MEMCG_SOCK,
+	K_MEMCG_VMALLOC,
+	K_NR_SHMEM,
+	K_MEMCG_ZSWAP_B,
+	K_MEMCG_ZSWAPPED,
+	K_NR_FILE_MAPPED,
+	K_NR_FILE_DIRTY,
+	K_NR_WRITEBACK,
+	K_NR_SWAPCACHE,
+	K_NR_ANON_THPS,
+	K_NR_FILE_THPS,
+	K_NR_SHMEM_THPS,
+	K_NR_INACTIVE_ANON,
+	K_NR_ACTIVE_ANON,
+	K_NR_INACTIVE_FILE,
+	K_NR_ACTIVE_FILE,
+	K_NR_UNEVICTABLE,
+	K_NR_SLAB_RECLAIMABLE_B,
 	K_NR_SLAB_UNRECLAIMABLE_B,
-	K_NR_SLAB_RECLAIMABLE_B,	/* "slab": one more read */
-	K_WORKINGSET_REFAULT_ANON, K_WORKINGSET_REFAULT_FILE,
-	K_WORKINGSET_ACTIVATE_ANON, K_WORKINGSET_ACTIVATE_FILE,
-	K_WORKINGSET_RESTORE_ANON, K_WORKINGSET_RESTORE_FILE,
+	K_NR_SLAB_RECLAIMABLE_B, /* "slab": one more read */
+	K_WORKINGSET_REFAULT_ANON,
+	K_WORKINGSET_REFAULT_FILE,
+	K_WORKINGSET_ACTIVATE_ANON,
+	K_WORKINGSET_ACTIVATE_FILE,
+	K_WORKINGSET_RESTORE_ANON,
+	K_WORKINGSET_RESTORE_FILE,
 	K_WORKINGSET_NODERECLAIM,
 };
 
 /* the v2 event lines: "pgscan" and "pgsteal" sum, then the table */
 static const int v2_events_v6_0[] = {
-	EV_PGSCAN_KSWAPD, EV_PGSCAN_DIRECT, EV_PGSTEAL_KSWAPD,
-	EV_PGSTEAL_DIRECT, EV_PGSCAN_KSWAPD, EV_PGSCAN_DIRECT,
-	EV_PGSTEAL_KSWAPD, EV_PGSTEAL_DIRECT, EV_PGFAULT, EV_PGMAJFAULT,
-	EV_PGREFILL, EV_PGACTIVATE, EV_PGDEACTIVATE, EV_PGLAZYFREE,
-	EV_PGLAZYFREED, EV_ZSWPIN, EV_ZSWPOUT, EV_THP_FAULT_ALLOC,
+	EV_PGSCAN_KSWAPD,
+	EV_PGSCAN_DIRECT,
+	EV_PGSTEAL_KSWAPD,
+	EV_PGSTEAL_DIRECT,
+	EV_PGSCAN_KSWAPD,
+	EV_PGSCAN_DIRECT,
+	EV_PGSTEAL_KSWAPD,
+	EV_PGSTEAL_DIRECT,
+	EV_PGFAULT,
+	EV_PGMAJFAULT,
+	EV_PGREFILL,
+	EV_PGACTIVATE,
+	EV_PGDEACTIVATE,
+	EV_PGLAZYFREE,
+	EV_PGLAZYFREED,
+	EV_ZSWPIN,
+	EV_ZSWPOUT,
+	EV_THP_FAULT_ALLOC,
 	EV_THP_COLLAPSE_ALLOC,
 };
 
 /* v1 (memcg_stat_show()): memcg1_stats[], memcg1_events[], the LRUs */
 static const int v1_state_reads[] = {
-	K_NR_FILE_PAGES, K_NR_ANON_MAPPED, K_NR_ANON_THPS, K_NR_SHMEM,
-	K_NR_FILE_MAPPED, K_NR_FILE_DIRTY, K_NR_WRITEBACK, K_MEMCG_SWAP,
+	K_NR_FILE_PAGES,  K_NR_ANON_MAPPED, K_NR_ANON_THPS, K_NR_SHMEM,
+	K_NR_FILE_MAPPED, K_NR_FILE_DIRTY,  K_NR_WRITEBACK, K_MEMCG_SWAP,
 };
 static const int v1_lru_reads[] = {
 	K_NR_INACTIVE_ANON, K_NR_ACTIVE_ANON, K_NR_INACTIVE_FILE,
-	K_NR_ACTIVE_FILE, K_NR_UNEVICTABLE,
+	K_NR_ACTIVE_FILE,   K_NR_UNEVICTABLE,
 };
 static const int v1_events[] = { EV_PGPGIN, EV_PGPGOUT, EV_PGFAULT,
 				 EV_PGMAJFAULT };
@@ -914,7 +1124,7 @@ struct stat_read_one_frame {
 	MEMCG_FRAME_HEAD;
 	struct mem_cgroup *memcg;
 	bool event, local;
-	int k;			/* kernel index */
+	int k; /* kernel index */
 	/* locals */
 	unsigned int cpu;
 	long x;
@@ -969,10 +1179,11 @@ static int stat_read_one(struct sim_proc *p, void *frame)
 		s = slot[f->k];
 		if (s < 0)
 			CO_RETURN(f, p, 0);
-		f->x = f->event ? (f->local ? f->memcg->vmstats.events_local[s] :
-					      f->memcg->vmstats.events[s]) :
-				  (f->local ? f->memcg->vmstats.state_local[s] :
-					      f->memcg->vmstats.state[s]);
+		f->x = f->event ?
+			       (f->local ? f->memcg->vmstats.events_local[s] :
+					   f->memcg->vmstats.events[s]) :
+			       (f->local ? f->memcg->vmstats.state_local[s] :
+					   f->memcg->vmstats.state[s]);
 		goto check;
 	}
 	/* for_each_possible_cpu(cpu) x += per_cpu(...[idx], cpu) */
@@ -980,12 +1191,15 @@ static int stat_read_one(struct sim_proc *p, void *frame)
 	a = f->event ? PA_EVENTS : PA_STATE;
 	for (f->cpu = 0; f->cpu < ms->nr_cpus; f->cpu++) {
 		statc = f->memcg->vmstats_percpu ?
-				f->memcg->vmstats_percpu[f->cpu] : NULL;
+				f->memcg->vmstats_percpu[f->cpu] :
+				NULL;
 		if (statc) {
-			CO_LOAD_AT(f, stat_field(&ms->pcpu_sl,
-						 f->memcg->vmstats_percpu[f->cpu]->obj,
-						 f->event ? PA_EVENTS : PA_STATE,
-						 (unsigned int)f->k));
+			CO_LOAD_AT(
+				f,
+				stat_field(&ms->pcpu_sl,
+					   f->memcg->vmstats_percpu[f->cpu]->obj,
+					   f->event ? PA_EVENTS : PA_STATE,
+					   (unsigned int)f->k));
 			statc = f->memcg->vmstats_percpu[f->cpu];
 			s = slot[f->k];
 			if (s >= 0)
@@ -994,8 +1208,8 @@ static int stat_read_one(struct sim_proc *p, void *frame)
 			continue;
 		}
 		/* never written: from memory, once per line per read */
-		line = f->cpu * pcpu_lines(ms) + stat_line(&ms->pcpu_sl, a,
-					       (unsigned int)f->k);
+		line = f->cpu * pcpu_lines(ms) +
+		       stat_line(&ms->pcpu_sl, a, (unsigned int)f->k);
 		if (ms->cold_seen[f->cc->cpu][line / 8] & (1u << (line % 8))) {
 			coh_delay(f->cc, coh_machine(ms->coh)->l1_hit_ps);
 			continue;
@@ -1004,7 +1218,8 @@ static int stat_read_one(struct sim_proc *p, void *frame)
 		line = f->cpu * pcpu_lines(ms) +
 		       stat_line(&ms->pcpu_sl, f->event ? PA_EVENTS : PA_STATE,
 				 (unsigned int)f->k);
-		ms->cold_seen[f->cc->cpu][line / 8] |= (unsigned char)(1u << (line % 8));
+		ms->cold_seen[f->cc->cpu][line / 8] |=
+			(unsigned char)(1u << (line % 8));
 	}
 	s = slot[f->k];
 	if (s < 0)
@@ -1019,12 +1234,22 @@ check:
 	CO_END(f, p);
 }
 
-
 static int stat_event_k(struct memcg_sim *ms, int ev)
 {
 	return event_index(ms, ev);
 }
 
+/**
+ * memory_stat_show() - read memory.stat
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct memory_stat_show_frame: @memcg, @format (1 or 2),
+ * 	@ratelimited
+ *
+ * Flushes as the kernel does, then reads every counter the file prints; a
+ * modelled item's value is compared with the exact value (the stats error).
+ *
+ * Context: a coroutine on the simulated CPU @f->cc (a reading task); may flush.
+ */
 int memory_stat_show(struct sim_proc *p, void *frame)
 {
 	struct memory_stat_show_frame *f = frame;
@@ -1044,20 +1269,25 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 	memset(ms->cold_seen[f->cc->cpu], 0, nbytes);
 	/* mem_cgroup_flush_stats() (v6.8: of this memcg) */
 	if (f->ratelimited)
-		CO_CALL(f, p, mem_cgroup_flush_stats_ratelimited, .ms = ms, .cc = f->cc,
-			.memcg = f->memcg);
+		CO_CALL(f, p, mem_cgroup_flush_stats_ratelimited, .ms = ms,
+			.cc = f->cc, .memcg = f->memcg);
 	else
-		CO_CALL(f, p, mem_cgroup_flush_stats, .ms = ms, .cc = f->cc, .memcg = f->memcg);
+		CO_CALL(f, p, mem_cgroup_flush_stats, .ms = ms, .cc = f->cc,
+			.memcg = f->memcg);
 	if (f->format == 2) {
 		for (f->i = 0; f->i < ARRAY_SIZE(v2_state_reads); f->i++)
-			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc, .memcg = f->memcg,
-				.k = (int)state_index(ms, v2_state_reads[f->i]));
+			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc,
+				.memcg = f->memcg,
+				.k = (int)state_index(ms,
+						      v2_state_reads[f->i]));
 		if (ms->k->stats_version == STATS_V6_0) {
-			for (f->i = 0; f->i < ARRAY_SIZE(v2_events_v6_0); f->i++)
+			for (f->i = 0; f->i < ARRAY_SIZE(v2_events_v6_0);
+			     f->i++)
 				CO_CALL(f, p, stat_read_one, .ms = ms,
 					.cc = f->cc, .memcg = f->memcg,
 					.event = true,
-					.k = stat_event_k(ms, v2_events_v6_0[f->i]));
+					.k = stat_event_k(
+						ms, v2_events_v6_0[f->i]));
 		} else {
 			/*
 			 * pgscan and pgsteal sum kswapd, direct and
@@ -1078,19 +1308,21 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 	/* v1: local, the hierarchical limits, then total_* */
 	for (f->pass = 0; f->pass < 2; f->pass++) {
 		for (f->i = 0; f->i < ARRAY_SIZE(v1_state_reads); f->i++)
-			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc, .memcg = f->memcg,
-				.local = f->pass == 0,
-				.k = (int)state_index(ms, v1_state_reads[f->i]));
+			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc,
+				.memcg = f->memcg, .local = f->pass == 0,
+				.k = (int)state_index(ms,
+						      v1_state_reads[f->i]));
 		for (f->i = 0; f->i < ARRAY_SIZE(v1_events); f->i++) {
 			k = stat_event_k(ms, v1_events[f->i]);
 			if (k < 0)
 				continue;
-			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc, .memcg = f->memcg,
-				.event = true, .local = f->pass == 0, .k = k);
+			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc,
+				.memcg = f->memcg, .event = true,
+				.local = f->pass == 0, .k = k);
 		}
 		for (f->i = 0; f->i < ARRAY_SIZE(v1_lru_reads); f->i++)
-			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc, .memcg = f->memcg,
-				.local = f->pass == 0,
+			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc,
+				.memcg = f->memcg, .local = f->pass == 0,
 				.k = (int)state_index(ms, v1_lru_reads[f->i]));
 		if (f->pass)
 			break;
@@ -1104,8 +1336,8 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 out:
 	CO_FENCE(f);
 	ms->counts.stat_reads++;
-	sim_stat_add(&ms->read_lat, (double)(NOW(f) - f->start) /
-					    SIM_PS_PER_NS);
+	sim_stat_add(&ms->read_lat,
+		     (double)(NOW(f) - f->start) / SIM_PS_PER_NS);
 	EXIT(f);
 	CO_END(f, p);
 }
