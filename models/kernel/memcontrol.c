@@ -416,7 +416,58 @@ int try_charge(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
-/* ---- kmem pages (before v5.9) ---- */
+/* ---- kmem: the page side of the obj_cgroup charge (v5.9 on) ---- */
+
+/*
+ * SIM: objcg->nr_charged_bytes, placed in memory on first use so that
+ * runs without slab accounting keep their layout.
+ */
+static struct coh_field *objcg_field(struct memcg_sim *ms,
+				     struct obj_cgroup *objcg)
+{
+	char name[40];
+
+	if (!objcg->obj) {
+		snprintf(name, sizeof(name), "objcg(%.28s)",
+			 objcg->memcg->obj->name);
+		objcg->obj =
+			coh_object_create(ms->coh, name, &ms->objcg_layout, 0);
+	}
+	return coh_object_field(objcg->obj, 0);
+}
+
+struct obj_cgroup_uncharge_pages_frame {
+	MEMCG_FRAME_HEAD;
+	struct obj_cgroup *objcg;
+	unsigned int nr_pages;
+};
+
+/* obj_cgroup_uncharge_pages(): memcg_account_kmem(-n) and refill_stock() */
+static int obj_cgroup_uncharge_pages(struct sim_proc *p, void *frame)
+{
+	struct obj_cgroup_uncharge_pages_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
+	struct mem_cgroup *memcg = f->objcg->memcg;
+
+	CO_BEGIN(f);
+	CO_CALL(f, p, mod_memcg_state, .ms = ms, .cc = f->cc, .memcg = memcg,
+		.idx = SIM_MEMCG_KMEM, .val = -(long)f->nr_pages);
+	if (ms->k->cgroup_version == 1) {
+		ms->counts.pc_uncharges++;
+		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
+			.counter = &memcg->kmem, .nr_pages = f->nr_pages);
+	}
+	CO_CALL(f, p, refill_stock, .ms = ms, .cc = f->cc, .memcg = memcg,
+		.nr_pages = f->nr_pages);
+	CO_END(f, p);
+}
+
+/*
+ * ---- kmem pages (before v5.9) ----
+ *
+ * SIM: v4.8's memcg_kmem_charge_memcg()/memcg_kmem_uncharge() stand where
+ * v6.0 has __memcg_kmem_charge_page()/__memcg_kmem_uncharge_page().
+ */
 
 /**
  * memcg_kmem_charge_page() - charge a kernel page (__GFP_ACCOUNT)
@@ -538,50 +589,6 @@ out:
 }
 
 /* ---- kmem objects (v5.9 on): the obj_cgroup stock ---- */
-
-/*
- * SIM: objcg->nr_charged_bytes, placed in memory on first use so that
- * runs without slab accounting keep their layout.
- */
-static struct coh_field *objcg_field(struct memcg_sim *ms,
-				     struct obj_cgroup *objcg)
-{
-	char name[40];
-
-	if (!objcg->obj) {
-		snprintf(name, sizeof(name), "objcg(%.28s)",
-			 objcg->memcg->obj->name);
-		objcg->obj =
-			coh_object_create(ms->coh, name, &ms->objcg_layout, 0);
-	}
-	return coh_object_field(objcg->obj, 0);
-}
-
-struct obj_cgroup_uncharge_pages_frame {
-	MEMCG_FRAME_HEAD;
-	struct obj_cgroup *objcg;
-	unsigned int nr_pages;
-};
-
-/* obj_cgroup_uncharge_pages(): memcg_account_kmem(-n) and refill_stock() */
-static int obj_cgroup_uncharge_pages(struct sim_proc *p, void *frame)
-{
-	struct obj_cgroup_uncharge_pages_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
-	struct mem_cgroup *memcg = f->objcg->memcg;
-
-	CO_BEGIN(f);
-	CO_CALL(f, p, mod_memcg_state, .ms = ms, .cc = f->cc, .memcg = memcg,
-		.idx = SIM_MEMCG_KMEM, .val = -(long)f->nr_pages);
-	if (ms->k->cgroup_version == 1) {
-		ms->counts.pc_uncharges++;
-		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
-			.counter = &memcg->kmem, .nr_pages = f->nr_pages);
-	}
-	CO_CALL(f, p, refill_stock, .ms = ms, .cc = f->cc, .memcg = memcg,
-		.nr_pages = f->nr_pages);
-	CO_END(f, p);
-}
 
 struct drain_obj_stock_frame {
 	MEMCG_FRAME_HEAD;

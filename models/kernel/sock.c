@@ -31,12 +31,20 @@ static int __sk_mem_reclaim(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
-/*
- * sk_mem_schedule() - sk_wmem_schedule()/sk_rmem_schedule(): if the
- * forward allocation does not cover size, __sk_mem_schedule() raises it
- * by sk_mem_pages(size - forward_alloc) pages and charges them
- * (__sk_mem_raise_allocated() -> mem_cgroup_charge_skmem(); from softirq
- * with GFP_NOWAIT, gfp_memcg_charge()).
+/**
+ * sk_mem_schedule() - make room for @size bytes in the forward allocation
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct sk_mem_schedule_frame: @sk, @size, @softirq
+ *
+ * sk_wmem_schedule()/sk_rmem_schedule(): if the forward allocation does
+ * not cover @size, __sk_mem_schedule() raises it by sk_mem_pages(size -
+ * forward_alloc) pages and charges them (__sk_mem_raise_allocated() ->
+ * mem_cgroup_charge_skmem(); from softirq with GFP_NOWAIT,
+ * gfp_memcg_charge()).
+ *
+ * Context: a coroutine on the simulated CPU @f->cc, in task context or
+ * (@softirq) the CPU's softirq; may wait as try_charge() does.
+ * Return: in p->ret, 1 (SIM: the allocation always goes ahead).
  */
 int sk_mem_schedule(struct sim_proc *p, void *frame)
 {
@@ -73,6 +81,17 @@ int sk_mem_schedule(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
+/**
+ * sk_mem_uncharge() - give @size bytes back to the forward allocation
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct sk_mem_uncharge_frame: @sk, @size
+ *
+ * Whole pages go back to the memcg when the forward allocation reaches a
+ * page (6.0-rc1) or SK_RECLAIM_THRESHOLD (v5.19, per sk_reclaim).
+ *
+ * Context: a coroutine on the simulated CPU @f->cc; a reclaim waits as
+ * mem_cgroup_uncharge_skmem() does.
+ */
 int sk_mem_uncharge(struct sim_proc *p, void *frame)
 {
 	struct sk_mem_uncharge_frame *f = frame;
