@@ -255,9 +255,9 @@ static void stats_layouts_build(struct memcg_sim *ms)
 	stat_layout_finish(&ms->lruvec_sl, "lruvec_stats", la, 0);
 }
 
-struct memcg_vmstats_percpu *memcg_vmstats_percpu(struct memcg_sim *ms,
-						  struct mem_cgroup *memcg,
-						  unsigned int cpu)
+struct memcg_vmstats_percpu *memcg__vmstats_percpu(struct memcg_sim *ms,
+						   struct mem_cgroup *memcg,
+						   unsigned int cpu)
 {
 	struct memcg_vmstats_percpu *statc = NULL;
 	char name[64];
@@ -309,9 +309,10 @@ static void memcg_stats_init(struct memcg_sim *ms)
 	for (i = 0; i < ms->k->memcg_event_items; i++)
 		ms->event_slot[i] = -1;
 	for (i = 0; i < NR_SIM_STATE; i++)
-		ms->state_slot[memcg_stat_index(ms, (int)i)] = (int)i;
+		ms->state_slot[memcg__stat_index(ms, (int)i)] = (int)i;
 	for (i = 0; i < NR_SIM_EVENTS; i++)
-		ms->event_slot[event_index(ms, sim_event_ev[i])] = (int)i;
+		ms->event_slot[memcg__event_index(ms, memcg__sim_event_ev[i])] =
+			(int)i;
 	ms->flush_period_ps =
 		(sim_time_t)ms->k->stats_flush_period_ms * SIM_PS_PER_MS;
 	/* as if the periodic flusher had just run at time 0 */

@@ -115,9 +115,10 @@ struct obj_cgroup {
 
 /*
  * The statistics items the modelled paths update, and where the kernel
- * keeps them (memcg_stat_index()/memcg_event_index() give their indexes
- * in the kernel's arrays). SIM: only these hold values; every other item
- * of the arrays costs what its lines cost and stays 0.
+ * keeps them (memcg__stat_index() and memcg__event_index() in
+ * memcontrol_stats.c give their indexes in the kernel's arrays). SIM:
+ * only these hold values; every other item of the arrays costs what its
+ * lines cost and stays 0.
  */
 enum memcg_stat_sim {
 	/* enum node_stat_item: memcg and per-node lruvec counters */

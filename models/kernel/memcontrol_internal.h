@@ -11,6 +11,10 @@
  *   memcg_sim.c         SIM only: building the memcgs, the stocks and the
  *                       statistics structs of a run, and their layouts
  *
+ * The SIM helpers shared between these files are named memcg__*, the
+ * directory-private prefix (STYLE G2); the kernel's functions keep the
+ * kernel's names.
+ *
  * Layering: models/kernel/ internal header; uses memcontrol.h, kprof.h.
  */
 #ifndef MODELS_KERNEL_MEMCONTROL_INTERNAL_H
@@ -84,22 +88,22 @@ static inline unsigned int cpu_node(const struct memcg_sim *ms,
 }
 
 /* memcg_sim.c: this_cpu_ptr(memcg->vmstats_percpu) on @cpu, made on first use */
-struct memcg_vmstats_percpu *memcg_vmstats_percpu(struct memcg_sim *ms,
-						  struct mem_cgroup *memcg,
-						  unsigned int cpu);
+struct memcg_vmstats_percpu *memcg__vmstats_percpu(struct memcg_sim *ms,
+						   struct mem_cgroup *memcg,
+						   unsigned int cpu);
 
 /* memcontrol_stats.c: where the kernel keeps the statistics items */
-unsigned int state_index(const struct memcg_sim *ms, int k);
-unsigned int memcg_stat_index(const struct memcg_sim *ms, int idx);
-int event_index(const struct memcg_sim *ms, int ev);
-extern const int sim_event_ev[NR_SIM_EVENTS];
+unsigned int memcg__state_index(const struct memcg_sim *ms, int k);
+unsigned int memcg__stat_index(const struct memcg_sim *ms, int idx);
+int memcg__event_index(const struct memcg_sim *ms, int ev);
+extern const int memcg__sim_event_ev[NR_SIM_EVENTS];
 
 /*
  * this_cpu_ptr(memcg->vmstats_percpu) for the frame's CPU, and the field
  * of element @i of its array @a (PA_*).
  */
 #define this_cpu_vmstats(f, memcg) \
-	memcg_vmstats_percpu((f)->ms, (memcg), (f)->cc->cpu)
+	memcg__vmstats_percpu((f)->ms, (memcg), (f)->cc->cpu)
 #define this_cpu_vmstats_field(f, memcg, a, i) \
 	stat_field(&(f)->ms->pcpu_sl, this_cpu_vmstats(f, memcg)->obj, (a), (i))
 

@@ -70,7 +70,7 @@ static const int sim_state_k[NR_SIM_STATE] = {
 };
 
 /* A kernel state item's index in the memcg state arrays. */
-unsigned int state_index(const struct memcg_sim *ms, int k)
+unsigned int memcg__state_index(const struct memcg_sim *ms, int k)
 {
 	unsigned int s = ms->k->lruvec_stat_items;
 	unsigned int i = k >= K_MEMCG ? s + (unsigned int)(k - K_MEMCG) :
@@ -83,9 +83,9 @@ unsigned int state_index(const struct memcg_sim *ms, int k)
 }
 
 /* The index of SIM_* state item @idx in the kernel's state arrays. */
-unsigned int memcg_stat_index(const struct memcg_sim *ms, int idx)
+unsigned int memcg__stat_index(const struct memcg_sim *ms, int idx)
 {
-	return state_index(ms, sim_state_k[idx]);
+	return memcg__state_index(ms, sim_state_k[idx]);
 }
 
 /*
@@ -197,14 +197,14 @@ static const int ev_v6_8[NR_EV] = {
 	[EV_THP_SWPOUT_FALLBACK] = 21,
 };
 
-const int sim_event_ev[NR_SIM_EVENTS] = {
+const int memcg__sim_event_ev[NR_SIM_EVENTS] = {
 	[SIM_PGPGIN] = EV_PGPGIN,
 	[SIM_PGPGOUT] = EV_PGPGOUT,
 	[SIM_PGFAULT] = EV_PGFAULT,
 };
 
 /* An event's index in the events arrays, or -1 if not kept. */
-int event_index(const struct memcg_sim *ms, int ev)
+int memcg__event_index(const struct memcg_sim *ms, int ev)
 {
 	const int *map = ms->k->stats_version == STATS_V6_0 ? ev_v6_0 :
 			 ms->k->stats_version == STATS_V6_6 ? ev_v6_6 :
@@ -542,7 +542,7 @@ static int __mod_memcg_state(struct sim_proc *p, void *frame)
 	CO_THIS_CPU_ADD_AT(
 		f, this_cpu_vmstats(f, f->memcg)->state[f->idx], f->val,
 		this_cpu_vmstats_field(f, f->memcg, PA_STATE,
-				       memcg_stat_index(ms, f->idx)));
+				       memcg__stat_index(ms, f->idx)));
 	truth_add(f->memcg, false, f->idx, f->val);
 	CO_CALL(f, p, memcg_rstat_updated, .ms = ms, .cc = f->cc,
 		.memcg = f->memcg, .val = f->val);
@@ -610,13 +610,13 @@ static int __mod_node_page_state(struct sim_proc *p, void *frame)
 	CO_AWAIT(f, co_access(f->cc,
 			      stat_field(&ms->lruvec_pcpu_sl,
 					 ms->node_vm_stat[node], LPA_STATE,
-					 memcg_stat_index(ms, f->item)),
+					 memcg__stat_index(ms, f->item)),
 			      COH_RMW));
-	CO_AWAIT(f,
-		 co_access(f->cc,
-			   stat_field(&ms->lruvec_pcpu_sl, ms->vm_node_stat,
-				      LPA_STATE, memcg_stat_index(ms, f->item)),
-			   COH_RMW));
+	CO_AWAIT(f, co_access(f->cc,
+			      stat_field(&ms->lruvec_pcpu_sl, ms->vm_node_stat,
+					 LPA_STATE,
+					 memcg__stat_index(ms, f->item)),
+			      COH_RMW));
 	CO_END(f, p);
 }
 
@@ -646,11 +646,11 @@ static int __mod_lruvec_state(struct sim_proc *p, void *frame)
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	/* __this_cpu_add(pn->lruvec_stats_percpu->state[idx], val); */
-	CO_AWAIT(f,
-		 co_access(f->cc,
-			   this_cpu_vmstats_field(f, f->memcg, PA_STATE,
-						  memcg_stat_index(ms, f->idx)),
-			   COH_WRITE));
+	CO_AWAIT(f, co_access(f->cc,
+			      this_cpu_vmstats_field(f, f->memcg, PA_STATE,
+						     memcg__stat_index(ms,
+								       f->idx)),
+			      COH_WRITE));
 	CO_AWAIT(
 		f,
 		co_access(
@@ -658,7 +658,7 @@ static int __mod_lruvec_state(struct sim_proc *p, void *frame)
 			stat_field(
 				&ms->lruvec_pcpu_sl,
 				this_cpu_vmstats(f, f->memcg)->lruvec[node].obj,
-				LPA_STATE, memcg_stat_index(ms, f->idx)),
+				LPA_STATE, memcg__stat_index(ms, f->idx)),
 			COH_WRITE));
 	statc = this_cpu_vmstats(f, f->memcg);
 	statc->state[f->idx] += f->val;
@@ -713,15 +713,16 @@ int __count_memcg_events(struct sim_proc *p, void *frame)
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	/* v6.1 on: memcg_events_index(); untracked events return */
-	i = event_index(ms, sim_event_ev[f->idx]);
+	i = memcg__event_index(ms, memcg__sim_event_ev[f->idx]);
 	if (i < 0)
 		CO_RETURN(f, p, 0);
 	/* __this_cpu_add(memcg->vmstats_percpu->events[idx], count); */
-	CO_THIS_CPU_ADD_AT(
-		f, this_cpu_vmstats(f, f->memcg)->events[f->idx], f->count,
-		this_cpu_vmstats_field(
-			f, f->memcg, PA_EVENTS,
-			(unsigned int)event_index(ms, sim_event_ev[f->idx])));
+	CO_THIS_CPU_ADD_AT(f, this_cpu_vmstats(f, f->memcg)->events[f->idx],
+			   f->count,
+			   this_cpu_vmstats_field(
+				   f, f->memcg, PA_EVENTS,
+				   (unsigned int)memcg__event_index(
+					   ms, memcg__sim_event_ev[f->idx])));
 	truth_add(f->memcg, true, f->idx, f->count);
 	CO_CALL(f, p, memcg_rstat_updated, .ms = ms, .cc = f->cc,
 		.memcg = f->memcg, .val = f->count);
@@ -951,7 +952,7 @@ static int memcg_flush_cpu(struct sim_proc *p, void *frame)
 	KPROF_ENTER(f->cc->prof, KF_mem_cgroup_css_rstat_flush,
 		    f->cc->proc->now);
 	ms->counts.flushed_cpus++;
-	statc = memcg_vmstats_percpu(ms, memcg, f->cpu);
+	statc = memcg__vmstats_percpu(ms, memcg, f->cpu);
 	CO_CALL(f, p, flush_array, .ms = ms, .cc = f->cc,
 		.n = ms->k->memcg_stat_items, .slot = ms->state_slot,
 		.asl = &ms->vmstats_sl, .psl = &ms->pcpu_sl,
@@ -965,7 +966,7 @@ static int memcg_flush_cpu(struct sim_proc *p, void *frame)
 		.local = local ? memcg->vmstats.state_local : NULL,
 		.cur = statc->state, .prev = statc->state_prev,
 		.ppending = parent ? parent->vmstats.state_pending : NULL);
-	statc = memcg_vmstats_percpu(ms, memcg, f->cpu);
+	statc = memcg__vmstats_percpu(ms, memcg, f->cpu);
 	CO_CALL(f, p, flush_array, .ms = ms, .cc = f->cc,
 		.n = ms->k->memcg_event_items, .slot = ms->event_slot,
 		.asl = &ms->vmstats_sl, .psl = &ms->pcpu_sl,
@@ -981,7 +982,7 @@ static int memcg_flush_cpu(struct sim_proc *p, void *frame)
 		.ppending = parent ? parent->vmstats.events_pending : NULL);
 	/* for_each_node_state(nid, N_MEMORY): the lruvec counters */
 	for (f->node = 0; f->node < ms->nr_nodes; f->node++) {
-		statc = memcg_vmstats_percpu(ms, memcg, f->cpu);
+		statc = memcg__vmstats_percpu(ms, memcg, f->cpu);
 		pn = &memcg->lruvec_stats[f->node];
 		ppn = parent ? &parent->lruvec_stats[f->node] : NULL;
 		CO_CALL(f, p, flush_array, .ms = ms, .cc = f->cc,
@@ -1002,10 +1003,10 @@ static int memcg_flush_cpu(struct sim_proc *p, void *frame)
 		/* v6.8: statc->stats_updates = 0, the updater's first line */
 		CO_STORE_AT(
 			f,
-			memcg_vmstats_percpu(ms, memcg, f->cpu)->stats_updates,
+			memcg__vmstats_percpu(ms, memcg, f->cpu)->stats_updates,
 			0,
 			stat_field(&ms->pcpu_sl,
-				   memcg_vmstats_percpu(ms, memcg, f->cpu)->obj,
+				   memcg__vmstats_percpu(ms, memcg, f->cpu)->obj,
 				   PA_HDR, 0));
 		/*
 		 * Read before writing: the atomic write, which takes the
@@ -1236,7 +1237,7 @@ check:
 
 static int stat_event_k(struct memcg_sim *ms, int ev)
 {
-	return event_index(ms, ev);
+	return memcg__event_index(ms, ev);
 }
 
 /**
@@ -1278,8 +1279,8 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 		for (f->i = 0; f->i < ARRAY_SIZE(v2_state_reads); f->i++)
 			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc,
 				.memcg = f->memcg,
-				.k = (int)state_index(ms,
-						      v2_state_reads[f->i]));
+				.k = (int)memcg__state_index(
+					ms, v2_state_reads[f->i]));
 		if (ms->k->stats_version == STATS_V6_0) {
 			for (f->i = 0; f->i < ARRAY_SIZE(v2_events_v6_0);
 			     f->i++)
@@ -1310,8 +1311,8 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 		for (f->i = 0; f->i < ARRAY_SIZE(v1_state_reads); f->i++)
 			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc,
 				.memcg = f->memcg, .local = f->pass == 0,
-				.k = (int)state_index(ms,
-						      v1_state_reads[f->i]));
+				.k = (int)memcg__state_index(
+					ms, v1_state_reads[f->i]));
 		for (f->i = 0; f->i < ARRAY_SIZE(v1_events); f->i++) {
 			k = stat_event_k(ms, v1_events[f->i]);
 			if (k < 0)
@@ -1323,7 +1324,8 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 		for (f->i = 0; f->i < ARRAY_SIZE(v1_lru_reads); f->i++)
 			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc,
 				.memcg = f->memcg, .local = f->pass == 0,
-				.k = (int)state_index(ms, v1_lru_reads[f->i]));
+				.k = (int)memcg__state_index(
+					ms, v1_lru_reads[f->i]));
 		if (f->pass)
 			break;
 		/*
