@@ -664,7 +664,11 @@ static int refill_obj_stock(struct sim_proc *p, void *frame)
 		if (f->objcg->nr_charged_bytes)
 			CO_XCHG_AT(f, f->charged, f->objcg->nr_charged_bytes, 0,
 				   objcg_field(f->ms, f->objcg));
-		/* obj_cgroup_get(objcg); stock->cached_objcg = objcg; */
+		/*
+		 * obj_cgroup_get(objcg); stock->cached_objcg = objcg;
+		 * SIM: stored after the exchange, where the kernel stores it
+		 * before; both stores are to this CPU's own line.
+		 */
 		CO_STORE(f, f->stock, cached_objcg, f->objcg);
 		f->stock->nr_bytes = f->charged;
 		f->allow_uncharge = true; /* when objcg changes */

@@ -849,8 +849,10 @@ int memcg_check_events(struct sim_proc *p, void *frame)
  * One array of one (memcg, CPU) in mem_cgroup_css_rstat_flush(): for
  * each of the n items, the pending count from the children, this CPU's
  * value and its previous value; a change goes to the memcg's aggregate
- * (and, v6.6 on, its local count) and to the parent's pending. Items on
- * the line just read cost a load hit each.
+ * (and, v6.6 on, its local count) and to the parent's pending. SIM: the
+ * kernel writes this loop once per array in mem_cgroup_css_rstat_flush();
+ * the model runs one body over each, and an item on the line just read
+ * costs a load hit (touch()) instead of a transaction.
  */
 struct flush_array_frame {
 	struct co_frame co;
