@@ -652,7 +652,7 @@ static void functions_report(struct run *run, struct report *r, int variant)
  */
 static void kworker_setup(struct run *run)
 {
-	struct kworker_frame *f;
+	struct memcg_stats_kworker_frame *f;
 	unsigned int i, j;
 	bool *busy;
 	int cpu;
@@ -674,7 +674,7 @@ static void kworker_setup(struct run *run)
 	run->kworker_cpu = cpu;
 	sim_proc_init(&run->kworker, run->engine, (unsigned int)cpu,
 		      PROC_STACK, NULL);
-	f = co_push(&run->kworker, memcg_stats_kworker, sizeof(*f));
+	f = CO_PUSH(&run->kworker, memcg_stats_kworker);
 	f->ms = run->memcg;
 	f->cc = coh_cpu_attach(run->coh, (unsigned int)cpu, &run->kworker);
 	f->end_ps = run->end_ps;

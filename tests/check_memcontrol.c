@@ -135,33 +135,26 @@ static long run_on(unsigned int cpu)
 	return p->ret;
 }
 
-static long memcg_call(co_fn fn, unsigned int cpu, struct mem_cgroup *memcg,
-		       unsigned int nr_pages, unsigned int gfp)
-{
-	struct memcg_frame *f = co_push(&h.proc[cpu], fn, sizeof(*f));
-
-	f->ms = h.ms;
-	f->cc = h.cc[cpu];
-	f->memcg = memcg;
-	f->nr_pages = nr_pages;
-	f->gfp = gfp;
-	return run_on(cpu);
-}
+/*
+ * MEMCG_CALL() - run @fn on @cpu with its own frame, struct @fn_frame:
+ * .ms and .cc of the harness, the other members from the designated
+ * initializers. Returns what @fn returned.
+ */
+#define MEMCG_CALL(fn, cpu, ...)                                          \
+	({                                                                \
+		struct fn##_frame *f_ = CO_PUSH(&h.proc[cpu], fn);        \
+		struct co_frame co_ = f_->co;                             \
+									  \
+		*f_ = (struct fn##_frame){ .ms = h.ms, .cc = h.cc[cpu],   \
+					   __VA_ARGS__ };                 \
+		f_->co = co_;                                             \
+		run_on(cpu);                                              \
+	})
 
 static long charge(struct mem_cgroup *memcg, unsigned int nr_pages)
 {
-	return memcg_call(try_charge, 0, memcg, nr_pages, GFP_KERNEL);
-}
-
-static void obj_call(co_fn fn, struct mem_cgroup *memcg, unsigned int size)
-{
-	struct obj_frame *f = co_push(&h.proc[0], fn, sizeof(*f));
-
-	f->ms = h.ms;
-	f->cc = h.cc[0];
-	f->objcg = &memcg->objcg;
-	f->size = size;
-	run_on(0);
+	return MEMCG_CALL(try_charge, 0, .memcg = memcg, .nr_pages = nr_pages,
+			  .gfp_mask = GFP_KERNEL);
 }
 
 static struct memcg_stock_pcp *stock(unsigned int cpu)
@@ -256,18 +249,18 @@ START_TEST(refill_stock_drains_over_batch)
 	long ret;
 
 	create();
-	ret = memcg_call(mem_cgroup_charge_skmem, 0, h.a, 33, GFP_KERNEL);
+	ret = MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a, .nr_pages = 33, .gfp_mask = GFP_KERNEL);
 	ck_assert_int_eq(ret, true);
 	ck_assert_int_eq(h.a->memory.usage, 33);
 	ck_assert_ptr_null(stock(0)->cached[0]);
 	for (i = 1; i <= 10; i++) {
-		memcg_call(mem_cgroup_uncharge_skmem, 0, h.a, 3, GFP_KERNEL);
+		MEMCG_CALL(mem_cgroup_uncharge_skmem, 0, .memcg = h.a, .nr_pages = 3);
 		ck_assert_uint_eq(stock(0)->nr_pages[0], 3 * i);
 	}
 	ck_assert_int_eq(h.a->memory.usage, 33);
 	ck_assert_uint_eq(h.ms->counts.drains, 0);
 
-	memcg_call(mem_cgroup_uncharge_skmem, 0, h.a, 3, GFP_KERNEL);
+	MEMCG_CALL(mem_cgroup_uncharge_skmem, 0, .memcg = h.a, .nr_pages = 3);
 	ck_assert_int_eq(h.a->memory.usage, 0);
 	ck_assert_int_eq(h.root->memory.usage, 0);
 	ck_assert_uint_eq(h.ms->counts.drains, 1);
@@ -443,7 +436,7 @@ START_TEST(obj_cgroup_charge_stock)
 
 	create();
 	objcg = &h.a->objcg;
-	obj_call(obj_cgroup_charge, h.a, 100);
+	MEMCG_CALL(obj_cgroup_charge, 0, .objcg = &h.a->objcg, .size = 100);
 	ck_assert_uint_eq(h.ms->counts.charges, 1);
 	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 1);
 	ck_assert_ptr_eq(stock(0)->cached_objcg, objcg);
@@ -452,24 +445,24 @@ START_TEST(obj_cgroup_charge_stock)
 	ck_assert_int_eq(h.a->memory.usage, 32);
 
 	for (i = 2; i <= 40; i++)
-		obj_call(obj_cgroup_charge, h.a, 100);
+		MEMCG_CALL(obj_cgroup_charge, 0, .objcg = &h.a->objcg, .size = 100);
 	ck_assert_uint_eq(h.ms->counts.charges, 1);
 	ck_assert_uint_eq(stock(0)->nr_bytes, 96);
 
-	obj_call(obj_cgroup_charge, h.a, 100);
+	MEMCG_CALL(obj_cgroup_charge, 0, .objcg = &h.a->objcg, .size = 100);
 	ck_assert_uint_eq(h.ms->counts.charges, 2);
 	ck_assert_uint_eq(h.ms->counts.stock_hits, 1);
 	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 1);
 	ck_assert_uint_eq(stock(0)->nr_bytes, 4092);
 	ck_assert_uint_eq(stock(0)->nr_pages[0], 30);
 
-	obj_call(obj_cgroup_uncharge, h.a, 100);
+	MEMCG_CALL(obj_cgroup_uncharge, 0, .objcg = &h.a->objcg, .size = 100);
 	ck_assert_uint_eq(stock(0)->nr_bytes, 96);
 	ck_assert_uint_eq(stock(0)->nr_pages[0], 31);
 	ck_assert_uint_eq(h.ms->counts.uncharges, 1);
 
 	for (i = 2; i <= 41; i++)
-		obj_call(obj_cgroup_uncharge, h.a, 100);
+		MEMCG_CALL(obj_cgroup_uncharge, 0, .objcg = &h.a->objcg, .size = 100);
 	ck_assert_uint_eq(stock(0)->nr_bytes, 4096);
 	ck_assert_uint_eq(stock(0)->nr_pages[0], 31);
 	ck_assert_int_eq(h.a->memory.usage, 32);
@@ -502,13 +495,13 @@ END_TEST
 START_TEST(refill_obj_stock_objcg_change_allows_uncharge)
 {
 	create();
-	obj_call(obj_cgroup_charge, h.a, 100);
-	obj_call(obj_cgroup_charge, h.b, 100);
+	MEMCG_CALL(obj_cgroup_charge, 0, .objcg = &h.a->objcg, .size = 100);
+	MEMCG_CALL(obj_cgroup_charge, 0, .objcg = &h.b->objcg, .size = 100);
 	ck_assert_int_eq(h.a->objcg.nr_charged_bytes, 3996);
 	ck_assert_int_eq(h.a->memory.usage, 1);
 	ck_assert_uint_eq(stock(0)->nr_bytes, 3996);
 
-	obj_call(obj_cgroup_charge, h.a, 200);
+	MEMCG_CALL(obj_cgroup_charge, 0, .objcg = &h.a->objcg, .size = 200);
 	ck_assert_int_eq(h.a->objcg.nr_charged_bytes, 0);
 	ck_assert_int_eq(h.b->objcg.nr_charged_bytes, 3996);
 	ck_assert_int_eq(h.a->memory.usage, 33);

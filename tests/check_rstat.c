@@ -179,8 +179,7 @@ static void run_on(unsigned int cpu)
 /* mod_memcg_state(memcg, MEMCG_SOCK, val) on @cpu */
 static void update(unsigned int cpu, struct mem_cgroup *memcg, long val)
 {
-	struct memcg_frame *f = co_push(&h.proc[cpu], mod_memcg_state,
-					sizeof(*f));
+	struct mod_memcg_state_frame *f = CO_PUSH(&h.proc[cpu], mod_memcg_state);
 
 	f->ms = h.ms;
 	f->cc = h.cc[cpu];
@@ -203,8 +202,8 @@ static void rstat_flush(unsigned int cpu, struct mem_cgroup *memcg)
 
 static void flush_stats(unsigned int cpu, struct mem_cgroup *memcg)
 {
-	struct memcg_frame *f = co_push(&h.proc[cpu], mem_cgroup_flush_stats,
-					sizeof(*f));
+	struct mem_cgroup_flush_stats_frame *f =
+		CO_PUSH(&h.proc[cpu], mem_cgroup_flush_stats);
 
 	f->ms = h.ms;
 	f->cc = h.cc[cpu];
@@ -215,8 +214,8 @@ static void flush_stats(unsigned int cpu, struct mem_cgroup *memcg)
 static void stat_show(unsigned int cpu, struct mem_cgroup *memcg,
 		      unsigned int format)
 {
-	struct stat_show_frame *f = co_push(&h.proc[cpu], memory_stat_show,
-					    sizeof(*f));
+	struct memory_stat_show_frame *f =
+		CO_PUSH(&h.proc[cpu], memory_stat_show);
 
 	f->ms = h.ms;
 	f->cc = h.cc[cpu];
@@ -496,7 +495,7 @@ END_TEST
  */
 START_TEST(flush_skip_when_ongoing)
 {
-	struct memcg_frame *f[2];
+	struct mem_cgroup_flush_stats_frame *f[2];
 	unsigned int i;
 
 	setup_machine(4, STATS_V6_0);
@@ -505,8 +504,7 @@ START_TEST(flush_skip_when_ongoing)
 	for (i = 0; i < 8 * 33; i++)
 		update(i % 4, h.a, 1);
 	for (i = 0; i < 2; i++) {
-		f[i] = co_push(&h.proc[i], mem_cgroup_flush_stats,
-			       sizeof(*f[i]));
+		f[i] = CO_PUSH(&h.proc[i], mem_cgroup_flush_stats);
 		f[i]->ms = h.ms;
 		f[i]->cc = h.cc[i];
 		f[i]->memcg = h.a;
@@ -530,7 +528,7 @@ END_TEST
  */
 START_TEST(flush_ratelimited)
 {
-	struct memcg_frame *f;
+	struct mem_cgroup_flush_stats_ratelimited_frame *f;
 	sim_time_t at[] = { 1000 * SIM_PS_PER_US, 3000 * SIM_PS_PER_US,
 			    4500 * SIM_PS_PER_US, 6500 * SIM_PS_PER_US };
 	uint64_t expect[] = { 0, 1, 1, 2 };
@@ -543,8 +541,7 @@ START_TEST(flush_ratelimited)
 		/* a flush due by the threshold each time: 5 x 33 updates */
 		for (i = 0; i < 5 * 33; i++)
 			update(i % 4, h.a, 1);
-		f = co_push(&h.proc[0], mem_cgroup_flush_stats_ratelimited,
-			    sizeof(*f));
+		f = CO_PUSH(&h.proc[0], mem_cgroup_flush_stats_ratelimited);
 		f->ms = h.ms;
 		f->cc = h.cc[0];
 		f->memcg = h.a;
@@ -564,13 +561,13 @@ END_TEST
  */
 START_TEST(flush_periodic)
 {
-	struct kworker_frame *f;
+	struct memcg_stats_kworker_frame *f;
 
 	setup_machine(4, STATS_V6_0);
 	h.k.stats_flush_period_ms = 1;
 	create();
 	update(1, h.a, 1);
-	f = co_push(&h.proc[3], memcg_stats_kworker, sizeof(*f));
+	f = CO_PUSH(&h.proc[3], memcg_stats_kworker);
 	f->ms = h.ms;
 	f->cc = h.cc[3];
 	f->end_ps = 3500 * SIM_PS_PER_US;

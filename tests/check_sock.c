@@ -87,24 +87,28 @@ static void teardown(void)
 	machine_destroy(&h.m);
 }
 
-static void sock_call(co_fn fn, int size)
-{
-	struct sock_frame *f = co_push(&h.proc, fn, sizeof(*f));
-	sim_time_t start = sim_now(h.e);
-
-	f->ms = h.ms;
-	f->cc = h.cc;
-	f->sk = &h.sk;
-	f->size = size;
-	sim_proc_start(&h.proc, start);
-	sim_engine_run(h.e, start + SIM_PS_PER_MS);
-	ck_assert(h.proc.finished);
-}
+/*
+ * SOCK_CALL() - run @fn (sk_mem_schedule or sk_mem_uncharge: both take
+ * the socket and a size) with its own frame, struct @fn_frame.
+ */
+#define SOCK_CALL(fn, bytes)                                             \
+	do {                                                             \
+		struct fn##_frame *f_ = CO_PUSH(&h.proc, fn);            \
+		sim_time_t start_ = sim_now(h.e);                        \
+									 \
+		f_->ms = h.ms;                                           \
+		f_->cc = h.cc;                                           \
+		f_->sk = &h.sk;                                          \
+		f_->size = (bytes);                                      \
+		sim_proc_start(&h.proc, start_);                         \
+		sim_engine_run(h.e, start_ + SIM_PS_PER_MS);             \
+		ck_assert(h.proc.finished);                              \
+	} while (0)
 
 /* sk_wmem_schedule(size) then sk_mem_charge(size), as the send path does */
 static void queue_bytes(int size)
 {
-	sock_call(sk_mem_schedule, size);
+	SOCK_CALL(sk_mem_schedule, size);
 	sk_mem_charge(&h.sk, size);
 }
 
@@ -149,7 +153,7 @@ START_TEST(sk_forward_alloc_6_0_rc1_sender)
 	ck_assert_int_eq(h.sk.sk_forward_alloc, 768);
 	ck_assert_uint_eq(h.sk.pages_charged, 3);
 	ck_assert_int_eq(h.sk.sk_memcg->sock_pages, 3);
-	sock_call(sk_mem_uncharge, 11520);
+	SOCK_CALL(sk_mem_uncharge, 11520);
 	ck_assert_int_eq(h.sk.sk_forward_alloc, 0);
 	ck_assert_uint_eq(h.sk.pages_uncharged, 3);
 	ck_assert_int_eq(h.sk.sk_memcg->sock_pages, 0);
@@ -157,7 +161,7 @@ START_TEST(sk_forward_alloc_6_0_rc1_sender)
 	send_message(10240);
 	ck_assert_int_eq(h.sk.sk_forward_alloc, 768);
 	ck_assert_uint_eq(h.sk.pages_charged, 6);
-	sock_call(sk_mem_uncharge, 11520);
+	SOCK_CALL(sk_mem_uncharge, 11520);
 	ck_assert_int_eq(h.sk.sk_forward_alloc, 0);
 	ck_assert_uint_eq(h.sk.pages_uncharged, 6);
 	/* 3 + 3 charge calls for the pages, 2 reclaims */
@@ -178,7 +182,7 @@ START_TEST(sk_forward_alloc_6_0_rc1_receiver)
 	for (i = 0; i < 4; i++) {
 		queue_bytes(11520);
 		ck_assert_int_eq(h.sk.sk_forward_alloc, 768);
-		sock_call(sk_mem_uncharge, 11520);
+		SOCK_CALL(sk_mem_uncharge, 11520);
 		ck_assert_int_eq(h.sk.sk_forward_alloc, 0);
 	}
 	ck_assert_uint_eq(h.sk.pages_charged, 12);
@@ -201,13 +205,13 @@ START_TEST(sk_forward_alloc_5_19_keeps_pages)
 	unsigned int i;
 
 	send_message(0);
-	sock_call(sk_mem_uncharge, 11520);
+	SOCK_CALL(sk_mem_uncharge, 11520);
 	ck_assert_int_eq(h.sk.sk_forward_alloc, 12288);
 	ck_assert_uint_eq(h.sk.pages_charged, 3);
 	ck_assert_uint_eq(h.sk.pages_uncharged, 0);
 	for (i = 1; i <= 100; i++) {
 		send_message(i * 10240);
-		sock_call(sk_mem_uncharge, 11520);
+		SOCK_CALL(sk_mem_uncharge, 11520);
 	}
 	ck_assert_uint_eq(h.sk.pages_charged, 3);
 	ck_assert_uint_eq(h.sk.pages_uncharged, 0);
@@ -225,7 +229,7 @@ START_TEST(sk_forward_alloc_5_19_reclaim_chunk)
 {
 	queue_bytes(2 << 20);
 	ck_assert_uint_eq(h.sk.pages_charged, 512);
-	sock_call(sk_mem_uncharge, 2 << 20);
+	SOCK_CALL(sk_mem_uncharge, 2 << 20);
 	ck_assert_uint_eq(h.sk.pages_uncharged, 256);
 	ck_assert_int_eq(h.sk.sk_forward_alloc, 1 << 20);
 	ck_assert_int_eq(h.sk.sk_memcg->sock_pages, 256);

@@ -41,7 +41,7 @@
  * there it is 0). The per-CPU stock and per-CPU statistics sit on lines
  * only their CPU touches.
  *
- * Statistics (the second half of memcontrol.c; doc/memcg-stats.md has
+ * Statistics (memcontrol_stats.c; doc/memcg-stats.md has
  * the kernel's code described version by version):
  *  - Updates. __mod_memcg_state(), __mod_lruvec_state() and
  *    __count_memcg_events() add to this CPU's copy of the memcg's
@@ -73,6 +73,11 @@
  *
  * SIM: No OOM killer: a charge that cannot be satisfied fails.
  *
+ * Where things are: memcontrol.c the charge paths, memcontrol_stats.c the
+ * statistics, each in mm/memcontrol.c's order; memcg_sim.c the SIM setup
+ * (memcg_sim_create() and the layouts); memcontrol_internal.h what they
+ * share.
+ *
  * Layering: models/ module; uses models/kernel/page_counter.h, models/kernel/config.h,
  * models/hw/cache.h, models/kernel/kprof.h, sim/.
  */
@@ -83,23 +88,12 @@
 #include <stdint.h>
 
 #include "models/hw/cache.h"
+#include "models/kernel/compat/kernel.h"
 #include "models/kernel/config.h"
 #include "models/kernel/page_counter.h"
 #include "models/kernel/rstat.h"
 #include "sim/co.h"
 #include "sim/stats.h"
-
-#define PAGE_SHIFT 12
-#define PAGE_SIZE (1UL << PAGE_SHIFT)
-
-#ifndef ENOMEM
-#define ENOMEM 12
-#endif
-
-/* gfp flags the model looks at */
-#define GFP_KERNEL 0x1u
-#define GFP_NOWAIT 0x2u		/* may not reclaim: softirq context */
-#define __GFP_NOFAIL 0x4u
 
 struct memcg_sim;
 
@@ -121,9 +115,10 @@ struct obj_cgroup {
 
 /*
  * The statistics items the modelled paths update, and where the kernel
- * keeps them (memcg_stat_index()/memcg_event_index() give their indexes
- * in the kernel's arrays). SIM: only these hold values; every other item
- * of the arrays costs what its lines cost and stays 0.
+ * keeps them (memcg__stat_index() and memcg__event_index() in
+ * memcontrol_stats.c give their indexes in the kernel's arrays). SIM:
+ * only these hold values; every other item of the arrays costs what its
+ * lines cost and stays 0.
  */
 enum memcg_stat_sim {
 	/* enum node_stat_item: memcg and per-node lruvec counters */
@@ -205,12 +200,21 @@ struct mem_cgroup {
 	unsigned int id;		/* index in the scenario's cgroups */
 	const char *path;
 	struct page_counter memory;
+	/*
+	 * SIM: only usage and high are placed in memory, for the loads of
+	 * try_charge_memcg()'s memory.high check; no swap is charged.
+	 */
+	struct page_counter swap;
 	struct page_counter kmem;	/* v1 only */
+	unsigned long socket_pressure;	/* SIM: never set (no vmpressure) */
 	struct obj_cgroup objcg;
 	uint64_t reclaimable;		/* pages reclaim may free */
 
 	/* SIM: where it lives and what happened to it */
 	struct coh_object *obj;
+	struct {
+		struct coh_field *parent, *id, *socket_pressure;
+	} coh;				/* for the compat macros */
 	struct memcg_vmstats vmstats;
 	struct lruvec_stats *lruvec_stats;	/* [nr_nodes] */
 	struct memcg_vmstats_percpu **vmstats_percpu;	/* [nr_cpus] */
@@ -219,13 +223,22 @@ struct mem_cgroup {
 	uint64_t nr_reclaimed, nr_failed;
 };
 
+/*
+ * struct memcg_stock_pcp - a CPU's stock of pre-charged pages and bytes.
+ * local_lock_t stock_lock: interrupts off, no shared memory. SIM: v6.0
+ * caches one memcg; later kernels several (stock_memcgs), in slots that
+ * share the line and, here, one field per member.
+ */
 struct memcg_stock_pcp {
-	/* local_lock_t stock_lock: interrupts off, no shared memory */
 	struct mem_cgroup *cached[MEMCG_STOCK_MAX];	/* never the root */
 	unsigned int nr_pages[MEMCG_STOCK_MAX];
 	struct obj_cgroup *cached_objcg;
 	unsigned int nr_bytes;
-	struct coh_object *obj;		/* SIM: its line */
+	/* SIM: its line, and the fields for the compat macros */
+	struct coh_object *obj;
+	struct {
+		struct coh_field *cached, *nr_pages, *cached_objcg, *nr_bytes;
+	} coh;
 	unsigned int evict;		/* SIM: next slot to evict */
 };
 
@@ -270,7 +283,7 @@ struct memcg_sim {
 	unsigned int *stats_updates;	/* [nr_cpus] */
 	struct coh_object *flush_threshold;	/* stats_flush_threshold */
 	long stats_flush_threshold;
-	/* statistics (the second half of memcontrol.c) */
+	/* statistics (memcontrol_stats.c) */
 	unsigned int nr_nodes;		/* N_MEMORY nodes: the sockets */
 	struct stat_layout pcpu_sl, vmstats_sl, lruvec_pcpu_sl, lruvec_sl;
 	struct coh_layout node_pcp_layout;
@@ -295,15 +308,25 @@ struct memcg_sim {
 	struct sim_stat charge_lat;	/* try_charge_memcg() that charged, ns */
 };
 
-/*
- * memcg_sim_create() - the memcgs of @tree with the knobs of @k, laid out
- * in @coh's memory. Returns NULL with @err set when a layout file cannot
- * be used.
+/**
+ * memcg_sim_create() - the memory controller of a run (memcg_sim.c)
+ * @k: the kernel configuration; its layouts were checked when the
+ *	scenario was loaded, so nothing here can fail on user input
+ * @tree: the cgroups, root first
+ * @coh: the memory the memcgs, stocks and statistics are placed in
+ * @nr_cpus: CPUs with a stock and per-CPU statistics
+ *
+ * Context: setup, before the engine runs; SIM only.
+ * Return: the controller, never NULL (out of host memory is a
+ * SIM_BUG_ON); free it with memcg_sim_free(). It keeps pointers to @k,
+ * @tree's paths and @coh, which must outlive it.
  */
 struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 				   const struct cgroup_tree *tree,
 				   struct coh *coh, unsigned int nr_cpus);
+/* memcg_sim_free() - free @ms and what it allocated; NULL is a no-op. */
 void memcg_sim_free(struct memcg_sim *ms);
+/* memcg_sim_reset_counts() - zero the counts and latencies (warm-up). */
 void memcg_sim_reset_counts(struct memcg_sim *ms);
 struct mem_cgroup *memcg_sim_find(struct memcg_sim *ms, const char *path);
 
@@ -314,146 +337,245 @@ static inline bool mem_cgroup_is_root(const struct memcg_sim *ms,
 }
 
 /*
- * The coroutines: CO_CALL(f, p, fn, .ms = ms, .cc = cc,
- * .memcg = memcg, .nr_pages = n, .gfp = GFP_KERNEL). Results in p->ret:
- * try_charge() 0 or -ENOMEM, mem_cgroup_charge_skmem() bool.
+ * The coroutines, one frame each, `struct <function>_frame`: the process's
+ * context first (SIM: @ms, the kernel's globals, and @cc, the CPU
+ * smp_processor_id() names), then the kernel function's parameters, then
+ * its locals, under the kernel's names. Call them with CO_CALL(f, p, fn,
+ * .ms = ms, .cc = cc, .memcg = memcg, ...). Results are in p->ret.
  */
-struct memcg_frame {
-	struct co_frame co;
-	struct memcg_sim *ms;
-	struct coh_cpu *cc;
+#define MEMCG_FRAME_HEAD        \
+	struct co_frame co;     \
+	struct memcg_sim *ms;   \
+	struct coh_cpu *cc
+
+/* consume_stock(): returns bool, whether the stock served the charge */
+struct consume_stock_frame {
+	MEMCG_FRAME_HEAD;
 	struct mem_cgroup *memcg;
 	unsigned int nr_pages;
-	unsigned int gfp;
 	/* locals */
-	unsigned int batch, i;
-	int idx;			/* statistics: SIM_* item */
-	long val;			/* statistics: the change */
-	struct page_counter *counter;
-	struct mem_cgroup *over, *m;
 	struct memcg_stock_pcp *stock;
-	sim_time_t start;
-	bool drained;
-	int retries;
-	long ret;
+	bool ret;
+	unsigned int slot;		/* SIM: stock_memcgs > 1 */
 };
-/* SIM: transitional: these functions still share struct memcg_frame */
-#define __count_memcg_events_frame memcg_frame
-#define __mod_lruvec_state_frame memcg_frame
-#define __mod_memcg_state_frame memcg_frame
-#define __mod_node_page_state_frame memcg_frame
-#define charge_memcg_frame memcg_frame
-#define consume_stock_frame memcg_frame
-#define count_memcg_events_frame memcg_frame
-#define do_flush_stats_frame memcg_frame
-#define drain_stock_frame memcg_frame
-#define flush_memcg_stats_dwork_frame memcg_frame
-#define mem_cgroup_charge_skmem_frame memcg_frame
-#define mem_cgroup_charge_statistics_frame memcg_frame
-#define mem_cgroup_flush_stats_frame memcg_frame
-#define mem_cgroup_flush_stats_ratelimited_frame memcg_frame
-#define mem_cgroup_uncharge_skmem_frame memcg_frame
-#define mem_cgroup_under_socket_pressure_frame memcg_frame
-#define memcg_check_events_frame memcg_frame
-#define memcg_kmem_charge_page_frame memcg_frame
-#define memcg_kmem_uncharge_page_frame memcg_frame
-#define memcg_rstat_updated_frame memcg_frame
-#define mod_lruvec_state_frame memcg_frame
-#define mod_memcg_state_frame memcg_frame
-#define refill_stock_frame memcg_frame
-#define try_charge_frame memcg_frame
-#define try_charge_memcg_frame memcg_frame
-#define try_to_free_mem_cgroup_pages_frame memcg_frame
-#define uncharge_batch_frame memcg_frame
+
+int consume_stock(struct sim_proc *p, void *frame);
+
+struct refill_stock_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	unsigned int nr_pages;
+	/* locals */
+	struct memcg_stock_pcp *stock;
+	unsigned int slot;		/* SIM: stock_memcgs > 1 */
+};
+
+int refill_stock(struct sim_proc *p, void *frame);
+
+/* try_charge(): returns 0 or -ENOMEM; the root memcg is never charged */
+struct try_charge_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	unsigned int gfp_mask;
+	unsigned int nr_pages;
+};
 
 int try_charge(struct sim_proc *p, void *frame);
+
 /*
- * mod_memcg_state() - a statistics update of nr_pages (the absolute value
- * of the change) by this CPU: the per-CPU counter, and
- * memcg_rstat_updated()'s count towards the flush threshold.
+ * memcg_kmem_charge_page(), kmem_accounting: pages. A page of nr_pages
+ * allocated with __GFP_ACCOUNT (v4.8 memcg_kmem_charge_memcg()); returns
+ * 0 or -ENOMEM.
  */
+struct memcg_kmem_charge_page_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	unsigned int gfp;
+	unsigned int nr_pages;
+	/* locals */
+	struct page_counter *counter;
+	int ret;
+};
+
+int memcg_kmem_charge_page(struct sim_proc *p, void *frame);
+
+struct memcg_kmem_uncharge_page_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	unsigned int nr_pages;
+};
+
+int memcg_kmem_uncharge_page(struct sim_proc *p, void *frame);
+
+/* kmem_accounting: objects. @size bytes of slab objects. */
+struct obj_cgroup_charge_frame {
+	MEMCG_FRAME_HEAD;
+	struct obj_cgroup *objcg;
+	size_t size;			/* SIM: no gfp: GFP_KERNEL */
+	/* locals */
+	unsigned int nr_pages, nr_bytes;
+	int ret;
+	struct memcg_stock_pcp *stock;	/* consume_obj_stock(), inlined */
+};
+
+int obj_cgroup_charge(struct sim_proc *p, void *frame);
+
+struct obj_cgroup_uncharge_frame {
+	MEMCG_FRAME_HEAD;
+	struct obj_cgroup *objcg;
+	size_t size;
+};
+
+int obj_cgroup_uncharge(struct sim_proc *p, void *frame);
+
+/* charge_memcg(): a folio of nr_pages; returns 0 or -ENOMEM */
+struct charge_memcg_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	unsigned int gfp;
+	unsigned int nr_pages;		/* folio_nr_pages(folio) */
+	/* locals */
+	int ret;
+};
+
+int charge_memcg(struct sim_proc *p, void *frame);
+
+/* What uncharge_folio() gathered: folios of one memcg freed together. */
+struct uncharge_gather {
+	struct mem_cgroup *memcg;
+	unsigned long nr_memory;	/* pages */
+	unsigned long pgpgout;		/* folios */
+};
+
+struct uncharge_batch_frame {
+	MEMCG_FRAME_HEAD;
+	struct uncharge_gather ug;	/* SIM: by value, not const * */
+};
+
+int uncharge_batch(struct sim_proc *p, void *frame);
+
+/* mem_cgroup_charge_skmem(): returns bool, whether it charged */
+struct mem_cgroup_charge_skmem_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	unsigned int nr_pages;
+	unsigned int gfp_mask;
+};
+
+int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame);
+
+struct mem_cgroup_uncharge_skmem_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	unsigned int nr_pages;
+};
+
+int mem_cgroup_uncharge_skmem(struct sim_proc *p, void *frame);
+
+/*
+ * mem_cgroup_under_socket_pressure(): read socket_pressure at every level
+ * up to the root; returns bool (SIM: never set, as vmpressure is not
+ * modelled).
+ */
+struct mem_cgroup_under_socket_pressure_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+};
+
+int mem_cgroup_under_socket_pressure(struct sim_proc *p, void *frame);
+
+/*
+ * mod_memcg_state() - a statistics update by this CPU: the per-CPU
+ * counter, and memcg_rstat_updated()'s count towards the flush threshold.
+ * @idx is a SIM item (enum memcg_stat_sim).
+ */
+struct mod_memcg_state_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	int idx;
+	long val;
+};
+
 int mod_memcg_state(struct sim_proc *p, void *frame);
-/* mod_lruvec_state(): a node item, on this CPU's node: .idx, .val */
-int mod_lruvec_state(struct sim_proc *p, void *frame);
-/* count_memcg_events(): .idx is a SIM event, .val the count */
-int count_memcg_events(struct sim_proc *p, void *frame);
+
 /*
- * mem_cgroup_flush_stats(): flush if the threshold says so. .memcg is the
- * one about to be read (v6.8 flushes its subtree; before, the root's).
+ * mod_lruvec_state(): a node item, on this CPU's node. SIM: the lruvec
+ * is named by its memcg; the node is the CPU's.
  */
+struct mod_lruvec_state_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	int idx;
+	long val;
+};
+
+int mod_lruvec_state(struct sim_proc *p, void *frame);
+
+/* count_memcg_events(): @idx is a SIM event (enum memcg_event_sim) */
+struct count_memcg_events_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	int idx;
+	long count;
+};
+
+int count_memcg_events(struct sim_proc *p, void *frame);
+
+/*
+ * mem_cgroup_flush_stats(): flush if the threshold says so. @memcg is the
+ * one about to be read (v6.8 flushes its subtree; before, the root's;
+ * NULL: the root).
+ */
+struct mem_cgroup_flush_stats_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	/* locals */
+	bool needs_flush;
+};
+
 int mem_cgroup_flush_stats(struct sim_proc *p, void *frame);
+
+struct mem_cgroup_flush_stats_ratelimited_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+};
+
 int mem_cgroup_flush_stats_ratelimited(struct sim_proc *p, void *frame);
+
 /* flush_memcg_stats_dwork(): the periodic flush, whatever the threshold */
+struct flush_memcg_stats_dwork_frame {
+	MEMCG_FRAME_HEAD;
+};
+
 int flush_memcg_stats_dwork(struct sim_proc *p, void *frame);
 
-/* The periodic flusher's loop, on a CPU no task uses (cli/run.c). */
-struct kworker_frame {
-	struct co_frame co;
-	struct memcg_sim *ms;
-	struct coh_cpu *cc;
+/*
+ * memcg_stats_kworker() - SIM: the periodic flusher's loop, on a CPU no
+ * task uses (cli/run.c), until @end_ps.
+ */
+struct memcg_stats_kworker_frame {
+	MEMCG_FRAME_HEAD;
 	sim_time_t end_ps;
 };
 
 int memcg_stats_kworker(struct sim_proc *p, void *frame);
 
-/* memory.stat of .memcg in cgroup v1 or v2 format */
-struct stat_show_frame {
-	struct co_frame co;
-	struct memcg_sim *ms;
-	struct coh_cpu *cc;
+/* memory_stat_show(): memory.stat of @memcg in cgroup v1 or v2 format */
+struct memory_stat_show_frame {
+	MEMCG_FRAME_HEAD;
 	struct mem_cgroup *memcg;
-	unsigned int format;	/* 1 or 2 */
-	bool ratelimited;	/* flush as an in-kernel reader would */
+	unsigned int format;	/* SIM: 1 or 2 */
+	bool ratelimited;	/* SIM: flush as an in-kernel reader would */
 	/* locals */
-	unsigned int i, pass;
-	struct mem_cgroup *m;
-	sim_time_t start;
+	unsigned int i;
+	unsigned int pass;	/* v1: local, then total_ */
+	struct mem_cgroup *mi;	/* v1: for_each_mem_cgroup_tree()'s ancestor walk */
+	sim_time_t start;	/* SIM: read latency */
 };
-/* SIM: transitional: these functions still share struct stat_show_frame */
-#define memory_stat_show_frame stat_show_frame
 
 int memory_stat_show(struct sim_proc *p, void *frame);
+
 /* The rstat callback (models/kernel/rstat.h struct rstat_cb_frame). */
 int mem_cgroup_css_rstat_flush(struct sim_proc *p, void *frame);
-
-int consume_stock(struct sim_proc *p, void *frame);
-int refill_stock(struct sim_proc *p, void *frame);
-int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame);
-int mem_cgroup_uncharge_skmem(struct sim_proc *p, void *frame);
-/*
- * mem_cgroup_under_socket_pressure(): read socket_pressure at every level
- * up to the root; returns bool in p->ret (SIM: never set, as vmpressure
- * is not modelled).
- */
-int mem_cgroup_under_socket_pressure(struct sim_proc *p, void *frame);
-/* A one-page folio charge (mem_cgroup_charge() -> charge_memcg()). */
-int charge_memcg(struct sim_proc *p, void *frame);
-/* uncharge_batch(): nr_pages folios of one memcg freed together. */
-int uncharge_batch(struct sim_proc *p, void *frame);
-/* kmem_accounting: pages. A page (nr_pages) allocated with __GFP_ACCOUNT. */
-int memcg_kmem_charge_page(struct sim_proc *p, void *frame);
-int memcg_kmem_uncharge_page(struct sim_proc *p, void *frame);
-
-/* kmem_accounting: objects. @size bytes of slab objects. */
-struct obj_frame {
-	struct co_frame co;
-	struct memcg_sim *ms;
-	struct coh_cpu *cc;
-	struct obj_cgroup *objcg;
-	unsigned int size;
-	/* locals */
-	struct memcg_stock_pcp *stock;
-	unsigned int nr_pages, nr_bytes;
-	bool ok;
-};
-/* SIM: transitional: these functions still share struct obj_frame */
-#define drain_obj_stock_frame obj_frame
-#define obj_cgroup_charge_frame obj_frame
-#define obj_cgroup_uncharge_frame obj_frame
-#define obj_cgroup_uncharge_pages_frame obj_frame
-#define refill_obj_stock_frame obj_frame
-
-int obj_cgroup_charge(struct sim_proc *p, void *frame);
-int obj_cgroup_uncharge(struct sim_proc *p, void *frame);
 
 #endif /* MODELS_KERNEL_MEMCONTROL_H */

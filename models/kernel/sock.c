@@ -11,34 +11,44 @@
  */
 static int __sk_mem_reclaim(struct sim_proc *p, void *frame)
 {
-	struct sock_frame *f = frame;
+	struct __sk_mem_reclaim_frame *f = frame;
 
 	CO_BEGIN(f);
-	f->amt = f->size >> PAGE_SHIFT;
-	if (!f->amt)
+	f->amount >>= PAGE_SHIFT;
+	if (!f->amount)
 		CO_RETURN(f, p, 0);
-	f->sk->sk_forward_alloc -= f->amt << PAGE_SHIFT;
-	f->sk->pages_uncharged += (uint64_t)f->amt;
+	f->sk->sk_forward_alloc -= f->amount << PAGE_SHIFT;
+	/* __sk_mem_reduce_allocated(sk, amount) */
+	f->sk->pages_uncharged += (uint64_t)f->amount;
 	if (f->sk->sk_memcg) {
-		CO_CALL(f, p, mem_cgroup_uncharge_skmem, .ms = f->ms, .cc = f->cc, .memcg = f->sk->sk_memcg,
-			.nr_pages = (unsigned int)f->amt);
+		CO_CALL(f, p, mem_cgroup_uncharge_skmem, .ms = f->ms,
+			.cc = f->cc, .memcg = f->sk->sk_memcg,
+			.nr_pages = (unsigned int)f->amount);
 		/* if (sk_under_memory_pressure(sk) && ...) */
-		CO_CALL(f, p, mem_cgroup_under_socket_pressure, .ms = f->ms, .cc = f->cc,
-			.memcg = f->sk->sk_memcg);
+		CO_CALL(f, p, mem_cgroup_under_socket_pressure, .ms = f->ms,
+			.cc = f->cc, .memcg = f->sk->sk_memcg);
 	}
 	CO_END(f, p);
 }
 
-/*
- * sk_mem_schedule() - sk_wmem_schedule()/sk_rmem_schedule(): if the
- * forward allocation does not cover size, __sk_mem_schedule() raises it
- * by sk_mem_pages(size - forward_alloc) pages and charges them
- * (__sk_mem_raise_allocated() -> mem_cgroup_charge_skmem(); from softirq
- * with GFP_NOWAIT, gfp_memcg_charge()).
+/**
+ * sk_mem_schedule() - make room for @size bytes in the forward allocation
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct sk_mem_schedule_frame: @sk, @size, @softirq
+ *
+ * sk_wmem_schedule()/sk_rmem_schedule(): if the forward allocation does
+ * not cover @size, __sk_mem_schedule() raises it by sk_mem_pages(size -
+ * forward_alloc) pages and charges them (__sk_mem_raise_allocated() ->
+ * mem_cgroup_charge_skmem(); from softirq with GFP_NOWAIT,
+ * gfp_memcg_charge()).
+ *
+ * Context: a coroutine on the simulated CPU @f->cc, in task context or
+ * (@softirq) the CPU's softirq; may wait as try_charge() does.
+ * Return: in p->ret, 1 (SIM: the allocation always goes ahead).
  */
 int sk_mem_schedule(struct sim_proc *p, void *frame)
 {
-	struct sock_frame *f = frame;
+	struct sk_mem_schedule_frame *f = frame;
 	int delta;
 
 	CO_BEGIN(f);
@@ -55,7 +65,7 @@ int sk_mem_schedule(struct sim_proc *p, void *frame)
 		CO_RETURN(f, p, 1);
 	CO_CALL(f, p, mem_cgroup_charge_skmem, .ms = f->ms, .cc = f->cc, .memcg = f->sk->sk_memcg,
 		.nr_pages = (unsigned int)f->amt,
-		.gfp = f->softirq ? GFP_NOWAIT : GFP_KERNEL);
+		.gfp_mask = f->softirq ? GFP_NOWAIT : GFP_KERNEL);
 	if (!p->ret) {
 		/*
 		 * suppress_allocation: SIM: the allocation goes ahead with a
@@ -64,29 +74,42 @@ int sk_mem_schedule(struct sim_proc *p, void *frame)
 		 */
 		CO_CALL(f, p, mem_cgroup_charge_skmem, .ms = f->ms, .cc = f->cc, .memcg = f->sk->sk_memcg,
 			.nr_pages = (unsigned int)f->amt,
-			.gfp = (f->softirq ? GFP_NOWAIT : GFP_KERNEL) |
+			.gfp_mask = (f->softirq ? GFP_NOWAIT : GFP_KERNEL) |
 			       __GFP_NOFAIL);
 	}
 	CO_RETURN(f, p, 1);
 	CO_END(f, p);
 }
 
+/**
+ * sk_mem_uncharge() - give @size bytes back to the forward allocation
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct sk_mem_uncharge_frame: @sk, @size
+ *
+ * Whole pages go back to the memcg when the forward allocation reaches a
+ * page (6.0-rc1) or SK_RECLAIM_THRESHOLD (v5.19, per sk_reclaim).
+ *
+ * Context: a coroutine on the simulated CPU @f->cc; a reclaim waits as
+ * mem_cgroup_uncharge_skmem() does.
+ */
 int sk_mem_uncharge(struct sim_proc *p, void *frame)
 {
-	struct sock_frame *f = frame;
+	struct sk_mem_uncharge_frame *f = frame;
 
 	CO_BEGIN(f);
 	f->sk->sk_forward_alloc += f->size;
 	if (f->ms->k->sk_reclaim == SK_RECLAIM_PAGE) {
 		/* sk_mem_reclaim(): reclaimable >= PAGE_SIZE */
 		if (f->sk->sk_forward_alloc >= (int)PAGE_SIZE)
-			CO_CALL(f, p, __sk_mem_reclaim, .ms = f->ms, .cc = f->cc, .sk = f->sk,
-				.size = f->sk->sk_forward_alloc);
+			CO_CALL(f, p, __sk_mem_reclaim, .ms = f->ms,
+				.cc = f->cc, .sk = f->sk,
+				.amount = f->sk->sk_forward_alloc);
 	} else {
 		/* Avoid a possible overflow (TCP send queues). */
 		if (f->sk->sk_forward_alloc >= SK_RECLAIM_THRESHOLD)
-			CO_CALL(f, p, __sk_mem_reclaim, .ms = f->ms, .cc = f->cc, .sk = f->sk,
-				.size = SK_RECLAIM_CHUNK);
+			CO_CALL(f, p, __sk_mem_reclaim, .ms = f->ms,
+				.cc = f->cc, .sk = f->sk,
+				.amount = SK_RECLAIM_CHUNK);
 	}
 	CO_END(f, p);
 }

@@ -53,20 +53,36 @@ struct sock {
 	uint64_t pages_charged, pages_uncharged;
 };
 
-struct sock_frame {
+/*
+ * The coroutines, one frame each: the context (SIM: @ms, @cc), then the
+ * kernel function's parameters and locals.
+ */
+struct __sk_mem_reclaim_frame {
+	struct co_frame co;
+	struct memcg_sim *ms;
+	struct coh_cpu *cc;
+	struct sock *sk;
+	int amount;		/* bytes, then pages */
+};
+
+struct sk_mem_schedule_frame {
 	struct co_frame co;
 	struct memcg_sim *ms;
 	struct coh_cpu *cc;
 	struct sock *sk;
 	int size;		/* bytes */
-	bool softirq;		/* not in task context: GFP_NOWAIT */
+	bool softirq;		/* SIM: not in task context: GFP_NOWAIT */
 	/* locals */
-	int amt;
+	int amt;		/* __sk_mem_schedule(): pages */
 };
-/* SIM: transitional: these functions still share struct sock_frame */
-#define __sk_mem_reclaim_frame sock_frame
-#define sk_mem_schedule_frame sock_frame
-#define sk_mem_uncharge_frame sock_frame
+
+struct sk_mem_uncharge_frame {
+	struct co_frame co;
+	struct memcg_sim *ms;
+	struct coh_cpu *cc;
+	struct sock *sk;
+	int size;		/* bytes */
+};
 
 static inline int sk_mem_pages(int amt)
 {

@@ -240,18 +240,42 @@ static void sk_r_unlock(struct netperf_pair *pp, int who, sim_time_t now)
 	}
 }
 
+/* The sender's and the receiver's loop (and an idle CPU's). */
 struct netperf_frame {
 	struct co_frame co;
 	struct sim_task *t;
 	struct netperf_pair *pp;
 	int truesize;
-	unsigned int pages, i;
-	uint64_t off;		/* file offset of the message (sendfile) */
+	unsigned int i;
 	int piece;
 };
-/* SIM: transitional: these functions still share struct netperf_frame */
-#define netperf_recv_accounting_frame netperf_frame
-#define netperf_send_accounting_frame netperf_frame
+
+struct netperf_send_accounting_frame {
+	struct co_frame co;
+	struct sim_task *t;
+	struct netperf_pair *pp;
+	int truesize;		/* of the message's skb */
+	uint64_t off;		/* file offset of the message (sendfile) */
+	/* locals */
+	unsigned int i;		/* tcp: bytes handed to TCP so far */
+	int piece;		/* tcp: the next page's part of the message */
+	uint64_t done;		/* unix: bytes of the message sent so far */
+	unsigned int size;	/* unix: the skb's bytes */
+	unsigned int pages;	/* unix: its data pages still to allocate */
+	unsigned int frag;	/* unix: pages of the next fragment */
+};
+
+struct netperf_recv_accounting_frame {
+	struct co_frame co;
+	struct sim_task *t;
+	struct netperf_pair *pp;
+	int truesize;		/* of the message's skb */
+	/* locals */
+	uint64_t done;		/* unix: bytes of the message consumed */
+	unsigned int size;	/* unix: the skb's bytes */
+	unsigned int pages;	/* unix: its data pages still to free */
+	unsigned int frag;	/* unix: pages of the next fragment */
+};
 
 #define NOW(t) ((t)->proc.now)
 
@@ -299,7 +323,7 @@ static int message_truesize(const struct netperf *np)
 /* Send-side accounting of one message (see the header comment). */
 static int netperf_send_accounting(struct sim_proc *p, void *frame)
 {
-	struct netperf_frame *f = frame;
+	struct netperf_send_accounting_frame *f = frame;
 	struct sim_task *t = f->t;
 	struct netperf *np = t->w->priv;
 	struct memcg_sim *ms = np->run->memcg;
@@ -352,22 +376,23 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 		 * stock after) and the fragment pages, each allocation
 		 * charged with __GFP_ACCOUNT.
 		 */
-		for (f->off = 0; f->off < np->message_bytes; f->off += f->i) {
-			f->i = unix_skb_size((unsigned int)(np->message_bytes -
-							    f->off));
-			f->pages = unix_data_pages(f->i);
+		for (f->done = 0; f->done < np->message_bytes;
+		     f->done += f->size) {
+			f->size = unix_skb_size((unsigned int)(np->message_bytes -
+							       f->done));
+			f->pages = unix_data_pages(f->size);
 			if (ms->k->kmem_accounting == KMEM_OBJECTS)
-				CO_CALL(f, p, obj_cgroup_charge, .ms = ms, .cc = t->cc,
-					.objcg = &pp->memcg->objcg,
+				CO_CALL(f, p, obj_cgroup_charge, .ms = ms,
+					.cc = t->cc, .objcg = &pp->memcg->objcg,
 					.size = UNIX_SKB_HEAD_TRUESIZE +
-						(f->i - (f->pages << PAGE_SHIFT)));
+						(f->size -
+						 (f->pages << PAGE_SHIFT)));
 			while (f->pages && ms->k->kmem_accounting != KMEM_OFF) {
-				f->piece = 1 << unix_frag_order(f->pages);
-				f->pages -= (unsigned int)f->piece;
+				f->frag = 1u << unix_frag_order(f->pages);
+				f->pages -= f->frag;
 				CO_CALL(f, p, memcg_kmem_charge_page, .ms = ms,
 					.cc = t->cc, .memcg = pp->memcg,
-					.nr_pages = (unsigned int)f->piece,
-					.gfp = GFP_KERNEL);
+					.nr_pages = f->frag, .gfp = GFP_KERNEL);
 			}
 		}
 		coh_delay(t->cc, np->work_ps / 4);
@@ -377,7 +402,7 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 
 static int netperf_recv_accounting(struct sim_proc *p, void *frame)
 {
-	struct netperf_frame *f = frame;
+	struct netperf_recv_accounting_frame *f = frame;
 	struct sim_task *t = f->t;
 	struct netperf *np = t->w->priv;
 	struct memcg_sim *ms = np->run->memcg;
@@ -411,23 +436,25 @@ static int netperf_recv_accounting(struct sim_proc *p, void *frame)
 		}
 	} else {
 		/* unix_stream_recvmsg() consumes each skb: consume_skb() */
-		for (f->off = 0; f->off < np->message_bytes; f->off += f->i) {
-			f->i = unix_skb_size((unsigned int)(np->message_bytes -
-							    f->off));
-			f->pages = unix_data_pages(f->i);
+		for (f->done = 0; f->done < np->message_bytes;
+		     f->done += f->size) {
+			f->size = unix_skb_size((unsigned int)(np->message_bytes -
+							       f->done));
+			f->pages = unix_data_pages(f->size);
 			while (f->pages && ms->k->kmem_accounting != KMEM_OFF) {
-				f->piece = 1 << unix_frag_order(f->pages);
-				f->pages -= (unsigned int)f->piece;
+				f->frag = 1u << unix_frag_order(f->pages);
+				f->pages -= f->frag;
 				CO_CALL(f, p, memcg_kmem_uncharge_page, .ms = ms,
 					.cc = t->cc, .memcg = pp->memcg,
-					.nr_pages = (unsigned int)f->piece);
+					.nr_pages = f->frag);
 			}
 			if (ms->k->kmem_accounting == KMEM_OBJECTS)
-				CO_CALL(f, p, obj_cgroup_uncharge, .ms = ms, .cc = t->cc,
-					.objcg = &pp->memcg->objcg,
+				CO_CALL(f, p, obj_cgroup_uncharge, .ms = ms,
+					.cc = t->cc, .objcg = &pp->memcg->objcg,
 					.size = UNIX_SKB_HEAD_TRUESIZE +
-						(f->i - (unix_data_pages(f->i)
-							 << PAGE_SHIFT)));
+						(f->size -
+						 (unix_data_pages(f->size)
+						  << PAGE_SHIFT)));
 		}
 		coh_delay(t->cc, np->work_ps / 4);
 	}

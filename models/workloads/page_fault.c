@@ -106,8 +106,8 @@ static int page_fault_loop(struct sim_proc *p, void *frame)
 			coh_delay(t->cc, pf->work_ps);
 			KPROF_EXIT(&t->prof, t->proc.now);
 			/* handle_mm_fault(): count_memcg_event_mm(PGFAULT) */
-			CO_CALL(f, p, count_memcg_events, .ms = ms, .cc = t->cc, .memcg = pf->memcg,
-				.idx = SIM_PGFAULT, .val = 1);
+			CO_CALL(f, p, count_memcg_events, .ms = ms, .cc = t->cc,
+				.memcg = pf->memcg, .idx = SIM_PGFAULT, .count = 1);
 			CO_CALL(f, p, charge_memcg, .ms = ms,
 				.cc = t->cc, .memcg = pf->memcg, .nr_pages = 1,
 				.gfp = GFP_KERNEL);
@@ -137,8 +137,11 @@ static int page_fault_loop(struct sim_proc *p, void *frame)
 					.idx = f->k % 2 ? SIM_NR_INACTIVE_ANON :
 							  SIM_NR_ANON_MAPPED,
 					.val = -1);
-			CO_CALL(f, p, uncharge_batch, .ms = ms, .cc = t->cc, .memcg = pf->memcg,
-				.nr_pages = f->batch);
+			/* single-page folios: pgpgout is nr_memory */
+			CO_CALL(f, p, uncharge_batch, .ms = ms, .cc = t->cc,
+				.ug = { .memcg = pf->memcg,
+					.nr_memory = f->batch,
+					.pgpgout = f->batch });
 		}
 	}
 	CO_END(f, p);
