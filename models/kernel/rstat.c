@@ -176,7 +176,7 @@ int cgroup_rstat_updated(struct sim_proc *p, void *frame)
 	rs->slow_links++;
 	/* raw_spin_lock_irqsave(cpu_lock, flags) */
 	irq_save_restore(f->cc);
-	CO_CALL(f, p, spin_lock, .cc = f->cc,
+	CO_CALL(f, p, queued_spin_lock, .cc = f->cc,
 		.lock = &rs->cpu_lock[f->cpu]);
 	f->pos = (int)f->cgrp;
 	for (;;) {
@@ -209,7 +209,7 @@ int cgroup_rstat_updated(struct sim_proc *p, void *frame)
 		prc->updated_children = f->pos;
 		f->pos = f->parent;
 	}
-	CO_AWAIT(f, spin_unlock(f->cc, &rs->cpu_lock[f->cpu]));
+	CO_AWAIT(f, queued_spin_unlock(f->cc, &rs->cpu_lock[f->cpu]));
 out:
 	/* an exported function's return: the caller uses what it loaded */
 	CO_AWAIT(f, coh_fence(f->cc));
@@ -380,7 +380,7 @@ static int cgroup_rstat_updated_list(struct sim_proc *p, void *frame)
 	f->head = -1;
 	/* raw_spin_lock_irqsave(cpu_lock, flags) */
 	irq_save_restore(f->cc);
-	CO_CALL(f, p, spin_lock, .cc = f->cc,
+	CO_CALL(f, p, queued_spin_lock, .cc = f->cc,
 		.lock = &rs->cpu_lock[f->cpu]);
 	/* NULL if this subtree is not on-list */
 	CO_AWAIT(f, coh_read(f->cc, rstatc_field(rs, f->root, f->cpu,
@@ -456,7 +456,7 @@ static int cgroup_rstat_updated_list(struct sim_proc *p, void *frame)
 		f->ghead = -1;
 	}
 unlock:
-	CO_AWAIT(f, spin_unlock(f->cc, &rs->cpu_lock[f->cpu]));
+	CO_AWAIT(f, queued_spin_unlock(f->cc, &rs->cpu_lock[f->cpu]));
 	CO_RETURN(f, p, f->head);
 	CO_END(f, p);
 }
@@ -486,7 +486,7 @@ static int cgroup_rstat_flush_locked(struct sim_proc *p, void *frame)
 		}
 		/* raw_spin_lock_irqsave(cpu_lock, flags) */
 		irq_save_restore(f->cc);
-		CO_CALL(f, p, spin_lock, .cc = f->cc,
+		CO_CALL(f, p, queued_spin_lock, .cc = f->cc,
 			.lock = &rs->cpu_lock[f->cpu]);
 		/* the callbacks run under the CPU's lock */
 		f->pos = -1;
@@ -500,7 +500,7 @@ static int cgroup_rstat_flush_locked(struct sim_proc *p, void *frame)
 			CO_CALL(f, p, rstat_flush_one, .rs = rs, .cc = f->cc, .pos = f->pos,
 				.cpu = f->cpu);
 		}
-		CO_AWAIT(f, spin_unlock(f->cc, &rs->cpu_lock[f->cpu]));
+		CO_AWAIT(f, queued_spin_unlock(f->cc, &rs->cpu_lock[f->cpu]));
 cpu_done:
 		/*
 		 * The sleepable flush (v6.6 on) lets a waiting CPU in between
@@ -513,8 +513,8 @@ cpu_done:
 			continue;
 		CO_AWAIT(f, coh_read(f->cc, rs->cgroup_rstat_lock.val));
 		if (rs->cgroup_rstat_lock.nr_waiters) {
-			CO_AWAIT(f, spin_unlock(f->cc, &rs->cgroup_rstat_lock));
-			CO_CALL(f, p, spin_lock, .cc = f->cc, .lock = &rs->cgroup_rstat_lock);
+			CO_AWAIT(f, queued_spin_unlock(f->cc, &rs->cgroup_rstat_lock));
+			CO_CALL(f, p, queued_spin_lock, .cc = f->cc, .lock = &rs->cgroup_rstat_lock);
 		}
 	}
 	CO_END(f, p);
@@ -529,11 +529,11 @@ int cgroup_rstat_flush(struct sim_proc *p, void *frame)
 	ENTER(f, KF_cgroup_rstat_flush);
 	/* spin_lock_irq(&cgroup_rstat_lock) (v6.0: _irqsave) */
 	irq_save_restore(f->cc);
-	CO_CALL(f, p, spin_lock, .cc = f->cc,
+	CO_CALL(f, p, queued_spin_lock, .cc = f->cc,
 		.lock = &rs->cgroup_rstat_lock);
 	CO_CALL(f, p, cgroup_rstat_flush_locked, .rs = rs,
 		.cc = f->cc, .cgrp = f->cgrp);
-	CO_AWAIT(f, spin_unlock(f->cc, &rs->cgroup_rstat_lock));
+	CO_AWAIT(f, queued_spin_unlock(f->cc, &rs->cgroup_rstat_lock));
 	CO_AWAIT(f, coh_fence(f->cc));
 	EXIT(f);
 	CO_END(f, p);
