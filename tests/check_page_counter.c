@@ -154,9 +154,9 @@ static long run_call(void)
 static bool try_charge(struct page_counter *c, unsigned long n,
 		       struct page_counter **fail)
 {
-	struct page_counter_frame *f;
+	struct page_counter_try_charge_frame *f;
 
-	f = co_push(&h.proc, page_counter_try_charge, sizeof(*f));
+	f = CO_PUSH(&h.proc, page_counter_try_charge);
 	f->cc = h.cc;
 	f->counter = c;
 	f->nr_pages = n;
@@ -166,9 +166,9 @@ static bool try_charge(struct page_counter *c, unsigned long n,
 
 static void uncharge(struct page_counter *c, unsigned long n)
 {
-	struct page_counter_frame *f;
+	struct page_counter_uncharge_frame *f;
 
-	f = co_push(&h.proc, page_counter_uncharge, sizeof(*f));
+	f = CO_PUSH(&h.proc, page_counter_uncharge);
 	f->cc = h.cc;
 	f->counter = c;
 	f->nr_pages = n;
@@ -177,9 +177,9 @@ static void uncharge(struct page_counter *c, unsigned long n)
 
 static void charge(struct page_counter *c, unsigned long n)
 {
-	struct page_counter_frame *f;
+	struct page_counter_charge_frame *f;
 
-	f = co_push(&h.proc, page_counter_charge, sizeof(*f));
+	f = CO_PUSH(&h.proc, page_counter_charge);
 	f->cc = h.cc;
 	f->counter = c;
 	f->nr_pages = n;

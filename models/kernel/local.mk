@@ -8,7 +8,11 @@ libsim_a_SOURCES += \
 	%reldir%/kprof.c %reldir%/kprof.h \
 	%reldir%/pahole.c %reldir%/pahole.h \
 	%reldir%/qspinlock.c %reldir%/qspinlock.h \
+	%reldir%/compat/access.h %reldir%/compat/kernel.h \
 	%reldir%/page_counter.c %reldir%/page_counter.h \
+	%reldir%/page_counter_layout.c %reldir%/page_counter_layout.h \
 	%reldir%/memcontrol.c %reldir%/memcontrol.h \
+	%reldir%/memcontrol_internal.h %reldir%/memcontrol_stats.c \
+	%reldir%/memcg_sim.c \
 	%reldir%/sock.c %reldir%/sock.h \
 	%reldir%/rstat.c %reldir%/rstat.h

@@ -41,7 +41,7 @@
  * there it is 0). The per-CPU stock and per-CPU statistics sit on lines
  * only their CPU touches.
  *
- * Statistics (the second half of memcontrol.c; doc/memcg-stats.md has
+ * Statistics (memcontrol_stats.c; doc/memcg-stats.md has
  * the kernel's code described version by version):
  *  - Updates. __mod_memcg_state(), __mod_lruvec_state() and
  *    __count_memcg_events() add to this CPU's copy of the memcg's
@@ -73,6 +73,11 @@
  *
  * SIM: No OOM killer: a charge that cannot be satisfied fails.
  *
+ * Where things are: memcontrol.c the charge paths, memcontrol_stats.c the
+ * statistics, each in mm/memcontrol.c's order; memcg_sim.c the SIM setup
+ * (memcg_sim_create() and the layouts); memcontrol_internal.h what they
+ * share.
+ *
  * Layering: models/ module; uses models/kernel/page_counter.h, models/kernel/config.h,
  * models/hw/cache.h, models/kernel/kprof.h, sim/.
  */
@@ -83,23 +88,12 @@
 #include <stdint.h>
 
 #include "models/hw/cache.h"
+#include "models/kernel/compat/kernel.h"
 #include "models/kernel/config.h"
 #include "models/kernel/page_counter.h"
 #include "models/kernel/rstat.h"
 #include "sim/co.h"
 #include "sim/stats.h"
-
-#define PAGE_SHIFT 12
-#define PAGE_SIZE (1UL << PAGE_SHIFT)
-
-#ifndef ENOMEM
-#define ENOMEM 12
-#endif
-
-/* gfp flags the model looks at */
-#define GFP_KERNEL 0x1u
-#define GFP_NOWAIT 0x2u		/* may not reclaim: softirq context */
-#define __GFP_NOFAIL 0x4u
 
 struct memcg_sim;
 
@@ -270,7 +264,7 @@ struct memcg_sim {
 	unsigned int *stats_updates;	/* [nr_cpus] */
 	struct coh_object *flush_threshold;	/* stats_flush_threshold */
 	long stats_flush_threshold;
-	/* statistics (the second half of memcontrol.c) */
+	/* statistics (memcontrol_stats.c) */
 	unsigned int nr_nodes;		/* N_MEMORY nodes: the sockets */
 	struct stat_layout pcpu_sl, vmstats_sl, lruvec_pcpu_sl, lruvec_sl;
 	struct coh_layout node_pcp_layout;

@@ -10,87 +10,30 @@
  * member also has a place in simulated memory, a struct coh_field, so
  * every access the kernel makes is one coherence transaction: where the
  * members sit decides which CPUs fight over which line, and that is what
- * the v6.0 and v6.1 layouts change.
+ * the v6.0 and v6.1 layouts change (page_counter_layout.h).
  *
- * Layouts (x86_64, unsigned long and pointers 8 bytes):
+ *	memcg /a/b          memcg /a            root
+ *	+-----------+       +-----------+       +-----------+
+ *	| memory    |------>| memory    |------>| memory    |---> NULL
+ *	|  usage    | parent|  usage    | parent|  usage    |
+ *	|  max ...  |       |  max ...  |       |  max ...  |
+ *	+-----------+       +-----------+       +-----------+
+ *	a charge adds to usage at every level; a level over max fails it
  *
- *   v6.0 (declaration order, packed, 112 bytes)
- *	usage 0, min 8, low 16, high 24, max 32, emin 40, min_usage 48,
- *	children_min_usage 56, elow 64, low_usage 72, children_low_usage 80,
- *	watermark 88, failcnt 96, parent 104
- *   v6.1 ("mm: page_counter: rearrange struct page_counter fields": usage
- *	alone on its line, the protection fields on the next, read-mostly
- *	min/low/high/max/parent on a third; the padding members are aligned
- *	to the line, so the struct is line-aligned too, 192 bytes)
- *	usage 0 | emin 64, min_usage 72, children_min_usage 80, elow 88,
- *	low_usage 96, children_low_usage 104, watermark 112, failcnt 120 |
- *	min 128, low 136, high 144, max 152, parent 160
- *
- * A layout can also be given member by member in the scenario, or read
- * from the text `pahole -C page_counter` prints (models/kernel/pahole.h).
- *
- * Layering: models/ module; uses models/hw/cache.h, models/kernel/kprof.h, sim/co.h.
+ * Layering: models/kernel/ module; uses models/hw/cache.h,
+ * models/kernel/compat/, models/kernel/page_counter_layout.h, sim/co.h.
  */
 #ifndef MODELS_KERNEL_PAGE_COUNTER_H
 #define MODELS_KERNEL_PAGE_COUNTER_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "models/hw/cache.h"
+#include "models/kernel/compat/kernel.h"
+#include "models/kernel/page_counter_layout.h"
 #include "sim/co.h"
-#include "sim/error.h"
-
-struct pahole_struct;
-
-/* The members, in v6.0 declaration order. */
-enum page_counter_member {
-	PC_USAGE,
-	PC_MIN,
-	PC_LOW,
-	PC_HIGH,
-	PC_MAX,
-	PC_EMIN,
-	PC_MIN_USAGE,
-	PC_CHILDREN_MIN_USAGE,
-	PC_ELOW,
-	PC_LOW_USAGE,
-	PC_CHILDREN_LOW_USAGE,
-	PC_WATERMARK,
-	PC_FAILCNT,
-	PC_PARENT,
-	NR_PC_MEMBERS,
-};
-
-extern const char *const page_counter_member_names[NR_PC_MEMBERS];
-
-struct page_counter_layout {
-	unsigned int size;	/* sizeof(struct page_counter) */
-	unsigned int align;	/* its alignment: 8, or 64 when padded */
-	unsigned int offset[NR_PC_MEMBERS];
-};
-
-extern const struct page_counter_layout page_counter_layout_v6_0;
-extern const struct page_counter_layout page_counter_layout_v6_1;
-
-/*
- * page_counter_layout_from_pahole() - take the members' offsets from
- * pahole's description of struct page_counter. Every member must be
- * there; members the kernel added later are ignored. Errors name @path and
- * the line.
- */
-int page_counter_layout_from_pahole(const struct pahole_struct *ps,
-				    const char *path,
-				    struct page_counter_layout *out,
-				    struct sim_error *err);
-
-/*
- * page_counter_layout_check() - a layout is usable when its members lie
- * inside the struct and do not overlap (8 bytes each).
- */
-int page_counter_layout_check(const struct page_counter_layout *l,
-			      char *why, size_t len);
-
-#define PAGE_COUNTER_MAX (0x7fffffffffffffffL / 4096)
 
 /*
  * struct page_counter - the kernel's members, plus where they live.
@@ -117,20 +60,58 @@ struct page_counter {
 
 	struct page_counter *parent;
 
-	/* SIM: the simulation's own state */
-	struct coh_field *f[NR_PC_MEMBERS];	/* the members in memory */
-	bool protected_if_changed;	/* v6.1 propagate_protected_usage */
-	bool protection_support;	/* propagate at all (memory, not kmem) */
+	/*
+	 * SIM: the simulation's own state. Where each member lives, by
+	 * index (enum page_counter_member) or by name for the compat
+	 * macros (c->coh.usage; NULL: nowhere, free).
+	 */
+	union {
+		struct coh_field *f[NR_PC_MEMBERS];
+		struct {
+			struct coh_field *usage, *min, *low, *high, *max;
+			struct coh_field *emin, *min_usage, *children_min_usage;
+			struct coh_field *elow, *low_usage, *children_low_usage;
+			struct coh_field *watermark, *failcnt, *parent;
+		} coh;
+	};
+	/* SIM: protected_usage_update: if_changed, v6.1's propagation */
+	bool protected_if_changed;
+	/*
+	 * SIM: from later kernels (v6.11 on, page_counter_init()'s third
+	 * argument): whether propagate_protected_usage() runs at all. v6.0
+	 * always propagates; the model turns it off for cgroup v1's kmem
+	 * counter, which no memory.min/low applies to.
+	 */
+	bool protection_support;
 	uint64_t nr_xchg;		/* protected-usage xchg()s done */
 	uint64_t nr_warn;		/* page_counter_cancel() underflows */
 };
+
+_Static_assert(sizeof(((struct page_counter *)0)->coh) ==
+		       sizeof(((struct page_counter *)0)->f),
+	       "page_counter: one named field per enum page_counter_member");
+
+#define PAGE_COUNTER_MAX (0x7fffffffffffffffL / PAGE_SIZE)
 
 /*
  * page_counter_init() - as the kernel's, plus the memory the members live
  * in: @fields[i] is member i (NULL for a counter only tests look at).
  */
-void page_counter_init(struct page_counter *counter,
-		       struct page_counter *parent, struct coh_field **fields);
+static inline void page_counter_init(struct page_counter *counter,
+				     struct page_counter *parent,
+				     struct coh_field **fields)
+{
+	unsigned int i;
+
+	memset(counter, 0, sizeof(*counter));
+	counter->max = PAGE_COUNTER_MAX;
+	/* SIM: mem_cgroup_css_alloc() sets high; done here for every one */
+	counter->high = PAGE_COUNTER_MAX;
+	counter->parent = parent;
+	counter->protection_support = true;
+	for (i = 0; i < NR_PC_MEMBERS; i++)
+		counter->f[i] = fields ? fields[i] : NULL;
+}
 
 static inline unsigned long page_counter_read(struct page_counter *counter)
 {
@@ -138,34 +119,59 @@ static inline unsigned long page_counter_read(struct page_counter *counter)
 }
 
 /*
- * The coroutines. Each frame starts with the CPU doing the work; call them
- * with CO_CALL(f, p, fn, .cc = cc, ...).
- * page_counter_try_charge() returns its bool in p->ret.
+ * The coroutines, one frame each: the kernel's parameters, then its
+ * locals. Each frame starts with the CPU doing the work (NULL: no cost),
+ * e.g. CO_CALL(f, p, page_counter_uncharge, .cc = cc, .counter = c,
+ * .nr_pages = n). page_counter_try_charge() returns its bool in p->ret.
  */
-struct page_counter_frame {
-	struct co_frame co;
-	struct coh_cpu *cc;
-	struct page_counter *counter;
-	unsigned long nr_pages;
-	struct page_counter **fail;	/* try_charge only */
-	/* locals */
-	struct page_counter *c;
-	long new;
-};
-/* SIM: transitional: these functions still share struct page_counter_frame */
-#define page_counter_cancel_frame page_counter_frame
-#define page_counter_charge_frame page_counter_frame
-#define page_counter_try_charge_frame page_counter_frame
-#define page_counter_uncharge_frame page_counter_frame
-
 struct propagate_protected_usage_frame {
 	struct co_frame co;
 	struct coh_cpu *cc;
 	struct page_counter *c;
 	unsigned long usage;
 	/* locals */
-	unsigned long protected, old_protected, min, low;
+	unsigned long protected, old_protected;
+	unsigned long low, min;
 	long delta;
+};
+
+struct page_counter_cancel_frame {
+	struct co_frame co;
+	struct coh_cpu *cc;
+	struct page_counter *counter;
+	unsigned long nr_pages;
+	/* locals */
+	long new;
+};
+
+struct page_counter_charge_frame {
+	struct co_frame co;
+	struct coh_cpu *cc;
+	struct page_counter *counter;
+	unsigned long nr_pages;
+	/* locals */
+	struct page_counter *c;
+	long new;
+};
+
+struct page_counter_try_charge_frame {
+	struct co_frame co;
+	struct coh_cpu *cc;
+	struct page_counter *counter;
+	unsigned long nr_pages;
+	struct page_counter **fail;
+	/* locals */
+	struct page_counter *c;
+	long new;
+};
+
+struct page_counter_uncharge_frame {
+	struct co_frame co;
+	struct coh_cpu *cc;
+	struct page_counter *counter;
+	unsigned long nr_pages;
+	/* locals */
+	struct page_counter *c;
 };
 
 int propagate_protected_usage(struct sim_proc *p, void *frame);

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * models/kernel/memcontrol_internal.h - what the files modelling
+ * mm/memcontrol.c share, and nothing else includes:
+ *
+ *   memcontrol.c        the charge paths (per-CPU stock, try_charge_memcg,
+ *                       kmem pages, the obj_cgroup stock, folios, socket
+ *                       memory), in mm/memcontrol.c's order
+ *   memcontrol_stats.c  the statistics: updates, flushing, memory.stat,
+ *                       in mm/memcontrol.c's order
+ *   memcg_sim.c         SIM only: building the memcgs, the stocks and the
+ *                       statistics structs of a run, and their layouts
+ *
+ * Layering: models/kernel/ internal header; uses memcontrol.h, kprof.h.
+ */
+#ifndef MODELS_KERNEL_MEMCONTROL_INTERNAL_H
+#define MODELS_KERNEL_MEMCONTROL_INTERNAL_H
+
+#include "models/kernel/kprof.h"
+#include "models/kernel/memcontrol.h"
+
+/* SIM: time by kernel function (models/kernel/kprof.h) */
+#define NOW(f) ((f)->cc->proc->now)
+#define ENTER(f, id) KPROF_ENTER((f)->cc->prof, (id), NOW(f))
+#define EXIT(f) KPROF_EXIT((f)->cc->prof, NOW(f))
+
+static inline struct coh_field *memcg_field(struct mem_cgroup *memcg,
+					    enum memcg_member m)
+{
+	return coh_object_field(memcg->obj, m);
+}
+
+/*
+ * local_lock_irqsave()/local_irq_save() and the matching restore: no
+ * shared memory, a fixed CPU cost from the profile (irq_save_restore;
+ * 0 when the profile has none).
+ */
+static inline void irq_save_restore(struct coh_cpu *cc)
+{
+	coh_delay(cc, coh_machine(cc->coh)->irq_save_restore_ps);
+}
+
+/* The stock's members, all on its CPU's own line. */
+enum { STOCK_CACHED, STOCK_NR_PAGES, STOCK_CACHED_OBJCG, STOCK_NR_BYTES };
+
+/* The members of each statistics struct, as arrays of longs. */
+enum { PA_HDR, PA_STATE, PA_EVENTS, PA_STATE_PREV, PA_EVENTS_PREV,
+       PA_NR_PAGE_EVENTS };
+enum { VA_STATE, VA_EVENTS, VA_STATE_LOCAL, VA_EVENTS_LOCAL,
+       VA_STATE_PENDING, VA_EVENTS_PENDING, VA_STATS_UPDATES };
+enum { LPA_STATE, LPA_STATE_PREV };
+enum { LA_STATE, LA_STATE_LOCAL, LA_STATE_PENDING };
+
+static inline struct coh_field *stat_field(const struct stat_layout *sl,
+				    struct coh_object *obj, unsigned int a,
+				    unsigned int i)
+{
+	unsigned int off = sl->a[a].off;
+
+	SIM_BUG_ON(i >= sl->a[a].n);
+	return coh_object_field(obj, sl->a[a].first +
+				     (off + 8 * i) / 64 - off / 64);
+}
+
+/* The line number of element i of array a within its struct. */
+static inline unsigned int stat_line(const struct stat_layout *sl, unsigned int a,
+			      unsigned int i)
+{
+	return (sl->a[a].off + 8 * i) / 64;
+}
+
+/* The node of a CPU: its socket (N_MEMORY nodes are the sockets). */
+static inline unsigned int cpu_node(const struct memcg_sim *ms, unsigned int cpu)
+{
+	return coh_machine(ms->coh)->cpus[cpu].socket;
+}
+
+/* memcg_sim.c: this_cpu_ptr(memcg->vmstats_percpu) on @cpu, made on first use */
+struct memcg_vmstats_percpu *memcg_vmstats_percpu(struct memcg_sim *ms,
+						  struct mem_cgroup *memcg,
+						  unsigned int cpu);
+
+/* memcontrol_stats.c: where the kernel keeps the statistics items */
+unsigned int state_index(const struct memcg_sim *ms, int k);
+unsigned int memcg_stat_index(const struct memcg_sim *ms, int idx);
+int event_index(const struct memcg_sim *ms, int ev);
+extern const int sim_event_ev[NR_SIM_EVENTS];
+
+/* memcontrol_stats.c: used by charge_memcg() and uncharge_batch() */
+int mem_cgroup_charge_statistics(struct sim_proc *p, void *frame);
+
+#endif /* MODELS_KERNEL_MEMCONTROL_INTERNAL_H */
