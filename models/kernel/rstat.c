@@ -10,10 +10,16 @@
  * place), cgroup_rstat_flush_locked(), cgroup_rstat_flush(), the setup
  * (cgroup_rstat_init() and cgroup_rstat_boot(): rstat_create()), and
  * cgroup_base_stat_flush() near the end.
+ *
+ * One kernel statement is one line: memory accesses use the access
+ * macros of models/kernel/compat/access.h, which find a member's line in
+ * the struct's coh part. The kernel's "a = b->x" with a load and a store
+ * is a load line, then a store line.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "models/kernel/compat/access.h"
 #include "models/kernel/kprof.h"
 #include "models/kernel/rstat.h"
 #include "sim/error.h"
@@ -60,48 +66,50 @@ struct cgroup_base_stat_flush_frame {
 	int cgrp;
 	unsigned int cpu;
 	/* locals */
+	struct cgroup_rstat_cpu *rstatc;
 	int parent;
 };
 
 static int cgroup_base_stat_flush(struct sim_proc *p, void *frame);
 
+/*
+ * cgroup_rstat_cpu(cgrp, cpu) - @cgrp's struct cgroup_rstat_cpu on @cpu.
+ * SIM: the first call places the struct's line (most cgroups are never
+ * updated on most CPUs, and their lines cost nothing), so the lines are
+ * laid out in the order of first use: call it just before the first
+ * access, as the kernel does.
+ */
 static struct cgroup_rstat_cpu *cgroup_rstat_cpu(struct rstat *rs, int cgrp,
 						 unsigned int cpu)
 {
-	SIM_BUG_ON(cgrp < 0 || (unsigned int)cgrp >= rs->nr_cgroups);
-	return &rs->rstatc[(size_t)cpu * rs->nr_cgroups + (unsigned int)cgrp];
-}
-
-/*
- * SIM: the line of one member of cgroup_rstat_cpu(cgrp, cpu), placed on
- * first use (most cgroups are never updated on most CPUs).
- */
-static struct coh_field *rstatc_field(struct rstat *rs, int cgrp,
-				      unsigned int cpu, unsigned int member)
-{
-	struct cgroup_rstat_cpu *rc = cgroup_rstat_cpu(rs, cgrp, cpu);
+	struct cgroup_rstat_cpu *rstatc;
+	struct coh_object *obj;
 	char name[40];
 
-	if (!rc->obj) {
-		snprintf(name, sizeof(name), "rstat_cpu(cgroup%d)@cpu%u", cgrp,
-			 cpu);
-		rc->obj =
-			coh_object_create(rs->coh, name, &rs->rstatc_layout, 0);
-	}
-	return coh_object_field(rc->obj, member);
+	SIM_BUG_ON(cgrp < 0 || (unsigned int)cgrp >= rs->nr_cgroups);
+	rstatc = &rs->rstatc[(size_t)cpu * rs->nr_cgroups + (unsigned int)cgrp];
+	if (rstatc->coh.updated_next)
+		return rstatc;
+	snprintf(name, sizeof(name), "rstat_cpu(cgroup%d)@cpu%u", cgrp, cpu);
+	obj = coh_object_create(rs->coh, name, &rs->rstatc_layout, 0);
+	rstatc->coh.bstat = coh_object_field(obj, RSTATC_BSTAT);
+	rstatc->coh.last_bstat = coh_object_field(obj, RSTATC_LAST_BSTAT);
+	rstatc->coh.updated_children = coh_object_field(obj, RSTATC_CHILDREN);
+	rstatc->coh.updated_next = coh_object_field(obj, RSTATC_NEXT);
+	return rstatc;
 }
 
-/* SIM: field @member of struct cgroup @cgrp. */
-static struct coh_field *cgrp_field(struct rstat *rs, int cgrp,
-				    unsigned int member)
+/* SIM: struct cgroup @cgrp (the kernel's cgroups are pointers). */
+static struct cgroup *cgroup(struct rstat *rs, int cgrp)
 {
-	return coh_object_field(rs->cgrp_obj[cgrp], member);
+	SIM_BUG_ON(cgrp < 0 || (unsigned int)cgrp >= rs->nr_cgroups);
+	return &rs->cgroups[cgrp];
 }
 
 /*
  * SIM: the cost of local_irq_save() and local_irq_restore() together,
- * paid when a lock is taken with interrupts off. memcontrol.c has its own
- * copy for the stock's local_lock_irqsave().
+ * paid when a lock is taken with interrupts off. memcontrol_internal.h
+ * has its own copy for the memcg statistics and the stock.
  */
 static void irq_save_restore(struct coh_cpu *cc)
 {
@@ -120,16 +128,16 @@ int cgroup_rstat_updated(struct sim_proc *p, void *frame)
 	/*
 	 * A speculative test, without the lock, of whether @cgrp is on the
 	 * tree already. A flush on another CPU may be taking it off at this
-	 * very moment; then this update is only collected by the flush after
-	 * the next one that links @cgrp again, a short-lived inaccuracy that
-	 * is the price of keeping the lock off the common path.
+	 * very moment, after collecting its counters; then this update waits
+	 * until a later one links @cgrp again: a short-lived inaccuracy, the
+	 * price of keeping the lock off the common path.
 	 *
 	 * An updated_children list ends in its parent, not in NULL, so a
 	 * NULL updated_next means "not on any list".
 	 */
-	CO_AWAIT(f, coh_read(f->cc,
-			     rstatc_field(rs, f->cgrp, f->cpu, RSTATC_NEXT)));
-	if (cgroup_rstat_cpu(rs, f->cgrp, f->cpu)->updated_next >= 0)
+	f->rstatc = cgroup_rstat_cpu(rs, f->cgrp, f->cpu);
+	CO_LOAD(f, f->rstatc, updated_next); /* data_race() */
+	if (f->rstatc->updated_next >= 0)
 		goto out;
 	rs->slow_links++; /* SIM: statistics */
 	/* raw_spin_lock_irqsave(cpu_lock, flags) */
@@ -144,34 +152,27 @@ int cgroup_rstat_updated(struct sim_proc *p, void *frame)
 		 * Cgroups are linked and unlinked bottom-up: one already on
 		 * the tree has all its ancestors on it too.
 		 */
-		CO_AWAIT(f, coh_read(f->cc, rstatc_field(rs, f->cgrp, f->cpu,
-							 RSTATC_NEXT)));
+		CO_LOAD(f, f->rstatc, updated_next);
 		if (f->rstatc->updated_next >= 0)
 			break;
 		/* the root has no list to join; it points at itself: busy */
 		if (f->parent < 0) {
-			CO_AWAIT(f, coh_write(f->cc,
-					      rstatc_field(rs, f->cgrp, f->cpu,
-							   RSTATC_NEXT)));
-			f->rstatc->updated_next = f->cgrp;
+			CO_STORE(f, f->rstatc, updated_next, f->cgrp);
 			break;
 		}
 		f->prstatc = cgroup_rstat_cpu(rs, f->parent, f->cpu);
-		CO_AWAIT(f, coh_read(f->cc, rstatc_field(rs, f->parent, f->cpu,
-							 RSTATC_CHILDREN)));
-		CO_AWAIT(f, coh_write(f->cc, rstatc_field(rs, f->cgrp, f->cpu,
-							  RSTATC_NEXT)));
-		CO_AWAIT(f, coh_write(f->cc, rstatc_field(rs, f->parent, f->cpu,
-							  RSTATC_CHILDREN)));
-		f->rstatc->updated_next = f->prstatc->updated_children;
-		f->prstatc->updated_children = f->cgrp;
+		/* rstatc->updated_next = prstatc->updated_children; */
+		CO_LOAD(f, f->prstatc, updated_children);
+		CO_STORE(f, f->rstatc, updated_next,
+			 f->prstatc->updated_children);
+		CO_STORE(f, f->prstatc, updated_children, f->cgrp);
 		f->cgrp = f->parent;
 	}
 	/* raw_spin_unlock_irqrestore(cpu_lock, flags) */
 	CO_AWAIT(f, queued_spin_unlock(f->cc, f->cpu_lock));
 out:
 	/* SIM: an exported function's return: the caller uses what it loaded */
-	CO_AWAIT(f, coh_fence(f->cc));
+	CO_FENCE(f);
 	EXIT(f);
 	CO_END(f, p);
 }
@@ -190,10 +191,10 @@ struct rstat_unlink_frame {
 	int pos;
 	unsigned int cpu;
 	/* locals */
+	struct cgroup_rstat_cpu *rstatc, *prstatc, *nrstatc;
 	int parent;
-	struct cgroup_rstat_cpu *prstatc, *nrstatc;
 	int *nextp;
-	struct coh_field *nextp_field; /* SIM: the field *nextp is */
+	struct coh_field *nextp_field; /* SIM: where *nextp lives */
 };
 
 static int rstat_unlink(struct sim_proc *p, void *frame)
@@ -202,24 +203,23 @@ static int rstat_unlink(struct sim_proc *p, void *frame)
 	struct rstat *rs = f->rs;
 
 	CO_BEGIN(f);
+	f->rstatc = cgroup_rstat_cpu(rs, f->pos, f->cpu);
 	f->parent = rs->parent[f->pos];
 	if (f->parent < 0)
 		CO_RETURN(f, p, 0);
 	f->prstatc = cgroup_rstat_cpu(rs, f->parent, f->cpu);
-	f->nextp_field = rstatc_field(rs, f->parent, f->cpu, RSTATC_CHILDREN);
-	CO_AWAIT(f, coh_read(f->cc, f->nextp_field));
 	f->nextp = &f->prstatc->updated_children;
+	f->nextp_field = COH_FIELD(f->prstatc, updated_children);
+	CO_LOAD_AT(f, f->nextp_field);
 	while (*f->nextp != f->pos) {
 		f->nrstatc = cgroup_rstat_cpu(rs, *f->nextp, f->cpu);
 		/* WARN_ON_ONCE(); SIM: a model bug, the list lost @pos */
 		SIM_BUG_ON(*f->nextp == f->parent);
-		f->nextp_field =
-			rstatc_field(rs, *f->nextp, f->cpu, RSTATC_NEXT);
-		CO_AWAIT(f, coh_read(f->cc, f->nextp_field));
 		f->nextp = &f->nrstatc->updated_next;
+		f->nextp_field = COH_FIELD(f->nrstatc, updated_next);
+		CO_LOAD_AT(f, f->nextp_field);
 	}
-	CO_AWAIT(f, coh_write(f->cc, f->nextp_field));
-	*f->nextp = cgroup_rstat_cpu(rs, f->pos, f->cpu)->updated_next;
+	CO_STORE_AT(f, *f->nextp, f->rstatc->updated_next, f->nextp_field);
 	CO_END(f, p);
 }
 
@@ -254,9 +254,9 @@ static int cgroup_rstat_cpu_pop_updated(struct sim_proc *p, void *frame)
 	if (f->pos < 0) {
 		f->pos = f->root;
 		/* -1 (NULL) if this subtree is not on the tree */
-		CO_AWAIT(f, coh_read(f->cc, rstatc_field(rs, f->pos, f->cpu,
-							 RSTATC_NEXT)));
-		if (cgroup_rstat_cpu(rs, f->pos, f->cpu)->updated_next < 0)
+		f->rstatc = cgroup_rstat_cpu(rs, f->pos, f->cpu);
+		CO_LOAD(f, f->rstatc, updated_next);
+		if (f->rstatc->updated_next < 0)
 			CO_RETURN(f, p, -1);
 	} else {
 		f->pos = rs->parent[f->pos];
@@ -265,8 +265,7 @@ static int cgroup_rstat_cpu_pop_updated(struct sim_proc *p, void *frame)
 	/* walk down to the first leaf */
 	for (;;) {
 		f->rstatc = cgroup_rstat_cpu(rs, f->pos, f->cpu);
-		CO_AWAIT(f, coh_read(f->cc, rstatc_field(rs, f->pos, f->cpu,
-							 RSTATC_CHILDREN)));
+		CO_LOAD(f, f->rstatc, updated_children);
 		if (f->rstatc->updated_children == f->pos)
 			break;
 		f->pos = f->rstatc->updated_children;
@@ -278,9 +277,7 @@ static int cgroup_rstat_cpu_pop_updated(struct sim_proc *p, void *frame)
 	 */
 	CO_CALL(f, p, rstat_unlink, .rs = rs, .cc = f->cc, .pos = f->pos,
 		.cpu = f->cpu);
-	CO_AWAIT(f, coh_write(f->cc,
-			      rstatc_field(rs, f->pos, f->cpu, RSTATC_NEXT)));
-	f->rstatc->updated_next = -1;
+	CO_STORE(f, f->rstatc, updated_next, -1);
 	CO_RETURN(f, p, f->pos);
 	CO_END(f, p);
 }
@@ -314,51 +311,34 @@ static int cgroup_rstat_push_children(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	f->chead = f->child;
 	f->ghead = -1;
-	CO_AWAIT(f,
-		 coh_write(f->cc, cgrp_field(rs, f->child, CGRP_FLUSH_NEXT)));
-	rs->flush_next[f->child] = -1;
+	CO_STORE(f, cgroup(rs, f->child), rstat_flush_next, -1);
 
 next_level:
 	while (f->chead >= 0) {
 		f->child = f->chead;
-		CO_AWAIT(f, coh_read(f->cc, cgrp_field(rs, f->child,
-						       CGRP_FLUSH_NEXT)));
-		f->chead = rs->flush_next[f->child];
+		CO_READ_ONCE(f, f->chead, cgroup(rs, f->child),
+			     rstat_flush_next);
 		f->parent = rs->parent[f->child];
 
 		/* a list of siblings ends in their parent */
 		while (f->child != f->parent) {
-			CO_AWAIT(f,
-				 coh_write(f->cc, cgrp_field(rs, f->child,
-							     CGRP_FLUSH_NEXT)));
-			rs->flush_next[f->child] = f->head;
+			CO_STORE(f, cgroup(rs, f->child), rstat_flush_next,
+				 f->head);
 			f->head = f->child;
 			f->crstatc = cgroup_rstat_cpu(rs, f->child, f->cpu);
-			CO_AWAIT(f, coh_read(f->cc,
-					     rstatc_field(rs, f->child, f->cpu,
-							  RSTATC_CHILDREN)));
-			f->grandchild = f->crstatc->updated_children;
+			CO_READ_ONCE(f, f->grandchild, f->crstatc,
+				     updated_children);
 			if (f->grandchild != f->child) {
 				/* the grandchildren wait for the next level */
-				CO_AWAIT(f,
-					 coh_write(f->cc,
-						   rstatc_field(
-							   rs, f->child, f->cpu,
-							   RSTATC_CHILDREN)));
-				f->crstatc->updated_children = f->child;
-				CO_AWAIT(
-					f,
-					coh_write(f->cc,
-						  cgrp_field(rs, f->grandchild,
-							     CGRP_FLUSH_NEXT)));
-				rs->flush_next[f->grandchild] = f->ghead;
+				CO_STORE(f, f->crstatc, updated_children,
+					 f->child);
+				CO_STORE(f, cgroup(rs, f->grandchild),
+					 rstat_flush_next, f->ghead);
 				f->ghead = f->grandchild;
 			}
-			CO_AWAIT(f, coh_write(f->cc,
-					      rstatc_field(rs, f->child, f->cpu,
-							   RSTATC_NEXT)));
+			/* SIM: this load goes with the store's access */
 			f->child = f->crstatc->updated_next;
-			f->crstatc->updated_next = -1;
+			CO_STORE(f, f->crstatc, updated_next, -1);
 		}
 	}
 
@@ -401,35 +381,28 @@ static int cgroup_rstat_updated_list(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	f->cpu_lock = &rs->cpu_lock[f->cpu];
-	f->rstatc = cgroup_rstat_cpu(rs, f->root, f->cpu);
 	f->head = -1;
 	/* raw_spin_lock_irqsave(cpu_lock, flags) */
 	irq_save_restore(f->cc);
 	CO_CALL(f, p, queued_spin_lock, .cc = f->cc, .lock = f->cpu_lock);
 
 	/* -1 (NULL) if this subtree is not on the tree */
-	CO_AWAIT(f, coh_read(f->cc,
-			     rstatc_field(rs, f->root, f->cpu, RSTATC_NEXT)));
+	/* SIM: rstatc is looked up here, where its line is first used */
+	f->rstatc = cgroup_rstat_cpu(rs, f->root, f->cpu);
+	CO_LOAD(f, f->rstatc, updated_next);
 	if (f->rstatc->updated_next < 0)
 		goto unlock_ret;
 
 	/* unlink @root from its parent's list */
 	CO_CALL(f, p, rstat_unlink, .rs = rs, .cc = f->cc, .pos = f->root,
 		.cpu = f->cpu);
-	CO_AWAIT(f, coh_write(f->cc,
-			      rstatc_field(rs, f->root, f->cpu, RSTATC_NEXT)));
-	f->rstatc->updated_next = -1;
+	CO_STORE(f, f->rstatc, updated_next, -1);
 
 	/* push @root on the list first, then its children */
 	f->head = f->root;
-	CO_AWAIT(f, coh_write(f->cc, cgrp_field(rs, f->root, CGRP_FLUSH_NEXT)));
-	rs->flush_next[f->root] = -1;
-	CO_AWAIT(f, coh_read(f->cc, rstatc_field(rs, f->root, f->cpu,
-						 RSTATC_CHILDREN)));
-	f->child = f->rstatc->updated_children;
-	CO_AWAIT(f, coh_write(f->cc, rstatc_field(rs, f->root, f->cpu,
-						  RSTATC_CHILDREN)));
-	f->rstatc->updated_children = f->root;
+	CO_STORE(f, cgroup(rs, f->root), rstat_flush_next, -1);
+	CO_READ_ONCE(f, f->child, f->rstatc, updated_children);
+	CO_STORE(f, f->rstatc, updated_children, f->root);
 	if (f->child != f->root) {
 		CO_CALL(f, p, cgroup_rstat_push_children, .rs = rs, .cc = f->cc,
 			.head = f->head, .child = f->child, .cpu = f->cpu);
@@ -478,7 +451,7 @@ static int cgroup_rstat_flush_locked(struct sim_proc *p, void *frame)
 			CO_CALL(f, p, cgroup_rstat_updated_list, .rs = rs,
 				.cc = f->cc, .root = f->cgrp, .cpu = f->cpu);
 			for (f->pos = (int)p->ret; f->pos >= 0;
-			     f->pos = rs->flush_next[f->pos]) {
+			     f->pos = cgroup(rs, f->pos)->rstat_flush_next) {
 				CO_CALL(f, p, cgroup_base_stat_flush, .rs = rs,
 					.cc = f->cc, .cgrp = f->pos,
 					.cpu = f->cpu);
@@ -489,10 +462,8 @@ static int cgroup_rstat_flush_locked(struct sim_proc *p, void *frame)
 						 .cgrp = (unsigned int)f->pos,
 						 .cpu = f->cpu);
 				/* pos = pos->rstat_flush_next */
-				CO_AWAIT(f,
-					 coh_read(f->cc,
-						  cgrp_field(rs, f->pos,
-							     CGRP_FLUSH_NEXT)));
+				CO_LOAD(f, cgroup(rs, f->pos),
+					rstat_flush_next);
 			}
 		} else {
 			/*
@@ -539,7 +510,7 @@ static int cgroup_rstat_flush_locked(struct sim_proc *p, void *frame)
 		 */
 		if (rs->version < STATS_V6_6)
 			continue;
-		CO_AWAIT(f, coh_read(f->cc, rs->cgroup_rstat_lock.val));
+		CO_LOAD_AT(f, rs->cgroup_rstat_lock.val);
 		if (queued_spin_is_contended(&rs->cgroup_rstat_lock)) {
 			/* spin_unlock_irq(), cond_resched(), spin_lock_irq() */
 			CO_AWAIT(f, queued_spin_unlock(f->cc,
@@ -567,7 +538,7 @@ int cgroup_rstat_flush(struct sim_proc *p, void *frame)
 	/* spin_unlock_irq(&cgroup_rstat_lock) */
 	CO_AWAIT(f, queued_spin_unlock(f->cc, &rs->cgroup_rstat_lock));
 	/* SIM: an exported function's return */
-	CO_AWAIT(f, coh_fence(f->cc));
+	CO_FENCE(f);
 	EXIT(f);
 	CO_END(f, p);
 }
@@ -583,6 +554,7 @@ struct rstat *rstat_create(struct coh *coh, enum kernel_stats_version v,
 			   void *ss)
 {
 	struct rstat *rs = calloc(1, sizeof(*rs));
+	struct coh_object *obj;
 	unsigned int cpu, cg;
 	char name[40];
 
@@ -606,10 +578,9 @@ struct rstat *rstat_create(struct coh *coh, enum kernel_stats_version v,
 	rs->rstatc = calloc((size_t)nr_cpus * nr_cgroups, sizeof(*rs->rstatc));
 	rs->cpu_lock = calloc(nr_cpus, sizeof(*rs->cpu_lock));
 	rs->cpu_lock_obj = calloc(nr_cpus, sizeof(*rs->cpu_lock_obj));
-	rs->cgrp_obj = calloc(nr_cgroups, sizeof(*rs->cgrp_obj));
-	rs->flush_next = calloc(nr_cgroups, sizeof(*rs->flush_next));
+	rs->cgroups = calloc(nr_cgroups, sizeof(*rs->cgroups));
 	SIM_BUG_ON(!rs->rstatc || !rs->cpu_lock || !rs->cpu_lock_obj ||
-		   !rs->cgrp_obj || !rs->flush_next);
+		   !rs->cgroups);
 	/* cgroup_rstat_init(): ->updated_children lists are self-terminated */
 	for (cpu = 0; cpu < nr_cpus; cpu++)
 		for (cg = 0; cg < nr_cgroups; cg++) {
@@ -635,8 +606,10 @@ struct rstat *rstat_create(struct coh *coh, enum kernel_stats_version v,
 	}
 	for (cg = 0; cg < nr_cgroups; cg++) {
 		snprintf(name, sizeof(name), "cgroup%u", cg);
-		rs->cgrp_obj[cg] =
-			coh_object_create(coh, name, &rs->cgrp_layout, 0);
+		obj = coh_object_create(coh, name, &rs->cgrp_layout, 0);
+		rs->cgroups[cg].coh.rstat_flush_next =
+			coh_object_field(obj, CGRP_FLUSH_NEXT);
+		rs->cgroups[cg].coh.bstat = coh_object_field(obj, CGRP_BSTAT);
 	}
 	return rs;
 }
@@ -653,8 +626,7 @@ void rstat_free(struct rstat *rs)
 	free(rs->rstatc);
 	free(rs->cpu_lock);
 	free(rs->cpu_lock_obj);
-	free(rs->cgrp_obj);
-	free(rs->flush_next);
+	free(rs->cgroups);
 	free(rs);
 }
 
@@ -684,15 +656,14 @@ static int cgroup_base_stat_flush(struct sim_proc *p, void *frame)
 		CO_RETURN(f, p, 0);
 
 	/* fetch the current per-cpu values (SIM: no u64_stats retry) */
-	CO_AWAIT(f, coh_read(f->cc,
-			     rstatc_field(rs, f->cgrp, f->cpu, RSTATC_BSTAT)));
-	/* propagate the per-cpu delta to the cgroup */
-	CO_AWAIT(f, coh_write(f->cc, rstatc_field(rs, f->cgrp, f->cpu,
-						  RSTATC_LAST_BSTAT)));
-	CO_AWAIT(f, coh_write(f->cc, cgrp_field(rs, f->cgrp, CGRP_BSTAT)));
+	f->rstatc = cgroup_rstat_cpu(rs, f->cgrp, f->cpu);
+	CO_LOAD(f, f->rstatc, bstat);
+	/* propagate the per-cpu delta to the cgroup (SIM: stores, no value) */
+	CO_AWAIT(f, coh_write(f->cc, COH_FIELD(f->rstatc, last_bstat)));
+	CO_AWAIT(f, coh_write(f->cc, COH_FIELD(cgroup(rs, f->cgrp), bstat)));
 	/* and the cgroup's delta to its parent, unless that is the root */
 	if (rs->parent[f->parent] >= 0)
 		CO_AWAIT(f, coh_write(f->cc,
-				      cgrp_field(rs, f->parent, CGRP_BSTAT)));
+				      COH_FIELD(cgroup(rs, f->parent), bstat)));
 	CO_END(f, p);
 }

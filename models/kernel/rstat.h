@@ -61,11 +61,35 @@
 #include "models/kernel/qspinlock.h"
 #include "sim/co.h"
 
-/* struct cgroup_rstat_cpu: the links (cgroup numbers, -1 for NULL). */
+/*
+ * struct cgroup_rstat_cpu - a cgroup's rstat state on one CPU: the links,
+ * as cgroup numbers, -1 for NULL.
+ */
 struct cgroup_rstat_cpu {
-	int updated_children;
-	int updated_next;
-	struct coh_object *obj; /* SIM: its line, on first use */
+	int updated_children; /* its updated children; itself if none */
+	int updated_next; /* its next sibling, ending in the parent */
+	/*
+	 * SIM: where the members live (compat/access.h), placed when
+	 * cgroup_rstat_cpu() first returns the struct; bstat and last_bstat
+	 * have no value in the model.
+	 */
+	struct {
+		struct coh_field *bstat, *last_bstat;
+		struct coh_field *updated_children, *updated_next;
+	} coh;
+};
+
+/*
+ * struct cgroup - what rstat uses of a cgroup. SIM: the model's cgroups
+ * are numbers (the scenario's tree, 0 the root); of struct cgroup it has
+ * v6.8's flush list link and the lines a flush touches.
+ */
+struct cgroup {
+	int rstat_flush_next; /* v6.8: the next to flush, -1 for NULL */
+	/* SIM: where the members live; bstat has no value in the model */
+	struct {
+		struct coh_field *rstat_flush_next, *bstat;
+	} coh;
 };
 
 struct rstat;
@@ -92,8 +116,7 @@ struct rstat {
 	struct coh_object *rstat_lock_obj;
 	struct qspinlock *cpu_lock; /* [nr_cpus] cgroup_rstat_cpu_lock */
 	struct coh_object **cpu_lock_obj;
-	struct coh_object **cgrp_obj; /* [nr_cgroups] cgroup->bstat */
-	int *flush_next; /* [nr_cgroups] cgroup->rstat_flush_next */
+	struct cgroup *cgroups; /* [nr_cgroups] */
 	int (*css_rstat_flush)(struct sim_proc *p, void *frame);
 	void *ss;
 	/* statistics */
