@@ -1,14 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * models/kernel/rstat.h - model of kernel/cgroup/rstat.c: the per-CPU "updated"
- * trees and cgroup_rstat_flush(), at Linux v6.0 with the v6.6 and v6.8
- * differences (doc/memcg-stats.md sections 2 and 3).
+ * models/kernel/rstat.h - model of kernel/cgroup/rstat.c: the per-CPU
+ * "updated" trees and cgroup_rstat_flush(), at Linux v6.0 with the v6.6
+ * and v6.8 differences (doc/memcg-stats.md sections 2 and 3).
  *
  * Theory of operation. Every cgroup has, on every possible CPU, a struct
  * cgroup_rstat_cpu holding two links: updated_children (the head of the
  * list of its children updated on this CPU, self-terminated: an empty
  * list points at the cgroup itself) and updated_next (its own place in
- * its parent's list; NULL while it is not linked).
+ * its parent's list; NULL while it is not linked). After updates of a1
+ * and then of b on one CPU:
+ *
+ *	/ (root)     root   updated_children  b -> a -> root
+ *	+-- a        root   updated_next      root (on the tree, no parent)
+ *	|   +-- a1   a      updated_children  a1 -> a
+ *	+-- b        a1, b  updated_children  themselves (no children)
+ *
+ * A list ends in the parent whose list it is, not in NULL.
  *
  * cgroup_rstat_updated(cgrp, cpu) is called on every statistics update.
  * When updated_next is already set (the common case) it returns after
@@ -49,7 +57,8 @@
  * sleepable flush drop it (spin_needbreak() with CONFIG_PREEMPTION, as
  * PREEMPT_DYNAMIC distro kernels have). BPF rstat flushers are absent.
  *
- * Layering: models/ module, under models/kernel/memcontrol.c.
+ * Layering: models/kernel/ module; uses models/hw/cache.h,
+ * models/kernel/qspinlock.h and sim/co.h; memcg's statistics call it.
  */
 #ifndef MODELS_KERNEL_RSTAT_H
 #define MODELS_KERNEL_RSTAT_H
@@ -105,6 +114,11 @@ struct rstat_cb_frame {
 	unsigned int cgrp, cpu;
 };
 
+/*
+ * struct rstat - rstat's state on one machine. SIM: the kernel's static
+ * cgroup_rstat_lock and per-CPU cgroup_rstat_cpu_lock, every cgroup's
+ * per-CPU struct cgroup_rstat_cpu and struct cgroup, in one place.
+ */
 struct rstat {
 	struct coh *coh;
 	enum kernel_stats_version version;
