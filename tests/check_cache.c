@@ -199,11 +199,12 @@ static int script_run(struct sim_proc *p, void *frame)
 		if (s->steps[f->pc].kind == FENCE)
 			CO_AWAIT(f, coh_fence(cc));
 		if (s->steps[f->pc].kind == LOCK) {
-			CO_CALL(f, p, spin_lock, .cc = cc, .lock = &h.lock);
+			CO_CALL(f, p, queued_spin_lock, .cc = cc,
+				.lock = &h.lock);
 			h.order[h.nr_order++] = p->id;
 		}
 		if (s->steps[f->pc].kind == UNLOCK)
-			CO_AWAIT(f, spin_unlock(cc, &h.lock));
+			CO_AWAIT(f, queued_spin_unlock(cc, &h.lock));
 		while (s->steps[f->pc].kind == LOOP_READ_RMW &&
 		       p->now < s->steps[f->pc].ps) {
 			CO_AWAIT(f, coh_read(cc, field(s->steps[f->pc].field)));

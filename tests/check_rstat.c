@@ -191,8 +191,8 @@ static void update(unsigned int cpu, struct mem_cgroup *memcg, long val)
 
 static void rstat_flush(unsigned int cpu, struct mem_cgroup *memcg)
 {
-	struct rstat_frame *f = co_push(&h.proc[cpu], cgroup_rstat_flush,
-					sizeof(*f));
+	struct cgroup_rstat_flush_frame *f =
+		CO_PUSH(&h.proc[cpu], cgroup_rstat_flush);
 
 	f->rs = h.ms->rstat;
 	f->cc = h.cc[cpu];

@@ -54,6 +54,11 @@ tests_check_rstat_SOURCES = tests/check_rstat.c
 tests_check_rstat_CFLAGS = $(TEST_CFLAGS)
 tests_check_rstat_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_qspinlock
+tests_check_qspinlock_SOURCES = tests/check_qspinlock.c
+tests_check_qspinlock_CFLAGS = $(TEST_CFLAGS)
+tests_check_qspinlock_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/check_compare
 tests_check_compare_SOURCES = tests/check_compare.c
 tests_check_compare_CFLAGS = $(TEST_CFLAGS)

@@ -608,9 +608,10 @@ static int ops_loop(struct sim_proc *p, void *frame)
 			} else if (in->kind == OPS_FENCE) {
 				CO_AWAIT(f, coh_fence(t->cc));
 			} else if (in->kind == OPS_LOCK) {
-				CO_CALL(f, p, spin_lock, .cc = t->cc, .lock = &o->lock);
+				CO_CALL(f, p, queued_spin_lock, .cc = t->cc,
+					.lock = &o->lock);
 			} else if (in->kind == OPS_UNLOCK) {
-				CO_AWAIT(f, spin_unlock(t->cc, &o->lock));
+				CO_AWAIT(f, queued_spin_unlock(t->cc, &o->lock));
 			} else {
 				CO_AWAIT(f, coh_access(t->cc,
 						       coh_object_field(o->obj, in->field),
