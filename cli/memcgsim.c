@@ -44,6 +44,7 @@
 #include "cli/sweep.h"
 #include "cli/validate.h"
 #include "cli/compare.h"
+#include "cli/calibrate.h"
 #include "sim/report.h"
 #include "sim/trace.h"
 
@@ -1221,6 +1222,9 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return EXIT_SUCCESS;
 	}
+	/* calibrate parses its own options (cli/calibrate.c). */
+	if (!strcmp(cmd, "calibrate"))
+		return cmd_calibrate(argc - 1, argv + 1);
 	if (!strcmp(cmd, "list"))
 		return argc > 2 ? usage_error("unexpected argument '%s'", argv[2]) :
 				  cmd_list();
