@@ -64,13 +64,13 @@
 #define MEAS_SUFFIX ".measurements.yaml"
 
 const char *const cal_bench_names[NR_CAL_BENCH] = {
-	[CAL_L1_HIT] = "l1_hit",	 [CAL_LLC_HIT] = "llc_hit",
-	[CAL_MEMORY] = "memory",	 [CAL_RMW_LOCAL] = "rmw_local",
-	[CAL_XFER_SMT] = "xfer_smt",	 [CAL_XFER_LLC] = "xfer_llc",
-	[CAL_XFER_DIE] = "xfer_die",	 [CAL_XFER_SOCKET] = "xfer_socket",
-	[CAL_ADD] = "add",		 [CAL_LOAD_XCHG] = "load_xchg",
-	[CAL_XCHG2] = "xchg2",		 [CAL_ADD_READERS] = "add_readers",
-	[CAL_PACKED] = "packed",	 [CAL_PADDED] = "padded",
+	[CAL_L1_HIT] = "l1_hit",     [CAL_LLC_HIT] = "llc_hit",
+	[CAL_MEMORY] = "memory",     [CAL_RMW_LOCAL] = "rmw_local",
+	[CAL_XFER_SMT] = "xfer_smt", [CAL_XFER_LLC] = "xfer_llc",
+	[CAL_XFER_DIE] = "xfer_die", [CAL_XFER_SOCKET] = "xfer_socket",
+	[CAL_ADD] = "add",	     [CAL_LOAD_XCHG] = "load_xchg",
+	[CAL_XCHG2] = "xchg2",	     [CAL_ADD_READERS] = "add_readers",
+	[CAL_PACKED] = "packed",     [CAL_PADDED] = "padded",
 };
 
 const char *const cal_placement_names[NR_CAL_PLACEMENT] = {
@@ -174,8 +174,8 @@ static enum cal_bench xfer_class(const struct cal_cpu *a,
  * 0's cores (thread 0), their siblings, then socket 1 ...; spread
  * alternates sockets core by core, thread 0 first. Return the count.
  */
-static unsigned int order_cpus(const struct cal_host *h,
-			       enum cal_placement pl, unsigned int *out)
+static unsigned int order_cpus(const struct cal_host *h, enum cal_placement pl,
+			       unsigned int *out)
 {
 	unsigned int s, t, c, i, n = 0, k;
 
@@ -214,7 +214,7 @@ static unsigned int thread_counts(const struct cal_host *h, unsigned int nr,
 		return n;
 	}
 	for (v = 2; v <= nr; v = v < 12 ? v + 1 : v * 3 / 2) {
-		if (v > per_socket && out[n - 1] < per_socket)
+		if (v > per_socket && n && out[n - 1] < per_socket)
 			out[n++] = per_socket;
 		out[n++] = v;
 	}
@@ -242,8 +242,8 @@ static struct cal_point *add_point(struct cal_plan *pl, enum cal_bench b,
  * -1 with @err set when the topology needs a class no two enabled CPUs
  * fall in (the profile could not be complete).
  */
-static int make_plan(const struct cal_host *h, bool quick,
-		     struct cal_plan *pl, struct sim_error *err)
+static int make_plan(const struct cal_host *h, bool quick, struct cal_plan *pl,
+		     struct sim_error *err)
 {
 	static unsigned int order[NR_CAL_PLACEMENT][CAL_MAX_CPUS];
 	unsigned int counts[64], nr_counts, nr, i, j, k;
@@ -258,7 +258,8 @@ static int make_plan(const struct cal_host *h, bool quick,
 	nr = order_cpus(h, CAL_COMPACT, order[CAL_COMPACT]);
 	order_cpus(h, CAL_SPREAD, order[CAL_SPREAD]);
 	nr_counts = thread_counts(h, nr, quick, counts);
-	pl->points = calloc(CAL_NR_IDLE + 2 * nr_counts * 6, sizeof(*pl->points));
+	pl->points =
+		calloc(CAL_NR_IDLE + 2 * nr_counts * 6, sizeof(*pl->points));
 	SIM_BUG_ON(!pl->points);
 
 	for (b = CAL_L1_HIT; b <= CAL_RMW_LOCAL; b++)
@@ -289,9 +290,10 @@ static int make_plan(const struct cal_host *h, bool quick,
 			if (pl->points[k].bench == b)
 				break;
 		if (need[b] && k == pl->nr_points) {
-			sim_error_set(err, "", 0, 0,
-				      "--cpus: this host's profile needs %s, but no two of the CPUs chosen are in that class; add one",
-				      cal_bench_names[b]);
+			sim_error_set(
+				err, "", 0, 0,
+				"--cpus: this host's profile needs %s, but no two of the CPUs chosen are in that class; add one",
+				cal_bench_names[b]);
 			return -1;
 		}
 	}
@@ -303,7 +305,8 @@ static int make_plan(const struct cal_host *h, bool quick,
 			break;
 		for (i = 0; i < nr_counts; i++)
 			for (b = CAL_ADD; b <= CAL_PADDED; b++)
-				add_point(pl, b, place, counts[i], order[place]);
+				add_point(pl, b, place, counts[i],
+					  order[place]);
 	}
 	return 0;
 }
@@ -337,7 +340,9 @@ static int measure(const struct cal_host *h, struct cal_plan *pl, bool quiet,
 			return -1;
 		fprintf(stderr,
 			"memcgsim: calibrate: %u benchmarks x %u repetitions on %u CPUs, about %.0f s (%s run: about %.0f s)\n",
-			pl->nr_points, pl->reps, nr, est, pl->quick ? "the full" : "this", plan_seconds(h, &full, 0));
+			pl->nr_points, pl->reps, nr, est,
+			pl->quick ? "the full" : "this",
+			plan_seconds(h, &full, 0));
 		free(full.points);
 	}
 	for (i = 0; i < pl->nr_points; i++) {
@@ -394,10 +399,10 @@ static void yw_str(struct yw *y, const char *s, bool quoted)
 	yaml_event_t ev;
 
 	yw_event(y, &ev,
-		 yaml_scalar_event_initialize(&ev, NULL, NULL,
-					      (yaml_char_t *)s, -1, !quoted, 1,
-					      quoted ? YAML_DOUBLE_QUOTED_SCALAR_STYLE :
-						       YAML_ANY_SCALAR_STYLE));
+		 yaml_scalar_event_initialize(
+			 &ev, NULL, NULL, (yaml_char_t *)s, -1, !quoted, 1,
+			 quoted ? YAML_DOUBLE_QUOTED_SCALAR_STYLE :
+				  YAML_ANY_SCALAR_STYLE));
 }
 
 static void yw_fmt(struct yw *y, const char *fmt, ...)
@@ -419,9 +424,10 @@ static void yw_map(struct yw *y, bool flow)
 	yaml_event_t ev;
 
 	yw_event(y, &ev,
-		 yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
-						     flow ? YAML_FLOW_MAPPING_STYLE :
-							    YAML_BLOCK_MAPPING_STYLE));
+		 yaml_mapping_start_event_initialize(
+			 &ev, NULL, NULL, 1,
+			 flow ? YAML_FLOW_MAPPING_STYLE :
+				YAML_BLOCK_MAPPING_STYLE));
 }
 
 static void yw_seq(struct yw *y, bool flow)
@@ -429,9 +435,10 @@ static void yw_seq(struct yw *y, bool flow)
 	yaml_event_t ev;
 
 	yw_event(y, &ev,
-		 yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
-						      flow ? YAML_FLOW_SEQUENCE_STYLE :
-							     YAML_BLOCK_SEQUENCE_STYLE));
+		 yaml_sequence_start_event_initialize(
+			 &ev, NULL, NULL, 1,
+			 flow ? YAML_FLOW_SEQUENCE_STYLE :
+				YAML_BLOCK_SEQUENCE_STYLE));
 }
 
 static void yw_end_map(struct yw *y)
@@ -463,7 +470,8 @@ static void yw_begin(struct yw *y, FILE *out)
 	yw_event(y, &ev,
 		 yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING));
 	yw_event(y, &ev,
-		 yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1));
+		 yaml_document_start_event_initialize(&ev, NULL, NULL, NULL,
+						      1));
 	yw_map(y, false);
 }
 
@@ -485,8 +493,7 @@ static int yw_finish(struct yw *y)
 	return failed ? -1 : 0;
 }
 
-static void kv_str(struct yw *y, const char *key, const char *val,
-		   bool quoted)
+static void kv_str(struct yw *y, const char *key, const char *val, bool quoted)
 {
 	yw_str(y, key, false);
 	yw_str(y, val, quoted);
@@ -509,8 +516,8 @@ static void cpulist(const struct cal_host *h, const unsigned int *idx,
 	for (i = 0; i < n && len < size; i = j + 1) {
 		unsigned int first = h->cpus[idx[i]].os;
 
-		for (j = i; j + 1 < n && h->cpus[idx[j + 1]].os ==
-						 h->cpus[idx[j]].os + 1;
+		for (j = i; j + 1 < n &&
+			    h->cpus[idx[j + 1]].os == h->cpus[idx[j]].os + 1;
 		     j++)
 			;
 		if (j == i)
@@ -565,7 +572,8 @@ static int write_measurements(FILE *out, void *arg)
 	kv_uint(&y, "threads_per_core", h->threads_per_core);
 	kv_uint(&y, "cores_per_llc", h->cores_per_llc);
 	kv_str(&y, "numbering",
-	       h->threads_adjacent ? "threads_adjacent" : "threads_last", false);
+	       h->threads_adjacent ? "threads_adjacent" : "threads_last",
+	       false);
 	kv_uint(&y, "l1_bytes", h->l1_bytes);
 	kv_uint(&y, "l2_bytes", h->l2_bytes);
 	kv_uint(&y, "llc_bytes", h->llc_bytes);
@@ -619,12 +627,12 @@ static int write_measurements(FILE *out, void *arg)
 
 struct fit {
 	const struct cal_point *idle[CAL_NR_IDLE]; /* the medians, or NULL */
-	double hold_ns;		/* coherence.hold; 0: strict hand-off */
-	double hold_add_ns, hold_xfer_ns;	/* its point's m and x */
+	double hold_ns; /* coherence.hold; 0: strict hand-off */
+	double hold_add_ns, hold_xfer_ns; /* its point's m and x */
 	unsigned int hold_points;
-	double waiter_ns;	/* xfer_per_waiter */
+	double waiter_ns; /* xfer_per_waiter */
 	unsigned int waiter_points;
-	double inval_ns;	/* inval_per_sharer */
+	double inval_ns; /* inval_per_sharer */
 	unsigned int inval_points;
 	bool waiter_clamped, inval_clamped;
 };
@@ -637,65 +645,15 @@ static double rotation_ns(const struct cal_host *h, const struct fit *f,
 	unsigned int i;
 
 	for (i = 0; i < p->n; i++) {
-		enum cal_bench b = xfer_class(&h->cpus[p->cpu_idx[i]],
-					      &h->cpus[p->cpu_idx[(i + 1) % p->n]]);
+		enum cal_bench b =
+			xfer_class(&h->cpus[p->cpu_idx[i]],
+				   &h->cpus[p->cpu_idx[(i + 1) % p->n]]);
 
 		if (!f->idle[b])
 			return NAN;
 		sum += f->idle[b]->median;
 	}
 	return sum / p->n;
-}
-
-struct hold_fit {
-	double h, m, x;
-};
-
-static int cmp_hold(const void *a, const void *b)
-{
-	double x = ((const struct hold_fit *)a)->h;
-	double y = ((const struct hold_fit *)b)->h;
-
-	return (x > y) - (x < y);
-}
-
-/*
- * fit_hold() - the hold window from the two-party add points. Under the
- * hold rule a CPU that receives the line keeps it for H and its locked
- * adds in that window are local (r = rmw_local each): a cycle is one
- * hand-off x plus H and carries 1 + H / r adds, so the measured ns per add
- * is m = (x + H) / (1 + H / r), and H = (x - m) / (m / r - 1). Median over
- * the points (the lower of the two middle ones); none, or m >= x (every
- * add a hand-off), means strict.
- */
-static void fit_hold(const struct cal_host *h, const struct cal_plan *pl,
-		     struct fit *f)
-{
-	struct hold_fit hs[2 * NR_CAL_PLACEMENT];
-	unsigned int i, n = 0;
-	double r;
-
-	if (!f->idle[CAL_RMW_LOCAL])
-		return;
-	r = f->idle[CAL_RMW_LOCAL]->median;
-	for (i = 0; i < pl->nr_points && n < ARRAY_SIZE(hs); i++) {
-		const struct cal_point *p = &pl->points[i];
-		double x = rotation_ns(h, f, p), m = p->median;
-
-		if (p->bench != CAL_ADD || p->n != 2 || isnan(x))
-			continue;
-		hs[n].h = m < x && m > r ? (x - m) / (m / r - 1) : 0;
-		hs[n].m = m;
-		hs[n++].x = x;
-	}
-	if (!n)
-		return;
-	/* the median point (the lower one of an even count) */
-	qsort(hs, n, sizeof(*hs), cmp_hold);
-	f->hold_points = n;
-	f->hold_ns = hs[(n - 1) / 2].h;
-	f->hold_add_ns = hs[(n - 1) / 2].m;
-	f->hold_xfer_ns = hs[(n - 1) / 2].x;
 }
 
 /*
@@ -712,42 +670,28 @@ static double strict_ns(const struct fit *f, const struct cal_point *p)
 	return p->median * (1 + f->hold_ns / r) - f->hold_ns;
 }
 
-static void fit(const struct cal_host *h, const struct cal_plan *pl,
-		struct fit *f)
+static void fit(const struct cal_plan *pl, struct fit *f)
 {
-	double sxy = 0, sxx = 0, sk = 0, sc = 0, skk = 0, skc = 0;
+	double sk = 0, sc = 0, skk = 0, skc = 0;
 	unsigned int i, nk = 0, kmin = UINT32_MAX, kmax = 0;
 
 	memset(f, 0, sizeof(*f));
 	for (i = 0; i < pl->nr_points; i++)
 		if (pl->points[i].bench < CAL_NR_IDLE)
 			f->idle[pl->points[i].bench] = &pl->points[i];
-	fit_hold(h, pl, f);
 	for (i = 0; i < pl->nr_points; i++) {
 		const struct cal_point *p = &pl->points[i];
-		double x = p->n - 1, e = strict_ns(f, p) - rotation_ns(h, f, p);
+		double x = p->n - 1;
 
-		/* each hand-off: x + w (N - 1), the others queued */
-		if (p->bench == CAL_ADD && p->n > 2 && !isnan(e)) {
-			sxy += e * x;
-			sxx += x * x;
-			f->waiter_points++;
-		}
-		if (p->bench == CAL_ADD_READERS) {
-			sk += x;
-			sc += p->median;
-			skk += x * x;
-			skc += x * p->median;
-			nk++;
-			kmin = p->n - 1 < kmin ? p->n - 1 : kmin;
-			kmax = p->n - 1 > kmax ? p->n - 1 : kmax;
-		}
-	}
-	if (sxx > 0)
-		f->waiter_ns = sxy / sxx;
-	if (f->waiter_ns < 0) {
-		f->waiter_ns = 0;
-		f->waiter_clamped = true;
+		if (p->bench != CAL_ADD_READERS)
+			continue;
+		sk += x;
+		sc += p->median;
+		skk += x * x;
+		skc += x * p->median;
+		nk++;
+		kmin = p->n - 1 < kmin ? p->n - 1 : kmin;
+		kmax = p->n - 1 > kmax ? p->n - 1 : kmax;
 	}
 	if (nk >= 2 && kmax > kmin) {
 		f->inval_points = nk;
@@ -759,12 +703,134 @@ static void fit(const struct cal_host *h, const struct cal_plan *pl,
 	}
 }
 
+/* xfer_per_waiter, once the hold window is known: see the file header. */
+static void fit_waiter(const struct cal_host *h, const struct cal_plan *pl,
+		       struct fit *f)
+{
+	double sxy = 0, sxx = 0;
+	unsigned int i;
+
+	for (i = 0; i < pl->nr_points; i++) {
+		const struct cal_point *p = &pl->points[i];
+		double x = p->n - 1, e = strict_ns(f, p) - rotation_ns(h, f, p);
+
+		/* each hand-off: x + w (N - 1), the others queued */
+		if (p->bench == CAL_ADD && p->n > 2 && !isnan(e)) {
+			sxy += e * x;
+			sxx += x * x;
+			f->waiter_points++;
+		}
+	}
+	if (sxx > 0)
+		f->waiter_ns = sxy / sxx;
+	if (f->waiter_ns < 0) {
+		f->waiter_ns = 0;
+		f->waiter_clamped = true;
+	}
+}
+
+/*
+ * hold_for() - the hold window, in ps, for which the model's add on @p's
+ * two CPUs costs @p's measured ns per add. More hold lets more adds go
+ * local per hand-off, but within a window's worth of adds a longer window
+ * only adds time, so the cost is a sawtooth in the window: scan it in
+ * steps of half a local add up to ten hand-offs and twenty adds, then
+ * around the best in steps of a fiftieth, and take the first closest. 0
+ * (strict) when even a hand-off per add is as cheap as measured.
+ */
+static uint64_t hold_for(struct machine *m, const struct cal_host *h,
+			 struct cal_point *p, struct sim_error *err)
+{
+	uint64_t r = m->rmw_local_ps, best = 0, from, to, step, v;
+	uint64_t x = m->xfer_ps[COH_DIST_SOCKET] > m->xfer_ps[COH_DIST_LLC] ?
+			     m->xfer_ps[COH_DIST_SOCKET] :
+			     m->xfer_ps[COH_DIST_LLC];
+	double want = p->median, best_err;
+	unsigned int pass;
+
+	m->handoff = COH_HANDOFF_STRICT;
+	m->hold_ps = 0;
+	if (cal__sim_run(m, h, p, err))
+		return UINT64_MAX;
+	if (p->predicted <= want)
+		return 0;
+	best_err = fabs(p->predicted - want);
+	m->handoff = COH_HANDOFF_HOLD;
+	from = 10;
+	to = 10 * x + 20 * r;
+	step = r / 2 > 10 ? r / 2 : 10;
+	for (pass = 0; pass < 2; pass++) {
+		for (v = from; v <= to; v += step) {
+			m->hold_ps = v;
+			if (cal__sim_run(m, h, p, err))
+				return UINT64_MAX;
+			if (fabs(p->predicted - want) < best_err) {
+				best_err = fabs(p->predicted - want);
+				best = v;
+			}
+		}
+		from = best > step ? best - step : 10;
+		to = best + step;
+		step = step / 25 > 10 ? step / 25 : 10;
+	}
+	return best;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * fit_hold() - the hold window from the two-party add points: the median
+ * (the lower middle one) of hold_for() over them, on @m, the profile fitted
+ * so far. Return 0, or -1 with @err set.
+ */
+static int fit_hold(struct machine *m, const struct cal_host *h,
+		    struct cal_plan *pl, struct fit *f, struct sim_error *err)
+{
+	uint64_t hs[2 * NR_CAL_PLACEMENT];
+	struct cal_point *at[2 * NR_CAL_PLACEMENT];
+	unsigned int i, n = 0, k;
+
+	for (i = 0; i < pl->nr_points && n < ARRAY_SIZE(hs); i++) {
+		struct cal_point *p = &pl->points[i];
+
+		if (p->bench != CAL_ADD || p->n != 2)
+			continue;
+		/* steps of 10 ps: what the profile's two decimals keep */
+		hs[n] = hold_for(m, h, p, err);
+		if (hs[n] == UINT64_MAX)
+			return -1;
+		at[n++] = p;
+	}
+	if (!n)
+		return 0;
+	f->hold_points = n;
+	qsort(hs, n, sizeof(*hs), cmp_u64);
+	f->hold_ns = (double)hs[(n - 1) / 2] / 1000.0;
+	/* the point whose window it is, for the source */
+	for (k = 0; k < n; k++) {
+		uint64_t v = hold_for(m, h, at[k], err);
+
+		if (v == hs[(n - 1) / 2]) {
+			f->hold_add_ns = at[k]->median;
+			f->hold_xfer_ns = rotation_ns(h, f, at[k]);
+			break;
+		}
+	}
+	return 0;
+}
+
 struct profile_args {
 	const struct cal_host *h;
 	const struct cal_plan *pl;
-	const char *meas_name;	/* the raw table's file name */
-	const char *file;	/* the profile's */
+	const char *meas_name; /* the raw table's file name */
+	const char *file; /* the profile's */
 	char name[64];
+	struct fit f;
 };
 
 /* "[M] memcgsim calibrate BENCH, DATE, CPU, KERNEL: WHAT; raw table F" */
@@ -816,12 +882,11 @@ static int write_profile(FILE *out, void *arg)
 {
 	const struct profile_args *a = arg;
 	const struct cal_host *h = a->h;
-	struct fit f;
+	const struct fit *fp = &a->f;
 	struct yw y;
 	char desc[512];
 	enum cal_bench b;
 
-	fit(h, a->pl, &f);
 	fprintf(out,
 		"# SPDX-License-Identifier: GPL-2.0-only\n"
 		"#\n"
@@ -832,7 +897,8 @@ static int write_profile(FILE *out, void *arg)
 		"# on this profile with them).\n",
 		a->name, a->pl->quick ? " --quick" : "", h->date, h->cpu_model,
 		h->kernel, a->meas_name, a->file, a->meas_name);
-	snprintf(desc, sizeof(desc), "%s, %u CPUs, measured by memcgsim calibrate on %s",
+	snprintf(desc, sizeof(desc),
+		 "%s, %u CPUs, measured by memcgsim calibrate on %s",
 		 h->cpu_model, h->nr_cpus, h->date);
 	yw_begin(&y, out);
 	kv_str(&y, "name", a->name, false);
@@ -842,61 +908,103 @@ static int write_profile(FILE *out, void *arg)
 	kv_uint(&y, "threads_per_core", h->threads_per_core);
 	kv_uint(&y, "cores_per_llc", h->cores_per_llc);
 	kv_str(&y, "numbering",
-	       h->threads_adjacent ? "threads_adjacent" : "threads_last", false);
+	       h->threads_adjacent ? "threads_adjacent" : "threads_last",
+	       false);
 	yw_str(&y, "latencies", false);
 	yw_map(&y, false);
 	for (b = CAL_L1_HIT; b <= CAL_XFER_SOCKET; b++)
-		idle_latency(&y, a, &f, b);
+		idle_latency(&y, a, fp, b);
 
-	latency(&y, "inval_per_sharer", f.inval_ns ? f.inval_ns : 2.0);
-	if (f.inval_points)
-		source_m(&y, a, "add_readers",
-			 "least-squares slope of the adder's ns/op against its k readers over %u points%s",
-			 f.inval_points,
-			 f.inval_clamped ? ", negative, clamped to 0" : "");
+	latency(&y, "inval_per_sharer", fp->inval_ns ? fp->inval_ns : 2.0);
+	if (fp->inval_points)
+		source_m(
+			&y, a, "add_readers",
+			"least-squares slope of the adder's ns/op against its k readers over %u points%s",
+			fp->inval_points,
+			fp->inval_clamped ? ", negative, clamped to 0" : "");
 	else
 		kv_str(&y, "source",
 		       "[P] not measurable on this host: needs add_readers with 2 different reader counts (3 CPUs); hw-params 5.3's low end, as the shipped profiles",
 		       true);
 	yw_end_map(&y);
 
-	latency(&y, "xfer_per_waiter", f.waiter_ns);
-	if (f.waiter_points)
-		source_m(&y, a, "add",
-			 "least squares through 0, over %u points of 3 or more CPUs, of each point's cost of a hand-off (ns per add x (1 + hold / rmw_local) - hold) less the mean idle hand-off of its rotation, against the N-1 CPUs queued%s",
-			 f.waiter_points,
-			 f.waiter_clamped ? "; negative, clamped to 0" : "");
+	latency(&y, "xfer_per_waiter", fp->waiter_ns);
+	if (fp->waiter_points)
+		source_m(
+			&y, a, "add",
+			"least squares through 0, over %u points of 3 or more CPUs, of each point's cost of a hand-off (ns per add x (1 + hold / rmw_local) - hold) less the mean idle hand-off of its rotation, against the N-1 CPUs queued%s",
+			fp->waiter_points,
+			fp->waiter_clamped ? "; negative, clamped to 0" : "");
 	else
-		source_m(&y, a, "add",
-			 "no point with 3 or more CPUs: nothing queues behind a two-party hand-off, so nothing fixes it; 0");
+		source_m(
+			&y, a, "add",
+			"no point with 3 or more CPUs: nothing queues behind a two-party hand-off, so nothing fixes it; 0");
 	yw_end_map(&y);
-	yw_end_map(&y);	/* latencies */
+	yw_end_map(&y); /* latencies */
 
 	yw_str(&y, "coherence", false);
 	yw_map(&y, false);
-	kv_str(&y, "handoff", f.hold_ns > 0 ? "hold" : "strict", false);
-	if (f.hold_ns > 0) {
-		latency(&y, "hold", f.hold_ns);
-		source_m(&y, a, "add",
-			 "two CPUs' locked adds cost %.2f ns each, against a %.2f ns idle hand-off and %.2f ns for an add on an owned line: the CPU that receives the line keeps it for H = (hand-off - add) / (add / rmw_local - 1), median over %u point%s",
-			 f.hold_add_ns, f.hold_xfer_ns,
-			 f.idle[CAL_RMW_LOCAL]->median, f.hold_points,
-			 f.hold_points > 1 ? "s" : "");
+	kv_str(&y, "handoff", fp->hold_ns > 0 ? "hold" : "strict", false);
+	if (fp->hold_ns > 0) {
+		latency(&y, "hold", fp->hold_ns);
+		source_m(
+			&y, a, "add",
+			"two CPUs' locked adds cost %.2f ns each, against a %.2f ns idle hand-off and %.2f ns for an add on an owned line: the CPU that receives a line keeps it a while: the window for which the model's add on the same two CPUs costs the same (a scan of the simulation), median over %u point%s",
+			fp->hold_add_ns, fp->hold_xfer_ns,
+			fp->idle[CAL_RMW_LOCAL]->median, fp->hold_points,
+			fp->hold_points > 1 ? "s" : "");
 		yw_end_map(&y);
 	}
 	yw_end_map(&y);
 	return yw_finish(&y);
 }
 
+/*
+ * fit_profile() - every fitted number of the profile into @pa->f: the
+ * medians and the slopes, then the hold window by simulation on the
+ * profile written so far (which must load: a check of the writer), then
+ * xfer_per_waiter. Return 0, or -1 with @err set.
+ */
+static int fit_profile(struct profile_args *pa, struct sim_error *err)
+{
+	struct scenario_node *root;
+	struct machine m;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int ret = -1;
+
+	fit(pa->pl, &pa->f);
+	mem = open_memstream(&buf, &len);
+	if (!mem || write_profile(mem, pa) || fclose(mem)) {
+		sim_error_set(err, "", 0, 0, "out of memory");
+		free(buf);
+		return -1;
+	}
+	root = scenario_parse_string(pa->file, buf, err);
+	free(buf);
+	if (!root)
+		return -1;
+	if (!machine_load(&m, root, err)) {
+		ret = fit_hold(&m, pa->h, (struct cal_plan *)pa->pl, &pa->f,
+			       err);
+		machine_destroy(&m);
+	}
+	scenario_free(root);
+	if (!ret)
+		fit_waiter(pa->h, pa->pl, &pa->f);
+	return ret;
+}
+
 /* ---- reading a measurement file ---- */
 
 static const char *const meas_keys[] = {
-	"format", "profile", "date", "cpu_model", "kernel", "quick",
-	"repetitions", "window_s", "topology", "cpus", "points",
+	"format",      "profile",  "date",     "cpu_model", "kernel", "quick",
+	"repetitions", "window_s", "topology", "cpus",	    "points",
 };
 static const char *const topo_keys[] = {
-	"sockets", "cores_per_socket", "threads_per_core", "cores_per_llc",
-	"numbering", "l1_bytes", "l2_bytes", "llc_bytes",
+	"sockets",   "cores_per_socket", "threads_per_core", "cores_per_llc",
+	"numbering", "l1_bytes",	 "l2_bytes",	     "llc_bytes",
 };
 static const char *const cpu_keys[] = { "cpu", "socket", "core", "thread",
 					"llc" };
@@ -951,12 +1059,13 @@ static int read_cpus(struct cal_host *h, const struct scenario_node *root,
 		const struct scenario_node *c = scenario_item(seq, i);
 		uint64_t os, s, core, t, llc;
 
-		if (scenario_check_keys(c, cpu_keys, ARRAY_SIZE(cpu_keys), err) ||
+		if (scenario_check_keys(c, cpu_keys, ARRAY_SIZE(cpu_keys),
+					err) ||
 		    scenario_u64(c, "cpu", true, 0, 0, 1u << 20, &os, err) ||
 		    scenario_u64(c, "socket", true, 0, 0, h->sockets - 1, &s,
 				 err) ||
-		    scenario_u64(c, "core", true, 0, 0,
-				 h->cores_per_socket - 1, &core, err) ||
+		    scenario_u64(c, "core", true, 0, 0, h->cores_per_socket - 1,
+				 &core, err) ||
 		    scenario_u64(c, "thread", true, 0, 0,
 				 h->threads_per_core - 1, &t, err) ||
 		    scenario_u64(c, "llc", true, 0, 0,
@@ -970,9 +1079,12 @@ static int read_cpus(struct cal_host *h, const struct scenario_node *root,
 					       (unsigned long long)os);
 				return -1;
 			}
-		h->cpus[i] = (struct cal_cpu){ .os = os, .socket = s,
-					       .core = core, .thread = t,
-					       .llc = llc, .enabled = true };
+		h->cpus[i] = (struct cal_cpu){ .os = os,
+					       .socket = s,
+					       .core = core,
+					       .thread = t,
+					       .llc = llc,
+					       .enabled = true };
 	}
 	return 0;
 }
@@ -1032,13 +1144,14 @@ static int read_point(const struct cal_host *h, struct cal_point *p,
 	if ((b < CAL_XFER_SMT) != (p->n == 1) ||
 	    (b >= CAL_XFER_SMT && b <= CAL_XFER_SOCKET && p->n != 2) ||
 	    (place == CAL_IDLE) != (b < CAL_ADD)) {
-		scenario_error(err, n,
-			       "%s with %u CPUs, placement %s: expected %s",
-			       cal_bench_names[b], p->n,
-			       cal_placement_names[place],
-			       b < CAL_XFER_SMT ? "1 CPU, placement idle" :
-			       b < CAL_ADD	 ? "2 CPUs, placement idle" :
-						   "2 or more CPUs, placement compact or spread");
+		scenario_error(
+			err, n, "%s with %u CPUs, placement %s: expected %s",
+			cal_bench_names[b], p->n, cal_placement_names[place],
+			b < CAL_XFER_SMT ?
+				"1 CPU, placement idle" :
+			b < CAL_ADD ?
+				"2 CPUs, placement idle" :
+				"2 or more CPUs, placement compact or spread");
 		return -1;
 	}
 	if (b >= CAL_XFER_SMT && b <= CAL_XFER_SOCKET &&
@@ -1081,13 +1194,14 @@ static int read_measurements(const char *path, struct cal_host *h,
 		goto out;
 	if (strcmp(format, MEAS_FORMAT)) {
 		scenario_error(err, scenario_get(root, "format"),
-			       "expected '%s', found '%s'", MEAS_FORMAT, format);
+			       "expected '%s', found '%s'", MEAS_FORMAT,
+			       format);
 		goto out;
 	}
 	topo = scenario_get(root, "topology");
 	if (!topo) {
-		sim_error_set(err, path, scenario_line(root), scenario_col(root),
-			      "missing key 'topology'");
+		sim_error_set(err, path, scenario_line(root),
+			      scenario_col(root), "missing key 'topology'");
 		goto out;
 	}
 	if (copy_string(root, "date", h->date, sizeof(h->date), err) ||
@@ -1097,8 +1211,8 @@ static int read_measurements(const char *path, struct cal_host *h,
 	    scenario_bool(root, "quick", false, false, &pl->quick, err) ||
 	    scenario_u64(root, "repetitions", false, 1, 1, CAL_MAX_REPS, &reps,
 			 err) ||
-	    scenario_double(root, "window_s", false, 0, 0, 3600,
-			    &pl->window_s, err) ||
+	    scenario_double(root, "window_s", false, 0, 0, 3600, &pl->window_s,
+			    err) ||
 	    scenario_check_keys(topo, topo_keys, ARRAY_SIZE(topo_keys), err) ||
 	    scenario_u64(topo, "sockets", true, 0, 1, 64, &v[0], err) ||
 	    scenario_u64(topo, "cores_per_socket", true, 0, 1, 1024, &v[1],
@@ -1121,7 +1235,8 @@ static int read_measurements(const char *path, struct cal_host *h,
 	pl->points = calloc(pl->nr_points, sizeof(*pl->points));
 	SIM_BUG_ON(!pl->points);
 	for (i = 0; i < pl->nr_points; i++)
-		if (read_point(h, &pl->points[i], scenario_item(points, i), err))
+		if (read_point(h, &pl->points[i], scenario_item(points, i),
+			       err))
 			goto out;
 	ret = 0;
 out:
@@ -1171,8 +1286,8 @@ static int check(const char *profile, const char *meas_name,
 		snprintf(quart, sizeof(quart), "[%.2f - %.2f]", p->q1, p->q3);
 		printf("%-12s %-9s %4u %-14s %10.2f %-21s ",
 		       cal_bench_names[p->bench],
-		       cal_placement_names[p->placement], p->n, cpus,
-		       p->median, quart);
+		       cal_placement_names[p->placement], p->n, cpus, p->median,
+		       quart);
 		if (isnan(p->predicted)) {
 			printf("%19s\n", "(not modelled)");
 			continue;
@@ -1267,8 +1382,9 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
 			o->tolerance = strtod(optarg, &end);
 			if (errno || end == optarg || *end ||
 			    !(o->tolerance >= 0 && o->tolerance <= 1e6))
-				return usage_error("--tolerance: expected a percentage such as 25, found '%s'",
-						   optarg);
+				return usage_error(
+					"--tolerance: expected a percentage such as 25, found '%s'",
+					optarg);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -1314,11 +1430,13 @@ int cmd_calibrate(int argc, char **argv)
 		if (nr_args > 2)
 			return usage_error("unexpected argument '%s'", args[2]);
 		if (o.out)
-			return usage_error("--check writes no profile; -o is for a measuring run");
+			return usage_error(
+				"--check writes no profile; -o is for a measuring run");
 		if (nr_args == 2) {
 			if (o.cpus || o.quick)
-				return usage_error("--cpus and --quick are for measuring; %s is already measured",
-						   args[1]);
+				return usage_error(
+					"--cpus and --quick are for measuring; %s is already measured",
+					args[1]);
 			if (read_measurements(args[1], &h, &pl, &err))
 				return print_error(&err, EXIT_BAD_INPUT);
 			ret = check(args[0], args[1], &h, &pl, o.tolerance);
@@ -1334,26 +1452,27 @@ int cmd_calibrate(int argc, char **argv)
 			machine_destroy(&m);
 		}
 	} else if (nr_args) {
-		return usage_error("unexpected argument '%s' (the profile goes after -o)",
-				   args[0]);
-	}
-	if (cal__host_probe(&h, o.cpus, &err) ||
-	    make_plan(&h, o.quick, &pl, &err)) {
-		cal__host_release();
-		free(pl.points);
-		return print_error(&err, EXIT_BAD_INPUT);
+		return usage_error(
+			"unexpected argument '%s' (the profile goes after -o)",
+			args[0]);
 	}
 	if (o.check) {
-		ret = measure(&h, &pl, o.quiet, &err) ?
-			      print_error(&err, EXIT_FAIL) :
-			      check(args[0], "this host", &h, &pl, o.tolerance);
+		if (cal__host_probe(&h, o.cpus, &err) ||
+		    make_plan(&h, o.quick, &pl, &err))
+			ret = print_error(&err, EXIT_BAD_INPUT);
+		else if (measure(&h, &pl, o.quiet, &err))
+			ret = print_error(&err, EXIT_FAIL);
+		else
+			ret = check(args[0], "this host", &h, &pl, o.tolerance);
 	} else {
 		const char *out = o.out ? o.out : DEFAULT_PROFILE;
 		char *meas = meas_path(out), *tmp_p = NULL, *tmp_m = NULL;
-		struct profile_args pa = { .h = &h, .pl = &pl,
+		struct profile_args pa = { .h = &h,
+					   .pl = &pl,
 					   .meas_name = base_name(meas),
 					   .file = base_name(out) };
-		struct meas_args ma = { .h = &h, .pl = &pl,
+		struct meas_args ma = { .h = &h,
+					.pl = &pl,
 					.profile = base_name(out) };
 		FILE *fp = NULL, *fm = NULL;
 		size_t len;
@@ -1361,13 +1480,19 @@ int cmd_calibrate(int argc, char **argv)
 		snprintf(pa.name, sizeof(pa.name), "%s", base_name(out));
 		len = strcspn(pa.name, ".");
 		pa.name[len ? len : strlen(pa.name)] = '\0';
+		/* The files first: an unwritable PROFILE fails at once. */
 		ret = EXIT_BAD_INPUT;
 		if (!strcmp(out, "-"))
-			sim_error_set(&err, "", 0, 0,
-				      "-o -: the profile needs a file, with its measurements beside it");
+			sim_error_set(
+				&err, "", 0, 0,
+				"-o -: the profile needs a file, with its measurements beside it");
 		else if ((fp = sim_atomic_open(out, &tmp_p, &err)) &&
-			 (fm = sim_atomic_open(meas, &tmp_m, &err)))
+			 (fm = sim_atomic_open(meas, &tmp_m, &err)) &&
+			 !cal__host_probe(&h, o.cpus, &err) &&
+			 !make_plan(&h, o.quick, &pl, &err))
 			ret = measure(&h, &pl, o.quiet, &err) ? EXIT_FAIL : 0;
+		if (!ret && fit_profile(&pa, &err))
+			ret = EXIT_FAIL;
 		if (!ret) {
 			bool ok = !write_measurements(fm, &ma) &&
 				  !write_profile(fp, &pa);
@@ -1385,8 +1510,9 @@ int cmd_calibrate(int argc, char **argv)
 		if (ret)
 			print_error(&err, ret);
 		else if (!o.quiet)
-			fprintf(stderr, "memcgsim: calibrate: wrote %s and %s\n",
-				out, meas);
+			fprintf(stderr,
+				"memcgsim: calibrate: wrote %s and %s\n", out,
+				meas);
 		free(meas);
 	}
 	cal__host_release();

@@ -46,31 +46,31 @@ int cmd_calibrate(int argc, char **argv);
 
 enum cal_bench {
 	/* idle latencies, one per profile key */
-	CAL_L1_HIT,	 /* dependent loads within half the L1 */
-	CAL_LLC_HIT,	 /* dependent loads beyond L2, within the LLC */
-	CAL_MEMORY,	 /* dependent loads over twice the LLC */
-	CAL_RMW_LOCAL,	 /* one thread's locked adds on its own line */
-	CAL_XFER_SMT,	 /* CAS ping-pong, SMT siblings: round trip / 2 */
-	CAL_XFER_LLC,	 /* ... two cores sharing the LLC */
-	CAL_XFER_DIE,	 /* ... two LLC domains of one socket */
+	CAL_L1_HIT, /* dependent loads within half the L1 */
+	CAL_LLC_HIT, /* dependent loads beyond L2, within the LLC */
+	CAL_MEMORY, /* dependent loads over twice the LLC */
+	CAL_RMW_LOCAL, /* one thread's locked adds on its own line */
+	CAL_XFER_SMT, /* CAS ping-pong, SMT siblings: round trip / 2 */
+	CAL_XFER_LLC, /* ... two cores sharing the LLC */
+	CAL_XFER_DIE, /* ... two LLC domains of one socket */
 	CAL_XFER_SOCKET, /* ... two sockets */
 	/* contended, N threads */
-	CAL_ADD,	 /* a blind locked add on one line */
-	CAL_LOAD_XCHG,	 /* a load then an xchg of the same line */
-	CAL_XCHG2,	 /* two xchg of one line per operation */
+	CAL_ADD, /* a blind locked add on one line */
+	CAL_LOAD_XCHG, /* a load then an xchg of the same line */
+	CAL_XCHG2, /* two xchg of one line per operation */
 	CAL_ADD_READERS, /* one locked adder, k = N-1 readers of its line */
-	CAL_PACKED,	 /* a counter per thread, 8 bytes apart: one line
+	CAL_PACKED, /* a counter per thread, 8 bytes apart: one line
 			  * (thread i and i+8 share a counter) */
-	CAL_PADDED,	 /* a counter per thread, 128 bytes apart */
+	CAL_PADDED, /* a counter per thread, 128 bytes apart */
 	NR_CAL_BENCH,
 };
 
 #define CAL_NR_IDLE (CAL_XFER_SOCKET + 1)
 
 enum cal_placement {
-	CAL_IDLE,	/* one thread, or the pair of a distance class */
-	CAL_COMPACT,	/* socket 0's cores, then their siblings, then socket 1 */
-	CAL_SPREAD,	/* alternate sockets, cores before siblings */
+	CAL_IDLE, /* one thread, or the pair of a distance class */
+	CAL_COMPACT, /* socket 0's cores, then their siblings, then socket 1 */
+	CAL_SPREAD, /* alternate sockets, cores before siblings */
 	NR_CAL_PLACEMENT,
 };
 
@@ -79,10 +79,10 @@ extern const char *const cal_placement_names[NR_CAL_PLACEMENT];
 
 /* Where one host CPU sits: socket, core within the socket, SMT thread. */
 struct cal_cpu {
-	unsigned int os;	/* Linux CPU number */
+	unsigned int os; /* Linux CPU number */
 	unsigned int socket, core, thread;
-	unsigned int llc;	/* LLC domain within the socket */
-	bool enabled;		/* in --cpus (all CPUs without it) */
+	unsigned int llc; /* LLC domain within the socket */
+	bool enabled; /* in --cpus (all CPUs without it) */
 };
 
 /*
@@ -92,31 +92,31 @@ struct cal_cpu {
 struct cal_host {
 	char cpu_model[128];
 	char kernel[128];
-	char date[16];		/* YYYY-MM-DD, UTC */
+	char date[16]; /* YYYY-MM-DD, UTC */
 	unsigned int sockets, cores_per_socket, threads_per_core;
 	unsigned int cores_per_llc;
-	bool threads_adjacent;	/* Linux numbers siblings 2k, 2k+1 */
+	bool threads_adjacent; /* Linux numbers siblings 2k, 2k+1 */
 	size_t l1_bytes, l2_bytes, llc_bytes;
-	unsigned int nr_cpus;	/* every CPU this process may run on */
+	unsigned int nr_cpus; /* every CPU this process may run on */
 	struct cal_cpu cpus[CAL_MAX_CPUS];
 };
 
 struct cal_point {
 	enum cal_bench bench;
 	enum cal_placement placement;
-	unsigned int n;		/* threads */
+	unsigned int n; /* threads */
 	unsigned int cpu_idx[CAL_MAX_CPUS]; /* into cal_host.cpus, [n] */
 	unsigned int reps;
-	double samples[CAL_MAX_REPS];	/* ns per operation, one a rep */
-	double median, q1, q3;	/* of the samples */
+	double samples[CAL_MAX_REPS]; /* ns per operation, one a rep */
+	double median, q1, q3; /* of the samples */
 	/* set by --check */
-	double predicted;	/* ns per operation in the model */
+	double predicted; /* ns per operation in the model */
 };
 
 struct cal_plan {
 	bool quick;
 	unsigned int reps;
-	double window_s;	/* one contended rep */
+	double window_s; /* one contended rep */
 	unsigned int nr_points;
 	struct cal_point *points;
 };

@@ -47,8 +47,8 @@
 #include "sim/util.h"
 
 #define LINE 64
-#define OPS_PER_CLOCK 256	/* operations between two clock reads */
-#define START_DELAY_NS 2000000	/* from go to the common start: 2 ms */
+#define OPS_PER_CLOCK 256 /* operations between two clock reads */
+#define START_DELAY_NS 2000000 /* from go to the common start: 2 ms */
 #define CHASE_SEED 1
 
 static hwloc_topology_t topo;
@@ -112,9 +112,10 @@ static int parse_cpulist(struct cal_host *h, const char *list,
 			s = end;
 		}
 		if (b < a) {
-			sim_error_set(err, "", 0, 0,
-				      "--cpus '%s': range %lu-%lu runs backwards",
-				      list, a, b);
+			sim_error_set(
+				err, "", 0, 0,
+				"--cpus '%s': range %lu-%lu runs backwards",
+				list, a, b);
 			return -1;
 		}
 		for (; a <= b; a++) {
@@ -122,11 +123,11 @@ static int parse_cpulist(struct cal_host *h, const char *list,
 				if (h->cpus[i].os == a)
 					break;
 			if (i == h->nr_cpus) {
-				sim_error_set(err, "", 0, 0,
-					      "--cpus '%s': CPU %lu is not one this process may run on (%u CPUs: %u-%u)",
-					      list, a, h->nr_cpus,
-					      h->cpus[0].os,
-					      h->cpus[h->nr_cpus - 1].os);
+				sim_error_set(
+					err, "", 0, 0,
+					"--cpus '%s': CPU %lu is not one this process may run on (%u CPUs: %u-%u)",
+					list, a, h->nr_cpus, h->cpus[0].os,
+					h->cpus[h->nr_cpus - 1].os);
 				return -1;
 			}
 			if (!h->cpus[i].enabled)
@@ -139,9 +140,10 @@ static int parse_cpulist(struct cal_host *h, const char *list,
 			goto bad;
 	}
 	if (nr < 2) {
-		sim_error_set(err, "", 0, 0,
-			      "--cpus '%s': at least 2 CPUs are needed to measure a hand-off",
-			      list);
+		sim_error_set(
+			err, "", 0, 0,
+			"--cpus '%s': at least 2 CPUs are needed to measure a hand-off",
+			list);
 		return -1;
 	}
 	return 0;
@@ -158,8 +160,8 @@ static int check_regular(struct cal_host *h, struct sim_error *err)
 	unsigned int i, nr_pkg = 0, nr_core = 0, nr_llc = 0;
 	hwloc_obj_t o = NULL;
 
-	nr_pkg = (unsigned int)hwloc_get_nbobjs_by_type(topo,
-							HWLOC_OBJ_PACKAGE);
+	nr_pkg =
+		(unsigned int)hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
 	nr_core = (unsigned int)hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
 	if (!nr_pkg)
 		nr_pkg = 1;
@@ -190,9 +192,10 @@ static int check_regular(struct cal_host *h, struct sim_error *err)
 		goto irregular;
 	return 0;
 irregular:
-	sim_error_set(err, "", 0, 0,
-		      "irregular topology (%u CPUs, %u cores, %u sockets as hwloc sees them): a machine profile needs the same number of cores on every socket and threads on every core; pick a regular subset with --cpus",
-		      h->nr_cpus, nr_core, nr_pkg);
+	sim_error_set(
+		err, "", 0, 0,
+		"irregular topology (%u CPUs, %u cores, %u sockets as hwloc sees them): a machine profile needs the same number of cores on every socket and threads on every core; pick a regular subset with --cpus",
+		h->nr_cpus, nr_core, nr_pkg);
 	return -1;
 }
 
@@ -236,17 +239,26 @@ int cal__host_probe(struct cal_host *h, const char *cpulist,
 	memset(h, 0, sizeof(*h));
 	if (!topo_loaded) {
 		if (hwloc_topology_init(&topo) || hwloc_topology_load(topo)) {
-			sim_error_set(err, "", 0, 0,
-				      "hwloc cannot read this host's topology: %s",
-				      strerror(errno));
+			sim_error_set(
+				err, "", 0, 0,
+				"hwloc cannot read this host's topology: %s",
+				strerror(errno));
 			return -1;
 		}
 		topo_loaded = true;
 	}
 	n = (unsigned int)hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
 	if (n > CAL_MAX_CPUS) {
-		sim_error_set(err, "", 0, 0, "%u CPUs; at most %u are supported",
-			      n, CAL_MAX_CPUS);
+		sim_error_set(err, "", 0, 0,
+			      "%u CPUs; at most %u are supported", n,
+			      CAL_MAX_CPUS);
+		return -1;
+	}
+	if (n < 2) {
+		sim_error_set(
+			err, "", 0, 0,
+			"this process may run on %u CPU: a hand-off needs 2",
+			n);
 		return -1;
 	}
 	h->nr_cpus = n;
@@ -256,13 +268,14 @@ int cal__host_probe(struct cal_host *h, const char *cpulist,
 		hwloc_obj_t pkg, core, llc;
 		struct cal_cpu *c = &h->cpus[i];
 
-		pkg = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_PACKAGE, pu);
+		pkg = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_PACKAGE,
+						     pu);
 		core = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pu);
-		llc = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_L3CACHE, pu);
+		llc = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_L3CACHE,
+						     pu);
 		if (!llc)
-			llc = hwloc_get_ancestor_obj_by_type(topo,
-							     HWLOC_OBJ_L2CACHE,
-							     pu);
+			llc = hwloc_get_ancestor_obj_by_type(
+				topo, HWLOC_OBJ_L2CACHE, pu);
 		c->os = pu->os_index;
 		c->socket = pkg ? pkg->logical_index : 0;
 		c->core = core ? index_in(pkg, HWLOC_OBJ_CORE, core) : i;
@@ -311,13 +324,13 @@ void cal__host_release(void)
  * (beyond the adjacent-line pair), of the packed one at 8 * (i % 8).
  */
 struct shared {
-	pthread_mutex_t lock;		/* the start gate: */
+	pthread_mutex_t lock; /* the start gate: */
 	pthread_cond_t cond;
-	unsigned int ready;		/* workers at the gate */
-	bool go;			/* start_ns is set */
+	unsigned int ready; /* workers at the gate */
+	bool go; /* start_ns is set */
 	_Alignas(LINE) _Atomic int done;
 	uint64_t start_ns, end_ns;
-	_Atomic uint64_t *lines;	/* the counters' block */
+	_Atomic uint64_t *lines; /* the counters' block */
 	size_t lines_bytes;
 };
 
@@ -328,8 +341,8 @@ struct worker {
 	struct cal_point *p;
 	unsigned int cpu_os, rank;
 	uint64_t ops, elapsed_ns;
-	void *chase;		/* pointer chase: the first line */
-	int error;		/* errno of a failed pinning */
+	void *chase; /* pointer chase: the first line */
+	int error; /* errno of a failed pinning */
 };
 
 static int pin_self(unsigned int os)
@@ -393,18 +406,18 @@ bool cal__bench_realtime(void)
  * The loop bodies. Each runs OPS_PER_CLOCK operations between two clock
  * reads; the counter is the point, the values are not.
  */
-#define TIMED_LOOP(w, body)                                            \
-	do {                                                           \
-		uint64_t t_, end_ = (w)->sh->end_ns;                   \
-		unsigned int i_;                                       \
-		do {                                                   \
-			for (i_ = 0; i_ < OPS_PER_CLOCK; i_++) {       \
-				body;                                  \
-			}                                              \
-			(w)->ops += OPS_PER_CLOCK;                     \
-			t_ = now_ns();                                 \
-		} while (t_ < end_);                                   \
-		(w)->elapsed_ns = t_ - (w)->sh->start_ns;              \
+#define TIMED_LOOP(w, body)                                      \
+	do {                                                     \
+		uint64_t t_, end_ = (w)->sh->end_ns;             \
+		unsigned int i_;                                 \
+		do {                                             \
+			for (i_ = 0; i_ < OPS_PER_CLOCK; i_++) { \
+				body;                            \
+			}                                        \
+			(w)->ops += OPS_PER_CLOCK;               \
+			t_ = now_ns();                           \
+		} while (t_ < end_);                             \
+		(w)->elapsed_ns = t_ - (w)->sh->start_ns;        \
 	} while (0)
 
 static void contended(struct worker *w)
@@ -467,7 +480,7 @@ static void chase(struct worker *w)
 		t = now_ns();
 	} while (t < end);
 	w->elapsed_ns = t - w->sh->start_ns;
-	w->chase = (void *)q;	/* keeps the chase alive */
+	w->chase = (void *)q; /* keeps the chase alive */
 }
 
 /*
@@ -484,9 +497,8 @@ static void ping_pong(struct worker *w)
 		do {
 			for (i = 0; i < OPS_PER_CLOCK; i++) {
 				expect = from;
-				while (!atomic_compare_exchange_weak(flag,
-								     &expect,
-								     to))
+				while (!atomic_compare_exchange_weak(
+					flag, &expect, to))
 					expect = from;
 			}
 			w->ops += OPS_PER_CLOCK;
@@ -517,7 +529,7 @@ static void *worker_main(void *arg)
 		return NULL;
 	}
 	try_realtime();
-	if (w->rank == 0)	/* first touch: the lines' home */
+	if (w->rank == 0) /* first touch: the lines' home */
 		memset((void *)w->sh->lines, 0, w->sh->lines_bytes);
 	wait_start(w);
 	if (w->error)
@@ -616,8 +628,8 @@ double cal__bench_seconds(const struct cal_host *h, const struct cal_plan *pl,
 }
 
 static int run_rep(const struct cal_host *h, const struct cal_plan *pl,
-		   struct cal_point *p, struct shared *sh,
-		   struct worker *w, void *chase_buf, double *out)
+		   struct cal_point *p, struct shared *sh, struct worker *w,
+		   void *chase_buf, double *out)
 {
 	uint64_t ops = 0, elapsed = 0, counted = 0;
 	unsigned int i, started = 0;
@@ -633,7 +645,10 @@ static int run_rep(const struct cal_host *h, const struct cal_plan *pl,
 	pthread_cond_init(&sh->cond, NULL);
 	for (i = 0; i < p->n; i++) {
 		w[i] = (struct worker){
-			.sh = sh, .pl = pl, .p = p, .rank = i,
+			.sh = sh,
+			.pl = pl,
+			.p = p,
+			.rank = i,
 			.cpu_os = h->cpus[p->cpu_idx[i]].os,
 			.chase = chase_buf,
 		};
@@ -669,7 +684,8 @@ static int run_rep(const struct cal_host *h, const struct cal_plan *pl,
 	 * trips x 2 for a ping-pong, the one thread of a chase.
 	 */
 	for (i = 0; i < p->n; i++) {
-		bool counts = p->bench >= CAL_ADD && p->bench != CAL_ADD_READERS;
+		bool counts = p->bench >= CAL_ADD &&
+			      p->bench != CAL_ADD_READERS;
 
 		if (i == 0 || counts) {
 			ops += w[i].ops;
@@ -711,10 +727,11 @@ int cal__bench_run(const struct cal_host *h, const struct cal_plan *pl,
 	if (p->bench <= CAL_MEMORY) {
 		buf = make_chase(chase_bytes(h, p->bench), &len);
 		if (!buf) {
-			sim_error_set(err, "", 0, 0,
-				      "no memory for the %s chase buffer (%zu bytes)",
-				      cal_bench_names[p->bench],
-				      chase_bytes(h, p->bench));
+			sim_error_set(
+				err, "", 0, 0,
+				"no memory for the %s chase buffer (%zu bytes)",
+				cal_bench_names[p->bench],
+				chase_bytes(h, p->bench));
 			free(w);
 			free(sh);
 			return -1;

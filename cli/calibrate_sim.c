@@ -45,12 +45,12 @@ struct harness {
 	const struct cal_point *p;
 	struct coh *c;
 	struct coh_layout layout;
-	struct coh_layout_field *fields;	/* [nr] */
+	struct coh_layout_field *fields; /* [nr] */
 	char (*names)[16];
 	struct coh_object *obj;
-	struct coh_cpu **cc;	/* [n] */
-	uint64_t *ops;		/* [n] operations counted */
-	sim_time_t *lat;	/* [n] their summed latency (xfer_*) */
+	struct coh_cpu **cc; /* [n] */
+	uint64_t *ops; /* [n] operations counted */
+	sim_time_t *lat; /* [n] their summed latency (xfer_*) */
 };
 
 struct bench_loop_frame {
@@ -179,11 +179,12 @@ int cal__sim_map(const struct machine *m, const struct cal_host *h,
 			    hc->core < m->cores_per_socket)
 				break;
 		if (x == m->nr_cpus) {
-			sim_error_set(err, "", 0, 0,
-				      "profile '%s' (%u sockets x %u cores x %u threads) has no CPU at socket %u, core %u, thread %u, where measured CPU %u is",
-				      m->name, m->sockets, m->cores_per_socket,
-				      m->threads_per_core, hc->socket, hc->core,
-				      hc->thread, hc->os);
+			sim_error_set(
+				err, "", 0, 0,
+				"profile '%s' (%u sockets x %u cores x %u threads) has no CPU at socket %u, core %u, thread %u, where measured CPU %u is",
+				m->name, m->sockets, m->cores_per_socket,
+				m->threads_per_core, hc->socket, hc->core,
+				hc->thread, hc->os);
 			return -1;
 		}
 		sim_cpus[i] = x;
@@ -246,11 +247,12 @@ int cal__sim_run(const struct machine *m, const struct cal_host *h,
 		ops += hs.ops[i];
 		lat += hs.lat[i];
 	}
-	if (p->bench >= CAL_XFER_SMT && p->bench <= CAL_XFER_SOCKET)
+	/* idle: the mean latency, free of the window's rounding */
+	if (p->bench < CAL_ADD)
 		p->predicted = ops ? (double)lat / (double)ops / 1000.0 : NAN;
 	else
 		p->predicted = ops ? (double)(END_PS - WARM_PS) / (double)ops /
-					     1000.0 :
+					       1000.0 :
 				     NAN;
 	for (i = 0; i < p->n; i++)
 		sim_proc_destroy(&procs[i]);

@@ -1,0 +1,200 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tests/run-calibrate.sh - memcgsim calibrate, without ever timing anything:
+# every check reads the measurements recorded once on the 2-CPU build VM
+# (tests/data/calibrate/host-2cpu.{yaml,measurements.yaml}, written by
+# `memcgsim calibrate --quick -o host-2cpu.yaml`), and the measuring runs
+# below all fail on their input before a benchmark starts.
+#
+#  1. --check of the recorded profile against its measurements passes the
+#     stated tolerance, 25% (exit 0), and prints a row for every benchmark
+#     measured, with its error. The idle latencies and the two-CPU add are
+#     what the profile was fitted from (0% by construction, and so within
+#     0.1%); load_xchg, xchg2, add_readers, packed and padded are
+#     predictions.
+#  2. The tolerance is enforced: --tolerance 1 fails (exit 1) on the
+#     predictions, and so does the skx-2s-72 profile (a 72-CPU Skylake-SP
+#     server, 48 ns hand-offs and no hold window) against this host.
+#  3. --check twice gives the same bytes.
+#  4. Bad input: exit 2, nothing on stdout, nothing written, the message
+#     with file:line:col for a garbled measurement file.
+#
+# Environment: MEMCGSIM (the program) and top_srcdir, both set by
+# `make check`. Quiet on success.
+set -eu
+
+: "${MEMCGSIM:?set MEMCGSIM to the memcgsim program (make check does)}"
+: "${top_srcdir:?set top_srcdir to the source tree (make check does)}"
+
+case $MEMCGSIM in
+/*) ;;
+*) MEMCGSIM=$(pwd)/$MEMCGSIM ;;
+esac
+data=$(cd "$top_srcdir/tests/data/calibrate" && pwd)
+machines=$(cd "$top_srcdir/scenarios/machines" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgsim-cal.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+cd "$tmp"
+
+prof=$data/host-2cpu.yaml
+meas=$data/host-2cpu.measurements.yaml
+failures=0
+fail()
+{
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+# status EXPECTED ARGS...: run memcgsim ARGS into out/err; check the status.
+status()
+{
+	want=$1
+	shift
+	rc=0
+	"$MEMCGSIM" "$@" >out 2>err || rc=$?
+	if test "$rc" -ne "$want"; then
+		fail "memcgsim $*: exit status $rc, expected $want"
+		sed 's/^/	/' err out
+		return 1
+	fi
+	return 0
+}
+
+# 1. The recorded host within its tolerance, every benchmark printed.
+if status 0 calibrate --check "$prof" "$meas"; then
+	for b in l1_hit llc_hit memory rmw_local xfer_llc add load_xchg xchg2 \
+		 add_readers packed padded; do
+		grep -q "^$b " out || fail "--check: no row for $b"
+	done
+	grep -q '^10 of 10 points within 25%' out ||
+		fail "--check: expected '10 of 10 points within 25%'"
+	# the fitted rows: idle latencies and the two-CPU add, error < 0.1%
+	for b in l1_hit memory rmw_local xfer_llc add; do
+		awk -v b="$b" '$1 == b { e = $NF; sub(/%/, "", e); e += 0;
+			if (e < -0.1 || e > 0.1) exit 1 }' out ||
+			fail "--check: $b is fitted, its error should be 0%"
+	done
+	cp out first.txt
+fi
+
+# 2. The tolerance is enforced.
+status 1 calibrate --check "$prof" "$meas" --tolerance 1 &&
+	grep -q ' !$' out || fail "--tolerance 1: no point flagged"
+status 1 calibrate --check "$machines/skx-2s-72.yaml" "$meas" || :
+
+# 3. Deterministic.
+if status 0 calibrate --check "$prof" "$meas"; then
+	cmp -s out first.txt || fail "--check twice: different output"
+fi
+
+# 4. Bad input. expect_error ARGS... -- PATTERN: exit 2, no stdout, the
+# first line of stderr matches the shell pattern PATTERN.
+expect_error()
+{
+	args=
+	while test "$1" != --; do
+		args="$args $1"
+		shift
+	done
+	shift
+	# shellcheck disable=SC2086
+	status 2 $args || return 0
+	test -s out && fail "memcgsim$args: printed on stdout"
+	got=$(head -n 1 err)
+	# shellcheck disable=SC2254
+	case $got in
+	$1) ;;
+	*) fail "memcgsim$args: expected '$1', got '$got'" ;;
+	esac
+	return 0
+}
+
+expect_error calibrate --cpus 0-x -o h.yaml -- \
+	"memcgsim: error: --cpus '0-x': expected a list such as 0-3,8 at 'x'"
+expect_error calibrate --cpus 3-1 -o h.yaml -- \
+	"memcgsim: error: --cpus '3-1': range 3-1 runs backwards"
+expect_error calibrate --cpus 0,, -o h.yaml -- \
+	"memcgsim: error: --cpus '0,,': expected a list such as 0-3,8 at ','"
+expect_error calibrate --cpus 99999 -o h.yaml -- \
+	"memcgsim: error: --cpus '99999': CPU 99999 is not one this process may run on (*)"
+expect_error calibrate -o "$tmp/no/such/dir/h.yaml" -- \
+	"$tmp/no/such/dir/h.yaml: error: cannot create temporary file: No such file or directory"
+expect_error calibrate -o - -- \
+	"memcgsim: error: -o -: the profile needs a file, with its measurements beside it"
+expect_error calibrate stray -- \
+	"memcgsim: error: calibrate: unexpected argument 'stray' (the profile goes after -o)"
+expect_error calibrate --check -- \
+	"memcgsim: error: calibrate: --check: missing PROFILE"
+expect_error calibrate --check "$prof" "$meas" --tolerance x -- \
+	"memcgsim: error: calibrate: --tolerance: expected a percentage such as 25, found 'x'"
+expect_error calibrate --check "$prof" "$meas" --quick -- \
+	"memcgsim: error: calibrate: --cpus and --quick are for measuring; $meas is already measured"
+expect_error calibrate --check "$prof" nosuch.yaml -- \
+	"nosuch.yaml: error: cannot open scenario: No such file or directory"
+ls ./*.yaml >/dev/null 2>&1 && fail "a bad measuring run left a file behind"
+
+# Garbled measurement files, each one change to the recorded one; the
+# line is found with grep, the column counted by hand:
+#  - a sample that is not a number: the first of add's samples, at the
+#    column after "samples: [" on its line;
+#  - a benchmark that does not exist: 'xchg3', column 15 ("- {benchmark: ");
+#  - a point on a CPU not in cpus: padded's second CPU;
+#  - a ping-pong on one CPU;
+#  - the file cut short inside a flow mapping (a YAML syntax error).
+garble()
+{
+	sed "$1" "$meas" >bad.yaml
+}
+line_of()
+{
+	grep -n "$1" bad.yaml | head -n 1 | cut -d: -f1
+}
+
+garble '/benchmark: add,/s/samples: \[\([0-9.]*\)/samples: [\1x/'
+l=$(line_of 'benchmark: add,')
+c=$(grep 'benchmark: add,' bad.yaml | awk '{ print index($0, "samples: [") + 10 }')
+v=$(grep 'benchmark: add,' bad.yaml | sed 's/.*samples: \[\([^,]*\),.*/\1/')
+expect_error calibrate --check "$prof" bad.yaml -- \
+	"bad.yaml:$l:$c: error: key 'points.5.samples.0': expected a number from 0.001 to 1e+09, found '$v'"
+
+garble 's/benchmark: xchg2/benchmark: xchg3/'
+l=$(line_of 'benchmark: xchg3')
+expect_error calibrate --check "$prof" bad.yaml -- \
+	"bad.yaml:$l:15: error: key 'points.7.benchmark': expected one of 'l1_hit', 'llc_hit', 'memory', 'rmw_local', 'xfer_smt', 'xfer_llc', 'xfer_die', 'xfer_socket', 'add', 'load_xchg', 'xchg2', 'add_readers', 'packed', 'padded', found 'xchg3'; did you mean 'xchg2'?"
+
+garble '/benchmark: padded/s/cpus: \[0, 1\]/cpus: [0, 7]/'
+l=$(line_of 'benchmark: padded')
+c=$(grep 'benchmark: padded' bad.yaml | awk '{ print index($0, "cpus: [0, 7]") + 10 }')
+expect_error calibrate --check "$prof" bad.yaml -- \
+	"bad.yaml:$l:$c: error: key 'points.10.cpus.1': CPU 7 is not in 'cpus'"
+
+garble '/benchmark: xfer_llc/s/cpus: \[0, 1\]/cpus: [0]/'
+l=$(line_of 'benchmark: xfer_llc')
+expect_error calibrate --check "$prof" bad.yaml -- \
+	"bad.yaml:$l:3: error: key 'points.4': xfer_llc with 1 CPUs, placement idle: expected 2 CPUs, placement idle"
+
+garble 's/^format: .*/format: memcgsim-measurements\/0/'
+l=$(line_of '^format:')
+expect_error calibrate --check "$prof" bad.yaml -- \
+	"bad.yaml:$l:9: error: key 'format': expected 'memcgsim-measurements/1', found 'memcgsim-measurements/0'"
+
+l=$(grep -n 'benchmark: load_xchg' "$meas" | cut -d: -f1)
+head -n "$l" "$meas" | sed '$s/, samples.*//' >bad.yaml
+expect_error calibrate --check "$prof" bad.yaml -- \
+	"bad.yaml:$((l + 1)):1: error: did not find expected ',' or '}' while parsing a flow mapping that began on line $l"
+
+# The profile's topology must hold the measured CPUs: CPU 1 moved to a
+# second socket that the 1-socket profile does not have.
+sed -e 's/^  sockets: 1/  sockets: 2/' \
+    -e 's/{cpu: 1, socket: 0, core: 1/{cpu: 1, socket: 1, core: 1/' \
+    -e 's/benchmark: xfer_llc/benchmark: xfer_socket/' "$meas" >bad.yaml
+expect_error calibrate --check "$prof" bad.yaml -- \
+	"memcgsim: error: profile 'host-2cpu' (1 sockets x 2 cores x 1 threads) has no CPU at socket 1, core 1, thread 0, where measured CPU 1 is"
+
+if test "$failures" -ne 0; then
+	echo "$failures failure(s)"
+	exit 1
+fi
+exit 0
