@@ -52,6 +52,17 @@
 
 #include "cli/calibrate.h"
 #include "models/hw/machine.h"
+/*
+ * The hand-off law (models/hw/coh_law.h, issue 11 item 3): when it is
+ * built in, the profile gets its terms, fitted by coh_law_fit(), instead
+ * of xfer_per_waiter.
+ */
+#if defined(__has_include)
+#if __has_include("models/hw/coh_law.h")
+#include "models/hw/coh_law.h"
+#define CAL_HAVE_LAW 1
+#endif
+#endif
 #include "sim/report.h"
 #include "sim/scenario.h"
 #include "sim/util.h"
@@ -64,13 +75,21 @@
 #define MEAS_SUFFIX ".measurements.yaml"
 
 const char *const cal_bench_names[NR_CAL_BENCH] = {
-	[CAL_L1_HIT] = "l1_hit",     [CAL_LLC_HIT] = "llc_hit",
-	[CAL_MEMORY] = "memory",     [CAL_RMW_LOCAL] = "rmw_local",
-	[CAL_XFER_SMT] = "xfer_smt", [CAL_XFER_LLC] = "xfer_llc",
-	[CAL_XFER_DIE] = "xfer_die", [CAL_XFER_SOCKET] = "xfer_socket",
-	[CAL_ADD] = "add",	     [CAL_LOAD_XCHG] = "load_xchg",
-	[CAL_XCHG2] = "xchg2",	     [CAL_ADD_READERS] = "add_readers",
-	[CAL_PACKED] = "packed",     [CAL_PADDED] = "padded",
+	[CAL_L1_HIT] = "l1_hit",
+	[CAL_LLC_HIT] = "llc_hit",
+	[CAL_MEMORY] = "memory",
+	[CAL_RMW_LOCAL] = "rmw_local",
+	[CAL_XFER_SMT] = "xfer_smt",
+	[CAL_XFER_LLC] = "xfer_llc",
+	[CAL_XFER_DIE] = "xfer_die",
+	[CAL_XFER_SOCKET] = "xfer_socket",
+	[CAL_LOAD_XCHG_PP] = "load_xchg_pingpong",
+	[CAL_ADD] = "add",
+	[CAL_LOAD_XCHG] = "load_xchg",
+	[CAL_XCHG2] = "xchg2",
+	[CAL_ADD_READERS] = "add_readers",
+	[CAL_PACKED] = "packed",
+	[CAL_PADDED] = "padded",
 };
 
 const char *const cal_placement_names[NR_CAL_PLACEMENT] = {
@@ -258,8 +277,8 @@ static int make_plan(const struct cal_host *h, bool quick, struct cal_plan *pl,
 	nr = order_cpus(h, CAL_COMPACT, order[CAL_COMPACT]);
 	order_cpus(h, CAL_SPREAD, order[CAL_SPREAD]);
 	nr_counts = thread_counts(h, nr, quick, counts);
-	pl->points =
-		calloc(CAL_NR_IDLE + 2 * nr_counts * 6, sizeof(*pl->points));
+	pl->points = calloc(2 * CAL_NR_IDLE + 2 * nr_counts * 6,
+			    sizeof(*pl->points));
 	SIM_BUG_ON(!pl->points);
 
 	for (b = CAL_L1_HIT; b <= CAL_RMW_LOCAL; b++)
@@ -275,6 +294,10 @@ static int make_plan(const struct cal_host *h, bool quick, struct cal_plan *pl,
 					       &h->cpus[pair[1]]) != b)
 					continue;
 				add_point(pl, b, CAL_IDLE, 2, pair);
+				/* the upgrade of each class but SMT's */
+				if (b != CAL_XFER_SMT)
+					add_point(pl, CAL_LOAD_XCHG_PP,
+						  CAL_IDLE, 2, pair);
 				break;
 			}
 			if (j < nr)
@@ -635,6 +658,11 @@ struct fit {
 	double inval_ns; /* inval_per_sharer */
 	unsigned int inval_points;
 	bool waiter_clamped, inval_clamped;
+	/* the hand-off law's terms, ns; negative: not fitted */
+	double upgrade_llc_ns, upgrade_socket_ns;
+	double conflict_local_ns, conflict_remote_ns;
+	unsigned int law_points;
+	char law_why[512];
 };
 
 /* Mean idle hand-off around @p's rotation (cpus[0] -> cpus[1] ... -> 0). */
@@ -676,6 +704,8 @@ static void fit(const struct cal_plan *pl, struct fit *f)
 	unsigned int i, nk = 0, kmin = UINT32_MAX, kmax = 0;
 
 	memset(f, 0, sizeof(*f));
+	f->upgrade_llc_ns = f->upgrade_socket_ns = -1;
+	f->conflict_local_ns = f->conflict_remote_ns = -1;
 	for (i = 0; i < pl->nr_points; i++)
 		if (pl->points[i].bench < CAL_NR_IDLE)
 			f->idle[pl->points[i].bench] = &pl->points[i];
@@ -878,6 +908,40 @@ static void idle_latency(struct yw *y, const struct profile_args *a,
 	yw_end_map(y);
 }
 
+#ifdef CAL_HAVE_LAW
+/*
+ * One term of the hand-off law, if fitted (@ns >= 0), with the lines of
+ * coh_law_fit()'s account that start with @about.
+ */
+static void law_term(struct yw *y, const struct profile_args *a,
+		     const char *key, const char *bench, const char *about,
+		     double ns)
+{
+	const char *line = a->f.law_why;
+	char said[512];
+	size_t len = 0;
+
+	if (ns < 0)
+		return;
+	said[0] = '\0';
+	while (*line) {
+		size_t n = strcspn(line, "\n");
+
+		if (!strncmp(line, about, strlen(about)) && len < sizeof(said))
+			len += (size_t)snprintf(said + len, sizeof(said) - len,
+						"%s%.*s", len ? "; " : "",
+						(int)n, line);
+		line += n + (line[n] == '\n');
+	}
+	latency(y, key, ns);
+	source_m(
+		y, a, bench,
+		"coh_law_fit (add points of 3 or more CPUs as the cost of a hand-off, the hold window taken out; load_xchg_pingpong points): %s",
+		said);
+	yw_end_map(y);
+}
+#endif
+
 static int write_profile(FILE *out, void *arg)
 {
 	const struct profile_args *a = arg;
@@ -928,6 +992,16 @@ static int write_profile(FILE *out, void *arg)
 		       true);
 	yw_end_map(&y);
 
+#ifdef CAL_HAVE_LAW
+	law_term(&y, a, "upgrade_llc", "load_xchg_pingpong", "upgrade (llc)",
+		 fp->upgrade_llc_ns);
+	law_term(&y, a, "upgrade_socket", "load_xchg_pingpong",
+		 "upgrade (socket)", fp->upgrade_socket_ns);
+	law_term(&y, a, "conflict_local", "add", "conflict",
+		 fp->conflict_local_ns);
+	law_term(&y, a, "conflict_remote", "add", "conflict",
+		 fp->conflict_remote_ns);
+#else
 	latency(&y, "xfer_per_waiter", fp->waiter_ns);
 	if (fp->waiter_points)
 		source_m(
@@ -940,6 +1014,7 @@ static int write_profile(FILE *out, void *arg)
 			&y, a, "add",
 			"no point with 3 or more CPUs: nothing queues behind a two-party hand-off, so nothing fixes it; 0");
 	yw_end_map(&y);
+#endif
 	yw_end_map(&y); /* latencies */
 
 	yw_str(&y, "coherence", false);
@@ -958,6 +1033,81 @@ static int write_profile(FILE *out, void *arg)
 	yw_end_map(&y);
 	return yw_finish(&y);
 }
+
+#ifdef CAL_HAVE_LAW
+/*
+ * fit_law() - the hand-off law's terms by coh_law_fit() on @m, the profile
+ * fitted so far: the add points of 3 or more CPUs (each as the cost of a
+ * hand-off, strict_ns(): the hold window taken out) fix conflict_local and
+ * conflict_remote, the load_xchg_pingpong points upgrade_llc and
+ * upgrade_socket. A term is written only when a point can fix it.
+ */
+static int fit_law(struct machine *m, const struct cal_host *h,
+		   const struct cal_plan *pl, struct fit *f,
+		   struct sim_error *err)
+{
+	struct coh_law_point *pts = calloc(pl->nr_points, sizeof(*pts));
+	unsigned int *cpus =
+		calloc((size_t)pl->nr_points * CAL_MAX_CPUS, sizeof(*cpus));
+	bool llc = false, socket = false, remote = false;
+	unsigned int i, j, n = 0;
+	int ret = -1;
+
+	SIM_BUG_ON(!pts || !cpus);
+	for (i = 0; i < pl->nr_points; i++) {
+		const struct cal_point *p = &pl->points[i];
+		struct coh_law_point *q = &pts[n];
+		unsigned int *c = cpus + (size_t)n * CAL_MAX_CPUS;
+
+		if (!(p->bench == CAL_ADD && p->n >= 3) &&
+		    p->bench != CAL_LOAD_XCHG_PP)
+			continue;
+		if (cal__sim_map(m, h, p, c, err))
+			goto out;
+		q->bench = p->bench == CAL_ADD ? COH_BENCH_ADD :
+						 COH_BENCH_LOAD_XCHG_PINGPONG;
+		q->nr_cpus = p->n;
+		q->cpus = c;
+		q->ns_per_op = p->bench == CAL_ADD ? strict_ns(f, p) :
+						     p->median;
+		q->spread_ns = (p->q3 - p->q1) / 1.349; /* IQR as a stddev */
+		for (j = 1; j < p->n; j++) {
+			bool other = m->cpus[c[j]].socket !=
+				     m->cpus[c[0]].socket;
+
+			if (p->bench == CAL_ADD)
+				remote |= other;
+			else if (other)
+				socket = true;
+			else
+				llc = true;
+		}
+		n++;
+	}
+	f->law_points = n;
+	ret = 0;
+	if (!n)
+		goto out;
+	if (coh_law_fit(pts, n, m, f->law_why, sizeof(f->law_why)) < 0)
+		goto out;
+	if (llc)
+		f->upgrade_llc_ns = m->upgrade_ps[COH_DIST_LLC] / 1000.0;
+	if (socket)
+		f->upgrade_socket_ns = m->upgrade_ps[COH_DIST_SOCKET] / 1000.0;
+	for (i = 0; i < n; i++)
+		if (pts[i].bench == COH_BENCH_ADD) {
+			f->conflict_local_ns = m->conflict_local_ps / 1000.0;
+			if (remote)
+				f->conflict_remote_ns =
+					m->conflict_remote_ps / 1000.0;
+			break;
+		}
+out:
+	free(pts);
+	free(cpus);
+	return ret;
+}
+#endif
 
 /*
  * fit_profile() - every fitted number of the profile into @pa->f: the
@@ -988,6 +1138,10 @@ static int fit_profile(struct profile_args *pa, struct sim_error *err)
 	if (!machine_load(&m, root, err)) {
 		ret = fit_hold(&m, pa->h, (struct cal_plan *)pa->pl, &pa->f,
 			       err);
+#ifdef CAL_HAVE_LAW
+		if (!ret)
+			ret = fit_law(&m, pa->h, pa->pl, &pa->f, err);
+#endif
 		machine_destroy(&m);
 	}
 	scenario_free(root);
@@ -1142,7 +1296,7 @@ static int read_point(const struct cal_host *h, struct cal_point *p,
 		p->cpu_idx[i] = j;
 	}
 	if ((b < CAL_XFER_SMT) != (p->n == 1) ||
-	    (b >= CAL_XFER_SMT && b <= CAL_XFER_SOCKET && p->n != 2) ||
+	    (cal_bench_pingpong(b) && p->n != 2) ||
 	    (place == CAL_IDLE) != (b < CAL_ADD)) {
 		scenario_error(
 			err, n, "%s with %u CPUs, placement %s: expected %s",
@@ -1274,7 +1428,7 @@ static int check(const char *profile, const char *meas_name,
 	       "error: (predicted - measured) / measured, tolerance %g%%\n\n",
 	       profile, m.name, meas_name, h->date, h->cpu_model, h->kernel,
 	       tolerance);
-	printf("%-12s %-9s %4s %-14s %10s %-21s %10s %8s\n", "benchmark",
+	printf("%-18s %-9s %4s %-14s %10s %-21s %10s %8s\n", "benchmark",
 	       "placement", "N", "cpus", "measured", "[q1 - q3]", "predicted",
 	       "error");
 	for (i = 0; i < pl->nr_points; i++) {
@@ -1284,7 +1438,7 @@ static int check(const char *profile, const char *meas_name,
 
 		cpulist(h, p->cpu_idx, p->n, cpus, sizeof(cpus));
 		snprintf(quart, sizeof(quart), "[%.2f - %.2f]", p->q1, p->q3);
-		printf("%-12s %-9s %4u %-14s %10.2f %-21s ",
+		printf("%-18s %-9s %4u %-14s %10.2f %-21s ",
 		       cal_bench_names[p->bench],
 		       cal_placement_names[p->placement], p->n, cpus, p->median,
 		       quart);

@@ -54,6 +54,8 @@ enum cal_bench {
 	CAL_XFER_LLC, /* ... two cores sharing the LLC */
 	CAL_XFER_DIE, /* ... two LLC domains of one socket */
 	CAL_XFER_SOCKET, /* ... two sockets */
+	CAL_LOAD_XCHG_PP, /* two CPUs taking turns: wait for the other's
+			   * xchg, load, xchg (perfbook's "CAS") */
 	/* contended, N threads */
 	CAL_ADD, /* a blind locked add on one line */
 	CAL_LOAD_XCHG, /* a load then an xchg of the same line */
@@ -65,7 +67,13 @@ enum cal_bench {
 	NR_CAL_BENCH,
 };
 
-#define CAL_NR_IDLE (CAL_XFER_SOCKET + 1)
+#define CAL_NR_IDLE (CAL_XFER_SOCKET + 1) /* one profile key each */
+
+/* Two CPUs taking turns on one line: round trip / 2 per operation. */
+static inline bool cal_bench_pingpong(int b)
+{
+	return b >= CAL_XFER_SMT && b <= CAL_LOAD_XCHG_PP;
+}
 
 enum cal_placement {
 	CAL_IDLE, /* one thread, or the pair of a distance class */

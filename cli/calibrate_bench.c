@@ -247,6 +247,17 @@ int cal__host_probe(struct cal_host *h, const char *cpulist,
 		}
 		topo_loaded = true;
 	}
+	/*
+	 * A synthetic or XML topology (HWLOC_SYNTHETIC, HWLOC_XMLFILE) is
+	 * not this machine: its CPUs cannot be pinned, and unpinned
+	 * real-time threads would share a few CPUs and starve them.
+	 */
+	if (!hwloc_topology_is_thissystem(topo)) {
+		sim_error_set(
+			err, "", 0, 0,
+			"hwloc's topology is not this machine's (HWLOC_SYNTHETIC or HWLOC_XMLFILE set?): calibrate measures the machine it runs on");
+		return -1;
+	}
 	n = (unsigned int)hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
 	if (n > CAL_MAX_CPUS) {
 		sim_error_set(err, "", 0, 0,
@@ -354,8 +365,13 @@ static int pin_self(unsigned int os)
 		return ENOMEM;
 	hwloc_bitmap_only(set, os);
 	ret = hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD);
+	if (ret)
+		ret = errno ? errno : EINVAL;
 	hwloc_bitmap_free(set);
-	return ret ? (errno ? errno : EINVAL) : 0;
+	/* Never spin real-time on a CPU the thread was not pinned to. */
+	if (!ret && sched_getcpu() != (int)os)
+		ret = EINVAL;
+	return ret;
 }
 
 /*
@@ -519,6 +535,46 @@ static void ping_pong(struct worker *w)
 	}
 }
 
+/*
+ * Rank r waits, loading the line, until its value's parity is r, then
+ * xchgs in the next value: the load finds the line Modified at the other
+ * CPU, the xchg upgrades it. Rank 0 counts round trips and ends the run.
+ */
+static void load_xchg_pp(struct worker *w)
+{
+	_Atomic uint64_t *a = w->sh->lines;
+	uint64_t v, t, r = w->rank;
+	unsigned int i;
+
+	if (r == 0) {
+		do {
+			for (i = 0; i < OPS_PER_CLOCK; i++) {
+				while ((v = atomic_load_explicit(
+						a, memory_order_relaxed)) %
+					       2 !=
+				       r)
+					;
+				atomic_exchange_explicit(a, v + 1,
+							 memory_order_relaxed);
+			}
+			w->ops += OPS_PER_CLOCK;
+			t = now_ns();
+		} while (t < w->sh->end_ns);
+		w->elapsed_ns = t - w->sh->start_ns;
+		atomic_store(&w->sh->done, 1);
+		return;
+	}
+	for (;;) {
+		while ((v = atomic_load_explicit(a, memory_order_relaxed)) %
+			       2 !=
+		       r)
+			if (atomic_load_explicit(&w->sh->done,
+						 memory_order_relaxed))
+				return;
+		atomic_exchange_explicit(a, v + 1, memory_order_relaxed);
+	}
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -536,7 +592,9 @@ static void *worker_main(void *arg)
 		return NULL;
 	if (w->p->bench <= CAL_MEMORY)
 		chase(w);
-	else if (w->p->bench >= CAL_XFER_SMT && w->p->bench <= CAL_XFER_SOCKET)
+	else if (w->p->bench == CAL_LOAD_XCHG_PP)
+		load_xchg_pp(w);
+	else if (cal_bench_pingpong(w->p->bench))
 		ping_pong(w);
 	else
 		contended(w);
@@ -693,7 +751,7 @@ static int run_rep(const struct cal_host *h, const struct cal_plan *pl,
 			counted++;
 		}
 	}
-	if (p->bench >= CAL_XFER_SMT && p->bench <= CAL_XFER_SOCKET)
+	if (cal_bench_pingpong(p->bench))
 		ops *= 2;
 	*out = ops ? (double)elapsed / (double)counted / (double)ops : 0;
 	return 0;

@@ -17,6 +17,8 @@
  *	rmw_local  locked RMW of an owned line               rmw_local
  *	xfer_*     two CPUs, an RMW each every PERIOD_PS,    xfer(class)
  *	           half a period apart: every RMW a hand-off
+ *	load_xchg_pingpong  the same with a load before      xfer + upgrade
+ *	           each RMW
  *	contended  the host's loop, as loads, RMWs and fences
  *
  * llc_hit has no benchmark: the model reads nothing of it yet (machine.h).
@@ -111,7 +113,7 @@ static int bench_loop(struct sim_proc *p, void *frame)
 	struct harness *h = f->h;
 	struct coh_cpu *cc = h->cc[f->rank];
 	enum cal_bench b = h->p->bench;
-	bool xfer = b >= CAL_XFER_SMT && b <= CAL_XFER_SOCKET;
+	bool xfer = cal_bench_pingpong(b);
 	bool reader = b == CAL_ADD_READERS && f->rank > 0;
 
 	CO_BEGIN(f);
@@ -132,7 +134,7 @@ static int bench_loop(struct sim_proc *p, void *frame)
 		} else if (b == CAL_L1_HIT || reader) {
 			CO_AWAIT(f, coh_read(cc, fld(h, 0)));
 			CO_AWAIT(f, coh_fence(cc));
-		} else if (b == CAL_LOAD_XCHG) {
+		} else if (b == CAL_LOAD_XCHG || b == CAL_LOAD_XCHG_PP) {
 			CO_AWAIT(f, coh_read(cc, fld(h, 0)));
 			CO_AWAIT(f, coh_rmw(cc, fld(h, 0)));
 		} else if (b == CAL_XCHG2) {
