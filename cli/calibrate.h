@@ -11,9 +11,10 @@
  * with threads pinned to the point's CPUs; the simulator side
  * (calibrate_sim.c) runs the same loop on the same CPUs of a machine
  * profile, mapped by (socket, core within the socket, thread). calibrate.c
- * plans the points, keeps the progress line, writes the raw measurements
- * (PROFILE's name with .measurements.yaml for .yaml) and the profile fitted
- * from them, reads a measurement file back and prints --check's table.
+ * plans the points, keeps the progress line and prints --check's table;
+ * calibrate_io.c writes the raw measurements (PROFILE's name with
+ * .measurements.yaml for .yaml) and reads them back; calibrate_fit.c fits
+ * and writes the profile.
  *
  * Every point's value is nanoseconds per operation: the window divided by
  * the operations of all its threads, 1e9 / throughput (for add_readers,
@@ -29,6 +30,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include <yaml.h>
 
 #include "sim/error.h"
 
@@ -123,6 +127,7 @@ struct cal_point {
 
 struct cal_plan {
 	bool quick;
+	bool realtime; /* every thread ran at real-time priority */
 	unsigned int reps;
 	double window_s; /* one contended rep */
 	unsigned int nr_points;
@@ -159,5 +164,73 @@ int cal__sim_run(const struct machine *m, const struct cal_host *h,
 
 /* calibrate.c: statistics. */
 void cal__point_stats(struct cal_point *p);
+
+/* calibrate.c */
+enum cal_bench cal__xfer_class(const struct cal_cpu *a,
+			       const struct cal_cpu *b);
+
+/* calibrate_io.c: YAML out (libyaml's emitter), the measurement file. */
+#define CAL_MEAS_FORMAT "memcgsim-measurements/1"
+
+/* An emitter with a sticky failure flag, so calls can be chained. */
+struct cal_yw {
+	yaml_emitter_t em;
+	bool failed;
+};
+
+void cal__yw_begin(struct cal_yw *y, FILE *out); /* a document, a map */
+int cal__yw_finish(struct cal_yw *y); /* 0, or -1 with errno set */
+void cal__yw_str(struct cal_yw *y, const char *s, bool quoted);
+void cal__yw_fmt(struct cal_yw *y, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void cal__yw_map(struct cal_yw *y, bool flow);
+void cal__yw_seq(struct cal_yw *y, bool flow);
+void cal__yw_end_map(struct cal_yw *y);
+void cal__yw_end_seq(struct cal_yw *y);
+void cal__kv_str(struct cal_yw *y, const char *key, const char *val,
+		 bool quoted);
+void cal__kv_uint(struct cal_yw *y, const char *key, unsigned long long v);
+void cal__cpulist(const struct cal_host *h, const unsigned int *idx,
+		  unsigned int n, char *buf, size_t size);
+
+struct cal_meas_args {
+	const struct cal_host *h;
+	const struct cal_plan *pl;
+	const char *profile;
+};
+
+int cal__write_measurements(FILE *out, void *arg); /* @arg: cal_meas_args */
+int cal__read_measurements(const char *path, struct cal_host *h,
+			   struct cal_plan *pl, struct sim_error *err);
+
+/* calibrate_fit.c: the profile fitted from the points. */
+struct cal_fit {
+	const struct cal_point *idle[CAL_NR_IDLE]; /* the medians, or NULL */
+	double hold_ns; /* coherence.hold; 0: strict hand-off */
+	double hold_add_ns, hold_xfer_ns; /* its point's m and x */
+	unsigned int hold_points;
+	double waiter_ns; /* xfer_per_waiter */
+	unsigned int waiter_points;
+	double inval_ns; /* inval_per_sharer */
+	unsigned int inval_points;
+	bool waiter_clamped, inval_clamped;
+	/* the hand-off law's terms, ns; negative: not fitted */
+	double upgrade_llc_ns, upgrade_socket_ns;
+	double conflict_local_ns, conflict_remote_ns;
+	unsigned int law_points;
+	char law_why[512];
+};
+
+struct cal_profile {
+	const struct cal_host *h;
+	const struct cal_plan *pl;
+	const char *meas_name; /* the raw table's file name */
+	const char *file; /* the profile's */
+	char name[64];
+	struct cal_fit f;
+};
+
+int cal__fit_profile(struct cal_profile *pa, struct sim_error *err);
+int cal__write_profile(FILE *out, void *arg); /* @arg: cal_profile */
 
 #endif /* CLI_CALIBRATE_H */

@@ -24,6 +24,10 @@
  *    until the window's end (each reads the clock every 256 operations),
  *    and count their operations.
  *
+ * Threads run at real-time priority (SCHED_FIFO 1) when the process may,
+ * so that other processes cannot preempt them and stretch the hand-offs
+ * they time; each checks that it landed on its CPU before it spins.
+ *
  * The counters sit in a fresh page that the point's first CPU writes
  * first (its node is their home, as the simulator's first touch); the
  * start/stop flags in another block, the main thread's.

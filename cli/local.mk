@@ -14,7 +14,8 @@ libsim_a_SOURCES += \
 # for the topology) and the same in the model (--check).
 libsim_a_SOURCES += \
 	%reldir%/calibrate.c %reldir%/calibrate.h \
-	%reldir%/calibrate_bench.c %reldir%/calibrate_sim.c
+	%reldir%/calibrate_bench.c %reldir%/calibrate_sim.c \
+	%reldir%/calibrate_fit.c %reldir%/calibrate_io.c
 AM_CFLAGS += $(HWLOC_CFLAGS)
 LDADD += $(HWLOC_LIBS)
 memcgsim_SOURCES = %reldir%/memcgsim.c
