@@ -187,10 +187,10 @@ int cal__write_measurements(FILE *out, void *arg)
 		"# The raw table behind %s, written by memcgsim calibrate.\n"
 		"# Every value is nanoseconds per operation: the window / the\n"
 		"# operations of all the point's threads (1e9 / throughput; for\n"
-		"# add_readers, of the adder alone); for xfer_*, a CAS ping-pong's\n"
-		"# round trip / 2. cpus: Linux CPU numbers, the first one wrote the\n"
-		"# lines first. Refit or check with: memcgsim calibrate --check\n"
-		"# PROFILE THIS-FILE\n",
+		"# add_readers, of the adder alone); for xfer_* (CAS) and\n"
+		"# load_xchg_pingpong, a ping-pong's round trip / 2. cpus: Linux\n"
+		"# CPU numbers, the first one wrote the lines first. Refit or\n"
+		"# check with: memcgsim calibrate --check PROFILE THIS-FILE\n",
 		a->profile);
 	cal__yw_begin(&y, out);
 	cal__kv_str(&y, "format", CAL_MEAS_FORMAT, false);

@@ -22,6 +22,9 @@
 #  3. --check twice gives the same bytes.
 #  4. Bad input: exit 2, nothing on stdout, nothing written, the message
 #     with file:line:col for a garbled measurement file.
+#  5. memcgsim run scenarios/teaching/atomic-counter.yaml --set
+#     machine=host-2cpu.yaml runs the variants that fit the 2-CPU profile
+#     and skips the others with a note (cli/run.c).
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success.
@@ -94,6 +97,20 @@ status 1 calibrate --check "$machines/skx-2s-72.yaml" "$meas" || :
 if status 0 calibrate --check "$prof" "$meas" --tolerance 40; then
 	cmp -s out first.txt || fail "--check twice: different output"
 fi
+
+# 5 (README's use of a profile). The teaching scenario written for a
+# 72-CPU machine runs on the 2-CPU profile: the variants that name CPUs it
+# lacks are skipped with a note; asked for by name, one is an error.
+teaching=$(cd "$top_srcdir/scenarios/teaching" && pwd)
+if status 0 run "$teaching/atomic-counter.yaml" --set machine="$prof" -q; then
+	grep -q '^ *1cpu *2cores *$' out ||
+		fail "atomic-counter on host-2cpu: expected the variants 1cpu and 2cores"
+	grep -q "^memcgsim: note: variant '2smt' skipped: it runs CPU 36, and the machine given with --set has 2 CPUs$" err ||
+		fail "atomic-counter on host-2cpu: no note for 2smt"
+fi
+status 2 run "$teaching/atomic-counter.yaml" --set machine="$prof" -v 2smt -q &&
+	grep -q "error: key 'workloads.0.cpus': CPU 36 is out of range: the machine has 2 CPUs" err ||
+	fail "-v 2smt on host-2cpu: expected the out-of-range error"
 
 # 4. Bad input. expect_error ARGS... -- PATTERN: exit 2, no stdout, the
 # first line of stderr matches the shell pattern PATTERN.
