@@ -1023,10 +1023,10 @@ int scenario_run(const char *path, const struct run_opts *o,
 		if (v[i].misfit) {
 			/* skipped, unless it is the one asked for */
 			if (o->variant && !strcmp(o->variant, v[i].name)) {
-				scenario_error(err, v[i].misfit_at,
-					       "CPU %u is out of range: the machine has %u CPUs",
-					       v[i].misfit - 1,
-					       v[i].machine.nr_cpus);
+				scenario_error(
+					err, v[i].misfit_at,
+					"CPU %u is out of range: the machine has %u CPUs",
+					v[i].misfit - 1, v[i].machine.nr_cpus);
 				goto out_variants;
 			}
 			fprintf(stderr,
@@ -1040,9 +1040,10 @@ int scenario_run(const char *path, const struct run_opts *o,
 			selected++;
 	}
 	if (!selected && !o->variant) {
-		sim_error_set(err, "", 0, 0,
-			      "no variant of %s fits the machine given with --set",
-			      path);
+		sim_error_set(
+			err, "", 0, 0,
+			"no variant of %s fits the machine given with --set",
+			path);
 		goto out_variants;
 	}
 	if (o->variant && !selected) {
@@ -1062,7 +1063,7 @@ int scenario_run(const char *path, const struct run_opts *o,
 		goto out_variants;
 	}
 
-	for (i = 0; !v[i].tree; i++)	/* the first not skipped */
+	for (i = 0; !v[i].tree; i++) /* the first not skipped */
 		;
 	seed = v[i].seed;
 	r = report_create(name, seed, o->replications);
@@ -1070,8 +1071,7 @@ int scenario_run(const char *path, const struct run_opts *o,
 	for (i = 0; i < nr; i++) {
 		int col;
 
-		if ((o->variant && strcmp(o->variant, v[i].name)) ||
-		    !v[i].tree)
+		if ((o->variant && strcmp(o->variant, v[i].name)) || !v[i].tree)
 			continue;
 		col = report_variant(r, v[i].name);
 		if (vars) {
