@@ -39,6 +39,7 @@ case $MEMCGSIM in
 esac
 data=$(cd "$top_srcdir/tests/data/calibrate" && pwd)
 machines=$(cd "$top_srcdir/scenarios/machines" && pwd)
+teaching=$(cd "$top_srcdir/scenarios/teaching" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgsim-cal.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
@@ -101,7 +102,6 @@ fi
 # 5 (README's use of a profile). The teaching scenario written for a
 # 72-CPU machine runs on the 2-CPU profile: the variants that name CPUs it
 # lacks are skipped with a note; asked for by name, one is an error.
-teaching=$(cd "$top_srcdir/scenarios/teaching" && pwd)
 if status 0 run "$teaching/atomic-counter.yaml" --set machine="$prof" -q; then
 	grep -q '^ *1cpu *2cores *$' out ||
 		fail "atomic-counter on host-2cpu: expected the variants 1cpu and 2cores"
