@@ -108,6 +108,7 @@ struct cal_host {
 	unsigned int sockets, cores_per_socket, threads_per_core;
 	unsigned int cores_per_llc;
 	bool threads_adjacent; /* Linux numbers siblings 2k, 2k+1 */
+	bool numbering_matches; /* ... or threads_last's way */
 	size_t l1_bytes, l2_bytes, llc_bytes;
 	unsigned int nr_cpus; /* every CPU this process may run on */
 	struct cal_cpu cpus[CAL_MAX_CPUS];

@@ -269,13 +269,6 @@ int cal__host_probe(struct cal_host *h, const char *cpulist,
 			      CAL_MAX_CPUS);
 		return -1;
 	}
-	if (n < 2) {
-		sim_error_set(
-			err, "", 0, 0,
-			"this process may run on %u CPU: a hand-off needs 2",
-			n);
-		return -1;
-	}
 	h->nr_cpus = n;
 	h->threads_adjacent = true;
 	for (i = 0; i < n; i++) {
@@ -298,18 +291,34 @@ int cal__host_probe(struct cal_host *h, const char *cpulist,
 		c->llc = llc && pkg ? index_in(pkg, llc->type, llc) : 0;
 		c->enabled = true;
 	}
+	/* --cpus first: its errors do not depend on the host's shape */
+	if (cpulist && parse_cpulist(h, cpulist, err))
+		return -1;
+	if (n < 2) {
+		sim_error_set(
+			err, "", 0, 0,
+			"this process may run on %u CPU: a hand-off needs 2",
+			n);
+		return -1;
+	}
 	if (check_regular(h, err))
 		return -1;
 	/* Which of the profile's numbering rules Linux follows here. */
+	h->numbering_matches = true;
 	for (i = 0; i < n; i++) {
 		const struct cal_cpu *c = &h->cpus[i];
 		unsigned int core = c->socket * h->cores_per_socket + c->core;
 
 		if (c->os != core * h->threads_per_core + c->thread)
 			h->threads_adjacent = false;
+		if (c->os !=
+		    c->thread * h->sockets * h->cores_per_socket + core)
+			h->numbering_matches = false;
 	}
 	if (h->threads_per_core == 1)
 		h->threads_adjacent = false;
+	if (h->threads_adjacent)
+		h->numbering_matches = true;
 	pu0 = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, 0);
 	h->l1_bytes = cache_size(pu0, HWLOC_OBJ_L1CACHE);
 	h->l2_bytes = cache_size(pu0, HWLOC_OBJ_L2CACHE);
@@ -319,7 +328,7 @@ int cal__host_probe(struct cal_host *h, const char *cpulist,
 	if (!h->l1_bytes)
 		h->l1_bytes = 32 << 10;
 	host_strings(h);
-	return cpulist ? parse_cpulist(h, cpulist, err) : 0;
+	return 0;
 }
 
 /* cal__host_release() - drop the hwloc topology. */

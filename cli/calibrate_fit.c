@@ -342,9 +342,13 @@ int cal__write_profile(FILE *out, void *arg)
 		"# on this profile with them).\n",
 		a->name, a->pl->quick ? " --quick" : "", h->date, h->cpu_model,
 		h->kernel, a->meas_name, a->file, a->meas_name);
-	snprintf(desc, sizeof(desc),
-		 "%s, %u CPUs, measured by memcgsim calibrate on %s",
-		 h->cpu_model, h->nr_cpus, h->date);
+	snprintf(
+		desc, sizeof(desc),
+		"%s, %u CPUs, measured by memcgsim calibrate on %s%s",
+		h->cpu_model, h->nr_cpus, h->date,
+		h->numbering_matches ?
+			"" :
+			"; Linux numbers this host's CPUs in neither profile order, so a scenario's CPU numbers are the profile's, not Linux's");
 	cal__yw_begin(&y, out);
 	cal__kv_str(&y, "name", a->name, false);
 	cal__kv_str(&y, "description", desc, true);
