@@ -83,6 +83,7 @@ const char *const cal_placement_names[NR_CAL_PLACEMENT] = {
 static const char usage_text[] =
 	"usage: memcgsim calibrate [-o PROFILE] [--cpus LIST] [--quick] [-q]\n"
 	"       memcgsim calibrate --check PROFILE [MEASUREMENTS] [--tolerance PCT]\n"
+	"       memcgsim calibrate --fit MEASUREMENTS [-o PROFILE]\n"
 	"\n"
 	"Measure this host's cache-line costs with pinned threads and write a\n"
 	"machine profile (default host.yaml) and its raw measurements\n"
@@ -98,6 +99,8 @@ static const char usage_text[] =
 	"  -q, --quiet           no estimate and no progress line\n"
 	"      --check           compare the model on PROFILE with measurements\n"
 	"      --tolerance PCT   --check: largest error that passes (default 25)\n"
+	"      --fit MEAS        fit the profile again from a measurement file\n"
+	"                        (default -o: MEAS less .measurements.yaml)\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"Exit status: 0 success; 1 a benchmark could not run, or --check found\n"
@@ -106,6 +109,7 @@ static const char usage_text[] =
 struct cal_opts {
 	const char *out;
 	const char *cpus;
+	const char *fit; /* --fit MEASUREMENTS */
 	bool quick, quiet, check;
 	double tolerance;
 };
@@ -467,6 +471,67 @@ static char *meas_path(const char *profile)
 	return p;
 }
 
+/*
+ * refit() - `calibrate --fit MEASUREMENTS [-o PROFILE]`: the profile
+ * fitted from a saved measurement file, measuring nothing. PROFILE
+ * defaults to MEASUREMENTS less .measurements.yaml, plus .yaml; a refit of
+ * an unchanged file gives the profile calibrate wrote with it, byte for
+ * byte (the profile's name is its file's).
+ */
+static const char *base_name(const char *path);
+
+static int refit(const struct cal_opts *o)
+{
+	static struct cal_host h;
+	struct cal_plan pl = { 0 };
+	struct cal_profile pa = { .h = &h, .pl = &pl };
+	struct sim_error err;
+	char *out = NULL, *tmp = NULL;
+	size_t len = strlen(o->fit), sl = strlen(MEAS_SUFFIX);
+	FILE *fp;
+	int ret = EXIT_BAD_INPUT;
+
+	if (o->out) {
+		out = strdup(o->out);
+	} else if (len > sl && !strcmp(o->fit + len - sl, MEAS_SUFFIX)) {
+		out = malloc(len - sl + sizeof(".yaml"));
+		if (out)
+			snprintf(out, len - sl + sizeof(".yaml"), "%.*s.yaml",
+				 (int)(len - sl), o->fit);
+	} else {
+		return usage_error("--fit %s: name the profile with -o",
+				   o->fit);
+	}
+	SIM_BUG_ON(!out);
+	pa.meas_name = base_name(o->fit);
+	pa.file = base_name(out);
+	snprintf(pa.name, sizeof(pa.name), "%s", base_name(out));
+	len = strcspn(pa.name, ".");
+	pa.name[len ? len : strlen(pa.name)] = '\0';
+	if (cal__read_measurements(o->fit, &h, &pl, &err)) {
+		free(out);
+		return print_error(&err, EXIT_BAD_INPUT);
+	}
+	h.numbering_matches = true; /* the file does not say */
+	fp = sim_atomic_open(out, &tmp, &err);
+	if (fp) {
+		ret = EXIT_FAIL;
+		if (cal__fit_profile(&pa, &err))
+			sim_atomic_close(fp, out, tmp, false, &err);
+		else if (cal__write_profile(fp, &pa))
+			sim_atomic_close(fp, out, tmp, false, &err);
+		else if (!sim_atomic_close(fp, out, tmp, true, &err))
+			ret = 0;
+	}
+	if (ret)
+		print_error(&err, ret);
+	else if (!o->quiet)
+		fprintf(stderr, "memcgsim: calibrate: wrote %s\n", out);
+	free(out);
+	free(pl.points);
+	return ret;
+}
+
 static const char *base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -482,6 +547,7 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
 		{ "quick", no_argument, NULL, 'Q' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "check", no_argument, NULL, 'k' },
+		{ "fit", required_argument, NULL, 'F' },
 		{ "tolerance", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -509,6 +575,9 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
 			break;
 		case 'k':
 			o->check = true;
+			break;
+		case 'F':
+			o->fit = optarg;
 			break;
 		case 't':
 			errno = 0;
@@ -557,6 +626,14 @@ int cmd_calibrate(int argc, char **argv)
 		return ret < 0 ? EXIT_SUCCESS : ret;
 	nr_args = argc - optind;
 	args = argv + optind;
+	if (o.fit) {
+		if (o.check || o.cpus || o.quick)
+			return usage_error(
+				"--fit refits saved measurements: no --check, --cpus or --quick");
+		if (nr_args)
+			return usage_error("unexpected argument '%s'", args[0]);
+		return refit(&o);
+	}
 	if (o.check) {
 		if (nr_args < 1)
 			return usage_error("--check: missing PROFILE");

@@ -25,6 +25,9 @@
 #  5. memcgsim run scenarios/teaching/atomic-counter.yaml --set
 #     machine=host-2cpu.yaml runs the variants that fit the 2-CPU profile
 #     and skips the others with a note (cli/run.c).
+#  6. --fit refits a profile from a measurement file: the recorded one
+#     gives the recorded profile again, a made-up 2-socket one the numbers
+#     worked out by hand below.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success.
@@ -224,6 +227,67 @@ sed -e 's/^  sockets: 1/  sockets: 2/' \
     -e 's/benchmark: xfer_llc/benchmark: xfer_socket/' "$meas" >bad.yaml
 expect_error calibrate --check "$prof" bad.yaml -- \
 	"memcgsim: error: profile 'host-2cpu' (1 sockets x 2 cores x 1 threads) has no CPU at socket 1, core 1, thread 0, where measured CPU 1 is"
+
+# 6. --fit: the profile again from a measurement file, measuring nothing.
+# The recorded run refits to the recorded profile, byte for byte (unless
+# the hand-off law is built in, which adds its terms: then the rest must
+# be the same). A made-up 2-socket file (tests/data/calibrate/
+# fit-2s.measurements.yaml) gives the fit worked out by hand:
+#   l1_hit 1.50, memory 80.00, xfer_smt 10.00, xfer_llc 50.00 (medians of
+#   1.4/1.5/1.6, 79/80/81, 10/10/11, 49/50/52), xfer_socket 100.00;
+#   handoff strict: two CPUs' adds cost 60 and 110 ns, more than a
+#   hand-off each (50, 100), so no hold window is needed;
+#   inval_per_sharer 2.00: the adder 60 ns with 1 reader, 64 with 3;
+#   without the hand-off law, xfer_per_waiter 1.00: add on [0,1,4,5]
+#   (every hand-off within the socket, 50 ns) costs 53 and on [0,2,1,3]
+#   (every hand-off across, 100 ns) 103: 3 ns over 3 queued CPUs each;
+#   with it, upgrade_llc 70.00 (load_xchg_pingpong 120 = 50 + upgrade),
+#   conflict_local 1.50 (53 - 50 over 2 third parties, every requester on
+#   the home socket) and conflict_remote 1.50 (103 - 100 = 2 x (cl + cr)
+#   / 2: half the requesters are on the home socket).
+cp "$meas" host-2cpu.measurements.yaml
+if status 0 calibrate --fit host-2cpu.measurements.yaml -q; then
+	if grep -q '^  upgrade_llc:' host-2cpu.yaml; then
+		awk '/^  (upgrade|conflict)_[a-z]*:$/ { skip = 2; next }
+		     skip { skip--; next } { print }' host-2cpu.yaml >law.yaml
+		grep -v '^  xfer_per_waiter:$\|0.00$' "$prof" |
+			grep -v 'nothing queues behind' >nolaw.yaml
+		grep -v '^  xfer_per_waiter:$\|0.00$' law.yaml >law2.yaml
+		cmp -s law2.yaml nolaw.yaml ||
+			fail "--fit of the recorded run: not the recorded profile"
+	else
+		cmp -s host-2cpu.yaml "$prof" ||
+			fail "--fit of the recorded run: not the recorded profile"
+	fi
+fi
+ns_of()
+{
+	awk -v k="  $1:" '$0 == k { getline; print $2; exit }' "$2"
+}
+if status 0 calibrate --fit "$data/fit-2s.measurements.yaml" -o fit-2s.yaml; then
+	for kv in l1_hit=1.50 memory=80.00 xfer_smt=10.00 xfer_llc=50.00 \
+		  xfer_socket=100.00 inval_per_sharer=2.00; do
+		got=$(ns_of "${kv%%=*}" fit-2s.yaml)
+		test "$got" = "${kv#*=}" ||
+			fail "--fit fit-2s: ${kv%%=*} $got, expected ${kv#*=}"
+	done
+	grep -q '^  handoff: strict$' fit-2s.yaml ||
+		fail "--fit fit-2s: expected a strict hand-off"
+	if grep -q '^  conflict_local:' fit-2s.yaml; then
+		set -- upgrade_llc=70.00 conflict_local=1.50 conflict_remote=1.50
+	else
+		set -- xfer_per_waiter=1.00
+	fi
+	for kv; do
+		got=$(ns_of "${kv%%=*}" fit-2s.yaml)
+		test "$got" = "${kv#*=}" ||
+			fail "--fit fit-2s: ${kv%%=*} $got, expected ${kv#*=}"
+	done
+fi
+expect_error calibrate --fit "$meas" --quick -- \
+	"memcgsim: error: calibrate: --fit refits saved measurements: no --check, --cpus or --quick"
+expect_error calibrate --fit "$prof" -- \
+	"memcgsim: error: calibrate: --fit $prof: name the profile with -o"
 
 if test "$failures" -ne 0; then
 	echo "$failures failure(s)"
