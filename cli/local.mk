@@ -12,4 +12,12 @@ libsim_a_SOURCES += \
 	%reldir%/plot.c %reldir%/plot.h \
 	%reldir%/sweep.c %reldir%/sweep.h \
 	%reldir%/compare.c %reldir%/compare.h
+# memcgsim calibrate: pinned pthread microbenchmarks on this host (hwloc
+# for the topology) and the same in the model (--check).
+libsim_a_SOURCES += \
+	%reldir%/calibrate.c %reldir%/calibrate.h \
+	%reldir%/calibrate_bench.c %reldir%/calibrate_sim.c \
+	%reldir%/calibrate_fit.c %reldir%/calibrate_io.c
+AM_CFLAGS += $(HWLOC_CFLAGS)
+LDADD += $(HWLOC_LIBS)
 memcgsim_SOURCES = %reldir%/memcgsim.c %reldir%/options.c %reldir%/options.h

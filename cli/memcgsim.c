@@ -52,6 +52,7 @@
 #include "cli/sweep.h"
 #include "cli/validate.h"
 #include "cli/compare.h"
+#include "cli/calibrate.h"
 #include "models/kernel/config.h"
 #include "sim/report.h"
 #include "sim/trace.h"
@@ -898,11 +899,13 @@ static const struct cli_command commands[] = {
 		.doc = "draw pictures of results with gnuplot: RESULTS is a run's YAML (run -f yaml -o FILE), or a sweep's DIR or DIR/sweep.csv; prints the files written",
 		.refuse = "takes only --out, --format, --variant and --quiet",
 	},
-	/*
-	 * calibrate (cli/calibrate.c) parses its own options:
-	 * { .name = "calibrate", .own = cmd_calibrate, .args = "...",
-	 *   .doc = "..." },
-	 */
+	{
+		/* cli/calibrate.c parses its own options */
+		.name = "calibrate",
+		.own = cmd_calibrate,
+		.args = "[-o PROFILE] [--cpus LIST] [--quick] | --check PROFILE [MEASUREMENTS] | --fit MEASUREMENTS",
+		.doc = "measure this host with pinned microbenchmarks and write a machine profile; --check compares the model on a profile with measurements",
+	},
 	{
 		.name = "list",
 		.fn = cmd_list,

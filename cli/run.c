@@ -50,6 +50,14 @@ struct variant {
 	struct cgroup_tree cgroups;
 	unsigned int nr_workloads;
 	struct workload workloads[MAX_WORKLOADS];
+	/*
+	 * --set machine=PROFILE: a variant naming a CPU the profile lacks
+	 * (a calibrated 2-CPU host under a 72-CPU scenario) is skipped, not
+	 * refused; misfit is that CPU + 1 and misfit_at its `cpus`.
+	 */
+	bool machine_from_cli;
+	unsigned int misfit;
+	const struct scenario_node *misfit_at;
 };
 
 /* One run's numbers, before replications are combined. */
@@ -211,6 +219,16 @@ static int variant_workload(struct variant *v, const struct scenario_node *n,
 		keys[nr_keys++] = w->type->keys[i];
 	if (scenario_check_keys(n, keys, nr_keys, err))
 		return -1;
+	if (v->machine_from_cli &&
+	    !scenario_cpulist(n, "cpus", true, NULL, MACHINE_MAX_CPUS, mask,
+			      order, &nr, err))
+		for (i = 0; i < nr; i++)
+			if (order[i] >= v->machine.nr_cpus) {
+				v->misfit = order[i] + 1;
+				v->misfit_at = scenario_get(n, "cpus");
+				return 0;
+			}
+	memset(mask, 0, sizeof(mask));
 	if (scenario_cpulist(n, "cpus", true, NULL, v->machine.nr_cpus, mask,
 			     order, &nr, err))
 		return -1;
@@ -267,7 +285,7 @@ static int variant_workloads(struct variant *v, struct sim_error *err)
 			       MAX_WORKLOADS, scenario_len(n));
 		return -1;
 	}
-	for (i = 0; i < scenario_len(n); i++)
+	for (i = 0; i < scenario_len(n) && !v->misfit; i++)
 		if (variant_workload(v, scenario_item(n, i), used_by, err))
 			return -1;
 	return 0;
@@ -327,7 +345,12 @@ static int variant_load(struct variant *v, const struct scenario_node *base,
 			struct sim_error *err)
 {
 	const char *name = "base";
+	unsigned int k;
+
 	memset(v, 0, sizeof(*v));
+	for (k = 0; k < o->nr_sets; k++)
+		if (!strncmp(o->sets[k], "machine=", 8))
+			v->machine_from_cli = true;
 	v->tree = scenario_clone(base);
 	SIM_BUG_ON(!v->tree);
 	if (vn) {
@@ -974,8 +997,31 @@ int scenario_run(const char *path, const struct run_opts *o,
 
 		if (variant_load(&v[i], base, vn, o, err))
 			goto out_variants;
+		if (v[i].misfit) {
+			/* skipped, unless it is the one asked for */
+			if (o->variant && !strcmp(o->variant, v[i].name)) {
+				scenario_error(
+					err, v[i].misfit_at,
+					"CPU %u is out of range: the machine has %u CPUs",
+					v[i].misfit - 1, v[i].machine.nr_cpus);
+				goto out_variants;
+			}
+			fprintf(stderr,
+				"memcgsim: note: variant '%s' skipped: it runs CPU %u, and the machine given with --set has %u CPUs\n",
+				v[i].name, v[i].misfit - 1,
+				v[i].machine.nr_cpus);
+			variant_destroy(&v[i]);
+			continue;
+		}
 		if (!o->variant || !strcmp(o->variant, v[i].name))
 			selected++;
+	}
+	if (!selected && !o->variant) {
+		sim_error_set(
+			err, "", 0, 0,
+			"no variant of %s fits the machine given with --set",
+			path);
+		goto out_variants;
 	}
 	if (o->variant && !selected) {
 		const char *names[MAX_VARIANTS];
@@ -994,13 +1040,15 @@ int scenario_run(const char *path, const struct run_opts *o,
 		goto out_variants;
 	}
 
-	seed = v[0].seed;
+	for (i = 0; !v[i].tree; i++) /* the first not skipped */
+		;
+	seed = v[i].seed;
 	r = report_create(name, seed, o->replications);
 	SIM_BUG_ON(!r);
 	for (i = 0; i < nr; i++) {
 		int col;
 
-		if (o->variant && strcmp(o->variant, v[i].name))
+		if ((o->variant && strcmp(o->variant, v[i].name)) || !v[i].tree)
 			continue;
 		col = report_variant(r, v[i].name);
 		if (vars) {

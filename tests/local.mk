@@ -131,6 +131,14 @@ EXTRA_DIST += %reldir%/run-plots.sh
 TESTS += %reldir%/run-keys.sh
 EXTRA_DIST += %reldir%/run-keys.sh
 
+# tests/run-calibrate.sh    memcgsim calibrate --check on this build VM's
+#                           recorded measurements (tests/data/calibrate)
+#                           within the stated 25%, deterministic; bad
+#                           --cpus, -o and measurement files refused with
+#                           exit 2 and file:line:col. Never times anything.
+TESTS += %reldir%/run-calibrate.sh
+EXTRA_DIST += %reldir%/run-calibrate.sh
+
 # make update-golden: rerun every scenario and rewrite tests/golden/ in the
 # source tree; review the diff before committing.
 update-golden: memcgsim$(EXEEXT)

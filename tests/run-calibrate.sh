@@ -1,0 +1,296 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tests/run-calibrate.sh - memcgsim calibrate, without ever timing anything:
+# every check reads the measurements recorded once on the 2-CPU build VM
+# (tests/data/calibrate/host-2cpu.{yaml,measurements.yaml}, written by
+# `memcgsim calibrate --quick -o host-2cpu.yaml`), and the measuring runs
+# below all fail on their input before a benchmark starts.
+#
+#  1. --check of the recorded profile against its measurements passes the
+#     stated tolerance, 40% (exit 0), and prints a row for every benchmark
+#     measured, with its error. The idle latencies and the two-CPU add are
+#     what the profile was fitted from (0% by construction, and so within
+#     0.1%); load_xchg_pingpong, load_xchg, xchg2, add_readers, packed and
+#     padded are predictions. At the default 25% only add_readers may fail
+#     (-36% recorded: a reader takes the line from a locked adder more
+#     often than a second adder does, and the model's hold window is one
+#     for both; README, "Calibrating to your machine").
+#  2. The tolerance is enforced: --tolerance 1 fails (exit 1) on the
+#     predictions, and so does the skx-2s-72 profile (a 72-CPU Skylake-SP
+#     server, 48 ns hand-offs and no hold window) against this host.
+#  3. --check twice gives the same bytes.
+#  4. Bad input: exit 2, nothing on stdout, nothing written, the message
+#     with file:line:col for a garbled measurement file.
+#  5. memcgsim run scenarios/teaching/atomic-counter.yaml --set
+#     machine=host-2cpu.yaml runs the variants that fit the 2-CPU profile
+#     and skips the others with a note (cli/run.c).
+#  6. --fit refits a profile from a measurement file: the recorded one
+#     gives the recorded profile again, a made-up 2-socket one the numbers
+#     worked out by hand below.
+#
+# Environment: MEMCGSIM (the program) and top_srcdir, both set by
+# `make check`. Quiet on success.
+set -eu
+
+: "${MEMCGSIM:?set MEMCGSIM to the memcgsim program (make check does)}"
+: "${top_srcdir:?set top_srcdir to the source tree (make check does)}"
+
+case $MEMCGSIM in
+/*) ;;
+*) MEMCGSIM=$(pwd)/$MEMCGSIM ;;
+esac
+data=$(cd "$top_srcdir/tests/data/calibrate" && pwd)
+machines=$(cd "$top_srcdir/scenarios/machines" && pwd)
+teaching=$(cd "$top_srcdir/scenarios/teaching" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgsim-cal.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+cd "$tmp"
+
+prof=$data/host-2cpu.yaml
+meas=$data/host-2cpu.measurements.yaml
+failures=0
+fail()
+{
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+# status EXPECTED ARGS...: run memcgsim ARGS into out/err; check the status.
+status()
+{
+	want=$1
+	shift
+	rc=0
+	"$MEMCGSIM" "$@" >out 2>err || rc=$?
+	if test "$rc" -ne "$want"; then
+		fail "memcgsim $*: exit status $rc, expected $want"
+		sed 's/^/	/' err out
+		return 1
+	fi
+	return 0
+}
+
+# 1. The recorded host within its tolerance, every benchmark printed.
+if status 0 calibrate --check "$prof" "$meas" --tolerance 40; then
+	for b in l1_hit llc_hit memory rmw_local xfer_llc load_xchg_pingpong \
+		 add load_xchg xchg2 add_readers packed padded; do
+		grep -q "^$b " out || fail "--check: no row for $b"
+	done
+	grep -q '^11 of 11 points within 40%' out ||
+		fail "--check: expected '11 of 11 points within 40%'"
+	# the fitted rows: idle latencies and the two-CPU add, error < 0.1%
+	for b in l1_hit memory rmw_local xfer_llc add; do
+		awk -v b="$b" '$1 == b { e = $NF; sub(/%/, "", e); e += 0;
+			if (e < -0.1 || e > 0.1) exit 1 }' out ||
+			fail "--check: $b is fitted, its error should be 0%"
+	done
+	cp out first.txt
+fi
+
+# 2. The tolerance is enforced: at 25%, add_readers alone.
+status 1 calibrate --check "$prof" "$meas" &&
+	{ grep ' !$' out | grep -qv '^add_readers ' &&
+		fail "--check at 25%: more than add_readers flagged"; } || :
+status 1 calibrate --check "$prof" "$meas" --tolerance 1 &&
+	grep -q ' !$' out || fail "--tolerance 1: no point flagged"
+status 1 calibrate --check "$machines/skx-2s-72.yaml" "$meas" || :
+
+# 3. Deterministic.
+if status 0 calibrate --check "$prof" "$meas" --tolerance 40; then
+	cmp -s out first.txt || fail "--check twice: different output"
+fi
+
+# 5 (README's use of a profile). The teaching scenario written for a
+# 72-CPU machine runs on the 2-CPU profile: the variants that name CPUs it
+# lacks are skipped with a note; asked for by name, one is an error.
+if status 0 run "$teaching/atomic-counter.yaml" --set machine="$prof" -q; then
+	grep -q '^ *1cpu *2cores *$' out ||
+		fail "atomic-counter on host-2cpu: expected the variants 1cpu and 2cores"
+	grep -q "^memcgsim: note: variant '2smt' skipped: it runs CPU 36, and the machine given with --set has 2 CPUs$" err ||
+		fail "atomic-counter on host-2cpu: no note for 2smt"
+fi
+status 2 run "$teaching/atomic-counter.yaml" --set machine="$prof" -v 2smt -q &&
+	grep -q "error: key 'workloads.0.cpus': CPU 36 is out of range: the machine has 2 CPUs" err ||
+	fail "-v 2smt on host-2cpu: expected the out-of-range error"
+
+# 4. Bad input. expect_error ARGS... -- PATTERN: exit 2, no stdout, the
+# first line of stderr matches the shell pattern PATTERN.
+expect_error()
+{
+	args=
+	while test "$1" != --; do
+		args="$args $1"
+		shift
+	done
+	shift
+	# shellcheck disable=SC2086
+	status 2 $args || return 0
+	test -s out && fail "memcgsim$args: printed on stdout"
+	got=$(head -n 1 err)
+	# shellcheck disable=SC2254
+	case $got in
+	$1) ;;
+	*) fail "memcgsim$args: expected '$1', got '$got'" ;;
+	esac
+	return 0
+}
+
+expect_error calibrate --cpus 0-x -o h.yaml -- \
+	"memcgsim: error: --cpus '0-x': expected a list such as 0-3,8 at 'x'"
+expect_error calibrate --cpus 3-1 -o h.yaml -- \
+	"memcgsim: error: --cpus '3-1': range 3-1 runs backwards"
+expect_error calibrate --cpus 0,, -o h.yaml -- \
+	"memcgsim: error: --cpus '0,,': expected a list such as 0-3,8 at ','"
+expect_error calibrate --cpus 99999 -o h.yaml -- \
+	"memcgsim: error: --cpus '99999': CPU 99999 is not one this process may run on (*)"
+expect_error calibrate -o "$tmp/no/such/dir/h.yaml" -- \
+	"$tmp/no/such/dir/h.yaml: error: cannot create temporary file: No such file or directory"
+expect_error calibrate -o - -- \
+	"memcgsim: error: -o -: the profile needs a file, with its measurements beside it"
+expect_error calibrate stray -- \
+	"memcgsim: error: calibrate: unexpected argument 'stray' (the profile goes after -o)"
+expect_error calibrate --check -- \
+	"memcgsim: error: calibrate: --check: missing PROFILE"
+expect_error calibrate --check "$prof" "$meas" --tolerance x -- \
+	"memcgsim: error: calibrate: --tolerance: expected a percentage such as 25, found 'x'"
+expect_error calibrate --check "$prof" "$meas" --quick -- \
+	"memcgsim: error: calibrate: --cpus and --quick are for measuring; $meas is already measured"
+expect_error calibrate --check "$prof" nosuch.yaml -- \
+	"nosuch.yaml: error: cannot open scenario: No such file or directory"
+ls ./*.yaml >/dev/null 2>&1 && fail "a bad measuring run left a file behind"
+
+# Garbled measurement files, each one change to the recorded one; the
+# line is found with grep, the column counted by hand:
+#  - a sample that is not a number: the first of add's samples, at the
+#    column after "samples: [" on its line;
+#  - a benchmark that does not exist: 'xchg3', column 15 ("- {benchmark: ");
+#  - a point on a CPU not in cpus: padded's second CPU;
+#  - a ping-pong on one CPU;
+#  - the file cut short inside a flow mapping (a YAML syntax error).
+garble()
+{
+	sed "$1" "$meas" >bad.yaml
+}
+line_of()
+{
+	grep -n "$1" bad.yaml | head -n 1 | cut -d: -f1
+}
+# index_of PATTERN: the index in points: of the point on PATTERN's line
+index_of()
+{
+	echo $(($(line_of "$1") - $(line_of '^points:') - 1))
+}
+
+garble '/benchmark: add,/s/samples: \[\([0-9.]*\)/samples: [\1x/'
+l=$(line_of 'benchmark: add,')
+c=$(grep 'benchmark: add,' bad.yaml | awk '{ print index($0, "samples: [") + 10 }')
+v=$(grep 'benchmark: add,' bad.yaml | sed 's/.*samples: \[\([^,]*\),.*/\1/')
+i=$(index_of 'benchmark: add,')
+expect_error calibrate --check "$prof" bad.yaml -- \
+	"bad.yaml:$l:$c: error: key 'points.$i.samples.0': expected a number from 0.001 to 1e+09, found '$v'"
+
+garble 's/benchmark: xchg2/benchmark: xchg3/'
+l=$(line_of 'benchmark: xchg3')
+i=$(index_of 'benchmark: xchg3')
+expect_error calibrate --check "$prof" bad.yaml -- \
+	"bad.yaml:$l:15: error: key 'points.$i.benchmark': expected one of 'l1_hit', 'llc_hit', 'memory', 'rmw_local', 'xfer_smt', 'xfer_llc', 'xfer_die', 'xfer_socket', 'load_xchg_pingpong', 'add', 'load_xchg', 'xchg2', 'add_readers', 'packed', 'padded', found 'xchg3'; did you mean 'xchg2'?"
+
+garble '/benchmark: padded/s/cpus: \[0, 1\]/cpus: [0, 7]/'
+l=$(line_of 'benchmark: padded')
+c=$(grep 'benchmark: padded' bad.yaml | awk '{ print index($0, "cpus: [0, 7]") + 10 }')
+i=$(index_of 'benchmark: padded')
+expect_error calibrate --check "$prof" bad.yaml -- \
+	"bad.yaml:$l:$c: error: key 'points.$i.cpus.1': CPU 7 is not in 'cpus'"
+
+garble '/benchmark: xfer_llc/s/cpus: \[0, 1\]/cpus: [0]/'
+l=$(line_of 'benchmark: xfer_llc')
+i=$(index_of 'benchmark: xfer_llc')
+expect_error calibrate --check "$prof" bad.yaml -- \
+	"bad.yaml:$l:3: error: key 'points.$i': xfer_llc with 1 CPUs, placement idle: expected 2 CPUs, placement idle"
+
+garble 's/^format: .*/format: memcgsim-measurements\/0/'
+l=$(line_of '^format:')
+expect_error calibrate --check "$prof" bad.yaml -- \
+	"bad.yaml:$l:9: error: key 'format': expected 'memcgsim-measurements/1', found 'memcgsim-measurements/0'"
+
+l=$(grep -n 'benchmark: load_xchg,' "$meas" | cut -d: -f1)
+head -n "$l" "$meas" | sed '$s/, samples.*//' >bad.yaml
+expect_error calibrate --check "$prof" bad.yaml -- \
+	"bad.yaml:$((l + 1)):1: error: did not find expected ',' or '}' while parsing a flow mapping that began on line $l"
+
+# The profile's topology must hold the measured CPUs: CPU 1 moved to a
+# second socket that the 1-socket profile does not have.
+sed -e 's/^  sockets: 1/  sockets: 2/' \
+    -e 's/{cpu: 1, socket: 0, core: 1/{cpu: 1, socket: 1, core: 1/' \
+    -e 's/benchmark: xfer_llc/benchmark: xfer_socket/' "$meas" >bad.yaml
+expect_error calibrate --check "$prof" bad.yaml -- \
+	"memcgsim: error: profile 'host-2cpu' (1 sockets x 2 cores x 1 threads) has no CPU at socket 1, core 1, thread 0, where measured CPU 1 is"
+
+# 6. --fit: the profile again from a measurement file, measuring nothing.
+# The recorded run refits to the recorded profile, byte for byte (unless
+# the hand-off law is built in, which adds its terms: then the rest must
+# be the same). A made-up 2-socket file (tests/data/calibrate/
+# fit-2s.measurements.yaml) gives the fit worked out by hand:
+#   l1_hit 1.50, memory 80.00, xfer_smt 10.00, xfer_llc 50.00 (medians of
+#   1.4/1.5/1.6, 79/80/81, 10/10/11, 49/50/52), xfer_socket 100.00;
+#   handoff strict: two CPUs' adds cost 60 and 110 ns, more than a
+#   hand-off each (50, 100), so no hold window is needed;
+#   inval_per_sharer 2.00: the adder 60 ns with 1 reader, 64 with 3;
+#   without the hand-off law, xfer_per_waiter 1.00: add on [0,1,4,5]
+#   (every hand-off within the socket, 50 ns) costs 53 and on [0,2,1,3]
+#   (every hand-off across, 100 ns) 103: 3 ns over 3 queued CPUs each;
+#   with it, upgrade_llc 70.00 (load_xchg_pingpong 120 = 50 + upgrade),
+#   conflict_local 1.50 (53 - 50 over 2 third parties, every requester on
+#   the home socket) and conflict_remote 1.50 (103 - 100 = 2 x (cl + cr)
+#   / 2: half the requesters are on the home socket).
+cp "$meas" host-2cpu.measurements.yaml
+if status 0 calibrate --fit host-2cpu.measurements.yaml -q; then
+	if grep -q '^  upgrade_llc:' host-2cpu.yaml; then
+		awk '/^  (upgrade|conflict)_[a-z]*:$/ { skip = 2; next }
+		     skip { skip--; next } { print }' host-2cpu.yaml >law.yaml
+		grep -v '^  xfer_per_waiter:$\|0.00$' "$prof" |
+			grep -v 'nothing queues behind' >nolaw.yaml
+		grep -v '^  xfer_per_waiter:$\|0.00$' law.yaml >law2.yaml
+		cmp -s law2.yaml nolaw.yaml ||
+			fail "--fit of the recorded run: not the recorded profile"
+	else
+		cmp -s host-2cpu.yaml "$prof" ||
+			fail "--fit of the recorded run: not the recorded profile"
+	fi
+fi
+ns_of()
+{
+	awk -v k="  $1:" '$0 == k { getline; print $2; exit }' "$2"
+}
+if status 0 calibrate --fit "$data/fit-2s.measurements.yaml" -o fit-2s.yaml; then
+	for kv in l1_hit=1.50 memory=80.00 xfer_smt=10.00 xfer_llc=50.00 \
+		  xfer_socket=100.00 inval_per_sharer=2.00; do
+		got=$(ns_of "${kv%%=*}" fit-2s.yaml)
+		test "$got" = "${kv#*=}" ||
+			fail "--fit fit-2s: ${kv%%=*} $got, expected ${kv#*=}"
+	done
+	grep -q '^  handoff: strict$' fit-2s.yaml ||
+		fail "--fit fit-2s: expected a strict hand-off"
+	if grep -q '^  conflict_local:' fit-2s.yaml; then
+		set -- upgrade_llc=70.00 conflict_local=1.50 conflict_remote=1.50
+	else
+		set -- xfer_per_waiter=1.00
+	fi
+	for kv; do
+		got=$(ns_of "${kv%%=*}" fit-2s.yaml)
+		test "$got" = "${kv#*=}" ||
+			fail "--fit fit-2s: ${kv%%=*} $got, expected ${kv#*=}"
+	done
+fi
+expect_error calibrate --fit "$meas" --quick -- \
+	"memcgsim: error: calibrate: --fit refits saved measurements: no --check, --cpus or --quick"
+expect_error calibrate --fit "$prof" -- \
+	"memcgsim: error: calibrate: --fit $prof: name the profile with -o"
+
+if test "$failures" -ne 0; then
+	echo "$failures failure(s)"
+	exit 1
+fi
+exit 0
