@@ -210,11 +210,9 @@ struct cal_fit {
 	double hold_ns; /* coherence.hold; 0: strict hand-off */
 	double hold_add_ns, hold_xfer_ns; /* its point's m and x */
 	unsigned int hold_points;
-	double waiter_ns; /* xfer_per_waiter */
-	unsigned int waiter_points;
 	double inval_ns; /* inval_per_sharer */
 	unsigned int inval_points;
-	bool waiter_clamped, inval_clamped;
+	bool inval_clamped;
 	/* the hand-off law's terms, ns; negative: not fitted */
 	double upgrade_llc_ns, upgrade_socket_ns;
 	double conflict_local_ns, conflict_remote_ns;

@@ -12,13 +12,11 @@
  *    window for which the model's add on the two CPUs of a two-CPU add
  *    point costs what was measured, found by simulating it (fit_hold());
  *    strict hand-off when a hand-off per add is already as cheap;
- *  - with the hand-off law built in (models/hw/coh_law.h): upgrade_llc and
+ *  - the hand-off law (models/hw/coh_law.h): upgrade_llc and
  *    upgrade_socket from load_xchg_pingpong, conflict_local and
  *    conflict_remote from the add points of 3 or more CPUs, by
  *    coh_law_fit(), each add point as the cost of one hand-off (its ns per
- *    add x (1 + hold / rmw_local) - hold); without it, xfer_per_waiter, by
- *    least squares through the origin of that cost less the mean idle
- *    hand-off of the point's rotation against N - 1;
+ *    add x (1 + hold / rmw_local) - hold);
  *  - inval_per_sharer: the slope of add_readers' cost against its k
  *    readers (needs two reader counts, 3 CPUs).
  *
@@ -39,16 +37,10 @@
 #include "cli/calibrate.h"
 #include "models/hw/machine.h"
 /*
- * The hand-off law (models/hw/coh_law.h, issue 11 item 3): when it is
- * built in, the profile gets its terms, fitted by coh_law_fit(), instead
- * of xfer_per_waiter.
+ * The hand-off law (models/hw/coh_law.h, issue 11 item 3): the profile
+ * gets its terms, fitted by coh_law_fit(), instead of xfer_per_waiter.
  */
-#if defined(__has_include)
-#if __has_include("models/hw/coh_law.h")
 #include "models/hw/coh_law.h"
-#define CAL_HAVE_LAW 1
-#endif
-#endif
 #include "sim/scenario.h"
 #include "sim/util.h"
 
@@ -119,32 +111,6 @@ static void fit(const struct cal_plan *pl, struct cal_fit *f)
 			f->inval_ns = 0;
 			f->inval_clamped = true;
 		}
-	}
-}
-
-/* xfer_per_waiter, once the hold window is known: see the file header. */
-static void fit_waiter(const struct cal_host *h, const struct cal_plan *pl,
-		       struct cal_fit *f)
-{
-	double sxy = 0, sxx = 0;
-	unsigned int i;
-
-	for (i = 0; i < pl->nr_points; i++) {
-		const struct cal_point *p = &pl->points[i];
-		double x = p->n - 1, e = strict_ns(f, p) - rotation_ns(h, f, p);
-
-		/* each hand-off: x + w (N - 1), the others queued */
-		if (p->bench == CAL_ADD && p->n > 2 && !isnan(e)) {
-			sxy += e * x;
-			sxx += x * x;
-			f->waiter_points++;
-		}
-	}
-	if (sxx > 0)
-		f->waiter_ns = sxy / sxx;
-	if (f->waiter_ns < 0) {
-		f->waiter_ns = 0;
-		f->waiter_clamped = true;
 	}
 }
 
@@ -289,7 +255,6 @@ static void idle_latency(struct cal_yw *y, const struct cal_profile *a,
 	cal__yw_end_map(y);
 }
 
-#ifdef CAL_HAVE_LAW
 /*
  * One term of the hand-off law, if fitted (@ns >= 0), with the lines of
  * coh_law_fit()'s account that start with @about.
@@ -321,7 +286,6 @@ static void law_term(struct cal_yw *y, const struct cal_profile *a,
 		said);
 	cal__yw_end_map(y);
 }
-#endif
 
 int cal__write_profile(FILE *out, void *arg)
 {
@@ -378,7 +342,6 @@ int cal__write_profile(FILE *out, void *arg)
 			true);
 	cal__yw_end_map(&y);
 
-#ifdef CAL_HAVE_LAW
 	law_term(&y, a, "upgrade_llc", "load_xchg_pingpong", "upgrade (llc)",
 		 fp->upgrade_llc_ns);
 	law_term(&y, a, "upgrade_socket", "load_xchg_pingpong",
@@ -387,20 +350,6 @@ int cal__write_profile(FILE *out, void *arg)
 		 fp->conflict_local_ns);
 	law_term(&y, a, "conflict_remote", "add", "conflict",
 		 fp->conflict_remote_ns);
-#else
-	latency(&y, "xfer_per_waiter", fp->waiter_ns);
-	if (fp->waiter_points)
-		source_m(
-			&y, a, "add",
-			"least squares through 0, over %u points of 3 or more CPUs, of each point's cost of a hand-off (ns per add x (1 + hold / rmw_local) - hold) less the mean idle hand-off of its rotation, against the N-1 CPUs queued%s",
-			fp->waiter_points,
-			fp->waiter_clamped ? "; negative, clamped to 0" : "");
-	else
-		source_m(
-			&y, a, "add",
-			"no point with 3 or more CPUs: nothing queues behind a two-party hand-off, so nothing fixes it; 0");
-	cal__yw_end_map(&y);
-#endif
 	cal__yw_end_map(&y); /* latencies */
 
 	cal__yw_str(&y, "coherence", false);
@@ -420,7 +369,6 @@ int cal__write_profile(FILE *out, void *arg)
 	return cal__yw_finish(&y);
 }
 
-#ifdef CAL_HAVE_LAW
 /*
  * fit_law() - the hand-off law's terms by coh_law_fit() on @m, the profile
  * fitted so far: the add points of 3 or more CPUs (each as the cost of a
@@ -493,13 +441,12 @@ out:
 	free(cpus);
 	return ret;
 }
-#endif
 
 /*
  * cal__fit_profile() - every fitted number of the profile into @pa->f: the
  * medians and the slopes, then the hold window by simulation on the
  * profile written so far (which must load: a check of the writer), then
- * xfer_per_waiter. Return 0, or -1 with @err set.
+ * the hand-off law's terms. Return 0, or -1 with @err set.
  */
 int cal__fit_profile(struct cal_profile *pa, struct sim_error *err)
 {
@@ -524,14 +471,10 @@ int cal__fit_profile(struct cal_profile *pa, struct sim_error *err)
 	if (!machine_load(&m, root, err)) {
 		ret = fit_hold(&m, pa->h, (struct cal_plan *)pa->pl, &pa->f,
 			       err);
-#ifdef CAL_HAVE_LAW
 		if (!ret)
 			ret = fit_law(&m, pa->h, pa->pl, &pa->f, err);
-#endif
 		machine_destroy(&m);
 	}
 	scenario_free(root);
-	if (!ret)
-		fit_waiter(pa->h, pa->pl, &pa->f);
 	return ret;
 }

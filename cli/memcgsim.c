@@ -903,8 +903,8 @@ static const struct cli_command commands[] = {
 		/* cli/calibrate.c parses its own options */
 		.name = "calibrate",
 		.own = cmd_calibrate,
-		.args = "[-o PROFILE] [--cpus LIST] [--quick] | --check PROFILE [MEASUREMENTS] | --fit MEASUREMENTS",
-		.doc = "measure this host with pinned microbenchmarks and write a machine profile; --check compares the model on a profile with measurements",
+		.args = "[--quick] [-o PROFILE]",
+		.doc = "measure this host with pinned microbenchmarks and write a machine profile (calibrate --help: --check PROFILE [MEASUREMENTS] puts the model beside measurements)",
 	},
 	{
 		.name = "list",
