@@ -44,6 +44,7 @@
 #include "cli/sweep.h"
 #include "cli/validate.h"
 #include "cli/compare.h"
+#include "sim/file.h"
 #include "sim/report.h"
 #include "sim/trace.h"
 

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "cli/plot.h"
+#include "sim/file.h"
 #include "sim/scenario.h"
 
 extern char **environ;

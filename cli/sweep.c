@@ -45,6 +45,7 @@
 #include <yaml.h>
 
 #include "cli/sweep.h"
+#include "sim/file.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
 

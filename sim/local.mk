@@ -7,5 +7,6 @@ libsim_a_SOURCES += \
 	%reldir%/engine.c %reldir%/engine.h %reldir%/co.h \
 	%reldir%/stats.c %reldir%/stats.h \
 	%reldir%/scenario.c %reldir%/scenario.h \
+	%reldir%/file.c %reldir%/file.h \
 	%reldir%/report.c %reldir%/report.h \
 	%reldir%/trace.c %reldir%/trace.h

@@ -38,7 +38,7 @@
  * Allocation failures are sticky: the recording functions return nothing,
  * so they mark the report, and report_write() then fails with ENOMEM.
  */
-#define _XOPEN_SOURCE 700	/* realpath() */
+#define _XOPEN_SOURCE 700	/* strdup() */
 
 #include <ctype.h>
 #include <errno.h>
@@ -47,8 +47,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <yaml.h>
 
 #include "sim/report.h"
@@ -1532,181 +1530,5 @@ int report_write(const struct report *r, enum report_format fmt, FILE *out)
 		return write_csv(r, out);
 	}
 	errno = EINVAL;
-	return -1;
-}
-
-/* ------------------------------------------------------------------ */
-/* Whole-or-nothing files                                             */
-
-/**
- * sim_atomic_open() - open a temporary file next to @path.
- * @path: final name, or "-" for stdout
- * @tmp_path: receives the temporary name (NULL for stdout)
- * @err: filled on failure
- *
- * The file gets the mode a plain fopen() would give (0666 less umask),
- * not mkstemp()'s 0600.
- *
- * Return: the stream, or NULL with @err set and nothing left behind.
- */
-#define ATOMIC_SUFFIX ".tmpXXXXXX"
-
-FILE *sim_atomic_open(const char *path, char **tmp_path,
-		      struct sim_error *err)
-{
-	static const char suffix[] = ATOMIC_SUFFIX;
-	size_t len = strlen(path);
-	char *tmp, *real = NULL;
-	struct stat st;
-	mode_t mask;
-	FILE *out;
-	int fd;
-
-	*tmp_path = NULL;
-	if (!strcmp(path, "-"))
-		return stdout;
-	/*
-	 * A device, FIFO or other non-regular file (/dev/stdout, /dev/null)
-	 * is written in place: it cannot be replaced, only written.
-	 */
-	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-		out = fopen(path, "w");
-		if (out)
-			return out;
-		sim_error_set(err, path, 0, 0, "cannot write: %s",
-			      strerror(errno));
-		return NULL;
-	}
-	/* A symbolic link is followed: the file it names is replaced. */
-	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
-		real = realpath(path, NULL);
-		if (real)
-			path = real;
-		len = strlen(path);
-	}
-	tmp = malloc(len + sizeof(suffix));
-	if (!tmp) {
-		errno = ENOMEM;
-		goto out_err;
-	}
-	memcpy(tmp, path, len);
-	memcpy(tmp + len, suffix, sizeof(suffix));
-	free(real);
-	real = NULL;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		goto out_free_tmp;
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask))
-		goto out_close_fd;
-	out = fdopen(fd, "w");
-	if (!out)
-		goto out_close_fd;
-	*tmp_path = tmp;
-	return out;
-
-out_close_fd:
-	len = (size_t)errno;
-	close(fd);
-	unlink(tmp);
-	errno = (int)len;
-out_free_tmp:
-	len = (size_t)errno;
-	free(tmp);
-	errno = (int)len;
-out_err:
-	len = (size_t)errno;
-	free(real);
-	errno = (int)len;
-	sim_error_set(err, path, 0, 0, "cannot create temporary file: %s",
-		      strerror(errno));
-	return NULL;
-}
-
-/**
- * sim_atomic_close() - finish a file opened by sim_atomic_open().
- * @out: the stream; closed (unless stdout) whatever happens
- * @path: final name
- * @tmp_path: temporary name from sim_atomic_open(); freed
- * @commit: rename the file to @path, or else remove it
- * @err: filled on failure
- *
- * Return: 0, or -1 with @err set and no temporary file left.
- */
-int sim_atomic_close(FILE *out, const char *path, char *tmp_path,
-		     bool commit, struct sim_error *err)
-{
-	char *final;
-	int saved = 0;
-
-	errno = 0;
-	if (fflush(out) || ferror(out))
-		saved = errno ? errno : EIO;
-	if (!tmp_path) {
-		/* stdout, or a non-regular file written in place */
-		if (out != stdout && fclose(out) && !saved)
-			saved = errno ? errno : EIO;
-		if (commit && saved)
-			goto out_err;
-		return 0;
-	}
-	if (fclose(out) && !saved)
-		saved = errno ? errno : EIO;
-	if (!commit)
-		goto out_unlink;
-	if (saved)
-		goto out_unlink;
-	/* The final name is the temporary one less its suffix (a link's
-	 * target, when @path is a symbolic link). */
-	final = strndup(tmp_path, strlen(tmp_path) - strlen(ATOMIC_SUFFIX));
-	if (!final) {
-		saved = ENOMEM;
-		goto out_unlink;
-	}
-	if (rename(tmp_path, final)) {
-		saved = errno;
-		free(final);
-		goto out_unlink;
-	}
-	free(final);
-	free(tmp_path);
-	return 0;
-
-out_unlink:
-	unlink(tmp_path);
-	free(tmp_path);
-	if (!commit)
-		return 0;
-out_err:
-	sim_error_set(err, path, 0, 0, "cannot write: %s", strerror(saved));
-	return -1;
-}
-
-/**
- * sim_write_atomic() - create @path whole or not at all.
- * @path: file to create or replace; "-" writes to stdout
- * @write: writer, returns 0 or -1 (with errno set if it can)
- * @arg: passed to @write
- * @err: filled on failure
- *
- * Return: 0, or -1 with @err set (naming @path) and no file left behind.
- */
-int sim_write_atomic(const char *path, int (*write)(FILE *out, void *arg),
-		     void *arg, struct sim_error *err)
-{
-	char *tmp;
-	FILE *out;
-	int saved;
-
-	out = sim_atomic_open(path, &tmp, err);
-	if (!out)
-		return -1;
-	errno = 0;
-	if (write(out, arg) == 0)
-		return sim_atomic_close(out, path, tmp, true, err);
-	saved = errno ? errno : EIO;
-	sim_atomic_close(out, path, tmp, false, err);
-	sim_error_set(err, path, 0, 0, "cannot write: %s", strerror(saved));
 	return -1;
 }

@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "sim/file.h"
 #include "sim/report.h"
 #include "sim/trace.h"
 
