@@ -48,6 +48,7 @@
 #include "sim/file.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
+#include "sim/yaml_emit.h"
 
 #define VARY_FILE "--vary"
 #define META_NAME "sweep.meta"
@@ -524,109 +525,6 @@ static void remove_temps(const struct sweep *s, unsigned int point)
 	free(dir);
 }
 
-/* An emitter with a sticky failure flag, as in sim/report.c. */
-struct yout {
-	yaml_emitter_t em;
-	bool inited;
-	bool failed;
-};
-
-static void y_emit(struct yout *y, yaml_event_t *ev, int initialized)
-{
-	if (!initialized) {
-		y->failed = true;
-		return;
-	}
-	if (y->failed) {
-		yaml_event_delete(ev);
-		return;
-	}
-	/* The emitter deletes the event, even when it fails. */
-	if (!yaml_emitter_emit(&y->em, ev))
-		y->failed = true;
-}
-
-/* A scalar: @quoted forces a double-quoted string, else YAML decides. */
-static void y_scalar(struct yout *y, const char *s, bool quoted)
-{
-	yaml_event_t ev;
-	int ok;
-
-	ok = yaml_scalar_event_initialize(
-		&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), !quoted, 1,
-		quoted ? YAML_DOUBLE_QUOTED_SCALAR_STYLE :
-			 YAML_ANY_SCALAR_STYLE);
-	y_emit(y, &ev, ok);
-}
-
-static void y_u64(struct yout *y, uint64_t v)
-{
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-	y_scalar(y, buf, false);
-}
-
-static void y_collection(struct yout *y, bool map, bool start, bool flow)
-{
-	yaml_event_t ev;
-	int ok;
-
-	if (map && start)
-		ok = yaml_mapping_start_event_initialize(
-			&ev, NULL, NULL, 1,
-			flow ? YAML_FLOW_MAPPING_STYLE :
-			       YAML_BLOCK_MAPPING_STYLE);
-	else if (map)
-		ok = yaml_mapping_end_event_initialize(&ev);
-	else if (start)
-		ok = yaml_sequence_start_event_initialize(
-			&ev, NULL, NULL, 1,
-			flow ? YAML_FLOW_SEQUENCE_STYLE :
-			       YAML_BLOCK_SEQUENCE_STYLE);
-	else
-		ok = yaml_sequence_end_event_initialize(&ev);
-	y_emit(y, &ev, ok);
-}
-
-static void y_begin(struct yout *y, FILE *out)
-{
-	yaml_event_t ev;
-
-	y->inited = yaml_emitter_initialize(&y->em);
-	y->failed = !y->inited;
-	if (y->failed)
-		return;
-	yaml_emitter_set_output_file(&y->em, out);
-	yaml_emitter_set_unicode(&y->em, 1);
-	yaml_emitter_set_width(&y->em, -1);
-	y_emit(y, &ev,
-	       yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING));
-	y_emit(y, &ev,
-	       yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1));
-	y_collection(y, true, true, false);
-}
-
-/* Close the document; 0, or -1 (errno set) if anything failed. */
-static int y_end(struct yout *y)
-{
-	yaml_event_t ev;
-
-	if (!y->inited) {
-		errno = ENOMEM;
-		return -1;
-	}
-	y_collection(y, true, false, false);
-	y_emit(y, &ev, yaml_document_end_event_initialize(&ev, 1));
-	y_emit(y, &ev, yaml_stream_end_event_initialize(&ev));
-	if (!y->failed && !yaml_emitter_flush(&y->em))
-		y->failed = true;
-	yaml_emitter_delete(&y->em);
-	if (y->failed && !errno)
-		errno = EIO;
-	return y->failed ? -1 : 0;
-}
-
 /*
  * sweep.meta: what merge and a resumed run need, nothing that changes
  * between hosts or runs except `given`:
@@ -645,44 +543,46 @@ static int y_end(struct yout *y)
 static int write_meta(FILE *out, void *arg)
 {
 	const struct sweep *s = arg;
-	struct yout y;
+	struct sim_yaml y;
 	unsigned int i, j;
 
-	y_begin(&y, out);
-	y_scalar(&y, "memcgsim_sweep", false);
-	y_u64(&y, META_VERSION);
-	y_scalar(&y, "scenario", false);
-	y_scalar(&y, s->scenario, true);
-	y_scalar(&y, "given", false);
-	y_scalar(&y, s->given, true);
+	sim_yaml_begin(&y, out);
+	sim_yaml_map_start(&y, false);
+	sim_yaml_plain(&y, "memcgsim_sweep");
+	sim_yaml_u64(&y, META_VERSION);
+	sim_yaml_plain(&y, "scenario");
+	sim_yaml_quoted(&y, s->scenario);
+	sim_yaml_plain(&y, "given");
+	sim_yaml_quoted(&y, s->given);
 	if (s->seed_set) {
-		y_scalar(&y, "seed", false);
-		y_u64(&y, s->seed);
+		sim_yaml_plain(&y, "seed");
+		sim_yaml_u64(&y, s->seed);
 	}
-	y_scalar(&y, "replications", false);
-	y_u64(&y, s->replications);
-	y_scalar(&y, "set", false);
-	y_collection(&y, false, true, true);
+	sim_yaml_plain(&y, "replications");
+	sim_yaml_u64(&y, s->replications);
+	sim_yaml_plain(&y, "set");
+	sim_yaml_seq_start(&y, true);
 	for (i = 0; i < s->nr_sets; i++)
-		y_scalar(&y, s->sets[i], true);
-	y_collection(&y, false, false, true);
-	y_scalar(&y, "vary", false);
-	y_collection(&y, false, true, false);
+		sim_yaml_quoted(&y, s->sets[i]);
+	sim_yaml_seq_end(&y);
+	sim_yaml_plain(&y, "vary");
+	sim_yaml_seq_start(&y, false);
 	for (i = 0; i < s->nr_keys; i++) {
-		y_collection(&y, true, true, false);
-		y_scalar(&y, "key", false);
-		y_scalar(&y, s->keys[i].key, true);
-		y_scalar(&y, "values", false);
-		y_collection(&y, false, true, true);
+		sim_yaml_map_start(&y, false);
+		sim_yaml_plain(&y, "key");
+		sim_yaml_quoted(&y, s->keys[i].key);
+		sim_yaml_plain(&y, "values");
+		sim_yaml_seq_start(&y, true);
 		for (j = 0; j < s->keys[i].nr_values; j++)
-			y_scalar(&y, s->keys[i].values[j], true);
-		y_collection(&y, false, false, true);
-		y_collection(&y, true, false, false);
+			sim_yaml_quoted(&y, s->keys[i].values[j]);
+		sim_yaml_seq_end(&y);
+		sim_yaml_map_end(&y);
 	}
-	y_collection(&y, false, false, false);
-	y_scalar(&y, "points", false);
-	y_u64(&y, s->nr_points);
-	return y_end(&y);
+	sim_yaml_seq_end(&y);
+	sim_yaml_plain(&y, "points");
+	sim_yaml_u64(&y, s->nr_points);
+	sim_yaml_map_end(&y);
+	return sim_yaml_end(&y);
 }
 
 /* Read a list of strings at @key of @map into a new array. */
@@ -1710,7 +1610,7 @@ static void parse_error(struct sim_error *err, const char *path,
  * The next event of @parser: forwarded to @y if @forward, else dropped.
  * Returns its type, or YAML_NO_EVENT after a parse error (@err set).
  */
-static yaml_event_type_t next_event(yaml_parser_t *parser, struct yout *y,
+static yaml_event_type_t next_event(yaml_parser_t *parser, struct sim_yaml *y,
 				    bool forward, yaml_event_t *key,
 				    const char *path, struct sim_error *err)
 {
@@ -1727,14 +1627,14 @@ static yaml_event_type_t next_event(yaml_parser_t *parser, struct yout *y,
 		return type;
 	}
 	if (forward)
-		y_emit(y, &ev, 1);
+		sim_yaml_event(y, &ev, true);
 	else
 		yaml_event_delete(&ev);
 	return type;
 }
 
 /* Forward or drop one node (scalar or whole collection); 0 or -1. */
-static int pass_node(yaml_parser_t *parser, struct yout *y, bool forward,
+static int pass_node(yaml_parser_t *parser, struct sim_yaml *y, bool forward,
 		     const char *path, struct sim_error *err)
 {
 	int depth = 0;
@@ -1762,7 +1662,7 @@ static int pass_node(yaml_parser_t *parser, struct yout *y, bool forward,
  * Forward to @y the top-level entries of the report @path: with
  * @variants, the value of its `variants` key; else every entry but that.
  */
-static int forward_report(struct yout *y, const char *path, bool variants,
+static int forward_report(struct sim_yaml *y, const char *path, bool variants,
 			  struct sim_error *err)
 {
 	yaml_event_type_t type = YAML_NO_EVENT;
@@ -1801,7 +1701,7 @@ static int forward_report(struct yout *y, const char *path, bool variants,
 		want = variants ? is_variants : !is_variants;
 		/* The caller has emitted the key "variants" itself. */
 		if (want && !variants)
-			y_emit(y, &key, 1);
+			sim_yaml_event(y, &key, true);
 		else
 			yaml_event_delete(&key);
 		if (pass_node(&parser, y, want, path, err))
@@ -1825,55 +1725,54 @@ static int write_merged_yaml(FILE *out, void *arg)
 	struct merge *m = arg;
 	const struct sweep *s = m->s;
 	unsigned int idx[SWEEP_MAX_KEYS], i, k;
-	struct yout y;
+	struct sim_yaml y;
 	char *path;
 	int ret = 0;
 
-	y_begin(&y, out);
+	sim_yaml_begin(&y, out);
+	sim_yaml_map_start(&y, false);
 	path = point_path(s, 0, "yaml");
 	ret = forward_report(&y, path, false, &m->err);
 	free(path);
-	y_scalar(&y, "vary", false);
-	y_collection(&y, false, true, false);
+	sim_yaml_plain(&y, "vary");
+	sim_yaml_seq_start(&y, false);
 	for (k = 0; k < s->nr_keys; k++) {
-		y_collection(&y, true, true, false);
-		y_scalar(&y, "key", false);
-		y_scalar(&y, s->keys[k].key, false);
-		y_scalar(&y, "values", false);
-		y_collection(&y, false, true, true);
+		sim_yaml_map_start(&y, false);
+		sim_yaml_plain(&y, "key");
+		sim_yaml_plain(&y, s->keys[k].key);
+		sim_yaml_plain(&y, "values");
+		sim_yaml_seq_start(&y, true);
 		for (i = 0; i < s->keys[k].nr_values; i++)
-			y_scalar(&y, s->keys[k].values[i], false);
-		y_collection(&y, false, false, true);
-		y_collection(&y, true, false, false);
+			sim_yaml_plain(&y, s->keys[k].values[i]);
+		sim_yaml_seq_end(&y);
+		sim_yaml_map_end(&y);
 	}
-	y_collection(&y, false, false, false);
-	y_scalar(&y, "points", false);
-	y_collection(&y, false, true, false);
+	sim_yaml_seq_end(&y);
+	sim_yaml_plain(&y, "points");
+	sim_yaml_seq_start(&y, false);
 	for (i = 0; i < s->nr_points && !ret && !y.failed; i++) {
 		point_index(s, i, idx);
-		y_collection(&y, true, true, false);
-		y_scalar(&y, "point", false);
-		y_u64(&y, i);
-		y_scalar(&y, "set", false);
-		y_collection(&y, true, true, false);
+		sim_yaml_map_start(&y, false);
+		sim_yaml_plain(&y, "point");
+		sim_yaml_u64(&y, i);
+		sim_yaml_plain(&y, "set");
+		sim_yaml_map_start(&y, false);
 		for (k = 0; k < s->nr_keys; k++) {
-			y_scalar(&y, s->keys[k].key, false);
-			y_scalar(&y, s->keys[k].values[idx[k]], false);
+			sim_yaml_plain(&y, s->keys[k].key);
+			sim_yaml_plain(&y, s->keys[k].values[idx[k]]);
 		}
-		y_collection(&y, true, false, false);
-		y_scalar(&y, "variants", false);
+		sim_yaml_map_end(&y);
+		sim_yaml_plain(&y, "variants");
 		path = point_path(s, i, "yaml");
 		ret = forward_report(&y, path, true, &m->err);
 		free(path);
-		y_collection(&y, true, false, false);
+		sim_yaml_map_end(&y);
 	}
-	y_collection(&y, false, false, false);
-	if (ret) {
-		y.failed = true;
-		y_end(&y);
-		return -1;
-	}
-	return y_end(&y);
+	sim_yaml_seq_end(&y);
+	if (ret)
+		y.failed = true; /* @m->err says why */
+	sim_yaml_map_end(&y);
+	return sim_yaml_end(&y);
 }
 
 /* "3, 5-9, 12": the points of @s that are not done, at most @size bytes. */

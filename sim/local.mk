@@ -9,4 +9,5 @@ libsim_a_SOURCES += \
 	%reldir%/scenario.c %reldir%/scenario.h \
 	%reldir%/file.c %reldir%/file.h \
 	%reldir%/report.c %reldir%/report.h \
+	%reldir%/yaml_emit.c %reldir%/yaml_emit.h \
 	%reldir%/trace.c %reldir%/trace.h
