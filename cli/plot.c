@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "cli/plot.h"
+#include "sim/csv.h"
 #include "sim/file.h"
 #include "sim/scenario.h"
 
@@ -747,146 +748,60 @@ static int plan_run(struct plot_plan *p, const struct scenario_node *root,
 
 /* ---- a sweep (CSV) ---- */
 
-struct csv_row {
-	char **f; /* fields, unquoted */
+/* A sweep.csv in memory: its records, the header first. */
+struct sheet_row {
+	struct csv_field *f; /* fields, unquoted (sim/csv.h) */
 	unsigned int n;
 	unsigned int line; /* one-based line of the file */
 };
 
-struct csv {
-	struct csv_row *rows;
+struct sheet {
+	struct sheet_row *rows;
 	unsigned int nr;
 };
 
-static void csv_release(struct csv *c)
+static void sheet_release(struct sheet *c)
 {
-	unsigned int i, j;
+	unsigned int i;
 
-	for (i = 0; i < c->nr; i++) {
-		for (j = 0; j < c->rows[i].n; j++)
-			free(c->rows[i].f[j]);
-		free(c->rows[i].f);
-	}
+	for (i = 0; i < c->nr; i++)
+		csv_fields_free(c->rows[i].f, c->rows[i].n);
 	free(c->rows);
 	c->rows = NULL;
 	c->nr = 0;
 }
 
-static int csv_push_field(struct csv_row *r, const char *s, size_t len)
+/* Parse @len bytes at @buf into @c: RFC 4180, blank lines skipped. */
+static int sheet_parse(const char *path, const char *buf, size_t len,
+		       struct sheet *c, struct sim_error *err)
 {
-	char **grown = realloc(r->f, (r->n + 1) * sizeof(*grown));
+	struct sheet_row *grown, *row;
+	struct csv_reader r;
+	int got;
 
-	if (!grown)
-		return -ENOMEM;
-	r->f = grown;
-	r->f[r->n] = malloc(len + 1);
-	if (!r->f[r->n])
-		return -ENOMEM;
-	memcpy(r->f[r->n], s, len);
-	r->f[r->n][len] = '\0';
-	r->n++;
-	return 0;
-}
-
-/*
- * csv_parse() - RFC 4180: fields separated by commas, in double quotes
- * when they hold a comma, quote or line break (a quote doubled), lines
- * ended by LF or CRLF. Blank lines are skipped. @buf is NUL-terminated
- * and holds no other NUL.
- */
-static int csv_parse(const char *path, const char *buf, struct csv *c,
-		     struct sim_error *err)
-{
-	unsigned int line = 1;
-	const char *s = buf;
-	char *field = NULL;
-	size_t cap = 0;
-
-	while (*s) {
-		struct csv_row row = { .line = line };
-		struct csv_row *grown;
-
-		if (*s == '\n' || (*s == '\r' && s[1] == '\n')) {
-			s += *s == '\r' ? 2 : 1;
-			line++;
-			continue;
-		}
-		for (;;) {
-			size_t len = 0;
-
-			if (*s == '"') {
-				unsigned int start = line;
-
-				for (s++;; s++) {
-					if (!*s) {
-						sim_error_set(
-							err, path, start, 1,
-							"a quoted field is not closed");
-						goto out_err;
-					}
-					if (*s == '"' && s[1] != '"')
-						break;
-					if (*s == '"')
-						s++;
-					if (*s == '\n')
-						line++;
-					if (len + 1 >= cap) {
-						char *g = realloc(field,
-								  cap * 2 + 64);
-
-						if (!g)
-							goto out_nomem;
-						field = g;
-						cap = cap * 2 + 64;
-					}
-					field[len++] = *s;
-				}
-				s++;
-				if (*s && *s != ',' && *s != '\n' &&
-				    !(*s == '\r' && s[1] == '\n')) {
-					sim_error_set(
-						err, path, line, 1,
-						"expected a comma or the end of the line after a quoted field");
-					goto out_err;
-				}
-				if (csv_push_field(&row, field ? field : "",
-						   len))
-					goto out_nomem;
-			} else {
-				const char *e = s;
-
-				while (*e && *e != ',' && *e != '\n' &&
-				       !(*e == '\r' && e[1] == '\n'))
-					e++;
-				if (csv_push_field(&row, s, (size_t)(e - s)))
-					goto out_nomem;
-				s = e;
-			}
-			if (*s != ',')
-				break;
-			s++;
-		}
+	csv_reader_init(&r, path, buf, len, CSV_BLANK_LINES);
+	for (;;) {
+		got = csv_read_record(&r, err);
+		if (got <= 0)
+			break;
 		grown = realloc(c->rows, (c->nr + 1) * sizeof(*grown));
-		if (!grown)
-			goto out_nomem;
+		if (!grown) {
+			sim_error_set(err, path, 0, 0, "out of memory");
+			got = -1;
+			break;
+		}
 		c->rows = grown;
-		c->rows[c->nr++] = row;
-		continue;
-out_nomem:
-		sim_error_set(err, path, line, 1, "out of memory");
-out_err:
-		while (row.n)
-			free(row.f[--row.n]);
-		free(row.f);
-		free(field);
-		return -EINVAL;
+		row = &grown[c->nr++];
+		row->line = r.fields[0].line;
+		row->f = csv_take_fields(&r, &row->n);
 	}
-	free(field);
-	return 0;
+	csv_reader_release(&r);
+	return got < 0 ? -EINVAL : 0;
 }
 
 /* Read @path whole (at most 64 MiB) and parse it. */
-static int csv_read(const char *path, struct csv *c, struct sim_error *err)
+static int sheet_read(const char *path, struct sheet *c,
+		      struct sim_error *err)
 {
 	const size_t max = 64u << 20;
 	size_t len = 0, n;
@@ -917,8 +832,7 @@ static int csv_read(const char *path, struct csv *c, struct sim_error *err)
 			      "not a sweep.csv: binary data (a NUL byte)");
 		ret = -EINVAL;
 	} else {
-		buf[len] = '\0';
-		ret = csv_parse(path, buf, c, err);
+		ret = sheet_parse(path, buf, len, c, err);
 	}
 	free(buf);
 	fclose(f);
@@ -942,12 +856,12 @@ static bool parse_number(const char *s, double *v)
 	return is_number(s, v) && isfinite(*v);
 }
 
-static int csv_col(const struct csv_row *h, const char *name)
+static int sheet_col(const struct sheet_row *h, const char *name)
 {
 	unsigned int i;
 
 	for (i = 0; i < h->n; i++)
-		if (!strcmp(h->f[i], name))
+		if (!strcmp(h->f[i].text, name))
 			return (int)i;
 	return -1;
 }
@@ -974,19 +888,19 @@ static int point_cmp(const void *a, const void *b)
 }
 
 /* The title of @row's line in the picture against key column @k. */
-static char *series_title(const struct csv *c, const struct csv_row *row, int k,
+static char *series_title(const struct sheet *c, const struct sheet_row *row, int k,
 			  int variant)
 {
-	const struct csv_row *h = &c->rows[0];
+	const struct sheet_row *h = &c->rows[0];
 	struct text t;
 	int j;
 
 	if (text_open(&t))
 		return NULL;
-	fputs(row->f[variant], t.f);
+	fputs(row->f[variant].text, t.f);
 	for (j = 1; j < variant; j++)
 		if (j != k)
-			fprintf(t.f, " %s=%s", h->f[j], row->f[j]);
+			fprintf(t.f, " %s=%s", h->f[j].text, row->f[j].text);
 	if (text_close(&t))
 		return NULL;
 	return t.buf;
@@ -1045,10 +959,10 @@ static int series_add(struct series **ss, unsigned int *nr, char *title,
  * every value is a number, else the rank of the value among the values in
  * the order they first appear.
  */
-static int plan_sweep_key(struct plot_plan *p, const struct csv *c, int k,
+static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int k,
 			  int variant, int thr, int unit, struct sim_error *err)
 {
-	const struct csv_row *h = &c->rows[0];
+	const struct sheet_row *h = &c->rows[0];
 	const char **values = NULL;
 	struct series *ss = NULL;
 	unsigned int nv = 0, nr = 0, i, j;
@@ -1060,7 +974,7 @@ static int plan_sweep_key(struct plot_plan *p, const struct csv *c, int k,
 	int ret = -ENOMEM;
 
 	for (i = 1; i < c->nr; i++) {
-		const char *s = c->rows[i].f[k];
+		const char *s = c->rows[i].f[k].text;
 
 		if (name_index(values, nv, s) < 0) {
 			const char **grown =
@@ -1079,18 +993,18 @@ static int plan_sweep_key(struct plot_plan *p, const struct csv *c, int k,
 		}
 	}
 	for (i = 1; i < c->nr; i++) {
-		const struct csv_row *row = &c->rows[i];
-		struct point pt = { .label = row->f[k], .order = i };
+		const struct sheet_row *row = &c->rows[i];
+		struct point pt = { .label = row->f[k].text, .order = i };
 		char *title;
 
-		if (!parse_number(row->f[thr], &pt.y))
+		if (!parse_number(row->f[thr].text, &pt.y))
 			continue; /* no result at this point */
 		if (numeric)
-			parse_number(row->f[k], &pt.x);
+			parse_number(row->f[k].text, &pt.x);
 		else
-			pt.x = name_index(values, nv, row->f[k]);
+			pt.x = name_index(values, nv, row->f[k].text);
 		if (!*u && unit >= 0)
-			u = row->f[unit];
+			u = row->f[unit].text;
 		title = series_title(c, row, k, variant);
 		if (!title || series_add(&ss, &nr, title, &pt))
 			goto out;
@@ -1107,7 +1021,7 @@ static int plan_sweep_key(struct plot_plan *p, const struct csv *c, int k,
 	}
 	fprintf(data.f,
 		"# memcgsim plot: throughput against %s, %s; plots/throughput.gp\n",
-		h->f[k], p->name);
+		h->f[k].text, p->name);
 	for (i = 0; i < nr; i++) {
 		if (i)
 			fputs("\n\n", data.f);
@@ -1122,9 +1036,9 @@ static int plan_sweep_key(struct plot_plan *p, const struct csv *c, int k,
 		}
 	}
 	snprintf(label, sizeof(label), "%s: throughput against %s", p->name,
-		 h->f[k]);
+		 h->f[k].text);
 	put_gp_var(gp.f, "title", label);
-	put_gp_var(gp.f, "xlabel", h->f[k]);
+	put_gp_var(gp.f, "xlabel", h->f[k].text);
 	if (*u)
 		snprintf(label, sizeof(label), "throughput (%s)", u);
 	else
@@ -1133,7 +1047,7 @@ static int plan_sweep_key(struct plot_plan *p, const struct csv *c, int k,
 	/* Batch sizes and CPU counts grow by factors: a log scale. */
 	fprintf(gp.f, "logx=%d; categories=%d; ",
 		numeric && lo > 0 && hi / lo >= 8 ? 1 : 0, numeric ? 0 : 1);
-	ret = plan_finish(p, PLOT_THROUGHPUT, "throughput-vs-", h->f[k], &data,
+	ret = plan_finish(p, PLOT_THROUGHPUT, "throughput-vs-", h->f[k].text, &data,
 			  &gp, err);
 	goto out_free;
 out:
@@ -1197,13 +1111,13 @@ static void sweep_name(char *dst, size_t size, const char *path, bool dir)
 static int plan_sweep(struct plot_plan *p, const char *path,
 		      const struct plot_opts *o, struct sim_error *err)
 {
-	struct csv c = { 0 };
-	const struct csv_row *h;
+	struct sheet c = { 0 };
+	const struct sheet_row *h;
 	int variant, thr, unit, k, ret;
 	unsigned int i;
 	double x;
 
-	ret = csv_read(path, &c, err);
+	ret = sheet_read(path, &c, err);
 	if (ret)
 		goto out;
 	ret = -EINVAL;
@@ -1212,7 +1126,7 @@ static int plan_sweep(struct plot_plan *p, const char *path,
 		goto out;
 	}
 	h = &c.rows[0];
-	if (strcmp(h->f[0], "point")) {
+	if (strcmp(h->f[0].text, "point")) {
 		/* `memcgsim run -f csv` starts with the variant. */
 		const char *hint =
 			" (the CSV of one run: plot its YAML instead, memcgsim run -f yaml -o results.yaml)";
@@ -1220,12 +1134,12 @@ static int plan_sweep(struct plot_plan *p, const char *path,
 		sim_error_set(
 			err, path, 1, 1,
 			"not a sweep.csv: the first column is '%s', expected 'point'%s",
-			h->f[0], strcmp(h->f[0], "variant") ? "" : hint);
+			h->f[0].text, strcmp(h->f[0].text, "variant") ? "" : hint);
 		goto out;
 	}
-	variant = csv_col(h, "variant");
-	thr = csv_col(h, "throughput");
-	unit = csv_col(h, "unit");
+	variant = sheet_col(h, "variant");
+	thr = sheet_col(h, "throughput");
+	unit = sheet_col(h, "unit");
 	if (variant < 2 || thr < 0) {
 		sim_error_set(
 			err, path, 1, 1,
@@ -1240,11 +1154,11 @@ static int plan_sweep(struct plot_plan *p, const char *path,
 				h->n, c.rows[i].n);
 			goto out;
 		}
-		if (*c.rows[i].f[thr] && !is_number(c.rows[i].f[thr], &x)) {
+		if (*c.rows[i].f[thr].text && !is_number(c.rows[i].f[thr].text, &x)) {
 			sim_error_set(
 				err, path, c.rows[i].line, 1,
 				"throughput: expected a number, found '%s'",
-				c.rows[i].f[thr]);
+				c.rows[i].f[thr].text);
 			goto out;
 		}
 	}
@@ -1258,7 +1172,7 @@ static int plan_sweep(struct plot_plan *p, const char *path,
 	for (k = 1; k < variant && !ret; k++)
 		ret = plan_sweep_key(p, &c, k, variant, thr, unit, err);
 out:
-	csv_release(&c);
+	sheet_release(&c);
 	return ret;
 }
 

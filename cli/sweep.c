@@ -45,6 +45,7 @@
 #include <yaml.h>
 
 #include "cli/sweep.h"
+#include "sim/csv.h"
 #include "sim/file.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
@@ -1405,196 +1406,153 @@ static int read_whole(const char *path, char **buf, size_t *len,
 	return 0;
 }
 
-/* One CSV record: its fields as they are written (quotes kept). */
-struct csv_rec {
-	unsigned int nr, cap;
-	const char **start;
-	size_t *len;
-};
-
-static void csv_rec_add(struct csv_rec *r, const char *start, size_t len)
-{
-	if (r->nr == r->cap) {
-		const char **start;
-		size_t *len;
-
-		r->cap = r->cap ? 2 * r->cap : 64;
-		start = realloc(r->start, r->cap * sizeof(*start));
-		SIM_BUG_ON(!start);
-		r->start = start;
-		len = realloc(r->len, r->cap * sizeof(*len));
-		SIM_BUG_ON(!len);
-		r->len = len;
-	}
-	r->start[r->nr] = start;
-	r->len[r->nr++] = len;
-}
-
-/* Split the record at @p (before @end) into @r; return where the next begins. */
-static const char *csv_record(const char *p, const char *end, struct csv_rec *r)
-{
-	const char *f;
-	bool quoted;
-
-	r->nr = 0;
-	for (;;) {
-		f = p;
-		quoted = false;
-		while (p < end && (quoted || (*p != ',' && *p != '\n'))) {
-			if (*p == '"')
-				quoted = !quoted;
-			p++;
-		}
-		csv_rec_add(r, f, (size_t)(p - f));
-		if (p >= end)
-			return end;
-		if (*p++ == '\n')
-			return p;
-	}
-}
-
-static void csv_put(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 /* The merge's state: the sweep, and the union of the points' columns. */
 struct merge {
 	const struct sweep *s;
 	unsigned int nr_cols;
-	char **cols; /* raw header fields */
-	struct csv_rec rec;
+	char **cols; /* header fields, unquoted */
 	struct sim_error err; /* why a writer failed, if not I/O */
 };
 
-static int col_index(struct merge *m, const char *f, size_t len, bool add)
+static int col_index(struct merge *m, const char *name, bool add)
 {
 	unsigned int i;
 	char **grown;
 
 	for (i = 0; i < m->nr_cols; i++)
-		if (strlen(m->cols[i]) == len && !memcmp(m->cols[i], f, len))
+		if (!strcmp(m->cols[i], name))
 			return (int)i;
 	if (!add)
 		return -1;
 	grown = realloc(m->cols, (m->nr_cols + 1) * sizeof(*grown));
 	SIM_BUG_ON(!grown);
 	m->cols = grown;
-	m->cols[m->nr_cols] = strndup(f, len);
-	SIM_BUG_ON(!m->cols[m->nr_cols]);
+	m->cols[m->nr_cols] = xstrdup(name);
 	return (int)m->nr_cols++;
+}
+
+/* A point's CSV file being read: its name and text outlive the reader. */
+struct point_csv {
+	char *path;
+	char *buf;
+	struct csv_reader r;
+};
+
+static void point_csv_close(struct point_csv *pc)
+{
+	csv_reader_release(&pc->r);
+	free(pc->buf);
+	free(pc->path);
+}
+
+/*
+ * Start reading point @point's CSV file with @pc, and read its header.
+ * Return 0, or -1 with @err set (and nothing to close).
+ */
+static int point_csv_open(const struct sweep *s, unsigned int point,
+			  struct point_csv *pc, struct sim_error *err)
+{
+	size_t len;
+	int got;
+
+	pc->path = point_path(s, point, "csv");
+	if (read_whole(pc->path, &pc->buf, &len, err)) {
+		free(pc->path);
+		return -1;
+	}
+	csv_reader_init(&pc->r, pc->path, pc->buf, len, CSV_BLANK_LINES);
+	got = csv_read_record(&pc->r, err);
+	if (!got || (got > 0 && pc->r.nr_fields == 1 &&
+		     !pc->r.fields[0].text[0])) {
+		sim_error_set(err, pc->path, 0, 0, "empty CSV file");
+		got = -1;
+	}
+	if (got > 0)
+		return 0;
+	point_csv_close(pc);
+	return -1;
 }
 
 /* Pass 1: the union of the points' CSV columns. */
 static int merge_columns(struct merge *m, struct sim_error *err)
 {
+	struct point_csv pc;
 	unsigned int i, j;
-	size_t len;
-	char *buf, *path;
 
 	for (i = 0; i < m->s->nr_points; i++) {
-		path = point_path(m->s, i, "csv");
-		if (read_whole(path, &buf, &len, err)) {
-			free(path);
+		if (point_csv_open(m->s, i, &pc, err))
 			return -1;
-		}
-		csv_record(buf, buf + len, &m->rec);
-		if (!len || (m->rec.nr == 1 && !m->rec.len[0])) {
-			sim_error_set(err, path, 0, 0, "empty CSV file");
-			free(buf);
-			free(path);
-			return -1;
-		}
-		for (j = 0; j < m->rec.nr; j++)
-			col_index(m, m->rec.start[j], m->rec.len[j], true);
-		free(buf);
-		free(path);
+		for (j = 0; j < pc.r.nr_fields; j++)
+			col_index(m, pc.r.fields[j].text, true);
+		point_csv_close(&pc);
 	}
 	return 0;
 }
 
 /* Point @point's rows, prefixed and in the union's column order. */
 static int merge_csv_point(struct merge *m, unsigned int point, FILE *out,
-			   int *map, const char **start, size_t *flen)
+			   int *map, const char **val)
 {
 	unsigned int idx[SWEEP_MAX_KEYS], i, nr_head;
 	const struct sweep *s = m->s;
-	char *buf, *path = point_path(s, point, "csv");
-	const char *p, *end;
-	size_t len;
+	struct point_csv pc;
+	struct csv_reader *r = &pc.r;
+	int got;
 
-	if (read_whole(path, &buf, &len, &m->err)) {
-		free(path);
+	if (point_csv_open(s, point, &pc, &m->err))
 		return -1;
-	}
-	free(path);
-	end = buf + len;
-	p = csv_record(buf, end, &m->rec);
-	nr_head = m->rec.nr;
+	nr_head = r->nr_fields;
 	for (i = 0; i < nr_head; i++)
-		map[i] = col_index(m, m->rec.start[i], m->rec.len[i], false);
+		map[i] = col_index(m, r->fields[i].text, false);
 	point_index(s, point, idx);
-	while (p < end) {
-		p = csv_record(p, end, &m->rec);
+	for (;;) {
+		got = csv_read_record(r, &m->err);
+		if (got <= 0)
+			break;
 		for (i = 0; i < m->nr_cols; i++)
-			flen[i] = 0;
-		if (m->rec.nr == 1 && !m->rec.len[0])
-			continue; /* a blank line */
-		for (i = 0; i < m->rec.nr && i < nr_head; i++) {
-			if (map[i] < 0)
-				continue;
-			start[map[i]] = m->rec.start[i];
-			flen[map[i]] = m->rec.len[i];
-		}
+			val[i] = NULL;
+		for (i = 0; i < r->nr_fields && i < nr_head; i++)
+			if (map[i] >= 0)
+				val[map[i]] = r->fields[i].text;
 		fprintf(out, "%u", point);
 		for (i = 0; i < s->nr_keys; i++) {
 			fputc(',', out);
-			csv_put(out, s->keys[i].values[idx[i]]);
+			csv_write_field(out, s->keys[i].values[idx[i]]);
 		}
 		for (i = 0; i < m->nr_cols; i++) {
 			fputc(',', out);
-			if (flen[i])
-				fwrite(start[i], 1, flen[i], out);
+			if (val[i])
+				csv_write_field(out, val[i]);
 		}
 		fputc('\n', out);
 	}
-	free(buf);
-	return 0;
+	point_csv_close(&pc);
+	return got;
 }
 
 static int write_merged_csv(FILE *out, void *arg)
 {
 	struct merge *m = arg;
 	int *map = calloc(m->nr_cols + 1, sizeof(*map));
-	const char **start = calloc(m->nr_cols + 1, sizeof(*start));
-	size_t *flen = calloc(m->nr_cols + 1, sizeof(*flen));
+	const char **val = calloc(m->nr_cols + 1, sizeof(*val));
 	unsigned int i;
 	int ret = 0;
 
-	SIM_BUG_ON(!map || !start || !flen);
+	SIM_BUG_ON(!map || !val);
 	fputs("point", out);
 	for (i = 0; i < m->s->nr_keys; i++) {
 		fputc(',', out);
-		csv_put(out, m->s->keys[i].key);
+		csv_write_field(out, m->s->keys[i].key);
 	}
-	for (i = 0; i < m->nr_cols; i++)
-		fprintf(out, ",%s", m->cols[i]);
+	for (i = 0; i < m->nr_cols; i++) {
+		fputc(',', out);
+		csv_write_field(out, m->cols[i]);
+	}
 	fputc('\n', out);
 	for (i = 0; i < m->s->nr_points && !ret; i++)
-		ret = merge_csv_point(m, i, out, map, start, flen);
+		ret = merge_csv_point(m, i, out, map, val);
 	free(map);
-	free(start);
-	free(flen);
+	free(val);
 	return ret || ferror(out) ? -1 : 0;
 }
 
@@ -1872,8 +1830,6 @@ out:
 	for (i = 0; i < m.nr_cols; i++)
 		free(m.cols[i]);
 	free(m.cols);
-	free(m.rec.start);
-	free(m.rec.len);
 	sweep_destroy(&s);
 	return ret;
 }

@@ -7,6 +7,7 @@ libsim_a_SOURCES += \
 	%reldir%/engine.c %reldir%/engine.h %reldir%/co.h \
 	%reldir%/stats.c %reldir%/stats.h \
 	%reldir%/scenario.c %reldir%/scenario.h \
+	%reldir%/csv.c %reldir%/csv.h \
 	%reldir%/file.c %reldir%/file.h \
 	%reldir%/report.c %reldir%/report.h \
 	%reldir%/yaml_emit.c %reldir%/yaml_emit.h \

@@ -33,7 +33,8 @@
  *
  * YAML (REPORT_YAML) goes through the libyaml emitter; numbers are written
  * with sim_format_double(), strings that could read back as something else
- * than a string are single-quoted. CSV (REPORT_CSV) follows RFC 4180.
+ * than a string are single-quoted. CSV (REPORT_CSV) follows RFC 4180,
+ * through sim/csv.h.
  *
  * Allocation failures are sticky: the recording functions return nothing,
  * so they mark the report, and report_write() then fails with ENOMEM.
@@ -47,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/csv.h"
 #include "sim/report.h"
 #include "sim/util.h"
 #include "sim/yaml_emit.h"
@@ -1201,23 +1203,6 @@ static int write_yaml(const struct report *r, FILE *out)
 /* ------------------------------------------------------------------ */
 /* CSV                                                                */
 
-static void csv_field(FILE *out, const char *s)
-{
-	const char *p;
-
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (p = s; *p; p++) {
-		if (*p == '"')
-			fputc('"', out);
-		fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
 static void csv_num(FILE *out, double v)
 {
 	char buf[40];
@@ -1324,13 +1309,13 @@ static int write_csv(const struct report *r, FILE *out)
 		double pct;
 		int vb;
 
-		csv_field(out, v->name);
+		csv_write_field(out, v->name);
 		fputc(',', out);
 		if (p)
 			csv_num(out, p->value);
 		fputc(',', out);
 		if (p)
-			csv_field(out, r->metrics[p->metric].unit);
+			csv_write_field(out, r->metrics[p->metric].unit);
 		fputc(',', out);
 		vb = variant_base(r, i, base);
 		vbp = vb >= 0 && r->variants[vb].nr_values ?
