@@ -1411,6 +1411,7 @@ struct merge {
 	const struct sweep *s;
 	unsigned int nr_cols;
 	char **cols; /* header fields, unquoted */
+	unsigned int max_head; /* the most fields of a point's header */
 	struct sim_error err; /* why a writer failed, if not I/O */
 };
 
@@ -1484,6 +1485,8 @@ static int merge_columns(struct merge *m, struct sim_error *err)
 			return -1;
 		for (j = 0; j < pc.r.nr_fields; j++)
 			col_index(m, pc.r.fields[j].text, true);
+		if (pc.r.nr_fields > m->max_head)
+			m->max_head = pc.r.nr_fields;
 		point_csv_close(&pc);
 	}
 	return 0;
@@ -1501,7 +1504,8 @@ static int merge_csv_point(struct merge *m, unsigned int point, FILE *out,
 
 	if (point_csv_open(s, point, &pc, &m->err))
 		return -1;
-	nr_head = r->nr_fields;
+	/* A file changed since pass 1 keeps its extra columns to itself. */
+	nr_head = r->nr_fields < m->max_head ? r->nr_fields : m->max_head;
 	for (i = 0; i < nr_head; i++)
 		map[i] = col_index(m, r->fields[i].text, false);
 	point_index(s, point, idx);
@@ -1533,7 +1537,7 @@ static int merge_csv_point(struct merge *m, unsigned int point, FILE *out,
 static int write_merged_csv(FILE *out, void *arg)
 {
 	struct merge *m = arg;
-	int *map = calloc(m->nr_cols + 1, sizeof(*map));
+	int *map = calloc(m->max_head + 1, sizeof(*map));
 	const char **val = calloc(m->nr_cols + 1, sizeof(*val));
 	unsigned int i;
 	int ret = 0;
