@@ -8,6 +8,7 @@ libsim_a_SOURCES += \
 	%reldir%/explain.c %reldir%/explain.h \
 	%reldir%/validate.c %reldir%/validate.h \
 	%reldir%/plot.c %reldir%/plot.h \
-	%reldir%/sweep.c %reldir%/sweep.h \
+	%reldir%/sweep.c %reldir%/sweep.h %reldir%/sweep_internal.h \
+	%reldir%/sweep_jobs.c %reldir%/sweep_merge.c \
 	%reldir%/compare.c %reldir%/compare.h
 memcgsim_SOURCES = %reldir%/memcgsim.c

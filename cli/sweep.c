@@ -1,51 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cli/sweep.c - parameter sweeps: points, their files, local jobs,
- * plans and the merge. See cli/sweep.h for the theory of operation.
- *
- * A local sweep with N jobs, and what each process does:
- *
- *	parent                        child (one per point, at most N)
- *	------                        -----
- *	block INT TERM HUP CHLD
- *	fork  ----------------------> restore signals, run the point,
- *	                              write NNNN.yaml and NNNN.csv with
- *	                              INT TERM HUP held back, _exit(0);
- *	                              on failure send struct sim_error
- *	                              down the pipe first and _exit(1)
- *	sigsuspend() until SIGCHLD
- *	  or a stop signal; reap
- *	  (WNOHANG), count, fork more
- *	on a stop signal: SIGTERM to
- *	  every child, reap them all,
- *	  remove a killed child's
- *	  temporary files
- *	merge (sweep_merge())
- *
- * The signals stay blocked in the parent except inside sigsuspend(), so a
- * SIGCHLD or SIGTERM can never slip in between the check and the wait.
+ * cli/sweep.c - parameter sweeps: points, their files, sweep.meta, plans
+ * and running one point. See cli/sweep.h for the theory of operation; the
+ * local pool of jobs is in cli/sweep_jobs.c, the merge in
+ * cli/sweep_merge.c.
  */
 #define _GNU_SOURCE
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
-
-#include <yaml.h>
 
 #include "cli/sweep.h"
-#include "sim/csv.h"
+#include "cli/sweep_internal.h"
 #include "sim/file.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
@@ -55,10 +28,9 @@
 #define META_NAME "sweep.meta"
 #define META_VERSION 1
 
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
-#define NR_STOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
+const int sweep__stop_signals[SWEEP__NR_STOP_SIGNALS] = { SIGINT, SIGTERM, SIGHUP };
 
-static char *xstrdup(const char *s)
+char *sweep__xstrdup(const char *s)
 {
 	char *p = strdup(s);
 
@@ -66,10 +38,7 @@ static char *xstrdup(const char *s)
 	return p;
 }
 
-static char *xasprintf(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static char *xasprintf(const char *fmt, ...)
+char *sweep__xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *p;
@@ -199,14 +168,14 @@ static char *abs_path(const char *path)
 	char cwd[PATH_MAX];
 
 	if (path[0] == '/')
-		return xstrdup(path);
+		return sweep__xstrdup(path);
 	while (path[0] == '.' && path[1] == '/')
 		path += 2;
 	if (!getcwd(cwd, sizeof(cwd)))
-		return xstrdup(path);
+		return sweep__xstrdup(path);
 	if (!strcmp(path, "."))
-		return xstrdup(cwd);
-	return xasprintf("%s%s%s", cwd, strcmp(cwd, "/") ? "/" : "", path);
+		return sweep__xstrdup(cwd);
+	return sweep__xasprintf("%s%s%s", cwd, strcmp(cwd, "/") ? "/" : "", path);
 }
 
 /* The default output directory: sweep-<scenario name> (else file name). */
@@ -223,14 +192,14 @@ static char *default_dir(const char *scenario)
 	    scenario_string(tree, "scenario", false, NULL, &name, &ignored))
 		name = NULL;
 	if (name && *name) {
-		dir = xasprintf("sweep-%s", name);
+		dir = sweep__xasprintf("sweep-%s", name);
 	} else {
 		base = strrchr(scenario, '/');
 		base = base ? base + 1 : scenario;
 		len = strlen(base);
 		if (len > 5 && !strcmp(base + len - 5, ".yaml"))
 			len -= 5;
-		dir = xasprintf("sweep-%.*s", (int)len, base);
+		dir = sweep__xasprintf("sweep-%.*s", (int)len, base);
 	}
 	scenario_free(tree);
 	for (p = dir; *p; p++)
@@ -293,7 +262,7 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 		real = abs_path(scenario);
 	}
 	s->scenario = real;
-	s->given = xstrdup(scenario);
+	s->given = sweep__xstrdup(scenario);
 	if (dir) {
 		s->dir = abs_path(dir);
 	} else {
@@ -305,7 +274,7 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 	s->sets = calloc(o->nr_sets + 1, sizeof(*s->sets));
 	SIM_BUG_ON(!s->sets);
 	for (i = 0; i < o->nr_sets; i++)
-		s->sets[i] = xstrdup(o->sets[i]);
+		s->sets[i] = sweep__xstrdup(o->sets[i]);
 	s->nr_sets = o->nr_sets;
 	s->seed_set = o->seed_set;
 	s->seed = o->seed;
@@ -316,7 +285,7 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 }
 
 /* Which value of each key point @point takes: @idx[k]. */
-static void point_index(const struct sweep *s, unsigned int point,
+void sweep__point_index(const struct sweep *s, unsigned int point,
 			unsigned int *idx)
 {
 	unsigned int k = s->nr_keys;
@@ -338,9 +307,9 @@ static char **point_sets(const struct sweep *s, const unsigned int *idx)
 
 	SIM_BUG_ON(!sets);
 	for (i = 0; i < s->nr_sets; i++)
-		sets[i] = xstrdup(s->sets[i]);
+		sets[i] = sweep__xstrdup(s->sets[i]);
 	for (i = 0; i < s->nr_keys; i++)
-		sets[s->nr_sets + i] = xasprintf("%s=%s", s->keys[i].key,
+		sets[s->nr_sets + i] = sweep__xasprintf("%s=%s", s->keys[i].key,
 						 s->keys[i].values[idx[i]]);
 	return sets;
 }
@@ -362,7 +331,7 @@ static void point_desc(const struct sweep *s, unsigned int point, char *buf,
 	size_t len = 0;
 
 	buf[0] = '\0';
-	point_index(s, point, idx);
+	sweep__point_index(s, point, idx);
 	for (i = 0; i < s->nr_keys && len < size; i++)
 		len += (size_t)snprintf(buf + len, size - len, "%s%s=%s",
 					i ? " " : "", s->keys[i].key,
@@ -459,10 +428,10 @@ int sweep_check(const struct sweep *s, struct sim_error *err)
 
 /* ---- files ---- */
 
-static char *point_path(const struct sweep *s, unsigned int point,
+char *sweep__point_path(const struct sweep *s, unsigned int point,
 			const char *ext)
 {
-	return xasprintf("%s/points/%04u.%s", s->dir, point, ext);
+	return sweep__xasprintf("%s/points/%04u.%s", s->dir, point, ext);
 }
 
 static bool exists(const char *path)
@@ -481,8 +450,8 @@ static bool exists(const char *path)
  */
 bool sweep_point_done(const struct sweep *s, unsigned int point)
 {
-	char *yaml = point_path(s, point, "yaml");
-	char *csv = point_path(s, point, "csv");
+	char *yaml = sweep__point_path(s, point, "yaml");
+	char *csv = sweep__point_path(s, point, "csv");
 	bool done = exists(yaml) && exists(csv);
 
 	free(yaml);
@@ -506,9 +475,9 @@ unsigned int sweep_nr_done(const struct sweep *s)
 }
 
 /* Remove point @point's temporary files, left by a killed writer. */
-static void remove_temps(const struct sweep *s, unsigned int point)
+void sweep__remove_temps(const struct sweep *s, unsigned int point)
 {
-	char *dir = xasprintf("%s/points", s->dir), prefix[32];
+	char *dir = sweep__xasprintf("%s/points", s->dir), prefix[32];
 	struct dirent *de;
 	DIR *d = opendir(dir);
 	size_t len;
@@ -611,7 +580,7 @@ static int meta_strings(const struct scenario_node *map, const char *key,
 				       "expected a non-empty string");
 			return -1;
 		}
-		(*out)[(*nr)++] = xstrdup(v);
+		(*out)[(*nr)++] = sweep__xstrdup(v);
 	}
 	return 0;
 }
@@ -641,7 +610,7 @@ static int meta_keys(struct sweep *s, const struct scenario_node *tree,
 		if (scenario_check_keys(item, keys, 2, err) ||
 		    scenario_string(item, "key", true, NULL, &key, err))
 			return -1;
-		k->key = xstrdup(key);
+		k->key = sweep__xstrdup(key);
 		s->nr_keys++;
 		if (meta_strings(item, "values", &k->values, &k->nr_values,
 				 err))
@@ -668,13 +637,13 @@ static int meta_keys(struct sweep *s, const struct scenario_node *tree,
 }
 
 /* Read DIR/sweep.meta into @s (sweep_init()ed); 0 or -1 with @err set. */
-static int meta_read(struct sweep *s, const char *dir, struct sim_error *err)
+int sweep__meta_read(struct sweep *s, const char *dir, struct sim_error *err)
 {
 	static const char *const keys[] = {
 		"memcgsim_sweep", "scenario", "given", "seed",
 		"replications",	  "set",      "vary",  "points",
 	};
-	char *path = xasprintf("%s/" META_NAME, dir);
+	char *path = sweep__xasprintf("%s/" META_NAME, dir);
 	struct scenario_node *tree;
 	const char *str;
 	uint64_t v;
@@ -696,10 +665,10 @@ static int meta_read(struct sweep *s, const char *dir, struct sim_error *err)
 		goto out_free;
 	if (scenario_string(tree, "scenario", true, NULL, &str, err))
 		goto out_free;
-	s->scenario = xstrdup(str);
+	s->scenario = sweep__xstrdup(str);
 	if (scenario_string(tree, "given", false, s->scenario, &str, err))
 		goto out_free;
-	s->given = xstrdup(str);
+	s->given = sweep__xstrdup(str);
 	s->seed_set = scenario_get(tree, "seed") != NULL;
 	if (scenario_u64(tree, "seed", false, 0, 0, UINT64_MAX, &s->seed,
 			 err) ||
@@ -709,7 +678,7 @@ static int meta_read(struct sweep *s, const char *dir, struct sim_error *err)
 	if (meta_strings(tree, "set", &s->sets, &s->nr_sets, err) ||
 	    meta_keys(s, tree, err))
 		goto out_free;
-	s->dir = xstrdup(dir);
+	s->dir = sweep__xstrdup(dir);
 	ret = 0;
 out_free:
 	scenario_free(tree);
@@ -753,7 +722,7 @@ static const char *meta_diff(const struct sweep *a, const struct sweep *b)
  */
 static int meta_match(const struct sweep *s, struct sim_error *err)
 {
-	char *path = xasprintf("%s/" META_NAME, s->dir);
+	char *path = sweep__xasprintf("%s/" META_NAME, s->dir);
 	struct sweep old;
 	const char *diff;
 	int ret = 0;
@@ -762,7 +731,7 @@ static int meta_match(const struct sweep *s, struct sim_error *err)
 		goto out;
 	sweep_init(&old);
 	ret = -1;
-	if (!meta_read(&old, s->dir, err)) {
+	if (!sweep__meta_read(&old, s->dir, err)) {
 		diff = meta_diff(s, &old);
 		if (diff)
 			sim_error_set(
@@ -793,7 +762,7 @@ int sweep_check_dir(const struct sweep *s, struct sim_error *err)
 }
 
 /* Hold the stop signals back (@block) or let them in again. */
-static void hold_signals(bool block, sigset_t *saved)
+void sweep__hold_signals(bool block, sigset_t *saved)
 {
 	sigset_t set;
 	unsigned int i;
@@ -803,8 +772,8 @@ static void hold_signals(bool block, sigset_t *saved)
 		return;
 	}
 	sigemptyset(&set);
-	for (i = 0; i < NR_STOP_SIGNALS; i++)
-		sigaddset(&set, stop_signals[i]);
+	for (i = 0; i < SWEEP__NR_STOP_SIGNALS; i++)
+		sigaddset(&set, sweep__stop_signals[i]);
 	sigprocmask(SIG_BLOCK, &set, saved);
 }
 
@@ -864,8 +833,8 @@ int sweep_prepare(const struct sweep *s, struct sim_error *err)
 
 	if (make_dir(s->dir, err))
 		return SWEEP_FAILED;
-	path = xasprintf("%s/" META_NAME, s->dir);
-	points = xasprintf("%s/points", s->dir);
+	path = sweep__xasprintf("%s/" META_NAME, s->dir);
+	points = sweep__xasprintf("%s/points", s->dir);
 	m = meta_match(s, err);
 	if (m < 0) {
 		ret = SWEEP_BAD_INPUT;
@@ -880,9 +849,9 @@ int sweep_prepare(const struct sweep *s, struct sim_error *err)
 			ret = SWEEP_BAD_INPUT;
 			goto out;
 		}
-		hold_signals(true, &saved);
+		sweep__hold_signals(true, &saved);
 		m = sim_write_atomic(path, write_meta, (void *)s, err);
-		hold_signals(false, &saved);
+		sweep__hold_signals(false, &saved);
 		if (m)
 			goto out;
 	}
@@ -940,10 +909,10 @@ unsigned int sweep_plan(const struct sweep *s, const char *exe, FILE *out)
 		fputs(" sweep ", out);
 		sh_quote(out, s->scenario);
 		for (k = 0; k < s->nr_keys; k++) {
-			char *arg = xasprintf("%s=", s->keys[k].key);
+			char *arg = sweep__xasprintf("%s=", s->keys[k].key);
 
 			for (j = 0; j < s->keys[k].nr_values; j++) {
-				char *grown = xasprintf("%s%s%s", arg,
+				char *grown = sweep__xasprintf("%s%s%s", arg,
 							j ? "," : "",
 							s->keys[k].values[j]);
 
@@ -990,7 +959,7 @@ static int write_report(FILE *out, void *arg)
  * value says "--set", but sweep_check() passed the --set options and each
  * value alone: it is the point's combination that failed.
  */
-static void blame_point(const struct sweep *s, unsigned int point,
+void sweep__blame_point(const struct sweep *s, unsigned int point,
 			struct sim_error *err)
 {
 	char desc[512], before[600];
@@ -1027,813 +996,29 @@ int sweep_run_point(const struct sweep *s, unsigned int point,
 	int ret;
 
 	SIM_BUG_ON(point >= s->nr_points);
-	point_index(s, point, idx);
+	sweep__point_index(s, point, idx);
 	sets = point_sets(s, idx);
 	point_opts(s, &o, sets);
 	ret = scenario_run(s->scenario, &o, &r, err);
 	free_sets(s, sets);
 	if (ret) {
-		blame_point(s, point, err);
+		sweep__blame_point(s, point, err);
 		return -1;
 	}
-	yaml = point_path(s, point, "yaml");
-	csv = point_path(s, point, "csv");
+	yaml = sweep__point_path(s, point, "yaml");
+	csv = sweep__point_path(s, point, "csv");
 	w.r = r;
-	hold_signals(true, &saved);
+	sweep__hold_signals(true, &saved);
 	ret = sim_write_atomic(yaml, write_report, &w, err);
 	if (!ret) {
 		w.fmt = REPORT_CSV;
 		ret = sim_write_atomic(csv, write_report, &w, err);
 	}
-	hold_signals(false, &saved);
+	sweep__hold_signals(false, &saved);
 	free(yaml);
 	free(csv);
 	report_free(r);
 	if (ret)
-		blame_point(s, point, err);
-	return ret;
-}
-
-static volatile sig_atomic_t caught_signal;
-
-static void on_stop_signal(int sig)
-{
-	caught_signal = sig;
-}
-
-static void on_child(int sig)
-{
-	(void)sig;
-}
-
-/* One running child. */
-struct slot {
-	pid_t pid; /* 0: free */
-	unsigned int point;
-	int fd; /* read end of the child's error pipe */
-};
-
-/* The local pool of jobs: see the diagram at the top of this file. */
-struct pool {
-	const struct sweep *s;
-	struct slot *slots;
-	unsigned int jobs, running;
-	unsigned int done, ran;
-	bool stopping, killed, failed;
-	pid_t parent;
-	sigset_t orig_mask;
-	struct sigaction orig[NR_STOP_SIGNALS], orig_chld;
-	struct sim_error *err;
-	sweep_progress_fn *progress;
-	void *arg;
-};
-
-/* In the child: run @point and leave. Never returns. */
-static void child_main(struct pool *p, unsigned int point, int fd)
-{
-	struct sim_error e;
-	unsigned int i;
-	ssize_t n;
-
-	for (i = 0; i < NR_STOP_SIGNALS; i++)
-		sigaction(stop_signals[i], &p->orig[i], NULL);
-	sigaction(SIGCHLD, &p->orig_chld, NULL);
-	for (i = 0; i < p->jobs; i++)
-		if (p->slots[i].pid)
-			close(p->slots[i].fd);
-#ifdef __linux__
-	/* Die with the parent, even when it is killed outright. */
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != p->parent)
-		_exit(1);
-#endif
-	sigprocmask(SIG_SETMASK, &p->orig_mask, NULL);
-	sim_error_clear(&e);
-	if (!sweep_run_point(p->s, point, &e))
-		_exit(0);
-	/* Under PIPE_BUF bytes: written whole. */
-	n = write(fd, &e, sizeof(e));
-	(void)n;
-	/*
-	 * _exit(), not a return to main(): this is a fork of the sweep, and
-	 * its caller's buffers and cleanup belong to the parent.
-	 */
-	_exit(1);
-}
-
-static int spawn(struct pool *p, unsigned int point)
-{
-	struct slot *slot = NULL;
-	unsigned int i;
-	int fds[2];
-	pid_t pid;
-
-	for (i = 0; i < p->jobs && !slot; i++)
-		if (!p->slots[i].pid)
-			slot = &p->slots[i];
-	SIM_BUG_ON(!slot);
-	if (pipe(fds)) {
-		sim_error_set(p->err, "", 0, 0, "cannot create a pipe: %s",
-			      strerror(errno));
-		return -1;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		sim_error_set(p->err, "", 0, 0, "cannot fork: %s",
-			      strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
-	if (!pid) {
-		close(fds[0]);
-		child_main(p, point, fds[1]);
-	}
-	close(fds[1]);
-	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
-	slot->pid = pid;
-	slot->point = point;
-	slot->fd = fds[0];
-	p->running++;
-	return 0;
-}
-
-/* A child has ended with wait status @status. */
-static void reaped(struct pool *p, struct slot *slot, int status)
-{
-	struct sim_error e;
-
-	p->running--;
-	if (WIFEXITED(status) && !WEXITSTATUS(status)) {
-		p->done++;
-		p->ran++;
-		if (p->progress)
-			p->progress(p->arg, p->done, p->ran, p->s->nr_points);
-		goto out;
-	}
-	remove_temps(p->s, slot->point);
-	p->stopping = true;
-	if (p->failed || (p->killed && WIFSIGNALED(status)))
-		goto out;
-	p->failed = true;
-	if (WIFEXITED(status) &&
-	    read(slot->fd, &e, sizeof(e)) == (ssize_t)sizeof(e) && e.msg[0]) {
-		e.msg[sizeof(e.msg) - 1] = '\0';
-		e.file[sizeof(e.file) - 1] = '\0';
-		*p->err = e; /* the child has named the point */
-		goto out;
-	} else if (WIFSIGNALED(status)) {
-		sim_error_set(p->err, "", 0, 0, "killed by signal %d (%s)",
-			      WTERMSIG(status), strsignal(WTERMSIG(status)));
-	} else {
-		sim_error_set(p->err, "", 0, 0, "exit status %d",
-			      WEXITSTATUS(status));
-	}
-	blame_point(p->s, slot->point, p->err);
-out:
-	close(slot->fd);
-	slot->pid = 0;
-}
-
-/* Reap every child that has ended; return how many did. */
-static unsigned int reap(struct pool *p)
-{
-	unsigned int i, n = 0;
-	int status;
-	pid_t pid;
-
-	while (p->running) {
-		pid = waitpid(-1, &status, WNOHANG);
-		if (pid <= 0)
-			break;
-		for (i = 0; i < p->jobs; i++) {
-			if (p->slots[i].pid == pid) {
-				reaped(p, &p->slots[i], status);
-				n++;
-				break;
-			}
-		}
-	}
-	return n;
-}
-
-static void pool_signals(struct pool *p, bool install)
-{
-	struct sigaction sa;
-	sigset_t set;
-	unsigned int i;
-
-	if (!install) {
-		for (i = 0; i < NR_STOP_SIGNALS; i++)
-			sigaction(stop_signals[i], &p->orig[i], NULL);
-		sigaction(SIGCHLD, &p->orig_chld, NULL);
-		sigprocmask(SIG_SETMASK, &p->orig_mask, NULL);
-		return;
-	}
-	sigemptyset(&set);
-	for (i = 0; i < NR_STOP_SIGNALS; i++)
-		sigaddset(&set, stop_signals[i]);
-	sigaddset(&set, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &set, &p->orig_mask);
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: nothing here blocks but sigsuspend(). */
-	sa.sa_handler = on_stop_signal;
-	for (i = 0; i < NR_STOP_SIGNALS; i++) {
-		sigaction(stop_signals[i], NULL, &p->orig[i]);
-		/* A signal ignored on entry (nohup, `cmd &`) stays ignored. */
-		if (p->orig[i].sa_handler != SIG_IGN)
-			sigaction(stop_signals[i], &sa, NULL);
-	}
-	sa.sa_handler = on_child;
-	sa.sa_flags = SA_NOCLDSTOP;
-	sigaction(SIGCHLD, &sa, &p->orig_chld);
-}
-
-static int run_pool(struct pool *p, const unsigned int *todo,
-		    unsigned int nr_todo, int *signo)
-{
-	unsigned int next = 0, i;
-	sigset_t wait_mask;
-
-	p->parent = getpid();
-	caught_signal = 0;
-	pool_signals(p, true);
-	wait_mask = p->orig_mask;
-	for (i = 0; i < NR_STOP_SIGNALS; i++)
-		sigdelset(&wait_mask, stop_signals[i]);
-	sigdelset(&wait_mask, SIGCHLD);
-	for (;;) {
-		while (!p->stopping && p->running < p->jobs && next < nr_todo) {
-			if (spawn(p, todo[next])) {
-				p->stopping = p->failed = true;
-				break;
-			}
-			next++;
-		}
-		if (reap(p))
-			continue;
-		if (caught_signal && !p->killed) {
-			p->stopping = p->killed = true;
-			for (i = 0; i < p->jobs; i++)
-				if (p->slots[i].pid)
-					kill(p->slots[i].pid, SIGTERM);
-		}
-		if (!p->running && (p->stopping || next == nr_todo))
-			break;
-		sigsuspend(&wait_mask);
-	}
-	pool_signals(p, false);
-	if (caught_signal) {
-		*signo = caught_signal;
-		return -1;
-	}
-	return p->failed ? -1 : 0;
-}
-
-/**
- * sweep_run() - run the points that are not done yet, on @jobs processes.
- * @s: the sweep, prepared
- * @jobs: 1 runs the points in this process, in point order; more run
- *	each point in a forked child, at most @jobs at once
- * @progress: called, if not NULL, before the first point and after each
- *	point ends, with the points done (including those done before), the
- *	points this call ran, and the total
- * @arg: for @progress
- * @signo: set to the signal that stopped the sweep, if one did; 0 if not
- * @err: filled on failure
- *
- * Stops at the first failed point (the points already running finish and
- * keep their files). With several jobs, SIGINT, SIGTERM and SIGHUP stop
- * the sweep: every child gets SIGTERM, and the finished points stay. With
- * one job they kill the process as usual, which is as safe, since the
- * point files are written with those signals held back.
- *
- * Return: 0, or SWEEP_FAILED with @err set (naming the point that failed,
- * or saying that a signal stopped the sweep).
- */
-int sweep_run(const struct sweep *s, unsigned int jobs,
-	      sweep_progress_fn *progress, void *arg, int *signo,
-	      struct sim_error *err)
-{
-	struct pool p = {
-		.s = s,
-		.jobs = jobs,
-		.err = err,
-		.progress = progress,
-		.arg = arg,
-	};
-	unsigned int *todo, nr_todo = 0, i;
-	int ret = 0;
-
-	*signo = 0;
-	todo = calloc(s->nr_points, sizeof(*todo));
-	SIM_BUG_ON(!todo || !jobs);
-	for (i = 0; i < s->nr_points; i++) {
-		if (sweep_point_done(s, i))
-			p.done++;
-		else
-			todo[nr_todo++] = i;
-	}
-	if (progress)
-		progress(arg, p.done, 0, s->nr_points);
-	if (jobs == 1 || nr_todo <= 1) {
-		for (i = 0; i < nr_todo && !ret; i++) {
-			ret = sweep_run_point(s, todo[i], err);
-			if (ret)
-				break;
-			p.done++;
-			p.ran++;
-			if (progress)
-				progress(arg, p.done, p.ran, s->nr_points);
-		}
-	} else {
-		p.slots = calloc(jobs, sizeof(*p.slots));
-		SIM_BUG_ON(!p.slots);
-		ret = run_pool(&p, todo, nr_todo, signo);
-		if (*signo)
-			sim_error_set(
-				err, "", 0, 0,
-				"sweep stopped by signal %d (%s): %u of %u points are done; rerun the same command to resume",
-				*signo, strsignal(*signo), p.done,
-				s->nr_points);
-		free(p.slots);
-	}
-	free(todo);
-	return ret ? SWEEP_FAILED : 0;
-}
-
-/* ---- merge ---- */
-
-/* The whole of @path, NUL-terminated, in *@buf; 0 or -1 with @err set. */
-static int read_whole(const char *path, char **buf, size_t *len,
-		      struct sim_error *err)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 4096, n = 0, got;
-	char *b, *grown;
-
-	*buf = NULL;
-	if (!f) {
-		sim_error_set(err, path, 0, 0, "cannot read: %s",
-			      strerror(errno));
-		return -1;
-	}
-	b = malloc(cap);
-	SIM_BUG_ON(!b);
-	for (;;) {
-		got = fread(b + n, 1, cap - n - 1, f);
-		n += got;
-		if (n + 1 < cap)
-			break;
-		cap *= 2;
-		grown = realloc(b, cap);
-		SIM_BUG_ON(!grown);
-		b = grown;
-	}
-	if (ferror(f)) {
-		sim_error_set(err, path, 0, 0, "cannot read: %s",
-			      strerror(errno ? errno : EIO));
-		fclose(f);
-		free(b);
-		return -1;
-	}
-	fclose(f);
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
-	return 0;
-}
-
-/* The merge's state: the sweep, and the union of the points' columns. */
-struct merge {
-	const struct sweep *s;
-	unsigned int nr_cols;
-	char **cols; /* header fields, unquoted */
-	unsigned int max_head; /* the most fields of a point's header */
-	struct sim_error err; /* why a writer failed, if not I/O */
-};
-
-static int col_index(struct merge *m, const char *name, bool add)
-{
-	unsigned int i;
-	char **grown;
-
-	for (i = 0; i < m->nr_cols; i++)
-		if (!strcmp(m->cols[i], name))
-			return (int)i;
-	if (!add)
-		return -1;
-	grown = realloc(m->cols, (m->nr_cols + 1) * sizeof(*grown));
-	SIM_BUG_ON(!grown);
-	m->cols = grown;
-	m->cols[m->nr_cols] = xstrdup(name);
-	return (int)m->nr_cols++;
-}
-
-/* A point's CSV file being read: its name and text outlive the reader. */
-struct point_csv {
-	char *path;
-	char *buf;
-	struct csv_reader r;
-};
-
-static void point_csv_close(struct point_csv *pc)
-{
-	csv_reader_release(&pc->r);
-	free(pc->buf);
-	free(pc->path);
-}
-
-/*
- * Start reading point @point's CSV file with @pc, and read its header.
- * Return 0, or -1 with @err set (and nothing to close).
- */
-static int point_csv_open(const struct sweep *s, unsigned int point,
-			  struct point_csv *pc, struct sim_error *err)
-{
-	size_t len;
-	int got;
-
-	pc->path = point_path(s, point, "csv");
-	if (read_whole(pc->path, &pc->buf, &len, err)) {
-		free(pc->path);
-		return -1;
-	}
-	csv_reader_init(&pc->r, pc->path, pc->buf, len, CSV_BLANK_LINES);
-	got = csv_read_record(&pc->r, err);
-	if (!got || (got > 0 && pc->r.nr_fields == 1 &&
-		     !pc->r.fields[0].text[0])) {
-		sim_error_set(err, pc->path, 0, 0, "empty CSV file");
-		got = -1;
-	}
-	if (got > 0)
-		return 0;
-	point_csv_close(pc);
-	return -1;
-}
-
-/* Pass 1: the union of the points' CSV columns. */
-static int merge_columns(struct merge *m, struct sim_error *err)
-{
-	struct point_csv pc;
-	unsigned int i, j;
-
-	for (i = 0; i < m->s->nr_points; i++) {
-		if (point_csv_open(m->s, i, &pc, err))
-			return -1;
-		for (j = 0; j < pc.r.nr_fields; j++)
-			col_index(m, pc.r.fields[j].text, true);
-		if (pc.r.nr_fields > m->max_head)
-			m->max_head = pc.r.nr_fields;
-		point_csv_close(&pc);
-	}
-	return 0;
-}
-
-/* Point @point's rows, prefixed and in the union's column order. */
-static int merge_csv_point(struct merge *m, unsigned int point, FILE *out,
-			   int *map, const char **val)
-{
-	unsigned int idx[SWEEP_MAX_KEYS], i, nr_head;
-	const struct sweep *s = m->s;
-	struct point_csv pc;
-	struct csv_reader *r = &pc.r;
-	int got;
-
-	if (point_csv_open(s, point, &pc, &m->err))
-		return -1;
-	/* A file changed since pass 1 keeps its extra columns to itself. */
-	nr_head = r->nr_fields < m->max_head ? r->nr_fields : m->max_head;
-	for (i = 0; i < nr_head; i++)
-		map[i] = col_index(m, r->fields[i].text, false);
-	point_index(s, point, idx);
-	for (;;) {
-		got = csv_read_record(r, &m->err);
-		if (got <= 0)
-			break;
-		for (i = 0; i < m->nr_cols; i++)
-			val[i] = NULL;
-		for (i = 0; i < r->nr_fields && i < nr_head; i++)
-			if (map[i] >= 0)
-				val[map[i]] = r->fields[i].text;
-		fprintf(out, "%u", point);
-		for (i = 0; i < s->nr_keys; i++) {
-			fputc(',', out);
-			csv_write_field(out, s->keys[i].values[idx[i]]);
-		}
-		for (i = 0; i < m->nr_cols; i++) {
-			fputc(',', out);
-			if (val[i])
-				csv_write_field(out, val[i]);
-		}
-		fputc('\n', out);
-	}
-	point_csv_close(&pc);
-	return got;
-}
-
-static int write_merged_csv(FILE *out, void *arg)
-{
-	struct merge *m = arg;
-	int *map = calloc(m->max_head + 1, sizeof(*map));
-	const char **val = calloc(m->nr_cols + 1, sizeof(*val));
-	unsigned int i;
-	int ret = 0;
-
-	SIM_BUG_ON(!map || !val);
-	fputs("point", out);
-	for (i = 0; i < m->s->nr_keys; i++) {
-		fputc(',', out);
-		csv_write_field(out, m->s->keys[i].key);
-	}
-	for (i = 0; i < m->nr_cols; i++) {
-		fputc(',', out);
-		csv_write_field(out, m->cols[i]);
-	}
-	fputc('\n', out);
-	for (i = 0; i < m->s->nr_points && !ret; i++)
-		ret = merge_csv_point(m, i, out, map, val);
-	free(map);
-	free(val);
-	return ret || ferror(out) ? -1 : 0;
-}
-
-static void parse_error(struct sim_error *err, const char *path,
-			const yaml_parser_t *parser)
-{
-	sim_error_set(err, path, (unsigned int)parser->problem_mark.line + 1,
-		      (unsigned int)parser->problem_mark.column + 1, "%s",
-		      parser->problem ? parser->problem : "cannot parse");
-}
-
-/*
- * The next event of @parser: forwarded to @y if @forward, else dropped.
- * Returns its type, or YAML_NO_EVENT after a parse error (@err set).
- */
-static yaml_event_type_t next_event(yaml_parser_t *parser, struct sim_yaml *y,
-				    bool forward, yaml_event_t *key,
-				    const char *path, struct sim_error *err)
-{
-	yaml_event_t ev;
-	yaml_event_type_t type;
-
-	if (!yaml_parser_parse(parser, &ev)) {
-		parse_error(err, path, parser);
-		return YAML_NO_EVENT;
-	}
-	type = ev.type;
-	if (key && type == YAML_SCALAR_EVENT) {
-		*key = ev; /* the caller decides */
-		return type;
-	}
-	if (forward)
-		sim_yaml_event(y, &ev, true);
-	else
-		yaml_event_delete(&ev);
-	return type;
-}
-
-/* Forward or drop one node (scalar or whole collection); 0 or -1. */
-static int pass_node(yaml_parser_t *parser, struct sim_yaml *y, bool forward,
-		     const char *path, struct sim_error *err)
-{
-	int depth = 0;
-
-	do {
-		switch (next_event(parser, y, forward, NULL, path, err)) {
-		case YAML_NO_EVENT:
-			return -1;
-		case YAML_MAPPING_START_EVENT:
-		case YAML_SEQUENCE_START_EVENT:
-			depth++;
-			break;
-		case YAML_MAPPING_END_EVENT:
-		case YAML_SEQUENCE_END_EVENT:
-			depth--;
-			break;
-		default:
-			break;
-		}
-	} while (depth > 0);
-	return 0;
-}
-
-/*
- * Forward to @y the top-level entries of the report @path: with
- * @variants, the value of its `variants` key; else every entry but that.
- */
-static int forward_report(struct sim_yaml *y, const char *path, bool variants,
-			  struct sim_error *err)
-{
-	yaml_event_type_t type = YAML_NO_EVENT;
-	yaml_parser_t parser;
-	yaml_event_t key;
-	bool found = false, want, is_variants;
-	FILE *f = fopen(path, "rb");
-	int i, ret = -1;
-
-	if (!f) {
-		sim_error_set(err, path, 0, 0, "cannot read: %s",
-			      strerror(errno));
-		return -1;
-	}
-	SIM_BUG_ON(!yaml_parser_initialize(&parser));
-	yaml_parser_set_input_file(&parser, f);
-	/* Stream, document and mapping start. */
-	for (i = 0; i < 3; i++) {
-		type = next_event(&parser, y, false, NULL, path, err);
-		if (type == YAML_NO_EVENT)
-			goto out;
-	}
-	if (type != YAML_MAPPING_START_EVENT)
-		goto not_report;
-	for (;;) {
-		type = next_event(&parser, y, false, &key, path, err);
-		if (type == YAML_NO_EVENT)
-			goto out;
-		if (type == YAML_MAPPING_END_EVENT)
-			break;
-		if (type != YAML_SCALAR_EVENT)
-			goto not_report;
-		is_variants =
-			!strcmp((char *)key.data.scalar.value, "variants");
-		found |= is_variants;
-		want = variants ? is_variants : !is_variants;
-		/* The caller has emitted the key "variants" itself. */
-		if (want && !variants)
-			sim_yaml_event(y, &key, true);
-		else
-			yaml_event_delete(&key);
-		if (pass_node(&parser, y, want, path, err))
-			goto out;
-	}
-	if (variants && !found)
-		goto not_report;
-	ret = 0;
-	goto out;
-not_report:
-	sim_error_set(err, path, 0, 0,
-		      "not a memcgsim report: expected a map with 'variants'");
-out:
-	yaml_parser_delete(&parser);
-	fclose(f);
-	return ret;
-}
-
-static int write_merged_yaml(FILE *out, void *arg)
-{
-	struct merge *m = arg;
-	const struct sweep *s = m->s;
-	unsigned int idx[SWEEP_MAX_KEYS], i, k;
-	struct sim_yaml y;
-	char *path;
-	int ret = 0;
-
-	sim_yaml_begin(&y, out);
-	sim_yaml_map_start(&y, false);
-	path = point_path(s, 0, "yaml");
-	ret = forward_report(&y, path, false, &m->err);
-	free(path);
-	sim_yaml_plain(&y, "vary");
-	sim_yaml_seq_start(&y, false);
-	for (k = 0; k < s->nr_keys; k++) {
-		sim_yaml_map_start(&y, false);
-		sim_yaml_plain(&y, "key");
-		sim_yaml_plain(&y, s->keys[k].key);
-		sim_yaml_plain(&y, "values");
-		sim_yaml_seq_start(&y, true);
-		for (i = 0; i < s->keys[k].nr_values; i++)
-			sim_yaml_plain(&y, s->keys[k].values[i]);
-		sim_yaml_seq_end(&y);
-		sim_yaml_map_end(&y);
-	}
-	sim_yaml_seq_end(&y);
-	sim_yaml_plain(&y, "points");
-	sim_yaml_seq_start(&y, false);
-	for (i = 0; i < s->nr_points && !ret && !y.failed; i++) {
-		point_index(s, i, idx);
-		sim_yaml_map_start(&y, false);
-		sim_yaml_plain(&y, "point");
-		sim_yaml_u64(&y, i);
-		sim_yaml_plain(&y, "set");
-		sim_yaml_map_start(&y, false);
-		for (k = 0; k < s->nr_keys; k++) {
-			sim_yaml_plain(&y, s->keys[k].key);
-			sim_yaml_plain(&y, s->keys[k].values[idx[k]]);
-		}
-		sim_yaml_map_end(&y);
-		sim_yaml_plain(&y, "variants");
-		path = point_path(s, i, "yaml");
-		ret = forward_report(&y, path, true, &m->err);
-		free(path);
-		sim_yaml_map_end(&y);
-	}
-	sim_yaml_seq_end(&y);
-	if (ret)
-		y.failed = true; /* @m->err says why */
-	sim_yaml_map_end(&y);
-	return sim_yaml_end(&y);
-}
-
-/* "3, 5-9, 12": the points of @s that are not done, at most @size bytes. */
-static unsigned int missing_points(const struct sweep *s, char *buf,
-				   size_t size)
-{
-	unsigned int i, first, n = 0;
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < s->nr_points; i++) {
-		if (sweep_point_done(s, i))
-			continue;
-		first = i;
-		while (i + 1 < s->nr_points && !sweep_point_done(s, i + 1))
-			i++;
-		n += i - first + 1;
-		if (len >= size)
-			continue;
-		if (first == i)
-			len += (size_t)snprintf(buf + len, size - len, "%s%u",
-						len ? ", " : "", i);
-		else
-			len += (size_t)snprintf(buf + len, size - len,
-						"%s%u-%u", len ? ", " : "",
-						first, i);
-	}
-	return n;
-}
-
-/*
- * Write DIR/@name with @fn; a writer's own error wins over errno's. The
- * stop signals wait until the file is in place or removed, so that no
- * temporary file is left behind.
- */
-static int merge_write(struct merge *m, const char *name,
-		       int (*fn)(FILE *, void *), struct sim_error *err)
-{
-	char *path = xasprintf("%s/%s", m->s->dir, name);
-	sigset_t saved;
-	int ret;
-
-	sim_error_clear(&m->err);
-	hold_signals(true, &saved);
-	ret = sim_write_atomic(path, fn, m, err);
-	hold_signals(false, &saved);
-	if (ret && m->err.msg[0])
-		*err = m->err;
-	free(path);
-	return ret;
-}
-
-/**
- * sweep_merge() - join the point files of the sweep in @dir.
- * @dir: the sweep's output directory
- * @nr_points: set to the number of points merged
- * @err: filled on failure
- *
- * Reads DIR/sweep.meta and every point's files and writes DIR/sweep.csv
- * and DIR/sweep.yaml, each whole or not at all; the bytes depend only on
- * the point files. Nothing is written when a point is missing.
- *
- * Return: 0; SWEEP_BAD_INPUT with @err set when @dir is no sweep's;
- * SWEEP_FAILED with @err set when points are missing (named) or a file
- * cannot be read or written.
- */
-int sweep_merge(const char *dir, unsigned int *nr_points, struct sim_error *err)
-{
-	struct merge m = { .nr_cols = 0 };
-	struct sweep s;
-	char list[400];
-	unsigned int missing, i;
-	int ret = SWEEP_BAD_INPUT;
-
-	*nr_points = 0;
-	sweep_init(&s);
-	if (meta_read(&s, dir, err))
-		goto out;
-	ret = SWEEP_FAILED;
-	missing = missing_points(&s, list, sizeof(list));
-	if (missing) {
-		sim_error_set(
-			err, "", 0, 0,
-			"merge: %u of %u points missing in %s/points: %s%s; run them (the same sweep command, or the lines of its --plan) and merge again",
-			missing, s.nr_points, dir, list,
-			strlen(list) >= sizeof(list) - 1 ? "..." : "");
-		goto out;
-	}
-	m.s = &s;
-	if (merge_columns(&m, err) ||
-	    merge_write(&m, "sweep.csv", write_merged_csv, err) ||
-	    merge_write(&m, "sweep.yaml", write_merged_yaml, err))
-		goto out;
-	*nr_points = s.nr_points;
-	ret = 0;
-out:
-	for (i = 0; i < m.nr_cols; i++)
-		free(m.cols[i]);
-	free(m.cols);
-	sweep_destroy(&s);
+		sweep__blame_point(s, point, err);
 	return ret;
 }
