@@ -7,7 +7,8 @@ libsim_a_SOURCES += \
 	%reldir%/run.c %reldir%/run.h \
 	%reldir%/explain.c %reldir%/explain.h \
 	%reldir%/validate.c %reldir%/validate.h \
-	%reldir%/plot.c %reldir%/plot.h \
+	%reldir%/plot.c %reldir%/plot.h %reldir%/plot_internal.h \
+	%reldir%/plot_draw.c \
 	%reldir%/sweep.c %reldir%/sweep.h %reldir%/sweep_internal.h \
 	%reldir%/sweep_jobs.c %reldir%/sweep_merge.c \
 	%reldir%/compare.c %reldir%/compare.h
