@@ -256,7 +256,7 @@ static int make_dir(const char *dir, struct sim_error *err)
 }
 
 int plot__draw_plan(const struct plot_plan *p, const struct plot_opts *o,
-		     struct sim_error *err)
+		    struct sim_error *err)
 {
 	char dir[1024], path[1400], safe[200];
 	unsigned int i, k;

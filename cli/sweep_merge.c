@@ -119,8 +119,8 @@ static int point_csv_open(const struct sweep *s, unsigned int point,
 	}
 	csv_reader_init(&pc->r, pc->path, pc->buf, len, CSV_BLANK_LINES);
 	got = csv_read_record(&pc->r, err);
-	if (!got || (got > 0 && pc->r.nr_fields == 1 &&
-		     !pc->r.fields[0].text[0])) {
+	if (!got ||
+	    (got > 0 && pc->r.nr_fields == 1 && !pc->r.fields[0].text[0])) {
 		sim_error_set(err, pc->path, 0, 0, "empty CSV file");
 		got = -1;
 	}

@@ -67,8 +67,8 @@ static unsigned int column(const struct csv_reader *r)
 	return (unsigned int)(r->p - r->line_start) + 1;
 }
 
-static int fail(const struct csv_reader *r, unsigned int line,
-		unsigned int col, const char *msg, struct sim_error *err)
+static int fail(const struct csv_reader *r, unsigned int line, unsigned int col,
+		const char *msg, struct sim_error *err)
 {
 	sim_error_set(err, r->file, line, col, "%s", msg);
 	return -1;
@@ -123,9 +123,10 @@ static int quoted(struct csv_reader *r, struct sim_error *err)
 	r->p++;
 	for (;;) {
 		if (r->p == r->end)
-			return fail(r, line, col,
-				    "a quoted field is not closed before the end of the file (truncated?)",
-				    err);
+			return fail(
+				r, line, col,
+				"a quoted field is not closed before the end of the file (truncated?)",
+				err);
 		if (*r->p == '"') {
 			if (r->p + 1 == r->end || r->p[1] != '"') {
 				r->p++;
@@ -143,9 +144,10 @@ static int plain(struct csv_reader *r, struct sim_error *err)
 {
 	while (r->p < r->end && *r->p != ',' && !at_line_end(r)) {
 		if (*r->p == '"')
-			return fail(r, r->line, column(r),
-				    "a quote in a field that does not start with one",
-				    err);
+			return fail(
+				r, r->line, column(r),
+				"a quote in a field that does not start with one",
+				err);
 		if (take(r, err))
 			return -1;
 	}
@@ -218,18 +220,20 @@ int csv_read_record(struct csv_reader *r, struct sim_error *err)
 		if (r->p == r->end) {
 			if (!(r->flags & CSV_NEWLINE_AT_END))
 				return 1;
-			return fail(r, r->line, column(r),
-				    "the last line does not end with a newline (truncated?)",
-				    err);
+			return fail(
+				r, r->line, column(r),
+				"the last line does not end with a newline (truncated?)",
+				err);
 		}
 		if (*r->p == ',') {
 			r->p++;
 			continue;
 		}
 		if (!at_line_end(r))
-			return fail(r, r->line, column(r),
-				    "expected ',' or the end of the line after a quoted field",
-				    err);
+			return fail(
+				r, r->line, column(r),
+				"expected ',' or the end of the line after a quoted field",
+				err);
 		next_line(r);
 		return 1;
 	}

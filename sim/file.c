@@ -26,8 +26,7 @@
  *
  * Return: the stream, or NULL with @err set and nothing left behind.
  */
-FILE *sim_atomic_open(const char *path, char **tmp_path,
-		      struct sim_error *err)
+FILE *sim_atomic_open(const char *path, char **tmp_path, struct sim_error *err)
 {
 	static const char suffix[] = ATOMIC_SUFFIX;
 	size_t len = strlen(path);
@@ -109,8 +108,8 @@ out_err:
  *
  * Return: 0, or -1 with @err set and no temporary file left.
  */
-int sim_atomic_close(FILE *out, const char *path, char *tmp_path,
-		     bool commit, struct sim_error *err)
+int sim_atomic_close(FILE *out, const char *path, char *tmp_path, bool commit,
+		     struct sim_error *err)
 {
 	char *final;
 	int saved = 0;

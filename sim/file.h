@@ -47,8 +47,7 @@ int sim_write_atomic(const char *path, int (*write)(FILE *out, void *arg),
  * responsibility for @out and *@tmp_path whatever happens: with @commit it
  * renames the temporary file to @path, otherwise it removes it.
  */
-FILE *sim_atomic_open(const char *path, char **tmp_path,
-		      struct sim_error *err);
+FILE *sim_atomic_open(const char *path, char **tmp_path, struct sim_error *err);
 int sim_atomic_close(FILE *out, const char *path, char *tmp_path, bool commit,
 		     struct sim_error *err);
 

@@ -157,7 +157,10 @@ START_TEST(csv_read_record_positions)
 		const char *text;
 		unsigned int line, col;
 	} want[] = {
-		{ "a", 1, 1 }, { "b\nc", 1, 3 }, { "d", 2, 4 }, { "e", 3, 1 },
+		{ "a", 1, 1 },
+		{ "b\nc", 1, 3 },
+		{ "d", 2, 4 },
+		{ "e", 3, 1 },
 	};
 	struct csv_reader r;
 	struct sim_error err;
@@ -226,14 +229,10 @@ END_TEST
 static const struct {
 	const char *field, *want;
 } writes[] = {
-	{ "plain", "plain" },
-	{ "", "" },
-	{ " spaced ", " spaced " },
-	{ "6.0-rc1/x=1", "6.0-rc1/x=1" },
-	{ "a,b", "\"a,b\"" },
-	{ "say \"hi\"", "\"say \"\"hi\"\"\"" },
-	{ "\"", "\"\"\"\"" },
-	{ "a\nb", "\"a\nb\"" },
+	{ "plain", "plain" },	    { "", "" },
+	{ " spaced ", " spaced " }, { "6.0-rc1/x=1", "6.0-rc1/x=1" },
+	{ "a,b", "\"a,b\"" },	    { "say \"hi\"", "\"say \"\"hi\"\"\"" },
+	{ "\"", "\"\"\"\"" },	    { "a\nb", "\"a\nb\"" },
 	{ "a\rb", "\"a\rb\"" },
 };
 
@@ -258,8 +257,9 @@ END_TEST
 START_TEST(csv_round_trip)
 {
 	static const char *const fields[] = {
-		"plain", "", " spaced ", "a,b", "say \"hi\"", "\"", "\"\"",
-		",", "a\nb", "\r\n", "a\rb", "x\"", "\"x", "tab\there",
+		"plain", "",	 " spaced ", "a,b",	  "say \"hi\"",
+		"\"",	 "\"\"", ",",	     "a\nb",	  "\r\n",
+		"a\rb",	 "x\"",	 "\"x",	     "tab\there",
 	};
 	struct csv_reader r;
 	struct sim_error err;
