@@ -36,6 +36,7 @@
 #include "cli/plot.h"
 #include "cli/plot_internal.h"
 #include "sim/csv.h"
+#include "sim/file.h"
 #include "sim/scenario.h"
 
 /* ---- text: files built in memory ---- */
@@ -764,31 +765,13 @@ static int sheet_parse(const char *path, const char *buf, size_t len,
 static int sheet_read(const char *path, struct sheet *c,
 		      struct sim_error *err)
 {
-	const size_t max = 64u << 20;
-	size_t len = 0, n;
+	size_t len;
 	char *buf;
-	FILE *f;
 	int ret;
 
-	f = fopen(path, "rb");
-	if (!f) {
-		sim_error_set(err, path, 0, 0, "cannot read: %s",
-			      strerror(errno));
+	if (sim_read_file(path, 64u << 20, &buf, &len, err))
 		return -EINVAL;
-	}
-	buf = malloc(max + 1);
-	if (!buf) {
-		fclose(f);
-		sim_error_set(err, path, 0, 0, "out of memory");
-		return -EINVAL;
-	}
-	while (len <= max && (n = fread(buf + len, 1, max + 1 - len, f)) > 0)
-		len += n;
-	if (ferror(f) || len > max) {
-		sim_error_set(err, path, 0, 0, "%s",
-			      len > max ? "larger than 64 MiB" : "cannot read");
-		ret = -EINVAL;
-	} else if (memchr(buf, '\0', len)) {
+	if (memchr(buf, '\0', len)) {
 		sim_error_set(err, path, 0, 0,
 			      "not a sweep.csv: binary data (a NUL byte)");
 		ret = -EINVAL;
@@ -796,7 +779,6 @@ static int sheet_read(const char *path, struct sheet *c,
 		ret = sheet_parse(path, buf, len, c, err);
 	}
 	free(buf);
-	fclose(f);
 	return ret;
 }
 

@@ -22,46 +22,6 @@
 #include "sim/file.h"
 #include "sim/yaml_emit.h"
 
-/* The whole of @path, NUL-terminated, in *@buf; 0 or -1 with @err set. */
-static int read_whole(const char *path, char **buf, size_t *len,
-		      struct sim_error *err)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 4096, n = 0, got;
-	char *b, *grown;
-
-	*buf = NULL;
-	if (!f) {
-		sim_error_set(err, path, 0, 0, "cannot read: %s",
-			      strerror(errno));
-		return -1;
-	}
-	b = malloc(cap);
-	SIM_BUG_ON(!b);
-	for (;;) {
-		got = fread(b + n, 1, cap - n - 1, f);
-		n += got;
-		if (n + 1 < cap)
-			break;
-		cap *= 2;
-		grown = realloc(b, cap);
-		SIM_BUG_ON(!grown);
-		b = grown;
-	}
-	if (ferror(f)) {
-		sim_error_set(err, path, 0, 0, "cannot read: %s",
-			      strerror(errno ? errno : EIO));
-		fclose(f);
-		free(b);
-		return -1;
-	}
-	fclose(f);
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
-	return 0;
-}
-
 /* The merge's state: the sweep, and the union of the points' columns. */
 struct merge {
 	const struct sweep *s;
@@ -113,7 +73,7 @@ static int point_csv_open(const struct sweep *s, unsigned int point,
 	int got;
 
 	pc->path = sweep__point_path(s, point, "csv");
-	if (read_whole(pc->path, &pc->buf, &len, err)) {
+	if (sim_read_file(pc->path, 0, &pc->buf, &len, err)) {
 		free(pc->path);
 		return -1;
 	}

@@ -184,3 +184,68 @@ int sim_write_atomic(const char *path, int (*write)(FILE *out, void *arg),
 	sim_error_set(err, path, 0, 0, "cannot write: %s", strerror(saved));
 	return -1;
 }
+
+/**
+ * sim_read_file() - read @path whole.
+ * @path: the file
+ * @max: the most bytes accepted; 0 for no limit
+ * @buf: set to the text, NUL-terminated, which is the caller's to free
+ * @len: set to its length, the NUL not counted
+ * @err: filled on failure
+ *
+ * Return: 0, or -1 with @err set (naming @path: "cannot read: REASON",
+ * "larger than N MiB" or "out of memory") and *@buf NULL.
+ */
+int sim_read_file(const char *path, size_t max, char **buf, size_t *len,
+		  struct sim_error *err)
+{
+	size_t cap = 4096, n = 0, got;
+	FILE *f = fopen(path, "rb");
+	char *b = NULL, *grown;
+
+	*buf = NULL;
+	*len = 0;
+	if (!f) {
+		sim_error_set(err, path, 0, 0, "cannot read: %s",
+			      strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		if (!b || n + 1 == cap) {
+			/* Room for one byte over @max, so that it is seen. */
+			if (b)
+				cap = max && cap * 2 > max + 2 ? max + 2 :
+								 cap * 2;
+			grown = realloc(b, cap);
+			if (!grown) {
+				sim_error_set(err, path, 0, 0, "out of memory");
+				goto out_free;
+			}
+			b = grown;
+		}
+		got = fread(b + n, 1, cap - n - 1, f);
+		n += got;
+		if (max && n > max) {
+			sim_error_set(err, path, 0, 0, "larger than %zu MiB",
+				      max >> 20);
+			goto out_free;
+		}
+		if (!got)
+			break;
+	}
+	if (ferror(f)) {
+		sim_error_set(err, path, 0, 0, "cannot read: %s",
+			      strerror(errno ? errno : EIO));
+		goto out_free;
+	}
+	fclose(f);
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+
+out_free:
+	free(b);
+	fclose(f);
+	return -1;
+}

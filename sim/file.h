@@ -20,12 +20,17 @@
  * (/dev/null, /dev/stdout), which cannot be replaced, only written. A
  * symbolic link is followed: the file it names is replaced.
  *
+ * sim_read_file() is the other direction: a result file read whole, with
+ * a limit on its size, for the readers that parse it in memory (plot,
+ * merge).
+ *
  * Layering: sim/ primitive; uses sim/error.h only.
  */
 #ifndef SIM_FILE_H
 #define SIM_FILE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "sim/error.h"
@@ -50,5 +55,12 @@ int sim_write_atomic(const char *path, int (*write)(FILE *out, void *arg),
 FILE *sim_atomic_open(const char *path, char **tmp_path, struct sim_error *err);
 int sim_atomic_close(FILE *out, const char *path, char *tmp_path, bool commit,
 		     struct sim_error *err);
+
+/*
+ * sim_read_file() - the whole of @path in memory, NUL-terminated, for the
+ * readers of results (at most @max bytes; 0 for no limit).
+ */
+int sim_read_file(const char *path, size_t max, char **buf, size_t *len,
+		  struct sim_error *err);
 
 #endif /* SIM_FILE_H */

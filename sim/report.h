@@ -33,7 +33,8 @@
  *    it with the baseline's primary metric (0 for the baseline itself,
  *    empty when undefined). Missing values are empty fields.
  *
- * Layering: sim/ primitive; uses sim/error.h and libyaml.
+ * Layering: sim/ primitive; uses sim/error.h, and writes through
+ * sim/yaml_emit.h and sim/csv.h.
  */
 #ifndef SIM_REPORT_H
 #define SIM_REPORT_H
