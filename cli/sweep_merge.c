@@ -5,9 +5,10 @@
  *
  * Two passes over the points' CSV files: the first gathers the union of
  * their columns, the second writes each point's rows in that order,
- * prefixed with the point and its key values. sweep.yaml is built by
- * forwarding each point report's parsed events to the emitter, so values
- * are copied exactly as the points wrote them.
+ * prefixed with the point and its key values; each field is read and
+ * written again by sim/csv.h, which gives back the bytes memcgsim wrote.
+ * sweep.yaml is built by forwarding each point report's parsed events to
+ * the emitter, so values are copied exactly as the points wrote them.
  */
 #define _GNU_SOURCE
 

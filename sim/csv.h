@@ -8,15 +8,15 @@
  *
  *	record   = field *("," field) line-end
  *	field    = plain / quoted
- *	plain    = any bytes but "," and LF, no '"' (a CR kept as text
+ *	plain    = any bytes but ',', '"', LF and NUL (a CR is text
  *	           unless an LF follows it)
- *	quoted   = '"' any bytes, a '"' doubled '"'
+ *	quoted   = '"' any bytes but NUL, each '"' doubled '"'
  *	line-end = LF / CR LF
  *
  *	variant,throughput,unit		variant | throughput | unit
  *	"a,""b""",10,ops/s		a,"b"   | 10         | ops/s
- *	"two\r\n
- *	lines",,x			two\r\nlines | (empty) | x
+ *	"two				two\nlines | (empty) | x
+ *	lines",,x
  *
  * The writer quotes a field exactly when it holds a comma, a quote, a CR
  * or an LF, and doubles its quotes; the reader gives back the same bytes,
