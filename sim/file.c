@@ -201,7 +201,7 @@ int sim_read_file(const char *path, size_t max, char **buf, size_t *len,
 {
 	size_t cap = 4096, n = 0, got;
 	FILE *f = fopen(path, "rb");
-	char *b = NULL, *grown;
+	char *b, *grown;
 
 	*buf = NULL;
 	*len = 0;
@@ -210,19 +210,10 @@ int sim_read_file(const char *path, size_t max, char **buf, size_t *len,
 			      strerror(errno));
 		return -1;
 	}
+	b = malloc(cap);
+	if (!b)
+		goto out_nomem;
 	for (;;) {
-		if (!b || n + 1 == cap) {
-			/* Room for one byte over @max, so that it is seen. */
-			if (b)
-				cap = max && cap * 2 > max + 2 ? max + 2 :
-								 cap * 2;
-			grown = realloc(b, cap);
-			if (!grown) {
-				sim_error_set(err, path, 0, 0, "out of memory");
-				goto out_free;
-			}
-			b = grown;
-		}
 		got = fread(b + n, 1, cap - n - 1, f);
 		n += got;
 		if (max && n > max) {
@@ -232,6 +223,14 @@ int sim_read_file(const char *path, size_t max, char **buf, size_t *len,
 		}
 		if (!got)
 			break;
+		if (n + 1 < cap)
+			continue;
+		/* Room for one byte over @max, so that it is seen. */
+		cap = max && cap * 2 > max + 2 ? max + 2 : cap * 2;
+		grown = realloc(b, cap);
+		if (!grown)
+			goto out_nomem;
+		b = grown;
 	}
 	if (ferror(f)) {
 		sim_error_set(err, path, 0, 0, "cannot read: %s",
@@ -244,6 +243,8 @@ int sim_read_file(const char *path, size_t max, char **buf, size_t *len,
 	*len = n;
 	return 0;
 
+out_nomem:
+	sim_error_set(err, path, 0, 0, "out of memory");
 out_free:
 	free(b);
 	fclose(f);
