@@ -50,7 +50,6 @@
 
 #include "sim/csv.h"
 #include "sim/report.h"
-#include "sim/util.h"
 #include "sim/yaml_emit.h"
 
 #define TABLE_WIDTH 80
