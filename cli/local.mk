@@ -3,6 +3,9 @@
 # command; the run driver (run.c) is shared by run, sweep, validate and
 # explain. May include every layer below it; nothing below includes cli/.
 # The commands live in libsim.a too, so the Check suites can drive them.
+# A command too big for one file is split at its seams (sweep: sweep_jobs,
+# sweep_merge; plot: plot_draw), and its files share a NAME_internal.h
+# with NAME__ helpers that nothing else includes.
 libsim_a_SOURCES += \
 	%reldir%/run.c %reldir%/run.h \
 	%reldir%/explain.c %reldir%/explain.h \
