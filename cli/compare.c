@@ -7,11 +7,10 @@
  * byte, and taken for CSV when its first line starts with the column
  * "variant" or "point", otherwise for YAML.
  *
- * CSV is the RFC 4180 subset sim/report.c writes: fields separated by
- * commas, records ending in "\n" (or "\r\n"), fields holding a comma, a
- * quote or a line break quoted with the quotes doubled. report.c ends every
- * record, the last included, with a newline, so a last line without one is
- * a truncated file. Every record must have as many fields as the header.
+ * CSV is read by sim/csv.h, as sim/report.c writes it (RFC 4180). report.c
+ * ends every record, the last included, with a newline, so a last line
+ * without one is a truncated file (CSV_NEWLINE_AT_END), and an empty line
+ * is refused. Every record must have as many fields as the header.
  * The header says what each column is:
  *
  *	point,charge_batch,variant,throughput,unit,change_pct,p99,p99_ci95
@@ -45,6 +44,7 @@
 #include <sys/stat.h>
 
 #include "cli/compare.h"
+#include "sim/csv.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
 
@@ -327,166 +327,6 @@ static bool parse_number(const char *s, double *out)
 /* ------------------------------------------------------------------ */
 /* CSV.                                                                */
 
-struct csv_field {
-	char *text;
-	unsigned int line, col;
-};
-
-struct csv {
-	const char *file;
-	const char *p, *end;
-	const char *line_start;
-	unsigned int line;
-	struct csv_field *fields;
-	unsigned int nr_fields, alloc_fields;
-	char *buf;		/* the current field's text */
-	size_t len, cap;
-};
-
-static void csv_clear(struct csv *c)
-{
-	unsigned int i;
-
-	for (i = 0; i < c->nr_fields; i++)
-		free(c->fields[i].text);
-	c->nr_fields = 0;
-}
-
-static unsigned int csv_col(const struct csv *c)
-{
-	return (unsigned int)(c->p - c->line_start) + 1;
-}
-
-static bool csv_put(struct csv *c, char ch)
-{
-	char *bigger;
-
-	if (c->len + 1 >= c->cap) {
-		bigger = realloc(c->buf, c->cap ? c->cap * 2 : 64);
-		if (!bigger)
-			return false;
-		c->buf = bigger;
-		c->cap = c->cap ? c->cap * 2 : 64;
-	}
-	c->buf[c->len++] = ch;
-	return true;
-}
-
-/* The quoted field at c->p; stops after its closing quote. */
-static int csv_quoted(struct csv *c, struct sim_error *err)
-{
-	unsigned int line = c->line, col = csv_col(c);
-
-	c->p++;
-	for (;;) {
-		if (c->p == c->end) {
-			sim_error_set(err, c->file, line, col,
-				      "a quoted field is not closed before the end of the file (truncated?)");
-			return -1;
-		}
-		if (*c->p == '"') {
-			if (c->p + 1 == c->end || c->p[1] != '"') {
-				c->p++;
-				return 0;
-			}
-			c->p++;	/* a doubled quote is one quote */
-		}
-		if (!csv_put(c, *c->p)) {
-			oom(err, c->file);
-			return -1;
-		}
-		if (*c->p == '\n') {
-			c->line++;
-			c->line_start = c->p + 1;
-		}
-		c->p++;
-	}
-}
-
-/* The unquoted field at c->p; stops at a comma or the end of the line. */
-static int csv_plain(struct csv *c, struct sim_error *err)
-{
-	while (c->p < c->end && *c->p != ',' && *c->p != '\n' &&
-	       !(*c->p == '\r' && c->p + 1 < c->end && c->p[1] == '\n')) {
-		if (*c->p == '"') {
-			sim_error_set(err, c->file, c->line, csv_col(c),
-				      "a quote in a field that does not start with one");
-			return -1;
-		}
-		if (!csv_put(c, *c->p)) {
-			oom(err, c->file);
-			return -1;
-		}
-		c->p++;
-	}
-	return 0;
-}
-
-/*
- * Read the next record into c->fields. Return 1 with a record, 0 at the
- * end of the file, -1 with @err set.
- */
-static int csv_record(struct csv *c, struct sim_error *err)
-{
-	struct csv_field *fld;
-	unsigned int line;
-
-	csv_clear(c);
-	if (c->p == c->end)
-		return 0;
-	if (*c->p == '\n' || *c->p == '\r') {
-		sim_error_set(err, c->file, c->line, 1, "empty line");
-		return -1;
-	}
-	for (;;) {
-		line = c->line;
-		fld = grow(c->fields, &c->alloc_fields, c->nr_fields + 1,
-			   sizeof(*fld));
-		if (!fld) {
-			oom(err, c->file);
-			return -1;
-		}
-		c->fields = fld;
-		fld = &c->fields[c->nr_fields];
-		fld->line = line;
-		fld->col = csv_col(c);
-		c->len = 0;
-		if (c->p < c->end && *c->p == '"' ? csv_quoted(c, err) :
-						    csv_plain(c, err))
-			return -1;
-		if (!csv_put(c, '\0')) {
-			oom(err, c->file);
-			return -1;
-		}
-		fld->text = strdup(c->buf);
-		if (!fld->text) {
-			oom(err, c->file);
-			return -1;
-		}
-		c->nr_fields++;
-		if (c->p == c->end) {
-			sim_error_set(err, c->file, c->line, csv_col(c),
-				      "the last line does not end with a newline (truncated?)");
-			return -1;
-		}
-		if (*c->p == ',') {
-			c->p++;
-			continue;
-		}
-		if (*c->p == '\r')
-			c->p++;
-		if (*c->p != '\n') {
-			sim_error_set(err, c->file, c->line, csv_col(c),
-				      "expected ',' or the end of the line after a quoted field");
-			return -1;
-		}
-		c->p++;
-		c->line++;
-		c->line_start = c->p;
-		return 1;
-	}
-}
-
 /* What the columns of a result CSV hold. */
 enum csv_role {
 	CSV_POINT,	/* sweep: the point */
@@ -589,7 +429,7 @@ static int add_setting(struct cmp_row *row, const char *name,
 }
 
 /* One record after the header: a row with its values. */
-static int csv_row(struct compare_file *f, const struct csv *c,
+static int csv_row(struct compare_file *f, const struct csv_reader *c,
 		   const struct csv_field *header, const enum csv_role *roles,
 		   unsigned int nr_cols, struct sim_error *err)
 {
@@ -647,49 +487,38 @@ static int csv_row(struct compare_file *f, const struct csv *c,
 static int read_csv(struct compare_file *f, const char *buf, size_t len,
 		    struct sim_error *err)
 {
-	struct csv c = {
-		.file = f->name, .p = buf, .end = buf + len,
-		.line_start = buf, .line = 1,
-	};
-	struct csv_field *header;
+	struct csv_field *header = NULL;
 	enum csv_role *roles = NULL;
-	unsigned int nr_cols, i;
+	unsigned int nr_cols = 0;
+	struct csv_reader c;
 	int ret = -1, got;
 
-	if (csv_record(&c, err) <= 0)
+	csv_reader_init(&c, f->name, buf, len, CSV_NEWLINE_AT_END);
+	if (csv_read_record(&c, err) <= 0)
 		goto out;
 	/* Keep the header: take its fields over from the reader. */
-	header = c.fields;
-	nr_cols = c.nr_fields;
-	c.fields = NULL;
-	c.nr_fields = c.alloc_fields = 0;
+	header = csv_take_fields(&c, &nr_cols);
 	roles = calloc(nr_cols, sizeof(*roles));
 	if (!roles) {
 		oom(err, f->name);
-		goto out_free_header;
+		goto out;
 	}
 	if (csv_header(f, header, nr_cols, roles, err))
-		goto out_free_header;
+		goto out;
 	for (;;) {
-		got = csv_record(&c, err);
+		got = csv_read_record(&c, err);
 		if (got < 0)
-			goto out_free_header;
+			goto out;
 		if (!got)
 			break;
 		if (csv_row(f, &c, header, roles, nr_cols, err))
-			goto out_free_header;
+			goto out;
 	}
 	ret = 0;
-
-out_free_header:
-	for (i = 0; i < nr_cols; i++)
-		free(header[i].text);
-	free(header);
-	free(roles);
 out:
-	csv_clear(&c);
-	free(c.fields);
-	free(c.buf);
+	csv_fields_free(header, nr_cols);
+	free(roles);
+	csv_reader_release(&c);
 	return ret;
 }
 

@@ -51,8 +51,8 @@
  * Ownership: a struct compare_file is the caller's from compare_load() to
  * compare_free().
  *
- * Layering: sim/ primitive; uses sim/error.h, sim/scenario.h (the YAML
- * tree) and sim/report.h (sim_format_double()).
+ * Layering: cli/ command; uses sim/error.h, sim/csv.h (the CSV reader),
+ * sim/scenario.h (the YAML tree) and sim/report.h (sim_format_double()).
  */
 #ifndef CLI_COMPARE_H
 #define CLI_COMPARE_H

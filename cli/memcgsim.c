@@ -54,6 +54,7 @@
 #include "cli/compare.h"
 #include "cli/calibrate.h"
 #include "models/kernel/config.h"
+#include "sim/file.h"
 #include "sim/report.h"
 #include "sim/trace.h"
 #include "sim/util.h"

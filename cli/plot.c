@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cli/plot.c - pictures of results, drawn by gnuplot (plot.h).
+ * cli/plot.c - pictures of results, drawn by gnuplot (plot.h): planning,
+ * and the command's entry points; drawing is in cli/plot_draw.c.
  *
  * Two phases. Planning reads the results and turns them into a list of
  * jobs: for each picture, the text of its data file and the gnuplot
@@ -24,60 +25,23 @@
 #define _XOPEN_SOURCE 700 /* POSIX 2008 and realpath() */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/plot.h"
+#include "cli/plot_internal.h"
+#include "sim/csv.h"
+#include "sim/file.h"
 #include "sim/scenario.h"
-
-extern char **environ;
-
-/* The script of each kind, in the script directory. */
-static const char *const plot_scripts[PLOT_NR_KINDS] = {
-	[PLOT_THROUGHPUT] = "throughput.gp",
-	[PLOT_FUNCTIONS] = "functions.gp",
-	[PLOT_VALIDATION] = "validation.gp",
-	[PLOT_HEATMAP] = "heatmap.gp",
-};
-
-/**
- * struct plot_job - one picture to draw (in PNG, SVG or both).
- * @kind: which script draws it
- * @stem: file name without extension: "functions", "heatmap-6.0-rc1"
- * @data: the text of the data file, @len bytes
- * @vars: gnuplot assignments for the script ("title='...'; nkernel=11")
- */
-struct plot_job {
-	enum plot_kind kind;
-	char stem[256];
-	char *data;
-	size_t len;
-	char *vars;
-};
-
-struct plot_plan {
-	char name[256]; /* scenario (a run) or sweep directory */
-	struct plot_job *jobs;
-	unsigned int nr;
-};
 
 /* ---- text: files built in memory ---- */
 
-struct text {
-	FILE *f;
-	char *buf;
-	size_t len;
-};
-
-static int text_open(struct text *t)
+int plot__text_open(struct text *t)
 {
 	t->buf = NULL;
 	t->len = 0;
@@ -86,7 +50,7 @@ static int text_open(struct text *t)
 }
 
 /* Finish @t; on failure its buffer is freed. */
-static int text_close(struct text *t)
+int plot__text_close(struct text *t)
 {
 	int ret = 0;
 
@@ -102,7 +66,7 @@ static int text_close(struct text *t)
 	return ret;
 }
 
-static void text_discard(struct text *t)
+void plot__text_discard(struct text *t)
 {
 	if (t->f)
 		fclose(t->f);
@@ -140,7 +104,7 @@ static void put_gp_str(FILE *f, const char *s)
 }
 
 /* "name='value'; " */
-static void put_gp_var(FILE *f, const char *name, const char *value)
+void plot__put_gp_var(FILE *f, const char *name, const char *value)
 {
 	fprintf(f, "%s=", name);
 	put_gp_str(f, value);
@@ -148,7 +112,7 @@ static void put_gp_var(FILE *f, const char *name, const char *value)
 }
 
 /* @s with every character but [A-Za-z0-9._+-] replaced by '_'. */
-static void safe_name(char *dst, size_t size, const char *s)
+void plot__safe_name(char *dst, size_t size, const char *s)
 {
 	size_t i;
 
@@ -176,7 +140,7 @@ static bool stem_taken(const struct plot_plan *p, const char *stem)
 /*
  * plan_add() - append a job; takes the responsibility for @data and @vars
  * (freed even if this fails). A stem already taken (two variants whose
- * names differ only in characters safe_name() replaces) gets "-2", "-3".
+ * names differ only in characters plot__safe_name() replaces) gets "-2", "-3".
  */
 static int plan_add(struct plot_plan *p, enum plot_kind kind,
 		    const char *prefix, const char *name, struct text *data,
@@ -186,7 +150,7 @@ static int plan_add(struct plot_plan *p, enum plot_kind kind,
 	char stem[256], safe[200];
 	unsigned int n = 1;
 
-	safe_name(safe, sizeof(safe), name);
+	plot__safe_name(safe, sizeof(safe), name);
 	snprintf(stem, sizeof(stem), "%s%s", prefix, safe);
 	while (stem_taken(p, stem))
 		snprintf(stem, sizeof(stem), "%s%s-%u", prefix, safe, ++n);
@@ -226,9 +190,9 @@ static int plan_finish(struct plot_plan *p, enum plot_kind kind,
 		       const char *prefix, const char *name, struct text *data,
 		       struct text *vars, struct sim_error *err)
 {
-	int ret = text_close(data);
+	int ret = plot__text_close(data);
 
-	if (text_close(vars))
+	if (plot__text_close(vars))
 		ret = -ENOMEM;
 	if (!ret)
 		ret = plan_add(p, kind, prefix, name, data, vars);
@@ -457,10 +421,10 @@ static int plan_functions(struct plot_plan *p, const struct scenario_node *root,
 		ret = 0;
 		goto out;
 	}
-	if (text_open(&data))
+	if (plot__text_open(&data))
 		goto out_nomem;
-	if (text_open(&gp)) {
-		text_discard(&data);
+	if (plot__text_open(&gp)) {
+		plot__text_discard(&data);
 		goto out_nomem;
 	}
 	fprintf(data.f,
@@ -474,15 +438,15 @@ static int plan_functions(struct plot_plan *p, const struct scenario_node *root,
 			if (k++)
 				fputs("\n\n", data.f);
 			if (put_function(data.f, vars, names[j], err)) {
-				text_discard(&data);
-				text_discard(&gp);
+				plot__text_discard(&data);
+				plot__text_discard(&gp);
 				ret = -EINVAL;
 				goto out;
 			}
 		}
 	}
 	snprintf(title, sizeof(title), "%s: time by kernel function", p->name);
-	put_gp_var(gp.f, "title", title);
+	plot__put_gp_var(gp.f, "title", title);
 	fprintf(gp.f, "nkernel=%u; kmax=%.6g; ", nkernel, kernel_most(vars));
 	ret = plan_finish(p, PLOT_FUNCTIONS, "functions", "", &data, &gp, err);
 	goto out;
@@ -527,10 +491,10 @@ static int plan_validation(struct plot_plan *p,
 	char title[512];
 	size_t i;
 
-	if (text_open(&data))
+	if (plot__text_open(&data))
 		goto out_nomem;
-	if (text_open(&gp)) {
-		text_discard(&data);
+	if (plot__text_open(&gp)) {
+		plot__text_discard(&data);
 		goto out_nomem;
 	}
 	fprintf(data.f,
@@ -549,8 +513,8 @@ static int plan_validation(struct plot_plan *p,
 		if (number_at(scenario_get(m, "published"), "change_pct", &pub,
 			      err) ||
 		    number_at(scenario_item(m, 0), "change_pct", &pred, err)) {
-			text_discard(&data);
-			text_discard(&gp);
+			plot__text_discard(&data);
+			plot__text_discard(&gp);
 			return -EINVAL;
 		}
 		if (!isfinite(pub) || !isfinite(pred))
@@ -564,14 +528,14 @@ static int plan_validation(struct plot_plan *p,
 		fputc('\n', data.f);
 	}
 	if (!rows) {
-		text_discard(&data);
-		text_discard(&gp);
+		plot__text_discard(&data);
+		plot__text_discard(&gp);
 		return 0;
 	}
 	snprintf(title, sizeof(title), "%s: predicted against published change",
 		 p->name);
-	put_gp_var(gp.f, "title", title);
-	put_gp_var(gp.f, "metric", metric);
+	plot__put_gp_var(gp.f, "title", title);
+	plot__put_gp_var(gp.f, "metric", metric);
 	return plan_finish(p, PLOT_VALIDATION, "validation", "", &data, &gp,
 			   err);
 
@@ -639,10 +603,10 @@ static int plan_heatmap(struct plot_plan *p, const struct scenario_node *v,
 	if (!cols)
 		return 0;
 	shown = used && used < cols ? used : cols;
-	if (text_open(&data))
+	if (plot__text_open(&data))
 		goto out_nomem;
-	if (text_open(&gp)) {
-		text_discard(&data);
+	if (plot__text_open(&gp)) {
+		plot__text_discard(&data);
 		goto out_nomem;
 	}
 	fprintf(data.f,
@@ -661,8 +625,8 @@ static int plan_heatmap(struct plot_plan *p, const struct scenario_node *v,
 
 			if (c < len_of(t) &&
 			    number(scenario_item(t, c), &x, err)) {
-				text_discard(&data);
-				text_discard(&gp);
+				plot__text_discard(&data);
+				plot__text_discard(&gp);
 				return -EINVAL;
 			}
 			fprintf(data.f, " %.6g", isfinite(x) ? x : 0.0);
@@ -678,8 +642,8 @@ static int plan_heatmap(struct plot_plan *p, const struct scenario_node *v,
 			 cols, shown, cols - 1);
 	else
 		snprintf(xlabel, sizeof(xlabel), "CPU");
-	put_gp_var(gp.f, "title", title);
-	put_gp_var(gp.f, "xlabel", xlabel);
+	plot__put_gp_var(gp.f, "title", title);
+	plot__put_gp_var(gp.f, "xlabel", xlabel);
 	if (isfinite(most) && most > 0)
 		fprintf(gp.f, "cbmax=%.10g; ", most);
 	return plan_finish(p, PLOT_HEATMAP, "heatmap-", name, &data, &gp, err);
@@ -746,181 +710,75 @@ static int plan_run(struct plot_plan *p, const struct scenario_node *root,
 
 /* ---- a sweep (CSV) ---- */
 
-struct csv_row {
-	char **f; /* fields, unquoted */
+/* A sweep.csv in memory: its records, the header first. */
+struct sheet_row {
+	struct csv_field *f; /* fields, unquoted (sim/csv.h) */
 	unsigned int n;
 	unsigned int line; /* one-based line of the file */
 };
 
-struct csv {
-	struct csv_row *rows;
+struct sheet {
+	struct sheet_row *rows;
 	unsigned int nr;
 };
 
-static void csv_release(struct csv *c)
+static void sheet_release(struct sheet *c)
 {
-	unsigned int i, j;
+	unsigned int i;
 
-	for (i = 0; i < c->nr; i++) {
-		for (j = 0; j < c->rows[i].n; j++)
-			free(c->rows[i].f[j]);
-		free(c->rows[i].f);
-	}
+	for (i = 0; i < c->nr; i++)
+		csv_fields_free(c->rows[i].f, c->rows[i].n);
 	free(c->rows);
 	c->rows = NULL;
 	c->nr = 0;
 }
 
-static int csv_push_field(struct csv_row *r, const char *s, size_t len)
+/* Parse @len bytes at @buf into @c: RFC 4180, blank lines skipped. */
+static int sheet_parse(const char *path, const char *buf, size_t len,
+		       struct sheet *c, struct sim_error *err)
 {
-	char **grown = realloc(r->f, (r->n + 1) * sizeof(*grown));
+	struct sheet_row *grown, *row;
+	struct csv_reader r;
+	int got;
 
-	if (!grown)
-		return -ENOMEM;
-	r->f = grown;
-	r->f[r->n] = malloc(len + 1);
-	if (!r->f[r->n])
-		return -ENOMEM;
-	memcpy(r->f[r->n], s, len);
-	r->f[r->n][len] = '\0';
-	r->n++;
-	return 0;
-}
-
-/*
- * csv_parse() - RFC 4180: fields separated by commas, in double quotes
- * when they hold a comma, quote or line break (a quote doubled), lines
- * ended by LF or CRLF. Blank lines are skipped. @buf is NUL-terminated
- * and holds no other NUL.
- */
-static int csv_parse(const char *path, const char *buf, struct csv *c,
-		     struct sim_error *err)
-{
-	unsigned int line = 1;
-	const char *s = buf;
-	char *field = NULL;
-	size_t cap = 0;
-
-	while (*s) {
-		struct csv_row row = { .line = line };
-		struct csv_row *grown;
-
-		if (*s == '\n' || (*s == '\r' && s[1] == '\n')) {
-			s += *s == '\r' ? 2 : 1;
-			line++;
-			continue;
-		}
-		for (;;) {
-			size_t len = 0;
-
-			if (*s == '"') {
-				unsigned int start = line;
-
-				for (s++;; s++) {
-					if (!*s) {
-						sim_error_set(
-							err, path, start, 1,
-							"a quoted field is not closed");
-						goto out_err;
-					}
-					if (*s == '"' && s[1] != '"')
-						break;
-					if (*s == '"')
-						s++;
-					if (*s == '\n')
-						line++;
-					if (len + 1 >= cap) {
-						char *g = realloc(field,
-								  cap * 2 + 64);
-
-						if (!g)
-							goto out_nomem;
-						field = g;
-						cap = cap * 2 + 64;
-					}
-					field[len++] = *s;
-				}
-				s++;
-				if (*s && *s != ',' && *s != '\n' &&
-				    !(*s == '\r' && s[1] == '\n')) {
-					sim_error_set(
-						err, path, line, 1,
-						"expected a comma or the end of the line after a quoted field");
-					goto out_err;
-				}
-				if (csv_push_field(&row, field ? field : "",
-						   len))
-					goto out_nomem;
-			} else {
-				const char *e = s;
-
-				while (*e && *e != ',' && *e != '\n' &&
-				       !(*e == '\r' && e[1] == '\n'))
-					e++;
-				if (csv_push_field(&row, s, (size_t)(e - s)))
-					goto out_nomem;
-				s = e;
-			}
-			if (*s != ',')
-				break;
-			s++;
-		}
+	csv_reader_init(&r, path, buf, len, CSV_BLANK_LINES);
+	for (;;) {
+		got = csv_read_record(&r, err);
+		if (got <= 0)
+			break;
 		grown = realloc(c->rows, (c->nr + 1) * sizeof(*grown));
-		if (!grown)
-			goto out_nomem;
+		if (!grown) {
+			sim_error_set(err, path, 0, 0, "out of memory");
+			got = -1;
+			break;
+		}
 		c->rows = grown;
-		c->rows[c->nr++] = row;
-		continue;
-out_nomem:
-		sim_error_set(err, path, line, 1, "out of memory");
-out_err:
-		while (row.n)
-			free(row.f[--row.n]);
-		free(row.f);
-		free(field);
-		return -EINVAL;
+		row = &grown[c->nr++];
+		row->line = r.fields[0].line;
+		row->f = csv_take_fields(&r, &row->n);
 	}
-	free(field);
-	return 0;
+	csv_reader_release(&r);
+	return got < 0 ? -EINVAL : 0;
 }
 
 /* Read @path whole (at most 64 MiB) and parse it. */
-static int csv_read(const char *path, struct csv *c, struct sim_error *err)
+static int sheet_read(const char *path, struct sheet *c,
+		      struct sim_error *err)
 {
-	const size_t max = 64u << 20;
-	size_t len = 0, n;
+	size_t len;
 	char *buf;
-	FILE *f;
 	int ret;
 
-	f = fopen(path, "rb");
-	if (!f) {
-		sim_error_set(err, path, 0, 0, "cannot read: %s",
-			      strerror(errno));
+	if (sim_read_file(path, 64u << 20, &buf, &len, err))
 		return -EINVAL;
-	}
-	buf = malloc(max + 1);
-	if (!buf) {
-		fclose(f);
-		sim_error_set(err, path, 0, 0, "out of memory");
-		return -EINVAL;
-	}
-	while (len <= max && (n = fread(buf + len, 1, max + 1 - len, f)) > 0)
-		len += n;
-	if (ferror(f) || len > max) {
-		sim_error_set(err, path, 0, 0, "%s",
-			      len > max ? "larger than 64 MiB" : "cannot read");
-		ret = -EINVAL;
-	} else if (memchr(buf, '\0', len)) {
+	if (memchr(buf, '\0', len)) {
 		sim_error_set(err, path, 0, 0,
 			      "not a sweep.csv: binary data (a NUL byte)");
 		ret = -EINVAL;
 	} else {
-		buf[len] = '\0';
-		ret = csv_parse(path, buf, c, err);
+		ret = sheet_parse(path, buf, len, c, err);
 	}
 	free(buf);
-	fclose(f);
 	return ret;
 }
 
@@ -941,12 +799,12 @@ static bool parse_number(const char *s, double *v)
 	return is_number(s, v) && isfinite(*v);
 }
 
-static int csv_col(const struct csv_row *h, const char *name)
+static int sheet_col(const struct sheet_row *h, const char *name)
 {
 	unsigned int i;
 
 	for (i = 0; i < h->n; i++)
-		if (!strcmp(h->f[i], name))
+		if (!strcmp(h->f[i].text, name))
 			return (int)i;
 	return -1;
 }
@@ -973,20 +831,20 @@ static int point_cmp(const void *a, const void *b)
 }
 
 /* The title of @row's line in the picture against key column @k. */
-static char *series_title(const struct csv *c, const struct csv_row *row, int k,
+static char *series_title(const struct sheet *c, const struct sheet_row *row, int k,
 			  int variant)
 {
-	const struct csv_row *h = &c->rows[0];
+	const struct sheet_row *h = &c->rows[0];
 	struct text t;
 	int j;
 
-	if (text_open(&t))
+	if (plot__text_open(&t))
 		return NULL;
-	fputs(row->f[variant], t.f);
+	fputs(row->f[variant].text, t.f);
 	for (j = 1; j < variant; j++)
 		if (j != k)
-			fprintf(t.f, " %s=%s", h->f[j], row->f[j]);
-	if (text_close(&t))
+			fprintf(t.f, " %s=%s", h->f[j].text, row->f[j].text);
+	if (plot__text_close(&t))
 		return NULL;
 	return t.buf;
 }
@@ -1044,10 +902,10 @@ static int series_add(struct series **ss, unsigned int *nr, char *title,
  * every value is a number, else the rank of the value among the values in
  * the order they first appear.
  */
-static int plan_sweep_key(struct plot_plan *p, const struct csv *c, int k,
+static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int k,
 			  int variant, int thr, int unit, struct sim_error *err)
 {
-	const struct csv_row *h = &c->rows[0];
+	const struct sheet_row *h = &c->rows[0];
 	const char **values = NULL;
 	struct series *ss = NULL;
 	unsigned int nv = 0, nr = 0, i, j;
@@ -1059,7 +917,7 @@ static int plan_sweep_key(struct plot_plan *p, const struct csv *c, int k,
 	int ret = -ENOMEM;
 
 	for (i = 1; i < c->nr; i++) {
-		const char *s = c->rows[i].f[k];
+		const char *s = c->rows[i].f[k].text;
 
 		if (name_index(values, nv, s) < 0) {
 			const char **grown =
@@ -1078,18 +936,18 @@ static int plan_sweep_key(struct plot_plan *p, const struct csv *c, int k,
 		}
 	}
 	for (i = 1; i < c->nr; i++) {
-		const struct csv_row *row = &c->rows[i];
-		struct point pt = { .label = row->f[k], .order = i };
+		const struct sheet_row *row = &c->rows[i];
+		struct point pt = { .label = row->f[k].text, .order = i };
 		char *title;
 
-		if (!parse_number(row->f[thr], &pt.y))
+		if (!parse_number(row->f[thr].text, &pt.y))
 			continue; /* no result at this point */
 		if (numeric)
-			parse_number(row->f[k], &pt.x);
+			parse_number(row->f[k].text, &pt.x);
 		else
-			pt.x = name_index(values, nv, row->f[k]);
+			pt.x = name_index(values, nv, row->f[k].text);
 		if (!*u && unit >= 0)
-			u = row->f[unit];
+			u = row->f[unit].text;
 		title = series_title(c, row, k, variant);
 		if (!title || series_add(&ss, &nr, title, &pt))
 			goto out;
@@ -1098,15 +956,15 @@ static int plan_sweep_key(struct plot_plan *p, const struct csv *c, int k,
 		ret = 0;
 		goto out_free;
 	}
-	if (text_open(&data))
+	if (plot__text_open(&data))
 		goto out;
-	if (text_open(&gp)) {
-		text_discard(&data);
+	if (plot__text_open(&gp)) {
+		plot__text_discard(&data);
 		goto out;
 	}
 	fprintf(data.f,
 		"# memcgsim plot: throughput against %s, %s; plots/throughput.gp\n",
-		h->f[k], p->name);
+		h->f[k].text, p->name);
 	for (i = 0; i < nr; i++) {
 		if (i)
 			fputs("\n\n", data.f);
@@ -1121,18 +979,18 @@ static int plan_sweep_key(struct plot_plan *p, const struct csv *c, int k,
 		}
 	}
 	snprintf(label, sizeof(label), "%s: throughput against %s", p->name,
-		 h->f[k]);
-	put_gp_var(gp.f, "title", label);
-	put_gp_var(gp.f, "xlabel", h->f[k]);
+		 h->f[k].text);
+	plot__put_gp_var(gp.f, "title", label);
+	plot__put_gp_var(gp.f, "xlabel", h->f[k].text);
 	if (*u)
 		snprintf(label, sizeof(label), "throughput (%s)", u);
 	else
 		snprintf(label, sizeof(label), "throughput");
-	put_gp_var(gp.f, "ylabel", label);
+	plot__put_gp_var(gp.f, "ylabel", label);
 	/* Batch sizes and CPU counts grow by factors: a log scale. */
 	fprintf(gp.f, "logx=%d; categories=%d; ",
 		numeric && lo > 0 && hi / lo >= 8 ? 1 : 0, numeric ? 0 : 1);
-	ret = plan_finish(p, PLOT_THROUGHPUT, "throughput-vs-", h->f[k], &data,
+	ret = plan_finish(p, PLOT_THROUGHPUT, "throughput-vs-", h->f[k].text, &data,
 			  &gp, err);
 	goto out_free;
 out:
@@ -1196,13 +1054,13 @@ static void sweep_name(char *dst, size_t size, const char *path, bool dir)
 static int plan_sweep(struct plot_plan *p, const char *path,
 		      const struct plot_opts *o, struct sim_error *err)
 {
-	struct csv c = { 0 };
-	const struct csv_row *h;
+	struct sheet c = { 0 };
+	const struct sheet_row *h;
 	int variant, thr, unit, k, ret;
 	unsigned int i;
 	double x;
 
-	ret = csv_read(path, &c, err);
+	ret = sheet_read(path, &c, err);
 	if (ret)
 		goto out;
 	ret = -EINVAL;
@@ -1211,7 +1069,7 @@ static int plan_sweep(struct plot_plan *p, const char *path,
 		goto out;
 	}
 	h = &c.rows[0];
-	if (strcmp(h->f[0], "point")) {
+	if (strcmp(h->f[0].text, "point")) {
 		/* `memcgsim run -f csv` starts with the variant. */
 		const char *hint =
 			" (the CSV of one run: plot its YAML instead, memcgsim run -f yaml -o results.yaml)";
@@ -1219,12 +1077,12 @@ static int plan_sweep(struct plot_plan *p, const char *path,
 		sim_error_set(
 			err, path, 1, 1,
 			"not a sweep.csv: the first column is '%s', expected 'point'%s",
-			h->f[0], strcmp(h->f[0], "variant") ? "" : hint);
+			h->f[0].text, strcmp(h->f[0].text, "variant") ? "" : hint);
 		goto out;
 	}
-	variant = csv_col(h, "variant");
-	thr = csv_col(h, "throughput");
-	unit = csv_col(h, "unit");
+	variant = sheet_col(h, "variant");
+	thr = sheet_col(h, "throughput");
+	unit = sheet_col(h, "unit");
 	if (variant < 2 || thr < 0) {
 		sim_error_set(
 			err, path, 1, 1,
@@ -1239,11 +1097,11 @@ static int plan_sweep(struct plot_plan *p, const char *path,
 				h->n, c.rows[i].n);
 			goto out;
 		}
-		if (*c.rows[i].f[thr] && !is_number(c.rows[i].f[thr], &x)) {
+		if (*c.rows[i].f[thr].text && !is_number(c.rows[i].f[thr].text, &x)) {
 			sim_error_set(
 				err, path, c.rows[i].line, 1,
 				"throughput: expected a number, found '%s'",
-				c.rows[i].f[thr]);
+				c.rows[i].f[thr].text);
 			goto out;
 		}
 	}
@@ -1257,289 +1115,8 @@ static int plan_sweep(struct plot_plan *p, const char *path,
 	for (k = 1; k < variant && !ret; k++)
 		ret = plan_sweep_key(p, &c, k, variant, thr, unit, err);
 out:
-	csv_release(&c);
+	sheet_release(&c);
 	return ret;
-}
-
-/* ---- drawing ---- */
-
-static const char *gnuplot_name(const struct plot_opts *o)
-{
-	const char *env = getenv("MEMCGSIM_GNUPLOT");
-
-	if (o->gnuplot)
-		return o->gnuplot;
-	return env && *env ? env : "gnuplot";
-}
-
-/* Is @prog an executable file, by its path or in $PATH? */
-static bool find_program(const char *prog)
-{
-	const char *path = getenv("PATH"), *s, *e;
-	char buf[4096];
-	struct stat st;
-
-	if (strchr(prog, '/'))
-		return !access(prog, X_OK) && !stat(prog, &st) &&
-		       S_ISREG(st.st_mode);
-	if (!path)
-		path = "/usr/bin:/bin";
-	for (s = path;; s = e + 1) {
-		e = strchr(s, ':');
-		if (!e)
-			e = s + strlen(s);
-		snprintf(buf, sizeof(buf), "%.*s/%s", e > s ? (int)(e - s) : 1,
-			 e > s ? s : ".", prog);
-		if (!access(buf, X_OK) && !stat(buf, &st) &&
-		    S_ISREG(st.st_mode))
-			return true;
-		if (!*e)
-			return false;
-	}
-}
-
-/**
- * plot_have_gnuplot() - can gnuplot be run?
- * @o: options (their @gnuplot, else $MEMCGSIM_GNUPLOT, else "gnuplot")
- *
- * Return: true when the program is an executable file, by its path or
- * found in $PATH.
- */
-bool plot_have_gnuplot(const struct plot_opts *o)
-{
-	return find_program(gnuplot_name(o));
-}
-
-/*
- * run_gnuplot() - run @argv, stdin from /dev/null, stdout and stderr
- * collected in @msg (at least the last @size / 2 bytes; @size >= 2).
- * Return the exit status (128 + the signal when killed), or -1 with errno
- * set when it could not be started.
- */
-static int run_gnuplot(char *const argv[], char *msg, size_t size)
-{
-	posix_spawn_file_actions_t fa;
-	size_t len = 0;
-	int fds[2], rc, status;
-	ssize_t n;
-	pid_t pid;
-
-	msg[0] = '\0';
-	if (pipe(fds))
-		return -1;
-	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
-	rc = posix_spawn_file_actions_init(&fa);
-	if (rc)
-		goto out_close;
-	if (fds[0] > 2)
-		rc = posix_spawn_file_actions_addclose(&fa, fds[0]);
-	if (!rc)
-		rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
-						      O_RDONLY, 0);
-	if (!rc)
-		rc = posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	if (!rc)
-		rc = posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-	if (!rc && fds[1] > 2)
-		rc = posix_spawn_file_actions_addclose(&fa, fds[1]);
-	if (!rc)
-		rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc)
-		goto out_close;
-	close(fds[1]);
-	for (;;) {
-		/* Keep the end, where gnuplot says what went wrong. */
-		if (len + 1 >= size) {
-			memmove(msg, msg + size / 2, len - size / 2);
-			len -= size / 2;
-		}
-		n = read(fds[0], msg + len, size - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	msg[len] = '\0';
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-
-out_close:
-	close(fds[0]);
-	close(fds[1]);
-	errno = rc;
-	return -1;
-}
-
-/*
- * gnuplot's complaint: its last line that says something (before it, the
- * command and a caret under the place of the error).
- */
-static void last_line(char *dst, size_t size, const char *msg)
-{
-	const char *e = msg + strlen(msg), *s;
-
-	while (e > msg && (e[-1] == '\n' || e[-1] == ' '))
-		e--;
-	s = e;
-	while (s > msg && s[-1] != '\n')
-		s--;
-	snprintf(dst, size, "%.*s", (int)(e - s), s);
-	if (!*dst)
-		snprintf(dst, size, "no message");
-}
-
-/*
- * draw_one() - @job's picture in format @ext ("png" or "svg"): gnuplot
- * writes a temporary file next to DIR/STEM.EXT, renamed on success.
- */
-static int draw_one(const struct plot_opts *o, const char *dir,
-		    const struct plot_job *job, const char *ext,
-		    struct sim_error *err)
-{
-	char pic[1400], data[1400], script[1400], reason[1024];
-	char dash_e[] = "-e", *argv[5], *tmp = NULL;
-	struct sim_error ignored;
-	struct text cmds;
-	struct stat st;
-	FILE *f;
-	int rc;
-
-	snprintf(pic, sizeof(pic), "%s/%s.%s", dir, job->stem, ext);
-	snprintf(data, sizeof(data), "%s/%s.dat", dir, job->stem);
-	snprintf(script, sizeof(script), "%s/%s", o->script_dir,
-		 plot_scripts[job->kind]);
-	if (text_open(&cmds)) {
-		sim_error_set(err, pic, 0, 0, "out of memory");
-		return -EIO;
-	}
-	f = sim_atomic_open(pic, &tmp, err);
-	if (!f) {
-		text_discard(&cmds);
-		return -EIO;
-	}
-	put_gp_var(cmds.f, "data", data);
-	put_gp_var(cmds.f, "out", tmp);
-	put_gp_var(cmds.f, "term", ext);
-	fputs(job->vars, cmds.f);
-	if (text_close(&cmds)) {
-		sim_atomic_close(f, pic, tmp, false, &ignored);
-		sim_error_set(err, pic, 0, 0, "out of memory");
-		return -EIO;
-	}
-	argv[0] = (char *)gnuplot_name(o);
-	argv[1] = dash_e;
-	argv[2] = cmds.buf;
-	argv[3] = script;
-	argv[4] = NULL;
-	rc = run_gnuplot(argv, reason, sizeof(reason));
-	free(cmds.buf);
-	if (rc < 0) {
-		int saved = errno;
-
-		sim_atomic_close(f, pic, tmp, false, &ignored);
-		sim_error_set(err, pic, 0, 0, "cannot run %s: %s", argv[0],
-			      strerror(saved));
-		return saved == ENOENT ? -ENOENT : -EIO;
-	}
-	if (rc || stat(tmp, &st) || !st.st_size) {
-		char why[200];
-
-		last_line(why, sizeof(why), reason);
-		sim_atomic_close(f, pic, tmp, false, &ignored);
-		sim_error_set(err, pic, 0, 0,
-			      "gnuplot failed (exit status %d) on %s: %s", rc,
-			      script, rc ? why : "no picture written");
-		return -EIO;
-	}
-	return sim_atomic_close(f, pic, tmp, true, err) ? -EIO : 0;
-}
-
-static int write_job_data(FILE *out, void *arg)
-{
-	const struct plot_job *job = arg;
-
-	return fwrite(job->data, 1, job->len, out) == job->len ? 0 : -1;
-}
-
-/* Create @dir unless it is there. */
-static int make_dir(const char *dir, struct sim_error *err)
-{
-	struct stat st;
-
-	if (!mkdir(dir, 0777))
-		return 0;
-	if (errno == EEXIST && !stat(dir, &st) && S_ISDIR(st.st_mode))
-		return 0;
-	sim_error_set(err, dir, 0, 0, "cannot create directory: %s",
-		      strerror(errno == EEXIST ? ENOTDIR : errno));
-	return -EIO;
-}
-
-static int draw_plan(const struct plot_plan *p, const struct plot_opts *o,
-		     struct sim_error *err)
-{
-	char dir[1024], path[1400], safe[200];
-	unsigned int i, k;
-	int ret;
-
-	if (!p->nr)
-		return 0;
-	if (!plot_have_gnuplot(o)) {
-		sim_error_set(
-			err, "", 0, 0,
-			"%s not found: install gnuplot to draw plots (Debian: apt-get install gnuplot-nox)",
-			gnuplot_name(o));
-		return -ENOENT;
-	}
-	for (k = 0; k < PLOT_NR_KINDS; k++) {
-		snprintf(path, sizeof(path), "%s/%s", o->script_dir,
-			 plot_scripts[k]);
-		if (access(path, R_OK)) {
-			sim_error_set(
-				err, path, 0, 0,
-				"cannot read the gnuplot script: %s (set MEMCGSIM_PLOTSDIR to the plots/ directory)",
-				strerror(errno));
-			return -EIO;
-		}
-	}
-	safe_name(safe, sizeof(safe), p->name);
-	if (o->out_dir)
-		snprintf(dir, sizeof(dir), "%s", o->out_dir);
-	else
-		snprintf(dir, sizeof(dir), "plots-%s", safe);
-	ret = make_dir(dir, err);
-	if (ret)
-		return ret;
-	for (i = 0; i < p->nr; i++) {
-		const struct plot_job *job = &p->jobs[i];
-
-		snprintf(path, sizeof(path), "%s/%s.dat", dir, job->stem);
-		if (sim_write_atomic(path, write_job_data, (void *)job, err))
-			return -EIO;
-		if (o->written)
-			o->written(o->written_arg, path, false);
-		for (k = 0; k < 2; k++) {
-			const char *ext = k ? "svg" : "png";
-
-			if (!(k ? o->svg : o->png))
-				continue;
-			ret = draw_one(o, dir, job, ext, err);
-			if (ret)
-				return ret;
-			snprintf(path, sizeof(path), "%s/%s.%s", dir, job->stem,
-				 ext);
-			if (o->written)
-				o->written(o->written_arg, path, true);
-		}
-	}
-	return 0;
 }
 
 /* Plan and draw the results of a run, @root. */
@@ -1557,7 +1134,7 @@ static int plot_tree(const struct scenario_node *root,
 		ret = -EINVAL;
 	}
 	if (!ret)
-		ret = draw_plan(&p, o, err);
+		ret = plot__draw_plan(&p, o, err);
 	plan_release(&p);
 	return ret;
 }
@@ -1606,7 +1183,7 @@ int plot_results(const char *path, const struct plot_opts *o,
 			ret = -EINVAL;
 		}
 		if (!ret)
-			ret = draw_plan(&p, o, err);
+			ret = plot__draw_plan(&p, o, err);
 		plan_release(&p);
 		return ret;
 	}
@@ -1641,12 +1218,12 @@ int plot_report(const struct report *r, const struct plot_opts *o,
 	struct text t;
 	int ret;
 
-	if (text_open(&t)) {
+	if (plot__text_open(&t)) {
 		sim_error_set(err, "", 0, 0, "out of memory");
 		return -EIO;
 	}
-	if (write_yaml(t.f, r) || text_close(&t)) {
-		text_discard(&t);
+	if (write_yaml(t.f, r) || plot__text_close(&t)) {
+		plot__text_discard(&t);
 		sim_error_set(err, "", 0, 0, "cannot render the results");
 		return -EIO;
 	}

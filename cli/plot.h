@@ -34,8 +34,10 @@
  * all (sim_write_atomic()), and gnuplot writes each picture to a temporary
  * name that is renamed when gnuplot exits 0 (removed otherwise).
  *
- * Layering: models/ module (it renders results, it models nothing); uses
- * sim/report.h and sim/scenario.h, and runs gnuplot with posix_spawnp().
+ * Layering: cli/ command (it renders results, it models nothing); uses
+ * sim/report.h, sim/scenario.h, sim/csv.h and sim/file.h, and runs
+ * gnuplot with posix_spawnp(). Planning is in cli/plot.c, drawing in
+ * cli/plot_draw.c.
  */
 #ifndef CLI_PLOT_H
 #define CLI_PLOT_H

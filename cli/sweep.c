@@ -1,61 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cli/sweep.c - parameter sweeps: points, their files, local jobs,
- * plans and the merge. See cli/sweep.h for the theory of operation.
- *
- * A local sweep with N jobs, and what each process does:
- *
- *	parent                        child (one per point, at most N)
- *	------                        -----
- *	block INT TERM HUP CHLD
- *	fork  ----------------------> restore signals, run the point,
- *	                              write NNNN.yaml and NNNN.csv with
- *	                              INT TERM HUP held back, _exit(0);
- *	                              on failure send struct sim_error
- *	                              down the pipe first and _exit(1)
- *	sigsuspend() until SIGCHLD
- *	  or a stop signal; reap
- *	  (WNOHANG), count, fork more
- *	on a stop signal: SIGTERM to
- *	  every child, reap them all,
- *	  remove a killed child's
- *	  temporary files
- *	merge (sweep_merge())
- *
- * The signals stay blocked in the parent except inside sigsuspend(), so a
- * SIGCHLD or SIGTERM can never slip in between the check and the wait.
+ * cli/sweep.c - parameter sweeps: points, their files, sweep.meta, plans
+ * and running one point. See cli/sweep.h for the theory of operation; the
+ * local pool of jobs is in cli/sweep_jobs.c, the merge in
+ * cli/sweep_merge.c.
  */
 #define _GNU_SOURCE
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
-
-#include <yaml.h>
 
 #include "cli/sweep.h"
+#include "cli/sweep_internal.h"
+#include "sim/file.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
+#include "sim/yaml_emit.h"
 
 #define VARY_FILE "--vary"
 #define META_NAME "sweep.meta"
 #define META_VERSION 1
 
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
-#define NR_STOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
+const int sweep__stop_signals[SWEEP__NR_STOP_SIGNALS] = { SIGINT, SIGTERM, SIGHUP };
 
-static char *xstrdup(const char *s)
+char *sweep__xstrdup(const char *s)
 {
 	char *p = strdup(s);
 
@@ -63,10 +38,7 @@ static char *xstrdup(const char *s)
 	return p;
 }
 
-static char *xasprintf(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static char *xasprintf(const char *fmt, ...)
+char *sweep__xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *p;
@@ -196,14 +168,14 @@ static char *abs_path(const char *path)
 	char cwd[PATH_MAX];
 
 	if (path[0] == '/')
-		return xstrdup(path);
+		return sweep__xstrdup(path);
 	while (path[0] == '.' && path[1] == '/')
 		path += 2;
 	if (!getcwd(cwd, sizeof(cwd)))
-		return xstrdup(path);
+		return sweep__xstrdup(path);
 	if (!strcmp(path, "."))
-		return xstrdup(cwd);
-	return xasprintf("%s%s%s", cwd, strcmp(cwd, "/") ? "/" : "", path);
+		return sweep__xstrdup(cwd);
+	return sweep__xasprintf("%s%s%s", cwd, strcmp(cwd, "/") ? "/" : "", path);
 }
 
 /* The default output directory: sweep-<scenario name> (else file name). */
@@ -220,14 +192,14 @@ static char *default_dir(const char *scenario)
 	    scenario_string(tree, "scenario", false, NULL, &name, &ignored))
 		name = NULL;
 	if (name && *name) {
-		dir = xasprintf("sweep-%s", name);
+		dir = sweep__xasprintf("sweep-%s", name);
 	} else {
 		base = strrchr(scenario, '/');
 		base = base ? base + 1 : scenario;
 		len = strlen(base);
 		if (len > 5 && !strcmp(base + len - 5, ".yaml"))
 			len -= 5;
-		dir = xasprintf("sweep-%.*s", (int)len, base);
+		dir = sweep__xasprintf("sweep-%.*s", (int)len, base);
 	}
 	scenario_free(tree);
 	for (p = dir; *p; p++)
@@ -290,7 +262,7 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 		real = abs_path(scenario);
 	}
 	s->scenario = real;
-	s->given = xstrdup(scenario);
+	s->given = sweep__xstrdup(scenario);
 	if (dir) {
 		s->dir = abs_path(dir);
 	} else {
@@ -302,7 +274,7 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 	s->sets = calloc(o->nr_sets + 1, sizeof(*s->sets));
 	SIM_BUG_ON(!s->sets);
 	for (i = 0; i < o->nr_sets; i++)
-		s->sets[i] = xstrdup(o->sets[i]);
+		s->sets[i] = sweep__xstrdup(o->sets[i]);
 	s->nr_sets = o->nr_sets;
 	s->seed_set = o->seed_set;
 	s->seed = o->seed;
@@ -313,7 +285,7 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 }
 
 /* Which value of each key point @point takes: @idx[k]. */
-static void point_index(const struct sweep *s, unsigned int point,
+void sweep__point_index(const struct sweep *s, unsigned int point,
 			unsigned int *idx)
 {
 	unsigned int k = s->nr_keys;
@@ -335,9 +307,9 @@ static char **point_sets(const struct sweep *s, const unsigned int *idx)
 
 	SIM_BUG_ON(!sets);
 	for (i = 0; i < s->nr_sets; i++)
-		sets[i] = xstrdup(s->sets[i]);
+		sets[i] = sweep__xstrdup(s->sets[i]);
 	for (i = 0; i < s->nr_keys; i++)
-		sets[s->nr_sets + i] = xasprintf("%s=%s", s->keys[i].key,
+		sets[s->nr_sets + i] = sweep__xasprintf("%s=%s", s->keys[i].key,
 						 s->keys[i].values[idx[i]]);
 	return sets;
 }
@@ -359,7 +331,7 @@ static void point_desc(const struct sweep *s, unsigned int point, char *buf,
 	size_t len = 0;
 
 	buf[0] = '\0';
-	point_index(s, point, idx);
+	sweep__point_index(s, point, idx);
 	for (i = 0; i < s->nr_keys && len < size; i++)
 		len += (size_t)snprintf(buf + len, size - len, "%s%s=%s",
 					i ? " " : "", s->keys[i].key,
@@ -456,10 +428,10 @@ int sweep_check(const struct sweep *s, struct sim_error *err)
 
 /* ---- files ---- */
 
-static char *point_path(const struct sweep *s, unsigned int point,
+char *sweep__point_path(const struct sweep *s, unsigned int point,
 			const char *ext)
 {
-	return xasprintf("%s/points/%04u.%s", s->dir, point, ext);
+	return sweep__xasprintf("%s/points/%04u.%s", s->dir, point, ext);
 }
 
 static bool exists(const char *path)
@@ -478,8 +450,8 @@ static bool exists(const char *path)
  */
 bool sweep_point_done(const struct sweep *s, unsigned int point)
 {
-	char *yaml = point_path(s, point, "yaml");
-	char *csv = point_path(s, point, "csv");
+	char *yaml = sweep__point_path(s, point, "yaml");
+	char *csv = sweep__point_path(s, point, "csv");
 	bool done = exists(yaml) && exists(csv);
 
 	free(yaml);
@@ -503,9 +475,9 @@ unsigned int sweep_nr_done(const struct sweep *s)
 }
 
 /* Remove point @point's temporary files, left by a killed writer. */
-static void remove_temps(const struct sweep *s, unsigned int point)
+void sweep__remove_temps(const struct sweep *s, unsigned int point)
 {
-	char *dir = xasprintf("%s/points", s->dir), prefix[32];
+	char *dir = sweep__xasprintf("%s/points", s->dir), prefix[32];
 	struct dirent *de;
 	DIR *d = opendir(dir);
 	size_t len;
@@ -521,109 +493,6 @@ static void remove_temps(const struct sweep *s, unsigned int point)
 	if (d)
 		closedir(d);
 	free(dir);
-}
-
-/* An emitter with a sticky failure flag, as in sim/report.c. */
-struct yout {
-	yaml_emitter_t em;
-	bool inited;
-	bool failed;
-};
-
-static void y_emit(struct yout *y, yaml_event_t *ev, int initialized)
-{
-	if (!initialized) {
-		y->failed = true;
-		return;
-	}
-	if (y->failed) {
-		yaml_event_delete(ev);
-		return;
-	}
-	/* The emitter deletes the event, even when it fails. */
-	if (!yaml_emitter_emit(&y->em, ev))
-		y->failed = true;
-}
-
-/* A scalar: @quoted forces a double-quoted string, else YAML decides. */
-static void y_scalar(struct yout *y, const char *s, bool quoted)
-{
-	yaml_event_t ev;
-	int ok;
-
-	ok = yaml_scalar_event_initialize(
-		&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), !quoted, 1,
-		quoted ? YAML_DOUBLE_QUOTED_SCALAR_STYLE :
-			 YAML_ANY_SCALAR_STYLE);
-	y_emit(y, &ev, ok);
-}
-
-static void y_u64(struct yout *y, uint64_t v)
-{
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-	y_scalar(y, buf, false);
-}
-
-static void y_collection(struct yout *y, bool map, bool start, bool flow)
-{
-	yaml_event_t ev;
-	int ok;
-
-	if (map && start)
-		ok = yaml_mapping_start_event_initialize(
-			&ev, NULL, NULL, 1,
-			flow ? YAML_FLOW_MAPPING_STYLE :
-			       YAML_BLOCK_MAPPING_STYLE);
-	else if (map)
-		ok = yaml_mapping_end_event_initialize(&ev);
-	else if (start)
-		ok = yaml_sequence_start_event_initialize(
-			&ev, NULL, NULL, 1,
-			flow ? YAML_FLOW_SEQUENCE_STYLE :
-			       YAML_BLOCK_SEQUENCE_STYLE);
-	else
-		ok = yaml_sequence_end_event_initialize(&ev);
-	y_emit(y, &ev, ok);
-}
-
-static void y_begin(struct yout *y, FILE *out)
-{
-	yaml_event_t ev;
-
-	y->inited = yaml_emitter_initialize(&y->em);
-	y->failed = !y->inited;
-	if (y->failed)
-		return;
-	yaml_emitter_set_output_file(&y->em, out);
-	yaml_emitter_set_unicode(&y->em, 1);
-	yaml_emitter_set_width(&y->em, -1);
-	y_emit(y, &ev,
-	       yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING));
-	y_emit(y, &ev,
-	       yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1));
-	y_collection(y, true, true, false);
-}
-
-/* Close the document; 0, or -1 (errno set) if anything failed. */
-static int y_end(struct yout *y)
-{
-	yaml_event_t ev;
-
-	if (!y->inited) {
-		errno = ENOMEM;
-		return -1;
-	}
-	y_collection(y, true, false, false);
-	y_emit(y, &ev, yaml_document_end_event_initialize(&ev, 1));
-	y_emit(y, &ev, yaml_stream_end_event_initialize(&ev));
-	if (!y->failed && !yaml_emitter_flush(&y->em))
-		y->failed = true;
-	yaml_emitter_delete(&y->em);
-	if (y->failed && !errno)
-		errno = EIO;
-	return y->failed ? -1 : 0;
 }
 
 /*
@@ -644,44 +513,46 @@ static int y_end(struct yout *y)
 static int write_meta(FILE *out, void *arg)
 {
 	const struct sweep *s = arg;
-	struct yout y;
+	struct sim_yaml y;
 	unsigned int i, j;
 
-	y_begin(&y, out);
-	y_scalar(&y, "memcgsim_sweep", false);
-	y_u64(&y, META_VERSION);
-	y_scalar(&y, "scenario", false);
-	y_scalar(&y, s->scenario, true);
-	y_scalar(&y, "given", false);
-	y_scalar(&y, s->given, true);
+	sim_yaml_begin(&y, out);
+	sim_yaml_map_start(&y, false);
+	sim_yaml_plain(&y, "memcgsim_sweep");
+	sim_yaml_u64(&y, META_VERSION);
+	sim_yaml_plain(&y, "scenario");
+	sim_yaml_quoted(&y, s->scenario);
+	sim_yaml_plain(&y, "given");
+	sim_yaml_quoted(&y, s->given);
 	if (s->seed_set) {
-		y_scalar(&y, "seed", false);
-		y_u64(&y, s->seed);
+		sim_yaml_plain(&y, "seed");
+		sim_yaml_u64(&y, s->seed);
 	}
-	y_scalar(&y, "replications", false);
-	y_u64(&y, s->replications);
-	y_scalar(&y, "set", false);
-	y_collection(&y, false, true, true);
+	sim_yaml_plain(&y, "replications");
+	sim_yaml_u64(&y, s->replications);
+	sim_yaml_plain(&y, "set");
+	sim_yaml_seq_start(&y, true);
 	for (i = 0; i < s->nr_sets; i++)
-		y_scalar(&y, s->sets[i], true);
-	y_collection(&y, false, false, true);
-	y_scalar(&y, "vary", false);
-	y_collection(&y, false, true, false);
+		sim_yaml_quoted(&y, s->sets[i]);
+	sim_yaml_seq_end(&y);
+	sim_yaml_plain(&y, "vary");
+	sim_yaml_seq_start(&y, false);
 	for (i = 0; i < s->nr_keys; i++) {
-		y_collection(&y, true, true, false);
-		y_scalar(&y, "key", false);
-		y_scalar(&y, s->keys[i].key, true);
-		y_scalar(&y, "values", false);
-		y_collection(&y, false, true, true);
+		sim_yaml_map_start(&y, false);
+		sim_yaml_plain(&y, "key");
+		sim_yaml_quoted(&y, s->keys[i].key);
+		sim_yaml_plain(&y, "values");
+		sim_yaml_seq_start(&y, true);
 		for (j = 0; j < s->keys[i].nr_values; j++)
-			y_scalar(&y, s->keys[i].values[j], true);
-		y_collection(&y, false, false, true);
-		y_collection(&y, true, false, false);
+			sim_yaml_quoted(&y, s->keys[i].values[j]);
+		sim_yaml_seq_end(&y);
+		sim_yaml_map_end(&y);
 	}
-	y_collection(&y, false, false, false);
-	y_scalar(&y, "points", false);
-	y_u64(&y, s->nr_points);
-	return y_end(&y);
+	sim_yaml_seq_end(&y);
+	sim_yaml_plain(&y, "points");
+	sim_yaml_u64(&y, s->nr_points);
+	sim_yaml_map_end(&y);
+	return sim_yaml_end(&y);
 }
 
 /* Read a list of strings at @key of @map into a new array. */
@@ -709,7 +580,7 @@ static int meta_strings(const struct scenario_node *map, const char *key,
 				       "expected a non-empty string");
 			return -1;
 		}
-		(*out)[(*nr)++] = xstrdup(v);
+		(*out)[(*nr)++] = sweep__xstrdup(v);
 	}
 	return 0;
 }
@@ -739,7 +610,7 @@ static int meta_keys(struct sweep *s, const struct scenario_node *tree,
 		if (scenario_check_keys(item, keys, 2, err) ||
 		    scenario_string(item, "key", true, NULL, &key, err))
 			return -1;
-		k->key = xstrdup(key);
+		k->key = sweep__xstrdup(key);
 		s->nr_keys++;
 		if (meta_strings(item, "values", &k->values, &k->nr_values,
 				 err))
@@ -766,13 +637,13 @@ static int meta_keys(struct sweep *s, const struct scenario_node *tree,
 }
 
 /* Read DIR/sweep.meta into @s (sweep_init()ed); 0 or -1 with @err set. */
-static int meta_read(struct sweep *s, const char *dir, struct sim_error *err)
+int sweep__meta_read(struct sweep *s, const char *dir, struct sim_error *err)
 {
 	static const char *const keys[] = {
 		"memcgsim_sweep", "scenario", "given", "seed",
 		"replications",	  "set",      "vary",  "points",
 	};
-	char *path = xasprintf("%s/" META_NAME, dir);
+	char *path = sweep__xasprintf("%s/" META_NAME, dir);
 	struct scenario_node *tree;
 	const char *str;
 	uint64_t v;
@@ -794,10 +665,10 @@ static int meta_read(struct sweep *s, const char *dir, struct sim_error *err)
 		goto out_free;
 	if (scenario_string(tree, "scenario", true, NULL, &str, err))
 		goto out_free;
-	s->scenario = xstrdup(str);
+	s->scenario = sweep__xstrdup(str);
 	if (scenario_string(tree, "given", false, s->scenario, &str, err))
 		goto out_free;
-	s->given = xstrdup(str);
+	s->given = sweep__xstrdup(str);
 	s->seed_set = scenario_get(tree, "seed") != NULL;
 	if (scenario_u64(tree, "seed", false, 0, 0, UINT64_MAX, &s->seed,
 			 err) ||
@@ -807,7 +678,7 @@ static int meta_read(struct sweep *s, const char *dir, struct sim_error *err)
 	if (meta_strings(tree, "set", &s->sets, &s->nr_sets, err) ||
 	    meta_keys(s, tree, err))
 		goto out_free;
-	s->dir = xstrdup(dir);
+	s->dir = sweep__xstrdup(dir);
 	ret = 0;
 out_free:
 	scenario_free(tree);
@@ -851,7 +722,7 @@ static const char *meta_diff(const struct sweep *a, const struct sweep *b)
  */
 static int meta_match(const struct sweep *s, struct sim_error *err)
 {
-	char *path = xasprintf("%s/" META_NAME, s->dir);
+	char *path = sweep__xasprintf("%s/" META_NAME, s->dir);
 	struct sweep old;
 	const char *diff;
 	int ret = 0;
@@ -860,7 +731,7 @@ static int meta_match(const struct sweep *s, struct sim_error *err)
 		goto out;
 	sweep_init(&old);
 	ret = -1;
-	if (!meta_read(&old, s->dir, err)) {
+	if (!sweep__meta_read(&old, s->dir, err)) {
 		diff = meta_diff(s, &old);
 		if (diff)
 			sim_error_set(
@@ -891,7 +762,7 @@ int sweep_check_dir(const struct sweep *s, struct sim_error *err)
 }
 
 /* Hold the stop signals back (@block) or let them in again. */
-static void hold_signals(bool block, sigset_t *saved)
+void sweep__hold_signals(bool block, sigset_t *saved)
 {
 	sigset_t set;
 	unsigned int i;
@@ -901,8 +772,8 @@ static void hold_signals(bool block, sigset_t *saved)
 		return;
 	}
 	sigemptyset(&set);
-	for (i = 0; i < NR_STOP_SIGNALS; i++)
-		sigaddset(&set, stop_signals[i]);
+	for (i = 0; i < SWEEP__NR_STOP_SIGNALS; i++)
+		sigaddset(&set, sweep__stop_signals[i]);
 	sigprocmask(SIG_BLOCK, &set, saved);
 }
 
@@ -962,8 +833,8 @@ int sweep_prepare(const struct sweep *s, struct sim_error *err)
 
 	if (make_dir(s->dir, err))
 		return SWEEP_FAILED;
-	path = xasprintf("%s/" META_NAME, s->dir);
-	points = xasprintf("%s/points", s->dir);
+	path = sweep__xasprintf("%s/" META_NAME, s->dir);
+	points = sweep__xasprintf("%s/points", s->dir);
 	m = meta_match(s, err);
 	if (m < 0) {
 		ret = SWEEP_BAD_INPUT;
@@ -978,9 +849,9 @@ int sweep_prepare(const struct sweep *s, struct sim_error *err)
 			ret = SWEEP_BAD_INPUT;
 			goto out;
 		}
-		hold_signals(true, &saved);
+		sweep__hold_signals(true, &saved);
 		m = sim_write_atomic(path, write_meta, (void *)s, err);
-		hold_signals(false, &saved);
+		sweep__hold_signals(false, &saved);
 		if (m)
 			goto out;
 	}
@@ -1038,10 +909,10 @@ unsigned int sweep_plan(const struct sweep *s, const char *exe, FILE *out)
 		fputs(" sweep ", out);
 		sh_quote(out, s->scenario);
 		for (k = 0; k < s->nr_keys; k++) {
-			char *arg = xasprintf("%s=", s->keys[k].key);
+			char *arg = sweep__xasprintf("%s=", s->keys[k].key);
 
 			for (j = 0; j < s->keys[k].nr_values; j++) {
-				char *grown = xasprintf("%s%s%s", arg,
+				char *grown = sweep__xasprintf("%s%s%s", arg,
 							j ? "," : "",
 							s->keys[k].values[j]);
 
@@ -1088,7 +959,7 @@ static int write_report(FILE *out, void *arg)
  * value says "--set", but sweep_check() passed the --set options and each
  * value alone: it is the point's combination that failed.
  */
-static void blame_point(const struct sweep *s, unsigned int point,
+void sweep__blame_point(const struct sweep *s, unsigned int point,
 			struct sim_error *err)
 {
 	char desc[512], before[600];
@@ -1125,855 +996,29 @@ int sweep_run_point(const struct sweep *s, unsigned int point,
 	int ret;
 
 	SIM_BUG_ON(point >= s->nr_points);
-	point_index(s, point, idx);
+	sweep__point_index(s, point, idx);
 	sets = point_sets(s, idx);
 	point_opts(s, &o, sets);
 	ret = scenario_run(s->scenario, &o, &r, err);
 	free_sets(s, sets);
 	if (ret) {
-		blame_point(s, point, err);
+		sweep__blame_point(s, point, err);
 		return -1;
 	}
-	yaml = point_path(s, point, "yaml");
-	csv = point_path(s, point, "csv");
+	yaml = sweep__point_path(s, point, "yaml");
+	csv = sweep__point_path(s, point, "csv");
 	w.r = r;
-	hold_signals(true, &saved);
+	sweep__hold_signals(true, &saved);
 	ret = sim_write_atomic(yaml, write_report, &w, err);
 	if (!ret) {
 		w.fmt = REPORT_CSV;
 		ret = sim_write_atomic(csv, write_report, &w, err);
 	}
-	hold_signals(false, &saved);
+	sweep__hold_signals(false, &saved);
 	free(yaml);
 	free(csv);
 	report_free(r);
 	if (ret)
-		blame_point(s, point, err);
-	return ret;
-}
-
-static volatile sig_atomic_t caught_signal;
-
-static void on_stop_signal(int sig)
-{
-	caught_signal = sig;
-}
-
-static void on_child(int sig)
-{
-	(void)sig;
-}
-
-/* One running child. */
-struct slot {
-	pid_t pid; /* 0: free */
-	unsigned int point;
-	int fd; /* read end of the child's error pipe */
-};
-
-/* The local pool of jobs: see the diagram at the top of this file. */
-struct pool {
-	const struct sweep *s;
-	struct slot *slots;
-	unsigned int jobs, running;
-	unsigned int done, ran;
-	bool stopping, killed, failed;
-	pid_t parent;
-	sigset_t orig_mask;
-	struct sigaction orig[NR_STOP_SIGNALS], orig_chld;
-	struct sim_error *err;
-	sweep_progress_fn *progress;
-	void *arg;
-};
-
-/* In the child: run @point and leave. Never returns. */
-static void child_main(struct pool *p, unsigned int point, int fd)
-{
-	struct sim_error e;
-	unsigned int i;
-	ssize_t n;
-
-	for (i = 0; i < NR_STOP_SIGNALS; i++)
-		sigaction(stop_signals[i], &p->orig[i], NULL);
-	sigaction(SIGCHLD, &p->orig_chld, NULL);
-	for (i = 0; i < p->jobs; i++)
-		if (p->slots[i].pid)
-			close(p->slots[i].fd);
-#ifdef __linux__
-	/* Die with the parent, even when it is killed outright. */
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != p->parent)
-		_exit(1);
-#endif
-	sigprocmask(SIG_SETMASK, &p->orig_mask, NULL);
-	sim_error_clear(&e);
-	if (!sweep_run_point(p->s, point, &e))
-		_exit(0);
-	/* Under PIPE_BUF bytes: written whole. */
-	n = write(fd, &e, sizeof(e));
-	(void)n;
-	/*
-	 * _exit(), not a return to main(): this is a fork of the sweep, and
-	 * its caller's buffers and cleanup belong to the parent.
-	 */
-	_exit(1);
-}
-
-static int spawn(struct pool *p, unsigned int point)
-{
-	struct slot *slot = NULL;
-	unsigned int i;
-	int fds[2];
-	pid_t pid;
-
-	for (i = 0; i < p->jobs && !slot; i++)
-		if (!p->slots[i].pid)
-			slot = &p->slots[i];
-	SIM_BUG_ON(!slot);
-	if (pipe(fds)) {
-		sim_error_set(p->err, "", 0, 0, "cannot create a pipe: %s",
-			      strerror(errno));
-		return -1;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		sim_error_set(p->err, "", 0, 0, "cannot fork: %s",
-			      strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
-	if (!pid) {
-		close(fds[0]);
-		child_main(p, point, fds[1]);
-	}
-	close(fds[1]);
-	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
-	slot->pid = pid;
-	slot->point = point;
-	slot->fd = fds[0];
-	p->running++;
-	return 0;
-}
-
-/* A child has ended with wait status @status. */
-static void reaped(struct pool *p, struct slot *slot, int status)
-{
-	struct sim_error e;
-
-	p->running--;
-	if (WIFEXITED(status) && !WEXITSTATUS(status)) {
-		p->done++;
-		p->ran++;
-		if (p->progress)
-			p->progress(p->arg, p->done, p->ran, p->s->nr_points);
-		goto out;
-	}
-	remove_temps(p->s, slot->point);
-	p->stopping = true;
-	if (p->failed || (p->killed && WIFSIGNALED(status)))
-		goto out;
-	p->failed = true;
-	if (WIFEXITED(status) &&
-	    read(slot->fd, &e, sizeof(e)) == (ssize_t)sizeof(e) && e.msg[0]) {
-		e.msg[sizeof(e.msg) - 1] = '\0';
-		e.file[sizeof(e.file) - 1] = '\0';
-		*p->err = e; /* the child has named the point */
-		goto out;
-	} else if (WIFSIGNALED(status)) {
-		sim_error_set(p->err, "", 0, 0, "killed by signal %d (%s)",
-			      WTERMSIG(status), strsignal(WTERMSIG(status)));
-	} else {
-		sim_error_set(p->err, "", 0, 0, "exit status %d",
-			      WEXITSTATUS(status));
-	}
-	blame_point(p->s, slot->point, p->err);
-out:
-	close(slot->fd);
-	slot->pid = 0;
-}
-
-/* Reap every child that has ended; return how many did. */
-static unsigned int reap(struct pool *p)
-{
-	unsigned int i, n = 0;
-	int status;
-	pid_t pid;
-
-	while (p->running) {
-		pid = waitpid(-1, &status, WNOHANG);
-		if (pid <= 0)
-			break;
-		for (i = 0; i < p->jobs; i++) {
-			if (p->slots[i].pid == pid) {
-				reaped(p, &p->slots[i], status);
-				n++;
-				break;
-			}
-		}
-	}
-	return n;
-}
-
-static void pool_signals(struct pool *p, bool install)
-{
-	struct sigaction sa;
-	sigset_t set;
-	unsigned int i;
-
-	if (!install) {
-		for (i = 0; i < NR_STOP_SIGNALS; i++)
-			sigaction(stop_signals[i], &p->orig[i], NULL);
-		sigaction(SIGCHLD, &p->orig_chld, NULL);
-		sigprocmask(SIG_SETMASK, &p->orig_mask, NULL);
-		return;
-	}
-	sigemptyset(&set);
-	for (i = 0; i < NR_STOP_SIGNALS; i++)
-		sigaddset(&set, stop_signals[i]);
-	sigaddset(&set, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &set, &p->orig_mask);
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: nothing here blocks but sigsuspend(). */
-	sa.sa_handler = on_stop_signal;
-	for (i = 0; i < NR_STOP_SIGNALS; i++) {
-		sigaction(stop_signals[i], NULL, &p->orig[i]);
-		/* A signal ignored on entry (nohup, `cmd &`) stays ignored. */
-		if (p->orig[i].sa_handler != SIG_IGN)
-			sigaction(stop_signals[i], &sa, NULL);
-	}
-	sa.sa_handler = on_child;
-	sa.sa_flags = SA_NOCLDSTOP;
-	sigaction(SIGCHLD, &sa, &p->orig_chld);
-}
-
-static int run_pool(struct pool *p, const unsigned int *todo,
-		    unsigned int nr_todo, int *signo)
-{
-	unsigned int next = 0, i;
-	sigset_t wait_mask;
-
-	p->parent = getpid();
-	caught_signal = 0;
-	pool_signals(p, true);
-	wait_mask = p->orig_mask;
-	for (i = 0; i < NR_STOP_SIGNALS; i++)
-		sigdelset(&wait_mask, stop_signals[i]);
-	sigdelset(&wait_mask, SIGCHLD);
-	for (;;) {
-		while (!p->stopping && p->running < p->jobs && next < nr_todo) {
-			if (spawn(p, todo[next])) {
-				p->stopping = p->failed = true;
-				break;
-			}
-			next++;
-		}
-		if (reap(p))
-			continue;
-		if (caught_signal && !p->killed) {
-			p->stopping = p->killed = true;
-			for (i = 0; i < p->jobs; i++)
-				if (p->slots[i].pid)
-					kill(p->slots[i].pid, SIGTERM);
-		}
-		if (!p->running && (p->stopping || next == nr_todo))
-			break;
-		sigsuspend(&wait_mask);
-	}
-	pool_signals(p, false);
-	if (caught_signal) {
-		*signo = caught_signal;
-		return -1;
-	}
-	return p->failed ? -1 : 0;
-}
-
-/**
- * sweep_run() - run the points that are not done yet, on @jobs processes.
- * @s: the sweep, prepared
- * @jobs: 1 runs the points in this process, in point order; more run
- *	each point in a forked child, at most @jobs at once
- * @progress: called, if not NULL, before the first point and after each
- *	point ends, with the points done (including those done before), the
- *	points this call ran, and the total
- * @arg: for @progress
- * @signo: set to the signal that stopped the sweep, if one did; 0 if not
- * @err: filled on failure
- *
- * Stops at the first failed point (the points already running finish and
- * keep their files). With several jobs, SIGINT, SIGTERM and SIGHUP stop
- * the sweep: every child gets SIGTERM, and the finished points stay. With
- * one job they kill the process as usual, which is as safe, since the
- * point files are written with those signals held back.
- *
- * Return: 0, or SWEEP_FAILED with @err set (naming the point that failed,
- * or saying that a signal stopped the sweep).
- */
-int sweep_run(const struct sweep *s, unsigned int jobs,
-	      sweep_progress_fn *progress, void *arg, int *signo,
-	      struct sim_error *err)
-{
-	struct pool p = {
-		.s = s,
-		.jobs = jobs,
-		.err = err,
-		.progress = progress,
-		.arg = arg,
-	};
-	unsigned int *todo, nr_todo = 0, i;
-	int ret = 0;
-
-	*signo = 0;
-	todo = calloc(s->nr_points, sizeof(*todo));
-	SIM_BUG_ON(!todo || !jobs);
-	for (i = 0; i < s->nr_points; i++) {
-		if (sweep_point_done(s, i))
-			p.done++;
-		else
-			todo[nr_todo++] = i;
-	}
-	if (progress)
-		progress(arg, p.done, 0, s->nr_points);
-	if (jobs == 1 || nr_todo <= 1) {
-		for (i = 0; i < nr_todo && !ret; i++) {
-			ret = sweep_run_point(s, todo[i], err);
-			if (ret)
-				break;
-			p.done++;
-			p.ran++;
-			if (progress)
-				progress(arg, p.done, p.ran, s->nr_points);
-		}
-	} else {
-		p.slots = calloc(jobs, sizeof(*p.slots));
-		SIM_BUG_ON(!p.slots);
-		ret = run_pool(&p, todo, nr_todo, signo);
-		if (*signo)
-			sim_error_set(
-				err, "", 0, 0,
-				"sweep stopped by signal %d (%s): %u of %u points are done; rerun the same command to resume",
-				*signo, strsignal(*signo), p.done,
-				s->nr_points);
-		free(p.slots);
-	}
-	free(todo);
-	return ret ? SWEEP_FAILED : 0;
-}
-
-/* ---- merge ---- */
-
-/* The whole of @path, NUL-terminated, in *@buf; 0 or -1 with @err set. */
-static int read_whole(const char *path, char **buf, size_t *len,
-		      struct sim_error *err)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 4096, n = 0, got;
-	char *b, *grown;
-
-	*buf = NULL;
-	if (!f) {
-		sim_error_set(err, path, 0, 0, "cannot read: %s",
-			      strerror(errno));
-		return -1;
-	}
-	b = malloc(cap);
-	SIM_BUG_ON(!b);
-	for (;;) {
-		got = fread(b + n, 1, cap - n - 1, f);
-		n += got;
-		if (n + 1 < cap)
-			break;
-		cap *= 2;
-		grown = realloc(b, cap);
-		SIM_BUG_ON(!grown);
-		b = grown;
-	}
-	if (ferror(f)) {
-		sim_error_set(err, path, 0, 0, "cannot read: %s",
-			      strerror(errno ? errno : EIO));
-		fclose(f);
-		free(b);
-		return -1;
-	}
-	fclose(f);
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
-	return 0;
-}
-
-/* One CSV record: its fields as they are written (quotes kept). */
-struct csv_rec {
-	unsigned int nr, cap;
-	const char **start;
-	size_t *len;
-};
-
-static void csv_rec_add(struct csv_rec *r, const char *start, size_t len)
-{
-	if (r->nr == r->cap) {
-		const char **start;
-		size_t *len;
-
-		r->cap = r->cap ? 2 * r->cap : 64;
-		start = realloc(r->start, r->cap * sizeof(*start));
-		SIM_BUG_ON(!start);
-		r->start = start;
-		len = realloc(r->len, r->cap * sizeof(*len));
-		SIM_BUG_ON(!len);
-		r->len = len;
-	}
-	r->start[r->nr] = start;
-	r->len[r->nr++] = len;
-}
-
-/* Split the record at @p (before @end) into @r; return where the next begins. */
-static const char *csv_record(const char *p, const char *end, struct csv_rec *r)
-{
-	const char *f;
-	bool quoted;
-
-	r->nr = 0;
-	for (;;) {
-		f = p;
-		quoted = false;
-		while (p < end && (quoted || (*p != ',' && *p != '\n'))) {
-			if (*p == '"')
-				quoted = !quoted;
-			p++;
-		}
-		csv_rec_add(r, f, (size_t)(p - f));
-		if (p >= end)
-			return end;
-		if (*p++ == '\n')
-			return p;
-	}
-}
-
-static void csv_put(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-/* The merge's state: the sweep, and the union of the points' columns. */
-struct merge {
-	const struct sweep *s;
-	unsigned int nr_cols;
-	char **cols; /* raw header fields */
-	struct csv_rec rec;
-	struct sim_error err; /* why a writer failed, if not I/O */
-};
-
-static int col_index(struct merge *m, const char *f, size_t len, bool add)
-{
-	unsigned int i;
-	char **grown;
-
-	for (i = 0; i < m->nr_cols; i++)
-		if (strlen(m->cols[i]) == len && !memcmp(m->cols[i], f, len))
-			return (int)i;
-	if (!add)
-		return -1;
-	grown = realloc(m->cols, (m->nr_cols + 1) * sizeof(*grown));
-	SIM_BUG_ON(!grown);
-	m->cols = grown;
-	m->cols[m->nr_cols] = strndup(f, len);
-	SIM_BUG_ON(!m->cols[m->nr_cols]);
-	return (int)m->nr_cols++;
-}
-
-/* Pass 1: the union of the points' CSV columns. */
-static int merge_columns(struct merge *m, struct sim_error *err)
-{
-	unsigned int i, j;
-	size_t len;
-	char *buf, *path;
-
-	for (i = 0; i < m->s->nr_points; i++) {
-		path = point_path(m->s, i, "csv");
-		if (read_whole(path, &buf, &len, err)) {
-			free(path);
-			return -1;
-		}
-		csv_record(buf, buf + len, &m->rec);
-		if (!len || (m->rec.nr == 1 && !m->rec.len[0])) {
-			sim_error_set(err, path, 0, 0, "empty CSV file");
-			free(buf);
-			free(path);
-			return -1;
-		}
-		for (j = 0; j < m->rec.nr; j++)
-			col_index(m, m->rec.start[j], m->rec.len[j], true);
-		free(buf);
-		free(path);
-	}
-	return 0;
-}
-
-/* Point @point's rows, prefixed and in the union's column order. */
-static int merge_csv_point(struct merge *m, unsigned int point, FILE *out,
-			   int *map, const char **start, size_t *flen)
-{
-	unsigned int idx[SWEEP_MAX_KEYS], i, nr_head;
-	const struct sweep *s = m->s;
-	char *buf, *path = point_path(s, point, "csv");
-	const char *p, *end;
-	size_t len;
-
-	if (read_whole(path, &buf, &len, &m->err)) {
-		free(path);
-		return -1;
-	}
-	free(path);
-	end = buf + len;
-	p = csv_record(buf, end, &m->rec);
-	nr_head = m->rec.nr;
-	for (i = 0; i < nr_head; i++)
-		map[i] = col_index(m, m->rec.start[i], m->rec.len[i], false);
-	point_index(s, point, idx);
-	while (p < end) {
-		p = csv_record(p, end, &m->rec);
-		for (i = 0; i < m->nr_cols; i++)
-			flen[i] = 0;
-		if (m->rec.nr == 1 && !m->rec.len[0])
-			continue; /* a blank line */
-		for (i = 0; i < m->rec.nr && i < nr_head; i++) {
-			if (map[i] < 0)
-				continue;
-			start[map[i]] = m->rec.start[i];
-			flen[map[i]] = m->rec.len[i];
-		}
-		fprintf(out, "%u", point);
-		for (i = 0; i < s->nr_keys; i++) {
-			fputc(',', out);
-			csv_put(out, s->keys[i].values[idx[i]]);
-		}
-		for (i = 0; i < m->nr_cols; i++) {
-			fputc(',', out);
-			if (flen[i])
-				fwrite(start[i], 1, flen[i], out);
-		}
-		fputc('\n', out);
-	}
-	free(buf);
-	return 0;
-}
-
-static int write_merged_csv(FILE *out, void *arg)
-{
-	struct merge *m = arg;
-	int *map = calloc(m->nr_cols + 1, sizeof(*map));
-	const char **start = calloc(m->nr_cols + 1, sizeof(*start));
-	size_t *flen = calloc(m->nr_cols + 1, sizeof(*flen));
-	unsigned int i;
-	int ret = 0;
-
-	SIM_BUG_ON(!map || !start || !flen);
-	fputs("point", out);
-	for (i = 0; i < m->s->nr_keys; i++) {
-		fputc(',', out);
-		csv_put(out, m->s->keys[i].key);
-	}
-	for (i = 0; i < m->nr_cols; i++)
-		fprintf(out, ",%s", m->cols[i]);
-	fputc('\n', out);
-	for (i = 0; i < m->s->nr_points && !ret; i++)
-		ret = merge_csv_point(m, i, out, map, start, flen);
-	free(map);
-	free(start);
-	free(flen);
-	return ret || ferror(out) ? -1 : 0;
-}
-
-static void parse_error(struct sim_error *err, const char *path,
-			const yaml_parser_t *parser)
-{
-	sim_error_set(err, path, (unsigned int)parser->problem_mark.line + 1,
-		      (unsigned int)parser->problem_mark.column + 1, "%s",
-		      parser->problem ? parser->problem : "cannot parse");
-}
-
-/*
- * The next event of @parser: forwarded to @y if @forward, else dropped.
- * Returns its type, or YAML_NO_EVENT after a parse error (@err set).
- */
-static yaml_event_type_t next_event(yaml_parser_t *parser, struct yout *y,
-				    bool forward, yaml_event_t *key,
-				    const char *path, struct sim_error *err)
-{
-	yaml_event_t ev;
-	yaml_event_type_t type;
-
-	if (!yaml_parser_parse(parser, &ev)) {
-		parse_error(err, path, parser);
-		return YAML_NO_EVENT;
-	}
-	type = ev.type;
-	if (key && type == YAML_SCALAR_EVENT) {
-		*key = ev; /* the caller decides */
-		return type;
-	}
-	if (forward)
-		y_emit(y, &ev, 1);
-	else
-		yaml_event_delete(&ev);
-	return type;
-}
-
-/* Forward or drop one node (scalar or whole collection); 0 or -1. */
-static int pass_node(yaml_parser_t *parser, struct yout *y, bool forward,
-		     const char *path, struct sim_error *err)
-{
-	int depth = 0;
-
-	do {
-		switch (next_event(parser, y, forward, NULL, path, err)) {
-		case YAML_NO_EVENT:
-			return -1;
-		case YAML_MAPPING_START_EVENT:
-		case YAML_SEQUENCE_START_EVENT:
-			depth++;
-			break;
-		case YAML_MAPPING_END_EVENT:
-		case YAML_SEQUENCE_END_EVENT:
-			depth--;
-			break;
-		default:
-			break;
-		}
-	} while (depth > 0);
-	return 0;
-}
-
-/*
- * Forward to @y the top-level entries of the report @path: with
- * @variants, the value of its `variants` key; else every entry but that.
- */
-static int forward_report(struct yout *y, const char *path, bool variants,
-			  struct sim_error *err)
-{
-	yaml_event_type_t type = YAML_NO_EVENT;
-	yaml_parser_t parser;
-	yaml_event_t key;
-	bool found = false, want, is_variants;
-	FILE *f = fopen(path, "rb");
-	int i, ret = -1;
-
-	if (!f) {
-		sim_error_set(err, path, 0, 0, "cannot read: %s",
-			      strerror(errno));
-		return -1;
-	}
-	SIM_BUG_ON(!yaml_parser_initialize(&parser));
-	yaml_parser_set_input_file(&parser, f);
-	/* Stream, document and mapping start. */
-	for (i = 0; i < 3; i++) {
-		type = next_event(&parser, y, false, NULL, path, err);
-		if (type == YAML_NO_EVENT)
-			goto out;
-	}
-	if (type != YAML_MAPPING_START_EVENT)
-		goto not_report;
-	for (;;) {
-		type = next_event(&parser, y, false, &key, path, err);
-		if (type == YAML_NO_EVENT)
-			goto out;
-		if (type == YAML_MAPPING_END_EVENT)
-			break;
-		if (type != YAML_SCALAR_EVENT)
-			goto not_report;
-		is_variants =
-			!strcmp((char *)key.data.scalar.value, "variants");
-		found |= is_variants;
-		want = variants ? is_variants : !is_variants;
-		/* The caller has emitted the key "variants" itself. */
-		if (want && !variants)
-			y_emit(y, &key, 1);
-		else
-			yaml_event_delete(&key);
-		if (pass_node(&parser, y, want, path, err))
-			goto out;
-	}
-	if (variants && !found)
-		goto not_report;
-	ret = 0;
-	goto out;
-not_report:
-	sim_error_set(err, path, 0, 0,
-		      "not a memcgsim report: expected a map with 'variants'");
-out:
-	yaml_parser_delete(&parser);
-	fclose(f);
-	return ret;
-}
-
-static int write_merged_yaml(FILE *out, void *arg)
-{
-	struct merge *m = arg;
-	const struct sweep *s = m->s;
-	unsigned int idx[SWEEP_MAX_KEYS], i, k;
-	struct yout y;
-	char *path;
-	int ret = 0;
-
-	y_begin(&y, out);
-	path = point_path(s, 0, "yaml");
-	ret = forward_report(&y, path, false, &m->err);
-	free(path);
-	y_scalar(&y, "vary", false);
-	y_collection(&y, false, true, false);
-	for (k = 0; k < s->nr_keys; k++) {
-		y_collection(&y, true, true, false);
-		y_scalar(&y, "key", false);
-		y_scalar(&y, s->keys[k].key, false);
-		y_scalar(&y, "values", false);
-		y_collection(&y, false, true, true);
-		for (i = 0; i < s->keys[k].nr_values; i++)
-			y_scalar(&y, s->keys[k].values[i], false);
-		y_collection(&y, false, false, true);
-		y_collection(&y, true, false, false);
-	}
-	y_collection(&y, false, false, false);
-	y_scalar(&y, "points", false);
-	y_collection(&y, false, true, false);
-	for (i = 0; i < s->nr_points && !ret && !y.failed; i++) {
-		point_index(s, i, idx);
-		y_collection(&y, true, true, false);
-		y_scalar(&y, "point", false);
-		y_u64(&y, i);
-		y_scalar(&y, "set", false);
-		y_collection(&y, true, true, false);
-		for (k = 0; k < s->nr_keys; k++) {
-			y_scalar(&y, s->keys[k].key, false);
-			y_scalar(&y, s->keys[k].values[idx[k]], false);
-		}
-		y_collection(&y, true, false, false);
-		y_scalar(&y, "variants", false);
-		path = point_path(s, i, "yaml");
-		ret = forward_report(&y, path, true, &m->err);
-		free(path);
-		y_collection(&y, true, false, false);
-	}
-	y_collection(&y, false, false, false);
-	if (ret) {
-		y.failed = true;
-		y_end(&y);
-		return -1;
-	}
-	return y_end(&y);
-}
-
-/* "3, 5-9, 12": the points of @s that are not done, at most @size bytes. */
-static unsigned int missing_points(const struct sweep *s, char *buf,
-				   size_t size)
-{
-	unsigned int i, first, n = 0;
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < s->nr_points; i++) {
-		if (sweep_point_done(s, i))
-			continue;
-		first = i;
-		while (i + 1 < s->nr_points && !sweep_point_done(s, i + 1))
-			i++;
-		n += i - first + 1;
-		if (len >= size)
-			continue;
-		if (first == i)
-			len += (size_t)snprintf(buf + len, size - len, "%s%u",
-						len ? ", " : "", i);
-		else
-			len += (size_t)snprintf(buf + len, size - len,
-						"%s%u-%u", len ? ", " : "",
-						first, i);
-	}
-	return n;
-}
-
-/*
- * Write DIR/@name with @fn; a writer's own error wins over errno's. The
- * stop signals wait until the file is in place or removed, so that no
- * temporary file is left behind.
- */
-static int merge_write(struct merge *m, const char *name,
-		       int (*fn)(FILE *, void *), struct sim_error *err)
-{
-	char *path = xasprintf("%s/%s", m->s->dir, name);
-	sigset_t saved;
-	int ret;
-
-	sim_error_clear(&m->err);
-	hold_signals(true, &saved);
-	ret = sim_write_atomic(path, fn, m, err);
-	hold_signals(false, &saved);
-	if (ret && m->err.msg[0])
-		*err = m->err;
-	free(path);
-	return ret;
-}
-
-/**
- * sweep_merge() - join the point files of the sweep in @dir.
- * @dir: the sweep's output directory
- * @nr_points: set to the number of points merged
- * @err: filled on failure
- *
- * Reads DIR/sweep.meta and every point's files and writes DIR/sweep.csv
- * and DIR/sweep.yaml, each whole or not at all; the bytes depend only on
- * the point files. Nothing is written when a point is missing.
- *
- * Return: 0; SWEEP_BAD_INPUT with @err set when @dir is no sweep's;
- * SWEEP_FAILED with @err set when points are missing (named) or a file
- * cannot be read or written.
- */
-int sweep_merge(const char *dir, unsigned int *nr_points, struct sim_error *err)
-{
-	struct merge m = { .nr_cols = 0 };
-	struct sweep s;
-	char list[400];
-	unsigned int missing, i;
-	int ret = SWEEP_BAD_INPUT;
-
-	*nr_points = 0;
-	sweep_init(&s);
-	if (meta_read(&s, dir, err))
-		goto out;
-	ret = SWEEP_FAILED;
-	missing = missing_points(&s, list, sizeof(list));
-	if (missing) {
-		sim_error_set(
-			err, "", 0, 0,
-			"merge: %u of %u points missing in %s/points: %s%s; run them (the same sweep command, or the lines of its --plan) and merge again",
-			missing, s.nr_points, dir, list,
-			strlen(list) >= sizeof(list) - 1 ? "..." : "");
-		goto out;
-	}
-	m.s = &s;
-	if (merge_columns(&m, err) ||
-	    merge_write(&m, "sweep.csv", write_merged_csv, err) ||
-	    merge_write(&m, "sweep.yaml", write_merged_yaml, err))
-		goto out;
-	*nr_points = s.nr_points;
-	ret = 0;
-out:
-	for (i = 0; i < m.nr_cols; i++)
-		free(m.cols[i]);
-	free(m.cols);
-	free(m.rec.start);
-	free(m.rec.len);
-	sweep_destroy(&s);
+		sweep__blame_point(s, point, err);
 	return ret;
 }

@@ -24,7 +24,7 @@
  *	DIR/sweep.csv		the merge: a row per point and variant
  *	DIR/sweep.yaml		the merge: every point's variants
  *
- * Every file is written whole or not at all (sim_write_atomic(): a
+ * Every file is written whole or not at all (sim/file.h: a
  * temporary file, then rename), and SIGINT, SIGTERM and SIGHUP are held
  * back while a point writes its two files. So a point is done exactly when
  * both of its files exist; a killed sweep keeps every finished point and
@@ -53,8 +53,10 @@
  * baseline; vary: [{key, values}]; points: [{point, set: {KEY: VALUE},
  * variants: <the point's report variants>}].
  *
- * Layering: models/ module above cli/run.h and sim/report.h. Reads no
- * clock: the caller's progress hook does.
+ * Layering: cli/ command above cli/run.h, sim/report.h, sim/csv.h,
+ * sim/file.h and sim/yaml_emit.h. Points, files and plans are in
+ * cli/sweep.c, the local jobs in cli/sweep_jobs.c, the merge in
+ * cli/sweep_merge.c. Reads no clock: the caller's progress hook does.
  */
 #ifndef CLI_SWEEP_H
 #define CLI_SWEEP_H

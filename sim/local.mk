@@ -1,12 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # sim/: the event core and its infrastructure (engine, coroutines,
-# statistics, errors, trace, the YAML scenario tree, the results table, the
-# file formats). Includes nothing from models/ or cli/.
+# statistics, errors, trace, the YAML scenario tree, the results table, and
+# one owner per file format: csv (RFC 4180 reader and writer), yaml_emit
+# (the libyaml emitter), file (whole-or-nothing output, whole-file input)).
+# Includes nothing from models/ or cli/.
 libsim_a_SOURCES += \
 	%reldir%/error.c %reldir%/error.h %reldir%/util.h \
 	%reldir%/engine.c %reldir%/engine.h %reldir%/co.h \
 	%reldir%/stats.c %reldir%/stats.h \
 	%reldir%/scenario.c %reldir%/scenario_get.c %reldir%/scenario.h \
 	%reldir%/scenario_internal.h \
+	%reldir%/csv.c %reldir%/csv.h \
+	%reldir%/file.c %reldir%/file.h \
 	%reldir%/report.c %reldir%/report.h \
+	%reldir%/yaml_emit.c %reldir%/yaml_emit.h \
 	%reldir%/trace.c %reldir%/trace.h

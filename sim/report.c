@@ -33,12 +33,13 @@
  *
  * YAML (REPORT_YAML) goes through the libyaml emitter; numbers are written
  * with sim_format_double(), strings that could read back as something else
- * than a string are single-quoted. CSV (REPORT_CSV) follows RFC 4180.
+ * than a string are single-quoted. CSV (REPORT_CSV) follows RFC 4180,
+ * through sim/csv.h.
  *
  * Allocation failures are sticky: the recording functions return nothing,
  * so they mark the report, and report_write() then fails with ENOMEM.
  */
-#define _XOPEN_SOURCE 700	/* realpath() */
+#define _XOPEN_SOURCE 700	/* strdup() */
 
 #include <ctype.h>
 #include <errno.h>
@@ -46,12 +47,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <yaml.h>
 
+#include "sim/csv.h"
 #include "sim/report.h"
+#include "sim/yaml_emit.h"
 
 #define TABLE_WIDTH 80
 #define LABEL_MAX 30	/* widest metric label kept on its row */
@@ -1035,68 +1034,8 @@ out_free:
 /* ------------------------------------------------------------------ */
 /* YAML                                                               */
 
-/* An emitter with a sticky failure flag, so calls can be chained. */
-struct yout {
-	yaml_emitter_t em;
-	bool failed;
-};
-
-static void y_emit(struct yout *y, yaml_event_t *ev, int initialized)
-{
-	if (!initialized) {
-		y->failed = true;
-		return;
-	}
-	if (y->failed) {
-		yaml_event_delete(ev);
-		return;
-	}
-	/* The emitter deletes the event, even when it fails. */
-	if (!yaml_emitter_emit(&y->em, ev))
-		y->failed = true;
-}
-
-/*
- * Would @s read back as a string if written plain? Reject the empty
- * string, YAML 1.1 null and booleans, anything starting like a number and
- * anything with indicator characters; the emitter then quotes it.
- */
-static bool plain_is_string(const char *s)
-{
-	static const char *const words[] = {
-		"null", "true", "false", "yes", "no", "on", "off", "y", "n",
-	};
-	unsigned int i;
-	const char *p;
-
-	if (!isalpha((unsigned char)s[0]) && s[0] != '_')
-		return false;
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (!strcasecmp(s, words[i]))
-			return false;
-	for (p = s; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("_-./@[] ", *p))
-			return false;
-	return s[strlen(s) - 1] != ' ';
-}
-
-static void y_scalar(struct yout *y, const char *s, bool plain)
-{
-	yaml_event_t ev;
-	int ok;
-
-	ok = yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s,
-					  (int)strlen(s), plain, 1,
-					  YAML_ANY_SCALAR_STYLE);
-	y_emit(y, &ev, ok);
-}
-
-static void y_str(struct yout *y, const char *s)
-{
-	y_scalar(y, s, plain_is_string(s));
-}
-
-static void y_num(struct yout *y, double v)
+/* A number as sim_format_double() writes it; YAML's .nan, .inf, -.inf. */
+static void y_num(struct sim_yaml *y, double v)
 {
 	char buf[40];
 
@@ -1106,75 +1045,29 @@ static void y_num(struct yout *y, double v)
 		snprintf(buf, sizeof(buf), "%s", v < 0 ? "-.inf" : ".inf");
 	else
 		sim_format_double(buf, sizeof(buf), v);
-	y_scalar(y, buf, true);
+	sim_yaml_plain(y, buf);
 }
 
-static void y_u64(struct yout *y, uint64_t v)
+static void y_kv_u64(struct sim_yaml *y, const char *key, uint64_t v)
 {
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-	y_scalar(y, buf, true);
+	sim_yaml_plain(y, key);
+	sim_yaml_u64(y, v);
 }
 
-static void y_map_start(struct yout *y)
+static void y_kv_num(struct sim_yaml *y, const char *key, double v)
 {
-	yaml_event_t ev;
-	int ok;
-
-	ok = yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
-						 YAML_ANY_MAPPING_STYLE);
-	y_emit(y, &ev, ok);
-}
-
-static void y_map_end(struct yout *y)
-{
-	yaml_event_t ev;
-
-	y_emit(y, &ev, yaml_mapping_end_event_initialize(&ev));
-}
-
-static void y_seq_start(struct yout *y, yaml_sequence_style_t style)
-{
-	yaml_event_t ev;
-	int ok;
-
-	ok = yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, style);
-	y_emit(y, &ev, ok);
-}
-
-static void y_seq_end(struct yout *y)
-{
-	yaml_event_t ev;
-
-	y_emit(y, &ev, yaml_sequence_end_event_initialize(&ev));
-}
-
-static void y_key(struct yout *y, const char *key)
-{
-	y_scalar(y, key, true);
-}
-
-static void y_kv_u64(struct yout *y, const char *key, uint64_t v)
-{
-	y_key(y, key);
-	y_u64(y, v);
-}
-
-static void y_kv_num(struct yout *y, const char *key, double v)
-{
-	y_key(y, key);
+	sim_yaml_plain(y, key);
 	y_num(y, v);
 }
 
-static void y_kv_str(struct yout *y, const char *key, const char *s)
+static void y_kv_str(struct sim_yaml *y, const char *key, const char *s)
 {
-	y_key(y, key);
-	y_str(y, s);
+	sim_yaml_plain(y, key);
+	sim_yaml_str(y, s);
 }
 
 /* A fixed-size char array field that may lack its terminator. */
-static void y_kv_field(struct yout *y, const char *key, const char *s,
+static void y_kv_field(struct sim_yaml *y, const char *key, const char *s,
 		       size_t size)
 {
 	char buf[512];
@@ -1187,11 +1080,11 @@ static void y_kv_field(struct yout *y, const char *key, const char *s,
 	y_kv_str(y, key, buf);
 }
 
-static void y_line(struct yout *y, const struct report_line *l)
+static void y_line(struct sim_yaml *y, const struct report_line *l)
 {
 	unsigned int i;
 
-	y_map_start(y);
+	sim_yaml_map_start(y, false);
 	y_kv_field(y, "name", l->name, sizeof(l->name));
 	y_kv_field(y, "fields", l->fields, sizeof(l->fields));
 	y_kv_u64(y, "reads", l->reads);
@@ -1200,38 +1093,38 @@ static void y_line(struct yout *y, const struct report_line *l)
 	y_kv_u64(y, "hits", l->hits);
 	y_kv_u64(y, "misses", l->misses);
 	y_kv_u64(y, "transfers", l->transfers);
-	y_key(y, "xfer_by_dist");
-	y_seq_start(y, YAML_FLOW_SEQUENCE_STYLE);
+	sim_yaml_plain(y, "xfer_by_dist");
+	sim_yaml_seq_start(y, true);
 	for (i = 0; i < sizeof(l->xfer_by_dist) / sizeof(l->xfer_by_dist[0]);
 	     i++)
-		y_u64(y, l->xfer_by_dist[i]);
-	y_seq_end(y);
+		sim_yaml_u64(y, l->xfer_by_dist[i]);
+	sim_yaml_seq_end(y);
 	y_kv_num(y, "wait_ns", l->wait_ns);
 	y_kv_num(y, "busy_ns", l->busy_ns);
 	y_kv_num(y, "utilisation", l->utilisation);
 	if (l->nr_cpus) {
-		y_key(y, "transfers_to_cpu");
-		y_seq_start(y, YAML_FLOW_SEQUENCE_STYLE);
+		sim_yaml_plain(y, "transfers_to_cpu");
+		sim_yaml_seq_start(y, true);
 		for (i = 0; i < l->nr_cpus && i < REPORT_MAX_CPUS; i++)
-			y_u64(y, l->xfer_to_cpu[i]);
-		y_seq_end(y);
+			sim_yaml_u64(y, l->xfer_to_cpu[i]);
+		sim_yaml_seq_end(y);
 	}
-	y_map_end(y);
+	sim_yaml_map_end(y);
 }
 
-static void y_variant(struct yout *y, const struct report *r,
+static void y_variant(struct sim_yaml *y, const struct report *r,
 		      unsigned int var, int base)
 {
 	const struct report_variant *v = &r->variants[var];
 	unsigned int i;
 
 	base = variant_base(r, var, base);
-	y_map_start(y);
+	sim_yaml_map_start(y, false);
 	y_kv_str(y, "name", v->name);
 	if (v->baseline)
 		y_kv_str(y, "baseline", v->baseline);
-	y_key(y, "metrics");
-	y_map_start(y);
+	sim_yaml_plain(y, "metrics");
+	sim_yaml_map_start(y, false);
 	for (i = 0; i < v->nr_values; i++) {
 		const struct report_value *val = &v->values[i];
 		const struct report_metric_def *m = &r->metrics[val->metric];
@@ -1239,110 +1132,75 @@ static void y_variant(struct yout *y, const struct report *r,
 		double pct;
 
 		b = find_value(&r->variants[base], val->metric);
-		y_str(y, m->name);
-		y_map_start(y);
+		sim_yaml_str(y, m->name);
+		sim_yaml_map_start(y, false);
 		y_kv_num(y, "value", val->value);
 		y_kv_str(y, "unit", m->unit);
 		y_kv_num(y, "ci95", val->ci95);
 		if ((int)var != base && b &&
 		    change_pct(val->value, b->value, &pct))
 			y_kv_num(y, "change_pct", pct);
-		y_key(y, "higher_is_better");
-		y_scalar(y, m->higher_is_better ? "true" : "false", true);
-		y_map_end(y);
+		sim_yaml_plain(y, "higher_is_better");
+		sim_yaml_plain(y, m->higher_is_better ? "true" : "false");
+		sim_yaml_map_end(y);
 	}
-	y_map_end(y);
-	y_key(y, "lines");
-	y_seq_start(y, YAML_BLOCK_SEQUENCE_STYLE);
+	sim_yaml_map_end(y);
+	sim_yaml_plain(y, "lines");
+	sim_yaml_seq_start(y, false);
 	for (i = 0; i < v->nr_lines; i++)
 		y_line(y, &v->lines[i]);
-	y_seq_end(y);
+	sim_yaml_seq_end(y);
 	if (v->nr_fns) {
-		y_key(y, "functions");
-		y_seq_start(y, YAML_BLOCK_SEQUENCE_STYLE);
+		sim_yaml_plain(y, "functions");
+		sim_yaml_seq_start(y, false);
 		for (i = 0; i < v->nr_fns; i++) {
-			y_map_start(y);
+			sim_yaml_map_start(y, false);
 			y_kv_field(y, "name", v->fns[i].name,
 				   sizeof(v->fns[i].name));
 			y_kv_num(y, "self_pct", v->fns[i].self_pct);
 			y_kv_num(y, "children_pct", v->fns[i].children_pct);
 			y_kv_num(y, "calls_per_op", v->fns[i].calls_per_op);
-			y_map_end(y);
+			sim_yaml_map_end(y);
 		}
-		y_seq_end(y);
+		sim_yaml_seq_end(y);
 	}
-	y_key(y, "notes");
-	y_seq_start(y, YAML_BLOCK_SEQUENCE_STYLE);
+	sim_yaml_plain(y, "notes");
+	sim_yaml_seq_start(y, false);
 	for (i = 0; i < v->nr_notes; i++)
-		y_str(y, v->notes[i]);
-	y_seq_end(y);
-	y_map_end(y);
+		sim_yaml_str(y, v->notes[i]);
+	sim_yaml_seq_end(y);
+	sim_yaml_map_end(y);
 }
 
 static int write_yaml(const struct report *r, FILE *out)
 {
 	int base = baseline_index(r);
-	struct yout y = { .failed = false };
-	yaml_event_t ev;
+	struct sim_yaml y;
 	unsigned int i;
-	int ok;
 
-	if (!yaml_emitter_initialize(&y.em)) {
-		errno = ENOMEM;
-		return -1;
-	}
-	yaml_emitter_set_output_file(&y.em, out);
-	yaml_emitter_set_unicode(&y.em, 1);
-	yaml_emitter_set_width(&y.em, -1);	/* never fold long scalars */
-
-	y_emit(&y, &ev, yaml_stream_start_event_initialize(&ev,
-							   YAML_UTF8_ENCODING));
-	ok = yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
-	y_emit(&y, &ev, ok);
-	y_map_start(&y);
+	sim_yaml_begin(&y, out);
+	sim_yaml_map_start(&y, false);
 	y_kv_str(&y, "scenario", r->scenario);
 	y_kv_u64(&y, "seed", r->seed);
 	y_kv_u64(&y, "replications", r->replications);
-	y_key(&y, "baseline");
+	sim_yaml_plain(&y, "baseline");
 	if (base >= 0)
-		y_str(&y, r->variants[base].name);
+		sim_yaml_str(&y, r->variants[base].name);
 	else
-		y_scalar(&y, "null", true);
-	y_key(&y, "variants");
-	y_seq_start(&y, YAML_BLOCK_SEQUENCE_STYLE);
+		sim_yaml_plain(&y, "null");
+	sim_yaml_plain(&y, "variants");
+	sim_yaml_seq_start(&y, false);
 	for (i = 0; i < r->nr_variants; i++)
 		y_variant(&y, r, i, base);
-	y_seq_end(&y);
-	y_map_end(&y);
-	y_emit(&y, &ev, yaml_document_end_event_initialize(&ev, 1));
-	y_emit(&y, &ev, yaml_stream_end_event_initialize(&ev));
-	if (!y.failed && !yaml_emitter_flush(&y.em))
-		y.failed = true;
-	yaml_emitter_delete(&y.em);
-	if (y.failed && !errno)
-		errno = EIO;
-	return y.failed || ferror(out) ? -1 : 0;
+	sim_yaml_seq_end(&y);
+	sim_yaml_map_end(&y);
+	if (sim_yaml_end(&y))
+		return -1;
+	return ferror(out) ? -1 : 0;
 }
 
 /* ------------------------------------------------------------------ */
 /* CSV                                                                */
-
-static void csv_field(FILE *out, const char *s)
-{
-	const char *p;
-
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (p = s; *p; p++) {
-		if (*p == '"')
-			fputc('"', out);
-		fputc(*p, out);
-	}
-	fputc('"', out);
-}
 
 static void csv_num(FILE *out, double v)
 {
@@ -1450,13 +1308,13 @@ static int write_csv(const struct report *r, FILE *out)
 		double pct;
 		int vb;
 
-		csv_field(out, v->name);
+		csv_write_field(out, v->name);
 		fputc(',', out);
 		if (p)
 			csv_num(out, p->value);
 		fputc(',', out);
 		if (p)
-			csv_field(out, r->metrics[p->metric].unit);
+			csv_write_field(out, r->metrics[p->metric].unit);
 		fputc(',', out);
 		vb = variant_base(r, i, base);
 		vbp = vb >= 0 && r->variants[vb].nr_values ?
@@ -1532,181 +1390,5 @@ int report_write(const struct report *r, enum report_format fmt, FILE *out)
 		return write_csv(r, out);
 	}
 	errno = EINVAL;
-	return -1;
-}
-
-/* ------------------------------------------------------------------ */
-/* Whole-or-nothing files                                             */
-
-/**
- * sim_atomic_open() - open a temporary file next to @path.
- * @path: final name, or "-" for stdout
- * @tmp_path: receives the temporary name (NULL for stdout)
- * @err: filled on failure
- *
- * The file gets the mode a plain fopen() would give (0666 less umask),
- * not mkstemp()'s 0600.
- *
- * Return: the stream, or NULL with @err set and nothing left behind.
- */
-#define ATOMIC_SUFFIX ".tmpXXXXXX"
-
-FILE *sim_atomic_open(const char *path, char **tmp_path,
-		      struct sim_error *err)
-{
-	static const char suffix[] = ATOMIC_SUFFIX;
-	size_t len = strlen(path);
-	char *tmp, *real = NULL;
-	struct stat st;
-	mode_t mask;
-	FILE *out;
-	int fd;
-
-	*tmp_path = NULL;
-	if (!strcmp(path, "-"))
-		return stdout;
-	/*
-	 * A device, FIFO or other non-regular file (/dev/stdout, /dev/null)
-	 * is written in place: it cannot be replaced, only written.
-	 */
-	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-		out = fopen(path, "w");
-		if (out)
-			return out;
-		sim_error_set(err, path, 0, 0, "cannot write: %s",
-			      strerror(errno));
-		return NULL;
-	}
-	/* A symbolic link is followed: the file it names is replaced. */
-	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
-		real = realpath(path, NULL);
-		if (real)
-			path = real;
-		len = strlen(path);
-	}
-	tmp = malloc(len + sizeof(suffix));
-	if (!tmp) {
-		errno = ENOMEM;
-		goto out_err;
-	}
-	memcpy(tmp, path, len);
-	memcpy(tmp + len, suffix, sizeof(suffix));
-	free(real);
-	real = NULL;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		goto out_free_tmp;
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask))
-		goto out_close_fd;
-	out = fdopen(fd, "w");
-	if (!out)
-		goto out_close_fd;
-	*tmp_path = tmp;
-	return out;
-
-out_close_fd:
-	len = (size_t)errno;
-	close(fd);
-	unlink(tmp);
-	errno = (int)len;
-out_free_tmp:
-	len = (size_t)errno;
-	free(tmp);
-	errno = (int)len;
-out_err:
-	len = (size_t)errno;
-	free(real);
-	errno = (int)len;
-	sim_error_set(err, path, 0, 0, "cannot create temporary file: %s",
-		      strerror(errno));
-	return NULL;
-}
-
-/**
- * sim_atomic_close() - finish a file opened by sim_atomic_open().
- * @out: the stream; closed (unless stdout) whatever happens
- * @path: final name
- * @tmp_path: temporary name from sim_atomic_open(); freed
- * @commit: rename the file to @path, or else remove it
- * @err: filled on failure
- *
- * Return: 0, or -1 with @err set and no temporary file left.
- */
-int sim_atomic_close(FILE *out, const char *path, char *tmp_path,
-		     bool commit, struct sim_error *err)
-{
-	char *final;
-	int saved = 0;
-
-	errno = 0;
-	if (fflush(out) || ferror(out))
-		saved = errno ? errno : EIO;
-	if (!tmp_path) {
-		/* stdout, or a non-regular file written in place */
-		if (out != stdout && fclose(out) && !saved)
-			saved = errno ? errno : EIO;
-		if (commit && saved)
-			goto out_err;
-		return 0;
-	}
-	if (fclose(out) && !saved)
-		saved = errno ? errno : EIO;
-	if (!commit)
-		goto out_unlink;
-	if (saved)
-		goto out_unlink;
-	/* The final name is the temporary one less its suffix (a link's
-	 * target, when @path is a symbolic link). */
-	final = strndup(tmp_path, strlen(tmp_path) - strlen(ATOMIC_SUFFIX));
-	if (!final) {
-		saved = ENOMEM;
-		goto out_unlink;
-	}
-	if (rename(tmp_path, final)) {
-		saved = errno;
-		free(final);
-		goto out_unlink;
-	}
-	free(final);
-	free(tmp_path);
-	return 0;
-
-out_unlink:
-	unlink(tmp_path);
-	free(tmp_path);
-	if (!commit)
-		return 0;
-out_err:
-	sim_error_set(err, path, 0, 0, "cannot write: %s", strerror(saved));
-	return -1;
-}
-
-/**
- * sim_write_atomic() - create @path whole or not at all.
- * @path: file to create or replace; "-" writes to stdout
- * @write: writer, returns 0 or -1 (with errno set if it can)
- * @arg: passed to @write
- * @err: filled on failure
- *
- * Return: 0, or -1 with @err set (naming @path) and no file left behind.
- */
-int sim_write_atomic(const char *path, int (*write)(FILE *out, void *arg),
-		     void *arg, struct sim_error *err)
-{
-	char *tmp;
-	FILE *out;
-	int saved;
-
-	out = sim_atomic_open(path, &tmp, err);
-	if (!out)
-		return -1;
-	errno = 0;
-	if (write(out, arg) == 0)
-		return sim_atomic_close(out, path, tmp, true, err);
-	saved = errno ? errno : EIO;
-	sim_atomic_close(out, path, tmp, false, err);
-	sim_error_set(err, path, 0, 0, "cannot write: %s", strerror(saved));
 	return -1;
 }

@@ -33,10 +33,8 @@
  *    it with the baseline's primary metric (0 for the baseline itself,
  *    empty when undefined). Missing values are empty fields.
  *
- * sim_write_atomic() writes a file whole or not at all: a temporary file in
- * the same directory, fsync-free rename on success, unlink on failure.
- *
- * Layering: sim/ primitive; uses sim/error.h and libyaml.
+ * Layering: sim/ primitive; uses sim/error.h, and writes through
+ * sim/yaml_emit.h and sim/csv.h.
  */
 #ifndef SIM_REPORT_H
 #define SIM_REPORT_H
@@ -124,27 +122,6 @@ int report_write(const struct report *r, enum report_format fmt, FILE *out);
  * without memory). Columns that would clash get a _2, _3... suffix.
  */
 char *report_column_name(const char *metric);
-
-/*
- * sim_write_atomic() - create @path whole or not at all. @write is called
- * with a FILE open on a temporary file next to @path and returns 0 or -1.
- * Return 0, or -1 with @err set (naming @path) and no file left behind.
- */
-int sim_write_atomic(const char *path, int (*write)(FILE *out, void *arg),
-		     void *arg, struct sim_error *err);
-
-/*
- * The two halves of sim_write_atomic(), for writers that stream over a
- * whole run (sim/trace.c). sim_atomic_open() returns a FILE on a new
- * temporary file next to @path and stores its name in *@tmp_path (NULL,
- * and stdout returned, when @path is "-"). sim_atomic_close() takes the
- * responsibility for @out and *@tmp_path whatever happens: with @commit it
- * renames the temporary file to @path, otherwise it removes it.
- */
-FILE *sim_atomic_open(const char *path, char **tmp_path,
-		      struct sim_error *err);
-int sim_atomic_close(FILE *out, const char *path, char *tmp_path,
-		     bool commit, struct sim_error *err);
 
 /*
  * sim_format_double() - the shortest of "%.15g", "%.16g", "%.17g" that

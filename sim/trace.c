@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/file.h"
 #include "sim/report.h"
 #include "sim/trace.h"
 

@@ -31,8 +31,8 @@
  * nothing, so callers need no "is tracing on" test. Write errors are
  * sticky and reported by sim_trace_close().
  *
- * Layering: sim/ primitive; uses sim/error.h and sim/report.h (for the
- * whole-or-nothing file helpers).
+ * Layering: sim/ primitive; uses sim/error.h, sim/file.h (the
+ * whole-or-nothing file helpers) and sim/report.h (sim_format_double()).
  */
 #ifndef SIM_TRACE_H
 #define SIM_TRACE_H

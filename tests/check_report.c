@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "sim/file.h"
 #include "sim/report.h"
 #include "sim/trace.h"
 
@@ -631,6 +632,50 @@ START_TEST(sim_write_atomic_missing_directory)
 }
 END_TEST
 
+/*
+ * sim_read_file(): "a,b\n" (4 bytes) read whole and NUL-terminated; with
+ * a limit of 1 MiB, a file of 1 MiB + 1 byte is refused, one of exactly
+ * 1 MiB is not; a missing file names its path and the reason.
+ */
+START_TEST(sim_read_file_whole_and_limits)
+{
+	const size_t mib = 1 << 20;
+	struct sim_error err;
+	char path[128], small[] = "a,b\n", *buf, *big;
+	size_t len;
+
+	sim_error_clear(&err);
+	snprintf(path, sizeof(path), "%s/in.csv", tmpdir);
+	ck_assert_int_eq(sim_write_atomic(path, write_hello, small, &err), 0);
+	ck_assert_int_eq(sim_read_file(path, 0, &buf, &len, &err), 0);
+	ck_assert_uint_eq(len, 4);
+	ck_assert_str_eq(buf, "a,b\n");
+	free(buf);
+
+	big = malloc(mib + 2);
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'x', mib + 1);
+	big[mib + 1] = '\0';
+	ck_assert_int_eq(sim_write_atomic(path, write_hello, big, &err), 0);
+	ck_assert_int_eq(sim_read_file(path, mib, &buf, &len, &err), -1);
+	ck_assert_ptr_null(buf);
+	ck_assert_str_eq(err.file, path);
+	ck_assert_str_eq(err.msg, "larger than 1 MiB");
+	big[mib] = '\0';
+	ck_assert_int_eq(sim_write_atomic(path, write_hello, big, &err), 0);
+	ck_assert_int_eq(sim_read_file(path, mib, &buf, &len, &err), 0);
+	ck_assert_uint_eq(len, mib);
+	ck_assert_uint_eq(strlen(buf), mib);
+	free(buf);
+	free(big);
+
+	snprintf(path, sizeof(path), "%s/missing.csv", tmpdir);
+	ck_assert_int_eq(sim_read_file(path, 0, &buf, &len, &err), -1);
+	ck_assert_str_eq(err.file, path);
+	ck_assert_str_eq(err.msg, "cannot read: No such file or directory");
+}
+END_TEST
+
 /* ---- trace ---- */
 
 /*
@@ -805,6 +850,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, sim_write_atomic_writer_fails_keeps_old);
 	tcase_add_test(tc, sim_write_atomic_writes_whole_file);
 	tcase_add_test(tc, sim_write_atomic_missing_directory);
+	tcase_add_test(tc, sim_read_file_whole_and_limits);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("trace");

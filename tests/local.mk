@@ -79,6 +79,16 @@ tests_check_config_SOURCES = tests/check_config.c
 tests_check_config_CFLAGS = $(TEST_CFLAGS)
 tests_check_config_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_csv
+tests_check_csv_SOURCES = tests/check_csv.c
+tests_check_csv_CFLAGS = $(TEST_CFLAGS)
+tests_check_csv_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/check_yaml_emit
+tests_check_yaml_emit_SOURCES = tests/check_yaml_emit.c
+tests_check_yaml_emit_CFLAGS = $(TEST_CFLAGS)
+tests_check_yaml_emit_LDADD = $(TEST_LDADD)
+
 # ---- Scenario-level tests: shell drivers, run with $(SHELL) ----
 # tests/run-bad.sh          bad input is refused: exit 2, no output, the
 #                           message in tests/bad/model-*.expect

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cli/sweep_internal.h - what the three files of the sweep share:
+ *
+ *	cli/sweep.c        points, their files, sweep.meta, plans, one point
+ *	cli/sweep_jobs.c   the local pool of forked jobs (sweep_run())
+ *	cli/sweep_merge.c  sweep.csv and sweep.yaml from the point files
+ *
+ * Nothing outside these three includes it; the sweep's interface is
+ * cli/sweep.h.
+ */
+#ifndef CLI_SWEEP_INTERNAL_H
+#define CLI_SWEEP_INTERNAL_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "cli/sweep.h"
+#include "sim/error.h"
+
+/* SIGINT, SIGTERM and SIGHUP: the signals that stop a sweep. */
+#define SWEEP__NR_STOP_SIGNALS 3
+extern const int sweep__stop_signals[SWEEP__NR_STOP_SIGNALS];
+
+/* strdup() and asprintf() that cannot fail (SIM_BUG_ON without memory). */
+char *sweep__xstrdup(const char *s);
+char *sweep__xasprintf(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/* DIR/points/NNNN.EXT, malloc'd. */
+char *sweep__point_path(const struct sweep *s, unsigned int point,
+			const char *ext);
+/* Which value of each key point @point takes: @idx[k]. */
+void sweep__point_index(const struct sweep *s, unsigned int point,
+			unsigned int *idx);
+/* Hold the stop signals back (@block) or let them in again. */
+void sweep__hold_signals(bool block, sigset_t *saved);
+/* Remove point @point's temporary files, left by a killed writer. */
+void sweep__remove_temps(const struct sweep *s, unsigned int point);
+/* Prefix @err's message with "point I (a=1 b=x): ". */
+void sweep__blame_point(const struct sweep *s, unsigned int point,
+			struct sim_error *err);
+/* Set @s up from DIR/sweep.meta; 0, or -1 with @err set. */
+int sweep__meta_read(struct sweep *s, const char *dir, struct sim_error *err);
+
+#endif /* CLI_SWEEP_INTERNAL_H */
