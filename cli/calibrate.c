@@ -46,6 +46,7 @@
 
 #include "cli/calibrate.h"
 #include "models/hw/machine.h"
+#include "sim/file.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
 #include "sim/util.h"

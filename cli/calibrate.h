@@ -35,6 +35,7 @@
 #include <yaml.h>
 
 #include "sim/error.h"
+#include "sim/yaml_emit.h"
 
 /*
  * cmd_calibrate() - `memcgsim calibrate ...`; @argv[0] is "calibrate".
@@ -173,24 +174,15 @@ enum cal_bench cal__xfer_class(const struct cal_cpu *a,
 /* calibrate_io.c: YAML out (libyaml's emitter), the measurement file. */
 #define CAL_MEAS_FORMAT "memcgsim-measurements/1"
 
-/* An emitter with a sticky failure flag, so calls can be chained. */
-struct cal_yw {
-	yaml_emitter_t em;
-	bool failed;
-};
-
-void cal__yw_begin(struct cal_yw *y, FILE *out); /* a document, a map */
-int cal__yw_finish(struct cal_yw *y); /* 0, or -1 with errno set */
-void cal__yw_str(struct cal_yw *y, const char *s, bool quoted);
-void cal__yw_fmt(struct cal_yw *y, const char *fmt, ...)
+/*
+ * The YAML files are written with sim/yaml_emit.h; these are the shapes
+ * calibrate's files repeat: a formatted plain scalar, and key: value.
+ */
+void cal__yw_fmt(struct sim_yaml *y, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void cal__yw_map(struct cal_yw *y, bool flow);
-void cal__yw_seq(struct cal_yw *y, bool flow);
-void cal__yw_end_map(struct cal_yw *y);
-void cal__yw_end_seq(struct cal_yw *y);
-void cal__kv_str(struct cal_yw *y, const char *key, const char *val,
+void cal__kv_str(struct sim_yaml *y, const char *key, const char *val,
 		 bool quoted);
-void cal__kv_uint(struct cal_yw *y, const char *key, unsigned long long v);
+void cal__kv_uint(struct sim_yaml *y, const char *key, unsigned long long v);
 void cal__cpulist(const struct cal_host *h, const unsigned int *idx,
 		  unsigned int n, char *buf, size_t size);
 

@@ -211,11 +211,11 @@ static int fit_hold(struct machine *m, const struct cal_host *h,
 }
 
 /* "[M] memcgsim calibrate BENCH, DATE, CPU, KERNEL: WHAT; raw table F" */
-static void source_m(struct cal_yw *y, const struct cal_profile *a,
+static void source_m(struct sim_yaml *y, const struct cal_profile *a,
 		     const char *bench, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-static void source_m(struct cal_yw *y, const struct cal_profile *a,
+static void source_m(struct sim_yaml *y, const struct cal_profile *a,
 		     const char *bench, const char *fmt, ...)
 {
 	char what[512], buf[1024];
@@ -231,15 +231,15 @@ static void source_m(struct cal_yw *y, const struct cal_profile *a,
 	cal__kv_str(y, "source", buf, true);
 }
 
-static void latency(struct cal_yw *y, const char *key, double ns)
+static void latency(struct sim_yaml *y, const char *key, double ns)
 {
-	cal__yw_str(y, key, false);
-	cal__yw_map(y, false);
-	cal__yw_str(y, "ns", false);
+	sim_yaml_plain(y, key);
+	sim_yaml_map_start(y, false);
+	sim_yaml_plain(y, "ns");
 	cal__yw_fmt(y, "%.2f", ns);
 }
 
-static void idle_latency(struct cal_yw *y, const struct cal_profile *a,
+static void idle_latency(struct sim_yaml *y, const struct cal_profile *a,
 			 const struct cal_fit *f, enum cal_bench b)
 {
 	const struct cal_point *p = f->idle[b];
@@ -252,14 +252,14 @@ static void idle_latency(struct cal_yw *y, const struct cal_profile *a,
 	source_m(y, a, cal_bench_names[b],
 		 "median of %u repetitions, quartiles %.2f-%.2f ns, CPU%s %s",
 		 p->reps, p->q1, p->q3, p->n > 1 ? "s" : "", cpus);
-	cal__yw_end_map(y);
+	sim_yaml_map_end(y);
 }
 
 /*
  * One term of the hand-off law, if fitted (@ns >= 0), with the lines of
  * coh_law_fit()'s account that start with @about.
  */
-static void law_term(struct cal_yw *y, const struct cal_profile *a,
+static void law_term(struct sim_yaml *y, const struct cal_profile *a,
 		     const char *key, const char *bench, const char *about,
 		     double ns)
 {
@@ -284,7 +284,7 @@ static void law_term(struct cal_yw *y, const struct cal_profile *a,
 		y, a, bench,
 		"coh_law_fit (add points of 3 or more CPUs as the cost of a hand-off, the hold window taken out; load_xchg_pingpong points): %s",
 		said);
-	cal__yw_end_map(y);
+	sim_yaml_map_end(y);
 }
 
 int cal__write_profile(FILE *out, void *arg)
@@ -292,7 +292,7 @@ int cal__write_profile(FILE *out, void *arg)
 	const struct cal_profile *a = arg;
 	const struct cal_host *h = a->h;
 	const struct cal_fit *fp = &a->f;
-	struct cal_yw y;
+	struct sim_yaml y;
 	char desc[512];
 	enum cal_bench b;
 
@@ -313,7 +313,8 @@ int cal__write_profile(FILE *out, void *arg)
 		h->numbering_matches ?
 			"" :
 			"; Linux numbers this host's CPUs in neither profile order, so a scenario's CPU numbers are the profile's, not Linux's");
-	cal__yw_begin(&y, out);
+	sim_yaml_begin(&y, out);
+	sim_yaml_map_start(&y, false);
 	cal__kv_str(&y, "name", a->name, false);
 	cal__kv_str(&y, "description", desc, true);
 	cal__kv_uint(&y, "sockets", h->sockets);
@@ -323,8 +324,8 @@ int cal__write_profile(FILE *out, void *arg)
 	cal__kv_str(&y, "numbering",
 		    h->threads_adjacent ? "threads_adjacent" : "threads_last",
 		    false);
-	cal__yw_str(&y, "latencies", false);
-	cal__yw_map(&y, false);
+	sim_yaml_plain(&y, "latencies");
+	sim_yaml_map_start(&y, false);
 	for (b = CAL_L1_HIT; b <= CAL_XFER_SOCKET; b++)
 		idle_latency(&y, a, fp, b);
 
@@ -340,7 +341,7 @@ int cal__write_profile(FILE *out, void *arg)
 			&y, "source",
 			"[P] not measurable on this host: needs add_readers with 2 different reader counts (3 CPUs); hw-params 5.3's low end, as the shipped profiles",
 			true);
-	cal__yw_end_map(&y);
+	sim_yaml_map_end(&y);
 
 	law_term(&y, a, "upgrade_llc", "load_xchg_pingpong", "upgrade (llc)",
 		 fp->upgrade_llc_ns);
@@ -350,10 +351,10 @@ int cal__write_profile(FILE *out, void *arg)
 		 fp->conflict_local_ns);
 	law_term(&y, a, "conflict_remote", "add", "conflict",
 		 fp->conflict_remote_ns);
-	cal__yw_end_map(&y); /* latencies */
+	sim_yaml_map_end(&y); /* latencies */
 
-	cal__yw_str(&y, "coherence", false);
-	cal__yw_map(&y, false);
+	sim_yaml_plain(&y, "coherence");
+	sim_yaml_map_start(&y, false);
 	cal__kv_str(&y, "handoff", fp->hold_ns > 0 ? "hold" : "strict", false);
 	if (fp->hold_ns > 0) {
 		latency(&y, "hold", fp->hold_ns);
@@ -363,10 +364,11 @@ int cal__write_profile(FILE *out, void *arg)
 			fp->hold_add_ns, fp->hold_xfer_ns,
 			fp->idle[CAL_RMW_LOCAL]->median, fp->hold_points,
 			fp->hold_points > 1 ? "s" : "");
-		cal__yw_end_map(&y);
+		sim_yaml_map_end(&y);
 	}
-	cal__yw_end_map(&y);
-	return cal__yw_finish(&y);
+	sim_yaml_map_end(&y);
+	sim_yaml_map_end(&y);
+	return sim_yaml_end(&y);
 }
 
 /*

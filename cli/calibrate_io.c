@@ -26,31 +26,7 @@
 
 /* ---- YAML out ---- */
 
-static void yw_event(struct cal_yw *y, yaml_event_t *ev, int ok)
-{
-	if (!ok || y->failed) {
-		if (ok)
-			yaml_event_delete(ev);
-		y->failed = true;
-		return;
-	}
-	if (!yaml_emitter_emit(&y->em, ev))
-		y->failed = true;
-}
-
-/* A scalar; @quoted forces double quotes (free text, dates). */
-void cal__yw_str(struct cal_yw *y, const char *s, bool quoted)
-{
-	yaml_event_t ev;
-
-	yw_event(y, &ev,
-		 yaml_scalar_event_initialize(
-			 &ev, NULL, NULL, (yaml_char_t *)s, -1, !quoted, 1,
-			 quoted ? YAML_DOUBLE_QUOTED_SCALAR_STYLE :
-				  YAML_ANY_SCALAR_STYLE));
-}
-
-void cal__yw_fmt(struct cal_yw *y, const char *fmt, ...)
+void cal__yw_fmt(struct sim_yaml *y, const char *fmt, ...)
 {
 	char buf[64];
 	va_list ap;
@@ -58,94 +34,23 @@ void cal__yw_fmt(struct cal_yw *y, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	cal__yw_str(y, buf, false);
+	sim_yaml_plain(y, buf);
 }
 
-void cal__yw_map(struct cal_yw *y, bool flow)
-{
-	yaml_event_t ev;
-
-	yw_event(y, &ev,
-		 yaml_mapping_start_event_initialize(
-			 &ev, NULL, NULL, 1,
-			 flow ? YAML_FLOW_MAPPING_STYLE :
-				YAML_BLOCK_MAPPING_STYLE));
-}
-
-void cal__yw_seq(struct cal_yw *y, bool flow)
-{
-	yaml_event_t ev;
-
-	yw_event(y, &ev,
-		 yaml_sequence_start_event_initialize(
-			 &ev, NULL, NULL, 1,
-			 flow ? YAML_FLOW_SEQUENCE_STYLE :
-				YAML_BLOCK_SEQUENCE_STYLE));
-}
-
-void cal__yw_end_map(struct cal_yw *y)
-{
-	yaml_event_t ev;
-
-	yw_event(y, &ev, yaml_mapping_end_event_initialize(&ev));
-}
-
-void cal__yw_end_seq(struct cal_yw *y)
-{
-	yaml_event_t ev;
-
-	yw_event(y, &ev, yaml_sequence_end_event_initialize(&ev));
-}
-
-void cal__yw_begin(struct cal_yw *y, FILE *out)
-{
-	yaml_event_t ev;
-
-	memset(y, 0, sizeof(*y));
-	if (!yaml_emitter_initialize(&y->em)) {
-		y->failed = true;
-		return;
-	}
-	yaml_emitter_set_output_file(&y->em, out);
-	yaml_emitter_set_unicode(&y->em, 1);
-	yaml_emitter_set_width(&y->em, -1);
-	yw_event(y, &ev,
-		 yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING));
-	yw_event(y, &ev,
-		 yaml_document_start_event_initialize(&ev, NULL, NULL, NULL,
-						      1));
-	cal__yw_map(y, false);
-}
-
-int cal__yw_finish(struct cal_yw *y)
-{
-	yaml_event_t ev;
-	bool failed;
-
-	cal__yw_end_map(y);
-	yw_event(y, &ev, yaml_document_end_event_initialize(&ev, 1));
-	yw_event(y, &ev, yaml_stream_end_event_initialize(&ev));
-	if (!y->failed && !yaml_emitter_flush(&y->em))
-		y->failed = true;
-	failed = y->failed;
-	/* errno is the write's when the writer failed, else say EIO */
-	if (failed && y->em.error != YAML_WRITER_ERROR)
-		errno = EIO;
-	yaml_emitter_delete(&y->em);
-	return failed ? -1 : 0;
-}
-
-void cal__kv_str(struct cal_yw *y, const char *key, const char *val,
+void cal__kv_str(struct sim_yaml *y, const char *key, const char *val,
 		 bool quoted)
 {
-	cal__yw_str(y, key, false);
-	cal__yw_str(y, val, quoted);
+	sim_yaml_plain(y, key);
+	if (quoted)
+		sim_yaml_quoted(y, val);
+	else
+		sim_yaml_plain(y, val);
 }
 
-void cal__kv_uint(struct cal_yw *y, const char *key, unsigned long long v)
+void cal__kv_uint(struct sim_yaml *y, const char *key, unsigned long long v)
 {
-	cal__yw_str(y, key, false);
-	cal__yw_fmt(y, "%llu", v);
+	sim_yaml_plain(y, key);
+	sim_yaml_u64(y, v);
 }
 
 /* "0-17,36-53": @n host CPU numbers in the order given, runs collapsed. */
@@ -179,7 +84,7 @@ int cal__write_measurements(FILE *out, void *arg)
 {
 	const struct cal_meas_args *a = arg;
 	const struct cal_host *h = a->h;
-	struct cal_yw y;
+	struct sim_yaml y;
 	unsigned int i, r;
 
 	fprintf(out,
@@ -192,7 +97,8 @@ int cal__write_measurements(FILE *out, void *arg)
 		"# CPU numbers, the first one wrote the lines first. Refit or\n"
 		"# check with: memcgsim calibrate --check PROFILE THIS-FILE\n",
 		a->profile);
-	cal__yw_begin(&y, out);
+	sim_yaml_begin(&y, out);
+	sim_yaml_map_start(&y, false);
 	cal__kv_str(&y, "format", CAL_MEAS_FORMAT, false);
 	cal__kv_str(&y, "profile", a->profile, true);
 	cal__kv_str(&y, "date", h->date, true);
@@ -201,10 +107,10 @@ int cal__write_measurements(FILE *out, void *arg)
 	cal__kv_str(&y, "quick", a->pl->quick ? "true" : "false", false);
 	cal__kv_uint(&y, "repetitions", a->pl->reps);
 	cal__kv_str(&y, "realtime", a->pl->realtime ? "true" : "false", false);
-	cal__yw_str(&y, "window_s", false);
+	sim_yaml_plain(&y, "window_s");
 	cal__yw_fmt(&y, "%g", a->pl->window_s);
-	cal__yw_str(&y, "topology", false);
-	cal__yw_map(&y, false);
+	sim_yaml_plain(&y, "topology");
+	sim_yaml_map_start(&y, false);
 	cal__kv_uint(&y, "sockets", h->sockets);
 	cal__kv_uint(&y, "cores_per_socket", h->cores_per_socket);
 	cal__kv_uint(&y, "threads_per_core", h->threads_per_core);
@@ -215,50 +121,51 @@ int cal__write_measurements(FILE *out, void *arg)
 	cal__kv_uint(&y, "l1_bytes", h->l1_bytes);
 	cal__kv_uint(&y, "l2_bytes", h->l2_bytes);
 	cal__kv_uint(&y, "llc_bytes", h->llc_bytes);
-	cal__yw_end_map(&y);
-	cal__yw_str(&y, "cpus", false);
-	cal__yw_seq(&y, false);
+	sim_yaml_map_end(&y);
+	sim_yaml_plain(&y, "cpus");
+	sim_yaml_seq_start(&y, false);
 	for (i = 0; i < h->nr_cpus; i++) {
 		const struct cal_cpu *c = &h->cpus[i];
 
-		cal__yw_map(&y, true);
+		sim_yaml_map_start(&y, true);
 		cal__kv_uint(&y, "cpu", c->os);
 		cal__kv_uint(&y, "socket", c->socket);
 		cal__kv_uint(&y, "core", c->core);
 		cal__kv_uint(&y, "thread", c->thread);
 		cal__kv_uint(&y, "llc", c->llc);
-		cal__yw_end_map(&y);
+		sim_yaml_map_end(&y);
 	}
-	cal__yw_end_seq(&y);
-	cal__yw_str(&y, "points", false);
-	cal__yw_seq(&y, false);
+	sim_yaml_seq_end(&y);
+	sim_yaml_plain(&y, "points");
+	sim_yaml_seq_start(&y, false);
 	for (i = 0; i < a->pl->nr_points; i++) {
 		const struct cal_point *p = &a->pl->points[i];
 
-		cal__yw_map(&y, true);
+		sim_yaml_map_start(&y, true);
 		cal__kv_str(&y, "benchmark", cal_bench_names[p->bench], false);
 		cal__kv_str(&y, "placement", cal_placement_names[p->placement],
 			    false);
-		cal__yw_str(&y, "cpus", false);
-		cal__yw_seq(&y, true);
+		sim_yaml_plain(&y, "cpus");
+		sim_yaml_seq_start(&y, true);
 		for (r = 0; r < p->n; r++)
 			cal__yw_fmt(&y, "%u", h->cpus[p->cpu_idx[r]].os);
-		cal__yw_end_seq(&y);
-		cal__yw_str(&y, "median", false);
+		sim_yaml_seq_end(&y);
+		sim_yaml_plain(&y, "median");
 		cal__yw_fmt(&y, "%.2f", p->median);
-		cal__yw_str(&y, "q1", false);
+		sim_yaml_plain(&y, "q1");
 		cal__yw_fmt(&y, "%.2f", p->q1);
-		cal__yw_str(&y, "q3", false);
+		sim_yaml_plain(&y, "q3");
 		cal__yw_fmt(&y, "%.2f", p->q3);
-		cal__yw_str(&y, "samples", false);
-		cal__yw_seq(&y, true);
+		sim_yaml_plain(&y, "samples");
+		sim_yaml_seq_start(&y, true);
 		for (r = 0; r < p->reps; r++)
 			cal__yw_fmt(&y, "%.2f", p->samples[r]);
-		cal__yw_end_seq(&y);
-		cal__yw_end_map(&y);
+		sim_yaml_seq_end(&y);
+		sim_yaml_map_end(&y);
 	}
-	cal__yw_end_seq(&y);
-	return cal__yw_finish(&y);
+	sim_yaml_seq_end(&y);
+	sim_yaml_map_end(&y);
+	return sim_yaml_end(&y);
 }
 
 /* ---- reading a measurement file ---- */
