@@ -18,9 +18,11 @@
 #  2. The layering (README, "Where things are"): a folder includes only
 #     itself and the layers below it,
 #	sim/ <- models/hw/ <- models/kernel/ <- models/workloads/ <- cli/
-#  3. Every scenarios/*/*.yaml is listed in scenarios/local.mk, so that
+#  3. No source file (sim/, models/, cli/, tests/) is over 1,500 lines:
+#     past that a file holds more than one job; split it at its seams.
+#  4. Every scenarios/*/*.yaml is listed in scenarios/local.mk, so that
 #     `make install` and `make distcheck` ship it.
-#  4. With --cppcheck: cppcheck --enable=warning on sim/, models/ and
+#  5. With --cppcheck: cppcheck --enable=warning on sim/, models/ and
 #     cli/, with the reviewed false positives in
 #     tools/cppcheck-suppressions.txt.
 #
@@ -110,6 +112,17 @@ for f in sim/*.[ch] models/*/*.[ch] models/*/*/*.[ch]; do
 			echo x
 		fi
 	done | grep -q x && status=1
+done
+
+# Files small enough to hold one job each.
+for f in sim/*.[ch] models/*/*.[ch] models/*/*/*.[ch] cli/*.[ch] tests/*.c; do
+	[ -f "$f" ] || continue
+	n=$(wc -l <"$f")
+	if [ "$n" -gt 1500 ]; then
+		printf '%s:1: error: %s lines; a source file holds at most 1500: split it\n' \
+			"$f" "$n" >&2
+		status=1
+	fi
 done
 
 # Every shipped scenario is installed and distributed.
