@@ -48,23 +48,23 @@
 #include "sim/report.h"
 #include "sim/scenario.h"
 
-#define COMPARE_MAX_BYTES (16u << 20)	/* as a scenario */
+#define COMPARE_MAX_BYTES (16u << 20) /* as a scenario */
 #define TABLE_WIDTH 80
-#define NUM_MAX 40	/* one sim_format_double() number */
-#define NUM_SHORT 12	/* numbers up to this long are printed exactly */
+#define NUM_MAX 40 /* one sim_format_double() number */
+#define NUM_SHORT 12 /* numbers up to this long are printed exactly */
 
 /* One metric of one row. */
 struct cmp_value {
-	char *metric;	/* as a CSV column: [a-z0-9_] */
+	char *metric; /* as a CSV column: [a-z0-9_] */
 	double value;
 };
 
 /* A variant's results (in a sweep, at one point). */
 struct cmp_row {
-	char *name;		/* "VARIANT" or "POINT/VARIANT" */
-	char *point;		/* sweep: the point; NULL otherwise */
-	char *set;		/* sweep: "KEY=VALUE, ..." of the point */
-	char *set_values;	/* sweep: "VALUE\nVALUE..." (compared) */
+	char *name; /* "VARIANT" or "POINT/VARIANT" */
+	char *point; /* sweep: the point; NULL otherwise */
+	char *set; /* sweep: "KEY=VALUE, ..." of the point */
+	char *set_values; /* sweep: "VALUE\nVALUE..." (compared) */
 	struct cmp_value *values;
 	unsigned int nr_values, alloc_values;
 };
@@ -76,7 +76,7 @@ struct compare_file {
 	unsigned int nr_rows, alloc_rows;
 	/* Open addressing on row names: row index + 1, or 0 for empty. */
 	unsigned int *index;
-	unsigned int index_size;	/* a power of two, > 2 * nr_rows */
+	unsigned int index_size; /* a power of two, > 2 * nr_rows */
 };
 
 /*
@@ -84,8 +84,7 @@ struct compare_file {
  * *@alloc. Return the array, perhaps moved, or NULL (and @arr unchanged)
  * when out of memory.
  */
-static void *grow(void *arr, unsigned int *alloc, unsigned int nr,
-		  size_t size)
+static void *grow(void *arr, unsigned int *alloc, unsigned int nr, size_t size)
 {
 	unsigned int n;
 	void *p;
@@ -151,8 +150,7 @@ static uint32_t name_hash(const char *s)
 }
 
 /* The slot of @name in f->index: its row's, or the empty one to use. */
-static unsigned int index_slot(const struct compare_file *f,
-			       const char *name)
+static unsigned int index_slot(const struct compare_file *f, const char *name)
 {
 	unsigned int mask = f->index_size - 1;
 	unsigned int i = name_hash(name) & mask;
@@ -162,8 +160,7 @@ static unsigned int index_slot(const struct compare_file *f,
 	return i;
 }
 
-static struct cmp_row *find_row(const struct compare_file *f,
-				const char *name)
+static struct cmp_row *find_row(const struct compare_file *f, const char *name)
 {
 	unsigned int slot;
 
@@ -231,9 +228,10 @@ static struct cmp_row *add_row(struct compare_file *f, const char *point,
 		snprintf(name, len, "%s", variant);
 	if (find_row(f, name)) {
 		if (point)
-			sim_error_set(err, f->name, line, col,
-				      "variant '%s' appears twice at point '%s'",
-				      variant, point);
+			sim_error_set(
+				err, f->name, line, col,
+				"variant '%s' appears twice at point '%s'",
+				variant, point);
 		else
 			sim_error_set(err, f->name, line, col,
 				      "variant '%s' appears twice", variant);
@@ -282,8 +280,8 @@ static int add_value(struct compare_file *f, struct cmp_row *row,
 	row->values = values;
 	if (find_value(row, name)) {
 		sim_error_set(err, f->name, line, col,
-			      "metric '%s' appears twice in variant '%s'",
-			      name, row->name);
+			      "metric '%s' appears twice in variant '%s'", name,
+			      row->name);
 		free(name);
 		return -1;
 	}
@@ -303,11 +301,11 @@ static bool parse_number(const char *s, double *out)
 		const char *text;
 		double value;
 	} words[] = {
-		{ ".nan", NAN }, { ".NaN", NAN }, { ".NAN", NAN },
-		{ ".inf", INFINITY }, { "+.inf", INFINITY },
-		{ ".Inf", INFINITY }, { ".INF", INFINITY },
-		{ "-.inf", -INFINITY }, { "-.Inf", -INFINITY },
-		{ "-.INF", -INFINITY },
+		{ ".nan", NAN },	{ ".NaN", NAN },
+		{ ".NAN", NAN },	{ ".inf", INFINITY },
+		{ "+.inf", INFINITY },	{ ".Inf", INFINITY },
+		{ ".INF", INFINITY },	{ "-.inf", -INFINITY },
+		{ "-.Inf", -INFINITY }, { "-.INF", -INFINITY },
 	};
 	unsigned int i;
 	char *end;
@@ -329,11 +327,11 @@ static bool parse_number(const char *s, double *out)
 
 /* What the columns of a result CSV hold. */
 enum csv_role {
-	CSV_POINT,	/* sweep: the point */
-	CSV_KEY,	/* sweep: a varied key */
+	CSV_POINT, /* sweep: the point */
+	CSV_KEY, /* sweep: a varied key */
 	CSV_VARIANT,
 	CSV_METRIC,
-	CSV_SKIP,	/* unit, change_pct, *_ci95 */
+	CSV_SKIP, /* unit, change_pct, *_ci95 */
 };
 
 /* Is @name the _ci95 column of one of the first @nr @fields? */
@@ -368,14 +366,16 @@ static int csv_header(struct compare_file *f, const struct csv_field *fields,
 			roles[var] = CSV_KEY;
 		}
 		if (var == nr) {
-			sim_error_set(err, f->name, 1, 1,
-				      "not a memcgsim result: no 'variant' column after 'point'");
+			sim_error_set(
+				err, f->name, 1, 1,
+				"not a memcgsim result: no 'variant' column after 'point'");
 			return -1;
 		}
 	} else if (strcmp(fields[0].text, "variant")) {
-		sim_error_set(err, f->name, 1, 1,
-			      "not a memcgsim result: the header starts with '%s', not 'variant' or 'point'",
-			      fields[0].text);
+		sim_error_set(
+			err, f->name, 1, 1,
+			"not a memcgsim result: the header starts with '%s', not 'variant' or 'point'",
+			fields[0].text);
 		return -1;
 	}
 	roles[var] = CSV_VARIANT;
@@ -405,8 +405,7 @@ static int csv_header(struct compare_file *f, const struct csv_field *fields,
 }
 
 /* Append "NAME=VALUE" to the row's set and VALUE to its set_values. */
-static int add_setting(struct cmp_row *row, const char *name,
-		       const char *value)
+static int add_setting(struct cmp_row *row, const char *name, const char *value)
 {
 	size_t old = row->set ? strlen(row->set) : 0;
 	size_t oldv = row->set_values ? strlen(row->set_values) : 0;
@@ -418,8 +417,7 @@ static int add_setting(struct cmp_row *row, const char *name,
 	if (!set)
 		return -1;
 	row->set = set;
-	snprintf(set + old, len - old, "%s%s=%s", old ? ", " : "", name,
-		 value);
+	snprintf(set + old, len - old, "%s%s=%s", old ? ", " : "", name, value);
 	vals = realloc(row->set_values, lenv);
 	if (!vals)
 		return -1;
@@ -472,9 +470,10 @@ static int csv_row(struct compare_file *f, const struct csv_reader *c,
 		if (roles[i] != CSV_METRIC || !fld[i].text[0])
 			continue;
 		if (!parse_number(fld[i].text, &v)) {
-			sim_error_set(err, f->name, fld[i].line, fld[i].col,
-				      "column '%s': expected a number, found '%s'",
-				      header[i].text, fld[i].text);
+			sim_error_set(
+				err, f->name, fld[i].line, fld[i].col,
+				"column '%s': expected a number, found '%s'",
+				header[i].text, fld[i].text);
 			return -1;
 		}
 		if (add_value(f, row, header[i].text, v, fld[i].line,
@@ -549,9 +548,10 @@ static int yaml_metrics(struct compare_file *f, struct cmp_row *row,
 	for (i = 0; i < scenario_len(metrics); i++) {
 		m = scenario_item(metrics, i);
 		if (scenario_kind(m) != SCENARIO_MAP) {
-			scenario_error(err, m,
-				       "expected a map with a 'value', found %s",
-				       kind_name(m));
+			scenario_error(
+				err, m,
+				"expected a map with a 'value', found %s",
+				kind_name(m));
 			return -1;
 		}
 		value = scenario_get(m, "value");
@@ -580,8 +580,7 @@ static int yaml_metrics(struct compare_file *f, struct cmp_row *row,
 
 /* The settings of a sweep point, in the order of its set: map. */
 static int yaml_settings(struct compare_file *f, struct cmp_row *row,
-			 const struct scenario_node *set,
-			 struct sim_error *err)
+			 const struct scenario_node *set, struct sim_error *err)
 {
 	const struct scenario_node *v;
 	const char *text;
@@ -619,23 +618,27 @@ static int yaml_variants(struct compare_file *f,
 	for (i = 0; i < scenario_len(variants); i++) {
 		v = scenario_item(variants, i);
 		name = scenario_kind(v) == SCENARIO_MAP ?
-			       scenario_get(v, "name") : NULL;
+			       scenario_get(v, "name") :
+			       NULL;
 		metrics = name ? scenario_get(v, "metrics") : NULL;
 		if (!name || !scenario_scalar(name)) {
-			scenario_error(err, name ? name : v,
-				       "not a memcgsim result: expected a variant's name, found %s",
-				       kind_name(name ? name : v));
+			scenario_error(
+				err, name ? name : v,
+				"not a memcgsim result: expected a variant's name, found %s",
+				kind_name(name ? name : v));
 			return -1;
 		}
 		if (!metrics || scenario_kind(metrics) != SCENARIO_MAP) {
-			scenario_error(err, metrics ? metrics : v,
-				       "not a memcgsim result: the variant has no map of 'metrics' (is this a scenario?)");
+			scenario_error(
+				err, metrics ? metrics : v,
+				"not a memcgsim result: the variant has no map of 'metrics' (is this a scenario?)");
 			return -1;
 		}
 		/* Its last key: without it, the file was cut short. */
 		if (!scenario_get(v, "notes")) {
-			scenario_error(err, v,
-				       "the variant has no 'notes', the last key memcgsim writes (truncated?)");
+			scenario_error(
+				err, v,
+				"the variant has no 'notes', the last key memcgsim writes (truncated?)");
 			return -1;
 		}
 		row = add_row(f, point, scenario_scalar(name),
@@ -664,9 +667,10 @@ static int yaml_points(struct compare_file *f,
 	for (i = 0; i < scenario_len(points); i++) {
 		p = scenario_item(points, i);
 		if (scenario_kind(p) != SCENARIO_MAP) {
-			scenario_error(err, p,
-				       "expected a map with 'point', 'set' and 'variants', found %s",
-				       kind_name(p));
+			scenario_error(
+				err, p,
+				"expected a map with 'point', 'set' and 'variants', found %s",
+				kind_name(p));
 			return -1;
 		}
 		point = scenario_get(p, "point");
@@ -712,8 +716,9 @@ static int read_yaml(struct compare_file *f, const char *buf, size_t len,
 		if (list) {
 			ret = yaml_variants(f, list, NULL, NULL, err);
 		} else {
-			scenario_error(err, root,
-				       "not a memcgsim result: no 'variants' (memcgsim run -f yaml) or 'points' (a sweep)");
+			scenario_error(
+				err, root,
+				"not a memcgsim result: no 'variants' (memcgsim run -f yaml) or 'points' (a sweep)");
 			ret = -1;
 		}
 	}
@@ -992,8 +997,7 @@ static void format_change(char *buf, size_t size, double pct)
  * 20365.08444444445" is "15884.5 -> 20365.1", and the table fits in 80
  * columns.
  */
-static void format_pair(char *bo, char *bn, size_t size, double old,
-			double new)
+static void format_pair(char *bo, char *bn, size_t size, double old, double new)
 {
 	int prec;
 
@@ -1063,8 +1067,8 @@ static void compare_value(struct table *t, const struct compare_opts *opts,
 {
 	double pct = change_pct(o->value, n->value);
 	bool changed = pct != 0;
-	bool over = changed && (opts->tolerance == 0 ||
-				!(fabs(pct) <= opts->tolerance));
+	bool over = changed &&
+		    (opts->tolerance == 0 || !(fabs(pct) <= opts->tolerance));
 	struct out_row *r;
 
 	c->values++;
@@ -1094,8 +1098,8 @@ static void only_value(struct table *t, const char *row,
 		c->only_new++;
 	if (!r)
 		return;
-	format_pair(in_old ? r->old : r->new, unused, sizeof(unused),
-		    v->value, v->value);
+	format_pair(in_old ? r->old : r->new, unused, sizeof(unused), v->value,
+		    v->value);
 	snprintf(r->change, sizeof(r->change), "only in %s",
 		 in_old ? "OLD" : "NEW");
 	r->mark = true;
@@ -1154,8 +1158,8 @@ static void print_table(FILE *out, const struct table *t, bool sweep)
 		fprintf(out, "%-*s  ", (int)wr, head);
 	else
 		fprintf(out, "%s\n  ", head);
-	fprintf(out, "%-*s  %*s  %*s  %*s\n", (int)wm, "metric", (int)wo,
-		"old", (int)wn, "new", (int)wc, "change");
+	fprintf(out, "%-*s  %*s  %*s  %*s\n", (int)wm, "metric", (int)wo, "old",
+		(int)wn, "new", (int)wc, "change");
 	for (i = 0; i < t->nr; i++) {
 		r = &t->rows[i];
 		if (flat)
@@ -1297,5 +1301,6 @@ int compare_print(FILE *out, const struct compare_file *old,
 	if (counts)
 		*counts = c;
 	return c.over || c.only_old || c.only_new || c.set_differs ?
-		       COMPARE_DIFFERENT : COMPARE_SAME;
+		       COMPARE_DIFFERENT :
+		       COMPARE_SAME;
 }

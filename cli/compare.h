@@ -64,8 +64,8 @@
 #include "sim/error.h"
 
 /* Exit statuses of `memcgsim compare`, also compare_print()'s results. */
-#define COMPARE_SAME 0		/* every value within the tolerance */
-#define COMPARE_DIFFERENT 1	/* some value over it, or in one file only */
+#define COMPARE_SAME 0 /* every value within the tolerance */
+#define COMPARE_DIFFERENT 1 /* some value over it, or in one file only */
 
 struct compare_file;
 

@@ -51,8 +51,8 @@ static void explain_fields(FILE *out, const struct coh_line *l)
  * fields on the line, each touched by one CPU only, and the line moves.
  * True sharing: one field written by several CPUs.
  */
-static void explain_diagnosis(FILE *out, const struct coh_line *l,
-			      double util, uint64_t ops_total)
+static void explain_diagnosis(FILE *out, const struct coh_line *l, double util,
+			      uint64_t ops_total)
 {
 	unsigned int j, used = 0, private = 0, shared_written = 0;
 
@@ -63,63 +63,71 @@ static void explain_diagnosis(FILE *out, const struct coh_line *l,
 			continue;
 		used++;
 		if (fs->nr_cpus == 1)
-			private++;
+		private++;
 		if (fs->nr_cpus > 1 && fs->ops[COH_WRITE] + fs->ops[COH_RMW])
 			shared_written++;
 	}
 	if (!l->transfers) {
-		fprintf(out, "  Why: the line never moved: every access was a hit in the\n"
-			     "  accessing CPU's own cache. It costs nothing extra.\n");
+		fprintf(out,
+			"  Why: the line never moved: every access was a hit in the\n"
+			"  accessing CPU's own cache. It costs nothing extra.\n");
 		return;
 	}
 	if (used >= 2 && private == used)
-		fprintf(out, "  Why: FALSE SHARING. No two CPUs touch the same field, yet the\n"
-			     "  fields share one 64-byte line, so every update takes the whole\n"
-			     "  line away from the others. Padding each field to its own line\n"
-			     "  (____cacheline_aligned_in_smp) removes these transfers.\n");
+		fprintf(out,
+			"  Why: FALSE SHARING. No two CPUs touch the same field, yet the\n"
+			"  fields share one 64-byte line, so every update takes the whole\n"
+			"  line away from the others. Padding each field to its own line\n"
+			"  (____cacheline_aligned_in_smp) removes these transfers.\n");
 	else if (shared_written)
-		fprintf(out, "  Why: TRUE SHARING. Several CPUs write the same variable, so\n"
-			     "  the line must visit each writer in turn. Batching (a per-CPU\n"
-			     "  count added to the shared one every N updates) divides how\n"
-			     "  often the line is needed.\n");
+		fprintf(out,
+			"  Why: TRUE SHARING. Several CPUs write the same variable, so\n"
+			"  the line must visit each writer in turn. Batching (a per-CPU\n"
+			"  count added to the shared one every N updates) divides how\n"
+			"  often the line is needed.\n");
 	else if (used >= 2)
-		fprintf(out, "  Why: fields used by different CPUs share the line; reads of\n"
-			     "  one field pay for writes of another. Separating read-mostly\n"
-			     "  fields from written ones stops that.\n");
+		fprintf(out,
+			"  Why: fields used by different CPUs share the line; reads of\n"
+			"  one field pay for writes of another. Separating read-mostly\n"
+			"  fields from written ones stops that.\n");
 	if (util > 0.9)
-		fprintf(out, "  The line is SATURATED (busy %.0f%% of the time): hand-offs are\n"
-			     "  back to back, so more CPUs only lengthen the queue. The\n"
-			     "  operations that need it go no faster than the line moves:\n"
-			     "  here %.2f operations per transfer.\n",
-			100.0 * util,
-			(double)ops_total / (double)l->transfers);
+		fprintf(out,
+			"  The line is SATURATED (busy %.0f%% of the time): hand-offs are\n"
+			"  back to back, so more CPUs only lengthen the queue. The\n"
+			"  operations that need it go no faster than the line moves:\n"
+			"  here %.2f operations per transfer.\n",
+			100.0 * util, (double)ops_total / (double)l->transfers);
 }
 
 static void explain_line(FILE *out, const struct coh_line *l, double run_ps,
-			 uint64_t ops_total, uint64_t charges, unsigned int rank)
+			 uint64_t ops_total, uint64_t charges,
+			 unsigned int rank)
 {
 	uint64_t acc = l->ops[COH_READ] + l->ops[COH_WRITE] + l->ops[COH_RMW];
 	double util = (double)l->busy_ps / run_ps;
 
 	if (util > 1.0)
-		util = 1.0;	/* SIM: see run_collect() */
+		util = 1.0; /* SIM: see run_collect() */
 	unsigned int d;
 
 	fprintf(out, "\n%u. %s: busy %.1f%% of the time\n", rank, l->name,
 		100.0 * util);
-	fprintf(out, "  %llu accesses: %llu reads, %llu writes, %llu atomic RMWs.\n",
+	fprintf(out,
+		"  %llu accesses: %llu reads, %llu writes, %llu atomic RMWs.\n",
 		(unsigned long long)acc, (unsigned long long)l->ops[COH_READ],
 		(unsigned long long)l->ops[COH_WRITE],
 		(unsigned long long)l->ops[COH_RMW]);
-	fprintf(out, "  %.1f%% were hits in the CPU's own cache, %.1f%% needed the line,\n"
-		     "  %.1f%% merged into a miss already in flight.\n",
+	fprintf(out,
+		"  %.1f%% were hits in the CPU's own cache, %.1f%% needed the line,\n"
+		"  %.1f%% merged into a miss already in flight.\n",
 		pct((double)l->hits, (double)acc),
 		pct((double)l->misses, (double)acc),
 		pct((double)l->merged, (double)acc));
-	fprintf(out, "  The line moved %llu times", (unsigned long long)l->transfers);
+	fprintf(out, "  The line moved %llu times",
+		(unsigned long long)l->transfers);
 	if (ops_total)
-		fprintf(out, " (%.2f per operation)", (double)l->transfers /
-							 (double)ops_total);
+		fprintf(out, " (%.2f per operation)",
+			(double)l->transfers / (double)ops_total);
 	fprintf(out, ":\n");
 	for (d = COH_DIST_SMT; d <= NR_COH_DIST; d++)
 		if (l->xfer_by_dist[d])
@@ -128,11 +136,13 @@ static void explain_line(FILE *out, const struct coh_line *l, double run_ps,
 				    (double)l->transfers),
 				dist_words[d]);
 	if (l->misses)
-		fprintf(out, "  CPUs queued for it %.1f us in all, %.1f ns per miss.\n",
+		fprintf(out,
+			"  CPUs queued for it %.1f us in all, %.1f ns per miss.\n",
 			(double)l->wait_ps / 1e6,
 			(double)l->wait_ps / 1e3 / (double)l->misses);
 	if (charges)
-		fprintf(out, "  Per memcg charge (try_charge_memcg call): %.3f transfers, %.1f ns queued.\n",
+		fprintf(out,
+			"  Per memcg charge (try_charge_memcg call): %.3f transfers, %.1f ns queued.\n",
 			(double)l->transfers / (double)charges,
 			(double)l->wait_ps / 1e3 / (double)charges);
 	explain_fields(out, l);
@@ -154,7 +164,8 @@ static void explain_functions(FILE *out, struct run *run, uint64_t ops)
 	memset(sum, 0, sizeof(sum));
 	for (i = 0; i < run->nr_workloads; i++) {
 		for (j = 0; j < run->workloads[i].nr_tasks; j++) {
-			const struct kprof *k = &run->workloads[i].tasks[j].prof;
+			const struct kprof *k =
+				&run->workloads[i].tasks[j].prof;
 
 			for (f = 0; f < NR_KPROF_FNS; f++) {
 				sum[f].calls += k->fn[f].calls;
@@ -179,7 +190,8 @@ static void explain_functions(FILE *out, struct run *run, uint64_t ops)
 			order[j] = order[j - 1];
 		order[j] = x;
 	}
-	fprintf(out, "\nTime by kernel function (all CPUs; self, and with callees):\n");
+	fprintf(out,
+		"\nTime by kernel function (all CPUs; self, and with callees):\n");
 	fprintf(out, "    %7s %9s %10s  %s\n", "self", "children", "calls/op",
 		"function");
 	for (i = 0; i < n; i++) {

@@ -762,8 +762,7 @@ static int sheet_parse(const char *path, const char *buf, size_t len,
 }
 
 /* Read @path whole (at most 64 MiB) and parse it. */
-static int sheet_read(const char *path, struct sheet *c,
-		      struct sim_error *err)
+static int sheet_read(const char *path, struct sheet *c, struct sim_error *err)
 {
 	size_t len;
 	char *buf;
@@ -831,8 +830,8 @@ static int point_cmp(const void *a, const void *b)
 }
 
 /* The title of @row's line in the picture against key column @k. */
-static char *series_title(const struct sheet *c, const struct sheet_row *row, int k,
-			  int variant)
+static char *series_title(const struct sheet *c, const struct sheet_row *row,
+			  int k, int variant)
 {
 	const struct sheet_row *h = &c->rows[0];
 	struct text t;
@@ -990,8 +989,8 @@ static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int k,
 	/* Batch sizes and CPU counts grow by factors: a log scale. */
 	fprintf(gp.f, "logx=%d; categories=%d; ",
 		numeric && lo > 0 && hi / lo >= 8 ? 1 : 0, numeric ? 0 : 1);
-	ret = plan_finish(p, PLOT_THROUGHPUT, "throughput-vs-", h->f[k].text, &data,
-			  &gp, err);
+	ret = plan_finish(p, PLOT_THROUGHPUT, "throughput-vs-", h->f[k].text,
+			  &data, &gp, err);
 	goto out_free;
 out:
 	sim_error_set(err, "", 0, 0, "out of memory");
@@ -1077,7 +1076,8 @@ static int plan_sweep(struct plot_plan *p, const char *path,
 		sim_error_set(
 			err, path, 1, 1,
 			"not a sweep.csv: the first column is '%s', expected 'point'%s",
-			h->f[0].text, strcmp(h->f[0].text, "variant") ? "" : hint);
+			h->f[0].text,
+			strcmp(h->f[0].text, "variant") ? "" : hint);
 		goto out;
 	}
 	variant = sheet_col(h, "variant");
@@ -1097,7 +1097,8 @@ static int plan_sweep(struct plot_plan *p, const char *path,
 				h->n, c.rows[i].n);
 			goto out;
 		}
-		if (*c.rows[i].f[thr].text && !is_number(c.rows[i].f[thr].text, &x)) {
+		if (*c.rows[i].f[thr].text &&
+		    !is_number(c.rows[i].f[thr].text, &x)) {
 			sim_error_set(
 				err, path, c.rows[i].line, 1,
 				"throughput: expected a number, found '%s'",

@@ -27,15 +27,18 @@
 #define PROC_STACK 4096
 
 static const char *const top_keys[] = {
-	"scenario", "description", "seed", "machine", "duration_ms",
-	"warmup_ms", "kernel", "cgroups", "workloads", "baseline",
-	"variants", "published",
+	"scenario",    "description", "seed",	  "machine",
+	"duration_ms", "warmup_ms",   "kernel",	  "cgroups",
+	"workloads",   "baseline",    "variants", "published",
 };
 
 static const char *const variant_keys[] = { "name", "description", "set",
 					    "baseline" };
 static const char *const published_keys[] = {
-	"source", "metric", "values", "tolerance_pp",
+	"source",
+	"metric",
+	"values",
+	"tolerance_pp",
 };
 static const char *const common_workload_keys[] = { "type", "cpus", "cgroup" };
 
@@ -138,7 +141,8 @@ static const char *profile_names(const char *datadir, const char *name,
 	for (i = 0; i < n; i++)
 		if (len < list_size)
 			len += (size_t)snprintf(list + len, list_size - len,
-						"%s%s", i ? ", " : "", names[i]);
+						"%s%s", i ? ", " : "",
+						names[i]);
 	shipped_names_free(names, n);
 	return best ? near : NULL;
 }
@@ -153,8 +157,9 @@ static int variant_machine(struct variant *v, const struct run_opts *o,
 	bool bare;
 
 	if (!n) {
-		scenario_error(err, v->tree,
-			       "missing key 'machine': a profile name such as skx-2s-72, a path, or a map");
+		scenario_error(
+			err, v->tree,
+			"missing key 'machine': a profile name such as skx-2s-72, a path, or a map");
 		return -1;
 	}
 	if (scenario_kind(n) != SCENARIO_SCALAR)
@@ -165,22 +170,26 @@ static int variant_machine(struct variant *v, const struct run_opts *o,
 		hint = profile_names(o->datadir, name, near, sizeof(near), list,
 				     sizeof(list));
 		if (hint)
-			scenario_error(err, n,
-				       "no machine profile named '%s'; did you mean '%s'?",
-				       name, hint);
+			scenario_error(
+				err, n,
+				"no machine profile named '%s'; did you mean '%s'?",
+				name, hint);
 		else
-			scenario_error(err, n,
-				       "no machine profile named '%s'; the shipped ones are: %s",
-				       name, list[0] ? list : "(none found)");
+			scenario_error(
+				err, n,
+				"no machine profile named '%s'; the shipped ones are: %s",
+				name, list[0] ? list : "(none found)");
 		return -1;
 	}
 	if (stat(path, &st)) {
-		scenario_error(err, n, "cannot open the machine profile '%s': %s",
+		scenario_error(err, n,
+			       "cannot open the machine profile '%s': %s",
 			       bare ? path : name, strerror(errno));
 		return -1;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		scenario_error(err, n, "cannot read the machine profile '%s': %s",
+		scenario_error(err, n,
+			       "cannot read the machine profile '%s': %s",
 			       bare ? path : name, strerror(EISDIR));
 		return -1;
 	}
@@ -206,11 +215,12 @@ static int variant_workload(struct variant *v, const struct scenario_node *n,
 		nr_types = workload_types(&types);
 		for (i = 0; i < nr_types && i < ARRAY_SIZE(names); i++)
 			names[i] = types[i]->name;
-		scenario_error(err, scenario_get(n, "type"),
-			       "unknown workload type '%s'%s%s%s", type,
-			       sim_nearest(type, names, i) ? "; did you mean '" : "",
-			       sim_nearest(type, names, i) ?: "",
-			       sim_nearest(type, names, i) ? "'?" : "");
+		scenario_error(
+			err, scenario_get(n, "type"),
+			"unknown workload type '%s'%s%s%s", type,
+			sim_nearest(type, names, i) ? "; did you mean '" : "",
+			sim_nearest(type, names, i) ?: "",
+			sim_nearest(type, names, i) ? "'?" : "");
 		return -1;
 	}
 	for (i = 0; i < ARRAY_SIZE(common_workload_keys); i++)
@@ -234,9 +244,10 @@ static int variant_workload(struct variant *v, const struct scenario_node *n,
 		return -1;
 	for (i = 0; i < nr; i++) {
 		if (used_by[order[i]] >= 0) {
-			scenario_error(err, scenario_get(n, "cpus"),
-				       "CPU %u already runs a task of workloads.%d: a CPU runs one task",
-				       order[i], used_by[order[i]]);
+			scenario_error(
+				err, scenario_get(n, "cpus"),
+				"CPU %u already runs a task of workloads.%d: a CPU runs one task",
+				order[i], used_by[order[i]]);
 			return -1;
 		}
 		used_by[order[i]] = (int)v->nr_workloads;
@@ -263,21 +274,23 @@ static int variant_workload(struct variant *v, const struct scenario_node *n,
 static int variant_workloads(struct variant *v, struct sim_error *err)
 {
 	const struct scenario_node *n = scenario_get(v->tree, "workloads");
-	int used_by[MACHINE_MAX_CPUS];	/* workload index per CPU, or -1 */
+	int used_by[MACHINE_MAX_CPUS]; /* workload index per CPU, or -1 */
 	size_t i;
 
 	for (i = 0; i < MACHINE_MAX_CPUS; i++)
 		used_by[i] = -1;
 
 	if (!n) {
-		scenario_error(err, v->tree,
-			       "missing key 'workloads': a list of at least one workload");
+		scenario_error(
+			err, v->tree,
+			"missing key 'workloads': a list of at least one workload");
 		return -1;
 	}
 	if (scenario_kind(n) != SCENARIO_SEQ || !scenario_len(n)) {
-		scenario_error(err, n,
-			       "expected a list of at least one workload, found %s",
-			       found(n));
+		scenario_error(
+			err, n,
+			"expected a list of at least one workload, found %s",
+			found(n));
 		return -1;
 	}
 	if (scenario_len(n) > MAX_WORKLOADS) {
@@ -310,15 +323,16 @@ static void variant_destroy(struct variant *v)
 	memset(v, 0, sizeof(*v));
 }
 
-static int apply_set(struct scenario_node *tree, const struct scenario_node *set,
-		     struct sim_error *err)
+static int apply_set(struct scenario_node *tree,
+		     const struct scenario_node *set, struct sim_error *err)
 {
 	size_t i;
 
 	if (!set)
 		return 0;
 	if (scenario_kind(set) != SCENARIO_MAP) {
-		scenario_error(err, set, "expected a map of KEY: VALUE settings");
+		scenario_error(err, set,
+			       "expected a map of KEY: VALUE settings");
 		return -1;
 	}
 	for (i = 0; i < scenario_len(set); i++) {
@@ -341,8 +355,8 @@ static int apply_set(struct scenario_node *tree, const struct scenario_node *set
  * the scenario as written), read and checked into @v.
  */
 static int variant_load(struct variant *v, const struct scenario_node *base,
-			const struct scenario_node *vn, const struct run_opts *o,
-			struct sim_error *err)
+			const struct scenario_node *vn,
+			const struct run_opts *o, struct sim_error *err)
 {
 	const char *name = "base";
 	unsigned int k;
@@ -360,13 +374,14 @@ static int variant_load(struct variant *v, const struct scenario_node *base,
 	}
 	snprintf(v->name, sizeof(v->name), "%s", name);
 	if (scenario_check_keys(v->tree, top_keys, ARRAY_SIZE(top_keys), err) ||
-	    scenario_u64(v->tree, "seed", false, 1, 0, UINT64_MAX, &v->seed, err))
+	    scenario_u64(v->tree, "seed", false, 1, 0, UINT64_MAX, &v->seed,
+			 err))
 		goto out_destroy;
 	if (o->seed_set)
 		v->seed = o->seed;
 	if (scenario_time_ps(v->tree, "duration_ms", false, SIM_PS_PER_MS,
-			     SIM_PS_PER_MS, SIM_PS_PER_US, 10000 * SIM_PS_PER_MS,
-			     &v->duration_ps, err) ||
+			     SIM_PS_PER_MS, SIM_PS_PER_US,
+			     10000 * SIM_PS_PER_MS, &v->duration_ps, err) ||
 	    scenario_time_ps(v->tree, "warmup_ms", false, SIM_PS_PER_MS,
 			     v->duration_ps / 10, 0, 10000 * SIM_PS_PER_MS,
 			     &v->warmup_ps, err))
@@ -387,7 +402,7 @@ out_destroy:
 
 struct progress_ctx {
 	const struct run_opts *o;
-	double done, share;	/* job fraction before this run, its share */
+	double done, share; /* job fraction before this run, its share */
 	sim_time_t end;
 };
 
@@ -425,8 +440,8 @@ static double percent(double part, double whole)
 }
 
 /* The charge path's own metrics (DESIGN.md section 8). */
-static void memcg_collect(struct run *run, struct run_result *res,
-			  uint64_t ops, double secs)
+static void memcg_collect(struct run *run, struct run_result *res, uint64_t ops,
+			  double secs)
 {
 	struct memcg_sim *ms = run->memcg;
 	const struct memcg_counts *c = &ms->counts;
@@ -451,16 +466,15 @@ static void memcg_collect(struct run *run, struct run_result *res,
 		   sim_stat_quantile(&ms->charge_lat, 0.90), false);
 	result_add(res, "charge_latency_p99", "ns",
 		   sim_stat_quantile(&ms->charge_lat, 0.99), false);
-	result_add(res, "charges_per_op", "calls",
-		   (double)c->charges * per_op, false);
+	result_add(res, "charges_per_op", "calls", (double)c->charges * per_op,
+		   false);
 	result_add(res, "stock_hit_rate", "%",
 		   percent((double)c->stock_hits, (double)c->charges), false);
 	result_add(res, "page_counter_charges_per_op", "calls",
 		   (double)c->pc_try_charges * per_op, false);
 	result_add(res, "page_counter_uncharges_per_op", "calls",
 		   (double)c->pc_uncharges * per_op, false);
-	result_add(res, "charge_failures", "calls", (double)c->failures,
-		   false);
+	result_add(res, "charge_failures", "calls", (double)c->failures, false);
 stats:
 	/* statistics (DESIGN.md section 5) */
 	result_add(res, "stats_atomics_per_op", "calls",
@@ -511,8 +525,8 @@ static void run_collect(struct run *run, struct run_result *res)
 		}
 		nr_tasks += w->nr_tasks;
 	}
-	result_add(res, "throughput", run->workloads[0].type->unit,
-		   tput / secs, true);
+	result_add(res, "throughput", run->workloads[0].type->unit, tput / secs,
+		   true);
 	if (run->nr_workloads > 1) {
 		static const char *const names[] = {
 			"workload0_throughput", "workload1_throughput",
@@ -563,8 +577,9 @@ static void run_collect(struct run *run, struct run_result *res)
 			   (double)(run->end_ps - run->warmup_ps)),
 		   false);
 	result_add(res, "cpu_waiting", "%",
-		   percent((double)wait, (double)nr_tasks *
-					 (double)(run->end_ps - run->warmup_ps)),
+		   percent((double)wait,
+			   (double)nr_tasks *
+				   (double)(run->end_ps - run->warmup_ps)),
 		   false);
 	if (run->memcg)
 		memcg_collect(run, res, ops, secs);
@@ -589,7 +604,8 @@ static void lines_report(struct run *run, struct report *r, int variant,
 		if (!l->ops[COH_READ] && !l->ops[COH_WRITE] && !l->ops[COH_RMW])
 			break;
 		snprintf(rl.name, sizeof(rl.name), "%s", l->name);
-		for (j = 0; j < l->nr_fields && len < sizeof(rl.fields) - 1; j++) {
+		for (j = 0; j < l->nr_fields && len < sizeof(rl.fields) - 1;
+		     j++) {
 			const char *f = strchr(l->fields[j].name, '.');
 
 			len += (size_t)snprintf(rl.fields + len,
@@ -695,8 +711,8 @@ static void kworker_setup(struct run *run)
 	if (cpu < 0)
 		return;
 	run->kworker_cpu = cpu;
-	sim_proc_init(&run->kworker, run->engine, (unsigned int)cpu,
-		      PROC_STACK, NULL);
+	sim_proc_init(&run->kworker, run->engine, (unsigned int)cpu, PROC_STACK,
+		      NULL);
 	f = CO_PUSH(&run->kworker, memcg_stats_kworker);
 	f->ms = run->memcg;
 	f->cc = coh_cpu_attach(run->coh, (unsigned int)cpu, &run->kworker);
@@ -754,7 +770,8 @@ static void run_variant_once(struct variant *v, uint64_t seed,
 			sim_proc_start(&v->workloads[i].tasks[j].proc, 0);
 	if (o->progress) {
 		pc->end = run.end_ps;
-		sim_engine_set_progress(run.engine, 1 << 20, engine_progress, pc);
+		sim_engine_set_progress(run.engine, 1 << 20, engine_progress,
+					pc);
 	}
 	sim_engine_run(run.engine, run.warmup_ps);
 	tasks_reset(&run);
@@ -791,8 +808,8 @@ static void run_variant_once(struct variant *v, uint64_t seed,
 /* ---- the scenario ---- */
 
 static int check_variants(const struct scenario_node *base,
-			  const struct scenario_node *vars, const char **baseline,
-			  struct sim_error *err)
+			  const struct scenario_node *vars,
+			  const char **baseline, struct sim_error *err)
 {
 	const char *names[MAX_VARIANTS];
 	size_t i, j, nr = vars ? scenario_len(vars) : 0;
@@ -812,15 +829,18 @@ static int check_variants(const struct scenario_node *base,
 		const struct scenario_node *vn = scenario_item(vars, i);
 		const char *s;
 
-		if (scenario_check_keys(vn, variant_keys, ARRAY_SIZE(variant_keys), err) ||
+		if (scenario_check_keys(vn, variant_keys,
+					ARRAY_SIZE(variant_keys), err) ||
 		    scenario_string(vn, "name", true, NULL, &names[i], err))
 			return -1;
 		if (!names[i][0] || strlen(names[i]) >= 64 ||
-		    strspn(names[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-") !=
+		    strspn(names[i],
+			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-") !=
 			    strlen(names[i])) {
-			scenario_error(err, scenario_get(vn, "name"),
-				       "expected a variant name of letters, digits and _.+- (at most 63), found '%s'",
-				       names[i]);
+			scenario_error(
+				err, scenario_get(vn, "name"),
+				"expected a variant name of letters, digits and _.+- (at most 63), found '%s'",
+				names[i]);
 			return -1;
 		}
 		for (j = 0; j < i; j++) {
@@ -847,14 +867,26 @@ static int check_variants(const struct scenario_node *base,
 			if (!strcmp(vb, names[j]))
 				break;
 		if (j == nr || j == i) {
-			scenario_error(err, scenario_get(vn, "baseline"),
-				       "%s '%s'%s%s%s",
-				       j == i ? "a variant cannot be its own baseline:" :
-						"no variant named",
-				       vb,
-				       j != i && sim_nearest(vb, names, (unsigned int)nr) ? "; did you mean '" : "",
-				       j != i && sim_nearest(vb, names, (unsigned int)nr) ? sim_nearest(vb, names, (unsigned int)nr) : "",
-				       j != i && sim_nearest(vb, names, (unsigned int)nr) ? "'?" : "");
+			scenario_error(
+				err, scenario_get(vn, "baseline"),
+				"%s '%s'%s%s%s",
+				j == i ?
+					"a variant cannot be its own baseline:" :
+					"no variant named",
+				vb,
+				j != i && sim_nearest(vb, names,
+						      (unsigned int)nr) ?
+					"; did you mean '" :
+					"",
+				j != i && sim_nearest(vb, names,
+						      (unsigned int)nr) ?
+					sim_nearest(vb, names,
+						    (unsigned int)nr) :
+					"",
+				j != i && sim_nearest(vb, names,
+						      (unsigned int)nr) ?
+					"'?" :
+					"");
 			return -1;
 		}
 	}
@@ -865,11 +897,19 @@ static int check_variants(const struct scenario_node *base,
 			if (!strcmp(*baseline, names[i]))
 				break;
 		if (i == nr && strcmp(*baseline, "base")) {
-			scenario_error(err, scenario_get(base, "baseline"),
-				       "no variant named '%s'%s%s%s", *baseline,
-				       sim_nearest(*baseline, names, (unsigned int)nr) ? "; did you mean '" : "",
-				       sim_nearest(*baseline, names, (unsigned int)nr) ?: "",
-				       sim_nearest(*baseline, names, (unsigned int)nr) ? "'?" : "");
+			scenario_error(
+				err, scenario_get(base, "baseline"),
+				"no variant named '%s'%s%s%s", *baseline,
+				sim_nearest(*baseline, names,
+					    (unsigned int)nr) ?
+					"; did you mean '" :
+					"",
+				sim_nearest(*baseline, names, (unsigned int)nr) ?:
+					"",
+				sim_nearest(*baseline, names,
+					    (unsigned int)nr) ?
+					"'?" :
+					"");
 			return -1;
 		}
 	}
@@ -888,15 +928,17 @@ static int check_published(const struct scenario_node *base,
 
 	if (!p)
 		return 0;
-	if (scenario_check_keys(p, published_keys, ARRAY_SIZE(published_keys), err) ||
+	if (scenario_check_keys(p, published_keys, ARRAY_SIZE(published_keys),
+				err) ||
 	    scenario_string(p, "source", true, NULL, &s, err) ||
 	    scenario_string(p, "metric", false, "throughput", &s, err) ||
 	    scenario_double(p, "tolerance_pp", false, 3.0, 0, 100, &d, err))
 		return -1;
 	vals = scenario_get(p, "values");
 	if (!vals || scenario_kind(vals) != SCENARIO_MAP) {
-		scenario_error(err, vals ? vals : p,
-			       "expected 'values': a map of variant names to measured values");
+		scenario_error(
+			err, vals ? vals : p,
+			"expected 'values': a map of variant names to measured values");
 		return -1;
 	}
 	for (i = 0; i < scenario_len(vals); i++) {
@@ -915,7 +957,8 @@ static int check_published(const struct scenario_node *base,
 				       "no variant named '%s'", name);
 			return -1;
 		}
-		if (scenario_double(vals, name, true, 0, -1e300, 1e300, &d, err))
+		if (scenario_double(vals, name, true, 0, -1e300, 1e300, &d,
+				    err))
 			return -1;
 	}
 	return 0;
@@ -937,8 +980,8 @@ static void record(struct report *r, int variant, struct run_result *res,
 	double x[1024], mean, half, pv;
 	struct sim_error ignored;
 
-	if (pub && scenario_string(pub, "metric", false, "throughput",
-				   &metric, &ignored))
+	if (pub && scenario_string(pub, "metric", false, "throughput", &metric,
+				   &ignored))
 		metric = NULL;
 	for (m = 0; m < res[0].nr; m++) {
 		for (k = 0; k < reps; k++)
@@ -993,7 +1036,8 @@ int scenario_run(const char *path, const struct run_opts *o,
 
 	/* Check every variant before running any. */
 	for (i = 0; i < nr; i++) {
-		const struct scenario_node *vn = vars ? scenario_item(vars, i) : NULL;
+		const struct scenario_node *vn = vars ? scenario_item(vars, i) :
+							NULL;
 
 		if (variant_load(&v[i], base, vn, o, err))
 			goto out_variants;
@@ -1055,18 +1099,21 @@ int scenario_run(const char *path, const struct run_opts *o,
 			const char *vb = NULL;
 
 			if (!scenario_string(scenario_item(vars, i), "baseline",
-					     false, NULL, &vb, err) && vb)
+					     false, NULL, &vb, err) &&
+			    vb)
 				report_variant_baseline(r, col, vb);
 			sim_error_clear(err);
 		}
 		for (k = 0; k < o->replications; k++) {
-			uint64_t s = k ? sim_seed_derive(v[i].seed, k) : v[i].seed;
+			uint64_t s = k ? sim_seed_derive(v[i].seed, k) :
+					 v[i].seed;
 
 			if (k) {
 				/* A fresh copy: workloads keep state. */
 				variant_destroy(&v[i]);
 				if (variant_load(&v[i], base,
-						 vars ? scenario_item(vars, i) : NULL,
+						 vars ? scenario_item(vars, i) :
+							NULL,
 						 o, err))
 					goto out_report;
 			}

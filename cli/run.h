@@ -31,16 +31,16 @@
 struct sim_trace;
 
 struct run_opts {
-	const char *datadir;		/* shipped scenarios: machines/, ... */
-	const char *variant;		/* NULL: all variants */
-	const char *const *sets;	/* --set KEY=VALUE, applied to the base */
+	const char *datadir; /* shipped scenarios: machines/, ... */
+	const char *variant; /* NULL: all variants */
+	const char *const *sets; /* --set KEY=VALUE, applied to the base */
 	unsigned int nr_sets;
 	bool seed_set;
-	uint64_t seed;			/* --seed */
-	unsigned int replications;	/* >= 1 */
-	unsigned int hot_lines;		/* lines reported per variant */
-	struct sim_trace *trace;	/* trace the first run, or NULL */
-	bool check_only;		/* check everything, run nothing */
+	uint64_t seed; /* --seed */
+	unsigned int replications; /* >= 1 */
+	unsigned int hot_lines; /* lines reported per variant */
+	struct sim_trace *trace; /* trace the first run, or NULL */
+	bool check_only; /* check everything, run nothing */
 	/* Called now and then with the fraction of the whole job done. */
 	void (*progress)(void *arg, double done);
 	void *progress_arg;

@@ -28,7 +28,8 @@
 #define META_NAME "sweep.meta"
 #define META_VERSION 1
 
-const int sweep__stop_signals[SWEEP__NR_STOP_SIGNALS] = { SIGINT, SIGTERM, SIGHUP };
+const int sweep__stop_signals[SWEEP__NR_STOP_SIGNALS] = { SIGINT, SIGTERM,
+							  SIGHUP };
 
 char *sweep__xstrdup(const char *s)
 {
@@ -175,7 +176,8 @@ static char *abs_path(const char *path)
 		return sweep__xstrdup(path);
 	if (!strcmp(path, "."))
 		return sweep__xstrdup(cwd);
-	return sweep__xasprintf("%s%s%s", cwd, strcmp(cwd, "/") ? "/" : "", path);
+	return sweep__xasprintf("%s%s%s", cwd, strcmp(cwd, "/") ? "/" : "",
+				path);
 }
 
 /* The default output directory: sweep-<scenario name> (else file name). */
@@ -309,8 +311,8 @@ static char **point_sets(const struct sweep *s, const unsigned int *idx)
 	for (i = 0; i < s->nr_sets; i++)
 		sets[i] = sweep__xstrdup(s->sets[i]);
 	for (i = 0; i < s->nr_keys; i++)
-		sets[s->nr_sets + i] = sweep__xasprintf("%s=%s", s->keys[i].key,
-						 s->keys[i].values[idx[i]]);
+		sets[s->nr_sets + i] = sweep__xasprintf(
+			"%s=%s", s->keys[i].key, s->keys[i].values[idx[i]]);
 	return sets;
 }
 
@@ -912,9 +914,9 @@ unsigned int sweep_plan(const struct sweep *s, const char *exe, FILE *out)
 			char *arg = sweep__xasprintf("%s=", s->keys[k].key);
 
 			for (j = 0; j < s->keys[k].nr_values; j++) {
-				char *grown = sweep__xasprintf("%s%s%s", arg,
-							j ? "," : "",
-							s->keys[k].values[j]);
+				char *grown = sweep__xasprintf(
+					"%s%s%s", arg, j ? "," : "",
+					s->keys[k].values[j]);
 
 				free(arg);
 				arg = grown;

@@ -81,12 +81,14 @@ int validate_scenario(const char *path, const struct run_opts *o,
 		return -1;
 	pub = scenario_get(root, "published");
 	if (!pub) {
-		sim_error_set(err, path, 0, 0,
-			      "no 'published' block: nothing to validate against");
+		sim_error_set(
+			err, path, 0, 0,
+			"no 'published' block: nothing to validate against");
 		goto out;
 	}
 	if (scenario_string(pub, "metric", false, "throughput", &metric, err) ||
-	    scenario_double(pub, "tolerance_pp", false, 0, 0, 1000, &tol, err) ||
+	    scenario_double(pub, "tolerance_pp", false, 0, 0, 1000, &tol,
+			    err) ||
 	    scenario_string(pub, "source", false, "", &s, err))
 		goto out;
 	copy(res->source, sizeof(res->source), s);
@@ -112,9 +114,10 @@ int validate_scenario(const char *path, const struct run_opts *o,
 		    scenario_double(vals, base, true, 0, -INFINITY, INFINITY,
 				    &pb, err)) {
 			if (!scenario_get(vals, base))
-				scenario_error(err, vals,
-					       "'%s' is compared with '%s', which has no published value",
-					       name, base);
+				scenario_error(
+					err, vals,
+					"'%s' is compared with '%s', which has no published value",
+					name, base);
 			goto out;
 		}
 		row = &res->rows[res->nr];
@@ -122,9 +125,10 @@ int validate_scenario(const char *path, const struct run_opts *o,
 		copy(row->baseline, sizeof(row->baseline), base);
 		if (!report_get(r, name, metric, &v) ||
 		    !report_get(r, base, metric, &bv)) {
-			scenario_error(err, pub,
-				       "no metric '%s' predicted for '%s' and '%s'",
-				       metric, name, base);
+			scenario_error(
+				err, pub,
+				"no metric '%s' predicted for '%s' and '%s'",
+				metric, name, base);
 			goto out;
 		}
 		row->predicted = v;
@@ -161,8 +165,7 @@ out:
 	return ret;
 }
 
-void validate_print(FILE *out, const struct validate_result *res,
-		    bool markdown)
+void validate_print(FILE *out, const struct validate_result *res, bool markdown)
 {
 	unsigned int i;
 
@@ -170,22 +173,25 @@ void validate_print(FILE *out, const struct validate_result *res,
 		fprintf(out, "**%s** (%s; tolerance %.1f pp): %s\n\n",
 			res->scenario, res->metric, res->tolerance_pp,
 			res->source);
-		fprintf(out, "| variant | vs | predicted | published | error | |\n");
+		fprintf(out,
+			"| variant | vs | predicted | published | error | |\n");
 		fprintf(out, "| --- | --- | ---: | ---: | ---: | --- |\n");
 		for (i = 0; i < res->nr; i++) {
 			const struct validate_row *w = &res->rows[i];
 
-			fprintf(out, "| %s | %s | %+.1f%% | %+.1f%% | %+.1f pp | %s |\n",
+			fprintf(out,
+				"| %s | %s | %+.1f%% | %+.1f%% | %+.1f pp | %s |\n",
 				w->variant, w->baseline, w->pred_change,
 				w->pub_change, w->error_pp,
 				w->miss ? "**miss**" : "ok");
 		}
 		fprintf(out, "\nOrder of the variants: %s.\n\n",
-			res->order_ok ? "as published" : "**differs from the published order**");
+			res->order_ok ? "as published" :
+					"**differs from the published order**");
 		return;
 	}
-	fprintf(out, "%s: %s, tolerance %.1f pp\n  published: %s\n",
-		res->path, res->metric, res->tolerance_pp, res->source);
+	fprintf(out, "%s: %s, tolerance %.1f pp\n  published: %s\n", res->path,
+		res->metric, res->tolerance_pp, res->source);
 	fprintf(out, "  %-14s %-10s %10s %10s %9s\n", "variant", "vs",
 		"predicted", "published", "error");
 	for (i = 0; i < res->nr; i++) {

@@ -26,9 +26,9 @@
 
 struct validate_row {
 	char variant[64], baseline[64];
-	double predicted, published;	/* the metric, both */
-	double pred_change, pub_change;	/* percent against the baseline */
-	double error_pp;		/* pred_change - pub_change */
+	double predicted, published; /* the metric, both */
+	double pred_change, pub_change; /* percent against the baseline */
+	double error_pp; /* pred_change - pub_change */
 	bool miss;
 };
 
@@ -40,7 +40,7 @@ struct validate_result {
 	double tolerance_pp;
 	unsigned int nr;
 	struct validate_row rows[VALIDATE_MAX_ROWS];
-	bool order_ok;		/* ranked alike, best to worst */
+	bool order_ok; /* ranked alike, best to worst */
 	unsigned int misses;
 };
 

@@ -40,29 +40,29 @@
 /* Falling into a resume label is the point; say so to the compiler. */
 #define co_fallthrough __attribute__((__fallthrough__))
 
-#define CO_BEGIN(f)              \
-	switch ((f)->co.pc) {    \
+#define CO_BEGIN(f)           \
+	switch ((f)->co.pc) { \
 	case 0:
 
-#define CO_END(f, p)             \
-	}                        \
-	(p)->ret = 0;            \
+#define CO_END(f, p)  \
+	}             \
+	(p)->ret = 0; \
 	return CO_DONE
 
 /* Finish and hand @v to the caller in p->ret. */
-#define CO_RETURN(f, p, v)       \
-	do {                     \
+#define CO_RETURN(f, p, v)            \
+	do {                          \
 		(p)->ret = (long)(v); \
-		return CO_DONE;  \
+		return CO_DONE;       \
 	} while (0)
 
-#define CO_AWAIT(f, expr)                \
-	do {                             \
-		(f)->co.pc = __LINE__;   \
-		co_fallthrough;          \
-	case __LINE__:                   \
-		if (expr)                \
-			return CO_WAIT;  \
+#define CO_AWAIT(f, expr)               \
+	do {                            \
+		(f)->co.pc = __LINE__;  \
+		co_fallthrough;         \
+	case __LINE__:                  \
+		if (expr)               \
+			return CO_WAIT; \
 	} while (0)
 
 /*

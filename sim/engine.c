@@ -23,14 +23,14 @@ struct sim_event {
 
 struct sim_engine {
 	sim_time_t now;
-	uint64_t seq;		/* next sequence number */
-	uint64_t nr_events;	/* events run */
+	uint64_t seq; /* next sequence number */
+	uint64_t nr_events; /* events run */
 	struct sim_event *heap;
 	size_t nr, cap;
 	bool stop;
-	sim_time_t until;	/* horizon of the current sim_engine_run() */
+	sim_time_t until; /* horizon of the current sim_engine_run() */
 	uint64_t progress_every;
-	uint64_t progress_left;	/* events until the next progress call */
+	uint64_t progress_left; /* events until the next progress call */
 	void (*progress_fn)(void *arg, sim_time_t now);
 	void *progress_arg;
 };
@@ -133,7 +133,11 @@ void sim_schedule(struct sim_engine *e, sim_time_t t, sim_event_fn fn,
 		e->cap *= 2;
 	}
 	e->heap[e->nr] = (struct sim_event){
-		.time = t, .seq = e->seq++, .fn = fn, .arg = arg, .data = data,
+		.time = t,
+		.seq = e->seq++,
+		.fn = fn,
+		.arg = arg,
+		.data = data,
 	};
 	heap_sift_up(e, e->nr++);
 }

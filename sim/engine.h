@@ -106,9 +106,9 @@ enum co_status {
  */
 struct co_frame {
 	co_fn fn;
-	unsigned int pc;	/* resume point (a line number), 0 = start */
-	unsigned int size;	/* bytes, header included, rounded up */
-	unsigned int caller;	/* stack offset of the caller's frame */
+	unsigned int pc; /* resume point (a line number), 0 = start */
+	unsigned int size; /* bytes, header included, rounded up */
+	unsigned int caller; /* stack offset of the caller's frame */
 };
 
 /*
@@ -125,11 +125,11 @@ struct sim_proc {
 	unsigned int id;
 	long ret;
 	void *owner;
-	bool running;		/* inside sim_proc_run() */
-	bool finished;		/* the outermost frame returned */
-	unsigned char *stack;	/* coroutine frames, bottom up */
+	bool running; /* inside sim_proc_run() */
+	bool finished; /* the outermost frame returned */
+	unsigned char *stack; /* coroutine frames, bottom up */
 	size_t sp, stack_size;
-	size_t top;		/* offset of the running frame, if sp > 0 */
+	size_t top; /* offset of the running frame, if sp > 0 */
 };
 
 void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,

@@ -12,9 +12,8 @@ void sim_error_clear(struct sim_error *err)
 	memset(err, 0, sizeof(*err));
 }
 
-void sim_error_vset(struct sim_error *err, const char *file,
-		    unsigned int line, unsigned int col, const char *fmt,
-		    va_list ap)
+void sim_error_vset(struct sim_error *err, const char *file, unsigned int line,
+		    unsigned int col, const char *fmt, va_list ap)
 {
 	snprintf(err->file, sizeof(err->file), "%s", file ? file : "");
 	err->line = line;
@@ -62,7 +61,8 @@ unsigned int sim_levenshtein(const char *a, const char *b)
 		d[0][j] = (unsigned int)j;
 	for (i = 1; i <= la; i++) {
 		for (j = 1; j <= lb; j++) {
-			unsigned int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			unsigned int best =
+				d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
 
 			if (d[i - 1][j] + 1 < best)
 				best = d[i - 1][j] + 1;

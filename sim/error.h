@@ -42,9 +42,9 @@ void sim_error_clear(struct sim_error *err);
 void sim_error_set(struct sim_error *err, const char *file, unsigned int line,
 		   unsigned int col, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-void sim_error_vset(struct sim_error *err, const char *file,
-		    unsigned int line, unsigned int col, const char *fmt,
-		    va_list ap) __attribute__((format(printf, 5, 0)));
+void sim_error_vset(struct sim_error *err, const char *file, unsigned int line,
+		    unsigned int col, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
 void sim_error_print(FILE *out, const struct sim_error *err);
 
 /* Edit distance, for "did you mean" suggestions. */
@@ -56,10 +56,11 @@ __attribute__((noreturn)) void sim_assert_failed(const char *file,
 						 const char *func, int line,
 						 const char *expr);
 
-#define SIM_BUG_ON(cond)                                                    \
-	do {                                                                \
-		if (__builtin_expect(!!(cond), 0))                          \
-			sim_assert_failed(__FILE__, __func__, __LINE__, #cond); \
+#define SIM_BUG_ON(cond)                                                \
+	do {                                                            \
+		if (__builtin_expect(!!(cond), 0))                      \
+			sim_assert_failed(__FILE__, __func__, __LINE__, \
+					  #cond);                       \
 	} while (0)
 
 #endif /* SIM_ERROR_H */

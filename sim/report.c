@@ -39,7 +39,7 @@
  * Allocation failures are sticky: the recording functions return nothing,
  * so they mark the report, and report_write() then fails with ENOMEM.
  */
-#define _XOPEN_SOURCE 700	/* strdup() */
+#define _XOPEN_SOURCE 700 /* strdup() */
 
 #include <ctype.h>
 #include <errno.h>
@@ -53,10 +53,10 @@
 #include "sim/yaml_emit.h"
 
 #define TABLE_WIDTH 80
-#define LABEL_MAX 30	/* widest metric label kept on its row */
-#define HEAD_MAX 16	/* a column widens up to this for its name */
-#define CELL_MAX 32	/* one formatted number */
-#define HOT_NAME_MAX 24	/* widest hot-line name kept on its row */
+#define LABEL_MAX 30 /* widest metric label kept on its row */
+#define HEAD_MAX 16 /* a column widens up to this for its name */
+#define CELL_MAX 32 /* one formatted number */
+#define HOT_NAME_MAX 24 /* widest hot-line name kept on its row */
 
 struct report_metric_def {
 	char *name;
@@ -65,14 +65,14 @@ struct report_metric_def {
 };
 
 struct report_value {
-	unsigned int metric;	/* index in report->metrics */
+	unsigned int metric; /* index in report->metrics */
 	double value, ci95;
 };
 
 struct report_variant {
 	char *name;
-	char *baseline;		/* its own reference, or NULL */
-	struct report_value *values;	/* in the order recorded */
+	char *baseline; /* its own reference, or NULL */
+	struct report_value *values; /* in the order recorded */
 	unsigned int nr_values, alloc_values;
 	struct report_line *lines;
 	unsigned int nr_lines, alloc_lines;
@@ -86,17 +86,16 @@ struct report {
 	char *scenario;
 	uint64_t seed;
 	unsigned int replications;
-	char *baseline;		/* as named, NULL for the first variant */
+	char *baseline; /* as named, NULL for the first variant */
 	struct report_variant *variants;
 	unsigned int nr_variants, alloc_variants;
 	struct report_metric_def *metrics;
 	unsigned int nr_metrics, alloc_metrics;
-	bool oom;		/* an allocation failed; writers refuse */
+	bool oom; /* an allocation failed; writers refuse */
 };
 
 /* Make room for @nr elements of @size bytes in the array *@arrp. */
-static bool grow(void *arrp, unsigned int *alloc, unsigned int nr,
-		 size_t size)
+static bool grow(void *arrp, unsigned int *alloc, unsigned int nr, size_t size)
 {
 	unsigned int n;
 	void *arr, *p;
@@ -310,8 +309,8 @@ static const struct report_value *find_value(const struct report_variant *v,
 	return NULL;
 }
 
-bool report_get(const struct report *r, const char *variant,
-		const char *metric, double *value)
+bool report_get(const struct report *r, const char *variant, const char *metric,
+		double *value)
 {
 	unsigned int i, m;
 
@@ -381,13 +380,11 @@ out_oom:
  * @variant: index from report_variant()
  * @line: copied; lines are printed in the order recorded
  */
-void report_line(struct report *r, int variant,
-		 const struct report_line *line)
+void report_line(struct report *r, int variant, const struct report_line *line)
 {
 	struct report_variant *v = get_variant(r, variant);
 
-	if (!grow(&v->lines, &v->alloc_lines, v->nr_lines + 1,
-		  sizeof(*line))) {
+	if (!grow(&v->lines, &v->alloc_lines, v->nr_lines + 1, sizeof(*line))) {
 		r->oom = true;
 		return;
 	}
@@ -487,8 +484,8 @@ static void lb_vprintf(struct linebuf *lb, const char *fmt, va_list ap)
 	lb->len += (size_t)n < room ? (size_t)n : room - 1;
 }
 
-__attribute__((format(printf, 2, 3)))
-static void lb_printf(struct linebuf *lb, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void
+lb_printf(struct linebuf *lb, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -559,8 +556,8 @@ static void put_long(FILE *out, const char *prefix, const char *text)
 
 /* How a row of the table prints its numbers. */
 struct numfmt {
-	bool sci;		/* "%.4e" */
-	int decimals;		/* otherwise "%.*f" */
+	bool sci; /* "%.4e" */
+	int decimals; /* otherwise "%.*f" */
 };
 
 static struct numfmt row_format(double maxabs)
@@ -588,7 +585,7 @@ static void format_num(char *buf, size_t size, double v, struct numfmt f)
 {
 	if (!isfinite(v))
 		sim_format_double(buf, size, v);
-	else if (f.sci || fabs(v) >= 1e10)	/* a wide interval, too */
+	else if (f.sci || fabs(v) >= 1e10) /* a wide interval, too */
 		snprintf(buf, size, "%.4e", v);
 	else
 		snprintf(buf, size, "%.*f", f.decimals, v);
@@ -618,9 +615,8 @@ struct column {
 	size_t val, ci, chg, width;
 };
 
-static void fill_cell(const struct report *r, unsigned int m,
-		      unsigned int var, int base, struct numfmt f,
-		      struct cell *c)
+static void fill_cell(const struct report *r, unsigned int m, unsigned int var,
+		      int base, struct numfmt f, struct cell *c)
 {
 	const struct report_value *v, *b;
 	char num[CELL_MAX];
@@ -737,8 +733,8 @@ static void put_heads(FILE *out, const struct report *r,
 	struct linebuf lb = { .len = 0 };
 
 	for (i = first; i < last; i++) {
-		unsigned int n = head_chunks(r->variants[i].name,
-					     cols[i].width);
+		unsigned int n =
+			head_chunks(r->variants[i].name, cols[i].width);
 
 		if (n > nr_rows)
 			nr_rows = n;
@@ -870,8 +866,8 @@ static void put_hot_lines(FILE *out, const struct report_variant *v)
 		const struct report_line *l = &v->lines[i];
 		struct hot_row *h = &rows[i];
 		char a[16], b[16], c[16];
-		size_t w = display_width(l->name, strnlen(l->name,
-							  sizeof(l->name)));
+		size_t w = display_width(l->name,
+					 strnlen(l->name, sizeof(l->name)));
 
 		format_count(a, sizeof(a), l->reads);
 		format_count(b, sizeof(b), l->writes);
@@ -908,8 +904,9 @@ static void put_hot_lines(FILE *out, const struct report_variant *v)
 		memcpy(fields, l->fields, fields_len);
 		fields[fields_len] = '\0';
 		if (display_width(l->name, name_len) > name_w) {
-			lb_printf(&lb, "  %.*s", (int)fit_bytes(l->name,
-					TABLE_WIDTH - 2), l->name);
+			lb_printf(&lb, "  %.*s",
+				  (int)fit_bytes(l->name, TABLE_WIDTH - 2),
+				  l->name);
 			lb_flush(&lb, out);
 			lb_printf(&lb, "  %*s", (int)name_w, "");
 		} else {
@@ -940,8 +937,8 @@ static void put_title(FILE *out, const struct report *r)
 		 (unsigned long long)r->seed, r->replications,
 		 r->replications == 1 ? "" : "s");
 	room = TABLE_WIDTH - strlen("# scenario ") - strlen(tail);
-	fprintf(out, "# scenario %.*s%s\n\n",
-		(int)fit_bytes(r->scenario, room), r->scenario, tail);
+	fprintf(out, "# scenario %.*s%s\n\n", (int)fit_bytes(r->scenario, room),
+		r->scenario, tail);
 }
 
 static int write_table(const struct report *r, FILE *out)
@@ -1262,7 +1259,10 @@ static char *csv_column_name(const char *metric, char *const *names,
 static int write_csv(const struct report *r, FILE *out)
 {
 	static const char *const fixed[] = {
-		"variant", "throughput", "unit", "change_pct",
+		"variant",
+		"throughput",
+		"unit",
+		"change_pct",
 	};
 	unsigned int nr_fixed = 4, i, m, nr = 0;
 	int base = baseline_index(r);
@@ -1318,7 +1318,8 @@ static int write_csv(const struct report *r, FILE *out)
 		fputc(',', out);
 		vb = variant_base(r, i, base);
 		vbp = vb >= 0 && r->variants[vb].nr_values ?
-			      &r->variants[vb].values[0] : NULL;
+			      &r->variants[vb].values[0] :
+			      NULL;
 		if (p && (int)i == vb)
 			fputc('0', out);
 		else if (p && vbp && bp && p->metric == bp->metric &&

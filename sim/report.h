@@ -57,17 +57,17 @@ enum report_format {
 #define REPORT_MAX_CPUS 1024
 
 struct report_line {
-	char name[96];		/* "counter[0]" or "page_counter@top line 0" */
-	char fields[256];	/* "usage min low high max" */
-	uint64_t reads, writes, rmws;	/* accesses by kind */
-	uint64_t hits, misses;		/* served locally / needed the line */
-	uint64_t transfers;		/* moves between CPUs */
-	uint64_t xfer_by_dist[5];	/* smt, llc, die, socket, memory */
-	double wait_ns;			/* total time requesters queued */
-	double busy_ns;			/* total time the line was occupied */
-	double utilisation;		/* busy / run time, 0..1 */
-	unsigned int nr_cpus;		/* entries of xfer_to_cpu */
-	uint32_t xfer_to_cpu[REPORT_MAX_CPUS];	/* transfers to each CPU */
+	char name[96]; /* "counter[0]" or "page_counter@top line 0" */
+	char fields[256]; /* "usage min low high max" */
+	uint64_t reads, writes, rmws; /* accesses by kind */
+	uint64_t hits, misses; /* served locally / needed the line */
+	uint64_t transfers; /* moves between CPUs */
+	uint64_t xfer_by_dist[5]; /* smt, llc, die, socket, memory */
+	double wait_ns; /* total time requesters queued */
+	double busy_ns; /* total time the line was occupied */
+	double utilisation; /* busy / run time, 0..1 */
+	unsigned int nr_cpus; /* entries of xfer_to_cpu */
+	uint32_t xfer_to_cpu[REPORT_MAX_CPUS]; /* transfers to each CPU */
 };
 
 /*
@@ -105,10 +105,9 @@ void report_metric(struct report *r, int variant, const char *metric,
 		   const char *unit, double value, double ci95,
 		   bool higher_is_better);
 /* The value of @metric for @variant: false when there is none. */
-bool report_get(const struct report *r, const char *variant,
-		const char *metric, double *value);
-void report_line(struct report *r, int variant,
-		 const struct report_line *line);
+bool report_get(const struct report *r, const char *variant, const char *metric,
+		double *value);
+void report_line(struct report *r, int variant, const struct report_line *line);
 void report_function(struct report *r, int variant,
 		     const struct report_function *fn);
 /* Free-form note for a variant, e.g. a kernel WARN that fired. */

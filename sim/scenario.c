@@ -45,8 +45,8 @@
 #define SCENARIO_MAX_BYTES (16u << 20)
 #define SCENARIO_MAX_DEPTH 64
 #define SCENARIO_MAX_NODES 100000
-#define SCENARIO_MAX_RESULT_NODES 2000000	/* scenario_parse_results() */
-#define SCENARIO_MAX_MAP_KEYS 8192	/* keys in one map */
+#define SCENARIO_MAX_RESULT_NODES 2000000 /* scenario_parse_results() */
+#define SCENARIO_MAX_MAP_KEYS 8192 /* keys in one map */
 #define SCENARIO_SET_FILE "--set"
 
 /* Parser state of one scenario_parse_buffer() call. */
@@ -70,9 +70,9 @@ static char *xstrdup(const char *s)
 	return p;
 }
 
-static struct scenario_node *node_new(enum scenario_kind kind,
-				      const char *file, unsigned int line,
-				      unsigned int col, const char *path)
+static struct scenario_node *node_new(enum scenario_kind kind, const char *file,
+				      unsigned int line, unsigned int col,
+				      const char *path)
 {
 	struct scenario_node *node = calloc(1, sizeof(*node));
 
@@ -394,13 +394,13 @@ static void parser_error(struct loader *ld)
 	off = mark_offset(ld, pm->line, pm->column);
 	if (!strcmp(problem, "found character that cannot start any token") &&
 	    off < ld->len && ld->buf[off] == '\t') {
-		loader_error(ld, pm, "found a tab character where a token was "
+		loader_error(ld, pm,
+			     "found a tab character where a token was "
 			     "expected; indent with spaces");
 		return;
 	}
 	/* The context helps when it started on an earlier line. */
-	if (p->context && !ld->inline_value &&
-	    p->context_mark.line != pm->line)
+	if (p->context && !ld->inline_value && p->context_mark.line != pm->line)
 		loader_error(ld, pm, "%s %s that began on line %zu", problem,
 			     p->context, p->context_mark.line + 1);
 	else
@@ -593,8 +593,10 @@ static int load_entry(struct loader *ld, struct scenario_node *map,
 	char *path;
 
 	if (ev->type != YAML_SCALAR_EVENT) {
-		loader_error(ld, &ev->start_mark, "expected a scalar key, "
-			     "found %s", event_phrase(ev));
+		loader_error(ld, &ev->start_mark,
+			     "expected a scalar key, "
+			     "found %s",
+			     event_phrase(ev));
 		yaml_event_delete(ev);
 		return -1;
 	}
@@ -758,9 +760,11 @@ static struct scenario_node *load_document(struct loader *ld)
 	root = load_node(ld, &ev, "", 1);
 	if (!root)
 		return NULL;
-	if (expect_event(ld, YAML_DOCUMENT_END_EVENT, "expected the end of "
+	if (expect_event(ld, YAML_DOCUMENT_END_EVENT,
+			 "expected the end of "
 			 "the document") ||
-	    expect_event(ld, YAML_STREAM_END_EVENT, "multiple documents are "
+	    expect_event(ld, YAML_STREAM_END_EVENT,
+			 "multiple documents are "
 			 "not supported"))
 		goto out_free_root;
 	return root;
@@ -1014,8 +1018,7 @@ size_t scenario_len(const struct scenario_node *node)
  *
  * Return: the borrowed node, or NULL when @i is out of range.
  */
-struct scenario_node *scenario_item(const struct scenario_node *node,
-				    size_t i)
+struct scenario_node *scenario_item(const struct scenario_node *node, size_t i)
 {
 	return i < node->len ? node->items[i] : NULL;
 }
@@ -1307,8 +1310,7 @@ int scenario_set(struct scenario_node *root, const char *dotted_path,
 }
 
 /* Parse a --set VALUE; errors are reported against --set KEY. */
-static struct scenario_node *parse_set_value(const char *key,
-					     const char *text,
+static struct scenario_node *parse_set_value(const char *key, const char *text,
 					     struct sim_error *err)
 {
 	struct scenario_node *value;

@@ -142,7 +142,7 @@ int scenario_size(const struct scenario_node *map, const char *key,
  */
 int scenario_cpulist(const struct scenario_node *map, const char *key,
 		     bool required, const char *def, unsigned int nr_cpus,
-		     uint64_t *mask, unsigned int *order, unsigned int *nr_order,
-		     struct sim_error *err);
+		     uint64_t *mask, unsigned int *order,
+		     unsigned int *nr_order, struct sim_error *err);
 
 #endif /* SIM_SCENARIO_H */

@@ -183,7 +183,8 @@ void sim_ci95(const double *x, size_t n, double *mean, double *half)
 	if (n < 2)
 		return;
 	sd = gsl_stats_sd_m(x, 1, n, *mean);
-	*half = gsl_cdf_tdist_Pinv(0.975, (double)(n - 1)) * sd / sqrt((double)n);
+	*half = gsl_cdf_tdist_Pinv(0.975, (double)(n - 1)) * sd /
+		sqrt((double)n);
 }
 
 static uint64_t splitmix64(uint64_t x)

@@ -30,10 +30,8 @@
 #include <gsl/gsl_histogram.h>
 #include <gsl/gsl_rng.h>
 
-#define SIM_STAT_EXACT (1u << 20)	/* samples kept exactly: 8 MiB */
-#define SIM_STAT_BIN_REL 0.002		/* histogram bin width: 0.2% */
-
-
+#define SIM_STAT_EXACT (1u << 20) /* samples kept exactly: 8 MiB */
+#define SIM_STAT_BIN_REL 0.002 /* histogram bin width: 0.2% */
 
 /*
  * struct sim_stat - samples: an array (in no particular order) while

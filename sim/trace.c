@@ -19,11 +19,11 @@
 
 struct sim_trace {
 	FILE *out;
-	char *path;		/* final name */
-	char *tmp_path;		/* temporary name, NULL for stdout */
-	uint64_t nr_events;	/* written, metadata included */
-	uint64_t max_events;	/* cap on nr_events */
-	uint64_t dropped;	/* events refused by the cap */
+	char *path; /* final name */
+	char *tmp_path; /* temporary name, NULL for stdout */
+	uint64_t nr_events; /* written, metadata included */
+	uint64_t max_events; /* cap on nr_events */
+	uint64_t dropped; /* events refused by the cap */
 };
 
 /**
@@ -140,8 +140,10 @@ static void put_metadata(struct sim_trace *t, const char *what, int pid,
 {
 	if (!event_begin(t))
 		return;
-	fprintf(t->out, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
-		"\"args\":{\"%s\":", what, pid, tid, arg);
+	fprintf(t->out,
+		"{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
+		"\"args\":{\"%s\":",
+		what, pid, tid, arg);
 	if (name)
 		put_string(t->out, name);
 	else
@@ -168,14 +170,12 @@ void sim_trace_process(struct sim_trace *t, int pid, const char *name)
  * @tid: thread id, also its sort index
  * @name: shown by the viewer, e.g. "cpu3"
  */
-void sim_trace_thread(struct sim_trace *t, int pid, int tid,
-		      const char *name)
+void sim_trace_thread(struct sim_trace *t, int pid, int tid, const char *name)
 {
 	if (!t)
 		return;
 	put_metadata(t, "thread_name", pid, tid, "name", name, 0);
-	put_metadata(t, "thread_sort_index", pid, tid, "sort_index", NULL,
-		     tid);
+	put_metadata(t, "thread_sort_index", pid, tid, "sort_index", NULL, tid);
 }
 
 /**
@@ -246,7 +246,8 @@ int sim_trace_close(struct sim_trace *t, bool commit, struct sim_error *err)
 	if (!t)
 		return 0;
 	if (commit && t->dropped) {
-		fprintf(t->out, "%s{\"name\":\"trace_truncated\",\"ph\":\"M\","
+		fprintf(t->out,
+			"%s{\"name\":\"trace_truncated\",\"ph\":\"M\","
 			"\"pid\":0,\"tid\":0,\"args\":{\"max_events\":%" PRIu64
 			",\"dropped_events\":%" PRIu64 "}}",
 			t->nr_events ? ",\n" : "\n", t->max_events, t->dropped);

@@ -50,8 +50,7 @@ struct sim_trace;
 struct sim_trace *sim_trace_open(const char *path, struct sim_error *err);
 void sim_trace_set_max_events(struct sim_trace *t, uint64_t max_events);
 void sim_trace_process(struct sim_trace *t, int pid, const char *name);
-void sim_trace_thread(struct sim_trace *t, int pid, int tid,
-		      const char *name);
+void sim_trace_thread(struct sim_trace *t, int pid, int tid, const char *name);
 void sim_trace_slice(struct sim_trace *t, int pid, int tid, const char *name,
 		     const char *cat, uint64_t start_ps, uint64_t dur_ps);
 void sim_trace_counter(struct sim_trace *t, int pid, const char *name,

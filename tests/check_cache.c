@@ -35,29 +35,28 @@
 #include "sim/co.h"
 #include "sim/scenario.h"
 
-#define NS 1000ull	/* ps per ns */
+#define NS 1000ull /* ps per ns */
 
-static const char machine_yaml[] =
-	"name: test-2s-16\n"
-	"sockets: 2\n"
-	"cores_per_socket: 4\n"
-	"threads_per_core: 2\n"
-	"latencies:\n"
-	"  l1_hit: {ns: 1, source: test}\n"
-	"  llc_hit: {ns: 20, source: test}\n"
-	"  memory: {ns: 80, source: test}\n"
-	"  rmw_local: {ns: 5, source: test}\n"
-	"  xfer_smt: {ns: 10, source: test}\n"
-	"  xfer_llc: {ns: 50, source: test}\n"
-	"  xfer_socket: {ns: 100, source: test}\n"
-	"  inval_per_sharer: {ns: 2, source: test}\n"
-	"  xfer_per_waiter: {ns: %s, source: test}\n"
-	"%s"
-	"coherence:\n"
-	"  handoff: %s\n"
-	"  hold: {ns: 20, source: test}\n"
-	"  occupancy: {fraction: %s, source: test}\n"
-	"%s";
+static const char machine_yaml[] = "name: test-2s-16\n"
+				   "sockets: 2\n"
+				   "cores_per_socket: 4\n"
+				   "threads_per_core: 2\n"
+				   "latencies:\n"
+				   "  l1_hit: {ns: 1, source: test}\n"
+				   "  llc_hit: {ns: 20, source: test}\n"
+				   "  memory: {ns: 80, source: test}\n"
+				   "  rmw_local: {ns: 5, source: test}\n"
+				   "  xfer_smt: {ns: 10, source: test}\n"
+				   "  xfer_llc: {ns: 50, source: test}\n"
+				   "  xfer_socket: {ns: 100, source: test}\n"
+				   "  inval_per_sharer: {ns: 2, source: test}\n"
+				   "  xfer_per_waiter: {ns: %s, source: test}\n"
+				   "%s"
+				   "coherence:\n"
+				   "  handoff: %s\n"
+				   "  hold: {ns: 20, source: test}\n"
+				   "  occupancy: {fraction: %s, source: test}\n"
+				   "%s";
 
 static const char law_keys[] =
 	"  xfer_socket_remote_home: {ns: 160, source: test}\n"
@@ -71,13 +70,23 @@ static const char *extra_keys = "";
 /* Extra coherence keys for the next harness_init(). */
 static const char *extra_coherence = "";
 
-enum step_kind { READ, WRITE, RMW, DELAY, FENCE, LOCK, UNLOCK, LOOP_RMW,
-		 READ_DEP, LOOP_READ_RMW };
+enum step_kind {
+	READ,
+	WRITE,
+	RMW,
+	DELAY,
+	FENCE,
+	LOCK,
+	UNLOCK,
+	LOOP_RMW,
+	READ_DEP,
+	LOOP_READ_RMW
+};
 
 struct step {
 	enum step_kind kind;
-	unsigned int field;	/* index into h.fields */
-	sim_time_t ps;		/* DELAY; LOOP_RMW: run until this time */
+	unsigned int field; /* index into h.fields */
+	sim_time_t ps; /* DELAY; LOOP_RMW: run until this time */
 };
 
 #define MAX_STEPS 16
@@ -87,8 +96,8 @@ struct script {
 	unsigned int nr;
 	struct step steps[MAX_STEPS];
 	sim_time_t done[MAX_STEPS];
-	uint64_t loops;		/* LOOP_RMW iterations completed */
-	sim_time_t loop_first;	/* completion of the first loop RMW */
+	uint64_t loops; /* LOOP_RMW iterations completed */
+	sim_time_t loop_first; /* completion of the first loop RMW */
 };
 
 static struct harness {
@@ -101,15 +110,21 @@ static struct harness {
 	bool used[MAX_CPUS];
 	struct coh_object *obj;
 	struct qspinlock lock;
-	unsigned int order[MAX_CPUS], nr_order;	/* lock acquisitions */
+	unsigned int order[MAX_CPUS], nr_order; /* lock acquisitions */
 } h;
 
 /* Two 8-byte fields on line 0 (a, b), one on line 1 (c), a lock on 2. */
 static const struct coh_layout_field test_fields[] = {
-	{ "a", 0, 8 }, { "b", 8, 8 }, { "c", 64, 8 }, { "lock", 128, 4 },
+	{ "a", 0, 8 },
+	{ "b", 8, 8 },
+	{ "c", 64, 8 },
+	{ "lock", 128, 4 },
 };
 static const struct coh_layout test_layout = {
-	.name = "test", .size = 192, .nr_fields = 4, .fields = test_fields,
+	.name = "test",
+	.size = 192,
+	.nr_fields = 4,
+	.fields = test_fields,
 };
 enum { FA, FB, FC, FLOCK };
 
@@ -185,14 +200,15 @@ static int script_run(struct sim_proc *p, void *frame)
 			coh_delay(cc, st->ps);
 			break;
 		case LOCK:
-			h.order[h.nr_order] = p->id;	/* arrival order */
+			h.order[h.nr_order] = p->id; /* arrival order */
 			break;
 		default:
 			break;
 		}
 		if (st->kind == READ || st->kind == WRITE || st->kind == RMW)
-			CO_AWAIT(f, coh_access(cc, field(s->steps[f->pc].field),
-					       (enum coh_op)s->steps[f->pc].kind));
+			CO_AWAIT(f,
+				 coh_access(cc, field(s->steps[f->pc].field),
+					    (enum coh_op)s->steps[f->pc].kind));
 		if (s->steps[f->pc].kind == READ_DEP)
 			CO_AWAIT(f, coh_read_dep(cc,
 						 field(s->steps[f->pc].field)));
@@ -261,7 +277,9 @@ static void setup_strict(void)
  */
 START_TEST(coh_rmw_uncontended_local)
 {
-	const struct step s[] = { { .kind = RMW, .field = FA }, { .kind = RMW, .field = FA }, { .kind = READ, .field = FB } };
+	const struct step s[] = { { .kind = RMW, .field = FA },
+				  { .kind = RMW, .field = FA },
+				  { .kind = READ, .field = FB } };
 
 	cpu_script(0, 0, s, 3);
 	run_ns(1000);
@@ -292,13 +310,15 @@ START_TEST(coh_rmw_alternating_by_distance)
 		sim_time_t xfer;
 	} cases[] = { { 1, 50 }, { 8, 10 }, { 4, 100 } };
 	unsigned int i = (unsigned int)_i;
-	const struct step s0[] = { { .kind = RMW, .field = FA }, { .kind = DELAY, .ps = 200 * NS },
+	const struct step s0[] = { { .kind = RMW, .field = FA },
+				   { .kind = DELAY, .ps = 200 * NS },
 				   { .kind = RMW, .field = FA } };
-	const struct step s1[] = { { .kind = RMW, .field = FA }, { .kind = DELAY, .ps = 200 * NS },
+	const struct step s1[] = { { .kind = RMW, .field = FA },
+				   { .kind = DELAY, .ps = 200 * NS },
 				   { .kind = RMW, .field = FA } };
 	sim_time_t x = cases[i].xfer;
 
-	cpu_script(0, 0, s0, 3);		/* rmw at 0 and at 80+200 */
+	cpu_script(0, 0, s0, 3); /* rmw at 0 and at 80+200 */
 	cpu_script(cases[i].other, 100, s1, 3); /* rmw at 100 and 300+x */
 	run_ns(2000);
 	ck_assert_uint_eq(done_ns(0, 0), 80);
@@ -308,16 +328,18 @@ START_TEST(coh_rmw_alternating_by_distance)
 	/* The other again at 100 + x + 200: back from CPU 0. */
 	ck_assert_uint_eq(done_ns(cases[i].other, 2), 300 + 2 * x);
 	ck_assert_uint_eq(line_of(FA)->transfers, 4); /* memory + 3 */
-	ck_assert_uint_eq(line_of(FA)->xfer_by_dist[machine_dist(&h.m, 0,
-						     cases[i].other)], 3);
+	ck_assert_uint_eq(
+		line_of(FA)->xfer_by_dist[machine_dist(&h.m, 0, cases[i].other)],
+		3);
 }
 END_TEST
 
 /* CPUs 0-3 loop on RMWs of a until 10080 ns; the RMWs completed. */
 static uint64_t saturate_four_cpus(void)
 {
-	const struct step s[] = { { .kind = LOOP_RMW, .field = FA,
-				    .ps = 10080 * NS } };
+	const struct step s[] = {
+		{ .kind = LOOP_RMW, .field = FA, .ps = 10080 * NS }
+	};
 	uint64_t total = 0;
 	unsigned int cpu;
 
@@ -403,9 +425,15 @@ END_TEST
  */
 START_TEST(coh_false_sharing_packed_vs_padded)
 {
-	const struct step sa[] = { { .kind = RMW, .field = FA }, { .kind = RMW, .field = FA }, { .kind = RMW, .field = FA } };
-	const struct step sb[] = { { .kind = RMW, .field = FB }, { .kind = RMW, .field = FB }, { .kind = RMW, .field = FB } };
-	const struct step sc[] = { { .kind = RMW, .field = FC }, { .kind = RMW, .field = FC }, { .kind = RMW, .field = FC } };
+	const struct step sa[] = { { .kind = RMW, .field = FA },
+				   { .kind = RMW, .field = FA },
+				   { .kind = RMW, .field = FA } };
+	const struct step sb[] = { { .kind = RMW, .field = FB },
+				   { .kind = RMW, .field = FB },
+				   { .kind = RMW, .field = FB } };
+	const struct step sc[] = { { .kind = RMW, .field = FC },
+				   { .kind = RMW, .field = FC },
+				   { .kind = RMW, .field = FC } };
 
 	cpu_script(0, 0, sa, 3);
 	cpu_script(1, 0, sb, 3);
@@ -437,7 +465,8 @@ END_TEST
 START_TEST(coh_read_after_remote_write)
 {
 	const struct step w[] = { { .kind = RMW, .field = FA } };
-	const struct step r[] = { { .kind = READ, .field = FA }, { .kind = FENCE } };
+	const struct step r[] = { { .kind = READ, .field = FA },
+				  { .kind = FENCE } };
 
 	cpu_script(0, 0, w, 1);
 	cpu_script(4, 100, r, 2);
@@ -466,7 +495,8 @@ END_TEST
 START_TEST(coh_reads_of_shared_line_join)
 {
 	const struct step w[] = { { .kind = RMW, .field = FA } };
-	const struct step r[] = { { .kind = READ, .field = FA }, { .kind = FENCE } };
+	const struct step r[] = { { .kind = READ, .field = FA },
+				  { .kind = FENCE } };
 
 	cpu_script(0, 0, w, 1);
 	cpu_script(1, 100, r, 2);
@@ -495,13 +525,15 @@ END_TEST
 START_TEST(coh_read_then_rmw_two_transactions)
 {
 	const struct step w[] = { { .kind = RMW, .field = FA } };
-	const struct step s[] = { { .kind = READ, .field = FA }, { .kind = RMW, .field = FA } };
+	const struct step s[] = { { .kind = READ, .field = FA },
+				  { .kind = RMW, .field = FA } };
 
 	cpu_script(0, 0, w, 1);
 	cpu_script(1, 100, s, 2);
 	run_ns(1000);
 	ck_assert_uint_eq(done_ns(1, 1), 200);
-	ck_assert_uint_eq(line_of(FA)->transfers, 3); /* memory, read, upgrade */
+	ck_assert_uint_eq(line_of(FA)->transfers,
+			  3); /* memory, read, upgrade */
 	ck_assert_int_eq(line_of(FA)->owner, 1);
 }
 END_TEST
@@ -518,7 +550,9 @@ END_TEST
 START_TEST(coh_posted_reads_merge)
 {
 	const struct step w[] = { { .kind = RMW, .field = FA } };
-	const struct step s[] = { { .kind = READ, .field = FA }, { .kind = READ, .field = FB }, { .kind = FENCE } };
+	const struct step s[] = { { .kind = READ, .field = FA },
+				  { .kind = READ, .field = FB },
+				  { .kind = FENCE } };
 
 	cpu_script(0, 0, w, 1);
 	cpu_script(1, 100, s, 3);
@@ -618,7 +652,8 @@ END_TEST
  */
 START_TEST(coh_rmw_invalidates_sharers)
 {
-	const struct step r[] = { { .kind = READ, .field = FA }, { .kind = FENCE } };
+	const struct step r[] = { { .kind = READ, .field = FA },
+				  { .kind = FENCE } };
 	const struct step w[] = { { .kind = RMW, .field = FA } };
 
 	cpu_script(0, 0, r, 2);
@@ -642,8 +677,10 @@ END_TEST
  */
 START_TEST(qspinlock_fifo_handover)
 {
-	const struct step s[] = { { .kind = LOCK }, { .kind = DELAY, .ps = 300 * NS },
-				  { .kind = UNLOCK }, { .kind = FENCE } };
+	const struct step s[] = { { .kind = LOCK },
+				  { .kind = DELAY, .ps = 300 * NS },
+				  { .kind = UNLOCK },
+				  { .kind = FENCE } };
 
 	cpu_script(3, 0, s, 4);
 	cpu_script(1, 10, s, 4);
@@ -852,8 +889,9 @@ END_TEST
  */
 START_TEST(coh_law_load_xchg_saturated)
 {
-	const struct step s[] = { { .kind = LOOP_READ_RMW, .field = FA,
-				    .ps = 100080 * NS } };
+	const struct step s[] = {
+		{ .kind = LOOP_READ_RMW, .field = FA, .ps = 100080 * NS }
+	};
 	unsigned int other = _i ? 4 : 1;
 
 	cpu_script(0, 0, s, 1);
@@ -885,7 +923,8 @@ static const unsigned int cpus_04[] = { 0, 4 };
  */
 START_TEST(coh_law_predict_by_hand)
 {
-	struct coh_law_point p = { .bench = COH_BENCH_ADD, .nr_cpus = 4,
+	struct coh_law_point p = { .bench = COH_BENCH_ADD,
+				   .nr_cpus = 4,
 				   .cpus = cpus_0123 };
 
 	ck_assert_double_eq_tol(coh_law_predict(&h.m, &p), 90.0, 1e-9);
@@ -924,12 +963,17 @@ START_TEST(coh_law_fit_recovers)
 		{ .bench = COH_BENCH_ADD, .nr_cpus = 4, .cpus = cpus_0123 },
 		{ .bench = COH_BENCH_ADD, .nr_cpus = 3, .cpus = cpus_045 },
 		{ .bench = COH_BENCH_ADD, .nr_cpus = 4, .cpus = cpus_0415 },
-		{ .bench = COH_BENCH_LOAD_XCHG_PINGPONG, .nr_cpus = 2,
+		{ .bench = COH_BENCH_LOAD_XCHG_PINGPONG,
+		  .nr_cpus = 2,
 		  .cpus = cpus_01 },
-		{ .bench = COH_BENCH_LOAD_XCHG_PINGPONG, .nr_cpus = 2,
+		{ .bench = COH_BENCH_LOAD_XCHG_PINGPONG,
+		  .nr_cpus = 2,
 		  .cpus = cpus_04 },
-		{ .bench = COH_BENCH_ADD_READERS, .nr_cpus = 2, .cpus = cpus_01,
-		  .readers = 1, .ns_per_op = 99 },
+		{ .bench = COH_BENCH_ADD_READERS,
+		  .nr_cpus = 2,
+		  .cpus = cpus_01,
+		  .readers = 1,
+		  .ns_per_op = 99 },
 	};
 	unsigned int i;
 	char why[512];
@@ -960,8 +1004,9 @@ END_TEST
 /* CPUs 0-3 loop on RMWs of a until 100080 ns; the RMWs completed. */
 static uint64_t saturate_four_cpus_100us(void)
 {
-	const struct step s[] = { { .kind = LOOP_RMW, .field = FA,
-				    .ps = 100080 * NS } };
+	const struct step s[] = {
+		{ .kind = LOOP_RMW, .field = FA, .ps = 100080 * NS }
+	};
 	uint64_t total = 0;
 	unsigned int cpu;
 

@@ -121,7 +121,8 @@ START_TEST(sim_engine_heap_many)
 	memset(&order_check, 0, sizeof(order_check));
 	for (i = 0; i < 5000; i++) {
 		x = x * 6364136223846793005ull + 1442695040888963407ull;
-		sim_schedule(log_engine, (x >> 33) % 1000, check_order, NULL, i);
+		sim_schedule(log_engine, (x >> 33) % 1000, check_order, NULL,
+			     i);
 	}
 	sim_engine_run(log_engine, 1000);
 	ck_assert_uint_eq(sim_events(log_engine), 5000);
@@ -316,9 +317,9 @@ END_TEST
 START_TEST(sim_nearest_typos)
 {
 	static const char *const profiles[] = { "desktop-4c8t", "skx-2s-44",
-						 "skx-2s-72" };
+						"skx-2s-72" };
 	static const char *const keys[] = { "seed", "duration_ms",
-					     "warmup_ms" };
+					    "warmup_ms" };
 
 	ck_assert_uint_eq(sim_levenshtein("skx-2s-27", "skx-2s-72"), 1);
 	ck_assert_uint_eq(sim_levenshtein("skx-2s-27", "skx-2s-44"), 2);

@@ -49,11 +49,12 @@ static void check_cpu(const struct machine *m, unsigned int cpu,
 {
 	const struct machine_cpu *c = &m->cpus[cpu];
 
-	ck_assert_msg(c->socket == socket && c->core == core &&
-			      c->llc == llc && c->thread == thread,
-		      "CPU %u: socket %u core %u llc %u thread %u, expected %u %u %u %u",
-		      cpu, c->socket, c->core, c->llc, c->thread, socket, core,
-		      llc, thread);
+	ck_assert_msg(
+		c->socket == socket && c->core == core && c->llc == llc &&
+			c->thread == thread,
+		"CPU %u: socket %u core %u llc %u thread %u, expected %u %u %u %u",
+		cpu, c->socket, c->core, c->llc, c->thread, socket, core, llc,
+		thread);
 }
 
 /*
@@ -128,7 +129,8 @@ START_TEST(machine_load_skx_latencies)
 	ck_assert_int_eq(m.handoff, COH_HANDOFF_STRICT);
 	ck_assert_uint_eq(m.hold_ps, 0);
 	ck_assert_uint_eq(m.occupancy_1024, 1024);
-	ck_assert(!m.adjacent_line_prefetch);	/* off by default, see the profile */
+	ck_assert(
+		!m.adjacent_line_prefetch); /* off by default, see the profile */
 	machine_destroy(&m);
 }
 END_TEST
@@ -318,11 +320,11 @@ END_TEST
  * valid latency lines.
  */
 #define LAT_COMMON                                   \
-	"    l1_hit: {ns: 1, source: t}\n"             \
-	"    llc_hit: {ns: 10, source: t}\n"           \
-	"    memory: {ns: 80, source: t}\n"            \
-	"    rmw_local: {ns: 7, source: t}\n"          \
-	"    inval_per_sharer: {ns: 2, source: t}\n"   \
+	"    l1_hit: {ns: 1, source: t}\n"           \
+	"    llc_hit: {ns: 10, source: t}\n"         \
+	"    memory: {ns: 80, source: t}\n"          \
+	"    rmw_local: {ns: 7, source: t}\n"        \
+	"    inval_per_sharer: {ns: 2, source: t}\n" \
 	"    xfer_per_waiter: {ns: 1, source: t}\n"
 
 struct bad_profile {
@@ -340,10 +342,9 @@ static const struct bad_profile bad_profiles[] = {
 		"  sockets: 1\n"
 		"  cores_per_socket: 2\n"
 		"  threads_per_core: 1\n"
-		"  latencies:\n"
-		LAT_COMMON
-		"    xfer_llc: {ns: 40}\n",
-		13, 15,
+		"  latencies:\n" LAT_COMMON "    xfer_llc: {ns: 40}\n",
+		13,
+		15,
 		"missing key 'source' in 'machine.latencies.xfer_llc': every number needs its published source",
 	},
 	{
@@ -353,10 +354,10 @@ static const struct bad_profile bad_profiles[] = {
 		"  sockets: 1\n"
 		"  cores_per_socket: 2\n"
 		"  threads_per_core: 1\n"
-		"  latencies:\n"
-		LAT_COMMON
+		"  latencies:\n" LAT_COMMON
 		"    xfer_llc: {ns: 40, source: \"\"}\n",
-		13, 32,
+		13,
+		32,
 		"key 'machine.latencies.xfer_llc.source': empty source: say where the number comes from",
 	},
 	{
@@ -366,10 +367,9 @@ static const struct bad_profile bad_profiles[] = {
 		"  sockets: 1\n"
 		"  cores_per_socket: 2\n"
 		"  threads_per_core: 1\n"
-		"  latencies:\n"
-		LAT_COMMON
-		"    xfer_llc: 40\n",
-		13, 15,
+		"  latencies:\n" LAT_COMMON "    xfer_llc: 40\n",
+		13,
+		15,
 		"key 'machine.latencies.xfer_llc': expected a map {ns: NUMBER, source: \"...\"}, found '40'",
 	},
 	{
@@ -379,7 +379,8 @@ static const struct bad_profile bad_profiles[] = {
 		"  sockets: 1\n"
 		"  core_per_socket: 2\n"
 		"  threads_per_core: 1\n",
-		4, 3,
+		4,
+		3,
 		"unknown key 'core_per_socket' in 'machine'; did you mean 'cores_per_socket'?",
 	},
 	{
@@ -391,7 +392,8 @@ static const struct bad_profile bad_profiles[] = {
 		"  threads_per_core: 1\n"
 		"  latencies:\n"
 		"    l1_hit: {ns: 1, sorce: t}\n",
-		7, 21,
+		7,
+		21,
 		"unknown key 'sorce' in 'machine.latencies.l1_hit'; did you mean 'source'?",
 	},
 	{
@@ -402,7 +404,8 @@ static const struct bad_profile bad_profiles[] = {
 		"  cores_per_socket: 18\n"
 		"  threads_per_core: 1\n"
 		"  cores_per_llc: 4\n",
-		6, 18,
+		6,
+		18,
 		"key 'machine.cores_per_llc': 4 does not divide cores_per_socket (18)",
 	},
 	{
@@ -412,10 +415,10 @@ static const struct bad_profile bad_profiles[] = {
 		"  sockets: 2\n"
 		"  cores_per_socket: 2\n"
 		"  threads_per_core: 1\n"
-		"  latencies:\n"
-		LAT_COMMON
+		"  latencies:\n" LAT_COMMON
 		"    xfer_llc: {ns: 40, source: t}\n",
-		7, 5,
+		7,
+		5,
 		"missing key 'xfer_socket' in 'machine.latencies': a 2-socket machine needs it",
 	},
 	{
@@ -425,10 +428,10 @@ static const struct bad_profile bad_profiles[] = {
 		"  sockets: 1\n"
 		"  cores_per_socket: 2\n"
 		"  threads_per_core: 2\n"
-		"  latencies:\n"
-		LAT_COMMON
+		"  latencies:\n" LAT_COMMON
 		"    xfer_llc: {ns: 40, source: t}\n",
-		7, 5,
+		7,
+		5,
 		"missing key 'xfer_smt' in 'machine.latencies': a machine with 2 threads per core needs it",
 	},
 	{
@@ -439,10 +442,10 @@ static const struct bad_profile bad_profiles[] = {
 		"  cores_per_socket: 8\n"
 		"  threads_per_core: 1\n"
 		"  cores_per_llc: 4\n"
-		"  latencies:\n"
-		LAT_COMMON
+		"  latencies:\n" LAT_COMMON
 		"    xfer_llc: {ns: 40, source: t}\n",
-		8, 5,
+		8,
+		5,
 		"missing key 'xfer_die' in 'machine.latencies': a machine with 2 LLC domains per socket needs it",
 	},
 	{
@@ -452,7 +455,8 @@ static const struct bad_profile bad_profiles[] = {
 		"  sockets: 0\n"
 		"  cores_per_socket: 2\n"
 		"  threads_per_core: 1\n",
-		3, 12,
+		3,
+		12,
 		"key 'machine.sockets': expected an integer from 1 to 16, found '0'",
 	},
 	{
@@ -462,7 +466,8 @@ static const struct bad_profile bad_profiles[] = {
 		"  sockets: 16\n"
 		"  cores_per_socket: 256\n"
 		"  threads_per_core: 1\n",
-		2, 3,
+		2,
+		3,
 		"key 'machine': 16 sockets x 256 cores x 1 threads is 4096 CPUs; at most 1024 are supported",
 	},
 	{
@@ -474,7 +479,8 @@ static const struct bad_profile bad_profiles[] = {
 		"  threads_per_core: 1\n"
 		"  latencies:\n"
 		"    l1_hit: {ns: 1000001, source: t}\n",
-		7, 18,
+		7,
+		18,
 		"key 'machine.latencies.l1_hit.ns': expected a duration from 1 ps to 1 ms, found '1000001'",
 	},
 	{
@@ -484,11 +490,10 @@ static const struct bad_profile bad_profiles[] = {
 		"  sockets: 1\n"
 		"  cores_per_socket: 1\n"
 		"  threads_per_core: 1\n"
-		"  latencies:\n"
-		LAT_COMMON
-		"  coherence:\n"
+		"  latencies:\n" LAT_COMMON "  coherence:\n"
 		"    handoff: hold\n",
-		14, 5,
+		14,
+		5,
 		"missing key 'hold' in 'machine.coherence': handoff 'hold' needs a window",
 	},
 };

@@ -140,15 +140,16 @@ static long run_on(unsigned int cpu)
  * .ms and .cc of the harness, the other members from the designated
  * initializers. Returns what @fn returned.
  */
-#define MEMCG_CALL(fn, cpu, ...)                                          \
-	({                                                                \
-		struct fn##_frame *f_ = CO_PUSH(&h.proc[cpu], fn);        \
-		struct co_frame co_ = f_->co;                             \
-									  \
-		*f_ = (struct fn##_frame){ .ms = h.ms, .cc = h.cc[cpu],   \
-					   __VA_ARGS__ };                 \
-		f_->co = co_;                                             \
-		run_on(cpu);                                              \
+#define MEMCG_CALL(fn, cpu, ...)                                   \
+	({                                                         \
+		struct fn##_frame *f_ = CO_PUSH(&h.proc[cpu], fn); \
+		struct co_frame co_ = f_->co;                      \
+                                                                   \
+		*f_ = (struct fn##_frame){ .ms = h.ms,             \
+					   .cc = h.cc[cpu],        \
+					   __VA_ARGS__ };          \
+		f_->co = co_;                                      \
+		run_on(cpu);                                       \
 	})
 
 static long charge(struct mem_cgroup *memcg, unsigned int nr_pages)
@@ -249,12 +250,14 @@ START_TEST(refill_stock_drains_over_batch)
 	long ret;
 
 	create();
-	ret = MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a, .nr_pages = 33, .gfp_mask = GFP_KERNEL);
+	ret = MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a,
+			 .nr_pages = 33, .gfp_mask = GFP_KERNEL);
 	ck_assert_int_eq(ret, true);
 	ck_assert_int_eq(h.a->memory.usage, 33);
 	ck_assert_ptr_null(stock(0)->cached[0]);
 	for (i = 1; i <= 10; i++) {
-		MEMCG_CALL(mem_cgroup_uncharge_skmem, 0, .memcg = h.a, .nr_pages = 3);
+		MEMCG_CALL(mem_cgroup_uncharge_skmem, 0, .memcg = h.a,
+			   .nr_pages = 3);
 		ck_assert_uint_eq(stock(0)->nr_pages[0], 3 * i);
 	}
 	ck_assert_int_eq(h.a->memory.usage, 33);
@@ -445,7 +448,8 @@ START_TEST(obj_cgroup_charge_stock)
 	ck_assert_int_eq(h.a->memory.usage, 32);
 
 	for (i = 2; i <= 40; i++)
-		MEMCG_CALL(obj_cgroup_charge, 0, .objcg = &h.a->objcg, .size = 100);
+		MEMCG_CALL(obj_cgroup_charge, 0, .objcg = &h.a->objcg,
+			   .size = 100);
 	ck_assert_uint_eq(h.ms->counts.charges, 1);
 	ck_assert_uint_eq(stock(0)->nr_bytes, 96);
 
@@ -462,7 +466,8 @@ START_TEST(obj_cgroup_charge_stock)
 	ck_assert_uint_eq(h.ms->counts.uncharges, 1);
 
 	for (i = 2; i <= 41; i++)
-		MEMCG_CALL(obj_cgroup_uncharge, 0, .objcg = &h.a->objcg, .size = 100);
+		MEMCG_CALL(obj_cgroup_uncharge, 0, .objcg = &h.a->objcg,
+			   .size = 100);
 	ck_assert_uint_eq(stock(0)->nr_bytes, 4096);
 	ck_assert_uint_eq(stock(0)->nr_pages[0], 31);
 	ck_assert_int_eq(h.a->memory.usage, 32);

@@ -36,7 +36,6 @@
 #include "sim/engine.h"
 #include "sim/util.h"
 
-
 enum { ROOT, TOP, MID, LEAF, NR_LEVELS };
 
 static struct harness {

@@ -22,7 +22,6 @@
 #include "models/kernel/pahole.h"
 #include "sim/util.h"
 
-
 /* About 20 KiB: static, not on the stack. Each test runs in its own fork. */
 static struct pahole_struct ps;
 

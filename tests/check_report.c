@@ -137,13 +137,12 @@ static yaml_node_t *map_get(yaml_document_t *doc, yaml_node_t *map,
 	return NULL;
 }
 
-static yaml_node_t *seq_get(yaml_document_t *doc, yaml_node_t *seq,
-			    int i)
+static yaml_node_t *seq_get(yaml_document_t *doc, yaml_node_t *seq, int i)
 {
 	ck_assert_ptr_nonnull(seq);
 	ck_assert_int_eq(seq->type, YAML_SEQUENCE_NODE);
 	ck_assert_int_lt(i, seq->data.sequence.items.top -
-			    seq->data.sequence.items.start);
+				    seq->data.sequence.items.start);
 	return yaml_document_get_node(doc, seq->data.sequence.items.start[i]);
 }
 
@@ -240,9 +239,12 @@ START_TEST(report_write_yaml_parses_back)
 	struct report_line line = {
 		.name = "counter[0]",
 		.fields = "usage min low",
-		.reads = 10, .writes = 2, .rmws = 3,
+		.reads = 10,
+		.writes = 2,
+		.rmws = 3,
 		.xfer_by_dist = { 1, 2, 3, 4, 5 },
-		.wait_ns = 12.5, .utilisation = 0.25,
+		.wait_ns = 12.5,
+		.utilisation = 0.25,
 	};
 	yaml_node_t *root, *vars, *v0, *v1, *m, *l;
 	yaml_document_t doc;
@@ -266,8 +268,7 @@ START_TEST(report_write_yaml_parses_back)
 	ck_assert_str_eq(scalar(map_get(&doc, m, "value")), "200");
 	ck_assert_str_eq(scalar(map_get(&doc, m, "unit")), "ops/s");
 	ck_assert_str_eq(scalar(map_get(&doc, m, "ci95")), "0");
-	ck_assert_str_eq(scalar(map_get(&doc, m, "higher_is_better")),
-			 "true");
+	ck_assert_str_eq(scalar(map_get(&doc, m, "higher_is_better")), "true");
 	ck_assert_ptr_null(map_get(&doc, m, "change_pct"));
 	ck_assert_int_eq(seq_len(map_get(&doc, v0, "lines")), 0);
 	ck_assert_int_eq(seq_len(map_get(&doc, v0, "notes")), 0);
@@ -284,9 +285,9 @@ START_TEST(report_write_yaml_parses_back)
 	ck_assert_str_eq(scalar(map_get(&doc, l, "rmws")), "3");
 	ck_assert_str_eq(scalar(map_get(&doc, l, "wait_ns")), "12.5");
 	ck_assert_str_eq(scalar(map_get(&doc, l, "utilisation")), "0.25");
-	ck_assert_str_eq(scalar(seq_get(&doc, map_get(&doc, l,
-						      "xfer_by_dist"), 4)),
-			 "5");
+	ck_assert_str_eq(
+		scalar(seq_get(&doc, map_get(&doc, l, "xfer_by_dist"), 4)),
+		"5");
 	ck_assert_str_eq(scalar(seq_get(&doc, map_get(&doc, v1, "notes"), 0)),
 			 "page_counter_cancel: usage underflow");
 	yaml_document_delete(&doc);
@@ -335,11 +336,11 @@ START_TEST(report_write_table_small_exact)
 	char *table = render(r, REPORT_TABLE);
 
 	ck_assert_str_eq(table,
-		"# scenario demo, seed 42, 1 replication\n"
-		"\n"
-		"                      base               new\n"
-		"throughput (ops/s)  200.00  150.00 (-25.00%)\n"
-		"stock hit rate (%)  90.000  45.500 (-49.44%)\n");
+			 "# scenario demo, seed 42, 1 replication\n"
+			 "\n"
+			 "                      base               new\n"
+			 "throughput (ops/s)  200.00  150.00 (-25.00%)\n"
+			 "stock hit rate (%)  90.000  45.500 (-49.44%)\n");
 	free(table);
 	report_free(r);
 }
@@ -360,7 +361,8 @@ START_TEST(report_write_table_ci_and_baseline)
 	report_metric(r, base, "throughput", "ops/s", 200, 4.25, true);
 	report_metric(r, new, "throughput", "ops/s", 150, 1.5, true);
 	table = render(r, REPORT_TABLE);
-	ck_assert_str_eq(table,
+	ck_assert_str_eq(
+		table,
 		"# scenario demo, seed 7, 5 replications\n"
 		"\n"
 		"                                       base            new\n"
@@ -393,9 +395,12 @@ static size_t columns(const char *s, size_t len)
 START_TEST(report_write_table_fits_80_columns_nine_variants)
 {
 	static const char *const metrics[] = {
-		"throughput", "charge latency p99",
+		"throughput",
+		"charge latency p99",
 		"a metric label that is much longer than thirty columns",
-		"stock hit rate", "page_counter ops", "flush time",
+		"stock hit rate",
+		"page_counter ops",
+		"flush time",
 	};
 	struct report *r = report_create("a-scenario-name-long-enough-to-"
 					 "need-cutting-in-the-title-line-ok",
@@ -404,8 +409,12 @@ START_TEST(report_write_table_fits_80_columns_nine_variants)
 		.name = "page_counter@top line 0 (a long name)",
 		.fields = "usage min low high max emin elow watermark failcnt "
 			  "local_watermark parent protected_low children",
-		.reads = 123456789, .writes = 99999, .rmws = 100000,
-		.transfers = 4242, .wait_ns = 1.5e9, .utilisation = 0.987,
+		.reads = 123456789,
+		.writes = 99999,
+		.rmws = 100000,
+		.transfers = 4242,
+		.wait_ns = 1.5e9,
+		.utilisation = 0.987,
 	};
 	unsigned int i, m, blocks = 0;
 	const char *p, *nl;
@@ -419,10 +428,11 @@ START_TEST(report_write_table_fits_80_columns_nine_variants)
 		v = report_variant(r, name);
 		for (m = 0; m < 6; m++)
 			report_metric(r, v, metrics[m], "unit/s",
-				      -12345.678 * (i + 1) * (m + 1),
-				      3.25 * i, true);
+				      -12345.678 * (i + 1) * (m + 1), 3.25 * i,
+				      true);
 		report_line(r, v, &line);
-		report_note(r, v, "a note that is long enough to need wrapping "
+		report_note(r, v,
+			    "a note that is long enough to need wrapping "
 			    "because it goes on and on about a WARN that fired "
 			    "in page_counter_cancel");
 	}
@@ -474,24 +484,24 @@ START_TEST(report_write_zero_baseline_and_gaps)
 	free(text);
 
 	text = render(r, REPORT_TABLE);
-	ck_assert_str_eq(text,
-		"# scenario e, seed 0, 1 replication\n"
-		"\n"
-		"                     zero        other\n"
-		"throughput (ops/s)  0.000  5.000 (n/a)\n"
-		"extra                   -    nan (n/a)\n");
+	ck_assert_str_eq(text, "# scenario e, seed 0, 1 replication\n"
+			       "\n"
+			       "                     zero        other\n"
+			       "throughput (ops/s)  0.000  5.000 (n/a)\n"
+			       "extra                   -    nan (n/a)\n");
 	free(text);
 
 	text = render(r, REPORT_YAML);
 	load(&doc, text);
-	v1 = seq_get(&doc, map_get(&doc, yaml_document_get_root_node(&doc),
-				   "variants"), 1);
+	v1 = seq_get(&doc,
+		     map_get(&doc, yaml_document_get_root_node(&doc),
+			     "variants"),
+		     1);
 	m = map_get(&doc, map_get(&doc, v1, "metrics"), "throughput");
 	ck_assert_ptr_null(map_get(&doc, m, "change_pct"));
 	m = map_get(&doc, map_get(&doc, v1, "metrics"), "extra");
 	ck_assert_str_eq(scalar(map_get(&doc, m, "value")), ".nan");
-	ck_assert_str_eq(scalar(map_get(&doc, m, "higher_is_better")),
-			 "false");
+	ck_assert_str_eq(scalar(map_get(&doc, m, "higher_is_better")), "false");
 	yaml_document_delete(&doc);
 	free(text);
 	report_free(r);
@@ -576,8 +586,7 @@ START_TEST(sim_write_atomic_writer_fails_keeps_old)
 	char path[128], *text, old[] = "old\n";
 
 	snprintf(path, sizeof(path), "%s/out.csv", tmpdir);
-	ck_assert_int_eq(sim_write_atomic(path, write_hello, old, &err),
-			 0);
+	ck_assert_int_eq(sim_write_atomic(path, write_hello, old, &err), 0);
 	ck_assert_int_eq(sim_write_atomic(path, write_then_fail, NULL, &err),
 			 -1);
 	text = read_all(path);
@@ -697,10 +706,11 @@ START_TEST(sim_trace_exact_text)
 	sim_trace_slice(t, 1, 3, "try_charge", "memcg", 1234567, 250);
 	sim_trace_slice(t, 1, 3, "a\\b\n", NULL, 2000000000000ULL, 0);
 	sim_trace_counter(t, 1, "usage", 2000000, 512.5);
-	ck_assert_int_eq(count_entries(tmpdir), 1);	/* the temporary */
+	ck_assert_int_eq(count_entries(tmpdir), 1); /* the temporary */
 	ck_assert_int_eq(sim_trace_close(t, true, &err), 0);
 	text = read_all(path);
-	ck_assert_str_eq(text,
+	ck_assert_str_eq(
+		text,
 		"{\"traceEvents\":[\n"
 		"{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
 		"\"args\":{\"name\":\"base\"}},\n"
@@ -796,8 +806,8 @@ START_TEST(sim_trace_cap_drops_and_records)
 	ck_assert_int_eq(sim_trace_close(t, true, &err), 0);
 	text = read_all(path);
 	load(&doc, text);
-	events = map_get(&doc, yaml_document_get_root_node(&doc),
-			 "traceEvents");
+	events =
+		map_get(&doc, yaml_document_get_root_node(&doc), "traceEvents");
 	ck_assert_int_eq(seq_len(events), 3);
 	last = seq_get(&doc, events, 2);
 	ck_assert_str_eq(scalar(map_get(&doc, last, "name")),

@@ -36,9 +36,9 @@
 
 #define NR_TEST_CPUS 8
 #define BATCH 32
-#define NR_ITEMS (23 + 21 + 18)	/* state + events + one node's lruvec */
+#define NR_ITEMS (23 + 21 + 18) /* state + events + one node's lruvec */
 
-#define L1 1000		/* ps */
+#define L1 1000 /* ps */
 #define RMW 10000
 #define IRQ 5000
 #define XFER 50000
@@ -59,25 +59,24 @@ static struct harness {
 	sim_time_t last_ps;
 } h;
 
-static const char profile[] =
-	"name: tiny\n"
-	"description: round numbers for hand arithmetic\n"
-	"sockets: 1\n"
-	"cores_per_socket: %u\n"
-	"threads_per_core: 1\n"
-	"latencies:\n"
-	"  l1_hit: {ns: 1, source: test}\n"
-	"  llc_hit: {ns: 10, source: test}\n"
-	"  memory: {ns: 100, source: test}\n"
-	"  rmw_local: {ns: 10, source: test}\n"
-	"  xfer_smt: {ns: 50, source: test}\n"
-	"  xfer_llc: {ns: 50, source: test}\n"
-	"  inval_per_sharer: {ns: 1, source: test}\n"
-	"  xfer_per_waiter: {ns: 1, source: test}\n"
-	"  irq_save_restore: {ns: 5, source: test}\n"
-	"coherence:\n"
-	"  handoff: strict\n"
-	"  occupancy: {fraction: 1.0, source: test}\n";
+static const char profile[] = "name: tiny\n"
+			      "description: round numbers for hand arithmetic\n"
+			      "sockets: 1\n"
+			      "cores_per_socket: %u\n"
+			      "threads_per_core: 1\n"
+			      "latencies:\n"
+			      "  l1_hit: {ns: 1, source: test}\n"
+			      "  llc_hit: {ns: 10, source: test}\n"
+			      "  memory: {ns: 100, source: test}\n"
+			      "  rmw_local: {ns: 10, source: test}\n"
+			      "  xfer_smt: {ns: 50, source: test}\n"
+			      "  xfer_llc: {ns: 50, source: test}\n"
+			      "  inval_per_sharer: {ns: 1, source: test}\n"
+			      "  xfer_per_waiter: {ns: 1, source: test}\n"
+			      "  irq_save_restore: {ns: 5, source: test}\n"
+			      "coherence:\n"
+			      "  handoff: strict\n"
+			      "  occupancy: {fraction: 1.0, source: test}\n";
 
 static void load_tiny(unsigned int cpus)
 {
@@ -124,10 +123,9 @@ static void setup_machine(unsigned int cpus, enum kernel_stats_version v)
 	h.k.memcg_stat_items = 23;
 	h.k.memcg_event_items = 21;
 	h.k.stats_flush_threshold = v == STATS_V6_8 ? FLUSH_PER_MEMCG :
-						       FLUSH_GLOBAL;
+						      FLUSH_GLOBAL;
 	h.k.stats_updates_atomic = STATS_ATOMIC_ALWAYS;
-	h.k.local_stats = v == STATS_V6_0 ? LOCAL_PERCPU_SUM :
-					    LOCAL_AGGREGATED;
+	h.k.local_stats = v == STATS_V6_0 ? LOCAL_PERCPU_SUM : LOCAL_AGGREGATED;
 	h.k.stats_flush_skip = v != STATS_V6_8;
 	cgroup_set(CG_ROOT, "/", -1);
 	cgroup_set(CG_A, "/a", CG_ROOT);
@@ -179,7 +177,8 @@ static void run_on(unsigned int cpu)
 /* mod_memcg_state(memcg, MEMCG_SOCK, val) on @cpu */
 static void update(unsigned int cpu, struct mem_cgroup *memcg, long val)
 {
-	struct mod_memcg_state_frame *f = CO_PUSH(&h.proc[cpu], mod_memcg_state);
+	struct mod_memcg_state_frame *f =
+		CO_PUSH(&h.proc[cpu], mod_memcg_state);
 
 	f->ms = h.ms;
 	f->cc = h.cc[cpu];
@@ -337,10 +336,10 @@ static void flush_cost(enum kernel_stats_version v, sim_time_t expect)
 
 START_TEST(flush_cost_by_hand_v6_0)
 {
-	flush_cost(STATS_V6_0,
-		   15000 + 15000 + 6 * L1 + 3 * L1 + (3 * NR_ITEMS + 3) * L1 +
-			   2 * L1 + (3 * NR_ITEMS + 2) * L1 + L1 +
-			   3 * (IRQ + RMW + 2 * L1) + L1);
+	flush_cost(STATS_V6_0, 15000 + 15000 + 6 * L1 + 3 * L1 +
+				       (3 * NR_ITEMS + 3) * L1 + 2 * L1 +
+				       (3 * NR_ITEMS + 2) * L1 + L1 +
+				       3 * (IRQ + RMW + 2 * L1) + L1);
 	ck_assert_uint_eq(h.last_ps, 471000);
 }
 END_TEST
@@ -375,7 +374,7 @@ START_TEST(flush_pulls_percpu_line)
 			       0 /* state[0-7] */ + 19 / 8);
 	misses = fld->line->misses;
 	update(1, h.a, 1);
-	ck_assert_uint_eq(fld->line->misses, misses);	/* CPU 1's own */
+	ck_assert_uint_eq(fld->line->misses, misses); /* CPU 1's own */
 	xfers = fld->line->transfers;
 	rstat_flush(0, h.root);
 	ck_assert_uint_eq(fld->line->transfers, xfers + 1);
@@ -428,8 +427,9 @@ END_TEST
 START_TEST(threshold_global_atomics)
 {
 	unsigned int i, j;
-	const enum kernel_stats_atomic mode[] = { STATS_ATOMIC_ALWAYS,
-		STATS_ATOMIC_BELOW_THRESHOLD };
+	const enum kernel_stats_atomic mode[] = {
+		STATS_ATOMIC_ALWAYS, STATS_ATOMIC_BELOW_THRESHOLD
+	};
 	const uint64_t expect[] = { 10, 5 };
 
 	for (j = 0; j < 2; j++) {
@@ -476,14 +476,14 @@ START_TEST(threshold_per_memcg)
 	ck_assert_int_eq(sock(h.a), 160);
 	ck_assert_int_eq(h.a->vmstats.stats_updates, 0);
 	ck_assert_int_eq(h.root->vmstats.stats_updates, 160);
-	ck_assert_int_eq(sock(h.root), 0);	/* not in /a's subtree */
+	ck_assert_int_eq(sock(h.root), 0); /* not in /a's subtree */
 	for (i = 0; i < 32; i++)
 		update(2, h.a, 1);
 	/* /a took 32 more; the root, flushable, was only read */
 	ck_assert_int_eq(h.a->vmstats.stats_updates, 32);
 	ck_assert_int_eq(h.root->vmstats.stats_updates, 160);
 	ck_assert_uint_eq(h.ms->counts.stats_atomics, 2 * 5 + 1);
-	flush_stats(0, NULL);	/* NULL: the root */
+	flush_stats(0, NULL); /* NULL: the root */
 	ck_assert_uint_eq(h.ms->counts.flushes, 2);
 	ck_assert_int_eq(sock(h.root), 192);
 }
@@ -641,8 +641,8 @@ static void error_random(enum kernel_stats_version v, long bound)
 	gsl_rng_free(r);
 	ck_assert_uint_gt(h.ms->counts.error_reads, 100);
 	ck_assert_uint_gt(h.ms->counts.flushes, 0);
-	ck_assert_msg((long)h.ms->counts.error_max <= bound,
-		      "error %.0f > %ld", h.ms->counts.error_max, bound);
+	ck_assert_msg((long)h.ms->counts.error_max <= bound, "error %.0f > %ld",
+		      h.ms->counts.error_max, bound);
 	ck_assert((long)h.ms->counts.error_max <= 4 * BATCH * 3);
 	/* and something was stale at some read */
 	ck_assert(h.ms->counts.error_max > 0);
@@ -677,7 +677,7 @@ static sim_time_t read_cost(unsigned int cpus, enum kernel_local_stats mode)
 	h.k.cgroup_version = 1;
 	create();
 	stat_show(0, h.a, 1);
-	stat_show(0, h.a, 1);	/* warm: the aggregated lines are CPU 0's */
+	stat_show(0, h.a, 1); /* warm: the aggregated lines are CPU 0's */
 	t = h.last_ps;
 	teardown();
 	return t;

@@ -91,18 +91,18 @@ static void teardown(void)
  * SOCK_CALL() - run @fn (sk_mem_schedule or sk_mem_uncharge: both take
  * the socket and a size) with its own frame, struct @fn_frame.
  */
-#define SOCK_CALL(fn, bytes)                                             \
-	do {                                                             \
-		struct fn##_frame *f_ = CO_PUSH(&h.proc, fn);            \
-		sim_time_t start_ = sim_now(h.e);                        \
-									 \
-		f_->ms = h.ms;                                           \
-		f_->cc = h.cc;                                           \
-		f_->sk = &h.sk;                                          \
-		f_->size = (bytes);                                      \
-		sim_proc_start(&h.proc, start_);                         \
-		sim_engine_run(h.e, start_ + SIM_PS_PER_MS);             \
-		ck_assert(h.proc.finished);                              \
+#define SOCK_CALL(fn, bytes)                                  \
+	do {                                                  \
+		struct fn##_frame *f_ = CO_PUSH(&h.proc, fn); \
+		sim_time_t start_ = sim_now(h.e);             \
+                                                              \
+		f_->ms = h.ms;                                \
+		f_->cc = h.cc;                                \
+		f_->sk = &h.sk;                               \
+		f_->size = (bytes);                           \
+		sim_proc_start(&h.proc, start_);              \
+		sim_engine_run(h.e, start_ + SIM_PS_PER_MS);  \
+		ck_assert(h.proc.finished);                   \
 	} while (0)
 
 /* sk_wmem_schedule(size) then sk_mem_charge(size), as the send path does */

@@ -21,12 +21,12 @@ struct coh {
 	const struct machine *m;
 	struct sim_engine *e;
 	unsigned int nr_cpus;
-	unsigned int sharer_words;	/* 64-bit words per sharer bitmap */
+	unsigned int sharer_words; /* 64-bit words per sharer bitmap */
 	struct coh_cpu *cpus;
-	struct coh_line **lines;	/* in creation order */
+	struct coh_line **lines; /* in creation order */
 	unsigned int nr_lines, cap_lines;
-	struct coh_line **hash;		/* open addressing by line address */
-	unsigned int hash_cap;		/* a power of two */
+	struct coh_line **hash; /* open addressing by line address */
+	unsigned int hash_cap; /* a power of two */
 	struct coh_object **objs;
 	unsigned int nr_objs, cap_objs;
 	uint64_t next_addr;
@@ -186,8 +186,8 @@ static struct coh_line *line_find(const struct coh *c, uint64_t addr)
 	return NULL;
 }
 
-static struct coh_line *line_get(struct coh *c, uint64_t addr,
-				 const char *obj, uint64_t obj_line)
+static struct coh_line *line_get(struct coh *c, uint64_t addr, const char *obj,
+				 uint64_t obj_line)
 {
 	struct coh_line *l = line_find(c, addr);
 	unsigned int i;
@@ -229,11 +229,11 @@ static uint8_t line_add_field(struct coh_line *l, const char *obj,
 	struct coh_field_stat *fs;
 
 	if (l->nr_fields == COH_LINE_FIELDS)
-		return COH_LINE_FIELDS - 1;	/* SIM: the rest share a slot */
+		return COH_LINE_FIELDS - 1; /* SIM: the rest share a slot */
 	if (l->nr_fields == l->cap_fields) {
 		l->cap_fields = l->cap_fields ? 2 * l->cap_fields : 2;
-		l->fields = realloc(l->fields,
-				    l->cap_fields * sizeof(*l->fields));
+		l->fields =
+			realloc(l->fields, l->cap_fields * sizeof(*l->fields));
 		SIM_BUG_ON(!l->fields);
 	}
 	fs = &l->fields[l->nr_fields];
@@ -252,10 +252,11 @@ struct coh_object *coh_object_create(struct coh *c, const char *name,
 
 	SIM_BUG_ON(offset_in_line >= COH_LINE_SIZE);
 	obj = calloc(1, sizeof(*obj) +
-			     layout->nr_fields * sizeof(struct coh_field));
+				layout->nr_fields * sizeof(struct coh_field));
 	SIM_BUG_ON(!obj);
 	snprintf(obj->name, sizeof(obj->name), "%s", name);
-	line0 = (c->next_addr + COH_LINE_SIZE - 1) & ~(uint64_t)(COH_LINE_SIZE - 1);
+	line0 = (c->next_addr + COH_LINE_SIZE - 1) &
+		~(uint64_t)(COH_LINE_SIZE - 1);
 	obj->base = line0 + offset_in_line;
 	obj->layout = layout;
 	c->next_addr = obj->base + (layout->size ? layout->size : 1);
@@ -293,8 +294,8 @@ static void trace_holder_slice(struct coh *c, struct coh_line *l,
 			snprintf(name, sizeof(name), "cpu %d", l->last_holder);
 		else
 			snprintf(name, sizeof(name), "shared");
-		sim_trace_slice(c->trace, TRACE_PID_LINES, l->index,
-				name, "holder", l->last_holder_since,
+		sim_trace_slice(c->trace, TRACE_PID_LINES, l->index, name,
+				"holder", l->last_holder_since,
 				now - l->last_holder_since);
 	}
 }
@@ -321,8 +322,8 @@ static void trace_wait(struct coh *c, const struct coh_req *r,
 		return;
 	snprintf(name, sizeof(name), "%s %s%s", op_names[r->op],
 		 l->fields[r->slot].name, r->posted ? " (posted)" : "");
-	sim_trace_slice(c->trace, TRACE_PID_CPUS, r->cpu, name, "miss",
-			r->enq, done - r->enq);
+	sim_trace_slice(c->trace, TRACE_PID_CPUS, r->cpu, name, "miss", r->enq,
+			done - r->enq);
 }
 
 /* ---- serving requests ---- */
@@ -626,7 +627,7 @@ static double service_draw(const struct machine *m, const struct coh_line *l)
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
 	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
 	x ^= x >> 31;
-	u = (double)(x >> 11) / 9007199254740992.0;	/* [0, 1) */
+	u = (double)(x >> 11) / 9007199254740992.0; /* [0, 1) */
 	return 1.0 - cv + cv * -log1p(-u);
 }
 
@@ -659,7 +660,7 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 				lat = (sim_time_t)(lat * service_draw(m, l) +
 						   0.5);
 			if (!lat)
-				lat = 1;	/* time must pass */
+				lat = 1; /* time must pass */
 			occ = joined ? 0 :
 				       lat * m->occupancy_1024 / 1024 +
 					       conflict_ps(c, l, &r, holder);
@@ -668,8 +669,9 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 			if (!r.prefetch) {
 				l->last_to = r.cpu;
 				if (!l->xfer_to) {
-					l->xfer_to = calloc(c->nr_cpus,
-							    sizeof(*l->xfer_to));
+					l->xfer_to =
+						calloc(c->nr_cpus,
+						       sizeof(*l->xfer_to));
 					SIM_BUG_ON(!l->xfer_to);
 				}
 				l->xfer_to[r.cpu]++;
@@ -811,19 +813,20 @@ static void adjacent_prefetch(struct coh *c, struct coh_line *l,
 			      unsigned int cpu, sim_time_t now)
 {
 	struct coh_line *buddy = line_find(c, l->addr ^ COH_LINE_SIZE);
-	struct coh_req r = { .cpu = (uint16_t)cpu, .op = COH_READ,
-			     .prefetch = 1, .enq = now };
+	struct coh_req r = {
+		.cpu = (uint16_t)cpu, .op = COH_READ, .prefetch = 1, .enq = now
+	};
 
 	unsigned int i;
 
 	if (!buddy || buddy->owner == (int)cpu || sharer_test(buddy, cpu))
 		return;
 	for (i = 0; i < buddy->q_len; i++) {
-		const struct coh_req *q = &buddy->q[(buddy->q_head + i) %
-						     buddy->q_cap];
+		const struct coh_req *q =
+			&buddy->q[(buddy->q_head + i) % buddy->q_cap];
 
 		if (q->prefetch && q->cpu == cpu)
-			return;	/* already on its way */
+			return; /* already on its way */
 	}
 	line_enqueue(c, buddy, &r);
 	line_kick(c, buddy, now);
@@ -834,8 +837,8 @@ static void adjacent_prefetch(struct coh *c, struct coh_line *l,
  * (coh_read_dep()): not posted, so a miss blocks until served and a load
  * merging into a posted miss of the same line waits for that miss.
  */
-static bool access(struct coh_cpu *cc, struct coh_field *field,
-		   enum coh_op op, bool dep)
+static bool access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
+		   bool dep)
 {
 	struct coh *c = cc->coh;
 	const struct machine *m = c->m;
@@ -883,7 +886,7 @@ static bool access(struct coh_cpu *cc, struct coh_field *field,
 		}
 		p->now += m->l1_hit_ps;
 		if (!dep || cc->pending[i].op == COH_WRITE)
-			return false;	/* forwarded from the store buffer */
+			return false; /* forwarded from the store buffer */
 		if (cc->pending[i].done != NO_DONE) {
 			if (cc->pending[i].done > p->now) {
 				cc->wait_ps += cc->pending[i].done - p->now;
@@ -904,9 +907,11 @@ static bool access(struct coh_cpu *cc, struct coh_field *field,
 
 	l->misses++;
 	fs->misses++;
-	r = (struct coh_req){ .cpu = (uint16_t)cc->cpu, .op = (uint8_t)op,
+	r = (struct coh_req){ .cpu = (uint16_t)cc->cpu,
+			      .op = (uint8_t)op,
 			      .slot = field->slot,
-			      .posted = op != COH_RMW && !dep, .enq = now };
+			      .posted = op != COH_RMW && !dep,
+			      .enq = now };
 	line_enqueue(c, l, &r);
 	if (r.posted) {
 		SIM_BUG_ON(cc->nr_pending == COH_MAX_PENDING);
@@ -916,7 +921,7 @@ static bool access(struct coh_cpu *cc, struct coh_field *field,
 		cc->pending[cc->nr_pending].done = NO_DONE;
 		cc->nr_pending++;
 		cc->nr_posted++;
-		p->now += m->l1_hit_ps;	/* the issue slot */
+		p->now += m->l1_hit_ps; /* the issue slot */
 	} else {
 		cc->wait_start = now;
 	}
@@ -958,7 +963,7 @@ bool coh_read_cold(struct coh_cpu *cc)
 	cc->pending[cc->nr_pending].done = now + c->m->memory_ps;
 	cc->nr_pending++;
 	cc->nr_posted++;
-	p->now += c->m->l1_hit_ps;	/* the issue slot */
+	p->now += c->m->l1_hit_ps; /* the issue slot */
 	return false;
 }
 
@@ -982,8 +987,7 @@ void coh_stats_reset(struct coh *c)
 			l->fields[j].misses = 0;
 			l->fields[j].wait_ps = 0;
 			l->fields[j].nr_cpus = 0;
-			memset(l->fields[j].cpus, 0,
-			       sizeof(l->fields[j].cpus));
+			memset(l->fields[j].cpus, 0, sizeof(l->fields[j].cpus));
 		}
 	}
 	for (i = 0; i < c->nr_cpus; i++)

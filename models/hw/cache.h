@@ -121,14 +121,14 @@
 #include "sim/engine.h"
 
 #define COH_LINE_SIZE 64
-#define COH_LINE_FIELDS 16	/* distinct fields counted per line */
+#define COH_LINE_FIELDS 16 /* distinct fields counted per line */
 /*
  * Posted accesses in flight per CPU. SIM: one limit for what Skylake
  * splits between 10-12 line fill buffers (misses to distinct lines) and a
  * 56-entry store buffer (stores, merged ones too).
  */
 #define COH_MAX_PENDING 16
-#define COH_MAX_QUEUED (COH_MAX_PENDING + 2)	/* lines a CPU queues on */
+#define COH_MAX_QUEUED (COH_MAX_PENDING + 2) /* lines a CPU queues on */
 
 struct sim_trace;
 struct kprof;
@@ -143,32 +143,32 @@ enum coh_op {
 /* A field as laid out in its struct. */
 struct coh_layout_field {
 	const char *name;
-	unsigned int offset;	/* bytes from the start of the struct */
-	unsigned int size;	/* bytes */
+	unsigned int offset; /* bytes from the start of the struct */
+	unsigned int size; /* bytes */
 };
 
 struct coh_layout {
-	const char *name;	/* "page_counter" */
-	unsigned int size;	/* sizeof() */
+	const char *name; /* "page_counter" */
+	unsigned int size; /* sizeof() */
 	unsigned int nr_fields;
 	const struct coh_layout_field *fields;
 };
 
 struct coh_field_stat {
-	char name[48];		/* "counter[3].value" */
+	char name[48]; /* "counter[3].value" */
 	uint64_t ops[NR_COH_OPS];
 	uint64_t misses;
-	sim_time_t wait_ps;	/* time accesses to it queued */
-	unsigned int nr_cpus;	/* distinct CPUs that accessed it */
+	sim_time_t wait_ps; /* time accesses to it queued */
+	unsigned int nr_cpus; /* distinct CPUs that accessed it */
 	uint64_t cpus[MACHINE_MAX_CPUS / 64];
 };
 
 struct coh_req {
 	uint16_t cpu;
 	uint8_t op;
-	uint8_t slot;		/* field slot in the line */
-	uint8_t posted;		/* the CPU did not wait for it */
-	uint8_t prefetch;	/* adjacent-line prefetch, nobody waits */
+	uint8_t slot; /* field slot in the line */
+	uint8_t posted; /* the CPU did not wait for it */
+	uint8_t prefetch; /* adjacent-line prefetch, nobody waits */
 	sim_time_t enq;
 };
 
@@ -177,35 +177,35 @@ struct coh_req {
  * Invariant: @owner >= 0 implies @nr_sharers == 0.
  */
 struct coh_line {
-	uint64_t addr;		/* line address: a multiple of 64 */
-	unsigned int index;	/* creation order */
-	char name[64];		/* "<first object>+0x40" */
-	int owner;		/* CPU holding it M/E, or -1 */
-	int home;		/* home socket: the first requester's; -1 */
-	int last_to;		/* CPU the latest hand-off went to, or -1 */
+	uint64_t addr; /* line address: a multiple of 64 */
+	unsigned int index; /* creation order */
+	char name[64]; /* "<first object>+0x40" */
+	int owner; /* CPU holding it M/E, or -1 */
+	int home; /* home socket: the first requester's; -1 */
+	int last_to; /* CPU the latest hand-off went to, or -1 */
 	unsigned int nr_sharers;
-	sim_time_t free_at;	/* the hand-off being served ends */
-	sim_time_t owner_since;	/* the owner received the line */
-	bool serving;		/* a service event is scheduled */
-	bool read_batch;	/* Shared by a load: queued loads join at once */
-	sim_time_t last_done;	/* completion of the latest hand-off */
-	struct coh_req *q;	/* FIFO ring of waiting requests */
+	sim_time_t free_at; /* the hand-off being served ends */
+	sim_time_t owner_since; /* the owner received the line */
+	bool serving; /* a service event is scheduled */
+	bool read_batch; /* Shared by a load: queued loads join at once */
+	sim_time_t last_done; /* completion of the latest hand-off */
+	struct coh_req *q; /* FIFO ring of waiting requests */
 	unsigned int q_head, q_len, q_cap;
-	unsigned int q_cpus;	/* distinct CPUs queued (prefetches aside) */
-	unsigned int q_writers;	/* queued stores and RMWs (prefetches aside) */
-	int last_holder;	/* trace: holder track */
+	unsigned int q_cpus; /* distinct CPUs queued (prefetches aside) */
+	unsigned int q_writers; /* queued stores and RMWs (prefetches aside) */
+	int last_holder; /* trace: holder track */
 	sim_time_t last_holder_since;
 
 	/* statistics since the last coh_stats_reset() */
 	uint64_t ops[NR_COH_OPS];
 	uint64_t hits, misses, merged, transfers;
-	uint64_t xfer_by_dist[NR_COH_DIST + 1];	/* [NR_COH_DIST]: memory */
-	uint32_t *xfer_to;	/* [nr_cpus] transfers to each CPU, or NULL */
+	uint64_t xfer_by_dist[NR_COH_DIST + 1]; /* [NR_COH_DIST]: memory */
+	uint32_t *xfer_to; /* [nr_cpus] transfers to each CPU, or NULL */
 	sim_time_t wait_ps, busy_ps;
 	unsigned int nr_fields, cap_fields;
-	struct coh_field_stat *fields;	/* [nr_fields], grown as placed */
+	struct coh_field_stat *fields; /* [nr_fields], grown as placed */
 
-	uint64_t sharers[];	/* bitmap of nr_cpus bits */
+	uint64_t sharers[]; /* bitmap of nr_cpus bits */
 };
 
 /* A field of an object instance: its line and slot in the line's stats. */
@@ -218,7 +218,7 @@ struct coh_object {
 	char name[40];
 	uint64_t base;
 	const struct coh_layout *layout;
-	struct coh_field fields[];	/* [layout->nr_fields] */
+	struct coh_field fields[]; /* [layout->nr_fields] */
 };
 
 /*
@@ -228,25 +228,25 @@ struct coh_cpu {
 	struct coh *coh;
 	struct sim_proc *proc;
 	unsigned int cpu;
-	bool access_done;	/* a queued access completed: see coh_access() */
-	bool fence_waiting;	/* blocked until posted accesses are served */
+	bool access_done; /* a queued access completed: see coh_access() */
+	bool fence_waiting; /* blocked until posted accesses are served */
 	struct coh_line *dep_line; /* a dependent load waits for this line */
 	unsigned int nr_pending;
-	unsigned int nr_posted;	/* posted accesses in pending[], merged too */
+	unsigned int nr_posted; /* posted accesses in pending[], merged too */
 	struct {
 		struct coh_line *line;
 		uint8_t op;
-		unsigned int count;	/* accesses merged into this one */
-		sim_time_t done;	/* SIM_TIME_MAX until served */
+		unsigned int count; /* accesses merged into this one */
+		sim_time_t done; /* SIM_TIME_MAX until served */
 	} pending[COH_MAX_PENDING];
-	unsigned int nr_queued;	/* lines this CPU has requests queued on */
+	unsigned int nr_queued; /* lines this CPU has requests queued on */
 	struct {
 		struct coh_line *line;
 		unsigned int n;
 	} queued[COH_MAX_QUEUED];
-	struct kprof *prof;	/* time by kernel function, or NULL */
+	struct kprof *prof; /* time by kernel function, or NULL */
 	/* statistics */
-	sim_time_t wait_ps;	/* waiting for lines and fences */
+	sim_time_t wait_ps; /* waiting for lines and fences */
 	sim_time_t wait_start;
 };
 

@@ -51,10 +51,15 @@
 #define MACHINE_MAX_LATENCY_PS 1000000000ull /* 1 ms */
 #define PS_PER_NS 1000
 
-
 static const char *const machine_keys[] = {
-	"name",		    "description", "sockets",	"cores_per_socket",
-	"threads_per_core", "cores_per_llc", "numbering", "latencies",
+	"name",
+	"description",
+	"sockets",
+	"cores_per_socket",
+	"threads_per_core",
+	"cores_per_llc",
+	"numbering",
+	"latencies",
 	"coherence",
 };
 
@@ -69,11 +74,7 @@ static const char *const handoff_names[] = {
 };
 
 static const char *const coherence_keys[] = {
-	"handoff",
-	"hold",
-	"occupancy",
-	"adjacent_line_prefetch",
-	"service_cv",
+	"handoff", "hold", "occupancy", "adjacent_line_prefetch", "service_cv",
 };
 
 static const char *const latency_entry_keys[] = { "ns", "source" };
@@ -185,10 +186,10 @@ static int expect_entry(const struct scenario_node *entry, const char *key,
 {
 	if (scenario_kind(entry) == SCENARIO_MAP)
 		return 0;
-	scenario_error(err, entry,
-		       "expected a map {%s: NUMBER, source: \"...\"}, found '%s'",
-		       key,
-		       scenario_scalar(entry) ? scenario_scalar(entry) : "a list");
+	scenario_error(
+		err, entry,
+		"expected a map {%s: NUMBER, source: \"...\"}, found '%s'", key,
+		scenario_scalar(entry) ? scenario_scalar(entry) : "a list");
 	return -1;
 }
 
@@ -217,7 +218,8 @@ static bool latency_needed(const struct machine *m, enum machine_latency i,
 {
 	switch (i) {
 	case LAT_XFER_SMT:
-		snprintf(why, len, "a machine with %u threads per core needs it",
+		snprintf(why, len,
+			 "a machine with %u threads per core needs it",
 			 m->threads_per_core);
 		return m->threads_per_core > 1;
 	case LAT_XFER_LLC:
@@ -240,7 +242,7 @@ static bool latency_needed(const struct machine *m, enum machine_latency i,
 	case LAT_XFER_PER_WAITER:
 	case LAT_IRQ_SAVE_RESTORE:
 		why[0] = '\0';
-		return false;	/* optional: see load_latencies() */
+		return false; /* optional: see load_latencies() */
 	default:
 		why[0] = '\0';
 		return true;
@@ -310,9 +312,8 @@ static int load_latencies(struct machine *m, const struct scenario_node *map,
 	m->upgrade_ps[COH_DIST_SMT] = ps[LAT_XFER_SMT];
 	m->upgrade_ps[COH_DIST_LLC] = ps[LAT_UPGRADE_LLC];
 	/* SIM: another CCX is priced like a transfer, unless no CCX split */
-	m->upgrade_ps[COH_DIST_DIE] = present[LAT_XFER_DIE] ?
-					      ps[LAT_XFER_DIE] :
-					      ps[LAT_UPGRADE_LLC];
+	m->upgrade_ps[COH_DIST_DIE] =
+		present[LAT_XFER_DIE] ? ps[LAT_XFER_DIE] : ps[LAT_UPGRADE_LLC];
 	m->upgrade_ps[COH_DIST_SOCKET] = ps[LAT_UPGRADE_SOCKET];
 	m->inval_per_sharer_ps = ps[LAT_INVAL_PER_SHARER];
 	m->conflict_local_ps = ps[LAT_CONFLICT_LOCAL];
@@ -465,13 +466,13 @@ static int load_topology(struct machine *m, const struct scenario_node *node,
 		return -1;
 	}
 	if (sockets * cores * threads > MACHINE_MAX_CPUS) {
-		scenario_error(err, node,
-			       "%llu sockets x %llu cores x %llu threads is %llu CPUs; at most %u are supported",
-			       (unsigned long long)sockets,
-			       (unsigned long long)cores,
-			       (unsigned long long)threads,
-			       (unsigned long long)(sockets * cores * threads),
-			       MACHINE_MAX_CPUS);
+		scenario_error(
+			err, node,
+			"%llu sockets x %llu cores x %llu threads is %llu CPUs; at most %u are supported",
+			(unsigned long long)sockets, (unsigned long long)cores,
+			(unsigned long long)threads,
+			(unsigned long long)(sockets * cores * threads),
+			MACHINE_MAX_CPUS);
 		return -1;
 	}
 	m->sockets = sockets;

@@ -32,10 +32,10 @@
 #define MACHINE_MAX_CPUS 1024
 
 enum coh_dist {
-	COH_DIST_SELF,	 /* the same CPU */
-	COH_DIST_SMT,	 /* SMT sibling: same core */
-	COH_DIST_LLC,	 /* another core sharing the last-level cache */
-	COH_DIST_DIE,	 /* same socket, another LLC domain (AMD CCX) */
+	COH_DIST_SELF, /* the same CPU */
+	COH_DIST_SMT, /* SMT sibling: same core */
+	COH_DIST_LLC, /* another core sharing the last-level cache */
+	COH_DIST_DIE, /* same socket, another LLC domain (AMD CCX) */
 	COH_DIST_SOCKET, /* another socket */
 	NR_COH_DIST,
 };
@@ -63,9 +63,9 @@ enum coh_handoff {
  */
 struct machine_cpu {
 	unsigned int socket;
-	unsigned int core;	/* global core number, 0..sockets*cores-1 */
-	unsigned int llc;	/* global LLC-domain number */
-	unsigned int thread;	/* 0..threads_per_core-1 */
+	unsigned int core; /* global core number, 0..sockets*cores-1 */
+	unsigned int llc; /* global LLC-domain number */
+	unsigned int thread; /* 0..threads_per_core-1 */
 };
 
 /*
@@ -74,40 +74,40 @@ struct machine_cpu {
 struct machine {
 	char name[64];
 	unsigned int sockets, cores_per_socket, threads_per_core;
-	unsigned int cores_per_llc;	/* == cores_per_socket unless CCXs */
+	unsigned int cores_per_llc; /* == cores_per_socket unless CCXs */
 	unsigned int nr_cpus;
 	enum machine_numbering numbering;
-	struct machine_cpu *cpus;	/* [nr_cpus] */
+	struct machine_cpu *cpus; /* [nr_cpus] */
 
-	uint64_t l1_hit_ps;		/* load hit in the own L1 */
+	uint64_t l1_hit_ps; /* load hit in the own L1 */
 	/*
 	 * SIM: read by nothing yet. Lines are never evicted, so a line no
 	 * core holds is a cold one, served from memory; llc_hit is kept for
 	 * when capacity is modelled.
 	 */
 	uint64_t llc_hit_ps;
-	uint64_t memory_ps;		/* first touch of a cold line: DRAM */
-	uint64_t rmw_local_ps;		/* locked RMW on an owned line */
-	uint64_t xfer_ps[NR_COH_DIST];	/* line transfer by distance class;
+	uint64_t memory_ps; /* first touch of a cold line: DRAM */
+	uint64_t rmw_local_ps; /* locked RMW on an owned line */
+	uint64_t xfer_ps[NR_COH_DIST]; /* line transfer by distance class;
 					 * [COH_DIST_SOCKET]: the line homed
 					 * at the holder's socket */
 	uint64_t xfer_socket_remote_home_ps; /* across sockets, the line
 					      * homed elsewhere */
 	uint64_t upgrade_ps[NR_COH_DIST]; /* Shared -> Modified by a sharer,
 					   * by the farthest other sharer */
-	uint64_t inval_per_sharer_ps;	/* each extra sharer to invalidate */
+	uint64_t inval_per_sharer_ps; /* each extra sharer to invalidate */
 	/* a third CPU queued at a hand-off: requester on the home socket */
 	uint64_t conflict_local_ps;
-	uint64_t conflict_remote_ps;	/* ... requester on another socket */
-	uint64_t xfer_per_waiter_ps;	/* legacy: growth per queued CPU */
-	uint64_t irq_save_restore_ps;	/* local_irq_save() + _restore() */
+	uint64_t conflict_remote_ps; /* ... requester on another socket */
+	uint64_t xfer_per_waiter_ps; /* legacy: growth per queued CPU */
+	uint64_t irq_save_restore_ps; /* local_irq_save() + _restore() */
 	/* occupancy of a hand-off as a fraction of its latency, in 1/1024 */
 	unsigned int occupancy_1024;
 	/* coefficient of variation of a hand-off's service time, in 1/1024 */
 	unsigned int service_cv_1024;
 	enum coh_handoff handoff;
-	uint64_t hold_ps;		/* COH_HANDOFF_HOLD window */
-	bool adjacent_line_prefetch;	/* 128-byte pairs interfere */
+	uint64_t hold_ps; /* COH_HANDOFF_HOLD window */
+	bool adjacent_line_prefetch; /* 128-byte pairs interfere */
 };
 
 /*

@@ -18,14 +18,13 @@
 
 static const char *const memcg_names[] = { "enabled", "disabled" };
 static const char *const layout_names[] = { "v6.0", "v6.1", "custom",
-					     "pahole" };
+					    "pahole" };
 static const char *const protected_names[] = { "always", "if_changed" };
 static const char *const kmem_names[] = { "off", "pages", "objects" };
 static const char *const threshold_names[] = { "global", "per_memcg" };
 static const char *const local_names[] = { "percpu_sum", "aggregated" };
 static const char *const sk_reclaim_names[] = { "page", "quantum" };
-static const char *const stats_atomic_names[] = { "always",
-						  "below_threshold" };
+static const char *const stats_atomic_names[] = { "always", "below_threshold" };
 static const char *const stats_version_names[] = { "v6.0", "v6.6", "v6.8" };
 static const char *const parent_walk_names[] = { "statc_parent",
 						 "parent_mem_cgroup" };
@@ -41,8 +40,9 @@ static int custom_layout_load(struct kernel_config *k,
 	uint64_t v;
 
 	if (!m) {
-		scenario_error(err, scenario_get(n, "page_counter_layout"),
-			       "'page_counter_layout: custom' needs 'page_counter_offsets', a map of every member to its byte offset");
+		scenario_error(
+			err, scenario_get(n, "page_counter_layout"),
+			"'page_counter_layout: custom' needs 'page_counter_offsets', a map of every member to its byte offset");
 		return -1;
 	}
 	if (scenario_kind(m) != SCENARIO_MAP) {
@@ -64,7 +64,7 @@ static int custom_layout_load(struct kernel_config *k,
 	l->align = 8;
 	for (i = 0; i < NR_PC_MEMBERS; i++)
 		if (l->offset[i] % 64 == 0 && l->offset[i] && i != PC_USAGE)
-			l->align = 64;	/* SIM: a member on a line boundary
+			l->align = 64; /* SIM: a member on a line boundary
 					 * past the first means padding */
 	if (l->align == 64)
 		l->size = (l->size + 63) / 64 * 64;
@@ -86,8 +86,9 @@ static int pahole_layout_load(struct kernel_config *k,
 	int ret;
 
 	if (!f || scenario_kind(f) != SCENARIO_SCALAR) {
-		scenario_error(err, f ? f : scenario_get(n, "page_counter_layout"),
-			       "'page_counter_layout: pahole' needs 'page_counter_pahole: FILE', the output of pahole -C page_counter");
+		scenario_error(
+			err, f ? f : scenario_get(n, "page_counter_layout"),
+			"'page_counter_layout: pahole' needs 'page_counter_pahole: FILE', the output of pahole -C page_counter");
 		return -1;
 	}
 	name = scenario_scalar(f);
@@ -129,10 +130,12 @@ static int layout_load(struct kernel_config *k, const struct scenario_node *n,
 		return pahole_layout_load(k, n, err);
 	if (scenario_get(n, "page_counter_offsets") ||
 	    scenario_get(n, "page_counter_pahole")) {
-		scenario_error(err, scenario_get(n, "page_counter_offsets") ?
-					    scenario_get(n, "page_counter_offsets") :
-					    scenario_get(n, "page_counter_pahole"),
-			       "only used with 'page_counter_layout: custom' or 'pahole'");
+		scenario_error(
+			err,
+			scenario_get(n, "page_counter_offsets") ?
+				scenario_get(n, "page_counter_offsets") :
+				scenario_get(n, "page_counter_pahole"),
+			"only used with 'page_counter_layout: custom' or 'pahole'");
 		return -1;
 	}
 	return 0;
@@ -142,26 +145,22 @@ static int layout_load(struct kernel_config *k, const struct scenario_node *n,
  * KEY_MEMBER() - where a key's value goes: the member's offset and size.
  * Every enum member is written as an unsigned int (checked below).
  */
-#define KEY_MEMBER(m)                                   \
-	.offset = offsetof(struct kernel_config, m),    \
+#define KEY_MEMBER(m)                                \
+	.offset = offsetof(struct kernel_config, m), \
 	.size = sizeof(((struct kernel_config *)0)->m)
 #define KEY_NAMES(a) .names = (a), .nr_names = ARRAY_SIZE(a)
 /* The same default at every stats_version. */
 #define KEY_DEF(v) .def = { (v), (v), (v) }
 
-_Static_assert(sizeof(enum kernel_pc_layout) == sizeof(unsigned int) &&
-		       sizeof(enum kernel_protected_update) ==
-			       sizeof(unsigned int) &&
-		       sizeof(enum kernel_kmem) == sizeof(unsigned int) &&
-		       sizeof(enum kernel_flush_threshold) ==
-			       sizeof(unsigned int) &&
-		       sizeof(enum kernel_stats_atomic) ==
-			       sizeof(unsigned int) &&
-		       sizeof(enum kernel_local_stats) ==
-			       sizeof(unsigned int) &&
-		       sizeof(enum kernel_stats_version) ==
-			       sizeof(unsigned int),
-	       "kernel_key_store() writes enums as unsigned int");
+_Static_assert(
+	sizeof(enum kernel_pc_layout) == sizeof(unsigned int) &&
+		sizeof(enum kernel_protected_update) == sizeof(unsigned int) &&
+		sizeof(enum kernel_kmem) == sizeof(unsigned int) &&
+		sizeof(enum kernel_flush_threshold) == sizeof(unsigned int) &&
+		sizeof(enum kernel_stats_atomic) == sizeof(unsigned int) &&
+		sizeof(enum kernel_local_stats) == sizeof(unsigned int) &&
+		sizeof(enum kernel_stats_version) == sizeof(unsigned int),
+	"kernel_key_store() writes enums as unsigned int");
 
 /* MEMCG_NR_STAT: the node items, then the 7 memcg_stat_items of v6.x. */
 static uint64_t memcg_stat_items_default(const struct kernel_config *k)
@@ -423,8 +422,7 @@ const char *kernel_key_type_name(const struct kernel_key *key)
 	return names[key->type];
 }
 
-static size_t join_names(const struct kernel_key *key, char *buf,
-			 size_t size)
+static size_t join_names(const struct kernel_key *key, char *buf, size_t size)
 {
 	size_t len = 0;
 	unsigned int i;
@@ -537,10 +535,11 @@ static int kernel_key_load(struct kernel_config *k,
 				 &v, err))
 			return -1;
 		if (key->multiple && v % key->multiple) {
-			scenario_error(err, scenario_get(n, key->name),
-				       "'%s' must be a multiple of %u, found %llu",
-				       key->name, key->multiple,
-				       (unsigned long long)v);
+			scenario_error(
+				err, scenario_get(n, key->name),
+				"'%s' must be a multiple of %u, found %llu",
+				key->name, key->multiple,
+				(unsigned long long)v);
 			return -1;
 		}
 		break;
@@ -563,14 +562,14 @@ static int kernel_key_load(struct kernel_config *k,
 		break;
 	case KEY_MAP:
 	case KEY_FILE:
-		return 0;	/* read by the key that needs them */
+		return 0; /* read by the key that needs them */
 	}
 	kernel_key_store(k, key, v);
 	return key->check ? key->check(k, n, err) : 0;
 }
 
 static const struct scenario_node *key_or_map(const struct scenario_node *n,
-					     const char *key)
+					      const char *key)
 {
 	const struct scenario_node *v = scenario_get(n, key);
 
@@ -586,18 +585,20 @@ static int stats_sizes_check(const struct kernel_config *k,
 	unsigned int need = k->stats_version == STATS_V6_0 ? 21 : 9;
 
 	if (k->memcg_event_items < need) {
-		scenario_error(err, key_or_map(n, "memcg_event_items"),
-			       "'memcg_event_items' must be at least %u for stats_version %s (PGFAULT is event %u), found %u",
-			       need, stats_version_names[k->stats_version],
-			       need - 1, k->memcg_event_items);
+		scenario_error(
+			err, key_or_map(n, "memcg_event_items"),
+			"'memcg_event_items' must be at least %u for stats_version %s (PGFAULT is event %u), found %u",
+			need, stats_version_names[k->stats_version], need - 1,
+			k->memcg_event_items);
 		return -1;
 	}
 	/* MEMCG_KMEM is the fifth memcg_stat_item after the node items */
 	if (k->memcg_stat_items < k->lruvec_stat_items + 5) {
-		scenario_error(err, key_or_map(n, "memcg_stat_items"),
-			       "'memcg_stat_items' (MEMCG_NR_STAT) must be at least %u: the %u node items, then the memcg items up to MEMCG_KMEM; found %u",
-			       k->lruvec_stat_items + 5, k->lruvec_stat_items,
-			       k->memcg_stat_items);
+		scenario_error(
+			err, key_or_map(n, "memcg_stat_items"),
+			"'memcg_stat_items' (MEMCG_NR_STAT) must be at least %u: the %u node items, then the memcg items up to MEMCG_KMEM; found %u",
+			k->lruvec_stat_items + 5, k->lruvec_stat_items,
+			k->memcg_stat_items);
 		return -1;
 	}
 	return 0;
@@ -663,7 +664,7 @@ static int cgroup_parent_path(const char *path, char *parent, size_t size)
 		return -1;
 	len = (size_t)(slash - path);
 	if (len == 0)
-		len = 1;	/* the parent is the root */
+		len = 1; /* the parent is the root */
 	if (len >= size)
 		return -1;
 	memcpy(parent, path, len);
@@ -687,9 +688,10 @@ static int cgroup_load_one(struct cgroup_tree *t, const struct scenario_node *n,
 	char parent[128];
 
 	if (!cgroup_path_ok(path) || strlen(path) >= sizeof(cg->path)) {
-		scenario_error(err, n,
-			       "expected a cgroup path like /top/leaf, found '%s'",
-			       path);
+		scenario_error(
+			err, n,
+			"expected a cgroup path like /top/leaf, found '%s'",
+			path);
 		return -1;
 	}
 	if (cgroup_find(t, path) >= 0) {
@@ -699,18 +701,21 @@ static int cgroup_load_one(struct cgroup_tree *t, const struct scenario_node *n,
 	cgroup_parent_path(path, parent, sizeof(parent));
 	cg->parent = cgroup_find(t, parent);
 	if (cg->parent < 0) {
-		scenario_error(err, n,
-			       "the parent '%s' of cgroup '%s' is not listed before it",
-			       parent, path);
+		scenario_error(
+			err, n,
+			"the parent '%s' of cgroup '%s' is not listed before it",
+			parent, path);
 		return -1;
 	}
 	snprintf(cg->path, sizeof(cg->path), "%s", path);
 	if (scenario_kind(n) == SCENARIO_SCALAR && !*scenario_scalar(n))
-		goto out;	/* "/top:" with no settings */
+		goto out; /* "/top:" with no settings */
 	if (scenario_check_keys(n, cgroup_keys, ARRAY_SIZE(cgroup_keys), err))
 		return -1;
-	if (scenario_size(n, "memory.min", false, 0, UINT64_MAX, &cg->min, err) ||
-	    scenario_size(n, "memory.low", false, 0, UINT64_MAX, &cg->low, err) ||
+	if (scenario_size(n, "memory.min", false, 0, UINT64_MAX, &cg->min,
+			  err) ||
+	    scenario_size(n, "memory.low", false, 0, UINT64_MAX, &cg->low,
+			  err) ||
 	    scenario_size(n, "memory.high", false, UINT64_MAX, UINT64_MAX,
 			  &cg->high, err) ||
 	    scenario_size(n, "memory.max", false, UINT64_MAX, UINT64_MAX,
@@ -740,7 +745,7 @@ static size_t cgroup_range(const char *key, char *prefix, size_t size,
 	    open[used] != '\0' || (size_t)(open - key) >= size)
 		return 0;
 	if (b < a || b - a >= (unsigned long)CGROUP_MAX * 4)
-		return SIZE_MAX;	/* empty, or far too many */
+		return SIZE_MAX; /* empty, or far too many */
 	memcpy(prefix, key, (size_t)(open - key));
 	prefix[open - key] = '\0';
 	*first = a;
@@ -764,9 +769,10 @@ int cgroup_tree_load(struct cgroup_tree *t, const struct scenario_node *root,
 		count = cgroup_range(scenario_key(n, i), prefix, sizeof(prefix),
 				     &first);
 		if (count == SIZE_MAX) {
-			scenario_error(err, scenario_item(n, i),
-				       "cgroup range '%s': expected [FIRST-LAST] with FIRST <= LAST and at most %d cgroups",
-				       scenario_key(n, i), CGROUP_MAX - 1);
+			scenario_error(
+				err, scenario_item(n, i),
+				"cgroup range '%s': expected [FIRST-LAST] with FIRST <= LAST and at most %d cgroups",
+				scenario_key(n, i), CGROUP_MAX - 1);
 			return -1;
 		}
 		total += count ? count : 1;
@@ -795,7 +801,8 @@ int cgroup_tree_load(struct cgroup_tree *t, const struct scenario_node *root,
 			else
 				snprintf(path, sizeof(path), "%s",
 					 scenario_key(n, i));
-			if (cgroup_load_one(t, scenario_item(n, i), path, err)) {
+			if (cgroup_load_one(t, scenario_item(n, i), path,
+					    err)) {
 				cgroup_tree_destroy(t);
 				return -1;
 			}

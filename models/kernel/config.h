@@ -32,8 +32,8 @@
 enum kernel_pc_layout {
 	PC_LAYOUT_V6_0,
 	PC_LAYOUT_V6_1,
-	PC_LAYOUT_CUSTOM,	/* page_counter_offsets: {member: offset} */
-	PC_LAYOUT_PAHOLE,	/* page_counter_pahole: FILE */
+	PC_LAYOUT_CUSTOM, /* page_counter_offsets: {member: offset} */
+	PC_LAYOUT_PAHOLE, /* page_counter_pahole: FILE */
 };
 enum kernel_protected_update { PROTECTED_ALWAYS, PROTECTED_IF_CHANGED };
 enum kernel_kmem { KMEM_OFF, KMEM_PAGES, KMEM_OBJECTS };
@@ -47,15 +47,16 @@ enum kernel_local_stats { LOCAL_PERCPU_SUM, LOCAL_AGGREGATED };
 enum kernel_stats_version { STATS_V6_0, STATS_V6_6, STATS_V6_8 };
 
 struct kernel_config {
-	bool memcg_disabled;			/* cgroup_disable=memory */
-	unsigned int charge_batch;		/* MEMCG_CHARGE_BATCH */
-	unsigned int stock_memcgs;		/* memcgs per CPU stock */
+	bool memcg_disabled; /* cgroup_disable=memory */
+	unsigned int charge_batch; /* MEMCG_CHARGE_BATCH */
+	unsigned int stock_memcgs; /* memcgs per CPU stock */
 	enum kernel_pc_layout page_counter_layout;
-	struct page_counter_layout pc_layout;	/* custom or pahole */
-	int memory_offset;		/* &memcg->memory % 64; -1: by layout */
-	unsigned int cgroup_version;	/* 1 (legacy) or 2 */
-	uint64_t reclaim_ps;		/* reclaim cost per page reclaimed */
-	unsigned int sk_reclaim;	/* enum sk_reclaim_policy (models/kernel/sock.h) */
+	struct page_counter_layout pc_layout; /* custom or pahole */
+	int memory_offset; /* &memcg->memory % 64; -1: by layout */
+	unsigned int cgroup_version; /* 1 (legacy) or 2 */
+	uint64_t reclaim_ps; /* reclaim cost per page reclaimed */
+	unsigned int
+		sk_reclaim; /* enum sk_reclaim_policy (models/kernel/sock.h) */
 	enum kernel_protected_update protected_usage_update;
 	enum kernel_kmem kmem_accounting;
 	enum kernel_flush_threshold stats_flush_threshold;
@@ -68,37 +69,37 @@ struct kernel_config {
 	 * on its own wins.
 	 */
 	enum kernel_stats_version stats_version;
-	unsigned int lruvec_stat_items;	/* NR_VM_NODE_STAT_ITEMS */
-	unsigned int memcg_stat_items;	/* MEMCG_NR_STAT */
-	unsigned int memcg_event_items;	/* NR_VM_EVENT_ITEMS / NR_MEMCG_EVENTS */
-	bool stats_flush_skip;		/* one flusher, the others skip */
-	bool stats_parent_walk_memcg;	/* per_memcg before 9cee7e8ef3e3 */
+	unsigned int lruvec_stat_items; /* NR_VM_NODE_STAT_ITEMS */
+	unsigned int memcg_stat_items; /* MEMCG_NR_STAT */
+	unsigned int memcg_event_items; /* NR_VM_EVENT_ITEMS / NR_MEMCG_EVENTS */
+	bool stats_flush_skip; /* one flusher, the others skip */
+	bool stats_parent_walk_memcg; /* per_memcg before 9cee7e8ef3e3 */
 };
 
 #define CGROUP_MAX 4096
-#define MEMCG_STOCK_MAX 8	/* stock_memcgs: later kernels cache 7 */
+#define MEMCG_STOCK_MAX 8 /* stock_memcgs: later kernels cache 7 */
 
 struct cgroup_config {
 	char path[128];
-	int parent;			/* index, -1 for the root */
-	uint64_t min, low, high, max;	/* bytes; max = UINT64_MAX */
-	uint64_t reclaimable;		/* bytes reclaim can free */
+	int parent; /* index, -1 for the root */
+	uint64_t min, low, high, max; /* bytes; max = UINT64_MAX */
+	uint64_t reclaimable; /* bytes reclaim can free */
 };
 
 struct cgroup_tree {
 	unsigned int nr;
-	struct cgroup_config *cg;	/* [0] is the root "/" */
+	struct cgroup_config *cg; /* [0] is the root "/" */
 };
 
 #define NR_STATS_VERSIONS 3
 
 enum kernel_key_type {
-	KEY_U32,	/* an integer, stored in an unsigned or int member */
-	KEY_BOOL,	/* true or false */
-	KEY_ENUM,	/* one of @names, stored as its index */
-	KEY_TIME,	/* a duration in ns (or with a unit), stored in ps */
-	KEY_MAP,	/* read by another key's @check (page_counter_offsets) */
-	KEY_FILE,	/* read by another key's @check (page_counter_pahole) */
+	KEY_U32, /* an integer, stored in an unsigned or int member */
+	KEY_BOOL, /* true or false */
+	KEY_ENUM, /* one of @names, stored as its index */
+	KEY_TIME, /* a duration in ns (or with a unit), stored in ps */
+	KEY_MAP, /* read by another key's @check (page_counter_offsets) */
+	KEY_FILE, /* read by another key's @check (page_counter_pahole) */
 };
 
 /**
@@ -150,8 +151,7 @@ const struct kernel_key *kernel_key_find(const char *name);
  */
 const char *kernel_key_type_name(const struct kernel_key *key);
 void kernel_key_range(const struct kernel_key *key, char *buf, size_t size);
-void kernel_key_default(const struct kernel_key *key, char *buf,
-			size_t size);
+void kernel_key_default(const struct kernel_key *key, char *buf, size_t size);
 
 /* Linux v6.0's, as a scenario without `kernel:` gets them. */
 void kernel_config_defaults(struct kernel_config *k);

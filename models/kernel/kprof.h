@@ -26,11 +26,11 @@
 #include "sim/engine.h"
 
 enum kprof_fn {
-	KF_OTHER,		/* outside every modelled function */
-	KF_IDLE,		/* waiting for work (a message, a peer) */
-	KF_WORK_SEND,		/* workload: sender's non-memcg work */
-	KF_WORK_RECV,		/* workload: receiver's non-memcg work */
-	KF_WORK,		/* workload: other non-memcg work */
+	KF_OTHER, /* outside every modelled function */
+	KF_IDLE, /* waiting for work (a message, a peer) */
+	KF_WORK_SEND, /* workload: sender's non-memcg work */
+	KF_WORK_RECV, /* workload: receiver's non-memcg work */
+	KF_WORK, /* workload: other non-memcg work */
 	KF_try_charge_memcg,
 	KF_consume_stock,
 	KF_refill_stock,
@@ -40,7 +40,7 @@ enum kprof_fn {
 	KF_page_counter_uncharge,
 	KF_page_counter_cancel,
 	KF_propagate_protected_usage,
-	KF_try_charge_memcg_high,	/* its memory.high check loop */
+	KF_try_charge_memcg_high, /* its memory.high check loop */
 	KF_try_to_free_mem_cgroup_pages,
 	KF_mem_cgroup_charge_skmem,
 	KF_mem_cgroup_uncharge_skmem,
@@ -71,8 +71,8 @@ const char *kprof_name(enum kprof_fn fn);
 
 struct kprof_fn_stat {
 	uint64_t calls;
-	sim_time_t self_ps;	/* time with the function on top */
-	sim_time_t total_ps;	/* time from entry to return */
+	sim_time_t self_ps; /* time with the function on top */
+	sim_time_t total_ps; /* time from entry to return */
 };
 
 /*
@@ -86,7 +86,7 @@ struct kprof {
 		uint8_t fn;
 		sim_time_t start;
 	} stack[KPROF_DEPTH];
-	sim_time_t mark;	/* time charged up to here */
+	sim_time_t mark; /* time charged up to here */
 	struct kprof_fn_stat fn[NR_KPROF_FNS];
 };
 
@@ -98,14 +98,14 @@ void kprof_reset(struct kprof *k, sim_time_t now);
 void kprof_settle(struct kprof *k, sim_time_t now);
 
 /* For model code: @k may be NULL (no profile kept). */
-#define KPROF_ENTER(k, id, now)                         \
-	do {                                            \
-		if (k)                                  \
-			kprof_enter((k), (id), (now));  \
+#define KPROF_ENTER(k, id, now)                        \
+	do {                                           \
+		if (k)                                 \
+			kprof_enter((k), (id), (now)); \
 	} while (0)
-#define KPROF_EXIT(k, now)                  \
-	do {                                \
-		if (k)                      \
+#define KPROF_EXIT(k, now)                      \
+	do {                                    \
+		if (k)                          \
 			kprof_exit((k), (now)); \
 	} while (0)
 

@@ -109,7 +109,7 @@ enum memcg_member {
 
 struct obj_cgroup {
 	struct mem_cgroup *memcg;
-	long nr_charged_bytes;		/* atomic_t */
+	long nr_charged_bytes; /* atomic_t */
 	struct coh_object *obj;
 };
 
@@ -122,14 +122,14 @@ struct obj_cgroup {
  */
 enum memcg_stat_sim {
 	/* enum node_stat_item: memcg and per-node lruvec counters */
-	SIM_NR_INACTIVE_ANON,	/* NR_LRU_BASE + LRU_INACTIVE_ANON */
+	SIM_NR_INACTIVE_ANON, /* NR_LRU_BASE + LRU_INACTIVE_ANON */
 	SIM_NR_ANON_MAPPED,
 	/* enum memcg_stat_item: memcg counters only */
 	SIM_MEMCG_SOCK,
 	SIM_MEMCG_KMEM,
 	NR_SIM_STATE,
 };
-#define NR_SIM_NODE_ITEMS 2	/* the first ones above */
+#define NR_SIM_NODE_ITEMS 2 /* the first ones above */
 
 enum memcg_event_sim { SIM_PGPGIN, SIM_PGPGOUT, SIM_PGFAULT, NR_SIM_EVENTS };
 
@@ -142,21 +142,21 @@ struct lruvec_stats_percpu {
 
 /* memcg->vmstats_percpu, one CPU's copy; made on first use */
 struct memcg_vmstats_percpu {
-	unsigned int stats_updates;	/* v6.8: this CPU's pending count */
+	unsigned int stats_updates; /* v6.8: this CPU's pending count */
 	long state[NR_SIM_STATE];
 	long events[NR_SIM_EVENTS];
 	long state_prev[NR_SIM_STATE];
 	long events_prev[NR_SIM_EVENTS];
-	unsigned long nr_page_events;		/* memcg_check_events() */
-	unsigned long targets[2];		/* MEM_CGROUP_NTARGETS */
+	unsigned long nr_page_events; /* memcg_check_events() */
+	unsigned long targets[2]; /* MEM_CGROUP_NTARGETS */
 	struct coh_object *obj;
-	struct lruvec_stats_percpu *lruvec;	/* [nr_nodes] */
+	struct lruvec_stats_percpu *lruvec; /* [nr_nodes] */
 };
 
 /* mem_cgroup_per_node->lruvec_stats */
 struct lruvec_stats {
 	long state[NR_SIM_NODE_ITEMS];
-	long state_local[NR_SIM_NODE_ITEMS];	/* v6.6 on */
+	long state_local[NR_SIM_NODE_ITEMS]; /* v6.6 on */
 	long state_pending[NR_SIM_NODE_ITEMS];
 	struct coh_object *obj;
 };
@@ -165,11 +165,11 @@ struct lruvec_stats {
 struct memcg_vmstats {
 	long state[NR_SIM_STATE];
 	long events[NR_SIM_EVENTS];
-	long state_local[NR_SIM_STATE];		/* v6.6 on */
+	long state_local[NR_SIM_STATE]; /* v6.6 on */
 	long events_local[NR_SIM_EVENTS];
 	long state_pending[NR_SIM_STATE];
 	long events_pending[NR_SIM_EVENTS];
-	long stats_updates;			/* v6.8 atomic64_t */
+	long stats_updates; /* v6.8 atomic64_t */
 	struct coh_object *obj;
 };
 
@@ -196,8 +196,8 @@ struct stat_layout {
 };
 
 struct mem_cgroup {
-	struct mem_cgroup *parent;	/* css.parent */
-	unsigned int id;		/* index in the scenario's cgroups */
+	struct mem_cgroup *parent; /* css.parent */
+	unsigned int id; /* index in the scenario's cgroups */
 	const char *path;
 	struct page_counter memory;
 	/*
@@ -205,21 +205,21 @@ struct mem_cgroup {
 	 * try_charge_memcg()'s memory.high check; no swap is charged.
 	 */
 	struct page_counter swap;
-	struct page_counter kmem;	/* v1 only */
-	unsigned long socket_pressure;	/* SIM: never set (no vmpressure) */
+	struct page_counter kmem; /* v1 only */
+	unsigned long socket_pressure; /* SIM: never set (no vmpressure) */
 	struct obj_cgroup objcg;
-	uint64_t reclaimable;		/* pages reclaim may free */
+	uint64_t reclaimable; /* pages reclaim may free */
 
 	/* SIM: where it lives and what happened to it */
 	struct coh_object *obj;
 	struct {
 		struct coh_field *parent, *id, *socket_pressure;
-	} coh;				/* for the compat macros */
+	} coh; /* for the compat macros */
 	struct memcg_vmstats vmstats;
-	struct lruvec_stats *lruvec_stats;	/* [nr_nodes] */
-	struct memcg_vmstats_percpu **vmstats_percpu;	/* [nr_cpus] */
+	struct lruvec_stats *lruvec_stats; /* [nr_nodes] */
+	struct memcg_vmstats_percpu **vmstats_percpu; /* [nr_cpus] */
 	struct memcg_stats_truth truth;
-	long sock_pages;		/* MEMCG_SOCK */
+	long sock_pages; /* MEMCG_SOCK */
 	uint64_t nr_reclaimed, nr_failed;
 };
 
@@ -230,7 +230,7 @@ struct mem_cgroup {
  * share the line and, here, one field per member.
  */
 struct memcg_stock_pcp {
-	struct mem_cgroup *cached[MEMCG_STOCK_MAX];	/* never the root */
+	struct mem_cgroup *cached[MEMCG_STOCK_MAX]; /* never the root */
 	unsigned int nr_pages[MEMCG_STOCK_MAX];
 	struct obj_cgroup *cached_objcg;
 	unsigned int nr_bytes;
@@ -239,27 +239,27 @@ struct memcg_stock_pcp {
 	struct {
 		struct coh_field *cached, *nr_pages, *cached_objcg, *nr_bytes;
 	} coh;
-	unsigned int evict;		/* SIM: next slot to evict */
+	unsigned int evict; /* SIM: next slot to evict */
 };
 
 /* What the charge paths did, for the report. */
 struct memcg_counts {
-	uint64_t charges;		/* try_charge_memcg() calls */
-	uint64_t stock_hits;		/* served by consume_stock() */
-	uint64_t pc_try_charges;	/* page_counter_try_charge() calls */
-	uint64_t pc_uncharges;		/* page_counter_uncharge() calls */
-	uint64_t drains;		/* drain_stock() with pages */
-	uint64_t failures;		/* -ENOMEM */
-	uint64_t reclaimed;		/* pages */
-	uint64_t uncharges;		/* uncharge calls of any path */
+	uint64_t charges; /* try_charge_memcg() calls */
+	uint64_t stock_hits; /* served by consume_stock() */
+	uint64_t pc_try_charges; /* page_counter_try_charge() calls */
+	uint64_t pc_uncharges; /* page_counter_uncharge() calls */
+	uint64_t drains; /* drain_stock() with pages */
+	uint64_t failures; /* -ENOMEM */
+	uint64_t reclaimed; /* pages */
+	uint64_t uncharges; /* uncharge calls of any path */
 	/* statistics */
-	uint64_t stats_atomics;		/* RMWs on flush-threshold counters */
-	uint64_t flushed_cpus;		/* (memcg, CPU) pairs flushed */
-	uint64_t flushes;		/* do_flush_stats() that flushed */
-	uint64_t flushes_skipped;	/* ... that found one ongoing */
-	uint64_t stat_reads;		/* memory.stat reads */
-	uint64_t error_reads;		/* counters checked against truth */
-	double error_sum, error_max;	/* pages (events: counts) */
+	uint64_t stats_atomics; /* RMWs on flush-threshold counters */
+	uint64_t flushed_cpus; /* (memcg, CPU) pairs flushed */
+	uint64_t flushes; /* do_flush_stats() that flushed */
+	uint64_t flushes_skipped; /* ... that found one ongoing */
+	uint64_t stat_reads; /* memory.stat reads */
+	uint64_t error_reads; /* counters checked against truth */
+	double error_sum, error_max; /* pages (events: counts) */
 };
 
 /*
@@ -271,41 +271,41 @@ struct memcg_sim {
 	struct coh *coh;
 	unsigned int nr_cpus;
 	unsigned int nr_memcgs;
-	struct mem_cgroup *memcgs;	/* [0] is root_mem_cgroup */
-	struct memcg_stock_pcp *stock;	/* [nr_cpus] */
+	struct mem_cgroup *memcgs; /* [0] is root_mem_cgroup */
+	struct memcg_stock_pcp *stock; /* [nr_cpus] */
 	struct page_counter_layout pcl;
 	struct coh_layout memcg_layout;
 	struct coh_layout_field *memcg_fields;
-	char member_names[2][NR_PC_MEMBERS][32];	/* memory.*, kmem.* */
+	char member_names[2][NR_PC_MEMBERS][32]; /* memory.*, kmem.* */
 	struct coh_layout stock_layout, objcg_layout;
 	struct coh_layout pcpu_stats_layout, global_layout;
-	struct coh_object **pcpu_stats;	/* [nr_cpus] stats_updates etc. */
-	unsigned int *stats_updates;	/* [nr_cpus] */
-	struct coh_object *flush_threshold;	/* stats_flush_threshold */
+	struct coh_object **pcpu_stats; /* [nr_cpus] stats_updates etc. */
+	unsigned int *stats_updates; /* [nr_cpus] */
+	struct coh_object *flush_threshold; /* stats_flush_threshold */
 	long stats_flush_threshold;
 	/* statistics (memcontrol_stats.c) */
-	unsigned int nr_nodes;		/* N_MEMORY nodes: the sockets */
+	unsigned int nr_nodes; /* N_MEMORY nodes: the sockets */
 	struct stat_layout pcpu_sl, vmstats_sl, lruvec_pcpu_sl, lruvec_sl;
 	struct coh_layout node_pcp_layout;
-	int *state_slot, *event_slot;	/* kernel index -> SIM_*, or -1 */
+	int *state_slot, *event_slot; /* kernel index -> SIM_*, or -1 */
 	struct rstat *rstat;
-	int *cgroup_parent;		/* [nr_memcgs] for rstat */
-	struct coh_object *flush_lock;	/* stats_flush_lock / _ongoing */
-	struct coh_object *flush_time;	/* flush_next_time / last_time */
+	int *cgroup_parent; /* [nr_memcgs] for rstat */
+	struct coh_object *flush_lock; /* stats_flush_lock / _ongoing */
+	struct coh_object *flush_time; /* flush_next_time / last_time */
 	bool flush_ongoing;
-	sim_time_t flush_next_time;	/* v6.8: flush_last_time + 4 s */
-	sim_time_t flush_period_ps;	/* FLUSH_TIME */
-	struct coh_object **node_pcp;	/* [cpu * nr_nodes + node] */
-	long *node_diff;		/* [(cpu * nr_nodes + node) * 2 + i] */
-	struct coh_object **node_vm_stat;	/* [nr_nodes] pgdat->vm_stat */
-	struct coh_object *vm_node_stat;	/* the global one */
-	unsigned char **cold_seen;	/* [reader cpu]: (cpu, line) bitmap */
-	struct sim_stat flush_lat;	/* do_flush_stats() that flushed, ns */
-	struct sim_stat read_lat;	/* memory.stat reads, ns */
-	struct sim_stat pass_lat;	/* stat_reader passes, ns */
-	sim_time_t reclaim_ps;		/* per page reclaimed */
+	sim_time_t flush_next_time; /* v6.8: flush_last_time + 4 s */
+	sim_time_t flush_period_ps; /* FLUSH_TIME */
+	struct coh_object **node_pcp; /* [cpu * nr_nodes + node] */
+	long *node_diff; /* [(cpu * nr_nodes + node) * 2 + i] */
+	struct coh_object **node_vm_stat; /* [nr_nodes] pgdat->vm_stat */
+	struct coh_object *vm_node_stat; /* the global one */
+	unsigned char **cold_seen; /* [reader cpu]: (cpu, line) bitmap */
+	struct sim_stat flush_lat; /* do_flush_stats() that flushed, ns */
+	struct sim_stat read_lat; /* memory.stat reads, ns */
+	struct sim_stat pass_lat; /* stat_reader passes, ns */
+	sim_time_t reclaim_ps; /* per page reclaimed */
 	struct memcg_counts counts;
-	struct sim_stat charge_lat;	/* try_charge_memcg() that charged, ns */
+	struct sim_stat charge_lat; /* try_charge_memcg() that charged, ns */
 };
 
 /**
@@ -343,9 +343,9 @@ static inline bool mem_cgroup_is_root(const struct memcg_sim *ms,
  * its locals, under the kernel's names. Call them with CO_CALL(f, p, fn,
  * .ms = ms, .cc = cc, .memcg = memcg, ...). Results are in p->ret.
  */
-#define MEMCG_FRAME_HEAD        \
-	struct co_frame co;     \
-	struct memcg_sim *ms;   \
+#define MEMCG_FRAME_HEAD      \
+	struct co_frame co;   \
+	struct memcg_sim *ms; \
 	struct coh_cpu *cc
 
 /* consume_stock(): returns bool, whether the stock served the charge */
@@ -356,7 +356,7 @@ struct consume_stock_frame {
 	/* locals */
 	struct memcg_stock_pcp *stock;
 	bool ret;
-	unsigned int slot;		/* SIM: stock_memcgs > 1 */
+	unsigned int slot; /* SIM: stock_memcgs > 1 */
 };
 
 int consume_stock(struct sim_proc *p, void *frame);
@@ -367,7 +367,7 @@ struct refill_stock_frame {
 	unsigned int nr_pages;
 	/* locals */
 	struct memcg_stock_pcp *stock;
-	unsigned int slot;		/* SIM: stock_memcgs > 1 */
+	unsigned int slot; /* SIM: stock_memcgs > 1 */
 };
 
 int refill_stock(struct sim_proc *p, void *frame);
@@ -411,11 +411,11 @@ int memcg_kmem_uncharge_page(struct sim_proc *p, void *frame);
 struct obj_cgroup_charge_frame {
 	MEMCG_FRAME_HEAD;
 	struct obj_cgroup *objcg;
-	size_t size;			/* SIM: no gfp: GFP_KERNEL */
+	size_t size; /* SIM: no gfp: GFP_KERNEL */
 	/* locals */
 	unsigned int nr_pages, nr_bytes;
 	int ret;
-	struct memcg_stock_pcp *stock;	/* consume_obj_stock(), inlined */
+	struct memcg_stock_pcp *stock; /* consume_obj_stock(), inlined */
 };
 
 int obj_cgroup_charge(struct sim_proc *p, void *frame);
@@ -433,7 +433,7 @@ struct charge_memcg_frame {
 	MEMCG_FRAME_HEAD;
 	struct mem_cgroup *memcg;
 	unsigned int gfp;
-	unsigned int nr_pages;		/* folio_nr_pages(folio) */
+	unsigned int nr_pages; /* folio_nr_pages(folio) */
 	/* locals */
 	int ret;
 };
@@ -443,13 +443,13 @@ int charge_memcg(struct sim_proc *p, void *frame);
 /* What uncharge_folio() gathered: folios of one memcg freed together. */
 struct uncharge_gather {
 	struct mem_cgroup *memcg;
-	unsigned long nr_memory;	/* pages */
-	unsigned long pgpgout;		/* folios */
+	unsigned long nr_memory; /* pages */
+	unsigned long pgpgout; /* folios */
 };
 
 struct uncharge_batch_frame {
 	MEMCG_FRAME_HEAD;
-	struct uncharge_gather ug;	/* SIM: by value, not const * */
+	struct uncharge_gather ug; /* SIM: by value, not const * */
 };
 
 int uncharge_batch(struct sim_proc *p, void *frame);
@@ -564,13 +564,14 @@ int memcg_stats_kworker(struct sim_proc *p, void *frame);
 struct memory_stat_show_frame {
 	MEMCG_FRAME_HEAD;
 	struct mem_cgroup *memcg;
-	unsigned int format;	/* SIM: 1 or 2 */
-	bool ratelimited;	/* SIM: flush as an in-kernel reader would */
+	unsigned int format; /* SIM: 1 or 2 */
+	bool ratelimited; /* SIM: flush as an in-kernel reader would */
 	/* locals */
 	unsigned int i;
-	unsigned int pass;	/* v1: local, then total_ */
-	struct mem_cgroup *mi;	/* v1: for_each_mem_cgroup_tree()'s ancestor walk */
-	sim_time_t start;	/* SIM: read latency */
+	unsigned int pass; /* v1: local, then total_ */
+	struct mem_cgroup
+		*mi; /* v1: for_each_mem_cgroup_tree()'s ancestor walk */
+	sim_time_t start; /* SIM: read latency */
 };
 
 int memory_stat_show(struct sim_proc *p, void *frame);

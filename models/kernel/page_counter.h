@@ -39,7 +39,7 @@
  * struct page_counter - the kernel's members, plus where they live.
  */
 struct page_counter {
-	long usage;			/* atomic_long_t */
+	long usage; /* atomic_long_t */
 	unsigned long min;
 	unsigned long low;
 	unsigned long high;
@@ -47,13 +47,13 @@ struct page_counter {
 
 	/* effective memory.min and memory.min usage tracking */
 	unsigned long emin;
-	long min_usage;			/* atomic_long_t */
-	long children_min_usage;	/* atomic_long_t */
+	long min_usage; /* atomic_long_t */
+	long children_min_usage; /* atomic_long_t */
 
 	/* effective memory.low and memory.low usage tracking */
 	unsigned long elow;
-	long low_usage;			/* atomic_long_t */
-	long children_low_usage;	/* atomic_long_t */
+	long low_usage; /* atomic_long_t */
+	long children_low_usage; /* atomic_long_t */
 
 	unsigned long watermark;
 	unsigned long failcnt;
@@ -83,8 +83,8 @@ struct page_counter {
 	 * counter, which no memory.min/low applies to.
 	 */
 	bool protection_support;
-	uint64_t nr_xchg;		/* protected-usage xchg()s done */
-	uint64_t nr_warn;		/* page_counter_cancel() underflows */
+	uint64_t nr_xchg; /* protected-usage xchg()s done */
+	uint64_t nr_warn; /* page_counter_cancel() underflows */
 };
 
 _Static_assert(sizeof(((struct page_counter *)0)->coh) ==

@@ -57,14 +57,14 @@ int sk_mem_schedule(struct sim_proc *p, void *frame)
 		CO_RETURN(f, p, 1);
 	/* v5.19 asked for the whole size ("net: fix sk_wmem_schedule() and
 	 * sk_rmem_schedule() errors" asks for the missing part) */
-	f->amt = sk_mem_pages(f->ms->k->sk_reclaim == SK_RECLAIM_QUANTUM ?
-			      f->size : delta);
+	f->amt = sk_mem_pages(
+		f->ms->k->sk_reclaim == SK_RECLAIM_QUANTUM ? f->size : delta);
 	f->sk->sk_forward_alloc += f->amt << PAGE_SHIFT;
 	f->sk->pages_charged += (uint64_t)f->amt;
 	if (!f->sk->sk_memcg)
 		CO_RETURN(f, p, 1);
-	CO_CALL(f, p, mem_cgroup_charge_skmem, .ms = f->ms, .cc = f->cc, .memcg = f->sk->sk_memcg,
-		.nr_pages = (unsigned int)f->amt,
+	CO_CALL(f, p, mem_cgroup_charge_skmem, .ms = f->ms, .cc = f->cc,
+		.memcg = f->sk->sk_memcg, .nr_pages = (unsigned int)f->amt,
 		.gfp_mask = f->softirq ? GFP_NOWAIT : GFP_KERNEL);
 	if (!p->ret) {
 		/*
@@ -72,10 +72,11 @@ int sk_mem_schedule(struct sim_proc *p, void *frame)
 		 * forced charge (__GFP_NOFAIL), as the kernel does for a
 		 * socket under its minimum; memory pressure is not modelled.
 		 */
-		CO_CALL(f, p, mem_cgroup_charge_skmem, .ms = f->ms, .cc = f->cc, .memcg = f->sk->sk_memcg,
+		CO_CALL(f, p, mem_cgroup_charge_skmem, .ms = f->ms, .cc = f->cc,
+			.memcg = f->sk->sk_memcg,
 			.nr_pages = (unsigned int)f->amt,
 			.gfp_mask = (f->softirq ? GFP_NOWAIT : GFP_KERNEL) |
-			       __GFP_NOFAIL);
+				    __GFP_NOFAIL);
 	}
 	CO_RETURN(f, p, 1);
 	CO_END(f, p);

@@ -41,14 +41,14 @@
 #include "models/kernel/memcontrol.h"
 
 #define SK_MEM_QUANTUM ((int)PAGE_SIZE)
-#define SK_RECLAIM_THRESHOLD (1 << 21)	/* v5.19 sk_mem_uncharge() */
+#define SK_RECLAIM_THRESHOLD (1 << 21) /* v5.19 sk_mem_uncharge() */
 #define SK_RECLAIM_CHUNK (1 << 20)
 
 enum sk_reclaim_policy { SK_RECLAIM_PAGE, SK_RECLAIM_QUANTUM };
 
 struct sock {
 	int sk_forward_alloc;
-	struct mem_cgroup *sk_memcg;	/* NULL in the root memcg */
+	struct mem_cgroup *sk_memcg; /* NULL in the root memcg */
 	/* SIM: counts */
 	uint64_t pages_charged, pages_uncharged;
 };
@@ -62,7 +62,7 @@ struct __sk_mem_reclaim_frame {
 	struct memcg_sim *ms;
 	struct coh_cpu *cc;
 	struct sock *sk;
-	int amount;		/* bytes, then pages */
+	int amount; /* bytes, then pages */
 };
 
 struct sk_mem_schedule_frame {
@@ -70,10 +70,10 @@ struct sk_mem_schedule_frame {
 	struct memcg_sim *ms;
 	struct coh_cpu *cc;
 	struct sock *sk;
-	int size;		/* bytes */
-	bool softirq;		/* SIM: not in task context: GFP_NOWAIT */
+	int size; /* bytes */
+	bool softirq; /* SIM: not in task context: GFP_NOWAIT */
 	/* locals */
-	int amt;		/* __sk_mem_schedule(): pages */
+	int amt; /* __sk_mem_schedule(): pages */
 };
 
 struct sk_mem_uncharge_frame {
@@ -81,7 +81,7 @@ struct sk_mem_uncharge_frame {
 	struct memcg_sim *ms;
 	struct coh_cpu *cc;
 	struct sock *sk;
-	int size;		/* bytes */
+	int size; /* bytes */
 };
 
 static inline int sk_mem_pages(int amt)
@@ -100,6 +100,5 @@ static inline void sk_mem_charge(struct sock *sk, int size)
 
 /* sk_mem_uncharge(): give size bytes back; reclaim per the policy. */
 int sk_mem_uncharge(struct sim_proc *p, void *frame);
-
 
 #endif /* MODELS_KERNEL_SOCK_H */

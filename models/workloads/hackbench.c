@@ -35,11 +35,14 @@
 #include "sim/error.h"
 #include "sim/util.h"
 
-#define SKBUFF_HEAD_SIZE 256	/* skbuff_head_cache object */
-#define SKB_SHINFO_SIZE 320	/* SKB_DATA_ALIGN(struct skb_shared_info) */
+#define SKBUFF_HEAD_SIZE 256 /* skbuff_head_cache object */
+#define SKB_SHINFO_SIZE 320 /* SKB_DATA_ALIGN(struct skb_shared_info) */
 
 static const char *const hackbench_keys[] = {
-	"fds", "message_bytes", "work_ns", "window",
+	"fds",
+	"message_bytes",
+	"work_ns",
+	"window",
 };
 
 struct hb_receiver {
@@ -50,17 +53,17 @@ struct hb_receiver {
 
 struct hb_sender {
 	struct sim_task *t;
-	unsigned int next;		/* receiver of the group, in turn */
-	int blocked_on;			/* receiver index, or -1 */
+	unsigned int next; /* receiver of the group, in turn */
+	int blocked_on; /* receiver index, or -1 */
 };
 
 struct hackbench {
 	uint64_t fds, message_bytes, window;
 	sim_time_t work_ps;
-	unsigned int objsize;		/* bytes charged per message */
+	unsigned int objsize; /* bytes charged per message */
 	unsigned int nr_groups;
-	struct hb_sender *senders;	/* [nr_groups * fds] */
-	struct hb_receiver *receivers;	/* [nr_groups * fds] */
+	struct hb_sender *senders; /* [nr_groups * fds] */
+	struct hb_receiver *receivers; /* [nr_groups * fds] */
 	struct run *run;
 	struct mem_cgroup *memcg;
 };
@@ -82,8 +85,9 @@ static int hackbench_parse(struct workload *w, const struct scenario_node *n,
 	(void)m;
 	SIM_BUG_ON(!hb);
 	w->priv = hb;
-	if (scenario_u64(n, "fds", false, w->nr_tasks >= 40 ? 20 : w->nr_tasks / 2,
-			 1, MACHINE_MAX_CPUS / 2, &hb->fds, err) ||
+	if (scenario_u64(n, "fds", false,
+			 w->nr_tasks >= 40 ? 20 : w->nr_tasks / 2, 1,
+			 MACHINE_MAX_CPUS / 2, &hb->fds, err) ||
 	    scenario_size(n, "message_bytes", false, 100, 3776,
 			  &hb->message_bytes, err) ||
 	    scenario_time_ps(n, "work_ns", true, SIM_PS_PER_NS, 0,
@@ -91,27 +95,29 @@ static int hackbench_parse(struct workload *w, const struct scenario_node *n,
 	    scenario_u64(n, "window", false, 16, 1, 4096, &hb->window, err))
 		return -1;
 	if (!hb->fds || w->nr_tasks % (2 * hb->fds)) {
-		scenario_error(err, scenario_get(n, "cpus"),
-			       "hackbench needs groups of 2 x fds = %llu CPUs; 'cpus' lists %u",
-			       (unsigned long long)(2 * hb->fds), w->nr_tasks);
+		scenario_error(
+			err, scenario_get(n, "cpus"),
+			"hackbench needs groups of 2 x fds = %llu CPUs; 'cpus' lists %u",
+			(unsigned long long)(2 * hb->fds), w->nr_tasks);
 		return -1;
 	}
 	hb->nr_groups = w->nr_tasks / (unsigned int)(2 * hb->fds);
-	hb->objsize = SKBUFF_HEAD_SIZE +
-		      kmalloc_size(((unsigned int)hb->message_bytes + 63) / 64 * 64 +
-				   SKB_SHINFO_SIZE);
+	hb->objsize =
+		SKBUFF_HEAD_SIZE +
+		kmalloc_size(((unsigned int)hb->message_bytes + 63) / 64 * 64 +
+			     SKB_SHINFO_SIZE);
 	return 0;
 }
 
 struct hb_frame {
 	struct co_frame co;
 	struct sim_task *t;
-	unsigned int index;		/* sender or receiver number */
+	unsigned int index; /* sender or receiver number */
 	struct hb_receiver *r;
 };
 
-static bool sender_blocked(struct hb_sender *s, struct hb_receiver *r,
-			   int ri, uint64_t window)
+static bool sender_blocked(struct hb_sender *s, struct hb_receiver *r, int ri,
+			   uint64_t window)
 {
 	s->blocked_on = r->queued >= window ? ri : -1;
 	return s->blocked_on >= 0;
@@ -147,11 +153,11 @@ static int hb_sender_loop(struct sim_proc *p, void *frame)
 		coh_delay(t->cc, hb->work_ps / 2);
 		if (hb->run->kernel->kmem_accounting == KMEM_OBJECTS) {
 			/* __alloc_skb(): the sk_buff, then the kmalloc head */
-			CO_CALL(f, p, obj_cgroup_charge, .ms = hb->run->memcg, .cc = t->cc,
-				.objcg = &hb->memcg->objcg,
+			CO_CALL(f, p, obj_cgroup_charge, .ms = hb->run->memcg,
+				.cc = t->cc, .objcg = &hb->memcg->objcg,
 				.size = SKBUFF_HEAD_SIZE);
-			CO_CALL(f, p, obj_cgroup_charge, .ms = hb->run->memcg, .cc = t->cc,
-				.objcg = &hb->memcg->objcg,
+			CO_CALL(f, p, obj_cgroup_charge, .ms = hb->run->memcg,
+				.cc = t->cc, .objcg = &hb->memcg->objcg,
 				.size = hb->objsize - SKBUFF_HEAD_SIZE);
 		}
 		coh_delay(t->cc, hb->work_ps - hb->work_ps / 2);
@@ -188,11 +194,11 @@ static int hb_receiver_loop(struct sim_proc *p, void *frame)
 		coh_delay(t->cc, hb->work_ps / 2);
 		if (hb->run->kernel->kmem_accounting == KMEM_OBJECTS) {
 			/* consume_skb(): the head, then the sk_buff */
-			CO_CALL(f, p, obj_cgroup_uncharge, .ms = hb->run->memcg, .cc = t->cc,
-				.objcg = &hb->memcg->objcg,
+			CO_CALL(f, p, obj_cgroup_uncharge, .ms = hb->run->memcg,
+				.cc = t->cc, .objcg = &hb->memcg->objcg,
 				.size = hb->objsize - SKBUFF_HEAD_SIZE);
-			CO_CALL(f, p, obj_cgroup_uncharge, .ms = hb->run->memcg, .cc = t->cc,
-				.objcg = &hb->memcg->objcg,
+			CO_CALL(f, p, obj_cgroup_uncharge, .ms = hb->run->memcg,
+				.cc = t->cc, .objcg = &hb->memcg->objcg,
 				.size = SKBUFF_HEAD_SIZE);
 		}
 		coh_delay(t->cc, hb->work_ps - hb->work_ps / 2);
@@ -201,8 +207,7 @@ static int hb_receiver_loop(struct sim_proc *p, void *frame)
 		r->queued--;
 		/* wake the senders of the group waiting for this socket */
 		for (i = 0; i < hb->fds; i++) {
-			struct hb_sender *s =
-				&hb->senders[group * hb->fds + i];
+			struct hb_sender *s = &hb->senders[group * hb->fds + i];
 
 			if (s->blocked_on == (int)f->index) {
 				s->blocked_on = -1;
@@ -237,8 +242,8 @@ static void hackbench_setup(struct workload *w, struct run *run)
 				    sizeof(*f));
 			f->t = hb->senders[k].t;
 			f->index = k;
-			f = co_push(&hb->receivers[k].t->proc,
-				    hb_receiver_loop, sizeof(*f));
+			f = co_push(&hb->receivers[k].t->proc, hb_receiver_loop,
+				    sizeof(*f));
 			f->t = hb->receivers[k].t;
 			f->index = k;
 		}
@@ -259,7 +264,8 @@ static void hackbench_destroy(struct workload *w)
 
 const struct workload_type hackbench_type = {
 	.name = "hackbench",
-	.summary = "af_unix groups passing small messages; slab objects charged on send, freed on receive",
+	.summary =
+		"af_unix groups passing small messages; slab objects charged on send, freed on receive",
 	.keys = hackbench_keys,
 	.nr_keys = ARRAY_SIZE(hackbench_keys),
 	.unit = "msgs/s",

@@ -81,7 +81,6 @@
 #include "sim/error.h"
 #include "sim/util.h"
 
-
 /*
  * The truesize of the skb head tcp_stream_alloc_skb() allocates for
  * sendpage (x86_64, 6.0): alloc_skb_fclone(MAX_TCP_HEADER = 320) rounds
@@ -93,7 +92,7 @@
 /* af_unix: SKB_TRUESIZE of the head for a stream skb of page frags */
 #define UNIX_SKB_HEAD_TRUESIZE 1280
 /* SKB_MAX_ALLOC: unix_stream_sendmsg() puts more than this in frags */
-#define UNIX_HEAD_MAX 3776	/* SKB_MAX_HEAD(0) at 4K pages */
+#define UNIX_HEAD_MAX 3776 /* SKB_MAX_HEAD(0) at 4K pages */
 
 /*
  * af_unix (v4.8 unix_stream_sendmsg()): a send is cut into skbs of at
@@ -107,43 +106,42 @@
 #define UNIX_SKB_FRAGS_SZ (PAGE_SIZE << 3)
 #define UNIX_MAX_ORDER 3
 
-
 enum { PROTO_TCP, PROTO_UNIX };
 enum { PLACE_RANDOM, PLACE_ADJACENT };
 
 static const char *const proto_names[] = { "tcp", "unix" };
 static const char *const place_names[] = { "random", "adjacent" };
 static const char *const netperf_keys[] = {
-	"instances", "message_bytes", "work_ns", "window", "placement",
-	"protocol", "report", "backlog",
+	"instances", "message_bytes", "work_ns", "window",
+	"placement", "protocol",      "report",	 "backlog",
 };
 static const char *const report_names[] = { "per_instance", "total" };
 
 struct netperf_pair {
 	struct sim_task *snd, *rcv;
-	struct sock sk_s, sk_r;		/* netperf's and netserver's */
+	struct sock sk_s, sk_r; /* netperf's and netserver's */
 	struct mem_cgroup *memcg;
-	unsigned int queued;		/* messages at the receiver */
-	unsigned int head;		/* ring of their truesizes */
-	int *truesize;			/* [window] */
+	unsigned int queued; /* messages at the receiver */
+	unsigned int head; /* ring of their truesizes */
+	int *truesize; /* [window] */
 	bool snd_waiting, rcv_waiting;
-	bool snd_owned;			/* the sender holds lock_sock() */
-	bool rcv_owned;			/* the receiver holds lock_sock() */
-	int sk_r_holder;		/* bh_lock_sock(sk_r): 0 snd, 1 rcv, -1 */
+	bool snd_owned; /* the sender holds lock_sock() */
+	bool rcv_owned; /* the receiver holds lock_sock() */
+	int sk_r_holder; /* bh_lock_sock(sk_r): 0 snd, 1 rcv, -1 */
 	bool sk_r_waiting[2];
-	bool *in_backlog;		/* [window]: not yet queued and charged */
-	unsigned int backlog;		/* ACKs queued to the sender's backlog */
-	int *backlog_truesize;		/* [window] */
-	uint64_t sent;			/* messages sent */
+	bool *in_backlog; /* [window]: not yet queued and charged */
+	unsigned int backlog; /* ACKs queued to the sender's backlog */
+	int *backlog_truesize; /* [window] */
+	uint64_t sent; /* messages sent */
 };
 
 struct netperf {
 	uint64_t instances, message_bytes, window;
 	sim_time_t work_ps;
 	unsigned int protocol, placement;
-	bool backlog;			/* socket backlogs: see the header */
+	bool backlog; /* socket backlogs: see the header */
 	struct netperf_pair *pairs;
-	struct netperf_pair **pair_of;	/* [nr_tasks] */
+	struct netperf_pair **pair_of; /* [nr_tasks] */
 	struct run *run;
 };
 
@@ -177,13 +175,14 @@ static int netperf_parse(struct workload *w, const struct scenario_node *n,
 		return -1;
 	}
 	if (2 * np->instances > w->nr_tasks) {
-		scenario_error(err, scenario_get(n, "instances") ?
-					    scenario_get(n, "instances") :
-					    scenario_get(n, "cpus"),
-			       "%llu instances need %llu CPUs (a sender and a receiver each), 'cpus' lists %u",
-			       (unsigned long long)np->instances,
-			       (unsigned long long)(2 * np->instances),
-			       w->nr_tasks);
+		scenario_error(
+			err,
+			scenario_get(n, "instances") ?
+				scenario_get(n, "instances") :
+				scenario_get(n, "cpus"),
+			"%llu instances need %llu CPUs (a sender and a receiver each), 'cpus' lists %u",
+			(unsigned long long)np->instances,
+			(unsigned long long)(2 * np->instances), w->nr_tasks);
 		return -1;
 	}
 	if (scenario_bool(n, "backlog", false, false, &np->backlog, err))
@@ -254,31 +253,30 @@ struct netperf_send_accounting_frame {
 	struct co_frame co;
 	struct sim_task *t;
 	struct netperf_pair *pp;
-	int truesize;		/* of the message's skb */
-	uint64_t off;		/* file offset of the message (sendfile) */
+	int truesize; /* of the message's skb */
+	uint64_t off; /* file offset of the message (sendfile) */
 	/* locals */
-	unsigned int i;		/* tcp: bytes handed to TCP so far */
-	int piece;		/* tcp: the next page's part of the message */
-	uint64_t done;		/* unix: bytes of the message sent so far */
-	unsigned int size;	/* unix: the skb's bytes */
-	unsigned int pages;	/* unix: its data pages still to allocate */
-	unsigned int frag;	/* unix: pages of the next fragment */
+	unsigned int i; /* tcp: bytes handed to TCP so far */
+	int piece; /* tcp: the next page's part of the message */
+	uint64_t done; /* unix: bytes of the message sent so far */
+	unsigned int size; /* unix: the skb's bytes */
+	unsigned int pages; /* unix: its data pages still to allocate */
+	unsigned int frag; /* unix: pages of the next fragment */
 };
 
 struct netperf_recv_accounting_frame {
 	struct co_frame co;
 	struct sim_task *t;
 	struct netperf_pair *pp;
-	int truesize;		/* of the message's skb */
+	int truesize; /* of the message's skb */
 	/* locals */
-	uint64_t done;		/* unix: bytes of the message consumed */
-	unsigned int size;	/* unix: the skb's bytes */
-	unsigned int pages;	/* unix: its data pages still to free */
-	unsigned int frag;	/* unix: pages of the next fragment */
+	uint64_t done; /* unix: bytes of the message consumed */
+	unsigned int size; /* unix: the skb's bytes */
+	unsigned int pages; /* unix: its data pages still to free */
+	unsigned int frag; /* unix: pages of the next fragment */
 };
 
 #define NOW(t) ((t)->proc.now)
-
 
 static unsigned int unix_skb_size(unsigned int remaining)
 {
@@ -332,9 +330,8 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	if (np->protocol == PROTO_TCP) {
 		/* tcp_stream_alloc_skb() and tcp_skb_entail() */
-		CO_CALL(f, p, sk_mem_schedule, .ms = ms,
-			.cc = t->cc, .sk = &pp->sk_s,
-			.size = TCP_SKB_HEAD_TRUESIZE);
+		CO_CALL(f, p, sk_mem_schedule, .ms = ms, .cc = t->cc,
+			.sk = &pp->sk_s, .size = TCP_SKB_HEAD_TRUESIZE);
 		sk_mem_charge(&pp->sk_s, TCP_SKB_HEAD_TRUESIZE);
 		/*
 		 * do_tcp_sendpages(): splice hands the file to TCP a page at
@@ -342,11 +339,12 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 		 */
 		for (f->i = 0; f->i < (unsigned int)np->message_bytes;
 		     f->i += (unsigned int)f->piece) {
-			f->piece = (int)(PAGE_SIZE - (f->off + f->i) % PAGE_SIZE);
+			f->piece =
+				(int)(PAGE_SIZE - (f->off + f->i) % PAGE_SIZE);
 			if (f->piece > (int)np->message_bytes - (int)f->i)
 				f->piece = (int)np->message_bytes - (int)f->i;
-			CO_CALL(f, p, sk_mem_schedule, .ms = ms, .cc = t->cc, .sk = &pp->sk_s,
-				.size = f->piece);
+			CO_CALL(f, p, sk_mem_schedule, .ms = ms, .cc = t->cc,
+				.sk = &pp->sk_s, .size = f->piece);
 			sk_mem_charge(&pp->sk_s, f->piece);
 		}
 		coh_delay(t->cc, np->work_ps / 4);
@@ -362,9 +360,8 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 		if (pp->rcv_owned && np->backlog)
 			CO_RETURN(f, p, 1);
 		CO_AWAIT(f, sk_r_lock(pp, 0));
-		CO_CALL(f, p, sk_mem_schedule, .ms = ms,
-			.cc = t->cc, .sk = &pp->sk_r, .size = f->truesize,
-			.softirq = true);
+		CO_CALL(f, p, sk_mem_schedule, .ms = ms, .cc = t->cc,
+			.sk = &pp->sk_r, .size = f->truesize, .softirq = true);
 		sk_mem_charge(&pp->sk_r, f->truesize);
 		CO_AWAIT(f, sim_proc_sync(p));
 		sk_r_unlock(pp, 0, NOW(t));
@@ -378,8 +375,8 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 		 */
 		for (f->done = 0; f->done < np->message_bytes;
 		     f->done += f->size) {
-			f->size = unix_skb_size((unsigned int)(np->message_bytes -
-							       f->done));
+			f->size = unix_skb_size(
+				(unsigned int)(np->message_bytes - f->done));
 			f->pages = unix_data_pages(f->size);
 			if (ms->k->kmem_accounting == KMEM_OBJECTS)
 				CO_CALL(f, p, obj_cgroup_charge, .ms = ms,
@@ -413,8 +410,8 @@ static int netperf_recv_accounting(struct sim_proc *p, void *frame)
 		/* tcp_eat_recv_skb() -> sock_rfree() */
 		CO_AWAIT(f, sim_proc_sync(p));
 		CO_AWAIT(f, sk_r_lock(pp, 1));
-		CO_CALL(f, p, sk_mem_uncharge, .ms = ms,
-			.cc = t->cc, .sk = &pp->sk_r, .size = f->truesize);
+		CO_CALL(f, p, sk_mem_uncharge, .ms = ms, .cc = t->cc,
+			.sk = &pp->sk_r, .size = f->truesize);
 		CO_AWAIT(f, sim_proc_sync(p));
 		sk_r_unlock(pp, 1, NOW(t));
 		coh_delay(t->cc, np->work_ps / 4);
@@ -431,21 +428,22 @@ static int netperf_recv_accounting(struct sim_proc *p, void *frame)
 			SIM_BUG_ON(pp->backlog > np->window);
 			pp->backlog_truesize[pp->backlog++] = f->truesize;
 		} else {
-			CO_CALL(f, p, sk_mem_uncharge, .ms = ms, .cc = t->cc, .sk = &pp->sk_s,
-				.size = f->truesize);
+			CO_CALL(f, p, sk_mem_uncharge, .ms = ms, .cc = t->cc,
+				.sk = &pp->sk_s, .size = f->truesize);
 		}
 	} else {
 		/* unix_stream_recvmsg() consumes each skb: consume_skb() */
 		for (f->done = 0; f->done < np->message_bytes;
 		     f->done += f->size) {
-			f->size = unix_skb_size((unsigned int)(np->message_bytes -
-							       f->done));
+			f->size = unix_skb_size(
+				(unsigned int)(np->message_bytes - f->done));
 			f->pages = unix_data_pages(f->size);
 			while (f->pages && ms->k->kmem_accounting != KMEM_OFF) {
 				f->frag = 1u << unix_frag_order(f->pages);
 				f->pages -= f->frag;
-				CO_CALL(f, p, memcg_kmem_uncharge_page, .ms = ms,
-					.cc = t->cc, .memcg = pp->memcg,
+				CO_CALL(f, p, memcg_kmem_uncharge_page,
+					.ms = ms, .cc = t->cc,
+					.memcg = pp->memcg,
 					.nr_pages = f->frag);
 			}
 			if (ms->k->kmem_accounting == KMEM_OBJECTS)
@@ -482,9 +480,10 @@ static int netperf_sender(struct sim_proc *p, void *frame)
 		f->truesize = message_truesize(np);
 		CO_AWAIT(f, sim_proc_sync(p));
 		pp->snd_owned = true;
-		CO_CALL(f, p, netperf_send_accounting, .t = t, .pp = pp, .truesize = f->truesize,
+		CO_CALL(f, p, netperf_send_accounting, .t = t, .pp = pp,
+			.truesize = f->truesize,
 			.off = pp->sent * np->message_bytes);
-		f->i = (unsigned int)p->ret;	/* to the receiver's backlog */
+		f->i = (unsigned int)p->ret; /* to the receiver's backlog */
 		/* the skb is on the receive queue, the receiver is woken */
 		CO_AWAIT(f, sim_proc_sync(p));
 		pp->truesize[(pp->head + pp->queued) % np->window] =
@@ -505,8 +504,9 @@ static int netperf_sender(struct sim_proc *p, void *frame)
 				break;
 			}
 			f->truesize = pp->backlog_truesize[--pp->backlog];
-			CO_CALL(f, p, sk_mem_uncharge, .ms = np->run->memcg, .cc = t->cc,
-				.sk = &pp->sk_s, .size = f->truesize);
+			CO_CALL(f, p, sk_mem_uncharge, .ms = np->run->memcg,
+				.cc = t->cc, .sk = &pp->sk_s,
+				.size = f->truesize);
 		}
 		KPROF_EXIT(&t->prof, NOW(t));
 	}
@@ -535,7 +535,8 @@ static int netperf_receiver(struct sim_proc *p, void *frame)
 		f->truesize = pp->truesize[pp->head];
 		KPROF_ENTER(&t->prof, KF_WORK_RECV, NOW(t));
 		coh_delay(t->cc, np->work_ps / 2);
-		CO_CALL(f, p, netperf_recv_accounting, .t = t, .pp = pp, .truesize = f->truesize);
+		CO_CALL(f, p, netperf_recv_accounting, .t = t, .pp = pp,
+			.truesize = f->truesize);
 		/*
 		 * release_sock(): the skbs the sender's softirq put on the
 		 * backlog meanwhile are queued now, and charged on this CPU
@@ -555,8 +556,8 @@ static int netperf_receiver(struct sim_proc *p, void *frame)
 			pp->in_backlog[f->i] = false;
 			f->piece = pp->truesize[f->i];
 			CO_AWAIT(f, sk_r_lock(pp, 1));
-			CO_CALL(f, p, sk_mem_schedule, .ms = np->run->memcg, .cc = t->cc,
-				.sk = &pp->sk_r, .size = f->piece);
+			CO_CALL(f, p, sk_mem_schedule, .ms = np->run->memcg,
+				.cc = t->cc, .sk = &pp->sk_r, .size = f->piece);
 			sk_mem_charge(&pp->sk_r, f->piece);
 			CO_AWAIT(f, sim_proc_sync(p));
 			sk_r_unlock(pp, 1, NOW(t));
@@ -618,8 +619,8 @@ static void netperf_setup(struct workload *w, struct run *run)
 			pp->sk_s.sk_memcg = pp->sk_r.sk_memcg = memcg;
 		pp->truesize = calloc(np->window, sizeof(*pp->truesize));
 		/* at most one ACK per message in flight, plus the one read */
-		pp->backlog_truesize = calloc(np->window + 1,
-					      sizeof(*pp->backlog_truesize));
+		pp->backlog_truesize =
+			calloc(np->window + 1, sizeof(*pp->backlog_truesize));
 		pp->in_backlog = calloc(np->window, sizeof(*pp->in_backlog));
 		SIM_BUG_ON(!pp->truesize || !pp->backlog_truesize ||
 			   !pp->in_backlog);
@@ -634,8 +635,7 @@ static void netperf_setup(struct workload *w, struct run *run)
 	for (i = 2 * (unsigned int)np->instances; i < w->nr_tasks; i++) {
 		struct netperf_frame *f;
 
-		f = co_push(&w->tasks[order[i]].proc, netperf_idle,
-			    sizeof(*f));
+		f = co_push(&w->tasks[order[i]].proc, netperf_idle, sizeof(*f));
 		f->t = &w->tasks[order[i]];
 		f->pp = NULL;
 	}
@@ -663,7 +663,8 @@ static void netperf_destroy(struct workload *w)
 
 const struct workload_type netperf_type = {
 	.name = "netperf",
-	.summary = "loopback stream pairs charging socket memory (10^6 bits/s per instance)",
+	.summary =
+		"loopback stream pairs charging socket memory (10^6 bits/s per instance)",
 	.keys = netperf_keys,
 	.nr_keys = ARRAY_SIZE(netperf_keys),
 	.unit = "Mbit/s",

@@ -35,10 +35,9 @@
 #include "sim/error.h"
 #include "sim/util.h"
 
-
 #define MMU_GATHER_BUNDLE 8
-#define MAX_GATHER_BATCH 510		/* (4096 - 16) / 8 */
-#define MAX_GATHER_BATCH_COUNT 19	/* 10000 / 510 */
+#define MAX_GATHER_BATCH 510 /* (4096 - 16) / 8 */
+#define MAX_GATHER_BATCH_COUNT 19 /* 10000 / 510 */
 
 static const char *const page_fault_keys[] = { "pages", "work_ns" };
 
@@ -107,9 +106,10 @@ static int page_fault_loop(struct sim_proc *p, void *frame)
 			KPROF_EXIT(&t->prof, t->proc.now);
 			/* handle_mm_fault(): count_memcg_event_mm(PGFAULT) */
 			CO_CALL(f, p, count_memcg_events, .ms = ms, .cc = t->cc,
-				.memcg = pf->memcg, .idx = SIM_PGFAULT, .count = 1);
-			CO_CALL(f, p, charge_memcg, .ms = ms,
-				.cc = t->cc, .memcg = pf->memcg, .nr_pages = 1,
+				.memcg = pf->memcg, .idx = SIM_PGFAULT,
+				.count = 1);
+			CO_CALL(f, p, charge_memcg, .ms = ms, .cc = t->cc,
+				.memcg = pf->memcg, .nr_pages = 1,
 				.gfp = GFP_KERNEL);
 			/*
 			 * page_add_new_anon_rmap(): NR_ANON_MAPPED; and the LRU
@@ -117,10 +117,12 @@ static int page_fault_loop(struct sim_proc *p, void *frame)
 			 * (folio_add_lru()), each a __mod_lruvec_state() ->
 			 * memcg_rstat_updated().
 			 */
-			CO_CALL(f, p, mod_lruvec_state, .ms = ms, .cc = t->cc, .memcg = pf->memcg,
-				.idx = SIM_NR_ANON_MAPPED, .val = 1);
-			CO_CALL(f, p, mod_lruvec_state, .ms = ms, .cc = t->cc, .memcg = pf->memcg,
-				.idx = SIM_NR_INACTIVE_ANON, .val = 1);
+			CO_CALL(f, p, mod_lruvec_state, .ms = ms, .cc = t->cc,
+				.memcg = pf->memcg, .idx = SIM_NR_ANON_MAPPED,
+				.val = 1);
+			CO_CALL(f, p, mod_lruvec_state, .ms = ms, .cc = t->cc,
+				.memcg = pf->memcg, .idx = SIM_NR_INACTIVE_ANON,
+				.val = 1);
 			task_op_end(t, pf->run);
 		}
 		/*
@@ -171,7 +173,8 @@ static void page_fault_destroy(struct workload *w)
 
 const struct workload_type page_fault_type = {
 	.name = "page_fault",
-	.summary = "will-it-scale page_fault1: fault in, charge, unmap, uncharge in batches",
+	.summary =
+		"will-it-scale page_fault1: fault in, charge, unmap, uncharge in batches",
 	.keys = page_fault_keys,
 	.nr_keys = ARRAY_SIZE(page_fault_keys),
 	.unit = "faults/s",

@@ -33,19 +33,18 @@
 #include "sim/error.h"
 #include "sim/util.h"
 
-
 static const char *const stat_reader_keys[] = {
 	"read", "format", "work_ns", "pass_interval_us", "flush",
 };
 static const char *const flush_names[] = { "threshold", "ratelimited" };
 
 struct stat_reader {
-	unsigned int format;		/* 1 or 2; 0: the cgroup version */
+	unsigned int format; /* 1 or 2; 0: the cgroup version */
 	bool ratelimited;
 	sim_time_t work_ps, interval_ps;
-	unsigned int nr;		/* memcgs read per pass */
-	unsigned int *ids;		/* [nr] indexes in the cgroup tree */
-	struct mem_cgroup **memcgs;	/* [nr], at setup */
+	unsigned int nr; /* memcgs read per pass */
+	unsigned int *ids; /* [nr] indexes in the cgroup tree */
+	struct mem_cgroup **memcgs; /* [nr], at setup */
 	struct run *run;
 };
 
@@ -112,8 +111,8 @@ static int stat_reader_parse(struct workload *w, const struct scenario_node *n,
 	if (scenario_u64(n, "format", false, 0, 1, 2, &v, err))
 		return -1;
 	sr->format = (unsigned int)v;
-	if (scenario_enum(n, "flush", false, 0, flush_names, ARRAY_SIZE(flush_names),
-			  &e, err))
+	if (scenario_enum(n, "flush", false, 0, flush_names,
+			  ARRAY_SIZE(flush_names), &e, err))
 		return -1;
 	sr->ratelimited = e == 1;
 	if (scenario_time_ps(n, "work_ns", false, SIM_PS_PER_NS, 0, 0,
@@ -125,8 +124,9 @@ static int stat_reader_parse(struct workload *w, const struct scenario_node *n,
 		for (i = 1; i < t->nr; i++)
 			sr->ids[sr->nr++] = i;
 		if (!sr->nr) {
-			scenario_error(err, n,
-				       "stat_reader: 'cgroups' lists no cgroup to read; give 'read' or list cgroups");
+			scenario_error(
+				err, n,
+				"stat_reader: 'cgroups' lists no cgroup to read; give 'read' or list cgroups");
 			return -1;
 		}
 		return 0;
@@ -175,7 +175,8 @@ static int stat_reader_loop(struct sim_proc *p, void *frame)
 			KPROF_ENTER(&t->prof, KF_WORK, t->proc.now);
 			coh_delay(t->cc, sr->work_ps);
 			KPROF_EXIT(&t->prof, t->proc.now);
-			CO_CALL(f, p, memory_stat_show, .ms = ms, .cc = t->cc, .memcg = sr->memcgs[f->i],
+			CO_CALL(f, p, memory_stat_show, .ms = ms, .cc = t->cc,
+				.memcg = sr->memcgs[f->i],
 				.format = sr->format ? sr->format :
 						       ms->k->cgroup_version,
 				.ratelimited = sr->ratelimited);
@@ -228,7 +229,8 @@ static void stat_reader_destroy(struct workload *w)
 
 const struct workload_type stat_reader_type = {
 	.name = "stat_reader",
-	.summary = "reads memory.stat (v1 or v2) of a set of memcgs, pass after pass",
+	.summary =
+		"reads memory.stat (v1 or v2) of a set of memcgs, pass after pass",
 	.keys = stat_reader_keys,
 	.nr_keys = ARRAY_SIZE(stat_reader_keys),
 	.unit = "reads/s",

@@ -32,18 +32,17 @@
 #include "sim/error.h"
 #include "sim/util.h"
 
-
 static const char *const think_names[] = { "fixed", "exponential" };
 
 /* ---- atomic_counter ---- */
 
 struct atomic_counter {
-	uint64_t counters;	/* K shared counter lines */
-	uint64_t batch;		/* B increments per shared RMW (1: none) */
+	uint64_t counters; /* K shared counter lines */
+	uint64_t batch; /* B increments per shared RMW (1: none) */
 	sim_time_t think_ps;
 	bool exponential;
-	struct coh_object **shared;	/* [counters] */
-	struct coh_object **local;	/* [nr_tasks] per-CPU counters */
+	struct coh_object **shared; /* [counters] */
+	struct coh_object **local; /* [nr_tasks] per-CPU counters */
 };
 
 static const struct coh_layout_field counter_fields[] = {
@@ -52,11 +51,17 @@ static const struct coh_layout_field counter_fields[] = {
 
 /* A counter padded to its own line (____cacheline_aligned_in_smp). */
 static const struct coh_layout counter_layout = {
-	.name = "counter", .size = 64, .nr_fields = 1, .fields = counter_fields,
+	.name = "counter",
+	.size = 64,
+	.nr_fields = 1,
+	.fields = counter_fields,
 };
 
 static const char *const atomic_counter_keys[] = {
-	"counters", "batch", "think_ns", "think",
+	"counters",
+	"batch",
+	"think_ns",
+	"think",
 };
 
 static int think_parse(const struct scenario_node *n, sim_time_t *think_ps,
@@ -67,8 +72,8 @@ static int think_parse(const struct scenario_node *n, sim_time_t *think_ps,
 	if (scenario_time_ps(n, "think_ns", false, SIM_PS_PER_NS, 0, 0,
 			     SIM_PS_PER_MS, think_ps, err))
 		return -1;
-	if (scenario_enum(n, "think", false, 0, think_names, ARRAY_SIZE(think_names),
-			  &e, err))
+	if (scenario_enum(n, "think", false, 0, think_names,
+			  ARRAY_SIZE(think_names), &e, err))
 		return -1;
 	*exponential = e == 1;
 	return 0;
@@ -82,7 +87,8 @@ static int atomic_counter_parse(struct workload *w,
 
 	SIM_BUG_ON(!ac);
 	w->priv = ac;
-	if (scenario_u64(n, "counters", false, 1, 1, 4096, &ac->counters, err) ||
+	if (scenario_u64(n, "counters", false, 1, 1, 4096, &ac->counters,
+			 err) ||
 	    scenario_u64(n, "batch", false, 1, 1, 1 << 20, &ac->batch, err) ||
 	    think_parse(n, &ac->think_ps, &ac->exponential, err))
 		return -1;
@@ -93,8 +99,8 @@ struct counter_loop_frame {
 	struct co_frame co;
 	struct sim_task *t;
 	struct run *run;
-	uint64_t pending;	/* increments not yet added to a shared one */
-	unsigned int k;		/* the shared counter chosen */
+	uint64_t pending; /* increments not yet added to a shared one */
+	unsigned int k; /* the shared counter chosen */
 };
 
 /*
@@ -115,17 +121,20 @@ static int counter_loop(struct sim_proc *p, void *frame)
 		if (ac->batch > 1) {
 			/* this_cpu_inc(): a locked RMW on an owned line */
 			CO_AWAIT(f, coh_rmw(t->cc,
-					    coh_object_field(ac->local[t->index], 0)));
+					    coh_object_field(
+						    ac->local[t->index], 0)));
 			if (++f->pending < ac->batch) {
 				task_op_end(t, f->run);
 				continue;
 			}
 		}
 		f->k = ac->counters > 1 ?
-			       (unsigned int)gsl_rng_uniform_int(t->rng, ac->counters) :
+			       (unsigned int)gsl_rng_uniform_int(t->rng,
+								 ac->counters) :
 			       0;
 		/* atomic_long_add(pending, &counter[k]) */
-		CO_AWAIT(f, coh_rmw(t->cc, coh_object_field(ac->shared[f->k], 0)));
+		CO_AWAIT(f,
+			 coh_rmw(t->cc, coh_object_field(ac->shared[f->k], 0)));
 		f->pending = 0;
 		task_op_end(t, f->run);
 	}
@@ -143,16 +152,16 @@ static void atomic_counter_setup(struct workload *w, struct run *run)
 	SIM_BUG_ON(!ac->shared || !ac->local);
 	for (i = 0; i < ac->counters; i++) {
 		snprintf(name, sizeof(name), "counter[%u]", i);
-		ac->shared[i] = coh_object_create(run->coh, name,
-						  &counter_layout, 0);
+		ac->shared[i] =
+			coh_object_create(run->coh, name, &counter_layout, 0);
 	}
 	for (i = 0; i < w->nr_tasks; i++) {
 		struct sim_task *t = &w->tasks[i];
 		struct counter_loop_frame *f;
 
 		snprintf(name, sizeof(name), "percpu[%u]", w->cpus[i]);
-		ac->local[i] = coh_object_create(run->coh, name,
-						 &counter_layout, 0);
+		ac->local[i] =
+			coh_object_create(run->coh, name, &counter_layout, 0);
 		f = co_push(&t->proc, counter_loop, sizeof(*f));
 		f->t = t;
 		f->run = run;
@@ -185,7 +194,10 @@ struct false_sharing {
 };
 
 static const char *const false_sharing_keys[] = {
-	"layout", "op", "think_ns", "think",
+	"layout",
+	"op",
+	"think_ns",
+	"think",
 };
 static const char *const fs_layout_names[] = { "packed", "padded" };
 static const char *const fs_op_names[] = { "write", "rmw" };
@@ -203,8 +215,8 @@ static int false_sharing_parse(struct workload *w,
 			  ARRAY_SIZE(fs_layout_names), &e, err))
 		return -1;
 	fs->padded = e == 1;
-	if (scenario_enum(n, "op", false, 0, fs_op_names, ARRAY_SIZE(fs_op_names), &e,
-			  err))
+	if (scenario_enum(n, "op", false, 0, fs_op_names,
+			  ARRAY_SIZE(fs_op_names), &e, err))
 		return -1;
 	fs->op = e ? COH_RMW : COH_WRITE;
 	return think_parse(n, &fs->think_ps, &fs->exponential, err);
@@ -228,8 +240,9 @@ static int field_loop(struct sim_proc *p, void *frame)
 		CO_AWAIT(f, sim_proc_sync(p));
 		task_op_begin(t);
 		/* WRITE_ONCE(s->field[cpu], ...) or atomic_inc() */
-		CO_AWAIT(f, coh_access(t->cc, coh_object_field(fs->obj, t->index),
-				       fs->op));
+		CO_AWAIT(f,
+			 coh_access(t->cc, coh_object_field(fs->obj, t->index),
+				    fs->op));
 		task_op_end(t, f->run);
 	}
 	CO_END(f, p);
@@ -278,8 +291,15 @@ static void false_sharing_destroy(struct workload *w)
 
 /* ---- ops ---- */
 
-enum ops_kind { OPS_READ, OPS_WRITE, OPS_RMW, OPS_DELAY, OPS_FENCE,
-		OPS_LOCK, OPS_UNLOCK };
+enum ops_kind {
+	OPS_READ,
+	OPS_WRITE,
+	OPS_RMW,
+	OPS_DELAY,
+	OPS_FENCE,
+	OPS_LOCK,
+	OPS_UNLOCK
+};
 
 static const char *const ops_kind_names[] = {
 	"read", "write", "rmw", "delay_ns", "fence", "lock", "unlock",
@@ -287,9 +307,9 @@ static const char *const ops_kind_names[] = {
 
 struct ops_insn {
 	enum ops_kind kind;
-	unsigned int obj, field;	/* memory operations */
-	unsigned int lock;		/* lock and unlock */
-	sim_time_t ps;			/* delay */
+	unsigned int obj, field; /* memory operations */
+	unsigned int lock; /* lock and unlock */
+	sim_time_t ps; /* delay */
 };
 
 #define OPS_MAX_OBJECTS 64
@@ -317,7 +337,10 @@ struct ops_workload {
 
 static const char *const ops_keys[] = { "objects", "program", "repeat" };
 static const char *const ops_object_keys[] = {
-	"name", "fields", "offset_in_line", "lock",
+	"name",
+	"fields",
+	"offset_in_line",
+	"lock",
 };
 
 static int ops_parse_object(struct ops_object *o, const struct scenario_node *n,
@@ -329,7 +352,8 @@ static int ops_parse_object(struct ops_object *o, const struct scenario_node *n,
 	bool lock;
 	size_t i;
 
-	if (scenario_check_keys(n, ops_object_keys, ARRAY_SIZE(ops_object_keys), err) ||
+	if (scenario_check_keys(n, ops_object_keys, ARRAY_SIZE(ops_object_keys),
+				err) ||
 	    scenario_string(n, "name", true, NULL, &name, err) ||
 	    scenario_u64(n, "offset_in_line", false, 0, 0, 63, &v, err) ||
 	    scenario_bool(n, "lock", false, false, &lock, err))
@@ -349,16 +373,18 @@ static int ops_parse_object(struct ops_object *o, const struct scenario_node *n,
 	if (lock && !fields) {
 		/* A lock is one 4-byte word, struct qspinlock. */
 		snprintf(o->field_names[0], sizeof(o->field_names[0]), "val");
-		o->fields[0] = (struct coh_layout_field){ o->field_names[0], 0, 4 };
+		o->fields[0] =
+			(struct coh_layout_field){ o->field_names[0], 0, 4 };
 		o->layout.nr_fields = 1;
 		o->layout.size = 4;
 		return 0;
 	}
 	if (!fields || scenario_kind(fields) != SCENARIO_MAP ||
 	    !scenario_len(fields) || scenario_len(fields) > OPS_MAX_FIELDS) {
-		scenario_error(err, fields ? fields : n,
-			       "expected 'fields': a map of 1 to %d field names to byte offsets",
-			       OPS_MAX_FIELDS);
+		scenario_error(
+			err, fields ? fields : n,
+			"expected 'fields': a map of 1 to %d field names to byte offsets",
+			OPS_MAX_FIELDS);
 		return -1;
 	}
 	for (i = 0; i < scenario_len(fields); i++) {
@@ -368,8 +394,8 @@ static int ops_parse_object(struct ops_object *o, const struct scenario_node *n,
 			return -1;
 		snprintf(o->field_names[i], sizeof(o->field_names[i]), "%s",
 			 fname);
-		o->fields[i] = (struct coh_layout_field){
-			o->field_names[i], (unsigned int)v, 8 };
+		o->fields[i] = (struct coh_layout_field){ o->field_names[i],
+							  (unsigned int)v, 8 };
 		if (v + 8 > o->layout.size)
 			o->layout.size = (unsigned int)v + 8;
 	}
@@ -406,9 +432,10 @@ static int ops_resolve(struct ops_workload *ow, struct ops_insn *in,
 	}
 	if (lock_op) {
 		if (!o->is_lock || dot) {
-			scenario_error(err, n,
-				       "expected the name of an object with 'lock: true', found '%s'",
-				       ref);
+			scenario_error(
+				err, n,
+				"expected the name of an object with 'lock: true', found '%s'",
+				ref);
 			return -1;
 		}
 		in->lock = (unsigned int)(o - ow->objects);
@@ -433,11 +460,13 @@ static int ops_parse_insn(struct ops_workload *ow, struct ops_insn *in,
 	unsigned int k;
 
 	if (scenario_kind(n) != SCENARIO_MAP || scenario_len(n) != 1) {
-		scenario_error(err, n,
-			       "expected one operation like {rmw: obj.field}, {delay_ns: 10} or {fence: true}");
+		scenario_error(
+			err, n,
+			"expected one operation like {rmw: obj.field}, {delay_ns: 10} or {fence: true}");
 		return -1;
 	}
-	if (scenario_check_keys(n, ops_kind_names, ARRAY_SIZE(ops_kind_names), err))
+	if (scenario_check_keys(n, ops_kind_names, ARRAY_SIZE(ops_kind_names),
+				err))
 		return -1;
 	key = scenario_key(n, 0);
 	for (k = 0; strcmp(ops_kind_names[k], key); k++)
@@ -453,8 +482,9 @@ static int ops_parse_insn(struct ops_workload *ow, struct ops_insn *in,
 		if (scenario_bool(n, key, true, true, &on, err))
 			return -1;
 		if (!on) {
-			scenario_error(err, scenario_item(n, 0),
-				       "expected true ({fence: true}), found false");
+			scenario_error(
+				err, scenario_item(n, 0),
+				"expected true ({fence: true}), found false");
 			return -1;
 		}
 		return 0;
@@ -486,15 +516,17 @@ static int ops_check_program(const struct ops_workload *ow,
 		if (in->kind == OPS_DELAY ? in->ps > 0 : in->kind != OPS_FENCE)
 			takes_time = true;
 		if (in->kind == OPS_LOCK && held[in->lock]) {
-			scenario_error(err, n,
-				       "lock '%s' is already held here: taking it again would deadlock",
-				       name);
+			scenario_error(
+				err, n,
+				"lock '%s' is already held here: taking it again would deadlock",
+				name);
 			return -1;
 		}
 		if (in->kind == OPS_UNLOCK && !held[in->lock]) {
-			scenario_error(err, n,
-				       "unlock of '%s', which the program does not hold here",
-				       name);
+			scenario_error(
+				err, n,
+				"unlock of '%s', which the program does not hold here",
+				name);
 			return -1;
 		}
 		if (in->kind == OPS_LOCK || in->kind == OPS_UNLOCK)
@@ -502,15 +534,17 @@ static int ops_check_program(const struct ops_workload *ow,
 	}
 	for (i = 0; i < ow->nr_objects; i++) {
 		if (held[i]) {
-			scenario_error(err, prog,
-				       "the program ends holding lock '%s': add {unlock: %s}",
-				       ow->objects[i].name, ow->objects[i].name);
+			scenario_error(
+				err, prog,
+				"the program ends holding lock '%s': add {unlock: %s}",
+				ow->objects[i].name, ow->objects[i].name);
 			return -1;
 		}
 	}
 	if (!takes_time) {
-		scenario_error(err, prog,
-			       "the program takes no simulated time (only fences and zero delays) and would never end: add a memory operation or a delay");
+		scenario_error(
+			err, prog,
+			"the program takes no simulated time (only fences and zero delays) and would never end: add a memory operation or a delay");
 		return -1;
 	}
 	return 0;
@@ -526,7 +560,8 @@ static int ops_parse(struct workload *w, const struct scenario_node *n,
 
 	SIM_BUG_ON(!ow);
 	w->priv = ow;
-	if (scenario_u64(n, "repeat", false, 0, 0, UINT32_MAX, &ow->repeat, err))
+	if (scenario_u64(n, "repeat", false, 0, 0, UINT32_MAX, &ow->repeat,
+			 err))
 		return -1;
 	nr_objs = objs ? scenario_len(objs) : 0;
 	if (!objs || scenario_kind(objs) != SCENARIO_SEQ || !nr_objs ||
@@ -539,9 +574,10 @@ static int ops_parse(struct workload *w, const struct scenario_node *n,
 	nr_insns = prog ? scenario_len(prog) : 0;
 	if (!prog || scenario_kind(prog) != SCENARIO_SEQ || !nr_insns ||
 	    nr_insns > OPS_MAX_INSNS) {
-		scenario_error(err, prog ? prog : n,
-			       "expected 'program': a list of 1 to %d operations",
-			       OPS_MAX_INSNS);
+		scenario_error(
+			err, prog ? prog : n,
+			"expected 'program': a list of 1 to %d operations",
+			OPS_MAX_INSNS);
 		return -1;
 	}
 	ow->objects = calloc(nr_objs, sizeof(*ow->objects));
@@ -611,11 +647,14 @@ static int ops_loop(struct sim_proc *p, void *frame)
 				CO_CALL(f, p, queued_spin_lock, .cc = t->cc,
 					.lock = &o->lock);
 			} else if (in->kind == OPS_UNLOCK) {
-				CO_AWAIT(f, queued_spin_unlock(t->cc, &o->lock));
+				CO_AWAIT(f,
+					 queued_spin_unlock(t->cc, &o->lock));
 			} else {
-				CO_AWAIT(f, coh_access(t->cc,
-						       coh_object_field(o->obj, in->field),
-						       (enum coh_op)in->kind));
+				CO_AWAIT(f,
+					 coh_access(t->cc,
+						    coh_object_field(o->obj,
+								     in->field),
+						    (enum coh_op)in->kind));
 			}
 		}
 		/* The program ends like a kernel function: a fence. */

@@ -41,20 +41,20 @@ struct sim_task {
 	struct sim_proc proc;
 	struct coh_cpu *cc;
 	struct workload *w;
-	unsigned int index;	/* within the workload */
+	unsigned int index; /* within the workload */
 	gsl_rng *rng;
-	uint64_t ops;		/* operations completed since warm-up */
+	uint64_t ops; /* operations completed since warm-up */
 	sim_time_t op_start;
-	struct kprof prof;	/* time by kernel function */
+	struct kprof prof; /* time by kernel function */
 };
 
 struct workload_type {
 	const char *name;
-	const char *summary;	/* one line for --help */
-	const char *const *keys;	/* allowed keys besides the common ones */
+	const char *summary; /* one line for --help */
+	const char *const *keys; /* allowed keys besides the common ones */
 	unsigned int nr_keys;
-	const char *unit;	/* of throughput, e.g. "ops/s" */
-	bool memcg;		/* runs the memory controller's paths */
+	const char *unit; /* of throughput, e.g. "ops/s" */
+	bool memcg; /* runs the memory controller's paths */
 	int (*parse)(struct workload *w, const struct scenario_node *node,
 		     const struct machine *m, struct sim_error *err);
 	/* Create objects and push each task's first frame. */
@@ -67,14 +67,14 @@ struct workload_type {
  */
 struct workload {
 	const struct workload_type *type;
-	unsigned int index;		/* in the scenario */
+	unsigned int index; /* in the scenario */
 	char cgroup[128];
 	unsigned int nr_tasks;
-	unsigned int *cpus;		/* [nr_tasks], in cpulist order */
-	struct sim_task *tasks;		/* [nr_tasks] */
-	double scale;			/* throughput = ops/s x scale */
-	const struct cgroup_tree *cgroups;	/* the scenario's, for parse */
-	void *priv;			/* the type's own state */
+	unsigned int *cpus; /* [nr_tasks], in cpulist order */
+	struct sim_task *tasks; /* [nr_tasks] */
+	double scale; /* throughput = ops/s x scale */
+	const struct cgroup_tree *cgroups; /* the scenario's, for parse */
+	void *priv; /* the type's own state */
 };
 
 /* The teaching workloads (teaching.c). */
@@ -103,16 +103,16 @@ struct run {
 	struct machine machine;
 	const struct kernel_config *kernel;
 	const struct cgroup_tree *cgroups;
-	struct memcg_sim *memcg;	/* NULL unless a workload needs it */
-	struct sim_proc kworker;	/* the periodic stats flusher */
-	int kworker_cpu;		/* its CPU, or -1: none is idle */
+	struct memcg_sim *memcg; /* NULL unless a workload needs it */
+	struct sim_proc kworker; /* the periodic stats flusher */
+	int kworker_cpu; /* its CPU, or -1: none is idle */
 	struct sim_engine *engine;
 	struct coh *coh;
 	uint64_t seed;
 	sim_time_t warmup_ps, end_ps;
 	unsigned int nr_workloads;
 	struct workload *workloads;
-	struct sim_stat lat;		/* latency of every task's ops, ns */
+	struct sim_stat lat; /* latency of every task's ops, ns */
 };
 
 /* Helpers for workload code. */
