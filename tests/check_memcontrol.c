@@ -518,6 +518,36 @@ START_TEST(refill_obj_stock_objcg_change_allows_uncharge)
 }
 END_TEST
 
+/*
+ * mem_cgroup_under_socket_pressure(/a) on CPU 0, every line cold (nobody
+ * has touched the memcgs yet):
+ *
+ *	level  load                 kind                    CPU waits
+ *	/a     socket_pressure      posted miss (memory)    l1_hit (issue)
+ *	/a     css.parent           dependent miss          memory
+ *	/      socket_pressure      posted miss (memory)    l1_hit (issue)
+ *	/      css.parent           dependent miss          memory
+ *
+ * The walk is a pointer chase: the next level's loads cannot issue before
+ * css.parent has returned, so each level costs the load of css.parent
+ * from memory (skx-2s-72: memory 81.4 ns), and the posted loads of
+ * socket_pressure overlap it, costing only their issue slot (l1_hit,
+ * 1.6 ns: models/hw/cache.c). No fence at the end (the function returns
+ * a bool to its caller, which goes on). Expect 2 x (1.6 + 81.4) = 166 ns;
+ * with css.parent posted like any load, 4 x 1.6 = 6.4 ns.
+ */
+START_TEST(mem_cgroup_under_socket_pressure_walk_is_dependent)
+{
+	create();
+	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_under_socket_pressure, 0,
+				    .memcg = h.a),
+			 false);
+	ck_assert_uint_eq(h.m.memory_ps, 81400);
+	ck_assert_uint_eq(h.m.l1_hit_ps, 1600);
+	ck_assert_uint_eq(h.last_ps, 2 * (1600 + 81400));
+}
+END_TEST
+
 static Suite *memcontrol_suite(void)
 {
 	Suite *s = suite_create("memcontrol");
@@ -529,6 +559,7 @@ static Suite *memcontrol_suite(void)
 	tcase_add_test(tc, refill_stock_drains_over_batch);
 	tcase_add_loop_test(tc, refill_stock_other_memcg, 0, 2);
 	tcase_add_test(tc, try_charge_root_not_charged);
+	tcase_add_test(tc, mem_cgroup_under_socket_pressure_walk_is_dependent);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("limit");

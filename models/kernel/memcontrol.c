@@ -375,7 +375,7 @@ done_restock:
 		if (f->mem_high || f->swap_high)
 			break;
 		/* memcg = parent_mem_cgroup(memcg): css.parent */
-		CO_READ_ONCE(f, f->memcg, f->memcg, parent);
+		CO_READ_ONCE_DEP(f, f->memcg, f->memcg, parent);
 	} while (f->memcg);
 	KPROF_EXIT(f->cc->prof, NOW(f));
 	f->ret = 0;
@@ -975,7 +975,7 @@ int mem_cgroup_under_socket_pressure(struct sim_proc *p, void *frame)
 		/* time_before(jiffies, READ_ONCE(memcg->socket_pressure)) */
 		CO_LOAD(f, f->memcg, socket_pressure);
 		/* memcg = parent_mem_cgroup(memcg) */
-		CO_READ_ONCE(f, f->memcg, f->memcg, parent);
+		CO_READ_ONCE_DEP(f, f->memcg, f->memcg, parent);
 	} while (f->memcg);
 	EXIT(f);
 	CO_RETURN(f, p, false);

@@ -316,7 +316,7 @@ next:
 		 * this_cpu_ptr(memcg->vmstats_percpu), read-mostly).
 		 */
 		if (ms->k->stats_parent_walk_memcg)
-			CO_LOAD(f, f->memcg, parent);
+			CO_LOAD_DEP(f, f->memcg, parent);
 	}
 	CO_RETURN(f, p, 0);
 
@@ -832,13 +832,13 @@ int memcg_check_events(struct sim_proc *p, void *frame)
 	f->do_softlimit = mem_cgroup_event_ratelimit(statc, 1);
 	/* mem_cgroup_threshold(memcg) */
 	for (f->iter = f->memcg; f->iter; f->iter = f->iter->parent)
-		CO_LOAD(f, f->iter, parent);
+		CO_LOAD_DEP(f, f->iter, parent);
 	if (!f->do_softlimit)
 		CO_RETURN(f, p, 0);
 	/* mem_cgroup_update_tree(memcg, nid) */
 	for (f->iter = f->memcg; f->iter; f->iter = f->iter->parent) {
 		CO_LOAD(f, &f->iter->memory, usage);
-		CO_LOAD(f, f->iter, parent);
+		CO_LOAD_DEP(f, f->iter, parent);
 	}
 	CO_END(f, p);
 }

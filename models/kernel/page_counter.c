@@ -202,7 +202,7 @@ int page_counter_charge(struct sim_proc *p, void *frame)
 		if ((unsigned long)f->new > f->c->watermark)
 			CO_WRITE_ONCE(f, f->c, watermark,
 				      (unsigned long)f->new);
-		CO_READ_ONCE(f, f->c, f->c, parent); /* c = c->parent */
+		CO_READ_ONCE_DEP(f, f->c, f->c, parent); /* c = c->parent */
 	}
 	CO_FENCE(f);
 	EXIT(f);
@@ -259,7 +259,7 @@ int page_counter_try_charge(struct sim_proc *p, void *frame)
 		if ((unsigned long)f->new > f->c->watermark)
 			CO_WRITE_ONCE(f, f->c, watermark,
 				      (unsigned long)f->new);
-		CO_READ_ONCE(f, f->c, f->c, parent); /* c = c->parent */
+		CO_READ_ONCE_DEP(f, f->c, f->c, parent); /* c = c->parent */
 	}
 	CO_FENCE(f);
 	EXIT(f);
@@ -269,7 +269,7 @@ failed:
 	for (f->c = f->counter; f->c != *f->fail;) {
 		CO_CALL(f, p, page_counter_cancel, .cc = f->cc, .counter = f->c,
 			.nr_pages = f->nr_pages);
-		CO_READ_ONCE(f, f->c, f->c, parent); /* c = c->parent */
+		CO_READ_ONCE_DEP(f, f->c, f->c, parent); /* c = c->parent */
 	}
 	CO_FENCE(f);
 	EXIT(f);
@@ -294,7 +294,7 @@ int page_counter_uncharge(struct sim_proc *p, void *frame)
 	for (f->c = f->counter; f->c;) {
 		CO_CALL(f, p, page_counter_cancel, .cc = f->cc, .counter = f->c,
 			.nr_pages = f->nr_pages);
-		CO_READ_ONCE(f, f->c, f->c, parent); /* c = c->parent */
+		CO_READ_ONCE_DEP(f, f->c, f->c, parent); /* c = c->parent */
 	}
 	CO_FENCE(f);
 	EXIT(f);

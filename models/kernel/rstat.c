@@ -210,14 +210,14 @@ static int rstat_unlink(struct sim_proc *p, void *frame)
 	f->prstatc = cgroup_rstat_cpu(rs, f->parent, f->cpu);
 	f->nextp = &f->prstatc->updated_children;
 	f->nextp_field = COH_FIELD(f->prstatc, updated_children);
-	CO_LOAD_AT(f, f->nextp_field);
+	CO_LOAD_DEP_AT(f, f->nextp_field);
 	while (*f->nextp != f->pos) {
 		f->nrstatc = cgroup_rstat_cpu(rs, *f->nextp, f->cpu);
 		/* WARN_ON_ONCE(); SIM: a model bug, the list lost @pos */
 		SIM_BUG_ON(*f->nextp == f->parent);
 		f->nextp = &f->nrstatc->updated_next;
 		f->nextp_field = COH_FIELD(f->nrstatc, updated_next);
-		CO_LOAD_AT(f, f->nextp_field);
+		CO_LOAD_DEP_AT(f, f->nextp_field);
 	}
 	CO_STORE_AT(f, *f->nextp, f->rstatc->updated_next, f->nextp_field);
 	CO_END(f, p);
@@ -265,7 +265,7 @@ static int cgroup_rstat_cpu_pop_updated(struct sim_proc *p, void *frame)
 	/* walk down to the first leaf */
 	for (;;) {
 		f->rstatc = cgroup_rstat_cpu(rs, f->pos, f->cpu);
-		CO_LOAD(f, f->rstatc, updated_children);
+		CO_LOAD_DEP(f, f->rstatc, updated_children);
 		if (f->rstatc->updated_children == f->pos)
 			break;
 		f->pos = f->rstatc->updated_children;
@@ -316,8 +316,8 @@ static int cgroup_rstat_push_children(struct sim_proc *p, void *frame)
 next_level:
 	while (f->chead >= 0) {
 		f->child = f->chead;
-		CO_READ_ONCE(f, f->chead, cgroup(rs, f->child),
-			     rstat_flush_next);
+		CO_READ_ONCE_DEP(f, f->chead, cgroup(rs, f->child),
+				 rstat_flush_next);
 		f->parent = rs->parent[f->child];
 
 		/* a list of siblings ends in their parent */
@@ -326,8 +326,8 @@ next_level:
 				 f->head);
 			f->head = f->child;
 			f->crstatc = cgroup_rstat_cpu(rs, f->child, f->cpu);
-			CO_READ_ONCE(f, f->grandchild, f->crstatc,
-				     updated_children);
+			CO_READ_ONCE_DEP(f, f->grandchild, f->crstatc,
+					 updated_children);
 			if (f->grandchild != f->child) {
 				/* the grandchildren wait for the next level */
 				CO_STORE(f, f->crstatc, updated_children,
@@ -401,7 +401,7 @@ static int cgroup_rstat_updated_list(struct sim_proc *p, void *frame)
 	/* push @root on the list first, then its children */
 	f->head = f->root;
 	CO_STORE(f, cgroup(rs, f->root), rstat_flush_next, -1);
-	CO_READ_ONCE(f, f->child, f->rstatc, updated_children);
+	CO_READ_ONCE_DEP(f, f->child, f->rstatc, updated_children);
 	CO_STORE(f, f->rstatc, updated_children, f->root);
 	if (f->child != f->root) {
 		CO_CALL(f, p, cgroup_rstat_push_children, .rs = rs, .cc = f->cc,
@@ -462,8 +462,8 @@ static int cgroup_rstat_flush_locked(struct sim_proc *p, void *frame)
 						 .cgrp = (unsigned int)f->pos,
 						 .cpu = f->cpu);
 				/* pos = pos->rstat_flush_next */
-				CO_LOAD(f, cgroup(rs, f->pos),
-					rstat_flush_next);
+				CO_LOAD_DEP(f, cgroup(rs, f->pos),
+					    rstat_flush_next);
 			}
 		} else {
 			/*

@@ -52,6 +52,18 @@
  *    set from the frame before CO_BEGIN, at every entry);
  *  - the CPU is the frame's `cc` member.
  *
+ * Pointer chases. x86 issues a load before earlier loads have returned
+ * (the model posts it, models/hw/cache.h), but not a load whose address
+ * an earlier load has yet to deliver: `c = c->parent` then `c->usage`
+ * waits for `c->parent`. The _DEP forms are such loads: the CPU waits for
+ * the value (coh_read_dep()). They stand wherever the kernel follows a
+ * pointer it has just loaded: the page_counter and css.parent walks up
+ * the hierarchy, and the rstat lists.
+ *
+ *	kernel                              model
+ *	c = c->parent;                      CO_READ_ONCE_DEP(f, f->c, f->c,
+ *		                                         parent);
+ *
  * SIM: in a single-threaded engine an atomic is a plain operation; its
  * atomicity, cost and ordering come from the access before it. A
  * READ_ONCE() and a plain load are the same load; so are WRITE_ONCE() and
@@ -79,6 +91,17 @@ static inline bool co_access(struct coh_cpu *cc, struct coh_field *fld,
 	return coh_access(cc, fld, op);
 }
 
+/*
+ * co_access_dep() - coh_read_dep() for CO_AWAIT(): a load the CPU waits
+ * for; free without a CPU or a field.
+ */
+static inline bool co_access_dep(struct coh_cpu *cc, struct coh_field *fld)
+{
+	if (!cc || !fld)
+		return false;
+	return coh_read_dep(cc, fld);
+}
+
 /* co_fence() - coh_fence() for CO_AWAIT(), free without a CPU. */
 static inline bool co_fence(struct coh_cpu *cc)
 {
@@ -92,6 +115,16 @@ static inline bool co_fence(struct coh_cpu *cc)
 
 /* A load of @fld; use the value after it. */
 #define CO_LOAD_AT(f, fld) CO_AWAIT(f, co_access((f)->cc, (fld), COH_READ))
+
+/* A load of @fld whose value the CPU waits for: a pointer chase. */
+#define CO_LOAD_DEP_AT(f, fld) CO_AWAIT(f, co_access_dep((f)->cc, (fld)))
+
+/* dst = READ_ONCE(lval), where dst is followed next: a pointer chase. */
+#define CO_READ_ONCE_DEP_AT(f, dst, lval, fld) \
+	do {                                   \
+		CO_LOAD_DEP_AT(f, fld);        \
+		(dst) = (lval);                \
+	} while (0)
 
 /* A store of @fld that leaves @val in @lval. */
 #define CO_STORE_AT(f, lval, val, fld)                             \
@@ -175,6 +208,13 @@ static inline bool co_fence(struct coh_cpu *cc)
 /* dst = READ_ONCE(obj->member); */
 #define CO_READ_ONCE(f, dst, obj, member) \
 	CO_READ_ONCE_AT(f, dst, (obj)->member, COH_FIELD(obj, member))
+
+/* A load of obj->member that a pointer chase waits for: `if (!c->parent)`. */
+#define CO_LOAD_DEP(f, obj, member) CO_LOAD_DEP_AT(f, COH_FIELD(obj, member))
+
+/* dst = obj->member, a pointer followed next: `c = c->parent;` */
+#define CO_READ_ONCE_DEP(f, dst, obj, member) \
+	CO_READ_ONCE_DEP_AT(f, dst, (obj)->member, COH_FIELD(obj, member))
 
 /* WRITE_ONCE(obj->member, val); */
 #define CO_WRITE_ONCE(f, obj, member, val) CO_STORE(f, obj, member, val)
