@@ -77,8 +77,10 @@ struct page_counter {
 	/* SIM: protected_usage_update: if_changed, v6.1's propagation */
 	bool protected_if_changed;
 	/*
-	 * SIM: from later kernels (v6.11 on, page_counter_init()'s third
-	 * argument): whether propagate_protected_usage() runs at all. v6.0
+	 * SIM: from later kernels (page_counter_init()'s third argument,
+	 * from Roman Gushchin's 2024 page_counter series; v6.11 or v6.12,
+	 * not checked: the stored kernel sources predate it): whether
+	 * propagate_protected_usage() runs at all. v6.0
 	 * always propagates; the model turns it off for cgroup v1's kmem
 	 * counter, which no memory.min/low applies to.
 	 */
