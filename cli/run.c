@@ -418,17 +418,20 @@ static void tasks_reset(struct run *run)
 {
 	unsigned int i, j;
 
+	/*
+	 * The operations and their latencies are not reset: task_op_end()
+	 * counts an operation by when it completed, and a process's clock
+	 * may already be past the warm-up when the engine gets there (a run
+	 * of cache hits needs no event).
+	 */
 	coh_stats_reset(run->coh);
-	sim_stat_reset(&run->lat);
 	if (run->memcg)
 		memcg_sim_reset_counts(run->memcg);
 	for (i = 0; i < run->nr_workloads; i++) {
 		struct workload *w = &run->workloads[i];
 
-		for (j = 0; j < w->nr_tasks; j++) {
-			w->tasks[j].ops = 0;
+		for (j = 0; j < w->nr_tasks; j++)
 			kprof_reset(&w->tasks[j].prof, run->warmup_ps);
-		}
 	}
 }
 
