@@ -154,6 +154,18 @@ EXTRA_DIST += %reldir%/run-keys.sh
 TESTS += %reldir%/run-calibrate.sh
 EXTRA_DIST += %reldir%/run-calibrate.sh
 
+# tests/run-published.sh    memcgsim calibrate --check on the published
+#                           W-2145, Skylake-client and 8-socket 8176
+#                           points (tests/data/calibrate/published-*)
+#                           against their machines' profiles, each row
+#                           within its stated tolerance (fitted rows near
+#                           0%, predictions, known misses flagged); the
+#                           wrong machine's profile (skx-2s-72) runs and
+#                           reports; --check agrees with the calibration
+#                           scenarios replaying the same points.
+TESTS += %reldir%/run-published.sh
+EXTRA_DIST += %reldir%/run-published.sh
+
 # make update-golden: rerun every scenario and rewrite tests/golden/ in the
 # source tree; review the diff before committing.
 update-golden: memcgsim$(EXEEXT)
