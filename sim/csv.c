@@ -174,9 +174,13 @@ static int read_field(struct csv_reader *r, struct sim_error *err)
 	r->len = 0;
 	if (r->p < r->end && *r->p == '"' ? quoted(r, err) : plain(r, err))
 		return -1;
-	f->text = r->len ? strndup(r->buf, r->len) : strdup("");
+	/* r->buf holds r->len bytes, not a string: copy them, then end it */
+	f->text = malloc(r->len + 1);
 	if (!f->text)
 		return fail(r, 0, 0, "out of memory", err);
+	if (r->len)
+		memcpy(f->text, r->buf, r->len);
+	f->text[r->len] = '\0';
 	r->nr_fields++;
 	return 0;
 }
