@@ -31,15 +31,23 @@ void sim_error_set(struct sim_error *err, const char *file, unsigned int line,
 	va_end(ap);
 }
 
-void sim_error_print(FILE *out, const struct sim_error *err)
+void sim_error_format(const struct sim_error *err, char *buf, size_t len)
 {
 	if (err->file[0] && err->line)
-		fprintf(out, "%s:%u:%u: error: %s\n", err->file, err->line,
-			err->col, err->msg);
+		snprintf(buf, len, "%s:%u:%u: error: %s", err->file, err->line,
+			 err->col, err->msg);
 	else if (err->file[0])
-		fprintf(out, "%s: error: %s\n", err->file, err->msg);
+		snprintf(buf, len, "%s: error: %s", err->file, err->msg);
 	else
-		fprintf(out, "memcgsim: error: %s\n", err->msg);
+		snprintf(buf, len, "memcgsim: error: %s", err->msg);
+}
+
+void sim_error_print(FILE *out, const struct sim_error *err)
+{
+	char line[SIM_ERROR_LINE_MAX];
+
+	sim_error_format(err, line, sizeof(line));
+	fprintf(out, "%s\n", line);
 }
 
 /*

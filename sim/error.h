@@ -45,6 +45,14 @@ void sim_error_set(struct sim_error *err, const char *file, unsigned int line,
 void sim_error_vset(struct sim_error *err, const char *file, unsigned int line,
 		    unsigned int col, const char *fmt, va_list ap)
 	__attribute__((format(printf, 5, 0)));
+/* The longest line sim_error_format() writes, its NUL included. */
+#define SIM_ERROR_LINE_MAX (SIM_ERROR_FILE_MAX + SIM_ERROR_MSG_MAX + 64)
+
+/*
+ * sim_error_format() - @err as the one line sim_error_print() prints,
+ * without its newline, in GNU form: "file:line:col: error: message".
+ */
+void sim_error_format(const struct sim_error *err, char *buf, size_t len);
 void sim_error_print(FILE *out, const struct sim_error *err);
 
 /* Edit distance, for "did you mean" suggestions. */

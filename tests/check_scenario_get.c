@@ -22,16 +22,9 @@
 /* sim_error_print()'s output, without the newline. */
 static const char *err_line(const struct sim_error *err)
 {
-	static char line[SIM_ERROR_FILE_MAX + SIM_ERROR_MSG_MAX + 64];
-	FILE *f = tmpfile();
+	static char line[SIM_ERROR_LINE_MAX];
 
-	ck_assert_ptr_nonnull(f);
-	sim_error_print(f, err);
-	rewind(f);
-	if (!fgets(line, sizeof(line), f))
-		line[0] = '\0';
-	fclose(f);
-	line[strcspn(line, "\n")] = '\0';
+	sim_error_format(err, line, sizeof(line));
 	return line;
 }
 
