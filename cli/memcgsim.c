@@ -959,7 +959,7 @@ static void print_workloads(FILE *out)
 				       "keys: type, cpus, cgroup");
 		for (k = 0; k < types[i]->nr_keys && len < sizeof(keys); k++)
 			len += (size_t)snprintf(keys + len, sizeof(keys) - len,
-						", %s", types[i]->keys[k]);
+						", %s", types[i]->keys[k].name);
 		cli_wrap(out, keys, 19, 0);
 	}
 }

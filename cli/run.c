@@ -225,8 +225,9 @@ static int variant_workload(struct variant *v, const struct scenario_node *n,
 	}
 	for (i = 0; i < ARRAY_SIZE(common_workload_keys); i++)
 		keys[nr_keys++] = common_workload_keys[i];
-	for (i = 0; i < w->type->nr_keys; i++)
-		keys[nr_keys++] = w->type->keys[i];
+	nr_keys = (unsigned int)scenario_key_names(w->type->keys,
+						   w->type->nr_keys, keys,
+						   nr_keys, ARRAY_SIZE(keys));
 	if (scenario_check_keys(n, keys, nr_keys, err))
 		return -1;
 	if (v->machine_from_cli &&

@@ -10,6 +10,7 @@ libsim_a_SOURCES += \
 	%reldir%/stats.c %reldir%/stats.h \
 	%reldir%/scenario.c %reldir%/scenario_get.c %reldir%/scenario.h \
 	%reldir%/scenario_internal.h \
+	%reldir%/scenario_keys.c %reldir%/scenario_keys.h \
 	%reldir%/csv.c %reldir%/csv.h \
 	%reldir%/file.c %reldir%/file.h \
 	%reldir%/report.c %reldir%/report.h \

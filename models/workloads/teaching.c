@@ -57,27 +57,50 @@ static const struct coh_layout counter_layout = {
 	.fields = counter_fields,
 };
 
-static const char *const atomic_counter_keys[] = {
-	"counters",
-	"batch",
-	"think_ns",
-	"think",
+/*
+ * THINK_KEYS() - think_ns and think, of a workload type's struct with
+ * think_ps and exponential members. SIM: think's two values are stored
+ * as a bool (exponential is its index 1).
+ */
+#define THINK_KEYS(st)                                                                              \
+	{                                                                                           \
+		.name = "think_ns",                                                                 \
+		.type = SCENARIO_KEY_TIME,                                                          \
+		SCENARIO_KEY_MEMBER(st, think_ps),                                                  \
+		.unit_ps = SIM_PS_PER_NS,                                                           \
+		.min = 0,                                                                           \
+		.max = SIM_PS_PER_MS,                                                               \
+		.def = 0,                                                                           \
+		.doc = "Think time between operations (mean, when think is exponential)",           \
+	},                                                                                          \
+	{                                                                                           \
+		.name = "think", .type = SCENARIO_KEY_ENUM,                                         \
+		SCENARIO_KEY_MEMBER(st, exponential),                                               \
+		SCENARIO_KEY_NAMES(think_names), .def = 0,                                          \
+		.doc = "fixed (every think is think_ns) or exponential (drawn with mean think_ns)", \
+	}
+
+static const struct scenario_key atomic_counter_keys[] = {
+	{
+		.name = "counters",
+		.type = SCENARIO_KEY_U64,
+		SCENARIO_KEY_MEMBER(struct atomic_counter, counters),
+		.min = 1,
+		.max = 4096,
+		.def = 1,
+		.doc = "Shared counter lines; task i increments counter i % counters",
+	},
+	{
+		.name = "batch",
+		.type = SCENARIO_KEY_U64,
+		SCENARIO_KEY_MEMBER(struct atomic_counter, batch),
+		.min = 1,
+		.max = 1 << 20,
+		.def = 1,
+		.doc = "Increments a task gathers in its per-CPU counter before one shared RMW (1: every increment is shared)",
+	},
+	THINK_KEYS(struct atomic_counter),
 };
-
-static int think_parse(const struct scenario_node *n, sim_time_t *think_ps,
-		       bool *exponential, struct sim_error *err)
-{
-	unsigned int e;
-
-	if (scenario_time_ps(n, "think_ns", false, SIM_PS_PER_NS, 0, 0,
-			     SIM_PS_PER_MS, think_ps, err))
-		return -1;
-	if (scenario_enum(n, "think", false, 0, think_names,
-			  ARRAY_SIZE(think_names), &e, err))
-		return -1;
-	*exponential = e == 1;
-	return 0;
-}
 
 static int atomic_counter_parse(struct workload *w,
 				const struct scenario_node *n,
@@ -87,12 +110,8 @@ static int atomic_counter_parse(struct workload *w,
 
 	SIM_BUG_ON(!ac);
 	w->priv = ac;
-	if (scenario_u64(n, "counters", false, 1, 1, 4096, &ac->counters,
-			 err) ||
-	    scenario_u64(n, "batch", false, 1, 1, 1 << 20, &ac->batch, err) ||
-	    think_parse(n, &ac->think_ps, &ac->exponential, err))
-		return -1;
-	return 0;
+	return scenario_keys_load(n, atomic_counter_keys,
+				  ARRAY_SIZE(atomic_counter_keys), ac, w, err);
 }
 
 struct counter_loop_frame {
@@ -184,6 +203,7 @@ static void atomic_counter_destroy(struct workload *w)
 
 struct false_sharing {
 	bool padded;
+	unsigned int op_name; /* index of fs_op_names[] */
 	enum coh_op op;
 	sim_time_t think_ps;
 	bool exponential;
@@ -193,33 +213,43 @@ struct false_sharing {
 	struct coh_object *obj;
 };
 
-static const char *const false_sharing_keys[] = {
-	"layout",
-	"op",
-	"think_ns",
-	"think",
-};
 static const char *const fs_layout_names[] = { "packed", "padded" };
 static const char *const fs_op_names[] = { "write", "rmw" };
+
+static const struct scenario_key false_sharing_keys[] = {
+	{
+		.name = "layout",
+		.type = SCENARIO_KEY_ENUM,
+		/* SIM: stored as a bool, padded is index 1 */
+		SCENARIO_KEY_MEMBER(struct false_sharing, padded),
+		SCENARIO_KEY_NAMES(fs_layout_names),
+		.def = 0,
+		.doc = "packed (every task's field on one line) or padded (a line each)",
+	},
+	{
+		.name = "op",
+		.type = SCENARIO_KEY_ENUM,
+		SCENARIO_KEY_MEMBER(struct false_sharing, op_name),
+		SCENARIO_KEY_NAMES(fs_op_names),
+		.def = 0,
+		.doc = "write (a plain store) or rmw (a locked read-modify-write)",
+	},
+	THINK_KEYS(struct false_sharing),
+};
 
 static int false_sharing_parse(struct workload *w,
 			       const struct scenario_node *n,
 			       const struct machine *m, struct sim_error *err)
 {
 	struct false_sharing *fs = calloc(1, sizeof(*fs));
-	unsigned int e;
 
 	SIM_BUG_ON(!fs);
 	w->priv = fs;
-	if (scenario_enum(n, "layout", false, 0, fs_layout_names,
-			  ARRAY_SIZE(fs_layout_names), &e, err))
+	if (scenario_keys_load(n, false_sharing_keys,
+			       ARRAY_SIZE(false_sharing_keys), fs, w, err))
 		return -1;
-	fs->padded = e == 1;
-	if (scenario_enum(n, "op", false, 0, fs_op_names,
-			  ARRAY_SIZE(fs_op_names), &e, err))
-		return -1;
-	fs->op = e ? COH_RMW : COH_WRITE;
-	return think_parse(n, &fs->think_ps, &fs->exponential, err);
+	fs->op = fs->op_name ? COH_RMW : COH_WRITE;
+	return 0;
 }
 
 struct field_loop_frame {
@@ -335,7 +365,32 @@ struct ops_workload {
 	uint64_t repeat;
 };
 
-static const char *const ops_keys[] = { "objects", "program", "repeat" };
+/* objects and program are read by ops_parse(), repeat by the table. */
+static const struct scenario_key ops_keys[] = {
+	{
+		.name = "objects",
+		.type = SCENARIO_KEY_CUSTOM,
+		.required = true,
+		.form = "list",
+		.doc = "The objects the program touches, 1 to 64: each {name, fields: {FIELD: OFFSET, ...}, offset_in_line, lock}",
+	},
+	{
+		.name = "program",
+		.type = SCENARIO_KEY_CUSTOM,
+		.required = true,
+		.form = "list",
+		.doc = "The operations each task loops over, 1 to 1024, each a map of one kind: read, write or rmw of OBJECT.FIELD, lock or unlock of an object, delay_ns, fence",
+	},
+	{
+		.name = "repeat",
+		.type = SCENARIO_KEY_U64,
+		SCENARIO_KEY_MEMBER(struct ops_workload, repeat),
+		.min = 0,
+		.max = UINT32_MAX,
+		.def = 0,
+		.doc = "How many times each task runs the program (0: until the run ends)",
+	},
+};
 static const char *const ops_object_keys[] = {
 	"name",
 	"fields",
@@ -560,8 +615,10 @@ static int ops_parse(struct workload *w, const struct scenario_node *n,
 
 	SIM_BUG_ON(!ow);
 	w->priv = ow;
-	if (scenario_u64(n, "repeat", false, 0, 0, UINT32_MAX, &ow->repeat,
-			 err))
+	if (scenario_key_load(n,
+			      scenario_key_find(ops_keys, ARRAY_SIZE(ops_keys),
+						"repeat"),
+			      ow, w, err))
 		return -1;
 	nr_objs = objs ? scenario_len(objs) : 0;
 	if (!objs || scenario_kind(objs) != SCENARIO_SEQ || !nr_objs ||
