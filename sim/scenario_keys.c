@@ -61,8 +61,8 @@ static uint64_t key_def(const struct scenario_key *key, const void *base,
 }
 
 static int key_read(const struct scenario_node *map,
-		    const struct scenario_key *key, uint64_t def, uint64_t *v,
-		    struct sim_error *err)
+		    const struct scenario_key *key, uint64_t def, uint64_t max,
+		    uint64_t *v, struct sim_error *err)
 {
 	unsigned int e;
 	bool b;
@@ -70,7 +70,7 @@ static int key_read(const struct scenario_node *map,
 	switch (key->type) {
 	case SCENARIO_KEY_U64:
 		return scenario_u64(map, key->name, key->required, def,
-				    key->min, key->max, v, err);
+				    key->min, max, v, err);
 	case SCENARIO_KEY_BOOL:
 		if (scenario_bool(map, key->name, key->required, def != 0, &b,
 				  err))
@@ -86,11 +86,12 @@ static int key_read(const struct scenario_node *map,
 		return 0;
 	case SCENARIO_KEY_TIME:
 		return scenario_time_ps(map, key->name, key->required,
-					key->unit_ps, def, key->min, key->max,
-					v, err);
+					key->unit_ps, def, key->min, max, v,
+					err);
 	case SCENARIO_KEY_SIZE:
-		return scenario_size(map, key->name, key->required, def,
-				     key->max, v, err);
+		return scenario_size(map, key->name, key->required, def, max, v,
+				     err);
+	case SCENARIO_KEY_DOUBLE:
 	case SCENARIO_KEY_STRING:
 	case SCENARIO_KEY_CUSTOM:
 		break;
@@ -112,8 +113,9 @@ int scenario_key_load(const struct scenario_node *map,
 		      const struct scenario_key *key, void *base,
 		      const void *ctx, struct sim_error *err)
 {
-	uint64_t v = 0;
+	uint64_t v = 0, max = key->max_fn ? key->max_fn(base, ctx) : key->max;
 	const char *s;
+	double d;
 
 	if (key->type == SCENARIO_KEY_CUSTOM)
 		return key->parse ? key->parse(map, key, base, ctx, err) : 0;
@@ -125,7 +127,15 @@ int scenario_key_load(const struct scenario_node *map,
 			memcpy((char *)base + key->offset, &s, sizeof(s));
 		return 0;
 	}
-	if (key_read(map, key, key_def(key, base, ctx), &v, err))
+	if (key->type == SCENARIO_KEY_DOUBLE) {
+		if (scenario_double(map, key->name, key->required, key->ddef,
+				    key->dmin, key->dmax, &d, err))
+			return -1;
+		if (key->size == sizeof(d))
+			memcpy((char *)base + key->offset, &d, sizeof(d));
+		return 0;
+	}
+	if (key_read(map, key, key_def(key, base, ctx), max, &v, err))
 		return -1;
 	key_store(key, base, v);
 	return 0;
@@ -151,6 +161,12 @@ void scenario_keys_defaults(const struct scenario_key *table, size_t nr,
 	for (i = 0; i < nr; i++) {
 		if (table[i].type == SCENARIO_KEY_CUSTOM || !table[i].size)
 			continue;
+		if (table[i].type == SCENARIO_KEY_DOUBLE) {
+			if (table[i].size == sizeof(table[i].ddef))
+				memcpy((char *)base + table[i].offset,
+				       &table[i].ddef, sizeof(table[i].ddef));
+			continue;
+		}
 		if (table[i].type == SCENARIO_KEY_STRING) {
 			if (table[i].size == sizeof(table[i].def_str))
 				memcpy((char *)base + table[i].offset,
@@ -203,23 +219,43 @@ static uint64_t in_unit(const struct scenario_key *key, uint64_t ps)
 	return key->unit_ps ? ps / key->unit_ps : ps;
 }
 
+/* "0 to 1000 ns", or "1 ps to 1000000 ns" for a minimum below the unit. */
+static void time_range(const struct scenario_key *key, char *buf, size_t size)
+{
+	if (key->unit_ps && key->min % key->unit_ps)
+		snprintf(buf, size, "%llu ps to %llu %s",
+			 (unsigned long long)key->min,
+			 (unsigned long long)in_unit(key, key->max),
+			 scenario_key_unit(key));
+	else
+		snprintf(buf, size, "%llu to %llu %s",
+			 (unsigned long long)in_unit(key, key->min),
+			 (unsigned long long)in_unit(key, key->max),
+			 scenario_key_unit(key));
+}
+
 void scenario_key_range(const struct scenario_key *key, char *buf, size_t size)
 {
 	size_t len = 0;
 	unsigned int i;
 
 	buf[0] = '\0';
+	if (key->max_doc) {
+		snprintf(buf, size, "%llu to %s", (unsigned long long)key->min,
+			 key->max_doc);
+		return;
+	}
 	switch (key->type) {
 	case SCENARIO_KEY_U64:
 		snprintf(buf, size, "%llu to %llu",
 			 (unsigned long long)key->min,
 			 (unsigned long long)key->max);
 		break;
+	case SCENARIO_KEY_DOUBLE:
+		snprintf(buf, size, "%g to %g", key->dmin, key->dmax);
+		break;
 	case SCENARIO_KEY_TIME:
-		snprintf(buf, size, "%llu to %llu %s",
-			 (unsigned long long)in_unit(key, key->min),
-			 (unsigned long long)in_unit(key, key->max),
-			 scenario_key_unit(key));
+		time_range(key, buf, size);
 		break;
 	case SCENARIO_KEY_SIZE:
 		snprintf(buf, size, "0 to %llu bytes",
@@ -233,8 +269,12 @@ void scenario_key_range(const struct scenario_key *key, char *buf, size_t size)
 			len += (size_t)snprintf(buf + len, size - len, "%s%s",
 						i ? ", " : "", key->names[i]);
 		break;
-	case SCENARIO_KEY_STRING:
 	case SCENARIO_KEY_CUSTOM:
+		/* {ns, source} entries give their range in ns */
+		if (key->unit_ps && key->max)
+			time_range(key, buf, size);
+		break;
+	case SCENARIO_KEY_STRING:
 		break;
 	}
 }
@@ -257,6 +297,8 @@ void scenario_key_default(const struct scenario_key *key, char *buf,
 			 scenario_key_unit(key));
 	else if (key->type == SCENARIO_KEY_STRING)
 		snprintf(buf, size, "%s", key->def_str ? key->def_str : "");
+	else if (key->type == SCENARIO_KEY_DOUBLE)
+		snprintf(buf, size, "%g", key->ddef);
 	else if (key->type != SCENARIO_KEY_CUSTOM)
 		snprintf(buf, size, "%llu", (unsigned long long)key->def);
 }

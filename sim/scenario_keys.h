@@ -32,6 +32,7 @@ enum scenario_key_type {
 	SCENARIO_KEY_ENUM, /* one of @names, stored as its index */
 	SCENARIO_KEY_TIME, /* a duration in @unit_ps, stored in ps */
 	SCENARIO_KEY_SIZE, /* bytes with K, M, G, T: scenario_size() */
+	SCENARIO_KEY_DOUBLE, /* a decimal number: scenario_double() */
 	SCENARIO_KEY_STRING, /* stored as a borrowed const char * */
 	SCENARIO_KEY_CUSTOM, /* read by @parse, or by the caller */
 };
@@ -53,10 +54,17 @@ typedef int scenario_key_parse_fn(const struct scenario_node *map,
  * @required: absent, the map is refused ("missing key")
  * @offset: the member of the caller's struct it sets
  * @size: that member's size: 1 (bool), 4 or 8 (integers, enums as
- *	unsigned int, times, sizes), sizeof(char *) (strings); 0: not stored
+ *	unsigned int, times, sizes), sizeof(double), sizeof(char *)
+ *	(strings); 0: not stored
  *	(the caller reads it, or @parse does)
  * @min: the smallest value allowed (U64; TIME in ps)
  * @max: the largest (U64, SIZE; TIME in ps)
+ * @max_fn: when set, the largest is computed from what was read before
+ *	(cores_per_llc at most cores_per_socket); @max_doc says how
+ * @max_doc: the largest in words
+ * @dmin: SCENARIO_KEY_DOUBLE: the smallest value allowed
+ * @dmax: the largest
+ * @ddef: the default
  * @def: the default when absent (a number, ps, a bool or an index into
  *	@names)
  * @def_str: SCENARIO_KEY_STRING: the default (NULL: none)
@@ -76,6 +84,9 @@ struct scenario_key {
 	bool required;
 	size_t offset, size;
 	uint64_t min, max, def;
+	uint64_t (*max_fn)(const void *base, const void *ctx);
+	const char *max_doc;
+	double dmin, dmax, ddef;
 	const char *def_str;
 	uint64_t (*def_fn)(const void *base, const void *ctx);
 	const char *def_doc;
