@@ -28,6 +28,7 @@
 
 #include "models/kernel/page_counter.h"
 #include "sim/scenario.h"
+#include "sim/scenario_keys.h"
 
 enum kernel_pc_layout {
 	PC_LAYOUT_V6_0,
@@ -157,6 +158,8 @@ void kernel_key_default(const struct kernel_key *key, char *buf, size_t size);
 void kernel_config_defaults(struct kernel_config *k);
 int kernel_config_load(struct kernel_config *k,
 		       const struct scenario_node *root, struct sim_error *err);
+/* The keys of one cgroup of `cgroups:` (memory.min ...); *nr is set. */
+const struct scenario_key *cgroup_keys(unsigned int *nr);
 int cgroup_tree_load(struct cgroup_tree *t, const struct scenario_node *root,
 		     struct sim_error *err);
 void cgroup_tree_destroy(struct cgroup_tree *t);
