@@ -738,8 +738,11 @@ static int cgroup_load_one(struct cgroup_tree *t, const struct scenario_node *n,
 		return -1;
 	}
 	snprintf(cg->path, sizeof(cg->path), "%s", path);
+	/* "/top:" with no settings: no protection, no limit */
+	scenario_keys_defaults(cgroup_key_table, ARRAY_SIZE(cgroup_key_table),
+			       cg);
 	if (scenario_kind(n) == SCENARIO_SCALAR && !*scenario_scalar(n))
-		goto out; /* "/top:" with no settings */
+		goto out;
 	scenario_key_names(cgroup_key_table, ARRAY_SIZE(names), names, 0,
 			   ARRAY_SIZE(names));
 	if (scenario_check_keys(n, names, ARRAY_SIZE(names), err) ||
