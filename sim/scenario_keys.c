@@ -141,6 +141,16 @@ int scenario_key_load(const struct scenario_node *map,
 	return 0;
 }
 
+int scenario_key_get(const struct scenario_node *map,
+		     const struct scenario_key *key, void *out,
+		     struct sim_error *err)
+{
+	struct scenario_key at = *key;
+
+	at.offset = 0;
+	return scenario_key_load(map, &at, out, NULL, err);
+}
+
 int scenario_keys_load(const struct scenario_node *map,
 		       const struct scenario_key *table, size_t nr, void *base,
 		       const void *ctx, struct sim_error *err)
@@ -197,20 +207,24 @@ const char *scenario_key_type_name(const struct scenario_key *key)
 	return names[key->type];
 }
 
+static const struct {
+	uint64_t ps;
+	const char *name;
+} time_units[] = {
+	{ 1000000000000ull, "s" },
+	{ 1000000000, "ms" },
+	{ 1000000, "us" },
+	{ 1000, "ns" },
+	{ 1, "ps" },
+};
+
 const char *scenario_key_unit(const struct scenario_key *key)
 {
-	static const struct {
-		uint64_t ps;
-		const char *name;
-	} units[] = {
-		{ 1, "ps" },	      { 1000, "ns" },	      { 1000000, "us" },
-		{ 1000000000, "ms" }, { 1000000000000, "s" },
-	};
 	size_t i;
 
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (units[i].ps == key->unit_ps)
-			return units[i].name;
+	for (i = 0; i < sizeof(time_units) / sizeof(time_units[0]); i++)
+		if (time_units[i].ps == key->unit_ps)
+			return time_units[i].name;
 	return "ps";
 }
 
@@ -219,19 +233,27 @@ static uint64_t in_unit(const struct scenario_key *key, uint64_t ps)
 	return key->unit_ps ? ps / key->unit_ps : ps;
 }
 
-/* "0 to 1000 ns", or "1 ps to 1000000 ns" for a minimum below the unit. */
+/*
+ * A minimum below the key's unit in the largest unit that divides it:
+ * "0 to 10000 ms", "1 us to 10000 ms", "1 ps to 1000000 ns".
+ */
 static void time_range(const struct scenario_key *key, char *buf, size_t size)
 {
-	if (key->unit_ps && key->min % key->unit_ps)
-		snprintf(buf, size, "%llu ps to %llu %s",
-			 (unsigned long long)key->min,
-			 (unsigned long long)in_unit(key, key->max),
-			 scenario_key_unit(key));
-	else
+	size_t i = 0;
+
+	if (!key->unit_ps || !(key->min % key->unit_ps)) {
 		snprintf(buf, size, "%llu to %llu %s",
 			 (unsigned long long)in_unit(key, key->min),
 			 (unsigned long long)in_unit(key, key->max),
 			 scenario_key_unit(key));
+		return;
+	}
+	while (key->min % time_units[i].ps)
+		i++;
+	snprintf(buf, size, "%llu %s to %llu %s",
+		 (unsigned long long)(key->min / time_units[i].ps),
+		 time_units[i].name, (unsigned long long)in_unit(key, key->max),
+		 scenario_key_unit(key));
 }
 
 void scenario_key_range(const struct scenario_key *key, char *buf, size_t size)

@@ -128,6 +128,14 @@ int scenario_key_load(const struct scenario_node *map,
 		      const struct scenario_key *key, void *base,
 		      const void *ctx, struct sim_error *err);
 /*
+ * Read one key of @map into @out, a variable of the member's type (a key
+ * whose @offset is into no struct of the caller's: a string read where it
+ * is used). @key->def_fn and @key->max_fn get a NULL context.
+ */
+int scenario_key_get(const struct scenario_node *map,
+		     const struct scenario_key *key, void *out,
+		     struct sim_error *err);
+/*
  * Read every key of @table from @map into @base, in the table's order;
  * stop at the first error. @map must have been checked for unknown keys.
  */

@@ -506,6 +506,7 @@ static const struct scenario_key machine_keys[] = {
 		.name = "name",
 		.type = SCENARIO_KEY_STRING,
 		.required = true,
+		.size = sizeof(const char *), /* read by load_name() */
 		.doc = "The profile's name, 1 to 63 characters",
 	},
 	{
@@ -579,22 +580,17 @@ enum { MK_NAME, MK_DESCRIPTION, MK_SOCKETS, MK_LATENCIES = 7 };
 static int load_name(struct machine *m, const struct scenario_node *node,
 		     struct sim_error *err)
 {
-	struct {
-		const char *name;
-	} s = { NULL };
-	struct scenario_key name = machine_keys[MK_NAME];
+	const char *name = NULL;
 
-	name.offset = 0;
-	name.size = sizeof(s.name);
-	if (scenario_key_load(node, &name, &s, NULL, err))
+	if (scenario_key_get(node, &machine_keys[MK_NAME], &name, err))
 		return -1;
-	if (!s.name[0] || strlen(s.name) >= sizeof(m->name)) {
+	if (!name[0] || strlen(name) >= sizeof(m->name)) {
 		scenario_error(err, scenario_get(node, "name"),
 			       "expected a name of 1 to %zu characters",
 			       sizeof(m->name) - 1);
 		return -1;
 	}
-	snprintf(m->name, sizeof(m->name), "%s", s.name);
+	snprintf(m->name, sizeof(m->name), "%s", name);
 	/* Free text for people; checked to be a string, not kept. */
 	return scenario_key_load(node, &machine_keys[MK_DESCRIPTION], m, NULL,
 				 err);
