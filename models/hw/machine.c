@@ -91,8 +91,8 @@ enum machine_latency {
  * LATENCY() - a `latencies:` entry {ns, source}. Every access itself must
  * take time (at least 1 ps), or a CPU looping on hits (or two CPUs passing
  * a line back and forth) would never let the clock move; growth terms and
- * optional extras may be 0 (@min_ps). Which ones are required follows from
- * the topology (latency_needed()); @def_doc says when.
+ * optional extras may be 0 (@min_ps). Which of the others are required
+ * follows from the topology (latency_needed()); @def_doc says when.
  */
 #define LATENCY(key, min_ps, when, text)                                       \
 	{                                                                      \
@@ -101,17 +101,24 @@ enum machine_latency {
 		.max = MACHINE_MAX_LATENCY_PS, .def_doc = (when),              \
 		.doc = (text),                                                 \
 	}
+/* LATENCY_REQUIRED() - one every profile has. */
+#define LATENCY_REQUIRED(key, min_ps, text)                                    \
+	{                                                                      \
+		.name = (key), .type = SCENARIO_KEY_CUSTOM, .required = true,  \
+		.form = "{ns, source}", .unit_ps = PS_PER_NS, .min = (min_ps), \
+		.max = MACHINE_MAX_LATENCY_PS, .doc = (text),                  \
+	}
 
 static const struct scenario_key latency_keys[NR_LAT] = {
 	[LAT_L1_HIT] =
-		LATENCY("l1_hit", 1, "required", "A load that hits the own L1"),
-	[LAT_LLC_HIT] = LATENCY(
-		"llc_hit", 1, "required",
+		LATENCY_REQUIRED("l1_hit", 1, "A load that hits the own L1"),
+	[LAT_LLC_HIT] = LATENCY_REQUIRED(
+		"llc_hit", 1,
 		"A load that hits the LLC (read by nothing yet: lines are never evicted)"),
-	[LAT_MEMORY] = LATENCY("memory", 1, "required",
-			       "The first touch of a cold line: DRAM"),
-	[LAT_RMW_LOCAL] = LATENCY("rmw_local", 1, "required",
-				  "A locked RMW on a line the CPU owns"),
+	[LAT_MEMORY] = LATENCY_REQUIRED("memory", 1,
+					"The first touch of a cold line: DRAM"),
+	[LAT_RMW_LOCAL] = LATENCY_REQUIRED(
+		"rmw_local", 1, "A locked RMW on a line the CPU owns"),
 	[LAT_XFER_SMT] = LATENCY("xfer_smt", 1,
 				 "required with threads_per_core > 1",
 				 "A line passed between two threads of a core"),
@@ -135,8 +142,8 @@ static const struct scenario_key latency_keys[NR_LAT] = {
 		"upgrade_socket", 1, "xfer_socket",
 		"Shared -> Modified by a sharer, the farthest other sharer on another socket"),
 	[LAT_INVAL_PER_SHARER] =
-		LATENCY("inval_per_sharer", 0, "required",
-			"Each extra sharer a write must invalidate"),
+		LATENCY_REQUIRED("inval_per_sharer", 0,
+				 "Each extra sharer a write must invalidate"),
 	[LAT_CONFLICT_LOCAL] = LATENCY(
 		"conflict_local", 0, "0",
 		"Per third CPU queued at a hand-off, the requester on the line's home socket"),
