@@ -1052,12 +1052,12 @@ static void print_entry(FILE *out, const char *fmt, const char *name,
 		fputs(" |\n", out);
 		return;
 	}
-	/* "integer: 1 to 4096; default 16." or "...; required." */
+	/* "integer: 1 to 4096; default 16.", "...; required [with ...]." */
 	snprintf(line, sizeof(line), "%s%s%s%s%s.", type, range[0] ? ": " : "",
 		 range,
-		 !def[0]		  ? "" :
-		 !strcmp(def, "required") ? "; " :
-					    "; default ",
+		 !def[0]		      ? "" :
+		 !strncmp(def, "required", 8) ? "; " :
+						"; default ",
 		 def);
 	if (!strcmp(fmt, "man")) {
 		fprintf(out, ".TP\n.B ");

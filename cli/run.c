@@ -95,14 +95,14 @@ static const struct scenario_key top_keys[NR_TOP_KEYS] = {
 		.min = 0,
 		.max = UINT64_MAX,
 		.def = 1,
-		.doc = "The random seed of replication 0 (--seed overrides it)",
+		.doc = "The seed of every random stream (--seed overrides it)",
 	},
 	[TOP_MACHINE] = {
 		.name = "machine",
 		.type = SCENARIO_KEY_CUSTOM,
 		.required = true,
 		.form = "profile",
-		.doc = "A profile name such as skx-2s-72 (scenarios/machines/), a path, or a map: `memcgsim help keys machine`",
+		.doc = "A profile name such as skx-2s-72 (a file of the machines directory), a path (absolute, or relative to the scenario), or an inline profile map: `memcgsim help keys machine`",
 	},
 	[TOP_DURATION_MS] = {
 		.name = "duration_ms",
@@ -112,7 +112,7 @@ static const struct scenario_key top_keys[NR_TOP_KEYS] = {
 		.min = SIM_PS_PER_US,
 		.max = 10000 * SIM_PS_PER_MS,
 		.def = SIM_PS_PER_MS,
-		.doc = "Simulated time of one run, warm-up included",
+		.doc = "The measured simulated time of one run, after the warm-up",
 	},
 	[TOP_WARMUP_MS] = {
 		.name = "warmup_ms",
@@ -123,7 +123,7 @@ static const struct scenario_key top_keys[NR_TOP_KEYS] = {
 		.max = 10000 * SIM_PS_PER_MS,
 		.def_fn = warmup_default,
 		.def_doc = "duration_ms / 10",
-		.doc = "The warm-up, whose operations are not counted",
+		.doc = "Simulated time run before measuring; its operations are not counted",
 	},
 	[TOP_KERNEL] = {
 		.name = "kernel",
@@ -144,27 +144,27 @@ static const struct scenario_key top_keys[NR_TOP_KEYS] = {
 		.type = SCENARIO_KEY_CUSTOM,
 		.required = true,
 		.form = "list",
-		.doc = "What the CPUs run, each {type, cpus, cgroup, ...}: `memcgsim help keys workloads` and `memcgsim help keys TYPE`",
+		.doc = "What the CPUs run: a list of 1 to 64 workloads, each {type, cpus, cgroup, ...}: `memcgsim help keys workloads` and `memcgsim help keys TYPE`",
 	},
 	[TOP_BASELINE] = {
 		.name = "baseline",
 		.type = SCENARIO_KEY_STRING,
 		.size = sizeof(const char *),
-		.def_doc = "base",
-		.doc = "The variant every change is against",
+		.def_doc = "the first variant",
+		.doc = "The variant changes are measured against, for every variant without a baseline of its own",
 	},
 	[TOP_VARIANTS] = {
 		.name = "variants",
 		.type = SCENARIO_KEY_CUSTOM,
 		.form = "list",
 		.def_doc = "the scenario as written",
-		.doc = "Variants of the scenario, each {name, description, set, baseline}: `memcgsim help keys variants`",
+		.doc = "Variants of the scenario, each {name, description, set, baseline}: `memcgsim help keys variants`; without them the scenario runs once as the variant base",
 	},
 	[TOP_PUBLISHED] = {
 		.name = "published",
 		.type = SCENARIO_KEY_CUSTOM,
 		.form = "map",
-		.doc = "Published measurements to compare with: `memcgsim help keys published`",
+		.doc = "What real hardware measured, {source, metric, values, tolerance_pp}: `memcgsim help keys published`",
 	},
 };
 
@@ -189,7 +189,7 @@ static const struct scenario_key variant_keys[NR_VAR_KEYS] = {
 		.name = "set",
 		.type = SCENARIO_KEY_CUSTOM,
 		.form = "map",
-		.doc = "{DOTTED.KEY: VALUE, ...} applied to the scenario, as --set KEY=VALUE is",
+		.doc = "{DOTTED.KEY: VALUE, ...} applied to the scenario, as --set KEY=VALUE is; it may not set variants or baseline",
 	},
 	[VAR_BASELINE] = {
 		.name = "baseline",
@@ -231,7 +231,7 @@ static const struct scenario_key published_keys[NR_PUB_KEYS] = {
 		.dmin = 0,
 		.dmax = 100,
 		.ddef = 3.0,
-		.doc = "How far, in percentage points, a simulated change may be from the published one",
+		.doc = "The largest error, in percentage points, that validate accepts between a predicted change and the published one",
 	},
 };
 

@@ -440,7 +440,7 @@ static const struct scenario_key coherence_keys[] = {
 		SCENARIO_KEY_MEMBER(struct machine, handoff),
 		SCENARIO_KEY_NAMES(handoff_names),
 		.def = COH_HANDOFF_STRICT,
-		.doc = "When a CPU that owns a contended line gets to touch it again: strict (the next requester gets it at once) or hold (the owner keeps it for the hold window)",
+		.doc = "strict (a queued request is served between two accesses of the same CPU) or hold (the owner keeps the line for the hold window)",
 	},
 	{
 		.name = "hold",
@@ -459,7 +459,7 @@ static const struct scenario_key coherence_keys[] = {
 		.form = "{fraction, source}",
 		.def_doc = "1",
 		.parse = coh_occupancy,
-		.doc = "The fraction (0 to 1) of a hand-off's latency the line is busy",
+		.doc = "How much of a transfer occupies the line, 0 to 1",
 	},
 	{
 		.name = "adjacent_line_prefetch",
@@ -475,7 +475,7 @@ static const struct scenario_key coherence_keys[] = {
 		.form = "{cv, source}",
 		.def_doc = "0",
 		.parse = coh_service_cv,
-		.doc = "How much a hand-off's service time varies around its mean: a coefficient of variation, 0 to 1",
+		.doc = "The coefficient of variation of a hand-off's time, 0 to 1",
 	},
 };
 

@@ -180,7 +180,7 @@ static const struct scenario_key netperf_keys[] = {
 		.max = MACHINE_MAX_CPUS / 2,
 		.def_fn = instances_default,
 		.def_doc = "half the CPUs",
-		.doc = "netperf/netserver pairs, a sender and a receiver each, on the CPUs of 'cpus' in turn",
+		.doc = "netperf/netserver pairs; each takes two CPUs of 'cpus', a sender and a receiver",
 	},
 	[NP_MESSAGE_BYTES] = {
 		.name = "message_bytes",
@@ -208,7 +208,7 @@ static const struct scenario_key netperf_keys[] = {
 		.min = 1,
 		.max = 4096,
 		.def = 16,
-		.doc = "Messages in flight per pair before the sender waits",
+		.doc = "Messages queued at the receiver before the sender waits",
 	},
 	[NP_PLACEMENT] = {
 		.name = "placement",
@@ -224,7 +224,7 @@ static const struct scenario_key netperf_keys[] = {
 		SCENARIO_KEY_MEMBER(struct netperf, protocol),
 		SCENARIO_KEY_NAMES(proto_names),
 		.def = PROTO_TCP,
-		.doc = "tcp (TCP_STREAM over loopback) or unix (af_unix stream sockets)",
+		.doc = "tcp (TCP_SENDFILE/TCP_STREAM over loopback) or unix (af_unix SOCK_STREAM)",
 	},
 	[NP_REPORT] = {
 		.name = "report",

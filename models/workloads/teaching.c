@@ -88,7 +88,7 @@ static const struct scenario_key atomic_counter_keys[] = {
 		.min = 1,
 		.max = 4096,
 		.def = 1,
-		.doc = "Shared counter lines; task i increments counter i % counters",
+		.doc = "Shared counters, each on its own line; each increment picks one uniformly at random",
 	},
 	{
 		.name = "batch",
@@ -97,7 +97,7 @@ static const struct scenario_key atomic_counter_keys[] = {
 		.min = 1,
 		.max = 1 << 20,
 		.def = 1,
-		.doc = "Increments a task gathers in its per-CPU counter before one shared RMW (1: every increment is shared)",
+		.doc = "With B > 1 a CPU counts B increments in its own per-CPU counter, then adds them to a shared counter once (1: every increment is a shared RMW)",
 	},
 	THINK_KEYS(struct atomic_counter),
 };
@@ -224,7 +224,7 @@ static const struct scenario_key false_sharing_keys[] = {
 		SCENARIO_KEY_MEMBER(struct false_sharing, padded),
 		SCENARIO_KEY_NAMES(fs_layout_names),
 		.def = 0,
-		.doc = "packed (every task's field on one line) or padded (a line each)",
+		.doc = "packed (fields 8 bytes apart, eight to a line) or padded (one field per line)",
 	},
 	{
 		.name = "op",
