@@ -198,6 +198,7 @@ const char *scenario_key_type_name(const struct scenario_key *key)
 		[SCENARIO_KEY_ENUM] = "enum",
 		[SCENARIO_KEY_TIME] = "duration",
 		[SCENARIO_KEY_SIZE] = "size",
+		[SCENARIO_KEY_DOUBLE] = "number",
 		[SCENARIO_KEY_STRING] = "string",
 		[SCENARIO_KEY_CUSTOM] = "custom",
 	};
