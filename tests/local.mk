@@ -13,6 +13,11 @@ tests_check_scenario_get_SOURCES = tests/check_scenario_get.c
 tests_check_scenario_get_CFLAGS = $(TEST_CFLAGS)
 tests_check_scenario_get_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_scenario_keys
+tests_check_scenario_keys_SOURCES = tests/check_scenario_keys.c
+tests_check_scenario_keys_CFLAGS = $(TEST_CFLAGS)
+tests_check_scenario_keys_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/check_machine
 tests_check_machine_SOURCES = tests/check_machine.c
 tests_check_machine_CFLAGS = $(TEST_CFLAGS)
