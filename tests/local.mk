@@ -144,10 +144,11 @@ EXTRA_DIST += %reldir%/run-sweep.sh %reldir%/bench-sweep.sh
 TESTS += %reldir%/run-plots.sh
 EXTRA_DIST += %reldir%/run-plots.sh
 
-# tests/run-keys.sh         the kernel: key table: doc/memcgsim.1's key list
-#                           is `memcgsim help keys --format man`; every key
-#                           refuses a value out of range and one of the
-#                           wrong type (exit 2, file:line:col, the key)
+# tests/run-keys.sh         the key tables (kernel: and every table of
+#                           sim/scenario_keys.h): doc/memcgsim.1's key lists
+#                           are `memcgsim help keys SECTION --format man`;
+#                           every key refuses a value out of range and one
+#                           of the wrong type (exit 2, file:line:col, the key)
 TESTS += %reldir%/run-keys.sh
 EXTRA_DIST += %reldir%/run-keys.sh
 
