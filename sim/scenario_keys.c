@@ -188,6 +188,117 @@ void scenario_keys_defaults(const struct scenario_key *table, size_t nr,
 	}
 }
 
+/* The member's size the type stores into (0: none is stored). */
+static bool size_ok(const struct scenario_key *key)
+{
+	switch (key->type) {
+	case SCENARIO_KEY_BOOL:
+		return key->size <= sizeof(bool) || key->size == 4 ||
+		       key->size == 8;
+	case SCENARIO_KEY_ENUM:
+		/* SIM: a two-valued enum may be stored as a bool */
+		return key->size == 0 || key->size == 4 || key->size == 8 ||
+		       (key->size == sizeof(bool) && key->nr_names == 2);
+	case SCENARIO_KEY_U64:
+	case SCENARIO_KEY_TIME:
+	case SCENARIO_KEY_SIZE:
+		return key->size == 0 || key->size == 4 || key->size == 8;
+	case SCENARIO_KEY_DOUBLE:
+		return key->size == 0 || key->size == sizeof(double);
+	case SCENARIO_KEY_STRING:
+		return key->size == 0 || key->size == sizeof(const char *);
+	case SCENARIO_KEY_CUSTOM:
+		return key->size == 0;
+	}
+	return false;
+}
+
+/* A plain default (no def_fn, no words) within the key's range. */
+static bool default_ok(const struct scenario_key *key)
+{
+	if (key->required || key->def_fn || key->def_doc)
+		return true;
+	switch (key->type) {
+	case SCENARIO_KEY_ENUM:
+		return key->def < key->nr_names;
+	case SCENARIO_KEY_BOOL:
+		return key->def <= 1;
+	case SCENARIO_KEY_U64:
+	case SCENARIO_KEY_TIME:
+		return key->def >= key->min &&
+		       (key->max_fn || key->def <= key->max);
+	case SCENARIO_KEY_SIZE:
+		return key->def <= key->max;
+	case SCENARIO_KEY_DOUBLE:
+		return key->ddef >= key->dmin && key->ddef <= key->dmax;
+	case SCENARIO_KEY_STRING:
+	case SCENARIO_KEY_CUSTOM:
+		break;
+	}
+	return true;
+}
+
+static const char *key_unsound(const struct scenario_key *key)
+{
+	size_t len = key->doc ? strlen(key->doc) : 0;
+
+	if (!key->name || !key->name[0])
+		return "no name";
+	if (!len || key->doc[len - 1] == '.')
+		return "no doc, or a doc ending in '.' (the help adds it)";
+	if (!size_ok(key))
+		return "a member size its type does not store";
+	if (key->type == SCENARIO_KEY_ENUM && (!key->names || !key->nr_names))
+		return "an enum without names";
+	if (key->type == SCENARIO_KEY_TIME && !key->unit_ps)
+		return "a duration without a unit";
+	if (key->type == SCENARIO_KEY_CUSTOM && !key->form)
+		return "a custom key without a form";
+	if ((key->type == SCENARIO_KEY_U64 || key->type == SCENARIO_KEY_TIME) &&
+	    !key->max_fn && key->min > key->max)
+		return "min above max";
+	if (key->max_fn && !key->max_doc)
+		return "a computed maximum without max_doc";
+	if (key->def_fn && !key->def_doc)
+		return "a computed default without def_doc";
+	if (!default_ok(key))
+		return "a default out of its range";
+	return NULL;
+}
+
+/**
+ * scenario_keys_sound() - whether a table can be read and documented.
+ * @table: the table
+ * @nr: its length
+ * @why: set to "KEY: what is wrong" on failure
+ * @size: room in @why
+ *
+ * Every key has a name, given once, a doc, a member size its type stores,
+ * enum names, a unit, a form, a range with min <= max and a default in
+ * it (or in words), as the reader and `memcgsim help keys` need.
+ *
+ * Return: 0, or -1 with @why set.
+ */
+int scenario_keys_sound(const struct scenario_key *table, size_t nr, char *why,
+			size_t size)
+{
+	const char *bad;
+	size_t i, j;
+
+	for (i = 0; i < nr; i++) {
+		bad = key_unsound(&table[i]);
+		for (j = 0; !bad && j < i; j++)
+			if (!strcmp(table[i].name, table[j].name))
+				bad = "declared twice";
+		if (bad) {
+			snprintf(why, size, "%s: %s",
+				 table[i].name ? table[i].name : "?", bad);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* ---- words for the help, the man page and the tests ---- */
 
 const char *scenario_key_type_name(const struct scenario_key *key)

@@ -147,6 +147,14 @@ void scenario_keys_defaults(const struct scenario_key *table, size_t nr,
 			    void *base);
 
 /*
+ * Whether every key of @table can be read and documented (a name given
+ * once, a doc, a member size its type stores, a default in range ...);
+ * -1 with "KEY: what is wrong" in @why if not. For the unit tests.
+ */
+int scenario_keys_sound(const struct scenario_key *table, size_t nr, char *why,
+			size_t size);
+
+/*
  * Words for help texts and the man page: the type ("integer", "duration",
  * "one of" ...), the range ("1 to 4096", "0 to 1000000 ns", "tcp, unix";
  * "" for none) and the default ("16", "100 ns", "required", "" for none).

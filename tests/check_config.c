@@ -410,6 +410,24 @@ START_TEST(empty_cgroup_has_defaults)
 }
 END_TEST
 
+/* The table of a cgroup's keys is sound, in the order they are read. */
+START_TEST(cgroup_key_table_sound)
+{
+	static const char *const want[] = { "memory.min", "memory.low",
+					    "memory.high", "memory.max",
+					    "reclaimable" };
+	unsigned int i, nr;
+	const struct scenario_key *keys = cgroup_keys(&nr);
+	char why[160];
+
+	ck_assert_msg(!scenario_keys_sound(keys, nr, why, sizeof(why)), "%s",
+		      why);
+	ck_assert_uint_eq(nr, 5);
+	for (i = 0; i < nr; i++)
+		ck_assert_str_eq(keys[i].name, want[i]);
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -429,6 +447,7 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, cross_key_checks);
 	tcase_add_test(tc, help_words);
 	tcase_add_test(tc, empty_cgroup_has_defaults);
+	tcase_add_test(tc, cgroup_key_table_sound);
 	suite_add_tcase(s, tc);
 	return s;
 }

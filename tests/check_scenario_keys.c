@@ -441,6 +441,114 @@ START_TEST(words)
 }
 END_TEST
 
+/*
+ * The test table is sound; each flaw of a one-key table is named, with
+ * the key: the soundness check is what the other suites run on the real
+ * tables (check_workload, check_machine, check_config, check_run).
+ */
+START_TEST(soundness)
+{
+	static const char *const one[] = { "only" };
+	static const struct {
+		struct scenario_key key;
+		const char *why;
+	} flawed[] = {
+		{ { .name = "a", .type = SCENARIO_KEY_U64, .max = 9 },
+		  "a: no doc, or a doc ending in '.' (the help adds it)" },
+		{ { .name = "a",
+		    .type = SCENARIO_KEY_U64,
+		    .max = 9,
+		    .doc = "Ends." },
+		  "a: no doc, or a doc ending in '.' (the help adds it)" },
+		{ { .name = "a",
+		    .type = SCENARIO_KEY_U64,
+		    .size = 2,
+		    .max = 9,
+		    .doc = "A" },
+		  "a: a member size its type does not store" },
+		{ { .name = "a",
+		    .type = SCENARIO_KEY_ENUM,
+		    .size = 1,
+		    .names = modes,
+		    .nr_names = 3,
+		    .doc = "A" },
+		  "a: a member size its type does not store" },
+		{ { .name = "a",
+		    .type = SCENARIO_KEY_ENUM,
+		    .size = 4,
+		    .doc = "A" },
+		  "a: an enum without names" },
+		{ { .name = "a",
+		    .type = SCENARIO_KEY_ENUM,
+		    .size = 4,
+		    .names = one,
+		    .nr_names = 1,
+		    .def = 1,
+		    .doc = "A" },
+		  "a: a default out of its range" },
+		{ { .name = "a",
+		    .type = SCENARIO_KEY_TIME,
+		    .max = 9,
+		    .doc = "A" },
+		  "a: a duration without a unit" },
+		{ { .name = "a", .type = SCENARIO_KEY_CUSTOM, .doc = "A" },
+		  "a: a custom key without a form" },
+		{ { .name = "a",
+		    .type = SCENARIO_KEY_U64,
+		    .min = 2,
+		    .max = 1,
+		    .def = 2,
+		    .doc = "A" },
+		  "a: min above max" },
+		{ { .name = "a",
+		    .type = SCENARIO_KEY_U64,
+		    .min = 1,
+		    .max = 9,
+		    .def = 10,
+		    .doc = "A" },
+		  "a: a default out of its range" },
+		{ { .name = "a",
+		    .type = SCENARIO_KEY_U64,
+		    .max = 9,
+		    .def_fn = count_default,
+		    .doc = "A" },
+		  "a: a computed default without def_doc" },
+		{ { .name = "a",
+		    .type = SCENARIO_KEY_U64,
+		    .max_fn = part_max,
+		    .doc = "A" },
+		  "a: a computed maximum without max_doc" },
+		{ { .name = "a",
+		    .type = SCENARIO_KEY_DOUBLE,
+		    .dmax = 1,
+		    .ddef = 2,
+		    .doc = "A" },
+		  "a: a default out of its range" },
+	};
+	struct scenario_key twice[2] = {
+		{ .name = "b", .type = SCENARIO_KEY_BOOL, .doc = "B" },
+		{ .name = "b", .type = SCENARIO_KEY_BOOL, .doc = "B" },
+	};
+	char why[128];
+	size_t i;
+
+	ck_assert_msg(!scenario_keys_sound(keys, NR_KEYS, why, sizeof(why)),
+		      "%s", why);
+	for (i = 0; i < sizeof(flawed) / sizeof(flawed[0]); i++) {
+		why[0] = '\0';
+		ck_assert_int_eq(scenario_keys_sound(&flawed[i].key, 1, why,
+						     sizeof(why)),
+				 -1);
+		ck_assert_str_eq(why, flawed[i].why);
+	}
+	ck_assert_int_eq(scenario_keys_sound(twice, 2, why, sizeof(why)), -1);
+	ck_assert_str_eq(why, "b: declared twice");
+	/* a default given in words may be outside the range (format: 0) */
+	twice[1].name = "c";
+	ck_assert_int_eq(scenario_keys_sound(twice, 2, why, sizeof(why)), 0);
+}
+END_TEST
+
 static Suite *scenario_keys_suite(void)
 {
 	Suite *s = suite_create("scenario_keys");
@@ -452,6 +560,7 @@ static Suite *scenario_keys_suite(void)
 	tcase_add_test(tc, max_from_earlier_key_and_first_error_stops);
 	tcase_add_test(tc, get_defaults_names_find);
 	tcase_add_test(tc, words);
+	tcase_add_test(tc, soundness);
 	suite_add_tcase(s, tc);
 	return s;
 }

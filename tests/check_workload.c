@@ -153,13 +153,15 @@ END_TEST
  *  - parse and setup (destroy is optional: cli/run.c checks for NULL);
  *  - @keys for its @nr_keys, each non-empty, unique, and none of the
  *    common keys (those the driver adds itself), with room for the
- *    common ones in the driver's list of 64;
+ *    common ones in the driver's list of 64; the table sound
+ *    (scenario_keys_sound(): a doc, a member size, a default in range);
  *  - @memcg set exactly for the memcg workloads.
  */
 START_TEST(workload_type_declarations_consistent)
 {
 	const struct workload_type *const *types;
 	unsigned int i, k, j, nr = workload_types(&types);
+	char why[160];
 
 	for (i = 0; i < nr; i++) {
 		const struct workload_type *t = types[i];
@@ -175,6 +177,9 @@ START_TEST(workload_type_declarations_consistent)
 		ck_assert_msg(t->parse && t->setup, "%s: no parse or setup",
 			      t->name);
 		ck_assert_msg(!t->nr_keys || t->keys, "%s: keys", t->name);
+		ck_assert_msg(!scenario_keys_sound(t->keys, t->nr_keys, why,
+						   sizeof(why)),
+			      "%s: %s", t->name, why);
 		ck_assert_uint_le(ARRAY_SIZE(common_keys) + t->nr_keys, 64);
 		for (k = 0; k < t->nr_keys; k++) {
 			ck_assert_msg(t->keys[k].name && t->keys[k].name[0],
