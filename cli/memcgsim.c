@@ -1183,6 +1183,10 @@ static const char *const section_titles[][2] = {
 	{ "machine",
 	  "The keys of a machine profile (a file of scenarios/machines/, or an inline machine: map):" },
 	{ "coherence", "The keys of a machine profile's coherence: map:" },
+	{ "ops.objects",
+	  "The keys of each object of an ops workload's objects:" },
+	{ "ops.program",
+	  "The operations of an ops workload's program, each a map of one of these keys:" },
 	{ "latencies",
 	  "The classes of a machine profile's latencies: map, each {ns: NUMBER, source: \"where it comes from\"}:" },
 };
@@ -1212,7 +1216,7 @@ static unsigned int key_sections(struct key_section *sec)
 	const struct workload_type *const *types;
 	const struct scenario_key_table *t;
 	const struct scenario_key *keys;
-	unsigned int nr = 0, i, n;
+	unsigned int nr = 0, i, j, n;
 
 	sec[nr].name = "kernel";
 	snprintf(
@@ -1224,9 +1228,14 @@ static unsigned int key_sections(struct key_section *sec)
 	for (i = 0; i < n; i++)
 		add_section(sec, &nr, t[i].name, t[i].keys, t[i].nr);
 	n = workload_types(&types);
-	for (i = 0; i < n && nr < MAX_KEY_SECTIONS - 4; i++)
+	for (i = 0; i < n && nr < MAX_KEY_SECTIONS - 8; i++) {
 		add_section(sec, &nr, types[i]->name, types[i]->keys,
 			    types[i]->nr_keys);
+		for (j = 0; j < types[i]->nr_sub_keys; j++)
+			add_section(sec, &nr, types[i]->sub_keys[j].name,
+				    types[i]->sub_keys[j].keys,
+				    types[i]->sub_keys[j].nr);
+	}
 	keys = cgroup_keys(&n);
 	add_section(sec, &nr, "cgroups", keys, n);
 	n = machine_key_tables(&t);

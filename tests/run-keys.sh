@@ -10,8 +10,9 @@
 #    README.md's table what `memcgsim help keys --format markdown` prints;
 #    the same for every other section of `memcgsim help keys all` (the
 #    tables of sim/scenario_keys.h: scenario, variants, published,
-#    workloads, each workload type, cgroups, machine, coherence,
-#    latencies), between BEGIN KEYS SECTION and END KEYS SECTION.
+#    workloads, each workload type, ops.objects and ops.program, cgroups,
+#    machine, coherence, latencies), between BEGIN KEYS SECTION and
+#    END KEYS SECTION.
 # 2. For every key that `memcgsim help keys --format tsv` lists, a value
 #    out of its range and a value of the wrong type are refused: exit 2,
 #    nothing on stdout, one line on stderr, at the value's line and column
@@ -28,7 +29,8 @@
 #    type. Maps, lists and cpulists read by their own code are tested
 #    where their form says what is wrong ({ns, source}: a bare number
 #    and ns past its maximum; {VALUE, source}: a bare number; a cpulist:
-#    a CPU the machine lacks and a word).
+#    a CPU the machine lacks and a word; an ops operand: an object that
+#    is not there and a list).
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success; each failure is explained on stdout.
@@ -248,6 +250,26 @@ place()
 			fi
 			echo "$one_workload"
 		} >"$tmp/k.yaml" ;;
+	ops.objects | ops.program)
+		# an object x with a field a, and a program that uses it
+		line=5 col=$((${#key} + 11)) path=workloads.0.${sec#ops.}.0.$key
+		{
+			printf '%s\n' 'workloads:' '  - type: ops' '    cpus: 0-3'
+			if test "$sec" = ops.objects; then
+				echo '    objects:'
+				echo "      - $key: $val"
+				printf '        %s\n' 'name: x' 'fields: {a: 0}' |
+					without
+				printf '%s\n' '    program:' '      - {rmw: x.a}'
+			else
+				line=7
+				echo '    objects:'
+				echo '      - {name: x, fields: {a: 0}}'
+				echo '    program:'
+				echo "      - $key: $val"
+			fi
+			echo 'machine: skx-2s-72'
+		} >"$tmp/k.yaml" ;;
 	*)
 		# workloads (the common keys) or a workload type
 		type=$sec
@@ -331,6 +353,9 @@ for sec in $sections; do
 		cpulist)
 			bad "$sec" "$key" 0-100000
 			bad "$sec" "$key" abc ;;
+		OBJECT.FIELD | LOCK)
+			bad "$sec" "$key" nosuch.a
+			bad "$sec" "$key" "[a]" ;;
 		map | list | profile | 'cgroup paths') ;; # read by their own code
 		*)
 			fail "$sec.$key: a type this test does not know: $type" ;;

@@ -328,11 +328,50 @@ enum ops_kind {
 	OPS_DELAY,
 	OPS_FENCE,
 	OPS_LOCK,
-	OPS_UNLOCK
+	OPS_UNLOCK,
+	NR_OPS_KINDS
 };
 
-static const char *const ops_kind_names[] = {
-	"read", "write", "rmw", "delay_ns", "fence", "lock", "unlock",
+/* FIELD_OP() - an operation on OBJECT.FIELD (or LOCK), read by ops_resolve(). */
+#define FIELD_OP(key, what, text)                                           \
+	{                                                                   \
+		.name = (key), .type = SCENARIO_KEY_CUSTOM, .form = (what), \
+		.doc = (text),                                              \
+	}
+
+/*
+ * The operations of a program, each a one-key map {KIND: VALUE}, in the
+ * order of enum ops_kind (the key's index is the operation's kind).
+ */
+static const struct scenario_key ops_insn_keys[NR_OPS_KINDS] = {
+	[OPS_READ] = FIELD_OP("read", "OBJECT.FIELD",
+			      "A load of the field (posted on a miss)"),
+	[OPS_WRITE] = FIELD_OP("write", "OBJECT.FIELD",
+			       "A store to the field (posted on a miss)"),
+	[OPS_RMW] = FIELD_OP("rmw", "OBJECT.FIELD",
+			     "A locked read-modify-write of the field"),
+	[OPS_DELAY] = {
+		.name = "delay_ns",
+		.type = SCENARIO_KEY_TIME,
+		.size = sizeof(sim_time_t),
+		.unit_ps = SIM_PS_PER_NS,
+		.min = 0,
+		.max = SIM_PS_PER_MS,
+		.def_doc = "", /* no default: the key is the operation */
+		.doc = "Time on the CPU that touches no memory",
+	},
+	[OPS_FENCE] = {
+		.name = "fence",
+		.type = SCENARIO_KEY_BOOL,
+		.size = sizeof(bool),
+		.def = true,
+		.def_doc = "", /* no default: the key is the operation */
+		.doc = "Wait for every posted load and store, as a locked RMW or the end of a kernel function does; only true",
+	},
+	[OPS_LOCK] = FIELD_OP("lock", "LOCK",
+			      "queued_spin_lock() of an object with lock: true"),
+	[OPS_UNLOCK] = FIELD_OP("unlock", "LOCK",
+				"queued_spin_unlock() of a lock the task holds"),
 };
 
 struct ops_insn {
@@ -391,27 +430,62 @@ static const struct scenario_key ops_keys[] = {
 		.doc = "How many times each task runs the program (0: until the run ends)",
 	},
 };
-static const char *const ops_object_keys[] = {
-	"name",
-	"fields",
-	"offset_in_line",
-	"lock",
+
+/* The keys of each object of `objects`, in the order they are read. */
+static const struct scenario_key ops_object_keys[] = {
+	{
+		.name = "name",
+		.type = SCENARIO_KEY_STRING,
+		.required = true,
+		.size = sizeof(const char *), /* checked by ops_parse_object() */
+		.doc = "How the program names it: at most 31 characters, no '.'",
+	},
+	{
+		.name = "fields",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "map",
+		.def_doc = "a lock's one 4-byte word",
+		.doc = "{FIELD: OFFSET, ...}: 1 to 64 fields of 8 bytes each, at byte offsets 0 to 1048576; required but for a lock",
+	},
+	{
+		.name = "offset_in_line",
+		.type = SCENARIO_KEY_U64,
+		SCENARIO_KEY_MEMBER(struct ops_object, offset_in_line),
+		.min = 0,
+		.max = 63,
+		.def = 0,
+		.doc = "Where the object starts in its cache line",
+	},
+	{
+		.name = "lock",
+		.type = SCENARIO_KEY_BOOL,
+		SCENARIO_KEY_MEMBER(struct ops_object, is_lock),
+		.def = false,
+		.doc = "A qspinlock the program takes with lock and releases with unlock; without fields, one 4-byte word",
+	},
+};
+
+/* Keys of the maps inside ops' keys, for `memcgsim help keys`. */
+static const struct scenario_key_table ops_sub_keys[] = {
+	{ "ops.objects", ops_object_keys, ARRAY_SIZE(ops_object_keys) },
+	{ "ops.program", ops_insn_keys, NR_OPS_KINDS },
 };
 
 static int ops_parse_object(struct ops_object *o, const struct scenario_node *n,
 			    struct sim_error *err)
 {
+	const char *names[ARRAY_SIZE(ops_object_keys)];
 	const struct scenario_node *fields;
 	const char *name;
 	uint64_t v;
-	bool lock;
 	size_t i;
 
-	if (scenario_check_keys(n, ops_object_keys, ARRAY_SIZE(ops_object_keys),
-				err) ||
-	    scenario_string(n, "name", true, NULL, &name, err) ||
-	    scenario_u64(n, "offset_in_line", false, 0, 0, 63, &v, err) ||
-	    scenario_bool(n, "lock", false, false, &lock, err))
+	scenario_key_names(ops_object_keys, ARRAY_SIZE(names), names, 0,
+			   ARRAY_SIZE(names));
+	if (scenario_check_keys(n, names, ARRAY_SIZE(names), err) ||
+	    scenario_key_get(n, &ops_object_keys[0], &name, err) ||
+	    scenario_keys_load(n, ops_object_keys + 1,
+			       ARRAY_SIZE(ops_object_keys) - 1, o, NULL, err))
 		return -1;
 	if (!*name || strlen(name) >= sizeof(o->name) || strchr(name, '.')) {
 		scenario_error(err, scenario_get(n, "name"),
@@ -420,12 +494,10 @@ static int ops_parse_object(struct ops_object *o, const struct scenario_node *n,
 		return -1;
 	}
 	snprintf(o->name, sizeof(o->name), "%s", name);
-	o->offset_in_line = (unsigned int)v;
-	o->is_lock = lock;
 	o->layout.name = o->name;
 	o->layout.fields = o->fields;
 	fields = scenario_get(n, "fields");
-	if (lock && !fields) {
+	if (o->is_lock && !fields) {
 		/* A lock is one 4-byte word, struct qspinlock. */
 		snprintf(o->field_names[0], sizeof(o->field_names[0]), "val");
 		o->fields[0] =
@@ -511,7 +583,7 @@ static int ops_resolve(struct ops_workload *ow, struct ops_insn *in,
 static int ops_parse_insn(struct ops_workload *ow, struct ops_insn *in,
 			  const struct scenario_node *n, struct sim_error *err)
 {
-	const char *key;
+	const char *names[NR_OPS_KINDS], *key;
 	unsigned int k;
 
 	if (scenario_kind(n) != SCENARIO_MAP || scenario_len(n) != 1) {
@@ -520,21 +592,21 @@ static int ops_parse_insn(struct ops_workload *ow, struct ops_insn *in,
 			"expected one operation like {rmw: obj.field}, {delay_ns: 10} or {fence: true}");
 		return -1;
 	}
-	if (scenario_check_keys(n, ops_kind_names, ARRAY_SIZE(ops_kind_names),
-				err))
+	scenario_key_names(ops_insn_keys, NR_OPS_KINDS, names, 0, NR_OPS_KINDS);
+	if (scenario_check_keys(n, names, NR_OPS_KINDS, err))
 		return -1;
 	key = scenario_key(n, 0);
-	for (k = 0; strcmp(ops_kind_names[k], key); k++)
+	for (k = 0; strcmp(ops_insn_keys[k].name, key); k++)
 		;
 	in->kind = k;
 	switch (in->kind) {
 	case OPS_DELAY:
-		return scenario_time_ps(n, key, true, SIM_PS_PER_NS, 0, 0,
-					SIM_PS_PER_MS, &in->ps, err);
+		return scenario_key_get(n, &ops_insn_keys[OPS_DELAY], &in->ps,
+					err);
 	case OPS_FENCE: {
 		bool on;
 
-		if (scenario_bool(n, key, true, true, &on, err))
+		if (scenario_key_get(n, &ops_insn_keys[OPS_FENCE], &on, err))
 			return -1;
 		if (!on) {
 			scenario_error(
@@ -789,6 +861,8 @@ const struct workload_type ops_type = {
 	.summary = "a literal program of reads, writes, RMWs, locks, delays",
 	.keys = ops_keys,
 	.nr_keys = ARRAY_SIZE(ops_keys),
+	.sub_keys = ops_sub_keys,
+	.nr_sub_keys = ARRAY_SIZE(ops_sub_keys),
 	.unit = "programs/s",
 	.parse = ops_parse,
 	.setup = ops_setup,

@@ -59,6 +59,9 @@ struct workload_type {
 	 */
 	const struct scenario_key *keys;
 	unsigned int nr_keys;
+	/* The keys of maps inside those (ops: an object, an operation). */
+	const struct scenario_key_table *sub_keys;
+	unsigned int nr_sub_keys;
 	const char *unit; /* of throughput, e.g. "ops/s" */
 	bool memcg; /* runs the memory controller's paths */
 	int (*parse)(struct workload *w, const struct scenario_node *node,
