@@ -153,8 +153,9 @@ END_TEST
  *  - parse and setup (destroy is optional: cli/run.c checks for NULL);
  *  - @keys for its @nr_keys, each non-empty, unique, and none of the
  *    common keys (those the driver adds itself), with room for the
- *    common ones in the driver's list of 64; the table sound
- *    (scenario_keys_sound(): a doc, a member size, a default in range);
+ *    common ones in the driver's list of 64; the table, and those of
+ *    the maps inside its keys, sound (scenario_keys_sound(): a doc, a
+ *    member size, a default in range);
  *  - @memcg set exactly for the memcg workloads.
  */
 START_TEST(workload_type_declarations_consistent)
@@ -180,6 +181,11 @@ START_TEST(workload_type_declarations_consistent)
 		ck_assert_msg(!scenario_keys_sound(t->keys, t->nr_keys, why,
 						   sizeof(why)),
 			      "%s: %s", t->name, why);
+		for (k = 0; k < t->nr_sub_keys; k++)
+			ck_assert_msg(!scenario_keys_sound(t->sub_keys[k].keys,
+							   t->sub_keys[k].nr,
+							   why, sizeof(why)),
+				      "%s: %s", t->sub_keys[k].name, why);
 		ck_assert_uint_le(ARRAY_SIZE(common_keys) + t->nr_keys, 64);
 		for (k = 0; k < t->nr_keys; k++) {
 			ck_assert_msg(t->keys[k].name && t->keys[k].name[0],
