@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # sim/: the event core and its infrastructure (engine, coroutines,
-# statistics, errors, trace, the YAML scenario tree, the results table, and
+# statistics, errors, trace, the YAML scenario tree and its key tables
+# (scenario_keys: a map's keys declared once, read by one loop), the
+# results table, and
 # one owner per file format: csv (RFC 4180 reader and writer), yaml_emit
 # (the libyaml emitter), file (whole-or-nothing output, whole-file input)).
 # Includes nothing from models/ or cli/.

@@ -34,6 +34,12 @@
  *	                         requester on / off the line's home (default 0)
  *	xfer_per_waiter          legacy linear term per queued CPU (default 0)
  *
+ * Each of the three maps is a table of sim/scenario_keys.h
+ * (machine_key_tables(), for `memcgsim help keys machine`, `coherence`
+ * and `latencies`): the topology and coherence keys are read through it,
+ * the latency classes by load_latencies() with the table's names and
+ * minimums.
+ *
  * The coherence map is optional; its defaults are DESIGN.md section 4's:
  * strict hand-off, a hand-off occupies the line for its whole latency,
  * no adjacent-line pairing, every hand-off of a class costs the same

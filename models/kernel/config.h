@@ -15,7 +15,8 @@
  * stats_version, the member it sets and a line of doc. One loop reads
  * them, another sets the defaults, and `memcgsim help keys` prints them
  * for --help, memcgsim(1) and README.md (tests/run-keys.sh checks that the
- * two documents say what the table says). The charge-path and statistics models that
+ * two documents say what the table says). A cgroup's keys are a table of
+ * sim/scenario_keys.h (cgroup_keys()), read by its loop. The charge-path and statistics models that
  * act on them are models/kernel/page_counter.c, models/kernel/memcontrol.c and
  * models/kernel/rstat.c (to come); the teaching workloads ignore them.
  */
