@@ -2,9 +2,9 @@
 # sim/: the event core and its infrastructure (engine, coroutines,
 # statistics, errors, trace, the YAML scenario tree and its key tables
 # (scenario_keys: a map's keys declared once, read by one loop), the
-# results table, and
-# one owner per file format: csv (RFC 4180 reader and writer), yaml_emit
-# (the libyaml emitter), file (whole-or-nothing output, whole-file input)).
+# results table, and one owner per file format: csv (RFC 4180 reader and
+# writer), yaml_emit (the libyaml emitter), file (whole-or-nothing output,
+# whole-file input)).
 # Includes nothing from models/ or cli/.
 libsim_a_SOURCES += \
 	%reldir%/error.c %reldir%/error.h %reldir%/util.h \
