@@ -194,7 +194,14 @@ validate: memcgsim$(EXEEXT)
 	$(SHELL) $(srcdir)/tools/readme-validation.sh \
 		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir)/README.md --update
 
-.PHONY: update-golden bench validate
+# make update-keys: rewrite memcgsim(1)'s key lists and README's table of
+# kernel: keys from the key tables (what tests/run-keys.sh compares).
+update-keys: memcgsim$(EXEEXT)
+	$(SHELL) $(srcdir)/tools/update-keys.sh \
+		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir)
+EXTRA_DIST += tools/update-keys.sh
+
+.PHONY: update-golden bench validate update-keys
 
 TESTS += $(check_PROGRAMS)
 AM_TESTS_ENVIRONMENT = top_srcdir='$(top_srcdir)'; export top_srcdir; \

@@ -57,7 +57,7 @@ sed -n '/^\.\\" BEGIN KEYS$/,/^\.\\" END KEYS$/p' \
 "$MEMCGSIM" help keys --format man >"$tmp/table.txt"
 test -s "$tmp/man.txt" || fail "doc/memcgsim.1 has no BEGIN KEYS ... END KEYS list"
 if ! cmp -s "$tmp/man.txt" "$tmp/table.txt"; then
-	fail "doc/memcgsim.1's key list differs from the table (regenerate it with memcgsim help keys --format man):"
+	fail "doc/memcgsim.1's key list differs from the table (make update-keys regenerates it):"
 	diff -u "$tmp/man.txt" "$tmp/table.txt" | sed 's/^/	/' || :
 fi
 
@@ -66,7 +66,7 @@ sed -n '/^<!-- BEGIN KEYS -->$/,/^<!-- END KEYS -->$/p' \
 "$MEMCGSIM" help keys --format markdown >"$tmp/table.md"
 test -s "$tmp/readme.txt" || fail "README.md has no BEGIN KEYS ... END KEYS table"
 if ! cmp -s "$tmp/readme.txt" "$tmp/table.md"; then
-	fail "README.md's key table differs from the table (regenerate it with memcgsim help keys --format markdown):"
+	fail "README.md's key table differs from the table (make update-keys regenerates it):"
 	diff -u "$tmp/readme.txt" "$tmp/table.md" | sed 's/^/	/' || :
 fi
 
@@ -158,7 +158,7 @@ for sec in $sections; do
 	if ! test -s "$tmp/man-$sec.txt"; then
 		fail "doc/memcgsim.1 has no BEGIN KEYS $sec ... END KEYS $sec list"
 	elif ! cmp -s "$tmp/man-$sec.txt" "$tmp/table-$sec.txt"; then
-		fail "doc/memcgsim.1's $sec keys differ from the table (regenerate with memcgsim help keys $sec --format man):"
+		fail "doc/memcgsim.1's $sec keys differ from the table (make update-keys regenerates it):"
 		diff -u "$tmp/man-$sec.txt" "$tmp/table-$sec.txt" |
 			sed 's/^/	/' || :
 	fi
