@@ -137,7 +137,7 @@ static const struct scenario_key top_keys[NR_TOP_KEYS] = {
 		.type = SCENARIO_KEY_CUSTOM,
 		.form = "map",
 		.def_doc = "the root only",
-		.doc = "{PATH: {memory.min, ...}, ...}, each parent listed before its children; /a/c[1-100] names 100 cgroups: `memcgsim help keys cgroups`",
+		.doc = "{PATH: {memory.min, ...}, ...}, each parent listed before its children; a quoted \"/a/c[1-100]\" names 100 cgroups: `memcgsim help keys cgroups`",
 	},
 	[TOP_WORKLOADS] = {
 		.name = "workloads",
@@ -176,7 +176,7 @@ static const struct scenario_key variant_keys[NR_VAR_KEYS] = {
 		.type = SCENARIO_KEY_STRING,
 		.required = true,
 		.size = sizeof(const char *),
-		.doc = "Letters, digits and _.+- (at most 63); each variant's own",
+		.doc = "Unique: 1 to 63 letters, digits and _.+-",
 	},
 	[VAR_DESCRIPTION] = {
 		.name = "description",
