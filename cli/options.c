@@ -657,5 +657,5 @@ const struct cli_option opt_help_format = {
 	.long_name = "format",
 	.arg = "FMT",
 	.set = set_help_format,
-	.help = "help keys: text (default), man (the list of memcgsim(1)), markdown (README's table) or tsv (NAME, TYPE, MIN, MAX, first value; what tests/run-keys.sh reads)",
+	.help = "help keys: text (default), man (the list of memcgsim(1)), markdown (README's table) or tsv (NAME, TYPE, MIN, MAX, first value, and required or optional but for kernel; what tests/run-keys.sh reads)",
 };

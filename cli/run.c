@@ -26,22 +26,6 @@
 #define MAX_METRICS 64
 #define PROC_STACK 4096
 
-static const char *const top_keys[] = {
-	"scenario",    "description", "seed",	  "machine",
-	"duration_ms", "warmup_ms",   "kernel",	  "cgroups",
-	"workloads",   "baseline",    "variants", "published",
-};
-
-static const char *const variant_keys[] = { "name", "description", "set",
-					    "baseline" };
-static const char *const published_keys[] = {
-	"source",
-	"metric",
-	"values",
-	"tolerance_pp",
-};
-static const char *const common_workload_keys[] = { "type", "cpus", "cgroup" };
-
 /* A scenario with one variant's settings applied, checked and read. */
 struct variant {
 	char name[64];
@@ -62,6 +46,246 @@ struct variant {
 	unsigned int misfit;
 	const struct scenario_node *misfit_at;
 };
+
+/* warmup_ms: a tenth of the run unless given. */
+static uint64_t warmup_default(const void *base, const void *ctx)
+{
+	const struct variant *v = base;
+
+	(void)ctx;
+	return v->duration_ps / 10;
+}
+
+/* The keys, in the order `unknown key` suggestions prefer them. */
+enum {
+	TOP_SCENARIO,
+	TOP_DESCRIPTION,
+	TOP_SEED,
+	TOP_MACHINE,
+	TOP_DURATION_MS,
+	TOP_WARMUP_MS,
+	TOP_KERNEL,
+	TOP_CGROUPS,
+	TOP_WORKLOADS,
+	TOP_BASELINE,
+	TOP_VARIANTS,
+	TOP_PUBLISHED,
+	NR_TOP_KEYS,
+};
+
+static const struct scenario_key top_keys[NR_TOP_KEYS] = {
+	[TOP_SCENARIO] = {
+		.name = "scenario",
+		.type = SCENARIO_KEY_STRING,
+		.size = sizeof(const char *),
+		.def_str = "unnamed",
+		.doc = "The scenario's name, in the results",
+	},
+	[TOP_DESCRIPTION] = {
+		.name = "description",
+		.type = SCENARIO_KEY_STRING,
+		.size = sizeof(const char *),
+		.def_str = "",
+		.doc = "What the scenario shows, in the results",
+	},
+	[TOP_SEED] = {
+		.name = "seed",
+		.type = SCENARIO_KEY_U64,
+		SCENARIO_KEY_MEMBER(struct variant, seed),
+		.min = 0,
+		.max = UINT64_MAX,
+		.def = 1,
+		.doc = "The seed of every random stream (--seed overrides it)",
+	},
+	[TOP_MACHINE] = {
+		.name = "machine",
+		.type = SCENARIO_KEY_CUSTOM,
+		.required = true,
+		.form = "profile",
+		.doc = "A profile name such as skx-2s-72 (a file of the machines directory), a path (absolute, or relative to the scenario), or an inline profile map: `memcgsim help keys machine`",
+	},
+	[TOP_DURATION_MS] = {
+		.name = "duration_ms",
+		.type = SCENARIO_KEY_TIME,
+		SCENARIO_KEY_MEMBER(struct variant, duration_ps),
+		.unit_ps = SIM_PS_PER_MS,
+		.min = SIM_PS_PER_US,
+		.max = 10000 * SIM_PS_PER_MS,
+		.def = SIM_PS_PER_MS,
+		.doc = "The measured simulated time of one run, after the warm-up",
+	},
+	[TOP_WARMUP_MS] = {
+		.name = "warmup_ms",
+		.type = SCENARIO_KEY_TIME,
+		SCENARIO_KEY_MEMBER(struct variant, warmup_ps),
+		.unit_ps = SIM_PS_PER_MS,
+		.min = 0,
+		.max = 10000 * SIM_PS_PER_MS,
+		.def_fn = warmup_default,
+		.def_doc = "duration_ms / 10",
+		.doc = "Simulated time run before measuring; its operations are not counted",
+	},
+	[TOP_KERNEL] = {
+		.name = "kernel",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "map",
+		.def_doc = "Linux v6.0",
+		.doc = "The kernel's design choices: `memcgsim help keys kernel`",
+	},
+	[TOP_CGROUPS] = {
+		.name = "cgroups",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "map",
+		.def_doc = "the root only",
+		.doc = "{PATH: {memory.min, ...}, ...}, each parent listed before its children; a quoted \"/a/c[1-100]\" names 100 cgroups: `memcgsim help keys cgroups`",
+	},
+	[TOP_WORKLOADS] = {
+		.name = "workloads",
+		.type = SCENARIO_KEY_CUSTOM,
+		.required = true,
+		.form = "list",
+		.doc = "What the CPUs run: a list of 1 to 64 workloads, each {type, cpus, cgroup, ...}: `memcgsim help keys workloads` and `memcgsim help keys TYPE`",
+	},
+	[TOP_BASELINE] = {
+		.name = "baseline",
+		.type = SCENARIO_KEY_STRING,
+		.size = sizeof(const char *),
+		.def_doc = "the first variant",
+		.doc = "The variant changes are measured against, for every variant without a baseline of its own",
+	},
+	[TOP_VARIANTS] = {
+		.name = "variants",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "list",
+		.def_doc = "the scenario as written",
+		.doc = "Variants of the scenario, each {name, description, set, baseline}: `memcgsim help keys variants`; without them the scenario runs once as the variant base",
+	},
+	[TOP_PUBLISHED] = {
+		.name = "published",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "map",
+		.doc = "What real hardware measured, {source, metric, values, tolerance_pp}: `memcgsim help keys published`",
+	},
+};
+
+enum { VAR_NAME, VAR_DESCRIPTION, VAR_SET, VAR_BASELINE, NR_VAR_KEYS };
+
+static const struct scenario_key variant_keys[NR_VAR_KEYS] = {
+	[VAR_NAME] = {
+		.name = "name",
+		.type = SCENARIO_KEY_STRING,
+		.required = true,
+		.size = sizeof(const char *),
+		.doc = "Unique: 1 to 63 letters, digits and _.+-",
+	},
+	[VAR_DESCRIPTION] = {
+		.name = "description",
+		.type = SCENARIO_KEY_STRING,
+		.size = sizeof(const char *),
+		.def_str = "",
+		.doc = "What the variant changes",
+	},
+	[VAR_SET] = {
+		.name = "set",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "map",
+		.doc = "{DOTTED.KEY: VALUE, ...} applied to the scenario, as --set KEY=VALUE is; it may not set variants or baseline",
+	},
+	[VAR_BASELINE] = {
+		.name = "baseline",
+		.type = SCENARIO_KEY_STRING,
+		.size = sizeof(const char *),
+		.def_doc = "the scenario's",
+		.doc = "Another variant this one's changes are against",
+	},
+};
+
+enum { PUB_SOURCE, PUB_METRIC, PUB_VALUES, PUB_TOLERANCE_PP, NR_PUB_KEYS };
+
+static const struct scenario_key published_keys[NR_PUB_KEYS] = {
+	[PUB_SOURCE] = {
+		.name = "source",
+		.type = SCENARIO_KEY_STRING,
+		.required = true,
+		.size = sizeof(const char *),
+		.doc = "Where the measurements were published",
+	},
+	[PUB_METRIC] = {
+		.name = "metric",
+		.type = SCENARIO_KEY_STRING,
+		.size = sizeof(const char *),
+		.def_str = "throughput",
+		.doc = "The metric they measure",
+	},
+	[PUB_VALUES] = {
+		.name = "values",
+		.type = SCENARIO_KEY_CUSTOM,
+		.required = true,
+		.form = "map",
+		.doc = "{VARIANT: NUMBER, ...}, the measured value of each variant named",
+	},
+	[PUB_TOLERANCE_PP] = {
+		.name = "tolerance_pp",
+		.type = SCENARIO_KEY_DOUBLE,
+		.size = sizeof(double),
+		.dmin = 0,
+		.dmax = 100,
+		.ddef = 3.0,
+		.doc = "The largest error, in percentage points, that validate accepts between a predicted change and the published one",
+	},
+};
+
+enum { WL_TYPE, WL_CPUS, WL_CGROUP, NR_WL_KEYS };
+
+/* The keys of every workload; each type adds its own (help keys TYPE). */
+static const struct scenario_key common_workload_keys[NR_WL_KEYS] = {
+	[WL_TYPE] = {
+		.name = "type",
+		.type = SCENARIO_KEY_STRING,
+		.required = true,
+		.size = sizeof(const char *),
+		.doc = "The workload type (memcgsim help lists them)",
+	},
+	[WL_CPUS] = {
+		.name = "cpus",
+		.type = SCENARIO_KEY_CUSTOM,
+		.required = true,
+		.form = "cpulist",
+		.doc = "The CPUs, one task each, as a Linux cpulist such as 0-3,8,10-11; a CPU runs one task",
+	},
+	[WL_CGROUP] = {
+		.name = "cgroup",
+		.type = SCENARIO_KEY_STRING,
+		.size = sizeof(const char *),
+		.def_str = "/",
+		.doc = "The cgroup of its tasks, listed in 'cgroups'",
+	},
+};
+
+static const struct scenario_key_table key_tables[] = {
+	{ "scenario", top_keys, NR_TOP_KEYS },
+	{ "variants", variant_keys, NR_VAR_KEYS },
+	{ "published", published_keys, NR_PUB_KEYS },
+	{ "workloads", common_workload_keys, NR_WL_KEYS },
+};
+
+unsigned int run_key_tables(const struct scenario_key_table **tables)
+{
+	*tables = key_tables;
+	return ARRAY_SIZE(key_tables);
+}
+
+/* The names of @table, for scenario_check_keys(). */
+static int check_keys(const struct scenario_node *map,
+		      const struct scenario_key *table, size_t nr,
+		      struct sim_error *err)
+{
+	const char *names[NR_TOP_KEYS];
+
+	SIM_BUG_ON(nr > ARRAY_SIZE(names));
+	scenario_key_names(table, nr, names, 0, nr);
+	return scenario_check_keys(map, names, nr, err);
+}
 
 /* One run's numbers, before replications are combined. */
 struct run_result {
@@ -206,7 +430,7 @@ static int variant_workload(struct variant *v, const struct scenario_node *n,
 	const struct workload_type *const *types;
 	unsigned int nr_types, nr_keys = 0;
 
-	if (scenario_string(n, "type", true, NULL, &type, err))
+	if (scenario_key_get(n, &common_workload_keys[WL_TYPE], &type, err))
 		return -1;
 	w->type = workload_type_find(type);
 	if (!w->type) {
@@ -223,10 +447,11 @@ static int variant_workload(struct variant *v, const struct scenario_node *n,
 			sim_nearest(type, names, i) ? "'?" : "");
 		return -1;
 	}
-	for (i = 0; i < ARRAY_SIZE(common_workload_keys); i++)
-		keys[nr_keys++] = common_workload_keys[i];
-	for (i = 0; i < w->type->nr_keys; i++)
-		keys[nr_keys++] = w->type->keys[i];
+	nr_keys = (unsigned int)scenario_key_names(
+		common_workload_keys, NR_WL_KEYS, keys, 0, ARRAY_SIZE(keys));
+	nr_keys = (unsigned int)scenario_key_names(w->type->keys,
+						   w->type->nr_keys, keys,
+						   nr_keys, ARRAY_SIZE(keys));
 	if (scenario_check_keys(n, keys, nr_keys, err))
 		return -1;
 	if (v->machine_from_cli &&
@@ -252,7 +477,7 @@ static int variant_workload(struct variant *v, const struct scenario_node *n,
 		}
 		used_by[order[i]] = (int)v->nr_workloads;
 	}
-	if (scenario_string(n, "cgroup", false, "/", &cgroup, err))
+	if (scenario_key_get(n, &common_workload_keys[WL_CGROUP], &cgroup, err))
 		return -1;
 	if (cgroup_find(&v->cgroups, cgroup) < 0) {
 		scenario_error(err, scenario_get(n, "cgroup"),
@@ -368,23 +593,19 @@ static int variant_load(struct variant *v, const struct scenario_node *base,
 	v->tree = scenario_clone(base);
 	SIM_BUG_ON(!v->tree);
 	if (vn) {
-		if (scenario_string(vn, "name", true, NULL, &name, err) ||
+		if (scenario_key_get(vn, &variant_keys[VAR_NAME], &name, err) ||
 		    apply_set(v->tree, scenario_get(vn, "set"), err))
 			goto out_destroy;
 	}
 	snprintf(v->name, sizeof(v->name), "%s", name);
-	if (scenario_check_keys(v->tree, top_keys, ARRAY_SIZE(top_keys), err) ||
-	    scenario_u64(v->tree, "seed", false, 1, 0, UINT64_MAX, &v->seed,
-			 err))
+	if (check_keys(v->tree, top_keys, NR_TOP_KEYS, err) ||
+	    scenario_key_load(v->tree, &top_keys[TOP_SEED], v, NULL, err))
 		goto out_destroy;
 	if (o->seed_set)
 		v->seed = o->seed;
-	if (scenario_time_ps(v->tree, "duration_ms", false, SIM_PS_PER_MS,
-			     SIM_PS_PER_MS, SIM_PS_PER_US,
-			     10000 * SIM_PS_PER_MS, &v->duration_ps, err) ||
-	    scenario_time_ps(v->tree, "warmup_ms", false, SIM_PS_PER_MS,
-			     v->duration_ps / 10, 0, 10000 * SIM_PS_PER_MS,
-			     &v->warmup_ps, err))
+	if (scenario_key_load(v->tree, &top_keys[TOP_DURATION_MS], v, NULL,
+			      err) ||
+	    scenario_key_load(v->tree, &top_keys[TOP_WARMUP_MS], v, NULL, err))
 		goto out_destroy;
 	if (variant_machine(v, o, err) ||
 	    kernel_config_load(&v->kernel, v->tree, err) ||
@@ -832,9 +1053,9 @@ static int check_variants(const struct scenario_node *base,
 		const struct scenario_node *vn = scenario_item(vars, i);
 		const char *s;
 
-		if (scenario_check_keys(vn, variant_keys,
-					ARRAY_SIZE(variant_keys), err) ||
-		    scenario_string(vn, "name", true, NULL, &names[i], err))
+		if (check_keys(vn, variant_keys, NR_VAR_KEYS, err) ||
+		    scenario_key_get(vn, &variant_keys[VAR_NAME], &names[i],
+				     err))
 			return -1;
 		if (!names[i][0] || strlen(names[i]) >= 64 ||
 		    strspn(names[i],
@@ -854,7 +1075,8 @@ static int check_variants(const struct scenario_node *base,
 				return -1;
 			}
 		}
-		if (scenario_string(vn, "description", false, "", &s, err))
+		if (scenario_key_get(vn, &variant_keys[VAR_DESCRIPTION], &s,
+				     err))
 			return -1;
 	}
 	/* A variant's own baseline names another variant. */
@@ -862,7 +1084,7 @@ static int check_variants(const struct scenario_node *base,
 		const struct scenario_node *vn = scenario_item(vars, i);
 		const char *vb;
 
-		if (scenario_string(vn, "baseline", false, NULL, &vb, err))
+		if (scenario_key_get(vn, &variant_keys[VAR_BASELINE], &vb, err))
 			return -1;
 		if (!vb)
 			continue;
@@ -893,7 +1115,7 @@ static int check_variants(const struct scenario_node *base,
 			return -1;
 		}
 	}
-	if (scenario_string(base, "baseline", false, NULL, baseline, err))
+	if (scenario_key_get(base, &top_keys[TOP_BASELINE], baseline, err))
 		return -1;
 	if (*baseline) {
 		for (i = 0; i < nr; i++)
@@ -931,11 +1153,10 @@ static int check_published(const struct scenario_node *base,
 
 	if (!p)
 		return 0;
-	if (scenario_check_keys(p, published_keys, ARRAY_SIZE(published_keys),
-				err) ||
-	    scenario_string(p, "source", true, NULL, &s, err) ||
-	    scenario_string(p, "metric", false, "throughput", &s, err) ||
-	    scenario_double(p, "tolerance_pp", false, 3.0, 0, 100, &d, err))
+	if (check_keys(p, published_keys, NR_PUB_KEYS, err) ||
+	    scenario_key_get(p, &published_keys[PUB_SOURCE], &s, err) ||
+	    scenario_key_get(p, &published_keys[PUB_METRIC], &s, err) ||
+	    scenario_key_get(p, &published_keys[PUB_TOLERANCE_PP], &d, err))
 		return -1;
 	vals = scenario_get(p, "values");
 	if (!vals || scenario_kind(vals) != SCENARIO_MAP) {
@@ -983,8 +1204,8 @@ static void record(struct report *r, int variant, struct run_result *res,
 	double x[1024], mean, half, pv;
 	struct sim_error ignored;
 
-	if (pub && scenario_string(pub, "metric", false, "throughput", &metric,
-				   &ignored))
+	if (pub && scenario_key_get(pub, &published_keys[PUB_METRIC], &metric,
+				    &ignored))
 		metric = NULL;
 	for (m = 0; m < res[0].nr; m++) {
 		for (k = 0; k < reps; k++)
@@ -1024,13 +1245,13 @@ int scenario_run(const char *path, const struct run_opts *o,
 	for (k = 0; k < o->nr_sets; k++)
 		if (scenario_set_arg(base, o->sets[k], err))
 			goto out_free;
-	if (scenario_check_keys(base, top_keys, ARRAY_SIZE(top_keys), err))
+	if (check_keys(base, top_keys, NR_TOP_KEYS, err))
 		goto out_free;
 	vars = scenario_get(base, "variants");
 	if (check_variants(base, vars, &baseline, err) ||
 	    check_published(base, vars, err) ||
-	    scenario_string(base, "scenario", false, "unnamed", &name, err) ||
-	    scenario_string(base, "description", false, "", &desc, err))
+	    scenario_key_get(base, &top_keys[TOP_SCENARIO], &name, err) ||
+	    scenario_key_get(base, &top_keys[TOP_DESCRIPTION], &desc, err))
 		goto out_free;
 	nr = vars ? scenario_len(vars) : 1;
 	v = calloc(nr, sizeof(*v));
@@ -1101,8 +1322,9 @@ int scenario_run(const char *path, const struct run_opts *o,
 		if (vars) {
 			const char *vb = NULL;
 
-			if (!scenario_string(scenario_item(vars, i), "baseline",
-					     false, NULL, &vb, err) &&
+			if (!scenario_key_get(scenario_item(vars, i),
+					      &variant_keys[VAR_BASELINE], &vb,
+					      err) &&
 			    vb)
 				report_variant_baseline(r, col, vb);
 			sim_error_clear(err);

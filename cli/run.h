@@ -56,6 +56,13 @@ struct run_opts {
  * @o->check_only, the scenario and every variant are loaded and checked
  * as for a run, nothing runs, and 0 leaves *@out untouched.
  */
+/*
+ * The keys of a scenario's top level, of a variant, of `published:` and
+ * those every workload has, as they are read (for `memcgsim help keys`):
+ * *tables is set to the four, the count is returned.
+ */
+unsigned int run_key_tables(const struct scenario_key_table **tables);
+
 int scenario_run(const char *path, const struct run_opts *o,
 		 struct report **out, struct sim_error *err);
 

@@ -364,6 +364,63 @@ START_TEST(help_words)
 }
 END_TEST
 
+/*
+ * A cgroup listed with no settings ("/a:") has the kernel's defaults, as
+ * one written "/a: {}": memory.min and memory.low 0, memory.high and
+ * memory.max "max" (PAGE_COUNTER_MAX), nothing reclaimable. Before the
+ * cgroup keys were a table, "/a:" left memory.high and memory.max at 0.
+ */
+START_TEST(empty_cgroup_has_defaults)
+{
+	static const char *const texts[] = {
+		"cgroups:\n  /a:\n  /a/b: {memory.max: 4K}\n",
+		"cgroups:\n  /a: {}\n  /a/b: {memory.max: 4K}\n",
+	};
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		struct scenario_node *root;
+		struct cgroup_tree t;
+		struct sim_error err;
+
+		sim_error_clear(&err);
+		root = scenario_parse_string("t.yaml", texts[i], &err);
+		ck_assert_ptr_nonnull(root);
+		ck_assert_msg(!cgroup_tree_load(&t, root, &err), "%s",
+			      err_line(&err));
+		ck_assert_uint_eq(t.nr, 3);
+		ck_assert_str_eq(t.cg[1].path, "/a");
+		ck_assert_uint_eq(t.cg[1].min, 0);
+		ck_assert_uint_eq(t.cg[1].low, 0);
+		ck_assert_uint_eq(t.cg[1].high, UINT64_MAX);
+		ck_assert_uint_eq(t.cg[1].max, UINT64_MAX);
+		ck_assert_uint_eq(t.cg[1].reclaimable, 0);
+		ck_assert_uint_eq(t.cg[2].max, 4096);
+		ck_assert_uint_eq(t.cg[2].high, UINT64_MAX);
+		cgroup_tree_destroy(&t);
+		scenario_free(root);
+	}
+}
+END_TEST
+
+/* The table of a cgroup's keys is sound, in the order they are read. */
+START_TEST(cgroup_key_table_sound)
+{
+	static const char *const want[] = { "memory.min", "memory.low",
+					    "memory.high", "memory.max",
+					    "reclaimable" };
+	unsigned int i, nr;
+	const struct scenario_key *keys = cgroup_keys(&nr);
+	char why[160];
+
+	ck_assert_msg(!scenario_keys_sound(keys, nr, why, sizeof(why)), "%s",
+		      why);
+	ck_assert_uint_eq(nr, 5);
+	for (i = 0; i < nr; i++)
+		ck_assert_str_eq(keys[i].name, want[i]);
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -382,6 +439,8 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, unknown_key_suggests);
 	tcase_add_test(tc, cross_key_checks);
 	tcase_add_test(tc, help_words);
+	tcase_add_test(tc, empty_cgroup_has_defaults);
+	tcase_add_test(tc, cgroup_key_table_sound);
 	suite_add_tcase(s, tc);
 	return s;
 }

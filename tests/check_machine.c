@@ -545,6 +545,37 @@ START_TEST(machine_load_root_map)
 }
 END_TEST
 
+/*
+ * The three tables of a profile (its keys, coherence: and latencies:)
+ * are sound, and the latencies are the 16 classes of machine.c's enum,
+ * the five every profile needs marked required.
+ */
+START_TEST(machine_key_tables_sound)
+{
+	static const char *const required[] = { "l1_hit", "llc_hit", "memory",
+						"rmw_local",
+						"inval_per_sharer" };
+	const struct scenario_key_table *t;
+	unsigned int i, k, nr = machine_key_tables(&t), nr_required = 0;
+	char why[160];
+
+	ck_assert_uint_eq(nr, 3);
+	ck_assert_str_eq(t[0].name, "machine");
+	ck_assert_str_eq(t[1].name, "coherence");
+	ck_assert_str_eq(t[2].name, "latencies");
+	for (i = 0; i < nr; i++)
+		ck_assert_msg(!scenario_keys_sound(t[i].keys, t[i].nr, why,
+						   sizeof(why)),
+			      "%s: %s", t[i].name, why);
+	ck_assert_uint_eq(t[2].nr, 16);
+	for (k = 0; k < t[2].nr; k++)
+		if (t[2].keys[k].required)
+			ck_assert_str_eq(t[2].keys[k].name,
+					 required[nr_required++]);
+	ck_assert_uint_eq(nr_required, 5);
+}
+END_TEST
+
 static Suite *machine_suite(void)
 {
 	Suite *s = suite_create("machine");
@@ -564,6 +595,7 @@ static Suite *machine_suite(void)
 	tcase_add_loop_test(tc, machine_load_bad_profile, 0,
 			    sizeof(bad_profiles) / sizeof(bad_profiles[0]));
 	tcase_add_test(tc, machine_load_root_map);
+	tcase_add_test(tc, machine_key_tables_sound);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -563,6 +563,37 @@ START_TEST(scenario_run_missing_file)
 }
 END_TEST
 
+/*
+ * The driver's four tables (the top level, a variant, published:, the
+ * keys every workload has) are sound, and together with each workload
+ * type's table name no key twice: the driver checks a workload's keys
+ * as the common ones followed by its type's.
+ */
+START_TEST(run_key_tables_sound)
+{
+	static const char *const names[] = { "scenario", "variants",
+					     "published", "workloads" };
+	const struct workload_type *const *types;
+	const struct scenario_key_table *t;
+	unsigned int i, j, k, nr = run_key_tables(&t);
+	unsigned int nr_types = workload_types(&types);
+	char why[160];
+
+	ck_assert_uint_eq(nr, ARRAY_SIZE(names));
+	for (i = 0; i < nr; i++) {
+		ck_assert_str_eq(t[i].name, names[i]);
+		ck_assert_msg(!scenario_keys_sound(t[i].keys, t[i].nr, why,
+						   sizeof(why)),
+			      "%s: %s", t[i].name, why);
+	}
+	for (i = 0; i < nr_types; i++)
+		for (j = 0; j < types[i]->nr_keys; j++)
+			for (k = 0; k < t[3].nr; k++)
+				ck_assert_str_ne(types[i]->keys[j].name,
+						 t[3].keys[k].name);
+}
+END_TEST
+
 static Suite *run_suite(void)
 {
 	Suite *s = suite_create("run");
@@ -590,6 +621,7 @@ static Suite *run_suite(void)
 	tcase_add_loop_test(tc, scenario_run_bad_input, 0,
 			    ARRAY_SIZE(bad_cases));
 	tcase_add_test(tc, scenario_run_missing_file);
+	tcase_add_test(tc, run_key_tables_sound);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -153,13 +153,16 @@ END_TEST
  *  - parse and setup (destroy is optional: cli/run.c checks for NULL);
  *  - @keys for its @nr_keys, each non-empty, unique, and none of the
  *    common keys (those the driver adds itself), with room for the
- *    common ones in the driver's list of 64;
+ *    common ones in the driver's list of 64; the table, and those of
+ *    the maps inside its keys, sound (scenario_keys_sound(): a doc, a
+ *    member size, a default in range);
  *  - @memcg set exactly for the memcg workloads.
  */
 START_TEST(workload_type_declarations_consistent)
 {
 	const struct workload_type *const *types;
 	unsigned int i, k, j, nr = workload_types(&types);
+	char why[160];
 
 	for (i = 0; i < nr; i++) {
 		const struct workload_type *t = types[i];
@@ -175,18 +178,27 @@ START_TEST(workload_type_declarations_consistent)
 		ck_assert_msg(t->parse && t->setup, "%s: no parse or setup",
 			      t->name);
 		ck_assert_msg(!t->nr_keys || t->keys, "%s: keys", t->name);
+		ck_assert_msg(!scenario_keys_sound(t->keys, t->nr_keys, why,
+						   sizeof(why)),
+			      "%s: %s", t->name, why);
+		for (k = 0; k < t->nr_sub_keys; k++)
+			ck_assert_msg(!scenario_keys_sound(t->sub_keys[k].keys,
+							   t->sub_keys[k].nr,
+							   why, sizeof(why)),
+				      "%s: %s", t->sub_keys[k].name, why);
 		ck_assert_uint_le(ARRAY_SIZE(common_keys) + t->nr_keys, 64);
 		for (k = 0; k < t->nr_keys; k++) {
-			ck_assert_msg(t->keys[k] && t->keys[k][0],
+			ck_assert_msg(t->keys[k].name && t->keys[k].name[0],
 				      "%s: empty key %u", t->name, k);
-			ck_assert_msg(!in(t->keys[k], common_keys,
+			ck_assert_msg(!in(t->keys[k].name, common_keys,
 					  ARRAY_SIZE(common_keys)),
 				      "%s: declares common key '%s'", t->name,
-				      t->keys[k]);
+				      t->keys[k].name);
 			for (j = 0; j < k; j++)
-				ck_assert_msg(strcmp(t->keys[k], t->keys[j]),
+				ck_assert_msg(strcmp(t->keys[k].name,
+						     t->keys[j].name),
 					      "%s: key '%s' twice", t->name,
-					      t->keys[k]);
+					      t->keys[k].name);
 		}
 		ck_assert_msg(t->memcg == in(t->name, memcg_names,
 					     ARRAY_SIZE(memcg_names)),
@@ -209,7 +221,7 @@ START_TEST(atomic_counter_declares_its_keys)
 	ck_assert_ptr_nonnull(t);
 	ck_assert_uint_eq(t->nr_keys, ARRAY_SIZE(want));
 	for (k = 0; k < t->nr_keys; k++)
-		ck_assert_str_eq(t->keys[k], want[k]);
+		ck_assert_str_eq(t->keys[k].name, want[k]);
 	ck_assert_str_eq(t->unit, "ops/s");
 }
 END_TEST
@@ -302,7 +314,7 @@ START_TEST(workload_type_parse_reads_declared_keys)
 		ck_assert_msg(!parse_with(types[i], base, &m, &cg, &err),
 			      "%s: %s: %s", types[i]->name, yaml, err.msg);
 		for (k = 0; k < types[i]->nr_keys; k++) {
-			const char *key = types[i]->keys[k];
+			const char *key = types[i]->keys[k].name;
 
 			n = scenario_clone(base);
 			ck_assert_msg(!scenario_set(n, key, bad, &err), "%s",

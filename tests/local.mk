@@ -13,6 +13,11 @@ tests_check_scenario_get_SOURCES = tests/check_scenario_get.c
 tests_check_scenario_get_CFLAGS = $(TEST_CFLAGS)
 tests_check_scenario_get_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_scenario_keys
+tests_check_scenario_keys_SOURCES = tests/check_scenario_keys.c
+tests_check_scenario_keys_CFLAGS = $(TEST_CFLAGS)
+tests_check_scenario_keys_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/check_machine
 tests_check_machine_SOURCES = tests/check_machine.c
 tests_check_machine_CFLAGS = $(TEST_CFLAGS)
@@ -139,10 +144,11 @@ EXTRA_DIST += %reldir%/run-sweep.sh %reldir%/bench-sweep.sh
 TESTS += %reldir%/run-plots.sh
 EXTRA_DIST += %reldir%/run-plots.sh
 
-# tests/run-keys.sh         the kernel: key table: doc/memcgsim.1's key list
-#                           is `memcgsim help keys --format man`; every key
-#                           refuses a value out of range and one of the
-#                           wrong type (exit 2, file:line:col, the key)
+# tests/run-keys.sh         the key tables (kernel: and every table of
+#                           sim/scenario_keys.h): doc/memcgsim.1's key lists
+#                           are `memcgsim help keys SECTION --format man`;
+#                           every key refuses a value out of range and one
+#                           of the wrong type (exit 2, file:line:col, the key)
 TESTS += %reldir%/run-keys.sh
 EXTRA_DIST += %reldir%/run-keys.sh
 
@@ -200,7 +206,14 @@ validate: memcgsim$(EXEEXT)
 	$(SHELL) $(srcdir)/tools/readme-validation.sh \
 		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir)/README.md --update
 
-.PHONY: update-golden bench validate
+# make update-keys: rewrite memcgsim(1)'s key lists and README's table of
+# kernel: keys from the key tables (what tests/run-keys.sh compares).
+update-keys: memcgsim$(EXEEXT)
+	$(SHELL) $(srcdir)/tools/update-keys.sh \
+		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir)
+EXTRA_DIST += tools/update-keys.sh
+
+.PHONY: update-golden bench validate update-keys
 
 TESTS += $(check_PROGRAMS)
 AM_TESTS_ENVIRONMENT = top_srcdir='$(top_srcdir)'; export top_srcdir; \

@@ -1,12 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# tests/run-keys.sh - the table of `kernel:` keys (models/kernel/config.c)
-# against the man page and against bad input.
+# tests/run-keys.sh - the key tables (the `kernel:` keys of
+# models/kernel/config.c and every table of sim/scenario_keys.h) against
+# the man page and against bad input.
 #
 # 1. doc/memcgsim.1's key list, between its BEGIN KEYS and END KEYS
 #    comments, is what `memcgsim help keys --format man` prints, and
-#    README.md's table what `memcgsim help keys --format markdown` prints.
+#    README.md's table what `memcgsim help keys --format markdown` prints;
+#    the same for every other section of `memcgsim help keys all` (the
+#    tables of sim/scenario_keys.h: scenario, variants, published,
+#    workloads, each workload type, ops.objects and ops.program, cgroups,
+#    machine, coherence, latencies), between BEGIN KEYS SECTION and
+#    END KEYS SECTION.
 # 2. For every key that `memcgsim help keys --format tsv` lists, a value
 #    out of its range and a value of the wrong type are refused: exit 2,
 #    nothing on stdout, one line on stderr, at the value's line and column
@@ -14,6 +20,17 @@
 #    spaces of indentation, the key, ": ", so length + 5), naming the key
 #    as kernel.KEY. The values are made from the table's type and range,
 #    so a new key is tested as soon as it is declared.
+# 3. The same for every key of every other section: each section's key
+#    goes on the first line of its map in a scenario made for the section
+#    (see place() below, which works out the line and column), and its
+#    value is made from the TSV line (type, min, max, first enum value):
+#    past the maximum (the maximum's digits with a 0 appended, so that
+#    even 2^64 - 1 has one), below a minimum above 0, and of the wrong
+#    type. Maps, lists and cpulists read by their own code are tested
+#    where their form says what is wrong ({ns, source}: a bare number
+#    and ns past its maximum; {VALUE, source}: a bare number; a cpulist:
+#    a CPU the machine lacks and a word; an ops operand: an object that
+#    is not there and a list).
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success; each failure is explained on stdout.
@@ -40,7 +57,7 @@ sed -n '/^\.\\" BEGIN KEYS$/,/^\.\\" END KEYS$/p' \
 "$MEMCGSIM" help keys --format man >"$tmp/table.txt"
 test -s "$tmp/man.txt" || fail "doc/memcgsim.1 has no BEGIN KEYS ... END KEYS list"
 if ! cmp -s "$tmp/man.txt" "$tmp/table.txt"; then
-	fail "doc/memcgsim.1's key list differs from the table (regenerate it with memcgsim help keys --format man):"
+	fail "doc/memcgsim.1's key list differs from the table (make update-keys regenerates it):"
 	diff -u "$tmp/man.txt" "$tmp/table.txt" | sed 's/^/	/' || :
 fi
 
@@ -49,7 +66,7 @@ sed -n '/^<!-- BEGIN KEYS -->$/,/^<!-- END KEYS -->$/p' \
 "$MEMCGSIM" help keys --format markdown >"$tmp/table.md"
 test -s "$tmp/readme.txt" || fail "README.md has no BEGIN KEYS ... END KEYS table"
 if ! cmp -s "$tmp/readme.txt" "$tmp/table.md"; then
-	fail "README.md's key table differs from the table (regenerate it with memcgsim help keys --format markdown):"
+	fail "README.md's key table differs from the table (make update-keys regenerates it):"
 	diff -u "$tmp/readme.txt" "$tmp/table.md" | sed 's/^/	/' || :
 fi
 
@@ -128,7 +145,227 @@ while IFS=$tab read -r key type min max first; do
 	esac
 done <"$tmp/keys.tsv"
 
+# ---- 1b. every other section's list in the man page ----
+
+"$MEMCGSIM" help keys all --format tsv >"$tmp/all.tsv"
+sections=$(sed -n 's/^\[\(.*\)\]$/\1/p' "$tmp/all.tsv" | grep -v '^kernel$')
+test "$(echo "$sections" | wc -l)" -ge 15 ||
+	fail "memcgsim help keys all lists only: $sections"
+for sec in $sections; do
+	sed -n "/^\\.\\\\\\\" BEGIN KEYS $sec\$/,/^\\.\\\\\\\" END KEYS $sec\$/p" \
+		"$top_srcdir/doc/memcgsim.1" | sed '1d;$d' >"$tmp/man-$sec.txt"
+	"$MEMCGSIM" help keys "$sec" --format man >"$tmp/table-$sec.txt"
+	if ! test -s "$tmp/man-$sec.txt"; then
+		fail "doc/memcgsim.1 has no BEGIN KEYS $sec ... END KEYS $sec list"
+	elif ! cmp -s "$tmp/man-$sec.txt" "$tmp/table-$sec.txt"; then
+		fail "doc/memcgsim.1's $sec keys differ from the table (make update-keys regenerates it):"
+		diff -u "$tmp/man-$sec.txt" "$tmp/table-$sec.txt" |
+			sed 's/^/	/' || :
+	fi
+done
+
+# ---- 3. bad values for every other section's keys ----
+
+# The machine of the machine, coherence and latencies tests: one socket of
+# four cores sharing an LLC, so the latencies below are the required ones.
+machine_head='machine:
+  name: t
+  sockets: 1
+  cores_per_socket: 4
+  threads_per_core: 1'
+latencies='l1_hit: {ns: 1, source: s}
+llc_hit: {ns: 10, source: s}
+memory: {ns: 80, source: s}
+rmw_local: {ns: 5, source: s}
+inval_per_sharer: {ns: 0, source: s}
+xfer_llc: {ns: 40, source: s}'
+one_workload='workloads:
+  - {type: atomic_counter, cpus: 0-3}'
+
+# without: stdin but the lines matching $drop (none left is no failure)
+without()
+{
+	grep -v "$drop" || :
+}
+
+# place SEC KEY VALUE: write k.yaml with "KEY: VALUE" as the first entry
+# of SECTION's map, set $line, $col (the value's) and $path (the key's).
+# Template lines naming KEY are left out (it is given once).
+place()
+{
+	sec=$1 key=$2 val=$3
+	drop="^ *-\{0,1\} *$key:"
+	case $sec in
+	scenario)
+		line=1 col=$((${#key} + 3)) path=$key
+		{
+			echo "$key: $val"
+			printf '%s\n' 'machine: skx-2s-72' "$one_workload"
+		} | sed "2,\$ { /^$key:/d; }" >"$tmp/k.yaml" ;;
+	variants)
+		line=2 col=$((${#key} + 7)) path=variants.0.$key
+		{
+			echo 'variants:'
+			echo "  - $key: $val"
+			echo '    name: a' | without
+			printf '%s\n' 'machine: skx-2s-72' "$one_workload"
+		} >"$tmp/k.yaml" ;;
+	published)
+		line=2 col=$((${#key} + 5)) path=published.$key
+		{
+			echo 'published:'
+			echo "  $key: $val"
+			printf '  %s\n' 'source: s' 'values: {}' | without
+			printf '%s\n' 'machine: skx-2s-72' "$one_workload"
+		} >"$tmp/k.yaml" ;;
+	cgroups)
+		line=3 col=$((${#key} + 7)) path="cgroups./a.$key"
+		{
+			printf '%s\n' 'cgroups:' '  /a:' "    $key: $val"
+			printf '%s\n' 'machine: skx-2s-72' "$one_workload"
+		} >"$tmp/k.yaml" ;;
+	machine)
+		line=2 col=$((${#key} + 5)) path=machine.$key
+		{
+			echo 'machine:'
+			echo "  $key: $val"
+			echo "$machine_head" | sed 1d | without
+			echo '  latencies:'
+			echo "$latencies" | sed 's/^/    /'
+			echo "$one_workload"
+		} >"$tmp/k.yaml" ;;
+	coherence | latencies)
+		line=7 col=$((${#key} + 7)) path=machine.$sec.$key
+		{
+			echo "$machine_head"
+			if test "$sec" = coherence; then
+				echo '  coherence:'
+				echo "    $key: $val"
+				echo '  latencies:'
+				echo "$latencies" | sed 's/^/    /'
+			else
+				echo '  latencies:'
+				echo "    $key: $val"
+				echo "$latencies" | sed "/^$key:/d; s/^/    /"
+			fi
+			echo "$one_workload"
+		} >"$tmp/k.yaml" ;;
+	ops.objects | ops.program)
+		# an object x with a field a, and a program that uses it
+		line=5 col=$((${#key} + 11)) path=workloads.0.${sec#ops.}.0.$key
+		{
+			printf '%s\n' 'workloads:' '  - type: ops' '    cpus: 0-3'
+			if test "$sec" = ops.objects; then
+				echo '    objects:'
+				echo "      - $key: $val"
+				printf '        %s\n' 'name: x' 'fields: {a: 0}' |
+					without
+				printf '%s\n' '    program:' '      - {rmw: x.a}'
+			else
+				line=7
+				echo '    objects:'
+				echo '      - {name: x, fields: {a: 0}}'
+				echo '    program:'
+				echo "      - $key: $val"
+			fi
+			echo 'machine: skx-2s-72'
+		} >"$tmp/k.yaml" ;;
+	*)
+		# workloads (the common keys) or a workload type
+		type=$sec
+		test "$sec" = workloads && type=atomic_counter
+		line=2 col=$((${#key} + 7)) path=workloads.0.$key
+		{
+			echo 'workloads:'
+			echo "  - $key: $val"
+			{
+				echo "    type: $type"
+				echo '    cpus: 0-3'
+				# the type's other required keys, at their minimum
+				awk -F '\t' -v k="$key" \
+					'$6 == "required" && $1 != k && $3 != "-" {
+						print "    " $1 ": " ($3 > 0 ? $3 : 1) }' \
+					"$tmp/sec-$sec.tsv"
+			} | without
+			echo 'machine: skx-2s-72'
+		} >"$tmp/k.yaml" ;;
+	esac
+}
+
+# bad SEC KEY VALUE [SUFFIX]: refused at the value (SUFFIX: a member of
+# a {VALUE, source} map, further along the line, e.g. ".ns" and 5).
+bad()
+{
+	place "$1" "$2" "$3"
+	test -n "${4:-}" && path=$path$4 && col=$((col + $5))
+	want="k.yaml:$line:$col: error: key '$path'"
+	rc=0
+	(cd "$tmp" && "$MEMCGSIM" run k.yaml --format csv) >"$tmp/out" \
+		2>"$tmp/err" || rc=$?
+	got=$(sed -n 1p "$tmp/err")
+	if test "$rc" -ne 2; then
+		fail "$1: {$2: $3}: exit status $rc, expected 2"
+	elif test -s "$tmp/out"; then
+		fail "$1: {$2: $3}: printed on stdout"
+	elif test "$(wc -l <"$tmp/err")" -ne 1; then
+		fail "$1: {$2: $3}: $(wc -l <"$tmp/err") lines on stderr"
+	else
+		case $got in
+		"$want"*) return 0 ;;
+		esac
+		fail "$1: {$2: $3}: expected '$want...', got '$got'"
+	fi
+}
+
+nr_other=0
+for sec in $sections; do
+	"$MEMCGSIM" help keys "$sec" --format tsv >"$tmp/sec-$sec.tsv"
+	while IFS=$tab read -r key type min max first req; do
+		nr_other=$((nr_other + 1))
+		case $type in
+		integer)
+			test "$max" != - && bad "$sec" "$key" "${max}0"
+			test "$min" -gt 0 && bad "$sec" "$key" "$((min - 1))"
+			bad "$sec" "$key" abc ;;
+		duration)
+			bad "$sec" "$key" "${max}0"
+			bad "$sec" "$key" "1 parsec" ;;
+		size)
+			bad "$sec" "$key" "${max}0"
+			bad "$sec" "$key" "1 parsec" ;;
+		number)
+			bad "$sec" "$key" "${max}0"
+			bad "$sec" "$key" abc ;;
+		enum)
+			bad "$sec" "$key" "${first}x"
+			bad "$sec" "$key" "[$first]" ;;
+		bool)
+			bad "$sec" "$key" 2
+			bad "$sec" "$key" "[true]" ;;
+		string)
+			bad "$sec" "$key" "[a]"
+			bad "$sec" "$key" "{a: b}" ;;
+		'{ns, source}')
+			bad "$sec" "$key" 5
+			bad "$sec" "$key" "{ns: ${max}0, source: s}" .ns 5 ;;
+		'{'*)
+			bad "$sec" "$key" 5 ;;
+		cpulist)
+			bad "$sec" "$key" 0-100000
+			bad "$sec" "$key" abc ;;
+		OBJECT.FIELD | LOCK)
+			bad "$sec" "$key" nosuch.a
+			bad "$sec" "$key" "[a]" ;;
+		map | list | profile | 'cgroup paths') ;; # read by their own code
+		*)
+			fail "$sec.$key: a type this test does not know: $type" ;;
+		esac
+	done <"$tmp/sec-$sec.tsv"
+done
+test "$nr_other" -ge 60 ||
+	fail "the sections besides kernel list only $nr_other keys"
+
 if test "$failures" -ne 0; then
-	echo "$failures failure(s) in $0 ($nr keys)"
+	echo "$failures failure(s) in $0 ($nr kernel keys, $nr_other others)"
 	exit 1
 fi

@@ -34,6 +34,12 @@
  *	                         requester on / off the line's home (default 0)
  *	xfer_per_waiter          legacy linear term per queued CPU (default 0)
  *
+ * Each of the three maps is a table of sim/scenario_keys.h
+ * (machine_key_tables(), for `memcgsim help keys machine`, `coherence`
+ * and `latencies`): the topology and coherence keys are read through it,
+ * the latency classes by load_latencies() with the table's names and
+ * minimums.
+ *
  * The coherence map is optional; its defaults are DESIGN.md section 4's:
  * strict hand-off, a hand-off occupies the line for its whole latency,
  * no adjacent-line pairing, every hand-off of a class costs the same
@@ -43,6 +49,7 @@
 #include <string.h>
 
 #include "models/hw/machine.h"
+#include "sim/scenario_keys.h"
 #include "sim/util.h"
 
 #define MACHINE_MAX_SOCKETS 16
@@ -50,18 +57,6 @@
 #define MACHINE_MAX_THREADS_PER_CORE 4
 #define MACHINE_MAX_LATENCY_PS 1000000000ull /* 1 ms */
 #define PS_PER_NS 1000
-
-static const char *const machine_keys[] = {
-	"name",
-	"description",
-	"sockets",
-	"cores_per_socket",
-	"threads_per_core",
-	"cores_per_llc",
-	"numbering",
-	"latencies",
-	"coherence",
-};
 
 static const char *const numbering_names[] = {
 	[MACHINE_THREADS_LAST] = "threads_last",
@@ -71,10 +66,6 @@ static const char *const numbering_names[] = {
 static const char *const handoff_names[] = {
 	[COH_HANDOFF_STRICT] = "strict",
 	[COH_HANDOFF_HOLD] = "hold",
-};
-
-static const char *const coherence_keys[] = {
-	"handoff", "hold", "occupancy", "adjacent_line_prefetch", "service_cv",
 };
 
 static const char *const latency_entry_keys[] = { "ns", "source" };
@@ -102,23 +93,74 @@ enum machine_latency {
 	NR_LAT,
 };
 
-static const char *const latency_keys[NR_LAT] = {
-	[LAT_L1_HIT] = "l1_hit",
-	[LAT_LLC_HIT] = "llc_hit",
-	[LAT_MEMORY] = "memory",
-	[LAT_RMW_LOCAL] = "rmw_local",
-	[LAT_XFER_SMT] = "xfer_smt",
-	[LAT_XFER_LLC] = "xfer_llc",
-	[LAT_XFER_DIE] = "xfer_die",
-	[LAT_XFER_SOCKET] = "xfer_socket",
-	[LAT_XFER_SOCKET_REMOTE_HOME] = "xfer_socket_remote_home",
-	[LAT_UPGRADE_LLC] = "upgrade_llc",
-	[LAT_UPGRADE_SOCKET] = "upgrade_socket",
-	[LAT_INVAL_PER_SHARER] = "inval_per_sharer",
-	[LAT_CONFLICT_LOCAL] = "conflict_local",
-	[LAT_CONFLICT_REMOTE] = "conflict_remote",
-	[LAT_XFER_PER_WAITER] = "xfer_per_waiter",
-	[LAT_IRQ_SAVE_RESTORE] = "irq_save_restore",
+/*
+ * LATENCY() - a `latencies:` entry {ns, source}. Every access itself must
+ * take time (at least 1 ps), or a CPU looping on hits (or two CPUs passing
+ * a line back and forth) would never let the clock move; growth terms and
+ * optional extras may be 0 (@min_ps). Which of the others are required
+ * follows from the topology (latency_needed()); @def_doc says when.
+ */
+#define LATENCY(key, min_ps, when, text)                                       \
+	{                                                                      \
+		.name = (key), .type = SCENARIO_KEY_CUSTOM,                    \
+		.form = "{ns, source}", .unit_ps = PS_PER_NS, .min = (min_ps), \
+		.max = MACHINE_MAX_LATENCY_PS, .def_doc = (when),              \
+		.doc = (text),                                                 \
+	}
+/* LATENCY_REQUIRED() - one every profile has. */
+#define LATENCY_REQUIRED(key, min_ps, text)                                    \
+	{                                                                      \
+		.name = (key), .type = SCENARIO_KEY_CUSTOM, .required = true,  \
+		.form = "{ns, source}", .unit_ps = PS_PER_NS, .min = (min_ps), \
+		.max = MACHINE_MAX_LATENCY_PS, .doc = (text),                  \
+	}
+
+static const struct scenario_key latency_keys[NR_LAT] = {
+	[LAT_L1_HIT] =
+		LATENCY_REQUIRED("l1_hit", 1, "A load that hits the own L1"),
+	[LAT_LLC_HIT] = LATENCY_REQUIRED(
+		"llc_hit", 1,
+		"A load that hits the LLC (read by nothing yet: lines are never evicted)"),
+	[LAT_MEMORY] = LATENCY_REQUIRED("memory", 1,
+					"The first touch of a cold line: DRAM"),
+	[LAT_RMW_LOCAL] = LATENCY_REQUIRED(
+		"rmw_local", 1, "A locked RMW on a line the CPU owns"),
+	[LAT_XFER_SMT] = LATENCY("xfer_smt", 1,
+				 "required with threads_per_core > 1",
+				 "A line passed between two threads of a core"),
+	[LAT_XFER_LLC] = LATENCY("xfer_llc", 1,
+				 "required with cores_per_llc > 1",
+				 "A line passed between two cores of an LLC"),
+	[LAT_XFER_DIE] = LATENCY(
+		"xfer_die", 1,
+		"required with cores_per_llc < cores_per_socket, else xfer_llc",
+		"A line passed between two LLC domains (CCXs) of a socket"),
+	[LAT_XFER_SOCKET] = LATENCY(
+		"xfer_socket", 1, "required with sockets > 1",
+		"A line passed across sockets, homed at the holder's socket"),
+	[LAT_XFER_SOCKET_REMOTE_HOME] = LATENCY(
+		"xfer_socket_remote_home", 1, "xfer_socket",
+		"A line passed across sockets, homed away from the holder"),
+	[LAT_UPGRADE_LLC] = LATENCY(
+		"upgrade_llc", 1, "xfer_llc",
+		"Shared -> Modified by a sharer, the farthest other sharer in the LLC"),
+	[LAT_UPGRADE_SOCKET] = LATENCY(
+		"upgrade_socket", 1, "xfer_socket",
+		"Shared -> Modified by a sharer, the farthest other sharer on another socket"),
+	[LAT_INVAL_PER_SHARER] =
+		LATENCY_REQUIRED("inval_per_sharer", 0,
+				 "Each extra sharer a write must invalidate"),
+	[LAT_CONFLICT_LOCAL] = LATENCY(
+		"conflict_local", 0, "0",
+		"Per third CPU queued at a hand-off, the requester on the line's home socket"),
+	[LAT_CONFLICT_REMOTE] = LATENCY(
+		"conflict_remote", 0, "0",
+		"Per third CPU queued at a hand-off, the requester on another socket"),
+	[LAT_XFER_PER_WAITER] =
+		LATENCY("xfer_per_waiter", 0, "0",
+			"Legacy linear growth of a hand-off per queued CPU"),
+	[LAT_IRQ_SAVE_RESTORE] = LATENCY("irq_save_restore", 0, "0",
+					 "local_irq_save() and _restore()"),
 };
 
 static const char *const coh_dist_names[NR_COH_DIST] = {
@@ -249,42 +291,31 @@ static bool latency_needed(const struct machine *m, enum machine_latency i,
 	}
 }
 
-/*
- * latency_may_be_zero() - growth terms and optional extras may be 0; every
- * access itself must take time, or a CPU looping on hits (or two CPUs
- * passing a line back and forth) would never let the clock move.
- */
-static bool latency_may_be_zero(enum machine_latency i)
-{
-	return i == LAT_INVAL_PER_SHARER || i == LAT_CONFLICT_LOCAL ||
-	       i == LAT_CONFLICT_REMOTE || i == LAT_XFER_PER_WAITER ||
-	       i == LAT_IRQ_SAVE_RESTORE;
-}
-
 static int load_latencies(struct machine *m, const struct scenario_node *map,
 			  struct sim_error *err)
 {
 	uint64_t ps[NR_LAT] = { 0 };
 	bool present[NR_LAT] = { false };
+	const char *names[NR_LAT];
 	char why[96];
 	unsigned int i;
 
-	if (scenario_check_keys(map, latency_keys, NR_LAT, err))
+	scenario_key_names(latency_keys, NR_LAT, names, 0, NR_LAT);
+	if (scenario_check_keys(map, names, NR_LAT, err))
 		return -1;
 	for (i = 0; i < NR_LAT; i++) {
 		const struct scenario_node *entry;
 		bool needed = latency_needed(m, i, why, sizeof(why));
 
-		entry = scenario_get(map, latency_keys[i]);
+		entry = scenario_get(map, latency_keys[i].name);
 		if (!entry && needed) {
-			missing_key(err, map, latency_keys[i],
+			missing_key(err, map, latency_keys[i].name,
 				    why[0] ? why : NULL);
 			return -1;
 		}
 		if (!entry)
 			continue;
-		if (load_latency(entry, latency_may_be_zero(i) ? 0 : 1, &ps[i],
-				 err))
+		if (load_latency(entry, latency_keys[i].min, &ps[i], err))
 			return -1;
 		present[i] = true;
 	}
@@ -371,16 +402,93 @@ static int load_prefetch(struct machine *m, const struct scenario_node *entry,
 			     &m->adjacent_line_prefetch, err);
 }
 
+static int load_hold(const struct scenario_node *map,
+		     const struct scenario_key *key, void *base,
+		     const void *ctx, struct sim_error *err)
+{
+	const struct scenario_node *entry = scenario_get(map, key->name);
+	struct machine *m = base;
+
+	(void)ctx;
+	if (!entry && m->handoff == COH_HANDOFF_HOLD) {
+		missing_key(err, map, "hold", "handoff 'hold' needs a window");
+		return -1;
+	}
+	return entry ? load_latency(entry, 0, &m->hold_ps, err) : 0;
+}
+
+/* An optional {VALUE, source} entry of `coherence:`, read by @load. */
+#define COH_ENTRY(fn, load)                                       \
+	static int fn(const struct scenario_node *map,            \
+		      const struct scenario_key *key, void *base, \
+		      const void *ctx, struct sim_error *err)     \
+	{                                                         \
+		const struct scenario_node *entry =               \
+			scenario_get(map, key->name);             \
+                                                                  \
+		(void)ctx;                                        \
+		return entry ? load(base, entry, err) : 0;        \
+	}
+COH_ENTRY(coh_occupancy, load_occupancy)
+COH_ENTRY(coh_prefetch, load_prefetch)
+COH_ENTRY(coh_service_cv, load_service_cv)
+
 /*
- * load_coherence() - the optional `coherence:` map. Defaults: strict
- * hand-off, full occupancy, no adjacent-line prefetch. `hold` is required
- * when handoff is hold (a zero window would silently mean strict).
+ * The optional `coherence:` map, read in this order. Defaults: strict
+ * hand-off, full occupancy, no adjacent-line prefetch, every hand-off of
+ * a class the same. `hold` is required when handoff is hold (a zero
+ * window would silently mean strict).
  */
+static const struct scenario_key coherence_keys[] = {
+	{
+		.name = "handoff",
+		.type = SCENARIO_KEY_ENUM,
+		SCENARIO_KEY_MEMBER(struct machine, handoff),
+		SCENARIO_KEY_NAMES(handoff_names),
+		.def = COH_HANDOFF_STRICT,
+		.doc = "strict (a queued request is served between two accesses of the same CPU) or hold (the owner keeps the line for the hold window)",
+	},
+	{
+		.name = "hold",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "{ns, source}",
+		.unit_ps = PS_PER_NS,
+		.min = 0,
+		.max = MACHINE_MAX_LATENCY_PS,
+		.def_doc = "required with handoff: hold",
+		.parse = load_hold,
+		.doc = "The window a CPU keeps a line it just got",
+	},
+	{
+		.name = "occupancy",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "{fraction, source}",
+		.def_doc = "1",
+		.parse = coh_occupancy,
+		.doc = "How much of a transfer occupies the line, 0 to 1",
+	},
+	{
+		.name = "adjacent_line_prefetch",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "{enabled, source}",
+		.def_doc = "false",
+		.parse = coh_prefetch,
+		.doc = "Whether the two lines of a 128-byte pair interfere (the adjacent-line prefetcher)",
+	},
+	{
+		.name = "service_cv",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "{cv, source}",
+		.def_doc = "0",
+		.parse = coh_service_cv,
+		.doc = "The coefficient of variation of a hand-off's time, 0 to 1",
+	},
+};
+
 static int load_coherence(struct machine *m, const struct scenario_node *map,
 			  struct sim_error *err)
 {
-	const struct scenario_node *entry;
-	unsigned int handoff;
+	const char *names[ARRAY_SIZE(coherence_keys)];
 
 	m->handoff = COH_HANDOFF_STRICT;
 	m->hold_ps = 0;
@@ -388,44 +496,106 @@ static int load_coherence(struct machine *m, const struct scenario_node *map,
 	m->adjacent_line_prefetch = false;
 	if (!map)
 		return 0;
-
-	if (scenario_check_keys(map, coherence_keys, ARRAY_SIZE(coherence_keys),
-				err))
+	scenario_key_names(coherence_keys, ARRAY_SIZE(names), names, 0,
+			   ARRAY_SIZE(names));
+	if (scenario_check_keys(map, names, ARRAY_SIZE(names), err))
 		return -1;
-	if (scenario_enum(map, "handoff", false, COH_HANDOFF_STRICT,
-			  handoff_names, ARRAY_SIZE(handoff_names), &handoff,
-			  err))
-		return -1;
-	m->handoff = handoff;
-
-	entry = scenario_get(map, "hold");
-	if (!entry && m->handoff == COH_HANDOFF_HOLD) {
-		missing_key(err, map, "hold", "handoff 'hold' needs a window");
-		return -1;
-	}
-	if (entry && load_latency(entry, 0, &m->hold_ps, err))
-		return -1;
-
-	entry = scenario_get(map, "occupancy");
-	if (entry && load_occupancy(m, entry, err))
-		return -1;
-
-	entry = scenario_get(map, "adjacent_line_prefetch");
-	if (entry && load_prefetch(m, entry, err))
-		return -1;
-
-	entry = scenario_get(map, "service_cv");
-	if (entry && load_service_cv(m, entry, err))
-		return -1;
-	return 0;
+	return scenario_keys_load(map, coherence_keys,
+				  ARRAY_SIZE(coherence_keys), m, NULL, err);
 }
+
+/* cores_per_llc: by default, and at most, the socket's cores. */
+static uint64_t cores_per_socket(const void *base, const void *ctx)
+{
+	const struct machine *m = base;
+
+	(void)ctx;
+	return m->cores_per_socket;
+}
+
+/* A profile's keys, in the order they are read. */
+static const struct scenario_key machine_keys[] = {
+	{
+		.name = "name",
+		.type = SCENARIO_KEY_STRING,
+		.required = true,
+		.size = sizeof(const char *), /* read by load_name() */
+		.doc = "The profile's name, 1 to 63 characters",
+	},
+	{
+		.name = "description",
+		.type = SCENARIO_KEY_STRING,
+		.doc = "Free text for people; checked to be a string, not kept",
+	},
+	{
+		.name = "sockets",
+		.type = SCENARIO_KEY_U64,
+		.required = true,
+		SCENARIO_KEY_MEMBER(struct machine, sockets),
+		.min = 1,
+		.max = MACHINE_MAX_SOCKETS,
+		.doc = "Sockets (packages)",
+	},
+	{
+		.name = "cores_per_socket",
+		.type = SCENARIO_KEY_U64,
+		.required = true,
+		SCENARIO_KEY_MEMBER(struct machine, cores_per_socket),
+		.min = 1,
+		.max = MACHINE_MAX_CORES_PER_SOCKET,
+		.doc = "Cores of each socket",
+	},
+	{
+		.name = "threads_per_core",
+		.type = SCENARIO_KEY_U64,
+		.required = true,
+		SCENARIO_KEY_MEMBER(struct machine, threads_per_core),
+		.min = 1,
+		.max = MACHINE_MAX_THREADS_PER_CORE,
+		.doc = "Hardware threads (SMT siblings) of each core",
+	},
+	{
+		.name = "cores_per_llc",
+		.type = SCENARIO_KEY_U64,
+		SCENARIO_KEY_MEMBER(struct machine, cores_per_llc),
+		.min = 1,
+		.max_fn = cores_per_socket,
+		.max_doc = "cores_per_socket",
+		.def_fn = cores_per_socket,
+		.def_doc = "cores_per_socket",
+		.doc = "Cores sharing one LLC (a CCX); it must divide cores_per_socket",
+	},
+	{
+		.name = "numbering",
+		.type = SCENARIO_KEY_ENUM,
+		SCENARIO_KEY_MEMBER(struct machine, numbering),
+		SCENARIO_KEY_NAMES(numbering_names),
+		.def = MACHINE_THREADS_LAST,
+		.doc = "Linux's CPU numbering: threads_last (CPU n and n + sockets x cores are siblings) or threads_adjacent (siblings are numbered in a row)",
+	},
+	{
+		.name = "latencies",
+		.type = SCENARIO_KEY_CUSTOM,
+		.required = true,
+		.form = "map",
+		.doc = "The latency table, {CLASS: {ns, source}, ...}: `memcgsim help keys latencies`",
+	},
+	{
+		.name = "coherence",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "map",
+		.doc = "The hand-off law's settings: `memcgsim help keys coherence`",
+	},
+};
+
+enum { MK_NAME, MK_DESCRIPTION, MK_SOCKETS, MK_LATENCIES = 7 };
 
 static int load_name(struct machine *m, const struct scenario_node *node,
 		     struct sim_error *err)
 {
-	const char *name, *description;
+	const char *name = NULL;
 
-	if (scenario_string(node, "name", true, NULL, &name, err))
+	if (scenario_key_get(node, &machine_keys[MK_NAME], &name, err))
 		return -1;
 	if (!name[0] || strlen(name) >= sizeof(m->name)) {
 		scenario_error(err, scenario_get(node, "name"),
@@ -435,52 +605,36 @@ static int load_name(struct machine *m, const struct scenario_node *node,
 	}
 	snprintf(m->name, sizeof(m->name), "%s", name);
 	/* Free text for people; checked to be a string, not kept. */
-	return scenario_string(node, "description", false, NULL, &description,
-			       err);
+	return scenario_key_load(node, &machine_keys[MK_DESCRIPTION], m, NULL,
+				 err);
 }
 
 static int load_topology(struct machine *m, const struct scenario_node *node,
 			 struct sim_error *err)
 {
-	uint64_t sockets, cores, threads, per_llc;
-	unsigned int numbering;
+	unsigned long long sockets, cores, threads;
 
-	if (scenario_u64(node, "sockets", true, 0, 1, MACHINE_MAX_SOCKETS,
-			 &sockets, err) ||
-	    scenario_u64(node, "cores_per_socket", true, 0, 1,
-			 MACHINE_MAX_CORES_PER_SOCKET, &cores, err) ||
-	    scenario_u64(node, "threads_per_core", true, 0, 1,
-			 MACHINE_MAX_THREADS_PER_CORE, &threads, err) ||
-	    scenario_u64(node, "cores_per_llc", false, cores, 1, cores,
-			 &per_llc, err) ||
-	    scenario_enum(node, "numbering", false, MACHINE_THREADS_LAST,
-			  numbering_names, ARRAY_SIZE(numbering_names),
-			  &numbering, err))
+	if (scenario_keys_load(node, &machine_keys[MK_SOCKETS],
+			       MK_LATENCIES - MK_SOCKETS, m, NULL, err))
 		return -1;
-
-	if (cores % per_llc) {
+	sockets = m->sockets;
+	cores = m->cores_per_socket;
+	threads = m->threads_per_core;
+	if (cores % m->cores_per_llc) {
 		scenario_error(err, scenario_get(node, "cores_per_llc"),
-			       "%llu does not divide cores_per_socket (%llu)",
-			       (unsigned long long)per_llc,
-			       (unsigned long long)cores);
+			       "%u does not divide cores_per_socket (%llu)",
+			       m->cores_per_llc, cores);
 		return -1;
 	}
 	if (sockets * cores * threads > MACHINE_MAX_CPUS) {
 		scenario_error(
 			err, node,
 			"%llu sockets x %llu cores x %llu threads is %llu CPUs; at most %u are supported",
-			(unsigned long long)sockets, (unsigned long long)cores,
-			(unsigned long long)threads,
-			(unsigned long long)(sockets * cores * threads),
+			sockets, cores, threads, sockets * cores * threads,
 			MACHINE_MAX_CPUS);
 		return -1;
 	}
-	m->sockets = sockets;
-	m->cores_per_socket = cores;
-	m->threads_per_core = threads;
-	m->cores_per_llc = per_llc;
-	m->nr_cpus = sockets * cores * threads;
-	m->numbering = numbering;
+	m->nr_cpus = m->sockets * m->cores_per_socket * m->threads_per_core;
 	return 0;
 }
 
@@ -513,6 +667,18 @@ static int build_cpus(struct machine *m)
 	return 0;
 }
 
+static const struct scenario_key_table key_tables[] = {
+	{ "machine", machine_keys, ARRAY_SIZE(machine_keys) },
+	{ "coherence", coherence_keys, ARRAY_SIZE(coherence_keys) },
+	{ "latencies", latency_keys, NR_LAT },
+};
+
+unsigned int machine_key_tables(const struct scenario_key_table **tables)
+{
+	*tables = key_tables;
+	return ARRAY_SIZE(key_tables);
+}
+
 /**
  * machine_load() - fill a machine from a profile map.
  * @m: caller-allocated; overwritten. On failure it is left zeroed.
@@ -529,11 +695,13 @@ static int build_cpus(struct machine *m)
 int machine_load(struct machine *m, const struct scenario_node *node,
 		 struct sim_error *err)
 {
+	const char *names[ARRAY_SIZE(machine_keys)];
 	const struct scenario_node *lat;
 
 	memset(m, 0, sizeof(*m));
-	if (scenario_check_keys(node, machine_keys, ARRAY_SIZE(machine_keys),
-				err))
+	scenario_key_names(machine_keys, ARRAY_SIZE(names), names, 0,
+			   ARRAY_SIZE(names));
+	if (scenario_check_keys(node, names, ARRAY_SIZE(names), err))
 		return -1;
 	if (load_name(m, node, err) || load_topology(m, node, err))
 		goto out_clear;

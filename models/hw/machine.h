@@ -28,6 +28,7 @@
 
 #include "sim/error.h"
 #include "sim/scenario.h"
+#include "sim/scenario_keys.h"
 
 #define MACHINE_MAX_CPUS 1024
 
@@ -109,6 +110,13 @@ struct machine {
 	uint64_t hold_ps; /* COH_HANDOFF_HOLD window */
 	bool adjacent_line_prefetch; /* 128-byte pairs interfere */
 };
+
+/*
+ * The keys of a profile, of its `coherence:` map and of its `latencies:`
+ * map, as they are read (for `memcgsim help keys`): *tables is set to
+ * the three, the count is returned.
+ */
+unsigned int machine_key_tables(const struct scenario_key_table **tables);
 
 /*
  * machine_load() - fill @m from a machine profile map (the `machine:` of a

@@ -14,6 +14,7 @@
 
 #include "models/kernel/config.h"
 #include "models/kernel/pahole.h"
+#include "sim/scenario_keys.h"
 #include "sim/util.h"
 
 static const char *const memcg_names[] = { "enabled", "disabled" };
@@ -641,9 +642,37 @@ int kernel_config_load(struct kernel_config *k,
 	return stats_sizes_check(k, n, err);
 }
 
-static const char *const cgroup_keys[] = {
-	"memory.min", "memory.low", "memory.high", "memory.max", "reclaimable",
+/* SIZE_KEY() - a cgroup's memory control, in bytes ("max": no limit). */
+#define SIZE_KEY(key, member, def_value, def_words, text)                      \
+	{                                                                      \
+		.name = (key), .type = SCENARIO_KEY_SIZE,                      \
+		SCENARIO_KEY_MEMBER(struct cgroup_config, member),             \
+		.max = UINT64_MAX, .def = (def_value), .def_doc = (def_words), \
+		.doc = (text),                                                 \
+	}
+
+/* The keys of one cgroup of `cgroups:`, in the order they are read. */
+static const struct scenario_key cgroup_key_table[] = {
+	SIZE_KEY(
+		"memory.min", min, 0, "0",
+		"Memory below which the cgroup is never reclaimed (page_counter's min)"),
+	SIZE_KEY("memory.low", low, 0, "0",
+		 "Best-effort protection from reclaim (page_counter's low)"),
+	SIZE_KEY("memory.high", high, UINT64_MAX, "max",
+		 "The throttling limit (page_counter's high)"),
+	SIZE_KEY(
+		"memory.max", max, UINT64_MAX, "max",
+		"The hard limit: a charge past it reclaims, at reclaim_ns per page"),
+	SIZE_KEY(
+		"reclaimable", reclaimable, 0, "0",
+		"SIM: the bytes reclaim can free in this cgroup (no LRU is modelled)"),
 };
+
+const struct scenario_key *cgroup_keys(unsigned int *nr)
+{
+	*nr = ARRAY_SIZE(cgroup_key_table);
+	return cgroup_key_table;
+}
 
 int cgroup_find(const struct cgroup_tree *t, const char *path)
 {
@@ -684,6 +713,7 @@ static bool cgroup_path_ok(const char *path)
 static int cgroup_load_one(struct cgroup_tree *t, const struct scenario_node *n,
 			   const char *path, struct sim_error *err)
 {
+	const char *names[ARRAY_SIZE(cgroup_key_table)];
 	struct cgroup_config *cg = &t->cg[t->nr];
 	char parent[128];
 
@@ -708,20 +738,16 @@ static int cgroup_load_one(struct cgroup_tree *t, const struct scenario_node *n,
 		return -1;
 	}
 	snprintf(cg->path, sizeof(cg->path), "%s", path);
+	/* "/top:" with no settings: no protection, no limit */
+	scenario_keys_defaults(cgroup_key_table, ARRAY_SIZE(cgroup_key_table),
+			       cg);
 	if (scenario_kind(n) == SCENARIO_SCALAR && !*scenario_scalar(n))
-		goto out; /* "/top:" with no settings */
-	if (scenario_check_keys(n, cgroup_keys, ARRAY_SIZE(cgroup_keys), err))
-		return -1;
-	if (scenario_size(n, "memory.min", false, 0, UINT64_MAX, &cg->min,
-			  err) ||
-	    scenario_size(n, "memory.low", false, 0, UINT64_MAX, &cg->low,
-			  err) ||
-	    scenario_size(n, "memory.high", false, UINT64_MAX, UINT64_MAX,
-			  &cg->high, err) ||
-	    scenario_size(n, "memory.max", false, UINT64_MAX, UINT64_MAX,
-			  &cg->max, err) ||
-	    scenario_size(n, "reclaimable", false, 0, UINT64_MAX,
-			  &cg->reclaimable, err))
+		goto out;
+	scenario_key_names(cgroup_key_table, ARRAY_SIZE(names), names, 0,
+			   ARRAY_SIZE(names));
+	if (scenario_check_keys(n, names, ARRAY_SIZE(names), err) ||
+	    scenario_keys_load(n, cgroup_key_table,
+			       ARRAY_SIZE(cgroup_key_table), cg, NULL, err))
 		return -1;
 out:
 	t->nr++;

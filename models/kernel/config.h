@@ -15,7 +15,8 @@
  * stats_version, the member it sets and a line of doc. One loop reads
  * them, another sets the defaults, and `memcgsim help keys` prints them
  * for --help, memcgsim(1) and README.md (tests/run-keys.sh checks that the
- * two documents say what the table says). The charge-path and statistics models that
+ * two documents say what the table says). A cgroup's keys are a table of
+ * sim/scenario_keys.h (cgroup_keys()), read by its loop. The charge-path and statistics models that
  * act on them are models/kernel/page_counter.c, models/kernel/memcontrol.c and
  * models/kernel/rstat.c (to come); the teaching workloads ignore them.
  */
@@ -28,6 +29,7 @@
 
 #include "models/kernel/page_counter.h"
 #include "sim/scenario.h"
+#include "sim/scenario_keys.h"
 
 enum kernel_pc_layout {
 	PC_LAYOUT_V6_0,
@@ -157,6 +159,8 @@ void kernel_key_default(const struct kernel_key *key, char *buf, size_t size);
 void kernel_config_defaults(struct kernel_config *k);
 int kernel_config_load(struct kernel_config *k,
 		       const struct scenario_node *root, struct sim_error *err);
+/* The keys of one cgroup of `cgroups:` (memory.min ...); *nr is set. */
+const struct scenario_key *cgroup_keys(unsigned int *nr);
 int cgroup_tree_load(struct cgroup_tree *t, const struct scenario_node *root,
 		     struct sim_error *err);
 void cgroup_tree_destroy(struct cgroup_tree *t);

@@ -38,13 +38,6 @@
 #define SKBUFF_HEAD_SIZE 256 /* skbuff_head_cache object */
 #define SKB_SHINFO_SIZE 320 /* SKB_DATA_ALIGN(struct skb_shared_info) */
 
-static const char *const hackbench_keys[] = {
-	"fds",
-	"message_bytes",
-	"work_ns",
-	"window",
-};
-
 struct hb_receiver {
 	struct sim_task *t;
 	unsigned int queued;
@@ -68,6 +61,55 @@ struct hackbench {
 	struct mem_cgroup *memcg;
 };
 
+/* hackbench's default: 20 fds per group, fewer when the CPUs are few. */
+static uint64_t fds_default(const void *base, const void *ctx)
+{
+	const struct workload *w = ctx;
+
+	(void)base;
+	return w->nr_tasks >= 40 ? 20 : w->nr_tasks / 2;
+}
+
+static const struct scenario_key hackbench_keys[] = {
+	{
+		.name = "fds",
+		.type = SCENARIO_KEY_U64,
+		SCENARIO_KEY_MEMBER(struct hackbench, fds),
+		.min = 1,
+		.max = MACHINE_MAX_CPUS / 2,
+		.def_fn = fds_default,
+		.def_doc = "20, or half the CPUs when fewer than 40",
+		.doc = "Senders (and receivers) per group; 'cpus' must be a multiple of 2 x fds",
+	},
+	{
+		.name = "message_bytes",
+		.type = SCENARIO_KEY_SIZE,
+		SCENARIO_KEY_MEMBER(struct hackbench, message_bytes),
+		.max = 3776,
+		.def = 100,
+		.doc = "The bytes of each message (hackbench's default 100); charged as one skb",
+	},
+	{
+		.name = "work_ns",
+		.type = SCENARIO_KEY_TIME,
+		.required = true,
+		SCENARIO_KEY_MEMBER(struct hackbench, work_ps),
+		.unit_ps = SIM_PS_PER_NS,
+		.min = SIM_PS_PER_NS,
+		.max = SIM_PS_PER_MS,
+		.doc = "The work of each send and receive outside the memcg code",
+	},
+	{
+		.name = "window",
+		.type = SCENARIO_KEY_U64,
+		SCENARIO_KEY_MEMBER(struct hackbench, window),
+		.min = 1,
+		.max = 4096,
+		.def = 16,
+		.doc = "Messages a receiver may have queued before its sender blocks",
+	},
+};
+
 static unsigned int kmalloc_size(unsigned int n)
 {
 	unsigned int s = 8;
@@ -85,14 +127,8 @@ static int hackbench_parse(struct workload *w, const struct scenario_node *n,
 	(void)m;
 	SIM_BUG_ON(!hb);
 	w->priv = hb;
-	if (scenario_u64(n, "fds", false,
-			 w->nr_tasks >= 40 ? 20 : w->nr_tasks / 2, 1,
-			 MACHINE_MAX_CPUS / 2, &hb->fds, err) ||
-	    scenario_size(n, "message_bytes", false, 100, 3776,
-			  &hb->message_bytes, err) ||
-	    scenario_time_ps(n, "work_ns", true, SIM_PS_PER_NS, 0,
-			     SIM_PS_PER_NS, SIM_PS_PER_MS, &hb->work_ps, err) ||
-	    scenario_u64(n, "window", false, 16, 1, 4096, &hb->window, err))
+	if (scenario_keys_load(n, hackbench_keys, ARRAY_SIZE(hackbench_keys),
+			       hb, w, err))
 		return -1;
 	if (!hb->fds || w->nr_tasks % (2 * hb->fds)) {
 		scenario_error(

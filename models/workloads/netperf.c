@@ -111,10 +111,6 @@ enum { PLACE_RANDOM, PLACE_ADJACENT };
 
 static const char *const proto_names[] = { "tcp", "unix" };
 static const char *const place_names[] = { "random", "adjacent" };
-static const char *const netperf_keys[] = {
-	"instances", "message_bytes", "work_ns", "window",
-	"placement", "protocol",      "report",	 "backlog",
-};
 static const char *const report_names[] = { "per_instance", "total" };
 
 struct netperf_pair {
@@ -139,35 +135,132 @@ struct netperf {
 	uint64_t instances, message_bytes, window;
 	sim_time_t work_ps;
 	unsigned int protocol, placement;
+	unsigned int report; /* 0: per instance, 1: the total */
 	bool backlog; /* socket backlogs: see the header */
 	struct netperf_pair *pairs;
 	struct netperf_pair **pair_of; /* [nr_tasks] */
 	struct run *run;
 };
 
+/* netperf's default send size is the socket's send buffer */
+static uint64_t message_bytes_default(const void *base, const void *ctx)
+{
+	const struct netperf *np = base;
+
+	(void)ctx;
+	return np->protocol == PROTO_UNIX ? UNIX_SNDBUF : 16384;
+}
+
+static uint64_t instances_default(const void *base, const void *ctx)
+{
+	const struct workload *w = ctx;
+
+	(void)base;
+	return w->nr_tasks / 2;
+}
+
+/* The keys, in the order `unknown key` suggestions prefer them. */
+enum {
+	NP_INSTANCES,
+	NP_MESSAGE_BYTES,
+	NP_WORK_NS,
+	NP_WINDOW,
+	NP_PLACEMENT,
+	NP_PROTOCOL,
+	NP_REPORT,
+	NP_BACKLOG,
+};
+
+static const struct scenario_key netperf_keys[] = {
+	[NP_INSTANCES] = {
+		.name = "instances",
+		.type = SCENARIO_KEY_U64,
+		SCENARIO_KEY_MEMBER(struct netperf, instances),
+		.min = 1,
+		.max = MACHINE_MAX_CPUS / 2,
+		.def_fn = instances_default,
+		.def_doc = "half the CPUs",
+		.doc = "netperf/netserver pairs; each takes two CPUs of 'cpus', a sender and a receiver",
+	},
+	[NP_MESSAGE_BYTES] = {
+		.name = "message_bytes",
+		.type = SCENARIO_KEY_SIZE,
+		SCENARIO_KEY_MEMBER(struct netperf, message_bytes),
+		.max = 1 << 24,
+		.def_fn = message_bytes_default,
+		.def_doc = "16384 (tcp), 212992 (unix): the socket's send buffer",
+		.doc = "The bytes of each send (at least 1)",
+	},
+	[NP_WORK_NS] = {
+		.name = "work_ns",
+		.type = SCENARIO_KEY_TIME,
+		.required = true,
+		SCENARIO_KEY_MEMBER(struct netperf, work_ps),
+		.unit_ps = SIM_PS_PER_NS,
+		.min = SIM_PS_PER_NS,
+		.max = SIM_PS_PER_MS,
+		.doc = "The work of each send and receive outside the memcg code (the protocol stack, the copy)",
+	},
+	[NP_WINDOW] = {
+		.name = "window",
+		.type = SCENARIO_KEY_U64,
+		SCENARIO_KEY_MEMBER(struct netperf, window),
+		.min = 1,
+		.max = 4096,
+		.def = 16,
+		.doc = "Messages queued at the receiver before the sender waits",
+	},
+	[NP_PLACEMENT] = {
+		.name = "placement",
+		.type = SCENARIO_KEY_ENUM,
+		SCENARIO_KEY_MEMBER(struct netperf, placement),
+		SCENARIO_KEY_NAMES(place_names),
+		.def = PLACE_RANDOM,
+		.doc = "Where the pairs' tasks go on the CPUs of 'cpus': random (a seeded shuffle, as the scheduler leaves them) or adjacent (pair i on the i-th two CPUs of the list)",
+	},
+	[NP_PROTOCOL] = {
+		.name = "protocol",
+		.type = SCENARIO_KEY_ENUM,
+		SCENARIO_KEY_MEMBER(struct netperf, protocol),
+		SCENARIO_KEY_NAMES(proto_names),
+		.def = PROTO_TCP,
+		.doc = "tcp (TCP_SENDFILE/TCP_STREAM over loopback) or unix (af_unix SOCK_STREAM)",
+	},
+	[NP_REPORT] = {
+		.name = "report",
+		.type = SCENARIO_KEY_ENUM,
+		SCENARIO_KEY_MEMBER(struct netperf, report),
+		SCENARIO_KEY_NAMES(report_names),
+		.def = 0,
+		.doc = "Throughput in 10^6 bits/s per instance (netperf's own line) or summed over the instances",
+	},
+	[NP_BACKLOG] = {
+		.name = "backlog",
+		.type = SCENARIO_KEY_BOOL,
+		SCENARIO_KEY_MEMBER(struct netperf, backlog),
+		.def = false,
+		.doc = "Model the socket backlogs: a packet arriving while its socket is owned waits there, uncharged",
+	},
+};
+
+static int netperf_load(const struct scenario_node *n, struct netperf *np,
+			const struct workload *w, unsigned int key,
+			struct sim_error *err)
+{
+	return scenario_key_load(n, &netperf_keys[key], np, w, err);
+}
+
 static int netperf_parse(struct workload *w, const struct scenario_node *n,
 			 const struct machine *m, struct sim_error *err)
 {
 	struct netperf *np = calloc(1, sizeof(*np));
-	unsigned int e;
 
 	(void)m;
 	SIM_BUG_ON(!np);
 	w->priv = np;
-	if (scenario_enum(n, "protocol", false, PROTO_TCP, proto_names,
-			  ARRAY_SIZE(proto_names), &np->protocol, err))
-		return -1;
-	/* netperf's default send size is the socket's send buffer */
-	if (scenario_u64(n, "instances", false, w->nr_tasks / 2, 1,
-			 MACHINE_MAX_CPUS / 2, &np->instances, err) ||
-	    scenario_size(n, "message_bytes", false,
-			  np->protocol == PROTO_UNIX ? UNIX_SNDBUF : 16384,
-			  1 << 24, &np->message_bytes, err) ||
-	    scenario_time_ps(n, "work_ns", true, SIM_PS_PER_NS, 0,
-			     SIM_PS_PER_NS, SIM_PS_PER_MS, &np->work_ps, err) ||
-	    scenario_u64(n, "window", false, 16, 1, 4096, &np->window, err) ||
-	    scenario_enum(n, "placement", false, PLACE_RANDOM, place_names,
-			  ARRAY_SIZE(place_names), &np->placement, err))
+	/* protocol first: it sets message_bytes' default */
+	if (netperf_load(n, np, w, NP_PROTOCOL, err) ||
+	    scenario_keys_load(n, netperf_keys, NP_PLACEMENT + 1, np, w, err))
 		return -1;
 	if (np->message_bytes == 0) {
 		scenario_error(err, scenario_get(n, "message_bytes"),
@@ -185,14 +278,12 @@ static int netperf_parse(struct workload *w, const struct scenario_node *n,
 			(unsigned long long)(2 * np->instances), w->nr_tasks);
 		return -1;
 	}
-	if (scenario_bool(n, "backlog", false, false, &np->backlog, err))
-		return -1;
-	if (scenario_enum(n, "report", false, 0, report_names,
-			  ARRAY_SIZE(report_names), &e, err))
+	if (netperf_load(n, np, w, NP_BACKLOG, err) ||
+	    netperf_load(n, np, w, NP_REPORT, err))
 		return -1;
 	/* 10^6 bits/s per instance (netperf's own line), or summed */
 	w->scale = (double)np->message_bytes * 8.0 / 1e6;
-	if (e == 0)
+	if (np->report == 0)
 		w->scale /= (double)np->instances;
 	return 0;
 }

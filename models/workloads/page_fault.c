@@ -39,13 +39,33 @@
 #define MAX_GATHER_BATCH 510 /* (4096 - 16) / 8 */
 #define MAX_GATHER_BATCH_COUNT 19 /* 10000 / 510 */
 
-static const char *const page_fault_keys[] = { "pages", "work_ns" };
-
 struct page_fault {
 	uint64_t pages;
 	sim_time_t work_ps;
 	struct run *run;
 	struct mem_cgroup *memcg;
+};
+
+static const struct scenario_key page_fault_keys[] = {
+	{
+		.name = "pages",
+		.type = SCENARIO_KEY_U64,
+		SCENARIO_KEY_MEMBER(struct page_fault, pages),
+		.min = 1,
+		.max = 1 << 24,
+		.def = 32768, /* page_fault1: MEMSIZE 128 MB */
+		.doc = "The pages each task maps, touches and unmaps per round",
+	},
+	{
+		.name = "work_ns",
+		.type = SCENARIO_KEY_TIME,
+		.required = true,
+		SCENARIO_KEY_MEMBER(struct page_fault, work_ps),
+		.unit_ps = SIM_PS_PER_NS,
+		.min = SIM_PS_PER_NS,
+		.max = SIM_PS_PER_MS,
+		.doc = "The fault's work outside the memcg code (the fault, zeroing the page, the PTE)",
+	},
 };
 
 static int page_fault_parse(struct workload *w, const struct scenario_node *n,
@@ -56,13 +76,8 @@ static int page_fault_parse(struct workload *w, const struct scenario_node *n,
 	(void)m;
 	SIM_BUG_ON(!pf);
 	w->priv = pf;
-	/* page_fault1: MEMSIZE 128 MB */
-	if (scenario_u64(n, "pages", false, 32768, 1, 1 << 24, &pf->pages,
-			 err) ||
-	    scenario_time_ps(n, "work_ns", true, SIM_PS_PER_NS, 0,
-			     SIM_PS_PER_NS, SIM_PS_PER_MS, &pf->work_ps, err))
-		return -1;
-	return 0;
+	return scenario_keys_load(n, page_fault_keys,
+				  ARRAY_SIZE(page_fault_keys), pf, w, err);
 }
 
 /*

@@ -33,9 +33,6 @@
 #include "sim/error.h"
 #include "sim/util.h"
 
-static const char *const stat_reader_keys[] = {
-	"read", "format", "work_ns", "pass_interval_us", "flush",
-};
 static const char *const flush_names[] = { "threshold", "ratelimited" };
 
 struct stat_reader {
@@ -46,6 +43,58 @@ struct stat_reader {
 	unsigned int *ids; /* [nr] indexes in the cgroup tree */
 	struct mem_cgroup **memcgs; /* [nr], at setup */
 	struct run *run;
+};
+
+/* The keys, in the order `unknown key` suggestions prefer them. */
+enum { SR_READ, SR_FORMAT, SR_WORK_NS, SR_PASS_INTERVAL_US, SR_FLUSH };
+
+static const struct scenario_key stat_reader_keys[] = {
+	[SR_READ] = {
+		.name = "read",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "cgroup paths",
+		.def_doc = "every cgroup but the root",
+		.doc = "The cgroups whose memory.stat a pass reads: a path, or a list of them; X/* is every child of X",
+	},
+	[SR_FORMAT] = {
+		.name = "format",
+		.type = SCENARIO_KEY_U64,
+		SCENARIO_KEY_MEMBER(struct stat_reader, format),
+		.min = 1,
+		.max = 2,
+		.def = 0,
+		.def_doc = "the cgroup version",
+		.doc = "Which memory.stat is read: 1 (the v1 file) or 2",
+	},
+	[SR_WORK_NS] = {
+		.name = "work_ns",
+		.type = SCENARIO_KEY_TIME,
+		SCENARIO_KEY_MEMBER(struct stat_reader, work_ps),
+		.unit_ps = SIM_PS_PER_NS,
+		.min = 0,
+		.max = SIM_PS_PER_MS,
+		.def = 0,
+		.doc = "The work of each read outside the memcg code (open/read/close, seq_file, formatting the lines)",
+	},
+	[SR_PASS_INTERVAL_US] = {
+		.name = "pass_interval_us",
+		.type = SCENARIO_KEY_TIME,
+		SCENARIO_KEY_MEMBER(struct stat_reader, interval_ps),
+		.unit_ps = SIM_PS_PER_US,
+		.min = 0,
+		.max = 1000 * SIM_PS_PER_MS,
+		.def = 0,
+		.doc = "The wait after a pass over the set (0: at once)",
+	},
+	[SR_FLUSH] = {
+		.name = "flush",
+		.type = SCENARIO_KEY_ENUM,
+		/* SIM: stored as a bool, ratelimited is index 1 */
+		SCENARIO_KEY_MEMBER(struct stat_reader, ratelimited),
+		SCENARIO_KEY_NAMES(flush_names),
+		.def = 0,
+		.doc = "threshold (memory.stat's own flush) or ratelimited (mem_cgroup_flush_stats_ratelimited(), the flush of the in-kernel readers: workingset refault, reclaim)",
+	},
 };
 
 /* Add @path, or every child of "X" for "X/ *", to the set. */
@@ -99,8 +148,7 @@ static int stat_reader_parse(struct workload *w, const struct scenario_node *n,
 	const struct cgroup_tree *t = w->cgroups;
 	const struct scenario_node *read = scenario_get(n, "read");
 	struct stat_reader *sr = calloc(1, sizeof(*sr));
-	unsigned int i, e;
-	uint64_t v;
+	unsigned int i;
 
 	(void)m;
 	SIM_BUG_ON(!sr);
@@ -108,17 +156,12 @@ static int stat_reader_parse(struct workload *w, const struct scenario_node *n,
 	sr->ids = calloc((size_t)t->nr * (read ? scenario_len(read) + 1 : 1),
 			 sizeof(*sr->ids));
 	SIM_BUG_ON(!sr->ids);
-	if (scenario_u64(n, "format", false, 0, 1, 2, &v, err))
-		return -1;
-	sr->format = (unsigned int)v;
-	if (scenario_enum(n, "flush", false, 0, flush_names,
-			  ARRAY_SIZE(flush_names), &e, err))
-		return -1;
-	sr->ratelimited = e == 1;
-	if (scenario_time_ps(n, "work_ns", false, SIM_PS_PER_NS, 0, 0,
-			     SIM_PS_PER_MS, &sr->work_ps, err) ||
-	    scenario_time_ps(n, "pass_interval_us", false, SIM_PS_PER_US, 0, 0,
-			     1000 * SIM_PS_PER_MS, &sr->interval_ps, err))
+	/* SIM: read in this order (read last: it needs the others) */
+	if (scenario_key_load(n, &stat_reader_keys[SR_FORMAT], sr, w, err) ||
+	    scenario_key_load(n, &stat_reader_keys[SR_FLUSH], sr, w, err) ||
+	    scenario_key_load(n, &stat_reader_keys[SR_WORK_NS], sr, w, err) ||
+	    scenario_key_load(n, &stat_reader_keys[SR_PASS_INTERVAL_US], sr, w,
+			      err))
 		return -1;
 	if (!read) {
 		for (i = 1; i < t->nr; i++)

@@ -57,27 +57,50 @@ static const struct coh_layout counter_layout = {
 	.fields = counter_fields,
 };
 
-static const char *const atomic_counter_keys[] = {
-	"counters",
-	"batch",
-	"think_ns",
-	"think",
+/*
+ * THINK_KEYS() - think_ns and think, of a workload type's struct with
+ * think_ps and exponential members. SIM: think's two values are stored
+ * as a bool (exponential is its index 1).
+ */
+#define THINK_KEYS(st)                                                                              \
+	{                                                                                           \
+		.name = "think_ns",                                                                 \
+		.type = SCENARIO_KEY_TIME,                                                          \
+		SCENARIO_KEY_MEMBER(st, think_ps),                                                  \
+		.unit_ps = SIM_PS_PER_NS,                                                           \
+		.min = 0,                                                                           \
+		.max = SIM_PS_PER_MS,                                                               \
+		.def = 0,                                                                           \
+		.doc = "Think time between operations (mean, when think is exponential)",           \
+	},                                                                                          \
+	{                                                                                           \
+		.name = "think", .type = SCENARIO_KEY_ENUM,                                         \
+		SCENARIO_KEY_MEMBER(st, exponential),                                               \
+		SCENARIO_KEY_NAMES(think_names), .def = 0,                                          \
+		.doc = "fixed (every think is think_ns) or exponential (drawn with mean think_ns)", \
+	}
+
+static const struct scenario_key atomic_counter_keys[] = {
+	{
+		.name = "counters",
+		.type = SCENARIO_KEY_U64,
+		SCENARIO_KEY_MEMBER(struct atomic_counter, counters),
+		.min = 1,
+		.max = 4096,
+		.def = 1,
+		.doc = "Shared counters, each on its own line; each increment picks one uniformly at random",
+	},
+	{
+		.name = "batch",
+		.type = SCENARIO_KEY_U64,
+		SCENARIO_KEY_MEMBER(struct atomic_counter, batch),
+		.min = 1,
+		.max = 1 << 20,
+		.def = 1,
+		.doc = "With B > 1 a CPU counts B increments in its own per-CPU counter, then adds them to a shared counter once (1: every increment is a shared RMW)",
+	},
+	THINK_KEYS(struct atomic_counter),
 };
-
-static int think_parse(const struct scenario_node *n, sim_time_t *think_ps,
-		       bool *exponential, struct sim_error *err)
-{
-	unsigned int e;
-
-	if (scenario_time_ps(n, "think_ns", false, SIM_PS_PER_NS, 0, 0,
-			     SIM_PS_PER_MS, think_ps, err))
-		return -1;
-	if (scenario_enum(n, "think", false, 0, think_names,
-			  ARRAY_SIZE(think_names), &e, err))
-		return -1;
-	*exponential = e == 1;
-	return 0;
-}
 
 static int atomic_counter_parse(struct workload *w,
 				const struct scenario_node *n,
@@ -87,12 +110,8 @@ static int atomic_counter_parse(struct workload *w,
 
 	SIM_BUG_ON(!ac);
 	w->priv = ac;
-	if (scenario_u64(n, "counters", false, 1, 1, 4096, &ac->counters,
-			 err) ||
-	    scenario_u64(n, "batch", false, 1, 1, 1 << 20, &ac->batch, err) ||
-	    think_parse(n, &ac->think_ps, &ac->exponential, err))
-		return -1;
-	return 0;
+	return scenario_keys_load(n, atomic_counter_keys,
+				  ARRAY_SIZE(atomic_counter_keys), ac, w, err);
 }
 
 struct counter_loop_frame {
@@ -184,6 +203,7 @@ static void atomic_counter_destroy(struct workload *w)
 
 struct false_sharing {
 	bool padded;
+	unsigned int op_name; /* index of fs_op_names[] */
 	enum coh_op op;
 	sim_time_t think_ps;
 	bool exponential;
@@ -193,33 +213,43 @@ struct false_sharing {
 	struct coh_object *obj;
 };
 
-static const char *const false_sharing_keys[] = {
-	"layout",
-	"op",
-	"think_ns",
-	"think",
-};
 static const char *const fs_layout_names[] = { "packed", "padded" };
 static const char *const fs_op_names[] = { "write", "rmw" };
+
+static const struct scenario_key false_sharing_keys[] = {
+	{
+		.name = "layout",
+		.type = SCENARIO_KEY_ENUM,
+		/* SIM: stored as a bool, padded is index 1 */
+		SCENARIO_KEY_MEMBER(struct false_sharing, padded),
+		SCENARIO_KEY_NAMES(fs_layout_names),
+		.def = 0,
+		.doc = "packed (fields 8 bytes apart, eight to a line) or padded (one field per line)",
+	},
+	{
+		.name = "op",
+		.type = SCENARIO_KEY_ENUM,
+		SCENARIO_KEY_MEMBER(struct false_sharing, op_name),
+		SCENARIO_KEY_NAMES(fs_op_names),
+		.def = 0,
+		.doc = "write (a plain store) or rmw (a locked read-modify-write)",
+	},
+	THINK_KEYS(struct false_sharing),
+};
 
 static int false_sharing_parse(struct workload *w,
 			       const struct scenario_node *n,
 			       const struct machine *m, struct sim_error *err)
 {
 	struct false_sharing *fs = calloc(1, sizeof(*fs));
-	unsigned int e;
 
 	SIM_BUG_ON(!fs);
 	w->priv = fs;
-	if (scenario_enum(n, "layout", false, 0, fs_layout_names,
-			  ARRAY_SIZE(fs_layout_names), &e, err))
+	if (scenario_keys_load(n, false_sharing_keys,
+			       ARRAY_SIZE(false_sharing_keys), fs, w, err))
 		return -1;
-	fs->padded = e == 1;
-	if (scenario_enum(n, "op", false, 0, fs_op_names,
-			  ARRAY_SIZE(fs_op_names), &e, err))
-		return -1;
-	fs->op = e ? COH_RMW : COH_WRITE;
-	return think_parse(n, &fs->think_ps, &fs->exponential, err);
+	fs->op = fs->op_name ? COH_RMW : COH_WRITE;
+	return 0;
 }
 
 struct field_loop_frame {
@@ -298,11 +328,50 @@ enum ops_kind {
 	OPS_DELAY,
 	OPS_FENCE,
 	OPS_LOCK,
-	OPS_UNLOCK
+	OPS_UNLOCK,
+	NR_OPS_KINDS
 };
 
-static const char *const ops_kind_names[] = {
-	"read", "write", "rmw", "delay_ns", "fence", "lock", "unlock",
+/* FIELD_OP() - an operation on OBJECT.FIELD (or LOCK), read by ops_resolve(). */
+#define FIELD_OP(key, what, text)                                           \
+	{                                                                   \
+		.name = (key), .type = SCENARIO_KEY_CUSTOM, .form = (what), \
+		.doc = (text),                                              \
+	}
+
+/*
+ * The operations of a program, each a one-key map {KIND: VALUE}, in the
+ * order of enum ops_kind (the key's index is the operation's kind).
+ */
+static const struct scenario_key ops_insn_keys[NR_OPS_KINDS] = {
+	[OPS_READ] = FIELD_OP("read", "OBJECT.FIELD",
+			      "A load of the field (posted on a miss)"),
+	[OPS_WRITE] = FIELD_OP("write", "OBJECT.FIELD",
+			       "A store to the field (posted on a miss)"),
+	[OPS_RMW] = FIELD_OP("rmw", "OBJECT.FIELD",
+			     "A locked read-modify-write of the field"),
+	[OPS_DELAY] = {
+		.name = "delay_ns",
+		.type = SCENARIO_KEY_TIME,
+		.size = sizeof(sim_time_t),
+		.unit_ps = SIM_PS_PER_NS,
+		.min = 0,
+		.max = SIM_PS_PER_MS,
+		.def_doc = "", /* no default: the key is the operation */
+		.doc = "Time on the CPU that touches no memory",
+	},
+	[OPS_FENCE] = {
+		.name = "fence",
+		.type = SCENARIO_KEY_BOOL,
+		.size = sizeof(bool),
+		.def = true,
+		.def_doc = "", /* no default: the key is the operation */
+		.doc = "Wait for every posted load and store, as a locked RMW or the end of a kernel function does; only true",
+	},
+	[OPS_LOCK] = FIELD_OP("lock", "LOCK",
+			      "queued_spin_lock() of an object with lock: true"),
+	[OPS_UNLOCK] = FIELD_OP("unlock", "LOCK",
+				"queued_spin_unlock() of a lock the task holds"),
 };
 
 struct ops_insn {
@@ -335,28 +404,88 @@ struct ops_workload {
 	uint64_t repeat;
 };
 
-static const char *const ops_keys[] = { "objects", "program", "repeat" };
-static const char *const ops_object_keys[] = {
-	"name",
-	"fields",
-	"offset_in_line",
-	"lock",
+/* objects and program are read by ops_parse(), repeat by the table. */
+static const struct scenario_key ops_keys[] = {
+	{
+		.name = "objects",
+		.type = SCENARIO_KEY_CUSTOM,
+		.required = true,
+		.form = "list",
+		.doc = "The objects the program touches, 1 to 64: each {name, fields: {FIELD: OFFSET, ...}, offset_in_line, lock}",
+	},
+	{
+		.name = "program",
+		.type = SCENARIO_KEY_CUSTOM,
+		.required = true,
+		.form = "list",
+		.doc = "The operations each task loops over, 1 to 1024, each a map of one kind: read, write or rmw of OBJECT.FIELD, lock or unlock of an object, delay_ns, fence",
+	},
+	{
+		.name = "repeat",
+		.type = SCENARIO_KEY_U64,
+		SCENARIO_KEY_MEMBER(struct ops_workload, repeat),
+		.min = 0,
+		.max = UINT32_MAX,
+		.def = 0,
+		.doc = "How many times each task runs the program (0: until the run ends)",
+	},
+};
+
+/* The keys of each object of `objects`, in the order they are read. */
+static const struct scenario_key ops_object_keys[] = {
+	{
+		.name = "name",
+		.type = SCENARIO_KEY_STRING,
+		.required = true,
+		.size = sizeof(const char *), /* checked by ops_parse_object() */
+		.doc = "How the program names it: at most 31 characters, no '.'",
+	},
+	{
+		.name = "fields",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "map",
+		.def_doc = "a lock's one 4-byte word",
+		.doc = "{FIELD: OFFSET, ...}: 1 to 64 fields of 8 bytes each, at byte offsets 0 to 1048576; required but for a lock",
+	},
+	{
+		.name = "offset_in_line",
+		.type = SCENARIO_KEY_U64,
+		SCENARIO_KEY_MEMBER(struct ops_object, offset_in_line),
+		.min = 0,
+		.max = 63,
+		.def = 0,
+		.doc = "Where the object starts in its cache line",
+	},
+	{
+		.name = "lock",
+		.type = SCENARIO_KEY_BOOL,
+		SCENARIO_KEY_MEMBER(struct ops_object, is_lock),
+		.def = false,
+		.doc = "A qspinlock the program takes with lock and releases with unlock; without fields, one 4-byte word",
+	},
+};
+
+/* Keys of the maps inside ops' keys, for `memcgsim help keys`. */
+static const struct scenario_key_table ops_sub_keys[] = {
+	{ "ops.objects", ops_object_keys, ARRAY_SIZE(ops_object_keys) },
+	{ "ops.program", ops_insn_keys, NR_OPS_KINDS },
 };
 
 static int ops_parse_object(struct ops_object *o, const struct scenario_node *n,
 			    struct sim_error *err)
 {
+	const char *names[ARRAY_SIZE(ops_object_keys)];
 	const struct scenario_node *fields;
 	const char *name;
 	uint64_t v;
-	bool lock;
 	size_t i;
 
-	if (scenario_check_keys(n, ops_object_keys, ARRAY_SIZE(ops_object_keys),
-				err) ||
-	    scenario_string(n, "name", true, NULL, &name, err) ||
-	    scenario_u64(n, "offset_in_line", false, 0, 0, 63, &v, err) ||
-	    scenario_bool(n, "lock", false, false, &lock, err))
+	scenario_key_names(ops_object_keys, ARRAY_SIZE(names), names, 0,
+			   ARRAY_SIZE(names));
+	if (scenario_check_keys(n, names, ARRAY_SIZE(names), err) ||
+	    scenario_key_get(n, &ops_object_keys[0], &name, err) ||
+	    scenario_keys_load(n, ops_object_keys + 1,
+			       ARRAY_SIZE(ops_object_keys) - 1, o, NULL, err))
 		return -1;
 	if (!*name || strlen(name) >= sizeof(o->name) || strchr(name, '.')) {
 		scenario_error(err, scenario_get(n, "name"),
@@ -365,12 +494,10 @@ static int ops_parse_object(struct ops_object *o, const struct scenario_node *n,
 		return -1;
 	}
 	snprintf(o->name, sizeof(o->name), "%s", name);
-	o->offset_in_line = (unsigned int)v;
-	o->is_lock = lock;
 	o->layout.name = o->name;
 	o->layout.fields = o->fields;
 	fields = scenario_get(n, "fields");
-	if (lock && !fields) {
+	if (o->is_lock && !fields) {
 		/* A lock is one 4-byte word, struct qspinlock. */
 		snprintf(o->field_names[0], sizeof(o->field_names[0]), "val");
 		o->fields[0] =
@@ -456,7 +583,7 @@ static int ops_resolve(struct ops_workload *ow, struct ops_insn *in,
 static int ops_parse_insn(struct ops_workload *ow, struct ops_insn *in,
 			  const struct scenario_node *n, struct sim_error *err)
 {
-	const char *key;
+	const char *names[NR_OPS_KINDS], *key;
 	unsigned int k;
 
 	if (scenario_kind(n) != SCENARIO_MAP || scenario_len(n) != 1) {
@@ -465,21 +592,21 @@ static int ops_parse_insn(struct ops_workload *ow, struct ops_insn *in,
 			"expected one operation like {rmw: obj.field}, {delay_ns: 10} or {fence: true}");
 		return -1;
 	}
-	if (scenario_check_keys(n, ops_kind_names, ARRAY_SIZE(ops_kind_names),
-				err))
+	scenario_key_names(ops_insn_keys, NR_OPS_KINDS, names, 0, NR_OPS_KINDS);
+	if (scenario_check_keys(n, names, NR_OPS_KINDS, err))
 		return -1;
 	key = scenario_key(n, 0);
-	for (k = 0; strcmp(ops_kind_names[k], key); k++)
+	for (k = 0; strcmp(ops_insn_keys[k].name, key); k++)
 		;
 	in->kind = k;
 	switch (in->kind) {
 	case OPS_DELAY:
-		return scenario_time_ps(n, key, true, SIM_PS_PER_NS, 0, 0,
-					SIM_PS_PER_MS, &in->ps, err);
+		return scenario_key_get(n, &ops_insn_keys[OPS_DELAY], &in->ps,
+					err);
 	case OPS_FENCE: {
 		bool on;
 
-		if (scenario_bool(n, key, true, true, &on, err))
+		if (scenario_key_get(n, &ops_insn_keys[OPS_FENCE], &on, err))
 			return -1;
 		if (!on) {
 			scenario_error(
@@ -560,8 +687,10 @@ static int ops_parse(struct workload *w, const struct scenario_node *n,
 
 	SIM_BUG_ON(!ow);
 	w->priv = ow;
-	if (scenario_u64(n, "repeat", false, 0, 0, UINT32_MAX, &ow->repeat,
-			 err))
+	if (scenario_key_load(n,
+			      scenario_key_find(ops_keys, ARRAY_SIZE(ops_keys),
+						"repeat"),
+			      ow, w, err))
 		return -1;
 	nr_objs = objs ? scenario_len(objs) : 0;
 	if (!objs || scenario_kind(objs) != SCENARIO_SEQ || !nr_objs ||
@@ -732,6 +861,8 @@ const struct workload_type ops_type = {
 	.summary = "a literal program of reads, writes, RMWs, locks, delays",
 	.keys = ops_keys,
 	.nr_keys = ARRAY_SIZE(ops_keys),
+	.sub_keys = ops_sub_keys,
+	.nr_sub_keys = ARRAY_SIZE(ops_sub_keys),
 	.unit = "programs/s",
 	.parse = ops_parse,
 	.setup = ops_setup,

@@ -28,6 +28,7 @@
 #include "models/kernel/kprof.h"
 #include "models/hw/machine.h"
 #include "sim/scenario.h"
+#include "sim/scenario_keys.h"
 #include "sim/stats.h"
 
 struct workload;
@@ -51,8 +52,16 @@ struct sim_task {
 struct workload_type {
 	const char *name;
 	const char *summary; /* one line for --help */
-	const char *const *keys; /* allowed keys besides the common ones */
+	/*
+	 * Its keys besides the common ones, declared once: parse reads them
+	 * through the table (sim/scenario_keys.h), `memcgsim help keys`
+	 * and memcgsim(1) list them.
+	 */
+	const struct scenario_key *keys;
 	unsigned int nr_keys;
+	/* The keys of maps inside those (ops: an object, an operation). */
+	const struct scenario_key_table *sub_keys;
+	unsigned int nr_sub_keys;
 	const char *unit; /* of throughput, e.g. "ops/s" */
 	bool memcg; /* runs the memory controller's paths */
 	int (*parse)(struct workload *w, const struct scenario_node *node,

@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tools/update-keys.sh - regenerate the key lists of memcgsim(1) and the
+# README from the key tables.
+#
+#	tools/update-keys.sh MEMCGSIM SRCDIR
+#
+# Every list between a line `.\" BEGIN KEYS SECTION` and `.\" END KEYS
+# SECTION` of SRCDIR/doc/memcgsim.1 becomes what `MEMCGSIM help keys
+# SECTION --format man` prints (the kernel: list, between `.\" BEGIN KEYS`
+# and `.\" END KEYS`, what `help keys --format man` prints), and README's
+# table between `<!-- BEGIN KEYS -->` and `<!-- END KEYS -->` what `help
+# keys --format markdown` prints. tests/run-keys.sh checks the same.
+# A file is replaced only when it changes.
+set -eu
+
+memcgsim=${1:?usage: $0 MEMCGSIM SRCDIR}
+srcdir=${2:?usage: $0 MEMCGSIM SRCDIR}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgsim-update-keys.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+# splice FILE BEGIN END FORMAT: each list of FILE between a line BEGIN
+# [SECTION] [-->] and a line starting with END replaced by help keys'
+# output (the markers go through the environment: awk -v would eat the
+# backslash of .\")
+splice()
+{
+	BEGIN_MARK=$2 END_MARK=$3 awk -v prog="$memcgsim" -v fmt="$4" '
+	function quote(s) { gsub(/\047/, "\047\\\047\047", s); return "\047" s "\047" }
+	BEGIN { begin = ENVIRON["BEGIN_MARK"]; endm = ENVIRON["END_MARK"] }
+	skip && index($0, endm) == 1 { skip = 0 }
+	skip { next }
+	{ print }
+	index($0, begin) == 1 {
+		sec = substr($0, length(begin) + 1)
+		sub(/^ +/, "", sec); sub(/ *-->$/, "", sec)
+		cmd = quote(prog) " help keys " (sec == "" ? "" : quote(sec)) \
+			" --format " fmt
+		while ((cmd | getline line) > 0)
+			print line
+		if (close(cmd)) {
+			print "update-keys: " cmd " failed" > "/dev/stderr"
+			exit 2
+		}
+		skip = 1
+	}' "$1" >"$tmp/new"
+	if ! cmp -s "$1" "$tmp/new"; then
+		cat "$tmp/new" >"$1"
+		echo "update-keys: $1 updated"
+	fi
+}
+
+splice "$srcdir/doc/memcgsim.1" '.\" BEGIN KEYS' '.\" END KEYS' man
+splice "$srcdir/README.md" '<!-- BEGIN KEYS' '<!-- END KEYS' markdown
