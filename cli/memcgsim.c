@@ -452,13 +452,17 @@ static int sweep_points(struct cli *c, struct sweep *s)
 	unsigned int done, nr;
 	char exe[PATH_MAX];
 	int ret, signo;
+	long lines;
 
 	sim_error_clear(&err);
 	if (c->plan) {
 		if (sweep_check_dir(s, &err))
 			goto bad_input;
 		self_path(exe, sizeof(exe));
-		if (!sweep_plan(s, exe, stdout) && !c->quiet)
+		lines = sweep_plan(s, exe, stdout, &err);
+		if (lines < 0)
+			goto bad_input;
+		if (!lines && !c->quiet)
 			fprintf(stderr,
 				"memcgsim: every point is done; run memcgsim merge %s\n",
 				s->dir);

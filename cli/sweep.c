@@ -52,6 +52,62 @@ char *sweep__xasprintf(const char *fmt, ...)
 	return p;
 }
 
+/* The first control character (C0 or DEL) of @s, or NULL. */
+const char *sweep__control_char(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return s;
+	return NULL;
+}
+
+/*
+ * @s for a message, at most @size bytes with its NUL: printable bytes as
+ * they are, control characters as \n, \t or \xHH, so that nothing from
+ * the command line reaches a terminal raw.
+ */
+void sweep__escape(char *buf, size_t size, const char *s)
+{
+	size_t len = 0;
+
+	for (; *s && len + 5 < size; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\n')
+			len += (size_t)snprintf(buf + len, size - len, "\\n");
+		else if (c == '\t')
+			len += (size_t)snprintf(buf + len, size - len, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			len += (size_t)snprintf(buf + len, size - len,
+						"\\x%02x", c);
+		else
+			buf[len++] = (char)c;
+	}
+	buf[len] = '\0';
+}
+
+/*
+ * Refuse @s, what @what names, when it holds a control character: a plan
+ * line (sweep_plan()) is one line per point, and a newline or carriage
+ * return inside a value would split it for parallel, xargs or a Slurm
+ * array, whatever the quoting. Return 0, or -1 with @err set.
+ */
+static int refuse_control(const char *file, const char *what, const char *s,
+			  struct sim_error *err)
+{
+	const char *c = sweep__control_char(s);
+	char shown[160];
+
+	if (!c)
+		return 0;
+	sweep__escape(shown, sizeof(shown), s);
+	sim_error_set(
+		err, file, 0, 0,
+		"%s '%s' holds a control character (byte 0x%02x at offset %zu); a sweep refuses them, as each point's --plan line must stay one line",
+		what, shown, (unsigned char)*c, (size_t)(c - s));
+	return -1;
+}
+
 /**
  * sweep_init() - an empty sweep: no keys, one replication.
  * @s: the sweep
@@ -132,6 +188,8 @@ int sweep_vary(struct sweep *s, const char *arg, struct sim_error *err)
 			return -1;
 		}
 	}
+	if (refuse_control(VARY_FILE, "the --vary option", arg, err))
+		return -1;
 	if (!eq[1]) {
 		sim_error_set(err, VARY_FILE, 0, 0,
 			      "'%s' has no values: expected %.*s=V1,V2,...",
@@ -205,7 +263,8 @@ static char *default_dir(const char *scenario)
 	}
 	scenario_free(tree);
 	for (p = dir; *p; p++)
-		if (*p == '/' || *p == ' ')
+		if (*p == '/' || *p == ' ' || (unsigned char)*p < 0x20 ||
+		    *p == 0x7f)
 			*p = '_';
 	return dir;
 }
@@ -253,6 +312,13 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 		return -1;
 	}
 	s->nr_points = (unsigned int)points;
+	for (i = 0; i < o->nr_sets; i++)
+		if (refuse_control("--set", "the --set option", o->sets[i],
+				   err))
+			return -1;
+	if (refuse_control("", "the scenario path", scenario, err) ||
+	    (dir && refuse_control("--out", "the output directory", dir, err)))
+		return -1;
 	real = realpath(scenario, NULL);
 	if (!real) {
 		/* Let the loader say what is wrong with the file. */
@@ -273,6 +339,12 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 		s->dir = abs_path(d);
 		free(d);
 	}
+	/* The working directory or a symbolic link may bring one in. */
+	if (refuse_control("", "the scenario's absolute path", s->scenario,
+			   err) ||
+	    refuse_control("--out", "the output directory's absolute path",
+			   s->dir, err))
+		return -1;
 	s->sets = calloc(o->nr_sets + 1, sizeof(*s->sets));
 	SIM_BUG_ON(!s->sets);
 	for (i = 0; i < o->nr_sets; i++)
@@ -898,12 +970,23 @@ static void sh_quote(FILE *out, const char *s)
  * option of the sweep) and runs one point: `EXE sweep SCENARIO --vary ...
  * --out DIR --point I`; it creates DIR and its sweep.meta if need be.
  *
- * Return: the number of lines printed.
+ * Every word is a single-quoted POSIX sh word unless it is made of safe
+ * characters only, and no word holds a control character (sweep_vary()
+ * and sweep_setup() refuse them, and so does this for @exe), so that a
+ * line is exactly one command for sh, GNU parallel, xargs -L 1 or any
+ * line-per-job runner.
+ *
+ * Return: the number of lines printed, or -1 with @err set when @exe
+ * holds a control character (nothing printed).
  */
-unsigned int sweep_plan(const struct sweep *s, const char *exe, FILE *out)
+long sweep_plan(const struct sweep *s, const char *exe, FILE *out,
+		struct sim_error *err)
 {
-	unsigned int i, k, j, n = 0;
+	unsigned int i, k, j;
+	long n = 0;
 
+	if (refuse_control("", "the memcgsim program's path", exe, err))
+		return -1;
 	for (i = 0; i < s->nr_points; i++) {
 		if (sweep_point_done(s, i))
 			continue;

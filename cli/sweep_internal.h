@@ -14,6 +14,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "cli/sweep.h"
 #include "sim/error.h"
@@ -27,6 +28,10 @@ char *sweep__xstrdup(const char *s);
 char *sweep__xasprintf(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
+/* The first control character (C0 or DEL) of @s, or NULL. */
+const char *sweep__control_char(const char *s);
+/* @s for a message: control characters as \n, \t, \xHH. */
+void sweep__escape(char *buf, size_t size, const char *s);
 /* DIR/points/NNNN.EXT, malloc'd. */
 char *sweep__point_path(const struct sweep *s, unsigned int point,
 			const char *ext);

@@ -25,6 +25,7 @@
 #  6. A sweep killed with SIGTERM (-j 2, slower points) leaves no temporary
 #     file, and every point file it left is complete: the same bytes as in
 #     a full sweep. Rerun, it completes to the full sweep's bytes.
+#  7. Hostile values: see the section.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success.
@@ -253,6 +254,93 @@ test -e killed/sweep.csv && test "$rc" -ne 0 &&
 sweep "$s" $slow -j 2 --out killed || true
 same full/sweep.csv killed/sweep.csv "killed sweep, rerun"
 same full/sweep.yaml killed/sweep.yaml "killed sweep, rerun"
+
+# 7. Hostile values (issue 14, item 1). Quotes, $(...), backquotes,
+#    backslashes and blanks in a --set value and in --out round-trip
+#    through the plan's quoting: run by GNU parallel, by `xargs -L 1 env`
+#    and by `sh -c` line by line, the plan gives the local sweep's bytes
+#    and runs nothing else. A control character (newline, carriage
+#    return, ESC, tab) in a --vary value, a --set value, --out or the
+#    scenario path is refused: exit 2, one line on stderr with the
+#    character escaped, nothing on stdout, no directory.
+evil="description=it's \$(touch PWNED1); \`touch PWNED2\` \"q\" \\ x; touch PWNED3"
+hvary="--vary workloads.0.think_ns=10,20"
+mkdir hostile
+cd hostile
+# shellcheck disable=SC2086
+sweep "$s" $hvary --set "$evil" --out "lo'cal dir" || true
+for runner in parallel xargs sh; do
+	out="$tmp/hostile/pl'an $runner"
+	# shellcheck disable=SC2086
+	"$MEMCGSIM" sweep "$s" $hvary --set "$evil" --out "$out" --plan \
+		>"plan-$runner.txt" 2>"$tmp/err" || fail "hostile --plan: exit status $?"
+	test "$(wc -l <"plan-$runner.txt")" -eq 2 ||
+		fail "hostile --plan: $(wc -l <"plan-$runner.txt") lines, expected 2"
+	case $runner in
+	parallel)
+		command -v parallel >/dev/null 2>&1 || continue
+		parallel --will-cite -j 2 <"plan-$runner.txt" ||
+			fail "hostile plan through parallel: exit status $?"
+		;;
+	xargs)
+		xargs -L 1 env <"plan-$runner.txt" ||
+			fail "hostile plan through xargs -L 1: exit status $?"
+		;;
+	sh)
+		while IFS= read -r line; do
+			sh -c "$line" || fail "hostile plan line through sh -c: exit status $?"
+		done <"plan-$runner.txt"
+		;;
+	esac
+	"$MEMCGSIM" merge "$out" 2>"$tmp/err" || fail "hostile merge ($runner): exit status $?"
+	same "lo'cal dir/sweep.csv" "$out/sweep.csv" "hostile plan through $runner"
+	same "lo'cal dir/sweep.yaml" "$out/sweep.yaml" "hostile plan through $runner"
+done
+left=$(find . -name 'PWNED*')
+test -z "$left" || fail "the hostile plan ran commands of its values: $left"
+cd "$tmp"
+nl='
+'
+cr=$(printf '\r')
+esc=$(printf '\033')
+tab=$(printf '\t')
+cp "$s" "sc${nl}x.yaml"
+# refused WHAT SCENARIO ARGS...: exit 2, one line on stderr, nothing else.
+refused()
+{
+	what=$1
+	shift
+	rm -rf hostile-out
+	rc=0
+	"$MEMCGSIM" sweep "$@" >out.txt 2>"$tmp/err" || rc=$?
+	test "$rc" -eq 2 || fail "$what: exit status $rc, expected 2"
+	test -s out.txt && fail "$what: printed on stdout: $(head -c 200 out.txt)"
+	test "$(wc -l <"$tmp/err")" -eq 1 ||
+		fail "$what: not one line on stderr: $(cat "$tmp/err")"
+	grep -q 'holds a control character' "$tmp/err" ||
+		fail "$what: $(cat "$tmp/err")"
+	if grep -q "$esc" "$tmp/err"; then fail "$what: ESC reached stderr raw"; fi
+	test -e hostile-out && fail "$what: created its output directory"
+	ls | grep -q '^sweep-' && fail "$what: created a sweep- directory"
+	return 0
+}
+for plan in --plan ""; do
+	refused "newline in a --vary value $plan" "$s" $plan --out hostile-out \
+		--vary "workloads.0.think_ns=10,20${nl}touch PWNED"
+	refused "CR in a --vary value $plan" "$s" $plan --out hostile-out \
+		--vary "workloads.0.think_ns=10,20${cr}"
+	refused "ESC in a --vary key $plan" "$s" $plan --out hostile-out \
+		--vary "workloads.0.think_ns${esc}[2J=10,20"
+	refused "newline in a --set value $plan" "$s" $plan --out hostile-out \
+		$hvary --set "description=a${nl}touch PWNED"
+	refused "tab in a --set value $plan" "$s" $plan --out hostile-out \
+		$hvary --set "description=a${tab}b"
+	refused "newline in --out $plan" "$s" $plan $hvary \
+		--out "hostile-out${nl}touch PWNED"
+	refused "newline in the scenario path $plan" "sc${nl}x.yaml" $plan \
+		$hvary --out hostile-out
+done
+test -z "$(find . -name 'PWNED*')" || fail "a refused sweep ran something"
 
 if test "$failures" -ne 0; then
 	echo "run-sweep.sh: $failures failure(s)"
