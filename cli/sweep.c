@@ -9,13 +9,18 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
+
+#include "config.h"
 
 #include "cli/sweep.h"
 #include "cli/sweep_internal.h"
@@ -26,7 +31,10 @@
 
 #define VARY_FILE "--vary"
 #define META_NAME "sweep.meta"
-#define META_VERSION 1
+#define META_VERSION 2
+#define SUM_VERSION 1
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
 
 const int sweep__stop_signals[SWEEP__NR_STOP_SIGNALS] = { SIGINT, SIGTERM,
 							  SIGHUP };
@@ -106,6 +114,63 @@ static int refuse_control(const char *file, const char *what, const char *s,
 		"%s '%s' holds a control character (byte 0x%02x at offset %zu); a sweep refuses them, as each point's --plan line must stay one line",
 		what, shown, (unsigned char)*c, (size_t)(c - s));
 	return -1;
+}
+
+/*
+ * FNV-1a, 64 bits: a content digest that tells an edited or swapped file
+ * from the one a sweep wrote or read, not a defence against forgery (who
+ * can write the point files can write their .sum too).
+ */
+static uint64_t fnv1a(uint64_t h, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+	while (len--) {
+		h ^= *p++;
+		h *= FNV_PRIME;
+	}
+	return h;
+}
+
+static void digest_text(char *out, uint64_t h)
+{
+	snprintf(out, SWEEP_DIGEST_LEN, "fnv1a64:%016llx",
+		 (unsigned long long)h);
+}
+
+/* The digest of @len bytes at @buf, as "fnv1a64:HEX" in @out. */
+static void digest_buf(char *out, const void *buf, size_t len)
+{
+	digest_text(out, fnv1a(FNV_OFFSET, buf, len));
+}
+
+/*
+ * The digest of the file @path into @out; 0, or -1 with @err set. The
+ * file must be a regular file, not a symbolic link.
+ */
+static int digest_file(char *out, const char *path, struct sim_error *err)
+{
+	struct stat st;
+	char *buf;
+	size_t len;
+
+	if (lstat(path, &st)) {
+		sim_error_set(err, path, 0, 0, "cannot read: %s",
+			      strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		sim_error_set(err, path, 0, 0,
+			      "is %s, not a file a sweep wrote",
+			      S_ISLNK(st.st_mode) ? "a symbolic link" :
+						    "not a regular file");
+		return -1;
+	}
+	if (sim_read_file(path, 0, &buf, &len, err))
+		return -1;
+	digest_buf(out, buf, len);
+	free(buf);
+	return 0;
 }
 
 /**
@@ -269,6 +334,121 @@ static char *default_dir(const char *scenario)
 	return dir;
 }
 
+#define DIGEST_MAX_FILE (16u << 20) /* as the scenario loader's limit */
+
+/*
+ * Mix the machine profile @name (as a scenario, --set or --vary names it)
+ * into @h: its name and its bytes. Resolved as run.c's machine_resolve()
+ * does: a bare name is a shipped profile, else a path relative to @base
+ * unless absolute. A profile that cannot be read mixes in nothing but its
+ * name (the run will say what is wrong with it).
+ */
+static uint64_t profile_mix(uint64_t h, const char *name, const char *base,
+			    const char *datadir)
+{
+	struct sim_error ignored;
+	char path[PATH_MAX];
+	char *buf;
+	size_t len;
+
+	if (!strchr(name, '/') && !strstr(name, ".yaml"))
+		snprintf(path, sizeof(path), "%s/machines/%s.yaml",
+			 datadir ? datadir : ".", name);
+	else if (name[0] == '/')
+		snprintf(path, sizeof(path), "%s", name);
+	else
+		snprintf(path, sizeof(path), "%s/%s", base, name);
+	h = fnv1a(h, name, strlen(name) + 1);
+	if (sim_read_file(path, DIGEST_MAX_FILE, &buf, &len, &ignored))
+		return fnv1a(h, "", 1);
+	h = fnv1a(h, buf, len);
+	free(buf);
+	return h;
+}
+
+/* Mix every scalar `machine:` below @n into @h. */
+static uint64_t profiles_walk(uint64_t h, const struct scenario_node *n,
+			      const char *base, const char *datadir)
+{
+	const struct scenario_node *item;
+	size_t i;
+
+	switch (scenario_kind(n)) {
+	case SCENARIO_SEQ:
+		for (i = 0; i < scenario_len(n); i++)
+			h = profiles_walk(h, scenario_item(n, i), base,
+					  datadir);
+		break;
+	case SCENARIO_MAP:
+		for (i = 0; i < scenario_len(n); i++) {
+			item = scenario_item(n, i);
+			if (!strcmp(scenario_key(n, i), "machine") &&
+			    scenario_kind(item) == SCENARIO_SCALAR)
+				h = profile_mix(h, scenario_scalar(item), base,
+						datadir);
+			else
+				h = profiles_walk(h, item, base, datadir);
+		}
+		break;
+	default:
+		break;
+	}
+	return h;
+}
+
+/* Whether the dotted key @key (@len bytes) names a machine profile. */
+static bool machine_key(const char *key, size_t len)
+{
+	return (len == 7 && !strncmp(key, "machine", 7)) ||
+	       (len > 8 && !strncmp(key + len - 8, ".machine", 8));
+}
+
+/*
+ * @s->scenario_digest and @s->profiles_digest: the scenario file's bytes,
+ * and the machine profiles that it, the --set options and the --vary
+ * values name. A scenario that cannot be read gets an empty digest (the
+ * check that follows says why).
+ */
+static void sweep_digests(struct sweep *s)
+{
+	struct scenario_node *tree;
+	struct sim_error ignored;
+	uint64_t h = FNV_OFFSET;
+	char *buf, *copy;
+	const char *base;
+	unsigned int i, j;
+	size_t len;
+
+	s->scenario_digest[0] = '\0';
+	if (!sim_read_file(s->scenario, DIGEST_MAX_FILE, &buf, &len,
+			   &ignored)) {
+		digest_buf(s->scenario_digest, buf, len);
+		free(buf);
+	}
+	copy = sweep__xstrdup(s->scenario);
+	base = dirname(copy);
+	tree = scenario_load_file(s->scenario, &ignored);
+	if (tree)
+		h = profiles_walk(h, tree, base, s->datadir);
+	scenario_free(tree);
+	/* A --set or --vary path is relative to the working directory. */
+	for (i = 0; i < s->nr_sets; i++) {
+		const char *eq = strchr(s->sets[i], '=');
+
+		if (eq && machine_key(s->sets[i], (size_t)(eq - s->sets[i])))
+			h = profile_mix(h, eq + 1, ".", s->datadir);
+	}
+	for (i = 0; i < s->nr_keys; i++)
+		if (machine_key(s->keys[i].key, strlen(s->keys[i].key)))
+			for (j = 0; j < s->keys[i].nr_values; j++)
+				h = profile_mix(h, s->keys[i].values[j], ".",
+						s->datadir);
+	digest_text(s->profiles_digest, h);
+	free(copy);
+}
+
+static void sweep_id(struct sweep *s);
+
 /**
  * sweep_setup() - complete @s for a run: paths, options and point count.
  * @s: the sweep, with its --vary options added
@@ -355,6 +535,9 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 	s->replications = o->replications;
 	s->datadir = o->datadir;
 	s->hot_lines = o->hot_lines;
+	snprintf(s->version, sizeof(s->version), "%s", PACKAGE_VERSION);
+	sweep_digests(s);
+	sweep_id(s);
 	return 0;
 }
 
@@ -425,7 +608,7 @@ static void point_opts(const struct sweep *s, struct run_opts *o, char **sets)
 }
 
 /* Put @before and @after around @err's message (cut to fit). */
-static void wrap_msg(struct sim_error *err, const char *before,
+void sweep__wrap_msg(struct sim_error *err, const char *before,
 		     const char *after)
 {
 	char msg[SIM_ERROR_MSG_MAX];
@@ -491,7 +674,7 @@ int sweep_check(const struct sweep *s, struct sim_error *err)
 				snprintf(with, sizeof(with),
 					 " (with --vary %s=%s)", s->keys[k].key,
 					 s->keys[k].values[v]);
-				wrap_msg(err, "", with);
+				sweep__wrap_msg(err, "", with);
 			}
 			return -1;
 		}
@@ -512,25 +695,103 @@ static bool exists(const char *path)
 {
 	struct stat st;
 
-	return !stat(path, &st) && S_ISREG(st.st_mode);
+	return !lstat(path, &st);
+}
+
+/* The digest @key of point @point's .sum @sum must be @want; 0 or -1. */
+static int sum_expect(const struct scenario_node *sum, const char *key,
+		      const char *want, const char *what, struct sim_error *err)
+{
+	const char *got;
+
+	if (scenario_string(sum, key, true, NULL, &got, err))
+		return -1;
+	if (strcmp(got, want)) {
+		scenario_error(err, scenario_get(sum, key), "%s", what);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * sweep__point_check() - whether point @point's files are there and are
+ * what the sweep wrote: NNNN.sum names this sweep (its id) and this point,
+ * and the digests of NNNN.yaml and NNNN.csv match it; none is a symbolic
+ * link or anything but a regular file.
+ *
+ * Return: 1 when they are; 0 when one of the three is missing (the point
+ * has not run, or a writer was killed); -1 with @err set when they are
+ * there but do not match (the message names the file and says why).
+ */
+int sweep__point_check(const struct sweep *s, unsigned int point,
+		       struct sim_error *err)
+{
+	static const char *const keys[] = { "memcgsim_point", "sweep", "point",
+					    "yaml", "csv" };
+	char *yaml = sweep__point_path(s, point, "yaml");
+	char *csv = sweep__point_path(s, point, "csv");
+	char *sum = sweep__point_path(s, point, "sum");
+	char dy[SWEEP_DIGEST_LEN], dc[SWEEP_DIGEST_LEN], ds[SWEEP_DIGEST_LEN];
+	struct scenario_node *tree = NULL;
+	uint64_t v;
+	int ret = -1;
+
+	if (!exists(yaml) || !exists(csv) || !exists(sum)) {
+		ret = 0;
+		goto out;
+	}
+	/* digest_file() refuses links and special files, sum included. */
+	if (digest_file(ds, sum, err) || digest_file(dy, yaml, err) ||
+	    digest_file(dc, csv, err))
+		goto out;
+	tree = scenario_load_file(sum, err);
+	if (!tree ||
+	    scenario_check_keys(tree, keys, sizeof(keys) / sizeof(keys[0]),
+				err) ||
+	    scenario_u64(tree, "memcgsim_point", true, 0, SUM_VERSION,
+			 SUM_VERSION, &v, err) ||
+	    sum_expect(
+		    tree, "sweep", s->id,
+		    "the point belongs to another sweep (another scenario, profile, --vary, --set, --seed or version)",
+		    err) ||
+	    scenario_u64(tree, "point", true, 0, 0, UINT32_MAX, &v, err))
+		goto out;
+	if (v != point) {
+		scenario_error(err, scenario_get(tree, "point"),
+			       "the files are point %llu's, not point %u's",
+			       (unsigned long long)v, point);
+		goto out;
+	}
+	if (sum_expect(
+		    tree, "yaml", dy,
+		    "the point's YAML report has changed since it was written (cut short, edited or replaced)",
+		    err) ||
+	    sum_expect(
+		    tree, "csv", dc,
+		    "the point's CSV report has changed since it was written (cut short, edited or replaced)",
+		    err))
+		goto out;
+	ret = 1;
+out:
+	scenario_free(tree);
+	free(yaml);
+	free(csv);
+	free(sum);
+	return ret;
 }
 
 /**
- * sweep_point_done() - whether both files of point @point exist.
+ * sweep_point_done() - whether point @point is done and its files intact.
  * @s: the sweep
  * @point: 0..nr_points-1
  *
- * Return: true when the point needs no run.
+ * Return: true when the point needs no run (sweep__point_check()).
  */
 bool sweep_point_done(const struct sweep *s, unsigned int point)
 {
-	char *yaml = sweep__point_path(s, point, "yaml");
-	char *csv = sweep__point_path(s, point, "csv");
-	bool done = exists(yaml) && exists(csv);
+	struct sim_error ignored;
 
-	free(yaml);
-	free(csv);
-	return done;
+	return sweep__point_check(s, point, &ignored) == 1;
 }
 
 /**
@@ -573,8 +834,11 @@ void sweep__remove_temps(const struct sweep *s, unsigned int point)
  * sweep.meta: what merge and a resumed run need, nothing that changes
  * between hosts or runs except `given`:
  *
- *	memcgsim_sweep: 1
+ *	memcgsim_sweep: 2
+ *	memcgsim: "0.3"			(the version that made it)
  *	scenario: "/abs/path/x.yaml"
+ *	scenario_digest: "fnv1a64:..."	(of the file's bytes)
+ *	profiles_digest: "fnv1a64:..."	(of the machine profiles it names)
  *	given: "x.yaml"
  *	seed: 7				(only with --seed)
  *	replications: 1
@@ -584,9 +848,8 @@ void sweep__remove_temps(const struct sweep *s, unsigned int point)
  *	  values: ["16", "32"]
  *	points: 2
  */
-static int write_meta(FILE *out, void *arg)
+static int meta_emit(FILE *out, const struct sweep *s, bool given)
 {
-	const struct sweep *s = arg;
 	struct sim_yaml y;
 	unsigned int i, j;
 
@@ -594,10 +857,18 @@ static int write_meta(FILE *out, void *arg)
 	sim_yaml_map_start(&y, false);
 	sim_yaml_plain(&y, "memcgsim_sweep");
 	sim_yaml_u64(&y, META_VERSION);
+	sim_yaml_plain(&y, "memcgsim");
+	sim_yaml_quoted(&y, s->version);
 	sim_yaml_plain(&y, "scenario");
 	sim_yaml_quoted(&y, s->scenario);
-	sim_yaml_plain(&y, "given");
-	sim_yaml_quoted(&y, s->given);
+	sim_yaml_plain(&y, "scenario_digest");
+	sim_yaml_quoted(&y, s->scenario_digest);
+	sim_yaml_plain(&y, "profiles_digest");
+	sim_yaml_quoted(&y, s->profiles_digest);
+	if (given) {
+		sim_yaml_plain(&y, "given");
+		sim_yaml_quoted(&y, s->given);
+	}
 	if (s->seed_set) {
 		sim_yaml_plain(&y, "seed");
 		sim_yaml_u64(&y, s->seed);
@@ -627,6 +898,27 @@ static int write_meta(FILE *out, void *arg)
 	sim_yaml_u64(&y, s->nr_points);
 	sim_yaml_map_end(&y);
 	return sim_yaml_end(&y);
+}
+
+static int write_meta(FILE *out, void *arg)
+{
+	return meta_emit(out, arg, true);
+}
+
+/*
+ * @s->id: the digest of sweep.meta as @s would write it without `given`
+ * (the one entry that may differ between two commands of one sweep).
+ */
+static void sweep_id(struct sweep *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	SIM_BUG_ON(!f);
+	SIM_BUG_ON(meta_emit(f, s, false) || fclose(f));
+	digest_buf(s->id, buf, len);
+	free(buf);
 }
 
 /* Read a list of strings at @key of @map into a new array. */
@@ -710,12 +1002,39 @@ static int meta_keys(struct sweep *s, const struct scenario_node *tree,
 	return 0;
 }
 
+/* A digest or version string at @key of @map into @out; 0 or -1. */
+static int meta_digest(const struct scenario_node *map, const char *key,
+		       char *out, struct sim_error *err)
+{
+	const char *str;
+
+	if (scenario_string(map, key, true, NULL, &str, err))
+		return -1;
+	if (strlen(str) >= SWEEP_DIGEST_LEN || sweep__control_char(str)) {
+		scenario_error(err, scenario_get(map, key),
+			       "expected at most %d printable characters",
+			       SWEEP_DIGEST_LEN - 1);
+		return -1;
+	}
+	snprintf(out, SWEEP_DIGEST_LEN, "%s", str);
+	return 0;
+}
+
 /* Read DIR/sweep.meta into @s (sweep_init()ed); 0 or -1 with @err set. */
 int sweep__meta_read(struct sweep *s, const char *dir, struct sim_error *err)
 {
 	static const char *const keys[] = {
-		"memcgsim_sweep", "scenario", "given", "seed",
-		"replications",	  "set",      "vary",  "points",
+		"memcgsim_sweep",
+		"memcgsim",
+		"scenario",
+		"scenario_digest",
+		"profiles_digest",
+		"given",
+		"seed",
+		"replications",
+		"set",
+		"vary",
+		"points",
 	};
 	char *path = sweep__xasprintf("%s/" META_NAME, dir);
 	struct scenario_node *tree;
@@ -734,8 +1053,18 @@ int sweep__meta_read(struct sweep *s, const char *dir, struct sim_error *err)
 		goto out;
 	if (scenario_check_keys(tree, keys, sizeof(keys) / sizeof(keys[0]),
 				err) ||
-	    scenario_u64(tree, "memcgsim_sweep", true, 0, META_VERSION,
-			 META_VERSION, &v, err))
+	    scenario_u64(tree, "memcgsim_sweep", true, 0, 1, META_VERSION, &v,
+			 err))
+		goto out_free;
+	if (v < META_VERSION) {
+		scenario_error(
+			err, scenario_get(tree, "memcgsim_sweep"),
+			"written by an older memcgsim, without the digests that a resume or merge checks; run the sweep again into another --out");
+		goto out_free;
+	}
+	if (meta_digest(tree, "memcgsim", s->version, err) ||
+	    meta_digest(tree, "scenario_digest", s->scenario_digest, err) ||
+	    meta_digest(tree, "profiles_digest", s->profiles_digest, err))
 		goto out_free;
 	if (scenario_string(tree, "scenario", true, NULL, &str, err))
 		goto out_free;
@@ -753,6 +1082,7 @@ int sweep__meta_read(struct sweep *s, const char *dir, struct sim_error *err)
 	    meta_keys(s, tree, err))
 		goto out_free;
 	s->dir = sweep__xstrdup(dir);
+	sweep_id(s);
 	ret = 0;
 out_free:
 	scenario_free(tree);
@@ -767,26 +1097,32 @@ static const char *meta_diff(const struct sweep *a, const struct sweep *b)
 	unsigned int i, j;
 
 	if (strcmp(a->scenario, b->scenario))
-		return "scenario files";
+		return "the scenario files differ";
+	if (strcmp(a->scenario_digest, b->scenario_digest))
+		return "the scenario file was edited since the sweep began (its content digest differs), and its points would mix both versions";
+	if (strcmp(a->profiles_digest, b->profiles_digest))
+		return "a machine profile the scenario names was edited since the sweep began (their content digest differs), and its points would mix both versions";
+	if (strcmp(a->version, b->version))
+		return "the memcgsim versions differ";
 	if (a->nr_keys != b->nr_keys)
-		return "--vary options";
+		return "the --vary options differ";
 	for (i = 0; i < a->nr_keys; i++) {
 		if (strcmp(a->keys[i].key, b->keys[i].key) ||
 		    a->keys[i].nr_values != b->keys[i].nr_values)
-			return "--vary options";
+			return "the --vary options differ";
 		for (j = 0; j < a->keys[i].nr_values; j++)
 			if (strcmp(a->keys[i].values[j], b->keys[i].values[j]))
-				return "--vary options";
+				return "the --vary options differ";
 	}
 	if (a->nr_sets != b->nr_sets)
-		return "--set options";
+		return "the --set options differ";
 	for (i = 0; i < a->nr_sets; i++)
 		if (strcmp(a->sets[i], b->sets[i]))
-			return "--set options";
+			return "the --set options differ";
 	if (a->seed_set != b->seed_set || a->seed != b->seed)
-		return "--seed options";
+		return "the --seed options differ";
 	if (a->replications != b->replications)
-		return "--replications options";
+		return "the --replications options differ";
 	return NULL;
 }
 
@@ -810,7 +1146,7 @@ static int meta_match(const struct sweep *s, struct sim_error *err)
 		if (diff)
 			sim_error_set(
 				err, path, 0, 0,
-				"%s holds another sweep (the %s differ); use another --out, or remove it",
+				"%s holds another sweep: %s; use another --out, or remove it",
 				s->dir, diff);
 		else
 			ret = 1;
@@ -1027,16 +1363,90 @@ long sweep_plan(const struct sweep *s, const char *exe, FILE *out,
 	return n;
 }
 
-struct write_ctx {
-	const struct report *r;
-	enum report_format fmt;
+/* A file's bytes, rendered in memory before it is written. */
+struct bytes {
+	char *buf;
+	size_t len;
 };
 
-static int write_report(FILE *out, void *arg)
+static int write_bytes(FILE *out, void *arg)
 {
-	const struct write_ctx *w = arg;
+	const struct bytes *b = arg;
 
-	return report_write(w->r, w->fmt, out);
+	return fwrite(b->buf, 1, b->len, out) == b->len ? 0 : -1;
+}
+
+/* @r in format @fmt into @b; 0, or -1 with @err set. */
+static int render_report(const struct report *r, enum report_format fmt,
+			 struct bytes *b, struct sim_error *err)
+{
+	FILE *f;
+	int ret;
+
+	b->buf = NULL;
+	b->len = 0;
+	f = open_memstream(&b->buf, &b->len);
+	if (!f) {
+		sim_error_set(err, "", 0, 0, "cannot render the report: %s",
+			      strerror(errno));
+		return -1;
+	}
+	ret = report_write(r, fmt, f);
+	if (fclose(f) || ret) {
+		sim_error_set(err, "", 0, 0, "cannot render the report");
+		free(b->buf);
+		b->buf = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Remove @path if it is there and is not a regular file. */
+static void unlink_special(const char *path)
+{
+	struct stat st;
+
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+		unlink(path);
+}
+
+/* NNNN.sum: the sweep's id, the point, and its two files' digests. */
+static int render_sum(const struct sweep *s, unsigned int point,
+		      const struct bytes *yaml, const struct bytes *csv,
+		      struct bytes *b)
+{
+	char dy[SWEEP_DIGEST_LEN], dc[SWEEP_DIGEST_LEN];
+	struct sim_yaml y;
+	FILE *f;
+	int ret;
+
+	digest_buf(dy, yaml->buf, yaml->len);
+	digest_buf(dc, csv->buf, csv->len);
+	b->buf = NULL;
+	b->len = 0;
+	f = open_memstream(&b->buf, &b->len);
+	if (!f)
+		return -1;
+	sim_yaml_begin(&y, f);
+	sim_yaml_map_start(&y, false);
+	sim_yaml_plain(&y, "memcgsim_point");
+	sim_yaml_u64(&y, SUM_VERSION);
+	sim_yaml_plain(&y, "sweep");
+	sim_yaml_quoted(&y, s->id);
+	sim_yaml_plain(&y, "point");
+	sim_yaml_u64(&y, point);
+	sim_yaml_plain(&y, "yaml");
+	sim_yaml_quoted(&y, dy);
+	sim_yaml_plain(&y, "csv");
+	sim_yaml_quoted(&y, dc);
+	sim_yaml_map_end(&y);
+	ret = sim_yaml_end(&y);
+	if (fclose(f) || ret) {
+		free(b->buf);
+		b->buf = NULL;
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -1053,7 +1463,7 @@ void sweep__blame_point(const struct sweep *s, unsigned int point,
 		err->file[0] = '\0';
 	point_desc(s, point, desc, sizeof(desc));
 	snprintf(before, sizeof(before), "point %u (%s): ", point, desc);
-	wrap_msg(err, before, "");
+	sweep__wrap_msg(err, before, "");
 }
 
 /**
@@ -1072,10 +1482,10 @@ void sweep__blame_point(const struct sweep *s, unsigned int point,
 int sweep_run_point(const struct sweep *s, unsigned int point,
 		    struct sim_error *err)
 {
+	struct bytes by = { NULL, 0 }, bc = { NULL, 0 }, bs = { NULL, 0 };
 	unsigned int idx[SWEEP_MAX_KEYS];
-	struct write_ctx w = { .fmt = REPORT_YAML };
 	struct report *r = NULL;
-	char **sets, *yaml, *csv;
+	char **sets, *yaml, *csv, *sum;
 	struct run_opts o;
 	sigset_t saved;
 	int ret;
@@ -1090,20 +1500,45 @@ int sweep_run_point(const struct sweep *s, unsigned int point,
 		sweep__blame_point(s, point, err);
 		return -1;
 	}
+	ret = render_report(r, REPORT_YAML, &by, err) ||
+			      render_report(r, REPORT_CSV, &bc, err) ?
+		      -1 :
+		      0;
+	report_free(r);
+	if (!ret && render_sum(s, point, &by, &bc, &bs)) {
+		sim_error_set(err, "", 0, 0, "cannot render the point's .sum");
+		ret = -1;
+	}
+	if (ret) {
+		sweep__blame_point(s, point, err);
+		goto out;
+	}
 	yaml = sweep__point_path(s, point, "yaml");
 	csv = sweep__point_path(s, point, "csv");
-	w.r = r;
+	sum = sweep__point_path(s, point, "sum");
+	/*
+	 * A symbolic link in place of a point file (refused by merge) goes,
+	 * rather than having its target written through it.
+	 */
+	unlink_special(yaml);
+	unlink_special(csv);
+	unlink_special(sum);
 	sweep__hold_signals(true, &saved);
-	ret = sim_write_atomic(yaml, write_report, &w, err);
-	if (!ret) {
-		w.fmt = REPORT_CSV;
-		ret = sim_write_atomic(csv, write_report, &w, err);
-	}
+	/* The .sum last: until it is in place, the point is not done. */
+	ret = sim_write_atomic(yaml, write_bytes, &by, err);
+	if (!ret)
+		ret = sim_write_atomic(csv, write_bytes, &bc, err);
+	if (!ret)
+		ret = sim_write_atomic(sum, write_bytes, &bs, err);
 	sweep__hold_signals(false, &saved);
 	free(yaml);
 	free(csv);
-	report_free(r);
+	free(sum);
 	if (ret)
 		sweep__blame_point(s, point, err);
+out:
+	free(by.buf);
+	free(bc.buf);
+	free(bs.buf);
 	return ret;
 }

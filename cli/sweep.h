@@ -21,18 +21,26 @@
  *	DIR/sweep.meta		what is swept (YAML; written first)
  *	DIR/points/NNNN.yaml	point NNNN's report, as run --format yaml
  *	DIR/points/NNNN.csv	the same, as run --format csv
+ *	DIR/points/NNNN.sum	written last: the sweep's id, the point, and
+ *				the content digests of NNNN.yaml and NNNN.csv
  *	DIR/sweep.csv		the merge: a row per point and variant
  *	DIR/sweep.yaml		the merge: every point's variants
  *
  * Every file is written whole or not at all (sim/file.h: a
  * temporary file, then rename), and SIGINT, SIGTERM and SIGHUP are held
- * back while a point writes its two files. So a point is done exactly when
- * both of its files exist; a killed sweep keeps every finished point and
+ * back while a point writes its files. So a point is done exactly when
+ * its three files exist and NNNN.sum vouches for the other two (the
+ * sweep's id and the point number match, and so do the digests; a point
+ * file cut short, edited, copied from another point or sweep, or replaced
+ * by a symbolic link does not: a resumed sweep runs such a point again,
+ * and merge refuses it); a killed sweep keeps every finished point and
  * leaves no temporary file (short of SIGKILL in the middle of a write,
  * whose leftover `NNNN.yaml.tmpXXXXXX` no reader mistakes for a result);
  * and a rerun skips the points that are done (resume). sweep.meta makes
  * sure that the rerun is the same sweep: the same scenario file (by
- * absolute path), --vary, --set, --seed and --replications.
+ * absolute path, and by the content digests of the file and of the
+ * machine profiles it names), --vary, --set, --seed, --replications and
+ * memcgsim version.
  *
  * Where the points run does not matter. sweep_run() runs them in this
  * process (one job) or in forked children (N jobs; a child per point, at
@@ -71,6 +79,7 @@
 #define SWEEP_MAX_POINTS 10000 /* more only with --force */
 #define SWEEP_HARD_MAX_POINTS 1000000 /* even with --force */
 #define SWEEP_MAX_KEYS 16
+#define SWEEP_DIGEST_LEN 32 /* "fnv1a64:" 16 hex digits, NUL; or a version */
 
 /* sweep_merge() and sweep_run() failures: */
 #define SWEEP_FAILED (-1) /* a point failed, or points are missing */
@@ -103,6 +112,12 @@ struct sweep_key {
  * @nr_points: the product of the value counts
  * @datadir: shipped scenarios and profiles (borrowed)
  * @hot_lines: hot lines per variant in the point reports
+ * @version: the memcgsim version that made the sweep
+ * @scenario_digest: "fnv1a64:HEX" of the scenario file's bytes
+ * @profiles_digest: the same of the machine profiles it names (their names
+ *	as written and their bytes)
+ * @id: the digest of sweep.meta's contents but @given: what a point's
+ *	NNNN.sum says it belongs to
  *
  * Lifetime: embedded, caller-allocated: sweep_init() and sweep_destroy().
  * Every string is owned by the struct except @datadir.
@@ -121,6 +136,10 @@ struct sweep {
 	unsigned int nr_points;
 	const char *datadir;
 	unsigned int hot_lines;
+	char version[SWEEP_DIGEST_LEN];
+	char scenario_digest[SWEEP_DIGEST_LEN];
+	char profiles_digest[SWEEP_DIGEST_LEN];
+	char id[SWEEP_DIGEST_LEN];
 };
 
 void sweep_init(struct sweep *s);

@@ -35,6 +35,12 @@ void sweep__escape(char *buf, size_t size, const char *s);
 /* DIR/points/NNNN.EXT, malloc'd. */
 char *sweep__point_path(const struct sweep *s, unsigned int point,
 			const char *ext);
+/* 1: point @point's files are there and intact; 0: one is missing; -1. */
+int sweep__point_check(const struct sweep *s, unsigned int point,
+		       struct sim_error *err);
+/* Put @before and @after around @err's message (cut to fit). */
+void sweep__wrap_msg(struct sim_error *err, const char *before,
+		     const char *after);
 /* Which value of each key point @point takes: @idx[k]. */
 void sweep__point_index(const struct sweep *s, unsigned int point,
 			unsigned int *idx);

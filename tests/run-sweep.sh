@@ -26,6 +26,8 @@
 #     file, and every point file it left is complete: the same bytes as in
 #     a full sweep. Rerun, it completes to the full sweep's bytes.
 #  7. Hostile values: see the section.
+#  8. Untrusted point files, refused by merge and run again by a resume.
+#  9. A resume after the scenario or its machine profile was edited.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success.
@@ -341,6 +343,92 @@ for plan in --plan ""; do
 		$hvary --out hostile-out
 done
 test -z "$(find . -name 'PWNED*')" || fail "a refused sweep ran something"
+
+# 8. Untrusted point files (issue 14, item 2). In a copy of the finished
+#    sweep j1 (its sweep.csv removed), each of these is refused by merge
+#    with exit status 2, the point's file named, "run the point again",
+#    and no sweep.csv: a CSV cut after its header, a CSV cut inside its
+#    last line, an empty YAML, a symbolic link to another sweep's point
+#    file, a point of another sweep (--seed 5), point 4's files as point
+#    3's, and a YAML that is not the CSV's (point 4's YAML as point 5's).
+#    Then a resumed sweep runs the point again and gives j1's bytes.
+# shellcheck disable=SC2086
+sweep "$s" $vary --seed 5 -j 2 --out other || true
+# corrupt NAME EXPECTED POINT: damaged/ with point POINT broken by $how.
+corrupt()
+{
+	name=$1
+	expected=$2
+	point=$3
+	rm -rf damaged
+	cp -R j1 damaged
+	rm damaged/sweep.csv damaged/sweep.yaml
+	eval "$how"
+	rc=0
+	"$MEMCGSIM" merge damaged >out.txt 2>"$tmp/err" || rc=$?
+	test "$rc" -eq 2 || fail "merge, $name: exit status $rc, expected 2"
+	grep -q "points/$point\..*$expected" "$tmp/err" ||
+		fail "merge, $name: expected '$point.*$expected', got: $(cat "$tmp/err")"
+	grep -q "run the point again" "$tmp/err" ||
+		fail "merge, $name: no advice: $(cat "$tmp/err")"
+	grep -q "Input/output" "$tmp/err" && fail "merge, $name: $(cat "$tmp/err")"
+	test -e damaged/sweep.csv && fail "merge, $name: wrote sweep.csv"
+	# shellcheck disable=SC2086
+	sweep "$s" $vary -j 2 --out damaged || true
+	same j1/sweep.csv damaged/sweep.csv "resume after $name"
+	same j1/sweep.yaml damaged/sweep.yaml "resume after $name"
+	test -L "damaged/points/$point.csv" && fail "resume after $name kept a link"
+	return 0
+}
+how='head -n 1 j1/points/0001.csv >damaged/points/0001.csv'
+corrupt "a CSV cut after its header" "CSV report has changed" 0001
+how='head -c -5 j1/points/0002.csv >damaged/points/0002.csv'
+corrupt "a CSV cut inside its last line" "CSV report has changed" 0002
+how=': >damaged/points/0000.yaml'
+corrupt "an empty YAML" "YAML report has changed" 0000
+how='rm damaged/points/0002.csv && ln -s "$tmp/other/points/0002.csv" damaged/points/0002.csv'
+corrupt "a symbolic link" "symbolic link" 0002
+how='for e in yaml csv sum; do cp other/points/0003.$e damaged/points/0003.$e; done'
+corrupt "a point of another sweep" "another sweep" 0003
+how='for e in yaml csv sum; do cp j1/points/0004.$e damaged/points/0003.$e; done'
+corrupt "point 4 as point 3" "point 4's, not point 3's" 0003
+how='cp j1/points/0004.yaml damaged/points/0005.yaml'
+corrupt "a YAML that is not the CSV's" "YAML report has changed" 0005
+
+# 9. A resume after the scenario or its machine profile changed (issue
+#    14, item 3) is refused: exit status 2, "was edited", and no point
+#    runs. The scenario is a copy of small.yaml naming a copy of its
+#    profile by path; each edit is one appended comment line.
+mkdir edit
+cp "$top_srcdir/scenarios/machines/skx-2s-72.yaml" edit/m.yaml
+sed 's|^machine: skx-2s-72$|machine: m.yaml|' "$s" >edit/sc.yaml
+grep -q '^machine: m.yaml$' edit/sc.yaml || fail "edit/sc.yaml names no m.yaml"
+# shellcheck disable=SC2086
+sweep edit/sc.yaml $vary --out edit/out || true
+rm edit/out/points/0001.*
+# edited FILE WHAT: refuse a resume after FILE got a comment line.
+edited()
+{
+	cp "$1" "$1.orig"
+	echo "# $2" >>"$1"
+	for how in "" "--point 1" "--plan"; do
+		rc=0
+		# shellcheck disable=SC2086
+		"$MEMCGSIM" sweep edit/sc.yaml $vary --out edit/out $how \
+			>out.txt 2>"$tmp/err" || rc=$?
+		test "$rc" -eq 2 || fail "$2, resumed ${how:-locally}: exit status $rc, expected 2"
+		grep -q "holds another sweep: $3 was edited since the sweep began" "$tmp/err" ||
+			fail "$2, resumed ${how:-locally}: $(cat "$tmp/err")"
+		test -s out.txt && fail "$2, resumed ${how:-locally}: printed on stdout"
+		test -e edit/out/points/0001.csv && fail "$2, resumed ${how:-locally}: ran point 1"
+	done
+	mv "$1.orig" "$1"
+}
+edited edit/sc.yaml "the scenario edited" "the scenario file"
+edited edit/m.yaml "the machine profile edited" "a machine profile the scenario names"
+# shellcheck disable=SC2086
+sweep edit/sc.yaml $vary --out edit/out || true
+test -f edit/out/points/0001.sum || fail "the unedited resume did not run point 1"
 
 if test "$failures" -ne 0; then
 	echo "run-sweep.sh: $failures failure(s)"
