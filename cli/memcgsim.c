@@ -595,17 +595,22 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 		return EXIT_FAILURE;
 	snprintf(def, sizeof(def), "%s/validation", data_dir());
 	if (!nr_args) {
-		if (dir_scenarios(def, &paths, &nr)) {
+		if (dir_scenarios(def, &paths, &nr) || !nr) {
 			free(res);
-			fprintf(stderr, "memcgsim: error: cannot read %s\n",
+			fprintf(stderr,
+				"memcgsim: error: cannot read %s, or it holds no scenario (*.yaml)\n",
 				def);
 			return EXIT_BAD_INPUT;
 		}
 	}
 	for (j = 0; j < nr_args; j++) {
 		if (!stat(args[j], &st) && S_ISDIR(st.st_mode)) {
+			unsigned int before = nr;
+
 			if (dir_scenarios(args[j], &paths, &nr))
 				goto bad_dir;
+			if (nr == before)
+				goto empty_dir;
 			continue;
 		}
 		{
@@ -647,8 +652,15 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 	free(res);
 	return ret;
 
+empty_dir:
+	/* Nothing validated is no pass: refuse before anything runs. */
+	fprintf(stderr,
+		"%s: error: no scenario to validate: validate reads the *.yaml files of a directory (not .yml, not subdirectories), and it has none\n",
+		args[j]);
+	goto out_bad;
 bad_dir:
 	fprintf(stderr, "memcgsim: error: cannot read '%s'\n", args[j]);
+out_bad:
 	for (i = 0; i < nr; i++)
 		free(paths[i]);
 	free(paths);

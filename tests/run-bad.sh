@@ -21,6 +21,8 @@
 #    scenario that must run, 17 MiB, 100000 nested brackets, 100000
 #    variants and 100000 workloads that must be refused; nothing may crash
 #    or take more than 20 s.
+# 5. validate: a directory without scenarios, a published baseline of 0,
+#    the default and range of tolerance_pp, only baselines published.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success; each failure is explained on stdout.
@@ -428,6 +430,60 @@ fi
 LC_ALL=C awk 'BEGIN { srand(1); for (i = 0; i < 65536; i++)
 	printf "%c", 1 + int(rand() * 255) }' >"$tmp/garbage.yaml"
 generated garbage.yaml "garbage.yaml:*: error: *"
+
+# ---- 5. validate: nothing validated is no pass (issue 14, item 8) ----
+
+# An empty directory, one with only a subdirectory and a .yml file: exit
+# 2 and the directory named, nothing on stdout (before: "every prediction
+# is within its tolerance", exit 0).
+mkdir -p "$tmp/v/empty" "$tmp/v/other/sub"
+cp "$data/small.yaml" "$tmp/v/other/sub/x.yaml"
+cp "$data/small.yaml" "$tmp/v/other/x.yml"
+for d in empty other; do
+	run "$tmp/v" validate "$d"
+	refused "validate $d/" &&
+		first_line_is "validate $d/" "$d: error: no scenario to validate: validate reads the *.yaml files of a directory (not .yml, not subdirectories), and it has none"
+done
+# small.yaml with a published block. Its predicted change of batch4
+# against batch1 is +307.73% (tests/golden: 81.75 against 20.05 Mops/s).
+published()
+{
+	sed '/^variants:/,$d' "$data/small.yaml"
+	echo 'variants: [{name: batch1}, {name: batch4, set: {workloads.0.batch: 4}}]'
+	echo 'published:'
+	echo '  source: "a test"'
+	echo "  values: {$1}"
+	test -z "${2:-}" || echo "  tolerance_pp: $2"
+}
+# A published baseline of 0: refused at the value (before: "+0.0%", a
+# pass). The value is on line 17 of the file, the 0 in column 20.
+published "batch1: 0, batch4: 10" >"$tmp/v/zero.yaml"
+run "$tmp/v" validate zero.yaml
+refused "validate, a published baseline of 0" &&
+	first_line_is "validate, a published baseline of 0" \
+		"zero.yaml:17:20: error: key 'published.values.batch1': published value 0: a change against it cannot be computed; expected a finite number other than 0 for a baseline"
+# Published +309.73% against the predicted +307.73%: an error of -2.0 pp,
+# within the documented default tolerance of 3 pp (before: 0, a miss);
+# -6.0 pp (413.73) is outside it; and 150 pp is out of range.
+published "batch1: 100, batch4: 409.73" >"$tmp/v/tol2.yaml"
+run "$tmp/v" validate tol2.yaml
+test "$rc" -eq 0 || fail "validate, -2 pp with the default tolerance: exit status $rc, expected 0: $(cat "$tmp/out" "$tmp/err")"
+grep -q 'tolerance 3.0 pp' "$tmp/out" ||
+	fail "validate: the default tolerance is not 3 pp: $(cat "$tmp/out")"
+published "batch1: 100, batch4: 413.73" >"$tmp/v/tol6.yaml"
+run "$tmp/v" validate tol6.yaml
+test "$rc" -eq 1 || fail "validate, -6 pp with the default tolerance: exit status $rc, expected 1"
+published "batch1: 100, batch4: 409.73" 150 >"$tmp/v/tol150.yaml"
+run "$tmp/v" validate tol150.yaml
+refused "validate, tolerance_pp 150" &&
+	first_line_is "validate, tolerance_pp 150" \
+		"tol150.yaml:18:17: error: key 'published.tolerance_pp': expected a number from 0 to 100, found '150'"
+# Only baselines published: nothing to validate.
+published "batch1: 100" >"$tmp/v/onlybase.yaml"
+run "$tmp/v" validate onlybase.yaml
+refused "validate, only a baseline published" &&
+	grep -q "no published value to validate" "$tmp/err" ||
+	fail "validate, only a baseline published: $(cat "$tmp/err")"
 
 if test "$failures" -gt 0; then
 	echo "$failures failure(s) in $0"
