@@ -456,8 +456,10 @@ static int sweep_points(struct cli *c, struct sweep *s)
 
 	sim_error_clear(&err);
 	if (c->plan) {
-		if (sweep_check_dir(s, &err))
-			goto bad_input;
+		/* The lines read DIR/sweep.meta: write it first. */
+		ret = sweep_prepare(s, &err);
+		if (ret)
+			goto failed;
 		self_path(exe, sizeof(exe));
 		lines = sweep_plan(s, exe, stdout, &err);
 		if (lines < 0)

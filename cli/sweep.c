@@ -449,6 +449,54 @@ static void sweep_digests(struct sweep *s)
 
 static void sweep_id(struct sweep *s);
 
+/*
+ * `memcgsim sweep DIR/sweep.meta ...`: the sweep that DIR/sweep.meta
+ * describes, as its --plan lines run it. Its digests and id are those of
+ * the scenario and profiles as they are now, so that sweep_prepare()
+ * refuses them if they were edited since the sweep began.
+ */
+static int setup_from_meta(struct sweep *s, const char *meta, const char *dir,
+			   const struct run_opts *o, struct sim_error *err)
+{
+	char *real, *copy;
+	int ret;
+
+	if (dir || o->nr_sets || o->seed_set || o->replications != 1) {
+		sim_error_set(
+			err, meta, 0, 0,
+			"a sweep run from its %s takes no --vary, --set, --seed, --replications or --out: they are in it",
+			META_NAME);
+		return -1;
+	}
+	real = realpath(meta, NULL);
+	if (!real) {
+		sim_error_set(err, meta, 0, 0, "cannot open: %s",
+			      strerror(errno));
+		return -1;
+	}
+	copy = sweep__xstrdup(real);
+	ret = refuse_control("", "the sweep's directory", real, err) ?:
+		      sweep__meta_read(s, dirname(copy), err);
+	free(copy);
+	free(real);
+	if (ret)
+		return -1;
+	s->datadir = o->datadir;
+	s->hot_lines = o->hot_lines;
+	snprintf(s->version, sizeof(s->version), "%s", PACKAGE_VERSION);
+	sweep_digests(s);
+	sweep_id(s);
+	return 0;
+}
+
+/* Whether @path names a sweep.meta (its last component). */
+static bool is_meta_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	return !strcmp(base ? base + 1 : path, META_NAME);
+}
+
 /**
  * sweep_setup() - complete @s for a run: paths, options and point count.
  * @s: the sweep, with its --vary options added
@@ -459,6 +507,11 @@ static void sweep_id(struct sweep *s);
  * @force: allow more than SWEEP_MAX_POINTS points
  * @err: filled on failure
  *
+ * Without --vary options, a @scenario named sweep.meta is a sweep's own
+ * (a --plan line): the sweep is read from it, DIR is its directory, and
+ * @dir and the options in @o that it records must not be given.
+ * Control characters in the values, the paths and --out are refused.
+ *
  * Return: 0, or -1 with @err set (bad input: exit status 2).
  */
 int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
@@ -468,6 +521,8 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 	unsigned int i;
 	char *real;
 
+	if (!s->nr_keys && is_meta_path(scenario))
+		return setup_from_meta(s, scenario, dir, o, err);
 	if (!s->nr_keys) {
 		sim_error_set(err, "", 0, 0,
 			      "sweep: no --vary KEY=V1,V2,... given");
@@ -1157,20 +1212,6 @@ out:
 	return ret;
 }
 
-/**
- * sweep_check_dir() - refuse an output directory that holds another sweep.
- * @s: the sweep, set up
- * @err: filled on failure
- *
- * Writes nothing (for --plan).
- *
- * Return: 0, or -1 with @err set (bad input: exit status 2).
- */
-int sweep_check_dir(const struct sweep *s, struct sim_error *err)
-{
-	return meta_match(s, err) < 0 ? -1 : 0;
-}
-
 /* Hold the stop signals back (@block) or let them in again. */
 void sweep__hold_signals(bool block, sigset_t *saved)
 {
@@ -1298,19 +1339,20 @@ static void sh_quote(FILE *out, const char *s)
 
 /**
  * sweep_plan() - print a command line for each point that is not done.
- * @s: the sweep, set up and checked
+ * @s: the sweep, prepared (sweep_prepare(): DIR/sweep.meta exists)
  * @exe: the memcgsim program to name in the lines
  * @out: where to print them
  *
- * Each line is self-contained (absolute scenario and output paths, every
- * option of the sweep) and runs one point: `EXE sweep SCENARIO --vary ...
- * --out DIR --point I`; it creates DIR and its sweep.meta if need be.
+ * Each line runs one point, `EXE sweep DIR/sweep.meta --point I`, with
+ * absolute paths: the sweep (scenario, --vary, --set ...) is read from
+ * DIR/sweep.meta, so that a line's length does not grow with the --vary
+ * lists (1000 x 1000 values would otherwise make gigabytes of plan), and
+ * the scenario and profiles are checked against its digests.
  *
  * Every word is a single-quoted POSIX sh word unless it is made of safe
- * characters only, and no word holds a control character (sweep_vary()
- * and sweep_setup() refuse them, and so does this for @exe), so that a
- * line is exactly one command for sh, GNU parallel, xargs -L 1 or any
- * line-per-job runner.
+ * characters only, and no word holds a control character (sweep_setup()
+ * refuses them in DIR, and this in @exe), so that a line is exactly one
+ * command for sh, GNU parallel, xargs -L 1 or any line-per-job runner.
  *
  * Return: the number of lines printed, or -1 with @err set when @exe
  * holds a control character (nothing printed).
@@ -1318,48 +1360,24 @@ static void sh_quote(FILE *out, const char *s)
 long sweep_plan(const struct sweep *s, const char *exe, FILE *out,
 		struct sim_error *err)
 {
-	unsigned int i, k, j;
+	char *meta = sweep__xasprintf("%s/" META_NAME, s->dir);
+	unsigned int i;
 	long n = 0;
 
-	if (refuse_control("", "the memcgsim program's path", exe, err))
+	if (refuse_control("", "the memcgsim program's path", exe, err)) {
+		free(meta);
 		return -1;
+	}
 	for (i = 0; i < s->nr_points; i++) {
 		if (sweep_point_done(s, i))
 			continue;
 		sh_quote(out, exe);
 		fputs(" sweep ", out);
-		sh_quote(out, s->scenario);
-		for (k = 0; k < s->nr_keys; k++) {
-			char *arg = sweep__xasprintf("%s=", s->keys[k].key);
-
-			for (j = 0; j < s->keys[k].nr_values; j++) {
-				char *grown = sweep__xasprintf(
-					"%s%s%s", arg, j ? "," : "",
-					s->keys[k].values[j]);
-
-				free(arg);
-				arg = grown;
-			}
-			fputs(" --vary ", out);
-			sh_quote(out, arg);
-			free(arg);
-		}
-		for (k = 0; k < s->nr_sets; k++) {
-			fputs(" --set ", out);
-			sh_quote(out, s->sets[k]);
-		}
-		if (s->seed_set)
-			fprintf(out, " --seed %llu",
-				(unsigned long long)s->seed);
-		if (s->replications != 1)
-			fprintf(out, " --replications %u", s->replications);
-		if (s->nr_points > SWEEP_MAX_POINTS)
-			fputs(" --force", out);
-		fputs(" --out ", out);
-		sh_quote(out, s->dir);
+		sh_quote(out, meta);
 		fprintf(out, " --point %u\n", i);
 		n++;
 	}
+	free(meta);
 	return n;
 }
 

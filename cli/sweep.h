@@ -46,8 +46,9 @@
  * process (one job) or in forked children (N jobs; a child per point, at
  * most N at once; the parent only schedules, counts and collects each
  * failed child's struct sim_error through a pipe); sweep_plan() prints
- * one self-contained `memcgsim sweep ... --point I` command line per point
- * for GNU parallel, Slurm or any other launcher. Either way the results
+ * one `memcgsim sweep DIR/sweep.meta --point I` command line per point for
+ * GNU parallel, Slurm or any other launcher (sweep_setup() reads the sweep
+ * back from a sweep.meta given as its SCENARIO). Either way the results
  * are put together by sweep_merge() alone, from the point files and in
  * point order, so the bytes of sweep.csv and sweep.yaml cannot depend on
  * how, where or in which order the points ran.
@@ -149,7 +150,6 @@ int sweep_vary(struct sweep *s, const char *arg, struct sim_error *err);
 int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 		const struct run_opts *o, bool force, struct sim_error *err);
 int sweep_check(const struct sweep *s, struct sim_error *err);
-int sweep_check_dir(const struct sweep *s, struct sim_error *err);
 int sweep_prepare(const struct sweep *s, struct sim_error *err);
 
 bool sweep_point_done(const struct sweep *s, unsigned int point);

@@ -7,7 +7,7 @@
 #     sweep.csv and sweep.yaml with -j 1 and -j 3; sweep.csv has a row
 #     per point and variant; a point's files are what `memcgsim run` with
 #     the point's --set options writes.
-#  2. --plan prints a line per point; the lines run through GNU parallel
+#  2. --plan writes DIR/sweep.meta and prints a line per point; the lines run through GNU parallel
 #     (skipped, with a message, when `parallel` is not installed) and
 #     through sh one by one, then merge, give the local sweep's bytes; so
 #     do the tasks of contrib/slurm-sweep.sh, run as a job array would.
@@ -28,6 +28,7 @@
 #  7. Hostile values: see the section.
 #  8. Untrusted point files, refused by merge and run again by a resume.
 #  9. A resume after the scenario or its machine profile was edited.
+# 10. The --plan lines read DIR/sweep.meta, not the --vary lists.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success.
@@ -107,7 +108,10 @@ test "$(grep -c '^- point: ' j1/sweep.yaml)" -eq 6 || fail "sweep.yaml: not 6 po
 	fail "--plan: exit status $?"
 test "$(wc -l <plan.txt)" -eq 6 || fail "--plan: $(wc -l <plan.txt) lines, expected 6"
 grep -q -- "--point 5\$" plan.txt || fail "--plan: no line for point 5"
-test -e plan && fail "--plan created its output directory"
+# The lines read the sweep from DIR/sweep.meta, which --plan writes.
+test -f plan/sweep.meta || fail "--plan did not write plan/sweep.meta"
+test -n "$(ls plan/points)" && fail "--plan ran points"
+grep -q -- "--vary" plan.txt && fail "--plan lines repeat the --vary lists"
 if command -v parallel >/dev/null 2>&1; then
 	parallel --will-cite -j 3 <plan.txt || fail "parallel: exit status $?"
 	"$MEMCGSIM" merge plan 2>"$tmp/err" || fail "merge: exit status $?"
@@ -422,6 +426,13 @@ edited()
 		test -s out.txt && fail "$2, resumed ${how:-locally}: printed on stdout"
 		test -e edit/out/points/0001.csv && fail "$2, resumed ${how:-locally}: ran point 1"
 	done
+	# A --plan line, which reads the sweep from its sweep.meta.
+	rc=0
+	"$MEMCGSIM" sweep edit/out/sweep.meta --point 1 >out.txt 2>"$tmp/err" || rc=$?
+	test "$rc" -eq 2 || fail "$2, a plan line: exit status $rc, expected 2"
+	grep -q "holds another sweep: $3 was edited since the sweep began" "$tmp/err" ||
+		fail "$2, a plan line: $(cat "$tmp/err")"
+	test -e edit/out/points/0001.csv && fail "$2, a plan line: ran point 1"
 	mv "$1.orig" "$1"
 }
 edited edit/sc.yaml "the scenario edited" "the scenario file"
@@ -429,6 +440,36 @@ edited edit/m.yaml "the machine profile edited" "a machine profile the scenario 
 # shellcheck disable=SC2086
 sweep edit/sc.yaml $vary --out edit/out || true
 test -f edit/out/points/0001.sum || fail "the unedited resume did not run point 1"
+
+# 10. The --plan lines do not repeat the --vary lists (issue 14, item 7):
+#     60 x 50 values make 3000 lines of `EXE sweep DIR/sweep.meta --point
+#     I`, each as long as the paths and the point number make it (with
+#     the lists, each line was over 400 bytes longer). A sweep run from its
+#     sweep.meta takes none of the options that are in it.
+rc=0
+"$MEMCGSIM" sweep "$s" --vary "workloads.0.think_ns=$(seq -s, 1 60)" \
+	--vary "workloads.0.counters=$(seq -s, 1 50)" --out "$tmp/big" --plan \
+	>big.txt 2>"$tmp/err" || rc=$?
+test "$rc" -eq 0 || fail "--plan of 3000 points: exit status $rc: $(cat "$tmp/err")"
+test "$(wc -l <big.txt)" -eq 3000 || fail "--plan of 3000 points: $(wc -l <big.txt) lines"
+longest=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' big.txt)
+exe_len=$(printf '%s' "$MEMCGSIM" | wc -c)
+dir_len=$(printf '%s' "$tmp/big/sweep.meta" | wc -c)
+# EXE ' sweep ' META ' --point ' NNNN, and two quotes for each path.
+test "$longest" -le $((exe_len + dir_len + 4 + 7 + 9 + 4)) ||
+	fail "--plan of 3000 points: a line of $longest bytes: $(head -n 1 big.txt)"
+sed -n 2999p big.txt | grep -q -- "--point 2998\$" ||
+	fail "--plan of 3000 points: line 2999 is $(sed -n 2999p big.txt)"
+sh -c "$(sed -n 2999p big.txt)" 2>"$tmp/err" ||
+	fail "--plan of 3000 points: line 2999: $(cat "$tmp/err")"
+test -f "$tmp/big/points/2998.sum" || fail "--plan line 2999 did not run point 2998"
+for opt in "--set duration_ms=1" "--seed 3" "--replications 2" "--out x" \
+	"--vary workloads.0.think_ns=1"; do
+	rc=0
+	# shellcheck disable=SC2086
+	"$MEMCGSIM" sweep "$tmp/big/sweep.meta" $opt --point 1 >out.txt 2>"$tmp/err" || rc=$?
+	test "$rc" -eq 2 || fail "sweep DIR/sweep.meta $opt: exit status $rc, expected 2"
+done
 
 if test "$failures" -ne 0; then
 	echo "run-sweep.sh: $failures failure(s)"
