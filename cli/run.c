@@ -720,13 +720,45 @@ static void kworker_setup(struct run *run)
 	sim_proc_start(&run->kworker, 0);
 }
 
-static void run_variant_once(struct variant *v, uint64_t seed,
-			     const struct run_opts *o, bool first,
-			     struct progress_ctx *pc, struct report *r,
-			     int variant, struct run_result *res)
+/*
+ * The run's simulated memory passed --max-memory, or could not be
+ * allocated: say so, with what makes it big and how to go on.
+ */
+static void mem_error(const struct variant *v, const struct run *run,
+		      uint64_t limit, struct sim_error *err)
 {
+	bool over = coh_failed(run->coh) == EFBIG;
+	uint64_t b = over ? limit : coh_mem(run->coh);
+	char size[32];
+
+	if (b >= 1ull << 30)
+		snprintf(size, sizeof(size), "%.1f GiB", (double)b / (1 << 30));
+	else if (b >= 1ull << 20)
+		snprintf(size, sizeof(size), "%.1f MiB", (double)b / (1 << 20));
+	else
+		snprintf(size, sizeof(size), "%.1f KiB", (double)b / (1 << 10));
+	if (over)
+		scenario_error(
+			err, v->tree,
+			"variant '%s': its simulated cache lines and objects (%u CPUs, %u cgroups) need more than the limit of %s; raise it with --max-memory SIZE (0: no limit), or use fewer CPUs, cgroups or stats items",
+			v->name, v->machine.nr_cpus, v->cgroups.nr, size);
+	else
+		scenario_error(
+			err, v->tree,
+			"variant '%s': out of memory after %s of simulated cache lines and objects (%u CPUs, %u cgroups); use fewer CPUs, cgroups or stats items",
+			v->name, size, v->machine.nr_cpus, v->cgroups.nr);
+}
+
+static int run_variant_once(struct variant *v, uint64_t seed,
+			    const struct run_opts *o, bool first,
+			    struct progress_ctx *pc, struct report *r,
+			    int variant, struct run_result *res,
+			    struct sim_error *err)
+{
+	uint64_t limit = o->max_memory ? o->max_memory : RUN_DEFAULT_MAX_MEMORY;
 	struct run run = { 0 };
 	unsigned int i, j;
+	int ret = 0;
 
 	run.machine = v->machine;
 	run.seed = seed;
@@ -738,6 +770,7 @@ static void run_variant_once(struct variant *v, uint64_t seed,
 	SIM_BUG_ON(!run.engine);
 	sim_stat_init(&run.lat);
 	run.coh = coh_create(&v->machine, run.engine);
+	coh_set_mem_limit(run.coh, limit == UINT64_MAX ? 0 : limit);
 	run.kernel = &v->kernel;
 	run.cgroups = &v->cgroups;
 	for (i = 0; i < v->nr_workloads; i++)
@@ -765,6 +798,11 @@ static void run_variant_once(struct variant *v, uint64_t seed,
 		w->type->setup(w, &run);
 	}
 	kworker_setup(&run);
+	if (coh_failed(run.coh)) {
+		mem_error(v, &run, limit, err);
+		ret = -1;
+		goto out;
+	}
 	for (i = 0; i < v->nr_workloads; i++)
 		for (j = 0; j < v->workloads[i].nr_tasks; j++)
 			sim_proc_start(&v->workloads[i].tasks[j].proc, 0);
@@ -789,6 +827,7 @@ static void run_variant_once(struct variant *v, uint64_t seed,
 		if (o->inspect)
 			o->inspect(o->inspect_arg, v->name, &run);
 	}
+out:
 	for (i = 0; i < v->nr_workloads; i++) {
 		for (j = 0; j < v->workloads[i].nr_tasks; j++) {
 			struct sim_task *t = &v->workloads[i].tasks[j];
@@ -803,6 +842,7 @@ static void run_variant_once(struct variant *v, uint64_t seed,
 	memcg_sim_free(run.memcg);
 	coh_free(run.coh);
 	sim_engine_free(run.engine);
+	return ret;
 }
 
 /* ---- the scenario ---- */
@@ -1121,8 +1161,9 @@ int scenario_run(const char *path, const struct run_opts *o,
 			memset(&res[k], 0, sizeof(res[k]));
 			pc.share = 1.0 / (double)(selected * o->replications);
 			pc.done = (double)done * pc.share;
-			run_variant_once(&v[i], s, o, done == 0, &pc,
-					 k ? NULL : r, col, &res[k]);
+			if (run_variant_once(&v[i], s, o, done == 0, &pc,
+					     k ? NULL : r, col, &res[k], err))
+				goto out_report;
 			done++;
 		}
 		record(r, col, res, o->replications, base, v[i].name);

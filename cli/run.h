@@ -30,6 +30,8 @@
 
 struct sim_trace;
 
+#define RUN_DEFAULT_MAX_MEMORY (4ull << 30) /* --max-memory 4G */
+
 struct run_opts {
 	const char *datadir; /* shipped scenarios: machines/, ... */
 	const char *variant; /* NULL: all variants */
@@ -41,6 +43,12 @@ struct run_opts {
 	unsigned int hot_lines; /* lines reported per variant */
 	struct sim_trace *trace; /* trace the first run, or NULL */
 	bool check_only; /* check everything, run nothing */
+	/*
+	 * Bytes of simulated cache lines and objects a run may place
+	 * (models/hw/cache.c): 0 for RUN_DEFAULT_MAX_MEMORY, UINT64_MAX for
+	 * no limit. A run past it is refused before it starts.
+	 */
+	uint64_t max_memory;
 	/* Called now and then with the fraction of the whole job done. */
 	void (*progress)(void *arg, double done);
 	void *progress_arg;

@@ -483,6 +483,7 @@ static int setup_from_meta(struct sweep *s, const char *meta, const char *dir,
 		return -1;
 	s->datadir = o->datadir;
 	s->hot_lines = o->hot_lines;
+	s->max_memory = o->max_memory;
 	snprintf(s->version, sizeof(s->version), "%s", PACKAGE_VERSION);
 	sweep_digests(s);
 	sweep_id(s);
@@ -590,6 +591,7 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 	s->replications = o->replications;
 	s->datadir = o->datadir;
 	s->hot_lines = o->hot_lines;
+	s->max_memory = o->max_memory;
 	snprintf(s->version, sizeof(s->version), "%s", PACKAGE_VERSION);
 	sweep_digests(s);
 	sweep_id(s);
@@ -660,6 +662,7 @@ static void point_opts(const struct sweep *s, struct run_opts *o, char **sets)
 	o->seed = s->seed;
 	o->replications = s->replications;
 	o->hot_lines = s->hot_lines;
+	o->max_memory = s->max_memory;
 }
 
 /* Put @before and @after around @err's message (cut to fit). */
@@ -1374,6 +1377,11 @@ long sweep_plan(const struct sweep *s, const char *exe, FILE *out,
 		sh_quote(out, exe);
 		fputs(" sweep ", out);
 		sh_quote(out, meta);
+		if (s->max_memory)
+			fprintf(out, " --max-memory %llu",
+				s->max_memory == UINT64_MAX ?
+					0ull :
+					(unsigned long long)s->max_memory);
 		fprintf(out, " --point %u\n", i);
 		n++;
 	}

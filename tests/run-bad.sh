@@ -23,6 +23,7 @@
 #    or take more than 20 s.
 # 5. validate: a directory without scenarios, a published baseline of 0,
 #    the default and range of tolerance_pp, only baselines published.
+# 6. --max-memory: a run past it is refused before it starts.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success; each failure is explained on stdout.
@@ -484,6 +485,21 @@ run "$tmp/v" validate onlybase.yaml
 refused "validate, only a baseline published" &&
 	grep -q "no published value to validate" "$tmp/err" ||
 	fail "validate, only a baseline published: $(cat "$tmp/err")"
+
+# ---- 6. memory: --max-memory (issue 14, item 4) ----
+
+# stats-small.yaml's 72 CPUs and 4 cgroups place far more than 100 KiB of
+# simulated lines (a line is over 400 bytes; a memcg has a per-CPU stats
+# object on every CPU): refused before it runs, exit 2, the variant and
+# the way out named, nothing on stdout. With --max-memory 0 it runs.
+run "$data" run stats-small.yaml --format csv --max-memory 100K
+refused "--max-memory 100K" &&
+	first_line_is "--max-memory 100K" "stats-small.yaml:5:1: error: variant 'v6.0': its simulated cache lines and objects (72 CPUs, 4 cgroups) need more than the limit of 100.0 KiB; raise it with --max-memory SIZE (0: no limit), or use fewer CPUs, cgroups or stats items"
+run "$data" run stats-small.yaml --format csv --max-memory 0
+test "$rc" -eq 0 || fail "--max-memory 0: exit status $rc: $(cat "$tmp/err")"
+run "$data" run stats-small.yaml --max-memory 12Q
+refused "--max-memory 12Q" &&
+	first_line_is "--max-memory 12Q" "memcgsim: error: --max-memory: expected a size such as 8G, 512M or 0 (no limit), found '12Q'"
 
 if test "$failures" -gt 0; then
 	echo "$failures failure(s) in $0"
