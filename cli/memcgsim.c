@@ -808,27 +808,29 @@ static int cmd_list(struct cli *c, int nr_args, char **args)
 }
 
 static const struct cli_option *const run_options[] = {
-	&opt_variant, &opt_set,	       &opt_seed,  &opt_replications,
-	&opt_format,  &opt_out,	       &opt_trace, &opt_lines,
-	&opt_quiet,   &opt_max_memory, NULL,
+	&opt_variant, &opt_set,	       &opt_seed,	&opt_replications,
+	&opt_format,  &opt_out,	       &opt_trace,	&opt_lines,
+	&opt_quiet,   &opt_max_memory, &opt_max_events, NULL,
 };
 
 static const struct cli_option *const default_options[] = {
 	&opt_variant, &opt_set,	     &opt_seed,	      &opt_replications,
 	&opt_format,  &opt_out,	     &opt_trace,      &opt_lines,
-	&opt_quiet,   &opt_no_plots, &opt_max_memory, NULL,
-};
-
-static const struct cli_option *const validate_options[] = {
-	&opt_set,      &opt_seed,  &opt_replications,
-	&opt_markdown, &opt_quiet, &opt_max_memory,
+	&opt_quiet,   &opt_no_plots, &opt_max_memory, &opt_max_events,
 	NULL,
 };
 
+static const struct cli_option *const validate_options[] = {
+	&opt_set,   &opt_seed,	     &opt_replications, &opt_markdown,
+	&opt_quiet, &opt_max_memory, &opt_max_events,	NULL,
+};
+
 static const struct cli_option *const sweep_options[] = {
-	&opt_vary,	   &opt_jobs,  &opt_sweep_out,	&opt_plan,
-	&opt_point,	   &opt_force, &opt_set,	&opt_seed,
-	&opt_replications, &opt_quiet, &opt_max_memory, NULL,
+	&opt_vary,  &opt_jobs,	     &opt_sweep_out,
+	&opt_plan,  &opt_point,	     &opt_force,
+	&opt_set,   &opt_seed,	     &opt_replications,
+	&opt_quiet, &opt_max_memory, &opt_max_events,
+	NULL,
 };
 
 static const struct cli_option *const merge_options[] = {

@@ -427,6 +427,27 @@ bad:
 		arg);
 }
 
+/* --max-events N: an integer, or with an exponent (2e10). */
+static int set_max_events(struct cli *c, const char *arg)
+{
+	char *end;
+	double v;
+
+	if (*arg < '0' || *arg > '9')
+		goto bad;
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || *end || !(v >= 0) || v > 1.8e19 || v != floor(v))
+		goto bad;
+	/* 0: no limit at all. */
+	c->o.max_events = v ? (uint64_t)v : UINT64_MAX;
+	return 0;
+bad:
+	return cli_usage_error(
+		"--max-events: expected a whole number such as 5e10, or 0 (no limit), found '%s'",
+		arg);
+}
+
 static int set_quiet(struct cli *c, const char *arg)
 {
 	c->quiet = true;
@@ -590,6 +611,13 @@ const struct cli_option opt_max_memory = {
 	.arg = "SIZE",
 	.set = set_max_memory,
 	.help = "refuse a run whose simulated cache lines and objects take more (default 4G; 0: no limit)",
+};
+
+const struct cli_option opt_max_events = {
+	.long_name = "max-events",
+	.arg = "N",
+	.set = set_max_events,
+	.help = "stop and refuse a run estimated to take more events (default 2e10; 0: no limit)",
 };
 
 const struct cli_option opt_quiet = {

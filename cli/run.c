@@ -404,11 +404,35 @@ struct progress_ctx {
 	const struct run_opts *o;
 	double done, share; /* job fraction before this run, its share */
 	sim_time_t end;
+	/* The event budget (--max-events): 0 for none. */
+	struct sim_engine *e;
+	uint64_t max_events;
+	double estimate; /* the events the run would take, once over */
+	sim_time_t at; /* when that was found */
 };
 
 static void engine_progress(void *arg, sim_time_t now)
 {
 	struct progress_ctx *pc = arg;
+	double est;
+
+	/*
+	 * Events so far, scaled to the whole run: a run that would pass
+	 * --max-events stops here, after 2^20 events, not days later. It
+	 * counts events and simulated time only, so the same run stops at
+	 * the same point on any machine.
+	 */
+	if (pc->max_events && now) {
+		est = (double)sim_events(pc->e) * (double)pc->end / (double)now;
+		if (est > (double)pc->max_events) {
+			pc->estimate = est;
+			pc->at = now;
+			sim_engine_stop(pc->e);
+			return;
+		}
+	}
+	if (!pc->o->progress)
+		return;
 
 	pc->o->progress(pc->o->progress_arg,
 			pc->done + pc->share * (double)now / (double)pc->end);
@@ -749,6 +773,33 @@ static void mem_error(const struct variant *v, const struct run *run,
 			v->name, size, v->machine.nr_cpus, v->cgroups.nr);
 }
 
+/* The run would pass --max-events: say how long it is, and the way out. */
+static void events_error(const struct variant *v, const struct progress_ctx *pc,
+			 struct sim_error *err)
+{
+	/* A rough rate, not measured, so that the text is the same anywhere. */
+	double secs = pc->estimate / RUN_EVENTS_PER_SECOND;
+	char wall[40];
+
+	if (secs < 10)
+		snprintf(wall, sizeof(wall), "%.1f seconds", secs);
+	else if (secs < 120)
+		snprintf(wall, sizeof(wall), "%.0f seconds", secs);
+	else if (secs < 7200)
+		snprintf(wall, sizeof(wall), "%.0f minutes", secs / 60);
+	else if (secs < 172800)
+		snprintf(wall, sizeof(wall), "%.0f hours", secs / 3600);
+	else
+		snprintf(wall, sizeof(wall), "%.3g days", secs / 86400);
+	scenario_error(
+		err, v->tree,
+		"variant '%s': the run would take about %.2g events (%.3g per simulated microsecond over %.3g ms), more than the limit of %.2g; about %s at some %.0f million events a second; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)",
+		v->name, pc->estimate,
+		(double)sim_events(pc->e) / ((double)pc->at / SIM_PS_PER_US),
+		(double)pc->end / SIM_PS_PER_MS, (double)pc->max_events, wall,
+		RUN_EVENTS_PER_SECOND / 1e6);
+}
+
 static int run_variant_once(struct variant *v, uint64_t seed,
 			    const struct run_opts *o, bool first,
 			    struct progress_ctx *pc, struct report *r,
@@ -806,14 +857,25 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 	for (i = 0; i < v->nr_workloads; i++)
 		for (j = 0; j < v->workloads[i].nr_tasks; j++)
 			sim_proc_start(&v->workloads[i].tasks[j].proc, 0);
-	if (o->progress) {
-		pc->end = run.end_ps;
+	pc->end = run.end_ps;
+	pc->e = run.engine;
+	pc->max_events = o->max_events ? o->max_events : RUN_DEFAULT_MAX_EVENTS;
+	if (pc->max_events == UINT64_MAX)
+		pc->max_events = 0;
+	pc->estimate = 0;
+	if (o->progress || pc->max_events)
 		sim_engine_set_progress(run.engine, 1 << 20, engine_progress,
 					pc);
-	}
 	sim_engine_run(run.engine, run.warmup_ps);
-	tasks_reset(&run);
-	sim_engine_run(run.engine, run.end_ps);
+	if (!pc->estimate) {
+		tasks_reset(&run);
+		sim_engine_run(run.engine, run.end_ps);
+	}
+	if (pc->estimate) {
+		events_error(v, pc, err);
+		ret = -1;
+		goto out;
+	}
 	for (i = 0; i < v->nr_workloads; i++)
 		for (j = 0; j < v->workloads[i].nr_tasks; j++)
 			kprof_settle(&v->workloads[i].tasks[j].prof,

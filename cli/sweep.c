@@ -484,6 +484,7 @@ static int setup_from_meta(struct sweep *s, const char *meta, const char *dir,
 	s->datadir = o->datadir;
 	s->hot_lines = o->hot_lines;
 	s->max_memory = o->max_memory;
+	s->max_events = o->max_events;
 	snprintf(s->version, sizeof(s->version), "%s", PACKAGE_VERSION);
 	sweep_digests(s);
 	sweep_id(s);
@@ -592,6 +593,7 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 	s->datadir = o->datadir;
 	s->hot_lines = o->hot_lines;
 	s->max_memory = o->max_memory;
+	s->max_events = o->max_events;
 	snprintf(s->version, sizeof(s->version), "%s", PACKAGE_VERSION);
 	sweep_digests(s);
 	sweep_id(s);
@@ -663,6 +665,7 @@ static void point_opts(const struct sweep *s, struct run_opts *o, char **sets)
 	o->replications = s->replications;
 	o->hot_lines = s->hot_lines;
 	o->max_memory = s->max_memory;
+	o->max_events = s->max_events;
 }
 
 /* Put @before and @after around @err's message (cut to fit). */
@@ -1382,6 +1385,11 @@ long sweep_plan(const struct sweep *s, const char *exe, FILE *out,
 				s->max_memory == UINT64_MAX ?
 					0ull :
 					(unsigned long long)s->max_memory);
+		if (s->max_events)
+			fprintf(out, " --max-events %llu",
+				s->max_events == UINT64_MAX ?
+					0ull :
+					(unsigned long long)s->max_events);
 		fprintf(out, " --point %u\n", i);
 		n++;
 	}

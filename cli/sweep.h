@@ -114,6 +114,7 @@ struct sweep_key {
  * @datadir: shipped scenarios and profiles (borrowed)
  * @hot_lines: hot lines per variant in the point reports
  * @max_memory: --max-memory of each point's run (not in sweep.meta)
+ * @max_events: --max-events of each point's run (not in sweep.meta)
  * @version: the memcgsim version that made the sweep
  * @scenario_digest: "fnv1a64:HEX" of the scenario file's bytes
  * @profiles_digest: the same of the machine profiles it names (their names
@@ -139,6 +140,7 @@ struct sweep {
 	const char *datadir;
 	unsigned int hot_lines;
 	uint64_t max_memory;
+	uint64_t max_events;
 	char version[SWEEP_DIGEST_LEN];
 	char scenario_digest[SWEEP_DIGEST_LEN];
 	char profiles_digest[SWEEP_DIGEST_LEN];

@@ -24,6 +24,7 @@
 # 5. validate: a directory without scenarios, a published baseline of 0,
 #    the default and range of tolerance_pp, only baselines published.
 # 6. --max-memory: a run past it is refused before it starts.
+# 7. --max-events: a run estimated past it stops early and is refused.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success; each failure is explained on stdout.
@@ -500,6 +501,21 @@ test "$rc" -eq 0 || fail "--max-memory 0: exit status $rc: $(cat "$tmp/err")"
 run "$data" run stats-small.yaml --max-memory 12Q
 refused "--max-memory 12Q" &&
 	first_line_is "--max-memory 12Q" "memcgsim: error: --max-memory: expected a size such as 8G, 512M or 0 (no limit), found '12Q'"
+
+# ---- 7. run time: --max-events (issue 14, item 5) ----
+
+# small.yaml over 50 ms: batch1's four CPUs hand one counter line around,
+# 60.2 events per simulated microsecond, so about 3e6 events: past a limit
+# of 1e6, it stops after its first 2^20 events and is refused with the
+# estimate (exit 2, nothing on stdout); within 1e7 it runs.
+run "$data" run small.yaml --format csv --set duration_ms=50 --max-events 1e6
+refused "--max-events 1e6" &&
+	first_line_is "--max-events 1e6" "small.yaml:6:1: error: variant 'batch1': the run would take about 3e+06 events (60.2 per simulated microsecond over 50 ms), more than the limit of 1e+06; about 0.3 seconds at some 10 million events a second; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)"
+run "$data" run small.yaml --format csv --set duration_ms=50 --max-events 1e7
+test "$rc" -eq 0 || fail "--max-events 1e7: exit status $rc: $(cat "$tmp/err")"
+run "$data" run small.yaml --max-events 1.5
+refused "--max-events 1.5" &&
+	first_line_is "--max-events 1.5" "memcgsim: error: --max-events: expected a whole number such as 5e10, or 0 (no limit), found '1.5'"
 
 if test "$failures" -gt 0; then
 	echo "$failures failure(s) in $0"
