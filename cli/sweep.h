@@ -65,7 +65,8 @@
  * Layering: cli/ command above cli/run.h, sim/report.h, sim/csv.h,
  * sim/file.h and sim/yaml_emit.h. Points, files and plans are in
  * cli/sweep.c, the local jobs in cli/sweep_jobs.c, the merge in
- * cli/sweep_merge.c. Reads no clock: the caller's progress hook does.
+ * cli/sweep_merge.c, digests and the check of a point's files in
+ * cli/sweep_verify.c. Reads no clock: the caller's progress hook does.
  */
 #ifndef CLI_SWEEP_H
 #define CLI_SWEEP_H
