@@ -61,6 +61,8 @@ struct variant {
 	bool machine_from_cli;
 	unsigned int misfit;
 	const struct scenario_node *misfit_at;
+	/* Checked, then unloaded but for @name and @seed: see variant_park(). */
+	bool parked;
 };
 
 /* One run's numbers, before replications are combined. */
@@ -321,6 +323,23 @@ static void variant_destroy(struct variant *v)
 	cgroup_tree_destroy(&v->cgroups);
 	scenario_free(v->tree);
 	memset(v, 0, sizeof(*v));
+}
+
+/*
+ * Free what @v loaded but its name and seed, once it is checked: a
+ * scenario's variants (up to 256, each with its cgroups, workloads and
+ * machine) are loaded again one at a time as they run, not all at once.
+ */
+static void variant_park(struct variant *v)
+{
+	uint64_t seed = v->seed;
+	char name[sizeof(v->name)];
+
+	memcpy(name, v->name, sizeof(name));
+	variant_destroy(v);
+	memcpy(v->name, name, sizeof(name));
+	v->seed = seed;
+	v->parked = true;
 }
 
 static int apply_set(struct scenario_node *tree,
@@ -1161,6 +1180,7 @@ int scenario_run(const char *path, const struct run_opts *o,
 		}
 		if (!o->variant || !strcmp(o->variant, v[i].name))
 			selected++;
+		variant_park(&v[i]);
 	}
 	if (!selected && !o->variant) {
 		sim_error_set(
@@ -1186,7 +1206,7 @@ int scenario_run(const char *path, const struct run_opts *o,
 		goto out_variants;
 	}
 
-	for (i = 0; !v[i].tree; i++) /* the first not skipped */
+	for (i = 0; !v[i].parked; i++) /* the first not skipped */
 		;
 	seed = v[i].seed;
 	r = report_create(name, seed, o->replications);
@@ -1194,7 +1214,8 @@ int scenario_run(const char *path, const struct run_opts *o,
 	for (i = 0; i < nr; i++) {
 		int col;
 
-		if ((o->variant && strcmp(o->variant, v[i].name)) || !v[i].tree)
+		if ((o->variant && strcmp(o->variant, v[i].name)) ||
+		    !v[i].parked)
 			continue;
 		col = report_variant(r, v[i].name);
 		if (vars) {
@@ -1210,15 +1231,14 @@ int scenario_run(const char *path, const struct run_opts *o,
 			uint64_t s = k ? sim_seed_derive(v[i].seed, k) :
 					 v[i].seed;
 
-			if (k) {
-				/* A fresh copy: workloads keep state. */
+			/* Loaded now; a fresh copy each time: workloads keep
+			 * state. */
+			if (k)
 				variant_destroy(&v[i]);
-				if (variant_load(&v[i], base,
-						 vars ? scenario_item(vars, i) :
-							NULL,
-						 o, err))
-					goto out_report;
-			}
+			if (variant_load(&v[i], base,
+					 vars ? scenario_item(vars, i) : NULL,
+					 o, err))
+				goto out_report;
 
 			memset(&res[k], 0, sizeof(res[k]));
 			pc.share = 1.0 / (double)(selected * o->replications);
@@ -1229,6 +1249,7 @@ int scenario_run(const char *path, const struct run_opts *o,
 			done++;
 		}
 		record(r, col, res, o->replications, base, v[i].name);
+		variant_park(&v[i]);
 	}
 	report_set_baseline(r, baseline);
 	*out = r;
