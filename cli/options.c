@@ -610,7 +610,7 @@ const struct cli_option opt_max_memory = {
 	.long_name = "max-memory",
 	.arg = "SIZE",
 	.set = set_max_memory,
-	.help = "refuse a run whose simulated cache lines and objects take more (default 4G; 0: no limit)",
+	.help = "refuse a run whose simulated cache lines and objects take more (default 2G; 0: no limit)",
 };
 
 const struct cli_option opt_max_events = {

@@ -30,7 +30,7 @@
 
 struct sim_trace;
 
-#define RUN_DEFAULT_MAX_MEMORY (4ull << 30) /* --max-memory 4G */
+#define RUN_DEFAULT_MAX_MEMORY (2ull << 30) /* --max-memory 2G */
 #define RUN_DEFAULT_MAX_EVENTS 20000000000ull /* --max-events: 2e10 */
 /* For messages only: what one core of a 2020s server runs (8.5e6 seen). */
 #define RUN_EVENTS_PER_SECOND 1e7
