@@ -456,11 +456,13 @@ static int sweep_points(struct cli *c, struct sweep *s)
 
 	sim_error_clear(&err);
 	if (c->plan) {
+		self_path(exe, sizeof(exe));
+		if (sweep_check_exe(exe, &err))
+			goto bad_input;
 		/* The lines read DIR/sweep.meta: write it first. */
 		ret = sweep_prepare(s, &err);
 		if (ret)
 			goto failed;
-		self_path(exe, sizeof(exe));
 		lines = sweep_plan(s, exe, stdout, &err);
 		if (lines < 0)
 			goto bad_input;

@@ -1082,6 +1082,20 @@ static void sh_quote(FILE *out, const char *s)
 }
 
 /**
+ * sweep_check_exe() - refuse a memcgsim path that no plan line could hold.
+ * @exe: the program the --plan lines are to name
+ * @err: filled on failure
+ *
+ * For --plan, before sweep_prepare() writes anything.
+ *
+ * Return: 0, or -1 with @err set when @exe holds a control character.
+ */
+int sweep_check_exe(const char *exe, struct sim_error *err)
+{
+	return refuse_control("", "the memcgsim program's path", exe, err);
+}
+
+/**
  * sweep_plan() - print a command line for each point that is not done.
  * @s: the sweep, prepared (sweep_prepare(): DIR/sweep.meta exists)
  * @exe: the memcgsim program to name in the lines

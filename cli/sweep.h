@@ -159,6 +159,7 @@ int sweep_prepare(const struct sweep *s, struct sim_error *err);
 
 bool sweep_point_done(const struct sweep *s, unsigned int point);
 unsigned int sweep_nr_done(const struct sweep *s);
+int sweep_check_exe(const char *exe, struct sim_error *err);
 long sweep_plan(const struct sweep *s, const char *exe, FILE *out,
 		struct sim_error *err);
 int sweep_run_point(const struct sweep *s, unsigned int point,

@@ -347,6 +347,18 @@ for plan in --plan ""; do
 		$hvary --out hostile-out
 done
 test -z "$(find . -name 'PWNED*')" || fail "a refused sweep ran something"
+# The memcgsim program itself at a path with a newline: --plan refuses.
+mkdir "bin${nl}dir"
+cp "$MEMCGSIM" "bin${nl}dir/memcgsim"
+rm -rf hostile-out
+rc=0
+MEMCGSIM_DATADIR="$data/../../scenarios" "$tmp/bin${nl}dir/memcgsim" sweep "$s" $hvary --out hostile-out --plan \
+	>out.txt 2>"$tmp/err" || rc=$?
+test "$rc" -eq 2 || fail "--plan by a memcgsim at a path with a newline: exit status $rc"
+grep -qF 'bin\ndir/memcgsim'"' holds a control character" "$tmp/err" ||
+	fail "--plan by a memcgsim at a path with a newline: $(cat "$tmp/err")"
+test -s out.txt && fail "--plan by a memcgsim at a path with a newline: printed lines"
+test -e hostile-out && fail "--plan by a memcgsim at a path with a newline: created its directory"
 
 # 8. Untrusted point files (issue 14, item 2). In a copy of the finished
 #    sweep j1 (its sweep.csv removed), each of these is refused by merge
