@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -441,8 +442,11 @@ static void engine_progress(void *arg, sim_time_t now)
 	 * counts events and simulated time only, so the same run stops at
 	 * the same point on any machine.
 	 */
-	if (pc->max_events && now) {
-		est = (double)sim_events(pc->e) * (double)pc->end / (double)now;
+	if (pc->max_events) {
+		/* 2^20 events and the clock still at 0: it never advances. */
+		est = now ? (double)sim_events(pc->e) * (double)pc->end /
+				      (double)now :
+			    INFINITY;
 		if (est > (double)pc->max_events) {
 			pc->estimate = est;
 			pc->at = now;
@@ -799,6 +803,14 @@ static void events_error(const struct variant *v, const struct progress_ctx *pc,
 	/* A rough rate, not measured, so that the text is the same anywhere. */
 	double secs = pc->estimate / RUN_EVENTS_PER_SECOND;
 	char wall[40];
+
+	if (!pc->at) {
+		scenario_error(
+			err, v->tree,
+			"variant '%s': %llu events ran and simulated time did not advance: the run would never end; lengthen the latencies or think times (--max-events N, 0: no limit)",
+			v->name, (unsigned long long)sim_events(pc->e));
+		return;
+	}
 
 	if (secs < 10)
 		snprintf(wall, sizeof(wall), "%.1f seconds", secs);
