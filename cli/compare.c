@@ -30,8 +30,10 @@
  *
  * A loaded file is a list of rows in file order, each with its metrics in
  * file order. Rows are found through a hash table on their names (a sweep
- * of 10000 points has 60000 rows for six variants); a row's few dozen
- * metrics by linear search.
+ * of 10000 points has 60000 rows for six variants); a row's metrics by
+ * linear search while it has a few dozen, else through a hash table of
+ * its own; a CSV header's names through a hash set while it is read. So
+ * nothing is quadratic in the number of rows or of columns.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -52,6 +54,7 @@
 #define TABLE_WIDTH 80
 #define NUM_MAX 40 /* one sim_format_double() number */
 #define NUM_SHORT 12 /* numbers up to this long are printed exactly */
+#define VALUE_INDEX_MIN 32 /* a row's values searched linearly up to this */
 
 /* One metric of one row. */
 struct cmp_value {
@@ -67,6 +70,9 @@ struct cmp_row {
 	char *set_values; /* sweep: "VALUE\nVALUE..." (compared) */
 	struct cmp_value *values;
 	unsigned int nr_values, alloc_values;
+	/* Past VALUE_INDEX_MIN values: value index + 1, or 0 for empty. */
+	unsigned int *vindex;
+	unsigned int vindex_size; /* 0, or a power of two > 2 * nr_values */
 };
 
 struct compare_file {
@@ -115,6 +121,7 @@ static void row_release(struct cmp_row *row)
 	for (i = 0; i < row->nr_values; i++)
 		free(row->values[i].metric);
 	free(row->values);
+	free(row->vindex);
 	free(row->name);
 	free(row->point);
 	free(row->set);
@@ -139,14 +146,83 @@ void compare_free(struct compare_file *f)
 	free(f);
 }
 
-/* FNV-1a: row names are short; a sweep has tens of thousands of rows. */
-static uint32_t name_hash(const char *s)
+/* FNV-1a of @len bytes: row names are short; a sweep has many rows. */
+static uint32_t name_hash_n(const char *s, size_t len)
 {
 	uint32_t h = 2166136261u;
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
+	while (len--)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
 	return h;
+}
+
+static uint32_t name_hash(const char *s)
+{
+	return name_hash_n(s, strlen(s));
+}
+
+/*
+ * A set of borrowed names, by open addressing: the CSV header's duplicate
+ * and _ci95 checks and --metric's list of names, which would otherwise
+ * compare every name with every other (100000 columns: minutes).
+ */
+struct name_set {
+	const char **slot;
+	unsigned int size, nr; /* size: 0 or a power of two > 2 * nr */
+};
+
+static const char **name_set_slot(const struct name_set *set, const char *name,
+				  size_t len)
+{
+	unsigned int mask = set->size - 1;
+	unsigned int i = name_hash_n(name, len) & mask;
+
+	while (set->slot[i] &&
+	       (strncmp(set->slot[i], name, len) || set->slot[i][len]))
+		i = (i + 1) & mask;
+	return &set->slot[i];
+}
+
+/* Is the name of @len bytes at @name in @set? */
+static bool name_set_has(const struct name_set *set, const char *name,
+			 size_t len)
+{
+	return set->size && *name_set_slot(set, name, len);
+}
+
+/* Add @name: 1 when added, 0 when it was there, -1 out of memory. */
+static int name_set_add(struct name_set *set, const char *name)
+{
+	unsigned int i, old_size = set->size;
+	const char **old = set->slot, **slot;
+
+	if (name_set_has(set, name, strlen(name)))
+		return 0;
+	if (2 * (set->nr + 1) >= set->size) {
+		set->size = set->size ? set->size * 2 : 64;
+		set->slot = calloc(set->size, sizeof(*set->slot));
+		if (!set->slot) {
+			set->slot = old;
+			set->size = old_size;
+			return -1;
+		}
+		for (i = 0; i < old_size; i++)
+			if (old[i])
+				*name_set_slot(set, old[i], strlen(old[i])) =
+					old[i];
+		free(old);
+	}
+	slot = name_set_slot(set, name, strlen(name));
+	*slot = name;
+	set->nr++;
+	return 1;
+}
+
+static void name_set_free(struct name_set *set)
+{
+	free(set->slot);
+	set->slot = NULL;
+	set->size = set->nr = 0;
 }
 
 /* The slot of @name in f->index: its row's, or the empty one to use. */
@@ -191,15 +267,59 @@ static bool index_row(struct compare_file *f)
 	return true;
 }
 
+/* The slot of @metric in row->vindex: its value's, or the empty one. */
+static unsigned int value_slot(const struct cmp_row *row, const char *metric)
+{
+	unsigned int mask = row->vindex_size - 1;
+	unsigned int i = name_hash(metric) & mask;
+
+	while (row->vindex[i] &&
+	       strcmp(row->values[row->vindex[i] - 1].metric, metric))
+		i = (i + 1) & mask;
+	return i;
+}
+
 static const struct cmp_value *find_value(const struct cmp_row *row,
 					  const char *metric)
 {
 	unsigned int i;
 
+	if (row->vindex_size) {
+		i = value_slot(row, metric);
+		return row->vindex[i] ? &row->values[row->vindex[i] - 1] : NULL;
+	}
 	for (i = 0; i < row->nr_values; i++)
 		if (!strcmp(row->values[i].metric, metric))
 			return &row->values[i];
 	return NULL;
+}
+
+/*
+ * Index the row's last value once it has more than VALUE_INDEX_MIN;
+ * double the table when it gets half full. False when out of memory.
+ */
+static bool index_value(struct cmp_row *row)
+{
+	unsigned int i, size = row->vindex_size;
+
+	if (row->nr_values <= VALUE_INDEX_MIN)
+		return true;
+	if (2 * row->nr_values >= size) {
+		size = size ? size * 2 : 4 * VALUE_INDEX_MIN;
+		free(row->vindex);
+		row->vindex = calloc(size, sizeof(*row->vindex));
+		if (!row->vindex) {
+			row->vindex_size = 0;
+			return false;
+		}
+		row->vindex_size = size;
+		for (i = 0; i + 1 < row->nr_values; i++)
+			row->vindex[value_slot(row, row->values[i].metric)] =
+				i + 1;
+	}
+	row->vindex[value_slot(row, row->values[row->nr_values - 1].metric)] =
+		row->nr_values;
+	return true;
 }
 
 /*
@@ -288,6 +408,10 @@ static int add_value(struct compare_file *f, struct cmp_row *row,
 	row->values[row->nr_values].metric = name;
 	row->values[row->nr_values].value = value;
 	row->nr_values++;
+	if (!index_value(row)) {
+		oom(err, f->name);
+		return -1;
+	}
 	return 0;
 }
 
@@ -334,28 +458,25 @@ enum csv_role {
 	CSV_SKIP, /* unit, change_pct, *_ci95 */
 };
 
-/* Is @name the _ci95 column of one of the first @nr @fields? */
-static bool is_ci95(const char *name, const struct csv_field *fields,
-		    unsigned int nr)
+/* Is @name the _ci95 column of a column in @before? */
+static bool is_ci95(const char *name, const struct name_set *before)
 {
 	size_t len = strlen(name);
-	unsigned int i;
 
 	if (len <= 5 || strcmp(name + len - 5, "_ci95"))
 		return false;
-	for (i = 0; i < nr; i++)
-		if (strlen(fields[i].text) == len - 5 &&
-		    !strncmp(fields[i].text, name, len - 5))
-			return true;
-	return false;
+	return name_set_has(before, name, len - 5);
 }
 
 static int csv_header(struct compare_file *f, const struct csv_field *fields,
 		      unsigned int nr, enum csv_role *roles,
 		      struct sim_error *err)
 {
-	unsigned int i, j, var = 0;
+	unsigned int i, var = 0;
 	const char *name;
+	/* The columns after 'variant' so far. */
+	struct name_set before = { NULL, 0, 0 };
+	int ret = -1, added;
 
 	if (!strcmp(fields[0].text, "point")) {
 		f->sweep = true;
@@ -382,26 +503,34 @@ static int csv_header(struct compare_file *f, const struct csv_field *fields,
 	for (i = var + 1; i < nr; i++) {
 		name = fields[i].text;
 		if (!strcmp(name, "unit") || !strcmp(name, "change_pct") ||
-		    is_ci95(name, fields + var + 1, i - var - 1)) {
+		    is_ci95(name, &before)) {
 			roles[i] = CSV_SKIP;
+			if (name_set_add(&before, name) < 0)
+				goto oom;
 			continue;
 		}
 		if (!name[0]) {
 			sim_error_set(err, f->name, 1, fields[i].col,
 				      "empty column name");
-			return -1;
+			goto out;
 		}
-		for (j = var + 1; j < i; j++) {
-			if (!strcmp(fields[j].text, name)) {
-				sim_error_set(err, f->name, 1, fields[i].col,
-					      "column '%s' appears twice",
-					      name);
-				return -1;
-			}
+		added = name_set_add(&before, name);
+		if (added < 0)
+			goto oom;
+		if (!added) {
+			sim_error_set(err, f->name, 1, fields[i].col,
+				      "column '%s' appears twice", name);
+			goto out;
 		}
 		roles[i] = CSV_METRIC;
 	}
-	return 0;
+	ret = 0;
+	goto out;
+oom:
+	oom(err, f->name);
+out:
+	name_set_free(&before);
+	return ret;
 }
 
 /* Append "NAME=VALUE" to the row's set and VALUE to its set_values. */
@@ -903,19 +1032,22 @@ static bool has_metric(const struct compare_file *f, const char *metric)
 	return false;
 }
 
-/* Add the metrics of @f not yet in @names[0..*nr). */
+/* Add the metrics of @f not yet in @names[0..*nr), which @seen holds. */
 static int collect_metrics(const struct compare_file *f, const char ***names,
-			   unsigned int *nr, unsigned int *alloc)
+			   unsigned int *nr, unsigned int *alloc,
+			   struct name_set *seen)
 {
 	const char *m, **grown;
-	unsigned int i, j, k;
+	unsigned int i, j;
+	int added;
 
 	for (i = 0; i < f->nr_rows; i++) {
 		for (j = 0; j < f->rows[i].nr_values; j++) {
 			m = f->rows[i].values[j].metric;
-			for (k = 0; k < *nr && strcmp((*names)[k], m); k++)
-				;
-			if (k < *nr)
+			added = name_set_add(seen, m);
+			if (added < 0)
+				return -1;
+			if (!added)
 				continue;
 			grown = grow(*names, alloc, *nr + 1, sizeof(*grown));
 			if (!grown)
@@ -941,16 +1073,19 @@ int compare_check_metric(const struct compare_file *old,
 			 struct sim_error *err)
 {
 	const char **names = NULL, *near;
+	struct name_set seen = { NULL, 0, 0 };
 	unsigned int nr = 0, alloc = 0;
 
 	if (has_metric(old, metric) || has_metric(new, metric))
 		return 0;
-	if (collect_metrics(old, &names, &nr, &alloc) ||
-	    collect_metrics(new, &names, &nr, &alloc)) {
+	if (collect_metrics(old, &names, &nr, &alloc, &seen) ||
+	    collect_metrics(new, &names, &nr, &alloc, &seen)) {
+		name_set_free(&seen);
 		free(names);
 		oom(err, "");
 		return -1;
 	}
+	name_set_free(&seen);
 	near = sim_nearest(metric, names, nr);
 	sim_error_set(err, "", 0, 0,
 		      "--metric: no metric '%s' in %s or %s%s%s%s", metric,

@@ -5,8 +5,8 @@
 # explain, and uses list.c's listing of the shipped machine profiles. May include every layer below it; nothing below includes cli/.
 # The commands live in libsim.a too, so the Check suites can drive them.
 # A command too big for one file is split at its seams (sweep: sweep_jobs,
-# sweep_merge; plot: plot_draw), and its files share a NAME_internal.h
-# with NAME__ helpers that nothing else includes.
+# sweep_merge, sweep_verify; plot: plot_draw), and its files share a
+# NAME_internal.h with NAME__ helpers that nothing else includes.
 libsim_a_SOURCES += \
 	%reldir%/run.c %reldir%/run.h \
 	%reldir%/list.c %reldir%/list.h \
@@ -15,7 +15,7 @@ libsim_a_SOURCES += \
 	%reldir%/plot.c %reldir%/plot.h %reldir%/plot_internal.h \
 	%reldir%/plot_draw.c \
 	%reldir%/sweep.c %reldir%/sweep.h %reldir%/sweep_internal.h \
-	%reldir%/sweep_jobs.c %reldir%/sweep_merge.c \
+	%reldir%/sweep_jobs.c %reldir%/sweep_merge.c %reldir%/sweep_verify.c \
 	%reldir%/compare.c %reldir%/compare.h
 # memcgsim calibrate: pinned pthread microbenchmarks on this host (hwloc
 # for the topology) and the same in the model (--check).

@@ -454,13 +454,21 @@ static int sweep_points(struct cli *c, struct sweep *s)
 	unsigned int done, nr;
 	char exe[PATH_MAX];
 	int ret, signo;
+	long lines;
 
 	sim_error_clear(&err);
 	if (c->plan) {
-		if (sweep_check_dir(s, &err))
-			goto bad_input;
 		self_path(exe, sizeof(exe));
-		if (!sweep_plan(s, exe, stdout) && !c->quiet)
+		if (sweep_check_exe(exe, &err))
+			goto bad_input;
+		/* The lines read DIR/sweep.meta: write it first. */
+		ret = sweep_prepare(s, &err);
+		if (ret)
+			goto failed;
+		lines = sweep_plan(s, exe, stdout, &err);
+		if (lines < 0)
+			goto bad_input;
+		if (!lines && !c->quiet)
 			fprintf(stderr,
 				"memcgsim: every point is done; run memcgsim merge %s\n",
 				s->dir);
@@ -593,17 +601,22 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 		return EXIT_FAILURE;
 	snprintf(def, sizeof(def), "%s/validation", data_dir());
 	if (!nr_args) {
-		if (dir_scenarios(def, &paths, &nr)) {
+		if (dir_scenarios(def, &paths, &nr) || !nr) {
 			free(res);
-			fprintf(stderr, "memcgsim: error: cannot read %s\n",
+			fprintf(stderr,
+				"memcgsim: error: cannot read %s, or it holds no scenario (*.yaml)\n",
 				def);
 			return EXIT_BAD_INPUT;
 		}
 	}
 	for (j = 0; j < nr_args; j++) {
 		if (!stat(args[j], &st) && S_ISDIR(st.st_mode)) {
+			unsigned int before = nr;
+
 			if (dir_scenarios(args[j], &paths, &nr))
 				goto bad_dir;
+			if (nr == before)
+				goto empty_dir;
 			continue;
 		}
 		{
@@ -645,8 +658,15 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 	free(res);
 	return ret;
 
+empty_dir:
+	/* Nothing validated is no pass: refuse before anything runs. */
+	fprintf(stderr,
+		"%s: error: no scenario to validate: validate reads the *.yaml files of a directory (not .yml, not subdirectories), and it has none\n",
+		args[j]);
+	goto out_bad;
 bad_dir:
 	fprintf(stderr, "memcgsim: error: cannot read '%s'\n", args[j]);
+out_bad:
 	for (i = 0; i < nr; i++)
 		free(paths[i]);
 	free(paths);
@@ -792,24 +812,29 @@ static int cmd_list(struct cli *c, int nr_args, char **args)
 }
 
 static const struct cli_option *const run_options[] = {
-	&opt_variant, &opt_set,	  &opt_seed,  &opt_replications, &opt_format,
-	&opt_out,     &opt_trace, &opt_lines, &opt_quiet,	 NULL,
+	&opt_variant, &opt_set,	       &opt_seed,	&opt_replications,
+	&opt_format,  &opt_out,	       &opt_trace,	&opt_lines,
+	&opt_quiet,   &opt_max_memory, &opt_max_events, NULL,
 };
 
 static const struct cli_option *const default_options[] = {
-	&opt_variant, &opt_set,	     &opt_seed,	 &opt_replications,
-	&opt_format,  &opt_out,	     &opt_trace, &opt_lines,
-	&opt_quiet,   &opt_no_plots, NULL,
+	&opt_variant, &opt_set,	     &opt_seed,	      &opt_replications,
+	&opt_format,  &opt_out,	     &opt_trace,      &opt_lines,
+	&opt_quiet,   &opt_no_plots, &opt_max_memory, &opt_max_events,
+	NULL,
 };
 
 static const struct cli_option *const validate_options[] = {
-	&opt_set, &opt_seed, &opt_replications, &opt_markdown, &opt_quiet, NULL,
+	&opt_set,   &opt_seed,	     &opt_replications, &opt_markdown,
+	&opt_quiet, &opt_max_memory, &opt_max_events,	NULL,
 };
 
 static const struct cli_option *const sweep_options[] = {
-	&opt_vary,	   &opt_jobs,  &opt_sweep_out, &opt_plan,
-	&opt_point,	   &opt_force, &opt_set,       &opt_seed,
-	&opt_replications, &opt_quiet, NULL,
+	&opt_vary,  &opt_jobs,	     &opt_sweep_out,
+	&opt_plan,  &opt_point,	     &opt_force,
+	&opt_set,   &opt_seed,	     &opt_replications,
+	&opt_quiet, &opt_max_memory, &opt_max_events,
+	NULL,
 };
 
 static const struct cli_option *const merge_options[] = {

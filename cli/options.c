@@ -389,6 +389,65 @@ static int set_lines(struct cli *c, const char *arg)
 	return 0;
 }
 
+/* --max-memory SIZE: bytes, or with a K, M, G or T (binary) suffix. */
+static int set_max_memory(struct cli *c, const char *arg)
+{
+	unsigned long long v, mult = 1;
+	char *end;
+
+	if (*arg < '0' || *arg > '9')
+		goto bad;
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	switch (*end) {
+	case 'T':
+		mult <<= 10;
+		/* fall through */
+	case 'G':
+		mult <<= 10;
+		/* fall through */
+	case 'M':
+		mult <<= 10;
+		/* fall through */
+	case 'K':
+		mult <<= 10;
+		end++;
+		break;
+	default:
+		break;
+	}
+	if (errno || *end || v > UINT64_MAX / mult)
+		goto bad;
+	/* 0: no limit at all. */
+	c->o.max_memory = v ? v * mult : UINT64_MAX;
+	return 0;
+bad:
+	return cli_usage_error(
+		"--max-memory: expected a size such as 8G, 512M or 0 (no limit), found '%s'",
+		arg);
+}
+
+/* --max-events N: an integer, or with an exponent (2e10). */
+static int set_max_events(struct cli *c, const char *arg)
+{
+	char *end;
+	double v;
+
+	if (*arg < '0' || *arg > '9')
+		goto bad;
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || *end || !(v >= 0) || v > 1.8e19 || v != floor(v))
+		goto bad;
+	/* 0: no limit at all. */
+	c->o.max_events = v ? (uint64_t)v : UINT64_MAX;
+	return 0;
+bad:
+	return cli_usage_error(
+		"--max-events: expected a whole number such as 5e10, or 0 (no limit), found '%s'",
+		arg);
+}
+
 static int set_quiet(struct cli *c, const char *arg)
 {
 	c->quiet = true;
@@ -545,6 +604,20 @@ const struct cli_option opt_lines = {
 	.arg = "N",
 	.set = set_lines,
 	.help = "hot lines to report per variant (default 4)",
+};
+
+const struct cli_option opt_max_memory = {
+	.long_name = "max-memory",
+	.arg = "SIZE",
+	.set = set_max_memory,
+	.help = "refuse a run whose simulated cache lines and objects take more (default 2G; 0: no limit)",
+};
+
+const struct cli_option opt_max_events = {
+	.long_name = "max-events",
+	.arg = "N",
+	.set = set_max_events,
+	.help = "stop and refuse a run estimated to take more events (default 2e10; 0: no limit)",
 };
 
 const struct cli_option opt_quiet = {

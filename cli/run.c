@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -45,6 +46,8 @@ struct variant {
 	bool machine_from_cli;
 	unsigned int misfit;
 	const struct scenario_node *misfit_at;
+	/* Checked, then unloaded but for @name and @seed: see variant_park(). */
+	bool parked;
 };
 
 /* warmup_ms: a tenth of the run unless given. */
@@ -548,6 +551,23 @@ static void variant_destroy(struct variant *v)
 	memset(v, 0, sizeof(*v));
 }
 
+/*
+ * Free what @v loaded but its name and seed, once it is checked: a
+ * scenario's variants (up to 256, each with its cgroups, workloads and
+ * machine) are loaded again one at a time as they run, not all at once.
+ */
+static void variant_park(struct variant *v)
+{
+	uint64_t seed = v->seed;
+	char name[sizeof(v->name)];
+
+	memcpy(name, v->name, sizeof(name));
+	variant_destroy(v);
+	memcpy(v->name, name, sizeof(name));
+	v->seed = seed;
+	v->parked = true;
+}
+
 static int apply_set(struct scenario_node *tree,
 		     const struct scenario_node *set, struct sim_error *err)
 {
@@ -625,11 +645,38 @@ struct progress_ctx {
 	const struct run_opts *o;
 	double done, share; /* job fraction before this run, its share */
 	sim_time_t end;
+	/* The event budget (--max-events): 0 for none. */
+	struct sim_engine *e;
+	uint64_t max_events;
+	double estimate; /* the events the run would take, once over */
+	sim_time_t at; /* when that was found */
 };
 
 static void engine_progress(void *arg, sim_time_t now)
 {
 	struct progress_ctx *pc = arg;
+	double est;
+
+	/*
+	 * Events so far, scaled to the whole run: a run that would pass
+	 * --max-events stops here, after 2^20 events, not days later. It
+	 * counts events and simulated time only, so the same run stops at
+	 * the same point on any machine.
+	 */
+	if (pc->max_events) {
+		/* 2^20 events and the clock still at 0: it never advances. */
+		est = now ? (double)sim_events(pc->e) * (double)pc->end /
+				      (double)now :
+			    INFINITY;
+		if (est > (double)pc->max_events) {
+			pc->estimate = est;
+			pc->at = now;
+			sim_engine_stop(pc->e);
+			return;
+		}
+	}
+	if (!pc->o->progress)
+		return;
 
 	pc->o->progress(pc->o->progress_arg,
 			pc->done + pc->share * (double)now / (double)pc->end);
@@ -944,13 +991,80 @@ static void kworker_setup(struct run *run)
 	sim_proc_start(&run->kworker, 0);
 }
 
-static void run_variant_once(struct variant *v, uint64_t seed,
-			     const struct run_opts *o, bool first,
-			     struct progress_ctx *pc, struct report *r,
-			     int variant, struct run_result *res)
+/*
+ * The run's simulated memory passed --max-memory, or could not be
+ * allocated: say so, with what makes it big and how to go on.
+ */
+static void mem_error(const struct variant *v, const struct run *run,
+		      uint64_t limit, struct sim_error *err)
 {
+	bool over = coh_failed(run->coh) == EFBIG;
+	uint64_t b = over ? limit : coh_mem(run->coh);
+	char size[32];
+
+	if (b >= 1ull << 30)
+		snprintf(size, sizeof(size), "%.1f GiB", (double)b / (1 << 30));
+	else if (b >= 1ull << 20)
+		snprintf(size, sizeof(size), "%.1f MiB", (double)b / (1 << 20));
+	else
+		snprintf(size, sizeof(size), "%.1f KiB", (double)b / (1 << 10));
+	if (over)
+		scenario_error(
+			err, v->tree,
+			"variant '%s': its simulated cache lines and objects (%u CPUs, %u cgroups) need more than the limit of %s; raise it with --max-memory SIZE (0: no limit), or use fewer CPUs, cgroups or stats items",
+			v->name, v->machine.nr_cpus, v->cgroups.nr, size);
+	else
+		scenario_error(
+			err, v->tree,
+			"variant '%s': out of memory after %s of simulated cache lines and objects (%u CPUs, %u cgroups); use fewer CPUs, cgroups or stats items",
+			v->name, size, v->machine.nr_cpus, v->cgroups.nr);
+}
+
+/* The run would pass --max-events: say how long it is, and the way out. */
+static void events_error(const struct variant *v, const struct progress_ctx *pc,
+			 struct sim_error *err)
+{
+	/* A rough rate, not measured, so that the text is the same anywhere. */
+	double secs = pc->estimate / RUN_EVENTS_PER_SECOND;
+	char wall[40];
+
+	if (!pc->at) {
+		scenario_error(
+			err, v->tree,
+			"variant '%s': %llu events ran and simulated time did not advance: the run would never end; lengthen the latencies or think times (--max-events N, 0: no limit)",
+			v->name, (unsigned long long)sim_events(pc->e));
+		return;
+	}
+
+	if (secs < 10)
+		snprintf(wall, sizeof(wall), "%.1f seconds", secs);
+	else if (secs < 120)
+		snprintf(wall, sizeof(wall), "%.0f seconds", secs);
+	else if (secs < 7200)
+		snprintf(wall, sizeof(wall), "%.0f minutes", secs / 60);
+	else if (secs < 172800)
+		snprintf(wall, sizeof(wall), "%.0f hours", secs / 3600);
+	else
+		snprintf(wall, sizeof(wall), "%.3g days", secs / 86400);
+	scenario_error(
+		err, v->tree,
+		"variant '%s': the run would take about %.2g events (%.3g per simulated microsecond over %.3g ms), more than the limit of %.2g; about %s at some %.0f million events a second; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)",
+		v->name, pc->estimate,
+		(double)sim_events(pc->e) / ((double)pc->at / SIM_PS_PER_US),
+		(double)pc->end / SIM_PS_PER_MS, (double)pc->max_events, wall,
+		RUN_EVENTS_PER_SECOND / 1e6);
+}
+
+static int run_variant_once(struct variant *v, uint64_t seed,
+			    const struct run_opts *o, bool first,
+			    struct progress_ctx *pc, struct report *r,
+			    int variant, struct run_result *res,
+			    struct sim_error *err)
+{
+	uint64_t limit = o->max_memory ? o->max_memory : RUN_DEFAULT_MAX_MEMORY;
 	struct run run = { 0 };
 	unsigned int i, j;
+	int ret = 0;
 
 	run.machine = v->machine;
 	run.seed = seed;
@@ -962,6 +1076,7 @@ static void run_variant_once(struct variant *v, uint64_t seed,
 	SIM_BUG_ON(!run.engine);
 	sim_stat_init(&run.lat);
 	run.coh = coh_create(&v->machine, run.engine);
+	coh_set_mem_limit(run.coh, limit == UINT64_MAX ? 0 : limit);
 	run.kernel = &v->kernel;
 	run.cgroups = &v->cgroups;
 	for (i = 0; i < v->nr_workloads; i++)
@@ -989,17 +1104,33 @@ static void run_variant_once(struct variant *v, uint64_t seed,
 		w->type->setup(w, &run);
 	}
 	kworker_setup(&run);
+	if (coh_failed(run.coh)) {
+		mem_error(v, &run, limit, err);
+		ret = -1;
+		goto out;
+	}
 	for (i = 0; i < v->nr_workloads; i++)
 		for (j = 0; j < v->workloads[i].nr_tasks; j++)
 			sim_proc_start(&v->workloads[i].tasks[j].proc, 0);
-	if (o->progress) {
-		pc->end = run.end_ps;
+	pc->end = run.end_ps;
+	pc->e = run.engine;
+	pc->max_events = o->max_events ? o->max_events : RUN_DEFAULT_MAX_EVENTS;
+	if (pc->max_events == UINT64_MAX)
+		pc->max_events = 0;
+	pc->estimate = 0;
+	if (o->progress || pc->max_events)
 		sim_engine_set_progress(run.engine, 1 << 20, engine_progress,
 					pc);
-	}
 	sim_engine_run(run.engine, run.warmup_ps);
-	tasks_reset(&run);
-	sim_engine_run(run.engine, run.end_ps);
+	if (!pc->estimate) {
+		tasks_reset(&run);
+		sim_engine_run(run.engine, run.end_ps);
+	}
+	if (pc->estimate) {
+		events_error(v, pc, err);
+		ret = -1;
+		goto out;
+	}
 	for (i = 0; i < v->nr_workloads; i++)
 		for (j = 0; j < v->workloads[i].nr_tasks; j++)
 			kprof_settle(&v->workloads[i].tasks[j].prof,
@@ -1013,6 +1144,7 @@ static void run_variant_once(struct variant *v, uint64_t seed,
 		if (o->inspect)
 			o->inspect(o->inspect_arg, v->name, &run);
 	}
+out:
 	for (i = 0; i < v->nr_workloads; i++) {
 		for (j = 0; j < v->workloads[i].nr_tasks; j++) {
 			struct sim_task *t = &v->workloads[i].tasks[j];
@@ -1027,6 +1159,7 @@ static void run_variant_once(struct variant *v, uint64_t seed,
 	memcg_sim_free(run.memcg);
 	coh_free(run.coh);
 	sim_engine_free(run.engine);
+	return ret;
 }
 
 /* ---- the scenario ---- */
@@ -1283,6 +1416,7 @@ int scenario_run(const char *path, const struct run_opts *o,
 		}
 		if (!o->variant || !strcmp(o->variant, v[i].name))
 			selected++;
+		variant_park(&v[i]);
 	}
 	if (!selected && !o->variant) {
 		sim_error_set(
@@ -1308,7 +1442,7 @@ int scenario_run(const char *path, const struct run_opts *o,
 		goto out_variants;
 	}
 
-	for (i = 0; !v[i].tree; i++) /* the first not skipped */
+	for (i = 0; !v[i].parked; i++) /* the first not skipped */
 		;
 	seed = v[i].seed;
 	r = report_create(name, seed, o->replications);
@@ -1316,7 +1450,8 @@ int scenario_run(const char *path, const struct run_opts *o,
 	for (i = 0; i < nr; i++) {
 		int col;
 
-		if ((o->variant && strcmp(o->variant, v[i].name)) || !v[i].tree)
+		if ((o->variant && strcmp(o->variant, v[i].name)) ||
+		    !v[i].parked)
 			continue;
 		col = report_variant(r, v[i].name);
 		if (vars) {
@@ -1333,24 +1468,25 @@ int scenario_run(const char *path, const struct run_opts *o,
 			uint64_t s = k ? sim_seed_derive(v[i].seed, k) :
 					 v[i].seed;
 
-			if (k) {
-				/* A fresh copy: workloads keep state. */
+			/* Loaded now; a fresh copy each time: workloads keep
+			 * state. */
+			if (k)
 				variant_destroy(&v[i]);
-				if (variant_load(&v[i], base,
-						 vars ? scenario_item(vars, i) :
-							NULL,
-						 o, err))
-					goto out_report;
-			}
+			if (variant_load(&v[i], base,
+					 vars ? scenario_item(vars, i) : NULL,
+					 o, err))
+				goto out_report;
 
 			memset(&res[k], 0, sizeof(res[k]));
 			pc.share = 1.0 / (double)(selected * o->replications);
 			pc.done = (double)done * pc.share;
-			run_variant_once(&v[i], s, o, done == 0, &pc,
-					 k ? NULL : r, col, &res[k]);
+			if (run_variant_once(&v[i], s, o, done == 0, &pc,
+					     k ? NULL : r, col, &res[k], err))
+				goto out_report;
 			done++;
 		}
 		record(r, col, res, o->replications, base, v[i].name);
+		variant_park(&v[i]);
 	}
 	report_set_baseline(r, baseline);
 	*out = r;

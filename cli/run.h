@@ -30,6 +30,11 @@
 
 struct sim_trace;
 
+#define RUN_DEFAULT_MAX_MEMORY (2ull << 30) /* --max-memory 2G */
+#define RUN_DEFAULT_MAX_EVENTS 20000000000ull /* --max-events: 2e10 */
+/* For messages only: what one core of a 2020s server runs (8.5e6 seen). */
+#define RUN_EVENTS_PER_SECOND 1e7
+
 struct run_opts {
 	const char *datadir; /* shipped scenarios: machines/, ... */
 	const char *variant; /* NULL: all variants */
@@ -41,6 +46,19 @@ struct run_opts {
 	unsigned int hot_lines; /* lines reported per variant */
 	struct sim_trace *trace; /* trace the first run, or NULL */
 	bool check_only; /* check everything, run nothing */
+	/*
+	 * Bytes of simulated cache lines and objects a run may place
+	 * (models/hw/cache.c): 0 for RUN_DEFAULT_MAX_MEMORY, UINT64_MAX for
+	 * no limit. A run past it is refused before it starts.
+	 */
+	uint64_t max_memory;
+	/*
+	 * Events a run may take, as estimated from its first 2^20 (events
+	 * so far x the run's simulated time / the time so far): 0 for
+	 * RUN_DEFAULT_MAX_EVENTS, UINT64_MAX for no limit. A run past it
+	 * stops at that estimate and is refused.
+	 */
+	uint64_t max_events;
 	/* Called now and then with the fraction of the whole job done. */
 	void (*progress)(void *arg, double done);
 	void *progress_arg;

@@ -9,13 +9,18 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
+
+#include "config.h"
 
 #include "cli/sweep.h"
 #include "cli/sweep_internal.h"
@@ -26,7 +31,7 @@
 
 #define VARY_FILE "--vary"
 #define META_NAME "sweep.meta"
-#define META_VERSION 1
+#define META_VERSION 2
 
 const int sweep__stop_signals[SWEEP__NR_STOP_SIGNALS] = { SIGINT, SIGTERM,
 							  SIGHUP };
@@ -50,6 +55,62 @@ char *sweep__xasprintf(const char *fmt, ...)
 	va_end(ap);
 	SIM_BUG_ON(n < 0);
 	return p;
+}
+
+/* The first control character (C0 or DEL) of @s, or NULL. */
+const char *sweep__control_char(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return s;
+	return NULL;
+}
+
+/*
+ * @s for a message, at most @size bytes with its NUL: printable bytes as
+ * they are, control characters as \n, \t or \xHH, so that nothing from
+ * the command line reaches a terminal raw.
+ */
+void sweep__escape(char *buf, size_t size, const char *s)
+{
+	size_t len = 0;
+
+	for (; *s && len + 5 < size; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\n')
+			len += (size_t)snprintf(buf + len, size - len, "\\n");
+		else if (c == '\t')
+			len += (size_t)snprintf(buf + len, size - len, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			len += (size_t)snprintf(buf + len, size - len,
+						"\\x%02x", c);
+		else
+			buf[len++] = (char)c;
+	}
+	buf[len] = '\0';
+}
+
+/*
+ * Refuse @s, what @what names, when it holds a control character: a plan
+ * line (sweep_plan()) is one line per point, and a newline or carriage
+ * return inside a value would split it for parallel, xargs or a Slurm
+ * array, whatever the quoting. Return 0, or -1 with @err set.
+ */
+static int refuse_control(const char *file, const char *what, const char *s,
+			  struct sim_error *err)
+{
+	const char *c = sweep__control_char(s);
+	char shown[160];
+
+	if (!c)
+		return 0;
+	sweep__escape(shown, sizeof(shown), s);
+	sim_error_set(
+		err, file, 0, 0,
+		"%s '%s' holds a control character (byte 0x%02x at offset %zu); a sweep refuses them, as each point's --plan line must stay one line",
+		what, shown, (unsigned char)*c, (size_t)(c - s));
+	return -1;
 }
 
 /**
@@ -132,6 +193,8 @@ int sweep_vary(struct sweep *s, const char *arg, struct sim_error *err)
 			return -1;
 		}
 	}
+	if (refuse_control(VARY_FILE, "the --vary option", arg, err))
+		return -1;
 	if (!eq[1]) {
 		sim_error_set(err, VARY_FILE, 0, 0,
 			      "'%s' has no values: expected %.*s=V1,V2,...",
@@ -205,9 +268,62 @@ static char *default_dir(const char *scenario)
 	}
 	scenario_free(tree);
 	for (p = dir; *p; p++)
-		if (*p == '/' || *p == ' ')
+		if (*p == '/' || *p == ' ' || (unsigned char)*p < 0x20 ||
+		    *p == 0x7f)
 			*p = '_';
 	return dir;
+}
+
+static void sweep_id(struct sweep *s);
+
+/*
+ * `memcgsim sweep DIR/sweep.meta ...`: the sweep that DIR/sweep.meta
+ * describes, as its --plan lines run it. Its digests and id are those of
+ * the scenario and profiles as they are now, so that sweep_prepare()
+ * refuses them if they were edited since the sweep began.
+ */
+static int setup_from_meta(struct sweep *s, const char *meta, const char *dir,
+			   const struct run_opts *o, struct sim_error *err)
+{
+	char *real, *copy;
+	int ret;
+
+	if (dir || o->nr_sets || o->seed_set || o->replications != 1) {
+		sim_error_set(
+			err, meta, 0, 0,
+			"a sweep run from its %s takes no --vary, --set, --seed, --replications or --out: they are in it",
+			META_NAME);
+		return -1;
+	}
+	real = realpath(meta, NULL);
+	if (!real) {
+		sim_error_set(err, meta, 0, 0, "cannot open: %s",
+			      strerror(errno));
+		return -1;
+	}
+	copy = sweep__xstrdup(real);
+	ret = refuse_control("", "the sweep's directory", real, err) ?:
+		      sweep__meta_read(s, dirname(copy), err);
+	free(copy);
+	free(real);
+	if (ret)
+		return -1;
+	s->datadir = o->datadir;
+	s->hot_lines = o->hot_lines;
+	s->max_memory = o->max_memory;
+	s->max_events = o->max_events;
+	snprintf(s->version, sizeof(s->version), "%s", PACKAGE_VERSION);
+	sweep__digests(s);
+	sweep_id(s);
+	return 0;
+}
+
+/* Whether @path names a sweep.meta (its last component). */
+static bool is_meta_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	return !strcmp(base ? base + 1 : path, META_NAME);
 }
 
 /**
@@ -220,6 +336,11 @@ static char *default_dir(const char *scenario)
  * @force: allow more than SWEEP_MAX_POINTS points
  * @err: filled on failure
  *
+ * Without --vary options, a @scenario named sweep.meta is a sweep's own
+ * (a --plan line): the sweep is read from it, DIR is its directory, and
+ * @dir and the options in @o that it records must not be given.
+ * Control characters in the values, the paths and --out are refused.
+ *
  * Return: 0, or -1 with @err set (bad input: exit status 2).
  */
 int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
@@ -229,6 +350,8 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 	unsigned int i;
 	char *real;
 
+	if (!s->nr_keys && is_meta_path(scenario))
+		return setup_from_meta(s, scenario, dir, o, err);
 	if (!s->nr_keys) {
 		sim_error_set(err, "", 0, 0,
 			      "sweep: no --vary KEY=V1,V2,... given");
@@ -253,6 +376,13 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 		return -1;
 	}
 	s->nr_points = (unsigned int)points;
+	for (i = 0; i < o->nr_sets; i++)
+		if (refuse_control("--set", "the --set option", o->sets[i],
+				   err))
+			return -1;
+	if (refuse_control("", "the scenario path", scenario, err) ||
+	    (dir && refuse_control("--out", "the output directory", dir, err)))
+		return -1;
 	real = realpath(scenario, NULL);
 	if (!real) {
 		/* Let the loader say what is wrong with the file. */
@@ -273,6 +403,12 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 		s->dir = abs_path(d);
 		free(d);
 	}
+	/* The working directory or a symbolic link may bring one in. */
+	if (refuse_control("", "the scenario's absolute path", s->scenario,
+			   err) ||
+	    refuse_control("--out", "the output directory's absolute path",
+			   s->dir, err))
+		return -1;
 	s->sets = calloc(o->nr_sets + 1, sizeof(*s->sets));
 	SIM_BUG_ON(!s->sets);
 	for (i = 0; i < o->nr_sets; i++)
@@ -283,6 +419,11 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 	s->replications = o->replications;
 	s->datadir = o->datadir;
 	s->hot_lines = o->hot_lines;
+	s->max_memory = o->max_memory;
+	s->max_events = o->max_events;
+	snprintf(s->version, sizeof(s->version), "%s", PACKAGE_VERSION);
+	sweep__digests(s);
+	sweep_id(s);
 	return 0;
 }
 
@@ -350,10 +491,12 @@ static void point_opts(const struct sweep *s, struct run_opts *o, char **sets)
 	o->seed = s->seed;
 	o->replications = s->replications;
 	o->hot_lines = s->hot_lines;
+	o->max_memory = s->max_memory;
+	o->max_events = s->max_events;
 }
 
 /* Put @before and @after around @err's message (cut to fit). */
-static void wrap_msg(struct sim_error *err, const char *before,
+void sweep__wrap_msg(struct sim_error *err, const char *before,
 		     const char *after)
 {
 	char msg[SIM_ERROR_MSG_MAX];
@@ -419,7 +562,7 @@ int sweep_check(const struct sweep *s, struct sim_error *err)
 				snprintf(with, sizeof(with),
 					 " (with --vary %s=%s)", s->keys[k].key,
 					 s->keys[k].values[v]);
-				wrap_msg(err, "", with);
+				sweep__wrap_msg(err, "", with);
 			}
 			return -1;
 		}
@@ -436,29 +579,18 @@ char *sweep__point_path(const struct sweep *s, unsigned int point,
 	return sweep__xasprintf("%s/points/%04u.%s", s->dir, point, ext);
 }
 
-static bool exists(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISREG(st.st_mode);
-}
-
 /**
- * sweep_point_done() - whether both files of point @point exist.
+ * sweep_point_done() - whether point @point is done and its files intact.
  * @s: the sweep
  * @point: 0..nr_points-1
  *
- * Return: true when the point needs no run.
+ * Return: true when the point needs no run (sweep__point_check()).
  */
 bool sweep_point_done(const struct sweep *s, unsigned int point)
 {
-	char *yaml = sweep__point_path(s, point, "yaml");
-	char *csv = sweep__point_path(s, point, "csv");
-	bool done = exists(yaml) && exists(csv);
+	struct sim_error ignored;
 
-	free(yaml);
-	free(csv);
-	return done;
+	return sweep__point_check(s, point, &ignored) == 1;
 }
 
 /**
@@ -501,8 +633,11 @@ void sweep__remove_temps(const struct sweep *s, unsigned int point)
  * sweep.meta: what merge and a resumed run need, nothing that changes
  * between hosts or runs except `given`:
  *
- *	memcgsim_sweep: 1
+ *	memcgsim_sweep: 2
+ *	memcgsim: "0.3"			(the version that made it)
  *	scenario: "/abs/path/x.yaml"
+ *	scenario_digest: "fnv1a64:..."	(of the file's bytes)
+ *	profiles_digest: "fnv1a64:..."	(of the machine profiles it names)
  *	given: "x.yaml"
  *	seed: 7				(only with --seed)
  *	replications: 1
@@ -512,9 +647,8 @@ void sweep__remove_temps(const struct sweep *s, unsigned int point)
  *	  values: ["16", "32"]
  *	points: 2
  */
-static int write_meta(FILE *out, void *arg)
+static int meta_emit(FILE *out, const struct sweep *s, bool given)
 {
-	const struct sweep *s = arg;
 	struct sim_yaml y;
 	unsigned int i, j;
 
@@ -522,10 +656,18 @@ static int write_meta(FILE *out, void *arg)
 	sim_yaml_map_start(&y, false);
 	sim_yaml_plain(&y, "memcgsim_sweep");
 	sim_yaml_u64(&y, META_VERSION);
+	sim_yaml_plain(&y, "memcgsim");
+	sim_yaml_quoted(&y, s->version);
 	sim_yaml_plain(&y, "scenario");
 	sim_yaml_quoted(&y, s->scenario);
-	sim_yaml_plain(&y, "given");
-	sim_yaml_quoted(&y, s->given);
+	sim_yaml_plain(&y, "scenario_digest");
+	sim_yaml_quoted(&y, s->scenario_digest);
+	sim_yaml_plain(&y, "profiles_digest");
+	sim_yaml_quoted(&y, s->profiles_digest);
+	if (given) {
+		sim_yaml_plain(&y, "given");
+		sim_yaml_quoted(&y, s->given);
+	}
 	if (s->seed_set) {
 		sim_yaml_plain(&y, "seed");
 		sim_yaml_u64(&y, s->seed);
@@ -555,6 +697,27 @@ static int write_meta(FILE *out, void *arg)
 	sim_yaml_u64(&y, s->nr_points);
 	sim_yaml_map_end(&y);
 	return sim_yaml_end(&y);
+}
+
+static int write_meta(FILE *out, void *arg)
+{
+	return meta_emit(out, arg, true);
+}
+
+/*
+ * @s->id: the digest of sweep.meta as @s would write it without `given`
+ * (the one entry that may differ between two commands of one sweep).
+ */
+static void sweep_id(struct sweep *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	SIM_BUG_ON(!f);
+	SIM_BUG_ON(meta_emit(f, s, false) || fclose(f));
+	sweep__digest_buf(s->id, buf, len);
+	free(buf);
 }
 
 /* Read a list of strings at @key of @map into a new array. */
@@ -638,12 +801,39 @@ static int meta_keys(struct sweep *s, const struct scenario_node *tree,
 	return 0;
 }
 
+/* A digest or version string at @key of @map into @out; 0 or -1. */
+static int meta_digest(const struct scenario_node *map, const char *key,
+		       char *out, struct sim_error *err)
+{
+	const char *str;
+
+	if (scenario_string(map, key, true, NULL, &str, err))
+		return -1;
+	if (strlen(str) >= SWEEP_DIGEST_LEN || sweep__control_char(str)) {
+		scenario_error(err, scenario_get(map, key),
+			       "expected at most %d printable characters",
+			       SWEEP_DIGEST_LEN - 1);
+		return -1;
+	}
+	snprintf(out, SWEEP_DIGEST_LEN, "%s", str);
+	return 0;
+}
+
 /* Read DIR/sweep.meta into @s (sweep_init()ed); 0 or -1 with @err set. */
 int sweep__meta_read(struct sweep *s, const char *dir, struct sim_error *err)
 {
 	static const char *const keys[] = {
-		"memcgsim_sweep", "scenario", "given", "seed",
-		"replications",	  "set",      "vary",  "points",
+		"memcgsim_sweep",
+		"memcgsim",
+		"scenario",
+		"scenario_digest",
+		"profiles_digest",
+		"given",
+		"seed",
+		"replications",
+		"set",
+		"vary",
+		"points",
 	};
 	char *path = sweep__xasprintf("%s/" META_NAME, dir);
 	struct scenario_node *tree;
@@ -662,8 +852,18 @@ int sweep__meta_read(struct sweep *s, const char *dir, struct sim_error *err)
 		goto out;
 	if (scenario_check_keys(tree, keys, sizeof(keys) / sizeof(keys[0]),
 				err) ||
-	    scenario_u64(tree, "memcgsim_sweep", true, 0, META_VERSION,
-			 META_VERSION, &v, err))
+	    scenario_u64(tree, "memcgsim_sweep", true, 0, 1, META_VERSION, &v,
+			 err))
+		goto out_free;
+	if (v < META_VERSION) {
+		scenario_error(
+			err, scenario_get(tree, "memcgsim_sweep"),
+			"written by an older memcgsim, without the digests that a resume or merge checks; run the sweep again into another --out");
+		goto out_free;
+	}
+	if (meta_digest(tree, "memcgsim", s->version, err) ||
+	    meta_digest(tree, "scenario_digest", s->scenario_digest, err) ||
+	    meta_digest(tree, "profiles_digest", s->profiles_digest, err))
 		goto out_free;
 	if (scenario_string(tree, "scenario", true, NULL, &str, err))
 		goto out_free;
@@ -681,6 +881,7 @@ int sweep__meta_read(struct sweep *s, const char *dir, struct sim_error *err)
 	    meta_keys(s, tree, err))
 		goto out_free;
 	s->dir = sweep__xstrdup(dir);
+	sweep_id(s);
 	ret = 0;
 out_free:
 	scenario_free(tree);
@@ -695,26 +896,32 @@ static const char *meta_diff(const struct sweep *a, const struct sweep *b)
 	unsigned int i, j;
 
 	if (strcmp(a->scenario, b->scenario))
-		return "scenario files";
+		return "the scenario files differ";
+	if (strcmp(a->scenario_digest, b->scenario_digest))
+		return "the scenario file was edited since the sweep began (its content digest differs), and its points would mix both versions";
+	if (strcmp(a->profiles_digest, b->profiles_digest))
+		return "a machine profile the scenario names was edited since the sweep began (their content digest differs), and its points would mix both versions";
+	if (strcmp(a->version, b->version))
+		return "the memcgsim versions differ";
 	if (a->nr_keys != b->nr_keys)
-		return "--vary options";
+		return "the --vary options differ";
 	for (i = 0; i < a->nr_keys; i++) {
 		if (strcmp(a->keys[i].key, b->keys[i].key) ||
 		    a->keys[i].nr_values != b->keys[i].nr_values)
-			return "--vary options";
+			return "the --vary options differ";
 		for (j = 0; j < a->keys[i].nr_values; j++)
 			if (strcmp(a->keys[i].values[j], b->keys[i].values[j]))
-				return "--vary options";
+				return "the --vary options differ";
 	}
 	if (a->nr_sets != b->nr_sets)
-		return "--set options";
+		return "the --set options differ";
 	for (i = 0; i < a->nr_sets; i++)
 		if (strcmp(a->sets[i], b->sets[i]))
-			return "--set options";
+			return "the --set options differ";
 	if (a->seed_set != b->seed_set || a->seed != b->seed)
-		return "--seed options";
+		return "the --seed options differ";
 	if (a->replications != b->replications)
-		return "--replications options";
+		return "the --replications options differ";
 	return NULL;
 }
 
@@ -738,7 +945,7 @@ static int meta_match(const struct sweep *s, struct sim_error *err)
 		if (diff)
 			sim_error_set(
 				err, path, 0, 0,
-				"%s holds another sweep (the %s differ); use another --out, or remove it",
+				"%s holds another sweep: %s; use another --out, or remove it",
 				s->dir, diff);
 		else
 			ret = 1;
@@ -747,20 +954,6 @@ static int meta_match(const struct sweep *s, struct sim_error *err)
 out:
 	free(path);
 	return ret;
-}
-
-/**
- * sweep_check_dir() - refuse an output directory that holds another sweep.
- * @s: the sweep, set up
- * @err: filled on failure
- *
- * Writes nothing (for --plan).
- *
- * Return: 0, or -1 with @err set (bad input: exit status 2).
- */
-int sweep_check_dir(const struct sweep *s, struct sim_error *err)
-{
-	return meta_match(s, err) < 0 ? -1 : 0;
 }
 
 /* Hold the stop signals back (@block) or let them in again. */
@@ -889,71 +1082,112 @@ static void sh_quote(FILE *out, const char *s)
 }
 
 /**
+ * sweep_check_exe() - refuse a memcgsim path that no plan line could hold.
+ * @exe: the program the --plan lines are to name
+ * @err: filled on failure
+ *
+ * For --plan, before sweep_prepare() writes anything.
+ *
+ * Return: 0, or -1 with @err set when @exe holds a control character.
+ */
+int sweep_check_exe(const char *exe, struct sim_error *err)
+{
+	return refuse_control("", "the memcgsim program's path", exe, err);
+}
+
+/**
  * sweep_plan() - print a command line for each point that is not done.
- * @s: the sweep, set up and checked
+ * @s: the sweep, prepared (sweep_prepare(): DIR/sweep.meta exists)
  * @exe: the memcgsim program to name in the lines
  * @out: where to print them
  *
- * Each line is self-contained (absolute scenario and output paths, every
- * option of the sweep) and runs one point: `EXE sweep SCENARIO --vary ...
- * --out DIR --point I`; it creates DIR and its sweep.meta if need be.
+ * Each line runs one point, `EXE sweep DIR/sweep.meta --point I`, with
+ * absolute paths: the sweep (scenario, --vary, --set ...) is read from
+ * DIR/sweep.meta, so that a line's length does not grow with the --vary
+ * lists (1000 x 1000 values would otherwise make gigabytes of plan), and
+ * the scenario and profiles are checked against its digests.
  *
- * Return: the number of lines printed.
+ * Every word is a single-quoted POSIX sh word unless it is made of safe
+ * characters only, and no word holds a control character (sweep_setup()
+ * refuses them in DIR, and this in @exe), so that a line is exactly one
+ * command for sh, GNU parallel, xargs -L 1 or any line-per-job runner.
+ *
+ * Return: the number of lines printed, or -1 with @err set when @exe
+ * holds a control character (nothing printed).
  */
-unsigned int sweep_plan(const struct sweep *s, const char *exe, FILE *out)
+long sweep_plan(const struct sweep *s, const char *exe, FILE *out,
+		struct sim_error *err)
 {
-	unsigned int i, k, j, n = 0;
+	char *meta = sweep__xasprintf("%s/" META_NAME, s->dir);
+	unsigned int i;
+	long n = 0;
 
+	if (refuse_control("", "the memcgsim program's path", exe, err)) {
+		free(meta);
+		return -1;
+	}
 	for (i = 0; i < s->nr_points; i++) {
 		if (sweep_point_done(s, i))
 			continue;
 		sh_quote(out, exe);
 		fputs(" sweep ", out);
-		sh_quote(out, s->scenario);
-		for (k = 0; k < s->nr_keys; k++) {
-			char *arg = sweep__xasprintf("%s=", s->keys[k].key);
-
-			for (j = 0; j < s->keys[k].nr_values; j++) {
-				char *grown = sweep__xasprintf(
-					"%s%s%s", arg, j ? "," : "",
-					s->keys[k].values[j]);
-
-				free(arg);
-				arg = grown;
-			}
-			fputs(" --vary ", out);
-			sh_quote(out, arg);
-			free(arg);
-		}
-		for (k = 0; k < s->nr_sets; k++) {
-			fputs(" --set ", out);
-			sh_quote(out, s->sets[k]);
-		}
-		if (s->seed_set)
-			fprintf(out, " --seed %llu",
-				(unsigned long long)s->seed);
-		if (s->replications != 1)
-			fprintf(out, " --replications %u", s->replications);
-		if (s->nr_points > SWEEP_MAX_POINTS)
-			fputs(" --force", out);
-		fputs(" --out ", out);
-		sh_quote(out, s->dir);
+		sh_quote(out, meta);
+		if (s->max_memory)
+			fprintf(out, " --max-memory %llu",
+				s->max_memory == UINT64_MAX ?
+					0ull :
+					(unsigned long long)s->max_memory);
+		if (s->max_events)
+			fprintf(out, " --max-events %llu",
+				s->max_events == UINT64_MAX ?
+					0ull :
+					(unsigned long long)s->max_events);
 		fprintf(out, " --point %u\n", i);
 		n++;
 	}
+	free(meta);
 	return n;
 }
 
-struct write_ctx {
-	const struct report *r;
-	enum report_format fmt;
-};
-
-static int write_report(FILE *out, void *arg)
+static int write_bytes(FILE *out, void *arg)
 {
-	const struct write_ctx *w = arg;
+	const struct sweep__bytes *b = arg;
 
-	return report_write(w->r, w->fmt, out);
+	return fwrite(b->buf, 1, b->len, out) == b->len ? 0 : -1;
+}
+
+/* @r in format @fmt into @b; 0, or -1 with @err set. */
+static int render_report(const struct report *r, enum report_format fmt,
+			 struct sweep__bytes *b, struct sim_error *err)
+{
+	FILE *f;
+	int ret;
+
+	b->buf = NULL;
+	b->len = 0;
+	f = open_memstream(&b->buf, &b->len);
+	if (!f) {
+		sim_error_set(err, "", 0, 0, "cannot render the report: %s",
+			      strerror(errno));
+		return -1;
+	}
+	ret = report_write(r, fmt, f);
+	if (fclose(f) || ret) {
+		sim_error_set(err, "", 0, 0, "cannot render the report");
+		free(b->buf);
+		b->buf = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Remove @path if it is there and is not a regular file. */
+static void unlink_special(const char *path)
+{
+	struct stat st;
+
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+		unlink(path);
 }
 
 /*
@@ -970,7 +1204,7 @@ void sweep__blame_point(const struct sweep *s, unsigned int point,
 		err->file[0] = '\0';
 	point_desc(s, point, desc, sizeof(desc));
 	snprintf(before, sizeof(before), "point %u (%s): ", point, desc);
-	wrap_msg(err, before, "");
+	sweep__wrap_msg(err, before, "");
 }
 
 /**
@@ -989,10 +1223,11 @@ void sweep__blame_point(const struct sweep *s, unsigned int point,
 int sweep_run_point(const struct sweep *s, unsigned int point,
 		    struct sim_error *err)
 {
+	struct sweep__bytes by = { NULL, 0 }, bc = { NULL, 0 },
+			    bs = { NULL, 0 };
 	unsigned int idx[SWEEP_MAX_KEYS];
-	struct write_ctx w = { .fmt = REPORT_YAML };
 	struct report *r = NULL;
-	char **sets, *yaml, *csv;
+	char **sets, *yaml, *csv, *sum;
 	struct run_opts o;
 	sigset_t saved;
 	int ret;
@@ -1007,20 +1242,45 @@ int sweep_run_point(const struct sweep *s, unsigned int point,
 		sweep__blame_point(s, point, err);
 		return -1;
 	}
+	ret = render_report(r, REPORT_YAML, &by, err) ||
+			      render_report(r, REPORT_CSV, &bc, err) ?
+		      -1 :
+		      0;
+	report_free(r);
+	if (!ret && sweep__render_sum(s, point, &by, &bc, &bs)) {
+		sim_error_set(err, "", 0, 0, "cannot render the point's .sum");
+		ret = -1;
+	}
+	if (ret) {
+		sweep__blame_point(s, point, err);
+		goto out;
+	}
 	yaml = sweep__point_path(s, point, "yaml");
 	csv = sweep__point_path(s, point, "csv");
-	w.r = r;
+	sum = sweep__point_path(s, point, "sum");
+	/*
+	 * A symbolic link in place of a point file (refused by merge) goes,
+	 * rather than having its target written through it.
+	 */
+	unlink_special(yaml);
+	unlink_special(csv);
+	unlink_special(sum);
 	sweep__hold_signals(true, &saved);
-	ret = sim_write_atomic(yaml, write_report, &w, err);
-	if (!ret) {
-		w.fmt = REPORT_CSV;
-		ret = sim_write_atomic(csv, write_report, &w, err);
-	}
+	/* The .sum last: until it is in place, the point is not done. */
+	ret = sim_write_atomic(yaml, write_bytes, &by, err);
+	if (!ret)
+		ret = sim_write_atomic(csv, write_bytes, &bc, err);
+	if (!ret)
+		ret = sim_write_atomic(sum, write_bytes, &bs, err);
 	sweep__hold_signals(false, &saved);
 	free(yaml);
 	free(csv);
-	report_free(r);
+	free(sum);
 	if (ret)
 		sweep__blame_point(s, point, err);
+out:
+	free(by.buf);
+	free(bc.buf);
+	free(bs.buf);
 	return ret;
 }

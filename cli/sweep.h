@@ -21,25 +21,34 @@
  *	DIR/sweep.meta		what is swept (YAML; written first)
  *	DIR/points/NNNN.yaml	point NNNN's report, as run --format yaml
  *	DIR/points/NNNN.csv	the same, as run --format csv
+ *	DIR/points/NNNN.sum	written last: the sweep's id, the point, and
+ *				the content digests of NNNN.yaml and NNNN.csv
  *	DIR/sweep.csv		the merge: a row per point and variant
  *	DIR/sweep.yaml		the merge: every point's variants
  *
  * Every file is written whole or not at all (sim/file.h: a
  * temporary file, then rename), and SIGINT, SIGTERM and SIGHUP are held
- * back while a point writes its two files. So a point is done exactly when
- * both of its files exist; a killed sweep keeps every finished point and
+ * back while a point writes its files. So a point is done exactly when
+ * its three files exist and NNNN.sum vouches for the other two (the
+ * sweep's id and the point number match, and so do the digests; a point
+ * file cut short, edited, copied from another point or sweep, or replaced
+ * by a symbolic link does not: a resumed sweep runs such a point again,
+ * and merge refuses it); a killed sweep keeps every finished point and
  * leaves no temporary file (short of SIGKILL in the middle of a write,
  * whose leftover `NNNN.yaml.tmpXXXXXX` no reader mistakes for a result);
  * and a rerun skips the points that are done (resume). sweep.meta makes
  * sure that the rerun is the same sweep: the same scenario file (by
- * absolute path), --vary, --set, --seed and --replications.
+ * absolute path, and by the content digests of the file and of the
+ * machine profiles it names), --vary, --set, --seed, --replications and
+ * memcgsim version.
  *
  * Where the points run does not matter. sweep_run() runs them in this
  * process (one job) or in forked children (N jobs; a child per point, at
  * most N at once; the parent only schedules, counts and collects each
  * failed child's struct sim_error through a pipe); sweep_plan() prints
- * one self-contained `memcgsim sweep ... --point I` command line per point
- * for GNU parallel, Slurm or any other launcher. Either way the results
+ * one `memcgsim sweep DIR/sweep.meta --point I` command line per point for
+ * GNU parallel, Slurm or any other launcher (sweep_setup() reads the sweep
+ * back from a sweep.meta given as its SCENARIO). Either way the results
  * are put together by sweep_merge() alone, from the point files and in
  * point order, so the bytes of sweep.csv and sweep.yaml cannot depend on
  * how, where or in which order the points ran.
@@ -56,7 +65,8 @@
  * Layering: cli/ command above cli/run.h, sim/report.h, sim/csv.h,
  * sim/file.h and sim/yaml_emit.h. Points, files and plans are in
  * cli/sweep.c, the local jobs in cli/sweep_jobs.c, the merge in
- * cli/sweep_merge.c. Reads no clock: the caller's progress hook does.
+ * cli/sweep_merge.c, digests and the check of a point's files in
+ * cli/sweep_verify.c. Reads no clock: the caller's progress hook does.
  */
 #ifndef CLI_SWEEP_H
 #define CLI_SWEEP_H
@@ -71,6 +81,7 @@
 #define SWEEP_MAX_POINTS 10000 /* more only with --force */
 #define SWEEP_HARD_MAX_POINTS 1000000 /* even with --force */
 #define SWEEP_MAX_KEYS 16
+#define SWEEP_DIGEST_LEN 32 /* "fnv1a64:" 16 hex digits, NUL; or a version */
 
 /* sweep_merge() and sweep_run() failures: */
 #define SWEEP_FAILED (-1) /* a point failed, or points are missing */
@@ -103,6 +114,14 @@ struct sweep_key {
  * @nr_points: the product of the value counts
  * @datadir: shipped scenarios and profiles (borrowed)
  * @hot_lines: hot lines per variant in the point reports
+ * @max_memory: --max-memory of each point's run (not in sweep.meta)
+ * @max_events: --max-events of each point's run (not in sweep.meta)
+ * @version: the memcgsim version that made the sweep
+ * @scenario_digest: "fnv1a64:HEX" of the scenario file's bytes
+ * @profiles_digest: the same of the machine profiles it names (their names
+ *	as written and their bytes)
+ * @id: the digest of sweep.meta's contents but @given: what a point's
+ *	NNNN.sum says it belongs to
  *
  * Lifetime: embedded, caller-allocated: sweep_init() and sweep_destroy().
  * Every string is owned by the struct except @datadir.
@@ -121,6 +140,12 @@ struct sweep {
 	unsigned int nr_points;
 	const char *datadir;
 	unsigned int hot_lines;
+	uint64_t max_memory;
+	uint64_t max_events;
+	char version[SWEEP_DIGEST_LEN];
+	char scenario_digest[SWEEP_DIGEST_LEN];
+	char profiles_digest[SWEEP_DIGEST_LEN];
+	char id[SWEEP_DIGEST_LEN];
 };
 
 void sweep_init(struct sweep *s);
@@ -130,12 +155,13 @@ int sweep_vary(struct sweep *s, const char *arg, struct sim_error *err);
 int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 		const struct run_opts *o, bool force, struct sim_error *err);
 int sweep_check(const struct sweep *s, struct sim_error *err);
-int sweep_check_dir(const struct sweep *s, struct sim_error *err);
 int sweep_prepare(const struct sweep *s, struct sim_error *err);
 
 bool sweep_point_done(const struct sweep *s, unsigned int point);
 unsigned int sweep_nr_done(const struct sweep *s);
-unsigned int sweep_plan(const struct sweep *s, const char *exe, FILE *out);
+int sweep_check_exe(const char *exe, struct sim_error *err);
+long sweep_plan(const struct sweep *s, const char *exe, FILE *out,
+		struct sim_error *err);
 int sweep_run_point(const struct sweep *s, unsigned int point,
 		    struct sim_error *err);
 

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * cli/sweep_internal.h - what the three files of the sweep share:
+ * cli/sweep_internal.h - what the four files of the sweep share:
  *
  *	cli/sweep.c        points, their files, sweep.meta, plans, one point
  *	cli/sweep_jobs.c   the local pool of forked jobs (sweep_run())
  *	cli/sweep_merge.c  sweep.csv and sweep.yaml from the point files
+ *	cli/sweep_verify.c content digests, and a point's files checked
  *
- * Nothing outside these three includes it; the sweep's interface is
+ * Nothing outside these four includes it; the sweep's interface is
  * cli/sweep.h.
  */
 #ifndef CLI_SWEEP_INTERNAL_H
@@ -14,6 +15,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "cli/sweep.h"
 #include "sim/error.h"
@@ -27,9 +29,33 @@ char *sweep__xstrdup(const char *s);
 char *sweep__xasprintf(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
+/* The first control character (C0 or DEL) of @s, or NULL. */
+const char *sweep__control_char(const char *s);
+/* @s for a message: control characters as \n, \t, \xHH. */
+void sweep__escape(char *buf, size_t size, const char *s);
 /* DIR/points/NNNN.EXT, malloc'd. */
 char *sweep__point_path(const struct sweep *s, unsigned int point,
 			const char *ext);
+/* 1: point @point's files are there and intact; 0: one is missing; -1. */
+int sweep__point_check(const struct sweep *s, unsigned int point,
+		       struct sim_error *err);
+/* Put @before and @after around @err's message (cut to fit). */
+void sweep__wrap_msg(struct sim_error *err, const char *before,
+		     const char *after);
+/* A file's bytes, rendered in memory before it is written. */
+struct sweep__bytes {
+	char *buf;
+	size_t len;
+};
+
+/* cli/sweep_verify.c: "fnv1a64:HEX" of @len bytes at @buf into @out. */
+void sweep__digest_buf(char *out, const void *buf, size_t len);
+/* @s->scenario_digest and @s->profiles_digest, as the files are now. */
+void sweep__digests(struct sweep *s);
+/* NNNN.sum of point @point, whose reports are @yaml and @csv, into @b. */
+int sweep__render_sum(const struct sweep *s, unsigned int point,
+		      const struct sweep__bytes *yaml,
+		      const struct sweep__bytes *csv, struct sweep__bytes *b);
 /* Which value of each key point @point takes: @idx[k]. */
 void sweep__point_index(const struct sweep *s, unsigned int point,
 			unsigned int *idx);

@@ -78,7 +78,8 @@ static int point_csv_open(const struct sweep *s, unsigned int point,
 		free(pc->path);
 		return -1;
 	}
-	csv_reader_init(&pc->r, pc->path, pc->buf, len, CSV_BLANK_LINES);
+	csv_reader_init(&pc->r, pc->path, pc->buf, len,
+			CSV_BLANK_LINES | CSV_NEWLINE_AT_END);
 	got = csv_read_record(&pc->r, err);
 	if (!got ||
 	    (got > 0 && pc->r.nr_fields == 1 && !pc->r.fields[0].text[0])) {
@@ -113,7 +114,7 @@ static int merge_columns(struct merge *m, struct sim_error *err)
 static int merge_csv_point(struct merge *m, unsigned int point, FILE *out,
 			   int *map, const char **val)
 {
-	unsigned int idx[SWEEP_MAX_KEYS], i, nr_head;
+	unsigned int idx[SWEEP_MAX_KEYS], i, nr_head, nr_fields, rows;
 	const struct sweep *s = m->s;
 	struct point_csv pc;
 	struct csv_reader *r = &pc.r;
@@ -121,15 +122,24 @@ static int merge_csv_point(struct merge *m, unsigned int point, FILE *out,
 
 	if (point_csv_open(s, point, &pc, &m->err))
 		return -1;
+	nr_fields = r->nr_fields;
 	/* A file changed since pass 1 keeps its extra columns to itself. */
 	nr_head = r->nr_fields < m->max_head ? r->nr_fields : m->max_head;
 	for (i = 0; i < nr_head; i++)
 		map[i] = col_index(m, r->fields[i].text, false);
 	sweep__point_index(s, point, idx);
-	for (;;) {
+	for (rows = 0;; rows++) {
 		got = csv_read_record(r, &m->err);
 		if (got <= 0)
 			break;
+		if (r->nr_fields != nr_fields) {
+			sim_error_set(
+				&m->err, pc.path, r->fields[0].line, 1,
+				"a row of %u fields under a header of %u: the file is cut short or not a point's",
+				r->nr_fields, nr_fields);
+			got = -1;
+			break;
+		}
 		for (i = 0; i < m->nr_cols; i++)
 			val[i] = NULL;
 		for (i = 0; i < r->nr_fields && i < nr_head; i++)
@@ -146,6 +156,11 @@ static int merge_csv_point(struct merge *m, unsigned int point, FILE *out,
 				csv_write_field(out, val[i]);
 		}
 		fputc('\n', out);
+	}
+	if (!got && !rows) {
+		sim_error_set(&m->err, pc.path, 0, 0,
+			      "a header and no rows: the file is cut short");
+		got = -1;
 	}
 	point_csv_close(&pc);
 	return got;
@@ -201,6 +216,14 @@ static yaml_event_type_t next_event(yaml_parser_t *parser, struct sim_yaml *y,
 		return YAML_NO_EVENT;
 	}
 	type = ev.type;
+	if (type == YAML_NO_EVENT || type == YAML_STREAM_END_EVENT) {
+		sim_error_set(
+			err, path, (unsigned int)parser->mark.line + 1,
+			(unsigned int)parser->mark.column + 1,
+			"the report ends early: the file is empty or cut short");
+		yaml_event_delete(&ev);
+		return YAML_NO_EVENT;
+	}
 	if (key && type == YAML_SCALAR_EVENT) {
 		*key = ev; /* the caller decides */
 		return type;
@@ -430,6 +453,19 @@ int sweep_merge(const char *dir, unsigned int *nr_points, struct sim_error *err)
 	sweep_init(&s);
 	if (sweep__meta_read(&s, dir, err))
 		goto out;
+	/* Refuse a point whose files are there but not what it wrote. */
+	for (i = 0; i < s.nr_points; i++) {
+		if (sweep__point_check(&s, i, err) < 0) {
+			char after[160];
+
+			snprintf(
+				after, sizeof(after),
+				"; remove %s/points/%04u.* and run the point again",
+				dir, i);
+			sweep__wrap_msg(err, "", after);
+			goto out;
+		}
+	}
 	ret = SWEEP_FAILED;
 	missing = missing_points(&s, list, sizeof(list));
 	if (missing) {

@@ -70,7 +70,7 @@ int validate_scenario(const char *path, const struct run_opts *o,
 	const struct scenario_node *pub, *vals;
 	struct report *r = NULL;
 	const char *metric = "throughput", *s;
-	double tol = 0, v;
+	double tol = VALIDATE_DEFAULT_TOLERANCE_PP, v;
 	size_t i;
 	int ret = -1;
 
@@ -87,8 +87,8 @@ int validate_scenario(const char *path, const struct run_opts *o,
 		goto out;
 	}
 	if (scenario_string(pub, "metric", false, "throughput", &metric, err) ||
-	    scenario_double(pub, "tolerance_pp", false, 0, 0, 1000, &tol,
-			    err) ||
+	    scenario_double(pub, "tolerance_pp", false,
+			    VALIDATE_DEFAULT_TOLERANCE_PP, 0, 100, &tol, err) ||
 	    scenario_string(pub, "source", false, "", &s, err))
 		goto out;
 	copy(res->source, sizeof(res->source), s);
@@ -120,6 +120,17 @@ int validate_scenario(const char *path, const struct run_opts *o,
 					name, base);
 			goto out;
 		}
+		/* A change against 0 is no number: refuse, do not pass it. */
+		if (!pb || !isfinite(pb) || !isfinite(pv)) {
+			scenario_error(
+				err,
+				scenario_get(vals,
+					     pb && isfinite(pb) ? name : base),
+				"published value %g: a change against it cannot be computed; expected a finite number%s",
+				pb && isfinite(pb) ? pv : pb,
+				pb ? "" : " other than 0 for a baseline");
+			goto out;
+		}
 		row = &res->rows[res->nr];
 		copy(row->variant, sizeof(row->variant), name);
 		copy(row->baseline, sizeof(row->baseline), base);
@@ -131,14 +142,28 @@ int validate_scenario(const char *path, const struct run_opts *o,
 				metric, name, base);
 			goto out;
 		}
+		if (!bv || !isfinite(bv) || !isfinite(v)) {
+			scenario_error(
+				err, pub,
+				"the predicted %s of '%s' is %g: no change against it can be compared",
+				metric, isfinite(v) && bv ? name : base,
+				isfinite(v) && bv ? v : bv);
+			goto out;
+		}
 		row->predicted = v;
 		row->published = pv;
-		row->pred_change = bv ? (v - bv) / fabs(bv) * 100 : 0;
-		row->pub_change = pb ? (pv - pb) / fabs(pb) * 100 : 0;
+		row->pred_change = (v - bv) / fabs(bv) * 100;
+		row->pub_change = (pv - pb) / fabs(pb) * 100;
 		row->error_pp = row->pred_change - row->pub_change;
 		row->miss = fabs(row->error_pp) > tol;
 		res->misses += row->miss;
 		res->nr++;
+	}
+	if (!res->nr) {
+		scenario_error(
+			err, vals ? vals : pub,
+			"no published value to validate: 'values' must give a variant other than the baselines, and its baseline");
+		goto out;
 	}
 	/* Same order, best to worst, for the rows sharing one baseline? */
 	res->order_ok = true;

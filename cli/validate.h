@@ -23,6 +23,8 @@
 #include "cli/run.h"
 
 #define VALIDATE_MAX_ROWS 64
+/* published.tolerance_pp when absent (doc/memcgsim.1; 0 to 100). */
+#define VALIDATE_DEFAULT_TOLERANCE_PP 3.0
 
 struct validate_row {
 	char variant[64], baseline[64];

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # contrib/slurm-sweep.sh - a memcgsim sweep as a Slurm job array: one array
-# task per point, each running `memcgsim sweep ... --point I` (the line
-# `memcgsim sweep ... --plan` prints for that point).
+# task per point, each running `memcgsim sweep ... --point I` (the same
+# point as the line `memcgsim sweep ... --plan` prints for it, which reads
+# the sweep from OUT/sweep.meta instead).
 #
 #  1. Say what to sweep: edit the defaults below, or pass SCENARIO, VARY,
 #     SETS, OUT and MEMCGSIM in the environment (sbatch exports it). OUT
@@ -11,7 +12,8 @@
 #     (and memcgsim, installed or by the same path everywhere).
 #  2. Count the points: the product of the numbers of values, or
 #         memcgsim sweep "$SCENARIO" $VARY --out "$OUT" --plan | wc -l
-#     (which counts the points not done yet), and submit one task each:
+#     (which counts the points not done yet, and writes OUT/sweep.meta),
+#     and submit one task each:
 #         sbatch --array=0-63 contrib/slurm-sweep.sh
 #     (--array on the command line wins over the #SBATCH line below).
 #  3. When every task has ended, join the results, by hand or as a job

@@ -21,6 +21,7 @@
  * completed (for a posted load or store: when it was issued; a fence
  * records when the posted accesses before it completed).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1055,6 +1056,56 @@ static void teardown(void)
 	harness_destroy();
 }
 
+/*
+ * coh_set_mem_limit(): with the limit at what the harness's object took
+ * plus 64 KiB, objects of test_layout (three lines each: fields at 0, 64
+ * and 128) are placed until the next would pass it; from then on the coh
+ * is failed with EFBIG, every new object's fields are on one spare line
+ * (a, c and lock share it), the accounted bytes never pass the limit, and
+ * nothing aborts (issue 14, item 4: line_get() was SIM_BUG_ON(!l)). A
+ * line is over 400 bytes, so 64 KiB hold at most 64 Ki / (3 x 400) < 60
+ * objects. Without a limit, 1000 objects place 3000 more lines.
+ */
+START_TEST(coh_mem_limit_fails_cleanly)
+{
+	uint64_t limit = coh_mem(h.c) + (64u << 10);
+	struct coh_object *o = NULL;
+	unsigned int i;
+
+	ck_assert_uint_gt(coh_mem(h.c), 3 * 400);
+	ck_assert_int_eq(coh_failed(h.c), 0);
+	coh_set_mem_limit(h.c, limit);
+	for (i = 0; i < 1000 && !coh_failed(h.c); i++)
+		o = coh_object_create(h.c, "more", &test_layout, 0);
+	ck_assert_int_eq(coh_failed(h.c), EFBIG);
+	ck_assert_uint_lt(i, 60);
+	ck_assert_uint_le(coh_mem(h.c), limit);
+	o = coh_object_create(h.c, "after", &test_layout, 0);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_ptr_eq(coh_object_field(o, FA)->line,
+			 coh_object_field(o, FC)->line);
+	ck_assert_ptr_eq(coh_object_field(o, FA)->line,
+			 coh_object_field(o, FLOCK)->line);
+	ck_assert_uint_le(coh_mem(h.c), limit);
+	ck_assert_int_eq(coh_failed(h.c), EFBIG);
+}
+END_TEST
+
+START_TEST(coh_mem_no_limit)
+{
+	uint64_t before = coh_mem(h.c);
+	struct coh_object *o = NULL;
+	unsigned int i;
+
+	for (i = 0; i < 1000; i++)
+		o = coh_object_create(h.c, "more", &test_layout, 0);
+	ck_assert_int_eq(coh_failed(h.c), 0);
+	ck_assert_ptr_ne(coh_object_field(o, FA)->line,
+			 coh_object_field(o, FC)->line);
+	ck_assert_uint_ge(coh_mem(h.c) - before, 3000 * 400);
+}
+END_TEST
+
 static Suite *cache_suite(void)
 {
 	Suite *s = suite_create("cache");
@@ -1075,6 +1126,8 @@ static Suite *cache_suite(void)
 	tcase_add_test(tc, coh_hold_window_keeps_line);
 	tcase_add_test(tc, coh_rmw_invalidates_sharers);
 	tcase_add_test(tc, qspinlock_fifo_handover);
+	tcase_add_test(tc, coh_mem_limit_fails_cleanly);
+	tcase_add_test(tc, coh_mem_no_limit);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("waiter");
 	tcase_add_checked_fixture(tc, setup_waiter, teardown);

@@ -541,11 +541,81 @@ START_TEST(compare_print_digits)
 }
 END_TEST
 
+#define WIDE_METRICS 50000
+
+/* "variant,m0,m0_ci95,...\nbase,0,0,1,0,...\n", the last value @last. */
+static char *wide_csv(int last)
+{
+	size_t len = 0;
+	char *text = NULL;
+	FILE *out = open_memstream(&text, &len);
+	unsigned int i;
+
+	ck_assert_ptr_nonnull(out);
+	fputs("variant", out);
+	for (i = 0; i < WIDE_METRICS; i++)
+		fprintf(out, ",m%u,m%u_ci95", i, i);
+	fputs("\nbase", out);
+	for (i = 0; i + 1 < WIDE_METRICS; i++)
+		fprintf(out, ",%u,0", i);
+	fprintf(out, ",%d,0\n", last);
+	ck_assert_int_eq(fclose(out), 0);
+	return text;
+}
+
+/*
+ * 100000 columns (50000 metrics and their _ci95): loaded, compared and
+ * checked for --metric within the test case's timeout of 20 s, where the
+ * quadratic header checks and metric lookups took minutes (issue 14, item
+ * 6). One value differs (49999 against 50000): 1 of 50000 changed. A
+ * header with its last column twice is refused at that column.
+ */
+START_TEST(compare_wide_is_not_quadratic)
+{
+	char *a = wide_csv(WIDE_METRICS - 1), *b = wide_csv(WIDE_METRICS);
+	struct compare_opts opts = { .tolerance = 0 };
+	struct compare_file *old = parse("old.csv", a),
+			    *new = parse("new.csv", b);
+	struct compare_counts c;
+	struct sim_error err;
+	char *text, *dup;
+	size_t len;
+
+	ck_assert_int_eq(print(old, new, &opts, &text, &c), COMPARE_DIFFERENT);
+	ck_assert_uint_eq(c.values, WIDE_METRICS);
+	ck_assert_uint_eq(c.changed, 1);
+	ck_assert_uint_eq(c.over, 1);
+	ck_assert_ptr_nonnull(strstr(text, "m49999"));
+	free(text);
+	ck_assert_int_eq(compare_check_metric(old, new, "m49999", &err), 0);
+	ck_assert_int_eq(compare_check_metric(old, new, "n49999", &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "did you mean 'm49999'?"));
+	compare_free(old);
+	compare_free(new);
+
+	/* "variant,...,m49999_ci95,m49999_ci95x" -> the last column "m0". */
+	len = strlen(a);
+	dup = malloc(len + 8);
+	ck_assert_ptr_nonnull(dup);
+	text = strchr(a, '\n');
+	memcpy(dup, a, (size_t)(text - a));
+	strcpy(dup + (text - a), ",m0\nbase");
+	ck_assert_ptr_null(compare_parse("dup.csv", dup, strlen(dup), &err));
+	ck_assert_str_eq(err.msg, "column 'm0' appears twice");
+	ck_assert_uint_eq(err.line, 1);
+	ck_assert_uint_eq(err.col, (unsigned int)(text - a) + 2);
+	free(dup);
+	free(a);
+	free(b);
+}
+END_TEST
+
 static Suite *compare_suite(void)
 {
 	Suite *s = suite_create("compare");
 	TCase *tc = tcase_create("files");
 	TCase *bad = tcase_create("bad input");
+	TCase *wide;
 
 	tcase_add_test(tc, compare_print_identical);
 	tcase_add_test(tc, compare_print_all);
@@ -567,6 +637,11 @@ static Suite *compare_suite(void)
 	tcase_add_loop_test(bad, compare_parse_refused, 0,
 			    sizeof(refused) / sizeof(refused[0]));
 	suite_add_tcase(s, bad);
+
+	wide = tcase_create("wide");
+	tcase_set_timeout(wide, 20);
+	tcase_add_test(wide, compare_wide_is_not_quadratic);
+	suite_add_tcase(s, wide);
 	return s;
 }
 

@@ -21,6 +21,10 @@
 #    scenario that must run, 17 MiB, 100000 nested brackets, 100000
 #    variants and 100000 workloads that must be refused; nothing may crash
 #    or take more than 20 s.
+# 5. validate: a directory without scenarios, a published baseline of 0,
+#    the default and range of tolerance_pp, only baselines published.
+# 6. --max-memory: a run past it is refused before it starts.
+# 7. --max-events: a run estimated past it stops early and is refused.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success; each failure is explained on stdout.
@@ -428,6 +432,118 @@ fi
 LC_ALL=C awk 'BEGIN { srand(1); for (i = 0; i < 65536; i++)
 	printf "%c", 1 + int(rand() * 255) }' >"$tmp/garbage.yaml"
 generated garbage.yaml "garbage.yaml:*: error: *"
+
+# ---- 5. validate: nothing validated is no pass (issue 14, item 8) ----
+
+# An empty directory, one with only a subdirectory and a .yml file: exit
+# 2 and the directory named, nothing on stdout (before: "every prediction
+# is within its tolerance", exit 0).
+mkdir -p "$tmp/v/empty" "$tmp/v/other/sub"
+cp "$data/small.yaml" "$tmp/v/other/sub/x.yaml"
+cp "$data/small.yaml" "$tmp/v/other/x.yml"
+for d in empty other; do
+	run "$tmp/v" validate "$d"
+	refused "validate $d/" &&
+		first_line_is "validate $d/" "$d: error: no scenario to validate: validate reads the *.yaml files of a directory (not .yml, not subdirectories), and it has none"
+done
+# small.yaml with a published block. Its predicted change of batch4
+# against batch1 is +307.73% (tests/golden: 81.75 against 20.05 Mops/s).
+published()
+{
+	sed '/^variants:/,$d' "$data/small.yaml"
+	echo 'variants: [{name: batch1}, {name: batch4, set: {workloads.0.batch: 4}}]'
+	echo 'published:'
+	echo '  source: "a test"'
+	echo "  values: {$1}"
+	test -z "${2:-}" || echo "  tolerance_pp: $2"
+}
+# A published baseline of 0: refused at the value (before: "+0.0%", a
+# pass). The value is on line 17 of the file, the 0 in column 20.
+published "batch1: 0, batch4: 10" >"$tmp/v/zero.yaml"
+run "$tmp/v" validate zero.yaml
+refused "validate, a published baseline of 0" &&
+	first_line_is "validate, a published baseline of 0" \
+		"zero.yaml:17:20: error: key 'published.values.batch1': published value 0: a change against it cannot be computed; expected a finite number other than 0 for a baseline"
+# Published +309.73% against the predicted +307.73%: an error of -2.0 pp,
+# within the documented default tolerance of 3 pp (before: 0, a miss);
+# -6.0 pp (413.73) is outside it; and 150 pp is out of range.
+published "batch1: 100, batch4: 409.73" >"$tmp/v/tol2.yaml"
+run "$tmp/v" validate tol2.yaml
+test "$rc" -eq 0 || fail "validate, -2 pp with the default tolerance: exit status $rc, expected 0: $(cat "$tmp/out" "$tmp/err")"
+grep -q 'tolerance 3.0 pp' "$tmp/out" ||
+	fail "validate: the default tolerance is not 3 pp: $(cat "$tmp/out")"
+published "batch1: 100, batch4: 413.73" >"$tmp/v/tol6.yaml"
+run "$tmp/v" validate tol6.yaml
+test "$rc" -eq 1 || fail "validate, -6 pp with the default tolerance: exit status $rc, expected 1"
+published "batch1: 100, batch4: 409.73" 150 >"$tmp/v/tol150.yaml"
+run "$tmp/v" validate tol150.yaml
+refused "validate, tolerance_pp 150" &&
+	first_line_is "validate, tolerance_pp 150" \
+		"tol150.yaml:18:17: error: key 'published.tolerance_pp': expected a number from 0 to 100, found '150'"
+# Only baselines published: nothing to validate.
+published "batch1: 100" >"$tmp/v/onlybase.yaml"
+run "$tmp/v" validate onlybase.yaml
+refused "validate, only a baseline published" &&
+	grep -q "no published value to validate" "$tmp/err" ||
+	fail "validate, only a baseline published: $(cat "$tmp/err")"
+
+# ---- 6. memory: --max-memory (issue 14, item 4) ----
+
+# stats-small.yaml's 72 CPUs and 4 cgroups place far more than 100 KiB of
+# simulated lines (a line is over 400 bytes; a memcg has a per-CPU stats
+# object on every CPU): refused before it runs, exit 2, the variant and
+# the way out named, nothing on stdout. With --max-memory 0 it runs.
+run "$data" run stats-small.yaml --format csv --max-memory 100K
+refused "--max-memory 100K" &&
+	first_line_is "--max-memory 100K" "stats-small.yaml:5:1: error: variant 'v6.0': its simulated cache lines and objects (72 CPUs, 4 cgroups) need more than the limit of 100.0 KiB; raise it with --max-memory SIZE (0: no limit), or use fewer CPUs, cgroups or stats items"
+run "$data" run stats-small.yaml --format csv --max-memory 0
+test "$rc" -eq 0 || fail "--max-memory 0: exit status $rc: $(cat "$tmp/err")"
+run "$data" run stats-small.yaml --max-memory 12Q
+refused "--max-memory 12Q" &&
+	first_line_is "--max-memory 12Q" "memcgsim: error: --max-memory: expected a size such as 8G, 512M or 0 (no limit), found '12Q'"
+
+# ---- 6b. variants are loaded one at a time (issue 14, item 4) ----
+
+# 64 variants of a scenario with 2000 cgroups written out: each variant is
+# a copy of its 2000-node tree, so loading all of them before the first
+# run took about 70 MB; one at a time, the run fits in 40 MB of address
+# space. (Skipped where even `memcgsim --version` does not fit, as under
+# AddressSanitizer.)
+{
+	header
+	echo 'cgroups:'
+	awk 'BEGIN { for (i = 0; i < 2000; i++) printf "  /j%d: {}\n", i }'
+	echo 'workloads:'
+	echo '  - {type: atomic_counter, cpus: 0-3}'
+	echo 'variants:'
+	awk 'BEGIN { for (i = 0; i < 64; i++) printf "  - {name: v%d}\n", i }'
+} >"$tmp/variants.yaml"
+if (ulimit -v 40000 && "$MEMCGSIM" --version) >/dev/null 2>&1; then
+	rc=0
+	(ulimit -v 40000 && "$MEMCGSIM" run "$tmp/variants.yaml" --format csv \
+		--lines 0 --quiet) >"$tmp/out" 2>"$tmp/err" || rc=$?
+	test "$rc" -eq 0 ||
+		fail "64 variants in 40 MB: exit status $rc: $(head -c 300 "$tmp/err")"
+	test "$(grep -c '^v[0-9]' "$tmp/out")" -eq 64 ||
+		fail "64 variants in 40 MB: not 64 rows"
+else
+	echo "run-bad.sh: 'ulimit -v 40000' leaves memcgsim no room here (ASan?); skipping the variants' memory check"
+fi
+
+# ---- 7. run time: --max-events (issue 14, item 5) ----
+
+# small.yaml over 50 ms: batch1's four CPUs hand one counter line around,
+# 60.2 events per simulated microsecond, so about 3e6 events: past a limit
+# of 1e6, it stops after its first 2^20 events and is refused with the
+# estimate (exit 2, nothing on stdout); within 1e7 it runs.
+run "$data" run small.yaml --format csv --set duration_ms=50 --max-events 1e6
+refused "--max-events 1e6" &&
+	first_line_is "--max-events 1e6" "small.yaml:6:1: error: variant 'batch1': the run would take about 3e+06 events (60.2 per simulated microsecond over 50 ms), more than the limit of 1e+06; about 0.3 seconds at some 10 million events a second; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)"
+run "$data" run small.yaml --format csv --set duration_ms=50 --max-events 1e7
+test "$rc" -eq 0 || fail "--max-events 1e7: exit status $rc: $(cat "$tmp/err")"
+run "$data" run small.yaml --max-events 1.5
+refused "--max-events 1.5" &&
+	first_line_is "--max-events 1.5" "memcgsim: error: --max-events: expected a whole number such as 5e10, or 0 (no limit), found '1.5'"
 
 if test "$failures" -gt 0; then
 	echo "$failures failure(s) in $0"

@@ -7,7 +7,7 @@
 #     sweep.csv and sweep.yaml with -j 1 and -j 3; sweep.csv has a row
 #     per point and variant; a point's files are what `memcgsim run` with
 #     the point's --set options writes.
-#  2. --plan prints a line per point; the lines run through GNU parallel
+#  2. --plan writes DIR/sweep.meta and prints a line per point; the lines run through GNU parallel
 #     (skipped, with a message, when `parallel` is not installed) and
 #     through sh one by one, then merge, give the local sweep's bytes; so
 #     do the tasks of contrib/slurm-sweep.sh, run as a job array would.
@@ -25,6 +25,10 @@
 #  6. A sweep killed with SIGTERM (-j 2, slower points) leaves no temporary
 #     file, and every point file it left is complete: the same bytes as in
 #     a full sweep. Rerun, it completes to the full sweep's bytes.
+#  7. Hostile values: see the section.
+#  8. Untrusted point files, refused by merge and run again by a resume.
+#  9. A resume after the scenario or its machine profile was edited.
+# 10. The --plan lines read DIR/sweep.meta, not the --vary lists.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success.
@@ -104,7 +108,10 @@ test "$(grep -c '^- point: ' j1/sweep.yaml)" -eq 6 || fail "sweep.yaml: not 6 po
 	fail "--plan: exit status $?"
 test "$(wc -l <plan.txt)" -eq 6 || fail "--plan: $(wc -l <plan.txt) lines, expected 6"
 grep -q -- "--point 5\$" plan.txt || fail "--plan: no line for point 5"
-test -e plan && fail "--plan created its output directory"
+# The lines read the sweep from DIR/sweep.meta, which --plan writes.
+test -f plan/sweep.meta || fail "--plan did not write plan/sweep.meta"
+test -n "$(ls plan/points)" && fail "--plan ran points"
+grep -q -- "--vary" plan.txt && fail "--plan lines repeat the --vary lists"
 if command -v parallel >/dev/null 2>&1; then
 	parallel --will-cite -j 3 <plan.txt || fail "parallel: exit status $?"
 	"$MEMCGSIM" merge plan 2>"$tmp/err" || fail "merge: exit status $?"
@@ -253,6 +260,228 @@ test -e killed/sweep.csv && test "$rc" -ne 0 &&
 sweep "$s" $slow -j 2 --out killed || true
 same full/sweep.csv killed/sweep.csv "killed sweep, rerun"
 same full/sweep.yaml killed/sweep.yaml "killed sweep, rerun"
+
+# 7. Hostile values (issue 14, item 1). Quotes, $(...), backquotes,
+#    backslashes and blanks in a --set value and in --out round-trip
+#    through the plan's quoting: run by GNU parallel, by `xargs -L 1 env`
+#    and by `sh -c` line by line, the plan gives the local sweep's bytes
+#    and runs nothing else. A control character (newline, carriage
+#    return, ESC, tab) in a --vary value, a --set value, --out or the
+#    scenario path is refused: exit 2, one line on stderr with the
+#    character escaped, nothing on stdout, no directory.
+evil="description=it's \$(touch PWNED1); \`touch PWNED2\` \"q\" \\ x; touch PWNED3"
+hvary="--vary workloads.0.think_ns=10,20"
+mkdir hostile
+cd hostile
+# shellcheck disable=SC2086
+sweep "$s" $hvary --set "$evil" --out "lo'cal dir" || true
+for runner in parallel xargs sh; do
+	out="$tmp/hostile/pl'an $runner"
+	# shellcheck disable=SC2086
+	"$MEMCGSIM" sweep "$s" $hvary --set "$evil" --out "$out" --plan \
+		>"plan-$runner.txt" 2>"$tmp/err" || fail "hostile --plan: exit status $?"
+	test "$(wc -l <"plan-$runner.txt")" -eq 2 ||
+		fail "hostile --plan: $(wc -l <"plan-$runner.txt") lines, expected 2"
+	case $runner in
+	parallel)
+		command -v parallel >/dev/null 2>&1 || continue
+		parallel --will-cite -j 2 <"plan-$runner.txt" ||
+			fail "hostile plan through parallel: exit status $?"
+		;;
+	xargs)
+		xargs -L 1 env <"plan-$runner.txt" ||
+			fail "hostile plan through xargs -L 1: exit status $?"
+		;;
+	sh)
+		while IFS= read -r line; do
+			sh -c "$line" || fail "hostile plan line through sh -c: exit status $?"
+		done <"plan-$runner.txt"
+		;;
+	esac
+	"$MEMCGSIM" merge "$out" 2>"$tmp/err" || fail "hostile merge ($runner): exit status $?"
+	same "lo'cal dir/sweep.csv" "$out/sweep.csv" "hostile plan through $runner"
+	same "lo'cal dir/sweep.yaml" "$out/sweep.yaml" "hostile plan through $runner"
+done
+left=$(find . -name 'PWNED*')
+test -z "$left" || fail "the hostile plan ran commands of its values: $left"
+cd "$tmp"
+nl='
+'
+cr=$(printf '\r')
+esc=$(printf '\033')
+tab=$(printf '\t')
+cp "$s" "sc${nl}x.yaml"
+# refused WHAT SCENARIO ARGS...: exit 2, one line on stderr, nothing else.
+refused()
+{
+	what=$1
+	shift
+	rm -rf hostile-out
+	rc=0
+	"$MEMCGSIM" sweep "$@" >out.txt 2>"$tmp/err" || rc=$?
+	test "$rc" -eq 2 || fail "$what: exit status $rc, expected 2"
+	test -s out.txt && fail "$what: printed on stdout: $(head -c 200 out.txt)"
+	test "$(wc -l <"$tmp/err")" -eq 1 ||
+		fail "$what: not one line on stderr: $(cat "$tmp/err")"
+	grep -q 'holds a control character' "$tmp/err" ||
+		fail "$what: $(cat "$tmp/err")"
+	if grep -q "$esc" "$tmp/err"; then fail "$what: ESC reached stderr raw"; fi
+	test -e hostile-out && fail "$what: created its output directory"
+	ls | grep -q '^sweep-' && fail "$what: created a sweep- directory"
+	return 0
+}
+for plan in --plan ""; do
+	refused "newline in a --vary value $plan" "$s" $plan --out hostile-out \
+		--vary "workloads.0.think_ns=10,20${nl}touch PWNED"
+	refused "CR in a --vary value $plan" "$s" $plan --out hostile-out \
+		--vary "workloads.0.think_ns=10,20${cr}"
+	refused "ESC in a --vary key $plan" "$s" $plan --out hostile-out \
+		--vary "workloads.0.think_ns${esc}[2J=10,20"
+	refused "newline in a --set value $plan" "$s" $plan --out hostile-out \
+		$hvary --set "description=a${nl}touch PWNED"
+	refused "tab in a --set value $plan" "$s" $plan --out hostile-out \
+		$hvary --set "description=a${tab}b"
+	refused "newline in --out $plan" "$s" $plan $hvary \
+		--out "hostile-out${nl}touch PWNED"
+	refused "newline in the scenario path $plan" "sc${nl}x.yaml" $plan \
+		$hvary --out hostile-out
+done
+test -z "$(find . -name 'PWNED*')" || fail "a refused sweep ran something"
+# The memcgsim program itself at a path with a newline: --plan refuses.
+mkdir "bin${nl}dir"
+cp "$MEMCGSIM" "bin${nl}dir/memcgsim"
+rm -rf hostile-out
+rc=0
+MEMCGSIM_DATADIR="$data/../../scenarios" "$tmp/bin${nl}dir/memcgsim" sweep "$s" $hvary --out hostile-out --plan \
+	>out.txt 2>"$tmp/err" || rc=$?
+test "$rc" -eq 2 || fail "--plan by a memcgsim at a path with a newline: exit status $rc"
+grep -qF 'bin\ndir/memcgsim'"' holds a control character" "$tmp/err" ||
+	fail "--plan by a memcgsim at a path with a newline: $(cat "$tmp/err")"
+test -s out.txt && fail "--plan by a memcgsim at a path with a newline: printed lines"
+test -e hostile-out && fail "--plan by a memcgsim at a path with a newline: created its directory"
+
+# 8. Untrusted point files (issue 14, item 2). In a copy of the finished
+#    sweep j1 (its sweep.csv removed), each of these is refused by merge
+#    with exit status 2, the point's file named, "run the point again",
+#    and no sweep.csv: a CSV cut after its header, a CSV cut inside its
+#    last line, an empty YAML, a symbolic link to another sweep's point
+#    file, a point of another sweep (--seed 5), point 4's files as point
+#    3's, and a YAML that is not the CSV's (point 4's YAML as point 5's).
+#    Then a resumed sweep runs the point again and gives j1's bytes.
+# shellcheck disable=SC2086
+sweep "$s" $vary --seed 5 -j 2 --out other || true
+# corrupt NAME EXPECTED POINT: damaged/ with point POINT broken by $how.
+corrupt()
+{
+	name=$1
+	expected=$2
+	point=$3
+	rm -rf damaged
+	cp -R j1 damaged
+	rm damaged/sweep.csv damaged/sweep.yaml
+	eval "$how"
+	rc=0
+	"$MEMCGSIM" merge damaged >out.txt 2>"$tmp/err" || rc=$?
+	test "$rc" -eq 2 || fail "merge, $name: exit status $rc, expected 2"
+	grep -q "points/$point\..*$expected" "$tmp/err" ||
+		fail "merge, $name: expected '$point.*$expected', got: $(cat "$tmp/err")"
+	grep -q "run the point again" "$tmp/err" ||
+		fail "merge, $name: no advice: $(cat "$tmp/err")"
+	grep -q "Input/output" "$tmp/err" && fail "merge, $name: $(cat "$tmp/err")"
+	test -e damaged/sweep.csv && fail "merge, $name: wrote sweep.csv"
+	# shellcheck disable=SC2086
+	sweep "$s" $vary -j 2 --out damaged || true
+	same j1/sweep.csv damaged/sweep.csv "resume after $name"
+	same j1/sweep.yaml damaged/sweep.yaml "resume after $name"
+	test -L "damaged/points/$point.csv" && fail "resume after $name kept a link"
+	return 0
+}
+how='head -n 1 j1/points/0001.csv >damaged/points/0001.csv'
+corrupt "a CSV cut after its header" "CSV report has changed" 0001
+how='head -c -5 j1/points/0002.csv >damaged/points/0002.csv'
+corrupt "a CSV cut inside its last line" "CSV report has changed" 0002
+how=': >damaged/points/0000.yaml'
+corrupt "an empty YAML" "YAML report has changed" 0000
+how='rm damaged/points/0002.csv && ln -s "$tmp/other/points/0002.csv" damaged/points/0002.csv'
+corrupt "a symbolic link" "symbolic link" 0002
+how='for e in yaml csv sum; do cp other/points/0003.$e damaged/points/0003.$e; done'
+corrupt "a point of another sweep" "another sweep" 0003
+how='for e in yaml csv sum; do cp j1/points/0004.$e damaged/points/0003.$e; done'
+corrupt "point 4 as point 3" "point 4's, not point 3's" 0003
+how='cp j1/points/0004.yaml damaged/points/0005.yaml'
+corrupt "a YAML that is not the CSV's" "YAML report has changed" 0005
+
+# 9. A resume after the scenario or its machine profile changed (issue
+#    14, item 3) is refused: exit status 2, "was edited", and no point
+#    runs. The scenario is a copy of small.yaml naming a copy of its
+#    profile by path; each edit is one appended comment line.
+mkdir edit
+cp "$top_srcdir/scenarios/machines/skx-2s-72.yaml" edit/m.yaml
+sed 's|^machine: skx-2s-72$|machine: m.yaml|' "$s" >edit/sc.yaml
+grep -q '^machine: m.yaml$' edit/sc.yaml || fail "edit/sc.yaml names no m.yaml"
+# shellcheck disable=SC2086
+sweep edit/sc.yaml $vary --out edit/out || true
+rm edit/out/points/0001.*
+# edited FILE WHAT: refuse a resume after FILE got a comment line.
+edited()
+{
+	cp "$1" "$1.orig"
+	echo "# $2" >>"$1"
+	for how in "" "--point 1" "--plan"; do
+		rc=0
+		# shellcheck disable=SC2086
+		"$MEMCGSIM" sweep edit/sc.yaml $vary --out edit/out $how \
+			>out.txt 2>"$tmp/err" || rc=$?
+		test "$rc" -eq 2 || fail "$2, resumed ${how:-locally}: exit status $rc, expected 2"
+		grep -q "holds another sweep: $3 was edited since the sweep began" "$tmp/err" ||
+			fail "$2, resumed ${how:-locally}: $(cat "$tmp/err")"
+		test -s out.txt && fail "$2, resumed ${how:-locally}: printed on stdout"
+		test -e edit/out/points/0001.csv && fail "$2, resumed ${how:-locally}: ran point 1"
+	done
+	# A --plan line, which reads the sweep from its sweep.meta.
+	rc=0
+	"$MEMCGSIM" sweep edit/out/sweep.meta --point 1 >out.txt 2>"$tmp/err" || rc=$?
+	test "$rc" -eq 2 || fail "$2, a plan line: exit status $rc, expected 2"
+	grep -q "holds another sweep: $3 was edited since the sweep began" "$tmp/err" ||
+		fail "$2, a plan line: $(cat "$tmp/err")"
+	test -e edit/out/points/0001.csv && fail "$2, a plan line: ran point 1"
+	mv "$1.orig" "$1"
+}
+edited edit/sc.yaml "the scenario edited" "the scenario file"
+edited edit/m.yaml "the machine profile edited" "a machine profile the scenario names"
+# shellcheck disable=SC2086
+sweep edit/sc.yaml $vary --out edit/out || true
+test -f edit/out/points/0001.sum || fail "the unedited resume did not run point 1"
+
+# 10. The --plan lines do not repeat the --vary lists (issue 14, item 7):
+#     60 x 50 values make 3000 lines of `EXE sweep DIR/sweep.meta --point
+#     I`, each as long as the paths and the point number make it (with
+#     the lists, each line was over 400 bytes longer). A sweep run from its
+#     sweep.meta takes none of the options that are in it.
+rc=0
+"$MEMCGSIM" sweep "$s" --vary "workloads.0.think_ns=$(seq -s, 1 60)" \
+	--vary "workloads.0.counters=$(seq -s, 1 50)" --out "$tmp/big" --plan \
+	>big.txt 2>"$tmp/err" || rc=$?
+test "$rc" -eq 0 || fail "--plan of 3000 points: exit status $rc: $(cat "$tmp/err")"
+test "$(wc -l <big.txt)" -eq 3000 || fail "--plan of 3000 points: $(wc -l <big.txt) lines"
+longest=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' big.txt)
+exe_len=$(printf '%s' "$MEMCGSIM" | wc -c)
+dir_len=$(printf '%s' "$tmp/big/sweep.meta" | wc -c)
+# EXE ' sweep ' META ' --point ' NNNN, and two quotes for each path.
+test "$longest" -le $((exe_len + dir_len + 4 + 7 + 9 + 4)) ||
+	fail "--plan of 3000 points: a line of $longest bytes: $(head -n 1 big.txt)"
+sed -n 2999p big.txt | grep -q -- "--point 2998\$" ||
+	fail "--plan of 3000 points: line 2999 is $(sed -n 2999p big.txt)"
+sh -c "$(sed -n 2999p big.txt)" 2>"$tmp/err" ||
+	fail "--plan of 3000 points: line 2999: $(cat "$tmp/err")"
+test -f "$tmp/big/points/2998.sum" || fail "--plan line 2999 did not run point 2998"
+for opt in "--set duration_ms=1" "--seed 3" "--replications 2" "--out x" \
+	"--vary workloads.0.think_ns=1"; do
+	rc=0
+	# shellcheck disable=SC2086
+	"$MEMCGSIM" sweep "$tmp/big/sweep.meta" $opt --point 1 >out.txt 2>"$tmp/err" || rc=$?
+	test "$rc" -eq 2 || fail "sweep DIR/sweep.meta $opt: exit status $rc, expected 2"
+done
 
 if test "$failures" -ne 0; then
 	echo "run-sweep.sh: $failures failure(s)"

@@ -8,6 +8,7 @@
  * hand-off, and the pending[] array of struct coh_cpu holds a CPU's posted
  * misses until a fence waits for them.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,16 @@ struct coh {
 	unsigned int nr_objs, cap_objs;
 	uint64_t next_addr;
 	struct sim_trace *trace;
+	/* SIM: memory accounting, so that a huge scenario is an error. */
+	uint64_t mem, mem_limit; /* bytes of lines and objects; 0: none */
+	int failed; /* 0, ENOMEM or EFBIG: see coh_failed() */
+	struct coh_line *spare; /* handed out once failed */
+	struct coh_object *spare_obj;
+	unsigned int spare_obj_fields;
+	void *reserve; /* freed at the first failed allocation */
 };
+
+#define COH_RESERVE (1u << 20)
 
 #define NO_DONE SIM_TIME_MAX
 
@@ -47,9 +57,64 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	c->cpus = calloc(m->nr_cpus, sizeof(*c->cpus));
 	c->hash_cap = 1024;
 	c->hash = calloc(c->hash_cap, sizeof(*c->hash));
-	SIM_BUG_ON(!c->cpus || !c->hash);
+	c->spare = calloc(1, sizeof(*c->spare) +
+				     c->sharer_words * sizeof(uint64_t));
+	/*
+	 * SIM: a reserve given back when an allocation fails, so that the
+	 * few small ones until the run is refused (the spare object) and
+	 * the error message itself still succeed.
+	 */
+	c->reserve = malloc(COH_RESERVE);
+	SIM_BUG_ON(!c->cpus || !c->hash || !c->spare || !c->reserve);
+	c->spare->owner = -1;
+	c->spare->home = -1;
+	c->spare->last_to = -1;
+	c->spare->last_holder = -2;
+	snprintf(c->spare->name, sizeof(c->spare->name), "(out of memory)");
 	c->next_addr = 0x100000;
 	return c;
+}
+
+static void line_free(struct coh_line *l)
+{
+	free(l->q);
+	free(l->xfer_to);
+	free(l->fields);
+	free(l);
+}
+
+/**
+ * coh_set_mem_limit() - refuse to grow past @bytes of lines and objects.
+ * @c: the memory system, before its first object
+ * @bytes: the limit; 0 for none
+ */
+void coh_set_mem_limit(struct coh *c, uint64_t bytes)
+{
+	c->mem_limit = bytes;
+}
+
+/**
+ * coh_mem() - the bytes of lines and objects placed so far.
+ * @c: the memory system
+ *
+ * Return: the bytes, up to the limit once coh_failed().
+ */
+uint64_t coh_mem(const struct coh *c)
+{
+	return c->mem;
+}
+
+/**
+ * coh_failed() - whether placing lines and objects has failed.
+ * @c: the memory system
+ *
+ * Return: 0; EFBIG when they would pass the coh_set_mem_limit() limit;
+ * ENOMEM when an allocation failed. A failed coh has handed out a spare
+ * line and object in place of the new ones: it must not run.
+ */
+int coh_failed(const struct coh *c)
+{
+	return c->failed;
 }
 
 void coh_free(struct coh *c)
@@ -58,12 +123,11 @@ void coh_free(struct coh *c)
 
 	if (!c)
 		return;
-	for (i = 0; i < c->nr_lines; i++) {
-		free(c->lines[i]->q);
-		free(c->lines[i]->xfer_to);
-		free(c->lines[i]->fields);
-		free(c->lines[i]);
-	}
+	for (i = 0; i < c->nr_lines; i++)
+		line_free(c->lines[i]);
+	line_free(c->spare);
+	free(c->spare_obj);
+	free(c->reserve);
 	for (i = 0; i < c->nr_objs; i++)
 		free(c->objs[i]);
 	free(c->lines);
@@ -186,16 +250,57 @@ static struct coh_line *line_find(const struct coh *c, uint64_t addr)
 	return NULL;
 }
 
+/* The coh has failed for @why (EFBIG, ENOMEM): keep the first reason. */
+static void coh_fail(struct coh *c, int why)
+{
+	if (!c->failed)
+		c->failed = why;
+	if (why == ENOMEM) {
+		free(c->reserve);
+		c->reserve = NULL;
+	}
+}
+
+/*
+ * Account @bytes more; false (and the coh failed with EFBIG) when that
+ * passes the limit.
+ */
+static bool mem_charge(struct coh *c, size_t bytes)
+{
+	if (c->mem_limit && c->mem + bytes > c->mem_limit) {
+		coh_fail(c, EFBIG);
+		return false;
+	}
+	c->mem += bytes;
+	return true;
+}
+
+static struct coh_line *line_failed(struct coh *c, int why)
+{
+	coh_fail(c, why);
+	return c->spare;
+}
+
+/*
+ * The line at @addr, created if need be. SIM: once the memory limit is
+ * passed or an allocation fails, every new line is the one spare line and
+ * the coh is failed (coh_failed()): setup goes on harmlessly, and the run
+ * is refused before it starts, instead of aborting here.
+ */
 static struct coh_line *line_get(struct coh *c, uint64_t addr, const char *obj,
 				 uint64_t obj_line)
 {
-	struct coh_line *l = line_find(c, addr);
-	unsigned int i;
+	struct coh_line *l = line_find(c, addr), **grown, **hash;
+	size_t size = sizeof(*l) + c->sharer_words * sizeof(uint64_t);
+	unsigned int i, cap;
 
 	if (l)
 		return l;
-	l = calloc(1, sizeof(*l) + c->sharer_words * sizeof(uint64_t));
-	SIM_BUG_ON(!l);
+	if (c->failed || !mem_charge(c, size))
+		return line_failed(c, EFBIG);
+	l = calloc(1, size);
+	if (!l)
+		return line_failed(c, ENOMEM);
 	l->addr = addr;
 	l->owner = -1;
 	l->home = -1;
@@ -204,37 +309,54 @@ static struct coh_line *line_get(struct coh *c, uint64_t addr, const char *obj,
 	snprintf(l->name, sizeof(l->name), "%s line %llu", obj,
 		 (unsigned long long)((addr - obj_line) / COH_LINE_SIZE));
 	if (c->nr_lines == c->cap_lines) {
-		c->cap_lines = c->cap_lines ? 2 * c->cap_lines : 64;
-		c->lines = realloc(c->lines, c->cap_lines * sizeof(*c->lines));
-		SIM_BUG_ON(!c->lines);
+		cap = c->cap_lines ? 2 * c->cap_lines : 64;
+		grown = realloc(c->lines, cap * sizeof(*c->lines));
+		if (!grown) {
+			free(l);
+			return line_failed(c, ENOMEM);
+		}
+		c->lines = grown;
+		c->cap_lines = cap;
+	}
+	if (2 * (c->nr_lines + 1) > c->hash_cap) {
+		hash = calloc(2 * c->hash_cap, sizeof(*c->hash));
+		if (!hash) {
+			free(l);
+			return line_failed(c, ENOMEM);
+		}
+		free(c->hash);
+		c->hash = hash;
+		c->hash_cap *= 2;
+		for (i = 0; i < c->nr_lines; i++)
+			hash_insert(c, c->lines[i]);
 	}
 	l->index = c->nr_lines;
 	c->lines[c->nr_lines++] = l;
-	if (2 * c->nr_lines > c->hash_cap) {
-		free(c->hash);
-		c->hash_cap *= 2;
-		c->hash = calloc(c->hash_cap, sizeof(*c->hash));
-		SIM_BUG_ON(!c->hash);
-		for (i = 0; i < c->nr_lines; i++)
-			hash_insert(c, c->lines[i]);
-	} else {
-		hash_insert(c, l);
-	}
+	hash_insert(c, l);
 	return l;
 }
 
-static uint8_t line_add_field(struct coh_line *l, const char *obj,
-			      const char *field)
+static uint8_t line_add_field(struct coh *c, struct coh_line *l,
+			      const char *obj, const char *field)
 {
 	struct coh_field_stat *fs;
+	unsigned int cap;
 
 	if (l->nr_fields == COH_LINE_FIELDS)
 		return COH_LINE_FIELDS - 1; /* SIM: the rest share a slot */
 	if (l->nr_fields == l->cap_fields) {
-		l->cap_fields = l->cap_fields ? 2 * l->cap_fields : 2;
-		l->fields =
-			realloc(l->fields, l->cap_fields * sizeof(*l->fields));
-		SIM_BUG_ON(!l->fields);
+		cap = l->cap_fields ? 2 * l->cap_fields : 2;
+		fs = NULL;
+		if (l == c->spare ||
+		    mem_charge(c, (cap - l->cap_fields) * sizeof(*fs)))
+			fs = realloc(l->fields, cap * sizeof(*fs));
+		if (!fs) {
+			/* Failed: the run is refused before it starts. */
+			coh_fail(c, c->failed ? c->failed : ENOMEM);
+			return 0;
+		}
+		l->fields = fs;
+		l->cap_fields = cap;
 	}
 	fs = &l->fields[l->nr_fields];
 	memset(fs, 0, sizeof(*fs));
@@ -242,18 +364,54 @@ static uint8_t line_add_field(struct coh_line *l, const char *obj,
 	return (uint8_t)l->nr_fields++;
 }
 
+/*
+ * Once the coh has failed: the one spare object, every field on the spare
+ * line, grown to @layout's fields. Only its last resort, an allocation of
+ * a few bytes per field of the largest layout, can still abort.
+ */
+static struct coh_object *spare_object(struct coh *c, const char *name,
+				       const struct coh_layout *layout)
+{
+	struct coh_object *obj = c->spare_obj;
+	unsigned int i;
+
+	if (!obj || layout->nr_fields > c->spare_obj_fields) {
+		obj = realloc(c->spare_obj,
+			      sizeof(*obj) + layout->nr_fields *
+						     sizeof(obj->fields[0]));
+		SIM_BUG_ON(!obj);
+		c->spare_obj = obj;
+		c->spare_obj_fields = layout->nr_fields;
+	}
+	snprintf(obj->name, sizeof(obj->name), "%s", name);
+	obj->base = c->spare->addr;
+	obj->layout = layout;
+	for (i = 0; i < layout->nr_fields; i++) {
+		obj->fields[i].line = c->spare;
+		obj->fields[i].slot = 0;
+	}
+	return obj;
+}
+
 struct coh_object *coh_object_create(struct coh *c, const char *name,
 				     const struct coh_layout *layout,
 				     unsigned int offset_in_line)
 {
-	struct coh_object *obj;
+	struct coh_object *obj, **objs;
 	uint64_t line0;
-	unsigned int i;
+	unsigned int i, cap;
+	size_t size;
 
 	SIM_BUG_ON(offset_in_line >= COH_LINE_SIZE);
-	obj = calloc(1, sizeof(*obj) +
-				layout->nr_fields * sizeof(struct coh_field));
-	SIM_BUG_ON(!obj);
+	size = sizeof(*obj) + layout->nr_fields * sizeof(struct coh_field);
+	obj = NULL;
+	if (!c->failed && mem_charge(c, size)) {
+		obj = calloc(1, size);
+		if (!obj)
+			coh_fail(c, ENOMEM);
+	}
+	if (!obj)
+		return spare_object(c, name, layout);
 	snprintf(obj->name, sizeof(obj->name), "%s", name);
 	line0 = (c->next_addr + COH_LINE_SIZE - 1) &
 		~(uint64_t)(COH_LINE_SIZE - 1);
@@ -269,12 +427,18 @@ struct coh_object *coh_object_create(struct coh *c, const char *name,
 		l = line_get(c, addr & ~(uint64_t)(COH_LINE_SIZE - 1),
 			     obj->name, line0);
 		obj->fields[i].line = l;
-		obj->fields[i].slot = line_add_field(l, obj->name, lf->name);
+		obj->fields[i].slot = line_add_field(c, l, obj->name, lf->name);
 	}
 	if (c->nr_objs == c->cap_objs) {
-		c->cap_objs = c->cap_objs ? 2 * c->cap_objs : 16;
-		c->objs = realloc(c->objs, c->cap_objs * sizeof(*c->objs));
-		SIM_BUG_ON(!c->objs);
+		cap = c->cap_objs ? 2 * c->cap_objs : 16;
+		objs = realloc(c->objs, cap * sizeof(*c->objs));
+		if (!objs) {
+			free(obj);
+			coh_fail(c, ENOMEM);
+			return spare_object(c, name, layout);
+		}
+		c->objs = objs;
+		c->cap_objs = cap;
 	}
 	c->objs[c->nr_objs++] = obj;
 	return obj;

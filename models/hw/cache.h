@@ -254,6 +254,9 @@ struct coh;
 
 struct coh *coh_create(const struct machine *m, struct sim_engine *e);
 void coh_free(struct coh *c);
+void coh_set_mem_limit(struct coh *c, uint64_t bytes);
+uint64_t coh_mem(const struct coh *c);
+int coh_failed(const struct coh *c);
 const struct machine *coh_machine(const struct coh *c);
 struct sim_engine *coh_engine(const struct coh *c);
 
