@@ -8,7 +8,8 @@
 # sweep_merge, sweep_verify; plot: plot_draw), and its files share a
 # NAME_internal.h with NAME__ helpers that nothing else includes.
 libsim_a_SOURCES += \
-	%reldir%/run.c %reldir%/run.h \
+	%reldir%/run.c %reldir%/run.h %reldir%/run_internal.h \
+	%reldir%/run_collect.c \
 	%reldir%/list.c %reldir%/list.h \
 	%reldir%/explain.c %reldir%/explain.h \
 	%reldir%/validate.c %reldir%/validate.h \
