@@ -179,12 +179,14 @@ update-golden: memcgsim$(EXEEXT)
 # on 256 CPUs, v1 and v2, both local_stats modes, at least one whole pass
 # each; target: under 30 s) and of stat-flush-contention; then the wall time of a 64-point sweep of
 # charge-batch-2022 with -j 1 and -j 2, and their ratio
-# (tests/bench-sweep.sh). Built only here, never by make all or make check.
+# (tests/bench-sweep.sh). Each scenario's events/s also shows as a ratio
+# to its last run, kept in bench-history.tsv in the build directory.
+# Built only here, never by make all or make check.
 EXTRA_PROGRAMS = %reldir%/bench
 %canon_reldir%_bench_SOURCES = %reldir%/bench.c
 CLEANFILES += %reldir%/bench$(EXEEXT)
 bench: %reldir%/bench$(EXEEXT) memcgsim$(EXEEXT)
-	%reldir%/bench$(EXEEXT) \
+	%reldir%/bench$(EXEEXT) --history bench-history.tsv \
 		$(srcdir)/%reldir%/data/bench-8.yaml \
 		$(srcdir)/%reldir%/data/bench-72.yaml \
 		$(srcdir)/%reldir%/data/bench-256.yaml \
@@ -194,13 +196,25 @@ bench: %reldir%/bench$(EXEEXT) memcgsim$(EXEEXT)
 	$(SHELL) $(srcdir)/%reldir%/bench-sweep.sh ./memcgsim$(EXEEXT) \
 		$(top_srcdir)/scenarios/validation/charge-batch-2022.yaml
 
+# make bench-peers: the contended-counter benchmark (N CPUs, K shared
+# counters, exponential think time, a serialised locked RMW per operation)
+# in memcgsim, SimGrid and SimPy, interleaved, for N in {8, 72, 256} x K in
+# {1, 16}, and the ratios of atomics (and events) per wall second
+# (bench/peers.sh; about a minute). The peers are not build or check
+# dependencies: a missing one is skipped with the package that provides it
+# (Debian: libsimgrid-dev, python3-simpy3).
+EXTRA_DIST += bench/peers.sh bench/simgrid_counter.cpp bench/simpy_counter.py
+bench-peers: %reldir%/bench$(EXEEXT)
+	$(SHELL) $(top_srcdir)/bench/peers.sh %reldir%/bench$(EXEEXT) \
+		$(top_srcdir)
+
 # make validate: rerun the validation scenarios and rewrite the table of
 # predicted against published results in README.md (misses included).
 validate: memcgsim$(EXEEXT)
 	$(SHELL) $(srcdir)/tools/readme-validation.sh \
 		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir)/README.md --update
 
-.PHONY: update-golden bench validate
+.PHONY: update-golden bench bench-peers validate
 
 TESTS += $(check_PROGRAMS)
 AM_TESTS_ENVIRONMENT = top_srcdir='$(top_srcdir)'; export top_srcdir; \
