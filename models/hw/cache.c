@@ -379,13 +379,14 @@ static void line_enqueue(struct coh *c, struct coh_line *l,
 
 		SIM_BUG_ON(!q);
 		for (i = 0; i < l->q_len; i++)
-			q[i] = l->q[(l->q_head + i) % l->q_cap];
+			q[i] = l->q[(l->q_head + i) & (l->q_cap - 1)];
 		free(l->q);
 		l->q = q;
 		l->q_cap = cap;
 		l->q_head = 0;
 	}
-	l->q[(l->q_head + l->q_len++) % l->q_cap] = *r;
+	/* q_cap is a power of two (8, doubled): a mask, not a division */
+	l->q[(l->q_head + l->q_len++) & (l->q_cap - 1)] = *r;
 	/* First touch: the line's memory is on the first requester's node. */
 	if (l->home < 0)
 		l->home = (int)c->m->cpus[r->cpu].socket;
@@ -401,7 +402,7 @@ static struct coh_req line_dequeue(struct coh *c, struct coh_line *l)
 {
 	struct coh_req r = l->q[l->q_head];
 
-	l->q_head = (l->q_head + 1) % l->q_cap;
+	l->q_head = (l->q_head + 1) & (l->q_cap - 1);
 	l->q_len--;
 	if (!r.prefetch) {
 		queued_adjust(&c->cpus[r.cpu], l, -1);
@@ -823,7 +824,7 @@ static void adjacent_prefetch(struct coh *c, struct coh_line *l,
 		return;
 	for (i = 0; i < buddy->q_len; i++) {
 		const struct coh_req *q =
-			&buddy->q[(buddy->q_head + i) % buddy->q_cap];
+			&buddy->q[(buddy->q_head + i) & (buddy->q_cap - 1)];
 
 		if (q->prefetch && q->cpu == cpu)
 			return; /* already on its way */
