@@ -328,9 +328,10 @@ END_TEST
 /*
  * Once folded, a sample goes to the bin whose [lower, upper) range holds
  * it, as gsl_histogram_find() (a binary search over the edges) says; the
- * statistic finds it from a guess of the logarithm (sim/stats.c), so the
+ * statistic finds it from the sample's bits (sim/stats.c), so the
  * hardest samples are those on an edge and just below one. Samples
  * outside the histogram's span (1e-3 .. 1e12) clamp into its end bins.
+ * Every bin is at most SIM_STAT_BIN_REL wide relative to its lower edge.
  */
 START_TEST(sim_stat_histogram_bins)
 {
@@ -367,8 +368,13 @@ START_TEST(sim_stat_histogram_bins)
 		ck_assert_double_eq(h->bin[0], lo + 1);
 		ck_assert_double_eq(h->bin[h->n - 1], hi + 1);
 	}
-	for (i = 0; i < h->n; i++)
+	for (i = 0; i < h->n; i++) {
 		total += (size_t)h->bin[i];
+		ck_assert(h->range[i + 1] > h->range[i]);
+		ck_assert(h->range[i + 1] - h->range[i] <=
+			  h->range[i] * SIM_STAT_BIN_REL);
+	}
+	ck_assert(h->range[0] <= 1e-3 && h->range[h->n] > 1e12);
 	ck_assert_uint_eq(total, s.n);
 	sim_stat_destroy(&s);
 }
