@@ -652,11 +652,14 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 			 * Legacy linear law: latency grows with the other CPUs
 			 * queued on the line (0 in the shipped profiles).
 			 */
-			waiters = l->q_cpus;
-			if (!r.prefetch && waiters &&
-			    queued_on(&c->cpus[r.cpu], l))
-				waiters--;
-			lat += (sim_time_t)waiters * m->xfer_per_waiter_ps;
+			if (m->xfer_per_waiter_ps) {
+				waiters = l->q_cpus;
+				if (!r.prefetch && waiters &&
+				    queued_on(&c->cpus[r.cpu], l))
+					waiters--;
+				lat += (sim_time_t)waiters *
+				       m->xfer_per_waiter_ps;
+			}
 			if (m->service_cv_1024)
 				lat = (sim_time_t)(lat * service_draw(m, l) +
 						   0.5);
