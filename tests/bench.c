@@ -13,6 +13,10 @@
  *	events/s	engine events (sim_events()) per second of wall time
  *	ops/s		simulated operations per wall second (atomic_counter:
  *			one atomic each)
+ *	cpu_s		user + system CPU time of the process that ran it:
+ *			on a machine shared with other work, events per CPU
+ *			second (ev/cpu_s) moves less than events per wall
+ *			second
  *	peak RSS	getrusage() ru_maxrss of the process that ran it
  *
  * Each scenario runs in a child process of its own, so that the peak RSS
@@ -25,11 +29,11 @@
  *
  *	--history FILE	append one line per scenario to FILE (tab-separated:
  *			unix time, scenario, cpus, events, ops, wall_s,
- *			events/s, ops/s, peak RSS in kB) and print each
+ *			events/s, ops/s, peak RSS in kB, cpu_s) and print each
  *			scenario's events/s as a ratio to its last line
  *			there: a change's effect, on a noisy machine
  *	--raw		print one tab-separated line per scenario (name,
- *			cpus, events, ops, wall_s, peak RSS in kB) and
+ *			cpus, events, ops, wall_s, peak RSS in kB, cpu_s) and
  *			nothing else: for bench/peers.sh
  *
  * Built only by `make bench` (EXTRA_PROGRAMS), never by `make check`.
@@ -58,6 +62,7 @@ struct bench_result {
 	uint64_t ops;
 	double sim_ms;
 	double wall_s;
+	double cpu_s;
 	long maxrss_kb;
 };
 
@@ -112,6 +117,8 @@ static int bench_one(const char *path, struct bench_result *b)
 	report_free(r);
 	getrusage(RUSAGE_SELF, &ru);
 	b->maxrss_kb = ru.ru_maxrss;
+	b->cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+		   (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	return 0;
 }
 
@@ -181,11 +188,11 @@ static void history_add(const char *path, const char *name,
 		perror(path);
 		return;
 	}
-	fprintf(f, "%lld\t%s\t%u\t%llu\t%llu\t%.3f\t%.0f\t%.0f\t%ld\n",
+	fprintf(f, "%lld\t%s\t%u\t%llu\t%llu\t%.3f\t%.0f\t%.0f\t%ld\t%.3f\n",
 		(long long)time(NULL), name, b->cpus,
 		(unsigned long long)b->events, (unsigned long long)b->ops,
 		b->wall_s, rate, b->wall_s > 0 ? (double)b->ops / b->wall_s : 0,
-		b->maxrss_kb);
+		b->maxrss_kb, b->cpu_s);
 	fclose(f);
 }
 
@@ -211,9 +218,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (!raw)
-		printf("%-24s %5s %8s %12s %8s %10s %10s %7s %9s\n", "scenario",
-		       "cpus", "sim_ms", "events", "wall_s", "events/s",
-		       "ops/s", "RSS_MB", history ? "vs_last" : "");
+		printf("%-24s %5s %8s %12s %8s %10s %10s %10s %7s %9s\n",
+		       "scenario", "cpus", "sim_ms", "events", "wall_s",
+		       "events/s", "ev/cpu_s", "ops/s", "RSS_MB",
+		       history ? "vs_last" : "");
 	for (; i < argc; i++) {
 		const char *base = strrchr(argv[i], '/');
 		double rate, last;
@@ -225,10 +233,10 @@ int main(int argc, char **argv)
 		}
 		rate = b.wall_s > 0 ? (double)b.events / b.wall_s : 0;
 		if (raw) {
-			printf("%s\t%u\t%llu\t%llu\t%.6f\t%ld\n", base, b.cpus,
-			       (unsigned long long)b.events,
-			       (unsigned long long)b.ops, b.wall_s,
-			       b.maxrss_kb);
+			printf("%s\t%u\t%llu\t%llu\t%.6f\t%ld\t%.6f\n", base,
+			       b.cpus, (unsigned long long)b.events,
+			       (unsigned long long)b.ops, b.wall_s, b.maxrss_kb,
+			       b.cpu_s);
 			fflush(stdout);
 			continue;
 		}
@@ -236,9 +244,10 @@ int main(int argc, char **argv)
 		if (!strncmp(base, "bench-", 6) &&
 		    (min_rate == 0 || rate < min_rate))
 			min_rate = rate;
-		printf("%-24s %5u %8.1f %12llu %8.3f %8.2f M %8.2f M %7ld",
+		printf("%-24s %5u %8.1f %12llu %8.3f %8.2f M %8.2f M %8.2f M %7ld",
 		       base, b.cpus, b.sim_ms, (unsigned long long)b.events,
 		       b.wall_s, rate / 1e6,
+		       b.cpu_s > 0 ? (double)b.events / b.cpu_s / 1e6 : 0,
 		       b.wall_s > 0 ? (double)b.ops / b.wall_s / 1e6 : 0,
 		       (b.maxrss_kb + 1023) / 1024);
 		if (history) {
