@@ -6,6 +6,14 @@
  * growing array: no allocation per event, and a shallower tree than a
  * binary heap, which matters because almost every pop is followed by a
  * push from the same handler.
+ *
+ * Replace-top: the run loop leaves the running event's slot at the root
+ * (top_taken) until its handler returns. The handler's first
+ * sim_schedule() - a process rescheduling itself, a line serving its
+ * next request - then fills the root and sifts down once, instead of a
+ * pop's sift-down followed by a push's sift-up; only a handler that
+ * schedules nothing pays the pop afterwards. Keys (time, seq) are
+ * unique, so the order events run in is the same either way.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +34,8 @@ struct sim_engine {
 	uint64_t seq; /* next sequence number */
 	uint64_t nr_events; /* events run */
 	struct sim_event *heap;
-	size_t nr, cap;
+	size_t nr, cap; /* nr counts the taken root, if any */
+	bool top_taken; /* heap[0] is the running event's free slot */
 	bool stop;
 	sim_time_t until; /* horizon of the current sim_engine_run() */
 	uint64_t progress_every;
@@ -73,9 +82,24 @@ sim_time_t sim_now(const struct sim_engine *e)
 	return e->now;
 }
 
+/* The earliest pending time: the root's, or its children's when taken. */
+static inline sim_time_t next_time(const struct sim_engine *e)
+{
+	sim_time_t t = SIM_TIME_MAX;
+	size_t c, last;
+
+	if (!e->top_taken)
+		return e->nr ? e->heap[0].time : SIM_TIME_MAX;
+	last = e->nr < 1 + HEAP_D ? e->nr : 1 + HEAP_D;
+	for (c = 1; c < last; c++)
+		if (e->heap[c].time < t)
+			t = e->heap[c].time;
+	return t;
+}
+
 sim_time_t sim_next_time(const struct sim_engine *e)
 {
-	return e->nr ? e->heap[0].time : SIM_TIME_MAX;
+	return next_time(e);
 }
 
 uint64_t sim_events(const struct sim_engine *e)
@@ -124,6 +148,19 @@ void sim_schedule(struct sim_engine *e, sim_time_t t, sim_event_fn fn,
 		  void *arg, uint64_t data)
 {
 	SIM_BUG_ON(t < e->now);
+	if (e->top_taken) {
+		/* replace-top: the running event's slot takes the new one */
+		e->top_taken = false;
+		e->heap[0] = (struct sim_event){
+			.time = t,
+			.seq = e->seq++,
+			.fn = fn,
+			.arg = arg,
+			.data = data,
+		};
+		heap_sift_down(e, 0);
+		return;
+	}
 	if (e->nr == e->cap) {
 		struct sim_event *heap;
 
@@ -165,13 +202,18 @@ void sim_engine_run(struct sim_engine *e, sim_time_t until)
 
 		if (ev.time > until)
 			break;
-		e->heap[0] = e->heap[--e->nr];
-		if (e->nr)
-			heap_sift_down(e, 0);
 		SIM_BUG_ON(ev.time < e->now);
 		e->now = ev.time;
 		e->nr_events++;
+		e->top_taken = true;
 		ev.fn(ev.arg, ev.data);
+		if (e->top_taken) {
+			/* the handler scheduled nothing: pop the slot */
+			e->top_taken = false;
+			e->heap[0] = e->heap[--e->nr];
+			if (e->nr)
+				heap_sift_down(e, 0);
+		}
 		if (e->progress_left && !--e->progress_left) {
 			e->progress_left = e->progress_every;
 			e->progress_fn(e->progress_arg, e->now);
@@ -290,7 +332,7 @@ bool sim_proc_sync(struct sim_proc *p)
 	 * Nothing else is due before p->now: moving the clock there is what
 	 * running a wake-up event would do, without the event.
 	 */
-	if ((!e->nr || p->now < e->heap[0].time) && p->now <= e->until) {
+	if (p->now < next_time(e) && p->now <= e->until) {
 		e->now = p->now;
 		return false;
 	}

@@ -6,8 +6,10 @@
  * answers count, mean and quantiles. The mean is always exact. Quantiles
  * are exact (selection, gsl_stats_select) while there are at most
  * SIM_STAT_EXACT samples; past that the samples are folded into a GSL
- * histogram with logarithmic bins SIM_STAT_BIN_REL wide, so memory stays
- * bounded however long the run, and a quantile is then within that
+ * histogram of HDR-style log-linear bins (each power of two split into
+ * 2^SIM_STAT_BIN_BITS equal bins, at most SIM_STAT_BIN_REL wide
+ * relative to their lower edge, found from the sample's bits), so memory
+ * stays bounded however long the run, and a quantile is then within that
  * relative error.
  *
  * sim_ci95() gives the mean and the half-width of the Student-t 95%
@@ -31,7 +33,8 @@
 #include <gsl/gsl_rng.h>
 
 #define SIM_STAT_EXACT (1u << 20) /* samples kept exactly: 8 MiB */
-#define SIM_STAT_BIN_REL 0.002 /* histogram bin width: 0.2% */
+#define SIM_STAT_BIN_BITS 9 /* bins per power of two: 2^9 */
+#define SIM_STAT_BIN_REL 0.002 /* histogram bin width: at most 0.2% */
 
 /*
  * struct sim_stat - samples: an array (in no particular order) while

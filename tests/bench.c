@@ -2,16 +2,19 @@
 /*
  * tests/bench.c - how fast the engine runs: `make bench`.
  *
- * For each scenario given on the command line (tests/data/bench-*.yaml:
- * atomic_counter on 8, 72 and 256 CPUs; the charge-batch-2022 validation
- * scenario, all six variants, and stat-read-1000, all four, whose
- * targets are under 30 s; stat-flush-contention), run it once
- * through
- * scenario_run(), the same entry point as `memcgsim run`, and report
- * (summed over the scenario's variants)
+ * For each scenario given on the command line (make bench gives
+ * tests/data/bench-*.yaml: atomic_counter on 8, 72 and 256 CPUs; the
+ * charge-batch-2022 validation scenario, all six variants; every shipped
+ * experiment), run it once through scenario_run(), the same entry point
+ * as `memcgsim run`, and report (summed over the scenario's variants)
  *
  *	events/s	engine events (sim_events()) per second of wall time
- *	ops/s		simulated operations (counter increments) per wall second
+ *	ops/s		simulated operations per wall second (atomic_counter:
+ *			one atomic each)
+ *	cpu_s		user + system CPU time of the process that ran it:
+ *			on a machine shared with other work, events per CPU
+ *			second (ev/cpu_s) moves less than events per wall
+ *			second
  *	peak RSS	getrusage() ru_maxrss of the process that ran it
  *
  * Each scenario runs in a child process of its own, so that the peak RSS
@@ -20,12 +23,25 @@
  * millisecond) and the run itself. The engine count is read in the
  * runner's inspect hook, while the engine still exists.
  *
+ * Options (before the scenarios):
+ *
+ *	--history FILE	append one line per scenario to FILE (tab-separated:
+ *			unix time, scenario, cpus, events, ops, wall_s,
+ *			events/s, ops/s, peak RSS in kB, cpu_s, events per
+ *			CPU second) and print each scenario's events per
+ *			CPU second as a ratio to its last line there
+ *			(vs_last): a change's effect, on a shared machine
+ *	--raw		print one tab-separated line per scenario (name,
+ *			cpus, events, ops, wall_s, peak RSS in kB, cpu_s) and
+ *			nothing else: for bench/peers.sh
+ *
  * Built only by `make bench` (EXTRA_PROGRAMS), never by `make check`.
  * This is test code: it may read the wall clock, which sim/ and models/
  * never do.
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +61,7 @@ struct bench_result {
 	uint64_t ops;
 	double sim_ms;
 	double wall_s;
+	double cpu_s;
 	long maxrss_kb;
 };
 
@@ -99,6 +116,8 @@ static int bench_one(const char *path, struct bench_result *b)
 	report_free(r);
 	getrusage(RUSAGE_SELF, &ru);
 	b->maxrss_kb = ru.ru_maxrss;
+	b->cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+		   (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	return 0;
 }
 
@@ -138,22 +157,81 @@ static int bench_child(const char *path, struct bench_result *b)
 	return 0;
 }
 
+/*
+ * history_last() - events per CPU second of the last line for @name in
+ * the history file @path, or 0 when there is none (or no file yet).
+ */
+static double history_last(const char *path, const char *name)
+{
+	char line[512], fname[256];
+	double rate, last = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line,
+			   "%*s %255s %*s %*s %*s %*s %*s %*s %*s %*s %lf",
+			   fname, &rate) == 2 &&
+		    !strcmp(fname, name))
+			last = rate;
+	fclose(f);
+	return last;
+}
+
+/* events per CPU second: what the history compares */
+static double cpu_rate(const struct bench_result *b)
+{
+	return b->cpu_s > 0 ? (double)b->events / b->cpu_s : 0;
+}
+
+static void history_add(const char *path, const char *name,
+			const struct bench_result *b, double rate)
+{
+	FILE *f = fopen(path, "a");
+
+	if (!f) {
+		perror(path);
+		return;
+	}
+	fprintf(f,
+		"%lld\t%s\t%u\t%llu\t%llu\t%.3f\t%.0f\t%.0f\t%ld\t%.3f\t%.0f\n",
+		(long long)time(NULL), name, b->cpus,
+		(unsigned long long)b->events, (unsigned long long)b->ops,
+		b->wall_s, rate, b->wall_s > 0 ? (double)b->ops / b->wall_s : 0,
+		b->maxrss_kb, b->cpu_s, cpu_rate(b));
+	fclose(f);
+}
+
 int main(int argc, char **argv)
 {
+	const char *history = NULL;
 	struct bench_result b;
-	double min_rate = 0;
-	int i, ret = EXIT_SUCCESS;
+	double min_rate = 0, min_cpu = 0;
+	bool raw = false;
+	int i = 1, ret = EXIT_SUCCESS;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: bench SCENARIO...\n");
+	for (; i < argc; i++) {
+		if (!strcmp(argv[i], "--raw"))
+			raw = true;
+		else if (!strcmp(argv[i], "--history") && i + 1 < argc)
+			history = argv[++i];
+		else
+			break;
+	}
+	if (i >= argc) {
+		fprintf(stderr,
+			"usage: bench [--raw] [--history FILE] SCENARIO...\n");
 		return 2;
 	}
-	printf("%-22s %5s %8s %12s %10s %12s %12s %9s\n", "scenario", "cpus",
-	       "sim_ms", "events", "wall_s", "events/s", "sim_ops/s",
-	       "peak_RSS");
-	for (i = 1; i < argc; i++) {
+	if (!raw)
+		printf("%-32s %5s %8s %12s %8s %10s %10s %10s %7s %9s\n",
+		       "scenario", "cpus", "sim_ms", "events", "wall_s",
+		       "events/s", "ev/cpu_s", "ops/s", "RSS_MB",
+		       history ? "vs_last" : "");
+	for (; i < argc; i++) {
 		const char *base = strrchr(argv[i], '/');
-		double rate;
+		double rate, last;
 
 		base = base ? base + 1 : argv[i];
 		if (bench_child(argv[i], &b)) {
@@ -161,18 +239,40 @@ int main(int argc, char **argv)
 			continue;
 		}
 		rate = b.wall_s > 0 ? (double)b.events / b.wall_s : 0;
+		if (raw) {
+			printf("%s\t%u\t%llu\t%llu\t%.6f\t%ld\t%.6f\n", base,
+			       b.cpus, (unsigned long long)b.events,
+			       (unsigned long long)b.ops, b.wall_s, b.maxrss_kb,
+			       b.cpu_s);
+			fflush(stdout);
+			continue;
+		}
 		/* the engine target is for the atomic_counter benches */
-		if (!strncmp(base, "bench-", 6) &&
-		    (min_rate == 0 || rate < min_rate))
-			min_rate = rate;
-		printf("%-22s %5u %8.1f %12llu %10.3f %10.2f M %10.2f M %6ld MB\n",
+		if (!strncmp(base, "bench-", 6)) {
+			if (min_rate == 0 || rate < min_rate)
+				min_rate = rate;
+			if (min_cpu == 0 || cpu_rate(&b) < min_cpu)
+				min_cpu = cpu_rate(&b);
+		}
+		printf("%-32s %5u %8.1f %12llu %8.3f %8.2f M %8.2f M %8.2f M %7ld",
 		       base, b.cpus, b.sim_ms, (unsigned long long)b.events,
-		       b.wall_s, rate / 1e6,
+		       b.wall_s, rate / 1e6, cpu_rate(&b) / 1e6,
 		       b.wall_s > 0 ? (double)b.ops / b.wall_s / 1e6 : 0,
 		       (b.maxrss_kb + 1023) / 1024);
+		if (history) {
+			last = history_last(history, base);
+			if (last > 0)
+				printf("  x%.2f", cpu_rate(&b) / last);
+			else
+				printf("  (first)");
+			history_add(history, base, &b, rate);
+		}
+		printf("\n");
 		fflush(stdout);
 	}
-	printf("engine, slowest bench-*: %.2f M events/s (target: at least 10 M events/s)\n",
-	       min_rate / 1e6);
+	if (raw)
+		return ret;
+	printf("engine, slowest bench-*: %.2f M events per wall second, %.2f M per CPU second (target: at least 30 M)\n",
+	       min_rate / 1e6, min_cpu / 1e6);
 	return ret;
 }

@@ -2,6 +2,7 @@
 /*
  * tests/check_engine.c - the event engine and the coroutine processes.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,52 @@ START_TEST(sim_engine_run_time_then_fifo)
 	/* The clock ends at the horizon when the events ran out. */
 	ck_assert_uint_eq(sim_now(log_engine), 100);
 	ck_assert_uint_eq(sim_events(log_engine), 5);
+}
+END_TEST
+
+/*
+ * A handler's first sim_schedule() takes the running event's slot in the
+ * heap (replace-top). What it sees and what runs next are as without:
+ * inside the handler sim_next_time() is the earliest *other* pending
+ * event, and a reschedule at the current time runs after the events
+ * already due then.
+ *
+ *	schedule: 10(r) 10(x) 40(y); r at 10 reads sim_next_time() = 10
+ *	(x), then schedules 10(s) and 20(t); s reads 20 (t).
+ *	Expect: 10 r, 10 x, 10 s, 20 t, 40 y
+ */
+static sim_time_t seen_next[2];
+
+static void resched_event(void *arg, uint64_t data)
+{
+	log_event(arg, data);
+	if (data == 'r') {
+		seen_next[0] = sim_next_time(log_engine);
+		sim_schedule(log_engine, 10, resched_event, NULL, 's');
+		sim_schedule(log_engine, 20, log_event, NULL, 't');
+	} else if (data == 's') {
+		seen_next[1] = sim_next_time(log_engine);
+	}
+}
+
+START_TEST(sim_engine_replace_top)
+{
+	static const uint64_t want[] = { 'r', 'x', 's', 't', 'y' };
+	static const sim_time_t when[] = { 10, 10, 10, 20, 40 };
+	unsigned int i;
+
+	sim_schedule(log_engine, 10, resched_event, NULL, 'r');
+	sim_schedule(log_engine, 10, log_event, NULL, 'x');
+	sim_schedule(log_engine, 40, log_event, NULL, 'y');
+	sim_engine_run(log_engine, 100);
+	ck_assert_uint_eq(seen_next[0], 10);
+	ck_assert_uint_eq(seen_next[1], 20);
+	ck_assert_uint_eq(event_log.n, 5);
+	for (i = 0; i < 5; i++) {
+		ck_assert_uint_eq(event_log.what[i], want[i]);
+		ck_assert_uint_eq(event_log.when[i], when[i]);
+	}
+	ck_assert_uint_eq(sim_next_time(log_engine), SIM_TIME_MAX);
 }
 END_TEST
 
@@ -279,6 +326,61 @@ START_TEST(sim_stat_quantiles)
 END_TEST
 
 /*
+ * Once folded, a sample goes to the bin whose [lower, upper) range holds
+ * it, as gsl_histogram_find() (a binary search over the edges) says; the
+ * statistic finds it from the sample's bits (sim/stats.c), so the
+ * hardest samples are those on an edge and just below one. Samples
+ * outside the histogram's span (1e-3 .. 1e12) clamp into its end bins.
+ * Every bin is at most SIM_STAT_BIN_REL wide relative to its lower edge.
+ */
+START_TEST(sim_stat_histogram_bins)
+{
+	struct sim_stat s;
+	gsl_histogram *h;
+	size_t i, j, k, total = 0;
+
+	sim_stat_init(&s);
+	for (i = 0; i <= SIM_STAT_EXACT; i++)
+		sim_stat_add(&s, 1.0);
+	h = s.hist;
+	ck_assert_ptr_nonnull(h);
+	for (i = 0; i < h->n; i += 7) {
+		double edge = h->range[i];
+		double x[3] = { edge, nextafter(edge, 0),
+				(edge + h->range[i + 1]) / 2 };
+
+		for (k = 0; k < 3; k++) {
+			double before;
+
+			if (x[k] < h->range[0])
+				x[k] = h->range[0];
+			ck_assert_int_eq(gsl_histogram_find(h, x[k], &j), 0);
+			before = h->bin[j];
+			sim_stat_add(&s, x[k]);
+			ck_assert_double_eq(h->bin[j], before + 1);
+		}
+	}
+	{
+		double lo = h->bin[0], hi = h->bin[h->n - 1];
+
+		sim_stat_add(&s, 1e-9);
+		sim_stat_add(&s, 1e15);
+		ck_assert_double_eq(h->bin[0], lo + 1);
+		ck_assert_double_eq(h->bin[h->n - 1], hi + 1);
+	}
+	for (i = 0; i < h->n; i++) {
+		total += (size_t)h->bin[i];
+		ck_assert(h->range[i + 1] > h->range[i]);
+		ck_assert(h->range[i + 1] - h->range[i] <=
+			  h->range[i] * SIM_STAT_BIN_REL);
+	}
+	ck_assert(h->range[0] <= 1e-3 && h->range[h->n] > 1e12);
+	ck_assert_uint_eq(total, s.n);
+	sim_stat_destroy(&s);
+}
+END_TEST
+
+/*
  * Past SIM_STAT_EXACT samples the statistic folds into a histogram of
  * 0.2%-wide bins: memory stays bounded, the mean stays exact, quantiles
  * are within one bin. Samples 1..2^21 (each once): mean (n + 1) / 2 =
@@ -371,6 +473,7 @@ static Suite *engine_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, sim_engine_run_time_then_fifo);
+	tcase_add_test(tc, sim_engine_replace_top);
 	tcase_add_test(tc, sim_engine_run_until_keeps_later);
 	tcase_add_test(tc, sim_engine_heap_many);
 	tcase_add_test(tc, co_call_return_and_waits);
@@ -378,6 +481,7 @@ static Suite *engine_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stats");
 	tcase_add_test(tc, sim_stat_quantiles);
+	tcase_add_test(tc, sim_stat_histogram_bins);
 	tcase_add_test(tc, sim_ci95_three);
 	tcase_add_test(tc, sim_stat_histogram_mode);
 	tcase_add_test(tc, sim_nearest_typos);

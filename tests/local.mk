@@ -179,26 +179,42 @@ update-golden: memcgsim$(EXEEXT)
 	top_srcdir='$(top_srcdir)' \
 	$(SHELL) $(srcdir)/%reldir%/run-golden.sh --update
 
-# make bench: engine events per second and peak memory of atomic_counter
-# on 8, 72 and 256 CPUs, of charge-batch-2022's six variants (target:
-# under 30 s of one core), of stat-read-1000 (memory.stat of 1000 memcgs
-# on 256 CPUs, v1 and v2, both local_stats modes, at least one whole pass
-# each; target: under 30 s) and of stat-flush-contention; then the wall time of a 64-point sweep of
+# make bench: engine events per second (per wall and per CPU second),
+# operations per second, wall time and peak memory of atomic_counter on
+# 8, 72 and 256 CPUs (target: 30 M events/s), of charge-batch-2022's six
+# variants (target: under 2 s) and of every shipped experiment, among
+# them stat-read-1000 (memory.stat of 1000 memcgs on 256 CPUs, v1 and v2,
+# both local_stats modes; target: under 10 s and 200 MB; its reads run
+# mostly without engine events, so its ops/s is the measure), about 30 s
+# in all; then the wall time of a 64-point sweep of
 # charge-batch-2022 with -j 1 and -j 2, and their ratio
-# (tests/bench-sweep.sh). Built only here, never by make all or make check.
+# (tests/bench-sweep.sh). Each scenario's events/s also shows as a ratio
+# to its last run, kept in bench-history.tsv in the build directory.
+# Built only here, never by make all or make check.
 EXTRA_PROGRAMS = %reldir%/bench
 %canon_reldir%_bench_SOURCES = %reldir%/bench.c
 CLEANFILES += %reldir%/bench$(EXEEXT)
 bench: %reldir%/bench$(EXEEXT) memcgsim$(EXEEXT)
-	%reldir%/bench$(EXEEXT) \
+	%reldir%/bench$(EXEEXT) --history bench-history.tsv \
 		$(srcdir)/%reldir%/data/bench-8.yaml \
 		$(srcdir)/%reldir%/data/bench-72.yaml \
 		$(srcdir)/%reldir%/data/bench-256.yaml \
 		$(top_srcdir)/scenarios/validation/charge-batch-2022.yaml \
-		$(top_srcdir)/scenarios/experiments/stat-read-1000.yaml \
-		$(top_srcdir)/scenarios/experiments/stat-flush-contention.yaml
+		$(top_srcdir)/scenarios/experiments/*.yaml
 	$(SHELL) $(srcdir)/%reldir%/bench-sweep.sh ./memcgsim$(EXEEXT) \
 		$(top_srcdir)/scenarios/validation/charge-batch-2022.yaml
+
+# make bench-peers: the contended-counter benchmark (N CPUs, K shared
+# counters, exponential think time, a serialised locked RMW per operation)
+# in memcgsim, SimGrid and SimPy, interleaved, for N in {8, 72, 256} x K in
+# {1, 16}, and the ratios of atomics (and events) per wall second
+# (bench/peers.sh; about a minute). The peers are not build or check
+# dependencies: a missing one is skipped with the package that provides it
+# (Debian: libsimgrid-dev, python3-simpy3).
+EXTRA_DIST += bench/peers.sh bench/simgrid_counter.cpp bench/simpy_counter.py
+bench-peers: %reldir%/bench$(EXEEXT)
+	$(SHELL) $(top_srcdir)/bench/peers.sh %reldir%/bench$(EXEEXT) \
+		$(top_srcdir)
 
 # make validate: rerun the validation scenarios and rewrite the table of
 # predicted against published results in README.md (misses included).
@@ -213,7 +229,7 @@ update-keys: memcgsim$(EXEEXT)
 		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir)
 EXTRA_DIST += tools/update-keys.sh
 
-.PHONY: update-golden bench validate update-keys
+.PHONY: update-golden bench bench-peers validate update-keys
 
 TESTS += $(check_PROGRAMS)
 AM_TESTS_ENVIRONMENT = top_srcdir='$(top_srcdir)'; export top_srcdir; \

@@ -494,6 +494,13 @@ static void trace_wait(struct coh *c, const struct coh_req *r,
 
 static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now);
 
+/* A hint to the CPU running the simulation; no effect on results. */
+#if defined(__GNUC__) || defined(__clang__)
+#define COH_PREFETCH_W(p) __builtin_prefetch((p), 1)
+#else
+#define COH_PREFETCH_W(p) ((void)(p))
+#endif
+
 static void line_serve_event(void *arg, uint64_t data)
 {
 	struct coh *c = arg;
@@ -543,13 +550,14 @@ static void line_enqueue(struct coh *c, struct coh_line *l,
 
 		SIM_BUG_ON(!q);
 		for (i = 0; i < l->q_len; i++)
-			q[i] = l->q[(l->q_head + i) % l->q_cap];
+			q[i] = l->q[(l->q_head + i) & (l->q_cap - 1)];
 		free(l->q);
 		l->q = q;
 		l->q_cap = cap;
 		l->q_head = 0;
 	}
-	l->q[(l->q_head + l->q_len++) % l->q_cap] = *r;
+	/* q_cap is a power of two (8, doubled): a mask, not a division */
+	l->q[(l->q_head + l->q_len++) & (l->q_cap - 1)] = *r;
 	/* First touch: the line's memory is on the first requester's node. */
 	if (l->home < 0)
 		l->home = (int)c->m->cpus[r->cpu].socket;
@@ -565,7 +573,7 @@ static struct coh_req line_dequeue(struct coh *c, struct coh_line *l)
 {
 	struct coh_req r = l->q[l->q_head];
 
-	l->q_head = (l->q_head + 1) % l->q_cap;
+	l->q_head = (l->q_head + 1) & (l->q_cap - 1);
 	l->q_len--;
 	if (!r.prefetch) {
 		queued_adjust(&c->cpus[r.cpu], l, -1);
@@ -815,11 +823,14 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 			 * Legacy linear law: latency grows with the other CPUs
 			 * queued on the line (0 in the shipped profiles).
 			 */
-			waiters = l->q_cpus;
-			if (!r.prefetch && waiters &&
-			    queued_on(&c->cpus[r.cpu], l))
-				waiters--;
-			lat += (sim_time_t)waiters * m->xfer_per_waiter_ps;
+			if (m->xfer_per_waiter_ps) {
+				waiters = l->q_cpus;
+				if (!r.prefetch && waiters &&
+				    queued_on(&c->cpus[r.cpu], l))
+					waiters--;
+				lat += (sim_time_t)waiters *
+				       m->xfer_per_waiter_ps;
+			}
 			if (m->service_cv_1024)
 				lat = (sim_time_t)(lat * service_draw(m, l) +
 						   0.5);
@@ -987,7 +998,7 @@ static void adjacent_prefetch(struct coh *c, struct coh_line *l,
 		return;
 	for (i = 0; i < buddy->q_len; i++) {
 		const struct coh_req *q =
-			&buddy->q[(buddy->q_head + i) % buddy->q_cap];
+			&buddy->q[(buddy->q_head + i) & (buddy->q_cap - 1)];
 
 		if (q->prefetch && q->cpu == cpu)
 			return; /* already on its way */
@@ -1018,6 +1029,13 @@ static bool access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
 		cc->access_done = false;
 		return false;
 	}
+	/*
+	 * A miss will count a transfer to this CPU in l->xfer_to: lines x
+	 * CPUs counters (4 MB at 1024 x 1024), a likely cache miss of the
+	 * host; start it before the sync, which often yields first.
+	 */
+	if (l->xfer_to)
+		COH_PREFETCH_W(&l->xfer_to[cc->cpu]);
 	if (sim_proc_sync(p))
 		return true;
 	now = sim_now(c->e);

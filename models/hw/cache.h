@@ -177,17 +177,17 @@ struct coh_req {
  * Invariant: @owner >= 0 implies @nr_sharers == 0.
  */
 struct coh_line {
+	/* hot: what every access and hand-off reads, first */
 	uint64_t addr; /* line address: a multiple of 64 */
 	unsigned int index; /* creation order */
-	char name[64]; /* "<first object>+0x40" */
 	int owner; /* CPU holding it M/E, or -1 */
 	int home; /* home socket: the first requester's; -1 */
 	int last_to; /* CPU the latest hand-off went to, or -1 */
 	unsigned int nr_sharers;
-	sim_time_t free_at; /* the hand-off being served ends */
-	sim_time_t owner_since; /* the owner received the line */
 	bool serving; /* a service event is scheduled */
 	bool read_batch; /* Shared by a load: queued loads join at once */
+	sim_time_t free_at; /* the hand-off being served ends */
+	sim_time_t owner_since; /* the owner received the line */
 	sim_time_t last_done; /* completion of the latest hand-off */
 	struct coh_req *q; /* FIFO ring of waiting requests */
 	unsigned int q_head, q_len, q_cap;
@@ -205,6 +205,7 @@ struct coh_line {
 	unsigned int nr_fields, cap_fields;
 	struct coh_field_stat *fields; /* [nr_fields], grown as placed */
 
+	char name[64]; /* "<first object>+0x40": cold, after the rest */
 	uint64_t sharers[]; /* bitmap of nr_cpus bits */
 };
 
@@ -233,17 +234,17 @@ struct coh_cpu {
 	struct coh_line *dep_line; /* a dependent load waits for this line */
 	unsigned int nr_pending;
 	unsigned int nr_posted; /* posted accesses in pending[], merged too */
+	unsigned int nr_queued; /* lines this CPU has requests queued on */
+	struct {
+		struct coh_line *line;
+		unsigned int n;
+	} queued[COH_MAX_QUEUED];
 	struct {
 		struct coh_line *line;
 		uint8_t op;
 		unsigned int count; /* accesses merged into this one */
 		sim_time_t done; /* SIM_TIME_MAX until served */
 	} pending[COH_MAX_PENDING];
-	unsigned int nr_queued; /* lines this CPU has requests queued on */
-	struct {
-		struct coh_line *line;
-		unsigned int n;
-	} queued[COH_MAX_QUEUED];
 	struct kprof *prof; /* time by kernel function, or NULL */
 	/* statistics */
 	sim_time_t wait_ps; /* waiting for lines and fences */

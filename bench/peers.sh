@@ -1,0 +1,150 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# bench/peers.sh BENCH SRCDIR - `make bench-peers`: the contended-counter
+# benchmark in memcgsim, SimGrid and SimPy with the same parameters, run
+# interleaved in one session, and the ratios of their speeds.
+#
+# The benchmark: N CPUs, K shared counters; every CPU loops { think for an
+# exponential time of mean 500 ns; pick a counter uniformly; a serialised
+# locked RMW on it }. In memcgsim that is the atomic_counter workload
+# (think: exponential) on skx-2s-72 (N <= 72) or epyc-2s-256, whose
+# coherence model prices each RMW; in the peers
+# (bench/simgrid_counter.cpp, bench/simpy_counter.py) the RMW is a
+# mutex / capacity-1 resource held for 100 ns. A peer's cost per atomic
+# does not depend on that hold time (the same events happen per atomic
+# whether the lock is free or queued), so the ratio of atomics per wall
+# second compares the tools, not the models. SimPy's events are the ones
+# it scheduled; SimGrid does not count its own.
+#
+# Every configuration N in {8, 72, 256} x K in {1, 16} runs memcgsim, then
+# SimGrid, then SimPy, PEERS_ROUNDS times (default 2); each tool's best
+# round counts. The simulated time of each run is sized for a fixed
+# number of atomics (about 4 M for memcgsim, 400 k for SimGrid, 100 k for
+# SimPy, scaled by PEERS_SCALE), so the whole run takes a minute or so on
+# a 2-core machine. A missing peer is skipped with the command that
+# installs it. This is test code: it reads the wall clock.
+set -eu
+
+if test $# -ne 2; then
+	echo "usage: peers.sh BENCH SRCDIR" >&2
+	exit 2
+fi
+bench=$1
+srcdir=$2
+rounds=${PEERS_ROUNDS:-2}
+scale=${PEERS_SCALE:-1}
+think_ns=500
+hold_ns=100
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgsim-bench-peers.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+# ---- the peers: build or find them, or say how to get them ----
+simgrid=
+if ${CXX:-c++} -O2 -o "$tmp/simgrid_counter" \
+	"$srcdir/bench/simgrid_counter.cpp" -lsimgrid >"$tmp/cxx.log" 2>&1; then
+	simgrid=$tmp/simgrid_counter
+else
+	echo "SimGrid: skipped (no libsimgrid-dev or no C++ compiler;" \
+		"on Debian: apt-get install libsimgrid-dev g++)"
+fi
+simpy=
+for py in ${PYTHON:-} /usr/bin/python3 python3; do
+	if "$py" -c 'import simpy' >/dev/null 2>&1; then
+		simpy=$py
+		break
+	fi
+done
+test -n "$simpy" ||
+	echo "SimPy: skipped (not found; on Debian: apt-get install python3-simpy3)"
+
+# sim_ms N K ATOMICS: simulated ms for about ATOMICS atomics
+sim_ms()
+{
+	awk -v n="$1" -v k="$2" -v a="$3" -v s="$scale" -v t=$think_ns \
+		-v h=$hold_ns 'BEGIN {
+		r = n / (t + h); if (k / h < r) r = k / h
+		printf "%.3f", a * s / r / 1e6
+	}'
+}
+
+# ---- one line per run in $tmp/runs: tool N K atomics events wall_s ----
+: >"$tmp/runs"
+round=1
+while test $round -le "$rounds"; do
+	for n in 8 72 256; do
+		for k in 1 16; do
+			machine=skx-2s-72
+			test $n -le 72 || machine=epyc-2s-256
+			y=$tmp/counter-$n-$k.yaml
+			cat >"$y" <<-EOT
+			scenario: peers-$n-$k
+			seed: $round
+			machine: $machine
+			duration_ms: $(sim_ms $n $k 4000000)
+			warmup_ms: 0
+			workloads:
+			  - {type: atomic_counter, cpus: 0-$((n - 1)), counters: $k, think_ns: $think_ns, think: exponential}
+			EOT
+			"$bench" --raw "$y" | awk -v n=$n -v k=$k \
+				'{ print "memcgsim", n, k, $4, $3, $5 }' \
+				>>"$tmp/runs"
+			test -z "$simgrid" ||
+				"$simgrid" $n $k $think_ns $hold_ns \
+					"$(sim_ms $n $k 400000)" $round \
+					--log=root.thres:critical >>"$tmp/runs"
+			test -z "$simpy" ||
+				"$simpy" "$srcdir/bench/simpy_counter.py" $n $k \
+					$think_ns $hold_ns \
+					"$(sim_ms $n $k 100000)" $round \
+					>>"$tmp/runs"
+		done
+	done
+	round=$((round + 1))
+done
+
+# ---- the table: best round per tool and configuration ----
+awk '
+{
+	key = $1 " " $2 " " $3
+	a = $6 > 0 ? $4 / $6 : 0
+	e = $6 > 0 ? $5 / $6 : 0
+	if (a > best_a[key]) { best_a[key] = a; best_e[key] = e }
+	seen[$1] = 1
+}
+function m(x) { return sprintf("%.3f", x / 1e6) }
+function ratio(x, y) { return y > 0 ? sprintf("%.1fx", x / y) : "-" }
+END {
+	printf "%4s %3s | %9s %9s | %9s | %9s %9s | %9s %9s %9s\n", \
+		"N", "K", "memcgsim", "", "SimGrid", "SimPy", "", \
+		"/SimGrid", "/SimPy", "/SimPy"
+	printf "%4s %3s | %9s %9s | %9s | %9s %9s | %9s %9s %9s\n", \
+		"", "", "Matom/s", "Mev/s", "Matom/s", "Matom/s", "Mev/s", \
+		"atomics", "atomics", "events"
+	worst_g = worst_p = 0
+	for (ni = 1; ni <= 3; ni++) {
+		n = ni == 1 ? 8 : ni == 2 ? 72 : 256
+		for (ki = 1; ki <= 2; ki++) {
+			k = ki == 1 ? 1 : 16
+			mc = best_a["memcgsim " n " " k]
+			g = best_a["simgrid " n " " k]
+			p = best_a["simpy " n " " k]
+			printf "%4d %3d | %9s %9s | %9s | %9s %9s | %9s %9s %9s\n", \
+				n, k, m(mc), m(best_e["memcgsim " n " " k]), \
+				g ? m(g) : "-", p ? m(p) : "-", \
+				p ? m(best_e["simpy " n " " k]) : "-", \
+				ratio(mc, g), ratio(mc, p), \
+				ratio(best_e["memcgsim " n " " k], \
+				      best_e["simpy " n " " k])
+			if (g && (!worst_g || mc / g < worst_g)) worst_g = mc / g
+			if (p && (!worst_p || mc / p < worst_p)) worst_p = mc / p
+		}
+	}
+	if (seen["simgrid"])
+		printf "memcgsim / SimGrid: at least %.1fx (goal: 30x) %s\n", \
+			worst_g, (worst_g >= 30 ? "met" : "NOT met")
+	if (seen["simpy"])
+		printf "memcgsim / SimPy:   at least %.1fx (goal: 100x) %s\n", \
+			worst_p, (worst_p >= 100 ? "met" : "NOT met")
+}' "$tmp/runs"
