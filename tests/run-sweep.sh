@@ -41,6 +41,7 @@ case $MEMCGSIM in
 /*) ;;
 *) MEMCGSIM=$(pwd)/$MEMCGSIM ;;
 esac
+top=$(cd "$top_srcdir" && pwd)
 data=$(cd "$top_srcdir/tests/data" && pwd)
 contrib=$(cd "$top_srcdir/contrib" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgsim-sweep.XXXXXX")
@@ -416,7 +417,7 @@ corrupt "a YAML that is not the CSV's" "YAML report has changed" 0005
 #    runs. The scenario is a copy of small.yaml naming a copy of its
 #    profile by path; each edit is one appended comment line.
 mkdir edit
-cp "$top_srcdir/scenarios/machines/skx-2s-72.yaml" edit/m.yaml
+cp "$top/scenarios/machines/skx-2s-72.yaml" edit/m.yaml
 sed 's|^machine: skx-2s-72$|machine: m.yaml|' "$s" >edit/sc.yaml
 grep -q '^machine: m.yaml$' edit/sc.yaml || fail "edit/sc.yaml names no m.yaml"
 # shellcheck disable=SC2086
