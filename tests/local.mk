@@ -146,6 +146,13 @@ EXTRA_DIST += %reldir%/run-plots.sh
 TESTS += %reldir%/run-keys.sh
 EXTRA_DIST += %reldir%/run-keys.sh
 
+# tests/run-set-path.sh     a cgroup control set by a quoted path segment
+#                           (cgroups./a/b."memory.max") through run --set,
+#                           a variant's set: and sweep --vary reaches the
+#                           cgroup: the same results as the file with it
+TESTS += %reldir%/run-set-path.sh
+EXTRA_DIST += %reldir%/run-set-path.sh
+
 # tests/run-calibrate.sh    memcgsim calibrate --check on this build VM's
 #                           recorded measurements (tests/data/calibrate)
 #                           within the stated 25%, deterministic; bad
