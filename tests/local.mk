@@ -69,6 +69,11 @@ tests_check_compare_SOURCES = tests/check_compare.c
 tests_check_compare_CFLAGS = $(TEST_CFLAGS)
 tests_check_compare_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_explain
+tests_check_explain_SOURCES = tests/check_explain.c
+tests_check_explain_CFLAGS = $(TEST_CFLAGS)
+tests_check_explain_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/check_workload
 tests_check_workload_SOURCES = tests/check_workload.c
 tests_check_workload_CFLAGS = $(TEST_CFLAGS)
@@ -152,6 +157,13 @@ EXTRA_DIST += %reldir%/run-keys.sh
 #                           cgroup: the same results as the file with it
 TESTS += %reldir%/run-set-path.sh
 EXTRA_DIST += %reldir%/run-set-path.sh
+
+# tests/run-explain.sh      explain's verdict per hot line follows its
+#                           fields' access kinds (false sharing of
+#                           read-mostly fields next to an RMW one, true
+#                           sharing), with the functions that made them
+TESTS += %reldir%/run-explain.sh
+EXTRA_DIST += %reldir%/run-explain.sh
 
 # tests/run-calibrate.sh    memcgsim calibrate --check on this build VM's
 #                           recorded measurements (tests/data/calibrate)

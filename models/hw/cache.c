@@ -988,6 +988,8 @@ void coh_stats_reset(struct coh *c)
 			l->fields[j].wait_ps = 0;
 			l->fields[j].nr_cpus = 0;
 			memset(l->fields[j].cpus, 0, sizeof(l->fields[j].cpus));
+			memset(l->fields[j].callers, 0,
+			       sizeof(l->fields[j].callers));
 		}
 	}
 	for (i = 0; i < c->nr_cpus; i++)

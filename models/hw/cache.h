@@ -154,6 +154,22 @@ struct coh_layout {
 	const struct coh_layout_field *fields;
 };
 
+#define COH_FIELD_CALLERS 6 /* callers counted apart per field */
+#define COH_CALLER_MIXED (~0u) /* the last slot, once callers share it */
+
+/*
+ * struct coh_caller_stat - the accesses to a field made by one caller, a
+ * code location that the layer above names (models/kernel: the kernel
+ * function making the access, kprof.h), as perf c2c lists the code that
+ * touched each offset of a line. The layer above counts them with
+ * coh_caller_count(); coh_stats_reset() zeroes them.
+ */
+struct coh_caller_stat {
+	uint64_t ops[NR_COH_OPS];
+	uint64_t misses;
+	unsigned int id; /* the caller + 1; 0: free; COH_CALLER_MIXED */
+};
+
 struct coh_field_stat {
 	char name[48]; /* "counter[3].value" */
 	uint64_t ops[NR_COH_OPS];
@@ -161,7 +177,32 @@ struct coh_field_stat {
 	sim_time_t wait_ps; /* time accesses to it queued */
 	unsigned int nr_cpus; /* distinct CPUs that accessed it */
 	uint64_t cpus[MACHINE_MAX_CPUS / 64];
+	/* by caller, in order of first access; the last one may be mixed */
+	struct coh_caller_stat callers[COH_FIELD_CALLERS];
 };
+
+/*
+ * coh_caller_count() - count an access of kind @op (a miss if @miss) to
+ * @fs by @caller. Callers past the first COH_FIELD_CALLERS - 1 share the
+ * last slot, which then says COH_CALLER_MIXED.
+ */
+static inline void coh_caller_count(struct coh_field_stat *fs,
+				    unsigned int caller, enum coh_op op,
+				    bool miss)
+{
+	struct coh_caller_stat *cs = fs->callers;
+	unsigned int i;
+
+	for (i = 0; i < COH_FIELD_CALLERS - 1; i++, cs++)
+		if (cs->id == caller + 1 || !cs->id)
+			break;
+	if (!cs->id)
+		cs->id = caller + 1;
+	else if (cs->id != caller + 1)
+		cs->id = COH_CALLER_MIXED;
+	cs->ops[op]++;
+	cs->misses += miss;
+}
 
 struct coh_req {
 	uint16_t cpu;

@@ -90,6 +90,12 @@ struct kprof {
 	struct kprof_fn_stat fn[NR_KPROF_FNS];
 };
 
+/* The function on top of @k's stack: the one running (KF_OTHER if none). */
+static inline enum kprof_fn kprof_current(const struct kprof *k)
+{
+	return k->depth ? (enum kprof_fn)k->stack[k->depth - 1].fn : KF_OTHER;
+}
+
 void kprof_enter(struct kprof *k, enum kprof_fn fn, sim_time_t now);
 void kprof_exit(struct kprof *k, sim_time_t now);
 /* Charge everything up to @now and zero the totals (end of warm-up). */
