@@ -92,6 +92,20 @@ static const char *caller_name(unsigned int id)
 					kprof_name((enum kprof_fn)(id - 1));
 }
 
+/*
+ * Whether @fs's accesses came from modelled kernel functions: any caller
+ * but [other] (the teaching workloads touch memory outside them).
+ */
+static bool field_has_callers(const struct coh_field_stat *fs)
+{
+	unsigned int i;
+
+	for (i = 0; fs->callers && i < COH_FIELD_CALLERS; i++)
+		if (fs->callers[i].id && fs->callers[i].id != KF_OTHER + 1)
+			return true;
+	return false;
+}
+
 static uint64_t caller_accesses(const struct coh_caller_stat *cs)
 {
 	return cs->ops[COH_READ] + cs->ops[COH_WRITE] + cs->ops[COH_RMW];
@@ -107,6 +121,8 @@ static void explain_callers(FILE *out, const struct coh_field_stat *fs)
 	const struct coh_caller_stat *order[COH_FIELD_CALLERS], *x;
 	unsigned int i, j, n = 0;
 
+	if (!field_has_callers(fs))
+		return;
 	for (i = 0; i < COH_FIELD_CALLERS; i++)
 		if (fs->callers[i].id)
 			order[n++] = &fs->callers[i];
@@ -143,7 +159,7 @@ static void explain_fields(FILE *out, const struct coh_line *l)
 
 	for (j = 0; j < l->nr_fields; j++)
 		callers |= field_accesses(&l->fields[j]) &&
-			   l->fields[j].callers[0].id;
+			   field_has_callers(&l->fields[j]);
 	fprintf(out, "    %-30s %7s %7s %7s %7s %5s %7s\n",
 		callers ? "field, by function" : "field", "reads", "writes",
 		"rmws", "misses", "cpus", "wait%");

@@ -275,6 +275,7 @@ static int run_scenario(struct cli *c)
 		c->o.trace = x.trace;
 	}
 	if (c->explain) {
+		c->o.callers = true;
 		x.mem = open_memstream(&x.buf, &x.len);
 		if (!x.mem) {
 			perror("memcgsim");

@@ -41,6 +41,7 @@ struct run_opts {
 	unsigned int hot_lines; /* lines reported per variant */
 	struct sim_trace *trace; /* trace the first run, or NULL */
 	bool check_only; /* check everything, run nothing */
+	bool callers; /* count each field's accesses by function (explain) */
 	/* Called now and then with the fraction of the whole job done. */
 	void (*progress)(void *arg, double done);
 	void *progress_arg;

@@ -2,7 +2,7 @@
 /*
  * tests/check_explain.c - explain's verdict on a line (cli/explain.h,
  * explain_diagnose()) from its fields' access kinds, and the per-caller
- * counts behind its function rows (coh_caller_count(), models/hw/cache.h).
+ * counts behind its function rows (coh_caller_slot(), models/hw/cache.h).
  *
  * Each line is made by hand: its fields' reads, writes, RMWs, CPUs and
  * queueing time (in units: only the shares matter). A field is read-mostly
@@ -197,7 +197,7 @@ END_TEST
 /*
  * Callers 0-4 take slots 0-4 in order of first access and caller 5 the
  * last slot; caller 6 then shares it, which says COH_CALLER_MIXED from
- * then on, its counts added. A caller seen before counts in its slot.
+ * then on. A caller seen before finds its slot again.
  */
 START_TEST(explain_caller_slots)
 {
@@ -207,21 +207,16 @@ START_TEST(explain_caller_slots)
 	memset(&fs, 0, sizeof(fs));
 	ck_assert_uint_eq(COH_FIELD_CALLERS, 6);
 	for (i = 0; i < 6; i++)
-		coh_caller_count(&fs, i, COH_READ, i == 2);
-	coh_caller_count(&fs, 2, COH_RMW, true);
+		ck_assert_ptr_eq(coh_caller_slot(&fs, i), &fs.callers[i]);
 	for (i = 0; i < 6; i++)
 		ck_assert_uint_eq(fs.callers[i].id, i + 1);
-	ck_assert_uint_eq(fs.callers[2].ops[COH_READ], 1);
-	ck_assert_uint_eq(fs.callers[2].ops[COH_RMW], 1);
-	ck_assert_uint_eq(fs.callers[2].misses, 2);
-	ck_assert_uint_eq(fs.callers[1].misses, 0);
-	coh_caller_count(&fs, 6, COH_WRITE, false);
+	ck_assert_ptr_eq(coh_caller_slot(&fs, 2), &fs.callers[2]);
+	ck_assert_ptr_eq(coh_caller_slot(&fs, 6), &fs.callers[5]);
 	ck_assert_uint_eq(fs.callers[5].id, COH_CALLER_MIXED);
-	ck_assert_uint_eq(fs.callers[5].ops[COH_READ], 1);
-	ck_assert_uint_eq(fs.callers[5].ops[COH_WRITE], 1);
-	coh_caller_count(&fs, 5, COH_READ, false);
+	ck_assert_ptr_eq(coh_caller_slot(&fs, 5), &fs.callers[5]);
 	ck_assert_uint_eq(fs.callers[5].id, COH_CALLER_MIXED);
-	ck_assert_uint_eq(fs.callers[5].ops[COH_READ], 2);
+	ck_assert_uint_eq(fs.callers[2].id, 3);
+	free(fs.callers);
 }
 END_TEST
 

@@ -161,8 +161,8 @@ struct coh_layout {
  * struct coh_caller_stat - the accesses to a field made by one caller, a
  * code location that the layer above names (models/kernel: the kernel
  * function making the access, kprof.h), as perf c2c lists the code that
- * touched each offset of a line. The layer above counts them with
- * coh_caller_count(); coh_stats_reset() zeroes them.
+ * touched each offset of a line. Counted for the CPUs with a @caller
+ * (explain's runs, struct coh_cpu); zeroed by coh_stats_reset().
  */
 struct coh_caller_stat {
 	uint64_t ops[NR_COH_OPS];
@@ -177,32 +177,20 @@ struct coh_field_stat {
 	sim_time_t wait_ps; /* time accesses to it queued */
 	unsigned int nr_cpus; /* distinct CPUs that accessed it */
 	uint64_t cpus[MACHINE_MAX_CPUS / 64];
-	/* by caller, in order of first access; the last one may be mixed */
-	struct coh_caller_stat callers[COH_FIELD_CALLERS];
+	/*
+	 * [COH_FIELD_CALLERS] by caller, in order of first access (the last
+	 * may be mixed), or NULL: none counted; made by coh_caller_slot()
+	 */
+	struct coh_caller_stat *callers;
 };
 
 /*
- * coh_caller_count() - count an access of kind @op (a miss if @miss) to
- * @fs by @caller. Callers past the first COH_FIELD_CALLERS - 1 share the
- * last slot, which then says COH_CALLER_MIXED.
+ * coh_caller_slot() - the counts of @fs's accesses by @caller. Callers past
+ * the first COH_FIELD_CALLERS - 1 share the last slot, which then says
+ * COH_CALLER_MIXED.
  */
-static inline void coh_caller_count(struct coh_field_stat *fs,
-				    unsigned int caller, enum coh_op op,
-				    bool miss)
-{
-	struct coh_caller_stat *cs = fs->callers;
-	unsigned int i;
-
-	for (i = 0; i < COH_FIELD_CALLERS - 1; i++, cs++)
-		if (cs->id == caller + 1 || !cs->id)
-			break;
-	if (!cs->id)
-		cs->id = caller + 1;
-	else if (cs->id != caller + 1)
-		cs->id = COH_CALLER_MIXED;
-	cs->ops[op]++;
-	cs->misses += miss;
-}
+struct coh_caller_stat *coh_caller_slot(struct coh_field_stat *fs,
+					unsigned int caller);
 
 struct coh_req {
 	uint16_t cpu;
@@ -286,6 +274,9 @@ struct coh_cpu {
 		unsigned int n;
 	} queued[COH_MAX_QUEUED];
 	struct kprof *prof; /* time by kernel function, or NULL */
+	/* names the caller of each access (from @prof), or NULL: not counted */
+	unsigned int (*caller)(const struct kprof *prof);
+	struct coh_caller_stat *caller_stat; /* the latest access's */
 	/* statistics */
 	sim_time_t wait_ps; /* waiting for lines and fences */
 	sim_time_t wait_start;

@@ -97,6 +97,12 @@ static inline enum kprof_fn kprof_current(const struct kprof *k)
 }
 
 void kprof_enter(struct kprof *k, enum kprof_fn fn, sim_time_t now);
+/*
+ * kprof_caller() - the function on top of @k's stack, as the caller of a
+ * coherence access (struct coh_cpu's @caller, for explain's per-field
+ * function rows).
+ */
+unsigned int kprof_caller(const struct kprof *k);
 void kprof_exit(struct kprof *k, sim_time_t now);
 /* Charge everything up to @now and zero the totals (end of warm-up). */
 void kprof_reset(struct kprof *k, sim_time_t now);

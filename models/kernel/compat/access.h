@@ -69,8 +69,7 @@
  * READ_ONCE() and a plain load are the same load; so are WRITE_ONCE() and
  * a plain store.
  *
- * Layering: models/kernel/ primitive; uses models/hw/cache.h,
- * models/kernel/kprof.h, sim/co.h.
+ * Layering: models/kernel/ primitive; uses models/hw/cache.h, sim/co.h.
  */
 #ifndef MODELS_KERNEL_COMPAT_ACCESS_H
 #define MODELS_KERNEL_COMPAT_ACCESS_H
@@ -78,71 +77,29 @@
 #include <stdbool.h>
 
 #include "models/hw/cache.h"
-#include "models/kernel/kprof.h"
 #include "sim/co.h"
 
 /*
- * co_count_caller() - after an access of @fld that counted @ops_before
- * accesses of kind @op and @misses_before misses before it, count it for
- * the kernel function making it (perf c2c's per-offset symbol). The cache
- * counts an access once, when it is issued, though CO_AWAIT() evaluates
- * the access again on resumption: so do the callers, by the difference.
- */
-static inline void co_count_caller(struct coh_cpu *cc, struct coh_field *fld,
-				   enum coh_op op, uint64_t ops_before,
-				   uint64_t misses_before)
-{
-	struct coh_field_stat *fs = &fld->line->fields[fld->slot];
-
-	if (fs->ops[op] != ops_before)
-		coh_caller_count(fs, kprof_current(cc->prof), op,
-				 fs->misses != misses_before);
-}
-
-/*
  * co_access() - coh_access() for CO_AWAIT(), free without a CPU or a
- * field. Returns true when the process must wait. With a profile, the
- * access is also counted for the function making it.
+ * field. Returns true when the process must wait.
  */
 static inline bool co_access(struct coh_cpu *cc, struct coh_field *fld,
 			     enum coh_op op)
 {
-	const struct coh_field_stat *fs;
-	uint64_t ops, misses;
-	bool wait;
-
 	if (!cc || !fld)
 		return false;
-	if (!cc->prof)
-		return coh_access(cc, fld, op);
-	fs = &fld->line->fields[fld->slot];
-	ops = fs->ops[op];
-	misses = fs->misses;
-	wait = coh_access(cc, fld, op);
-	co_count_caller(cc, fld, op, ops, misses);
-	return wait;
+	return coh_access(cc, fld, op);
 }
 
 /*
  * co_access_dep() - coh_read_dep() for CO_AWAIT(): a load the CPU waits
- * for; free without a CPU or a field. Counted as co_access() counts.
+ * for; free without a CPU or a field.
  */
 static inline bool co_access_dep(struct coh_cpu *cc, struct coh_field *fld)
 {
-	const struct coh_field_stat *fs;
-	uint64_t ops, misses;
-	bool wait;
-
 	if (!cc || !fld)
 		return false;
-	if (!cc->prof)
-		return coh_read_dep(cc, fld);
-	fs = &fld->line->fields[fld->slot];
-	ops = fs->ops[COH_READ];
-	misses = fs->misses;
-	wait = coh_read_dep(cc, fld);
-	co_count_caller(cc, fld, COH_READ, ops, misses);
-	return wait;
+	return coh_read_dep(cc, fld);
 }
 
 /* co_fence() - coh_fence() for CO_AWAIT(), free without a CPU. */
