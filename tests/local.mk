@@ -165,6 +165,12 @@ EXTRA_DIST += %reldir%/run-set-path.sh
 TESTS += %reldir%/run-explain.sh
 EXTRA_DIST += %reldir%/run-explain.sh
 
+# tests/run-list.sh         memcgsim list: every shipped profile and
+#                           scenario with its description and size (CPUs,
+#                           variants x simulated time), as in its file
+TESTS += %reldir%/run-list.sh
+EXTRA_DIST += %reldir%/run-list.sh
+
 # tests/run-calibrate.sh    memcgsim calibrate --check on this build VM's
 #                           recorded measurements (tests/data/calibrate)
 #                           within the stated 25%, deterministic; bad
