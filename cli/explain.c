@@ -67,7 +67,7 @@ static double line_cost(const struct coh_line *l)
 	return sum;
 }
 
-/* The text before a field's own name: "memcg(leaf)." of "memcg(leaf) line 0". */
+/* The text before a field's own name: "memcg(/a/b)." of "memcg(/a/b) line 0". */
 static size_t object_prefix(const struct coh_line *l, char *buf, size_t size)
 {
 	const char *end = strstr(l->name, " line ");

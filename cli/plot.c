@@ -12,7 +12,7 @@
  *
  *	results.yaml --plan--> functions   "try_charge_memcg" / "6.0-rc1" 0.73
  *	                       validation  "6.0-rc1" / -51.68 -26.76 "6.0-rc1"
- *	                       heatmap-V   "memcg(top) line 1" 112 35 ...
+ *	                       heatmap-V   "memcg(/top) line 1" 112 35 ...
  *	sweep.csv    --plan--> throughput-vs-K  "6.0-rc1" / 8 3595.4 "8"
  *
  *	each job --draw--> DIR/STEM.dat (sim_write_atomic())

@@ -59,7 +59,7 @@ static void free_line(struct coh_line *l)
 }
 
 /*
- * memcg(leaf) line 0 of 6.0-rc1: css.parent, max, min and low are only
+ * memcg(/top/mid/leaf) line 0 of 6.0-rc1: css.parent, max, min and low are only
  * loaded (78.2% of the wait: 61.2 + 9.4 + 7.5 + 0.1), usage is RMWed by
  * all 72 CPUs (21.8%). The old rule said TRUE SHARING (a field written by
  * several CPUs); the loads of read-mostly fields cost more than the writes,
@@ -69,12 +69,14 @@ static void free_line(struct coh_line *l)
 START_TEST(explain_read_mostly_next_to_rmw)
 {
 	static const struct spec f[] = {
-		{ "memcg(leaf).css.parent", 55029, 0, 0, 49680, 72, 612 },
-		{ "memcg(leaf).memory.usage", 4149, 0, 8070, 11999, 72, 218 },
-		{ "memcg(leaf).memory.min", 8070, 0, 0, 1848, 72, 75 },
-		{ "memcg(leaf).memory.low", 8070, 0, 0, 29, 72, 1 },
-		{ "memcg(leaf).memory.high", 4149, 0, 0, 0, 36, 0 },
-		{ "memcg(leaf).memory.max", 4152, 0, 0, 2040, 36, 94 },
+		{ "memcg(/top/mid/leaf).css.parent", 55029, 0, 0, 49680, 72,
+		  612 },
+		{ "memcg(/top/mid/leaf).memory.usage", 4149, 0, 8070, 11999, 72,
+		  218 },
+		{ "memcg(/top/mid/leaf).memory.min", 8070, 0, 0, 1848, 72, 75 },
+		{ "memcg(/top/mid/leaf).memory.low", 8070, 0, 0, 29, 72, 1 },
+		{ "memcg(/top/mid/leaf).memory.high", 4149, 0, 0, 0, 36, 0 },
+		{ "memcg(/top/mid/leaf).memory.max", 4152, 0, 0, 2040, 36, 94 },
 	};
 	struct coh_line *l = make_line(f, 6, 65596);
 	struct explain_diagnosis d;
@@ -91,7 +93,7 @@ START_TEST(explain_read_mostly_next_to_rmw)
 END_TEST
 
 /*
- * memcg(top) line 1 of 6.0-rc1: min_usage and low_usage are xchg()ed by
+ * memcg(/top) line 1 of 6.0-rc1: min_usage and low_usage are xchg()ed by
  * all 72 CPUs (25.4 + 31.1 = 56.5% of the wait); watermark (2 stores per
  * 4149 loads: read-mostly) and parent are loaded (13.1 + 30.3 = 43.4%;
  * watermark's share is taken as 13.2 here, so that the printed shares,
@@ -101,10 +103,10 @@ END_TEST
 START_TEST(explain_rmw_of_one_field_from_many_cpus)
 {
 	static const struct spec f[] = {
-		{ "memcg(top).memory.min_usage", 0, 0, 8070, 8070, 72, 254 },
-		{ "memcg(top).memory.low_usage", 0, 0, 8067, 7336, 72, 311 },
-		{ "memcg(top).memory.watermark", 4149, 2, 0, 2833, 36, 132 },
-		{ "memcg(top).memory.parent", 16138, 0, 0, 11010, 72, 303 },
+		{ "memcg(/top).memory.min_usage", 0, 0, 8070, 8070, 72, 254 },
+		{ "memcg(/top).memory.low_usage", 0, 0, 8067, 7336, 72, 311 },
+		{ "memcg(/top).memory.watermark", 4149, 2, 0, 2833, 36, 132 },
+		{ "memcg(/top).memory.parent", 16138, 0, 0, 11010, 72, 303 },
 	};
 	struct coh_line *l = make_line(f, 4, 29244);
 	struct explain_diagnosis d;

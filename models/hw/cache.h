@@ -171,7 +171,7 @@ struct coh_caller_stat {
 };
 
 struct coh_field_stat {
-	char name[48]; /* "counter[3].value" */
+	char name[72]; /* "counter[3].value", "memcg(/a/b).memory.usage" */
 	uint64_t ops[NR_COH_OPS];
 	uint64_t misses;
 	sim_time_t wait_ps; /* time accesses to it queued */
