@@ -171,6 +171,13 @@ EXTRA_DIST += %reldir%/run-explain.sh
 TESTS += %reldir%/run-list.sh
 EXTRA_DIST += %reldir%/run-list.sh
 
+# tests/run-slurm.sh        contrib/slurm-sweep.sh's array tasks run by
+#                           hand from the build tree, --vary values with
+#                           spaces: the count, then the merge equal to
+#                           sweep -j 1 byte for byte
+TESTS += %reldir%/run-slurm.sh
+EXTRA_DIST += %reldir%/run-slurm.sh
+
 # tests/run-calibrate.sh    memcgsim calibrate --check on this build VM's
 #                           recorded measurements (tests/data/calibrate)
 #                           within the stated 25%, deterministic; bad
