@@ -499,7 +499,7 @@ const struct cli_option opt_set = {
 	.long_name = "set",
 	.arg = "KEY=VALUE",
 	.set = set_set,
-	.help = "override a scenario key by its dotted path, e.g. --set workloads.0.cpus=0-17 (applied to the scenario; variants' own settings win)",
+	.help = "override a scenario key by its dotted path, e.g. --set workloads.0.cpus=0-17, a key with dots in double quotes: --set 'cgroups./a.\"memory.max\"=1G' (applied to the scenario; variants' own settings win)",
 };
 
 const struct cli_option opt_seed = {
