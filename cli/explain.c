@@ -2,10 +2,13 @@
 /*
  * cli/explain.c - the teaching view of a run. See cli/explain.h.
  */
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/explain.h"
+#include "models/kernel/kprof.h"
 #include "models/kernel/memcontrol.h"
 #include "sim/error.h"
 
@@ -27,69 +30,403 @@ static uint64_t field_accesses(const struct coh_field_stat *fs)
 	return fs->ops[COH_READ] + fs->ops[COH_WRITE] + fs->ops[COH_RMW];
 }
 
-static void explain_fields(FILE *out, const struct coh_line *l)
+static uint64_t field_writes(const struct coh_field_stat *fs)
 {
-	unsigned int j;
-
-	fprintf(out, "    %-28s %9s %9s %9s %7s %8s\n", "field", "reads",
-		"writes", "rmws", "cpus", "wait%");
-	for (j = 0; j < l->nr_fields; j++) {
-		const struct coh_field_stat *fs = &l->fields[j];
-
-		if (!field_accesses(fs))
-			continue;
-		fprintf(out, "    %-28.28s %9llu %9llu %9llu %7u %7.1f%%\n",
-			fs->name, (unsigned long long)fs->ops[COH_READ],
-			(unsigned long long)fs->ops[COH_WRITE],
-			(unsigned long long)fs->ops[COH_RMW], fs->nr_cpus,
-			pct((double)fs->wait_ps, (double)l->wait_ps));
-	}
+	return fs->ops[COH_WRITE] + fs->ops[COH_RMW];
 }
 
 /*
- * explain_diagnosis() - name the pattern. False sharing: two or more
- * fields on the line, each touched by one CPU only, and the line moves.
- * True sharing: one field written by several CPUs.
+ * Read-mostly: loaded, and stored or RMWed at most once per 20 loads (a
+ * watermark's rare raise, a limit set once). Its loads miss only because
+ * something else on its line is written.
  */
-static void explain_diagnosis(FILE *out, const struct coh_line *l, double util,
-			      uint64_t ops_total)
+static bool field_read_mostly(const struct coh_field_stat *fs)
 {
-	unsigned int j, used = 0, private = 0, shared_written = 0;
+	return fs->ops[COH_READ] && field_writes(fs) * 20 <= fs->ops[COH_READ];
+}
 
+/*
+ * What a field cost its line: the time its accesses queued, or, on a line
+ * where nobody queued, its misses.
+ */
+static double field_cost(const struct coh_line *l,
+			 const struct coh_field_stat *fs)
+{
+	return l->wait_ps ? (double)fs->wait_ps : (double)fs->misses;
+}
+
+static double line_cost(const struct coh_line *l)
+{
+	double sum = 0;
+	unsigned int j;
+
+	if (l->wait_ps)
+		return (double)l->wait_ps;
+	for (j = 0; j < l->nr_fields; j++)
+		sum += (double)l->fields[j].misses;
+	return sum;
+}
+
+/* The text before a field's own name: "memcg(/a/b)." of "memcg(/a/b) line 0". */
+static size_t object_prefix(const struct coh_line *l, char *buf, size_t size)
+{
+	const char *end = strstr(l->name, " line ");
+	size_t n = end ? (size_t)(end - l->name) : strlen(l->name);
+	unsigned int j;
+
+	if (n + 2 > size)
+		return 0;
+	memcpy(buf, l->name, n);
+	buf[n++] = '.';
+	buf[n] = '\0';
+	for (j = 0; j < l->nr_fields; j++)
+		if (field_accesses(&l->fields[j]) &&
+		    strncmp(l->fields[j].name, buf, n))
+			return 0;
+	return n;
+}
+
+static const char *caller_name(unsigned int id)
+{
+	return id == COH_CALLER_MIXED ? "[other functions]" :
+					kprof_name((enum kprof_fn)(id - 1));
+}
+
+/*
+ * Whether @fs's accesses came from modelled kernel functions: any caller
+ * but [other] (the teaching workloads touch memory outside them).
+ */
+static bool field_has_callers(const struct coh_field_stat *fs)
+{
+	unsigned int i;
+
+	for (i = 0; fs->callers && i < COH_FIELD_CALLERS; i++)
+		if (fs->callers[i].id && fs->callers[i].id != KF_OTHER + 1)
+			return true;
+	return false;
+}
+
+static uint64_t caller_accesses(const struct coh_caller_stat *cs)
+{
+	return cs->ops[COH_READ] + cs->ops[COH_WRITE] + cs->ops[COH_RMW];
+}
+
+/*
+ * The functions that made the accesses to @fs, most accesses first, as
+ * perf c2c lists the code at each offset of a line: one row each under
+ * the field's row, when the accesses came from modelled kernel code.
+ */
+static void explain_callers(FILE *out, const struct coh_field_stat *fs)
+{
+	const struct coh_caller_stat *order[COH_FIELD_CALLERS], *x;
+	unsigned int i, j, n = 0;
+
+	if (!field_has_callers(fs))
+		return;
+	for (i = 0; i < COH_FIELD_CALLERS; i++)
+		if (fs->callers[i].id)
+			order[n++] = &fs->callers[i];
+	for (i = 1; i < n; i++) {
+		x = order[i];
+		for (j = i; j > 0 &&
+			    caller_accesses(order[j - 1]) < caller_accesses(x);
+		     j--)
+			order[j] = order[j - 1];
+		order[j] = x;
+	}
+	for (i = 0; i < n; i++) {
+		const char *name = caller_name(order[i]->id);
+
+		if (strlen(name) > 28)
+			fprintf(out, "      %s\n      %-28s", name, "");
+		else
+			fprintf(out, "      %-28s", name);
+		fprintf(out, " %7llu %7llu %7llu %7llu\n",
+			(unsigned long long)order[i]->ops[COH_READ],
+			(unsigned long long)order[i]->ops[COH_WRITE],
+			(unsigned long long)order[i]->ops[COH_RMW],
+			(unsigned long long)order[i]->misses);
+	}
+}
+
+static void explain_fields(FILE *out, const struct coh_line *l)
+{
+	char prefix[sizeof(l->name) + 1];
+	size_t skip = object_prefix(l, prefix, sizeof(prefix));
+	double cost = line_cost(l);
+	bool callers = false;
+	unsigned int j;
+
+	for (j = 0; j < l->nr_fields; j++)
+		callers |= field_accesses(&l->fields[j]) &&
+			   field_has_callers(&l->fields[j]);
+	fprintf(out, "    %-30s %7s %7s %7s %7s %5s %7s\n",
+		callers ? "field, by function" : "field", "reads", "writes",
+		"rmws", "misses", "cpus", "wait%");
+	for (j = 0; j < l->nr_fields; j++) {
+		const struct coh_field_stat *fs = &l->fields[j];
+		const char *name = fs->name + skip;
+
+		if (!field_accesses(fs))
+			continue;
+		if (strlen(name) > 30)
+			fprintf(out, "    %s\n    %-30s", name, "");
+		else
+			fprintf(out, "    %-30s", name);
+		fprintf(out, " %7llu %7llu %7llu %7llu %5u %6.1f%%\n",
+			(unsigned long long)fs->ops[COH_READ],
+			(unsigned long long)fs->ops[COH_WRITE],
+			(unsigned long long)fs->ops[COH_RMW],
+			(unsigned long long)fs->misses, fs->nr_cpus,
+			pct(field_cost(l, fs), cost));
+		explain_callers(out, fs);
+	}
+}
+
+/**
+ * explain_diagnose() - name the sharing pattern of a line from the access
+ * kinds of its fields.
+ * @l: the line, with its statistics
+ * @d: filled with the shares the words need
+ *
+ * A field is read-mostly when it is written at most once per 20 loads,
+ * written otherwise. The cost of a field is the time its accesses queued
+ * (its misses where nobody queued). In order:
+ *  - the line never moved: EXPLAIN_NO_TRANSFERS;
+ *  - two or more fields, each touched by one CPU: EXPLAIN_FALSE_SHARING;
+ *  - read-mostly fields share the line with a written one and cost more
+ *    than the written fields: EXPLAIN_READ_MOSTLY (separate them);
+ *  - a field written by several CPUs: EXPLAIN_TRUE_SHARING (batch);
+ *  - two or more fields: EXPLAIN_MIXED; else EXPLAIN_NONE.
+ *
+ * Return: the verdict.
+ */
+enum explain_verdict explain_diagnose(const struct coh_line *l,
+				      struct explain_diagnosis *d)
+{
+	unsigned int j, used = 0, private = 0;
+	double cost = line_cost(l), c;
+
+	memset(d, 0, sizeof(*d));
+	d->hot = -1;
 	for (j = 0; j < l->nr_fields; j++) {
 		const struct coh_field_stat *fs = &l->fields[j];
 
 		if (!field_accesses(fs))
 			continue;
 		used++;
-		if (fs->nr_cpus == 1)
-		private++;
-		if (fs->nr_cpus > 1 && fs->ops[COH_WRITE] + fs->ops[COH_RMW])
-			shared_written++;
+		private += fs->nr_cpus == 1;
+		c = pct(field_cost(l, fs), cost);
+		if (field_read_mostly(fs)) {
+			d->read_mostly_pct += c;
+			d->nr_read_mostly++;
+			continue;
+		}
+		if (!field_writes(fs))
+			continue;
+		d->written_pct += c;
+		if (fs->nr_cpus > 1) {
+			d->shared_written_pct += c;
+			d->nr_shared_written++;
+		}
+		if (d->hot < 0 ||
+		    field_cost(l, fs) > field_cost(l, &l->fields[d->hot]) ||
+		    (field_cost(l, fs) == field_cost(l, &l->fields[d->hot]) &&
+		     field_writes(fs) > field_writes(&l->fields[d->hot])))
+			d->hot = (int)j;
 	}
-	if (!l->transfers) {
+	if (!l->transfers)
+		return EXPLAIN_NO_TRANSFERS;
+	if (used >= 2 && private == used)
+		return EXPLAIN_FALSE_SHARING;
+	if (d->hot >= 0 && d->nr_read_mostly &&
+	    d->read_mostly_pct > d->written_pct)
+		return EXPLAIN_READ_MOSTLY;
+	if (d->nr_shared_written)
+		return EXPLAIN_TRUE_SHARING;
+	return used >= 2 ? EXPLAIN_MIXED : EXPLAIN_NONE;
+}
+
+/* A paragraph of explanation, built piece by piece, printed wrapped. */
+struct para {
+	char buf[2048];
+	size_t len;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+para_add(struct para *p, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(p->buf + p->len, sizeof(p->buf) - p->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		p->len += (size_t)n;
+	if (p->len >= sizeof(p->buf))
+		p->len = sizeof(p->buf) - 1;
+}
+
+/* Print @p indented by two spaces, words wrapped at 72 columns. */
+static void para_print(FILE *out, const struct para *p)
+{
+	const char *w = p->buf, *end;
+	size_t col = 0, n;
+
+	while (*w) {
+		while (*w == ' ')
+			w++;
+		if (!*w)
+			break;
+		end = strchr(w, ' ');
+		n = end ? (size_t)(end - w) : strlen(w);
+		if (col && col + 1 + n > 72) {
+			fputc('\n', out);
+			col = 0;
+		}
+		fprintf(out, "%s%.*s", col ? " " : "  ", (int)n, w);
+		col += (col ? 1 : 2) + n;
+		w += n;
+	}
+	if (col)
+		fputc('\n', out);
+}
+
+static bool field_in(const struct coh_field_stat *fs, bool read_mostly)
+{
+	if (!field_accesses(fs))
+		return false;
+	if (read_mostly)
+		return field_read_mostly(fs);
+	return !field_read_mostly(fs) && field_writes(fs) && fs->nr_cpus > 1;
+}
+
+/*
+ * The read-mostly fields (@read_mostly) or the fields written by several
+ * CPUs, costliest first with their share of the wait: "css.parent (61%),
+ * memory.max (9%) and 3 more".
+ */
+static void list_fields(struct para *p, const struct coh_line *l,
+			bool read_mostly, size_t skip)
+{
+	unsigned int order[COH_LINE_FIELDS], i, j, n = 0, x;
+	double cost = line_cost(l);
+
+	for (j = 0; j < l->nr_fields && n < COH_LINE_FIELDS; j++)
+		if (field_in(&l->fields[j], read_mostly))
+			order[n++] = j;
+	for (i = 1; i < n; i++) {
+		x = order[i];
+		for (j = i; j > 0 && field_cost(l, &l->fields[order[j - 1]]) <
+					     field_cost(l, &l->fields[x]);
+		     j--)
+			order[j] = order[j - 1];
+		order[j] = x;
+	}
+	for (i = 0; i < n && i < 3; i++)
+		para_add(p, "%s%s (%.0f%%)",
+			 !i		      ? "" :
+			 i == n - 1 && n <= 3 ? " and " :
+						", ",
+			 l->fields[order[i]].name + skip,
+			 pct(field_cost(l, &l->fields[order[i]]), cost));
+	if (n > 3)
+		para_add(p, " and %u more", n - 3);
+}
+
+/*
+ * explain_why() - the verdict of explain_diagnose() in words, with the
+ * remedy that follows from the access kinds.
+ */
+static void explain_why(FILE *out, const struct coh_line *l, double util,
+			uint64_t ops_total)
+{
+	struct explain_diagnosis d;
+	char prefix[sizeof(l->name) + 1];
+	size_t skip = object_prefix(l, prefix, sizeof(prefix));
+	const struct coh_field_stat *hot;
+	struct para p = { .len = 0 };
+
+	switch (explain_diagnose(l, &d)) {
+	case EXPLAIN_NO_TRANSFERS:
 		fprintf(out,
 			"  Why: the line never moved: every access was a hit in the\n"
 			"  accessing CPU's own cache. It costs nothing extra.\n");
 		return;
-	}
-	if (used >= 2 && private == used)
+	case EXPLAIN_FALSE_SHARING:
 		fprintf(out,
 			"  Why: FALSE SHARING. No two CPUs touch the same field, yet the\n"
 			"  fields share one 64-byte line, so every update takes the whole\n"
 			"  line away from the others. Padding each field to its own line\n"
 			"  (____cacheline_aligned_in_smp) removes these transfers.\n");
-	else if (shared_written)
-		fprintf(out,
-			"  Why: TRUE SHARING. Several CPUs write the same variable, so\n"
-			"  the line must visit each writer in turn. Batching (a per-CPU\n"
-			"  count added to the shared one every N updates) divides how\n"
-			"  often the line is needed.\n");
-	else if (used >= 2)
+		break;
+	case EXPLAIN_READ_MOSTLY:
+		hot = &l->fields[d.hot];
+		para_add(
+			&p,
+			"Why: FALSE SHARING OF READ-MOSTLY FIELDS. %.0f%% of the "
+			"wait is loads of fields that are hardly ever written: ",
+			d.read_mostly_pct);
+		list_fields(&p, l, true, skip);
+		para_add(
+			&p,
+			". They share the line with %s, which %u CPU%s write%s: "
+			"each write takes the line from the readers, and their "
+			"next load misses. Move %s to a line of its own "
+			"(____cacheline_aligned_in_smp), or the read-mostly "
+			"fields away from it: their loads then hit. Batching "
+			"the writes cuts these misses only as far as it makes "
+			"the writes rarer.",
+			hot->name + skip, hot->nr_cpus,
+			hot->nr_cpus == 1 ? "" : "s",
+			hot->nr_cpus == 1 ? "s" : "", hot->name + skip);
+		if (d.nr_shared_written && d.shared_written_pct >= 10) {
+			para_add(&p,
+				 " The written field%s own accesses, %.0f%% of "
+				 "the wait, are true sharing: ",
+				 d.nr_shared_written == 1 ? "'s" : "s'",
+				 d.shared_written_pct);
+			list_fields(&p, l, false, skip);
+			para_add(&p, " from several CPUs, which batching "
+				     "reduces.");
+		}
+		para_print(out, &p);
+		break;
+	case EXPLAIN_TRUE_SHARING:
+		para_add(&p,
+			 "Why: TRUE SHARING. %.0f%% of the wait is accesses to "
+			 "fields that several CPUs write: ",
+			 d.shared_written_pct);
+		list_fields(&p, l, false, skip);
+		para_add(
+			&p,
+			". The line must visit each writer in turn. Make the "
+			"writes rarer: batch them (a per-CPU count added to the "
+			"shared one every N updates), or skip a write that "
+			"would not change the value. That divides how often the "
+			"line is needed.");
+		if (d.nr_read_mostly && d.read_mostly_pct >= 10) {
+			para_add(
+				&p,
+				" Another %.0f%% is loads of read-mostly fields "
+				"on the same line: ",
+				d.read_mostly_pct);
+			list_fields(&p, l, true, skip);
+			para_add(&p, "; moving them to a line of their own "
+				     "removes that part.");
+		}
+		para_print(out, &p);
+		break;
+	case EXPLAIN_MIXED:
 		fprintf(out,
 			"  Why: fields used by different CPUs share the line; reads of\n"
 			"  one field pay for writes of another. Separating read-mostly\n"
 			"  fields from written ones stops that.\n");
+		break;
+	case EXPLAIN_NONE:
+		break;
+	}
 	if (util > 0.9)
 		fprintf(out,
 			"  The line is SATURATED (busy %.0f%% of the time): hand-offs are\n"
@@ -146,7 +483,7 @@ static void explain_line(FILE *out, const struct coh_line *l, double run_ps,
 			(double)l->transfers / (double)charges,
 			(double)l->wait_ps / 1e3 / (double)charges);
 	explain_fields(out, l);
-	explain_diagnosis(out, l, util, ops_total);
+	explain_why(out, l, util, ops_total);
 }
 
 /*

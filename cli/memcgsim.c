@@ -277,6 +277,7 @@ static int run_scenario(struct cli *c)
 		c->o.trace = x.trace;
 	}
 	if (c->explain) {
+		c->o.callers = true;
 		x.mem = open_memstream(&x.buf, &x.len);
 		if (!x.mem) {
 			perror("memcgsim");
@@ -741,6 +742,8 @@ static int cmd_plot(struct cli *c, int nr_args, char **args)
 		.png = strcmp(fmt, "svg") != 0,
 		.svg = strcmp(fmt, "png") != 0,
 		.heatmap_variant = c->o.variant,
+		.metric = c->plot_metric,
+		.x_key = c->plot_x,
 		.written = c->quiet ? NULL : print_written,
 	};
 	struct sim_error err;
@@ -847,7 +850,13 @@ static const struct cli_option *const compare_options[] = {
 };
 
 static const struct cli_option *const plot_options[] = {
-	&opt_plot_out, &opt_plot_format, &opt_plot_variant, &opt_quiet, NULL,
+	&opt_plot_out,
+	&opt_plot_format,
+	&opt_plot_variant,
+	&opt_plot_metric,
+	&opt_plot_x,
+	&opt_quiet,
+	NULL,
 };
 
 static const struct cli_option *const no_options[] = {
@@ -925,7 +934,8 @@ static const struct cli_command commands[] = {
 		.options = plot_options,
 		.args = "RESULTS",
 		.doc = "draw pictures of results with gnuplot: RESULTS is a run's YAML (run -f yaml -o FILE), or a sweep's DIR or DIR/sweep.csv; prints the files written",
-		.refuse = "takes only --out, --format, --variant and --quiet",
+		.refuse =
+			"takes only --out, --format, --variant, --metric, --x and --quiet",
 	},
 	{
 		/* cli/calibrate.c parses its own options */

@@ -558,7 +558,7 @@ const struct cli_option opt_set = {
 	.long_name = "set",
 	.arg = "KEY=VALUE",
 	.set = set_set,
-	.help = "override a scenario key by its dotted path, e.g. --set workloads.0.cpus=0-17 (applied to the scenario; variants' own settings win)",
+	.help = "override a scenario key by its dotted path, e.g. --set workloads.0.cpus=0-17, a key with dots in double quotes: --set 'cgroups./a.\"memory.max\"=1G' (applied to the scenario; variants' own settings win)",
 };
 
 const struct cli_option opt_seed = {
@@ -715,6 +715,32 @@ const struct cli_option opt_plot_format = {
 	.arg = "FMT",
 	.set = set_plot_format,
 	.help = "png, svg or both (default)",
+};
+
+static int set_plot_metric(struct cli *c, const char *arg)
+{
+	c->plot_metric = arg;
+	return 0;
+}
+
+static int set_plot_x(struct cli *c, const char *arg)
+{
+	c->plot_x = arg;
+	return 0;
+}
+
+const struct cli_option opt_plot_metric = {
+	.long_name = "metric",
+	.arg = "M",
+	.set = set_plot_metric,
+	.help = "a sweep: draw metric M, a column of sweep.csv (default throughput)",
+};
+
+const struct cli_option opt_plot_x = {
+	.long_name = "x",
+	.arg = "KEY",
+	.set = set_plot_x,
+	.help = "a sweep: KEY along x, one panel per combination of the other keys (default: one picture per key; seeds are averaged)",
 };
 
 const struct cli_option opt_plot_variant = {

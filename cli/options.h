@@ -55,6 +55,7 @@ struct cli {
 	const char *metrics[MAX_METRICS];
 	/* plot, and the default experiment's plots */
 	const char *plot_format;
+	const char *plot_metric, *plot_x; /* plot --metric, --x */
 	bool default_run; /* no command: draw into memcgsim-plots/ */
 	bool no_plots;
 	/* help keys */
@@ -105,8 +106,8 @@ extern const struct cli_option opt_variant, opt_set, opt_seed, opt_replications,
 	opt_format, opt_out, opt_trace, opt_lines, opt_quiet, opt_no_plots,
 	opt_markdown, opt_vary, opt_jobs, opt_sweep_out, opt_plan, opt_point,
 	opt_force, opt_tolerance, opt_metric, opt_all, opt_plot_out,
-	opt_plot_format, opt_plot_variant, opt_help_format, opt_max_memory,
-	opt_max_events;
+	opt_plot_format, opt_plot_variant, opt_plot_metric, opt_plot_x,
+	opt_help_format, opt_max_memory, opt_max_events;
 
 #define EXIT_RUN_FAILURE 1
 #define EXIT_BAD_INPUT 2

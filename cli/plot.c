@@ -12,7 +12,7 @@
  *
  *	results.yaml --plan--> functions   "try_charge_memcg" / "6.0-rc1" 0.73
  *	                       validation  "6.0-rc1" / -51.68 -26.76 "6.0-rc1"
- *	                       heatmap-V   "memcg(top) line 1" 112 35 ...
+ *	                       heatmap-V   "memcg(/top) line 1" 112 35 ...
  *	sweep.csv    --plan--> throughput-vs-K  "6.0-rc1" / 8 3595.4 "8"
  *
  *	each job --draw--> DIR/STEM.dat (sim_write_atomic())
@@ -808,150 +808,179 @@ static int sheet_col(const struct sheet_row *h, const char *name)
 	return -1;
 }
 
-struct point {
-	double x, y;
-	const char *label; /* borrowed from the CSV */
-	unsigned int order; /* row, for a stable sort */
-};
+/* Is key column @k a replication (seed) key, averaged over, not drawn? */
+static bool rep_key(const struct sheet_row *h, int k)
+{
+	return !strcmp(h->f[k].text, "seed") ||
+	       !strcmp(h->f[k].text, "replication");
+}
 
-struct series {
-	char *title;
-	struct point *pts;
+/* The distinct texts of column @k (or of @k's combination, see below). */
+struct names {
+	char **v;
 	unsigned int n;
 };
 
-static int point_cmp(const void *a, const void *b)
+static void names_release(struct names *n)
 {
-	const struct point *p = a, *q = b;
+	unsigned int i;
 
-	if (p->x != q->x)
-		return p->x < q->x ? -1 : 1;
-	return p->order < q->order ? -1 : p->order > q->order;
+	for (i = 0; i < n->n; i++)
+		free(n->v[i]);
+	free(n->v);
+	n->v = NULL;
+	n->n = 0;
 }
 
-/* The title of @row's line in the picture against key column @k. */
-static char *series_title(const struct sheet *c, const struct sheet_row *row,
-			  int k, int variant)
+/* The index of @s in @n, added when new; -1 when out of memory. */
+static int names_index(struct names *n, const char *s)
 {
-	const struct sheet_row *h = &c->rows[0];
+	char **grown;
+	unsigned int i;
+
+	for (i = 0; i < n->n; i++)
+		if (!strcmp(n->v[i], s))
+			return (int)i;
+	grown = realloc(n->v, (n->n + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	n->v = grown;
+	n->v[n->n] = strdup(s);
+	if (!n->v[n->n])
+		return -1;
+	return (int)n->n++;
+}
+
+/*
+ * The facet of @row in the picture against @x: "KEY=VALUE, KEY=VALUE" of
+ * the other keys but the replication ones; "" when there are none.
+ */
+static char *facet_title(const struct sheet_row *h, const struct sheet_row *row,
+			 int x, int variant)
+{
 	struct text t;
+	bool first = true;
 	int j;
 
 	if (plot__text_open(&t))
 		return NULL;
-	fputs(row->f[variant].text, t.f);
-	for (j = 1; j < variant; j++)
-		if (j != k)
-			fprintf(t.f, " %s=%s", h->f[j].text, row->f[j].text);
+	for (j = 1; j < variant; j++) {
+		if (j == x || rep_key(h, j))
+			continue;
+		fprintf(t.f, "%s%s=%s", first ? "" : ", ", h->f[j].text,
+			row->f[j].text);
+		first = false;
+	}
 	if (plot__text_close(&t))
 		return NULL;
 	return t.buf;
 }
 
-static void series_release(struct series *s, unsigned int n)
+/* Two-sided 95% Student t for @df degrees of freedom (1.96 past 30). */
+static double t95(unsigned int df)
 {
-	unsigned int i;
+	static const double t[] = { 0,	   12.706, 4.303, 3.182, 2.776, 2.571,
+				    2.447, 2.365,  2.306, 2.262, 2.228, 2.201,
+				    2.179, 2.160,  2.145, 2.131, 2.120, 2.110,
+				    2.101, 2.093,  2.086, 2.080, 2.074, 2.069,
+				    2.064, 2.060,  2.056, 2.052, 2.048, 2.045,
+				    2.042 };
 
-	for (i = 0; i < n; i++) {
-		free(s[i].title);
-		free(s[i].pts);
-	}
-	free(s);
+	return df < sizeof(t) / sizeof(t[0]) ? t[df] : 1.96;
 }
 
-/* Add @row's point to its series (found or created). */
-static int series_add(struct series **ss, unsigned int *nr, char *title,
-		      const struct point *pt)
-{
-	struct series *s = NULL;
-	struct point *pts;
-	unsigned int i;
-
-	for (i = 0; i < *nr; i++) {
-		if (!strcmp((*ss)[i].title, title)) {
-			s = &(*ss)[i];
-			free(title);
-			break;
-		}
-	}
-	if (!s) {
-		struct series *grown = realloc(*ss, (*nr + 1) * sizeof(*grown));
-
-		if (!grown) {
-			free(title);
-			return -ENOMEM;
-		}
-		*ss = grown;
-		s = &grown[(*nr)++];
-		s->title = title;
-		s->pts = NULL;
-		s->n = 0;
-	}
-	pts = realloc(s->pts, (s->n + 1) * sizeof(*pts));
-	if (!pts)
-		return -ENOMEM;
-	s->pts = pts;
-	pts[s->n++] = *pt;
-	return 0;
-}
+/* One cell of a picture: the values of (facet, variant, x) over seeds. */
+struct cell {
+	double sum, sum2;
+	unsigned int n;
+};
 
 /*
- * plan_sweep_key() - throughput against key column @k: one line per
- * variant and combination of the other keys. x is the key's value when
- * every value is a number, else the rank of the value among the values in
- * the order they first appear.
+ * plan_sweep_key() - metric column @m against key column @x: one panel
+ * (facet) per combination of the other keys' values, one line per variant
+ * in each, the replication keys (seed) averaged: the mean, with the 95%
+ * confidence interval as an error bar when there are two or more. x is the
+ * key's value when every value is a number, else the rank of the value in
+ * the order they first appear. The y axis is logarithmic when the means
+ * above 0 span a factor of 100 or more (the zeros are then not drawn).
  */
-static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int k,
-			  int variant, int thr, int unit, struct sim_error *err)
+static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int x,
+			  int variant, int m, int unit, struct sim_error *err)
 {
 	const struct sheet_row *h = &c->rows[0];
-	const char **values = NULL;
-	struct series *ss = NULL;
-	unsigned int nv = 0, nr = 0, i, j;
-	double lo = INFINITY, hi = -INFINITY, x;
-	bool numeric = true;
+	struct names xs = { 0 }, facets = { 0 }, vars = { 0 };
+	double lo = INFINITY, hi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+	double ypos = INFINITY; /* the smallest mean above 0 */
+	double v, mean, ci;
+	struct cell *cells = NULL, *cell;
+	unsigned int *order = NULL;
+	double *xval = NULL;
+	bool numeric = true, bars = false;
+	unsigned int i, f, sv, xi, n;
 	const char *u = "";
 	struct text data, gp;
-	char label[512];
-	int ret = -ENOMEM;
+	char label[512], var[32];
+	int ret = -ENOMEM, fi, vi, xv;
+	char *title;
 
+	/* The axes: x values, facets, variants, in order of appearance. */
 	for (i = 1; i < c->nr; i++) {
-		const char *s = c->rows[i].f[k].text;
+		const struct sheet_row *row = &c->rows[i];
 
-		if (name_index(values, nv, s) < 0) {
-			const char **grown =
-				realloc(values, (nv + 1) * sizeof(*values));
-
-			if (!grown)
-				goto out;
-			values = grown;
-			values[nv++] = s;
-		}
-		if (parse_number(s, &x)) {
-			lo = x < lo ? x : lo;
-			hi = x > hi ? x : hi;
+		if (names_index(&xs, row->f[x].text) < 0 ||
+		    names_index(&vars, row->f[variant].text) < 0)
+			goto out;
+		title = facet_title(h, row, x, variant);
+		if (!title)
+			goto out;
+		fi = names_index(&facets, title);
+		free(title);
+		if (fi < 0)
+			goto out;
+		if (parse_number(row->f[x].text, &v)) {
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
 		} else {
 			numeric = false;
 		}
 	}
+	n = facets.n * vars.n * xs.n;
+	cells = calloc(n ? n : 1, sizeof(*cells));
+	if (!cells)
+		goto out;
 	for (i = 1; i < c->nr; i++) {
 		const struct sheet_row *row = &c->rows[i];
-		struct point pt = { .label = row->f[k].text, .order = i };
-		char *title;
 
-		if (!parse_number(row->f[thr].text, &pt.y))
+		if (!parse_number(row->f[m].text, &v))
 			continue; /* no result at this point */
-		if (numeric)
-			parse_number(row->f[k].text, &pt.x);
-		else
-			pt.x = name_index(values, nv, row->f[k].text);
-		if (!*u && unit >= 0)
+		if (!*u && unit >= 0 && !strcmp(h->f[m].text, "throughput"))
 			u = row->f[unit].text;
-		title = series_title(c, row, k, variant);
-		if (!title || series_add(&ss, &nr, title, &pt))
+		title = facet_title(h, row, x, variant);
+		if (!title)
 			goto out;
+		fi = names_index(&facets, title);
+		free(title);
+		vi = names_index(&vars, row->f[variant].text);
+		xv = names_index(&xs, row->f[x].text);
+		if (fi < 0 || vi < 0 || xv < 0)
+			goto out;
+		cell = &cells[((size_t)fi * vars.n + (size_t)vi) * xs.n +
+			      (size_t)xv];
+		cell->sum += v;
+		cell->sum2 += v * v;
+		cell->n++;
 	}
-	if (!nr) {
+	for (i = 0; i < n; i++) {
+		if (!cells[i].n)
+			continue;
+		mean = cells[i].sum / cells[i].n;
+		if (mean > 0 && mean < ypos)
+			ypos = mean;
+		ylo = mean < ylo ? mean : ylo;
+		yhi = mean > yhi ? mean : yhi;
+		bars |= cells[i].n > 1;
+	}
+	if (!isfinite(ylo)) {
 		ret = 0;
 		goto out_free;
 	}
@@ -962,41 +991,96 @@ static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int k,
 		goto out;
 	}
 	fprintf(data.f,
-		"# memcgsim plot: throughput against %s, %s; plots/throughput.gp\n",
-		h->f[k].text, p->name);
-	for (i = 0; i < nr; i++) {
-		if (i)
-			fputs("\n\n", data.f);
-		put_data_str(data.f, ss[i].title);
-		fputc('\n', data.f);
-		qsort(ss[i].pts, ss[i].n, sizeof(*ss[i].pts), point_cmp);
-		for (j = 0; j < ss[i].n; j++) {
-			fprintf(data.f, "%.10g %.10g ", ss[i].pts[j].x,
-				ss[i].pts[j].y);
-			put_data_str(data.f, ss[i].pts[j].label);
+		"# memcgsim plot: %s against %s, %s; plots/throughput.gp\n"
+		"# %u panel(s) x %u line(s): block F * %u + V is panel F's line V\n",
+		h->f[m].text, h->f[x].text, p->name, facets.n, vars.n, vars.n);
+	order = malloc((xs.n ? xs.n : 1) * sizeof(*order));
+	xval = malloc((xs.n ? xs.n : 1) * sizeof(*xval));
+	if (!order || !xval) {
+		plot__text_discard(&data);
+		plot__text_discard(&gp);
+		goto out;
+	}
+	/* x of each value (the number, else the rank), and their order */
+	for (xi = 0; xi < xs.n; xi++) {
+		xval[xi] = xi;
+		if (numeric)
+			parse_number(xs.v[xi], &xval[xi]);
+		order[xi] = xi;
+	}
+	for (xi = 1; xi < xs.n; xi++) {
+		unsigned int k = order[xi], j;
+
+		for (j = xi; j > 0 && xval[order[j - 1]] > xval[k]; j--)
+			order[j] = order[j - 1];
+		order[j] = k;
+	}
+	for (f = 0; f < facets.n; f++) {
+		for (sv = 0; sv < vars.n; sv++) {
+			bool any = false;
+
+			if (f || sv)
+				fputs("\n\n", data.f);
+			put_data_str(data.f, vars.v[sv]);
 			fputc('\n', data.f);
+			for (xi = 0; xi < xs.n; xi++) {
+				cell = &cells[((size_t)f * vars.n + sv) * xs.n +
+					      order[xi]];
+				if (!cell->n)
+					continue;
+				mean = cell->sum / cell->n;
+				ci = 0;
+				if (cell->n > 1) {
+					v = (cell->sum2 -
+					     cell->n * mean * mean) /
+					    (cell->n - 1);
+					ci = t95(cell->n - 1) *
+					     sqrt(v > 0 ? v : 0) /
+					     sqrt(cell->n);
+				}
+				fprintf(data.f, "%.10g %.10g %.10g ",
+					xval[order[xi]], mean, ci);
+				put_data_str(data.f, xs.v[order[xi]]);
+				fputc('\n', data.f);
+				any = true;
+			}
+			if (!any)
+				fputs("nan nan 0 \"\"\n", data.f);
 		}
 	}
-	snprintf(label, sizeof(label), "%s: throughput against %s", p->name,
-		 h->f[k].text);
+	snprintf(label, sizeof(label), "%s: %s against %s", p->name,
+		 h->f[m].text, h->f[x].text);
 	plot__put_gp_var(gp.f, "title", label);
-	plot__put_gp_var(gp.f, "xlabel", h->f[k].text);
+	plot__put_gp_var(gp.f, "xlabel", h->f[x].text);
 	if (*u)
-		snprintf(label, sizeof(label), "throughput (%s)", u);
+		snprintf(label, sizeof(label), "%s (%s)", h->f[m].text, u);
 	else
-		snprintf(label, sizeof(label), "throughput");
+		snprintf(label, sizeof(label), "%s", h->f[m].text);
 	plot__put_gp_var(gp.f, "ylabel", label);
+	for (f = 0; f < facets.n; f++) {
+		snprintf(var, sizeof(var), "facet%u", f + 1);
+		plot__put_gp_var(gp.f, var, facets.v[f]);
+	}
 	/* Batch sizes and CPU counts grow by factors: a log scale. */
-	fprintf(gp.f, "logx=%d; categories=%d; ",
-		numeric && lo > 0 && hi / lo >= 8 ? 1 : 0, numeric ? 0 : 1);
-	ret = plan_finish(p, PLOT_THROUGHPUT, "throughput-vs-", h->f[k].text,
-			  &data, &gp, err);
+	fprintf(gp.f,
+		"logx=%d; categories=%d; logy=%d; errorbars=%d; nfacets=%u; nseries=%u; ",
+		numeric && lo > 0 && hi / lo >= 8 ? 1 : 0, numeric ? 0 : 1,
+		isfinite(ypos) && yhi / ypos >= 100 ? 1 : 0, bars ? 1 : 0,
+		facets.n, vars.n);
+	if (isfinite(ypos))
+		fprintf(gp.f, "ypos=%.10g; ", ypos);
+	snprintf(label, sizeof(label), "%s-vs-%s", h->f[m].text, h->f[x].text);
+	ret = plan_finish(p, PLOT_THROUGHPUT, "", label, &data, &gp, err);
 	goto out_free;
 out:
 	sim_error_set(err, "", 0, 0, "out of memory");
 out_free:
-	series_release(ss, nr);
-	free(values);
+	free(cells);
+	free(order);
+	free(xval);
+	names_release(&xs);
+	names_release(&facets);
+	names_release(&vars);
 	return ret;
 }
 
@@ -1055,7 +1139,7 @@ static int plan_sweep(struct plot_plan *p, const char *path,
 {
 	struct sheet c = { 0 };
 	const struct sheet_row *h;
-	int variant, thr, unit, k, ret;
+	int variant, thr, unit, k, ret, metric, xk = -1, axes = 0;
 	unsigned int i;
 	double x;
 
@@ -1110,11 +1194,46 @@ static int plan_sweep(struct plot_plan *p, const char *path,
 		sim_error_set(err, path, 1, 1, "no results: the header only");
 		goto out;
 	}
+	metric = o->metric ? sheet_col(h, o->metric) : thr;
+	if (metric < 0 || metric <= variant || metric == unit) {
+		sim_error_set(err, path, 1, 1,
+			      "--metric: no metric '%s' in the sweep; its "
+			      "columns after 'variant' are the metrics",
+			      o->metric);
+		goto out;
+	}
+	for (i = 1; i < c.nr; i++) {
+		if (*c.rows[i].f[metric].text &&
+		    !is_number(c.rows[i].f[metric].text, &x)) {
+			sim_error_set(err, path, c.rows[i].line, 1,
+				      "%s: expected a number, found '%s'",
+				      h->f[metric].text,
+				      c.rows[i].f[metric].text);
+			goto out;
+		}
+	}
+	if (o->x_key) {
+		xk = sheet_col(h, o->x_key);
+		if (xk < 1 || xk >= variant) {
+			sim_error_set(err, path, 1, 1,
+				      "--x: '%s' is not a varied key of the "
+				      "sweep; its keys are the columns between "
+				      "'point' and 'variant'",
+				      o->x_key);
+			goto out;
+		}
+	}
+	/* Replication keys (seed) are averaged, unless all there is. */
+	for (k = 1; k < variant; k++)
+		axes += !rep_key(h, k);
 	ret = 0;
 	if (!wanted(o, PLOT_THROUGHPUT))
 		goto out;
 	for (k = 1; k < variant && !ret; k++)
-		ret = plan_sweep_key(p, &c, k, variant, thr, unit, err);
+		if ((o->x_key && k == xk) ||
+		    (!o->x_key && (!axes || !rep_key(h, k))))
+			ret = plan_sweep_key(p, &c, k, variant, metric, unit,
+					     err);
 out:
 	sheet_release(&c);
 	return ret;

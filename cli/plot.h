@@ -19,15 +19,17 @@
  *                                                           published change
  *   run YAML       heatmap-VARIANT.*        heatmap.gp      the variant has
  *                                                           hot `lines:`
- *   sweep.csv      throughput-vs-KEY.*      throughput.gp   always, one per
- *                                                           varied KEY
+ *   sweep.csv      METRIC-vs-KEY.*          throughput.gp   always, one per
+ *                                                           varied KEY but
+ *                                                           seed
  *
  * The run YAML is what `memcgsim run -f yaml` writes (sim/report.h), read
  * with the scenario tree (sim/scenario.h), so that an error names the
  * file, line and column. A sweep.csv has the columns point, one per varied
  * key, variant, throughput, unit, ... (one row per point and variant);
- * more than one varied key gives one picture per key, with one line per
- * variant and combination of the other keys' values.
+ * a picture has the key along x, one panel per combination of the other
+ * keys' values, one line per variant, and the seeds averaged (mean and
+ * 95% confidence interval).
  *
  * Everything is read and checked before anything is written: bad input
  * leaves nothing behind. Then each data file is written whole or not at
@@ -69,6 +71,10 @@ enum plot_kind {
  *	results support
  * @heatmap_variant: draw only this variant's heat map; NULL: every
  *	variant's with hot lines
+ * @metric: a sweep's metric to draw (a column of sweep.csv); NULL:
+ *	throughput
+ * @x_key: the sweep's key along x; NULL: one picture per varied key but
+ *	seed (the other keys make the panels, seeds are averaged)
  * @written: called with each file's path once it is complete (data files
  *	and pictures), and @picture true for a picture; may be NULL
  * @written_arg: passed to @written
@@ -80,6 +86,8 @@ struct plot_opts {
 	bool png, svg;
 	unsigned int kinds;
 	const char *heatmap_variant;
+	const char *metric;
+	const char *x_key;
 	void (*written)(void *arg, const char *path, bool picture);
 	void *written_arg;
 };

@@ -835,6 +835,8 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 			t->rng = sim_rng_stream(seed, w->cpus[j]);
 			memset(&t->prof, 0, sizeof(t->prof));
 			t->cc->prof = &t->prof;
+			/* explain names the function behind each access */
+			t->cc->caller = o->callers ? kprof_caller : NULL;
 		}
 		w->type->setup(w, &run);
 	}

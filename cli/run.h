@@ -59,6 +59,8 @@ struct run_opts {
 	 * stops at that estimate and is refused.
 	 */
 	uint64_t max_events;
+
+	bool callers; /* count each field's accesses by function (explain) */
 	/* Called now and then with the fraction of the whole job done. */
 	void (*progress)(void *arg, double done);
 	void *progress_arg;

@@ -193,19 +193,28 @@ void run__lines_report(struct run *run, struct report *r, int variant,
 	for (i = 0; i < n; i++) {
 		struct coh_line *l = lines[i];
 		struct report_line rl = { 0 };
-		size_t len = 0;
+		size_t len = 0, olen;
 
 		if (!l->ops[COH_READ] && !l->ops[COH_WRITE] && !l->ops[COH_RMW])
 			break;
 		snprintf(rl.name, sizeof(rl.name), "%s", l->name);
+		/* the line's object, whose name may hold dots: memcg(/a.b) */
+		olen = strstr(l->name, " line ") ?
+			       (size_t)(strstr(l->name, " line ") - l->name) :
+			       0;
 		for (j = 0; j < l->nr_fields && len < sizeof(rl.fields) - 1;
 		     j++) {
-			const char *f = strchr(l->fields[j].name, '.');
+			const char *f = l->fields[j].name,
+				   *dot = strchr(f, '.');
 
+			if (olen && !strncmp(f, l->name, olen) &&
+			    f[olen] == '.')
+				f += olen + 1;
+			else if (dot)
+				f = dot + 1;
 			len += (size_t)snprintf(rl.fields + len,
 						sizeof(rl.fields) - len, "%s%s",
-						j ? " " : "",
-						f ? f + 1 : l->fields[j].name);
+						j ? " " : "", f);
 		}
 		rl.reads = l->ops[COH_READ];
 		rl.writes = l->ops[COH_WRITE];

@@ -29,7 +29,7 @@
 # then the transfers to CPU 0, 1, 2, ... (the same count of CPUs on every
 # line).
 #
-#	"memcg(top) line 1" 112 35 47 38 ...
+#	"memcg(/top) line 1" 112 35 47 38 ...
 #
 # Picture: 960 x 480 pixels (PNG; SVG the same size in points).
 

@@ -1,40 +1,54 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# plots/throughput.gp - throughput against a swept key (a `memcgsim
-# sweep`): the key's values along x, throughput along y (from 0), one
-# line per variant. When the sweep varied more than one key, there is one
-# picture per key, and one line per variant and combination of the other
-# keys' values ("6.0-rc1 kernel.page_counter_layout=v6.1").
+# plots/throughput.gp - a metric against a swept key (a `memcgsim sweep`):
+# the key's values along x, the metric along y, one line per variant. When
+# the sweep varied other keys, each combination of their values gets a
+# panel of its own (small multiples, titled "kernel.charge_batch=64"),
+# all on the same axes; a varied seed is not a key but replications: each
+# point is the mean over the seeds, with its 95% confidence interval as an
+# error bar.
 #
-# `memcgsim plot SWEEP` writes the data file and runs this script; to
-# draw it again by hand:
+# `memcgsim plot SWEEP [--metric M] [--x KEY]` writes the data file and
+# runs this script; to draw it again by hand:
 #
 #	gnuplot -e "data='throughput-vs-kernel.charge_batch.dat'; \
 #		out='x.png'; xlabel='kernel.charge_batch'" plots/throughput.gp
 #
 # Variables (set with gnuplot -e before the script):
-#   data     the data file (required)
-#   out      the picture to write (required)
-#   term     'png' (default) or 'svg'
-#   title    the title (default: "Throughput")
-#   xlabel   the swept key (default: "value")
-#   ylabel   the y axis (default: "throughput")
-#   logx     1: a logarithmic x axis (memcgsim sets it for numbers that
-#            span a factor of 8 or more, such as batch sizes); 0 (default)
-#   categories  1: the values are not numbers, x is their rank (memcgsim
-#            sets it); 0 (default)
+#   data       the data file (required)
+#   out        the picture to write (required)
+#   term       'png' (default) or 'svg'
+#   title      the title (default: "Throughput")
+#   xlabel     the swept key (default: "value")
+#   ylabel     the y axis (default: "throughput")
+#   logx       1: a logarithmic x axis (memcgsim sets it for numbers that
+#              span a factor of 8 or more, such as batch sizes); 0 (default)
+#   logy       1: a logarithmic y axis (memcgsim sets it when the values
+#              above 0 span a factor of 100 or more; zeros are not drawn),
+#              from ypos (the smallest value above 0); 0 (default): from 0
+#   categories 1: the values are not numbers, x is their rank (memcgsim
+#              sets it); 0 (default)
+#   errorbars  1: draw the third column as error bars; 0 (default)
+#   nfacets    the number of panels (default 1)
+#   nseries    the lines per panel (default: every block, one panel)
+#   facet1, facet2, ...  each panel's title (default: none)
 #
-# Data: one block per line, blocks separated by two blank lines. A
-# block's first line is the line's title in double quotes; then one line
-# per point, in order along x: the x coordinate (the key's value when it
-# is a number, else its rank among the values), the throughput, and the
-# label of the x tic in double quotes.
+# Data: one block per panel and line, blocks separated by two blank lines,
+# panel F's line V (from 0) is block F * nseries + V. A block's first line
+# is the line's title in double quotes; then one line per point, in order
+# along x: the x coordinate (the key's value when it is a number, else its
+# rank among the values), the mean, the half-width of its 95% confidence
+# interval (0 with one seed), and the label of the x tic in double quotes.
+# A line with no point in a panel is the single point "nan nan 0 """.
 #
 #	"6.0-rc1"
-#	8 3595.38 "8"
-#	16 8570.88 "16"
+#	8 3595.38 0 "8"
+#	16 8570.88 0 "16"
 #
-# Picture: 960 x 600 pixels (PNG; SVG the same size in points).
+# Picture: 960 x 600 pixels for one panel (PNG; SVG the same size in
+# points). With panels, a grid of them and a cell for the legend: 2 or 3
+# cells in a row, else 2, 3 or 4 columns; 420 x 300 pixels per cell, 120
+# and 80 more for the margins, at least 960 x 600.
 
 if (!exists("data") || !exists("out")) {
 	exit error "throughput.gp: set data='FILE' and out='PICTURE' with gnuplot -e"
@@ -44,40 +58,51 @@ if (!exists("title")) title = 'Throughput'
 if (!exists("xlabel")) xlabel = 'value'
 if (!exists("ylabel")) ylabel = 'throughput'
 if (!exists("logx")) logx = 0
+if (!exists("logy")) logy = 0
 if (!exists("categories")) categories = 0
+if (!exists("errorbars")) errorbars = 0
+
+stats data using (1) nooutput
+nblocks = STATS_blocks
+if (!exists("nfacets")) nfacets = 1
+if (!exists("nseries")) nseries = nblocks / nfacets
+stats data using 1:2 nooutput
+xlo = STATS_min_x
+xhi = STATS_max_x
+ylo = STATS_min_y
+yhi = STATS_max_y
+
+# The panels, then one cell for the legend they share.
+cells = nfacets + 1
+cols = nfacets <= 1 ? 1 : (cells <= 3 ? cells : (cells <= 4 ? 2 : \
+	(cells <= 9 ? 3 : 4)))
+rows = nfacets <= 1 ? 1 : (cells + cols - 1) / cols
+width = cols <= 1 ? 960 : 420 * cols + 120
+height = rows <= 1 ? 600 : 300 * rows + 80
+if (width < 960) width = 960
+if (height < 600) height = 600
 
 if (term eq 'svg') {
-	set terminal svg size 960,600 fixed font 'sans,12' background rgb 'white'
+	set terminal svg size width,height fixed font 'sans,12' background rgb 'white'
 } else {
 	if (term ne 'png') {
 		exit error "throughput.gp: term: expected 'png' or 'svg', found '".term."'"
 	}
 	if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
-		set terminal pngcairo size 960,600 font 'sans,10' background rgb 'white'
+		set terminal pngcairo size width,height font 'sans,10' background rgb 'white'
 	} else {
-		set terminal png size 960,600 background rgb 'white'
+		set terminal png size width,height background rgb 'white'
 	}
 }
 set termoption noenhanced
 set output out
-
-stats data using (1) nooutput
-nlines = STATS_blocks
-stats data using 1:2 nooutput
-xlo = STATS_min_x
-xhi = STATS_max_x
 
 # Ten colours and seven point types: lines stay apart by colour first.
 array colours[10] = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', \
 	'#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf']
 array points[7] = [7, 5, 9, 11, 13, 15, 3]
 
-set title title
-set xlabel xlabel
-set ylabel ylabel
-set yrange [0:*]
 set grid
-set key outside right top Left reverse samplen 3
 if (logx) {
 	set logscale x 2
 	set xrange [xlo / 1.15:xhi * 1.15]
@@ -85,8 +110,67 @@ if (logx) {
 	pad = categories || xhi <= xlo ? 0.5 : (xhi - xlo) * 0.05
 	set xrange [xlo - pad:xhi + pad]
 }
+# Every panel on the same y axis, so that they compare at a glance.
+if (logy) {
+	if (!exists("ypos")) {
+		ypos = ylo > 0 ? ylo : 1
+	}
+	set logscale y 10
+	set yrange [ypos / 1.5:yhi * 1.5]
+} else {
+	set yrange [0:yhi * 1.08 + (yhi <= 0 ? 1 : 0)]
+}
 
-# The x tics are the swept values themselves (third column).
-plot for [i=0:nlines-1] data index i using 1:2:xtic(3) \
+if (nfacets <= 1) {
+	set title title
+	set xlabel xlabel
+	set ylabel ylabel
+	set key outside right top Left reverse samplen 3
+	if (errorbars) {
+		plot for [v=0:nseries-1] data index v using 1:2:3:xtic(4) \
+			with yerrorlines title columnheader(1) lw 2 ps 1.3 \
+			lc rgb colours[v % 10 + 1] pt points[v % 7 + 1]
+	} else {
+		plot for [v=0:nseries-1] data index v using 1:2:xtic(4) \
+			with linespoints title columnheader(1) lw 2 ps 1.3 \
+			lc rgb colours[v % 10 + 1] pt points[v % 7 + 1]
+	}
+	exit
+}
+
+# Small multiples: the axis labels on the outer panels, the legend in a
+# cell of its own after the last panel.
+set multiplot layout rows,cols title title
+unset key
+do for [f=1:nfacets] {
+	name = sprintf("facet%d", f)
+	set title (exists(name) ? value(name) : '') font ',10'
+	set xlabel (f + cols > nfacets ? xlabel : '')
+	set ylabel ((f - 1) % cols == 0 ? ylabel : '')
+	if (errorbars) {
+		plot for [v=0:nseries-1] data index (f - 1) * nseries + v \
+			using 1:2:3:xtic(4) with yerrorlines \
+			title columnheader(1) lw 1.5 ps 1 \
+			lc rgb colours[v % 10 + 1] pt points[v % 7 + 1]
+	} else {
+		plot for [v=0:nseries-1] data index (f - 1) * nseries + v \
+			using 1:2:xtic(4) with linespoints \
+			title columnheader(1) lw 1.5 ps 1 \
+			lc rgb colours[v % 10 + 1] pt points[v % 7 + 1]
+	}
+}
+# The legend: the lines of the first panel, drawn nowhere.
+unset title
+unset xlabel
+unset ylabel
+unset border
+unset tics
+unset grid
+unset logscale
+set xrange [0:1]
+set yrange [0:1]
+set key center center Left reverse samplen 3 font ',11' title 'variant'
+plot for [v=0:nseries-1] data index v using (NaN):(NaN) \
 	with linespoints title columnheader(1) lw 2 ps 1.3 \
-	lc rgb colours[i % 10 + 1] pt points[i % 7 + 1] dt i / 10 % 4 + 1
+	lc rgb colours[v % 10 + 1] pt points[v % 7 + 1]
+unset multiplot

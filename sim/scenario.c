@@ -1084,6 +1084,51 @@ static long match_key(const struct scenario_node *map, const char *p,
 	return best;
 }
 
+/* Index of the key @key of @map, exactly, or -1. */
+static long find_key(const struct scenario_node *map, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < map->len; i++)
+		if (!strcmp(map->keys[i]->scalar, key))
+			return (long)i;
+	return -1;
+}
+
+/*
+ * Read the quoted path segment at @p ("..."), with \" and \\ for a quote
+ * and a backslash, into @key (@size bytes, NUL-terminated; its length to
+ * @key_len). Return the bytes of @p it spans, quotes included, or 0 when
+ * the quote is not closed, the key is empty or too long, or the closing
+ * quote is followed by something other than a dot or the end.
+ */
+static size_t parse_quoted(const char *p, char *key, size_t size,
+			   size_t *key_len)
+{
+	size_t n = 1, k = 0;
+	char c;
+
+	for (;;) {
+		c = p[n];
+		if (c == '\0')
+			return 0;
+		if (c == '"')
+			break;
+		if (c == '\\' && (p[n + 1] == '"' || p[n + 1] == '\\'))
+			c = p[++n];
+		if (k + 1 >= size)
+			return 0;
+		key[k++] = c;
+		n++;
+	}
+	n++;
+	if (!k || (p[n] != '\0' && p[n] != '.'))
+		return 0;
+	key[k] = '\0';
+	*key_len = k;
+	return n;
+}
+
 /* Parse a sequence index that ends at a dot or the end; -1 if none. */
 static long parse_index(const char *p, size_t *seg_len)
 {
@@ -1101,10 +1146,35 @@ static long parse_index(const char *p, size_t *seg_len)
 	return index;
 }
 
+/*
+ * The entry of @node (a map or a sequence) that the path segment at @p
+ * names, or -1; the bytes of @p the segment spans go to @seg_len. At a map
+ * a quoted segment is a key exactly; else the longest key that matches up
+ * to a dot or the end. At a sequence it is an index (not range-checked).
+ */
+static long path_step(const struct scenario_node *node, const char *p,
+		      size_t *seg_len)
+{
+	char key[SCENARIO_MAX_PATH + 1];
+	size_t key_len;
+
+	if (node->kind == SCENARIO_SEQ)
+		return parse_index(p, seg_len);
+	if (node->kind != SCENARIO_MAP)
+		return -1;
+	if (*p != '"')
+		return match_key(node, p, seg_len);
+	*seg_len = parse_quoted(p, key, sizeof(key), &key_len);
+	if (!*seg_len)
+		return -1;
+	return find_key(node, key);
+}
+
 /**
  * scenario_lookup() - the node at a dotted path.
  * @root: where the path starts, or NULL
- * @dotted_path: "a.b.0.c"; "" is @root itself
+ * @dotted_path: "a.b.0.c"; "" is @root itself. A segment in double quotes
+ *	is one key, dots and all: cgroups./a."memory.max"
  *
  * Return: the borrowed node, or NULL when the path does not exist.
  */
@@ -1119,12 +1189,7 @@ struct scenario_node *scenario_lookup(const struct scenario_node *root,
 	if (!node || !*p)
 		return (struct scenario_node *)node;
 	for (;;) {
-		if (node->kind == SCENARIO_MAP)
-			i = match_key(node, p, &seg_len);
-		else if (node->kind == SCENARIO_SEQ)
-			i = parse_index(p, &seg_len);
-		else
-			return NULL;
+		i = path_step(node, p, &seg_len);
 		if (i < 0 || (size_t)i >= node->len)
 			return NULL;
 		node = node->items[i];
@@ -1196,23 +1261,34 @@ out_free:
 	return -1;
 }
 
-/* A path may not be empty, have empty segments, or control characters. */
-static bool path_is_valid(const char *p)
+/*
+ * A path may not be empty, have empty segments, an unclosed or misplaced
+ * quote, or control characters; at most SCENARIO_MAX_PATH bytes. Its number
+ * of segments goes to @nr_segs (a dotted key such as memory.min counts as
+ * two: it is a bound, like the loader's on nesting).
+ */
+static bool path_is_valid(const char *p, unsigned int *nr_segs)
 {
-	if (!*p || *p == '.' || p[strlen(p) - 1] == '.')
+	char key[SCENARIO_MAX_PATH + 1];
+	size_t n, key_len;
+
+	*nr_segs = 0;
+	if (!*p || !key_is_printable(p) || strlen(p) > SCENARIO_MAX_PATH)
 		return false;
-	return !strstr(p, "..") && key_is_printable(p);
-}
-
-/* Like the loader's limits, so that overrides cannot nest without bound. */
-static bool path_is_short(const char *path)
-{
-	unsigned int dots = 0;
-	const char *p;
-
-	for (p = path; *p; p++)
-		dots += *p == '.';
-	return dots < SCENARIO_MAX_DEPTH && p - path <= SCENARIO_MAX_PATH;
+	for (;;) {
+		if (*p == '"')
+			n = parse_quoted(p, key, sizeof(key), &key_len);
+		else
+			n = strcspn(p, ".");
+		if (!n)
+			return false;
+		++*nr_segs;
+		if (!p[n])
+			return true;
+		p += n + 1;
+		if (!*p)
+			return false;
+	}
 }
 
 /* Find or make the child of @node for @p: its index, or -1 (@err set). */
@@ -1221,6 +1297,8 @@ static long set_step(struct scenario_node *node, const char *path,
 		     const struct scenario_node *value, struct sim_error *err)
 {
 	int prefix = (int)(p - path - (p > path));
+	char key[SCENARIO_MAX_PATH + 1];
+	size_t key_len;
 	long i;
 
 	if (node->kind == SCENARIO_SCALAR) {
@@ -1231,11 +1309,17 @@ static long set_step(struct scenario_node *node, const char *path,
 		return -1;
 	}
 	if (node->kind == SCENARIO_MAP) {
-		i = match_key(node, p, seg_len);
+		i = path_step(node, p, seg_len);
 		if (i >= 0)
 			return i;
-		*seg_len = strcspn(p, ".");
-		i = add_key(node, p, *seg_len, value);
+		if (*p == '"') {
+			/* Valid: path_is_valid() parsed it. */
+			*seg_len = parse_quoted(p, key, sizeof(key), &key_len);
+			i = add_key(node, key, key_len, value);
+		} else {
+			*seg_len = strcspn(p, ".");
+			i = add_key(node, p, *seg_len, value);
+		}
 		if (i < 0)
 			scenario__error_at(err, value, "out of memory");
 		return i;
@@ -1262,11 +1346,14 @@ static long set_step(struct scenario_node *node, const char *path,
 /**
  * scenario_set() - override the value at @dotted_path with a copy of @value.
  * @root: the tree to change; its root must be a map
- * @dotted_path: where: "kernel.charge_batch", "workloads.0.cpus"
+ * @dotted_path: where: "kernel.charge_batch", "workloads.0.cpus",
+ *	"cgroups./a.\"memory.max\""
  * @value: the new value, copied; the caller keeps it
  * @err: filled on failure, at @value's mark
  *
- * At a map, a path segment is the longest existing key that matches (keys
+ * At a map, a path segment in double quotes is one key, dots and all
+ * ("memory.max"; \" and \\ inside for a quote and a backslash); an unquoted
+ * one is the longest existing key that matches up to a dot or the end (keys
  * may contain dots); a missing key is added, with empty maps created for
  * the rest of the path but its last segment. At a sequence the segment must
  * be the index of an existing item. The copy and its descendants get paths
@@ -1280,22 +1367,27 @@ int scenario_set(struct scenario_node *root, const char *dotted_path,
 {
 	struct scenario_node *node = root;
 	const char *p = dotted_path;
+	unsigned int nr_segs;
 	size_t seg_len;
 	long i;
 
-	if (!path_is_valid(dotted_path)) {
-		scenario__error_at(err, value,
-				   "cannot set '%s': expected a dotted key "
-				   "path such as 'kernel.charge_batch'",
-				   dotted_path);
-		return -1;
-	}
-	if (!path_is_short(dotted_path)) {
+	if (strlen(dotted_path) > SCENARIO_MAX_PATH ||
+	    (path_is_valid(dotted_path, &nr_segs) &&
+	     nr_segs > SCENARIO_MAX_DEPTH)) {
 		scenario__error_at(err, value,
 				   "cannot set '%.64s...': the key path has "
 				   "more than %d levels or %d bytes",
 				   dotted_path, SCENARIO_MAX_DEPTH,
 				   SCENARIO_MAX_PATH);
+		return -1;
+	}
+	if (!path_is_valid(dotted_path, &nr_segs)) {
+		scenario__error_at(err, value,
+				   "cannot set '%s': expected a dotted key "
+				   "path such as 'kernel.charge_batch', a "
+				   "key with dots in double quotes "
+				   "(cgroups./a.\"memory.max\")",
+				   dotted_path);
 		return -1;
 	}
 	for (;;) {
@@ -1306,6 +1398,31 @@ int scenario_set(struct scenario_node *root, const char *dotted_path,
 			return set_item(node, i, value, err);
 		node = node->items[i];
 		p += seg_len + 1;
+	}
+}
+
+/*
+ * The '=' that ends the KEY of "KEY=VALUE": the first one outside a quoted
+ * path segment (a quote opens a segment only at its start), or NULL.
+ */
+static const char *key_end(const char *arg)
+{
+	const char *p = arg;
+	size_t n;
+
+	for (;;) {
+		if (*p == '"') {
+			for (p++; *p && *p != '"'; p++)
+				if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+					p++;
+			if (!*p)
+				return NULL;
+			p++;
+		}
+		n = strcspn(p, ".=");
+		if (p[n] != '.')
+			return p[n] == '=' ? p + n : NULL;
+		p += n + 1;
 	}
 }
 
@@ -1343,7 +1460,7 @@ int scenario_set_arg(struct scenario_node *root, const char *arg,
 		     struct sim_error *err)
 {
 	struct scenario_node *value;
-	const char *eq = strchr(arg, '=');
+	const char *eq = key_end(arg);
 	char *key;
 	int ret = -1;
 

@@ -35,6 +35,25 @@
 /* ------------------------------------------------------------------ */
 /* Keys.                                                               */
 
+/*
+ * Whether @key with the map @value of one key is an allowed dotted key
+ * split by a path: --set 'cgroups./a.memory.max=1M' makes {memory: {max:}}.
+ */
+static bool dotted_key(const char *key, const struct scenario_node *value,
+		       const char *const *allowed, size_t nr)
+{
+	size_t j, klen = strlen(key);
+
+	if (value->kind != SCENARIO_MAP || value->len != 1)
+		return false;
+	for (j = 0; j < nr; j++)
+		if (!strncmp(allowed[j], key, klen) &&
+		    allowed[j][klen] == '.' &&
+		    !strcmp(allowed[j] + klen + 1, value->keys[0]->scalar))
+			return true;
+	return false;
+}
+
 static void unknown_key(struct sim_error *err, const struct scenario_node *map,
 			size_t i, const char *const *allowed, size_t nr)
 {
@@ -46,6 +65,12 @@ static void unknown_key(struct sim_error *err, const struct scenario_node *map,
 	near = sim_nearest(key->scalar, allowed, (unsigned int)nr);
 	if (near)
 		snprintf(hint, sizeof(hint), "; did you mean '%s'?", near);
+	if (dotted_key(key->scalar, map->items[i], allowed, nr))
+		snprintf(hint, sizeof(hint),
+			 "; a key with dots is one path segment in double "
+			 "quotes: '%s%s\"%s.%s\"'",
+			 map->path, map->path[0] ? "." : "", key->scalar,
+			 map->items[i]->keys[0]->scalar);
 	if (map->path[0])
 		snprintf(where, sizeof(where), "in '%s'", map->path);
 	else

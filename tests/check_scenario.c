@@ -519,6 +519,120 @@ START_TEST(scenario_set_key_with_dots)
 END_TEST
 
 /*
+ * A path segment in double quotes is one key, dots and all. The cgroup
+ * /top sets memory.min only, so with no quotes "cgroups./top.memory.max"
+ * has no longest match and splits at every dot: a key "memory" holding
+ * {max: 1M}. Quoted, it adds the key "memory.max" next to "memory.min".
+ * Expect lookups through quoted segments to find the same nodes as
+ * unquoted ones (the quotes are not part of the key or of the node's
+ * path), \" and \\ to stand for a quote and a backslash, and the KEY of
+ * KEY=VALUE to end at the first '=' outside quotes.
+ */
+START_TEST(scenario_set_quoted_segment)
+{
+	struct scenario_node *root, *top, *node;
+	struct sim_error err;
+
+	root = parse_ok("cgroups:\n  /top: {memory.min: 16G}\n");
+	ck_assert_ptr_eq(scenario_lookup(root,
+					 "cgroups.\"/top\".\"memory.min\""),
+			 scenario_lookup(root, "cgroups./top.memory.min"));
+	ck_assert_ptr_null(scenario_lookup(root, "cgroups./top.\"memory\""));
+	ck_assert_ptr_null(scenario_lookup(root, "\"cgroups./top\""));
+	ck_assert_int_eq(
+		scenario_set_arg(root, "cgroups./top.\"memory.max\"=1M", &err),
+		0);
+	top = scenario_lookup(root, "cgroups./top");
+	ck_assert_uint_eq(scenario_len(top), 2);
+	ck_assert_str_eq(scenario_key(top, 1), "memory.max");
+	node = scenario_get(top, "memory.max");
+	ck_assert_str_eq(scenario_scalar(node), "1M");
+	ck_assert_str_eq(scenario_path(node), "cgroups./top.memory.max");
+	ck_assert_ptr_eq(scenario_lookup(root, "cgroups./top.\"memory.max\""),
+			 node);
+	/* Set again: replaced, not added twice. */
+	ck_assert_int_eq(scenario_set_arg(root,
+					  "cgroups.\"/top\".\"memory.max\"=2M",
+					  &err),
+			 0);
+	ck_assert_uint_eq(scenario_len(top), 2);
+	ck_assert_str_eq(scenario_scalar(scenario_get(top, "memory.max")),
+			 "2M");
+	/* Unquoted, a missing dotted key splits at its dots. */
+	ck_assert_int_eq(
+		scenario_set_arg(root, "cgroups./top.memory.high=3M", &err), 0);
+	ck_assert_uint_eq(scenario_len(top), 3);
+	ck_assert_str_eq(scenario_key(top, 2), "memory");
+	ck_assert_str_eq(scenario_scalar(scenario_lookup(top, "memory.high")),
+			 "3M");
+	/* Escapes, and '=' inside a quoted key. */
+	ck_assert_int_eq(scenario_set_arg(root, "\"a\\\"b\\\\c\".x=1", &err),
+			 0);
+	ck_assert_str_eq(scenario_key(root, 1), "a\"b\\c");
+	ck_assert_int_eq(scenario_set_arg(root, "\"k=v\"=w=z", &err), 0);
+	ck_assert_str_eq(scenario_key(root, 2), "k=v");
+	ck_assert_str_eq(scenario_scalar(scenario_get(root, "k=v")), "w=z");
+	/* An index at a sequence is never quoted. */
+	scenario_free(root);
+	root = parse_ok(sample);
+	ck_assert_ptr_null(scenario_lookup(root, "workloads.\"0\".cpus"));
+	scenario_free(root);
+}
+END_TEST
+
+/*
+ * Expect a malformed quoted segment to be refused with the usage message,
+ * the tree unchanged: not closed, empty, text after the closing quote, a
+ * quote that does not start its segment is plain text (and then the key
+ * "a\"b" is fine), and an index in quotes.
+ */
+START_TEST(scenario_set_quoted_refused)
+{
+	static const char *const bad[] = {
+		"cgroups.\"/top=1",    "cgroups.\"\"=1",
+		"cgroups.\"/top\"x=1", "cgroups.\"/top\".=1",
+		"\"cgroups\"\"x\"=1",
+	};
+	struct scenario_node *root;
+	struct sim_error err;
+	char expect[256];
+	size_t i;
+
+	root = parse_ok("cgroups:\n  /top: {memory.min: 16G}\n");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_msg(scenario_set_arg(root, bad[i], &err) == -1,
+			      "accepted %s", bad[i]);
+		if (i == 0) {
+			ck_assert_str_eq(err_line(&err),
+					 "--set: error: expected KEY=VALUE, "
+					 "found 'cgroups.\"/top=1'");
+			continue;
+		}
+		snprintf(expect, sizeof(expect),
+			 "--set: error: cannot set '%.*s': expected a dotted "
+			 "key path such as 'kernel.charge_batch', a key with "
+			 "dots in double quotes (cgroups./a.\"memory.max\")",
+			 (int)(strlen(bad[i]) - 2), bad[i]);
+		ck_assert_str_eq(err_line(&err), expect);
+	}
+	ck_assert_uint_eq(scenario_len(root), 1);
+	ck_assert_uint_eq(scenario_len(scenario_lookup(root, "cgroups./top")),
+			  1);
+	ck_assert_int_eq(scenario_set_arg(root, "a\"b=1", &err), 0);
+	ck_assert_str_eq(scenario_scalar(scenario_get(root, "a\"b")), "1");
+	scenario_free(root);
+	root = parse_ok(sample);
+	ck_assert_int_eq(scenario_set_arg(root, "workloads.\"0\".cpus=1", &err),
+			 -1);
+	ck_assert_str_eq(err_line(&err),
+			 "--set: error: cannot set 'workloads.\"0\".cpus': "
+			 "expected an index into the sequence 'workloads', "
+			 "found '\"0\"'");
+	scenario_free(root);
+}
+END_TEST
+
+/*
  *	set:                       (in v.yaml)
  *	  workloads.5.cpus: 1      '1' is at 2:21
  *
@@ -556,7 +670,8 @@ START_TEST(scenario_set_refused)
 	ck_assert_str_eq(err_line(&err),
 			 "v.yaml:2:21: error: cannot set "
 			 "'machine..nr_cpus': expected a dotted key path such "
-			 "as 'kernel.charge_batch'");
+			 "as 'kernel.charge_batch', a key with dots in double "
+			 "quotes (cgroups./a.\"memory.max\")");
 	ck_assert_int_eq(scenario_set(root, "", value, &err), -1);
 	ck_assert_int_eq(scenario_set(root, "a.\tb", value, &err), -1);
 	scenario_free(v);
@@ -800,6 +915,8 @@ Suite *scenario_suite(void)
 	tcase_add_test(tc, scenario_set_creates_maps);
 	tcase_add_test(tc, scenario_set_repaths_copy);
 	tcase_add_test(tc, scenario_set_key_with_dots);
+	tcase_add_test(tc, scenario_set_quoted_segment);
+	tcase_add_test(tc, scenario_set_quoted_refused);
 	tcase_add_test(tc, scenario_set_refused);
 	tcase_add_test(tc, scenario_set_value_from_same_tree);
 	tcase_add_test(tc, scenario_set_path_too_deep);

@@ -74,6 +74,11 @@ tests_check_compare_SOURCES = tests/check_compare.c
 tests_check_compare_CFLAGS = $(TEST_CFLAGS)
 tests_check_compare_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_explain
+tests_check_explain_SOURCES = tests/check_explain.c
+tests_check_explain_CFLAGS = $(TEST_CFLAGS)
+tests_check_explain_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/check_workload
 tests_check_workload_SOURCES = tests/check_workload.c
 tests_check_workload_CFLAGS = $(TEST_CFLAGS)
@@ -151,6 +156,33 @@ EXTRA_DIST += %reldir%/run-plots.sh
 #                           of the wrong type (exit 2, file:line:col, the key)
 TESTS += %reldir%/run-keys.sh
 EXTRA_DIST += %reldir%/run-keys.sh
+
+# tests/run-set-path.sh     a cgroup control set by a quoted path segment
+#                           (cgroups./a/b."memory.max") through run --set,
+#                           a variant's set: and sweep --vary reaches the
+#                           cgroup: the same results as the file with it
+TESTS += %reldir%/run-set-path.sh
+EXTRA_DIST += %reldir%/run-set-path.sh
+
+# tests/run-explain.sh      explain's verdict per hot line follows its
+#                           fields' access kinds (false sharing of
+#                           read-mostly fields next to an RMW one, true
+#                           sharing), with the functions that made them
+TESTS += %reldir%/run-explain.sh
+EXTRA_DIST += %reldir%/run-explain.sh
+
+# tests/run-list.sh         memcgsim list: every shipped profile and
+#                           scenario with its description and size (CPUs,
+#                           variants x simulated time), as in its file
+TESTS += %reldir%/run-list.sh
+EXTRA_DIST += %reldir%/run-list.sh
+
+# tests/run-slurm.sh        contrib/slurm-sweep.sh's array tasks run by
+#                           hand from the build tree, --vary values with
+#                           spaces: the count, then the merge equal to
+#                           sweep -j 1 byte for byte
+TESTS += %reldir%/run-slurm.sh
+EXTRA_DIST += %reldir%/run-slurm.sh
 
 # tests/run-calibrate.sh    memcgsim calibrate --check on this build VM's
 #                           recorded measurements (tests/data/calibrate)

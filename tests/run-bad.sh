@@ -239,7 +239,7 @@ usage "memcgsim: error: --metric: no metric 'throughpt' in compare/run.csv or co
 	compare compare/run.csv compare/run.yaml --metric throughpt
 usage "memcgsim: error: compare: takes only --tolerance, --metric and --all" \
 	compare compare/run.csv compare/run.yaml --variant base
-usage "memcgsim: error: run: --tolerance, --metric and --all are for compare" \
+usage "memcgsim: error: run: --tolerance and --all are for compare" \
 	run $ok --all
 usage "no-such.csv: error: cannot open: No such file or directory" \
 	compare no-such.csv compare/run.csv
@@ -279,7 +279,7 @@ usage "memcgsim: error: run: --markdown is for validate" \
 	run $ok --markdown
 usage "memcgsim: error: explain: --no-plots is for memcgsim without a command" \
 	explain $ok --no-plots
-usage "memcgsim: error: --tolerance, --metric and --all are for compare" \
+usage "memcgsim: error: --metric is for compare and plot" \
 	--metric throughput
 usage "memcgsim: error: sweep: --variant is for run, explain and plot" \
 	sweep $ok --vary seed=1,2 --variant batch1
@@ -287,7 +287,7 @@ usage "memcgsim: error: validate: --lines is for run and explain" \
 	validate --lines 2
 usage "memcgsim: error: merge: takes no options but --quiet" \
 	merge somewhere --seed 1
-usage "memcgsim: error: plot: takes only --out, --format, --variant and --quiet" \
+usage "memcgsim: error: plot: takes only --out, --format, --variant, --metric, --x and --quiet" \
 	plot compare/run.yaml --set seed=1
 usage "memcgsim: error: --format: expected png, svg or both, found 'csv'" \
 	plot compare/run.yaml --format csv

@@ -8,7 +8,9 @@
 #     --set) gives functions, validation and a heat map per variant with
 #     hot lines; a teaching scenario's (false-sharing) gives its heat maps;
 #     the sweep.csv fixtures in tests/data/plots give throughput-vs-KEY,
-#     one per varied key, also from a sweep directory. Every picture, in
+#     one per varied key but seed, the other keys as panels, seeds
+#     averaged with confidence intervals, --metric and --x picking one
+#     picture, also from a sweep directory. Every picture, in
 #     PNG and SVG, is checked: a PNG starts with the PNG signature, its
 #     IHDR has the size the script sets, its image data inflates to the
 #     size IHDR promises, and it is more than a few KB; an SVG parses as
@@ -77,14 +79,32 @@ sim()
 
 # ---- the picture checker ----
 
-# size KIND: the picture size the script of KIND sets, "WIDTH HEIGHT".
+# size KIND DATA: the picture size the script of KIND sets, "WIDTH
+# HEIGHT". A sweep's picture with N panels (its data file says) has a grid
+# of N + 1 cells, the legend's last: 2 or 3 cells in a row, else 2, 3 or 4
+# columns; 420 x 300 per cell plus 120 x 80, at least 960 x 600.
 size()
 {
 	case $1 in
 	functions) echo "1000 640" ;;
 	validation) echo "720 720" ;;
 	heatmap-*) echo "960 480" ;;
-	throughput-vs-*) echo "960 600" ;;
+	*-vs-*)
+		n=$(sed -n 's/^# \([0-9]*\) panel(s) x .*/\1/p' "$2")
+		if test "${n:-1}" -le 1; then
+			echo "960 600"
+			return
+		fi
+		cells=$((n + 1))
+		if test $cells -le 3; then cols=$cells
+		elif test $cells -le 4; then cols=2
+		elif test $cells -le 9; then cols=3
+		else cols=4; fi
+		rows=$(((cells + cols - 1) / cols))
+		w=$((420 * cols + 120)); test $w -ge 960 || w=960
+		h=$((300 * rows + 80)); test $h -ge 600 || h=600
+		echo "$w $h"
+		;;
 	*) echo "0 0" ;;
 	esac
 }
@@ -244,7 +264,7 @@ picture()
 		;;
 	esac
 	if test -n "$python"; then
-		why=$($python "$tmp/check.py" "$stem" $(size "$stem") "$2" $decode 2>&1) ||
+		why=$($python "$tmp/check.py" "$stem" $(size "$stem" "${2%.*}.dat") "$2" $decode 2>&1) ||
 			why="the checker failed: $why"
 	else
 		why=$(check_sh "$stem" "$2")
@@ -329,10 +349,46 @@ else
 		test -e "$tmp/sweep2/$s.png" &&
 			fail "plot sweep-2keys.csv --format svg: wrote $s.png"
 	done
-	grep -q '^"6.0-rc1 kernel.charge_batch=64"' \
-		"$tmp/sweep2/throughput-vs-kernel.page_counter_layout.dat" ||
-		fail "plot sweep-2keys.csv: no line for 6.0-rc1 at kernel.charge_batch=64"
+	# The other key makes the panels: 2 values, 2 panels of the 3
+	# variants (root, 6.0-rc1, +A+B+C); 6.0-rc1's line of the second
+	# panel (kernel.charge_batch=64) is block 1 * 3 + 1 = 4.
+	d="$tmp/sweep2/throughput-vs-kernel.page_counter_layout.dat"
+	grep -qx '# 2 panel(s) x 3 line(s): block F \* 3 + V is panel F.s line V' "$d" ||
+		fail "plot sweep-2keys.csv: not 2 panels of 3 lines: $(sed -n 2p "$d")"
+	awk 'BEGIN { RS = "\n\n\n" } NR == 5' "$d" | head -1 |
+		grep -qx '"6.0-rc1"' ||
+		fail "plot sweep-2keys.csv: block 4 is not 6.0-rc1's"
 fi
+
+# Three keys, one a seed (tests/data/plots/sweep-seeds.csv): a picture
+# per key but the seed, the other key's values as panels, each point the
+# mean over the seeds with its 95% confidence interval. At a=1, b=x,
+# variant v the seeds give 10 and 14: mean 12, s = sqrt(((10-12)^2 +
+# (14-12)^2) / 1) = 2.828, CI = t(0.975, 1 df) s / sqrt(2) = 12.706 x 2 =
+# 25.412; where the seeds agree the CI is 0. --metric and --x pick one
+# picture of any column against one key: latency_p99 against b spans 2 to
+# 8000 (a log y axis), with b's values as categories (x = rank 0, 1); at
+# a=1, b=x, v the seeds give 1 and 3: mean 2, CI 12.706 x 1.414 / 1.414.
+sim plot "$data/sweep-seeds.csv" --out seeds
+plotted "plot sweep-seeds.csv" seeds throughput-vs-a throughput-vs-b
+test -e "$tmp/seeds/throughput-vs-seed.dat" &&
+	fail "plot sweep-seeds.csv: the seed was drawn as an axis"
+grep -qx '1 12 25.412 "1"' "$tmp/seeds/throughput-vs-a.dat" ||
+	fail "plot sweep-seeds.csv: no mean 12 +- 25.412 at a=1 (b=x, v)"
+grep -qx '8 50 0 "8"' "$tmp/seeds/throughput-vs-a.dat" ||
+	fail "plot sweep-seeds.csv: no mean 50 +- 0 at a=8 (b=x, v)"
+sim plot "$data/sweep-seeds.csv" --out seeds2 --metric latency_p99 --x b
+plotted "plot sweep-seeds.csv --metric latency_p99 --x b" seeds2 \
+	latency_p99-vs-b
+test "$(ls "$tmp/seeds2" | wc -l)" = 3 ||
+	fail "plot --metric latency_p99 --x b: not one picture: $(ls "$tmp/seeds2")"
+grep -qx '0 2 12.706 "x"' "$tmp/seeds2/latency_p99-vs-b.dat" ||
+	fail "plot --metric latency_p99 --x b: no category x at 0: mean 2 +- 12.706 (1 and 3)"
+for bad in "--metric nosuch" "--x seedx" "--x variant"; do
+	sim plot "$data/sweep-seeds.csv" --out seeds3 $bad
+	test "$rc" = 2 || fail "plot $bad: exit status $rc, expected 2"
+	test ! -e "$tmp/seeds3" || fail "plot $bad: wrote $tmp/seeds3"
+done
 
 # A sweep directory, named like `memcgsim sweep` names it.
 mkdir "$tmp/sweep-charge-batch-2022"

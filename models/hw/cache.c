@@ -77,8 +77,14 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 
 static void line_free(struct coh_line *l)
 {
+	unsigned int j;
+
+	if (!l)
+		return;
 	free(l->q);
 	free(l->xfer_to);
+	for (j = 0; j < l->nr_fields; j++)
+		free(l->fields[j].callers);
 	free(l->fields);
 	free(l);
 }
@@ -1012,6 +1018,14 @@ static void adjacent_prefetch(struct coh *c, struct coh_line *l,
  * (coh_read_dep()): not posted, so a miss blocks until served and a load
  * merging into a posted miss of the same line waits for that miss.
  */
+/* Count an access for its caller (explain's runs only: out of the way). */
+static void __attribute__((noinline, cold))
+count_caller(struct coh_cpu *cc, struct coh_field_stat *fs, enum coh_op op)
+{
+	cc->caller_stat = coh_caller_slot(fs, cc->caller(cc->prof));
+	cc->caller_stat->ops[op]++;
+}
+
 static bool access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
 		   bool dep)
 {
@@ -1050,6 +1064,8 @@ static bool access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
 	fs = &l->fields[field->slot];
 	l->ops[op]++;
 	fs->ops[op]++;
+	if (__builtin_expect(cc->caller != NULL, 0))
+		count_caller(cc, fs, op);
 	if (!(fs->cpus[cc->cpu / 64] & (1ull << (cc->cpu % 64)))) {
 		fs->cpus[cc->cpu / 64] |= 1ull << (cc->cpu % 64);
 		fs->nr_cpus++;
@@ -1089,6 +1105,8 @@ static bool access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
 
 	l->misses++;
 	fs->misses++;
+	if (__builtin_expect(cc->caller != NULL, 0))
+		cc->caller_stat->misses++;
 	r = (struct coh_req){ .cpu = (uint16_t)cc->cpu,
 			      .op = (uint8_t)op,
 			      .slot = field->slot,
@@ -1170,10 +1188,35 @@ void coh_stats_reset(struct coh *c)
 			l->fields[j].wait_ps = 0;
 			l->fields[j].nr_cpus = 0;
 			memset(l->fields[j].cpus, 0, sizeof(l->fields[j].cpus));
+			if (l->fields[j].callers)
+				memset(l->fields[j].callers, 0,
+				       COH_FIELD_CALLERS *
+					       sizeof(*l->fields[j].callers));
 		}
 	}
 	for (i = 0; i < c->nr_cpus; i++)
 		c->cpus[i].wait_ps = 0;
+}
+
+struct coh_caller_stat *coh_caller_slot(struct coh_field_stat *fs,
+					unsigned int caller)
+{
+	struct coh_caller_stat *cs;
+	unsigned int i;
+
+	if (!fs->callers) {
+		fs->callers = calloc(COH_FIELD_CALLERS, sizeof(*fs->callers));
+		SIM_BUG_ON(!fs->callers);
+	}
+	cs = fs->callers;
+	for (i = 0; i < COH_FIELD_CALLERS - 1; i++, cs++)
+		if (cs->id == caller + 1 || !cs->id)
+			break;
+	if (!cs->id)
+		cs->id = caller + 1;
+	else if (cs->id != caller + 1)
+		cs->id = COH_CALLER_MIXED;
+	return cs;
 }
 
 unsigned int coh_nr_lines(const struct coh *c)

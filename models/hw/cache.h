@@ -154,14 +154,43 @@ struct coh_layout {
 	const struct coh_layout_field *fields;
 };
 
+#define COH_FIELD_CALLERS 6 /* callers counted apart per field */
+#define COH_CALLER_MIXED (~0u) /* the last slot, once callers share it */
+
+/*
+ * struct coh_caller_stat - the accesses to a field made by one caller, a
+ * code location that the layer above names (models/kernel: the kernel
+ * function making the access, kprof.h), as perf c2c lists the code that
+ * touched each offset of a line. Counted for the CPUs with a @caller
+ * (explain's runs, struct coh_cpu); zeroed by coh_stats_reset().
+ */
+struct coh_caller_stat {
+	uint64_t ops[NR_COH_OPS];
+	uint64_t misses;
+	unsigned int id; /* the caller + 1; 0: free; COH_CALLER_MIXED */
+};
+
 struct coh_field_stat {
-	char name[48]; /* "counter[3].value" */
+	char name[72]; /* "counter[3].value", "memcg(/a/b).memory.usage" */
 	uint64_t ops[NR_COH_OPS];
 	uint64_t misses;
 	sim_time_t wait_ps; /* time accesses to it queued */
 	unsigned int nr_cpus; /* distinct CPUs that accessed it */
 	uint64_t cpus[MACHINE_MAX_CPUS / 64];
+	/*
+	 * [COH_FIELD_CALLERS] by caller, in order of first access (the last
+	 * may be mixed), or NULL: none counted; made by coh_caller_slot()
+	 */
+	struct coh_caller_stat *callers;
 };
+
+/*
+ * coh_caller_slot() - the counts of @fs's accesses by @caller. Callers past
+ * the first COH_FIELD_CALLERS - 1 share the last slot, which then says
+ * COH_CALLER_MIXED.
+ */
+struct coh_caller_stat *coh_caller_slot(struct coh_field_stat *fs,
+					unsigned int caller);
 
 struct coh_req {
 	uint16_t cpu;
@@ -246,6 +275,9 @@ struct coh_cpu {
 		sim_time_t done; /* SIM_TIME_MAX until served */
 	} pending[COH_MAX_PENDING];
 	struct kprof *prof; /* time by kernel function, or NULL */
+	/* names the caller of each access (from @prof), or NULL: not counted */
+	unsigned int (*caller)(const struct kprof *prof);
+	struct coh_caller_stat *caller_stat; /* the latest access's */
 	/* statistics */
 	sim_time_t wait_ps; /* waiting for lines and fences */
 	sim_time_t wait_start;

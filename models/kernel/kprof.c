@@ -101,3 +101,8 @@ void kprof_settle(struct kprof *k, sim_time_t now)
 {
 	settle(k, now);
 }
+
+unsigned int kprof_caller(const struct kprof *k)
+{
+	return kprof_current(k);
+}

@@ -90,7 +90,19 @@ struct kprof {
 	struct kprof_fn_stat fn[NR_KPROF_FNS];
 };
 
+/* The function on top of @k's stack: the one running (KF_OTHER if none). */
+static inline enum kprof_fn kprof_current(const struct kprof *k)
+{
+	return k->depth ? (enum kprof_fn)k->stack[k->depth - 1].fn : KF_OTHER;
+}
+
 void kprof_enter(struct kprof *k, enum kprof_fn fn, sim_time_t now);
+/*
+ * kprof_caller() - the function on top of @k's stack, as the caller of a
+ * coherence access (struct coh_cpu's @caller, for explain's per-field
+ * function rows).
+ */
+unsigned int kprof_caller(const struct kprof *k);
 void kprof_exit(struct kprof *k, sim_time_t now);
 /* Charge everything up to @now and zero the totals (end of warm-up). */
 void kprof_reset(struct kprof *k, sim_time_t now);

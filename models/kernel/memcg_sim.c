@@ -255,12 +255,35 @@ static void stats_layouts_build(struct memcg_sim *ms)
 	stat_layout_finish(&ms->lruvec_sl, "lruvec_stats", la, 0);
 }
 
+/*
+ * SIM: the objects of a memcg are named by its cgroup path, so that two
+ * cgroups called leaf under different parents stay apart in the hot lines
+ * and heat maps. An object's name is at most 39 bytes: a path longer than
+ * @room keeps its last levels after "...", "/top/mid/leaf" becoming
+ * ".../mid/leaf" in 12.
+ */
+static const char *memcg_path_name(const struct mem_cgroup *memcg, size_t room,
+				   char *buf, size_t size)
+{
+	const char *path = memcg->path, *tail;
+	size_t len = strlen(path);
+
+	if (len <= room)
+		return path;
+	tail = path + len - (room - 3);
+	if (strchr(tail + 1, '/'))
+		tail = strchr(tail + 1, '/');
+	snprintf(buf, size, "...%s", tail);
+	return buf;
+}
+
 struct memcg_vmstats_percpu *memcg__vmstats_percpu(struct memcg_sim *ms,
 						   struct mem_cgroup *memcg,
 						   unsigned int cpu)
 {
 	struct memcg_vmstats_percpu *statc = NULL;
-	char name[64];
+	char name[64], pbuf[24];
+	const char *path;
 	unsigned int node;
 
 	if (!memcg->vmstats_percpu) {
@@ -275,12 +298,12 @@ struct memcg_vmstats_percpu *memcg__vmstats_percpu(struct memcg_sim *ms,
 	SIM_BUG_ON(!statc);
 	statc->lruvec = calloc(ms->nr_nodes, sizeof(*statc->lruvec));
 	SIM_BUG_ON(!statc->lruvec);
-	snprintf(name, sizeof(name), "vmstats_percpu(%.16s)@cpu%u",
-		 memcg->obj->name, cpu);
+	path = memcg_path_name(memcg, 16, pbuf, sizeof(pbuf));
+	snprintf(name, sizeof(name), "vmstats_percpu(%s)@cpu%u", path, cpu);
 	statc->obj = coh_object_create(ms->coh, name, &ms->pcpu_sl.l, 0);
 	for (node = 0; node < ms->nr_nodes; node++) {
-		snprintf(name, sizeof(name), "lruvec_pcpu(%.16s,%u)@cpu%u",
-			 memcg->obj->name, node, cpu);
+		snprintf(name, sizeof(name), "lruvec_pcpu(%s,%u)@cpu%u", path,
+			 node, cpu);
 		statc->lruvec[node].obj = coh_object_create(
 			ms->coh, name, &ms->lruvec_pcpu_sl.l, 0);
 	}
@@ -292,7 +315,8 @@ static void memcg_stats_init(struct memcg_sim *ms)
 {
 	const struct machine *m = coh_machine(ms->coh);
 	unsigned int i, node, cpu;
-	char name[64];
+	char name[64], pbuf[32];
+	const char *path;
 
 	ms->nr_nodes = m->sockets;
 	stats_layouts_build(ms);
@@ -328,8 +352,8 @@ static void memcg_stats_init(struct memcg_sim *ms)
 
 		ms->cgroup_parent[i] = memcg->parent ? (int)memcg->parent->id :
 						       -1;
-		snprintf(name, sizeof(name), "vmstats(%.24s)",
-			 memcg->obj->name);
+		path = memcg_path_name(memcg, 24, pbuf, sizeof(pbuf));
+		snprintf(name, sizeof(name), "vmstats(%s)", path);
 		memcg->vmstats.obj =
 			coh_object_create(ms->coh, name, &ms->vmstats_sl.l, 0);
 		memcg->lruvec_stats =
@@ -337,7 +361,8 @@ static void memcg_stats_init(struct memcg_sim *ms)
 		SIM_BUG_ON(!memcg->lruvec_stats);
 		for (node = 0; node < ms->nr_nodes; node++) {
 			snprintf(name, sizeof(name), "lruvec_stats(%.16s,%u)",
-				 memcg->obj->name, node);
+				 memcg_path_name(memcg, 16, pbuf, sizeof(pbuf)),
+				 node);
 			memcg->lruvec_stats[node].obj = coh_object_create(
 				ms->coh, name, &ms->lruvec_sl.l, 0);
 		}
@@ -441,7 +466,7 @@ struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 {
 	struct memcg_sim *ms = calloc(1, sizeof(*ms));
 	unsigned int i, mo;
-	char name[40];
+	char name[40], pbuf[40];
 
 	SIM_BUG_ON(!ms);
 	ms->k = k;
@@ -476,13 +501,12 @@ struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 		struct mem_cgroup *parent =
 			cg->parent >= 0 ? &ms->memcgs[cg->parent] : NULL;
 		struct mem_cgroup *pc_parent;
-		const char *base = strrchr(cg->path, '/');
 
 		memcg->id = i;
 		memcg->path = cg->path;
 		memcg->parent = parent;
 		snprintf(name, sizeof(name), "memcg(%s)",
-			 base && base[1] ? base + 1 : "/");
+			 memcg_path_name(memcg, 32, pbuf, sizeof(pbuf)));
 		memcg->obj = coh_object_create(coh, name, &ms->memcg_layout, 0);
 		/*
 		 * SIM: on cgroup v1 the root's use_hierarchy is 0 by default

@@ -1,0 +1,169 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tests/run-explain.sh - explain's verdict per hot line follows the access
+# kinds of the line's fields, and its field table names the functions that
+# made the accesses, on scenarios whose answer is known:
+#
+# 1. teaching/false-sharing.yaml -v packed: eight counters in one line,
+#    each RMWed by its own CPU: FALSE SHARING (pad them); -v padded: each
+#    counter alone, the line never moves. No function rows: the teaching
+#    workloads run no modelled kernel function.
+# 2. validation/charge-batch-2022.yaml -v 6.0-rc1 (v6.0's page_counter
+#    layout: usage, min, low, high, max on the memcg's first line, next to
+#    css.parent; the protection fields on the second):
+#    - memcg(/top/mid/leaf) line 0: css.parent is loaded by every
+#      socket-pressure walk (mem_cgroup_under_socket_pressure, twice per
+#      operation) and
+#      max, min, low by every charge, but only usage is written (an RMW
+#      per page_counter charge and uncharge). The loads cost most of the
+#      wait: FALSE SHARING OF READ-MOSTLY FIELDS, move memory.usage to its
+#      own line (what v6.1's layout, variant +B, does). It is not TRUE
+#      SHARING with batching as the remedy (the verdict before). Its
+#      rows: css.parent's top function is mem_cgroup_under_socket_pressure;
+#      usage's RMWs come from page_counter_try_charge and
+#      page_counter_cancel (page_counter_uncharge's per-level step).
+#    - memcg(/top) line 1: min_usage and low_usage are xchg()ed by
+#      propagate_protected_usage on every charge and uncharge from all
+#      CPUs: TRUE SHARING, with the advice to write less often.
+# 3. the same with -v +B: usage alone on its line, only RMWed and loaded:
+#    memcg(/top/mid/leaf) line 1 is TRUE SHARING of memory.usage.
+# 4. lines are named by the cgroup's path (see below).
+#
+# Environment: MEMCGSIM (the program) and top_srcdir, both set by
+# `make check`. Quiet on success; each failure is explained on stdout.
+set -eu
+
+: "${MEMCGSIM:?set MEMCGSIM to the memcgsim program (make check does)}"
+: "${top_srcdir:?set top_srcdir to the source tree (make check does)}"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgsim-explain.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+failures=0
+fail()
+{
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+# The paragraph of explain's output about line NAME, in FILE.
+block()
+{
+	awk -v name="$1" '
+		/^[0-9]+\. / { on = index($0, ". " name ": ") > 0 }
+		/^$/ { on = 0 }
+		on' "$2"
+}
+
+# expect FILE LINE TEXT: the block of LINE in FILE holds TEXT.
+expect()
+{
+	block "$2" "$1" | tr '\n' ' ' | tr -s ' ' >"$tmp/block"
+	grep -qF -- "$3" "$tmp/block" ||
+		fail "$(basename "$1") '$2': no '$3' in: $(cut -c1-300 "$tmp/block")"
+}
+
+# refuse FILE LINE TEXT: the block of LINE in FILE does not hold TEXT.
+refuse()
+{
+	block "$2" "$1" | tr '\n' ' ' | tr -s ' ' >"$tmp/block"
+	[ -s "$tmp/block" ] || fail "$(basename "$1"): no line '$2'"
+	! grep -qF -- "$3" "$tmp/block" ||
+		fail "$(basename "$1") '$2': '$3' should not be there"
+}
+
+# The function rows under FIELD in the block of LINE: "name reads writes
+# rmws misses", one a line (a name longer than its column is alone on its
+# row, its numbers on the next, which this leaves out).
+callers()
+{
+	block "$2" "$1" | awk -v field="$3" '
+		/^    [^ ]/ { on = ($1 == field); next }
+		on && /^      [^ ]/ { print }'
+}
+
+fs="$top_srcdir/scenarios/teaching/false-sharing.yaml"
+cb="$top_srcdir/scenarios/validation/charge-batch-2022.yaml"
+
+# ---- 1. teaching: false sharing ----
+"$MEMCGSIM" explain "$fs" -q -v packed --lines 1 >"$tmp/packed.txt"
+expect "$tmp/packed.txt" "packed line 0" "Why: FALSE SHARING. No two CPUs"
+refuse "$tmp/packed.txt" "packed line 0" "by function"
+"$MEMCGSIM" explain "$fs" -q -v padded --lines 1 >"$tmp/padded.txt"
+expect "$tmp/padded.txt" "padded line 0" "Why: the line never moved"
+
+# ---- 2. charge-batch-2022, 6.0-rc1 ----
+"$MEMCGSIM" explain "$cb" -q -v 6.0-rc1 --lines 4 >"$tmp/rc1.txt"
+l="memcg(/top/mid/leaf) line 0"
+expect "$tmp/rc1.txt" "$l" "Why: FALSE SHARING OF READ-MOSTLY FIELDS."
+expect "$tmp/rc1.txt" "$l" "fields that are hardly ever written: css.parent ("
+expect "$tmp/rc1.txt" "$l" "Move memory.usage to a line of its own"
+refuse "$tmp/rc1.txt" "$l" "TRUE SHARING."
+expect "$tmp/rc1.txt" "$l" "field, by function"
+callers "$tmp/rc1.txt" "$l" css.parent >"$tmp/rows"
+[ "$(head -1 "$tmp/rows" | awk '{ print $1 }')" = \
+	mem_cgroup_under_socket_pressure ] ||
+	fail "$l: css.parent's first function: $(head -1 "$tmp/rows")"
+callers "$tmp/rc1.txt" "$l" memory.usage |
+	awk '$4 > 0 { print $1 }' | sort >"$tmp/rmw"
+printf 'page_counter_cancel\npage_counter_try_charge\n' >"$tmp/want"
+cmp -s "$tmp/rmw" "$tmp/want" ||
+	fail "$l: memory.usage's RMWs from: $(tr '\n' ' ' <"$tmp/rmw")"
+l="memcg(/top) line 1"
+expect "$tmp/rc1.txt" "$l" "Why: TRUE SHARING."
+expect "$tmp/rc1.txt" "$l" "memory.low_usage ("
+expect "$tmp/rc1.txt" "$l" "memory.min_usage ("
+expect "$tmp/rc1.txt" "$l" "skip a write that would not change the value"
+callers "$tmp/rc1.txt" "$l" memory.min_usage | awk '{ print $1 }' >"$tmp/rows"
+[ "$(cat "$tmp/rows")" = propagate_protected_usage ] ||
+	fail "$l: memory.min_usage's functions: $(tr '\n' ' ' <"$tmp/rows")"
+
+# ---- 3. +B: usage alone ----
+"$MEMCGSIM" explain "$cb" -q -v +B --lines 4 >"$tmp/b.txt"
+l="memcg(/top/mid/leaf) line 1"
+expect "$tmp/b.txt" "$l" "Why: TRUE SHARING."
+expect "$tmp/b.txt" "$l" "fields that several CPUs write: memory.usage ("
+refuse "$tmp/b.txt" "$l" "READ-MOSTLY"
+
+# ---- 4. hot lines are named by cgroup path ----
+# Two cgroups named leaf under /x and /y.z (a dot in a cgroup name), and a
+# path of 38 bytes, longer than the 32 an object's name has room for
+# after "memcg(" and ")": it keeps its last levels after "...", cut at a
+# '/': ".../bbbbbbbbbb/cccccccccc/leaf". Each leaf's first line holds
+# css.parent first, whatever dots its name has.
+cat >"$tmp/names.yaml" <<'EOF2'
+scenario: names
+seed: 1
+machine: skx-2s-72
+duration_ms: 0.1
+cgroups:
+  /x: {memory.min: 1M}
+  /x/leaf: {}
+  /y.z: {memory.min: 1M}
+  /y.z/leaf: {}
+  /aaaaaaaaaa: {}
+  /aaaaaaaaaa/bbbbbbbbbb: {}
+  /aaaaaaaaaa/bbbbbbbbbb/cccccccccc: {}
+  /aaaaaaaaaa/bbbbbbbbbb/cccccccccc/leaf: {}
+workloads:
+  - {type: netperf, instances: 2, message_bytes: 10240, cgroup: /x/leaf,
+     cpus: "0-1,18-19", work_ns: 3000}
+  - {type: netperf, instances: 2, message_bytes: 10240, cgroup: /y.z/leaf,
+     cpus: "4-5,22-23", work_ns: 3000}
+  - {type: netperf, instances: 2, message_bytes: 10240,
+     cgroup: /aaaaaaaaaa/bbbbbbbbbb/cccccccccc/leaf,
+     cpus: "8-9,26-27", work_ns: 3000}
+EOF2
+"$MEMCGSIM" run "$tmp/names.yaml" -q -f yaml --lines 64 >"$tmp/names.out" ||
+	fail "names.yaml did not run"
+for l in "memcg(/x/leaf) line 0" "memcg(/y.z/leaf) line 0" \
+	"memcg(.../bbbbbbbbbb/cccccccccc/leaf) line 0"; do
+	grep -A12 "name: '$l'" "$tmp/names.out" |
+		grep -q "fields: css.parent id memory.usage" ||
+		fail "no hot line '$l' with its fields: $(grep -c "name: 'memcg" "$tmp/names.out") memcg lines"
+done
+! grep -q "memcg(leaf)" "$tmp/names.out" || fail "a line is named memcg(leaf)"
+
+[ "$failures" = 0 ] || exit 1
