@@ -24,7 +24,8 @@
 #     (its source tree's, or the installed ones).
 #  2. Count the points: run this script outside a job array, with the
 #     same settings and arguments; it prints the number of points not done
-#     yet and the sbatch line for them, and creates nothing:
+#     yet and the sbatch line for them, and writes only OUT/sweep.meta and an empty
+#     OUT/points (as --plan does):
 #         sh contrib/slurm-sweep.sh
 #         64 points to run: sbatch --array=0-63 contrib/slurm-sweep.sh ...
 #     (--array on the command line wins over the #SBATCH line below).

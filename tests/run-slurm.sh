@@ -61,7 +61,10 @@ count()
 got=$(count)
 [ "$got" = "4 points to run: sbatch --array=0-3" ] ||
 	fail "count: '$got', expected '4 points to run: sbatch --array=0-3'"
-[ ! -e "$OUT" ] || fail "counting created $OUT"
+# counting is `sweep --plan`, which writes OUT/sweep.meta and an empty
+# OUT/points, nothing else
+[ "$(ls "$OUT" | tr "\n" " ")" = "points sweep.meta " ] && [ -z "$(ls "$OUT/points")" ] ||
+	fail "counting wrote more than $OUT/sweep.meta"
 
 # ---- 2. two tasks, then the count of the rest ----
 for i in 0 2; do
@@ -100,11 +103,13 @@ got=$(VARY= count --vary 'cgroups./a/b={memory.max: 64K},{memory.max: 1M}' \
 	fail "count with the options as arguments: '$got'"
 
 # ---- 5. the defaults, from a build tree ----
+rm -rf "$OUT"
 got=$(cd "$tmp" && env -u MEMCGSIM -u SCENARIO -u VARY -u SETS \
 	SLURM_SUBMIT_DIR="$(cd "$(dirname "$MEMCGSIM")" && pwd)" \
 	sh "$script" 2>&1 | sed 's/ \/.*//')
 [ "$got" = "64 points to run: sbatch --array=0-63" ] ||
 	fail "the defaults from a build tree: '$got'"
-[ ! -e "$OUT" ] || fail "counting with the defaults created $OUT"
+[ "$(ls "$OUT" | tr "\n" " ")" = "points sweep.meta " ] && [ -z "$(ls "$OUT/points")" ] ||
+	fail "counting with the defaults wrote more than $OUT/sweep.meta"
 
 [ "$failures" = 0 ] || exit 1
