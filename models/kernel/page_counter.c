@@ -27,7 +27,8 @@
  * they go on in the background and merge per line; the locked RMWs
  * (add_return, xchg) and the return of an exported function wait for
  * them. A `for` loop's `c = c->parent` is a load too, so it closes the
- * loop body.
+ * loop body; and a dependent one (CO_READ_ONCE_DEP): the next level's
+ * accesses need its value as their address, so the CPU waits for it.
  *
  * The layouts of struct page_counter are SIM configuration and live in
  * page_counter_layout.c.
