@@ -17,6 +17,7 @@ libsim_a_SOURCES += \
 	%reldir%/plot_draw.c \
 	%reldir%/sweep.c %reldir%/sweep.h %reldir%/sweep_internal.h \
 	%reldir%/sweep_jobs.c %reldir%/sweep_merge.c %reldir%/sweep_verify.c \
+	%reldir%/sweep_override.c \
 	%reldir%/compare.c %reldir%/compare.h
 # memcgsim calibrate: pinned pthread microbenchmarks on this host (hwloc
 # for the topology) and the same in the model (--check).

@@ -545,10 +545,15 @@ static int check_one(const struct sweep *s, const unsigned int *idx,
 int sweep_check(const struct sweep *s, struct sim_error *err)
 {
 	unsigned int idx[SWEEP_MAX_KEYS] = { 0 }, k, v;
+	struct sweep__overrides ov;
 	char with[256];
 
 	if (check_one(s, idx, 0, err))
 		return -1;
+	/* a variant's set: of a varied key that sweep.csv could not record */
+	if (sweep__overrides_load(s, &ov, err))
+		return -1;
+	sweep__overrides_free(&ov);
 	for (k = 0; k < s->nr_keys; k++) {
 		for (v = k ? 1 : 0; v < s->keys[k].nr_values; v++) {
 			idx[k] = v;

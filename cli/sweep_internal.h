@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * cli/sweep_internal.h - what the four files of the sweep share:
+ * cli/sweep_internal.h - what the five files of the sweep share:
  *
  *	cli/sweep.c        points, their files, sweep.meta, plans, one point
  *	cli/sweep_jobs.c   the local pool of forked jobs (sweep_run())
  *	cli/sweep_merge.c  sweep.csv and sweep.yaml from the point files
  *	cli/sweep_verify.c content digests, and a point's files checked
+ *	cli/sweep_override.c the values a variant's own set: gives varied keys
  *
- * Nothing outside these four includes it; the sweep's interface is
+ * Nothing outside these five includes it; the sweep's interface is
  * cli/sweep.h.
  */
 #ifndef CLI_SWEEP_INTERNAL_H
@@ -68,5 +69,34 @@ void sweep__blame_point(const struct sweep *s, unsigned int point,
 			struct sim_error *err);
 /* Set @s up from DIR/sweep.meta; 0, or -1 with @err set. */
 int sweep__meta_read(struct sweep *s, const char *dir, struct sim_error *err);
+
+/*
+ * A variant's own set: of a varied key, which wins over the point's
+ * value (cli/sweep_override.c): its rows ran with @value.
+ */
+struct sweep__override {
+	char *variant;
+	unsigned int key; /* index in sweep.keys */
+	char *value;
+};
+
+struct sweep__overrides {
+	struct sweep__override *o;
+	unsigned int nr;
+};
+
+/*
+ * sweep__overrides_load() - the variants of @s's scenario that set a
+ * varied key themselves. Return: 0; -1 with @err set (at the variant's
+ * set: entry) for a setting no one column value could describe: a map
+ * containing a varied key, a key inside a varied map, a varied key set to
+ * a map.
+ */
+int sweep__overrides_load(const struct sweep *s, struct sweep__overrides *ov,
+			  struct sim_error *err);
+/* The value @variant runs varied key @key with, or NULL: the point's. */
+const char *sweep__override(const struct sweep__overrides *ov,
+			    const char *variant, unsigned int key);
+void sweep__overrides_free(struct sweep__overrides *ov);
 
 #endif /* CLI_SWEEP_INTERNAL_H */

@@ -26,6 +26,7 @@
 /* The merge's state: the sweep, and the union of the points' columns. */
 struct merge {
 	const struct sweep *s;
+	struct sweep__overrides ov; /* what the variants' own set: say */
 	unsigned int nr_cols;
 	char **cols; /* header fields, unquoted */
 	unsigned int max_head; /* the most fields of a point's header */
@@ -116,6 +117,7 @@ static int merge_csv_point(struct merge *m, unsigned int point, FILE *out,
 {
 	unsigned int idx[SWEEP_MAX_KEYS], i, nr_head, nr_fields, rows;
 	const struct sweep *s = m->s;
+	int variant = col_index(m, "variant", false);
 	struct point_csv pc;
 	struct csv_reader *r = &pc.r;
 	int got;
@@ -147,8 +149,13 @@ static int merge_csv_point(struct merge *m, unsigned int point, FILE *out,
 				val[map[i]] = r->fields[i].text;
 		fprintf(out, "%u", point);
 		for (i = 0; i < s->nr_keys; i++) {
+			/* the value the row ran with: a variant's own wins */
+			const char *ran = sweep__override(
+				&m->ov, variant < 0 ? NULL : val[variant], i);
+
 			fputc(',', out);
-			csv_write_field(out, s->keys[i].values[idx[i]]);
+			csv_write_field(out,
+					ran ? ran : s->keys[i].values[idx[i]]);
 		}
 		for (i = 0; i < m->nr_cols; i++) {
 			fputc(',', out);
@@ -477,6 +484,10 @@ int sweep_merge(const char *dir, unsigned int *nr_points, struct sim_error *err)
 		goto out;
 	}
 	m.s = &s;
+	if (sweep__overrides_load(&s, &m.ov, err)) {
+		ret = SWEEP_BAD_INPUT;
+		goto out;
+	}
 	if (merge_columns(&m, err) ||
 	    merge_write(&m, "sweep.csv", write_merged_csv, err) ||
 	    merge_write(&m, "sweep.yaml", write_merged_yaml, err))
@@ -487,6 +498,7 @@ out:
 	for (i = 0; i < m.nr_cols; i++)
 		free(m.cols[i]);
 	free(m.cols);
+	sweep__overrides_free(&m.ov);
 	sweep_destroy(&s);
 	return ret;
 }

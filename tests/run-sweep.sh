@@ -195,6 +195,28 @@ bad "more than the limit of 10000; use --force" \
 	--vary "workloads.0.think_ns=$(seq -s, 1 101)" \
 	--vary "workloads.0.counters=$(seq -s, 1 100)"
 bad "no --vary" --seed 1
+# A variant's own set: of a varied key wins over the point's value (issue
+# 16, 3): charge-batch-2022's +C and +A+B+C set kernel.charge_batch: 64, so
+# sweep.csv says 64 on their rows in every point, and the point's value on
+# the others'.
+cb=$top/scenarios/validation/charge-batch-2022.yaml
+rm -rf cbsweep
+"$MEMCGSIM" sweep "$cb" --vary kernel.charge_batch=16,128 \
+	--set duration_ms=0.05 --set warmup_ms=0.01 --out cbsweep -q ||
+	fail "sweep of a key two variants set: failed"
+got=$(cut -d, -f1-3 cbsweep/sweep.csv | tr '\n' ' ')
+want="point,kernel.charge_batch,variant 0,16,root 0,16,6.0-rc1 0,16,+A 0,16,+B 0,64,+C 0,64,+A+B+C 1,128,root 1,128,6.0-rc1 1,128,+A 1,128,+B 1,64,+C 1,64,+A+B+C "
+[ "$got" = "$want" ] || fail "sweep.csv's varied key, row by row: '$got'"
+# ... and a setting no one column value describes is refused before it runs
+# (+A, the first, sets a key inside the varied kernel map; line 48 col 53)
+rm -rf badout
+rc=0
+"$MEMCGSIM" sweep "$cb" --vary 'kernel={charge_batch: 16},{charge_batch: 32}' \
+	--set duration_ms=0.05 --out badout >out.txt 2>"$tmp/err" || rc=$?
+test "$rc" -eq 2 || fail "a variant's set: inside a varied map: exit status $rc"
+grep -q "charge-batch-2022.yaml:48:53: error: key 'variants.2.set.kernel.protected_usage_update': variant '+A' sets 'kernel.protected_usage_update', which the sweep varies (--vary kernel), and sweep.csv could not say what its rows ran with" "$tmp/err" ||
+	fail "a variant's set: inside a varied map: got: $(cat "$tmp/err")"
+test -e badout && fail "a variant's set: inside a varied map: created badout"
 rc=0
 "$MEMCGSIM" sweep "$s" --vary workloads.0.think_ns=1,2 --out j1 \
 	>out.txt 2>"$tmp/err" || rc=$?
