@@ -2,6 +2,7 @@
 /*
  * sim/error.c - user-input errors and simulator assertions.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,13 +13,48 @@ void sim_error_clear(struct sim_error *err)
 	memset(err, 0, sizeof(*err));
 }
 
+/*
+ * escape() - copy @s to @buf, @size bytes at most, with what must not reach
+ * a terminal raw written out: control characters (C0 but tab, DEL, C1) as \xNN, and the bidirectional-text
+ * controls U+202A-U+202E and U+2066-U+2069 as \uNNNN. A message quotes file
+ * names, keys and values from the input; this keeps them inert.
+ */
+static void escape(char *buf, size_t size, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+
+	for (; *p && n + 7 < size; p++) {
+		if ((*p < 0x20 && *p != '\t') || *p == 0x7f) {
+			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", *p);
+		} else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			n += (size_t)snprintf(buf + n, size - n, "\\u%04x",
+					      p[1]);
+			p++;
+		} else if (p[0] == 0xe2 &&
+			   ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
+			    (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9))) {
+			n += (size_t)snprintf(buf + n, size - n, "\\u%04x",
+					      0x2000 + ((p[1] & 0x3f) << 6) +
+						      (p[2] & 0x3f));
+			p += 2;
+		} else {
+			buf[n++] = (char)*p;
+		}
+	}
+	buf[n] = '\0';
+}
+
 void sim_error_vset(struct sim_error *err, const char *file, unsigned int line,
 		    unsigned int col, const char *fmt, va_list ap)
 {
-	snprintf(err->file, sizeof(err->file), "%s", file ? file : "");
+	char raw[SIM_ERROR_MSG_MAX];
+
+	escape(err->file, sizeof(err->file), file ? file : "");
 	err->line = line;
 	err->col = col;
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	escape(err->msg, sizeof(err->msg), raw);
 }
 
 void sim_error_set(struct sim_error *err, const char *file, unsigned int line,

@@ -26,17 +26,23 @@
  *
  * Guards against hostile input: at most 16 MiB of text, 64 levels of
  * nesting, 100000 nodes (2000000 in results, scenario_parse_results()) and
- * 1024 bytes of dotted path; no anchors, aliases, multiple documents,
- * empty or non-printable keys, or NUL bytes in scalars.
+ * 1024 bytes of dotted path; no anchors, aliases, merge keys, tags,
+ * multiple documents, empty or non-printable keys, NUL bytes in scalars, nor
+ * control characters but tab and newline, nor bidirectional-text controls.
  *
  * Layering: sim/ primitive; uses sim/error.h and libyaml only.
  */
+#define _XOPEN_SOURCE 700 /* fdopen(), O_CLOEXEC, S_ISSOCK */
+
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include "sim/scenario.h"
@@ -184,6 +190,7 @@ static struct scenario_node *clone_at(const struct scenario_node *src,
 	node = node_new(src->kind, src->file, src->line, src->col, path);
 	if (!node)
 		return NULL;
+	node->quoted = src->quoted;
 	if (src->scalar) {
 		node->scalar = xstrdup(src->scalar);
 		if (!node->scalar)
@@ -445,20 +452,73 @@ static struct scenario_node *loader_node(struct loader *ld,
 static struct scenario_node *load_node(struct loader *ld, yaml_event_t *ev,
 				       const char *path, unsigned int depth);
 
+/*
+ * scalar_control() - what a scalar may not hold, or NULL: a control
+ * character other than tab and newline (ESC, BEL, CR, DEL, C1 controls)
+ * or a bidirectional-text control (U+202A-U+202E, U+2066-U+2069). Names
+ * and descriptions reach terminal tables and data files; such characters
+ * would rewrite the screen or reorder what it shows.
+ * SIM: refused at load, so nothing later needs to escape them.
+ */
+static const char *scalar_control(const unsigned char *s, size_t len)
+{
+	static char what[64];
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
+			snprintf(what, sizeof(what),
+				 "the control character \\x%02x", c);
+			return what;
+		}
+		if (c == 0xc2 && i + 1 < len && s[i + 1] >= 0x80 &&
+		    s[i + 1] <= 0x9f) {
+			snprintf(what, sizeof(what),
+				 "the control character U+%04X", s[i + 1]);
+			return what;
+		}
+		if (c == 0xe2 && i + 2 < len &&
+		    ((s[i + 1] == 0x80 && s[i + 2] >= 0xaa &&
+		      s[i + 2] <= 0xae) ||
+		     (s[i + 1] == 0x81 && s[i + 2] >= 0xa6 &&
+		      s[i + 2] <= 0xa9))) {
+			snprintf(what, sizeof(what),
+				 "the bidirectional-text control U+%04X",
+				 0x2000 + ((s[i + 1] & 0x3f) << 6) +
+					 (s[i + 2] & 0x3f));
+			return what;
+		}
+	}
+	return NULL;
+}
+
 static struct scenario_node *load_scalar(struct loader *ld, yaml_event_t *ev,
 					 const char *path, unsigned int depth)
 {
 	struct scenario_node *node;
 	size_t len = ev->data.scalar.length;
 
+	const char *bad;
+
 	if (memchr(ev->data.scalar.value, '\0', len)) {
 		loader_error(ld, &ev->start_mark,
 			     "a scalar may not contain a NUL character");
 		return NULL;
 	}
+	bad = scalar_control(ev->data.scalar.value, len);
+	if (bad) {
+		loader_error(ld, &ev->start_mark,
+			     "a value may not contain %s: it would reach a "
+			     "terminal or a data file",
+			     bad);
+		return NULL;
+	}
 	node = loader_node(ld, SCENARIO_SCALAR, &ev->start_mark, path, depth);
 	if (!node)
 		return NULL;
+	node->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
 	node->scalar = malloc(len + 1);
 	if (!node->scalar) {
 		loader_error(ld, &ev->start_mark, "out of memory");
@@ -600,6 +660,16 @@ static int load_entry(struct loader *ld, struct scenario_node *map,
 		yaml_event_delete(ev);
 		return -1;
 	}
+	/* SIM: YAML 1.1 merge keys are refused as anchors and aliases are. */
+	if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	    ev->data.scalar.length == 2 &&
+	    !memcmp(ev->data.scalar.value, "<<", 2)) {
+		loader_error(ld, &ev->start_mark,
+			     "merge keys ('<<') are not supported: write the "
+			     "keys out");
+		yaml_event_delete(ev);
+		return -1;
+	}
 	key = load_node(ld, ev, map->path, depth + 1);
 	if (!key)
 		return -1;
@@ -654,6 +724,21 @@ out_free_node:
 	return NULL;
 }
 
+/* The explicit tag of @ev ("!foo", "!!str"), or NULL. */
+static const unsigned char *event_tag(const yaml_event_t *ev)
+{
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		return ev->data.scalar.tag;
+	case YAML_SEQUENCE_START_EVENT:
+		return ev->data.sequence_start.tag;
+	case YAML_MAPPING_START_EVENT:
+		return ev->data.mapping_start.tag;
+	default:
+		return NULL;
+	}
+}
+
 static const unsigned char *event_anchor(const yaml_event_t *ev)
 {
 	switch (ev->type) {
@@ -680,6 +765,28 @@ static struct scenario_node *load_node(struct loader *ld, yaml_event_t *ev,
 
 	if (event_anchor(ev)) {
 		loader_error(ld, &ev->start_mark, "anchors are not supported");
+		goto out_delete_event;
+	}
+	/* SIM: a tag would change a value's meaning; none is understood. */
+	if (event_tag(ev)) {
+		char shown[64];
+
+		const char *tag = (const char *)event_tag(ev);
+		static const char std[] = "tag:yaml.org,2002:";
+
+		if (!strncmp(tag, std, sizeof(std) - 1)) {
+			char short_tag[64];
+
+			snprintf(short_tag, sizeof(short_tag), "!!%s",
+				 tag + sizeof(std) - 1);
+			quote(shown, sizeof(shown), short_tag);
+		} else {
+			quote(shown, sizeof(shown), tag);
+		}
+		loader_error(ld, &ev->start_mark,
+			     "tags such as %s are not supported: write the "
+			     "value without it",
+			     shown);
 		goto out_delete_event;
 	}
 	switch (ev->type) {
@@ -927,17 +1034,90 @@ static int read_whole(FILE *f, unsigned char **out, size_t *out_len)
 	return 0;
 }
 
+/* What a non-regular file is, for "not a regular file (...)". */
+static const char *file_type(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a file";
+}
+
 /**
- * scenario_load_file() - read and parse the scenario file @path.
+ * scenario_open_regular() - open @path for reading if it is a regular file.
+ * @path: the file
+ * @what: what it should be, for messages ("scenario", "machine profile")
+ * @err: filled on failure
+ *
+ * The file is opened without blocking and checked with fstat() before
+ * anything is read: a FIFO, a device or a directory is refused at once
+ * instead of blocking forever or reading without end.
+ *
+ * Return: the open stream, or NULL with @err set.
+ */
+FILE *scenario_open_regular(const char *path, const char *what,
+			    struct sim_error *err)
+{
+	struct stat st;
+	int fd, flags;
+	FILE *f;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		sim_error_set(err, path, 0, 0, "cannot open %s: %s", what,
+			      strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st)) {
+		sim_error_set(err, path, 0, 0, "cannot read %s: %s", what,
+			      strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		sim_error_set(err, path, 0, 0, "cannot read %s: %s", what,
+			      strerror(EISDIR));
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		sim_error_set(err, path, 0, 0,
+			      "cannot read %s: not a regular file (%s)", what,
+			      file_type(st.st_mode));
+		close(fd);
+		return NULL;
+	}
+	flags = fcntl(fd, F_GETFL);
+	if (flags >= 0)
+		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	f = fdopen(fd, "rb");
+	if (!f) {
+		sim_error_set(err, path, 0, 0, "cannot open %s: %s", what,
+			      strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
+/**
+ * scenario_load_named() - read and parse the YAML file @path.
  * @path: file to read; also the file name of every node and error
+ * @what: what the file is, for messages ("scenario", "machine profile")
  * @err: filled on failure
  *
  * Return: a tree owned by the caller, whose root is a map, or NULL with
- * @err set (the file cannot be read, is larger than 16 MiB, is not YAML, is
- * empty or is not a map).
+ * @err set (the file is no regular file, cannot be read, is larger than
+ * 16 MiB, is not YAML, is empty or is not a map).
  */
-struct scenario_node *scenario_load_file(const char *path,
-					 struct sim_error *err)
+struct scenario_node *scenario_load_named(const char *path, const char *what,
+					  struct sim_error *err)
 {
 	struct scenario_node *root;
 	unsigned char *buf;
@@ -946,25 +1126,35 @@ struct scenario_node *scenario_load_file(const char *path,
 	int ret;
 
 	sim_error_clear(err);
-	f = fopen(path, "rb");
-	if (!f) {
-		sim_error_set(err, path, 0, 0, "cannot open scenario: %s",
-			      strerror(errno));
+	f = scenario_open_regular(path, what, err);
+	if (!f)
 		return NULL;
-	}
 	errno = 0;
 	ret = read_whole(f, &buf, &len);
 	if (ret == -EIO && errno)
 		ret = -errno;
 	fclose(f);
 	if (ret) {
-		sim_error_set(err, path, 0, 0, "cannot read scenario: %s",
+		sim_error_set(err, path, 0, 0, "cannot read %s: %s", what,
 			      strerror(-ret));
 		return NULL;
 	}
 	root = scenario_parse_buffer(path, buf, len, err);
 	free(buf);
 	return root;
+}
+
+/**
+ * scenario_load_file() - read and parse the scenario file @path.
+ * @path: file to read; also the file name of every node and error
+ * @err: filled on failure
+ *
+ * Return: as scenario_load_named().
+ */
+struct scenario_node *scenario_load_file(const char *path,
+					 struct sim_error *err)
+{
+	return scenario_load_named(path, "scenario", err);
 }
 
 /* ------------------------------------------------------------------ */

@@ -14,6 +14,7 @@
 #ifndef SIM_SCENARIO_INTERNAL_H
 #define SIM_SCENARIO_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "sim/error.h"
@@ -33,6 +34,7 @@
  * @items: map values or sequence items, @len of them
  * @len: number of entries or items
  * @cap: allocated room in @keys and @items
+ * @quoted: a scalar written in quotes (or as a block): text, never a number
  */
 struct scenario_node {
 	enum scenario_kind kind;
@@ -43,6 +45,7 @@ struct scenario_node {
 	struct scenario_node **keys;
 	struct scenario_node **items;
 	size_t len, cap;
+	bool quoted;
 };
 
 /* "a map", "a sequence" or "a scalar", for messages. */

@@ -25,6 +25,7 @@
 #    the default and range of tolerance_pp, only baselines published.
 # 6. --max-memory: a run past it is refused before it starts.
 # 7. --max-events: a run estimated past it stops early and is refused.
+# 8. Non-regular files (a FIFO) as scenario, profile or in validate DIR.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success; each failure is explained on stdout.
@@ -544,6 +545,32 @@ test "$rc" -eq 0 || fail "--max-events 1e7: exit status $rc: $(cat "$tmp/err")"
 run "$data" run small.yaml --max-events 1.5
 refused "--max-events 1.5" &&
 	first_line_is "--max-events 1.5" "memcgsim: error: --max-events: expected a whole number such as 5e10, or 0 (no limit), found '1.5'"
+
+# ---- 8. non-regular files (issue 14, item 10) ----
+
+# A FIFO as the scenario, as the machine profile, or among the scenarios
+# of a validate DIR: refused at once with exit 2 (before: blocked forever
+# waiting for a writer; the 20 s limit of run() catches a hang).
+if mkfifo "$tmp/fifo.yaml" 2>/dev/null; then
+	run "$tmp" run fifo.yaml --format csv
+	refused "a FIFO as the scenario" &&
+		first_line_is "a FIFO as the scenario" \
+			"fifo.yaml: error: cannot read scenario: not a regular file (a FIFO)"
+	sed 's|^machine:.*|machine: fifo.yaml|' "$data/small.yaml" >"$tmp/m.yaml"
+	run "$tmp" run m.yaml --format csv
+	refused "a FIFO as the machine profile" &&
+		first_line_is "a FIFO as the machine profile" \
+			"m.yaml:8:10: error: key 'machine': cannot read the machine profile 'fifo.yaml': not a regular file (a FIFO or a device)"
+	mkdir -p "$tmp/vf"
+	mv "$tmp/fifo.yaml" "$tmp/vf/a.yaml"
+	run "$tmp" validate vf
+	refused "a FIFO in validate DIR" &&
+		first_line_is "a FIFO in validate DIR" \
+			"vf/a.yaml: error: cannot read scenario: not a regular file (a FIFO)"
+	rm -rf "$tmp/vf" "$tmp/m.yaml"
+else
+	echo "run-bad.sh: mkfifo failed; skipping the FIFO checks"
+fi
 
 if test "$failures" -gt 0; then
 	echo "$failures failure(s) in $0"
