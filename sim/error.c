@@ -78,6 +78,57 @@ void sim_error_format(const struct sim_error *err, char *buf, size_t len)
 		snprintf(buf, len, "memcgsim: error: %s", err->msg);
 }
 
+/**
+ * sim_control_char() - what a text from the input may not hold, or NULL.
+ * @s: the text
+ * @len: its length in bytes
+ * @allow_newline: whether tab and newline are allowed (a description)
+ *
+ * Refused are control characters (C0, DEL, the C1 controls U+0080-U+009F)
+ * and the bidirectional-text controls U+202A-U+202E and U+2066-U+2069:
+ * names and descriptions reach terminal tables and data files, and these
+ * would rewrite the screen, ring its bell or reorder what it shows.
+ *
+ * Return: a phrase for messages ("the control character \\x1b"), in a
+ * static buffer, or NULL when @s is clean.
+ */
+const char *sim_control_char(const unsigned char *s, size_t len,
+			     bool allow_newline)
+{
+	static char what[64];
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if ((c < 0x20 &&
+		     !(allow_newline && (c == '\t' || c == '\n'))) ||
+		    c == 0x7f) {
+			snprintf(what, sizeof(what),
+				 "the control character \\x%02x", c);
+			return what;
+		}
+		if (c == 0xc2 && i + 1 < len && s[i + 1] >= 0x80 &&
+		    s[i + 1] <= 0x9f) {
+			snprintf(what, sizeof(what),
+				 "the control character U+%04X", s[i + 1]);
+			return what;
+		}
+		if (c == 0xe2 && i + 2 < len &&
+		    ((s[i + 1] == 0x80 && s[i + 2] >= 0xaa &&
+		      s[i + 2] <= 0xae) ||
+		     (s[i + 1] == 0x81 && s[i + 2] >= 0xa6 &&
+		      s[i + 2] <= 0xa9))) {
+			snprintf(what, sizeof(what),
+				 "the bidirectional-text control U+%04X",
+				 0x2000 + ((s[i + 1] & 0x3f) << 6) +
+					 (s[i + 2] & 0x3f));
+			return what;
+		}
+	}
+	return NULL;
+}
+
 void sim_error_print(FILE *out, const struct sim_error *err)
 {
 	char line[SIM_ERROR_LINE_MAX];

@@ -452,48 +452,6 @@ static struct scenario_node *loader_node(struct loader *ld,
 static struct scenario_node *load_node(struct loader *ld, yaml_event_t *ev,
 				       const char *path, unsigned int depth);
 
-/*
- * scalar_control() - what a scalar may not hold, or NULL: a control
- * character other than tab and newline (ESC, BEL, CR, DEL, C1 controls)
- * or a bidirectional-text control (U+202A-U+202E, U+2066-U+2069). Names
- * and descriptions reach terminal tables and data files; such characters
- * would rewrite the screen or reorder what it shows.
- * SIM: refused at load, so nothing later needs to escape them.
- */
-static const char *scalar_control(const unsigned char *s, size_t len)
-{
-	static char what[64];
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char c = s[i];
-
-		if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
-			snprintf(what, sizeof(what),
-				 "the control character \\x%02x", c);
-			return what;
-		}
-		if (c == 0xc2 && i + 1 < len && s[i + 1] >= 0x80 &&
-		    s[i + 1] <= 0x9f) {
-			snprintf(what, sizeof(what),
-				 "the control character U+%04X", s[i + 1]);
-			return what;
-		}
-		if (c == 0xe2 && i + 2 < len &&
-		    ((s[i + 1] == 0x80 && s[i + 2] >= 0xaa &&
-		      s[i + 2] <= 0xae) ||
-		     (s[i + 1] == 0x81 && s[i + 2] >= 0xa6 &&
-		      s[i + 2] <= 0xa9))) {
-			snprintf(what, sizeof(what),
-				 "the bidirectional-text control U+%04X",
-				 0x2000 + ((s[i + 1] & 0x3f) << 6) +
-					 (s[i + 2] & 0x3f));
-			return what;
-		}
-	}
-	return NULL;
-}
-
 static struct scenario_node *load_scalar(struct loader *ld, yaml_event_t *ev,
 					 const char *path, unsigned int depth)
 {
@@ -507,7 +465,8 @@ static struct scenario_node *load_scalar(struct loader *ld, yaml_event_t *ev,
 			     "a scalar may not contain a NUL character");
 		return NULL;
 	}
-	bad = scalar_control(ev->data.scalar.value, len);
+	/* SIM: refused at load, so no table or data file needs to escape. */
+	bad = sim_control_char(ev->data.scalar.value, len, true);
 	if (bad) {
 		loader_error(ld, &ev->start_mark,
 			     "a value may not contain %s: it would reach a "

@@ -251,6 +251,28 @@ usage "compare/scenario.yaml:7:5: error: key 'variants.0': not a memcgsim result
 usage "compare/binary.bin:1:8: error: not a memcgsim result: binary data (a NUL byte)" \
 	compare compare/run.csv compare/binary.bin
 
+# Values no memcgsim writes, a header alone, an ESC in a name (issue 14,
+# items 13 and 9): before, all compared (exit 0 or 1), the ESC raw.
+usage "compare/hex.csv:2:6: error: column 'throughput': expected a number, found '0x4E20'" \
+	compare compare/run.csv compare/hex.csv
+usage "compare/overflow.csv:2:6: error: column 'throughput': expected a number, found '1e400'" \
+	compare compare/run.csv compare/overflow.csv
+usage "compare/nan-spelling.csv:2:6: error: column 'throughput': expected a number, found 'NaN'" \
+	compare compare/run.csv compare/nan-spelling.csv
+usage "compare/header-only.csv:2:1: error: not a memcgsim result: a header and no rows (truncated?)" \
+	compare compare/run.csv compare/header-only.csv
+usage "compare/escape.csv:3:1: error: a field may not contain the control character \\x1b" \
+	compare compare/run.csv compare/escape.csv
+# plot: a negative or huge throughput is refused before gnuplot runs, and
+# no directory or picture is left (before: exit 0 with a drawing, or
+# gnuplot's "all points y value undefined", exit 1, the .dat left).
+usage "compare/sweep-negative.csv:3:1: error: throughput: expected a number from 0 to 1e+15, found '-5'" \
+	plot compare/sweep-negative.csv -o "$tmp/plot-neg"
+test -e "$tmp/plot-neg" && fail "plot of a negative throughput left $tmp/plot-neg"
+usage "compare/sweep-huge.csv:3:1: error: throughput: expected a number from 0 to 1e+15, found '1e308'" \
+	plot compare/sweep-huge.csv -o "$tmp/plot-huge"
+test -e "$tmp/plot-huge" && fail "plot of a huge throughput left $tmp/plot-huge"
+
 # compare_status WANT ARGS...: memcgsim compare ARGS exits WANT (0 or 1),
 # prints its table and summary on stdout and nothing on stderr.
 compare_status()
