@@ -574,7 +574,18 @@ static int check_new_key(struct loader *ld, const struct scenario_node *map,
 	for (i = 0; i < map->len; i++) {
 		if (strcmp(map->keys[i]->scalar, k))
 			continue;
-		if (map->path[0])
+		/* A --set VALUE has no lines: say where instead. */
+		if (ld->inline_value && map->path[0])
+			scenario__error_at(ld->err, key,
+					   "duplicate key '%s' in '%s' of the "
+					   "--set value",
+					   k, map->path);
+		else if (ld->inline_value)
+			scenario__error_at(ld->err, key,
+					   "duplicate key '%s' in the --set "
+					   "value",
+					   k);
+		else if (map->path[0])
 			scenario__error_at(ld->err, key,
 					   "duplicate key '%s' in '%s'; "
 					   "first defined on line %u",

@@ -26,6 +26,8 @@
 # 6. --max-memory: a run past it is refused before it starts.
 # 7. --max-events: a run estimated past it stops early and is refused.
 # 8. Non-regular files (a FIFO) as scenario, profile or in validate DIR.
+# 9. Output files: modes kept, --out and --trace apart, no empty --out,
+#    SIGTERM leaves no temporary file.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success; each failure is explained on stdout.
@@ -593,6 +595,56 @@ if mkfifo "$tmp/fifo.yaml" 2>/dev/null; then
 else
 	echo "run-bad.sh: mkfifo failed; skipping the FIFO checks"
 fi
+
+# ---- 9. output files (issue 14, items 11 and 16) ----
+
+mkdir -p "$tmp/o"
+# --out onto an existing private file keeps its mode (before: 644).
+echo old >"$tmp/o/private.csv"
+chmod 600 "$tmp/o/private.csv"
+run "$tmp/o" run "$data/small.yaml" --format csv -o private.csv
+mode=$(stat -c %a "$tmp/o/private.csv" 2>/dev/null || echo "?")
+test "$rc" -eq 0 && test "$mode" = 600 ||
+	fail "run -o onto a mode-600 file: exit status $rc, mode $mode, expected 600"
+# The same file as --out and --trace: refused before anything is written.
+run "$tmp/o" run "$data/small.yaml" --format csv -o same.out --trace ./same.out
+refused "run -o X --trace ./X" &&
+	first_line_is "run -o X --trace ./X" "memcgsim: error: --out and --trace name the same file 'same.out': one would overwrite the other"
+test -e "$tmp/o/same.out" && fail "run -o X --trace ./X wrote same.out"
+# An empty --out is no directory (before: the current directory).
+run "$tmp/o" sweep "$data/small.yaml" --vary seed=1,2 -o ""
+refused "sweep -o ''" &&
+	first_line_is "sweep -o ''" "memcgsim: error: --out: expected a file or directory name, found nothing"
+test -e "$tmp/o/sweep.meta" && fail "sweep -o '' wrote into the current directory"
+# --plan into / is refused like any directory that is not a sweep's.
+run "$tmp/o" sweep "$data/small.yaml" --vary seed=1,2 --plan -o /
+refused "sweep --plan -o /" &&
+	first_line_is "sweep --plan -o /" "/: error: the directory exists and is not a sweep's (it has no sweep.meta); use another --out"
+# A duplicate key inside a --set value: located in the --set value, not
+# at "line 0".
+usage "--set: error: key 'workloads.0': cannot parse the value '{type: atomic_counter, cpus: 0-3, cpus: 1}': duplicate key 'cpus' in the --set value" \
+	run $ok --format csv --set 'workloads.0={type: atomic_counter, cpus: 0-3, cpus: 1}'
+
+# SIGTERM during run --trace removes the temporary trace and dies of the
+# signal (before: trace.json.tmpXXXXXX was left). The run would take
+# seconds; it is stopped as soon as its temporary file appears.
+mkdir -p "$tmp/sig"
+(cd "$tmp/sig" && exec "$MEMCGSIM" run "$data/small.yaml" --format csv \
+	--set duration_ms=10000 --max-events 0 --trace trace.json \
+	-o r.csv) >/dev/null 2>&1 &
+pid=$!
+i=0
+while test $i -lt 200 && ! ls "$tmp/sig" | grep -q '\.tmp'; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -TERM "$pid" 2>/dev/null || :
+rc=0
+wait "$pid" || rc=$?
+test "$rc" -eq 143 || fail "run --trace stopped by SIGTERM: exit status $rc, expected 143"
+left=$(ls -a "$tmp/sig" | grep -v '^\.\.*$' || :)
+test -z "$left" || fail "run --trace stopped by SIGTERM left:" $left
+rm -rf "$tmp/sig" "$tmp/o"
 
 if test "$failures" -gt 0; then
 	echo "$failures failure(s) in $0"
