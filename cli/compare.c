@@ -453,11 +453,9 @@ static bool parse_number(const char *s, double *out)
 		}
 	}
 	/*
-	 * Only what memcgsim writes: an optional minus, digits with an
-	 * optional fraction, an optional exponent. No hex (0x12AB), no
-	 * "infinity" or "NaN" in strtod()'s other spellings, no leading
-	 * plus or space, and nothing that overflows to infinity (1e400)
-	 * or underflows.
+	 * Only what memcgsim writes: decimal with an optional minus and
+	 * exponent. No hex (0x12AB), no strtod() spellings of nan and inf
+	 * but the above, no plus or space, no overflow to inf (1e400).
 	 */
 	p = s + (*s == '-');
 	if (!isdigit((unsigned char)*p) &&
@@ -638,10 +636,7 @@ static int csv_row(struct compare_file *f, const struct csv_reader *c,
 	return 0;
 }
 
-/*
- * A field with a control or bidirectional-text character: refused, as the
- * scenario loader refuses them, before any of it reaches the table.
- */
+/* Refuse a control or bidi character in a field, as the scenario loader. */
 static int csv_clean(const struct compare_file *f,
 		     const struct csv_field *fields, unsigned int nr,
 		     struct sim_error *err)

@@ -4,7 +4,8 @@
  * and nobody else sees: the node itself and the error helpers.
  *
  * The module is sim/scenario.c (the tree, the loader, inspection and
- * overrides) and sim/scenario_get.c (key checks and the typed getters).
+ * overrides), sim/scenario_file.c (reading a file for the loader) and
+ * sim/scenario_get.c (key checks and the typed getters).
  * Its one public header is sim/scenario.h; include this one only from
  * those two files. The non-static helpers carry the scenario__ infix of
  * things private to the module (STYLE.md G2).
@@ -21,6 +22,7 @@
 #include "sim/scenario.h"
 
 #define SCENARIO_MAX_PATH 1024
+#define SCENARIO_MAX_BYTES (16u << 20) /* of text in one file */
 
 /**
  * struct scenario_node - one node of a scenario tree.
