@@ -360,7 +360,7 @@ static int variant_machine(struct variant *v, const struct run_opts *o,
 {
 	const struct scenario_node *n = scenario_get(v->tree, "machine");
 	char path[1024], near[64], list[512], inner[SIM_ERROR_LINE_MAX];
-	const char *name, *hint;
+	const char *name, *hint, *reason;
 	struct stat st;
 	bool bare;
 
@@ -410,12 +410,21 @@ static int variant_machine(struct variant *v, const struct run_opts *o,
 	 * The profile's own error (its file, line and column) goes after
 	 * the place in the scenario that named it.
 	 */
-	if (err->line)
+	if (err->line) {
 		snprintf(inner, sizeof(inner), "%s:%u:%u: %s", err->file,
 			 err->line, err->col, err->msg);
-	else
-		snprintf(inner, sizeof(inner), "%s", err->msg);
-	scenario_error(err, n, "in the machine profile '%s': %s", name, inner);
+		scenario_error(err, n, "in the machine profile '%s': %s", name,
+			       inner);
+		return -1;
+	}
+	/* "cannot open machine profile: REASON": the reason alone. */
+	reason = strstr(err->msg, ": ");
+	snprintf(inner, sizeof(inner), "%s",
+		 !strncmp(err->msg, "scenario is larger", 18) ? err->msg + 12 :
+		 reason					      ? reason + 2 :
+								err->msg);
+	scenario_error(err, n, "cannot read the machine profile '%s': %s", name,
+		       inner);
 	return -1;
 }
 

@@ -596,6 +596,19 @@ else
 	echo "run-bad.sh: mkfifo failed; skipping the FIFO checks"
 fi
 
+# A profile too big to be one, named by a scenario: the scenario's place
+# and what is wrong with the profile (before: "big.yaml: scenario is
+# larger than 16 MiB", with no word of the scenario).
+awk 'BEGIN { for (i = 0; i < 300000; i++)
+	printf "# padding %06d: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n", i }' \
+	>"$tmp/big.yaml"
+sed 's|^machine:.*|machine: big.yaml|' "$data/small.yaml" >"$tmp/m.yaml"
+run "$tmp" run m.yaml --format csv
+refused "a 17 MiB machine profile" &&
+	first_line_is "a 17 MiB machine profile" \
+		"m.yaml:8:10: error: key 'machine': cannot read the machine profile 'big.yaml': larger than 16 MiB" || :
+rm -f "$tmp/big.yaml" "$tmp/m.yaml"
+
 # ---- 9. output files (issue 14, items 11 and 16) ----
 
 mkdir -p "$tmp/o"
