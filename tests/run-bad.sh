@@ -512,6 +512,20 @@ refused "validate, only a baseline published" &&
 	grep -q "no published value to validate" "$tmp/err" ||
 	fail "validate, only a baseline published: $(cat "$tmp/err")"
 
+# A folded source (`source: >`) stays on its line of the report (issue
+# 14, item 9: before, its newline split the report).
+{
+	sed '/^variants:/,$d' "$data/small.yaml"
+	echo 'variants: [{name: batch1}, {name: batch4, set: {workloads.0.batch: 4}}]'
+	echo 'published:'
+	printf '  source: >\n    A paper,\n    page 3\n'
+	echo '  values: {batch1: 100, batch4: 409.73}'
+} >"$tmp/v/folded.yaml"
+run "$tmp/v" validate folded.yaml
+test "$(sed -n 2p "$tmp/out")" = "  published: A paper, page 3" &&
+	sed -n 3p "$tmp/out" | grep -q '^  variant ' ||
+	fail "validate, a folded source: $(head -4 "$tmp/out")"
+
 # ---- 6. memory: --max-memory (issue 14, item 4) ----
 
 # stats-small.yaml's 72 CPUs and 4 cgroups place far more than 100 KiB of
