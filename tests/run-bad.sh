@@ -214,6 +214,16 @@ usage "memcgsim: error: explain: explain prints to the terminal; use run for --o
 usage "no-such-file.yaml: error: cannot open scenario: No such file or directory" \
 	run no-such-file.yaml --format csv
 
+# What an error quotes from the command line is escaped, never raw (issue
+# 14, item 9): an ESC in a file name or an option, a bidi override.
+esc=$(printf '\033')
+usage "a\\x1b[31mb.yaml: error: cannot open scenario: No such file or directory" \
+	run "a${esc}[31mb.yaml" --format csv
+usage "memcgsim: error: unknown option '--x\\x1b[2J'" \
+	run $ok "--x${esc}[2J"
+usage "memcgsim: error: --format: expected table, yaml or csv, found 'a\\u202eb'" \
+	run $ok --format "$(printf 'a\342\200\256b')"
+
 # More than 256 --set options.
 set -- run $ok --format csv
 i=0
