@@ -149,7 +149,7 @@ FILE *sim_atomic_open(const char *path, char **tmp_path, struct sim_error *err)
 	}
 	/* A file replaced keeps its mode (a private 0600 stays private). */
 	if (!stat(path, &st) && S_ISREG(st.st_mode)) {
-		mode = st.st_mode & 07777;
+		mode = st.st_mode & 0777; /* not setuid, setgid or sticky */
 	} else {
 		mask = umask(0);
 		umask(mask);
