@@ -1213,7 +1213,7 @@ int plot_results(const char *path, const struct plot_opts *o,
 		plan_release(&p);
 		return ret;
 	}
-	root = scenario_load_file(path, err);
+	root = scenario_load_named(path, "results", err);
 	if (!root)
 		return -EINVAL;
 	ret = plot_tree(root, o, err);

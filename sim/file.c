@@ -5,6 +5,7 @@
 #define _XOPEN_SOURCE 700 /* realpath(), strndup() */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -310,11 +311,28 @@ int sim_read_file(const char *path, size_t max, char **buf, size_t *len,
 		  struct sim_error *err)
 {
 	size_t cap = 4096, n = 0, got;
-	FILE *f = fopen(path, "rb");
 	char *b, *grown;
+	struct stat st;
+	FILE *f = NULL;
+	int fd;
 
 	*buf = NULL;
 	*len = 0;
+	/* Not blocking on a FIFO: a result is a regular file. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd >= 0 && !fstat(fd, &st) && !S_ISREG(st.st_mode)) {
+		close(fd);
+		sim_error_set(err, path, 0, 0, "cannot read: %s",
+			      S_ISDIR(st.st_mode) ? strerror(EISDIR) :
+						    "not a regular file");
+		return -1;
+	}
+	if (fd >= 0) {
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+		f = fdopen(fd, "rb");
+		if (!f)
+			close(fd);
+	}
 	if (!f) {
 		sim_error_set(err, path, 0, 0, "cannot read: %s",
 			      strerror(errno));

@@ -616,6 +616,17 @@ if mkfifo "$tmp/fifo.yaml" 2>/dev/null; then
 		first_line_is "a FIFO in validate DIR" \
 			"vf/a.yaml: error: cannot read scenario: not a regular file (a FIFO)" || :
 	rm -rf "$tmp/vf" "$tmp/m.yaml"
+	# plot: a FIFO as results or as a sweep.csv.
+	mkfifo "$tmp/fifo.yaml" "$tmp/fifo.csv"
+	run "$tmp" plot fifo.yaml -o fifo-plots
+	refused "plot of a FIFO (YAML)" &&
+		first_line_is "plot of a FIFO (YAML)" \
+			"fifo.yaml: error: cannot read results: not a regular file (a FIFO)" || :
+	run "$tmp" plot fifo.csv -o fifo-plots
+	refused "plot of a FIFO (CSV)" &&
+		first_line_is "plot of a FIFO (CSV)" \
+			"fifo.csv: error: cannot read: not a regular file" || :
+	rm -rf "$tmp/fifo.yaml" "$tmp/fifo.csv" "$tmp/fifo-plots"
 else
 	echo "run-bad.sh: mkfifo failed; skipping the FIFO checks"
 fi
