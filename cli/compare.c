@@ -417,7 +417,9 @@ static int add_value(struct compare_file *f, struct cmp_row *row,
 
 /*
  * Read a number as sim_format_double() or the YAML writer writes it:
- * decimal or exponent notation, nan, inf, -inf, .nan, .inf, -.inf.
+ * decimal or exponent notation, nan, inf, -inf, .nan, .inf, -.inf. A
+ * metric without samples is written as nan, so the exact spellings stay;
+ * everything else strtod() would take is refused.
  */
 static bool parse_number(const char *s, double *out)
 {
@@ -425,12 +427,22 @@ static bool parse_number(const char *s, double *out)
 		const char *text;
 		double value;
 	} words[] = {
-		{ ".nan", NAN },	{ ".NaN", NAN },
-		{ ".NAN", NAN },	{ ".inf", INFINITY },
-		{ "+.inf", INFINITY },	{ ".Inf", INFINITY },
-		{ ".INF", INFINITY },	{ "-.inf", -INFINITY },
-		{ "-.Inf", -INFINITY }, { "-.INF", -INFINITY },
+		{ ".nan", NAN },
+		{ ".NaN", NAN },
+		{ ".NAN", NAN },
+		{ ".inf", INFINITY },
+		{ "+.inf", INFINITY },
+		{ ".Inf", INFINITY },
+		{ ".INF", INFINITY },
+		{ "-.inf", -INFINITY },
+		{ "-.Inf", -INFINITY },
+		{ "-.INF", -INFINITY },
+		/* sim_format_double()'s spellings in a CSV */
+		{ "nan", NAN },
+		{ "inf", INFINITY },
+		{ "-inf", -INFINITY },
 	};
+	const char *p;
 	unsigned int i;
 	char *end;
 
@@ -440,9 +452,21 @@ static bool parse_number(const char *s, double *out)
 			return true;
 		}
 	}
-	if (!*s || isspace((unsigned char)*s))
+	/*
+	 * Only what memcgsim writes: decimal with an optional minus and
+	 * exponent. No hex (0x12AB), no strtod() spellings of nan and inf
+	 * but the above, no plus or space, no overflow to inf (1e400).
+	 */
+	p = s + (*s == '-');
+	if (!isdigit((unsigned char)*p) &&
+	    !(*p == '.' && isdigit((unsigned char)p[1])))
 		return false;
+	if (strspn(p, "0123456789.eE+-") != strlen(p))
+		return false;
+	errno = 0;
 	*out = strtod(s, &end);
+	if (errno == ERANGE && isinf(*out))
+		return false;
 	return !*end;
 }
 
@@ -612,9 +636,31 @@ static int csv_row(struct compare_file *f, const struct csv_reader *c,
 	return 0;
 }
 
+/* Refuse a control or bidi character in a field, as the scenario loader. */
+static int csv_clean(const struct compare_file *f,
+		     const struct csv_field *fields, unsigned int nr,
+		     struct sim_error *err)
+{
+	const char *bad;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		bad = sim_control_char((const unsigned char *)fields[i].text,
+				       strlen(fields[i].text), false);
+		if (bad) {
+			sim_error_set(err, f->name, fields[i].line,
+				      fields[i].col,
+				      "a field may not contain %s", bad);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int read_csv(struct compare_file *f, const char *buf, size_t len,
 		    struct sim_error *err)
 {
+	unsigned int nr_rows = 0;
 	struct csv_field *header = NULL;
 	enum csv_role *roles = NULL;
 	unsigned int nr_cols = 0;
@@ -631,7 +677,8 @@ static int read_csv(struct compare_file *f, const char *buf, size_t len,
 		oom(err, f->name);
 		goto out;
 	}
-	if (csv_header(f, header, nr_cols, roles, err))
+	if (csv_clean(f, header, nr_cols, err) ||
+	    csv_header(f, header, nr_cols, roles, err))
 		goto out;
 	for (;;) {
 		got = csv_read_record(&c, err);
@@ -639,8 +686,17 @@ static int read_csv(struct compare_file *f, const char *buf, size_t len,
 			goto out;
 		if (!got)
 			break;
-		if (csv_row(f, &c, header, roles, nr_cols, err))
+		if (csv_clean(f, c.fields, c.nr_fields, err) ||
+		    csv_row(f, &c, header, roles, nr_cols, err))
 			goto out;
+		nr_rows++;
+	}
+	/* A header alone is a result cut short, not an empty result. */
+	if (!nr_rows) {
+		sim_error_set(err, f->name, header[0].line + 1, 1,
+			      "not a memcgsim result: a header and no rows "
+			      "(truncated?)");
+		goto out;
 	}
 	ret = 0;
 out:

@@ -258,6 +258,38 @@ static void default_plots(const struct cli *c, const struct report *r)
 			DEFAULT_PLOTS_DIR, names.buf);
 }
 
+/* @path with its directory resolved ("./x" and "x" alike), in @buf. */
+static void resolve_dir(const char *path, char *buf, size_t size)
+{
+	char dir[PATH_MAX], base[PATH_MAX], real[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	snprintf(base, sizeof(base), "%s", path);
+	if (realpath(dirname(dir), real))
+		snprintf(buf, size, "%s/%s", real, basename(base));
+	else
+		snprintf(buf, size, "%s", path);
+}
+
+/*
+ * Do @a and @b name one file: the same name once their directories are
+ * resolved, or the same inode (a link)?
+ */
+static bool same_file(const char *a, const char *b)
+{
+	char ra[2 * PATH_MAX], rb[2 * PATH_MAX];
+	struct stat sa, sb;
+
+	if (!strcmp(a, b))
+		return true;
+	resolve_dir(a, ra, sizeof(ra));
+	resolve_dir(b, rb, sizeof(rb));
+	if (!strcmp(ra, rb))
+		return true;
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino && S_ISREG(sa.st_mode);
+}
+
 static int run_scenario(struct cli *c)
 {
 	struct explain_ctx x = { .lines = c->o.hot_lines };
@@ -268,6 +300,10 @@ static int run_scenario(struct cli *c)
 	int ret = EXIT_RUN_FAILURE;
 
 	sim_error_clear(&err);
+	if (c->trace && c->out && same_file(c->trace, c->out))
+		return cli_usage_error(
+			"--out and --trace name the same file '%s': one would overwrite the other",
+			c->out);
 	if (c->trace) {
 		x.trace = sim_trace_open(c->trace, &err);
 		if (!x.trace) {

@@ -195,9 +195,14 @@ int cli_parse(const struct cli_command *cmd, const struct cli_command *all,
 
 int cli_usage_error(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "memcgsim: error: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'memcgsim --help'.\n");
+	char msg[SIM_ERROR_MSG_MAX];
+	struct sim_error e;
+
+	/* Through sim_error_set(): a control character in @arg is escaped. */
+	snprintf(msg, sizeof(msg), fmt, arg);
+	sim_error_set(&e, "", 0, 0, "%s", msg);
+	sim_error_print(stderr, &e);
+	fprintf(stderr, "Try 'memcgsim --help'.\n");
 	return EXIT_BAD_INPUT;
 }
 
@@ -365,14 +370,22 @@ static int set_help_format(struct cli *c, const char *arg)
 	return 0;
 }
 
+/* An empty name would be the current directory, or no file at all. */
 static int set_out(struct cli *c, const char *arg)
 {
+	if (!*arg)
+		return cli_usage_error(
+			"--out: expected a file or directory name, found nothing%s",
+			"");
 	c->out = arg;
 	return 0;
 }
 
 static int set_trace(struct cli *c, const char *arg)
 {
+	if (!*arg)
+		return cli_usage_error(
+			"--trace: expected a file name, found nothing%s", "");
 	c->trace = arg;
 	return 0;
 }

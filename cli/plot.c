@@ -232,6 +232,14 @@ static const char *str_at(const struct scenario_node *map, const char *key)
  * A number of the results: decimal, or .nan, .inf, -.inf as the report
  * writes non-finite values. Return 0, or -EINVAL with @err at @n.
  */
+/*
+ * The largest magnitude a plotted value may have. memcgsim's numbers stay
+ * far below it (1e15 ops/s would be a million per picosecond); beyond
+ * about 1e300 gnuplot's autoscaling overflows and it fails ("all points y
+ * value undefined") after the data file is written. Refused before.
+ */
+#define PLOT_MAX_VALUE 1e15
+
 static int number(const struct scenario_node *n, double *v,
 		  struct sim_error *err)
 {
@@ -250,12 +258,28 @@ static int number(const struct scenario_node *n, double *v,
 	if (s && *s) {
 		errno = 0;
 		*v = strtod(s, &end);
-		if (!*end && !errno)
+		if (!*end && !errno && fabs(*v) <= PLOT_MAX_VALUE)
 			return 0;
 	}
-	scenario_error(err, n, "expected a number, found '%s'",
+	scenario_error(err, n, "expected a number from %g to %g, found '%s'",
+		       -PLOT_MAX_VALUE, PLOT_MAX_VALUE,
 		       s ? s : "a map or sequence");
 	return -EINVAL;
+}
+
+/* As number(), and a count or a rate: not negative. */
+static int count(const struct scenario_node *n, double *v,
+		 struct sim_error *err)
+{
+	if (number(n, v, err))
+		return -EINVAL;
+	if (*v < 0) {
+		scenario_error(err, n,
+			       "expected a count from 0 to %g, found '%s'",
+			       PLOT_MAX_VALUE, scenario_scalar(n));
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* @key of @map as a number; absent is NAN. */
@@ -570,7 +594,7 @@ static int cpus_used(const struct scenario_node *root, unsigned int *used,
 			for (c = 0; c < len_of(t); c++) {
 				double x;
 
-				if (number(scenario_item(t, c), &x, err))
+				if (count(scenario_item(t, c), &x, err))
 					return -EINVAL;
 				if (x != 0 && c + 1 > *used)
 					*used = (unsigned int)(c + 1);
@@ -1182,11 +1206,12 @@ static int plan_sweep(struct plot_plan *p, const char *path,
 			goto out;
 		}
 		if (*c.rows[i].f[thr].text &&
-		    !is_number(c.rows[i].f[thr].text, &x)) {
+		    (!is_number(c.rows[i].f[thr].text, &x) ||
+		     (!isnan(x) && (x < 0 || x > PLOT_MAX_VALUE)))) {
 			sim_error_set(
 				err, path, c.rows[i].line, 1,
-				"throughput: expected a number, found '%s'",
-				c.rows[i].f[thr].text);
+				"throughput: expected a number from 0 to %g, found '%s'",
+				PLOT_MAX_VALUE, c.rows[i].f[thr].text);
 			goto out;
 		}
 	}
@@ -1307,7 +1332,7 @@ int plot_results(const char *path, const struct plot_opts *o,
 		plan_release(&p);
 		return ret;
 	}
-	root = scenario_load_file(path, err);
+	root = scenario_load_named(path, "results", err);
 	if (!root)
 		return -EINVAL;
 	ret = plot_tree(root, o, err);

@@ -13,13 +13,17 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/plot.h"
@@ -84,14 +88,50 @@ bool plot_have_gnuplot(const struct plot_opts *o)
 }
 
 /*
+ * How long one picture may take, in seconds: $MEMCGSIM_GNUPLOT_TIMEOUT
+ * (1 to 86400), else 120. A picture of memcgsim's data takes gnuplot well
+ * under a second; one that hangs (a stuck font server, a terminal waiting
+ * for input) is killed rather than waited for forever.
+ */
+static int gnuplot_timeout(void)
+{
+	const char *env = getenv("MEMCGSIM_GNUPLOT_TIMEOUT");
+	char *end;
+	long v;
+
+	if (!env || !*env)
+		return 120;
+	v = strtol(env, &end, 10);
+	return *end || v < 1 || v > 86400 ? 120 : (int)v;
+}
+
+/* Milliseconds from now until @deadline (CLOCK_MONOTONIC), at least 0. */
+static int ms_left(const struct timespec *deadline)
+{
+	struct timespec now;
+	long long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (long long)(deadline->tv_sec - now.tv_sec) * 1000 +
+	     (deadline->tv_nsec - now.tv_nsec) / 1000000;
+	return ms < 0 ? 0 : ms > 86400000 ? 86400000 : (int)ms;
+}
+
+/*
  * run_gnuplot() - run @argv, stdin from /dev/null, stdout and stderr
  * collected in @msg (at least the last @size / 2 bytes; @size >= 2).
  * Return the exit status (128 + the signal when killed), or -1 with errno
- * set when it could not be started.
+ * set when it could not be started, or ETIMEDOUT when it ran past
+ * gnuplot_timeout(): then it and its process group are killed.
  */
 static int run_gnuplot(char *const argv[], char *msg, size_t size)
 {
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	const struct timespec tick = { 0, 10000000 }; /* 10 ms */
+	struct timespec deadline;
+	struct pollfd pfd;
+	bool timed_out = false;
 	size_t len = 0;
 	int fds[2], rc, status;
 	ssize_t n;
@@ -104,7 +144,16 @@ static int run_gnuplot(char *const argv[], char *msg, size_t size)
 	rc = posix_spawn_file_actions_init(&fa);
 	if (rc)
 		goto out_close;
-	if (fds[0] > 2)
+	rc = posix_spawnattr_init(&attr);
+	if (rc) {
+		posix_spawn_file_actions_destroy(&fa);
+		goto out_close;
+	}
+	/* Its own process group, so that a timeout kills its helpers too. */
+	rc = posix_spawnattr_setpgroup(&attr, 0);
+	if (!rc)
+		rc = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	if (!rc && fds[0] > 2)
 		rc = posix_spawn_file_actions_addclose(&fa, fds[0]);
 	if (!rc)
 		rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
@@ -116,16 +165,28 @@ static int run_gnuplot(char *const argv[], char *msg, size_t size)
 	if (!rc && fds[1] > 2)
 		rc = posix_spawn_file_actions_addclose(&fa, fds[1]);
 	if (!rc)
-		rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+		rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
 	if (rc)
 		goto out_close;
 	close(fds[1]);
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += gnuplot_timeout();
+	pfd.fd = fds[0];
+	pfd.events = POLLIN;
 	for (;;) {
 		/* Keep the end, where gnuplot says what went wrong. */
 		if (len + 1 >= size) {
 			memmove(msg, msg + size / 2, len - size / 2);
 			len -= size / 2;
+		}
+		rc = poll(&pfd, 1, ms_left(&deadline));
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (!rc) {
+			timed_out = true;
+			break;
 		}
 		n = read(fds[0], msg + len, size - 1 - len);
 		if (n < 0 && errno == EINTR)
@@ -136,9 +197,27 @@ static int run_gnuplot(char *const argv[], char *msg, size_t size)
 	}
 	msg[len] = '\0';
 	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+	/* Output closed: it should exit now; still bounded by the deadline. */
+	while (!timed_out) {
+		pid_t got = waitpid(pid, &status, WNOHANG);
+
+		if (got == pid)
+			break;
+		if (got < 0 && errno != EINTR)
 			return -1;
+		if (!ms_left(&deadline))
+			timed_out = true;
+		else
+			nanosleep(&tick, NULL);
+	}
+	if (timed_out) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		errno = ETIMEDOUT;
+		return -1;
+	}
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
@@ -217,8 +296,14 @@ static int draw_one(const struct plot_opts *o, const char *dir,
 		int saved = errno;
 
 		sim_atomic_close(f, pic, tmp, false, &ignored);
-		sim_error_set(err, pic, 0, 0, "cannot run %s: %s", argv[0],
-			      strerror(saved));
+		if (saved == ETIMEDOUT)
+			sim_error_set(
+				err, pic, 0, 0,
+				"%s did not finish within %d s on %s: killed (MEMCGSIM_GNUPLOT_TIMEOUT sets the limit)",
+				argv[0], gnuplot_timeout(), script);
+		else
+			sim_error_set(err, pic, 0, 0, "cannot run %s: %s",
+				      argv[0], strerror(saved));
 		return saved == ENOENT ? -ENOENT : -EIO;
 	}
 	if (rc || stat(tmp, &st) || !st.st_size) {

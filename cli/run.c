@@ -359,8 +359,8 @@ static int variant_machine(struct variant *v, const struct run_opts *o,
 			   struct sim_error *err)
 {
 	const struct scenario_node *n = scenario_get(v->tree, "machine");
-	char path[1024], near[64], list[512];
-	const char *name, *hint;
+	char path[1024], near[64], list[512], inner[SIM_ERROR_LINE_MAX];
+	const char *name, *hint, *reason;
 	struct stat st;
 	bool bare;
 
@@ -395,13 +395,37 @@ static int variant_machine(struct variant *v, const struct run_opts *o,
 			       bare ? path : name, strerror(errno));
 		return -1;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		scenario_error(err, n,
-			       "cannot read the machine profile '%s': %s",
-			       bare ? path : name, strerror(EISDIR));
+	if (!S_ISREG(st.st_mode)) {
+		scenario_error(
+			err, n, "cannot read the machine profile '%s': %s",
+			bare ? path : name,
+			S_ISDIR(st.st_mode) ?
+				strerror(EISDIR) :
+				"not a regular file (a FIFO or a device)");
 		return -1;
 	}
-	return machine_load_file(&v->machine, path, err);
+	if (!machine_load_file(&v->machine, path, err))
+		return 0;
+	/*
+	 * The profile's own error (its file, line and column) goes after
+	 * the place in the scenario that named it.
+	 */
+	if (err->line) {
+		snprintf(inner, sizeof(inner), "%s:%u:%u: %s", err->file,
+			 err->line, err->col, err->msg);
+		scenario_error(err, n, "in the machine profile '%s': %s", name,
+			       inner);
+		return -1;
+	}
+	/* "cannot open machine profile: REASON": the reason alone. */
+	reason = strstr(err->msg, ": ");
+	snprintf(inner, sizeof(inner), "%s",
+		 !strncmp(err->msg, "scenario is larger", 18) ? err->msg + 12 :
+		 reason					      ? reason + 2 :
+								err->msg);
+	scenario_error(err, n, "cannot read the machine profile '%s': %s", name,
+		       inner);
+	return -1;
 }
 
 static int variant_workload(struct variant *v, const struct scenario_node *n,
@@ -1123,6 +1147,16 @@ int scenario_run(const char *path, const struct run_opts *o,
 	    scenario_key_get(base, &top_keys[TOP_SCENARIO], &name, err) ||
 	    scenario_key_get(base, &top_keys[TOP_DESCRIPTION], &desc, err))
 		goto out_free;
+	/*
+	 * The name heads tables and titles plots, one line each: a tab or a
+	 * newline would split them (the loader refuses other controls).
+	 */
+	if (strpbrk(name, "\t\n")) {
+		scenario_error(
+			err, scenario_get(base, "scenario"),
+			"a scenario name is one line: no newline or tab");
+		goto out_free;
+	}
 	nr = vars ? scenario_len(vars) : 1;
 	v = calloc(nr, sizeof(*v));
 	res = calloc(o->replications, sizeof(*res));

@@ -63,6 +63,24 @@ static bool is_baseline(const struct scenario_node *root, const char *name)
 	return false;
 }
 
+/*
+ * A source may be a folded YAML block (`source: >`): its newlines and tabs
+ * become spaces, trailing ones dropped, so that it stays on its line of
+ * the report and in its Markdown paragraph. (The loader refused every
+ * other control character.)
+ */
+static void flatten(char *s)
+{
+	size_t n = strlen(s);
+	char *p;
+
+	for (p = s; *p; p++)
+		if (*p == '\n' || *p == '\t')
+			*p = ' ';
+	while (n && s[n - 1] == ' ')
+		s[--n] = '\0';
+}
+
 int validate_scenario(const char *path, const struct run_opts *o,
 		      struct validate_result *res, struct sim_error *err)
 {
@@ -92,6 +110,7 @@ int validate_scenario(const char *path, const struct run_opts *o,
 	    scenario_string(pub, "source", false, "", &s, err))
 		goto out;
 	copy(res->source, sizeof(res->source), s);
+	flatten(res->source);
 	copy(res->metric, sizeof(res->metric), metric);
 	res->tolerance_pp = tol;
 	s = scenario_scalar(scenario_get(root, "scenario"));

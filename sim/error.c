@@ -2,6 +2,7 @@
 /*
  * sim/error.c - user-input errors and simulator assertions.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,13 +13,48 @@ void sim_error_clear(struct sim_error *err)
 	memset(err, 0, sizeof(*err));
 }
 
+/*
+ * escape() - copy @s to @buf, @size bytes at most, with what must not reach
+ * a terminal raw written out: control characters (C0 but tab, DEL, C1) as \xNN, and the bidirectional-text
+ * controls U+202A-U+202E and U+2066-U+2069 as \uNNNN. A message quotes file
+ * names, keys and values from the input; this keeps them inert.
+ */
+static void escape(char *buf, size_t size, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+
+	for (; *p && n + 7 < size; p++) {
+		if ((*p < 0x20 && *p != '\t') || *p == 0x7f) {
+			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", *p);
+		} else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			n += (size_t)snprintf(buf + n, size - n, "\\u%04x",
+					      p[1]);
+			p++;
+		} else if (p[0] == 0xe2 &&
+			   ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
+			    (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9))) {
+			n += (size_t)snprintf(buf + n, size - n, "\\u%04x",
+					      0x2000 + ((p[1] & 0x3f) << 6) +
+						      (p[2] & 0x3f));
+			p += 2;
+		} else {
+			buf[n++] = (char)*p;
+		}
+	}
+	buf[n] = '\0';
+}
+
 void sim_error_vset(struct sim_error *err, const char *file, unsigned int line,
 		    unsigned int col, const char *fmt, va_list ap)
 {
-	snprintf(err->file, sizeof(err->file), "%s", file ? file : "");
+	char raw[SIM_ERROR_MSG_MAX];
+
+	escape(err->file, sizeof(err->file), file ? file : "");
 	err->line = line;
 	err->col = col;
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	escape(err->msg, sizeof(err->msg), raw);
 }
 
 void sim_error_set(struct sim_error *err, const char *file, unsigned int line,
@@ -40,6 +76,57 @@ void sim_error_format(const struct sim_error *err, char *buf, size_t len)
 		snprintf(buf, len, "%s: error: %s", err->file, err->msg);
 	else
 		snprintf(buf, len, "memcgsim: error: %s", err->msg);
+}
+
+/**
+ * sim_control_char() - what a text from the input may not hold, or NULL.
+ * @s: the text
+ * @len: its length in bytes
+ * @allow_newline: whether tab and newline are allowed (a description)
+ *
+ * Refused are control characters (C0, DEL, the C1 controls U+0080-U+009F)
+ * and the bidirectional-text controls U+202A-U+202E and U+2066-U+2069:
+ * names and descriptions reach terminal tables and data files, and these
+ * would rewrite the screen, ring its bell or reorder what it shows.
+ *
+ * Return: a phrase for messages ("the control character \\x1b"), in a
+ * static buffer, or NULL when @s is clean.
+ */
+const char *sim_control_char(const unsigned char *s, size_t len,
+			     bool allow_newline)
+{
+	static char what[64];
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if ((c < 0x20 &&
+		     !(allow_newline && (c == '\t' || c == '\n'))) ||
+		    c == 0x7f) {
+			snprintf(what, sizeof(what),
+				 "the control character \\x%02x", c);
+			return what;
+		}
+		if (c == 0xc2 && i + 1 < len && s[i + 1] >= 0x80 &&
+		    s[i + 1] <= 0x9f) {
+			snprintf(what, sizeof(what),
+				 "the control character U+%04X", s[i + 1]);
+			return what;
+		}
+		if (c == 0xe2 && i + 2 < len &&
+		    ((s[i + 1] == 0x80 && s[i + 2] >= 0xaa &&
+		      s[i + 2] <= 0xae) ||
+		     (s[i + 1] == 0x81 && s[i + 2] >= 0xa6 &&
+		      s[i + 2] <= 0xa9))) {
+			snprintf(what, sizeof(what),
+				 "the bidirectional-text control U+%04X",
+				 0x2000 + ((s[i + 1] & 0x3f) << 6) +
+					 (s[i + 2] & 0x3f));
+			return what;
+		}
+	}
+	return NULL;
 }
 
 void sim_error_print(FILE *out, const struct sim_error *err)

@@ -18,6 +18,8 @@
 #define SIM_ERROR_H
 
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #define SIM_ERROR_FILE_MAX 512
@@ -54,6 +56,8 @@ void sim_error_vset(struct sim_error *err, const char *file, unsigned int line,
  */
 void sim_error_format(const struct sim_error *err, char *buf, size_t len);
 void sim_error_print(FILE *out, const struct sim_error *err);
+const char *sim_control_char(const unsigned char *s, size_t len,
+			     bool allow_newline);
 
 /* Edit distance, for "did you mean" suggestions. */
 unsigned int sim_levenshtein(const char *a, const char *b);

@@ -5,6 +5,8 @@
 #define _XOPEN_SOURCE 700 /* realpath(), strndup() */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,14 +17,101 @@
 /* What sim_atomic_open() appends to the final name for the temporary one. */
 #define ATOMIC_SUFFIX ".tmpXXXXXX"
 
+/*
+ * The temporary files open now, for the handler of a stop signal: SIGINT,
+ * SIGTERM or SIGHUP during a run --trace (or any other write) removes them
+ * and then dies of the signal as it would have. The table is changed only
+ * with those signals blocked; the handler reads it and calls unlink(),
+ * getpid(), sigaction() and raise() only, all async-signal-safe. A slot
+ * remembers its process: a forked child (sweep) removes none of its
+ * parent's files. More than ATOMIC_MAX_OPEN at once are not tracked.
+ */
+#define ATOMIC_MAX_OPEN 64
+static const int atomic_stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static struct {
+	const char *path;
+	pid_t pid;
+} atomic_open_files[ATOMIC_MAX_OPEN];
+static bool atomic_handlers_installed;
+
+static void atomic_on_stop_signal(int sig)
+{
+	int saved = errno;
+	pid_t self = getpid();
+	unsigned int i;
+
+	for (i = 0; i < ATOMIC_MAX_OPEN; i++)
+		if (atomic_open_files[i].path &&
+		    atomic_open_files[i].pid == self)
+			unlink(atomic_open_files[i].path);
+	/* SA_RESETHAND restored the default: die of @sig once it returns. */
+	raise(sig);
+	errno = saved;
+}
+
+static void atomic_block(sigset_t *old)
+{
+	sigset_t set;
+	unsigned int i;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(atomic_stop_signals) / sizeof(int); i++)
+		sigaddset(&set, atomic_stop_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/*
+ * Install the handler for each stop signal still at its default action
+ * (one a caller set, such as the sweep's, or SIG_IGN, is left alone).
+ */
+static void atomic_install_handlers(void)
+{
+	struct sigaction sa, old;
+	unsigned int i;
+
+	if (atomic_handlers_installed)
+		return;
+	atomic_handlers_installed = true;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = atomic_on_stop_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(atomic_stop_signals) / sizeof(int); i++)
+		sigaddset(&sa.sa_mask, atomic_stop_signals[i]);
+	for (i = 0; i < sizeof(atomic_stop_signals) / sizeof(int); i++)
+		if (!sigaction(atomic_stop_signals[i], NULL, &old) &&
+		    !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL)
+			sigaction(atomic_stop_signals[i], &sa, NULL);
+}
+
+/* Track @path (NULL: stop tracking @old_path); signals are blocked. */
+static void atomic_track(const char *path, const char *old_path)
+{
+	unsigned int i;
+
+	for (i = 0; i < ATOMIC_MAX_OPEN; i++) {
+		if (path && !atomic_open_files[i].path) {
+			atomic_open_files[i].pid = getpid();
+			atomic_open_files[i].path = path;
+			return;
+		}
+		if (!path && atomic_open_files[i].path == old_path) {
+			atomic_open_files[i].path = NULL;
+			return;
+		}
+	}
+}
+
 /**
  * sim_atomic_open() - open a temporary file next to @path.
  * @path: final name, or "-" for stdout
  * @tmp_path: receives the temporary name (NULL for stdout)
  * @err: filled on failure
  *
- * The file gets the mode a plain fopen() would give (0666 less umask),
- * not mkstemp()'s 0600.
+ * The file gets the mode of the file it replaces, or else the mode a plain
+ * fopen() would give (0666 less umask), never mkstemp()'s 0600. Until it
+ * is closed, SIGINT, SIGTERM or SIGHUP remove it (when their action is
+ * still the default) before the process dies of them.
  *
  * Return: the stream, or NULL with @err set and nothing left behind.
  */
@@ -31,8 +120,9 @@ FILE *sim_atomic_open(const char *path, char **tmp_path, struct sim_error *err)
 	static const char suffix[] = ATOMIC_SUFFIX;
 	size_t len = strlen(path);
 	char *tmp, *real = NULL;
+	sigset_t old_set;
 	struct stat st;
-	mode_t mask;
+	mode_t mask, mode;
 	FILE *out;
 	int fd;
 
@@ -58,6 +148,14 @@ FILE *sim_atomic_open(const char *path, char **tmp_path, struct sim_error *err)
 			path = real;
 		len = strlen(path);
 	}
+	/* A file replaced keeps its mode (a private 0600 stays private). */
+	if (!stat(path, &st) && S_ISREG(st.st_mode)) {
+		mode = st.st_mode & 0777; /* not setuid, setgid or sticky */
+	} else {
+		mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
 	tmp = malloc(len + sizeof(suffix));
 	if (!tmp) {
 		errno = ENOMEM;
@@ -65,36 +163,41 @@ FILE *sim_atomic_open(const char *path, char **tmp_path, struct sim_error *err)
 	}
 	memcpy(tmp, path, len);
 	memcpy(tmp + len, suffix, sizeof(suffix));
-	free(real);
-	real = NULL;
+	atomic_install_handlers();
+	atomic_block(&old_set);
 	fd = mkstemp(tmp);
-	if (fd < 0)
+	if (fd < 0) {
+		sigprocmask(SIG_SETMASK, &old_set, NULL);
 		goto out_free_tmp;
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask))
+	}
+	atomic_track(tmp, NULL);
+	sigprocmask(SIG_SETMASK, &old_set, NULL);
+	if (fchmod(fd, mode))
 		goto out_close_fd;
 	out = fdopen(fd, "w");
 	if (!out)
 		goto out_close_fd;
+	free(real);
 	*tmp_path = tmp;
 	return out;
 
 out_close_fd:
 	len = (size_t)errno;
 	close(fd);
+	atomic_block(&old_set);
 	unlink(tmp);
+	atomic_track(NULL, tmp);
+	sigprocmask(SIG_SETMASK, &old_set, NULL);
 	errno = (int)len;
 out_free_tmp:
 	len = (size_t)errno;
 	free(tmp);
 	errno = (int)len;
 out_err:
-	len = (size_t)errno;
-	free(real);
-	errno = (int)len;
+	/* @path may be @real: named before it is freed. */
 	sim_error_set(err, path, 0, 0, "cannot create temporary file: %s",
 		      strerror(errno));
+	free(real);
 	return NULL;
 }
 
@@ -111,6 +214,7 @@ out_err:
 int sim_atomic_close(FILE *out, const char *path, char *tmp_path, bool commit,
 		     struct sim_error *err)
 {
+	sigset_t old_set;
 	char *final;
 	int saved = 0;
 
@@ -138,17 +242,24 @@ int sim_atomic_close(FILE *out, const char *path, char *tmp_path, bool commit,
 		saved = ENOMEM;
 		goto out_unlink;
 	}
+	atomic_block(&old_set);
 	if (rename(tmp_path, final)) {
 		saved = errno;
+		sigprocmask(SIG_SETMASK, &old_set, NULL);
 		free(final);
 		goto out_unlink;
 	}
+	atomic_track(NULL, tmp_path);
+	sigprocmask(SIG_SETMASK, &old_set, NULL);
 	free(final);
 	free(tmp_path);
 	return 0;
 
 out_unlink:
+	atomic_block(&old_set);
 	unlink(tmp_path);
+	atomic_track(NULL, tmp_path);
+	sigprocmask(SIG_SETMASK, &old_set, NULL);
 	free(tmp_path);
 	if (!commit)
 		return 0;
@@ -200,11 +311,28 @@ int sim_read_file(const char *path, size_t max, char **buf, size_t *len,
 		  struct sim_error *err)
 {
 	size_t cap = 4096, n = 0, got;
-	FILE *f = fopen(path, "rb");
 	char *b, *grown;
+	struct stat st;
+	FILE *f = NULL;
+	int fd;
 
 	*buf = NULL;
 	*len = 0;
+	/* Not blocking on a FIFO: a result is a regular file. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd >= 0 && !fstat(fd, &st) && !S_ISREG(st.st_mode)) {
+		close(fd);
+		sim_error_set(err, path, 0, 0, "cannot read: %s",
+			      S_ISDIR(st.st_mode) ? strerror(EISDIR) :
+						    "not a regular file");
+		return -1;
+	}
+	if (fd >= 0) {
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+		f = fdopen(fd, "rb");
+		if (!f)
+			close(fd);
+	}
 	if (!f) {
 		sim_error_set(err, path, 0, 0, "cannot read: %s",
 			      strerror(errno));

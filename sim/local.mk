@@ -11,6 +11,7 @@ libsim_a_SOURCES += \
 	%reldir%/engine.c %reldir%/engine.h %reldir%/co.h \
 	%reldir%/stats.c %reldir%/stats.h \
 	%reldir%/scenario.c %reldir%/scenario_get.c %reldir%/scenario.h \
+	%reldir%/scenario_file.c \
 	%reldir%/scenario_internal.h \
 	%reldir%/scenario_keys.c %reldir%/scenario_keys.h \
 	%reldir%/csv.c %reldir%/csv.h \

@@ -26,8 +26,9 @@
  *
  * Guards against hostile input: at most 16 MiB of text, 64 levels of
  * nesting, 100000 nodes (2000000 in results, scenario_parse_results()) and
- * 1024 bytes of dotted path; no anchors, aliases, multiple documents,
- * empty or non-printable keys, or NUL bytes in scalars.
+ * 1024 bytes of dotted path; no anchors, aliases, merge keys, tags,
+ * multiple documents, empty or non-printable keys, NUL bytes in scalars, nor
+ * control characters but tab and newline, nor bidirectional-text controls.
  *
  * Layering: sim/ primitive; uses sim/error.h and libyaml only.
  */
@@ -42,7 +43,6 @@
 #include "sim/scenario.h"
 #include "sim/scenario_internal.h"
 
-#define SCENARIO_MAX_BYTES (16u << 20)
 #define SCENARIO_MAX_DEPTH 64
 #define SCENARIO_MAX_NODES 100000
 #define SCENARIO_MAX_RESULT_NODES 2000000 /* scenario_parse_results() */
@@ -184,6 +184,7 @@ static struct scenario_node *clone_at(const struct scenario_node *src,
 	node = node_new(src->kind, src->file, src->line, src->col, path);
 	if (!node)
 		return NULL;
+	node->quoted = src->quoted;
 	if (src->scalar) {
 		node->scalar = xstrdup(src->scalar);
 		if (!node->scalar)
@@ -451,14 +452,26 @@ static struct scenario_node *load_scalar(struct loader *ld, yaml_event_t *ev,
 	struct scenario_node *node;
 	size_t len = ev->data.scalar.length;
 
+	const char *bad;
+
 	if (memchr(ev->data.scalar.value, '\0', len)) {
 		loader_error(ld, &ev->start_mark,
 			     "a scalar may not contain a NUL character");
 		return NULL;
 	}
+	/* SIM: refused at load, so no table or data file needs to escape. */
+	bad = sim_control_char(ev->data.scalar.value, len, true);
+	if (bad) {
+		loader_error(ld, &ev->start_mark,
+			     "a value may not contain %s: it would reach a "
+			     "terminal or a data file",
+			     bad);
+		return NULL;
+	}
 	node = loader_node(ld, SCENARIO_SCALAR, &ev->start_mark, path, depth);
 	if (!node)
 		return NULL;
+	node->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
 	node->scalar = malloc(len + 1);
 	if (!node->scalar) {
 		loader_error(ld, &ev->start_mark, "out of memory");
@@ -555,7 +568,18 @@ static int check_new_key(struct loader *ld, const struct scenario_node *map,
 	for (i = 0; i < map->len; i++) {
 		if (strcmp(map->keys[i]->scalar, k))
 			continue;
-		if (map->path[0])
+		/* A --set VALUE has no lines: say where instead. */
+		if (ld->inline_value && map->path[0])
+			scenario__error_at(ld->err, key,
+					   "duplicate key '%s' in '%s' of the "
+					   "--set value",
+					   k, map->path);
+		else if (ld->inline_value)
+			scenario__error_at(ld->err, key,
+					   "duplicate key '%s' in the --set "
+					   "value",
+					   k);
+		else if (map->path[0])
 			scenario__error_at(ld->err, key,
 					   "duplicate key '%s' in '%s'; "
 					   "first defined on line %u",
@@ -597,6 +621,16 @@ static int load_entry(struct loader *ld, struct scenario_node *map,
 			     "expected a scalar key, "
 			     "found %s",
 			     event_phrase(ev));
+		yaml_event_delete(ev);
+		return -1;
+	}
+	/* SIM: YAML 1.1 merge keys are refused as anchors and aliases are. */
+	if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	    ev->data.scalar.length == 2 &&
+	    !memcmp(ev->data.scalar.value, "<<", 2)) {
+		loader_error(ld, &ev->start_mark,
+			     "merge keys ('<<') are not supported: write the "
+			     "keys out");
 		yaml_event_delete(ev);
 		return -1;
 	}
@@ -654,6 +688,21 @@ out_free_node:
 	return NULL;
 }
 
+/* The explicit tag of @ev ("!foo", "!!str"), or NULL. */
+static const unsigned char *event_tag(const yaml_event_t *ev)
+{
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		return ev->data.scalar.tag;
+	case YAML_SEQUENCE_START_EVENT:
+		return ev->data.sequence_start.tag;
+	case YAML_MAPPING_START_EVENT:
+		return ev->data.mapping_start.tag;
+	default:
+		return NULL;
+	}
+}
+
 static const unsigned char *event_anchor(const yaml_event_t *ev)
 {
 	switch (ev->type) {
@@ -680,6 +729,28 @@ static struct scenario_node *load_node(struct loader *ld, yaml_event_t *ev,
 
 	if (event_anchor(ev)) {
 		loader_error(ld, &ev->start_mark, "anchors are not supported");
+		goto out_delete_event;
+	}
+	/* SIM: a tag would change a value's meaning; none is understood. */
+	if (event_tag(ev)) {
+		char shown[64];
+
+		const char *tag = (const char *)event_tag(ev);
+		static const char std[] = "tag:yaml.org,2002:";
+
+		if (!strncmp(tag, std, sizeof(std) - 1)) {
+			char short_tag[64];
+
+			snprintf(short_tag, sizeof(short_tag), "!!%s",
+				 tag + sizeof(std) - 1);
+			quote(shown, sizeof(shown), short_tag);
+		} else {
+			quote(shown, sizeof(shown), tag);
+		}
+		loader_error(ld, &ev->start_mark,
+			     "tags such as %s are not supported: write the "
+			     "value without it",
+			     shown);
 		goto out_delete_event;
 	}
 	switch (ev->type) {
@@ -891,80 +962,6 @@ struct scenario_node *scenario_parse_string(const char *name, const char *text,
 					    struct sim_error *err)
 {
 	return parse(name, text, strlen(text), false, err);
-}
-
-/*
- * Read @f into a new buffer, but at most SCENARIO_MAX_BYTES + 1 bytes: one
- * more than a scenario may have, so that the parser refuses the file.
- */
-static int read_whole(FILE *f, unsigned char **out, size_t *out_len)
-{
-	size_t cap = 4096, len = 0;
-	unsigned char *buf = malloc(cap), *bigger;
-
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		len += fread(buf + len, 1, cap - len, f);
-		if (len < cap || len > SCENARIO_MAX_BYTES)
-			break;
-		cap *= 2;
-		if (cap > SCENARIO_MAX_BYTES + 1)
-			cap = SCENARIO_MAX_BYTES + 1;
-		bigger = realloc(buf, cap);
-		if (!bigger) {
-			free(buf);
-			return -ENOMEM;
-		}
-		buf = bigger;
-	}
-	if (ferror(f)) {
-		free(buf);
-		return -EIO;
-	}
-	*out = buf;
-	*out_len = len;
-	return 0;
-}
-
-/**
- * scenario_load_file() - read and parse the scenario file @path.
- * @path: file to read; also the file name of every node and error
- * @err: filled on failure
- *
- * Return: a tree owned by the caller, whose root is a map, or NULL with
- * @err set (the file cannot be read, is larger than 16 MiB, is not YAML, is
- * empty or is not a map).
- */
-struct scenario_node *scenario_load_file(const char *path,
-					 struct sim_error *err)
-{
-	struct scenario_node *root;
-	unsigned char *buf;
-	size_t len;
-	FILE *f;
-	int ret;
-
-	sim_error_clear(err);
-	f = fopen(path, "rb");
-	if (!f) {
-		sim_error_set(err, path, 0, 0, "cannot open scenario: %s",
-			      strerror(errno));
-		return NULL;
-	}
-	errno = 0;
-	ret = read_whole(f, &buf, &len);
-	if (ret == -EIO && errno)
-		ret = -errno;
-	fclose(f);
-	if (ret) {
-		sim_error_set(err, path, 0, 0, "cannot read scenario: %s",
-			      strerror(-ret));
-		return NULL;
-	}
-	root = scenario_parse_buffer(path, buf, len, err);
-	free(buf);
-	return root;
 }
 
 /* ------------------------------------------------------------------ */

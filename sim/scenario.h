@@ -26,6 +26,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "sim/error.h"
@@ -41,6 +42,10 @@ struct scenario_node;
 /* Loading and lifetime. Return NULL and fill @err on failure. */
 struct scenario_node *scenario_load_file(const char *path,
 					 struct sim_error *err);
+struct scenario_node *scenario_load_named(const char *path, const char *what,
+					  struct sim_error *err);
+FILE *scenario_open_regular(const char *path, const char *what,
+			    struct sim_error *err);
 struct scenario_node *scenario_parse_string(const char *name, const char *text,
 					    struct sim_error *err);
 /* Any bytes, NUL included; at most 16 MiB. */

@@ -182,6 +182,26 @@ static int find_scalar(const struct scenario_node *map, const char *key,
 	return ret;
 }
 
+/*
+ * A number, a time, a size or a boolean that parses but was written in
+ * quotes: YAML's '0.01' is a string, not 0.01, so it is refused. Called
+ * after the parse so that what is no number at all keeps its message.
+ */
+static int quoted_number(const struct scenario_node *node, const char *want,
+			 struct sim_error *err)
+{
+	char found[128];
+
+	if (!node->quoted)
+		return 0;
+	scenario__describe(found, sizeof(found), node);
+	scenario_error(err, node,
+		       "expected %s, found the quoted string %s: write it "
+		       "without quotes",
+		       want, found);
+	return -1;
+}
+
 /* Parse a run of decimal digits; the count goes to @nr_digits. */
 static bool parse_digits(const char **s, uint64_t *out, size_t *nr_digits)
 {
@@ -253,6 +273,8 @@ int scenario_u64(const struct scenario_node *map, const char *key,
 		refuse(err, node, want);
 		return -1;
 	}
+	if (quoted_number(node, want, err))
+		return -1;
 	*out = v;
 	return 0;
 }
@@ -320,6 +342,8 @@ int scenario_double(const struct scenario_node *map, const char *key,
 		refuse(err, node, want);
 		return -1;
 	}
+	if (quoted_number(node, want, err))
+		return -1;
 	*out = v;
 	return 0;
 }
@@ -352,12 +376,11 @@ int scenario_bool(const struct scenario_node *map, const char *key,
 		return ret;
 	}
 	for (i = 0; i < 3; i++) {
-		if (!strcmp(node->scalar, yes[i])) {
-			*out = true;
-			return 0;
-		}
-		if (!strcmp(node->scalar, no[i])) {
-			*out = false;
+		if (!strcmp(node->scalar, yes[i]) ||
+		    !strcmp(node->scalar, no[i])) {
+			if (quoted_number(node, want, err))
+				return -1;
+			*out = !strcmp(node->scalar, yes[i]);
 			return 0;
 		}
 	}
@@ -644,6 +667,8 @@ int scenario_time_ps(const struct scenario_node *map, const char *key,
 		refuse(err, node, want);
 		return -1;
 	}
+	if (quoted_number(node, want, err))
+		return -1;
 	*out = v;
 	return 0;
 }
@@ -746,6 +771,8 @@ int scenario_size(const struct scenario_node *map, const char *key,
 		refuse(err, node, want);
 		return -1;
 	}
+	if (quoted_number(node, syntax, err))
+		return -1;
 	*out = v;
 	return 0;
 }

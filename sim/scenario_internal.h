@@ -4,7 +4,8 @@
  * and nobody else sees: the node itself and the error helpers.
  *
  * The module is sim/scenario.c (the tree, the loader, inspection and
- * overrides) and sim/scenario_get.c (key checks and the typed getters).
+ * overrides), sim/scenario_file.c (reading a file for the loader) and
+ * sim/scenario_get.c (key checks and the typed getters).
  * Its one public header is sim/scenario.h; include this one only from
  * those two files. The non-static helpers carry the scenario__ infix of
  * things private to the module (STYLE.md G2).
@@ -14,12 +15,14 @@
 #ifndef SIM_SCENARIO_INTERNAL_H
 #define SIM_SCENARIO_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "sim/error.h"
 #include "sim/scenario.h"
 
 #define SCENARIO_MAX_PATH 1024
+#define SCENARIO_MAX_BYTES (16u << 20) /* of text in one file */
 
 /**
  * struct scenario_node - one node of a scenario tree.
@@ -33,6 +36,7 @@
  * @items: map values or sequence items, @len of them
  * @len: number of entries or items
  * @cap: allocated room in @keys and @items
+ * @quoted: a scalar written in quotes (or as a block): text, never a number
  */
 struct scenario_node {
 	enum scenario_kind kind;
@@ -43,6 +47,7 @@ struct scenario_node {
 	struct scenario_node **keys;
 	struct scenario_node **items;
 	size_t len, cap;
+	bool quoted;
 };
 
 /* "a map", "a sequence" or "a scalar", for messages. */

@@ -309,8 +309,16 @@ START_TEST(machine_load_file_missing)
 	sim_error_clear(&err);
 	ck_assert_int_eq(machine_load_file(&m, "no/such/profile.yaml", &err),
 			 -1);
-	ck_assert(err.msg[0]);
+	/* A profile is no scenario (issue 14, item 12). */
+	ck_assert_str_eq(
+		err.msg,
+		"cannot open machine profile: No such file or directory");
 	ck_assert_ptr_null(m.cpus);
+	/* A device is refused at once, not read for 16 MiB. */
+	ck_assert_int_eq(machine_load_file(&m, "/dev/zero", &err), -1);
+	ck_assert_str_eq(
+		err.msg,
+		"cannot read machine profile: not a regular file (a character device)");
 }
 END_TEST
 

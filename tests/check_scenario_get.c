@@ -207,8 +207,11 @@ START_TEST(scenario_u64_accepted)
 	ck_assert_uint_eq(v, 1);
 	ck_assert_int_eq(get_one("4096", &msg, get_u64, &v), 0);
 	ck_assert_uint_eq(v, 4096);
-	ck_assert_int_eq(get_one("\"17\"", &msg, get_u64, &v), 0);
-	ck_assert_uint_eq(v, 17);
+	/* A quoted number is a string (issue 14, item 15). */
+	ck_assert_int_eq(get_one("\"17\"", &msg, get_u64, &v), -1);
+	ck_assert_str_eq(
+		msg,
+		"t.yaml:1:4: error: key 'v': expected an integer from 1 to 4096, found the quoted string '17': write it without quotes");
 	ck_assert_int_eq(
 		get_one("18446744073709551615", &msg, get_u64_full, &v), 0);
 	ck_assert_uint_eq(v, UINT64_MAX);

@@ -25,6 +25,9 @@
 #    the default and range of tolerance_pp, only baselines published.
 # 6. --max-memory: a run past it is refused before it starts.
 # 7. --max-events: a run estimated past it stops early and is refused.
+# 8. Non-regular files (a FIFO) as scenario, profile or in validate DIR.
+# 9. Output files: modes kept, --out and --trace apart, no empty --out,
+#    SIGTERM leaves no temporary file.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success; each failure is explained on stdout.
@@ -211,6 +214,16 @@ usage "memcgsim: error: explain: explain prints to the terminal; use run for --o
 usage "no-such-file.yaml: error: cannot open scenario: No such file or directory" \
 	run no-such-file.yaml --format csv
 
+# What an error quotes from the command line is escaped, never raw (issue
+# 14, item 9): an ESC in a file name or an option, a bidi override.
+esc=$(printf '\033')
+usage "a\\x1b[31mb.yaml: error: cannot open scenario: No such file or directory" \
+	run "a${esc}[31mb.yaml" --format csv
+usage "memcgsim: error: unknown option '--x\\x1b[2J'" \
+	run $ok "--x${esc}[2J"
+usage "memcgsim: error: --format: expected table, yaml or csv, found 'a\\u202eb'" \
+	run $ok --format "$(printf 'a\342\200\256b')"
+
 # More than 256 --set options.
 set -- run $ok --format csv
 i=0
@@ -249,6 +262,28 @@ usage "compare/scenario.yaml:7:5: error: key 'variants.0': not a memcgsim result
 	compare compare/scenario.yaml compare/run.csv
 usage "compare/binary.bin:1:8: error: not a memcgsim result: binary data (a NUL byte)" \
 	compare compare/run.csv compare/binary.bin
+
+# Values no memcgsim writes, a header alone, an ESC in a name (issue 14,
+# items 13 and 9): before, all compared (exit 0 or 1), the ESC raw.
+usage "compare/hex.csv:2:6: error: column 'throughput': expected a number, found '0x4E20'" \
+	compare compare/run.csv compare/hex.csv
+usage "compare/overflow.csv:2:6: error: column 'throughput': expected a number, found '1e400'" \
+	compare compare/run.csv compare/overflow.csv
+usage "compare/nan-spelling.csv:2:6: error: column 'throughput': expected a number, found 'NaN'" \
+	compare compare/run.csv compare/nan-spelling.csv
+usage "compare/header-only.csv:2:1: error: not a memcgsim result: a header and no rows (truncated?)" \
+	compare compare/run.csv compare/header-only.csv
+usage "compare/escape.csv:3:1: error: a field may not contain the control character \\x1b" \
+	compare compare/run.csv compare/escape.csv
+# plot: a negative or huge throughput is refused before gnuplot runs, and
+# no directory or picture is left (before: exit 0 with a drawing, or
+# gnuplot's "all points y value undefined", exit 1, the .dat left).
+usage "compare/sweep-negative.csv:3:1: error: throughput: expected a number from 0 to 1e+15, found '-5'" \
+	plot compare/sweep-negative.csv -o "$tmp/plot-neg"
+test -e "$tmp/plot-neg" && fail "plot of a negative throughput left $tmp/plot-neg"
+usage "compare/sweep-huge.csv:3:1: error: throughput: expected a number from 0 to 1e+15, found '1e308'" \
+	plot compare/sweep-huge.csv -o "$tmp/plot-huge"
+test -e "$tmp/plot-huge" && fail "plot of a huge throughput left $tmp/plot-huge"
 
 # compare_status WANT ARGS...: memcgsim compare ARGS exits WANT (0 or 1),
 # prints its table and summary on stdout and nothing on stderr.
@@ -487,6 +522,20 @@ refused "validate, only a baseline published" &&
 	grep -q "no published value to validate" "$tmp/err" ||
 	fail "validate, only a baseline published: $(cat "$tmp/err")"
 
+# A folded source (`source: >`) stays on its line of the report (issue
+# 14, item 9: before, its newline split the report).
+{
+	sed '/^variants:/,$d' "$data/small.yaml"
+	echo 'variants: [{name: batch1}, {name: batch4, set: {workloads.0.batch: 4}}]'
+	echo 'published:'
+	printf '  source: >\n    A paper,\n    page 3\n'
+	echo '  values: {batch1: 100, batch4: 409.73}'
+} >"$tmp/v/folded.yaml"
+run "$tmp/v" validate folded.yaml
+test "$(sed -n 2p "$tmp/out")" = "  published: A paper, page 3" &&
+	sed -n 3p "$tmp/out" | grep -q '^  variant ' ||
+	fail "validate, a folded source: $(head -4 "$tmp/out")"
+
 # ---- 6. memory: --max-memory (issue 14, item 4) ----
 
 # stats-small.yaml's 72 CPUs and 4 cgroups place far more than 100 KiB of
@@ -544,6 +593,106 @@ test "$rc" -eq 0 || fail "--max-events 1e7: exit status $rc: $(cat "$tmp/err")"
 run "$data" run small.yaml --max-events 1.5
 refused "--max-events 1.5" &&
 	first_line_is "--max-events 1.5" "memcgsim: error: --max-events: expected a whole number such as 5e10, or 0 (no limit), found '1.5'"
+
+# ---- 8. non-regular files (issue 14, item 10) ----
+
+# A FIFO as the scenario, as the machine profile, or among the scenarios
+# of a validate DIR: refused at once with exit 2 (before: blocked forever
+# waiting for a writer; the 20 s limit of run() catches a hang).
+if mkfifo "$tmp/fifo.yaml" 2>/dev/null; then
+	run "$tmp" run fifo.yaml --format csv
+	refused "a FIFO as the scenario" &&
+		first_line_is "a FIFO as the scenario" \
+			"fifo.yaml: error: cannot read scenario: not a regular file (a FIFO)"  || :
+	sed 's|^machine:.*|machine: fifo.yaml|' "$data/small.yaml" >"$tmp/m.yaml"
+	run "$tmp" run m.yaml --format csv
+	refused "a FIFO as the machine profile" &&
+		first_line_is "a FIFO as the machine profile" \
+			"m.yaml:8:10: error: key 'machine': cannot read the machine profile 'fifo.yaml': not a regular file (a FIFO or a device)" || :
+	mkdir -p "$tmp/vf"
+	mv "$tmp/fifo.yaml" "$tmp/vf/a.yaml"
+	run "$tmp" validate vf
+	refused "a FIFO in validate DIR" &&
+		first_line_is "a FIFO in validate DIR" \
+			"vf/a.yaml: error: cannot read scenario: not a regular file (a FIFO)" || :
+	rm -rf "$tmp/vf" "$tmp/m.yaml"
+	# plot: a FIFO as results or as a sweep.csv.
+	mkfifo "$tmp/fifo.yaml" "$tmp/fifo.csv"
+	run "$tmp" plot fifo.yaml -o fifo-plots
+	refused "plot of a FIFO (YAML)" &&
+		first_line_is "plot of a FIFO (YAML)" \
+			"fifo.yaml: error: cannot read results: not a regular file (a FIFO)" || :
+	run "$tmp" plot fifo.csv -o fifo-plots
+	refused "plot of a FIFO (CSV)" &&
+		first_line_is "plot of a FIFO (CSV)" \
+			"fifo.csv: error: cannot read: not a regular file" || :
+	rm -rf "$tmp/fifo.yaml" "$tmp/fifo.csv" "$tmp/fifo-plots"
+else
+	echo "run-bad.sh: mkfifo failed; skipping the FIFO checks"
+fi
+
+# A profile too big to be one, named by a scenario: the scenario's place
+# and what is wrong with the profile (before: "big.yaml: scenario is
+# larger than 16 MiB", with no word of the scenario).
+awk 'BEGIN { for (i = 0; i < 300000; i++)
+	printf "# padding %06d: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n", i }' \
+	>"$tmp/big.yaml"
+sed 's|^machine:.*|machine: big.yaml|' "$data/small.yaml" >"$tmp/m.yaml"
+run "$tmp" run m.yaml --format csv
+refused "a 17 MiB machine profile" &&
+	first_line_is "a 17 MiB machine profile" \
+		"m.yaml:8:10: error: key 'machine': cannot read the machine profile 'big.yaml': larger than 16 MiB" || :
+rm -f "$tmp/big.yaml" "$tmp/m.yaml"
+
+# ---- 9. output files (issue 14, items 11 and 16) ----
+
+mkdir -p "$tmp/o"
+# --out onto an existing private file keeps its mode (before: 644).
+echo old >"$tmp/o/private.csv"
+chmod 600 "$tmp/o/private.csv"
+run "$tmp/o" run "$data/small.yaml" --format csv -o private.csv
+mode=$(stat -c %a "$tmp/o/private.csv" 2>/dev/null || echo "?")
+test "$rc" -eq 0 && test "$mode" = 600 ||
+	fail "run -o onto a mode-600 file: exit status $rc, mode $mode, expected 600"
+# The same file as --out and --trace: refused before anything is written.
+run "$tmp/o" run "$data/small.yaml" --format csv -o same.out --trace ./same.out
+refused "run -o X --trace ./X" &&
+	first_line_is "run -o X --trace ./X" "memcgsim: error: --out and --trace name the same file 'same.out': one would overwrite the other" || :
+test -e "$tmp/o/same.out" && fail "run -o X --trace ./X wrote same.out"
+# An empty --out is no directory (before: the current directory).
+run "$tmp/o" sweep "$data/small.yaml" --vary seed=1,2 -o ""
+refused "sweep -o ''" &&
+	first_line_is "sweep -o ''" "memcgsim: error: --out: expected a file or directory name, found nothing" || :
+test -e "$tmp/o/sweep.meta" && fail "sweep -o '' wrote into the current directory"
+# --plan into / is refused like any directory that is not a sweep's.
+run "$tmp/o" sweep "$data/small.yaml" --vary seed=1,2 --plan -o /
+refused "sweep --plan -o /" &&
+	first_line_is "sweep --plan -o /" "/: error: the directory exists and is not a sweep's (it has no sweep.meta); use another --out" || :
+# A duplicate key inside a --set value: located in the --set value, not
+# at "line 0".
+usage "--set: error: key 'workloads.0': cannot parse the value '{type: atomic_counter, cpus: 0-3, cpus: 1}': duplicate key 'cpus' in the --set value" \
+	run $ok --format csv --set 'workloads.0={type: atomic_counter, cpus: 0-3, cpus: 1}'
+
+# SIGTERM during run --trace removes the temporary trace and dies of the
+# signal (before: trace.json.tmpXXXXXX was left). The run would take
+# seconds; it is stopped as soon as its temporary file appears.
+mkdir -p "$tmp/sig"
+(cd "$tmp/sig" && exec "$MEMCGSIM" run "$data/small.yaml" --format csv \
+	--set duration_ms=10000 --max-events 0 --trace trace.json \
+	-o r.csv) >/dev/null 2>&1 &
+pid=$!
+i=0
+while test $i -lt 200 && ! ls "$tmp/sig" | grep -q '\.tmp'; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -TERM "$pid" 2>/dev/null || :
+rc=0
+wait "$pid" || rc=$?
+test "$rc" -eq 143 || fail "run --trace stopped by SIGTERM: exit status $rc, expected 143"
+left=$(ls -a "$tmp/sig" | grep -v '^\.\.*$' || :)
+test -z "$left" || fail "run --trace stopped by SIGTERM left:" $left
+rm -rf "$tmp/sig" "$tmp/o"
 
 if test "$failures" -gt 0; then
 	echo "$failures failure(s) in $0"

@@ -25,7 +25,8 @@
 #     the file named on stderr, no output directory.
 #  3. gnuplot missing (MEMCGSIM_GNUPLOT=/nonexistent): exit 1, a message
 #     that says how to install it, nothing written; gnuplot failing
-#     (MEMCGSIM_GNUPLOT=false): exit 1, no picture and no temporary file.
+#     (MEMCGSIM_GNUPLOT=false): exit 1, no picture and no temporary file;
+#     a hung one is killed after MEMCGSIM_GNUPLOT_TIMEOUT, the same.
 #  4. The default experiment (no command, shortened with --set) writes
 #     memcgsim-plots/{functions,validation,heatmap-6.0-rc1}.{png,svg} and
 #     says so in one line on stderr; its stdout is the same bytes as with
@@ -459,6 +460,27 @@ test "$rc" -eq 1 || fail "plot with a failing gnuplot: exit status $rc, expected
 left=$(cd "$tmp" && ls failed 2>/dev/null | grep -v '\.dat$' || :)
 if test -n "$left"; then
 	fail "plot with a failing gnuplot: left" $left
+fi
+
+# A gnuplot that hangs (issue 14, item 11): killed after
+# MEMCGSIM_GNUPLOT_TIMEOUT seconds, exit 1, a message that says so, no
+# picture and no temporary picture left (before: memcgsim waited as long
+# as gnuplot did, here 30 s).
+printf '#!/bin/sh\nsleep 30\n' >"$tmp/hung-gnuplot"
+chmod +x "$tmp/hung-gnuplot"
+rc=0
+start=$(date +%s)
+(cd "$tmp" && MEMCGSIM_GNUPLOT="$tmp/hung-gnuplot" \
+	MEMCGSIM_GNUPLOT_TIMEOUT=1 "$MEMCGSIM" plot cb.yaml \
+	--out hung) >"$tmp/out" 2>"$tmp/err" || rc=$?
+took=$(($(date +%s) - start))
+test "$rc" -eq 1 || fail "plot with a hung gnuplot: exit status $rc, expected 1"
+test "$took" -lt 10 || fail "plot with a hung gnuplot: took $took s, limit 1 s"
+grep -q 'did not finish within 1 s' "$tmp/err" ||
+	fail "plot with a hung gnuplot: $(cat "$tmp/err")"
+left=$(cd "$tmp" && ls -a hung 2>/dev/null | grep -v '\.dat$' | grep -v '^\.\.*$' || :)
+if test -n "$left"; then
+	fail "plot with a hung gnuplot: left" $left
 fi
 
 # ---- 4. the default experiment ----

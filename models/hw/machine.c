@@ -744,7 +744,7 @@ int machine_load_file(struct machine *m, const char *path,
 	int ret;
 
 	memset(m, 0, sizeof(*m));
-	root = scenario_load_file(path, err);
+	root = scenario_load_named(path, "machine profile", err);
 	if (!root)
 		return -1;
 	ret = machine_load(m, root, err);

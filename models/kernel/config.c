@@ -701,13 +701,38 @@ static int cgroup_parent_path(const char *path, char *parent, size_t size)
 	return 0;
 }
 
+/*
+ * cgroup_name_chars - what a cgroup name may hold here.
+ * SIM: the kernel takes any byte but '/' and NUL in a cgroup's name
+ * (kernfs); a scenario's names reach tables and data files, so they are
+ * kept to a portable set: no spaces, brackets, quotes or controls.
+ */
+static const char cgroup_name_chars[] = "abcdefghijklmnopqrstuvwxyz"
+					"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					"0123456789_.-:@+";
+
+/*
+ * cgroup_path_ok() - is @path "/NAME/NAME..." with every NAME of
+ * cgroup_name_chars and neither "." nor ".."?
+ */
 static bool cgroup_path_ok(const char *path)
 {
-	size_t len = strlen(path);
+	const char *p = path, *end;
+	size_t len;
 
-	if (len < 2 || path[0] != '/' || path[len - 1] == '/')
+	if (path[0] != '/' || !path[1])
 		return false;
-	return !strstr(path, "//");
+	while (*p == '/') {
+		p++;
+		end = strchr(p, '/');
+		len = end ? (size_t)(end - p) : strlen(p);
+		if (!len || strspn(p, cgroup_name_chars) < len ||
+		    (len == 1 && p[0] == '.') ||
+		    (len == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		p += len;
+	}
+	return !*p;
 }
 
 static int cgroup_load_one(struct cgroup_tree *t, const struct scenario_node *n,
@@ -717,10 +742,17 @@ static int cgroup_load_one(struct cgroup_tree *t, const struct scenario_node *n,
 	struct cgroup_config *cg = &t->cg[t->nr];
 	char parent[128];
 
-	if (!cgroup_path_ok(path) || strlen(path) >= sizeof(cg->path)) {
+	if (strlen(path) >= sizeof(cg->path)) {
 		scenario_error(
 			err, n,
-			"expected a cgroup path like /top/leaf, found '%s'",
+			"cgroup path '%.40s...' is too long: %zu characters, at most %zu",
+			path, strlen(path), sizeof(cg->path) - 1);
+		return -1;
+	}
+	if (!cgroup_path_ok(path)) {
+		scenario_error(
+			err, n,
+			"expected a cgroup path like /top/leaf (names of letters, digits and _.-:@+, not '.' or '..'), found '%s'",
 			path);
 		return -1;
 	}
@@ -759,22 +791,49 @@ out:
  * place of the brackets ("/readers/c[1-1000]"): how many it names, or 0
  * for a plain path; *prefix is the part before the bracket.
  */
+/* Digits only, at most 9 of them, as a number; -1 if none or more. */
+static long cgroup_range_number(const char **s)
+{
+	const char *p = *s;
+	long v = 0;
+
+	while (*p >= '0' && *p <= '9' && p - *s < 9)
+		v = v * 10 + (*p++ - '0');
+	if (p == *s || (*p >= '0' && *p <= '9'))
+		return -1;
+	*s = p;
+	return v;
+}
+
+/*
+ * A key with a bracket that is not exactly one "[DIGITS-DIGITS]" at its
+ * end ("/j[1-3", "/j[]", "/j[ 1- 3]", "/j[1-3]x") is malformed: SIZE_MAX,
+ * as an empty range, never a plain path.
+ */
 static size_t cgroup_range(const char *key, char *prefix, size_t size,
 			   unsigned long *first)
 {
-	const char *open = strrchr(key, '[');
-	unsigned long a, b;
-	int used = 0;
+	const char *open = strchr(key, '['), *p;
+	long a, b;
 
-	if (!open || strchr(open, '/') ||
-	    sscanf(open, "[%lu-%lu]%n", &a, &b, &used) != 2 ||
-	    open[used] != '\0' || (size_t)(open - key) >= size)
+	if (!open && !strchr(key, ']'))
 		return 0;
-	if (b < a || b - a >= (unsigned long)CGROUP_MAX * 4)
+	if (!open || strchr(open + 1, '['))
+		return SIZE_MAX;
+	p = open + 1;
+	a = cgroup_range_number(&p);
+	if (a < 0 || *p++ != '-')
+		return SIZE_MAX;
+	b = cgroup_range_number(&p);
+	if (b < 0 || *p++ != ']' || *p)
+		return SIZE_MAX;
+	if ((size_t)(open - key) >= size)
+		return 0; /* too long: cgroup_load_one() says so */
+	if (b < a || b - a >= (long)CGROUP_MAX * 4)
 		return SIZE_MAX; /* empty, or far too many */
 	memcpy(prefix, key, (size_t)(open - key));
 	prefix[open - key] = '\0';
-	*first = a;
+	*first = (unsigned long)a;
 	return (size_t)(b - a + 1);
 }
 
