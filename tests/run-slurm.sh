@@ -42,8 +42,9 @@ fail()
 	failures=$((failures + 1))
 }
 
-script="$top_srcdir/contrib/slurm-sweep.sh"
-scenario="$top_srcdir/tests/data/netperf-small.yaml"
+top=$(cd "$top_srcdir" && pwd)
+script="$top/contrib/slurm-sweep.sh"
+scenario="$top/tests/data/netperf-small.yaml"
 export MEMCGSIM
 export SCENARIO="$scenario"
 export VARY="--vary 'cgroups./a/b={memory.max: 64K},{memory.max: 1M}' --vary kernel.charge_batch=16,64"
