@@ -22,15 +22,7 @@
 #include "models/kernel/config.h"
 #include "sim/engine.h"
 #include "sim/scenario.h"
-
-/* sim_error_print()'s output, without the newline. */
-static const char *err_line(const struct sim_error *err)
-{
-	static char line[SIM_ERROR_LINE_MAX];
-
-	sim_error_format(err, line, sizeof(line));
-	return line;
-}
+#include "tests/scenario_test.h"
 
 /* Load "kernel:\n" @body ("  key: value" lines) into @k; 0 or -1. */
 static int load(const char *body, struct kernel_config *k,

@@ -21,25 +21,7 @@
 #include <string.h>
 
 #include "sim/scenario.h"
-
-/* sim_error_print()'s output, without the newline. */
-static const char *err_line(const struct sim_error *err)
-{
-	static char line[SIM_ERROR_LINE_MAX];
-
-	sim_error_format(err, line, sizeof(line));
-	return line;
-}
-
-static struct scenario_node *parse_ok(const char *text)
-{
-	struct scenario_node *root;
-	struct sim_error err;
-
-	root = scenario_parse_string("t.yaml", text, &err);
-	ck_assert_msg(root, "parse failed: %s", err_line(&err));
-	return root;
-}
+#include "tests/scenario_test.h"
 
 static void parse_fails(const char *text, const char *expect)
 {

@@ -4,12 +4,12 @@ TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 TEST_LDADD = $(LDADD) $(CHECK_LIBS)
 
 check_PROGRAMS += tests/check_scenario
-tests_check_scenario_SOURCES = tests/check_scenario.c
+tests_check_scenario_SOURCES = tests/check_scenario.c tests/scenario_test.h
 tests_check_scenario_CFLAGS = $(TEST_CFLAGS)
 tests_check_scenario_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/check_scenario_get
-tests_check_scenario_get_SOURCES = tests/check_scenario_get.c
+tests_check_scenario_get_SOURCES = tests/check_scenario_get.c tests/scenario_test.h
 tests_check_scenario_get_CFLAGS = $(TEST_CFLAGS)
 tests_check_scenario_get_LDADD = $(TEST_LDADD)
 
@@ -90,7 +90,7 @@ tests_check_run_CFLAGS = $(TEST_CFLAGS)
 tests_check_run_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/check_config
-tests_check_config_SOURCES = tests/check_config.c
+tests_check_config_SOURCES = tests/check_config.c tests/scenario_test.h
 tests_check_config_CFLAGS = $(TEST_CFLAGS)
 tests_check_config_LDADD = $(TEST_LDADD)
 
