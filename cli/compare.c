@@ -14,9 +14,9 @@
  * The header says what each column is:
  *
  *	point,charge_batch,variant,throughput,unit,change_pct,p99,p99_ci95
- *	  |     |            |       |          skipped   |      skipped: its
- *	  |     the point's  |       metric (the primary) metric stem is a
- *	  |     setting      row name                            column
+ *	  |     |            |       |          skipped   |      p99's CI:
+ *	  |     the point's  |       metric (the primary) metric its stem is
+ *	  |     setting      row name                            a column
  *	  sweeps only
  *
  * An empty field is a value the variant does not have, as report.c writes
@@ -60,6 +60,7 @@
 struct cmp_value {
 	char *metric; /* as a CSV column: [a-z0-9_] */
 	double value;
+	double ci95; /* half-width of its 95% CI; NAN when not written */
 };
 
 /* A variant's results (in a sweep, at one point). */
@@ -407,11 +408,37 @@ static int add_value(struct compare_file *f, struct cmp_row *row,
 	}
 	row->values[row->nr_values].metric = name;
 	row->values[row->nr_values].value = value;
+	row->values[row->nr_values].ci95 = NAN;
 	row->nr_values++;
 	if (!index_value(row)) {
 		oom(err, f->name);
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * The confidence interval @ci95 of the metric whose name is the first
+ * @len bytes of @metric, if @row has it (a _ci95 column of an empty
+ * metric has nothing to belong to). -1 when out of memory.
+ */
+static int set_ci95(struct compare_file *f, struct cmp_row *row,
+		    const char *metric, size_t len, double ci95,
+		    struct sim_error *err)
+{
+	char *stem = strndup(metric, len), *name;
+	struct cmp_value *v;
+
+	name = stem ? report_column_name(stem) : NULL;
+	free(stem);
+	if (!name) {
+		oom(err, f->name);
+		return -1;
+	}
+	v = (struct cmp_value *)find_value(row, name);
+	free(name);
+	if (v && isfinite(ci95) && ci95 >= 0)
+		v->ci95 = ci95;
 	return 0;
 }
 
@@ -479,7 +506,8 @@ enum csv_role {
 	CSV_KEY, /* sweep: a varied key */
 	CSV_VARIANT,
 	CSV_METRIC,
-	CSV_SKIP, /* unit, change_pct, *_ci95 */
+	CSV_CI95, /* METRIC_ci95: the confidence interval of METRIC */
+	CSV_SKIP, /* unit, change_pct */
 };
 
 /* Is @name the _ci95 column of a column in @before? */
@@ -529,6 +557,8 @@ static int csv_header(struct compare_file *f, const struct csv_field *fields,
 		if (!strcmp(name, "unit") || !strcmp(name, "change_pct") ||
 		    is_ci95(name, &before)) {
 			roles[i] = CSV_SKIP;
+			if (strcmp(name, "unit") && strcmp(name, "change_pct"))
+				roles[i] = CSV_CI95;
 			if (name_set_add(&before, name) < 0)
 				goto oom;
 			continue;
@@ -631,6 +661,21 @@ static int csv_row(struct compare_file *f, const struct csv_reader *c,
 		}
 		if (add_value(f, row, header[i].text, v, fld[i].line,
 			      fld[i].col, err))
+			return -1;
+	}
+	/* The _ci95 columns follow the metrics: give each its metric's. */
+	for (i = 0; i < nr_cols; i++) {
+		if (roles[i] != CSV_CI95 || !fld[i].text[0])
+			continue;
+		if (!parse_number(fld[i].text, &v)) {
+			sim_error_set(
+				err, f->name, fld[i].line, fld[i].col,
+				"column '%s': expected a number, found '%s'",
+				header[i].text, fld[i].text);
+			return -1;
+		}
+		if (set_ci95(f, row, header[i].text, strlen(header[i].text) - 5,
+			     v, err))
 			return -1;
 	}
 	return 0;
@@ -759,6 +804,21 @@ static int yaml_metrics(struct compare_file *f, struct cmp_row *row,
 		if (add_value(f, row, scenario_key(metrics, i), v,
 			      scenario_line(m), scenario_col(m), err))
 			return -1;
+		value = scenario_get(m, "ci95");
+		text = value ? scenario_scalar(value) : NULL;
+		if (value && !text) {
+			scenario_error(err, value,
+				       "expected a number, found %s",
+				       kind_name(value));
+			return -1;
+		}
+		if (text && !parse_number(text, &v)) {
+			scenario_error(err, value,
+				       "expected a number, found '%s'", text);
+			return -1;
+		}
+		if (text && isfinite(v) && v >= 0)
+			row->values[row->nr_values - 1].ci95 = v;
 	}
 	return 0;
 }
@@ -1064,6 +1124,81 @@ struct compare_file *compare_load(const char *path, struct sim_error *err)
 }
 
 /* ------------------------------------------------------------------ */
+/* Directions.                                                         */
+
+/*
+ * Which way each metric is better, by its name as a CSV column; a '*'
+ * stands for any text. The first match wins; a metric no entry matches
+ * has no direction, and a change of it is only reported. The rows of
+ * COMPARE_NONE are here for the reasons in their comments, so that
+ * nobody adds them with a direction they do not have.
+ */
+static const struct {
+	const char *pattern;
+	int dir;
+} directions[] = {
+	{ "throughput", COMPARE_HIGHER },
+	{ "workload*_throughput", COMPARE_HIGHER },
+	{ "latency_*", COMPARE_LOWER },
+	{ "charge_latency_*", COMPARE_LOWER },
+	{ "stat_read_latency_*", COMPARE_LOWER },
+	{ "stat_pass_time_mean", COMPARE_LOWER },
+	{ "flush_time_*", COMPARE_LOWER },
+	/* lines moved, the busiest line's load, CPUs stalled on them */
+	{ "transfers_per_op", COMPARE_LOWER },
+	{ "hottest_line_util", COMPARE_LOWER },
+	{ "cpu_waiting", COMPARE_LOWER },
+	/* a stock hit charges without touching the page counters */
+	{ "stock_hit_rate", COMPARE_HIGHER },
+	{ "page_counter_charges_per_op", COMPARE_LOWER },
+	{ "page_counter_uncharges_per_op", COMPARE_LOWER },
+	{ "charge_failures", COMPARE_LOWER },
+	{ "stats_atomics_per_op", COMPARE_LOWER },
+	{ "stats_error_*", COMPARE_LOWER },
+	/*
+	 * charges_per_op: try_charge_memcg() calls, set by how the workload
+	 * allocates and, for sockets, by how often sk_forward_alloc runs
+	 * dry: more or fewer is not better by itself. flushes_per_s and
+	 * flushes_skipped trade the flush's cost against stale statistics.
+	 * published is the scenario's data, not a result.
+	 */
+	{ "charges_per_op", COMPARE_NONE },
+	{ "flushes_*", COMPARE_NONE },
+	{ "published", COMPARE_NONE },
+};
+
+/* Does @name match @pattern, with at most one '*' for any text? */
+static bool glob_match(const char *pattern, const char *name)
+{
+	const char *star = strchr(pattern, '*');
+	size_t plen, slen, nlen = strlen(name);
+
+	if (!star)
+		return !strcmp(pattern, name);
+	plen = (size_t)(star - pattern);
+	slen = strlen(star + 1);
+	return nlen >= plen + slen && !strncmp(pattern, name, plen) &&
+	       !strcmp(name + nlen - slen, star + 1);
+}
+
+/**
+ * compare_direction() - which way a metric is better.
+ * @metric: its name as a CSV column
+ *
+ * Return: COMPARE_HIGHER, COMPARE_LOWER, or COMPARE_NONE for a metric
+ * whose change is only reported (and any name the table does not know).
+ */
+int compare_direction(const char *metric)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(directions) / sizeof(directions[0]); i++)
+		if (glob_match(directions[i].pattern, metric))
+			return directions[i].dir;
+	return COMPARE_NONE;
+}
+
+/* ------------------------------------------------------------------ */
 /* Comparing.                                                          */
 
 static bool selected(const struct compare_opts *o, const char *metric)
@@ -1116,36 +1251,48 @@ static int collect_metrics(const struct compare_file *f, const char ***names,
 }
 
 /**
- * compare_check_metric() - is @metric in @old or @new (for --metric)?
- * @old: one file
- * @new: the other
+ * compare_check_metric() - is @metric in one of @files (for --metric)?
+ * @files: the files
+ * @nr: how many, at least one
  * @metric: a metric name, as a CSV column
- * @err: filled when it is in neither, with the nearest name they have
+ * @err: filled when it is in none, with the nearest name they have
  *
  * Return: 0, or -1 with @err set.
  */
-int compare_check_metric(const struct compare_file *old,
-			 const struct compare_file *new, const char *metric,
+int compare_check_metric(const struct compare_file *const *files,
+			 unsigned int nr, const char *metric,
 			 struct sim_error *err)
 {
 	const char **names = NULL, *near;
 	struct name_set seen = { NULL, 0, 0 };
-	unsigned int nr = 0, alloc = 0;
+	unsigned int i, nr_names = 0, alloc = 0;
+	char list[SIM_ERROR_MSG_MAX / 2] = "";
+	size_t len = 0;
 
-	if (has_metric(old, metric) || has_metric(new, metric))
-		return 0;
-	if (collect_metrics(old, &names, &nr, &alloc, &seen) ||
-	    collect_metrics(new, &names, &nr, &alloc, &seen)) {
-		name_set_free(&seen);
-		free(names);
-		oom(err, "");
-		return -1;
+	for (i = 0; i < nr; i++)
+		if (has_metric(files[i], metric))
+			return 0;
+	for (i = 0; i < nr; i++) {
+		if (collect_metrics(files[i], &names, &nr_names, &alloc,
+				    &seen)) {
+			name_set_free(&seen);
+			free(names);
+			oom(err, "");
+			return -1;
+		}
+		if (len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+						"%s%s",
+						!i	   ? "" :
+						i + 1 < nr ? ", " :
+						nr > 2	   ? ", or " :
+							     " or ",
+						files[i]->name);
 	}
 	name_set_free(&seen);
-	near = sim_nearest(metric, names, nr);
-	sim_error_set(err, "", 0, 0,
-		      "--metric: no metric '%s' in %s or %s%s%s%s", metric,
-		      old->name, new->name, near ? "; did you mean '" : "",
+	near = sim_nearest(metric, names, nr_names);
+	sim_error_set(err, "", 0, 0, "--metric: no metric '%s' in %s%s%s%s",
+		      metric, list, near ? "; did you mean '" : "",
 		      near ? near : "", near ? "'?" : "");
 	free(names);
 	return -1;
@@ -1167,6 +1314,75 @@ static double change_pct(double old, double new)
 	return (new - old) / fabs(old) * 100;
 }
 
+/*
+ * Are @a and @b the same number but for rounding (COMPARE_NOISE
+ * relative)? A sum taken in another order, or a value written with one
+ * digit fewer, differs from the exact one in the last bits:
+ * 14.239999999999998 and 14.24 are 1.2e-16 apart.
+ */
+static bool noise(double a, double b)
+{
+	return isfinite(a) && isfinite(b) &&
+	       fabs(a - b) <= COMPARE_NOISE * fmax(fabs(a), fabs(b));
+}
+
+/* What one value of a file is against the baseline's. */
+enum verdict {
+	V_BLANK, /* the file has not the row */
+	V_SAME,
+	V_NOISE, /* equal but for rounding */
+	V_WITHIN, /* changed, within the tolerance */
+	V_WITHIN_CI, /* over the tolerance, within the confidence intervals */
+	V_BETTER,
+	V_WORSE,
+	V_CHANGED, /* over the tolerance, the metric has no direction */
+	V_ONLY_BASE, /* the baseline has it, this file not */
+	V_ONLY_THIS, /* this file has it, the baseline not */
+};
+
+static const char *const verdict_word[] = {
+	[V_NOISE] = "noise", [V_WITHIN_CI] = "within CI", [V_BETTER] = "better",
+	[V_WORSE] = "worse", [V_CHANGED] = "changed",
+};
+
+static bool verdict_fails(enum verdict v)
+{
+	return v == V_WORSE || v == V_CHANGED || v == V_ONLY_BASE ||
+	       v == V_ONLY_THIS;
+}
+
+/*
+ * Judge @n against the baseline's @b: the same, noise, within the
+ * tolerance, within the confidence intervals (when either has one: the
+ * difference of two independent means is significant at about 95% when
+ * it exceeds sqrt(ci_b^2 + ci_n^2)), else better or worse by the
+ * metric's direction, or changed when it has none (or one value is NaN).
+ */
+static enum verdict judge(const struct compare_opts *o, const char *metric,
+			  const struct cmp_value *b, const struct cmp_value *n,
+			  double *pct)
+{
+	double cb = isnan(b->ci95) ? 0 : b->ci95;
+	double cn = isnan(n->ci95) ? 0 : n->ci95;
+	int dir;
+
+	*pct = change_pct(b->value, n->value);
+	if (*pct == 0)
+		return V_SAME;
+	if (noise(b->value, n->value))
+		return V_NOISE;
+	if (fabs(*pct) <= o->tolerance)
+		return V_WITHIN;
+	if ((!isnan(b->ci95) || !isnan(n->ci95)) &&
+	    fabs(n->value - b->value) <= sqrt(cb * cb + cn * cn))
+		return V_WITHIN_CI;
+	dir = compare_direction(metric);
+	if (dir == COMPARE_NONE || isnan(*pct))
+		return V_CHANGED;
+	return (n->value > b->value) == (dir == COMPARE_HIGHER) ? V_BETTER :
+								  V_WORSE;
+}
+
 static void format_change(char *buf, size_t size, double pct)
 {
 	if (isnan(pct))
@@ -1179,50 +1395,62 @@ static void format_change(char *buf, size_t size, double pct)
 		snprintf(buf, size, "%+.4g%%", pct);
 }
 
-/*
- * Write @old and @new (the same value for a value in one file only) for
- * people: exactly (sim_format_double()) when that is short, otherwise
- * with six significant digits, or as many more as it takes to tell the
- * two apart. "15884.515555555558 -> 15884.515555555559" is then
- * "15884.515555555558 -> 15884.515555555559", but "15884.515555555558 ->
- * 20365.08444444445" is "15884.5 -> 20365.1", and the table fits in 80
- * columns.
- */
-static void format_pair(char *bo, char *bn, size_t size, double old, double new)
-{
-	int prec;
+/* One file's cell of a printed line. */
+struct cell {
+	enum verdict verdict;
+	char value[NUM_MAX], change[NUM_MAX], mark[NUM_MAX];
+};
 
-	sim_format_double(bo, size, old);
-	sim_format_double(bn, size, new);
-	if (strlen(bo) <= NUM_SHORT && strlen(bn) <= NUM_SHORT)
-		return;
-	for (prec = 6; prec < 17; prec++) {
-		snprintf(bo, size, "%.*g", prec, old);
-		snprintf(bn, size, "%.*g", prec, new);
-		if (old == new || strcmp(bo, bn))
-			return;
-	}
-	sim_format_double(bo, size, old);
-	sim_format_double(bn, size, new);
-}
-
-/* One printed row of the table. */
+/* One printed line: a row's metric (or "(variant)") in every file. */
 struct out_row {
 	const char *row, *metric;
-	char old[NUM_MAX], new[NUM_MAX], change[NUM_MAX];
-	bool mark;
+	char base[NUM_MAX];
+	struct cell *cells; /* one per file after the baseline */
 };
 
 struct table {
 	struct out_row *rows;
-	unsigned int nr, alloc;
+	unsigned int nr, alloc, nr_cells;
 	bool oom;
 };
+
+/* The column labels, and how the baseline and a file are named. */
+struct labels {
+	char name[COMPARE_MAX_FILES][16];
+	char only_base[COMPARE_MAX_FILES][32], only_this[COMPARE_MAX_FILES][32];
+};
+
+static void make_labels(struct labels *l, unsigned int nr)
+{
+	unsigned int k;
+
+	for (k = 0; k < nr; k++) {
+		if (nr == 2)
+			snprintf(l->name[k], sizeof(l->name[k]), "%s",
+				 k ? "new" : "old");
+		else if (!k)
+			snprintf(l->name[k], sizeof(l->name[k]), "base");
+		else
+			snprintf(l->name[k], sizeof(l->name[k]), "new%u", k);
+		if (nr == 2) {
+			snprintf(l->only_base[k], sizeof(l->only_base[k]),
+				 "only in OLD");
+			snprintf(l->only_this[k], sizeof(l->only_this[k]),
+				 "only in NEW");
+		} else {
+			snprintf(l->only_base[k], sizeof(l->only_base[k]),
+				 "missing");
+			snprintf(l->only_this[k], sizeof(l->only_this[k]),
+				 "not in base");
+		}
+	}
+}
 
 static struct out_row *table_add(struct table *t, const char *row,
 				 const char *metric)
 {
 	struct out_row *r;
+	unsigned int k;
 
 	r = grow(t->rows, &t->alloc, t->nr + 1, sizeof(*r));
 	if (!r) {
@@ -1230,93 +1458,250 @@ static struct out_row *table_add(struct table *t, const char *row,
 		return NULL;
 	}
 	t->rows = r;
-	r = &t->rows[t->nr++];
+	r = &t->rows[t->nr];
 	memset(r, 0, sizeof(*r));
+	r->cells = calloc(t->nr_cells, sizeof(*r->cells));
+	if (!r->cells) {
+		t->oom = true;
+		return NULL;
+	}
+	t->nr++;
 	r->row = row;
 	r->metric = metric;
-	snprintf(r->old, sizeof(r->old), "-");
-	snprintf(r->new, sizeof(r->new), "-");
+	for (k = 0; k < t->nr_cells; k++)
+		r->cells[k].verdict = V_BLANK;
 	return r;
 }
 
-/* A row in one file only: a line for it, metric "(variant)". */
-static void only_row(struct table *t, const struct cmp_row *row,
-		     const char *which)
+static void table_free(struct table *t)
 {
-	struct out_row *r = table_add(t, row->name, "(variant)");
-
-	if (!r)
-		return;
-	snprintf(r->change, sizeof(r->change), "only in %s", which);
-	r->mark = true;
-}
-
-/* Metric @o of OLD against @n of NEW, both present. */
-static void compare_value(struct table *t, const struct compare_opts *opts,
-			  const char *row, const struct cmp_value *o,
-			  const struct cmp_value *n, struct compare_counts *c)
-{
-	double pct = change_pct(o->value, n->value);
-	bool changed = pct != 0;
-	bool over = changed &&
-		    (opts->tolerance == 0 || !(fabs(pct) <= opts->tolerance));
-	struct out_row *r;
-
-	c->values++;
-	c->changed += changed;
-	c->over += over;
-	if (!changed && !opts->all)
-		return;
-	r = table_add(t, row, o->metric);
-	if (!r)
-		return;
-	format_pair(r->old, r->new, sizeof(r->old), o->value, n->value);
-	format_change(r->change, sizeof(r->change), pct);
-	r->mark = over;
-}
-
-/* Metric @v of a row that both files have, in only one (@in_old or not). */
-static void only_value(struct table *t, const char *row,
-		       const struct cmp_value *v, bool in_old,
-		       struct compare_counts *c)
-{
-	struct out_row *r = table_add(t, row, v->metric);
-	char unused[NUM_MAX];
-
-	if (in_old)
-		c->only_old++;
-	else
-		c->only_new++;
-	if (!r)
-		return;
-	format_pair(in_old ? r->old : r->new, unused, sizeof(unused), v->value,
-		    v->value);
-	snprintf(r->change, sizeof(r->change), "only in %s",
-		 in_old ? "OLD" : "NEW");
-	r->mark = true;
-}
-
-static void compare_rows(struct table *t, const struct compare_opts *opts,
-			 const struct cmp_row *o, const struct cmp_row *n,
-			 struct compare_counts *c)
-{
-	const struct cmp_value *v, *other;
 	unsigned int i;
 
-	for (i = 0; i < o->nr_values; i++) {
-		v = &o->values[i];
-		if (!selected(opts, v->metric))
-			continue;
-		other = find_value(n, v->metric);
-		if (other)
-			compare_value(t, opts, o->name, v, other, c);
-		else
-			only_value(t, o->name, v, true, c);
+	for (i = 0; i < t->nr; i++)
+		free(t->rows[i].cells);
+	free(t->rows);
+}
+
+/* Fill @c's change and mark from its verdict; count it in @counts. */
+static void settle(struct cell *c, const struct labels *l, unsigned int k,
+		   struct compare_counts *counts)
+{
+	const char *word = verdict_word[c->verdict];
+
+	switch (c->verdict) {
+	case V_ONLY_BASE:
+		snprintf(c->change, sizeof(c->change), "%s", l->only_base[k]);
+		counts->only_old++;
+		break;
+	case V_ONLY_THIS:
+		snprintf(c->change, sizeof(c->change), "%s", l->only_this[k]);
+		counts->only_new++;
+		break;
+	case V_BLANK:
+		return;
+	default:
+		counts->values++;
+		counts->changed += c->verdict > V_NOISE;
+		counts->noise += c->verdict == V_NOISE;
+		counts->over += c->verdict >= V_BETTER;
+		counts->better += c->verdict == V_BETTER;
+		counts->worse += c->verdict == V_WORSE;
+		counts->undirected += c->verdict == V_CHANGED;
+		counts->within_ci += c->verdict == V_WITHIN_CI;
+		break;
 	}
-	for (i = 0; i < n->nr_values; i++) {
-		v = &n->values[i];
-		if (selected(opts, v->metric) && !find_value(o, v->metric))
-			only_value(t, n->name, v, false, c);
+	snprintf(c->mark, sizeof(c->mark), "%s%s%s", word ? word : "",
+		 word && verdict_fails(c->verdict) ? " " : "",
+		 verdict_fails(c->verdict) ? "*" : "");
+}
+
+/* Is any cell of @r worth a line (not the same, not noise, not blank)? */
+static bool line_shows(const struct out_row *r, unsigned int nr_cells)
+{
+	unsigned int k;
+
+	for (k = 0; k < nr_cells; k++)
+		if (r->cells[k].verdict > V_NOISE)
+			return true;
+	return false;
+}
+
+/*
+ * Write the line's numbers: exactly (sim_format_double()) when every one
+ * is short, otherwise with six significant digits, or as many more as
+ * it takes to tell each changed value from the baseline's: "15884.5 ->
+ * 20365.1", but "15884.515 -> 15884.516" where six digits would print two
+ * equal numbers for a change. So the table fits in 80 columns.
+ */
+static void format_line(struct out_row *r, const struct cmp_value *base,
+			const struct cmp_value *const *vals, unsigned int nr)
+{
+	char a[NUM_MAX], b[NUM_MAX];
+	bool all_short = true, clash;
+	unsigned int k;
+	int prec;
+
+	if (base) {
+		sim_format_double(a, sizeof(a), base->value);
+		all_short = strlen(a) <= NUM_SHORT;
+	}
+	for (k = 0; k < nr && all_short; k++) {
+		if (!vals[k])
+			continue;
+		sim_format_double(a, sizeof(a), vals[k]->value);
+		all_short = strlen(a) <= NUM_SHORT;
+	}
+	for (prec = 6; !all_short && prec < 17; prec++) {
+		clash = false;
+		for (k = 0; k < nr && base && !clash; k++) {
+			if (!vals[k] || r->cells[k].verdict <= V_NOISE)
+				continue;
+			snprintf(a, sizeof(a), "%.*g", prec, base->value);
+			snprintf(b, sizeof(b), "%.*g", prec, vals[k]->value);
+			clash = !strcmp(a, b);
+		}
+		if (!clash)
+			break;
+	}
+	if (base) {
+		if (all_short || prec == 17)
+			sim_format_double(r->base, sizeof(r->base),
+					  base->value);
+		else
+			snprintf(r->base, sizeof(r->base), "%.*g", prec,
+				 base->value);
+	}
+	for (k = 0; k < nr; k++) {
+		if (!vals[k])
+			continue;
+		if (all_short || prec == 17)
+			sim_format_double(r->cells[k].value,
+					  sizeof(r->cells[k].value),
+					  vals[k]->value);
+		else
+			snprintf(r->cells[k].value, sizeof(r->cells[k].value),
+				 "%.*g", prec, vals[k]->value);
+	}
+}
+
+/* Everything one comparison needs, to keep the argument lists short. */
+struct cmp {
+	const struct compare_file *const *files;
+	unsigned int nr; /* files, the baseline first */
+	const struct compare_opts *opts;
+	struct labels labels;
+	struct compare_counts *counts; /* per file after the baseline */
+	struct table table;
+	/* per file after the baseline: its row of the line, or NULL */
+	const struct cmp_row **rows;
+	const struct cmp_value **vals;
+};
+
+/*
+ * The line of @metric of the row named @name, in every file: the
+ * baseline's value against each other file's.
+ */
+static void compare_metric(struct cmp *c, const char *name,
+			   const struct cmp_row *base, const char *metric)
+{
+	const struct cmp_value *b = base ? find_value(base, metric) : NULL;
+	unsigned int k, nr = c->nr - 1;
+	struct out_row r = { 0 }, *line;
+	struct cell cells[COMPARE_MAX_FILES];
+	double pct;
+
+	memset(cells, 0, sizeof(cells));
+	r.cells = cells;
+	r.row = name;
+	r.metric = metric;
+	snprintf(r.base, sizeof(r.base), "-");
+	for (k = 0; k < nr; k++) {
+		struct cell *cell = &cells[k];
+
+		c->vals[k] = c->rows[k] ? find_value(c->rows[k], metric) : NULL;
+		cell->verdict = V_BLANK;
+		if (!c->rows[k] || (!b && !c->vals[k]))
+			continue;
+		snprintf(cell->value, sizeof(cell->value), "-");
+		if (b && c->vals[k]) {
+			cell->verdict =
+				judge(c->opts, metric, b, c->vals[k], &pct);
+			format_change(cell->change, sizeof(cell->change), pct);
+		} else if (b) {
+			cell->verdict = V_ONLY_BASE;
+		} else if (c->vals[k]) {
+			cell->verdict = V_ONLY_THIS;
+		}
+		settle(cell, &c->labels, k + 1, &c->counts[k]);
+	}
+	if (!c->opts->all && !line_shows(&r, nr))
+		return;
+	format_line(&r, b, c->vals, nr);
+	line = table_add(&c->table, name, metric);
+	if (!line)
+		return;
+	memcpy(line->base, r.base, sizeof(line->base));
+	memcpy(line->cells, cells, nr * sizeof(*cells));
+}
+
+/* Has a metric of this name been seen in an earlier row of the line? */
+static bool metric_seen(const struct cmp *c, const struct cmp_row *base,
+			unsigned int upto, const char *metric)
+{
+	unsigned int j;
+
+	if (base && find_value(base, metric))
+		return true;
+	for (j = 0; j < upto; j++)
+		if (c->rows[j] && find_value(c->rows[j], metric))
+			return true;
+	return false;
+}
+
+/*
+ * The row named @name (the baseline's @base, or NULL when only later
+ * files have it): a "(variant)" line when a file lacks it, then, when
+ * the baseline has it, each metric of any file in order of appearance.
+ */
+static void compare_row(struct cmp *c, const char *name,
+			const struct cmp_row *base)
+{
+	unsigned int i, k, nr = c->nr - 1;
+	const struct cmp_row *row;
+	struct out_row *line = NULL;
+	bool missing = false;
+
+	for (k = 0; k < nr; k++) {
+		c->rows[k] = find_row(c->files[k + 1], name);
+		missing |= !base || !c->rows[k];
+	}
+	if (missing) {
+		line = table_add(&c->table, name, "(variant)");
+		if (!line)
+			return;
+		snprintf(line->base, sizeof(line->base), "-");
+		for (k = 0; k < nr; k++) {
+			struct cell *cell = &line->cells[k];
+
+			if (!base == !c->rows[k])
+				continue;
+			cell->verdict = base ? V_ONLY_BASE : V_ONLY_THIS;
+			snprintf(cell->value, sizeof(cell->value), "-");
+			settle(cell, &c->labels, k + 1, &c->counts[k]);
+		}
+	}
+	if (!base)
+		return;
+	for (i = 0; i < base->nr_values; i++)
+		if (selected(c->opts, base->values[i].metric))
+			compare_metric(c, name, base, base->values[i].metric);
+	for (k = 0; k < nr; k++) {
+		row = c->rows[k];
+		for (i = 0; row && i < row->nr_values; i++)
+			if (selected(c->opts, row->values[i].metric) &&
+			    !metric_seen(c, base, k, row->values[i].metric))
+				compare_metric(c, name, base,
+					       row->values[i].metric);
 	}
 }
 
@@ -1327,71 +1712,125 @@ static size_t max_len(size_t w, const char *s)
 	return len > w ? len : w;
 }
 
-static void print_table(FILE *out, const struct table *t, bool sweep)
+/* Print the text of @line less its trailing blanks, and a newline. */
+static void put_line(FILE *out, char *line, size_t len)
+{
+	while (len && line[len - 1] == ' ')
+		len--;
+	fwrite(line, 1, len, out);
+	fputc('\n', out);
+}
+
+/*
+ * The table: a line per row and metric, the baseline's value, then for
+ * each other file its value, the change and the verdict. The row names
+ * take a column while everything fits in TABLE_WIDTH; else each row name
+ * is on a line of its own above its metrics.
+ */
+static void print_table(FILE *out, struct cmp *c, bool sweep)
 {
 	const char *head = sweep ? "point/variant" : "variant";
-	size_t wr = strlen(head), wm = 6, wo = 3, wn = 3, wc = 6;
+	const struct table *t = &c->table;
+	unsigned int i, k, nr = c->nr - 1;
+	size_t wr = strlen(head), wm = 6, wb, total;
+	size_t wv[COMPARE_MAX_FILES], wc[COMPARE_MAX_FILES],
+		wd[COMPARE_MAX_FILES];
 	const struct out_row *r;
+	char *line = NULL;
+	size_t len = 0;
+	FILE *s;
 	bool flat;
-	unsigned int i;
 
+	wb = strlen(c->labels.name[0]);
+	for (k = 0; k < nr; k++) {
+		wv[k] = strlen(c->labels.name[k + 1]);
+		wc[k] = 6;
+		wd[k] = 0;
+	}
 	for (i = 0; i < t->nr; i++) {
 		r = &t->rows[i];
 		wr = max_len(wr, r->row);
 		wm = max_len(wm, r->metric);
-		wo = max_len(wo, r->old);
-		wn = max_len(wn, r->new);
-		wc = max_len(wc, r->change);
+		wb = max_len(wb, r->base);
+		for (k = 0; k < nr; k++) {
+			wv[k] = max_len(wv[k], r->cells[k].value);
+			wc[k] = max_len(wc[k], r->cells[k].change);
+			wd[k] = max_len(wd[k], r->cells[k].mark);
+		}
 	}
-	/* Five columns and the mark; else each row name on its own line. */
-	flat = wr + 2 + wm + 2 + wo + 2 + wn + 2 + wc + 2 <= TABLE_WIDTH;
-	if (flat)
-		fprintf(out, "%-*s  ", (int)wr, head);
-	else
-		fprintf(out, "%s\n  ", head);
-	fprintf(out, "%-*s  %*s  %*s  %*s\n", (int)wm, "metric", (int)wo, "old",
-		(int)wn, "new", (int)wc, "change");
-	for (i = 0; i < t->nr; i++) {
-		r = &t->rows[i];
-		if (flat)
-			fprintf(out, "%-*s  ", (int)wr, r->row);
-		else if (!i || strcmp(r->row, t->rows[i - 1].row))
-			fprintf(out, "%s\n  ", r->row);
+	total = wr + 2 + wm + 2 + wb;
+	for (k = 0; k < nr; k++)
+		total += 2 + wv[k] + 2 + wc[k] + (wd[k] ? 2 + wd[k] : 0);
+	flat = total <= TABLE_WIDTH;
+	for (i = 0; i <= t->nr; i++) {
+		r = i ? &t->rows[i - 1] : NULL;
+		s = open_memstream(&line, &len);
+		if (!s)
+			break;
+		if (!r && flat)
+			fprintf(s, "%-*s  ", (int)wr, head);
+		else if (!r)
+			fprintf(s, "%s\n  ", head);
+		else if (flat)
+			fprintf(s, "%-*s  ", (int)wr, r->row);
+		else if (i == 1 || strcmp(r->row, t->rows[i - 2].row))
+			fprintf(s, "%s\n  ", r->row);
 		else
-			fprintf(out, "  ");
-		fprintf(out, "%-*s  %*s  %*s  %*s%s\n", (int)wm, r->metric,
-			(int)wo, r->old, (int)wn, r->new, (int)wc, r->change,
-			r->mark ? "  *" : "");
+			fprintf(s, "  ");
+		fprintf(s, "%-*s  %*s", (int)wm, r ? r->metric : "metric",
+			(int)wb, r ? r->base : c->labels.name[0]);
+		for (k = 0; k < nr; k++) {
+			fprintf(s, "  %*s  %*s", (int)wv[k],
+				r ? r->cells[k].value : c->labels.name[k + 1],
+				(int)wc[k], r ? r->cells[k].change : "change");
+			if (wd[k])
+				fprintf(s, "  %-*s", (int)wd[k],
+					r ? r->cells[k].mark : "");
+		}
+		if (fclose(s))
+			break;
+		put_line(out, line, len);
+		free(line);
+		line = NULL;
 	}
+	free(line);
 }
 
 /*
- * Sweeps: name the settings of every point in the table, and report the
- * points set differently in the two files (once each).
+ * Sweeps: report the points set differently in the baseline and each
+ * file (once each), and name the settings of every point in the table.
  */
-static int print_points(FILE *out, const struct table *t,
-			const struct compare_file *old,
-			const struct compare_file *new,
-			struct compare_counts *c)
+static int print_points(FILE *out, struct cmp *c)
 {
-	unsigned int i, j, nr_shown = 0;
+	const struct table *t = &c->table;
+	unsigned int i, j, k, nr_shown = 0;
 	const struct cmp_row *o, *n;
-	const char **shown, *said = NULL;
+	const char **shown, *said;
 
-	for (i = 0; i < old->nr_rows; i++) {
-		o = &old->rows[i];
-		n = find_row(new, o->name);
-		if (!n || !strcmp(o->set_values ? o->set_values : "",
-				  n->set_values ? n->set_values : ""))
-			continue;
-		/* A point's rows are consecutive, as the merge writes them. */
-		if (said && !strcmp(said, o->point))
-			continue;
-		said = o->point;
-		fprintf(out, "point %s: OLD sets %s, NEW sets %s  *\n",
-			o->point, o->set ? o->set : "nothing",
-			n->set ? n->set : "nothing");
-		c->set_differs++;
+	for (k = 1; k < c->nr; k++) {
+		said = NULL;
+		for (i = 0; i < c->files[0]->nr_rows; i++) {
+			o = &c->files[0]->rows[i];
+			n = find_row(c->files[k], o->name);
+			if (!n || !strcmp(o->set_values ? o->set_values : "",
+					  n->set_values ? n->set_values : ""))
+				continue;
+			/* A point's rows are consecutive, as merged. */
+			if (said && !strcmp(said, o->point))
+				continue;
+			said = o->point;
+			if (c->nr == 2)
+				fprintf(out,
+					"point %s: OLD sets %s, NEW sets %s  *\n",
+					o->point, o->set ? o->set : "nothing",
+					n->set ? n->set : "nothing");
+			else
+				fprintf(out,
+					"point %s: base sets %s, new%u sets %s  *\n",
+					o->point, o->set ? o->set : "nothing",
+					k, n->set ? n->set : "nothing");
+			c->counts[k - 1].set_differs++;
+		}
 	}
 	/* The settings of each point in the table, once, in table order. */
 	shown = calloc(t->nr ? t->nr : 1, sizeof(*shown));
@@ -1400,9 +1839,9 @@ static int print_points(FILE *out, const struct table *t,
 	for (i = 0; i < t->nr; i++) {
 		if (i && !strcmp(t->rows[i].row, t->rows[i - 1].row))
 			continue;
-		o = find_row(old, t->rows[i].row);
-		if (!o)
-			o = find_row(new, t->rows[i].row);
+		o = NULL;
+		for (k = 0; k < c->nr && !o; k++)
+			o = find_row(c->files[k], t->rows[i].row);
 		if (!o || !o->point)
 			continue;
 		for (j = 0; j < nr_shown && strcmp(shown[j], o->point); j++)
@@ -1417,81 +1856,140 @@ static int print_points(FILE *out, const struct table *t,
 	return 0;
 }
 
+/* The summary line of one file against the baseline. */
+static void print_summary(FILE *out, const struct cmp *c, unsigned int k)
+{
+	const struct compare_counts *n = &c->counts[k - 1];
+	char tol[NUM_MAX];
+
+	sim_format_double(tol, sizeof(tol), c->opts->tolerance);
+	fprintf(out, "compare");
+	if (c->nr > 2)
+		fprintf(out, " %s", c->labels.name[k]);
+	fprintf(out, ": %u of %u value%s changed, %u over %s%%", n->changed,
+		n->values, n->values == 1 ? "" : "s", n->over, tol);
+	if (n->over)
+		fprintf(out, " (%u better, %u worse, %u with no direction)",
+			n->better, n->worse, n->undirected);
+	if (n->within_ci)
+		fprintf(out, ", %u within the 95%% CIs", n->within_ci);
+	if (n->noise)
+		fprintf(out, ", %u equal but for rounding", n->noise);
+	if (n->only_old)
+		fprintf(out, ", %u only in %s", n->only_old,
+			c->nr == 2 ? "OLD" : "base");
+	if (n->only_new)
+		fprintf(out, ", %u only in %s", n->only_new,
+			c->nr == 2 ? "NEW" : c->labels.name[k]);
+	if (n->set_differs)
+		fprintf(out, ", %u point%s set differently", n->set_differs,
+			n->set_differs == 1 ? "" : "s");
+	fputc('\n', out);
+}
+
+/* Is the row named @name in a file before @k (the baseline included)? */
+static bool row_seen(const struct cmp *c, unsigned int k, const char *name)
+{
+	unsigned int j;
+
+	for (j = 0; j < k; j++)
+		if (find_row(c->files[j], name))
+			return true;
+	return false;
+}
+
 /**
- * compare_print() - compare @old with @new and print what changed.
- * @out: where the table and the summary go
- * @old: the reference, e.g. a golden file
- * @new: the file to check
+ * compare_print() - compare files with the first and print what changed.
+ * @out: where the table and the summaries go
+ * @files: the baseline (e.g. a golden file), then the files to check
+ * @nr: how many, 2 to COMPARE_MAX_FILES
  * @opts: tolerance, metrics, and whether to print unchanged values
- * @counts: filled with what was found; may be NULL
+ * @counts: filled with what was found, summed over the files; may be NULL
  *
- * Prints, for each value that changed (every value with @opts->all), its
- * row, metric, old and new value and change, marked "*" when it fails
- * (over the tolerance, or in one file only), then for sweeps the settings
- * of the points shown, then one line:
+ * Prints a line per row and metric where a file differs from the
+ * baseline (every line with @opts->all): the baseline's value, then per
+ * file its value, the change and the verdict: "better" or "worse" by
+ * the metric's direction (compare_direction()) when the change is over
+ * the tolerance and, where the files carry confidence intervals, outside
+ * them; "changed" for a metric without a direction; "within CI" when
+ * over the tolerance but not outside the intervals; nothing within the
+ * tolerance. Values equal to COMPARE_NOISE relative are equal ("noise"
+ * with @opts->all). A failure is marked "*": worse, changed, or a row or
+ * metric in one file only. Then for sweeps the settings of the points
+ * shown, and one summary line per file:
  *
- *	compare: 3 of 120 values changed, 1 over 0.5%
+ *	compare: 3 of 120 values changed, 2 over 0.5% (1 better, 1 worse,
+ *	0 with no direction)
  *
- * followed by ", N only in OLD", ", N only in NEW" and ", N points set
- * differently" when there are any. Identical files print that line only.
+ * (one line) followed by what else there is: ", N within the 95%
+ * CIs", ", N equal but for rounding", ", N only in OLD", ", N only in NEW",
+ * ", N points set differently". Identical files print that line only.
+ * More than two files are labelled base, new1, new2... in a legend above.
  *
  * Return: COMPARE_SAME when nothing fails, COMPARE_DIFFERENT otherwise;
  * -1 when out of memory (@out's own errors are the caller's to check).
  */
-int compare_print(FILE *out, const struct compare_file *old,
-		  const struct compare_file *new,
-		  const struct compare_opts *opts,
+int compare_print(FILE *out, const struct compare_file *const *files,
+		  unsigned int nr, const struct compare_opts *opts,
 		  struct compare_counts *counts)
 {
-	struct compare_counts c = { 0 };
-	struct table t = { 0 };
-	const struct cmp_row *o, *n;
-	char tol[NUM_MAX];
-	unsigned int i;
+	struct compare_counts per[COMPARE_MAX_FILES], sum = { 0 };
+	const struct cmp_value *vals[COMPARE_MAX_FILES];
+	const struct cmp_row *rows[COMPARE_MAX_FILES];
+	struct cmp c = {
+		.files = files,
+		.nr = nr,
+		.opts = opts,
+		.counts = per,
+		.rows = rows,
+		.vals = vals,
+	};
+	bool sweep = false, fails = false;
+	unsigned int i, k;
 
-	for (i = 0; i < old->nr_rows; i++) {
-		o = &old->rows[i];
-		n = find_row(new, o->name);
-		if (n) {
-			compare_rows(&t, opts, o, n, &c);
-		} else {
-			only_row(&t, o, "OLD");
-			c.only_old++;
-		}
-	}
-	for (i = 0; i < new->nr_rows; i++) {
-		n = &new->rows[i];
-		if (!find_row(old, n->name)) {
-			only_row(&t, n, "NEW");
-			c.only_new++;
-		}
-	}
-	if (t.oom) {
-		free(t.rows);
+	if (nr < 2 || nr > COMPARE_MAX_FILES)
 		return -1;
-	}
-	if (t.nr)
-		print_table(out, &t, old->sweep || new->sweep);
-	if ((old->sweep || new->sweep) && print_points(out, &t, old, new, &c))
-		t.oom = true;
-	free(t.rows);
-	if (t.oom)
+	memset(per, 0, sizeof(per));
+	make_labels(&c.labels, nr);
+	c.table.nr_cells = nr - 1;
+	for (i = 0; i < files[0]->nr_rows; i++)
+		compare_row(&c, files[0]->rows[i].name, &files[0]->rows[i]);
+	for (k = 1; k < nr; k++)
+		for (i = 0; i < files[k]->nr_rows; i++)
+			if (!row_seen(&c, k, files[k]->rows[i].name))
+				compare_row(&c, files[k]->rows[i].name, NULL);
+	for (k = 0; k < nr; k++)
+		sweep |= files[k]->sweep;
+	if (!c.table.oom && nr > 2)
+		for (k = 0; k < nr; k++)
+			fprintf(out, "%s: %s\n", c.labels.name[k],
+				files[k]->name);
+	if (!c.table.oom && c.table.nr)
+		print_table(out, &c, sweep);
+	if (!c.table.oom && sweep && print_points(out, &c))
+		c.table.oom = true;
+	table_free(&c.table);
+	if (c.table.oom)
 		return -1;
+	for (k = 1; k < nr; k++) {
+		const struct compare_counts *n = &per[k - 1];
 
-	sim_format_double(tol, sizeof(tol), opts->tolerance);
-	fprintf(out, "compare: %u of %u value%s changed, %u over %s%%",
-		c.changed, c.values, c.values == 1 ? "" : "s", c.over, tol);
-	if (c.only_old)
-		fprintf(out, ", %u only in OLD", c.only_old);
-	if (c.only_new)
-		fprintf(out, ", %u only in NEW", c.only_new);
-	if (c.set_differs)
-		fprintf(out, ", %u point%s set differently", c.set_differs,
-			c.set_differs == 1 ? "" : "s");
-	fputc('\n', out);
+		print_summary(out, &c, k);
+		fails |= n->worse || n->undirected || n->only_old ||
+			 n->only_new || n->set_differs;
+		sum.values += n->values;
+		sum.changed += n->changed;
+		sum.noise += n->noise;
+		sum.over += n->over;
+		sum.better += n->better;
+		sum.worse += n->worse;
+		sum.undirected += n->undirected;
+		sum.within_ci += n->within_ci;
+		sum.only_old += n->only_old;
+		sum.only_new += n->only_new;
+		sum.set_differs += n->set_differs;
+	}
 	if (counts)
-		*counts = c;
-	return c.over || c.only_old || c.only_new || c.set_differs ?
-		       COMPARE_DIFFERENT :
-		       COMPARE_SAME;
+		*counts = sum;
+	return fails ? COMPARE_DIFFERENT : COMPARE_SAME;
 }

@@ -712,8 +712,9 @@ out_bad:
 }
 
 /*
- * memcgsim compare OLD NEW: 0 when every value is within the tolerance,
- * 1 when not, 2 when a file cannot be read or is no memcgsim result.
+ * memcgsim compare OLD NEW...: 0 when no file is worse than OLD (nor
+ * changed in a metric without a direction, nor missing something), 1
+ * when one is, 2 when a file cannot be read or is no memcgsim result.
  */
 static int cmd_compare(struct cli *c, int nr_args, char **args)
 {
@@ -723,31 +724,37 @@ static int cmd_compare(struct cli *c, int nr_args, char **args)
 		.nr_metrics = c->nr_metrics,
 		.all = c->all,
 	};
-	struct compare_file *old, *new = NULL;
+	struct compare_file *files[COMPARE_MAX_FILES] = { NULL };
 	struct sim_error err;
-	int ret = EXIT_BAD_INPUT;
-	unsigned int i;
+	int ret = EXIT_BAD_INPUT, i, nr_stdin = 0;
+	unsigned int m;
 
 	if (nr_args < 2)
 		return cli_usage_error("compare: %s",
 				       nr_args ? "missing NEW" :
 						 "missing OLD and NEW");
-	if (nr_args > 2)
-		return cli_usage_error("unexpected argument '%s'", args[2]);
-	if (!strcmp(args[0], "-") && !strcmp(args[1], "-"))
+	if (nr_args > COMPARE_MAX_FILES)
+		return cli_usage_error(
+			"compare: at most 16 files (OLD and 15 NEW); unexpected argument '%s'",
+			args[COMPARE_MAX_FILES]);
+	for (i = 0; i < nr_args; i++)
+		nr_stdin += !strcmp(args[i], "-");
+	if (nr_stdin > 1)
 		return cli_usage_error(
 			"compare: %s",
 			"only one of OLD and NEW can be '-' (standard input)");
-	old = compare_load(args[0], &err);
-	if (!old)
-		goto out_error;
-	new = compare_load(args[1], &err);
-	if (!new)
-		goto out_error;
-	for (i = 0; i < c->nr_metrics; i++)
-		if (compare_check_metric(old, new, c->metrics[i], &err))
+	for (i = 0; i < nr_args; i++) {
+		files[i] = compare_load(args[i], &err);
+		if (!files[i])
 			goto out_error;
-	ret = compare_print(stdout, old, new, &opts, NULL);
+	}
+	for (m = 0; m < c->nr_metrics; m++)
+		if (compare_check_metric(
+			    (const struct compare_file *const *)files,
+			    (unsigned int)nr_args, c->metrics[m], &err))
+			goto out_error;
+	ret = compare_print(stdout, (const struct compare_file *const *)files,
+			    (unsigned int)nr_args, &opts, NULL);
 	if (ret < 0) {
 		fprintf(stderr, "memcgsim: error: compare: out of memory\n");
 		ret = EXIT_BAD_INPUT;
@@ -760,8 +767,8 @@ static int cmd_compare(struct cli *c, int nr_args, char **args)
 out_error:
 	sim_error_print(stderr, &err);
 out:
-	compare_free(old);
-	compare_free(new);
+	for (i = 0; i < nr_args; i++)
+		compare_free(files[i]);
 	return ret;
 }
 
@@ -945,8 +952,8 @@ static const struct cli_command commands[] = {
 		.name = "compare",
 		.fn = cmd_compare,
 		.options = compare_options,
-		.args = "OLD NEW",
-		.doc = "compare two result files (run -f yaml|csv, or a sweep's DIR/sweep.csv or sweep.yaml; DIR: its sweep.csv) metric by metric; print the values that changed; exit 1 when one changed by more than the tolerance or is in one file only",
+		.args = "OLD NEW...",
+		.doc = "compare result files (run -f yaml|csv, or a sweep's DIR/sweep.csv or sweep.yaml; DIR: its sweep.csv) metric by metric with the first; print the values that changed, better or worse by each metric's direction; exit 1 when one is worse by more than the tolerance (and outside the 95% CIs), changed in a metric without a direction, or in one file only",
 		.refuse = "takes only --tolerance, --metric and --all",
 	},
 	{

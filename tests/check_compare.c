@@ -68,12 +68,24 @@ static int print(const struct compare_file *old, const struct compare_file *new,
 	FILE *out;
 	int ret;
 
+	const struct compare_file *files[2] = { old, new };
+
 	*text = NULL;
 	out = open_memstream(text, &len);
 	ck_assert_ptr_nonnull(out);
-	ret = compare_print(out, old, new, opts, counts);
+	ret = compare_print(out, files, 2, opts, counts);
 	ck_assert_int_eq(fclose(out), 0);
 	return ret;
+}
+
+/* compare_check_metric() on the two files @old and @new. */
+static int check_metric(const struct compare_file *old,
+			const struct compare_file *new, const char *metric,
+			struct sim_error *err)
+{
+	const struct compare_file *files[2] = { old, new };
+
+	return compare_check_metric(files, 2, metric, err);
 }
 
 /* Load the two files, compare them, and check the result and output. */
@@ -145,31 +157,29 @@ START_TEST(compare_print_all)
 END_TEST
 
 /*
- * batch64's throughput 21000 -> 21420 is +2%: over a tolerance of 0 or
- * 1, within 2 (a change equal to the tolerance passes) and 3. Expect the
- * row either way (it changed), marked only when over.
+ * batch64's throughput 21000 -> 21420 is +2%, and throughput is better
+ * higher: "better" over a tolerance of 0 or 1, but never a failure;
+ * within 2 (a change equal to the tolerance passes) and 3 no verdict.
+ * Expect the row either way (it changed).
  */
 static const struct {
 	double tolerance;
-	int want;
 	const char *text;
 } two_percent[] = {
-	{ 0, COMPARE_DIFFERENT,
+	{ 0,
 	  "variant  metric        old    new  change\n"
-	  "batch64  throughput  21000  21420     +2%  *\n"
-	  "compare: 1 of 8 values changed, 1 over 0%\n" },
-	{ 1, COMPARE_DIFFERENT,
+	  "batch64  throughput  21000  21420     +2%  better\n"
+	  "compare: 1 of 8 values changed, 1 over 0% (1 better, 0 worse, 0 with no direction)\n" },
+	{ 1,
 	  "variant  metric        old    new  change\n"
-	  "batch64  throughput  21000  21420     +2%  *\n"
-	  "compare: 1 of 8 values changed, 1 over 1%\n" },
-	{ 2, COMPARE_SAME,
-	  "variant  metric        old    new  change\n"
-	  "batch64  throughput  21000  21420     +2%\n"
-	  "compare: 1 of 8 values changed, 0 over 2%\n" },
-	{ 3, COMPARE_SAME,
-	  "variant  metric        old    new  change\n"
-	  "batch64  throughput  21000  21420     +2%\n"
-	  "compare: 1 of 8 values changed, 0 over 3%\n" },
+	  "batch64  throughput  21000  21420     +2%  better\n"
+	  "compare: 1 of 8 values changed, 1 over 1% (1 better, 0 worse, 0 with no direction)\n" },
+	{ 2, "variant  metric        old    new  change\n"
+	     "batch64  throughput  21000  21420     +2%\n"
+	     "compare: 1 of 8 values changed, 0 over 2%\n" },
+	{ 3, "variant  metric        old    new  change\n"
+	     "batch64  throughput  21000  21420     +2%\n"
+	     "compare: 1 of 8 values changed, 0 over 3%\n" },
 };
 
 START_TEST(compare_print_tolerance)
@@ -178,23 +188,44 @@ START_TEST(compare_print_tolerance)
 		.tolerance = two_percent[_i].tolerance,
 	};
 
-	expect_files("run.csv", "changed.csv", &opts, two_percent[_i].want,
+	expect_files("run.csv", "changed.csv", &opts, COMPARE_SAME,
 		     two_percent[_i].text);
 }
 END_TEST
 
 /*
  * The other way round the change is (21000 - 21420) / 21420 = -1.961%
- * (four digits; seven characters, so "change" moves right): within 2%.
+ * (four digits; seven characters, so "change" moves right): throughput
+ * fell, a regression, which fails over a tolerance of 0 or 1.5 and
+ * passes within 2.
  */
+static const struct {
+	double tolerance;
+	int want;
+	const char *text;
+} minus_two[] = {
+	{ 0, COMPARE_DIFFERENT,
+	  "variant  metric        old    new   change\n"
+	  "batch64  throughput  21420  21000  -1.961%  worse *\n"
+	  "compare: 1 of 8 values changed, 1 over 0% (0 better, 1 worse, 0 with no direction)\n" },
+	{ 1.5, COMPARE_DIFFERENT,
+	  "variant  metric        old    new   change\n"
+	  "batch64  throughput  21420  21000  -1.961%  worse *\n"
+	  "compare: 1 of 8 values changed, 1 over 1.5% (0 better, 1 worse, 0 with no direction)\n" },
+	{ 2, COMPARE_SAME,
+	  "variant  metric        old    new   change\n"
+	  "batch64  throughput  21420  21000  -1.961%\n"
+	  "compare: 1 of 8 values changed, 0 over 2%\n" },
+};
+
 START_TEST(compare_print_tolerance_reversed)
 {
-	const struct compare_opts opts = { .tolerance = 2 };
+	const struct compare_opts opts = {
+		.tolerance = minus_two[_i].tolerance,
+	};
 
-	expect_files("changed.csv", "run.yaml", &opts, COMPARE_SAME,
-		     "variant  metric        old    new   change\n"
-		     "batch64  throughput  21420  21000  -1.961%\n"
-		     "compare: 1 of 8 values changed, 0 over 2%\n");
+	expect_files("changed.csv", "run.yaml", &opts, minus_two[_i].want,
+		     minus_two[_i].text);
 }
 END_TEST
 
@@ -214,10 +245,11 @@ START_TEST(compare_print_metric_restricts)
 		     "compare: 0 of 4 values changed, 0 over 0%\n");
 	opts.metrics = tput;
 	opts.nr_metrics = 1;
-	expect_files("run.csv", "changed.csv", &opts, COMPARE_DIFFERENT,
-		     "variant  metric        old    new  change\n"
-		     "batch64  throughput  21000  21420     +2%  *\n"
-		     "compare: 1 of 2 values changed, 1 over 0%\n");
+	expect_files(
+		"run.csv", "changed.csv", &opts, COMPARE_SAME,
+		"variant  metric        old    new  change\n"
+		"batch64  throughput  21000  21420     +2%  better\n"
+		"compare: 1 of 2 values changed, 1 over 0% (1 better, 0 worse, 0 with no direction)\n");
 }
 END_TEST
 
@@ -231,10 +263,9 @@ START_TEST(compare_check_metric_unknown)
 	struct sim_error err;
 	char want[1200];
 
-	ck_assert_int_eq(compare_check_metric(old, new, "throughput", &err), 0);
-	ck_assert_int_eq(compare_check_metric(old, new, "stock_hit_rate", &err),
-			 0);
-	ck_assert_int_eq(compare_check_metric(old, new, "throughpt", &err), -1);
+	ck_assert_int_eq(check_metric(old, new, "throughput", &err), 0);
+	ck_assert_int_eq(check_metric(old, new, "stock_hit_rate", &err), 0);
+	ck_assert_int_eq(check_metric(old, new, "throughpt", &err), -1);
 	snprintf(
 		want, sizeof(want),
 		"--metric: no metric 'throughpt' in %s or %s; did you mean 'throughput'?",
@@ -242,7 +273,7 @@ START_TEST(compare_check_metric_unknown)
 	ck_assert_str_eq(err.msg, want);
 	ck_assert_str_eq(err.file, "");
 	ck_assert_uint_eq(err.line, 0);
-	ck_assert_int_eq(compare_check_metric(old, new, "zzz", &err), -1);
+	ck_assert_int_eq(check_metric(old, new, "zzz", &err), -1);
 	ck_assert_ptr_null(strstr(err.msg, "did you mean"));
 	compare_free(old);
 	compare_free(new);
@@ -279,22 +310,22 @@ END_TEST
 
 /*
  * Two sweep.csv files: point 1's fix went from 20604.5 to 21016.5,
- * 412 / 20604.5 = +1.9996%, printed to four digits as +2%. Rows are named
- * POINT/VARIANT and the point's settings follow the table.
+ * 412 / 20604.5 = +1.9996%, printed to four digits as +2%: better, so
+ * the files pass. Rows are named POINT/VARIANT and the point's settings
+ * follow the table.
  */
 START_TEST(compare_print_sweep)
 {
 	const struct compare_opts opts = { 0 };
 	static const char want[] =
 		"point/variant  metric          old      new  change\n"
-		"1/fix          throughput  20604.5  21016.5     +2%  *\n"
+		"1/fix          throughput  20604.5  21016.5     +2%  better\n"
 		"point 1: kernel.charge_batch=64\n"
-		"compare: 1 of 16 values changed, 1 over 0%\n";
+		"compare: 1 of 16 values changed, 1 over 0% (1 better, 0 worse, 0 with no direction)\n";
 
-	expect_files("sweep-old.csv", "sweep-new.csv", &opts, COMPARE_DIFFERENT,
+	expect_files("sweep-old.csv", "sweep-new.csv", &opts, COMPARE_SAME,
 		     want);
-	expect_files("sweep.yaml", "sweep-new.csv", &opts, COMPARE_DIFFERENT,
-		     want);
+	expect_files("sweep.yaml", "sweep-new.csv", &opts, COMPARE_SAME, want);
 }
 END_TEST
 
@@ -466,9 +497,9 @@ END_TEST
  * Zero, NaN and missing values, at a tolerance of 1000%:
  *
  *	v: 0 -> 0      unchanged
- *	w: 0 -> 1      +inf%: over any tolerance
+ *	w: 0 -> 1      +inf%: over any tolerance, and better (throughput)
  *	x: nan -> nan  unchanged (the same output twice)
- *	y: nan -> 1    n/a: over
+ *	y: nan -> 1    n/a: over, neither better nor worse: "changed"
  *	z: (empty) -> 5  only in NEW
  *	u: 4 -> -4     -200%: within 1000%
  *
@@ -496,11 +527,11 @@ START_TEST(compare_print_zero_nan_missing)
 	ck_assert_str_eq(
 		text,
 		"variant  metric      old  new       change\n"
-		"w        throughput    0    1        +inf%  *\n"
-		"y        throughput  nan    1          n/a  *\n"
+		"w        throughput    0    1        +inf%  better\n"
+		"y        throughput  nan    1          n/a  changed *\n"
 		"z        throughput    -    5  only in NEW  *\n"
 		"u        throughput    4   -4        -200%\n"
-		"compare: 3 of 5 values changed, 2 over 1000%, 1 only in NEW\n");
+		"compare: 3 of 5 values changed, 2 over 1000% (1 better, 0 worse, 1 with no direction), 1 only in NEW\n");
 	ck_assert_uint_eq(c.changed, 3);
 	ck_assert_uint_eq(c.over, 2);
 	free(text);
@@ -510,34 +541,239 @@ START_TEST(compare_print_zero_nan_missing)
 END_TEST
 
 /*
- * Long numbers are shortened to six digits, or as many as it takes to
- * tell old and new apart. 15884.515555555558 and 15884.51555555556 are
- * neighbouring doubles, one ulp (2^-39) apart: they differ only in the
- * 17th digit, so both are written exactly (the second needs only 16),
- * and the change is 2^-39 / 15884.5 * 100 = +1.145e-14%. The p99 values
- * are 4 ulps (2^-55) apart: 4 * 2^-55 / 0.2056 * 100 = +5.4e-14%.
+ * Rounding noise is no change. 15884.515555555558 and 15884.51555555556
+ * are neighbouring doubles, one ulp (2^-39) apart, and the p99 values 4
+ * ulps (2^-55): both within COMPARE_NOISE (1e-9 relative) of the other,
+ * so equal, at any tolerance, though not the same bytes; so are
+ * 14.239999999999998 and 14.24, the charge_latency_p90 of a sum taken
+ * in another order. --all shows them as noise, with six digits: more
+ * would only show the noise.
  */
-START_TEST(compare_print_digits)
+START_TEST(compare_print_noise)
+{
+	const struct compare_opts opts = { 0 }, all = { .all = true };
+	struct compare_file *old, *new;
+	struct compare_counts c;
+	char *text;
+
+	old = parse("old.csv", "variant,throughput,p99,charge_latency_p90\n"
+			       "b,15884.515555555558,0.2056084807678533,"
+			       "14.239999999999998\n");
+	new = parse("new.csv",
+		    "variant,throughput,p99,charge_latency_p90\n"
+		    "b,15884.51555555556,0.2056084807678534,14.24\n");
+	ck_assert_int_eq(print(old, new, &opts, &text, &c), COMPARE_SAME);
+	ck_assert_str_eq(
+		text,
+		"compare: 0 of 3 values changed, 0 over 0%, 3 equal but for rounding\n");
+	ck_assert_uint_eq(c.changed, 0);
+	ck_assert_uint_eq(c.noise, 3);
+	free(text);
+	ck_assert_int_eq(print(old, new, &all, &text, &c), COMPARE_SAME);
+	ck_assert_str_eq(
+		text,
+		"variant  metric                   old       new       change\n"
+		"b        throughput           15884.5   15884.5  +1.145e-14%  noise\n"
+		"b        p99                 0.205608  0.205608    +5.4e-14%  noise\n"
+		"b        charge_latency_p90     14.24     14.24  +1.247e-14%  noise\n"
+		"compare: 0 of 3 values changed, 0 over 0%, 3 equal but for rounding\n");
+	free(text);
+	compare_free(old);
+	compare_free(new);
+}
+END_TEST
+
+/*
+ * Where noise ends: 1000 -> 1000.0000005 is 5e-10 relative (noise),
+ * 1000 -> 1000.000002 is 2e-9 (a change of +2e-7%; both numbers are
+ * short, so written exactly). latency_mean is better lower: 1000 ->
+ * 1000.000002 is worse, and fails.
+ */
+START_TEST(compare_print_noise_edge)
 {
 	const struct compare_opts opts = { 0 };
 	struct compare_file *old, *new;
 	char *text;
 
-	old = parse("old.csv", "variant,throughput,p99\n"
-			       "b,15884.515555555558,0.2056084807678533\n");
-	new = parse("new.csv", "variant,throughput,p99\n"
-			       "b,15884.51555555556,0.2056084807678534\n");
+	old = parse("old.csv", "variant,latency_mean\na,1000\nb,1000\n");
+	new = parse("new.csv",
+		    "variant,latency_mean\na,1000.0000005\nb,1000.000002\n");
 	ck_assert_int_eq(print(old, new, &opts, &text, NULL),
 			 COMPARE_DIFFERENT);
 	ck_assert_str_eq(
 		text,
-		"variant  metric                     old                 new       change\n"
-		"b        throughput  15884.515555555558   15884.51555555556  +1.145e-14%  *\n"
-		"b        p99         0.2056084807678533  0.2056084807678534    +5.4e-14%  *\n"
-		"compare: 2 of 2 values changed, 2 over 0%\n");
+		"variant  metric         old          new   change\n"
+		"b        latency_mean  1000  1000.000002  +2e-07%  worse *\n"
+		"compare: 1 of 2 values changed, 1 over 0% (0 better, 1 worse, 0 with no direction), 1 equal but for rounding\n");
 	free(text);
 	compare_free(old);
 	compare_free(new);
+}
+END_TEST
+
+/*
+ * Directions, by metric name: throughput and each workload's higher,
+ * latencies, transfers and stalls lower, charges_per_op (set by the
+ * workload) and unknown columns none.
+ */
+START_TEST(compare_direction_table)
+{
+	ck_assert_int_eq(compare_direction("throughput"), COMPARE_HIGHER);
+	ck_assert_int_eq(compare_direction("workload3_throughput"),
+			 COMPARE_HIGHER);
+	ck_assert_int_eq(compare_direction("stock_hit_rate"), COMPARE_HIGHER);
+	ck_assert_int_eq(compare_direction("latency_p99"), COMPARE_LOWER);
+	ck_assert_int_eq(compare_direction("charge_latency_mean"),
+			 COMPARE_LOWER);
+	ck_assert_int_eq(compare_direction("stat_read_latency_p50"),
+			 COMPARE_LOWER);
+	ck_assert_int_eq(compare_direction("transfers_per_op"), COMPARE_LOWER);
+	ck_assert_int_eq(compare_direction("cpu_waiting"), COMPARE_LOWER);
+	ck_assert_int_eq(compare_direction("stats_error_max"), COMPARE_LOWER);
+	ck_assert_int_eq(compare_direction("charges_per_op"), COMPARE_NONE);
+	ck_assert_int_eq(compare_direction("flushes_per_s"), COMPARE_NONE);
+	ck_assert_int_eq(compare_direction("published"), COMPARE_NONE);
+	ck_assert_int_eq(compare_direction("my_new_column"), COMPARE_NONE);
+	/* a '*' matches whole text only at its place */
+	ck_assert_int_eq(compare_direction("xthroughput"), COMPARE_NONE);
+	ck_assert_int_eq(compare_direction("latency_"), COMPARE_LOWER);
+}
+END_TEST
+
+/*
+ * Direction in use, at a tolerance of 1%: each row moves one metric by
+ * 10% of 100 either way. Higher throughput and lower latency are better;
+ * the reverse worse (a failure); charges_per_op and an unknown column
+ * "changed" (a failure: nobody can say it is fine); a 0.5% change passes
+ * with no verdict.
+ */
+START_TEST(compare_print_directions)
+{
+	const struct compare_opts opts = { .tolerance = 1 };
+	struct compare_file *old, *new;
+	struct compare_counts c;
+	char *text;
+
+	old = parse("old.csv", "variant,throughput,latency_p99,"
+			       "charges_per_op,frobs\n"
+			       "up,100,100,100,100\n"
+			       "down,100,100,100,100\n");
+	new = parse("new.csv", "variant,throughput,latency_p99,"
+			       "charges_per_op,frobs\n"
+			       "up,110,110,110,100.5\n"
+			       "down,90,90,100,90\n");
+	ck_assert_int_eq(print(old, new, &opts, &text, &c), COMPARE_DIFFERENT);
+	ck_assert_str_eq(
+		text,
+		"variant  metric          old    new  change\n"
+		"up       throughput      100    110    +10%  better\n"
+		"up       latency_p99     100    110    +10%  worse *\n"
+		"up       charges_per_op  100    110    +10%  changed *\n"
+		"up       frobs           100  100.5   +0.5%\n"
+		"down     throughput      100     90    -10%  worse *\n"
+		"down     latency_p99     100     90    -10%  better\n"
+		"down     frobs           100     90    -10%  changed *\n"
+		"compare: 7 of 8 values changed, 6 over 1% (2 better, 2 worse, 2 with no direction)\n");
+	ck_assert_uint_eq(c.better, 2);
+	ck_assert_uint_eq(c.worse, 2);
+	ck_assert_uint_eq(c.undirected, 2);
+	free(text);
+	compare_free(old);
+	compare_free(new);
+
+	/* Only the improvements: exit 0. */
+	old = parse("old.csv", "variant,throughput,latency_p99\nv,100,100\n");
+	new = parse("new.csv", "variant,throughput,latency_p99\nv,120,80\n");
+	ck_assert_int_eq(print(old, new, &opts, &text, &c), COMPARE_SAME);
+	ck_assert_uint_eq(c.better, 2);
+	free(text);
+	compare_free(old);
+	compare_free(new);
+}
+END_TEST
+
+/*
+ * Confidence intervals, from -r N's _ci95 columns (CSV) or ci95 keys
+ * (YAML): a difference counts when it exceeds sqrt(ci_old^2 + ci_new^2),
+ * the 95% interval of the difference of two independent means.
+ *
+ *	a: 100 +- 3 -> 95 +- 4: |diff| 5 <= sqrt(9 + 16) = 5: within CI
+ *	b: 100 +- 3 -> 94 +- 4: 6 > 5: worse (throughput fell)
+ *	c: 100 (no CI) -> 96 +- 4: 4 <= sqrt(0 + 16): within CI
+ */
+START_TEST(compare_print_ci)
+{
+	const struct compare_opts opts = { 0 };
+	struct compare_file *old, *new;
+	struct compare_counts c;
+	char *text;
+
+	old = parse("old.csv", "variant,throughput,unit,change_pct,"
+			       "throughput_ci95\n"
+			       "a,100,ops/s,0,3\nb,100,ops/s,0,3\n"
+			       "c,100,ops/s,0,\n");
+	new = parse(
+		"new.yaml",
+		"variants:\n"
+		"- {name: a, metrics: {throughput: {value: 95, ci95: 4}}, notes: []}\n"
+		"- {name: b, metrics: {throughput: {value: 94, ci95: 4}}, notes: []}\n"
+		"- {name: c, metrics: {throughput: {value: 96, ci95: 4}}, notes: []}\n");
+	ck_assert_int_eq(print(old, new, &opts, &text, &c), COMPARE_DIFFERENT);
+	ck_assert_str_eq(
+		text,
+		"variant  metric      old  new  change\n"
+		"a        throughput  100   95     -5%  within CI\n"
+		"b        throughput  100   94     -6%  worse *\n"
+		"c        throughput  100   96     -4%  within CI\n"
+		"compare: 3 of 3 values changed, 1 over 0% (0 better, 1 worse, 0 with no direction), 2 within the 95% CIs\n");
+	ck_assert_uint_eq(c.within_ci, 2);
+	free(text);
+	compare_free(old);
+	compare_free(new);
+}
+END_TEST
+
+/*
+ * Three files: the first is the baseline, the others each against it,
+ * side by side, with a legend and a summary per file. new1 is worse in
+ * throughput, new2 better; new2 lacks variant batch64 and has x.
+ */
+START_TEST(compare_print_three)
+{
+	const struct compare_opts opts = { 0 };
+	const struct compare_file *files[3];
+	struct compare_counts c;
+	size_t len = 0;
+	char *text = NULL;
+	FILE *out;
+
+	files[0] =
+		parse("a.csv", "variant,throughput\nbase,100\nbatch64,200\n");
+	files[1] = parse("b.csv", "variant,throughput\nbase,90\nbatch64,200\n");
+	files[2] = parse("c.csv", "variant,throughput\nbase,110\nx,1\n");
+	out = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(compare_print(out, files, 3, &opts, &c),
+			 COMPARE_DIFFERENT);
+	ck_assert_int_eq(fclose(out), 0);
+	ck_assert_str_eq(
+		text,
+		"base: a.csv\n"
+		"new1: b.csv\n"
+		"new2: c.csv\n"
+		"variant  metric      base  new1  change           new2       change\n"
+		"base     throughput   100    90    -10%  worse *   110         +10%  better\n"
+		"batch64  (variant)      -                            -      missing  *\n"
+		"x        (variant)      -                            -  not in base  *\n"
+		"compare new1: 1 of 2 values changed, 1 over 0% (0 better, 1 worse, 0 with no direction)\n"
+		"compare new2: 1 of 1 value changed, 1 over 0% (1 better, 0 worse, 0 with no direction), 1 only in base, 1 only in new2\n");
+	ck_assert_uint_eq(c.values, 3);
+	ck_assert_uint_eq(c.worse, 1);
+	ck_assert_uint_eq(c.better, 1);
+	free(text);
+	compare_free((struct compare_file *)files[0]);
+	compare_free((struct compare_file *)files[1]);
+	compare_free((struct compare_file *)files[2]);
 }
 END_TEST
 
@@ -587,8 +823,8 @@ START_TEST(compare_wide_is_not_quadratic)
 	ck_assert_uint_eq(c.over, 1);
 	ck_assert_ptr_nonnull(strstr(text, "m49999"));
 	free(text);
-	ck_assert_int_eq(compare_check_metric(old, new, "m49999", &err), 0);
-	ck_assert_int_eq(compare_check_metric(old, new, "n49999", &err), -1);
+	ck_assert_int_eq(check_metric(old, new, "m49999", &err), 0);
+	ck_assert_int_eq(check_metric(old, new, "n49999", &err), -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "did you mean 'm49999'?"));
 	compare_free(old);
 	compare_free(new);
@@ -621,7 +857,8 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, compare_print_all);
 	tcase_add_loop_test(tc, compare_print_tolerance, 0,
 			    sizeof(two_percent) / sizeof(two_percent[0]));
-	tcase_add_test(tc, compare_print_tolerance_reversed);
+	tcase_add_loop_test(tc, compare_print_tolerance_reversed, 0,
+			    sizeof(minus_two) / sizeof(minus_two[0]));
 	tcase_add_test(tc, compare_print_metric_restricts);
 	tcase_add_test(tc, compare_check_metric_unknown);
 	tcase_add_test(tc, compare_print_missing_variant);
@@ -629,7 +866,12 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, compare_print_sweep_settings_differ);
 	tcase_add_test(tc, compare_parse_csv_quoting);
 	tcase_add_test(tc, compare_print_zero_nan_missing);
-	tcase_add_test(tc, compare_print_digits);
+	tcase_add_test(tc, compare_print_noise);
+	tcase_add_test(tc, compare_print_noise_edge);
+	tcase_add_test(tc, compare_direction_table);
+	tcase_add_test(tc, compare_print_directions);
+	tcase_add_test(tc, compare_print_ci);
+	tcase_add_test(tc, compare_print_three);
 	suite_add_tcase(s, tc);
 
 	tcase_add_loop_test(bad, compare_load_malformed, 0,
