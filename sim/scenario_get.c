@@ -691,8 +691,10 @@ static void format_size(char *buf, size_t size, uint64_t bytes)
 }
 
 /*
- * Parse "N[K|M|G|T][B]" (either case for the letter) or "max". Returns 0,
- * -ERANGE when above UINT64_MAX, -EINVAL otherwise.
+ * Parse "N", "N[K|M|G|T]", "N[K|M|G|T]iB" (either case for the letter;
+ * powers of 1024), "NB" or "max". Returns 0, -ERANGE when above
+ * UINT64_MAX, -EDOM for "N[K|M|G|T]B", which reads as a power of 1000
+ * to some and of 1024 to others, and -EINVAL otherwise.
  */
 static int parse_size(const char *s, uint64_t max, uint64_t *out)
 {
@@ -717,15 +719,43 @@ static int parse_size(const char *s, uint64_t max, uint64_t *out)
 	if (suffix) {
 		shift = 10 * (unsigned int)(suffix - size_suffixes + 1);
 		s++;
-	}
-	if (*s == 'B')
+		if (!strcmp(s, "B"))
+			return -EDOM;
+		if (!strcmp(s, "iB"))
+			s += 2;
+	} else if (*s == 'B') {
 		s++;
+	}
 	if (*s)
 		return -EINVAL;
 	if (!ok || v > UINT64_MAX >> shift)
 		return -ERANGE;
 	*out = v << shift;
 	return 0;
+}
+
+/*
+ * "16GB": say what G is here and how to write either reading of it,
+ * "16G" or "16GiB" for 16 x 2^30 and the digits in full for 16 x 10^9.
+ */
+static void si_size_error(struct sim_error *err,
+			  const struct scenario_node *node, const char *syntax)
+{
+	const char *text = node->scalar;
+	size_t n = strlen(text) - 2; /* the digits */
+	char letter = text[n];
+	unsigned int power;
+
+	if (letter >= 'a' && letter <= 'z')
+		letter -= 'a' - 'A';
+	power = (unsigned int)(strchr(size_suffixes, letter) - size_suffixes +
+			       1);
+	scenario_error(
+		err, node,
+		"expected %s, found '%s': %c is 2^%u bytes here, as in memory.max; write '%.*s' or '%.*siB' for that, or '%.*s%.*s' for %.*s x 10^%u",
+		syntax, text, letter, 10 * power, (int)n + 1, text, (int)n + 1,
+		text, (int)n, text, (int)(3 * power), "000000000000", (int)n,
+		text, 3 * power);
 }
 
 /**
@@ -739,7 +769,10 @@ static int parse_size(const char *s, uint64_t max, uint64_t *out)
  * @err: filled on failure
  *
  * A whole number with an optional K, M, G or T (either case; powers of
- * 1024) and an optional B: "4096", "4K", "16GB", or "max".
+ * 1024, as the kernel's memparse() reads memory.max) or KiB, MiB, GiB,
+ * TiB: "4096", "4K", "16GiB", "100B", or "max". "16GB" is refused with a
+ * hint: it means 16 x 10^9 to a disk vendor and 16 x 2^30 to many
+ * people, and a silent guess is wrong for one of them.
  *
  * Return: 0, or -1 with @err set and @out untouched.
  */
@@ -748,7 +781,8 @@ int scenario_size(const struct scenario_node *map, const char *key,
 		  struct sim_error *err)
 {
 	static const char syntax[] = "a size in bytes with an optional K, M, "
-				     "G or T suffix, or max";
+				     "G or T suffix (or KiB, MiB, GiB, TiB: "
+				     "powers of 1024), or max";
 	const struct scenario_node *node;
 	char want[96], limit[32];
 	uint64_t v = 0;
@@ -763,6 +797,10 @@ int scenario_size(const struct scenario_node *map, const char *key,
 	ret = parse_size(node->scalar, max, &v);
 	if (ret == -EINVAL) {
 		refuse(err, node, syntax);
+		return -1;
+	}
+	if (ret == -EDOM) {
+		si_size_error(err, node, syntax);
 		return -1;
 	}
 	if (ret == -ERANGE || v > max) {

@@ -224,14 +224,14 @@ START_TEST(ranges_at_their_ends)
 	struct kernel_config k;
 
 	load_ok("  charge_batch: 1\n", &k);
-	load_ok("  charge_batch: 1048576\n", &k);
-	ck_assert_uint_eq(k.charge_batch, 1u << 20);
+	load_ok("  charge_batch: 1024\n", &k);
+	ck_assert_uint_eq(k.charge_batch, 1024);
 	load_fails(
 		"  charge_batch: 0\n",
-		"t.yaml:2:17: error: key 'kernel.charge_batch': expected an integer from 1 to 1048576, found '0'");
+		"t.yaml:2:17: error: key 'kernel.charge_batch': expected an integer from 1 to 1024, found '0'");
 	load_fails(
-		"  charge_batch: 1048577\n",
-		"t.yaml:2:17: error: key 'kernel.charge_batch': expected an integer from 1 to 1048576, found '1048577'");
+		"  charge_batch: 1025\n",
+		"t.yaml:2:17: error: key 'kernel.charge_batch': expected an integer from 1 to 1024, found '1025'");
 	load_ok("  stock_memcgs: 8\n", &k);
 	load_fails(
 		"  stock_memcgs: 9\n",
@@ -259,7 +259,7 @@ START_TEST(wrong_types_refused)
 {
 	load_fails(
 		"  charge_batch: many\n",
-		"t.yaml:2:17: error: key 'kernel.charge_batch': expected an integer from 1 to 1048576, found 'many'");
+		"t.yaml:2:17: error: key 'kernel.charge_batch': expected an integer from 1 to 1024, found 'many'");
 	load_fails(
 		"  stats_flush_skip: 1\n",
 		"t.yaml:2:21: error: key 'kernel.stats_flush_skip': expected true or false, found '1'");
@@ -328,7 +328,7 @@ START_TEST(help_words)
 	char buf[256];
 
 	kernel_key_range(kernel_key_find("charge_batch"), buf, sizeof(buf));
-	ck_assert_str_eq(buf, "1 to 1048576");
+	ck_assert_str_eq(buf, "1 to 1024");
 	kernel_key_range(kernel_key_find("memory_offset"), buf, sizeof(buf));
 	ck_assert_str_eq(buf, "0 to 56, a multiple of 8");
 	kernel_key_range(kernel_key_find("reclaim_ns"), buf, sizeof(buf));

@@ -498,24 +498,19 @@ static int get_size(const struct scenario_node *root, void *out,
 	return scenario_size(root, "v", true, 0, 64ull << 30, out, err);
 }
 
-/* Expect powers of 1024, an optional B, and "max". */
+/* Expect powers of 1024 (K or KiB), a plain B, and "max". */
 START_TEST(scenario_size_accepted)
 {
 	static const struct {
 		const char *text;
 		uint64_t bytes;
 	} ok[] = {
-		{ "4096", 4096 },
-		{ "4K", 4096 },
-		{ "4k", 4096 },
-		{ "4KB", 4096 },
-		{ "16G", 16ull << 30 },
-		{ "16GB", 16ull << 30 },
-		{ "2M", 2u << 20 },
-		{ "64G", 64ull << 30 },
-		{ "0", 0 },
-		{ "max", 64ull << 30 },
-		{ "100B", 100 },
+		{ "4096", 4096 },	  { "4K", 4096 },
+		{ "4k", 4096 },		  { "4KiB", 4096 },
+		{ "4kiB", 4096 },	  { "16G", 16ull << 30 },
+		{ "16GiB", 16ull << 30 }, { "2M", 2u << 20 },
+		{ "64G", 64ull << 30 },	  { "0", 0 },
+		{ "max", 64ull << 30 },	  { "100B", 100 },
 	};
 	const char *msg;
 	uint64_t v;
@@ -533,10 +528,12 @@ START_TEST(scenario_size_refused)
 {
 	static const char syntax[] = "t.yaml:1:4: error: key 'v': expected a "
 				     "size in bytes with an optional K, M, G "
-				     "or T suffix, or max, found";
+				     "or T suffix (or KiB, MiB, GiB, TiB: "
+				     "powers of 1024), or max, found";
 	static const char *const junk[] = { "lots", "1.5G", "-1",   "4 K",
-					    "4X",   "G",    "4KiB", "MAX" };
-	char expect[256];
+					    "4X",   "G",    "4KIB", "MAX",
+					    "4iB",  "4KiBB" };
+	char expect[512];
 	const char *msg;
 	uint64_t v;
 	size_t i;
@@ -546,6 +543,22 @@ START_TEST(scenario_size_refused)
 		ck_assert_int_eq(get_one(junk[i], &msg, get_size, &v), -1);
 		ck_assert_str_eq(msg, expect);
 	}
+	/*
+	 * 4KB and 16gb: powers of 1000 to some, of 1024 to others; refused,
+	 * with both spellings: 16 x 10^9 is 16 and nine zeros.
+	 */
+	ck_assert_int_eq(get_one("4KB", &msg, get_size, &v), -1);
+	snprintf(expect, sizeof(expect),
+		 "%s '4KB': K is 2^10 bytes here, as in memory.max; write "
+		 "'4K' or '4KiB' for that, or '4000' for 4 x 10^3",
+		 syntax);
+	ck_assert_str_eq(msg, expect);
+	ck_assert_int_eq(get_one("16gB", &msg, get_size, &v), -1);
+	snprintf(expect, sizeof(expect),
+		 "%s '16gB': G is 2^30 bytes here, as in memory.max; write "
+		 "'16g' or '16giB' for that, or '16000000000' for 16 x 10^9",
+		 syntax);
+	ck_assert_str_eq(msg, expect);
 	ck_assert_int_eq(get_one("65G", &msg, get_size, &v), -1);
 	ck_assert_str_eq(msg, "t.yaml:1:4: error: key 'v': expected a size of "
 			      "at most 64G, found '65G'");

@@ -193,7 +193,17 @@ static const struct kernel_key kernel_key_table[] = {
 		.type = KEY_U32,
 		KEY_MEMBER(charge_batch),
 		.min = 1,
-		.max = 1 << 20,
+		/*
+		 * SIM: MEMCG_CHARGE_BATCH is a constant, 32 until v6.1 and
+		 * 64 since; kernels with the multi-memcg stock keep a
+		 * stock's pages in a u8 and BUILD_BUG_ON() past 127. Up to
+		 * 1024 leaves room for design sweeps (the README's go to
+		 * 256) but not for nonsense: 1024 pages are 4 MiB charged
+		 * ahead per CPU, 1 GiB on a 256-CPU machine, and the stats
+		 * flush threshold (the batch times the CPUs) grows with
+		 * it, so a larger batch models no kernel anyone would build.
+		 */
+		.max = 1024,
 		KEY_DEF(32),
 		.doc = "MEMCG_CHARGE_BATCH: the pages a stock refill charges ahead, and the per-CPU statistics update batch",
 	},
