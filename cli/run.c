@@ -290,6 +290,33 @@ static int check_keys(const struct scenario_node *map,
 	return scenario_check_keys(map, names, nr, err);
 }
 
+/*
+ * The top-level keys; a kernel: key given at the top level (charge_batch:
+ * 64, or --set charge_batch=64) gets "did you mean 'kernel.charge_batch'?".
+ */
+static int check_top_keys(const struct scenario_node *map,
+			  struct sim_error *err)
+{
+	const char *names[NR_TOP_KEYS], **kernel;
+	struct scenario_key_hint hint = { .parent = "kernel" };
+	const struct kernel_key *keys;
+	unsigned int i, nr;
+	int ret;
+
+	scenario_key_names(top_keys, NR_TOP_KEYS, names, 0, NR_TOP_KEYS);
+	keys = kernel_keys(&nr);
+	kernel = calloc(nr, sizeof(*kernel));
+	SIM_BUG_ON(!kernel);
+	for (i = 0; i < nr; i++)
+		kernel[i] = keys[i].name;
+	hint.keys = kernel;
+	hint.nr = nr;
+	ret = scenario_check_keys_hinted(map, names, NR_TOP_KEYS, &hint, 1,
+					 err);
+	free(kernel);
+	return ret;
+}
+
 /* ---- reading a variant ---- */
 
 /* What a node is, for "found ..." in messages. */
@@ -428,6 +455,39 @@ static int variant_machine(struct variant *v, const struct run_opts *o,
 	return -1;
 }
 
+/*
+ * A workload's cgroup that 'cgroups' does not list: suggest the path with
+ * a leading '/' when that is listed (paths start at the root), else the
+ * nearest listed path.
+ */
+static void cgroup_missing(const struct cgroup_tree *t,
+			   const struct scenario_node *at, const char *cgroup,
+			   struct sim_error *err)
+{
+	char slashed[sizeof(t->cg[0].path) + 1];
+	const char **paths, *near = NULL;
+	unsigned int i;
+
+	snprintf(slashed, sizeof(slashed), "/%s", cgroup);
+	if (cgroup[0] != '/' && cgroup_find(t, slashed) >= 0) {
+		near = slashed;
+	} else {
+		paths = calloc(t->nr ? t->nr : 1, sizeof(*paths));
+		SIM_BUG_ON(!paths);
+		for (i = 0; i < t->nr; i++)
+			paths[i] = t->cg[i].path;
+		near = sim_nearest(cgroup, paths, t->nr);
+		if (near) {
+			snprintf(slashed, sizeof(slashed), "%s", near);
+			near = slashed;
+		}
+		free(paths);
+	}
+	scenario_error(err, at, "no cgroup '%s' in 'cgroups'%s%s%s", cgroup,
+		       near ? "; did you mean '" : "", near ? near : "",
+		       near ? "'?" : "");
+}
+
 static int variant_workload(struct variant *v, const struct scenario_node *n,
 			    int *used_by, struct sim_error *err)
 {
@@ -488,8 +548,8 @@ static int variant_workload(struct variant *v, const struct scenario_node *n,
 	if (scenario_key_get(n, &common_workload_keys[WL_CGROUP], &cgroup, err))
 		return -1;
 	if (cgroup_find(&v->cgroups, cgroup) < 0) {
-		scenario_error(err, scenario_get(n, "cgroup"),
-			       "no cgroup '%s' in 'cgroups'", cgroup);
+		cgroup_missing(&v->cgroups, scenario_get(n, "cgroup"), cgroup,
+			       err);
 		return -1;
 	}
 	snprintf(w->cgroup, sizeof(w->cgroup), "%s", cgroup);
@@ -623,7 +683,7 @@ static int variant_load(struct variant *v, const struct scenario_node *base,
 			goto out_destroy;
 	}
 	snprintf(v->name, sizeof(v->name), "%s", name);
-	if (check_keys(v->tree, top_keys, NR_TOP_KEYS, err) ||
+	if (check_top_keys(v->tree, err) ||
 	    scenario_key_load(v->tree, &top_keys[TOP_SEED], v, NULL, err))
 		goto out_destroy;
 	if (o->seed_set)
@@ -1139,7 +1199,7 @@ int scenario_run(const char *path, const struct run_opts *o,
 	for (k = 0; k < o->nr_sets; k++)
 		if (scenario_set_arg(base, o->sets[k], err))
 			goto out_free;
-	if (check_keys(base, top_keys, NR_TOP_KEYS, err))
+	if (check_top_keys(base, err))
 		goto out_free;
 	vars = scenario_get(base, "variants");
 	if (check_variants(base, vars, &baseline, err) ||

@@ -104,6 +104,29 @@ int scenario_check_keys(const struct scenario_node *map,
 			struct sim_error *err);
 
 /*
+ * struct scenario_key_hint - the keys of the map under @parent, a key of
+ * the map being checked, so that one of them given a level too high is
+ * named where it belongs:
+ *	unknown key 'charge_batch' at the top level; did you mean
+ *	'kernel.charge_batch'?
+ */
+struct scenario_key_hint {
+	const char *parent;
+	const char *const *keys;
+	size_t nr;
+};
+
+/*
+ * scenario_check_keys_hinted() - scenario_check_keys(), and an unknown
+ * key that is one of the keys of @hints[i] is suggested as
+ * "PARENT.KEY" rather than by the nearest allowed key.
+ */
+int scenario_check_keys_hinted(const struct scenario_node *map,
+			       const char *const *allowed, size_t nr_allowed,
+			       const struct scenario_key_hint *hints,
+			       size_t nr_hints, struct sim_error *err);
+
+/*
  * Typed getters. Each reads @key of @map. When the key is absent: if
  * @required, fail ("missing key 'x' in 'y'"); otherwise store the default
  * and return 0. A present value is parsed and range-checked; the error

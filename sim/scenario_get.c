@@ -55,16 +55,26 @@ static bool dotted_key(const char *key, const struct scenario_node *value,
 }
 
 static void unknown_key(struct sim_error *err, const struct scenario_node *map,
-			size_t i, const char *const *allowed, size_t nr)
+			size_t i, const char *const *allowed, size_t nr,
+			const struct scenario_key_hint *hints, size_t nr_hints)
 {
 	const struct scenario_node *key = map->keys[i];
 	const char *near;
 	char where[SCENARIO_MAX_PATH + 16];
 	char hint[SCENARIO_MAX_PATH + 32] = "";
+	size_t h, j;
 
 	near = sim_nearest(key->scalar, allowed, (unsigned int)nr);
 	if (near)
 		snprintf(hint, sizeof(hint), "; did you mean '%s'?", near);
+	/* A key of a map below, given at this level: say where it goes. */
+	for (h = 0; h < nr_hints; h++)
+		for (j = 0; j < hints[h].nr; j++)
+			if (!strcmp(key->scalar, hints[h].keys[j]))
+				snprintf(hint, sizeof(hint),
+					 "; did you mean '%s%s%s.%s'?",
+					 map->path, map->path[0] ? "." : "",
+					 hints[h].parent, key->scalar);
 	if (dotted_key(key->scalar, map->items[i], allowed, nr))
 		snprintf(hint, sizeof(hint),
 			 "; a key with dots is one path segment in double "
@@ -77,6 +87,55 @@ static void unknown_key(struct sim_error *err, const struct scenario_node *map,
 		snprintf(where, sizeof(where), "at the top level");
 	scenario__error_at(err, key, "unknown key '%s' %s%s", key->scalar,
 			   where, hint);
+}
+
+/**
+ * scenario_check_keys_hinted() - every key of @map must be in @allowed.
+ * @map: the map to check
+ * @allowed: the valid keys
+ * @nr_allowed: how many
+ * @hints: the keys of maps under @map, suggested as PARENT.KEY for an
+ *	unknown key that is one of them; may be NULL
+ * @nr_hints: how many
+ * @err: filled on failure, at the offending key
+ *
+ * Return: 0, or -1 with @err set for a non-map @map, an unknown key (with
+ * the nearest allowed key, or the place of a key of a map below,
+ * suggested) or a duplicate key.
+ */
+int scenario_check_keys_hinted(const struct scenario_node *map,
+			       const char *const *allowed, size_t nr_allowed,
+			       const struct scenario_key_hint *hints,
+			       size_t nr_hints, struct sim_error *err)
+{
+	size_t i, j;
+
+	if (map->kind != SCENARIO_MAP) {
+		scenario_error(err, map, "expected a map, found %s",
+			       scenario__kind_phrase(map));
+		return -1;
+	}
+	for (i = 0; i < map->len; i++) {
+		for (j = 0; j < nr_allowed; j++)
+			if (!strcmp(map->keys[i]->scalar, allowed[j]))
+				break;
+		if (j == nr_allowed) {
+			unknown_key(err, map, i, allowed, nr_allowed, hints,
+				    nr_hints);
+			return -1;
+		}
+		for (j = 0; j < i; j++) {
+			if (strcmp(map->keys[i]->scalar, map->keys[j]->scalar))
+				continue;
+			scenario__error_at(err, map->keys[i],
+					   "duplicate key '%s'; first "
+					   "defined on line %u",
+					   map->keys[i]->scalar,
+					   map->keys[j]->line);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /**
@@ -93,33 +152,8 @@ int scenario_check_keys(const struct scenario_node *map,
 			const char *const *allowed, size_t nr_allowed,
 			struct sim_error *err)
 {
-	size_t i, j;
-
-	if (map->kind != SCENARIO_MAP) {
-		scenario_error(err, map, "expected a map, found %s",
-			       scenario__kind_phrase(map));
-		return -1;
-	}
-	for (i = 0; i < map->len; i++) {
-		for (j = 0; j < nr_allowed; j++)
-			if (!strcmp(map->keys[i]->scalar, allowed[j]))
-				break;
-		if (j == nr_allowed) {
-			unknown_key(err, map, i, allowed, nr_allowed);
-			return -1;
-		}
-		for (j = 0; j < i; j++) {
-			if (strcmp(map->keys[i]->scalar, map->keys[j]->scalar))
-				continue;
-			scenario__error_at(err, map->keys[i],
-					   "duplicate key '%s'; first "
-					   "defined on line %u",
-					   map->keys[i]->scalar,
-					   map->keys[j]->line);
-			return -1;
-		}
-	}
-	return 0;
+	return scenario_check_keys_hinted(map, allowed, nr_allowed, NULL, 0,
+					  err);
 }
 
 /* ------------------------------------------------------------------ */

@@ -165,6 +165,12 @@ usage "--set: error: unknown key 'nokey' at the top level" \
 	run $ok --format csv --set nokey.x=1
 usage "--set: error: unknown key 'duration_mss' at the top level; did you mean 'duration_ms'?" \
 	run $ok --format csv --set duration_mss=1
+# A kernel: key without its kernel. prefix is pointed to it (issue 16,
+# item 9); before: "unknown key 'charge_batch' at the top level" alone.
+usage "--set: error: unknown key 'charge_batch' at the top level; did you mean 'kernel.charge_batch'?" \
+	run $ok --format csv --set charge_batch=64
+usage "--set: error: key 'cgroups./top.memory.max': expected a size in bytes with an optional K, M, G or T suffix (or KiB, MiB, GiB, TiB: powers of 1024), or max, found '2TB': T is 2^40 bytes here, as in memory.max; write '2T' or '2TiB' for that, or '2000000000000' for 2 x 10^12" \
+	run $ok --format csv --set 'cgroups./top={memory.max: 2TB}'
 usage "memcgsim: error: --set: expected KEY=VALUE, found 'duration_ms'" \
 	run $ok --format csv --set duration_ms
 usage "--set: error: expected KEY=VALUE, found '=5'" \

@@ -760,10 +760,21 @@ static int cgroup_load_one(struct cgroup_tree *t, const struct scenario_node *n,
 		return -1;
 	}
 	if (!cgroup_path_ok(path)) {
+		char hint[sizeof(cg->path) + 24] = "";
+
+		/* "top/leaf": cgroup paths start at the root */
+		if (path[0] != '/') {
+			snprintf(hint, sizeof(hint), "/%s", path);
+			if (cgroup_path_ok(hint))
+				snprintf(hint, sizeof(hint),
+					 "; did you mean '/%s'?", path);
+			else
+				hint[0] = '\0';
+		}
 		scenario_error(
 			err, n,
-			"expected a cgroup path like /top/leaf (names of letters, digits and _.-:@+, not '.' or '..'), found '%s'",
-			path);
+			"expected a cgroup path like /top/leaf (names of letters, digits and _.-:@+, not '.' or '..'), found '%s'%s",
+			path, hint);
 		return -1;
 	}
 	if (cgroup_find(t, path) >= 0) {
