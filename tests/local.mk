@@ -204,6 +204,15 @@ EXTRA_DIST += %reldir%/run-calibrate.sh
 TESTS += %reldir%/run-published.sh
 EXTRA_DIST += %reldir%/run-published.sh
 
+# tests/run-docs.sh         the sample outputs in README.md and
+#                           doc/memcgsim.1 (the default table, explain,
+#                           run -f csv, a sweep's CSV, compare) are what
+#                           memcgsim prints now (tools/update-docs.sh);
+#                           a drifted number, an unknown sample and a
+#                           missing end marker are each caught
+TESTS += %reldir%/run-docs.sh
+EXTRA_DIST += %reldir%/run-docs.sh tools/update-docs.sh
+
 # make update-golden: rerun every scenario and rewrite tests/golden/ in the
 # source tree; review the diff before committing.
 update-golden: memcgsim$(EXEEXT)
@@ -254,6 +263,13 @@ validate: memcgsim$(EXEEXT)
 	$(SHELL) $(srcdir)/tools/readme-validation.sh \
 		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir)/README.md --update
 
+# make update-docs: rerun the commands of the README's and memcgsim(1)'s
+# sample outputs and rewrite the samples that changed (what
+# tests/run-docs.sh compares); review the diff before committing.
+update-docs: memcgsim$(EXEEXT)
+	$(SHELL) $(srcdir)/tools/update-docs.sh \
+		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir) --update
+
 # make update-keys: rewrite memcgsim(1)'s key lists and README's table of
 # kernel: keys from the key tables (what tests/run-keys.sh compares).
 update-keys: memcgsim$(EXEEXT)
@@ -261,7 +277,7 @@ update-keys: memcgsim$(EXEEXT)
 		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir)
 EXTRA_DIST += tools/update-keys.sh
 
-.PHONY: update-golden bench bench-peers validate update-keys
+.PHONY: update-golden bench bench-peers validate update-keys update-docs
 
 TESTS += $(check_PROGRAMS)
 AM_TESTS_ENVIRONMENT = top_srcdir='$(top_srcdir)'; export top_srcdir; \

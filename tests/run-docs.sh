@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tests/run-docs.sh - the sample outputs in README.md and memcgsim(1)
+# are what memcgsim prints now (issue 16, item 8): the default table, explain,
+# run -f csv, a sweep's sweep.csv and compare, each made again by
+# tools/update-docs.sh and compared with the docs' text; `make
+# update-docs` rewrites them. Then the checker's own rules: a block
+# whose text differs, a sample name it does not know and a block without
+# its end marker each fail (on copies of the two files).
+#
+# Environment: MEMCGSIM (the program) and top_srcdir, both set by
+# `make check`.
+set -eu
+
+: "${MEMCGSIM:?set MEMCGSIM to the memcgsim program (make check does)}"
+: "${top_srcdir:?set top_srcdir to the source tree (make check does)}"
+top=$(cd "$top_srcdir" && pwd)
+case $MEMCGSIM in
+/*) ;;
+*) MEMCGSIM=$(pwd)/$MEMCGSIM ;;
+esac
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgsim-docs-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+failures=0
+fail()
+{
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+# The shipped docs against the program; the samples it makes are kept in
+# $tmp/cache for the cases below, which need not run them again.
+mkdir "$tmp/cache"
+MEMCGSIM_DOCS_CACHE=$tmp/cache
+export MEMCGSIM_DOCS_CACHE
+if ! sh "$top/tools/update-docs.sh" "$MEMCGSIM" "$top" >"$tmp/out" 2>&1; then
+	cat "$tmp/out"
+	fail "README.md or doc/memcgsim.1 shows output memcgsim no longer prints"
+fi
+
+# copy: a scratch source tree with the tools, scenarios and the two docs.
+copy()
+{
+	rm -rf "$tmp/src"
+	mkdir -p "$tmp/src/doc" "$tmp/src/tools"
+	cp "$top/README.md" "$tmp/src/"
+	cp "$top/doc/memcgsim.1" "$tmp/src/doc/"
+	cp "$top/tools/update-docs.sh" "$tmp/src/tools/"
+	ln -s "$top/scenarios" "$tmp/src/scenarios"
+}
+
+# expect STATUS WHAT GREP: update-docs on the scratch tree exits STATUS
+# and says GREP.
+expect()
+{
+	st=0
+	sh "$tmp/src/tools/update-docs.sh" "$MEMCGSIM" "$tmp/src" \
+		>"$tmp/out" 2>&1 || st=$?
+	if test "$st" != "$1"; then
+		fail "$2: exit status $st, expected $1"
+		sed 's/^/	/' "$tmp/out"
+	elif ! grep -F -- "$3" "$tmp/out" >/dev/null; then
+		fail "$2: expected '$3' in"
+		sed 's/^/	/' "$tmp/out"
+	fi
+}
+
+# A README number that drifted (the review's 16368 for 16381), and a man
+# page sample line changed: both found, the diff shown.
+copy
+awk '/^<!-- sample default -->$/ { d = 1 }
+	d && /^throughput / { sub(/[0-9]+/, "99999"); d = 0 } { print }' \
+	"$top/README.md" >"$tmp/src/README.md"
+grep '^throughput (Mbit/s) *99999 ' "$tmp/src/README.md" >/dev/null ||
+	fail "could not plant a wrong number in the README sample"
+expect 1 "a README sample edited" "FAIL: the sample outputs in README.md"
+grep -q '^-throughput (Mbit/s) *99999 ' "$tmp/out" ||
+	fail "the diff does not show the edited README line"
+copy
+sed '/^\.\\" sample compare$/,/^\.\\" sample end$/s/^compare: .*/compare: 1 of 1 value changed/' \
+	"$top/doc/memcgsim.1" >"$tmp/src/doc/memcgsim.1"
+expect 1 "a man page sample edited" "FAIL: the sample outputs in doc/memcgsim.1"
+
+# --update puts back exactly the shipped text.
+sh "$tmp/src/tools/update-docs.sh" "$MEMCGSIM" "$tmp/src" --update >/dev/null
+cmp -s "$tmp/src/doc/memcgsim.1" "$top/doc/memcgsim.1" ||
+	fail "update-docs --update did not restore doc/memcgsim.1"
+
+# An unknown sample name, and a sample without its end marker.
+copy
+sed 's/^<!-- sample run_csv -->$/<!-- sample run_cvs -->/' \
+	"$top/README.md" >"$tmp/src/README.md"
+expect 2 "an unknown sample" "no sample named run_cvs"
+copy
+awk '/^<!-- sample end -->$/ && !n++ { next } { print }' \
+	"$top/README.md" >"$tmp/src/README.md"
+expect 2 "a missing end marker" 'no "<!-- sample end -->" after it'
+
+test "$failures" = 0 || exit 1
+echo "PASS: README.md and memcgsim(1) samples match the program"

@@ -1,0 +1,223 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tools/update-docs.sh - the sample outputs in README.md and memcgsim(1),
+# made by the program itself.
+#
+#	tools/update-docs.sh MEMCGSIM SRCDIR [--update]
+#
+# Each sample is a command's output, trimmed where the docs show a part
+# ("..." marks a cut), between marker lines:
+#
+#	README.md:       <!-- sample NAME -->  a fenced block  <!-- sample end -->
+#	doc/memcgsim.1:  .\" sample NAME       .EX ... .EE     .\" sample end
+#
+# Without --update, compare every sample with what MEMCGSIM prints now and
+# exit 1 on a difference, with the diff (tests/run-docs.sh, in make
+# check); with --update (make update-docs), rewrite the blocks that
+# changed. The samples and their commands are the functions sample_NAME
+# below; the text around a sample names the command, so change both
+# together. A sample's command runs in a scratch directory; nothing is
+# written in SRCDIR but the two files, and only with --update.
+set -eu
+
+memcgsim=${1:?usage: $0 MEMCGSIM SRCDIR [--update]}
+srcdir=${2:?usage: $0 MEMCGSIM SRCDIR [--update]}
+update=${3:-}
+case $memcgsim in
+/*) ;;
+*) memcgsim=$(pwd)/$memcgsim ;;
+esac
+srcdir=$(cd "$srcdir" && pwd)
+sc=$srcdir/scenarios
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgsim-docs.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+mkdir "$tmp/run"
+
+# m ARGS...: memcgsim in the scratch directory, without progress lines.
+m()
+{
+	(cd "$tmp/run" && "$memcgsim" "$@")
+}
+
+# The default experiment's table (README, Quick tour): the first rows,
+# the charge stock's, and the first two hot lines of 6.0-rc1.
+sample_default()
+{
+	m --no-plots -q | awk '
+		NR <= 6 { print; next }
+		NR == 7 { print "..." }
+		/^stock_hit_rate / && !s { s = 1; print; next }
+		s == 1 && /^page_counter_charges_per_op / {
+			print; getline; print; print "..."; s = 2; next
+		}
+		/^hot lines: 6\.0-rc1$/ { h = 1 }
+		h == 1 && /^  memcg/ && ++n > 2 { h = 2 }
+		h == 1 && /./ { print }
+		h == 1 && !/./ { h = 2 }'
+}
+
+# explain's time by kernel function (README, Quick tour): its heading,
+# column names and first eight functions.
+sample_explain()
+{
+	m explain "$sc/validation/charge-batch-2022.yaml" --variant 6.0-rc1 -q |
+		awk '/^Time by kernel function/ { n = 1 }
+			n && n <= 10 { print; n++; next }
+			n == 11 { print "..."; n++ }'
+}
+
+# explain on a teaching scenario (README, Running scenarios): the packed
+# line's first lines and the first four of its verdict.
+sample_false_sharing()
+{
+	m explain "$sc/teaching/false-sharing.yaml" --variant packed -q |
+		awk '/^1\. packed line 0:/ { n = 1 }
+			n == 1 || n == 2 { print; n++; if (n == 3) print "  ..."; next }
+			n >= 3 && /^  Why:/ { w = 1 }
+			w && w <= 4 { print; w++ }'
+}
+
+# run -f csv (README, Running scenarios): the header and two rows.
+sample_run_csv()
+{
+	m run "$sc/teaching/atomic-counter.yaml" -f csv -o results.csv -q
+	head -n 3 "$tmp/run/results.csv"
+}
+
+# A sweep's sweep.csv (README, Sweeps): its first columns up to
+# published, the first three rows and point 1's first.
+sample_sweep_csv()
+{
+	m sweep "$sc/validation/charge-batch-2022.yaml" \
+		--vary kernel.charge_batch=16,32,64,128 \
+		--vary workloads.0.instances=8,16,36 --set duration_ms=1 \
+		-j 2 -q -o sw >/dev/null 2>&1
+	awk -F, '
+		NR == 1 { for (p = 1; p < NF && $p != "published"; p++); }
+		NR <= 4 || (NR > 4 && $1 == "1" && !one) {
+			if (NR > 4) { print "..."; one = 1 }
+			line = $1
+			for (i = 2; i <= p; i++)
+				line = line "," $i
+			print line ",..."
+		}' "$tmp/run/sw/sweep.csv"
+}
+
+# compare (README, Comparing results; memcgsim(1), compare): fix A
+# applied to every variant of the default experiment, at 1%: the base
+# variant's first rows and its charges_per_op, then the summary.
+sample_compare()
+{
+	cb=$sc/validation/charge-batch-2022.yaml
+	m run "$cb" -f yaml -o old.yaml -q
+	m run "$cb" -f yaml -o new.yaml -q \
+		--set kernel.protected_usage_update=if_changed
+	st=0
+	m compare old.yaml new.yaml --tolerance 1 >"$tmp/compare" || st=$?
+	test "$st" -le 1 || return "$st"
+	awk 'NR <= 7 { print; next }
+		NR == 8 { print "..." }
+		/^  charges_per_op / && !c { c = 1; print; print "..." }
+		/^compare:/ { print }' "$tmp/compare"
+}
+
+samples='default explain false_sharing run_csv sweep_csv compare'
+
+for name in $samples; do
+	# MEMCGSIM_DOCS_CACHE=DIR: keep each sample's text in DIR and use it
+	# when it is there (tests/run-docs.sh checks its bad cases this way)
+	cache=${MEMCGSIM_DOCS_CACHE:+$MEMCGSIM_DOCS_CACHE/$name.txt}
+	if test -n "$cache" && test -s "$cache"; then
+		cp "$cache" "$tmp/$name.txt"
+	elif ! "sample_$name" >"$tmp/$name.txt"; then
+		echo "update-docs: the command of sample $name failed" >&2
+		exit 2
+	fi
+	if ! test -s "$tmp/$name.txt"; then
+		echo "update-docs: sample $name is empty" >&2
+		exit 2
+	fi
+	test -z "$cache" || cp "$tmp/$name.txt" "$cache"
+	# the same text as roff: backslashes, minus signs, a leading dot
+	sed -e 's/\\/\\e/g' -e 's/-/\\-/g' -e "s/^\\([.']\\)/\\\\\\&\\1/" \
+		"$tmp/$name.txt" >"$tmp/$name.man"
+done
+
+# splice FILE BEGIN END OPEN CLOSE EXT: every block between a line
+# "BEGIN NAME" and a line "END" replaced by OPEN, sample NAME (as
+# $tmp/NAME.EXT) and CLOSE. An unknown NAME or a missing END is an error.
+splice()
+{
+	BEGIN=$2 END=$3 OPEN=$4 CLOSE=$5 EXT=$6 DIR=$tmp awk '
+	BEGIN { b = ENVIRON["BEGIN"] " "; e = ENVIRON["END"] }
+	$0 == e {
+		if (!skip) {
+			print FILENAME ":" FNR ": \"" e "\" without a sample" > "/dev/stderr"
+			bad = 1
+		}
+		skip = 0
+		print
+		next
+	}
+	index($0, b) == 1 && skip {
+		print FILENAME ":" at ": no \"" e "\" after it" > "/dev/stderr"
+		bad = 1
+		skip = 0
+	}
+	index($0, b) == 1 {
+		name = substr($0, length(b) + 1)
+		sub(/ -->$/, "", name)
+		file = ENVIRON["DIR"] "/" name "." ENVIRON["EXT"]
+		print
+		if ((getline line < file) <= 0) {
+			print FILENAME ":" FNR ": no sample named " name > "/dev/stderr"
+			bad = 1
+		} else {
+			print ENVIRON["OPEN"]
+			do print line; while ((getline line < file) > 0)
+			close(file)
+			print ENVIRON["CLOSE"]
+		}
+		skip = 1; at = FNR; n++
+		next
+	}
+	!skip { print }
+	END {
+		if (skip) {
+			print FILENAME ":" at ": no \"" e "\" after it" > "/dev/stderr"
+			bad = 1
+		}
+		if (!n) {
+			print FILENAME ": no samples" > "/dev/stderr"
+			bad = 1
+		}
+		exit bad
+	}' "$1"
+}
+
+status=0
+splice "$srcdir/README.md" '<!-- sample' '<!-- sample end -->' \
+	'```' '```' txt >"$tmp/README.md" || exit 2
+splice "$srcdir/doc/memcgsim.1" '.\" sample' '.\" sample end' \
+	'.EX' '.EE' man >"$tmp/memcgsim.1" || exit 2
+for f in README.md doc/memcgsim.1; do
+	new=$tmp/$(basename "$f")
+	if cmp -s "$srcdir/$f" "$new"; then
+		continue
+	fi
+	if test "$update" = --update; then
+		cat "$new" >"$srcdir/$f"
+		echo "update-docs: updated the samples in $f"
+	else
+		echo "FAIL: the sample outputs in $f are not what memcgsim prints now;"
+		echo "run 'make update-docs' and review the diff:"
+		diff -u "$srcdir/$f" "$new" || :
+		status=1
+	fi
+done
+test "$status" = 0 && test "$update" != --update &&
+	echo "PASS: the sample outputs in README.md and memcgsim(1) are what memcgsim prints"
+exit $status
