@@ -1257,7 +1257,7 @@ static const char *const section_titles[][2] = {
 	{ "workloads",
 	  "The keys of every entry of workloads: (each type adds its own: memcgsim help keys TYPE):" },
 	{ "cgroups",
-	  "The keys of each cgroup of cgroups: (sizes in bytes, with K, M, G or T; max for no limit):" },
+	  "The keys of each cgroup of cgroups: (sizes in bytes, with K, M, G or T or KiB, MiB, GiB, TiB, powers of 1024; max for no limit):" },
 	{ "machine",
 	  "The keys of a machine profile (a file of scenarios/machines/, or an inline machine: map):" },
 	{ "coherence", "The keys of a machine profile's coherence: map:" },

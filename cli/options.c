@@ -698,14 +698,14 @@ const struct cli_option opt_tolerance = {
 	.long_name = "tolerance",
 	.arg = "PCT",
 	.set = set_tolerance,
-	.help = "largest change that passes, in percent of the old value (default 0: the model is deterministic, any difference is a change)",
+	.help = "largest change that passes without a verdict (better, worse or changed), in percent of the old value (default 0: the model is deterministic; values within 1e-9 relative are rounding, always equal)",
 };
 
 const struct cli_option opt_metric = {
 	.long_name = "metric",
 	.arg = "M",
 	.set = set_metric,
-	.help = "compare only metric M (may be repeated); otherwise every metric's value is compared (not change_pct, which is derived from them, ci95, hot lines or functions)",
+	.help = "compare only metric M (may be repeated); otherwise every metric's value is compared (not change_pct, which is derived from them, hot lines or functions; a metric's ci95 goes with it)",
 };
 
 const struct cli_option opt_all = {
