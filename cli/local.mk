@@ -18,7 +18,8 @@ libsim_a_SOURCES += \
 	%reldir%/sweep.c %reldir%/sweep.h %reldir%/sweep_internal.h \
 	%reldir%/sweep_jobs.c %reldir%/sweep_merge.c %reldir%/sweep_verify.c \
 	%reldir%/sweep_override.c \
-	%reldir%/compare.c %reldir%/compare.h
+	%reldir%/compare.c %reldir%/compare.h %reldir%/compare_internal.h \
+	%reldir%/compare_print.c
 # memcgsim calibrate: pinned pthread microbenchmarks on this host (hwloc
 # for the topology) and the same in the model (--check).
 libsim_a_SOURCES += \
