@@ -112,6 +112,7 @@ void compare_free(struct compare_file *f)
 	free(f->rows);
 	free(f->index);
 	free(f->name);
+	free(f->scenario);
 	free(f);
 }
 
@@ -911,6 +912,16 @@ static int read_yaml(struct compare_file *f, const char *buf, size_t len,
 	root = scenario_parse_results(f->name, buf, len, err);
 	if (!root)
 		return -1;
+	/* The scenario's name, for a note when two files' differ. */
+	list = scenario_get(root, "scenario");
+	if (list && scenario_scalar(list)) {
+		f->scenario = strdup(scenario_scalar(list));
+		if (!f->scenario) {
+			oom(err, f->name);
+			scenario_free(root);
+			return -1;
+		}
+	}
 	list = scenario_get(root, "points");
 	if (list) {
 		ret = yaml_points(f, list, err);

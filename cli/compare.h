@@ -41,6 +41,9 @@
  *	compare: 3 of 120 values changed, 2 over 0.5% (1 better, 1 worse,
  *	0 with no direction), 1 only in OLD
  *
+ * Before a summary, a note names the two scenarios when two YAML files
+ * are runs of different ones.
+ *
  * With more than two files the columns are labelled base, new1, new2...
  * (a legend above the table says which file is which), and each file
  * has its value, change and verdict.

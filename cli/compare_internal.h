@@ -38,6 +38,7 @@ struct cmp_row {
 
 struct compare_file {
 	char *name;
+	char *scenario; /* YAML: its scenario's name; CSV: NULL */
 	bool sweep;
 	struct cmp_row *rows;
 	unsigned int nr_rows, alloc_rows;

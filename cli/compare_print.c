@@ -762,6 +762,14 @@ static void print_summary(FILE *out, const struct cmp *c, unsigned int k)
 	char tol[NUM_MAX];
 
 	sim_format_double(tol, sizeof(tol), c->opts->tolerance);
+	/* Two runs of different scenarios share few variants: say why. */
+	if (c->files[0]->scenario && c->files[k]->scenario &&
+	    strcmp(c->files[0]->scenario, c->files[k]->scenario))
+		fprintf(out,
+			"compare: note: %s is scenario '%s', %s is scenario '%s'\n",
+			c->nr == 2 ? "OLD" : "base", c->files[0]->scenario,
+			c->nr == 2 ? "NEW" : c->labels.name[k],
+			c->files[k]->scenario);
 	fprintf(out, "compare");
 	if (c->nr > 2)
 		fprintf(out, " %s", c->labels.name[k]);

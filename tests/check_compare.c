@@ -777,6 +777,46 @@ START_TEST(compare_print_three)
 }
 END_TEST
 
+/*
+ * Two runs of different scenarios: few variants in common, and a note
+ * that names both scenarios before the summary (the YAML says which
+ * scenario a run was; a CSV does not, and gets no note).
+ */
+START_TEST(compare_print_other_scenario)
+{
+	const struct compare_opts opts = { 0 };
+	struct compare_file *old, *new, *csv;
+	char *text;
+
+	old = parse(
+		"old.yaml",
+		"scenario: batching\nvariants:\n"
+		"- {name: a, metrics: {throughput: {value: 1}}, notes: []}\n");
+	new = parse(
+		"new.yaml",
+		"scenario: false-sharing\nvariants:\n"
+		"- {name: b, metrics: {throughput: {value: 1}}, notes: []}\n");
+	csv = parse("new.csv", "variant,throughput\nb,1\n");
+	ck_assert_int_eq(print(old, new, &opts, &text, NULL),
+			 COMPARE_DIFFERENT);
+	ck_assert_str_eq(
+		text,
+		"variant  metric     old  new       change\n"
+		"a        (variant)    -    -  only in OLD  *\n"
+		"b        (variant)    -    -  only in NEW  *\n"
+		"compare: note: OLD is scenario 'batching', NEW is scenario 'false-sharing'\n"
+		"compare: 0 of 0 values changed, 0 over 0%, 1 only in OLD, 1 only in NEW\n");
+	free(text);
+	ck_assert_int_eq(print(old, csv, &opts, &text, NULL),
+			 COMPARE_DIFFERENT);
+	ck_assert_ptr_null(strstr(text, "note:"));
+	free(text);
+	compare_free(old);
+	compare_free(new);
+	compare_free(csv);
+}
+END_TEST
+
 #define WIDE_METRICS 50000
 
 /* "variant,m0,m0_ci95,...\nbase,0,0,1,0,...\n", the last value @last. */
@@ -872,6 +912,7 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, compare_print_directions);
 	tcase_add_test(tc, compare_print_ci);
 	tcase_add_test(tc, compare_print_three);
+	tcase_add_test(tc, compare_print_other_scenario);
 	suite_add_tcase(s, tc);
 
 	tcase_add_loop_test(bad, compare_load_malformed, 0,
