@@ -449,44 +449,59 @@ static uint64_t mm_ops(const char *name, enum coh_op op)
 	return n;
 }
 
+#define V6_6 "{stats_version: v6.6, charge_batch: 32}"
+#define MM_LINE "mm(page_fault) line 0"
+
+/* One fault of @test per_thread (pages: 1) under @kernel, then its line. */
+static void mm_run(const char *test, const char *kernel, uint64_t rmw,
+		   uint64_t store, uint64_t load)
+{
+	char keys[128];
+
+	snprintf(keys, sizeof(keys),
+		 "{work_ns: 1000, pages: 1, mode: per_thread, test: %s}", test);
+	harness_run("page_fault", keys, kernel, SIM_PS_PER_US);
+	ck_assert_int_eq(events(SIM_PGFAULT), 1);
+	ck_assert_uint_eq(mm_ops(MM_LINE, COH_RMW), rmw);
+	ck_assert_uint_eq(mm_ops(MM_LINE, COH_WRITE), store);
+	ck_assert_uint_eq(mm_ops(MM_LINE, COH_READ), load);
+	harness_destroy();
+}
+
 /*
- * page_fault1 per_thread, one fault (pages: 1): the shared mm's line.
+ * per_thread, one fault (pages: 1): the shared mm's line. Every run has
+ * mmap(): mmap_write_lock() (RMW count, store owner) and
+ * mmap_write_unlock() (store owner, RMW count; v6.4 on first a store to
+ * mm_lock_seq: vma_end_write_all()), and munmap() the same: RMW 4,
+ * stores 4 (v6.0) or 6 (v6.6, v6.8). The fault adds:
  *
- * v6.0: mmap(): mmap_write_lock() (RMW count, store owner) and
- *   mmap_write_unlock() (store owner, RMW count); the fault:
- *   mmap_read_lock() (RMW count, store owner), mmap_read_unlock() (RMW
- *   count); munmap(): the write lock and unlock again. RMW 2 + 2 + 2 = 6,
- *   stores 2 + 1 + 2 = 5, loads 0.
- * v6.8 (per-VMA locks): each mmap_write_unlock() also stores
- *   mm_lock_seq (vma_end_write_all()); the fault's lock_vma_under_rcu()
- *   loads mm_lock_seq and takes the VMA's own lock. RMW 2 + 2 = 4,
- *   stores 3 + 3 = 6, loads 1.
- * per_process: no such line (the mm is the task's own).
+ *   v6.0, page_fault1: mmap_read_lock() (RMW, store owner) and
+ *     mmap_read_unlock() (RMW): RMW 6, stores 5, loads 0.
+ *   v6.8, page_fault3: lock_vma_under_rcu() -> vma_start_read() loads
+ *     mm_lock_seq twice and takes the VMA's own lock; the shared fault
+ *     finishes under it (shmem has ->map_pages): RMW 4, stores 6, loads 2.
+ *   v6.8, page_fault1: the first anon fault of the VMA has no anon_vma:
+ *     vmf_anon_prepare() returns VM_FAULT_RETRY, and the fault is done
+ *     again under mmap_read_lock(): RMW 6, stores 7, loads 2.
+ *   v6.6, page_fault3: do_fault() under the VMA lock returns
+ *     VM_FAULT_RETRY for a file-backed VMA: the same as the last, RMW 6,
+ *     stores 7, loads 2.
+ *   per_process: no such line (the mm is the task's own).
  *
- * Here mmap() costs time (a line to fetch), so the run ends at 1 us and
+ * mmap() here costs time (a line to fetch), so the run ends at 1 us and
  * the fault takes 1 us (work_ns): the fault starts before the end (after
- * the mmap's few hundred ns at most) and the round after it does not.
+ * the mmap's few hundred ns at most) and the round after it does not;
+ * PGFAULT 1 checks that.
  */
 START_TEST(page_fault_per_thread_mm_line)
 {
-	harness_run("page_fault", "{work_ns: 1000, pages: 1, mode: per_thread}",
-		    V6_0, SIM_PS_PER_US);
-	ck_assert_uint_eq(mm_ops("mm(page_fault) line 0", COH_RMW), 6);
-	ck_assert_uint_eq(mm_ops("mm(page_fault) line 0", COH_WRITE), 5);
-	ck_assert_uint_eq(mm_ops("mm(page_fault) line 0", COH_READ), 0);
-	ck_assert_int_eq(events(SIM_PGFAULT), 1);
-	harness_destroy();
-	harness_run("page_fault", "{work_ns: 1000, pages: 1, mode: per_thread}",
-		    V6_8, SIM_PS_PER_US);
-	ck_assert_uint_eq(mm_ops("mm(page_fault) line 0", COH_RMW), 4);
-	ck_assert_uint_eq(mm_ops("mm(page_fault) line 0", COH_WRITE), 6);
-	ck_assert_uint_eq(mm_ops("mm(page_fault) line 0", COH_READ), 1);
-	ck_assert_int_eq(events(SIM_PGFAULT), 1);
-	harness_destroy();
+	mm_run("page_fault1", V6_0, 6, 5, 0);
+	mm_run("page_fault3", V6_8, 4, 6, 2);
+	mm_run("page_fault1", V6_8, 6, 7, 2);
+	mm_run("page_fault3", V6_6, 6, 7, 2);
 	harness_run("page_fault", "{work_ns: 1000, pages: 1}", V6_0,
 		    SIM_PS_PER_US);
-	ck_assert_uint_eq(line_ops("mm(page_fault) line 0", COH_RMW),
-			  UINT64_MAX);
+	ck_assert_uint_eq(line_ops(MM_LINE, COH_RMW), UINT64_MAX);
 	ck_assert_int_eq(events(SIM_PGFAULT), 1);
 	harness_destroy();
 }

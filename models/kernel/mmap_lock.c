@@ -83,13 +83,18 @@ int fault_lock(struct sim_proc *p, void *frame)
 	struct mmap_lock_frame *f = frame;
 
 	CO_BEGIN(f);
-	if (!mm_per_vma_locks(f->k)) {
-		CO_CALL(f, p, mmap_read_lock, .cc = f->cc, .mm = f->mm,
-			.k = f->k);
-		CO_RETURN(f, p, 0);
+	if (mm_per_vma_locks(f->k)) {
+		/*
+		 * vma_start_read(): mm_lock_seq before and after the VMA's
+		 * down_read_trylock() (its own line: SIM: free)
+		 */
+		CO_AWAIT(f, co_access(f->cc, f->mm->mm_lock_seq, COH_READ));
+		CO_AWAIT(f, co_access(f->cc, f->mm->mm_lock_seq, COH_READ));
+		if (f->vma_locked)
+			CO_RETURN(f, p, 0);
+		/* VM_FAULT_RETRY: vma_end_read(), then the mmap_lock */
 	}
-	/* vma_start_read(): READ_ONCE(vma->vm_mm->mm_lock_seq) */
-	CO_AWAIT(f, co_access(f->cc, f->mm->mm_lock_seq, COH_READ));
+	CO_CALL(f, p, mmap_read_lock, .cc = f->cc, .mm = f->mm, .k = f->k);
 	CO_END(f, p);
 }
 
@@ -99,7 +104,7 @@ int fault_unlock(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	/* vma_end_read(): the VMA's own lock (SIM: free) */
-	if (!mm_per_vma_locks(f->k))
+	if (!mm_per_vma_locks(f->k) || !f->vma_locked)
 		CO_CALL(f, p, mmap_read_unlock, .cc = f->cc, .mm = f->mm,
 			.k = f->k);
 	CO_END(f, p);

@@ -9,8 +9,18 @@
  * is an atomic add on mm->mmap_lock.count and a store to its owner field
  * (rwsem_set_reader_owned()), up_read() another atomic add. From v6.4 a
  * fault first tries lock_vma_under_rcu(): vma_start_read() reads
- * mm->mm_lock_seq and takes the VMA's own rwsem, so a thread faulting on
- * its own mapping shares only a read of mm_lock_seq with the others.
+ * mm->mm_lock_seq, takes the VMA's own rwsem and reads mm_lock_seq again,
+ * so a thread faulting on its own mapping shares only those reads with
+ * the others. The fault retries under mmap_read_lock() (after the
+ * attempt's reads) when it cannot finish under the VMA lock
+ * (mm_fault_vma_locked()):
+ *   - the first anon or copy-on-write fault of a VMA, which has no
+ *     anon_vma yet (v6.6: lock_vma_under_rcu() refuses such a VMA; v6.8:
+ *     vmf_anon_prepare() returns VM_FAULT_RETRY);
+ *   - v6.6: every fault of a file-backed VMA (v6.5's do_fault() returns
+ *     VM_FAULT_RETRY under the VMA lock; v6.7's "handle shared/COW/read
+ *     faults under the VMA lock" lifts it: shmem has ->map_pages, so
+ *     vmf_can_call_fault() lets it through at v6.8).
  * mmap(), munmap() take mmap_write_lock(): an atomic on count and the
  * owner store; mmap_write_unlock() at v6.4 on first bumps mm_lock_seq
  * (vma_end_write_all()). madvise(MADV_DONTNEED) takes mmap_read_lock()
@@ -56,11 +66,27 @@ static inline bool mm_per_vma_locks(const struct kernel_config *k)
 	return k->stats_version != STATS_V6_0;
 }
 
+/*
+ * mm_fault_vma_locked() - whether a fault finishes under its VMA's lock
+ * @k: the kernel (stats_version stands for its version)
+ * @file: the VMA maps a file (page_fault2, page_fault3)
+ * @needs_anon_vma: the fault makes an anon page (anon or copy-on-write)
+ *	and the VMA has no anon_vma yet: its first such fault since mmap()
+ */
+static inline bool mm_fault_vma_locked(const struct kernel_config *k, bool file,
+				       bool needs_anon_vma)
+{
+	if (!mm_per_vma_locks(k) || needs_anon_vma)
+		return false;
+	return !(file && k->stats_version == STATS_V6_6);
+}
+
 struct mmap_lock_frame {
 	struct co_frame co;
 	struct coh_cpu *cc;
 	struct mm_struct *mm;
 	const struct kernel_config *k;
+	bool vma_locked; /* fault_*: mm_fault_vma_locked() of the fault */
 };
 
 /* mmap_read_lock(), mmap_read_unlock(), mmap_write_lock(), ..._unlock() */
@@ -70,9 +96,10 @@ int mmap_write_lock(struct sim_proc *p, void *frame);
 int mmap_write_unlock(struct sim_proc *p, void *frame);
 
 /*
- * The fault's lock: lock_vma_under_rcu() (v6.4 on, which SIM: always
- * succeeds: the VMA is not being changed) or mmap_read_lock(); and its
- * release, vma_end_read() or mmap_read_unlock().
+ * The fault's lock: lock_vma_under_rcu() (v6.4 on; SIM: the VMA is never
+ * being changed, so vma_start_read() succeeds), then, unless @vma_locked,
+ * mmap_read_lock() for the retry; and its release, vma_end_read() or
+ * mmap_read_unlock().
  */
 int fault_lock(struct sim_proc *p, void *frame);
 int fault_unlock(struct sim_proc *p, void *frame);

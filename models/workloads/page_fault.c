@@ -67,10 +67,14 @@
  * Kernel versions: the charge and statistics calls above are the same at
  * v6.0, v6.6 and v6.8 (stats_version; the statistics code itself differs
  * in models/kernel/memcontrol_stats.c). What differs is the fault's lock
- * in per_thread mode: v6.0 takes mmap_read_lock() (an atomic on
- * mm->mmap_lock.count down and up) per fault; per-VMA locks (v6.4 on:
- * lock_vma_under_rcu()) take the VMA's own lock and only read
- * mm->mm_lock_seq, which mmap_write_unlock() writes.
+ * in per_thread mode (models/kernel/mmap_lock.h): v6.0 takes
+ * mmap_read_lock() (an atomic on mm->mmap_lock.count down and up) per
+ * fault; per-VMA locks (v6.4 on: lock_vma_under_rcu()) take the VMA's
+ * own lock and only read mm->mm_lock_seq, which mmap_write_unlock()
+ * writes, except where the fault retries under mmap_read_lock(): the
+ * first fault of each round of page_fault1 and page_fault2 (the VMA's
+ * anon_vma is made then) and, at v6.6 only, every fault of page_fault2
+ * and page_fault3 (file-backed faults under the VMA lock came in v6.7).
  *
  * per_process and per_thread: the memcg calls are the same (every task
  * is in the workload's cgroup; get_mem_cgroup_from_mm() reads mm->owner,
@@ -279,6 +283,19 @@ static int page_fault_unmap(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
+/*
+ * Whether fault @f->i finishes under the VMA lock (v6.6 on): the first
+ * fault of a round makes the VMA's anon_vma (not page_fault3's, which
+ * maps cache pages); v6.6 retries every file-backed fault.
+ */
+static bool fault_vma_locked(const struct page_fault_frame *f)
+{
+	const struct page_fault *pf = f->t->w->priv;
+
+	return mm_fault_vma_locked(pf->run->kernel, pf->test != PAGE_FAULT1,
+				   pf->test != PAGE_FAULT3 && f->i == 0);
+}
+
 static int page_fault_loop(struct sim_proc *p, void *frame)
 {
 	struct page_fault_frame *f = frame;
@@ -301,12 +318,12 @@ static int page_fault_loop(struct sim_proc *p, void *frame)
 			coh_delay(t->cc, pf->work_ps);
 			KPROF_EXIT(&t->prof, t->proc.now);
 			CO_CALL(f, p, fault_lock, .cc = t->cc, .mm = &pf->mm,
-				.k = k);
+				.k = k, .vma_locked = fault_vma_locked(f));
 			CO_CALL_INDIRECT(f, p, page_fault_memcg,
 					 struct page_fault_frame, .t = t,
 					 .i = f->i, .cached = f->cached);
 			CO_CALL(f, p, fault_unlock, .cc = t->cc, .mm = &pf->mm,
-				.k = k);
+				.k = k, .vma_locked = fault_vma_locked(f));
 			task_op_end(t, pf->run);
 		}
 		if (f->i > f->cached)

@@ -36,8 +36,9 @@
  *
  * Kernel versions: the same calls at v6.0, v6.6 and v6.8. The lock a
  * fault takes differs (models/kernel/mmap_lock.h): v6.0 mmap_read_lock(),
- * v6.4 on the VMA's lock; madvise(MADV_DONTNEED) takes mmap_read_lock()
- * at all three.
+ * v6.4 on the VMA's lock (but for the first write fault after each
+ * mmap(), which makes the VMA's anon_vma under mmap_read_lock());
+ * madvise(MADV_DONTNEED) takes mmap_read_lock() at all three.
  *
  * per_process and per_thread (`mode`): the memcg calls are the same. In
  * per_thread mode the tasks share one mm, whose mmap_lock line the model
@@ -128,8 +129,9 @@ static int tlb_flush_page(struct sim_proc *p, void *frame)
 	const struct kernel_config *k = tf->run->kernel;
 
 	CO_BEGIN(f);
-	/* the write fault: do_anonymous_page() */
-	CO_CALL(f, p, fault_lock, .cc = t->cc, .mm = &tf->mm, .k = k);
+	/* the write fault: do_anonymous_page(); the first makes anon_vma */
+	CO_CALL(f, p, fault_lock, .cc = t->cc, .mm = &tf->mm, .k = k,
+		.vma_locked = mm_fault_vma_locked(k, false, f->i == 0));
 	CO_CALL(f, p, count_memcg_events, .ms = ms, .cc = t->cc,
 		.memcg = tf->memcg, .idx = SIM_PGFAULT, .count = 1);
 	CO_CALL(f, p, charge_memcg, .ms = ms, .cc = t->cc, .memcg = tf->memcg,
@@ -138,7 +140,8 @@ static int tlb_flush_page(struct sim_proc *p, void *frame)
 		.memcg = tf->memcg, .idx = SIM_NR_ANON_MAPPED, .val = 1);
 	CO_CALL(f, p, mod_lruvec_state, .ms = ms, .cc = t->cc,
 		.memcg = tf->memcg, .idx = SIM_NR_INACTIVE_ANON, .val = 1);
-	CO_CALL(f, p, fault_unlock, .cc = t->cc, .mm = &tf->mm, .k = k);
+	CO_CALL(f, p, fault_unlock, .cc = t->cc, .mm = &tf->mm, .k = k,
+		.vma_locked = mm_fault_vma_locked(k, false, f->i == 0));
 	/* madvise(MADV_DONTNEED) of the page: zap, flush, release */
 	CO_CALL(f, p, mmap_read_lock, .cc = t->cc, .mm = &tf->mm, .k = k);
 	CO_CALL(f, p, mod_lruvec_state, .ms = ms, .cc = t->cc,
@@ -148,11 +151,13 @@ static int tlb_flush_page(struct sim_proc *p, void *frame)
 	CO_CALL(f, p, uncharge_batch, .ms = ms, .cc = t->cc,
 		.ug = { .memcg = tf->memcg, .nr_memory = 1, .pgpgout = 1 });
 	CO_CALL(f, p, mmap_read_unlock, .cc = t->cc, .mm = &tf->mm, .k = k);
-	/* the read fault: the zero page */
-	CO_CALL(f, p, fault_lock, .cc = t->cc, .mm = &tf->mm, .k = k);
+	/* the read fault: the zero page, no anon_vma needed */
+	CO_CALL(f, p, fault_lock, .cc = t->cc, .mm = &tf->mm, .k = k,
+		.vma_locked = mm_fault_vma_locked(k, false, false));
 	CO_CALL(f, p, count_memcg_events, .ms = ms, .cc = t->cc,
 		.memcg = tf->memcg, .idx = SIM_PGFAULT, .count = 1);
-	CO_CALL(f, p, fault_unlock, .cc = t->cc, .mm = &tf->mm, .k = k);
+	CO_CALL(f, p, fault_unlock, .cc = t->cc, .mm = &tf->mm, .k = k,
+		.vma_locked = mm_fault_vma_locked(k, false, false));
 	CO_END(f, p);
 }
 
@@ -178,7 +183,8 @@ static int tlb_flush_loop(struct sim_proc *p, void *frame)
 			coh_delay(t->cc, tf->work_ps);
 			KPROF_EXIT(&t->prof, t->proc.now);
 			CO_CALL_INDIRECT(f, p, tlb_flush_page,
-					 struct tlb_flush_frame, .t = t);
+					 struct tlb_flush_frame, .t = t,
+					 .i = f->i);
 			task_op_end(t, tf->run);
 		}
 		/* munmap(): only zero-page PTEs are left */
