@@ -329,6 +329,46 @@ START_TEST(page_fault3_cached_fault_charges_nothing)
 END_TEST
 
 /*
+ * page_fault2, two rounds of one page (the run's end placed as in
+ * page_fault3_cached_fault_charges_nothing): the second fault finds the
+ * file page in the cache.
+ *
+ *   second fault: do_cow_fault() charges the copy (from the stock: 29
+ *     left), PGPGIN +1; shmem_get_folio_gfp() finds the folio: nothing
+ *     more; the copy's rmap and LRU +1; PGFAULT +1.
+ *   second munmap: the copy: NR_ANON_MAPPED -1, NR_INACTIVE_ANON -1,
+ *     uncharge_batch(1): usage 30, PGPGOUT +1.
+ *
+ * Expect 3 charges, 1 page-counter charge, 2 uncharges, usage 30, the
+ * file page's NR_FILE_PAGES, NR_SHMEM, NR_INACTIVE_ANON 1 each, PGFAULT
+ * 2, PGPGIN 3, PGPGOUT 2.
+ */
+START_TEST(page_fault2_cached_fault_charges_the_copy_only)
+{
+	const struct expect e = { .charges = 3,
+				  .pc_try_charges = 1,
+				  .pc_uncharges = 2,
+				  .usage = BATCH - 2,
+				  .inactive_anon = 1,
+				  .file_pages = 1,
+				  .shmem = 1,
+				  .pgfault = 2,
+				  .pgpgin = 3,
+				  .pgpgout = 2 };
+	sim_time_t first;
+
+	harness_run("page_fault", "{work_ns: 100, pages: 1, test: page_fault2}",
+		    V6_0, 1);
+	first = h.task.proc.now;
+	harness_destroy();
+	harness_run("page_fault", "{work_ns: 100, pages: 1, test: page_fault2}",
+		    V6_0, first + 1);
+	check(&e);
+	harness_destroy();
+}
+END_TEST
+
+/*
  * fallocate1, one fallocate() of 2 pages into a 256-page file.
  *
  *   shmem_fallocate(): per page shmem_get_folio(SGP_FALLOC) on a hole ->
@@ -517,6 +557,7 @@ static Suite *will_it_scale_suite(void)
 		       page_fault2_first_fault_charges_the_cache_and_the_copy);
 	tcase_add_test(tc, page_fault3_first_fault_charges_the_cache_only);
 	tcase_add_test(tc, page_fault3_cached_fault_charges_nothing);
+	tcase_add_test(tc, page_fault2_cached_fault_charges_the_copy_only);
 	tcase_add_test(tc, fallocate1_one_call_charges_two_pages);
 	tcase_add_test(tc, fallocate1_truncation_uncharges_in_folio_batches);
 	tcase_add_test(tc, tlb_flush2_one_page);
