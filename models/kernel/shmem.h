@@ -6,6 +6,10 @@
  * (shmem_get_folio_gfp() on a hole) and the pages a truncation removes
  * (shmem_undo_range()).
  *
+ * Source note: no v6.0 tree was at hand; the paths are the v6.0 code as
+ * recalled (doc/socket-accounting.md section 3.1 says the same), and
+ * should be checked against the tag before numbers are frozen.
+ *
  * Theory of operation
  *
  *   add, one 4K page (shmem_get_folio_gfp() on a hole, SGP_CACHE from

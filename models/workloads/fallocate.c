@@ -6,6 +6,10 @@
  * reached `file_pages` (FILESIZE = 1 MB: 256 pages) it ftruncate()s it to
  * 0; an operation is one fallocate() (with the truncation, every 128th).
  *
+ * Source note: no v6.0 tree was at hand; the paths are the v6.0 code as
+ * recalled (doc/socket-accounting.md section 3.1 says the same), and
+ * should be checked against the tag before numbers are frozen.
+ *
  * Derived from will-it-scale tests/fallocate1.c (commit 9c374d39a398:
  * /dev/shm) and Linux v6.0 mm/shmem.c, mm/filemap.c, mm/swap.c and
  * mm/memcontrol.c; models/kernel/shmem.h has the kernel paths. With what

@@ -6,6 +6,10 @@
  * again, in its own process (`mode: per_process`) or as a thread of one
  * process (`per_thread`).
  *
+ * Source note: no v6.0 tree was at hand; the paths are the v6.0 code as
+ * recalled (doc/socket-accounting.md section 3.1 says the same), and
+ * should be checked against the tag before numbers are frozen.
+ *
  * Derived from will-it-scale tests/page_fault{1,2,3}.c (commit
  * 040e50f5103c) and Linux v6.0 (mm/memory.c, mm/shmem.c, mm/rmap.c,
  * mm/swap.c, mm/mmu_gather.c, mm/memcontrol.c); doc/socket-accounting.md

@@ -6,6 +6,10 @@
  * madvise(MADV_DONTNEED)s it and reads it back (the assert); then unmaps
  * and maps again. An operation is one page's write, madvise and read.
  *
+ * Source note: no v6.0 tree was at hand; the paths are the v6.0 code as
+ * recalled (doc/socket-accounting.md section 3.1 says the same), and
+ * should be checked against the tag before numbers are frozen.
+ *
  * Derived from will-it-scale tests/tlb_flush2.c (commit d3c4aa244cfd)
  * and Linux v6.0 mm/memory.c, mm/madvise.c, mm/mmu_gather.c, mm/swap.c
  * and mm/memcontrol.c. Per operation, with what each charges (C),
