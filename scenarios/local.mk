@@ -44,7 +44,10 @@ dist_experiments_DATA = \
 	%reldir%/experiments/stat-flush-contention.yaml \
 	%reldir%/experiments/stat-read-1000.yaml \
 	%reldir%/experiments/stats-threshold-netperf.yaml \
-	%reldir%/experiments/stats-threshold-page-fault.yaml
+	%reldir%/experiments/stats-threshold-page-fault.yaml \
+	%reldir%/experiments/will-it-scale-fallocate.yaml \
+	%reldir%/experiments/will-it-scale-page-fault.yaml \
+	%reldir%/experiments/will-it-scale-tlb-flush.yaml
 
 # `pahole -C page_counter` text that scenarios read layouts from
 layoutsdir = $(pkgdatadir)/layouts

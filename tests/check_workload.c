@@ -62,16 +62,15 @@ static const char machine_yaml[] =
 
 /* The built-in types workload.h documents, in --help order. */
 static const char *const builtin_names[] = {
-	"atomic_counter", "false_sharing", "ops",	  "netperf",
-	"page_fault",	  "hackbench",	   "stat_reader",
+	"atomic_counter", "false_sharing", "ops",
+	"netperf",	  "page_fault",	   "fallocate",
+	"tlb_flush",	  "hackbench",	   "stat_reader",
 };
 
 /* The ones that run the memory controller's paths (type->memcg). */
 static const char *const memcg_names[] = {
-	"netperf",
-	"page_fault",
-	"hackbench",
-	"stat_reader",
+	"netperf",   "page_fault", "fallocate",
+	"tlb_flush", "hackbench",  "stat_reader",
 };
 
 /* The keys cli/run.c accepts for every workload, besides a type's own. */
@@ -235,6 +234,8 @@ static const struct {
 } minimal[] = {
 	{ "netperf", "{work_ns: 100}" },
 	{ "page_fault", "{work_ns: 100}" },
+	{ "fallocate", "{work_ns: 100, truncate_ns: 10}" },
+	{ "tlb_flush", "{work_ns: 100}" },
 	{ "hackbench", "{work_ns: 100}" },
 	{ "stat_reader", "{read: /}" },
 	{ "ops",

@@ -84,6 +84,11 @@ tests_check_workload_SOURCES = tests/check_workload.c
 tests_check_workload_CFLAGS = $(TEST_CFLAGS)
 tests_check_workload_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_will_it_scale
+tests_check_will_it_scale_SOURCES = tests/check_will_it_scale.c
+tests_check_will_it_scale_CFLAGS = $(TEST_CFLAGS)
+tests_check_will_it_scale_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/check_run
 tests_check_run_SOURCES = tests/check_run.c
 tests_check_run_CFLAGS = $(TEST_CFLAGS)

@@ -3,7 +3,8 @@
 #
 # tests/run-determinism.sh - same inputs, same bytes (STYLE.md G8).
 #
-#  1. A scenario run twice gives byte-identical YAML and CSV.
+#  1. A scenario run twice gives byte-identical YAML and CSV (among them
+#     will-it-scale-small: page_fault2/3, fallocate, tlb_flush).
 #  2. --replications 3 run twice gives byte-identical YAML.
 #  3. tests/data/random-think.yaml (exponential think times, a random
 #     choice of counter): the same --seed reproduces the results, another
@@ -76,7 +77,8 @@ same()
 # ---- 1. twice the same ----
 
 for scen in "$teaching/false-sharing.yaml" "$data/random-think.yaml" \
-	"$data/netperf-small.yaml" "$data/stats-small.yaml"; do
+	"$data/netperf-small.yaml" "$data/stats-small.yaml" \
+	"$data/will-it-scale-small.yaml"; do
 	for fmt in yaml csv; do
 		sim "$tmp/a.$fmt" run "$scen" --format "$fmt" || continue
 		sim "$tmp/b.$fmt" run "$scen" --format "$fmt" || continue

@@ -15,6 +15,13 @@
 #include "sim/error.h"
 #include "sim/util.h"
 
+/* SIM: the items a run holds only when a workload asks for them */
+static bool sim_stat_opt_in(int idx)
+{
+	return idx == SIM_NR_FILE_MAPPED || idx == SIM_NR_FILE_PAGES ||
+	       idx == SIM_NR_SHMEM;
+}
+
 static const struct coh_layout_field stock_fields[] = {
 	{ "cached", 0, 8 },
 	{ "nr_pages", 8, 4 },
@@ -333,7 +340,8 @@ static void memcg_stats_init(struct memcg_sim *ms)
 	for (i = 0; i < ms->k->memcg_event_items; i++)
 		ms->event_slot[i] = -1;
 	for (i = 0; i < NR_SIM_STATE; i++)
-		ms->state_slot[memcg__stat_index(ms, (int)i)] = (int)i;
+		if (!sim_stat_opt_in((int)i))
+			ms->state_slot[memcg__stat_index(ms, (int)i)] = (int)i;
 	for (i = 0; i < NR_SIM_EVENTS; i++)
 		ms->event_slot[memcg__event_index(ms, memcg__sim_event_ev[i])] =
 			(int)i;
@@ -588,4 +596,23 @@ struct mem_cgroup *memcg_sim_find(struct memcg_sim *ms, const char *path)
 		if (!strcmp(ms->memcgs[i].path, path))
 			return &ms->memcgs[i];
 	return NULL;
+}
+
+/**
+ * memcg_sim_model_stat() - hold and check the file item @idx in this run
+ * @ms: the memory controller
+ * @idx: SIM_NR_FILE_MAPPED, SIM_NR_FILE_PAGES or SIM_NR_SHMEM
+ *
+ * SIM: the file and shmem items are mapped to their place in the
+ * kernel's arrays (so flushes carry them and memory.stat reads compare
+ * them with the exact value) only in runs with a workload that updates
+ * them; other runs read them as the kernel items no path changes, as
+ * before these items were modelled.
+ *
+ * Context: workload setup, before the engine runs.
+ */
+void memcg_sim_model_stat(struct memcg_sim *ms, int idx)
+{
+	SIM_BUG_ON(!sim_stat_opt_in(idx));
+	ms->state_slot[memcg__stat_index(ms, idx)] = idx;
 }

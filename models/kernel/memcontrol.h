@@ -124,12 +124,20 @@ enum memcg_stat_sim {
 	/* enum node_stat_item: memcg and per-node lruvec counters */
 	SIM_NR_INACTIVE_ANON, /* NR_LRU_BASE + LRU_INACTIVE_ANON */
 	SIM_NR_ANON_MAPPED,
+	/*
+	 * File and shmem items (the will-it-scale file workloads): held
+	 * and read as modelled only in runs whose workloads call
+	 * memcg_sim_model_stat() for them.
+	 */
+	SIM_NR_FILE_MAPPED,
+	SIM_NR_FILE_PAGES,
+	SIM_NR_SHMEM,
 	/* enum memcg_stat_item: memcg counters only */
 	SIM_MEMCG_SOCK,
 	SIM_MEMCG_KMEM,
 	NR_SIM_STATE,
 };
-#define NR_SIM_NODE_ITEMS 2 /* the first ones above */
+#define NR_SIM_NODE_ITEMS 5 /* the first ones above */
 
 enum memcg_event_sim { SIM_PGPGIN, SIM_PGPGOUT, SIM_PGFAULT, NR_SIM_EVENTS };
 
@@ -329,6 +337,7 @@ void memcg_sim_free(struct memcg_sim *ms);
 /* memcg_sim_reset_counts() - zero the counts and latencies (warm-up). */
 void memcg_sim_reset_counts(struct memcg_sim *ms);
 struct mem_cgroup *memcg_sim_find(struct memcg_sim *ms, const char *path);
+void memcg_sim_model_stat(struct memcg_sim *ms, int idx);
 
 static inline bool mem_cgroup_is_root(const struct memcg_sim *ms,
 				      const struct mem_cgroup *memcg)

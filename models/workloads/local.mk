@@ -8,5 +8,7 @@ libsim_a_SOURCES += \
 	%reldir%/teaching.c \
 	%reldir%/netperf.c \
 	%reldir%/page_fault.c \
+	%reldir%/fallocate.c \
+	%reldir%/tlb_flush.c \
 	%reldir%/hackbench.c \
 	%reldir%/stat_reader.c

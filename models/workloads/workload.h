@@ -13,8 +13,9 @@
  * end of the warm-up.
  *
  * Built-in types: atomic_counter, false_sharing and ops
- * (models/workloads/teaching.c), and netperf, page_fault, hackbench and
- * stat_reader (a file each); models/workloads/registry.c lists them.
+ * (models/workloads/teaching.c), and netperf, page_fault, fallocate,
+ * tlb_flush, hackbench and stat_reader (a file each);
+ * models/workloads/registry.c lists them.
  *
  * Layering: models/ module.
  */
@@ -94,6 +95,8 @@ extern const struct workload_type ops_type;
 /* The memcg workloads, each in its own file. */
 extern const struct workload_type netperf_type;
 extern const struct workload_type page_fault_type;
+extern const struct workload_type fallocate_type;
+extern const struct workload_type tlb_flush_type;
 extern const struct workload_type hackbench_type;
 extern const struct workload_type stat_reader_type;
 

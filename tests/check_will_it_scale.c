@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tests/check_will_it_scale.c - the will-it-scale workloads
+ * (models/workloads/page_fault.c test page_fault1/2/3, fallocate.c,
+ * tlb_flush.c): one operation's charges, uncharges and statistics,
+ * worked out by hand from the kernel's code (Linux v6.0) and compared
+ * with what the model did.
+ *
+ * Every test runs one workload with ONE task on CPU 0 of skx-2s-72 in
+ * the memcg /w (charge_batch 32, cgroup v2):
+ *
+ *	/ (root, never charged)
+ *	+-- /w   the task's memcg
+ *
+ * The run ends at 1 ps: a task checks the end before each operation and
+ * each round, so it makes exactly one operation, then finishes the round
+ * it is in (page_fault: the munmap of the pages it faulted; fallocate:
+ * nothing more), and stops. The exact statistics
+ * (memcg->truth, every update applied at once) and the charge counts
+ * (memcg_sim->counts) are what the test reads.
+ *
+ * The kernel steps each expectation comes from are written beside it;
+ * the tables are the workload files' headers.
+ */
+#include <check.h>
+#include <gsl/gsl_rng.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/hw/cache.h"
+#include "models/hw/machine.h"
+#include "models/kernel/config.h"
+#include "models/kernel/memcontrol.h"
+#include "models/kernel/shmem.h"
+#include "models/workloads/workload.h"
+#include "sim/engine.h"
+#include "sim/scenario.h"
+#include "sim/util.h"
+
+#define BATCH 32 /* charge_batch */
+
+static struct harness {
+	struct run run;
+	struct kernel_config k;
+	struct cgroup_config cg[2];
+	struct cgroup_tree tree;
+	struct workload w;
+	unsigned int cpu;
+	struct sim_task task;
+	struct mem_cgroup *memcg;
+} h;
+
+static void load_skx(struct machine *m)
+{
+	const char *t = getenv("top_srcdir");
+	struct sim_error err;
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/scenarios/machines/skx-2s-72.yaml",
+		 t && t[0] ? t : ".");
+	sim_error_clear(&err);
+	ck_assert_msg(machine_load_file(m, path, &err) == 0, "%s: %s", path,
+		      err.msg);
+}
+
+/*
+ * harness_run() - run one task of workload @type with its keys @keys
+ * (a YAML map) under the kernel keys @kernel (a YAML map) until it
+ * stops, the run ending at @end_ps.
+ */
+static void harness_run(const char *type, const char *keys, const char *kernel,
+			sim_time_t end_ps)
+{
+	struct scenario_node *n;
+	struct sim_error err;
+	struct run *r = &h.run;
+	char text[256];
+
+	memset(&h, 0, sizeof(h));
+	load_skx(&r->machine);
+	snprintf(text, sizeof(text), "kernel: %s\n", kernel);
+	n = scenario_parse_string("kernel", text, &err);
+	ck_assert_msg(n, "%s", err.msg);
+	ck_assert_msg(!kernel_config_load(&h.k, n, &err), "%s", err.msg);
+	scenario_free(n);
+	snprintf(h.cg[0].path, sizeof(h.cg[0].path), "/");
+	snprintf(h.cg[1].path, sizeof(h.cg[1].path), "/w");
+	h.cg[0].parent = -1;
+	h.cg[1].parent = 0;
+	h.cg[0].high = h.cg[1].high = UINT64_MAX;
+	h.cg[0].max = h.cg[1].max = UINT64_MAX;
+	h.tree.nr = 2;
+	h.tree.cg = h.cg;
+
+	r->engine = sim_engine_create();
+	r->coh = coh_create(&r->machine, r->engine);
+	r->kernel = &h.k;
+	r->cgroups = &h.tree;
+	r->kworker_cpu = -1;
+	r->seed = 1;
+	r->warmup_ps = 0;
+	r->end_ps = end_ps;
+	r->nr_workloads = 1;
+	r->workloads = &h.w;
+	sim_stat_init(&r->lat);
+	r->memcg = memcg_sim_create(&h.k, &h.tree, r->coh, r->machine.nr_cpus);
+	h.memcg = memcg_sim_find(r->memcg, "/w");
+	ck_assert_ptr_nonnull(h.memcg);
+
+	h.w.type = workload_type_find(type);
+	ck_assert_ptr_nonnull(h.w.type);
+	snprintf(h.w.cgroup, sizeof(h.w.cgroup), "/w");
+	h.w.nr_tasks = 1;
+	h.w.cpus = &h.cpu;
+	h.w.tasks = &h.task;
+	h.w.scale = 1.0;
+	h.w.cgroups = &h.tree;
+	n = scenario_parse_string("workload", keys, &err);
+	ck_assert_msg(n, "%s", err.msg);
+	ck_assert_msg(!h.w.type->parse(&h.w, n, &r->machine, &err), "%s",
+		      err.msg);
+	scenario_free(n);
+	sim_proc_init(&h.task.proc, r->engine, 0, 4096, &h.task);
+	h.task.cc = coh_cpu_attach(r->coh, 0, &h.task.proc);
+	h.task.w = &h.w;
+	h.task.rng = sim_rng_stream(r->seed, 0);
+	h.w.type->setup(&h.w, r);
+	sim_proc_start(&h.task.proc, 0);
+	sim_engine_run(r->engine, SIM_PS_PER_MS);
+}
+
+static void harness_destroy(void)
+{
+	h.w.type->destroy(&h.w);
+	gsl_rng_free(h.task.rng);
+	sim_proc_destroy(&h.task.proc);
+	memcg_sim_free(h.run.memcg);
+	sim_stat_destroy(&h.run.lat);
+	coh_free(h.run.coh);
+	sim_engine_free(h.run.engine);
+	machine_destroy(&h.run.machine);
+}
+
+static long state(int idx)
+{
+	return h.memcg->truth.state[idx];
+}
+
+static long events(int idx)
+{
+	return h.memcg->truth.events[idx];
+}
+
+/* What every memcg test below checks, in one place. */
+struct expect {
+	uint64_t charges; /* try_charge_memcg() calls */
+	uint64_t pc_try_charges; /* page_counter_try_charge() */
+	uint64_t pc_uncharges; /* page_counter_uncharge() (uncharge_batch) */
+	long usage; /* /w's memory.usage at the end, pages */
+	long anon_mapped, inactive_anon, file_mapped, file_pages, shmem;
+	long pgfault, pgpgin, pgpgout;
+};
+
+static void check(const struct expect *e)
+{
+	const struct memcg_counts *c = &h.run.memcg->counts;
+
+	ck_assert_uint_eq(c->charges, e->charges);
+	ck_assert_uint_eq(c->pc_try_charges, e->pc_try_charges);
+	ck_assert_uint_eq(c->pc_uncharges, e->pc_uncharges);
+	ck_assert_int_eq(h.memcg->memory.usage, e->usage);
+	ck_assert_int_eq(state(SIM_NR_ANON_MAPPED), e->anon_mapped);
+	ck_assert_int_eq(state(SIM_NR_INACTIVE_ANON), e->inactive_anon);
+	ck_assert_int_eq(state(SIM_NR_FILE_MAPPED), e->file_mapped);
+	ck_assert_int_eq(state(SIM_NR_FILE_PAGES), e->file_pages);
+	ck_assert_int_eq(state(SIM_NR_SHMEM), e->shmem);
+	ck_assert_int_eq(events(SIM_PGFAULT), e->pgfault);
+	ck_assert_int_eq(events(SIM_PGPGIN), e->pgpgin);
+	ck_assert_int_eq(events(SIM_PGPGOUT), e->pgpgout);
+}
+
+#define V6_0 "{stats_version: v6.0, charge_batch: 32}"
+#define V6_8 "{stats_version: v6.8, charge_batch: 32}"
+
+/*
+ * page_fault1, one fault and its munmap (pages: 1).
+ *
+ *   fault: handle_mm_fault() PGFAULT +1; do_anonymous_page() ->
+ *     mem_cgroup_charge() -> charge_memcg(): try_charge() of 1 page, the
+ *     stock empty, so page_counter_try_charge(/w, 32) (usage 32) and the
+ *     31 left in the stock; mem_cgroup_charge_statistics() PGPGIN +1;
+ *     page_add_new_anon_rmap() NR_ANON_MAPPED +1; the LRU
+ *     NR_INACTIVE_ANON +1.
+ *   munmap: zap_pte_range() NR_ANON_MAPPED -1; the gather's one batch
+ *     (1 page) -> release_pages(): NR_INACTIVE_ANON -1; uncharge_batch():
+ *     page_counter_uncharge(/w, 1) (usage 31), PGPGOUT +1 (one folio).
+ *
+ * Expect 1 charge, 1 page-counter charge, 1 page-counter uncharge, usage
+ * 31, every page state back to 0, PGFAULT 1, PGPGIN 1, PGPGOUT 1.
+ */
+START_TEST(page_fault1_one_fault)
+{
+	const struct expect e = { .charges = 1,
+				  .pc_try_charges = 1,
+				  .pc_uncharges = 1,
+				  .usage = BATCH - 1,
+				  .pgfault = 1,
+				  .pgpgin = 1,
+				  .pgpgout = 1 };
+
+	harness_run("page_fault", "{work_ns: 100, pages: 1}", V6_0, 1);
+	check(&e);
+	harness_destroy();
+}
+END_TEST
+
+/*
+ * page_fault2, the task's first fault and its munmap (pages: 1).
+ *
+ *   fault (write, MAP_PRIVATE file): do_cow_fault(): mem_cgroup_charge()
+ *     of the copy: try_charge() 1 page, page_counter_try_charge(/w, 32),
+ *     31 in the stock, PGPGIN +1; __do_fault() -> shmem_fault() ->
+ *     shmem_get_folio_gfp(SGP_CACHE): a hole, so
+ *     shmem_add_to_page_cache(): mem_cgroup_charge(): try_charge() 1
+ *     page from the stock (30 left), PGPGIN +1; NR_FILE_PAGES +1,
+ *     NR_SHMEM +1; folio_add_lru(): NR_INACTIVE_ANON +1 (swap-backed);
+ *     then the copy: page_add_new_anon_rmap() NR_ANON_MAPPED +1, the LRU
+ *     NR_INACTIVE_ANON +1. PGFAULT +1.
+ *   munmap: only the anon copy is mapped: NR_ANON_MAPPED -1,
+ *     NR_INACTIVE_ANON -1, uncharge_batch(1 page): usage 31, PGPGOUT +1.
+ *     The file page stays in the page cache, charged, on the LRU.
+ *
+ * Expect 2 charges, 1 page-counter charge, 1 uncharge, usage 31,
+ * NR_FILE_PAGES 1, NR_SHMEM 1, NR_INACTIVE_ANON 1, NR_ANON_MAPPED 0,
+ * PGFAULT 1, PGPGIN 2, PGPGOUT 1.
+ */
+START_TEST(page_fault2_first_fault_charges_the_cache_and_the_copy)
+{
+	const struct expect e = { .charges = 2,
+				  .pc_try_charges = 1,
+				  .pc_uncharges = 1,
+				  .usage = BATCH - 1,
+				  .inactive_anon = 1,
+				  .file_pages = 1,
+				  .shmem = 1,
+				  .pgfault = 1,
+				  .pgpgin = 2,
+				  .pgpgout = 1 };
+
+	harness_run("page_fault", "{work_ns: 100, pages: 1, test: page_fault2}",
+		    V6_0, 1);
+	check(&e);
+	harness_destroy();
+}
+END_TEST
+
+/*
+ * page_fault3, the task's first fault and its munmap (pages: 1).
+ *
+ *   fault (write, MAP_SHARED file): do_shared_fault(): __do_fault() ->
+ *     shmem_fault(): a hole: shmem_add_to_page_cache():
+ *     mem_cgroup_charge() 1 page (page_counter_try_charge(/w, 32), 31
+ *     in the stock), PGPGIN +1, NR_FILE_PAGES +1, NR_SHMEM +1;
+ *     folio_add_lru() NR_INACTIVE_ANON +1; no ->page_mkwrite for shmem;
+ *     finish_fault() -> page_add_file_rmap() NR_FILE_MAPPED +1;
+ *     fault_dirty_shared_page(): noop_dirty_folio(), nothing counted.
+ *     PGFAULT +1.
+ *   munmap: page_remove_rmap() NR_FILE_MAPPED -1; release_pages() drops
+ *     the mapping's reference, the page cache keeps the page: nothing
+ *     leaves the LRU, nothing is uncharged.
+ *
+ * Expect 1 charge, 1 page-counter charge, no uncharge, usage 32,
+ * NR_FILE_PAGES 1, NR_SHMEM 1, NR_INACTIVE_ANON 1, NR_FILE_MAPPED 0,
+ * PGFAULT 1, PGPGIN 1, PGPGOUT 0.
+ */
+START_TEST(page_fault3_first_fault_charges_the_cache_only)
+{
+	const struct expect e = { .charges = 1,
+				  .pc_try_charges = 1,
+				  .usage = BATCH,
+				  .inactive_anon = 1,
+				  .file_pages = 1,
+				  .shmem = 1,
+				  .pgfault = 1,
+				  .pgpgin = 1 };
+
+	harness_run("page_fault", "{work_ns: 100, pages: 1, test: page_fault3}",
+		    V6_0, 1);
+	check(&e);
+	harness_destroy();
+}
+END_TEST
+
+/*
+ * page_fault3, two rounds of one page: the second fault finds the page
+ * in the cache. The run's end is placed just after the first round ends
+ * (the time a one-round run stops at, plus 1 ps), so the task starts one
+ * more round and makes one more fault.
+ *
+ *   second fault: shmem_get_folio_gfp() finds the folio: no charge, no
+ *     statistics; page_add_file_rmap() NR_FILE_MAPPED +1; PGFAULT +1.
+ *   second munmap: NR_FILE_MAPPED -1.
+ *
+ * Expect the first round's counts with PGFAULT 2 and nothing else more:
+ * 1 charge, usage 32, NR_FILE_PAGES 1, NR_SHMEM 1, NR_INACTIVE_ANON 1.
+ */
+START_TEST(page_fault3_cached_fault_charges_nothing)
+{
+	const struct expect e = { .charges = 1,
+				  .pc_try_charges = 1,
+				  .usage = BATCH,
+				  .inactive_anon = 1,
+				  .file_pages = 1,
+				  .shmem = 1,
+				  .pgfault = 2,
+				  .pgpgin = 1 };
+	sim_time_t first;
+
+	harness_run("page_fault", "{work_ns: 100, pages: 1, test: page_fault3}",
+		    V6_0, 1);
+	first = h.task.proc.now;
+	harness_destroy();
+	harness_run("page_fault", "{work_ns: 100, pages: 1, test: page_fault3}",
+		    V6_0, first + 1);
+	check(&e);
+	harness_destroy();
+}
+END_TEST
+
+/*
+ * page_fault2, two rounds of one page (the run's end placed as in
+ * page_fault3_cached_fault_charges_nothing): the second fault finds the
+ * file page in the cache.
+ *
+ *   second fault: do_cow_fault() charges the copy (from the stock: 29
+ *     left), PGPGIN +1; shmem_get_folio_gfp() finds the folio: nothing
+ *     more; the copy's rmap and LRU +1; PGFAULT +1.
+ *   second munmap: the copy: NR_ANON_MAPPED -1, NR_INACTIVE_ANON -1,
+ *     uncharge_batch(1): usage 30, PGPGOUT +1.
+ *
+ * Expect 3 charges, 1 page-counter charge, 2 uncharges, usage 30, the
+ * file page's NR_FILE_PAGES, NR_SHMEM, NR_INACTIVE_ANON 1 each, PGFAULT
+ * 2, PGPGIN 3, PGPGOUT 2.
+ */
+START_TEST(page_fault2_cached_fault_charges_the_copy_only)
+{
+	const struct expect e = { .charges = 3,
+				  .pc_try_charges = 1,
+				  .pc_uncharges = 2,
+				  .usage = BATCH - 2,
+				  .inactive_anon = 1,
+				  .file_pages = 1,
+				  .shmem = 1,
+				  .pgfault = 2,
+				  .pgpgin = 3,
+				  .pgpgout = 2 };
+	sim_time_t first;
+
+	harness_run("page_fault", "{work_ns: 100, pages: 1, test: page_fault2}",
+		    V6_0, 1);
+	first = h.task.proc.now;
+	harness_destroy();
+	harness_run("page_fault", "{work_ns: 100, pages: 1, test: page_fault2}",
+		    V6_0, first + 1);
+	check(&e);
+	harness_destroy();
+}
+END_TEST
+
+/*
+ * fallocate1, one fallocate() of 2 pages into a 256-page file.
+ *
+ *   shmem_fallocate(): per page shmem_get_folio(SGP_FALLOC) on a hole ->
+ *     shmem_add_to_page_cache(): mem_cgroup_charge() (the first:
+ *     page_counter_try_charge(/w, 32), 31 in the stock; the second from
+ *     the stock), PGPGIN +1 each, NR_FILE_PAGES +1, NR_SHMEM +1 each;
+ *     folio_add_lru() NR_INACTIVE_ANON +1 each. The file has 2 of 256
+ *     pages: no truncation.
+ *
+ * Expect 2 charges, 1 page-counter charge, no uncharge, usage 32,
+ * NR_FILE_PAGES 2, NR_SHMEM 2, NR_INACTIVE_ANON 2, PGPGIN 2.
+ */
+START_TEST(fallocate1_one_call_charges_two_pages)
+{
+	const struct expect e = { .charges = 2,
+				  .pc_try_charges = 1,
+				  .usage = BATCH,
+				  .inactive_anon = 2,
+				  .file_pages = 2,
+				  .shmem = 2,
+				  .pgpgin = 2 };
+
+	harness_run("fallocate", "{work_ns: 100, truncate_ns: 10}", V6_0, 1);
+	check(&e);
+	harness_destroy();
+}
+END_TEST
+
+/*
+ * fallocate1 with file_pages 16 and len_pages 16: the one fallocate()
+ * fills the file, so the same operation truncates it.
+ *
+ *   fallocate: 16 charges (one page_counter_try_charge(/w, 32), 16 left
+ *     in the stock after them), 16 x (NR_FILE_PAGES, NR_SHMEM, the LRU)
+ *     +1, PGPGIN 16.
+ *   ftruncate(fd, 0) -> shmem_undo_range(): find_lock_entries() batches
+ *     of PAGEVEC_SIZE 15: 15 pages, then 1. Per page
+ *     filemap_unaccount_folio() NR_FILE_PAGES -1, NR_SHMEM -1; per batch
+ *     release_pages(): NR_INACTIVE_ANON -1 per page, one
+ *     uncharge_batch(): page_counter_uncharge(/w, 15) then (/w, 1),
+ *     PGPGOUT +15 then +1.
+ *
+ * Expect 16 charges, 1 page-counter charge, 2 page-counter uncharges,
+ * usage 32 - 16 = 16 (the stock's), every page state 0, PGPGIN 16,
+ * PGPGOUT 16.
+ */
+START_TEST(fallocate1_truncation_uncharges_in_folio_batches)
+{
+	const struct expect e = { .charges = 16,
+				  .pc_try_charges = 1,
+				  .pc_uncharges = 2,
+				  .usage = 16,
+				  .pgpgin = 16,
+				  .pgpgout = 16 };
+
+	ck_assert_uint_eq(shmem_uncharge_batches(16), 2);
+	harness_run("fallocate",
+		    "{work_ns: 100, truncate_ns: 10, file_pages: 16, "
+		    "len_pages: 16}",
+		    V6_0, 1);
+	check(&e);
+	harness_destroy();
+}
+END_TEST
+
+/*
+ * tlb_flush2, one page: write, madvise(MADV_DONTNEED), read.
+ *
+ *   write fault: PGFAULT +1; do_anonymous_page(): mem_cgroup_charge()
+ *     (page_counter_try_charge(/w, 32), 31 in the stock), PGPGIN +1,
+ *     NR_ANON_MAPPED +1, NR_INACTIVE_ANON +1.
+ *   madvise: zap_page_range() -> zap_pte_range(): NR_ANON_MAPPED -1;
+ *     tlb_finish_mmu() -> release_pages() of the ONE page:
+ *     NR_INACTIVE_ANON -1, uncharge_batch(): page_counter_uncharge(/w,
+ *     1) (usage 31), PGPGOUT +1.
+ *   read fault: PGFAULT +1; the zero page: nothing charged or counted.
+ *
+ * Expect 1 charge, 1 page-counter charge, 1 page-counter uncharge,
+ * usage 31, page states 0, PGFAULT 2, PGPGIN 1, PGPGOUT 1.
+ */
+START_TEST(tlb_flush2_one_page)
+{
+	const struct expect e = { .charges = 1,
+				  .pc_try_charges = 1,
+				  .pc_uncharges = 1,
+				  .usage = BATCH - 1,
+				  .pgfault = 2,
+				  .pgpgin = 1,
+				  .pgpgout = 1 };
+
+	harness_run("tlb_flush", "{work_ns: 100}", V6_0, 1);
+	check(&e);
+	harness_destroy();
+}
+END_TEST
+
+/* The accesses of kind @op to the line @name; UINT64_MAX: no such line. */
+static uint64_t line_ops(const char *name, enum coh_op op)
+{
+	unsigned int i, nr = coh_nr_lines(h.run.coh);
+	struct coh_line **lines = calloc(nr, sizeof(*lines));
+	uint64_t n = UINT64_MAX;
+
+	ck_assert_ptr_nonnull(lines);
+	coh_lines_sorted(h.run.coh, lines, nr);
+	for (i = 0; i < nr; i++)
+		if (!strcmp(lines[i]->name, name))
+			n = lines[i]->ops[op];
+	free(lines);
+	return n;
+}
+
+static uint64_t mm_ops(const char *name, enum coh_op op)
+{
+	uint64_t n = line_ops(name, op);
+
+	ck_assert_msg(n != UINT64_MAX, "no line %s", name);
+	return n;
+}
+
+#define V6_6 "{stats_version: v6.6, charge_batch: 32}"
+#define MM_LINE "mm(page_fault) line 0"
+
+/* One fault of @test per_thread (pages: 1) under @kernel, then its line. */
+static void mm_run(const char *test, const char *kernel, uint64_t rmw,
+		   uint64_t store, uint64_t load)
+{
+	char keys[128];
+
+	snprintf(keys, sizeof(keys),
+		 "{work_ns: 1000, pages: 1, mode: per_thread, test: %s}", test);
+	harness_run("page_fault", keys, kernel, SIM_PS_PER_US);
+	ck_assert_int_eq(events(SIM_PGFAULT), 1);
+	ck_assert_uint_eq(mm_ops(MM_LINE, COH_RMW), rmw);
+	ck_assert_uint_eq(mm_ops(MM_LINE, COH_WRITE), store);
+	ck_assert_uint_eq(mm_ops(MM_LINE, COH_READ), load);
+	harness_destroy();
+}
+
+/*
+ * per_thread, one fault (pages: 1): the shared mm's line. Every run has
+ * mmap(): mmap_write_lock() (RMW count, store owner) and
+ * mmap_write_unlock() (store owner, RMW count; v6.4 on first a store to
+ * mm_lock_seq: vma_end_write_all()), and munmap() the same: RMW 4,
+ * stores 4 (v6.0) or 6 (v6.6, v6.8). The fault adds:
+ *
+ *   v6.0, page_fault1: mmap_read_lock() (RMW, store owner) and
+ *     mmap_read_unlock() (RMW): RMW 6, stores 5, loads 0.
+ *   v6.8, page_fault3: lock_vma_under_rcu() -> vma_start_read() loads
+ *     mm_lock_seq twice and takes the VMA's own lock; the shared fault
+ *     finishes under it (shmem has ->map_pages): RMW 4, stores 6, loads 2.
+ *   v6.8, page_fault1: the first anon fault of the VMA has no anon_vma:
+ *     vmf_anon_prepare() returns VM_FAULT_RETRY, and the fault is done
+ *     again under mmap_read_lock(): RMW 6, stores 7, loads 2.
+ *   v6.6, page_fault3: do_fault() under the VMA lock returns
+ *     VM_FAULT_RETRY for a file-backed VMA: the same as the last, RMW 6,
+ *     stores 7, loads 2.
+ *   per_process: no such line (the mm is the task's own).
+ *
+ * mmap() here costs time (a line to fetch), so the run ends at 1 us and
+ * the fault takes 1 us (work_ns): the fault starts before the end (after
+ * the mmap's few hundred ns at most) and the round after it does not;
+ * PGFAULT 1 checks that.
+ */
+START_TEST(page_fault_per_thread_mm_line)
+{
+	mm_run("page_fault1", V6_0, 6, 5, 0);
+	mm_run("page_fault3", V6_8, 4, 6, 2);
+	mm_run("page_fault1", V6_8, 6, 7, 2);
+	mm_run("page_fault3", V6_6, 6, 7, 2);
+	harness_run("page_fault", "{work_ns: 1000, pages: 1}", V6_0,
+		    SIM_PS_PER_US);
+	ck_assert_uint_eq(line_ops(MM_LINE, COH_RMW), UINT64_MAX);
+	ck_assert_int_eq(events(SIM_PGFAULT), 1);
+	harness_destroy();
+}
+END_TEST
+
+static Suite *will_it_scale_suite(void)
+{
+	Suite *s = suite_create("will_it_scale");
+	TCase *tc = tcase_create("one_operation");
+
+	tcase_add_test(tc, page_fault1_one_fault);
+	tcase_add_test(tc,
+		       page_fault2_first_fault_charges_the_cache_and_the_copy);
+	tcase_add_test(tc, page_fault3_first_fault_charges_the_cache_only);
+	tcase_add_test(tc, page_fault3_cached_fault_charges_nothing);
+	tcase_add_test(tc, page_fault2_cached_fault_charges_the_copy_only);
+	tcase_add_test(tc, fallocate1_one_call_charges_two_pages);
+	tcase_add_test(tc, fallocate1_truncation_uncharges_in_folio_batches);
+	tcase_add_test(tc, tlb_flush2_one_page);
+	tcase_add_test(tc, page_fault_per_thread_mm_line);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(will_it_scale_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
