@@ -64,6 +64,15 @@
  *   With kmem_accounting: objects the whole truesize goes through the
  *   obj_cgroup stock instead. With off, nothing is charged.
  *
+ * Sockets belong to the memcg of the task that created or accepted them
+ * (mem_cgroup_sk_alloc(), from socket() and inet_csk_accept()): the
+ * sender's socket to netperf's cgroup (the workload's, or with
+ * client_cgroups one per instance), the receiver's to netserver's
+ * (server_cgroup). With the two apart, the sender's CPU charges two
+ * memcgs in turn (its own socket, then in the softirq the receiver's)
+ * and the receiver's CPU uncharges both: a one-slot stock switches and
+ * drains on about every message (explain's per-CPU stock table).
+ *
  * SIM: one skb per message (no coalescing of sends into one skb, no
  * GRO); the socket structures' own lines are not modelled (they move
  * between the pair's CPUs in every variant, the root's too, and are part
@@ -116,7 +125,8 @@ static const char *const report_names[] = { "per_instance", "total" };
 struct netperf_pair {
 	struct sim_task *snd, *rcv;
 	struct sock sk_s, sk_r; /* netperf's and netserver's */
-	struct mem_cgroup *memcg;
+	struct mem_cgroup *memcg; /* netperf's: its socket, af_unix pages */
+	struct mem_cgroup *s_memcg; /* netserver's: the accepted socket */
 	unsigned int queued; /* messages at the receiver */
 	unsigned int head; /* ring of their truesizes */
 	int *truesize; /* [window] */
@@ -137,6 +147,9 @@ struct netperf {
 	unsigned int protocol, placement;
 	unsigned int report; /* 0: per instance, 1: the total */
 	bool backlog; /* socket backlogs: see the header */
+	const char *server_cgroup; /* netserver's cgroup, as read */
+	const char *client_cgroups; /* instance i's netperf: this + (i+1) */
+	char server_path[128], client_prefix[128]; /* copies; "": none */
 	struct netperf_pair *pairs;
 	struct netperf_pair **pair_of; /* [nr_tasks] */
 	struct run *run;
@@ -169,6 +182,8 @@ enum {
 	NP_PROTOCOL,
 	NP_REPORT,
 	NP_BACKLOG,
+	NP_SERVER_CGROUP,
+	NP_CLIENT_CGROUPS,
 };
 
 static const struct scenario_key netperf_keys[] = {
@@ -241,6 +256,20 @@ static const struct scenario_key netperf_keys[] = {
 		.def = false,
 		.doc = "Model the socket backlogs: a packet arriving while its socket is owned waits there, uncharged",
 	},
+	[NP_SERVER_CGROUP] = {
+		.name = "server_cgroup",
+		.type = SCENARIO_KEY_STRING,
+		SCENARIO_KEY_MEMBER(struct netperf, server_cgroup),
+		.def_doc = "the workload's cgroup",
+		.doc = "The cgroup netserver runs in, listed in 'cgroups': the sockets it accepts are charged there (mem_cgroup_sk_alloc() in inet_csk_accept())",
+	},
+	[NP_CLIENT_CGROUPS] = {
+		.name = "client_cgroups",
+		.type = SCENARIO_KEY_STRING,
+		SCENARIO_KEY_MEMBER(struct netperf, client_cgroups),
+		.def_doc = "none (or \"\"): every netperf in the workload's cgroup",
+		.doc = "PREFIX: instance i's netperf runs in cgroup PREFIX<i>, i from 1 (list them in 'cgroups' as \"PREFIX[1-N]\"); its socket is charged there",
+	},
 };
 
 static int netperf_load(const struct scenario_node *n, struct netperf *np,
@@ -248,6 +277,56 @@ static int netperf_load(const struct scenario_node *n, struct netperf *np,
 			struct sim_error *err)
 {
 	return scenario_key_load(n, &netperf_keys[key], np, w, err);
+}
+
+/*
+ * server_cgroup and client_cgroups: each cgroup they name must be listed
+ * in 'cgroups'.
+ */
+static int netperf_cgroups_load(const struct scenario_node *n,
+				struct netperf *np, const struct workload *w,
+				struct sim_error *err)
+{
+	char path[sizeof(np->client_prefix) + 24];
+	uint64_t i;
+
+	if (netperf_load(n, np, w, NP_SERVER_CGROUP, err) ||
+	    netperf_load(n, np, w, NP_CLIENT_CGROUPS, err))
+		return -1;
+	if (np->server_cgroup &&
+	    cgroup_find(w->cgroups, np->server_cgroup) < 0) {
+		scenario_error(err, scenario_get(n, "server_cgroup"),
+			       "no cgroup '%s' in 'cgroups'",
+			       np->server_cgroup);
+		return -1;
+	}
+	if (np->server_cgroup)
+		snprintf(np->server_path, sizeof(np->server_path), "%s",
+			 np->server_cgroup);
+	if (!np->client_cgroups || !np->client_cgroups[0])
+		return 0;
+	if (strlen(np->client_cgroups) >= sizeof(np->client_prefix)) {
+		scenario_error(
+			err, scenario_get(n, "client_cgroups"),
+			"'client_cgroups' must be at most %zu characters",
+			sizeof(np->client_prefix) - 1);
+		return -1;
+	}
+	snprintf(np->client_prefix, sizeof(np->client_prefix), "%s",
+		 np->client_cgroups);
+	for (i = 1; i <= np->instances; i++) {
+		snprintf(path, sizeof(path), "%s%llu", np->client_cgroups,
+			 (unsigned long long)i);
+		if (cgroup_find(w->cgroups, path) < 0) {
+			scenario_error(
+				err, scenario_get(n, "client_cgroups"),
+				"no cgroup '%s' in 'cgroups' for instance %llu (list \"%s[1-%llu]\")",
+				path, (unsigned long long)i, np->client_cgroups,
+				(unsigned long long)np->instances);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int netperf_parse(struct workload *w, const struct scenario_node *n,
@@ -279,7 +358,8 @@ static int netperf_parse(struct workload *w, const struct scenario_node *n,
 		return -1;
 	}
 	if (netperf_load(n, np, w, NP_BACKLOG, err) ||
-	    netperf_load(n, np, w, NP_REPORT, err))
+	    netperf_load(n, np, w, NP_REPORT, err) ||
+	    netperf_cgroups_load(n, np, w, err))
 		return -1;
 	/* 10^6 bits/s per instance (netperf's own line), or summed */
 	w->scale = (double)np->message_bytes * 8.0 / 1e6;
@@ -680,11 +760,16 @@ static void netperf_setup(struct workload *w, struct run *run)
 {
 	struct netperf *np = w->priv;
 	struct mem_cgroup *memcg = memcg_sim_find(run->memcg, w->cgroup);
+	struct mem_cgroup *s_memcg =
+		np->server_path[0] ?
+			memcg_sim_find(run->memcg, np->server_path) :
+			memcg;
+	char path[sizeof(np->client_prefix) + 24];
 	unsigned int *order = malloc(w->nr_tasks * sizeof(*order));
 	unsigned int i;
 	gsl_rng *rng;
 
-	SIM_BUG_ON(!order || !memcg);
+	SIM_BUG_ON(!order || !memcg || !s_memcg);
 	np->run = run;
 	for (i = 0; i < w->nr_tasks; i++)
 		order[i] = i;
@@ -703,11 +788,25 @@ static void netperf_setup(struct workload *w, struct run *run)
 		pp->snd = &w->tasks[order[2 * i]];
 		pp->rcv = &w->tasks[order[2 * i + 1]];
 		pp->memcg = memcg;
+		if (np->client_prefix[0]) {
+			snprintf(path, sizeof(path), "%s%u", np->client_prefix,
+				 i + 1);
+			pp->memcg = memcg_sim_find(run->memcg, path);
+			SIM_BUG_ON(!pp->memcg);
+		}
+		pp->s_memcg = s_memcg;
 		pp->sk_r_holder = -1;
-		/* mem_cgroup_sk_alloc(): no sk_memcg in the root memcg */
-		if (!mem_cgroup_is_root(run->memcg, memcg) &&
-		    !run->kernel->memcg_disabled)
-			pp->sk_s.sk_memcg = pp->sk_r.sk_memcg = memcg;
+		/*
+		 * mem_cgroup_sk_alloc(): a socket belongs to the memcg of the
+		 * task that creates it (netperf's, in socket()) or accepts it
+		 * (netserver's, in inet_csk_accept()); none in the root memcg.
+		 */
+		if (!run->kernel->memcg_disabled) {
+			if (!mem_cgroup_is_root(run->memcg, pp->memcg))
+				pp->sk_s.sk_memcg = pp->memcg;
+			if (!mem_cgroup_is_root(run->memcg, pp->s_memcg))
+				pp->sk_r.sk_memcg = pp->s_memcg;
+		}
 		pp->truesize = calloc(np->window, sizeof(*pp->truesize));
 		/* at most one ACK per message in flight, plus the one read */
 		pp->backlog_truesize =
