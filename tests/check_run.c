@@ -595,6 +595,50 @@ START_TEST(run_key_tables_sound)
 END_TEST
 
 /*
+ * netperf's sched: fair on the test machine (one LLC per socket), in the
+ * root memcg (no memcg code: each side's message costs work_ns, 1 us):
+ *
+ *	cpus 0-1 (one LLC): every WF_SYNC wake-up finds the wakee's
+ *	    previous CPU idle and in the waker's LLC: select_idle_sibling()
+ *	    keeps it there, no task ever moves, and the run is the pinned
+ *	    one, throughput for throughput.
+ *	cpus 0,4 (two sockets; the affinity mask is those two CPUs): the
+ *	    receiver's first wake-up, from CPU 0, targets CPU 0 (the sender
+ *	    runs alone there), its previous CPU 4 is in another LLC and no
+ *	    CPU of 0's LLC is in its mask: it waits behind the sender on
+ *	    CPU 0, and from then on both wake onto CPU 0 (each other's
+ *	    CPU, with nothing idle in its LLC) and run in turn. Pinned, the
+ *	    two sides overlap: a message a microsecond; sharing one CPU, two
+ *	    microseconds (no switch cost on this machine): half the
+ *	    throughput, within 10% (the window's first fill).
+ */
+START_TEST(scenario_run_netperf_sched_fair)
+{
+	struct run_opts o = opts();
+	struct report *r;
+	double near, far;
+
+	scenario_write(
+		"workloads:\n"
+		"  - {type: netperf, cpus: 0-1, work_ns: 1000, message_bytes: 1024}\n"
+		"variants:\n"
+		"  - {name: pinned, set: {duration_ms: 0.5}}\n"
+		"  - {name: fair, set: {duration_ms: 0.5, workloads.0.sched: fair}}\n"
+		"  - {name: far-pinned, set: {duration_ms: 0.5, workloads.0.cpus: '0,4'}}\n"
+		"  - {name: far-fair, set: {duration_ms: 0.5, workloads.0.cpus: '0,4',\n"
+		"                           workloads.0.sched: fair}}\n");
+	r = run_ok(&o);
+	ck_metric(r, "fair", "throughput", metric(r, "pinned", "throughput"));
+	near = metric(r, "far-pinned", "throughput");
+	far = metric(r, "far-fair", "throughput");
+	ck_assert_double_gt(near, 0);
+	ck_assert_msg(far / near > 0.45 && far / near < 0.55,
+		      "far-fair %g vs far-pinned %g", far, near);
+	report_free(r);
+}
+END_TEST
+
+/*
  * Sockets belong to the memcg of the task that made or accepted them
  * (mem_cgroup_sk_alloc()): one netperf pair on CPUs 0 and 1 (tcp,
  * 10240-byte sends, charge_batch 64), netperf in /c1 (client_cgroups:
@@ -664,6 +708,7 @@ static Suite *run_suite(void)
 	tcase_add_test(tc, scenario_run_one_variant);
 	tcase_add_test(tc, scenario_run_check_only);
 	tcase_add_test(tc, scenario_run_netperf_socket_memcgs);
+	tcase_add_test(tc, scenario_run_netperf_sched_fair);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("seeds");
 	tcase_add_checked_fixture(tc, NULL, teardown);
