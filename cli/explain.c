@@ -541,6 +541,76 @@ static void explain_functions(FILE *out, struct run *run, uint64_t ops)
 	}
 }
 
+/*
+ * explain_stock() - each CPU's page stock: how often it switched to
+ * another memcg (refill_stock() taking over a slot that cached one) and
+ * drained pages back to the page counters, and which memcgs the CPU
+ * charged (consume_stock() calls) or refilled the stock for
+ * (refill_stock(): a charge's surplus, an uncharge), most first. A CPU
+ * that alternates between more memcgs than the stock has slots
+ * (stock_memcgs) switches and drains on about every change.
+ */
+static void explain_stock(FILE *out, const struct memcg_sim *ms)
+{
+	uint64_t switches = 0, drains = 0, charges = 0;
+	unsigned int cpu, i, j, multi = 0, used = 0;
+
+	for (cpu = 0; cpu < ms->nr_cpus; cpu++) {
+		const struct memcg_stock_sim *s = &ms->stock[cpu].sim;
+
+		switches += s->switches;
+		drains += s->drains;
+		used += s->nr_used > 0;
+		multi += s->nr_used > 1;
+		for (i = 0; i < s->nr_used; i++)
+			charges += s->used[i].charges;
+	}
+	if (!used)
+		return;
+	fprintf(out,
+		"\nPer-CPU charge stock (stock_memcgs %u): %u CPUs used it, %u of them\n"
+		"for several memcgs; %llu switches and %llu drains in %llu charges.\n",
+		ms->k->stock_memcgs, used, multi, (unsigned long long)switches,
+		(unsigned long long)drains, (unsigned long long)charges);
+	if (multi && switches)
+		fprintf(out,
+			"  A switch drains the slot's pages to the old memcg's page counters,\n"
+			"  and the old memcg's next charge on that CPU misses the stock. More\n"
+			"  slots (stock_memcgs) keep the memcgs a CPU alternates between.\n");
+	fprintf(out, "    %5s %9s %9s  %s\n", "cpu", "switches", "drains",
+		"memcg (charges/refills)");
+	for (cpu = 0; cpu < ms->nr_cpus; cpu++) {
+		const struct memcg_stock_sim *s = &ms->stock[cpu].sim;
+		unsigned int order[MEMCG_STOCK_SEEN], x;
+
+		if (!s->nr_used)
+			continue;
+		for (i = 0; i < s->nr_used; i++) {
+			x = i;
+			for (j = i;
+			     j > 0 &&
+			     s->used[order[j - 1]].charges +
+					     s->used[order[j - 1]].refills <
+				     s->used[x].charges + s->used[x].refills;
+			     j--)
+				order[j] = order[j - 1];
+			order[j] = x;
+		}
+		fprintf(out, "    %5u %9llu %9llu ", cpu,
+			(unsigned long long)s->switches,
+			(unsigned long long)s->drains);
+		for (i = 0; i < s->nr_used; i++)
+			fprintf(out, " %s (%llu/%llu)",
+				s->used[order[i]].memcg->path,
+				(unsigned long long)s->used[order[i]].charges,
+				(unsigned long long)s->used[order[i]].refills);
+		if (s->used_other)
+			fprintf(out, " others (%llu)",
+				(unsigned long long)s->used_other);
+		fprintf(out, "\n");
+	}
+}
+
 void explain_run(FILE *out, const char *variant, struct run *run,
 		 unsigned int nr_lines)
 {
@@ -569,6 +639,8 @@ void explain_run(FILE *out, const char *variant, struct run *run,
 	}
 	if (!shown)
 		fprintf(out, "\nNo shared memory was touched.\n");
+	if (run->memcg)
+		explain_stock(out, run->memcg);
 	fprintf(out, "\n");
 	free(lines);
 }

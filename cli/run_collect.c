@@ -111,7 +111,8 @@ void run__collect(struct run *run, struct run_result *res)
 			struct sim_task *t = &w->tasks[j];
 
 			ops += t->ops;
-			wait += t->cc->wait_ps;
+			/* per CPU of the list: a task may have moved (sched) */
+			wait += coh_cpu(run->coh, w->cpus[j])->wait_ps;
 			/* throughput adds up the workloads of one unit */
 			if (!strcmp(w->type->unit,
 				    run->workloads[0].type->unit))

@@ -109,7 +109,7 @@ START_TEST(table_is_sound)
 	unsigned int nr, i, j, v;
 	const struct kernel_key *keys = kernel_keys(&nr);
 
-	ck_assert_uint_eq(nr, 22);
+	ck_assert_uint_eq(nr, 23);
 	for (i = 0; i < nr; i++) {
 		const struct kernel_key *key = &keys[i];
 
@@ -173,6 +173,97 @@ START_TEST(own_key_wins_over_version)
 	ck_assert(k.stats_flush_skip);
 	ck_assert_uint_eq(k.memcg_event_items, 40);
 	ck_assert_int_eq(k.stats_flush_threshold, FLUSH_PER_MEMCG);
+}
+END_TEST
+
+/*
+ * version: sets every default as that kernel has it, from the kernel
+ * sources (not from the preset table): MEMCG_CHARGE_BATCH 32 up to v6.0,
+ * 64 from v6.1 (1813e51eece0); NR_MEMCG_STOCK 7 in the multi-memcg stock
+ * (v6.16, so stable); struct page_counter rearranged and min/low_usage
+ * exchanged only when changed from v6.1; af_unix pages charged whole in
+ * v4.8 and slab objects through obj_cgroup from v5.9; socket forward
+ * allocation returned past 2 MB up to v5.19, per page from 6.0-rc1; the
+ * statistics as stats_version v6.0 (v4.8, v6.0, v6.1 with the v6.1
+ * below_threshold read), v6.6 and v6.8 (v6.8 and stable).
+ */
+START_TEST(version_sets_defaults)
+{
+	struct kernel_config k;
+
+	load_ok("  version: v4.8\n", &k);
+	ck_assert_int_eq(k.version, KV_4_8);
+	ck_assert_uint_eq(k.charge_batch, 32);
+	ck_assert_uint_eq(k.stock_memcgs, 1);
+	ck_assert_int_eq(k.kmem_accounting, KMEM_PAGES);
+	ck_assert_uint_eq(k.sk_reclaim, 1); /* SK_RECLAIM_QUANTUM */
+	ck_assert_int_eq(k.page_counter_layout, PC_LAYOUT_V6_0);
+	ck_assert_int_eq(k.stats_version, STATS_V6_0);
+
+	load_ok("  version: v6.0\n", &k);
+	ck_assert_uint_eq(k.charge_batch, 32);
+	ck_assert_int_eq(k.protected_usage_update, PROTECTED_ALWAYS);
+	ck_assert_int_eq(k.kmem_accounting, KMEM_OBJECTS);
+	ck_assert_uint_eq(k.sk_reclaim, 0); /* SK_RECLAIM_PAGE */
+	ck_assert_int_eq(k.stats_updates_atomic, STATS_ATOMIC_ALWAYS);
+
+	load_ok("  version: v6.1\n", &k);
+	ck_assert_uint_eq(k.charge_batch, 64);
+	ck_assert_int_eq(k.page_counter_layout, PC_LAYOUT_V6_1);
+	ck_assert_int_eq(k.protected_usage_update, PROTECTED_IF_CHANGED);
+	ck_assert_int_eq(k.stats_version, STATS_V6_0);
+	ck_assert_int_eq(k.stats_updates_atomic, STATS_ATOMIC_BELOW_THRESHOLD);
+	ck_assert_uint_eq(k.memcg_event_items, 110);
+
+	load_ok("  version: v6.6\n", &k);
+	ck_assert_int_eq(k.stats_version, STATS_V6_6);
+	ck_assert_int_eq(k.local_stats, LOCAL_AGGREGATED);
+	ck_assert_uint_eq(k.memcg_event_items, 19);
+	ck_assert_uint_eq(k.stock_memcgs, 1);
+
+	load_ok("  version: v6.8\n", &k);
+	ck_assert_int_eq(k.stats_flush_threshold, FLUSH_PER_MEMCG);
+	ck_assert(!k.stats_flush_skip);
+	ck_assert_uint_eq(k.stock_memcgs, 1);
+
+	load_ok("  version: stable\n", &k);
+	ck_assert_uint_eq(k.charge_batch, 64);
+	ck_assert_uint_eq(k.stock_memcgs, 7);
+	ck_assert_int_eq(k.page_counter_layout, PC_LAYOUT_V6_1);
+	ck_assert_int_eq(k.stats_flush_threshold, FLUSH_PER_MEMCG);
+	ck_assert_uint_eq(k.memcg_event_items, 22);
+	/* what no version sets keeps the table's default */
+	ck_assert_uint_eq(k.cgroup_version, 2);
+	ck_assert_uint_eq(k.stats_flush_period_ms, 2000);
+}
+END_TEST
+
+/*
+ * Under a version, a key given on its own wins, before or after it, and
+ * stats_version given on its own sets the statistics keys the version
+ * leaves; without version nothing moves from the model's defaults.
+ */
+START_TEST(own_key_wins_over_kernel_version)
+{
+	struct kernel_config k, d;
+
+	load_ok("  charge_batch: 32\n  version: stable\n  stock_memcgs: 1\n",
+		&k);
+	ck_assert_uint_eq(k.charge_batch, 32);
+	ck_assert_uint_eq(k.stock_memcgs, 1);
+	ck_assert_int_eq(k.page_counter_layout, PC_LAYOUT_V6_1);
+
+	load_ok("  version: v6.0\n  stats_version: v6.8\n", &k);
+	ck_assert_uint_eq(k.charge_batch, 32);
+	ck_assert_int_eq(k.stats_flush_threshold, FLUSH_PER_MEMCG);
+	ck_assert_uint_eq(k.memcg_event_items, 22);
+
+	load_ok("  version: none\n", &k);
+	kernel_config_defaults(&d);
+	ck_assert(!memcmp(&k, &d, sizeof(k)));
+	load_fails(
+		"  version: v6.2\n",
+		"t.yaml:2:12: error: key 'kernel.version': expected one of 'none', 'v4.8', 'v6.0', 'v6.1', 'v6.6', 'v6.8', 'stable', found 'v6.2'; did you mean 'v6.0'?");
 }
 END_TEST
 
@@ -423,6 +514,8 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, table_is_sound);
 	tcase_add_test(tc, stats_version_sets_defaults);
 	tcase_add_test(tc, own_key_wins_over_version);
+	tcase_add_test(tc, version_sets_defaults);
+	tcase_add_test(tc, own_key_wins_over_kernel_version);
 	tcase_add_test(tc, memcg_stat_items_follow_lruvec);
 	tcase_add_test(tc, each_type_sets_its_member);
 	tcase_add_test(tc, ranges_at_their_ends);

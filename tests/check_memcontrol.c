@@ -319,6 +319,66 @@ START_TEST(refill_stock_other_memcg)
 END_TEST
 
 /*
+ * A stock switch between two memcgs: try_charge() of one page for /a,
+ * /b, /a, /b on CPU 0 (what a sender's CPU does when its own socket and
+ * the receiver's belong to different memcgs). Each miss charges a batch
+ * of 32 and refills the stock with 31.
+ *
+ *	stock_memcgs 1 (_i 0): the first refill fills the empty slot; each
+ *	    later one finds the other memcg cached: 3 switches, each
+ *	    draining 31 pages (3 drains), 4 page-counter charges. /a: 32,
+ *	    drained to 1, +32 = 33, drained to 2; /b: 32, drained to 1, +32
+ *	    = 33 (31 of them in the stock). Each memcg: 2 charges, 2 refills.
+ *	stock_memcgs 2 (_i 1): /b takes the free slot, the third and fourth
+ *	    charges are stock hits: no switch, no drain, 2 page-counter
+ *	    charges; each memcg 2 charges, 1 refill.
+ */
+START_TEST(stock_switch_two_memcgs)
+{
+	const struct memcg_stock_sim *s;
+	bool two = _i;
+
+	h.k.stock_memcgs = two ? 2 : 1;
+	create();
+	ck_assert_int_eq(charge(h.a, 1), 0);
+	ck_assert_int_eq(charge(h.b, 1), 0);
+	ck_assert_int_eq(charge(h.a, 1), 0);
+	ck_assert_int_eq(charge(h.b, 1), 0);
+	s = &stock(0)->sim;
+	ck_assert_uint_eq(s->nr_used, 2);
+	ck_assert_ptr_eq(s->used[0].memcg, h.a);
+	ck_assert_ptr_eq(s->used[1].memcg, h.b);
+	ck_assert_uint_eq(s->used[0].charges, 2);
+	ck_assert_uint_eq(s->used[1].charges, 2);
+	ck_assert_uint_eq(s->used_other, 0);
+	ck_assert_uint_eq(stock(1)->sim.nr_used, 0);
+	if (!two) {
+		ck_assert_uint_eq(s->switches, 3);
+		ck_assert_uint_eq(s->drains, 3);
+		ck_assert_uint_eq(s->used[0].refills, 2);
+		ck_assert_uint_eq(s->used[1].refills, 2);
+		ck_assert_uint_eq(h.ms->counts.pc_try_charges, 4);
+		ck_assert_int_eq(h.a->memory.usage, 2);
+		ck_assert_int_eq(h.b->memory.usage, 33);
+		ck_assert_ptr_eq(stock(0)->cached[0], h.b);
+		ck_assert_uint_eq(stock(0)->nr_pages[0], 31);
+	} else {
+		ck_assert_uint_eq(s->switches, 0);
+		ck_assert_uint_eq(s->drains, 0);
+		ck_assert_uint_eq(s->used[0].refills, 1);
+		ck_assert_uint_eq(s->used[1].refills, 1);
+		ck_assert_uint_eq(h.ms->counts.pc_try_charges, 2);
+		ck_assert_int_eq(h.a->memory.usage, 32);
+		ck_assert_int_eq(h.b->memory.usage, 32);
+	}
+	/* the end of the warm-up forgets them */
+	memcg_sim_reset_counts(h.ms);
+	ck_assert_uint_eq(stock(0)->sim.nr_used, 0);
+	ck_assert_uint_eq(stock(0)->sim.switches, 0);
+}
+END_TEST
+
+/*
  * try_charge(root, 5): the root memcg is never charged.
  * Expect 0, no charge counted, root usage 0, an untouched stock, no
  * simulated time and not one access to any line.
@@ -558,6 +618,7 @@ static Suite *memcontrol_suite(void)
 	tcase_add_test(tc, try_charge_memcg_stock_hit_cost);
 	tcase_add_test(tc, refill_stock_drains_over_batch);
 	tcase_add_loop_test(tc, refill_stock_other_memcg, 0, 2);
+	tcase_add_loop_test(tc, stock_switch_two_memcgs, 0, 2);
 	tcase_add_test(tc, try_charge_root_not_charged);
 	tcase_add_test(tc, mem_cgroup_under_socket_pressure_walk_is_dependent);
 	suite_add_tcase(s, tc);

@@ -594,6 +594,103 @@ START_TEST(run_key_tables_sound)
 }
 END_TEST
 
+/*
+ * netperf's sched: fair on the test machine (one LLC per socket), in the
+ * root memcg (no memcg code: each side's message costs work_ns, 1 us):
+ *
+ *	cpus 0-1 (one LLC): every WF_SYNC wake-up finds the wakee's
+ *	    previous CPU idle and in the waker's LLC: select_idle_sibling()
+ *	    keeps it there, no task ever moves, and the run is the pinned
+ *	    one, throughput for throughput.
+ *	cpus 0,4 (two sockets; the affinity mask is those two CPUs): the
+ *	    receiver's first wake-up, from CPU 0, targets CPU 0 (the sender
+ *	    runs alone there), its previous CPU 4 is in another LLC and no
+ *	    CPU of 0's LLC is in its mask: it waits behind the sender on
+ *	    CPU 0, and from then on both wake onto CPU 0 (each other's
+ *	    CPU, with nothing idle in its LLC) and run in turn. Pinned, the
+ *	    two sides overlap: a message a microsecond; sharing one CPU, two
+ *	    microseconds (no switch cost on this machine): half the
+ *	    throughput, within 10% (the window's first fill).
+ */
+START_TEST(scenario_run_netperf_sched_fair)
+{
+	struct run_opts o = opts();
+	struct report *r;
+	double near, far;
+
+	scenario_write(
+		"workloads:\n"
+		"  - {type: netperf, cpus: 0-1, work_ns: 1000, message_bytes: 1024}\n"
+		"variants:\n"
+		"  - {name: pinned, set: {duration_ms: 0.5}}\n"
+		"  - {name: fair, set: {duration_ms: 0.5, workloads.0.sched: fair}}\n"
+		"  - {name: far-pinned, set: {duration_ms: 0.5, workloads.0.cpus: '0,4'}}\n"
+		"  - {name: far-fair, set: {duration_ms: 0.5, workloads.0.cpus: '0,4',\n"
+		"                           workloads.0.sched: fair}}\n");
+	r = run_ok(&o);
+	ck_metric(r, "fair", "throughput", metric(r, "pinned", "throughput"));
+	near = metric(r, "far-pinned", "throughput");
+	far = metric(r, "far-fair", "throughput");
+	ck_assert_double_gt(near, 0);
+	ck_assert_msg(far / near > 0.45 && far / near < 0.55,
+		      "far-fair %g vs far-pinned %g", far, near);
+	report_free(r);
+}
+END_TEST
+
+/*
+ * Sockets belong to the memcg of the task that made or accepted them
+ * (mem_cgroup_sk_alloc()): one netperf pair on CPUs 0 and 1 (tcp,
+ * 10240-byte sends, charge_batch 64), netperf in /c1 (client_cgroups:
+ * /c), netserver in /s. The sender's CPU charges /c1 (its socket, in
+ * tcp_sendpage()) and then /s (netserver's socket, in the loopback
+ * softirq) for every message: two memcgs in turn.
+ *
+ *	stock_memcgs 1: each message's first charge of each memcg finds
+ *	    the other one cached, misses the stock and charges the page
+ *	    counters: 2 page_counter charges per message (give or take
+ *	    the messages in flight at the window's edges: within 5%).
+ *	stock_memcgs 7: both stay cached. A message charges about 3
+ *	    pages to each memcg (10240 + 1280 bytes of truesize), so a
+ *	    batch of 64 lasts about 20 messages per memcg: about 0.1 page
+ *	    counter charges per message, under 0.2. The receiver's CPU
+ *	    only uncharges: its stock is refilled, never charged from.
+ *
+ * And in the root memcg (server_cgroup /, no client_cgroups) no socket
+ * has a memcg: no charge at all.
+ */
+START_TEST(scenario_run_netperf_socket_memcgs)
+{
+	struct run_opts o = opts();
+	struct report *r;
+	double one, seven;
+
+	scenario_write(
+		"workloads:\n"
+		"  - {type: netperf, cpus: 0-1, work_ns: 1000, message_bytes: 10240,\n"
+		"     cgroup: /c, client_cgroups: /c, server_cgroup: /s}\n"
+		"cgroups:\n"
+		"  /c: {}\n"
+		"  /c1: {}\n"
+		"  /s: {}\n"
+		"kernel: {charge_batch: 64}\n"
+		"variants:\n"
+		"  - {name: one, set: {kernel.stock_memcgs: 1, duration_ms: 1}}\n"
+		"  - {name: seven, set: {kernel.stock_memcgs: 7, duration_ms: 1}}\n"
+		"  - {name: root, set: {duration_ms: 1, workloads.0.cgroup: /,\n"
+		"                       workloads.0.client_cgroups: '',\n"
+		"                       workloads.0.server_cgroup: /}}\n");
+	r = run_ok(&o);
+	ck_assert_double_gt(metric(r, "one", "throughput"), 0);
+	one = metric(r, "one", "page_counter_charges_per_op");
+	seven = metric(r, "seven", "page_counter_charges_per_op");
+	ck_assert_msg(one > 1.9 && one < 2.1, "stock_memcgs 1: %g", one);
+	ck_assert_msg(seven > 0.02 && seven < 0.2, "stock_memcgs 7: %g", seven);
+	ck_metric(r, "root", "charges_per_op", 0);
+	report_free(r);
+}
+END_TEST
+
 static Suite *run_suite(void)
 {
 	Suite *s = suite_create("run");
@@ -610,6 +707,8 @@ static Suite *run_suite(void)
 	tcase_add_test(tc, scenario_run_baselines);
 	tcase_add_test(tc, scenario_run_one_variant);
 	tcase_add_test(tc, scenario_run_check_only);
+	tcase_add_test(tc, scenario_run_netperf_socket_memcgs);
+	tcase_add_test(tc, scenario_run_netperf_sched_fair);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("seeds");
 	tcase_add_checked_fixture(tc, NULL, teardown);

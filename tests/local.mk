@@ -54,6 +54,11 @@ tests_check_sock_SOURCES = tests/check_sock.c
 tests_check_sock_CFLAGS = $(TEST_CFLAGS)
 tests_check_sock_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_sched
+tests_check_sched_SOURCES = tests/check_sched.c
+tests_check_sched_CFLAGS = $(TEST_CFLAGS)
+tests_check_sched_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/check_memcontrol
 tests_check_memcontrol_SOURCES = tests/check_memcontrol.c
 tests_check_memcontrol_CFLAGS = $(TEST_CFLAGS)

@@ -18,6 +18,11 @@
 #     gives the same bytes twice, another seed changes it, and a variant
 #     run alone gives the numbers it gives in the full run (variants do
 #     not share state).
+#  7. The scheduler (netperf sched: fair, the same scenario: its pairs
+#     straddle the sockets): the same bytes twice, results and trace;
+#     a sweep gives the same sweep.csv with -j 1 and -j 2; the trace has
+#     the tasks' migrations and the softirq work, each named with the
+#     CPU it ran on.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success.
@@ -167,6 +172,34 @@ if sim "$tmp/n1.csv" run "$n" --format csv &&
 		fail "run netperf-small.yaml: no batch64 row in the CSV"
 	same "run netperf-small.yaml: variant batch64 alone and in the full run" \
 		"$tmp/nfull" "$tmp/nalone"
+fi
+
+# ---- 7. the scheduler ----
+
+if sim "$tmp/f1.csv" run "$n" --format csv --set workloads.0.sched=fair \
+	--trace "$tmp/f1.json" &&
+	sim "$tmp/f2.csv" run "$n" --format csv --set workloads.0.sched=fair \
+		--trace "$tmp/f2.json"; then
+	same "run netperf-small.yaml sched=fair" "$tmp/f1.csv" "$tmp/f2.csv"
+	same "run netperf-small.yaml sched=fair (the trace)" "$tmp/f1.json" \
+		"$tmp/f2.json"
+	grep '"name":"migration on cpu[0-9]*"' "$tmp/f1.json" >/dev/null ||
+		fail "run netperf-small.yaml sched=fair --trace: no migration in the trace"
+	grep '"name":"softirq tcp_data_queue on cpu[0-9]*"' "$tmp/f1.json" \
+		>/dev/null ||
+		fail "run netperf-small.yaml sched=fair --trace: no receive softirq in the trace"
+fi
+quiet_ok=true
+for j in 1 2; do
+	sim "$tmp/none" sweep "$n" --set workloads.0.sched=fair \
+		--vary kernel.stock_memcgs=1,7 -j "$j" --out "$tmp/sw$j" || :
+done
+quiet_ok=false
+if test -s "$tmp/sw1/sweep.csv" && test -s "$tmp/sw2/sweep.csv"; then
+	same "sweep netperf-small.yaml sched=fair: -j 1 and -j 2" \
+		"$tmp/sw1/sweep.csv" "$tmp/sw2/sweep.csv"
+else
+	fail "sweep netperf-small.yaml sched=fair: no sweep.csv"
 fi
 
 if test "$failures" -gt 0; then

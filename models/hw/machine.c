@@ -90,6 +90,8 @@ enum machine_latency {
 	LAT_CONFLICT_REMOTE,
 	LAT_XFER_PER_WAITER,
 	LAT_IRQ_SAVE_RESTORE,
+	LAT_CONTEXT_SWITCH,
+	LAT_MIGRATION,
 	NR_LAT,
 };
 
@@ -161,6 +163,12 @@ static const struct scenario_key latency_keys[NR_LAT] = {
 			"Legacy linear growth of a hand-off per queued CPU"),
 	[LAT_IRQ_SAVE_RESTORE] = LATENCY("irq_save_restore", 0, "0",
 					 "local_irq_save() and _restore()"),
+	[LAT_CONTEXT_SWITCH] = LATENCY(
+		"context_switch", 0, "0",
+		"A switch from one task to another on a CPU (sched: fair), beyond the switch from idle that the calibrated work already holds"),
+	[LAT_MIGRATION] = LATENCY(
+		"migration", 0, "0",
+		"A task's first run after moving to another CPU: its cold private working set (sched: fair)"),
 };
 
 static const char *const coh_dist_names[NR_COH_DIST] = {
@@ -283,6 +291,8 @@ static bool latency_needed(const struct machine *m, enum machine_latency i,
 	case LAT_CONFLICT_REMOTE:
 	case LAT_XFER_PER_WAITER:
 	case LAT_IRQ_SAVE_RESTORE:
+	case LAT_CONTEXT_SWITCH:
+	case LAT_MIGRATION:
 		why[0] = '\0';
 		return false; /* optional: see load_latencies() */
 	default:
@@ -351,6 +361,8 @@ static int load_latencies(struct machine *m, const struct scenario_node *map,
 	m->conflict_remote_ps = ps[LAT_CONFLICT_REMOTE];
 	m->xfer_per_waiter_ps = ps[LAT_XFER_PER_WAITER];
 	m->irq_save_restore_ps = ps[LAT_IRQ_SAVE_RESTORE];
+	m->context_switch_ps = ps[LAT_CONTEXT_SWITCH];
+	m->migration_ps = ps[LAT_MIGRATION];
 	return 0;
 }
 

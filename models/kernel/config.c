@@ -29,6 +29,8 @@ static const char *const stats_atomic_names[] = { "always", "below_threshold" };
 static const char *const stats_version_names[] = { "v6.0", "v6.6", "v6.8" };
 static const char *const parent_walk_names[] = { "statc_parent",
 						 "parent_mem_cgroup" };
+static const char *const version_names[] = { "none", "v4.8", "v6.0",  "v6.1",
+					     "v6.6", "v6.8", "stable" };
 
 static int custom_layout_load(struct kernel_config *k,
 			      const struct scenario_node *n,
@@ -160,7 +162,8 @@ _Static_assert(
 		sizeof(enum kernel_flush_threshold) == sizeof(unsigned int) &&
 		sizeof(enum kernel_stats_atomic) == sizeof(unsigned int) &&
 		sizeof(enum kernel_local_stats) == sizeof(unsigned int) &&
-		sizeof(enum kernel_stats_version) == sizeof(unsigned int),
+		sizeof(enum kernel_stats_version) == sizeof(unsigned int) &&
+		sizeof(enum kernel_version) == sizeof(unsigned int),
 	"kernel_key_store() writes enums as unsigned int");
 
 /* MEMCG_NR_STAT: the node items, then the 7 memcg_stat_items of v6.x. */
@@ -324,6 +327,14 @@ static const struct kernel_key kernel_key_table[] = {
 		.doc = "With stats_flush_threshold: global, always (v6.0: every MEMCG_CHARGE_BATCH statistics updates of a CPU add to the global stats_flush_threshold) or below_threshold (v6.1 on: a read instead of the atomic once a flush is due)",
 	},
 	{
+		.name = "version",
+		.type = KEY_ENUM,
+		KEY_MEMBER(version),
+		KEY_NAMES(version_names),
+		KEY_DEF(KV_NONE),
+		.doc = "The kernel to follow: every other key's default becomes what that kernel does (README: Kernel versions), and a key given on its own wins; none keeps the model's defaults (v6.0's charge path, no kmem accounting)",
+	},
+	{
 		.name = "stats_version",
 		.type = KEY_ENUM,
 		KEY_MEMBER(stats_version),
@@ -414,9 +425,83 @@ static void kernel_key_store(struct kernel_config *k,
 		memcpy(p, &v, sizeof(v));
 }
 
+/*
+ * What each kernel has, for `version:` (the columns: v4.8, v6.0, v6.1,
+ * v6.6, v6.8, stable), in the keys' stored form (an enum's index). A key
+ * not listed keeps its table default (and the statistics keys follow
+ * stats_version, which every version sets). Not listed on purpose:
+ * cgroup_version (a mount choice), reclaim_ns (an assumption), the
+ * statistics array sizes (a build's config: stats_version sets them),
+ * memory_offset (by layout).
+ *
+ *  charge_batch       MEMCG_CHARGE_BATCH 32 -> 64: "mm: memcg: increase
+ *                     MEMCG_CHARGE_BATCH to 64" (1813e51eece0, v6.1)
+ *  stock_memcgs       NR_MEMCG_STOCK 7: "memcg: multi-memcg percpu charge
+ *                     cache" (Shakeel Butt, v6.16)
+ *  page_counter_layout "mm: page_counter: rearrange struct page_counter
+ *                     fields" (v6.1). SIM: v4.8's page_counter (count,
+ *                     limit, parent, watermark, failcnt: one line) is
+ *                     modelled by v6.0's packed layout, its nearest
+ *  protected_usage_update "mm: page_counter: remove unneeded atomic ops
+ *                     for low/min" (v6.1)
+ *  kmem_accounting    v4.8 charges af_unix pages whole ("af_unix: charge
+ *                     buffers to kmemcg", v4.5); slab objects through
+ *                     the obj_cgroup stock from v5.9
+ *  sk_reclaim         quantum up to v5.19, page from 6.0-rc1 ("net: keep
+ *                     sk->sk_forward_alloc as small as possible")
+ *  stats_version      v6.0's code for v4.8 too (SIM: v4.8 sums per-CPU
+ *                     counters on read; no rstat) and v6.1, v6.6's and
+ *                     v6.8's for theirs; stable is v6.8's
+ *  stats_updates_atomic below_threshold from v6.1 (doc/memcg-stats.md 0)
+ */
+static const struct kernel_preset {
+	const char *key;
+	int64_t v[NR_KERNEL_VERSIONS - 1]; /* [version - 1] */
+} kernel_presets[] = {
+	{ "charge_batch", { 32, 32, 64, 64, 64, 64 } },
+	{ "stock_memcgs", { 1, 1, 1, 1, 1, 7 } },
+	{ "page_counter_layout",
+	  { PC_LAYOUT_V6_0, PC_LAYOUT_V6_0, PC_LAYOUT_V6_1, PC_LAYOUT_V6_1,
+	    PC_LAYOUT_V6_1, PC_LAYOUT_V6_1 } },
+	{ "protected_usage_update",
+	  { PROTECTED_ALWAYS, PROTECTED_ALWAYS, PROTECTED_IF_CHANGED,
+	    PROTECTED_IF_CHANGED, PROTECTED_IF_CHANGED,
+	    PROTECTED_IF_CHANGED } },
+	{ "kmem_accounting",
+	  { KMEM_PAGES, KMEM_OBJECTS, KMEM_OBJECTS, KMEM_OBJECTS, KMEM_OBJECTS,
+	    KMEM_OBJECTS } },
+	{ "sk_reclaim", { 1, 0, 0, 0, 0, 0 } }, /* quantum, then page */
+	{ "stats_version",
+	  { STATS_V6_0, STATS_V6_0, STATS_V6_0, STATS_V6_6, STATS_V6_8,
+	    STATS_V6_8 } },
+	{ "stats_updates_atomic",
+	  { STATS_ATOMIC_ALWAYS, STATS_ATOMIC_ALWAYS,
+	    STATS_ATOMIC_BELOW_THRESHOLD, STATS_ATOMIC_BELOW_THRESHOLD,
+	    STATS_ATOMIC_BELOW_THRESHOLD, STATS_ATOMIC_BELOW_THRESHOLD } },
+};
+
+bool kernel_preset_value(enum kernel_version v, const char *name, int64_t *out)
+{
+	unsigned int i;
+
+	if (v == KV_NONE || v >= NR_KERNEL_VERSIONS)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(kernel_presets); i++) {
+		if (!strcmp(kernel_presets[i].key, name)) {
+			*out = kernel_presets[i].v[v - 1];
+			return true;
+		}
+	}
+	return false;
+}
+
 static uint64_t kernel_key_def(const struct kernel_key *key,
 			       const struct kernel_config *k)
 {
+	int64_t v;
+
+	if (kernel_preset_value(k->version, key->name, &v))
+		return (uint64_t)v;
 	if (key->def_fn)
 		return key->def_fn(k);
 	return (uint64_t)key->def[k->stats_version];
@@ -633,6 +718,7 @@ int kernel_config_load(struct kernel_config *k,
 	const struct scenario_node *n = scenario_get(root, "kernel");
 	const char *names[ARRAY_SIZE(kernel_key_table)];
 	const struct kernel_key *version = kernel_key_find("stats_version");
+	const struct kernel_key *kv = kernel_key_find("version");
 	unsigned int i;
 
 	kernel_config_defaults(k);
@@ -642,11 +728,17 @@ int kernel_config_load(struct kernel_config *k,
 		names[i] = kernel_key_table[i].name;
 	if (scenario_check_keys(n, names, ARRAY_SIZE(names), err))
 		return -1;
-	/* The version first: it sets the statistics keys' defaults. */
-	if (kernel_key_load(k, version, n, err))
+	/*
+	 * The kernel version first: it sets every default, stats_version's
+	 * too; then stats_version: it sets the statistics keys' defaults
+	 * that the version leaves.
+	 */
+	if (kernel_key_load(k, kv, n, err) ||
+	    kernel_key_load(k, version, n, err))
 		return -1;
 	for (i = 0; i < ARRAY_SIZE(kernel_key_table); i++)
 		if (&kernel_key_table[i] != version &&
+		    &kernel_key_table[i] != kv &&
 		    kernel_key_load(k, &kernel_key_table[i], n, err))
 			return -1;
 	return stats_sizes_check(k, n, err);

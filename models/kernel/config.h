@@ -47,6 +47,20 @@ enum kernel_stats_atomic {
 enum kernel_local_stats { LOCAL_PERCPU_SUM, LOCAL_AGGREGATED };
 /* The statistics code of mm/memcontrol.c and kernel/cgroup/rstat.c. */
 enum kernel_stats_version { STATS_V6_0, STATS_V6_6, STATS_V6_8 };
+/*
+ * The kernels `version:` presets (config.c kernel_presets[]); KV_NONE is
+ * the model's own defaults, those of every scenario without `version:`.
+ */
+enum kernel_version {
+	KV_NONE,
+	KV_4_8,
+	KV_6_0,
+	KV_6_1,
+	KV_6_6,
+	KV_6_8,
+	KV_STABLE,
+	NR_KERNEL_VERSIONS
+};
 
 struct kernel_config {
 	bool memcg_disabled; /* cgroup_disable=memory */
@@ -71,6 +85,8 @@ struct kernel_config {
 	 * on its own wins.
 	 */
 	enum kernel_stats_version stats_version;
+	/* version sets every key's default as that kernel has it */
+	enum kernel_version version;
 	unsigned int lruvec_stat_items; /* NR_VM_NODE_STAT_ITEMS */
 	unsigned int memcg_stat_items; /* MEMCG_NR_STAT */
 	unsigned int memcg_event_items; /* NR_VM_EVENT_ITEMS / NR_MEMCG_EVENTS */
@@ -154,6 +170,12 @@ const struct kernel_key *kernel_key_find(const char *name);
 const char *kernel_key_type_name(const struct kernel_key *key);
 void kernel_key_range(const struct kernel_key *key, char *buf, size_t size);
 void kernel_key_default(const struct kernel_key *key, char *buf, size_t size);
+
+/*
+ * The default of the key called @name in kernel @v's preset, in the
+ * key's stored form: true when the preset sets it.
+ */
+bool kernel_preset_value(enum kernel_version v, const char *name, int64_t *out);
 
 /* Linux v6.0's, as a scenario without `kernel:` gets them. */
 void kernel_config_defaults(struct kernel_config *k);

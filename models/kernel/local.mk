@@ -15,6 +15,7 @@ libsim_a_SOURCES += \
 	%reldir%/memcontrol_internal.h %reldir%/memcontrol_stats.c \
 	%reldir%/memcg_sim.c \
 	%reldir%/sock.c %reldir%/sock.h \
+	%reldir%/sched_fair.c %reldir%/sched_fair.h \
 	%reldir%/rstat.c %reldir%/rstat.h \
 	%reldir%/shmem.c %reldir%/shmem.h \
 	%reldir%/mmap_lock.c %reldir%/mmap_lock.h

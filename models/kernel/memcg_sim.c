@@ -581,7 +581,11 @@ void memcg_sim_free(struct memcg_sim *ms)
 
 void memcg_sim_reset_counts(struct memcg_sim *ms)
 {
+	unsigned int i;
+
 	memset(&ms->counts, 0, sizeof(ms->counts));
+	for (i = 0; i < ms->nr_cpus; i++)
+		memset(&ms->stock[i].sim, 0, sizeof(ms->stock[i].sim));
 	sim_stat_reset(&ms->charge_lat);
 	sim_stat_reset(&ms->flush_lat);
 	sim_stat_reset(&ms->read_lat);

@@ -35,6 +35,30 @@ static int stock_slot(const struct memcg_sim *ms,
 	return -1;
 }
 
+/* SIM: count a charge (or a refill) of @memcg on @stock's CPU, for explain. */
+static void stock_note(struct memcg_stock_pcp *stock,
+		       const struct mem_cgroup *memcg, bool refill)
+{
+	struct memcg_stock_sim *s = &stock->sim;
+	unsigned int i;
+
+	for (i = 0; i < s->nr_used; i++)
+		if (s->used[i].memcg == memcg)
+			break;
+	if (i == s->nr_used) {
+		if (i == MEMCG_STOCK_SEEN) {
+			s->used_other++;
+			return;
+		}
+		s->used[i].memcg = memcg;
+		s->nr_used++;
+	}
+	if (refill)
+		s->used[i].refills++;
+	else
+		s->used[i].charges++;
+}
+
 /**
  * consume_stock() - take pages from this CPU's stock
  * @p: the process running on the CPU @f->cc
@@ -58,6 +82,7 @@ int consume_stock(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(f, KF_consume_stock);
 	f->ret = false;
+	stock_note(&ms->stock[f->cc->cpu], f->memcg, false);
 	/* SIM: MEMCG_CHARGE_BATCH is the charge_batch key */
 	if (f->nr_pages > ms->k->charge_batch)
 		goto out;
@@ -107,6 +132,7 @@ static int drain_stock(struct sim_proc *p, void *frame)
 	CO_LOAD(f, f->stock, nr_pages);
 	if (f->stock->nr_pages[f->slot]) {
 		ms->counts.drains++;
+		f->stock->sim.drains++;
 		ms->counts.pc_uncharges++;
 		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
 			.counter = &f->old->memory,
@@ -144,6 +170,7 @@ int refill_stock(struct sim_proc *p, void *frame)
 	ENTER(f, KF_refill_stock);
 	irq_save_restore(f->cc);
 	f->stock = &ms->stock[f->cc->cpu];
+	stock_note(f->stock, f->memcg, true);
 	CO_LOAD(f, f->stock, cached);
 	slot = stock_slot(ms, f->stock, f->memcg);
 	if (slot < 0) { /* reset if necessary */
@@ -151,6 +178,8 @@ int refill_stock(struct sim_proc *p, void *frame)
 		if (slot < 0) /* SIM: evict round robin, not at random */
 			slot = (int)(f->stock->evict++ % ms->k->stock_memcgs);
 		f->slot = (unsigned int)slot;
+		if (f->stock->cached[f->slot]) /* SIM: for explain */
+			f->stock->sim.switches++;
 		CO_CALL(f, p, drain_stock, .ms = ms, .cc = f->cc,
 			.stock = f->stock, .slot = f->slot);
 		/* css_get(&memcg->css); */

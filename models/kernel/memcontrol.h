@@ -232,6 +232,27 @@ struct mem_cgroup {
 };
 
 /*
+ * struct memcg_stock_sim - SIM: what one CPU's page stock did, for explain
+ * (reset at the end of the warm-up; not in the simulated memory).
+ * @switches: refill_stock() calls that cached a memcg in a slot holding
+ *	another (drained first)
+ * @drains: drain_stock() calls that gave pages back
+ * @used: the first MEMCG_STOCK_SEEN memcgs this CPU charged
+ *	(consume_stock() calls) or refilled the stock for (refill_stock()),
+ *	with both counts; @used_other counts the calls for further memcgs
+ */
+#define MEMCG_STOCK_SEEN 8
+struct memcg_stock_sim {
+	uint64_t switches, drains;
+	unsigned int nr_used;
+	struct {
+		const struct mem_cgroup *memcg;
+		uint64_t charges, refills;
+	} used[MEMCG_STOCK_SEEN];
+	uint64_t used_other;
+};
+
+/*
  * struct memcg_stock_pcp - a CPU's stock of pre-charged pages and bytes.
  * local_lock_t stock_lock: interrupts off, no shared memory. SIM: v6.0
  * caches one memcg; later kernels several (stock_memcgs), in slots that
@@ -248,6 +269,7 @@ struct memcg_stock_pcp {
 		struct coh_field *cached, *nr_pages, *cached_objcg, *nr_bytes;
 	} coh;
 	unsigned int evict; /* SIM: next slot to evict */
+	struct memcg_stock_sim sim;
 };
 
 /* What the charge paths did, for the report. */

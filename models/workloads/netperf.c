@@ -64,21 +64,33 @@
  *   With kmem_accounting: objects the whole truesize goes through the
  *   obj_cgroup stock instead. With off, nothing is charged.
  *
+ * Sockets belong to the memcg of the task that created or accepted them
+ * (mem_cgroup_sk_alloc(), from socket() and inet_csk_accept()): the
+ * sender's socket to netperf's cgroup (the workload's, or with
+ * client_cgroups one per instance), the receiver's to netserver's
+ * (server_cgroup). With the two apart, the sender's CPU charges two
+ * memcgs in turn (its own socket, then in the softirq the receiver's)
+ * and the receiver's CPU uncharges both: a one-slot stock switches and
+ * drains on about every message (explain's per-CPU stock table).
+ *
  * SIM: one skb per message (no coalescing of sends into one skb, no
  * GRO); the socket structures' own lines are not modelled (they move
  * between the pair's CPUs in every variant, the root's too, and are part
  * of work_ns).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_randist.h>
 
 #include "models/kernel/memcontrol.h"
+#include "models/kernel/sched_fair.h"
 #include "models/kernel/sock.h"
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"
+#include "sim/trace.h"
 #include "sim/util.h"
 
 /*
@@ -108,15 +120,18 @@
 
 enum { PROTO_TCP, PROTO_UNIX };
 enum { PLACE_RANDOM, PLACE_ADJACENT };
+enum { SCHED_PINNED, SCHED_FAIR };
 
 static const char *const proto_names[] = { "tcp", "unix" };
 static const char *const place_names[] = { "random", "adjacent" };
 static const char *const report_names[] = { "per_instance", "total" };
+static const char *const sched_names[] = { "pinned", "fair" };
 
 struct netperf_pair {
 	struct sim_task *snd, *rcv;
 	struct sock sk_s, sk_r; /* netperf's and netserver's */
-	struct mem_cgroup *memcg;
+	struct mem_cgroup *memcg; /* netperf's: its socket, af_unix pages */
+	struct mem_cgroup *s_memcg; /* netserver's: the accepted socket */
 	unsigned int queued; /* messages at the receiver */
 	unsigned int head; /* ring of their truesizes */
 	int *truesize; /* [window] */
@@ -137,6 +152,13 @@ struct netperf {
 	unsigned int protocol, placement;
 	unsigned int report; /* 0: per instance, 1: the total */
 	bool backlog; /* socket backlogs: see the header */
+	const char *server_cgroup; /* netserver's cgroup, as read */
+	const char *client_cgroups; /* instance i's netperf: this + (i+1) */
+	char server_path[128], client_prefix[128]; /* copies; "": none */
+	unsigned int sched; /* SCHED_PINNED or SCHED_FAIR */
+	struct sched_fair *sf; /* sched: fair */
+	struct sched_task *se; /* [nr_tasks]: each task's, by index */
+	unsigned int *ran_cpu; /* [nr_tasks]: where it last ran */
 	struct netperf_pair *pairs;
 	struct netperf_pair **pair_of; /* [nr_tasks] */
 	struct run *run;
@@ -169,6 +191,9 @@ enum {
 	NP_PROTOCOL,
 	NP_REPORT,
 	NP_BACKLOG,
+	NP_SERVER_CGROUP,
+	NP_CLIENT_CGROUPS,
+	NP_SCHED,
 };
 
 static const struct scenario_key netperf_keys[] = {
@@ -241,6 +266,28 @@ static const struct scenario_key netperf_keys[] = {
 		.def = false,
 		.doc = "Model the socket backlogs: a packet arriving while its socket is owned waits there, uncharged",
 	},
+	[NP_SERVER_CGROUP] = {
+		.name = "server_cgroup",
+		.type = SCENARIO_KEY_STRING,
+		SCENARIO_KEY_MEMBER(struct netperf, server_cgroup),
+		.def_doc = "the workload's cgroup",
+		.doc = "The cgroup netserver runs in, listed in 'cgroups': the sockets it accepts are charged there (mem_cgroup_sk_alloc() in inet_csk_accept())",
+	},
+	[NP_CLIENT_CGROUPS] = {
+		.name = "client_cgroups",
+		.type = SCENARIO_KEY_STRING,
+		SCENARIO_KEY_MEMBER(struct netperf, client_cgroups),
+		.def_doc = "none (or \"\"): every netperf in the workload's cgroup",
+		.doc = "PREFIX: instance i's netperf runs in cgroup PREFIX<i>, i from 1 (list them in 'cgroups' as \"PREFIX[1-N]\"); its socket is charged there",
+	},
+	[NP_SCHED] = {
+		.name = "sched",
+		.type = SCENARIO_KEY_ENUM,
+		SCENARIO_KEY_MEMBER(struct netperf, sched),
+		SCENARIO_KEY_NAMES(sched_names),
+		.def = SCHED_PINNED,
+		.doc = "pinned (each task stays on the CPU 'placement' gives it) or fair (tasks wake where the fair class's select_task_rq_fair() puts them, on any CPU of 'cpus', and share a CPU in turn; costs: the profile's context_switch and migration)",
+	},
 };
 
 static int netperf_load(const struct scenario_node *n, struct netperf *np,
@@ -248,6 +295,56 @@ static int netperf_load(const struct scenario_node *n, struct netperf *np,
 			struct sim_error *err)
 {
 	return scenario_key_load(n, &netperf_keys[key], np, w, err);
+}
+
+/*
+ * server_cgroup and client_cgroups: each cgroup they name must be listed
+ * in 'cgroups'.
+ */
+static int netperf_cgroups_load(const struct scenario_node *n,
+				struct netperf *np, const struct workload *w,
+				struct sim_error *err)
+{
+	char path[sizeof(np->client_prefix) + 24];
+	uint64_t i;
+
+	if (netperf_load(n, np, w, NP_SERVER_CGROUP, err) ||
+	    netperf_load(n, np, w, NP_CLIENT_CGROUPS, err))
+		return -1;
+	if (np->server_cgroup &&
+	    cgroup_find(w->cgroups, np->server_cgroup) < 0) {
+		scenario_error(err, scenario_get(n, "server_cgroup"),
+			       "no cgroup '%s' in 'cgroups'",
+			       np->server_cgroup);
+		return -1;
+	}
+	if (np->server_cgroup)
+		snprintf(np->server_path, sizeof(np->server_path), "%s",
+			 np->server_cgroup);
+	if (!np->client_cgroups || !np->client_cgroups[0])
+		return 0;
+	if (strlen(np->client_cgroups) >= sizeof(np->client_prefix)) {
+		scenario_error(
+			err, scenario_get(n, "client_cgroups"),
+			"'client_cgroups' must be at most %zu characters",
+			sizeof(np->client_prefix) - 1);
+		return -1;
+	}
+	snprintf(np->client_prefix, sizeof(np->client_prefix), "%s",
+		 np->client_cgroups);
+	for (i = 1; i <= np->instances; i++) {
+		snprintf(path, sizeof(path), "%s%llu", np->client_cgroups,
+			 (unsigned long long)i);
+		if (cgroup_find(w->cgroups, path) < 0) {
+			scenario_error(
+				err, scenario_get(n, "client_cgroups"),
+				"no cgroup '%s' in 'cgroups' for instance %llu (list \"%s[1-%llu]\")",
+				path, (unsigned long long)i, np->client_cgroups,
+				(unsigned long long)np->instances);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int netperf_parse(struct workload *w, const struct scenario_node *n,
@@ -279,13 +376,117 @@ static int netperf_parse(struct workload *w, const struct scenario_node *n,
 		return -1;
 	}
 	if (netperf_load(n, np, w, NP_BACKLOG, err) ||
-	    netperf_load(n, np, w, NP_REPORT, err))
+	    netperf_load(n, np, w, NP_REPORT, err) ||
+	    netperf_load(n, np, w, NP_SCHED, err) ||
+	    netperf_cgroups_load(n, np, w, err))
 		return -1;
 	/* 10^6 bits/s per instance (netperf's own line), or summed */
 	w->scale = (double)np->message_bytes * 8.0 / 1e6;
 	if (np->report == 0)
 		w->scale /= (double)np->instances;
 	return 0;
+}
+
+/*
+ * sched: fair. A task runs on its runqueue's CPU only while it is that
+ * CPU's curr; it then owns the CPU's memory-system view (its coh_cpu),
+ * which a migration hands to the task on the new CPU.
+ */
+static struct sched_task *task_se(struct netperf *np, struct sim_task *t)
+{
+	return &np->se[t->index];
+}
+
+/*
+ * The trace: kernel work @what (softirq, backlog, migration) of task @t
+ * from @start to now, on its track, named with the CPU it ran on.
+ */
+static void trace_cpu_work(struct sim_task *t, const char *what,
+			   sim_time_t start, sim_time_t end)
+{
+	struct sim_trace *tr = coh_trace(t->cc->coh);
+	char name[64];
+
+	if (!tr)
+		return;
+	snprintf(name, sizeof(name), "%s on cpu%u", what, t->cc->cpu);
+	sim_trace_slice(tr, 1, (int)t->proc.id, name, "kernel", start,
+			end - start);
+}
+
+static bool task_on_cpu(struct netperf *np, struct sim_task *t)
+{
+	struct sched_task *se = task_se(np, t);
+
+	return np->sf->rq[se->cpu].curr == se;
+}
+
+/*
+ * @se becomes its CPU's curr: its accesses come from that CPU, and it
+ * resumes at @at, plus the cold cache of a migration.
+ */
+static void netperf_run(struct netperf *np, struct sched_task *se,
+			sim_time_t at)
+{
+	struct sim_task *t = se->data;
+
+	bool migrated = np->ran_cpu[t->index] != se->cpu;
+
+	if (migrated) {
+		at += np->run->machine.migration_ps;
+		np->ran_cpu[t->index] = se->cpu;
+	}
+	t->cc = coh_cpu_attach(np->run->coh, se->cpu, &t->proc);
+	t->cc->prof = &t->prof;
+	if (migrated)
+		trace_cpu_work(t, "migration",
+			       at - np->run->machine.migration_ps, at);
+	sim_proc_wake(&t->proc, at);
+}
+
+/*
+ * try_to_wake_up() of @wakee by @waker (sk_data_ready() and
+ * sk_write_space() wake with WF_SYNC): pinned, it resumes at once on its
+ * CPU; fair, select_task_rq_fair() places it, and it runs if that CPU is
+ * idle, else waits there for the CPU.
+ */
+static void netperf_wake(struct netperf *np, struct sim_task *wakee,
+			 struct sim_task *waker, sim_time_t now)
+{
+	bool migrated;
+
+	if (!np->sf) {
+		sim_proc_wake(&wakee->proc, now);
+		return;
+	}
+	if (sched_wake_up(np->sf, task_se(np, wakee), task_se(np, waker)->cpu,
+			  true, now, &migrated))
+		netperf_run(np, task_se(np, wakee), now);
+}
+
+/*
+ * @t, running, blocks or yields: its CPU goes to the next task, after a
+ * context switch from task to task, or idles.
+ */
+static void netperf_switch(struct netperf *np, struct sched_task *next,
+			   sim_time_t now)
+{
+	if (next)
+		netperf_run(np, next, now + np->run->machine.context_switch_ps);
+}
+
+/*
+ * For CO_AWAIT() after netperf_switch(): true while @t must wait, for
+ * its wake-up (@blocked, the caller's wait condition) or, woken, for its
+ * CPU.
+ */
+static bool netperf_wait(struct netperf *np, struct sim_task *t, bool blocked)
+{
+	if (blocked) {
+		SIM_BUG_ON(task_se(np, t)->on_rq);
+		return true;
+	}
+	return !task_on_cpu(np, t);
 }
 
 /* Wait conditions, for CO_AWAIT(): true while the task must sleep. */
@@ -338,6 +539,7 @@ struct netperf_frame {
 	int truesize;
 	unsigned int i;
 	int piece;
+	sim_time_t start; /* SIM: of backlog work, for the trace */
 };
 
 struct netperf_send_accounting_frame {
@@ -347,6 +549,7 @@ struct netperf_send_accounting_frame {
 	int truesize; /* of the message's skb */
 	uint64_t off; /* file offset of the message (sendfile) */
 	/* locals */
+	sim_time_t start; /* SIM: of the softirq's work, for the trace */
 	unsigned int i; /* tcp: bytes handed to TCP so far */
 	int piece; /* tcp: the next page's part of the message */
 	uint64_t done; /* unix: bytes of the message sent so far */
@@ -361,6 +564,7 @@ struct netperf_recv_accounting_frame {
 	struct netperf_pair *pp;
 	int truesize; /* of the message's skb */
 	/* locals */
+	sim_time_t start; /* SIM: of the softirq's work, for the trace */
 	uint64_t done; /* unix: bytes of the message consumed */
 	unsigned int size; /* unix: the skb's bytes */
 	unsigned int pages; /* unix: its data pages still to free */
@@ -450,12 +654,14 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 		CO_AWAIT(f, sim_proc_sync(p));
 		if (pp->rcv_owned && np->backlog)
 			CO_RETURN(f, p, 1);
+		f->start = NOW(t);
 		CO_AWAIT(f, sk_r_lock(pp, 0));
 		CO_CALL(f, p, sk_mem_schedule, .ms = ms, .cc = t->cc,
 			.sk = &pp->sk_r, .size = f->truesize, .softirq = true);
 		sk_mem_charge(&pp->sk_r, f->truesize);
 		CO_AWAIT(f, sim_proc_sync(p));
 		sk_r_unlock(pp, 0, NOW(t));
+		trace_cpu_work(t, "softirq tcp_data_queue", f->start, NOW(t));
 	} else {
 		/*
 		 * unix_stream_sendmsg(): per skb, sock_alloc_send_pskb()
@@ -519,8 +725,10 @@ static int netperf_recv_accounting(struct sim_proc *p, void *frame)
 			SIM_BUG_ON(pp->backlog > np->window);
 			pp->backlog_truesize[pp->backlog++] = f->truesize;
 		} else {
+			f->start = NOW(t);
 			CO_CALL(f, p, sk_mem_uncharge, .ms = ms, .cc = t->cc,
 				.sk = &pp->sk_s, .size = f->truesize);
+			trace_cpu_work(t, "softirq tcp_ack", f->start, NOW(t));
 		}
 	} else {
 		/* unix_stream_recvmsg() consumes each skb: consume_skb() */
@@ -550,6 +758,57 @@ static int netperf_recv_accounting(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
+struct netperf_schedule_frame {
+	struct co_frame co;
+	struct sim_task *t;
+	struct netperf_pair *pp;
+	bool sender;
+};
+
+static bool must_block(struct netperf *np, struct netperf_pair *pp, bool sender)
+{
+	return sender ? pp->queued >= np->window : !pp->queued;
+}
+
+/*
+ * sched: fair, at the top of a task's loop: block in __schedule() while
+ * there is nothing to do (the window full, or no data), the CPU going to
+ * the next task; and give the CPU up when the slice ends with others
+ * waiting (the tick's preemption). Context: a switch is a full barrier,
+ * so the task's posted stores complete before its CPU changes hands.
+ */
+static int netperf_schedule(struct sim_proc *p, void *frame)
+{
+	struct netperf_schedule_frame *f = frame;
+	struct sim_task *t = f->t;
+	struct netperf *np = t->w->priv;
+	struct netperf_pair *pp = f->pp;
+
+	CO_BEGIN(f);
+	if (sched_slice_expired(np->sf, task_se(np, t), NOW(t))) {
+		CO_AWAIT(f, coh_fence(t->cc));
+		CO_AWAIT(f, sim_proc_sync(p));
+		netperf_switch(
+			np, sched_yield_to_next(np->sf, task_se(np, t), NOW(t)),
+			NOW(t));
+		CO_AWAIT(f, netperf_wait(np, t, false));
+	}
+	if (!must_block(np, pp, f->sender))
+		CO_RETURN(f, p, 0);
+	KPROF_ENTER(&t->prof, KF_IDLE, NOW(t));
+	CO_AWAIT(f, coh_fence(t->cc));
+	CO_AWAIT(f, sim_proc_sync(p));
+	if (must_block(np, pp, f->sender)) {
+		netperf_switch(np, sched_sleep(np->sf, task_se(np, t), NOW(t)),
+			       NOW(t));
+		CO_AWAIT(f, netperf_wait(np, t,
+					 f->sender ? sender_blocked(pp, np) :
+						     receiver_idle(pp)));
+	}
+	KPROF_EXIT(&t->prof, NOW(t));
+	CO_END(f, p);
+}
+
 static int netperf_sender(struct sim_proc *p, void *frame)
 {
 	struct netperf_frame *f = frame;
@@ -560,7 +819,10 @@ static int netperf_sender(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	while (task_running(t, np->run)) {
 		CO_AWAIT(f, sim_proc_sync(p));
-		if (pp->queued >= np->window) {
+		if (np->sf) {
+			CO_CALL(f, p, netperf_schedule, .t = t, .pp = pp,
+				.sender = true);
+		} else if (pp->queued >= np->window) {
 			KPROF_ENTER(&t->prof, KF_IDLE, NOW(t));
 			CO_AWAIT(f, sender_blocked(pp, np));
 			KPROF_EXIT(&t->prof, NOW(t));
@@ -584,7 +846,7 @@ static int netperf_sender(struct sim_proc *p, void *frame)
 		pp->sent++;
 		if (pp->rcv_waiting) {
 			pp->rcv_waiting = false;
-			sim_proc_wake(&pp->rcv->proc, NOW(t));
+			netperf_wake(np, pp->rcv, t, NOW(t));
 		}
 		coh_delay(t->cc, np->work_ps / 2 - np->work_ps / 4);
 		/* release_sock(): process the backlog (ACKs), then unlock */
@@ -595,9 +857,12 @@ static int netperf_sender(struct sim_proc *p, void *frame)
 				break;
 			}
 			f->truesize = pp->backlog_truesize[--pp->backlog];
+			f->start = NOW(t);
 			CO_CALL(f, p, sk_mem_uncharge, .ms = np->run->memcg,
 				.cc = t->cc, .sk = &pp->sk_s,
 				.size = f->truesize);
+			trace_cpu_work(t, "backlog release_sock", f->start,
+				       NOW(t));
 		}
 		KPROF_EXIT(&t->prof, NOW(t));
 	}
@@ -614,7 +879,10 @@ static int netperf_receiver(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	while (task_running(t, np->run)) {
 		CO_AWAIT(f, sim_proc_sync(p));
-		if (!pp->queued) {
+		if (np->sf) {
+			CO_CALL(f, p, netperf_schedule, .t = t, .pp = pp,
+				.sender = false);
+		} else if (!pp->queued) {
 			KPROF_ENTER(&t->prof, KF_IDLE, NOW(t));
 			CO_AWAIT(f, receiver_idle(pp));
 			KPROF_EXIT(&t->prof, NOW(t));
@@ -646,12 +914,15 @@ static int netperf_receiver(struct sim_proc *p, void *frame)
 			f->i = (pp->head + f->i) % (unsigned int)np->window;
 			pp->in_backlog[f->i] = false;
 			f->piece = pp->truesize[f->i];
+			f->start = NOW(t);
 			CO_AWAIT(f, sk_r_lock(pp, 1));
 			CO_CALL(f, p, sk_mem_schedule, .ms = np->run->memcg,
 				.cc = t->cc, .sk = &pp->sk_r, .size = f->piece);
 			sk_mem_charge(&pp->sk_r, f->piece);
 			CO_AWAIT(f, sim_proc_sync(p));
 			sk_r_unlock(pp, 1, NOW(t));
+			trace_cpu_work(t, "backlog release_sock", f->start,
+				       NOW(t));
 		}
 		coh_delay(t->cc, np->work_ps / 2 - np->work_ps / 4);
 		KPROF_EXIT(&t->prof, NOW(t));
@@ -660,7 +931,7 @@ static int netperf_receiver(struct sim_proc *p, void *frame)
 		pp->queued--;
 		if (pp->snd_waiting) {
 			pp->snd_waiting = false;
-			sim_proc_wake(&pp->snd->proc, NOW(t));
+			netperf_wake(np, pp->snd, t, NOW(t));
 		}
 		task_op_end(t, np->run);
 	}
@@ -676,15 +947,48 @@ static int netperf_idle(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
+/*
+ * sched: fair: every task of a pair may run on any CPU of the list; each
+ * starts on the CPU the placement gives it (one task a CPU).
+ */
+static void netperf_sched_setup(struct netperf *np, struct workload *w)
+{
+	unsigned int i, j;
+
+	np->sf = sched_fair_create(&np->run->machine);
+	np->se = calloc(w->nr_tasks, sizeof(*np->se));
+	np->ran_cpu = calloc(w->nr_tasks, sizeof(*np->ran_cpu));
+	SIM_BUG_ON(!np->se || !np->ran_cpu);
+	for (i = 0; i < w->nr_tasks; i++) {
+		np->se[i].data = &w->tasks[i];
+		np->ran_cpu[i] = w->cpus[i];
+		for (j = 0; j < w->nr_tasks; j++)
+			sched_task_allow(&np->se[i], w->cpus[j]);
+	}
+	for (i = 0; i < np->instances; i++) {
+		struct netperf_pair *pp = &np->pairs[i];
+
+		sched_task_start(np->sf, task_se(np, pp->snd), pp->snd->cc->cpu,
+				 0);
+		sched_task_start(np->sf, task_se(np, pp->rcv), pp->rcv->cc->cpu,
+				 0);
+	}
+}
+
 static void netperf_setup(struct workload *w, struct run *run)
 {
 	struct netperf *np = w->priv;
 	struct mem_cgroup *memcg = memcg_sim_find(run->memcg, w->cgroup);
+	struct mem_cgroup *s_memcg =
+		np->server_path[0] ?
+			memcg_sim_find(run->memcg, np->server_path) :
+			memcg;
+	char path[sizeof(np->client_prefix) + 24];
 	unsigned int *order = malloc(w->nr_tasks * sizeof(*order));
 	unsigned int i;
 	gsl_rng *rng;
 
-	SIM_BUG_ON(!order || !memcg);
+	SIM_BUG_ON(!order || !memcg || !s_memcg);
 	np->run = run;
 	for (i = 0; i < w->nr_tasks; i++)
 		order[i] = i;
@@ -703,11 +1007,25 @@ static void netperf_setup(struct workload *w, struct run *run)
 		pp->snd = &w->tasks[order[2 * i]];
 		pp->rcv = &w->tasks[order[2 * i + 1]];
 		pp->memcg = memcg;
+		if (np->client_prefix[0]) {
+			snprintf(path, sizeof(path), "%s%u", np->client_prefix,
+				 i + 1);
+			pp->memcg = memcg_sim_find(run->memcg, path);
+			SIM_BUG_ON(!pp->memcg);
+		}
+		pp->s_memcg = s_memcg;
 		pp->sk_r_holder = -1;
-		/* mem_cgroup_sk_alloc(): no sk_memcg in the root memcg */
-		if (!mem_cgroup_is_root(run->memcg, memcg) &&
-		    !run->kernel->memcg_disabled)
-			pp->sk_s.sk_memcg = pp->sk_r.sk_memcg = memcg;
+		/*
+		 * mem_cgroup_sk_alloc(): a socket belongs to the memcg of the
+		 * task that creates it (netperf's, in socket()) or accepts it
+		 * (netserver's, in inet_csk_accept()); none in the root memcg.
+		 */
+		if (!run->kernel->memcg_disabled) {
+			if (!mem_cgroup_is_root(run->memcg, pp->memcg))
+				pp->sk_s.sk_memcg = pp->memcg;
+			if (!mem_cgroup_is_root(run->memcg, pp->s_memcg))
+				pp->sk_r.sk_memcg = pp->s_memcg;
+		}
 		pp->truesize = calloc(np->window, sizeof(*pp->truesize));
 		/* at most one ACK per message in flight, plus the one read */
 		pp->backlog_truesize =
@@ -722,6 +1040,8 @@ static void netperf_setup(struct workload *w, struct run *run)
 		f->t = pp->rcv;
 		f->pp = pp;
 	}
+	if (np->sched == SCHED_FAIR)
+		netperf_sched_setup(np, w);
 	/* CPUs of the list beyond the pairs stay idle */
 	for (i = 2 * (unsigned int)np->instances; i < w->nr_tasks; i++) {
 		struct netperf_frame *f;
@@ -748,6 +1068,9 @@ static void netperf_destroy(struct workload *w)
 		}
 	}
 	free(np->pairs);
+	sched_fair_free(np->sf);
+	free(np->se);
+	free(np->ran_cpu);
 	free(np);
 	w->priv = NULL;
 }

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Model of the fair scheduling class's placement decisions:
+ * kernel/sched/fair.c (Linux v6.0) select_task_rq_fair()'s wake-up fast
+ * path (wake_affine() with wake_affine_idle(), select_idle_sibling(),
+ * select_idle_cpu() within the LLC) and newidle_balance()'s gate, over a
+ * runqueue per CPU (kernel/sched/sched.h struct rq).
+ *
+ * Theory of operation: a task (struct sched_task, task_struct's
+ * scheduling fields) runs on one CPU of its affinity mask (cpus_ptr) or
+ * sleeps. A CPU's runqueue has the task running on it (curr, NULL when
+ * idle) and the tasks waiting for it, in FIFO order. When a task wakes
+ * (try_to_wake_up() -> select_task_rq()), select_task_rq_fair() picks
+ * its CPU from the waker's CPU and the task's previous one; the task then
+ * runs at once on an idle CPU or waits in the runqueue of a busy one.
+ * When the running task sleeps, the CPU picks the next waiting task
+ * (pick_next_task_fair()) or goes idle; a CPU going idle may pull a
+ * waiting task from another runqueue (newidle_balance()), but only when
+ * its average idle time is at least sysctl_sched_migration_cost (500 us):
+ * CPUs idle for microseconds at a time, as netperf's are, do not pull.
+ * A running task with others waiting is preempted when its slice ends
+ * (sched_slice()).
+ *
+ * SIM (each marked in the code):
+ *  - the waiting tasks are served in FIFO order, not by vruntime: every
+ *    task here has the same weight and sleeps often, so the leftmost
+ *    task is about the one that waited longest;
+ *  - no wake-up preemption: at v6.0 a waking sleeper is placed half a
+ *    sched_latency (3 ms scaled) behind min_vruntime, less than the
+ *    wakeup granularity (1 ms scaled by 1 + ilog2(min(nr_cpus, 8)): 4 ms
+ *    on 8 CPUs or more), so check_preempt_wakeup() does not preempt;
+ *  - wake_affine_weight() (WA_WEIGHT) is not modelled: when
+ *    wake_affine_idle() has no answer the previous CPU is kept, as
+ *    wake_affine_weight() does between equally loaded CPUs;
+ *  - wake_wide() is false (one waker per wakee: the pairs of netperf);
+ *  - select_idle_cpu() scans the whole LLC (no SIS_UTIL limit): the
+ *    LLCs modelled have at most 36 CPUs, and the limit only shortens the
+ *    scan of a busy LLC;
+ *  - the periodic load balance (run every sd->balance_interval, 1 ms per
+ *    CPU of the domain at least) is not modelled: runs last a few ms.
+ *
+ * Layering: models/kernel module; uses models/hw/machine.h.
+ */
+#ifndef MODELS_KERNEL_SCHED_FAIR_H
+#define MODELS_KERNEL_SCHED_FAIR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "models/hw/machine.h"
+#include "sim/engine.h"
+
+/* sysctl_sched_migration_cost: a CPU idle for less on average won't pull */
+#define SCHED_MIGRATION_COST_PS (500 * SIM_PS_PER_US)
+/* sysctl_sched_latency and _min_granularity at v6.0, before scaling */
+#define SCHED_LATENCY_PS (6 * SIM_PS_PER_MS)
+#define SCHED_MIN_GRANULARITY_PS (750 * SIM_PS_PER_US)
+#define SCHED_NR_LATENCY 8
+
+/*
+ * struct sched_task - a task's scheduling state (task_struct's fields).
+ * @cpu: task_cpu(p), the CPU it runs or last ran on
+ * @recent_used_cpu: p->recent_used_cpu, or -1
+ * @cpus_ptr: the affinity mask, a bit per CPU
+ * @on_rq: runnable: running or waiting in @cpu's runqueue
+ * @next: the next waiting task in that runqueue
+ * @exec_start: when it last started running (for the slice)
+ * @nr_migrations, @nr_switches: SIM: counts
+ * @data: SIM: the workload's task
+ */
+struct sched_task {
+	unsigned int cpu;
+	int recent_used_cpu;
+	uint64_t cpus_ptr[MACHINE_MAX_CPUS / 64];
+	bool on_rq;
+	struct sched_task *next;
+	sim_time_t exec_start;
+	uint64_t nr_migrations, nr_switches;
+	void *data;
+};
+
+/*
+ * struct rq - one CPU's runqueue.
+ * @curr: the task running, NULL when the CPU is idle
+ * @head, @tail: the tasks waiting, in FIFO order (SIM: not an rbtree)
+ * @nr_running: the running task and the waiting ones
+ * @idle_stamp: when the CPU last went idle
+ * @avg_idle: rq->avg_idle, the average idle period (update_avg(): 1/8)
+ */
+struct rq {
+	struct sched_task *curr;
+	struct sched_task *head, *tail;
+	unsigned int nr_running;
+	sim_time_t idle_stamp, avg_idle;
+};
+
+/* struct sched_fair - SIM: every CPU's runqueue, the machine's topology. */
+struct sched_fair {
+	const struct machine *m;
+	unsigned int nr_cpus;
+	struct rq *rq; /* [nr_cpus] */
+};
+
+static inline bool sched_task_allowed(const struct sched_task *p,
+				      unsigned int cpu)
+{
+	return p->cpus_ptr[cpu / 64] & (1ull << (cpu % 64));
+}
+
+static inline void sched_task_allow(struct sched_task *p, unsigned int cpu)
+{
+	p->cpus_ptr[cpu / 64] |= 1ull << (cpu % 64);
+}
+
+/* sched_fair_create() - idle runqueues for @m's CPUs; never fails. */
+struct sched_fair *sched_fair_create(const struct machine *m);
+void sched_fair_free(struct sched_fair *s);
+
+/* available_idle_cpu(): nothing runs on @cpu and nothing waits there. */
+bool available_idle_cpu(const struct sched_fair *s, unsigned int cpu);
+/* cpus_share_cache(): @a and @b share an LLC. */
+bool cpus_share_cache(const struct sched_fair *s, unsigned int a,
+		      unsigned int b);
+
+/*
+ * select_task_rq_fair() - the CPU for @p waking up, woken from
+ * @this_cpu (the waker's), @sync when the waker is about to sleep or is
+ * a socket wake-up (WF_SYNC). Updates p->recent_used_cpu as
+ * select_idle_sibling() does.
+ */
+unsigned int select_task_rq_fair(struct sched_fair *s, struct sched_task *p,
+				 unsigned int this_cpu, bool sync);
+
+/*
+ * sched_task_start() - @p starts on @cpu (wake_up_new_task(), or the
+ * placement a scenario pins): it runs if @cpu is idle, else waits.
+ * Return: true when it runs at once.
+ */
+bool sched_task_start(struct sched_fair *s, struct sched_task *p,
+		      unsigned int cpu, sim_time_t now);
+
+/*
+ * sched_wake_up() - try_to_wake_up(): place @p (sleeping) with
+ * select_task_rq_fair() and enqueue it. *@migrated is set when its CPU
+ * changed. Return: true when it runs at once (the CPU was idle).
+ */
+bool sched_wake_up(struct sched_fair *s, struct sched_task *p,
+		   unsigned int this_cpu, bool sync, sim_time_t now,
+		   bool *migrated);
+
+/*
+ * sched_sleep() - @p, running, blocks (dequeue_task() then __schedule()):
+ * its CPU runs the first waiting task, or pulls one (newidle_balance())
+ * when its average idle period is long enough, or goes idle.
+ * Return: the task that runs next on the CPU (its cpu is set; a pulled
+ * one has migrated), or NULL.
+ */
+struct sched_task *sched_sleep(struct sched_fair *s, struct sched_task *p,
+			       sim_time_t now);
+
+/*
+ * sched_slice_expired() - @p runs and others wait on its CPU, and it has
+ * run its sched_slice(): the tick would preempt it (check_preempt_tick()).
+ */
+bool sched_slice_expired(const struct sched_fair *s, const struct sched_task *p,
+			 sim_time_t now);
+
+/*
+ * sched_yield_to_next() - put @p, running, at the tail of its runqueue
+ * and run the first waiting task. Return: that task.
+ */
+struct sched_task *sched_yield_to_next(struct sched_fair *s,
+				       struct sched_task *p, sim_time_t now);
+
+#endif /* MODELS_KERNEL_SCHED_FAIR_H */

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tests/check_sched.c - the fair class's placement decisions
+ * (models/kernel/sched_fair.c), worked out by hand from v6.0's
+ * kernel/sched/fair.c on the skx-2s-72 profile:
+ *
+ *	CPUs 0-17 socket 0, 18-35 socket 1, one LLC per socket; CPU n+36
+ *	is the SMT sibling of CPU n (threads_last).
+ *
+ * A "busy" CPU runs a filler task started on it; the task under test
+ * sleeps, with p->cpu its previous CPU, and is woken from CPU 0, where
+ * the waker runs alone.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/hw/machine.h"
+#include "models/kernel/sched_fair.h"
+
+static struct harness {
+	struct machine m;
+	struct sched_fair *s;
+	struct sched_task filler[72];
+	struct sched_task p, waker;
+} h;
+
+static void allow_all(struct sched_task *t)
+{
+	unsigned int cpu;
+
+	memset(t, 0, sizeof(*t));
+	t->recent_used_cpu = -1;
+	for (cpu = 0; cpu < h.m.nr_cpus; cpu++)
+		sched_task_allow(t, cpu);
+}
+
+static void setup(void)
+{
+	const char *t = getenv("top_srcdir");
+	struct sim_error err;
+	char path[512];
+
+	memset(&h, 0, sizeof(h));
+	snprintf(path, sizeof(path), "%s/scenarios/machines/skx-2s-72.yaml",
+		 t && t[0] ? t : ".");
+	sim_error_clear(&err);
+	ck_assert_msg(machine_load_file(&h.m, path, &err) == 0, "%s", err.msg);
+	h.s = sched_fair_create(&h.m);
+	allow_all(&h.p);
+	allow_all(&h.waker);
+	ck_assert(sched_task_start(h.s, &h.waker, 0, 0));
+}
+
+static void teardown(void)
+{
+	sched_fair_free(h.s);
+	machine_destroy(&h.m);
+}
+
+/* A filler task on each CPU from @first to @last. */
+static void busy(unsigned int first, unsigned int last)
+{
+	unsigned int cpu;
+
+	for (cpu = first; cpu <= last; cpu++) {
+		allow_all(&h.filler[cpu]);
+		ck_assert(sched_task_start(h.s, &h.filler[cpu], cpu, 0));
+	}
+}
+
+/* @p last ran on @prev and sleeps there: its CPU is idle. */
+static void slept_on(unsigned int prev)
+{
+	h.p.cpu = prev;
+	h.p.on_rq = false;
+}
+
+/*
+ * Sync wake-up (a socket's sk_data_ready()) from CPU 0, the waker alone
+ * there; @p slept on CPU 1, idle, same LLC.
+ * wake_affine_idle(): CPU 0 is not idle; sync and nr_running 1: target
+ * 0. select_idle_sibling(prev 1, target 0): 0 busy; 1 shares the LLC
+ * and is idle: CPU 1. No migration; it runs at once.
+ */
+START_TEST(wake_idle_prev_in_wakers_llc)
+{
+	bool migrated = true;
+
+	slept_on(1);
+	ck_assert(sched_wake_up(h.s, &h.p, 0, true, 1000, &migrated));
+	ck_assert_uint_eq(h.p.cpu, 1);
+	ck_assert(!migrated);
+	ck_assert_ptr_eq(h.s->rq[1].curr, &h.p);
+}
+END_TEST
+
+/*
+ * The same from a previous CPU on the other socket (20): target 0 busy,
+ * 20 not in its LLC, no recent CPU: select_idle_cpu() scans socket 0's
+ * LLC from CPU 1. Busy: CPUs 1-17 and the siblings 36-53, but for
+ * CPU 5 and its sibling 41 (_i 0): core 5 is idle, has_idle_core: CPU 5.
+ * _i 1: CPU 5 busy too, only 41 idle: no idle core, the first idle CPU:
+ * 41. Either way the task migrates into the waker's LLC.
+ */
+START_TEST(wake_cross_socket_idle_sibling)
+{
+	bool migrated = false;
+	unsigned int want = _i ? 41 : 5;
+
+	busy(1, 4);
+	busy(6, 17);
+	busy(36, 40);
+	busy(42, 53);
+	if (_i)
+		busy(5, 5);
+	slept_on(20);
+	ck_assert(sched_wake_up(h.s, &h.p, 0, true, 1000, &migrated));
+	ck_assert_uint_eq(h.p.cpu, want);
+	ck_assert(migrated);
+	ck_assert_uint_eq(h.p.nr_migrations, 1);
+	/* select_idle_sibling() remembered the previous CPU */
+	ck_assert_int_eq(h.p.recent_used_cpu, 20);
+}
+END_TEST
+
+/*
+ * recent_used_cpu: @p slept on 20 and last used CPU 3 before. Busy:
+ * 1, 2 (so the scan from 1 would find 4 first). recent 3 is not prev nor
+ * target, shares 0's LLC and is idle: CPU 3.
+ */
+START_TEST(wake_recent_used_cpu)
+{
+	bool migrated;
+
+	busy(1, 2);
+	slept_on(20);
+	h.p.recent_used_cpu = 3;
+	sched_wake_up(h.s, &h.p, 0, true, 1000, &migrated);
+	ck_assert_uint_eq(h.p.cpu, 3);
+	ck_assert_int_eq(h.p.recent_used_cpu, 20);
+}
+END_TEST
+
+/*
+ * Socket 0 all busy (0-17, 36-53), @p slept on 20: target 0 busy, no
+ * idle CPU in its LLC: select_idle_sibling() returns target 0, where it
+ * waits behind the waker (nr_running 2); when the waker sleeps, it runs.
+ */
+START_TEST(wake_onto_busy_waker_cpu)
+{
+	bool migrated;
+
+	busy(1, 17);
+	busy(36, 53);
+	slept_on(20);
+	ck_assert(!sched_wake_up(h.s, &h.p, 0, true, 1000, &migrated));
+	ck_assert_uint_eq(h.p.cpu, 0);
+	ck_assert_uint_eq(h.s->rq[0].nr_running, 2);
+	ck_assert_ptr_eq(h.s->rq[0].curr, &h.waker);
+	ck_assert_ptr_eq(sched_sleep(h.s, &h.waker, 2000), &h.p);
+	ck_assert_ptr_eq(h.s->rq[0].curr, &h.p);
+	ck_assert_uint_eq(h.s->rq[0].nr_running, 1);
+}
+END_TEST
+
+/*
+ * Not sync (a plain wake-up) from busy CPU 0, @p slept on 20, idle:
+ * wake_affine_idle(): 0 not idle, not sync, prev idle: 20.
+ * select_idle_sibling(20, 20): target idle: it stays on the other socket.
+ */
+START_TEST(wake_not_sync_keeps_idle_prev)
+{
+	bool migrated;
+
+	slept_on(20);
+	ck_assert(sched_wake_up(h.s, &h.p, 0, false, 1000, &migrated));
+	ck_assert_uint_eq(h.p.cpu, 20);
+	ck_assert(!migrated);
+}
+END_TEST
+
+/*
+ * newidle_balance(): CPU 0 runs the waker with @p waiting; a filler on
+ * CPU 36 (0's sibling) sleeps at time T. CPU 36's avg_idle is still its
+ * initial 2 x 500 us, at least sysctl_sched_migration_cost: it pulls @p
+ * if @p is not cache-hot, i.e. last ran 500 us or more before T.
+ * @p last ran at 0 (its exec_start as queued). _i 0: T = 600 us, pulled
+ * to 36 (a migration); _i 1: T = 400 us, hot: 36 goes idle.
+ */
+START_TEST(newidle_pulls_cold_task)
+{
+	sim_time_t t = (_i ? 400 : 600) * SIM_PS_PER_US;
+	bool migrated;
+
+	busy(1, 17);
+	busy(36, 53);
+	slept_on(20);
+	ck_assert(!sched_wake_up(h.s, &h.p, 0, true, 0, &migrated));
+	ck_assert_uint_eq(h.p.cpu, 0);
+	if (_i) {
+		ck_assert_ptr_null(sched_sleep(h.s, &h.filler[36], t));
+		ck_assert(available_idle_cpu(h.s, 36));
+		return;
+	}
+	ck_assert_ptr_eq(sched_sleep(h.s, &h.filler[36], t), &h.p);
+	ck_assert_uint_eq(h.p.cpu, 36);
+	ck_assert_uint_eq(h.s->rq[0].nr_running, 1);
+	ck_assert_ptr_eq(h.s->rq[36].curr, &h.p);
+}
+END_TEST
+
+/*
+ * A CPU idle for short periods stops pulling: each wake-up after an idle
+ * period of 1 us moves avg_idle 1/8 of the way to 1 us, from its initial
+ * 1000 us. The first wake-up finds CPU 1 never idle (no update); after
+ * six updates 1 + 999 x (7/8)^6 = 449.35 us < 500 us; after five, 513.4.
+ */
+START_TEST(newidle_gate_decays)
+{
+	sim_time_t now = 0;
+	unsigned int i;
+	bool migrated;
+
+	for (i = 0; i < 7; i++) {
+		if (i == 6)
+			ck_assert_uint_gt(h.s->rq[1].avg_idle,
+					  SCHED_MIGRATION_COST_PS);
+		slept_on(1);
+		sched_wake_up(h.s, &h.p, 0, true, now, &migrated);
+		ck_assert_uint_eq(h.p.cpu, 1);
+		now += SIM_PS_PER_US;
+		ck_assert_ptr_null(sched_sleep(h.s, &h.p, now));
+		now += SIM_PS_PER_US;
+	}
+	ck_assert_uint_lt(h.s->rq[1].avg_idle, SCHED_MIGRATION_COST_PS);
+	ck_assert_uint_gt(h.s->rq[1].avg_idle, 449 * SIM_PS_PER_US);
+	ck_assert_uint_lt(h.s->rq[1].avg_idle, 450 * SIM_PS_PER_US);
+}
+END_TEST
+
+/*
+ * sched_slice(): two tasks on a 72-CPU machine: sched_latency 6 ms x
+ * (1 + ilog2(8)) = 24 ms shared by two: 12 ms. The waker, running since
+ * 0 with @p waiting, is not preempted at 11.999 ms, is at 12 ms.
+ */
+START_TEST(slice_expires)
+{
+	bool migrated;
+
+	busy(1, 17);
+	busy(36, 53);
+	slept_on(20);
+	sched_wake_up(h.s, &h.p, 0, true, 0, &migrated);
+	ck_assert(!sched_slice_expired(h.s, &h.waker,
+				       12 * SIM_PS_PER_MS - SIM_PS_PER_US));
+	ck_assert(sched_slice_expired(h.s, &h.waker, 12 * SIM_PS_PER_MS));
+	ck_assert_ptr_eq(sched_yield_to_next(h.s, &h.waker, 12 * SIM_PS_PER_MS),
+			 &h.p);
+	ck_assert_ptr_eq(h.s->rq[0].head, &h.waker);
+}
+END_TEST
+
+static Suite *sched_suite(void)
+{
+	Suite *s = suite_create("sched");
+	TCase *tc = tcase_create("select_task_rq_fair");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, wake_idle_prev_in_wakers_llc);
+	tcase_add_loop_test(tc, wake_cross_socket_idle_sibling, 0, 2);
+	tcase_add_test(tc, wake_recent_used_cpu);
+	tcase_add_test(tc, wake_onto_busy_waker_cpu);
+	tcase_add_test(tc, wake_not_sync_keeps_idle_prev);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("runqueue");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(tc, newidle_pulls_cold_task, 0, 2);
+	tcase_add_test(tc, newidle_gate_decays);
+	tcase_add_test(tc, slice_expires);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(sched_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
