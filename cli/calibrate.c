@@ -265,7 +265,7 @@ static int make_plan(const struct cal_host *h, bool quick, struct cal_plan *pl,
 	nr_counts = thread_counts(h, nr, quick, counts);
 	pl->points = calloc(2 * CAL_NR_IDLE + 2 * nr_counts * 6,
 			    sizeof(*pl->points));
-	SIM_BUG_ON(!pl->points);
+	SIM_OOM_ON(!pl->points);
 
 	for (b = CAL_L1_HIT; b <= CAL_RMW_LOCAL; b++)
 		add_point(pl, b, CAL_IDLE, 1, order[CAL_COMPACT]);
@@ -466,7 +466,7 @@ static char *meas_path(const char *profile)
 	else if (len > 4 && !strcmp(profile + len - 4, ".yml"))
 		len -= 4;
 	p = malloc(len + sizeof(MEAS_SUFFIX));
-	SIM_BUG_ON(!p);
+	SIM_OOM_ON(!p);
 	memcpy(p, profile, len);
 	memcpy(p + len, MEAS_SUFFIX, sizeof(MEAS_SUFFIX));
 	return p;
@@ -503,7 +503,7 @@ static int refit(const struct cal_opts *o)
 		return usage_error("--fit %s: name the profile with -o",
 				   o->fit);
 	}
-	SIM_BUG_ON(!out);
+	SIM_OOM_ON(!out);
 	pa.meas_name = base_name(o->fit);
 	pa.file = base_name(out);
 	snprintf(pa.name, sizeof(pa.name), "%s", base_name(out));

@@ -5,6 +5,7 @@
  *
  *	memcgsim                      the built-in default experiment
  *	memcgsim run SCENARIO ...     run and print results
+ *	memcgsim check SCENARIO...    check, and estimate what a run costs
  *	memcgsim explain SCENARIO ... run and explain the hot lines in words
  *	memcgsim list                 shipped scenarios and machine profiles
  *	memcgsim sweep SCENARIO --vary KEY=V1,V2,... ...
@@ -35,6 +36,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,7 @@
 #include "cli/validate.h"
 #include "cli/compare.h"
 #include "cli/calibrate.h"
+#include "cli/estimate.h"
 #include "models/hw/machine.h"
 #include "models/kernel/config.h"
 #include "sim/file.h"
@@ -126,6 +129,137 @@ static void sweep_progress(void *arg, unsigned int done, unsigned int ran,
 	else
 		fputs("                 ", stderr);
 	fflush(stderr);
+}
+
+/* ---- estimates: check, run --dry-run, sweep --dry-run ---- */
+
+/*
+ * A table of estimates, a row per run of a variant (times replications),
+ * and a total: events, wall time and trace add up, memory is the peak
+ * (variants run one at a time).
+ */
+struct est_table {
+	FILE *out;
+	unsigned int reps; /* --replications */
+	bool trace; /* a trace column */
+	bool header; /* printed */
+	const char *first; /* the first column's title: "variant" */
+	unsigned int runs;
+	double events, memory, wall_s, trace_bytes;
+};
+
+static void est_line(struct est_table *t, const char *label, unsigned int runs,
+		     double events, double memory, double wall_s,
+		     double trace_bytes)
+{
+	char name[160], ev[32], mem[32], wall[32], tr[32];
+
+	if (!t->header) {
+		t->header = true;
+		fprintf(t->out, "  %-28s %5s %10s %10s %10s%s\n",
+			t->first ? t->first : "variant", "runs", "events",
+			"memory", "wall time", t->trace ? "      trace" : "");
+	}
+	estimate_format_count(events, ev, sizeof(ev));
+	estimate_format_bytes(memory, mem, sizeof(mem));
+	estimate_format_seconds(wall_s, wall, sizeof(wall));
+	fprintf(t->out, "  %-28s %5u %10s %10s %10s",
+		sim_escape(name, sizeof(name), label), runs, ev, mem, wall);
+	if (t->trace) {
+		if (trace_bytes > 0)
+			estimate_format_bytes(trace_bytes, tr, sizeof(tr));
+		else
+			snprintf(tr, sizeof(tr), "-");
+		fprintf(t->out, " %10s", tr);
+	}
+	fputc('\n', t->out);
+}
+
+static void est_row(void *arg, const char *variant, const struct estimate *e)
+{
+	struct est_table *t = arg;
+
+	t->runs += t->reps;
+	t->events += e->events * t->reps;
+	t->wall_s += e->wall_s * t->reps;
+	t->trace_bytes += e->trace_bytes;
+	if (e->memory > t->memory)
+		t->memory = e->memory;
+	est_line(t, variant, t->reps, e->events * t->reps, e->memory,
+		 e->wall_s * t->reps, e->trace_bytes);
+}
+
+static void est_total(struct est_table *t, const char *label)
+{
+	est_line(t, label, t->runs, t->events, t->memory, t->wall_s,
+		 t->trace_bytes);
+}
+
+/*
+ * One scenario's table: load and check it and every variant as a run
+ * would, and print the estimate of each selected variant. 0, or an exit
+ * status after printing the error.
+ */
+static int check_one(struct cli *c, const char *path, bool trace)
+{
+	struct est_table t = { .out = stdout,
+			       .reps = c->o.replications,
+			       .trace = trace };
+	struct run_opts o = c->o;
+	struct report *r = NULL;
+	struct sim_error err;
+	char shown[512];
+
+	o.check_only = true;
+	o.traced = trace;
+	o.estimate = est_row;
+	o.estimate_arg = &t;
+	sim_error_clear(&err);
+	printf("%s:\n", sim_escape(shown, sizeof(shown), path));
+	if (scenario_run(path, &o, &r, &err)) {
+		fflush(stdout);
+		sim_error_print(stderr, &err);
+		return EXIT_BAD_INPUT;
+	}
+	report_free(r);
+	est_total(&t, "all");
+	return EXIT_SUCCESS;
+}
+
+/* memcgsim check SCENARIO... */
+static int cmd_check(struct cli *c, int nr_args, char **args)
+{
+	int i, ret = EXIT_SUCCESS;
+
+	if (!nr_args)
+		return cli_usage_error("check: %s", "missing SCENARIO");
+	for (i = 0; i < nr_args; i++) {
+		if (i)
+			putchar('\n');
+		if (check_one(c, args[i], false))
+			ret = EXIT_BAD_INPUT;
+	}
+	if (fflush(stdout)) {
+		perror("memcgsim: stdout");
+		return EXIT_RUN_FAILURE;
+	}
+	return ret;
+}
+
+/* sweep --dry-run: a row per point and variant, and the sweep's total. */
+struct sweep_est {
+	struct est_table t;
+	unsigned int jobs;
+};
+
+static void sweep_est_row(void *arg, unsigned int point, const char *desc,
+			  const char *variant, const struct estimate *e)
+{
+	struct sweep_est *se = arg;
+	char label[640];
+
+	snprintf(label, sizeof(label), "%u %s %s", point, desc, variant);
+	est_row(&se->t, label, e);
 }
 
 /* ---- commands ---- */
@@ -300,6 +434,14 @@ static int run_scenario(struct cli *c)
 	int ret = EXIT_RUN_FAILURE;
 
 	sim_error_clear(&err);
+	if (c->dry_run) {
+		ret = check_one(c, c->scenario, c->trace != NULL);
+		if (fflush(stdout)) {
+			perror("memcgsim: stdout");
+			return EXIT_RUN_FAILURE;
+		}
+		return ret;
+	}
 	if (c->trace && c->out && same_file(c->trace, c->out))
 		return cli_usage_error(
 			"--out and --trace name the same file '%s': one would overwrite the other",
@@ -463,6 +605,7 @@ static int sweep_status(int ret)
 static int cmd_merge(struct cli *c, int nr_args, char **args)
 {
 	struct sim_error err;
+	char shown[PATH_MAX];
 	unsigned int nr;
 	int ret;
 
@@ -479,7 +622,7 @@ static int cmd_merge(struct cli *c, int nr_args, char **args)
 	if (!c->quiet)
 		fprintf(stderr,
 			"memcgsim: merged %u points into %s/sweep.csv and sweep.yaml\n",
-			nr, args[0]);
+			nr, sim_escape(shown, sizeof(shown), args[0]));
 	return EXIT_SUCCESS;
 }
 
@@ -489,7 +632,7 @@ static int sweep_points(struct cli *c, struct sweep *s)
 	struct progress pr = { .enabled = !c->quiet && isatty(2) };
 	struct sim_error err;
 	unsigned int done, nr;
-	char exe[PATH_MAX];
+	char exe[PATH_MAX], shown[PATH_MAX];
 	int ret, signo;
 	long lines;
 
@@ -508,7 +651,7 @@ static int sweep_points(struct cli *c, struct sweep *s)
 		if (!lines && !c->quiet)
 			fprintf(stderr,
 				"memcgsim: every point is done; run memcgsim merge %s\n",
-				s->dir);
+				sim_escape(shown, sizeof(shown), s->dir));
 		if (fflush(stdout)) {
 			perror("memcgsim: stdout");
 			return EXIT_RUN_FAILURE;
@@ -529,8 +672,9 @@ static int sweep_points(struct cli *c, struct sweep *s)
 	if (!c->quiet)
 		fprintf(stderr,
 			"memcgsim: sweep of %u points into %s: %u done, %u to run on %u job%s\n",
-			s->nr_points, s->dir, done, s->nr_points - done,
-			c->jobs, c->jobs == 1 ? "" : "s");
+			s->nr_points, sim_escape(shown, sizeof(shown), s->dir),
+			done, s->nr_points - done, c->jobs,
+			c->jobs == 1 ? "" : "s");
 	if (pr.enabled)
 		clock_gettime(CLOCK_MONOTONIC, &pr.start);
 	ret = sweep_run(s, c->jobs, pr.enabled ? sweep_progress : NULL, &pr,
@@ -546,7 +690,7 @@ static int sweep_points(struct cli *c, struct sweep *s)
 		goto failed;
 	if (!c->quiet)
 		fprintf(stderr, "memcgsim: wrote %s/sweep.csv and sweep.yaml\n",
-			s->dir);
+			sim_escape(shown, sizeof(shown), s->dir));
 	return EXIT_SUCCESS;
 
 bad_input:
@@ -554,6 +698,40 @@ bad_input:
 failed:
 	sim_error_print(stderr, &err);
 	return sweep_status(ret);
+}
+
+/*
+ * sweep --dry-run: each point's estimate and the sweep's, nothing run or
+ * written (not even DIR/sweep.meta).
+ */
+static int sweep_dry_run(struct cli *c, struct sweep *s)
+{
+	struct sweep_est se = {
+		.t = { .out = stdout,
+		       .reps = c->o.replications,
+		       .first = "point values variant" },
+		.jobs = c->jobs,
+	};
+	struct sim_error err;
+	char shown[PATH_MAX], wall[32];
+
+	sim_error_clear(&err);
+	printf("%s: sweep of %u points:\n",
+	       sim_escape(shown, sizeof(shown), s->given), s->nr_points);
+	if (sweep_estimate(s, sweep_est_row, &se, &err)) {
+		fflush(stdout);
+		sim_error_print(stderr, &err);
+		return EXIT_BAD_INPUT;
+	}
+	est_total(&se.t, "all");
+	estimate_format_seconds(se.t.wall_s / c->jobs, wall, sizeof(wall));
+	printf("  on %u job%s: about %s\n", c->jobs, c->jobs == 1 ? "" : "s",
+	       wall);
+	if (fflush(stdout)) {
+		perror("memcgsim: stdout");
+		return EXIT_RUN_FAILURE;
+	}
+	return EXIT_SUCCESS;
 }
 
 /* memcgsim sweep SCENARIO --vary KEY=V1,V2,... [...] */
@@ -587,6 +765,10 @@ static int cmd_sweep(struct cli *c, int nr_args, char **args)
 	}
 	if (sweep_check(&s, &err))
 		goto out_error;
+	if (c->dry_run) {
+		ret = sweep_dry_run(c, &s);
+		goto out;
+	}
 	ret = sweep_points(c, &s);
 	goto out;
 
@@ -853,7 +1035,13 @@ static int cmd_list(struct cli *c, int nr_args, char **args)
 static const struct cli_option *const run_options[] = {
 	&opt_variant, &opt_set,	       &opt_seed,	&opt_replications,
 	&opt_format,  &opt_out,	       &opt_trace,	&opt_lines,
-	&opt_quiet,   &opt_max_memory, &opt_max_events, NULL,
+	&opt_quiet,   &opt_max_memory, &opt_max_events, &opt_dry_run,
+	NULL,
+};
+
+static const struct cli_option *const check_options[] = {
+	&opt_variant,	 &opt_set,	  &opt_seed, &opt_replications,
+	&opt_max_memory, &opt_max_events, NULL,
 };
 
 static const struct cli_option *const default_options[] = {
@@ -869,11 +1057,10 @@ static const struct cli_option *const validate_options[] = {
 };
 
 static const struct cli_option *const sweep_options[] = {
-	&opt_vary,  &opt_jobs,	     &opt_sweep_out,
-	&opt_plan,  &opt_point,	     &opt_force,
-	&opt_set,   &opt_seed,	     &opt_replications,
-	&opt_quiet, &opt_max_memory, &opt_max_events,
-	NULL,
+	&opt_vary,	   &opt_jobs,  &opt_sweep_out,	&opt_plan,
+	&opt_point,	   &opt_force, &opt_set,	&opt_seed,
+	&opt_replications, &opt_quiet, &opt_max_memory, &opt_max_events,
+	&opt_dry_run,	   NULL,
 };
 
 static const struct cli_option *const merge_options[] = {
@@ -926,6 +1113,13 @@ static const struct cli_command commands[] = {
 		.options = run_options,
 		.args = "SCENARIO",
 		.doc = "run every variant and print the results",
+	},
+	{
+		.name = "check",
+		.fn = cmd_check,
+		.options = check_options,
+		.args = "SCENARIO...",
+		.doc = "load and check each scenario and every variant without running them, and print what each run would cost: events, peak memory, wall time on this machine; exit 2 on the first error of each",
 	},
 	{
 		.name = "explain",
@@ -1428,7 +1622,7 @@ static int unknown_command(const char *name)
 	return cli_usage_error(msg, name);
 }
 
-int main(int argc, char **argv)
+static int main_caught(int argc, char **argv)
 {
 	const struct cli_command *cmd = &commands[0];
 	struct cli c = {
@@ -1466,4 +1660,21 @@ int main(int argc, char **argv)
 	if (ret)
 		return ret;
 	return cmd->fn(&c, argc - first, argv + first);
+}
+
+int main(int argc, char **argv)
+{
+	jmp_buf oom;
+
+	/*
+	 * An allocation that fails where nothing closer catches it
+	 * (scenario_run() does for runs) unwinds to here: sim/error.h.
+	 */
+	if (setjmp(oom)) {
+		fprintf(stderr, "memcgsim: error: out of memory in %s\n",
+			sim_oom_where());
+		return EXIT_RUN_FAILURE;
+	}
+	sim_oom_catch(&oom);
+	return main_caught(argc, argv);
 }
