@@ -15,8 +15,9 @@
  *
  *   events  = sum over workloads of tasks x ops per task x events per op
  *             (a lone task schedules no events: it never waits for anyone)
- *   memory  = the program + per CPU + per memcg + per (memcg, CPU) pair,
- *             in simulated cache lines of known size
+ *   memory  = the program + per task + per memcg + per (memcg, CPU) pair
+ *             a CPU writes, in simulated cache lines of known size, + the
+ *             latency samples of every operation
  *   wall    = events / RUN_EVENTS_PER_SECOND + ops x host time per op
  *   trace   = the first run's events (at most the trace's cap) x bytes each
  *

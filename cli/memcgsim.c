@@ -809,7 +809,7 @@ static int dir_scenarios(const char *dir, char ***paths, unsigned int *nr)
 
 static int cmd_validate(struct cli *c, int nr_args, char **args)
 {
-	char **paths = NULL, def[1200];
+	char **paths = NULL, def[1200], shown[1200];
 	unsigned int nr = 0, i, misses = 0, failed = 0;
 	struct validate_result *res = malloc(sizeof(*res));
 	struct sim_error err;
@@ -824,7 +824,7 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 			free(res);
 			fprintf(stderr,
 				"memcgsim: error: cannot read %s, or it holds no scenario (*.yaml)\n",
-				def);
+				sim_escape(shown, sizeof(shown), def));
 			return EXIT_BAD_INPUT;
 		}
 	}
@@ -881,10 +881,11 @@ empty_dir:
 	/* Nothing validated is no pass: refuse before anything runs. */
 	fprintf(stderr,
 		"%s: error: no scenario to validate: validate reads the *.yaml files of a directory (not .yml, not subdirectories), and it has none\n",
-		args[j]);
+		sim_escape(shown, sizeof(shown), args[j]));
 	goto out_bad;
 bad_dir:
-	fprintf(stderr, "memcgsim: error: cannot read '%s'\n", args[j]);
+	fprintf(stderr, "memcgsim: error: cannot read '%s'\n",
+		sim_escape(shown, sizeof(shown), args[j]));
 out_bad:
 	for (i = 0; i < nr; i++)
 		free(paths[i]);

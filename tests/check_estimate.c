@@ -203,8 +203,9 @@ START_TEST(estimate_shared_line_serialises)
 END_TEST
 
 /*
- * The traced run: 40000 events x 0.91 x 93 B = 3385200 B; a long one
- * stops at SIM_TRACE_MAX_EVENTS trace events.
+ * The traced run: 40000 events x 0.91 x 93 B = 3385200 B; one of 1 s
+ * (20000 ops per ms: 4e7 events) stops at SIM_TRACE_MAX_EVENTS trace
+ * events, and keeps the samples of its first 2^20 ops only.
  */
 START_TEST(estimate_trace_size)
 {
@@ -228,6 +229,10 @@ START_TEST(estimate_trace_size)
 	estimate_run(&in, &e);
 	ck_assert_double_eq_tol(e.trace_bytes,
 				(double)SIM_TRACE_MAX_EVENTS * 93, 1e-3);
+	/* 2e7 ops, but a statistic keeps 2^20 samples, then a histogram */
+	ck_assert_double_eq_tol(e.ops, 2e7, 1e-3);
+	ck_assert_double_eq_tol(e.memory,
+				4.5 * MIB + 2 * 8192 + (1 << 20) * 48.0, 1e-3);
 }
 END_TEST
 
