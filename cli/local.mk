@@ -27,4 +27,5 @@ libsim_a_SOURCES += \
 	%reldir%/calibrate_fit.c %reldir%/calibrate_io.c
 AM_CFLAGS += $(HWLOC_CFLAGS)
 LDADD += $(HWLOC_LIBS)
-memcgsim_SOURCES = %reldir%/memcgsim.c %reldir%/options.c %reldir%/options.h
+memcgsim_SOURCES = %reldir%/memcgsim.c %reldir%/options.c %reldir%/options.h \
+	%reldir%/check.c %reldir%/check.h

@@ -36,7 +36,6 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +55,7 @@
 #include "cli/validate.h"
 #include "cli/compare.h"
 #include "cli/calibrate.h"
-#include "cli/estimate.h"
+#include "cli/check.h"
 #include "models/hw/machine.h"
 #include "models/kernel/config.h"
 #include "sim/file.h"
@@ -129,137 +128,6 @@ static void sweep_progress(void *arg, unsigned int done, unsigned int ran,
 	else
 		fputs("                 ", stderr);
 	fflush(stderr);
-}
-
-/* ---- estimates: check, run --dry-run, sweep --dry-run ---- */
-
-/*
- * A table of estimates, a row per run of a variant (times replications),
- * and a total: events, wall time and trace add up, memory is the peak
- * (variants run one at a time).
- */
-struct est_table {
-	FILE *out;
-	unsigned int reps; /* --replications */
-	bool trace; /* a trace column */
-	bool header; /* printed */
-	const char *first; /* the first column's title: "variant" */
-	unsigned int runs;
-	double events, memory, wall_s, trace_bytes;
-};
-
-static void est_line(struct est_table *t, const char *label, unsigned int runs,
-		     double events, double memory, double wall_s,
-		     double trace_bytes)
-{
-	char name[160], ev[32], mem[32], wall[32], tr[32];
-
-	if (!t->header) {
-		t->header = true;
-		fprintf(t->out, "  %-28s %5s %10s %10s %10s%s\n",
-			t->first ? t->first : "variant", "runs", "events",
-			"memory", "wall time", t->trace ? "      trace" : "");
-	}
-	estimate_format_count(events, ev, sizeof(ev));
-	estimate_format_bytes(memory, mem, sizeof(mem));
-	estimate_format_seconds(wall_s, wall, sizeof(wall));
-	fprintf(t->out, "  %-28s %5u %10s %10s %10s",
-		sim_escape(name, sizeof(name), label), runs, ev, mem, wall);
-	if (t->trace) {
-		if (trace_bytes > 0)
-			estimate_format_bytes(trace_bytes, tr, sizeof(tr));
-		else
-			snprintf(tr, sizeof(tr), "-");
-		fprintf(t->out, " %10s", tr);
-	}
-	fputc('\n', t->out);
-}
-
-static void est_row(void *arg, const char *variant, const struct estimate *e)
-{
-	struct est_table *t = arg;
-
-	t->runs += t->reps;
-	t->events += e->events * t->reps;
-	t->wall_s += e->wall_s * t->reps;
-	t->trace_bytes += e->trace_bytes;
-	if (e->memory > t->memory)
-		t->memory = e->memory;
-	est_line(t, variant, t->reps, e->events * t->reps, e->memory,
-		 e->wall_s * t->reps, e->trace_bytes);
-}
-
-static void est_total(struct est_table *t, const char *label)
-{
-	est_line(t, label, t->runs, t->events, t->memory, t->wall_s,
-		 t->trace_bytes);
-}
-
-/*
- * One scenario's table: load and check it and every variant as a run
- * would, and print the estimate of each selected variant. 0, or an exit
- * status after printing the error.
- */
-static int check_one(struct cli *c, const char *path, bool trace)
-{
-	struct est_table t = { .out = stdout,
-			       .reps = c->o.replications,
-			       .trace = trace };
-	struct run_opts o = c->o;
-	struct report *r = NULL;
-	struct sim_error err;
-	char shown[512];
-
-	o.check_only = true;
-	o.traced = trace;
-	o.estimate = est_row;
-	o.estimate_arg = &t;
-	sim_error_clear(&err);
-	printf("%s:\n", sim_escape(shown, sizeof(shown), path));
-	if (scenario_run(path, &o, &r, &err)) {
-		fflush(stdout);
-		sim_error_print(stderr, &err);
-		return EXIT_BAD_INPUT;
-	}
-	report_free(r);
-	est_total(&t, "all");
-	return EXIT_SUCCESS;
-}
-
-/* memcgsim check SCENARIO... */
-static int cmd_check(struct cli *c, int nr_args, char **args)
-{
-	int i, ret = EXIT_SUCCESS;
-
-	if (!nr_args)
-		return cli_usage_error("check: %s", "missing SCENARIO");
-	for (i = 0; i < nr_args; i++) {
-		if (i)
-			putchar('\n');
-		if (check_one(c, args[i], false))
-			ret = EXIT_BAD_INPUT;
-	}
-	if (fflush(stdout)) {
-		perror("memcgsim: stdout");
-		return EXIT_RUN_FAILURE;
-	}
-	return ret;
-}
-
-/* sweep --dry-run: a row per point and variant, and the sweep's total. */
-struct sweep_est {
-	struct est_table t;
-	unsigned int jobs;
-};
-
-static void sweep_est_row(void *arg, unsigned int point, const char *desc,
-			  const char *variant, const struct estimate *e)
-{
-	struct sweep_est *se = arg;
-	char label[640];
-
-	snprintf(label, sizeof(label), "%u %s %s", point, desc, variant);
-	est_row(&se->t, label, e);
 }
 
 /* ---- commands ---- */
@@ -434,14 +302,8 @@ static int run_scenario(struct cli *c)
 	int ret = EXIT_RUN_FAILURE;
 
 	sim_error_clear(&err);
-	if (c->dry_run) {
-		ret = check_one(c, c->scenario, c->trace != NULL);
-		if (fflush(stdout)) {
-			perror("memcgsim: stdout");
-			return EXIT_RUN_FAILURE;
-		}
-		return ret;
-	}
+	if (c->dry_run)
+		return cli_run_dry_run(c);
 	if (c->trace && c->out && same_file(c->trace, c->out))
 		return cli_usage_error(
 			"--out and --trace name the same file '%s': one would overwrite the other",
@@ -700,40 +562,6 @@ failed:
 	return sweep_status(ret);
 }
 
-/*
- * sweep --dry-run: each point's estimate and the sweep's, nothing run or
- * written (not even DIR/sweep.meta).
- */
-static int sweep_dry_run(struct cli *c, struct sweep *s)
-{
-	struct sweep_est se = {
-		.t = { .out = stdout,
-		       .reps = c->o.replications,
-		       .first = "point values variant" },
-		.jobs = c->jobs,
-	};
-	struct sim_error err;
-	char shown[PATH_MAX], wall[32];
-
-	sim_error_clear(&err);
-	printf("%s: sweep of %u points:\n",
-	       sim_escape(shown, sizeof(shown), s->given), s->nr_points);
-	if (sweep_estimate(s, sweep_est_row, &se, &err)) {
-		fflush(stdout);
-		sim_error_print(stderr, &err);
-		return EXIT_BAD_INPUT;
-	}
-	est_total(&se.t, "all");
-	estimate_format_seconds(se.t.wall_s / c->jobs, wall, sizeof(wall));
-	printf("  on %u job%s: about %s\n", c->jobs, c->jobs == 1 ? "" : "s",
-	       wall);
-	if (fflush(stdout)) {
-		perror("memcgsim: stdout");
-		return EXIT_RUN_FAILURE;
-	}
-	return EXIT_SUCCESS;
-}
-
 /* memcgsim sweep SCENARIO --vary KEY=V1,V2,... [...] */
 static int cmd_sweep(struct cli *c, int nr_args, char **args)
 {
@@ -766,7 +594,7 @@ static int cmd_sweep(struct cli *c, int nr_args, char **args)
 	if (sweep_check(&s, &err))
 		goto out_error;
 	if (c->dry_run) {
-		ret = sweep_dry_run(c, &s);
+		ret = cli_sweep_dry_run(c, &s);
 		goto out;
 	}
 	ret = sweep_points(c, &s);
@@ -1665,17 +1493,6 @@ static int main_caught(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	jmp_buf oom;
-
-	/*
-	 * An allocation that fails where nothing closer catches it
-	 * (scenario_run() does for runs) unwinds to here: sim/error.h.
-	 */
-	if (setjmp(oom)) {
-		fprintf(stderr, "memcgsim: error: out of memory in %s\n",
-			sim_oom_where());
-		return EXIT_RUN_FAILURE;
-	}
-	sim_oom_catch(&oom);
-	return main_caught(argc, argv);
+	/* An allocation that fails unwinds here (sim/error.h): exit 1 */
+	return sim_oom_main(main_caught, argc, argv, EXIT_RUN_FAILURE);
 }

@@ -261,3 +261,27 @@ void sim_out_of_memory(const char *file, const char *func)
 	fprintf(stderr, "memcgsim: error: out of memory in %s\n", oom_where);
 	abort();
 }
+
+/**
+ * sim_oom_main() - @fn(@argc, @argv), with an allocation that fails where
+ * nothing closer catches it an error: "memcgsim: error: out of memory in
+ * FUNCTION()" on standard error, and @status returned.
+ * @fn: main's body
+ * @argc: main's
+ * @argv: main's
+ * @status: the exit status on out of memory
+ */
+int sim_oom_main(int (*fn)(int argc, char **argv), int argc, char **argv,
+		 int status)
+{
+	jmp_buf env;
+
+	if (setjmp(env)) {
+		oom_env = NULL;
+		fprintf(stderr, "memcgsim: error: out of memory in %s\n",
+			oom_where);
+		return status;
+	}
+	oom_env = &env;
+	return fn(argc, argv);
+}

@@ -94,6 +94,9 @@ __attribute__((noreturn)) void sim_assert_failed(const char *file,
 jmp_buf *sim_oom_catch(jmp_buf *env);
 void sim_oom_restore(jmp_buf *prev);
 const char *sim_oom_where(void);
+/* main() is sim_oom_main(its body, argc, argv, exit status on OOM) */
+int sim_oom_main(int (*fn)(int argc, char **argv), int argc, char **argv,
+		 int status);
 __attribute__((noreturn)) void sim_out_of_memory(const char *file,
 						 const char *func);
 
