@@ -59,6 +59,12 @@ struct estimate_input {
 	bool local_aggregated; /* local_stats: aggregated (more arrays) */
 	bool per_memcg_flush; /* stats_flush_threshold: per_memcg (v6.8) */
 	sim_time_t run_ps; /* warm-up + duration */
+	/*
+	 * The machine's latencies against the calibration machine's
+	 * (skx-2s-72): its xfer_llc / 48 ns; 0 for 1. An operation's time in
+	 * the memory system scales with it.
+	 */
+	double latency_scale;
 	bool trace; /* --trace: this is the traced run */
 	unsigned int nr_workloads;
 	struct estimate_workload w[ESTIMATE_MAX_WORKLOADS];

@@ -760,6 +760,9 @@ static void variant_estimate(const struct variant *v, bool traced,
 		.per_memcg_flush = v->kernel.stats_flush_threshold ==
 				   FLUSH_PER_MEMCG,
 		.run_ps = v->warmup_ps + v->duration_ps,
+		/* skx-2s-72's xfer_llc, 48 ns, is where it is calibrated */
+		.latency_scale = (double)v->machine.xfer_ps[COH_DIST_LLC] /
+				 (48.0 * SIM_PS_PER_NS),
 		.trace = traced,
 	};
 	unsigned int i;

@@ -32,7 +32,8 @@
 
 /*
  * Four CPUs of a 2-socket, 16-CPU machine fault pages in /a; work_ns 1000;
- * 0.9 ms measured after 0.1 ms of warm-up: one run is 1 ms.
+ * 0.9 ms measured after 0.1 ms of warm-up: one run is 1 ms. Its xfer_llc
+ * is the calibration machine's, 48 ns: the latencies scale by 1.
  */
 static const char scenario[] = "scenario: check-estimate\n"
 			       "duration_ms: 0.9\n"
@@ -48,7 +49,7 @@ static const char scenario[] = "scenario: check-estimate\n"
 			       "    memory: {ns: 80, source: test}\n"
 			       "    rmw_local: {ns: 5, source: test}\n"
 			       "    xfer_smt: {ns: 10, source: test}\n"
-			       "    xfer_llc: {ns: 50, source: test}\n"
+			       "    xfer_llc: {ns: 48, source: test}\n"
 			       "    xfer_socket: {ns: 100, source: test}\n"
 			       "    inval_per_sharer: {ns: 2, source: test}\n"
 			       "  coherence:\n"
@@ -236,6 +237,24 @@ START_TEST(estimate_trace_size)
 }
 END_TEST
 
+/*
+ * --set machine.latencies.xfer_llc.ns=0.048: latencies 1000 times
+ * shorter: a fault takes 1000 + 1.1 ns, 4 tasks x 1 ms / 1001.1 ns =
+ * 3995.6 ops, 199780.2 events.
+ */
+START_TEST(estimate_scales_with_latencies)
+{
+	static const char *const sets[] = {
+		"machine.latencies.xfer_llc.ns=0.048"
+	};
+	struct seen s;
+
+	check_scenario(&s, sets, 1);
+	ck_assert_double_eq_tol(s.est[0].ops, 4e6 / 1001.1, 1e-3);
+	ck_assert_double_eq_tol(s.est[0].events, 50 * 4e6 / 1001.1, 1e-2);
+}
+END_TEST
+
 START_TEST(estimate_formats)
 {
 	char buf[32];
@@ -264,6 +283,7 @@ static Suite *estimate_suite(void)
 	tcase_add_test(tc, estimate_memory_follows_stat_items);
 	tcase_add_test(tc, estimate_shared_line_serialises);
 	tcase_add_test(tc, estimate_trace_size);
+	tcase_add_test(tc, estimate_scales_with_latencies);
 	tcase_add_test(tc, estimate_formats);
 	suite_add_tcase(s, tc);
 	return s;

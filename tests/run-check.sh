@@ -187,6 +187,22 @@ status_is "run huge.yaml" 2 &&
 	grep -q "huge.yaml:1:1: error: variant 'base': the run would take about [5-9].[0-9] GiB of memory (256 CPUs, 4095 cgroups, 2048+1024 stats items per memcg), more than the limit of" \
 		"$tmp/err" || fail "run huge.yaml: $(cat "$tmp/err")"
 
+# A machine of 1 ps latencies (issue 14, item 5): a think_ns 0 counter
+# turns over as fast as the latencies let it, so its 0.05 ms take some
+# 1e8 events (seconds) where skx-2s-72 takes 2e3: check says so. (The
+# estimate scales the memory system's time by xfer_llc / 48 ns.)
+fast='machine={name: fast, sockets: 1, cores_per_socket: 4, threads_per_core: 1, latencies: {l1_hit: {ns: 0.001, source: x}, llc_hit: {ns: 0.001, source: x}, memory: {ns: 0.001, source: x}, rmw_local: {ns: 0.001, source: x}, xfer_smt: {ns: 0.001, source: x}, xfer_llc: {ns: 0.001, source: x}, xfer_socket: {ns: 0.001, source: x}, inval_per_sharer: {ns: 0.001, source: x}}}'
+run "$data" check small.yaml --set workloads.0.think_ns=0 \
+	--set duration_ms=0.05 -v batch1
+status_is "check small.yaml" 0
+slow=$(awk '$1 == "all" { print $3 }' "$tmp/out")
+run "$data" check small.yaml --set workloads.0.think_ns=0 \
+	--set duration_ms=0.05 -v batch1 --set "$fast"
+status_is "check small.yaml on 1 ps latencies" 0
+quick=$(awk '$1 == "all" { print $3 }' "$tmp/out")
+awk -v a="$slow" -v b="$quick" 'BEGIN { exit !(a > 0 && b >= 1e4 * a) }' ||
+	fail "1 ps latencies: $quick events estimated, against $slow"
+
 # ---- 4. out of memory ----
 
 # 4094 cgroups at the default item counts on 256 CPUs: about 360 MB
