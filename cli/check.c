@@ -166,7 +166,9 @@ int cli_sweep_dry_run(struct cli *c, struct sweep *s)
 
 	sim_error_clear(&err);
 	printf("%s: sweep of %u points:\n",
-	       sim_escape(shown, sizeof(shown), s->given), s->nr_points);
+	       sim_escape(shown, sizeof(shown),
+			  s->given ? s->given : s->scenario),
+	       s->nr_points);
 	if (sweep_estimate(s, sweep_est_row, &se, &err)) {
 		fflush(stdout);
 		sim_error_print(stderr, &err);
