@@ -487,7 +487,7 @@ static int refit(const struct cal_opts *o)
 	struct cal_plan pl = { 0 };
 	struct cal_profile pa = { .h = &h, .pl = &pl };
 	struct sim_error err;
-	char *out = NULL, *tmp = NULL;
+	char *out = NULL, *tmp = NULL, shown[1024];
 	size_t len = strlen(o->fit), sl = strlen(MEAS_SUFFIX);
 	FILE *fp;
 	int ret = EXIT_BAD_INPUT;
@@ -527,7 +527,8 @@ static int refit(const struct cal_opts *o)
 	if (ret)
 		print_error(&err, ret);
 	else if (!o->quiet)
-		fprintf(stderr, "memcgsim: calibrate: wrote %s\n", out);
+		fprintf(stderr, "memcgsim: calibrate: wrote %s\n",
+			sim_escape(shown, sizeof(shown), out));
 	free(out);
 	free(pl.points);
 	return ret;
@@ -620,6 +621,7 @@ int cmd_calibrate(int argc, char **argv)
 	struct cal_plan pl = { 0 };
 	struct cal_opts o;
 	struct sim_error err;
+	char shown[1024], shown2[1024];
 	int ret = parse_args(argc, argv, &o), nr_args;
 	char **args;
 
@@ -722,8 +724,9 @@ int cmd_calibrate(int argc, char **argv)
 			print_error(&err, ret);
 		else if (!o.quiet)
 			fprintf(stderr,
-				"memcgsim: calibrate: wrote %s and %s\n", out,
-				meas);
+				"memcgsim: calibrate: wrote %s and %s\n",
+				sim_escape(shown, sizeof(shown), out),
+				sim_escape(shown2, sizeof(shown2), meas));
 		free(meas);
 	}
 	cal__host_release();
