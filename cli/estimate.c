@@ -55,7 +55,8 @@
  *
  * Trace: the first run's events, each about 93 bytes of JSON (false-
  * sharing's padded variant: 148,322 trace events, 13.8 MB), at most
- * SIM_TRACE_MAX_EVENTS of them.
+ * SIM_TRACE_MAX_EVENTS of them. It is written as it goes (sim/trace.c
+ * keeps no buffer but stdio's), so it adds to the disk, not the memory.
  */
 #include <math.h>
 #include <stdio.h>
