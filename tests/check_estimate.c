@@ -4,7 +4,8 @@
  * numbers worked out by hand from the scenario's parameters and the
  * calibrated constants the estimator documents:
  *
- *	page_fault: 50 events per fault, 1100 ns in the memory system
+ *	page_fault: 50 events per fault (25 in the root memcg), 1100 ns in
+ *	    the memory system
  *	atomic_counter: 1 event per op, 20 ns; a shared line serialises
  *	    its RMWs at one per 50 ns, each one event more
  *	memory: 4.5 MiB program, 8 KiB per task, 48 bytes per op, 1000
@@ -64,7 +65,9 @@ static const char scenario[] = "scenario: check-estimate\n"
 			       "variants:\n"
 			       "  - name: four\n"
 			       "  - name: one\n"
-			       "    set: {workloads.0.cpus: '0'}\n";
+			       "    set: {workloads.0.cpus: '0'}\n"
+			       "  - name: root\n"
+			       "    set: {workloads.0.cgroup: /}\n";
 
 #define MIB (1024.0 * 1024.0)
 
@@ -134,13 +137,14 @@ static void check_scenario(struct seen *s, const char *const *sets,
  *          = 4718592 + 32768 + 91428.57 + 500000 + 1408 = 5344196.57
  *   wall   = 95238.1 / 1.3e7 + 5344196.57 x 1.1 ns (set-up) = 0.013205 s
  * Variant one: a lone task never waits: 0 events; 476.19 ops.
+ * Variant root: the faults charge nothing: 25 events each, 47619.05.
  */
 START_TEST(estimate_page_fault_by_hand)
 {
 	struct seen s;
 
 	check_scenario(&s, NULL, 0);
-	ck_assert_uint_eq(s.nr, 2);
+	ck_assert_uint_eq(s.nr, 3);
 	ck_assert_str_eq(s.name[0], "four");
 	ck_assert_double_eq_tol(s.est[0].ops, 1904.7619, 1e-3);
 	ck_assert_double_eq_tol(s.est[0].events, 95238.095, 1e-2);
@@ -151,6 +155,8 @@ START_TEST(estimate_page_fault_by_hand)
 	ck_assert_str_eq(s.name[1], "one");
 	ck_assert_double_eq_tol(s.est[1].ops, 476.1905, 1e-3);
 	ck_assert_double_eq(s.est[1].events, 0);
+	ck_assert_str_eq(s.name[2], "root");
+	ck_assert_double_eq_tol(s.est[2].events, 47619.048, 1e-2);
 }
 END_TEST
 
