@@ -265,7 +265,7 @@ static int make_plan(const struct cal_host *h, bool quick, struct cal_plan *pl,
 	nr_counts = thread_counts(h, nr, quick, counts);
 	pl->points = calloc(2 * CAL_NR_IDLE + 2 * nr_counts * 6,
 			    sizeof(*pl->points));
-	SIM_BUG_ON(!pl->points);
+	SIM_OOM_ON(!pl->points);
 
 	for (b = CAL_L1_HIT; b <= CAL_RMW_LOCAL; b++)
 		add_point(pl, b, CAL_IDLE, 1, order[CAL_COMPACT]);
@@ -466,7 +466,7 @@ static char *meas_path(const char *profile)
 	else if (len > 4 && !strcmp(profile + len - 4, ".yml"))
 		len -= 4;
 	p = malloc(len + sizeof(MEAS_SUFFIX));
-	SIM_BUG_ON(!p);
+	SIM_OOM_ON(!p);
 	memcpy(p, profile, len);
 	memcpy(p + len, MEAS_SUFFIX, sizeof(MEAS_SUFFIX));
 	return p;
@@ -487,7 +487,7 @@ static int refit(const struct cal_opts *o)
 	struct cal_plan pl = { 0 };
 	struct cal_profile pa = { .h = &h, .pl = &pl };
 	struct sim_error err;
-	char *out = NULL, *tmp = NULL;
+	char *out = NULL, *tmp = NULL, shown[1024];
 	size_t len = strlen(o->fit), sl = strlen(MEAS_SUFFIX);
 	FILE *fp;
 	int ret = EXIT_BAD_INPUT;
@@ -503,7 +503,7 @@ static int refit(const struct cal_opts *o)
 		return usage_error("--fit %s: name the profile with -o",
 				   o->fit);
 	}
-	SIM_BUG_ON(!out);
+	SIM_OOM_ON(!out);
 	pa.meas_name = base_name(o->fit);
 	pa.file = base_name(out);
 	snprintf(pa.name, sizeof(pa.name), "%s", base_name(out));
@@ -527,7 +527,8 @@ static int refit(const struct cal_opts *o)
 	if (ret)
 		print_error(&err, ret);
 	else if (!o->quiet)
-		fprintf(stderr, "memcgsim: calibrate: wrote %s\n", out);
+		fprintf(stderr, "memcgsim: calibrate: wrote %s\n",
+			sim_escape(shown, sizeof(shown), out));
 	free(out);
 	free(pl.points);
 	return ret;
@@ -620,6 +621,7 @@ int cmd_calibrate(int argc, char **argv)
 	struct cal_plan pl = { 0 };
 	struct cal_opts o;
 	struct sim_error err;
+	char shown[1024], shown2[1024];
 	int ret = parse_args(argc, argv, &o), nr_args;
 	char **args;
 
@@ -722,8 +724,9 @@ int cmd_calibrate(int argc, char **argv)
 			print_error(&err, ret);
 		else if (!o.quiet)
 			fprintf(stderr,
-				"memcgsim: calibrate: wrote %s and %s\n", out,
-				meas);
+				"memcgsim: calibrate: wrote %s and %s\n",
+				sim_escape(shown, sizeof(shown), out),
+				sim_escape(shown2, sizeof(shown2), meas));
 		free(meas);
 	}
 	cal__host_release();

@@ -389,7 +389,7 @@ static int fit_law(struct machine *m, const struct cal_host *h,
 	unsigned int i, j, n = 0;
 	int ret = -1;
 
-	SIM_BUG_ON(!pts || !cpus);
+	SIM_OOM_ON(!pts || !cpus);
 	for (i = 0; i < pl->nr_points; i++) {
 		const struct cal_point *p = &pl->points[i];
 		struct coh_law_point *q = &pts[n];

@@ -407,7 +407,7 @@ int cal__read_measurements(const char *path, struct cal_host *h,
 		goto out;
 	pl->nr_points = scenario_len(points);
 	pl->points = calloc(pl->nr_points, sizeof(*pl->points));
-	SIM_BUG_ON(!pl->points);
+	SIM_OOM_ON(!pl->points);
 	for (i = 0; i < pl->nr_points; i++)
 		if (read_point(h, &pl->points[i], scenario_item(points, i),
 			       err))

@@ -84,7 +84,7 @@ static void make_layout(struct harness *h)
 		n = 8;
 	h->fields = calloc(n, sizeof(*h->fields));
 	h->names = calloc(n, sizeof(*h->names));
-	SIM_BUG_ON(!h->fields || !h->names);
+	SIM_OOM_ON(!h->fields || !h->names);
 	for (i = 0; i < n; i++) {
 		snprintf(h->names[i], sizeof(h->names[i]), "c%u", i);
 		h->fields[i].name = h->names[i];
@@ -227,7 +227,7 @@ int cal__sim_run(const struct machine *m, const struct cal_host *h,
 	hs.cc = calloc(p->n, sizeof(*hs.cc));
 	hs.ops = calloc(p->n, sizeof(*hs.ops));
 	hs.lat = calloc(p->n, sizeof(*hs.lat));
-	SIM_BUG_ON(!cpus || !procs || !hs.cc || !hs.ops || !hs.lat);
+	SIM_OOM_ON(!cpus || !procs || !hs.cc || !hs.ops || !hs.lat);
 	p->predicted = NAN;
 	if (cal__sim_map(m, h, p, cpus, err))
 		goto out;

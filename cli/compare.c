@@ -48,6 +48,7 @@
 #include "cli/compare.h"
 #include "cli/compare_internal.h"
 #include "sim/csv.h"
+#include "sim/file.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
 
@@ -1060,10 +1061,11 @@ struct compare_file *compare_load(const char *path, struct sim_error *err)
 		snprintf(dir_csv, sizeof(dir_csv), "%s/sweep.csv", path);
 		name = path = dir_csv;
 	}
-	in = is_stdin ? stdin : fopen(path, "rb");
+	/* Not blocking on a FIFO: a result is a regular file. */
+	in = is_stdin ? stdin : sim_open_regular(path);
 	if (!in) {
 		sim_error_set(err, name, 0, 0, "cannot open: %s",
-			      strerror(errno));
+			      sim_open_error(errno));
 		return NULL;
 	}
 	buf = malloc(cap);

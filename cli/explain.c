@@ -619,7 +619,7 @@ void explain_run(FILE *out, const char *variant, struct run *run,
 	struct coh_line **lines = calloc(nr + 1, sizeof(*lines));
 	uint64_t ops = 0;
 
-	SIM_BUG_ON(!lines);
+	SIM_OOM_ON(!lines);
 	for (i = 0; i < run->nr_workloads; i++)
 		for (j = 0; j < run->workloads[i].nr_tasks; j++)
 			ops += run->workloads[i].tasks[j].ops;

@@ -9,7 +9,7 @@
 # NAME_internal.h with NAME__ helpers that nothing else includes.
 libsim_a_SOURCES += \
 	%reldir%/run.c %reldir%/run.h %reldir%/run_internal.h \
-	%reldir%/run_collect.c \
+	%reldir%/run_collect.c %reldir%/estimate.c %reldir%/estimate.h \
 	%reldir%/list.c %reldir%/list.h \
 	%reldir%/explain.c %reldir%/explain.h \
 	%reldir%/validate.c %reldir%/validate.h \
@@ -28,4 +28,5 @@ libsim_a_SOURCES += \
 	%reldir%/calibrate_fit.c %reldir%/calibrate_io.c
 AM_CFLAGS += $(HWLOC_CFLAGS)
 LDADD += $(HWLOC_LIBS)
-memcgsim_SOURCES = %reldir%/memcgsim.c %reldir%/options.c %reldir%/options.h
+memcgsim_SOURCES = %reldir%/memcgsim.c %reldir%/options.c %reldir%/options.h \
+	%reldir%/check.c %reldir%/check.h

@@ -5,6 +5,7 @@
  *
  *	memcgsim                      the built-in default experiment
  *	memcgsim run SCENARIO ...     run and print results
+ *	memcgsim check SCENARIO...    check, and estimate what a run costs
  *	memcgsim explain SCENARIO ... run and explain the hot lines in words
  *	memcgsim list                 shipped scenarios and machine profiles
  *	memcgsim sweep SCENARIO --vary KEY=V1,V2,... ...
@@ -54,6 +55,7 @@
 #include "cli/validate.h"
 #include "cli/compare.h"
 #include "cli/calibrate.h"
+#include "cli/check.h"
 #include "models/hw/machine.h"
 #include "models/kernel/config.h"
 #include "sim/file.h"
@@ -300,6 +302,8 @@ static int run_scenario(struct cli *c)
 	int ret = EXIT_RUN_FAILURE;
 
 	sim_error_clear(&err);
+	if (c->dry_run)
+		return cli_run_dry_run(c);
 	if (c->trace && c->out && same_file(c->trace, c->out))
 		return cli_usage_error(
 			"--out and --trace name the same file '%s': one would overwrite the other",
@@ -463,6 +467,7 @@ static int sweep_status(int ret)
 static int cmd_merge(struct cli *c, int nr_args, char **args)
 {
 	struct sim_error err;
+	char shown[PATH_MAX];
 	unsigned int nr;
 	int ret;
 
@@ -479,7 +484,7 @@ static int cmd_merge(struct cli *c, int nr_args, char **args)
 	if (!c->quiet)
 		fprintf(stderr,
 			"memcgsim: merged %u points into %s/sweep.csv and sweep.yaml\n",
-			nr, args[0]);
+			nr, sim_escape(shown, sizeof(shown), args[0]));
 	return EXIT_SUCCESS;
 }
 
@@ -489,7 +494,7 @@ static int sweep_points(struct cli *c, struct sweep *s)
 	struct progress pr = { .enabled = !c->quiet && isatty(2) };
 	struct sim_error err;
 	unsigned int done, nr;
-	char exe[PATH_MAX];
+	char exe[PATH_MAX], shown[PATH_MAX];
 	int ret, signo;
 	long lines;
 
@@ -508,7 +513,7 @@ static int sweep_points(struct cli *c, struct sweep *s)
 		if (!lines && !c->quiet)
 			fprintf(stderr,
 				"memcgsim: every point is done; run memcgsim merge %s\n",
-				s->dir);
+				sim_escape(shown, sizeof(shown), s->dir));
 		if (fflush(stdout)) {
 			perror("memcgsim: stdout");
 			return EXIT_RUN_FAILURE;
@@ -529,8 +534,9 @@ static int sweep_points(struct cli *c, struct sweep *s)
 	if (!c->quiet)
 		fprintf(stderr,
 			"memcgsim: sweep of %u points into %s: %u done, %u to run on %u job%s\n",
-			s->nr_points, s->dir, done, s->nr_points - done,
-			c->jobs, c->jobs == 1 ? "" : "s");
+			s->nr_points, sim_escape(shown, sizeof(shown), s->dir),
+			done, s->nr_points - done, c->jobs,
+			c->jobs == 1 ? "" : "s");
 	if (pr.enabled)
 		clock_gettime(CLOCK_MONOTONIC, &pr.start);
 	ret = sweep_run(s, c->jobs, pr.enabled ? sweep_progress : NULL, &pr,
@@ -546,7 +552,7 @@ static int sweep_points(struct cli *c, struct sweep *s)
 		goto failed;
 	if (!c->quiet)
 		fprintf(stderr, "memcgsim: wrote %s/sweep.csv and sweep.yaml\n",
-			s->dir);
+			sim_escape(shown, sizeof(shown), s->dir));
 	return EXIT_SUCCESS;
 
 bad_input:
@@ -587,6 +593,10 @@ static int cmd_sweep(struct cli *c, int nr_args, char **args)
 	}
 	if (sweep_check(&s, &err))
 		goto out_error;
+	if (c->dry_run) {
+		ret = cli_sweep_dry_run(c, &s);
+		goto out;
+	}
 	ret = sweep_points(c, &s);
 	goto out;
 
@@ -627,7 +637,7 @@ static int dir_scenarios(const char *dir, char ***paths, unsigned int *nr)
 
 static int cmd_validate(struct cli *c, int nr_args, char **args)
 {
-	char **paths = NULL, def[1200];
+	char **paths = NULL, def[1200], shown[1200];
 	unsigned int nr = 0, i, misses = 0, failed = 0;
 	struct validate_result *res = malloc(sizeof(*res));
 	struct sim_error err;
@@ -642,7 +652,7 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 			free(res);
 			fprintf(stderr,
 				"memcgsim: error: cannot read %s, or it holds no scenario (*.yaml)\n",
-				def);
+				sim_escape(shown, sizeof(shown), def));
 			return EXIT_BAD_INPUT;
 		}
 	}
@@ -699,10 +709,11 @@ empty_dir:
 	/* Nothing validated is no pass: refuse before anything runs. */
 	fprintf(stderr,
 		"%s: error: no scenario to validate: validate reads the *.yaml files of a directory (not .yml, not subdirectories), and it has none\n",
-		args[j]);
+		sim_escape(shown, sizeof(shown), args[j]));
 	goto out_bad;
 bad_dir:
-	fprintf(stderr, "memcgsim: error: cannot read '%s'\n", args[j]);
+	fprintf(stderr, "memcgsim: error: cannot read '%s'\n",
+		sim_escape(shown, sizeof(shown), args[j]));
 out_bad:
 	for (i = 0; i < nr; i++)
 		free(paths[i]);
@@ -860,7 +871,13 @@ static int cmd_list(struct cli *c, int nr_args, char **args)
 static const struct cli_option *const run_options[] = {
 	&opt_variant, &opt_set,	       &opt_seed,	&opt_replications,
 	&opt_format,  &opt_out,	       &opt_trace,	&opt_lines,
-	&opt_quiet,   &opt_max_memory, &opt_max_events, NULL,
+	&opt_quiet,   &opt_max_memory, &opt_max_events, &opt_dry_run,
+	NULL,
+};
+
+static const struct cli_option *const check_options[] = {
+	&opt_variant,	 &opt_set,	  &opt_seed, &opt_replications,
+	&opt_max_memory, &opt_max_events, NULL,
 };
 
 static const struct cli_option *const default_options[] = {
@@ -876,11 +893,10 @@ static const struct cli_option *const validate_options[] = {
 };
 
 static const struct cli_option *const sweep_options[] = {
-	&opt_vary,  &opt_jobs,	     &opt_sweep_out,
-	&opt_plan,  &opt_point,	     &opt_force,
-	&opt_set,   &opt_seed,	     &opt_replications,
-	&opt_quiet, &opt_max_memory, &opt_max_events,
-	NULL,
+	&opt_vary,	   &opt_jobs,  &opt_sweep_out,	&opt_plan,
+	&opt_point,	   &opt_force, &opt_set,	&opt_seed,
+	&opt_replications, &opt_quiet, &opt_max_memory, &opt_max_events,
+	&opt_dry_run,	   NULL,
 };
 
 static const struct cli_option *const merge_options[] = {
@@ -933,6 +949,13 @@ static const struct cli_command commands[] = {
 		.options = run_options,
 		.args = "SCENARIO",
 		.doc = "run every variant and print the results",
+	},
+	{
+		.name = "check",
+		.fn = cmd_check,
+		.options = check_options,
+		.args = "SCENARIO...",
+		.doc = "load and check each scenario and every variant without running them, and print what each run would cost: events, peak memory, wall time on this machine; exit 2 when one does not check (its first error located)",
 	},
 	{
 		.name = "explain",
@@ -1435,7 +1458,7 @@ static int unknown_command(const char *name)
 	return cli_usage_error(msg, name);
 }
 
-int main(int argc, char **argv)
+static int main_caught(int argc, char **argv)
 {
 	const struct cli_command *cmd = &commands[0];
 	struct cli c = {
@@ -1473,4 +1496,10 @@ int main(int argc, char **argv)
 	if (ret)
 		return ret;
 	return cmd->fn(&c, argc - first, argv + first);
+}
+
+int main(int argc, char **argv)
+{
+	/* An allocation that fails unwinds here (sim/error.h): exit 1 */
+	return sim_oom_main(main_caught, argc, argv, EXIT_RUN_FAILURE);
 }

@@ -529,6 +529,12 @@ static int set_jobs(struct cli *c, const char *arg)
 	return 0;
 }
 
+static int set_dry_run(struct cli *c, const char *arg)
+{
+	c->dry_run = true;
+	return 0;
+}
+
 static int set_plan(struct cli *c, const char *arg)
 {
 	c->plan = true;
@@ -623,7 +629,7 @@ const struct cli_option opt_max_memory = {
 	.long_name = "max-memory",
 	.arg = "SIZE",
 	.set = set_max_memory,
-	.help = "refuse a run whose simulated cache lines and objects take more (default 2G; 0: no limit)",
+	.help = "refuse, before it starts, a run whose estimated peak memory is more (default 4G, or half of this machine's memory when less; 0: no limit)",
 };
 
 const struct cli_option opt_max_events = {
@@ -673,6 +679,13 @@ const struct cli_option opt_sweep_out = {
 	.arg = "DIR",
 	.set = set_out,
 	.help = "where the results go (default: sweep-NAME); a rerun resumes, skipping finished points",
+};
+
+const struct cli_option opt_dry_run = {
+	.short_name = 'n',
+	.long_name = "dry-run",
+	.set = set_dry_run,
+	.help = "check everything and print what the run would cost (events, memory, wall time on this machine, trace size), without running or writing anything",
 };
 
 const struct cli_option opt_plan = {

@@ -40,6 +40,7 @@ struct cli {
 	bool explain;
 	bool quiet;
 	bool markdown;
+	bool dry_run; /* run, sweep --dry-run */
 	struct run_opts o;
 	const char *sets[MAX_SETS];
 	/* sweep */
@@ -107,7 +108,7 @@ extern const struct cli_option opt_variant, opt_set, opt_seed, opt_replications,
 	opt_markdown, opt_vary, opt_jobs, opt_sweep_out, opt_plan, opt_point,
 	opt_force, opt_tolerance, opt_metric, opt_all, opt_plot_out,
 	opt_plot_format, opt_plot_variant, opt_plot_metric, opt_plot_x,
-	opt_help_format, opt_max_memory, opt_max_events;
+	opt_help_format, opt_max_memory, opt_max_events, opt_dry_run;
 
 #define EXIT_RUN_FAILURE 1
 #define EXIT_BAD_INPUT 2

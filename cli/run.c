@@ -3,11 +3,13 @@
  * cli/run.c - scenario variants, replications and results.
  * See cli/run.h for the theory of operation.
  */
+#define _DEFAULT_SOURCE /* sysconf(_SC_PHYS_PAGES) */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
 #include <libgen.h>
 #include <math.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,6 +17,7 @@
 
 #include "models/kernel/config.h"
 #include "models/kernel/memcontrol.h"
+#include "cli/estimate.h"
 #include "cli/list.h"
 #include "cli/run.h"
 #include "cli/run_internal.h"
@@ -350,7 +353,7 @@ static void machine_resolve(const struct scenario_node *n, const char *datadir,
 		snprintf(path, size, "%s", name);
 	} else {
 		copy = strdup(scenario_file(n));
-		SIM_BUG_ON(!copy);
+		SIM_OOM_ON(!copy);
 		snprintf(path, size, "%s/%s", dirname(copy), name);
 		free(copy);
 	}
@@ -558,7 +561,7 @@ static int variant_workload(struct variant *v, const struct scenario_node *n,
 	w->scale = 1.0;
 	w->cpus = malloc(nr * sizeof(*w->cpus));
 	w->tasks = calloc(nr, sizeof(*w->tasks));
-	SIM_BUG_ON(!w->cpus || !w->tasks);
+	SIM_OOM_ON(!w->cpus || !w->tasks);
 	memcpy(w->cpus, order, nr * sizeof(*w->cpus));
 	w->cgroups = &v->cgroups;
 	return w->type->parse(w, n, &v->machine, err);
@@ -676,7 +679,7 @@ static int variant_load(struct variant *v, const struct scenario_node *base,
 		if (!strncmp(o->sets[k], "machine=", 8))
 			v->machine_from_cli = true;
 	v->tree = scenario_clone(base);
-	SIM_BUG_ON(!v->tree);
+	SIM_OOM_ON(!v->tree);
 	if (vn) {
 		if (scenario_key_get(vn, &variant_keys[VAR_NAME], &name, err) ||
 		    apply_set(v->tree, scenario_get(vn, "set"), err))
@@ -701,6 +704,164 @@ static int variant_load(struct variant *v, const struct scenario_node *base,
 
 out_destroy:
 	variant_destroy(v);
+	return -1;
+}
+
+/* ---- the estimate ---- */
+
+/*
+ * What scenario_run() is doing, for the message when an allocation fails
+ * below it (sim_out_of_memory() unwinds to scenario_run()).
+ */
+static char oom_stage[96];
+
+uint64_t run_default_max_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	uint64_t half;
+
+	if (pages <= 0 || size <= 0)
+		return RUN_DEFAULT_MAX_MEMORY;
+	half = (uint64_t)pages * (uint64_t)size / 2;
+	return half < RUN_DEFAULT_MAX_MEMORY ? half : RUN_DEFAULT_MAX_MEMORY;
+}
+
+static uint64_t max_memory(const struct run_opts *o)
+{
+	return o->max_memory ? o->max_memory : run_default_max_memory();
+}
+
+/* The time @w spends per operation outside the memory system. */
+static sim_time_t workload_self_ps(const struct workload *w,
+				   const struct scenario_node *n)
+{
+	static const char *const names[] = { "work_ns", "think_ns" };
+	struct sim_error ignored;
+	unsigned int k, i;
+	sim_time_t ps;
+
+	for (k = 0; k < w->type->nr_keys; k++)
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			if (!strcmp(w->type->keys[k].name, names[i]) &&
+			    w->type->keys[k].type == SCENARIO_KEY_TIME &&
+			    !scenario_key_get(n, &w->type->keys[k], &ps,
+					      &ignored))
+				return ps;
+	return 0;
+}
+
+/* A U64 key of @w's type, by name, default included; @def if none. */
+static uint64_t workload_u64(const struct workload *w,
+			     const struct scenario_node *n, const char *name,
+			     uint64_t def)
+{
+	struct sim_error ignored;
+	unsigned int k;
+	uint64_t val;
+
+	for (k = 0; k < w->type->nr_keys; k++)
+		if (!strcmp(w->type->keys[k].name, name) &&
+		    w->type->keys[k].type == SCENARIO_KEY_U64 &&
+		    !scenario_key_get(n, &w->type->keys[k], &val, &ignored))
+			return val;
+	return def;
+}
+
+/*
+ * The lines every task of @w contends for with locked RMWs, for the
+ * estimate: atomic_counter's shared counters (an RMW every `batch`
+ * increments); false_sharing's one line when packed with rmw.
+ */
+static void workload_serial(const struct workload *w,
+			    const struct scenario_node *n,
+			    struct estimate_workload *ew)
+{
+	const struct scenario_node *ln = scenario_get(n, "layout");
+	const struct scenario_node *on = scenario_get(n, "op");
+	const char *layout = ln ? scenario_scalar(ln) : NULL;
+	const char *op = on ? scenario_scalar(on) : NULL;
+
+	ew->batch = 1;
+	if (!strcmp(w->type->name, "atomic_counter")) {
+		ew->serial_lines =
+			(unsigned int)workload_u64(w, n, "counters", 1);
+		ew->batch = (double)workload_u64(w, n, "batch", 1);
+	} else if (!strcmp(w->type->name, "false_sharing") &&
+		   (!layout || !strcmp(layout, "packed")) && op &&
+		   !strcmp(op, "rmw")) {
+		ew->serial_lines = 1;
+	}
+}
+
+/* Levels of @path below the root: "/" 0, "/a/b" 2. */
+static unsigned int cgroup_depth(const char *path)
+{
+	unsigned int depth = 0;
+
+	for (; *path; path++)
+		if (*path == '/' && path[1])
+			depth++;
+	return depth;
+}
+
+/* The estimate of one run of the loaded variant @v (cli/estimate.h). */
+static void variant_estimate(const struct variant *v, bool traced,
+			     struct estimate *est)
+{
+	const struct scenario_node *list = scenario_get(v->tree, "workloads");
+	struct estimate_input in = {
+		.nr_cpus = v->machine.nr_cpus,
+		.nr_nodes = v->machine.sockets,
+		.nr_memcgs = v->cgroups.nr,
+		.memcg_stat_items = v->kernel.memcg_stat_items,
+		.memcg_event_items = v->kernel.memcg_event_items,
+		.lruvec_stat_items = v->kernel.lruvec_stat_items,
+		.local_aggregated = v->kernel.local_stats == LOCAL_AGGREGATED,
+		.per_memcg_flush = v->kernel.stats_flush_threshold ==
+				   FLUSH_PER_MEMCG,
+		.run_ps = v->warmup_ps + v->duration_ps,
+		/* skx-2s-72's xfer_llc, 48 ns, is where it is calibrated */
+		.latency_scale = (double)v->machine.xfer_ps[COH_DIST_LLC] /
+				 (48.0 * SIM_PS_PER_NS),
+		.trace = traced,
+	};
+	unsigned int i;
+
+	for (i = 0; i < v->nr_workloads && i < ESTIMATE_MAX_WORKLOADS; i++) {
+		const struct workload *w = &v->workloads[i];
+		struct estimate_workload *ew = &in.w[in.nr_workloads++];
+
+		ew->type = w->type->name;
+		ew->nr_tasks = w->nr_tasks;
+		ew->self_ps =
+			workload_self_ps(w, scenario_item(list, w->index));
+		ew->memcg = w->type->memcg;
+		ew->depth = cgroup_depth(w->cgroup);
+		workload_serial(w, scenario_item(list, w->index), ew);
+	}
+	estimate_run(&in, est);
+}
+
+/*
+ * Refuse @v when its estimated peak memory passes --max-memory: before
+ * anything of its run is allocated, with what makes it big and the way
+ * out.
+ */
+static int check_memory(const struct variant *v, const struct estimate *est,
+			const struct run_opts *o, struct sim_error *err)
+{
+	uint64_t limit = max_memory(o);
+	char need[32], lim[32];
+
+	if (limit == UINT64_MAX || est->memory <= (double)limit)
+		return 0;
+	estimate_format_bytes(est->memory, need, sizeof(need));
+	estimate_format_bytes((double)limit, lim, sizeof(lim));
+	scenario_error(
+		err, v->tree,
+		"variant '%s': the run would take about %s of memory (%u CPUs, %u cgroups, %u+%u stats items per memcg), more than the limit of %s; raise it with --max-memory SIZE (0: no limit), or use fewer CPUs, cgroups or stats items",
+		v->name, need, v->machine.nr_cpus, v->cgroups.nr,
+		v->kernel.memcg_stat_items, v->kernel.memcg_event_items, lim);
 	return -1;
 }
 
@@ -790,7 +951,7 @@ static void kworker_setup(struct run *run)
 	if (!run->memcg)
 		return;
 	busy = calloc(run->machine.nr_cpus, sizeof(*busy));
-	SIM_BUG_ON(!busy);
+	SIM_OOM_ON(!busy);
 	for (i = 0; i < run->nr_workloads; i++)
 		for (j = 0; j < run->workloads[i].nr_tasks; j++)
 			busy[run->workloads[i].cpus[j]] = true;
@@ -880,7 +1041,7 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 			    int variant, struct run_result *res,
 			    struct sim_error *err)
 {
-	uint64_t limit = o->max_memory ? o->max_memory : RUN_DEFAULT_MAX_MEMORY;
+	uint64_t limit = max_memory(o);
 	struct run run = { 0 };
 	unsigned int i, j;
 	int ret = 0;
@@ -892,7 +1053,7 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 	run.nr_workloads = v->nr_workloads;
 	run.workloads = v->workloads;
 	run.engine = sim_engine_create();
-	SIM_BUG_ON(!run.engine);
+	SIM_OOM_ON(!run.engine);
 	sim_stat_init(&run.lat);
 	run.coh = coh_create(&v->machine, run.engine);
 	coh_set_mem_limit(run.coh, limit == UINT64_MAX ? 0 : limit);
@@ -1176,8 +1337,8 @@ static void record(struct report *r, int variant, struct run_result *res,
 	}
 }
 
-int scenario_run(const char *path, const struct run_opts *o,
-		 struct report **out, struct sim_error *err)
+static int scenario_run_caught(const char *path, const struct run_opts *o,
+			       struct report **out, struct sim_error *err)
 {
 	struct scenario_node *base;
 	const struct scenario_node *vars;
@@ -1187,6 +1348,7 @@ int scenario_run(const char *path, const struct run_opts *o,
 	struct report *r = NULL;
 	struct progress_ctx pc = { .o = o };
 	size_t i, nr, selected = 0, done = 0;
+	struct estimate est;
 	unsigned int k;
 	uint64_t seed;
 	int ret = -1;
@@ -1220,13 +1382,15 @@ int scenario_run(const char *path, const struct run_opts *o,
 	nr = vars ? scenario_len(vars) : 1;
 	v = calloc(nr, sizeof(*v));
 	res = calloc(o->replications, sizeof(*res));
-	SIM_BUG_ON(!v || !res);
+	SIM_OOM_ON(!v || !res);
 
 	/* Check every variant before running any. */
 	for (i = 0; i < nr; i++) {
 		const struct scenario_node *vn = vars ? scenario_item(vars, i) :
 							NULL;
 
+		snprintf(oom_stage, sizeof(oom_stage), "checking variant %zu",
+			 i + 1);
 		if (variant_load(&v[i], base, vn, o, err))
 			goto out_variants;
 		if (v[i].misfit) {
@@ -1245,8 +1409,17 @@ int scenario_run(const char *path, const struct run_opts *o,
 			variant_destroy(&v[i]);
 			continue;
 		}
-		if (!o->variant || !strcmp(o->variant, v[i].name))
+		if (!o->variant || !strcmp(o->variant, v[i].name)) {
+			/* the first run is the traced one */
+			variant_estimate(&v[i],
+					 !selected && (o->trace || o->traced),
+					 &est);
+			if (o->estimate)
+				o->estimate(o->estimate_arg, v[i].name, &est);
+			if (check_memory(&v[i], &est, o, err))
+				goto out_variants;
 			selected++;
+		}
 		variant_park(&v[i]);
 	}
 	if (!selected && !o->variant) {
@@ -1277,7 +1450,7 @@ int scenario_run(const char *path, const struct run_opts *o,
 		;
 	seed = v[i].seed;
 	r = report_create(name, seed, o->replications);
-	SIM_BUG_ON(!r);
+	SIM_OOM_ON(!r);
 	for (i = 0; i < nr; i++) {
 		int col;
 
@@ -1303,6 +1476,8 @@ int scenario_run(const char *path, const struct run_opts *o,
 			 * state. */
 			if (k)
 				variant_destroy(&v[i]);
+			snprintf(oom_stage, sizeof(oom_stage),
+				 "running variant '%s'", v[i].name);
 			if (variant_load(&v[i], base,
 					 vars ? scenario_item(vars, i) : NULL,
 					 o, err))
@@ -1334,5 +1509,31 @@ out_variants:
 	free(res);
 out_free:
 	scenario_free(base);
+	return ret;
+}
+
+/*
+ * scenario_run() - scenario_run_caught(), with an allocation that fails
+ * anywhere below turned into an error (sim_out_of_memory() unwinds here;
+ * what was allocated is left: the caller reports and ends).
+ */
+int scenario_run(const char *path, const struct run_opts *o,
+		 struct report **out, struct sim_error *err)
+{
+	jmp_buf env, *prev;
+	int ret;
+
+	snprintf(oom_stage, sizeof(oom_stage), "loading the scenario");
+	prev = sim_oom_catch(&env);
+	if (setjmp(env)) {
+		sim_oom_restore(prev);
+		sim_error_set(
+			err, path, 0, 0,
+			"out of memory while %s (in %s); use fewer CPUs, cgroups or stats items, or a shorter run",
+			oom_stage, sim_oom_where());
+		return -1;
+	}
+	ret = scenario_run_caught(path, o, out, err);
+	sim_oom_restore(prev);
 	return ret;
 }

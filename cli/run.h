@@ -30,10 +30,27 @@
 
 struct sim_trace;
 
-#define RUN_DEFAULT_MAX_MEMORY (2ull << 30) /* --max-memory 2G */
+/*
+ * --max-memory's default: 4 GiB, or half of this machine's memory when
+ * that is less (run_default_max_memory()). Half, because a sweep runs -j N
+ * points at once and the system and the other points need the rest; 4
+ * GiB, because no shipped scenario needs a tenth of it (stat-read-1000,
+ * the largest, peaks at 140 MB) and a run past it is more often a
+ * scenario written by mistake (1024 CPUs x 4094 cgroups with the stats
+ * item counts at their maxima) than an experiment. The limit only decides
+ * whether a run starts, never what it computes, so results stay the same
+ * on every machine; a refusal names --max-memory.
+ */
+#define RUN_DEFAULT_MAX_MEMORY (4ull << 30)
 #define RUN_DEFAULT_MAX_EVENTS 20000000000ull /* --max-events: 2e10 */
-/* For messages only: what one core of a 2020s server runs (8.5e6 seen). */
+/*
+ * For the --max-events message only, the same text on every machine:
+ * what one core of a 2020s server runs (8.5e6 seen; 1.3e7 on the build
+ * VM, cli/estimate.c, whose estimates use that).
+ */
 #define RUN_EVENTS_PER_SECOND 1e7
+
+struct estimate;
 
 struct run_opts {
 	const char *datadir; /* shipped scenarios: machines/, ... */
@@ -46,10 +63,13 @@ struct run_opts {
 	unsigned int hot_lines; /* lines reported per variant */
 	struct sim_trace *trace; /* trace the first run, or NULL */
 	bool check_only; /* check everything, run nothing */
+	bool traced; /* --trace given (check_only: for the estimate) */
 	/*
-	 * Bytes of simulated cache lines and objects a run may place
-	 * (models/hw/cache.c): 0 for RUN_DEFAULT_MAX_MEMORY, UINT64_MAX for
-	 * no limit. A run past it is refused before it starts.
+	 * Peak memory a run may take, as estimated before it starts
+	 * (cli/estimate.h), and the simulated cache lines and objects it
+	 * places (models/hw/cache.c) while it sets up: 0 for
+	 * run_default_max_memory(), UINT64_MAX for no limit. A run past
+	 * it is refused before anything is allocated.
 	 */
 	uint64_t max_memory;
 	/*
@@ -67,14 +87,27 @@ struct run_opts {
 	/* Called after each variant's first replication, e.g. by explain. */
 	void (*inspect)(void *arg, const char *variant, struct run *run);
 	void *inspect_arg;
+	/*
+	 * Called with each selected variant's estimate as it is checked
+	 * (one run of it: a replication), before the memory limit is
+	 * applied: check and --dry-run print it.
+	 */
+	void (*estimate)(void *arg, const char *variant,
+			 const struct estimate *est);
+	void *estimate_arg;
 };
+
+/* --max-memory's default on this machine: see RUN_DEFAULT_MAX_MEMORY. */
+uint64_t run_default_max_memory(void);
 
 /*
  * scenario_run() - run @path per @o. Return 0 with *@out set (the caller
  * frees it with report_free()), or -1 with @err set: 2 is the exit status
- * for errors in the input, which is all that can fail here. With
+ * for errors in the input and for a run refused or out of memory, which
+ * is all that can fail here (an allocation that fails anywhere below is
+ * caught here: "out of memory while running variant 'x'"). With
  * @o->check_only, the scenario and every variant are loaded and checked
- * as for a run, nothing runs, and 0 leaves *@out untouched.
+ * as for a run, estimated, nothing runs, and 0 leaves *@out untouched.
  */
 /*
  * The keys of a scenario's top level, of a variant, of `published:` and

@@ -153,7 +153,7 @@ void run__collect(struct run *run, struct run_result *res)
 		unsigned int nr = coh_nr_lines(run->coh);
 		struct coh_line **lines = calloc(nr + 1, sizeof(*lines));
 
-		SIM_BUG_ON(!lines);
+		SIM_OOM_ON(!lines);
 		coh_lines_sorted(run->coh, lines, nr);
 		for (i = 0; i < nr; i++)
 			transfers += lines[i]->transfers;
@@ -187,7 +187,7 @@ void run__lines_report(struct run *run, struct report *r, int variant,
 	double secs_ps = (double)(run->end_ps - run->warmup_ps);
 	unsigned int i, j;
 
-	SIM_BUG_ON(!lines);
+	SIM_OOM_ON(!lines);
 	if (n > coh_nr_lines(run->coh))
 		n = coh_nr_lines(run->coh);
 	coh_lines_sorted(run->coh, lines, n);

@@ -40,7 +40,7 @@ char *sweep__xstrdup(const char *s)
 {
 	char *p = strdup(s);
 
-	SIM_BUG_ON(!p);
+	SIM_OOM_ON(!p);
 	return p;
 }
 
@@ -152,10 +152,10 @@ static void key_add_value(struct sweep_key *k, const char *v, size_t len)
 {
 	char **grown = realloc(k->values, (k->nr_values + 1) * sizeof(*grown));
 
-	SIM_BUG_ON(!grown);
+	SIM_OOM_ON(!grown);
 	k->values = grown;
 	k->values[k->nr_values] = strndup(v, len);
-	SIM_BUG_ON(!k->values[k->nr_values]);
+	SIM_OOM_ON(!k->values[k->nr_values]);
 	k->nr_values++;
 }
 
@@ -218,7 +218,7 @@ int sweep_vary(struct sweep *s, const char *arg, struct sim_error *err)
 	}
 	k = &s->keys[s->nr_keys++];
 	k->key = strndup(arg, eq - arg);
-	SIM_BUG_ON(!k->key);
+	SIM_OOM_ON(!k->key);
 	for (p = eq + 1; p; p = comma ? comma + 1 : NULL) {
 		comma = strchr(p, ',');
 		key_add_value(k, p, comma ? (size_t)(comma - p) : strlen(p));
@@ -410,7 +410,7 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 			   s->dir, err))
 		return -1;
 	s->sets = calloc(o->nr_sets + 1, sizeof(*s->sets));
-	SIM_BUG_ON(!s->sets);
+	SIM_OOM_ON(!s->sets);
 	for (i = 0; i < o->nr_sets; i++)
 		s->sets[i] = sweep__xstrdup(o->sets[i]);
 	s->nr_sets = o->nr_sets;
@@ -448,7 +448,7 @@ static char **point_sets(const struct sweep *s, const unsigned int *idx)
 	char **sets = calloc(s->nr_sets + s->nr_keys, sizeof(*sets));
 	unsigned int i;
 
-	SIM_BUG_ON(!sets);
+	SIM_OOM_ON(!sets);
 	for (i = 0; i < s->nr_sets; i++)
 		sets[i] = sweep__xstrdup(s->sets[i]);
 	for (i = 0; i < s->nr_keys; i++)
@@ -508,6 +508,22 @@ void sweep__wrap_msg(struct sim_error *err, const char *before,
 		return; /* cut: the start says the most */
 }
 
+struct sweep_estimate_ctx {
+	void (*fn)(void *arg, unsigned int point, const char *desc,
+		   const char *variant, const struct estimate *est);
+	void *arg;
+	unsigned int point;
+	char desc[512];
+};
+
+static void point_estimate(void *arg, const char *variant,
+			   const struct estimate *est)
+{
+	struct sweep_estimate_ctx *ctx = arg;
+
+	ctx->fn(ctx->arg, ctx->point, ctx->desc, variant, est);
+}
+
 /* Check the scenario with the sets at @idx, the first @nr_keys keys only. */
 static int check_one(const struct sweep *s, const unsigned int *idx,
 		     unsigned int nr_keys, struct sim_error *err)
@@ -523,6 +539,46 @@ static int check_one(const struct sweep *s, const unsigned int *idx,
 	ret = scenario_run(s->scenario, &o, &r, err);
 	report_free(r);
 	free_sets(s, sets);
+	return ret;
+}
+
+/**
+ * sweep_estimate() - what each point would cost (sweep --dry-run).
+ * @s: the sweep, set up and checked
+ * @fn: called with each selected variant's estimate of each point, in
+ *	point order; @desc names the point ("KEY=VALUE ...")
+ * @arg: for @fn
+ * @err: filled on failure
+ *
+ * Each point is loaded and checked as its run would be (its variants one
+ * at a time), and nothing runs or is written.
+ *
+ * Return: 0, or -1 with @err set (bad input: exit status 2).
+ */
+int sweep_estimate(const struct sweep *s,
+		   void (*fn)(void *arg, unsigned int point, const char *desc,
+			      const char *variant, const struct estimate *est),
+		   void *arg, struct sim_error *err)
+{
+	struct sweep_estimate_ctx ctx = { .fn = fn, .arg = arg };
+	unsigned int idx[SWEEP_MAX_KEYS];
+	struct report *r = NULL;
+	struct run_opts o;
+	char **sets;
+	int ret = 0;
+
+	for (ctx.point = 0; ctx.point < s->nr_points && !ret; ctx.point++) {
+		point_desc(s, ctx.point, ctx.desc, sizeof(ctx.desc));
+		sweep__point_index(s, ctx.point, idx);
+		sets = point_sets(s, idx);
+		point_opts(s, &o, sets);
+		o.check_only = true;
+		o.estimate = point_estimate;
+		o.estimate_arg = &ctx;
+		ret = scenario_run(s->scenario, &o, &r, err);
+		report_free(r);
+		free_sets(s, sets);
+	}
 	return ret;
 }
 
@@ -719,7 +775,7 @@ static void sweep_id(struct sweep *s)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	SIM_BUG_ON(!f);
+	SIM_OOM_ON(!f);
 	SIM_BUG_ON(meta_emit(f, s, false) || fclose(f));
 	sweep__digest_buf(s->id, buf, len);
 	free(buf);
@@ -741,7 +797,7 @@ static int meta_strings(const struct scenario_node *map, const char *key,
 		return -1;
 	}
 	*out = calloc(scenario_len(n) + 1, sizeof(**out));
-	SIM_BUG_ON(!*out);
+	SIM_OOM_ON(!*out);
 	for (i = 0; i < scenario_len(n); i++) {
 		const char *v = scenario_scalar(scenario_item(n, i));
 

@@ -155,6 +155,11 @@ int sweep_vary(struct sweep *s, const char *arg, struct sim_error *err);
 int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 		const struct run_opts *o, bool force, struct sim_error *err);
 int sweep_check(const struct sweep *s, struct sim_error *err);
+struct estimate;
+int sweep_estimate(const struct sweep *s,
+		   void (*fn)(void *arg, unsigned int point, const char *desc,
+			      const char *variant, const struct estimate *est),
+		   void *arg, struct sim_error *err);
 int sweep_prepare(const struct sweep *s, struct sim_error *err);
 
 bool sweep_point_done(const struct sweep *s, unsigned int point);

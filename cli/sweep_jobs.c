@@ -120,7 +120,7 @@ static int spawn(struct pool *p, unsigned int point)
 	for (i = 0; i < p->jobs && !slot; i++)
 		if (!p->slots[i].pid)
 			slot = &p->slots[i];
-	SIM_BUG_ON(!slot);
+	SIM_OOM_ON(!slot);
 	if (pipe(fds)) {
 		sim_error_set(p->err, "", 0, 0, "cannot create a pipe: %s",
 			      strerror(errno));
@@ -318,7 +318,7 @@ int sweep_run(const struct sweep *s, unsigned int jobs,
 
 	*signo = 0;
 	todo = calloc(s->nr_points, sizeof(*todo));
-	SIM_BUG_ON(!todo || !jobs);
+	SIM_OOM_ON(!todo || !jobs);
 	for (i = 0; i < s->nr_points; i++) {
 		if (sweep_point_done(s, i))
 			p.done++;
@@ -339,7 +339,7 @@ int sweep_run(const struct sweep *s, unsigned int jobs,
 		}
 	} else {
 		p.slots = calloc(jobs, sizeof(*p.slots));
-		SIM_BUG_ON(!p.slots);
+		SIM_OOM_ON(!p.slots);
 		ret = run_pool(&p, todo, nr_todo, signo);
 		if (*signo)
 			sim_error_set(

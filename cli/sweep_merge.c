@@ -44,7 +44,7 @@ static int col_index(struct merge *m, const char *name, bool add)
 	if (!add)
 		return -1;
 	grown = realloc(m->cols, (m->nr_cols + 1) * sizeof(*grown));
-	SIM_BUG_ON(!grown);
+	SIM_OOM_ON(!grown);
 	m->cols = grown;
 	m->cols[m->nr_cols] = sweep__xstrdup(name);
 	return (int)m->nr_cols++;
@@ -181,7 +181,7 @@ static int write_merged_csv(FILE *out, void *arg)
 	unsigned int i;
 	int ret = 0;
 
-	SIM_BUG_ON(!map || !val);
+	SIM_OOM_ON(!map || !val);
 	fputs("point", out);
 	for (i = 0; i < m->s->nr_keys; i++) {
 		fputc(',', out);
@@ -286,7 +286,7 @@ static int forward_report(struct sim_yaml *y, const char *path, bool variants,
 			      strerror(errno));
 		return -1;
 	}
-	SIM_BUG_ON(!yaml_parser_initialize(&parser));
+	SIM_OOM_ON(!yaml_parser_initialize(&parser));
 	yaml_parser_set_input_file(&parser, f);
 	/* Stream, document and mapping start. */
 	for (i = 0; i < 3; i++) {

@@ -165,7 +165,7 @@ void sim_schedule(struct sim_engine *e, sim_time_t t, sim_event_fn fn,
 		struct sim_event *heap;
 
 		heap = realloc(e->heap, 2 * e->cap * sizeof(*heap));
-		SIM_BUG_ON(!heap); /* out of memory: nothing sensible to do */
+		SIM_OOM_ON(!heap); /* out of memory: nothing sensible to do */
 		e->heap = heap;
 		e->cap *= 2;
 	}
@@ -236,7 +236,7 @@ void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
 	p->owner = owner;
 	p->stack_size = stack_size;
 	p->stack = calloc(1, stack_size);
-	SIM_BUG_ON(!p->stack);
+	SIM_OOM_ON(!p->stack);
 }
 
 void sim_proc_destroy(struct sim_proc *p)

@@ -45,6 +45,20 @@ static void escape(char *buf, size_t size, const char *s)
 	buf[n] = '\0';
 }
 
+/**
+ * sim_escape() - @s made safe for a terminal, as errors quote it.
+ * @buf: where to write it
+ * @size: its size: a longer @s is cut
+ * @s: a file name, a name from the input
+ *
+ * Return: @buf, for use as a printf argument.
+ */
+const char *sim_escape(char *buf, size_t size, const char *s)
+{
+	escape(buf, size, s ? s : "");
+	return buf;
+}
+
 void sim_error_vset(struct sim_error *err, const char *file, unsigned int line,
 		    unsigned int col, const char *fmt, va_list ap)
 {
@@ -211,4 +225,63 @@ void sim_assert_failed(const char *file, const char *func, int line,
 	fprintf(stderr, "memcgsim: BUG at %s:%d in %s(): %s\n", file, line,
 		func, expr);
 	abort();
+}
+
+static jmp_buf *oom_env;
+static char oom_where[128];
+
+jmp_buf *sim_oom_catch(jmp_buf *env)
+{
+	jmp_buf *prev = oom_env;
+
+	oom_env = env;
+	return prev;
+}
+
+void sim_oom_restore(jmp_buf *prev)
+{
+	oom_env = prev;
+}
+
+const char *sim_oom_where(void)
+{
+	return oom_where;
+}
+
+/*
+ * sim_out_of_memory() - an allocation in @func of @file failed: unwind to
+ * the sim_oom_catch() point. With none (a Check suite), say so and abort.
+ */
+void sim_out_of_memory(const char *file, const char *func)
+{
+	(void)file; /* an absolute path in out-of-tree builds */
+	snprintf(oom_where, sizeof(oom_where), "%s()", func);
+	if (oom_env)
+		longjmp(*oom_env, 1);
+	fprintf(stderr, "memcgsim: error: out of memory in %s\n", oom_where);
+	abort();
+}
+
+/**
+ * sim_oom_main() - @fn(@argc, @argv), with an allocation that fails where
+ * nothing closer catches it an error: "memcgsim: error: out of memory in
+ * FUNCTION()" on standard error, and @status returned.
+ * @fn: main's body
+ * @argc: main's
+ * @argv: main's
+ * @status: the exit status on out of memory
+ */
+int sim_oom_main(int (*fn)(int argc, char **argv), int argc, char **argv,
+		 int status)
+{
+	jmp_buf env;
+
+	if (setjmp(env)) {
+		oom_env = NULL;
+		fprintf(stderr, "memcgsim: error: out of memory in %s\n",
+			oom_where);
+		return status;
+	}
+	oom_env = &env;
+	return fn(argc, argv);
 }

@@ -20,6 +20,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <setjmp.h>
 #include <stdio.h>
 
 #define SIM_ERROR_FILE_MAX 512
@@ -56,6 +57,12 @@ void sim_error_vset(struct sim_error *err, const char *file, unsigned int line,
  */
 void sim_error_format(const struct sim_error *err, char *buf, size_t len);
 void sim_error_print(FILE *out, const struct sim_error *err);
+/*
+ * sim_escape() - @s with control and bidi characters written out (\x1b,
+ * \u202e), as error messages quote it, for any other line that shows a
+ * name or path from the user (progress lines, tables). Returns @buf.
+ */
+const char *sim_escape(char *buf, size_t size, const char *s);
 const char *sim_control_char(const unsigned char *s, size_t len,
 			     bool allow_newline);
 
@@ -67,6 +74,37 @@ const char *sim_nearest(const char *word, const char *const *choices,
 __attribute__((noreturn)) void sim_assert_failed(const char *file,
 						 const char *func, int line,
 						 const char *expr);
+
+/*
+ * Out of memory. An allocation that fails is no bug and no input error:
+ * SIM_OOM_ON(!p) hands it to sim_out_of_memory(), which unwinds with
+ * longjmp() to the innermost sim_oom_catch() point (cli/run.c's
+ * scenario_run(), and main() for everything else), where it becomes an
+ * error that reaches main(): "out of memory in rstat_create()". What was
+ * allocated until then is not freed (the program ends, or a sweep's
+ * child does); nothing is exited below main(). SIM: C has no exceptions,
+ * and the alternative, an error path out of every allocation in the
+ * models' set-up and the coroutines, would double the models' code for a
+ * case a run's memory estimate refuses before it starts.
+ *
+ * sim_oom_catch() - make @env (set with setjmp()) the place to unwind
+ * to; returns the previous one, which sim_oom_restore() puts back.
+ * sim_oom_where() - the function that failed, for the message.
+ */
+jmp_buf *sim_oom_catch(jmp_buf *env);
+void sim_oom_restore(jmp_buf *prev);
+const char *sim_oom_where(void);
+/* main() is sim_oom_main(its body, argc, argv, exit status on OOM) */
+int sim_oom_main(int (*fn)(int argc, char **argv), int argc, char **argv,
+		 int status);
+__attribute__((noreturn)) void sim_out_of_memory(const char *file,
+						 const char *func);
+
+#define SIM_OOM_ON(cond)                                       \
+	do {                                                   \
+		if (__builtin_expect(!!(cond), 0))             \
+			sim_out_of_memory(__FILE__, __func__); \
+	} while (0)
 
 #define SIM_BUG_ON(cond)                                                \
 	do {                                                            \

@@ -307,35 +307,59 @@ int sim_write_atomic(const char *path, int (*write)(FILE *out, void *arg),
  * Return: 0, or -1 with @err set (naming @path: "cannot read: REASON",
  * "larger than N MiB" or "out of memory") and *@buf NULL.
  */
+/*
+ * sim_open_regular() - @path opened to read, without blocking on a FIFO:
+ * a result is a regular file. NULL with errno set: EISDIR for a
+ * directory, EINVAL for another file that is not regular (a FIFO, a
+ * device); sim_open_error() says which.
+ */
+FILE *sim_open_regular(const char *path)
+{
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st)) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return NULL;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	f = fdopen(fd, "rb");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+/* Why sim_open_regular() failed, from its errno @e. */
+const char *sim_open_error(int e)
+{
+	return e == EINVAL ? "not a regular file" : strerror(e);
+}
+
 int sim_read_file(const char *path, size_t max, char **buf, size_t *len,
 		  struct sim_error *err)
 {
 	size_t cap = 4096, n = 0, got;
 	char *b, *grown;
-	struct stat st;
-	FILE *f = NULL;
-	int fd;
+	FILE *f;
 
 	*buf = NULL;
 	*len = 0;
-	/* Not blocking on a FIFO: a result is a regular file. */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	if (fd >= 0 && !fstat(fd, &st) && !S_ISREG(st.st_mode)) {
-		close(fd);
-		sim_error_set(err, path, 0, 0, "cannot read: %s",
-			      S_ISDIR(st.st_mode) ? strerror(EISDIR) :
-						    "not a regular file");
-		return -1;
-	}
-	if (fd >= 0) {
-		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-		f = fdopen(fd, "rb");
-		if (!f)
-			close(fd);
-	}
+	f = sim_open_regular(path);
 	if (!f) {
 		sim_error_set(err, path, 0, 0, "cannot read: %s",
-			      strerror(errno));
+			      sim_open_error(errno));
 		return -1;
 	}
 	b = malloc(cap);

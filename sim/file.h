@@ -57,6 +57,14 @@ int sim_atomic_close(FILE *out, const char *path, char *tmp_path, bool commit,
 		     struct sim_error *err);
 
 /*
+ * sim_open_regular() - @path opened to read, refused at once (NULL,
+ * errno EISDIR or EINVAL) unless it is a regular file, never blocking on
+ * a FIFO; sim_open_error(errno) is the message's reason.
+ */
+FILE *sim_open_regular(const char *path);
+const char *sim_open_error(int e);
+
+/*
  * sim_read_file() - the whole of @path in memory, NUL-terminated, for the
  * readers of results (at most @max bytes; 0 for no limit).
  */

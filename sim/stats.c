@@ -82,7 +82,7 @@ static void stat_fold(struct sim_stat *s)
 
 	range = malloc((nbins + 1) * sizeof(*range));
 	s->hist = gsl_histogram_alloc(nbins);
-	SIM_BUG_ON(!s->hist || !range);
+	SIM_OOM_ON(!s->hist || !range);
 	for (i = 0; i <= nbins; i++)
 		range[i] = hist_edge(first + i);
 	SIM_BUG_ON(gsl_histogram_set_ranges(s->hist, range, nbins + 1));
@@ -123,7 +123,7 @@ void sim_stat_add(struct sim_stat *s, double x)
 			return;
 		}
 		v = realloc(s->v, cap * sizeof(*v));
-		SIM_BUG_ON(!v);
+		SIM_OOM_ON(!v);
 		s->v = v;
 		s->cap = cap;
 	}
@@ -208,7 +208,7 @@ gsl_rng *sim_rng_stream(uint64_t seed, uint64_t stream)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 
-	SIM_BUG_ON(!r);
+	SIM_OOM_ON(!r);
 	/* mt19937 takes an unsigned long seed; 0 would mean its default. */
 	gsl_rng_set(r, (unsigned long)(sim_seed_derive(seed, stream) | 1));
 	return r;

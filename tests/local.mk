@@ -99,6 +99,11 @@ tests_check_run_SOURCES = tests/check_run.c
 tests_check_run_CFLAGS = $(TEST_CFLAGS)
 tests_check_run_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_estimate
+tests_check_estimate_SOURCES = tests/check_estimate.c
+tests_check_estimate_CFLAGS = $(TEST_CFLAGS)
+tests_check_estimate_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/check_config
 tests_check_config_SOURCES = tests/check_config.c tests/scenario_test.h
 tests_check_config_CFLAGS = $(TEST_CFLAGS)
@@ -180,6 +185,15 @@ EXTRA_DIST += %reldir%/run-set-path.sh
 #                           sharing), with the functions that made them
 TESTS += %reldir%/run-explain.sh
 EXTRA_DIST += %reldir%/run-explain.sh
+
+# tests/run-check.sh        memcgsim check and run/sweep --dry-run: an
+#                           estimate row per variant, nothing run or
+#                           written; bad input located; --max-memory
+#                           refuses before allocating; an allocation that
+#                           fails is a clean error; progress lines escape
+#                           names; compare refuses a FIFO at once
+TESTS += %reldir%/run-check.sh
+EXTRA_DIST += %reldir%/run-check.sh
 
 # tests/run-list.sh         memcgsim list: every shipped profile and
 #                           scenario with its description and size (CPUs,

@@ -187,7 +187,7 @@ usage "memcgsim: error: --variant: no variant named 'nosuch' in small.yaml" \
 	run $ok --format csv --variant nosuch
 usage "memcgsim: error: --variant: no variant named 'btch4' in small.yaml; did you mean 'batch4'?" \
 	run $ok --format csv --variant btch4
-usage "memcgsim: error: unknown command 'frob' (run, explain, validate, compare, sweep, merge, plot, calibrate, list, help)" \
+usage "memcgsim: error: unknown command 'frob' (run, check, explain, validate, compare, sweep, merge, plot, calibrate, list, help)" \
 	frob $ok
 usage "memcgsim: error: unknown option '--frob'" \
 	run $ok --frob
@@ -334,7 +334,7 @@ usage "memcgsim: error: explain: --no-plots is for memcgsim without a command" \
 	explain $ok --no-plots
 usage "memcgsim: error: --metric is for compare and plot" \
 	--metric throughput
-usage "memcgsim: error: sweep: --variant is for run, explain and plot" \
+usage "memcgsim: error: sweep: --variant is for run, check, explain and plot" \
 	sweep $ok --vary seed=1,2 --variant batch1
 usage "memcgsim: error: validate: --lines is for run and explain" \
 	validate --lines 2
@@ -556,13 +556,15 @@ test "$(sed -n 2p "$tmp/out")" = "  published: A paper, page 3" &&
 
 # ---- 6. memory: --max-memory (issue 14, item 4) ----
 
-# stats-small.yaml's 72 CPUs and 4 cgroups place far more than 100 KiB of
-# simulated lines (a line is over 400 bytes; a memcg has a per-CPU stats
-# object on every CPU): refused before it runs, exit 2, the variant and
+# stats-small.yaml's run is estimated (cli/estimate.c) far above 100 KiB:
+# the program alone is 4.5 MiB, and its 72 CPUs each write a per-CPU
+# stats copy of 64 lines: refused before it runs, exit 2, the variant and
 # the way out named, nothing on stdout. With --max-memory 0 it runs.
 run "$data" run stats-small.yaml --format csv --max-memory 100K
+# (The estimate itself is tests/check_estimate.c's; here its form.)
 refused "--max-memory 100K" &&
-	first_line_is "--max-memory 100K" "stats-small.yaml:5:1: error: variant 'v6.0': its simulated cache lines and objects (72 CPUs, 4 cgroups) need more than the limit of 100.0 KiB; raise it with --max-memory SIZE (0: no limit), or use fewer CPUs, cgroups or stats items"
+	{ sed -n 1p "$tmp/err" | grep -q "^stats-small.yaml:5:1: error: variant 'v6.0': the run would take about [0-9.]* MiB of memory (72 CPUs, 4 cgroups, 50+110 stats items per memcg), more than the limit of 100 KiB; raise it with --max-memory SIZE (0: no limit), or use fewer CPUs, cgroups or stats items$" ||
+		fail "--max-memory 100K: $(cat "$tmp/err")"; }
 run "$data" run stats-small.yaml --format csv --max-memory 0
 test "$rc" -eq 0 || fail "--max-memory 0: exit status $rc: $(cat "$tmp/err")"
 run "$data" run stats-small.yaml --max-memory 12Q

@@ -49,7 +49,7 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 {
 	struct coh *c = calloc(1, sizeof(*c));
 
-	SIM_BUG_ON(!c);
+	SIM_OOM_ON(!c);
 	c->m = m;
 	c->e = e;
 	c->nr_cpus = m->nr_cpus;
@@ -65,7 +65,7 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	 * the error message itself still succeed.
 	 */
 	c->reserve = malloc(COH_RESERVE);
-	SIM_BUG_ON(!c->cpus || !c->hash || !c->spare || !c->reserve);
+	SIM_OOM_ON(!c->cpus || !c->hash || !c->spare || !c->reserve);
 	c->spare->owner = -1;
 	c->spare->home = -1;
 	c->spare->last_to = -1;
@@ -385,7 +385,7 @@ static struct coh_object *spare_object(struct coh *c, const char *name,
 		obj = realloc(c->spare_obj,
 			      sizeof(*obj) + layout->nr_fields *
 						     sizeof(obj->fields[0]));
-		SIM_BUG_ON(!obj);
+		SIM_OOM_ON(!obj);
 		c->spare_obj = obj;
 		c->spare_obj_fields = layout->nr_fields;
 	}
@@ -554,7 +554,7 @@ static void line_enqueue(struct coh *c, struct coh_line *l,
 		unsigned int cap = l->q_cap ? 2 * l->q_cap : 8, i;
 		struct coh_req *q = malloc(cap * sizeof(*q));
 
-		SIM_BUG_ON(!q);
+		SIM_OOM_ON(!q);
 		for (i = 0; i < l->q_len; i++)
 			q[i] = l->q[(l->q_head + i) & (l->q_cap - 1)];
 		free(l->q);
@@ -853,7 +853,7 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 					l->xfer_to =
 						calloc(c->nr_cpus,
 						       sizeof(*l->xfer_to));
-					SIM_BUG_ON(!l->xfer_to);
+					SIM_OOM_ON(!l->xfer_to);
 				}
 				l->xfer_to[r.cpu]++;
 			}
@@ -1206,7 +1206,7 @@ struct coh_caller_stat *coh_caller_slot(struct coh_field_stat *fs,
 
 	if (!fs->callers) {
 		fs->callers = calloc(COH_FIELD_CALLERS, sizeof(*fs->callers));
-		SIM_BUG_ON(!fs->callers);
+		SIM_OOM_ON(!fs->callers);
 	}
 	cs = fs->callers;
 	for (i = 0; i < COH_FIELD_CALLERS - 1; i++, cs++)
@@ -1248,7 +1248,7 @@ void coh_lines_sorted(struct coh *c, struct coh_line **out, unsigned int n)
 	struct coh_line **all = malloc(c->nr_lines * sizeof(*all) + 1);
 	unsigned int i;
 
-	SIM_BUG_ON(!all);
+	SIM_OOM_ON(!all);
 	memcpy(all, c->lines, c->nr_lines * sizeof(*all));
 	qsort(all, c->nr_lines, sizeof(*all), line_cmp);
 	for (i = 0; i < n && i < c->nr_lines; i++)

@@ -73,7 +73,7 @@ static void memcg_layout_build(struct memcg_sim *ms, unsigned int mo)
 		snprintf(ms->member_names[1][i], sizeof(ms->member_names[1][i]),
 			 "kmem.%s", page_counter_member_names[i]);
 	}
-	SIM_BUG_ON(!fl);
+	SIM_OOM_ON(!fl);
 	fl[n++] = (struct coh_layout_field){ "css.parent", m - 16, 8 };
 	fl[n++] = (struct coh_layout_field){ "id", m - 8, 8 };
 	fl[n++] = (struct coh_layout_field){ "swap.usage",
@@ -163,7 +163,7 @@ static void stat_layout_finish(struct stat_layout *sl, const char *type,
 			      sl->a[a].off / 64 + 1;
 	sl->fields = calloc(nr, sizeof(*sl->fields));
 	sl->names = calloc(nr, sizeof(*sl->names));
-	SIM_BUG_ON(!sl->fields || !sl->names);
+	SIM_OOM_ON(!sl->fields || !sl->names);
 	nr = 0;
 	for (a = 0; a < sl->nr_arrays; a++) {
 		sl->a[a].first = nr;
@@ -296,15 +296,15 @@ struct memcg_vmstats_percpu *memcg__vmstats_percpu(struct memcg_sim *ms,
 	if (!memcg->vmstats_percpu) {
 		memcg->vmstats_percpu =
 			calloc(ms->nr_cpus, sizeof(*memcg->vmstats_percpu));
-		SIM_BUG_ON(!memcg->vmstats_percpu);
+		SIM_OOM_ON(!memcg->vmstats_percpu);
 	}
 	statc = memcg->vmstats_percpu[cpu];
 	if (statc)
 		return statc;
 	statc = calloc(1, sizeof(*statc));
-	SIM_BUG_ON(!statc);
+	SIM_OOM_ON(!statc);
 	statc->lruvec = calloc(ms->nr_nodes, sizeof(*statc->lruvec));
-	SIM_BUG_ON(!statc->lruvec);
+	SIM_OOM_ON(!statc->lruvec);
 	path = memcg_path_name(memcg, 16, pbuf, sizeof(pbuf));
 	snprintf(name, sizeof(name), "vmstats_percpu(%s)@cpu%u", path, cpu);
 	statc->obj = coh_object_create(ms->coh, name, &ms->pcpu_sl.l, 0);
@@ -334,7 +334,7 @@ static void memcg_stats_init(struct memcg_sim *ms)
 		malloc(ms->k->memcg_stat_items * sizeof(*ms->state_slot));
 	ms->event_slot =
 		malloc(ms->k->memcg_event_items * sizeof(*ms->event_slot));
-	SIM_BUG_ON(!ms->state_slot || !ms->event_slot);
+	SIM_OOM_ON(!ms->state_slot || !ms->event_slot);
 	for (i = 0; i < ms->k->memcg_stat_items; i++)
 		ms->state_slot[i] = -1;
 	for (i = 0; i < ms->k->memcg_event_items; i++)
@@ -354,7 +354,7 @@ static void memcg_stats_init(struct memcg_sim *ms)
 	sim_stat_init(&ms->pass_lat);
 
 	ms->cgroup_parent = calloc(ms->nr_memcgs, sizeof(*ms->cgroup_parent));
-	SIM_BUG_ON(!ms->cgroup_parent);
+	SIM_OOM_ON(!ms->cgroup_parent);
 	for (i = 0; i < ms->nr_memcgs; i++) {
 		struct mem_cgroup *memcg = &ms->memcgs[i];
 
@@ -366,7 +366,7 @@ static void memcg_stats_init(struct memcg_sim *ms)
 			coh_object_create(ms->coh, name, &ms->vmstats_sl.l, 0);
 		memcg->lruvec_stats =
 			calloc(ms->nr_nodes, sizeof(*memcg->lruvec_stats));
-		SIM_BUG_ON(!memcg->lruvec_stats);
+		SIM_OOM_ON(!memcg->lruvec_stats);
 		for (node = 0; node < ms->nr_nodes; node++) {
 			snprintf(name, sizeof(name), "lruvec_stats(%.16s,%u)",
 				 memcg_path_name(memcg, 16, pbuf, sizeof(pbuf)),
@@ -389,7 +389,7 @@ static void memcg_stats_init(struct memcg_sim *ms)
 		       sizeof(*ms->node_diff));
 	ms->node_vm_stat = calloc(ms->nr_nodes, sizeof(*ms->node_vm_stat));
 	ms->cold_seen = calloc(ms->nr_cpus, sizeof(*ms->cold_seen));
-	SIM_BUG_ON(!ms->node_pcp || !ms->node_diff || !ms->node_vm_stat ||
+	SIM_OOM_ON(!ms->node_pcp || !ms->node_diff || !ms->node_vm_stat ||
 		   !ms->cold_seen);
 	for (cpu = 0; cpu < ms->nr_cpus; cpu++)
 		for (node = 0; node < ms->nr_nodes; node++) {
@@ -476,7 +476,7 @@ struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 	unsigned int i, mo;
 	char name[40], pbuf[40];
 
-	SIM_BUG_ON(!ms);
+	SIM_OOM_ON(!ms);
 	ms->k = k;
 	ms->coh = coh;
 	ms->nr_cpus = nr_cpus;
@@ -502,7 +502,7 @@ struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 
 	ms->nr_memcgs = tree->nr;
 	ms->memcgs = calloc(tree->nr, sizeof(*ms->memcgs));
-	SIM_BUG_ON(!ms->memcgs);
+	SIM_OOM_ON(!ms->memcgs);
 	for (i = 0; i < tree->nr; i++) {
 		const struct cgroup_config *cg = &tree->cg[i];
 		struct mem_cgroup *memcg = &ms->memcgs[i];
@@ -549,7 +549,7 @@ struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 	ms->stock = calloc(nr_cpus, sizeof(*ms->stock));
 	ms->pcpu_stats = calloc(nr_cpus, sizeof(*ms->pcpu_stats));
 	ms->stats_updates = calloc(nr_cpus, sizeof(*ms->stats_updates));
-	SIM_BUG_ON(!ms->stock || !ms->pcpu_stats || !ms->stats_updates);
+	SIM_OOM_ON(!ms->stock || !ms->pcpu_stats || !ms->stats_updates);
 	ms->flush_threshold = coh_object_create(coh, "stats_flush_threshold",
 						&ms->global_layout, 0);
 	for (i = 0; i < nr_cpus; i++) {

@@ -1270,7 +1270,7 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 	nbytes = (ms->nr_cpus * pcpu_lines(ms) + 7) / 8;
 	if (!ms->cold_seen[f->cc->cpu]) {
 		ms->cold_seen[f->cc->cpu] = calloc(nbytes, 1);
-		SIM_BUG_ON(!ms->cold_seen[f->cc->cpu]);
+		SIM_OOM_ON(!ms->cold_seen[f->cc->cpu]);
 	}
 	memset(ms->cold_seen[f->cc->cpu], 0, nbytes);
 	/* mem_cgroup_flush_stats() (v6.8: of this memcg) */

@@ -24,7 +24,7 @@ void qspinlock_init(struct qspinlock *lock, struct coh_field *val,
 	lock->owner = -1;
 	lock->cap = nr_cpus;
 	lock->waiters = calloc(nr_cpus, sizeof(*lock->waiters));
-	SIM_BUG_ON(!lock->waiters);
+	SIM_OOM_ON(!lock->waiters);
 }
 
 void qspinlock_destroy(struct qspinlock *lock)

@@ -563,7 +563,7 @@ struct rstat *rstat_create(struct coh *coh, enum kernel_stats_version v,
 	unsigned int cpu, cg;
 	char name[40];
 
-	SIM_BUG_ON(!rs);
+	SIM_OOM_ON(!rs);
 	rs->coh = coh;
 	rs->version = v;
 	rs->nr_cpus = nr_cpus;
@@ -584,7 +584,7 @@ struct rstat *rstat_create(struct coh *coh, enum kernel_stats_version v,
 	rs->cpu_lock = calloc(nr_cpus, sizeof(*rs->cpu_lock));
 	rs->cpu_lock_obj = calloc(nr_cpus, sizeof(*rs->cpu_lock_obj));
 	rs->cgroups = calloc(nr_cgroups, sizeof(*rs->cgroups));
-	SIM_BUG_ON(!rs->rstatc || !rs->cpu_lock || !rs->cpu_lock_obj ||
+	SIM_OOM_ON(!rs->rstatc || !rs->cpu_lock || !rs->cpu_lock_obj ||
 		   !rs->cgroups);
 	/* cgroup_rstat_init(): ->updated_children lists are self-terminated */
 	for (cpu = 0; cpu < nr_cpus; cpu++)

@@ -16,11 +16,11 @@ struct sched_fair *sched_fair_create(const struct machine *m)
 	struct sched_fair *s = calloc(1, sizeof(*s));
 	unsigned int i;
 
-	SIM_BUG_ON(!s);
+	SIM_OOM_ON(!s);
 	s->m = m;
 	s->nr_cpus = m->nr_cpus;
 	s->rq = calloc(m->nr_cpus, sizeof(*s->rq));
-	SIM_BUG_ON(!s->rq);
+	SIM_OOM_ON(!s->rq);
 	/* sched_init(): rq->avg_idle = 2 * sysctl_sched_migration_cost */
 	for (i = 0; i < m->nr_cpus; i++)
 		s->rq[i].avg_idle = 2 * SCHED_MIGRATION_COST_PS;

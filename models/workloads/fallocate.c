@@ -108,7 +108,7 @@ static int fallocate_parse(struct workload *w, const struct scenario_node *n,
 	struct fallocate *fa = calloc(1, sizeof(*fa));
 
 	(void)m;
-	SIM_BUG_ON(!fa);
+	SIM_OOM_ON(!fa);
 	w->priv = fa;
 	return scenario_keys_load(n, fallocate_keys, ARRAY_SIZE(fallocate_keys),
 				  fa, w, err);

@@ -125,7 +125,7 @@ static int hackbench_parse(struct workload *w, const struct scenario_node *n,
 	struct hackbench *hb = calloc(1, sizeof(*hb));
 
 	(void)m;
-	SIM_BUG_ON(!hb);
+	SIM_OOM_ON(!hb);
 	w->priv = hb;
 	if (scenario_keys_load(n, hackbench_keys, ARRAY_SIZE(hackbench_keys),
 			       hb, w, err))
@@ -264,7 +264,8 @@ static void hackbench_setup(struct workload *w, struct run *run)
 	hb->memcg = memcg_sim_find(run->memcg, w->cgroup);
 	hb->senders = calloc(nr, sizeof(*hb->senders));
 	hb->receivers = calloc(nr, sizeof(*hb->receivers));
-	SIM_BUG_ON(!hb->memcg || !hb->senders || !hb->receivers);
+	SIM_BUG_ON(!hb->memcg);
+	SIM_OOM_ON(!hb->senders || !hb->receivers);
 	for (g = 0; g < hb->nr_groups; g++) {
 		for (i = 0; i < hb->fds; i++) {
 			unsigned int k = g * (unsigned int)hb->fds + i;

@@ -353,7 +353,7 @@ static int netperf_parse(struct workload *w, const struct scenario_node *n,
 	struct netperf *np = calloc(1, sizeof(*np));
 
 	(void)m;
-	SIM_BUG_ON(!np);
+	SIM_OOM_ON(!np);
 	w->priv = np;
 	/* protocol first: it sets message_bytes' default */
 	if (netperf_load(n, np, w, NP_PROTOCOL, err) ||
@@ -958,7 +958,7 @@ static void netperf_sched_setup(struct netperf *np, struct workload *w)
 	np->sf = sched_fair_create(&np->run->machine);
 	np->se = calloc(w->nr_tasks, sizeof(*np->se));
 	np->ran_cpu = calloc(w->nr_tasks, sizeof(*np->ran_cpu));
-	SIM_BUG_ON(!np->se || !np->ran_cpu);
+	SIM_OOM_ON(!np->se || !np->ran_cpu);
 	for (i = 0; i < w->nr_tasks; i++) {
 		np->se[i].data = &w->tasks[i];
 		np->ran_cpu[i] = w->cpus[i];
@@ -988,7 +988,8 @@ static void netperf_setup(struct workload *w, struct run *run)
 	unsigned int i;
 	gsl_rng *rng;
 
-	SIM_BUG_ON(!order || !memcg || !s_memcg);
+	SIM_BUG_ON(!memcg || !s_memcg);
+	SIM_OOM_ON(!order);
 	np->run = run;
 	for (i = 0; i < w->nr_tasks; i++)
 		order[i] = i;
@@ -999,7 +1000,7 @@ static void netperf_setup(struct workload *w, struct run *run)
 		gsl_rng_free(rng);
 	}
 	np->pairs = calloc(np->instances, sizeof(*np->pairs));
-	SIM_BUG_ON(!np->pairs);
+	SIM_OOM_ON(!np->pairs);
 	for (i = 0; i < np->instances; i++) {
 		struct netperf_pair *pp = &np->pairs[i];
 		struct netperf_frame *f;
@@ -1031,7 +1032,7 @@ static void netperf_setup(struct workload *w, struct run *run)
 		pp->backlog_truesize =
 			calloc(np->window + 1, sizeof(*pp->backlog_truesize));
 		pp->in_backlog = calloc(np->window, sizeof(*pp->in_backlog));
-		SIM_BUG_ON(!pp->truesize || !pp->backlog_truesize ||
+		SIM_OOM_ON(!pp->truesize || !pp->backlog_truesize ||
 			   !pp->in_backlog);
 		f = co_push(&pp->snd->proc, netperf_sender, sizeof(*f));
 		f->t = pp->snd;

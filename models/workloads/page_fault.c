@@ -177,7 +177,7 @@ static int page_fault_parse(struct workload *w, const struct scenario_node *n,
 	struct page_fault *pf = calloc(1, sizeof(*pf));
 
 	(void)m;
-	SIM_BUG_ON(!pf);
+	SIM_OOM_ON(!pf);
 	w->priv = pf;
 	return scenario_keys_load(n, page_fault_keys,
 				  ARRAY_SIZE(page_fault_keys), pf, w, err);

@@ -151,11 +151,11 @@ static int stat_reader_parse(struct workload *w, const struct scenario_node *n,
 	unsigned int i;
 
 	(void)m;
-	SIM_BUG_ON(!sr);
+	SIM_OOM_ON(!sr);
 	w->priv = sr;
 	sr->ids = calloc((size_t)t->nr * (read ? scenario_len(read) + 1 : 1),
 			 sizeof(*sr->ids));
-	SIM_BUG_ON(!sr->ids);
+	SIM_OOM_ON(!sr->ids);
 	/* SIM: read in this order (read last: it needs the others) */
 	if (scenario_key_load(n, &stat_reader_keys[SR_FORMAT], sr, w, err) ||
 	    scenario_key_load(n, &stat_reader_keys[SR_FLUSH], sr, w, err) ||
@@ -247,7 +247,7 @@ static void stat_reader_setup(struct workload *w, struct run *run)
 	sr->run = run;
 	free(sr->memcgs);
 	sr->memcgs = calloc(sr->nr, sizeof(*sr->memcgs));
-	SIM_BUG_ON(!sr->memcgs);
+	SIM_OOM_ON(!sr->memcgs);
 	for (i = 0; i < sr->nr; i++)
 		sr->memcgs[i] = &run->memcg->memcgs[sr->ids[i]];
 	for (i = 0; i < w->nr_tasks; i++) {

@@ -108,7 +108,7 @@ static int atomic_counter_parse(struct workload *w,
 {
 	struct atomic_counter *ac = calloc(1, sizeof(*ac));
 
-	SIM_BUG_ON(!ac);
+	SIM_OOM_ON(!ac);
 	w->priv = ac;
 	return scenario_keys_load(n, atomic_counter_keys,
 				  ARRAY_SIZE(atomic_counter_keys), ac, w, err);
@@ -168,7 +168,7 @@ static void atomic_counter_setup(struct workload *w, struct run *run)
 
 	ac->shared = calloc(ac->counters, sizeof(*ac->shared));
 	ac->local = calloc(w->nr_tasks, sizeof(*ac->local));
-	SIM_BUG_ON(!ac->shared || !ac->local);
+	SIM_OOM_ON(!ac->shared || !ac->local);
 	for (i = 0; i < ac->counters; i++) {
 		snprintf(name, sizeof(name), "counter[%u]", i);
 		ac->shared[i] =
@@ -243,7 +243,7 @@ static int false_sharing_parse(struct workload *w,
 {
 	struct false_sharing *fs = calloc(1, sizeof(*fs));
 
-	SIM_BUG_ON(!fs);
+	SIM_OOM_ON(!fs);
 	w->priv = fs;
 	if (scenario_keys_load(n, false_sharing_keys,
 			       ARRAY_SIZE(false_sharing_keys), fs, w, err))
@@ -285,7 +285,7 @@ static void false_sharing_setup(struct workload *w, struct run *run)
 
 	fs->fields = calloc(w->nr_tasks, sizeof(*fs->fields));
 	fs->names = calloc(w->nr_tasks, sizeof(*fs->names));
-	SIM_BUG_ON(!fs->fields || !fs->names);
+	SIM_OOM_ON(!fs->fields || !fs->names);
 	for (i = 0; i < w->nr_tasks; i++) {
 		snprintf(fs->names[i], sizeof(fs->names[i]), "cpu%u",
 			 w->cpus[i]);
@@ -685,7 +685,7 @@ static int ops_parse(struct workload *w, const struct scenario_node *n,
 	struct ops_workload *ow = calloc(1, sizeof(*ow));
 	size_t i, nr_objs, nr_insns;
 
-	SIM_BUG_ON(!ow);
+	SIM_OOM_ON(!ow);
 	w->priv = ow;
 	if (scenario_key_load(n,
 			      scenario_key_find(ops_keys, ARRAY_SIZE(ops_keys),
@@ -711,7 +711,7 @@ static int ops_parse(struct workload *w, const struct scenario_node *n,
 	}
 	ow->objects = calloc(nr_objs, sizeof(*ow->objects));
 	ow->insns = calloc(nr_insns, sizeof(*ow->insns));
-	SIM_BUG_ON(!ow->objects || !ow->insns);
+	SIM_OOM_ON(!ow->objects || !ow->insns);
 	for (i = 0; i < nr_objs; i++) {
 		if (ops_parse_object(&ow->objects[i], scenario_item(objs, i),
 				     err))

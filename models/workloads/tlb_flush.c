@@ -111,7 +111,7 @@ static int tlb_flush_parse(struct workload *w, const struct scenario_node *n,
 	struct tlb_flush *tf = calloc(1, sizeof(*tf));
 
 	(void)m;
-	SIM_BUG_ON(!tf);
+	SIM_OOM_ON(!tf);
 	w->priv = tf;
 	return scenario_keys_load(n, tlb_flush_keys, ARRAY_SIZE(tlb_flush_keys),
 				  tf, w, err);

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cli/check.c - memcgsim check, run --dry-run and sweep --dry-run: each
+ * run's estimate (cli/estimate.h) in a table, nothing run or written.
+ *
+ *	SCENARIO:
+ *	  variant                       runs     events     memory  wall time
+ *	  root                             1    2.3e+06   13.6 MiB      0.2 s
+ *	  all                              6    1.4e+07   13.6 MiB      1.0 s
+ *
+ * A row per run of a variant (times --replications); "all" adds events,
+ * wall time and trace, and takes the peak memory (the variants run one at
+ * a time). Names are escaped as errors escape them (sim_escape()).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli/check.h"
+#include "cli/estimate.h"
+#include "sim/error.h"
+#include "sim/report.h"
+
+/*
+ * A table of estimates, a row per run of a variant (times replications),
+ * and a total: events, wall time and trace add up, memory is the peak
+ * (variants run one at a time).
+ */
+struct est_table {
+	FILE *out;
+	unsigned int reps; /* --replications */
+	bool trace; /* a trace column */
+	bool header; /* printed */
+	const char *first; /* the first column's title: "variant" */
+	unsigned int runs;
+	double events, memory, wall_s, trace_bytes;
+};
+
+static void est_line(struct est_table *t, const char *label, unsigned int runs,
+		     double events, double memory, double wall_s,
+		     double trace_bytes)
+{
+	char name[160], ev[32], mem[32], wall[32], tr[32];
+
+	if (!t->header) {
+		t->header = true;
+		fprintf(t->out, "  %-28s %5s %10s %10s %10s%s\n",
+			t->first ? t->first : "variant", "runs", "events",
+			"memory", "wall time", t->trace ? "      trace" : "");
+	}
+	estimate_format_count(events, ev, sizeof(ev));
+	estimate_format_bytes(memory, mem, sizeof(mem));
+	estimate_format_seconds(wall_s, wall, sizeof(wall));
+	fprintf(t->out, "  %-28s %5u %10s %10s %10s",
+		sim_escape(name, sizeof(name), label), runs, ev, mem, wall);
+	if (t->trace) {
+		if (trace_bytes > 0)
+			estimate_format_bytes(trace_bytes, tr, sizeof(tr));
+		else
+			snprintf(tr, sizeof(tr), "-");
+		fprintf(t->out, " %10s", tr);
+	}
+	fputc('\n', t->out);
+}
+
+static void est_row(void *arg, const char *variant, const struct estimate *e)
+{
+	struct est_table *t = arg;
+
+	t->runs += t->reps;
+	t->events += e->events * t->reps;
+	t->wall_s += e->wall_s * t->reps;
+	t->trace_bytes += e->trace_bytes;
+	if (e->memory > t->memory)
+		t->memory = e->memory;
+	est_line(t, variant, t->reps, e->events * t->reps, e->memory,
+		 e->wall_s * t->reps, e->trace_bytes);
+}
+
+static void est_total(struct est_table *t, const char *label)
+{
+	est_line(t, label, t->runs, t->events, t->memory, t->wall_s,
+		 t->trace_bytes);
+}
+
+/*
+ * One scenario's table: load and check it and every variant as a run
+ * would, and print the estimate of each selected variant. 0, or an exit
+ * status after printing the error.
+ */
+int cli_check_one(struct cli *c, const char *path, bool trace)
+{
+	struct est_table t = { .out = stdout,
+			       .reps = c->o.replications,
+			       .trace = trace };
+	struct run_opts o = c->o;
+	struct report *r = NULL;
+	struct sim_error err;
+	char shown[512];
+
+	o.check_only = true;
+	o.traced = trace;
+	o.estimate = est_row;
+	o.estimate_arg = &t;
+	sim_error_clear(&err);
+	printf("%s:\n", sim_escape(shown, sizeof(shown), path));
+	if (scenario_run(path, &o, &r, &err)) {
+		fflush(stdout);
+		sim_error_print(stderr, &err);
+		return EXIT_BAD_INPUT;
+	}
+	report_free(r);
+	est_total(&t, "all");
+	return EXIT_SUCCESS;
+}
+
+/* memcgsim check SCENARIO... */
+int cmd_check(struct cli *c, int nr_args, char **args)
+{
+	int i, ret = EXIT_SUCCESS;
+
+	if (!nr_args)
+		return cli_usage_error("check: %s", "missing SCENARIO");
+	for (i = 0; i < nr_args; i++) {
+		if (i)
+			putchar('\n');
+		if (cli_check_one(c, args[i], false))
+			ret = EXIT_BAD_INPUT;
+	}
+	if (fflush(stdout)) {
+		perror("memcgsim: stdout");
+		return EXIT_RUN_FAILURE;
+	}
+	return ret;
+}
+
+/* sweep --dry-run: a row per point and variant, and the sweep's total. */
+struct sweep_est {
+	struct est_table t;
+	unsigned int jobs;
+};
+
+static void sweep_est_row(void *arg, unsigned int point, const char *desc,
+			  const char *variant, const struct estimate *e)
+{
+	struct sweep_est *se = arg;
+	char label[640];
+
+	snprintf(label, sizeof(label), "%u %s %s", point, desc, variant);
+	est_row(&se->t, label, e);
+}
+
+/*
+ * sweep --dry-run: each point's estimate and the sweep's, nothing run or
+ * written (not even DIR/sweep.meta).
+ */
+int cli_sweep_dry_run(struct cli *c, struct sweep *s)
+{
+	struct sweep_est se = {
+		.t = { .out = stdout,
+		       .reps = c->o.replications,
+		       .first = "point values variant" },
+		.jobs = c->jobs,
+	};
+	struct sim_error err;
+	char shown[4096], wall[32];
+
+	sim_error_clear(&err);
+	printf("%s: sweep of %u points:\n",
+	       sim_escape(shown, sizeof(shown),
+			  s->given ? s->given : s->scenario),
+	       s->nr_points);
+	if (sweep_estimate(s, sweep_est_row, &se, &err)) {
+		fflush(stdout);
+		sim_error_print(stderr, &err);
+		return EXIT_BAD_INPUT;
+	}
+	est_total(&se.t, "all");
+	estimate_format_seconds(se.t.wall_s / c->jobs, wall, sizeof(wall));
+	printf("  on %u job%s: about %s\n", c->jobs, c->jobs == 1 ? "" : "s",
+	       wall);
+	if (fflush(stdout)) {
+		perror("memcgsim: stdout");
+		return EXIT_RUN_FAILURE;
+	}
+	return EXIT_SUCCESS;
+}
+
+/* run --dry-run: the table of the one scenario, with the trace's size. */
+int cli_run_dry_run(struct cli *c)
+{
+	int ret = cli_check_one(c, c->scenario, c->trace != NULL);
+
+	if (fflush(stdout)) {
+		perror("memcgsim: stdout");
+		return EXIT_RUN_FAILURE;
+	}
+	return ret;
+}
