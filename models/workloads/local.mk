@@ -9,4 +9,5 @@ libsim_a_SOURCES += \
 	%reldir%/netperf.c \
 	%reldir%/page_fault.c \
 	%reldir%/hackbench.c \
-	%reldir%/stat_reader.c
+	%reldir%/stat_reader.c \
+	%reldir%/kmalloc.c

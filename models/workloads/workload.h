@@ -13,8 +13,8 @@
  * end of the warm-up.
  *
  * Built-in types: atomic_counter, false_sharing and ops
- * (models/workloads/teaching.c), and netperf, page_fault, hackbench and
- * stat_reader (a file each); models/workloads/registry.c lists them.
+ * (models/workloads/teaching.c), and netperf, page_fault, hackbench,
+ * stat_reader and kmalloc (a file each); models/workloads/registry.c lists them.
  *
  * Layering: models/ module.
  */
@@ -96,6 +96,7 @@ extern const struct workload_type netperf_type;
 extern const struct workload_type page_fault_type;
 extern const struct workload_type hackbench_type;
 extern const struct workload_type stat_reader_type;
+extern const struct workload_type kmalloc_type;
 
 /* The registry (registry.c): look a type up by name, or list them all. */
 const struct workload_type *workload_type_find(const char *name);
