@@ -38,6 +38,7 @@ dist_validation_DATA = \
 experimentsdir = $(pkgdatadir)/experiments
 dist_experiments_DATA = \
 	%reldir%/experiments/hackbench-objects.yaml \
+	%reldir%/experiments/kmalloc-obj-stock.yaml \
 	%reldir%/experiments/page-counter-layouts.yaml \
 	%reldir%/experiments/page-fault-batch.yaml \
 	%reldir%/experiments/sk-forward-alloc-2022.yaml \

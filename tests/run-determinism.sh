@@ -76,7 +76,8 @@ same()
 # ---- 1. twice the same ----
 
 for scen in "$teaching/false-sharing.yaml" "$data/random-think.yaml" \
-	"$data/netperf-small.yaml" "$data/stats-small.yaml"; do
+	"$data/netperf-small.yaml" "$data/stats-small.yaml" \
+	"$data/kmalloc-small.yaml"; do
 	for fmt in yaml csv; do
 		sim "$tmp/a.$fmt" run "$scen" --format "$fmt" || continue
 		sim "$tmp/b.$fmt" run "$scen" --format "$fmt" || continue

@@ -1181,9 +1181,13 @@ struct stat_read_one_frame {
 	long x;
 };
 
-static void error_note(struct memcg_sim *ms, long got, long truth)
+static void error_note(struct memcg_sim *ms, long got, long truth, int s)
 {
 	double e = (double)(got > truth ? got - truth : truth - got);
+
+	/* SIM: the slab item counts bytes; the error is in pages */
+	if (s == SIM_NR_SLAB_UNRECLAIMABLE_B)
+		e /= (double)PAGE_SIZE;
 
 	ms->counts.error_reads++;
 	ms->counts.error_sum += e;
@@ -1281,7 +1285,7 @@ check:
 				       f->memcg->truth.events[s]) :
 			   (f->local ? f->memcg->truth.state_local[s] :
 				       f->memcg->truth.state[s]);
-	error_note(ms, f->x, truth);
+	error_note(ms, f->x, truth, f->event ? -1 : s);
 	CO_END(f, p);
 }
 
