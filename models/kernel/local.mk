@@ -15,4 +15,5 @@ libsim_a_SOURCES += \
 	%reldir%/memcontrol_internal.h %reldir%/memcontrol_stats.c \
 	%reldir%/memcg_sim.c \
 	%reldir%/sock.c %reldir%/sock.h \
+	%reldir%/sctp.c %reldir%/sctp.h \
 	%reldir%/rstat.c %reldir%/rstat.h
