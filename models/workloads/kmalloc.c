@@ -77,7 +77,7 @@ static const struct scenario_key kmalloc_keys[] = {
 		.min = 1,
 		.max = KMALLOC_MAX_CACHE_SIZE,
 		.def = 256,
-		.doc = "The bytes asked of kmalloc(); the object is the smallest kmalloc cache that fits (8 to 8192 bytes)",
+		.doc = "The bytes asked of kmalloc() (at least 1); the object is the smallest kmalloc cache that fits (8 to 8192 bytes)",
 	},
 	{
 		.name = "objects",
@@ -128,6 +128,12 @@ static int kmalloc_parse(struct workload *w, const struct scenario_node *n,
 	if (scenario_keys_load(n, kmalloc_keys, ARRAY_SIZE(kmalloc_keys), km, w,
 			       err))
 		return -1;
+	if (!km->size) {
+		/* kmalloc(0) returns ZERO_SIZE_PTR: nothing to account */
+		scenario_error(err, scenario_get(n, "size"),
+			       "'size' must be at least 1");
+		return -1;
+	}
 	/* obj_full_size(s): s->size + sizeof(struct obj_cgroup *) */
 	km->obj_size = kmalloc_cache_size((unsigned int)km->size) + 8;
 	return 0;
