@@ -101,11 +101,22 @@ static void run(void)
 	ck_assert_msg(h.proc.finished, "the hook did not finish in 1 ms");
 }
 
+/* kmalloc(): the pre-alloc hook, then (the freelist) the post-alloc one */
 static void kmalloc_obj(void)
 {
-	struct memcg_slab_post_alloc_hook_frame *f =
-		CO_PUSH(&h.proc, memcg_slab_post_alloc_hook);
-	struct co_frame co = f->co;
+	struct memcg_slab_pre_alloc_hook_frame *pre =
+		CO_PUSH(&h.proc, memcg_slab_pre_alloc_hook);
+	struct memcg_slab_post_alloc_hook_frame *f;
+	struct co_frame co = pre->co;
+
+	*pre = (struct memcg_slab_pre_alloc_hook_frame){
+		.ms = h.ms, .cc = h.cc, .objcg = &h.a->objcg, .obj_size = OBJ
+	};
+	pre->co = co;
+	run();
+	ck_assert_int_eq(h.proc.ret, 0);
+	f = CO_PUSH(&h.proc, memcg_slab_post_alloc_hook);
+	co = f->co;
 
 	*f = (struct memcg_slab_post_alloc_hook_frame){ .ms = h.ms,
 							.cc = h.cc,

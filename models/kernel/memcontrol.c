@@ -1070,22 +1070,57 @@ int obj_cgroup_uncharge(struct sim_proc *p, void *frame)
 }
 
 /**
- * memcg_slab_post_alloc_hook() - charge and count one new slab object
+ * memcg_slab_pre_alloc_hook() - charge a slab object before allocating it
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct memcg_slab_pre_alloc_hook_frame: @objcg, @obj_size
+ *	(obj_full_size())
+ *
+ * v5.13 and v6.0 (mm/slab.h): slab_pre_alloc_hook() ->
+ * memcg_slab_pre_alloc_hook(): get_obj_cgroup_from_current(), then
+ * obj_cgroup_charge(objcg, flags, objects * obj_full_size(s)) before the
+ * object is taken from the freelist. v6.10 on charges in the post-alloc
+ * hook instead ("mm, slab: move memcg charging to post-alloc hook"):
+ * nothing here at v6.16.
+ *
+ * Context: a coroutine on the simulated CPU @f->cc; may wait as
+ * try_charge() does.
+ * Return: in p->ret, 0 or -ENOMEM (the allocation fails).
+ */
+int memcg_slab_pre_alloc_hook(struct sim_proc *p, void *frame)
+{
+	struct memcg_slab_pre_alloc_hook_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
+
+	CO_BEGIN(f);
+	/* current_obj_cgroup(): NULL in the root memcg, nothing accounted */
+	if (mem_cgroup_is_root(ms, f->objcg->memcg) || ms->k->memcg_disabled ||
+	    ms->k->obj_stock_version == OBJ_STOCK_V6_16)
+		CO_RETURN(f, p, 0);
+	ENTER(f, KF_memcg_slab_pre_alloc_hook);
+	CO_CALL(f, p, obj_cgroup_charge, .ms = ms, .cc = f->cc,
+		.objcg = f->objcg, .size = f->obj_size);
+	f->ret = (int)p->ret;
+	EXIT(f);
+	CO_RETURN(f, p, f->ret);
+	CO_END(f, p);
+}
+
+/**
+ * memcg_slab_post_alloc_hook() - account one new slab object
  * @p: the process running on the CPU @f->cc
  * @frame: struct memcg_slab_post_alloc_hook_frame: @objcg, @obj_size
  *	(obj_full_size()), @pgdat (the slab's node + 1)
  *
- * v5.13 and v6.0: memcg_slab_pre_alloc_hook() charges the object
- * (obj_cgroup_charge()) before the allocation, the post-alloc hook stores
- * the objcg in the slab's obj_cgroups vector and calls mod_objcg_state();
+ * v5.13 and v6.0: the object was charged by memcg_slab_pre_alloc_hook();
+ * store the objcg in the slab's obj_cgroups vector and mod_objcg_state();
  * v6.16: __memcg_slab_post_alloc_hook() calls obj_cgroup_charge_account()
  * per object, charge and statistics together. SIM: the objcg pointer
  * stored in the slab's vector is on the slab's own line (not placed), and
  * the vector is allocated with the slab (not modelled).
  *
- * Context: a coroutine on the simulated CPU @f->cc; may wait as
+ * Context: a coroutine on the simulated CPU @f->cc; v6.16 may wait as
  * try_charge() does.
- * Return: in p->ret, 0 or -ENOMEM (the object is freed, not accounted).
+ * Return: in p->ret, 0 or -ENOMEM (v6.16: the object is freed).
  */
 int memcg_slab_post_alloc_hook(struct sim_proc *p, void *frame)
 {
@@ -1097,6 +1132,7 @@ int memcg_slab_post_alloc_hook(struct sim_proc *p, void *frame)
 	if (mem_cgroup_is_root(ms, f->objcg->memcg) || ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	ENTER(f, KF_memcg_slab_post_alloc_hook);
+	f->ret = 0;
 	if (ms->k->obj_stock_version == OBJ_STOCK_V6_16) {
 		CO_CALL(f, p, obj_cgroup_charge, .ms = ms, .cc = f->cc,
 			.objcg = f->objcg, .size = f->obj_size,
@@ -1104,11 +1140,6 @@ int memcg_slab_post_alloc_hook(struct sim_proc *p, void *frame)
 		f->ret = (int)p->ret;
 		goto out;
 	}
-	CO_CALL(f, p, obj_cgroup_charge, .ms = ms, .cc = f->cc,
-		.objcg = f->objcg, .size = f->obj_size);
-	f->ret = (int)p->ret;
-	if (f->ret)
-		goto out;
 	CO_CALL(f, p, mod_objcg_state, .ms = ms, .cc = f->cc, .objcg = f->objcg,
 		.pgdat = f->pgdat, .nr = (int)f->obj_size);
 out:

@@ -451,12 +451,23 @@ struct obj_cgroup_uncharge_frame {
 int obj_cgroup_uncharge(struct sim_proc *p, void *frame);
 
 /*
- * The slab hooks of a __GFP_ACCOUNT object (mm/slab.h in v5.13,
- * mm/memcontrol.c later): the charge and the NR_SLAB_UNRECLAIMABLE_B
- * update of one object of @obj_size bytes (obj_full_size(s): the
- * cache's object size plus the 8-byte objcg pointer), on a slab of node
- * @pgdat - 1, by obj_stock_version.
+ * The slab hooks of a __GFP_ACCOUNT object (mm/slab.h in v5.13 and v6.0,
+ * mm/memcontrol.c later): the charge (before the allocation up to v6.0,
+ * after it at v6.16) and the NR_SLAB_UNRECLAIMABLE_B update of one
+ * object of @obj_size bytes (obj_full_size(s): the cache's object size
+ * plus the 8-byte objcg pointer), on a slab of node @pgdat - 1, by
+ * obj_stock_version.
  */
+struct memcg_slab_pre_alloc_hook_frame {
+	MEMCG_FRAME_HEAD;
+	struct obj_cgroup *objcg;
+	unsigned int obj_size;
+	/* locals */
+	int ret;
+};
+
+int memcg_slab_pre_alloc_hook(struct sim_proc *p, void *frame);
+
 struct memcg_slab_post_alloc_hook_frame {
 	MEMCG_FRAME_HEAD;
 	struct obj_cgroup *objcg;

@@ -22,7 +22,8 @@
  * (models/kernel/memcontrol.c, the object stock):
  *
  *   v5.13  kmalloc: slab_pre_alloc_hook() -> memcg_slab_pre_alloc_hook()
- *            -> obj_cgroup_charge(objcg, obj_full_size): consume_obj_stock()
+ *            -> obj_cgroup_charge(objcg, obj_full_size), before the
+ *            object is taken from the freelist: consume_obj_stock()
  *            (interrupts off), else __memcg_kmem_charge() of a page and
  *            refill_obj_stock() with the rest (drained whole past a page);
  *          slab_post_alloc_hook() -> memcg_slab_post_alloc_hook() ->
@@ -36,7 +37,8 @@
  *          kmalloc()'s bytes there and no counter is touched until a page
  *          of them accumulates; whole pages charged ahead are uncharged
  *          as MEMCG_KMEM and the page stock refilled.
- *   v6.16  kmalloc: __memcg_slab_post_alloc_hook() ->
+ *   v6.16  kmalloc, after the object is taken (v6.10 on):
+ *            __memcg_slab_post_alloc_hook() ->
  *            obj_cgroup_charge_account(): the charge and the statistics
  *            under one local_trylock() of the separate obj_stock_pcp;
  *          kfree: __memcg_slab_free_hook() -> refill_obj_stock() with the
@@ -158,7 +160,12 @@ static int kmalloc_loop(struct sim_proc *p, void *frame)
 	while (task_running(t, km->run)) {
 		task_op_begin(t);
 		for (f->i = 0; f->i < km->objects; f->i++) {
-			/* slab_alloc_node(): the freelist fast path */
+			/* slab_alloc_node(): pre-alloc hook, freelist, post */
+			if (objects)
+				CO_CALL(f, p, memcg_slab_pre_alloc_hook,
+					.ms = ms, .cc = t->cc,
+					.objcg = &km->memcg->objcg,
+					.obj_size = km->obj_size);
 			KPROF_ENTER(&t->prof, KF_WORK, t->proc.now);
 			coh_delay(t->cc, km->work_ps / 2);
 			KPROF_EXIT(&t->prof, t->proc.now);
