@@ -38,7 +38,9 @@ dist_validation_DATA = \
 experimentsdir = $(pkgdatadir)/experiments
 dist_experiments_DATA = \
 	%reldir%/experiments/hackbench-objects.yaml \
+	%reldir%/experiments/kmalloc-obj-stock.yaml \
 	%reldir%/experiments/multi-memcg-stock.yaml \
+	%reldir%/experiments/netperf-sctp.yaml \
 	%reldir%/experiments/page-counter-layouts.yaml \
 	%reldir%/experiments/page-fault-batch.yaml \
 	%reldir%/experiments/sk-forward-alloc-2022.yaml \

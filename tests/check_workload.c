@@ -64,13 +64,13 @@ static const char machine_yaml[] =
 static const char *const builtin_names[] = {
 	"atomic_counter", "false_sharing", "ops",
 	"netperf",	  "page_fault",	   "fallocate",
-	"tlb_flush",	  "hackbench",	   "stat_reader",
+	"tlb_flush",	  "hackbench",	   "stat_reader", "kmalloc",
 };
 
 /* The ones that run the memory controller's paths (type->memcg). */
 static const char *const memcg_names[] = {
 	"netperf",   "page_fault", "fallocate",
-	"tlb_flush", "hackbench",  "stat_reader",
+	"tlb_flush", "hackbench",  "stat_reader", "kmalloc",
 };
 
 /* The keys cli/run.c accepts for every workload, besides a type's own. */
@@ -90,7 +90,7 @@ static bool in(const char *name, const char *const *names, size_t nr)
  * Every documented type is registered, once, under its name, in --help
  * order, and nothing else is.
  *
- * Expect workload_types() to list the seven names of builtin_names in
+ * Expect workload_types() to list the eight names of builtin_names in
  * that order, and workload_type_find() to return each list entry.
  */
 START_TEST(workload_types_lists_every_builtin)

@@ -64,6 +64,16 @@ tests_check_memcontrol_SOURCES = tests/check_memcontrol.c
 tests_check_memcontrol_CFLAGS = $(TEST_CFLAGS)
 tests_check_memcontrol_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_kmalloc
+tests_check_kmalloc_SOURCES = tests/check_kmalloc.c
+tests_check_kmalloc_CFLAGS = $(TEST_CFLAGS)
+tests_check_kmalloc_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/check_sctp
+tests_check_sctp_SOURCES = tests/check_sctp.c
+tests_check_sctp_CFLAGS = $(TEST_CFLAGS)
+tests_check_sctp_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/check_rstat
 tests_check_rstat_SOURCES = tests/check_rstat.c
 tests_check_rstat_CFLAGS = $(TEST_CFLAGS)

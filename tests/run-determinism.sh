@@ -83,7 +83,8 @@ same()
 
 for scen in "$teaching/false-sharing.yaml" "$data/random-think.yaml" \
 	"$data/netperf-small.yaml" "$data/stats-small.yaml" \
-	"$data/will-it-scale-small.yaml"; do
+	"$data/will-it-scale-small.yaml" "$data/kmalloc-small.yaml" \
+	"$data/netperf-sctp-small.yaml"; do
 	for fmt in yaml csv; do
 		sim "$tmp/a.$fmt" run "$scen" --format "$fmt" || continue
 		sim "$tmp/b.$fmt" run "$scen" --format "$fmt" || continue

@@ -22,6 +22,7 @@ static const char *const layout_names[] = { "v6.0", "v6.1", "custom",
 					    "pahole" };
 static const char *const protected_names[] = { "always", "if_changed" };
 static const char *const kmem_names[] = { "off", "pages", "objects" };
+static const char *const obj_stock_names[] = { "v5.13", "v6.0", "v6.16" };
 static const char *const threshold_names[] = { "global", "per_memcg" };
 static const char *const local_names[] = { "percpu_sum", "aggregated" };
 static const char *const sk_reclaim_names[] = { "page", "quantum" };
@@ -159,6 +160,7 @@ _Static_assert(
 	sizeof(enum kernel_pc_layout) == sizeof(unsigned int) &&
 		sizeof(enum kernel_protected_update) == sizeof(unsigned int) &&
 		sizeof(enum kernel_kmem) == sizeof(unsigned int) &&
+		sizeof(enum kernel_obj_stock) == sizeof(unsigned int) &&
 		sizeof(enum kernel_flush_threshold) == sizeof(unsigned int) &&
 		sizeof(enum kernel_stats_atomic) == sizeof(unsigned int) &&
 		sizeof(enum kernel_local_stats) == sizeof(unsigned int) &&
@@ -255,6 +257,14 @@ static const struct kernel_key kernel_key_table[] = {
 		KEY_NAMES(kmem_names),
 		KEY_DEF(KMEM_OFF),
 		.doc = "pages (before v5.9: page allocations charged whole, plus the v1 kmem counter) or objects (v5.9 on: slab objects through the byte-granular obj_cgroup stock)",
+	},
+	{
+		.name = "obj_stock_version",
+		.type = KEY_ENUM,
+		KEY_MEMBER(obj_stock_version),
+		KEY_NAMES(obj_stock_names),
+		KEY_DEF(OBJ_STOCK_V6_0),
+		.doc = "The obj_cgroup stock's code: v5.13 (slab statistics straight to the per-CPU counters, interrupts off twice per object; a refill past a page drains the whole stock), v6.0 (v5.14's \"cache vmstat data in percpu memcg_stock_pcp\": statistics batched in the stock, refills keep a page) or v6.16 (its own per-CPU obj_stock_pcp under a local_trylock, no interrupts off; charge and statistics in one pass)",
 	},
 	{
 		.name = "stats_flush_threshold",

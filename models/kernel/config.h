@@ -39,6 +39,14 @@ enum kernel_pc_layout {
 };
 enum kernel_protected_update { PROTECTED_ALWAYS, PROTECTED_IF_CHANGED };
 enum kernel_kmem { KMEM_OFF, KMEM_PAGES, KMEM_OBJECTS };
+/*
+ * The obj_cgroup stock of mm/memcontrol.c (memcontrol.c's object-stock
+ * section): v5.13 slab statistics straight to the per-CPU counters;
+ * v6.0 cached in the stock (v5.14, "mm/memcg: cache vmstat data in
+ * percpu memcg_stock_pcp"); v6.16 a per-CPU obj_stock_pcp of its own,
+ * charge and statistics in one pass.
+ */
+enum kernel_obj_stock { OBJ_STOCK_V5_13, OBJ_STOCK_V6_0, OBJ_STOCK_V6_16 };
 enum kernel_flush_threshold { FLUSH_GLOBAL, FLUSH_PER_MEMCG };
 enum kernel_stats_atomic {
 	STATS_ATOMIC_ALWAYS,
@@ -75,6 +83,7 @@ struct kernel_config {
 		sk_reclaim; /* enum sk_reclaim_policy (models/kernel/sock.h) */
 	enum kernel_protected_update protected_usage_update;
 	enum kernel_kmem kmem_accounting;
+	enum kernel_obj_stock obj_stock_version;
 	enum kernel_flush_threshold stats_flush_threshold;
 	enum kernel_stats_atomic stats_updates_atomic;
 	enum kernel_local_stats local_stats;

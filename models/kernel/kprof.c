@@ -45,6 +45,10 @@ static const char *const names[NR_KPROF_FNS] = {
 	[KF_consume_obj_stock] = "consume_obj_stock",
 	[KF_refill_obj_stock] = "refill_obj_stock",
 	[KF_drain_obj_stock] = "drain_obj_stock",
+	[KF_mod_objcg_state] = "mod_objcg_state",
+	[KF_memcg_slab_pre_alloc_hook] = "memcg_slab_pre_alloc_hook",
+	[KF_memcg_slab_post_alloc_hook] = "memcg_slab_post_alloc_hook",
+	[KF_memcg_slab_free_hook] = "memcg_slab_free_hook",
 };
 
 const char *kprof_name(enum kprof_fn fn)

@@ -62,6 +62,10 @@ enum kprof_fn {
 	KF_consume_obj_stock,
 	KF_refill_obj_stock,
 	KF_drain_obj_stock,
+	KF_mod_objcg_state,
+	KF_memcg_slab_pre_alloc_hook,
+	KF_memcg_slab_post_alloc_hook,
+	KF_memcg_slab_free_hook,
 	NR_KPROF_FNS,
 };
 

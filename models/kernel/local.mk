@@ -16,6 +16,7 @@ libsim_a_SOURCES += \
 	%reldir%/memcg_sim.c \
 	%reldir%/sock.c %reldir%/sock.h \
 	%reldir%/sched_fair.c %reldir%/sched_fair.h \
+	%reldir%/sctp.c %reldir%/sctp.h \
 	%reldir%/rstat.c %reldir%/rstat.h \
 	%reldir%/shmem.c %reldir%/shmem.h \
 	%reldir%/mmap_lock.c %reldir%/mmap_lock.h

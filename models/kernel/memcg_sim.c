@@ -43,6 +43,12 @@ static const struct coh_layout_field global_fields[] = {
 	{ "counter", 0, 4 },
 };
 
+/* v6.16's struct obj_stock_pcp, after its local_trylock_t */
+static const struct coh_layout_field obj_stock_fields[] = {
+	{ "cached_objcg", 8, 8 },
+	{ "nr_bytes", 24, 4 },
+};
+
 static const struct coh_layout_field objcg_fields[] = {
 	{ "nr_charged_bytes", 24, 4 },
 };
@@ -340,7 +346,14 @@ static void memcg_stats_init(struct memcg_sim *ms)
 	for (i = 0; i < ms->k->memcg_event_items; i++)
 		ms->event_slot[i] = -1;
 	for (i = 0; i < NR_SIM_STATE; i++)
-		if (!sim_stat_opt_in((int)i))
+		/*
+		 * SIM: the slab item gets its slot from its first update
+		 * (memcontrol.c), so that memory.stat reads of runs without
+		 * slab statistics check the items they checked before; the
+		 * file items get theirs from memcg_sim_model_stat().
+		 */
+		if (!sim_stat_opt_in((int)i) &&
+		    i != SIM_NR_SLAB_UNRECLAIMABLE_B)
 			ms->state_slot[memcg__stat_index(ms, (int)i)] = (int)i;
 	for (i = 0; i < NR_SIM_EVENTS; i++)
 		ms->event_slot[memcg__event_index(ms, memcg__sim_event_ev[i])] =
@@ -561,6 +574,24 @@ struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 		ms->pcpu_stats[i] =
 			coh_object_create(coh, name, &ms->pcpu_stats_layout, 0);
 	}
+	if (k->obj_stock_version == OBJ_STOCK_V6_16) {
+		/* DEFINE_PER_CPU_ALIGNED(struct obj_stock_pcp, obj_stock) */
+		ms->obj_stock_layout =
+			(struct coh_layout){ "obj_stock_pcp", 64,
+					     ARRAY_SIZE(obj_stock_fields),
+					     obj_stock_fields };
+		ms->obj_stock = calloc(nr_cpus, sizeof(*ms->obj_stock));
+		SIM_BUG_ON(!ms->obj_stock);
+		for (i = 0; i < nr_cpus; i++) {
+			snprintf(name, sizeof(name), "obj_stock@cpu%u", i);
+			ms->obj_stock[i].obj = coh_object_create(
+				coh, name, &ms->obj_stock_layout, 0);
+			ms->obj_stock[i].coh.cached_objcg =
+				coh_object_field(ms->obj_stock[i].obj, 0);
+			ms->obj_stock[i].coh.nr_bytes =
+				coh_object_field(ms->obj_stock[i].obj, 1);
+		}
+	}
 	memcg_stats_init(ms);
 	return ms;
 }
@@ -572,6 +603,7 @@ void memcg_sim_free(struct memcg_sim *ms)
 	memcg_stats_free(ms);
 	free(ms->memcgs);
 	free(ms->stock);
+	free(ms->obj_stock);
 	free(ms->pcpu_stats);
 	free(ms->stats_updates);
 	free(ms->memcg_fields);

@@ -14,6 +14,7 @@
  * locals.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "models/kernel/compat/access.h"
 #include "models/kernel/compat/kernel.h"
@@ -479,8 +480,11 @@ static int obj_cgroup_uncharge_pages(struct sim_proc *p, void *frame)
 	struct mem_cgroup *memcg = f->objcg->memcg;
 
 	CO_BEGIN(f);
-	CO_CALL(f, p, mod_memcg_state, .ms = ms, .cc = f->cc, .memcg = memcg,
-		.idx = SIM_MEMCG_KMEM, .val = -(long)f->nr_pages);
+	/* v5.13's __memcg_kmem_uncharge() has no MEMCG_KMEM statistic */
+	if (ms->k->obj_stock_version != OBJ_STOCK_V5_13)
+		CO_CALL(f, p, mod_memcg_state, .ms = ms, .cc = f->cc,
+			.memcg = memcg, .idx = SIM_MEMCG_KMEM,
+			.val = -(long)f->nr_pages);
 	if (ms->k->cgroup_version == 1) {
 		ms->counts.pc_uncharges++;
 		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
@@ -619,6 +623,89 @@ out:
 
 /* ---- kmem objects (v5.9 on): the obj_cgroup stock ---- */
 
+/*
+ * The object stock by obj_stock_version (kernel key):
+ *
+ *   v5.13  memcg_stock_pcp's cached_objcg and nr_bytes, interrupts off
+ *          (local_irq_save()). A refill that takes the stock past a page
+ *          drains it whole (drain_obj_stock(): its pages uncharged, the
+ *          bytes short of a page to the objcg's nr_charged_bytes, the
+ *          objcg forgotten). The slab hooks (mm/slab.h) charge the
+ *          object, then mod_objcg_state(): mod_memcg_lruvec_state(),
+ *          interrupts off a second time, the per-CPU counters updated for
+ *          every object. No MEMCG_KMEM statistic yet.
+ *   v6.0   v5.14's series ("mm/memcg: cache vmstat data in percpu
+ *          memcg_stock_pcp", "improve refill_obj_stock() performance"):
+ *          mod_objcg_state() keeps the slab statistics in the stock
+ *          (cached_pgdat, nr_slab_[un]reclaimable_b) and pushes them to
+ *          the counters only past a page of bytes, when the node changes
+ *          or when the stock is drained; a refill uncharges whole pages
+ *          and keeps the rest. The charge and the statistics still take
+ *          the stock lock once each. SIM: the v5.14 to v5.17 split into a
+ *          task and an irq stock (preempt_disable() in task context) is
+ *          not modelled: this is v6.0's local_lock_irqsave().
+ *   v6.16  a per-CPU obj_stock_pcp of its own line, under local_trylock()
+ *          (preemption off, interrupts on; SIM: free, the lock word being
+ *          on the stock's own line, and never contended: nothing here
+ *          allocates from interrupts); obj_cgroup_charge_account() and
+ *          refill_obj_stock() update the statistics in the same pass as
+ *          the bytes (__account_obj_stock(), "memcg: combine slab obj
+ *          stock charging and accounting").
+ *
+ * SIM: the slab item is NR_SLAB_UNRECLAIMABLE_B (kmalloc caches);
+ * nr_slab_reclaimable_b stays 0. A slab's node is its CPU's.
+ */
+
+/* this_cpu_ptr(&obj_stock) (v6.16) or this_cpu_ptr(&memcg_stock) */
+static struct memcg_stock_pcp *obj_stock_this_cpu(struct memcg_sim *ms,
+						  struct coh_cpu *cc)
+{
+	return ms->obj_stock ? &ms->obj_stock[cc->cpu] : &ms->stock[cc->cpu];
+}
+
+/* local_irq_save()/local_lock_irqsave(), or v6.16's local_trylock() */
+static void obj_stock_lock(struct memcg_sim *ms, struct coh_cpu *cc)
+{
+	if (ms->k->obj_stock_version != OBJ_STOCK_V6_16)
+		irq_save_restore(cc);
+}
+
+/*
+ * SIM: the slab item's slot in the statistics arrays, given at its first
+ * update (memcg_sim.c leaves it out).
+ */
+static void slab_stat_slot(struct memcg_sim *ms)
+{
+	unsigned int i = memcg__stat_index(ms, SIM_NR_SLAB_UNRECLAIMABLE_B);
+
+	if (ms->state_slot[i] < 0)
+		ms->state_slot[i] = SIM_NR_SLAB_UNRECLAIMABLE_B;
+}
+
+struct __mod_objcg_mlstate_frame {
+	MEMCG_FRAME_HEAD;
+	struct obj_cgroup *objcg;
+	int pgdat; /* node + 1 */
+	int idx;
+	int nr;
+};
+
+/*
+ * __mod_objcg_mlstate(): rcu_read_lock(); memcg = obj_cgroup_memcg(objcg);
+ * lruvec = mem_cgroup_lruvec(memcg, pgdat); __mod_memcg_lruvec_state().
+ */
+static int __mod_objcg_mlstate(struct sim_proc *p, void *frame)
+{
+	struct __mod_objcg_mlstate_frame *f = frame;
+
+	CO_BEGIN(f);
+	slab_stat_slot(f->ms);
+	CO_CALL(f, p, __mod_memcg_lruvec_state, .ms = f->ms, .cc = f->cc,
+		.memcg = f->objcg->memcg, .node = (unsigned int)f->pgdat - 1,
+		.idx = f->idx, .val = f->nr);
+	CO_END(f, p);
+}
+
 struct drain_obj_stock_frame {
 	MEMCG_FRAME_HEAD;
 	struct memcg_stock_pcp *stock;
@@ -636,6 +723,7 @@ static int drain_obj_stock(struct sim_proc *p, void *frame)
 	CO_READ_ONCE(f, f->old, f->stock, cached_objcg);
 	if (!f->old)
 		goto out;
+	/* SIM: the slab statistics are read with nr_bytes: the same line */
 	CO_LOAD(f, f->stock, nr_bytes);
 	if (f->stock->nr_bytes) {
 		f->nr_pages = f->stock->nr_bytes >> PAGE_SHIFT;
@@ -655,7 +743,184 @@ static int drain_obj_stock(struct sim_proc *p, void *frame)
 				 objcg_field(f->ms, f->old));
 		CO_STORE(f, f->stock, nr_bytes, 0);
 	}
+	/* v5.14 on: flush the vmstat data in the stock (0 before) */
+	if (f->stock->nr_slab_reclaimable_b ||
+	    f->stock->nr_slab_unreclaimable_b) {
+		if (f->stock->nr_slab_unreclaimable_b) {
+			CO_CALL(f, p, __mod_objcg_mlstate, .ms = f->ms,
+				.cc = f->cc, .objcg = f->old,
+				.pgdat = f->stock->cached_pgdat,
+				.idx = SIM_NR_SLAB_UNRECLAIMABLE_B,
+				.nr = f->stock->nr_slab_unreclaimable_b);
+			CO_STORE_AT(f, f->stock->nr_slab_unreclaimable_b, 0,
+				    COH_FIELD(f->stock, nr_bytes));
+		}
+		CO_STORE_AT(f, f->stock->cached_pgdat, 0,
+			    COH_FIELD(f->stock, nr_bytes));
+	}
 	CO_STORE(f, f->stock, cached_objcg, NULL);
+out:
+	EXIT(f);
+	CO_END(f, p);
+}
+
+struct replace_stock_objcg_frame {
+	MEMCG_FRAME_HEAD;
+	struct memcg_stock_pcp *stock;
+	struct obj_cgroup *objcg;
+	/* locals */
+	unsigned int charged; /* SIM: the objcg's bytes, until stored */
+};
+
+/*
+ * replace_stock_objcg() (the "reset if necessary" of refill_obj_stock()
+ * and mod_objcg_state() before it had a name): drain, then take the
+ * objcg's leftover bytes.
+ */
+static int replace_stock_objcg(struct sim_proc *p, void *frame)
+{
+	struct replace_stock_objcg_frame *f = frame;
+
+	CO_BEGIN(f);
+	CO_CALL(f, p, drain_obj_stock, .ms = f->ms, .cc = f->cc,
+		.stock = f->stock);
+	f->charged = 0;
+	if (f->ms->k->obj_stock_version == OBJ_STOCK_V5_13) {
+		/* stock->nr_bytes = atomic_xchg(&objcg->nr_charged_bytes, 0) */
+		CO_XCHG_AT(f, f->charged, f->objcg->nr_charged_bytes, 0,
+			   objcg_field(f->ms, f->objcg));
+	} else {
+		/*
+		 * stock->nr_bytes = atomic_read(&objcg->nr_charged_bytes)
+		 *	? atomic_xchg(&objcg->nr_charged_bytes, 0) : 0;
+		 */
+		CO_LOAD_AT(f, objcg_field(f->ms, f->objcg));
+		if (f->objcg->nr_charged_bytes)
+			CO_XCHG_AT(f, f->charged, f->objcg->nr_charged_bytes, 0,
+				   objcg_field(f->ms, f->objcg));
+	}
+	/*
+	 * obj_cgroup_get(objcg); stock->cached_objcg = objcg;
+	 * SIM: stored after the exchange, where v5.13 stores it before;
+	 * both stores are to this CPU's own line.
+	 */
+	CO_STORE(f, f->stock, cached_objcg, f->objcg);
+	f->stock->nr_bytes = f->charged;
+	CO_END(f, p);
+}
+
+struct __account_obj_stock_frame {
+	MEMCG_FRAME_HEAD;
+	struct obj_cgroup *objcg;
+	struct memcg_stock_pcp *stock;
+	int nr;
+	int pgdat; /* node + 1 */
+	bool pgdat_set; /* SIM: v6.0's replace branch set cached_pgdat */
+	/* locals */
+	int *bytes;
+	int old;
+};
+
+/*
+ * __account_obj_stock() (v6.16; in v6.0 the body of mod_objcg_state()):
+ * batch @nr bytes of the slab item in the stock, pushing them to the
+ * per-CPU counters past a page, and the batch of another node first.
+ */
+static int __account_obj_stock(struct sim_proc *p, void *frame)
+{
+	struct __account_obj_stock_frame *f = frame;
+
+	CO_BEGIN(f);
+	if (!f->pgdat_set) {
+		/* SIM: cached_pgdat shares the line with nr_bytes */
+		CO_LOAD_AT(f, COH_FIELD(f->stock, nr_bytes));
+		if (f->stock->cached_pgdat != f->pgdat) {
+			/* flush the existing cached vmstat data */
+			f->old = f->stock->cached_pgdat;
+			if (f->stock->nr_slab_unreclaimable_b) {
+				CO_CALL(f, p, __mod_objcg_mlstate, .ms = f->ms,
+					.cc = f->cc, .objcg = f->objcg,
+					.pgdat = f->old,
+					.idx = SIM_NR_SLAB_UNRECLAIMABLE_B,
+					.nr = f->stock->nr_slab_unreclaimable_b);
+				CO_STORE_AT(f,
+					    f->stock->nr_slab_unreclaimable_b,
+					    0, COH_FIELD(f->stock, nr_bytes));
+			}
+			CO_STORE_AT(f, f->stock->cached_pgdat, f->pgdat,
+				    COH_FIELD(f->stock, nr_bytes));
+		}
+	}
+	/*
+	 * bytes = (idx == NR_SLAB_RECLAIMABLE_B) ?
+	 *	&stock->nr_slab_reclaimable_b : &stock->nr_slab_unreclaimable_b;
+	 * even an object over a page is cached once before it is pushed
+	 */
+	f->bytes = &f->stock->nr_slab_unreclaimable_b;
+	if (!*f->bytes) {
+		f->old = f->nr;
+		f->nr = 0;
+	} else {
+		f->old = *f->bytes + f->nr;
+		if (abs(f->old) > (int)PAGE_SIZE) {
+			f->nr = f->old;
+			f->old = 0;
+		} else {
+			f->nr = 0;
+		}
+	}
+	CO_STORE_AT(f, *f->bytes, f->old, COH_FIELD(f->stock, nr_bytes));
+	if (f->nr)
+		CO_CALL(f, p, __mod_objcg_mlstate, .ms = f->ms, .cc = f->cc,
+			.objcg = f->objcg, .pgdat = f->pgdat,
+			.idx = SIM_NR_SLAB_UNRECLAIMABLE_B, .nr = f->nr);
+	CO_END(f, p);
+}
+
+struct mod_objcg_state_frame {
+	MEMCG_FRAME_HEAD;
+	struct obj_cgroup *objcg;
+	int pgdat; /* node + 1 */
+	int nr;
+	/* locals */
+	struct memcg_stock_pcp *stock;
+	bool replaced;
+};
+
+/*
+ * mod_objcg_state(objcg, pgdat, NR_SLAB_UNRECLAIMABLE_B, nr): v5.13's
+ * (mm/slab.h) straight to the counters, interrupts off; v6.0's through
+ * the stock.
+ */
+static int mod_objcg_state(struct sim_proc *p, void *frame)
+{
+	struct mod_objcg_state_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
+
+	CO_BEGIN(f);
+	ENTER(f, KF_mod_objcg_state);
+	if (ms->k->obj_stock_version == OBJ_STOCK_V5_13) {
+		/* mod_memcg_lruvec_state(): local_irq_save() ... restore() */
+		irq_save_restore(f->cc);
+		CO_CALL(f, p, __mod_objcg_mlstate, .ms = ms, .cc = f->cc,
+			.objcg = f->objcg, .pgdat = f->pgdat,
+			.idx = SIM_NR_SLAB_UNRECLAIMABLE_B, .nr = f->nr);
+		goto out;
+	}
+	irq_save_restore(f->cc); /* local_lock_irqsave(&memcg_stock...) */
+	f->stock = obj_stock_this_cpu(ms, f->cc);
+	CO_LOAD(f, f->stock, cached_objcg);
+	f->replaced = false;
+	if (f->stock->cached_objcg != f->objcg) {
+		CO_CALL(f, p, replace_stock_objcg, .ms = ms, .cc = f->cc,
+			.stock = f->stock, .objcg = f->objcg);
+		CO_STORE_AT(f, f->stock->cached_pgdat, f->pgdat,
+			    COH_FIELD(f->stock, nr_bytes));
+		f->replaced = true;
+	}
+	CO_CALL(f, p, __account_obj_stock, .ms = ms, .cc = f->cc,
+		.objcg = f->objcg, .stock = f->stock, .nr = f->nr,
+		.pgdat = f->pgdat, .pgdat_set = f->replaced);
 out:
 	EXIT(f);
 	CO_END(f, p);
@@ -666,52 +931,48 @@ struct refill_obj_stock_frame {
 	struct obj_cgroup *objcg;
 	unsigned int nr_bytes;
 	bool allow_uncharge;
+	int nr_acct; /* v6.16: the statistics' bytes, with pgdat */
+	int pgdat; /* v6.16: node + 1, or 0 (NULL): no statistics */
 	/* locals */
 	struct memcg_stock_pcp *stock;
 	unsigned int nr_pages;
-	unsigned int charged; /* SIM: the objcg's bytes, until stored */
 };
 
 static int refill_obj_stock(struct sim_proc *p, void *frame)
 {
 	struct refill_obj_stock_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
 
 	CO_BEGIN(f);
 	ENTER(f, KF_refill_obj_stock);
-	irq_save_restore(f->cc);
-	f->stock = &f->ms->stock[f->cc->cpu];
+	obj_stock_lock(ms, f->cc);
+	f->stock = obj_stock_this_cpu(ms, f->cc);
 	CO_LOAD(f, f->stock, cached_objcg);
 	if (f->stock->cached_objcg != f->objcg) { /* reset if necessary */
-		CO_CALL(f, p, drain_obj_stock, .ms = f->ms, .cc = f->cc,
-			.stock = f->stock);
-		/*
-		 * stock->nr_bytes = atomic_read(&objcg->nr_charged_bytes)
-		 *	? atomic_xchg(&objcg->nr_charged_bytes, 0) : 0;
-		 */
-		CO_LOAD_AT(f, objcg_field(f->ms, f->objcg));
-		f->charged = 0;
-		if (f->objcg->nr_charged_bytes)
-			CO_XCHG_AT(f, f->charged, f->objcg->nr_charged_bytes, 0,
-				   objcg_field(f->ms, f->objcg));
-		/*
-		 * obj_cgroup_get(objcg); stock->cached_objcg = objcg;
-		 * SIM: stored after the exchange, where the kernel stores it
-		 * before; both stores are to this CPU's own line.
-		 */
-		CO_STORE(f, f->stock, cached_objcg, f->objcg);
-		f->stock->nr_bytes = f->charged;
+		CO_CALL(f, p, replace_stock_objcg, .ms = ms, .cc = f->cc,
+			.stock = f->stock, .objcg = f->objcg);
 		f->allow_uncharge = true; /* when objcg changes */
 	}
 	CO_STORE(f, f->stock, nr_bytes, f->stock->nr_bytes + f->nr_bytes);
+	if (f->pgdat)
+		CO_CALL(f, p, __account_obj_stock, .ms = ms, .cc = f->cc,
+			.objcg = f->objcg, .stock = f->stock, .nr = f->nr_acct,
+			.pgdat = f->pgdat);
+	if (ms->k->obj_stock_version == OBJ_STOCK_V5_13) {
+		if (f->stock->nr_bytes > PAGE_SIZE)
+			CO_CALL(f, p, drain_obj_stock, .ms = ms, .cc = f->cc,
+				.stock = f->stock);
+		goto out;
+	}
 	f->nr_pages = 0;
 	if (f->allow_uncharge && f->stock->nr_bytes > PAGE_SIZE) {
 		f->nr_pages = f->stock->nr_bytes >> PAGE_SHIFT;
 		f->stock->nr_bytes &= PAGE_SIZE - 1;
 	}
 	if (f->nr_pages)
-		CO_CALL(f, p, obj_cgroup_uncharge_pages, .ms = f->ms,
-			.cc = f->cc, .objcg = f->objcg,
-			.nr_pages = f->nr_pages);
+		CO_CALL(f, p, obj_cgroup_uncharge_pages, .ms = ms, .cc = f->cc,
+			.objcg = f->objcg, .nr_pages = f->nr_pages);
+out:
 	EXIT(f);
 	CO_END(f, p);
 }
@@ -719,14 +980,16 @@ static int refill_obj_stock(struct sim_proc *p, void *frame)
 /**
  * obj_cgroup_charge() - charge bytes of slab objects
  * @p: the process running on the CPU @f->cc
- * @frame: struct obj_cgroup_charge_frame: @objcg, @size
+ * @frame: struct obj_cgroup_charge_frame: @objcg, @size; @pgdat for
+ *	v6.16's obj_cgroup_charge_account()
  *
  * From this CPU's byte stock when it caches @objcg and holds enough; else whole
  * pages through try_charge(), the bytes short of the last page going to the
- * byte stock. SIM: always GFP_KERNEL.
+ * byte stock. With @pgdat (v6.16) the object's bytes are counted in
+ * NR_SLAB_UNRECLAIMABLE_B in the same pass. SIM: always GFP_KERNEL.
  *
  * Context: a coroutine on the simulated CPU @f->cc, simulated interrupts off
- * around the stock; may wait as try_charge() does.
+ * around the stock (not in v6.16); may wait as try_charge() does.
  * Return: in p->ret, 0 or -ENOMEM.
  */
 int obj_cgroup_charge(struct sim_proc *p, void *frame)
@@ -741,14 +1004,19 @@ int obj_cgroup_charge(struct sim_proc *p, void *frame)
 	ENTER(f, KF_obj_cgroup_charge);
 	/* if (consume_obj_stock(objcg, size)) return 0; inlined */
 	KPROF_ENTER(f->cc->prof, KF_consume_obj_stock, NOW(f));
-	irq_save_restore(f->cc);
-	f->stock = &ms->stock[f->cc->cpu];
+	obj_stock_lock(ms, f->cc);
+	f->stock = obj_stock_this_cpu(ms, f->cc);
 	CO_LOAD(f, f->stock, cached_objcg);
 	if (f->stock->cached_objcg == f->objcg) {
 		CO_LOAD(f, f->stock, nr_bytes);
 		if (f->stock->nr_bytes >= f->size) {
 			CO_STORE(f, f->stock, nr_bytes,
 				 f->stock->nr_bytes - f->size);
+			if (f->pgdat)
+				CO_CALL(f, p, __account_obj_stock, .ms = ms,
+					.cc = f->cc, .objcg = f->objcg,
+					.stock = f->stock, .nr = (int)f->size,
+					.pgdat = f->pgdat);
 			KPROF_EXIT(f->cc->prof, NOW(f));
 			f->ret = 0;
 			goto out;
@@ -768,7 +1036,10 @@ int obj_cgroup_charge(struct sim_proc *p, void *frame)
 	f->nr_bytes = (unsigned int)(f->size & (PAGE_SIZE - 1));
 	if (f->nr_bytes)
 		f->nr_pages += 1;
-	/* obj_cgroup_charge_pages(): try_charge_memcg + memcg_account_kmem */
+	/*
+	 * obj_cgroup_charge_pages(): try_charge_memcg + memcg_account_kmem;
+	 * v5.13's __memcg_kmem_charge(): try_charge() and v1's kmem counter
+	 */
 	CO_CALL(f, p, try_charge, .ms = ms, .cc = f->cc,
 		.memcg = f->objcg->memcg, .gfp_mask = GFP_KERNEL,
 		.nr_pages = f->nr_pages);
@@ -781,14 +1052,18 @@ int obj_cgroup_charge(struct sim_proc *p, void *frame)
 			.counter = &f->objcg->memcg->kmem,
 			.nr_pages = f->nr_pages);
 	}
-	CO_CALL(f, p, mod_memcg_state, .ms = ms, .cc = f->cc,
-		.memcg = f->objcg->memcg, .idx = SIM_MEMCG_KMEM,
-		.val = f->nr_pages);
-	if (f->nr_bytes)
+	if (ms->k->obj_stock_version != OBJ_STOCK_V5_13)
+		CO_CALL(f, p, mod_memcg_state, .ms = ms, .cc = f->cc,
+			.memcg = f->objcg->memcg, .idx = SIM_MEMCG_KMEM,
+			.val = f->nr_pages);
+	if (f->nr_bytes || f->pgdat)
 		CO_CALL(f, p, refill_obj_stock, .ms = ms, .cc = f->cc,
 			.objcg = f->objcg,
-			.nr_bytes = (unsigned int)(PAGE_SIZE - f->nr_bytes),
-			.allow_uncharge = false);
+			.nr_bytes = f->nr_bytes ? (unsigned int)(PAGE_SIZE -
+								 f->nr_bytes) :
+						  0,
+			.allow_uncharge = false, .nr_acct = (int)f->size,
+			.pgdat = f->pgdat);
 out:
 	EXIT(f);
 	CO_RETURN(f, p, f->ret);
@@ -801,10 +1076,10 @@ out:
  * @frame: struct obj_cgroup_uncharge_frame: @objcg, @size
  *
  * The bytes go back to this CPU's byte stock; whole pages beyond a page go on
- * to the page stock.
+ * to the page stock (v5.13: past a page the byte stock is drained whole).
  *
  * Context: a coroutine on the simulated CPU @f->cc, simulated interrupts off
- * around the stock.
+ * around the stock (not in v6.16).
  */
 int obj_cgroup_uncharge(struct sim_proc *p, void *frame)
 {
@@ -819,6 +1094,122 @@ int obj_cgroup_uncharge(struct sim_proc *p, void *frame)
 	CO_CALL(f, p, refill_obj_stock, .ms = ms, .cc = f->cc,
 		.objcg = f->objcg, .nr_bytes = (unsigned int)f->size,
 		.allow_uncharge = true);
+	EXIT(f);
+	CO_END(f, p);
+}
+
+/**
+ * memcg_slab_pre_alloc_hook() - charge a slab object before allocating it
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct memcg_slab_pre_alloc_hook_frame: @objcg, @obj_size
+ *	(obj_full_size())
+ *
+ * v5.13 and v6.0 (mm/slab.h): slab_pre_alloc_hook() ->
+ * memcg_slab_pre_alloc_hook(): get_obj_cgroup_from_current(), then
+ * obj_cgroup_charge(objcg, flags, objects * obj_full_size(s)) before the
+ * object is taken from the freelist. v6.10 on charges in the post-alloc
+ * hook instead ("mm, slab: move memcg charging to post-alloc hook"):
+ * nothing here at v6.16.
+ *
+ * Context: a coroutine on the simulated CPU @f->cc; may wait as
+ * try_charge() does.
+ * Return: in p->ret, 0 or -ENOMEM (the allocation fails).
+ */
+int memcg_slab_pre_alloc_hook(struct sim_proc *p, void *frame)
+{
+	struct memcg_slab_pre_alloc_hook_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
+
+	CO_BEGIN(f);
+	/* current_obj_cgroup(): NULL in the root memcg, nothing accounted */
+	if (mem_cgroup_is_root(ms, f->objcg->memcg) || ms->k->memcg_disabled ||
+	    ms->k->obj_stock_version == OBJ_STOCK_V6_16)
+		CO_RETURN(f, p, 0);
+	ENTER(f, KF_memcg_slab_pre_alloc_hook);
+	CO_CALL(f, p, obj_cgroup_charge, .ms = ms, .cc = f->cc,
+		.objcg = f->objcg, .size = f->obj_size);
+	f->ret = (int)p->ret;
+	EXIT(f);
+	CO_RETURN(f, p, f->ret);
+	CO_END(f, p);
+}
+
+/**
+ * memcg_slab_post_alloc_hook() - account one new slab object
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct memcg_slab_post_alloc_hook_frame: @objcg, @obj_size
+ *	(obj_full_size()), @pgdat (the slab's node + 1)
+ *
+ * v5.13 and v6.0: the object was charged by memcg_slab_pre_alloc_hook();
+ * store the objcg in the slab's obj_cgroups vector and mod_objcg_state();
+ * v6.16: __memcg_slab_post_alloc_hook() calls obj_cgroup_charge_account()
+ * per object, charge and statistics together. SIM: the objcg pointer
+ * stored in the slab's vector is on the slab's own line (not placed), and
+ * the vector is allocated with the slab (not modelled).
+ *
+ * Context: a coroutine on the simulated CPU @f->cc; v6.16 may wait as
+ * try_charge() does.
+ * Return: in p->ret, 0 or -ENOMEM (v6.16: the object is freed).
+ */
+int memcg_slab_post_alloc_hook(struct sim_proc *p, void *frame)
+{
+	struct memcg_slab_post_alloc_hook_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
+
+	CO_BEGIN(f);
+	/* current_obj_cgroup(): NULL in the root memcg, nothing accounted */
+	if (mem_cgroup_is_root(ms, f->objcg->memcg) || ms->k->memcg_disabled)
+		CO_RETURN(f, p, 0);
+	ENTER(f, KF_memcg_slab_post_alloc_hook);
+	f->ret = 0;
+	if (ms->k->obj_stock_version == OBJ_STOCK_V6_16) {
+		CO_CALL(f, p, obj_cgroup_charge, .ms = ms, .cc = f->cc,
+			.objcg = f->objcg, .size = f->obj_size,
+			.pgdat = f->pgdat);
+		f->ret = (int)p->ret;
+		goto out;
+	}
+	CO_CALL(f, p, mod_objcg_state, .ms = ms, .cc = f->cc, .objcg = f->objcg,
+		.pgdat = f->pgdat, .nr = (int)f->obj_size);
+out:
+	EXIT(f);
+	CO_RETURN(f, p, f->ret);
+	CO_END(f, p);
+}
+
+/**
+ * memcg_slab_free_hook() - uncharge and count one freed slab object
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct memcg_slab_free_hook_frame: @objcg, @obj_size, @pgdat
+ *
+ * v5.13 and v6.0: obj_cgroup_uncharge(), then mod_objcg_state() of minus
+ * the object's bytes; v6.16: one refill_obj_stock() doing both.
+ *
+ * Context: a coroutine on the simulated CPU @f->cc; a drain may uncharge
+ * pages up the hierarchy.
+ */
+int memcg_slab_free_hook(struct sim_proc *p, void *frame)
+{
+	struct memcg_slab_free_hook_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
+
+	CO_BEGIN(f);
+	if (mem_cgroup_is_root(ms, f->objcg->memcg) || ms->k->memcg_disabled)
+		CO_RETURN(f, p, 0);
+	ENTER(f, KF_memcg_slab_free_hook);
+	if (ms->k->obj_stock_version == OBJ_STOCK_V6_16) {
+		ms->counts.uncharges++;
+		CO_CALL(f, p, refill_obj_stock, .ms = ms, .cc = f->cc,
+			.objcg = f->objcg, .nr_bytes = f->obj_size,
+			.allow_uncharge = true, .nr_acct = -(int)f->obj_size,
+			.pgdat = f->pgdat);
+		goto out;
+	}
+	CO_CALL(f, p, obj_cgroup_uncharge, .ms = ms, .cc = f->cc,
+		.objcg = f->objcg, .size = f->obj_size);
+	CO_CALL(f, p, mod_objcg_state, .ms = ms, .cc = f->cc, .objcg = f->objcg,
+		.pgdat = f->pgdat, .nr = -(int)f->obj_size);
+out:
 	EXIT(f);
 	CO_END(f, p);
 }

@@ -132,12 +132,13 @@ enum memcg_stat_sim {
 	SIM_NR_FILE_MAPPED,
 	SIM_NR_FILE_PAGES,
 	SIM_NR_SHMEM,
+	SIM_NR_SLAB_UNRECLAIMABLE_B, /* bytes; kmalloc caches */
 	/* enum memcg_stat_item: memcg counters only */
 	SIM_MEMCG_SOCK,
 	SIM_MEMCG_KMEM,
 	NR_SIM_STATE,
 };
-#define NR_SIM_NODE_ITEMS 5 /* the first ones above */
+#define NR_SIM_NODE_ITEMS 6 /* the first ones above */
 
 enum memcg_event_sim { SIM_PGPGIN, SIM_PGPGOUT, SIM_PGFAULT, NR_SIM_EVENTS };
 
@@ -263,6 +264,13 @@ struct memcg_stock_pcp {
 	unsigned int nr_pages[MEMCG_STOCK_MAX];
 	struct obj_cgroup *cached_objcg;
 	unsigned int nr_bytes;
+	/*
+	 * v5.14 on: slab statistics not yet in the per-CPU counters.
+	 * SIM: cached_pgdat is the node + 1 (0: NULL); the three share the
+	 * line with nr_bytes and are reached through its field.
+	 */
+	int cached_pgdat;
+	int nr_slab_reclaimable_b, nr_slab_unreclaimable_b;
 	/* SIM: its line, and the fields for the compat macros */
 	struct coh_object *obj;
 	struct {
@@ -303,11 +311,19 @@ struct memcg_sim {
 	unsigned int nr_memcgs;
 	struct mem_cgroup *memcgs; /* [0] is root_mem_cgroup */
 	struct memcg_stock_pcp *stock; /* [nr_cpus] */
+	/*
+	 * obj_stock_version v6.16: DEFINE_PER_CPU(struct obj_stock_pcp),
+	 * [nr_cpus]. SIM: a struct memcg_stock_pcp of its own line whose
+	 * object members (cached_objcg, nr_bytes, the slab statistics) are
+	 * the kernel's; its page members are unused. NULL before v6.16,
+	 * where the object stock is part of memcg_stock_pcp.
+	 */
+	struct memcg_stock_pcp *obj_stock;
 	struct page_counter_layout pcl;
 	struct coh_layout memcg_layout;
 	struct coh_layout_field *memcg_fields;
 	char member_names[2][NR_PC_MEMBERS][32]; /* memory.*, kmem.* */
-	struct coh_layout stock_layout, objcg_layout;
+	struct coh_layout stock_layout, objcg_layout, obj_stock_layout;
 	struct coh_layout pcpu_stats_layout, global_layout;
 	struct coh_object **pcpu_stats; /* [nr_cpus] stats_updates etc. */
 	unsigned int *stats_updates; /* [nr_cpus] */
@@ -443,6 +459,12 @@ struct obj_cgroup_charge_frame {
 	MEMCG_FRAME_HEAD;
 	struct obj_cgroup *objcg;
 	size_t size; /* SIM: no gfp: GFP_KERNEL */
+	/*
+	 * v6.16's obj_cgroup_charge_account(): the slab's node + 1, to
+	 * count @size in NR_SLAB_UNRECLAIMABLE_B there; 0 (pgdat NULL):
+	 * obj_cgroup_charge(), no statistics.
+	 */
+	int pgdat;
 	/* locals */
 	unsigned int nr_pages, nr_bytes;
 	int ret;
@@ -458,6 +480,44 @@ struct obj_cgroup_uncharge_frame {
 };
 
 int obj_cgroup_uncharge(struct sim_proc *p, void *frame);
+
+/*
+ * The slab hooks of a __GFP_ACCOUNT object (mm/slab.h in v5.13 and v6.0,
+ * mm/memcontrol.c later): the charge (before the allocation up to v6.0,
+ * after it at v6.16) and the NR_SLAB_UNRECLAIMABLE_B update of one
+ * object of @obj_size bytes (obj_full_size(s): the cache's object size
+ * plus the 8-byte objcg pointer), on a slab of node @pgdat - 1, by
+ * obj_stock_version.
+ */
+struct memcg_slab_pre_alloc_hook_frame {
+	MEMCG_FRAME_HEAD;
+	struct obj_cgroup *objcg;
+	unsigned int obj_size;
+	/* locals */
+	int ret;
+};
+
+int memcg_slab_pre_alloc_hook(struct sim_proc *p, void *frame);
+
+struct memcg_slab_post_alloc_hook_frame {
+	MEMCG_FRAME_HEAD;
+	struct obj_cgroup *objcg;
+	unsigned int obj_size;
+	int pgdat; /* node + 1 */
+	/* locals */
+	int ret;
+};
+
+int memcg_slab_post_alloc_hook(struct sim_proc *p, void *frame);
+
+struct memcg_slab_free_hook_frame {
+	MEMCG_FRAME_HEAD;
+	struct obj_cgroup *objcg;
+	unsigned int obj_size;
+	int pgdat; /* node + 1 */
+};
+
+int memcg_slab_free_hook(struct sim_proc *p, void *frame);
 
 /* charge_memcg(): a folio of nr_pages; returns 0 or -ENOMEM */
 struct charge_memcg_frame {

@@ -117,6 +117,17 @@ struct __count_memcg_events_frame {
 
 int __count_memcg_events(struct sim_proc *p, void *frame);
 
+/* memcontrol_stats.c, for the slab statistics of the object stock */
+struct __mod_memcg_lruvec_state_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	unsigned int node; /* SIM: the lruvec's */
+	int idx; /* a node item of enum memcg_stat_sim */
+	long val;
+};
+
+int __mod_memcg_lruvec_state(struct sim_proc *p, void *frame);
+
 struct mem_cgroup_charge_statistics_frame {
 	MEMCG_FRAME_HEAD;
 	struct mem_cgroup *memcg;

@@ -68,6 +68,7 @@ static const int sim_state_k[NR_SIM_STATE] = {
 	[SIM_NR_FILE_MAPPED] = K_NR_FILE_MAPPED,
 	[SIM_NR_FILE_PAGES] = K_NR_FILE_PAGES,
 	[SIM_NR_SHMEM] = K_NR_SHMEM,
+	[SIM_NR_SLAB_UNRECLAIMABLE_B] = K_NR_SLAB_UNRECLAIMABLE_B,
 	[SIM_MEMCG_SOCK] = K_MEMCG_SOCK,
 	[SIM_MEMCG_KMEM] = K_MEMCG_KMEM,
 };
@@ -673,6 +674,53 @@ static int __mod_lruvec_state(struct sim_proc *p, void *frame)
 }
 
 /**
+ * __mod_memcg_lruvec_state() - a node statistic of a memcg, not of the node
+ * @p: the process running on the CPU @f->cc
+ * @frame: struct __mod_memcg_lruvec_state_frame: @memcg, @node, @idx,
+ *	@val
+ *
+ * The memcg's and its lruvec's (on @node) per-CPU counters and
+ * memcg_rstat_updated(); the node's own vmstat is left alone (slab
+ * objects: the node counts whole slab pages, in the slab allocator).
+ *
+ * Context: a coroutine on the simulated CPU @f->cc, simulated interrupts
+ * already off (or, v6.16, not needed).
+ */
+int __mod_memcg_lruvec_state(struct sim_proc *p, void *frame)
+{
+	struct __mod_memcg_lruvec_state_frame *f = frame;
+	struct memcg_sim *ms = f->ms;
+	struct memcg_vmstats_percpu *statc = NULL;
+
+	CO_BEGIN(f);
+	SIM_BUG_ON(f->idx >= NR_SIM_NODE_ITEMS || f->node >= ms->nr_nodes);
+	if (ms->k->memcg_disabled)
+		CO_RETURN(f, p, 0);
+	/* __this_cpu_add(memcg->vmstats_percpu->state[idx], val); */
+	CO_AWAIT(f, co_access(f->cc,
+			      this_cpu_vmstats_field(f, f->memcg, PA_STATE,
+						     memcg__stat_index(ms,
+								       f->idx)),
+			      COH_WRITE));
+	/* __this_cpu_add(pn->lruvec_stats_percpu->state[idx], val); */
+	CO_AWAIT(f,
+		 co_access(f->cc,
+			   stat_field(&ms->lruvec_pcpu_sl,
+				      this_cpu_vmstats(f, f->memcg)
+					      ->lruvec[f->node]
+					      .obj,
+				      LPA_STATE, memcg__stat_index(ms, f->idx)),
+			   COH_WRITE));
+	statc = this_cpu_vmstats(f, f->memcg);
+	statc->state[f->idx] += f->val;
+	statc->lruvec[f->node].state[f->idx] += f->val;
+	truth_add(f->memcg, false, f->idx, f->val);
+	CO_CALL(f, p, memcg_rstat_updated, .ms = ms, .cc = f->cc,
+		.memcg = f->memcg, .val = f->val);
+	CO_END(f, p);
+}
+
+/**
  * mod_lruvec_state() - update a node statistic of a memcg
  * @p: the process running on the CPU @f->cc
  * @frame: struct mod_lruvec_state_frame: @memcg, @idx (a node item),
@@ -1136,9 +1184,13 @@ struct stat_read_one_frame {
 	long x;
 };
 
-static void error_note(struct memcg_sim *ms, long got, long truth)
+static void error_note(struct memcg_sim *ms, long got, long truth, int s)
 {
 	double e = (double)(got > truth ? got - truth : truth - got);
+
+	/* SIM: the slab item counts bytes; the error is in pages */
+	if (s == SIM_NR_SLAB_UNRECLAIMABLE_B)
+		e /= (double)PAGE_SIZE;
 
 	ms->counts.error_reads++;
 	ms->counts.error_sum += e;
@@ -1236,7 +1288,7 @@ check:
 				       f->memcg->truth.events[s]) :
 			   (f->local ? f->memcg->truth.state_local[s] :
 				       f->memcg->truth.state[s]);
-	error_note(ms, f->x, truth);
+	error_note(ms, f->x, truth, f->event ? -1 : s);
 	CO_END(f, p);
 }
 

@@ -11,4 +11,5 @@ libsim_a_SOURCES += \
 	%reldir%/fallocate.c \
 	%reldir%/tlb_flush.c \
 	%reldir%/hackbench.c \
-	%reldir%/stat_reader.c
+	%reldir%/stat_reader.c \
+	%reldir%/kmalloc.c

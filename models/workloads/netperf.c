@@ -86,6 +86,7 @@
 
 #include "models/kernel/memcontrol.h"
 #include "models/kernel/sched_fair.h"
+#include "models/kernel/sctp.h"
 #include "models/kernel/sock.h"
 #include "models/workloads/workload.h"
 #include "sim/co.h"
@@ -118,11 +119,11 @@
 #define UNIX_SKB_FRAGS_SZ (PAGE_SIZE << 3)
 #define UNIX_MAX_ORDER 3
 
-enum { PROTO_TCP, PROTO_UNIX };
+enum { PROTO_TCP, PROTO_UNIX, PROTO_SCTP };
 enum { PLACE_RANDOM, PLACE_ADJACENT };
 enum { SCHED_PINNED, SCHED_FAIR };
 
-static const char *const proto_names[] = { "tcp", "unix" };
+static const char *const proto_names[] = { "tcp", "unix", "sctp" };
 static const char *const place_names[] = { "random", "adjacent" };
 static const char *const report_names[] = { "per_instance", "total" };
 static const char *const sched_names[] = { "pinned", "fair" };
@@ -213,7 +214,7 @@ static const struct scenario_key netperf_keys[] = {
 		SCENARIO_KEY_MEMBER(struct netperf, message_bytes),
 		.max = 1 << 24,
 		.def_fn = message_bytes_default,
-		.def_doc = "16384 (tcp), 212992 (unix): the socket's send buffer",
+		.def_doc = "16384 (tcp, sctp), 212992 (unix): the socket's send buffer",
 		.doc = "The bytes of each send (at least 1)",
 	},
 	[NP_WORK_NS] = {
@@ -249,7 +250,7 @@ static const struct scenario_key netperf_keys[] = {
 		SCENARIO_KEY_MEMBER(struct netperf, protocol),
 		SCENARIO_KEY_NAMES(proto_names),
 		.def = PROTO_TCP,
-		.doc = "tcp (TCP_SENDFILE/TCP_STREAM over loopback) or unix (af_unix SOCK_STREAM)",
+		.doc = "tcp (TCP_SENDFILE/TCP_STREAM over loopback), unix (af_unix SOCK_STREAM) or sctp (SCTP_STREAM and SCTP_STREAM_MANY over loopback)",
 	},
 	[NP_REPORT] = {
 		.name = "report",
@@ -347,6 +348,9 @@ static int netperf_cgroups_load(const struct scenario_node *n,
 	return 0;
 }
 
+static int netperf_sctp_check(const struct scenario_node *n,
+			      const struct netperf *np, struct sim_error *err);
+
 static int netperf_parse(struct workload *w, const struct scenario_node *n,
 			 const struct machine *m, struct sim_error *err)
 {
@@ -379,6 +383,8 @@ static int netperf_parse(struct workload *w, const struct scenario_node *n,
 	    netperf_load(n, np, w, NP_REPORT, err) ||
 	    netperf_load(n, np, w, NP_SCHED, err) ||
 	    netperf_cgroups_load(n, np, w, err))
+		return -1;
+	if (np->protocol == PROTO_SCTP && netperf_sctp_check(n, np, err))
 		return -1;
 	/* 10^6 bits/s per instance (netperf's own line), or summed */
 	w->scale = (double)np->message_bytes * 8.0 / 1e6;
@@ -613,6 +619,101 @@ static int message_truesize(const struct netperf *np)
 	return (int)np->message_bytes;
 }
 
+/*
+ * ---- protocol: sctp (models/kernel/sctp.h has the kernel's paths) ----
+ *
+ * Per message, SCTP_STREAM (one-to-one socket) and SCTP_STREAM_MANY
+ * (one-to-many, one association per socket as netperf opens them: the
+ * socket style does not enter these paths), 6.0-rc1, sk_reclaim: page:
+ *   sender CPU, task: sctp_sendmsg_to_asoc(): sk_wmem_schedule(msg),
+ *     sctp_set_owner_w(): sk_mem_charge(chunk truesize)  (sender's socket)
+ *   sender CPU, softirq (loopback): sctp_ulpevent_make_rcvmsg():
+ *     sk_rmem_schedule(16 + msg), sk_mem_charge(packet truesize)
+ *                                                        (receiver's socket)
+ *   sender CPU, every second message: the SACK the receiving association
+ *     sends back is processed here: sctp_wfree() of both chunks,
+ *     sk_mem_uncharge(chunk truesize) x 2                (sender's socket)
+ *   receiver CPU, task: sctp_recvmsg() -> sctp_sock_rfree():
+ *     sk_mem_uncharge(packet truesize)                   (receiver's socket)
+ * The receiver's socket is serialised as for tcp (bh_lock_sock() in the
+ * softirq, the socket spinlock in sctp_recvmsg()).
+ */
+static int netperf_sctp_check(const struct scenario_node *n,
+			      const struct netperf *np, struct sim_error *err)
+{
+	if (np->message_bytes > SCTP_LO_FRAG_MAX) {
+		scenario_error(
+			err, scenario_get(n, "message_bytes"),
+			"protocol sctp models one DATA chunk per message: 'message_bytes' must be at most %d (the loopback fragmentation point)",
+			SCTP_LO_FRAG_MAX);
+		return -1;
+	}
+	if (np->backlog) {
+		scenario_error(err, scenario_get(n, "backlog"),
+			       "'backlog' is modelled for protocol tcp only");
+		return -1;
+	}
+	return 0;
+}
+
+struct netperf_sctp_send_accounting_frame {
+	struct co_frame co;
+	struct sim_task *t;
+	struct netperf_pair *pp;
+};
+
+struct netperf_sctp_recv_accounting_frame {
+	struct co_frame co;
+	struct sim_task *t;
+	struct netperf_pair *pp;
+};
+
+static int netperf_sctp_send_accounting(struct sim_proc *p, void *frame)
+{
+	struct netperf_sctp_send_accounting_frame *f = frame;
+	struct sim_task *t = f->t;
+	struct netperf *np = t->w->priv;
+	struct memcg_sim *ms = np->run->memcg;
+	struct netperf_pair *pp = f->pp;
+
+	CO_BEGIN(f);
+	CO_CALL(f, p, sctp_sendmsg_to_asoc, .ms = ms, .cc = t->cc,
+		.sk = &pp->sk_s, .msg_len = (unsigned int)np->message_bytes);
+	coh_delay(t->cc, np->work_ps / 4);
+	/* loopback: sctp_rcv() in this CPU's softirq, bh_lock_sock(sk_r) */
+	CO_AWAIT(f, sim_proc_sync(p));
+	CO_AWAIT(f, sk_r_lock(pp, 0));
+	CO_CALL(f, p, sctp_ulpevent_make_rcvmsg, .ms = ms, .cc = t->cc,
+		.sk = &pp->sk_r, .msg_len = (unsigned int)np->message_bytes);
+	CO_AWAIT(f, sim_proc_sync(p));
+	sk_r_unlock(pp, 0, NOW(t));
+	/* sctp_gen_sack(): a SACK for every SCTP_SACKFREQ-th packet */
+	if ((pp->sent + 1) % SCTP_SACKFREQ == 0)
+		CO_CALL(f, p, sctp_outq_sack, .ms = ms, .cc = t->cc,
+			.sk = &pp->sk_s,
+			.msg_len = (unsigned int)np->message_bytes,
+			.nr = SCTP_SACKFREQ);
+	CO_END(f, p);
+}
+
+static int netperf_sctp_recv_accounting(struct sim_proc *p, void *frame)
+{
+	struct netperf_sctp_recv_accounting_frame *f = frame;
+	struct sim_task *t = f->t;
+	struct netperf *np = t->w->priv;
+	struct netperf_pair *pp = f->pp;
+
+	CO_BEGIN(f);
+	CO_AWAIT(f, sim_proc_sync(p));
+	CO_AWAIT(f, sk_r_lock(pp, 1));
+	CO_CALL(f, p, sctp_sock_rfree, .ms = np->run->memcg, .cc = t->cc,
+		.sk = &pp->sk_r, .msg_len = (unsigned int)np->message_bytes);
+	CO_AWAIT(f, sim_proc_sync(p));
+	sk_r_unlock(pp, 1, NOW(t));
+	coh_delay(t->cc, np->work_ps / 4);
+	CO_END(f, p);
+}
+
 /* Send-side accounting of one message (see the header comment). */
 static int netperf_send_accounting(struct sim_proc *p, void *frame)
 {
@@ -623,6 +724,10 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 	struct netperf_pair *pp = f->pp;
 
 	CO_BEGIN(f);
+	if (np->protocol == PROTO_SCTP) {
+		CO_CALL(f, p, netperf_sctp_send_accounting, .t = t, .pp = pp);
+		CO_RETURN(f, p, 0);
+	}
 	if (np->protocol == PROTO_TCP) {
 		/* tcp_stream_alloc_skb() and tcp_skb_entail() */
 		CO_CALL(f, p, sk_mem_schedule, .ms = ms, .cc = t->cc,
@@ -703,6 +808,10 @@ static int netperf_recv_accounting(struct sim_proc *p, void *frame)
 	struct netperf_pair *pp = f->pp;
 
 	CO_BEGIN(f);
+	if (np->protocol == PROTO_SCTP) {
+		CO_CALL(f, p, netperf_sctp_recv_accounting, .t = t, .pp = pp);
+		CO_RETURN(f, p, 0);
+	}
 	if (np->protocol == PROTO_TCP) {
 		/* tcp_eat_recv_skb() -> sock_rfree() */
 		CO_AWAIT(f, sim_proc_sync(p));

@@ -20,6 +20,7 @@ static const struct workload_type *const all_types[] = {
 	&atomic_counter_type, &false_sharing_type, &ops_type,
 	&netperf_type,	      &page_fault_type,	   &fallocate_type,
 	&tlb_flush_type,      &hackbench_type,	   &stat_reader_type,
+	&kmalloc_type,
 };
 
 /**

@@ -14,7 +14,7 @@
  *
  * Built-in types: atomic_counter, false_sharing and ops
  * (models/workloads/teaching.c), and netperf, page_fault, fallocate,
- * tlb_flush, hackbench and stat_reader (a file each);
+ * tlb_flush, hackbench, stat_reader and kmalloc (a file each);
  * models/workloads/registry.c lists them.
  *
  * Layering: models/ module.
@@ -99,6 +99,7 @@ extern const struct workload_type fallocate_type;
 extern const struct workload_type tlb_flush_type;
 extern const struct workload_type hackbench_type;
 extern const struct workload_type stat_reader_type;
+extern const struct workload_type kmalloc_type;
 
 /* The registry (registry.c): look a type up by name, or list them all. */
 const struct workload_type *workload_type_find(const char *name);

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * models/workloads/kmalloc.c - the kmalloc workload: a kfree(kmalloc())
+ * loop of __GFP_ACCOUNT objects on every CPU of one memcg, the slab
+ * microbenchmark of the object stock (Vlastimil Babka's "kfree(kmalloc())
+ * loop of 10M iterations with/without __GFP_ACCOUNT", cited in "memcg:
+ * combine slab obj stock charging and accounting", v6.16).
+ *
+ * Theory of operation: each task, one per CPU, allocates `objects`
+ * objects of `size` bytes with kmalloc(size, GFP_KERNEL_ACCOUNT), then
+ * frees them in the same order; that round is one operation. Every
+ * kmalloc() and every kfree() spends half of `work_ns` in the slab
+ * allocator outside the memory controller (its per-CPU freelist fast
+ * path: about 58 cycles a pair, 581390144 cycles for 10M pairs without
+ * __GFP_ACCOUNT in that commit message, some 20 ns at 3 GHz).
+ *
+ * kmalloc(size) takes an object of the kmalloc cache that fits (8, 16,
+ * 32, 64, 96, 128, 192, 256, then powers of two up to 8192); with
+ * kmem_accounting: objects each object is charged obj_full_size(s) = the
+ * cache's object size + 8 bytes (the obj_cgroup pointer in the slab's
+ * vector). What each operation does, by kernel key obj_stock_version
+ * (models/kernel/memcontrol.c, the object stock):
+ *
+ *   v5.13  kmalloc: slab_pre_alloc_hook() -> memcg_slab_pre_alloc_hook()
+ *            -> obj_cgroup_charge(objcg, obj_full_size), before the
+ *            object is taken from the freelist: consume_obj_stock()
+ *            (interrupts off), else __memcg_kmem_charge() of a page and
+ *            refill_obj_stock() with the rest (drained whole past a page);
+ *          slab_post_alloc_hook() -> memcg_slab_post_alloc_hook() ->
+ *            mod_objcg_state(+obj_full_size) -> mod_memcg_lruvec_state()
+ *            (interrupts off): NR_SLAB_UNRECLAIMABLE_B of the memcg and
+ *            its lruvec on this CPU, memcg_rstat_updated();
+ *          kfree: memcg_slab_free_hook() -> obj_cgroup_uncharge()
+ *            (refill_obj_stock()) and mod_objcg_state(-obj_full_size).
+ *   v6.0   the same calls; mod_objcg_state() batches the bytes in the
+ *          stock (nr_slab_unreclaimable_b), so a kfree() cancels its
+ *          kmalloc()'s bytes there and no counter is touched until a page
+ *          of them accumulates; whole pages charged ahead are uncharged
+ *          as MEMCG_KMEM and the page stock refilled.
+ *   v6.16  kmalloc, after the object is taken (v6.10 on):
+ *            __memcg_slab_post_alloc_hook() ->
+ *            obj_cgroup_charge_account(): the charge and the statistics
+ *            under one local_trylock() of the separate obj_stock_pcp;
+ *          kfree: __memcg_slab_free_hook() -> refill_obj_stock() with the
+ *            negative statistics bytes, also one pass.
+ *
+ * kmem_accounting: off or pages charges nothing per object (pages: v4.8's
+ * per-memcg caches charge whole slab pages when a slab grows; SIM: not
+ * modelled, as in hackbench).
+ *
+ * SIM: every object is served from the CPU's slab freelist: new slab
+ * pages (their node statistics, the obj_cgroups vector) are not
+ * modelled; a slab's node is its CPU's; the objcg is the memcg's own
+ * (current_obj_cgroup()).
+ */
+#include <stdlib.h>
+
+#include "models/kernel/memcontrol.h"
+#include "models/workloads/workload.h"
+#include "sim/co.h"
+#include "sim/error.h"
+#include "sim/util.h"
+
+#define KMALLOC_MAX_CACHE_SIZE 8192 /* SLUB: 2 x PAGE_SIZE */
+
+struct kmalloc_wl {
+	uint64_t size, objects;
+	sim_time_t work_ps;
+	unsigned int obj_size; /* obj_full_size(s) */
+	struct run *run;
+	struct mem_cgroup *memcg;
+};
+
+static const struct scenario_key kmalloc_keys[] = {
+	{
+		.name = "size",
+		.type = SCENARIO_KEY_SIZE,
+		SCENARIO_KEY_MEMBER(struct kmalloc_wl, size),
+		.min = 1,
+		.max = KMALLOC_MAX_CACHE_SIZE,
+		.def = 256,
+		.doc = "The bytes asked of kmalloc() (at least 1); the object is the smallest kmalloc cache that fits (8 to 8192 bytes)",
+	},
+	{
+		.name = "objects",
+		.type = SCENARIO_KEY_U64,
+		SCENARIO_KEY_MEMBER(struct kmalloc_wl, objects),
+		.min = 1,
+		.max = 1 << 20,
+		.def = 1,
+		.doc = "Objects allocated, then freed, per operation (1: a kfree(kmalloc()) loop)",
+	},
+	{
+		.name = "work_ns",
+		.type = SCENARIO_KEY_TIME,
+		SCENARIO_KEY_MEMBER(struct kmalloc_wl, work_ps),
+		.unit_ps = SIM_PS_PER_NS,
+		.min = SIM_PS_PER_NS,
+		.max = SIM_PS_PER_MS,
+		.def = 20 * SIM_PS_PER_NS,
+		.doc = "The slab allocator's own work per kmalloc() and kfree() pair, outside the memcg code (half each)",
+	},
+};
+
+/*
+ * kmalloc_size(): the kmalloc cache an allocation of @n bytes takes
+ * (kmalloc_index(): 96 and 192 between the powers of two).
+ */
+static unsigned int kmalloc_cache_size(unsigned int n)
+{
+	unsigned int s = 8;
+
+	if (n > 64 && n <= 96)
+		return 96;
+	if (n > 128 && n <= 192)
+		return 192;
+	while (s < n)
+		s *= 2;
+	return s;
+}
+
+static int kmalloc_parse(struct workload *w, const struct scenario_node *n,
+			 const struct machine *m, struct sim_error *err)
+{
+	struct kmalloc_wl *km = calloc(1, sizeof(*km));
+
+	(void)m;
+	SIM_BUG_ON(!km);
+	w->priv = km;
+	if (scenario_keys_load(n, kmalloc_keys, ARRAY_SIZE(kmalloc_keys), km, w,
+			       err))
+		return -1;
+	if (!km->size) {
+		/* kmalloc(0) returns ZERO_SIZE_PTR: nothing to account */
+		scenario_error(err, scenario_get(n, "size"),
+			       "'size' must be at least 1");
+		return -1;
+	}
+	/* obj_full_size(s): s->size + sizeof(struct obj_cgroup *) */
+	km->obj_size = kmalloc_cache_size((unsigned int)km->size) + 8;
+	return 0;
+}
+
+struct kmalloc_frame {
+	struct co_frame co;
+	struct sim_task *t;
+	uint64_t i;
+	int pgdat; /* slab_pgdat(slab): this CPU's node + 1 */
+};
+
+static int kmalloc_loop(struct sim_proc *p, void *frame)
+{
+	struct kmalloc_frame *f = frame;
+	struct sim_task *t = f->t;
+	struct kmalloc_wl *km = t->w->priv;
+	struct memcg_sim *ms = km->run->memcg;
+	bool objects = km->run->kernel->kmem_accounting == KMEM_OBJECTS;
+
+	CO_BEGIN(f);
+	while (task_running(t, km->run)) {
+		task_op_begin(t);
+		for (f->i = 0; f->i < km->objects; f->i++) {
+			/* slab_alloc_node(): pre-alloc hook, freelist, post */
+			if (objects)
+				CO_CALL(f, p, memcg_slab_pre_alloc_hook,
+					.ms = ms, .cc = t->cc,
+					.objcg = &km->memcg->objcg,
+					.obj_size = km->obj_size);
+			KPROF_ENTER(&t->prof, KF_WORK, t->proc.now);
+			coh_delay(t->cc, km->work_ps / 2);
+			KPROF_EXIT(&t->prof, t->proc.now);
+			if (objects)
+				CO_CALL(f, p, memcg_slab_post_alloc_hook,
+					.ms = ms, .cc = t->cc,
+					.objcg = &km->memcg->objcg,
+					.obj_size = km->obj_size,
+					.pgdat = f->pgdat);
+		}
+		for (f->i = 0; f->i < km->objects; f->i++) {
+			/* kfree() -> slab_free(): the hook, then the freelist */
+			if (objects)
+				CO_CALL(f, p, memcg_slab_free_hook, .ms = ms,
+					.cc = t->cc, .objcg = &km->memcg->objcg,
+					.obj_size = km->obj_size,
+					.pgdat = f->pgdat);
+			KPROF_ENTER(&t->prof, KF_WORK, t->proc.now);
+			coh_delay(t->cc, km->work_ps - km->work_ps / 2);
+			KPROF_EXIT(&t->prof, t->proc.now);
+		}
+		task_op_end(t, km->run);
+		CO_AWAIT(f, sim_proc_sync(p));
+	}
+	CO_END(f, p);
+}
+
+static void kmalloc_setup(struct workload *w, struct run *run)
+{
+	struct kmalloc_wl *km = w->priv;
+	unsigned int i;
+
+	km->run = run;
+	km->memcg = memcg_sim_find(run->memcg, w->cgroup);
+	SIM_BUG_ON(!km->memcg);
+	for (i = 0; i < w->nr_tasks; i++) {
+		struct kmalloc_frame *f;
+
+		f = co_push(&w->tasks[i].proc, kmalloc_loop, sizeof(*f));
+		f->t = &w->tasks[i];
+		f->pgdat = (int)run->machine.cpus[w->cpus[i]].socket + 1;
+	}
+}
+
+static void kmalloc_destroy(struct workload *w)
+{
+	free(w->priv);
+	w->priv = NULL;
+}
+
+const struct workload_type kmalloc_type = {
+	.name = "kmalloc",
+	.summary =
+		"a kfree(kmalloc()) loop of __GFP_ACCOUNT objects: the object stock and the slab statistics",
+	.keys = kmalloc_keys,
+	.nr_keys = ARRAY_SIZE(kmalloc_keys),
+	.unit = "ops/s",
+	.memcg = true,
+	.parse = kmalloc_parse,
+	.setup = kmalloc_setup,
+	.destroy = kmalloc_destroy,
+};
