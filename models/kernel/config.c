@@ -463,6 +463,12 @@ static void kernel_key_store(struct kernel_config *k,
  *                     counters on read; no rstat) and v6.1, v6.6's and
  *                     v6.8's for theirs; stable is v6.8's
  *  stats_updates_atomic below_threshold from v6.1 (doc/memcg-stats.md 0)
+ *  obj_stock_version  slab statistics cached in the stock from v5.14
+ *                     ("mm/memcg: cache vmstat data in percpu
+ *                     memcg_stock_pcp"); a separate object stock from
+ *                     v6.16. SIM: v4.8 has no object stock at all (its
+ *                     slab pages are charged whole); v5.13's is the
+ *                     nearest, and only a kmalloc workload reaches it
  */
 static const struct kernel_preset {
 	const char *key;
@@ -488,6 +494,9 @@ static const struct kernel_preset {
 	  { STATS_ATOMIC_ALWAYS, STATS_ATOMIC_ALWAYS,
 	    STATS_ATOMIC_BELOW_THRESHOLD, STATS_ATOMIC_BELOW_THRESHOLD,
 	    STATS_ATOMIC_BELOW_THRESHOLD, STATS_ATOMIC_BELOW_THRESHOLD } },
+	{ "obj_stock_version",
+	  { OBJ_STOCK_V5_13, OBJ_STOCK_V6_0, OBJ_STOCK_V6_0, OBJ_STOCK_V6_0,
+	    OBJ_STOCK_V6_0, OBJ_STOCK_V6_16 } },
 };
 
 bool kernel_preset_value(enum kernel_version v, const char *name, int64_t *out)
