@@ -81,6 +81,8 @@ START_TEST(defaults_are_v6_0)
 	ck_assert_uint_eq(k.lruvec_stat_items, 43);
 	ck_assert_uint_eq(k.memcg_stat_items, 50);
 	ck_assert_uint_eq(k.memcg_event_items, 110);
+	/* slab statistics in the stock since v5.14; its own stock at v6.16 */
+	ck_assert_int_eq(k.obj_stock_version, OBJ_STOCK_V6_0);
 	ck_assert(k.stats_flush_skip);
 	ck_assert(!k.stats_parent_walk_memcg);
 }
@@ -109,7 +111,7 @@ START_TEST(table_is_sound)
 	unsigned int nr, i, j, v;
 	const struct kernel_key *keys = kernel_keys(&nr);
 
-	ck_assert_uint_eq(nr, 23);
+	ck_assert_uint_eq(nr, 24);
 	for (i = 0; i < nr; i++) {
 		const struct kernel_key *key = &keys[i];
 
@@ -199,6 +201,7 @@ START_TEST(version_sets_defaults)
 	ck_assert_uint_eq(k.sk_reclaim, 1); /* SK_RECLAIM_QUANTUM */
 	ck_assert_int_eq(k.page_counter_layout, PC_LAYOUT_V6_0);
 	ck_assert_int_eq(k.stats_version, STATS_V6_0);
+	ck_assert_int_eq(k.obj_stock_version, OBJ_STOCK_V5_13);
 
 	load_ok("  version: v6.0\n", &k);
 	ck_assert_uint_eq(k.charge_batch, 32);
@@ -232,6 +235,7 @@ START_TEST(version_sets_defaults)
 	ck_assert_int_eq(k.page_counter_layout, PC_LAYOUT_V6_1);
 	ck_assert_int_eq(k.stats_flush_threshold, FLUSH_PER_MEMCG);
 	ck_assert_uint_eq(k.memcg_event_items, 22);
+	ck_assert_int_eq(k.obj_stock_version, OBJ_STOCK_V6_16);
 	/* what no version sets keeps the table's default */
 	ck_assert_uint_eq(k.cgroup_version, 2);
 	ck_assert_uint_eq(k.stats_flush_period_ms, 2000);
