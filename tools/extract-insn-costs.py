@@ -5,6 +5,10 @@ tools/extract-insn-costs.py - count the instructions of the modelled kernel
 paths in a real vmlinux with debug information (issue 13).
 
 Usage: tools/extract-insn-costs.py [VMLINUX] > models/kernel/insn-costs-6.1.tsv
+       tools/extract-insn-costs.py --c models/kernel/insn-costs-6.1.tsv
+           rewrites the generated parts of models/kernel/insn.h and insn.c
+           (between "generated" markers) from the data file; no vmlinux
+           needed
 
 VMLINUX defaults to the one Debian 12's linux-image-amd64-dbg installs
 (/usr/lib/debug/boot/vmlinux-6.1.*). Needs objdump (binutils) and nm; only
@@ -255,10 +259,28 @@ ROWS = [
     ("__sk_mem_raise_allocated", "call", "path", "__sk_mem_raise_allocated",
      ["call:mem_cgroup_charge_skmem"], [],
      "memcg charge succeeds, under the protocol's limits"),
+    ("__sk_mem_raise_allocated", "nomemcg", "path",
+     "__sk_mem_raise_allocated", [], [],
+     "a socket without a memcg (the static key off): what a root-memcg "
+     "baseline runs too"),
+    ("__sk_mem_raise_allocated", "memcg", "sum", None,
+     [("__sk_mem_raise_allocated/call", 1),
+      ("__sk_mem_raise_allocated/nomemcg", -1)], [],
+     "what a memcg socket adds to __sk_mem_raise_allocated(): the charge "
+     "path minus the no-memcg path (the model charges only this; the rest "
+     "is in work_ns, fitted on a baseline that runs it too)"),
     ("__sk_mem_schedule", "call", "path", "__sk_mem_schedule", [], [],
-     "sk_forward_alloc += pages, __sk_mem_raise_allocated() a call"),
+     "sk_forward_alloc += pages, __sk_mem_raise_allocated() a call (run "
+     "with or without a memcg: part of work_ns, not charged by the model)"),
     ("__sk_mem_reduce_allocated", "call", "path", "__sk_mem_reduce_allocated",
-     ["call:mem_cgroup_uncharge_skmem"], [], "mem_cgroup_uncharge_skmem() a call"),
+     ["call:mem_cgroup_uncharge_skmem"], [],
+     "mem_cgroup_uncharge_skmem() a call"),
+    ("__sk_mem_reduce_allocated", "nomemcg", "path",
+     "__sk_mem_reduce_allocated", [], [], "a socket without a memcg"),
+    ("__sk_mem_reduce_allocated", "memcg", "sum", None,
+     [("__sk_mem_reduce_allocated/call", 1),
+      ("__sk_mem_reduce_allocated/nomemcg", -1)], [],
+     "what a memcg socket adds: the uncharge path minus the no-memcg path"),
     # -- memory.stat: v2 memory_stat_format(), v1 memcg_stat_show()
     ("memory_stat_format", "item", "loop", "memory_stat_format.constprop.0",
      "line:mm/memcontrol.c:1564", [],
@@ -437,7 +459,13 @@ def shortest(insns, succ, via):
             # is a NOP in the file; its target is in __jump_table): the
             # path goes on from the waypoint, the jump itself is the NOP
             # already counted.
-            p = [min(targets)]
+            p0 = bfs(succ, cur, lambda n: n == -1) or []
+            nops = [k for k, n in enumerate(p0) if n >= 0 and
+                    (insns[n].text.startswith("xchg   %ax,%ax") or
+                     insns[n].mn.startswith("nop"))]
+            if not nops:
+                raise SystemExit("waypoint %s unreachable" % w)
+            p = p0[:nops[0] + 1] + [min(targets)]
         path += p[:-1]
         cur = p[-1]
     p = bfs(succ, cur, lambda n: n == -1)
@@ -464,7 +492,29 @@ def loop_cycle(insns, succ, line):
     return len(best), {insns[k].addr for k in best}
 
 
+def c_tables(tsv):
+    """rewrite insn.h's enum and insn.c's table from @tsv"""
+    rows = [ln.rstrip("\n").split("\t") for ln in open(tsv)
+            if not ln.startswith("#")]
+    ids = ["INSN_" + r[0] + ("" if r[1] == "call" else "_" + r[1])
+           for r in rows]
+    enum = "".join("\t%s,\n" % i for i in ids)
+    tab = "".join('\t[%s] = { "%s", "%s", %s },\n' % (i, r[0], r[1], r[2])
+                  for i, r in zip(ids, rows))
+    top = os.path.dirname(os.path.abspath(tsv))
+    for name, body in (("insn.h", enum), ("insn.c", tab)):
+        path = os.path.join(top, name)
+        text = open(path).read()
+        a = text.index("/* generated: tools/extract-insn-costs.py --c */\n")
+        a = text.index("\n", a) + 1
+        b = text.index("/* end generated */")
+        open(path, "w").write(text[:a] + body + text[b:])
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--c":
+        c_tables(sys.argv[2])
+        return
     vmlinux = sys.argv[1] if len(sys.argv) > 1 else \
         sorted(glob.glob("/usr/lib/debug/boot/vmlinux-6.1.*"))[-1]
     syms = {}

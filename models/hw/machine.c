@@ -90,6 +90,7 @@ enum machine_latency {
 	LAT_CONFLICT_REMOTE,
 	LAT_XFER_PER_WAITER,
 	LAT_IRQ_SAVE_RESTORE,
+	LAT_INSN,
 	NR_LAT,
 };
 
@@ -161,6 +162,9 @@ static const struct scenario_key latency_keys[NR_LAT] = {
 			"Legacy linear growth of a hand-off per queued CPU"),
 	[LAT_IRQ_SAVE_RESTORE] = LATENCY("irq_save_restore", 0, "0",
 					 "local_irq_save() and _restore()"),
+	[LAT_INSN] = LATENCY(
+		"insn", 0, "0 (instructions free)",
+		"One instruction of kernel code: 1 / (clock x IPC); the modelled paths' counts are models/kernel/insn-costs-6.1.tsv"),
 };
 
 static const char *const coh_dist_names[NR_COH_DIST] = {
@@ -283,6 +287,7 @@ static bool latency_needed(const struct machine *m, enum machine_latency i,
 	case LAT_CONFLICT_REMOTE:
 	case LAT_XFER_PER_WAITER:
 	case LAT_IRQ_SAVE_RESTORE:
+	case LAT_INSN:
 		why[0] = '\0';
 		return false; /* optional: see load_latencies() */
 	default:
@@ -351,6 +356,7 @@ static int load_latencies(struct machine *m, const struct scenario_node *map,
 	m->conflict_remote_ps = ps[LAT_CONFLICT_REMOTE];
 	m->xfer_per_waiter_ps = ps[LAT_XFER_PER_WAITER];
 	m->irq_save_restore_ps = ps[LAT_IRQ_SAVE_RESTORE];
+	m->insn_ps = ps[LAT_INSN];
 	return 0;
 }
 

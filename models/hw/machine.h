@@ -102,6 +102,7 @@ struct machine {
 	uint64_t conflict_remote_ps; /* ... requester on another socket */
 	uint64_t xfer_per_waiter_ps; /* legacy: growth per queued CPU */
 	uint64_t irq_save_restore_ps; /* local_irq_save() + _restore() */
+	uint64_t insn_ps; /* one kernel instruction: 1 / (clock x IPC) */
 	/* occupancy of a hand-off as a fraction of its latency, in 1/1024 */
 	unsigned int occupancy_1024;
 	/* coefficient of variation of a hand-off's service time, in 1/1024 */

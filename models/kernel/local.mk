@@ -6,6 +6,7 @@
 libsim_a_SOURCES += \
 	%reldir%/config.c %reldir%/config.h \
 	%reldir%/kprof.c %reldir%/kprof.h \
+	%reldir%/insn.c %reldir%/insn.h \
 	%reldir%/pahole.c %reldir%/pahole.h \
 	%reldir%/qspinlock.c %reldir%/qspinlock.h \
 	%reldir%/compat/access.h %reldir%/compat/kernel.h \

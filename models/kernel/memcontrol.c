@@ -362,7 +362,9 @@ done_restock:
 	 * every charging CPU on the hot usage lines.
 	 */
 	KPROF_ENTER(f->cc->prof, KF_try_charge_memcg_high, NOW(f));
+	insn_enter(f->cc, KF_try_charge_memcg_high); /* the miss path */
 	do {
+		insn_charge(f->cc, INSN_try_charge_memcg_high_level, 1);
 		CO_LOAD(f, &f->memcg->memory, usage);
 		CO_LOAD(f, &f->memcg->memory, high);
 		f->mem_high = page_counter_read(&f->memcg->memory) >
@@ -972,6 +974,8 @@ int mem_cgroup_under_socket_pressure(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(f, KF_mem_cgroup_under_socket_pressure);
 	do {
+		insn_charge(f->cc, INSN_mem_cgroup_under_socket_pressure_level,
+			    1);
 		/* time_before(jiffies, READ_ONCE(memcg->socket_pressure)) */
 		CO_LOAD(f, f->memcg, socket_pressure);
 		/* memcg = parent_mem_cgroup(memcg) */
