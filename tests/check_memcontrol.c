@@ -24,6 +24,7 @@
 #include "models/hw/cache.h"
 #include "models/kernel/config.h"
 #include "models/hw/machine.h"
+#include "models/kernel/insn.h"
 #include "models/kernel/memcontrol.h"
 #include "sim/co.h"
 #include "sim/engine.h"
@@ -232,7 +233,12 @@ END_TEST
  *	  write stock->nr_pages                           l1_hit 1.6 ns
  *	try_charge_memcg() returns (fence: nothing pending)
  *
- * 9.44 + 3 x 1.6 = 14.24 ns, and no shared line is touched.
+ * 9.44 + 3 x 1.6 = 14.24 ns of memory and interrupts, and no shared line
+ * is touched. Its instructions, from models/kernel/insn-costs-6.1.tsv:
+ * try_charge_memcg/call 39 (the stock-hit path of try_charge_memcg minus
+ * the inlined consume_stock) + consume_stock/call 13 = 52, at the
+ * profile's insn latency 0.471 ns (1 / (2.5 GHz x 0.85)): 52 x 0.471 =
+ * 24.492 ns. Expect 14.24 + 24.492 = 38.732 ns.
  */
 START_TEST(try_charge_memcg_stock_hit_cost)
 {
@@ -240,7 +246,10 @@ START_TEST(try_charge_memcg_stock_hit_cost)
 	ck_assert_int_eq(charge(h.a, 1), 0);
 	ck_assert_int_eq(charge(h.a, 1), 0);
 	ck_assert_uint_eq(h.ms->counts.stock_hits, 1);
-	ck_assert_uint_eq(h.last_ps, 14240);
+	ck_assert_uint_eq(h.m.insn_ps, 471);
+	ck_assert_uint_eq(insn_table[INSN_try_charge_memcg].insns, 39);
+	ck_assert_uint_eq(insn_table[INSN_consume_stock].insns, 13);
+	ck_assert_uint_eq(h.last_ps, 14240 + (39 + 13) * 471);
 }
 END_TEST
 
@@ -534,7 +543,10 @@ END_TEST
  * socket_pressure overlap it, costing only their issue slot (l1_hit,
  * 1.6 ns: models/hw/cache.c). No fence at the end (the function returns
  * a bool to its caller, which goes on). Expect 2 x (1.6 + 81.4) = 166 ns;
- * with css.parent posted like any load, 4 x 1.6 = 6.4 ns.
+ * with css.parent posted like any load, 4 x 1.6 = 6.4 ns. Each level also
+ * runs mem_cgroup_under_socket_pressure/level's 12 instructions
+ * (models/kernel/insn-costs-6.1.tsv) at 0.471 ns: 2 x 12 x 0.471 = 11.304
+ * ns more.
  */
 START_TEST(mem_cgroup_under_socket_pressure_walk_is_dependent)
 {
@@ -544,7 +556,7 @@ START_TEST(mem_cgroup_under_socket_pressure_walk_is_dependent)
 			 false);
 	ck_assert_uint_eq(h.m.memory_ps, 81400);
 	ck_assert_uint_eq(h.m.l1_hit_ps, 1600);
-	ck_assert_uint_eq(h.last_ps, 2 * (1600 + 81400));
+	ck_assert_uint_eq(h.last_ps, 2 * (1600 + 81400) + 2 * 12 * 471);
 }
 END_TEST
 
