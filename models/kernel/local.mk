@@ -19,4 +19,5 @@ libsim_a_SOURCES += \
 	%reldir%/rstat.c %reldir%/rstat.h
 # the instruction counts insn.c compiles in, which tests/check_insn.c
 # reads (tools/extract-insn-costs.py writes them)
-EXTRA_DIST += %reldir%/insn-costs-6.1.tsv tools/extract-insn-costs.py
+EXTRA_DIST += %reldir%/insn-costs-6.1.tsv tools/extract-insn-costs.py \
+	tools/extract-layouts.sh
