@@ -452,6 +452,7 @@ static int obj_cgroup_uncharge_pages(struct sim_proc *p, void *frame)
 	struct mem_cgroup *memcg = f->objcg->memcg;
 
 	CO_BEGIN(f);
+	insn_charge(f->cc, INSN_obj_cgroup_uncharge_pages, 1);
 	CO_CALL(f, p, mod_memcg_state, .ms = ms, .cc = f->cc, .memcg = memcg,
 		.idx = SIM_MEMCG_KMEM, .val = -(long)f->nr_pages);
 	if (ms->k->cgroup_version == 1) {

@@ -710,6 +710,11 @@ int __count_memcg_events(struct sim_proc *p, void *frame)
 	int i = -1;
 
 	CO_BEGIN(f);
+	/*
+	 * Its instructions here, not at count_memcg_events()'s ENTER():
+	 * charge_memcg() and uncharge_batch() call it directly.
+	 */
+	insn_charge(f->cc, INSN_count_memcg_events, 1);
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	/* v6.1 on: memcg_events_index(); untracked events return */
