@@ -149,6 +149,15 @@ static const int kf_row[NR_KPROF_FNS] = {
 	[KF_memory_stat_show] = -1, /* per line: memory_stat_item */
 	[KF_charge_memcg] = INSN_charge_memcg,
 	[KF_uncharge_batch] = INSN_uncharge_batch,
+	/*
+	 * SIM: with kmem_accounting: pages these stand for v4.8's
+	 * memcg_kmem_charge() (the memcg of current, css_tryget, the page
+	 * counters, PageKmemcg set, css_put) and memcg_kmem_uncharge() (the
+	 * PageKmemcg page's free path): that code is gone from 6.1, whose
+	 * nearest equivalents, __memcg_kmem_charge_page() and
+	 * __memcg_kmem_uncharge_page() (objcg of current, its reference,
+	 * page->memcg_data), are what the binary holds to count.
+	 */
 	[KF_memcg_kmem_charge_page] = INSN___memcg_kmem_charge_page,
 	[KF_memcg_kmem_uncharge_page] = INSN___memcg_kmem_uncharge_page,
 	[KF_obj_cgroup_charge] = INSN_obj_cgroup_charge,
