@@ -86,12 +86,14 @@ ROWS = [
      "consume_stock", [],
      "the inlined consume_stock() on try_charge_memcg's stock-hit path"),
     ("try_charge_memcg", "miss", "path", "try_charge_memcg",
-     ["call:page_counter_try_charge", "call:refill_stock"],
+     ["call:page_counter_try_charge", "call:refill_stock",
+      "line:mm/memcontrol.c:2810"],
      ["try_charge_memcg/call", "consume_stock/call",
       "try_charge_memcg/high_level"],
      "stock miss: page_counter_try_charge() succeeds, refill_stock(), the "
-     "memory.high walk (its per-level loop is high_level); what the hit "
-     "path does not run"),
+     "memory.high walk finding no level over high (through its loop test, "
+     "so not the schedule_work() of an excess; its per-level loop is "
+     "high_level); what the hit path does not run"),
     ("try_charge_memcg", "high_level", "loop", "try_charge_memcg",
      "line:mm/memcontrol.c:2783", [],
      "one level of the memory.high check walk: do { ... } while "

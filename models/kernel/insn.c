@@ -12,7 +12,7 @@ const struct insn_cost insn_table[NR_INSN_ROWS] = {
 	/* generated: tools/extract-insn-costs.py --c */
 	[INSN_try_charge_memcg] = { "try_charge_memcg", "call", 39 },
 	[INSN_consume_stock] = { "consume_stock", "call", 13 },
-	[INSN_try_charge_memcg_miss] = { "try_charge_memcg", "miss", 19 },
+	[INSN_try_charge_memcg_miss] = { "try_charge_memcg", "miss", 7 },
 	[INSN_try_charge_memcg_high_level] = { "try_charge_memcg", "high_level",
 					       12 },
 	[INSN_refill_stock] = { "refill_stock", "call", 10 },
