@@ -313,16 +313,21 @@ ROWS = [
      "a decimal number: put_dec() a call, no padding"),
     ("put_dec", "call", "path", "put_dec", [], [],
      "a number below 10^8 (the shortest put_dec path)"),
+    ("put_dec_trunc8", "call", "path", "put_dec_trunc8", [], [],
+     "put_dec's tail call for the last 8 digits, the shortest path (a "
+     "small number)"),
     ("memory_stat", "item", "sum", None,
      [("memory_stat_format/item", 1), ("seq_buf_printf/call", 1),
       ("seq_buf_vprintf/call", 1), ("vsnprintf/call", 1),
       ("vsnprintf/spec", 4), ("format_decode/call", 4),
       ("string/call", 1), ("string/char", 12), ("number/call", 1),
-      ("put_dec/call", 1)], [],
+      ("put_dec/call", 1), ("put_dec_trunc8/call", 1)], [],
      "one printed line \"%s %llu\\n\": the item, seq_buf_printf -> "
      "seq_buf_vprintf -> vsnprintf with 4 format turns (%s, ' ', %llu, "
-     "'\\n'), 4 format_decode, string() of a 12-character name (the "
-     "mean of memory_stats[] names, SIM), number() with one put_dec"),
+     "'\\n'), 4 format_decode, string() of a 12-character name (SIM: "
+     "v6.1's 34 memory_stats[] names average 12.2 characters, with the 17 "
+     "event names 11.7), number() with one put_dec and "
+     "its put_dec_trunc8"),
 ]
 
 RET_RE = re.compile(r"^(ret|retq)\b")

@@ -109,7 +109,8 @@ const struct insn_cost insn_table[NR_INSN_ROWS] = {
 	[INSN_string] = { "string", "call", 14 },
 	[INSN_number] = { "number", "call", 93 },
 	[INSN_put_dec] = { "put_dec", "call", 5 },
-	[INSN_memory_stat_item] = { "memory_stat", "item", 506 },
+	[INSN_put_dec_trunc8] = { "put_dec_trunc8", "call", 11 },
+	[INSN_memory_stat_item] = { "memory_stat", "item", 517 },
 	/* end generated */
 };
 

@@ -104,6 +104,7 @@ enum insn_row {
 	INSN_string,
 	INSN_number,
 	INSN_put_dec,
+	INSN_put_dec_trunc8,
 	INSN_memory_stat_item,
 	/* end generated */
 	NR_INSN_ROWS,
