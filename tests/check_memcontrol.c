@@ -28,6 +28,7 @@
 #include "models/kernel/memcontrol.h"
 #include "models/kernel/page_counter_layout.h"
 #include "models/kernel/pahole.h"
+#include "models/kernel/sock.h"
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "sim/util.h"
@@ -271,7 +272,7 @@ END_TEST
 
 /* About 20 KiB each: static, not on the stack. */
 static struct pahole_struct ph_pc, ph_memcg, ph_css, ph_stock, ph_objcg,
-	ph_pcpu, ph_vmstats, ph_lpcpu, ph_lstats;
+	ph_pcpu, ph_vmstats, ph_lpcpu, ph_lstats, ph_sock;
 
 /*
  * scenarios/layouts/STRUCT-v6.1.txt: what pahole printed for Debian 12's
@@ -364,6 +365,10 @@ static unsigned int memcg_real_off(const char *name)
  *  - struct page_counter (page_counter_layout: v6.1), memcg_stock_pcp,
  *    obj_cgroup and the four statistics structs: every modelled member
  *    at pahole's offset and size, and the sizes equal;
+ *  - struct sock: the two members the model keeps (sk_forward_alloc, a
+ *    counter private to its socket's lock owner, and sk_memcg, set once)
+ *    exist with the model's C types' sizes; the model places neither in
+ *    memory, and in v6.1 they sit 400 bytes apart, on different lines;
  *  - struct mem_cgroup, of which the model lays out only what it touches
  *    (it starts the object at a line boundary, not at css): every pair of
  *    modelled members shares a cache line in the model exactly when it
@@ -423,6 +428,14 @@ START_TEST(layouts_match_pahole_v6_1)
 	same_array(&h.ms->lruvec_sl, 0, &ph_lstats, "state");
 	same_array(&h.ms->lruvec_sl, 2, &ph_lstats, "state_pending");
 	ck_assert_uint_eq(h.ms->lruvec_sl.l.size, ph_lstats.size);
+
+	layout_load(&ph_sock, "sock");
+	ck_assert_uint_eq(pahole_field(&ph_sock, "sk_forward_alloc")->size,
+			  sizeof(((struct sock *)0)->sk_forward_alloc));
+	ck_assert_uint_eq(pahole_field(&ph_sock, "sk_memcg")->size,
+			  sizeof(((struct sock *)0)->sk_memcg));
+	ck_assert_uint_ne(ph_off(&ph_sock, "sk_forward_alloc") / 64,
+			  ph_off(&ph_sock, "sk_memcg") / 64);
 
 	ml = &h.ms->memcg_layout;
 	ck_assert_uint_eq(ph_off(&ph_memcg, "kmem") - ph_off(&ph_memcg, "swap"),
