@@ -490,7 +490,12 @@ static void explain_line(FILE *out, const struct coh_line *l, double run_ps,
  * explain_functions() - time by kernel function over every CPU of the
  * run, as perf report shows it: self time (the function on top of the
  * stack) and children (entry to return, callees included), in percent
- * of all CPU time, and calls per operation.
+ * of all CPU time, and calls per operation. Self time is split into the
+ * function's instructions (models/kernel/insn.h: its instruction counts
+ * at the profile's insn latency) and the rest, memory: its loads, stores
+ * and atomics, and the waits for lines and locks; and the instruction
+ * time per call in ns, so that a reader sees which of the two a design
+ * change moves.
  */
 static void explain_functions(FILE *out, struct run *run, uint64_t ops)
 {
@@ -508,6 +513,7 @@ static void explain_functions(FILE *out, struct run *run, uint64_t ops)
 				sum[f].calls += k->fn[f].calls;
 				sum[f].self_ps += k->fn[f].self_ps;
 				sum[f].total_ps += k->fn[f].total_ps;
+				sum[f].insn_ps += k->fn[f].insn_ps;
 			}
 		}
 	}
@@ -528,15 +534,23 @@ static void explain_functions(FILE *out, struct run *run, uint64_t ops)
 		order[j] = x;
 	}
 	fprintf(out,
-		"\nTime by kernel function (all CPUs; self, and with callees):\n");
-	fprintf(out, "    %7s %9s %10s  %s\n", "self", "children", "calls/op",
-		"function");
+		"\nTime by kernel function (all CPUs; self = insn + mem/wait, and with callees;\n"
+		"insn: its instructions, mem/wait: its memory accesses and waits, or a\n"
+		"[workload] row's own work):\n");
+	fprintf(out, "    %7s %7s %8s %9s %10s %9s  %s\n", "self", "insn",
+		"mem/wait", "children", "calls/op", "insn/call", "function");
 	for (i = 0; i < n; i++) {
 		f = order[i];
-		fprintf(out, "    %6.2f%% %8.2f%% %10.3f  %s\n",
+		fprintf(out,
+			"    %6.2f%% %6.2f%% %7.2f%% %8.2f%% %10.3f %6.1f ns  %s\n",
 			pct((double)sum[f].self_ps, total),
+			pct((double)sum[f].insn_ps, total),
+			pct((double)(sum[f].self_ps - sum[f].insn_ps), total),
 			pct((double)sum[f].total_ps, total),
 			ops ? (double)sum[f].calls / (double)ops : 0.0,
+			sum[f].calls ? (double)sum[f].insn_ps / 1e3 /
+					       (double)sum[f].calls :
+				       0.0,
 			kprof_name(f));
 	}
 }

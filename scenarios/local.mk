@@ -52,7 +52,19 @@ dist_experiments_DATA = \
 	%reldir%/experiments/will-it-scale-page-fault.yaml \
 	%reldir%/experiments/will-it-scale-tlb-flush.yaml
 
-# `pahole -C page_counter` text that scenarios read layouts from
+# `pahole -C STRUCT` text of Debian 12's Linux 6.1 vmlinux
+# (tools/extract-layouts.sh): scenarios read page_counter's layout from it,
+# tests/check_memcontrol.c checks the model's v6.1 offsets against all
 layoutsdir = $(pkgdatadir)/layouts
 dist_layouts_DATA = \
-	%reldir%/layouts/page_counter-v6.1.txt
+	%reldir%/layouts/page_counter-v6.1.txt \
+	%reldir%/layouts/mem_cgroup-v6.1.txt \
+	%reldir%/layouts/cgroup_subsys_state-v6.1.txt \
+	%reldir%/layouts/mem_cgroup_per_node-v6.1.txt \
+	%reldir%/layouts/memcg_vmstats-v6.1.txt \
+	%reldir%/layouts/memcg_vmstats_percpu-v6.1.txt \
+	%reldir%/layouts/lruvec_stats-v6.1.txt \
+	%reldir%/layouts/lruvec_stats_percpu-v6.1.txt \
+	%reldir%/layouts/obj_cgroup-v6.1.txt \
+	%reldir%/layouts/memcg_stock_pcp-v6.1.txt \
+	%reldir%/layouts/sock-v6.1.txt

@@ -24,7 +24,11 @@
 #include "models/hw/cache.h"
 #include "models/kernel/config.h"
 #include "models/hw/machine.h"
+#include "models/kernel/insn.h"
 #include "models/kernel/memcontrol.h"
+#include "models/kernel/page_counter_layout.h"
+#include "models/kernel/pahole.h"
+#include "models/kernel/sock.h"
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "sim/util.h"
@@ -232,7 +236,12 @@ END_TEST
  *	  write stock->nr_pages                           l1_hit 1.6 ns
  *	try_charge_memcg() returns (fence: nothing pending)
  *
- * 9.44 + 3 x 1.6 = 14.24 ns, and no shared line is touched.
+ * 9.44 + 3 x 1.6 = 14.24 ns of memory and interrupts, and no shared line
+ * is touched. Its instructions, from models/kernel/insn-costs-6.1.tsv:
+ * try_charge_memcg/call 39 (the stock-hit path of try_charge_memcg minus
+ * the inlined consume_stock) + consume_stock/call 13 = 52, at the
+ * profile's insn latency 0.471 ns (1 / (2.5 GHz x 0.85)): 52 x 0.471 =
+ * 24.492 ns. Expect 14.24 + 24.492 = 38.732 ns.
  */
 START_TEST(try_charge_memcg_stock_hit_cost)
 {
@@ -240,7 +249,216 @@ START_TEST(try_charge_memcg_stock_hit_cost)
 	ck_assert_int_eq(charge(h.a, 1), 0);
 	ck_assert_int_eq(charge(h.a, 1), 0);
 	ck_assert_uint_eq(h.ms->counts.stock_hits, 1);
-	ck_assert_uint_eq(h.last_ps, 14240);
+	ck_assert_uint_eq(h.m.insn_ps, 471);
+	ck_assert_uint_eq(insn_table[INSN_try_charge_memcg].insns, 39);
+	ck_assert_uint_eq(insn_table[INSN_consume_stock].insns, 13);
+	ck_assert_uint_eq(h.last_ps, 14240 + (39 + 13) * 471);
+}
+END_TEST
+
+/* ---- the v6.1 layouts against the real binary's ---- */
+
+/*
+ * The arrays of struct memcg_vmstats_percpu in the model's stat_layout
+ * (memcontrol_internal.h's PA_*, which only the model includes): the
+ * v6.8 header first, then state, events, state_prev, events_prev,
+ * nr_page_events.
+ */
+#define PA_STATE_IDX 1
+#define PA_EVENTS_IDX 2
+#define PA_STATE_PREV_IDX 3
+#define PA_EVENTS_PREV_IDX 4
+#define PA_NR_PAGE_EVENTS_IDX 5
+
+/* About 20 KiB each: static, not on the stack. */
+static struct pahole_struct ph_pc, ph_memcg, ph_css, ph_stock, ph_objcg,
+	ph_pcpu, ph_vmstats, ph_lpcpu, ph_lstats, ph_sock;
+
+/*
+ * scenarios/layouts/STRUCT-v6.1.txt: what pahole printed for Debian 12's
+ * Linux 6.1 vmlinux (tools/extract-layouts.sh), under $top_srcdir.
+ */
+static void layout_load(struct pahole_struct *ps, const char *name)
+{
+	const char *top = getenv("top_srcdir");
+	struct sim_error err;
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/scenarios/layouts/%s-v6.1.txt",
+		 top && top[0] ? top : ".", name);
+	ck_assert_msg(pahole_load(path, name, ps, &err) == 0,
+		      "%s: %s:%u:%u: %s", path, err.file, err.line, err.col,
+		      err.msg);
+}
+
+static unsigned int ph_off(const struct pahole_struct *ps, const char *name)
+{
+	const struct pahole_field *f = pahole_field(ps, name);
+
+	ck_assert_msg(f, "struct %s has no member %s", ps->name, name);
+	return f->offset;
+}
+
+static const struct coh_layout_field *layout_field(const struct coh_layout *l,
+						   const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->nr_fields; i++)
+		if (!strcmp(l->fields[i].name, name))
+			return &l->fields[i];
+	ck_abort_msg("layout %s has no field %s", l->name, name);
+	return NULL;
+}
+
+/* The model's field @name of @l is at the pahole member's offset, size. */
+static void same_field(const struct coh_layout *l, const char *name,
+		       const struct pahole_struct *ps)
+{
+	const struct coh_layout_field *f = layout_field(l, name);
+	const struct pahole_field *pf = pahole_field(ps, name);
+
+	ck_assert_msg(pf, "struct %s has no member %s", ps->name, name);
+	ck_assert_msg(f->offset == pf->offset && f->size == pf->size,
+		      "%s.%s: model %u+%u, pahole %u+%u", l->name, name,
+		      f->offset, f->size, pf->offset, pf->size);
+}
+
+/* A statistics array @a of the model starts at the pahole member's offset. */
+static void same_array(const struct stat_layout *sl, unsigned int a,
+		       const struct pahole_struct *ps, const char *name)
+{
+	const struct pahole_field *pf = pahole_field(ps, name);
+
+	ck_assert_msg(pf, "struct %s has no member %s", ps->name, name);
+	ck_assert_msg(sl->a[a].off == pf->offset && 8 * sl->a[a].n == pf->size,
+		      "%s.%s: model %u+%u, pahole %u+%u", sl->l.name, name,
+		      sl->a[a].off, 8 * sl->a[a].n, pf->offset, pf->size);
+}
+
+/*
+ * The real offset of a modelled member of struct mem_cgroup, "memory.usage"
+ * style: the page_counter's offset in mem_cgroup plus the member's in
+ * page_counter; css.parent is css's plus cgroup_subsys_state's parent.
+ */
+static unsigned int memcg_real_off(const char *name)
+{
+	static const char *const pcs[] = { "memory", "swap", "kmem" };
+	const char *dot = strchr(name, '.');
+	unsigned int i;
+
+	if (!strcmp(name, "css.parent"))
+		return ph_off(&ph_memcg, "css") + ph_off(&ph_css, "parent");
+	for (i = 0; dot && i < ARRAY_SIZE(pcs); i++)
+		if (!strncmp(name, pcs[i], (size_t)(dot - name)) &&
+		    strlen(pcs[i]) == (size_t)(dot - name))
+			return ph_off(&ph_memcg, pcs[i]) +
+			       ph_off(&ph_pc, dot + 1);
+	return ph_off(&ph_memcg, name);
+}
+
+/*
+ * The model's hand-derived v6.1 layouts against pahole's, for the
+ * configuration of Linux 6.1 (MEMCG_NR_STAT 50, NR_MEMCG_EVENTS 17,
+ * NR_VM_NODE_STAT_ITEMS 43: the array sizes pahole printed):
+ *
+ *  - struct page_counter (page_counter_layout: v6.1), memcg_stock_pcp,
+ *    obj_cgroup and the four statistics structs: every modelled member
+ *    at pahole's offset and size, and the sizes equal;
+ *  - struct sock: the two members the model keeps (sk_forward_alloc, a
+ *    counter private to its socket's lock owner, and sk_memcg, set once)
+ *    exist with the model's C types' sizes; the model places neither in
+ *    memory, and in v6.1 they sit 400 bytes apart, on different lines;
+ *  - struct mem_cgroup, of which the model lays out only what it touches
+ *    (it starts the object at a line boundary, not at css): every pair of
+ *    modelled members shares a cache line in the model exactly when it
+ *    does in the binary, and page counters are 192 bytes apart as there.
+ */
+START_TEST(layouts_match_pahole_v6_1)
+{
+	const struct coh_layout *ml;
+	unsigned int i, j;
+
+	layout_load(&ph_pc, "page_counter");
+	layout_load(&ph_memcg, "mem_cgroup");
+	layout_load(&ph_css, "cgroup_subsys_state");
+	layout_load(&ph_stock, "memcg_stock_pcp");
+	layout_load(&ph_objcg, "obj_cgroup");
+	layout_load(&ph_pcpu, "memcg_vmstats_percpu");
+	layout_load(&ph_vmstats, "memcg_vmstats");
+	layout_load(&ph_lpcpu, "lruvec_stats_percpu");
+	layout_load(&ph_lstats, "lruvec_stats");
+
+	h.k.page_counter_layout = PC_LAYOUT_V6_1;
+	h.k.stats_version = STATS_V6_0; /* v6.1's statistics are v6.0's */
+	h.k.memcg_stat_items = 50;
+	h.k.memcg_event_items = 17;
+	h.k.lruvec_stat_items = 43;
+	create();
+
+	ck_assert_uint_eq(page_counter_layout_v6_1.size, ph_pc.size);
+	for (i = 0; i < NR_PC_MEMBERS; i++)
+		ck_assert_msg(page_counter_layout_v6_1.offset[i] ==
+				      ph_off(&ph_pc,
+					     page_counter_member_names[i]),
+			      "page_counter.%s", page_counter_member_names[i]);
+
+	for (i = 0; i < h.ms->stock_layout.nr_fields; i++)
+		same_field(&h.ms->stock_layout,
+			   h.ms->stock_layout.fields[i].name, &ph_stock);
+	for (i = 0; i < h.ms->objcg_layout.nr_fields; i++)
+		same_field(&h.ms->objcg_layout,
+			   h.ms->objcg_layout.fields[i].name, &ph_objcg);
+
+	same_array(&h.ms->pcpu_sl, PA_STATE_IDX, &ph_pcpu, "state");
+	same_array(&h.ms->pcpu_sl, PA_EVENTS_IDX, &ph_pcpu, "events");
+	same_array(&h.ms->pcpu_sl, PA_STATE_PREV_IDX, &ph_pcpu, "state_prev");
+	same_array(&h.ms->pcpu_sl, PA_EVENTS_PREV_IDX, &ph_pcpu, "events_prev");
+	same_array(&h.ms->pcpu_sl, PA_NR_PAGE_EVENTS_IDX, &ph_pcpu,
+		   "nr_page_events");
+	ck_assert_uint_eq(h.ms->pcpu_sl.l.size, ph_pcpu.size);
+	same_array(&h.ms->vmstats_sl, 0, &ph_vmstats, "state");
+	same_array(&h.ms->vmstats_sl, 1, &ph_vmstats, "events");
+	same_array(&h.ms->vmstats_sl, 4, &ph_vmstats, "state_pending");
+	same_array(&h.ms->vmstats_sl, 5, &ph_vmstats, "events_pending");
+	ck_assert_uint_eq(h.ms->vmstats_sl.l.size, ph_vmstats.size);
+	same_array(&h.ms->lruvec_pcpu_sl, 0, &ph_lpcpu, "state");
+	same_array(&h.ms->lruvec_pcpu_sl, 1, &ph_lpcpu, "state_prev");
+	ck_assert_uint_eq(h.ms->lruvec_pcpu_sl.l.size, ph_lpcpu.size);
+	same_array(&h.ms->lruvec_sl, 0, &ph_lstats, "state");
+	same_array(&h.ms->lruvec_sl, 2, &ph_lstats, "state_pending");
+	ck_assert_uint_eq(h.ms->lruvec_sl.l.size, ph_lstats.size);
+
+	layout_load(&ph_sock, "sock");
+	ck_assert_uint_eq(pahole_field(&ph_sock, "sk_forward_alloc")->size,
+			  sizeof(((struct sock *)0)->sk_forward_alloc));
+	ck_assert_uint_eq(pahole_field(&ph_sock, "sk_memcg")->size,
+			  sizeof(((struct sock *)0)->sk_memcg));
+	ck_assert_uint_ne(ph_off(&ph_sock, "sk_forward_alloc") / 64,
+			  ph_off(&ph_sock, "sk_memcg") / 64);
+
+	ml = &h.ms->memcg_layout;
+	ck_assert_uint_eq(ph_off(&ph_memcg, "kmem") - ph_off(&ph_memcg, "swap"),
+			  192);
+	ck_assert_uint_eq(
+		ph_off(&ph_memcg, "swap") - ph_off(&ph_memcg, "memory"), 192);
+	for (i = 0; i < ml->nr_fields; i++) {
+		for (j = i + 1; j < ml->nr_fields; j++) {
+			const struct coh_layout_field *a = &ml->fields[i];
+			const struct coh_layout_field *b = &ml->fields[j];
+			bool model = a->offset / 64 == b->offset / 64;
+			bool real = memcg_real_off(a->name) / 64 ==
+				    memcg_real_off(b->name) / 64;
+
+			ck_assert_msg(
+				model == real,
+				"mem_cgroup %s and %s: %s line in the model (%u, %u), %s in v6.1 (%u, %u)",
+				a->name, b->name, model ? "one" : "two",
+				a->offset, b->offset, real ? "one" : "two",
+				memcg_real_off(a->name),
+				memcg_real_off(b->name));
+		}
+	}
 }
 END_TEST
 
@@ -594,7 +812,10 @@ END_TEST
  * socket_pressure overlap it, costing only their issue slot (l1_hit,
  * 1.6 ns: models/hw/cache.c). No fence at the end (the function returns
  * a bool to its caller, which goes on). Expect 2 x (1.6 + 81.4) = 166 ns;
- * with css.parent posted like any load, 4 x 1.6 = 6.4 ns.
+ * with css.parent posted like any load, 4 x 1.6 = 6.4 ns. Each level also
+ * runs mem_cgroup_under_socket_pressure/level's 12 instructions
+ * (models/kernel/insn-costs-6.1.tsv) at 0.471 ns: 2 x 12 x 0.471 = 11.304
+ * ns more.
  */
 START_TEST(mem_cgroup_under_socket_pressure_walk_is_dependent)
 {
@@ -604,7 +825,7 @@ START_TEST(mem_cgroup_under_socket_pressure_walk_is_dependent)
 			 false);
 	ck_assert_uint_eq(h.m.memory_ps, 81400);
 	ck_assert_uint_eq(h.m.l1_hit_ps, 1600);
-	ck_assert_uint_eq(h.last_ps, 2 * (1600 + 81400));
+	ck_assert_uint_eq(h.last_ps, 2 * (1600 + 81400) + 2 * 12 * 471);
 }
 END_TEST
 
@@ -616,6 +837,7 @@ static Suite *memcontrol_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, try_charge_memcg_stock_hits_and_refills);
 	tcase_add_test(tc, try_charge_memcg_stock_hit_cost);
+	tcase_add_test(tc, layouts_match_pahole_v6_1);
 	tcase_add_test(tc, refill_stock_drains_over_batch);
 	tcase_add_loop_test(tc, refill_stock_other_memcg, 0, 2);
 	tcase_add_loop_test(tc, stock_switch_two_memcgs, 0, 2);

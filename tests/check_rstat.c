@@ -28,6 +28,7 @@
 #include "models/hw/cache.h"
 #include "models/kernel/config.h"
 #include "models/hw/machine.h"
+#include "models/kernel/insn.h"
 #include "models/kernel/memcontrol.h"
 #include "models/kernel/rstat.h"
 #include "sim/co.h"
@@ -341,6 +342,54 @@ START_TEST(flush_cost_by_hand_v6_0)
 				       (3 * NR_ITEMS + 2) * L1 + L1 +
 				       3 * (IRQ + RMW + 2 * L1) + L1);
 	ck_assert_uint_eq(h.last_ps, 471000);
+}
+END_TEST
+
+/*
+ * The same v6.0 flush with the CPU's own work: a profile whose insn
+ * latency is 1 ns (h.m is the machine the coherence model reads), and the
+ * counts of models/kernel/insn-costs-6.1.tsv:
+ *
+ *	cgroup_rstat_flush/call                               12
+ *	cgroup_rstat_flush_locked/call                        31
+ *	cgroup_rstat_flush_locked/cpu, 4 CPUs            4 x 25 = 100
+ *	cgroup_rstat_flush_locked/cgroup, /a and / on CPU 0
+ *	                                                 2 x 46 =  92
+ *	mem_cgroup_css_rstat_flush/call, /a and /        2 x 40 =  80
+ *	its items, for /a and /: 23 state x 13 (state_item),
+ *	    21 events x 15 (event_item), 18 lruvec x 11 (lruvec_item)
+ *	                            2 x (299 + 315 + 198) = 1624
+ *	                                                   total 1939
+ *
+ * Expect 471 ns + 1939 x 1 ns.
+ */
+START_TEST(flush_cost_by_hand_v6_0_insns)
+{
+	setup_machine(4, STATS_V6_0);
+	h.m.insn_ps = 1000;
+	create();
+	update(0, h.a, 1);
+	rstat_flush(0, h.root);
+	update(0, h.a, 1);
+	rstat_flush(0, h.root);
+	ck_assert_uint_eq(insn_table[INSN_cgroup_rstat_flush].insns, 12);
+	ck_assert_uint_eq(insn_table[INSN_cgroup_rstat_flush_locked].insns, 31);
+	ck_assert_uint_eq(insn_table[INSN_cgroup_rstat_flush_locked_cpu].insns,
+			  25);
+	ck_assert_uint_eq(
+		insn_table[INSN_cgroup_rstat_flush_locked_cgroup].insns, 46);
+	ck_assert_uint_eq(insn_table[INSN_mem_cgroup_css_rstat_flush].insns,
+			  40);
+	ck_assert_uint_eq(
+		insn_table[INSN_mem_cgroup_css_rstat_flush_state_item].insns,
+		13);
+	ck_assert_uint_eq(
+		insn_table[INSN_mem_cgroup_css_rstat_flush_event_item].insns,
+		15);
+	ck_assert_uint_eq(
+		insn_table[INSN_mem_cgroup_css_rstat_flush_lruvec_item].insns,
+		11);
+	ck_assert_uint_eq(h.last_ps, 471000 + 1939 * 1000);
 }
 END_TEST
 
@@ -711,6 +760,7 @@ static Suite *rstat_suite(void)
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_test(tc, rstat_links_per_cpu);
 	tcase_add_test(tc, flush_cost_by_hand_v6_0);
+	tcase_add_test(tc, flush_cost_by_hand_v6_0_insns);
 	tcase_add_test(tc, flush_cost_by_hand_v6_6);
 	tcase_add_test(tc, flush_cost_by_hand_v6_8);
 	tcase_add_test(tc, flush_pulls_percpu_line);

@@ -44,6 +44,11 @@ tests_check_pahole_SOURCES = tests/check_pahole.c
 tests_check_pahole_CFLAGS = $(TEST_CFLAGS)
 tests_check_pahole_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_insn
+tests_check_insn_SOURCES = tests/check_insn.c
+tests_check_insn_CFLAGS = $(TEST_CFLAGS)
+tests_check_insn_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/check_page_counter
 tests_check_page_counter_SOURCES = tests/check_page_counter.c
 tests_check_page_counter_CFLAGS = $(TEST_CFLAGS)

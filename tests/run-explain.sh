@@ -29,6 +29,12 @@
 # 3. the same with -v +B: usage alone on its line, only RMWed and loaded:
 #    memcg(/top/mid/leaf) line 1 is TRUE SHARING of memory.usage.
 # 4. lines are named by the cgroup's path (see below).
+# 5. the function table splits self time into insn and mem/wait (issue
+#    13): on every row insn + mem/wait = self (to the rounding of the
+#    printed percentages), and the instruction time per call of the stock
+#    hit is models/kernel/insn-costs-6.1.tsv's count at skx-2s-72's insn
+#    latency of 0.471 ns: try_charge_memcg/call 39 x 0.471 = 18.369 ns,
+#    printed 18.4 ns; consume_stock/call 13 x 0.471 = 6.123 ns, 6.1 ns.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success; each failure is explained on stdout.
@@ -165,5 +171,20 @@ for l in "memcg(/x/leaf) line 0" "memcg(/y.z/leaf) line 0" \
 		fail "no hot line '$l' with its fields: $(grep -c "name: 'memcg" "$tmp/names.out") memcg lines"
 done
 ! grep -q "memcg(leaf)" "$tmp/names.out" || fail "a line is named memcg(leaf)"
+
+# ---- 5. insn and mem/wait ----
+"$MEMCGSIM" explain "$cb" -q -v +A+B+C --lines 0 >"$tmp/abc.txt"
+grep -q "self    insn mem/wait  children   calls/op insn/call  function" \
+	"$tmp/abc.txt" || fail "no insn and mem/wait columns"
+awk '/insn\/call  function/ { on = 1; next } on && NF == 0 { on = 0 }
+	on && $1 ~ /%$/ {
+		d = $1 + 0 - ($2 + 0) - ($3 + 0)
+		if (d > 0.011 || d < -0.011) print $NF ": " $0
+	}' "$tmp/abc.txt" >"$tmp/sum"
+[ ! -s "$tmp/sum" ] || fail "insn + mem/wait != self: $(cat "$tmp/sum")"
+grep -Eq " 18\.4 ns  try_charge_memcg\$" "$tmp/abc.txt" ||
+	fail "try_charge_memcg's insn/call: $(grep ' try_charge_memcg$' "$tmp/abc.txt")"
+grep -Eq " 6\.1 ns  consume_stock\$" "$tmp/abc.txt" ||
+	fail "consume_stock's insn/call: $(grep ' consume_stock$' "$tmp/abc.txt")"
 
 [ "$failures" = 0 ] || exit 1

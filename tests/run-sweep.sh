@@ -214,7 +214,7 @@ rc=0
 "$MEMCGSIM" sweep "$cb" --vary 'kernel={charge_batch: 16},{charge_batch: 32}' \
 	--set duration_ms=0.05 --out badout >out.txt 2>"$tmp/err" || rc=$?
 test "$rc" -eq 2 || fail "a variant's set: inside a varied map: exit status $rc"
-grep -q "charge-batch-2022.yaml:48:53: error: key 'variants.2.set.kernel.protected_usage_update': variant '+A' sets 'kernel.protected_usage_update', which the sweep varies (--vary kernel), and sweep.csv could not say what its rows ran with" "$tmp/err" ||
+grep -q "charge-batch-2022.yaml:53:53: error: key 'variants.2.set.kernel.protected_usage_update': variant '+A' sets 'kernel.protected_usage_update', which the sweep varies (--vary kernel), and sweep.csv could not say what its rows ran with" "$tmp/err" ||
 	fail "a variant's set: inside a varied map: got: $(cat "$tmp/err")"
 test -e badout && fail "a variant's set: inside a varied map: created badout"
 rc=0

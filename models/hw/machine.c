@@ -92,6 +92,7 @@ enum machine_latency {
 	LAT_IRQ_SAVE_RESTORE,
 	LAT_CONTEXT_SWITCH,
 	LAT_MIGRATION,
+	LAT_INSN,
 	NR_LAT,
 };
 
@@ -169,6 +170,9 @@ static const struct scenario_key latency_keys[NR_LAT] = {
 	[LAT_MIGRATION] = LATENCY(
 		"migration", 0, "0",
 		"A task's first run after moving to another CPU: its cold private working set (sched: fair)"),
+	[LAT_INSN] = LATENCY(
+		"insn", 0, "0 (instructions free)",
+		"One instruction of kernel code: 1 / (clock x IPC); the modelled paths' counts are models/kernel/insn-costs-6.1.tsv"),
 };
 
 static const char *const coh_dist_names[NR_COH_DIST] = {
@@ -293,6 +297,7 @@ static bool latency_needed(const struct machine *m, enum machine_latency i,
 	case LAT_IRQ_SAVE_RESTORE:
 	case LAT_CONTEXT_SWITCH:
 	case LAT_MIGRATION:
+	case LAT_INSN:
 		why[0] = '\0';
 		return false; /* optional: see load_latencies() */
 	default:
@@ -363,6 +368,7 @@ static int load_latencies(struct machine *m, const struct scenario_node *map,
 	m->irq_save_restore_ps = ps[LAT_IRQ_SAVE_RESTORE];
 	m->context_switch_ps = ps[LAT_CONTEXT_SWITCH];
 	m->migration_ps = ps[LAT_MIGRATION];
+	m->insn_ps = ps[LAT_INSN];
 	return 0;
 }
 

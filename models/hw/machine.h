@@ -104,6 +104,7 @@ struct machine {
 	uint64_t irq_save_restore_ps; /* local_irq_save() + _restore() */
 	uint64_t context_switch_ps; /* task to task on a CPU (sched: fair) */
 	uint64_t migration_ps; /* cold working set after a migration */
+	uint64_t insn_ps; /* one kernel instruction: 1 / (clock x IPC) */
 	/* occupancy of a hand-off as a fraction of its latency, in 1/1024 */
 	unsigned int occupancy_1024;
 	/* coefficient of variation of a hand-off's service time, in 1/1024 */

@@ -77,6 +77,7 @@ struct kprof_fn_stat {
 	uint64_t calls;
 	sim_time_t self_ps; /* time with the function on top */
 	sim_time_t total_ps; /* time from entry to return */
+	sim_time_t insn_ps; /* of self_ps, its instructions (insn.h) */
 };
 
 /*

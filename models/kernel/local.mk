@@ -6,6 +6,7 @@
 libsim_a_SOURCES += \
 	%reldir%/config.c %reldir%/config.h \
 	%reldir%/kprof.c %reldir%/kprof.h \
+	%reldir%/insn.c %reldir%/insn.h \
 	%reldir%/pahole.c %reldir%/pahole.h \
 	%reldir%/qspinlock.c %reldir%/qspinlock.h \
 	%reldir%/compat/access.h %reldir%/compat/kernel.h \
@@ -20,3 +21,7 @@ libsim_a_SOURCES += \
 	%reldir%/rstat.c %reldir%/rstat.h \
 	%reldir%/shmem.c %reldir%/shmem.h \
 	%reldir%/mmap_lock.c %reldir%/mmap_lock.h
+# the instruction counts insn.c compiles in, which tests/check_insn.c
+# reads (tools/extract-insn-costs.py writes them)
+EXTRA_DIST += %reldir%/insn-costs-6.1.tsv tools/extract-insn-costs.py \
+	tools/extract-layouts.sh

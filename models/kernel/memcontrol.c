@@ -392,7 +392,9 @@ done_restock:
 	 * every charging CPU on the hot usage lines.
 	 */
 	KPROF_ENTER(f->cc->prof, KF_try_charge_memcg_high, NOW(f));
+	insn_enter(f->cc, KF_try_charge_memcg_high); /* the miss path */
 	do {
+		insn_charge(f->cc, INSN_try_charge_memcg_high_level, 1);
 		CO_LOAD(f, &f->memcg->memory, usage);
 		CO_LOAD(f, &f->memcg->memory, high);
 		f->mem_high = page_counter_read(&f->memcg->memory) >
@@ -480,6 +482,7 @@ static int obj_cgroup_uncharge_pages(struct sim_proc *p, void *frame)
 	struct mem_cgroup *memcg = f->objcg->memcg;
 
 	CO_BEGIN(f);
+	insn_charge(f->cc, INSN_obj_cgroup_uncharge_pages, 1);
 	/* v5.13's __memcg_kmem_uncharge() has no MEMCG_KMEM statistic */
 	if (ms->k->obj_stock_version != OBJ_STOCK_V5_13)
 		CO_CALL(f, p, mod_memcg_state, .ms = ms, .cc = f->cc,
@@ -1392,6 +1395,8 @@ int mem_cgroup_under_socket_pressure(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(f, KF_mem_cgroup_under_socket_pressure);
 	do {
+		insn_charge(f->cc, INSN_mem_cgroup_under_socket_pressure_level,
+			    1);
 		/* time_before(jiffies, READ_ONCE(memcg->socket_pressure)) */
 		CO_LOAD(f, f->memcg, socket_pressure);
 		/* memcg = parent_mem_cgroup(memcg) */

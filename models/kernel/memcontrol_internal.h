@@ -20,12 +20,17 @@
 #ifndef MODELS_KERNEL_MEMCONTROL_INTERNAL_H
 #define MODELS_KERNEL_MEMCONTROL_INTERNAL_H
 
+#include "models/kernel/insn.h"
 #include "models/kernel/kprof.h"
 #include "models/kernel/memcontrol.h"
 
 /* SIM: time by kernel function (models/kernel/kprof.h) */
 #define NOW(f) ((f)->cc->proc->now)
-#define ENTER(f, id) KPROF_ENTER((f)->cc->prof, (id), NOW(f))
+#define ENTER(f, id)                                              \
+	do {                                                      \
+		KPROF_ENTER((f)->cc->prof, (id), NOW(f));         \
+		insn_enter((f)->cc, (id)); /* its instructions */ \
+	} while (0)
 #define EXIT(f) KPROF_EXIT((f)->cc->prof, NOW(f))
 
 /*

@@ -761,6 +761,11 @@ int __count_memcg_events(struct sim_proc *p, void *frame)
 	int i = -1;
 
 	CO_BEGIN(f);
+	/*
+	 * Its instructions here, not at count_memcg_events()'s ENTER():
+	 * charge_memcg() and uncharge_batch() call it directly.
+	 */
+	insn_charge(f->cc, INSN_count_memcg_events, 1);
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	/* v6.1 on: memcg_events_index(); untracked events return */
@@ -819,6 +824,7 @@ int mem_cgroup_charge_statistics(struct sim_proc *p, void *frame)
 	struct mem_cgroup_charge_statistics_frame *f = frame;
 
 	CO_BEGIN(f);
+	insn_charge(f->cc, INSN_mem_cgroup_charge_statistics, 1);
 	if (f->nr_pages > 0) {
 		CO_CALL(f, p, __count_memcg_events, .ms = f->ms, .cc = f->cc,
 			.memcg = f->memcg, .idx = SIM_PGPGIN, .count = 1);
@@ -876,6 +882,7 @@ int memcg_check_events(struct sim_proc *p, void *frame)
 	struct memcg_vmstats_percpu *statc;
 
 	CO_BEGIN(f);
+	insn_charge(f->cc, INSN_memcg_check_events, 1);
 	/* threshold event is triggered in finer grain than soft limit */
 	statc = this_cpu_vmstats(f, f->memcg);
 	if (!mem_cgroup_event_ratelimit(statc, 0))
@@ -941,6 +948,14 @@ static int flush_array(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	for (f->i = 0; f->i < f->n; f->i++) {
+		/* mem_cgroup_css_rstat_flush()'s loop: one item's turn */
+		insn_charge(f->cc,
+			    f->a_pend == VA_STATE_PENDING ?
+				    INSN_mem_cgroup_css_rstat_flush_state_item :
+			    f->a_pend == VA_EVENTS_PENDING ?
+				    INSN_mem_cgroup_css_rstat_flush_event_item :
+				    INSN_mem_cgroup_css_rstat_flush_lruvec_item,
+			    1);
 		s = f->slot ? f->slot[f->i] : -1;
 		/* delta = pending[i]: the children's, got by the first CPU */
 		CO_AWAIT(f, touch(f, 0,
@@ -1004,6 +1019,7 @@ static int memcg_flush_cpu(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	KPROF_ENTER(f->cc->prof, KF_mem_cgroup_css_rstat_flush,
 		    f->cc->proc->now);
+	insn_enter(f->cc, KF_mem_cgroup_css_rstat_flush);
 	ms->counts.flushed_cpus++;
 	statc = memcg__vmstats_percpu(ms, memcg, f->cpu);
 	CO_CALL(f, p, flush_array, .ms = ms, .cc = f->cc,
@@ -1229,6 +1245,12 @@ static int stat_read_one(struct sim_proc *p, void *frame)
 	int s;
 
 	CO_BEGIN(f);
+	/*
+	 * The line's instructions: the item and its seq_buf_printf() (v2;
+	 * v1's seq_printf() formats the same "%s %lu\n"), printed whether or
+	 * not the model keeps the item.
+	 */
+	insn_charge(f->cc, INSN_memory_stat_item, 1);
 	if (f->k < 0)
 		CO_RETURN(f, p, 0);
 	if (!f->local || ms->k->local_stats == LOCAL_AGGREGATED) {
@@ -1248,6 +1270,7 @@ static int stat_read_one(struct sim_proc *p, void *frame)
 	f->x = 0;
 	a = f->event ? PA_EVENTS : PA_STATE;
 	for (f->cpu = 0; f->cpu < ms->nr_cpus; f->cpu++) {
+		insn_charge(f->cc, INSN_memcg_page_state_local_cpu, 1);
 		statc = f->memcg->vmstats_percpu ?
 				f->memcg->vmstats_percpu[f->cpu] :
 				NULL;

@@ -37,6 +37,7 @@
 
 #include "models/kernel/compat/access.h"
 #include "models/kernel/compat/kernel.h"
+#include "models/kernel/insn.h"
 #include "models/kernel/kprof.h"
 
 /* SIM: time by kernel function, when the CPU has a profile. */
@@ -50,7 +51,11 @@ static struct kprof *prof(const struct coh_cpu *cc)
 	return cc ? cc->prof : NULL;
 }
 
-#define ENTER(f, id) KPROF_ENTER(prof((f)->cc), (id), now((f)->cc))
+#define ENTER(f, id)                                            \
+	do {                                                    \
+		KPROF_ENTER(prof((f)->cc), (id), now((f)->cc)); \
+		insn_enter((f)->cc, (id));                      \
+	} while (0)
 #define EXIT(f) KPROF_EXIT(prof((f)->cc), now((f)->cc))
 
 /*
@@ -189,6 +194,7 @@ int page_counter_charge(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(f, KF_page_counter_charge);
 	for (f->c = f->counter; f->c;) {
+		insn_charge(f->cc, INSN_page_counter_charge_level, 1);
 		CO_ATOMIC_LONG_ADD_RETURN(f, f->new, f->nr_pages, f->c, usage);
 		if (f->c->protection_support)
 			CO_CALL(f, p, propagate_protected_usage, .cc = f->cc,
@@ -228,6 +234,7 @@ int page_counter_try_charge(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(f, KF_page_counter_try_charge);
 	for (f->c = f->counter; f->c;) {
+		insn_charge(f->cc, INSN_page_counter_try_charge_level, 1);
 		/*
 		 * Charge first and check the limit after, instead of a
 		 * compare-and-swap loop. The price: a large charge that

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/kernel/insn.h"
 #include "models/kernel/qspinlock.h"
 #include "sim/error.h"
 
@@ -80,6 +81,7 @@ static int queued_spin_lock_slowpath(struct sim_proc *p, void *frame)
 	struct queued_spin_lock_slowpath_frame *f = frame;
 
 	CO_BEGIN(f);
+	insn_charge(f->cc, INSN_queued_spin_lock_slowpath, 1);
 	/*
 	 * Publish our node as the new tail and link it behind the old one;
 	 * then spin on our own node until the CPU ahead of us hands us the

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include "models/kernel/compat/access.h"
+#include "models/kernel/insn.h"
 #include "models/kernel/kprof.h"
 #include "models/kernel/rstat.h"
 #include "sim/error.h"
@@ -56,7 +57,11 @@ static const struct coh_layout_field cgrp_fields[] = {
 };
 
 #define NOW(f) ((f)->cc->proc->now)
-#define ENTER(f, id) KPROF_ENTER((f)->cc->prof, (id), NOW(f))
+#define ENTER(f, id)                                      \
+	do {                                              \
+		KPROF_ENTER((f)->cc->prof, (id), NOW(f)); \
+		insn_enter((f)->cc, (id));                \
+	} while (0)
 #define EXIT(f) KPROF_EXIT((f)->cc->prof, NOW(f))
 
 struct cgroup_base_stat_flush_frame {
@@ -140,6 +145,7 @@ int cgroup_rstat_updated(struct sim_proc *p, void *frame)
 	if (f->rstatc->updated_next >= 0)
 		goto out;
 	rs->slow_links++; /* SIM: statistics */
+	insn_charge(f->cc, INSN_cgroup_rstat_updated_link, 1);
 	/* raw_spin_lock_irqsave(cpu_lock, flags) */
 	irq_save_restore(f->cc);
 	CO_CALL(f, p, queued_spin_lock, .cc = f->cc, .lock = f->cpu_lock);
@@ -444,7 +450,9 @@ static int cgroup_rstat_flush_locked(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	/* for_each_possible_cpu(cpu) */
+	insn_charge(f->cc, INSN_cgroup_rstat_flush_locked, 1);
 	for (f->cpu = 0; f->cpu < rs->nr_cpus; f->cpu++) {
+		insn_charge(f->cc, INSN_cgroup_rstat_flush_locked_cpu, 1);
 		f->cpu_lock = &rs->cpu_lock[f->cpu];
 		if (rs->version >= STATS_V6_8) {
 			/* the callbacks run after the CPU's lock is dropped */
@@ -452,6 +460,10 @@ static int cgroup_rstat_flush_locked(struct sim_proc *p, void *frame)
 				.cc = f->cc, .root = f->cgrp, .cpu = f->cpu);
 			for (f->pos = (int)p->ret; f->pos >= 0;
 			     f->pos = cgroup(rs, f->pos)->rstat_flush_next) {
+				insn_charge(
+					f->cc,
+					INSN_cgroup_rstat_flush_locked_cgroup,
+					1);
 				CO_CALL(f, p, cgroup_base_stat_flush, .rs = rs,
 					.cc = f->cc, .cgrp = f->pos,
 					.cpu = f->cpu);
@@ -485,6 +497,10 @@ static int cgroup_rstat_flush_locked(struct sim_proc *p, void *frame)
 				f->pos = (int)p->ret;
 				if (f->pos < 0)
 					break;
+				insn_charge(
+					f->cc,
+					INSN_cgroup_rstat_flush_locked_cgroup,
+					1);
 				CO_CALL(f, p, cgroup_base_stat_flush, .rs = rs,
 					.cc = f->cc, .cgrp = f->pos,
 					.cpu = f->cpu);

@@ -3,6 +3,7 @@
  * Model of socket memory accounting (include/net/sock.h, net/core/sock.c,
  * Linux 6.0-rc1 and v5.19). Theory of operation: see sock.h.
  */
+#include "models/kernel/insn.h"
 #include "models/kernel/sock.h"
 
 /*
@@ -21,6 +22,12 @@ static int __sk_mem_reclaim(struct sim_proc *p, void *frame)
 	/* __sk_mem_reduce_allocated(sk, amount) */
 	f->sk->pages_uncharged += (uint64_t)f->amount;
 	if (f->sk->sk_memcg) {
+		/*
+		 * SIM: of the socket layer's instructions only what a memcg
+		 * socket adds; the rest runs without a memcg too and is in
+		 * the workload's work_ns, fitted on such a baseline.
+		 */
+		insn_charge(f->cc, INSN___sk_mem_reduce_allocated_memcg, 1);
 		CO_CALL(f, p, mem_cgroup_uncharge_skmem, .ms = f->ms,
 			.cc = f->cc, .memcg = f->sk->sk_memcg,
 			.nr_pages = (unsigned int)f->amount);
@@ -63,6 +70,8 @@ int sk_mem_schedule(struct sim_proc *p, void *frame)
 	f->sk->pages_charged += (uint64_t)f->amt;
 	if (!f->sk->sk_memcg)
 		CO_RETURN(f, p, 1);
+	/* SIM: as in __sk_mem_reclaim(), what a memcg socket adds */
+	insn_charge(f->cc, INSN___sk_mem_raise_allocated_memcg, 1);
 	CO_CALL(f, p, mem_cgroup_charge_skmem, .ms = f->ms, .cc = f->cc,
 		.memcg = f->sk->sk_memcg, .nr_pages = (unsigned int)f->amt,
 		.gfp_mask = f->softirq ? GFP_NOWAIT : GFP_KERNEL);

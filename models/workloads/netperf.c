@@ -84,6 +84,7 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "models/kernel/insn.h"
 #include "models/kernel/memcontrol.h"
 #include "models/kernel/sched_fair.h"
 #include "models/kernel/sctp.h"
@@ -780,6 +781,14 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 			f->size = unix_skb_size(
 				(unsigned int)(np->message_bytes - f->done));
 			f->pages = unix_data_pages(f->size);
+			/*
+			 * v4.8: the sk_buff and its head come from
+			 * memcg_kmem_get_cache()'s per-memcg caches, two
+			 * lookups per skb (insn.h: SIM, its v6.1 stand-in).
+			 */
+			if (ms->k->kmem_accounting == KMEM_PAGES)
+				insn_charge(t->cc, INSN_memcg_kmem_get_cache,
+					    2);
 			if (ms->k->kmem_accounting == KMEM_OBJECTS)
 				CO_CALL(f, p, obj_cgroup_charge, .ms = ms,
 					.cc = t->cc, .objcg = &pp->memcg->objcg,

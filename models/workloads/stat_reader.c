@@ -74,7 +74,7 @@ static const struct scenario_key stat_reader_keys[] = {
 		.min = 0,
 		.max = SIM_PS_PER_MS,
 		.def = 0,
-		.doc = "The work of each read outside the memcg code (open/read/close, seq_file, formatting the lines)",
+		.doc = "The work of each read outside the memcg code and the printing of its lines, whose instructions the model charges (the open/read/close syscalls)",
 	},
 	[SR_PASS_INTERVAL_US] = {
 		.name = "pass_interval_us",
