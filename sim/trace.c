@@ -17,6 +17,19 @@
 #include "sim/report.h"
 #include "sim/trace.h"
 
+/* Deeper calls are not traced (the model's static depth is about 12). */
+#define TRACE_MAX_DEPTH 64
+
+struct trace_frame {
+	uint64_t start; /* ps */
+	bool emitted; /* its B was written: its E must be */
+};
+
+struct trace_stack {
+	unsigned int depth; /* frames entered, those past the cap included */
+	struct trace_frame frames[TRACE_MAX_DEPTH];
+};
+
 struct sim_trace {
 	FILE *out;
 	char *path; /* final name */
@@ -24,7 +37,16 @@ struct sim_trace {
 	uint64_t nr_events; /* written, metadata included */
 	uint64_t max_events; /* cap on nr_events */
 	uint64_t dropped; /* events refused by the cap */
+	uint64_t reserved; /* slots kept for the E of written Bs */
+	uint64_t from, to; /* the window, ps */
+	uint64_t run_end; /* the traced run's end, ps */
+	uint64_t next_id; /* async slices and flows */
+	int cpu_pid; /* the CPU tracks' process in the traced run */
+	struct trace_stack *stacks; /* one per CPU track, grown */
+	unsigned int nr_stacks;
 };
+
+struct sim_trace *sim_trace_calls;
 
 /**
  * sim_trace_open() - start a trace that will become @path.
@@ -47,6 +69,8 @@ struct sim_trace *sim_trace_open(const char *path, struct sim_error *err)
 	if (!t->out)
 		goto out_free_path;
 	t->max_events = SIM_TRACE_MAX_EVENTS;
+	t->to = UINT64_MAX;
+	t->run_end = UINT64_MAX;
 	fputs("{\"traceEvents\":[", t->out);
 	return t;
 
@@ -83,25 +107,136 @@ uint64_t sim_trace_dropped(const struct sim_trace *t)
 	return t ? t->dropped : 0;
 }
 
-/* Start an event, or refuse it because of the cap. */
-static bool event_begin(struct sim_trace *t)
+/*
+ * Room for @n events, the E events owed to written B events aside; when
+ * there is none, count the @n as dropped.
+ */
+static bool room(struct sim_trace *t, unsigned int n)
 {
-	if (t->nr_events >= t->max_events) {
-		t->dropped++;
+	if (t->nr_events + t->reserved + n > t->max_events) {
+		t->dropped += n;
 		return false;
 	}
-	fputs(t->nr_events ? ",\n" : "\n", t->out);
-	t->nr_events++;
 	return true;
 }
 
-/* Write @s as a JSON string, quotes included. */
+/* Start an event whose room was checked. */
+static void event_start(struct sim_trace *t)
+{
+	fputs(t->nr_events ? ",\n" : "\n", t->out);
+	t->nr_events++;
+}
+
+/* Start an event, or refuse it because of the cap. */
+static bool event_begin(struct sim_trace *t)
+{
+	if (!room(t, 1))
+		return false;
+	event_start(t);
+	return true;
+}
+
+/* The window's end for the run in progress. */
+static uint64_t window_end(const struct sim_trace *t)
+{
+	return t->to < t->run_end ? t->to : t->run_end;
+}
+
+/**
+ * sim_trace_in_window() - whether an instant at @ts_ps would be kept.
+ * @t: trace, or NULL (false)
+ * @ts_ps: simulated time in picoseconds
+ *
+ * Return: true when @ts_ps is inside the window and the run.
+ */
+bool sim_trace_in_window(const struct sim_trace *t, uint64_t ts_ps)
+{
+	return t && ts_ps >= t->from && ts_ps <= window_end(t);
+}
+
+/*
+ * clip() - [*@start, *@end] cut to the window. Return: false when nothing
+ * of it is left: it lies outside, or only its edge touches the window.
+ */
+static bool clip(const struct sim_trace *t, uint64_t *start, uint64_t *end)
+{
+	uint64_t hi = window_end(t);
+
+	if (*start == *end)
+		return *start >= t->from && *start <= hi;
+	if (*end <= t->from || *start >= hi)
+		return false;
+	if (*start < t->from)
+		*start = t->from;
+	if (*end > hi)
+		*end = hi;
+	return true;
+}
+
+/**
+ * sim_trace_set_window() - keep only what happens from @from_ps to @to_ps.
+ * @t: trace, or NULL
+ * @from_ps: window start, simulated picoseconds
+ * @to_ps: window end (UINT64_MAX: the end of each run)
+ */
+void sim_trace_set_window(struct sim_trace *t, uint64_t from_ps, uint64_t to_ps)
+{
+	if (!t)
+		return;
+	t->from = from_ps;
+	t->to = to_ps;
+}
+
+/*
+ * Length of the valid UTF-8 sequence at @p (2 to 4), or 0. Overlong forms,
+ * surrogates and code points past U+10FFFF are not valid.
+ */
+static unsigned int utf8_len(const unsigned char *p)
+{
+	unsigned int n, i;
+	uint32_t cp;
+
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+/*
+ * Write @s as a JSON string, quotes included. Names come from input files
+ * and may be cut in the middle of a UTF-8 sequence by a fixed buffer: a
+ * byte that does not start valid UTF-8 becomes U+FFFD.
+ */
 static void put_string(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	unsigned int n;
 
 	fputc('"', out);
 	for (; *p; p++) {
+		if (*p >= 0x80) {
+			n = utf8_len(p);
+			if (!n) {
+				fputs("\\ufffd", out);
+				continue;
+			}
+			fwrite(p, 1, n, out);
+			p += n - 1;
+			continue;
+		}
 		switch (*p) {
 		case '"':
 			fputs("\\\"", out);
@@ -164,18 +299,54 @@ void sim_trace_process(struct sim_trace *t, int pid, const char *name)
 }
 
 /**
- * sim_trace_thread() - name thread @tid of @pid, and sort threads by tid.
+ * sim_trace_thread() - name thread @tid of @pid, and place it.
  * @t: trace, or NULL
  * @pid: process id
- * @tid: thread id, also its sort index
+ * @tid: thread id
  * @name: shown by the viewer, e.g. "cpu3"
+ * @sort_index: smaller first
  */
-void sim_trace_thread(struct sim_trace *t, int pid, int tid, const char *name)
+void sim_trace_thread(struct sim_trace *t, int pid, int tid, const char *name,
+		      int sort_index)
 {
 	if (!t)
 		return;
 	put_metadata(t, "thread_name", pid, tid, "name", name, 0);
-	put_metadata(t, "thread_sort_index", pid, tid, "sort_index", NULL, tid);
+	put_metadata(t, "thread_sort_index", pid, tid, "sort_index", NULL,
+		     sort_index);
+}
+
+/**
+ * sim_trace_process_sort() - order process @pid by @index in the viewer.
+ * @t: trace, or NULL
+ * @pid: process id
+ * @index: smaller first
+ */
+void sim_trace_process_sort(struct sim_trace *t, int pid, int index)
+{
+	if (t)
+		put_metadata(t, "process_sort_index", pid, 0, "sort_index",
+			     NULL, index);
+}
+
+/* "name":..,["cat":..,]"ph":"P","pid":P,"tid":T,"ts":TS */
+static void put_head(struct sim_trace *t, const char *name, const char *cat,
+		     char ph, int pid, int tid, uint64_t ts_ps)
+{
+	fputc('{', t->out);
+	if (name) {
+		fputs("\"name\":", t->out);
+		put_string(t->out, name);
+		fputc(',', t->out);
+	}
+	if (cat) {
+		fputs("\"cat\":", t->out);
+		put_string(t->out, cat);
+		fputc(',', t->out);
+	}
+	fprintf(t->out, "\"ph\":\"%c\",\"pid\":%d,\"tid\":%d,\"ts\":", ph, pid,
+		tid);
+	put_us(t->out, ts_ps);
 }
 
 /**
@@ -187,24 +358,91 @@ void sim_trace_thread(struct sim_trace *t, int pid, int tid, const char *name)
  * @cat: category, or NULL for none
  * @start_ps: simulated start time in picoseconds
  * @dur_ps: duration in picoseconds
+ *
+ * The slice is cut to the window; nothing is written if none of it is in.
+ * On a CPU track it must be a leaf: no call may begin inside it.
+ *
+ * Return: true when it was written.
  */
-void sim_trace_slice(struct sim_trace *t, int pid, int tid, const char *name,
+bool sim_trace_slice(struct sim_trace *t, int pid, int tid, const char *name,
 		     const char *cat, uint64_t start_ps, uint64_t dur_ps)
 {
-	if (!t || !event_begin(t))
-		return;
-	fputs("{\"name\":", t->out);
-	put_string(t->out, name);
-	if (cat) {
-		fputs(",\"cat\":", t->out);
-		put_string(t->out, cat);
-	}
-	fprintf(t->out, ",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":", pid,
-		tid);
-	put_us(t->out, start_ps);
+	uint64_t end = start_ps + dur_ps;
+
+	if (!t || !clip(t, &start_ps, &end) || !event_begin(t))
+		return false;
+	put_head(t, name, cat, 'X', pid, tid, start_ps);
 	fputs(",\"dur\":", t->out);
-	put_us(t->out, dur_ps);
+	put_us(t->out, end - start_ps);
 	fputc('}', t->out);
+	return true;
+}
+
+/**
+ * sim_trace_async() - an async slice (a "b" and an "e" with a fresh id):
+ * something that ran from @start_ps to @end_ps without holding its track,
+ * so it may overlap anything.
+ * @t: trace, or NULL
+ * @pid: process id (async tracks belong to a process, grouped by @name)
+ * @tid: the thread it came from (viewers that group by thread use it)
+ * @name: the slice and its track, e.g. "cpu3 posted"
+ * @cat: category
+ * @access: shown as the slice's argument "access", or NULL
+ * @start_ps: start, simulated picoseconds
+ * @end_ps: end, >= @start_ps
+ */
+void sim_trace_async(struct sim_trace *t, int pid, int tid, const char *name,
+		     const char *cat, const char *access, uint64_t start_ps,
+		     uint64_t end_ps)
+{
+	uint64_t id;
+
+	if (!t || !clip(t, &start_ps, &end_ps) || !room(t, 2))
+		return;
+	id = ++t->next_id;
+	event_start(t);
+	put_head(t, name, cat, 'b', pid, tid, start_ps);
+	fprintf(t->out, ",\"id\":\"0x%" PRIx64 "\"", id);
+	if (access) {
+		fputs(",\"args\":{\"access\":", t->out);
+		put_string(t->out, access);
+		fputc('}', t->out);
+	}
+	fputc('}', t->out);
+	event_start(t);
+	put_head(t, name, cat, 'e', pid, tid, end_ps);
+	fprintf(t->out, ",\"id\":\"0x%" PRIx64 "\"}", id);
+}
+
+/**
+ * sim_trace_flow() - an arrow from the slice around @from_ps on @from_tid
+ * to the slice around @to_ps on @to_tid (an "s" and an "f" with "bp":"e",
+ * a fresh id).
+ * @t: trace, or NULL
+ * @pid: process of both tracks
+ * @from_tid: source track
+ * @from_ps: a time strictly inside a leaf slice of the source track
+ * @to_tid: destination track
+ * @to_ps: a time strictly inside a leaf slice of the destination track
+ *
+ * Nothing is written unless both times are strictly inside the window, so
+ * both slices are kept around them.
+ */
+void sim_trace_flow(struct sim_trace *t, int pid, int from_tid,
+		    uint64_t from_ps, int to_tid, uint64_t to_ps)
+{
+	uint64_t id;
+
+	if (!t || from_ps <= t->from || from_ps >= window_end(t) ||
+	    to_ps <= t->from || to_ps >= window_end(t) || !room(t, 2))
+		return;
+	id = ++t->next_id;
+	event_start(t);
+	put_head(t, "hand-off", "line", 's', pid, from_tid, from_ps);
+	fprintf(t->out, ",\"id\":\"0x%" PRIx64 "\"}", id);
+	event_start(t);
+	put_head(t, "hand-off", "line", 'f', pid, to_tid, to_ps);
+	fprintf(t->out, ",\"id\":\"0x%" PRIx64 "\",\"bp\":\"e\"}", id);
 }
 
 /**
@@ -212,22 +450,189 @@ void sim_trace_slice(struct sim_trace *t, int pid, int tid, const char *name,
  * @t: trace, or NULL
  * @pid: process id
  * @name: counter name, e.g. "usage"
- * @ts_ps: simulated time in picoseconds
+ * @ts_ps: simulated time in picoseconds; outside the window, nothing
  * @value: new value; NaN and infinities, which JSON lacks, are written 0
  */
 void sim_trace_counter(struct sim_trace *t, int pid, const char *name,
 		       uint64_t ts_ps, double value)
 {
-	char buf[40];
+	static const char *const key[] = { "value" };
 
-	if (!t || !event_begin(t))
-		return;
-	sim_format_double(buf, sizeof(buf), isfinite(value) ? value : 0);
+	sim_trace_counters(t, pid, name, ts_ps, 1, key, &value);
+}
+
+/**
+ * sim_trace_counters() - counters "@name @keys[i]" of @pid take @values.
+ * @t: trace, or NULL
+ * @pid: process id
+ * @name: counter group, e.g. a line's name
+ * @ts_ps: simulated time in picoseconds; outside the window, nothing
+ * @n: number of counters
+ * @keys: their names within the group, e.g. "queued"
+ * @values: their values; NaN and infinities are written 0
+ *
+ * Return: true when they were written.
+ */
+bool sim_trace_counters(struct sim_trace *t, int pid, const char *name,
+			uint64_t ts_ps, unsigned int n, const char *const *keys,
+			const double *values)
+{
+	char buf[40];
+	unsigned int i;
+
+	if (!sim_trace_in_window(t, ts_ps) || !event_begin(t))
+		return false;
 	fputs("{\"name\":", t->out);
 	put_string(t->out, name);
 	fprintf(t->out, ",\"ph\":\"C\",\"pid\":%d,\"ts\":", pid);
 	put_us(t->out, ts_ps);
-	fprintf(t->out, ",\"args\":{\"value\":%s}}", buf);
+	fputs(",\"args\":{", t->out);
+	for (i = 0; i < n; i++) {
+		sim_format_double(buf, sizeof(buf),
+				  isfinite(values[i]) ? values[i] : 0);
+		if (i)
+			fputc(',', t->out);
+		put_string(t->out, keys[i]);
+		fprintf(t->out, ":%s", buf);
+	}
+	fputs("}}", t->out);
+	return true;
+}
+
+/* ---- call stacks ---- */
+
+/**
+ * sim_trace_run_begin() - a traced run starts: calls go to @t.
+ * @t: trace, or NULL
+ * @cpu_pid: process of the CPU tracks
+ * @end_ps: the run's end; slices are cut there
+ */
+void sim_trace_run_begin(struct sim_trace *t, int cpu_pid, uint64_t end_ps)
+{
+	sim_trace_calls = t;
+	if (!t)
+		return;
+	t->cpu_pid = cpu_pid;
+	t->run_end = end_ps;
+}
+
+/**
+ * sim_trace_run_end() - the traced run ended at @now_ps: end the calls
+ * still open there, and stop tracing calls.
+ * @t: trace, or NULL
+ * @now_ps: the run's end
+ */
+void sim_trace_run_end(struct sim_trace *t, uint64_t now_ps)
+{
+	unsigned int i;
+
+	if (sim_trace_calls == t)
+		sim_trace_calls = NULL;
+	if (!t)
+		return;
+	for (i = 0; i < t->nr_stacks; i++)
+		while (t->stacks[i].depth)
+			sim_trace_call_exit(t, i, now_ps);
+	t->run_end = UINT64_MAX;
+}
+
+static struct trace_stack *stack_of(struct sim_trace *t, unsigned int tid)
+{
+	struct trace_stack *s;
+	unsigned int n;
+
+	if (tid >= t->nr_stacks) {
+		n = tid + 1 > 2 * t->nr_stacks ? tid + 1 : 2 * t->nr_stacks;
+		s = realloc(t->stacks, n * sizeof(*s));
+		if (!s)
+			return NULL;
+		memset(s + t->nr_stacks, 0, (n - t->nr_stacks) * sizeof(*s));
+		t->stacks = s;
+		t->nr_stacks = n;
+	}
+	return &t->stacks[tid];
+}
+
+/*
+ * The name to show for @name: "rs->css_rstat_flush", as CO_CALL_INDIRECT
+ * spells an ops call, shows as its member, "css_rstat_flush".
+ */
+static const char *call_name(const char *name)
+{
+	const char *p, *last = name;
+
+	for (p = name; *p; p++)
+		if (*p == '>' || *p == '.')
+			last = p + 1;
+	return last;
+}
+
+/**
+ * sim_trace_call_enter() - CPU track @tid enters @name at @now_ps: a "B"
+ * event, if @now_ps is in the window.
+ * @t: trace, or NULL
+ * @tid: the CPU
+ * @name: the function or operation; kept until its exit
+ * @cat: category, e.g. "kernel"
+ * @now_ps: the CPU's clock
+ */
+void sim_trace_call_enter(struct sim_trace *t, unsigned int tid,
+			  const char *name, const char *cat, uint64_t now_ps)
+{
+	struct trace_stack *s;
+	struct trace_frame *f;
+
+	if (!t)
+		return;
+	s = stack_of(t, tid);
+	if (!s)
+		return;
+	if (s->depth++ >= TRACE_MAX_DEPTH)
+		return;
+	f = &s->frames[s->depth - 1];
+	f->start = now_ps;
+	/* a B needs room for itself and its E */
+	f->emitted = sim_trace_in_window(t, now_ps) && room(t, 2);
+	if (!f->emitted)
+		return;
+	t->reserved++;
+	event_start(t);
+	put_head(t, call_name(name), cat, 'B', t->cpu_pid, (int)tid, now_ps);
+	fputc('}', t->out);
+}
+
+/**
+ * sim_trace_call_exit() - CPU track @tid leaves its innermost call at
+ * @now_ps: the "E" of its "B", cut to the window.
+ * @t: trace, or NULL
+ * @tid: the CPU
+ * @now_ps: the CPU's clock
+ */
+void sim_trace_call_exit(struct sim_trace *t, unsigned int tid, uint64_t now_ps)
+{
+	struct trace_stack *s;
+	struct trace_frame *f;
+	uint64_t hi;
+
+	if (!t || tid >= t->nr_stacks || !t->stacks[tid].depth)
+		return;
+	s = &t->stacks[tid];
+	if (s->depth-- > TRACE_MAX_DEPTH)
+		return;
+	f = &s->frames[s->depth];
+	if (!f->emitted)
+		return;
+	hi = window_end(t);
+	if (now_ps > hi)
+		now_ps = hi;
+	if (now_ps < f->start)
+		now_ps = f->start;
+	t->reserved--;
+	event_start(t);
+	fprintf(t->out,
+		"{\"ph\":\"E\",\"pid\":%d,\"tid\":%u,\"ts\":", t->cpu_pid, tid);
+	put_us(t->out, now_ps);
+	fputc('}', t->out);
 }
 
 /**
@@ -245,6 +650,8 @@ int sim_trace_close(struct sim_trace *t, bool commit, struct sim_error *err)
 
 	if (!t)
 		return 0;
+	if (sim_trace_calls == t)
+		sim_trace_calls = NULL;
 	if (commit && t->dropped) {
 		fprintf(t->out,
 			"%s{\"name\":\"trace_truncated\",\"ph\":\"M\","
@@ -255,6 +662,7 @@ int sim_trace_close(struct sim_trace *t, bool commit, struct sim_error *err)
 	if (commit)
 		fputs("\n],\"displayTimeUnit\":\"ns\"}\n", t->out);
 	ret = sim_atomic_close(t->out, t->path, t->tmp_path, commit, err);
+	free(t->stacks);
 	free(t->path);
 	free(t);
 	return ret;

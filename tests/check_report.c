@@ -702,7 +702,7 @@ START_TEST(sim_trace_exact_text)
 	t = sim_trace_open(path, &err);
 	ck_assert_ptr_nonnull(t);
 	sim_trace_process(t, 1, "base");
-	sim_trace_thread(t, 1, 3, "cpu\"3\"");
+	sim_trace_thread(t, 1, 3, "cpu\"3\"", 3);
 	sim_trace_slice(t, 1, 3, "try_charge", "memcg", 1234567, 250);
 	sim_trace_slice(t, 1, 3, "a\\b\n", NULL, 2000000000000ULL, 0);
 	sim_trace_counter(t, 1, "usage", 2000000, 512.5);
