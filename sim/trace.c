@@ -349,8 +349,20 @@ static void put_head(struct sim_trace *t, const char *name, const char *cat,
 	put_us(t->out, ts_ps);
 }
 
+/* ,"bind_id":..,"flow_in":true,"flow_out":true: a link of a flow chain */
+static void put_flow(struct sim_trace *t, const struct sim_trace_flow *flow)
+{
+	if (!flow || !flow->id)
+		return;
+	fprintf(t->out, ",\"bind_id\":\"0x%" PRIx64 "\"", flow->id);
+	if (flow->in)
+		fputs(",\"flow_in\":true", t->out);
+	fputs(",\"flow_out\":true", t->out);
+}
+
 /**
- * sim_trace_slice() - a complete event: @name ran on @tid for @dur_ps.
+ * sim_trace_slice_flow() - a complete event: @name ran on @tid from
+ * @start_ps for @dur_ps, a link of flow chain @flow.
  * @t: trace, or NULL
  * @pid: process id
  * @tid: thread id
@@ -358,14 +370,18 @@ static void put_head(struct sim_trace *t, const char *name, const char *cat,
  * @cat: category, or NULL for none
  * @start_ps: simulated start time in picoseconds
  * @dur_ps: duration in picoseconds
+ * @flow: NULL, or the chain: an arrow comes in from the chain's previous
+ *	  slice when @flow->in (false for the first), and one may go out to
+ *	  the next (Chrome's flow events v2: "bind_id", "flow_in", "flow_out")
  *
  * The slice is cut to the window; nothing is written if none of it is in.
  * On a CPU track it must be a leaf: no call may begin inside it.
  *
  * Return: true when it was written.
  */
-bool sim_trace_slice(struct sim_trace *t, int pid, int tid, const char *name,
-		     const char *cat, uint64_t start_ps, uint64_t dur_ps)
+bool sim_trace_slice_flow(struct sim_trace *t, int pid, int tid,
+			  const char *name, const char *cat, uint64_t start_ps,
+			  uint64_t dur_ps, const struct sim_trace_flow *flow)
 {
 	uint64_t end = start_ps + dur_ps;
 
@@ -374,8 +390,28 @@ bool sim_trace_slice(struct sim_trace *t, int pid, int tid, const char *name,
 	put_head(t, name, cat, 'X', pid, tid, start_ps);
 	fputs(",\"dur\":", t->out);
 	put_us(t->out, end - start_ps);
+	put_flow(t, flow);
 	fputc('}', t->out);
 	return true;
+}
+
+/**
+ * sim_trace_slice() - sim_trace_slice_flow() without a flow.
+ * @t: trace, or NULL
+ * @pid: process id
+ * @tid: thread id
+ * @name: what ran
+ * @cat: category, or NULL for none
+ * @start_ps: simulated start time in picoseconds
+ * @dur_ps: duration in picoseconds
+ *
+ * Return: true when it was written.
+ */
+bool sim_trace_slice(struct sim_trace *t, int pid, int tid, const char *name,
+		     const char *cat, uint64_t start_ps, uint64_t dur_ps)
+{
+	return sim_trace_slice_flow(t, pid, tid, name, cat, start_ps, dur_ps,
+				    NULL);
 }
 
 /**
@@ -390,19 +426,23 @@ bool sim_trace_slice(struct sim_trace *t, int pid, int tid, const char *name,
  * @access: shown as the slice's argument "access", or NULL
  * @start_ps: start, simulated picoseconds
  * @end_ps: end, >= @start_ps
+ * @flow: NULL, or its link in a flow chain, as for sim_trace_slice_flow()
+ *
+ * Return: true when it was written.
  */
-void sim_trace_async(struct sim_trace *t, int pid, int tid, const char *name,
+bool sim_trace_async(struct sim_trace *t, int pid, int tid, const char *name,
 		     const char *cat, const char *access, uint64_t start_ps,
-		     uint64_t end_ps)
+		     uint64_t end_ps, const struct sim_trace_flow *flow)
 {
 	uint64_t id;
 
 	if (!t || !clip(t, &start_ps, &end_ps) || !room(t, 2))
-		return;
+		return false;
 	id = ++t->next_id;
 	event_start(t);
 	put_head(t, name, cat, 'b', pid, tid, start_ps);
 	fprintf(t->out, ",\"id\":\"0x%" PRIx64 "\"", id);
+	put_flow(t, flow);
 	if (access) {
 		fputs(",\"args\":{\"access\":", t->out);
 		put_string(t->out, access);
@@ -412,37 +452,7 @@ void sim_trace_async(struct sim_trace *t, int pid, int tid, const char *name,
 	event_start(t);
 	put_head(t, name, cat, 'e', pid, tid, end_ps);
 	fprintf(t->out, ",\"id\":\"0x%" PRIx64 "\"}", id);
-}
-
-/**
- * sim_trace_flow() - an arrow from the slice around @from_ps on @from_tid
- * to the slice around @to_ps on @to_tid (an "s" and an "f" with "bp":"e",
- * a fresh id).
- * @t: trace, or NULL
- * @pid: process of both tracks
- * @from_tid: source track
- * @from_ps: a time strictly inside a leaf slice of the source track
- * @to_tid: destination track
- * @to_ps: a time strictly inside a leaf slice of the destination track
- *
- * Nothing is written unless both times are strictly inside the window, so
- * both slices are kept around them.
- */
-void sim_trace_flow(struct sim_trace *t, int pid, int from_tid,
-		    uint64_t from_ps, int to_tid, uint64_t to_ps)
-{
-	uint64_t id;
-
-	if (!t || from_ps <= t->from || from_ps >= window_end(t) ||
-	    to_ps <= t->from || to_ps >= window_end(t) || !room(t, 2))
-		return;
-	id = ++t->next_id;
-	event_start(t);
-	put_head(t, "hand-off", "line", 's', pid, from_tid, from_ps);
-	fprintf(t->out, ",\"id\":\"0x%" PRIx64 "\"}", id);
-	event_start(t);
-	put_head(t, "hand-off", "line", 'f', pid, to_tid, to_ps);
-	fprintf(t->out, ",\"id\":\"0x%" PRIx64 "\",\"bp\":\"e\"}", id);
+	return true;
 }
 
 /**

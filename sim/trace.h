@@ -15,8 +15,9 @@
  *    inside the function that made them) and for the holders of a line;
  *  - async slices ("b"/"e", each its own id) for the posted accesses a CPU
  *    did not wait for, which may overlap anything, named "cpuN posted";
- *  - flow events ("s"/"f", "bp":"e") from the access that last held a line
- *    to the one that took it from another CPU;
+ *  - flows (Chrome's flow events v2: "bind_id", "flow_in", "flow_out" on
+ *    the slices themselves), one chain per line through the accesses
+ *    that took it from another CPU: an arrow from each to the next;
  *  - counters ("C") such as each line's queue length and sharers.
  *
  * The file looks like this, one event per line:
@@ -77,17 +78,29 @@ void sim_trace_thread(struct sim_trace *t, int pid, int tid, const char *name,
 		      int sort_index);
 bool sim_trace_slice(struct sim_trace *t, int pid, int tid, const char *name,
 		     const char *cat, uint64_t start_ps, uint64_t dur_ps);
+
+/*
+ * A link of a flow chain: the slices of one chain are joined by arrows in
+ * time order. @id: the chain, unique in the trace (0: no flow); @in: an
+ * arrow comes in (false for the chain's first slice).
+ */
+struct sim_trace_flow {
+	uint64_t id;
+	bool in;
+};
+
+bool sim_trace_slice_flow(struct sim_trace *t, int pid, int tid,
+			  const char *name, const char *cat, uint64_t start_ps,
+			  uint64_t dur_ps, const struct sim_trace_flow *flow);
 void sim_trace_counter(struct sim_trace *t, int pid, const char *name,
 		       uint64_t ts_ps, double value);
 void sim_trace_process_sort(struct sim_trace *t, int pid, int index);
 void sim_trace_set_window(struct sim_trace *t, uint64_t from_ps,
 			  uint64_t to_ps);
 bool sim_trace_in_window(const struct sim_trace *t, uint64_t ts_ps);
-void sim_trace_async(struct sim_trace *t, int pid, int tid, const char *name,
+bool sim_trace_async(struct sim_trace *t, int pid, int tid, const char *name,
 		     const char *cat, const char *access, uint64_t start_ps,
-		     uint64_t end_ps);
-void sim_trace_flow(struct sim_trace *t, int pid, int from_tid,
-		    uint64_t from_ps, int to_tid, uint64_t to_ps);
+		     uint64_t end_ps, const struct sim_trace_flow *flow);
 bool sim_trace_counters(struct sim_trace *t, int pid, const char *name,
 			uint64_t ts_ps, unsigned int n, const char *const *keys,
 			const double *values);

@@ -820,6 +820,187 @@ START_TEST(sim_trace_cap_drops_and_records)
 }
 END_TEST
 
+/* Count the occurrences of @needle in @hay. */
+static int count_str(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	while ((hay = strstr(hay, needle))) {
+		n++;
+		hay += strlen(needle);
+	}
+	return n;
+}
+
+/*
+ * Calls, async slices, flows and counters, exactly, in a window from 1000
+ * to 5000 ps:
+ *  - cpu 2 enters f at 500 (before the window: no B), g at 1000 (B at
+ *    0.001000), leaves g at 6000 (E cut to 0.005000) and f (no E);
+ *  - a posted access from 900 to 2000 is cut to [1000, 2000]: "b" and "e"
+ *    with id 0x1, on pid 1 tid 2, the first of flow chain 0x100000001
+ *    (flow_out only);
+ *  - an access on tid 3 from 2500 for 100 ps, the next in the chain
+ *    (flow_in and flow_out); one at 5000 (the window's end) is dropped;
+ *  - counters at 4000 kept, at 5001 dropped;
+ *  - a slice from 4500 lasting 1000 is cut to 500 ps.
+ */
+START_TEST(sim_trace_window_calls_async_flow)
+{
+	static const char *const keys[] = { "queued", "sharers" };
+	static const double values[] = { 3, 1 };
+	struct sim_trace_flow flow = { .id = 0x100000001ull, .in = false };
+	struct sim_error err;
+	struct sim_trace *t;
+	char path[128], *text;
+
+	sim_error_clear(&err);
+	snprintf(path, sizeof(path), "%s/trace.json", tmpdir);
+	t = sim_trace_open(path, &err);
+	ck_assert_ptr_nonnull(t);
+	sim_trace_set_window(t, 1000, 5000);
+	sim_trace_run_begin(t, 1, 1000000);
+	ck_assert_ptr_eq(sim_trace_calls, t);
+	sim_trace_call_enter(t, 2, "f", "kernel", 500);
+	sim_trace_call_enter(t, 2, "ops->g", "kernel", 1000);
+	sim_trace_async(t, 1, 2, "cpu2 posted", "posted", "read x.y", 900, 2000,
+			&flow);
+	flow.in = true;
+	ck_assert(sim_trace_slice_flow(t, 1, 3, "rmw x.z", "miss", 2500, 100,
+				       &flow));
+	ck_assert(!sim_trace_slice_flow(t, 1, 3, "rmw x.z", "miss", 5000, 100,
+					&flow));
+	sim_trace_counters(t, 2, "line 0", 4000, 2, keys, values);
+	sim_trace_counters(t, 2, "line 0", 5001, 2, keys, values);
+	sim_trace_slice(t, 1, 3, "read x.y", "miss", 4500, 1000);
+	sim_trace_call_exit(t, 2, 6000);
+	sim_trace_call_exit(t, 2, 7000);
+	sim_trace_run_end(t, 8000);
+	ck_assert_ptr_null(sim_trace_calls);
+	ck_assert_int_eq(sim_trace_close(t, true, &err), 0);
+	text = read_all(path);
+	ck_assert_str_eq(
+		text,
+		"{\"traceEvents\":[\n"
+		"{\"name\":\"g\",\"cat\":\"kernel\",\"ph\":\"B\",\"pid\":1,"
+		"\"tid\":2,\"ts\":0.001000},\n"
+		"{\"name\":\"cpu2 posted\",\"cat\":\"posted\",\"ph\":\"b\","
+		"\"pid\":1,\"tid\":2,\"ts\":0.001000,\"id\":\"0x1\","
+		"\"bind_id\":\"0x100000001\",\"flow_out\":true,"
+		"\"args\":{\"access\":\"read x.y\"}},\n"
+		"{\"name\":\"cpu2 posted\",\"cat\":\"posted\",\"ph\":\"e\","
+		"\"pid\":1,\"tid\":2,\"ts\":0.002000,\"id\":\"0x1\"},\n"
+		"{\"name\":\"rmw x.z\",\"cat\":\"miss\",\"ph\":\"X\",\"pid\":1,"
+		"\"tid\":3,\"ts\":0.002500,\"dur\":0.000100,"
+		"\"bind_id\":\"0x100000001\",\"flow_in\":true,"
+		"\"flow_out\":true},\n"
+		"{\"name\":\"line 0\",\"ph\":\"C\",\"pid\":2,\"ts\":0.004000,"
+		"\"args\":{\"queued\":3,\"sharers\":1}},\n"
+		"{\"name\":\"read x.y\",\"cat\":\"miss\",\"ph\":\"X\",\"pid\":1,"
+		"\"tid\":3,\"ts\":0.004500,\"dur\":0.000500},\n"
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":2,\"ts\":0.005000}\n"
+		"],\"displayTimeUnit\":\"ns\"}\n");
+	free(text);
+}
+END_TEST
+
+/*
+ * A run that ends inside calls: sim_trace_run_end() writes their E at the
+ * run's end (3000, inside the window), innermost first. Expect 3 B and 3
+ * E, all at 0.003000: 2 on tid 0, 1 on tid 7.
+ */
+START_TEST(sim_trace_run_end_closes_calls)
+{
+	struct sim_error err;
+	struct sim_trace *t;
+	char path[128], *text;
+
+	snprintf(path, sizeof(path), "%s/trace.json", tmpdir);
+	t = sim_trace_open(path, &err);
+	ck_assert_ptr_nonnull(t);
+	sim_trace_run_begin(t, 5, 3000);
+	sim_trace_call_enter(t, 0, "a", "kernel", 10);
+	sim_trace_call_enter(t, 0, "b", "kernel", 20);
+	sim_trace_call_enter(t, 7, "c", "kernel", 30);
+	/* a miss past the run's end is cut there */
+	sim_trace_slice(t, 5, 7, "rmw x", "miss", 2000, 5000);
+	sim_trace_run_end(t, 3000);
+	ck_assert_int_eq(sim_trace_close(t, true, &err), 0);
+	text = read_all(path);
+	ck_assert_int_eq(count_str(text, "\"ph\":\"B\""), 3);
+	ck_assert_int_eq(count_str(text, "\"ph\":\"E\""), 3);
+	ck_assert_ptr_nonnull(
+		strstr(text, "\"ts\":0.002000,\"dur\":0.001000}"));
+	ck_assert_ptr_nonnull(strstr(
+		text, "{\"ph\":\"E\",\"pid\":5,\"tid\":7,\"ts\":0.003000}"));
+	ck_assert_int_eq(
+		count_str(text,
+			  "{\"ph\":\"E\",\"pid\":5,\"tid\":0,\"ts\":0.003000}"),
+		2);
+	free(text);
+}
+END_TEST
+
+/*
+ * The cap never splits a B from its E: with room for 5 events, 4 nested
+ * calls write 2 B (each needs room for itself and its E) and their 2 E;
+ * the other 2 calls count as 4 dropped events. Async slices need 2
+ * events each and are dropped whole (2 + 2 more).
+ */
+START_TEST(sim_trace_cap_keeps_pairs)
+{
+	struct sim_error err;
+	struct sim_trace *t;
+	char path[128], *text;
+	int i;
+
+	snprintf(path, sizeof(path), "%s/trace.json", tmpdir);
+	t = sim_trace_open(path, &err);
+	ck_assert_ptr_nonnull(t);
+	sim_trace_set_max_events(t, 5);
+	sim_trace_run_begin(t, 1, 1000000);
+	for (i = 0; i < 4; i++)
+		sim_trace_call_enter(t, 0, "f", "kernel", 10 * (uint64_t)i);
+	sim_trace_async(t, 1, 0, "cpu0 posted", "posted", NULL, 5, 50, NULL);
+	sim_trace_async(t, 1, 1, "cpu1 posted", "posted", NULL, 5, 50, NULL);
+	for (i = 0; i < 4; i++)
+		sim_trace_call_exit(t, 0, 100 + (uint64_t)i);
+	sim_trace_run_end(t, 1000);
+	ck_assert_uint_eq(sim_trace_dropped(t), 8);
+	ck_assert_int_eq(sim_trace_close(t, true, &err), 0);
+	text = read_all(path);
+	ck_assert_int_eq(count_str(text, "\"ph\":\"B\""), 2);
+	ck_assert_int_eq(count_str(text, "\"ph\":\"E\""), 2);
+	ck_assert_int_eq(count_str(text, "\"ph\":\"b\""), 0);
+	ck_assert_ptr_nonnull(strstr(text, "\"dropped_events\":8"));
+	free(text);
+}
+END_TEST
+
+/*
+ * Names from input stay valid JSON: "ü" (C3 BC) is kept as UTF-8, a lone
+ * C3 (a name cut in the middle of a character) and a stray BC become
+ * \ufffd, a control character \u0001.
+ */
+START_TEST(sim_trace_escapes_utf8)
+{
+	struct sim_error err;
+	struct sim_trace *t;
+	char path[128], *text;
+
+	snprintf(path, sizeof(path), "%s/trace.json", tmpdir);
+	t = sim_trace_open(path, &err);
+	ck_assert_ptr_nonnull(t);
+	sim_trace_process(t, 1, "gr\xc3\xbcn \xc3");
+	sim_trace_process(t, 2, "\xbc\x01");
+	ck_assert_int_eq(sim_trace_close(t, true, &err), 0);
+	text = read_all(path);
+	ck_assert_ptr_nonnull(strstr(text, "\"name\":\"gr\xc3\xbcn \\ufffd\""));
+	ck_assert_ptr_nonnull(strstr(text, "\"name\":\"\\ufffd\\u0001\""));
+	free(text);
+}
+END_TEST
+
 /* Opening in a directory that does not exist fails with the path. */
 START_TEST(sim_trace_open_missing_directory)
 {
@@ -870,6 +1051,10 @@ Suite *report_suite(void)
 	tcase_add_test(tc, sim_trace_close_discards);
 	tcase_add_test(tc, sim_trace_cap_drops_and_records);
 	tcase_add_test(tc, sim_trace_open_missing_directory);
+	tcase_add_test(tc, sim_trace_window_calls_async_flow);
+	tcase_add_test(tc, sim_trace_run_end_closes_calls);
+	tcase_add_test(tc, sim_trace_cap_keeps_pairs);
+	tcase_add_test(tc, sim_trace_escapes_utf8);
 	suite_add_tcase(s, tc);
 	return s;
 }

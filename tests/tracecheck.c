@@ -3,7 +3,8 @@
  * tests/tracecheck.c - check that a `memcgsim run --trace` file is one that
  * Perfetto (ui.perfetto.dev) and chrome://tracing show whole.
  *
- *	tracecheck [-v] FILE...
+ *	tracecheck [-v] [-p NAME] FILE...
+ *	tracecheck		(the self-test, as `make check` runs it)
  *
  * Neither Debian nor npm packages Perfetto's trace processor, so the rules
  * its JSON importer depends on are checked here directly:
@@ -24,15 +25,23 @@
  *     B and E events appear in the file in time order.
  *  4. Async slices: every id of a (pid, cat) has one "b" and then one "e",
  *     not earlier, with the same name.
- *  5. Flows: every id has one "s" and one "f" ("bp":"e"), each strictly
- *     inside a slice of its thread track, the "f" not before the "s".
+ *  5. Flows. Version 1: every id has one "s" and one "f" ("bp":"e"), each
+ *     strictly inside a slice of its thread track, the "f" not before the
+ *     "s". Version 2 ("bind_id" on the slice itself: a chain of slices,
+ *     as memcgsim writes them): only on X, B and b events; in time order
+ *     the first of a chain has "flow_out" and no "flow_in", every later
+ *     one "flow_in" (else Perfetto counts flow_duplicate_id or
+ *     flow_end_without_start and draws no arrow).
  *  6. Counters: on each (pid, name), ts never goes back in the file.
  *  7. Every track with slices has a thread_name, every process a
  *     process_name.
  *
  * Exit status: 0 when every file passes, 1 when one breaks a rule (the
  * first violations are printed), 2 on usage or I/O errors. -v prints what
- * each file holds.
+ * each file holds; -p NAME prints how many B/E slices are named NAME and
+ * how many memory accesses (X slices of category "miss") nest inside one
+ * of them, as "NAME: S slices, A accesses inside". Without a file, it
+ * judges its own samples, good traces and traces that break each rule.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -47,12 +56,18 @@
 
 #define MAX_REPORTS 10
 
+/* -p NAME: count the slices named NAME and the accesses inside them. */
+static const char *probe;
+static unsigned long probe_slices, probe_accesses;
+
 struct event {
 	char ph;
 	bool has_pid, has_tid, has_ts, has_dur, has_id, bp_e, args_ok;
+	bool flow_in, flow_out; /* flow events v2 */
 	int64_t pid, tid;
 	int64_t ts, dur; /* ps */
 	const char *name, *cat, *id; /* into the file's buffer, unescaped */
+	const char *bind_id; /* flow events v2, or NULL */
 	const char *meta_name; /* M: args.name */
 	uint32_t seq;
 };
@@ -66,6 +81,7 @@ struct checker {
 	size_t nr, cap;
 	unsigned long errors;
 	bool json_bad;
+	bool quiet; /* the self-test: count, print nothing */
 };
 
 static void violation(struct checker *c, const char *fmt, ...)
@@ -75,7 +91,7 @@ static void violation(struct checker *c, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (c->errors++ >= MAX_REPORTS)
+	if (c->errors++ >= MAX_REPORTS || c->quiet)
 		return;
 	fprintf(stderr, "%s: ", c->path);
 	va_start(ap, fmt);
@@ -529,6 +545,26 @@ static bool event_member(struct checker *c, const char *key, void *arg)
 		return ev->has_tid = true, get_int(c, &ev->tid);
 	if (!strcmp(key, "ts"))
 		return ev->has_ts = true, get_us(c, key, &ev->ts);
+	if (!strcmp(key, "bind_id")) {
+		if (c->pos < c->len && c->buf[c->pos] == '"')
+			return parse_string(c, &ev->bind_id);
+		violation(c, "line %u: \"bind_id\" is not a string", c->line);
+		return parse_value(c, 2, &k);
+	}
+	if (!strcmp(key, "flow_in") || !strcmp(key, "flow_out")) {
+		bool v = c->pos < c->len && c->buf[c->pos] == 't';
+
+		if (!parse_value(c, 2, &k))
+			return false;
+		if (k != K_LITERAL)
+			violation(c, "line %u: \"%s\" is not true or false",
+				  c->line, key);
+		if (key[5] == 'i')
+			ev->flow_in = v;
+		else
+			ev->flow_out = v;
+		return true;
+	}
 	if (!strcmp(key, "dur"))
 		return ev->has_dur = true, get_us(c, key, &ev->dur);
 	if (!strcmp(key, "args") && c->pos < c->len && c->buf[c->pos] == '{') {
@@ -672,6 +708,7 @@ static void check_track(struct checker *c, const struct event **e, size_t n,
 	int64_t last_be = INT64_MIN;
 	size_t d = 0, i;
 	uint32_t last_seq = 0;
+	unsigned int probe_open = 0; /* B slices named probe on the stack */
 
 	if (!st) {
 		perror("tracecheck");
@@ -710,11 +747,17 @@ static void check_track(struct checker *c, const struct event **e, size_t n,
 							ev->ts,
 							ev->ts + ev->dur };
 			(*nr_iv)++;
+			if (probe_open && ev->cat && !strcmp(ev->cat, "miss"))
+				probe_accesses++;
 			st[d].ev = ev;
 			st[d++].end = ev->ts + ev->dur;
 		} else if (ev->ph == 'B') {
 			st[d].ev = ev;
 			st[d++].end = INT64_MAX;
+			if (probe && !strcmp(ev->name, probe)) {
+				probe_open++;
+				probe_slices++;
+			}
 		} else { /* E */
 			if (d && st[d - 1].ev->ph == 'X') {
 				violation(
@@ -737,6 +780,8 @@ static void check_track(struct checker *c, const struct event **e, size_t n,
 				continue;
 			}
 			d--;
+			if (probe && !strcmp(st[d].ev->name, probe))
+				probe_open--;
 			if (d && st[d - 1].end < ev->ts)
 				violation(c,
 					  "pid %" PRId64 " tid %" PRId64
@@ -878,6 +923,51 @@ static void check_pairs(struct checker *c, const struct event **e, size_t n,
 	}
 }
 
+static int cmp_bind(const void *a, const void *b)
+{
+	const struct event *x = *(const struct event *const *)a;
+	const struct event *y = *(const struct event *const *)b;
+	int r = strcmp(x->bind_id, y->bind_id);
+
+	if (r)
+		return r;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Rule 5, version 2: the chains of @e[0..n), events with a bind_id. */
+static void check_chains(struct checker *c, const struct event **e, size_t n)
+{
+	size_t i;
+
+	qsort(e, n, sizeof(*e), cmp_bind);
+	for (i = 0; i < n; i++) {
+		bool first = !i || strcmp(e[i]->bind_id, e[i - 1]->bind_id);
+
+		if (!strchr("XBb", e[i]->ph))
+			violation(c, "flow %s: a bind_id on a '%c' event",
+				  e[i]->bind_id, e[i]->ph);
+		else if (first && (e[i]->flow_in || !e[i]->flow_out))
+			violation(c,
+				  "flow %s: its first slice, at %" PRId64
+				  " ps, %s",
+				  e[i]->bind_id, e[i]->ts,
+				  e[i]->flow_in ? "has flow_in" :
+						  "has no flow_out");
+		else if (!first && !e[i]->flow_in)
+			violation(c,
+				  "flow %s: the slice at %" PRId64
+				  " ps has no flow_in",
+				  e[i]->bind_id, e[i]->ts);
+		else if (!first && !e[i - 1]->flow_out)
+			violation(c,
+				  "flow %s: the slice at %" PRId64
+				  " ps follows the chain's end",
+				  e[i]->bind_id, e[i]->ts);
+	}
+}
+
 static int cmp_counter(const void *a, const void *b)
 {
 	const struct event *x = *(const struct event *const *)a;
@@ -925,8 +1015,8 @@ static bool named(const struct interval *v, size_t n, int64_t pid, int64_t tid)
 
 static void check_rules(struct checker *c, bool verbose)
 {
-	const struct event **th, **bs, **sf, **cn;
-	size_t nth = 0, nbs = 0, nsf = 0, ncn = 0, i, j, nr_iv = 0;
+	const struct event **th, **bs, **sf, **cn, **bd;
+	size_t nth = 0, nbs = 0, nsf = 0, ncn = 0, nbd = 0, i, j, nr_iv = 0;
 	size_t count[128] = { 0 };
 	struct interval *iv, *tnames, *pnames;
 	size_t ntn, npn;
@@ -938,9 +1028,10 @@ static void check_rules(struct checker *c, bool verbose)
 	bs = calloc(c->nr + 1, sizeof(*bs));
 	sf = calloc(c->nr + 1, sizeof(*sf));
 	cn = calloc(c->nr + 1, sizeof(*cn));
+	bd = calloc(c->nr + 1, sizeof(*bd));
 	iv = calloc(c->nr + 1, sizeof(*iv));
 	maxend = calloc(c->nr + 1, sizeof(*maxend));
-	if (!th || !bs || !sf || !cn || !iv || !maxend) {
+	if (!th || !bs || !sf || !cn || !bd || !iv || !maxend) {
 		perror("tracecheck");
 		exit(2);
 	}
@@ -951,6 +1042,8 @@ static void check_rules(struct checker *c, bool verbose)
 		    (ev->ph != 'M' && !ev->has_ts))
 			continue;
 		count[(unsigned char)ev->ph]++;
+		if (ev->bind_id)
+			bd[nbd++] = ev;
 		if (strchr("BEX", ev->ph) && ev->has_tid &&
 		    (ev->ph != 'X' || ev->has_dur))
 			th[nth++] = ev;
@@ -987,6 +1080,7 @@ static void check_rules(struct checker *c, bool verbose)
 				    iv[i].end;
 	check_pairs(c, bs, nbs, 'b', iv, maxend, nr_iv);
 	check_pairs(c, sf, nsf, 's', iv, maxend, nr_iv);
+	check_chains(c, bd, nbd);
 	qsort(cn, ncn, sizeof(*cn), cmp_counter);
 	for (i = 1; i < ncn; i++)
 		if (cn[i]->pid == cn[i - 1]->pid &&
@@ -997,18 +1091,32 @@ static void check_rules(struct checker *c, bool verbose)
 				  " goes back in time at %" PRId64 " ps",
 				  cn[i]->name, cn[i]->pid, cn[i]->ts);
 	if (verbose)
-		printf("%s: %zu events: %zu M, %zu X, %zu B, %zu E, %zu b, %zu e, %zu s, %zu f, %zu C\n",
+		printf("%s: %zu events: %zu M, %zu X, %zu B, %zu E, %zu b, %zu e, %zu s, %zu f, %zu C; %zu in flow chains\n",
 		       c->path, c->nr, count['M'], count['X'], count['B'],
 		       count['E'], count['b'], count['e'], count['s'],
-		       count['f'], count['C']);
+		       count['f'], count['C'], nbd);
 	free(th);
 	free(bs);
 	free(sf);
 	free(cn);
+	free(bd);
 	free(iv);
 	free(maxend);
 	free(tnames);
 	free(pnames);
+}
+
+/* Check @c->buf (c->len bytes); return its number of violations. */
+static unsigned long check_buffer(struct checker *c, bool verbose)
+{
+	parse_file(c);
+	if (!c->json_bad)
+		check_rules(c, verbose);
+	if (c->errors > MAX_REPORTS && !c->quiet)
+		fprintf(stderr, "%s: ... %lu violations in all\n", c->path,
+			c->errors);
+	free(c->ev);
+	return c->errors;
 }
 
 static int check_file(const char *path, bool verbose)
@@ -1016,6 +1124,7 @@ static int check_file(const char *path, bool verbose)
 	struct checker c = { .path = path, .line = 1 };
 	FILE *f = fopen(path, "rb");
 	size_t cap = 1 << 20, n;
+	unsigned long errors;
 
 	if (!f) {
 		fprintf(stderr, "tracecheck: %s: %s\n", path, strerror(errno));
@@ -1036,15 +1145,128 @@ static int check_file(const char *path, bool verbose)
 		return 2;
 	}
 	fclose(f);
-	parse_file(&c);
-	if (!c.json_bad)
-		check_rules(&c, verbose);
-	if (c.errors > MAX_REPORTS)
-		fprintf(stderr, "%s: ... %lu violations in all\n", path,
-			c.errors);
-	free(c.ev);
+	errors = check_buffer(&c, verbose);
 	free(c.buf);
-	return c.errors ? 1 : 0;
+	return errors ? 1 : 0;
+}
+
+/* ---- self-test: run without arguments, as `make check` does ---- */
+
+#define HEAD                                                           \
+	"{\"traceEvents\":[\n"                                         \
+	"{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0," \
+	"\"args\":{\"name\":\"v: CPUs\"}},\n"                          \
+	"{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"  \
+	"\"args\":{\"name\":\"cpu 0\"}},\n"                            \
+	"{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":1,"  \
+	"\"args\":{\"name\":\"cpu 1\"}}"
+#define TAIL "\n],\"displayTimeUnit\":\"ns\"}\n"
+#define B(tid, name, ts)                                                       \
+	",\n{\"name\":\"" name "\",\"cat\":\"kernel\",\"ph\":\"B\",\"pid\":1," \
+	"\"tid\":" #tid ",\"ts\":" ts "}"
+#define E(tid, ts) ",\n{\"ph\":\"E\",\"pid\":1,\"tid\":" #tid ",\"ts\":" ts "}"
+#define X(tid, name, ts, dur)                                                \
+	",\n{\"name\":\"" name "\",\"cat\":\"miss\",\"ph\":\"X\",\"pid\":1," \
+	"\"tid\":" #tid ",\"ts\":" ts ",\"dur\":" dur "}"
+#define XF(tid, name, ts, dur, flags)                                        \
+	",\n{\"name\":\"" name "\",\"cat\":\"miss\",\"ph\":\"X\",\"pid\":1," \
+	"\"tid\":" #tid ",\"ts\":" ts ",\"dur\":" dur                        \
+	",\"bind_id\":\"0x1\"" flags "}"
+#define OUT ",\"flow_out\":true"
+#define IN ",\"flow_in\":true"
+#define FLOW(ph, tid, ts, id)                                           \
+	",\n{\"name\":\"hand-off\",\"cat\":\"line\",\"ph\":\"" ph "\"," \
+	"\"pid\":1,\"tid\":" #tid ",\"ts\":" ts ",\"id\":\"" id         \
+	"\",\"bp\":\"e\"}"
+#define ASYNC(ph, ts, id)                                                    \
+	",\n{\"name\":\"cpu0 posted\",\"cat\":\"posted\",\"ph\":\"" ph "\"," \
+	"\"pid\":1,\"tid\":0,\"ts\":" ts ",\"id\":\"" id "\"}"
+#define COUNTER(ts, v)                                              \
+	",\n{\"name\":\"line 0\",\"ph\":\"C\",\"pid\":1,\"ts\":" ts \
+	",\"args\":{\"queued\":" v "}}"
+
+static const struct {
+	const char *what;
+	bool good;
+	const char *text;
+} samples[] = {
+	{ "calls around accesses, async, flow, counters", true,
+	  HEAD B(0, "f", "1.0") X(0, "read a", "1.0", "0.5") B(0, "g", "1.5")
+		  X(0, "rmw b", "1.6", "0.2") E(0, "1.8") E(0, "2.0") X(
+			  1, "rmw b", "1.7", "0.4") FLOW("s", 0, "1.75", "0x1")
+			  FLOW("f", 1, "1.8", "0x1") ASYNC("b", "1.1", "0x2")
+				  ASYNC("e", "3.0", "0x2") COUNTER("1.0", "1")
+					  COUNTER("2.0", "0") TAIL },
+	{ "a flow chain of three accesses", true,
+	  HEAD XF(0, "rmw a", "1.0", "0.5", OUT)
+		  XF(1, "rmw a", "1.2", "0.5", IN OUT)
+			  XF(0, "rmw a", "1.6", "0.5", IN OUT) TAIL },
+	{ "a flow chain whose first slice has flow_in", false,
+	  HEAD XF(0, "rmw a", "1.0", "0.5", IN OUT)
+		  XF(1, "rmw a", "1.2", "0.5", IN OUT) TAIL },
+	{ "a flow chain begun twice", false,
+	  HEAD XF(0, "rmw a", "1.0", "0.5", OUT)
+		  XF(1, "rmw a", "1.2", "0.5", OUT) TAIL },
+	{ "a parent B and its first access at one ts", true,
+	  HEAD B(0, "f", "1.000001") X(0, "read a", "1.000001", "0.000001")
+		  E(0, "1.000002") TAIL },
+	{ "overlapping X", false,
+	  HEAD X(0, "read a", "1.0", "0.5") X(0, "read b", "1.2", "0.5") TAIL },
+	{ "an X past the E of its B", false,
+	  HEAD B(0, "f", "1.0") X(0, "read a", "1.5", "1.0") E(0, "2.0") TAIL },
+	{ "an E closing nothing", false, HEAD E(0, "1.0") TAIL },
+	{ "a B never ended", false, HEAD B(0, "f", "1.0") TAIL },
+	{ "B and E out of time order", false,
+	  HEAD B(0, "f", "2.0") E(0, "3.0") B(0, "g", "1.0") E(0, "1.5") TAIL },
+	{ "a trailing comma", false, HEAD ",\n]}" },
+	{ "invalid UTF-8", false, HEAD X(0, "read \xc3", "1.0", "0.5") TAIL },
+	{ "a flow from no slice", false,
+	  HEAD X(1, "rmw b", "1.7", "0.4") FLOW("s", 0, "1.75", "0x1")
+		  FLOW("f", 1, "1.8", "0x1") TAIL },
+	{ "a flow going back in time", false,
+	  HEAD X(0, "rmw b", "1.0", "0.4") X(1, "rmw b", "0.5", "0.4")
+		  FLOW("s", 0, "1.2", "0x1") FLOW("f", 1, "0.6", "0x1") TAIL },
+	{ "an async slice without its end", false,
+	  HEAD ASYNC("b", "1.1", "0x2") TAIL },
+	{ "a counter going back in time", false,
+	  HEAD COUNTER("2.0", "1") COUNTER("1.0", "0") TAIL },
+	{ "a time finer than a picosecond", false,
+	  HEAD X(0, "read a", "1.0000001", "0.5") TAIL },
+	{ "a track without a thread_name", false,
+	  HEAD X(2, "read a", "1.0", "0.5") TAIL },
+};
+
+/* Every sample judged as stated: "N passed, N failed" on the last line. */
+static int self_test(void)
+{
+	unsigned int i, failed = 0, n = sizeof(samples) / sizeof(samples[0]);
+
+	for (i = 0; i < n; i++) {
+		struct checker c = { .path = samples[i].what,
+				     .line = 1,
+				     .quiet = true };
+		unsigned long errors;
+
+		c.len = strlen(samples[i].text);
+		c.buf = malloc(c.len + 1);
+		if (!c.buf) {
+			perror("tracecheck");
+			return 2;
+		}
+		memcpy(c.buf, samples[i].text, c.len + 1);
+		errors = check_buffer(&c, false);
+		free(c.buf);
+		if (!errors != samples[i].good) {
+			printf("FAIL: %s: %s\n", samples[i].what,
+			       samples[i].good ? "refused" : "accepted");
+			failed++;
+		} else {
+			printf("ok: %s: %s\n", samples[i].what,
+			       samples[i].good ? "accepted" : "refused");
+		}
+	}
+	printf("%u passed, %u failed\n", n - failed, failed);
+	return failed ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -1055,19 +1277,23 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
 		if (!strcmp(argv[i], "-v")) {
 			verbose = true;
+		} else if (!strcmp(argv[i], "-p") && i + 1 < argc) {
+			probe = argv[++i];
 		} else {
-			fprintf(stderr, "usage: tracecheck [-v] FILE...\n");
+			fprintf(stderr,
+				"usage: tracecheck [-v] [-p NAME] FILE...\n");
 			return 2;
 		}
 	}
-	if (i == argc) {
-		fprintf(stderr, "usage: tracecheck [-v] FILE...\n");
-		return 2;
-	}
+	if (i == argc)
+		return self_test();
 	for (; i < argc; i++) {
 		r = check_file(argv[i], verbose);
 		if (r > ret)
 			ret = r;
 	}
+	if (probe)
+		printf("%s: %lu slices, %lu accesses inside\n", probe,
+		       probe_slices, probe_accesses);
 	return ret;
 }

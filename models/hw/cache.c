@@ -463,8 +463,7 @@ struct coh_object *coh_object_create(struct coh *c, const char *name,
  * the counters last written.
  */
 struct coh_trace_line {
-	int flow_cpu; /* CPU of the last traced access, or -1 */
-	sim_time_t flow_at; /* a time strictly inside that access's slice */
+	bool chained; /* the line's flow chain has its first slice */
 	unsigned int queued, sharers; /* counters as last written */
 	bool counted; /* counters written once */
 	bool used; /* something of it was written: name its track */
@@ -488,7 +487,7 @@ static struct coh_trace_line *trace_line(struct coh *c,
 		if (!tl)
 			return NULL;
 		for (i = c->cap_trace_lines; i < n; i++)
-			tl[i] = (struct coh_trace_line){ .flow_cpu = -1 };
+			tl[i] = (struct coh_trace_line){ .chained = false };
 		c->trace_lines = tl;
 		c->cap_trace_lines = n;
 	}
@@ -577,49 +576,41 @@ static const char *const op_names[NR_COH_OPS] = { "read", "write", "rmw" };
  * trace_wait() - the access @r waited on @l from r->enq to @done: a slice
  * on its CPU's track inside the function that made it or, posted (the CPU
  * went on), an async slice on the track "cpuN posted". When the line came
- * from another CPU (@dist), an arrow from the access that had it before.
+ * from another CPU (@dist), the slice is the next link of the line's flow
+ * chain: an arrow from the access that took it before.
  */
 static void trace_wait(struct coh *c, const struct coh_req *r,
 		       const struct coh_line *l, sim_time_t done,
 		       enum coh_dist dist)
 {
+	struct sim_trace_flow flow = { 0 }, *fl = NULL;
 	struct coh_trace_line *tl;
 	char name[96], track[32];
-	sim_time_t to;
+	bool written;
 
 	if (!c->trace || r->prefetch)
 		return;
 	snprintf(name, sizeof(name), "%s %s", op_names[r->op],
 		 l->fields[r->slot].name);
 	tl = trace_line(c, l);
+	if (tl && dist != COH_DIST_SELF) {
+		/* one chain per line and traced run */
+		flow.id = (uint64_t)c->trace_pid_lines << 32 | (l->index + 1u);
+		flow.in = tl->chained;
+		fl = &flow;
+	}
 	if (r->posted) {
 		snprintf(track, sizeof(track), "cpu%u posted", r->cpu);
-		sim_trace_async(c->trace, c->trace_pid_cpus, r->cpu, track,
-				"posted", name, r->enq, done);
-		/* the line went on from a slice not on a CPU track */
-		if (tl && dist != COH_DIST_SELF)
-			tl->flow_cpu = -1;
-		return;
+		written = sim_trace_async(c->trace, c->trace_pid_cpus, r->cpu,
+					  track, "posted", name, r->enq, done,
+					  fl);
+	} else {
+		written = sim_trace_slice_flow(c->trace, c->trace_pid_cpus,
+					       r->cpu, name, "miss", r->enq,
+					       done - r->enq, fl);
 	}
-	sim_trace_slice(c->trace, c->trace_pid_cpus, r->cpu, name, "miss",
-			r->enq, done - r->enq);
-	if (!tl)
-		return;
-	/*
-	 * An arrow binds to the slice around each end, so its ends are
-	 * strictly inside the two slices; it may not go back in time.
-	 */
-	to = r->enq + 1 > tl->flow_at ? r->enq + 1 : tl->flow_at;
-	if (dist != COH_DIST_SELF && tl->flow_cpu >= 0 &&
-	    tl->flow_cpu != r->cpu && to < done)
-		sim_trace_flow(c->trace, c->trace_pid_cpus, tl->flow_cpu,
-			       tl->flow_at, r->cpu, to);
-	if (done - r->enq >= 2) {
-		tl->flow_cpu = r->cpu;
-		tl->flow_at = done - 1;
-	} else if (dist != COH_DIST_SELF) {
-		tl->flow_cpu = -1;
-	}
+	if (written && fl)
+		tl->chained = true;
 }
 
 /* ---- serving requests ---- */
