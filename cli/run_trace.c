@@ -12,6 +12,7 @@
  * sharers). --trace-variant NAME keeps one variant; --trace-from and
  * --trace-to keep a window of simulated time.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +130,13 @@ void run__trace_end(struct run *run, const char *vname, int col)
 		return;
 	sim_trace_run_end(t, sim_now(run->engine));
 	coh_trace_flush(run->coh);
+	/* once: the first variant that met the cap */
+	if (sim_trace_run_dropped(t) &&
+	    sim_trace_run_dropped(t) == sim_trace_dropped(t))
+		fprintf(stderr,
+			"memcgsim: note: --trace: the trace met its cap of %" PRIu64
+			" events in variant '%s'; later events were dropped (\"trace_truncated\" counts them): narrow it with --trace-from and --trace-to, or --trace-variant\n",
+			sim_trace_max_events(t), vname);
 	snprintf(name, sizeof(name), "%s: CPUs", vname);
 	sim_trace_process(t, pid_cpus(col), name);
 	sim_trace_process_sort(t, pid_cpus(col), pid_cpus(col));

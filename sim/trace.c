@@ -21,7 +21,10 @@
 #define TRACE_MAX_DEPTH 64
 
 struct trace_frame {
+	const char *name;
+	const char *cat;
 	uint64_t start; /* ps */
+	bool in_window; /* it began inside the window */
 	bool emitted; /* its B was written: its E must be */
 };
 
@@ -40,6 +43,7 @@ struct sim_trace {
 	uint64_t reserved; /* slots kept for the E of written Bs */
 	uint64_t from, to; /* the window, ps */
 	uint64_t run_end; /* the traced run's end, ps */
+	uint64_t run_dropped; /* dropped when the traced run began */
 	uint64_t next_id; /* async slices and flows */
 	int cpu_pid; /* the CPU tracks' process in the traced run */
 	struct trace_stack *stacks; /* one per CPU track, grown */
@@ -71,6 +75,7 @@ struct sim_trace *sim_trace_open(const char *path, struct sim_error *err)
 	t->max_events = SIM_TRACE_MAX_EVENTS;
 	t->to = UINT64_MAX;
 	t->run_end = UINT64_MAX;
+	t->cpu_pid = -1;
 	fputs("{\"traceEvents\":[", t->out);
 	return t;
 
@@ -270,11 +275,15 @@ static void put_us(FILE *out, uint64_t ps)
 		(unsigned long long)(ps % 1000000));
 }
 
+/*
+ * Metadata is never dropped: there is one event per process and two per
+ * track that has events, so it stays within a small multiple of what the
+ * cap let through, and a trace cut short keeps its names.
+ */
 static void put_metadata(struct sim_trace *t, const char *what, int pid,
 			 int tid, const char *arg, const char *name, int num)
 {
-	if (!event_begin(t))
-		return;
+	event_start(t);
 	fprintf(t->out,
 		"{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
 		"\"args\":{\"%s\":",
@@ -349,6 +358,8 @@ static void put_head(struct sim_trace *t, const char *name, const char *cat,
 	put_us(t->out, ts_ps);
 }
 
+static void flush_track(struct sim_trace *t, int pid, int tid);
+
 /* ,"bind_id":..,"flow_in":true,"flow_out":true: a link of a flow chain */
 static void put_flow(struct sim_trace *t, const struct sim_trace_flow *flow)
 {
@@ -385,7 +396,10 @@ bool sim_trace_slice_flow(struct sim_trace *t, int pid, int tid,
 {
 	uint64_t end = start_ps + dur_ps;
 
-	if (!t || !clip(t, &start_ps, &end) || !event_begin(t))
+	if (!t || !clip(t, &start_ps, &end))
+		return false;
+	flush_track(t, pid, tid);
+	if (!event_begin(t))
 		return false;
 	put_head(t, name, cat, 'X', pid, tid, start_ps);
 	fputs(",\"dur\":", t->out);
@@ -524,6 +538,30 @@ void sim_trace_run_begin(struct sim_trace *t, int cpu_pid, uint64_t end_ps)
 		return;
 	t->cpu_pid = cpu_pid;
 	t->run_end = end_ps;
+	t->run_dropped = t->dropped;
+}
+
+/**
+ * sim_trace_run_dropped() - events dropped by the cap since the traced run
+ * began.
+ * @t: trace, or NULL
+ *
+ * Return: the number of events.
+ */
+uint64_t sim_trace_run_dropped(const struct sim_trace *t)
+{
+	return t ? t->dropped - t->run_dropped : 0;
+}
+
+/**
+ * sim_trace_max_events() - the cap on events.
+ * @t: trace, or NULL
+ *
+ * Return: the cap, 0 for NULL.
+ */
+uint64_t sim_trace_max_events(const struct sim_trace *t)
+{
+	return t ? t->max_events : 0;
 }
 
 /**
@@ -544,6 +582,7 @@ void sim_trace_run_end(struct sim_trace *t, uint64_t now_ps)
 		while (t->stacks[i].depth)
 			sim_trace_call_exit(t, i, now_ps);
 	t->run_end = UINT64_MAX;
+	t->cpu_pid = -1;
 }
 
 static struct trace_stack *stack_of(struct sim_trace *t, unsigned int tid)
@@ -577,14 +616,56 @@ static const char *call_name(const char *name)
 	return last;
 }
 
+/*
+ * flush_calls() - write the B of every call open on @tid that is not yet
+ * written, outermost first: something is about to be written inside them.
+ */
+static void flush_calls(struct sim_trace *t, unsigned int tid)
+{
+	struct trace_stack *s;
+	struct trace_frame *f;
+	unsigned int i, n;
+
+	if (t->cpu_pid < 0 || tid >= t->nr_stacks)
+		return;
+	s = &t->stacks[tid];
+	n = s->depth < TRACE_MAX_DEPTH ? s->depth : TRACE_MAX_DEPTH;
+	for (i = 0; i < n; i++) {
+		f = &s->frames[i];
+		if (f->emitted || !f->in_window)
+			continue;
+		/* a B needs room for itself and its E; none: given up */
+		if (!room(t, 2)) {
+			f->in_window = false;
+			continue;
+		}
+		f->emitted = true;
+		t->reserved++;
+		event_start(t);
+		put_head(t, call_name(f->name), f->cat, 'B', t->cpu_pid,
+			 (int)tid, f->start);
+		fputc('}', t->out);
+	}
+}
+
+/* Before writing on thread track (@pid, @tid): the calls around it. */
+static void flush_track(struct sim_trace *t, int pid, int tid)
+{
+	if (pid == t->cpu_pid && tid >= 0)
+		flush_calls(t, (unsigned int)tid);
+}
+
 /**
- * sim_trace_call_enter() - CPU track @tid enters @name at @now_ps: a "B"
- * event, if @now_ps is in the window.
+ * sim_trace_call_enter() - CPU track @tid enters @name at @now_ps.
  * @t: trace, or NULL
  * @tid: the CPU
  * @name: the function or operation; kept until its exit
- * @cat: category, e.g. "kernel"
+ * @cat: category, e.g. "kernel"; kept until its exit
  * @now_ps: the CPU's clock
+ *
+ * Nothing is written yet. A call that took no time and held nothing is
+ * never written; one that holds nothing is one X at its exit; one that
+ * holds slices is a B, written before the first of them, and an E.
  */
 void sim_trace_call_enter(struct sim_trace *t, unsigned int tid,
 			  const char *name, const char *cat, uint64_t now_ps)
@@ -600,20 +681,16 @@ void sim_trace_call_enter(struct sim_trace *t, unsigned int tid,
 	if (s->depth++ >= TRACE_MAX_DEPTH)
 		return;
 	f = &s->frames[s->depth - 1];
+	f->name = name;
+	f->cat = cat;
 	f->start = now_ps;
-	/* a B needs room for itself and its E */
-	f->emitted = sim_trace_in_window(t, now_ps) && room(t, 2);
-	if (!f->emitted)
-		return;
-	t->reserved++;
-	event_start(t);
-	put_head(t, call_name(name), cat, 'B', t->cpu_pid, (int)tid, now_ps);
-	fputc('}', t->out);
+	f->in_window = sim_trace_in_window(t, now_ps);
+	f->emitted = false;
 }
 
 /**
  * sim_trace_call_exit() - CPU track @tid leaves its innermost call at
- * @now_ps: the "E" of its "B", cut to the window.
+ * @now_ps: the "E" of its "B", cut to the window, or the call as one X.
  * @t: trace, or NULL
  * @tid: the CPU
  * @now_ps: the CPU's clock
@@ -630,13 +707,19 @@ void sim_trace_call_exit(struct sim_trace *t, unsigned int tid, uint64_t now_ps)
 	if (s->depth-- > TRACE_MAX_DEPTH)
 		return;
 	f = &s->frames[s->depth];
-	if (!f->emitted)
-		return;
 	hi = window_end(t);
 	if (now_ps > hi)
 		now_ps = hi;
 	if (now_ps < f->start)
 		now_ps = f->start;
+	if (!f->emitted) {
+		/* nothing inside was written: a leaf, if it took time */
+		if (f->in_window && now_ps > f->start)
+			sim_trace_slice(t, t->cpu_pid, (int)tid,
+					call_name(f->name), f->cat, f->start,
+					now_ps - f->start);
+		return;
+	}
 	t->reserved--;
 	event_start(t);
 	fprintf(t->out,

@@ -115,6 +115,8 @@ extern struct sim_trace *sim_trace_calls;
 
 void sim_trace_run_begin(struct sim_trace *t, int cpu_pid, uint64_t end_ps);
 void sim_trace_run_end(struct sim_trace *t, uint64_t now_ps);
+uint64_t sim_trace_run_dropped(const struct sim_trace *t);
+uint64_t sim_trace_max_events(const struct sim_trace *t);
 void sim_trace_call_enter(struct sim_trace *t, unsigned int tid,
 			  const char *name, const char *cat, uint64_t now_ps);
 void sim_trace_call_exit(struct sim_trace *t, unsigned int tid,

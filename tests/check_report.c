@@ -835,15 +835,18 @@ static int count_str(const char *hay, const char *needle)
 /*
  * Calls, async slices, flows and counters, exactly, in a window from 1000
  * to 5000 ps:
- *  - cpu 2 enters f at 500 (before the window: no B), g at 1000 (B at
- *    0.001000), leaves g at 6000 (E cut to 0.005000) and f (no E);
+ *  - cpu 2 enters f at 500 (before the window: never written), g at 1000;
+ *    g's B (ts 0.001000) is written just before the first slice inside
+ *    it, an access at 4500 cut to 500 ps; g leaves at 6000 (E cut to
+ *    0.005000), f leaves (nothing);
+ *  - on cpu 3, h takes no time (nothing), k from 3000 to 3500 holds
+ *    nothing: one X at its exit;
  *  - a posted access from 900 to 2000 is cut to [1000, 2000]: "b" and "e"
  *    with id 0x1, on pid 1 tid 2, the first of flow chain 0x100000001
  *    (flow_out only);
  *  - an access on tid 3 from 2500 for 100 ps, the next in the chain
  *    (flow_in and flow_out); one at 5000 (the window's end) is dropped;
- *  - counters at 4000 kept, at 5001 dropped;
- *  - a slice from 4500 lasting 1000 is cut to 500 ps.
+ *  - counters at 4000 kept, at 5001 dropped.
  */
 START_TEST(sim_trace_window_calls_async_flow)
 {
@@ -870,9 +873,13 @@ START_TEST(sim_trace_window_calls_async_flow)
 				       &flow));
 	ck_assert(!sim_trace_slice_flow(t, 1, 3, "rmw x.z", "miss", 5000, 100,
 					&flow));
+	sim_trace_call_enter(t, 3, "h", "kernel", 3000);
+	sim_trace_call_exit(t, 3, 3000);
+	sim_trace_call_enter(t, 3, "k", "kernel", 3000);
+	sim_trace_call_exit(t, 3, 3500);
 	sim_trace_counters(t, 2, "line 0", 4000, 2, keys, values);
 	sim_trace_counters(t, 2, "line 0", 5001, 2, keys, values);
-	sim_trace_slice(t, 1, 3, "read x.y", "miss", 4500, 1000);
+	sim_trace_slice(t, 1, 2, "read x.y", "miss", 4500, 1000);
 	sim_trace_call_exit(t, 2, 6000);
 	sim_trace_call_exit(t, 2, 7000);
 	sim_trace_run_end(t, 8000);
@@ -882,8 +889,6 @@ START_TEST(sim_trace_window_calls_async_flow)
 	ck_assert_str_eq(
 		text,
 		"{\"traceEvents\":[\n"
-		"{\"name\":\"g\",\"cat\":\"kernel\",\"ph\":\"B\",\"pid\":1,"
-		"\"tid\":2,\"ts\":0.001000},\n"
 		"{\"name\":\"cpu2 posted\",\"cat\":\"posted\",\"ph\":\"b\","
 		"\"pid\":1,\"tid\":2,\"ts\":0.001000,\"id\":\"0x1\","
 		"\"bind_id\":\"0x100000001\",\"flow_out\":true,"
@@ -894,10 +899,14 @@ START_TEST(sim_trace_window_calls_async_flow)
 		"\"tid\":3,\"ts\":0.002500,\"dur\":0.000100,"
 		"\"bind_id\":\"0x100000001\",\"flow_in\":true,"
 		"\"flow_out\":true},\n"
+		"{\"name\":\"k\",\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":1,"
+		"\"tid\":3,\"ts\":0.003000,\"dur\":0.000500},\n"
 		"{\"name\":\"line 0\",\"ph\":\"C\",\"pid\":2,\"ts\":0.004000,"
 		"\"args\":{\"queued\":3,\"sharers\":1}},\n"
+		"{\"name\":\"g\",\"cat\":\"kernel\",\"ph\":\"B\",\"pid\":1,"
+		"\"tid\":2,\"ts\":0.001000},\n"
 		"{\"name\":\"read x.y\",\"cat\":\"miss\",\"ph\":\"X\",\"pid\":1,"
-		"\"tid\":3,\"ts\":0.004500,\"dur\":0.000500},\n"
+		"\"tid\":2,\"ts\":0.004500,\"dur\":0.000500},\n"
 		"{\"ph\":\"E\",\"pid\":1,\"tid\":2,\"ts\":0.005000}\n"
 		"],\"displayTimeUnit\":\"ns\"}\n");
 	free(text);
@@ -905,9 +914,10 @@ START_TEST(sim_trace_window_calls_async_flow)
 END_TEST
 
 /*
- * A run that ends inside calls: sim_trace_run_end() writes their E at the
- * run's end (3000, inside the window), innermost first. Expect 3 B and 3
- * E, all at 0.003000: 2 on tid 0, 1 on tid 7.
+ * A run that ends inside calls: sim_trace_run_end() ends them at the
+ * run's end (3000). On tid 7, c holds an access (cut at 3000 too): B and
+ * E. On tid 0, b holds nothing: one X from 20 to 3000, written after the
+ * B of a around it; then a's E. Expect 2 B, 2 E, both E at 0.003000.
  */
 START_TEST(sim_trace_run_end_closes_calls)
 {
@@ -927,52 +937,61 @@ START_TEST(sim_trace_run_end_closes_calls)
 	sim_trace_run_end(t, 3000);
 	ck_assert_int_eq(sim_trace_close(t, true, &err), 0);
 	text = read_all(path);
-	ck_assert_int_eq(count_str(text, "\"ph\":\"B\""), 3);
-	ck_assert_int_eq(count_str(text, "\"ph\":\"E\""), 3);
+	ck_assert_int_eq(count_str(text, "\"ph\":\"B\""), 2);
+	ck_assert_int_eq(count_str(text, "\"ph\":\"E\""), 2);
+	ck_assert_ptr_nonnull(strstr(
+		text,
+		"{\"name\":\"a\",\"cat\":\"kernel\",\"ph\":\"B\",\"pid\":5,"
+		"\"tid\":0,\"ts\":0.000010},\n"
+		"{\"name\":\"b\",\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":5,"
+		"\"tid\":0,\"ts\":0.000020,\"dur\":0.002980},\n"
+		"{\"ph\":\"E\",\"pid\":5,\"tid\":0,\"ts\":0.003000}"));
 	ck_assert_ptr_nonnull(
 		strstr(text, "\"ts\":0.002000,\"dur\":0.001000}"));
 	ck_assert_ptr_nonnull(strstr(
 		text, "{\"ph\":\"E\",\"pid\":5,\"tid\":7,\"ts\":0.003000}"));
-	ck_assert_int_eq(
-		count_str(text,
-			  "{\"ph\":\"E\",\"pid\":5,\"tid\":0,\"ts\":0.003000}"),
-		2);
+
 	free(text);
 }
 END_TEST
 
 /*
- * The cap never splits a B from its E: with room for 5 events, 4 nested
- * calls write 2 B (each needs room for itself and its E) and their 2 E;
- * the other 2 calls count as 4 dropped events. Async slices need 2
- * events each and are dropped whole (2 + 2 more).
+ * The cap never splits a B from its E. Room for 5 events; 3 nested calls
+ * on tid 0 and an access inside the third: its flush writes the B of the
+ * first two (each needs room for itself and its E: 2 written, 2 kept),
+ * not the third's (2 dropped), then the access (1 more). The third call,
+ * now a leaf, finds no room for its X (1 dropped); the 2 E are written
+ * into the room kept for them; an async slice, needing 2, is dropped
+ * whole. Expect 2 B, 2 E, 1 X, 5 dropped.
  */
 START_TEST(sim_trace_cap_keeps_pairs)
 {
 	struct sim_error err;
 	struct sim_trace *t;
 	char path[128], *text;
-	int i;
 
 	snprintf(path, sizeof(path), "%s/trace.json", tmpdir);
 	t = sim_trace_open(path, &err);
 	ck_assert_ptr_nonnull(t);
 	sim_trace_set_max_events(t, 5);
 	sim_trace_run_begin(t, 1, 1000000);
-	for (i = 0; i < 4; i++)
-		sim_trace_call_enter(t, 0, "f", "kernel", 10 * (uint64_t)i);
-	sim_trace_async(t, 1, 0, "cpu0 posted", "posted", NULL, 5, 50, NULL);
-	sim_trace_async(t, 1, 1, "cpu1 posted", "posted", NULL, 5, 50, NULL);
-	for (i = 0; i < 4; i++)
-		sim_trace_call_exit(t, 0, 100 + (uint64_t)i);
+	sim_trace_call_enter(t, 0, "f", "kernel", 0);
+	sim_trace_call_enter(t, 0, "g", "kernel", 10);
+	sim_trace_call_enter(t, 0, "h", "kernel", 20);
+	sim_trace_slice(t, 1, 0, "read x", "miss", 25, 5);
+	sim_trace_call_exit(t, 0, 40);
+	sim_trace_call_exit(t, 0, 50);
+	sim_trace_call_exit(t, 0, 60);
+	sim_trace_async(t, 1, 0, "cpu0 posted", "posted", NULL, 70, 80, NULL);
 	sim_trace_run_end(t, 1000);
-	ck_assert_uint_eq(sim_trace_dropped(t), 8);
+	ck_assert_uint_eq(sim_trace_dropped(t), 5);
 	ck_assert_int_eq(sim_trace_close(t, true, &err), 0);
 	text = read_all(path);
 	ck_assert_int_eq(count_str(text, "\"ph\":\"B\""), 2);
 	ck_assert_int_eq(count_str(text, "\"ph\":\"E\""), 2);
+	ck_assert_int_eq(count_str(text, "\"ph\":\"X\""), 1);
 	ck_assert_int_eq(count_str(text, "\"ph\":\"b\""), 0);
-	ck_assert_ptr_nonnull(strstr(text, "\"dropped_events\":8"));
+	ck_assert_ptr_nonnull(strstr(text, "\"dropped_events\":5"));
 	free(text);
 }
 END_TEST
