@@ -827,18 +827,17 @@ static int cmd_list(struct cli *c, int nr_args, char **args)
 }
 
 static const struct cli_option *const run_options[] = {
-	&opt_variant,	   &opt_set,	    &opt_seed,
-	&opt_replications, &opt_format,	    &opt_out,
-	&opt_trace,	   &opt_lines,	    &opt_quiet,
-	&opt_max_memory,   &opt_max_events, &opt_trace_variant,
-	&opt_trace_from,   &opt_trace_to,   NULL,
+	&opt_variant,	 &opt_set,	  &opt_seed,  &opt_replications,
+	&opt_format,	 &opt_out,	  &opt_trace, &opt_trace_variant,
+	&opt_trace_from, &opt_trace_to,	  &opt_lines, &opt_quiet,
+	&opt_max_memory, &opt_max_events, NULL,
 };
 
 static const struct cli_option *const default_options[] = {
-	&opt_variant,	    &opt_set,	     &opt_seed,	      &opt_replications,
-	&opt_format,	    &opt_out,	     &opt_trace,      &opt_lines,
-	&opt_quiet,	    &opt_no_plots,   &opt_max_memory, &opt_max_events,
-	&opt_trace_variant, &opt_trace_from, &opt_trace_to,   NULL,
+	&opt_variant,	 &opt_set,	  &opt_seed,	   &opt_replications,
+	&opt_format,	 &opt_out,	  &opt_trace,	   &opt_trace_variant,
+	&opt_trace_from, &opt_trace_to,	  &opt_lines,	   &opt_quiet,
+	&opt_no_plots,	 &opt_max_memory, &opt_max_events, NULL,
 };
 
 static const struct cli_option *const validate_options[] = {
