@@ -38,6 +38,9 @@
 #include "sim/engine.h"
 #include "sim/trace.h"
 
+/* Tracing is off but while `run --trace` runs: the branch says so. */
+#define co_unlikely(x) __builtin_expect(!!(x), 0)
+
 /* Falling into a resume label is the point; say so to the compiler. */
 #define co_fallthrough __attribute__((__fallthrough__))
 
@@ -96,12 +99,12 @@
 		*co_callee_ = (type){ __VA_ARGS__ };                        \
 		co_callee_->co = co_hdr_;                                   \
 		(f)->co.pc = __LINE__;                                      \
-		if (sim_trace_calls)                                        \
+		if (co_unlikely(sim_trace_calls))                           \
 			sim_trace_call_enter(sim_trace_calls, (p)->id, #fn, \
 					     "kernel", (p)->now);           \
 		return CO_CALL;                                             \
 	case __LINE__:                                                      \
-		if (sim_trace_calls)                                        \
+		if (co_unlikely(sim_trace_calls))                           \
 			sim_trace_call_exit(sim_trace_calls, (p)->id,       \
 					    (p)->now);                      \
 	} while (0)

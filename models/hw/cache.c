@@ -684,7 +684,8 @@ static void line_enqueue(struct coh *c, struct coh_line *l,
 	/* First touch: the line's memory is on the first requester's node. */
 	if (l->home < 0)
 		l->home = (int)c->m->cpus[r->cpu].socket;
-	trace_counters(c, l);
+	if (c->trace)
+		trace_counters(c, l);
 	/* Prefetches are nobody's wait: they count as no waiter. */
 	if (r->prefetch)
 		return;
@@ -988,8 +989,10 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 			l->free_at = now + occ;
 		l->busy_ps += occ;
 		l->owner_since = done;
-		trace_holder(c, l, now);
-		trace_counters(c, l);
+		if (c->trace) {
+			trace_holder(c, l, now);
+			trace_counters(c, l);
+		}
 		if (r.prefetch)
 			continue;
 		l->wait_ps += now - r.enq;
