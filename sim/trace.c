@@ -358,8 +358,6 @@ static void put_head(struct sim_trace *t, const char *name, const char *cat,
 	put_us(t->out, ts_ps);
 }
 
-static void flush_track(struct sim_trace *t, int pid, int tid);
-
 /* ,"bind_id":..,"flow_in":true,"flow_out":true: a link of a flow chain */
 static void put_flow(struct sim_trace *t, const struct sim_trace_flow *flow)
 {
@@ -386,7 +384,7 @@ static void put_flow(struct sim_trace *t, const struct sim_trace_flow *flow)
  *	  the next (Chrome's flow events v2: "bind_id", "flow_in", "flow_out")
  *
  * The slice is cut to the window; nothing is written if none of it is in.
- * On a CPU track it must be a leaf: no call may begin inside it.
+ * Not for the CPU tracks of a traced run: see sim_trace_leaf().
  *
  * Return: true when it was written.
  */
@@ -396,10 +394,7 @@ bool sim_trace_slice_flow(struct sim_trace *t, int pid, int tid,
 {
 	uint64_t end = start_ps + dur_ps;
 
-	if (!t || !clip(t, &start_ps, &end))
-		return false;
-	flush_track(t, pid, tid);
-	if (!event_begin(t))
+	if (!t || !clip(t, &start_ps, &end) || !event_begin(t))
 		return false;
 	put_head(t, name, cat, 'X', pid, tid, start_ps);
 	fputs(",\"dur\":", t->out);
@@ -648,11 +643,46 @@ static void flush_calls(struct sim_trace *t, unsigned int tid)
 	}
 }
 
-/* Before writing on thread track (@pid, @tid): the calls around it. */
-static void flush_track(struct sim_trace *t, int pid, int tid)
+/**
+ * sim_trace_leaf() - on CPU track @tid of the traced run, @name ran from
+ * @start_ps to @end_ps inside the calls open there and held nothing: a B
+ * and an E, written now, with a link of flow chain @flow on the B.
+ * @t: trace, or NULL
+ * @tid: the CPU
+ * @name: what ran, e.g. "rmw memcg(top).memory.usage"
+ * @cat: category, e.g. "miss"
+ * @start_ps: start, simulated picoseconds
+ * @end_ps: end; the CPU writes nothing on its track before then
+ * @flow: NULL, or its link in a flow chain, as for sim_trace_slice_flow()
+ *
+ * Slices on CPU tracks are B/E pairs, never X: Perfetto sorts an X before
+ * a B of the same timestamp, which would put a call's first access
+ * outside it; B/E events it keeps in file order, which is time order on a
+ * track. So that an E never precedes its B, a slice cut to nothing by the
+ * window, or that took no time, is left out.
+ *
+ * Return: true when it was written.
+ */
+bool sim_trace_leaf(struct sim_trace *t, unsigned int tid, const char *name,
+		    const char *cat, uint64_t start_ps, uint64_t end_ps,
+		    const struct sim_trace_flow *flow)
 {
-	if (pid == t->cpu_pid && tid >= 0)
-		flush_calls(t, (unsigned int)tid);
+	if (!t || t->cpu_pid < 0 || end_ps <= start_ps ||
+	    !clip(t, &start_ps, &end_ps) || end_ps == start_ps)
+		return false;
+	flush_calls(t, tid);
+	if (!room(t, 2))
+		return false;
+	event_start(t);
+	put_head(t, name, cat, 'B', t->cpu_pid, (int)tid, start_ps);
+	put_flow(t, flow);
+	fputc('}', t->out);
+	event_start(t);
+	fprintf(t->out,
+		"{\"ph\":\"E\",\"pid\":%d,\"tid\":%u,\"ts\":", t->cpu_pid, tid);
+	put_us(t->out, end_ps);
+	fputc('}', t->out);
+	return true;
 }
 
 /**
@@ -664,8 +694,9 @@ static void flush_track(struct sim_trace *t, int pid, int tid)
  * @now_ps: the CPU's clock
  *
  * Nothing is written yet. A call that took no time and held nothing is
- * never written; one that holds nothing is one X at its exit; one that
- * holds slices is a B, written before the first of them, and an E.
+ * never written; one that holds nothing is a B and an E at its exit; one
+ * that holds slices is a B, written before the first of them, and an E
+ * at its exit.
  */
 void sim_trace_call_enter(struct sim_trace *t, unsigned int tid,
 			  const char *name, const char *cat, uint64_t now_ps)
@@ -690,7 +721,7 @@ void sim_trace_call_enter(struct sim_trace *t, unsigned int tid,
 
 /**
  * sim_trace_call_exit() - CPU track @tid leaves its innermost call at
- * @now_ps: the "E" of its "B", cut to the window, or the call as one X.
+ * @now_ps: the "E" of its "B", cut to the window, or the call as a leaf.
  * @t: trace, or NULL
  * @tid: the CPU
  * @now_ps: the CPU's clock
@@ -714,10 +745,9 @@ void sim_trace_call_exit(struct sim_trace *t, unsigned int tid, uint64_t now_ps)
 		now_ps = f->start;
 	if (!f->emitted) {
 		/* nothing inside was written: a leaf, if it took time */
-		if (f->in_window && now_ps > f->start)
-			sim_trace_slice(t, t->cpu_pid, (int)tid,
-					call_name(f->name), f->cat, f->start,
-					now_ps - f->start);
+		if (f->in_window)
+			sim_trace_leaf(t, tid, call_name(f->name), f->cat,
+				       f->start, now_ps, NULL);
 		return;
 	}
 	t->reserved--;

@@ -7,12 +7,13 @@
  * (one "CPUs" and one "cache lines" process per traced variant) and
  * threads (one per simulated CPU, one per cache line), then writes:
  *
- *  - begin/end events ("B"/"E") for the modelled kernel functions and the
- *    workloads' operations, from a call stack kept here for each CPU track
- *    (sim_trace_call_enter()/_exit(), hooked into CO_CALL in sim/co.h and
- *    into task_op_begin()/_end()); a stack nests properly by construction;
- *  - complete events ("X") for the memory accesses a CPU waited for (leaves
- *    inside the function that made them) and for the holders of a line;
+ *  - begin/end events ("B"/"E") on the CPU tracks: the modelled kernel
+ *    functions and the workloads' operations, from a call stack kept here
+ *    for each CPU track (sim_trace_call_enter()/_exit(), hooked into
+ *    CO_CALL in sim/co.h and into task_op_begin()/_end()), and inside them
+ *    the memory accesses the CPU waited for (sim_trace_leaf()); a stack
+ *    nests properly by construction;
+ *  - complete events ("X") for the holders of a line;
  *  - async slices ("b"/"e", each its own id) for the posted accesses a CPU
  *    did not wait for, which may overlap anything, named "cpuN posted";
  *  - flows (Chrome's flow events v2: "bind_id", "flow_in", "flow_out" on
@@ -24,16 +25,21 @@
  *
  *	{"traceEvents":[
  *	{"name":"process_name","ph":"M","pid":1,"tid":0,"args":{"name":"base"}},
- *	{"name":"try_charge","cat":"memcg","ph":"X","pid":1,"tid":0,
- *	 "ts":1.234567,"dur":0.000250},		(on one line)
+ *	{"name":"try_charge","cat":"kernel","ph":"B","pid":1,"tid":0,
+ *	 "ts":1.234567},			(on one line)
+ *	{"ph":"E","pid":1,"tid":0,"ts":1.234817},
  *	{"name":"usage","ph":"C","pid":1,"ts":2.000000,"args":{"value":512}}
  *	],"displayTimeUnit":"ns"}
  *
  * Every slice on a thread track (pid, tid) nests properly: two slices are
  * disjoint or one contains the other, also after the viewer sorts events
- * by timestamp (B/E events of a track are written in time order; an X
- * event is a leaf written after the B of its parent). tests/tracecheck.c
- * checks this and the other rules on every shipped scenario.
+ * by timestamp. Perfetto sorts by time, then E events first, then X
+ * events longest first, then the rest in file order; older versions, and
+ * chrome://tracing, by time then file order. So the CPU tracks have only
+ * B/E events, written in time order, outermost B first, and no slice of
+ * length 0 (its E would sort before its B); the line tracks only X
+ * events, which never overlap. tests/tracecheck.c checks this under both
+ * orders, and the other rules, on every shipped scenario.
  *
  * A time window (sim_trace_set_window()) keeps what lies in it: slices are
  * clipped to it (clipping keeps nesting), instants and counters outside it
@@ -121,6 +127,9 @@ void sim_trace_call_enter(struct sim_trace *t, unsigned int tid,
 			  const char *name, const char *cat, uint64_t now_ps);
 void sim_trace_call_exit(struct sim_trace *t, unsigned int tid,
 			 uint64_t now_ps);
+bool sim_trace_leaf(struct sim_trace *t, unsigned int tid, const char *name,
+		    const char *cat, uint64_t start_ps, uint64_t end_ps,
+		    const struct sim_trace_flow *flow);
 int sim_trace_close(struct sim_trace *t, bool commit, struct sim_error *err);
 
 #endif /* SIM_TRACE_H */

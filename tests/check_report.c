@@ -837,15 +837,16 @@ static int count_str(const char *hay, const char *needle)
  * to 5000 ps:
  *  - cpu 2 enters f at 500 (before the window: never written), g at 1000;
  *    g's B (ts 0.001000) is written just before the first slice inside
- *    it, an access at 4500 cut to 500 ps; g leaves at 6000 (E cut to
- *    0.005000), f leaves (nothing);
+ *    it, an access from 4500 to 5500, a B and an E cut to 5000; g leaves
+ *    at 6000 (E cut to 0.005000), f leaves (nothing);
  *  - on cpu 3, h takes no time (nothing), k from 3000 to 3500 holds
- *    nothing: one X at its exit;
+ *    nothing: a B and an E at its exit;
  *  - a posted access from 900 to 2000 is cut to [1000, 2000]: "b" and "e"
  *    with id 0x1, on pid 1 tid 2, the first of flow chain 0x100000001
  *    (flow_out only);
- *  - an access on tid 3 from 2500 for 100 ps, the next in the chain
- *    (flow_in and flow_out); one at 5000 (the window's end) is dropped;
+ *  - an access on cpu 3 from 2500 to 2600, the next in the chain
+ *    (flow_in and flow_out on its B); one at 5000 (the window's end) is
+ *    dropped;
  *  - counters at 4000 kept, at 5001 dropped.
  */
 START_TEST(sim_trace_window_calls_async_flow)
@@ -869,17 +870,15 @@ START_TEST(sim_trace_window_calls_async_flow)
 	sim_trace_async(t, 1, 2, "cpu2 posted", "posted", "read x.y", 900, 2000,
 			&flow);
 	flow.in = true;
-	ck_assert(sim_trace_slice_flow(t, 1, 3, "rmw x.z", "miss", 2500, 100,
-				       &flow));
-	ck_assert(!sim_trace_slice_flow(t, 1, 3, "rmw x.z", "miss", 5000, 100,
-					&flow));
+	ck_assert(sim_trace_leaf(t, 3, "rmw x.z", "miss", 2500, 2600, &flow));
+	ck_assert(!sim_trace_leaf(t, 3, "rmw x.z", "miss", 5000, 5100, &flow));
 	sim_trace_call_enter(t, 3, "h", "kernel", 3000);
 	sim_trace_call_exit(t, 3, 3000);
 	sim_trace_call_enter(t, 3, "k", "kernel", 3000);
 	sim_trace_call_exit(t, 3, 3500);
 	sim_trace_counters(t, 2, "line 0", 4000, 2, keys, values);
 	sim_trace_counters(t, 2, "line 0", 5001, 2, keys, values);
-	sim_trace_slice(t, 1, 2, "read x.y", "miss", 4500, 1000);
+	sim_trace_leaf(t, 2, "read x.y", "miss", 4500, 5500, NULL);
 	sim_trace_call_exit(t, 2, 6000);
 	sim_trace_call_exit(t, 2, 7000);
 	sim_trace_run_end(t, 8000);
@@ -895,18 +894,20 @@ START_TEST(sim_trace_window_calls_async_flow)
 		"\"args\":{\"access\":\"read x.y\"}},\n"
 		"{\"name\":\"cpu2 posted\",\"cat\":\"posted\",\"ph\":\"e\","
 		"\"pid\":1,\"tid\":2,\"ts\":0.002000,\"id\":\"0x1\"},\n"
-		"{\"name\":\"rmw x.z\",\"cat\":\"miss\",\"ph\":\"X\",\"pid\":1,"
-		"\"tid\":3,\"ts\":0.002500,\"dur\":0.000100,"
-		"\"bind_id\":\"0x100000001\",\"flow_in\":true,"
-		"\"flow_out\":true},\n"
-		"{\"name\":\"k\",\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":1,"
-		"\"tid\":3,\"ts\":0.003000,\"dur\":0.000500},\n"
+		"{\"name\":\"rmw x.z\",\"cat\":\"miss\",\"ph\":\"B\",\"pid\":1,"
+		"\"tid\":3,\"ts\":0.002500,\"bind_id\":\"0x100000001\","
+		"\"flow_in\":true,\"flow_out\":true},\n"
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":3,\"ts\":0.002600},\n"
+		"{\"name\":\"k\",\"cat\":\"kernel\",\"ph\":\"B\",\"pid\":1,"
+		"\"tid\":3,\"ts\":0.003000},\n"
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":3,\"ts\":0.003500},\n"
 		"{\"name\":\"line 0\",\"ph\":\"C\",\"pid\":2,\"ts\":0.004000,"
 		"\"args\":{\"queued\":3,\"sharers\":1}},\n"
 		"{\"name\":\"g\",\"cat\":\"kernel\",\"ph\":\"B\",\"pid\":1,"
 		"\"tid\":2,\"ts\":0.001000},\n"
-		"{\"name\":\"read x.y\",\"cat\":\"miss\",\"ph\":\"X\",\"pid\":1,"
-		"\"tid\":2,\"ts\":0.004500,\"dur\":0.000500},\n"
+		"{\"name\":\"read x.y\",\"cat\":\"miss\",\"ph\":\"B\",\"pid\":1,"
+		"\"tid\":2,\"ts\":0.004500},\n"
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":2,\"ts\":0.005000},\n"
 		"{\"ph\":\"E\",\"pid\":1,\"tid\":2,\"ts\":0.005000}\n"
 		"],\"displayTimeUnit\":\"ns\"}\n");
 	free(text);
@@ -915,9 +916,10 @@ END_TEST
 
 /*
  * A run that ends inside calls: sim_trace_run_end() ends them at the
- * run's end (3000). On tid 7, c holds an access (cut at 3000 too): B and
- * E. On tid 0, b holds nothing: one X from 20 to 3000, written after the
- * B of a around it; then a's E. Expect 2 B, 2 E, both E at 0.003000.
+ * run's end (3000). On tid 7, c holds an access (cut at 3000 too): c's
+ * B, the access's B and E, c's E. On tid 0, b holds nothing: a leaf from
+ * 20 to 3000, written after the B of a around it; then a's E. Expect 4 B
+ * and 4 E.
  */
 START_TEST(sim_trace_run_end_closes_calls)
 {
@@ -933,24 +935,23 @@ START_TEST(sim_trace_run_end_closes_calls)
 	sim_trace_call_enter(t, 0, "b", "kernel", 20);
 	sim_trace_call_enter(t, 7, "c", "kernel", 30);
 	/* a miss past the run's end is cut there */
-	sim_trace_slice(t, 5, 7, "rmw x", "miss", 2000, 5000);
+	sim_trace_leaf(t, 7, "rmw x", "miss", 2000, 7000, NULL);
 	sim_trace_run_end(t, 3000);
 	ck_assert_int_eq(sim_trace_close(t, true, &err), 0);
 	text = read_all(path);
-	ck_assert_int_eq(count_str(text, "\"ph\":\"B\""), 2);
-	ck_assert_int_eq(count_str(text, "\"ph\":\"E\""), 2);
+	ck_assert_int_eq(count_str(text, "\"ph\":\"B\""), 4);
+	ck_assert_int_eq(count_str(text, "\"ph\":\"E\""), 4);
 	ck_assert_ptr_nonnull(strstr(
-		text,
-		"{\"name\":\"a\",\"cat\":\"kernel\",\"ph\":\"B\",\"pid\":5,"
-		"\"tid\":0,\"ts\":0.000010},\n"
-		"{\"name\":\"b\",\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":5,"
-		"\"tid\":0,\"ts\":0.000020,\"dur\":0.002980},\n"
-		"{\"ph\":\"E\",\"pid\":5,\"tid\":0,\"ts\":0.003000}"));
-	ck_assert_ptr_nonnull(
-		strstr(text, "\"ts\":0.002000,\"dur\":0.001000}"));
+		text, "{\"name\":\"a\",\"cat\":\"kernel\",\"ph\":\"B\","
+		      "\"pid\":5,\"tid\":0,\"ts\":0.000010},\n"
+		      "{\"name\":\"b\",\"cat\":\"kernel\",\"ph\":\"B\","
+		      "\"pid\":5,\"tid\":0,\"ts\":0.000020},\n"
+		      "{\"ph\":\"E\",\"pid\":5,\"tid\":0,\"ts\":0.003000},\n"
+		      "{\"ph\":\"E\",\"pid\":5,\"tid\":0,\"ts\":0.003000}"));
 	ck_assert_ptr_nonnull(strstr(
-		text, "{\"ph\":\"E\",\"pid\":5,\"tid\":7,\"ts\":0.003000}"));
-
+		text, "{\"name\":\"rmw x\",\"cat\":\"miss\",\"ph\":\"B\","
+		      "\"pid\":5,\"tid\":7,\"ts\":0.002000},\n"
+		      "{\"ph\":\"E\",\"pid\":5,\"tid\":7,\"ts\":0.003000}"));
 	free(text);
 }
 END_TEST
@@ -959,10 +960,10 @@ END_TEST
  * The cap never splits a B from its E. Room for 5 events; 3 nested calls
  * on tid 0 and an access inside the third: its flush writes the B of the
  * first two (each needs room for itself and its E: 2 written, 2 kept),
- * not the third's (2 dropped, and the call is given up: never written),
- * then the access (1 more). The 2 E are written into the room kept for
- * them; an async slice, needing 2, is dropped whole. Expect 2 B, 2 E,
- * 1 X, 4 dropped.
+ * not the third's (2 dropped, and the call is given up: never written);
+ * the access, a B and an E, is dropped whole (2 more). The 2 E are
+ * written into the room kept for them; an async slice, needing 2, is
+ * dropped whole. Expect 2 B, 2 E, 6 dropped.
  */
 START_TEST(sim_trace_cap_keeps_pairs)
 {
@@ -978,20 +979,19 @@ START_TEST(sim_trace_cap_keeps_pairs)
 	sim_trace_call_enter(t, 0, "f", "kernel", 0);
 	sim_trace_call_enter(t, 0, "g", "kernel", 10);
 	sim_trace_call_enter(t, 0, "h", "kernel", 20);
-	sim_trace_slice(t, 1, 0, "read x", "miss", 25, 5);
+	ck_assert(!sim_trace_leaf(t, 0, "read x", "miss", 25, 30, NULL));
 	sim_trace_call_exit(t, 0, 40);
 	sim_trace_call_exit(t, 0, 50);
 	sim_trace_call_exit(t, 0, 60);
 	sim_trace_async(t, 1, 0, "cpu0 posted", "posted", NULL, 70, 80, NULL);
 	sim_trace_run_end(t, 1000);
-	ck_assert_uint_eq(sim_trace_dropped(t), 4);
+	ck_assert_uint_eq(sim_trace_dropped(t), 6);
 	ck_assert_int_eq(sim_trace_close(t, true, &err), 0);
 	text = read_all(path);
 	ck_assert_int_eq(count_str(text, "\"ph\":\"B\""), 2);
 	ck_assert_int_eq(count_str(text, "\"ph\":\"E\""), 2);
-	ck_assert_int_eq(count_str(text, "\"ph\":\"X\""), 1);
 	ck_assert_int_eq(count_str(text, "\"ph\":\"b\""), 0);
-	ck_assert_ptr_nonnull(strstr(text, "\"dropped_events\":4"));
+	ck_assert_ptr_nonnull(strstr(text, "\"dropped_events\":6"));
 	free(text);
 }
 END_TEST

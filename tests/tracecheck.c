@@ -16,13 +16,15 @@
  *     "pid"; all but M have "ts"; B E X s f have "tid"; X has "dur"; b e
  *     s f have "id"; C has an "args" object of numbers. Times are
  *     microseconds with at most 6 decimals, so exact in picoseconds.
- *  3. Slices nest properly on each thread track (pid, tid), as Perfetto
- *     sees them: it sorts the events by ts, keeping the file's order for
- *     equal ts, and drops an X that ends after the slice it begins in
- *     ("slice_drop_overlapping_complete_event"). So, in that order, an X
- *     or B that begins inside an open slice ends no later than it, every
- *     E closes the innermost open B, and no B is left open. On a track,
- *     B and E events appear in the file in time order.
+ *  3. Slices nest properly on each thread track (pid, tid), as viewers
+ *     see them. They sort the events by ts; events of one ts stay in file
+ *     order (chrome://tracing, older Perfetto), or (Perfetto's
+ *     TraceSorter now) go E first, then X longest first, then the rest in
+ *     file order. Perfetto drops an X that ends after the slice it begins
+ *     in ("slice_drop_overlapping_complete_event"). So, in both orders, an
+ *     X or B that begins inside an open slice ends no later than it,
+ *     every E closes the innermost open B, and no B is left open. On a
+ *     track, B and E events appear in the file in time order.
  *  4. Async slices: every id of a (pid, cat) has one "b" and then one "e",
  *     not earlier, with the same name.
  *  5. Flows. Version 1: every id has one "s" and one "f" ("bp":"e"), each
@@ -68,6 +70,7 @@ struct event {
 	int64_t ts, dur; /* ps */
 	const char *name, *cat, *id; /* into the file's buffer, unescaped */
 	const char *bind_id; /* flow events v2, or NULL */
+	const struct event *match; /* E: its B, in file order */
 	const char *meta_name; /* M: args.name */
 	uint32_t seq;
 };
@@ -82,6 +85,7 @@ struct checker {
 	unsigned long errors;
 	bool json_bad;
 	bool quiet; /* the self-test: count, print nothing */
+	bool as_perfetto; /* checking in Perfetto's order of equal times */
 };
 
 static void violation(struct checker *c, const char *fmt, ...)
@@ -93,7 +97,8 @@ static void violation(struct checker *c, const char *fmt, ...)
 
 	if (c->errors++ >= MAX_REPORTS || c->quiet)
 		return;
-	fprintf(stderr, "%s: ", c->path);
+	fprintf(stderr, "%s: %s", c->path,
+		c->as_perfetto ? "(in Perfetto's order) " : "");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -661,10 +666,30 @@ static void parse_file(struct checker *c)
 
 /* ---- rules ---- */
 
+/*
+ * How a viewer orders a track's events of one timestamp: 0, in file order
+ * (chrome://tracing, Perfetto before its JSON sorter learnt durations); 1,
+ * as Perfetto's TraceSorter does now: E events first, then X events
+ * longest first, then the others, each in file order.
+ */
+static int sort_mode;
+
+static int64_t sort_key(const struct event *e)
+{
+	if (!sort_mode)
+		return 0;
+	if (e->ph == 'E')
+		return INT64_MIN;
+	if (e->ph == 'X')
+		return INT64_MAX - e->dur;
+	return INT64_MAX;
+}
+
 static int cmp_track(const void *a, const void *b)
 {
 	const struct event *x = *(const struct event *const *)a;
 	const struct event *y = *(const struct event *const *)b;
+	int64_t kx, ky;
 
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
@@ -672,6 +697,10 @@ static int cmp_track(const void *a, const void *b)
 		return x->tid < y->tid ? -1 : 1;
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
+	kx = sort_key(x);
+	ky = sort_key(y);
+	if (kx != ky)
+		return kx < ky ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -720,7 +749,7 @@ static void check_track(struct checker *c, const struct event **e, size_t n,
 		/* X slices over by now close */
 		while (d && st[d - 1].end <= ev->ts && st[d - 1].ev->ph == 'X')
 			d--;
-		if (ev->ph == 'B' || ev->ph == 'E') {
+		if (iv && (ev->ph == 'B' || ev->ph == 'E')) {
 			/* in file order, B and E go forward in time */
 			if (ev->seq < last_seq || ev->ts < last_be)
 				violation(
@@ -743,20 +772,27 @@ static void check_track(struct checker *c, const struct event **e, size_t n,
 					ev->pid, ev->tid, ev->name, ev->ts,
 					ev->ts + ev->dur, st[d - 1].ev->name,
 					st[d - 1].end);
-			iv[*nr_iv] = (struct interval){ ev->pid, ev->tid,
-							ev->ts,
-							ev->ts + ev->dur };
-			(*nr_iv)++;
-			if (probe_open && ev->cat && !strcmp(ev->cat, "miss"))
-				probe_accesses++;
+			if (iv) {
+				iv[(*nr_iv)++] =
+					(struct interval){ ev->pid, ev->tid,
+							   ev->ts,
+							   ev->ts + ev->dur };
+				if (probe_open && ev->cat &&
+				    !strcmp(ev->cat, "miss"))
+					probe_accesses++;
+			}
 			st[d].ev = ev;
 			st[d++].end = ev->ts + ev->dur;
 		} else if (ev->ph == 'B') {
 			st[d].ev = ev;
 			st[d++].end = INT64_MAX;
-			if (probe && !strcmp(ev->name, probe)) {
+			if (iv && probe && ev->name &&
+			    !strcmp(ev->name, probe)) {
 				probe_open++;
 				probe_slices++;
+			} else if (iv && probe_open && ev->cat &&
+				   !strcmp(ev->cat, "miss")) {
+				probe_accesses++;
 			}
 		} else { /* E */
 			if (d && st[d - 1].ev->ph == 'X') {
@@ -780,7 +816,18 @@ static void check_track(struct checker *c, const struct event **e, size_t n,
 				continue;
 			}
 			d--;
-			if (probe && !strcmp(st[d].ev->name, probe))
+			/* in Perfetto's order, the E must close the same B */
+			if (iv)
+				((struct event *)ev)->match = st[d].ev;
+			else if (ev->match != st[d].ev)
+				violation(c,
+					  "pid %" PRId64 " tid %" PRId64
+					  ": the E at %" PRId64
+					  " ps closes '%s', not its own B",
+					  ev->pid, ev->tid, ev->ts,
+					  st[d].ev->name ? st[d].ev->name : "");
+			if (iv && probe && st[d].ev->name &&
+			    !strcmp(st[d].ev->name, probe))
 				probe_open--;
 			if (d && st[d - 1].end < ev->ts)
 				violation(c,
@@ -789,9 +836,10 @@ static void check_track(struct checker *c, const struct event **e, size_t n,
 					  " ps, after '%s' around it",
 					  ev->pid, ev->tid, st[d].ev->name,
 					  ev->ts, st[d - 1].ev->name);
-			iv[*nr_iv] = (struct interval){ ev->pid, ev->tid,
-							st[d].ev->ts, ev->ts };
-			(*nr_iv)++;
+			if (iv)
+				iv[(*nr_iv)++] = (struct interval){
+					ev->pid, ev->tid, st[d].ev->ts, ev->ts
+				};
 		}
 	}
 	for (i = 0; i < d; i++)
@@ -1071,6 +1119,19 @@ static void check_rules(struct checker *c, bool verbose)
 			violation(c, "pid %" PRId64 " has no process_name",
 				  th[i]->pid);
 	}
+	/* again, as Perfetto orders a timestamp's events now */
+	sort_mode = 1;
+	qsort(th, nth, sizeof(*th), cmp_track);
+	sort_mode = 0;
+	for (i = 0; i < nth; i = j) {
+		for (j = i; j < nth && th[j]->pid == th[i]->pid &&
+			    th[j]->tid == th[i]->tid;
+		     j++)
+			;
+		c->as_perfetto = true;
+		check_track(c, th + i, j - i, NULL, NULL);
+		c->as_perfetto = false;
+	}
 	qsort(iv, nr_iv, sizeof(*iv), cmp_interval);
 	for (i = 0; i < nr_iv; i++)
 		maxend[i] = i && iv[i - 1].pid == iv[i].pid &&
@@ -1168,6 +1229,9 @@ static int check_file(const char *path, bool verbose)
 #define X(tid, name, ts, dur)                                                \
 	",\n{\"name\":\"" name "\",\"cat\":\"miss\",\"ph\":\"X\",\"pid\":1," \
 	"\"tid\":" #tid ",\"ts\":" ts ",\"dur\":" dur "}"
+#define LEAF(tid, name, ts, end)                                             \
+	",\n{\"name\":\"" name "\",\"cat\":\"miss\",\"ph\":\"B\",\"pid\":1," \
+	"\"tid\":" #tid ",\"ts\":" ts "}" E(tid, end)
 #define XF(tid, name, ts, dur, flags)                                        \
 	",\n{\"name\":\"" name "\",\"cat\":\"miss\",\"ph\":\"X\",\"pid\":1," \
 	"\"tid\":" #tid ",\"ts\":" ts ",\"dur\":" dur                        \
@@ -1191,8 +1255,8 @@ static const struct {
 	const char *text;
 } samples[] = {
 	{ "calls around accesses, async, flow, counters", true,
-	  HEAD B(0, "f", "1.0") X(0, "read a", "1.0", "0.5") B(0, "g", "1.5")
-		  X(0, "rmw b", "1.6", "0.2") E(0, "1.8") E(0, "2.0") X(
+	  HEAD B(0, "f", "1.0") LEAF(0, "read a", "1.0", "1.5") B(0, "g", "1.5")
+		  LEAF(0, "rmw b", "1.6", "1.8") E(0, "1.8") E(0, "2.0") X(
 			  1, "rmw b", "1.7", "0.4") FLOW("s", 0, "1.75", "0x1")
 			  FLOW("f", 1, "1.8", "0x1") ASYNC("b", "1.1", "0x2")
 				  ASYNC("e", "3.0", "0x2") COUNTER("1.0", "1")
@@ -1207,9 +1271,15 @@ static const struct {
 	{ "a flow chain begun twice", false,
 	  HEAD XF(0, "rmw a", "1.0", "0.5", OUT)
 		  XF(1, "rmw a", "1.2", "0.5", OUT) TAIL },
-	{ "a parent B and its first access at one ts", true,
-	  HEAD B(0, "f", "1.000001") X(0, "read a", "1.000001", "0.000001")
+	{ "a B and an X inside it at one ts (Perfetto sorts the X first)",
+	  false,
+	  HEAD B(0, "f", "1.0") X(0, "read a", "1.0", "0.5") E(0, "2.0") TAIL },
+	{ "a B and a B/E inside it at one ts", true,
+	  HEAD B(0, "f", "1.000001") LEAF(0, "read a", "1.000001", "1.000002")
 		  E(0, "1.000002") TAIL },
+	{ "a B/E of length 0 (Perfetto sorts the E first)", false,
+	  HEAD B(0, "f", "1.0") LEAF(0, "read a", "1.5", "1.5") E(0, "2.0")
+		  TAIL },
 	{ "overlapping X", false,
 	  HEAD X(0, "read a", "1.0", "0.5") X(0, "read b", "1.2", "0.5") TAIL },
 	{ "an X past the E of its B", false,

@@ -605,9 +605,8 @@ static void trace_wait(struct coh *c, const struct coh_req *r,
 					  track, "posted", name, r->enq, done,
 					  fl);
 	} else {
-		written = sim_trace_slice_flow(c->trace, c->trace_pid_cpus,
-					       r->cpu, name, "miss", r->enq,
-					       done - r->enq, fl);
+		written = sim_trace_leaf(c->trace, r->cpu, name, "miss", r->enq,
+					 done, fl);
 	}
 	if (written && fl)
 		tl->chained = true;
