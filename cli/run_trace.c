@@ -6,8 +6,8 @@
  * Every variant that runs is traced (its first replication), each as two
  * processes of the one file, in the order of the variants: "VARIANT: CPUs"
  * (pid 2k+1: a track per CPU with its operations, the modelled functions
- * and the accesses they waited for, and "cpuN posted" tracks for the
- * accesses they did not wait for) and "VARIANT: cache lines" (pid 2k+2: a
+ * and the accesses they waited for, "cpuN posted" tracks for the accesses
+ * they did not wait for, and a mark where the warm-up ends) and "VARIANT: cache lines" (pid 2k+2: a
  * track per line with who held it, and counters of its queue and
  * sharers). --trace-variant NAME keeps one variant; --trace-from and
  * --trace-to keep a window of simulated time.
@@ -109,6 +109,10 @@ void run__trace_begin(struct run *run, const struct run_opts *o, int col)
 			     o->trace_to ? o->trace_to : UINT64_MAX);
 	coh_set_trace(run->coh, o->trace, pid_cpus(col), pid_lines(col));
 	sim_trace_run_begin(o->trace, pid_cpus(col), run->end_ps);
+	/* the results count what happens after it */
+	if (run->warmup_ps)
+		sim_trace_instant(o->trace, pid_cpus(col),
+				  "warm-up ends: measuring", run->warmup_ps);
 }
 
 /**

@@ -465,6 +465,23 @@ bool sim_trace_async(struct sim_trace *t, int pid, int tid, const char *name,
 }
 
 /**
+ * sim_trace_instant() - a moment of process @pid (an "i" event with
+ * scope "p": a line across its tracks), if @ts_ps is in the window.
+ * @t: trace, or NULL
+ * @pid: process id
+ * @name: what happened, e.g. "warm-up ends"
+ * @ts_ps: when, simulated picoseconds
+ */
+void sim_trace_instant(struct sim_trace *t, int pid, const char *name,
+		       uint64_t ts_ps)
+{
+	if (!sim_trace_in_window(t, ts_ps) || !event_begin(t))
+		return;
+	put_head(t, name, NULL, 'i', pid, 0, ts_ps);
+	fputs(",\"s\":\"p\"}", t->out);
+}
+
+/**
  * sim_trace_counter() - counter @name of @pid takes @value at @ts_ps.
  * @t: trace, or NULL
  * @pid: process id

@@ -19,7 +19,8 @@
  *  - flows (Chrome's flow events v2: "bind_id", "flow_in", "flow_out" on
  *    the slices themselves), one chain per line through the accesses
  *    that took it from another CPU: an arrow from each to the next;
- *  - counters ("C") such as each line's queue length and sharers.
+ *  - counters ("C") such as each line's queue length and sharers;
+ *  - instants ("i") such as the end of the warm-up.
  *
  * The file looks like this, one event per line:
  *
@@ -100,6 +101,8 @@ bool sim_trace_slice_flow(struct sim_trace *t, int pid, int tid,
 			  uint64_t dur_ps, const struct sim_trace_flow *flow);
 void sim_trace_counter(struct sim_trace *t, int pid, const char *name,
 		       uint64_t ts_ps, double value);
+void sim_trace_instant(struct sim_trace *t, int pid, const char *name,
+		       uint64_t ts_ps);
 void sim_trace_process_sort(struct sim_trace *t, int pid, int index);
 void sim_trace_set_window(struct sim_trace *t, uint64_t from_ps,
 			  uint64_t to_ps);

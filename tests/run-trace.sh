@@ -18,7 +18,8 @@
 #     run, cgroup_rstat_flush and the css_rstat_flush ops call; on the
 #     false-sharing packed-store variant, arrows between posted stores.
 #  3. A window (--trace-from 5us --trace-to 15us): every timestamp inside
-#     it; --trace-variant keeps one variant's processes.
+#     it; the end of the warm-up is marked; --trace-variant keeps one
+#     variant's processes.
 #  4. Bad trace options are refused: exit 2, nothing written.
 #  5. The trace of a run is byte-identical twice, and tracing does not
 #     change the results. (Names from input are escaped as JSON by
@@ -155,6 +156,11 @@ if trace fsw "$fs" --trace-from 5us --trace-to 15us; then
 		fail "false-sharing --trace-to 15us: a slice ends after 15 us"
 	test "$(count '"name":"process_name"' "$tmp/fsw.json")" -eq 8 ||
 		fail "false-sharing --trace: not 8 processes for its 4 variants"
+fi
+# the warm-up (warmup_ms: 0.05) ends at 50 us: a mark in each variant
+if trace fsm "$fs" --trace-from 49us --trace-to 51us; then
+	test "$(count '"name":"warm-up ends: measuring","ph":"i"' "$tmp/fsm.json")" -eq 4 ||
+		fail "false-sharing: not 4 marks where the warm-up ends"
 fi
 if trace fsv "$fs" --trace-variant packed-store --trace-to 10us; then
 	grep -o '"name":"process_name"[^}]*}' "$tmp/fsv.json" |

@@ -12,7 +12,7 @@
  *  1. The file is valid JSON (RFC 8259: strings, escapes, UTF-8, numbers,
  *     nothing after the value): an object whose "traceEvents" is an array
  *     of objects.
- *  2. Every event has "ph" (one of M B E X b e s f C) and an integer
+ *  2. Every event has "ph" (one of M B E X b e s f C i) and an integer
  *     "pid"; all but M have "ts"; B E X s f have "tid"; X has "dur"; b e
  *     s f have "id"; C has an "args" object of numbers. Times are
  *     microseconds with at most 6 decimals, so exact in picoseconds.
@@ -604,10 +604,10 @@ static bool event_item(struct checker *c, void *arg)
 		}
 	}
 	ev.seq = (uint32_t)c->nr;
-	if (!ev.ph || !strchr("MBEXbesfC", ev.ph))
+	if (!ev.ph || !strchr("MBEXbesfCi", ev.ph))
 		violation(
 			c,
-			"line %u: \"ph\" missing or not one of M B E X b e s f C",
+			"line %u: \"ph\" missing or not one of M B E X b e s f C i",
 			line);
 	else if (!ev.has_pid)
 		violation(c, "line %u: no \"pid\"", line);
@@ -622,7 +622,7 @@ static bool event_item(struct checker *c, void *arg)
 		violation(c, "line %u: no \"id\" on a '%c' event", line, ev.ph);
 	else if (ev.ph == 'C' && !ev.args_ok)
 		violation(c, "line %u: a counter without numeric args", line);
-	else if (strchr("BXbC", ev.ph) && !ev.name)
+	else if (strchr("BXbCi", ev.ph) && !ev.name)
 		violation(c, "line %u: no \"name\" on a '%c' event", line,
 			  ev.ph);
 	c->ev[c->nr++] = ev;
@@ -1086,7 +1086,7 @@ static void check_rules(struct checker *c, bool verbose)
 	for (i = 0; i < c->nr; i++) {
 		struct event *ev = &c->ev[i];
 
-		if (!ev->ph || !strchr("MBEXbesfC", ev->ph) || !ev->has_pid ||
+		if (!ev->ph || !strchr("MBEXbesfCi", ev->ph) || !ev->has_pid ||
 		    (ev->ph != 'M' && !ev->has_ts))
 			continue;
 		count[(unsigned char)ev->ph]++;
@@ -1152,10 +1152,10 @@ static void check_rules(struct checker *c, bool verbose)
 				  " goes back in time at %" PRId64 " ps",
 				  cn[i]->name, cn[i]->pid, cn[i]->ts);
 	if (verbose)
-		printf("%s: %zu events: %zu M, %zu X, %zu B, %zu E, %zu b, %zu e, %zu s, %zu f, %zu C; %zu in flow chains\n",
+		printf("%s: %zu events: %zu M, %zu X, %zu B, %zu E, %zu b, %zu e, %zu s, %zu f, %zu C, %zu i; %zu in flow chains\n",
 		       c->path, c->nr, count['M'], count['X'], count['B'],
 		       count['E'], count['b'], count['e'], count['s'],
-		       count['f'], count['C'], nbd);
+		       count['f'], count['C'], count['i'], nbd);
 	free(th);
 	free(bs);
 	free(sf);
@@ -1261,6 +1261,11 @@ static const struct {
 			  FLOW("f", 1, "1.8", "0x1") ASYNC("b", "1.1", "0x2")
 				  ASYNC("e", "3.0", "0x2") COUNTER("1.0", "1")
 					  COUNTER("2.0", "0") TAIL },
+	{ "an instant of a process", true,
+	  HEAD ",\n{\"name\":\"warm-up ends\",\"ph\":\"i\",\"pid\":1,"
+	       "\"tid\":0,\"ts\":1.0,\"s\":\"p\"}" TAIL },
+	{ "an unknown phase", false,
+	  HEAD ",\n{\"name\":\"x\",\"ph\":\"Q\",\"pid\":1,\"ts\":1.0}" TAIL },
 	{ "a flow chain of three accesses", true,
 	  HEAD XF(0, "rmw a", "1.0", "0.5", OUT)
 		  XF(1, "rmw a", "1.2", "0.5", IN OUT)
