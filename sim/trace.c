@@ -370,8 +370,8 @@ static void put_flow(struct sim_trace *t, const struct sim_trace_flow *flow)
 }
 
 /**
- * sim_trace_slice_flow() - a complete event: @name ran on @tid from
- * @start_ps for @dur_ps, a link of flow chain @flow.
+ * sim_trace_slice() - a complete event: @name ran on @tid from @start_ps
+ * for @dur_ps.
  * @t: trace, or NULL
  * @pid: process id
  * @tid: thread id
@@ -379,18 +379,14 @@ static void put_flow(struct sim_trace *t, const struct sim_trace_flow *flow)
  * @cat: category, or NULL for none
  * @start_ps: simulated start time in picoseconds
  * @dur_ps: duration in picoseconds
- * @flow: NULL, or the chain: an arrow comes in from the chain's previous
- *	  slice when @flow->in (false for the first), and one may go out to
- *	  the next (Chrome's flow events v2: "bind_id", "flow_in", "flow_out")
  *
  * The slice is cut to the window; nothing is written if none of it is in.
  * Not for the CPU tracks of a traced run: see sim_trace_leaf().
  *
  * Return: true when it was written.
  */
-bool sim_trace_slice_flow(struct sim_trace *t, int pid, int tid,
-			  const char *name, const char *cat, uint64_t start_ps,
-			  uint64_t dur_ps, const struct sim_trace_flow *flow)
+bool sim_trace_slice(struct sim_trace *t, int pid, int tid, const char *name,
+		     const char *cat, uint64_t start_ps, uint64_t dur_ps)
 {
 	uint64_t end = start_ps + dur_ps;
 
@@ -399,28 +395,8 @@ bool sim_trace_slice_flow(struct sim_trace *t, int pid, int tid,
 	put_head(t, name, cat, 'X', pid, tid, start_ps);
 	fputs(",\"dur\":", t->out);
 	put_us(t->out, end - start_ps);
-	put_flow(t, flow);
 	fputc('}', t->out);
 	return true;
-}
-
-/**
- * sim_trace_slice() - sim_trace_slice_flow() without a flow.
- * @t: trace, or NULL
- * @pid: process id
- * @tid: thread id
- * @name: what ran
- * @cat: category, or NULL for none
- * @start_ps: simulated start time in picoseconds
- * @dur_ps: duration in picoseconds
- *
- * Return: true when it was written.
- */
-bool sim_trace_slice(struct sim_trace *t, int pid, int tid, const char *name,
-		     const char *cat, uint64_t start_ps, uint64_t dur_ps)
-{
-	return sim_trace_slice_flow(t, pid, tid, name, cat, start_ps, dur_ps,
-				    NULL);
 }
 
 /**
@@ -435,7 +411,7 @@ bool sim_trace_slice(struct sim_trace *t, int pid, int tid, const char *name,
  * @access: shown as the slice's argument "access", or NULL
  * @start_ps: start, simulated picoseconds
  * @end_ps: end, >= @start_ps
- * @flow: NULL, or its link in a flow chain, as for sim_trace_slice_flow()
+ * @flow: NULL, or its link in a flow chain (see struct sim_trace_flow)
  *
  * Return: true when it was written.
  */
@@ -670,7 +646,7 @@ static void flush_calls(struct sim_trace *t, unsigned int tid)
  * @cat: category, e.g. "miss"
  * @start_ps: start, simulated picoseconds
  * @end_ps: end; the CPU writes nothing on its track before then
- * @flow: NULL, or its link in a flow chain, as for sim_trace_slice_flow()
+ * @flow: NULL, or its link in a flow chain (see struct sim_trace_flow)
  *
  * Slices on CPU tracks are B/E pairs, never X: Perfetto sorts an X before
  * a B of the same timestamp, which would put a call's first access

@@ -53,10 +53,11 @@
  *
  * The file is written whole or not at all: events go to a temporary file
  * next to the path, renamed by sim_trace_close(.., true, ..). After
- * SIM_TRACE_MAX_EVENTS events (metadata included) further events are
- * dropped and counted, and a final metadata event "trace_truncated"
- * records max_events and dropped_events, so a long run cannot fill the
- * disk. B/E events are dropped in pairs, never one of the two.
+ * SIM_TRACE_MAX_EVENTS events further events are dropped and counted, and
+ * a final metadata event "trace_truncated" records max_events and
+ * dropped_events, so a long run cannot fill the disk. B/E and b/e events
+ * are dropped in pairs, never one of the two. Metadata (names) counts but
+ * is never dropped: it is one or two events per track that has events.
  *
  * Every function but sim_trace_open() accepts a NULL trace and does
  * nothing, so callers need no "is tracing on" test. Write errors are
@@ -87,18 +88,17 @@ bool sim_trace_slice(struct sim_trace *t, int pid, int tid, const char *name,
 		     const char *cat, uint64_t start_ps, uint64_t dur_ps);
 
 /*
- * A link of a flow chain: the slices of one chain are joined by arrows in
- * time order. @id: the chain, unique in the trace (0: no flow); @in: an
- * arrow comes in (false for the chain's first slice).
+ * A link of a flow chain (Chrome's flow events v2: "bind_id", "flow_in",
+ * "flow_out" on the slice's B or b event): the slices of one chain are
+ * joined by arrows in time order. @id: the chain, unique in the trace (0:
+ * no flow); @in: an arrow comes in (false for the chain's first slice).
+ * Every link lets one go out, to the next if there is one.
  */
 struct sim_trace_flow {
 	uint64_t id;
 	bool in;
 };
 
-bool sim_trace_slice_flow(struct sim_trace *t, int pid, int tid,
-			  const char *name, const char *cat, uint64_t start_ps,
-			  uint64_t dur_ps, const struct sim_trace_flow *flow);
 void sim_trace_counter(struct sim_trace *t, int pid, const char *name,
 		       uint64_t ts_ps, double value);
 void sim_trace_instant(struct sim_trace *t, int pid, const char *name,
