@@ -150,36 +150,12 @@ struct explain_ctx {
 	FILE *mem;
 	unsigned int lines;
 	struct sim_trace *trace;
-	bool named;
 };
 
 static void inspect(void *arg, const char *variant, struct run *run)
 {
 	struct explain_ctx *x = arg;
-	unsigned int i;
 
-	if (x->trace && !x->named) {
-		unsigned int nr = coh_nr_lines(run->coh);
-		struct coh_line **lines = calloc(nr + 1, sizeof(*lines));
-
-		x->named = true;
-		sim_trace_process(x->trace, 1, "CPUs");
-		sim_trace_process(x->trace, 2, "cache lines (holder)");
-		for (i = 0; i < run->machine.nr_cpus; i++) {
-			char name[32];
-
-			snprintf(name, sizeof(name), "cpu %u", i);
-			sim_trace_thread(x->trace, 1, (int)i, name);
-		}
-		if (lines) {
-			coh_lines_sorted(run->coh, lines, nr);
-			for (i = 0; i < nr; i++)
-				sim_trace_thread(x->trace, 2,
-						 (int)lines[i]->index,
-						 lines[i]->name);
-			free(lines);
-		}
-	}
 	if (x->mem)
 		explain_run(x->mem, variant, run, x->lines);
 }
@@ -869,10 +845,10 @@ static int cmd_list(struct cli *c, int nr_args, char **args)
 }
 
 static const struct cli_option *const run_options[] = {
-	&opt_variant, &opt_set,	       &opt_seed,	&opt_replications,
-	&opt_format,  &opt_out,	       &opt_trace,	&opt_lines,
-	&opt_quiet,   &opt_max_memory, &opt_max_events, &opt_dry_run,
-	NULL,
+	&opt_variant,	 &opt_set,	  &opt_seed,	&opt_replications,
+	&opt_format,	 &opt_out,	  &opt_trace,	&opt_trace_variant,
+	&opt_trace_from, &opt_trace_to,	  &opt_lines,	&opt_quiet,
+	&opt_max_memory, &opt_max_events, &opt_dry_run, NULL,
 };
 
 static const struct cli_option *const check_options[] = {
@@ -881,10 +857,10 @@ static const struct cli_option *const check_options[] = {
 };
 
 static const struct cli_option *const default_options[] = {
-	&opt_variant, &opt_set,	     &opt_seed,	      &opt_replications,
-	&opt_format,  &opt_out,	     &opt_trace,      &opt_lines,
-	&opt_quiet,   &opt_no_plots, &opt_max_memory, &opt_max_events,
-	NULL,
+	&opt_variant,	 &opt_set,	  &opt_seed,	   &opt_replications,
+	&opt_format,	 &opt_out,	  &opt_trace,	   &opt_trace_variant,
+	&opt_trace_from, &opt_trace_to,	  &opt_lines,	   &opt_quiet,
+	&opt_no_plots,	 &opt_max_memory, &opt_max_events, NULL,
 };
 
 static const struct cli_option *const validate_options[] = {

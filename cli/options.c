@@ -390,6 +390,86 @@ static int set_trace(struct cli *c, const char *arg)
 	return 0;
 }
 
+/*
+ * A time for --trace-from and --trace-to: "1.5ms", "200 us", "800ns",
+ * "5000ps", "0.002s"; a bare number is in ms, as duration_ms is. Exact in
+ * integer picoseconds. Returns false when @arg is none of these.
+ */
+static bool parse_trace_time(const char *arg, uint64_t *out)
+{
+	static const struct {
+		const char *name;
+		uint64_t ps;
+	} units[] = {
+		{ "s", 1000000000000ull },
+		{ "ms", 1000000000ull },
+		{ "us", 1000000ull },
+		{ "ns", 1000ull },
+		{ "ps", 1ull },
+		{ "", 1000000000ull },
+	};
+	uint64_t whole = 0, frac = 0, scale = 1, unit = 0;
+	const char *p = arg;
+	unsigned int i;
+
+	if (*p < '0' || *p > '9')
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (whole > (UINT64_MAX - 9) / 10)
+			return false;
+		whole = whole * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			if (scale > UINT64_MAX / 100)
+				return false;
+			frac = frac * 10 + (uint64_t)(*p - '0');
+			scale *= 10;
+		}
+	}
+	if (*p == ' ')
+		p++;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(p, units[i].name))
+			unit = units[i].ps;
+	if (!unit || whole > UINT64_MAX / unit)
+		return false;
+	/* the fraction must be a whole number of picoseconds */
+	if (frac && (unit % scale ||
+		     frac > (UINT64_MAX - whole * unit) / (unit / scale)))
+		return false;
+	*out = whole * unit + frac * (unit / scale);
+	return true;
+}
+
+static int set_trace_from(struct cli *c, const char *arg)
+{
+	if (!parse_trace_time(arg, &c->o.trace_from))
+		return cli_usage_error(
+			"--trace-from: expected a time such as 1.5ms, 200us or 800ns, found '%s'",
+			arg);
+	return 0;
+}
+
+static int set_trace_to(struct cli *c, const char *arg)
+{
+	if (!parse_trace_time(arg, &c->o.trace_to) || !c->o.trace_to)
+		return cli_usage_error(
+			"--trace-to: expected a time after 0 such as 1.5ms, 200us or 800ns, found '%s'",
+			arg);
+	return 0;
+}
+
+static int set_trace_variant(struct cli *c, const char *arg)
+{
+	if (!*arg)
+		return cli_usage_error(
+			"--trace-variant: expected a variant name, found nothing%s",
+			"");
+	c->o.trace_variant = arg;
+	return 0;
+}
+
 static int set_lines(struct cli *c, const char *arg)
 {
 	unsigned long long v;
@@ -615,7 +695,28 @@ const struct cli_option opt_trace = {
 	.long_name = "trace",
 	.arg = "FILE",
 	.set = set_trace,
-	.help = "write a Chrome trace-event JSON of the first run (open it in Perfetto or chrome://tracing)",
+	.help = "write a Chrome trace-event JSON of every variant that runs, one process pair each\n(open it in ui.perfetto.dev or chrome://tracing)",
+};
+
+const struct cli_option opt_trace_variant = {
+	.long_name = "trace-variant",
+	.arg = "NAME",
+	.set = set_trace_variant,
+	.help = "trace only variant NAME",
+};
+
+const struct cli_option opt_trace_from = {
+	.long_name = "trace-from",
+	.arg = "TIME",
+	.set = set_trace_from,
+	.help = "trace from simulated TIME on (e.g. 1.5ms, 200us; a bare number is ms)",
+};
+
+const struct cli_option opt_trace_to = {
+	.long_name = "trace-to",
+	.arg = "TIME",
+	.set = set_trace_to,
+	.help = "trace up to simulated TIME (default: the end of the run)",
 };
 
 const struct cli_option opt_lines = {

@@ -1036,7 +1036,7 @@ static void events_error(const struct variant *v, const struct progress_ctx *pc,
 }
 
 static int run_variant_once(struct variant *v, uint64_t seed,
-			    const struct run_opts *o, bool first,
+			    const struct run_opts *o, bool traced,
 			    struct progress_ctx *pc, struct report *r,
 			    int variant, struct run_result *res,
 			    struct sim_error *err)
@@ -1064,8 +1064,8 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 			run.memcg = memcg_sim_create(&v->kernel, &v->cgroups,
 						     run.coh,
 						     v->machine.nr_cpus);
-	if (first && o->trace)
-		coh_set_trace(run.coh, o->trace);
+	if (traced)
+		run__trace_begin(&run, o, variant);
 	for (i = 0; i < v->nr_workloads; i++) {
 		struct workload *w = &v->workloads[i];
 
@@ -1117,7 +1117,8 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 		for (j = 0; j < v->workloads[i].nr_tasks; j++)
 			kprof_settle(&v->workloads[i].tasks[j].prof,
 				     run.end_ps);
-	coh_trace_flush(run.coh);
+	if (traced)
+		run__trace_end(&run, v->name, variant);
 	run__collect(&run, res);
 	if (r) {
 		run__lines_report(&run, r, variant, o->hot_lines);
@@ -1344,7 +1345,7 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 	const struct scenario_node *vars;
 	struct run_result *res = NULL;
 	struct variant *v = NULL;
-	const char *baseline = NULL, *name, *desc;
+	const char *baseline = NULL, *name, *desc, *vnames[MAX_VARIANTS];
 	struct report *r = NULL;
 	struct progress_ctx pc = { .o = o };
 	size_t i, nr, selected = 0, done = 0;
@@ -1441,6 +1442,10 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 			      name ? name : "", name ? "'?" : "");
 		goto out_variants;
 	}
+	for (i = 0; i < nr; i++)
+		vnames[i] = v[i].name;
+	if (run__trace_check(o, vnames, (unsigned int)nr, path, err))
+		goto out_variants;
 	if (o->check_only) {
 		ret = 0;
 		goto out_variants;
@@ -1486,8 +1491,10 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 			memset(&res[k], 0, sizeof(res[k]));
 			pc.share = 1.0 / (double)(selected * o->replications);
 			pc.done = (double)done * pc.share;
-			if (run_variant_once(&v[i], s, o, done == 0, &pc,
-					     k ? NULL : r, col, &res[k], err))
+			if (run_variant_once(&v[i], s, o,
+					     !k && run__traced(o, v[i].name),
+					     &pc, k ? NULL : r, col, &res[k],
+					     err))
 				goto out_report;
 			done++;
 		}

@@ -61,7 +61,13 @@ struct run_opts {
 	uint64_t seed; /* --seed */
 	unsigned int replications; /* >= 1 */
 	unsigned int hot_lines; /* lines reported per variant */
-	struct sim_trace *trace; /* trace the first run, or NULL */
+	/*
+	 * --trace: the first replication of each variant that runs, or of
+	 * trace_variant only, from trace_from to trace_to (0: the end).
+	 */
+	struct sim_trace *trace;
+	const char *trace_variant;
+	uint64_t trace_from, trace_to; /* ps */
 	bool check_only; /* check everything, run nothing */
 	bool traced; /* --trace given (check_only: for the estimate) */
 	/*

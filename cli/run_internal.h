@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cli/run_internal.h - what the run driver's two halves share: reading
- * and running the variants (run.c), and collecting a run's numbers into
- * results and the report (run_collect.c).
+ * and running the variants (run.c), collecting a run's numbers into
+ * results and the report (run_collect.c), and tracing (run_trace.c).
  *
  * Layering: private to cli/run*.c.
  */
@@ -33,5 +33,12 @@ void run__lines_report(struct run *run, struct report *r, int variant,
 		       unsigned int hot_lines);
 /* run__functions_report() - time by kernel function into @r. */
 void run__functions_report(struct run *run, struct report *r, int variant);
+
+/* Tracing (cli/run_trace.c). */
+int run__trace_check(const struct run_opts *o, const char *const *names,
+		     unsigned int nr, const char *path, struct sim_error *err);
+bool run__traced(const struct run_opts *o, const char *name);
+void run__trace_begin(struct run *run, const struct run_opts *o, int col);
+void run__trace_end(struct run *run, const char *vname, int col);
 
 #endif /* CLI_RUN_INTERNAL_H */

@@ -702,7 +702,7 @@ START_TEST(sim_trace_exact_text)
 	t = sim_trace_open(path, &err);
 	ck_assert_ptr_nonnull(t);
 	sim_trace_process(t, 1, "base");
-	sim_trace_thread(t, 1, 3, "cpu\"3\"");
+	sim_trace_thread(t, 1, 3, "cpu\"3\"", 3);
 	sim_trace_slice(t, 1, 3, "try_charge", "memcg", 1234567, 250);
 	sim_trace_slice(t, 1, 3, "a\\b\n", NULL, 2000000000000ULL, 0);
 	sim_trace_counter(t, 1, "usage", 2000000, 512.5);
@@ -820,6 +820,206 @@ START_TEST(sim_trace_cap_drops_and_records)
 }
 END_TEST
 
+/* Count the occurrences of @needle in @hay. */
+static int count_str(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	while ((hay = strstr(hay, needle))) {
+		n++;
+		hay += strlen(needle);
+	}
+	return n;
+}
+
+/*
+ * Calls, async slices, flows and counters, exactly, in a window from 1000
+ * to 5000 ps:
+ *  - cpu 2 enters f at 500 (before the window: never written), g at 1000;
+ *    g's B (ts 0.001000) is written just before the first slice inside
+ *    it, an access from 4500 to 5500, a B and an E cut to 5000; g leaves
+ *    at 6000 (E cut to 0.005000), f leaves (nothing);
+ *  - on cpu 3, h takes no time (nothing), k from 3000 to 3500 holds
+ *    nothing: a B and an E at its exit;
+ *  - a posted access from 900 to 2000 is cut to [1000, 2000]: "b" and "e"
+ *    with id 0x1, on pid 1 tid 2, the first of flow chain 0x100000001
+ *    (flow_out only);
+ *  - an access on cpu 3 from 2500 to 2600, the next in the chain
+ *    (flow_in and flow_out on its B); one at 5000 (the window's end) is
+ *    dropped;
+ *  - counters at 4000 kept, at 5001 dropped.
+ */
+START_TEST(sim_trace_window_calls_async_flow)
+{
+	static const char *const keys[] = { "queued", "sharers" };
+	static const double values[] = { 3, 1 };
+	struct sim_trace_flow flow = { .id = 0x100000001ull, .in = false };
+	struct sim_error err;
+	struct sim_trace *t;
+	char path[128], *text;
+
+	sim_error_clear(&err);
+	snprintf(path, sizeof(path), "%s/trace.json", tmpdir);
+	t = sim_trace_open(path, &err);
+	ck_assert_ptr_nonnull(t);
+	sim_trace_set_window(t, 1000, 5000);
+	sim_trace_run_begin(t, 1, 1000000);
+	ck_assert_ptr_eq(sim_trace_calls, t);
+	sim_trace_call_enter(t, 2, "f", "kernel", 500);
+	sim_trace_call_enter(t, 2, "ops->g", "kernel", 1000);
+	sim_trace_async(t, 1, 2, "cpu2 posted", "posted", "read x.y", 900, 2000,
+			&flow);
+	flow.in = true;
+	ck_assert(sim_trace_leaf(t, 3, "rmw x.z", "miss", 2500, 2600, &flow));
+	ck_assert(!sim_trace_leaf(t, 3, "rmw x.z", "miss", 5000, 5100, &flow));
+	sim_trace_call_enter(t, 3, "h", "kernel", 3000);
+	sim_trace_call_exit(t, 3, 3000);
+	sim_trace_call_enter(t, 3, "k", "kernel", 3000);
+	sim_trace_call_exit(t, 3, 3500);
+	sim_trace_counters(t, 2, "line 0", 4000, 2, keys, values);
+	sim_trace_counters(t, 2, "line 0", 5001, 2, keys, values);
+	sim_trace_leaf(t, 2, "read x.y", "miss", 4500, 5500, NULL);
+	sim_trace_call_exit(t, 2, 6000);
+	sim_trace_call_exit(t, 2, 7000);
+	sim_trace_run_end(t, 8000);
+	ck_assert_ptr_null(sim_trace_calls);
+	ck_assert_int_eq(sim_trace_close(t, true, &err), 0);
+	text = read_all(path);
+	ck_assert_str_eq(
+		text,
+		"{\"traceEvents\":[\n"
+		"{\"name\":\"cpu2 posted\",\"cat\":\"posted\",\"ph\":\"b\","
+		"\"pid\":1,\"tid\":2,\"ts\":0.001000,\"id\":\"0x1\","
+		"\"bind_id\":\"0x100000001\",\"flow_out\":true,"
+		"\"args\":{\"access\":\"read x.y\"}},\n"
+		"{\"name\":\"cpu2 posted\",\"cat\":\"posted\",\"ph\":\"e\","
+		"\"pid\":1,\"tid\":2,\"ts\":0.002000,\"id\":\"0x1\"},\n"
+		"{\"name\":\"rmw x.z\",\"cat\":\"miss\",\"ph\":\"B\",\"pid\":1,"
+		"\"tid\":3,\"ts\":0.002500,\"bind_id\":\"0x100000001\","
+		"\"flow_in\":true,\"flow_out\":true},\n"
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":3,\"ts\":0.002600},\n"
+		"{\"name\":\"k\",\"cat\":\"kernel\",\"ph\":\"B\",\"pid\":1,"
+		"\"tid\":3,\"ts\":0.003000},\n"
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":3,\"ts\":0.003500},\n"
+		"{\"name\":\"line 0\",\"ph\":\"C\",\"pid\":2,\"ts\":0.004000,"
+		"\"args\":{\"queued\":3,\"sharers\":1}},\n"
+		"{\"name\":\"g\",\"cat\":\"kernel\",\"ph\":\"B\",\"pid\":1,"
+		"\"tid\":2,\"ts\":0.001000},\n"
+		"{\"name\":\"read x.y\",\"cat\":\"miss\",\"ph\":\"B\",\"pid\":1,"
+		"\"tid\":2,\"ts\":0.004500},\n"
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":2,\"ts\":0.005000},\n"
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":2,\"ts\":0.005000}\n"
+		"],\"displayTimeUnit\":\"ns\"}\n");
+	free(text);
+}
+END_TEST
+
+/*
+ * A run that ends inside calls: sim_trace_run_end() ends them at the
+ * run's end (3000). On tid 7, c holds an access (cut at 3000 too): c's
+ * B, the access's B and E, c's E. On tid 0, b holds nothing: a leaf from
+ * 20 to 3000, written after the B of a around it; then a's E. Expect 4 B
+ * and 4 E.
+ */
+START_TEST(sim_trace_run_end_closes_calls)
+{
+	struct sim_error err;
+	struct sim_trace *t;
+	char path[128], *text;
+
+	snprintf(path, sizeof(path), "%s/trace.json", tmpdir);
+	t = sim_trace_open(path, &err);
+	ck_assert_ptr_nonnull(t);
+	sim_trace_run_begin(t, 5, 3000);
+	sim_trace_call_enter(t, 0, "a", "kernel", 10);
+	sim_trace_call_enter(t, 0, "b", "kernel", 20);
+	sim_trace_call_enter(t, 7, "c", "kernel", 30);
+	/* a miss past the run's end is cut there */
+	sim_trace_leaf(t, 7, "rmw x", "miss", 2000, 7000, NULL);
+	sim_trace_run_end(t, 3000);
+	ck_assert_int_eq(sim_trace_close(t, true, &err), 0);
+	text = read_all(path);
+	ck_assert_int_eq(count_str(text, "\"ph\":\"B\""), 4);
+	ck_assert_int_eq(count_str(text, "\"ph\":\"E\""), 4);
+	ck_assert_ptr_nonnull(strstr(
+		text, "{\"name\":\"a\",\"cat\":\"kernel\",\"ph\":\"B\","
+		      "\"pid\":5,\"tid\":0,\"ts\":0.000010},\n"
+		      "{\"name\":\"b\",\"cat\":\"kernel\",\"ph\":\"B\","
+		      "\"pid\":5,\"tid\":0,\"ts\":0.000020},\n"
+		      "{\"ph\":\"E\",\"pid\":5,\"tid\":0,\"ts\":0.003000},\n"
+		      "{\"ph\":\"E\",\"pid\":5,\"tid\":0,\"ts\":0.003000}"));
+	ck_assert_ptr_nonnull(strstr(
+		text, "{\"name\":\"rmw x\",\"cat\":\"miss\",\"ph\":\"B\","
+		      "\"pid\":5,\"tid\":7,\"ts\":0.002000},\n"
+		      "{\"ph\":\"E\",\"pid\":5,\"tid\":7,\"ts\":0.003000}"));
+	free(text);
+}
+END_TEST
+
+/*
+ * The cap never splits a B from its E. Room for 5 events; 3 nested calls
+ * on tid 0 and an access inside the third: its flush writes the B of the
+ * first two (each needs room for itself and its E: 2 written, 2 kept),
+ * not the third's (2 dropped, and the call is given up: never written);
+ * the access, a B and an E, is dropped whole (2 more). The 2 E are
+ * written into the room kept for them; an async slice, needing 2, is
+ * dropped whole. Expect 2 B, 2 E, 6 dropped.
+ */
+START_TEST(sim_trace_cap_keeps_pairs)
+{
+	struct sim_error err;
+	struct sim_trace *t;
+	char path[128], *text;
+
+	snprintf(path, sizeof(path), "%s/trace.json", tmpdir);
+	t = sim_trace_open(path, &err);
+	ck_assert_ptr_nonnull(t);
+	sim_trace_set_max_events(t, 5);
+	sim_trace_run_begin(t, 1, 1000000);
+	sim_trace_call_enter(t, 0, "f", "kernel", 0);
+	sim_trace_call_enter(t, 0, "g", "kernel", 10);
+	sim_trace_call_enter(t, 0, "h", "kernel", 20);
+	ck_assert(!sim_trace_leaf(t, 0, "read x", "miss", 25, 30, NULL));
+	sim_trace_call_exit(t, 0, 40);
+	sim_trace_call_exit(t, 0, 50);
+	sim_trace_call_exit(t, 0, 60);
+	sim_trace_async(t, 1, 0, "cpu0 posted", "posted", NULL, 70, 80, NULL);
+	sim_trace_run_end(t, 1000);
+	ck_assert_uint_eq(sim_trace_dropped(t), 6);
+	ck_assert_int_eq(sim_trace_close(t, true, &err), 0);
+	text = read_all(path);
+	ck_assert_int_eq(count_str(text, "\"ph\":\"B\""), 2);
+	ck_assert_int_eq(count_str(text, "\"ph\":\"E\""), 2);
+	ck_assert_int_eq(count_str(text, "\"ph\":\"b\""), 0);
+	ck_assert_ptr_nonnull(strstr(text, "\"dropped_events\":6"));
+	free(text);
+}
+END_TEST
+
+/*
+ * Names from input stay valid JSON: "ü" (C3 BC) is kept as UTF-8, a lone
+ * C3 (a name cut in the middle of a character) and a stray BC become
+ * \ufffd, a control character \u0001.
+ */
+START_TEST(sim_trace_escapes_utf8)
+{
+	struct sim_error err;
+	struct sim_trace *t;
+	char path[128], *text;
+
+	snprintf(path, sizeof(path), "%s/trace.json", tmpdir);
+	t = sim_trace_open(path, &err);
+	ck_assert_ptr_nonnull(t);
+	sim_trace_process(t, 1, "gr\xc3\xbcn \xc3");
+	sim_trace_process(t, 2, "\xbc\x01");
+	ck_assert_int_eq(sim_trace_close(t, true, &err), 0);
+	text = read_all(path);
+	ck_assert_ptr_nonnull(strstr(text, "\"name\":\"gr\xc3\xbcn \\ufffd\""));
+	ck_assert_ptr_nonnull(strstr(text, "\"name\":\"\\ufffd\\u0001\""));
+	free(text);
+}
+END_TEST
+
 /* Opening in a directory that does not exist fails with the path. */
 START_TEST(sim_trace_open_missing_directory)
 {
@@ -870,6 +1070,10 @@ Suite *report_suite(void)
 	tcase_add_test(tc, sim_trace_close_discards);
 	tcase_add_test(tc, sim_trace_cap_drops_and_records);
 	tcase_add_test(tc, sim_trace_open_missing_directory);
+	tcase_add_test(tc, sim_trace_window_calls_async_flow);
+	tcase_add_test(tc, sim_trace_run_end_closes_calls);
+	tcase_add_test(tc, sim_trace_cap_keeps_pairs);
+	tcase_add_test(tc, sim_trace_escapes_utf8);
 	suite_add_tcase(s, tc);
 	return s;
 }

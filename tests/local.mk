@@ -209,6 +209,19 @@ EXTRA_DIST += %reldir%/run-explain.sh
 #                           names; compare refuses a FIFO at once
 TESTS += %reldir%/run-check.sh
 EXTRA_DIST += %reldir%/run-check.sh
+# tests/run-trace.sh        every shipped scenario's --trace passes
+#                           tests/tracecheck (Perfetto's rules: JSON,
+#                           nesting per track, b/e and s/f pairs, flows in
+#                           slices, counters); kernel functions hold their
+#                           accesses; window, --trace-variant, bad options,
+#                           escaping, determinism. tracecheck alone (no
+#                           file) is its own self-test on good and bad
+#                           samples.
+check_PROGRAMS += tests/tracecheck
+tests_tracecheck_SOURCES = tests/tracecheck.c
+tests_tracecheck_LDADD =
+TESTS += %reldir%/run-trace.sh
+EXTRA_DIST += %reldir%/run-trace.sh
 
 # tests/run-list.sh         memcgsim list: every shipped profile and
 #                           scenario with its description and size (CPUs,

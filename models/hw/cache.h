@@ -379,9 +379,16 @@ unsigned int coh_nr_cpus(const struct coh *c);
 /* Lines in a stable order: busiest first, ties by address. */
 void coh_lines_sorted(struct coh *c, struct coh_line **out, unsigned int n);
 
-/* Tracing (Chrome trace events); @t may be NULL. */
-void coh_set_trace(struct coh *c, struct sim_trace *t);
+/*
+ * Tracing (Chrome trace events, sim/trace.h); @t may be NULL. The accesses
+ * go on the CPU tracks of process @pid_cpus, the holders and counters of
+ * the lines on the tracks of @pid_lines.
+ */
+void coh_set_trace(struct coh *c, struct sim_trace *t, int pid_cpus,
+		   int pid_lines);
 struct sim_trace *coh_trace(const struct coh *c);
+/* Whether the trace holds anything of @l (its track needs a name). */
+bool coh_trace_line_used(const struct coh *c, const struct coh_line *l);
 void coh_trace_flush(struct coh *c);
 
 #endif /* MODELS_HW_CACHE_H */

@@ -8,9 +8,16 @@
 #include "models/workloads/workload.h"
 #include "sim/trace.h"
 
+/*
+ * task_op_begin() - an operation starts at the task's clock. Traced, it is
+ * a slice on the CPU's track around the calls it makes (sim/trace.h).
+ */
 void task_op_begin(struct sim_task *t)
 {
 	t->op_start = t->proc.now;
+	if (sim_trace_calls)
+		sim_trace_call_enter(sim_trace_calls, t->proc.id,
+				     t->w->type->name, "op", t->op_start);
 }
 
 /*
@@ -21,12 +28,12 @@ void task_op_end(struct sim_task *t, struct run *r)
 {
 	sim_time_t now = t->proc.now;
 
+	if (sim_trace_calls)
+		sim_trace_call_exit(sim_trace_calls, t->proc.id, now);
 	if (now < r->warmup_ps || now > r->end_ps)
 		return;
 	t->ops++;
 	sim_stat_add(&r->lat, (double)(now - t->op_start) / 1000.0);
-	sim_trace_slice(coh_trace(t->cc->coh), 1, (int)t->proc.id,
-			t->w->type->name, "op", t->op_start, now - t->op_start);
 }
 
 sim_time_t task_think(struct sim_task *t, sim_time_t mean_ps, bool exponential)
