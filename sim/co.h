@@ -92,21 +92,21 @@
  * (an ops call after its member); the memory accesses it waits for nest
  * inside. Off, the cost is one load and a branch each way.
  */
-#define CO_CALL_INDIRECT(f, p, fn, type, ...)                               \
-	do {                                                                \
-		type *co_callee_ = co_push((p), (fn), sizeof(type));        \
-		struct co_frame co_hdr_ = co_callee_->co;                   \
-		*co_callee_ = (type){ __VA_ARGS__ };                        \
-		co_callee_->co = co_hdr_;                                   \
-		(f)->co.pc = __LINE__;                                      \
-		if (co_unlikely(sim_trace_calls))                           \
-			sim_trace_call_enter(sim_trace_calls, (p)->id, #fn, \
-					     "kernel", (p)->now);           \
-		return CO_CALL;                                             \
-	case __LINE__:                                                      \
-		if (co_unlikely(sim_trace_calls))                           \
-			sim_trace_call_exit(sim_trace_calls, (p)->id,       \
-					    (p)->now);                      \
+#define CO_CALL_INDIRECT(f, p, fn, type, ...)                                 \
+	do {                                                                  \
+		type *co_callee_ = co_push((p), (fn), sizeof(type));          \
+		struct co_frame co_hdr_ = co_callee_->co;                     \
+		*co_callee_ = (type){ __VA_ARGS__ };                          \
+		co_callee_->co = co_hdr_;                                     \
+		(f)->co.pc = __LINE__;                                        \
+		if (co_unlikely(sim_trace_calls))                             \
+			sim_trace_call_enter(sim_trace_calls, (p)->trace_tid, \
+					     #fn, "kernel", (p)->now);        \
+		return CO_CALL;                                               \
+	case __LINE__:                                                        \
+		if (co_unlikely(sim_trace_calls))                             \
+			sim_trace_call_exit(sim_trace_calls, (p)->trace_tid,  \
+					    (p)->now);                        \
 	} while (0)
 
 /*

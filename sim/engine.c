@@ -233,6 +233,7 @@ void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
 	memset(p, 0, sizeof(*p));
 	p->engine = e;
 	p->id = id;
+	p->trace_tid = id;
 	p->owner = owner;
 	p->stack_size = stack_size;
 	p->stack = calloc(1, stack_size);

@@ -123,6 +123,7 @@ struct sim_proc {
 	struct sim_engine *engine;
 	sim_time_t now;
 	unsigned int id;
+	unsigned int trace_tid; /* its track in a trace: id, or its own */
 	long ret;
 	void *owner;
 	bool running; /* inside sim_proc_run() */

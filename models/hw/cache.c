@@ -1390,6 +1390,12 @@ struct sim_trace *coh_trace(const struct coh *c)
 	return c->trace;
 }
 
+/* The trace process that holds the CPU tracks (coh_set_trace()). */
+int coh_trace_pid_cpus(const struct coh *c)
+{
+	return c->trace_pid_cpus;
+}
+
 bool coh_trace_line_used(const struct coh *c, const struct coh_line *l)
 {
 	return l->index < c->cap_trace_lines && c->trace_lines[l->index].used;

@@ -387,6 +387,7 @@ void coh_lines_sorted(struct coh *c, struct coh_line **out, unsigned int n);
 void coh_set_trace(struct coh *c, struct sim_trace *t, int pid_cpus,
 		   int pid_lines);
 struct sim_trace *coh_trace(const struct coh *c);
+int coh_trace_pid_cpus(const struct coh *c);
 /* Whether the trace holds anything of @l (its track needs a name). */
 bool coh_trace_line_used(const struct coh *c, const struct coh_line *l);
 void coh_trace_flush(struct coh *c);

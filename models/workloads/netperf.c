@@ -416,9 +416,14 @@ static void trace_cpu_work(struct sim_task *t, const char *what,
 
 	if (!tr)
 		return;
-	snprintf(name, sizeof(name), "%s on cpu%u", what, t->cc->cpu);
-	sim_trace_slice(tr, 1, (int)t->proc.id, name, "kernel", start,
-			end - start);
+	/*
+	 * An async slice on a track of its own: the work was done on this
+	 * CPU between @start and @end, but the model prices it after the
+	 * fact, so it may overlap the calls on the CPU's own track.
+	 */
+	snprintf(name, sizeof(name), "cpu%u kernel work", t->cc->cpu);
+	sim_trace_async(tr, coh_trace_pid_cpus(t->cc->coh), (int)t->cc->cpu,
+			name, "kernel", what, start, end, NULL);
 }
 
 static bool task_on_cpu(struct netperf *np, struct sim_task *t)
@@ -1065,6 +1070,20 @@ static int netperf_idle(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
+/* The trace: the name of @t's own track (sched: fair), "netperf 3". */
+static void netperf_trace_name(struct sim_task *t, const char *role,
+			       unsigned int pair)
+{
+	struct sim_trace *tr = coh_trace(t->cc->coh);
+	char name[48];
+
+	if (!tr)
+		return;
+	snprintf(name, sizeof(name), "task %s %u", role, pair);
+	sim_trace_thread(tr, coh_trace_pid_cpus(t->cc->coh),
+			 (int)t->proc.trace_tid, name, (int)t->proc.trace_tid);
+}
+
 /*
  * sched: fair: every task of a pair may run on any CPU of the list; each
  * starts on the CPU the placement gives it (one task a CPU).
@@ -1078,8 +1097,16 @@ static void netperf_sched_setup(struct netperf *np, struct workload *w)
 	np->ran_cpu = calloc(w->nr_tasks, sizeof(*np->ran_cpu));
 	SIM_OOM_ON(!np->se || !np->ran_cpu);
 	for (i = 0; i < w->nr_tasks; i++) {
-		np->se[i].data = &w->tasks[i];
+		struct sim_task *t = &w->tasks[i];
+
+		np->se[i].data = t;
 		np->ran_cpu[i] = w->cpus[i];
+		/*
+		 * SIM: a task that moves gets a track of its own for its
+		 * calls (a CPU's track would interleave two tasks' calls);
+		 * its memory accesses stay on the CPU it ran on.
+		 */
+		t->proc.trace_tid = np->run->machine.nr_cpus + i;
 		for (j = 0; j < w->nr_tasks; j++)
 			sched_task_allow(&np->se[i], w->cpus[j]);
 	}
@@ -1090,6 +1117,8 @@ static void netperf_sched_setup(struct netperf *np, struct workload *w)
 				 0);
 		sched_task_start(np->sf, task_se(np, pp->rcv), pp->rcv->cc->cpu,
 				 0);
+		netperf_trace_name(pp->snd, "netperf", i);
+		netperf_trace_name(pp->rcv, "netserver", i);
 	}
 }
 

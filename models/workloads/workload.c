@@ -16,7 +16,7 @@ void task_op_begin(struct sim_task *t)
 {
 	t->op_start = t->proc.now;
 	if (sim_trace_calls)
-		sim_trace_call_enter(sim_trace_calls, t->proc.id,
+		sim_trace_call_enter(sim_trace_calls, t->proc.trace_tid,
 				     t->w->type->name, "op", t->op_start);
 }
 
@@ -29,7 +29,7 @@ void task_op_end(struct sim_task *t, struct run *r)
 	sim_time_t now = t->proc.now;
 
 	if (sim_trace_calls)
-		sim_trace_call_exit(sim_trace_calls, t->proc.id, now);
+		sim_trace_call_exit(sim_trace_calls, t->proc.trace_tid, now);
 	if (now < r->warmup_ps || now > r->end_ps)
 		return;
 	t->ops++;
