@@ -10,49 +10,97 @@
  * two CPUs of the list). The sender sends messages of `message_bytes`;
  * at most `window` messages are queued at the receiver, beyond which the
  * sender waits (the socket buffers are full); the receiver waits for
- * data (SIM: `window` stands for the socket buffers; it only decouples
- * the two sides, and charge-batch-2022 gives the same results with 16 or
- * 64 and differs by half a point with 4). A message received is one
+ * data (SIM: `window` stands for the socket buffers. With the socket
+ * backlogs an outcome it matters: how many messages wait decides how
+ * often netserver is inside tcp_recvmsg() when a segment lands;
+ * charge-batch-2022 moves by up to 10 points between 4, 16 and 64, see
+ * the README). A message received is one
  * operation; throughput is reported in
  * netperf's unit, 10^6 bits/s per instance.
  *
  * Each side spends `work_ns` per message outside the memory controller
  * (the network stack, the copy, the wake-ups: calibrated on the root
- * memcg, where no memcg code runs), half before and half after its
- * memory-accounting steps. The accounting steps follow the kernel; see
- * doc/socket-accounting.md for the derivation.
+ * memcg, where no memcg code runs). The accounting steps follow the
+ * kernel; see doc/socket-accounting.md for the derivation.
  *
  * protocol: tcp (TCP_SENDFILE/TCP_STREAM over loopback, 6.0-rc1)
  *   sender CPU, in tcp_sendpage()/do_tcp_sendpages():
  *     tcp_stream_alloc_skb(): sk_wmem_schedule(skb head truesize),
  *       tcp_skb_entail() -> sk_mem_charge()             (sender's socket)
  *     sk_wmem_schedule(copy), sk_mem_charge(copy)       (sender's socket)
- *   sender CPU, loopback transmit -> netif_rx() -> NET_RX softirq ->
- *     tcp_v6_rcv() -> tcp_data_queue() -> tcp_try_rmem_schedule():
- *     sk_rmem_schedule(skb->truesize), skb_set_owner_r() (receiver's
- *     socket: the receiver's memcg is charged on the sender's CPU, in
- *     softirq, GFP_NOWAIT)
+ *   loopback transmit -> netif_rx() -> NET_RX softirq on the SENDING CPU
+ *     -> tcp_v6_rcv() on the receiver's socket: processed there
+ *     (tcp_data_queue(): sk_rmem_schedule(skb->truesize),
+ *     skb_set_owner_r(), in softirq, GFP_NOWAIT), or backlogged (below)
  *   receiver CPU, tcp_recvmsg(): after the copy, tcp_eat_recv_skb() ->
  *     sock_rfree() -> sk_mem_uncharge(truesize)         (receiver's socket)
- *   receiver CPU, tcp_cleanup_rbuf() -> tcp_send_ack(): the ACK is
- *     processed in the receiver's softirq: tcp_ack() ->
- *     tcp_clean_rtx_queue() frees the acked skb -> sk_mem_uncharge()
- *                                                       (sender's socket)
- *   The two sides' accounting on the receiver's socket is serialised by
- *   its spinlock (bh_lock_sock() / lock_sock()'s slock).
- *   `backlog` (default false, the placement above): when true, a socket
- *   owned by its task (lock_sock()) gets the other CPU's softirq work on
- *   its backlog, and the owner does it at release_sock(): the receiver
- *   charges backlogged skbs on its own CPU, the sender processes
- *   backlogged ACKs (uncharging its socket) on its own. How often that
- *   happens depends on how long each side holds its socket, which the
- *   model does not know (SIM: half of work_ns plus the accounting), so it
- *   is off by default; the results are sensitive to it (a CPU that both
- *   charges and uncharges drains and refills its stock about every
- *   message, whatever charge_batch is).
+ *   receiver CPU, tcp_cleanup_rbuf() -> tcp_send_ack(): the ACK's softirq
+ *     runs on the RECEIVING CPU -> tcp_v6_rcv() on the sender's socket:
+ *     tcp_ack() -> tcp_clean_rtx_queue() frees the acked skb ->
+ *     sk_mem_uncharge() (sender's socket), or backlogged (below)
  *   With sk_reclaim: page (6.0-rc1) every sk_mem_uncharge() returns the
- *   whole pages at once, so the pages of every message are charged on
- *   the sender's CPU and uncharged on the receiver's.
+ *   whole pages at once.
+ *
+ * The socket backlog is an outcome of the run (`backlog: auto`, the
+ * default). Read at a v5.19-era tree of net/ipv4/tcp.c (the index's
+ * stored version, commit 0076cad3: it has skb_attempt_defer_free() and
+ * tcp_wmem_schedule(), not yet 6.0's READ_ONCE() sysctl fixes; these
+ * functions are the same at v6.0): tcp_sendpage() is lock_sock(),
+ * do_tcp_sendpages() (whose tcp_push() transmits), release_sock();
+ * tcp_sendmsg() the same around tcp_sendmsg_locked(); tcp_recvmsg() is
+ * lock_sock(), tcp_recvmsg_locked() (the receive-queue walk,
+ * skb_copy_datagram_msg() to user, tcp_eat_recv_skb(), and
+ * tcp_cleanup_rbuf()'s ACK), release_sock(). net/core/sock.c's
+ * lock_sock() sets sk_lock.owned under the spinlock and drops it, so
+ * softirqs run meanwhile; tcp_v6_rcv() (like tcp_v4_rcv()) takes
+ * bh_lock_sock() and, if sock_owned_by_user(), tcp_add_backlog() queues
+ * the skb uncharged; release_sock() -> __release_sock() ->
+ * sk_backlog_rcv() processes it in the owner's process context on the
+ * owner's CPU. A transmit's softirq runs on the transmitting CPU inside
+ * the transmitting task's own locked section (the push is in
+ * do_tcp_sendpages(), the ACK in tcp_recvmsg_locked()), so each side's
+ * packets land while it holds its own socket and find the other side's
+ * socket owned or not as the run has it. Each message's work is split
+ * in eighths of work_ns (SND_*, RCV_*, PKT_RCV below):
+ *   sender  out 3: sendfile() entry and the splice of the file's pages
+ *                  into the pipe (page-cache lookups, pipe buffers), which
+ *                  precede every tcp_sendpage();
+ *           in  1: do_tcp_sendpages() of the pages (frags appended, no
+ *                  copy: sendpage is zero-copy), with the charges above;
+ *           in  1: tcp_push() through loopback_xmit() and, in the softirq,
+ *                  ip6_rcv() and tcp_v6_rcv() to its ownership test;
+ *           in  2: PKT_RCV, the segment's tcp_v6_do_rcv() (tcp_data_queue()
+ *                  and the charge, sk_data_ready()), unless backlogged;
+ *           out 1: the splice loop's end and sendfile()'s return.
+ *   receiver out 1: recvfrom() to tcp_recvmsg()'s lock_sock();
+ *           in  3: skb_copy_datagram_msg() (the only per-byte work of
+ *                  either side: sendfile copies nothing) and
+ *                  tcp_eat_recv_skb() with the uncharge;
+ *           in  1: tcp_send_ack() through loopback and tcp_v6_rcv() on
+ *                  the sender's socket to its ownership test;
+ *           in  2: PKT_RCV, the ACK's tcp_ack() (the uncharge,
+ *                  sk_write_space()), unless backlogged;
+ *           out 1: recvfrom()'s return.
+ *   The split of in and out, and which work moves with a backlogged
+ *   packet (PKT_RCV, to the owner's release_sock()), follow the code
+ *   above; the eighths within are a proposal ([P]: no per-function costs
+ *   of these paths were found; the copy gets the largest in share as the
+ *   one per-byte pass, the splice the largest out share as two passes
+ *   over the pages' metadata per page against tcp_sendpage()'s one), set
+ *   before the validation was rerun and not moved by it. So netperf
+ *   holds its socket for half its work and netserver for three
+ *   quarters; a backlogged segment is charged on the receiver's CPU in
+ *   process context, a backlogged ACK uncharged on the sender's CPU.
+ *   `backlog: never` processes every packet in the softirq (the model
+ *   before this, and a socket lock held only for its spinlock);
+ *   `always` backlogs every packet whose socket's task is awake (SIM:
+ *   teaching overrides). explain and the backlog_share metrics report
+ *   the shares.
+ *   SIM: one skb per message pushed by its own tcp_sendpage() (no
+ *   Nagle-held tail pushed by an ACK, doc 1.5's T-A); one lock section
+ *   per message where sendfile takes one per page; a backlogged next
+ *   message is processed in the next recv(), not by
+ *   tcp_recvmsg_locked()'s __sk_flush_backlog() in the same call.
  *
  * protocol: unix (af_unix SOCK_STREAM, v4.8): unix_stream_sendmsg()
  *   allocates an skb whose head (kmalloc) and page fragments hold the
@@ -63,6 +111,9 @@
  *   counters, when the receiver frees the skb in unix_stream_recvmsg().
  *   With kmem_accounting: objects the whole truesize goes through the
  *   obj_cgroup stock instead. With off, nothing is charged.
+ *   af_unix has no socket backlog (the sender queues the skb on the
+ *   peer's receive queue itself, under its queue spinlock): each side
+ *   spends half its work_ns before its accounting and half after.
  *
  * Sockets belong to the memcg of the task that created or accepted them
  * (mem_cgroup_sk_alloc(), from socket() and inet_csk_accept()): the
