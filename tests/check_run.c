@@ -602,6 +602,9 @@ END_TEST
  *	    previous CPU idle and in the waker's LLC: select_idle_sibling()
  *	    keeps it there, no task ever moves, and the run is the pinned
  *	    one, throughput for throughput.
+ *	(backlog: never, so that each side does exactly work_ns per
+ *	    message: with auto, the side that processes the other's
+ *	    packets does more; doc/socket-accounting.md 1.7a.)
  *	cpus 0,4 (two sockets; the affinity mask is those two CPUs): the
  *	    receiver's first wake-up, from CPU 0, targets CPU 0 (the sender
  *	    runs alone there), its previous CPU 4 is in another LLC and no
@@ -620,7 +623,8 @@ START_TEST(scenario_run_netperf_sched_fair)
 
 	scenario_write(
 		"workloads:\n"
-		"  - {type: netperf, cpus: 0-1, work_ns: 1000, message_bytes: 1024}\n"
+		"  - {type: netperf, cpus: 0-1, work_ns: 1000, message_bytes: 1024,\n"
+		"     backlog: never}\n"
 		"variants:\n"
 		"  - {name: pinned, set: {duration_ms: 0.5}}\n"
 		"  - {name: fair, set: {duration_ms: 0.5, workloads.0.sched: fair}}\n"
@@ -644,7 +648,8 @@ END_TEST
  * 10240-byte sends, charge_batch 64), netperf in /c1 (client_cgroups:
  * /c), netserver in /s. The sender's CPU charges /c1 (its socket, in
  * tcp_sendpage()) and then /s (netserver's socket, in the loopback
- * softirq) for every message: two memcgs in turn.
+ * softirq: backlog: never, so that every segment is charged there) for
+ * every message: two memcgs in turn.
  *
  *	stock_memcgs 1: each message's first charge of each memcg finds
  *	    the other one cached, misses the stock and charges the page
@@ -668,7 +673,8 @@ START_TEST(scenario_run_netperf_socket_memcgs)
 	scenario_write(
 		"workloads:\n"
 		"  - {type: netperf, cpus: 0-1, work_ns: 1000, message_bytes: 10240,\n"
-		"     cgroup: /c, client_cgroups: /c, server_cgroup: /s}\n"
+		"     cgroup: /c, client_cgroups: /c, server_cgroup: /s,\n"
+		"     backlog: never}\n"
 		"cgroups:\n"
 		"  /c: {}\n"
 		"  /c1: {}\n"
