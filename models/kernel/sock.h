@@ -34,7 +34,7 @@
  * modelled (nothing here comes near tcp_mem).
  *
  * The socket lock (net/core/sock.c, read at v5.19/v6.0; see
- * doc/socket-accounting.md 1.8): lock_sock() marks the socket owned by its
+ * doc/socket-accounting.md 1.7a): lock_sock() marks the socket owned by its
  * task (sk_lock.owned) and drops the spinlock, so a task holds its socket
  * through tcp_sendmsg_locked()/do_tcp_sendpages() or tcp_recvmsg_locked()
  * with bottom halves enabled. A packet for the socket, processed in a

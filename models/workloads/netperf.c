@@ -96,11 +96,14 @@
  *   `always` backlogs every packet whose socket's task is awake (SIM:
  *   teaching overrides). explain and the backlog_share metrics report
  *   the shares.
- *   SIM: one skb per message pushed by its own tcp_sendpage() (no
- *   Nagle-held tail pushed by an ACK, doc 1.5's T-A); one lock section
- *   per message where sendfile takes one per page; a backlogged next
- *   message is processed in the next recv(), not by
- *   tcp_recvmsg_locked()'s __sk_flush_backlog() in the same call.
+ *   net/core/sock.c and tcp_ipv4.c's tcp_v4_rcv()/tcp_add_backlog() were
+ *   read at the index's stored versions (doc 1.7a names them).
+ *   SIM: a backlogged segment is not coalesced into the backlog's tail
+ *   (tcp_add_backlog() tries to); one skb per message pushed by its own
+ *   tcp_sendpage() (no Nagle-held tail pushed by an ACK, doc 1.5's
+ *   T-A); one lock section per message where sendfile takes one per
+ *   page; a backlogged next message is processed in the next recv(),
+ *   not by tcp_recvmsg_locked()'s __sk_flush_backlog() in the same call.
  *
  * protocol: unix (af_unix SOCK_STREAM, v4.8): unix_stream_sendmsg()
  *   allocates an skb whose head (kmalloc) and page fragments hold the
