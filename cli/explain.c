@@ -655,6 +655,10 @@ void explain_run(FILE *out, const char *variant, struct run *run,
 		fprintf(out, "\nNo shared memory was touched.\n");
 	if (run->memcg)
 		explain_stock(out, run->memcg);
+	for (i = 0; i < run->nr_workloads; i++)
+		if (run->workloads[i].type->explain)
+			run->workloads[i].type->explain(&run->workloads[i],
+							out);
 	fprintf(out, "\n");
 	free(lines);
 }

@@ -178,6 +178,24 @@ void run__collect(struct run *run, struct run_result *res)
 		   false);
 	if (run->memcg)
 		memcg_collect(run, res, ops, secs);
+	/* the workload types' own metrics, of the first workload of each */
+	for (i = 0; i < run->nr_workloads; i++) {
+		struct workload *w = &run->workloads[i];
+		struct workload_metric m[8];
+		unsigned int n;
+
+		if (!w->type->metrics)
+			continue;
+		for (j = 0; j < i; j++)
+			if (run->workloads[j].type == w->type)
+				break;
+		if (j < i)
+			continue;
+		n = w->type->metrics(w, m, ARRAY_SIZE(m));
+		for (j = 0; j < n; j++)
+			result_add(res, m[j].name, m[j].unit, m[j].value,
+				   false);
+	}
 }
 
 void run__lines_report(struct run *run, struct report *r, int variant,

@@ -602,6 +602,9 @@ END_TEST
  *	    previous CPU idle and in the waker's LLC: select_idle_sibling()
  *	    keeps it there, no task ever moves, and the run is the pinned
  *	    one, throughput for throughput.
+ *	(backlog: never, so that each side does exactly work_ns per
+ *	    message: with auto, the side that processes the other's
+ *	    packets does more; doc/socket-accounting.md 1.7a.)
  *	cpus 0,4 (two sockets; the affinity mask is those two CPUs): the
  *	    receiver's first wake-up, from CPU 0, targets CPU 0 (the sender
  *	    runs alone there), its previous CPU 4 is in another LLC and no
@@ -620,7 +623,8 @@ START_TEST(scenario_run_netperf_sched_fair)
 
 	scenario_write(
 		"workloads:\n"
-		"  - {type: netperf, cpus: 0-1, work_ns: 1000, message_bytes: 1024}\n"
+		"  - {type: netperf, cpus: 0-1, work_ns: 1000, message_bytes: 1024,\n"
+		"     backlog: never}\n"
 		"variants:\n"
 		"  - {name: pinned, set: {duration_ms: 0.5}}\n"
 		"  - {name: fair, set: {duration_ms: 0.5, workloads.0.sched: fair}}\n"
@@ -644,7 +648,8 @@ END_TEST
  * 10240-byte sends, charge_batch 64), netperf in /c1 (client_cgroups:
  * /c), netserver in /s. The sender's CPU charges /c1 (its socket, in
  * tcp_sendpage()) and then /s (netserver's socket, in the loopback
- * softirq) for every message: two memcgs in turn.
+ * softirq: backlog: never, so that every segment is charged there) for
+ * every message: two memcgs in turn.
  *
  *	stock_memcgs 1: each message's first charge of each memcg finds
  *	    the other one cached, misses the stock and charges the page
@@ -668,7 +673,8 @@ START_TEST(scenario_run_netperf_socket_memcgs)
 	scenario_write(
 		"workloads:\n"
 		"  - {type: netperf, cpus: 0-1, work_ns: 1000, message_bytes: 10240,\n"
-		"     cgroup: /c, client_cgroups: /c, server_cgroup: /s}\n"
+		"     cgroup: /c, client_cgroups: /c, server_cgroup: /s,\n"
+		"     backlog: never}\n"
 		"cgroups:\n"
 		"  /c: {}\n"
 		"  /c1: {}\n"
@@ -691,6 +697,58 @@ START_TEST(scenario_run_netperf_socket_memcgs)
 }
 END_TEST
 
+/*
+ * The socket backlogs as an outcome (backlog: auto), worked out by hand:
+ * one pair on CPUs 0 and 1, the root memcg (no memcg code), work_ns 800,
+ * so an eighth is 100 ns: netperf splice 300, sendpage + push 200 (the
+ * segment's ownership test at their end), the segment's processing
+ * (PKT_RCV) 200, exit 100; netserver entry 100, copy 300, ACK 100 (its
+ * ownership test), the ACK's processing 200, exit 100. Times in ns:
+ *
+ *	   0  netperf splices; 300 locks its socket; 500 the segment finds
+ *	      netserver waiting (not owning): processed in the softirq,
+ *	      500-700, and netserver woken at 700.
+ *	 700  netperf: exit 800, splice 1100, lock, push 1300.
+ *	      netserver: entry 800, lock, copy 1100, ACK 1200: netperf owns
+ *	      its socket: backlogged. Release 1200, exit 1300, wait.
+ *	1300  the next segment: netserver not owning: softirq 1300-1500,
+ *	      netserver woken at 1500. netperf's release_sock() processes
+ *	      the ACK 1500-1700, exit 1800, splice 2100.
+ *	      netserver: entry 1600, copy 1900, ACK 2000: netperf not owning
+ *	      (splicing): processed in netserver's softirq 2000-2200 with
+ *	      the socket spinlock held, release 2200, exit 2300.
+ *	2100  netperf's lock_sock() spins on that spinlock until 2200, push
+ *	      2400: netserver not owning: softirq 2400-2600, woken at 2600:
+ *	      the state of 700, 1900 ns later.
+ *
+ * So two messages every 1900 ns, no segment ever backlogged and every
+ * other ACK. The window is the 1 ms after the warm-up, [1001, 1001001)
+ * ns. netserver's recv()s end at 1300 + 1900k (527 of them in it) and
+ * 2300 + 1900k (526): 1053 messages of 81920 bits in 1 ms, 86261.76
+ * Mbit/s. The ACKs arrive at 1200 + 1900k (527, backlogged) and 2000 +
+ * 1900k (526): 527 of 1053; the segments at 1300 + 1900k and 2400 +
+ * 1900k, 1053, none backlogged: 527 of 2106 packets in all.
+ */
+START_TEST(scenario_run_netperf_backlog_auto)
+{
+	struct run_opts o = opts();
+	struct report *r;
+
+	scenario_write(
+		"workloads:\n"
+		"  - {type: netperf, cpus: 0-1, work_ns: 800, message_bytes: 10240,\n"
+		"     placement: adjacent}\n"
+		"variants:\n"
+		"  - {name: auto, set: {duration_ms: 1}}\n");
+	r = run_ok(&o);
+	ck_metric(r, "auto", "throughput", 1053 * 81920 / 1e3);
+	ck_metric(r, "auto", "backlog_share_segments", 0);
+	ck_metric(r, "auto", "backlog_share_acks", 100.0 * 527 / 1053);
+	ck_metric(r, "auto", "backlog_share", 100.0 * 527 / 2106);
+	report_free(r);
+}
+END_TEST
+
 static Suite *run_suite(void)
 {
 	Suite *s = suite_create("run");
@@ -708,6 +766,7 @@ static Suite *run_suite(void)
 	tcase_add_test(tc, scenario_run_one_variant);
 	tcase_add_test(tc, scenario_run_check_only);
 	tcase_add_test(tc, scenario_run_netperf_socket_memcgs);
+	tcase_add_test(tc, scenario_run_netperf_backlog_auto);
 	tcase_add_test(tc, scenario_run_netperf_sched_fair);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("seeds");

@@ -26,13 +26,13 @@ static struct harness {
 	struct machine m;
 	struct sim_engine *e;
 	struct coh *coh;
-	struct sim_proc proc;
-	struct coh_cpu *cc;
+	struct sim_proc proc, proc1; /* on CPU 0 and CPU 1 */
+	struct coh_cpu *cc, *cc1;
 	struct kernel_config k;
 	struct cgroup_config cg[2];
 	struct cgroup_tree tree;
 	struct memcg_sim *ms;
-	struct sock sk;
+	struct sock sk, sk_r;
 } h;
 
 static void setup_policy(unsigned int policy)
@@ -50,6 +50,8 @@ static void setup_policy(unsigned int policy)
 	h.coh = coh_create(&h.m, h.e);
 	sim_proc_init(&h.proc, h.e, 0, 8192, NULL);
 	h.cc = coh_cpu_attach(h.coh, 0, &h.proc);
+	sim_proc_init(&h.proc1, h.e, 1, 8192, NULL);
+	h.cc1 = coh_cpu_attach(h.coh, 1, &h.proc1);
 	kernel_config_defaults(&h.k);
 	h.k.charge_batch = 32;
 	h.k.stock_memcgs = 1;
@@ -66,6 +68,9 @@ static void setup_policy(unsigned int policy)
 	h.ms = memcg_sim_create(&h.k, &h.tree, h.coh, h.m.nr_cpus);
 	h.sk.sk_memcg = memcg_sim_find(h.ms, "/a");
 	ck_assert_ptr_nonnull(h.sk.sk_memcg);
+	h.sk_r.sk_memcg = h.sk.sk_memcg;
+	sk_backlog_init(&h.sk, 4);
+	sk_backlog_init(&h.sk_r, 4);
 }
 
 static void setup_page(void)
@@ -80,9 +85,12 @@ static void setup_quantum(void)
 
 static void teardown(void)
 {
+	sk_backlog_free(&h.sk);
+	sk_backlog_free(&h.sk_r);
 	memcg_sim_free(h.ms);
 	coh_free(h.coh);
 	sim_proc_destroy(&h.proc);
+	sim_proc_destroy(&h.proc1);
 	sim_engine_free(h.e);
 	machine_destroy(&h.m);
 }
@@ -104,6 +112,44 @@ static void teardown(void)
 		sim_engine_run(h.e, start_ + SIM_PS_PER_MS);  \
 		ck_assert(h.proc.finished);                   \
 	} while (0)
+
+/*
+ * SOCK_CALL_ON() - the same on CPU @cpu (0 or 1), for socket @sock, in
+ * softirq context (GFP_NOWAIT) if @bh.
+ */
+#define SOCK_CALL_ON(cpu, sock, fn, bytes, bh)                    \
+	do {                                                      \
+		struct sim_proc *p_ = (cpu) ? &h.proc1 : &h.proc; \
+		struct fn##_frame *f_ = CO_PUSH(p_, fn);          \
+		sim_time_t start_ = sim_now(h.e);                 \
+                                                                  \
+		f_->ms = h.ms;                                    \
+		f_->cc = (cpu) ? h.cc1 : h.cc;                    \
+		f_->sk = (sock);                                  \
+		f_->size = (bytes);                               \
+		sock_call_bh(f_, bh);                             \
+		sim_proc_start(p_, start_);                       \
+		sim_engine_run(h.e, start_ + SIM_PS_PER_MS);      \
+		ck_assert(p_->finished);                          \
+	} while (0)
+
+static inline void sock_call_bh_schedule(struct sk_mem_schedule_frame *f,
+					 bool bh)
+{
+	f->softirq = bh;
+}
+
+static inline void sock_call_bh_uncharge(struct sk_mem_uncharge_frame *f,
+					 bool bh)
+{
+	(void)f;
+	(void)bh;
+}
+
+#define sock_call_bh(f, bh)                                              \
+	_Generic((f), struct sk_mem_schedule_frame *                     \
+		 : sock_call_bh_schedule, struct sk_mem_uncharge_frame * \
+		 : sock_call_bh_uncharge)(f, bh)
 
 /* sk_wmem_schedule(size) then sk_mem_charge(size), as the send path does */
 static void queue_bytes(int size)
@@ -236,6 +282,127 @@ START_TEST(sk_forward_alloc_5_19_reclaim_chunk)
 }
 END_TEST
 
+/* CPU @cpu's page stock: the pages it holds for /a (0 if it caches none) */
+static unsigned int stock_pages(unsigned int cpu)
+{
+	const struct memcg_stock_pcp *st = &h.ms->stock[cpu];
+
+	return st->cached[0] == h.sk.sk_memcg ? st->nr_pages[0] : 0;
+}
+
+/*
+ * The backlog decision for a data segment (tcp_v6_rcv()'s
+ * sock_owned_by_user() test), 6.0-rc1, charge_batch 32, both stocks
+ * empty; the sender's softirq runs on CPU 0, netserver on CPU 1.
+ *
+ * 1. netserver is inside tcp_recvmsg() (lock_sock() held through the
+ *    copy) when a segment of truesize 1280 + 10240 = 11520 arrives in
+ *    CPU 0's softirq: it goes to the backlog, nothing is charged, and
+ *    CPU 0's stock stays empty.
+ * 2. release_sock() on CPU 1 processes it (sk_rmem_schedule(11520) from
+ *    fwd 0: ceil(11520 / 4096) = 3 pages, fwd 12288 - 11520 = 768):
+ *    try_charge() on CPU 1 misses the empty stock, charges a batch of
+ *    32 pages to the page counters and keeps 32 - 3 = 29 in CPU 1's
+ *    stock; the owner flag is cleared.
+ * 3. The next segment arrives with the socket not owned: processed in
+ *    CPU 0's softirq, short by 11520 - 768 = 10752: 3 pages, a batch on
+ *    CPU 0 (29 left there), fwd 768 + 12288 - 11520 = 1536.
+ */
+START_TEST(backlog_segment_while_receiver_holds_lock)
+{
+	int truesize = 0;
+
+	lock_sock(&h.sk_r);
+	ck_assert(sk_rcv_or_backlog(&h.sk_r, 11520, false));
+	ck_assert_int_eq(h.sk_r.sk_forward_alloc, 0);
+	ck_assert_uint_eq(h.sk_r.pages_charged, 0);
+	ck_assert_int_eq(h.sk.sk_memcg->sock_pages, 0);
+	ck_assert_uint_eq(stock_pages(0) + stock_pages(1), 0);
+
+	ck_assert(release_sock_next(&h.sk_r, &truesize));
+	ck_assert_int_eq(truesize, 11520);
+	ck_assert(sock_owned_by_user(&h.sk_r));
+	SOCK_CALL_ON(1, &h.sk_r, sk_mem_schedule, truesize, false);
+	sk_mem_charge(&h.sk_r, truesize);
+	ck_assert(!release_sock_next(&h.sk_r, &truesize));
+	ck_assert(!sock_owned_by_user(&h.sk_r));
+	ck_assert_int_eq(h.sk_r.sk_forward_alloc, 768);
+	ck_assert_int_eq(h.sk.sk_memcg->sock_pages, 3);
+	ck_assert_uint_eq(stock_pages(1), 29);
+	ck_assert_uint_eq(stock_pages(0), 0);
+
+	ck_assert(!sk_rcv_or_backlog(&h.sk_r, 11520, false));
+	SOCK_CALL_ON(0, &h.sk_r, sk_mem_schedule, 11520, true);
+	sk_mem_charge(&h.sk_r, 11520);
+	ck_assert_int_eq(h.sk_r.sk_forward_alloc, 1536);
+	ck_assert_int_eq(h.sk.sk_memcg->sock_pages, 6);
+	ck_assert_uint_eq(stock_pages(0), 29);
+	ck_assert_uint_eq(stock_pages(1), 29);
+	ck_assert_uint_eq(h.sk_r.rcv_skbs, 2);
+	ck_assert_uint_eq(h.sk_r.backlog_skbs, 1);
+}
+END_TEST
+
+/*
+ * An ACK to the sender's backlog, 6.0-rc1: netperf on CPU 0 sends
+ * message 0 (3 one-page charges, worked out in
+ * sk_forward_alloc_6_0_rc1_sender: the first misses the empty stock and
+ * charges a batch of 32, the next two take one page each: 29 left on
+ * CPU 0; fwd 768).
+ *
+ * 1. The ACK arrives in CPU 1's softirq while netperf holds its socket
+ *    (inside tcp_sendpage()): backlogged, the skb not yet freed: fwd
+ *    still 768, nothing uncharged, CPU 1's stock empty.
+ * 2. netperf's release_sock() on CPU 0: tcp_ack() frees the skb, fwd
+ *    768 + 11520 = 12288, 3 whole pages reclaimed into CPU 0's stock:
+ *    29 + 3 = 32 (not above the batch, so not drained).
+ * 3. Message 1 (offset 10240: 3 one-page charges from CPU 0's stock, 29
+ *    left, fwd 768); its ACK arrives with the socket not owned and is
+ *    processed in CPU 1's softirq: the 3 pages go to CPU 1's stock.
+ */
+START_TEST(backlog_ack_while_sender_holds_lock)
+{
+	int truesize = 0;
+
+	send_message(0);
+	ck_assert_uint_eq(stock_pages(0), 29);
+	lock_sock(&h.sk);
+	ck_assert(sk_rcv_or_backlog(&h.sk, 11520, false));
+	ck_assert_int_eq(h.sk.sk_forward_alloc, 768);
+	ck_assert_uint_eq(h.sk.pages_uncharged, 0);
+	ck_assert_uint_eq(stock_pages(1), 0);
+
+	ck_assert(release_sock_next(&h.sk, &truesize));
+	SOCK_CALL_ON(0, &h.sk, sk_mem_uncharge, truesize, false);
+	ck_assert(!release_sock_next(&h.sk, &truesize));
+	ck_assert_int_eq(h.sk.sk_forward_alloc, 0);
+	ck_assert_uint_eq(h.sk.pages_uncharged, 3);
+	ck_assert_uint_eq(stock_pages(0), 32);
+	ck_assert_uint_eq(stock_pages(1), 0);
+
+	send_message(10240);
+	ck_assert_uint_eq(stock_pages(0), 29);
+	ck_assert(!sk_rcv_or_backlog(&h.sk, 11520, false));
+	SOCK_CALL_ON(1, &h.sk, sk_mem_uncharge, 11520, true);
+	ck_assert_uint_eq(h.sk.pages_uncharged, 6);
+	ck_assert_uint_eq(stock_pages(1), 3);
+	ck_assert_uint_eq(stock_pages(0), 29);
+	ck_assert_uint_eq(h.sk.backlog_skbs, 1);
+}
+END_TEST
+
+/* backlog: always forces the backlog for a socket nobody owns */
+START_TEST(backlog_forced)
+{
+	int truesize = 0;
+
+	ck_assert(sk_rcv_or_backlog(&h.sk_r, 11520, true));
+	ck_assert(sk_flush_backlog_next(&h.sk_r, &truesize));
+	ck_assert_int_eq(truesize, 11520);
+	ck_assert(!sk_flush_backlog_next(&h.sk_r, &truesize));
+}
+END_TEST
+
 static Suite *sock_suite(void)
 {
 	Suite *s = suite_create("sock");
@@ -244,6 +411,9 @@ static Suite *sock_suite(void)
 	tcase_add_checked_fixture(tc, setup_page, teardown);
 	tcase_add_test(tc, sk_forward_alloc_6_0_rc1_sender);
 	tcase_add_test(tc, sk_forward_alloc_6_0_rc1_receiver);
+	tcase_add_test(tc, backlog_segment_while_receiver_holds_lock);
+	tcase_add_test(tc, backlog_ack_while_sender_holds_lock);
+	tcase_add_test(tc, backlog_forced);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("v5.19");
 	tcase_add_checked_fixture(tc, setup_quantum, teardown);

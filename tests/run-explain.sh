@@ -126,6 +126,21 @@ callers "$tmp/rc1.txt" "$l" memory.min_usage | awk '{ print $1 }' >"$tmp/rows"
 [ "$(cat "$tmp/rows")" = propagate_protected_usage ] ||
 	fail "$l: memory.min_usage's functions: $(tr '\n' ' ' <"$tmp/rows")"
 
+# the socket backlogs: the shares explain gives are the run's metrics
+grep -q "^Socket backlogs (netperf, backlog: auto): " "$tmp/rc1.txt" ||
+	fail "6.0-rc1: no socket backlog paragraph"
+seg=$(sed -n 's/.*data segments, [0-9]* (\([0-9.]*\)%) arrived while$/\1/p' \
+	"$tmp/rc1.txt")
+met=$("$MEMCGSIM" run "$cb" -q -v 6.0-rc1 -f csv | awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) if ($i == "backlog_share_segments") c = i }
+	NR == 2 { printf "%.1f", $c }')
+[ -n "$seg" ] && [ "$seg" = "$met" ] ||
+	fail "6.0-rc1: explain's segments backlogged '$seg' vs the metric '$met'"
+"$MEMCGSIM" explain "$cb" -q -v 6.0-rc1 --lines 0 \
+	--set workloads.0.backlog=never >"$tmp/never.txt"
+grep -q "^Socket backlogs (netperf, backlog: never): 0.0% of the packets" \
+	"$tmp/never.txt" || fail "backlog: never: packets backlogged"
+
 # ---- 3. +B: usage alone ----
 "$MEMCGSIM" explain "$cb" -q -v +B --lines 4 >"$tmp/b.txt"
 l="memcg(/top/mid/leaf) line 1"

@@ -3,6 +3,8 @@
  * Model of socket memory accounting (include/net/sock.h, net/core/sock.c,
  * Linux 6.0-rc1 and v5.19). Theory of operation: see sock.h.
  */
+#include <stdlib.h>
+
 #include "models/kernel/insn.h"
 #include "models/kernel/sock.h"
 
@@ -122,4 +124,57 @@ int sk_mem_uncharge(struct sim_proc *p, void *frame)
 				.amount = SK_RECLAIM_CHUNK);
 	}
 	CO_END(f, p);
+}
+
+void sk_backlog_init(struct sock *sk, unsigned int size)
+{
+	sk->sk_backlog.size = size;
+	sk->sk_backlog.head = sk->sk_backlog.len = 0;
+	sk->sk_backlog.truesize =
+		size ? calloc(size, sizeof(*sk->sk_backlog.truesize)) : NULL;
+	SIM_BUG_ON(size && !sk->sk_backlog.truesize);
+}
+
+void sk_backlog_free(struct sock *sk)
+{
+	free(sk->sk_backlog.truesize);
+	sk->sk_backlog.truesize = NULL;
+	sk->sk_backlog.size = 0;
+}
+
+bool sk_rcv_or_backlog(struct sock *sk, int truesize, bool force)
+{
+	struct sk_backlog *bl = &sk->sk_backlog;
+
+	sk->rcv_skbs++;
+	if (!sock_owned_by_user(sk) && !force)
+		return false;
+	/*
+	 * tcp_add_backlog(): SIM: the limit (sk_rcvbuf + sk_sndbuf) is far
+	 * above the packets one pair keeps in flight; nothing is dropped.
+	 */
+	SIM_BUG_ON(bl->len >= bl->size);
+	bl->truesize[(bl->head + bl->len++) % bl->size] = truesize;
+	sk->backlog_skbs++;
+	return true;
+}
+
+bool sk_flush_backlog_next(struct sock *sk, int *truesize)
+{
+	struct sk_backlog *bl = &sk->sk_backlog;
+
+	if (!bl->len)
+		return false;
+	*truesize = bl->truesize[bl->head];
+	bl->head = (bl->head + 1) % bl->size;
+	bl->len--;
+	return true;
+}
+
+bool release_sock_next(struct sock *sk, int *truesize)
+{
+	if (sk_flush_backlog_next(sk, truesize))
+		return true;
+	sk->owned = false;
+	return false;
 }

@@ -33,6 +33,21 @@
  * too, so its cost is in the workload's work_ns; memory pressure is not
  * modelled (nothing here comes near tcp_mem).
  *
+ * The socket lock (net/core/sock.c, read at v5.19/v6.0; see
+ * doc/socket-accounting.md 1.7a): lock_sock() marks the socket owned by its
+ * task (sk_lock.owned) and drops the spinlock, so a task holds its socket
+ * through tcp_sendmsg_locked()/do_tcp_sendpages() or tcp_recvmsg_locked()
+ * with bottom halves enabled. A packet for the socket, processed in a
+ * softirq (tcp_v4_rcv()/tcp_v6_rcv()), takes the spinlock
+ * (bh_lock_sock()) and, if sock_owned_by_user(), only appends the skb to
+ * sk_backlog (tcp_add_backlog(): no memory charged); otherwise it is
+ * processed there (tcp_v6_do_rcv()), on the CPU of the softirq.
+ * release_sock() runs __release_sock(): every backlogged skb goes through
+ * sk_backlog_rcv() (tcp_v6_do_rcv() again) in the owner's process
+ * context, on the owner's CPU, before the owner flag is cleared. Here the
+ * owner flag and the backlog (a FIFO of the skbs' truesizes) are the
+ * socket's; the spinlock's waiting is the caller's (it needs the tasks).
+ *
  * Layering: models/ module; uses models/kernel/memcontrol.h.
  */
 #ifndef MODELS_KERNEL_SOCK_H
@@ -46,11 +61,20 @@
 
 enum sk_reclaim_policy { SK_RECLAIM_PAGE, SK_RECLAIM_QUANTUM };
 
+/* sk->sk_backlog: the skbs queued while the socket was owned, in order */
+struct sk_backlog {
+	int *truesize; /* SIM: a ring of @size; only the truesizes matter */
+	unsigned int size, head, len;
+};
+
 struct sock {
 	int sk_forward_alloc;
 	struct mem_cgroup *sk_memcg; /* NULL in the root memcg */
+	bool owned; /* sk_lock.owned: sock_owned_by_user() */
+	struct sk_backlog sk_backlog;
 	/* SIM: counts */
 	uint64_t pages_charged, pages_uncharged;
+	uint64_t rcv_skbs, backlog_skbs; /* packets arrived, backlogged */
 };
 
 /*
@@ -100,5 +124,43 @@ static inline void sk_mem_charge(struct sock *sk, int size)
 
 /* sk_mem_uncharge(): give size bytes back; reclaim per the policy. */
 int sk_mem_uncharge(struct sim_proc *p, void *frame);
+
+/* SIM: room for @size skbs on the backlog (0: none); freed by _free. */
+void sk_backlog_init(struct sock *sk, unsigned int size);
+void sk_backlog_free(struct sock *sk);
+
+/*
+ * lock_sock() - the task takes ownership of @sk (the spinlock, held only
+ * inside lock_sock(), is the caller's to wait for).
+ */
+static inline void lock_sock(struct sock *sk)
+{
+	SIM_BUG_ON(sk->owned);
+	sk->owned = true;
+}
+
+static inline bool sock_owned_by_user(const struct sock *sk)
+{
+	return sk->owned;
+}
+
+/*
+ * tcp_v6_rcv()'s choice for a packet of @truesize bytes, made under
+ * bh_lock_sock(): if @sk is owned (or @force, SIM: netperf's `backlog:
+ * always`), tcp_add_backlog() queues it and it returns true (the owner's
+ * release_sock() processes it); otherwise false: process it now.
+ */
+bool sk_rcv_or_backlog(struct sock *sk, int truesize, bool force);
+
+/*
+ * __release_sock(), one skb at a time: if the backlog holds one, take the
+ * oldest (its truesize in *@truesize) for sk_backlog_rcv() and return
+ * true; when it is empty, the owner flag is cleared (release_sock()'s
+ * end) and it returns false.
+ */
+bool release_sock_next(struct sock *sk, int *truesize);
+
+/* __sk_flush_backlog(): the same, keeping ownership at the end. */
+bool sk_flush_backlog_next(struct sock *sk, int *truesize);
 
 #endif /* MODELS_KERNEL_SOCK_H */

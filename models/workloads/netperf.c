@@ -10,49 +10,100 @@
  * two CPUs of the list). The sender sends messages of `message_bytes`;
  * at most `window` messages are queued at the receiver, beyond which the
  * sender waits (the socket buffers are full); the receiver waits for
- * data (SIM: `window` stands for the socket buffers; it only decouples
- * the two sides, and charge-batch-2022 gives the same results with 16 or
- * 64 and differs by half a point with 4). A message received is one
+ * data (SIM: `window` stands for the socket buffers. With the socket
+ * backlogs an outcome it matters: how many messages wait decides how
+ * often netserver is inside tcp_recvmsg() when a segment lands;
+ * charge-batch-2022 moves by up to 10 points between 4, 16 and 64, see
+ * the README). A message received is one
  * operation; throughput is reported in
  * netperf's unit, 10^6 bits/s per instance.
  *
  * Each side spends `work_ns` per message outside the memory controller
  * (the network stack, the copy, the wake-ups: calibrated on the root
- * memcg, where no memcg code runs), half before and half after its
- * memory-accounting steps. The accounting steps follow the kernel; see
- * doc/socket-accounting.md for the derivation.
+ * memcg, where no memcg code runs). The accounting steps follow the
+ * kernel; see doc/socket-accounting.md for the derivation.
  *
  * protocol: tcp (TCP_SENDFILE/TCP_STREAM over loopback, 6.0-rc1)
  *   sender CPU, in tcp_sendpage()/do_tcp_sendpages():
  *     tcp_stream_alloc_skb(): sk_wmem_schedule(skb head truesize),
  *       tcp_skb_entail() -> sk_mem_charge()             (sender's socket)
  *     sk_wmem_schedule(copy), sk_mem_charge(copy)       (sender's socket)
- *   sender CPU, loopback transmit -> netif_rx() -> NET_RX softirq ->
- *     tcp_v6_rcv() -> tcp_data_queue() -> tcp_try_rmem_schedule():
- *     sk_rmem_schedule(skb->truesize), skb_set_owner_r() (receiver's
- *     socket: the receiver's memcg is charged on the sender's CPU, in
- *     softirq, GFP_NOWAIT)
+ *   loopback transmit -> netif_rx() -> NET_RX softirq on the SENDING CPU
+ *     -> tcp_v6_rcv() on the receiver's socket: processed there
+ *     (tcp_data_queue(): sk_rmem_schedule(skb->truesize),
+ *     skb_set_owner_r(), in softirq, GFP_NOWAIT), or backlogged (below)
  *   receiver CPU, tcp_recvmsg(): after the copy, tcp_eat_recv_skb() ->
  *     sock_rfree() -> sk_mem_uncharge(truesize)         (receiver's socket)
- *   receiver CPU, tcp_cleanup_rbuf() -> tcp_send_ack(): the ACK is
- *     processed in the receiver's softirq: tcp_ack() ->
- *     tcp_clean_rtx_queue() frees the acked skb -> sk_mem_uncharge()
- *                                                       (sender's socket)
- *   The two sides' accounting on the receiver's socket is serialised by
- *   its spinlock (bh_lock_sock() / lock_sock()'s slock).
- *   `backlog` (default false, the placement above): when true, a socket
- *   owned by its task (lock_sock()) gets the other CPU's softirq work on
- *   its backlog, and the owner does it at release_sock(): the receiver
- *   charges backlogged skbs on its own CPU, the sender processes
- *   backlogged ACKs (uncharging its socket) on its own. How often that
- *   happens depends on how long each side holds its socket, which the
- *   model does not know (SIM: half of work_ns plus the accounting), so it
- *   is off by default; the results are sensitive to it (a CPU that both
- *   charges and uncharges drains and refills its stock about every
- *   message, whatever charge_batch is).
+ *   receiver CPU, tcp_cleanup_rbuf() -> tcp_send_ack(): the ACK's softirq
+ *     runs on the RECEIVING CPU -> tcp_v6_rcv() on the sender's socket:
+ *     tcp_ack() -> tcp_clean_rtx_queue() frees the acked skb ->
+ *     sk_mem_uncharge() (sender's socket), or backlogged (below)
  *   With sk_reclaim: page (6.0-rc1) every sk_mem_uncharge() returns the
- *   whole pages at once, so the pages of every message are charged on
- *   the sender's CPU and uncharged on the receiver's.
+ *   whole pages at once.
+ *
+ * The socket backlog is an outcome of the run (`backlog: auto`, the
+ * default). Read at a v5.19-era tree of net/ipv4/tcp.c (the index's
+ * stored version, commit 0076cad3: it has skb_attempt_defer_free() and
+ * tcp_wmem_schedule(), not yet 6.0's READ_ONCE() sysctl fixes; these
+ * functions are the same at v6.0): tcp_sendpage() is lock_sock(),
+ * do_tcp_sendpages() (whose tcp_push() transmits), release_sock();
+ * tcp_sendmsg() the same around tcp_sendmsg_locked(); tcp_recvmsg() is
+ * lock_sock(), tcp_recvmsg_locked() (the receive-queue walk,
+ * skb_copy_datagram_msg() to user, tcp_eat_recv_skb(), and
+ * tcp_cleanup_rbuf()'s ACK), release_sock(). net/core/sock.c's
+ * lock_sock() sets sk_lock.owned under the spinlock and drops it, so
+ * softirqs run meanwhile; tcp_v6_rcv() (like tcp_v4_rcv()) takes
+ * bh_lock_sock() and, if sock_owned_by_user(), tcp_add_backlog() queues
+ * the skb uncharged; release_sock() -> __release_sock() ->
+ * sk_backlog_rcv() processes it in the owner's process context on the
+ * owner's CPU. A transmit's softirq runs on the transmitting CPU inside
+ * the transmitting task's own locked section (the push is in
+ * do_tcp_sendpages(), the ACK in tcp_recvmsg_locked()), so each side's
+ * packets land while it holds its own socket and find the other side's
+ * socket owned or not as the run has it. Each message's work is split
+ * in eighths of work_ns (SND_*, RCV_*, PKT_RCV below):
+ *   sender  out 3: sendfile() entry and the splice of the file's pages
+ *                  into the pipe (page-cache lookups, pipe buffers), which
+ *                  precede every tcp_sendpage();
+ *           in  1: do_tcp_sendpages() of the pages (frags appended, no
+ *                  copy: sendpage is zero-copy), with the charges above;
+ *           in  1: tcp_push() through loopback_xmit() and, in the softirq,
+ *                  ip6_rcv() and tcp_v6_rcv() to its ownership test;
+ *           in  2: PKT_RCV, the segment's tcp_v6_do_rcv() (tcp_data_queue()
+ *                  and the charge, sk_data_ready()), unless backlogged;
+ *           out 1: the splice loop's end and sendfile()'s return.
+ *   receiver out 1: recvfrom() to tcp_recvmsg()'s lock_sock();
+ *           in  3: skb_copy_datagram_msg() (the only per-byte work of
+ *                  either side: sendfile copies nothing) and
+ *                  tcp_eat_recv_skb() with the uncharge;
+ *           in  1: tcp_send_ack() through loopback and tcp_v6_rcv() on
+ *                  the sender's socket to its ownership test;
+ *           in  2: PKT_RCV, the ACK's tcp_ack() (the uncharge,
+ *                  sk_write_space()), unless backlogged;
+ *           out 1: recvfrom()'s return.
+ *   The split of in and out, and which work moves with a backlogged
+ *   packet (PKT_RCV, to the owner's release_sock()), follow the code
+ *   above; the eighths within are a proposal ([P]: no per-function costs
+ *   of these paths were found; the copy gets the largest in share as the
+ *   one per-byte pass, the splice the largest out share as two passes
+ *   over the pages' metadata per page against tcp_sendpage()'s one), set
+ *   before the validation was rerun and not moved by it. So netperf
+ *   holds its socket for half its work and netserver for three
+ *   quarters; a backlogged segment is charged on the receiver's CPU in
+ *   process context, a backlogged ACK uncharged on the sender's CPU.
+ *   `backlog: never` processes every packet in the softirq (the model
+ *   before this, and a socket lock held only for its spinlock);
+ *   `always` backlogs every packet whose socket's task is awake (SIM:
+ *   teaching overrides). explain and the backlog_share metrics report
+ *   the shares.
+ *   net/core/sock.c and tcp_ipv4.c's tcp_v4_rcv()/tcp_add_backlog() were
+ *   read at the index's stored versions (doc 1.7a names them).
+ *   SIM: a backlogged segment is not coalesced into the backlog's tail
+ *   (tcp_add_backlog() tries to); one skb per message pushed by its own
+ *   tcp_sendpage() (no Nagle-held tail pushed by an ACK, doc 1.5's
+ *   T-A); one lock section per message where sendfile takes one per
+ *   page; a backlogged next message is processed in the next recv(),
+ *   not by tcp_recvmsg_locked()'s __sk_flush_backlog() in the same call.
  *
  * protocol: unix (af_unix SOCK_STREAM, v4.8): unix_stream_sendmsg()
  *   allocates an skb whose head (kmalloc) and page fragments hold the
@@ -63,6 +114,9 @@
  *   counters, when the receiver frees the skb in unix_stream_recvmsg().
  *   With kmem_accounting: objects the whole truesize goes through the
  *   obj_cgroup stock instead. With off, nothing is charged.
+ *   af_unix has no socket backlog (the sender queues the skb on the
+ *   peer's receive queue itself, under its queue spinlock): each side
+ *   spends half its work_ns before its accounting and half after.
  *
  * Sockets belong to the memcg of the task that created or accepted them
  * (mem_cgroup_sk_alloc(), from socket() and inet_csk_accept()): the
@@ -123,11 +177,13 @@
 enum { PROTO_TCP, PROTO_UNIX, PROTO_SCTP };
 enum { PLACE_RANDOM, PLACE_ADJACENT };
 enum { SCHED_PINNED, SCHED_FAIR };
+enum { BACKLOG_AUTO, BACKLOG_NEVER, BACKLOG_ALWAYS };
 
 static const char *const proto_names[] = { "tcp", "unix", "sctp" };
 static const char *const place_names[] = { "random", "adjacent" };
 static const char *const report_names[] = { "per_instance", "total" };
 static const char *const sched_names[] = { "pinned", "fair" };
+static const char *const backlog_names[] = { "auto", "never", "always" };
 
 struct netperf_pair {
 	struct sim_task *snd, *rcv;
@@ -138,22 +194,30 @@ struct netperf_pair {
 	unsigned int head; /* ring of their truesizes */
 	int *truesize; /* [window] */
 	bool snd_waiting, rcv_waiting;
-	bool snd_owned; /* the sender holds lock_sock() */
-	bool rcv_owned; /* the receiver holds lock_sock() */
-	int sk_r_holder; /* bh_lock_sock(sk_r): 0 snd, 1 rcv, -1 */
-	bool sk_r_waiting[2];
-	bool *in_backlog; /* [window]: not yet queued and charged */
-	unsigned int backlog; /* ACKs queued to the sender's backlog */
-	int *backlog_truesize; /* [window] */
+	/*
+	 * bh_lock_sock() of sk_s and sk_r (the socket spinlock, taken by
+	 * lock_sock(), release_sock() and a softirq's packet processing):
+	 * the task holding it (SND or RCV, the CPU it runs on) or -1, and
+	 * who spins for it.
+	 */
+	int slock[2];
+	bool slock_waiting[2][2];
+	bool *in_backlog; /* [window]: on sk_r's backlog, not yet charged */
 	uint64_t sent; /* messages sent */
+	/* SIM: after the warm-up, packets [SK_S: ACKs, SK_R: segments] */
+	uint64_t arrived[2], backlogged[2];
 };
+
+/* The pair's sockets and tasks, as indexes (pp->slock, pp->arrived). */
+enum { SK_S, SK_R };
+enum { SND, RCV };
 
 struct netperf {
 	uint64_t instances, message_bytes, window;
 	sim_time_t work_ps;
 	unsigned int protocol, placement;
 	unsigned int report; /* 0: per instance, 1: the total */
-	bool backlog; /* socket backlogs: see the header */
+	unsigned int backlog; /* BACKLOG_*: see the header */
 	const char *server_cgroup; /* netserver's cgroup, as read */
 	const char *client_cgroups; /* instance i's netperf: this + (i+1) */
 	char server_path[128], client_prefix[128]; /* copies; "": none */
@@ -263,10 +327,11 @@ static const struct scenario_key netperf_keys[] = {
 	},
 	[NP_BACKLOG] = {
 		.name = "backlog",
-		.type = SCENARIO_KEY_BOOL,
+		.type = SCENARIO_KEY_ENUM,
 		SCENARIO_KEY_MEMBER(struct netperf, backlog),
-		.def = false,
-		.doc = "Model the socket backlogs: a packet arriving while its socket is owned waits there, uncharged",
+		SCENARIO_KEY_NAMES(backlog_names),
+		.def = BACKLOG_AUTO,
+		.doc = "tcp: auto (a segment or ACK goes to its socket's backlog when it arrives while the socket's task holds lock_sock(), as tcp_v6_rcv() decides), or, for teaching, never (always processed in the softirq, on the transmitting CPU) or always (backlogged whenever the socket's task is awake)",
 	},
 	[NP_SERVER_CGROUP] = {
 		.name = "server_cgroup",
@@ -515,30 +580,31 @@ static bool receiver_idle(struct netperf_pair *pp)
 }
 
 /*
- * The receiver's socket spinlock (bh_lock_sock() in the sender's softirq,
- * the same sk_lock.slock under lock_sock() in tcp_recvmsg()): the
- * memory accounting of one side on sk_r does not interleave with the
- * other's. For CO_AWAIT(): true while @who must wait.
+ * Socket @sk's spinlock (sk_lock.slock: bh_lock_sock() in a softirq, and
+ * inside lock_sock() and release_sock()), taken by task @who (SND or
+ * RCV, on its CPU). A softirq processing a packet holds it throughout
+ * (tcp_v6_rcv() -> tcp_v6_do_rcv()), so the owner's lock_sock() spins
+ * until that is done. For CO_AWAIT(): true while @who must wait.
  */
-static bool sk_r_lock(struct netperf_pair *pp, int who)
+static bool sk_slock(struct netperf_pair *pp, int sk, int who)
 {
-	if (pp->sk_r_holder < 0 || pp->sk_r_holder == who) {
-		pp->sk_r_holder = who;
-		pp->sk_r_waiting[who] = false;
+	if (pp->slock[sk] < 0 || pp->slock[sk] == who) {
+		pp->slock[sk] = who;
+		pp->slock_waiting[sk][who] = false;
 		return false;
 	}
-	pp->sk_r_waiting[who] = true;
+	pp->slock_waiting[sk][who] = true;
 	return true;
 }
 
-static void sk_r_unlock(struct netperf_pair *pp, int who, sim_time_t now)
+static void sk_sunlock(struct netperf_pair *pp, int sk, int who, sim_time_t now)
 {
-	struct sim_task *other = who ? pp->snd : pp->rcv;
+	struct sim_task *other = who == SND ? pp->rcv : pp->snd;
 
-	SIM_BUG_ON(pp->sk_r_holder != who);
-	pp->sk_r_holder = -1;
-	if (pp->sk_r_waiting[!who]) {
-		pp->sk_r_waiting[!who] = false;
+	SIM_BUG_ON(pp->slock[sk] != who);
+	pp->slock[sk] = -1;
+	if (pp->slock_waiting[sk][!who]) {
+		pp->slock_waiting[sk][!who] = false;
 		sim_proc_wake(&other->proc, now);
 	}
 }
@@ -654,7 +720,7 @@ static int netperf_sctp_check(const struct scenario_node *n,
 			SCTP_LO_FRAG_MAX);
 		return -1;
 	}
-	if (np->backlog) {
+	if (np->backlog != BACKLOG_AUTO) {
 		scenario_error(err, scenario_get(n, "backlog"),
 			       "'backlog' is modelled for protocol tcp only");
 		return -1;
@@ -688,11 +754,11 @@ static int netperf_sctp_send_accounting(struct sim_proc *p, void *frame)
 	coh_delay(t->cc, np->work_ps / 4);
 	/* loopback: sctp_rcv() in this CPU's softirq, bh_lock_sock(sk_r) */
 	CO_AWAIT(f, sim_proc_sync(p));
-	CO_AWAIT(f, sk_r_lock(pp, 0));
+	CO_AWAIT(f, sk_slock(pp, SK_R, SND));
 	CO_CALL(f, p, sctp_ulpevent_make_rcvmsg, .ms = ms, .cc = t->cc,
 		.sk = &pp->sk_r, .msg_len = (unsigned int)np->message_bytes);
 	CO_AWAIT(f, sim_proc_sync(p));
-	sk_r_unlock(pp, 0, NOW(t));
+	sk_sunlock(pp, SK_R, SND, NOW(t));
 	/* sctp_gen_sack(): a SACK for every SCTP_SACKFREQ-th packet */
 	if ((pp->sent + 1) % SCTP_SACKFREQ == 0)
 		CO_CALL(f, p, sctp_outq_sack, .ms = ms, .cc = t->cc,
@@ -711,13 +777,35 @@ static int netperf_sctp_recv_accounting(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	CO_AWAIT(f, sim_proc_sync(p));
-	CO_AWAIT(f, sk_r_lock(pp, 1));
+	CO_AWAIT(f, sk_slock(pp, SK_R, RCV));
 	CO_CALL(f, p, sctp_sock_rfree, .ms = np->run->memcg, .cc = t->cc,
 		.sk = &pp->sk_r, .msg_len = (unsigned int)np->message_bytes);
 	CO_AWAIT(f, sim_proc_sync(p));
-	sk_r_unlock(pp, 1, NOW(t));
+	sk_sunlock(pp, SK_R, RCV, NOW(t));
 	coh_delay(t->cc, np->work_ps / 4);
 	CO_END(f, p);
+}
+
+/*
+ * Where a side's work_ns goes (protocol: tcp), in eighths; the header
+ * comment derives them from the kernel code. The sender's work per
+ * message and the receiver's each add up to eight eighths when every
+ * packet is processed in the softirq; a backlogged packet's processing
+ * (PKT_RCV) moves to the socket owner's release_sock().
+ */
+#define SND_SPLICE 3 /* out: sendfile(), splice of the pages into the pipe */
+#define SND_SENDPAGE 1 /* in: do_tcp_sendpages() of the pages */
+#define SND_XMIT 1 /* in: tcp_push() to loopback, ip6_rcv(), tcp_v6_rcv() */
+#define SND_EXIT 1 /* out: the splice loop's end, sendfile()'s return */
+#define RCV_ENTRY 1 /* out: recvfrom() to tcp_recvmsg()'s lock_sock() */
+#define RCV_COPY 3 /* in: skb_copy_datagram_msg(), tcp_eat_recv_skb() */
+#define RCV_ACK_XMIT 1 /* in: tcp_send_ack() to loopback, tcp_v6_rcv() */
+#define RCV_EXIT 1 /* out: recvfrom()'s return */
+#define PKT_RCV 2 /* tcp_v6_do_rcv(): a segment's or an ACK's processing */
+
+static sim_time_t eighths(const struct netperf *np, unsigned int n)
+{
+	return np->work_ps * n / 8;
 }
 
 /* Send-side accounting of one message (see the header comment). */
@@ -753,26 +841,6 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 				.sk = &pp->sk_s, .size = f->piece);
 			sk_mem_charge(&pp->sk_s, f->piece);
 		}
-		coh_delay(t->cc, np->work_ps / 4);
-		/*
-		 * loopback: tcp_v6_rcv() in this CPU's softirq takes
-		 * bh_lock_sock() of the receiver's socket. If the receiver
-		 * owns it (inside tcp_recvmsg()), the skb goes to its backlog
-		 * and the receiver's release_sock() queues and charges it on
-		 * the receiver's CPU; otherwise tcp_data_queue() charges it
-		 * here (sk_rmem_schedule(), skb_set_owner_r()).
-		 */
-		CO_AWAIT(f, sim_proc_sync(p));
-		if (pp->rcv_owned && np->backlog)
-			CO_RETURN(f, p, 1);
-		f->start = NOW(t);
-		CO_AWAIT(f, sk_r_lock(pp, 0));
-		CO_CALL(f, p, sk_mem_schedule, .ms = ms, .cc = t->cc,
-			.sk = &pp->sk_r, .size = f->truesize, .softirq = true);
-		sk_mem_charge(&pp->sk_r, f->truesize);
-		CO_AWAIT(f, sim_proc_sync(p));
-		sk_r_unlock(pp, 0, NOW(t));
-		trace_cpu_work(t, "softirq tcp_data_queue", f->start, NOW(t));
 	} else {
 		/*
 		 * unix_stream_sendmsg(): per skb, sock_alloc_send_pskb()
@@ -813,6 +881,7 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
+/* af_unix: the receive side's accounting of one message */
 static int netperf_recv_accounting(struct sim_proc *p, void *frame)
 {
 	struct netperf_recv_accounting_frame *f = frame;
@@ -826,57 +895,176 @@ static int netperf_recv_accounting(struct sim_proc *p, void *frame)
 		CO_CALL(f, p, netperf_sctp_recv_accounting, .t = t, .pp = pp);
 		CO_RETURN(f, p, 0);
 	}
-	if (np->protocol == PROTO_TCP) {
-		/* tcp_eat_recv_skb() -> sock_rfree() */
-		CO_AWAIT(f, sim_proc_sync(p));
-		CO_AWAIT(f, sk_r_lock(pp, 1));
-		CO_CALL(f, p, sk_mem_uncharge, .ms = ms, .cc = t->cc,
-			.sk = &pp->sk_r, .size = f->truesize);
-		CO_AWAIT(f, sim_proc_sync(p));
-		sk_r_unlock(pp, 1, NOW(t));
-		coh_delay(t->cc, np->work_ps / 4);
-		/*
-		 * The ACK (tcp_cleanup_rbuf() -> tcp_send_ack()) is processed
-		 * in this CPU's softirq: tcp_v6_rcv() on the sender's socket.
-		 * If the sender owns its socket (inside lock_sock()), the ACK
-		 * goes to its backlog and release_sock() processes it on the
-		 * sender's CPU; otherwise tcp_ack() -> tcp_clean_rtx_queue()
-		 * frees the acked skb here.
-		 */
-		CO_AWAIT(f, sim_proc_sync(p));
-		if (pp->snd_owned && np->backlog) {
-			SIM_BUG_ON(pp->backlog > np->window);
-			pp->backlog_truesize[pp->backlog++] = f->truesize;
-		} else {
-			f->start = NOW(t);
-			CO_CALL(f, p, sk_mem_uncharge, .ms = ms, .cc = t->cc,
-				.sk = &pp->sk_s, .size = f->truesize);
-			trace_cpu_work(t, "softirq tcp_ack", f->start, NOW(t));
+	/* unix_stream_recvmsg() consumes each skb: consume_skb() */
+	for (f->done = 0; f->done < np->message_bytes; f->done += f->size) {
+		f->size = unix_skb_size(
+			(unsigned int)(np->message_bytes - f->done));
+		f->pages = unix_data_pages(f->size);
+		while (f->pages && ms->k->kmem_accounting != KMEM_OFF) {
+			f->frag = 1u << unix_frag_order(f->pages);
+			f->pages -= f->frag;
+			CO_CALL(f, p, memcg_kmem_uncharge_page, .ms = ms,
+				.cc = t->cc, .memcg = pp->memcg,
+				.nr_pages = f->frag);
 		}
+		if (ms->k->kmem_accounting == KMEM_OBJECTS)
+			CO_CALL(f, p, obj_cgroup_uncharge, .ms = ms,
+				.cc = t->cc, .objcg = &pp->memcg->objcg,
+				.size = UNIX_SKB_HEAD_TRUESIZE +
+					(f->size - (unix_data_pages(f->size)
+						    << PAGE_SHIFT)));
+	}
+	coh_delay(t->cc, np->work_ps / 4);
+	CO_END(f, p);
+}
+
+/*
+ * tcp_v6_do_rcv() of one packet of @truesize bytes by task @t, in the
+ * softirq of its CPU or from the backlog at its release_sock() (@softirq
+ * false): for a data segment on sk_r, tcp_rcv_established() ->
+ * tcp_data_queue() charges it (sk_rmem_schedule(), skb_set_owner_r())
+ * and wakes the reader; for an ACK on sk_s, tcp_ack() ->
+ * tcp_clean_rtx_queue() frees the acked skb (sk_mem_uncharge()) and
+ * sk_write_space() wakes the writer. The rest of PKT_RCV is work_ns.
+ */
+struct netperf_pkt_rcv_frame {
+	struct co_frame co;
+	struct sim_task *t;
+	struct netperf_pair *pp;
+	int sk; /* SK_R: a data segment; SK_S: an ACK */
+	int truesize;
+	bool softirq;
+	const char *what; /* for the trace */
+	/* locals */
+	sim_time_t start;
+};
+
+static int netperf_pkt_rcv(struct sim_proc *p, void *frame)
+{
+	struct netperf_pkt_rcv_frame *f = frame;
+	struct sim_task *t = f->t;
+	struct netperf *np = t->w->priv;
+	struct netperf_pair *pp = f->pp;
+
+	CO_BEGIN(f);
+	f->start = NOW(t);
+	if (f->sk == SK_R) {
+		CO_CALL(f, p, sk_mem_schedule, .ms = np->run->memcg,
+			.cc = t->cc, .sk = &pp->sk_r, .size = f->truesize,
+			.softirq = f->softirq);
+		sk_mem_charge(&pp->sk_r, f->truesize);
 	} else {
-		/* unix_stream_recvmsg() consumes each skb: consume_skb() */
-		for (f->done = 0; f->done < np->message_bytes;
-		     f->done += f->size) {
-			f->size = unix_skb_size(
-				(unsigned int)(np->message_bytes - f->done));
-			f->pages = unix_data_pages(f->size);
-			while (f->pages && ms->k->kmem_accounting != KMEM_OFF) {
-				f->frag = 1u << unix_frag_order(f->pages);
-				f->pages -= f->frag;
-				CO_CALL(f, p, memcg_kmem_uncharge_page,
-					.ms = ms, .cc = t->cc,
-					.memcg = pp->memcg,
-					.nr_pages = f->frag);
-			}
-			if (ms->k->kmem_accounting == KMEM_OBJECTS)
-				CO_CALL(f, p, obj_cgroup_uncharge, .ms = ms,
-					.cc = t->cc, .objcg = &pp->memcg->objcg,
-					.size = UNIX_SKB_HEAD_TRUESIZE +
-						(f->size -
-						 (unix_data_pages(f->size)
-						  << PAGE_SHIFT)));
+		CO_CALL(f, p, sk_mem_uncharge, .ms = np->run->memcg,
+			.cc = t->cc, .sk = &pp->sk_s, .size = f->truesize);
+	}
+	coh_delay(t->cc, eighths(np, PKT_RCV));
+	CO_AWAIT(f, sim_proc_sync(p));
+	trace_cpu_work(t, f->what, f->start, NOW(t));
+	CO_END(f, p);
+}
+
+/*
+ * A packet of @truesize for socket @sk arrives in the softirq of task
+ * @t's CPU (loopback: the transmitting CPU). Under the socket's
+ * spinlock, tcp_v6_rcv() backlogs it if the socket's task owns it (see
+ * `backlog:`) and processes it here otherwise, the spinlock held.
+ * Return: in p->ret, 1 if it went to the backlog.
+ */
+struct netperf_arrive_frame {
+	struct co_frame co;
+	struct sim_task *t;
+	struct netperf_pair *pp;
+	int sk; /* SK_R: a data segment; SK_S: an ACK */
+	int truesize;
+	/* locals */
+	bool backlogged;
+};
+
+static int netperf_arrive(struct sim_proc *p, void *frame)
+{
+	struct netperf_arrive_frame *f = frame;
+	struct sim_task *t = f->t;
+	struct netperf *np = t->w->priv;
+	struct netperf_pair *pp = f->pp;
+	int who = f->sk == SK_R ? SND : RCV; /* the other side transmits */
+	struct sock *sk = f->sk == SK_R ? &pp->sk_r : &pp->sk_s;
+	bool awake = f->sk == SK_R ? !pp->rcv_waiting : !pp->snd_waiting;
+
+	CO_BEGIN(f);
+	CO_AWAIT(f, sim_proc_sync(p));
+	CO_AWAIT(f, sk_slock(pp, f->sk, who));
+	f->backlogged =
+		np->backlog != BACKLOG_NEVER &&
+		sk_rcv_or_backlog(sk, f->truesize,
+				  np->backlog == BACKLOG_ALWAYS && awake);
+	if (NOW(t) >= np->run->warmup_ps) {
+		pp->arrived[f->sk]++;
+		pp->backlogged[f->sk] += f->backlogged;
+	}
+	if (!f->backlogged) {
+		CO_CALL(f, p, netperf_pkt_rcv, .t = t, .pp = pp, .sk = f->sk,
+			.truesize = f->truesize, .softirq = true,
+			.what = f->sk == SK_R ? "softirq tcp_data_queue" :
+						"softirq tcp_ack");
+		CO_AWAIT(f, sim_proc_sync(p));
+	}
+	sk_sunlock(pp, f->sk, who, NOW(t));
+	CO_RETURN(f, p, f->backlogged);
+	CO_END(f, p);
+}
+
+/*
+ * release_sock() of socket @sk by its task @t (or, @flush, the
+ * __sk_flush_backlog() of one skb that tcp_recvmsg_locked() waits for):
+ * under the spinlock, take the backlog's oldest skb, and process it with
+ * the spinlock dropped and the socket still owned (__release_sock());
+ * when the backlog is empty, the owner flag is cleared. A data segment
+ * processed here is charged on the receiver's CPU, in process context.
+ */
+struct netperf_release_sock_frame {
+	struct co_frame co;
+	struct sim_task *t;
+	struct netperf_pair *pp;
+	int sk;
+	bool flush;
+	/* locals */
+	int truesize;
+	bool more;
+	unsigned int i;
+};
+
+static int netperf_release_sock(struct sim_proc *p, void *frame)
+{
+	struct netperf_release_sock_frame *f = frame;
+	struct sim_task *t = f->t;
+	struct netperf *np = t->w->priv;
+	struct netperf_pair *pp = f->pp;
+	int who = f->sk == SK_R ? RCV : SND;
+	struct sock *sk = f->sk == SK_R ? &pp->sk_r : &pp->sk_s;
+
+	CO_BEGIN(f);
+	for (;;) {
+		CO_AWAIT(f, sim_proc_sync(p));
+		CO_AWAIT(f, sk_slock(pp, f->sk, who));
+		f->more = f->flush ? sk_flush_backlog_next(sk, &f->truesize) :
+				     release_sock_next(sk, &f->truesize);
+		sk_sunlock(pp, f->sk, who, NOW(t));
+		if (!f->more)
+			break;
+		if (f->sk == SK_R) {
+			/* the oldest backlogged message joins the queue */
+			for (f->i = 0; f->i < pp->queued; f->i++)
+				if (pp->in_backlog[(pp->head + f->i) %
+						   np->window])
+					break;
+			SIM_BUG_ON(f->i >= pp->queued);
+			pp->in_backlog[(pp->head + f->i) % np->window] = false;
 		}
-		coh_delay(t->cc, np->work_ps / 4);
+		CO_CALL(f, p, netperf_pkt_rcv, .t = t, .pp = pp, .sk = f->sk,
+			.truesize = f->truesize, .softirq = false,
+			.what = "backlog release_sock");
+		if (f->flush)
+			break;
 	}
 	CO_END(f, p);
 }
@@ -932,7 +1120,14 @@ static int netperf_schedule(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
-static int netperf_sender(struct sim_proc *p, void *frame)
+/*
+ * netperf (tcp): one sendfile() of a message a turn. The socket is held
+ * (lock_sock()) from the first tcp_sendpage() through the push, whose
+ * transmit runs the receive softirq on this CPU (netperf_arrive() of the
+ * segment at sk_r), to release_sock(), which processes the ACKs that
+ * arrived meanwhile on this CPU.
+ */
+static int netperf_sender_tcp(struct sim_proc *p, void *frame)
 {
 	struct netperf_frame *f = frame;
 	struct sim_task *t = f->t;
@@ -951,16 +1146,22 @@ static int netperf_sender(struct sim_proc *p, void *frame)
 			KPROF_EXIT(&t->prof, NOW(t));
 		}
 		KPROF_ENTER(&t->prof, KF_WORK_SEND, NOW(t));
-		/* the system call and splice, before lock_sock() */
-		coh_delay(t->cc, np->work_ps / 2);
+		coh_delay(t->cc, eighths(np, SND_SPLICE));
 		f->truesize = message_truesize(np);
+		/* tcp_sendpage(): lock_sock() */
 		CO_AWAIT(f, sim_proc_sync(p));
-		pp->snd_owned = true;
+		CO_AWAIT(f, sk_slock(pp, SK_S, SND));
+		lock_sock(&pp->sk_s);
+		sk_sunlock(pp, SK_S, SND, NOW(t));
 		CO_CALL(f, p, netperf_send_accounting, .t = t, .pp = pp,
 			.truesize = f->truesize,
 			.off = pp->sent * np->message_bytes);
-		f->i = (unsigned int)p->ret; /* to the receiver's backlog */
-		/* the skb is on the receive queue, the receiver is woken */
+		coh_delay(t->cc, eighths(np, SND_SENDPAGE + SND_XMIT));
+		/* the segment, in this CPU's softirq: tcp_v6_rcv() on sk_r */
+		CO_CALL(f, p, netperf_arrive, .t = t, .pp = pp, .sk = SK_R,
+			.truesize = f->truesize);
+		f->i = (unsigned int)p->ret;
+		/* queued, or on sk_r's backlog; the reader woken */
 		CO_AWAIT(f, sim_proc_sync(p));
 		pp->truesize[(pp->head + pp->queued) % np->window] =
 			f->truesize;
@@ -971,28 +1172,24 @@ static int netperf_sender(struct sim_proc *p, void *frame)
 			pp->rcv_waiting = false;
 			netperf_wake(np, pp->rcv, t, NOW(t));
 		}
-		coh_delay(t->cc, np->work_ps / 2 - np->work_ps / 4);
-		/* release_sock(): process the backlog (ACKs), then unlock */
-		for (;;) {
-			CO_AWAIT(f, sim_proc_sync(p));
-			if (!pp->backlog) {
-				pp->snd_owned = false;
-				break;
-			}
-			f->truesize = pp->backlog_truesize[--pp->backlog];
-			f->start = NOW(t);
-			CO_CALL(f, p, sk_mem_uncharge, .ms = np->run->memcg,
-				.cc = t->cc, .sk = &pp->sk_s,
-				.size = f->truesize);
-			trace_cpu_work(t, "backlog release_sock", f->start,
-				       NOW(t));
-		}
+		/* release_sock(): the ACKs backlogged meanwhile, on this CPU */
+		CO_CALL(f, p, netperf_release_sock, .t = t, .pp = pp,
+			.sk = SK_S);
+		coh_delay(t->cc, eighths(np, SND_EXIT));
 		KPROF_EXIT(&t->prof, NOW(t));
 	}
 	CO_END(f, p);
 }
 
-static int netperf_receiver(struct sim_proc *p, void *frame)
+/*
+ * netserver (tcp): one recv() a turn. tcp_recvmsg() holds the socket
+ * from lock_sock() through tcp_recvmsg_locked(): the copy to user, the
+ * skb's uncharge, and tcp_cleanup_rbuf()'s ACK, whose transmit runs the
+ * receive softirq on this CPU (netperf_arrive() of the ACK at sk_s);
+ * release_sock() then charges the segments that arrived meanwhile, on
+ * this CPU.
+ */
+static int netperf_receiver_tcp(struct sim_proc *p, void *frame)
 {
 	struct netperf_frame *f = frame;
 	struct sim_task *t = f->t;
@@ -1011,42 +1208,128 @@ static int netperf_receiver(struct sim_proc *p, void *frame)
 			KPROF_EXIT(&t->prof, NOW(t));
 		}
 		task_op_begin(t);
+		KPROF_ENTER(&t->prof, KF_WORK_RECV, NOW(t));
+		coh_delay(t->cc, eighths(np, RCV_ENTRY));
 		/* tcp_recvmsg(): lock_sock() */
-		pp->rcv_owned = true;
-		SIM_BUG_ON(pp->in_backlog[pp->head]);
+		CO_AWAIT(f, sim_proc_sync(p));
+		CO_AWAIT(f, sk_slock(pp, SK_R, RCV));
+		lock_sock(&pp->sk_r);
+		sk_sunlock(pp, SK_R, RCV, NOW(t));
+		/*
+		 * tcp_recvmsg_locked(): the next message still on the backlog
+		 * (backlog: always) leaves the receive queue empty, and the
+		 * wait for data (sk_wait_data()) processes the backlog first.
+		 */
+		while (pp->in_backlog[pp->head])
+			CO_CALL(f, p, netperf_release_sock, .t = t, .pp = pp,
+				.sk = SK_R, .flush = true);
+		f->truesize = pp->truesize[pp->head];
+		coh_delay(t->cc, eighths(np, RCV_COPY));
+		/* tcp_eat_recv_skb() -> sock_rfree() */
+		CO_AWAIT(f, sim_proc_sync(p));
+		if (np->backlog == BACKLOG_NEVER) {
+			/* SIM: the softirq may be charging sk_r meanwhile */
+			CO_AWAIT(f, sk_slock(pp, SK_R, RCV));
+		}
+		CO_CALL(f, p, sk_mem_uncharge, .ms = np->run->memcg,
+			.cc = t->cc, .sk = &pp->sk_r, .size = f->truesize);
+		CO_AWAIT(f, sim_proc_sync(p));
+		if (np->backlog == BACKLOG_NEVER)
+			sk_sunlock(pp, SK_R, RCV, NOW(t));
+		/* tcp_cleanup_rbuf() -> tcp_send_ack(), in this CPU's softirq */
+		coh_delay(t->cc, eighths(np, RCV_ACK_XMIT));
+		CO_CALL(f, p, netperf_arrive, .t = t, .pp = pp, .sk = SK_S,
+			.truesize = f->truesize);
+		/* the message is read; the ACK frees the sender's window */
+		CO_AWAIT(f, sim_proc_sync(p));
+		pp->head = (pp->head + 1) % (unsigned int)np->window;
+		pp->queued--;
+		if (pp->snd_waiting) {
+			pp->snd_waiting = false;
+			netperf_wake(np, pp->snd, t, NOW(t));
+		}
+		/* release_sock(): the segments backlogged meanwhile */
+		CO_CALL(f, p, netperf_release_sock, .t = t, .pp = pp,
+			.sk = SK_R);
+		coh_delay(t->cc, eighths(np, RCV_EXIT));
+		KPROF_EXIT(&t->prof, NOW(t));
+		task_op_end(t, np->run);
+	}
+	CO_END(f, p);
+}
+
+/*
+ * netperf (unix: unix_stream_sendmsg(), no socket lock nor backlog; sctp:
+ * sctp_sendmsg(), its accounting in netperf_sctp_send_accounting())
+ */
+static int netperf_sender_unix(struct sim_proc *p, void *frame)
+{
+	struct netperf_frame *f = frame;
+	struct sim_task *t = f->t;
+	struct netperf *np = t->w->priv;
+	struct netperf_pair *pp = f->pp;
+
+	CO_BEGIN(f);
+	while (task_running(t, np->run)) {
+		CO_AWAIT(f, sim_proc_sync(p));
+		if (np->sf) {
+			CO_CALL(f, p, netperf_schedule, .t = t, .pp = pp,
+				.sender = true);
+		} else if (pp->queued >= np->window) {
+			KPROF_ENTER(&t->prof, KF_IDLE, NOW(t));
+			CO_AWAIT(f, sender_blocked(pp, np));
+			KPROF_EXIT(&t->prof, NOW(t));
+		}
+		KPROF_ENTER(&t->prof, KF_WORK_SEND, NOW(t));
+		coh_delay(t->cc, np->work_ps / 2);
+		f->truesize = message_truesize(np);
+		CO_AWAIT(f, sim_proc_sync(p));
+		CO_CALL(f, p, netperf_send_accounting, .t = t, .pp = pp,
+			.truesize = f->truesize,
+			.off = pp->sent * np->message_bytes);
+		/* the skb is on the peer's receive queue, the reader woken */
+		CO_AWAIT(f, sim_proc_sync(p));
+		pp->truesize[(pp->head + pp->queued) % np->window] =
+			f->truesize;
+		pp->queued++;
+		pp->sent++;
+		if (pp->rcv_waiting) {
+			pp->rcv_waiting = false;
+			netperf_wake(np, pp->rcv, t, NOW(t));
+		}
+		coh_delay(t->cc, np->work_ps / 2 - np->work_ps / 4);
+		CO_AWAIT(f, sim_proc_sync(p));
+		KPROF_EXIT(&t->prof, NOW(t));
+	}
+	CO_END(f, p);
+}
+
+/* netserver (unix: unix_stream_recvmsg(); sctp: sctp_recvmsg()) */
+static int netperf_receiver_unix(struct sim_proc *p, void *frame)
+{
+	struct netperf_frame *f = frame;
+	struct sim_task *t = f->t;
+	struct netperf *np = t->w->priv;
+	struct netperf_pair *pp = f->pp;
+
+	CO_BEGIN(f);
+	while (task_running(t, np->run)) {
+		CO_AWAIT(f, sim_proc_sync(p));
+		if (np->sf) {
+			CO_CALL(f, p, netperf_schedule, .t = t, .pp = pp,
+				.sender = false);
+		} else if (!pp->queued) {
+			KPROF_ENTER(&t->prof, KF_IDLE, NOW(t));
+			CO_AWAIT(f, receiver_idle(pp));
+			KPROF_EXIT(&t->prof, NOW(t));
+		}
+		task_op_begin(t);
 		f->truesize = pp->truesize[pp->head];
 		KPROF_ENTER(&t->prof, KF_WORK_RECV, NOW(t));
 		coh_delay(t->cc, np->work_ps / 2);
 		CO_CALL(f, p, netperf_recv_accounting, .t = t, .pp = pp,
 			.truesize = f->truesize);
-		/*
-		 * release_sock(): the skbs the sender's softirq put on the
-		 * backlog meanwhile are queued now, and charged on this CPU
-		 * in process context (tcp_v6_do_rcv() -> tcp_data_queue()).
-		 */
-		for (;;) {
-			CO_AWAIT(f, sim_proc_sync(p));
-			for (f->i = 1; f->i < pp->queued; f->i++)
-				if (pp->in_backlog[(pp->head + f->i) %
-						   np->window])
-					break;
-			if (f->i >= pp->queued) {
-				pp->rcv_owned = false;
-				break;
-			}
-			f->i = (pp->head + f->i) % (unsigned int)np->window;
-			pp->in_backlog[f->i] = false;
-			f->piece = pp->truesize[f->i];
-			f->start = NOW(t);
-			CO_AWAIT(f, sk_r_lock(pp, 1));
-			CO_CALL(f, p, sk_mem_schedule, .ms = np->run->memcg,
-				.cc = t->cc, .sk = &pp->sk_r, .size = f->piece);
-			sk_mem_charge(&pp->sk_r, f->piece);
-			CO_AWAIT(f, sim_proc_sync(p));
-			sk_r_unlock(pp, 1, NOW(t));
-			trace_cpu_work(t, "backlog release_sock", f->start,
-				       NOW(t));
-		}
+		CO_AWAIT(f, sim_proc_sync(p));
 		coh_delay(t->cc, np->work_ps / 2 - np->work_ps / 4);
 		KPROF_EXIT(&t->prof, NOW(t));
 		CO_AWAIT(f, sim_proc_sync(p));
@@ -1162,7 +1445,7 @@ static void netperf_setup(struct workload *w, struct run *run)
 			SIM_BUG_ON(!pp->memcg);
 		}
 		pp->s_memcg = s_memcg;
-		pp->sk_r_holder = -1;
+		pp->slock[SK_S] = pp->slock[SK_R] = -1;
 		/*
 		 * mem_cgroup_sk_alloc(): a socket belongs to the memcg of the
 		 * task that creates it (netperf's, in socket()) or accepts it
@@ -1175,16 +1458,25 @@ static void netperf_setup(struct workload *w, struct run *run)
 				pp->sk_r.sk_memcg = pp->s_memcg;
 		}
 		pp->truesize = calloc(np->window, sizeof(*pp->truesize));
-		/* at most one ACK per message in flight, plus the one read */
-		pp->backlog_truesize =
-			calloc(np->window + 1, sizeof(*pp->backlog_truesize));
 		pp->in_backlog = calloc(np->window, sizeof(*pp->in_backlog));
-		SIM_OOM_ON(!pp->truesize || !pp->backlog_truesize ||
-			   !pp->in_backlog);
-		f = co_push(&pp->snd->proc, netperf_sender, sizeof(*f));
+		SIM_OOM_ON(!pp->truesize || !pp->in_backlog);
+		/*
+		 * sk_r's backlog holds messages of the window; sk_s's, one
+		 * ACK per message read while netperf held its socket (SIM:
+		 * twice the window bounds what `backlog: always` can leave)
+		 */
+		sk_backlog_init(&pp->sk_r, (unsigned int)np->window);
+		sk_backlog_init(&pp->sk_s, 2 * (unsigned int)np->window + 2);
+		f = co_push(&pp->snd->proc,
+			    np->protocol == PROTO_TCP ? netperf_sender_tcp :
+							netperf_sender_unix,
+			    sizeof(*f));
 		f->t = pp->snd;
 		f->pp = pp;
-		f = co_push(&pp->rcv->proc, netperf_receiver, sizeof(*f));
+		f = co_push(&pp->rcv->proc,
+			    np->protocol == PROTO_TCP ? netperf_receiver_tcp :
+							netperf_receiver_unix,
+			    sizeof(*f));
 		f->t = pp->rcv;
 		f->pp = pp;
 	}
@@ -1211,7 +1503,8 @@ static void netperf_destroy(struct workload *w)
 	if (np->pairs) {
 		for (i = 0; i < np->instances; i++) {
 			free(np->pairs[i].truesize);
-			free(np->pairs[i].backlog_truesize);
+			sk_backlog_free(&np->pairs[i].sk_r);
+			sk_backlog_free(&np->pairs[i].sk_s);
 			free(np->pairs[i].in_backlog);
 		}
 	}
@@ -1221,6 +1514,83 @@ static void netperf_destroy(struct workload *w)
 	free(np->ran_cpu);
 	free(np);
 	w->priv = NULL;
+}
+
+/* after the warm-up: [SK_S] ACKs, [SK_R] data segments, and how many of
+ * them went through a backlog */
+static void netperf_backlog_counts(const struct netperf *np, uint64_t *arrived,
+				   uint64_t *backlogged)
+{
+	unsigned int i, k;
+
+	arrived[SK_S] = arrived[SK_R] = 0;
+	backlogged[SK_S] = backlogged[SK_R] = 0;
+	for (i = 0; np->pairs && i < np->instances; i++) {
+		for (k = SK_S; k <= SK_R; k++) {
+			arrived[k] += np->pairs[i].arrived[k];
+			backlogged[k] += np->pairs[i].backlogged[k];
+		}
+	}
+}
+
+static double share(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/*
+ * backlog_share: of the data segments and ACKs (tcp), the percentage that
+ * arrived while their socket's task held it and went through its backlog;
+ * and each kind's own.
+ */
+static unsigned int netperf_metrics(const struct workload *w,
+				    struct workload_metric *m, unsigned int max)
+{
+	const struct netperf *np = w->priv;
+	uint64_t arrived[2], backlogged[2];
+
+	if (max < 3)
+		return 0;
+	netperf_backlog_counts(np, arrived, backlogged);
+	m[0] = (struct workload_metric){ "backlog_share", "%",
+					 share(backlogged[SK_S] +
+						       backlogged[SK_R],
+					       arrived[SK_S] + arrived[SK_R]) };
+	m[1] = (struct workload_metric){ "backlog_share_segments", "%",
+					 share(backlogged[SK_R],
+					       arrived[SK_R]) };
+	m[2] = (struct workload_metric){ "backlog_share_acks", "%",
+					 share(backlogged[SK_S],
+					       arrived[SK_S]) };
+	return 3;
+}
+
+static void netperf_explain(const struct workload *w, FILE *out)
+{
+	const struct netperf *np = w->priv;
+	uint64_t arrived[2], backlogged[2];
+
+	if (np->protocol != PROTO_TCP)
+		return;
+	netperf_backlog_counts(np, arrived, backlogged);
+	fprintf(out,
+		"\nSocket backlogs (netperf, backlog: %s): %.1f%% of the packets went\n"
+		"through a backlog. Of %llu data segments, %llu (%.1f%%) arrived while\n"
+		"netserver held its socket (tcp_recvmsg()) and were charged at its\n"
+		"release_sock() on the receiver's CPU; the rest were charged in the\n"
+		"receive softirq on the sender's CPU. Of %llu ACKs, %llu (%.1f%%) arrived\n"
+		"while netperf held its socket (tcp_sendpage()) and were processed, the\n"
+		"sent skb uncharged, at its release_sock() on the sender's CPU; the rest\n"
+		"in the softirq on the receiver's CPU.\n",
+		backlog_names[np->backlog],
+		share(backlogged[SK_S] + backlogged[SK_R],
+		      arrived[SK_S] + arrived[SK_R]),
+		(unsigned long long)arrived[SK_R],
+		(unsigned long long)backlogged[SK_R],
+		share(backlogged[SK_R], arrived[SK_R]),
+		(unsigned long long)arrived[SK_S],
+		(unsigned long long)backlogged[SK_S],
+		share(backlogged[SK_S], arrived[SK_S]));
 }
 
 const struct workload_type netperf_type = {
@@ -1234,4 +1604,6 @@ const struct workload_type netperf_type = {
 	.parse = netperf_parse,
 	.setup = netperf_setup,
 	.destroy = netperf_destroy,
+	.metrics = netperf_metrics,
+	.explain = netperf_explain,
 };

@@ -22,6 +22,8 @@
 #ifndef MODELS_WORKLOADS_WORKLOAD_H
 #define MODELS_WORKLOADS_WORKLOAD_H
 
+#include <stdio.h>
+
 #include <gsl/gsl_rng.h>
 
 #include "models/hw/cache.h"
@@ -34,6 +36,13 @@
 
 struct workload;
 struct run;
+
+/* One of a workload type's own result metrics (after the warm-up). */
+struct workload_metric {
+	const char *name; /* a CSV column: static, the same in every variant */
+	const char *unit;
+	double value;
+};
 
 /*
  * struct sim_task - one CPU's task: its process, its memory-system view,
@@ -70,6 +79,13 @@ struct workload_type {
 	/* Create objects and push each task's first frame. */
 	void (*setup)(struct workload *w, struct run *run);
 	void (*destroy)(struct workload *w);
+	/*
+	 * Optional: the type's own metrics, at most @max into @m (the same
+	 * ones in every variant), and what `explain` says of them.
+	 */
+	unsigned int (*metrics)(const struct workload *w,
+				struct workload_metric *m, unsigned int max);
+	void (*explain)(const struct workload *w, FILE *out);
 };
 
 /*
