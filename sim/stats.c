@@ -154,6 +154,29 @@ static double hist_quantile(const struct sim_stat *s, double q)
 }
 
 /*
+ * next_order_stat() - the (@k + 1)-th smallest of @v (from 0), given that
+ * the @k-th is @lo: @lo again when more than k + 1 samples are at most
+ * @lo, else the smallest sample above it. One pass, where a second
+ * selection would take several.
+ */
+static double next_order_stat(const double *v, size_t n, size_t k, double lo)
+{
+	size_t i, at_most = 0;
+	double above = 0;
+	bool found = false;
+
+	for (i = 0; i < n; i++) {
+		if (v[i] <= lo) {
+			at_most++;
+		} else if (!found || v[i] < above) {
+			above = v[i];
+			found = true;
+		}
+	}
+	return at_most > k + 1 || !found ? lo : above;
+}
+
+/*
  * sim_stat_quantile() - GSL's quantile definition (as
  * gsl_stats_quantile_from_sorted_data: linear interpolation between the
  * order statistics around (n - 1) q), computed with gsl_stats_select()
@@ -174,7 +197,7 @@ double sim_stat_quantile(struct sim_stat *s, double q)
 	lo = gsl_stats_select(s->v, 1, s->n, k);
 	if (k + 1 >= s->n || delta == 0.0)
 		return lo;
-	hi = gsl_stats_select(s->v, 1, s->n, k + 1);
+	hi = next_order_stat(s->v, s->n, k, lo);
 	return (1 - delta) * lo + delta * hi;
 }
 
