@@ -15,10 +15,13 @@
  * sim_ci95() gives the mean and the half-width of the Student-t 95%
  * confidence interval of a handful of replication results.
  *
- * Random numbers come only from GSL generators. sim_rng_stream() makes the
- * generator for stream @stream of a run seeded with @seed; streams are
- * independent of each other and of the order they are created in, so a
- * CPU's stream depends only on the seed and the CPU number.
+ * Random numbers come only from gsl_rng generators. sim_rng_stream() makes
+ * the generator for stream @stream of a run seeded with @seed (an
+ * xoshiro256** wrapped as a gsl_rng_type, sim_rng_xoshiro256ss); streams
+ * are independent of each other and of the order they are created in, so
+ * a CPU's stream depends only on the seed and the CPU number.
+ * sim_ran_exponential() is gsl_ran_exponential() made cheaper (log()
+ * instead of log1p()).
  *
  * Layering: sim/ primitive; uses GSL.
  */
@@ -61,5 +64,8 @@ void sim_ci95(const double *x, size_t n, double *mean, double *half);
 /* Derive the seed of stream @stream from the run seed (splitmix64). */
 uint64_t sim_seed_derive(uint64_t seed, uint64_t stream);
 gsl_rng *sim_rng_stream(uint64_t seed, uint64_t stream);
+extern const gsl_rng_type *sim_rng_xoshiro256ss;
+/* An exponential variate of mean @mean, from one uniform draw. */
+double sim_ran_exponential(gsl_rng *r, double mean);
 
 #endif /* SIM_STATS_H */

@@ -40,5 +40,5 @@ sim_time_t task_think(struct sim_task *t, sim_time_t mean_ps, bool exponential)
 {
 	if (!mean_ps || !exponential)
 		return mean_ps;
-	return (sim_time_t)(gsl_ran_exponential(t->rng, (double)mean_ps) + 0.5);
+	return (sim_time_t)(sim_ran_exponential(t->rng, (double)mean_ps) + 0.5);
 }
