@@ -9,7 +9,7 @@
 # NAME_internal.h with NAME__ helpers that nothing else includes.
 libsim_a_SOURCES += \
 	%reldir%/run.c %reldir%/run.h %reldir%/run_internal.h \
-	%reldir%/run_collect.c %reldir%/run_trace.c \
+	%reldir%/run_collect.c %reldir%/run_trace.c %reldir%/run_estimate.c \
 	%reldir%/estimate.c %reldir%/estimate.h \
 	%reldir%/list.c %reldir%/list.h \
 	%reldir%/explain.c %reldir%/explain.h \

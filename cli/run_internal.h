@@ -11,11 +11,53 @@
 
 #include <stdbool.h>
 
+#include "cli/estimate.h"
 #include "cli/run.h"
+#include "models/hw/machine.h"
+#include "models/kernel/config.h"
+#include "models/kernel/memcontrol.h"
 #include "models/workloads/workload.h"
 #include "sim/report.h"
 
 #define MAX_METRICS 64
+#define MAX_VARIANTS 256
+#define MAX_WORKLOADS 64
+#define PROC_STACK 4096
+
+/* A scenario with one variant's settings applied, checked and read. */
+struct variant {
+	char name[64];
+	struct scenario_node *tree;
+	uint64_t seed;
+	sim_time_t warmup_ps, duration_ps;
+	struct machine machine;
+	struct kernel_config kernel;
+	struct cgroup_tree cgroups;
+	unsigned int nr_workloads;
+	struct workload workloads[MAX_WORKLOADS];
+	/*
+	 * --set machine=PROFILE: a variant naming a CPU the profile lacks
+	 * (a calibrated 2-CPU host under a 72-CPU scenario) is skipped, not
+	 * refused; misfit is that CPU + 1 and misfit_at its `cpus`.
+	 */
+	bool machine_from_cli;
+	unsigned int misfit;
+	const struct scenario_node *misfit_at;
+	/* Checked, then unloaded but for @name and @seed: see variant_park(). */
+	bool parked;
+};
+
+/* --max-memory, or the default limit when it is not given. */
+uint64_t run__max_memory(const struct run_opts *o);
+/* The estimate of one run of the loaded variant @v (cli/estimate.h). */
+void run__variant_estimate(const struct variant *v, bool traced,
+			   struct estimate *est);
+/*
+ * run__check_memory() - refuse @v when its estimated peak memory passes
+ * --max-memory (-1 and @err), before anything of its run is allocated.
+ */
+int run__check_memory(const struct variant *v, const struct estimate *est,
+		      const struct run_opts *o, struct sim_error *err);
 
 /* One run's numbers, before replications are combined. */
 struct run_result {

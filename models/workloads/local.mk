@@ -6,7 +6,8 @@ libsim_a_SOURCES += \
 	%reldir%/workload.c %reldir%/workload.h \
 	%reldir%/registry.c \
 	%reldir%/teaching.c \
-	%reldir%/netperf.c \
+	%reldir%/netperf.c %reldir%/netperf_internal.h \
+	%reldir%/netperf_sctp.c \
 	%reldir%/page_fault.c \
 	%reldir%/fallocate.c \
 	%reldir%/tlb_flush.c \

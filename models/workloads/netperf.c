@@ -141,8 +141,8 @@
 #include "models/kernel/insn.h"
 #include "models/kernel/memcontrol.h"
 #include "models/kernel/sched_fair.h"
-#include "models/kernel/sctp.h"
 #include "models/kernel/sock.h"
+#include "models/workloads/netperf_internal.h"
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"
@@ -174,61 +174,11 @@
 #define UNIX_SKB_FRAGS_SZ (PAGE_SIZE << 3)
 #define UNIX_MAX_ORDER 3
 
-enum { PROTO_TCP, PROTO_UNIX, PROTO_SCTP };
-enum { PLACE_RANDOM, PLACE_ADJACENT };
-enum { SCHED_PINNED, SCHED_FAIR };
-enum { BACKLOG_AUTO, BACKLOG_NEVER, BACKLOG_ALWAYS };
-
 static const char *const proto_names[] = { "tcp", "unix", "sctp" };
 static const char *const place_names[] = { "random", "adjacent" };
 static const char *const report_names[] = { "per_instance", "total" };
 static const char *const sched_names[] = { "pinned", "fair" };
 static const char *const backlog_names[] = { "auto", "never", "always" };
-
-struct netperf_pair {
-	struct sim_task *snd, *rcv;
-	struct sock sk_s, sk_r; /* netperf's and netserver's */
-	struct mem_cgroup *memcg; /* netperf's: its socket, af_unix pages */
-	struct mem_cgroup *s_memcg; /* netserver's: the accepted socket */
-	unsigned int queued; /* messages at the receiver */
-	unsigned int head; /* ring of their truesizes */
-	int *truesize; /* [window] */
-	bool snd_waiting, rcv_waiting;
-	/*
-	 * bh_lock_sock() of sk_s and sk_r (the socket spinlock, taken by
-	 * lock_sock(), release_sock() and a softirq's packet processing):
-	 * the task holding it (SND or RCV, the CPU it runs on) or -1, and
-	 * who spins for it.
-	 */
-	int slock[2];
-	bool slock_waiting[2][2];
-	bool *in_backlog; /* [window]: on sk_r's backlog, not yet charged */
-	uint64_t sent; /* messages sent */
-	/* SIM: after the warm-up, packets [SK_S: ACKs, SK_R: segments] */
-	uint64_t arrived[2], backlogged[2];
-};
-
-/* The pair's sockets and tasks, as indexes (pp->slock, pp->arrived). */
-enum { SK_S, SK_R };
-enum { SND, RCV };
-
-struct netperf {
-	uint64_t instances, message_bytes, window;
-	sim_time_t work_ps;
-	unsigned int protocol, placement;
-	unsigned int report; /* 0: per instance, 1: the total */
-	unsigned int backlog; /* BACKLOG_*: see the header */
-	const char *server_cgroup; /* netserver's cgroup, as read */
-	const char *client_cgroups; /* instance i's netperf: this + (i+1) */
-	char server_path[128], client_prefix[128]; /* copies; "": none */
-	unsigned int sched; /* SCHED_PINNED or SCHED_FAIR */
-	struct sched_fair *sf; /* sched: fair */
-	struct sched_task *se; /* [nr_tasks]: each task's, by index */
-	unsigned int *ran_cpu; /* [nr_tasks]: where it last ran */
-	struct netperf_pair *pairs;
-	struct netperf_pair **pair_of; /* [nr_tasks] */
-	struct run *run;
-};
 
 /* netperf's default send size is the socket's send buffer */
 static uint64_t message_bytes_default(const void *base, const void *ctx)
@@ -414,9 +364,6 @@ static int netperf_cgroups_load(const struct scenario_node *n,
 	return 0;
 }
 
-static int netperf_sctp_check(const struct scenario_node *n,
-			      const struct netperf *np, struct sim_error *err);
-
 static int netperf_parse(struct workload *w, const struct scenario_node *n,
 			 const struct machine *m, struct sim_error *err)
 {
@@ -586,7 +533,7 @@ static bool receiver_idle(struct netperf_pair *pp)
  * (tcp_v6_rcv() -> tcp_v6_do_rcv()), so the owner's lock_sock() spins
  * until that is done. For CO_AWAIT(): true while @who must wait.
  */
-static bool sk_slock(struct netperf_pair *pp, int sk, int who)
+bool sk_slock(struct netperf_pair *pp, int sk, int who)
 {
 	if (pp->slock[sk] < 0 || pp->slock[sk] == who) {
 		pp->slock[sk] = who;
@@ -597,7 +544,7 @@ static bool sk_slock(struct netperf_pair *pp, int sk, int who)
 	return true;
 }
 
-static void sk_sunlock(struct netperf_pair *pp, int sk, int who, sim_time_t now)
+void sk_sunlock(struct netperf_pair *pp, int sk, int who, sim_time_t now)
 {
 	struct sim_task *other = who == SND ? pp->rcv : pp->snd;
 
@@ -649,8 +596,6 @@ struct netperf_recv_accounting_frame {
 	unsigned int frag; /* unix: pages of the next fragment */
 };
 
-#define NOW(t) ((t)->proc.now)
-
 static unsigned int unix_skb_size(unsigned int remaining)
 {
 	unsigned int max = UNIX_SNDBUF / 2 - 64;
@@ -689,101 +634,6 @@ static int message_truesize(const struct netperf *np)
 	if (np->protocol == PROTO_TCP)
 		return TCP_SKB_HEAD_TRUESIZE + (int)np->message_bytes;
 	return (int)np->message_bytes;
-}
-
-/*
- * ---- protocol: sctp (models/kernel/sctp.h has the kernel's paths) ----
- *
- * Per message, SCTP_STREAM (one-to-one socket) and SCTP_STREAM_MANY
- * (one-to-many, one association per socket as netperf opens them: the
- * socket style does not enter these paths), 6.0-rc1, sk_reclaim: page:
- *   sender CPU, task: sctp_sendmsg_to_asoc(): sk_wmem_schedule(msg),
- *     sctp_set_owner_w(): sk_mem_charge(chunk truesize)  (sender's socket)
- *   sender CPU, softirq (loopback): sctp_ulpevent_make_rcvmsg():
- *     sk_rmem_schedule(16 + msg), sk_mem_charge(packet truesize)
- *                                                        (receiver's socket)
- *   sender CPU, every second message: the SACK the receiving association
- *     sends back is processed here: sctp_wfree() of both chunks,
- *     sk_mem_uncharge(chunk truesize) x 2                (sender's socket)
- *   receiver CPU, task: sctp_recvmsg() -> sctp_sock_rfree():
- *     sk_mem_uncharge(packet truesize)                   (receiver's socket)
- * The receiver's socket is serialised as for tcp (bh_lock_sock() in the
- * softirq, the socket spinlock in sctp_recvmsg()).
- */
-static int netperf_sctp_check(const struct scenario_node *n,
-			      const struct netperf *np, struct sim_error *err)
-{
-	if (np->message_bytes > SCTP_LO_FRAG_MAX) {
-		scenario_error(
-			err, scenario_get(n, "message_bytes"),
-			"protocol sctp models one DATA chunk per message: 'message_bytes' must be at most %d (the loopback fragmentation point)",
-			SCTP_LO_FRAG_MAX);
-		return -1;
-	}
-	if (np->backlog != BACKLOG_AUTO) {
-		scenario_error(err, scenario_get(n, "backlog"),
-			       "'backlog' is modelled for protocol tcp only");
-		return -1;
-	}
-	return 0;
-}
-
-struct netperf_sctp_send_accounting_frame {
-	struct co_frame co;
-	struct sim_task *t;
-	struct netperf_pair *pp;
-};
-
-struct netperf_sctp_recv_accounting_frame {
-	struct co_frame co;
-	struct sim_task *t;
-	struct netperf_pair *pp;
-};
-
-static int netperf_sctp_send_accounting(struct sim_proc *p, void *frame)
-{
-	struct netperf_sctp_send_accounting_frame *f = frame;
-	struct sim_task *t = f->t;
-	struct netperf *np = t->w->priv;
-	struct memcg_sim *ms = np->run->memcg;
-	struct netperf_pair *pp = f->pp;
-
-	CO_BEGIN(f);
-	CO_CALL(f, p, sctp_sendmsg_to_asoc, .ms = ms, .cc = t->cc,
-		.sk = &pp->sk_s, .msg_len = (unsigned int)np->message_bytes);
-	coh_delay(t->cc, np->work_ps / 4);
-	/* loopback: sctp_rcv() in this CPU's softirq, bh_lock_sock(sk_r) */
-	CO_AWAIT(f, sim_proc_sync(p));
-	CO_AWAIT(f, sk_slock(pp, SK_R, SND));
-	CO_CALL(f, p, sctp_ulpevent_make_rcvmsg, .ms = ms, .cc = t->cc,
-		.sk = &pp->sk_r, .msg_len = (unsigned int)np->message_bytes);
-	CO_AWAIT(f, sim_proc_sync(p));
-	sk_sunlock(pp, SK_R, SND, NOW(t));
-	/* sctp_gen_sack(): a SACK for every SCTP_SACKFREQ-th packet */
-	if ((pp->sent + 1) % SCTP_SACKFREQ == 0)
-		CO_CALL(f, p, sctp_outq_sack, .ms = ms, .cc = t->cc,
-			.sk = &pp->sk_s,
-			.msg_len = (unsigned int)np->message_bytes,
-			.nr = SCTP_SACKFREQ);
-	CO_END(f, p);
-}
-
-static int netperf_sctp_recv_accounting(struct sim_proc *p, void *frame)
-{
-	struct netperf_sctp_recv_accounting_frame *f = frame;
-	struct sim_task *t = f->t;
-	struct netperf *np = t->w->priv;
-	struct netperf_pair *pp = f->pp;
-
-	CO_BEGIN(f);
-	CO_AWAIT(f, sim_proc_sync(p));
-	CO_AWAIT(f, sk_slock(pp, SK_R, RCV));
-	CO_CALL(f, p, sctp_sock_rfree, .ms = np->run->memcg, .cc = t->cc,
-		.sk = &pp->sk_r, .msg_len = (unsigned int)np->message_bytes);
-	CO_AWAIT(f, sim_proc_sync(p));
-	sk_sunlock(pp, SK_R, RCV, NOW(t));
-	coh_delay(t->cc, np->work_ps / 4);
-	CO_END(f, p);
 }
 
 /*

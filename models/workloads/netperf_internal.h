@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * models/workloads/netperf_internal.h - what netperf.c (the workload,
+ * tcp and af_unix) and netperf_sctp.c (protocol: sctp) share: the pair
+ * of sockets and tasks, the workload's settings, and the socket
+ * spinlock. See netperf.c for the theory of operation.
+ *
+ * Layering: private to models/workloads/netperf*.c.
+ */
+#ifndef MODELS_WORKLOADS_NETPERF_INTERNAL_H
+#define MODELS_WORKLOADS_NETPERF_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "models/kernel/memcontrol.h"
+#include "models/kernel/sched_fair.h"
+#include "models/kernel/sock.h"
+#include "models/workloads/workload.h"
+#include "sim/co.h"
+#include "sim/scenario.h"
+
+enum { PROTO_TCP, PROTO_UNIX, PROTO_SCTP };
+enum { PLACE_RANDOM, PLACE_ADJACENT };
+enum { SCHED_PINNED, SCHED_FAIR };
+enum { BACKLOG_AUTO, BACKLOG_NEVER, BACKLOG_ALWAYS };
+
+struct netperf_pair {
+	struct sim_task *snd, *rcv;
+	struct sock sk_s, sk_r; /* netperf's and netserver's */
+	struct mem_cgroup *memcg; /* netperf's: its socket, af_unix pages */
+	struct mem_cgroup *s_memcg; /* netserver's: the accepted socket */
+	unsigned int queued; /* messages at the receiver */
+	unsigned int head; /* ring of their truesizes */
+	int *truesize; /* [window] */
+	bool snd_waiting, rcv_waiting;
+	/*
+	 * bh_lock_sock() of sk_s and sk_r (the socket spinlock, taken by
+	 * lock_sock(), release_sock() and a softirq's packet processing):
+	 * the task holding it (SND or RCV, the CPU it runs on) or -1, and
+	 * who spins for it.
+	 */
+	int slock[2];
+	bool slock_waiting[2][2];
+	bool *in_backlog; /* [window]: on sk_r's backlog, not yet charged */
+	uint64_t sent; /* messages sent */
+	/* SIM: after the warm-up, packets [SK_S: ACKs, SK_R: segments] */
+	uint64_t arrived[2], backlogged[2];
+};
+
+struct netperf {
+	uint64_t instances, message_bytes, window;
+	sim_time_t work_ps;
+	unsigned int protocol, placement;
+	unsigned int report; /* 0: per instance, 1: the total */
+	unsigned int backlog; /* BACKLOG_*: see the header */
+	const char *server_cgroup; /* netserver's cgroup, as read */
+	const char *client_cgroups; /* instance i's netperf: this + (i+1) */
+	char server_path[128], client_prefix[128]; /* copies; "": none */
+	unsigned int sched; /* SCHED_PINNED or SCHED_FAIR */
+	struct sched_fair *sf; /* sched: fair */
+	struct sched_task *se; /* [nr_tasks]: each task's, by index */
+	unsigned int *ran_cpu; /* [nr_tasks]: where it last ran */
+	struct netperf_pair *pairs;
+	struct netperf_pair **pair_of; /* [nr_tasks] */
+	struct run *run;
+};
+
+/* The pair's sockets and tasks, as indexes (pp->slock, pp->arrived). */
+enum { SK_S, SK_R };
+enum { SND, RCV };
+
+#define NOW(t) ((t)->proc.now)
+
+/*
+ * Socket @sk's spinlock, taken by task @who (netperf.c): for CO_AWAIT(),
+ * true while @who must wait.
+ */
+bool sk_slock(struct netperf_pair *pp, int sk, int who);
+void sk_sunlock(struct netperf_pair *pp, int sk, int who, sim_time_t now);
+
+/* protocol: sctp (netperf_sctp.c) */
+int netperf_sctp_check(const struct scenario_node *n, const struct netperf *np,
+		       struct sim_error *err);
+
+struct netperf_sctp_send_accounting_frame {
+	struct co_frame co;
+	struct sim_task *t;
+	struct netperf_pair *pp;
+};
+
+struct netperf_sctp_recv_accounting_frame {
+	struct co_frame co;
+	struct sim_task *t;
+	struct netperf_pair *pp;
+};
+
+int netperf_sctp_send_accounting(struct sim_proc *p, void *frame);
+int netperf_sctp_recv_accounting(struct sim_proc *p, void *frame);
+
+#endif /* MODELS_WORKLOADS_NETPERF_INTERNAL_H */
