@@ -575,7 +575,8 @@ START_TEST(machine_key_tables_sound)
 		ck_assert_msg(!scenario_keys_sound(t[i].keys, t[i].nr, why,
 						   sizeof(why)),
 			      "%s: %s", t[i].name, why);
-	ck_assert_uint_eq(t[2].nr, 19); /* with context_switch, migration, insn */
+	ck_assert_uint_eq(t[2].nr,
+			  19); /* with context_switch, migration, insn */
 	for (k = 0; k < t[2].nr; k++)
 		if (t[2].keys[k].required)
 			ck_assert_str_eq(t[2].keys[k].name,

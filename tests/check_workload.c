@@ -62,15 +62,15 @@ static const char machine_yaml[] =
 
 /* The built-in types workload.h documents, in --help order. */
 static const char *const builtin_names[] = {
-	"atomic_counter", "false_sharing", "ops",
-	"netperf",	  "page_fault",	   "fallocate",
-	"tlb_flush",	  "hackbench",	   "stat_reader", "kmalloc",
+	"atomic_counter", "false_sharing", "ops",	"netperf",
+	"page_fault",	  "fallocate",	   "tlb_flush", "hackbench",
+	"stat_reader",	  "kmalloc",
 };
 
 /* The ones that run the memory controller's paths (type->memcg). */
 static const char *const memcg_names[] = {
-	"netperf",   "page_fault", "fallocate",
-	"tlb_flush", "hackbench",  "stat_reader", "kmalloc",
+	"netperf",   "page_fault",  "fallocate", "tlb_flush",
+	"hackbench", "stat_reader", "kmalloc",
 };
 
 /* The keys cli/run.c accepts for every workload, besides a type's own. */
