@@ -234,9 +234,11 @@ enum verdict {
 	V_CHANGED, /* over the tolerance, the metric has no direction */
 	V_ONLY_BASE, /* the baseline has it, this file not */
 	V_ONLY_THIS, /* this file has it, the baseline not */
+	NR_VERDICTS,
 };
 
-static const char *const verdict_word[] = {
+/* The word a verdict shows in the marks column (NULL: none) */
+static const char *const verdict_word[NR_VERDICTS] = {
 	[V_NOISE] = "noise", [V_WITHIN_CI] = "within CI", [V_BETTER] = "better",
 	[V_WORSE] = "worse", [V_CHANGED] = "changed",
 };
