@@ -5,6 +5,7 @@
  * v6.6, v6.8. Theory of operation: see mmap_lock.h.
  */
 #include "models/kernel/compat/access.h"
+#include "models/kernel/insn.h"
 #include "models/kernel/mmap_lock.h"
 #include "sim/error.h"
 
@@ -34,12 +35,17 @@ void mm_struct_init(struct mm_struct *mm, struct coh *coh, const char *name)
 	mm->mm_lock_seq = coh_object_field(mm->obj, 2);
 }
 
-/* down_read(), down_write(): the atomic on count, then the owner store */
+/*
+ * down_read(), down_write(): the atomic on count, then the owner store.
+ * Their instructions are charged for a private mm too (SIM: work_ns is
+ * the fault's work outside the modelled locks).
+ */
 int mmap_read_lock(struct sim_proc *p, void *frame)
 {
 	struct mmap_lock_frame *f = frame;
 
 	CO_BEGIN(f);
+	insn_charge(f->cc, INSN_down_read, 1);
 	CO_AWAIT(f, co_access(f->cc, f->mm->count, COH_RMW));
 	CO_AWAIT(f, co_access(f->cc, f->mm->owner, COH_WRITE));
 	CO_END(f, p);
@@ -51,6 +57,7 @@ int mmap_read_unlock(struct sim_proc *p, void *frame)
 	struct mmap_lock_frame *f = frame;
 
 	CO_BEGIN(f);
+	insn_charge(f->cc, INSN_up_read, 1);
 	CO_AWAIT(f, co_access(f->cc, f->mm->count, COH_RMW));
 	CO_END(f, p);
 }
@@ -60,6 +67,7 @@ int mmap_write_lock(struct sim_proc *p, void *frame)
 	struct mmap_lock_frame *f = frame;
 
 	CO_BEGIN(f);
+	insn_charge(f->cc, INSN_down_write, 1);
 	CO_AWAIT(f, co_access(f->cc, f->mm->count, COH_RMW));
 	CO_AWAIT(f, co_access(f->cc, f->mm->owner, COH_WRITE));
 	CO_END(f, p);
@@ -71,6 +79,7 @@ int mmap_write_unlock(struct sim_proc *p, void *frame)
 	struct mmap_lock_frame *f = frame;
 
 	CO_BEGIN(f);
+	insn_charge(f->cc, INSN_up_write, 1);
 	if (mm_per_vma_locks(f->k))
 		CO_AWAIT(f, co_access(f->cc, f->mm->mm_lock_seq, COH_WRITE));
 	CO_AWAIT(f, co_access(f->cc, f->mm->owner, COH_WRITE));
@@ -86,8 +95,10 @@ int fault_lock(struct sim_proc *p, void *frame)
 	if (mm_per_vma_locks(f->k)) {
 		/*
 		 * vma_start_read(): mm_lock_seq before and after the VMA's
-		 * down_read_trylock() (its own line: SIM: free)
+		 * down_read_trylock() (its own line: SIM: free; its
+		 * instructions down_read_trylock()'s, insn.h)
 		 */
+		insn_charge(f->cc, INSN_down_read_trylock, 1);
 		CO_AWAIT(f, co_access(f->cc, f->mm->mm_lock_seq, COH_READ));
 		CO_AWAIT(f, co_access(f->cc, f->mm->mm_lock_seq, COH_READ));
 		if (f->vma_locked)
@@ -103,7 +114,9 @@ int fault_unlock(struct sim_proc *p, void *frame)
 	struct mmap_lock_frame *f = frame;
 
 	CO_BEGIN(f);
-	/* vma_end_read(): the VMA's own lock (SIM: free) */
+	/* vma_end_read(): the VMA's own lock (SIM: free): up_read() */
+	if (mm_per_vma_locks(f->k))
+		insn_charge(f->cc, INSN_up_read, 1);
 	if (!mm_per_vma_locks(f->k) || !f->vma_locked)
 		CO_CALL(f, p, mmap_read_unlock, .cc = f->cc, .mm = f->mm,
 			.k = f->k);
