@@ -36,16 +36,22 @@ void mm_struct_init(struct mm_struct *mm, struct coh *coh, const char *name)
 }
 
 /*
- * down_read(), down_write(): the atomic on count, then the owner store.
- * Their instructions are charged for a private mm too (SIM: work_ns is
- * the fault's work outside the modelled locks).
+ * The instructions of @row (insn.h) for a shared mm. SIM: a private mm's
+ * locking, its instructions as its lines, is in the workload's work_ns.
  */
+static void mm_insn(const struct mmap_lock_frame *f, enum insn_row row)
+{
+	if (f->mm->obj)
+		insn_charge(f->cc, row, 1);
+}
+
+/* down_read(), down_write(): the atomic on count, then the owner store */
 int mmap_read_lock(struct sim_proc *p, void *frame)
 {
 	struct mmap_lock_frame *f = frame;
 
 	CO_BEGIN(f);
-	insn_charge(f->cc, INSN_down_read, 1);
+	mm_insn(f, INSN_down_read);
 	CO_AWAIT(f, co_access(f->cc, f->mm->count, COH_RMW));
 	CO_AWAIT(f, co_access(f->cc, f->mm->owner, COH_WRITE));
 	CO_END(f, p);
@@ -57,7 +63,7 @@ int mmap_read_unlock(struct sim_proc *p, void *frame)
 	struct mmap_lock_frame *f = frame;
 
 	CO_BEGIN(f);
-	insn_charge(f->cc, INSN_up_read, 1);
+	mm_insn(f, INSN_up_read);
 	CO_AWAIT(f, co_access(f->cc, f->mm->count, COH_RMW));
 	CO_END(f, p);
 }
@@ -67,7 +73,7 @@ int mmap_write_lock(struct sim_proc *p, void *frame)
 	struct mmap_lock_frame *f = frame;
 
 	CO_BEGIN(f);
-	insn_charge(f->cc, INSN_down_write, 1);
+	mm_insn(f, INSN_down_write);
 	CO_AWAIT(f, co_access(f->cc, f->mm->count, COH_RMW));
 	CO_AWAIT(f, co_access(f->cc, f->mm->owner, COH_WRITE));
 	CO_END(f, p);
@@ -79,7 +85,7 @@ int mmap_write_unlock(struct sim_proc *p, void *frame)
 	struct mmap_lock_frame *f = frame;
 
 	CO_BEGIN(f);
-	insn_charge(f->cc, INSN_up_write, 1);
+	mm_insn(f, INSN_up_write);
 	if (mm_per_vma_locks(f->k))
 		CO_AWAIT(f, co_access(f->cc, f->mm->mm_lock_seq, COH_WRITE));
 	CO_AWAIT(f, co_access(f->cc, f->mm->owner, COH_WRITE));
@@ -98,7 +104,7 @@ int fault_lock(struct sim_proc *p, void *frame)
 		 * down_read_trylock() (its own line: SIM: free; its
 		 * instructions down_read_trylock()'s, insn.h)
 		 */
-		insn_charge(f->cc, INSN_down_read_trylock, 1);
+		mm_insn(f, INSN_down_read_trylock);
 		CO_AWAIT(f, co_access(f->cc, f->mm->mm_lock_seq, COH_READ));
 		CO_AWAIT(f, co_access(f->cc, f->mm->mm_lock_seq, COH_READ));
 		if (f->vma_locked)
@@ -116,7 +122,7 @@ int fault_unlock(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	/* vma_end_read(): the VMA's own lock (SIM: free): up_read() */
 	if (mm_per_vma_locks(f->k))
-		insn_charge(f->cc, INSN_up_read, 1);
+		mm_insn(f, INSN_up_read);
 	if (!mm_per_vma_locks(f->k) || !f->vma_locked)
 		CO_CALL(f, p, mmap_read_unlock, .cc = f->cc, .mm = f->mm,
 			.k = f->k);
