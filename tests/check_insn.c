@@ -292,6 +292,7 @@ START_TEST(insn_new_paths_have_rows)
 		{ "memcg_slab_free_hook", "call" },
 		{ "mod_objcg_state", "call" },
 		{ "mod_objcg_mlstate", "call" },
+		{ "__account_obj_stock", "call" },
 		{ "mod_memcg_lruvec_state", "call" },
 		{ "get_obj_cgroup_from_current", "call" },
 		{ "__get_obj_cgroup_from_memcg", "call" },

@@ -306,8 +306,14 @@ ROWS = [
      "(refill_obj_stock() with the statistics) is taken as this path"),
     ("mod_objcg_state", "call", "path", "mod_objcg_state", [], [],
      "v6.0's (and 6.1's) stock path: the stock caches this objcg and "
-     "node, the bytes stay under a page, no flush; SIM: v6.16's "
-     "__account_obj_stock() is this body without the lock, taken as it"),
+     "node, the bytes stay under a page, no flush"),
+    ("__account_obj_stock", "call", "sum", None,
+     [("mod_objcg_state/call", 1), ("consume_obj_stock/call", -1)], [],
+     "SIM: v6.16's __account_obj_stock() (the statistics batched in the "
+     "stock, in the same pass as the charge or refill) is not in 6.1: "
+     "6.1's mod_objcg_state() stock path less what it shares with the "
+     "pass that calls it in v6.16 (the stock lock, the cached objcg test: "
+     "a consume_obj_stock() hit's instructions)"),
     ("mod_objcg_mlstate", "call", "inline", "mod_objcg_state",
      ("mod_objcg_mlstate", ["call:mod_memcg_lruvec_state"]), [],
      "inlined in mod_objcg_state(): rcu_read_lock(), obj_cgroup_memcg(), "

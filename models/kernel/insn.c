@@ -102,6 +102,7 @@ const struct insn_cost insn_table[NR_INSN_ROWS] = {
 					      "call", 95 },
 	[INSN_memcg_slab_free_hook] = { "memcg_slab_free_hook", "call", 18 },
 	[INSN_mod_objcg_state] = { "mod_objcg_state", "call", 43 },
+	[INSN___account_obj_stock] = { "__account_obj_stock", "call", 31 },
 	[INSN_mod_objcg_mlstate] = { "mod_objcg_mlstate", "call", 14 },
 	[INSN_mod_memcg_lruvec_state] = { "mod_memcg_lruvec_state", "call", 9 },
 	[INSN_shmem_get_folio_gfp] = { "shmem_get_folio_gfp", "call", 129 },

@@ -96,6 +96,7 @@ enum insn_row {
 	INSN_memcg_slab_post_alloc_hook,
 	INSN_memcg_slab_free_hook,
 	INSN_mod_objcg_state,
+	INSN___account_obj_stock,
 	INSN_mod_objcg_mlstate,
 	INSN_mod_memcg_lruvec_state,
 	INSN_shmem_get_folio_gfp,

@@ -840,7 +840,7 @@ static int __account_obj_stock(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	/* v6.0's instructions are mod_objcg_state()'s (insn.h: SIM) */
 	if (f->ms->k->obj_stock_version == OBJ_STOCK_V6_16)
-		insn_charge(f->cc, INSN_mod_objcg_state, 1);
+		insn_charge(f->cc, INSN___account_obj_stock, 1);
 	if (!f->pgdat_set) {
 		/* SIM: cached_pgdat shares the line with nr_bytes */
 		CO_LOAD_AT(f, COH_FIELD(f->stock, nr_bytes));
