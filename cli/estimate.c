@@ -71,8 +71,7 @@
  * 2.35 and 69 B are the totals' ratios (2,771,390 trace events for
  * 1,177,201; 190.9 MB); a sched: fair run has more tracks and longer
  * names. It is written as it goes (sim/trace.c keeps no buffer but
- * stdio's), so it
- * adds to the disk, not the memory.
+ * stdio's), so it adds to the disk, not the memory.
  */
 #include <math.h>
 #include <stdio.h>
