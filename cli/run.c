@@ -1411,9 +1411,8 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 			continue;
 		}
 		if (!o->variant || !strcmp(o->variant, v[i].name)) {
-			/* the first run is the traced one */
-			variant_estimate(&v[i],
-					 !selected && (o->trace || o->traced),
+			/* traced: every variant, or --trace-variant's */
+			variant_estimate(&v[i], run__traced(o, v[i].name),
 					 &est);
 			if (o->estimate)
 				o->estimate(o->estimate_arg, v[i].name, &est);
