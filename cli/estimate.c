@@ -55,10 +55,23 @@
  * s), and 1.5 us per memory.stat read of stat-read-1000 (0.57 s a
  * variant).
  *
- * Trace: the first run's events, each about 93 bytes of JSON (false-
- * sharing's padded variant: 148,322 trace events, 13.8 MB), at most
- * SIM_TRACE_MAX_EVENTS of them. It is written as it goes (sim/trace.c
- * keeps no buffer but stdio's), so it adds to the disk, not the memory.
+ * Trace: 2.35 trace events per engine event, 69 bytes of JSON each, at
+ * most SIM_TRACE_MAX_EVENTS of them. sim/trace.c writes a call as a B/E
+ * pair, an access as a nested B/E slice with its flow, async slices for
+ * posted work, counters and the tracks' metadata. Measured (2026) with
+ * `memcgsim run SCENARIO -v VARIANT --trace`: the JSON's events (lines)
+ * against the engine's (sim_events() at the run's end):
+ *	false-sharing padded           162,952 ->   326,069  2.00  60.8 B
+ *	page-fault-batch v6.0 0.5 ms   660,516 -> 1,567,506  2.37  68.4 B
+ *	netperf-sctp sctp 0.3 ms        84,734 ->   192,478  2.27  76.4 B
+ *	multi-memcg-stock slots-1-fair
+ *	    0.3 ms                      37,261 ->   106,359  2.85  82.1 B
+ *	stat-flush-contention v6.0
+ *	    0.2 ms                     231,738 ->   578,978  2.50  69.6 B
+ * 2.35 and 69 B are the totals' ratios (2,771,390 trace events for
+ * 1,177,201; 190.9 MB); a sched: fair run has more tracks and longer
+ * names. It is written as it goes (sim/trace.c keeps no buffer but
+ * stdio's), so it adds to the disk, not the memory.
  */
 #include <math.h>
 #include <stdio.h>
@@ -102,10 +115,10 @@
  * increment; 72cpus: 176 ns, across sockets and with conflicts).
  */
 #define SERIAL_PS (50 * SIM_PS_PER_NS)
-/* Bytes of JSON per trace event. */
-#define TRACE_EVENT_BYTES 93.0
-/* Trace events per engine event (148,322 for 162,952). */
-#define TRACE_PER_EVENT 0.91
+/* Bytes of JSON per trace event (see above: 61-82 measured). */
+#define TRACE_EVENT_BYTES 69.0
+/* Trace events per engine event (see above: 2.00-2.85 measured). */
+#define TRACE_PER_EVENT 2.35
 
 /*
  * Per workload type: the engine events of one operation, its time in the

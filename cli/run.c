@@ -1234,10 +1234,9 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 			continue;
 		}
 		if (!o->variant || !strcmp(o->variant, v[i].name)) {
-			/* the first run is the traced one */
-			run__variant_estimate(
-				&v[i], !selected && (o->trace || o->traced),
-				&est);
+			/* traced: every variant, or --trace-variant's */
+			run__variant_estimate(&v[i], run__traced(o, v[i].name),
+					      &est);
 			if (o->estimate)
 				o->estimate(o->estimate_arg, v[i].name, &est);
 			if (run__check_memory(&v[i], &est, o, err))

@@ -48,7 +48,8 @@ int run__trace_check(const struct run_opts *o, const char *const *names,
 	const char *near;
 	unsigned int i;
 
-	if (!o->trace && (o->trace_variant || o->trace_from || o->trace_to)) {
+	if (!o->trace && !o->traced &&
+	    (o->trace_variant || o->trace_from || o->trace_to)) {
 		sim_error_set(
 			err, "", 0, 0,
 			"--trace-variant, --trace-from and --trace-to need --trace FILE%s",
@@ -86,14 +87,14 @@ int run__trace_check(const struct run_opts *o, const char *const *names,
 }
 
 /**
- * run__traced() - whether the first replication of variant @name is
- * traced.
+ * run__traced() - whether the first replication of variant @name is (or,
+ * checking only, would be) traced.
  * @o: the options
  * @name: the variant
  */
 bool run__traced(const struct run_opts *o, const char *name)
 {
-	return o->trace &&
+	return (o->trace || o->traced) &&
 	       (!o->trace_variant || !strcmp(o->trace_variant, name));
 }
 

@@ -10,7 +10,7 @@
  *	    its RMWs at one per 50 ns, each one event more
  *	memory: 4.5 MiB program, 8 KiB per task, 48 bytes per op, 1000
  *	    bytes per simulated line, 44 bytes per (memcg, CPU) up front
- *	trace: 0.91 trace events per event, 93 bytes each
+ *	trace: 2.35 trace events per event, 69 bytes each
  *	wall: 1.3e7 events a second, 1.1 ns of set-up per byte
  *
  * The whole path is tested too: scenario_run() with check_only hands the
@@ -212,9 +212,10 @@ START_TEST(estimate_shared_line_serialises)
 END_TEST
 
 /*
- * The traced run: 40000 events x 0.91 x 93 B = 3385200 B; one of 1 s
- * (20000 ops per ms: 4e7 events) stops at SIM_TRACE_MAX_EVENTS trace
- * events, and keeps the samples of its first 2^20 ops only.
+ * The traced run: 40000 events x 2.35 x 69 B = 6486000 B; one of 1 s
+ * (20000 ops per ms: 4e7 events, 9.4e7 trace events) stops at
+ * SIM_TRACE_MAX_EVENTS trace events, and keeps the samples of its first
+ * 2^20 ops only.
  */
 START_TEST(estimate_trace_size)
 {
@@ -233,11 +234,11 @@ START_TEST(estimate_trace_size)
 	struct estimate e;
 
 	estimate_run(&in, &e);
-	ck_assert_double_eq_tol(e.trace_bytes, 40000 * 0.91 * 93, 1e-3);
+	ck_assert_double_eq_tol(e.trace_bytes, 6486000, 1e-3);
 	in.run_ps = 1000 * SIM_PS_PER_MS;
 	estimate_run(&in, &e);
 	ck_assert_double_eq_tol(e.trace_bytes,
-				(double)SIM_TRACE_MAX_EVENTS * 93, 1e-3);
+				(double)SIM_TRACE_MAX_EVENTS * 69, 1e-3);
 	/* 2e7 ops, but a statistic keeps 2^20 samples, then a histogram */
 	ck_assert_double_eq_tol(e.ops, 2e7, 1e-3);
 	ck_assert_double_eq_tol(e.memory,

@@ -6,18 +6,29 @@
  * counted in, or the rows it sums, and a rule and a note); every modelled
  * kernel function the model marks with ENTER() has a per-call row, or is
  * one of the few priced elsewhere, each named below with where; and the
- * package the counts came from is named in the file.
+ * package the counts came from is named in the file. The rows of the
+ * paths modelled since (shmem, the mm's locks, SCTP, the fair class's
+ * wake-up, the slab hooks) are each required by name, and one SCTP
+ * chunk's cost is worked out by hand.
  *
  * The data file is found under $top_srcdir (set by the Makefile; "." when
  * run by hand from the source tree).
  */
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/hw/cache.h"
+#include "models/hw/machine.h"
+#include "models/kernel/config.h"
 #include "models/kernel/insn.h"
 #include "models/kernel/kprof.h"
+#include "models/kernel/memcontrol.h"
+#include "models/kernel/sctp.h"
+#include "sim/co.h"
+#include "sim/engine.h"
 #include "sim/util.h"
 
 #define MAX_ROWS 256
@@ -30,6 +41,7 @@ struct row {
 static struct row rows[MAX_ROWS];
 static unsigned int nr_rows;
 static char package[256];
+static char module[256]; /* the "# module:" lines */
 
 /* Split @line at tabs into at most @n fields; returns how many. */
 static unsigned int split(char *line, char **f, unsigned int n)
@@ -70,12 +82,18 @@ static void load(void)
 	ck_assert_msg(fp, "cannot open %s", path);
 	nr_rows = 0;
 	package[0] = '\0';
+	module[0] = '\0';
 	while (fgets(line, sizeof(line), fp)) {
 		char *f[8];
 
 		line[strcspn(line, "\n")] = '\0';
 		if (!strncmp(line, "# package: ", 11)) {
 			copy(package, sizeof(package), line + 11);
+			continue;
+		}
+		if (!strncmp(line, "# module: ", 10)) {
+			strncat(module, line + 10,
+				sizeof(module) - strlen(module) - 1);
 			continue;
 		}
 		if (line[0] == '#' || !line[0])
@@ -104,6 +122,19 @@ START_TEST(insn_file_names_its_package)
 }
 END_TEST
 
+/* A "# module:" line names the module of @symbol ("sctp.ko:NAME"). */
+static bool module_named(const char *symbol)
+{
+	char name[64];
+	size_t n = strcspn(symbol, ":");
+
+	if (n + 2 >= sizeof(name))
+		return false;
+	memcpy(name, symbol, n);
+	strcpy(name + n, " ");
+	return strstr(module, name) != NULL; /* ".../sctp.ko (symbols" */
+}
+
 /*
  * The compiled table and the file agree row for row, and every row has a
  * source: a vmlinux symbol with its address (0xADDR+0xSIZE), or, for a
@@ -126,6 +157,13 @@ START_TEST(insn_table_is_the_file)
 		if (!strncmp(r->rule, "sum ", 4))
 			ck_assert_msg(strchr(r->rule, '/'), "%s/%s: rule '%s'",
 				      r->fn, r->part, r->rule);
+		else if (strstr(r->symbol, ".ko:"))
+			/* a module's: its .text offset, named in the header */
+			ck_assert_msg(!strncmp(r->addr, "0x", 2) &&
+					      strchr(r->addr, '+') &&
+					      module_named(r->symbol),
+				      "%s/%s: no module, symbol or address",
+				      r->fn, r->part);
 		else
 			ck_assert_msg(
 				r->symbol[0] &&
@@ -139,13 +177,28 @@ START_TEST(insn_table_is_the_file)
 END_TEST
 
 /*
- * Every kernel function of the profile table has its per-call row, but
- * the workload pseudo-functions and the four priced elsewhere:
+ * Every kernel function of the profile table has its per-call row, of
+ * its own name (or its __ variant; a table entry left out would be row 0,
+ * try_charge_memcg's, and fail here), but the workload pseudo-functions
+ * and the five priced elsewhere:
  * try_to_free_mem_cgroup_pages (reclaim: the reclaim_ns key),
  * mem_cgroup_under_socket_pressure (per level of its walk, its level row),
- * memory_stat_show (per printed line, memory_stat/item) and
- * count_memcg_events (in __count_memcg_events(), which others call too).
+ * memory_stat_show (per printed line, memory_stat/item),
+ * count_memcg_events (in __count_memcg_events(), which others call too)
+ * and mod_objcg_state (by obj_stock_version: its call row at v6.0,
+ * mod_objcg_mlstate's at v5.13).
  */
+static int same_function(const char *kf, const char *row)
+{
+	size_t n = strcspn(kf, ":"); /* try_charge_memcg:high */
+
+	while (!strncmp(kf, "__", 2) && n > 2)
+		kf += 2, n -= 2;
+	while (!strncmp(row, "__", 2))
+		row += 2;
+	return strlen(row) == n && !strncmp(kf, row, n);
+}
+
 START_TEST(insn_every_function_has_a_cost)
 {
 	unsigned int f;
@@ -160,7 +213,8 @@ START_TEST(insn_every_function_has_a_cost)
 		}
 		if (f == KF_try_to_free_mem_cgroup_pages ||
 		    f == KF_mem_cgroup_under_socket_pressure ||
-		    f == KF_memory_stat_show || f == KF_count_memcg_events) {
+		    f == KF_memory_stat_show || f == KF_count_memcg_events ||
+		    f == KF_mod_objcg_state) {
 			ck_assert_int_eq(row, -1);
 			continue;
 		}
@@ -168,6 +222,9 @@ START_TEST(insn_every_function_has_a_cost)
 			      "%s has no instruction cost", name);
 		ck_assert_msg(insn_table[row].insns > 0, "%s: 0 instructions",
 			      name);
+		ck_assert_msg(same_function(name, insn_table[row].fn),
+			      "%s is charged the row of %s", name,
+			      insn_table[row].fn);
 	}
 	ck_assert_uint_gt(
 		insn_table[INSN_mem_cgroup_under_socket_pressure_level].insns,
@@ -213,6 +270,154 @@ START_TEST(insn_memory_stat_line_is_its_parts)
 }
 END_TEST
 
+/*
+ * The rows of the paths modelled after the first table, by name from the
+ * file (a lost row aborts here): the tmpfs page cache (page_fault2/3,
+ * fallocate), the mm's locks, SCTP's accounting, the fair class's
+ * wake-up, the slab hooks of kmem_accounting: objects and the objcg
+ * lookup of every slab allocation. Each is an instruction count of the
+ * 6.1 binary: more than 0, and under 200 on these short paths.
+ */
+START_TEST(insn_new_paths_have_rows)
+{
+	static const char *const need[][2] = {
+		{ "shmem_get_folio_gfp", "call" },
+		{ "shmem_get_folio_gfp", "cached" },
+		{ "shmem_add_to_page_cache", "call" },
+		{ "shmem_undo_range", "call" },
+		{ "shmem_undo_range", "folio" },
+		{ "filemap_unaccount_folio", "call" },
+		{ "down_read", "call" },
+		{ "up_read", "call" },
+		{ "down_write", "call" },
+		{ "up_write", "call" },
+		{ "down_read_trylock", "call" },
+		{ "sctp_set_owner_w", "call" },
+		{ "sctp_wfree", "call" },
+		{ "sctp_sock_rfree", "call" },
+		{ "sctp_ulpevent_receive_data", "call" },
+		{ "select_task_rq_fair", "call" },
+		{ "available_idle_cpu", "call" },
+		{ "memcg_slab_pre_alloc_hook", "call" },
+		{ "memcg_slab_post_alloc_hook", "call" },
+		{ "memcg_slab_free_hook", "call" },
+		{ "mod_objcg_state", "call" },
+		{ "mod_objcg_mlstate", "call" },
+		{ "__account_obj_stock", "call" },
+		{ "mod_memcg_lruvec_state", "call" },
+		{ "get_obj_cgroup_from_current", "call" },
+		{ "__get_obj_cgroup_from_memcg", "call" },
+	};
+	unsigned int i, n;
+
+	load();
+	for (i = 0; i < ARRAY_SIZE(need); i++) {
+		n = file_insns(need[i][0], need[i][1]);
+		ck_assert_msg(n > 0 && n < 200, "%s/%s: %u", need[i][0],
+			      need[i][1], n);
+	}
+	/* the shmem functions are profiled, and charged their rows */
+	ck_assert_int_eq(insn_row_of(KF_shmem_add_to_page_cache),
+			 INSN_shmem_add_to_page_cache);
+	ck_assert_int_eq(insn_row_of(KF_shmem_get_folio_gfp),
+			 INSN_shmem_get_folio_gfp);
+	ck_assert_int_eq(insn_row_of(KF_shmem_undo_range),
+			 INSN_shmem_undo_range);
+}
+END_TEST
+
+/*
+ * One SCTP chunk, by hand, on skx-2s-72 (insn 0.471 ns: 471 ps), for a
+ * socket without a memcg (the root memcg's, as netperf-sctp's root
+ * variant runs it): nothing is charged to a memcg and no modelled line
+ * is touched, so the time is the instructions alone.
+ *   sctp_sendmsg_to_asoc() of 16384 bytes: sk_wmem_schedule() raises
+ *     the forward allocation (no memcg: no charge), sctp_set_owner_w()
+ *     of the chunk: 46 instructions (sctp.ko, insn-costs-6.1.tsv):
+ *     46 x 471 = 21666 ps;
+ *   sctp_sock_rfree() of the received packet: 10 instructions,
+ *     sk_mem_uncharge() returns the pages with no memcg work:
+ *     10 x 471 = 4710 ps.
+ */
+static struct sctp_harness {
+	struct machine m;
+	struct sim_engine *e;
+	struct coh *coh;
+	struct sim_proc proc;
+	struct coh_cpu *cc;
+	struct kernel_config k;
+	struct cgroup_config cg;
+	struct cgroup_tree tree;
+	struct memcg_sim *ms;
+	struct sock sk;
+} hs;
+
+static sim_time_t sctp_run(void)
+{
+	sim_time_t start = sim_now(hs.e);
+
+	sim_proc_start(&hs.proc, start);
+	sim_engine_run(hs.e, start + SIM_PS_PER_MS);
+	ck_assert(hs.proc.finished);
+	return hs.proc.now - start;
+}
+
+START_TEST(insn_sctp_chunk_by_hand)
+{
+	const char *t = getenv("top_srcdir");
+	struct sctp_sendmsg_to_asoc_frame *fs;
+	struct sctp_sock_rfree_frame *fr;
+	struct co_frame co;
+	struct sim_error err;
+	char path[512];
+
+	load();
+	memset(&hs, 0, sizeof(hs));
+	snprintf(path, sizeof(path), "%s/scenarios/machines/skx-2s-72.yaml",
+		 t && t[0] ? t : ".");
+	sim_error_clear(&err);
+	ck_assert_msg(machine_load_file(&hs.m, path, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(hs.m.insn_ps, 471);
+	hs.e = sim_engine_create();
+	hs.coh = coh_create(&hs.m, hs.e);
+	sim_proc_init(&hs.proc, hs.e, 0, 8192, NULL);
+	hs.cc = coh_cpu_attach(hs.coh, 0, &hs.proc);
+	kernel_config_defaults(&hs.k);
+	hs.k.sk_reclaim = SK_RECLAIM_PAGE;
+	snprintf(hs.cg.path, sizeof(hs.cg.path), "/");
+	hs.cg.parent = -1;
+	hs.cg.high = UINT64_MAX;
+	hs.cg.max = UINT64_MAX;
+	hs.tree.nr = 1;
+	hs.tree.cg = &hs.cg;
+	hs.ms = memcg_sim_create(&hs.k, &hs.tree, hs.coh, hs.m.nr_cpus);
+
+	ck_assert_uint_eq(file_insns("sctp_set_owner_w", "call"), 46);
+	ck_assert_uint_eq(file_insns("sctp_sock_rfree", "call"), 10);
+	fs = CO_PUSH(&hs.proc, sctp_sendmsg_to_asoc);
+	co = fs->co;
+	*fs = (struct sctp_sendmsg_to_asoc_frame){
+		.ms = hs.ms, .cc = hs.cc, .sk = &hs.sk, .msg_len = 16384
+	};
+	fs->co = co;
+	ck_assert_uint_eq(sctp_run(), 46 * 471);
+	ck_assert_int_lt(hs.sk.sk_forward_alloc, 0); /* the chunk charged */
+	fr = CO_PUSH(&hs.proc, sctp_sock_rfree);
+	co = fr->co;
+	*fr = (struct sctp_sock_rfree_frame){
+		.ms = hs.ms, .cc = hs.cc, .sk = &hs.sk, .msg_len = 16384
+	};
+	fr->co = co;
+	ck_assert_uint_eq(sctp_run(), 10 * 471);
+
+	memcg_sim_free(hs.ms);
+	sim_proc_destroy(&hs.proc);
+	coh_free(hs.coh);
+	sim_engine_free(hs.e);
+	machine_destroy(&hs.m);
+}
+END_TEST
+
 static Suite *insn_suite(void)
 {
 	Suite *s = suite_create("insn");
@@ -222,6 +427,8 @@ static Suite *insn_suite(void)
 	tcase_add_test(tc, insn_table_is_the_file);
 	tcase_add_test(tc, insn_every_function_has_a_cost);
 	tcase_add_test(tc, insn_memory_stat_line_is_its_parts);
+	tcase_add_test(tc, insn_new_paths_have_rows);
+	tcase_add_test(tc, insn_sctp_chunk_by_hand);
 	suite_add_tcase(s, tc);
 	return s;
 }

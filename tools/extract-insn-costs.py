@@ -283,6 +283,113 @@ ROWS = [
      [("__sk_mem_reduce_allocated/call", 1),
       ("__sk_mem_reduce_allocated/nomemcg", -1)], [],
      "what a memcg socket adds: the uncharge path minus the no-memcg path"),
+    # -- slab hooks (kmem_accounting: objects): 6.1's SLUB kmalloc() path
+    ("memcg_slab_pre_alloc_hook", "call", "inline",
+     "__kmem_cache_alloc_node",
+     ("memcg_slab_pre_alloc_hook", ["call:get_obj_cgroup_from_current",
+                                    "call:obj_cgroup_charge"]), [],
+     "inlined in slab_alloc_node() (__kmem_cache_alloc_node, kmalloc()'s): "
+     "obj_full_size(), the get_obj_cgroup_from_current() and "
+     "obj_cgroup_charge() calls (their own rows), the charge succeeds"),
+    ("memcg_slab_post_alloc_hook", "call", "path",
+     "memcg_slab_post_alloc_hook", ["call:mod_objcg_state"], [],
+     "one object, the slab's objcg vector there: obj_cgroup_get(), the "
+     "vector's store, mod_objcg_state() a call, obj_cgroup_put(); SIM: "
+     "v6.16's __memcg_slab_post_alloc_hook() (obj_cgroup_charge_account() "
+     "a call) has no 6.1 code: this row stands for it"),
+    ("memcg_slab_free_hook", "call", "inline", "__kmem_cache_free",
+     ("memcg_slab_free_hook", ["call:obj_cgroup_uncharge",
+                               "call:mod_objcg_state"]), [],
+     "inlined in slab_free() (__kmem_cache_free, kfree()'s): the slab's "
+     "objcg vector, obj_cgroup_uncharge() and mod_objcg_state() calls, "
+     "obj_cgroup_put(); SIM: v6.16's __memcg_slab_free_hook() "
+     "(refill_obj_stock() with the statistics) is taken as this path"),
+    ("mod_objcg_state", "call", "path", "mod_objcg_state", [], [],
+     "v6.0's (and 6.1's) stock path: the stock caches this objcg and "
+     "node, the bytes stay under a page, no flush"),
+    ("__account_obj_stock", "call", "sum", None,
+     [("mod_objcg_state/call", 1), ("consume_obj_stock/call", -1)], [],
+     "SIM: v6.16's __account_obj_stock() (the statistics batched in the "
+     "stock, in the same pass as the charge or refill) is not in 6.1: "
+     "6.1's mod_objcg_state() stock path less what it shares with the "
+     "pass that calls it in v6.16 (the stock lock, the cached objcg test: "
+     "a consume_obj_stock() hit's instructions)"),
+    ("mod_objcg_mlstate", "call", "inline", "mod_objcg_state",
+     ("mod_objcg_mlstate", ["call:mod_memcg_lruvec_state"]), [],
+     "inlined in mod_objcg_state(): rcu_read_lock(), obj_cgroup_memcg(), "
+     "mem_cgroup_lruvec(), the mod_memcg_lruvec_state() call; SIM: "
+     "v5.13's mod_objcg_state() (mm/slab.h) is this, per object"),
+    ("mod_memcg_lruvec_state", "call", "path", "mod_memcg_lruvec_state",
+     [], [], "local_irq_save(), the __mod_memcg_lruvec_state() call, "
+     "local_irq_restore() (the profile's irq_save_restore)"),
+    # -- shmem: the page cache of a tmpfs file
+    ("shmem_get_folio_gfp", "call", "path", "shmem_get_folio_gfp",
+     ["call:shmem_alloc_and_acct_folio", "call:shmem_add_to_page_cache",
+      "call:folio_add_lru"], [],
+     "a hole (SGP_CACHE or SGP_FALLOC): __filemap_get_folio() finds "
+     "nothing, shmem_alloc_and_acct_folio(), shmem_add_to_page_cache(), "
+     "folio_add_lru(), all calls"),
+    ("shmem_get_folio_gfp", "cached", "path", "shmem_get_folio_gfp",
+     ["call:__filemap_get_folio"], [],
+     "the page is in the cache: __filemap_get_folio() finds it"),
+    ("shmem_add_to_page_cache", "call", "path", "shmem_add_to_page_cache",
+     ["call:__mem_cgroup_charge", "call:__mod_lruvec_page_state#0",
+      "call:__mod_lruvec_page_state#1"], [],
+     "mem_cgroup_charge() a call, the xarray store under xa_lock_irq "
+     "(xas_store() a call), NR_FILE_PAGES and NR_SHMEM "
+     "(__mod_lruvec_page_state() calls)"),
+    ("shmem_undo_range", "call", "path", "shmem_undo_range",
+     ["call:find_lock_entries", "call:truncate_inode_folio#0",
+      "call:__pagevec_release#0"], ["shmem_undo_range/folio"],
+     "entry, one find_lock_entries() batch, its release, return; its "
+     "folios are the folio row"),
+    ("shmem_undo_range", "folio", "loop", "shmem_undo_range",
+     "line:mm/shmem.c:951", [],
+     "one folio of the batch: truncate_inode_folio() a call, "
+     "folio_unlock()"),
+    ("filemap_unaccount_folio", "call", "path", "filemap_unaccount_folio",
+     ["call:__mod_lruvec_page_state#0", "call:__mod_lruvec_page_state#1"],
+     [], "a shmem folio leaves the page cache: NR_FILE_PAGES and NR_SHMEM "
+     "(calls), not mapped, no writeback accounting"),
+    # -- the mm's locks
+    ("down_read", "call", "path", "down_read", [], [],
+     "the fast path: rwsem_read_trylock() succeeds, the reader owner"),
+    ("up_read", "call", "path", "up_read", [], [],
+     "the fast path: no waiter to wake"),
+    ("down_write", "call", "path", "down_write", [], [],
+     "the fast path: the cmpxchg succeeds, the owner"),
+    ("up_write", "call", "path", "up_write", [], [],
+     "the fast path: no waiter to wake"),
+    ("down_read_trylock", "call", "path", "down_read_trylock", [], [],
+     "success; SIM: v6.4's vma_start_read() (two mm_lock_seq reads around "
+     "a down_read_trylock() of the VMA's lock) is not in 6.1: its "
+     "down_read_trylock() is counted, the reads are the model's accesses"),
+    # -- SCTP (a module in Debian's kernel: sctp.ko)
+    ("sctp_set_owner_w", "call", "path", "sctp.ko:sctp_set_owner_w", [],
+     [], "one chunk: association and key references, sk_wmem_queued, "
+     "sk_mem_charge()"),
+    ("sctp_wfree", "call", "path", "sctp.ko:sctp_wfree", [], [],
+     "one chunk freed: sk_wmem_queued, sk_mem_uncharge(), "
+     "sk_mem_reclaim()'s test (a reclaim is __sk_mem_reduce_allocated's "
+     "rows), the shortest way through the write-space wake-up, "
+     "sock_wfree() a tail call"),
+    ("sctp_sock_rfree", "call", "path", "sctp.ko:sctp_sock_rfree", [], [],
+     "one received skb freed: sk_rmem_alloc, sk_mem_uncharge(), "
+     "sk_mem_reclaim()'s test (a reclaim is __sk_mem_reduce_allocated's "
+     "rows)"),
+    ("sctp_ulpevent_receive_data", "call", "path",
+     "sctp.ko:sctp_ulpevent_receive_data", [], [],
+     "sctp_ulpevent_set_owner() -> sctp_skb_set_owner_r() (inlined): "
+     "the association's reference, sk_rmem_alloc, sk_mem_charge(), "
+     "sctp_assoc_rwnd_decrease() a call"),
+    # -- the fair class's wake-up placement (netperf sched: fair)
+    ("select_task_rq_fair", "call", "path", "select_task_rq_fair",
+     ["call:available_idle_cpu"], [],
+     "a wake-up (SD_BALANCE_WAKE), the shortest path to "
+     "select_idle_sibling()'s first available_idle_cpu() test, the "
+     "target idle: no LLC scan (select_idle_cpu() not run)"),
+    ("available_idle_cpu", "call", "path", "available_idle_cpu", [], [],
+     "an idle CPU: idle_cpu() and vcpu_is_preempted()"),
     # -- memory.stat: v2 memory_stat_format(), v1 memcg_stat_show()
     ("memory_stat_format", "item", "loop", "memory_stat_format.constprop.0",
      "line:mm/memcontrol.c:1564", [],
@@ -330,10 +437,14 @@ ROWS = [
      "its put_dec_trunc8"),
 ]
 
+# module name -> its debug object under /usr/lib/debug/lib/modules/RELEASE
+MODULES = {"sctp.ko": "kernel/net/sctp/sctp.ko"}
+
 RET_RE = re.compile(r"^(ret|retq)\b")
 JMP_RE = re.compile(r"^jmp\b")
 JCC_RE = re.compile(r"^j(?!mp)[a-z]+\b")
-TARGET_RE = re.compile(r"\b([0-9a-f]{16}) <([^>+]+)(\+0x[0-9a-f]+)?>")
+TARGET_RE = re.compile(r"\b([0-9a-f]+) <([^>+]+)(\+0x[0-9a-f]+)?>")
+RELOC_RE = re.compile(r"^[0-9a-f]+:\s+R_X86_64_\w+\s+([^\s+-]+)")
 NORETURN = ("__stack_chk_fail", "__ubsan", "panic", "BUG", "do_exit",
             "__warn_printk")
 
@@ -358,18 +469,29 @@ class Insn:
 
 
 def disassemble(vmlinux, start, size, cache={}):
-    key = (start, size)
+    key = (vmlinux, start, size)
     if key in cache:
         return cache[key]
-    out = sh(["objdump", "-d", "--no-show-raw-insn", "-l", "--inlines",
-              "--start-address=%#x" % start,
+    module = vmlinux.endswith(".ko")
+    out = sh(["objdump", "-d", "--no-show-raw-insn", "-l", "--inlines"] +
+             (["-r"] if module else []) +
+             ["--start-address=%#x" % start,
               "--stop-address=%#x" % (start + size), vmlinux])
     insns = []
     chain, line = [], ""
     fnhdr = None
     pending_chain = []
     for raw in out.splitlines():
-        m = re.match(r"^([0-9a-f]{16}):\s+(.*)$", raw.strip())
+        m = RELOC_RE.match(raw.strip()) if module else None
+        if m:
+            # a module's call or jump names its target in a relocation:
+            # outside the function (a call, a tail call, the return
+            # thunk); a relocation of data leaves the instruction as is
+            if insns and insns[-1].mn in ("call", "jmp"):
+                insns[-1].target, insns[-1].tname = -1, m.group(1)
+            continue
+        m = re.match(r"^([0-9a-f]{16}):\s+(.*)$" if not module else
+                     r"^([0-9a-f]+):\s+(.*)$", raw.strip())
         if m:
             insns.append(Insn(int(m.group(1), 16), m.group(2).strip(),
                               list(pending_chain) or list(chain), line))
@@ -446,9 +568,11 @@ def bfs(succ, src, dst_pred):
 
 def waypoint(insns, w):
     kind, _, arg = w.partition(":")
-    if kind == "call":  # a call, or a tail call (jmp)
-        return {n for n, i in enumerate(insns)
-                if i.mn in ("call", "jmp") and i.tname == arg}
+    if kind == "call":  # a call, or a tail call (jmp); NAME#K: the K-th
+        arg, _, k = arg.partition("#")
+        hits = [n for n, i in enumerate(insns)
+                if i.mn in ("call", "jmp") and i.tname == arg]
+        return set(hits[int(k):int(k) + 1] if k else hits)
     if kind == "line":
         return {n for n, i in enumerate(insns) if i.line == arg}
     raise SystemExit("bad waypoint " + w)
@@ -470,9 +594,28 @@ def shortest(insns, succ, via):
             nops = [k for k, n in enumerate(p0) if n >= 0 and
                     (insns[n].text.startswith("xchg   %ax,%ax") or
                      insns[n].mn.startswith("nop"))]
-            if not nops:
-                raise SystemExit("waypoint %s unreachable" % w)
-            p = p0[:nops[0] + 1] + [min(targets)]
+            if nops:
+                p = p0[:nops[0] + 1] + [min(targets)]
+            else:
+                # a static_branch_likely() of a key off in the file is
+                # a jmp around the code, patched to fall through when
+                # the key is on (memcg_kmem_enabled()): the path goes on
+                # from the instruction after the first such jmp that
+                # leads there, the jmp counted as the patched NOP
+                p = None
+                for n in sorted(range(len(insns)),
+                                key=lambda x: len(bfs(succ, cur,
+                                                      lambda y: y == x)
+                                                  or insns)):
+                    if insns[n].mn != "jmp" or n + 1 >= len(insns):
+                        continue
+                    head = bfs(succ, cur, lambda y: y == n)
+                    q = head and bfs(succ, n + 1, lambda x: x in targets)
+                    if q:
+                        p = head + q
+                        break
+                if p is None:
+                    raise SystemExit("waypoint %s unreachable" % w)
         path += p[:-1]
         cur = p[-1]
     p = bfs(succ, cur, lambda n: n == -1)
@@ -524,12 +667,19 @@ def main():
         return
     vmlinux = sys.argv[1] if len(sys.argv) > 1 else \
         sorted(glob.glob("/usr/lib/debug/boot/vmlinux-6.1.*"))[-1]
-    syms = {}
-    for ln in sh(["nm", "-S", vmlinux]).splitlines():
-        f = ln.split()
-        if len(f) == 4 and f[2] in "tT":
-            syms.setdefault(f[3], (int(f[0], 16), int(f[1], 16)))
     release = os.path.basename(vmlinux).replace("vmlinux-", "")
+    # the modules holding modelled code (SCTP is a module in Debian's
+    # kernel): their debug objects, which the same package installs
+    modules = {m: os.path.join("/usr/lib/debug/lib/modules", release,
+                               MODULES[m]) for m in MODULES}
+    syms = {}
+    for obj, prefix in [(vmlinux, "")] + [(modules[m], m + ":")
+                                          for m in sorted(modules)]:
+        for ln in sh(["nm", "-S", obj]).splitlines():
+            f = ln.split()
+            if len(f) == 4 and f[2] in "tT":
+                syms.setdefault(prefix + f[3],
+                                (int(f[0], 16), int(f[1], 16)))
     try:
         pkg = sh(["dpkg-query", "-S", vmlinux]).split(":")[0]
         ver = sh(["dpkg-query", "-W", "-f=${Version}", pkg])
@@ -546,7 +696,8 @@ def main():
         else:
             start, size = syms[sym]
             addr = "%#x+%#x" % (start, size)
-            insns = disassemble(vmlinux, start, size)
+            obj = modules[sym.partition(":")[0]] if ":" in sym else vmlinux
+            insns = disassemble(obj, start, size)
             succ = cfg(insns, start, start + size)
             if rule == "loop":
                 n, cyc = loop_cycle(insns, succ, via.partition(":")[2])
@@ -604,6 +755,9 @@ def main():
           "tools/extract-insn-costs.py" % release)
     print("# package: %s %s" % (pkg, ver))
     print("# vmlinux: %s" % vmlinux)
+    for m in sorted(modules):
+        print("# module: %s (symbols %s:NAME, addresses in its .text)" %
+              (modules[m], m))
     print("# tool: %s" % objv)
     print("# columns: fn part insns symbol address+size rule calls note")
     for r in out:

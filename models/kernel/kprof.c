@@ -49,6 +49,9 @@ static const char *const names[NR_KPROF_FNS] = {
 	[KF_memcg_slab_pre_alloc_hook] = "memcg_slab_pre_alloc_hook",
 	[KF_memcg_slab_post_alloc_hook] = "memcg_slab_post_alloc_hook",
 	[KF_memcg_slab_free_hook] = "memcg_slab_free_hook",
+	[KF_shmem_get_folio_gfp] = "shmem_get_folio_gfp",
+	[KF_shmem_add_to_page_cache] = "shmem_add_to_page_cache",
+	[KF_shmem_undo_range] = "shmem_undo_range",
 };
 
 const char *kprof_name(enum kprof_fn fn)

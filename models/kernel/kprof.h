@@ -66,6 +66,9 @@ enum kprof_fn {
 	KF_memcg_slab_pre_alloc_hook,
 	KF_memcg_slab_post_alloc_hook,
 	KF_memcg_slab_free_hook,
+	KF_shmem_get_folio_gfp,
+	KF_shmem_add_to_page_cache,
+	KF_shmem_undo_range,
 	NR_KPROF_FNS,
 };
 

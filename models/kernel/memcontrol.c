@@ -703,6 +703,10 @@ static int __mod_objcg_mlstate(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	slab_stat_slot(f->ms);
+	/* its instructions, mod_memcg_lruvec_state()'s and the callee's */
+	insn_charge(f->cc, INSN_mod_objcg_mlstate, 1);
+	insn_charge(f->cc, INSN_mod_memcg_lruvec_state, 1);
+	insn_charge(f->cc, INSN___mod_memcg_lruvec_state, 1);
 	CO_CALL(f, p, __mod_memcg_lruvec_state, .ms = f->ms, .cc = f->cc,
 		.memcg = f->objcg->memcg, .node = (unsigned int)f->pgdat - 1,
 		.idx = f->idx, .val = f->nr);
@@ -834,6 +838,9 @@ static int __account_obj_stock(struct sim_proc *p, void *frame)
 	struct __account_obj_stock_frame *f = frame;
 
 	CO_BEGIN(f);
+	/* v6.0's instructions are mod_objcg_state()'s (insn.h: SIM) */
+	if (f->ms->k->obj_stock_version == OBJ_STOCK_V6_16)
+		insn_charge(f->cc, INSN___account_obj_stock, 1);
 	if (!f->pgdat_set) {
 		/* SIM: cached_pgdat shares the line with nr_bytes */
 		CO_LOAD_AT(f, COH_FIELD(f->stock, nr_bytes));
@@ -911,6 +918,7 @@ static int mod_objcg_state(struct sim_proc *p, void *frame)
 		goto out;
 	}
 	irq_save_restore(f->cc); /* local_lock_irqsave(&memcg_stock...) */
+	insn_charge(f->cc, INSN_mod_objcg_state, 1);
 	f->stock = obj_stock_this_cpu(ms, f->cc);
 	CO_LOAD(f, f->stock, cached_objcg);
 	f->replaced = false;
@@ -1004,9 +1012,21 @@ int obj_cgroup_charge(struct sim_proc *p, void *frame)
 	/* get_obj_cgroup_from_current(): the root memcg has no objcg */
 	if (mem_cgroup_is_root(ms, f->objcg->memcg) || ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
+	/*
+	 * The slab hook took the objcg of current before the charge:
+	 * get_obj_cgroup_from_current(), in the caller's profile. SIM:
+	 * every modelled charge of objects is a slab allocation's; v6.16's
+	 * current_obj_cgroup() takes no reference ("mm: kmem: scoped objcg
+	 * protection", v6.5) and has no 6.1 code: nothing charged for it.
+	 */
+	if (ms->k->obj_stock_version != OBJ_STOCK_V6_16) {
+		insn_charge(f->cc, INSN_get_obj_cgroup_from_current, 1);
+		insn_charge(f->cc, INSN___get_obj_cgroup_from_memcg, 1);
+	}
 	ENTER(f, KF_obj_cgroup_charge);
 	/* if (consume_obj_stock(objcg, size)) return 0; inlined */
 	KPROF_ENTER(f->cc->prof, KF_consume_obj_stock, NOW(f));
+	insn_enter(f->cc, KF_consume_obj_stock);
 	obj_stock_lock(ms, f->cc);
 	f->stock = obj_stock_this_cpu(ms, f->cc);
 	CO_LOAD(f, f->stock, cached_objcg);

@@ -5,6 +5,7 @@
  * v6.6, v6.8. Theory of operation: see mmap_lock.h.
  */
 #include "models/kernel/compat/access.h"
+#include "models/kernel/insn.h"
 #include "models/kernel/mmap_lock.h"
 #include "sim/error.h"
 
@@ -34,12 +35,23 @@ void mm_struct_init(struct mm_struct *mm, struct coh *coh, const char *name)
 	mm->mm_lock_seq = coh_object_field(mm->obj, 2);
 }
 
+/*
+ * The instructions of @row (insn.h) for a shared mm. SIM: a private mm's
+ * locking, its instructions as its lines, is in the workload's work_ns.
+ */
+static void mm_insn(const struct mmap_lock_frame *f, enum insn_row row)
+{
+	if (f->mm->obj)
+		insn_charge(f->cc, row, 1);
+}
+
 /* down_read(), down_write(): the atomic on count, then the owner store */
 int mmap_read_lock(struct sim_proc *p, void *frame)
 {
 	struct mmap_lock_frame *f = frame;
 
 	CO_BEGIN(f);
+	mm_insn(f, INSN_down_read);
 	CO_AWAIT(f, co_access(f->cc, f->mm->count, COH_RMW));
 	CO_AWAIT(f, co_access(f->cc, f->mm->owner, COH_WRITE));
 	CO_END(f, p);
@@ -51,6 +63,7 @@ int mmap_read_unlock(struct sim_proc *p, void *frame)
 	struct mmap_lock_frame *f = frame;
 
 	CO_BEGIN(f);
+	mm_insn(f, INSN_up_read);
 	CO_AWAIT(f, co_access(f->cc, f->mm->count, COH_RMW));
 	CO_END(f, p);
 }
@@ -60,6 +73,7 @@ int mmap_write_lock(struct sim_proc *p, void *frame)
 	struct mmap_lock_frame *f = frame;
 
 	CO_BEGIN(f);
+	mm_insn(f, INSN_down_write);
 	CO_AWAIT(f, co_access(f->cc, f->mm->count, COH_RMW));
 	CO_AWAIT(f, co_access(f->cc, f->mm->owner, COH_WRITE));
 	CO_END(f, p);
@@ -71,6 +85,7 @@ int mmap_write_unlock(struct sim_proc *p, void *frame)
 	struct mmap_lock_frame *f = frame;
 
 	CO_BEGIN(f);
+	mm_insn(f, INSN_up_write);
 	if (mm_per_vma_locks(f->k))
 		CO_AWAIT(f, co_access(f->cc, f->mm->mm_lock_seq, COH_WRITE));
 	CO_AWAIT(f, co_access(f->cc, f->mm->owner, COH_WRITE));
@@ -86,8 +101,10 @@ int fault_lock(struct sim_proc *p, void *frame)
 	if (mm_per_vma_locks(f->k)) {
 		/*
 		 * vma_start_read(): mm_lock_seq before and after the VMA's
-		 * down_read_trylock() (its own line: SIM: free)
+		 * down_read_trylock() (its own line: SIM: free; its
+		 * instructions down_read_trylock()'s, insn.h)
 		 */
+		mm_insn(f, INSN_down_read_trylock);
 		CO_AWAIT(f, co_access(f->cc, f->mm->mm_lock_seq, COH_READ));
 		CO_AWAIT(f, co_access(f->cc, f->mm->mm_lock_seq, COH_READ));
 		if (f->vma_locked)
@@ -103,7 +120,9 @@ int fault_unlock(struct sim_proc *p, void *frame)
 	struct mmap_lock_frame *f = frame;
 
 	CO_BEGIN(f);
-	/* vma_end_read(): the VMA's own lock (SIM: free) */
+	/* vma_end_read(): the VMA's own lock (SIM: free): up_read() */
+	if (mm_per_vma_locks(f->k))
+		mm_insn(f, INSN_up_read);
 	if (!mm_per_vma_locks(f->k) || !f->vma_locked)
 		CO_CALL(f, p, mmap_read_unlock, .cc = f->cc, .mm = f->mm,
 			.k = f->k);

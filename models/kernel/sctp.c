@@ -3,6 +3,7 @@
  * Model of the SCTP socket's memory accounting (net/sctp/socket.c,
  * net/sctp/ulpevent.c, Linux 6.0-rc1). Theory of operation: see sctp.h.
  */
+#include "models/kernel/insn.h"
 #include "models/kernel/sctp.h"
 
 #define SKB_SHINFO 320 /* SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) */
@@ -58,6 +59,8 @@ int sctp_sendmsg_to_asoc(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	CO_CALL(f, p, sk_mem_schedule, .ms = f->ms, .cc = f->cc, .sk = f->sk,
 		.size = (int)f->msg_len);
+	/* sctp_set_owner_w(): its instructions, memcg or not (insn.h) */
+	insn_charge(f->cc, INSN_sctp_set_owner_w, 1);
 	sk_mem_charge(f->sk, (int)sctp_chunk_truesize(f->msg_len));
 	CO_END(f, p);
 }
@@ -83,6 +86,8 @@ int sctp_ulpevent_make_rcvmsg(struct sim_proc *p, void *frame)
 	CO_CALL(f, p, sk_mem_schedule, .ms = f->ms, .cc = f->cc, .sk = f->sk,
 		.size = (int)(SCTP_DATA_CHUNK_HDR + f->msg_len),
 		.softirq = true);
+	/* sctp_ulpevent_receive_data() -> sctp_skb_set_owner_r() */
+	insn_charge(f->cc, INSN_sctp_ulpevent_receive_data, 1);
 	sk_mem_charge(f->sk, (int)sctp_packet_truesize(f->msg_len));
 	CO_END(f, p);
 }
@@ -104,10 +109,12 @@ int sctp_outq_sack(struct sim_proc *p, void *frame)
 	struct sctp_outq_sack_frame *f = frame;
 
 	CO_BEGIN(f);
-	for (f->i = 0; f->i < f->nr; f->i++)
+	for (f->i = 0; f->i < f->nr; f->i++) {
+		insn_charge(f->cc, INSN_sctp_wfree, 1); /* its instructions */
 		CO_CALL(f, p, sk_mem_uncharge, .ms = f->ms, .cc = f->cc,
 			.sk = f->sk,
 			.size = (int)sctp_chunk_truesize(f->msg_len));
+	}
 	CO_END(f, p);
 }
 
@@ -127,6 +134,7 @@ int sctp_sock_rfree(struct sim_proc *p, void *frame)
 	struct sctp_sock_rfree_frame *f = frame;
 
 	CO_BEGIN(f);
+	insn_charge(f->cc, INSN_sctp_sock_rfree, 1); /* its instructions */
 	CO_CALL(f, p, sk_mem_uncharge, .ms = f->ms, .cc = f->cc, .sk = f->sk,
 		.size = (int)sctp_packet_truesize(f->msg_len));
 	CO_END(f, p);

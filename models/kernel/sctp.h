@@ -44,7 +44,11 @@
  * MAX_HEADER of a distro kernel (LL_MAX_HEADER 128 with
  * CONFIG_HYPERV_NET, plus 48 for tunnels).
  *
- * Layering: models/ module; uses models/kernel/sock.h.
+ * Instructions: each of the functions above charges its 6.1 count
+ * (sctp.ko's, models/kernel/insn-costs-6.1.tsv) in every variant, the
+ * root memcg's too: they run with or without a memcg.
+ *
+ * Layering: models/ module; uses models/kernel/sock.h, insn.h.
  */
 #ifndef MODELS_KERNEL_SCTP_H
 #define MODELS_KERNEL_SCTP_H

@@ -5,7 +5,18 @@
  * release_pages() of mm/swap.c a truncation runs), Linux v6.0. Theory of
  * operation: see shmem.h.
  */
+#include "models/kernel/insn.h"
+#include "models/kernel/kprof.h"
 #include "models/kernel/shmem.h"
+
+/* time by kernel function, and the function's instructions (insn.h) */
+#define NOW(f) ((f)->cc->proc->now)
+#define ENTER(f, id)                                      \
+	do {                                              \
+		KPROF_ENTER((f)->cc->prof, (id), NOW(f)); \
+		insn_enter((f)->cc, (id));                \
+	} while (0)
+#define EXIT(f) KPROF_EXIT((f)->cc->prof, NOW(f))
 
 /**
  * shmem_add_to_page_cache() - charge a new page and count it as cache
@@ -22,16 +33,20 @@ int shmem_add_to_page_cache(struct sim_proc *p, void *frame)
 	struct shmem_add_to_page_cache_frame *f = frame;
 
 	CO_BEGIN(f);
+	ENTER(f, KF_shmem_add_to_page_cache);
 	/* if (!folio_test_swapcache(folio)) mem_cgroup_charge(...) */
 	CO_CALL(f, p, charge_memcg, .ms = f->ms, .cc = f->cc, .memcg = f->memcg,
 		.nr_pages = 1, .gfp = GFP_KERNEL);
-	if (p->ret)
+	if (p->ret) {
+		EXIT(f);
 		CO_RETURN(f, p, p->ret);
+	}
 	/* under xa_lock_irq(): interrupts are off already */
 	CO_CALL(f, p, mod_lruvec_state, .ms = f->ms, .cc = f->cc,
 		.memcg = f->memcg, .idx = SIM_NR_FILE_PAGES, .val = 1);
 	CO_CALL(f, p, mod_lruvec_state, .ms = f->ms, .cc = f->cc,
 		.memcg = f->memcg, .idx = SIM_NR_SHMEM, .val = 1);
+	EXIT(f);
 	CO_RETURN(f, p, 0);
 	CO_END(f, p);
 }
@@ -52,15 +67,24 @@ int shmem_get_folio_gfp(struct sim_proc *p, void *frame)
 	struct shmem_get_folio_gfp_frame *f = frame;
 
 	CO_BEGIN(f);
-	if (f->cached)
+	if (f->cached) {
+		/* __filemap_get_folio() finds it: the cached row */
+		KPROF_ENTER(f->cc->prof, KF_shmem_get_folio_gfp, NOW(f));
+		insn_charge(f->cc, INSN_shmem_get_folio_gfp_cached, 1);
+		EXIT(f);
 		CO_RETURN(f, p, 0);
+	}
+	ENTER(f, KF_shmem_get_folio_gfp);
 	CO_CALL(f, p, shmem_add_to_page_cache, .ms = f->ms, .cc = f->cc,
 		.memcg = f->memcg);
-	if (p->ret)
+	if (p->ret) {
+		EXIT(f);
 		CO_RETURN(f, p, p->ret);
+	}
 	/* folio_add_lru(): SIM: onto the inactive anon LRU at once */
 	CO_CALL(f, p, mod_lruvec_state, .ms = f->ms, .cc = f->cc,
 		.memcg = f->memcg, .idx = SIM_NR_INACTIVE_ANON, .val = 1);
+	EXIT(f);
 	CO_RETURN(f, p, 0);
 	CO_END(f, p);
 }
@@ -81,6 +105,7 @@ int shmem_undo_range(struct sim_proc *p, void *frame)
 	struct shmem_undo_range_frame *f = frame;
 
 	CO_BEGIN(f);
+	ENTER(f, KF_shmem_undo_range);
 	while (f->nr_pages) {
 		/* find_lock_entries() */
 		f->batch = f->nr_pages < PAGEVEC_SIZE ?
@@ -89,6 +114,9 @@ int shmem_undo_range(struct sim_proc *p, void *frame)
 		f->nr_pages -= f->batch;
 		/* truncate_inode_folio() -> filemap_unaccount_folio() */
 		for (f->i = 0; f->i < f->batch; f->i++) {
+			/* its loop; filemap_unaccount_folio()'s own */
+			insn_charge(f->cc, INSN_shmem_undo_range_folio, 1);
+			insn_charge(f->cc, INSN_filemap_unaccount_folio, 1);
 			CO_CALL(f, p, mod_lruvec_state, .ms = f->ms,
 				.cc = f->cc, .memcg = f->memcg,
 				.idx = SIM_NR_FILE_PAGES, .val = -1);
@@ -107,5 +135,6 @@ int shmem_undo_range(struct sim_proc *p, void *frame)
 				.nr_memory = f->batch,
 				.pgpgout = f->batch });
 	}
+	EXIT(f);
 	CO_END(f, p);
 }

@@ -50,7 +50,8 @@
  * memcg charged is the caller's (charge_mm: the faulting mm, or NULL and
  * so current's memcg for fallocate).
  *
- * Layering: models/ module; uses models/kernel/memcontrol.h.
+ * Layering: models/ module; uses models/kernel/memcontrol.h, insn.h
+ * (instruction costs), kprof.h.
  */
 #ifndef MODELS_KERNEL_SHMEM_H
 #define MODELS_KERNEL_SHMEM_H

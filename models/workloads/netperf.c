@@ -483,6 +483,13 @@ static void netperf_wake(struct netperf *np, struct sim_task *wakee,
 		sim_proc_wake(&wakee->proc, now);
 		return;
 	}
+	/*
+	 * select_task_rq_fair()'s instructions on the waker's CPU (a pinned
+	 * task skips it: select_task_rq() calls it only for a task allowed
+	 * on more than one CPU). SIM: the wake-up goes out at @now.
+	 */
+	insn_charge(waker->cc, INSN_select_task_rq_fair, 1);
+	insn_charge(waker->cc, INSN_available_idle_cpu, 1);
 	if (sched_wake_up(np->sf, task_se(np, wakee), task_se(np, waker)->cpu,
 			  true, now, &migrated))
 		netperf_run(np, task_se(np, wakee), now);
