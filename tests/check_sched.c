@@ -262,6 +262,105 @@ START_TEST(slice_expires)
 }
 END_TEST
 
+/*
+ * The periodic load balance. Tasks @a and @b, allowed on CPU 0 and
+ * @other only, wait on CPU 0 behind the waker; every other CPU is idle
+ * (CPU_IDLE: idle since the start, not newly idle). sched_domains_init()
+ * spreads the first balances: CPU n's at level L at jiffy
+ * n x sd_weight(L) / 72 (SMT 2, MC 36, NUMA 72 CPUs), then every
+ * balance_interval (sd_weight ms while idle; x16 - 1 while busy: CPU 0
+ * does not balance before jiffy 31). At the tick of 1 ms the CPUs that
+ * balance and find CPU 0's group busiest find @a and @b pinned, but for
+ * @other.
+ */
+static struct sched_task lb_a, lb_b;
+
+static void lb_setup(unsigned int other, sim_time_t last_ran)
+{
+	struct sched_task *t[2] = { &lb_a, &lb_b };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		memset(t[i], 0, sizeof(*t[i]));
+		sched_task_allow(t[i], 0);
+		sched_task_allow(t[i], other);
+		ck_assert(!sched_task_start(h.s, t[i], 0, 0));
+		t[i]->exec_start = last_ran;
+	}
+	ck_assert_uint_eq(h.s->rq[0].nr_running, 3);
+}
+
+/*
+ * MC level, @a and @b allowed on 0 and 1, CPU 37 (1's sibling) busy.
+ * CPU 1 at jiffy 1: SMT (due at 1 x 2 / 72 = 0): its only other group,
+ * CPU 37, runs one task: balanced. MC (due at 0): should_we_balance():
+ * CPU 1 is the first idle CPU of its group {1, 37}. Groups (cores):
+ * {0, 36} 3 tasks, one busy CPU: util 1 of 2 CPUs < 100/117, so spare
+ * capacity, not overloaded; the others idle. Busiest {0, 36}; local
+ * {1, 37} has spare and 1 task; prefer_sibling (the SMT child) and
+ * 3 > 1 + 1: force_balance; calculate_imbalance(): (3 - 1) >> 1 = 1
+ * task. find_busiest_queue(): CPU 0. detach_tasks(): @a, ran 1 ms ago
+ * (not hot) goes and runs on idle CPU 1; the imbalance is met.
+ * CPU 36 (SMT due at jiffy 1) would pull @b but may not run it.
+ */
+START_TEST(periodic_balance_pulls_one)
+{
+	struct sched_task *started[4];
+
+	busy(37, 37);
+	lb_setup(1, 0);
+	ck_assert_uint_eq(sched_balance_tick(h.s, SIM_PS_PER_MS, started, 4),
+			  1);
+	ck_assert_ptr_eq(started[0], &lb_a);
+	ck_assert_uint_eq(lb_a.cpu, 1);
+	ck_assert_uint_eq(lb_a.nr_migrations, 1);
+	ck_assert_ptr_eq(h.s->rq[1].curr, &lb_a);
+	ck_assert_uint_eq(h.s->rq[0].nr_running, 2);
+	ck_assert_ptr_eq(h.s->rq[0].head, &lb_b);
+	ck_assert_uint_eq(h.s->rq[1].sd[1].nr_pulled, 1);
+	ck_assert_uint_eq(h.s->rq[1].sd[1].nr_balance_failed, 0);
+}
+END_TEST
+
+/*
+ * SMT level, @a and @b allowed on 0 and its sibling 36. CPU 36's SMT
+ * balance is due at jiffy 36 x 2 / 72 = 1: the group {0} has 3 tasks on
+ * one busy CPU (overloaded: 1 x 110 > 100), local {36} spare:
+ * migrate_util, imbalance 1 idle CPU. _i 0: @a last ran at 0, 1 ms ago:
+ * pulled, runs on 36. _i 1: both ran at 0.8 ms, 0.2 ms before the tick:
+ * task_hot() (< 0.5 ms) and no failed balance yet (cache_nice_tries 0
+ * at SMT): nothing moves, nr_balance_failed 1, the interval back to
+ * sd_weight 2: next at jiffy 3, not 2. At 3 ms both ran at 2.9 ms, hot
+ * again, but 1 failure > 0 tries: @a is pulled all the same.
+ */
+START_TEST(periodic_balance_cache_hot)
+{
+	struct sched_task *started[4];
+
+	lb_setup(36, _i ? 800 * SIM_PS_PER_US : 0);
+	if (!_i) {
+		ck_assert_uint_eq(
+			sched_balance_tick(h.s, SIM_PS_PER_MS, started, 4), 1);
+		ck_assert_ptr_eq(started[0], &lb_a);
+		ck_assert_ptr_eq(h.s->rq[36].curr, &lb_a);
+		return;
+	}
+	ck_assert_uint_eq(sched_balance_tick(h.s, SIM_PS_PER_MS, started, 4),
+			  0);
+	ck_assert_uint_eq(h.s->rq[0].nr_running, 3);
+	ck_assert_uint_eq(h.s->rq[36].sd[0].nr_balance_failed, 1);
+	ck_assert_uint_eq(h.s->rq[36].sd[0].balance_interval, 2);
+	ck_assert_uint_eq(
+		sched_balance_tick(h.s, 2 * SIM_PS_PER_MS, started, 4), 0);
+	lb_a.exec_start = lb_b.exec_start = 2900 * SIM_PS_PER_US;
+	ck_assert_uint_eq(
+		sched_balance_tick(h.s, 3 * SIM_PS_PER_MS, started, 4), 1);
+	ck_assert_ptr_eq(started[0], &lb_a);
+	ck_assert_uint_eq(lb_a.cpu, 36);
+	ck_assert_uint_eq(h.s->rq[36].sd[0].nr_balance_failed, 0);
+}
+END_TEST
+
 static Suite *sched_suite(void)
 {
 	Suite *s = suite_create("sched");
@@ -279,6 +378,11 @@ static Suite *sched_suite(void)
 	tcase_add_loop_test(tc, newidle_pulls_cold_task, 0, 2);
 	tcase_add_test(tc, newidle_gate_decays);
 	tcase_add_test(tc, slice_expires);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("load_balance");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, periodic_balance_pulls_one);
+	tcase_add_loop_test(tc, periodic_balance_cache_hot, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
