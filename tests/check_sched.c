@@ -11,13 +11,17 @@
  * sleeps, with p->cpu its previous CPU, and is woken from CPU 0, where
  * the waker runs alone.
  */
+#define _POSIX_C_SOURCE 200809L /* mkstemp */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cli/run.h"
 #include "models/hw/machine.h"
 #include "models/kernel/sched_fair.h"
+#include "sim/report.h"
 
 static struct harness {
 	struct machine m;
@@ -361,6 +365,73 @@ START_TEST(periodic_balance_cache_hot)
 }
 END_TEST
 
+/*
+ * hackbench under sched: fair, one group of one sender and one
+ * receiver, work_ns 2000 each side, in the root cgroup (no memcg work),
+ * a 3 ms measured window; window 16.
+ *
+ * CPUs 0 and 1 (one LLC): the sender, alone on CPU 0, wakes the
+ * receiver (last on 1) with WF_SYNC: wake_affine_idle() targets 0 (sync,
+ * nr_running 1), select_idle_sibling() finds 0 busy and prev 1 idle in
+ * its LLC: 1. Likewise the receiver's wake-ups of the sender keep it on
+ * 0. Nothing moves: the same throughput as pinned, bit for bit, 1 per
+ * 2000 ns (each side works 2000 ns a message in parallel).
+ *
+ * CPUs 0 and 18 (two sockets): the first wake-up of the receiver (last
+ * on 18, not in CPU 0's LLC) finds no allowed idle CPU in that LLC:
+ * target 0, where it waits. From then on both tasks share CPU 0 (every
+ * wake-up targets the waker's CPU and finds no idle one in its LLC; CPU
+ * 18's first MC and NUMA balances are due at 9 and 18 ms): the sender
+ * fills the window (16 messages) and blocks, the receiver drains it and
+ * blocks: per 16 messages 16 x (2000 + 2000) ns + 2 switches x 500 ns
+ * (skx-2s-72's context_switch) = 65,000 ns, 246,154 messages/s; the
+ * window's edges cut a cycle (3 ms is 46.2 of them): within 1%.
+ */
+START_TEST(hackbench_fair)
+{
+	static const char text[] =
+		"scenario: hb-sched\nseed: 1\nmachine: skx-2s-72\n"
+		"duration_ms: 4\nwarmup_ms: 1\n"
+		"workloads:\n"
+		"  - {type: hackbench, fds: 1, cpus: '0,1', work_ns: 2000}\n"
+		"variants:\n"
+		"  - {name: pinned}\n"
+		"  - {name: fair, set: {workloads.0.sched: fair}}\n"
+		"  - {name: fair-x, set: {workloads.0.cpus: '0,18', "
+		"workloads.0.sched: fair}}\n";
+	const char *top = getenv("top_srcdir"), *tmp = getenv("TMPDIR");
+	char datadir[512], file[256];
+	struct run_opts o = { .replications = 1, .hot_lines = 1 };
+	struct report *r = NULL;
+	struct sim_error err;
+	double pinned = 0, fair = 0, x = 0;
+	FILE *f;
+	int fd;
+
+	snprintf(datadir, sizeof(datadir), "%s/scenarios",
+		 top && top[0] ? top : ".");
+	o.datadir = datadir;
+	snprintf(file, sizeof(file), "%s/check_sched-XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(file);
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+	sim_error_clear(&err);
+	ck_assert_msg(!scenario_run(file, &o, &r, &err), "%s", err.msg);
+	unlink(file);
+	ck_assert(report_get(r, "pinned", "throughput", &pinned));
+	ck_assert(report_get(r, "fair", "throughput", &fair));
+	ck_assert(report_get(r, "fair-x", "throughput", &x));
+	report_free(r);
+	ck_assert(pinned > 500000 * 0.99 && pinned < 500000 * 1.01);
+	ck_assert(fair == pinned);
+	ck_assert_msg(x > 246154 * 0.99 && x < 246154 * 1.01, "%g", x);
+}
+END_TEST
+
 static Suite *sched_suite(void)
 {
 	Suite *s = suite_create("sched");
@@ -383,6 +454,9 @@ static Suite *sched_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, periodic_balance_pulls_one);
 	tcase_add_loop_test(tc, periodic_balance_cache_hot, 0, 2);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("workloads");
+	tcase_add_test(tc, hackbench_fair);
 	suite_add_tcase(s, tc);
 	return s;
 }
