@@ -36,6 +36,7 @@
  * (see sched_fair.h), though a hackbench sender wakes fds receivers in
  * turn.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "models/kernel/memcontrol.h"
@@ -43,6 +44,7 @@
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"
+#include "sim/trace.h"
 #include "sim/util.h"
 
 #define SKBUFF_HEAD_SIZE 256 /* skbuff_head_cache object */
@@ -183,13 +185,24 @@ static struct sched_task *hb_se(struct hackbench *hb, struct sim_task *t)
 static void hb_run(struct hackbench *hb, struct sched_task *se, sim_time_t at)
 {
 	struct sim_task *t = se->data;
+	bool migrated = hb->ran_cpu[t->index] != se->cpu;
+	struct sim_trace *tr;
+	char name[64];
 
-	if (hb->ran_cpu[t->index] != se->cpu) {
+	if (migrated) {
 		at += hb->run->machine.migration_ps;
 		hb->ran_cpu[t->index] = se->cpu;
 	}
 	t->cc = coh_cpu_attach(hb->run->coh, se->cpu, &t->proc);
 	t->cc->prof = &t->prof;
+	tr = coh_trace(t->cc->coh);
+	if (migrated && tr) {
+		/* the trace: the cold cache, on the new CPU's kernel work */
+		snprintf(name, sizeof(name), "cpu%u kernel work", se->cpu);
+		sim_trace_async(tr, coh_trace_pid_cpus(t->cc->coh),
+				(int)se->cpu, name, "kernel", "migration",
+				at - hb->run->machine.migration_ps, at, NULL);
+	}
 	sim_proc_wake(&t->proc, at);
 }
 
@@ -430,10 +443,24 @@ static void hb_sched_setup(struct hackbench *hb, struct workload *w)
 	SIM_OOM_ON(!hb->se || !hb->ran_cpu);
 	for (i = 0; i < w->nr_tasks; i++) {
 		struct sim_task *t = &w->tasks[i];
+		struct sim_trace *tr = coh_trace(t->cc->coh);
+		unsigned int in_group = i % (2 * (unsigned int)hb->fds);
+		char name[48];
 
 		hb->se[i].data = t;
 		hb->ran_cpu[i] = t->cc->cpu;
 		t->proc.trace_tid = hb->run->machine.nr_cpus + i;
+		if (tr) {
+			/* the trace: "task sender 3" (the sender number) */
+			snprintf(name, sizeof(name), "task %s %u",
+				 in_group < hb->fds ? "sender" : "receiver",
+				 i / (2 * (unsigned int)hb->fds) *
+						 (unsigned int)hb->fds +
+					 in_group % (unsigned int)hb->fds);
+			sim_trace_thread(tr, coh_trace_pid_cpus(t->cc->coh),
+					 (int)t->proc.trace_tid, name,
+					 (int)t->proc.trace_tid);
+		}
 		for (j = 0; j < w->nr_tasks; j++)
 			sched_task_allow(&hb->se[i], w->cpus[j]);
 		sched_task_start(hb->sf, &hb->se[i], t->cc->cpu, 0);
