@@ -366,6 +366,47 @@ START_TEST(periodic_balance_cache_hot)
 END_TEST
 
 /*
+ * A busy CPU balances busy_factor times less often, less a jiffy.
+ * Fillers run on CPU 1 and its sibling 37; @a and @b, allowed on 1 and
+ * 37 only, wait on 37, so no idle CPU may take them (all pinned). CPU
+ * 1's SMT domain {1, 37}: interval 2 ms x 16 - 1 = 31 jiffies from its
+ * spread start (last_balance 1 x 2 / 72 - 2 = -2): due at jiffy 29.
+ * Then: local {1} fully busy (1 task, 1 busy CPU: 110% of it > 100%),
+ * busiest {37} overloaded (3 tasks); migrate_load over the domain's 4
+ * tasks on 2 CPUs (2 each): min(3 - 2, 2 - 1) = 1 task: @a (cold, at
+ * the head) moves to CPU 1 and waits behind its filler (CPU_NOT_IDLE:
+ * nothing starts).
+ */
+START_TEST(periodic_balance_busy_interval)
+{
+	struct sched_task *t[2] = { &lb_a, &lb_b }, *started[4];
+	unsigned int i;
+
+	busy(1, 1);
+	busy(37, 37);
+	for (i = 0; i < 2; i++) {
+		memset(t[i], 0, sizeof(*t[i]));
+		sched_task_allow(t[i], 1);
+		sched_task_allow(t[i], 37);
+		ck_assert(!sched_task_start(h.s, t[i], 37, 0));
+	}
+	for (i = 1; i < 29; i++)
+		ck_assert_uint_eq(sched_balance_tick(h.s, i * SIM_PS_PER_MS,
+						     started, 4),
+				  0);
+	ck_assert_uint_eq(lb_a.cpu, 37);
+	ck_assert_uint_eq(h.s->rq[37].nr_running, 3);
+	ck_assert_uint_eq(
+		sched_balance_tick(h.s, 29 * SIM_PS_PER_MS, started, 4), 0);
+	ck_assert_uint_eq(lb_a.cpu, 1);
+	ck_assert_uint_eq(h.s->rq[1].nr_running, 2);
+	ck_assert_ptr_eq(h.s->rq[1].head, &lb_a);
+	ck_assert_uint_eq(h.s->rq[37].nr_running, 2);
+	ck_assert_ptr_eq(h.s->rq[37].head, &lb_b);
+}
+END_TEST
+
+/*
  * hackbench under sched: fair, one group of one sender and one
  * receiver, work_ns 2000 each side, in the root cgroup (no memcg work),
  * a 3 ms measured window; window 16.
@@ -454,6 +495,7 @@ static Suite *sched_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, periodic_balance_pulls_one);
 	tcase_add_loop_test(tc, periodic_balance_cache_hot, 0, 2);
+	tcase_add_test(tc, periodic_balance_busy_interval);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("workloads");
 	tcase_add_test(tc, hackbench_fair);
