@@ -3,7 +3,8 @@
  * Model of the fair scheduling class's placement decisions:
  * kernel/sched/fair.c (Linux v6.0) select_task_rq_fair()'s wake-up fast
  * path (wake_affine() with wake_affine_idle(), select_idle_sibling(),
- * select_idle_cpu() within the LLC) and newidle_balance()'s gate, over a
+ * select_idle_cpu() within the LLC), newidle_balance()'s gate and the
+ * periodic load balance (rebalance_domains(), load_balance()), over a
  * runqueue per CPU (kernel/sched/sched.h struct rq).
  *
  * Theory of operation: a task (struct sched_task, task_struct's
