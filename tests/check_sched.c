@@ -11,13 +11,17 @@
  * sleeps, with p->cpu its previous CPU, and is woken from CPU 0, where
  * the waker runs alone.
  */
+#define _POSIX_C_SOURCE 200809L /* mkstemp */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cli/run.h"
 #include "models/hw/machine.h"
 #include "models/kernel/sched_fair.h"
+#include "sim/report.h"
 
 static struct harness {
 	struct machine m;
@@ -262,6 +266,213 @@ START_TEST(slice_expires)
 }
 END_TEST
 
+/*
+ * The periodic load balance. Tasks @a and @b, allowed on CPU 0 and
+ * @other only, wait on CPU 0 behind the waker; every other CPU is idle
+ * (CPU_IDLE: idle since the start, not newly idle). sched_domains_init()
+ * spreads the first balances: CPU n's at level L at jiffy
+ * n x sd_weight(L) / 72 (SMT 2, MC 36, NUMA 72 CPUs), then every
+ * balance_interval (sd_weight ms while idle; x16 - 1 while busy: CPU 0
+ * does not balance before jiffy 31). At the tick of 1 ms the CPUs that
+ * balance and find CPU 0's group busiest find @a and @b pinned, but for
+ * @other.
+ */
+static struct sched_task lb_a, lb_b;
+
+static void lb_setup(unsigned int other, sim_time_t last_ran)
+{
+	struct sched_task *t[2] = { &lb_a, &lb_b };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		memset(t[i], 0, sizeof(*t[i]));
+		sched_task_allow(t[i], 0);
+		sched_task_allow(t[i], other);
+		ck_assert(!sched_task_start(h.s, t[i], 0, 0));
+		t[i]->exec_start = last_ran;
+	}
+	ck_assert_uint_eq(h.s->rq[0].nr_running, 3);
+}
+
+/*
+ * MC level, @a and @b allowed on 0 and 1, CPU 37 (1's sibling) busy.
+ * CPU 1 at jiffy 1: SMT (due at 1 x 2 / 72 = 0): its only other group,
+ * CPU 37, runs one task: balanced. MC (due at 0): should_we_balance():
+ * CPU 1 is the first idle CPU of its group {1, 37}. Groups (cores):
+ * {0, 36} 3 tasks, one busy CPU: util 1 of 2 CPUs < 100/117, so spare
+ * capacity, not overloaded; the others idle. Busiest {0, 36}; local
+ * {1, 37} has spare and 1 task; prefer_sibling (the SMT child) and
+ * 3 > 1 + 1: force_balance; calculate_imbalance(): (3 - 1) >> 1 = 1
+ * task. find_busiest_queue(): CPU 0. detach_tasks(): @a, ran 1 ms ago
+ * (not hot) goes and runs on idle CPU 1; the imbalance is met.
+ * CPU 36 (SMT due at jiffy 1) would pull @b but may not run it.
+ */
+START_TEST(periodic_balance_pulls_one)
+{
+	struct sched_task *started[4];
+
+	busy(37, 37);
+	lb_setup(1, 0);
+	ck_assert_uint_eq(sched_balance_tick(h.s, SIM_PS_PER_MS, started, 4),
+			  1);
+	ck_assert_ptr_eq(started[0], &lb_a);
+	ck_assert_uint_eq(lb_a.cpu, 1);
+	ck_assert_uint_eq(lb_a.nr_migrations, 1);
+	ck_assert_ptr_eq(h.s->rq[1].curr, &lb_a);
+	ck_assert_uint_eq(h.s->rq[0].nr_running, 2);
+	ck_assert_ptr_eq(h.s->rq[0].head, &lb_b);
+	ck_assert_uint_eq(h.s->rq[1].sd[1].nr_pulled, 1);
+	ck_assert_uint_eq(h.s->rq[1].sd[1].nr_balance_failed, 0);
+}
+END_TEST
+
+/*
+ * SMT level, @a and @b allowed on 0 and its sibling 36. CPU 36's SMT
+ * balance is due at jiffy 36 x 2 / 72 = 1: the group {0} has 3 tasks on
+ * one busy CPU (overloaded: 1 x 110 > 100), local {36} spare:
+ * migrate_util, imbalance 1 idle CPU. _i 0: @a last ran at 0, 1 ms ago:
+ * pulled, runs on 36. _i 1: both ran at 0.8 ms, 0.2 ms before the tick:
+ * task_hot() (< 0.5 ms) and no failed balance yet (cache_nice_tries 0
+ * at SMT): nothing moves, nr_balance_failed 1, the interval back to
+ * sd_weight 2: next at jiffy 3, not 2. At 3 ms both ran at 2.9 ms, hot
+ * again, but 1 failure > 0 tries: @a is pulled all the same.
+ */
+START_TEST(periodic_balance_cache_hot)
+{
+	struct sched_task *started[4];
+
+	lb_setup(36, _i ? 800 * SIM_PS_PER_US : 0);
+	if (!_i) {
+		ck_assert_uint_eq(
+			sched_balance_tick(h.s, SIM_PS_PER_MS, started, 4), 1);
+		ck_assert_ptr_eq(started[0], &lb_a);
+		ck_assert_ptr_eq(h.s->rq[36].curr, &lb_a);
+		return;
+	}
+	ck_assert_uint_eq(sched_balance_tick(h.s, SIM_PS_PER_MS, started, 4),
+			  0);
+	ck_assert_uint_eq(h.s->rq[0].nr_running, 3);
+	ck_assert_uint_eq(h.s->rq[36].sd[0].nr_balance_failed, 1);
+	ck_assert_uint_eq(h.s->rq[36].sd[0].balance_interval, 2);
+	ck_assert_uint_eq(
+		sched_balance_tick(h.s, 2 * SIM_PS_PER_MS, started, 4), 0);
+	lb_a.exec_start = lb_b.exec_start = 2900 * SIM_PS_PER_US;
+	ck_assert_uint_eq(
+		sched_balance_tick(h.s, 3 * SIM_PS_PER_MS, started, 4), 1);
+	ck_assert_ptr_eq(started[0], &lb_a);
+	ck_assert_uint_eq(lb_a.cpu, 36);
+	ck_assert_uint_eq(h.s->rq[36].sd[0].nr_balance_failed, 0);
+}
+END_TEST
+
+/*
+ * A busy CPU balances busy_factor times less often, less a jiffy.
+ * Fillers run on CPU 1 and its sibling 37; @a and @b, allowed on 1 and
+ * 37 only, wait on 37, so no idle CPU may take them (all pinned). CPU
+ * 1's SMT domain {1, 37}: interval 2 ms x 16 - 1 = 31 jiffies from its
+ * spread start (last_balance 1 x 2 / 72 - 2 = -2): due at jiffy 29.
+ * Then: local {1} fully busy (1 task, 1 busy CPU: 110% of it > 100%),
+ * busiest {37} overloaded (3 tasks); migrate_load over the domain's 4
+ * tasks on 2 CPUs (2 each): min(3 - 2, 2 - 1) = 1 task: @a (cold, at
+ * the head) moves to CPU 1 and waits behind its filler (CPU_NOT_IDLE:
+ * nothing starts).
+ */
+START_TEST(periodic_balance_busy_interval)
+{
+	struct sched_task *t[2] = { &lb_a, &lb_b }, *started[4];
+	unsigned int i;
+
+	busy(1, 1);
+	busy(37, 37);
+	for (i = 0; i < 2; i++) {
+		memset(t[i], 0, sizeof(*t[i]));
+		sched_task_allow(t[i], 1);
+		sched_task_allow(t[i], 37);
+		ck_assert(!sched_task_start(h.s, t[i], 37, 0));
+	}
+	for (i = 1; i < 29; i++)
+		ck_assert_uint_eq(sched_balance_tick(h.s, i * SIM_PS_PER_MS,
+						     started, 4),
+				  0);
+	ck_assert_uint_eq(lb_a.cpu, 37);
+	ck_assert_uint_eq(h.s->rq[37].nr_running, 3);
+	ck_assert_uint_eq(
+		sched_balance_tick(h.s, 29 * SIM_PS_PER_MS, started, 4), 0);
+	ck_assert_uint_eq(lb_a.cpu, 1);
+	ck_assert_uint_eq(h.s->rq[1].nr_running, 2);
+	ck_assert_ptr_eq(h.s->rq[1].head, &lb_a);
+	ck_assert_uint_eq(h.s->rq[37].nr_running, 2);
+	ck_assert_ptr_eq(h.s->rq[37].head, &lb_b);
+}
+END_TEST
+
+/*
+ * hackbench under sched: fair, one group of one sender and one
+ * receiver, work_ns 2000 each side, in the root cgroup (no memcg work),
+ * a 3 ms measured window; window 16.
+ *
+ * CPUs 0 and 1 (one LLC): the sender, alone on CPU 0, wakes the
+ * receiver (last on 1) with WF_SYNC: wake_affine_idle() targets 0 (sync,
+ * nr_running 1), select_idle_sibling() finds 0 busy and prev 1 idle in
+ * its LLC: 1. Likewise the receiver's wake-ups of the sender keep it on
+ * 0. Nothing moves: the same throughput as pinned, bit for bit, 1 per
+ * 2000 ns (each side works 2000 ns a message in parallel).
+ *
+ * CPUs 0 and 18 (two sockets): the first wake-up of the receiver (last
+ * on 18, not in CPU 0's LLC) finds no allowed idle CPU in that LLC:
+ * target 0, where it waits. From then on both tasks share CPU 0 (every
+ * wake-up targets the waker's CPU and finds no idle one in its LLC; CPU
+ * 18's first MC and NUMA balances are due at 9 and 18 ms): the sender
+ * fills the window (16 messages) and blocks, the receiver drains it and
+ * blocks: per 16 messages 16 x (2000 + 2000) ns + 2 switches x 500 ns
+ * (skx-2s-72's context_switch) = 65,000 ns, 246,154 messages/s; the
+ * window's edges cut a cycle (3 ms is 46.2 of them): within 1%.
+ */
+START_TEST(hackbench_fair)
+{
+	static const char text[] =
+		"scenario: hb-sched\nseed: 1\nmachine: skx-2s-72\n"
+		"duration_ms: 4\nwarmup_ms: 1\n"
+		"workloads:\n"
+		"  - {type: hackbench, fds: 1, cpus: '0,1', work_ns: 2000}\n"
+		"variants:\n"
+		"  - {name: pinned}\n"
+		"  - {name: fair, set: {workloads.0.sched: fair}}\n"
+		"  - {name: fair-x, set: {workloads.0.cpus: '0,18', "
+		"workloads.0.sched: fair}}\n";
+	const char *top = getenv("top_srcdir"), *tmp = getenv("TMPDIR");
+	char datadir[512], file[256];
+	struct run_opts o = { .replications = 1, .hot_lines = 1 };
+	struct report *r = NULL;
+	struct sim_error err;
+	double pinned = 0, fair = 0, x = 0;
+	FILE *f;
+	int fd;
+
+	snprintf(datadir, sizeof(datadir), "%s/scenarios",
+		 top && top[0] ? top : ".");
+	o.datadir = datadir;
+	snprintf(file, sizeof(file), "%s/check_sched-XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(file);
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+	sim_error_clear(&err);
+	ck_assert_msg(!scenario_run(file, &o, &r, &err), "%s", err.msg);
+	unlink(file);
+	ck_assert(report_get(r, "pinned", "throughput", &pinned));
+	ck_assert(report_get(r, "fair", "throughput", &fair));
+	ck_assert(report_get(r, "fair-x", "throughput", &x));
+	report_free(r);
+	ck_assert(pinned > 500000 * 0.99 && pinned < 500000 * 1.01);
+	ck_assert(fair == pinned);
+	ck_assert_msg(x > 246154 * 0.99 && x < 246154 * 1.01, "%g", x);
+}
+END_TEST
+
 static Suite *sched_suite(void)
 {
 	Suite *s = suite_create("sched");
@@ -279,6 +490,15 @@ static Suite *sched_suite(void)
 	tcase_add_loop_test(tc, newidle_pulls_cold_task, 0, 2);
 	tcase_add_test(tc, newidle_gate_decays);
 	tcase_add_test(tc, slice_expires);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("load_balance");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, periodic_balance_pulls_one);
+	tcase_add_loop_test(tc, periodic_balance_cache_hot, 0, 2);
+	tcase_add_test(tc, periodic_balance_busy_interval);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("workloads");
+	tcase_add_test(tc, hackbench_fair);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2,7 +2,15 @@
 /*
  * Model of kernel/sched/fair.c's placement decisions (Linux v6.0):
  * select_task_rq_fair(), wake_affine(), select_idle_sibling(),
- * select_idle_cpu(), newidle_balance()'s gate and pull, sched_slice().
+ * select_idle_cpu(), newidle_balance()'s gate and pull, sched_slice(),
+ * and the periodic load balance: rebalance_domains(), load_balance()
+ * with should_we_balance(), find_busiest_group() (update_sd_lb_stats(),
+ * calculate_imbalance()), find_busiest_queue(), detach_tasks() and
+ * can_migrate_task()/task_hot(); read in torvalds/linux
+ * kernel/sched/fair.c as stored at 000619680c37 (a v5.5-era tree, after
+ * the v5.5 rework of load_balance() whose structure v6.0 keeps) and
+ * sd_init() in kernel/sched/topology.c (busy_factor 16, intervals
+ * sd_weight ms); v6.0's adjust_numa_imbalance() from its imb_numa_nr.
  * Theory of operation: see sched_fair.h.
  */
 #include <stdlib.h>
@@ -10,6 +18,69 @@
 
 #include "models/kernel/sched_fair.h"
 #include "sim/error.h"
+
+/* The domain levels (SMT, MC, DIE, NUMA): a CPU's span at each. */
+static const enum coh_dist sd_level_dist[SCHED_NR_LEVELS] = {
+	COH_DIST_SMT, COH_DIST_LLC, COH_DIST_DIE, COH_DIST_SOCKET
+};
+
+static bool sd_in_span(const struct sched_fair *s, unsigned int cpu,
+		       unsigned int other, int level)
+{
+	if (level < 0)
+		return cpu == other;
+	return machine_dist(s->m, cpu, other) <= sd_level_dist[level];
+}
+
+static unsigned int sd_weight(const struct sched_fair *s, unsigned int cpu,
+			      int level)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < s->nr_cpus; i++)
+		n += sd_in_span(s, cpu, i, level);
+	return n;
+}
+
+/*
+ * A level is a domain of @cpu when it spans more CPUs than the level
+ * below (the kernel removes degenerate domains: a socket with one LLC
+ * has no DIE level). Return: the child level, -1 for none (the
+ * groups are single CPUs), or -2 when @level is not a domain.
+ */
+static int sd_child(const struct sched_fair *s, unsigned int cpu, int level)
+{
+	int child;
+
+	for (child = level - 1; child >= 0; child--)
+		if (sd_weight(s, cpu, child) > sd_weight(s, cpu, child - 1))
+			break;
+	if (sd_weight(s, cpu, level) <= sd_weight(s, cpu, child))
+		return -2;
+	return child;
+}
+
+static void sched_domains_init(struct sched_fair *s, unsigned int cpu)
+{
+	int l;
+
+	/*
+	 * sd_init(): .balance_interval = sd_weight, .last_balance = jiffies.
+	 * SIM: a run is a window of a machine up for long, on which each
+	 * CPU's balances have drifted apart (intervals doubled while
+	 * balanced, reset on an imbalance, times busy_factor while busy):
+	 * the CPUs' first balances at each level are spread evenly over one
+	 * interval, CPU n's at jiffy n x interval / nr_cpus.
+	 */
+	for (l = 0; l < SCHED_NR_LEVELS; l++) {
+		struct sched_domain_state *sd = &s->rq[cpu].sd[l];
+
+		sd->balance_interval = sd_weight(s, cpu, l);
+		sd->last_balance =
+			(int64_t)(cpu * sd->balance_interval / s->nr_cpus) -
+			(int64_t)sd->balance_interval;
+	}
+}
 
 struct sched_fair *sched_fair_create(const struct machine *m)
 {
@@ -22,8 +93,10 @@ struct sched_fair *sched_fair_create(const struct machine *m)
 	s->rq = calloc(m->nr_cpus, sizeof(*s->rq));
 	SIM_OOM_ON(!s->rq);
 	/* sched_init(): rq->avg_idle = 2 * sysctl_sched_migration_cost */
-	for (i = 0; i < m->nr_cpus; i++)
+	for (i = 0; i < m->nr_cpus; i++) {
 		s->rq[i].avg_idle = 2 * SCHED_MIGRATION_COST_PS;
+		sched_domains_init(s, i);
+	}
 	return s;
 }
 
@@ -407,4 +480,436 @@ struct sched_task *sched_yield_to_next(struct sched_fair *s,
 	next->exec_start = now;
 	next->nr_switches++;
 	return next;
+}
+
+/* sd_init(): imbalance_pct 110 for SMT (SD_SHARE_CPUCAPACITY), else 117 */
+static unsigned int imbalance_pct(int level)
+{
+	return level == 0 ? 110 : 117;
+}
+
+/* The group types load_balance() tells apart here (enum group_type). */
+enum group_type { group_has_spare, group_fully_busy, group_overloaded };
+
+/* struct sg_lb_stats - one sched_group's counts (update_sg_lb_stats()). */
+struct sg_lb_stats {
+	unsigned int first, weight, nr_running, idle_cpus;
+	enum group_type type;
+};
+
+/*
+ * The sched_group of @cpu in a domain of level @child's parent: its
+ * child domain's span, named by its first CPU.
+ */
+static unsigned int sg_first(const struct sched_fair *s, unsigned int cpu,
+			     int child)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_cpus; i++)
+		if (sd_in_span(s, cpu, i, child))
+			return i;
+	return cpu;
+}
+
+/* The LLCs in @cpu's domain at @level: v6.0's imb_numa_nr above them. */
+static unsigned int sd_nr_llcs(const struct sched_fair *s, unsigned int cpu,
+			       int level)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < s->nr_cpus; i++)
+		if (sd_in_span(s, cpu, i, level) && sg_first(s, i, 1) == i)
+			n++;
+	return n ? n : 1;
+}
+
+static void update_sg_lb_stats(const struct sched_fair *s, unsigned int cpu,
+			       int level, int child, struct sg_lb_stats *sgs)
+{
+	unsigned int i, busy;
+
+	memset(sgs, 0, sizeof(*sgs));
+	sgs->first = sg_first(s, cpu, child);
+	for (i = 0; i < s->nr_cpus; i++) {
+		if (!sd_in_span(s, cpu, i, level) ||
+		    sg_first(s, i, child) != sgs->first)
+			continue;
+		sgs->weight++;
+		sgs->nr_running += s->rq[i].nr_running;
+		sgs->idle_cpus += available_idle_cpu(s, i);
+	}
+	/*
+	 * group_classify() with group_is_overloaded() and
+	 * group_has_capacity() at the domain's imbalance_pct. SIM: no PELT: a CPU
+	 * running a task is fully utilized, an idle one not at all, so the
+	 * group's utilization is its busy CPUs.
+	 */
+	busy = sgs->weight - sgs->idle_cpus;
+	if (sgs->nr_running > sgs->weight &&
+	    busy * imbalance_pct(level) > sgs->weight * 100)
+		sgs->type = group_overloaded;
+	else if (sgs->nr_running < sgs->weight ||
+		 sgs->weight * 100 > busy * imbalance_pct(level))
+		sgs->type = group_has_spare;
+	else
+		sgs->type = group_fully_busy;
+}
+
+/* a's load per CPU above b's (avg_load, equal capacities) */
+static bool avg_load_above(const struct sg_lb_stats *a,
+			   const struct sg_lb_stats *b)
+{
+	return (uint64_t)a->nr_running * b->weight >
+	       (uint64_t)b->nr_running * a->weight;
+}
+
+/*
+ * update_sd_pick_busiest(): @sgs is busier than @busiest: a higher group
+ * type; at equal type, the higher load per CPU, or for groups with spare
+ * capacity fewer idle CPUs, then more tasks. The first wins a tie.
+ */
+static bool update_sd_pick_busiest(const struct sg_lb_stats *sgs,
+				   const struct sg_lb_stats *busiest)
+{
+	if (!sgs->nr_running)
+		return false;
+	if (!busiest->weight || sgs->type > busiest->type)
+		return true;
+	if (sgs->type < busiest->type)
+		return false;
+	if (sgs->type != group_has_spare)
+		return avg_load_above(sgs, busiest);
+	if (sgs->idle_cpus != busiest->idle_cpus)
+		return sgs->idle_cpus < busiest->idle_cpus;
+	return sgs->nr_running > busiest->nr_running;
+}
+
+enum cpu_idle_type { CPU_IDLE, CPU_NOT_IDLE };
+
+/*
+ * struct lb_env - one load_balance(): the imbalance to move is
+ * @imbalance / @den tasks (migrate_load's share is a fraction; a task
+ * moves while its load / 2 does not exceed it).
+ */
+struct lb_env {
+	unsigned int dst_cpu;
+	int level;
+	enum cpu_idle_type idle;
+	bool load;
+	int64_t imbalance, den;
+	bool all_pinned;
+};
+
+/*
+ * find_busiest_group() with calculate_imbalance(): the busiest group of
+ * @env's domain and the imbalance to pull from it, or false when the
+ * domain is balanced.
+ */
+static bool find_busiest_group(const struct sched_fair *s, struct lb_env *env,
+			       int child, struct sg_lb_stats *busiest)
+{
+	struct sg_lb_stats local, sgs;
+	unsigned int i, total_nr = 0, total_w = 0;
+	bool prefer_sibling = child >= 0; /* the child has SD_PREFER_SIBLING */
+	int64_t a, b;
+
+	memset(busiest, 0, sizeof(*busiest));
+	update_sg_lb_stats(s, env->dst_cpu, env->level, child, &local);
+	for (i = 0; i < s->nr_cpus; i++) {
+		if (!sd_in_span(s, env->dst_cpu, i, env->level) ||
+		    sg_first(s, i, child) != i)
+			continue;
+		update_sg_lb_stats(s, i, env->level, child, &sgs);
+		total_nr += sgs.nr_running;
+		total_w += sgs.weight;
+		if (i != local.first && update_sd_pick_busiest(&sgs, busiest))
+			*busiest = sgs;
+	}
+	if (!busiest->weight || !busiest->nr_running)
+		return false;
+	if (local.type > busiest->type)
+		return false;
+	if (local.type == group_overloaded) {
+		/* local avg_load >= sds avg_load, or within imbalance_pct */
+		if ((uint64_t)local.nr_running * total_w >=
+		    (uint64_t)total_nr * local.weight)
+			return false;
+		if ((uint64_t)100 * busiest->nr_running * local.weight <=
+		    (uint64_t)imbalance_pct(env->level) * local.nr_running *
+			    busiest->weight)
+			return false;
+	}
+	if (!(prefer_sibling && local.type == group_has_spare &&
+	      busiest->nr_running > local.nr_running + 1) &&
+	    busiest->type != group_overloaded) {
+		if (env->idle == CPU_NOT_IDLE)
+			return false;
+		if (busiest->weight > 1 &&
+		    local.idle_cpus <= busiest->idle_cpus + 1)
+			return false;
+		if (busiest->nr_running == 1)
+			return false;
+	}
+	/* calculate_imbalance() */
+	env->load = false;
+	env->den = 1;
+	if (local.type == group_has_spare) {
+		if (busiest->type == group_overloaded) {
+			/* migrate_util: fill the local spare capacity */
+			env->imbalance = local.idle_cpus;
+			if (env->idle != CPU_NOT_IDLE && !env->imbalance)
+				env->imbalance = 1;
+			return true;
+		}
+		if (busiest->weight == 1 || prefer_sibling)
+			env->imbalance = busiest->nr_running >
+							 local.nr_running ?
+						 (busiest->nr_running -
+						  local.nr_running) >>
+							 1 :
+						 0;
+		else
+			env->imbalance = local.idle_cpus > busiest->idle_cpus ?
+						 (local.idle_cpus -
+						  busiest->idle_cpus) >>
+							 1 :
+						 0;
+		/*
+		 * adjust_numa_imbalance() (v6.0): a NUMA domain tolerates
+		 * up to NUMA_IMBALANCE_MIN (2) tasks while the local group
+		 * runs no more than imb_numa_nr, its number of LLCs.
+		 */
+		if (sd_level_dist[env->level] == COH_DIST_SOCKET &&
+		    local.nr_running + 1 <=
+			    sd_nr_llcs(s, env->dst_cpu, env->level) &&
+		    env->imbalance <= 2)
+			env->imbalance = 0;
+		return env->imbalance > 0;
+	}
+	if (busiest->type != group_overloaded)
+		return false;
+	/*
+	 * migrate_load: min((busiest avg - domain avg) x busiest capacity,
+	 * (domain avg - local avg) x local capacity), in tasks: over the
+	 * domain's weight.
+	 */
+	a = (int64_t)busiest->nr_running * total_w -
+	    (int64_t)total_nr * busiest->weight;
+	b = (int64_t)total_nr * local.weight -
+	    (int64_t)local.nr_running * total_w;
+	env->load = true;
+	env->den = total_w;
+	env->imbalance = a < b ? a : b;
+	return env->imbalance > 0;
+}
+
+/*
+ * find_busiest_queue(): the runqueue of @sg with the most tasks (equal
+ * weights and capacities: the most load, utilization or tasks alike);
+ * under migrate_load one running task alone is skipped when it is more
+ * than the imbalance.
+ */
+static int find_busiest_queue(const struct sched_fair *s,
+			      const struct lb_env *env, int child,
+			      const struct sg_lb_stats *sg)
+{
+	unsigned int i, best = 0;
+	int busiest = -1;
+
+	for (i = 0; i < s->nr_cpus; i++) {
+		const struct rq *rq = &s->rq[i];
+
+		if (!sd_in_span(s, env->dst_cpu, i, env->level) ||
+		    sg_first(s, i, child) != sg->first)
+			continue;
+		if (env->load && rq->nr_running == 1 &&
+		    env->den > env->imbalance)
+			continue;
+		if (rq->nr_running > best) {
+			best = rq->nr_running;
+			busiest = (int)i;
+		}
+	}
+	return busiest;
+}
+
+/* task_hot(): it ran on its CPU less than sysctl_sched_migration_cost ago */
+static bool task_hot(const struct sched_task *p, sim_time_t now)
+{
+	return now - p->exec_start < SCHED_MIGRATION_COST_PS;
+}
+
+/*
+ * detach_tasks() and attach_tasks(): from the head of @src's waiting
+ * tasks (the least recently run, cfs_tasks' tail), move those
+ * can_migrate_task() allows to @env's CPU until the imbalance is met,
+ * leaving @src one task when this CPU is idle. A cache-hot task moves
+ * only after more failed balances than the domain's cache_nice_tries.
+ * Return: how many moved; *@started the one that runs at once.
+ */
+static unsigned int detach_tasks(struct sched_fair *s, struct lb_env *env,
+				 unsigned int src, sim_time_t now,
+				 struct sched_task **started)
+{
+	struct rq *src_rq = &s->rq[src];
+	struct sched_domain_state *sd = &s->rq[env->dst_cpu].sd[env->level];
+	/* sd_init(): cache_nice_tries 0 for SMT, 2 for NUMA, else 1 */
+	unsigned int nice_tries = env->level == 0 ? 0 :
+				  sd_level_dist[env->level] == COH_DIST_SOCKET ?
+						    2 :
+						    1;
+	struct sched_task *p = src_rq->head, *next;
+	unsigned int detached = 0;
+
+	env->all_pinned = true;
+	for (; p && env->imbalance > 0; p = next) {
+		next = p->next;
+		if (env->idle != CPU_NOT_IDLE && src_rq->nr_running <= 1)
+			break;
+		if (!sched_task_allowed(p, env->dst_cpu))
+			continue;
+		env->all_pinned = false;
+		if (task_hot(p, now) && sd->nr_balance_failed <= nice_tries)
+			continue;
+		if (env->load && 2 * env->imbalance < env->den &&
+		    sd->nr_balance_failed <= nice_tries)
+			continue;
+		env->imbalance -= env->den;
+		unlink_waiting(src_rq, p);
+		src_rq->nr_running--;
+		p->on_rq = false;
+		p->nr_migrations++;
+		/* migrate_task_rq_fair(): no longer cache-hot */
+		if (enqueue_task(s, p, env->dst_cpu, now))
+			*started = p;
+		detached++;
+	}
+	return detached;
+}
+
+/*
+ * should_we_balance(): of the local group, the first idle CPU
+ * balances, or its first CPU when none is idle.
+ */
+static bool should_we_balance(const struct sched_fair *s, unsigned int cpu,
+			      int level, int child)
+{
+	unsigned int i, first = sg_first(s, cpu, child);
+
+	for (i = 0; i < s->nr_cpus; i++)
+		if (sd_in_span(s, cpu, i, level) &&
+		    sg_first(s, i, child) == first && available_idle_cpu(s, i))
+			return i == cpu;
+	return first == cpu;
+}
+
+/*
+ * load_balance() - one balance of @cpu's domain at @level; sets
+ * *@cont false when another CPU of the group balances instead.
+ * Return: the tasks moved here.
+ */
+static unsigned int load_balance(struct sched_fair *s, unsigned int cpu,
+				 int level, int child, enum cpu_idle_type idle,
+				 sim_time_t now, bool *cont,
+				 struct sched_task **started)
+{
+	struct sched_domain_state *sd = &s->rq[cpu].sd[level];
+	unsigned int max_interval = 2 * sd_weight(s, cpu, level);
+	struct lb_env env = { .dst_cpu = cpu, .level = level, .idle = idle };
+	struct sg_lb_stats busiest;
+	unsigned int moved = 0;
+	int src;
+
+	if (!should_we_balance(s, cpu, level, child)) {
+		*cont = false;
+		goto out_balanced;
+	}
+	if (!find_busiest_group(s, &env, child, &busiest))
+		goto out_balanced;
+	src = find_busiest_queue(s, &env, child, &busiest);
+	if (src < 0)
+		goto out_balanced;
+	if (s->rq[src].nr_running > 1) {
+		moved = detach_tasks(s, &env, (unsigned int)src, now, started);
+		/* SIM: no redo without the all-pinned queue */
+		if (env.all_pinned)
+			goto out_all_pinned;
+	}
+	if (!moved) {
+		sd->nr_balance_failed++;
+		/* SIM: no active balance */
+	} else {
+		sd->nr_balance_failed = 0;
+		sd->nr_pulled += moved;
+	}
+	/* unbalanced: reset the balancing interval */
+	sd->balance_interval = sd_weight(s, cpu, level);
+	return moved;
+
+out_balanced:
+out_all_pinned:
+	sd->nr_balance_failed = 0;
+	/* tune up the balancing interval */
+	if ((env.all_pinned &&
+	     sd->balance_interval < SCHED_MAX_PINNED_INTERVAL) ||
+	    sd->balance_interval < max_interval)
+		sd->balance_interval *= 2;
+	return 0;
+}
+
+/*
+ * get_sd_balance_interval(): in jiffies (ms at HZ=1000); a busy CPU
+ * balances busy_factor times less often, less a jiffy.
+ */
+static uint64_t get_sd_balance_interval(const struct sched_domain_state *sd,
+					bool busy)
+{
+	uint64_t interval = sd->balance_interval;
+
+	if (busy)
+		interval = interval * SCHED_BUSY_FACTOR - 1;
+	return interval ? interval : 1;
+}
+
+/* rebalance_domains() of @cpu at @now, from the lowest level up. */
+static void rebalance_domains(struct sched_fair *s, unsigned int cpu,
+			      sim_time_t now, struct sched_task **started)
+{
+	int64_t jiffies = (int64_t)(now / SCHED_TICK_PS);
+	enum cpu_idle_type idle = available_idle_cpu(s, cpu) ? CPU_IDLE :
+							       CPU_NOT_IDLE;
+	bool cont = true;
+	int l, child;
+
+	for (l = 0; l < SCHED_NR_LEVELS && cont; l++) {
+		struct sched_domain_state *sd = &s->rq[cpu].sd[l];
+
+		child = sd_child(s, cpu, l);
+		if (child == -2)
+			continue;
+		if (jiffies <
+		    sd->last_balance + (int64_t)get_sd_balance_interval(
+					       sd, idle != CPU_IDLE))
+			continue;
+		if (load_balance(s, cpu, l, child, idle, now, &cont, started))
+			idle = available_idle_cpu(s, cpu) ? CPU_IDLE :
+							    CPU_NOT_IDLE;
+		sd->last_balance = jiffies;
+	}
+}
+
+unsigned int sched_balance_tick(struct sched_fair *s, sim_time_t now,
+				struct sched_task **started, unsigned int max)
+{
+	unsigned int cpu, n = 0;
+
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		struct sched_task *p = NULL;
+
+		rebalance_domains(s, cpu, now, &p);
+		if (p && n < max)
+			started[n++] = p;
+	}
+	return n;
 }

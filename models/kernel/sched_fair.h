@@ -3,7 +3,8 @@
  * Model of the fair scheduling class's placement decisions:
  * kernel/sched/fair.c (Linux v6.0) select_task_rq_fair()'s wake-up fast
  * path (wake_affine() with wake_affine_idle(), select_idle_sibling(),
- * select_idle_cpu() within the LLC) and newidle_balance()'s gate, over a
+ * select_idle_cpu() within the LLC), newidle_balance()'s gate and the
+ * periodic load balance (rebalance_domains(), load_balance()), over a
  * runqueue per CPU (kernel/sched/sched.h struct rq).
  *
  * Theory of operation: a task (struct sched_task, task_struct's
@@ -19,7 +20,17 @@
  * its average idle time is at least sysctl_sched_migration_cost (500 us):
  * CPUs idle for microseconds at a time, as netperf's are, do not pull.
  * A running task with others waiting is preempted when its slice ends
- * (sched_slice()).
+ * (sched_slice()). At every tick each CPU runs the periodic load balance
+ * (rebalance_domains()) on each domain level (SMT, MC = the LLC, DIE,
+ * NUMA, those the profile's topology has) whose interval has passed:
+ * sd->balance_interval ms, sd_weight at first, doubled while balanced up
+ * to twice that, 16 times longer less a jiffy while the CPU is busy.
+ * load_balance() finds the busiest group and its busiest runqueue and
+ * pulls waiting tasks that may run here and are not cache-hot (task_hot():
+ * ran in the last sysctl_sched_migration_cost), a hot one only after
+ * more failed balances of the domain than its cache_nice_tries. At
+ * these intervals (2 ms for SMT, the LLC's CPU count in ms for MC) a run
+ * of a few ms sees a few balances per CPU.
  *
  * SIM (each marked in the code):
  *  - the waiting tasks are served in FIFO order, not by vruntime: every
@@ -36,8 +47,18 @@
  *  - select_idle_cpu() scans the whole LLC (no SIS_UTIL limit): the
  *    LLCs modelled have at most 36 CPUs, and the limit only shortens the
  *    scan of a busy LLC;
- *  - the periodic load balance (run every sd->balance_interval, 1 ms per
- *    CPU of the domain at least) is not modelled: runs last a few ms.
+ *  - the periodic load balance (sched_balance_tick(): rebalance_domains()
+ *    and load_balance()) counts tasks, not PELT load and utilization:
+ *    every task has the same weight, and a runnable task is taken to use
+ *    its CPU fully (group_is_overloaded()'s utilization test is true when
+ *    a group has more tasks than CPUs; migrate_util's spare capacity is
+ *    the local group's idle CPUs); no active balance (need_active_balance()
+ *    after cache_nice_tries + 2 failures stops a busiest CPU's running
+ *    task), no LBF_DST_PINNED retarget and no redo without an all-pinned
+ *    queue; idle CPUs balance at their own intervals, where the kernel's
+ *    NOHZ idle balancer (kicked by a busy CPU's tick when it has two
+ *    tasks, the only case with anything to pull) balances them in turn;
+ *    HZ is 1000 (SCHED_TICK_PS).
  *
  * Layering: models/kernel module; uses models/hw/machine.h.
  */
@@ -56,6 +77,13 @@
 #define SCHED_LATENCY_PS (6 * SIM_PS_PER_MS)
 #define SCHED_MIN_GRANULARITY_PS (750 * SIM_PS_PER_US)
 #define SCHED_NR_LATENCY 8
+/* SIM: the tick, HZ=1000: load balance runs at a tick (trigger_load_balance()) */
+#define SCHED_TICK_PS SIM_PS_PER_MS
+/* sd_init(): busy_factor; the domain levels: SMT, MC (LLC), DIE, NUMA */
+#define SCHED_BUSY_FACTOR 16
+#define SCHED_NR_LEVELS 4
+/* load_balance(): MAX_PINNED_INTERVAL, in ms */
+#define SCHED_MAX_PINNED_INTERVAL 512
 
 /*
  * struct sched_task - a task's scheduling state (task_struct's fields).
@@ -80,6 +108,21 @@ struct sched_task {
 };
 
 /*
+ * struct sched_domain_state - one CPU's sched_domain at one level (the
+ * fields load_balance() changes). @last_balance: in jiffies (SIM: before
+ * the run for the first balance: see sched_domains_init());
+ * @balance_interval: in ms, sd_weight at first (sd_init()), doubled
+ * while balanced up to 2 * sd_weight (max_interval);
+ * @nr_balance_failed: balances in a row that found an imbalance and
+ * moved nothing; @nr_pulled: SIM: tasks moved by it, a count.
+ */
+struct sched_domain_state {
+	int64_t last_balance;
+	unsigned int balance_interval, nr_balance_failed;
+	uint64_t nr_pulled;
+};
+
+/*
  * struct rq - one CPU's runqueue.
  * @curr: the task running, NULL when the CPU is idle
  * @head, @tail: the tasks waiting, in FIFO order (SIM: not an rbtree)
@@ -92,6 +135,7 @@ struct rq {
 	struct sched_task *head, *tail;
 	unsigned int nr_running;
 	sim_time_t idle_stamp, avg_idle;
+	struct sched_domain_state sd[SCHED_NR_LEVELS];
 };
 
 /* struct sched_fair - SIM: every CPU's runqueue, the machine's topology. */
@@ -171,5 +215,17 @@ bool sched_slice_expired(const struct sched_fair *s, const struct sched_task *p,
  */
 struct sched_task *sched_yield_to_next(struct sched_fair *s,
 				       struct sched_task *p, sim_time_t now);
+
+/*
+ * sched_balance_tick() - the scheduler tick at @now on every CPU, in CPU
+ * order (trigger_load_balance() -> run_rebalance_domains()): each CPU
+ * runs rebalance_domains() on the levels whose interval has passed, as
+ * CPU_IDLE when nothing runs on it, else CPU_NOT_IDLE, and load_balance()
+ * pulls waiting tasks that may run there and are not cache-hot.
+ * @started gets the tasks that now run on a CPU that was idle (at most
+ * @max; the rest wait there), each migrated. Return: how many.
+ */
+unsigned int sched_balance_tick(struct sched_fair *s, sim_time_t now,
+				struct sched_task **started, unsigned int max);
 
 #endif /* MODELS_KERNEL_SCHED_FAIR_H */

@@ -26,13 +26,25 @@
  *   off charges nothing.
  * SIM: one task per CPU (real hackbench runs 40 tasks per group on
  * however many CPUs there are).
+ *
+ * Scheduling (`sched`): pinned, each task stays on its CPU; fair, every
+ * task may run on any CPU of 'cpus' and models/kernel/sched_fair.c
+ * places it: a message's sk_data_ready() and a receiver's
+ * sk_write_space() wake with WF_SYNC (sched_wake_up()), a task with
+ * nothing to do blocks in __schedule() (sched_sleep()), the slice and
+ * the periodic load balance as for netperf. SIM: wake_wide() stays false
+ * (see sched_fair.h), though a hackbench sender wakes fds receivers in
+ * turn.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "models/kernel/memcontrol.h"
+#include "models/kernel/sched_fair.h"
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"
+#include "sim/trace.h"
 #include "sim/util.h"
 
 #define SKBUFF_HEAD_SIZE 256 /* skbuff_head_cache object */
@@ -59,7 +71,14 @@ struct hackbench {
 	struct hb_receiver *receivers; /* [nr_groups * fds] */
 	struct run *run;
 	struct mem_cgroup *memcg;
+	unsigned int sched; /* HB_SCHED_PINNED or HB_SCHED_FAIR */
+	struct sched_fair *sf; /* sched: fair */
+	struct sched_task *se; /* [nr_tasks] */
+	unsigned int *ran_cpu; /* [nr_tasks]: where it last ran */
 };
+
+enum { HB_SCHED_PINNED, HB_SCHED_FAIR };
+static const char *const hb_sched_names[] = { "pinned", "fair" };
 
 /* hackbench's default: 20 fds per group, fewer when the CPUs are few. */
 static uint64_t fds_default(const void *base, const void *ctx)
@@ -108,6 +127,14 @@ static const struct scenario_key hackbench_keys[] = {
 		.def = 16,
 		.doc = "Messages a receiver may have queued before its sender blocks",
 	},
+	{
+		.name = "sched",
+		.type = SCENARIO_KEY_ENUM,
+		SCENARIO_KEY_MEMBER(struct hackbench, sched),
+		SCENARIO_KEY_NAMES(hb_sched_names),
+		.def = HB_SCHED_PINNED,
+		.doc = "pinned (each task stays on its CPU) or fair (tasks wake where the fair class's select_task_rq_fair() puts them, on any CPU of 'cpus', share a CPU in turn and are balanced; costs: the profile's context_switch and migration)",
+	},
 };
 
 static unsigned int kmalloc_size(unsigned int n)
@@ -145,6 +172,119 @@ static int hackbench_parse(struct workload *w, const struct scenario_node *n,
 	return 0;
 }
 
+/*
+ * sched: fair. A task runs only while it is its runqueue's curr, from
+ * that CPU's memory-system view; a migration costs the profile's
+ * `migration` (its cold private working set) on its first run there.
+ */
+static struct sched_task *hb_se(struct hackbench *hb, struct sim_task *t)
+{
+	return &hb->se[t->index];
+}
+
+static void hb_run(struct hackbench *hb, struct sched_task *se, sim_time_t at)
+{
+	struct sim_task *t = se->data;
+	bool migrated = hb->ran_cpu[t->index] != se->cpu;
+	struct sim_trace *tr;
+	char name[64];
+
+	if (migrated) {
+		at += hb->run->machine.migration_ps;
+		hb->ran_cpu[t->index] = se->cpu;
+	}
+	t->cc = coh_cpu_attach(hb->run->coh, se->cpu, &t->proc);
+	t->cc->prof = &t->prof;
+	tr = coh_trace(t->cc->coh);
+	if (migrated && tr) {
+		/* the trace: the cold cache, on the new CPU's kernel work */
+		snprintf(name, sizeof(name), "cpu%u kernel work", se->cpu);
+		sim_trace_async(tr, coh_trace_pid_cpus(t->cc->coh),
+				(int)se->cpu, name, "kernel", "migration",
+				at - hb->run->machine.migration_ps, at, NULL);
+	}
+	sim_proc_wake(&t->proc, at);
+}
+
+/* try_to_wake_up() of @wakee by @waker, WF_SYNC (a socket wake-up). */
+static void hb_wake(struct hackbench *hb, struct sim_task *wakee,
+		    struct sim_task *waker, sim_time_t now)
+{
+	bool migrated;
+
+	if (!hb->sf) {
+		sim_proc_wake(&wakee->proc, now);
+		return;
+	}
+	if (sched_wake_up(hb->sf, hb_se(hb, wakee), hb_se(hb, waker)->cpu, true,
+			  now, &migrated))
+		hb_run(hb, hb_se(hb, wakee), now);
+}
+
+/* The CPU goes to @next after a task-to-task switch, or idles. */
+static void hb_switch(struct hackbench *hb, struct sched_task *next,
+		      sim_time_t now)
+{
+	if (next)
+		hb_run(hb, next, now + hb->run->machine.context_switch_ps);
+}
+
+/* For CO_AWAIT(): true until @t is woken (!@asleep) and on its CPU. */
+static bool hb_wait(struct hackbench *hb, struct sim_task *t, bool asleep)
+{
+	struct sched_task *se = hb_se(hb, t);
+
+	return asleep || hb->sf->rq[se->cpu].curr != se;
+}
+
+/* The tick on every CPU (HZ=1000): the periodic load balance. */
+static void hb_tick(void *arg, uint64_t data)
+{
+	struct hackbench *hb = arg;
+	sim_time_t now = sim_now(hb->run->engine);
+	unsigned int i, n, max = hb->run->machine.nr_cpus;
+	struct sched_task **started = calloc(max, sizeof(*started));
+
+	(void)data;
+	SIM_OOM_ON(!started);
+	n = sched_balance_tick(hb->sf, now, started, max);
+	for (i = 0; i < n; i++)
+		hb_run(hb, started[i], now);
+	free(started);
+	if (now + SCHED_TICK_PS < hb->run->end_ps)
+		sim_schedule(hb->run->engine, now + SCHED_TICK_PS, hb_tick, hb,
+			     0);
+}
+
+struct hb_preempt_frame {
+	struct co_frame co;
+	struct sim_task *t;
+};
+
+/*
+ * sched: fair, at the top of a loop: give the CPU up when the slice has
+ * ended with others waiting (the tick's preemption). A switch is a full
+ * barrier: the task's posted stores complete first.
+ */
+static int hb_preempt(struct sim_proc *p, void *frame)
+{
+	struct hb_preempt_frame *f = frame;
+	struct sim_task *t = f->t;
+	struct hackbench *hb = t->w->priv;
+
+	CO_BEGIN(f);
+	if (sched_slice_expired(hb->sf, hb_se(hb, t), t->proc.now)) {
+		CO_AWAIT(f, coh_fence(t->cc));
+		CO_AWAIT(f, sim_proc_sync(p));
+		hb_switch(hb,
+			  sched_yield_to_next(hb->sf, hb_se(hb, t),
+					      t->proc.now),
+			  t->proc.now);
+		CO_AWAIT(f, hb_wait(hb, t, false));
+	}
+	CO_END(f, p);
+}
+
 struct hb_frame {
 	struct co_frame co;
 	struct sim_task *t;
@@ -178,6 +318,24 @@ static int hb_sender_loop(struct sim_proc *p, void *frame)
 		ri = group * (unsigned int)hb->fds + s->next;
 		f->r = &hb->receivers[ri];
 		CO_AWAIT(f, sim_proc_sync(p));
+		if (hb->sf)
+			CO_CALL(f, p, hb_preempt, .t = t);
+		if (f->r->queued >= hb->window && hb->sf) {
+			/* block: the CPU goes to the next task */
+			KPROF_ENTER(&t->prof, KF_IDLE, t->proc.now);
+			CO_AWAIT(f, coh_fence(t->cc));
+			CO_AWAIT(f, sim_proc_sync(p));
+			if (sender_blocked(s, f->r, (int)(f->r - hb->receivers),
+					   hb->window)) {
+				hb_switch(hb,
+					  sched_sleep(hb->sf, hb_se(hb, t),
+						      t->proc.now),
+					  t->proc.now);
+				CO_AWAIT(f, hb_wait(hb, t, s->blocked_on >= 0));
+			}
+			KPROF_EXIT(&t->prof, t->proc.now);
+			continue;
+		}
 		if (f->r->queued >= hb->window) {
 			KPROF_ENTER(&t->prof, KF_IDLE, t->proc.now);
 			CO_AWAIT(f, sender_blocked(s, f->r,
@@ -202,7 +360,7 @@ static int hb_sender_loop(struct sim_proc *p, void *frame)
 		f->r->queued++;
 		if (f->r->waiting) {
 			f->r->waiting = false;
-			sim_proc_wake(&f->r->t->proc, t->proc.now);
+			hb_wake(hb, f->r->t, t, t->proc.now);
 		}
 		s->next = (s->next + 1) % (unsigned int)hb->fds;
 	}
@@ -220,6 +378,22 @@ static int hb_receiver_loop(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	while (task_running(t, hb->run)) {
 		CO_AWAIT(f, sim_proc_sync(p));
+		if (hb->sf)
+			CO_CALL(f, p, hb_preempt, .t = t);
+		if (!r->queued && hb->sf) {
+			KPROF_ENTER(&t->prof, KF_IDLE, t->proc.now);
+			CO_AWAIT(f, coh_fence(t->cc));
+			CO_AWAIT(f, sim_proc_sync(p));
+			if (receiver_idle(r)) {
+				hb_switch(hb,
+					  sched_sleep(hb->sf, hb_se(hb, t),
+						      t->proc.now),
+					  t->proc.now);
+				CO_AWAIT(f, hb_wait(hb, t, r->waiting));
+			}
+			KPROF_EXIT(&t->prof, t->proc.now);
+			continue;
+		}
 		if (!r->queued) {
 			KPROF_ENTER(&t->prof, KF_IDLE, t->proc.now);
 			CO_AWAIT(f, receiver_idle(r));
@@ -247,12 +421,51 @@ static int hb_receiver_loop(struct sim_proc *p, void *frame)
 
 			if (s->blocked_on == (int)f->index) {
 				s->blocked_on = -1;
-				sim_proc_wake(&s->t->proc, t->proc.now);
+				hb_wake(hb, s->t, t, t->proc.now);
 			}
 		}
 		task_op_end(t, hb->run);
 	}
 	CO_END(f, p);
+}
+
+/*
+ * sched: fair: every task may run on any CPU of the list and starts on
+ * its own; a task that moves gets a trace track of its own.
+ */
+static void hb_sched_setup(struct hackbench *hb, struct workload *w)
+{
+	unsigned int i, j;
+
+	hb->sf = sched_fair_create(&hb->run->machine);
+	hb->se = calloc(w->nr_tasks, sizeof(*hb->se));
+	hb->ran_cpu = calloc(w->nr_tasks, sizeof(*hb->ran_cpu));
+	SIM_OOM_ON(!hb->se || !hb->ran_cpu);
+	for (i = 0; i < w->nr_tasks; i++) {
+		struct sim_task *t = &w->tasks[i];
+		struct sim_trace *tr = coh_trace(t->cc->coh);
+		unsigned int in_group = i % (2 * (unsigned int)hb->fds);
+		char name[48];
+
+		hb->se[i].data = t;
+		hb->ran_cpu[i] = t->cc->cpu;
+		t->proc.trace_tid = hb->run->machine.nr_cpus + i;
+		if (tr) {
+			/* the trace: "task sender 3" (the sender number) */
+			snprintf(name, sizeof(name), "task %s %u",
+				 in_group < hb->fds ? "sender" : "receiver",
+				 i / (2 * (unsigned int)hb->fds) *
+						 (unsigned int)hb->fds +
+					 in_group % (unsigned int)hb->fds);
+			sim_trace_thread(tr, coh_trace_pid_cpus(t->cc->coh),
+					 (int)t->proc.trace_tid, name,
+					 (int)t->proc.trace_tid);
+		}
+		for (j = 0; j < w->nr_tasks; j++)
+			sched_task_allow(&hb->se[i], w->cpus[j]);
+		sched_task_start(hb->sf, &hb->se[i], t->cc->cpu, 0);
+	}
+	sim_schedule(hb->run->engine, SCHED_TICK_PS, hb_tick, hb, 0);
 }
 
 static void hackbench_setup(struct workload *w, struct run *run)
@@ -285,6 +498,8 @@ static void hackbench_setup(struct workload *w, struct run *run)
 			f->index = k;
 		}
 	}
+	if (hb->sched == HB_SCHED_FAIR)
+		hb_sched_setup(hb, w);
 }
 
 static void hackbench_destroy(struct workload *w)
@@ -295,6 +510,9 @@ static void hackbench_destroy(struct workload *w)
 		return;
 	free(hb->senders);
 	free(hb->receivers);
+	sched_fair_free(hb->sf);
+	free(hb->se);
+	free(hb->ran_cpu);
 	free(hb);
 	w->priv = NULL;
 }

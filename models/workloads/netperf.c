@@ -1210,6 +1210,30 @@ static int netperf_idle(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
+/*
+ * sched: fair, the scheduler tick on every CPU (HZ=1000): the periodic
+ * load balance; a task pulled to an idle CPU runs there at once (a
+ * migration: netperf_run() charges its cold cache), one pulled to a busy
+ * CPU waits there for it.
+ */
+static void netperf_tick(void *arg, uint64_t data)
+{
+	struct netperf *np = arg;
+	sim_time_t now = sim_now(np->run->engine);
+	unsigned int i, n, max = np->run->machine.nr_cpus;
+	struct sched_task **started = calloc(max, sizeof(*started));
+
+	(void)data;
+	SIM_OOM_ON(!started);
+	n = sched_balance_tick(np->sf, now, started, max);
+	for (i = 0; i < n; i++)
+		netperf_run(np, started[i], now);
+	free(started);
+	if (now + SCHED_TICK_PS < np->run->end_ps)
+		sim_schedule(np->run->engine, now + SCHED_TICK_PS, netperf_tick,
+			     np, 0);
+}
+
 /* The trace: the name of @t's own track (sched: fair), "netperf 3". */
 static void netperf_trace_name(struct sim_task *t, const char *role,
 			       unsigned int pair)
@@ -1260,6 +1284,7 @@ static void netperf_sched_setup(struct netperf *np, struct workload *w)
 		netperf_trace_name(pp->snd, "netperf", i);
 		netperf_trace_name(pp->rcv, "netserver", i);
 	}
+	sim_schedule(np->run->engine, SCHED_TICK_PS, netperf_tick, np, 0);
 }
 
 static void netperf_setup(struct workload *w, struct run *run)
