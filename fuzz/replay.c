@@ -2,12 +2,17 @@
 /*
  * fuzz/replay.c - main() for a harness built without libFuzzer: run
  * LLVMFuzzerTestOneInput() once on each file named, or on each file of
- * each directory named (not recursively), as `./fuzz_scenario FILE` does.
+ * each directory named (not recursively, in name order), as
+ * `fuzz/fuzz_scenario FILE` does. Without arguments, the committed inputs
+ * of its target: FUZZ_SRCDIR/fuzz/corpus/T/ (the seeds) and
+ * FUZZ_SRCDIR/fuzz/regress/T/ (inputs that once failed), which is what
+ * `make check` runs (tests/local.mk):
  *
- *	fuzz/replay-scenario fuzz/corpus/scenario fuzz/regress/scenario
+ *	fuzz/replay-scenario
+ *	FUZZ_REPLAY_VERBOSE=1 fuzz/replay-scenario crash-1234
  *
- * Exit status 0 when every input ran (a crash aborts), 2 on unreadable
- * arguments. tests/run-fuzz.sh runs it in `make check`.
+ * Exit status 0 when every input ran (a finding aborts), 2 on an
+ * unreadable argument.
  */
 #define _GNU_SOURCE
 
@@ -63,7 +68,7 @@ static int cmp(const void *a, const void *b)
 static int replay_dir(const char *dir, unsigned int *nr)
 {
 	struct dirent *de;
-	char **names = NULL, path[4096];
+	char **names = NULL, path[FUZZ_PATH_MAX];
 	size_t nr_names = 0, i;
 	int ret = 0;
 	DIR *d = opendir(dir);
@@ -100,12 +105,35 @@ static int replay_dir(const char *dir, unsigned int *nr)
 	return ret;
 }
 
+#ifndef FUZZ_TARGET_NAME
+#error "FUZZ_TARGET_NAME: the target, for its committed inputs"
+#endif
+
+/* The committed inputs: the seeds, and the regressions if any. */
+static int replay_committed(unsigned int *nr)
+{
+	char dir[FUZZ_PATH_MAX];
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s/fuzz/corpus/%s", FUZZ_SRCDIR,
+		 FUZZ_TARGET_NAME);
+	if (replay_dir(dir, nr))
+		return -1;
+	snprintf(dir, sizeof(dir), "%s/fuzz/regress/%s", FUZZ_SRCDIR,
+		 FUZZ_TARGET_NAME);
+	if (!stat(dir, &st) && replay_dir(dir, nr))
+		return -1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned int nr = 0;
 	struct stat st;
 	int i;
 
+	if (argc == 1 && replay_committed(&nr))
+		return 2;
 	for (i = 1; i < argc; i++) {
 		if (stat(argv[i], &st)) {
 			perror(argv[i]);
@@ -114,6 +142,10 @@ int main(int argc, char **argv)
 		if (S_ISDIR(st.st_mode) ? replay_dir(argv[i], &nr) :
 					  replay_file(argv[i], &nr))
 			return 2;
+	}
+	if (!nr) {
+		fprintf(stderr, "%s: no inputs\n", argv[0]);
+		return 2;
 	}
 	printf("%s: %u inputs replayed\n", argv[0], nr);
 	return 0;

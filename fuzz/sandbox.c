@@ -45,28 +45,45 @@ static void die(const char *what, const char *path)
 	abort();
 }
 
+/* @buf (FUZZ_PATH_MAX bytes) = the path printf() makes of @fmt. */
+static void path_printf(char *buf, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void path_printf(char *buf, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, FUZZ_PATH_MAX, fmt, ap);
+	va_end(ap);
+	if (n < 0 || n >= FUZZ_PATH_MAX) {
+		errno = ENAMETOOLONG;
+		die("path too long:", buf);
+	}
+}
+
 /* Copy every regular file of FUZZ_SRCDIR/scenarios/@sub to @sub. */
 static void copy_dir(const char *sub)
 {
-	char from[PATH_MAX], to[PATH_MAX], buf[65536];
+	char from[FUZZ_PATH_MAX], to[FUZZ_PATH_MAX], buf[65536];
 	struct dirent *de;
 	size_t n;
 	FILE *in, *out;
 	DIR *d;
 
-	snprintf(to, sizeof(to), "%s/%s", sandbox, sub);
+	path_printf(to, "%s/%s", sandbox, sub);
 	if (mkdir(to, 0700))
 		die("cannot create", to);
-	snprintf(from, sizeof(from), "%s/scenarios/%s", FUZZ_SRCDIR, sub);
+	path_printf(from, "%s/scenarios/%s", FUZZ_SRCDIR, sub);
 	d = opendir(from);
 	if (!d)
 		die("cannot read", from);
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(from, sizeof(from), "%s/scenarios/%s/%s", FUZZ_SRCDIR,
-			 sub, de->d_name);
-		snprintf(to, sizeof(to), "%s/%s/%s", sandbox, sub, de->d_name);
+		path_printf(from, "%s/scenarios/%s/%s", FUZZ_SRCDIR, sub,
+			    de->d_name);
+		path_printf(to, "%s/%s/%s", sandbox, sub, de->d_name);
 		in = fopen(from, "rb");
 		if (!in)
 			die("cannot read", from);
@@ -99,12 +116,12 @@ static void remove_sandbox(void)
 const char *fuzz_sandbox(void)
 {
 	const char *tmp = getenv("TMPDIR");
-	char dir[PATH_MAX];
+	char dir[FUZZ_PATH_MAX];
 
 	if (sandbox[0])
 		return sandbox;
-	snprintf(dir, sizeof(dir), "%s/memcgsim-fuzz.XXXXXX",
-		 tmp && tmp[0] ? tmp : "/tmp");
+	path_printf(dir, "%s/memcgsim-fuzz.XXXXXX",
+		    tmp && tmp[0] ? tmp : "/tmp");
 	if (!mkdtemp(dir))
 		die("cannot create", dir);
 	/* the real path, so that fuzz_allowed() can compare prefixes */
@@ -113,7 +130,7 @@ const char *fuzz_sandbox(void)
 	atexit(remove_sandbox);
 	copy_dir("machines");
 	copy_dir("layouts");
-	snprintf(dir, sizeof(dir), "%s/work", sandbox);
+	path_printf(dir, "%s/work", sandbox);
 	if (mkdir(dir, 0700))
 		die("cannot create", dir);
 	return sandbox;
@@ -121,12 +138,15 @@ const char *fuzz_sandbox(void)
 
 void fuzz_write(const char *name, const void *data, size_t size, char *path)
 {
+	bool was = confined;
 	FILE *f;
 
-	snprintf(path, FUZZ_PATH_MAX, "%s/%s", fuzz_sandbox(), name);
+	path_printf(path, "%s/%s", fuzz_sandbox(), name);
+	confined = false; /* the file may not exist yet */
 	f = fopen(path, "wb");
 	if (!f || (size && fwrite(data, 1, size, f) != size) || fclose(f))
 		die("cannot write", path);
+	confined = was;
 }
 
 void fuzz_enter(void)
