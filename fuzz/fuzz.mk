@@ -25,7 +25,7 @@ DEP_LIBS ?=
 FUZZ_CC ?= clang
 FUZZ_CFLAGS ?= -g -O1 -fno-omit-frame-pointer
 FUZZ_SANITIZE ?= address,undefined
-FUZZ_TARGETS = scenario pahole results
+FUZZ_TARGETS = scenario pahole results merge
 FUZZ_TARGET ?= $(FUZZ_TARGETS)
 # empty: run until stopped (make fuzz); a number: that many seconds each
 FUZZ_SECONDS ?=
@@ -73,7 +73,7 @@ Fuzzing $(FUZZ_TARGET) with libFuzzer.
   Reproduce a finding:   fuzz/fuzz_T fuzz/run/T/artifacts/crash-XXXX
   Shrink it:             fuzz/fuzz_T -minimize_crash=1 -runs=10000 FILE
   Keep it fixed: copy the input to $(srcdir)/fuzz/regress/T/ (make check
-  replays every file there, tests/run-fuzz.sh).
+  replays every file there with fuzz/replay-T).
 endef
 export HOWTO
 

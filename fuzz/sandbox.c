@@ -167,9 +167,22 @@ static bool fuzz_allowed(const char *path)
 
 	if (!confined)
 		return true;
-	if (!realpath(path, real))
-		return false; /* errno says why (ENOENT, ...) */
-	if (strncmp(real, sandbox, len) || real[len] != '/') {
+	if (!realpath(path, real)) {
+		/* a file to create: its directory must be in the sandbox */
+		char dir[FUZZ_PATH_MAX], *slash;
+		size_t n = strlen(path);
+
+		if (errno != ENOENT || n >= sizeof(dir))
+			return false;
+		memcpy(dir, path, n + 1);
+		slash = strrchr(dir, '/');
+		if (!slash)
+			return false; /* the harnesses use absolute paths */
+		*slash = '\0';
+		if (!realpath(dir, real))
+			return false;
+	}
+	if (strncmp(real, sandbox, len) || (real[len] && real[len] != '/')) {
 		errno = EACCES;
 		return false;
 	}

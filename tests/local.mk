@@ -273,7 +273,8 @@ EXTRA_DIST += tools/update-keys.sh
 REPLAY_CPP = $(AM_CPPFLAGS) -DFUZZ_SRCDIR='"$(abs_top_srcdir)"'
 REPLAY_WRAP = -Wl,--wrap=open,--wrap=open64,--wrap=fopen,--wrap=fopen64
 REPLAY_COMMON = fuzz/fuzz.h fuzz/sandbox.c fuzz/replay.c
-check_PROGRAMS += fuzz/replay-scenario fuzz/replay-pahole fuzz/replay-results
+check_PROGRAMS += fuzz/replay-scenario fuzz/replay-pahole fuzz/replay-results \
+	fuzz/replay-merge
 fuzz_replay_scenario_SOURCES = fuzz/fuzz_scenario.c $(REPLAY_COMMON)
 fuzz_replay_scenario_CPPFLAGS = $(REPLAY_CPP) \
 	-DFUZZ_TARGET_NAME='"scenario"'
@@ -286,6 +287,9 @@ fuzz_replay_results_SOURCES = fuzz/fuzz_results.c $(REPLAY_COMMON)
 fuzz_replay_results_CPPFLAGS = $(REPLAY_CPP) \
 	-DFUZZ_TARGET_NAME='"results"'
 fuzz_replay_results_LDFLAGS = $(REPLAY_WRAP)
+fuzz_replay_merge_SOURCES = fuzz/fuzz_merge.c $(REPLAY_COMMON)
+fuzz_replay_merge_CPPFLAGS = $(REPLAY_CPP) -DFUZZ_TARGET_NAME='"merge"'
+fuzz_replay_merge_LDFLAGS = $(REPLAY_WRAP)
 EXTRA_DIST += fuzz/fuzz.mk fuzz/corpus fuzz/regress fuzz/scenario.dict
 
 TESTS += $(check_PROGRAMS)
