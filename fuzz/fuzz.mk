@@ -99,6 +99,7 @@ fuzz: $(BINS)
 			>fuzz/run/$$t/log.txt 2>&1 & \
 		pids="$$pids $$!"; \
 	done; \
+	trap 'kill -INT $$pids 2>/dev/null' INT TERM; \
 	status=0; for p in $$pids; do wait $$p || status=1; done; \
 	$(MAKE) -s -f $(srcdir)/fuzz/fuzz.mk fuzz-report; exit $$status
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/compare.h"
 #include "cli/run.h"
 #include "cli/sweep.h"
 #include "cli/sweep_internal.h"
@@ -56,6 +57,21 @@ static void make_sweep(void)
 	}
 }
 
+/* The sandbox's file @name is a result compare_load() accepts. */
+static void check_readable(const char *name)
+{
+	struct compare_file *f;
+	char path[FUZZ_PATH_MAX];
+	struct sim_error err;
+
+	snprintf(path, sizeof(path), "%s/%s", fuzz_sandbox(), name);
+	f = compare_load(path, &err);
+	if (!f)
+		sim_error_print(stderr, &err);
+	FUZZ_ASSERT(f != NULL);
+	compare_free(f);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *nul = memchr(data, '\0', size);
@@ -85,5 +101,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sim_error_print(stderr, &err);
 	FUZZ_ASSERT(ret || nr == 1);
 	FUZZ_ASSERT(!ret || err.msg[0]);
+	if (!ret) {
+		/* what merge wrote, compare reads */
+		check_readable("work/sweep/sweep.csv");
+		check_readable("work/sweep/sweep.yaml");
+	}
 	return 0;
 }

@@ -13,7 +13,7 @@
  * a name outside it fails to open (fuzz/fuzz.h).
  *
  * Findings: a crash or sanitizer report, a leak, a hang (-timeout), or a
- * refusal without a message.
+ * refusal without a message or without its file, line and column.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +43,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ret && getenv("FUZZ_VERBOSE"))
 		sim_error_print(stderr, &err);
 	FUZZ_ASSERT(!r);
-	FUZZ_ASSERT(ret == 0 || (ret == -1 && err.msg[0]));
+	FUZZ_ASSERT(ret == 0 || ret == -1);
+	/* every refusal is located: file:line:col */
+	FUZZ_ASSERT(!ret || (err.msg[0] && err.file[0] && err.line >= 1 &&
+			     err.col >= 1));
 	return 0;
 }
