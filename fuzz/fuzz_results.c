@@ -6,7 +6,8 @@
  * commands' checks on top):
  *
  *  - compare_parse(), then compare_print() of the file against itself,
- *    which must find no change;
+ *    which must find no change; an input holding a NUL byte (which no
+ *    result may) is two files, OLD and NEW, compared with each other;
  *  - plot's planning for a sweep.csv (plan_sweep()) and for a run's YAML
  *    (plan_run()): what `memcgsim plot` does before it draws. Planning
  *    is static in cli/plot.c, so this file includes cli/plot.c whole;
@@ -39,6 +40,31 @@ static void fuzz_compare(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(!counts.changed && !counts.over && !counts.only_old &&
 		    !counts.only_new && !counts.set_differs);
 	compare_free(f);
+}
+
+/* OLD, a NUL byte, NEW: compare them as `memcgsim compare OLD NEW`. */
+static void fuzz_compare_two(const uint8_t *data, size_t size)
+{
+	const uint8_t *nul = memchr(data, '\0', size);
+	struct compare_opts opts = { .tolerance = 1 };
+	struct compare_file *old, *new;
+	struct compare_counts counts;
+	struct sim_error err;
+	size_t len;
+
+	if (!nul)
+		return;
+	len = (size_t)(nul - data);
+	old = compare_parse("old", data, len, &err);
+	new = compare_parse("new", nul + 1, size - len - 1, &err);
+	if (old && new) {
+		memset(&counts, 0, sizeof(counts));
+		compare_print(devnull, old, new, &opts, &counts);
+		FUZZ_ASSERT(counts.over <= counts.changed &&
+			    counts.changed <= counts.values);
+	}
+	compare_free(old);
+	compare_free(new);
 }
 
 static void fuzz_plot(const uint8_t *data, size_t size)
@@ -75,6 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_sandbox();
 	fuzz_enter();
 	fuzz_compare(data, size);
+	fuzz_compare_two(data, size);
 	fuzz_plot(data, size);
 	fuzz_leave();
 	return 0;
