@@ -246,6 +246,21 @@ static void parse_error(struct sim_error *err, const char *path,
 }
 
 /*
+ * Emit @ev, an event of a point's report, to @y. A plain scalar that the
+ * emitter cannot write plain in its new place (a lone ':', say) is quoted,
+ * and libyaml then adds the tag '!' unless a quoted style is implicit too:
+ * mark it so, since the text is a string either way (reports have no
+ * tags: point_reports_check() refused them).
+ */
+static void forward_event(struct sim_yaml *y, yaml_event_t *ev)
+{
+	if (ev->type == YAML_SCALAR_EVENT && !ev->data.scalar.tag &&
+	    ev->data.scalar.plain_implicit)
+		ev->data.scalar.quoted_implicit = 1;
+	sim_yaml_event(y, ev, true);
+}
+
+/*
  * The next event of @parser: forwarded to @y if @forward, else dropped.
  * Returns its type, or YAML_NO_EVENT after a parse error (@err set).
  */
@@ -274,7 +289,7 @@ static yaml_event_type_t next_event(yaml_parser_t *parser, struct sim_yaml *y,
 		return type;
 	}
 	if (forward)
-		sim_yaml_event(y, &ev, true);
+		forward_event(y, &ev);
 	else
 		yaml_event_delete(&ev);
 	return type;
@@ -361,7 +376,7 @@ static int forward_report(struct sim_yaml *y, const char *path, bool variants,
 		want = variants ? is_variants : !is_variants;
 		/* The caller has emitted the key "variants" itself. */
 		if (want && !variants)
-			sim_yaml_event(y, &key, true);
+			forward_event(y, &key);
 		else
 			yaml_event_delete(&key);
 		if (pass_node(&parser, y, want, path, err))

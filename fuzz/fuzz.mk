@@ -45,6 +45,11 @@ CFLAGS_ALL = -std=c11 $(FUZZ_CFLAGS) $(SAN) $(DEP_CFLAGS)
 WRAP = -Wl,--wrap=open,--wrap=open64,--wrap=fopen,--wrap=fopen64
 BINS = $(FUZZ_TARGET:%=fuzz/fuzz_%)
 
+# each target's dictionary of tokens
+DICT_scenario = $(srcdir)/fuzz/scenario.dict
+DICT_results = $(srcdir)/fuzz/results.dict
+DICT_merge = $(srcdir)/fuzz/results.dict
+
 # libFuzzer's flags for every run
 RUN_FLAGS = -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
 	-detect_leaks=1 -print_final_stats=1 $(FUZZ_FLAGS)
@@ -83,7 +88,7 @@ export HOWTO
 run_target = mkdir -p fuzz/run/$(1)/corpus fuzz/run/$(1)/artifacts && \
 	fuzz/fuzz_$(1) $(RUN_FLAGS) \
 		$(if $(2),-max_total_time=$(2)) \
-		$(if $(wildcard $(srcdir)/fuzz/$(1).dict),-dict=$(srcdir)/fuzz/$(1).dict) \
+		$(if $(DICT_$(1)),-dict=$(DICT_$(1))) \
 		-artifact_prefix=fuzz/run/$(1)/artifacts/ \
 		fuzz/run/$(1)/corpus $(srcdir)/fuzz/corpus/$(1) \
 		$(if $(wildcard $(srcdir)/fuzz/regress/$(1)),$(srcdir)/fuzz/regress/$(1))

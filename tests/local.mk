@@ -290,7 +290,8 @@ fuzz_replay_results_LDFLAGS = $(REPLAY_WRAP)
 fuzz_replay_merge_SOURCES = fuzz/fuzz_merge.c $(REPLAY_COMMON)
 fuzz_replay_merge_CPPFLAGS = $(REPLAY_CPP) -DFUZZ_TARGET_NAME='"merge"'
 fuzz_replay_merge_LDFLAGS = $(REPLAY_WRAP)
-EXTRA_DIST += fuzz/fuzz.mk fuzz/corpus fuzz/regress fuzz/scenario.dict
+EXTRA_DIST += fuzz/fuzz.mk fuzz/corpus fuzz/regress fuzz/scenario.dict \
+	fuzz/results.dict
 
 TESTS += $(check_PROGRAMS)
 AM_TESTS_ENVIRONMENT = top_srcdir='$(top_srcdir)'; export top_srcdir; \
