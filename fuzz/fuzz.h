@@ -32,7 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /*
  * fuzz_sandbox() - the sandbox directory, created on first use (under
  * $TMPDIR, else /tmp) with machines/ and layouts/ copied from the source
- * tree and an empty work/ for the input; removed at exit.
+ * tree and an empty work/ for the input; removed at exit, or, when the
+ * process ended on a finding, by the next harness to start.
  */
 const char *fuzz_sandbox(void);
 

@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "fuzz/fuzz.h"
@@ -113,6 +115,35 @@ static void remove_sandbox(void)
 		nftw(sandbox, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/*
+ * Remove the sandboxes in @tmp of processes that are gone: a finding
+ * ends the process without atexit(), and libFuzzer's -minimize_crash
+ * runs many that do.
+ */
+static void remove_stale(const char *tmp)
+{
+	static const char prefix[] = "memcgsim-fuzz.";
+	struct dirent *de;
+	char *end;
+	long pid;
+	DIR *d = opendir(tmp);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, prefix, sizeof(prefix) - 1))
+			continue;
+		pid = strtol(de->d_name + sizeof(prefix) - 1, &end, 10);
+		if (*end != '.' || pid <= 0 || !kill((pid_t)pid, 0) ||
+		    errno != ESRCH)
+			continue;
+		path_printf(sandbox, "%s/%s", tmp, de->d_name);
+		remove_sandbox();
+	}
+	closedir(d);
+	sandbox[0] = '\0';
+}
+
 const char *fuzz_sandbox(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -120,8 +151,10 @@ const char *fuzz_sandbox(void)
 
 	if (sandbox[0])
 		return sandbox;
-	path_printf(dir, "%s/memcgsim-fuzz.XXXXXX",
-		    tmp && tmp[0] ? tmp : "/tmp");
+	if (!tmp || !tmp[0])
+		tmp = "/tmp";
+	remove_stale(tmp);
+	path_printf(dir, "%s/memcgsim-fuzz.%ld.XXXXXX", tmp, (long)getpid());
 	if (!mkdtemp(dir))
 		die("cannot create", dir);
 	/* the real path, so that fuzz_allowed() can compare prefixes */
