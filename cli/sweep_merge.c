@@ -17,6 +17,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "cli/compare.h"
 #include "cli/sweep.h"
 #include "cli/sweep_internal.h"
 #include "sim/csv.h"
@@ -91,6 +92,43 @@ static int point_csv_open(const struct sweep *s, unsigned int point,
 		return 0;
 	point_csv_close(pc);
 	return -1;
+}
+
+/*
+ * A point's CSV header is a run's (`run -f csv`: variant, then the
+ * metrics), and none of its columns takes a name sweep.csv gives its own
+ * first columns (point, the varied keys): else the merged header would
+ * name a column twice. 0, or -1 with @err set.
+ */
+static int header_check(const struct sweep *s, const struct point_csv *pc,
+			struct sim_error *err)
+{
+	const struct csv_reader *r = &pc->r;
+	unsigned int i, k;
+
+	if (strcmp(r->fields[0].text, "variant")) {
+		sim_error_set(
+			err, pc->path, r->fields[0].line, r->fields[0].col,
+			"not a point's CSV report: its first column is '%s', expected 'variant'",
+			r->fields[0].text);
+		return -1;
+	}
+	for (i = 1; i < r->nr_fields; i++) {
+		const char *name = r->fields[i].text;
+		bool taken = !strcmp(name, "point");
+
+		for (k = 0; k < s->nr_keys && !taken; k++)
+			taken = !strcmp(name, s->keys[k].key);
+		if (taken) {
+			sim_error_set(
+				err, pc->path, r->fields[i].line,
+				r->fields[i].col,
+				"not a point's CSV report: a column named '%s', which sweep.csv has already",
+				name);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* Pass 1: the union of the points' CSV columns. */
@@ -208,6 +246,21 @@ static void parse_error(struct sim_error *err, const char *path,
 }
 
 /*
+ * Emit @ev, an event of a point's report, to @y. A plain scalar that the
+ * emitter cannot write plain in its new place (a lone ':', say) is quoted,
+ * and libyaml then adds the tag '!' unless a quoted style is implicit too:
+ * mark it so, since the text is a string either way (reports have no
+ * tags: point_reports_check() refused them).
+ */
+static void forward_event(struct sim_yaml *y, yaml_event_t *ev)
+{
+	if (ev->type == YAML_SCALAR_EVENT && !ev->data.scalar.tag &&
+	    ev->data.scalar.plain_implicit)
+		ev->data.scalar.quoted_implicit = 1;
+	sim_yaml_event(y, ev, true);
+}
+
+/*
  * The next event of @parser: forwarded to @y if @forward, else dropped.
  * Returns its type, or YAML_NO_EVENT after a parse error (@err set).
  */
@@ -236,7 +289,7 @@ static yaml_event_type_t next_event(yaml_parser_t *parser, struct sim_yaml *y,
 		return type;
 	}
 	if (forward)
-		sim_yaml_event(y, &ev, true);
+		forward_event(y, &ev);
 	else
 		yaml_event_delete(&ev);
 	return type;
@@ -307,10 +360,23 @@ static int forward_report(struct sim_yaml *y, const char *path, bool variants,
 		is_variants =
 			!strcmp((char *)key.data.scalar.value, "variants");
 		found |= is_variants;
+		if (!variants &&
+		    (!strcmp((char *)key.data.scalar.value, "vary") ||
+		     !strcmp((char *)key.data.scalar.value, "points"))) {
+			/* sweep.yaml's own keys, written after these */
+			sim_error_set(
+				err, path,
+				(unsigned int)key.start_mark.line + 1,
+				(unsigned int)key.start_mark.column + 1,
+				"not a point's report: a top-level '%s', which sweep.yaml has already",
+				(char *)key.data.scalar.value);
+			yaml_event_delete(&key);
+			goto out;
+		}
 		want = variants ? is_variants : !is_variants;
 		/* The caller has emitted the key "variants" itself. */
 		if (want && !variants)
-			sim_yaml_event(y, &key, true);
+			forward_event(y, &key);
 		else
 			yaml_event_delete(&key);
 		if (pass_node(&parser, y, want, path, err))
@@ -434,6 +500,40 @@ static int merge_write(struct merge *m, const char *name,
 	return ret;
 }
 
+/*
+ * Point @point's two reports are a run's: its CSV header is (see
+ * header_check()), and both read as results, as `memcgsim compare` reads
+ * them (well-formed, every row and metric once, no anchors or duplicate
+ * keys), so that what merge writes of them compare and plot read too.
+ * 0, or -1 with @err set at the place in the point's file.
+ */
+static int point_reports_check(const struct sweep *s, unsigned int point,
+			       struct sim_error *err)
+{
+	static const char *const ext[] = { "csv", "yaml" };
+	struct compare_file *f;
+	struct point_csv pc;
+	unsigned int i;
+	char *path;
+	int ret;
+
+	if (point_csv_open(s, point, &pc, err))
+		return -1;
+	ret = header_check(s, &pc, err);
+	point_csv_close(&pc);
+	if (ret)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		path = sweep__point_path(s, point, ext[i]);
+		f = compare_load(path, err);
+		free(path);
+		if (!f)
+			return -1;
+		compare_free(f);
+	}
+	return 0;
+}
+
 /**
  * sweep_merge() - join the point files of the sweep in @dir.
  * @dir: the sweep's output directory
@@ -460,9 +560,17 @@ int sweep_merge(const char *dir, unsigned int *nr_points, struct sim_error *err)
 	sweep_init(&s);
 	if (sweep__meta_read(&s, dir, err))
 		goto out;
-	/* Refuse a point whose files are there but not what it wrote. */
+	/*
+	 * Refuse a point whose files are there but not what it wrote, or
+	 * not reports at all: its .sum vouches for their bytes, not for
+	 * their form.
+	 */
 	for (i = 0; i < s.nr_points; i++) {
-		if (sweep__point_check(&s, i, err) < 0) {
+		int ok = sweep__point_check(&s, i, err);
+
+		if (ok > 0)
+			ok = point_reports_check(&s, i, err) ? -1 : 1;
+		if (ok < 0) {
 			char after[160];
 
 			snprintf(

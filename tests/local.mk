@@ -331,6 +331,36 @@ EXTRA_DIST += tools/update-keys.sh
 
 .PHONY: update-golden bench bench-peers validate update-keys update-docs
 
+# fuzz/replay-T: the fuzz harness fuzz/fuzz_T.c built with the normal
+# compiler and fuzz/replay.c's main(), which runs it on every committed
+# input of target T: the seeds (fuzz/corpus/T/) and the inputs that once
+# crashed, leaked or broke an assertion (fuzz/regress/T/), so a fixed
+# finding stays fixed without clang. A finding aborts the program; under
+# CI's sanitizer build, so does any report. The harnesses are linked with
+# --wrap (fuzz/fuzz.h: the sandbox), as `make fuzz` links them.
+REPLAY_CPP = $(AM_CPPFLAGS) -DFUZZ_SRCDIR='"$(abs_top_srcdir)"'
+REPLAY_WRAP = -Wl,--wrap=open,--wrap=open64,--wrap=fopen,--wrap=fopen64
+REPLAY_COMMON = fuzz/fuzz.h fuzz/sandbox.c fuzz/replay.c
+check_PROGRAMS += fuzz/replay-scenario fuzz/replay-pahole fuzz/replay-results \
+	fuzz/replay-merge
+fuzz_replay_scenario_SOURCES = fuzz/fuzz_scenario.c $(REPLAY_COMMON)
+fuzz_replay_scenario_CPPFLAGS = $(REPLAY_CPP) \
+	-DFUZZ_TARGET_NAME='"scenario"'
+fuzz_replay_scenario_LDFLAGS = $(REPLAY_WRAP)
+fuzz_replay_pahole_SOURCES = fuzz/fuzz_pahole.c $(REPLAY_COMMON)
+fuzz_replay_pahole_CPPFLAGS = $(REPLAY_CPP) \
+	-DFUZZ_TARGET_NAME='"pahole"'
+fuzz_replay_pahole_LDFLAGS = $(REPLAY_WRAP)
+fuzz_replay_results_SOURCES = fuzz/fuzz_results.c $(REPLAY_COMMON)
+fuzz_replay_results_CPPFLAGS = $(REPLAY_CPP) \
+	-DFUZZ_TARGET_NAME='"results"'
+fuzz_replay_results_LDFLAGS = $(REPLAY_WRAP)
+fuzz_replay_merge_SOURCES = fuzz/fuzz_merge.c $(REPLAY_COMMON)
+fuzz_replay_merge_CPPFLAGS = $(REPLAY_CPP) -DFUZZ_TARGET_NAME='"merge"'
+fuzz_replay_merge_LDFLAGS = $(REPLAY_WRAP)
+EXTRA_DIST += fuzz/fuzz.mk fuzz/corpus fuzz/regress fuzz/scenario.dict \
+	fuzz/results.dict
+
 TESTS += $(check_PROGRAMS)
 AM_TESTS_ENVIRONMENT = top_srcdir='$(top_srcdir)'; export top_srcdir; \
 	MEMCGSIM='$(abs_top_builddir)/memcgsim$(EXEEXT)'; export MEMCGSIM;

@@ -297,7 +297,7 @@ static const char *strip_attributes(const char *p, const char *end)
 			return end;
 		t = trim_end(p, open);
 		if ((size_t)(t - p) < n || memcmp(t - n, attr, n) ||
-		    (t - n > p && is_ident(t[-n - 1])))
+		    (t - n > p && is_ident(*(t - n - 1))))
 			return end;
 		end = t - n;
 	}
