@@ -26,6 +26,7 @@ static FILE *devnull;
 static void fuzz_compare(const uint8_t *data, size_t size)
 {
 	struct compare_opts opts = { .tolerance = 0, .all = true };
+	const struct compare_file *files[2];
 	struct compare_counts counts;
 	struct compare_file *f;
 	struct sim_error err;
@@ -36,7 +37,8 @@ static void fuzz_compare(const uint8_t *data, size_t size)
 		return;
 	}
 	memset(&counts, 0, sizeof(counts));
-	compare_print(devnull, f, f, &opts, &counts);
+	files[0] = files[1] = f;
+	compare_print(devnull, files, 2, &opts, &counts);
 	FUZZ_ASSERT(!counts.changed && !counts.over && !counts.only_old &&
 		    !counts.only_new && !counts.set_differs);
 	compare_free(f);
@@ -58,8 +60,10 @@ static void fuzz_compare_two(const uint8_t *data, size_t size)
 	old = compare_parse("old", data, len, &err);
 	new = compare_parse("new", nul + 1, size - len - 1, &err);
 	if (old && new) {
+		const struct compare_file *files[] = { old, new };
+
 		memset(&counts, 0, sizeof(counts));
-		compare_print(devnull, old, new, &opts, &counts);
+		compare_print(devnull, files, 2, &opts, &counts);
 		FUZZ_ASSERT(counts.over <= counts.changed &&
 			    counts.changed <= counts.values);
 	}
