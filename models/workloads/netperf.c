@@ -978,6 +978,40 @@ static int netperf_schedule(struct sim_proc *p, void *frame)
 }
 
 /*
+ * The top of a task's loop: wait for its turn. Under sched: fair,
+ * netperf_schedule() (block, or give the CPU up at the slice's end);
+ * pinned, wait while there is nothing to do (the sender's window full,
+ * no data for the receiver), counted as idle.
+ */
+struct netperf_turn_frame {
+	struct co_frame co;
+	struct sim_task *t;
+	struct netperf_pair *pp;
+	bool sender;
+};
+
+static int netperf_turn(struct sim_proc *p, void *frame)
+{
+	struct netperf_turn_frame *f = frame;
+	struct sim_task *t = f->t;
+	struct netperf *np = t->w->priv;
+	struct netperf_pair *pp = f->pp;
+
+	CO_BEGIN(f);
+	CO_AWAIT(f, sim_proc_sync(p));
+	if (np->sf) {
+		CO_CALL(f, p, netperf_schedule, .t = t, .pp = pp,
+			.sender = f->sender);
+	} else if (must_block(np, pp, f->sender)) {
+		KPROF_ENTER(&t->prof, KF_IDLE, NOW(t));
+		CO_AWAIT(f, f->sender ? sender_blocked(pp, np) :
+					receiver_idle(pp));
+		KPROF_EXIT(&t->prof, NOW(t));
+	}
+	CO_END(f, p);
+}
+
+/*
  * netperf (tcp): one sendfile() of a message a turn. The socket is held
  * (lock_sock()) from the first tcp_sendpage() through the push, whose
  * transmit runs the receive softirq on this CPU (netperf_arrive() of the
@@ -993,15 +1027,7 @@ static int netperf_sender_tcp(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	while (task_running(t, np->run)) {
-		CO_AWAIT(f, sim_proc_sync(p));
-		if (np->sf) {
-			CO_CALL(f, p, netperf_schedule, .t = t, .pp = pp,
-				.sender = true);
-		} else if (pp->queued >= np->window) {
-			KPROF_ENTER(&t->prof, KF_IDLE, NOW(t));
-			CO_AWAIT(f, sender_blocked(pp, np));
-			KPROF_EXIT(&t->prof, NOW(t));
-		}
+		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp, .sender = true);
 		KPROF_ENTER(&t->prof, KF_WORK_SEND, NOW(t));
 		coh_delay(t->cc, eighths(np, SND_SPLICE));
 		f->truesize = message_truesize(np);
@@ -1055,15 +1081,7 @@ static int netperf_receiver_tcp(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	while (task_running(t, np->run)) {
-		CO_AWAIT(f, sim_proc_sync(p));
-		if (np->sf) {
-			CO_CALL(f, p, netperf_schedule, .t = t, .pp = pp,
-				.sender = false);
-		} else if (!pp->queued) {
-			KPROF_ENTER(&t->prof, KF_IDLE, NOW(t));
-			CO_AWAIT(f, receiver_idle(pp));
-			KPROF_EXIT(&t->prof, NOW(t));
-		}
+		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp, .sender = false);
 		task_op_begin(t);
 		KPROF_ENTER(&t->prof, KF_WORK_RECV, NOW(t));
 		coh_delay(t->cc, eighths(np, RCV_ENTRY));
@@ -1128,15 +1146,7 @@ static int netperf_sender_unix(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	while (task_running(t, np->run)) {
-		CO_AWAIT(f, sim_proc_sync(p));
-		if (np->sf) {
-			CO_CALL(f, p, netperf_schedule, .t = t, .pp = pp,
-				.sender = true);
-		} else if (pp->queued >= np->window) {
-			KPROF_ENTER(&t->prof, KF_IDLE, NOW(t));
-			CO_AWAIT(f, sender_blocked(pp, np));
-			KPROF_EXIT(&t->prof, NOW(t));
-		}
+		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp, .sender = true);
 		KPROF_ENTER(&t->prof, KF_WORK_SEND, NOW(t));
 		coh_delay(t->cc, np->work_ps / 2);
 		f->truesize = message_truesize(np);
@@ -1171,15 +1181,7 @@ static int netperf_receiver_unix(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	while (task_running(t, np->run)) {
-		CO_AWAIT(f, sim_proc_sync(p));
-		if (np->sf) {
-			CO_CALL(f, p, netperf_schedule, .t = t, .pp = pp,
-				.sender = false);
-		} else if (!pp->queued) {
-			KPROF_ENTER(&t->prof, KF_IDLE, NOW(t));
-			CO_AWAIT(f, receiver_idle(pp));
-			KPROF_EXIT(&t->prof, NOW(t));
-		}
+		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp, .sender = false);
 		task_op_begin(t);
 		f->truesize = pp->truesize[pp->head];
 		KPROF_ENTER(&t->prof, KF_WORK_RECV, NOW(t));
