@@ -30,6 +30,7 @@
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "sim/util.h"
+#include "tests/machine_test.h"
 
 #define MAX_ROWS 256
 
@@ -364,19 +365,13 @@ static sim_time_t sctp_run(void)
 
 START_TEST(insn_sctp_chunk_by_hand)
 {
-	const char *t = getenv("top_srcdir");
 	struct sctp_sendmsg_to_asoc_frame *fs;
 	struct sctp_sock_rfree_frame *fr;
 	struct co_frame co;
-	struct sim_error err;
-	char path[512];
 
 	load();
 	memset(&hs, 0, sizeof(hs));
-	snprintf(path, sizeof(path), "%s/scenarios/machines/skx-2s-72.yaml",
-		 t && t[0] ? t : ".");
-	sim_error_clear(&err);
-	ck_assert_msg(machine_load_file(&hs.m, path, &err) == 0, "%s", err.msg);
+	load_profile("skx-2s-72", &hs.m);
 	ck_assert_uint_eq(hs.m.insn_ps, 471);
 	hs.e = sim_engine_create();
 	hs.coh = coh_create(&hs.m, hs.e);

@@ -26,6 +26,7 @@
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "sim/util.h"
+#include "tests/machine_test.h"
 
 #define OBJ 264 /* obj_full_size(kmalloc-256) */
 #define PGDAT 1 /* node 0 + 1 */
@@ -45,17 +46,10 @@ static struct harness {
 
 static void setup(void)
 {
-	const char *t = getenv("top_srcdir");
-	struct sim_error err;
-	char path[512];
 	unsigned int i;
 
 	memset(&h, 0, sizeof(h));
-	snprintf(path, sizeof(path), "%s/scenarios/machines/skx-2s-72.yaml",
-		 t && t[0] ? t : ".");
-	sim_error_clear(&err);
-	ck_assert_msg(machine_load_file(&h.m, path, &err) == 0, "%s: %s", path,
-		      err.msg);
+	load_profile("skx-2s-72", &h.m);
 	h.e = sim_engine_create();
 	h.coh = coh_create(&h.m, h.e);
 	sim_proc_init(&h.proc, h.e, 0, 8192, NULL);

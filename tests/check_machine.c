@@ -14,19 +14,7 @@
 
 #include "models/hw/machine.h"
 #include "sim/scenario.h"
-
-static void load_profile(const char *name, struct machine *m)
-{
-	const char *top = getenv("top_srcdir");
-	struct sim_error err;
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/scenarios/machines/%s.yaml",
-		 top && top[0] ? top : ".", name);
-	sim_error_clear(&err);
-	ck_assert_msg(machine_load_file(m, path, &err) == 0, "%s: %s:%u:%u: %s",
-		      path, err.file, err.line, err.col, err.msg);
-}
+#include "tests/machine_test.h"
 
 /* Load an inline profile; @at names the machine map inside it, or NULL. */
 static int load_text(const char *text, const char *at, struct machine *m,

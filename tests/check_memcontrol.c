@@ -32,6 +32,7 @@
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "sim/util.h"
+#include "tests/machine_test.h"
 
 #define NR_TEST_CPUS 2
 
@@ -51,19 +52,6 @@ static struct harness {
 	sim_time_t last_ps; /* duration of the last call */
 } h;
 
-static void load_skx(struct machine *m)
-{
-	const char *t = getenv("top_srcdir");
-	struct sim_error err;
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/scenarios/machines/skx-2s-72.yaml",
-		 t && t[0] ? t : ".");
-	sim_error_clear(&err);
-	ck_assert_msg(machine_load_file(m, path, &err) == 0, "%s: %s", path,
-		      err.msg);
-}
-
 static void cgroup_set(unsigned int i, const char *path, int parent)
 {
 	struct cgroup_config *cg = &h.cg[i];
@@ -80,7 +68,7 @@ static void setup(void)
 	unsigned int i;
 
 	memset(&h, 0, sizeof(h));
-	load_skx(&h.m);
+	load_profile("skx-2s-72", &h.m);
 	h.e = sim_engine_create();
 	h.coh = coh_create(&h.m, h.e);
 	for (i = 0; i < NR_TEST_CPUS; i++) {

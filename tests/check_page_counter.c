@@ -35,6 +35,7 @@
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "sim/util.h"
+#include "tests/machine_test.h"
 
 enum { ROOT, TOP, MID, LEAF, NR_LEVELS };
 
@@ -82,19 +83,6 @@ static void setup_bare(void)
 	chain_init(false);
 }
 
-static void load_skx(struct machine *m)
-{
-	const char *t = getenv("top_srcdir");
-	struct sim_error err;
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/scenarios/machines/skx-2s-72.yaml",
-		 t && t[0] ? t : ".");
-	sim_error_clear(&err);
-	ck_assert_msg(machine_load_file(m, path, &err) == 0, "%s: %s", path,
-		      err.msg);
-}
-
 /*
  * The 14 members at the offsets of @pcl, one object per level, each
  * starting on a fresh line (offset_in_line 0).
@@ -106,7 +94,7 @@ static void setup_memory_layout(const struct page_counter_layout *pcl)
 	unsigned int i;
 
 	memset(&h, 0, sizeof(h));
-	load_skx(&h.m);
+	load_profile("skx-2s-72", &h.m);
 	h.e = sim_engine_create();
 	h.coh = coh_create(&h.m, h.e);
 	sim_proc_init(&h.proc, h.e, 0, 4096, NULL);

@@ -22,6 +22,7 @@
 #include "models/hw/machine.h"
 #include "models/kernel/sched_fair.h"
 #include "sim/report.h"
+#include "tests/machine_test.h"
 
 static struct harness {
 	struct machine m;
@@ -42,15 +43,8 @@ static void allow_all(struct sched_task *t)
 
 static void setup(void)
 {
-	const char *t = getenv("top_srcdir");
-	struct sim_error err;
-	char path[512];
-
 	memset(&h, 0, sizeof(h));
-	snprintf(path, sizeof(path), "%s/scenarios/machines/skx-2s-72.yaml",
-		 t && t[0] ? t : ".");
-	sim_error_clear(&err);
-	ck_assert_msg(machine_load_file(&h.m, path, &err) == 0, "%s", err.msg);
+	load_profile("skx-2s-72", &h.m);
 	h.s = sched_fair_create(&h.m);
 	allow_all(&h.p);
 	allow_all(&h.waker);

@@ -29,6 +29,7 @@
 #include "models/kernel/sctp.h"
 #include "sim/co.h"
 #include "sim/engine.h"
+#include "tests/machine_test.h"
 
 #define MSG 16384
 
@@ -48,16 +49,10 @@ static struct harness {
 
 static void setup(void)
 {
-	const char *t = getenv("top_srcdir");
-	struct sim_error err;
-	char path[512];
 	unsigned int i;
 
 	memset(&h, 0, sizeof(h));
-	snprintf(path, sizeof(path), "%s/scenarios/machines/skx-2s-72.yaml",
-		 t && t[0] ? t : ".");
-	sim_error_clear(&err);
-	ck_assert_msg(machine_load_file(&h.m, path, &err) == 0, "%s", err.msg);
+	load_profile("skx-2s-72", &h.m);
 	h.e = sim_engine_create();
 	h.coh = coh_create(&h.m, h.e);
 	for (i = 0; i < 2; i++) {

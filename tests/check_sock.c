@@ -21,6 +21,7 @@
 #include "models/kernel/sock.h"
 #include "sim/co.h"
 #include "sim/engine.h"
+#include "tests/machine_test.h"
 
 static struct harness {
 	struct machine m;
@@ -37,15 +38,8 @@ static struct harness {
 
 static void setup_policy(unsigned int policy)
 {
-	const char *t = getenv("top_srcdir");
-	struct sim_error err;
-	char path[512];
-
 	memset(&h, 0, sizeof(h));
-	snprintf(path, sizeof(path), "%s/scenarios/machines/skx-2s-72.yaml",
-		 t && t[0] ? t : ".");
-	sim_error_clear(&err);
-	ck_assert_msg(machine_load_file(&h.m, path, &err) == 0, "%s", err.msg);
+	load_profile("skx-2s-72", &h.m);
 	h.e = sim_engine_create();
 	h.coh = coh_create(&h.m, h.e);
 	sim_proc_init(&h.proc, h.e, 0, 8192, NULL);

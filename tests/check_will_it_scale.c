@@ -37,6 +37,7 @@
 #include "sim/engine.h"
 #include "sim/scenario.h"
 #include "sim/util.h"
+#include "tests/machine_test.h"
 
 #define BATCH 32 /* charge_batch */
 
@@ -50,19 +51,6 @@ static struct harness {
 	struct sim_task task;
 	struct mem_cgroup *memcg;
 } h;
-
-static void load_skx(struct machine *m)
-{
-	const char *t = getenv("top_srcdir");
-	struct sim_error err;
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/scenarios/machines/skx-2s-72.yaml",
-		 t && t[0] ? t : ".");
-	sim_error_clear(&err);
-	ck_assert_msg(machine_load_file(m, path, &err) == 0, "%s: %s", path,
-		      err.msg);
-}
 
 /*
  * harness_run() - run one task of workload @type with its keys @keys
@@ -78,7 +66,7 @@ static void harness_run(const char *type, const char *keys, const char *kernel,
 	char text[256];
 
 	memset(&h, 0, sizeof(h));
-	load_skx(&r->machine);
+	load_profile("skx-2s-72", &r->machine);
 	snprintf(text, sizeof(text), "kernel: %s\n", kernel);
 	n = scenario_parse_string("kernel", text, &err);
 	ck_assert_msg(n, "%s", err.msg);

@@ -364,3 +364,6 @@ EXTRA_DIST += fuzz/fuzz.mk fuzz/corpus fuzz/regress fuzz/scenario.dict \
 TESTS += $(check_PROGRAMS)
 AM_TESTS_ENVIRONMENT = top_srcdir='$(top_srcdir)'; export top_srcdir; \
 	MEMCGSIM='$(abs_top_builddir)/memcgsim$(EXEEXT)'; export MEMCGSIM;
+
+# shared by the suites that load a cited machine profile
+EXTRA_DIST += %reldir%/machine_test.h
