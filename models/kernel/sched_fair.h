@@ -69,6 +69,7 @@
 #include <stdint.h>
 
 #include "models/hw/machine.h"
+#include "models/kernel/config.h"
 #include "sim/engine.h"
 
 /* sysctl_sched_migration_cost: a CPU idle for less on average won't pull */
@@ -77,6 +78,8 @@
 #define SCHED_LATENCY_PS (6 * SIM_PS_PER_MS)
 #define SCHED_MIN_GRANULARITY_PS (750 * SIM_PS_PER_US)
 #define SCHED_NR_LATENCY 8
+/* sysctl_sched_base_slice (v6.6, EEVDF's request size), before scaling */
+#define SCHED_BASE_SLICE_PS (750 * SIM_PS_PER_US)
 /* SIM: the tick, HZ=1000: load balance runs at a tick (trigger_load_balance()) */
 #define SCHED_TICK_PS SIM_PS_PER_MS
 /* sd_init(): busy_factor; the domain levels: SMT, MC (LLC), DIE, NUMA */
@@ -95,6 +98,12 @@
  * @exec_start: when it last started running (for the slice)
  * @nr_migrations, @nr_switches: SIM: counts
  * @data: SIM: the workload's task
+ * EEVDF (sched_class eevdf; sched_entity's fields, in ps of virtual time,
+ * which at the one weight modelled, NICE_0, runs at wall-clock speed):
+ * @vruntime, @deadline: the virtual runtime and virtual deadline
+ * @vlag: the lag kept across a sleep (update_entity_lag()); while it runs,
+ *	a copy of @deadline as set_next_entity() stashes it (RUN_TO_PARITY)
+ * @vr_stamp: when update_curr() last charged it (curr->exec_start)
  */
 struct sched_task {
 	unsigned int cpu;
@@ -105,6 +114,8 @@ struct sched_task {
 	sim_time_t exec_start;
 	uint64_t nr_migrations, nr_switches;
 	void *data;
+	int64_t vruntime, deadline, vlag;
+	sim_time_t vr_stamp;
 };
 
 /*
@@ -129,18 +140,26 @@ struct sched_domain_state {
  * @nr_running: the running task and the waiting ones
  * @idle_stamp: when the CPU last went idle
  * @avg_idle: rq->avg_idle, the average idle period (update_avg(): 1/8)
+ * @min_vruntime: cfs_rq->min_vruntime (EEVDF: avg_vruntime()'s origin)
+ * @need_resched: EEVDF: a wake-up asked to preempt @curr (resched_curr())
  */
 struct rq {
 	struct sched_task *curr;
 	struct sched_task *head, *tail;
 	unsigned int nr_running;
 	sim_time_t idle_stamp, avg_idle;
+	int64_t min_vruntime;
+	bool need_resched;
 	struct sched_domain_state sd[SCHED_NR_LEVELS];
 };
 
-/* struct sched_fair - SIM: every CPU's runqueue, the machine's topology. */
+/*
+ * struct sched_fair - SIM: every CPU's runqueue, the machine's topology,
+ * and the pick (@eevdf: sched_class eevdf).
+ */
 struct sched_fair {
 	const struct machine *m;
+	bool eevdf;
 	unsigned int nr_cpus;
 	struct rq *rq; /* [nr_cpus] */
 };
@@ -156,8 +175,12 @@ static inline void sched_task_allow(struct sched_task *p, unsigned int cpu)
 	p->cpus_ptr[cpu / 64] |= 1ull << (cpu % 64);
 }
 
-/* sched_fair_create() - idle runqueues for @m's CPUs; never fails. */
-struct sched_fair *sched_fair_create(const struct machine *m);
+/*
+ * sched_fair_create() - idle runqueues for @m's CPUs, picking as @cls
+ * (the kernel's sched_class key); never fails.
+ */
+struct sched_fair *sched_fair_create(const struct machine *m,
+				     enum kernel_sched_class cls);
 void sched_fair_free(struct sched_fair *s);
 
 /* available_idle_cpu(): nothing runs on @cpu and nothing waits there. */
@@ -203,15 +226,19 @@ struct sched_task *sched_sleep(struct sched_fair *s, struct sched_task *p,
 			       sim_time_t now);
 
 /*
- * sched_slice_expired() - @p runs and others wait on its CPU, and it has
- * run its sched_slice(): the tick would preempt it (check_preempt_tick()).
+ * sched_slice_expired() - @p runs and others wait on its CPU, and it is
+ * to give way: CFS, it has run its sched_slice() (check_preempt_tick());
+ * EEVDF, its deadline passed (update_deadline()) or a wake-up asked to
+ * preempt it (check_preempt_wakeup_fair()), and pick_eevdf() picks
+ * another task. EEVDF charges @p's runtime up to @now (update_curr()).
  */
-bool sched_slice_expired(const struct sched_fair *s, const struct sched_task *p,
+bool sched_slice_expired(struct sched_fair *s, struct sched_task *p,
 			 sim_time_t now);
 
 /*
  * sched_yield_to_next() - put @p, running, at the tail of its runqueue
- * and run the first waiting task. Return: that task.
+ * and run the first waiting task (EEVDF: the one pick_eevdf() picks,
+ * which sched_slice_expired() found not to be @p). Return: that task.
  */
 struct sched_task *sched_yield_to_next(struct sched_fair *s,
 				       struct sched_task *p, sim_time_t now);
