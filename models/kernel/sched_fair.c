@@ -11,6 +11,13 @@
  * the v5.5 rework of load_balance() whose structure v6.0 keeps) and
  * sd_init() in kernel/sched/topology.c (busy_factor 16, intervals
  * sd_weight ms); v6.0's adjust_numa_imbalance() from its imb_numa_nr.
+ * EEVDF (sched_class eevdf, v6.6 on): avg_vruntime(), entity_eligible(),
+ * update_entity_lag(), place_entity(), update_deadline(), pick_eevdf()
+ * with RUN_TO_PARITY and check_preempt_wakeup_fair(); no v6.6 fair.c is
+ * stored here (torvalds/linux has 000619680c37 and an older tree), so
+ * these were read from the v6.6-era patches quoted in the stored LKML
+ * threads (the EEVDF series, "sched/eevdf: Curb wakeup-preemption" for
+ * RUN_TO_PARITY, update_entity_lag()'s clamp) and v6.6's features.h.
  * Theory of operation: see sched_fair.h.
  */
 #include <stdlib.h>

@@ -32,11 +32,32 @@
  * these intervals (2 ms for SMT, the LLC's CPU count in ms for MC) a run
  * of a few ms sees a few balances per CPU.
  *
+ * The pick follows the kernel's sched_class key (struct sched_fair's
+ * eevdf; `version:` sets eevdf from v6.6). CFS, as above. EEVDF (v6.6's
+ * fair.c, "sched/fair: Implement an EEVDF-like scheduling policy"): each
+ * task has a vruntime, advancing with its runtime (update_curr()), and a
+ * virtual deadline, vruntime plus a request of sysctl_sched_base_slice
+ * (0.75 ms scaled as above; half of it for a new task), renewed when the
+ * vruntime reaches it (update_deadline()), which asks for a reschedule
+ * when others wait. A task is eligible when its vruntime is at most V,
+ * the mean vruntime of the runqueue (avg_vruntime()); the CPU runs the
+ * eligible task with the earliest deadline (pick_eevdf()), but keeps
+ * the running one while it is eligible and has not renewed its request
+ * since it was picked (RUN_TO_PARITY). A task that sleeps keeps its lag
+ * V - v, clamped to two slices (update_entity_lag()); woken, it is
+ * placed at V less that lag scaled by (n + 1) / n so that joining does
+ * not change it (place_entity(), PLACE_LAG; an empty runqueue drops the
+ * lag). A wake-up (and a balance's attach) preempts the running task
+ * when the woken one is what pick_eevdf() would run
+ * (check_preempt_wakeup_fair()). Placement (select_task_rq_fair()) and
+ * the balances are the same code under both: EEVDF changed the pick,
+ * not the wake-up's CPU selection.
+ *
  * SIM (each marked in the code):
- *  - the waiting tasks are served in FIFO order, not by vruntime: every
+ *  - CFS: the waiting tasks are served in FIFO order, not by vruntime: every
  *    task here has the same weight and sleeps often, so the leftmost
  *    task is about the one that waited longest;
- *  - no wake-up preemption: at v6.0 a waking sleeper is placed half a
+ *  - CFS: no wake-up preemption: at v6.0 a waking sleeper is placed half a
  *    sched_latency (3 ms scaled) behind min_vruntime, less than the
  *    wakeup granularity (1 ms scaled by 1 + ilog2(min(nr_cpus, 8)): 4 ms
  *    on 8 CPUs or more), so check_preempt_wakeup() does not preempt;
@@ -58,7 +79,19 @@
  *    queue; idle CPUs balance at their own intervals, where the kernel's
  *    NOHZ idle balancer (kicked by a busy CPU's tick when it has two
  *    tasks, the only case with anything to pull) balances them in turn;
- *    HZ is 1000 (SCHED_TICK_PS).
+ *    HZ is 1000 (SCHED_TICK_PS);
+ *  - EEVDF: every task at NICE_0's weight (a virtual time is a wall-clock
+ *    time, V a plain mean); the runqueue is a list scanned for the pick
+ *    and for min_vruntime, not the augmented rbtree (equal deadlines go
+ *    to the task enqueued first, as rb_add_cached() orders them); a
+ *    preemption a wake-up asks for, and a renewed deadline's reschedule,
+ *    take effect at the running task's next scheduling point
+ *    (sched_slice_expired()), as CFS's slice end does; a task picked
+ *    again after a reschedule keeps running without a renewed
+ *    RUN_TO_PARITY copy (pick_next_task_fair() with
+ *    CONFIG_FAIR_GROUP_SCHED leaves a prev it picks again alone); the
+ *    later features (DELAY_DEQUEUE, PREEMPT_SHORT, per-task slices:
+ *    v6.12) are not modelled.
  *
  * Layering: models/kernel module; uses models/hw/machine.h.
  */
