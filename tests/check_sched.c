@@ -470,6 +470,37 @@ START_TEST(eevdf_wakeup_preempts)
 END_TEST
 
 /*
+ * RUN_TO_PARITY. A starts and sleeps at 0 alone (lag 0), then wakes on
+ * the idle CPU: v 0, a full request, d 3, and runs. C starts at 1 ms
+ * (A's v 1): v = V = 1, half a request, d 2.5. Both are eligible and C's
+ * deadline is the earlier, but A has not renewed its request since it
+ * was picked: no preemption. At 3 ms A's vruntime reaches its deadline
+ * (new one 6, a reschedule); V = (3 + 1) / 2 = 2 < 3: A is no longer
+ * eligible, and C runs.
+ */
+START_TEST(eevdf_run_to_parity)
+{
+	struct sched_task t[2], *a = &t[0], *c = &t[1];
+	struct sched_fair *e = eevdf_only_cpu0(t, 2);
+	bool migrated;
+
+	ck_assert(sched_task_start(e, a, 0, 0));
+	ck_assert_ptr_null(sched_sleep(e, a, 0));
+	ck_assert(sched_wake_up(e, a, 0, true, 0, &migrated));
+	ck_assert_int_eq(a->deadline, MS(3));
+	ck_assert(!sched_task_start(e, c, 0, MS(1)));
+	ck_assert_int_eq(c->vruntime, MS(1));
+	ck_assert_int_eq(c->deadline, MS(2.5));
+	ck_assert(!e->rq[0].need_resched);
+	ck_assert(!sched_slice_expired(e, a, MS(3) - 1));
+	ck_assert(sched_slice_expired(e, a, MS(3)));
+	ck_assert_int_eq(a->deadline, MS(6));
+	ck_assert_ptr_eq(sched_yield_to_next(e, a, MS(3)), c);
+	sched_fair_free(e);
+}
+END_TEST
+
+/*
  * The pick of three waiting tasks. B starts and sleeps at 0 alone (lag
  * 0); A starts at 0 (v 0, d 1.5). At 1 ms (A's v 1) B wakes: v 1, a full
  * request, d 4; C and D start: v 1, half a request, d 2.5 each; all
@@ -597,6 +628,7 @@ static Suite *sched_suite(void)
 	tcase_add_test(tc, slice_expires);
 	tcase_add_loop_test(tc, eevdf_wakeup_preempts, 0, 2);
 	tcase_add_loop_test(tc, pick_order_cfs_fifo_vs_eevdf_deadline, 0, 2);
+	tcase_add_test(tc, eevdf_run_to_parity);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("load_balance");
 	tcase_add_checked_fixture(tc, setup, teardown);
