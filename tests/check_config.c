@@ -111,7 +111,7 @@ START_TEST(table_is_sound)
 	unsigned int nr, i, j, v;
 	const struct kernel_key *keys = kernel_keys(&nr);
 
-	ck_assert_uint_eq(nr, 24);
+	ck_assert_uint_eq(nr, 25);
 	for (i = 0; i < nr; i++) {
 		const struct kernel_key *key = &keys[i];
 
@@ -187,7 +187,9 @@ END_TEST
  * v4.8 and slab objects through obj_cgroup from v5.9; socket forward
  * allocation returned past 2 MB up to v5.19, per page from 6.0-rc1; the
  * statistics as stats_version v6.0 (v4.8, v6.0, v6.1 with the v6.1
- * below_threshold read), v6.6 and v6.8 (v6.8 and stable).
+ * below_threshold read), v6.6 and v6.8 (v6.8 and stable); the fair
+ * class's pick CFS up to v6.1 (and v6.5), EEVDF from v6.6-rc1
+ * (147f3efaa241 "sched/fair: Implement an EEVDF-like scheduling policy").
  */
 START_TEST(version_sets_defaults)
 {
@@ -217,8 +219,10 @@ START_TEST(version_sets_defaults)
 	ck_assert_int_eq(k.stats_version, STATS_V6_0);
 	ck_assert_int_eq(k.stats_updates_atomic, STATS_ATOMIC_BELOW_THRESHOLD);
 	ck_assert_uint_eq(k.memcg_event_items, 110);
+	ck_assert_int_eq(k.sched_class, SCHED_CLASS_CFS);
 
 	load_ok("  version: v6.6\n", &k);
+	ck_assert_int_eq(k.sched_class, SCHED_CLASS_EEVDF);
 	ck_assert_int_eq(k.stats_version, STATS_V6_6);
 	ck_assert_int_eq(k.local_stats, LOCAL_AGGREGATED);
 	ck_assert_uint_eq(k.memcg_event_items, 19);
@@ -236,6 +240,7 @@ START_TEST(version_sets_defaults)
 	ck_assert_int_eq(k.stats_flush_threshold, FLUSH_PER_MEMCG);
 	ck_assert_uint_eq(k.memcg_event_items, 22);
 	ck_assert_int_eq(k.obj_stock_version, OBJ_STOCK_V6_16);
+	ck_assert_int_eq(k.sched_class, SCHED_CLASS_EEVDF);
 	/* what no version sets keeps the table's default */
 	ck_assert_uint_eq(k.cgroup_version, 2);
 	ck_assert_uint_eq(k.stats_flush_period_ms, 2000);
@@ -256,6 +261,9 @@ START_TEST(own_key_wins_over_kernel_version)
 	ck_assert_uint_eq(k.charge_batch, 32);
 	ck_assert_uint_eq(k.stock_memcgs, 1);
 	ck_assert_int_eq(k.page_counter_layout, PC_LAYOUT_V6_1);
+
+	load_ok("  version: v6.8\n  sched_class: cfs\n", &k);
+	ck_assert_int_eq(k.sched_class, SCHED_CLASS_CFS);
 
 	load_ok("  version: v6.0\n  stats_version: v6.8\n", &k);
 	ck_assert_uint_eq(k.charge_batch, 32);

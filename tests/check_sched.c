@@ -45,7 +45,7 @@ static void setup(void)
 {
 	memset(&h, 0, sizeof(h));
 	load_profile("skx-2s-72", &h.m);
-	h.s = sched_fair_create(&h.m);
+	h.s = sched_fair_create(&h.m, SCHED_CLASS_CFS);
 	allow_all(&h.p);
 	allow_all(&h.waker);
 	ck_assert(sched_task_start(h.s, &h.waker, 0, 0));
@@ -401,6 +401,142 @@ START_TEST(periodic_balance_busy_interval)
 END_TEST
 
 /*
+ * EEVDF (sched_class eevdf), on CPU 0 of the same machine with tasks
+ * allowed there only. 72 CPUs: factor 1 + ilog2(8) = 4, base slice
+ * 0.75 ms x 4 = 3 ms, a new task's first request half of it, 1.5 ms;
+ * lag kept within +-max(2 x 3 ms, 1 ms). At one weight, a virtual time
+ * is a wall-clock time and V the mean vruntime of the runqueue.
+ */
+static struct sched_fair *eevdf_only_cpu0(struct sched_task *t, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		memset(&t[i], 0, sizeof(t[i]));
+		t[i].recent_used_cpu = -1;
+		sched_task_allow(&t[i], 0);
+	}
+	return sched_fair_create(&h.m, SCHED_CLASS_EEVDF);
+}
+
+#define MS(x) ((sim_time_t)((x)*SIM_PS_PER_MS))
+
+/*
+ * Wake-up preemption. A and B start at 0: A runs (v 0, d 1.5), B waits
+ * (v 0, d 1.5). At 1.5 A's vruntime reaches its deadline: new deadline
+ * 4.5 and a reschedule; V = (1.5 + 0) / 2 = 0.75 < 1.5, A is not
+ * eligible, B is: B runs from 1.5.
+ * _i 0: B sleeps at 2 (v 0.5): V = (0.5 + 1.5) / 2 = 1, lag +0.5. Woken
+ * at 2 beside A alone (n 1): lag x (n + 1) / n = 1, so v 1.5 - 1 = 0.5,
+ * d 3.5. V = 1, A (1.5) is not eligible, B is and is picked: A is
+ * preempted although RUN_TO_PARITY protects its slice.
+ * _i 1: B runs on to 4 (v 2.5 >= d 1.5: d 5.5): V = (2.5 + 1.5) / 2 = 2,
+ * lag -0.5. Woken at 4: v 1.5 + 1 = 2.5, d 5.5; V = 2, so B is not
+ * eligible and A (eligible, d 4.5) goes on: no preemption.
+ */
+START_TEST(eevdf_wakeup_preempts)
+{
+	struct sched_task t[2];
+	struct sched_fair *e = eevdf_only_cpu0(t, 2);
+	sim_time_t sleep = _i ? MS(4) : MS(2);
+	bool migrated;
+
+	ck_assert(sched_task_start(e, &t[0], 0, 0));
+	ck_assert(!sched_task_start(e, &t[1], 0, 0));
+	ck_assert_int_eq(t[1].deadline, MS(1.5));
+	ck_assert(!sched_slice_expired(e, &t[0], MS(1.5) - 1));
+	ck_assert(sched_slice_expired(e, &t[0], MS(1.5)));
+	ck_assert_int_eq(t[0].deadline, MS(4.5));
+	ck_assert_ptr_eq(sched_yield_to_next(e, &t[0], MS(1.5)), &t[1]);
+	ck_assert_ptr_eq(sched_sleep(e, &t[1], sleep), &t[0]);
+	ck_assert_int_eq(t[1].vlag, _i ? -MS(0.5) : MS(0.5));
+	ck_assert(!sched_wake_up(e, &t[1], 0, true, sleep, &migrated));
+	ck_assert(!migrated);
+	ck_assert_int_eq(t[1].vruntime, _i ? MS(2.5) : MS(0.5));
+	ck_assert_int_eq(t[1].deadline, _i ? MS(5.5) : MS(3.5));
+	ck_assert(e->rq[0].need_resched == !_i);
+	ck_assert(sched_slice_expired(e, &t[0], sleep) == !_i);
+	if (!_i)
+		ck_assert_ptr_eq(sched_yield_to_next(e, &t[0], sleep), &t[1]);
+	ck_assert_ptr_eq(e->rq[0].curr, _i ? &t[0] : &t[1]);
+	sched_fair_free(e);
+}
+END_TEST
+
+/*
+ * RUN_TO_PARITY. A starts and sleeps at 0 alone (lag 0), then wakes on
+ * the idle CPU: v 0, a full request, d 3, and runs. C starts at 1 ms
+ * (A's v 1): v = V = 1, half a request, d 2.5. Both are eligible and C's
+ * deadline is the earlier, but A has not renewed its request since it
+ * was picked: no preemption. At 3 ms A's vruntime reaches its deadline
+ * (new one 6, a reschedule); V = (3 + 1) / 2 = 2 < 3: A is no longer
+ * eligible, and C runs.
+ */
+START_TEST(eevdf_run_to_parity)
+{
+	struct sched_task t[2], *a = &t[0], *c = &t[1];
+	struct sched_fair *e = eevdf_only_cpu0(t, 2);
+	bool migrated;
+
+	ck_assert(sched_task_start(e, a, 0, 0));
+	ck_assert_ptr_null(sched_sleep(e, a, 0));
+	ck_assert(sched_wake_up(e, a, 0, true, 0, &migrated));
+	ck_assert_int_eq(a->deadline, MS(3));
+	ck_assert(!sched_task_start(e, c, 0, MS(1)));
+	ck_assert_int_eq(c->vruntime, MS(1));
+	ck_assert_int_eq(c->deadline, MS(2.5));
+	ck_assert(!e->rq[0].need_resched);
+	ck_assert(!sched_slice_expired(e, a, MS(3) - 1));
+	ck_assert(sched_slice_expired(e, a, MS(3)));
+	ck_assert_int_eq(a->deadline, MS(6));
+	ck_assert_ptr_eq(sched_yield_to_next(e, a, MS(3)), c);
+	sched_fair_free(e);
+}
+END_TEST
+
+/*
+ * The pick of three waiting tasks. B starts and sleeps at 0 alone (lag
+ * 0); A starts at 0 (v 0, d 1.5). At 1 ms (A's v 1) B wakes: v 1, a full
+ * request, d 4; C and D start: v 1, half a request, d 2.5 each; all
+ * wait behind A, which RUN_TO_PARITY keeps. Every vruntime is 1, so all
+ * are eligible as each runner sleeps at once. CFS (_i 0) runs them in
+ * FIFO order B, C, D; EEVDF (_i 1) by deadline: C, D (equal deadlines:
+ * the first enqueued), then B.
+ */
+START_TEST(pick_order_cfs_fifo_vs_eevdf_deadline)
+{
+	struct sched_task t[4], *a = &t[0], *b = &t[1], *c = &t[2], *d = &t[3];
+	struct sched_fair *e = eevdf_only_cpu0(t, 4);
+	struct sched_task *want[2][3] = { { b, c, d }, { c, d, b } };
+	struct sched_task *run = a;
+	bool migrated;
+	unsigned int i;
+
+	if (!_i) {
+		sched_fair_free(e);
+		e = sched_fair_create(&h.m, SCHED_CLASS_CFS);
+	}
+	ck_assert(sched_task_start(e, b, 0, 0));
+	ck_assert_ptr_null(sched_sleep(e, b, 0));
+	ck_assert(sched_task_start(e, a, 0, 0));
+	ck_assert(!sched_wake_up(e, b, 0, true, MS(1), &migrated));
+	ck_assert(!sched_task_start(e, c, 0, MS(1)));
+	ck_assert(!sched_task_start(e, d, 0, MS(1)));
+	ck_assert(!e->rq[0].need_resched);
+	if (_i) {
+		ck_assert_int_eq(b->deadline, MS(4));
+		ck_assert_int_eq(c->deadline, MS(2.5));
+		ck_assert_int_eq(d->deadline, MS(2.5));
+	}
+	for (i = 0; i < 3; i++) {
+		run = sched_sleep(e, run, MS(1));
+		ck_assert_ptr_eq(run, want[_i][i]);
+	}
+	sched_fair_free(e);
+}
+END_TEST
+
+/*
  * hackbench under sched: fair, one group of one sender and one
  * receiver, work_ns 2000 each side, in the root cgroup (no memcg work),
  * a 3 ms measured window; window 16.
@@ -484,6 +620,9 @@ static Suite *sched_suite(void)
 	tcase_add_loop_test(tc, newidle_pulls_cold_task, 0, 2);
 	tcase_add_test(tc, newidle_gate_decays);
 	tcase_add_test(tc, slice_expires);
+	tcase_add_loop_test(tc, eevdf_wakeup_preempts, 0, 2);
+	tcase_add_loop_test(tc, pick_order_cfs_fifo_vs_eevdf_deadline, 0, 2);
+	tcase_add_test(tc, eevdf_run_to_parity);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("load_balance");
 	tcase_add_checked_fixture(tc, setup, teardown);

@@ -205,6 +205,14 @@ if test -s "$tmp/sw1/sweep.csv" && test -s "$tmp/sw2/sweep.csv"; then
 else
 	fail "sweep netperf-small.yaml sched=fair: no sweep.csv"
 fi
+# EEVDF (v6.6 on): deadlines, lag and wake-up preemption, twice the same
+if sim "$tmp/e1.csv" run "$n" --format csv --set workloads.0.sched=fair \
+	--set kernel.sched_class=eevdf &&
+	sim "$tmp/e2.csv" run "$n" --format csv --set workloads.0.sched=fair \
+		--set kernel.sched_class=eevdf; then
+	same "run netperf-small.yaml sched=fair sched_class=eevdf" \
+		"$tmp/e1.csv" "$tmp/e2.csv"
+fi
 
 if test "$failures" -gt 0; then
 	echo "$failures failure(s) in $0"

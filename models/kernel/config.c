@@ -30,6 +30,7 @@ static const char *const stats_atomic_names[] = { "always", "below_threshold" };
 static const char *const stats_version_names[] = { "v6.0", "v6.6", "v6.8" };
 static const char *const parent_walk_names[] = { "statc_parent",
 						 "parent_mem_cgroup" };
+static const char *const sched_class_names[] = { "cfs", "eevdf" };
 static const char *const version_names[] = { "none", "v4.8", "v6.0",  "v6.1",
 					     "v6.6", "v6.8", "stable" };
 
@@ -396,6 +397,14 @@ static const struct kernel_key kernel_key_table[] = {
 		KEY_DEF(0),
 		.doc = "With stats_flush_threshold: per_memcg, statc_parent (v6.8 with 9cee7e8ef3e3: cached per-CPU parent pointers, all on one line) or parent_mem_cgroup (8d59d2214c23 before that fix: the walk goes through each memcg's css.parent)",
 	},
+	{
+		.name = "sched_class",
+		.type = KEY_ENUM,
+		KEY_MEMBER(sched_class),
+		KEY_NAMES(sched_class_names),
+		KEY_DEF(SCHED_CLASS_CFS),
+		.doc = "The fair class's pick, with a workload's sched: fair: cfs (up to v6.5: waiting tasks in turn, a slice each, no wake-up preemption) or eevdf (v6.6 on: lag kept across sleeps, the eligible task with the earliest virtual deadline runs, a wake-up preempts when the woken task would be picked, RUN_TO_PARITY)",
+	},
 };
 
 const struct kernel_key *kernel_keys(unsigned int *nr)
@@ -469,6 +478,9 @@ static void kernel_key_store(struct kernel_config *k,
  *                     v6.16. SIM: v4.8 has no object stock at all (its
  *                     slab pages are charged whole); v5.13's is the
  *                     nearest, and only a kmalloc workload reaches it
+ *  sched_class        the fair class's pick: CFS up to v6.5, EEVDF from
+ *                     v6.6 ("sched/fair: Implement an EEVDF-like
+ *                     scheduling policy", 147f3efaa241, v6.6-rc1)
  */
 static const struct kernel_preset {
 	const char *key;
@@ -494,6 +506,9 @@ static const struct kernel_preset {
 	  { STATS_ATOMIC_ALWAYS, STATS_ATOMIC_ALWAYS,
 	    STATS_ATOMIC_BELOW_THRESHOLD, STATS_ATOMIC_BELOW_THRESHOLD,
 	    STATS_ATOMIC_BELOW_THRESHOLD, STATS_ATOMIC_BELOW_THRESHOLD } },
+	{ "sched_class",
+	  { SCHED_CLASS_CFS, SCHED_CLASS_CFS, SCHED_CLASS_CFS,
+	    SCHED_CLASS_EEVDF, SCHED_CLASS_EEVDF, SCHED_CLASS_EEVDF } },
 	{ "obj_stock_version",
 	  { OBJ_STOCK_V5_13, OBJ_STOCK_V6_0, OBJ_STOCK_V6_0, OBJ_STOCK_V6_0,
 	    OBJ_STOCK_V6_0, OBJ_STOCK_V6_16 } },

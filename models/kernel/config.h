@@ -55,6 +55,8 @@ enum kernel_stats_atomic {
 enum kernel_local_stats { LOCAL_PERCPU_SUM, LOCAL_AGGREGATED };
 /* The statistics code of mm/memcontrol.c and kernel/cgroup/rstat.c. */
 enum kernel_stats_version { STATS_V6_0, STATS_V6_6, STATS_V6_8 };
+/* sched_class: the fair class's pick (models/kernel/sched_fair.h) */
+enum kernel_sched_class { SCHED_CLASS_CFS, SCHED_CLASS_EEVDF };
 /*
  * The kernels `version:` presets (config.c kernel_presets[]); KV_NONE is
  * the model's own defaults, those of every scenario without `version:`.
@@ -101,6 +103,7 @@ struct kernel_config {
 	unsigned int memcg_event_items; /* NR_VM_EVENT_ITEMS / NR_MEMCG_EVENTS */
 	bool stats_flush_skip; /* one flusher, the others skip */
 	bool stats_parent_walk_memcg; /* per_memcg before 9cee7e8ef3e3 */
+	enum kernel_sched_class sched_class; /* CFS, or EEVDF from v6.6 */
 };
 
 #define CGROUP_MAX 4096

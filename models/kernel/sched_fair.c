@@ -11,6 +11,13 @@
  * the v5.5 rework of load_balance() whose structure v6.0 keeps) and
  * sd_init() in kernel/sched/topology.c (busy_factor 16, intervals
  * sd_weight ms); v6.0's adjust_numa_imbalance() from its imb_numa_nr.
+ * EEVDF (sched_class eevdf, v6.6 on): avg_vruntime(), entity_eligible(),
+ * update_entity_lag(), place_entity(), update_deadline(), pick_eevdf()
+ * with RUN_TO_PARITY and check_preempt_wakeup_fair(); no v6.6 fair.c is
+ * stored here (torvalds/linux has 000619680c37 and an older tree), so
+ * these were read from the v6.6-era patches quoted in the stored LKML
+ * threads (the EEVDF series, "sched/eevdf: Curb wakeup-preemption" for
+ * RUN_TO_PARITY, update_entity_lag()'s clamp) and v6.6's features.h.
  * Theory of operation: see sched_fair.h.
  */
 #include <stdlib.h>
@@ -82,13 +89,15 @@ static void sched_domains_init(struct sched_fair *s, unsigned int cpu)
 	}
 }
 
-struct sched_fair *sched_fair_create(const struct machine *m)
+struct sched_fair *sched_fair_create(const struct machine *m,
+				     enum kernel_sched_class cls)
 {
 	struct sched_fair *s = calloc(1, sizeof(*s));
 	unsigned int i;
 
 	SIM_OOM_ON(!s);
 	s->m = m;
+	s->eevdf = cls == SCHED_CLASS_EEVDF;
 	s->nr_cpus = m->nr_cpus;
 	s->rq = calloc(m->nr_cpus, sizeof(*s->rq));
 	SIM_OOM_ON(!s->rq);
@@ -264,13 +273,209 @@ unsigned int select_task_rq_fair(struct sched_fair *s, struct sched_task *p,
 	return new_cpu;
 }
 
+/*
+ * EEVDF (sched_class eevdf): kernel/sched/fair.c from v6.6, every task
+ * at NICE_0's weight, so a virtual time is a wall-clock time and the
+ * weighted average is the plain mean.
+ */
+
+/* get_update_sysctl_factor(), SCHED_TUNABLESCALING_LOG: 1 + ilog2(min(nr_cpus, 8)) */
+static unsigned int sysctl_factor(const struct sched_fair *s)
+{
+	unsigned int cpus = s->nr_cpus < 8 ? s->nr_cpus : 8, factor = 1;
+
+	while (cpus > 1) {
+		factor++;
+		cpus >>= 1;
+	}
+	return factor;
+}
+
+/* sysctl_sched_base_slice, scaled: se->slice, the request */
+static int64_t base_slice(const struct sched_fair *s)
+{
+	return (int64_t)SCHED_BASE_SLICE_PS * sysctl_factor(s);
+}
+
+/*
+ * cfs_rq->avg_vruntime and avg_load with curr: the sum of the entities'
+ * keys (vruntime - min_vruntime) and their number.
+ */
+static int64_t avg_key_sum(const struct rq *rq, int64_t *load)
+{
+	const struct sched_task *p;
+	int64_t sum = 0;
+
+	*load = 0;
+	if (rq->curr && rq->curr->on_rq) {
+		sum += rq->curr->vruntime - rq->min_vruntime;
+		(*load)++;
+	}
+	for (p = rq->head; p; p = p->next) {
+		sum += p->vruntime - rq->min_vruntime;
+		(*load)++;
+	}
+	return sum;
+}
+
+/* avg_vruntime(): V, the mean vruntime (rounded down), or min_vruntime */
+static int64_t avg_vruntime(const struct rq *rq)
+{
+	int64_t load, avg = avg_key_sum(rq, &load);
+
+	if (load) {
+		if (avg < 0)
+			avg -= load - 1;
+		avg /= load;
+	}
+	return rq->min_vruntime + avg;
+}
+
+/* entity_eligible(): lag >= 0, V >= v, without the division */
+static bool entity_eligible(const struct rq *rq, const struct sched_task *se)
+{
+	int64_t load, avg = avg_key_sum(rq, &load);
+
+	return avg >= (se->vruntime - rq->min_vruntime) * load;
+}
+
+/*
+ * update_min_vruntime(): the smallest vruntime of curr and the waiting
+ * tasks, never going back. SIM: the waiting list is scanned (the kernel
+ * reads the augmented rbtree).
+ */
+static void update_min_vruntime(struct rq *rq)
+{
+	const struct sched_task *p;
+	bool any = rq->curr && rq->curr->on_rq;
+	int64_t v = any ? rq->curr->vruntime : 0;
+
+	for (p = rq->head; p; p = p->next) {
+		if (!any || p->vruntime < v)
+			v = p->vruntime;
+		any = true;
+	}
+	if (any && v > rq->min_vruntime)
+		rq->min_vruntime = v;
+}
+
+/*
+ * update_curr() with update_deadline(): charge curr its runtime; once
+ * its vruntime reaches its deadline it gets a new request (deadline =
+ * vruntime + slice) and, with others waiting, is to reschedule.
+ */
+static void update_curr(const struct sched_fair *s, struct rq *rq,
+			sim_time_t now)
+{
+	struct sched_task *curr = rq->curr;
+
+	if (!curr || now <= curr->vr_stamp)
+		return;
+	curr->vruntime += (int64_t)(now - curr->vr_stamp);
+	curr->vr_stamp = now;
+	if (curr->vruntime >= curr->deadline) {
+		curr->deadline = curr->vruntime + base_slice(s);
+		if (rq->nr_running > 1)
+			rq->need_resched = true;
+	}
+	update_min_vruntime(rq);
+}
+
+/*
+ * update_entity_lag(): @se, on @rq, is dequeued: keep V - v, clamped to
+ * the larger of two slices and a tick.
+ */
+static void update_entity_lag(const struct sched_fair *s, const struct rq *rq,
+			      struct sched_task *se)
+{
+	int64_t lag = avg_vruntime(rq) - se->vruntime;
+	int64_t limit = 2 * base_slice(s);
+
+	if (limit < (int64_t)SCHED_TICK_PS)
+		limit = SCHED_TICK_PS;
+	se->vlag = lag < -limit ? -limit : lag > limit ? limit : lag;
+}
+
+/*
+ * place_entity() (PLACE_LAG, PLACE_DEADLINE_INITIAL): @se joins @rq at
+ * V less its lag, inflated by (n + 1) / n so that adding it leaves its
+ * lag as it was; an empty runqueue drops the lag. A new task's first
+ * request is half a slice.
+ */
+static void place_entity(const struct sched_fair *s, const struct rq *rq,
+			 struct sched_task *se, bool initial)
+{
+	int64_t lag = 0, vslice = base_slice(s);
+	int64_t load = rq->nr_running;
+
+	if (load)
+		lag = se->vlag * (load + 1) / load;
+	se->vruntime = avg_vruntime(rq) - lag;
+	if (initial)
+		vslice /= 2;
+	se->deadline = se->vruntime + vslice;
+}
+
+/*
+ * pick_eevdf() - of @curr (when eligible) and the waiting tasks, the
+ * eligible one with the earliest deadline; @curr while RUN_TO_PARITY
+ * protects its slice (vlag is the copy of its deadline set_next_entity()
+ * made: no new request since it was picked). Pass @curr NULL to leave
+ * it out. SIM: a scan of the waiting list, not the augmented rbtree;
+ * equal deadlines go to the one enqueued first, as rb_add_cached()
+ * orders them.
+ */
+static struct sched_task *pick_eevdf(const struct rq *rq,
+				     struct sched_task *curr)
+{
+	struct sched_task *best = NULL, *left = NULL, *p;
+
+	if (curr && !entity_eligible(rq, curr))
+		curr = NULL;
+	if (curr && curr->vlag == curr->deadline)
+		return curr;
+	for (p = rq->head; p; p = p->next) {
+		if (!left || p->deadline < left->deadline)
+			left = p;
+		if (entity_eligible(rq, p) &&
+		    (!best || p->deadline < best->deadline))
+			best = p;
+	}
+	if (!best || (curr && curr->deadline < best->deadline))
+		best = curr;
+	return best ? best : left;
+}
+
+/* set_next_entity(): @se runs from @now; RUN_TO_PARITY's copy */
+static void set_next_entity(struct rq *rq, struct sched_task *se,
+			    sim_time_t now)
+{
+	se->vlag = se->deadline;
+	se->vr_stamp = now;
+	rq->need_resched = false;
+}
+
+/* dequeue_entity() of a waiting task that migrates: its lag on @rq */
+static void migrate_lag(const struct sched_fair *s, struct rq *rq,
+			struct sched_task *p, sim_time_t now)
+{
+	if (!s->eevdf)
+		return;
+	update_curr(s, rq, now);
+	update_entity_lag(s, rq, p);
+}
+
 /* Put @p on @cpu's runqueue; it runs if the CPU is idle. */
 static bool enqueue_task(struct sched_fair *s, struct sched_task *p,
-			 unsigned int cpu, sim_time_t now)
+			 unsigned int cpu, sim_time_t now, bool initial)
 {
 	struct rq *rq = &s->rq[cpu];
 	sim_time_t delta;
 
+	if (s->eevdf) {
+		update_curr(s, rq, now);
+		place_entity(s, rq, p, initial);
+	}
 	p->cpu = cpu;
 	p->on_rq = true;
 	p->next = NULL;
@@ -289,6 +494,8 @@ static bool enqueue_task(struct sched_fair *s, struct sched_task *p,
 	if (!rq->curr) {
 		rq->curr = p;
 		p->exec_start = now;
+		if (s->eevdf)
+			set_next_entity(rq, p, now);
 		return true;
 	}
 	if (rq->tail)
@@ -296,6 +503,14 @@ static bool enqueue_task(struct sched_fair *s, struct sched_task *p,
 	else
 		rq->head = p;
 	rq->tail = p;
+	/*
+	 * EEVDF: check_preempt_wakeup_fair() (also from attach_task()):
+	 * unless curr is already to reschedule, preempt it when the woken
+	 * task is the one pick_eevdf() would run. SIM: the preemption
+	 * happens at curr's next scheduling point (sched_slice_expired()).
+	 */
+	if (s->eevdf && !rq->need_resched && pick_eevdf(rq, rq->curr) == p)
+		rq->need_resched = true;
 	return false;
 }
 
@@ -317,7 +532,8 @@ bool sched_task_start(struct sched_fair *s, struct sched_task *p,
 {
 	SIM_BUG_ON(!sched_task_allowed(p, cpu) || p->on_rq);
 	p->recent_used_cpu = -1;
-	return enqueue_task(s, p, cpu, now);
+	p->vlag = 0;
+	return enqueue_task(s, p, cpu, now, true);
 }
 
 bool sched_wake_up(struct sched_fair *s, struct sched_task *p,
@@ -331,7 +547,7 @@ bool sched_wake_up(struct sched_fair *s, struct sched_task *p,
 	*migrated = cpu != p->cpu;
 	if (*migrated)
 		p->nr_migrations++;
-	return enqueue_task(s, p, cpu, now);
+	return enqueue_task(s, p, cpu, now, false);
 }
 
 /*
@@ -397,11 +613,12 @@ static struct sched_task *newidle_balance(struct sched_fair *s,
 		}
 		if (pick) {
 			this_rq->idle_stamp = 0; /* pulled: not idle */
+			migrate_lag(s, &s->rq[pick->cpu], pick, now);
 			unlink_waiting(&s->rq[pick->cpu], pick);
 			s->rq[pick->cpu].nr_running--;
 			pick->on_rq = false;
 			pick->nr_migrations++;
-			enqueue_task(s, pick, cpu, now);
+			enqueue_task(s, pick, cpu, now, false);
 			return pick;
 		}
 	}
@@ -415,15 +632,29 @@ struct sched_task *sched_sleep(struct sched_fair *s, struct sched_task *p,
 	struct sched_task *next;
 
 	SIM_BUG_ON(rq->curr != p);
+	if (s->eevdf) {
+		/* dequeue_entity(): update_curr(), update_entity_lag() */
+		update_curr(s, rq, now);
+		update_entity_lag(s, rq, p);
+	}
 	p->on_rq = false;
 	p->exec_start = now; /* SIM: when it last ran, for task_hot() */
 	rq->nr_running--;
 	rq->curr = NULL;
-	next = dequeue_head(rq);
+	if (s->eevdf) {
+		update_min_vruntime(rq);
+		next = pick_eevdf(rq, NULL);
+		if (next)
+			unlink_waiting(rq, next);
+	} else {
+		next = dequeue_head(rq);
+	}
 	if (next) {
 		rq->curr = next;
 		next->exec_start = now;
 		next->nr_switches++;
+		if (s->eevdf)
+			set_next_entity(rq, next, now);
 		return next;
 	}
 	rq->idle_stamp = now;
@@ -441,25 +672,36 @@ struct sched_task *sched_sleep(struct sched_fair *s, struct sched_task *p,
  */
 static sim_time_t sched_slice(const struct sched_fair *s, unsigned int nr)
 {
-	unsigned int cpus = s->nr_cpus < 8 ? s->nr_cpus : 8, factor = 1;
 	sim_time_t period;
 
-	while (cpus > 1) {
-		factor++;
-		cpus >>= 1;
-	}
 	period = nr > SCHED_NR_LATENCY ? nr * SCHED_MIN_GRANULARITY_PS :
 					 SCHED_LATENCY_PS;
-	return period * factor / (nr ? nr : 1);
+	return period * sysctl_factor(s) / (nr ? nr : 1);
 }
 
-bool sched_slice_expired(const struct sched_fair *s, const struct sched_task *p,
+/*
+ * EEVDF: the deadline passed or a wake-up preempts, and __schedule()'s
+ * pick_eevdf() runs another task; when it picks @p again, @p goes on
+ * (SIM: without renewing RUN_TO_PARITY's copy, as pick_next_task_fair()
+ * keeps a prev it picks again with CONFIG_FAIR_GROUP_SCHED).
+ */
+bool sched_slice_expired(struct sched_fair *s, struct sched_task *p,
 			 sim_time_t now)
 {
-	const struct rq *rq = &s->rq[p->cpu];
+	struct rq *rq = &s->rq[p->cpu];
 
-	return rq->curr == p && rq->nr_running > 1 &&
-	       now - p->exec_start >= sched_slice(s, rq->nr_running);
+	if (rq->curr != p || rq->nr_running < 2)
+		return false;
+	if (!s->eevdf)
+		return now - p->exec_start >= sched_slice(s, rq->nr_running);
+	update_curr(s, rq, now);
+	if (!rq->need_resched)
+		return false;
+	if (pick_eevdf(rq, p) == p) {
+		rq->need_resched = false;
+		return false;
+	}
+	return true;
 }
 
 struct sched_task *sched_yield_to_next(struct sched_fair *s,
@@ -469,7 +711,19 @@ struct sched_task *sched_yield_to_next(struct sched_fair *s,
 	struct sched_task *next;
 
 	SIM_BUG_ON(rq->curr != p || !rq->head);
-	next = dequeue_head(rq);
+	if (s->eevdf) {
+		/*
+		 * put_prev_entity(), then the pick among the waiting (SIM:
+		 * @p left out: the pick sched_slice_expired() made, which a
+		 * balance in between may have changed).
+		 */
+		update_curr(s, rq, now);
+		next = pick_eevdf(rq, NULL);
+		unlink_waiting(rq, next);
+		set_next_entity(rq, next, now);
+	} else {
+		next = dequeue_head(rq);
+	}
 	p->next = NULL;
 	if (rq->tail)
 		rq->tail->next = p;
@@ -776,12 +1030,13 @@ static unsigned int detach_tasks(struct sched_fair *s, struct lb_env *env,
 		    sd->nr_balance_failed <= nice_tries)
 			continue;
 		env->imbalance -= env->den;
+		migrate_lag(s, src_rq, p, now);
 		unlink_waiting(src_rq, p);
 		src_rq->nr_running--;
 		p->on_rq = false;
 		p->nr_migrations++;
 		/* migrate_task_rq_fair(): no longer cache-hot */
-		if (enqueue_task(s, p, env->dst_cpu, now))
+		if (enqueue_task(s, p, env->dst_cpu, now, false))
 			*started = p;
 		detached++;
 	}

@@ -32,11 +32,32 @@
  * these intervals (2 ms for SMT, the LLC's CPU count in ms for MC) a run
  * of a few ms sees a few balances per CPU.
  *
+ * The pick follows the kernel's sched_class key (struct sched_fair's
+ * eevdf; `version:` sets eevdf from v6.6). CFS, as above. EEVDF (v6.6's
+ * fair.c, "sched/fair: Implement an EEVDF-like scheduling policy"): each
+ * task has a vruntime, advancing with its runtime (update_curr()), and a
+ * virtual deadline, vruntime plus a request of sysctl_sched_base_slice
+ * (0.75 ms scaled as above; half of it for a new task), renewed when the
+ * vruntime reaches it (update_deadline()), which asks for a reschedule
+ * when others wait. A task is eligible when its vruntime is at most V,
+ * the mean vruntime of the runqueue (avg_vruntime()); the CPU runs the
+ * eligible task with the earliest deadline (pick_eevdf()), but keeps
+ * the running one while it is eligible and has not renewed its request
+ * since it was picked (RUN_TO_PARITY). A task that sleeps keeps its lag
+ * V - v, clamped to two slices (update_entity_lag()); woken, it is
+ * placed at V less that lag scaled by (n + 1) / n so that joining does
+ * not change it (place_entity(), PLACE_LAG; an empty runqueue drops the
+ * lag). A wake-up (and a balance's attach) preempts the running task
+ * when the woken one is what pick_eevdf() would run
+ * (check_preempt_wakeup_fair()). Placement (select_task_rq_fair()) and
+ * the balances are the same code under both: EEVDF changed the pick,
+ * not the wake-up's CPU selection.
+ *
  * SIM (each marked in the code):
- *  - the waiting tasks are served in FIFO order, not by vruntime: every
+ *  - CFS: the waiting tasks are served in FIFO order, not by vruntime: every
  *    task here has the same weight and sleeps often, so the leftmost
  *    task is about the one that waited longest;
- *  - no wake-up preemption: at v6.0 a waking sleeper is placed half a
+ *  - CFS: no wake-up preemption: at v6.0 a waking sleeper is placed half a
  *    sched_latency (3 ms scaled) behind min_vruntime, less than the
  *    wakeup granularity (1 ms scaled by 1 + ilog2(min(nr_cpus, 8)): 4 ms
  *    on 8 CPUs or more), so check_preempt_wakeup() does not preempt;
@@ -58,7 +79,19 @@
  *    queue; idle CPUs balance at their own intervals, where the kernel's
  *    NOHZ idle balancer (kicked by a busy CPU's tick when it has two
  *    tasks, the only case with anything to pull) balances them in turn;
- *    HZ is 1000 (SCHED_TICK_PS).
+ *    HZ is 1000 (SCHED_TICK_PS);
+ *  - EEVDF: every task at NICE_0's weight (a virtual time is a wall-clock
+ *    time, V a plain mean); the runqueue is a list scanned for the pick
+ *    and for min_vruntime, not the augmented rbtree (equal deadlines go
+ *    to the task enqueued first, as rb_add_cached() orders them); a
+ *    preemption a wake-up asks for, and a renewed deadline's reschedule,
+ *    take effect at the running task's next scheduling point
+ *    (sched_slice_expired()), as CFS's slice end does; a task picked
+ *    again after a reschedule keeps running without a renewed
+ *    RUN_TO_PARITY copy (pick_next_task_fair() with
+ *    CONFIG_FAIR_GROUP_SCHED leaves a prev it picks again alone); the
+ *    later features (DELAY_DEQUEUE, PREEMPT_SHORT, per-task slices:
+ *    v6.12) are not modelled.
  *
  * Layering: models/kernel module; uses models/hw/machine.h.
  */
@@ -69,6 +102,7 @@
 #include <stdint.h>
 
 #include "models/hw/machine.h"
+#include "models/kernel/config.h"
 #include "sim/engine.h"
 
 /* sysctl_sched_migration_cost: a CPU idle for less on average won't pull */
@@ -77,6 +111,8 @@
 #define SCHED_LATENCY_PS (6 * SIM_PS_PER_MS)
 #define SCHED_MIN_GRANULARITY_PS (750 * SIM_PS_PER_US)
 #define SCHED_NR_LATENCY 8
+/* sysctl_sched_base_slice (v6.6, EEVDF's request size), before scaling */
+#define SCHED_BASE_SLICE_PS (750 * SIM_PS_PER_US)
 /* SIM: the tick, HZ=1000: load balance runs at a tick (trigger_load_balance()) */
 #define SCHED_TICK_PS SIM_PS_PER_MS
 /* sd_init(): busy_factor; the domain levels: SMT, MC (LLC), DIE, NUMA */
@@ -95,6 +131,12 @@
  * @exec_start: when it last started running (for the slice)
  * @nr_migrations, @nr_switches: SIM: counts
  * @data: SIM: the workload's task
+ * EEVDF (sched_class eevdf; sched_entity's fields, in ps of virtual time,
+ * which at the one weight modelled, NICE_0, runs at wall-clock speed):
+ * @vruntime, @deadline: the virtual runtime and virtual deadline
+ * @vlag: the lag kept across a sleep (update_entity_lag()); while it runs,
+ *	a copy of @deadline as set_next_entity() stashes it (RUN_TO_PARITY)
+ * @vr_stamp: when update_curr() last charged it (curr->exec_start)
  */
 struct sched_task {
 	unsigned int cpu;
@@ -105,6 +147,8 @@ struct sched_task {
 	sim_time_t exec_start;
 	uint64_t nr_migrations, nr_switches;
 	void *data;
+	int64_t vruntime, deadline, vlag;
+	sim_time_t vr_stamp;
 };
 
 /*
@@ -129,18 +173,26 @@ struct sched_domain_state {
  * @nr_running: the running task and the waiting ones
  * @idle_stamp: when the CPU last went idle
  * @avg_idle: rq->avg_idle, the average idle period (update_avg(): 1/8)
+ * @min_vruntime: cfs_rq->min_vruntime (EEVDF: avg_vruntime()'s origin)
+ * @need_resched: EEVDF: a wake-up asked to preempt @curr (resched_curr())
  */
 struct rq {
 	struct sched_task *curr;
 	struct sched_task *head, *tail;
 	unsigned int nr_running;
 	sim_time_t idle_stamp, avg_idle;
+	int64_t min_vruntime;
+	bool need_resched;
 	struct sched_domain_state sd[SCHED_NR_LEVELS];
 };
 
-/* struct sched_fair - SIM: every CPU's runqueue, the machine's topology. */
+/*
+ * struct sched_fair - SIM: every CPU's runqueue, the machine's topology,
+ * and the pick (@eevdf: sched_class eevdf).
+ */
 struct sched_fair {
 	const struct machine *m;
+	bool eevdf;
 	unsigned int nr_cpus;
 	struct rq *rq; /* [nr_cpus] */
 };
@@ -156,8 +208,12 @@ static inline void sched_task_allow(struct sched_task *p, unsigned int cpu)
 	p->cpus_ptr[cpu / 64] |= 1ull << (cpu % 64);
 }
 
-/* sched_fair_create() - idle runqueues for @m's CPUs; never fails. */
-struct sched_fair *sched_fair_create(const struct machine *m);
+/*
+ * sched_fair_create() - idle runqueues for @m's CPUs, picking as @cls
+ * (the kernel's sched_class key); never fails.
+ */
+struct sched_fair *sched_fair_create(const struct machine *m,
+				     enum kernel_sched_class cls);
 void sched_fair_free(struct sched_fair *s);
 
 /* available_idle_cpu(): nothing runs on @cpu and nothing waits there. */
@@ -203,15 +259,19 @@ struct sched_task *sched_sleep(struct sched_fair *s, struct sched_task *p,
 			       sim_time_t now);
 
 /*
- * sched_slice_expired() - @p runs and others wait on its CPU, and it has
- * run its sched_slice(): the tick would preempt it (check_preempt_tick()).
+ * sched_slice_expired() - @p runs and others wait on its CPU, and it is
+ * to give way: CFS, it has run its sched_slice() (check_preempt_tick());
+ * EEVDF, its deadline passed (update_deadline()) or a wake-up asked to
+ * preempt it (check_preempt_wakeup_fair()), and pick_eevdf() picks
+ * another task. EEVDF charges @p's runtime up to @now (update_curr()).
  */
-bool sched_slice_expired(const struct sched_fair *s, const struct sched_task *p,
+bool sched_slice_expired(struct sched_fair *s, struct sched_task *p,
 			 sim_time_t now);
 
 /*
  * sched_yield_to_next() - put @p, running, at the tail of its runqueue
- * and run the first waiting task. Return: that task.
+ * and run the first waiting task (EEVDF: the one pick_eevdf() picks,
+ * which sched_slice_expired() found not to be @p). Return: that task.
  */
 struct sched_task *sched_yield_to_next(struct sched_fair *s,
 				       struct sched_task *p, sim_time_t now);

@@ -437,7 +437,8 @@ static void hb_sched_setup(struct hackbench *hb, struct workload *w)
 {
 	unsigned int i, j;
 
-	hb->sf = sched_fair_create(&hb->run->machine);
+	hb->sf = sched_fair_create(&hb->run->machine,
+				   hb->run->kernel->sched_class);
 	hb->se = calloc(w->nr_tasks, sizeof(*hb->se));
 	hb->ran_cpu = calloc(w->nr_tasks, sizeof(*hb->ran_cpu));
 	SIM_OOM_ON(!hb->se || !hb->ran_cpu);

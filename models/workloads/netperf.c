@@ -1258,7 +1258,8 @@ static void netperf_sched_setup(struct netperf *np, struct workload *w)
 {
 	unsigned int i, j;
 
-	np->sf = sched_fair_create(&np->run->machine);
+	np->sf = sched_fair_create(&np->run->machine,
+				   np->run->kernel->sched_class);
 	np->se = calloc(w->nr_tasks, sizeof(*np->se));
 	np->ran_cpu = calloc(w->nr_tasks, sizeof(*np->ran_cpu));
 	SIM_OOM_ON(!np->se || !np->ran_cpu);
