@@ -534,6 +534,38 @@ static bool receiver_idle(struct netperf_pair *pp)
 }
 
 /*
+ * The sender @t's message of @truesize bytes is on the receiver's queue
+ * (@backlogged: on sk_r's backlog, not yet charged); the reader is woken
+ * if it waits for data.
+ */
+static void msg_queued(struct netperf *np, struct netperf_pair *pp,
+		       struct sim_task *t, int truesize, bool backlogged)
+{
+	unsigned int i = (pp->head + pp->queued) % (unsigned int)np->window;
+
+	pp->truesize[i] = truesize;
+	pp->in_backlog[i] = backlogged;
+	pp->queued++;
+	pp->sent++;
+	if (pp->rcv_waiting) {
+		pp->rcv_waiting = false;
+		netperf_wake(np, pp->rcv, t, NOW(t));
+	}
+}
+
+/* The receiver @t has read the message at the head: the sender may send. */
+static void msg_read(struct netperf *np, struct netperf_pair *pp,
+		     struct sim_task *t)
+{
+	pp->head = (pp->head + 1) % (unsigned int)np->window;
+	pp->queued--;
+	if (pp->snd_waiting) {
+		pp->snd_waiting = false;
+		netperf_wake(np, pp->snd, t, NOW(t));
+	}
+}
+
+/*
  * Socket @sk's spinlock (sk_lock.slock: bh_lock_sock() in a softirq, and
  * inside lock_sock() and release_sock()), taken by task @who (SND or
  * RCV, on its CPU). A softirq processing a packet holds it throughout
@@ -1046,15 +1078,7 @@ static int netperf_sender_tcp(struct sim_proc *p, void *frame)
 		f->i = (unsigned int)p->ret;
 		/* queued, or on sk_r's backlog; the reader woken */
 		CO_AWAIT(f, sim_proc_sync(p));
-		pp->truesize[(pp->head + pp->queued) % np->window] =
-			f->truesize;
-		pp->in_backlog[(pp->head + pp->queued) % np->window] = f->i;
-		pp->queued++;
-		pp->sent++;
-		if (pp->rcv_waiting) {
-			pp->rcv_waiting = false;
-			netperf_wake(np, pp->rcv, t, NOW(t));
-		}
+		msg_queued(np, pp, t, f->truesize, f->i);
 		/* release_sock(): the ACKs backlogged meanwhile, on this CPU */
 		CO_CALL(f, p, netperf_release_sock, .t = t, .pp = pp,
 			.sk = SK_S);
@@ -1117,12 +1141,7 @@ static int netperf_receiver_tcp(struct sim_proc *p, void *frame)
 			.truesize = f->truesize);
 		/* the message is read; the ACK frees the sender's window */
 		CO_AWAIT(f, sim_proc_sync(p));
-		pp->head = (pp->head + 1) % (unsigned int)np->window;
-		pp->queued--;
-		if (pp->snd_waiting) {
-			pp->snd_waiting = false;
-			netperf_wake(np, pp->snd, t, NOW(t));
-		}
+		msg_read(np, pp, t);
 		/* release_sock(): the segments backlogged meanwhile */
 		CO_CALL(f, p, netperf_release_sock, .t = t, .pp = pp,
 			.sk = SK_R);
@@ -1156,14 +1175,7 @@ static int netperf_sender_unix(struct sim_proc *p, void *frame)
 			.off = pp->sent * np->message_bytes);
 		/* the skb is on the peer's receive queue, the reader woken */
 		CO_AWAIT(f, sim_proc_sync(p));
-		pp->truesize[(pp->head + pp->queued) % np->window] =
-			f->truesize;
-		pp->queued++;
-		pp->sent++;
-		if (pp->rcv_waiting) {
-			pp->rcv_waiting = false;
-			netperf_wake(np, pp->rcv, t, NOW(t));
-		}
+		msg_queued(np, pp, t, f->truesize, false);
 		coh_delay(t->cc, np->work_ps / 2 - np->work_ps / 4);
 		CO_AWAIT(f, sim_proc_sync(p));
 		KPROF_EXIT(&t->prof, NOW(t));
@@ -1192,12 +1204,7 @@ static int netperf_receiver_unix(struct sim_proc *p, void *frame)
 		coh_delay(t->cc, np->work_ps / 2 - np->work_ps / 4);
 		KPROF_EXIT(&t->prof, NOW(t));
 		CO_AWAIT(f, sim_proc_sync(p));
-		pp->head = (pp->head + 1) % (unsigned int)np->window;
-		pp->queued--;
-		if (pp->snd_waiting) {
-			pp->snd_waiting = false;
-			netperf_wake(np, pp->snd, t, NOW(t));
-		}
+		msg_read(np, pp, t);
 		task_op_end(t, np->run);
 	}
 	CO_END(f, p);
