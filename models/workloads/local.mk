@@ -7,7 +7,7 @@ libsim_a_SOURCES += \
 	%reldir%/registry.c \
 	%reldir%/teaching.c \
 	%reldir%/netperf.c %reldir%/netperf_internal.h \
-	%reldir%/netperf_sctp.c \
+	%reldir%/netperf_sctp.c %reldir%/netperf_report.c \
 	%reldir%/page_fault.c \
 	%reldir%/fallocate.c \
 	%reldir%/tlb_flush.c \

@@ -178,7 +178,7 @@ static const char *const proto_names[] = { "tcp", "unix", "sctp" };
 static const char *const place_names[] = { "random", "adjacent" };
 static const char *const report_names[] = { "per_instance", "total" };
 static const char *const sched_names[] = { "pinned", "fair" };
-static const char *const backlog_names[] = { "auto", "never", "always" };
+const char *const netperf_backlog_names[] = { "auto", "never", "always" };
 
 /* netperf's default send size is the socket's send buffer */
 static uint64_t message_bytes_default(const void *base, const void *ctx)
@@ -279,7 +279,7 @@ static const struct scenario_key netperf_keys[] = {
 		.name = "backlog",
 		.type = SCENARIO_KEY_ENUM,
 		SCENARIO_KEY_MEMBER(struct netperf, backlog),
-		SCENARIO_KEY_NAMES(backlog_names),
+		SCENARIO_KEY_NAMES(netperf_backlog_names),
 		.def = BACKLOG_AUTO,
 		.doc = "tcp: auto (a segment or ACK goes to its socket's backlog when it arrives while the socket's task holds lock_sock(), as tcp_v6_rcv() decides), or, for teaching, never (always processed in the softirq, on the transmitting CPU) or always (backlogged whenever the socket's task is awake)",
 	},
@@ -1406,83 +1406,6 @@ static void netperf_destroy(struct workload *w)
 	free(np->ran_cpu);
 	free(np);
 	w->priv = NULL;
-}
-
-/* after the warm-up: [SK_S] ACKs, [SK_R] data segments, and how many of
- * them went through a backlog */
-static void netperf_backlog_counts(const struct netperf *np, uint64_t *arrived,
-				   uint64_t *backlogged)
-{
-	unsigned int i, k;
-
-	arrived[SK_S] = arrived[SK_R] = 0;
-	backlogged[SK_S] = backlogged[SK_R] = 0;
-	for (i = 0; np->pairs && i < np->instances; i++) {
-		for (k = SK_S; k <= SK_R; k++) {
-			arrived[k] += np->pairs[i].arrived[k];
-			backlogged[k] += np->pairs[i].backlogged[k];
-		}
-	}
-}
-
-static double share(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
-/*
- * backlog_share: of the data segments and ACKs (tcp), the percentage that
- * arrived while their socket's task held it and went through its backlog;
- * and each kind's own.
- */
-static unsigned int netperf_metrics(const struct workload *w,
-				    struct workload_metric *m, unsigned int max)
-{
-	const struct netperf *np = w->priv;
-	uint64_t arrived[2], backlogged[2];
-
-	if (max < 3)
-		return 0;
-	netperf_backlog_counts(np, arrived, backlogged);
-	m[0] = (struct workload_metric){ "backlog_share", "%",
-					 share(backlogged[SK_S] +
-						       backlogged[SK_R],
-					       arrived[SK_S] + arrived[SK_R]) };
-	m[1] = (struct workload_metric){ "backlog_share_segments", "%",
-					 share(backlogged[SK_R],
-					       arrived[SK_R]) };
-	m[2] = (struct workload_metric){ "backlog_share_acks", "%",
-					 share(backlogged[SK_S],
-					       arrived[SK_S]) };
-	return 3;
-}
-
-static void netperf_explain(const struct workload *w, FILE *out)
-{
-	const struct netperf *np = w->priv;
-	uint64_t arrived[2], backlogged[2];
-
-	if (np->protocol != PROTO_TCP)
-		return;
-	netperf_backlog_counts(np, arrived, backlogged);
-	fprintf(out,
-		"\nSocket backlogs (netperf, backlog: %s): %.1f%% of the packets went\n"
-		"through a backlog. Of %llu data segments, %llu (%.1f%%) arrived while\n"
-		"netserver held its socket (tcp_recvmsg()) and were charged at its\n"
-		"release_sock() on the receiver's CPU; the rest were charged in the\n"
-		"receive softirq on the sender's CPU. Of %llu ACKs, %llu (%.1f%%) arrived\n"
-		"while netperf held its socket (tcp_sendpage()) and were processed, the\n"
-		"sent skb uncharged, at its release_sock() on the sender's CPU; the rest\n"
-		"in the softirq on the receiver's CPU.\n",
-		backlog_names[np->backlog],
-		share(backlogged[SK_S] + backlogged[SK_R],
-		      arrived[SK_S] + arrived[SK_R]),
-		(unsigned long long)arrived[SK_R],
-		(unsigned long long)backlogged[SK_R],
-		share(backlogged[SK_R], arrived[SK_R]),
-		(unsigned long long)arrived[SK_S],
-		(unsigned long long)backlogged[SK_S],
-		share(backlogged[SK_S], arrived[SK_S]));
 }
 
 const struct workload_type netperf_type = {

@@ -11,6 +11,7 @@
 #define MODELS_WORKLOADS_NETPERF_INTERNAL_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "models/kernel/memcontrol.h"
@@ -78,6 +79,14 @@ enum { SND, RCV };
  */
 bool sk_slock(struct netperf_pair *pp, int sk, int who);
 void sk_sunlock(struct netperf_pair *pp, int sk, int who, sim_time_t now);
+
+/* `backlog:`'s values, by BACKLOG_* */
+extern const char *const netperf_backlog_names[];
+
+/* The backlog shares after the warm-up (netperf_report.c) */
+unsigned int netperf_metrics(const struct workload *w,
+			     struct workload_metric *m, unsigned int max);
+void netperf_explain(const struct workload *w, FILE *out);
 
 /* protocol: sctp (netperf_sctp.c) */
 int netperf_sctp_check(const struct scenario_node *n, const struct netperf *np,
