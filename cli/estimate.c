@@ -133,9 +133,13 @@
  *    about 30 per message pair at some 4.8 us each;
  *  - hackbench: 2-10 events per message (hackbench-objects: 0.18-0.91e6
  *    for 90,000 messages), 2 us besides work_ns;
- *  - stat_reader: 45 ns per memory.stat read when aggregated
- *    (stat-read-1000, on epyc-2s-256, whose xfer_llc of 24 ns is half
- *    the calibration machine's: 90 ns there), 1.5 us of host time each;
+ *  - stat_reader: 24 us per memory.stat read in skx-2s-72's terms,
+ *    12 us on epyc-2s-256 (whose xfer_llc, 24 ns, is half): there
+ *    stat-read-1000, with the instructions of each printed line priced,
+ *    reads in 40 us (v1 summing per-CPU counters), 6 us (v1 aggregated)
+ *    and 9.6 us (v2), about 12 us as their geometric mean; then its
+ *    variants estimate 88-137 MiB and 0.1-0.2 s against 95-130 MiB and
+ *    0.12-0.13 s measured; 1.5 us of host time a read;
  *  - the teaching loops: one event per increment or store that misses
  *    (batching, false-sharing: 1-2 per op), 20 ns per op uncontended.
  * In the root memcg nothing is charged: fewer events (charge-batch-2022
@@ -153,7 +157,7 @@ static const struct type_cost {
 	{ "page_fault", 50, 25, 1100 * SIM_PS_PER_NS, 0 },
 	{ "netperf", 30, 4, 1000 * SIM_PS_PER_NS, 0 },
 	{ "hackbench", 6, 2, 2000 * SIM_PS_PER_NS, 0 },
-	{ "stat_reader", 10, 10, 90 * SIM_PS_PER_NS, 1500 },
+	{ "stat_reader", 10, 10, 24 * SIM_PS_PER_US, 1500 },
 	{ "atomic_counter", 1, 1, 20 * SIM_PS_PER_NS, 0 },
 	{ "false_sharing", 1, 1, 20 * SIM_PS_PER_NS, 0 },
 	{ "ops", 1, 1, 20 * SIM_PS_PER_NS, 0 },
