@@ -20,8 +20,13 @@
  * xoshiro256** wrapped as a gsl_rng_type, sim_rng_xoshiro256ss); streams
  * are independent of each other and of the order they are created in, so
  * a CPU's stream depends only on the seed and the CPU number.
- * sim_ran_exponential() is gsl_ran_exponential() made cheaper (log()
- * instead of log1p()).
+ *
+ * The hot draws of the workloads are inline here and read such a
+ * stream's state directly, without gsl_rng's function pointers:
+ * sim_rng_uniform_int() (gsl_rng_uniform_int()'s job, exact and unbiased
+ * by Lemire's multiply-shift with rejection) and sim_ran_exponential()
+ * (a ziggurat: no libm for 99% of draws). Any other draw goes through
+ * the gsl_rng API as before.
  *
  * Layering: sim/ primitive; uses GSL.
  */
@@ -34,6 +39,8 @@
 
 #include <gsl/gsl_histogram.h>
 #include <gsl/gsl_rng.h>
+
+#include "sim/error.h"
 
 #define SIM_STAT_EXACT (1u << 20) /* samples kept exactly: 8 MiB */
 #define SIM_STAT_BIN_BITS 9 /* bins per power of two: 2^9 */
@@ -53,7 +60,22 @@ struct sim_stat {
 void sim_stat_init(struct sim_stat *s);
 void sim_stat_destroy(struct sim_stat *s);
 void sim_stat_reset(struct sim_stat *s);
-void sim_stat_add(struct sim_stat *s, double x);
+void sim_stat_add_slow(struct sim_stat *s, double x);
+
+/*
+ * sim_stat_add() - count sample @x. The common case, room in the exact
+ * array, is inline: a store and an add, where the call cost as much
+ * again. The sum is formed in the same order either way.
+ */
+static inline void sim_stat_add(struct sim_stat *s, double x)
+{
+	if (__builtin_expect(s->n < s->cap, 1)) {
+		s->sum += x;
+		s->v[s->n++] = x;
+		return;
+	}
+	sim_stat_add_slow(s, x);
+}
 double sim_stat_mean(const struct sim_stat *s);
 /* @q in [0, 1]; 0 when there are no samples. Reorders the samples. */
 double sim_stat_quantile(struct sim_stat *s, double q);
@@ -65,7 +87,90 @@ void sim_ci95(const double *x, size_t n, double *mean, double *half);
 uint64_t sim_seed_derive(uint64_t seed, uint64_t stream);
 gsl_rng *sim_rng_stream(uint64_t seed, uint64_t stream);
 extern const gsl_rng_type *sim_rng_xoshiro256ss;
-/* An exponential variate of mean @mean, from one uniform draw. */
-double sim_ran_exponential(gsl_rng *r, double mean);
+extern const gsl_rng_type sim_rng_xoshiro256ss_type; /* what it points to */
+
+/* The state of a sim_rng_xoshiro256ss generator: xoshiro256** 1.0. */
+struct sim_xoshiro {
+	uint64_t s[4];
+};
+
+static inline uint64_t sim_rotl64(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+/*
+ * sim_rng_u64() - the next 64-bit output of @r, which must come from
+ * sim_rng_stream() (checked: a compare with a constant). gsl_rng_get()
+ * gives the top 32 bits of the same output, gsl_rng_uniform() the top 53.
+ */
+static inline uint64_t sim_rng_u64(gsl_rng *r)
+{
+	uint64_t *s = ((struct sim_xoshiro *)r->state)->s;
+	uint64_t result = sim_rotl64(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	SIM_BUG_ON(r->type != &sim_rng_xoshiro256ss_type);
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = sim_rotl64(s[3], 45);
+	return result;
+}
+
+/*
+ * sim_rng_uniform_int() - an integer uniform in [0, @n), @n >= 1, from
+ * @r (a sim_rng_stream()): D. Lemire's multiply-shift ("Fast random
+ * integer generation in an interval", ACM TOMS 29(1), 2019). The 128-bit
+ * product x n of a 64-bit output x splits [0, 2^64 n) into n ranges of
+ * 2^64; its top half says which. Each range holds floor(2^64 / n) or one
+ * more of the x, and rejecting x whose low half is below 2^64 mod n
+ * evens them out, so the draw is exact. It costs a multiply, where
+ * gsl_rng_uniform_int() divides in a loop behind a function pointer; the
+ * remainder (a division) is only computed in the rare case the low half
+ * is below n, and for n a power of two 2^64 mod n = 0: the result is the
+ * top log2(n) bits of x and nothing is rejected.
+ */
+static inline uint64_t sim_rng_uniform_int(gsl_rng *r, uint64_t n)
+{
+	unsigned __int128 m = (unsigned __int128)sim_rng_u64(r) * n;
+
+	if (__builtin_expect((uint64_t)m < n, 0)) {
+		uint64_t reject = -n % n; /* 2^64 mod n */
+
+		while ((uint64_t)m < reject)
+			m = (unsigned __int128)sim_rng_u64(r) * n;
+	}
+	return (uint64_t)(m >> 64);
+}
+
+/*
+ * The ziggurat exponential (sim/stats.c says how it works): per layer i,
+ * its width x_i 2^-53 and floor(2^53 x_{i+1} / x_i).
+ */
+extern const double sim_zig_exp_w[256];
+extern const uint64_t sim_zig_exp_k[256];
+double sim_ran_exponential_slow(gsl_rng *r, unsigned int i, uint64_t u);
+
+/*
+ * sim_ran_exponential() - an exponential variate of mean @mean from @r (a
+ * sim_rng_stream()). One 64-bit output gives a layer (its low 8 bits)
+ * and a 53-bit integer u (its top bits, disjoint from those): x = u w[i]
+ * is uniform across the layer, and when u < k[i] it lies where the whole
+ * layer is under the density (98.9% of draws): done, without log().
+ * The rest, the layers' edges and the tail, is sim_ran_exponential_slow().
+ */
+static inline double sim_ran_exponential(gsl_rng *r, double mean)
+{
+	uint64_t x = sim_rng_u64(r);
+	unsigned int i = (unsigned int)(x & 0xff);
+	uint64_t u = x >> 11;
+
+	if (__builtin_expect(u < sim_zig_exp_k[i], 1))
+		return mean * ((double)(int64_t)u * sim_zig_exp_w[i]);
+	return mean * sim_ran_exponential_slow(r, i, u);
+}
 
 #endif /* SIM_STATS_H */

@@ -148,7 +148,7 @@ static int counter_loop(struct sim_proc *p, void *frame)
 			}
 		}
 		f->k = ac->counters > 1 ?
-			       (unsigned int)gsl_rng_uniform_int(t->rng,
+			       (unsigned int)sim_rng_uniform_int(t->rng,
 								 ac->counters) :
 			       0;
 		/* atomic_long_add(pending, &counter[k]) */

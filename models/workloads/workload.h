@@ -33,6 +33,7 @@
 #include "sim/scenario.h"
 #include "sim/scenario_keys.h"
 #include "sim/stats.h"
+#include "sim/trace.h"
 
 struct workload;
 struct run;
@@ -150,9 +151,32 @@ static inline bool task_running(const struct sim_task *t, const struct run *r)
 	return t->proc.now < r->end_ps;
 }
 void task_op_begin(struct sim_task *t);
-void task_op_end(struct sim_task *t, struct run *r);
 
-/* Exponential or fixed think time, in ps. */
-sim_time_t task_think(struct sim_task *t, sim_time_t mean_ps, bool exponential);
+/*
+ * task_op_end() - an operation completed at the task's clock. It counts
+ * when it completed inside the measured window. Inline: it ends every
+ * operation of every workload, and untraced it is a compare, an add and
+ * sim_stat_add()'s store (a call cost as much again).
+ */
+static inline void task_op_end(struct sim_task *t, struct run *r)
+{
+	sim_time_t now = t->proc.now;
+
+	if (__builtin_expect(sim_trace_calls != NULL, 0))
+		sim_trace_call_exit(sim_trace_calls, t->proc.trace_tid, now);
+	if (now < r->warmup_ps || now > r->end_ps)
+		return;
+	t->ops++;
+	sim_stat_add(&r->lat, (double)(now - t->op_start) / 1000.0);
+}
+
+/* Exponential or fixed think time, in ps (inline: drawn every operation). */
+static inline sim_time_t task_think(struct sim_task *t, sim_time_t mean_ps,
+				    bool exponential)
+{
+	if (!mean_ps || !exponential)
+		return mean_ps;
+	return (sim_time_t)(sim_ran_exponential(t->rng, (double)mean_ps) + 0.5);
+}
 
 #endif /* MODELS_WORKLOADS_WORKLOAD_H */
