@@ -148,10 +148,11 @@ static inline uint64_t sim_rng_uniform_int(gsl_rng *r, uint64_t n)
 
 /*
  * The ziggurat exponential (sim/stats.c says how it works): per layer i,
- * its width x_i 2^-53 and floor(2^53 x_{i+1} / x_i).
+ * its width x_i 2^-53, floor(2^53 x_{i+1} / x_i) and exp(-x_i).
  */
 extern const double sim_zig_exp_w[256];
 extern const uint64_t sim_zig_exp_k[256];
+extern const double sim_zig_exp_f[257];
 double sim_ran_exponential_slow(gsl_rng *r, unsigned int i, uint64_t u);
 
 /*

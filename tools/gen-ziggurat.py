@@ -3,7 +3,8 @@
 """gen-ziggurat.py - the tables of sim/stats.c's ziggurat exponential.
 
 Prints the C block between the "BEGIN/END tools/gen-ziggurat.py" markers
-of sim/stats.c: paste it over the old one. It computes in 60-digit
+of sim/stats.c: paste it over the old one, then clang-format -i
+sim/stats.c (which aligns the columns). It computes in 60-digit
 decimal arithmetic and rounds once to double, so the tables do not depend
 on the machine or its libm.
 
@@ -46,8 +47,8 @@ def hexd(d):
     return float(d).hex()
 
 
-def block(name, ctype, vals, per, static=""):
-    out = ["%sconst %s %s[%d] = {" % (static, ctype, name, len(vals))]
+def block(name, ctype, vals, per):
+    out = ["const %s %s[%d] = {" % (ctype, name, len(vals))]
     for i in range(0, len(vals), per):
         out.append("\t" + " ".join(v + "," for v in vals[i:i + per]))
     out.append("};")
@@ -57,10 +58,10 @@ def block(name, ctype, vals, per, static=""):
 w = [hexd(x[i] / TWO53) for i in range(N)]
 k = ["0x%014xull" % int((TWO53 * x[i + 1] / x[i]).to_integral_value(rounding="ROUND_FLOOR"))
      for i in range(N)]
-fv = [hexd(f(x[i])) for i in range(N)] + ["0x1p+0"]
+fv = [hexd(f(x[i])) for i in range(N)] + ["0x1.0000000000000p+0"]
 print("/* BEGIN tools/gen-ziggurat.py: do not edit by hand */")
 print("#define ZIG_R %s /* %s */" % (hexd(R), R))
 print(block("sim_zig_exp_w", "double", w, 3))
 print(block("sim_zig_exp_k", "uint64_t", k, 3))
-print(block("sim_zig_exp_f", "double", fv, 3, "static "))
+print(block("sim_zig_exp_f", "double", fv, 3))
 print("/* END tools/gen-ziggurat.py */")

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tests/check_stats.c - the inline random draws of sim/stats.h: the raw
+ * 64-bit output, the bounded integer (Lemire) and the ziggurat
+ * exponential. (The sample statistics are tested in check_engine.c.)
+ *
+ * The distribution tests draw from fixed seeds, so each either always
+ * passes or always fails; their thresholds are the 0.1% (chi-square) and
+ * 1% (Kolmogorov-Smirnov) critical values, or 5 standard deviations, so a
+ * correct generator fails them for a given seed with small probability,
+ * and a wrong table or a biased rejection fails them by far.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include <check.h>
+#include <gsl/gsl_cdf.h>
+
+#include "sim/stats.h"
+
+/*
+ * sim_rng_u64() is the generator's own output: gsl_rng_get() is its top
+ * 32 bits and gsl_rng_uniform() its top 53 bits over 2^53 (sim/stats.c),
+ * so a twin stream with the same seed gives the same bits through GSL.
+ * The first output for seed 12345 has top 32 bits 0xbe6a3637
+ * (check_engine.c's reference, from an independent implementation).
+ */
+START_TEST(sim_rng_u64_is_the_stream)
+{
+	gsl_rng *a = sim_rng_stream(7, 3), *b = sim_rng_stream(7, 3);
+	unsigned int i;
+
+	for (i = 0; i < 1000; i++) {
+		uint64_t x = sim_rng_u64(a);
+
+		if (i % 2)
+			ck_assert_uint_eq(x >> 32, gsl_rng_get(b));
+		else
+			ck_assert(gsl_rng_uniform(b) ==
+				  (double)(x >> 11) * 0x1.0p-53);
+	}
+	gsl_rng_free(a);
+	gsl_rng_free(b);
+	a = gsl_rng_alloc(sim_rng_xoshiro256ss);
+	gsl_rng_set(a, 12345);
+	ck_assert_uint_eq(sim_rng_u64(a) >> 32, 0xbe6a3637u);
+	gsl_rng_free(a);
+}
+END_TEST
+
+/*
+ * For n = 2^k, 2^64 mod n = 0: nothing is rejected and the result is the
+ * top k bits of the output, floor(x n / 2^64) = x >> (64 - k). n = 1 gives
+ * 0; n = 2^64 - 1 gives the top 64 bits of x (2^64 - 1), which is x - 1
+ * for x >= 1 (and x = 0 is rejected: 2^64 mod n = 1).
+ */
+START_TEST(sim_rng_uniform_int_powers_of_two)
+{
+	gsl_rng *a = sim_rng_stream(1, 0), *b = sim_rng_stream(1, 0);
+	unsigned int i;
+
+	for (i = 0; i < 1000; i++) {
+		ck_assert_uint_eq(sim_rng_uniform_int(a, 16),
+				  sim_rng_u64(b) >> 60);
+		ck_assert_uint_eq(sim_rng_uniform_int(a, 1), 0);
+		(void)sim_rng_u64(b);
+		ck_assert_uint_eq(sim_rng_uniform_int(a, 1ull << 63),
+				  sim_rng_u64(b) >> 1);
+		ck_assert_uint_eq(sim_rng_uniform_int(a, UINT64_MAX),
+				  sim_rng_u64(b) - 1);
+	}
+	gsl_rng_free(a);
+	gsl_rng_free(b);
+}
+END_TEST
+
+/*
+ * The rejection at work, worked by hand: n = 3 2^62. Write x = 4q + r.
+ * Then x n = 3q 2^64 + 3r 2^62, so the result is 3q + floor(3r / 4),
+ * that is 3q + 0, 0, 1, 2 for r = 0..3, and the low half is
+ * (3r mod 4) 2^62: 0 for r = 0 only. 2^64 mod n = 2^62, so exactly r = 0
+ * is rejected: without it, results = 0 (mod 3) would come twice as often
+ * (a half of all draws); with it, a third. 30000 draws: 10000 expected,
+ * standard deviation sqrt(30000 x 1/3 x 2/3) = 82; the biased draw would
+ * give 15000.
+ */
+START_TEST(sim_rng_uniform_int_rejects)
+{
+	const uint64_t n = 3ull << 62;
+	gsl_rng *r = sim_rng_stream(2, 5);
+	unsigned int i, zero = 0;
+
+	for (i = 0; i < 30000; i++) {
+		uint64_t v = sim_rng_uniform_int(r, n);
+
+		ck_assert(v < n);
+		zero += v % 3 == 0;
+	}
+	ck_assert_uint_ge(zero, 10000 - 5 * 82);
+	ck_assert_uint_le(zero, 10000 + 5 * 82);
+	gsl_rng_free(r);
+}
+END_TEST
+
+/*
+ * Small n: every value equally likely. n = 3 and n = 10, 120000 draws
+ * each; chi-square with n - 1 degrees of freedom below its 0.1% critical
+ * value (13.8 and 27.9).
+ */
+START_TEST(sim_rng_uniform_int_uniform)
+{
+	static const unsigned int ns[] = { 3, 10 };
+	gsl_rng *r = sim_rng_stream(3, 1);
+	unsigned int i, j, count[10];
+
+	for (j = 0; j < 2; j++) {
+		double e = 120000.0 / ns[j], chi2 = 0;
+
+		for (i = 0; i < ns[j]; i++)
+			count[i] = 0;
+		for (i = 0; i < 120000; i++) {
+			uint64_t v = sim_rng_uniform_int(r, ns[j]);
+
+			ck_assert_uint_lt(v, ns[j]);
+			count[v]++;
+		}
+		for (i = 0; i < ns[j]; i++)
+			chi2 += (count[i] - e) * (count[i] - e) / e;
+		ck_assert_double_lt(chi2,
+				    gsl_cdf_chisq_Qinv(0.001, ns[j] - 1.0));
+	}
+	gsl_rng_free(r);
+}
+END_TEST
+
+/*
+ * The tables, from their definition (sim/stats.c), in double arithmetic
+ * with libm where tools/gen-ziggurat.py used 60 decimal digits: with x_i
+ * = w[i] 2^53, R = 7.69711747013104972 and V = 0.0039496598225815571993,
+ * x_1 = R; layer 0 has area x_0 f(R) = V; every layer i >= 1 has area
+ * x_i (f(x_i+1) - f(x_i)) = V (relative error of a few 1e-15 from the
+ * rounding of the tables); f[i] = exp(-x_i) (within the rounding of
+ * x_i, which exp() multiplies by x_i), f[256] = 1, x_255 > 0;
+ * k[i] = floor(2^53 x_i+1 / x_i) within 4: x_i, x_i+1 and their
+ * quotient are each rounded here (2^-53 relative: 1 in 2^53).
+ */
+START_TEST(sim_zig_tables)
+{
+	const double R = 7.69711747013104972, V = 0.0039496598225815571993;
+	unsigned int i;
+	double x[257];
+
+	for (i = 0; i < 256; i++)
+		x[i] = sim_zig_exp_w[i] * 0x1p53;
+	x[256] = 0;
+	ck_assert_double_eq_tol(x[1], R, 1e-15 * R);
+	ck_assert_double_eq_tol(x[0] * exp(-R), V, 1e-14 * V);
+	ck_assert(x[255] > 0.06 && x[255] < 0.07);
+	ck_assert(sim_zig_exp_f[256] == 1.0);
+	for (i = 0; i < 256; i++) {
+		double k = floor(0x1p53 * (x[i + 1] / x[i]));
+
+		ck_assert(x[i + 1] < x[i]);
+		ck_assert_double_eq_tol(sim_zig_exp_f[i], exp(-x[i]),
+					4e-16 * (1 + x[i]) * exp(-x[i]));
+		ck_assert_double_eq_tol((double)sim_zig_exp_k[i], k, 4.0);
+		if (i >= 1)
+			ck_assert_double_eq_tol(x[i] * (sim_zig_exp_f[i + 1] -
+							sim_zig_exp_f[i]),
+						V, 1e-12 * V);
+	}
+}
+END_TEST
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+#define NR_EXP (1 << 20)
+#define NR_BINS 256
+
+/*
+ * The ziggurat against the exponential CDF F(x) = 1 - exp(-x), 2^20 draws
+ * of mean 1 from one stream:
+ *  - mean 1 within 5 standard deviations (1 / sqrt(2^20) = 1/1024 each);
+ *  - chi-square over 256 bins of equal probability (bin floor(256 F(x)),
+ *    4096 expected in each) below its 0.1% critical value for 255 degrees
+ *    of freedom (about 330): a layer drawn too often or a wedge accepted
+ *    wrongly moves the bins over its x range by far more;
+ *  - Kolmogorov-Smirnov: the largest distance between the sample's CDF
+ *    and F below the 1% critical value 1.63 / sqrt(n) = 0.00159;
+ *  - the tail beyond R = 7.697 (layer 0's slow path): probability
+ *    exp(-R) = 4.54e-4, 476 expected, standard deviation 22; and the
+ *    tail's excess over R is exponential (memoryless), mean 1 within
+ *    5 standard deviations (5 / sqrt(476) = 0.23).
+ * With mean 3 the draws scale: the mean is 3 within 5 x 3 / 1024.
+ */
+START_TEST(sim_ran_exponential_distribution)
+{
+	gsl_rng *r = sim_rng_stream(42, 0);
+	double *x = malloc(NR_EXP * sizeof(*x));
+	double sum = 0, chi2 = 0, d = 0, tail_sum = 0;
+	unsigned int bins[NR_BINS] = { 0 }, tail = 0, i;
+	const double R = 7.69711747013104972, e = (double)NR_EXP / NR_BINS;
+
+	ck_assert_ptr_nonnull(x);
+	for (i = 0; i < NR_EXP; i++) {
+		double F;
+
+		x[i] = sim_ran_exponential(r, 1.0);
+		ck_assert(x[i] >= 0 && isfinite(x[i]));
+		sum += x[i];
+		F = -expm1(-x[i]);
+		bins[(unsigned int)(F * NR_BINS)]++;
+		if (x[i] > R) {
+			tail++;
+			tail_sum += x[i] - R;
+		}
+	}
+	ck_assert_double_eq_tol(sum / NR_EXP, 1.0, 5.0 / 1024);
+	for (i = 0; i < NR_BINS; i++)
+		chi2 += (bins[i] - e) * (bins[i] - e) / e;
+	ck_assert_double_lt(chi2, gsl_cdf_chisq_Qinv(0.001, NR_BINS - 1));
+	qsort(x, NR_EXP, sizeof(*x), cmp_double);
+	for (i = 0; i < NR_EXP; i++) {
+		double F = -expm1(-x[i]);
+
+		d = fmax(d, fmax(F - (double)i / NR_EXP,
+				 (double)(i + 1) / NR_EXP - F));
+	}
+	ck_assert_double_lt(d, 1.63 / 1024);
+	ck_assert_uint_ge(tail, 476 - 5 * 22);
+	ck_assert_uint_le(tail, 476 + 5 * 22);
+	ck_assert_double_eq_tol(tail_sum / tail, 1.0, 0.23);
+	sum = 0;
+	for (i = 0; i < NR_EXP; i++)
+		sum += sim_ran_exponential(r, 3.0);
+	ck_assert_double_eq_tol(sum / NR_EXP, 3.0, 5.0 * 3 / 1024);
+	free(x);
+	gsl_rng_free(r);
+}
+END_TEST
+
+/*
+ * The wedge test of the top layer, alone: every other layer covers
+ * [0, x_255) = [0, 0.06385) with the part of its rectangle that is
+ * wholly under the density, uniformly, so the density's slope there comes
+ * from the top layer's wedge test only (a wrong f entry, or a test that
+ * always or never accepts, leaves it flat or wrong). Conditioned on
+ * x < x_255, x is the exponential truncated there: the density falls by
+ * 6.2% across it, and the first half holds (1 - e^-h) / (1 - e^-2h) =
+ * 1 / (1 + e^-h) of the draws, h = x_255 / 2 = 0.031926: 0.50798. Of
+ * 2^22 draws about 1 - e^-x_255 = 6.19% fall there (259000): standard
+ * deviation 0.00098, so a flat density (0.5) is 8 of them away; the test
+ * asks for 0.50798 within 3.
+ */
+START_TEST(sim_ran_exponential_top_wedge)
+{
+	const double top = 0.06385216381500354, h = top / 2;
+	gsl_rng *r = sim_rng_stream(43, 0);
+	unsigned int i, in = 0, low = 0;
+	double want = 1 / (1 + exp(-h)), frac, sd;
+
+	for (i = 0; i < 4 * NR_EXP; i++) {
+		double x = sim_ran_exponential(r, 1.0);
+
+		if (x < top) {
+			in++;
+			low += x < h;
+		}
+	}
+	frac = (double)low / in;
+	sd = sqrt(want * (1 - want) / in);
+	/* P(x < x_255): standard deviation sqrt(p (1 - p) / 2^22) = 0.000118 */
+	ck_assert_double_eq_tol((double)in / (4 * NR_EXP), -expm1(-top),
+				5 * 0.000118);
+	ck_assert_double_eq_tol(frac, want, 3 * sd);
+	gsl_rng_free(r);
+}
+END_TEST
+
+static Suite *stats_suite(void)
+{
+	Suite *s = suite_create("stats");
+	TCase *tc = tcase_create("random");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, sim_rng_u64_is_the_stream);
+	tcase_add_test(tc, sim_rng_uniform_int_powers_of_two);
+	tcase_add_test(tc, sim_rng_uniform_int_rejects);
+	tcase_add_test(tc, sim_rng_uniform_int_uniform);
+	tcase_add_test(tc, sim_zig_tables);
+	tcase_add_test(tc, sim_ran_exponential_distribution);
+	tcase_add_test(tc, sim_ran_exponential_top_wedge);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(stats_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
