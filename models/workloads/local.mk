@@ -3,7 +3,7 @@
 # registry, and one file per workload. Includes only models/kernel/,
 # models/hw/ and sim/.
 libsim_a_SOURCES += \
-	%reldir%/workload.c %reldir%/workload.h \
+	%reldir%/workload.h \
 	%reldir%/registry.c \
 	%reldir%/teaching.c \
 	%reldir%/netperf.c %reldir%/netperf_internal.h \

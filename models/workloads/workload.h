@@ -150,7 +150,18 @@ static inline bool task_running(const struct sim_task *t, const struct run *r)
 {
 	return t->proc.now < r->end_ps;
 }
-void task_op_begin(struct sim_task *t);
+/*
+ * task_op_begin() - an operation starts at the task's clock. Traced, it is
+ * a slice on the CPU's track around the calls it makes (sim/trace.h).
+ * Inline, as task_op_end().
+ */
+static inline void task_op_begin(struct sim_task *t)
+{
+	t->op_start = t->proc.now;
+	if (__builtin_expect(sim_trace_calls != NULL, 0))
+		sim_trace_call_enter(sim_trace_calls, t->proc.trace_tid,
+				     t->w->type->name, "op", t->op_start);
+}
 
 /*
  * task_op_end() - an operation completed at the task's clock. It counts
