@@ -48,13 +48,16 @@
 
 /*
  * struct sim_stat - samples: an array (in no particular order) while
- * @hist is NULL, a histogram after that.
+ * @hist is NULL, a histogram after that. @split: while @split_n == @n,
+ * no sample of v[0, split) is above one of v[split, n) (what the last
+ * quantile left, for the next one to search above it).
  */
 struct sim_stat {
 	double *v;
 	size_t n, cap;
 	double sum;
 	gsl_histogram *hist;
+	size_t split, split_n;
 };
 
 void sim_stat_init(struct sim_stat *s);

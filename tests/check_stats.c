@@ -2,7 +2,8 @@
 /*
  * tests/check_stats.c - the inline random draws of sim/stats.h: the raw
  * 64-bit output, the bounded integer (Lemire) and the ziggurat
- * exponential. (The sample statistics are tested in check_engine.c.)
+ * exponential; and quantiles asked one after another. (The rest of the
+ * sample statistics is tested in check_engine.c.)
  *
  * The distribution tests draw from fixed seeds, so each either always
  * passes or always fails; their thresholds are the 0.1% (chi-square) and
@@ -15,6 +16,7 @@
 
 #include <check.h>
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "sim/stats.h"
 
@@ -282,6 +284,43 @@ START_TEST(sim_ran_exponential_top_wedge)
 }
 END_TEST
 
+/*
+ * sim_stat_quantile() after sim_stat_quantile(): the second selects among
+ * the samples above the first one's split (sim/stats.c), yet must give
+ * exactly what GSL's quantile of the sorted samples gives: the same two
+ * order statistics, interpolated the same way. 1000 samples with many
+ * ties (values 0..49, from a stream), quantiles asked in increasing,
+ * decreasing and repeated order, and again after a sample is added
+ * (which voids the split).
+ */
+START_TEST(sim_stat_quantile_sequence)
+{
+	static const double qs[] = { 0.5,  0.9,	 0.99, 0.99, 1.0,  0.0,
+				     0.25, 0.75, 0.5,  0.1,  0.999 };
+	gsl_rng *r = sim_rng_stream(5, 0);
+	double sorted[1002];
+	struct sim_stat s;
+	unsigned int i, n = 1000;
+
+	sim_stat_init(&s);
+	for (i = 0; i < n; i++) {
+		sorted[i] = (double)sim_rng_uniform_int(r, 50);
+		sim_stat_add(&s, sorted[i]);
+	}
+	for (int round = 0; round < 2; round++) {
+		qsort(sorted, n, sizeof(*sorted), cmp_double);
+		for (i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
+			ck_assert(sim_stat_quantile(&s, qs[i]) ==
+				  gsl_stats_quantile_from_sorted_data(
+					  sorted, 1, n, qs[i]));
+		sorted[n] = 17.5;
+		sim_stat_add(&s, sorted[n++]);
+	}
+	sim_stat_destroy(&s);
+	gsl_rng_free(r);
+}
+END_TEST
+
 static Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -295,6 +334,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, sim_zig_tables);
 	tcase_add_test(tc, sim_ran_exponential_distribution);
 	tcase_add_test(tc, sim_ran_exponential_top_wedge);
+	tcase_add_test(tc, sim_stat_quantile_sequence);
 	suite_add_tcase(s, tc);
 	return s;
 }
