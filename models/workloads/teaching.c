@@ -119,7 +119,8 @@ struct counter_loop_frame {
 	struct sim_task *t;
 	struct run *run;
 	uint64_t pending; /* increments not yet added to a shared one */
-	unsigned int k; /* the shared counter chosen */
+	/* the shared counter chosen: its field, one load when resumed */
+	struct coh_field *counter;
 };
 
 /*
@@ -131,6 +132,7 @@ static int counter_loop(struct sim_proc *p, void *frame)
 	struct counter_loop_frame *f = frame;
 	struct sim_task *t = f->t;
 	struct atomic_counter *ac = t->w->priv;
+	uint64_t k;
 
 	CO_BEGIN(f);
 	while (task_running(t, f->run)) {
@@ -147,13 +149,12 @@ static int counter_loop(struct sim_proc *p, void *frame)
 				continue;
 			}
 		}
-		f->k = ac->counters > 1 ?
-			       (unsigned int)sim_rng_uniform_int(t->rng,
-								 ac->counters) :
-			       0;
+		k = ac->counters > 1 ?
+			    sim_rng_uniform_int(t->rng, ac->counters) :
+			    0;
+		f->counter = coh_object_field(ac->shared[k], 0);
 		/* atomic_long_add(pending, &counter[k]) */
-		CO_AWAIT(f,
-			 coh_rmw(t->cc, coh_object_field(ac->shared[f->k], 0)));
+		CO_AWAIT(f, coh_rmw(t->cc, f->counter));
 		f->pending = 0;
 		task_op_end(t, f->run);
 	}
