@@ -123,36 +123,66 @@ struct counter_loop_frame {
 	struct coh_field *counter;
 };
 
+/* The shared counter an increment goes to: one of K at random. */
+static inline struct coh_field *counter_pick(struct sim_task *t,
+					     const struct atomic_counter *ac)
+{
+	uint64_t k = ac->counters > 1 ?
+			     sim_rng_uniform_int(t->rng, ac->counters) :
+			     0;
+
+	return coh_object_field(ac->shared[k], 0);
+}
+
 /*
- * counter_loop() - one CPU of atomic_counter: think, then increment; an
- * increment is a local RMW, and every batch-th one also a shared RMW.
+ * counter_loop() - one CPU of atomic_counter without batching: think,
+ * then increment a shared counter, a locked RMW. (Batching has its own
+ * loop below: this one, the hot loop of `make bench-peers`, then resumes
+ * among fewer wait points.)
  */
 static int counter_loop(struct sim_proc *p, void *frame)
 {
 	struct counter_loop_frame *f = frame;
 	struct sim_task *t = f->t;
 	struct atomic_counter *ac = t->w->priv;
-	uint64_t k;
 
 	CO_BEGIN(f);
 	while (task_running(t, f->run)) {
 		coh_delay(t->cc, task_think(t, ac->think_ps, ac->exponential));
 		CO_AWAIT(f, sim_proc_sync(p));
 		task_op_begin(t);
-		if (ac->batch > 1) {
-			/* this_cpu_inc(): a locked RMW on an owned line */
-			CO_AWAIT(f, coh_rmw(t->cc,
-					    coh_object_field(
-						    ac->local[t->index], 0)));
-			if (++f->pending < ac->batch) {
-				task_op_end(t, f->run);
-				continue;
-			}
+		f->counter = counter_pick(t, ac);
+		/* atomic_long_inc(&counter[k]) */
+		CO_AWAIT(f, coh_rmw(t->cc, f->counter));
+		task_op_end(t, f->run);
+	}
+	CO_END(f, p);
+}
+
+/*
+ * counter_batch_loop() - one CPU of atomic_counter with `batch: B`:
+ * think, then increment the CPU's own counter, a local RMW, and every
+ * B-th time add the B increments to a shared counter, a locked RMW.
+ */
+static int counter_batch_loop(struct sim_proc *p, void *frame)
+{
+	struct counter_loop_frame *f = frame;
+	struct sim_task *t = f->t;
+	struct atomic_counter *ac = t->w->priv;
+
+	CO_BEGIN(f);
+	while (task_running(t, f->run)) {
+		coh_delay(t->cc, task_think(t, ac->think_ps, ac->exponential));
+		CO_AWAIT(f, sim_proc_sync(p));
+		task_op_begin(t);
+		/* this_cpu_inc(): a locked RMW on an owned line */
+		CO_AWAIT(f, coh_rmw(t->cc,
+				    coh_object_field(ac->local[t->index], 0)));
+		if (++f->pending < ac->batch) {
+			task_op_end(t, f->run);
+			continue;
 		}
-		k = ac->counters > 1 ?
-			    sim_rng_uniform_int(t->rng, ac->counters) :
-			    0;
-		f->counter = coh_object_field(ac->shared[k], 0);
+		f->counter = counter_pick(t, ac);
 		/* atomic_long_add(pending, &counter[k]) */
 		CO_AWAIT(f, coh_rmw(t->cc, f->counter));
 		f->pending = 0;
@@ -182,7 +212,9 @@ static void atomic_counter_setup(struct workload *w, struct run *run)
 		snprintf(name, sizeof(name), "percpu[%u]", w->cpus[i]);
 		ac->local[i] =
 			coh_object_create(run->coh, name, &counter_layout, 0);
-		f = co_push(&t->proc, counter_loop, sizeof(*f));
+		f = co_push(&t->proc,
+			    ac->batch > 1 ? counter_batch_loop : counter_loop,
+			    sizeof(*f));
 		f->t = t;
 		f->run = run;
 	}
