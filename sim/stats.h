@@ -165,7 +165,8 @@ double sim_ran_exponential_slow(gsl_rng *r, unsigned int i, uint64_t u);
  * is uniform across the layer, and when u < k[i] it lies where the whole
  * layer is under the density (97.8% of draws: the mean of x_i+1 / x_i):
  * done, without libm. The rest, the layers' edges and the tail, is
- * sim_ran_exponential_slow().
+ * sim_ran_exponential_slow(). The largest draw is R - log(2^-53) = 44.4
+ * means (the tail's), the smallest 0.
  */
 static inline double sim_ran_exponential(gsl_rng *r, double mean)
 {
