@@ -48,25 +48,14 @@ void sim_stat_reset(struct sim_stat *s)
  * a shift and a subtraction: no libm, no search, no accumulated rounding
  * in the edges, the same on every machine.
  *
- * The bins span HIST_MIN to HIST_MAX in the samples' unit (1 ps to
- * 1000 s for nanoseconds): about 26000 bins; samples outside are
- * clamped into the first or last bin.
+ * The bins span SIM_STAT_HIST_MIN to SIM_STAT_HIST_MAX in the samples'
+ * unit (1 ps to 1000 s for nanoseconds): about 26000 bins; samples
+ * outside are clamped into the first or last bin. The key is
+ * sim_stat_hist_key() in sim/stats.h, where sim_stat_add() uses it.
  */
-#define HIST_MIN 1e-3
-#define HIST_MAX 1e12
-#define HIST_SHIFT (52 - SIM_STAT_BIN_BITS)
-
-static uint64_t hist_key(double x)
-{
-	uint64_t bits;
-
-	memcpy(&bits, &x, sizeof(bits));
-	return bits >> HIST_SHIFT;
-}
-
 static double hist_edge(uint64_t key)
 {
-	uint64_t bits = key << HIST_SHIFT;
+	uint64_t bits = key << SIM_STAT_HIST_SHIFT;
 	double x;
 
 	memcpy(&x, &bits, sizeof(x));
@@ -77,7 +66,8 @@ static void hist_add(struct sim_stat *s, double x);
 
 static void stat_fold(struct sim_stat *s)
 {
-	uint64_t first = hist_key(HIST_MIN), last = hist_key(HIST_MAX);
+	uint64_t first = sim_stat_hist_key(SIM_STAT_HIST_MIN),
+		 last = sim_stat_hist_key(SIM_STAT_HIST_MAX);
 	size_t nbins = (size_t)(last - first + 1), i;
 	double *range;
 
@@ -95,14 +85,18 @@ static void stat_fold(struct sim_stat *s)
 	s->cap = 0;
 }
 
-/* hist_add() - count @x in its bin: the one gsl_histogram_find() finds. */
+/*
+ * hist_add() - count @x in its bin: the one gsl_histogram_find() finds
+ * (sim_stat_add() does the same inline for samples inside the span).
+ */
 static void hist_add(struct sim_stat *s, double x)
 {
-	if (!(x >= HIST_MIN)) /* NaN too */
-		x = HIST_MIN;
-	if (x > HIST_MAX)
-		x = HIST_MAX;
-	s->hist->bin[hist_key(x) - hist_key(HIST_MIN)] += 1;
+	if (!(x >= SIM_STAT_HIST_MIN)) /* NaN too */
+		x = SIM_STAT_HIST_MIN;
+	if (x > SIM_STAT_HIST_MAX)
+		x = SIM_STAT_HIST_MAX;
+	s->hist->bin[sim_stat_hist_key(x) -
+		     sim_stat_hist_key(SIM_STAT_HIST_MIN)] += 1;
 }
 
 /* sim_stat_add()'s cases but the common one: see sim/stats.h. */

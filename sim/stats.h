@@ -36,6 +36,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <gsl/gsl_histogram.h>
 #include <gsl/gsl_rng.h>
@@ -45,6 +46,19 @@
 #define SIM_STAT_EXACT (1u << 20) /* samples kept exactly: 8 MiB */
 #define SIM_STAT_BIN_BITS 9 /* bins per power of two: 2^9 */
 #define SIM_STAT_BIN_REL 0.002 /* histogram bin width: at most 0.2% */
+/* The histogram's span, in the samples' unit (sim/stats.c) */
+#define SIM_STAT_HIST_MIN 1e-3
+#define SIM_STAT_HIST_MAX 1e12
+#define SIM_STAT_HIST_SHIFT (52 - SIM_STAT_BIN_BITS)
+
+/* A sample's histogram key: its top 12 + SIM_STAT_BIN_BITS bits. */
+static inline uint64_t sim_stat_hist_key(double x)
+{
+	uint64_t bits;
+
+	memcpy(&bits, &x, sizeof(bits));
+	return bits >> SIM_STAT_HIST_SHIFT;
+}
 
 /*
  * struct sim_stat - samples: an array (in no particular order) while
@@ -66,15 +80,25 @@ void sim_stat_reset(struct sim_stat *s);
 void sim_stat_add_slow(struct sim_stat *s, double x);
 
 /*
- * sim_stat_add() - count sample @x. The common case, room in the exact
- * array, is inline: a store and an add, where the call cost as much
- * again. The sum is formed in the same order either way.
+ * sim_stat_add() - count sample @x. The common cases are inline, where
+ * the call cost as much again: room in the exact array (a store), or,
+ * past SIM_STAT_EXACT samples, a sample inside the histogram's span (its
+ * bin from its bits: a shift and a subtraction of a constant). The sum
+ * is formed in the same order either way.
  */
 static inline void sim_stat_add(struct sim_stat *s, double x)
 {
 	if (__builtin_expect(s->n < s->cap, 1)) {
 		s->sum += x;
 		s->v[s->n++] = x;
+		return;
+	}
+	if (__builtin_expect(s->hist != NULL, 1) && x >= SIM_STAT_HIST_MIN &&
+	    x <= SIM_STAT_HIST_MAX) {
+		s->sum += x;
+		s->hist->bin[sim_stat_hist_key(x) -
+			     sim_stat_hist_key(SIM_STAT_HIST_MIN)] += 1;
+		s->n++;
 		return;
 	}
 	sim_stat_add_slow(s, x);
