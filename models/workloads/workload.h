@@ -178,7 +178,8 @@ static inline void task_op_end(struct sim_task *t, struct run *r)
 	if (now < r->warmup_ps || now > r->end_ps)
 		return;
 	t->ops++;
-	sim_stat_add(&r->lat, (double)(now - t->op_start) / 1000.0);
+	/* in ns; via int64_t as in task_think(): a run is far below 2^63 ps */
+	sim_stat_add(&r->lat, (double)(int64_t)(now - t->op_start) / 1000.0);
 }
 
 /*
