@@ -150,7 +150,7 @@ static inline uint64_t sim_rng_u64(gsl_rng *r)
 /*
  * sim_rng_uniform_int() - an integer uniform in [0, @n), @n >= 1, from
  * @r (a sim_rng_stream()): D. Lemire's multiply-shift ("Fast random
- * integer generation in an interval", ACM TOMS 29(1), 2019). The 128-bit
+ * integer generation in an interval", ACM TOMACS 29(1), 2019). The 128-bit
  * product x n of a 64-bit output x splits [0, 2^64 n) into n ranges of
  * 2^64; its top half says which. Each range holds floor(2^64 / n) or one
  * more of the x, and rejecting x whose low half is below 2^64 mod n
