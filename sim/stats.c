@@ -337,7 +337,7 @@ gsl_rng *sim_rng_stream(uint64_t seed, uint64_t stream)
  *    plus an exponential (memoryless), drawn by the inverse CDF;
  *  - layer i >= 1, x_i+1 <= x < x_i: the wedge; accept when a uniform y
  *    in [f(x_i), f(x_i+1)] is below f(x), else draw again from the top.
- * The tables come from tools/gen-ziggurat.py in exact decimal arithmetic.
+ * The tables come from tools/gen-ziggurat.py, in 60-digit decimal arithmetic.
  */
 /* BEGIN tools/gen-ziggurat.py: do not edit by hand */
 #define ZIG_R 0x1.ec9d9297ebb83p+2 /* 7.69711747013104972 */
