@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,25 @@ struct coh {
 };
 
 #define COH_RESERVE (1u << 20)
+
+/*
+ * The hot path (access(), line_serve()) is split into small helpers for
+ * the reader; these are inlined into it whatever the compiler's size
+ * heuristics say, since a call costs more than most of them (issue 15).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define COH_INLINE inline __attribute__((always_inline))
+#define COH_COLD __attribute__((noinline, cold))
+#define coh_unlikely(x) __builtin_expect(!!(x), 0)
+#else
+#define COH_INLINE inline
+#define COH_COLD
+#define coh_unlikely(x) (x)
+#endif
+
+/* struct coh_line's hot fields fill its first 64 bytes (cache.h). */
+_Static_assert(offsetof(struct coh_line, owner_since) == 64,
+	       "struct coh_line: the hot fields are not the first 64 bytes");
 
 #define NO_DONE SIM_TIME_MAX
 
@@ -308,9 +328,15 @@ static struct coh_line *line_get(struct coh *c, uint64_t addr, const char *obj,
 		return l;
 	if (c->failed || !mem_charge(c, size))
 		return line_failed(c, EFBIG);
-	l = calloc(1, size);
+	/*
+	 * On a host cache line of its own, so that the hot fields (the first
+	 * 64 bytes) are one host line. The accounting above is unchanged.
+	 */
+	l = aligned_alloc(COH_LINE_SIZE, (size + COH_LINE_SIZE - 1) &
+						 ~(size_t)(COH_LINE_SIZE - 1));
 	if (!l)
 		return line_failed(c, ENOMEM);
+	memset(l, 0, size);
 	l->addr = addr;
 	l->owner = -1;
 	l->home = -1;
@@ -632,28 +658,47 @@ static void line_serve_event(void *arg, uint64_t data)
 	line_serve(c, l, sim_now(c->e));
 }
 
-/* Count @l among the lines @cc has requests queued on (+1 or -1). */
-static void queued_adjust(struct coh_cpu *cc, struct coh_line *l, int delta)
+/*
+ * The lines @cc has requests queued on, with a count each: what
+ * l->q_cpus counts and conflict_ps() asks. SIM: a CPU queues on at most
+ * COH_MAX_QUEUED lines, and nearly always on one or none (an RMW or a
+ * dependent load waits for everything before it), so each scan is a
+ * compare or two. Inlined, an enqueue and its dequeue cost a few
+ * instructions where the calls cost 55 (issue 15).
+ */
+static COH_INLINE void queued_inc(struct coh_cpu *cc, struct coh_line *l)
 {
 	unsigned int i;
 
-	for (i = 0; i < cc->nr_queued; i++)
-		if (cc->queued[i].line == l)
-			break;
-	if (i == cc->nr_queued) {
-		SIM_BUG_ON(delta < 0 || cc->nr_queued == COH_MAX_QUEUED);
-		cc->queued[cc->nr_queued].line = l;
-		cc->queued[cc->nr_queued++].n = 0;
-		l->q_cpus++;
+	for (i = 0; i < cc->nr_queued; i++) {
+		if (cc->queued[i].line == l) {
+			cc->queued[i].n++;
+			return;
+		}
 	}
-	cc->queued[i].n += delta;
-	if (!cc->queued[i].n) {
+	SIM_BUG_ON(cc->nr_queued == COH_MAX_QUEUED);
+	cc->queued[i].line = l;
+	cc->queued[i].n = 1;
+	cc->nr_queued++;
+	l->q_cpus++;
+}
+
+/* The inverse of queued_inc(): @l must be among @cc's lines. */
+static COH_INLINE void queued_dec(struct coh_cpu *cc, struct coh_line *l)
+{
+	unsigned int i = 0;
+
+	while (cc->queued[i].line != l)
+		i++;
+	SIM_BUG_ON(i >= cc->nr_queued);
+	if (!--cc->queued[i].n) {
 		cc->queued[i] = cc->queued[--cc->nr_queued];
 		l->q_cpus--;
 	}
 }
 
-static bool queued_on(const struct coh_cpu *cc, const struct coh_line *l)
+static COH_INLINE bool queued_on(const struct coh_cpu *cc,
+				 const struct coh_line *l)
 {
 	unsigned int i;
 
@@ -663,44 +708,49 @@ static bool queued_on(const struct coh_cpu *cc, const struct coh_line *l)
 	return false;
 }
 
-static void line_enqueue(struct coh *c, struct coh_line *l,
-			 const struct coh_req *r)
+/* The ring of @l is full: double it (8 the first time). */
+static COH_COLD void line_queue_grow(struct coh_line *l)
 {
-	if (l->q_len == l->q_cap) {
-		unsigned int cap = l->q_cap ? 2 * l->q_cap : 8, i;
-		struct coh_req *q = malloc(cap * sizeof(*q));
+	unsigned int cap = l->q_cap ? 2 * l->q_cap : 8, i;
+	struct coh_req *q = malloc(cap * sizeof(*q));
 
-		SIM_OOM_ON(!q);
-		for (i = 0; i < l->q_len; i++)
-			q[i] = l->q[(l->q_head + i) & (l->q_cap - 1)];
-		free(l->q);
-		l->q = q;
-		l->q_cap = cap;
-		l->q_head = 0;
-	}
+	SIM_OOM_ON(!q);
+	for (i = 0; i < l->q_len; i++)
+		q[i] = l->q[(l->q_head + i) & (l->q_cap - 1)];
+	free(l->q);
+	l->q = q;
+	l->q_cap = cap;
+	l->q_head = 0;
+}
+
+static COH_INLINE void line_enqueue(struct coh *c, struct coh_line *l,
+				    const struct coh_req *r)
+{
+	if (coh_unlikely(l->q_len == l->q_cap))
+		line_queue_grow(l);
 	/* q_cap is a power of two (8, doubled): a mask, not a division */
 	l->q[(l->q_head + l->q_len++) & (l->q_cap - 1)] = *r;
 	/* First touch: the line's memory is on the first requester's node. */
-	if (l->home < 0)
+	if (coh_unlikely(l->home < 0))
 		l->home = (int)c->m->cpus[r->cpu].socket;
-	if (c->trace)
+	if (coh_unlikely(c->trace != NULL))
 		trace_counters(c, l);
 	/* Prefetches are nobody's wait: they count as no waiter. */
 	if (r->prefetch)
 		return;
-	queued_adjust(&c->cpus[r->cpu], l, +1);
+	queued_inc(&c->cpus[r->cpu], l);
 	if (r->op != COH_READ)
 		l->q_writers++;
 }
 
-static struct coh_req line_dequeue(struct coh *c, struct coh_line *l)
+static COH_INLINE struct coh_req line_dequeue(struct coh *c, struct coh_line *l)
 {
 	struct coh_req r = l->q[l->q_head];
 
 	l->q_head = (l->q_head + 1) & (l->q_cap - 1);
 	l->q_len--;
 	if (!r.prefetch) {
-		queued_adjust(&c->cpus[r.cpu], l, -1);
+		queued_dec(&c->cpus[r.cpu], l);
 		if (r.op != COH_READ)
 			l->q_writers--;
 	}
@@ -712,7 +762,8 @@ static struct coh_req line_dequeue(struct coh *c, struct coh_line *l)
  * current one frees it and, under the hold rule, when the owner's window
  * closes (unless the owner itself is next).
  */
-static sim_time_t line_ready_at(const struct coh *c, const struct coh_line *l)
+static COH_INLINE sim_time_t line_ready_at(const struct coh *c,
+					   const struct coh_line *l)
 {
 	sim_time_t t = l->free_at, hold;
 
@@ -729,13 +780,14 @@ static sim_time_t line_ready_at(const struct coh *c, const struct coh_line *l)
  * with the hand-off in progress, as the LLC serves reads of a Shared line
  * without a snoop (it does not queue behind the other readers).
  */
-static bool read_joins(const struct coh_line *l)
+static COH_INLINE bool read_joins(const struct coh_line *l)
 {
 	return l->read_batch && l->q_len && l->q[l->q_head].op == COH_READ &&
 	       !l->q[l->q_head].prefetch && l->owner < 0 && l->nr_sharers;
 }
 
-static void line_kick(struct coh *c, struct coh_line *l, sim_time_t now)
+static COH_INLINE void line_kick(struct coh *c, struct coh_line *l,
+				 sim_time_t now)
 {
 	sim_time_t ready;
 
@@ -757,8 +809,9 @@ static void line_kick(struct coh *c, struct coh_line *l, sim_time_t now)
  * once, the home snoops its own core), xfer_socket_remote_home otherwise
  * (request and data travel through the home on the far side).
  */
-static sim_time_t xfer(const struct coh *c, const struct coh_line *l,
-		       unsigned int from, unsigned int to, enum coh_dist *dist)
+static COH_INLINE sim_time_t xfer(const struct coh *c, const struct coh_line *l,
+				  unsigned int from, unsigned int to,
+				  enum coh_dist *dist)
 {
 	const struct machine *m = c->m;
 
@@ -770,47 +823,60 @@ static sim_time_t xfer(const struct coh *c, const struct coh_line *l,
 	return m->xfer_socket_remote_home_ps;
 }
 
+/* hand_off() for a load; see there. */
+static sim_time_t hand_off_read(struct coh *c, struct coh_line *l,
+				unsigned int cpu, enum coh_dist *dist)
+{
+	const struct machine *m = c->m;
+	unsigned int who = 0;
+	sim_time_t lat;
+
+	if (l->owner == (int)cpu || sharer_test(l, cpu))
+		return m->l1_hit_ps;
+	if (l->owner >= 0) {
+		/* M -> S at the old owner, S at the requester. */
+		lat = xfer(c, l, (unsigned int)l->owner, cpu, dist);
+		sharer_set(c, l, l->owner);
+		l->owner = -1;
+		sharer_set(c, l, cpu);
+		return lat;
+	}
+	if (l->nr_sharers) {
+		sharer_dist(c, l, cpu, false, &who);
+		lat = xfer(c, l, who, cpu, dist);
+		sharer_set(c, l, cpu);
+		return lat;
+	}
+	/* Nobody holds it: from memory, Exclusive. */
+	*dist = NR_COH_DIST;
+	l->owner = cpu;
+	return m->memory_ps;
+}
+
 /*
  * hand_off() - serve request @r on @l at @now: move the line and return
  * the latency the requester sees; *@dist is the distance class it came
  * from (NR_COH_DIST for memory, COH_DIST_SELF when it did not move).
+ * Stores and RMWs first: a contended line is an RMW's, and its common
+ * case, the line Modified elsewhere, is the shortest path through here.
  */
-static sim_time_t hand_off(struct coh *c, struct coh_line *l,
-			   const struct coh_req *r, enum coh_dist *dist)
+static COH_INLINE sim_time_t hand_off(struct coh *c, struct coh_line *l,
+				      const struct coh_req *r,
+				      enum coh_dist *dist)
 {
 	const struct machine *m = c->m;
 	unsigned int cpu = r->cpu, others, who = 0;
 	sim_time_t lat;
 
 	*dist = COH_DIST_SELF;
-	if (r->op == COH_READ) {
-		if (l->owner == (int)cpu || sharer_test(l, cpu))
-			return m->l1_hit_ps;
-		if (l->owner >= 0) {
-			/* M -> S at the old owner, S at the requester. */
-			lat = xfer(c, l, (unsigned int)l->owner, cpu, dist);
-			sharer_set(c, l, l->owner);
-			l->owner = -1;
-			sharer_set(c, l, cpu);
-			return lat;
-		}
-		if (l->nr_sharers) {
-			sharer_dist(c, l, cpu, false, &who);
-			lat = xfer(c, l, who, cpu, dist);
-			sharer_set(c, l, cpu);
-			return lat;
-		}
-		/* Nobody holds it: from memory, Exclusive. */
-		*dist = NR_COH_DIST;
-		l->owner = cpu;
-		return m->memory_ps;
-	}
+	if (r->op == COH_READ)
+		return hand_off_read(c, l, cpu, dist);
 
 	/* COH_WRITE and COH_RMW need the line Modified. */
-	if (l->owner == (int)cpu)
-		return r->op == COH_RMW ? m->rmw_local_ps : m->l1_hit_ps;
-	if (l->owner >= 0) {
+	if (l->owner >= 0 && l->owner != (int)cpu) {
 		lat = xfer(c, l, (unsigned int)l->owner, cpu, dist);
+	} else if (l->owner == (int)cpu) {
+		return r->op == COH_RMW ? m->rmw_local_ps : m->l1_hit_ps;
 	} else if (l->nr_sharers) {
 		others = l->nr_sharers - (sharer_test(l, cpu) ? 1 : 0);
 		if (!others) {
@@ -841,21 +907,22 @@ static sim_time_t hand_off(struct coh *c, struct coh_line *l,
 
 /*
  * conflict_ps() - a hand-off of @l from @holder (the CPU it last went to,
- * or -1) to request
- * @r while a third CPU is queued on the line is a conflict at the line's
- * home agent: the new holder must complete the transaction with the home
- * (a round trip inside the home socket, or across sockets) before the
- * line may move on. Two CPUs passing a line back and forth never
- * conflict: that is what idle ping-pong figures measure.
+ * or -1) to request @r while a third CPU is queued on the line is a
+ * conflict at the line's home agent: the new holder must complete the
+ * transaction with the home (a round trip inside the home socket, or
+ * across sockets) before the line may move on. Two CPUs passing a line
+ * back and forth never conflict: that is what idle ping-pong figures
+ * measure. @waiters: the CPUs queued on @l other than the requester
+ * (line_serve() counts them once for this and the legacy term).
  */
-static sim_time_t conflict_ps(struct coh *c, const struct coh_line *l,
-			      const struct coh_req *r, int holder)
+static COH_INLINE sim_time_t conflict_ps(struct coh *c,
+					 const struct coh_line *l,
+					 const struct coh_req *r, int holder,
+					 unsigned int waiters)
 {
 	const struct machine *m = c->m;
-	unsigned int third = l->q_cpus;
+	unsigned int third = waiters;
 
-	if (!r->prefetch && third && queued_on(&c->cpus[r->cpu], l))
-		third--;
 	if (holder >= 0 && holder != r->cpu && third &&
 	    queued_on(&c->cpus[holder], l))
 		third--;
@@ -864,8 +931,9 @@ static sim_time_t conflict_ps(struct coh *c, const struct coh_line *l,
 				m->conflict_remote_ps);
 }
 
+/* A posted access @r of @l completes at @done; @now is sim_now(). */
 static void pending_served(struct coh *c, const struct coh_req *r,
-			   struct coh_line *l, sim_time_t done)
+			   struct coh_line *l, sim_time_t now, sim_time_t done)
 {
 	struct coh_cpu *cc = &c->cpus[r->cpu];
 	sim_time_t last = 0;
@@ -898,8 +966,8 @@ static void pending_served(struct coh *c, const struct coh_req *r,
 	if (!known)
 		return;
 	cc->fence_waiting = false;
-	if (last < sim_now(c->e))
-		last = sim_now(c->e);
+	if (last < now)
+		last = now;
 	cc->wait_ps += last - cc->wait_start;
 	sim_proc_wake(cc->proc, last);
 }
@@ -927,52 +995,81 @@ static double service_draw(const struct machine *m, const struct coh_line *l)
 	return 1.0 - cv + cv * -log1p(-u);
 }
 
+/* A hand-off's time drawn around @lat (service_draw()): out of the way. */
+static COH_COLD sim_time_t service_lat(const struct machine *m,
+				       const struct coh_line *l, sim_time_t lat)
+{
+	return (sim_time_t)(lat * service_draw(m, l) + 0.5);
+}
+
+/* A transfer to @cpu for l->xfer_to[], allocated at the line's first. */
+static COH_COLD void xfer_to_alloc(struct coh *c, struct coh_line *l)
+{
+	l->xfer_to = calloc(c->nr_cpus, sizeof(*l->xfer_to));
+	SIM_OOM_ON(!l->xfer_to);
+}
+
+/* The trace of a hand-off of @r: the line's tracks and the CPU's slice. */
+static COH_COLD void trace_serve(struct coh *c, struct coh_line *l,
+				 const struct coh_req *r, sim_time_t now,
+				 sim_time_t done, enum coh_dist dist)
+{
+	trace_holder(c, l, now);
+	trace_counters(c, l);
+	trace_wait(c, r, l, done, dist);
+}
+
 static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 {
 	const struct machine *m = c->m;
 
-	while (l->q_len && (line_ready_at(c, l) <= now || read_joins(l))) {
-		bool joined = line_ready_at(c, l) > now;
-		struct coh_req r = line_dequeue(c, l);
+	while (l->q_len) {
+		/*
+		 * When the line is free for the next hand-off, worked out once
+		 * per request: it was twice (the loop's test and @joined).
+		 */
+		sim_time_t ready = line_ready_at(c, l), lat, occ = 0, done;
+		bool joined = ready > now;
+		struct coh_req r;
 		enum coh_dist dist;
-		sim_time_t lat, occ = 0, done;
-		unsigned int waiters;
 		int holder = l->last_to;
 
+		if (joined && !read_joins(l))
+			break;
+		r = line_dequeue(c, l);
 		lat = hand_off(c, l, &r, &dist);
 		l->read_batch = r.op == COH_READ && l->owner < 0 &&
 				l->nr_sharers;
 		if (dist != COH_DIST_SELF) {
 			/*
-			 * Legacy linear law: latency grows with the other CPUs
-			 * queued on the line (0 in the shipped profiles).
+			 * The other CPUs queued on the line: the requester
+			 * aside (it may have more requests queued), counted
+			 * once for the legacy term and conflict_ps().
 			 */
-			if (m->xfer_per_waiter_ps) {
-				waiters = l->q_cpus;
-				if (!r.prefetch && waiters &&
-				    queued_on(&c->cpus[r.cpu], l))
-					waiters--;
-				lat += (sim_time_t)waiters *
-				       m->xfer_per_waiter_ps;
-			}
-			if (m->service_cv_1024)
-				lat = (sim_time_t)(lat * service_draw(m, l) +
-						   0.5);
+			unsigned int waiters = l->q_cpus;
+
+			if (!r.prefetch && waiters &&
+			    queued_on(&c->cpus[r.cpu], l))
+				waiters--;
+			/*
+			 * Legacy linear law: latency grows with the other CPUs
+			 * queued on the line (0 in most shipped profiles).
+			 */
+			lat += (sim_time_t)waiters * m->xfer_per_waiter_ps;
+			if (coh_unlikely(m->service_cv_1024))
+				lat = service_lat(m, l, lat);
 			if (!lat)
 				lat = 1; /* time must pass */
 			occ = joined ? 0 :
 				       lat * m->occupancy_1024 / 1024 +
-					       conflict_ps(c, l, &r, holder);
+					       conflict_ps(c, l, &r, holder,
+							   waiters);
 			l->transfers++;
 			l->xfer_by_dist[dist]++;
 			if (!r.prefetch) {
 				l->last_to = r.cpu;
-				if (!l->xfer_to) {
-					l->xfer_to =
-						calloc(c->nr_cpus,
-						       sizeof(*l->xfer_to));
-					SIM_OOM_ON(!l->xfer_to);
-				}
+				if (coh_unlikely(!l->xfer_to))
+					xfer_to_alloc(c, l);
 				l->xfer_to[r.cpu]++;
 			}
 		}
@@ -988,17 +1085,14 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 			l->free_at = now + occ;
 		l->busy_ps += occ;
 		l->owner_since = done;
-		if (c->trace) {
-			trace_holder(c, l, now);
-			trace_counters(c, l);
-		}
+		if (coh_unlikely(c->trace != NULL))
+			trace_serve(c, l, &r, now, done, dist);
 		if (r.prefetch)
 			continue;
 		l->wait_ps += now - r.enq;
 		l->fields[r.slot].wait_ps += now - r.enq;
-		trace_wait(c, &r, l, done, dist);
 		if (r.posted) {
-			pending_served(c, &r, l, done);
+			pending_served(c, &r, l, now, done);
 		} else {
 			struct coh_cpu *cc = &c->cpus[r.cpu];
 
@@ -1054,12 +1148,14 @@ static void pending_prune(struct coh_cpu *cc, sim_time_t now)
  * fence_wait() - the CPU must not go on before its posted misses complete.
  * Completion times already known become a delay; unknown ones (still
  * queued on their lines) block the CPU until pending_served() wakes it.
- * Returns true when the process must wait.
+ * Returns true when the process must wait. @now is sim_now(), which is
+ * cc->proc->now: the callers have just synced. With nothing pending it
+ * does nothing (p->now stays @now), so callers may skip it then.
  */
-static bool fence_wait(struct coh_cpu *cc)
+static bool fence_wait(struct coh_cpu *cc, sim_time_t now)
 {
 	struct sim_proc *p = cc->proc;
-	sim_time_t now = sim_now(cc->coh->e), last = now;
+	sim_time_t last = now;
 	unsigned int i;
 
 	pending_prune(cc, now);
@@ -1083,9 +1179,10 @@ bool coh_fence(struct coh_cpu *cc)
 {
 	if (sim_proc_sync(cc->proc))
 		return true;
-	if (fence_wait(cc))
-		return true;
-	return false;
+	/* synced: the engine's clock is proc->now; nothing posted, no wait */
+	if (!cc->nr_pending)
+		return false;
+	return fence_wait(cc, cc->proc->now);
 }
 
 /*
@@ -1134,11 +1231,6 @@ static void adjacent_prefetch(struct coh *c, struct coh_line *l,
 	line_kick(c, buddy, now);
 }
 
-/*
- * access() - coh_access(), and with @dep a load the CPU waits for
- * (coh_read_dep()): not posted, so a miss blocks until served and a load
- * merging into a posted miss of the same line waits for that miss.
- */
 /* Count an access for its caller (explain's runs only: out of the way). */
 static void __attribute__((noinline, cold))
 count_caller(struct coh_cpu *cc, struct coh_field_stat *fs, enum coh_op op)
@@ -1147,8 +1239,15 @@ count_caller(struct coh_cpu *cc, struct coh_field_stat *fs, enum coh_op op)
 	cc->caller_stat->ops[op]++;
 }
 
-static bool access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
-		   bool dep)
+/*
+ * coh_access_issue() - coh_access(), and with @dep a load the CPU waits for
+ * (coh_read_dep()): not posted, so a miss blocks until served and a load
+ * merging into a posted miss of the same line waits for that miss. The
+ * wake-up of an access that waited (cc->access_done) is handled inline by
+ * those two, in cache.h.
+ */
+bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
+		      enum coh_op op, bool dep)
 {
 	struct coh *c = cc->coh;
 	const struct machine *m = c->m;
@@ -1156,14 +1255,10 @@ static bool access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
 	struct coh_line *l = field->line;
 	struct coh_field_stat *fs;
 	struct coh_req r;
+	uint64_t bit;
 	sim_time_t now;
 	int i;
 
-	if (cc->access_done) {
-		/* Woken up: the queued access has completed. */
-		cc->access_done = false;
-		return false;
-	}
 	/*
 	 * A miss will count a transfer to this CPU in l->xfer_to: lines x
 	 * CPUs counters (4 MB at 1024 x 1024), a likely cache miss of the
@@ -1173,22 +1268,32 @@ static bool access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
 		COH_PREFETCH_W(&l->xfer_to[cc->cpu]);
 	if (sim_proc_sync(p))
 		return true;
-	now = sim_now(c->e);
-	pending_prune(cc, now);
-	/* A locked RMW waits for all posted accesses; so does a full buffer. */
-	if (op == COH_RMW || (!dep && cc->nr_posted >= COH_MAX_PENDING)) {
-		if (fence_wait(cc) || sim_proc_sync(p))
-			return true;
-		now = sim_now(c->e);
+	/* synced: the engine's clock is p->now (no call to sim_now()) */
+	now = p->now;
+	/*
+	 * A locked RMW waits for all posted accesses; so does a full buffer.
+	 * With nothing pending (nr_posted is then 0 too) pruning and the
+	 * fence are no-ops: an RMW that follows an RMW, the contended
+	 * counter's case, skips both.
+	 */
+	if (cc->nr_pending) {
+		pending_prune(cc, now);
+		if (op == COH_RMW ||
+		    (!dep && cc->nr_posted >= COH_MAX_PENDING)) {
+			if (fence_wait(cc, now) || sim_proc_sync(p))
+				return true;
+			now = p->now;
+		}
 	}
 
 	fs = &l->fields[field->slot];
 	l->ops[op]++;
 	fs->ops[op]++;
-	if (__builtin_expect(cc->caller != NULL, 0))
+	if (coh_unlikely(cc->caller != NULL))
 		count_caller(cc, fs, op);
-	if (!(fs->cpus[cc->cpu / 64] & (1ull << (cc->cpu % 64)))) {
-		fs->cpus[cc->cpu / 64] |= 1ull << (cc->cpu % 64);
+	bit = 1ull << (cc->cpu % 64);
+	if (coh_unlikely(!(fs->cpus[cc->cpu / 64] & bit))) {
+		fs->cpus[cc->cpu / 64] |= bit;
 		fs->nr_cpus++;
 	}
 	i = op == COH_RMW ? -1 : pending_merge(cc, l, op);
@@ -1226,7 +1331,7 @@ static bool access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
 
 	l->misses++;
 	fs->misses++;
-	if (__builtin_expect(cc->caller != NULL, 0))
+	if (coh_unlikely(cc->caller != NULL))
 		cc->caller_stat->misses++;
 	r = (struct coh_req){ .cpu = (uint16_t)cc->cpu,
 			      .op = (uint8_t)op,
@@ -1247,19 +1352,9 @@ static bool access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
 		cc->wait_start = now;
 	}
 	line_kick(c, l, now);
-	if (m->adjacent_line_prefetch)
+	if (coh_unlikely(m->adjacent_line_prefetch))
 		adjacent_prefetch(c, l, cc->cpu, now);
 	return !r.posted;
-}
-
-bool coh_access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op)
-{
-	return access(cc, field, op, false);
-}
-
-bool coh_read_dep(struct coh_cpu *cc, struct coh_field *field)
-{
-	return access(cc, field, COH_READ, true);
 }
 
 bool coh_read_cold(struct coh_cpu *cc)
@@ -1270,12 +1365,12 @@ bool coh_read_cold(struct coh_cpu *cc)
 
 	if (sim_proc_sync(p))
 		return true;
-	now = sim_now(c->e);
+	now = p->now; /* synced: the engine's clock */
 	pending_prune(cc, now);
 	if (cc->nr_posted >= COH_MAX_PENDING) {
-		if (fence_wait(cc) || sim_proc_sync(p))
+		if (fence_wait(cc, now) || sim_proc_sync(p))
 			return true;
-		now = sim_now(c->e);
+		now = p->now;
 	}
 	SIM_BUG_ON(cc->nr_pending == COH_MAX_PENDING);
 	cc->pending[cc->nr_pending].line = NULL;
