@@ -186,6 +186,8 @@ struct coh_cpu *coh_cpu_attach(struct coh *c, unsigned int cpu,
 	cc->coh = c;
 	cc->proc = p;
 	cc->cpu = cpu;
+	cc->cpu_word = cpu / 64;
+	cc->cpu_bit = 1ull << (cpu % 64);
 	return cc;
 }
 
@@ -743,15 +745,22 @@ static COH_INLINE void line_enqueue(struct coh *c, struct coh_line *l,
 		l->q_writers++;
 }
 
-static COH_INLINE struct coh_req line_dequeue(struct coh *c, struct coh_line *l)
+/*
+ * line_dequeue() - take the request at the head of @l's queue. It is
+ * returned in place, in the ring slot it leaves free: valid until the next
+ * line_enqueue() on @l, which nothing in a hand-off does (line_serve()
+ * only schedules wake-ups). A copy cost line_serve() a dozen spills.
+ */
+static COH_INLINE const struct coh_req *line_dequeue(struct coh *c,
+						     struct coh_line *l)
 {
-	struct coh_req r = l->q[l->q_head];
+	const struct coh_req *r = &l->q[l->q_head];
 
 	l->q_head = (l->q_head + 1) & (l->q_cap - 1);
 	l->q_len--;
-	if (!r.prefetch) {
-		queued_dec(&c->cpus[r.cpu], l);
-		if (r.op != COH_READ)
+	if (!r->prefetch) {
+		queued_dec(&c->cpus[r->cpu], l);
+		if (r->op != COH_READ)
 			l->q_writers--;
 	}
 	return r;
@@ -831,6 +840,7 @@ static sim_time_t hand_off_read(struct coh *c, struct coh_line *l,
 	unsigned int who = 0;
 	sim_time_t lat;
 
+	*dist = COH_DIST_SELF;
 	if (l->owner == (int)cpu || sharer_test(l, cpu))
 		return m->l1_hit_ps;
 	if (l->owner >= 0) {
@@ -854,49 +864,74 @@ static sim_time_t hand_off_read(struct coh *c, struct coh_line *l,
 }
 
 /*
+ * hand_off() for a store or RMW (@op) of a line that CPUs share; see
+ * there. The requester takes it Modified.
+ */
+static sim_time_t hand_off_shared(struct coh *c, struct coh_line *l,
+				  unsigned int cpu, enum coh_op op,
+				  enum coh_dist *dist)
+{
+	const struct machine *m = c->m;
+	unsigned int others, who = 0;
+	sim_time_t lat;
+
+	*dist = COH_DIST_SELF;
+	others = l->nr_sharers - (sharer_test(l, cpu) ? 1 : 0);
+	if (!others) {
+		/* The only sharer upgrades in place. */
+		lat = op == COH_RMW ? m->rmw_local_ps : m->l1_hit_ps;
+	} else if (sharer_test(l, cpu)) {
+		/*
+		 * A sharer upgrades: the home invalidates the other copies
+		 * and grants ownership (perfbook's load-then-CAS against a
+		 * blind CAS), priced by the farthest one.
+		 */
+		*dist = sharer_dist(c, l, cpu, true, &who);
+		lat = m->upgrade_ps[*dist] +
+		      (others - 1) * m->inval_per_sharer_ps;
+	} else {
+		sharer_dist(c, l, cpu, true, &who);
+		lat = xfer(c, l, who, cpu, dist) +
+		      (others - 1) * m->inval_per_sharer_ps;
+	}
+	sharers_clear(c, l);
+	l->owner = cpu;
+	return lat;
+}
+
+/*
  * hand_off() - serve request @r on @l at @now: move the line and return
  * the latency the requester sees; *@dist is the distance class it came
  * from (NR_COH_DIST for memory, COH_DIST_SELF when it did not move).
- * Stores and RMWs first: a contended line is an RMW's, and its common
- * case, the line Modified elsewhere, is the shortest path through here.
+ * Inline, a store or RMW of a line Modified elsewhere (a contended line's
+ * case) is the path through here; loads and Shared lines take calls,
+ * whose out-parameter is a local of theirs, so that @dist stays in a
+ * register (issue 15).
  */
 static COH_INLINE sim_time_t hand_off(struct coh *c, struct coh_line *l,
 				      const struct coh_req *r,
 				      enum coh_dist *dist)
 {
 	const struct machine *m = c->m;
-	unsigned int cpu = r->cpu, others, who = 0;
+	unsigned int cpu = r->cpu;
+	enum coh_dist d;
 	sim_time_t lat;
 
-	*dist = COH_DIST_SELF;
-	if (r->op == COH_READ)
-		return hand_off_read(c, l, cpu, dist);
-
+	if (r->op == COH_READ) {
+		lat = hand_off_read(c, l, cpu, &d);
+		*dist = d;
+		return lat;
+	}
 	/* COH_WRITE and COH_RMW need the line Modified. */
 	if (l->owner >= 0 && l->owner != (int)cpu) {
 		lat = xfer(c, l, (unsigned int)l->owner, cpu, dist);
 	} else if (l->owner == (int)cpu) {
+		*dist = COH_DIST_SELF;
 		return r->op == COH_RMW ? m->rmw_local_ps : m->l1_hit_ps;
 	} else if (l->nr_sharers) {
-		others = l->nr_sharers - (sharer_test(l, cpu) ? 1 : 0);
-		if (!others) {
-			/* The only sharer upgrades in place. */
-			lat = r->op == COH_RMW ? m->rmw_local_ps : m->l1_hit_ps;
-		} else if (sharer_test(l, cpu)) {
-			/*
-			 * A sharer upgrades: the home invalidates the other
-			 * copies and grants ownership (perfbook's load-then-CAS
-			 * against a blind CAS), priced by the farthest one.
-			 */
-			*dist = sharer_dist(c, l, cpu, true, &who);
-			lat = m->upgrade_ps[*dist] +
-			      (others - 1) * m->inval_per_sharer_ps;
-		} else {
-			sharer_dist(c, l, cpu, true, &who);
-			lat = xfer(c, l, who, cpu, dist) +
-			      (others - 1) * m->inval_per_sharer_ps;
-		}
-		sharers_clear(c, l);
+		lat = hand_off_shared(c, l, cpu, r->op, &d);
+		*dist = d;
+		return lat;
 	} else {
 		*dist = NR_COH_DIST;
 		lat = m->memory_ps;
@@ -1030,15 +1065,15 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 		 */
 		sim_time_t ready = line_ready_at(c, l), lat, occ = 0, done;
 		bool joined = ready > now;
-		struct coh_req r;
+		const struct coh_req *r;
 		enum coh_dist dist;
 		int holder = l->last_to;
 
 		if (joined && !read_joins(l))
 			break;
 		r = line_dequeue(c, l);
-		lat = hand_off(c, l, &r, &dist);
-		l->read_batch = r.op == COH_READ && l->owner < 0 &&
+		lat = hand_off(c, l, r, &dist);
+		l->read_batch = r->op == COH_READ && l->owner < 0 &&
 				l->nr_sharers;
 		if (dist != COH_DIST_SELF) {
 			/*
@@ -1048,8 +1083,8 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 			 */
 			unsigned int waiters = l->q_cpus;
 
-			if (!r.prefetch && waiters &&
-			    queued_on(&c->cpus[r.cpu], l))
+			if (!r->prefetch && waiters &&
+			    queued_on(&c->cpus[r->cpu], l))
 				waiters--;
 			/*
 			 * Legacy linear law: latency grows with the other CPUs
@@ -1062,15 +1097,15 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 				lat = 1; /* time must pass */
 			occ = joined ? 0 :
 				       lat * m->occupancy_1024 / 1024 +
-					       conflict_ps(c, l, &r, holder,
+					       conflict_ps(c, l, r, holder,
 							   waiters);
 			l->transfers++;
 			l->xfer_by_dist[dist]++;
-			if (!r.prefetch) {
-				l->last_to = r.cpu;
+			if (!r->prefetch) {
+				l->last_to = r->cpu;
 				if (coh_unlikely(!l->xfer_to))
 					xfer_to_alloc(c, l);
-				l->xfer_to[r.cpu]++;
+				l->xfer_to[r->cpu]++;
 			}
 		}
 		/*
@@ -1086,15 +1121,15 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 		l->busy_ps += occ;
 		l->owner_since = done;
 		if (coh_unlikely(c->trace != NULL))
-			trace_serve(c, l, &r, now, done, dist);
-		if (r.prefetch)
+			trace_serve(c, l, r, now, done, dist);
+		if (r->prefetch)
 			continue;
-		l->wait_ps += now - r.enq;
-		l->fields[r.slot].wait_ps += now - r.enq;
-		if (r.posted) {
-			pending_served(c, &r, l, now, done);
+		l->wait_ps += now - r->enq;
+		l->fields[r->slot].wait_ps += now - r->enq;
+		if (r->posted) {
+			pending_served(c, r, l, now, done);
 		} else {
-			struct coh_cpu *cc = &c->cpus[r.cpu];
+			struct coh_cpu *cc = &c->cpus[r->cpu];
 
 			cc->access_done = true;
 			cc->wait_ps += done - cc->wait_start;
@@ -1255,7 +1290,6 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 	struct coh_line *l = field->line;
 	struct coh_field_stat *fs;
 	struct coh_req r;
-	uint64_t bit;
 	sim_time_t now;
 	int i;
 
@@ -1291,9 +1325,8 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 	fs->ops[op]++;
 	if (coh_unlikely(cc->caller != NULL))
 		count_caller(cc, fs, op);
-	bit = 1ull << (cc->cpu % 64);
-	if (coh_unlikely(!(fs->cpus[cc->cpu / 64] & bit))) {
-		fs->cpus[cc->cpu / 64] |= bit;
+	if (coh_unlikely(!(fs->cpus[cc->cpu_word] & cc->cpu_bit))) {
+		fs->cpus[cc->cpu_word] |= cc->cpu_bit;
 		fs->nr_cpus++;
 	}
 	i = op == COH_RMW ? -1 : pending_merge(cc, l, op);

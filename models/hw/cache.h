@@ -266,6 +266,9 @@ struct coh_cpu {
 	struct coh *coh;
 	struct sim_proc *proc;
 	unsigned int cpu;
+	/* @cpu's word and bit in a CPU bitmap, worked out once (access()) */
+	unsigned int cpu_word;
+	uint64_t cpu_bit;
 	bool access_done; /* a queued access completed: see coh_access() */
 	bool fence_waiting; /* blocked until posted accesses are served */
 	struct coh_line *dep_line; /* a dependent load waits for this line */
