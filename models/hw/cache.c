@@ -784,6 +784,23 @@ static COH_INLINE sim_time_t line_ready_at(const struct coh *c,
 }
 
 /*
+ * line_ready_for() - line_ready_at() of @l with a request of @cpu at the
+ * head of its empty queue (access() serving one at once).
+ */
+static COH_INLINE sim_time_t line_ready_for(const struct coh *c,
+					    const struct coh_line *l,
+					    unsigned int cpu)
+{
+	sim_time_t t = l->free_at, hold;
+
+	if (c->m->handoff != COH_HANDOFF_HOLD || l->owner < 0 ||
+	    cpu == (unsigned int)l->owner)
+		return t;
+	hold = l->owner_since + c->m->hold_ps;
+	return hold > t ? hold : t;
+}
+
+/*
  * read_joins() - the request at the head of the queue is a load and the
  * line is Shared after a load: it joins the sharers at once, concurrently
  * with the hand-off in progress, as the LLC serves reads of a Shared line
@@ -1054,87 +1071,96 @@ static COH_COLD void trace_serve(struct coh *c, struct coh_line *l,
 	trace_wait(c, r, l, done, dist);
 }
 
-static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
+/*
+ * serve() - hand @l to request @r at @now: price the hand-off, count it,
+ * and wake the CPU (or settle its posted access) when the line arrives.
+ * @r has left the queue (line_dequeue()), or never entered it (access()'s
+ * idle line); @joined: a load joining the sharers while the line is busy.
+ */
+static COH_INLINE void serve(struct coh *c, struct coh_line *l,
+			     const struct coh_req *r, sim_time_t now,
+			     bool joined)
 {
 	const struct machine *m = c->m;
+	sim_time_t lat, occ = 0, done;
+	enum coh_dist dist;
+	int holder = l->last_to;
 
+	lat = hand_off(c, l, r, &dist);
+	l->read_batch = r->op == COH_READ && l->owner < 0 && l->nr_sharers;
+	if (dist != COH_DIST_SELF) {
+		/*
+		 * The other CPUs queued on the line: the requester aside (it
+		 * may have more requests queued), counted once for the legacy
+		 * term and conflict_ps().
+		 */
+		unsigned int waiters = l->q_cpus;
+
+		if (!r->prefetch && waiters && queued_on(&c->cpus[r->cpu], l))
+			waiters--;
+		/*
+		 * Legacy linear law: latency grows with the other CPUs queued
+		 * on the line (0 in most shipped profiles).
+		 */
+		lat += (sim_time_t)waiters * m->xfer_per_waiter_ps;
+		if (coh_unlikely(m->service_cv_1024))
+			lat = service_lat(m, l, lat);
+		if (!lat)
+			lat = 1; /* time must pass */
+		occ = joined ? 0 :
+			       lat * m->occupancy_1024 / 1024 +
+				       conflict_ps(c, l, r, holder, waiters);
+		l->transfers++;
+		l->xfer_by_dist[dist]++;
+		if (!r->prefetch) {
+			l->last_to = r->cpu;
+			if (coh_unlikely(!l->xfer_to))
+				xfer_to_alloc(c, l);
+			l->xfer_to[r->cpu]++;
+		}
+	}
+	/*
+	 * SIM: with occupancy below 1 hand-offs overlap; the line still
+	 * reaches its holders in the order it was handed to them.
+	 */
+	done = now + lat;
+	if (done < l->last_done)
+		done = l->last_done;
+	l->last_done = done;
+	if (!joined)
+		l->free_at = now + occ;
+	l->busy_ps += occ;
+	l->owner_since = done;
+	if (coh_unlikely(c->trace != NULL))
+		trace_serve(c, l, r, now, done, dist);
+	if (r->prefetch)
+		return;
+	l->wait_ps += now - r->enq;
+	l->fields[r->slot].wait_ps += now - r->enq;
+	if (r->posted) {
+		pending_served(c, r, l, now, done);
+	} else {
+		struct coh_cpu *cc = &c->cpus[r->cpu];
+
+		cc->access_done = true;
+		cc->wait_ps += done - cc->wait_start;
+		sim_proc_wake(cc->proc, done);
+	}
+}
+
+static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
+{
 	while (l->q_len) {
 		/*
 		 * When the line is free for the next hand-off, worked out once
 		 * per request: it was twice (the loop's test and @joined).
 		 */
-		sim_time_t ready = line_ready_at(c, l), lat, occ = 0, done;
+		sim_time_t ready = line_ready_at(c, l);
 		bool joined = ready > now;
-		const struct coh_req *r;
-		enum coh_dist dist;
-		int holder = l->last_to;
 
 		if (joined && !read_joins(l))
 			break;
-		r = line_dequeue(c, l);
-		lat = hand_off(c, l, r, &dist);
-		l->read_batch = r->op == COH_READ && l->owner < 0 &&
-				l->nr_sharers;
-		if (dist != COH_DIST_SELF) {
-			/*
-			 * The other CPUs queued on the line: the requester
-			 * aside (it may have more requests queued), counted
-			 * once for the legacy term and conflict_ps().
-			 */
-			unsigned int waiters = l->q_cpus;
-
-			if (!r->prefetch && waiters &&
-			    queued_on(&c->cpus[r->cpu], l))
-				waiters--;
-			/*
-			 * Legacy linear law: latency grows with the other CPUs
-			 * queued on the line (0 in most shipped profiles).
-			 */
-			lat += (sim_time_t)waiters * m->xfer_per_waiter_ps;
-			if (coh_unlikely(m->service_cv_1024))
-				lat = service_lat(m, l, lat);
-			if (!lat)
-				lat = 1; /* time must pass */
-			occ = joined ? 0 :
-				       lat * m->occupancy_1024 / 1024 +
-					       conflict_ps(c, l, r, holder,
-							   waiters);
-			l->transfers++;
-			l->xfer_by_dist[dist]++;
-			if (!r->prefetch) {
-				l->last_to = r->cpu;
-				if (coh_unlikely(!l->xfer_to))
-					xfer_to_alloc(c, l);
-				l->xfer_to[r->cpu]++;
-			}
-		}
-		/*
-		 * SIM: with occupancy below 1 hand-offs overlap; the line still
-		 * reaches its holders in the order it was handed to them.
-		 */
-		done = now + lat;
-		if (done < l->last_done)
-			done = l->last_done;
-		l->last_done = done;
-		if (!joined)
-			l->free_at = now + occ;
-		l->busy_ps += occ;
-		l->owner_since = done;
-		if (coh_unlikely(c->trace != NULL))
-			trace_serve(c, l, r, now, done, dist);
-		if (r->prefetch)
-			continue;
-		l->wait_ps += now - r->enq;
-		l->fields[r->slot].wait_ps += now - r->enq;
-		if (r->posted) {
-			pending_served(c, r, l, now, done);
-		} else {
-			struct coh_cpu *cc = &c->cpus[r->cpu];
-
-			cc->access_done = true;
-			cc->wait_ps += done - cc->wait_start;
-			sim_proc_wake(cc->proc, done);
-		}
+		serve(c, l, line_dequeue(c, l), now, joined);
 	}
 	if (l->q_len && !l->serving) {
 		l->serving = true;
@@ -1291,6 +1317,7 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 	struct coh_field_stat *fs;
 	struct coh_req r;
 	sim_time_t now;
+	bool idle;
 	int i;
 
 	/*
@@ -1371,7 +1398,22 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 			      .slot = field->slot,
 			      .posted = op != COH_RMW && !dep,
 			      .enq = now };
-	line_enqueue(c, l, &r);
+	/*
+	 * Nobody queued, no service event, the line free now: line_kick()
+	 * would serve this request at once, taking it back off the ring it
+	 * was just put on. serve() it without the ring: its queue counts
+	 * (q_cpus, q_writers, the CPU's queued[]) would go up and back down
+	 * before anything read them. First touch still sets the home. Not
+	 * with a trace, whose counters line_enqueue() writes.
+	 */
+	idle = !l->q_len && !l->serving && !c->trace &&
+	       line_ready_for(c, l, cc->cpu) <= now;
+	if (idle) {
+		if (l->home < 0)
+			l->home = (int)m->cpus[cc->cpu].socket;
+	} else {
+		line_enqueue(c, l, &r);
+	}
 	if (r.posted) {
 		SIM_BUG_ON(cc->nr_pending == COH_MAX_PENDING);
 		cc->pending[cc->nr_pending].line = l;
@@ -1384,7 +1426,11 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 	} else {
 		cc->wait_start = now;
 	}
-	line_kick(c, l, now);
+	/* after the pending[] entry or wait_start that serve() settles */
+	if (idle)
+		serve(c, l, &r, now, false);
+	else
+		line_kick(c, l, now);
 	if (coh_unlikely(m->adjacent_line_prefetch))
 		adjacent_prefetch(c, l, cc->cpu, now);
 	return !r.posted;
