@@ -690,9 +690,9 @@ static COH_INLINE void queued_dec(struct coh_cpu *cc, struct coh_line *l)
 {
 	unsigned int i = 0;
 
-	while (cc->queued[i].line != l)
+	while (i < cc->nr_queued && cc->queued[i].line != l)
 		i++;
-	SIM_BUG_ON(i >= cc->nr_queued);
+	SIM_BUG_ON(i == cc->nr_queued);
 	if (!--cc->queued[i].n) {
 		cc->queued[i] = cc->queued[--cc->nr_queued];
 		l->q_cpus--;
