@@ -27,6 +27,11 @@ struct coh {
 	struct coh_cpu *cpus;
 	struct coh_line **lines; /* in creation order */
 	unsigned int nr_lines, cap_lines;
+	/* the chunks lines are carved from (line_alloc()) */
+	char *chunk; /* the free end of the latest one */
+	size_t chunk_left;
+	void **chunks;
+	unsigned int nr_chunks, cap_chunks;
 	struct coh_line **hash; /* open addressing by line address */
 	unsigned int hash_cap; /* a power of two */
 	struct coh_object **objs;
@@ -46,6 +51,7 @@ struct coh {
 };
 
 #define COH_RESERVE (1u << 20)
+#define COH_CHUNK (64u << 10) /* bytes of lines allocated at once */
 
 /*
  * The hot path (access(), line_serve()) is split into small helpers for
@@ -98,6 +104,7 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	return c;
 }
 
+/* What @l points to; the line itself is in a chunk (line_alloc()). */
 static void line_free(struct coh_line *l)
 {
 	unsigned int j;
@@ -109,7 +116,6 @@ static void line_free(struct coh_line *l)
 	for (j = 0; j < l->nr_fields; j++)
 		free(l->fields[j].callers);
 	free(l->fields);
-	free(l);
 }
 
 /**
@@ -154,7 +160,11 @@ void coh_free(struct coh *c)
 		return;
 	for (i = 0; i < c->nr_lines; i++)
 		line_free(c->lines[i]);
+	for (i = 0; i < c->nr_chunks; i++)
+		free(c->chunks[i]);
+	free(c->chunks);
 	line_free(c->spare);
+	free(c->spare);
 	free(c->spare_obj);
 	free(c->reserve);
 	for (i = 0; i < c->nr_objs; i++)
@@ -314,6 +324,47 @@ static struct coh_line *line_failed(struct coh *c, int why)
 }
 
 /*
+ * line_alloc() - a zeroed line of @size bytes, or NULL. Lines are carved
+ * from chunks of COH_CHUNK bytes at multiples of 64 bytes, so that the
+ * hot fields of each (the first 64 bytes of struct coh_line, cache.h)
+ * are one host cache line. Rounded to 64 bytes a line takes what
+ * calloc() took with its header and 16-byte rounding (+ 0..48 bytes),
+ * without a call per line; the chunks are freed with the coh.
+ */
+static struct coh_line *line_alloc(struct coh *c, size_t size)
+{
+	size_t stride = (size + COH_LINE_SIZE - 1) &
+			~(size_t)(COH_LINE_SIZE - 1);
+	struct coh_line *l;
+
+	if (stride > c->chunk_left) {
+		size_t bytes = stride > COH_CHUNK ? stride : COH_CHUNK;
+		unsigned int cap;
+		void *p, **grown;
+
+		if (c->nr_chunks == c->cap_chunks) {
+			cap = c->cap_chunks ? 2 * c->cap_chunks : 16;
+			grown = realloc(c->chunks, cap * sizeof(*grown));
+			if (!grown)
+				return NULL;
+			c->chunks = grown;
+			c->cap_chunks = cap;
+		}
+		p = aligned_alloc(COH_LINE_SIZE, bytes);
+		if (!p)
+			return NULL;
+		c->chunks[c->nr_chunks++] = p;
+		c->chunk = p;
+		c->chunk_left = bytes;
+	}
+	l = (struct coh_line *)(void *)c->chunk;
+	c->chunk += stride;
+	c->chunk_left -= stride;
+	memset(l, 0, size);
+	return l;
+}
+
+/*
  * The line at @addr, created if need be. SIM: once the memory limit is
  * passed or an allocation fails, every new line is the one spare line and
  * the coh is failed (coh_failed()): setup goes on harmlessly, and the run
@@ -330,15 +381,9 @@ static struct coh_line *line_get(struct coh *c, uint64_t addr, const char *obj,
 		return l;
 	if (c->failed || !mem_charge(c, size))
 		return line_failed(c, EFBIG);
-	/*
-	 * On a host cache line of its own, so that the hot fields (the first
-	 * 64 bytes) are one host line. The accounting above is unchanged.
-	 */
-	l = aligned_alloc(COH_LINE_SIZE, (size + COH_LINE_SIZE - 1) &
-						 ~(size_t)(COH_LINE_SIZE - 1));
+	l = line_alloc(c, size);
 	if (!l)
 		return line_failed(c, ENOMEM);
-	memset(l, 0, size);
 	l->addr = addr;
 	l->owner = -1;
 	l->home = -1;
@@ -349,19 +394,16 @@ static struct coh_line *line_get(struct coh *c, uint64_t addr, const char *obj,
 	if (c->nr_lines == c->cap_lines) {
 		cap = c->cap_lines ? 2 * c->cap_lines : 64;
 		grown = realloc(c->lines, cap * sizeof(*c->lines));
-		if (!grown) {
-			free(l);
-			return line_failed(c, ENOMEM);
-		}
+		if (!grown)
+			return line_failed(
+				c, ENOMEM); /* @l: freed with its chunk */
 		c->lines = grown;
 		c->cap_lines = cap;
 	}
 	if (2 * (c->nr_lines + 1) > c->hash_cap) {
 		hash = calloc(2 * c->hash_cap, sizeof(*c->hash));
-		if (!hash) {
-			free(l);
-			return line_failed(c, ENOMEM);
-		}
+		if (!hash)
+			return line_failed(c, ENOMEM); /* as above */
 		free(c->hash);
 		c->hash = hash;
 		c->hash_cap *= 2;
