@@ -16,39 +16,8 @@
 #include <string.h>
 
 #include "models/hw/cache.h"
+#include "models/hw/coh_priv.h"
 #include "sim/error.h"
-#include "sim/trace.h"
-
-struct coh {
-	const struct machine *m;
-	struct sim_engine *e;
-	unsigned int nr_cpus;
-	unsigned int sharer_words; /* 64-bit words per sharer bitmap */
-	struct coh_cpu *cpus;
-	struct coh_line **lines; /* in creation order */
-	unsigned int nr_lines, cap_lines;
-	/* the chunks lines are carved from (line_alloc()) */
-	char *chunk; /* the free end of the latest one */
-	size_t chunk_left;
-	void **chunks;
-	unsigned int nr_chunks, cap_chunks;
-	struct coh_line **hash; /* open addressing by line address */
-	unsigned int hash_cap; /* a power of two */
-	struct coh_object **objs;
-	unsigned int nr_objs, cap_objs;
-	uint64_t next_addr;
-	struct sim_trace *trace;
-	int trace_pid_cpus, trace_pid_lines; /* the run's two processes */
-	struct coh_trace_line *trace_lines; /* [cap_trace_lines], by index */
-	unsigned int cap_trace_lines;
-	/* SIM: memory accounting, so that a huge scenario is an error. */
-	uint64_t mem, mem_limit; /* bytes of lines and objects; 0: none */
-	int failed; /* 0, ENOMEM or EFBIG: see coh_failed() */
-	struct coh_line *spare; /* handed out once failed */
-	struct coh_object *spare_obj;
-	unsigned int spare_obj_fields;
-	void *reserve; /* freed at the first failed allocation */
-};
 
 #define COH_RESERVE (1u << 20)
 #define COH_CHUNK (64u << 10) /* bytes of lines allocated at once */
@@ -524,164 +493,6 @@ struct coh_object *coh_object_create(struct coh *c, const char *name,
 	return obj;
 }
 
-/* ---- tracing ---- */
-
-/*
- * What the trace remembers of a line, beside it so that a run without a
- * trace neither pays for it nor changes its memory accounting: where the
- * last access that waited for it was (the tail of a hand-off arrow), and
- * the counters last written.
- */
-struct coh_trace_line {
-	bool chained; /* the line's flow chain has its first slice */
-	unsigned int queued, sharers; /* counters as last written */
-	bool counted; /* counters written once */
-	bool used; /* something of it was written: name its track */
-	/* the values at @pend_at, written once time moves past it */
-	unsigned int pend_queued, pend_sharers;
-	sim_time_t pend_at;
-	bool pending;
-};
-
-static struct coh_trace_line *trace_line(struct coh *c,
-					 const struct coh_line *l)
-{
-	struct coh_trace_line *tl;
-	unsigned int n, i;
-
-	if (l->index >= c->cap_trace_lines) {
-		n = c->cap_trace_lines ? 2 * c->cap_trace_lines : 64;
-		while (n <= l->index)
-			n *= 2;
-		tl = realloc(c->trace_lines, n * sizeof(*tl));
-		if (!tl)
-			return NULL;
-		for (i = c->cap_trace_lines; i < n; i++)
-			tl[i] = (struct coh_trace_line){ .chained = false };
-		c->trace_lines = tl;
-		c->cap_trace_lines = n;
-	}
-	return &c->trace_lines[l->index];
-}
-
-static void trace_holder_slice(struct coh *c, struct coh_line *l,
-			       sim_time_t now)
-{
-	char name[48];
-
-	if (l->last_holder != -2 && now > l->last_holder_since) {
-		if (l->last_holder >= 0)
-			snprintf(name, sizeof(name), "cpu %d", l->last_holder);
-		else
-			snprintf(name, sizeof(name), "shared");
-		if (sim_trace_slice(c->trace, c->trace_pid_lines, l->index,
-				    name, "holder", l->last_holder_since,
-				    now - l->last_holder_since)) {
-			struct coh_trace_line *tl = trace_line(c, l);
-
-			if (tl)
-				tl->used = true;
-		}
-	}
-}
-
-static void trace_holder(struct coh *c, struct coh_line *l, sim_time_t now)
-{
-	int holder = l->owner >= 0 ? l->owner : -1;
-
-	if (!c->trace || holder == l->last_holder)
-		return;
-	trace_holder_slice(c, l, now);
-	l->last_holder = holder;
-	l->last_holder_since = now;
-}
-
-/* Write the pending counters of @l, if they changed. */
-static void counters_write(struct coh *c, const struct coh_line *l,
-			   struct coh_trace_line *tl)
-{
-	static const char *const keys[] = { "queued", "sharers" };
-	double v[2];
-
-	tl->pending = false;
-	if (tl->counted && tl->queued == tl->pend_queued &&
-	    tl->sharers == tl->pend_sharers)
-		return;
-	tl->counted = true;
-	tl->queued = tl->pend_queued;
-	tl->sharers = tl->pend_sharers;
-	v[0] = tl->queued;
-	v[1] = tl->sharers;
-	if (sim_trace_counters(c->trace, c->trace_pid_lines, l->name,
-			       tl->pend_at, 2, keys, v))
-		tl->used = true;
-}
-
-/*
- * trace_counters() - the line's "queued" (requests waiting, prefetches
- * included) and "sharers" counters. Several changes at one time give one
- * event, with the last values: a value is written when time moves on.
- */
-static void trace_counters(struct coh *c, struct coh_line *l)
-{
-	struct coh_trace_line *tl;
-	sim_time_t now = sim_now(c->e);
-
-	if (!c->trace)
-		return;
-	tl = trace_line(c, l);
-	if (!tl)
-		return;
-	if (tl->pending && tl->pend_at < now)
-		counters_write(c, l, tl);
-	tl->pending = true;
-	tl->pend_at = now;
-	tl->pend_queued = l->q_len;
-	tl->pend_sharers = l->nr_sharers;
-}
-
-static const char *const op_names[NR_COH_OPS] = { "read", "write", "rmw" };
-
-/*
- * trace_wait() - the access @r waited on @l from r->enq to @done: a slice
- * on its CPU's track inside the function that made it or, posted (the CPU
- * went on), an async slice on the track "cpuN posted". When the line came
- * from another CPU (@dist), the slice is the next link of the line's flow
- * chain: an arrow from the access that took it before.
- */
-static void trace_wait(struct coh *c, const struct coh_req *r,
-		       const struct coh_line *l, sim_time_t done,
-		       enum coh_dist dist)
-{
-	struct sim_trace_flow flow = { 0 }, *fl = NULL;
-	struct coh_trace_line *tl;
-	char name[96], track[32];
-	bool written;
-
-	if (!c->trace || r->prefetch)
-		return;
-	snprintf(name, sizeof(name), "%s %s", op_names[r->op],
-		 l->fields[r->slot].name);
-	tl = trace_line(c, l);
-	if (tl && dist != COH_DIST_SELF) {
-		/* one chain per line and traced run */
-		flow.id = (uint64_t)c->trace_pid_lines << 32 | (l->index + 1u);
-		flow.in = tl->chained;
-		fl = &flow;
-	}
-	if (r->posted) {
-		snprintf(track, sizeof(track), "cpu%u posted", r->cpu);
-		written = sim_trace_async(c->trace, c->trace_pid_cpus, r->cpu,
-					  track, "posted", name, r->enq, done,
-					  fl);
-	} else {
-		written = sim_trace_leaf(c->trace, r->cpu, name, "miss", r->enq,
-					 done, fl);
-	}
-	if (written && fl)
-		tl->chained = true;
-}
-
 /* ---- serving requests ---- */
 
 static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now);
@@ -778,7 +589,7 @@ static COH_INLINE void line_enqueue(struct coh *c, struct coh_line *l,
 	if (coh_unlikely(l->home < 0))
 		l->home = (int)c->m->cpus[r->cpu].socket;
 	if (coh_unlikely(c->trace != NULL))
-		trace_counters(c, l);
+		coh_trace_counters(c, l);
 	/* Prefetches are nobody's wait: they count as no waiter. */
 	if (r->prefetch)
 		return;
@@ -1103,16 +914,6 @@ static COH_COLD void xfer_to_alloc(struct coh *c, struct coh_line *l)
 	SIM_OOM_ON(!l->xfer_to);
 }
 
-/* The trace of a hand-off of @r: the line's tracks and the CPU's slice. */
-static COH_COLD void trace_serve(struct coh *c, struct coh_line *l,
-				 const struct coh_req *r, sim_time_t now,
-				 sim_time_t done, enum coh_dist dist)
-{
-	trace_holder(c, l, now);
-	trace_counters(c, l);
-	trace_wait(c, r, l, done, dist);
-}
-
 /*
  * serve() - hand @l to request @r at @now: price the hand-off, count it,
  * and wake the CPU (or settle its posted access) when the line arrives.
@@ -1174,7 +975,7 @@ static COH_INLINE void serve(struct coh *c, struct coh_line *l,
 	l->busy_ps += occ;
 	l->owner_since = done;
 	if (coh_unlikely(c->trace != NULL))
-		trace_serve(c, l, r, now, done, dist);
+		coh_trace_serve(c, l, *r, now, done, dist);
 	if (r->prefetch)
 		return;
 	l->wait_ps += now - r->enq;
@@ -1591,43 +1392,4 @@ void coh_lines_sorted(struct coh *c, struct coh_line **out, unsigned int n)
 	for (i = 0; i < n && i < c->nr_lines; i++)
 		out[i] = all[i];
 	free(all);
-}
-
-void coh_set_trace(struct coh *c, struct sim_trace *t, int pid_cpus,
-		   int pid_lines)
-{
-	c->trace = t;
-	c->trace_pid_cpus = pid_cpus;
-	c->trace_pid_lines = pid_lines;
-}
-
-struct sim_trace *coh_trace(const struct coh *c)
-{
-	return c->trace;
-}
-
-/* The trace process that holds the CPU tracks (coh_set_trace()). */
-int coh_trace_pid_cpus(const struct coh *c)
-{
-	return c->trace_pid_cpus;
-}
-
-bool coh_trace_line_used(const struct coh *c, const struct coh_line *l)
-{
-	return l->index < c->cap_trace_lines && c->trace_lines[l->index].used;
-}
-
-/* Close the holder slices still open at the end of the run. */
-void coh_trace_flush(struct coh *c)
-{
-	sim_time_t now = sim_now(c->e);
-	unsigned int i;
-
-	if (!c->trace)
-		return;
-	for (i = 0; i < c->nr_lines; i++) {
-		trace_holder_slice(c, c->lines[i], now);
-		if (i < c->cap_trace_lines && c->trace_lines[i].pending)
-			counters_write(c, c->lines[i], &c->trace_lines[i]);
-	}
 }
