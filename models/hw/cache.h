@@ -266,7 +266,7 @@ struct coh_cpu {
 	struct coh *coh;
 	struct sim_proc *proc;
 	unsigned int cpu;
-	/* @cpu's word and bit in a CPU bitmap, worked out once (access()) */
+	/* @cpu's word and bit in a CPU bitmap, worked out once (coh_access_issue()) */
 	unsigned int cpu_word;
 	uint64_t cpu_bit;
 	bool access_done; /* a queued access completed: see coh_access() */
