@@ -32,9 +32,10 @@
 #define COH_CHUNK (64u << 10) /* bytes of lines allocated at once */
 
 /*
- * The hot path (coh_access_issue(), line_serve()) is split into small helpers for
- * the reader; these are inlined into it whatever the compiler's size
- * heuristics say, since a call costs more than most of them (issue 15).
+ * The hot path (coh_access_issue(), line_serve()) is split into small
+ * helpers for the reader; these are inlined into it whatever the
+ * compiler's size heuristics say, since a call costs more than most of
+ * them (issue 15).
  */
 #if defined(__GNUC__) || defined(__clang__)
 #define COH_INLINE inline __attribute__((always_inline))
