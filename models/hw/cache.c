@@ -373,16 +373,15 @@ static struct coh_line *line_get(struct coh *c, uint64_t addr, const char *obj,
 	if (c->nr_lines == c->cap_lines) {
 		cap = c->cap_lines ? 2 * c->cap_lines : 64;
 		grown = realloc(c->lines, cap * sizeof(*c->lines));
-		if (!grown)
-			return line_failed(
-				c, ENOMEM); /* @l: freed with its chunk */
+		if (!grown) /* @l is freed with its chunk */
+			return line_failed(c, ENOMEM);
 		c->lines = grown;
 		c->cap_lines = cap;
 	}
 	if (2 * (c->nr_lines + 1) > c->hash_cap) {
 		hash = calloc(2 * c->hash_cap, sizeof(*c->hash));
-		if (!hash)
-			return line_failed(c, ENOMEM); /* as above */
+		if (!hash) /* as above */
+			return line_failed(c, ENOMEM);
 		free(c->hash);
 		c->hash = hash;
 		c->hash_cap *= 2;
@@ -525,7 +524,7 @@ static void line_serve_event(void *arg, uint64_t data)
 
 /*
  * The lines @cc has requests queued on, with a count each: what
- * l->q_cpus counts and conflict_ps() asks. SIM: a CPU queues on at most
+ * l->q_cpus counts and conflict_ps() asks. A CPU queues on at most
  * COH_MAX_QUEUED lines, and nearly always on one or none (an RMW or a
  * dependent load waits for everything before it), so each scan is a
  * compare or two. Inlined, an enqueue and its dequeue cost a few

@@ -206,7 +206,7 @@ struct coh_req {
  * Invariant: @owner >= 0 implies @nr_sharers == 0.
  *
  * The fields every access and hand-off reads and writes come first and fill
- * exactly the first 64 bytes, which line_get() aligns to a host cache line:
+ * exactly the first 64 bytes, which line_alloc() aligns to a host line:
  * serving a request touches one host line of line state, not three (issue
  * 15; the name and the statistics used to sit in between). The size stays
  * 304 bytes, what the memory accounting (coh_mem()) charges.
@@ -266,7 +266,7 @@ struct coh_cpu {
 	struct coh *coh;
 	struct sim_proc *proc;
 	unsigned int cpu;
-	/* @cpu's word and bit in a CPU bitmap, worked out once (coh_access_issue()) */
+	/* @cpu's word and bit in CPU bitmaps, worked out at attach */
 	unsigned int cpu_word;
 	uint64_t cpu_bit;
 	bool access_done; /* a queued access completed: see coh_access() */
@@ -325,6 +325,10 @@ static inline struct coh_field *coh_object_field(struct coh_object *obj,
 	return &obj->fields[i];
 }
 
+/* The rest of coh_access() and coh_read_dep() (@dep): issue the access. */
+bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
+		      enum coh_op op, bool dep);
+
 /*
  * coh_access() - CPU @cc accesses @field (kind @op) at the current time.
  * Returns true when the process must wait (its wake-up is arranged) and
@@ -332,9 +336,6 @@ static inline struct coh_field *coh_object_field(struct coh_object *obj,
  * Meant for CO_AWAIT(): after a wait it is called again and then reports
  * the access as done, so it must be called with the same arguments.
  */
-/* The rest of coh_access() and coh_read_dep() (@dep): issue the access. */
-bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
-		      enum coh_op op, bool dep);
 static inline bool coh_access(struct coh_cpu *cc, struct coh_field *field,
 			      enum coh_op op)
 {
