@@ -1157,8 +1157,8 @@ count_caller(struct coh_cpu *cc, struct coh_field_stat *fs, enum coh_op op)
  * coh_access_issue() - coh_access(), and with @dep a load the CPU waits for
  * (coh_read_dep()): not posted, so a miss blocks until served and a load
  * merging into a posted miss of the same line waits for that miss. The
- * wake-up of an access that waited (cc->access_done) is handled inline by
- * those two, in cache.h.
+ * wake-up of an access that waited (cc->access_done) and the sync are
+ * done inline by those two, in cache.h: the process is synced.
  */
 bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 		      enum coh_op op, bool dep)
@@ -1176,13 +1176,11 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 	/*
 	 * A miss will count a transfer to this CPU in l->xfer_to: lines x
 	 * CPUs counters (4 MB at 1024 x 1024), a likely cache miss of the
-	 * host; start it before the sync, which often yields first.
+	 * host; start it now, a hundred instructions before.
 	 */
 	if (l->xfer_to)
 		COH_PREFETCH_W(&l->xfer_to[cc->cpu]);
-	if (sim_proc_sync(p))
-		return true;
-	/* synced: the engine's clock is p->now (no call to sim_now()) */
+	/* synced (coh_access()): the engine's clock is p->now */
 	now = p->now;
 	/*
 	 * A locked RMW waits for all posted accesses; so does a full buffer.
