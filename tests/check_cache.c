@@ -726,6 +726,55 @@ START_TEST(coh_queued_cpu_counted_once)
 END_TEST
 
 /*
+ * The nearest and the farthest sharer by distance class (sharer_dist()'s
+ * bitmaps of the CPUs within each distance), not by CPU number. CPUs 5
+ * and 6 are cores of socket 1, CPU 13 is CPU 5's SMT sibling; smt 10,
+ * llc 50 ns, and with the law's refinements off an upgrade costs the
+ * transfer of its class:
+ *
+ *	0   CPU 13 reads a: memory, 80, Exclusive.
+ *	100 CPU 6 reads it from CPU 13: 50 -> 150; shared {6, 13}.
+ *	200 CPU 5 reads it: the nearest sharer is its sibling 13 (10), not
+ *	    the lower-numbered 6 (50): 210; shared {5, 6, 13}.
+ *	300 CPU 13 RMWs it: an upgrade priced by the farthest other sharer,
+ *	    6 (LLC), not the lower-numbered 5 (SMT), plus one more sharer to
+ *	    invalidate: 50 + 2 -> 352.
+ *	400 CPU 5 reads it from its sibling: 10 -> 410; shared {5, 13}.
+ *	500 CPU 5 RMWs it: the farthest (only) other sharer is its sibling:
+ *	    an SMT upgrade, 10 -> 510.
+ */
+START_TEST(coh_sharer_nearest_and_farthest)
+{
+	const struct step s13[] = { { .kind = READ, .field = FA },
+				    { .kind = FENCE },
+				    { .kind = DELAY, .ps = 220 * NS },
+				    { .kind = RMW, .field = FA } };
+	const struct step s5[] = { { .kind = READ, .field = FA },
+				   { .kind = FENCE },
+				   { .kind = DELAY, .ps = 190 * NS },
+				   { .kind = READ, .field = FA },
+				   { .kind = FENCE },
+				   { .kind = DELAY, .ps = 90 * NS },
+				   { .kind = RMW, .field = FA } };
+	const struct step r[] = { { .kind = READ, .field = FA },
+				  { .kind = FENCE } };
+
+	cpu_script(13, 0, s13, 4);
+	cpu_script(6, 100, r, 2);
+	cpu_script(5, 200, s5, 7);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(13, 1), 80);
+	ck_assert_uint_eq(done_ns(6, 1), 150);
+	ck_assert_uint_eq(done_ns(5, 1), 210);
+	ck_assert_uint_eq(done_ns(13, 3), 352);
+	ck_assert_uint_eq(done_ns(5, 4), 410);
+	ck_assert_uint_eq(done_ns(5, 6), 510);
+	ck_assert_int_eq(line_of(FA)->owner, 5);
+	ck_assert_uint_eq(line_of(FA)->nr_sharers, 0);
+}
+END_TEST
+
+/*
  * The hot fields of every line are one host cache line (cache.h): lines
  * start on a 64-byte boundary, and owner_since, the first field after
  * them, is at 64.
@@ -1225,6 +1274,7 @@ static Suite *cache_suite(void)
 	tcase_add_test(tc, coh_rmw_invalidates_sharers);
 	tcase_add_loop_test(tc, coh_idle_line_served_at_once, 0, 3);
 	tcase_add_test(tc, coh_line_hot_fields_one_host_line);
+	tcase_add_test(tc, coh_sharer_nearest_and_farthest);
 	tcase_add_test(tc, qspinlock_fifo_handover);
 	tcase_add_test(tc, coh_mem_limit_fails_cleanly);
 	tcase_add_test(tc, coh_mem_no_limit);

@@ -53,6 +53,8 @@ _Static_assert(offsetof(struct coh_line, owner_since) == 64,
 
 #define NO_DONE SIM_TIME_MAX
 
+static uint64_t *within_build(const struct machine *m, unsigned int words);
+
 struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 {
 	struct coh *c = calloc(1, sizeof(*c));
@@ -63,6 +65,7 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	c->nr_cpus = m->nr_cpus;
 	c->sharer_words = (m->nr_cpus + 63) / 64;
 	c->cpus = calloc(m->nr_cpus, sizeof(*c->cpus));
+	c->within = within_build(m, c->sharer_words);
 	c->hash_cap = 1024;
 	c->hash = calloc(c->hash_cap, sizeof(*c->hash));
 	c->spare = calloc(1, sizeof(*c->spare) +
@@ -73,7 +76,8 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	 * the error message itself still succeed.
 	 */
 	c->reserve = malloc(COH_RESERVE);
-	SIM_OOM_ON(!c->cpus || !c->hash || !c->spare || !c->reserve);
+	SIM_OOM_ON(!c->cpus || !c->within || !c->hash || !c->spare ||
+		   !c->reserve);
 	c->spare->owner = -1;
 	c->spare->home = -1;
 	c->spare->last_to = -1;
@@ -153,6 +157,7 @@ void coh_free(struct coh *c)
 	free(c->hash);
 	free(c->objs);
 	free(c->cpus);
+	free(c->within);
 	free(c);
 }
 
@@ -208,37 +213,107 @@ static void sharers_clear(struct coh *c, struct coh_line *l)
 	l->nr_sharers = 0;
 }
 
+/* The bitmap of the CPUs other than @cpu within distance @d (SMT..DIE). */
+static inline const uint64_t *within(const struct coh *c, unsigned int cpu,
+				     enum coh_dist d)
+{
+	return &c->within[((size_t)cpu * COH_DIST_DIE + d - COH_DIST_SMT) *
+			  c->sharer_words];
+}
+
+/*
+ * within_build() - struct coh's within[] for machine @m, from
+ * machine_dist() itself: nr_cpus^2 distances once (a million at 1024
+ * CPUs, a few ms), 3 bitmaps per CPU (384 KiB at 1024 CPUs). NULL when
+ * out of memory.
+ */
+static uint64_t *within_build(const struct machine *m, unsigned int words)
+{
+	uint64_t *w =
+		calloc((size_t)m->nr_cpus * COH_DIST_DIE * words, sizeof(*w));
+	unsigned int a, b, d;
+
+	if (!w)
+		return NULL;
+	for (a = 0; a < m->nr_cpus; a++) {
+		for (b = 0; b < m->nr_cpus; b++) {
+			enum coh_dist dist = machine_dist(m, a, b);
+
+			if (dist == COH_DIST_SELF || dist == COH_DIST_SOCKET)
+				continue;
+			for (d = dist; d <= COH_DIST_DIE; d++)
+				w[((size_t)a * COH_DIST_DIE + d - COH_DIST_SMT) *
+					  words +
+				  b / 64] |= 1ull << (b % 64);
+		}
+	}
+	return w;
+}
+
+/*
+ * first_of() - the lowest CPU in @a & @b & ~@c (@b, @c may be NULL: all
+ * ones, none) of @words words, except @cpu; -1 if none.
+ */
+static int first_of(const uint64_t *a, const uint64_t *b, const uint64_t *c,
+		    unsigned int words, unsigned int cpu)
+{
+	unsigned int w;
+
+	for (w = 0; w < words; w++) {
+		uint64_t bits = a[w] & (b ? b[w] : ~0ull) & (c ? ~c[w] : ~0ull);
+
+		if (w == cpu / 64)
+			bits &= ~(1ull << (cpu % 64));
+		if (bits)
+			return (int)(w * 64 + __builtin_ctzll(bits));
+	}
+	return -1;
+}
+
 /*
  * sharer_dist() - the nearest (@far false) or farthest (@far true) sharer
  * of @l from @cpu, @cpu itself excluded: its distance class, and in *@who
- * the lowest-numbered sharer at that distance.
+ * the lowest-numbered sharer at that distance (*@who unchanged, and
+ * COH_DIST_SOCKET near or COH_DIST_SELF far, when there is none). By
+ * class, nearest or farthest first, against the bitmaps of the CPUs
+ * within each distance (c->within): a few words per class where asking
+ * machine_dist() of every sharer took 15 instructions a sharer, on lines
+ * hundreds of CPUs read (issue 15). The same answer: the lowest CPU of the
+ * first class with a sharer.
  */
 static enum coh_dist sharer_dist(struct coh *c, const struct coh_line *l,
 				 unsigned int cpu, bool far, unsigned int *who)
 {
-	enum coh_dist best = far ? COH_DIST_SELF : COH_DIST_SOCKET;
-	unsigned int w;
-	bool found = false;
+	unsigned int words = c->sharer_words;
+	int s, d;
 
-	for (w = 0; w < c->sharer_words; w++) {
-		uint64_t bits = l->sharers[w];
-
-		while (bits) {
-			unsigned int s = w * 64 + __builtin_ctzll(bits);
-			enum coh_dist d;
-
-			bits &= bits - 1;
-			if (s == cpu)
-				continue;
-			d = machine_dist(c->m, cpu, s);
-			if (!found || (far ? d > best : d < best)) {
-				best = d;
-				*who = s;
-				found = true;
-			}
-		}
+	if (!far) {
+		/* within SMT, then LLC, then DIE, then any: across sockets */
+		s = -1;
+		for (d = COH_DIST_SMT; s < 0 && d <= COH_DIST_DIE; d++)
+			s = first_of(l->sharers, within(c, cpu, d), NULL, words,
+				     cpu);
+		if (s >= 0)
+			d--; /* the class it was found in */
+		else
+			s = first_of(l->sharers, NULL, NULL, words, cpu);
+		if (s < 0)
+			return COH_DIST_SOCKET;
+	} else {
+		/* across sockets (not within DIE), then DIE, LLC, SMT */
+		s = first_of(l->sharers, NULL, within(c, cpu, COH_DIST_DIE),
+			     words, cpu);
+		d = COH_DIST_SOCKET;
+		while (s < 0 && --d >= COH_DIST_SMT)
+			s = first_of(l->sharers, within(c, cpu, d),
+				     d > COH_DIST_SMT ? within(c, cpu, d - 1) :
+							NULL,
+				     words, cpu);
+		if (s < 0)
+			return COH_DIST_SELF;
 	}
-	return best;
+	*who = (unsigned int)s;
+	return (enum coh_dist)d;
 }
 
 /* ---- lines and objects ---- */

@@ -31,6 +31,12 @@ struct coh {
 	struct sim_engine *e;
 	unsigned int nr_cpus;
 	unsigned int sharer_words; /* 64-bit words per sharer bitmap */
+	/*
+	 * [nr_cpus][COH_DIST_DIE][sharer_words]: for each CPU and d from
+	 * COH_DIST_SMT to COH_DIST_DIE, the bitmap of the other CPUs within
+	 * distance d of it (machine_dist()); sharer_dist()'s sets
+	 */
+	uint64_t *within;
 	struct coh_cpu *cpus;
 	struct coh_line **lines; /* in creation order */
 	unsigned int nr_lines, cap_lines;
