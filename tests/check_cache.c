@@ -23,6 +23,8 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -643,6 +645,151 @@ START_TEST(coh_hold_window_keeps_line)
 END_TEST
 
 /*
+ * An RMW of an idle line (nobody queued, the last hand-off over) is served
+ * at once, without the queue (access()'s shortcut), except that under
+ * the hold rule the line's owner keeps it until its window closes. CPU 0
+ * RMWs a at 0 (memory: done 80, the line free at 80); CPU 1 RMWs it at
+ * @at, from CPU 0 on its socket, 50 ns:
+ *
+ *	strict, at 85: the line is free: 85 + 50 = 135.
+ *	hold (20 ns), at 85: CPU 0 holds it until 80 + 20 = 100: 150.
+ *	hold, at 105: the window has closed: 105 + 50 = 155.
+ *
+ * Either way the line moved twice and nobody is left queued on it.
+ */
+START_TEST(coh_idle_line_served_at_once)
+{
+	static const struct {
+		const char *handoff;
+		sim_time_t at, done;
+	} cases[] = {
+		{ "strict", 85, 135 },
+		{ "hold", 85, 150 },
+		{ "hold", 105, 155 },
+	};
+	unsigned int i = (unsigned int)_i;
+	const struct step s[] = { { .kind = RMW, .field = FA } };
+
+	harness_destroy();
+	harness_init("0", cases[i].handoff);
+	cpu_script(0, 0, s, 1);
+	cpu_script(1, cases[i].at, s, 1);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(0, 0), 80);
+	ck_assert_uint_eq(done_ns(1, 0), cases[i].done);
+	ck_assert_uint_eq(line_of(FA)->transfers, 2);
+	ck_assert_uint_eq(line_of(FA)->q_len, 0);
+	ck_assert_uint_eq(line_of(FA)->q_cpus, 0);
+	ck_assert_int_eq(line_of(FA)->owner, 1);
+}
+END_TEST
+
+/*
+ * A CPU with two requests queued on one line counts once among the CPUs
+ * queued there (l->q_cpus, which the legacy xfer_per_waiter term of 1 ns
+ * prices), until its last one is served. CPU 0 RMWs a at 0 (memory, 80,
+ * nobody else queued); CPU 1 posts a load of a at 10 and a store to it at
+ * 11 (a store does not merge into a load), then fences; CPU 2 RMWs a at
+ * 20. At 80 the queue is CPU 1's load, CPU 1's store, CPU 2's RMW:
+ *
+ *	80  CPU 1's load, from CPU 0 (50); the other CPUs queued: CPU 2
+ *	    (CPU 1's store is its own): + 1 -> 131; the line is Shared.
+ *	131 CPU 1's store: an upgrade against CPU 0's copy (upgrade_llc,
+ *	    by default xfer_llc, 50); CPU 2 queued: + 1 -> 182, CPU 1's
+ *	    fence done at 182.
+ *	182 CPU 2's RMW from CPU 1: 50, nobody queued -> 232.
+ *
+ * Counting CPU 1 twice would make the first 52; dropping it at its first
+ * request served, the second 50.
+ */
+START_TEST(coh_queued_cpu_counted_once)
+{
+	const struct step s0[] = { { .kind = RMW, .field = FA } };
+	const struct step s1[] = { { .kind = READ, .field = FA },
+				   { .kind = WRITE, .field = FA },
+				   { .kind = FENCE } };
+	const struct step s2[] = { { .kind = RMW, .field = FA } };
+
+	cpu_script(0, 0, s0, 1);
+	cpu_script(1, 10, s1, 3);
+	cpu_script(2, 20, s2, 1);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(0, 0), 80);
+	ck_assert_uint_eq(done_ns(1, 0), 11); /* posted: issued */
+	ck_assert_uint_eq(done_ns(1, 1), 12);
+	ck_assert_uint_eq(done_ns(1, 2), 182);
+	ck_assert_uint_eq(done_ns(2, 0), 232);
+	ck_assert_uint_eq(line_of(FA)->q_cpus, 0);
+	ck_assert_uint_eq(line_of(FA)->q_writers, 0);
+	ck_assert_uint_eq(h.cc[1]->nr_queued, 0);
+}
+END_TEST
+
+/*
+ * The nearest and the farthest sharer by distance class (sharer_dist()'s
+ * bitmaps of the CPUs within each distance), not by CPU number. CPUs 5
+ * and 6 are cores of socket 1, CPU 13 is CPU 5's SMT sibling; smt 10,
+ * llc 50 ns, and with the law's refinements off an upgrade costs the
+ * transfer of its class:
+ *
+ *	0   CPU 13 reads a: memory, 80, Exclusive.
+ *	100 CPU 6 reads it from CPU 13: 50 -> 150; shared {6, 13}.
+ *	200 CPU 5 reads it: the nearest sharer is its sibling 13 (10), not
+ *	    the lower-numbered 6 (50): 210; shared {5, 6, 13}.
+ *	300 CPU 13 RMWs it: an upgrade priced by the farthest other sharer,
+ *	    6 (LLC), not the lower-numbered 5 (SMT), plus one more sharer to
+ *	    invalidate: 50 + 2 -> 352.
+ *	400 CPU 5 reads it from its sibling: 10 -> 410; shared {5, 13}.
+ *	500 CPU 5 RMWs it: the farthest (only) other sharer is its sibling:
+ *	    an SMT upgrade, 10 -> 510.
+ */
+START_TEST(coh_sharer_nearest_and_farthest)
+{
+	const struct step s13[] = { { .kind = READ, .field = FA },
+				    { .kind = FENCE },
+				    { .kind = DELAY, .ps = 220 * NS },
+				    { .kind = RMW, .field = FA } };
+	const struct step s5[] = { { .kind = READ, .field = FA },
+				   { .kind = FENCE },
+				   { .kind = DELAY, .ps = 190 * NS },
+				   { .kind = READ, .field = FA },
+				   { .kind = FENCE },
+				   { .kind = DELAY, .ps = 90 * NS },
+				   { .kind = RMW, .field = FA } };
+	const struct step r[] = { { .kind = READ, .field = FA },
+				  { .kind = FENCE } };
+
+	cpu_script(13, 0, s13, 4);
+	cpu_script(6, 100, r, 2);
+	cpu_script(5, 200, s5, 7);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(13, 1), 80);
+	ck_assert_uint_eq(done_ns(6, 1), 150);
+	ck_assert_uint_eq(done_ns(5, 1), 210);
+	ck_assert_uint_eq(done_ns(13, 3), 352);
+	ck_assert_uint_eq(done_ns(5, 4), 410);
+	ck_assert_uint_eq(done_ns(5, 6), 510);
+	ck_assert_int_eq(line_of(FA)->owner, 5);
+	ck_assert_uint_eq(line_of(FA)->nr_sharers, 0);
+}
+END_TEST
+
+/*
+ * The hot fields of every line are one host cache line (cache.h): lines
+ * start on a 64-byte boundary, and owner_since, the first field after
+ * them, is at 64.
+ */
+START_TEST(coh_line_hot_fields_one_host_line)
+{
+	unsigned int f;
+
+	ck_assert_uint_eq(offsetof(struct coh_line, owner_since), 64);
+	for (f = FA; f <= FLOCK; f++)
+		ck_assert_uint_eq((uintptr_t)line_of(f) % 64, 0);
+}
+END_TEST
+
+/*
  * Invalidating sharers. CPUs 0, 1 and 4 read a (they share it); then
  * CPU 2 RMWs it: the line comes from the farthest sharer (CPU 4, other
  * socket, 100 ns) plus 2 ns for each further sharer (2 more): 104 ns.
@@ -1125,6 +1272,9 @@ static Suite *cache_suite(void)
 	tcase_add_test(tc, coh_rmw_then_read_strict_vs_hold);
 	tcase_add_test(tc, coh_hold_window_keeps_line);
 	tcase_add_test(tc, coh_rmw_invalidates_sharers);
+	tcase_add_loop_test(tc, coh_idle_line_served_at_once, 0, 3);
+	tcase_add_test(tc, coh_line_hot_fields_one_host_line);
+	tcase_add_test(tc, coh_sharer_nearest_and_farthest);
 	tcase_add_test(tc, qspinlock_fifo_handover);
 	tcase_add_test(tc, coh_mem_limit_fails_cleanly);
 	tcase_add_test(tc, coh_mem_no_limit);
@@ -1132,6 +1282,7 @@ static Suite *cache_suite(void)
 	tc = tcase_create("waiter");
 	tcase_add_checked_fixture(tc, setup_waiter, teardown);
 	tcase_add_test(tc, coh_rmw_saturated_line_waiter_growth);
+	tcase_add_test(tc, coh_queued_cpu_counted_once);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("law");
 	tcase_add_checked_fixture(tc, setup_law, teardown);

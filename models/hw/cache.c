@@ -4,49 +4,56 @@
  *
  * See models/hw/cache.h for the rules. This file keeps them in three places:
  * line_is_hit() decides whether an access needs the line at all,
- * line_serve() serves queued requests in arrival order and prices each
- * hand-off, and the pending[] array of struct coh_cpu holds a CPU's posted
- * misses until a fence waits for them.
+ * line_serve() serves queued requests in arrival order and serve() prices
+ * each hand-off, and the pending[] array of struct coh_cpu holds a CPU's
+ * posted misses until a fence waits for them. The trace is coh_trace.c's.
+ *
+ * Speed (issue 15): an access and its hand-off are the simulator's inner
+ * loop, about 300 host instructions of the 1,300 an atomic of the
+ * contended-counter benchmark costs. What keeps them there, each exact
+ * (the same hand-offs at the same times, in the same order of events):
+ * the helpers of the hot path are inlined (COH_INLINE); what no shipped
+ * run executes is out of line (COH_COLD); a request to an idle line is
+ * served without the queue (coh_access_issue()); nothing pending means
+ * no prune and no fence; struct coh_line's hot fields are one host line.
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/hw/cache.h"
+#include "models/hw/coh_priv.h"
 #include "sim/error.h"
-#include "sim/trace.h"
-
-struct coh {
-	const struct machine *m;
-	struct sim_engine *e;
-	unsigned int nr_cpus;
-	unsigned int sharer_words; /* 64-bit words per sharer bitmap */
-	struct coh_cpu *cpus;
-	struct coh_line **lines; /* in creation order */
-	unsigned int nr_lines, cap_lines;
-	struct coh_line **hash; /* open addressing by line address */
-	unsigned int hash_cap; /* a power of two */
-	struct coh_object **objs;
-	unsigned int nr_objs, cap_objs;
-	uint64_t next_addr;
-	struct sim_trace *trace;
-	int trace_pid_cpus, trace_pid_lines; /* the run's two processes */
-	struct coh_trace_line *trace_lines; /* [cap_trace_lines], by index */
-	unsigned int cap_trace_lines;
-	/* SIM: memory accounting, so that a huge scenario is an error. */
-	uint64_t mem, mem_limit; /* bytes of lines and objects; 0: none */
-	int failed; /* 0, ENOMEM or EFBIG: see coh_failed() */
-	struct coh_line *spare; /* handed out once failed */
-	struct coh_object *spare_obj;
-	unsigned int spare_obj_fields;
-	void *reserve; /* freed at the first failed allocation */
-};
 
 #define COH_RESERVE (1u << 20)
+#define COH_CHUNK (64u << 10) /* bytes of lines allocated at once */
+
+/*
+ * The hot path (coh_access_issue(), line_serve()) is split into small
+ * helpers for the reader; these are inlined into it whatever the
+ * compiler's size heuristics say, since a call costs more than most of
+ * them (issue 15).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define COH_INLINE inline __attribute__((always_inline))
+#define COH_COLD __attribute__((noinline, cold))
+#define coh_unlikely(x) __builtin_expect(!!(x), 0)
+#else
+#define COH_INLINE inline
+#define COH_COLD
+#define coh_unlikely(x) (x)
+#endif
+
+/* struct coh_line's hot fields fill its first 64 bytes (cache.h). */
+_Static_assert(offsetof(struct coh_line, owner_since) == 64,
+	       "struct coh_line: the hot fields are not the first 64 bytes");
 
 #define NO_DONE SIM_TIME_MAX
+
+static uint64_t *within_build(const struct machine *m, unsigned int words);
 
 struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 {
@@ -58,6 +65,7 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	c->nr_cpus = m->nr_cpus;
 	c->sharer_words = (m->nr_cpus + 63) / 64;
 	c->cpus = calloc(m->nr_cpus, sizeof(*c->cpus));
+	c->within = within_build(m, c->sharer_words);
 	c->hash_cap = 1024;
 	c->hash = calloc(c->hash_cap, sizeof(*c->hash));
 	c->spare = calloc(1, sizeof(*c->spare) +
@@ -68,7 +76,8 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	 * the error message itself still succeed.
 	 */
 	c->reserve = malloc(COH_RESERVE);
-	SIM_OOM_ON(!c->cpus || !c->hash || !c->spare || !c->reserve);
+	SIM_OOM_ON(!c->cpus || !c->within || !c->hash || !c->spare ||
+		   !c->reserve);
 	c->spare->owner = -1;
 	c->spare->home = -1;
 	c->spare->last_to = -1;
@@ -78,6 +87,7 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	return c;
 }
 
+/* What @l points to; the line itself is in a chunk (line_alloc()). */
 static void line_free(struct coh_line *l)
 {
 	unsigned int j;
@@ -89,7 +99,6 @@ static void line_free(struct coh_line *l)
 	for (j = 0; j < l->nr_fields; j++)
 		free(l->fields[j].callers);
 	free(l->fields);
-	free(l);
 }
 
 /**
@@ -134,7 +143,11 @@ void coh_free(struct coh *c)
 		return;
 	for (i = 0; i < c->nr_lines; i++)
 		line_free(c->lines[i]);
+	for (i = 0; i < c->nr_chunks; i++)
+		free(c->chunks[i]);
+	free(c->chunks);
 	line_free(c->spare);
+	free(c->spare);
 	free(c->spare_obj);
 	free(c->reserve);
 	for (i = 0; i < c->nr_objs; i++)
@@ -144,6 +157,7 @@ void coh_free(struct coh *c)
 	free(c->hash);
 	free(c->objs);
 	free(c->cpus);
+	free(c->within);
 	free(c);
 }
 
@@ -166,6 +180,8 @@ struct coh_cpu *coh_cpu_attach(struct coh *c, unsigned int cpu,
 	cc->coh = c;
 	cc->proc = p;
 	cc->cpu = cpu;
+	cc->cpu_word = cpu / 64;
+	cc->cpu_bit = 1ull << (cpu % 64);
 	return cc;
 }
 
@@ -197,37 +213,107 @@ static void sharers_clear(struct coh *c, struct coh_line *l)
 	l->nr_sharers = 0;
 }
 
+/* The bitmap of the CPUs other than @cpu within distance @d (SMT..DIE). */
+static inline const uint64_t *within(const struct coh *c, unsigned int cpu,
+				     enum coh_dist d)
+{
+	return &c->within[((size_t)cpu * COH_DIST_DIE + d - COH_DIST_SMT) *
+			  c->sharer_words];
+}
+
+/*
+ * within_build() - struct coh's within[] for machine @m, from
+ * machine_dist() itself: nr_cpus^2 distances once (a million at 1024
+ * CPUs, a few ms), 3 bitmaps per CPU (384 KiB at 1024 CPUs). NULL when
+ * out of memory.
+ */
+static uint64_t *within_build(const struct machine *m, unsigned int words)
+{
+	uint64_t *w =
+		calloc((size_t)m->nr_cpus * COH_DIST_DIE * words, sizeof(*w));
+	unsigned int a, b, d;
+
+	if (!w)
+		return NULL;
+	for (a = 0; a < m->nr_cpus; a++) {
+		for (b = 0; b < m->nr_cpus; b++) {
+			enum coh_dist dist = machine_dist(m, a, b);
+
+			if (dist == COH_DIST_SELF || dist == COH_DIST_SOCKET)
+				continue;
+			for (d = dist; d <= COH_DIST_DIE; d++)
+				w[((size_t)a * COH_DIST_DIE + d - COH_DIST_SMT) *
+					  words +
+				  b / 64] |= 1ull << (b % 64);
+		}
+	}
+	return w;
+}
+
+/*
+ * first_of() - the lowest CPU in @a & @b & ~@c (@b, @c may be NULL: all
+ * ones, none) of @words words, except @cpu; -1 if none.
+ */
+static int first_of(const uint64_t *a, const uint64_t *b, const uint64_t *c,
+		    unsigned int words, unsigned int cpu)
+{
+	unsigned int w;
+
+	for (w = 0; w < words; w++) {
+		uint64_t bits = a[w] & (b ? b[w] : ~0ull) & (c ? ~c[w] : ~0ull);
+
+		if (w == cpu / 64)
+			bits &= ~(1ull << (cpu % 64));
+		if (bits)
+			return (int)(w * 64 + __builtin_ctzll(bits));
+	}
+	return -1;
+}
+
 /*
  * sharer_dist() - the nearest (@far false) or farthest (@far true) sharer
  * of @l from @cpu, @cpu itself excluded: its distance class, and in *@who
- * the lowest-numbered sharer at that distance.
+ * the lowest-numbered sharer at that distance (*@who unchanged, and
+ * COH_DIST_SOCKET near or COH_DIST_SELF far, when there is none). By
+ * class, nearest or farthest first, against the bitmaps of the CPUs
+ * within each distance (c->within): a few words per class where asking
+ * machine_dist() of every sharer took 15 instructions a sharer, on lines
+ * hundreds of CPUs read (issue 15). The same answer: the lowest CPU of the
+ * first class with a sharer.
  */
 static enum coh_dist sharer_dist(struct coh *c, const struct coh_line *l,
 				 unsigned int cpu, bool far, unsigned int *who)
 {
-	enum coh_dist best = far ? COH_DIST_SELF : COH_DIST_SOCKET;
-	unsigned int w;
-	bool found = false;
+	unsigned int words = c->sharer_words;
+	int s, d;
 
-	for (w = 0; w < c->sharer_words; w++) {
-		uint64_t bits = l->sharers[w];
-
-		while (bits) {
-			unsigned int s = w * 64 + __builtin_ctzll(bits);
-			enum coh_dist d;
-
-			bits &= bits - 1;
-			if (s == cpu)
-				continue;
-			d = machine_dist(c->m, cpu, s);
-			if (!found || (far ? d > best : d < best)) {
-				best = d;
-				*who = s;
-				found = true;
-			}
-		}
+	if (!far) {
+		/* within SMT, then LLC, then DIE, then any: across sockets */
+		s = -1;
+		for (d = COH_DIST_SMT; s < 0 && d <= COH_DIST_DIE; d++)
+			s = first_of(l->sharers, within(c, cpu, d), NULL, words,
+				     cpu);
+		if (s >= 0)
+			d--; /* the class it was found in */
+		else
+			s = first_of(l->sharers, NULL, NULL, words, cpu);
+		if (s < 0)
+			return COH_DIST_SOCKET;
+	} else {
+		/* across sockets (not within DIE), then DIE, LLC, SMT */
+		s = first_of(l->sharers, NULL, within(c, cpu, COH_DIST_DIE),
+			     words, cpu);
+		d = COH_DIST_SOCKET;
+		while (s < 0 && --d >= COH_DIST_SMT)
+			s = first_of(l->sharers, within(c, cpu, d),
+				     d > COH_DIST_SMT ? within(c, cpu, d - 1) :
+							NULL,
+				     words, cpu);
+		if (s < 0)
+			return COH_DIST_SELF;
 	}
-	return best;
+	*who = (unsigned int)s;
+	return (enum coh_dist)d;
 }
 
 /* ---- lines and objects ---- */
@@ -292,6 +378,47 @@ static struct coh_line *line_failed(struct coh *c, int why)
 }
 
 /*
+ * line_alloc() - a zeroed line of @size bytes, or NULL. Lines are carved
+ * from chunks of COH_CHUNK bytes at multiples of 64 bytes, so that the
+ * hot fields of each (the first 64 bytes of struct coh_line, cache.h)
+ * are one host cache line. Rounded to 64 bytes a line takes what
+ * calloc() took with its header and 16-byte rounding (+ 0..48 bytes),
+ * without a call per line; the chunks are freed with the coh.
+ */
+static struct coh_line *line_alloc(struct coh *c, size_t size)
+{
+	size_t stride = (size + COH_LINE_SIZE - 1) &
+			~(size_t)(COH_LINE_SIZE - 1);
+	struct coh_line *l;
+
+	if (stride > c->chunk_left) {
+		size_t bytes = stride > COH_CHUNK ? stride : COH_CHUNK;
+		unsigned int cap;
+		void *p, **grown;
+
+		if (c->nr_chunks == c->cap_chunks) {
+			cap = c->cap_chunks ? 2 * c->cap_chunks : 16;
+			grown = realloc(c->chunks, cap * sizeof(*grown));
+			if (!grown)
+				return NULL;
+			c->chunks = grown;
+			c->cap_chunks = cap;
+		}
+		p = aligned_alloc(COH_LINE_SIZE, bytes);
+		if (!p)
+			return NULL;
+		c->chunks[c->nr_chunks++] = p;
+		c->chunk = p;
+		c->chunk_left = bytes;
+	}
+	l = (struct coh_line *)(void *)c->chunk;
+	c->chunk += stride;
+	c->chunk_left -= stride;
+	memset(l, 0, size);
+	return l;
+}
+
+/*
  * The line at @addr, created if need be. SIM: once the memory limit is
  * passed or an allocation fails, every new line is the one spare line and
  * the coh is failed (coh_failed()): setup goes on harmlessly, and the run
@@ -308,7 +435,7 @@ static struct coh_line *line_get(struct coh *c, uint64_t addr, const char *obj,
 		return l;
 	if (c->failed || !mem_charge(c, size))
 		return line_failed(c, EFBIG);
-	l = calloc(1, size);
+	l = line_alloc(c, size);
 	if (!l)
 		return line_failed(c, ENOMEM);
 	l->addr = addr;
@@ -321,19 +448,15 @@ static struct coh_line *line_get(struct coh *c, uint64_t addr, const char *obj,
 	if (c->nr_lines == c->cap_lines) {
 		cap = c->cap_lines ? 2 * c->cap_lines : 64;
 		grown = realloc(c->lines, cap * sizeof(*c->lines));
-		if (!grown) {
-			free(l);
+		if (!grown) /* @l is freed with its chunk */
 			return line_failed(c, ENOMEM);
-		}
 		c->lines = grown;
 		c->cap_lines = cap;
 	}
 	if (2 * (c->nr_lines + 1) > c->hash_cap) {
 		hash = calloc(2 * c->hash_cap, sizeof(*c->hash));
-		if (!hash) {
-			free(l);
+		if (!hash) /* as above */
 			return line_failed(c, ENOMEM);
-		}
 		free(c->hash);
 		c->hash = hash;
 		c->hash_cap *= 2;
@@ -454,164 +577,6 @@ struct coh_object *coh_object_create(struct coh *c, const char *name,
 	return obj;
 }
 
-/* ---- tracing ---- */
-
-/*
- * What the trace remembers of a line, beside it so that a run without a
- * trace neither pays for it nor changes its memory accounting: where the
- * last access that waited for it was (the tail of a hand-off arrow), and
- * the counters last written.
- */
-struct coh_trace_line {
-	bool chained; /* the line's flow chain has its first slice */
-	unsigned int queued, sharers; /* counters as last written */
-	bool counted; /* counters written once */
-	bool used; /* something of it was written: name its track */
-	/* the values at @pend_at, written once time moves past it */
-	unsigned int pend_queued, pend_sharers;
-	sim_time_t pend_at;
-	bool pending;
-};
-
-static struct coh_trace_line *trace_line(struct coh *c,
-					 const struct coh_line *l)
-{
-	struct coh_trace_line *tl;
-	unsigned int n, i;
-
-	if (l->index >= c->cap_trace_lines) {
-		n = c->cap_trace_lines ? 2 * c->cap_trace_lines : 64;
-		while (n <= l->index)
-			n *= 2;
-		tl = realloc(c->trace_lines, n * sizeof(*tl));
-		if (!tl)
-			return NULL;
-		for (i = c->cap_trace_lines; i < n; i++)
-			tl[i] = (struct coh_trace_line){ .chained = false };
-		c->trace_lines = tl;
-		c->cap_trace_lines = n;
-	}
-	return &c->trace_lines[l->index];
-}
-
-static void trace_holder_slice(struct coh *c, struct coh_line *l,
-			       sim_time_t now)
-{
-	char name[48];
-
-	if (l->last_holder != -2 && now > l->last_holder_since) {
-		if (l->last_holder >= 0)
-			snprintf(name, sizeof(name), "cpu %d", l->last_holder);
-		else
-			snprintf(name, sizeof(name), "shared");
-		if (sim_trace_slice(c->trace, c->trace_pid_lines, l->index,
-				    name, "holder", l->last_holder_since,
-				    now - l->last_holder_since)) {
-			struct coh_trace_line *tl = trace_line(c, l);
-
-			if (tl)
-				tl->used = true;
-		}
-	}
-}
-
-static void trace_holder(struct coh *c, struct coh_line *l, sim_time_t now)
-{
-	int holder = l->owner >= 0 ? l->owner : -1;
-
-	if (!c->trace || holder == l->last_holder)
-		return;
-	trace_holder_slice(c, l, now);
-	l->last_holder = holder;
-	l->last_holder_since = now;
-}
-
-/* Write the pending counters of @l, if they changed. */
-static void counters_write(struct coh *c, const struct coh_line *l,
-			   struct coh_trace_line *tl)
-{
-	static const char *const keys[] = { "queued", "sharers" };
-	double v[2];
-
-	tl->pending = false;
-	if (tl->counted && tl->queued == tl->pend_queued &&
-	    tl->sharers == tl->pend_sharers)
-		return;
-	tl->counted = true;
-	tl->queued = tl->pend_queued;
-	tl->sharers = tl->pend_sharers;
-	v[0] = tl->queued;
-	v[1] = tl->sharers;
-	if (sim_trace_counters(c->trace, c->trace_pid_lines, l->name,
-			       tl->pend_at, 2, keys, v))
-		tl->used = true;
-}
-
-/*
- * trace_counters() - the line's "queued" (requests waiting, prefetches
- * included) and "sharers" counters. Several changes at one time give one
- * event, with the last values: a value is written when time moves on.
- */
-static void trace_counters(struct coh *c, struct coh_line *l)
-{
-	struct coh_trace_line *tl;
-	sim_time_t now = sim_now(c->e);
-
-	if (!c->trace)
-		return;
-	tl = trace_line(c, l);
-	if (!tl)
-		return;
-	if (tl->pending && tl->pend_at < now)
-		counters_write(c, l, tl);
-	tl->pending = true;
-	tl->pend_at = now;
-	tl->pend_queued = l->q_len;
-	tl->pend_sharers = l->nr_sharers;
-}
-
-static const char *const op_names[NR_COH_OPS] = { "read", "write", "rmw" };
-
-/*
- * trace_wait() - the access @r waited on @l from r->enq to @done: a slice
- * on its CPU's track inside the function that made it or, posted (the CPU
- * went on), an async slice on the track "cpuN posted". When the line came
- * from another CPU (@dist), the slice is the next link of the line's flow
- * chain: an arrow from the access that took it before.
- */
-static void trace_wait(struct coh *c, const struct coh_req *r,
-		       const struct coh_line *l, sim_time_t done,
-		       enum coh_dist dist)
-{
-	struct sim_trace_flow flow = { 0 }, *fl = NULL;
-	struct coh_trace_line *tl;
-	char name[96], track[32];
-	bool written;
-
-	if (!c->trace || r->prefetch)
-		return;
-	snprintf(name, sizeof(name), "%s %s", op_names[r->op],
-		 l->fields[r->slot].name);
-	tl = trace_line(c, l);
-	if (tl && dist != COH_DIST_SELF) {
-		/* one chain per line and traced run */
-		flow.id = (uint64_t)c->trace_pid_lines << 32 | (l->index + 1u);
-		flow.in = tl->chained;
-		fl = &flow;
-	}
-	if (r->posted) {
-		snprintf(track, sizeof(track), "cpu%u posted", r->cpu);
-		written = sim_trace_async(c->trace, c->trace_pid_cpus, r->cpu,
-					  track, "posted", name, r->enq, done,
-					  fl);
-	} else {
-		written = sim_trace_leaf(c->trace, r->cpu, name, "miss", r->enq,
-					 done, fl);
-	}
-	if (written && fl)
-		tl->chained = true;
-}
-
 /* ---- serving requests ---- */
 
 static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now);
@@ -632,28 +597,47 @@ static void line_serve_event(void *arg, uint64_t data)
 	line_serve(c, l, sim_now(c->e));
 }
 
-/* Count @l among the lines @cc has requests queued on (+1 or -1). */
-static void queued_adjust(struct coh_cpu *cc, struct coh_line *l, int delta)
+/*
+ * The lines @cc has requests queued on, with a count each: what
+ * l->q_cpus counts and conflict_ps() asks. A CPU queues on at most
+ * COH_MAX_QUEUED lines, and nearly always on one or none (an RMW or a
+ * dependent load waits for everything before it), so each scan is a
+ * compare or two. Inlined, an enqueue and its dequeue cost a few
+ * instructions where the calls cost 55 (issue 15).
+ */
+static COH_INLINE void queued_inc(struct coh_cpu *cc, struct coh_line *l)
 {
 	unsigned int i;
 
-	for (i = 0; i < cc->nr_queued; i++)
-		if (cc->queued[i].line == l)
-			break;
-	if (i == cc->nr_queued) {
-		SIM_BUG_ON(delta < 0 || cc->nr_queued == COH_MAX_QUEUED);
-		cc->queued[cc->nr_queued].line = l;
-		cc->queued[cc->nr_queued++].n = 0;
-		l->q_cpus++;
+	for (i = 0; i < cc->nr_queued; i++) {
+		if (cc->queued[i].line == l) {
+			cc->queued[i].n++;
+			return;
+		}
 	}
-	cc->queued[i].n += delta;
-	if (!cc->queued[i].n) {
+	SIM_BUG_ON(cc->nr_queued == COH_MAX_QUEUED);
+	cc->queued[i].line = l;
+	cc->queued[i].n = 1;
+	cc->nr_queued++;
+	l->q_cpus++;
+}
+
+/* The inverse of queued_inc(): @l must be among @cc's lines. */
+static COH_INLINE void queued_dec(struct coh_cpu *cc, struct coh_line *l)
+{
+	unsigned int i = 0;
+
+	while (i < cc->nr_queued && cc->queued[i].line != l)
+		i++;
+	SIM_BUG_ON(i == cc->nr_queued);
+	if (!--cc->queued[i].n) {
 		cc->queued[i] = cc->queued[--cc->nr_queued];
 		l->q_cpus--;
 	}
 }
 
-static bool queued_on(const struct coh_cpu *cc, const struct coh_line *l)
+static COH_INLINE bool queued_on(const struct coh_cpu *cc,
+				 const struct coh_line *l)
 {
 	unsigned int i;
 
@@ -663,45 +647,57 @@ static bool queued_on(const struct coh_cpu *cc, const struct coh_line *l)
 	return false;
 }
 
-static void line_enqueue(struct coh *c, struct coh_line *l,
-			 const struct coh_req *r)
+/* The ring of @l is full: double it (8 the first time). */
+static COH_COLD void line_queue_grow(struct coh_line *l)
 {
-	if (l->q_len == l->q_cap) {
-		unsigned int cap = l->q_cap ? 2 * l->q_cap : 8, i;
-		struct coh_req *q = malloc(cap * sizeof(*q));
+	unsigned int cap = l->q_cap ? 2 * l->q_cap : 8, i;
+	struct coh_req *q = malloc(cap * sizeof(*q));
 
-		SIM_OOM_ON(!q);
-		for (i = 0; i < l->q_len; i++)
-			q[i] = l->q[(l->q_head + i) & (l->q_cap - 1)];
-		free(l->q);
-		l->q = q;
-		l->q_cap = cap;
-		l->q_head = 0;
-	}
+	SIM_OOM_ON(!q);
+	for (i = 0; i < l->q_len; i++)
+		q[i] = l->q[(l->q_head + i) & (l->q_cap - 1)];
+	free(l->q);
+	l->q = q;
+	l->q_cap = cap;
+	l->q_head = 0;
+}
+
+static COH_INLINE void line_enqueue(struct coh *c, struct coh_line *l,
+				    const struct coh_req *r)
+{
+	if (coh_unlikely(l->q_len == l->q_cap))
+		line_queue_grow(l);
 	/* q_cap is a power of two (8, doubled): a mask, not a division */
 	l->q[(l->q_head + l->q_len++) & (l->q_cap - 1)] = *r;
 	/* First touch: the line's memory is on the first requester's node. */
-	if (l->home < 0)
+	if (coh_unlikely(l->home < 0))
 		l->home = (int)c->m->cpus[r->cpu].socket;
-	if (c->trace)
-		trace_counters(c, l);
+	if (coh_unlikely(c->trace != NULL))
+		coh_trace_counters(c, l);
 	/* Prefetches are nobody's wait: they count as no waiter. */
 	if (r->prefetch)
 		return;
-	queued_adjust(&c->cpus[r->cpu], l, +1);
+	queued_inc(&c->cpus[r->cpu], l);
 	if (r->op != COH_READ)
 		l->q_writers++;
 }
 
-static struct coh_req line_dequeue(struct coh *c, struct coh_line *l)
+/*
+ * line_dequeue() - take the request at the head of @l's queue. It is
+ * returned in place, in the ring slot it leaves free: valid until the next
+ * line_enqueue() on @l, which nothing in a hand-off does (line_serve()
+ * only schedules wake-ups). A copy cost line_serve() a dozen spills.
+ */
+static COH_INLINE const struct coh_req *line_dequeue(struct coh *c,
+						     struct coh_line *l)
 {
-	struct coh_req r = l->q[l->q_head];
+	const struct coh_req *r = &l->q[l->q_head];
 
 	l->q_head = (l->q_head + 1) & (l->q_cap - 1);
 	l->q_len--;
-	if (!r.prefetch) {
-		queued_adjust(&c->cpus[r.cpu], l, -1);
-		if (r.op != COH_READ)
+	if (!r->prefetch) {
+		queued_dec(&c->cpus[r->cpu], l);
+		if (r->op != COH_READ)
 			l->q_writers--;
 	}
 	return r;
@@ -712,7 +708,8 @@ static struct coh_req line_dequeue(struct coh *c, struct coh_line *l)
  * current one frees it and, under the hold rule, when the owner's window
  * closes (unless the owner itself is next).
  */
-static sim_time_t line_ready_at(const struct coh *c, const struct coh_line *l)
+static COH_INLINE sim_time_t line_ready_at(const struct coh *c,
+					   const struct coh_line *l)
 {
 	sim_time_t t = l->free_at, hold;
 
@@ -724,18 +721,36 @@ static sim_time_t line_ready_at(const struct coh *c, const struct coh_line *l)
 }
 
 /*
+ * line_ready_for() - line_ready_at() of @l with a request of @cpu at the
+ * head of its empty queue (coh_access_issue() serving one at once).
+ */
+static COH_INLINE sim_time_t line_ready_for(const struct coh *c,
+					    const struct coh_line *l,
+					    unsigned int cpu)
+{
+	sim_time_t t = l->free_at, hold;
+
+	if (c->m->handoff != COH_HANDOFF_HOLD || l->owner < 0 ||
+	    cpu == (unsigned int)l->owner)
+		return t;
+	hold = l->owner_since + c->m->hold_ps;
+	return hold > t ? hold : t;
+}
+
+/*
  * read_joins() - the request at the head of the queue is a load and the
  * line is Shared after a load: it joins the sharers at once, concurrently
  * with the hand-off in progress, as the LLC serves reads of a Shared line
  * without a snoop (it does not queue behind the other readers).
  */
-static bool read_joins(const struct coh_line *l)
+static COH_INLINE bool read_joins(const struct coh_line *l)
 {
 	return l->read_batch && l->q_len && l->q[l->q_head].op == COH_READ &&
 	       !l->q[l->q_head].prefetch && l->owner < 0 && l->nr_sharers;
 }
 
-static void line_kick(struct coh *c, struct coh_line *l, sim_time_t now)
+static COH_INLINE void line_kick(struct coh *c, struct coh_line *l,
+				 sim_time_t now)
 {
 	sim_time_t ready;
 
@@ -757,8 +772,9 @@ static void line_kick(struct coh *c, struct coh_line *l, sim_time_t now)
  * once, the home snoops its own core), xfer_socket_remote_home otherwise
  * (request and data travel through the home on the far side).
  */
-static sim_time_t xfer(const struct coh *c, const struct coh_line *l,
-		       unsigned int from, unsigned int to, enum coh_dist *dist)
+static COH_INLINE sim_time_t xfer(const struct coh *c, const struct coh_line *l,
+				  unsigned int from, unsigned int to,
+				  enum coh_dist *dist)
 {
 	const struct machine *m = c->m;
 
@@ -770,67 +786,106 @@ static sim_time_t xfer(const struct coh *c, const struct coh_line *l,
 	return m->xfer_socket_remote_home_ps;
 }
 
+/* hand_off() for a load; see there. */
+static sim_time_t hand_off_read(struct coh *c, struct coh_line *l,
+				unsigned int cpu, enum coh_dist *dist)
+{
+	const struct machine *m = c->m;
+	unsigned int who = 0;
+	sim_time_t lat;
+
+	*dist = COH_DIST_SELF;
+	if (l->owner == (int)cpu || sharer_test(l, cpu))
+		return m->l1_hit_ps;
+	if (l->owner >= 0) {
+		/* M -> S at the old owner, S at the requester. */
+		lat = xfer(c, l, (unsigned int)l->owner, cpu, dist);
+		sharer_set(c, l, l->owner);
+		l->owner = -1;
+		sharer_set(c, l, cpu);
+		return lat;
+	}
+	if (l->nr_sharers) {
+		sharer_dist(c, l, cpu, false, &who);
+		lat = xfer(c, l, who, cpu, dist);
+		sharer_set(c, l, cpu);
+		return lat;
+	}
+	/* Nobody holds it: from memory, Exclusive. */
+	*dist = NR_COH_DIST;
+	l->owner = cpu;
+	return m->memory_ps;
+}
+
+/*
+ * hand_off() for a store or RMW (@op) of a line that CPUs share; see
+ * there. The requester takes it Modified.
+ */
+static sim_time_t hand_off_shared(struct coh *c, struct coh_line *l,
+				  unsigned int cpu, enum coh_op op,
+				  enum coh_dist *dist)
+{
+	const struct machine *m = c->m;
+	unsigned int others, who = 0;
+	sim_time_t lat;
+
+	*dist = COH_DIST_SELF;
+	others = l->nr_sharers - (sharer_test(l, cpu) ? 1 : 0);
+	if (!others) {
+		/* The only sharer upgrades in place. */
+		lat = op == COH_RMW ? m->rmw_local_ps : m->l1_hit_ps;
+	} else if (sharer_test(l, cpu)) {
+		/*
+		 * A sharer upgrades: the home invalidates the other copies
+		 * and grants ownership (perfbook's load-then-CAS against a
+		 * blind CAS), priced by the farthest one.
+		 */
+		*dist = sharer_dist(c, l, cpu, true, &who);
+		lat = m->upgrade_ps[*dist] +
+		      (others - 1) * m->inval_per_sharer_ps;
+	} else {
+		sharer_dist(c, l, cpu, true, &who);
+		lat = xfer(c, l, who, cpu, dist) +
+		      (others - 1) * m->inval_per_sharer_ps;
+	}
+	sharers_clear(c, l);
+	l->owner = cpu;
+	return lat;
+}
+
 /*
  * hand_off() - serve request @r on @l at @now: move the line and return
  * the latency the requester sees; *@dist is the distance class it came
  * from (NR_COH_DIST for memory, COH_DIST_SELF when it did not move).
+ * Inline, a store or RMW of a line Modified elsewhere (a contended line's
+ * case) is the path through here; loads and Shared lines take calls,
+ * whose out-parameter is a local of theirs, so that @dist stays in a
+ * register (issue 15).
  */
-static sim_time_t hand_off(struct coh *c, struct coh_line *l,
-			   const struct coh_req *r, enum coh_dist *dist)
+static COH_INLINE sim_time_t hand_off(struct coh *c, struct coh_line *l,
+				      const struct coh_req *r,
+				      enum coh_dist *dist)
 {
 	const struct machine *m = c->m;
-	unsigned int cpu = r->cpu, others, who = 0;
+	unsigned int cpu = r->cpu;
+	enum coh_dist d;
 	sim_time_t lat;
 
-	*dist = COH_DIST_SELF;
 	if (r->op == COH_READ) {
-		if (l->owner == (int)cpu || sharer_test(l, cpu))
-			return m->l1_hit_ps;
-		if (l->owner >= 0) {
-			/* M -> S at the old owner, S at the requester. */
-			lat = xfer(c, l, (unsigned int)l->owner, cpu, dist);
-			sharer_set(c, l, l->owner);
-			l->owner = -1;
-			sharer_set(c, l, cpu);
-			return lat;
-		}
-		if (l->nr_sharers) {
-			sharer_dist(c, l, cpu, false, &who);
-			lat = xfer(c, l, who, cpu, dist);
-			sharer_set(c, l, cpu);
-			return lat;
-		}
-		/* Nobody holds it: from memory, Exclusive. */
-		*dist = NR_COH_DIST;
-		l->owner = cpu;
-		return m->memory_ps;
+		lat = hand_off_read(c, l, cpu, &d);
+		*dist = d;
+		return lat;
 	}
-
 	/* COH_WRITE and COH_RMW need the line Modified. */
-	if (l->owner == (int)cpu)
-		return r->op == COH_RMW ? m->rmw_local_ps : m->l1_hit_ps;
-	if (l->owner >= 0) {
+	if (l->owner >= 0 && l->owner != (int)cpu) {
 		lat = xfer(c, l, (unsigned int)l->owner, cpu, dist);
+	} else if (l->owner == (int)cpu) {
+		*dist = COH_DIST_SELF;
+		return r->op == COH_RMW ? m->rmw_local_ps : m->l1_hit_ps;
 	} else if (l->nr_sharers) {
-		others = l->nr_sharers - (sharer_test(l, cpu) ? 1 : 0);
-		if (!others) {
-			/* The only sharer upgrades in place. */
-			lat = r->op == COH_RMW ? m->rmw_local_ps : m->l1_hit_ps;
-		} else if (sharer_test(l, cpu)) {
-			/*
-			 * A sharer upgrades: the home invalidates the other
-			 * copies and grants ownership (perfbook's load-then-CAS
-			 * against a blind CAS), priced by the farthest one.
-			 */
-			*dist = sharer_dist(c, l, cpu, true, &who);
-			lat = m->upgrade_ps[*dist] +
-			      (others - 1) * m->inval_per_sharer_ps;
-		} else {
-			sharer_dist(c, l, cpu, true, &who);
-			lat = xfer(c, l, who, cpu, dist) +
-			      (others - 1) * m->inval_per_sharer_ps;
-		}
-		sharers_clear(c, l);
+		lat = hand_off_shared(c, l, cpu, r->op, &d);
+		*dist = d;
+		return lat;
 	} else {
 		*dist = NR_COH_DIST;
 		lat = m->memory_ps;
@@ -841,21 +896,22 @@ static sim_time_t hand_off(struct coh *c, struct coh_line *l,
 
 /*
  * conflict_ps() - a hand-off of @l from @holder (the CPU it last went to,
- * or -1) to request
- * @r while a third CPU is queued on the line is a conflict at the line's
- * home agent: the new holder must complete the transaction with the home
- * (a round trip inside the home socket, or across sockets) before the
- * line may move on. Two CPUs passing a line back and forth never
- * conflict: that is what idle ping-pong figures measure.
+ * or -1) to request @r while a third CPU is queued on the line is a
+ * conflict at the line's home agent: the new holder must complete the
+ * transaction with the home (a round trip inside the home socket, or
+ * across sockets) before the line may move on. Two CPUs passing a line
+ * back and forth never conflict: that is what idle ping-pong figures
+ * measure. @waiters: the CPUs queued on @l other than the requester
+ * (line_serve() counts them once for this and the legacy term).
  */
-static sim_time_t conflict_ps(struct coh *c, const struct coh_line *l,
-			      const struct coh_req *r, int holder)
+static COH_INLINE sim_time_t conflict_ps(struct coh *c,
+					 const struct coh_line *l,
+					 const struct coh_req *r, int holder,
+					 unsigned int waiters)
 {
 	const struct machine *m = c->m;
-	unsigned int third = l->q_cpus;
+	unsigned int third = waiters;
 
-	if (!r->prefetch && third && queued_on(&c->cpus[r->cpu], l))
-		third--;
 	if (holder >= 0 && holder != r->cpu && third &&
 	    queued_on(&c->cpus[holder], l))
 		third--;
@@ -864,8 +920,9 @@ static sim_time_t conflict_ps(struct coh *c, const struct coh_line *l,
 				m->conflict_remote_ps);
 }
 
+/* A posted access @r of @l completes at @done; @now is sim_now(). */
 static void pending_served(struct coh *c, const struct coh_req *r,
-			   struct coh_line *l, sim_time_t done)
+			   struct coh_line *l, sim_time_t now, sim_time_t done)
 {
 	struct coh_cpu *cc = &c->cpus[r->cpu];
 	sim_time_t last = 0;
@@ -898,8 +955,8 @@ static void pending_served(struct coh *c, const struct coh_req *r,
 	if (!known)
 		return;
 	cc->fence_waiting = false;
-	if (last < sim_now(c->e))
-		last = sim_now(c->e);
+	if (last < now)
+		last = now;
 	cc->wait_ps += last - cc->wait_start;
 	sim_proc_wake(cc->proc, last);
 }
@@ -927,85 +984,111 @@ static double service_draw(const struct machine *m, const struct coh_line *l)
 	return 1.0 - cv + cv * -log1p(-u);
 }
 
-static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
+/* A hand-off's time drawn around @lat (service_draw()): out of the way. */
+static COH_COLD sim_time_t service_lat(const struct machine *m,
+				       const struct coh_line *l, sim_time_t lat)
+{
+	return (sim_time_t)(lat * service_draw(m, l) + 0.5);
+}
+
+/* A transfer to @cpu for l->xfer_to[], allocated at the line's first. */
+static COH_COLD void xfer_to_alloc(struct coh *c, struct coh_line *l)
+{
+	l->xfer_to = calloc(c->nr_cpus, sizeof(*l->xfer_to));
+	SIM_OOM_ON(!l->xfer_to);
+}
+
+/*
+ * serve() - hand @l to request @r at @now: price the hand-off, count it,
+ * and wake the CPU (or settle its posted access) when the line arrives.
+ * @r has left the queue (line_dequeue()), or never entered it (an idle
+ * line, coh_access_issue()); @joined: a load joining the sharers while
+ * the line is busy.
+ */
+static COH_INLINE void serve(struct coh *c, struct coh_line *l,
+			     const struct coh_req *r, sim_time_t now,
+			     bool joined)
 {
 	const struct machine *m = c->m;
+	sim_time_t lat, occ = 0, done;
+	enum coh_dist dist;
+	int holder = l->last_to;
 
-	while (l->q_len && (line_ready_at(c, l) <= now || read_joins(l))) {
-		bool joined = line_ready_at(c, l) > now;
-		struct coh_req r = line_dequeue(c, l);
-		enum coh_dist dist;
-		sim_time_t lat, occ = 0, done;
-		unsigned int waiters;
-		int holder = l->last_to;
-
-		lat = hand_off(c, l, &r, &dist);
-		l->read_batch = r.op == COH_READ && l->owner < 0 &&
-				l->nr_sharers;
-		if (dist != COH_DIST_SELF) {
-			/*
-			 * Legacy linear law: latency grows with the other CPUs
-			 * queued on the line (0 in the shipped profiles).
-			 */
-			if (m->xfer_per_waiter_ps) {
-				waiters = l->q_cpus;
-				if (!r.prefetch && waiters &&
-				    queued_on(&c->cpus[r.cpu], l))
-					waiters--;
-				lat += (sim_time_t)waiters *
-				       m->xfer_per_waiter_ps;
-			}
-			if (m->service_cv_1024)
-				lat = (sim_time_t)(lat * service_draw(m, l) +
-						   0.5);
-			if (!lat)
-				lat = 1; /* time must pass */
-			occ = joined ? 0 :
-				       lat * m->occupancy_1024 / 1024 +
-					       conflict_ps(c, l, &r, holder);
-			l->transfers++;
-			l->xfer_by_dist[dist]++;
-			if (!r.prefetch) {
-				l->last_to = r.cpu;
-				if (!l->xfer_to) {
-					l->xfer_to =
-						calloc(c->nr_cpus,
-						       sizeof(*l->xfer_to));
-					SIM_OOM_ON(!l->xfer_to);
-				}
-				l->xfer_to[r.cpu]++;
-			}
-		}
+	lat = hand_off(c, l, r, &dist);
+	l->read_batch = r->op == COH_READ && l->owner < 0 && l->nr_sharers;
+	if (dist != COH_DIST_SELF) {
 		/*
-		 * SIM: with occupancy below 1 hand-offs overlap; the line still
-		 * reaches its holders in the order it was handed to them.
+		 * The other CPUs queued on the line: the requester aside (it
+		 * may have more requests queued), counted once for the legacy
+		 * term and conflict_ps().
 		 */
-		done = now + lat;
-		if (done < l->last_done)
-			done = l->last_done;
-		l->last_done = done;
-		if (!joined)
-			l->free_at = now + occ;
-		l->busy_ps += occ;
-		l->owner_since = done;
-		if (c->trace) {
-			trace_holder(c, l, now);
-			trace_counters(c, l);
-		}
-		if (r.prefetch)
-			continue;
-		l->wait_ps += now - r.enq;
-		l->fields[r.slot].wait_ps += now - r.enq;
-		trace_wait(c, &r, l, done, dist);
-		if (r.posted) {
-			pending_served(c, &r, l, done);
-		} else {
-			struct coh_cpu *cc = &c->cpus[r.cpu];
+		unsigned int waiters = l->q_cpus;
 
-			cc->access_done = true;
-			cc->wait_ps += done - cc->wait_start;
-			sim_proc_wake(cc->proc, done);
+		if (!r->prefetch && waiters && queued_on(&c->cpus[r->cpu], l))
+			waiters--;
+		/*
+		 * Legacy linear law: latency grows with the other CPUs queued
+		 * on the line (0 in most shipped profiles).
+		 */
+		lat += (sim_time_t)waiters * m->xfer_per_waiter_ps;
+		if (coh_unlikely(m->service_cv_1024))
+			lat = service_lat(m, l, lat);
+		if (!lat)
+			lat = 1; /* time must pass */
+		occ = joined ? 0 :
+			       lat * m->occupancy_1024 / 1024 +
+				       conflict_ps(c, l, r, holder, waiters);
+		l->transfers++;
+		l->xfer_by_dist[dist]++;
+		if (!r->prefetch) {
+			l->last_to = r->cpu;
+			if (coh_unlikely(!l->xfer_to))
+				xfer_to_alloc(c, l);
+			l->xfer_to[r->cpu]++;
 		}
+	}
+	/*
+	 * SIM: with occupancy below 1 hand-offs overlap; the line still
+	 * reaches its holders in the order it was handed to them.
+	 */
+	done = now + lat;
+	if (done < l->last_done)
+		done = l->last_done;
+	l->last_done = done;
+	if (!joined)
+		l->free_at = now + occ;
+	l->busy_ps += occ;
+	l->owner_since = done;
+	if (coh_unlikely(c->trace != NULL))
+		coh_trace_serve(c, l, *r, now, done, dist);
+	if (r->prefetch)
+		return;
+	l->wait_ps += now - r->enq;
+	l->fields[r->slot].wait_ps += now - r->enq;
+	if (r->posted) {
+		pending_served(c, r, l, now, done);
+	} else {
+		struct coh_cpu *cc = &c->cpus[r->cpu];
+
+		cc->access_done = true;
+		cc->wait_ps += done - cc->wait_start;
+		sim_proc_wake(cc->proc, done);
+	}
+}
+
+static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
+{
+	while (l->q_len) {
+		/*
+		 * When the line is free for the next hand-off, worked out once
+		 * per request: it was twice (the loop's test and @joined).
+		 */
+		sim_time_t ready = line_ready_at(c, l);
+		bool joined = ready > now;
+
+		if (joined && !read_joins(l))
+			break;
+		serve(c, l, line_dequeue(c, l), now, joined);
 	}
 	if (l->q_len && !l->serving) {
 		l->serving = true;
@@ -1054,12 +1137,14 @@ static void pending_prune(struct coh_cpu *cc, sim_time_t now)
  * fence_wait() - the CPU must not go on before its posted misses complete.
  * Completion times already known become a delay; unknown ones (still
  * queued on their lines) block the CPU until pending_served() wakes it.
- * Returns true when the process must wait.
+ * Returns true when the process must wait. @now is sim_now(), which is
+ * cc->proc->now: the callers have just synced. With nothing pending it
+ * does nothing (p->now stays @now), so callers may skip it then.
  */
-static bool fence_wait(struct coh_cpu *cc)
+static bool fence_wait(struct coh_cpu *cc, sim_time_t now)
 {
 	struct sim_proc *p = cc->proc;
-	sim_time_t now = sim_now(cc->coh->e), last = now;
+	sim_time_t last = now;
 	unsigned int i;
 
 	pending_prune(cc, now);
@@ -1083,9 +1168,10 @@ bool coh_fence(struct coh_cpu *cc)
 {
 	if (sim_proc_sync(cc->proc))
 		return true;
-	if (fence_wait(cc))
-		return true;
-	return false;
+	/* synced: the engine's clock is proc->now; nothing posted, no wait */
+	if (!cc->nr_pending)
+		return false;
+	return fence_wait(cc, cc->proc->now);
 }
 
 /*
@@ -1134,11 +1220,6 @@ static void adjacent_prefetch(struct coh *c, struct coh_line *l,
 	line_kick(c, buddy, now);
 }
 
-/*
- * access() - coh_access(), and with @dep a load the CPU waits for
- * (coh_read_dep()): not posted, so a miss blocks until served and a load
- * merging into a posted miss of the same line waits for that miss.
- */
 /* Count an access for its caller (explain's runs only: out of the way). */
 static void __attribute__((noinline, cold))
 count_caller(struct coh_cpu *cc, struct coh_field_stat *fs, enum coh_op op)
@@ -1147,8 +1228,15 @@ count_caller(struct coh_cpu *cc, struct coh_field_stat *fs, enum coh_op op)
 	cc->caller_stat->ops[op]++;
 }
 
-static bool access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
-		   bool dep)
+/*
+ * coh_access_issue() - coh_access(), and with @dep a load the CPU waits for
+ * (coh_read_dep()): not posted, so a miss blocks until served and a load
+ * merging into a posted miss of the same line waits for that miss. The
+ * wake-up of an access that waited (cc->access_done) and the sync are
+ * done inline by those two, in cache.h: the process is synced.
+ */
+bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
+		      enum coh_op op, bool dep)
 {
 	struct coh *c = cc->coh;
 	const struct machine *m = c->m;
@@ -1157,38 +1245,41 @@ static bool access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
 	struct coh_field_stat *fs;
 	struct coh_req r;
 	sim_time_t now;
+	bool idle;
 	int i;
 
-	if (cc->access_done) {
-		/* Woken up: the queued access has completed. */
-		cc->access_done = false;
-		return false;
-	}
 	/*
 	 * A miss will count a transfer to this CPU in l->xfer_to: lines x
 	 * CPUs counters (4 MB at 1024 x 1024), a likely cache miss of the
-	 * host; start it before the sync, which often yields first.
+	 * host; start it now, a hundred instructions before.
 	 */
 	if (l->xfer_to)
 		COH_PREFETCH_W(&l->xfer_to[cc->cpu]);
-	if (sim_proc_sync(p))
-		return true;
-	now = sim_now(c->e);
-	pending_prune(cc, now);
-	/* A locked RMW waits for all posted accesses; so does a full buffer. */
-	if (op == COH_RMW || (!dep && cc->nr_posted >= COH_MAX_PENDING)) {
-		if (fence_wait(cc) || sim_proc_sync(p))
-			return true;
-		now = sim_now(c->e);
+	/* synced (coh_access()): the engine's clock is p->now */
+	now = p->now;
+	/*
+	 * A locked RMW waits for all posted accesses; so does a full buffer.
+	 * With nothing pending (nr_posted is then 0 too) pruning and the
+	 * fence are no-ops: an RMW that follows an RMW, the contended
+	 * counter's case, skips both.
+	 */
+	if (cc->nr_pending) {
+		pending_prune(cc, now);
+		if (op == COH_RMW ||
+		    (!dep && cc->nr_posted >= COH_MAX_PENDING)) {
+			if (fence_wait(cc, now) || sim_proc_sync(p))
+				return true;
+			now = p->now;
+		}
 	}
 
 	fs = &l->fields[field->slot];
 	l->ops[op]++;
 	fs->ops[op]++;
-	if (__builtin_expect(cc->caller != NULL, 0))
+	if (coh_unlikely(cc->caller != NULL))
 		count_caller(cc, fs, op);
-	if (!(fs->cpus[cc->cpu / 64] & (1ull << (cc->cpu % 64)))) {
-		fs->cpus[cc->cpu / 64] |= 1ull << (cc->cpu % 64);
+	if (coh_unlikely(!(fs->cpus[cc->cpu_word] & cc->cpu_bit))) {
+		fs->cpus[cc->cpu_word] |= cc->cpu_bit;
 		fs->nr_cpus++;
 	}
 	i = op == COH_RMW ? -1 : pending_merge(cc, l, op);
@@ -1226,14 +1317,29 @@ static bool access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
 
 	l->misses++;
 	fs->misses++;
-	if (__builtin_expect(cc->caller != NULL, 0))
+	if (coh_unlikely(cc->caller != NULL))
 		cc->caller_stat->misses++;
 	r = (struct coh_req){ .cpu = (uint16_t)cc->cpu,
 			      .op = (uint8_t)op,
 			      .slot = field->slot,
 			      .posted = op != COH_RMW && !dep,
 			      .enq = now };
-	line_enqueue(c, l, &r);
+	/*
+	 * Nobody queued, no service event, the line free now: line_kick()
+	 * would serve this request at once, taking it back off the ring it
+	 * was just put on. serve() it without the ring: its queue counts
+	 * (q_cpus, q_writers, the CPU's queued[]) would go up and back down
+	 * before anything read them. First touch still sets the home. Not
+	 * with a trace, whose counters line_enqueue() writes.
+	 */
+	idle = !l->q_len && !l->serving && !c->trace &&
+	       line_ready_for(c, l, cc->cpu) <= now;
+	if (idle) {
+		if (l->home < 0)
+			l->home = (int)m->cpus[cc->cpu].socket;
+	} else {
+		line_enqueue(c, l, &r);
+	}
 	if (r.posted) {
 		SIM_BUG_ON(cc->nr_pending == COH_MAX_PENDING);
 		cc->pending[cc->nr_pending].line = l;
@@ -1246,20 +1352,14 @@ static bool access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
 	} else {
 		cc->wait_start = now;
 	}
-	line_kick(c, l, now);
-	if (m->adjacent_line_prefetch)
+	/* after the pending[] entry or wait_start that serve() settles */
+	if (idle)
+		serve(c, l, &r, now, false);
+	else
+		line_kick(c, l, now);
+	if (coh_unlikely(m->adjacent_line_prefetch))
 		adjacent_prefetch(c, l, cc->cpu, now);
 	return !r.posted;
-}
-
-bool coh_access(struct coh_cpu *cc, struct coh_field *field, enum coh_op op)
-{
-	return access(cc, field, op, false);
-}
-
-bool coh_read_dep(struct coh_cpu *cc, struct coh_field *field)
-{
-	return access(cc, field, COH_READ, true);
 }
 
 bool coh_read_cold(struct coh_cpu *cc)
@@ -1270,12 +1370,12 @@ bool coh_read_cold(struct coh_cpu *cc)
 
 	if (sim_proc_sync(p))
 		return true;
-	now = sim_now(c->e);
+	now = p->now; /* synced: the engine's clock */
 	pending_prune(cc, now);
 	if (cc->nr_posted >= COH_MAX_PENDING) {
-		if (fence_wait(cc) || sim_proc_sync(p))
+		if (fence_wait(cc, now) || sim_proc_sync(p))
 			return true;
-		now = sim_now(c->e);
+		now = p->now;
 	}
 	SIM_BUG_ON(cc->nr_pending == COH_MAX_PENDING);
 	cc->pending[cc->nr_pending].line = NULL;
@@ -1375,43 +1475,4 @@ void coh_lines_sorted(struct coh *c, struct coh_line **out, unsigned int n)
 	for (i = 0; i < n && i < c->nr_lines; i++)
 		out[i] = all[i];
 	free(all);
-}
-
-void coh_set_trace(struct coh *c, struct sim_trace *t, int pid_cpus,
-		   int pid_lines)
-{
-	c->trace = t;
-	c->trace_pid_cpus = pid_cpus;
-	c->trace_pid_lines = pid_lines;
-}
-
-struct sim_trace *coh_trace(const struct coh *c)
-{
-	return c->trace;
-}
-
-/* The trace process that holds the CPU tracks (coh_set_trace()). */
-int coh_trace_pid_cpus(const struct coh *c)
-{
-	return c->trace_pid_cpus;
-}
-
-bool coh_trace_line_used(const struct coh *c, const struct coh_line *l)
-{
-	return l->index < c->cap_trace_lines && c->trace_lines[l->index].used;
-}
-
-/* Close the holder slices still open at the end of the run. */
-void coh_trace_flush(struct coh *c)
-{
-	sim_time_t now = sim_now(c->e);
-	unsigned int i;
-
-	if (!c->trace)
-		return;
-	for (i = 0; i < c->nr_lines; i++) {
-		trace_holder_slice(c, c->lines[i], now);
-		if (i < c->cap_trace_lines && c->trace_lines[i].pending)
-			counters_write(c, c->lines[i], &c->trace_lines[i]);
-	}
 }

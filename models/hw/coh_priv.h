@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * models/hw/coh_priv.h - what the files of the coherence model share and
+ * nothing else sees: struct coh, and the trace's entry points for the
+ * hot path (coh_trace.c). Users include models/hw/cache.h.
+ *
+ * Layering: models/ module; uses sim/ only through its public headers.
+ */
+#ifndef MODELS_HW_COH_PRIV_H
+#define MODELS_HW_COH_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/hw/cache.h"
+
+struct coh_trace_line;
+
+/*
+ * The trace's entry points are off the hot path: the compiler lays the
+ * calls out of line and keeps registers for the rest (issue 15).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define COH_TRACE_COLD __attribute__((cold))
+#else
+#define COH_TRACE_COLD
+#endif
+
+struct coh {
+	const struct machine *m;
+	struct sim_engine *e;
+	unsigned int nr_cpus;
+	unsigned int sharer_words; /* 64-bit words per sharer bitmap */
+	/*
+	 * [nr_cpus][COH_DIST_DIE][sharer_words]: for each CPU and d from
+	 * COH_DIST_SMT to COH_DIST_DIE, the bitmap of the other CPUs within
+	 * distance d of it (machine_dist()); sharer_dist()'s sets
+	 */
+	uint64_t *within;
+	struct coh_cpu *cpus;
+	struct coh_line **lines; /* in creation order */
+	unsigned int nr_lines, cap_lines;
+	/* the chunks lines are carved from (line_alloc()) */
+	char *chunk; /* the free end of the latest one */
+	size_t chunk_left;
+	void **chunks;
+	unsigned int nr_chunks, cap_chunks;
+	struct coh_line **hash; /* open addressing by line address */
+	unsigned int hash_cap; /* a power of two */
+	struct coh_object **objs;
+	unsigned int nr_objs, cap_objs;
+	uint64_t next_addr;
+	struct sim_trace *trace;
+	int trace_pid_cpus, trace_pid_lines; /* the run's two processes */
+	struct coh_trace_line *trace_lines; /* [cap_trace_lines], by index */
+	unsigned int cap_trace_lines;
+	/* SIM: memory accounting, so that a huge scenario is an error. */
+	uint64_t mem, mem_limit; /* bytes of lines and objects; 0: none */
+	int failed; /* 0, ENOMEM or EFBIG: see coh_failed() */
+	struct coh_line *spare; /* handed out once failed */
+	struct coh_object *spare_obj;
+	unsigned int spare_obj_fields;
+	void *reserve; /* freed at the first failed allocation */
+};
+
+/*
+ * coh_trace_counters() - the line's "queued" (requests waiting, prefetches
+ * included) and "sharers" counters, for the trace (c->trace set). Several
+ * changes at one time give one event, with the last values.
+ */
+void coh_trace_counters(struct coh *c, struct coh_line *l) COH_TRACE_COLD;
+
+/*
+ * coh_trace_serve() - the trace of a hand-off of @r on @l at @now, done at
+ * @done, from distance @dist: the line's holder and counters, and the
+ * access's slice on its CPU's track (c->trace set). @r by value: its
+ * address would escape, and the hot path reload it after every call.
+ */
+void coh_trace_serve(struct coh *c, struct coh_line *l, struct coh_req r,
+		     sim_time_t now, sim_time_t done,
+		     enum coh_dist dist) COH_TRACE_COLD;
+
+#endif /* MODELS_HW_COH_PRIV_H */
