@@ -178,6 +178,11 @@ sim_time_t sim_next_time(const struct sim_engine *e)
 	return next_time(e);
 }
 
+sim_time_t sim_horizon(const struct sim_engine *e)
+{
+	return e->until;
+}
+
 uint64_t sim_events(const struct sim_engine *e)
 {
 	return e->nr_events;
@@ -426,6 +431,12 @@ static void proc_wake_event(void *arg, uint64_t data)
 	SIM_BUG_ON(p->finished || !p->sp);
 	if (p->now < sim_now(p->engine))
 		p->now = sim_now(p->engine);
+	proc_run(p);
+}
+
+void sim_proc_resume(struct sim_proc *p)
+{
+	SIM_BUG_ON(p->finished || !p->sp || p->now < sim_now(p->engine));
 	proc_run(p);
 }
 

@@ -57,6 +57,8 @@ void sim_engine_free(struct sim_engine *e);
 sim_time_t sim_now(const struct sim_engine *e);
 /* Time of the earliest pending event, or SIM_TIME_MAX. */
 sim_time_t sim_next_time(const struct sim_engine *e);
+/* The horizon of the sim_engine_run() in progress: it runs nothing later. */
+sim_time_t sim_horizon(const struct sim_engine *e);
 /* Events run so far. */
 uint64_t sim_events(const struct sim_engine *e);
 
@@ -156,5 +158,15 @@ void sim_proc_wake(struct sim_proc *p, sim_time_t at);
  * yield (return CO_WAIT).
  */
 bool sim_proc_sync(struct sim_proc *p);
+
+/*
+ * sim_proc_resume() - run a waiting process at once, from inside the
+ * running event, its clock already set (p->now >= sim_now()) to when its
+ * wait ended. Only for a process whose code from there to its next
+ * sim_proc_sync() touches nothing another process could see (see
+ * coh_cpu.resume_inline): it is the wake-up event at p->now without the
+ * event.
+ */
+void sim_proc_resume(struct sim_proc *p);
 
 #endif /* SIM_ENGINE_H */

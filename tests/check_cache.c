@@ -1253,6 +1253,63 @@ START_TEST(coh_mem_no_limit)
 }
 END_TEST
 
+/*
+ * coh_cpu.resume_inline: a CPU that promised to touch nothing shared after
+ * an access it waited for goes on at once, its clock at the completion,
+ * instead of being woken by an event there. The times are those of
+ * coh_rmw_alternating_by_distance with CPU 1 (x = 50 ns): 80, 150 (100 +
+ * x), 330 (280 + x), 400 (300 + 2x). Every RMW there is served on arrival
+ * (the line is free), so each one's completion event goes:
+ *
+ *	plain:  CPU 0 start@0, done@80, rmw@280, done@330;
+ *	        CPU 1 start@100, done@150, rmw@350, done@400   8 events
+ *	inline: CPU 0 start@0 (rmw, delay, sync), rmw@280;
+ *	        CPU 1 start@100, rmw@350                       4 events
+ */
+START_TEST(coh_resume_inline_alternating)
+{
+	const struct step s[] = { { .kind = RMW, .field = FA },
+				  { .kind = DELAY, .ps = 200 * NS },
+				  { .kind = RMW, .field = FA } };
+	bool inl = _i;
+
+	h.cc[0]->resume_inline = inl;
+	h.cc[1]->resume_inline = inl;
+	cpu_script(0, 0, s, 3);
+	cpu_script(1, 100, s, 3);
+	run_ns(2000);
+	ck_assert_uint_eq(done_ns(0, 0), 80);
+	ck_assert_uint_eq(done_ns(1, 0), 150);
+	ck_assert_uint_eq(done_ns(0, 2), 330);
+	ck_assert_uint_eq(done_ns(1, 2), 400);
+	ck_assert_uint_eq(line_of(FA)->transfers, 4);
+	ck_assert_uint_eq(sim_events(h.e), inl ? 4 : 8);
+}
+END_TEST
+
+/*
+ * Four CPUs saturating a line give the same answer with resume_inline as
+ * without (coh_rmw_saturated_line: 201 RMWs complete by 10080 ns, the
+ * line busy 10130 ns). The 202nd is served at 10080 and completes at
+ * 10130, past the run's end: like its wake-up event, which the run never
+ * reaches, it is not resumed inline (the 202nd does not count). With no
+ * think time a CPU asks again the moment it is served, so its completion
+ * is its next arrival either way: the same events, less one or two.
+ */
+START_TEST(coh_resume_inline_saturated)
+{
+	unsigned int cpu;
+	uint64_t total;
+
+	for (cpu = 0; cpu < 4; cpu++)
+		h.cc[cpu]->resume_inline = _i;
+	total = saturate_four_cpus();
+	ck_assert_uint_eq(total, 201);
+	ck_assert_uint_eq(line_of(FA)->busy_ps, 10130 * NS);
+	ck_assert_uint_eq(line_of(FA)->transfers, 202); /* 201 + the 202nd */
+}
+END_TEST
+
 static Suite *cache_suite(void)
 {
 	Suite *s = suite_create("cache");
@@ -1278,6 +1335,8 @@ static Suite *cache_suite(void)
 	tcase_add_test(tc, qspinlock_fifo_handover);
 	tcase_add_test(tc, coh_mem_limit_fails_cleanly);
 	tcase_add_test(tc, coh_mem_no_limit);
+	tcase_add_loop_test(tc, coh_resume_inline_alternating, 0, 2);
+	tcase_add_loop_test(tc, coh_resume_inline_saturated, 0, 2);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("waiter");
 	tcase_add_checked_fixture(tc, setup_waiter, teardown);

@@ -84,6 +84,7 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	c->spare->last_holder = -2;
 	snprintf(c->spare->name, sizeof(c->spare->name), "(out of memory)");
 	c->next_addr = 0x100000;
+	c->inline_cpu = INLINE_NONE;
 	return c;
 }
 
@@ -180,6 +181,7 @@ struct coh_cpu *coh_cpu_attach(struct coh *c, unsigned int cpu,
 	cc->coh = c;
 	cc->proc = p;
 	cc->cpu = cpu;
+	cc->resume_inline = false; /* the new process has not promised it */
 	cc->cpu_word = cpu / 64;
 	cc->cpu_bit = 1ull << (cpu % 64);
 	return cc;
@@ -588,13 +590,32 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now);
 #define COH_PREFETCH_W(p) ((void)(p))
 #endif
 
+/*
+ * line_serve_event() - the line is free again: serve its queue. A CPU that
+ * waited for the access served here and promised to touch nothing shared
+ * before its next access (coh_cpu.resume_inline) goes on at once, its
+ * clock at the completion: what its wake-up event at the completion would
+ * do, without the event (issue 15: 2.46 -> 1.49 events per atomic of the
+ * contended counter). SIM: exact but for the order of events due at the
+ * same picosecond, as its next event is scheduled from here.
+ */
 static void line_serve_event(void *arg, uint64_t data)
 {
 	struct coh *c = arg;
 	struct coh_line *l = c->lines[data];
+	struct coh_cpu *cc;
 
 	l->serving = false;
+	c->inline_cpu = INLINE_ANY;
 	line_serve(c, l, sim_now(c->e));
+	c->inline_cpu = INLINE_NONE;
+	cc = c->inline_cc;
+	if (cc) {
+		c->inline_cc = NULL;
+		cc->access_done = true;
+		cc->proc->now = c->inline_done;
+		sim_proc_resume(cc->proc);
+	}
 }
 
 /*
@@ -1070,8 +1091,20 @@ static COH_INLINE void serve(struct coh *c, struct coh_line *l,
 	} else {
 		struct coh_cpu *cc = &c->cpus[r->cpu];
 
-		cc->access_done = true;
 		cc->wait_ps += done - cc->wait_start;
+		/*
+		 * Its caller resumes it (coh_cpu.resume_inline); not past the
+		 * run's horizon, where its wake-up would not run either.
+		 */
+		if (coh_unlikely(cc->resume_inline) && !c->inline_cc &&
+		    (c->inline_cpu == INLINE_ANY ||
+		     c->inline_cpu == (int)r->cpu) &&
+		    done <= sim_horizon(c->e)) {
+			c->inline_cc = cc;
+			c->inline_done = done;
+			return;
+		}
+		cc->access_done = true;
 		sim_proc_wake(cc->proc, done);
 	}
 }
@@ -1353,12 +1386,21 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 		cc->wait_start = now;
 	}
 	/* after the pending[] entry or wait_start that serve() settles */
+	c->inline_cpu = (int)cc->cpu;
 	if (idle)
 		serve(c, l, &r, now, false);
 	else
 		line_kick(c, l, now);
+	c->inline_cpu = INLINE_NONE;
 	if (coh_unlikely(m->adjacent_line_prefetch))
 		adjacent_prefetch(c, l, cc->cpu, now);
+	if (c->inline_cc) {
+		/* Served at once, and it may go on: its clock at completion. */
+		SIM_BUG_ON(c->inline_cc != cc || r.posted);
+		c->inline_cc = NULL;
+		p->now = c->inline_done;
+		return false;
+	}
 	return !r.posted;
 }
 

@@ -271,6 +271,15 @@ struct coh_cpu {
 	uint64_t cpu_bit;
 	bool access_done; /* a queued access completed: see coh_access() */
 	bool fence_waiting; /* blocked until posted accesses are served */
+	/*
+	 * The code this CPU runs after an access it waited for touches
+	 * nothing another CPU could see before its next access (it counts
+	 * the operation and thinks): the line serving the access may resume
+	 * it at once with its clock at the completion, instead of an engine
+	 * event at the completion. Set by workloads that keep that promise
+	 * (atomic_counter, false_sharing); coh_cpu_attach() clears it.
+	 */
+	bool resume_inline;
 	struct coh_line *dep_line; /* a dependent load waits for this line */
 	unsigned int nr_pending;
 	unsigned int nr_posted; /* posted accesses in pending[], merged too */

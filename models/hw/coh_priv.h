@@ -61,7 +61,20 @@ struct coh {
 	struct coh_object *spare_obj;
 	unsigned int spare_obj_fields;
 	void *reserve; /* freed at the first failed allocation */
+	/*
+	 * Resuming a CPU from the line that served it (coh_cpu.resume_inline):
+	 * inline_cpu says who serve() may hand a completed access to
+	 * (INLINE_ANY in a line's service event, a CPU number in that CPU's
+	 * own access, INLINE_NONE elsewhere); inline_cc is the one it did,
+	 * and inline_done when that access completed.
+	 */
+	int inline_cpu;
+	struct coh_cpu *inline_cc;
+	sim_time_t inline_done;
 };
+
+#define INLINE_NONE (-2)
+#define INLINE_ANY (-1)
 
 /*
  * coh_trace_counters() - the line's "queued" (requests waiting, prefetches

@@ -217,6 +217,8 @@ static void atomic_counter_setup(struct workload *w, struct run *run)
 			    sizeof(*f));
 		f->t = t;
 		f->run = run;
+		/* after an increment it counts the op and thinks: nothing shared */
+		t->cc->resume_inline = true;
 	}
 }
 
@@ -337,6 +339,8 @@ static void false_sharing_setup(struct workload *w, struct run *run)
 		f = co_push(&w->tasks[i].proc, field_loop, sizeof(*f));
 		f->t = &w->tasks[i];
 		f->run = run;
+		/* after its update it counts the op and thinks: nothing shared */
+		w->tasks[i].cc->resume_inline = true;
 	}
 }
 
