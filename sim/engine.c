@@ -1,32 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sim/engine.c - event heap, run loop and coroutine processes.
+ * sim/engine.c - the pending-event set, run loop and coroutine processes.
  *
- * The pending-event set is a 4-ary min-heap of 16-byte keys in one
- * growing array: no allocation per event, and a shallower tree than a
- * binary heap. A key is the event's time and, in one word, its sequence
- * number (high bits) and the slot of its payload {fn, arg, data} (low
- * SLOT_BITS bits) in a separate array. Sequence numbers are unique, so
- * the slot bits never decide an order, and comparing two keys is one
- * 128-bit comparison; a sift moves 16 bytes a level instead of the whole
- * event, and the four children of a node share one 64-byte line (the
- * array is offset so that every group of siblings is aligned). The
- * positions past the last key hold sentinels (all ones, later than any
- * event), so a sift always compares four children without a bound check.
+ * Every pending event has a key (time, seq): seq is a counter drawn by
+ * every scheduling, so keys are unique and the run order (time, seq) is
+ * total. The set has two parts:
  *
- * Replace-top: the run loop leaves the running event's key at the root
- * (top_taken) until its handler returns. The handler's first
- * sim_schedule() - a process rescheduling itself, a line serving its
- * next request - then fills the root, reusing the running event's
- * payload slot, and sifts down once, instead of a pop's sift-down
- * followed by a push's sift-up; only a handler that schedules nothing
- * pays the pop afterwards. Keys (time, seq) are unique, so the order
- * events run in is the same either way.
+ * Timers. Every process has one timer, its wake-up: a process waits for
+ * at most one thing at a time. The timers are the leaves of a winner
+ * tree (a tournament): leaf i sits at tree[n + i], n the number of
+ * leaves, and every inner node tree[k] holds the earlier of its children
+ * tree[2k] and tree[2k + 1], so the root tree[1] is the earliest pending
+ * timer. Setting a timer writes its leaf and replays the matches on the
+ * leaf's path to the root: log2(n) comparisons of one key against its
+ * sibling, with a conditional move and no unpredictable branch, no
+ * payload array and no free-slot stack. A key's low SLOT_BITS bits name
+ * its leaf, so the root says which timer is due. An idle timer's key is
+ * (SIM_TIME_MAX, IDLE_SEQ), later than any event.
+ *
+ *	            [1] min
+ *	       [2]         [3]		n = 4 leaves: timers 0..3
+ *	   [4] t0  [5] t1  [6] t2  [7] t3
+ *
+ * Generic events. sim_schedule() (kernel timers, network messages, a
+ * cache line's service) keeps a 4-ary min-heap of keys with a payload
+ * {fn, arg, data} per key, and the heap's earliest key is leaf 0 of the
+ * tree. A heap key's low bits name its payload slot. The heap arrays
+ * are offset so that every group of four siblings shares a 64-byte line,
+ * and the positions past the last key hold sentinels (later than any
+ * event), so a sift compares four children without a bound check.
+ *
+ * Replace-top. The run loop leaves the running event's key where it is
+ * (top_taken) until the event is done: if its handler sets the same
+ * timer again (a process waiting for its own next step, the common
+ * case), the leaf is replayed once, instead of once to retire it and
+ * once more to set it; for the heap, the handler's first sim_schedule()
+ * reuses the running event's slot and sifts down once, instead of a pop
+ * and a push. Only an event that schedules nothing of its own kind is
+ * retired afterwards. The running event's key is the smallest in the
+ * set (everything pending is later, or as early with a larger seq), so
+ * it stays the root while it is taken and the order is as without.
  *
  * The sequence field holds 2^SEQ_BITS numbers (about 10^12 events, hours
  * of simulation); when they run out, the pending events are renumbered
- * 0, 1, ... in their (time, seq) order, which keeps every order and the
- * heap itself as they were.
+ * 0, 1, ... in their (time, seq) order, which keeps every order.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,12 +52,17 @@
 #include "sim/error.h"
 
 #define HEAP_D 4
-#define SLOT_BITS 24 /* pending events: at most 2^24 */
+#define SLOT_BITS 24 /* heap slots and timers: at most 2^24 each */
 #define SLOT_MASK ((1ull << SLOT_BITS) - 1)
-#define SEQ_LIMIT (1ull << (64 - SLOT_BITS))
+#define SEQ_BITS (64 - SLOT_BITS)
+#define IDLE_SEQ ((1ull << SEQ_BITS) - 1) /* an idle timer's; never drawn */
 #define HEAP_PAD 3 /* keys before the root: sibling groups 64-byte aligned */
+#define HEAP_LEAF 0 /* the tree leaf that holds the heap's earliest key */
 
-/* struct sim_key - an event's place in the order: (time, seq << 24 | slot) */
+/*
+ * struct sim_key - an event's place in the order: (time, seq << 24 |
+ * slot), the slot being a heap payload slot or a timer (a tree leaf).
+ */
 struct sim_key {
 	sim_time_t time;
 	uint64_t seqslot;
@@ -56,18 +78,25 @@ struct sim_engine {
 	sim_time_t now;
 	uint64_t seq; /* next sequence number */
 	uint64_t nr_events; /* events run */
+	/* the timers' winner tree: tree[1] the root, leaf i at tree[n + i] */
+	struct sim_key *tree;
+	size_t nr_leaves; /* n: leaf 0 is the heap's, the others timers */
+	struct sim_proc **leaf_proc; /* by leaf: the process it wakes */
+	uint32_t *free_leaves; /* a stack of unused leaves */
+	size_t nr_free_leaves;
+	uint32_t top_leaf; /* the running event's leaf */
+	bool top_taken; /* ... and its key is still there (replace-top) */
+	bool stop;
+	sim_time_t until; /* horizon of the current sim_engine_run() */
+	/* the generic events' heap */
 	struct sim_key *heap; /* HEAP_PAD keys past the start of keys */
 	struct sim_key *keys; /* the allocation, 64-byte aligned */
 	struct sim_payload *payload; /* by slot */
 	uint32_t *free_slots; /* a stack of unused payload slots */
 	size_t nr_free;
 	size_t nr, cap; /* nr counts the taken root, if any */
-	uint32_t top_slot; /* the running event's payload slot */
-	bool top_taken; /* heap[0] is the running event's free slot */
-	bool stop;
-	sim_time_t until; /* horizon of the current sim_engine_run() */
 	uint64_t progress_every;
-	uint64_t progress_left; /* events until the next progress call */
+	uint64_t progress_at; /* nr_events at the next progress call */
 	void (*progress_fn)(void *arg, sim_time_t now);
 	void *progress_arg;
 };
@@ -87,6 +116,133 @@ static inline bool key_before(const struct sim_key *a, const struct sim_key *b)
 	return a->seqslot < b->seqslot;
 #endif
 }
+
+static inline struct sim_key idle_key(uint32_t leaf)
+{
+	return (struct sim_key){ SIM_TIME_MAX, IDLE_SEQ << SLOT_BITS | leaf };
+}
+
+/* ---- the timers' winner tree ---- */
+
+/*
+ * tree_replay() - set @leaf's key to @k and replay its path to the root.
+ * The path's nodes held @leaf's old key (it was the root's winner), so
+ * every one of them changes: no early stop to test for. The choice of
+ * the earlier key is written as conditional moves, not a branch: which
+ * one wins is a coin toss to the branch predictor.
+ */
+static inline void tree_replay(struct sim_engine *e, uint32_t leaf,
+			       struct sim_key k)
+{
+	struct sim_key *t = e->tree;
+	size_t i = e->nr_leaves + leaf;
+
+	t[i] = k;
+	for (; i > 1; i >>= 1) {
+		struct sim_key s = t[i ^ 1];
+		bool b = key_before(&s, &k);
+
+		k.time = b ? s.time : k.time;
+		k.seqslot = b ? s.seqslot : k.seqslot;
+		t[i >> 1] = k;
+	}
+}
+
+/*
+ * tree_update() - set a leaf that is not the root's winner: replay its
+ * path only while the winners change. A node that already holds the
+ * key it would get leaves everything above it as it was; a seqslot
+ * names one key (a seq is drawn once, an idle key is its leaf's), so
+ * comparing it suffices. A wake-up due later than its sibling subtree's
+ * earliest stops after one or two levels.
+ */
+static inline void tree_update(struct sim_engine *e, uint32_t leaf,
+			       struct sim_key k)
+{
+	struct sim_key *t = e->tree;
+	size_t i = e->nr_leaves + leaf;
+
+	t[i] = k;
+	for (; i > 1; i >>= 1) {
+		struct sim_key s = t[i ^ 1];
+		bool b = key_before(&s, &k);
+
+		k.time = b ? s.time : k.time;
+		k.seqslot = b ? s.seqslot : k.seqslot;
+		if (t[i >> 1].seqslot == k.seqslot)
+			break;
+		t[i >> 1] = k;
+	}
+}
+
+/* tree_build() - every inner node from the leaves, bottom up. */
+static void tree_build(struct sim_engine *e)
+{
+	struct sim_key *t = e->tree;
+	size_t k;
+
+	for (k = e->nr_leaves - 1; k >= 1; k--)
+		t[k] = key_before(&t[2 * k + 1], &t[2 * k]) ? t[2 * k + 1] :
+							      t[2 * k];
+}
+
+/*
+ * tree_grow() - room for @n leaves: the new ones idle and free. The
+ * leaves move (leaf i is at tree[n + i]), so the inner nodes are built
+ * again; that happens while processes are created, not per event.
+ */
+static bool tree_grow(struct sim_engine *e, size_t n)
+{
+	size_t old = e->nr_leaves, i;
+	struct sim_key *t;
+	struct sim_proc **lp;
+	uint32_t *fl;
+
+	if (n > SLOT_MASK + 1)
+		return false;
+	t = aligned_alloc(64, (2 * n * sizeof(*t) + 63) & ~(size_t)63);
+	if (!t)
+		return false;
+	lp = realloc(e->leaf_proc, n * sizeof(*lp));
+	if (!lp) {
+		free(t);
+		return false;
+	}
+	e->leaf_proc = lp;
+	fl = realloc(e->free_leaves, n * sizeof(*fl));
+	if (!fl) {
+		free(t);
+		return false;
+	}
+	e->free_leaves = fl;
+	t[0] = key_sentinel; /* unused */
+	for (i = 0; i < n; i++)
+		t[n + i] = i < old ? e->tree[old + i] : idle_key((uint32_t)i);
+	/* new leaves, pushed so that the lowest is handed out first */
+	for (i = n; i > old; i--) {
+		lp[i - 1] = NULL;
+		fl[e->nr_free_leaves++] = (uint32_t)(i - 1);
+	}
+	free(e->tree);
+	e->tree = t;
+	e->nr_leaves = n;
+	tree_build(e);
+	return true;
+}
+
+static uint32_t leaf_alloc(struct sim_engine *e, struct sim_proc *p)
+{
+	uint32_t leaf;
+
+	/* a few idle leaves to spare: a rebuild per eighth, not per leaf */
+	if (!e->nr_free_leaves)
+		SIM_OOM_ON(!tree_grow(e, e->nr_leaves + e->nr_leaves / 8 + 1));
+	leaf = e->free_leaves[--e->nr_free_leaves];
+	e->leaf_proc[leaf] = p;
+	return leaf;
+}
+
+/* ---- the generic events' heap ---- */
 
 /*
  * heap_grow() - room for @cap events: the keys (with the padding before
@@ -131,59 +287,18 @@ static bool heap_grow(struct sim_engine *e, size_t cap)
 	return true;
 }
 
-struct sim_engine *sim_engine_create(void)
+/*
+ * heap_leaf_key() - leaf 0's key: the heap's earliest, its slot bits
+ * naming the leaf. An empty heap's sentinel gives the idle key.
+ */
+static inline struct sim_key heap_leaf_key(const struct sim_engine *e)
 {
-	struct sim_engine *e = calloc(1, sizeof(*e));
-
-	if (!e)
-		return NULL;
-	if (!heap_grow(e, 1024)) {
-		sim_engine_free(e);
-		return NULL;
-	}
-	return e;
+	return (struct sim_key){ e->heap[0].time,
+				 (e->heap[0].seqslot & ~SLOT_MASK) |
+					 HEAP_LEAF };
 }
 
-void sim_engine_free(struct sim_engine *e)
-{
-	if (!e)
-		return;
-	free(e->keys);
-	free(e->payload);
-	free(e->free_slots);
-	free(e);
-}
-
-sim_time_t sim_now(const struct sim_engine *e)
-{
-	return e->now;
-}
-
-/* The earliest pending time: the root's, or its children's when taken. */
-static inline sim_time_t next_time(const struct sim_engine *e)
-{
-	sim_time_t t = SIM_TIME_MAX;
-	size_t c;
-
-	if (!e->top_taken)
-		return e->heap[0].time; /* a sentinel's when empty */
-	for (c = 1; c <= HEAP_D; c++) /* sentinels past the last */
-		if (e->heap[c].time < t)
-			t = e->heap[c].time;
-	return t;
-}
-
-sim_time_t sim_next_time(const struct sim_engine *e)
-{
-	return next_time(e);
-}
-
-uint64_t sim_events(const struct sim_engine *e)
-{
-	return e->nr_events;
-}
-
-static void heap_sift_up(struct sim_engine *e, size_t i)
+static size_t heap_sift_up(struct sim_engine *e, size_t i)
 {
 	struct sim_key *h = e->heap, k = h[i];
 
@@ -196,6 +311,7 @@ static void heap_sift_up(struct sim_engine *e, size_t i)
 		i = parent;
 	}
 	h[i] = k;
+	return i;
 }
 
 static void heap_sift_down(struct sim_engine *e, size_t i)
@@ -223,6 +339,83 @@ static void heap_sift_down(struct sim_engine *e, size_t i)
 	h[i] = k;
 }
 
+/* heap_pop() - drop the heap's earliest event (the one that ran). */
+static void heap_pop(struct sim_engine *e)
+{
+	struct sim_key last = e->heap[e->nr - 1];
+
+	e->free_slots[e->nr_free++] = (uint32_t)(e->heap[0].seqslot & SLOT_MASK);
+	e->heap[--e->nr] = key_sentinel;
+	if (e->nr) {
+		e->heap[0] = last;
+		heap_sift_down(e, 0);
+	}
+}
+
+/* ---- the engine ---- */
+
+struct sim_engine *sim_engine_create(void)
+{
+	struct sim_engine *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	if (!heap_grow(e, 1024) || !tree_grow(e, 1)) {
+		sim_engine_free(e);
+		return NULL;
+	}
+	/* leaf 0 is the heap's */
+	e->nr_free_leaves = 0;
+	e->progress_at = UINT64_MAX;
+	return e;
+}
+
+void sim_engine_free(struct sim_engine *e)
+{
+	if (!e)
+		return;
+	free(e->tree);
+	free(e->leaf_proc);
+	free(e->free_leaves);
+	free(e->keys);
+	free(e->payload);
+	free(e->free_slots);
+	free(e);
+}
+
+sim_time_t sim_now(const struct sim_engine *e)
+{
+	return e->now;
+}
+
+/*
+ * sim_next_time() - the earliest pending time but the running event's.
+ * While that one is taken it is the root, so look past it: the other
+ * leaves, and for a heap event the heap's next. Tests and tools ask;
+ * the hot path (sim_proc_sync()) reads the root.
+ */
+sim_time_t sim_next_time(const struct sim_engine *e)
+{
+	sim_time_t t = SIM_TIME_MAX;
+	size_t i;
+
+	if (!e->top_taken)
+		return e->tree[1].time;
+	for (i = 0; i < e->nr_leaves; i++)
+		if (i != e->top_leaf && e->tree[e->nr_leaves + i].time < t)
+			t = e->tree[e->nr_leaves + i].time;
+	if (e->top_leaf == HEAP_LEAF)
+		for (i = 1; i <= HEAP_D; i++) /* sentinels past the last */
+			if (e->heap[i].time < t)
+				t = e->heap[i].time;
+	return t;
+}
+
+uint64_t sim_events(const struct sim_engine *e)
+{
+	return e->nr_events;
+}
+
 static int key_cmp(const void *a, const void *b)
 {
 	const struct sim_key *x = a, *y = b;
@@ -230,54 +423,87 @@ static int key_cmp(const void *a, const void *b)
 	return key_before(x, y) ? -1 : key_before(y, x) ? 1 : 0;
 }
 
+/* The rank of @k among the @n sorted keys (keys are unique). */
+static uint64_t key_rank(const struct sim_key *sorted, size_t n,
+			 const struct sim_key *k)
+{
+	size_t lo = 0, hi = n, mid;
+
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (key_before(k, &sorted[mid]))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return lo;
+}
+
+static inline bool leaf_idle(const struct sim_key *k)
+{
+	return (k->seqslot >> SLOT_BITS) == IDLE_SEQ;
+}
+
 /*
  * seq_renumber() - the sequence numbers ran out: give the pending events
- * (a taken root included) 0, 1, ... in their order. The map keeps every
- * order, so the heap stays a heap as it is.
+ * (heap keys and timers, a taken one included) 0, 1, ... in their order.
+ * The map keeps every order, so the heap stays a heap as it is; the tree
+ * is built again (leaf 0 from the heap's new earliest key).
  */
 static void seq_renumber(struct sim_engine *e)
 {
-	struct sim_key *sorted = malloc(e->nr * sizeof(*sorted));
-	size_t i, lo, hi, mid;
+	size_t n = e->nr_leaves, nr = 0, i;
+	struct sim_key *sorted = malloc((e->nr + n) * sizeof(*sorted)), *k;
 
-	SIM_OOM_ON(e->nr && !sorted);
-	memcpy(sorted, e->heap, e->nr * sizeof(*sorted));
-	qsort(sorted, e->nr, sizeof(*sorted), key_cmp);
+	SIM_OOM_ON(!sorted);
+	for (i = 0; i < e->nr; i++)
+		sorted[nr++] = e->heap[i];
+	for (i = 1; i < n; i++)
+		if (!leaf_idle(&e->tree[n + i]))
+			sorted[nr++] = e->tree[n + i];
+	qsort(sorted, nr, sizeof(*sorted), key_cmp);
 	for (i = 0; i < e->nr; i++) {
-		struct sim_key *k = &e->heap[i];
-
-		lo = 0;
-		hi = e->nr;
-		while (hi - lo > 1) { /* the key's rank: keys are unique */
-			mid = lo + (hi - lo) / 2;
-			if (key_before(k, &sorted[mid]))
-				hi = mid;
-			else
-				lo = mid;
-		}
-		k->seqslot = ((uint64_t)lo << SLOT_BITS) |
+		k = &e->heap[i];
+		k->seqslot = key_rank(sorted, nr, k) << SLOT_BITS |
 			     (k->seqslot & SLOT_MASK);
 	}
+	for (i = 1; i < n; i++) {
+		k = &e->tree[n + i];
+		if (!leaf_idle(k))
+			k->seqslot = key_rank(sorted, nr, k) << SLOT_BITS |
+				     (k->seqslot & SLOT_MASK);
+	}
+	e->tree[n + HEAP_LEAF] = heap_leaf_key(e);
+	tree_build(e);
 	free(sorted);
-	e->seq = e->nr;
+	e->seq = nr;
+}
+
+static inline uint64_t seq_draw(struct sim_engine *e)
+{
+	if (e->seq == IDLE_SEQ)
+		seq_renumber(e);
+	return e->seq++;
 }
 
 void sim_schedule(struct sim_engine *e, sim_time_t t, sim_event_fn fn,
 		  void *arg, uint64_t data)
 {
+	uint64_t seq;
 	uint32_t slot;
 
-	SIM_BUG_ON(t < e->now);
-	if (e->seq == SEQ_LIMIT)
-		seq_renumber(e);
-	if (e->top_taken) {
+	/* SIM_TIME_MAX is an idle timer's time: never an event's */
+	SIM_BUG_ON(t < e->now || t == SIM_TIME_MAX);
+	seq = seq_draw(e);
+	if (e->top_taken && e->top_leaf == HEAP_LEAF) {
 		/* replace-top: the running event's key and slot take the new one */
 		e->top_taken = false;
-		slot = e->top_slot;
+		slot = (uint32_t)(e->heap[0].seqslot & SLOT_MASK);
 		e->payload[slot] = (struct sim_payload){ fn, arg, data };
 		e->heap[0].time = t;
-		e->heap[0].seqslot = (e->seq++ << SLOT_BITS) | slot;
+		e->heap[0].seqslot = seq << SLOT_BITS | slot;
 		heap_sift_down(e, 0);
+		tree_replay(e, HEAP_LEAF, heap_leaf_key(e));
 		return;
 	}
 	/* out of memory, or 2^24 events pending: a clean error */
@@ -286,8 +512,24 @@ void sim_schedule(struct sim_engine *e, sim_time_t t, sim_event_fn fn,
 	slot = e->free_slots[--e->nr_free];
 	e->payload[slot] = (struct sim_payload){ fn, arg, data };
 	e->heap[e->nr].time = t;
-	e->heap[e->nr].seqslot = (e->seq++ << SLOT_BITS) | slot;
-	heap_sift_up(e, e->nr++);
+	e->heap[e->nr].seqslot = seq << SLOT_BITS | slot;
+	if (!heap_sift_up(e, e->nr++))
+		tree_update(e, HEAP_LEAF, heap_leaf_key(e));
+}
+
+/*
+ * top_retire() - the running event is done and scheduled nothing in its
+ * place: a timer goes idle, a heap event is popped.
+ */
+static void top_retire(struct sim_engine *e)
+{
+	e->top_taken = false;
+	if (e->top_leaf == HEAP_LEAF) {
+		heap_pop(e);
+		tree_replay(e, HEAP_LEAF, heap_leaf_key(e));
+	} else {
+		tree_replay(e, e->top_leaf, idle_key(e->top_leaf));
+	}
 }
 
 void sim_engine_stop(struct sim_engine *e)
@@ -299,42 +541,49 @@ void sim_engine_set_progress(struct sim_engine *e, uint64_t every,
 			     void (*fn)(void *arg, sim_time_t now), void *arg)
 {
 	e->progress_every = fn ? every : 0;
-	e->progress_left = e->progress_every;
+	e->progress_at = e->progress_every ? e->nr_events + every : UINT64_MAX;
 	e->progress_fn = fn;
 	e->progress_arg = arg;
 }
 
+static void proc_run(struct sim_proc *p);
+
 void sim_engine_run(struct sim_engine *e, sim_time_t until)
 {
+	/* an idle timer's time is SIM_TIME_MAX: never run one */
+	sim_time_t last = until < SIM_TIME_MAX ? until : SIM_TIME_MAX - 1;
+
 	e->stop = false;
 	e->until = until;
-	while (e->nr && !e->stop) {
-		struct sim_key top = e->heap[0];
-		struct sim_payload ev;
+	while (!e->stop) {
+		struct sim_key top = e->tree[1];
+		uint64_t nr;
+		uint32_t leaf = (uint32_t)(top.seqslot & SLOT_MASK);
 
-		if (top.time > until)
+		if (top.time > last)
 			break;
 		SIM_BUG_ON(top.time < e->now);
 		e->now = top.time;
-		e->nr_events++;
-		e->top_slot = (uint32_t)(top.seqslot & SLOT_MASK);
-		ev = e->payload[e->top_slot];
+		e->top_leaf = leaf;
 		e->top_taken = true;
-		ev.fn(ev.arg, ev.data);
-		if (e->top_taken) {
-			/* the handler scheduled nothing: pop the slot */
-			struct sim_key last = e->heap[e->nr - 1];
+		nr = ++e->nr_events;
+		if (leaf != HEAP_LEAF) {
+			/* a process's wake-up: no payload, no indirect call */
+			struct sim_proc *p = e->leaf_proc[leaf];
 
-			e->top_taken = false;
-			e->free_slots[e->nr_free++] = e->top_slot;
-			e->heap[--e->nr] = key_sentinel;
-			if (e->nr) {
-				e->heap[0] = last;
-				heap_sift_down(e, 0);
-			}
+			if (p->now < top.time)
+				p->now = top.time;
+			proc_run(p);
+		} else {
+			struct sim_payload ev =
+				e->payload[e->heap[0].seqslot & SLOT_MASK];
+
+			ev.fn(ev.arg, ev.data);
 		}
-		if (e->progress_left && !--e->progress_left) {
-			e->progress_left = e->progress_every;
+		if (e->top_taken)
+			top_retire(e);
+		if (nr == e->progress_at) {
+			e->progress_at += e->progress_every;
 			e->progress_fn(e->progress_arg, e->now);
 		}
 	}
@@ -357,10 +606,21 @@ void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
 	p->stack_size = stack_size;
 	p->stack = calloc(1, stack_size);
 	SIM_OOM_ON(!p->stack);
+	p->leaf = leaf_alloc(e, p);
 }
 
 void sim_proc_destroy(struct sim_proc *p)
 {
+	struct sim_engine *e = p->engine;
+
+	if (e) {
+		/* a wake-up still pending (the run ended first) is dropped */
+		if (e->top_taken && e->top_leaf == p->leaf)
+			e->top_taken = false;
+		tree_replay(e, p->leaf, idle_key(p->leaf));
+		e->leaf_proc[p->leaf] = NULL;
+		e->free_leaves[e->nr_free_leaves++] = p->leaf;
+	}
 	free(p->stack);
 	memset(p, 0, sizeof(*p));
 }
@@ -395,7 +655,7 @@ static void proc_run(struct sim_proc *p)
 {
 	struct co_frame *f = co_top(p);
 
-	SIM_BUG_ON(p->running);
+	SIM_BUG_ON(p->running || p->finished || !p->sp);
 	p->running = true;
 	for (;;) {
 		int r = f->fn(p, f);
@@ -418,44 +678,67 @@ static void proc_run(struct sim_proc *p)
 	p->running = false;
 }
 
-static void proc_wake_event(void *arg, uint64_t data)
+/*
+ * proc_timer_set() - wake @p at @at: its timer takes the next seq. When
+ * it is the running event's timer (a process scheduling its own next
+ * step), the taken key is replaced; otherwise the timer must be idle: a
+ * process waits for one thing at a time, so a second wake-up pending is
+ * a model bug.
+ */
+static inline uint64_t proc_timer_set(struct sim_engine *e, struct sim_proc *p,
+				      sim_time_t at)
 {
-	struct sim_proc *p = arg;
+	uint32_t leaf = p->leaf;
+	struct sim_key k;
 
-	(void)data;
-	SIM_BUG_ON(p->finished || !p->sp);
-	if (p->now < sim_now(p->engine))
-		p->now = sim_now(p->engine);
-	proc_run(p);
+	SIM_BUG_ON(at < e->now || at == SIM_TIME_MAX);
+	k.time = at;
+	k.seqslot = seq_draw(e) << SLOT_BITS | leaf;
+	if (e->top_taken && e->top_leaf == leaf) {
+		e->top_taken = false;
+		tree_replay(e, leaf, k);
+	} else {
+		SIM_BUG_ON(!leaf_idle(&e->tree[e->nr_leaves + leaf]));
+		tree_update(e, leaf, k);
+	}
+	return k.seqslot;
 }
 
 void sim_proc_start(struct sim_proc *p, sim_time_t at)
 {
 	p->finished = false;
 	p->now = at;
-	sim_schedule(p->engine, at, proc_wake_event, p, 0);
+	proc_timer_set(p->engine, p, at);
 }
 
 void sim_proc_wake(struct sim_proc *p, sim_time_t at)
 {
-	sim_schedule(p->engine, at, proc_wake_event, p, 0);
+	proc_timer_set(p->engine, p, at);
 }
 
 bool sim_proc_sync(struct sim_proc *p)
 {
 	struct sim_engine *e = p->engine;
+	uint64_t mine;
 
 	if (p->now == e->now)
 		return false;
 	SIM_BUG_ON(p->now < e->now);
+	/* called from another event than @p's wake-up: that one is done */
+	if (e->top_taken && e->top_leaf != p->leaf)
+		top_retire(e);
 	/*
-	 * Nothing else is due before p->now: moving the clock there is what
-	 * running a wake-up event would do, without the event.
+	 * Schedule the wake-up, then look at the root. The wake-up has the
+	 * newest seq, so it is the root exactly when nothing else is due at
+	 * or before p->now: then moving the clock there is what running it
+	 * would do, and it is taken at once, without counting an event.
 	 */
-	if (p->now < next_time(e) && p->now <= e->until) {
+	mine = proc_timer_set(e, p, p->now);
+	if (e->tree[1].seqslot == mine && p->now <= e->until) {
 		e->now = p->now;
+		e->top_leaf = p->leaf;
+		e->top_taken = true;
 		return false;
 	}
-	sim_schedule(e, p->now, proc_wake_event, p, 0);
 	return true;
 }
