@@ -140,8 +140,10 @@ static inline void tree_replay(struct sim_engine *e, uint32_t leaf,
 	t[i] = k;
 	for (; i > 1; i >>= 1) {
 		struct sim_key s = t[i ^ 1];
-		bool b = key_before(&s, &k);
+		bool b;
 
+		__asm__("" : "+r"(s.time), "+r"(s.seqslot));
+		b = key_before(&s, &k);
 		k.time = b ? s.time : k.time;
 		k.seqslot = b ? s.seqslot : k.seqslot;
 		t[i >> 1] = k;
@@ -165,8 +167,10 @@ static inline void tree_update(struct sim_engine *e, uint32_t leaf,
 	t[i] = k;
 	for (; i > 1; i >>= 1) {
 		struct sim_key s = t[i ^ 1];
-		bool b = key_before(&s, &k);
+		bool b;
 
+		__asm__("" : "+r"(s.time), "+r"(s.seqslot));
+		b = key_before(&s, &k);
 		k.time = b ? s.time : k.time;
 		k.seqslot = b ? s.seqslot : k.seqslot;
 		if (t[i >> 1].seqslot == k.seqslot)
