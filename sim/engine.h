@@ -131,7 +131,8 @@ struct sim_proc {
 	unsigned char *stack; /* coroutine frames, bottom up */
 	size_t sp, stack_size;
 	size_t top; /* offset of the running frame, if sp > 0 */
-	unsigned int leaf; /* its wake-up timer in the engine */
+	unsigned int slot; /* its wake-up's payload slot in the engine */
+	bool pending; /* a wake-up is scheduled */
 };
 
 void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
