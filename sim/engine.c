@@ -4,45 +4,39 @@
  *
  * Every pending event has a key (time, seq): seq is a counter drawn by
  * every scheduling, so keys are unique and the run order (time, seq) is
- * total. The key's word seqslot holds seq in its high bits and, in its
- * low SLOT_BITS bits, the event's payload slot {fn, arg, data}.
+ * total. An event lives in a slot of one array, struct sim_event {fn,
+ * arg, data, time, seq, next}: no allocation per event.
  *
- * The pending set is a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan,
- * 1990), which fits a discrete-event simulation because the clock never
- * goes back: every pending time is >= @last, the time of the last event
- * taken out. A key of time t sits in bucket i = the number of bits of
- * (t XOR last): bucket 0 holds the keys due at @last itself, bucket i > 0
- * those that first differ from @last at bit i - 1. Every key in bucket i
- * is earlier than every key in bucket i + 1, so
+ * The pending set is a calendar (Brown, 1988): a ring of RING buckets,
+ * each 2^RING_SHIFT ps wide. Bucket number k = time >> RING_SHIFT; the
+ * ring holds the events of buckets cur .. cur + RING - 1 (cur is the
+ * bucket of the last event run; nothing pending is earlier), each bucket
+ * an unordered list, and a bitmap says which buckets are not empty.
+ * Events later than the ring's window wait in a 4-ary heap, the overflow,
+ * and enter the ring when the window reaches them.
  *
- *  - scheduling is an append to one bucket: no sift, no comparison with
- *    other keys;
- *  - the next event is bucket 0's next key, if any; otherwise the lowest
- *    non-empty bucket (a bit scan of @nonempty) holds the earliest time
- *    (kept in bmin[]): @last moves there and that bucket's keys are
- *    spread over the buckets below it, the earliest ones into bucket 0.
- *    A key only ever moves down, at most 64 times; in practice a key
- *    moves two or three times between its scheduling and its run.
+ *	cur = 1000:  ring  [1000] -> e7        overflow heap: events of
+ *	                   [1003] -> e2, e9    buckets >= 1000 + RING
+ *	                   [1004] -> e4
  *
- *	last = 0b1000; pending 8, 9, 12, 13:
- *	  bucket 0 {8}   1 {9}   3 {12, 13}
- *	after 8 and 9 ran (last = 9), the lowest bucket is 3: last = 12,
- *	and 12 goes to bucket 0, 13 to bucket 1.
+ * Scheduling is an append to a bucket's list (or a heap push for a far
+ * event). The earliest event is in the first non-empty bucket from cur
+ * (a bit scan), the earliest (time, seq) of its list: buckets hold a
+ * few events each, because their width is about the spacing of the
+ * events of a busy run (RING_SHIFT 12: 4.1 ns, a window of 16.8 us).
+ * Every event of an earlier bucket is earlier in time, so the order is
+ * exactly (time, seq), as a heap would give, at a constant cost per event
+ * instead of a sift through log(n) levels with unpredictable branches.
+ * The earliest event is kept once found (min), for sim_proc_sync() and
+ * the run loop to share, and updated by every scheduling.
  *
- * Ties in time: bucket 0 runs first in, first out. A key scheduled at
- * @last is the newest, so appending keeps bucket 0 in seq order; when a
- * bucket is spread, bucket 0 was empty and the keys it receives (those of
- * the bucket's earliest time) are sorted by seq. The order is therefore
- * exactly (time, seq), as a heap would give.
+ * A process's wake-up uses a slot of its own (fn NULL: wake the process
+ * arg): the run loop calls the process directly. A process waits for one
+ * thing at a time: a second wake-up pending is a model bug.
  *
- * A process's wake-up is a key like any other, with a payload slot of its
- * own (fn NULL: wake the process arg): no allocation per wake-up, and the
- * run loop calls the process directly. A process waits for one thing at a
- * time: a second wake-up pending is a model bug.
- *
- * The sequence field holds 2^SEQ_BITS numbers (about 10^12 events, hours
- * of simulation); when they run out, the pending events are renumbered
- * 0, 1, ... in their (time, seq) order, which keeps every order.
+ * Sequence numbers: 2^SEQ_BITS of them (about 10^12 events, hours of
+ * simulation); when they run out, the pending events are renumbered 0,
+ * 1, ... in their (time, seq) order, which keeps every order.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -53,58 +47,91 @@
 #define SLOT_BITS 24 /* pending events and processes: at most 2^24 */
 #define SLOT_MASK ((1ull << SLOT_BITS) - 1)
 #define SEQ_LIMIT (1ull << (64 - SLOT_BITS))
-#define NR_BUCKETS 65 /* 0: due at last; i: first differs at bit i - 1 */
+#define NO_SLOT UINT32_MAX
+#define RING_SHIFT 12 /* a bucket is 4096 ps wide */
+#define RING 4096u /* buckets in the ring: a power of two */
+#define RING_MASK (RING - 1)
+#define RING_WORDS (RING / 64)
+#define HEAP_D 4
+#define HEAP_PAD 3 /* keys before the root: sibling groups 64-byte aligned */
 
-/* struct sim_key - an event's place in the order: (time, seq << 24 | slot) */
+/* What runs: fn(arg, data), or with fn NULL the wake-up of process arg. */
+struct sim_event {
+	sim_event_fn fn;
+	void *arg;
+	uint64_t data;
+	sim_time_t time;
+	uint64_t seq;
+	uint32_t next; /* the next in the bucket: slot + 1, 0 ends */
+};
+
+/* struct sim_key - an overflow event: (time, seq << 24 | slot) */
 struct sim_key {
 	sim_time_t time;
 	uint64_t seqslot;
 };
 
-/* What runs: fn(arg, data), or with fn NULL the wake-up of process arg. */
-struct sim_payload {
-	sim_event_fn fn;
-	void *arg;
-	uint64_t data;
-};
-
-struct sim_bucket {
-	struct sim_key *key;
-	uint32_t nr, cap;
-};
-
 struct sim_engine {
 	sim_time_t now;
-	sim_time_t last; /* <= every pending time: the buckets' origin */
-	uint64_t nonempty; /* bit i - 1 set: bucket i > 0 holds keys */
-	uint32_t head; /* bucket 0's next key to run */
+	uint64_t cur; /* the ring's first bucket number */
+	uint32_t min; /* the earliest pending event's slot, or NO_SLOT */
+	bool min_known; /* ... if known */
 	bool stop;
 	uint64_t seq; /* next sequence number */
 	uint64_t nr_events; /* events run */
 	uint64_t progress_at; /* nr_events at the next progress call */
 	sim_time_t until; /* horizon of the current sim_engine_run() */
-	struct sim_payload *payload; /* by slot */
-	uint32_t *free_slots; /* a stack of unused payload slots */
+	struct sim_event *ev; /* by slot */
+	uint32_t *free_slots; /* a stack of unused slots */
 	size_t nr_free, cap;
+	size_t nr_ring; /* events in the ring */
+	uint64_t bits[RING_WORDS]; /* bucket r not empty */
+	uint32_t head[RING]; /* bucket r's first event: slot + 1, 0 empty */
+	/* the overflow: a 4-ary min-heap */
+	struct sim_key *heap; /* HEAP_PAD keys past the start of keys */
+	struct sim_key *keys; /* the allocation, 64-byte aligned */
+	size_t nr, heap_cap;
 	uint64_t progress_every;
 	void (*progress_fn)(void *arg, sim_time_t now);
 	void *progress_arg;
-	sim_time_t bmin[NR_BUCKETS]; /* bucket i's earliest time, i > 0 */
-	struct sim_bucket b[NR_BUCKETS];
 };
+
+static const struct sim_key key_sentinel = { SIM_TIME_MAX, UINT64_MAX };
+
+static inline bool key_before(const struct sim_key *a, const struct sim_key *b)
+{
+#ifdef __SIZEOF_INT128__
+	unsigned __int128 ka = ((unsigned __int128)a->time << 64) | a->seqslot;
+	unsigned __int128 kb = ((unsigned __int128)b->time << 64) | b->seqslot;
+
+	return ka < kb;
+#else
+	if (a->time != b->time)
+		return a->time < b->time;
+	return a->seqslot < b->seqslot;
+#endif
+}
+
+static inline bool ev_before(const struct sim_event *a,
+			     const struct sim_event *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+/* ---- slots ---- */
 
 static bool slots_grow(struct sim_engine *e, size_t cap)
 {
-	struct sim_payload *payload;
+	struct sim_event *ev;
 	uint32_t *free_slots;
 	size_t i;
 
 	if (cap > SLOT_MASK + 1)
 		return false;
-	payload = realloc(e->payload, cap * sizeof(*payload));
-	if (!payload)
+	ev = realloc(e->ev, cap * sizeof(*ev));
+	if (!ev)
 		return false;
-	e->payload = payload;
+	e->ev = ev;
 	free_slots = realloc(e->free_slots, cap * sizeof(*free_slots));
 	if (!free_slots)
 		return false;
@@ -124,33 +151,320 @@ static uint32_t slot_alloc(struct sim_engine *e)
 	return e->free_slots[--e->nr_free];
 }
 
+/* ---- the overflow heap ---- */
+
+/*
+ * heap_grow() - room for @cap events: the keys (with the padding before
+ * the root and HEAP_D sentinels past the last).
+ */
+static bool heap_grow(struct sim_engine *e, size_t cap)
+{
+	size_t nkeys = HEAP_PAD + cap + HEAP_D, bytes, i;
+	struct sim_key *keys;
+
+	bytes = (nkeys * sizeof(*keys) + 63) & ~(size_t)63;
+	keys = aligned_alloc(64, bytes);
+	if (!keys)
+		return false;
+	for (i = 0; i < nkeys; i++)
+		keys[i] = key_sentinel;
+	if (e->keys)
+		memcpy(keys + HEAP_PAD, e->heap, e->nr * sizeof(*keys));
+	free(e->keys);
+	e->keys = keys;
+	e->heap = keys + HEAP_PAD;
+	e->heap_cap = cap;
+	return true;
+}
+
+static void heap_sift_up(struct sim_engine *e, size_t i)
+{
+	struct sim_key *h = e->heap, k = h[i];
+
+	while (i > 0) {
+		size_t parent = (i - 1) / HEAP_D;
+
+		if (!key_before(&k, &h[parent]))
+			break;
+		h[i] = h[parent];
+		i = parent;
+	}
+	h[i] = k;
+}
+
+static void heap_sift_down(struct sim_engine *e, size_t i)
+{
+	struct sim_key *h = e->heap, k = h[i];
+	size_t nr = e->nr;
+
+	for (;;) {
+		size_t first = i * HEAP_D + 1, best = first;
+
+		if (first >= nr)
+			break;
+		/* the children past the last are sentinels, never chosen */
+		if (key_before(&h[first + 1], &h[best]))
+			best = first + 1;
+		if (key_before(&h[first + 2], &h[best]))
+			best = first + 2;
+		if (key_before(&h[first + 3], &h[best]))
+			best = first + 3;
+		if (!key_before(&h[best], &k))
+			break;
+		h[i] = h[best];
+		i = best;
+	}
+	h[i] = k;
+}
+
+static void heap_push(struct sim_engine *e, sim_time_t t, uint64_t seqslot)
+{
+	if (e->nr == e->heap_cap)
+		SIM_OOM_ON(!heap_grow(e, 2 * e->heap_cap));
+	e->heap[e->nr].time = t;
+	e->heap[e->nr].seqslot = seqslot;
+	heap_sift_up(e, e->nr++);
+}
+
+/* heap_del() - drop the key at @i: the last takes its place. */
+static void heap_del(struct sim_engine *e, size_t i)
+{
+	struct sim_key last = e->heap[--e->nr];
+
+	e->heap[e->nr] = key_sentinel;
+	if (i == e->nr)
+		return;
+	e->heap[i] = last;
+	heap_sift_down(e, i);
+	heap_sift_up(e, i);
+}
+
+/* ---- the ring ---- */
+
+static inline void ring_add(struct sim_engine *e, uint32_t slot)
+{
+	uint32_t r = (uint32_t)(e->ev[slot].time >> RING_SHIFT) & RING_MASK;
+
+	e->ev[slot].next = e->head[r];
+	e->head[r] = slot + 1;
+	e->bits[r / 64] |= 1ull << (r % 64);
+	e->nr_ring++;
+}
+
+static void ring_del(struct sim_engine *e, uint32_t slot)
+{
+	uint32_t r = (uint32_t)(e->ev[slot].time >> RING_SHIFT) & RING_MASK;
+	uint32_t *pp = &e->head[r];
+
+	while (*pp != slot + 1)
+		pp = &e->ev[*pp - 1].next;
+	*pp = e->ev[slot].next;
+	if (!e->head[r])
+		e->bits[r / 64] &= ~(1ull << (r % 64));
+	e->nr_ring--;
+}
+
+/* The first non-empty bucket from the ring's start; the ring holds one. */
+static inline uint32_t ring_first(const struct sim_engine *e)
+{
+	uint32_t r = (uint32_t)e->cur & RING_MASK, w = r / 64;
+	uint64_t m = e->bits[w] & (~0ull << (r % 64));
+
+	/* words in bucket order from cur, wrapping round */
+	while (!m) {
+		w = (w + 1) % RING_WORDS;
+		m = e->bits[w];
+	}
+	return w * 64 + (uint32_t)__builtin_ctzll(m);
+}
+
+/* ---- the pending set ---- */
+
+/* in_ring() - the ring holds exactly the events of buckets cur + [0, RING) */
+static inline bool in_ring(const struct sim_engine *e, sim_time_t t)
+{
+	return (t >> RING_SHIFT) - e->cur < RING;
+}
+
+/*
+ * find_min() - the earliest pending event: the earliest of the first
+ * non-empty bucket's list, or when the ring is empty the overflow's top.
+ */
+static uint32_t find_min(struct sim_engine *e)
+{
+	uint32_t best = NO_SLOT, s;
+
+	if (e->nr_ring) {
+		for (s = e->head[ring_first(e)]; s; s = e->ev[s - 1].next)
+			if (best == NO_SLOT ||
+			    ev_before(&e->ev[s - 1], &e->ev[best]))
+				best = s - 1;
+	} else if (e->nr) {
+		best = (uint32_t)(e->heap[0].seqslot & SLOT_MASK);
+	}
+	e->min = best;
+	e->min_known = true;
+	return best;
+}
+
+static inline uint32_t pending_min(struct sim_engine *e)
+{
+	return e->min_known ? e->min : find_min(e);
+}
+
+/*
+ * ev_push() - make the event in @slot pending at @t. The earliest event,
+ * if known, stays known: the new one is it or not.
+ */
+static inline void ev_push(struct sim_engine *e, uint32_t slot, sim_time_t t);
+
+static void seq_renumber(struct sim_engine *e);
+
+static inline uint64_t seq_draw(struct sim_engine *e)
+{
+	if (e->seq == SEQ_LIMIT)
+		seq_renumber(e);
+	return e->seq++;
+}
+
+static inline void ev_push(struct sim_engine *e, uint32_t slot, sim_time_t t)
+{
+	struct sim_event *v = &e->ev[slot];
+
+	v->time = t;
+	v->seq = seq_draw(e);
+	if (in_ring(e, t))
+		ring_add(e, slot);
+	else
+		heap_push(e, t, v->seq << SLOT_BITS | slot);
+	if (e->min_known &&
+	    (e->min == NO_SLOT || ev_before(v, &e->ev[e->min])))
+		e->min = slot;
+}
+
+/*
+ * ev_pop() - take the earliest event @slot out; the ring moves on to its
+ * bucket, and overflow events the window now reaches enter the ring.
+ */
+static void ev_pop(struct sim_engine *e, uint32_t slot)
+{
+	sim_time_t t = e->ev[slot].time;
+
+	if (e->nr_ring)
+		ring_del(e, slot);
+	else
+		heap_del(e, 0);
+	e->cur = t >> RING_SHIFT;
+	while (e->nr && in_ring(e, e->heap[0].time)) {
+		uint32_t s = (uint32_t)(e->heap[0].seqslot & SLOT_MASK);
+
+		heap_del(e, 0);
+		ring_add(e, s);
+	}
+	e->min_known = false;
+}
+
+/* ev_remove() - drop a pending event that is not running: rare. */
+static void ev_remove(struct sim_engine *e, uint32_t slot)
+{
+	size_t i;
+
+	if (in_ring(e, e->ev[slot].time)) {
+		ring_del(e, slot);
+	} else {
+		for (i = 0; (e->heap[i].seqslot & SLOT_MASK) != slot; i++)
+			;
+		heap_del(e, i);
+	}
+	e->min_known = false;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct sim_key *x = a, *y = b;
+
+	return key_before(x, y) ? -1 : key_before(y, x) ? 1 : 0;
+}
+
+/* The rank of @k among the @n sorted keys (keys are unique). */
+static uint64_t key_rank(const struct sim_key *sorted, size_t n,
+			 const struct sim_key *k)
+{
+	size_t lo = 0, hi = n, mid;
+
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (key_before(k, &sorted[mid]))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return lo;
+}
+
+/*
+ * seq_renumber() - the sequence numbers ran out: give the pending events
+ * 0, 1, ... in their (time, seq) order. Nothing moves: the ring depends
+ * on times only, and the map keeps the heap's order.
+ */
+static void seq_renumber(struct sim_engine *e)
+{
+	size_t n = e->nr_ring + e->nr, nr = 0, i;
+	struct sim_key *sorted = malloc((n ? n : 1) * sizeof(*sorted)), k;
+	uint32_t r, s;
+
+	SIM_OOM_ON(!sorted);
+	for (r = 0; r < RING; r++) {
+		for (s = e->head[r]; s; s = e->ev[s - 1].next) {
+			sorted[nr].time = e->ev[s - 1].time;
+			sorted[nr++].seqslot = e->ev[s - 1].seq << SLOT_BITS |
+					       (s - 1);
+		}
+	}
+	for (i = 0; i < e->nr; i++)
+		sorted[nr++] = e->heap[i];
+	qsort(sorted, nr, sizeof(*sorted), key_cmp);
+	for (r = 0; r < RING; r++) {
+		for (s = e->head[r]; s; s = e->ev[s - 1].next) {
+			k.time = e->ev[s - 1].time;
+			k.seqslot = e->ev[s - 1].seq << SLOT_BITS | (s - 1);
+			e->ev[s - 1].seq = key_rank(sorted, nr, &k);
+		}
+	}
+	for (i = 0; i < e->nr; i++) {
+		s = (uint32_t)(e->heap[i].seqslot & SLOT_MASK);
+		e->ev[s].seq = key_rank(sorted, nr, &e->heap[i]);
+		e->heap[i].seqslot = e->ev[s].seq << SLOT_BITS | s;
+	}
+	free(sorted);
+	e->seq = nr;
+}
+
+/* ---- the engine ---- */
+
 struct sim_engine *sim_engine_create(void)
 {
 	struct sim_engine *e = calloc(1, sizeof(*e));
-	unsigned int i;
 
 	if (!e)
 		return NULL;
-	if (!slots_grow(e, 1024)) {
+	if (!slots_grow(e, 1024) || !heap_grow(e, 64)) {
 		sim_engine_free(e);
 		return NULL;
 	}
-	for (i = 0; i < NR_BUCKETS; i++)
-		e->bmin[i] = SIM_TIME_MAX;
+	e->min = NO_SLOT;
+	e->min_known = true;
 	e->progress_at = UINT64_MAX;
 	return e;
 }
 
 void sim_engine_free(struct sim_engine *e)
 {
-	unsigned int i;
-
 	if (!e)
 		return;
-	for (i = 0; i < NR_BUCKETS; i++)
-		free(e->b[i].key);
-	free(e->payload);
+	free(e->ev);
 	free(e->free_slots);
+	free(e->keys);
 	free(e);
 }
 
@@ -159,149 +473,22 @@ sim_time_t sim_now(const struct sim_engine *e)
 	return e->now;
 }
 
-/* The lowest non-empty bucket above 0; @nonempty must not be 0. */
-static inline unsigned int low_bucket(uint64_t nonempty)
+static inline sim_time_t next_time(struct sim_engine *e)
 {
-	return (unsigned int)__builtin_ctzll(nonempty) + 1;
-}
+	uint32_t m = pending_min(e);
 
-/* The earliest pending time: bucket 0's, or the lowest bucket's minimum. */
-static inline sim_time_t next_time(const struct sim_engine *e)
-{
-	if (e->head < e->b[0].nr)
-		return e->last;
-	if (!e->nonempty)
-		return SIM_TIME_MAX;
-	return e->bmin[low_bucket(e->nonempty)];
+	return m == NO_SLOT ? SIM_TIME_MAX : e->ev[m].time;
 }
 
 sim_time_t sim_next_time(const struct sim_engine *e)
 {
-	return next_time(e);
+	/* finding the earliest only caches it: the set is unchanged */
+	return next_time((struct sim_engine *)e);
 }
 
 uint64_t sim_events(const struct sim_engine *e)
 {
 	return e->nr_events;
-}
-
-static void bucket_grow(struct sim_bucket *b)
-{
-	size_t cap = b->cap ? 2 * (size_t)b->cap : 16;
-	struct sim_key *key;
-
-	SIM_OOM_ON(cap > UINT32_MAX);
-	key = realloc(b->key, cap * sizeof(*key));
-	SIM_OOM_ON(!key);
-	b->key = key;
-	b->cap = (uint32_t)cap;
-}
-
-/*
- * key_push() - put a key in its bucket. The bucket is the bit length of
- * time XOR last: 0 for a key due at @last (appended: it is the newest,
- * so bucket 0 stays in seq order), else 1..64.
- */
-static inline void key_push(struct sim_engine *e, sim_time_t t,
-			    uint64_t seqslot)
-{
-	uint64_t x = t ^ e->last;
-	unsigned int i = x ? 64 - (unsigned int)__builtin_clzll(x) : 0;
-	struct sim_bucket *b = &e->b[i];
-
-	if (b->nr == b->cap)
-		bucket_grow(b);
-	b->key[b->nr].time = t;
-	b->key[b->nr].seqslot = seqslot;
-	b->nr++;
-	if (i) {
-		e->nonempty |= 1ull << (i - 1);
-		if (t < e->bmin[i])
-			e->bmin[i] = t;
-	}
-}
-
-/*
- * bucket_spread() - bucket 0 ran out: move @last to the earliest pending
- * time, the minimum of the lowest bucket @i, and push that bucket's keys
- * again. Each lands in a lower bucket (it agrees with the new @last on
- * bit i - 1 and above); those due at the new @last land in bucket 0, in
- * the bucket's order, so sort them by seq (usually there is one).
- */
-static void bucket_spread(struct sim_engine *e, unsigned int i)
-{
-	struct sim_bucket *src = &e->b[i], *b0 = &e->b[0];
-	uint32_t n = src->nr, j, k;
-
-	e->last = e->bmin[i];
-	e->bmin[i] = SIM_TIME_MAX;
-	e->nonempty &= ~(1ull << (i - 1));
-	src->nr = 0;
-	for (j = 0; j < n; j++)
-		key_push(e, src->key[j].time, src->key[j].seqslot);
-	for (j = 1; j < b0->nr; j++) { /* insertion sort by seq */
-		struct sim_key key = b0->key[j];
-
-		for (k = j; k > 0 && b0->key[k - 1].seqslot > key.seqslot; k--)
-			b0->key[k] = b0->key[k - 1];
-		b0->key[k] = key;
-	}
-}
-
-static int key_cmp(const void *a, const void *b)
-{
-	const struct sim_key *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seqslot < y->seqslot ? -1 : x->seqslot > y->seqslot;
-}
-
-/*
- * seq_renumber() - the sequence numbers ran out: give the pending events
- * 0, 1, ... in their (time, seq) order. Nothing moves: the buckets depend
- * on times only, and bucket 0 keeps its seq order.
- */
-static void seq_renumber(struct sim_engine *e)
-{
-	struct sim_key *sorted, *k;
-	size_t nr = 0, lo, hi, mid;
-	unsigned int i, j;
-
-	for (i = 0; i < NR_BUCKETS; i++)
-		nr += e->b[i].nr;
-	sorted = malloc((nr ? nr : 1) * sizeof(*sorted));
-	SIM_OOM_ON(!sorted);
-	nr = 0;
-	for (i = 0; i < NR_BUCKETS; i++)
-		for (j = i ? 0 : e->head; j < e->b[i].nr; j++)
-			sorted[nr++] = e->b[i].key[j];
-	qsort(sorted, nr, sizeof(*sorted), key_cmp);
-	for (i = 0; i < NR_BUCKETS; i++) {
-		for (j = i ? 0 : e->head; j < e->b[i].nr; j++) {
-			k = &e->b[i].key[j];
-			lo = 0;
-			hi = nr;
-			while (hi - lo > 1) { /* the key's rank: keys are unique */
-				mid = lo + (hi - lo) / 2;
-				if (key_cmp(k, &sorted[mid]) < 0)
-					hi = mid;
-				else
-					lo = mid;
-			}
-			k->seqslot = ((uint64_t)lo << SLOT_BITS) |
-				     (k->seqslot & SLOT_MASK);
-		}
-	}
-	free(sorted);
-	e->seq = nr;
-}
-
-static inline uint64_t seq_draw(struct sim_engine *e)
-{
-	if (e->seq == SEQ_LIMIT)
-		seq_renumber(e);
-	return e->seq++;
 }
 
 void sim_schedule(struct sim_engine *e, sim_time_t t, sim_event_fn fn,
@@ -311,8 +498,10 @@ void sim_schedule(struct sim_engine *e, sim_time_t t, sim_event_fn fn,
 
 	SIM_BUG_ON(t < e->now || !fn);
 	slot = slot_alloc(e);
-	e->payload[slot] = (struct sim_payload){ fn, arg, data };
-	key_push(e, t, seq_draw(e) << SLOT_BITS | slot);
+	e->ev[slot].fn = fn;
+	e->ev[slot].arg = arg;
+	e->ev[slot].data = data;
+	ev_push(e, slot, t);
 }
 
 void sim_engine_stop(struct sim_engine *e)
@@ -333,49 +522,37 @@ static void proc_run(struct sim_proc *p);
 
 void sim_engine_run(struct sim_engine *e, sim_time_t until)
 {
-	struct sim_bucket *b0 = &e->b[0];
-
 	e->stop = false;
 	e->until = until;
 	while (!e->stop) {
-		struct sim_payload ev;
-		struct sim_key k;
-		uint32_t slot;
+		uint32_t slot = pending_min(e);
+		struct sim_event *v;
 
-		if (e->head == b0->nr) {
-			unsigned int i;
-
-			if (!e->nonempty)
-				break;
-			i = low_bucket(e->nonempty);
-			if (e->bmin[i] > until)
-				break;
-			bucket_spread(e, i);
-		} else if (e->last > until) {
+		if (slot == NO_SLOT || e->ev[slot].time > until)
 			break;
-		}
-		k = b0->key[e->head++];
-		if (e->head == b0->nr) /* bucket 0 ran out: reuse it */
-			e->head = b0->nr = 0;
-		SIM_BUG_ON(k.time < e->now);
-		e->now = k.time;
-		slot = (uint32_t)(k.seqslot & SLOT_MASK);
-		ev = e->payload[slot];
+		ev_pop(e, slot);
+		v = &e->ev[slot];
+		SIM_BUG_ON(v->time < e->now);
+		e->now = v->time;
 		if (++e->nr_events == e->progress_at) {
 			e->progress_at += e->progress_every;
 			e->progress_fn(e->progress_arg, e->now);
 		}
-		if (!ev.fn) {
+		if (!v->fn) {
 			/* a process's wake-up: its slot stays its own */
-			struct sim_proc *p = ev.arg;
+			struct sim_proc *p = v->arg;
 
 			p->pending = false;
-			if (p->now < k.time)
-				p->now = k.time;
+			if (p->now < e->now)
+				p->now = e->now;
 			proc_run(p);
 		} else {
+			sim_event_fn fn = v->fn;
+			void *arg = v->arg;
+			uint64_t data = v->data;
+
 			e->free_slots[e->nr_free++] = slot;
-			ev.fn(ev.arg, ev.data);
+			fn(arg, data);
 		}
 	}
 	if (!e->stop && e->now < until)
@@ -398,29 +575,8 @@ void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
 	p->stack = calloc(1, stack_size);
 	SIM_OOM_ON(!p->stack);
 	p->slot = slot_alloc(e);
-	e->payload[p->slot] = (struct sim_payload){ NULL, p, 0 };
-}
-
-/* key_remove() - drop the pending key of @slot (a process's): rare. */
-static void key_remove(struct sim_engine *e, uint32_t slot)
-{
-	unsigned int i, j;
-
-	for (i = 0; i < NR_BUCKETS; i++) {
-		struct sim_bucket *b = &e->b[i];
-
-		for (j = i ? 0 : e->head; j < b->nr; j++) {
-			if ((b->key[j].seqslot & SLOT_MASK) != slot)
-				continue;
-			/* keep the order: bucket 0's is the run order */
-			memmove(&b->key[j], &b->key[j + 1],
-				(b->nr - j - 1) * sizeof(*b->key));
-			b->nr--;
-			if (!i && e->head == b->nr)
-				e->head = b->nr = 0;
-			return;
-		}
-	}
+	e->ev[p->slot].fn = NULL;
+	e->ev[p->slot].arg = p;
 }
 
 void sim_proc_destroy(struct sim_proc *p)
@@ -430,8 +586,8 @@ void sim_proc_destroy(struct sim_proc *p)
 	if (e) {
 		/* a wake-up still pending (the run ended first) is dropped */
 		if (p->pending)
-			key_remove(e, p->slot);
-		e->payload[p->slot].arg = NULL;
+			ev_remove(e, p->slot);
+		e->ev[p->slot].arg = NULL;
 		e->free_slots[e->nr_free++] = p->slot;
 	}
 	free(p->stack);
@@ -500,7 +656,7 @@ static inline void proc_wake_at(struct sim_engine *e, struct sim_proc *p,
 {
 	SIM_BUG_ON(at < e->now || p->pending);
 	p->pending = true;
-	key_push(e, at, seq_draw(e) << SLOT_BITS | p->slot);
+	ev_push(e, p->slot, at);
 }
 
 void sim_proc_start(struct sim_proc *p, sim_time_t at)
