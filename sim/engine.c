@@ -4,31 +4,36 @@
  *
  * Every pending event has a key (time, seq): seq is a counter drawn by
  * every scheduling, so keys are unique and the run order (time, seq) is
- * total. An event lives in a slot of one array, struct sim_event {fn,
- * arg, data, time, seq, next}: no allocation per event.
+ * total. An event lives in a slot: its key in node[slot], what it runs
+ * in payload[slot]; slots are reused, so there is no allocation per
+ * event. Slot 0 is a sentinel, later than any event (time SIM_TIME_MAX).
  *
- * The pending set is a calendar (Brown, 1988): a ring of RING buckets,
- * each 2^RING_SHIFT ps wide. Bucket number k = time >> RING_SHIFT; the
- * ring holds the events of buckets cur .. cur + RING - 1 (cur is the
- * bucket of the last event run; nothing pending is earlier), each bucket
- * an unordered list, and a bitmap says which buckets are not empty.
- * Events later than the ring's window wait in a 4-ary heap, the overflow,
- * and enter the ring when the window reaches them.
+ * The pending set is a calendar (R. Brown, CACM 1988): a ring of RING
+ * buckets, each 2^RING_SHIFT ps wide. An event at time t is in bucket
+ * number k = t >> RING_SHIFT; the ring holds the buckets cur .. cur +
+ * RING - 1 (cur is the bucket of the last event run: nothing pending is
+ * earlier) as lists threaded through next[], and a bitmap says which are
+ * not empty. Events beyond the ring's window wait in a 4-ary heap, the
+ * overflow, and enter the ring when the window reaches them.
  *
  *	cur = 1000:  ring  [1000] -> e7        overflow heap: events of
  *	                   [1003] -> e2, e9    buckets >= 1000 + RING
  *	                   [1004] -> e4
  *
- * Scheduling is an append to a bucket's list (or a heap push for a far
- * event). The earliest event is in the first non-empty bucket from cur
- * (a bit scan), the earliest (time, seq) of its list: buckets hold a
- * few events each, because their width is about the spacing of the
- * events of a busy run (RING_SHIFT 12: 4.1 ns, a window of 16.8 us).
- * Every event of an earlier bucket is earlier in time, so the order is
- * exactly (time, seq), as a heap would give, at a constant cost per event
- * instead of a sift through log(n) levels with unpredictable branches.
- * The earliest event is kept once found (min), for sim_proc_sync() and
- * the run loop to share, and updated by every scheduling.
+ * Every event of an earlier bucket is earlier in time, so the earliest
+ * event is the earliest (time, seq) of the first non-empty bucket from
+ * cur (a bit scan), and the order is exactly (time, seq), as a heap
+ * would give, at a constant cost per event instead of a sift through
+ * log(n) levels with unpredictable branches. Buckets hold one or two
+ * events each, as their width (4.1 ns) is about the spacing of the
+ * events of a busy run; the window is 16.8 us.
+ *
+ * The earliest event, min, is always known: sim_proc_sync() and the run
+ * loop read it, a scheduling compares itself with it (a new event has
+ * the newest seq, so it is earlier only if its time is), and after each
+ * event it is found again. It is kept first in its bucket's list, so
+ * taking it out is O(1): a new event goes first in its bucket only when
+ * it becomes min, else second.
  *
  * A process's wake-up uses a slot of its own (fn NULL: wake the process
  * arg): the run loop calls the process directly. A process waits for one
@@ -47,7 +52,6 @@
 #define SLOT_BITS 24 /* pending events and processes: at most 2^24 */
 #define SLOT_MASK ((1ull << SLOT_BITS) - 1)
 #define SEQ_LIMIT (1ull << (64 - SLOT_BITS))
-#define NO_SLOT UINT32_MAX
 #define RING_SHIFT 12 /* a bucket is 4096 ps wide */
 #define RING 4096u /* buckets in the ring: a power of two */
 #define RING_MASK (RING - 1)
@@ -55,14 +59,17 @@
 #define HEAP_D 4
 #define HEAP_PAD 3 /* keys before the root: sibling groups 64-byte aligned */
 
+/* struct sim_node - a pending event's key */
+struct sim_node {
+	sim_time_t time;
+	uint64_t seq;
+};
+
 /* What runs: fn(arg, data), or with fn NULL the wake-up of process arg. */
-struct sim_event {
+struct sim_payload {
 	sim_event_fn fn;
 	void *arg;
 	uint64_t data;
-	sim_time_t time;
-	uint64_t seq;
-	uint32_t next; /* the next in the bucket: slot + 1, 0 ends */
 };
 
 /* struct sim_key - an overflow event: (time, seq << 24 | slot) */
@@ -72,21 +79,22 @@ struct sim_key {
 };
 
 struct sim_engine {
-	sim_time_t now;
-	uint64_t cur; /* the ring's first bucket number */
-	uint32_t min; /* the earliest pending event's slot, or NO_SLOT */
-	bool min_known; /* ... if known */
+	struct sim_clock clock; /* first: sim_now() is inline (engine.h) */
+	uint32_t min; /* the earliest pending event's slot; 0: none */
 	bool stop;
+	uint64_t cur; /* the ring's first bucket number */
 	uint64_t seq; /* next sequence number */
 	uint64_t nr_events; /* events run */
 	uint64_t progress_at; /* nr_events at the next progress call */
 	sim_time_t until; /* horizon of the current sim_engine_run() */
-	struct sim_event *ev; /* by slot */
+	struct sim_node *node; /* by slot */
+	uint32_t *next; /* by slot: the next in its bucket, 0 ends */
+	struct sim_payload *payload; /* by slot */
 	uint32_t *free_slots; /* a stack of unused slots */
 	size_t nr_free, cap;
 	size_t nr_ring; /* events in the ring */
 	uint64_t bits[RING_WORDS]; /* bucket r not empty */
-	uint32_t head[RING]; /* bucket r's first event: slot + 1, 0 empty */
+	uint32_t head[RING]; /* bucket r's first event, 0: empty */
 	/* the overflow: a 4-ary min-heap */
 	struct sim_key *heap; /* HEAP_PAD keys past the start of keys */
 	struct sim_key *keys; /* the allocation, 64-byte aligned */
@@ -112,8 +120,8 @@ static inline bool key_before(const struct sim_key *a, const struct sim_key *b)
 #endif
 }
 
-static inline bool ev_before(const struct sim_event *a,
-			     const struct sim_event *b)
+static inline bool node_before(const struct sim_node *a,
+			       const struct sim_node *b)
 {
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
@@ -122,22 +130,31 @@ static inline bool ev_before(const struct sim_event *a,
 
 static bool slots_grow(struct sim_engine *e, size_t cap)
 {
-	struct sim_event *ev;
-	uint32_t *free_slots;
+	struct sim_node *node;
+	struct sim_payload *payload;
+	uint32_t *next, *free_slots;
 	size_t i;
 
 	if (cap > SLOT_MASK + 1)
 		return false;
-	ev = realloc(e->ev, cap * sizeof(*ev));
-	if (!ev)
+	node = realloc(e->node, cap * sizeof(*node));
+	if (!node)
 		return false;
-	e->ev = ev;
+	e->node = node;
+	next = realloc(e->next, cap * sizeof(*next));
+	if (!next)
+		return false;
+	e->next = next;
+	payload = realloc(e->payload, cap * sizeof(*payload));
+	if (!payload)
+		return false;
+	e->payload = payload;
 	free_slots = realloc(e->free_slots, cap * sizeof(*free_slots));
 	if (!free_slots)
 		return false;
 	e->free_slots = free_slots;
-	/* new slots, pushed so that the lowest is handed out first */
-	for (i = cap; i > e->cap; i--)
+	/* new slots, pushed so that the lowest is handed out first; not 0 */
+	for (i = cap; i > e->cap && i > 1; i--)
 		e->free_slots[e->nr_free++] = (uint32_t)(i - 1);
 	e->cap = cap;
 	return true;
@@ -241,24 +258,40 @@ static void heap_del(struct sim_engine *e, size_t i)
 
 /* ---- the ring ---- */
 
-static inline void ring_add(struct sim_engine *e, uint32_t slot)
+static inline uint32_t bucket_of(sim_time_t t)
 {
-	uint32_t r = (uint32_t)(e->ev[slot].time >> RING_SHIFT) & RING_MASK;
+	return (uint32_t)(t >> RING_SHIFT) & RING_MASK;
+}
 
-	e->ev[slot].next = e->head[r];
-	e->head[r] = slot + 1;
+/* in_ring() - the ring holds exactly the events of buckets cur + [0, RING) */
+static inline bool in_ring(const struct sim_engine *e, sim_time_t t)
+{
+	return (t >> RING_SHIFT) - e->cur < RING;
+}
+
+/* ring_add() - @slot first in its bucket (@first) or second. */
+static inline void ring_add(struct sim_engine *e, uint32_t slot, bool first)
+{
+	uint32_t r = bucket_of(e->node[slot].time), h = e->head[r];
+
+	if (first || !h) {
+		e->next[slot] = h;
+		e->head[r] = slot;
+	} else {
+		e->next[slot] = e->next[h];
+		e->next[h] = slot;
+	}
 	e->bits[r / 64] |= 1ull << (r % 64);
 	e->nr_ring++;
 }
 
 static void ring_del(struct sim_engine *e, uint32_t slot)
 {
-	uint32_t r = (uint32_t)(e->ev[slot].time >> RING_SHIFT) & RING_MASK;
-	uint32_t *pp = &e->head[r];
+	uint32_t r = bucket_of(e->node[slot].time), *pp = &e->head[r];
 
-	while (*pp != slot + 1)
-		pp = &e->ev[*pp - 1].next;
-	*pp = e->ev[slot].next;
+	while (*pp != slot)
+		pp = &e->next[*pp];
+	*pp = e->next[slot];
 	if (!e->head[r])
 		e->bits[r / 64] &= ~(1ull << (r % 64));
 	e->nr_ring--;
@@ -280,43 +313,32 @@ static inline uint32_t ring_first(const struct sim_engine *e)
 
 /* ---- the pending set ---- */
 
-/* in_ring() - the ring holds exactly the events of buckets cur + [0, RING) */
-static inline bool in_ring(const struct sim_engine *e, sim_time_t t)
-{
-	return (t >> RING_SHIFT) - e->cur < RING;
-}
-
 /*
  * find_min() - the earliest pending event: the earliest of the first
- * non-empty bucket's list, or when the ring is empty the overflow's top.
+ * non-empty bucket's list, moved first in it; when the ring is empty
+ * the overflow's top; 0 when nothing is pending.
  */
 static uint32_t find_min(struct sim_engine *e)
 {
-	uint32_t best = NO_SLOT, s;
+	uint32_t r, h, best, prev = 0, p, s;
 
-	if (e->nr_ring) {
-		for (s = e->head[ring_first(e)]; s; s = e->ev[s - 1].next)
-			if (best == NO_SLOT ||
-			    ev_before(&e->ev[s - 1], &e->ev[best]))
-				best = s - 1;
-	} else if (e->nr) {
-		best = (uint32_t)(e->heap[0].seqslot & SLOT_MASK);
+	if (!e->nr_ring)
+		return e->nr ? (uint32_t)(e->heap[0].seqslot & SLOT_MASK) : 0;
+	r = ring_first(e);
+	h = best = e->head[r];
+	for (p = h, s = e->next[h]; s; p = s, s = e->next[s]) {
+		if (node_before(&e->node[s], &e->node[best])) {
+			best = s;
+			prev = p;
+		}
 	}
-	e->min = best;
-	e->min_known = true;
+	if (best != h) {
+		e->next[prev] = e->next[best];
+		e->next[best] = h;
+		e->head[r] = best;
+	}
 	return best;
 }
-
-static inline uint32_t pending_min(struct sim_engine *e)
-{
-	return e->min_known ? e->min : find_min(e);
-}
-
-/*
- * ev_push() - make the event in @slot pending at @t. The earliest event,
- * if known, stays known: the new one is it or not.
- */
-static inline void ev_push(struct sim_engine *e, uint32_t slot, sim_time_t t);
 
 static void seq_renumber(struct sim_engine *e);
 
@@ -327,41 +349,51 @@ static inline uint64_t seq_draw(struct sim_engine *e)
 	return e->seq++;
 }
 
+/*
+ * ev_push() - make the event in @slot pending at @t. It has the newest
+ * seq, so it is the new min exactly when its time is earlier than min's.
+ */
 static inline void ev_push(struct sim_engine *e, uint32_t slot, sim_time_t t)
 {
-	struct sim_event *v = &e->ev[slot];
+	bool earliest = t < e->node[e->min].time;
 
-	v->time = t;
-	v->seq = seq_draw(e);
+	e->node[slot].time = t;
+	e->node[slot].seq = seq_draw(e);
 	if (in_ring(e, t))
-		ring_add(e, slot);
+		ring_add(e, slot, earliest);
 	else
-		heap_push(e, t, v->seq << SLOT_BITS | slot);
-	if (e->min_known &&
-	    (e->min == NO_SLOT || ev_before(v, &e->ev[e->min])))
+		heap_push(e, t, e->node[slot].seq << SLOT_BITS | slot);
+	if (earliest)
 		e->min = slot;
 }
 
 /*
- * ev_pop() - take the earliest event @slot out; the ring moves on to its
- * bucket, and overflow events the window now reaches enter the ring.
+ * ev_pop() - take out min, which is first in its bucket (or, the ring
+ * empty, the overflow's top); the ring moves on to its bucket, overflow
+ * events the window now reaches enter the ring, and min is found again.
  */
 static void ev_pop(struct sim_engine *e, uint32_t slot)
 {
-	sim_time_t t = e->ev[slot].time;
+	sim_time_t t = e->node[slot].time;
 
-	if (e->nr_ring)
-		ring_del(e, slot);
-	else
+	if (e->nr_ring) {
+		uint32_t r = bucket_of(t);
+
+		e->head[r] = e->next[slot];
+		if (!e->head[r])
+			e->bits[r / 64] &= ~(1ull << (r % 64));
+		e->nr_ring--;
+	} else {
 		heap_del(e, 0);
+	}
 	e->cur = t >> RING_SHIFT;
 	while (e->nr && in_ring(e, e->heap[0].time)) {
 		uint32_t s = (uint32_t)(e->heap[0].seqslot & SLOT_MASK);
 
 		heap_del(e, 0);
-		ring_add(e, s);
+		ring_add(e, s, false);
 	}
-	e->min_known = false;
+	e->min = find_min(e);
 }
 
 /* ev_remove() - drop a pending event that is not running: rare. */
@@ -369,14 +401,15 @@ static void ev_remove(struct sim_engine *e, uint32_t slot)
 {
 	size_t i;
 
-	if (in_ring(e, e->ev[slot].time)) {
+	if (in_ring(e, e->node[slot].time)) {
 		ring_del(e, slot);
 	} else {
 		for (i = 0; (e->heap[i].seqslot & SLOT_MASK) != slot; i++)
 			;
 		heap_del(e, i);
 	}
-	e->min_known = false;
+	if (e->min == slot)
+		e->min = find_min(e);
 }
 
 static int key_cmp(const void *a, const void *b)
@@ -402,6 +435,12 @@ static uint64_t key_rank(const struct sim_key *sorted, size_t n,
 	return lo;
 }
 
+static struct sim_key slot_key(const struct sim_engine *e, uint32_t s)
+{
+	return (struct sim_key){ e->node[s].time,
+				 e->node[s].seq << SLOT_BITS | s };
+}
+
 /*
  * seq_renumber() - the sequence numbers ran out: give the pending events
  * 0, 1, ... in their (time, seq) order. Nothing moves: the ring depends
@@ -414,27 +453,22 @@ static void seq_renumber(struct sim_engine *e)
 	uint32_t r, s;
 
 	SIM_OOM_ON(!sorted);
-	for (r = 0; r < RING; r++) {
-		for (s = e->head[r]; s; s = e->ev[s - 1].next) {
-			sorted[nr].time = e->ev[s - 1].time;
-			sorted[nr++].seqslot = e->ev[s - 1].seq << SLOT_BITS |
-					       (s - 1);
-		}
-	}
+	for (r = 0; r < RING; r++)
+		for (s = e->head[r]; s; s = e->next[s])
+			sorted[nr++] = slot_key(e, s);
 	for (i = 0; i < e->nr; i++)
 		sorted[nr++] = e->heap[i];
 	qsort(sorted, nr, sizeof(*sorted), key_cmp);
 	for (r = 0; r < RING; r++) {
-		for (s = e->head[r]; s; s = e->ev[s - 1].next) {
-			k.time = e->ev[s - 1].time;
-			k.seqslot = e->ev[s - 1].seq << SLOT_BITS | (s - 1);
-			e->ev[s - 1].seq = key_rank(sorted, nr, &k);
+		for (s = e->head[r]; s; s = e->next[s]) {
+			k = slot_key(e, s);
+			e->node[s].seq = key_rank(sorted, nr, &k);
 		}
 	}
 	for (i = 0; i < e->nr; i++) {
 		s = (uint32_t)(e->heap[i].seqslot & SLOT_MASK);
-		e->ev[s].seq = key_rank(sorted, nr, &e->heap[i]);
-		e->heap[i].seqslot = e->ev[s].seq << SLOT_BITS | s;
+		e->node[s].seq = key_rank(sorted, nr, &e->heap[i]);
+		e->heap[i].seqslot = e->node[s].seq << SLOT_BITS | s;
 	}
 	free(sorted);
 	e->seq = nr;
@@ -452,8 +486,9 @@ struct sim_engine *sim_engine_create(void)
 		sim_engine_free(e);
 		return NULL;
 	}
-	e->min = NO_SLOT;
-	e->min_known = true;
+	/* slot 0: "none", later than any event */
+	e->node[0].time = SIM_TIME_MAX;
+	e->node[0].seq = UINT64_MAX;
 	e->progress_at = UINT64_MAX;
 	return e;
 }
@@ -462,28 +497,17 @@ void sim_engine_free(struct sim_engine *e)
 {
 	if (!e)
 		return;
-	free(e->ev);
+	free(e->node);
+	free(e->next);
+	free(e->payload);
 	free(e->free_slots);
 	free(e->keys);
 	free(e);
 }
 
-sim_time_t sim_now(const struct sim_engine *e)
-{
-	return e->now;
-}
-
-static inline sim_time_t next_time(struct sim_engine *e)
-{
-	uint32_t m = pending_min(e);
-
-	return m == NO_SLOT ? SIM_TIME_MAX : e->ev[m].time;
-}
-
 sim_time_t sim_next_time(const struct sim_engine *e)
 {
-	/* finding the earliest only caches it: the set is unchanged */
-	return next_time((struct sim_engine *)e);
+	return e->node[e->min].time;
 }
 
 uint64_t sim_events(const struct sim_engine *e)
@@ -496,11 +520,10 @@ void sim_schedule(struct sim_engine *e, sim_time_t t, sim_event_fn fn,
 {
 	uint32_t slot;
 
-	SIM_BUG_ON(t < e->now || !fn);
+	/* SIM_TIME_MAX is slot 0's: "never" */
+	SIM_BUG_ON(t < e->clock.now || t == SIM_TIME_MAX || !fn);
 	slot = slot_alloc(e);
-	e->ev[slot].fn = fn;
-	e->ev[slot].arg = arg;
-	e->ev[slot].data = data;
+	e->payload[slot] = (struct sim_payload){ fn, arg, data };
 	ev_push(e, slot, t);
 }
 
@@ -522,41 +545,41 @@ static void proc_run(struct sim_proc *p);
 
 void sim_engine_run(struct sim_engine *e, sim_time_t until)
 {
+	/* slot 0 (none pending) is at SIM_TIME_MAX: never run it */
+	sim_time_t last = until < SIM_TIME_MAX ? until : SIM_TIME_MAX - 1;
+
 	e->stop = false;
 	e->until = until;
 	while (!e->stop) {
-		uint32_t slot = pending_min(e);
-		struct sim_event *v;
+		uint32_t slot = e->min;
+		sim_time_t t = e->node[slot].time;
+		struct sim_payload *pl = &e->payload[slot];
 
-		if (slot == NO_SLOT || e->ev[slot].time > until)
+		if (t > last)
 			break;
 		ev_pop(e, slot);
-		v = &e->ev[slot];
-		SIM_BUG_ON(v->time < e->now);
-		e->now = v->time;
+		e->clock.now = t;
 		if (++e->nr_events == e->progress_at) {
 			e->progress_at += e->progress_every;
-			e->progress_fn(e->progress_arg, e->now);
+			e->progress_fn(e->progress_arg, t);
 		}
-		if (!v->fn) {
+		if (!pl->fn) {
 			/* a process's wake-up: its slot stays its own */
-			struct sim_proc *p = v->arg;
+			struct sim_proc *p = pl->arg;
 
 			p->pending = false;
-			if (p->now < e->now)
-				p->now = e->now;
+			if (p->now < t)
+				p->now = t;
 			proc_run(p);
 		} else {
-			sim_event_fn fn = v->fn;
-			void *arg = v->arg;
-			uint64_t data = v->data;
+			struct sim_payload ev = *pl;
 
 			e->free_slots[e->nr_free++] = slot;
-			fn(arg, data);
+			ev.fn(ev.arg, ev.data);
 		}
 	}
-	if (!e->stop && e->now < until)
-		e->now = until;
+	if (!e->stop && e->clock.now < until)
+		e->clock.now = until;
 }
 
 /* ---- processes ---- */
@@ -575,8 +598,7 @@ void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
 	p->stack = calloc(1, stack_size);
 	SIM_OOM_ON(!p->stack);
 	p->slot = slot_alloc(e);
-	e->ev[p->slot].fn = NULL;
-	e->ev[p->slot].arg = p;
+	e->payload[p->slot] = (struct sim_payload){ NULL, p, 0 };
 }
 
 void sim_proc_destroy(struct sim_proc *p)
@@ -587,7 +609,7 @@ void sim_proc_destroy(struct sim_proc *p)
 		/* a wake-up still pending (the run ended first) is dropped */
 		if (p->pending)
 			ev_remove(e, p->slot);
-		e->ev[p->slot].arg = NULL;
+		e->payload[p->slot].arg = NULL;
 		e->free_slots[e->nr_free++] = p->slot;
 	}
 	free(p->stack);
@@ -654,7 +676,7 @@ static void proc_run(struct sim_proc *p)
 static inline void proc_wake_at(struct sim_engine *e, struct sim_proc *p,
 				sim_time_t at)
 {
-	SIM_BUG_ON(at < e->now || p->pending);
+	SIM_BUG_ON(at < e->clock.now || at == SIM_TIME_MAX || p->pending);
 	p->pending = true;
 	ev_push(e, p->slot, at);
 }
@@ -671,19 +693,18 @@ void sim_proc_wake(struct sim_proc *p, sim_time_t at)
 	proc_wake_at(p->engine, p, at);
 }
 
-bool sim_proc_sync(struct sim_proc *p)
+/* sim__proc_sync() - sim_proc_sync() when the clocks differ. */
+bool sim__proc_sync(struct sim_proc *p)
 {
 	struct sim_engine *e = p->engine;
 
-	if (p->now == e->now)
-		return false;
-	SIM_BUG_ON(p->now < e->now);
+	SIM_BUG_ON(p->now < e->clock.now);
 	/*
 	 * Nothing else is due before p->now: moving the clock there is what
 	 * running a wake-up event would do, without the event.
 	 */
-	if (p->now < next_time(e) && p->now <= e->until) {
-		e->now = p->now;
+	if (p->now < e->node[e->min].time && p->now <= e->until) {
+		e->clock.now = p->now;
 		return false;
 	}
 	proc_wake_at(e, p, p->now);
