@@ -318,7 +318,7 @@ static inline uint32_t ring_first(const struct sim_engine *e)
  * non-empty bucket's list, moved first in it; when the ring is empty
  * the overflow's top; 0 when nothing is pending.
  */
-static uint32_t find_min(struct sim_engine *e)
+static inline uint32_t find_min(struct sim_engine *e)
 {
 	uint32_t r, h, best, prev = 0, p, s;
 
@@ -349,11 +349,9 @@ static inline uint64_t seq_draw(struct sim_engine *e)
 	return e->seq++;
 }
 
-/*
- * ev_push() - make the event in @slot pending at @t. It has the newest
- * seq, so it is the new min exactly when its time is earlier than min's.
- */
-static inline void ev_push(struct sim_engine *e, uint32_t slot, sim_time_t t)
+/* ev_push_far() - ev_push() past the ring's window, or out of seqs. */
+static void __attribute__((noinline))
+ev_push_far(struct sim_engine *e, uint32_t slot, sim_time_t t)
 {
 	bool earliest = t < e->node[e->min].time;
 
@@ -363,6 +361,27 @@ static inline void ev_push(struct sim_engine *e, uint32_t slot, sim_time_t t)
 		ring_add(e, slot, earliest);
 	else
 		heap_push(e, t, e->node[slot].seq << SLOT_BITS | slot);
+	if (earliest)
+		e->min = slot;
+}
+
+/*
+ * ev_push() - make the event in @slot pending at @t. It has the newest
+ * seq, so it is the new min exactly when its time is earlier than min's.
+ * The common case, in the ring, calls nothing, so that it saves no
+ * registers; the rest is ev_push_far().
+ */
+static inline void ev_push(struct sim_engine *e, uint32_t slot, sim_time_t t)
+{
+	bool earliest = t < e->node[e->min].time;
+
+	if (!in_ring(e, t) || e->seq == SEQ_LIMIT) {
+		ev_push_far(e, slot, t);
+		return;
+	}
+	e->node[slot].time = t;
+	e->node[slot].seq = e->seq++;
+	ring_add(e, slot, earliest);
 	if (earliest)
 		e->min = slot;
 }
@@ -676,7 +695,7 @@ static void proc_run(struct sim_proc *p)
 static inline void proc_wake_at(struct sim_engine *e, struct sim_proc *p,
 				sim_time_t at)
 {
-	SIM_BUG_ON(at < e->clock.now || at == SIM_TIME_MAX || p->pending);
+	SIM_BUG_ON(at < e->clock.now || p->pending);
 	p->pending = true;
 	ev_push(e, p->slot, at);
 }
