@@ -65,6 +65,14 @@ struct sim_node {
 	uint64_t seq;
 };
 
+/*
+ * struct sim_link - a bucket is a circular list in (time, seq) order,
+ * threaded through link[]: the first's prev is the last.
+ */
+struct sim_link {
+	uint32_t next, prev;
+};
+
 /* What runs: fn(arg, data), or with fn NULL the wake-up of process arg. */
 struct sim_payload {
 	sim_event_fn fn;
@@ -88,7 +96,7 @@ struct sim_engine {
 	uint64_t progress_at; /* nr_events at the next progress call */
 	sim_time_t until; /* horizon of the current sim_engine_run() */
 	struct sim_node *node; /* by slot */
-	uint32_t *next; /* by slot: the next in its bucket, 0 ends */
+	struct sim_link *link; /* by slot: its neighbours in its bucket */
 	struct sim_payload *payload; /* by slot */
 	uint32_t *free_slots; /* a stack of unused slots */
 	size_t nr_free, cap;
@@ -132,7 +140,8 @@ static bool slots_grow(struct sim_engine *e, size_t cap)
 {
 	struct sim_node *node;
 	struct sim_payload *payload;
-	uint32_t *next, *free_slots;
+	struct sim_link *link;
+	uint32_t *free_slots;
 	size_t i;
 
 	if (cap > SLOT_MASK + 1)
@@ -141,10 +150,10 @@ static bool slots_grow(struct sim_engine *e, size_t cap)
 	if (!node)
 		return false;
 	e->node = node;
-	next = realloc(e->next, cap * sizeof(*next));
-	if (!next)
+	link = realloc(e->link, cap * sizeof(*link));
+	if (!link)
 		return false;
-	e->next = next;
+	e->link = link;
 	payload = realloc(e->payload, cap * sizeof(*payload));
 	if (!payload)
 		return false;
@@ -269,32 +278,55 @@ static inline bool in_ring(const struct sim_engine *e, sim_time_t t)
 	return (t >> RING_SHIFT) - e->cur < RING;
 }
 
-/* ring_add() - @slot first in its bucket (@first) or second. */
-static inline void ring_add(struct sim_engine *e, uint32_t slot, bool first)
+/*
+ * ring_add() - put @slot in its bucket, in order. A new event has the
+ * newest seq and mostly a later time than the others in its bucket, so
+ * look from the last backwards: usually it goes last at once, and a run
+ * of events due at the same time costs no walk at all.
+ */
+static inline void ring_add(struct sim_engine *e, uint32_t slot)
 {
-	uint32_t r = bucket_of(e->node[slot].time), h = e->head[r];
+	struct sim_link *l = e->link;
+	uint32_t r = bucket_of(e->node[slot].time), h = e->head[r], p;
 
-	if (first || !h) {
-		e->next[slot] = h;
-		e->head[r] = slot;
-	} else {
-		e->next[slot] = e->next[h];
-		e->next[h] = slot;
-	}
-	e->bits[r / 64] |= 1ull << (r % 64);
 	e->nr_ring++;
+	if (!h) {
+		l[slot].next = l[slot].prev = slot;
+		e->head[r] = slot;
+		e->bits[r / 64] |= 1ull << (r % 64);
+		return;
+	}
+	for (p = l[h].prev; node_before(&e->node[slot], &e->node[p]);
+	     p = l[p].prev) {
+		if (p == h) { /* earliest of the bucket: first */
+			e->head[r] = slot;
+			p = l[h].prev;
+			break;
+		}
+	}
+	/* after p */
+	l[slot].prev = p;
+	l[slot].next = l[p].next;
+	l[l[p].next].prev = slot;
+	l[p].next = slot;
 }
 
-static void ring_del(struct sim_engine *e, uint32_t slot)
+/* ring_del() - take @slot out of its bucket. */
+static inline void ring_del(struct sim_engine *e, uint32_t slot)
 {
-	uint32_t r = bucket_of(e->node[slot].time), *pp = &e->head[r];
+	struct sim_link *l = e->link;
+	uint32_t r = bucket_of(e->node[slot].time), n = l[slot].next;
 
-	while (*pp != slot)
-		pp = &e->next[*pp];
-	*pp = e->next[slot];
-	if (!e->head[r])
-		e->bits[r / 64] &= ~(1ull << (r % 64));
 	e->nr_ring--;
+	if (n == slot) { /* the only one */
+		e->head[r] = 0;
+		e->bits[r / 64] &= ~(1ull << (r % 64));
+		return;
+	}
+	l[n].prev = l[slot].prev;
+	l[l[slot].prev].next = n;
+	if (e->head[r] == slot)
+		e->head[r] = n;
 }
 
 /* The first non-empty bucket from the ring's start; the ring holds one. */
@@ -314,30 +346,15 @@ static inline uint32_t ring_first(const struct sim_engine *e)
 /* ---- the pending set ---- */
 
 /*
- * find_min() - the earliest pending event: the earliest of the first
- * non-empty bucket's list, moved first in it; when the ring is empty
- * the overflow's top; 0 when nothing is pending.
+ * find_min() - the earliest pending event: the first of the first
+ * non-empty bucket; when the ring is empty the overflow's top; 0 when
+ * nothing is pending.
  */
 static inline uint32_t find_min(struct sim_engine *e)
 {
-	uint32_t r, h, best, prev = 0, p, s;
-
 	if (!e->nr_ring)
 		return e->nr ? (uint32_t)(e->heap[0].seqslot & SLOT_MASK) : 0;
-	r = ring_first(e);
-	h = best = e->head[r];
-	for (p = h, s = e->next[h]; s; p = s, s = e->next[s]) {
-		if (node_before(&e->node[s], &e->node[best])) {
-			best = s;
-			prev = p;
-		}
-	}
-	if (best != h) {
-		e->next[prev] = e->next[best];
-		e->next[best] = h;
-		e->head[r] = best;
-	}
-	return best;
+	return e->head[ring_first(e)];
 }
 
 static void seq_renumber(struct sim_engine *e);
@@ -358,7 +375,7 @@ ev_push_far(struct sim_engine *e, uint32_t slot, sim_time_t t)
 	e->node[slot].time = t;
 	e->node[slot].seq = seq_draw(e);
 	if (in_ring(e, t))
-		ring_add(e, slot, earliest);
+		ring_add(e, slot);
 	else
 		heap_push(e, t, e->node[slot].seq << SLOT_BITS | slot);
 	if (earliest)
@@ -381,7 +398,7 @@ static inline void ev_push(struct sim_engine *e, uint32_t slot, sim_time_t t)
 	}
 	e->node[slot].time = t;
 	e->node[slot].seq = e->seq++;
-	ring_add(e, slot, earliest);
+	ring_add(e, slot);
 	if (earliest)
 		e->min = slot;
 }
@@ -395,22 +412,16 @@ static void ev_pop(struct sim_engine *e, uint32_t slot)
 {
 	sim_time_t t = e->node[slot].time;
 
-	if (e->nr_ring) {
-		uint32_t r = bucket_of(t);
-
-		e->head[r] = e->next[slot];
-		if (!e->head[r])
-			e->bits[r / 64] &= ~(1ull << (r % 64));
-		e->nr_ring--;
-	} else {
+	if (e->nr_ring)
+		ring_del(e, slot);
+	else
 		heap_del(e, 0);
-	}
 	e->cur = t >> RING_SHIFT;
 	while (e->nr && in_ring(e, e->heap[0].time)) {
 		uint32_t s = (uint32_t)(e->heap[0].seqslot & SLOT_MASK);
 
 		heap_del(e, 0);
-		ring_add(e, s, false);
+		ring_add(e, s);
 	}
 	e->min = find_min(e);
 }
@@ -472,16 +483,22 @@ static void seq_renumber(struct sim_engine *e)
 	uint32_t r, s;
 
 	SIM_OOM_ON(!sorted);
-	for (r = 0; r < RING; r++)
-		for (s = e->head[r]; s; s = e->next[s])
+	for (r = 0; r < RING; r++) {
+		for (s = e->head[r]; s; s = e->link[s].next) {
 			sorted[nr++] = slot_key(e, s);
+			if (e->link[s].next == e->head[r])
+				break;
+		}
+	}
 	for (i = 0; i < e->nr; i++)
 		sorted[nr++] = e->heap[i];
 	qsort(sorted, nr, sizeof(*sorted), key_cmp);
 	for (r = 0; r < RING; r++) {
-		for (s = e->head[r]; s; s = e->next[s]) {
+		for (s = e->head[r]; s; s = e->link[s].next) {
 			k = slot_key(e, s);
 			e->node[s].seq = key_rank(sorted, nr, &k);
+			if (e->link[s].next == e->head[r])
+				break;
 		}
 	}
 	for (i = 0; i < e->nr; i++) {
@@ -517,7 +534,7 @@ void sim_engine_free(struct sim_engine *e)
 	if (!e)
 		return;
 	free(e->node);
-	free(e->next);
+	free(e->link);
 	free(e->payload);
 	free(e->free_slots);
 	free(e->keys);
