@@ -12,28 +12,30 @@
  * buckets, each 2^RING_SHIFT ps wide. An event at time t is in bucket
  * number k = t >> RING_SHIFT; the ring holds the buckets cur .. cur +
  * RING - 1 (cur is the bucket of the last event run: nothing pending is
- * earlier) as lists threaded through next[], and a bitmap says which are
- * not empty. Events beyond the ring's window wait in a 4-ary heap, the
- * overflow, and enter the ring when the window reaches them.
+ * earlier), and a bitmap says which are not empty. Events beyond the
+ * ring's window wait in a 4-ary heap, the overflow, and enter the ring
+ * when the window reaches them.
  *
  *	cur = 1000:  ring  [1000] -> e7        overflow heap: events of
  *	                   [1003] -> e2, e9    buckets >= 1000 + RING
  *	                   [1004] -> e4
  *
+ * A bucket is a list in (time, seq) order (circular, threaded through
+ * link[]), filled from its last: a new event has the newest seq and
+ * mostly a later time than the others in its bucket, so it usually goes
+ * last at once, and events due at the same time cost no walk at all.
  * Every event of an earlier bucket is earlier in time, so the earliest
- * event is the earliest (time, seq) of the first non-empty bucket from
- * cur (a bit scan), and the order is exactly (time, seq), as a heap
- * would give, at a constant cost per event instead of a sift through
- * log(n) levels with unpredictable branches. Buckets hold one or two
- * events each, as their width (4.1 ns) is about the spacing of the
- * events of a busy run; the window is 16.8 us.
+ * pending event is the first of the first non-empty bucket from cur (a
+ * bit scan), and the order is exactly (time, seq), as a heap would give,
+ * at a constant cost per event instead of a sift through log(n) levels
+ * with unpredictable branches. The width (4.1 ns) is about the spacing
+ * of the events of a busy run, so a bucket holds one or two; the window
+ * is 16.8 us.
  *
  * The earliest event, min, is always known: sim_proc_sync() and the run
  * loop read it, a scheduling compares itself with it (a new event has
  * the newest seq, so it is earlier only if its time is), and after each
- * event it is found again. It is kept first in its bucket's list, so
- * taking it out is O(1): a new event goes first in its bucket only when
- * it becomes min, else second.
+ * event it is found again.
  *
  * A process's wake-up uses a slot of its own (fn NULL: wake the process
  * arg): the run loop calls the process directly. A process waits for one

@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sim/engine.h - the discrete-event engine: an integer picosecond clock, a
- * heap of pending events ordered by (time, sequence), and processes.
+ * set of pending events ordered by (time, sequence), and processes.
  *
  * Theory of operation
  *
  * Simulated time is a count of picoseconds (sim_time_t). An event is a
- * small by-value record {time, seq, fn, arg, data}; sim_schedule() puts it
- * in a 4-ary heap, and the run loop pops the earliest and calls fn(arg,
- * data). Ties in time go to the event scheduled first: seq is a counter
- * incremented by every sim_schedule(). Nothing depends on wall-clock time,
- * pointer values or hash order, so the same inputs give the same run.
+ * small by-value record {time, seq, fn, arg, data}; sim_schedule() adds it
+ * to the pending set (a calendar of 4 ns buckets, sim/engine.c), and the
+ * run loop takes the earliest and calls fn(arg, data). Ties in time go to
+ * the event scheduled first: seq is a counter incremented by every
+ * scheduling. Nothing depends on wall-clock time, pointer values or hash
+ * order, so the same inputs give the same run.
  *
  * A process (struct sim_proc) is a simulated CPU running a stackless
  * coroutine (sim/co.h). A process has its own clock, proc->now, which it
@@ -20,7 +21,8 @@
  * clock simply moves to proc->now (nothing else could have happened in
  * between); otherwise the process schedules its own wake-up at proc->now
  * and yields. Shared state is therefore always observed at the engine's
- * current time, in (time, seq) order.
+ * current time, in (time, seq) order. A process waits for one thing at a
+ * time: it has at most one wake-up pending (a second is a bug).
  *
  *	 engine now ----------------------------->
  *	 cpu0  [work 900ns]--sync--[rmw: queued ......]--wake
