@@ -406,19 +406,39 @@ static inline void ev_push(struct sim_engine *e, uint32_t slot, sim_time_t t)
 }
 
 /*
- * ev_pop() - take out min, which is first in its bucket (or, the ring
- * empty, the overflow's top); the ring moves on to its bucket, overflow
- * events the window now reaches enter the ring, and min is found again.
+ * ev_pop() - take out min, the first of its bucket (or, the ring empty,
+ * the overflow's top); the ring moves on to its bucket, overflow events
+ * the window now reaches enter the ring, and min is found again: the
+ * bucket's next, if it has one (nothing else is earlier: the overflow
+ * events are later than the whole ring), else the first of the next
+ * non-empty bucket.
  */
-static void ev_pop(struct sim_engine *e, uint32_t slot)
+static inline void ev_pop(struct sim_engine *e, uint32_t slot)
 {
+	struct sim_link *l = e->link;
 	sim_time_t t = e->node[slot].time;
+	uint32_t r, n;
 
-	if (e->nr_ring)
-		ring_del(e, slot);
-	else
-		heap_del(e, 0);
 	e->cur = t >> RING_SHIFT;
+	if (e->nr_ring) {
+		r = bucket_of(t);
+		n = l[slot].next;
+		e->nr_ring--;
+		if (n != slot) {
+			l[n].prev = l[slot].prev;
+			l[l[slot].prev].next = n;
+			e->head[r] = n;
+			if (!e->nr || !in_ring(e, e->heap[0].time)) {
+				e->min = n;
+				return;
+			}
+		} else {
+			e->head[r] = 0;
+			e->bits[r / 64] &= ~(1ull << (r % 64));
+		}
+	} else {
+		heap_del(e, 0);
+	}
 	while (e->nr && in_ring(e, e->heap[0].time)) {
 		uint32_t s = (uint32_t)(e->heap[0].seqslot & SLOT_MASK);
 
@@ -684,8 +704,8 @@ static void proc_run(struct sim_proc *p)
 {
 	struct co_frame *f = co_top(p);
 
-	SIM_BUG_ON(p->running || p->finished || !p->sp);
-	p->running = true;
+	/* only the run loop calls this, for the one pending wake-up */
+	SIM_BUG_ON(p->finished || !p->sp);
 	for (;;) {
 		int r = f->fn(p, f);
 
@@ -704,7 +724,6 @@ static void proc_run(struct sim_proc *p)
 		}
 		f = co_top(p);
 	}
-	p->running = false;
 }
 
 /*

@@ -143,7 +143,6 @@ struct sim_proc {
 	unsigned int trace_tid; /* its track in a trace: id, or its own */
 	long ret;
 	void *owner;
-	bool running; /* inside sim_proc_run() */
 	bool finished; /* the outermost frame returned */
 	unsigned char *stack; /* coroutine frames, bottom up */
 	size_t sp, stack_size;
