@@ -171,11 +171,16 @@ static bool slots_grow(struct sim_engine *e, size_t cap)
 	return true;
 }
 
-static uint32_t slot_alloc(struct sim_engine *e)
+static void __attribute__((noinline)) slots_more(struct sim_engine *e)
 {
 	/* out of memory, or 2^24 events pending: a clean error */
+	SIM_OOM_ON(!slots_grow(e, 2 * e->cap));
+}
+
+static inline uint32_t slot_alloc(struct sim_engine *e)
+{
 	if (!e->nr_free)
-		SIM_OOM_ON(!slots_grow(e, 2 * e->cap));
+		slots_more(e);
 	return e->free_slots[--e->nr_free];
 }
 
@@ -281,15 +286,17 @@ static inline bool in_ring(const struct sim_engine *e, sim_time_t t)
 }
 
 /*
- * ring_add() - put @slot in its bucket, in order. A new event has the
- * newest seq and mostly a later time than the others in its bucket, so
- * look from the last backwards: usually it goes last at once, and a run
- * of events due at the same time costs no walk at all.
+ * ring_add() - put @slot in its bucket, in order. A new event (@newest:
+ * it has the newest seq, so only its time can put it before another)
+ * mostly has a later time than the others in its bucket, so look from
+ * the last backwards: usually it goes last at once, and a run of events
+ * due at the same time costs no walk at all.
  */
-static inline void ring_add(struct sim_engine *e, uint32_t slot)
+static inline void ring_add(struct sim_engine *e, uint32_t slot, bool newest)
 {
 	struct sim_link *l = e->link;
-	uint32_t r = bucket_of(e->node[slot].time), h = e->head[r], p;
+	const struct sim_node *x = &e->node[slot];
+	uint32_t r = bucket_of(x->time), h = e->head[r], p;
 
 	e->nr_ring++;
 	if (!h) {
@@ -298,7 +305,8 @@ static inline void ring_add(struct sim_engine *e, uint32_t slot)
 		e->bits[r / 64] |= 1ull << (r % 64);
 		return;
 	}
-	for (p = l[h].prev; node_before(&e->node[slot], &e->node[p]);
+	for (p = l[h].prev;
+	     newest ? x->time < e->node[p].time : node_before(x, &e->node[p]);
 	     p = l[p].prev) {
 		if (p == h) { /* earliest of the bucket: first */
 			e->head[r] = slot;
@@ -377,7 +385,7 @@ ev_push_far(struct sim_engine *e, uint32_t slot, sim_time_t t)
 	e->node[slot].time = t;
 	e->node[slot].seq = seq_draw(e);
 	if (in_ring(e, t))
-		ring_add(e, slot);
+		ring_add(e, slot, true);
 	else
 		heap_push(e, t, e->node[slot].seq << SLOT_BITS | slot);
 	if (earliest)
@@ -400,7 +408,7 @@ static inline void ev_push(struct sim_engine *e, uint32_t slot, sim_time_t t)
 	}
 	e->node[slot].time = t;
 	e->node[slot].seq = e->seq++;
-	ring_add(e, slot);
+	ring_add(e, slot, true);
 	if (earliest)
 		e->min = slot;
 }
@@ -443,7 +451,7 @@ static inline void ev_pop(struct sim_engine *e, uint32_t slot)
 		uint32_t s = (uint32_t)(e->heap[0].seqslot & SLOT_MASK);
 
 		heap_del(e, 0);
-		ring_add(e, s);
+		ring_add(e, s, false);
 	}
 	e->min = find_min(e);
 }
