@@ -78,7 +78,8 @@ sim_time_t sim_next_time(const struct sim_engine *e);
 uint64_t sim_events(const struct sim_engine *e);
 
 /*
- * sim_schedule() - run @fn(@arg, @data) at time @t (>= sim_now()).
+ * sim_schedule() - run @fn(@arg, @data) at time @t (>= sim_now(), <
+ * SIM_TIME_MAX, which means "never").
  * Context: any event or process.
  */
 void sim_schedule(struct sim_engine *e, sim_time_t t, sim_event_fn fn,
@@ -164,7 +165,10 @@ void *co_push(struct sim_proc *p, co_fn fn, size_t size);
  */
 void sim_proc_start(struct sim_proc *p, sim_time_t at);
 
-/* sim_proc_wake() - resume a waiting process at time @at. */
+/*
+ * sim_proc_wake() - resume a waiting process at time @at. A process has at
+ * most one wake-up pending: a second is a bug (SIM_BUG_ON).
+ */
 void sim_proc_wake(struct sim_proc *p, sim_time_t at);
 
 /*
