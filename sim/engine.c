@@ -650,8 +650,6 @@ void sim_engine_run(struct sim_engine *e, sim_time_t until)
 
 /* ---- processes ---- */
 
-#define CO_ALIGN 16
-
 void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
 		   size_t stack_size, void *owner)
 {
@@ -684,18 +682,9 @@ void sim_proc_destroy(struct sim_proc *p)
 
 void *co_push(struct sim_proc *p, co_fn fn, size_t size)
 {
-	struct co_frame *f;
+	struct co_frame *f = co__push(p, fn, size);
 
-	size = (size + CO_ALIGN - 1) & ~(size_t)(CO_ALIGN - 1);
-	/* A frame stack overflow is a model bug: call depth is static. */
-	SIM_BUG_ON(p->sp + size > p->stack_size);
-	f = (struct co_frame *)(p->stack + p->sp);
-	memset(f, 0, size);
-	f->fn = fn;
-	f->size = size;
-	f->caller = (unsigned int)p->top;
-	p->top = p->sp;
-	p->sp += size;
+	memset(f + 1, 0, f->size - sizeof(*f));
 	return f;
 }
 

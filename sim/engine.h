@@ -41,6 +41,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim/error.h"
+
 typedef uint64_t sim_time_t;
 
 #define SIM_PS_PER_NS 1000ull
@@ -158,6 +160,31 @@ void sim_proc_destroy(struct sim_proc *p);
 
 /* Push a frame of @size bytes for @fn; returns it zeroed but for the header. */
 void *co_push(struct sim_proc *p, co_fn fn, size_t size);
+
+#define CO_ALIGN 16
+
+/*
+ * co__push() - co_push() without zeroing the frame past its header, for
+ * CO_CALL(), which then fills the whole frame from a compound literal
+ * (the members it does not name are zero): zeroing it first would write
+ * it twice, and a call costs more than the push. Inline for that reason.
+ */
+static inline void *co__push(struct sim_proc *p, co_fn fn, size_t size)
+{
+	struct co_frame *f;
+
+	size = (size + CO_ALIGN - 1) & ~(size_t)(CO_ALIGN - 1);
+	/* A frame stack overflow is a model bug: call depth is static. */
+	SIM_BUG_ON(p->sp + size > p->stack_size);
+	f = (struct co_frame *)(void *)(p->stack + p->sp);
+	f->fn = fn;
+	f->pc = 0;
+	f->size = (unsigned int)size;
+	f->caller = (unsigned int)p->top;
+	p->top = p->sp;
+	p->sp += size;
+	return f;
+}
 
 /*
  * sim_proc_start() - make @fn, with the frame prepared by co_push(), run at
