@@ -41,7 +41,7 @@
  * arg): the run loop calls the process directly. A process waits for one
  * thing at a time: a second wake-up pending is a model bug.
  *
- * Sequence numbers: 2^SEQ_BITS of them (about 10^12 events, hours of
+ * Sequence numbers: 2^40 of them (about 10^12 events, hours of
  * simulation); when they run out, the pending events are renumbered 0,
  * 1, ... in their (time, seq) order, which keeps every order.
  */
