@@ -94,7 +94,7 @@
  */
 #define CO_CALL_INDIRECT(f, p, fn, type, ...)                                 \
 	do {                                                                  \
-		type *co_callee_ = co_push((p), (fn), sizeof(type));          \
+		type *co_callee_ = co__push((p), (fn), sizeof(type));         \
 		struct co_frame co_hdr_ = co_callee_->co;                     \
 		*co_callee_ = (type){ __VA_ARGS__ };                          \
 		co_callee_->co = co_hdr_;                                     \

@@ -1,32 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sim/engine.c - event heap, run loop and coroutine processes.
+ * sim/engine.c - the pending-event set, run loop and coroutine processes.
  *
- * The pending-event set is a 4-ary min-heap of 16-byte keys in one
- * growing array: no allocation per event, and a shallower tree than a
- * binary heap. A key is the event's time and, in one word, its sequence
- * number (high bits) and the slot of its payload {fn, arg, data} (low
- * SLOT_BITS bits) in a separate array. Sequence numbers are unique, so
- * the slot bits never decide an order, and comparing two keys is one
- * 128-bit comparison; a sift moves 16 bytes a level instead of the whole
- * event, and the four children of a node share one 64-byte line (the
- * array is offset so that every group of siblings is aligned). The
- * positions past the last key hold sentinels (all ones, later than any
- * event), so a sift always compares four children without a bound check.
+ * Every pending event has a key (time, seq): seq is a counter drawn by
+ * every scheduling, so keys are unique and the run order (time, seq) is
+ * total. An event lives in a slot: its key in node[slot], what it runs
+ * in payload[slot]; slots are reused, so there is no allocation per
+ * event. Slot 0 is a sentinel, later than any event (time SIM_TIME_MAX).
  *
- * Replace-top: the run loop leaves the running event's key at the root
- * (top_taken) until its handler returns. The handler's first
- * sim_schedule() - a process rescheduling itself, a line serving its
- * next request - then fills the root, reusing the running event's
- * payload slot, and sifts down once, instead of a pop's sift-down
- * followed by a push's sift-up; only a handler that schedules nothing
- * pays the pop afterwards. Keys (time, seq) are unique, so the order
- * events run in is the same either way.
+ * The pending set is a calendar (R. Brown, CACM 1988): a ring of RING
+ * buckets, each 2^RING_SHIFT ps wide. An event at time t is in bucket
+ * number k = t >> RING_SHIFT; the ring holds the buckets cur .. cur +
+ * RING - 1 (cur is the bucket of the last event run: nothing pending is
+ * earlier), and a bitmap says which are not empty. Events beyond the
+ * ring's window wait in a 4-ary heap, the overflow, and enter the ring
+ * when the window reaches them.
  *
- * The sequence field holds 2^SEQ_BITS numbers (about 10^12 events, hours
- * of simulation); when they run out, the pending events are renumbered
- * 0, 1, ... in their (time, seq) order, which keeps every order and the
- * heap itself as they were.
+ *	cur = 1000:  ring  [1000] -> e7        overflow heap: events of
+ *	                   [1003] -> e2, e9    buckets >= 1000 + RING
+ *	                   [1004] -> e4
+ *
+ * A bucket is a list in (time, seq) order (circular, threaded through
+ * link[]), filled from its last: a new event has the newest seq and
+ * mostly a later time than the others in its bucket, so it usually goes
+ * last at once, and events due at the same time cost no walk at all.
+ * Every event of an earlier bucket is earlier in time, so the earliest
+ * pending event is the first of the first non-empty bucket from cur (a
+ * bit scan), and the order is exactly (time, seq), as a heap would give,
+ * at a constant cost per event instead of a sift through log(n) levels
+ * with unpredictable branches. The width (4.1 ns) is about the spacing
+ * of the events of a busy run, so a bucket holds one or two; the window
+ * is 16.8 us.
+ *
+ * The earliest event, min, is always known: sim_proc_sync() and the run
+ * loop read it, a scheduling compares itself with it (a new event has
+ * the newest seq, so it is earlier only if its time is), and after each
+ * event it is found again.
+ *
+ * A process's wake-up uses a slot of its own (fn NULL: wake the process
+ * arg): the run loop calls the process directly. A process waits for one
+ * thing at a time: a second wake-up pending is a model bug.
+ *
+ * Sequence numbers: 2^40 of them (about 10^12 events, hours of
+ * simulation); when they run out, the pending events are renumbered 0,
+ * 1, ... in their (time, seq) order, which keeps every order.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -34,40 +51,65 @@
 #include "sim/engine.h"
 #include "sim/error.h"
 
-#define HEAP_D 4
-#define SLOT_BITS 24 /* pending events: at most 2^24 */
+#define SLOT_BITS 24 /* pending events and processes: at most 2^24 */
 #define SLOT_MASK ((1ull << SLOT_BITS) - 1)
 #define SEQ_LIMIT (1ull << (64 - SLOT_BITS))
+#define RING_SHIFT 12 /* a bucket is 4096 ps wide */
+#define RING 4096u /* buckets in the ring: a power of two */
+#define RING_MASK (RING - 1)
+#define RING_WORDS (RING / 64)
+#define HEAP_D 4
 #define HEAP_PAD 3 /* keys before the root: sibling groups 64-byte aligned */
 
-/* struct sim_key - an event's place in the order: (time, seq << 24 | slot) */
-struct sim_key {
+/* struct sim_node - a pending event's key */
+struct sim_node {
 	sim_time_t time;
-	uint64_t seqslot;
+	uint64_t seq;
 };
 
+/*
+ * struct sim_link - a bucket is a circular list in (time, seq) order,
+ * threaded through link[]: the first's prev is the last.
+ */
+struct sim_link {
+	uint32_t next, prev;
+};
+
+/* What runs: fn(arg, data), or with fn NULL the wake-up of process arg. */
 struct sim_payload {
 	sim_event_fn fn;
 	void *arg;
 	uint64_t data;
 };
 
+/* struct sim_key - an overflow event: (time, seq << 24 | slot) */
+struct sim_key {
+	sim_time_t time;
+	uint64_t seqslot;
+};
+
 struct sim_engine {
-	sim_time_t now;
+	struct sim_clock clock; /* first: sim_now() is inline (engine.h) */
+	uint32_t min; /* the earliest pending event's slot; 0: none */
+	bool stop;
+	uint64_t cur; /* the ring's first bucket number */
 	uint64_t seq; /* next sequence number */
 	uint64_t nr_events; /* events run */
+	uint64_t progress_at; /* nr_events at the next progress call */
+	sim_time_t until; /* horizon of the current sim_engine_run() */
+	struct sim_node *node; /* by slot */
+	struct sim_link *link; /* by slot: its neighbours in its bucket */
+	struct sim_payload *payload; /* by slot */
+	uint32_t *free_slots; /* a stack of unused slots */
+	size_t nr_free, cap;
+	size_t nr_ring; /* events in the ring */
+	uint64_t bits[RING_WORDS]; /* bucket r not empty */
+	uint32_t head[RING]; /* bucket r's first event, 0: empty */
+	/* the overflow: a 4-ary min-heap */
 	struct sim_key *heap; /* HEAP_PAD keys past the start of keys */
 	struct sim_key *keys; /* the allocation, 64-byte aligned */
-	struct sim_payload *payload; /* by slot */
-	uint32_t *free_slots; /* a stack of unused payload slots */
-	size_t nr_free;
-	size_t nr, cap; /* nr counts the taken root, if any */
-	uint32_t top_slot; /* the running event's payload slot */
-	bool top_taken; /* heap[0] is the running event's free slot */
-	bool stop;
-	sim_time_t until; /* horizon of the current sim_engine_run() */
+	size_t nr, heap_cap;
 	uint64_t progress_every;
-	uint64_t progress_left; /* events until the next progress call */
 	void (*progress_fn)(void *arg, sim_time_t now);
 	void *progress_arg;
 };
@@ -88,35 +130,75 @@ static inline bool key_before(const struct sim_key *a, const struct sim_key *b)
 #endif
 }
 
+static inline bool node_before(const struct sim_node *a,
+			       const struct sim_node *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+/* ---- slots ---- */
+
+static bool slots_grow(struct sim_engine *e, size_t cap)
+{
+	struct sim_node *node;
+	struct sim_payload *payload;
+	struct sim_link *link;
+	uint32_t *free_slots;
+	size_t i;
+
+	if (cap > SLOT_MASK + 1)
+		return false;
+	node = realloc(e->node, cap * sizeof(*node));
+	if (!node)
+		return false;
+	e->node = node;
+	link = realloc(e->link, cap * sizeof(*link));
+	if (!link)
+		return false;
+	e->link = link;
+	payload = realloc(e->payload, cap * sizeof(*payload));
+	if (!payload)
+		return false;
+	e->payload = payload;
+	free_slots = realloc(e->free_slots, cap * sizeof(*free_slots));
+	if (!free_slots)
+		return false;
+	e->free_slots = free_slots;
+	/* new slots, pushed so that the lowest is handed out first; not 0 */
+	for (i = cap; i > e->cap && i > 1; i--)
+		e->free_slots[e->nr_free++] = (uint32_t)(i - 1);
+	e->cap = cap;
+	return true;
+}
+
+static void __attribute__((noinline)) slots_more(struct sim_engine *e)
+{
+	/* out of memory, or 2^24 events pending: a clean error */
+	SIM_OOM_ON(!slots_grow(e, 2 * e->cap));
+}
+
+static inline uint32_t slot_alloc(struct sim_engine *e)
+{
+	if (!e->nr_free)
+		slots_more(e);
+	return e->free_slots[--e->nr_free];
+}
+
+/* ---- the overflow heap ---- */
+
 /*
  * heap_grow() - room for @cap events: the keys (with the padding before
- * the root and HEAP_D sentinels past the last), payloads and free slots.
+ * the root and HEAP_D sentinels past the last).
  */
 static bool heap_grow(struct sim_engine *e, size_t cap)
 {
 	size_t nkeys = HEAP_PAD + cap + HEAP_D, bytes, i;
 	struct sim_key *keys;
-	struct sim_payload *payload;
-	uint32_t *free_slots;
 
-	if (cap > SLOT_MASK + 1)
-		return false;
 	bytes = (nkeys * sizeof(*keys) + 63) & ~(size_t)63;
 	keys = aligned_alloc(64, bytes);
 	if (!keys)
 		return false;
-	payload = realloc(e->payload, cap * sizeof(*payload));
-	if (!payload) {
-		free(keys);
-		return false;
-	}
-	e->payload = payload;
-	free_slots = realloc(e->free_slots, cap * sizeof(*free_slots));
-	if (!free_slots) {
-		free(keys);
-		return false;
-	}
-	e->free_slots = free_slots;
 	for (i = 0; i < nkeys; i++)
 		keys[i] = key_sentinel;
 	if (e->keys)
@@ -124,68 +206,8 @@ static bool heap_grow(struct sim_engine *e, size_t cap)
 	free(e->keys);
 	e->keys = keys;
 	e->heap = keys + HEAP_PAD;
-	/* new slots, pushed so that the lowest is handed out first */
-	for (i = cap; i > e->cap; i--)
-		e->free_slots[e->nr_free++] = (uint32_t)(i - 1);
-	e->cap = cap;
+	e->heap_cap = cap;
 	return true;
-}
-
-struct sim_engine *sim_engine_create(void)
-{
-	struct sim_engine *e = calloc(1, sizeof(*e));
-
-	if (!e)
-		return NULL;
-	if (!heap_grow(e, 1024)) {
-		sim_engine_free(e);
-		return NULL;
-	}
-	return e;
-}
-
-void sim_engine_free(struct sim_engine *e)
-{
-	if (!e)
-		return;
-	free(e->keys);
-	free(e->payload);
-	free(e->free_slots);
-	free(e);
-}
-
-sim_time_t sim_now(const struct sim_engine *e)
-{
-	return e->now;
-}
-
-/* The earliest pending time: the root's, or its children's when taken. */
-static inline sim_time_t next_time(const struct sim_engine *e)
-{
-	sim_time_t t = SIM_TIME_MAX;
-	size_t c;
-
-	if (!e->top_taken)
-		return e->heap[0].time; /* a sentinel's when empty */
-	for (c = 1; c <= HEAP_D; c++) /* sentinels past the last */
-		if (e->heap[c].time < t)
-			t = e->heap[c].time;
-	return t;
-}
-
-sim_time_t sim_next_time(const struct sim_engine *e)
-{
-	return next_time(e);
-}
-
-sim_time_t sim_horizon(const struct sim_engine *e)
-{
-	return e->until;
-}
-
-uint64_t sim_events(const struct sim_engine *e)
-{
-	return e->nr_events;
 }
 
 static void heap_sift_up(struct sim_engine *e, size_t i)
@@ -228,6 +250,228 @@ static void heap_sift_down(struct sim_engine *e, size_t i)
 	h[i] = k;
 }
 
+static void heap_push(struct sim_engine *e, sim_time_t t, uint64_t seqslot)
+{
+	if (e->nr == e->heap_cap)
+		SIM_OOM_ON(!heap_grow(e, 2 * e->heap_cap));
+	e->heap[e->nr].time = t;
+	e->heap[e->nr].seqslot = seqslot;
+	heap_sift_up(e, e->nr++);
+}
+
+/* heap_del() - drop the key at @i: the last takes its place. */
+static void heap_del(struct sim_engine *e, size_t i)
+{
+	struct sim_key last = e->heap[--e->nr];
+
+	e->heap[e->nr] = key_sentinel;
+	if (i == e->nr)
+		return;
+	e->heap[i] = last;
+	heap_sift_down(e, i);
+	heap_sift_up(e, i);
+}
+
+/* ---- the ring ---- */
+
+static inline uint32_t bucket_of(sim_time_t t)
+{
+	return (uint32_t)(t >> RING_SHIFT) & RING_MASK;
+}
+
+/* in_ring() - the ring holds exactly the events of buckets cur + [0, RING) */
+static inline bool in_ring(const struct sim_engine *e, sim_time_t t)
+{
+	return (t >> RING_SHIFT) - e->cur < RING;
+}
+
+/*
+ * ring_add() - put @slot in its bucket, in order. A new event (@newest:
+ * it has the newest seq, so only its time can put it before another)
+ * mostly has a later time than the others in its bucket, so look from
+ * the last backwards: usually it goes last at once, and a run of events
+ * due at the same time costs no walk at all.
+ */
+static inline void ring_add(struct sim_engine *e, uint32_t slot, bool newest)
+{
+	struct sim_link *l = e->link;
+	const struct sim_node *x = &e->node[slot];
+	uint32_t r = bucket_of(x->time), h = e->head[r], p;
+
+	e->nr_ring++;
+	if (!h) {
+		l[slot].next = l[slot].prev = slot;
+		e->head[r] = slot;
+		e->bits[r / 64] |= 1ull << (r % 64);
+		return;
+	}
+	for (p = l[h].prev;
+	     newest ? x->time < e->node[p].time : node_before(x, &e->node[p]);
+	     p = l[p].prev) {
+		if (p == h) { /* earliest of the bucket: first */
+			e->head[r] = slot;
+			p = l[h].prev;
+			break;
+		}
+	}
+	/* after p */
+	l[slot].prev = p;
+	l[slot].next = l[p].next;
+	l[l[p].next].prev = slot;
+	l[p].next = slot;
+}
+
+/* ring_del() - take @slot out of its bucket. */
+static inline void ring_del(struct sim_engine *e, uint32_t slot)
+{
+	struct sim_link *l = e->link;
+	uint32_t r = bucket_of(e->node[slot].time), n = l[slot].next;
+
+	e->nr_ring--;
+	if (n == slot) { /* the only one */
+		e->head[r] = 0;
+		e->bits[r / 64] &= ~(1ull << (r % 64));
+		return;
+	}
+	l[n].prev = l[slot].prev;
+	l[l[slot].prev].next = n;
+	if (e->head[r] == slot)
+		e->head[r] = n;
+}
+
+/* The first non-empty bucket from the ring's start; the ring holds one. */
+static inline uint32_t ring_first(const struct sim_engine *e)
+{
+	uint32_t r = (uint32_t)e->cur & RING_MASK, w = r / 64;
+	uint64_t m = e->bits[w] & (~0ull << (r % 64));
+
+	/* words in bucket order from cur, wrapping round */
+	while (!m) {
+		w = (w + 1) % RING_WORDS;
+		m = e->bits[w];
+	}
+	return w * 64 + (uint32_t)__builtin_ctzll(m);
+}
+
+/* ---- the pending set ---- */
+
+/*
+ * find_min() - the earliest pending event: the first of the first
+ * non-empty bucket; when the ring is empty the overflow's top; 0 when
+ * nothing is pending.
+ */
+static inline uint32_t find_min(struct sim_engine *e)
+{
+	if (!e->nr_ring)
+		return e->nr ? (uint32_t)(e->heap[0].seqslot & SLOT_MASK) : 0;
+	return e->head[ring_first(e)];
+}
+
+static void seq_renumber(struct sim_engine *e);
+
+static inline uint64_t seq_draw(struct sim_engine *e)
+{
+	if (e->seq == SEQ_LIMIT)
+		seq_renumber(e);
+	return e->seq++;
+}
+
+/* ev_push_far() - ev_push() past the ring's window, or out of seqs. */
+static void __attribute__((noinline))
+ev_push_far(struct sim_engine *e, uint32_t slot, sim_time_t t)
+{
+	bool earliest = t < e->node[e->min].time;
+
+	e->node[slot].time = t;
+	e->node[slot].seq = seq_draw(e);
+	if (in_ring(e, t))
+		ring_add(e, slot, true);
+	else
+		heap_push(e, t, e->node[slot].seq << SLOT_BITS | slot);
+	if (earliest)
+		e->min = slot;
+}
+
+/*
+ * ev_push() - make the event in @slot pending at @t. It has the newest
+ * seq, so it is the new min exactly when its time is earlier than min's.
+ * The common case, in the ring, calls nothing, so that it saves no
+ * registers; the rest is ev_push_far().
+ */
+static inline void ev_push(struct sim_engine *e, uint32_t slot, sim_time_t t)
+{
+	bool earliest = t < e->node[e->min].time;
+
+	if (!in_ring(e, t) || e->seq == SEQ_LIMIT) {
+		ev_push_far(e, slot, t);
+		return;
+	}
+	e->node[slot].time = t;
+	e->node[slot].seq = e->seq++;
+	ring_add(e, slot, true);
+	if (earliest)
+		e->min = slot;
+}
+
+/*
+ * ev_pop() - take out min, the first of its bucket (or, the ring empty,
+ * the overflow's top); the ring moves on to its bucket, overflow events
+ * the window now reaches enter the ring, and min is found again: the
+ * bucket's next, if it has one (nothing else is earlier: the overflow
+ * events are later than the whole ring), else the first of the next
+ * non-empty bucket.
+ */
+static inline void ev_pop(struct sim_engine *e, uint32_t slot)
+{
+	struct sim_link *l = e->link;
+	sim_time_t t = e->node[slot].time;
+	uint32_t r, n;
+
+	e->cur = t >> RING_SHIFT;
+	if (e->nr_ring) {
+		r = bucket_of(t);
+		n = l[slot].next;
+		e->nr_ring--;
+		if (n != slot) {
+			l[n].prev = l[slot].prev;
+			l[l[slot].prev].next = n;
+			e->head[r] = n;
+			if (!e->nr || !in_ring(e, e->heap[0].time)) {
+				e->min = n;
+				return;
+			}
+		} else {
+			e->head[r] = 0;
+			e->bits[r / 64] &= ~(1ull << (r % 64));
+		}
+	} else {
+		heap_del(e, 0);
+	}
+	while (e->nr && in_ring(e, e->heap[0].time)) {
+		uint32_t s = (uint32_t)(e->heap[0].seqslot & SLOT_MASK);
+
+		heap_del(e, 0);
+		ring_add(e, s, false);
+	}
+	e->min = find_min(e);
+}
+
+/* ev_remove() - drop a pending event that is not running: rare. */
+static void ev_remove(struct sim_engine *e, uint32_t slot)
+{
+	size_t i;
+
+	if (in_ring(e, e->node[slot].time)) {
+		ring_del(e, slot);
+	} else {
+		for (i = 0; (e->heap[i].seqslot & SLOT_MASK) != slot; i++)
+			;
+		heap_del(e, i);
+	}
+	if (e->min == slot)
+		e->min = find_min(e);
+}
+
 static int key_cmp(const void *a, const void *b)
 {
 	const struct sim_key *x = a, *y = b;
@@ -235,36 +479,111 @@ static int key_cmp(const void *a, const void *b)
 	return key_before(x, y) ? -1 : key_before(y, x) ? 1 : 0;
 }
 
+/* The rank of @k among the @n sorted keys (keys are unique). */
+static uint64_t key_rank(const struct sim_key *sorted, size_t n,
+			 const struct sim_key *k)
+{
+	size_t lo = 0, hi = n, mid;
+
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (key_before(k, &sorted[mid]))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return lo;
+}
+
+static struct sim_key slot_key(const struct sim_engine *e, uint32_t s)
+{
+	return (struct sim_key){ e->node[s].time,
+				 e->node[s].seq << SLOT_BITS | s };
+}
+
 /*
  * seq_renumber() - the sequence numbers ran out: give the pending events
- * (a taken root included) 0, 1, ... in their order. The map keeps every
- * order, so the heap stays a heap as it is.
+ * 0, 1, ... in their (time, seq) order. Nothing moves: the ring depends
+ * on times only, and the map keeps the heap's order.
  */
 static void seq_renumber(struct sim_engine *e)
 {
-	struct sim_key *sorted = malloc(e->nr * sizeof(*sorted));
-	size_t i, lo, hi, mid;
+	size_t n = e->nr_ring + e->nr, nr = 0, i;
+	struct sim_key *sorted = malloc((n ? n : 1) * sizeof(*sorted)), k;
+	uint32_t r, s;
 
-	SIM_OOM_ON(e->nr && !sorted);
-	memcpy(sorted, e->heap, e->nr * sizeof(*sorted));
-	qsort(sorted, e->nr, sizeof(*sorted), key_cmp);
-	for (i = 0; i < e->nr; i++) {
-		struct sim_key *k = &e->heap[i];
-
-		lo = 0;
-		hi = e->nr;
-		while (hi - lo > 1) { /* the key's rank: keys are unique */
-			mid = lo + (hi - lo) / 2;
-			if (key_before(k, &sorted[mid]))
-				hi = mid;
-			else
-				lo = mid;
+	SIM_OOM_ON(!sorted);
+	for (r = 0; r < RING; r++) {
+		for (s = e->head[r]; s; s = e->link[s].next) {
+			sorted[nr++] = slot_key(e, s);
+			if (e->link[s].next == e->head[r])
+				break;
 		}
-		k->seqslot = ((uint64_t)lo << SLOT_BITS) |
-			     (k->seqslot & SLOT_MASK);
+	}
+	for (i = 0; i < e->nr; i++)
+		sorted[nr++] = e->heap[i];
+	qsort(sorted, nr, sizeof(*sorted), key_cmp);
+	for (r = 0; r < RING; r++) {
+		for (s = e->head[r]; s; s = e->link[s].next) {
+			k = slot_key(e, s);
+			e->node[s].seq = key_rank(sorted, nr, &k);
+			if (e->link[s].next == e->head[r])
+				break;
+		}
+	}
+	for (i = 0; i < e->nr; i++) {
+		s = (uint32_t)(e->heap[i].seqslot & SLOT_MASK);
+		e->node[s].seq = key_rank(sorted, nr, &e->heap[i]);
+		e->heap[i].seqslot = e->node[s].seq << SLOT_BITS | s;
 	}
 	free(sorted);
-	e->seq = e->nr;
+	e->seq = nr;
+}
+
+/* ---- the engine ---- */
+
+struct sim_engine *sim_engine_create(void)
+{
+	struct sim_engine *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	if (!slots_grow(e, 1024) || !heap_grow(e, 64)) {
+		sim_engine_free(e);
+		return NULL;
+	}
+	/* slot 0: "none", later than any event */
+	e->node[0].time = SIM_TIME_MAX;
+	e->node[0].seq = UINT64_MAX;
+	e->progress_at = UINT64_MAX;
+	return e;
+}
+
+void sim_engine_free(struct sim_engine *e)
+{
+	if (!e)
+		return;
+	free(e->node);
+	free(e->link);
+	free(e->payload);
+	free(e->free_slots);
+	free(e->keys);
+	free(e);
+}
+
+sim_time_t sim_next_time(const struct sim_engine *e)
+{
+	return e->node[e->min].time;
+}
+
+sim_time_t sim_horizon(const struct sim_engine *e)
+{
+	return e->until;
+}
+
+uint64_t sim_events(const struct sim_engine *e)
+{
+	return e->nr_events;
 }
 
 void sim_schedule(struct sim_engine *e, sim_time_t t, sim_event_fn fn,
@@ -272,27 +591,11 @@ void sim_schedule(struct sim_engine *e, sim_time_t t, sim_event_fn fn,
 {
 	uint32_t slot;
 
-	SIM_BUG_ON(t < e->now);
-	if (e->seq == SEQ_LIMIT)
-		seq_renumber(e);
-	if (e->top_taken) {
-		/* replace-top: the running event's key and slot take the new one */
-		e->top_taken = false;
-		slot = e->top_slot;
-		e->payload[slot] = (struct sim_payload){ fn, arg, data };
-		e->heap[0].time = t;
-		e->heap[0].seqslot = (e->seq++ << SLOT_BITS) | slot;
-		heap_sift_down(e, 0);
-		return;
-	}
-	/* out of memory, or 2^24 events pending: a clean error */
-	if (e->nr == e->cap)
-		SIM_OOM_ON(!heap_grow(e, 2 * e->cap));
-	slot = e->free_slots[--e->nr_free];
+	/* SIM_TIME_MAX is slot 0's: "never" */
+	SIM_BUG_ON(t < e->clock.now || t == SIM_TIME_MAX || !fn);
+	slot = slot_alloc(e);
 	e->payload[slot] = (struct sim_payload){ fn, arg, data };
-	e->heap[e->nr].time = t;
-	e->heap[e->nr].seqslot = (e->seq++ << SLOT_BITS) | slot;
-	heap_sift_up(e, e->nr++);
+	ev_push(e, slot, t);
 }
 
 void sim_engine_stop(struct sim_engine *e)
@@ -304,52 +607,53 @@ void sim_engine_set_progress(struct sim_engine *e, uint64_t every,
 			     void (*fn)(void *arg, sim_time_t now), void *arg)
 {
 	e->progress_every = fn ? every : 0;
-	e->progress_left = e->progress_every;
+	e->progress_at = e->progress_every ? e->nr_events + every : UINT64_MAX;
 	e->progress_fn = fn;
 	e->progress_arg = arg;
 }
 
+static void proc_run(struct sim_proc *p);
+
 void sim_engine_run(struct sim_engine *e, sim_time_t until)
 {
+	/* slot 0 (none pending) is at SIM_TIME_MAX: never run it */
+	sim_time_t last = until < SIM_TIME_MAX ? until : SIM_TIME_MAX - 1;
+
 	e->stop = false;
 	e->until = until;
-	while (e->nr && !e->stop) {
-		struct sim_key top = e->heap[0];
-		struct sim_payload ev;
+	while (!e->stop) {
+		uint32_t slot = e->min;
+		sim_time_t t = e->node[slot].time;
+		struct sim_payload *pl = &e->payload[slot];
 
-		if (top.time > until)
+		if (t > last)
 			break;
-		SIM_BUG_ON(top.time < e->now);
-		e->now = top.time;
-		e->nr_events++;
-		e->top_slot = (uint32_t)(top.seqslot & SLOT_MASK);
-		ev = e->payload[e->top_slot];
-		e->top_taken = true;
-		ev.fn(ev.arg, ev.data);
-		if (e->top_taken) {
-			/* the handler scheduled nothing: pop the slot */
-			struct sim_key last = e->heap[e->nr - 1];
-
-			e->top_taken = false;
-			e->free_slots[e->nr_free++] = e->top_slot;
-			e->heap[--e->nr] = key_sentinel;
-			if (e->nr) {
-				e->heap[0] = last;
-				heap_sift_down(e, 0);
-			}
+		ev_pop(e, slot);
+		e->clock.now = t;
+		if (++e->nr_events == e->progress_at) {
+			e->progress_at += e->progress_every;
+			e->progress_fn(e->progress_arg, t);
 		}
-		if (e->progress_left && !--e->progress_left) {
-			e->progress_left = e->progress_every;
-			e->progress_fn(e->progress_arg, e->now);
+		if (!pl->fn) {
+			/* a process's wake-up: its slot stays its own */
+			struct sim_proc *p = pl->arg;
+
+			p->pending = false;
+			if (p->now < t)
+				p->now = t;
+			proc_run(p);
+		} else {
+			struct sim_payload ev = *pl;
+
+			e->free_slots[e->nr_free++] = slot;
+			ev.fn(ev.arg, ev.data);
 		}
 	}
-	if (!e->stop && e->now < until)
-		e->now = until;
+	if (!e->stop && e->clock.now < until)
+		e->clock.now = until;
 }
 
 /* ---- processes ---- */
-
-#define CO_ALIGN 16
 
 void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
 		   size_t stack_size, void *owner)
@@ -362,28 +666,30 @@ void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
 	p->stack_size = stack_size;
 	p->stack = calloc(1, stack_size);
 	SIM_OOM_ON(!p->stack);
+	p->slot = slot_alloc(e);
+	e->payload[p->slot] = (struct sim_payload){ NULL, p, 0 };
 }
 
 void sim_proc_destroy(struct sim_proc *p)
 {
+	struct sim_engine *e = p->engine;
+
+	if (e) {
+		/* a wake-up still pending (the run ended first) is dropped */
+		if (p->pending)
+			ev_remove(e, p->slot);
+		e->payload[p->slot].arg = NULL;
+		e->free_slots[e->nr_free++] = p->slot;
+	}
 	free(p->stack);
 	memset(p, 0, sizeof(*p));
 }
 
 void *co_push(struct sim_proc *p, co_fn fn, size_t size)
 {
-	struct co_frame *f;
+	struct co_frame *f = co__push(p, fn, size);
 
-	size = (size + CO_ALIGN - 1) & ~(size_t)(CO_ALIGN - 1);
-	/* A frame stack overflow is a model bug: call depth is static. */
-	SIM_BUG_ON(p->sp + size > p->stack_size);
-	f = (struct co_frame *)(p->stack + p->sp);
-	memset(f, 0, size);
-	f->fn = fn;
-	f->size = size;
-	f->caller = (unsigned int)p->top;
-	p->top = p->sp;
-	p->sp += size;
+	memset(f + 1, 0, f->size - sizeof(*f));
 	return f;
 }
 
@@ -400,8 +706,8 @@ static void proc_run(struct sim_proc *p)
 {
 	struct co_frame *f = co_top(p);
 
-	SIM_BUG_ON(p->running);
-	p->running = true;
+	/* the run loop, for its one pending wake-up, or sim_proc_resume() */
+	SIM_BUG_ON(p->finished || !p->sp);
 	for (;;) {
 		int r = f->fn(p, f);
 
@@ -420,23 +726,24 @@ static void proc_run(struct sim_proc *p)
 		}
 		f = co_top(p);
 	}
-	p->running = false;
 }
 
-static void proc_wake_event(void *arg, uint64_t data)
+/*
+ * proc_wake_at() - wake @p at @at: its own slot, a fresh seq. A process
+ * waits for one thing at a time: a second wake-up pending is a model bug.
+ */
+static inline void proc_wake_at(struct sim_engine *e, struct sim_proc *p,
+				sim_time_t at)
 {
-	struct sim_proc *p = arg;
-
-	(void)data;
-	SIM_BUG_ON(p->finished || !p->sp);
-	if (p->now < sim_now(p->engine))
-		p->now = sim_now(p->engine);
-	proc_run(p);
+	SIM_BUG_ON(at < e->clock.now || p->pending);
+	p->pending = true;
+	ev_push(e, p->slot, at);
 }
 
 void sim_proc_resume(struct sim_proc *p)
 {
-	SIM_BUG_ON(p->finished || !p->sp || p->now < sim_now(p->engine));
+	SIM_BUG_ON(p->finished || !p->sp || p->pending ||
+		   p->now < sim_now(p->engine));
 	proc_run(p);
 }
 
@@ -444,29 +751,28 @@ void sim_proc_start(struct sim_proc *p, sim_time_t at)
 {
 	p->finished = false;
 	p->now = at;
-	sim_schedule(p->engine, at, proc_wake_event, p, 0);
+	proc_wake_at(p->engine, p, at);
 }
 
 void sim_proc_wake(struct sim_proc *p, sim_time_t at)
 {
-	sim_schedule(p->engine, at, proc_wake_event, p, 0);
+	proc_wake_at(p->engine, p, at);
 }
 
-bool sim_proc_sync(struct sim_proc *p)
+/* sim__proc_sync() - sim_proc_sync() when the clocks differ. */
+bool sim__proc_sync(struct sim_proc *p)
 {
 	struct sim_engine *e = p->engine;
 
-	if (p->now == e->now)
-		return false;
-	SIM_BUG_ON(p->now < e->now);
+	SIM_BUG_ON(p->now < e->clock.now);
 	/*
 	 * Nothing else is due before p->now: moving the clock there is what
 	 * running a wake-up event would do, without the event.
 	 */
-	if (p->now < next_time(e) && p->now <= e->until) {
-		e->now = p->now;
+	if (p->now < e->node[e->min].time && p->now <= e->until) {
+		e->clock.now = p->now;
 		return false;
 	}
-	sim_schedule(e, p->now, proc_wake_event, p, 0);
+	proc_wake_at(e, p, p->now);
 	return true;
 }

@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sim/engine.h - the discrete-event engine: an integer picosecond clock, a
- * heap of pending events ordered by (time, sequence), and processes.
+ * set of pending events ordered by (time, sequence), and processes.
  *
  * Theory of operation
  *
  * Simulated time is a count of picoseconds (sim_time_t). An event is a
- * small by-value record {time, seq, fn, arg, data}; sim_schedule() puts it
- * in a 4-ary heap, and the run loop pops the earliest and calls fn(arg,
- * data). Ties in time go to the event scheduled first: seq is a counter
- * incremented by every sim_schedule(). Nothing depends on wall-clock time,
- * pointer values or hash order, so the same inputs give the same run.
+ * small by-value record {time, seq, fn, arg, data}; sim_schedule() adds it
+ * to the pending set (a calendar of 4 ns buckets, sim/engine.c), and the
+ * run loop takes the earliest and calls fn(arg, data). Ties in time go to
+ * the event scheduled first: seq is a counter incremented by every
+ * scheduling. Nothing depends on wall-clock time, pointer values or hash
+ * order, so the same inputs give the same run.
  *
  * A process (struct sim_proc) is a simulated CPU running a stackless
  * coroutine (sim/co.h). A process has its own clock, proc->now, which it
@@ -20,7 +21,8 @@
  * clock simply moves to proc->now (nothing else could have happened in
  * between); otherwise the process schedules its own wake-up at proc->now
  * and yields. Shared state is therefore always observed at the engine's
- * current time, in (time, seq) order.
+ * current time, in (time, seq) order. A process waits for one thing at a
+ * time: it has at most one wake-up pending (a second is a bug).
  *
  *	 engine now ----------------------------->
  *	 cpu0  [work 900ns]--sync--[rmw: queued ......]--wake
@@ -39,6 +41,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim/error.h"
+
 typedef uint64_t sim_time_t;
 
 #define SIM_PS_PER_NS 1000ull
@@ -48,13 +52,28 @@ typedef uint64_t sim_time_t;
 
 struct sim_engine;
 
+/*
+ * struct sim_clock - the engine's clock, the first member of the opaque
+ * struct sim_engine, so that sim_now() and the common case of
+ * sim_proc_sync() are inline: the model reads the clock several times
+ * per event, and a call costs more than the read.
+ */
+struct sim_clock {
+	sim_time_t now;
+};
+
 /* An event callback: runs at sim_now(). */
 typedef void (*sim_event_fn)(void *arg, uint64_t data);
 
 struct sim_engine *sim_engine_create(void);
 void sim_engine_free(struct sim_engine *e);
 
-sim_time_t sim_now(const struct sim_engine *e);
+static inline sim_time_t sim_now(const struct sim_engine *e)
+{
+	/* a pointer to a struct is one to its first member (C11 6.7.2.1) */
+	return ((const struct sim_clock *)(const void *)e)->now;
+}
+
 /* Time of the earliest pending event, or SIM_TIME_MAX. */
 sim_time_t sim_next_time(const struct sim_engine *e);
 /* The horizon of the sim_engine_run() in progress: it runs nothing later. */
@@ -63,7 +82,8 @@ sim_time_t sim_horizon(const struct sim_engine *e);
 uint64_t sim_events(const struct sim_engine *e);
 
 /*
- * sim_schedule() - run @fn(@arg, @data) at time @t (>= sim_now()).
+ * sim_schedule() - run @fn(@arg, @data) at time @t (>= sim_now(), <
+ * SIM_TIME_MAX, which means "never").
  * Context: any event or process.
  */
 void sim_schedule(struct sim_engine *e, sim_time_t t, sim_event_fn fn,
@@ -128,11 +148,12 @@ struct sim_proc {
 	unsigned int trace_tid; /* its track in a trace: id, or its own */
 	long ret;
 	void *owner;
-	bool running; /* inside sim_proc_run() */
 	bool finished; /* the outermost frame returned */
 	unsigned char *stack; /* coroutine frames, bottom up */
 	size_t sp, stack_size;
 	size_t top; /* offset of the running frame, if sp > 0 */
+	unsigned int slot; /* its wake-up's payload slot in the engine */
+	bool pending; /* a wake-up is scheduled */
 };
 
 void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
@@ -142,13 +163,41 @@ void sim_proc_destroy(struct sim_proc *p);
 /* Push a frame of @size bytes for @fn; returns it zeroed but for the header. */
 void *co_push(struct sim_proc *p, co_fn fn, size_t size);
 
+#define CO_ALIGN 16
+
+/*
+ * co__push() - co_push() without zeroing the frame past its header, for
+ * CO_CALL(), which then fills the whole frame from a compound literal
+ * (the members it does not name are zero): zeroing it first would write
+ * it twice, and a call costs more than the push. Inline for that reason.
+ */
+static inline void *co__push(struct sim_proc *p, co_fn fn, size_t size)
+{
+	struct co_frame *f;
+
+	size = (size + CO_ALIGN - 1) & ~(size_t)(CO_ALIGN - 1);
+	/* A frame stack overflow is a model bug: call depth is static. */
+	SIM_BUG_ON(p->sp + size > p->stack_size);
+	f = (struct co_frame *)(void *)(p->stack + p->sp);
+	f->fn = fn;
+	f->pc = 0;
+	f->size = (unsigned int)size;
+	f->caller = (unsigned int)p->top;
+	p->top = p->sp;
+	p->sp += size;
+	return f;
+}
+
 /*
  * sim_proc_start() - make @fn, with the frame prepared by co_push(), run at
  * time @at.
  */
 void sim_proc_start(struct sim_proc *p, sim_time_t at);
 
-/* sim_proc_wake() - resume a waiting process at time @at. */
+/*
+ * sim_proc_wake() - resume a waiting process at time @at. A process has at
+ * most one wake-up pending: a second is a bug (SIM_BUG_ON).
+ */
 void sim_proc_wake(struct sim_proc *p, sim_time_t at);
 
 /*
@@ -157,7 +206,14 @@ void sim_proc_wake(struct sim_proc *p, sim_time_t at);
  * p->now), true when it has scheduled its own wake-up at p->now and must
  * yield (return CO_WAIT).
  */
-bool sim_proc_sync(struct sim_proc *p);
+bool sim__proc_sync(struct sim_proc *p);
+
+static inline bool sim_proc_sync(struct sim_proc *p)
+{
+	if (p->now == sim_now(p->engine))
+		return false;
+	return sim__proc_sync(p);
+}
 
 /*
  * sim_proc_resume() - run a waiting process at once, from inside the

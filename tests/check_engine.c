@@ -3,6 +3,7 @@
  * tests/check_engine.c - the event engine and the coroutine processes.
  */
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,11 +74,9 @@ START_TEST(sim_engine_run_time_then_fifo)
 END_TEST
 
 /*
- * A handler's first sim_schedule() takes the running event's slot in the
- * heap (replace-top). What it sees and what runs next are as without:
- * inside the handler sim_next_time() is the earliest *other* pending
- * event, and a reschedule at the current time runs after the events
- * already due then.
+ * Inside a handler sim_next_time() is the earliest *other* pending event
+ * (the running one is out of the set), and a reschedule at the current
+ * time runs after the events already due then.
  *
  *	schedule: 10(r) 10(x) 40(y); r at 10 reads sim_next_time() = 10
  *	(x), then schedules 10(s) and 20(t); s reads 20 (t).
@@ -174,6 +173,90 @@ START_TEST(sim_engine_heap_many)
 	sim_engine_run(log_engine, 1000);
 	ck_assert_uint_eq(sim_events(log_engine), 5000);
 	ck_assert_uint_eq(order_check.bad, 0);
+}
+END_TEST
+
+/*
+ * The calendar's window is RING = 4096 buckets of 4096 ps from the bucket
+ * of the last event run, 16,777,216 ps from time 0: 16,777,215 is in the
+ * last bucket of the ring, 16,777,216 the first past it (the overflow
+ * heap), and 20 us twice (a tie across the overflow). Scheduled in the
+ * order a b c d e f:
+ *
+ *	a 20000000, b 16777216, c 5, d 16777215, e 20000000, f 5
+ *	Expect: c 5, f 5, d 16777215, b 16777216, a 20000000, e 20000000
+ */
+START_TEST(sim_engine_window_edges)
+{
+	static const uint64_t want[] = { 'c', 'f', 'd', 'b', 'a', 'e' };
+	static const sim_time_t when[] = { 5,	     5,	       16777215,
+					   16777216, 20000000, 20000000 };
+	unsigned int i;
+
+	sim_schedule(log_engine, 20000000, log_event, NULL, 'a');
+	sim_schedule(log_engine, 16777216, log_event, NULL, 'b');
+	sim_schedule(log_engine, 5, log_event, NULL, 'c');
+	sim_schedule(log_engine, 16777215, log_event, NULL, 'd');
+	sim_schedule(log_engine, 20000000, log_event, NULL, 'e');
+	sim_schedule(log_engine, 5, log_event, NULL, 'f');
+	ck_assert_uint_eq(sim_next_time(log_engine), 5);
+	sim_engine_run(log_engine, 30000000);
+	ck_assert_uint_eq(event_log.n, 6);
+	for (i = 0; i < 6; i++) {
+		ck_assert_uint_eq(event_log.what[i], want[i]);
+		ck_assert_uint_eq(event_log.when[i], when[i]);
+	}
+	ck_assert_uint_eq(sim_next_time(log_engine), SIM_TIME_MAX);
+}
+END_TEST
+
+/*
+ * Many events at every scale - ties within a few ps, one bucket, many
+ * buckets, past the ring's window (up to 10 ms ahead) - and every event
+ * schedules a follower at a random distance (0 included: a tie with the
+ * events already due now). Each carries the count of schedulings before
+ * it, so the (time, seq) order is: time never goes back, and at equal
+ * times the count grows.
+ */
+static uint64_t chain_x, chain_seq;
+static unsigned int chain_left;
+
+static sim_time_t chain_delay(void)
+{
+	static const sim_time_t scale[] = { 1,	    16,	      1000,
+					    100000, 10000000, 10000000000ull };
+	sim_time_t s;
+
+	chain_x = chain_x * 6364136223846793005ull + 1442695040888963407ull;
+	s = scale[(chain_x >> 60) % 6];
+	return (chain_x >> 20) % s;
+}
+
+static void chain_event(void *arg, uint64_t data)
+{
+	check_order(arg, data);
+	if (chain_left) {
+		chain_left--;
+		sim_schedule(log_engine, sim_now(log_engine) + chain_delay(),
+			     chain_event, NULL, chain_seq++);
+	}
+}
+
+START_TEST(sim_engine_order_all_scales)
+{
+	unsigned int i;
+
+	memset(&order_check, 0, sizeof(order_check));
+	chain_x = 777;
+	chain_seq = 0;
+	chain_left = 20000;
+	for (i = 0; i < 3000; i++)
+		sim_schedule(log_engine, chain_delay(), chain_event, NULL,
+			     chain_seq++);
+	sim_engine_run(log_engine, SIM_TIME_MAX - 1);
+	ck_assert_uint_eq(sim_events(log_engine), 23000);
+	ck_assert_uint_eq(order_check.bad, 0);
+	ck_assert_uint_eq(sim_next_time(log_engine), SIM_TIME_MAX);
 }
 END_TEST
 
@@ -300,6 +383,49 @@ START_TEST(sim_proc_sync_fast_path)
 	ck_assert(sync_result);
 	ck_assert_uint_eq(sim_next_time(log_engine), 11200);
 	sim_proc_destroy(&p);
+}
+END_TEST
+
+/*
+ * A process waits for one thing at a time: a second wake-up scheduled
+ * while one is pending is a model bug (abort).
+ */
+START_TEST(sim_proc_second_wake_is_bug)
+{
+	struct sim_proc p;
+
+	sim_proc_init(&p, log_engine, 0, 256, NULL);
+	sim_proc_wake(&p, 100);
+	sim_proc_wake(&p, 200);
+}
+END_TEST
+
+/*
+ * A process destroyed with its wake-up pending (a run ended first) takes
+ * the wake-up with it: only the other event runs. Its slot goes to the
+ * next process, whose wake-up runs.
+ *
+ *	p wakes at 100, an event at 50; destroy p; q starts at 70.
+ *	Expect: the event at 50, q's leaf frame at 70 (q finished), 2 events.
+ */
+START_TEST(sim_proc_destroy_drops_wake)
+{
+	struct sim_proc p, q;
+
+	sim_proc_init(&p, log_engine, 0, 256, NULL);
+	co_push(&p, leaf, sizeof(struct leaf_frame));
+	sim_proc_start(&p, 100);
+	sim_schedule(log_engine, 50, log_event, NULL, 1);
+	sim_proc_destroy(&p);
+	sim_proc_init(&q, log_engine, 1, 256, NULL);
+	co_push(&q, leaf, sizeof(struct leaf_frame));
+	sim_proc_start(&q, 70);
+	sim_engine_run(log_engine, 1000);
+	ck_assert_uint_eq(event_log.n, 1);
+	ck_assert_uint_eq(event_log.when[0], 50);
+	ck_assert(q.finished);
+	ck_assert_uint_eq(sim_events(log_engine), 2);
+	sim_proc_destroy(&q);
 }
 END_TEST
 
@@ -499,8 +625,12 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, sim_engine_replace_top);
 	tcase_add_test(tc, sim_engine_run_until_keeps_later);
 	tcase_add_test(tc, sim_engine_heap_many);
+	tcase_add_test(tc, sim_engine_window_edges);
+	tcase_add_test(tc, sim_engine_order_all_scales);
 	tcase_add_test(tc, co_call_return_and_waits);
 	tcase_add_test(tc, sim_proc_sync_fast_path);
+	tcase_add_test(tc, sim_proc_destroy_drops_wake);
+	tcase_add_test_raise_signal(tc, sim_proc_second_wake_is_bug, SIGABRT);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stats");
 	tcase_add_test(tc, sim_stat_quantiles);
