@@ -254,22 +254,9 @@ uint64_t sim_seed_derive(uint64_t seed, uint64_t stream)
  * mt19937's few dozen with its table refills (a deliberate change of the
  * random stream: every golden was re-recorded with it). Its state is
  * seeded from the stream's seed by splitmix64, as its authors advise.
+ * The step itself is sim_xoshiro_next() in stats.h, which the inline
+ * draws (sim_rng_u64()) share.
  */
-static inline uint64_t xoshiro_next(struct sim_xoshiro *st)
-{
-	uint64_t *s = st->s;
-	uint64_t result = sim_rotl64(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = sim_rotl64(s[3], 45);
-	return result;
-}
-
 static void xoshiro_set(void *state, unsigned long seed)
 {
 	struct sim_xoshiro *st = state;
@@ -285,13 +272,13 @@ static void xoshiro_set(void *state, unsigned long seed)
 /* 32-bit outputs (the top bits, the best ones) whatever unsigned long is */
 static unsigned long xoshiro_get(void *state)
 {
-	return (unsigned long)(xoshiro_next(state) >> 32);
+	return (unsigned long)(sim_xoshiro_next(state) >> 32);
 }
 
 /* 53 random bits: a multiple of 2^-53 in [0, 1) */
 static double xoshiro_get_double(void *state)
 {
-	return (double)(xoshiro_next(state) >> 11) * 0x1.0p-53;
+	return (double)(sim_xoshiro_next(state) >> 11) * 0x1.0p-53;
 }
 
 const gsl_rng_type sim_rng_xoshiro256ss_type = {

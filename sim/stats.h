@@ -131,13 +131,13 @@ static inline uint64_t sim_rotl64(uint64_t x, int k)
  * sim_rng_stream() (checked: a compare with a constant). gsl_rng_get()
  * gives the top 32 bits of the same output, gsl_rng_uniform() the top 53.
  */
-static inline uint64_t sim_rng_u64(gsl_rng *r)
+/* sim_xoshiro_next() - one step of xoshiro256**: the next output of @st. */
+static inline uint64_t sim_xoshiro_next(struct sim_xoshiro *st)
 {
-	uint64_t *s = ((struct sim_xoshiro *)r->state)->s;
+	uint64_t *s = st->s;
 	uint64_t result = sim_rotl64(s[1] * 5, 7) * 9;
 	uint64_t t = s[1] << 17;
 
-	SIM_BUG_ON(r->type != &sim_rng_xoshiro256ss_type);
 	s[2] ^= s[0];
 	s[3] ^= s[1];
 	s[1] ^= s[2];
@@ -145,6 +145,12 @@ static inline uint64_t sim_rng_u64(gsl_rng *r)
 	s[2] ^= t;
 	s[3] = sim_rotl64(s[3], 45);
 	return result;
+}
+
+static inline uint64_t sim_rng_u64(gsl_rng *r)
+{
+	SIM_BUG_ON(r->type != &sim_rng_xoshiro256ss_type);
+	return sim_xoshiro_next(r->state);
 }
 
 /*
