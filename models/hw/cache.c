@@ -590,106 +590,95 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now);
 #define COH_PREFETCH_W(p) ((void)(p))
 #endif
 
-/*
- * line_serve_event() - the line is free again: serve its queue. A CPU that
- * waited for the access served here and promised to touch nothing shared
- * before its next access (coh_cpu.resume_inline) goes on at once, its
- * clock at the completion: what its wake-up event at the completion would
- * do, without the event (issue 15: 2.46 -> 1.49 events per atomic of the
- * contended counter). SIM: exact but for the order of events due at the
- * same picosecond, as its next event is scheduled from here.
- */
-static void line_serve_event(void *arg, uint64_t data)
-{
-	struct coh *c = arg;
-	struct coh_line *l = c->lines[data];
-	struct coh_cpu *cc;
-
-	l->serving = false;
-	c->inline_cpu = INLINE_ANY;
-	line_serve(c, l, sim_now(c->e));
-	c->inline_cpu = INLINE_NONE;
-	cc = c->inline_cc;
-	if (cc) {
-		c->inline_cc = NULL;
-		cc->access_done = true;
-		cc->proc->now = c->inline_done;
-		sim_proc_resume(cc->proc);
-	}
-}
+static void line_serve_event(void *arg, uint64_t data);
 
 /*
- * The lines @cc has requests queued on, with a count each: what
- * l->q_cpus counts and conflict_ps() asks. A CPU queues on at most
- * COH_MAX_QUEUED lines, and nearly always on one or none (an RMW or a
- * dependent load waits for everything before it), so each scan is a
- * compare or two. Inlined, an enqueue and its dequeue cost a few
- * instructions where the calls cost 55 (issue 15).
+ * Who is queued on a line, without scanning (issue 15). l->q_cpus counts
+ * the CPUs with requests queued on @l, which the hand-off law asks at
+ * every hand-off: is the requester still queued (one more request behind
+ * this one), is the CPU the line last went to? Each request says whether
+ * it is the latest of its CPU on the line (coh_req.last): when one with
+ * the bit leaves the queue its CPU has nothing left there, and the
+ * requester is still queued exactly when its request lacks the bit.
+ * l->last_to_queued says the same of the CPU the line last went to. A
+ * CPU's lines with requests queued, and the ring position of its latest
+ * request on each (to take the bit off it when another comes), are in
+ * cc->queued[]: at most COH_MAX_QUEUED, nearly always one or none (an RMW
+ * or a dependent load waits for everything before it), so an enqueue's
+ * scan and a last dequeue's are a compare or two. The counts are those
+ * per-CPU request counts gave; only how they are found changed.
  */
-static COH_INLINE void queued_inc(struct coh_cpu *cc, struct coh_line *l)
+static COH_INLINE void queued_add(struct coh_cpu *cc, struct coh_line *l,
+				  unsigned int pos)
 {
 	unsigned int i;
 
 	for (i = 0; i < cc->nr_queued; i++) {
 		if (cc->queued[i].line == l) {
-			cc->queued[i].n++;
+			/* the CPU's previous latest is not the latest now */
+			l->q[cc->queued[i].pos & (l->q_cap - 1)].last = 0;
+			cc->queued[i].pos = pos;
 			return;
 		}
 	}
 	SIM_BUG_ON(cc->nr_queued == COH_MAX_QUEUED);
 	cc->queued[i].line = l;
-	cc->queued[i].n = 1;
+	cc->queued[i].pos = pos;
 	cc->nr_queued++;
 	l->q_cpus++;
+	if ((int)cc->cpu == l->last_to)
+		l->last_to_queued = true;
 }
 
-/* The inverse of queued_inc(): @l must be among @cc's lines. */
-static COH_INLINE void queued_dec(struct coh_cpu *cc, struct coh_line *l)
+/* The CPU's latest request on @l has left the queue: @l is not its now. */
+static COH_INLINE void queued_del(struct coh_cpu *cc, struct coh_line *l)
 {
 	unsigned int i = 0;
 
 	while (i < cc->nr_queued && cc->queued[i].line != l)
 		i++;
 	SIM_BUG_ON(i == cc->nr_queued);
-	if (!--cc->queued[i].n) {
-		cc->queued[i] = cc->queued[--cc->nr_queued];
-		l->q_cpus--;
-	}
-}
-
-static COH_INLINE bool queued_on(const struct coh_cpu *cc,
-				 const struct coh_line *l)
-{
-	unsigned int i;
-
-	for (i = 0; i < cc->nr_queued; i++)
-		if (cc->queued[i].line == l)
-			return true;
-	return false;
+	cc->queued[i] = cc->queued[--cc->nr_queued];
+	l->q_cpus--;
+	if ((int)cc->cpu == l->last_to)
+		l->last_to_queued = false;
 }
 
 /* The ring of @l is full: double it (8 the first time). */
 static COH_COLD void line_queue_grow(struct coh_line *l)
 {
-	unsigned int cap = l->q_cap ? 2 * l->q_cap : 8, i;
+	unsigned int cap = l->q_cap ? 2 * l->q_cap : 8, i, a;
 	struct coh_req *q = malloc(cap * sizeof(*q));
 
 	SIM_OOM_ON(!q);
-	for (i = 0; i < l->q_len; i++)
-		q[i] = l->q[(l->q_head + i) & (l->q_cap - 1)];
+	/* each request keeps its position (cc->queued[] holds some) */
+	for (i = 0; i < l->q_len; i++) {
+		a = l->q_head + i;
+		q[a & (cap - 1)] = l->q[a & (l->q_cap - 1)];
+	}
 	free(l->q);
 	l->q = q;
 	l->q_cap = cap;
-	l->q_head = 0;
+}
+
+/* The request at the head of @l's queue, which must not be empty. */
+static COH_INLINE struct coh_req *line_head(const struct coh_line *l)
+{
+	return &l->q[l->q_head & (l->q_cap - 1)];
 }
 
 static COH_INLINE void line_enqueue(struct coh *c, struct coh_line *l,
 				    const struct coh_req *r)
 {
+	unsigned int pos;
+	struct coh_req *slot;
+
 	if (coh_unlikely(l->q_len == l->q_cap))
 		line_queue_grow(l);
 	/* q_cap is a power of two (8, doubled): a mask, not a division */
-	l->q[(l->q_head + l->q_len++) & (l->q_cap - 1)] = *r;
+	pos = l->q_head + l->q_len++;
+	slot = &l->q[pos & (l->q_cap - 1)];
+	*slot = *r;
 	/* First touch: the line's memory is on the first requester's node. */
 	if (coh_unlikely(l->home < 0))
 		l->home = (int)c->m->cpus[r->cpu].socket;
@@ -698,7 +687,8 @@ static COH_INLINE void line_enqueue(struct coh *c, struct coh_line *l,
 	/* Prefetches are nobody's wait: they count as no waiter. */
 	if (r->prefetch)
 		return;
-	queued_inc(&c->cpus[r->cpu], l);
+	slot->last = 1;
+	queued_add(&c->cpus[r->cpu], l, pos);
 	if (r->op != COH_READ)
 		l->q_writers++;
 }
@@ -712,12 +702,13 @@ static COH_INLINE void line_enqueue(struct coh *c, struct coh_line *l,
 static COH_INLINE const struct coh_req *line_dequeue(struct coh *c,
 						     struct coh_line *l)
 {
-	const struct coh_req *r = &l->q[l->q_head];
+	const struct coh_req *r = line_head(l);
 
-	l->q_head = (l->q_head + 1) & (l->q_cap - 1);
+	l->q_head++;
 	l->q_len--;
 	if (!r->prefetch) {
-		queued_dec(&c->cpus[r->cpu], l);
+		if (r->last)
+			queued_del(&c->cpus[r->cpu], l);
 		if (r->op != COH_READ)
 			l->q_writers--;
 	}
@@ -735,7 +726,7 @@ static COH_INLINE sim_time_t line_ready_at(const struct coh *c,
 	sim_time_t t = l->free_at, hold;
 
 	if (c->m->handoff != COH_HANDOFF_HOLD || !l->q_len || l->owner < 0 ||
-	    l->q[l->q_head].cpu == l->owner)
+	    line_head(l)->cpu == l->owner)
 		return t;
 	hold = l->owner_since + c->m->hold_ps;
 	return hold > t ? hold : t;
@@ -766,8 +757,8 @@ static COH_INLINE sim_time_t line_ready_for(const struct coh *c,
  */
 static COH_INLINE bool read_joins(const struct coh_line *l)
 {
-	return l->read_batch && l->q_len && l->q[l->q_head].op == COH_READ &&
-	       !l->q[l->q_head].prefetch && l->owner < 0 && l->nr_sharers;
+	return l->read_batch && l->q_len && line_head(l)->op == COH_READ &&
+	       !line_head(l)->prefetch && l->owner < 0 && l->nr_sharers;
 }
 
 static COH_INLINE void line_kick(struct coh *c, struct coh_line *l,
@@ -923,7 +914,8 @@ static COH_INLINE sim_time_t hand_off(struct coh *c, struct coh_line *l,
  * across sockets) before the line may move on. Two CPUs passing a line
  * back and forth never conflict: that is what idle ping-pong figures
  * measure. @waiters: the CPUs queued on @l other than the requester
- * (line_serve() counts them once for this and the legacy term).
+ * (line_serve() counts them once for this and the legacy term); the
+ * holder is among them when l->last_to_queued.
  */
 static COH_INLINE sim_time_t conflict_ps(struct coh *c,
 					 const struct coh_line *l,
@@ -933,8 +925,7 @@ static COH_INLINE sim_time_t conflict_ps(struct coh *c,
 	const struct machine *m = c->m;
 	unsigned int third = waiters;
 
-	if (holder >= 0 && holder != r->cpu && third &&
-	    queued_on(&c->cpus[holder], l))
+	if (holder != r->cpu && l->last_to_queued)
 		third--;
 	return third * (l->home == (int)m->cpus[r->cpu].socket ?
 				m->conflict_local_ps :
@@ -1045,8 +1036,8 @@ static COH_INLINE void serve(struct coh *c, struct coh_line *l,
 		 */
 		unsigned int waiters = l->q_cpus;
 
-		if (!r->prefetch && waiters && queued_on(&c->cpus[r->cpu], l))
-			waiters--;
+		if (!r->prefetch && !r->last)
+			waiters--; /* it has more queued: see queued_add() */
 		/*
 		 * Legacy linear law: latency grows with the other CPUs queued
 		 * on the line (0 in most shipped profiles).
@@ -1063,6 +1054,7 @@ static COH_INLINE void serve(struct coh *c, struct coh_line *l,
 		l->xfer_by_dist[dist]++;
 		if (!r->prefetch) {
 			l->last_to = r->cpu;
+			l->last_to_queued = !r->last;
 			if (coh_unlikely(!l->xfer_to))
 				xfer_to_alloc(c, l);
 			l->xfer_to[r->cpu]++;
@@ -1109,24 +1101,65 @@ static COH_INLINE void serve(struct coh *c, struct coh_line *l,
 	}
 }
 
+/*
+ * line_serve() - serve @l's queue at @now: every request the line is free
+ * for, and loads that join a Shared line (read_joins()); then schedule
+ * the line's service event for when it is free again. Its two callers
+ * never call it while the event is pending (l->serving, which nothing
+ * here sets before the end: serve() only schedules wake-ups), so the
+ * event is scheduled without a test; and when the line is free for the
+ * next request, worked out once per request, is the event's time too.
+ * Inlined into line_serve_event(), which serves nearly every hand-off
+ * of a contended line (issue 15); line_kick() calls it.
+ */
+static COH_INLINE void line_serve_inline(struct coh *c, struct coh_line *l,
+					 sim_time_t now)
+{
+	sim_time_t ready;
+
+	for (;;) {
+		if (!l->q_len)
+			return;
+		ready = line_ready_at(c, l);
+		if (ready > now && !read_joins(l))
+			break;
+		serve(c, l, line_dequeue(c, l), now, ready > now);
+	}
+	SIM_BUG_ON(l->serving);
+	l->serving = true;
+	sim_schedule(c->e, ready, line_serve_event, c, l->index);
+}
+
 static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 {
-	while (l->q_len) {
-		/*
-		 * When the line is free for the next hand-off, worked out once
-		 * per request: it was twice (the loop's test and @joined).
-		 */
-		sim_time_t ready = line_ready_at(c, l);
-		bool joined = ready > now;
+	line_serve_inline(c, l, now);
+}
 
-		if (joined && !read_joins(l))
-			break;
-		serve(c, l, line_dequeue(c, l), now, joined);
-	}
-	if (l->q_len && !l->serving) {
-		l->serving = true;
-		sim_schedule(c->e, line_ready_at(c, l), line_serve_event, c,
-			     l->index);
+/*
+ * line_serve_event() - the line is free again: serve its queue. A CPU that
+ * waited for the access served here and promised to touch nothing shared
+ * before its next access (coh_cpu.resume_inline) goes on at once, its
+ * clock at the completion: what its wake-up event at the completion would
+ * do, without the event (issue 15: 2.46 -> 1.49 events per atomic of the
+ * contended counter). SIM: exact but for the order of events due at the
+ * same picosecond, as its next event is scheduled from here.
+ */
+static void line_serve_event(void *arg, uint64_t data)
+{
+	struct coh *c = arg;
+	struct coh_line *l = c->lines[data];
+	struct coh_cpu *cc;
+
+	l->serving = false;
+	c->inline_cpu = INLINE_ANY;
+	line_serve_inline(c, l, sim_now(c->e));
+	c->inline_cpu = INLINE_NONE;
+	cc = c->inline_cc;
+	if (cc) {
+		c->inline_cc = NULL;
+		cc->access_done = true;
+		cc->proc->now = c->inline_done;
+		sim_proc_resume(cc->proc);
 	}
 }
 
@@ -1356,6 +1389,7 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 			      .op = (uint8_t)op,
 			      .slot = field->slot,
 			      .posted = op != COH_RMW && !dep,
+			      .last = 1, /* for serve(): nothing else queued */
 			      .enq = now };
 	/*
 	 * Nobody queued, no service event, the line free now: line_kick()
