@@ -1309,9 +1309,8 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 	struct sim_proc *p = cc->proc;
 	struct coh_line *l = field->line;
 	struct coh_field_stat *fs;
-	struct coh_req r;
 	sim_time_t now;
-	bool idle;
+	bool idle, posted;
 	int i;
 
 	/*
@@ -1385,12 +1384,7 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 	fs->misses++;
 	if (coh_unlikely(cc->caller != NULL))
 		cc->caller_stat->misses++;
-	r = (struct coh_req){ .cpu = (uint16_t)cc->cpu,
-			      .op = (uint8_t)op,
-			      .slot = field->slot,
-			      .posted = op != COH_RMW && !dep,
-			      .last = 1, /* for serve(): nothing else queued */
-			      .enq = now };
+	posted = op != COH_RMW && !dep;
 	/*
 	 * Nobody queued, no service event, the line free now: line_kick()
 	 * would serve this request at once, taking it back off the ring it
@@ -1401,13 +1395,18 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 	 */
 	idle = !l->q_len && !l->serving && !c->trace &&
 	       line_ready_for(c, l, cc->cpu) <= now;
-	if (idle) {
-		if (l->home < 0)
-			l->home = (int)m->cpus[cc->cpu].socket;
-	} else {
-		line_enqueue(c, l, &r);
+	if (!idle) {
+		/* built in its ring slot: a local copied there cost 10 */
+		line_enqueue(c, l,
+			     &(struct coh_req){ .cpu = (uint16_t)cc->cpu,
+						.op = (uint8_t)op,
+						.slot = field->slot,
+						.posted = posted,
+						.enq = now });
+	} else if (l->home < 0) {
+		l->home = (int)m->cpus[cc->cpu].socket;
 	}
-	if (r.posted) {
+	if (posted) {
 		SIM_BUG_ON(cc->nr_pending == COH_MAX_PENDING);
 		cc->pending[cc->nr_pending].line = l;
 		cc->pending[cc->nr_pending].op = (uint8_t)op;
@@ -1419,23 +1418,37 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 	} else {
 		cc->wait_start = now;
 	}
-	/* after the pending[] entry or wait_start that serve() settles */
-	c->inline_cpu = (int)cc->cpu;
-	if (idle)
-		serve(c, l, &r, now, false);
-	else
-		line_kick(c, l, now);
-	c->inline_cpu = INLINE_NONE;
+	/*
+	 * Queued behind a service event (a contended line's case): that
+	 * event serves it, and line_kick() would return at once. Otherwise
+	 * serve it now or kick the line, after the pending[] entry or
+	 * wait_start that serve() settles.
+	 */
+	if (idle || !l->serving) {
+		c->inline_cpu = (int)cc->cpu;
+		if (idle)
+			serve(c, l,
+			      &(struct coh_req){ .cpu = (uint16_t)cc->cpu,
+						 .op = (uint8_t)op,
+						 .slot = field->slot,
+						 .posted = posted,
+						 .last = 1, /* nothing queued */
+						 .enq = now },
+			      now, false);
+		else
+			line_kick(c, l, now);
+		c->inline_cpu = INLINE_NONE;
+	}
 	if (coh_unlikely(m->adjacent_line_prefetch))
 		adjacent_prefetch(c, l, cc->cpu, now);
 	if (c->inline_cc) {
 		/* Served at once, and it may go on: its clock at completion. */
-		SIM_BUG_ON(c->inline_cc != cc || r.posted);
+		SIM_BUG_ON(c->inline_cc != cc || posted);
 		c->inline_cc = NULL;
 		p->now = c->inline_done;
 		return false;
 	}
-	return !r.posted;
+	return !posted;
 }
 
 bool coh_read_cold(struct coh_cpu *cc)
