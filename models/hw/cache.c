@@ -85,6 +85,8 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	snprintf(c->spare->name, sizeof(c->spare->name), "(out of memory)");
 	c->next_addr = 0x100000;
 	c->inline_cpu = INLINE_NONE;
+	c->hold = m->handoff == COH_HANDOFF_HOLD;
+	c->hold_ps = c->hold ? m->hold_ps : 0;
 	return c;
 }
 
@@ -725,10 +727,10 @@ static COH_INLINE sim_time_t line_ready_at(const struct coh *c,
 {
 	sim_time_t t = l->free_at, hold;
 
-	if (c->m->handoff != COH_HANDOFF_HOLD || !l->q_len || l->owner < 0 ||
+	if (!c->hold || !l->q_len || l->owner < 0 ||
 	    line_head(l)->cpu == l->owner)
 		return t;
-	hold = l->owner_since + c->m->hold_ps;
+	hold = l->owner_since + c->hold_ps;
 	return hold > t ? hold : t;
 }
 
@@ -742,10 +744,9 @@ static COH_INLINE sim_time_t line_ready_for(const struct coh *c,
 {
 	sim_time_t t = l->free_at, hold;
 
-	if (c->m->handoff != COH_HANDOFF_HOLD || l->owner < 0 ||
-	    cpu == (unsigned int)l->owner)
+	if (!c->hold || l->owner < 0 || cpu == (unsigned int)l->owner)
 		return t;
-	hold = l->owner_since + c->m->hold_ps;
+	hold = l->owner_since + c->hold_ps;
 	return hold > t ? hold : t;
 }
 
@@ -1088,12 +1089,13 @@ static COH_INLINE void serve(struct coh *c, struct coh_line *l,
 		 * Its caller resumes it (coh_cpu.resume_inline); not past the
 		 * run's horizon, where its wake-up would not run either.
 		 */
-		if (coh_unlikely(cc->resume_inline) && !c->inline_cc &&
+		if (coh_unlikely(cc->resume_inline) &&
 		    (c->inline_cpu == INLINE_ANY ||
 		     c->inline_cpu == (int)r->cpu) &&
 		    done <= sim_horizon(c->e)) {
 			c->inline_cc = cc;
 			c->inline_done = done;
+			c->inline_cpu = INLINE_NONE; /* one per caller */
 			return;
 		}
 		cc->access_done = true;
@@ -1181,8 +1183,8 @@ static bool line_is_hit(const struct coh *c, const struct coh_line *l,
 			return true;
 	}
 	/* Others wait: strict hand-off serves them first. */
-	return c->m->handoff == COH_HANDOFF_HOLD && l->owner == (int)cpu &&
-	       now < l->owner_since + c->m->hold_ps;
+	return c->hold && l->owner == (int)cpu &&
+	       now < l->owner_since + c->hold_ps;
 }
 
 /* Drop posted accesses that have completed. */

@@ -9,6 +9,7 @@
 #ifndef MODELS_HW_COH_PRIV_H
 #define MODELS_HW_COH_PRIV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +32,12 @@ struct coh {
 	struct sim_engine *e;
 	unsigned int nr_cpus;
 	unsigned int sharer_words; /* 64-bit words per sharer bitmap */
+	/*
+	 * m->handoff == COH_HANDOFF_HOLD, and its window (0 otherwise),
+	 * read once: line_ready_at() asks at every hand-off
+	 */
+	bool hold;
+	sim_time_t hold_ps;
 	/*
 	 * [nr_cpus][COH_DIST_DIE][sharer_words]: for each CPU and d from
 	 * COH_DIST_SMT to COH_DIST_DIE, the bitmap of the other CPUs within
@@ -65,8 +72,9 @@ struct coh {
 	 * Resuming a CPU from the line that served it (coh_cpu.resume_inline):
 	 * inline_cpu says who serve() may hand a completed access to
 	 * (INLINE_ANY in a line's service event, a CPU number in that CPU's
-	 * own access, INLINE_NONE elsewhere); inline_cc is the one it did,
-	 * and inline_done when that access completed.
+	 * own access, INLINE_NONE elsewhere, and once it has handed one);
+	 * inline_cc is the one it did, and inline_done when that access
+	 * completed.
 	 */
 	int inline_cpu;
 	struct coh_cpu *inline_cc;
