@@ -635,12 +635,16 @@ static COH_INLINE void queued_add(struct coh_cpu *cc, struct coh_line *l,
 /* The CPU's latest request on @l has left the queue: @l is not its now. */
 static COH_INLINE void queued_del(struct coh_cpu *cc, struct coh_line *l)
 {
-	unsigned int i = 0;
+	unsigned int i = 0, n = cc->nr_queued - 1;
 
-	while (i < cc->nr_queued && cc->queued[i].line != l)
+	/* @l is there: no bound to test but the sanity check's */
+	while (cc->queued[i].line != l) {
 		i++;
-	SIM_BUG_ON(i == cc->nr_queued);
-	cc->queued[i] = cc->queued[--cc->nr_queued];
+		SIM_BUG_ON(i > n);
+	}
+	if (i != n) /* the last entry fills the hole */
+		cc->queued[i] = cc->queued[n];
+	cc->nr_queued = n;
 	l->q_cpus--;
 	if ((int)cc->cpu == l->last_to)
 		l->last_to_queued = false;
@@ -1297,14 +1301,13 @@ count_caller(struct coh_cpu *cc, struct coh_field_stat *fs, enum coh_op op)
 }
 
 /*
- * coh_access_issue() - coh_access(), and with @dep a load the CPU waits for
- * (coh_read_dep()): not posted, so a miss blocks until served and a load
- * merging into a posted miss of the same line waits for that miss. The
- * wake-up of an access that waited (cc->access_done) and the sync are
- * done inline by those two, in cache.h: the process is synced.
+ * access_issue() - coh_access_issue()'s work, inlined there twice: once
+ * for a locked RMW, whose @op and @dep are then constants (no merge, not
+ * posted, a load's tests folded away: the contended counter's straight
+ * line), once for the rest (issue 15).
  */
-bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
-		      enum coh_op op, bool dep)
+static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
+				    enum coh_op op, bool dep)
 {
 	struct coh *c = cc->coh;
 	const struct machine *m = c->m;
@@ -1451,6 +1454,21 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 		return false;
 	}
 	return !posted;
+}
+
+/*
+ * coh_access_issue() - coh_access(), and with @dep a load the CPU waits for
+ * (coh_read_dep()): not posted, so a miss blocks until served and a load
+ * merging into a posted miss of the same line waits for that miss. The
+ * wake-up of an access that waited (cc->access_done) and the sync are
+ * done inline by those two, in cache.h: the process is synced.
+ */
+bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
+		      enum coh_op op, bool dep)
+{
+	if (op == COH_RMW)
+		return access_issue(cc, field, COH_RMW, false);
+	return access_issue(cc, field, op, dep);
 }
 
 bool coh_read_cold(struct coh_cpu *cc)
