@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * models/hw/coh_priv.h - what the files of the coherence model share and
- * nothing else sees: struct coh, and the trace's entry points for the
- * hot path (coh_trace.c). Users include models/hw/cache.h.
+ * nothing else sees: struct coh, the line hash, and the trace's entry
+ * points for the hot path (coh_trace.c). Users include models/hw/cache.h.
  *
  * Layering: models/ module; uses sim/ only through its public headers.
  */
@@ -80,6 +80,30 @@ struct coh {
 	struct coh_cpu *inline_cc;
 	sim_time_t inline_done;
 };
+
+/*
+ * The line hash (open addressing by line address), for placing lines
+ * (coh_place.c) and finding a neighbour (the adjacent-line prefetch).
+ */
+static inline unsigned int coh_hash_slot(const struct coh *c, uint64_t addr)
+{
+	uint64_t h = (addr / COH_LINE_SIZE) * 0x9e3779b97f4a7c15ull;
+
+	return (unsigned int)(h >> 40) & (c->hash_cap - 1);
+}
+
+/* The line at @addr (a multiple of 64), or NULL. */
+static inline struct coh_line *coh_line_find(const struct coh *c, uint64_t addr)
+{
+	unsigned int i = coh_hash_slot(c, addr);
+
+	while (c->hash[i]) {
+		if (c->hash[i]->addr == addr)
+			return c->hash[i];
+		i = (i + 1) & (c->hash_cap - 1);
+	}
+	return NULL;
+}
 
 #define INLINE_NONE (-2)
 #define INLINE_ANY (-1)
