@@ -380,7 +380,7 @@ static COH_INLINE struct coh_req *line_head(const struct coh_line *l)
 
 /*
  * line_enqueue_room() - line_enqueue() of a line whose ring has room,
- * without a trace: no call, so that rmw_queued() needs no register saves.
+ * without a trace: it calls nothing, nor does rmw_queued() with it.
  */
 static COH_INLINE void line_enqueue_room(struct coh *c, struct coh_line *l,
 					 const struct coh_req *r)
@@ -1193,7 +1193,8 @@ access_issue_any(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
  * no fence, no merge, no hit, no kick, no inline resume; no caller to
  * count, no adjacent prefetch; the ring has room and there is no trace).
  * The same steps, in a function of its own that calls nothing and so
- * saves no registers (issue 15: 111 -> ~60 instructions).
+ * saves few registers (issue 15: at N=256 K=1, 111 instructions per
+ * atomic in coh_access_issue() -> 92 with this test).
  */
 static bool __attribute__((noinline))
 rmw_queued(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
