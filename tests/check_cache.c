@@ -726,6 +726,66 @@ START_TEST(coh_queued_cpu_counted_once)
 END_TEST
 
 /*
+ * Who is queued on a line (l->q_cpus, and each request's bit saying it is
+ * its CPU's latest there) across a growth of the ring, which keeps every
+ * request at its position. CPUs 0-3 are cores of socket 0 (xfer_llc 50
+ * between them), 8 and 10 the siblings of 0 and 2; xfer_per_waiter 1 ns.
+ *
+ *	0   CPU 0 RMWs a: memory, 80; the line free at 80.
+ *	10  CPUs 1..7 RMW a: queued at positions 0..6 (ring of 8).
+ *	80  CPU 1's RMW from CPU 0: 50 + 6 other CPUs queued -> 136; the
+ *	    head is now position 1.
+ *	100 CPU 8 posts a load of a: position 7; at 101 + 9 = 110, a store.
+ *	105 CPU 10 RMWs a: position 8, in slot 0 of the full ring.
+ *	110 CPU 8's store: the ring grows to 16, positions 1..8 stay in slots
+ *	    1..8; the store is position 9, and takes the bit off position 7.
+ *	    Queued: CPUs 2..7, 8 (twice) and 10, 8 CPUs.
+ *	136 CPU 2's RMW from CPU 1: 50 + 7 other CPUs -> 193.
+ *
+ * Re-basing the ring at its growth would have taken the bit off CPU 10's
+ * RMW (then in slot 7), and CPU 8 would count twice or never leave.
+ */
+START_TEST(coh_queued_across_ring_growth)
+{
+	const struct step rmw[] = { { .kind = RMW, .field = FA } };
+	const struct step s8[] = { { .kind = READ, .field = FA },
+				   { .kind = DELAY, .ps = 9 * NS },
+				   { .kind = WRITE, .field = FA },
+				   { .kind = FENCE } };
+	struct coh_line *l;
+	unsigned int i;
+
+	harness_destroy();
+	harness_init("1", "strict");
+	l = line_of(FA);
+	cpu_script(0, 0, rmw, 1);
+	for (i = 1; i <= 7; i++)
+		cpu_script(i, 10, rmw, 1);
+	cpu_script(8, 100, s8, 4);
+	cpu_script(10, 105, rmw, 1);
+	run_ns(120);
+	ck_assert_uint_eq(l->q_cap, 16);
+	ck_assert_uint_eq(l->q_head, 1);
+	ck_assert_uint_eq(l->q_len, 9);
+	ck_assert_uint_eq(l->q_cpus, 8);
+	ck_assert_uint_eq(l->q[7].cpu, 8);
+	ck_assert_uint_eq(l->q[7].last, 0);
+	ck_assert_uint_eq(l->q[8].cpu, 10);
+	ck_assert_uint_eq(l->q[8].last, 1);
+	ck_assert_uint_eq(l->q[9].cpu, 8);
+	ck_assert_uint_eq(l->q[9].last, 1);
+	ck_assert_uint_eq(h.cc[8]->nr_queued, 1);
+	run_ns(5000);
+	ck_assert_uint_eq(done_ns(1, 0), 136);
+	ck_assert_uint_eq(done_ns(2, 0), 193);
+	ck_assert_uint_eq(l->q_len, 0);
+	ck_assert_uint_eq(l->q_cpus, 0);
+	for (i = 0; i < 11; i++)
+		ck_assert_uint_eq(h.cc[i]->nr_queued, 0);
+}
+END_TEST
+
+/*
  * The nearest and the farthest sharer by distance class (sharer_dist()'s
  * bitmaps of the CPUs within each distance), not by CPU number. CPUs 5
  * and 6 are cores of socket 1, CPU 13 is CPU 5's SMT sibling; smt 10,
@@ -1342,6 +1402,7 @@ static Suite *cache_suite(void)
 	tcase_add_checked_fixture(tc, setup_waiter, teardown);
 	tcase_add_test(tc, coh_rmw_saturated_line_waiter_growth);
 	tcase_add_test(tc, coh_queued_cpu_counted_once);
+	tcase_add_test(tc, coh_queued_across_ring_growth);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("law");
 	tcase_add_checked_fixture(tc, setup_law, teardown);

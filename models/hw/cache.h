@@ -198,6 +198,11 @@ struct coh_req {
 	uint8_t slot; /* field slot in the line */
 	uint8_t posted; /* the CPU did not wait for it */
 	uint8_t prefetch; /* adjacent-line prefetch, nobody waits */
+	/*
+	 * the latest request of its CPU in the line's queue (prefetches
+	 * aside): once it leaves, the CPU has nothing queued on the line
+	 */
+	uint8_t last;
 	sim_time_t enq;
 };
 
@@ -217,12 +222,18 @@ struct coh_line {
 	int home; /* home socket: the first requester's; -1 */
 	int last_to; /* CPU the latest hand-off went to, or -1 */
 	unsigned int nr_sharers;
-	struct coh_req *q; /* FIFO ring of waiting requests */
+	/*
+	 * FIFO ring of waiting requests: the one at position a (q_head and
+	 * positions count every request ever queued, unmasked) is in slot
+	 * a & (q_cap - 1); growing keeps every request at its position
+	 */
+	struct coh_req *q;
 	unsigned int q_head, q_len, q_cap; /* q_cap: 0 or a power of two */
 	unsigned int q_cpus; /* distinct CPUs queued (prefetches aside) */
 	unsigned int q_writers; /* queued stores and RMWs (prefetches aside) */
 	bool serving; /* a service event is scheduled */
 	bool read_batch; /* Shared by a load: queued loads join at once */
+	bool last_to_queued; /* @last_to has requests queued on the line */
 	sim_time_t free_at; /* the hand-off being served ends */
 	sim_time_t last_done; /* completion of the latest hand-off */
 
@@ -286,7 +297,7 @@ struct coh_cpu {
 	unsigned int nr_queued; /* lines this CPU has requests queued on */
 	struct {
 		struct coh_line *line;
-		unsigned int n;
+		unsigned int pos; /* ring position of the latest request */
 	} queued[COH_MAX_QUEUED];
 	struct {
 		struct coh_line *line;

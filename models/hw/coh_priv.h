@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * models/hw/coh_priv.h - what the files of the coherence model share and
- * nothing else sees: struct coh, and the trace's entry points for the
- * hot path (coh_trace.c). Users include models/hw/cache.h.
+ * nothing else sees: struct coh, the line hash, and the trace's entry
+ * points for the hot path (coh_trace.c). Users include models/hw/cache.h.
  *
  * Layering: models/ module; uses sim/ only through its public headers.
  */
 #ifndef MODELS_HW_COH_PRIV_H
 #define MODELS_HW_COH_PRIV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +32,12 @@ struct coh {
 	struct sim_engine *e;
 	unsigned int nr_cpus;
 	unsigned int sharer_words; /* 64-bit words per sharer bitmap */
+	/*
+	 * m->handoff == COH_HANDOFF_HOLD, and its window (0 otherwise),
+	 * read once: line_ready_at() asks at every hand-off
+	 */
+	bool hold;
+	sim_time_t hold_ps;
 	/*
 	 * [nr_cpus][COH_DIST_DIE][sharer_words]: for each CPU and d from
 	 * COH_DIST_SMT to COH_DIST_DIE, the bitmap of the other CPUs within
@@ -65,13 +72,38 @@ struct coh {
 	 * Resuming a CPU from the line that served it (coh_cpu.resume_inline):
 	 * inline_cpu says who serve() may hand a completed access to
 	 * (INLINE_ANY in a line's service event, a CPU number in that CPU's
-	 * own access, INLINE_NONE elsewhere); inline_cc is the one it did,
-	 * and inline_done when that access completed.
+	 * own access, INLINE_NONE elsewhere, and once it has handed one);
+	 * inline_cc is the one it did, and inline_done when that access
+	 * completed.
 	 */
 	int inline_cpu;
 	struct coh_cpu *inline_cc;
 	sim_time_t inline_done;
 };
+
+/*
+ * The line hash (open addressing by line address), for placing lines
+ * (coh_place.c) and finding a neighbour (the adjacent-line prefetch).
+ */
+static inline unsigned int coh_hash_slot(const struct coh *c, uint64_t addr)
+{
+	uint64_t h = (addr / COH_LINE_SIZE) * 0x9e3779b97f4a7c15ull;
+
+	return (unsigned int)(h >> 40) & (c->hash_cap - 1);
+}
+
+/* The line at @addr (a multiple of 64), or NULL. */
+static inline struct coh_line *coh_line_find(const struct coh *c, uint64_t addr)
+{
+	unsigned int i = coh_hash_slot(c, addr);
+
+	while (c->hash[i]) {
+		if (c->hash[i]->addr == addr)
+			return c->hash[i];
+		i = (i + 1) & (c->hash_cap - 1);
+	}
+	return NULL;
+}
 
 #define INLINE_NONE (-2)
 #define INLINE_ANY (-1)

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * models/hw/coh_place.c - placing lines and objects in the simulated
+ * address space (memory accounting, the line hash), and the statistics
+ * of lines; out of models/hw/cache.c, which keeps the coherence rules
+ * and their hot path (a file holds at most 1,500 lines).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/hw/cache.h"
+#include "models/hw/coh_priv.h"
+#include "sim/error.h"
+
+#define COH_CHUNK (64u << 10) /* bytes of lines allocated at once */
+
+/**
+ * coh_set_mem_limit() - refuse to grow past @bytes of lines and objects.
+ * @c: the memory system, before its first object
+ * @bytes: the limit; 0 for none
+ */
+void coh_set_mem_limit(struct coh *c, uint64_t bytes)
+{
+	c->mem_limit = bytes;
+}
+
+/**
+ * coh_mem() - the bytes of lines and objects placed so far.
+ * @c: the memory system
+ *
+ * Return: the bytes, up to the limit once coh_failed().
+ */
+uint64_t coh_mem(const struct coh *c)
+{
+	return c->mem;
+}
+
+/**
+ * coh_failed() - whether placing lines and objects has failed.
+ * @c: the memory system
+ *
+ * Return: 0; EFBIG when they would pass the coh_set_mem_limit() limit;
+ * ENOMEM when an allocation failed. A failed coh has handed out a spare
+ * line and object in place of the new ones: it must not run.
+ */
+int coh_failed(const struct coh *c)
+{
+	return c->failed;
+}
+
+/* ---- lines and objects ---- */
+
+static void hash_insert(struct coh *c, struct coh_line *l)
+{
+	unsigned int i = coh_hash_slot(c, l->addr);
+
+	while (c->hash[i])
+		i = (i + 1) & (c->hash_cap - 1);
+	c->hash[i] = l;
+}
+
+/* The coh has failed for @why (EFBIG, ENOMEM): keep the first reason. */
+static void coh_fail(struct coh *c, int why)
+{
+	if (!c->failed)
+		c->failed = why;
+	if (why == ENOMEM) {
+		free(c->reserve);
+		c->reserve = NULL;
+	}
+}
+
+/*
+ * Account @bytes more; false (and the coh failed with EFBIG) when that
+ * passes the limit.
+ */
+static bool mem_charge(struct coh *c, size_t bytes)
+{
+	if (c->mem_limit && c->mem + bytes > c->mem_limit) {
+		coh_fail(c, EFBIG);
+		return false;
+	}
+	c->mem += bytes;
+	return true;
+}
+
+static struct coh_line *line_failed(struct coh *c, int why)
+{
+	coh_fail(c, why);
+	return c->spare;
+}
+
+/*
+ * line_alloc() - a zeroed line of @size bytes, or NULL. Lines are carved
+ * from chunks of COH_CHUNK bytes at multiples of 64 bytes, so that the
+ * hot fields of each (the first 64 bytes of struct coh_line, cache.h)
+ * are one host cache line. Rounded to 64 bytes a line takes what
+ * calloc() took with its header and 16-byte rounding (+ 0..48 bytes),
+ * without a call per line; the chunks are freed with the coh.
+ */
+static struct coh_line *line_alloc(struct coh *c, size_t size)
+{
+	size_t stride = (size + COH_LINE_SIZE - 1) &
+			~(size_t)(COH_LINE_SIZE - 1);
+	struct coh_line *l;
+
+	if (stride > c->chunk_left) {
+		size_t bytes = stride > COH_CHUNK ? stride : COH_CHUNK;
+		unsigned int cap;
+		void *p, **grown;
+
+		if (c->nr_chunks == c->cap_chunks) {
+			cap = c->cap_chunks ? 2 * c->cap_chunks : 16;
+			grown = realloc(c->chunks, cap * sizeof(*grown));
+			if (!grown)
+				return NULL;
+			c->chunks = grown;
+			c->cap_chunks = cap;
+		}
+		p = aligned_alloc(COH_LINE_SIZE, bytes);
+		if (!p)
+			return NULL;
+		c->chunks[c->nr_chunks++] = p;
+		c->chunk = p;
+		c->chunk_left = bytes;
+	}
+	l = (struct coh_line *)(void *)c->chunk;
+	c->chunk += stride;
+	c->chunk_left -= stride;
+	memset(l, 0, size);
+	return l;
+}
+
+/*
+ * The line at @addr, created if need be. SIM: once the memory limit is
+ * passed or an allocation fails, every new line is the one spare line and
+ * the coh is failed (coh_failed()): setup goes on harmlessly, and the run
+ * is refused before it starts, instead of aborting here.
+ */
+static struct coh_line *line_get(struct coh *c, uint64_t addr, const char *obj,
+				 uint64_t obj_line)
+{
+	struct coh_line *l = coh_line_find(c, addr), **grown, **hash;
+	size_t size = sizeof(*l) + c->sharer_words * sizeof(uint64_t);
+	unsigned int i, cap;
+
+	if (l)
+		return l;
+	if (c->failed || !mem_charge(c, size))
+		return line_failed(c, EFBIG);
+	l = line_alloc(c, size);
+	if (!l)
+		return line_failed(c, ENOMEM);
+	l->addr = addr;
+	l->owner = -1;
+	l->home = -1;
+	l->last_to = -1;
+	l->last_holder = -2;
+	snprintf(l->name, sizeof(l->name), "%s line %llu", obj,
+		 (unsigned long long)((addr - obj_line) / COH_LINE_SIZE));
+	if (c->nr_lines == c->cap_lines) {
+		cap = c->cap_lines ? 2 * c->cap_lines : 64;
+		grown = realloc(c->lines, cap * sizeof(*c->lines));
+		if (!grown) /* @l is freed with its chunk */
+			return line_failed(c, ENOMEM);
+		c->lines = grown;
+		c->cap_lines = cap;
+	}
+	if (2 * (c->nr_lines + 1) > c->hash_cap) {
+		hash = calloc(2 * c->hash_cap, sizeof(*c->hash));
+		if (!hash) /* as above */
+			return line_failed(c, ENOMEM);
+		free(c->hash);
+		c->hash = hash;
+		c->hash_cap *= 2;
+		for (i = 0; i < c->nr_lines; i++)
+			hash_insert(c, c->lines[i]);
+	}
+	l->index = c->nr_lines;
+	c->lines[c->nr_lines++] = l;
+	hash_insert(c, l);
+	return l;
+}
+
+static uint8_t line_add_field(struct coh *c, struct coh_line *l,
+			      const char *obj, const char *field)
+{
+	struct coh_field_stat *fs;
+	unsigned int cap;
+
+	if (l->nr_fields == COH_LINE_FIELDS)
+		return COH_LINE_FIELDS - 1; /* SIM: the rest share a slot */
+	if (l->nr_fields == l->cap_fields) {
+		cap = l->cap_fields ? 2 * l->cap_fields : 2;
+		fs = NULL;
+		if (l == c->spare ||
+		    mem_charge(c, (cap - l->cap_fields) * sizeof(*fs)))
+			fs = realloc(l->fields, cap * sizeof(*fs));
+		if (!fs) {
+			/* Failed: the run is refused before it starts. */
+			coh_fail(c, c->failed ? c->failed : ENOMEM);
+			return 0;
+		}
+		l->fields = fs;
+		l->cap_fields = cap;
+	}
+	fs = &l->fields[l->nr_fields];
+	memset(fs, 0, sizeof(*fs));
+	snprintf(fs->name, sizeof(fs->name), "%s.%s", obj, field);
+	return (uint8_t)l->nr_fields++;
+}
+
+/*
+ * Once the coh has failed: the one spare object, every field on the spare
+ * line, grown to @layout's fields. Only its last resort, an allocation of
+ * a few bytes per field of the largest layout, can still abort.
+ */
+static struct coh_object *spare_object(struct coh *c, const char *name,
+				       const struct coh_layout *layout)
+{
+	struct coh_object *obj = c->spare_obj;
+	unsigned int i;
+
+	if (!obj || layout->nr_fields > c->spare_obj_fields) {
+		obj = realloc(c->spare_obj,
+			      sizeof(*obj) + layout->nr_fields *
+						     sizeof(obj->fields[0]));
+		SIM_OOM_ON(!obj);
+		c->spare_obj = obj;
+		c->spare_obj_fields = layout->nr_fields;
+	}
+	snprintf(obj->name, sizeof(obj->name), "%s", name);
+	obj->base = c->spare->addr;
+	obj->layout = layout;
+	for (i = 0; i < layout->nr_fields; i++) {
+		obj->fields[i].line = c->spare;
+		obj->fields[i].slot = 0;
+	}
+	return obj;
+}
+
+struct coh_object *coh_object_create(struct coh *c, const char *name,
+				     const struct coh_layout *layout,
+				     unsigned int offset_in_line)
+{
+	struct coh_object *obj, **objs;
+	uint64_t line0;
+	unsigned int i, cap;
+	size_t size;
+
+	SIM_BUG_ON(offset_in_line >= COH_LINE_SIZE);
+	size = sizeof(*obj) + layout->nr_fields * sizeof(struct coh_field);
+	obj = NULL;
+	if (!c->failed && mem_charge(c, size)) {
+		obj = calloc(1, size);
+		if (!obj)
+			coh_fail(c, ENOMEM);
+	}
+	if (!obj)
+		return spare_object(c, name, layout);
+	snprintf(obj->name, sizeof(obj->name), "%s", name);
+	line0 = (c->next_addr + COH_LINE_SIZE - 1) &
+		~(uint64_t)(COH_LINE_SIZE - 1);
+	obj->base = line0 + offset_in_line;
+	obj->layout = layout;
+	c->next_addr = obj->base + (layout->size ? layout->size : 1);
+	for (i = 0; i < layout->nr_fields; i++) {
+		const struct coh_layout_field *lf = &layout->fields[i];
+		uint64_t addr = obj->base + lf->offset;
+		struct coh_line *l;
+
+		/* SIM: a field straddling two lines is counted on its first. */
+		l = line_get(c, addr & ~(uint64_t)(COH_LINE_SIZE - 1),
+			     obj->name, line0);
+		obj->fields[i].line = l;
+		obj->fields[i].slot = line_add_field(c, l, obj->name, lf->name);
+	}
+	if (c->nr_objs == c->cap_objs) {
+		cap = c->cap_objs ? 2 * c->cap_objs : 16;
+		objs = realloc(c->objs, cap * sizeof(*c->objs));
+		if (!objs) {
+			free(obj);
+			coh_fail(c, ENOMEM);
+			return spare_object(c, name, layout);
+		}
+		c->objs = objs;
+		c->cap_objs = cap;
+	}
+	c->objs[c->nr_objs++] = obj;
+	return obj;
+}
+
+/* ---- statistics ---- */
+
+void coh_stats_reset(struct coh *c)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < c->nr_lines; i++) {
+		struct coh_line *l = c->lines[i];
+
+		memset(l->ops, 0, sizeof(l->ops));
+		l->hits = l->misses = l->merged = l->transfers = 0;
+		memset(l->xfer_by_dist, 0, sizeof(l->xfer_by_dist));
+		if (l->xfer_to)
+			memset(l->xfer_to, 0, c->nr_cpus * sizeof(*l->xfer_to));
+		l->wait_ps = l->busy_ps = 0;
+		for (j = 0; j < l->nr_fields; j++) {
+			memset(l->fields[j].ops, 0, sizeof(l->fields[j].ops));
+			l->fields[j].misses = 0;
+			l->fields[j].wait_ps = 0;
+			l->fields[j].nr_cpus = 0;
+			memset(l->fields[j].cpus, 0, sizeof(l->fields[j].cpus));
+			if (l->fields[j].callers)
+				memset(l->fields[j].callers, 0,
+				       COH_FIELD_CALLERS *
+					       sizeof(*l->fields[j].callers));
+		}
+	}
+	for (i = 0; i < c->nr_cpus; i++)
+		c->cpus[i].wait_ps = 0;
+}
+
+struct coh_caller_stat *coh_caller_slot(struct coh_field_stat *fs,
+					unsigned int caller)
+{
+	struct coh_caller_stat *cs;
+	unsigned int i;
+
+	if (!fs->callers) {
+		fs->callers = calloc(COH_FIELD_CALLERS, sizeof(*fs->callers));
+		SIM_OOM_ON(!fs->callers);
+	}
+	cs = fs->callers;
+	for (i = 0; i < COH_FIELD_CALLERS - 1; i++, cs++)
+		if (cs->id == caller + 1 || !cs->id)
+			break;
+	if (!cs->id)
+		cs->id = caller + 1;
+	else if (cs->id != caller + 1)
+		cs->id = COH_CALLER_MIXED;
+	return cs;
+}
+
+unsigned int coh_nr_lines(const struct coh *c)
+{
+	return c->nr_lines;
+}
+
+unsigned int coh_nr_cpus(const struct coh *c)
+{
+	return c->nr_cpus;
+}
+
+static int line_cmp(const void *a, const void *b)
+{
+	const struct coh_line *x = *(struct coh_line *const *)a;
+	const struct coh_line *y = *(struct coh_line *const *)b;
+
+	if (x->busy_ps != y->busy_ps)
+		return x->busy_ps > y->busy_ps ? -1 : 1;
+	if (x->transfers != y->transfers)
+		return x->transfers > y->transfers ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return 0;
+}
+
+void coh_lines_sorted(struct coh *c, struct coh_line **out, unsigned int n)
+{
+	struct coh_line **all = malloc(c->nr_lines * sizeof(*all) + 1);
+	unsigned int i;
+
+	SIM_OOM_ON(!all);
+	memcpy(all, c->lines, c->nr_lines * sizeof(*all));
+	qsort(all, c->nr_lines, sizeof(*all), line_cmp);
+	for (i = 0; i < n && i < c->nr_lines; i++)
+		out[i] = all[i];
+	free(all);
+}
