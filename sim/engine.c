@@ -39,7 +39,10 @@
  *
  * A process's wake-up uses a slot of its own (fn NULL: wake the process
  * arg): the run loop calls the process directly. A process waits for one
- * thing at a time: a second wake-up pending is a model bug.
+ * thing at a time: a second wake-up pending is a model bug. A timer
+ * (struct sim_timer) has a slot of its own too, its payload written once:
+ * setting it is ev_push() alone, with no slot to allocate and free and
+ * no payload to store per event.
  *
  * Sequence numbers: 2^40 of them (about 10^12 events, hours of
  * simulation); when they run out, the pending events are renumbered 0,
@@ -60,6 +63,8 @@
 #define RING_WORDS (RING / 64)
 #define HEAP_D 4
 #define HEAP_PAD 3 /* keys before the root: sibling groups 64-byte aligned */
+/* the progress countdown without progress calls: never reached, in effect */
+#define PROGRESS_NONE (1ull << 62)
 
 /* struct sim_node - a pending event's key */
 struct sim_node {
@@ -75,11 +80,16 @@ struct sim_link {
 	uint32_t next, prev;
 };
 
-/* What runs: fn(arg, data), or with fn NULL the wake-up of process arg. */
+/*
+ * What runs: fn(arg, data), or with fn NULL the wake-up of process arg.
+ * @timer: the timer that owns the slot, NULL for sim_schedule()'s events
+ * (the slot is freed when the event runs) and processes.
+ */
 struct sim_payload {
 	sim_event_fn fn;
 	void *arg;
 	uint64_t data;
+	struct sim_timer *timer;
 };
 
 /* struct sim_key - an overflow event: (time, seq << 24 | slot) */
@@ -94,8 +104,18 @@ struct sim_engine {
 	bool stop;
 	uint64_t cur; /* the ring's first bucket number */
 	uint64_t seq; /* next sequence number */
-	uint64_t nr_events; /* events run */
-	uint64_t progress_at; /* nr_events at the next progress call */
+	/*
+	 * Events run: tick_at - left. The run loop counts left down to the
+	 * next progress call (one decrement and branch per event, where
+	 * counting up and comparing with the next call's count was five).
+	 */
+	uint64_t tick_at; /* events run at the next progress call */
+	uint64_t left; /* events until then */
+	/*
+	 * The run loop runs events before end: the horizon plus one, 0 once
+	 * sim_engine_stop() is called (one compare per event for both).
+	 */
+	sim_time_t end;
 	sim_time_t until; /* horizon of the current sim_engine_run() */
 	struct sim_node *node; /* by slot */
 	struct sim_link *link; /* by slot: its neighbours in its bucket */
@@ -555,7 +575,7 @@ struct sim_engine *sim_engine_create(void)
 	/* slot 0: "none", later than any event */
 	e->node[0].time = SIM_TIME_MAX;
 	e->node[0].seq = UINT64_MAX;
-	e->progress_at = UINT64_MAX;
+	e->left = e->tick_at = PROGRESS_NONE;
 	return e;
 }
 
@@ -583,7 +603,7 @@ sim_time_t sim_horizon(const struct sim_engine *e)
 
 uint64_t sim_events(const struct sim_engine *e)
 {
-	return e->nr_events;
+	return e->tick_at - e->left;
 }
 
 void sim_schedule(struct sim_engine *e, sim_time_t t, sim_event_fn fn,
@@ -594,46 +614,102 @@ void sim_schedule(struct sim_engine *e, sim_time_t t, sim_event_fn fn,
 	/* SIM_TIME_MAX is slot 0's: "never" */
 	SIM_BUG_ON(t < e->clock.now || t == SIM_TIME_MAX || !fn);
 	slot = slot_alloc(e);
-	e->payload[slot] = (struct sim_payload){ fn, arg, data };
+	e->payload[slot] = (struct sim_payload){ fn, arg, data, NULL };
 	ev_push(e, slot, t);
 }
+
+/* ---- timers ---- */
+
+void sim_timer_init(struct sim_engine *e, struct sim_timer *t, sim_event_fn fn,
+		    void *arg, uint64_t data)
+{
+	SIM_BUG_ON(!fn);
+	t->engine = e;
+	t->pending = false;
+	t->slot = slot_alloc(e);
+	e->payload[t->slot] = (struct sim_payload){ fn, arg, data, t };
+}
+
+void sim_timer_cancel(struct sim_timer *t)
+{
+	if (t->pending)
+		ev_remove(t->engine, t->slot);
+	t->pending = false;
+}
+
+void sim_timer_destroy(struct sim_timer *t)
+{
+	struct sim_engine *e = t->engine;
+
+	if (!e)
+		return;
+	sim_timer_cancel(t);
+	e->payload[t->slot].timer = NULL;
+	e->free_slots[e->nr_free++] = t->slot;
+	t->engine = NULL;
+}
+
+void sim_timer_set(struct sim_timer *t, sim_time_t when)
+{
+	struct sim_engine *e = t->engine;
+
+	/* SIM_TIME_MAX is slot 0's: "never" */
+	SIM_BUG_ON(when < e->clock.now || when == SIM_TIME_MAX);
+	if (t->pending)
+		ev_remove(e, t->slot); /* moved: rare */
+	t->pending = true;
+	ev_push(e, t->slot, when);
+}
+
+/* ---- the run loop ---- */
 
 void sim_engine_stop(struct sim_engine *e)
 {
 	e->stop = true;
+	e->end = 0;
 }
 
 void sim_engine_set_progress(struct sim_engine *e, uint64_t every,
 			     void (*fn)(void *arg, sim_time_t now), void *arg)
 {
+	uint64_t nr = sim_events(e);
+
 	e->progress_every = fn ? every : 0;
-	e->progress_at = e->progress_every ? e->nr_events + every : UINT64_MAX;
 	e->progress_fn = fn;
 	e->progress_arg = arg;
+	e->left = e->progress_every ? e->progress_every : PROGRESS_NONE;
+	e->tick_at = nr + e->left;
 }
 
-static void proc_run(struct sim_proc *p);
+/* progress_tick() - the countdown reached 0: sim_events() is tick_at. */
+static void __attribute__((noinline))
+progress_tick(struct sim_engine *e, sim_time_t t)
+{
+	e->left = e->progress_every ? e->progress_every : PROGRESS_NONE;
+	e->tick_at += e->left;
+	if (e->progress_every)
+		e->progress_fn(e->progress_arg, t);
+}
+
+static inline void proc_run(struct sim_proc *p);
 
 void sim_engine_run(struct sim_engine *e, sim_time_t until)
 {
 	/* slot 0 (none pending) is at SIM_TIME_MAX: never run it */
-	sim_time_t last = until < SIM_TIME_MAX ? until : SIM_TIME_MAX - 1;
-
+	e->end = until < SIM_TIME_MAX ? until + 1 : SIM_TIME_MAX;
 	e->stop = false;
 	e->until = until;
-	while (!e->stop) {
+	for (;;) {
 		uint32_t slot = e->min;
 		sim_time_t t = e->node[slot].time;
-		struct sim_payload *pl = &e->payload[slot];
+		const struct sim_payload *pl = &e->payload[slot];
 
-		if (t > last)
+		if (t >= e->end)
 			break;
 		ev_pop(e, slot);
 		e->clock.now = t;
-		if (++e->nr_events == e->progress_at) {
-			e->progress_at += e->progress_every;
-			e->progress_fn(e->progress_arg, t);
-		}
+		if (!--e->left)
+			progress_tick(e, t);
 		if (!pl->fn) {
 			/* a process's wake-up: its slot stays its own */
 			struct sim_proc *p = pl->arg;
@@ -642,6 +718,10 @@ void sim_engine_run(struct sim_engine *e, sim_time_t until)
 			if (p->now < t)
 				p->now = t;
 			proc_run(p);
+		} else if (pl->timer) {
+			/* a timer: its slot and payload stay its own */
+			pl->timer->pending = false;
+			pl->fn(pl->arg, pl->data);
 		} else {
 			struct sim_payload ev = *pl;
 
@@ -667,7 +747,7 @@ void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
 	p->stack = calloc(1, stack_size);
 	SIM_OOM_ON(!p->stack);
 	p->slot = slot_alloc(e);
-	e->payload[p->slot] = (struct sim_payload){ NULL, p, 0 };
+	e->payload[p->slot] = (struct sim_payload){ NULL, p, 0, NULL };
 }
 
 void sim_proc_destroy(struct sim_proc *p)
@@ -699,33 +779,48 @@ static struct co_frame *co_top(struct sim_proc *p)
 }
 
 /*
- * proc_run() - run the process's coroutines until one waits or the
- * outermost returns.
+ * proc_run_more() - the running frame @f returned @r, not CO_WAIT: go on
+ * with the callee it pushed or the caller it returned to, until one waits
+ * or the outermost returns.
  */
-static void proc_run(struct sim_proc *p)
+static void __attribute__((noinline))
+proc_run_more(struct sim_proc *p, struct co_frame *f, int r)
 {
-	struct co_frame *f = co_top(p);
-
-	/* the run loop, for its one pending wake-up, or sim_proc_resume() */
-	SIM_BUG_ON(p->finished || !p->sp);
 	for (;;) {
-		int r = f->fn(p, f);
-
 		if (r == CO_WAIT)
 			break;
 		if (r == CO_CALL) {
 			f = co_top(p);
-			continue;
+		} else {
+			/* CO_DONE: pop, resume the caller. */
+			p->sp -= f->size;
+			p->top = f->caller;
+			if (!p->sp) {
+				p->finished = true;
+				break;
+			}
+			f = co_top(p);
 		}
-		/* CO_DONE: pop, resume the caller. */
-		p->sp -= f->size;
-		p->top = f->caller;
-		if (!p->sp) {
-			p->finished = true;
-			break;
-		}
-		f = co_top(p);
+		r = f->fn(p, f);
 	}
+}
+
+/*
+ * proc_run() - run the process's coroutines until one waits or the
+ * outermost returns. Inline in its two callers (the run loop, for the
+ * process's one pending wake-up, and sim_proc_resume()): most runs are
+ * one call of the running frame that waits again, and the rest of the
+ * loop is proc_run_more(). That the process is not finished is checked
+ * where it was made to wait (proc_wake_at(), sim_proc_resume()): a
+ * process that waits has not finished.
+ */
+static inline void proc_run(struct sim_proc *p)
+{
+	struct co_frame *f = co_top(p);
+	int r = f->fn(p, f);
+
+	if (r != CO_WAIT)
+		proc_run_more(p, f, r);
 }
 
 /*
@@ -735,15 +830,15 @@ static void proc_run(struct sim_proc *p)
 static inline void proc_wake_at(struct sim_engine *e, struct sim_proc *p,
 				sim_time_t at)
 {
-	SIM_BUG_ON(at < e->clock.now || p->pending);
+	SIM_BUG_ON(at < e->clock.now || p->pending || !p->sp);
 	p->pending = true;
 	ev_push(e, p->slot, at);
 }
 
 void sim_proc_resume(struct sim_proc *p)
 {
-	SIM_BUG_ON(p->finished || !p->sp || p->pending ||
-		   p->now < sim_now(p->engine));
+	/* a finished process has no frame (sp 0) */
+	SIM_BUG_ON(!p->sp || p->pending || p->now < sim_now(p->engine));
 	proc_run(p);
 }
 
@@ -763,16 +858,20 @@ void sim_proc_wake(struct sim_proc *p, sim_time_t at)
 bool sim__proc_sync(struct sim_proc *p)
 {
 	struct sim_engine *e = p->engine;
+	sim_time_t at = p->now;
 
-	SIM_BUG_ON(p->now < e->clock.now);
 	/*
 	 * Nothing else is due before p->now: moving the clock there is what
 	 * running a wake-up event would do, without the event.
 	 */
-	if (p->now < e->node[e->min].time && p->now <= e->until) {
-		e->clock.now = p->now;
+	if (at < e->node[e->min].time && at <= e->until) {
+		SIM_BUG_ON(at < e->clock.now);
+		e->clock.now = at;
 		return false;
 	}
-	proc_wake_at(e, p, p->now);
+	/* the running process: not finished, not pending, at >= sim_now() */
+	SIM_BUG_ON(at < e->clock.now || p->pending);
+	p->pending = true;
+	ev_push(e, p->slot, at);
 	return true;
 }

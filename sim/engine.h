@@ -90,6 +90,43 @@ void sim_schedule(struct sim_engine *e, sim_time_t t, sim_event_fn fn,
 		  void *arg, uint64_t data);
 
 /*
+ * struct sim_timer - a recurring event source's one event: a slot of its
+ * own in the engine, as a process has for its wake-up, so that setting it
+ * allocates nothing and stores no payload (fn, arg and data are fixed at
+ * sim_timer_init()). A timer is pending at most once: setting a pending
+ * timer moves it. Setting it draws a fresh seq, exactly as sim_schedule()
+ * does, so a timer runs where the same sim_schedule() would, in (time,
+ * seq) order.
+ * @engine: the engine it runs in
+ * @slot: its event's slot in the engine
+ * @pending: set, not yet run
+ */
+struct sim_timer {
+	struct sim_engine *engine;
+	uint32_t slot;
+	bool pending;
+};
+
+void sim_timer_init(struct sim_engine *e, struct sim_timer *t, sim_event_fn fn,
+		    void *arg, uint64_t data);
+/* Drops a pending event; the timer may then be initialised again. */
+void sim_timer_destroy(struct sim_timer *t);
+
+/*
+ * sim_timer_set() - run the timer's fn(arg, data) at @when (>= sim_now(),
+ * < SIM_TIME_MAX), with a fresh seq; if it was pending, at @when instead.
+ * Context: any event or process.
+ */
+void sim_timer_set(struct sim_timer *t, sim_time_t when);
+/* sim_timer_cancel() - a pending timer does not run; no-op when idle. */
+void sim_timer_cancel(struct sim_timer *t);
+
+static inline bool sim_timer_pending(const struct sim_timer *t)
+{
+	return t->pending;
+}
+
+/*
  * sim_engine_run() - run events in (time, seq) order until none is left,
  * the next one is later than @until, or sim_engine_stop() was called.
  * The clock ends at @until when the events ran out or passed it.
