@@ -305,26 +305,27 @@ static inline bool in_ring(const struct sim_engine *e, sim_time_t t)
 	return (t >> RING_SHIFT) - e->cur < RING;
 }
 
+/* link_after() - put @slot after @p in @p's bucket. */
+static inline void link_after(struct sim_link *l, uint32_t slot, uint32_t p)
+{
+	l[slot].prev = p;
+	l[slot].next = l[p].next;
+	l[l[p].next].prev = slot;
+	l[p].next = slot;
+}
+
 /*
- * ring_add() - put @slot in its bucket, in order. A new event (@newest:
- * it has the newest seq, so only its time can put it before another)
- * mostly has a later time than the others in its bucket, so look from
- * the last backwards: usually it goes last at once, and a run of events
- * due at the same time costs no walk at all.
+ * ring_insert() - ring_add() when @slot goes before the last of its
+ * non-empty bucket @r: walk back from the last. Out of line, so that the
+ * common cases of ring_add() save no registers for the loop.
  */
-static inline void ring_add(struct sim_engine *e, uint32_t slot, bool newest)
+static void __attribute__((noinline))
+ring_insert(struct sim_engine *e, uint32_t slot, uint32_t r, bool newest)
 {
 	struct sim_link *l = e->link;
 	const struct sim_node *x = &e->node[slot];
-	uint32_t r = bucket_of(x->time), h = e->head[r], p;
+	uint32_t h = e->head[r], p;
 
-	e->nr_ring++;
-	if (!h) {
-		l[slot].next = l[slot].prev = slot;
-		e->head[r] = slot;
-		e->bits[r / 64] |= 1ull << (r % 64);
-		return;
-	}
 	for (p = l[h].prev;
 	     newest ? x->time < e->node[p].time : node_before(x, &e->node[p]);
 	     p = l[p].prev) {
@@ -334,11 +335,34 @@ static inline void ring_add(struct sim_engine *e, uint32_t slot, bool newest)
 			break;
 		}
 	}
-	/* after p */
-	l[slot].prev = p;
-	l[slot].next = l[p].next;
-	l[l[p].next].prev = slot;
-	l[p].next = slot;
+	link_after(l, slot, p);
+}
+
+/*
+ * ring_add() - put @slot in its bucket, in order. A new event (@newest:
+ * it has the newest seq, so only its time can put it before another)
+ * mostly has a later time than the others in its bucket, so look at the
+ * last first: usually it goes last at once, and a run of events due at
+ * the same time costs no walk at all; else ring_insert() walks back.
+ */
+static inline void ring_add(struct sim_engine *e, uint32_t slot, bool newest)
+{
+	struct sim_link *l = e->link;
+	const struct sim_node *x = &e->node[slot], *last;
+	uint32_t r = bucket_of(x->time), h = e->head[r];
+
+	e->nr_ring++;
+	if (!h) {
+		l[slot].next = l[slot].prev = slot;
+		e->head[r] = slot;
+		e->bits[r / 64] |= 1ull << (r % 64);
+		return;
+	}
+	last = &e->node[l[h].prev];
+	if (newest ? x->time >= last->time : node_before(last, x))
+		link_after(l, slot, l[h].prev);
+	else
+		ring_insert(e, slot, r, newest);
 }
 
 /* ring_del() - take @slot out of its bucket. */
@@ -415,22 +439,22 @@ ev_push_far(struct sim_engine *e, uint32_t slot, sim_time_t t)
 /*
  * ev_push() - make the event in @slot pending at @t. It has the newest
  * seq, so it is the new min exactly when its time is earlier than min's.
- * The common case, in the ring, calls nothing, so that it saves no
- * registers; the rest is ev_push_far().
+ * The common case, in the ring, calls nothing but in tail position (the
+ * rest is ev_push_far(), and ring_insert() in ring_add()), so that its
+ * callers save no registers for it: min is set before ring_add() for
+ * that (ring_add() does not read it).
  */
 static inline void ev_push(struct sim_engine *e, uint32_t slot, sim_time_t t)
 {
-	bool earliest = t < e->node[e->min].time;
-
 	if (!in_ring(e, t) || e->seq == SEQ_LIMIT) {
 		ev_push_far(e, slot, t);
 		return;
 	}
+	if (t < e->node[e->min].time)
+		e->min = slot;
 	e->node[slot].time = t;
 	e->node[slot].seq = e->seq++;
 	ring_add(e, slot, true);
-	if (earliest)
-		e->min = slot;
 }
 
 /*
@@ -649,14 +673,25 @@ void sim_timer_destroy(struct sim_timer *t)
 	t->engine = NULL;
 }
 
+/* timer_move() - sim_timer_set() of a pending timer: rare. */
+static void __attribute__((noinline))
+timer_move(struct sim_timer *t, sim_time_t when)
+{
+	ev_remove(t->engine, t->slot);
+	t->pending = false;
+	sim_timer_set(t, when);
+}
+
 void sim_timer_set(struct sim_timer *t, sim_time_t when)
 {
 	struct sim_engine *e = t->engine;
 
 	/* SIM_TIME_MAX is slot 0's: "never" */
 	SIM_BUG_ON(when < e->clock.now || when == SIM_TIME_MAX);
-	if (t->pending)
-		ev_remove(e, t->slot); /* moved: rare */
+	if (t->pending) {
+		timer_move(t, when);
+		return;
+	}
 	t->pending = true;
 	ev_push(e, t->slot, when);
 }
@@ -779,20 +814,20 @@ static struct co_frame *co_top(struct sim_proc *p)
 }
 
 /*
- * proc_run_more() - the running frame @f returned @r, not CO_WAIT: go on
- * with the callee it pushed or the caller it returned to, until one waits
- * or the outermost returns.
+ * proc_run_more() - the running frame returned @r, not CO_WAIT: go on
+ * with the callee it pushed (now the top frame) or pop it (it is still
+ * the top frame) and resume its caller, until one waits or the outermost
+ * returns.
  */
-static void __attribute__((noinline))
-proc_run_more(struct sim_proc *p, struct co_frame *f, int r)
+static void __attribute__((noinline)) proc_run_more(struct sim_proc *p, int r)
 {
 	for (;;) {
+		struct co_frame *f = co_top(p);
+
 		if (r == CO_WAIT)
 			break;
-		if (r == CO_CALL) {
-			f = co_top(p);
-		} else {
-			/* CO_DONE: pop, resume the caller. */
+		if (r == CO_DONE) {
+			/* pop, resume the caller */
 			p->sp -= f->size;
 			p->top = f->caller;
 			if (!p->sp) {
@@ -810,7 +845,8 @@ proc_run_more(struct sim_proc *p, struct co_frame *f, int r)
  * outermost returns. Inline in its two callers (the run loop, for the
  * process's one pending wake-up, and sim_proc_resume()): most runs are
  * one call of the running frame that waits again, and the rest of the
- * loop is proc_run_more(). That the process is not finished is checked
+ * loop is proc_run_more(), which finds the frame again, so that only @p
+ * lives across the call. That the process is not finished is checked
  * where it was made to wait (proc_wake_at(), sim_proc_resume()): a
  * process that waits has not finished.
  */
@@ -820,7 +856,7 @@ static inline void proc_run(struct sim_proc *p)
 	int r = f->fn(p, f);
 
 	if (r != CO_WAIT)
-		proc_run_more(p, f, r);
+		proc_run_more(p, r);
 }
 
 /*
