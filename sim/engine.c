@@ -44,9 +44,10 @@
  * setting it is ev_push() alone, with no slot to allocate and free and
  * no payload to store per event.
  *
- * Sequence numbers: 2^40 of them (about 10^12 events, hours of
- * simulation); when they run out, the pending events are renumbered 0,
- * 1, ... in their (time, seq) order, which keeps every order.
+ * Sequence numbers: 64 bits in node[], 40 in an overflow key (about
+ * 10^12 events, hours of simulation); when an overflow key needs one past
+ * 2^40, the pending events are renumbered 0, 1, ... in their (time, seq)
+ * order, which keeps every order.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -415,12 +416,15 @@ static void seq_renumber(struct sim_engine *e);
 
 static inline uint64_t seq_draw(struct sim_engine *e)
 {
-	if (e->seq == SEQ_LIMIT)
+	if (e->seq >= SEQ_LIMIT)
 		seq_renumber(e);
 	return e->seq++;
 }
 
-/* ev_push_far() - ev_push() past the ring's window, or out of seqs. */
+/*
+ * ev_push_far() - ev_push() past the ring's window: an overflow key, whose
+ * seq must fit its 40 bits.
+ */
 static void __attribute__((noinline))
 ev_push_far(struct sim_engine *e, uint32_t slot, sim_time_t t)
 {
@@ -446,7 +450,7 @@ ev_push_far(struct sim_engine *e, uint32_t slot, sim_time_t t)
  */
 static inline void ev_push(struct sim_engine *e, uint32_t slot, sim_time_t t)
 {
-	if (!in_ring(e, t) || e->seq == SEQ_LIMIT) {
+	if (!in_ring(e, t)) {
 		ev_push_far(e, slot, t);
 		return;
 	}
@@ -457,47 +461,79 @@ static inline void ev_push(struct sim_engine *e, uint32_t slot, sim_time_t t)
 	ring_add(e, slot, true);
 }
 
-/*
- * ev_pop() - take out min, the first of its bucket (or, the ring empty,
- * the overflow's top); the ring moves on to its bucket, overflow events
- * the window now reaches enter the ring, and min is found again: the
- * bucket's next, if it has one (nothing else is earlier: the overflow
- * events are later than the whole ring), else the first of the next
- * non-empty bucket.
- */
-static inline void ev_pop(struct sim_engine *e, uint32_t slot)
+/* overflow_due() - the window reaches the overflow's top. */
+static inline bool overflow_due(const struct sim_engine *e)
 {
-	struct sim_link *l = e->link;
-	sim_time_t t = e->node[slot].time;
-	uint32_t r, n;
+	return e->nr && in_ring(e, e->heap[0].time);
+}
 
-	e->cur = t >> RING_SHIFT;
-	if (e->nr_ring) {
-		r = bucket_of(t);
-		n = l[slot].next;
-		e->nr_ring--;
-		if (n != slot) {
-			l[n].prev = l[slot].prev;
-			l[l[slot].prev].next = n;
-			e->head[r] = n;
-			if (!e->nr || !in_ring(e, e->heap[0].time)) {
-				e->min = n;
-				return;
-			}
-		} else {
-			e->head[r] = 0;
-			e->bits[r / 64] &= ~(1ull << (r % 64));
-		}
-	} else {
-		heap_del(e, 0);
-	}
-	while (e->nr && in_ring(e, e->heap[0].time)) {
+/*
+ * ev_refill() - after a pop that moved the window onto overflow events
+ * (or took the overflow's top, the ring empty): they enter the ring, and
+ * min is found again. Out of line: rare in a busy run.
+ */
+static void __attribute__((noinline)) ev_refill(struct sim_engine *e)
+{
+	while (overflow_due(e)) {
 		uint32_t s = (uint32_t)(e->heap[0].seqslot & SLOT_MASK);
 
 		heap_del(e, 0);
 		ring_add(e, s, false);
 	}
 	e->min = find_min(e);
+}
+
+/*
+ * ev_pop() - take out min, the first of its bucket (or, the ring empty,
+ * the overflow's top); the ring moves on to its bucket, overflow events
+ * the window now reaches enter the ring, and min is found again: the
+ * bucket's next, if it has one (nothing else is earlier: the overflow
+ * events are later than the whole ring), else the first of the next
+ * non-empty bucket. The common cases work on locals (the bucket, its
+ * bitmap word): the first non-empty bucket after a bucket just emptied
+ * is mostly in the same word, which is then still in a register.
+ */
+static inline void ev_pop(struct sim_engine *e, uint32_t slot)
+{
+	struct sim_link *l = e->link;
+	uint64_t k = e->node[slot].time >> RING_SHIFT, word, m;
+	uint32_t r = (uint32_t)k & RING_MASK, w = r / 64, n;
+	/* min is in the ring unless the ring is empty (then the overflow's) */
+	bool ringed = k - e->cur < RING;
+
+	e->cur = k;
+	if (!ringed) {
+		heap_del(e, 0);
+		ev_refill(e);
+		return;
+	}
+	e->nr_ring--;
+	n = l[slot].next;
+	if (n != slot) {
+		l[n].prev = l[slot].prev;
+		l[l[slot].prev].next = n;
+		e->head[r] = n;
+		if (overflow_due(e))
+			ev_refill(e);
+		else
+			e->min = n;
+		return;
+	}
+	/* the only one of its bucket */
+	e->head[r] = 0;
+	word = e->bits[w] & ~(1ull << (r % 64));
+	e->bits[w] = word;
+	m = word & (~0ull << (r % 64));
+	if (overflow_due(e) || (!m && !e->nr_ring)) {
+		ev_refill(e);
+		return;
+	}
+	/* the ring holds one: words in bucket order, wrapping round */
+	while (!m) {
+		w = (w + 1) % RING_WORDS;
+		m = e->bits[w];
+	}
+	e->min = e->head[w * 64 + (uint32_t)__builtin_ctzll(m)];
 }
 
 /* ev_remove() - drop a pending event that is not running: rare. */
@@ -516,72 +552,63 @@ static void ev_remove(struct sim_engine *e, uint32_t slot)
 		e->min = find_min(e);
 }
 
-static int key_cmp(const void *a, const void *b)
+/* struct seq_rank - a pending event, for seq_renumber()'s sort */
+struct seq_rank {
+	sim_time_t time;
+	uint64_t seq;
+	uint32_t slot;
+};
+
+static int rank_cmp(const void *a, const void *b)
 {
-	const struct sim_key *x = a, *y = b;
+	const struct seq_rank *x = a, *y = b;
 
-	return key_before(x, y) ? -1 : key_before(y, x) ? 1 : 0;
-}
-
-/* The rank of @k among the @n sorted keys (keys are unique). */
-static uint64_t key_rank(const struct sim_key *sorted, size_t n,
-			 const struct sim_key *k)
-{
-	size_t lo = 0, hi = n, mid;
-
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (key_before(k, &sorted[mid]))
-			hi = mid;
-		else
-			lo = mid;
-	}
-	return lo;
-}
-
-static struct sim_key slot_key(const struct sim_engine *e, uint32_t s)
-{
-	return (struct sim_key){ e->node[s].time,
-				 e->node[s].seq << SLOT_BITS | s };
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq ? 1 : 0;
 }
 
 /*
- * seq_renumber() - the sequence numbers ran out: give the pending events
- * 0, 1, ... in their (time, seq) order. Nothing moves: the ring depends
- * on times only, and the map keeps the heap's order.
+ * seq_renumber() - the sequence numbers ran out for the overflow's keys:
+ * give the pending events 0, 1, ... in their (time, seq) order. Nothing
+ * moves: the ring depends on times only, and the keys keep the heap's
+ * order. (The ring's events read their seqs from node[], 64 bits: only
+ * the overflow's keys have 40, so only ev_push_far() checks the limit.)
  */
 static void seq_renumber(struct sim_engine *e)
 {
 	size_t n = e->nr_ring + e->nr, nr = 0, i;
-	struct sim_key *sorted = malloc((n ? n : 1) * sizeof(*sorted)), k;
+	struct seq_rank *sorted = malloc((n ? n : 1) * sizeof(*sorted));
 	uint32_t r, s;
 
 	SIM_OOM_ON(!sorted);
 	for (r = 0; r < RING; r++) {
 		for (s = e->head[r]; s; s = e->link[s].next) {
-			sorted[nr++] = slot_key(e, s);
-			if (e->link[s].next == e->head[r])
-				break;
-		}
-	}
-	for (i = 0; i < e->nr; i++)
-		sorted[nr++] = e->heap[i];
-	qsort(sorted, nr, sizeof(*sorted), key_cmp);
-	for (r = 0; r < RING; r++) {
-		for (s = e->head[r]; s; s = e->link[s].next) {
-			k = slot_key(e, s);
-			e->node[s].seq = key_rank(sorted, nr, &k);
+			sorted[nr++] = (struct seq_rank){ e->node[s].time,
+							  e->node[s].seq, s };
 			if (e->link[s].next == e->head[r])
 				break;
 		}
 	}
 	for (i = 0; i < e->nr; i++) {
 		s = (uint32_t)(e->heap[i].seqslot & SLOT_MASK);
-		e->node[s].seq = key_rank(sorted, nr, &e->heap[i]);
+		sorted[nr++] =
+			(struct seq_rank){ e->node[s].time, e->node[s].seq, s };
+	}
+	qsort(sorted, nr, sizeof(*sorted), rank_cmp);
+	for (i = 0; i < nr; i++)
+		e->node[sorted[i].slot].seq = i;
+	for (i = 0; i < e->nr; i++) {
+		s = (uint32_t)(e->heap[i].seqslot & SLOT_MASK);
 		e->heap[i].seqslot = e->node[s].seq << SLOT_BITS | s;
 	}
 	free(sorted);
 	e->seq = nr;
+}
+
+void sim__engine_set_seq(struct sim_engine *e, uint64_t seq)
+{
+	e->seq = seq;
 }
 
 /* ---- the engine ---- */

@@ -134,6 +134,9 @@ static inline bool sim_timer_pending(const struct sim_timer *t)
 void sim_engine_run(struct sim_engine *e, sim_time_t until);
 void sim_engine_stop(struct sim_engine *e);
 
+/* For tests: the next sequence number is @seq (see seq_renumber()). */
+void sim__engine_set_seq(struct sim_engine *e, uint64_t seq);
+
 /*
  * sim_engine_set_progress() - call @fn(@arg, now) about every @every events
  * (e.g. to draw a progress line); NULL turns it off.

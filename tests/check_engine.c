@@ -260,6 +260,44 @@ START_TEST(sim_engine_order_all_scales)
 }
 END_TEST
 
+/*
+ * The sequence numbers run out (2^40: an overflow key holds 40 bits):
+ * the pending events are renumbered in their (time, seq) order, and
+ * every order is kept. L = 2^40; the window is 4096 buckets of 4096 ps
+ * (16.8 us), so 20 us is in the overflow.
+ *
+ *	seq L-3: a@100, L-2: c@20us (overflow), L-1: h@20us (overflow),
+ *	L: d@100 (the ring's seqs have 64 bits: no renumbering), then
+ *	e@20us needs an overflow key past L-1: renumber a 0, d 1, c 2,
+ *	h 3; e 4, g@100 5, f@20us 6.
+ *	Expect: a, d, g @100, then c, h, e, f @20us (the overflow's keys,
+ *	renumbered, keep c before h).
+ */
+START_TEST(sim_engine_seq_renumber)
+{
+	static const uint64_t want[] = { 'a', 'd', 'g', 'c', 'h', 'e', 'f' };
+	static const sim_time_t when[] = { 100,	     100,      100,
+					   20000000, 20000000, 20000000,
+					   20000000 };
+	unsigned int i;
+
+	sim__engine_set_seq(log_engine, (1ull << 40) - 3);
+	sim_schedule(log_engine, 100, log_event, NULL, 'a');
+	sim_schedule(log_engine, 20000000, log_event, NULL, 'c');
+	sim_schedule(log_engine, 20000000, log_event, NULL, 'h');
+	sim_schedule(log_engine, 100, log_event, NULL, 'd');
+	sim_schedule(log_engine, 20000000, log_event, NULL, 'e');
+	sim_schedule(log_engine, 100, log_event, NULL, 'g');
+	sim_schedule(log_engine, 20000000, log_event, NULL, 'f');
+	sim_engine_run(log_engine, SIM_PS_PER_MS);
+	ck_assert_uint_eq(event_log.n, 7);
+	for (i = 0; i < 7; i++) {
+		ck_assert_uint_eq(event_log.what[i], want[i]);
+		ck_assert_uint_eq(event_log.when[i], when[i]);
+	}
+}
+END_TEST
+
 /* ---- processes ---- */
 
 struct leaf_frame {
@@ -834,6 +872,7 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, sim_engine_heap_many);
 	tcase_add_test(tc, sim_engine_window_edges);
 	tcase_add_test(tc, sim_engine_order_all_scales);
+	tcase_add_test(tc, sim_engine_seq_renumber);
 	tcase_add_test(tc, co_call_return_and_waits);
 	tcase_add_test(tc, sim_proc_sync_fast_path);
 	tcase_add_test(tc, sim_proc_destroy_drops_wake);
