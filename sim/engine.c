@@ -101,7 +101,7 @@ struct sim_key {
 
 struct sim_engine {
 	struct sim_clock clock; /* first: sim_now() is inline (engine.h) */
-	uint32_t min; /* the earliest pending event's slot; 0: none */
+	uint32_t min; /* the earliest pending event's slot (set_min()) */
 	bool stop;
 	uint64_t cur; /* the ring's first bucket number */
 	uint64_t seq; /* next sequence number */
@@ -117,7 +117,6 @@ struct sim_engine {
 	 * sim_engine_stop() is called (one compare per event for both).
 	 */
 	sim_time_t end;
-	sim_time_t until; /* horizon of the current sim_engine_run() */
 	struct sim_node *node; /* by slot */
 	struct sim_link *link; /* by slot: its neighbours in its bucket */
 	struct sim_payload *payload; /* by slot */
@@ -155,6 +154,17 @@ static inline bool node_before(const struct sim_node *a,
 			       const struct sim_node *b)
 {
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+/*
+ * set_min() - @slot is the earliest pending event (0: none). Its time is
+ * kept in the clock (clock.next), where sim_proc_sync(), ev_push() and
+ * the run loop read it with one load, not three.
+ */
+static inline void set_min(struct sim_engine *e, uint32_t slot)
+{
+	e->min = slot;
+	e->clock.next = e->node[slot].time;
 }
 
 /* ---- slots ---- */
@@ -428,7 +438,7 @@ static inline uint64_t seq_draw(struct sim_engine *e)
 static void __attribute__((noinline))
 ev_push_far(struct sim_engine *e, uint32_t slot, sim_time_t t)
 {
-	bool earliest = t < e->node[e->min].time;
+	bool earliest = t < e->clock.next;
 
 	e->node[slot].time = t;
 	e->node[slot].seq = seq_draw(e);
@@ -437,7 +447,7 @@ ev_push_far(struct sim_engine *e, uint32_t slot, sim_time_t t)
 	else
 		heap_push(e, t, e->node[slot].seq << SLOT_BITS | slot);
 	if (earliest)
-		e->min = slot;
+		set_min(e, slot);
 }
 
 /*
@@ -454,9 +464,11 @@ static inline void ev_push(struct sim_engine *e, uint32_t slot, sim_time_t t)
 		ev_push_far(e, slot, t);
 		return;
 	}
-	if (t < e->node[e->min].time)
-		e->min = slot;
 	e->node[slot].time = t;
+	if (t < e->clock.next) {
+		e->min = slot;
+		e->clock.next = t;
+	}
 	e->node[slot].seq = e->seq++;
 	ring_add(e, slot, true);
 }
@@ -480,7 +492,7 @@ static void __attribute__((noinline)) ev_refill(struct sim_engine *e)
 		heap_del(e, 0);
 		ring_add(e, s, false);
 	}
-	e->min = find_min(e);
+	set_min(e, find_min(e));
 }
 
 /*
@@ -493,10 +505,10 @@ static void __attribute__((noinline)) ev_refill(struct sim_engine *e)
  * bitmap word): the first non-empty bucket after a bucket just emptied
  * is mostly in the same word, which is then still in a register.
  */
-static inline void ev_pop(struct sim_engine *e, uint32_t slot)
+static inline void ev_pop(struct sim_engine *e, uint32_t slot, sim_time_t t)
 {
 	struct sim_link *l = e->link;
-	uint64_t k = e->node[slot].time >> RING_SHIFT, word, m;
+	uint64_t k = t >> RING_SHIFT, word, m;
 	uint32_t r = (uint32_t)k & RING_MASK, w = r / 64, n;
 	/* min is in the ring unless the ring is empty (then the overflow's) */
 	bool ringed = k - e->cur < RING;
@@ -516,7 +528,7 @@ static inline void ev_pop(struct sim_engine *e, uint32_t slot)
 		if (overflow_due(e))
 			ev_refill(e);
 		else
-			e->min = n;
+			set_min(e, n);
 		return;
 	}
 	/* the only one of its bucket */
@@ -533,7 +545,7 @@ static inline void ev_pop(struct sim_engine *e, uint32_t slot)
 		w = (w + 1) % RING_WORDS;
 		m = e->bits[w];
 	}
-	e->min = e->head[w * 64 + (uint32_t)__builtin_ctzll(m)];
+	set_min(e, e->head[w * 64 + (uint32_t)__builtin_ctzll(m)]);
 }
 
 /* ev_remove() - drop a pending event that is not running: rare. */
@@ -549,7 +561,7 @@ static void ev_remove(struct sim_engine *e, uint32_t slot)
 		heap_del(e, i);
 	}
 	if (e->min == slot)
-		e->min = find_min(e);
+		set_min(e, find_min(e));
 }
 
 /* struct seq_rank - a pending event, for seq_renumber()'s sort */
@@ -626,6 +638,7 @@ struct sim_engine *sim_engine_create(void)
 	/* slot 0: "none", later than any event */
 	e->node[0].time = SIM_TIME_MAX;
 	e->node[0].seq = UINT64_MAX;
+	e->clock.next = SIM_TIME_MAX;
 	e->left = e->tick_at = PROGRESS_NONE;
 	return e;
 }
@@ -640,16 +653,6 @@ void sim_engine_free(struct sim_engine *e)
 	free(e->free_slots);
 	free(e->keys);
 	free(e);
-}
-
-sim_time_t sim_next_time(const struct sim_engine *e)
-{
-	return e->node[e->min].time;
-}
-
-sim_time_t sim_horizon(const struct sim_engine *e)
-{
-	return e->until;
 }
 
 uint64_t sim_events(const struct sim_engine *e)
@@ -760,15 +763,15 @@ void sim_engine_run(struct sim_engine *e, sim_time_t until)
 	/* slot 0 (none pending) is at SIM_TIME_MAX: never run it */
 	e->end = until < SIM_TIME_MAX ? until + 1 : SIM_TIME_MAX;
 	e->stop = false;
-	e->until = until;
+	e->clock.until = until;
 	for (;;) {
 		uint32_t slot = e->min;
-		sim_time_t t = e->node[slot].time;
+		sim_time_t t = e->clock.next;
 		const struct sim_payload *pl = &e->payload[slot];
 
 		if (t >= e->end)
 			break;
-		ev_pop(e, slot);
+		ev_pop(e, slot, t);
 		e->clock.now = t;
 		if (!--e->left)
 			progress_tick(e, t);
@@ -927,7 +930,7 @@ bool sim__proc_sync(struct sim_proc *p)
 	 * Nothing else is due before p->now: moving the clock there is what
 	 * running a wake-up event would do, without the event.
 	 */
-	if (at < e->node[e->min].time && at <= e->until) {
+	if (at < e->clock.next && at <= e->clock.until) {
 		SIM_BUG_ON(at < e->clock.now);
 		e->clock.now = at;
 		return false;

@@ -54,12 +54,18 @@ struct sim_engine;
 
 /*
  * struct sim_clock - the engine's clock, the first member of the opaque
- * struct sim_engine, so that sim_now() and the common case of
- * sim_proc_sync() are inline: the model reads the clock several times
+ * struct sim_engine, so that sim_now(), sim_horizon() and the common case
+ * of sim_proc_sync() are inline: the model reads the clock several times
  * per event, and a call costs more than the read.
+ * @now: the current time
+ * @next: the earliest pending event's time, SIM_TIME_MAX if none (kept
+ *	by the engine whenever its earliest event changes)
+ * @until: the horizon of the sim_engine_run() in progress
  */
 struct sim_clock {
 	sim_time_t now;
+	sim_time_t next;
+	sim_time_t until;
 };
 
 /* An event callback: runs at sim_now(). */
@@ -68,16 +74,28 @@ typedef void (*sim_event_fn)(void *arg, uint64_t data);
 struct sim_engine *sim_engine_create(void);
 void sim_engine_free(struct sim_engine *e);
 
-static inline sim_time_t sim_now(const struct sim_engine *e)
+static inline const struct sim_clock *sim_clock(const struct sim_engine *e)
 {
 	/* a pointer to a struct is one to its first member (C11 6.7.2.1) */
-	return ((const struct sim_clock *)(const void *)e)->now;
+	return (const struct sim_clock *)(const void *)e;
+}
+
+static inline sim_time_t sim_now(const struct sim_engine *e)
+{
+	return sim_clock(e)->now;
 }
 
 /* Time of the earliest pending event, or SIM_TIME_MAX. */
-sim_time_t sim_next_time(const struct sim_engine *e);
+static inline sim_time_t sim_next_time(const struct sim_engine *e)
+{
+	return sim_clock(e)->next;
+}
+
 /* The horizon of the sim_engine_run() in progress: it runs nothing later. */
-sim_time_t sim_horizon(const struct sim_engine *e);
+static inline sim_time_t sim_horizon(const struct sim_engine *e)
+{
+	return sim_clock(e)->until;
+}
 /* Events run so far. */
 uint64_t sim_events(const struct sim_engine *e);
 
