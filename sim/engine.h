@@ -11,7 +11,10 @@
  * run loop takes the earliest and calls fn(arg, data). Ties in time go to
  * the event scheduled first: seq is a counter incremented by every
  * scheduling. Nothing depends on wall-clock time, pointer values or hash
- * order, so the same inputs give the same run.
+ * order, so the same inputs give the same run. A recurring event source
+ * (a cache line's service) keeps one struct sim_timer instead: its event
+ * fixed at sim_timer_init(), set again and again, each time with a fresh
+ * seq exactly as sim_schedule() would draw.
  *
  * A process (struct sim_proc) is a simulated CPU running a stackless
  * coroutine (sim/co.h). A process has its own clock, proc->now, which it
