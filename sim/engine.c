@@ -510,11 +510,9 @@ static inline void ev_pop(struct sim_engine *e, uint32_t slot, sim_time_t t)
 	struct sim_link *l = e->link;
 	uint64_t k = t >> RING_SHIFT, word, m;
 	uint32_t r = (uint32_t)k & RING_MASK, w = r / 64, n;
-	/* min is in the ring unless the ring is empty (then the overflow's) */
-	bool ringed = k - e->cur < RING;
 
 	e->cur = k;
-	if (!ringed) {
+	if (!e->nr_ring) { /* min was the overflow's top */
 		heap_del(e, 0);
 		ev_refill(e);
 		return;
