@@ -599,6 +599,37 @@ START_TEST(sim_timer_move_cancel_destroy)
 }
 END_TEST
 
+/*
+ * The same past the ring's window (16.8 us), where a timer waits in the
+ * overflow heap: moving or cancelling it takes it out of the heap.
+ *
+ *	set T@30us, move it to T@20us, then x@20us; set U@25us (a second
+ *	timer) and cancel it. Expect T@20us, x@20us; 2 events, none left.
+ */
+START_TEST(sim_timer_far_move_cancel)
+{
+	struct sim_timer u;
+
+	sim_timer_init(log_engine, &log_timer, log_event, NULL, 'T');
+	sim_timer_init(log_engine, &u, log_event, NULL, 'U');
+	sim_timer_set(&log_timer, 30 * SIM_PS_PER_US);
+	sim_timer_set(&log_timer, 20 * SIM_PS_PER_US);
+	sim_schedule(log_engine, 20 * SIM_PS_PER_US, log_event, NULL, 'x');
+	sim_timer_set(&u, 25 * SIM_PS_PER_US);
+	sim_timer_cancel(&u);
+	ck_assert_uint_eq(sim_next_time(log_engine), 20 * SIM_PS_PER_US);
+	sim_engine_run(log_engine, SIM_PS_PER_MS);
+	ck_assert_uint_eq(event_log.n, 2);
+	ck_assert_uint_eq(event_log.what[0], 'T');
+	ck_assert_uint_eq(event_log.what[1], 'x');
+	ck_assert_uint_eq(event_log.when[1], 20 * SIM_PS_PER_US);
+	ck_assert_uint_eq(sim_events(log_engine), 2);
+	ck_assert_uint_eq(sim_next_time(log_engine), SIM_TIME_MAX);
+	sim_timer_destroy(&u);
+	sim_timer_destroy(&log_timer);
+}
+END_TEST
+
 /* A timer set in the past is a model bug (abort). */
 START_TEST(sim_timer_past_is_bug)
 {
@@ -881,6 +912,7 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, sim_timer_order_by_seq);
 	tcase_add_test(tc, sim_timer_rearm_from_callback);
 	tcase_add_test(tc, sim_timer_move_cancel_destroy);
+	tcase_add_test(tc, sim_timer_far_move_cancel);
 	tcase_add_test_raise_signal(tc, sim_timer_past_is_bug, SIGABRT);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stats");
