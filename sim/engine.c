@@ -32,10 +32,11 @@
  * of the events of a busy run, so a bucket holds one or two; the window
  * is 16.8 us.
  *
- * The earliest event, min, is always known: sim_proc_sync() and the run
- * loop read it, a scheduling compares itself with it (a new event has
- * the newest seq, so it is earlier only if its time is), and after each
- * event it is found again.
+ * The earliest event, min, is always known, and its time is in the clock
+ * (clock.next, set_min()): sim_proc_sync() and the run loop read it, a
+ * scheduling compares itself with it (a new event has the newest seq, so
+ * it is earlier only if its time is), and after each event it is found
+ * again.
  *
  * A process's wake-up uses a slot of its own (fn NULL: wake the process
  * arg): the run loop calls the process directly. A process waits for one
