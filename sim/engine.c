@@ -32,18 +32,23 @@
  * of the events of a busy run, so a bucket holds one or two; the window
  * is 16.8 us.
  *
- * The earliest event, min, is always known: sim_proc_sync() and the run
- * loop read it, a scheduling compares itself with it (a new event has
- * the newest seq, so it is earlier only if its time is), and after each
- * event it is found again.
+ * The earliest event, min, is always known, and its time is in the clock
+ * (clock.next, set_min()): sim_proc_sync() and the run loop read it, a
+ * scheduling compares itself with it (a new event has the newest seq, so
+ * it is earlier only if its time is), and after each event it is found
+ * again.
  *
  * A process's wake-up uses a slot of its own (fn NULL: wake the process
  * arg): the run loop calls the process directly. A process waits for one
- * thing at a time: a second wake-up pending is a model bug.
+ * thing at a time: a second wake-up pending is a model bug. A timer
+ * (struct sim_timer) has a slot of its own too, its payload written once:
+ * setting it is ev_push() alone, with no slot to allocate and free and
+ * no payload to store per event.
  *
- * Sequence numbers: 2^40 of them (about 10^12 events, hours of
- * simulation); when they run out, the pending events are renumbered 0,
- * 1, ... in their (time, seq) order, which keeps every order.
+ * Sequence numbers: 64 bits in node[], 40 in an overflow key (about
+ * 10^12 events, hours of simulation); when an overflow key needs one past
+ * 2^40, the pending events are renumbered 0, 1, ... in their (time, seq)
+ * order, which keeps every order.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +65,8 @@
 #define RING_WORDS (RING / 64)
 #define HEAP_D 4
 #define HEAP_PAD 3 /* keys before the root: sibling groups 64-byte aligned */
+/* the progress countdown without progress calls: never reached, in effect */
+#define PROGRESS_NONE (1ull << 62)
 
 /* struct sim_node - a pending event's key */
 struct sim_node {
@@ -75,11 +82,16 @@ struct sim_link {
 	uint32_t next, prev;
 };
 
-/* What runs: fn(arg, data), or with fn NULL the wake-up of process arg. */
+/*
+ * What runs: fn(arg, data), or with fn NULL the wake-up of process arg.
+ * @timer: the timer that owns the slot, NULL for sim_schedule()'s events
+ * (the slot is freed when the event runs) and processes.
+ */
 struct sim_payload {
 	sim_event_fn fn;
 	void *arg;
 	uint64_t data;
+	struct sim_timer *timer;
 };
 
 /* struct sim_key - an overflow event: (time, seq << 24 | slot) */
@@ -90,13 +102,22 @@ struct sim_key {
 
 struct sim_engine {
 	struct sim_clock clock; /* first: sim_now() is inline (engine.h) */
-	uint32_t min; /* the earliest pending event's slot; 0: none */
+	uint32_t min; /* the earliest pending event's slot (set_min()) */
 	bool stop;
 	uint64_t cur; /* the ring's first bucket number */
 	uint64_t seq; /* next sequence number */
-	uint64_t nr_events; /* events run */
-	uint64_t progress_at; /* nr_events at the next progress call */
-	sim_time_t until; /* horizon of the current sim_engine_run() */
+	/*
+	 * Events run: tick_at - left. The run loop counts left down to the
+	 * next progress call (one decrement and branch per event, where
+	 * counting up and comparing with the next call's count was five).
+	 */
+	uint64_t tick_at; /* events run at the next progress call */
+	uint64_t left; /* events until then */
+	/*
+	 * The run loop runs events before end: the horizon plus one, 0 once
+	 * sim_engine_stop() is called (one compare per event for both).
+	 */
+	sim_time_t end;
 	struct sim_node *node; /* by slot */
 	struct sim_link *link; /* by slot: its neighbours in its bucket */
 	struct sim_payload *payload; /* by slot */
@@ -134,6 +155,17 @@ static inline bool node_before(const struct sim_node *a,
 			       const struct sim_node *b)
 {
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+/*
+ * set_min() - @slot is the earliest pending event (0: none). Its time is
+ * kept in the clock (clock.next), where sim_proc_sync(), ev_push() and
+ * the run loop read it with one load, not three.
+ */
+static inline void set_min(struct sim_engine *e, uint32_t slot)
+{
+	e->min = slot;
+	e->clock.next = e->node[slot].time;
 }
 
 /* ---- slots ---- */
@@ -285,26 +317,27 @@ static inline bool in_ring(const struct sim_engine *e, sim_time_t t)
 	return (t >> RING_SHIFT) - e->cur < RING;
 }
 
+/* link_after() - put @slot after @p in @p's bucket. */
+static inline void link_after(struct sim_link *l, uint32_t slot, uint32_t p)
+{
+	l[slot].prev = p;
+	l[slot].next = l[p].next;
+	l[l[p].next].prev = slot;
+	l[p].next = slot;
+}
+
 /*
- * ring_add() - put @slot in its bucket, in order. A new event (@newest:
- * it has the newest seq, so only its time can put it before another)
- * mostly has a later time than the others in its bucket, so look from
- * the last backwards: usually it goes last at once, and a run of events
- * due at the same time costs no walk at all.
+ * ring_insert() - ring_add() when @slot goes before the last of its
+ * non-empty bucket @r: walk back from the last. Out of line, so that the
+ * common cases of ring_add() save no registers for the loop.
  */
-static inline void ring_add(struct sim_engine *e, uint32_t slot, bool newest)
+static void __attribute__((noinline))
+ring_insert(struct sim_engine *e, uint32_t slot, uint32_t r, bool newest)
 {
 	struct sim_link *l = e->link;
 	const struct sim_node *x = &e->node[slot];
-	uint32_t r = bucket_of(x->time), h = e->head[r], p;
+	uint32_t h = e->head[r], p;
 
-	e->nr_ring++;
-	if (!h) {
-		l[slot].next = l[slot].prev = slot;
-		e->head[r] = slot;
-		e->bits[r / 64] |= 1ull << (r % 64);
-		return;
-	}
 	for (p = l[h].prev;
 	     newest ? x->time < e->node[p].time : node_before(x, &e->node[p]);
 	     p = l[p].prev) {
@@ -314,11 +347,34 @@ static inline void ring_add(struct sim_engine *e, uint32_t slot, bool newest)
 			break;
 		}
 	}
-	/* after p */
-	l[slot].prev = p;
-	l[slot].next = l[p].next;
-	l[l[p].next].prev = slot;
-	l[p].next = slot;
+	link_after(l, slot, p);
+}
+
+/*
+ * ring_add() - put @slot in its bucket, in order. A new event (@newest:
+ * it has the newest seq, so only its time can put it before another)
+ * mostly has a later time than the others in its bucket, so look at the
+ * last first: usually it goes last at once, and a run of events due at
+ * the same time costs no walk at all; else ring_insert() walks back.
+ */
+static inline void ring_add(struct sim_engine *e, uint32_t slot, bool newest)
+{
+	struct sim_link *l = e->link;
+	const struct sim_node *x = &e->node[slot], *last;
+	uint32_t r = bucket_of(x->time), h = e->head[r];
+
+	e->nr_ring++;
+	if (!h) {
+		l[slot].next = l[slot].prev = slot;
+		e->head[r] = slot;
+		e->bits[r / 64] |= 1ull << (r % 64);
+		return;
+	}
+	last = &e->node[l[h].prev];
+	if (newest ? x->time >= last->time : node_before(last, x))
+		link_after(l, slot, l[h].prev);
+	else
+		ring_insert(e, slot, r, newest);
 }
 
 /* ring_del() - take @slot out of its bucket. */
@@ -371,16 +427,19 @@ static void seq_renumber(struct sim_engine *e);
 
 static inline uint64_t seq_draw(struct sim_engine *e)
 {
-	if (e->seq == SEQ_LIMIT)
+	if (e->seq >= SEQ_LIMIT)
 		seq_renumber(e);
 	return e->seq++;
 }
 
-/* ev_push_far() - ev_push() past the ring's window, or out of seqs. */
+/*
+ * ev_push_far() - ev_push() past the ring's window: an overflow key, whose
+ * seq must fit its 40 bits.
+ */
 static void __attribute__((noinline))
 ev_push_far(struct sim_engine *e, uint32_t slot, sim_time_t t)
 {
-	bool earliest = t < e->node[e->min].time;
+	bool earliest = t < e->clock.next;
 
 	e->node[slot].time = t;
 	e->node[slot].seq = seq_draw(e);
@@ -389,28 +448,52 @@ ev_push_far(struct sim_engine *e, uint32_t slot, sim_time_t t)
 	else
 		heap_push(e, t, e->node[slot].seq << SLOT_BITS | slot);
 	if (earliest)
-		e->min = slot;
+		set_min(e, slot);
 }
 
 /*
  * ev_push() - make the event in @slot pending at @t. It has the newest
  * seq, so it is the new min exactly when its time is earlier than min's.
- * The common case, in the ring, calls nothing, so that it saves no
- * registers; the rest is ev_push_far().
+ * The common case, in the ring, calls nothing but in tail position (the
+ * rest is ev_push_far(), and ring_insert() in ring_add()), so that its
+ * callers save no registers for it: min is set before ring_add() for
+ * that (ring_add() does not read it).
  */
 static inline void ev_push(struct sim_engine *e, uint32_t slot, sim_time_t t)
 {
-	bool earliest = t < e->node[e->min].time;
-
-	if (!in_ring(e, t) || e->seq == SEQ_LIMIT) {
+	if (!in_ring(e, t)) {
 		ev_push_far(e, slot, t);
 		return;
 	}
 	e->node[slot].time = t;
+	if (t < e->clock.next) {
+		e->min = slot;
+		e->clock.next = t;
+	}
 	e->node[slot].seq = e->seq++;
 	ring_add(e, slot, true);
-	if (earliest)
-		e->min = slot;
+}
+
+/* overflow_due() - the window reaches the overflow's top. */
+static inline bool overflow_due(const struct sim_engine *e)
+{
+	return e->nr && in_ring(e, e->heap[0].time);
+}
+
+/*
+ * ev_refill() - after a pop that moved the window onto overflow events
+ * (or took the overflow's top, the ring empty): they enter the ring, and
+ * min is found again. Out of line: rare in a busy run.
+ */
+static void __attribute__((noinline)) ev_refill(struct sim_engine *e)
+{
+	while (overflow_due(e)) {
+		uint32_t s = (uint32_t)(e->heap[0].seqslot & SLOT_MASK);
+
+		heap_del(e, 0);
+		ring_add(e, s, false);
+	}
+	set_min(e, find_min(e));
 }
 
 /*
@@ -419,41 +502,49 @@ static inline void ev_push(struct sim_engine *e, uint32_t slot, sim_time_t t)
  * the window now reaches enter the ring, and min is found again: the
  * bucket's next, if it has one (nothing else is earlier: the overflow
  * events are later than the whole ring), else the first of the next
- * non-empty bucket.
+ * non-empty bucket. The common cases work on locals (the bucket, its
+ * bitmap word): the first non-empty bucket after a bucket just emptied
+ * is mostly in the same word, which is then still in a register.
  */
-static inline void ev_pop(struct sim_engine *e, uint32_t slot)
+static inline void ev_pop(struct sim_engine *e, uint32_t slot, sim_time_t t)
 {
 	struct sim_link *l = e->link;
-	sim_time_t t = e->node[slot].time;
-	uint32_t r, n;
+	uint64_t k = t >> RING_SHIFT, word, m;
+	uint32_t r = (uint32_t)k & RING_MASK, w = r / 64, n;
 
-	e->cur = t >> RING_SHIFT;
-	if (e->nr_ring) {
-		r = bucket_of(t);
-		n = l[slot].next;
-		e->nr_ring--;
-		if (n != slot) {
-			l[n].prev = l[slot].prev;
-			l[l[slot].prev].next = n;
-			e->head[r] = n;
-			if (!e->nr || !in_ring(e, e->heap[0].time)) {
-				e->min = n;
-				return;
-			}
-		} else {
-			e->head[r] = 0;
-			e->bits[r / 64] &= ~(1ull << (r % 64));
-		}
-	} else {
+	e->cur = k;
+	if (!e->nr_ring) { /* min was the overflow's top */
 		heap_del(e, 0);
+		ev_refill(e);
+		return;
 	}
-	while (e->nr && in_ring(e, e->heap[0].time)) {
-		uint32_t s = (uint32_t)(e->heap[0].seqslot & SLOT_MASK);
-
-		heap_del(e, 0);
-		ring_add(e, s, false);
+	e->nr_ring--;
+	n = l[slot].next;
+	if (n != slot) {
+		l[n].prev = l[slot].prev;
+		l[l[slot].prev].next = n;
+		e->head[r] = n;
+		if (overflow_due(e))
+			ev_refill(e);
+		else
+			set_min(e, n);
+		return;
 	}
-	e->min = find_min(e);
+	/* the only one of its bucket */
+	e->head[r] = 0;
+	word = e->bits[w] & ~(1ull << (r % 64));
+	e->bits[w] = word;
+	m = word & (~0ull << (r % 64));
+	if (overflow_due(e) || (!m && !e->nr_ring)) {
+		ev_refill(e);
+		return;
+	}
+	/* the ring holds one: words in bucket order, wrapping round */
+	while (!m) {
+		w = (w + 1) % RING_WORDS;
+		m = e->bits[w];
+	}
+	set_min(e, e->head[w * 64 + (uint32_t)__builtin_ctzll(m)]);
 }
 
 /* ev_remove() - drop a pending event that is not running: rare. */
@@ -469,75 +560,66 @@ static void ev_remove(struct sim_engine *e, uint32_t slot)
 		heap_del(e, i);
 	}
 	if (e->min == slot)
-		e->min = find_min(e);
+		set_min(e, find_min(e));
 }
 
-static int key_cmp(const void *a, const void *b)
+/* struct seq_rank - a pending event, for seq_renumber()'s sort */
+struct seq_rank {
+	sim_time_t time;
+	uint64_t seq;
+	uint32_t slot;
+};
+
+static int rank_cmp(const void *a, const void *b)
 {
-	const struct sim_key *x = a, *y = b;
+	const struct seq_rank *x = a, *y = b;
 
-	return key_before(x, y) ? -1 : key_before(y, x) ? 1 : 0;
-}
-
-/* The rank of @k among the @n sorted keys (keys are unique). */
-static uint64_t key_rank(const struct sim_key *sorted, size_t n,
-			 const struct sim_key *k)
-{
-	size_t lo = 0, hi = n, mid;
-
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (key_before(k, &sorted[mid]))
-			hi = mid;
-		else
-			lo = mid;
-	}
-	return lo;
-}
-
-static struct sim_key slot_key(const struct sim_engine *e, uint32_t s)
-{
-	return (struct sim_key){ e->node[s].time,
-				 e->node[s].seq << SLOT_BITS | s };
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq ? 1 : 0;
 }
 
 /*
- * seq_renumber() - the sequence numbers ran out: give the pending events
- * 0, 1, ... in their (time, seq) order. Nothing moves: the ring depends
- * on times only, and the map keeps the heap's order.
+ * seq_renumber() - the sequence numbers ran out for the overflow's keys:
+ * give the pending events 0, 1, ... in their (time, seq) order. Nothing
+ * moves: the ring depends on times only, and the keys keep the heap's
+ * order. (The ring's events read their seqs from node[], 64 bits: only
+ * the overflow's keys have 40, so only ev_push_far() checks the limit.)
  */
 static void seq_renumber(struct sim_engine *e)
 {
 	size_t n = e->nr_ring + e->nr, nr = 0, i;
-	struct sim_key *sorted = malloc((n ? n : 1) * sizeof(*sorted)), k;
+	struct seq_rank *sorted = malloc((n ? n : 1) * sizeof(*sorted));
 	uint32_t r, s;
 
 	SIM_OOM_ON(!sorted);
 	for (r = 0; r < RING; r++) {
 		for (s = e->head[r]; s; s = e->link[s].next) {
-			sorted[nr++] = slot_key(e, s);
-			if (e->link[s].next == e->head[r])
-				break;
-		}
-	}
-	for (i = 0; i < e->nr; i++)
-		sorted[nr++] = e->heap[i];
-	qsort(sorted, nr, sizeof(*sorted), key_cmp);
-	for (r = 0; r < RING; r++) {
-		for (s = e->head[r]; s; s = e->link[s].next) {
-			k = slot_key(e, s);
-			e->node[s].seq = key_rank(sorted, nr, &k);
+			sorted[nr++] = (struct seq_rank){ e->node[s].time,
+							  e->node[s].seq, s };
 			if (e->link[s].next == e->head[r])
 				break;
 		}
 	}
 	for (i = 0; i < e->nr; i++) {
 		s = (uint32_t)(e->heap[i].seqslot & SLOT_MASK);
-		e->node[s].seq = key_rank(sorted, nr, &e->heap[i]);
+		sorted[nr++] =
+			(struct seq_rank){ e->node[s].time, e->node[s].seq, s };
+	}
+	qsort(sorted, nr, sizeof(*sorted), rank_cmp);
+	for (i = 0; i < nr; i++)
+		e->node[sorted[i].slot].seq = i;
+	for (i = 0; i < e->nr; i++) {
+		s = (uint32_t)(e->heap[i].seqslot & SLOT_MASK);
 		e->heap[i].seqslot = e->node[s].seq << SLOT_BITS | s;
 	}
 	free(sorted);
 	e->seq = nr;
+}
+
+void sim__engine_set_seq(struct sim_engine *e, uint64_t seq)
+{
+	e->seq = seq;
 }
 
 /* ---- the engine ---- */
@@ -555,7 +637,8 @@ struct sim_engine *sim_engine_create(void)
 	/* slot 0: "none", later than any event */
 	e->node[0].time = SIM_TIME_MAX;
 	e->node[0].seq = UINT64_MAX;
-	e->progress_at = UINT64_MAX;
+	e->clock.next = SIM_TIME_MAX;
+	e->left = e->tick_at = PROGRESS_NONE;
 	return e;
 }
 
@@ -571,19 +654,9 @@ void sim_engine_free(struct sim_engine *e)
 	free(e);
 }
 
-sim_time_t sim_next_time(const struct sim_engine *e)
-{
-	return e->node[e->min].time;
-}
-
-sim_time_t sim_horizon(const struct sim_engine *e)
-{
-	return e->until;
-}
-
 uint64_t sim_events(const struct sim_engine *e)
 {
-	return e->nr_events;
+	return e->tick_at - e->left;
 }
 
 void sim_schedule(struct sim_engine *e, sim_time_t t, sim_event_fn fn,
@@ -594,46 +667,113 @@ void sim_schedule(struct sim_engine *e, sim_time_t t, sim_event_fn fn,
 	/* SIM_TIME_MAX is slot 0's: "never" */
 	SIM_BUG_ON(t < e->clock.now || t == SIM_TIME_MAX || !fn);
 	slot = slot_alloc(e);
-	e->payload[slot] = (struct sim_payload){ fn, arg, data };
+	e->payload[slot] = (struct sim_payload){ fn, arg, data, NULL };
 	ev_push(e, slot, t);
 }
+
+/* ---- timers ---- */
+
+void sim_timer_init(struct sim_engine *e, struct sim_timer *t, sim_event_fn fn,
+		    void *arg, uint64_t data)
+{
+	SIM_BUG_ON(!fn);
+	t->engine = e;
+	t->pending = false;
+	t->slot = slot_alloc(e);
+	e->payload[t->slot] = (struct sim_payload){ fn, arg, data, t };
+}
+
+void sim_timer_cancel(struct sim_timer *t)
+{
+	if (t->pending)
+		ev_remove(t->engine, t->slot);
+	t->pending = false;
+}
+
+void sim_timer_destroy(struct sim_timer *t)
+{
+	struct sim_engine *e = t->engine;
+
+	if (!e)
+		return;
+	sim_timer_cancel(t);
+	e->payload[t->slot].timer = NULL;
+	e->free_slots[e->nr_free++] = t->slot;
+	t->engine = NULL;
+}
+
+/* timer_move() - sim_timer_set() of a pending timer: rare. */
+static void __attribute__((noinline))
+timer_move(struct sim_timer *t, sim_time_t when)
+{
+	ev_remove(t->engine, t->slot);
+	t->pending = false;
+	sim_timer_set(t, when);
+}
+
+void sim_timer_set(struct sim_timer *t, sim_time_t when)
+{
+	struct sim_engine *e = t->engine;
+
+	/* SIM_TIME_MAX is slot 0's: "never" */
+	SIM_BUG_ON(when < e->clock.now || when == SIM_TIME_MAX);
+	if (t->pending) {
+		timer_move(t, when);
+		return;
+	}
+	t->pending = true;
+	ev_push(e, t->slot, when);
+}
+
+/* ---- the run loop ---- */
 
 void sim_engine_stop(struct sim_engine *e)
 {
 	e->stop = true;
+	e->end = 0;
 }
 
 void sim_engine_set_progress(struct sim_engine *e, uint64_t every,
 			     void (*fn)(void *arg, sim_time_t now), void *arg)
 {
+	uint64_t nr = sim_events(e);
+
 	e->progress_every = fn ? every : 0;
-	e->progress_at = e->progress_every ? e->nr_events + every : UINT64_MAX;
 	e->progress_fn = fn;
 	e->progress_arg = arg;
+	e->left = e->progress_every ? e->progress_every : PROGRESS_NONE;
+	e->tick_at = nr + e->left;
 }
 
-static void proc_run(struct sim_proc *p);
+/* progress_tick() - the countdown reached 0: sim_events() is tick_at. */
+static void __attribute__((noinline))
+progress_tick(struct sim_engine *e, sim_time_t t)
+{
+	e->left = e->progress_every ? e->progress_every : PROGRESS_NONE;
+	e->tick_at += e->left;
+	if (e->progress_every)
+		e->progress_fn(e->progress_arg, t);
+}
+
+static inline void proc_run(struct sim_proc *p);
 
 void sim_engine_run(struct sim_engine *e, sim_time_t until)
 {
 	/* slot 0 (none pending) is at SIM_TIME_MAX: never run it */
-	sim_time_t last = until < SIM_TIME_MAX ? until : SIM_TIME_MAX - 1;
-
+	e->end = until < SIM_TIME_MAX ? until + 1 : SIM_TIME_MAX;
 	e->stop = false;
-	e->until = until;
-	while (!e->stop) {
+	e->clock.until = until;
+	for (;;) {
 		uint32_t slot = e->min;
-		sim_time_t t = e->node[slot].time;
-		struct sim_payload *pl = &e->payload[slot];
+		sim_time_t t = e->clock.next;
+		const struct sim_payload *pl = &e->payload[slot];
 
-		if (t > last)
+		if (t >= e->end)
 			break;
-		ev_pop(e, slot);
+		ev_pop(e, slot, t);
 		e->clock.now = t;
-		if (++e->nr_events == e->progress_at) {
-			e->progress_at += e->progress_every;
-			e->progress_fn(e->progress_arg, t);
-		}
+		if (!--e->left)
+			progress_tick(e, t);
 		if (!pl->fn) {
 			/* a process's wake-up: its slot stays its own */
 			struct sim_proc *p = pl->arg;
@@ -642,6 +782,10 @@ void sim_engine_run(struct sim_engine *e, sim_time_t until)
 			if (p->now < t)
 				p->now = t;
 			proc_run(p);
+		} else if (pl->timer) {
+			/* a timer: its slot and payload stay its own */
+			pl->timer->pending = false;
+			pl->fn(pl->arg, pl->data);
 		} else {
 			struct sim_payload ev = *pl;
 
@@ -667,7 +811,7 @@ void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
 	p->stack = calloc(1, stack_size);
 	SIM_OOM_ON(!p->stack);
 	p->slot = slot_alloc(e);
-	e->payload[p->slot] = (struct sim_payload){ NULL, p, 0 };
+	e->payload[p->slot] = (struct sim_payload){ NULL, p, 0, NULL };
 }
 
 void sim_proc_destroy(struct sim_proc *p)
@@ -699,33 +843,49 @@ static struct co_frame *co_top(struct sim_proc *p)
 }
 
 /*
- * proc_run() - run the process's coroutines until one waits or the
- * outermost returns.
+ * proc_run_more() - the running frame returned @r, not CO_WAIT: go on
+ * with the callee it pushed (now the top frame) or pop it (it is still
+ * the top frame) and resume its caller, until one waits or the outermost
+ * returns.
  */
-static void proc_run(struct sim_proc *p)
+static void __attribute__((noinline)) proc_run_more(struct sim_proc *p, int r)
 {
-	struct co_frame *f = co_top(p);
-
-	/* the run loop, for its one pending wake-up, or sim_proc_resume() */
-	SIM_BUG_ON(p->finished || !p->sp);
 	for (;;) {
-		int r = f->fn(p, f);
+		struct co_frame *f = co_top(p);
 
 		if (r == CO_WAIT)
 			break;
-		if (r == CO_CALL) {
+		if (r == CO_DONE) {
+			/* pop, resume the caller */
+			p->sp -= f->size;
+			p->top = f->caller;
+			if (!p->sp) {
+				p->finished = true;
+				break;
+			}
 			f = co_top(p);
-			continue;
 		}
-		/* CO_DONE: pop, resume the caller. */
-		p->sp -= f->size;
-		p->top = f->caller;
-		if (!p->sp) {
-			p->finished = true;
-			break;
-		}
-		f = co_top(p);
+		r = f->fn(p, f);
 	}
+}
+
+/*
+ * proc_run() - run the process's coroutines until one waits or the
+ * outermost returns. Inline in its two callers (the run loop, for the
+ * process's one pending wake-up, and sim_proc_resume()): most runs are
+ * one call of the running frame that waits again, and the rest of the
+ * loop is proc_run_more(), which finds the frame again, so that only @p
+ * lives across the call. That the process is not finished is checked
+ * where it was made to wait (proc_wake_at(), sim_proc_resume()): a
+ * process that waits has not finished.
+ */
+static inline void proc_run(struct sim_proc *p)
+{
+	struct co_frame *f = co_top(p);
+	int r = f->fn(p, f);
+
+	if (r != CO_WAIT)
+		proc_run_more(p, r);
 }
 
 /*
@@ -735,15 +895,15 @@ static void proc_run(struct sim_proc *p)
 static inline void proc_wake_at(struct sim_engine *e, struct sim_proc *p,
 				sim_time_t at)
 {
-	SIM_BUG_ON(at < e->clock.now || p->pending);
+	SIM_BUG_ON(at < e->clock.now || p->pending || !p->sp);
 	p->pending = true;
 	ev_push(e, p->slot, at);
 }
 
 void sim_proc_resume(struct sim_proc *p)
 {
-	SIM_BUG_ON(p->finished || !p->sp || p->pending ||
-		   p->now < sim_now(p->engine));
+	/* a finished process has no frame (sp 0) */
+	SIM_BUG_ON(!p->sp || p->pending || p->now < sim_now(p->engine));
 	proc_run(p);
 }
 
@@ -763,16 +923,20 @@ void sim_proc_wake(struct sim_proc *p, sim_time_t at)
 bool sim__proc_sync(struct sim_proc *p)
 {
 	struct sim_engine *e = p->engine;
+	sim_time_t at = p->now;
 
-	SIM_BUG_ON(p->now < e->clock.now);
 	/*
 	 * Nothing else is due before p->now: moving the clock there is what
 	 * running a wake-up event would do, without the event.
 	 */
-	if (p->now < e->node[e->min].time && p->now <= e->until) {
-		e->clock.now = p->now;
+	if (at < e->clock.next && at <= e->clock.until) {
+		SIM_BUG_ON(at < e->clock.now);
+		e->clock.now = at;
 		return false;
 	}
-	proc_wake_at(e, p, p->now);
+	/* the running process: not finished, not pending, at >= sim_now() */
+	SIM_BUG_ON(at < e->clock.now || p->pending);
+	p->pending = true;
+	ev_push(e, p->slot, at);
 	return true;
 }

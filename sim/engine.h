@@ -11,7 +11,10 @@
  * run loop takes the earliest and calls fn(arg, data). Ties in time go to
  * the event scheduled first: seq is a counter incremented by every
  * scheduling. Nothing depends on wall-clock time, pointer values or hash
- * order, so the same inputs give the same run.
+ * order, so the same inputs give the same run. A recurring event source
+ * (a cache line's service) keeps one struct sim_timer instead: its event
+ * fixed at sim_timer_init(), set again and again, each time with a fresh
+ * seq exactly as sim_schedule() would draw.
  *
  * A process (struct sim_proc) is a simulated CPU running a stackless
  * coroutine (sim/co.h). A process has its own clock, proc->now, which it
@@ -54,12 +57,18 @@ struct sim_engine;
 
 /*
  * struct sim_clock - the engine's clock, the first member of the opaque
- * struct sim_engine, so that sim_now() and the common case of
- * sim_proc_sync() are inline: the model reads the clock several times
+ * struct sim_engine, so that sim_now(), sim_horizon() and the common case
+ * of sim_proc_sync() are inline: the model reads the clock several times
  * per event, and a call costs more than the read.
+ * @now: the current time
+ * @next: the earliest pending event's time, SIM_TIME_MAX if none (kept
+ *	by the engine whenever its earliest event changes)
+ * @until: the horizon of the sim_engine_run() in progress
  */
 struct sim_clock {
 	sim_time_t now;
+	sim_time_t next;
+	sim_time_t until;
 };
 
 /* An event callback: runs at sim_now(). */
@@ -68,16 +77,28 @@ typedef void (*sim_event_fn)(void *arg, uint64_t data);
 struct sim_engine *sim_engine_create(void);
 void sim_engine_free(struct sim_engine *e);
 
-static inline sim_time_t sim_now(const struct sim_engine *e)
+static inline const struct sim_clock *sim_clock(const struct sim_engine *e)
 {
 	/* a pointer to a struct is one to its first member (C11 6.7.2.1) */
-	return ((const struct sim_clock *)(const void *)e)->now;
+	return (const struct sim_clock *)(const void *)e;
+}
+
+static inline sim_time_t sim_now(const struct sim_engine *e)
+{
+	return sim_clock(e)->now;
 }
 
 /* Time of the earliest pending event, or SIM_TIME_MAX. */
-sim_time_t sim_next_time(const struct sim_engine *e);
+static inline sim_time_t sim_next_time(const struct sim_engine *e)
+{
+	return sim_clock(e)->next;
+}
+
 /* The horizon of the sim_engine_run() in progress: it runs nothing later. */
-sim_time_t sim_horizon(const struct sim_engine *e);
+static inline sim_time_t sim_horizon(const struct sim_engine *e)
+{
+	return sim_clock(e)->until;
+}
 /* Events run so far. */
 uint64_t sim_events(const struct sim_engine *e);
 
@@ -90,12 +111,52 @@ void sim_schedule(struct sim_engine *e, sim_time_t t, sim_event_fn fn,
 		  void *arg, uint64_t data);
 
 /*
+ * struct sim_timer - a recurring event source's one event: a slot of its
+ * own in the engine, as a process has for its wake-up, so that setting it
+ * allocates nothing and stores no payload (fn, arg and data are fixed at
+ * sim_timer_init()). A timer is pending at most once: setting a pending
+ * timer moves it. Setting it draws a fresh seq, exactly as sim_schedule()
+ * does, so a timer runs where the same sim_schedule() would, in (time,
+ * seq) order.
+ * @engine: the engine it runs in
+ * @slot: its event's slot in the engine
+ * @pending: set, not yet run
+ */
+struct sim_timer {
+	struct sim_engine *engine;
+	uint32_t slot;
+	bool pending;
+};
+
+void sim_timer_init(struct sim_engine *e, struct sim_timer *t, sim_event_fn fn,
+		    void *arg, uint64_t data);
+/* Drops a pending event; the timer may then be initialised again. */
+void sim_timer_destroy(struct sim_timer *t);
+
+/*
+ * sim_timer_set() - run the timer's fn(arg, data) at @when (>= sim_now(),
+ * < SIM_TIME_MAX), with a fresh seq; if it was pending, at @when instead.
+ * Context: any event or process.
+ */
+void sim_timer_set(struct sim_timer *t, sim_time_t when);
+/* sim_timer_cancel() - a pending timer does not run; no-op when idle. */
+void sim_timer_cancel(struct sim_timer *t);
+
+static inline bool sim_timer_pending(const struct sim_timer *t)
+{
+	return t->pending;
+}
+
+/*
  * sim_engine_run() - run events in (time, seq) order until none is left,
  * the next one is later than @until, or sim_engine_stop() was called.
  * The clock ends at @until when the events ran out or passed it.
  */
 void sim_engine_run(struct sim_engine *e, sim_time_t until);
 void sim_engine_stop(struct sim_engine *e);
+
+/* For tests: the next sequence number is @seq (see seq_renumber()). */
+void sim__engine_set_seq(struct sim_engine *e, uint64_t seq);
 
 /*
  * sim_engine_set_progress() - call @fn(@arg, now) about every @every events

@@ -260,6 +260,44 @@ START_TEST(sim_engine_order_all_scales)
 }
 END_TEST
 
+/*
+ * The sequence numbers run out (2^40: an overflow key holds 40 bits):
+ * the pending events are renumbered in their (time, seq) order, and
+ * every order is kept. L = 2^40; the window is 4096 buckets of 4096 ps
+ * (16.8 us), so 20 us is in the overflow.
+ *
+ *	seq L-3: a@100, L-2: c@20us (overflow), L-1: h@20us (overflow),
+ *	L: d@100 (the ring's seqs have 64 bits: no renumbering), then
+ *	e@20us needs an overflow key past L-1: renumber a 0, d 1, c 2,
+ *	h 3; e 4, g@100 5, f@20us 6.
+ *	Expect: a, d, g @100, then c, h, e, f @20us (the overflow's keys,
+ *	renumbered, keep c before h).
+ */
+START_TEST(sim_engine_seq_renumber)
+{
+	static const uint64_t want[] = { 'a', 'd', 'g', 'c', 'h', 'e', 'f' };
+	static const sim_time_t when[] = { 100,	     100,      100,
+					   20000000, 20000000, 20000000,
+					   20000000 };
+	unsigned int i;
+
+	sim__engine_set_seq(log_engine, (1ull << 40) - 3);
+	sim_schedule(log_engine, 100, log_event, NULL, 'a');
+	sim_schedule(log_engine, 20000000, log_event, NULL, 'c');
+	sim_schedule(log_engine, 20000000, log_event, NULL, 'h');
+	sim_schedule(log_engine, 100, log_event, NULL, 'd');
+	sim_schedule(log_engine, 20000000, log_event, NULL, 'e');
+	sim_schedule(log_engine, 100, log_event, NULL, 'g');
+	sim_schedule(log_engine, 20000000, log_event, NULL, 'f');
+	sim_engine_run(log_engine, SIM_PS_PER_MS);
+	ck_assert_uint_eq(event_log.n, 7);
+	for (i = 0; i < 7; i++) {
+		ck_assert_uint_eq(event_log.what[i], want[i]);
+		ck_assert_uint_eq(event_log.when[i], when[i]);
+	}
+}
+END_TEST
+
 /* ---- processes ---- */
 
 struct leaf_frame {
@@ -426,6 +464,244 @@ START_TEST(sim_proc_destroy_drops_wake)
 	ck_assert(q.finished);
 	ck_assert_uint_eq(sim_events(log_engine), 2);
 	sim_proc_destroy(&q);
+}
+END_TEST
+
+/* ---- timers ---- */
+
+static struct sim_timer log_timer;
+
+/* Logs data as log_event() does; while fewer than 4 logged, again in 50. */
+static void rearm_event(void *arg, uint64_t data)
+{
+	struct sim_timer *t = arg;
+
+	ck_assert(!sim_timer_pending(t));
+	log_event(NULL, data);
+	if (event_log.n < 4)
+		sim_timer_set(t, sim_now(log_engine) + 50);
+}
+
+/*
+ * A timer runs where sim_schedule() at the same time would: by (time,
+ * seq), seq drawn when it is set, against events and process wake-ups at
+ * the same time.
+ *
+ *	at 0: schedule a@100, set T@100, schedule b@100, start p@100 (a
+ *	leaf that waits once for 0 ps, then schedules its log event at its
+ *	clock, 100), schedule c@50.
+ *	Expect: c@50, a@100, T@100, b@100, then p's log event 'p'@100
+ *	(scheduled by p when it runs after b), 5 + p's wake-up = 6 events;
+ *	the timer idle after.
+ */
+START_TEST(sim_timer_order_by_seq)
+{
+	static const uint64_t want[] = { 'c', 'a', 'T', 'b', 'p' };
+	static const sim_time_t when[] = { 50, 100, 100, 100, 100 };
+	struct sim_proc p;
+	struct leaf_frame *f;
+	unsigned int i;
+
+	sim_timer_init(log_engine, &log_timer, log_event, NULL, 'T');
+	sim_proc_init(&p, log_engine, 'p', 256, NULL);
+	f = co_push(&p, leaf, sizeof(*f));
+	f->hops = 1;
+	sim_schedule(log_engine, 100, log_event, NULL, 'a');
+	sim_timer_set(&log_timer, 100);
+	ck_assert(sim_timer_pending(&log_timer));
+	sim_schedule(log_engine, 100, log_event, NULL, 'b');
+	sim_proc_start(&p, 100);
+	sim_schedule(log_engine, 50, log_event, NULL, 'c');
+	sim_engine_run(log_engine, 1000);
+	ck_assert_uint_eq(event_log.n, 5);
+	for (i = 0; i < 5; i++) {
+		ck_assert_uint_eq(event_log.what[i], want[i]);
+		ck_assert_uint_eq(event_log.when[i], when[i]);
+	}
+	ck_assert_uint_eq(sim_events(log_engine), 6);
+	ck_assert(!sim_timer_pending(&log_timer));
+	ck_assert(p.finished);
+	sim_proc_destroy(&p);
+	sim_timer_destroy(&log_timer);
+}
+END_TEST
+
+/*
+ * A timer set again from its own callback (idle there) runs again; an
+ * event scheduled earlier at the same time runs first (older seq).
+ *
+ *	at 0: set T@10, schedule x@60. T@10 sets T@60 (seq after x's).
+ *	Expect: T@10 (1 logged), x@60 (2), T@60 (3: sets T@110), T@110
+ *	(4: stops).
+ */
+START_TEST(sim_timer_rearm_from_callback)
+{
+	static const uint64_t want[] = { 'T', 'x', 'T', 'T' };
+	static const sim_time_t when[] = { 10, 60, 60, 110 };
+	unsigned int i;
+
+	sim_timer_init(log_engine, &log_timer, rearm_event, &log_timer, 'T');
+	sim_timer_set(&log_timer, 10);
+	sim_schedule(log_engine, 60, log_event, NULL, 'x');
+	sim_engine_run(log_engine, 1000);
+	ck_assert_uint_eq(event_log.n, 4);
+	for (i = 0; i < 4; i++) {
+		ck_assert_uint_eq(event_log.what[i], want[i]);
+		ck_assert_uint_eq(event_log.when[i], when[i]);
+	}
+	ck_assert(!sim_timer_pending(&log_timer));
+	sim_timer_destroy(&log_timer);
+}
+END_TEST
+
+/*
+ * Setting a pending timer moves it (and gives it a fresh seq); a
+ * cancelled one does not run; a destroyed one drops its event and its
+ * slot is reused.
+ *
+ *	set T@500, x@300, set T@300 (moved: now after x), run to 1000.
+ *	Expect x@300, T@300; 2 events.
+ *	set T@1400, cancel; y@1200; run to 2000. Expect y@1200 only.
+ *	set T@2600, destroy; z@2500; run to 3000. Expect z@2500 only,
+ *	nothing pending after.
+ */
+START_TEST(sim_timer_move_cancel_destroy)
+{
+	sim_timer_init(log_engine, &log_timer, log_event, NULL, 'T');
+	sim_timer_set(&log_timer, 500);
+	sim_schedule(log_engine, 300, log_event, NULL, 'x');
+	sim_timer_set(&log_timer, 300);
+	ck_assert_uint_eq(sim_next_time(log_engine), 300);
+	sim_engine_run(log_engine, 1000);
+	ck_assert_uint_eq(event_log.n, 2);
+	ck_assert_uint_eq(event_log.what[0], 'x');
+	ck_assert_uint_eq(event_log.what[1], 'T');
+	ck_assert_uint_eq(event_log.when[1], 300);
+	ck_assert_uint_eq(sim_events(log_engine), 2);
+
+	sim_timer_set(&log_timer, 1400);
+	sim_timer_cancel(&log_timer);
+	ck_assert(!sim_timer_pending(&log_timer));
+	sim_schedule(log_engine, 1200, log_event, NULL, 'y');
+	sim_engine_run(log_engine, 2000);
+	ck_assert_uint_eq(event_log.n, 3);
+	ck_assert_uint_eq(event_log.what[2], 'y');
+
+	sim_timer_set(&log_timer, 2600);
+	sim_timer_destroy(&log_timer);
+	sim_schedule(log_engine, 2500, log_event, NULL, 'z');
+	sim_engine_run(log_engine, 3000);
+	ck_assert_uint_eq(event_log.n, 4);
+	ck_assert_uint_eq(event_log.what[3], 'z');
+	ck_assert_uint_eq(event_log.when[3], 2500);
+	ck_assert_uint_eq(sim_events(log_engine), 4);
+	ck_assert_uint_eq(sim_next_time(log_engine), SIM_TIME_MAX);
+}
+END_TEST
+
+/*
+ * The same past the ring's window (16.8 us), where a timer waits in the
+ * overflow heap: moving or cancelling it takes it out of the heap.
+ *
+ *	set T@30us, move it to T@20us, then x@20us; set U@25us (a second
+ *	timer) and cancel it. Expect T@20us, x@20us; 2 events, none left.
+ */
+START_TEST(sim_timer_far_move_cancel)
+{
+	struct sim_timer u;
+
+	sim_timer_init(log_engine, &log_timer, log_event, NULL, 'T');
+	sim_timer_init(log_engine, &u, log_event, NULL, 'U');
+	sim_timer_set(&log_timer, 30 * SIM_PS_PER_US);
+	sim_timer_set(&log_timer, 20 * SIM_PS_PER_US);
+	sim_schedule(log_engine, 20 * SIM_PS_PER_US, log_event, NULL, 'x');
+	sim_timer_set(&u, 25 * SIM_PS_PER_US);
+	sim_timer_cancel(&u);
+	ck_assert_uint_eq(sim_next_time(log_engine), 20 * SIM_PS_PER_US);
+	sim_engine_run(log_engine, SIM_PS_PER_MS);
+	ck_assert_uint_eq(event_log.n, 2);
+	ck_assert_uint_eq(event_log.what[0], 'T');
+	ck_assert_uint_eq(event_log.what[1], 'x');
+	ck_assert_uint_eq(event_log.when[1], 20 * SIM_PS_PER_US);
+	ck_assert_uint_eq(sim_events(log_engine), 2);
+	ck_assert_uint_eq(sim_next_time(log_engine), SIM_TIME_MAX);
+	sim_timer_destroy(&u);
+	sim_timer_destroy(&log_timer);
+}
+END_TEST
+
+/* A timer set in the past is a model bug (abort). */
+START_TEST(sim_timer_past_is_bug)
+{
+	sim_timer_init(log_engine, &log_timer, log_event, NULL, 'T');
+	sim_engine_run(log_engine, 100);
+	sim_timer_set(&log_timer, 99);
+}
+END_TEST
+
+/* ---- progress and stop ---- */
+
+static uint64_t progress_seen[4];
+static unsigned int nr_progress;
+
+static void progress_probe(void *arg, sim_time_t now)
+{
+	(void)arg;
+	(void)now;
+	progress_seen[nr_progress++] = sim_events(log_engine);
+}
+
+static void stop_event(void *arg, uint64_t data)
+{
+	(void)arg;
+	log_event(NULL, data);
+	sim_engine_stop(log_engine);
+}
+
+/*
+ * The progress call comes every 3 events, counted from when it is set,
+ * before the event that completes the count runs; sim_engine_stop() at
+ * time 0 stops the run before the other events due at time 0.
+ *
+ *	7 events at 10, 20, ... 70; progress every 3 set before the run.
+ *	Expect: called with sim_events() 3 and 6; 7 events run.
+ *	Then a stop event and a log event, both at 0 of a fresh engine.
+ *	Expect: only the stop event runs; the clock stays at 0; a second
+ *	run runs the other.
+ */
+START_TEST(sim_engine_progress_and_stop)
+{
+	unsigned int i;
+
+	nr_progress = 0;
+	for (i = 1; i <= 7; i++)
+		sim_schedule(log_engine, 10 * i, log_event, NULL, i);
+	sim_engine_set_progress(log_engine, 3, progress_probe, NULL);
+	sim_engine_run(log_engine, 1000);
+	ck_assert_uint_eq(sim_events(log_engine), 7);
+	ck_assert_uint_eq(nr_progress, 2);
+	ck_assert_uint_eq(progress_seen[0], 3);
+	ck_assert_uint_eq(progress_seen[1], 6);
+	/* off: no more calls, the count goes on */
+	sim_engine_set_progress(log_engine, 0, NULL, NULL);
+	sim_schedule(log_engine, 1500, log_event, NULL, 8);
+	sim_engine_run(log_engine, 2000);
+	ck_assert_uint_eq(nr_progress, 2);
+	ck_assert_uint_eq(sim_events(log_engine), 8);
+
+	sim_engine_free(log_engine);
+	log_engine = sim_engine_create();
+	event_log.n = 0;
+	sim_schedule(log_engine, 0, stop_event, NULL, 's');
+	sim_schedule(log_engine, 0, log_event, NULL, 'l');
+	sim_engine_run(log_engine, 1000);
+	ck_assert_uint_eq(event_log.n, 1);
+	ck_assert_uint_eq(event_log.what[0], 's');
+	ck_assert_uint_eq(sim_now(log_engine), 0);
+	sim_engine_run(log_engine, 1000);
+	ck_assert_uint_eq(event_log.n, 2);
+	ck_assert_uint_eq(event_log.what[1], 'l');
+	ck_assert_uint_eq(sim_now(log_engine), 1000);
 }
 END_TEST
 
@@ -627,10 +903,17 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, sim_engine_heap_many);
 	tcase_add_test(tc, sim_engine_window_edges);
 	tcase_add_test(tc, sim_engine_order_all_scales);
+	tcase_add_test(tc, sim_engine_seq_renumber);
 	tcase_add_test(tc, co_call_return_and_waits);
 	tcase_add_test(tc, sim_proc_sync_fast_path);
 	tcase_add_test(tc, sim_proc_destroy_drops_wake);
 	tcase_add_test_raise_signal(tc, sim_proc_second_wake_is_bug, SIGABRT);
+	tcase_add_test(tc, sim_engine_progress_and_stop);
+	tcase_add_test(tc, sim_timer_order_by_seq);
+	tcase_add_test(tc, sim_timer_rearm_from_callback);
+	tcase_add_test(tc, sim_timer_move_cancel_destroy);
+	tcase_add_test(tc, sim_timer_far_move_cancel);
+	tcase_add_test_raise_signal(tc, sim_timer_past_is_bug, SIGABRT);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stats");
 	tcase_add_test(tc, sim_stat_quantiles);
