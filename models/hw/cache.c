@@ -97,6 +97,7 @@ static void line_free(struct coh_line *l)
 
 	if (!l)
 		return;
+	sim_timer_destroy(&l->serve_timer); /* a no-op if never set up */
 	free(l->q);
 	free(l->xfer_to);
 	for (j = 0; j < l->nr_fields; j++)
@@ -300,6 +301,21 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now);
 static void line_serve_event(void *arg, uint64_t data);
 
 /*
+ * line_serve_at() - serve @l's queue at @when: its service event, a timer
+ * of its own (no allocation per hand-off), set up the first time the line
+ * queues anybody, so that lines nobody waits for cost the engine nothing.
+ */
+static inline void line_serve_at(struct coh *c, struct coh_line *l,
+				 sim_time_t when)
+{
+	if (coh_unlikely(!l->serve_timer.engine))
+		sim_timer_init(c->e, &l->serve_timer, line_serve_event, c,
+			       l->index);
+	l->serving = true;
+	sim_timer_set(&l->serve_timer, when);
+}
+
+/*
  * Who is queued on a line, without scanning (issue 15). l->q_cpus counts
  * the CPUs with requests queued on @l, which the hand-off law asks at
  * every hand-off: is the requester still queued (one more request behind
@@ -491,8 +507,7 @@ static COH_INLINE void line_kick(struct coh *c, struct coh_line *l,
 		line_serve(c, l, now);
 		return;
 	}
-	l->serving = true;
-	sim_schedule(c->e, ready, line_serve_event, c, l->index);
+	line_serve_at(c, l, ready);
 }
 
 /*
@@ -845,8 +860,7 @@ static COH_INLINE void line_serve_inline(struct coh *c, struct coh_line *l,
 		serve(c, l, line_dequeue(c, l), now, ready > now);
 	}
 	SIM_BUG_ON(l->serving);
-	l->serving = true;
-	sim_schedule(c->e, ready, line_serve_event, c, l->index);
+	line_serve_at(c, l, ready);
 }
 
 static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)

@@ -239,6 +239,8 @@ struct coh_line {
 
 	/* warm: written by every hand-off, read by few */
 	sim_time_t owner_since; /* the owner received the line */
+	/* line_serve_event(), pending while @serving; set up at first use */
+	struct sim_timer serve_timer;
 	uint64_t addr; /* line address: a multiple of 64 */
 	unsigned int index; /* creation order */
 	int last_holder; /* trace: holder track */
