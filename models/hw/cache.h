@@ -106,6 +106,15 @@
  * of a posted load is read when it is issued; the fields read that way
  * are read-mostly).
  *
+ * A CPU whose code after a waited access touches nothing shared before
+ * its next access (coh_cpu.resume_inline: atomic_counter, false_sharing
+ * count the operation and think) is resumed by whoever served the access
+ * - the line's service event, or its own access when the line was idle -
+ * with its clock at the completion, as a process runs ahead of the engine
+ * while it pays local latencies: the wake-up event at the completion is
+ * not needed. Same times and counts; only the order of events due at the
+ * same picosecond can differ (SIM: an optimisation, issue 15).
+ *
  * Per line and per field we count accesses by kind, hits, misses,
  * transfers by distance, queueing time and busy time: the teaching view.
  *
