@@ -213,7 +213,7 @@ EXTRA_DIST += %reldir%/run-explain.sh
 #                           fails is a clean error; progress lines escape
 #                           names; compare refuses a FIFO at once
 TESTS += %reldir%/run-check.sh
-EXTRA_DIST += %reldir%/run-check.sh
+EXTRA_DIST += %reldir%/run-check.sh %reldir%/lib.sh
 # tests/run-trace.sh        every shipped scenario's --trace passes
 #                           tests/tracecheck (Perfetto's rules: JSON,
 #                           nesting per track, b/e and s/f pairs, flows in

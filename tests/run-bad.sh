@@ -36,37 +36,10 @@ set -eu
 : "${MEMCGSIM:?set MEMCGSIM to the memcgsim program (make check does)}"
 : "${top_srcdir:?set top_srcdir to the source tree (make check does)}"
 
-case $MEMCGSIM in
-/*) ;;
-*) MEMCGSIM=$(pwd)/$MEMCGSIM ;;
-esac
+. "$(cd "$top_srcdir" && pwd)/tests/lib.sh"
+test_setup bad
 bad=$(cd "$top_srcdir/tests/bad" && pwd)
 data=$(cd "$top_srcdir/tests/data" && pwd)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgsim-bad.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-
-if command -v timeout >/dev/null 2>&1; then
-	limit="timeout 20"
-else
-	limit=
-fi
-
-failures=0
-fail()
-{
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
-
-# run DIR ARGS...: run memcgsim in DIR; sets $rc, fills $tmp/out, $tmp/err.
-run()
-{
-	dir=$1
-	shift
-	rc=0
-	(cd "$dir" && $limit "$MEMCGSIM" "$@") >"$tmp/out" 2>"$tmp/err" || rc=$?
-}
 
 # refused WHAT: the common checks after run(); 0 when they pass.
 refused()

@@ -28,38 +28,11 @@ set -eu
 : "${MEMCGSIM:?set MEMCGSIM to the memcgsim program (make check does)}"
 : "${top_srcdir:?set top_srcdir to the source tree (make check does)}"
 
-case $MEMCGSIM in
-/*) ;;
-*) MEMCGSIM=$(pwd)/$MEMCGSIM ;;
-esac
 top=$(cd "$top_srcdir" && pwd)
+. "$top/tests/lib.sh"
+test_setup check
 bad=$top/tests/bad
 data=$top/tests/data
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgsim-check.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-
-if command -v timeout >/dev/null 2>&1; then
-	limit="timeout 20"
-else
-	limit=
-fi
-
-failures=0
-fail()
-{
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
-
-# run DIR ARGS...: run memcgsim in DIR; sets $rc, fills $tmp/out, $tmp/err.
-run()
-{
-	dir=$1
-	shift
-	rc=0
-	(cd "$dir" && $limit "$MEMCGSIM" "$@") >"$tmp/out" 2>"$tmp/err" || rc=$?
-}
 
 status_is()
 {
