@@ -825,8 +825,9 @@ static COH_INLINE void serve(struct coh *c, struct coh_line *l,
 		    (c->inline_cpu == INLINE_ANY ||
 		     c->inline_cpu == (int)r->cpu) &&
 		    done <= sim_horizon(c->e)) {
+			/* it waits no more: its clock can say when it is done */
+			cc->proc->now = done;
 			c->inline_cc = cc;
-			c->inline_done = done;
 			c->inline_cpu = INLINE_NONE; /* one per caller */
 			return;
 		}
@@ -891,7 +892,6 @@ static void line_serve_event(void *arg, uint64_t data)
 	if (cc) {
 		c->inline_cc = NULL;
 		cc->access_done = true;
-		cc->proc->now = c->inline_done;
 		sim_proc_resume(cc->proc);
 	}
 }
@@ -1174,10 +1174,9 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	if (coh_unlikely(m->adjacent_line_prefetch))
 		adjacent_prefetch(c, l, cc->cpu, now);
 	if (c->inline_cc) {
-		/* Served at once, and it may go on: its clock at completion. */
+		/* Served at once, and it may go on: serve() set its clock. */
 		SIM_BUG_ON(c->inline_cc != cc || posted);
 		c->inline_cc = NULL;
-		p->now = c->inline_done;
 		return false;
 	}
 	return !posted;

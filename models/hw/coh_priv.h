@@ -73,12 +73,10 @@ struct coh {
 	 * inline_cpu says who serve() may hand a completed access to
 	 * (INLINE_ANY in a line's service event, a CPU number in that CPU's
 	 * own access, INLINE_NONE elsewhere, and once it has handed one);
-	 * inline_cc is the one it did, and inline_done when that access
-	 * completed.
+	 * inline_cc is the one it did, its clock set to the completion.
 	 */
 	int inline_cpu;
 	struct coh_cpu *inline_cc;
-	sim_time_t inline_done;
 };
 
 /*
