@@ -314,6 +314,18 @@ bench-peers: %reldir%/bench$(EXEEXT)
 	$(SHELL) $(top_srcdir)/bench/peers.sh %reldir%/bench$(EXEEXT) \
 		$(top_srcdir)
 
+# make bench-insns [INSNS_N=256 INSNS_K=16]: host instructions per
+# simulated atomic of that benchmark, counted by callgrind (marginal
+# between a 20 ms and a 5 ms run), and the functions they go to
+# (bench/insns.sh; needs valgrind): a measure the machine's load does not
+# move, to compare two versions of the code.
+INSNS_N = 256
+INSNS_K = 16
+EXTRA_DIST += bench/insns.sh
+bench-insns: %reldir%/bench$(EXEEXT)
+	$(SHELL) $(top_srcdir)/bench/insns.sh %reldir%/bench$(EXEEXT) \
+		'$(INSNS_N)' '$(INSNS_K)'
+
 # make validate: rerun the validation scenarios and rewrite the table of
 # predicted against published results in README.md (misses included).
 validate: memcgsim$(EXEEXT)
@@ -334,7 +346,7 @@ update-keys: memcgsim$(EXEEXT)
 		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir)
 EXTRA_DIST += tools/update-keys.sh
 
-.PHONY: update-golden bench bench-peers validate update-keys update-docs
+.PHONY: update-golden bench bench-peers bench-insns validate update-keys update-docs
 
 # fuzz/replay-T: the fuzz harness fuzz/fuzz_T.c built with the normal
 # compiler and fuzz/replay.c's main(), which runs it on every committed
