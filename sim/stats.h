@@ -62,16 +62,26 @@ static inline uint64_t sim_stat_hist_key(double x)
 
 /*
  * struct sim_stat - samples: an array (in no particular order) while
- * @hist is NULL, a histogram after that. @split: while @split_n == @n,
- * no sample of v[0, split) is above one of v[split, n) (what the last
- * quantile left, for the next one to search above it).
+ * @hist is NULL, a histogram after that. @sum is the sum of the samples
+ * that are in the histogram and of v[0, @summed), added in the order
+ * they came; v[summed, n) came after those, in order, and are added
+ * when the mean is asked, or before the array is reordered or folded
+ * (sim/stats.c). @split: while @split_n == @n, no sample of v[0, split)
+ * is above one of v[split, n) (what the last quantile left, for the
+ * next one to search above it). @bucket: while @bucket_n == @n, the
+ * samples are grouped by the radix digit of their bits (sim/stats.c).
  */
 struct sim_stat {
 	double *v;
 	size_t n, cap;
 	double sum;
+	size_t summed;
+	uint64_t any, all; /* bits set in any, in all of v[0, summed) */
 	gsl_histogram *hist;
 	size_t split, split_n;
+	uint32_t *bucket;
+	size_t bucket_n;
+	unsigned int bucket_bits;
 };
 
 void sim_stat_init(struct sim_stat *s);
@@ -81,29 +91,36 @@ void sim_stat_add_slow(struct sim_stat *s, double x);
 
 /*
  * sim_stat_add() - count sample @x. The common cases are inline, where
- * the call cost as much again: room in the exact array (a store), or,
- * past SIM_STAT_EXACT samples, a sample inside the histogram's span (its
- * bin from its bits: a shift and a subtraction of a constant). The sum
- * is formed in the same order either way.
+ * the call cost as much again: room in the exact array (a store; the
+ * sum is formed later, from the array, in the same order: that saves a
+ * load, an add and a store per sample), or, past SIM_STAT_EXACT
+ * samples, a sample inside the histogram's span (its bin from its bits:
+ * a shift and a subtraction of a constant, and one unsigned compare
+ * for the span: a sample clamped into an end bin by the slow path is
+ * one whose key is already that bin's, and a negative or NaN sample
+ * has a key above the span's).
  */
 static inline void sim_stat_add(struct sim_stat *s, double x)
 {
+	uint64_t bin;
+
 	if (__builtin_expect(s->n < s->cap, 1)) {
-		s->sum += x;
 		s->v[s->n++] = x;
 		return;
 	}
-	if (__builtin_expect(s->hist != NULL, 1) && x >= SIM_STAT_HIST_MIN &&
-	    x <= SIM_STAT_HIST_MAX) {
+	bin = sim_stat_hist_key(x) - sim_stat_hist_key(SIM_STAT_HIST_MIN);
+	if (__builtin_expect(s->hist != NULL, 1) &&
+	    bin <= sim_stat_hist_key(SIM_STAT_HIST_MAX) -
+			    sim_stat_hist_key(SIM_STAT_HIST_MIN)) {
 		s->sum += x;
-		s->hist->bin[sim_stat_hist_key(x) -
-			     sim_stat_hist_key(SIM_STAT_HIST_MIN)] += 1;
+		s->hist->bin[bin] += 1;
 		s->n++;
 		return;
 	}
 	sim_stat_add_slow(s, x);
 }
-double sim_stat_mean(const struct sim_stat *s);
+/* Adds up the samples not yet summed: see struct sim_stat. */
+double sim_stat_mean(struct sim_stat *s);
 /* @q in [0, 1]; 0 when there are no samples. Reorders the samples. */
 double sim_stat_quantile(struct sim_stat *s, double q);
 
@@ -126,11 +143,6 @@ static inline uint64_t sim_rotl64(uint64_t x, int k)
 	return (x << k) | (x >> (64 - k));
 }
 
-/*
- * sim_rng_u64() - the next 64-bit output of @r, which must come from
- * sim_rng_stream() (checked: a compare with a constant). gsl_rng_get()
- * gives the top 32 bits of the same output, gsl_rng_uniform() the top 53.
- */
 /* sim_xoshiro_next() - one step of xoshiro256**: the next output of @st. */
 static inline uint64_t sim_xoshiro_next(struct sim_xoshiro *st)
 {
@@ -147,11 +159,30 @@ static inline uint64_t sim_xoshiro_next(struct sim_xoshiro *st)
 	return result;
 }
 
-static inline uint64_t sim_rng_u64(gsl_rng *r)
+/*
+ * sim_rng_u64() - the next 64-bit output of @r, which must come from
+ * sim_rng_stream() (or be a gsl_rng of type sim_rng_xoshiro256ss).
+ * gsl_rng_get() gives the top 32 bits of the same output,
+ * gsl_rng_uniform() the top 53.
+ *
+ * SIM: not checked here, on every draw (a load, a compare and a branch:
+ * 3 of the ~45 instructions the hot loop of atomic_counter spends per
+ * draw and sample); sim_rng_check() does it on the draws' rare paths
+ * (a ziggurat edge or tail, 2.2% of exponential draws, and a rejection
+ * test of sim_rng_uniform_int()), so a run that draws from another
+ * generator still stops at once on a bug report, not on garbage.
+ */
+static inline void sim_rng_check(const gsl_rng *r)
 {
 	SIM_BUG_ON(r->type != &sim_rng_xoshiro256ss_type);
+}
+
+static inline uint64_t sim_rng_u64(gsl_rng *r)
+{
 	return sim_xoshiro_next(r->state);
 }
+
+uint64_t sim_rng_uniform_int_slow(gsl_rng *r, uint64_t n, unsigned __int128 m);
 
 /*
  * sim_rng_uniform_int() - an integer uniform in [0, @n), @n >= 1, from
@@ -170,12 +201,12 @@ static inline uint64_t sim_rng_uniform_int(gsl_rng *r, uint64_t n)
 {
 	unsigned __int128 m = (unsigned __int128)sim_rng_u64(r) * n;
 
-	if (__builtin_expect((uint64_t)m < n, 0)) {
-		uint64_t reject = -n % n; /* 2^64 mod n */
-
-		while ((uint64_t)m < reject)
-			m = (unsigned __int128)sim_rng_u64(r) * n;
-	}
+	/*
+	 * The rejection loop is out of line (sim/stats.c): inline, it kept
+	 * the generator's state in registers across the common path too.
+	 */
+	if (__builtin_expect((uint64_t)m < n, 0))
+		return sim_rng_uniform_int_slow(r, n, m);
 	return (uint64_t)(m >> 64);
 }
 

@@ -13,6 +13,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <check.h>
 #include <gsl/gsl_cdf.h>
@@ -321,6 +322,159 @@ START_TEST(sim_stat_quantile_sequence)
 }
 END_TEST
 
+/*
+ * The quantiles of @x[0, @n) from a struct sim_stat, asked in the order
+ * of @qs, then again after one more sample, @extra: each must be
+ * exactly GSL's quantile of a sorted copy (qsort), and the mean exactly
+ * the sum formed sample by sample, in the order they came, over n.
+ * Whether sim_stat_quantile() selects (under 1024 samples, or with a
+ * negative one) or groups by radix digit, the order statistics are the
+ * same, so the numbers are.
+ */
+static void check_quantiles(const double *x, size_t n, double extra)
+{
+	static const double qs[] = { 0.5,  0.9, 0.99, 0.99,  1.0,   0.0, 0.25,
+				     0.75, 0.5, 0.1,  0.999, 0.001, 0.37 };
+	double *sorted = malloc((n + 2) * sizeof(*sorted)), sum = 0;
+	struct sim_stat s;
+	size_t i, m = n;
+
+	ck_assert_ptr_nonnull(sorted);
+	sim_stat_init(&s);
+	for (i = 0; i < n; i++) {
+		sorted[i] = x[i];
+		sim_stat_add(&s, x[i]);
+	}
+	for (int round = 0; round < 2; round++) {
+		sum = 0;
+		for (i = 0; i < m; i++)
+			sum += round && i == n ? extra : x[i];
+		qsort(sorted, m, sizeof(*sorted), cmp_double);
+		ck_assert(sim_stat_mean(&s) == (m ? sum / (double)m : 0.0));
+		for (i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
+			double got = sim_stat_quantile(&s, qs[i]);
+			double want = m ? gsl_stats_quantile_from_sorted_data(
+						  sorted, 1, m, qs[i]) :
+					  0.0;
+
+			ck_assert_msg(got == want,
+				      "n %zu q %g: got %.17g, want %.17g", m,
+				      qs[i], got, want);
+		}
+		/* the mean again, after the samples were reordered */
+		ck_assert(sim_stat_mean(&s) == (m ? sum / (double)m : 0.0));
+		sorted[m++] = extra;
+		sim_stat_add(&s, extra);
+	}
+	sim_stat_destroy(&s);
+	free(sorted);
+}
+
+/*
+ * Quantiles against a sort, for the selection and the radix select
+ * (1024 samples and more), the data that are hard for each: few and
+ * tiny arrays, zeros, all equal (no bit varies: one bucket), many ties
+ * (a bucket of equal samples; rank k + 1 the first of the next bucket),
+ * samples over 60 octaves (the digit is the top of the exponent), over
+ * one octave (the digit is mantissa bits), consecutive doubles (the
+ * digit is the lowest bits), and negative samples (the selection).
+ */
+START_TEST(sim_stat_quantile_against_sort)
+{
+	static const size_t sizes[] = { 0,    1,    2,	  3,	 5,	1023,
+					1024, 1025, 4000, 40000, 300000 };
+	size_t nmax = 300001, i, j;
+	double *x = malloc(nmax * sizeof(*x));
+	gsl_rng *r = sim_rng_stream(9, 0);
+
+	ck_assert_ptr_nonnull(x);
+	for (j = 0; j < sizeof(sizes) / sizeof(sizes[0]); j++) {
+		size_t n = sizes[j];
+
+		/* uniform over [0, 1000): every sample different */
+		for (i = 0; i < n; i++)
+			x[i] = 1000.0 * gsl_rng_uniform(r);
+		check_quantiles(x, n, 17.25);
+		/* integers 0..9 in ns: ties, and 0.0 */
+		for (i = 0; i < n; i++)
+			x[i] = (double)sim_rng_uniform_int(r, 10);
+		check_quantiles(x, n, 4.0);
+		/* all equal; then one sample below them all */
+		for (i = 0; i < n; i++)
+			x[i] = 80.5;
+		check_quantiles(x, n, 3.0);
+		/* all zero; then one above */
+		for (i = 0; i < n; i++)
+			x[i] = 0.0;
+		check_quantiles(x, n, 1.0);
+		/* 2^-30 .. 2^30, log-uniform, some repeated */
+		for (i = 0; i < n; i++)
+			x[i] = i % 7 == 3 ?
+				       1.0 :
+				       ldexp(1.0 + gsl_rng_uniform(r),
+					     (int)sim_rng_uniform_int(r, 61) -
+						     30);
+		check_quantiles(x, n, 1e9);
+		/* one octave, [64, 128) */
+		for (i = 0; i < n; i++)
+			x[i] = 64.0 + 64.0 * gsl_rng_uniform(r);
+		check_quantiles(x, n, 100.0);
+		/* 2^20 + (0..255) ulps: only the low 8 bits vary */
+		for (i = 0; i < n; i++) {
+			uint64_t b = 0x4130000000000000ull +
+				     sim_rng_uniform_int(r, 256);
+
+			memcpy(&x[i], &b, sizeof(b));
+		}
+		check_quantiles(x, n, 0x1p20);
+		/* negative, zero and positive */
+		for (i = 0; i < n; i++)
+			x[i] = (double)sim_rng_uniform_int(r, 2001) - 1000.0;
+		check_quantiles(x, n, -3.5);
+		/* positive, then a negative sample added */
+		for (i = 0; i < n; i++)
+			x[i] = 5.0 + (double)sim_rng_uniform_int(r, 100);
+		check_quantiles(x, n, -1.0);
+	}
+	gsl_rng_free(r);
+	free(x);
+}
+END_TEST
+
+/*
+ * The mean is the sum formed sample by sample in the order they came,
+ * though sim_stat_add() stores the samples and they are added later
+ * (before the array is reordered or folded into the histogram, and for
+ * the mean): 0.1 + 1e16 + ... rounds differently in any other order.
+ * Past SIM_STAT_EXACT samples (the histogram) the sum goes on in order.
+ */
+START_TEST(sim_stat_mean_in_order)
+{
+	static const double x[] = { 0.1, 1e16, 3.0, -1e16, 0.7, 2.5e-3, 1.0 };
+	size_t n = SIM_STAT_EXACT + 1000, i;
+	struct sim_stat s;
+	double sum = 0;
+
+	sim_stat_init(&s);
+	for (i = 0; i < n; i++) {
+		sum += x[i % 7];
+		sim_stat_add(&s, x[i % 7]);
+		if (i == 5000 || i == 5001 || i == 70000) {
+			ck_assert(sim_stat_mean(&s) == sum / (double)(i + 1));
+			(void)sim_stat_quantile(&s, 0.5);
+		}
+	}
+	ck_assert_ptr_nonnull(s.hist);
+	ck_assert(sim_stat_mean(&s) == sum / (double)n);
+	sim_stat_reset(&s);
+	sim_stat_add(&s, 2.0);
+	sim_stat_add(&s, 5.0);
+	ck_assert(sim_stat_mean(&s) == 3.5);
+	ck_assert(sim_stat_quantile(&s, 0.5) == 3.5);
+	sim_stat_destroy(&s);
+}
+END_TEST
+
 static Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -335,6 +489,8 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, sim_ran_exponential_distribution);
 	tcase_add_test(tc, sim_ran_exponential_top_wedge);
 	tcase_add_test(tc, sim_stat_quantile_sequence);
+	tcase_add_test(tc, sim_stat_quantile_against_sort);
+	tcase_add_test(tc, sim_stat_mean_in_order);
 	suite_add_tcase(s, tc);
 	return s;
 }
