@@ -83,33 +83,26 @@ static uint64_t stat_bits(const double *v)
  * mean is asked and before the array is reordered (a quantile) or
  * folded, so that the sum is formed in exactly the order it would be
  * sample by sample. The loop is unrolled by hand (the additions stay in
- * order): it costs under 5 instructions a sample, the inline
- * sim_stat_add() saves 3 with it.
+ * order; a quarter of the loop's compare and branch): it costs about
+ * 5 instructions a sample, the inline sim_stat_add() saves 3 with it.
  */
 static void stat_sum_up(struct sim_stat *s)
 {
-	uint64_t any = s->any, all = s->summed ? s->all : ~0ull, b0, b1;
-	double sum = s->sum, *v = s->v;
-	size_t i = s->summed, n = s->n;
+	uint64_t any = s->any, all = s->summed ? s->all : ~0ull, bits;
+	double sum = s->sum;
+	size_t i;
 
-	for (; i + 2 <= n; i += 2) {
-		b0 = stat_bits(&v[i]);
-		b1 = stat_bits(&v[i + 1]);
-		sum += v[i];
-		sum += v[i + 1];
-		any |= b0 | b1;
-		all &= b0 & b1;
-	}
-	if (i < n) {
-		b0 = stat_bits(&v[i]);
-		sum += v[i];
-		any |= b0;
-		all &= b0;
+#pragma GCC unroll 4
+	for (i = s->summed; i < s->n; i++) {
+		bits = stat_bits(&s->v[i]);
+		sum += s->v[i];
+		any |= bits;
+		all &= bits;
 	}
 	s->sum = sum;
 	s->any = any;
 	s->all = all;
-	s->summed = n;
+	s->summed = s->n;
 }
 
 static void stat_fold(struct sim_stat *s)
@@ -265,17 +258,20 @@ static double select_split(struct sim_stat *s, size_t k, double *above)
  * biased up from 0), so the k-th smallest sample is the one with the
  * k-th smallest bits, and a radix digit of the bits groups the samples
  * into buckets in value order. sim_stat_quantile() groups them once
- * (radix_group(): three passes over the samples, a dozen instructions
- * per sample in all) and keeps the grouping while no sample is added;
- * each quantile then finds the bucket that holds rank k by a binary
- * search and selects inside it only (radix_rank()). The selection it
+ * (radix_group(): after stat_sum_up()'s pass, one to count the samples
+ * of each digit and one to move them, about 15 instructions per sample
+ * in all) and keeps the grouping while no sample is added; each
+ * quantile then finds the bucket that holds rank k by a binary search
+ * and selects inside it only (radix_rank()). The selections it
  * replaced cost about 45 instructions per sample for p50, p90 and p99.
  *
- * The digit is the RADIX_BITS bits just below the highest bit in which
- * two samples differ (the bits above it are the same in all samples):
- * the finest grouping RADIX_BITS bits give whatever the samples' span,
- * from one octave to a thousand. RADIX_BITS grows with the samples, for
- * about 16 samples per bucket on average.
+ * The digit is the @rbits bits just below the highest bit in which two
+ * samples differ (the bits above it are the same in all samples): the
+ * finest grouping that many bits give, whatever the samples' span, from
+ * a few ulps to a thousand octaves. @rbits grows with the samples (8 to
+ * 16), for about 64 samples per bucket on average: the selections
+ * inside buckets then cost little, and so do the counts' clearing and
+ * prefix sums.
  */
 #define RADIX_MIN_N 1024 /* fewer samples: select_split() */
 
@@ -299,7 +295,7 @@ static bool radix_group(struct sim_stat *s)
 		return false;
 	while ((s->any ^ s->all) >> width)
 		width++;
-	for (rbits = 8; rbits < 16 && (size_t)16 << rbits < n; rbits++)
+	for (rbits = 8; rbits < 16 && (size_t)64 << rbits < n; rbits++)
 		;
 	shift = width > rbits ? width - rbits : 0;
 	nb = (size_t)1 << rbits;
