@@ -110,7 +110,7 @@ static void stat_fold(struct sim_stat *s)
 	uint64_t first = sim_stat_hist_key(SIM_STAT_HIST_MIN),
 		 last = sim_stat_hist_key(SIM_STAT_HIST_MAX);
 	size_t nbins = (size_t)(last - first + 1), i;
-	double *range;
+	double *range, sum = s->sum;
 
 	range = malloc((nbins + 1) * sizeof(*range));
 	s->hist = gsl_histogram_alloc(nbins);
@@ -119,9 +119,22 @@ static void stat_fold(struct sim_stat *s)
 		range[i] = hist_edge(first + i);
 	SIM_BUG_ON(gsl_histogram_set_ranges(s->hist, range, nbins + 1));
 	free(range);
-	stat_sum_up(s);
-	for (i = 0; i < s->n; i++)
-		hist_add(s, s->v[i]);
+	/*
+	 * Bin each sample as sim_stat_add() does (a sample outside the span
+	 * is clamped), and add those not summed yet to the sum, in order.
+	 */
+	for (i = 0; i < s->n; i++) {
+		uint64_t bin = sim_stat_hist_key(s->v[i]) - first;
+
+		if (i >= s->summed)
+			sum += s->v[i];
+		if (bin < nbins)
+			s->hist->bin[bin] += 1;
+		else
+			hist_add(s, s->v[i]);
+	}
+	s->sum = sum;
+	s->summed = s->n;
 	free(s->v);
 	s->v = NULL;
 	s->cap = 0;
