@@ -282,7 +282,7 @@ static double select_split(struct sim_stat *s, size_t k, double *above)
  * samples differ (the bits above it are the same in all samples): the
  * finest grouping that many bits give, whatever the samples' span, from
  * a few ulps to a thousand octaves. @rbits grows with the samples (8 to
- * 16), for about 64 samples per bucket on average: the selections
+ * 16), for about 32 samples per bucket on average: the selections
  * inside buckets then cost little, and so do the counts' clearing and
  * prefix sums.
  */
@@ -295,9 +295,27 @@ static double select_split(struct sim_stat *s, size_t k, double *above)
  * 0). False, and nothing done, if a sample is negative (sign bit set:
  * -0.0 too), whose bits would order backwards.
  */
+/*
+ * radix_bits() - the digit for @n samples whose bits are set in @any of
+ * them and in @all of them: its width (8 to @max bits, for about 32
+ * samples a digit) in *@rbits and the shift that brings it down, in
+ * *@shift: the digit is then (bits >> shift) & ((1 << rbits) - 1).
+ */
+static void radix_bits(uint64_t any, uint64_t all, size_t n, unsigned int max,
+		       unsigned int *rbits, unsigned int *shift)
+{
+	unsigned int width = 0;
+
+	while ((any ^ all) >> width)
+		width++;
+	for (*rbits = 8; *rbits < max && (size_t)32 << *rbits < n; ++*rbits)
+		;
+	*shift = width > *rbits ? width - *rbits : 0;
+}
+
 static bool radix_group(struct sim_stat *s)
 {
-	unsigned int width = 0, rbits, shift;
+	unsigned int rbits, shift;
 	size_t n = s->n, i, nb;
 	uint64_t mask;
 	uint32_t *b;
@@ -306,11 +324,7 @@ static bool radix_group(struct sim_stat *s)
 	/* stat_sum_up() noted which bits are set in one, clear in another */
 	if (s->any >> 63)
 		return false;
-	while ((s->any ^ s->all) >> width)
-		width++;
-	for (rbits = 8; rbits < 16 && (size_t)64 << rbits < n; rbits++)
-		;
-	shift = width > rbits ? width - rbits : 0;
+	radix_bits(s->any, s->all, n, 16, &rbits, &shift);
 	nb = (size_t)1 << rbits;
 	free(s->bucket);
 	s->bucket = b = calloc(nb + 1, sizeof(*b));
@@ -357,33 +371,111 @@ static void radix_bucket(const struct sim_stat *s, size_t r, size_t *from,
 }
 
 /*
- * radix_rank() - the sample of rank @k (from 0), and in *@above the one
- * of rank k + 1 (k + 1 < n), from the buckets radix_group() made. Every
- * sample of an earlier bucket is below every sample of a later one, so
- * rank k is rank k - from inside its bucket [from, to); rank k + 1 is in
- * the same bucket (the smallest sample above rank k's value, unless
- * more than k + 1 samples are at most that value) or is the smallest of
- * the next bucket that is not empty. Reorders the bucket only.
+ * rank_small() - the sample of rank @r (from 0) of @v[0, @m), and in
+ * *@above (unless NULL) the one of rank r + 1 < m: a selection, then a
+ * pass for the smallest sample above it (that one, unless more than r +
+ * 1 samples are at most the first). Reorders @v.
  */
-static double radix_rank(struct sim_stat *s, size_t k, double *above)
+static double rank_small(double *v, size_t m, size_t r, double *above)
 {
-	size_t from, to, at_most;
+	size_t at_most;
 	bool found;
 	double lo;
 
+	lo = gsl_stats_select(v, 1, m, r);
+	if (above) {
+		at_most = split_above(v, 0, m, lo, above, &found);
+		if (at_most > r + 1 || !found)
+			*above = lo;
+	}
+	return lo;
+}
+
+#define RANK_SMALL 512 /* rank_in() selects in fewer samples */
+#define RANK_BITS 10 /* and groups more by digits of at most this */
+
+/*
+ * rank_in() - rank_small()'s job for any @m: a bucket can be large when
+ * the samples crowd into a sliver of their span (a few far ones stretch
+ * it), and a selection costs about 22 instructions a sample. So a large
+ * bucket is grouped again, by a digit of the bits in which its own
+ * samples differ: a pass for those bits (all of them equal: done), a
+ * pass to count each digit's samples, and one to copy the samples of
+ * the digit that holds rank r, where the search goes on; rank r + 1 is
+ * there too, or is the smallest of the next digit's samples (one more
+ * pass). About 14 instructions a sample, and the next level is small.
+ * The samples in @v stay where they are.
+ */
+static double rank_in(double *v, size_t m, size_t r, double *above)
+{
+	uint64_t any = 0, all = ~0ull, bits, d, next;
+	unsigned int rbits, shift;
+	uint32_t count[1u << RANK_BITS];
+	size_t i, j, below = 0;
+	double lo, *t;
+
+	if (m <= RANK_SMALL)
+		return rank_small(v, m, r, above);
+	for (i = 0; i < m; i++) {
+		bits = stat_bits(&v[i]);
+		any |= bits;
+		all &= bits;
+	}
+	if (any == all) { /* all the same */
+		if (above)
+			*above = v[0];
+		return v[0];
+	}
+	radix_bits(any, all, m, RANK_BITS, &rbits, &shift);
+	memset(count, 0, sizeof(count[0]) << rbits);
+#pragma GCC unroll 4
+	for (i = 0; i < m; i++)
+		count[(stat_bits(&v[i]) >> shift) & ((1u << rbits) - 1)]++;
+	for (d = 0; below + count[d] <= r; d++)
+		below += count[d];
+	t = malloc(count[d] * sizeof(*t));
+	SIM_OOM_ON(!t);
+	for (i = 0, j = 0; i < m; i++)
+		if (((stat_bits(&v[i]) >> shift) & ((1u << rbits) - 1)) == d)
+			t[j++] = v[i];
+	if (above && r + 1 == below + count[d]) {
+		lo = rank_in(t, count[d], r - below, NULL);
+		for (next = d + 1; !count[next]; next++)
+			; /* one exists: r + 1 < m */
+		*above = HUGE_VAL;
+		for (i = 0; i < m; i++)
+			if (((stat_bits(&v[i]) >> shift) &
+			     ((1u << rbits) - 1)) == next &&
+			    v[i] < *above)
+				*above = v[i];
+	} else {
+		lo = rank_in(t, count[d], r - below, above);
+	}
+	free(t);
+	return lo;
+}
+
+/*
+ * radix_rank() - the sample of rank @k (from 0), and in *@above the one
+ * of rank k + 1 (k + 1 < n), from the buckets radix_group() made. Every
+ * sample of an earlier bucket is below every sample of a later one, so
+ * rank k is rank k - from inside its bucket [from, to) (rank_in()); rank
+ * k + 1 is in the same bucket or is the smallest of the next bucket that
+ * is not empty. Reorders the bucket only.
+ */
+static double radix_rank(struct sim_stat *s, size_t k, double *above)
+{
+	size_t from, to;
+	double lo;
+
 	radix_bucket(s, k, &from, &to);
-	lo = gsl_stats_select(s->v + from, 1, to - from, k - from);
-	if (!above)
-		return lo;
-	if (k + 1 == to) {
+	if (above && k + 1 == to) {
+		lo = rank_in(s->v + from, to - from, k - from, NULL);
 		radix_bucket(s, k + 1, &from, &to);
 		*above = gsl_stats_min(s->v + from, 1, to - from);
 		return lo;
 	}
-	at_most = from + split_above(s->v, from, to, lo, above, &found);
-	if (at_most > k + 1 || !found)
-		*above = lo;
-	return lo;
+	return rank_in(s->v + from, to - from, k - from, above);
 }
 
 /*

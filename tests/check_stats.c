@@ -377,7 +377,9 @@ static void check_quantiles(const double *x, size_t n, double extra)
  * (a bucket of equal samples; rank k + 1 the first of the next bucket),
  * samples over 60 octaves (the digit is the top of the exponent), over
  * one octave (the digit is mantissa bits), consecutive doubles (the
- * digit is the lowest bits), and negative samples (the selection).
+ * digit is the lowest bits), samples crowded in a sliver of a wide span
+ * (buckets of thousands, grouped again, with and without ties), and
+ * negative samples (the selection).
  */
 START_TEST(sim_stat_quantile_against_sort)
 {
@@ -427,6 +429,23 @@ START_TEST(sim_stat_quantile_against_sort)
 			memcpy(&x[i], &b, sizeof(b));
 		}
 		check_quantiles(x, n, 0x1p20);
+		/*
+		 * crowded into [100, 100.5), a few far ones (1e-6, 1e9)
+		 * stretching the span: large buckets, grouped again
+		 */
+		for (i = 0; i < n; i++)
+			x[i] = i % 1000 == 7 ? 1e-6 :
+			       i % 1000 == 500 ?
+					       1e9 :
+					       100.0 + 0.5 * gsl_rng_uniform(r);
+		check_quantiles(x, n, 100.25);
+		/* the same with ties: 100 + 0.001 j, j = 0..599 */
+		for (i = 0; i < n; i++)
+			x[i] = i % 1000 == 7 ?
+				       1e-6 :
+				       100.0 + 0.001 * (double)sim_rng_uniform_int(
+							       r, 600);
+		check_quantiles(x, n, 100.3);
 		/* negative, zero and positive */
 		for (i = 0; i < n; i++)
 			x[i] = (double)sim_rng_uniform_int(r, 2001) - 1000.0;
