@@ -36,6 +36,8 @@ void sim_stat_reset(struct sim_stat *s)
 	s->any = s->all = 0;
 	s->split = s->split_n = 0;
 	s->bucket_n = 0;
+	s->hist_bin = NULL;
+	s->hist_bins = 0;
 	if (s->hist) {
 		gsl_histogram_free(s->hist);
 		s->hist = NULL;
@@ -82,9 +84,9 @@ static uint64_t stat_bits(const double *v)
  * in @s->any and @s->all (for the radix select below). Done when the
  * mean is asked and before the array is reordered (a quantile) or
  * folded, so that the sum is formed in exactly the order it would be
- * sample by sample. The loop is unrolled by hand (the additions stay in
- * order; a quarter of the loop's compare and branch): it costs about
- * 5 instructions a sample, the inline sim_stat_add() saves 3 with it.
+ * sample by sample. The loop is unrolled by the compiler (the additions
+ * stay in order; a quarter of the loop's compare and branch): it costs
+ * about 5 instructions a sample, the inline sim_stat_add() saves 3.
  */
 static void stat_sum_up(struct sim_stat *s)
 {
@@ -135,6 +137,8 @@ static void stat_fold(struct sim_stat *s)
 	}
 	s->sum = sum;
 	s->summed = s->n;
+	s->hist_bin = s->hist->bin;
+	s->hist_bins = nbins;
 	free(s->v);
 	s->v = NULL;
 	s->cap = 0;
@@ -289,13 +293,6 @@ static double select_split(struct sim_stat *s, size_t k, double *above)
 #define RADIX_MIN_N 1024 /* fewer samples: select_split() */
 
 /*
- * radix_group() - reorder the samples so that the buckets of their
- * digit follow each other in digit order; @s->bucket[d] is then the end
- * of bucket d in @s->v (bucket d starts at the end of bucket d - 1, or
- * 0). False, and nothing done, if a sample is negative (sign bit set:
- * -0.0 too), whose bits would order backwards.
- */
-/*
  * radix_bits() - the digit for @n samples whose bits are set in @any of
  * them and in @all of them: its width (8 to @max bits, for about 32
  * samples a digit) in *@rbits and the shift that brings it down, in
@@ -313,6 +310,13 @@ static void radix_bits(uint64_t any, uint64_t all, size_t n, unsigned int max,
 	*shift = width > *rbits ? width - *rbits : 0;
 }
 
+/*
+ * radix_group() - reorder the samples so that the buckets of their
+ * digit follow each other in digit order; @s->bucket[d] is then the end
+ * of bucket d in @s->v (bucket d starts at the end of bucket d - 1, or
+ * 0). False, and nothing done, if a sample is negative (sign bit set:
+ * -0.0 too), whose bits would order backwards.
+ */
 static bool radix_group(struct sim_stat *s)
 {
 	unsigned int rbits, shift;
@@ -332,15 +336,16 @@ static bool radix_group(struct sim_stat *s)
 	SIM_OOM_ON(!b || !to);
 	mask = nb - 1;
 	/*
-	 * b[d + 1]: samples of digit d; then b[d]: where bucket d starts.
-	 * (Unrolled: the loop's own compare and branch were a third of it.)
+	 * b[d + 1]: samples of digit d; then b[d]: where bucket d starts;
+	 * then a stable scatter, after which b[d] ends bucket d. (The two
+	 * passes are unrolled: the loops' own compare and branch were a
+	 * third of them.)
 	 */
 #pragma GCC unroll 4
 	for (i = 0; i < n; i++)
 		b[((stat_bits(&s->v[i]) >> shift) & mask) + 1]++;
 	for (i = 1; i <= nb; i++)
 		b[i] += b[i - 1];
-		/* a stable scatter; b[d] then ends bucket d */
 #pragma GCC unroll 4
 	for (i = 0; i < n; i++)
 		to[b[(stat_bits(&s->v[i]) >> shift) & mask]++] = s->v[i];
@@ -485,7 +490,8 @@ static double radix_rank(struct sim_stat *s, size_t k, double *above)
  * in linear time instead of sorting: radix_rank() for 1024 samples or
  * more, select_split() below that or with a negative sample. Either
  * gives the same order statistics as a sort, so the same number; they
- * only cost less.
+ * only cost less. (A NaN sample has no order statistic: neither a
+ * selection nor the radix select gives a meaningful quantile with one.)
  */
 double sim_stat_quantile(struct sim_stat *s, double q)
 {

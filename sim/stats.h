@@ -4,8 +4,8 @@
  *
  * struct sim_stat collects samples (latencies, in any positive unit) and
  * answers count, mean and quantiles. The mean is always exact. Quantiles
- * are exact (selection, gsl_stats_select) while there are at most
- * SIM_STAT_EXACT samples; past that the samples are folded into a GSL
+ * are exact (selection: a radix select over the samples' bits, or
+ * gsl_stats_select) while there are at most SIM_STAT_EXACT samples; past that the samples are folded into a GSL
  * histogram of HDR-style log-linear bins (each power of two split into
  * 2^SIM_STAT_BIN_BITS equal bins, at most SIM_STAT_BIN_REL wide
  * relative to their lower edge, found from the sample's bits), so memory
@@ -70,6 +70,8 @@ static inline uint64_t sim_stat_hist_key(double x)
  * is above one of v[split, n) (what the last quantile left, for the
  * next one to search above it). @bucket: while @bucket_n == @n, the
  * samples are grouped by the radix digit of their bits (sim/stats.c).
+ * @hist_bin and @hist_bins: @hist's counts and how many, 0 while there
+ * is no histogram (for sim_stat_add()).
  */
 struct sim_stat {
 	double *v;
@@ -78,6 +80,8 @@ struct sim_stat {
 	size_t summed;
 	uint64_t any, all; /* bits set in any, in all of v[0, summed) */
 	gsl_histogram *hist;
+	double *hist_bin;
+	size_t hist_bins;
 	size_t split, split_n;
 	uint32_t *bucket;
 	size_t bucket_n;
@@ -96,9 +100,10 @@ void sim_stat_add_slow(struct sim_stat *s, double x);
  * load, an add and a store per sample), or, past SIM_STAT_EXACT
  * samples, a sample inside the histogram's span (its bin from its bits:
  * a shift and a subtraction of a constant, and one unsigned compare
- * for the span: a sample clamped into an end bin by the slow path is
- * one whose key is already that bin's, and a negative or NaN sample
- * has a key above the span's).
+ * with the number of bins, which also says whether there is a
+ * histogram: a sample the slow path would clamp into an end bin has a
+ * key already that bin's, and a negative or NaN sample a key above the
+ * span's).
  */
 static inline void sim_stat_add(struct sim_stat *s, double x)
 {
@@ -109,11 +114,9 @@ static inline void sim_stat_add(struct sim_stat *s, double x)
 		return;
 	}
 	bin = sim_stat_hist_key(x) - sim_stat_hist_key(SIM_STAT_HIST_MIN);
-	if (__builtin_expect(s->hist != NULL, 1) &&
-	    bin <= sim_stat_hist_key(SIM_STAT_HIST_MAX) -
-			    sim_stat_hist_key(SIM_STAT_HIST_MIN)) {
+	if (__builtin_expect(bin < s->hist_bins, 1)) {
 		s->sum += x;
-		s->hist->bin[bin] += 1;
+		s->hist_bin[bin] += 1;
 		s->n++;
 		return;
 	}
@@ -169,8 +172,11 @@ static inline uint64_t sim_xoshiro_next(struct sim_xoshiro *st)
  * 3 of the ~45 instructions the hot loop of atomic_counter spends per
  * draw and sample); sim_rng_check() does it on the draws' rare paths
  * (a ziggurat edge or tail, 2.2% of exponential draws, and a rejection
- * test of sim_rng_uniform_int()), so a run that draws from another
- * generator still stops at once on a bug report, not on garbage.
+ * test of sim_rng_uniform_int()). A workload that draws from another
+ * generator is a bug every test run meets: its exponential draws stop
+ * on a bug report within a few dozen (its first draws read the other
+ * generator's state as xoshiro's: every task's generator comes from
+ * sim_rng_stream(), in cli/run.c and the tests).
  */
 static inline void sim_rng_check(const gsl_rng *r)
 {
