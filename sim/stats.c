@@ -84,27 +84,40 @@ static uint64_t stat_bits(const double *v)
  * in @s->any and @s->all (for the radix select below). Done when the
  * mean is asked and before the array is reordered (a quantile) or
  * folded, so that the sum is formed in exactly the order it would be
- * sample by sample. The loop is unrolled by the compiler (the additions
- * stay in order; a quarter of the loop's compare and branch): it costs
- * about 5 instructions a sample, the inline sim_stat_add() saves 3.
+ * sample by sample. The bits of two samples at a time are or-ed and
+ * and-ed in a vector register (GCC's and clang's vector extension),
+ * and the loop is unrolled (the additions stay in order): about 3.5
+ * instructions a sample, where the inline sim_stat_add() saves 3.
  */
 static void stat_sum_up(struct sim_stat *s)
 {
+	/* two samples' bits at once (SSE2 on x86-64) */
+	typedef uint64_t u64x2 __attribute__((vector_size(16)));
 	uint64_t any = s->any, all = s->summed ? s->all : ~0ull, bits;
-	double sum = s->sum;
-	size_t i;
+	u64x2 any2 = { any, any }, all2 = { all, all }, pair;
+	double sum = s->sum, *v = s->v;
+	size_t i = s->summed, n = s->n;
 
-#pragma GCC unroll 4
-	for (i = s->summed; i < s->n; i++) {
-		bits = stat_bits(&s->v[i]);
-		sum += s->v[i];
+#pragma GCC unroll 2
+	for (; i + 2 <= n; i += 2) {
+		memcpy(&pair, &v[i], sizeof(pair));
+		any2 |= pair;
+		all2 &= pair;
+		sum += v[i];
+		sum += v[i + 1];
+	}
+	any = any2[0] | any2[1];
+	all = all2[0] & all2[1];
+	if (i < n) {
+		bits = stat_bits(&v[i]);
+		sum += v[i];
 		any |= bits;
 		all &= bits;
 	}
 	s->sum = sum;
 	s->any = any;
 	s->all = all;
-	s->summed = s->n;
+	s->summed = n;
 }
 
 static void stat_fold(struct sim_stat *s)
