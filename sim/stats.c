@@ -284,10 +284,12 @@ static double select_split(struct sim_stat *s, size_t k, double *above)
 
 /*
  * The radix select. A non-negative double's bits, as an unsigned
- * integer, order as its value (the exponent above the mantissa, both
- * biased up from 0), so the k-th smallest sample is the one with the
- * k-th smallest bits, and a radix digit of the bits groups the samples
- * into buckets in value order. sim_stat_quantile() groups them once
+ * integer, order as its value (a 0 sign bit, then the biased exponent
+ * above the mantissa), and equal values have equal bits, so the k-th
+ * smallest sample is the one with the k-th smallest bits, and a radix
+ * digit of the bits that all higher bits are the same in groups the
+ * samples into buckets in value order: exact, with no compare of
+ * doubles across buckets. sim_stat_quantile() groups them once
  * (radix_group(): after stat_sum_up()'s pass, one to count the samples
  * of each digit and one to move them, about 15 instructions per sample
  * in all) and keeps the grouping while no sample is added; each
