@@ -203,18 +203,21 @@ struct co_frame {
  * @owner: the model object this process belongs to (e.g. its CPU state)
  */
 struct sim_proc {
+	/* what every run of the process reads and writes: 48 bytes */
 	struct sim_engine *engine;
 	sim_time_t now;
+	unsigned char *stack; /* coroutine frames, bottom up */
+	size_t sp;
+	size_t top; /* offset of the running frame, if sp > 0 */
+	unsigned int slot; /* its wake-up's payload slot in the engine */
+	bool pending; /* a wake-up is scheduled */
+	bool finished; /* the outermost frame returned */
+	/* the rest */
 	unsigned int id;
 	unsigned int trace_tid; /* its track in a trace: id, or its own */
 	long ret;
 	void *owner;
-	bool finished; /* the outermost frame returned */
-	unsigned char *stack; /* coroutine frames, bottom up */
-	size_t sp, stack_size;
-	size_t top; /* offset of the running frame, if sp > 0 */
-	unsigned int slot; /* its wake-up's payload slot in the engine */
-	bool pending; /* a wake-up is scheduled */
+	size_t stack_size;
 };
 
 void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,

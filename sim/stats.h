@@ -113,6 +113,15 @@ void sim_ci95(const double *x, size_t n, double *mean, double *half);
 /* Derive the seed of stream @stream from the run seed (splitmix64). */
 uint64_t sim_seed_derive(uint64_t seed, uint64_t stream);
 gsl_rng *sim_rng_stream(uint64_t seed, uint64_t stream);
+struct sim_xoshiro;
+/*
+ * sim_rng_stream_init() - sim_rng_stream() in place: @r (a gsl_rng the
+ * caller holds, never given to gsl_rng_free()) with its state in @state,
+ * where the caller wants it (next to what it draws for: struct sim_task),
+ * for the _st draws below.
+ */
+void sim_rng_stream_init(gsl_rng *r, struct sim_xoshiro *state, uint64_t seed,
+			 uint64_t stream);
 extern const gsl_rng_type *sim_rng_xoshiro256ss;
 extern const gsl_rng_type sim_rng_xoshiro256ss_type; /* what it points to */
 
@@ -180,6 +189,25 @@ static inline uint64_t sim_rng_uniform_int(gsl_rng *r, uint64_t n)
 }
 
 /*
+ * sim_rng_uniform_int_st() - sim_rng_uniform_int() of the generator whose
+ * state is @st (sim_rng_stream_init()): the same numbers, drawn without
+ * reading the gsl_rng, which can then stay out of the host's caches.
+ */
+static inline uint64_t sim_rng_uniform_int_st(struct sim_xoshiro *st,
+					      uint64_t n)
+{
+	unsigned __int128 m = (unsigned __int128)sim_xoshiro_next(st) * n;
+
+	if (__builtin_expect((uint64_t)m < n, 0)) {
+		uint64_t reject = -n % n; /* 2^64 mod n */
+
+		while ((uint64_t)m < reject)
+			m = (unsigned __int128)sim_xoshiro_next(st) * n;
+	}
+	return (uint64_t)(m >> 64);
+}
+
+/*
  * The ziggurat exponential (sim/stats.c says how it works): per layer i,
  * its width x_i 2^-53, floor(2^53 x_{i+1} / x_i) and exp(-x_i).
  */
@@ -201,6 +229,23 @@ double sim_ran_exponential_slow(gsl_rng *r, unsigned int i, uint64_t u);
 static inline double sim_ran_exponential(gsl_rng *r, double mean)
 {
 	uint64_t x = sim_rng_u64(r);
+	unsigned int i = (unsigned int)(x & 0xff);
+	uint64_t u = x >> 11;
+
+	if (__builtin_expect(u < sim_zig_exp_k[i], 1))
+		return mean * ((double)(int64_t)u * sim_zig_exp_w[i]);
+	return mean * sim_ran_exponential_slow(r, i, u);
+}
+
+/*
+ * sim_ran_exponential_st() - sim_ran_exponential() of @r, whose state is
+ * @st (sim_rng_stream_init()): the same numbers; the fast path reads the
+ * state alone, the slow one @r.
+ */
+static inline double sim_ran_exponential_st(struct sim_xoshiro *st, gsl_rng *r,
+					    double mean)
+{
+	uint64_t x = sim_xoshiro_next(st);
 	unsigned int i = (unsigned int)(x & 0xff);
 	uint64_t u = x >> 11;
 

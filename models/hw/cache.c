@@ -64,7 +64,10 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	c->e = e;
 	c->nr_cpus = m->nr_cpus;
 	c->sharer_words = (m->nr_cpus + 63) / 64;
-	c->cpus = calloc(m->nr_cpus, sizeof(*c->cpus));
+	/* aligned, as struct coh_cpu says: its hot fields in two lines */
+	c->cpus = aligned_alloc(64, m->nr_cpus * sizeof(*c->cpus));
+	if (c->cpus)
+		memset(c->cpus, 0, m->nr_cpus * sizeof(*c->cpus));
 	c->within = within_build(m, c->sharer_words);
 	c->hash_cap = 1024;
 	c->hash = calloc(c->hash_cap, sizeof(*c->hash));

@@ -306,6 +306,18 @@ struct coh_cpu {
 	unsigned int nr_pending;
 	unsigned int nr_posted; /* posted accesses in pending[], merged too */
 	unsigned int nr_queued; /* lines this CPU has requests queued on */
+	/* names the caller of each access (from @prof), or NULL: not counted */
+	unsigned int (*caller)(const struct kprof *prof);
+	/* statistics */
+	sim_time_t wait_ps; /* waiting for lines and fences */
+	sim_time_t wait_start;
+	/*
+	 * Above, what every access reads or writes; below, what only some
+	 * do. An access touches two host lines of its CPU's state (the
+	 * array is 64-byte aligned, coh_create()), not three: at 72 CPUs
+	 * and more, the simulator's working set outgrows the host's L1
+	 * (issue 15).
+	 */
 	struct {
 		struct coh_line *line;
 		unsigned int pos; /* ring position of the latest request */
@@ -317,13 +329,8 @@ struct coh_cpu {
 		sim_time_t done; /* SIM_TIME_MAX until served */
 	} pending[COH_MAX_PENDING];
 	struct kprof *prof; /* time by kernel function, or NULL */
-	/* names the caller of each access (from @prof), or NULL: not counted */
-	unsigned int (*caller)(const struct kprof *prof);
 	struct coh_caller_stat *caller_stat; /* the latest access's */
-	/* statistics */
-	sim_time_t wait_ps; /* waiting for lines and fences */
-	sim_time_t wait_start;
-};
+} __attribute__((aligned(64)));
 
 struct coh;
 

@@ -127,9 +127,9 @@ struct counter_loop_frame {
 static inline struct coh_field *counter_pick(struct sim_task *t,
 					     const struct atomic_counter *ac)
 {
-	uint64_t k = ac->counters > 1 ?
-			     sim_rng_uniform_int(t->rng, ac->counters) :
-			     0;
+	uint64_t k = ac->counters > 1 ? sim_rng_uniform_int_st(&t->rng_state,
+							       ac->counters) :
+					0;
 
 	return coh_object_field(ac->shared[k], 0);
 }
