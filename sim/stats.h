@@ -174,24 +174,11 @@ static inline uint64_t sim_rng_u64(gsl_rng *r)
  * remainder (a division) is only computed in the rare case the low half
  * is below n, and for n a power of two 2^64 mod n = 0: the result is the
  * top log2(n) bits of x and nothing is rejected.
- */
-static inline uint64_t sim_rng_uniform_int(gsl_rng *r, uint64_t n)
-{
-	unsigned __int128 m = (unsigned __int128)sim_rng_u64(r) * n;
-
-	if (__builtin_expect((uint64_t)m < n, 0)) {
-		uint64_t reject = -n % n; /* 2^64 mod n */
-
-		while ((uint64_t)m < reject)
-			m = (unsigned __int128)sim_rng_u64(r) * n;
-	}
-	return (uint64_t)(m >> 64);
-}
-
-/*
- * sim_rng_uniform_int_st() - sim_rng_uniform_int() of the generator whose
- * state is @st (sim_rng_stream_init()): the same numbers, drawn without
- * reading the gsl_rng, which can then stay out of the host's caches.
+ *
+ * The _st draws (sim_rng_uniform_int_st(), sim_ran_exponential_st()) are
+ * the same of the generator whose state is @st (sim_rng_stream_init()):
+ * the same numbers, drawn without reading the gsl_rng, which can then
+ * stay out of the host's caches (struct sim_task).
  */
 static inline uint64_t sim_rng_uniform_int_st(struct sim_xoshiro *st,
 					      uint64_t n)
@@ -205,6 +192,12 @@ static inline uint64_t sim_rng_uniform_int_st(struct sim_xoshiro *st,
 			m = (unsigned __int128)sim_xoshiro_next(st) * n;
 	}
 	return (uint64_t)(m >> 64);
+}
+
+static inline uint64_t sim_rng_uniform_int(gsl_rng *r, uint64_t n)
+{
+	SIM_BUG_ON(r->type != &sim_rng_xoshiro256ss_type);
+	return sim_rng_uniform_int_st(r->state, n);
 }
 
 /*
@@ -226,22 +219,6 @@ double sim_ran_exponential_slow(gsl_rng *r, unsigned int i, uint64_t u);
  * sim_ran_exponential_slow(). The largest draw is R - log(2^-53) = 44.4
  * means (the tail's), the smallest 0.
  */
-static inline double sim_ran_exponential(gsl_rng *r, double mean)
-{
-	uint64_t x = sim_rng_u64(r);
-	unsigned int i = (unsigned int)(x & 0xff);
-	uint64_t u = x >> 11;
-
-	if (__builtin_expect(u < sim_zig_exp_k[i], 1))
-		return mean * ((double)(int64_t)u * sim_zig_exp_w[i]);
-	return mean * sim_ran_exponential_slow(r, i, u);
-}
-
-/*
- * sim_ran_exponential_st() - sim_ran_exponential() of @r, whose state is
- * @st (sim_rng_stream_init()): the same numbers; the fast path reads the
- * state alone, the slow one @r.
- */
 static inline double sim_ran_exponential_st(struct sim_xoshiro *st, gsl_rng *r,
 					    double mean)
 {
@@ -252,6 +229,12 @@ static inline double sim_ran_exponential_st(struct sim_xoshiro *st, gsl_rng *r,
 	if (__builtin_expect(u < sim_zig_exp_k[i], 1))
 		return mean * ((double)(int64_t)u * sim_zig_exp_w[i]);
 	return mean * sim_ran_exponential_slow(r, i, u);
+}
+
+static inline double sim_ran_exponential(gsl_rng *r, double mean)
+{
+	SIM_BUG_ON(r->type != &sim_rng_xoshiro256ss_type);
+	return sim_ran_exponential_st(r->state, r, mean);
 }
 
 #endif /* SIM_STATS_H */
