@@ -931,9 +931,11 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 		sim_engine_set_progress(run.engine, 1 << 20, engine_progress,
 					pc);
 	sim_engine_run(run.engine, run.warmup_ps);
+	coh_settle(run.coh); /* before the counts are read */
 	if (!pc->estimate) {
 		tasks_reset(&run);
 		sim_engine_run(run.engine, run.end_ps);
+		coh_settle(run.coh);
 	}
 	if (pc->estimate) {
 		events_error(v, pc, err);

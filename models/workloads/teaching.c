@@ -149,11 +149,16 @@ static int counter_loop(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	while (task_running(t, f->run)) {
 		coh_delay(t->cc, task_think(t, ac->think_ps, ac->exponential));
-		CO_AWAIT(f, sim_proc_sync(p));
+		/* traced, the op's slice opens in the engine's time order */
+		if (co_unlikely(sim_trace_calls != NULL))
+			CO_AWAIT(f, sim_proc_sync(p));
 		task_op_begin(t);
 		f->counter = counter_pick(t, ac);
-		/* atomic_long_inc(&counter[k]) */
-		CO_AWAIT(f, coh_rmw(t->cc, f->counter));
+		/*
+		 * atomic_long_inc(&counter[k]) at the end of the think, which
+		 * touched nothing shared: announced to the line if it is busy
+		 */
+		CO_AWAIT(f, coh_rmw_ahead(t->cc, f->counter));
 		task_op_end(t, f->run);
 	}
 	CO_END(f, p);
