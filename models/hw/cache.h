@@ -115,6 +115,11 @@
  * not needed. Same times and counts; only the order of events due at the
  * same picosecond can differ (SIM: an optimisation, issue 15).
  *
+ * Such a CPU's next RMW, after it thinks, may be announced to a busy line
+ * instead of arriving in an engine event of its own (coh_rmw_ahead(),
+ * models/hw/cache.c says how): the line queues it at its place in the run
+ * order when anything next looks at the line. Exact; an optimisation.
+ *
  * Per line and per field we count accesses by kind, hits, misses,
  * transfers by distance, queueing time and busy time: the teaching view.
  *
