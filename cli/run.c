@@ -533,7 +533,11 @@ static int variant_workload(struct variant *v, const struct scenario_node *n,
 	w->nr_tasks = nr;
 	w->scale = 1.0;
 	w->cpus = malloc(nr * sizeof(*w->cpus));
-	w->tasks = calloc(nr, sizeof(*w->tasks));
+	/* aligned, as struct sim_task's layout asks */
+	w->tasks = aligned_alloc(_Alignof(struct sim_task),
+				 nr * sizeof(*w->tasks));
+	if (w->tasks)
+		memset(w->tasks, 0, nr * sizeof(*w->tasks));
 	SIM_OOM_ON(!w->cpus || !w->tasks);
 	memcpy(w->cpus, order, nr * sizeof(*w->cpus));
 	w->cgroups = &v->cgroups;
@@ -900,7 +904,7 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 			t->cc = coh_cpu_attach(run.coh, w->cpus[j], &t->proc);
 			t->w = w;
 			t->index = j;
-			t->rng = sim_rng_stream(seed, w->cpus[j]);
+			task_rng_init(t, seed, w->cpus[j]);
 			memset(&t->prof, 0, sizeof(t->prof));
 			t->cc->prof = &t->prof;
 			/* explain names the function behind each access */
@@ -927,9 +931,11 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 		sim_engine_set_progress(run.engine, 1 << 20, engine_progress,
 					pc);
 	sim_engine_run(run.engine, run.warmup_ps);
+	coh_settle(run.coh); /* before the counts are read */
 	if (!pc->estimate) {
 		tasks_reset(&run);
 		sim_engine_run(run.engine, run.end_ps);
+		coh_settle(run.coh);
 	}
 	if (pc->estimate) {
 		events_error(v, pc, err);
@@ -955,7 +961,6 @@ out:
 		for (j = 0; j < v->workloads[i].nr_tasks; j++) {
 			struct sim_task *t = &v->workloads[i].tasks[j];
 
-			gsl_rng_free(t->rng);
 			sim_proc_destroy(&t->proc);
 		}
 	}

@@ -103,6 +103,13 @@ struct sim_key {
 struct sim_engine {
 	struct sim_clock clock; /* first: sim_now() is inline (engine.h) */
 	uint32_t min; /* the earliest pending event's slot (set_min()) */
+	/*
+	 * The running event's slot, for sim_event_seq(): its seq is still in
+	 * node[] until the slot is pending again (a timer setting itself
+	 * anew, a process yielding again), after the callers' reads. 0 once
+	 * a process moved the clock on by itself (sim__proc_sync()).
+	 */
+	uint32_t running;
 	bool stop;
 	uint64_t cur; /* the ring's first bucket number */
 	uint64_t seq; /* next sequence number */
@@ -536,7 +543,10 @@ static inline void ev_pop(struct sim_engine *e, uint32_t slot, sim_time_t t)
 	e->bits[w] = word;
 	m = word & (~0ull << (r % 64));
 	if (overflow_due(e) || (!m && !e->nr_ring)) {
-		ev_refill(e);
+		if (!e->nr) /* it was the only pending event */
+			set_min(e, 0);
+		else
+			ev_refill(e);
 		return;
 	}
 	/* the ring holds one: words in bucket order, wrapping round */
@@ -615,6 +625,19 @@ static void seq_renumber(struct sim_engine *e)
 	}
 	free(sorted);
 	e->seq = nr;
+}
+
+uint64_t sim_event_seq(const struct sim_engine *e)
+{
+	return e->running ? e->node[e->running].seq : SIM_SEQ_AHEAD;
+}
+
+bool sim_seq_reserve(struct sim_engine *e, uint64_t *seq)
+{
+	if (e->seq >= SEQ_LIMIT / 2)
+		return false;
+	*seq = e->seq++;
+	return true;
 }
 
 void sim__engine_set_seq(struct sim_engine *e, uint64_t seq)
@@ -702,6 +725,36 @@ void sim_timer_destroy(struct sim_timer *t)
 	t->engine = NULL;
 }
 
+/*
+ * ev_push_key() - make the event in @slot pending at (@t, @seq), a seq
+ * drawn earlier (sim_seq_reserve()): not the newest, so the min test
+ * compares whole keys, and the ring places it by walking its bucket.
+ */
+static void ev_push_key(struct sim_engine *e, uint32_t slot, sim_time_t t,
+			uint64_t seq)
+{
+	e->node[slot].time = t;
+	e->node[slot].seq = seq;
+	if (in_ring(e, t))
+		ring_add(e, slot, false);
+	else
+		heap_push(e, t, seq << SLOT_BITS | slot); /* < 2^39: fits */
+	if (node_before(&e->node[slot], &e->node[e->min]))
+		set_min(e, slot);
+}
+
+void sim_timer_set_key(struct sim_timer *t, sim_time_t when, uint64_t seq)
+{
+	struct sim_engine *e = t->engine;
+
+	SIM_BUG_ON(seq >= e->seq || when == SIM_TIME_MAX ||
+		   !sim_key_before(e->clock.now, sim_event_seq(e), when, seq));
+	if (t->pending)
+		ev_remove(e, t->slot);
+	t->pending = true;
+	ev_push_key(e, t->slot, when, seq);
+}
+
 /* timer_move() - sim_timer_set() of a pending timer: rare. */
 static void __attribute__((noinline))
 timer_move(struct sim_timer *t, sim_time_t when)
@@ -772,6 +825,7 @@ void sim_engine_run(struct sim_engine *e, sim_time_t until)
 			break;
 		ev_pop(e, slot, t);
 		e->clock.now = t;
+		e->running = slot;
 		if (!--e->left)
 			progress_tick(e, t);
 		if (!pl->fn) {
@@ -932,6 +986,7 @@ bool sim__proc_sync(struct sim_proc *p)
 	if (at < e->clock.next && at <= e->clock.until) {
 		SIM_BUG_ON(at < e->clock.now);
 		e->clock.now = at;
+		e->running = 0; /* sim_event_seq(): SIM_SEQ_AHEAD */
 		return false;
 	}
 	/* the running process: not finished, not pending, at >= sim_now() */

@@ -71,6 +71,9 @@ struct sim_clock {
 	sim_time_t until;
 };
 
+/* sim_event_seq() after a process ran ahead: later than every seq drawn */
+#define SIM_SEQ_AHEAD UINT64_MAX
+
 /* An event callback: runs at sim_now(). */
 typedef void (*sim_event_fn)(void *arg, uint64_t data);
 
@@ -99,6 +102,38 @@ static inline sim_time_t sim_horizon(const struct sim_engine *e)
 {
 	return sim_clock(e)->until;
 }
+/*
+ * sim_key_before() - whether (@t1, @s1) comes before (@t2, @s2) in the
+ * run order.
+ */
+static inline bool sim_key_before(sim_time_t t1, uint64_t s1, sim_time_t t2,
+				  uint64_t s2)
+{
+	return t1 < t2 || (t1 == t2 && s1 < s2);
+}
+
+/*
+ * sim_event_seq() - the place in the run order of what runs now: the
+ * running event is (sim_now(), this). After a process moved the clock on
+ * by itself (sim_proc_sync() without an event), SIM_SEQ_AHEAD: it runs
+ * where a wake-up scheduled then would have, after every seq drawn so far.
+ * Valid until the running event's own timer or process is pending again.
+ */
+uint64_t sim_event_seq(const struct sim_engine *e);
+
+/*
+ * sim_seq_reserve() - draw a seq for an event that a model keeps outside
+ * the engine for now (an arrival it announced to a cache line,
+ * models/hw/cache.c), in *@seq, to run later where an event scheduled now
+ * would: sim_timer_set_key() runs it, or the model compares it with
+ * sim_event_seq(). Returns false (draws nothing) when seqs run short:
+ * reserving stops at half the limit where the engine renumbers its
+ * pending events (after 2^40 events: hours of simulation), which a seq
+ * kept outside would miss; a reserved seq must be used within the 2^39
+ * events between the two (an announced arrival lives one think time).
+ */
+bool sim_seq_reserve(struct sim_engine *e, uint64_t *seq);
+
 /* Events run so far. */
 uint64_t sim_events(const struct sim_engine *e);
 
@@ -139,6 +174,13 @@ void sim_timer_destroy(struct sim_timer *t);
  * Context: any event or process.
  */
 void sim_timer_set(struct sim_timer *t, sim_time_t when);
+/*
+ * sim_timer_set_key() - sim_timer_set() with the seq @seq from
+ * sim_seq_reserve() instead of a fresh one: the timer runs where the event
+ * @seq was reserved for would have, (@when, @seq), which must be later
+ * than what runs now.
+ */
+void sim_timer_set_key(struct sim_timer *t, sim_time_t when, uint64_t seq);
 /* sim_timer_cancel() - a pending timer does not run; no-op when idle. */
 void sim_timer_cancel(struct sim_timer *t);
 
@@ -203,18 +245,21 @@ struct co_frame {
  * @owner: the model object this process belongs to (e.g. its CPU state)
  */
 struct sim_proc {
+	/* what every run of the process reads and writes: 48 bytes */
 	struct sim_engine *engine;
 	sim_time_t now;
+	unsigned char *stack; /* coroutine frames, bottom up */
+	size_t sp;
+	size_t top; /* offset of the running frame, if sp > 0 */
+	unsigned int slot; /* its wake-up's payload slot in the engine */
+	bool pending; /* a wake-up is scheduled */
+	bool finished; /* the outermost frame returned */
+	/* the rest */
 	unsigned int id;
 	unsigned int trace_tid; /* its track in a trace: id, or its own */
 	long ret;
 	void *owner;
-	bool finished; /* the outermost frame returned */
-	unsigned char *stack; /* coroutine frames, bottom up */
-	size_t sp, stack_size;
-	size_t top; /* offset of the running frame, if sp > 0 */
-	unsigned int slot; /* its wake-up's payload slot in the engine */
-	bool pending; /* a wake-up is scheduled */
+	size_t stack_size;
 };
 
 void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
@@ -274,6 +319,20 @@ static inline bool sim_proc_sync(struct sim_proc *p)
 	if (p->now == sim_now(p->engine))
 		return false;
 	return sim__proc_sync(p);
+}
+
+/*
+ * sim_proc_must_yield() - sim_proc_sync() of @p, whose clock is ahead of
+ * the engine's, would yield: an event is due before p->now (or at it),
+ * or p->now is past the horizon. For a caller that may do something else
+ * than yield then (models/hw/cache.c: coh_rmw_ahead()); it then calls
+ * sim__proc_sync() to sync as usual.
+ */
+static inline bool sim_proc_must_yield(const struct sim_proc *p)
+{
+	const struct sim_clock *clock = sim_clock(p->engine);
+
+	return p->now >= clock->next || p->now > clock->until;
 }
 
 /*

@@ -607,6 +607,14 @@ const gsl_rng_type sim_rng_xoshiro256ss_type = {
 
 const gsl_rng_type *sim_rng_xoshiro256ss = &sim_rng_xoshiro256ss_type;
 
+void sim_rng_stream_init(gsl_rng *r, struct sim_xoshiro *state, uint64_t seed,
+			 uint64_t stream)
+{
+	r->type = sim_rng_xoshiro256ss;
+	r->state = state;
+	gsl_rng_set(r, (unsigned long)sim_seed_derive(seed, stream));
+}
+
 gsl_rng *sim_rng_stream(uint64_t seed, uint64_t stream)
 {
 	gsl_rng *r = gsl_rng_alloc(sim_rng_xoshiro256ss);

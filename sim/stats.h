@@ -133,6 +133,15 @@ void sim_ci95(const double *x, size_t n, double *mean, double *half);
 /* Derive the seed of stream @stream from the run seed (splitmix64). */
 uint64_t sim_seed_derive(uint64_t seed, uint64_t stream);
 gsl_rng *sim_rng_stream(uint64_t seed, uint64_t stream);
+struct sim_xoshiro;
+/*
+ * sim_rng_stream_init() - sim_rng_stream() in place: @r (a gsl_rng the
+ * caller holds, never given to gsl_rng_free()) with its state in @state,
+ * where the caller wants it (next to what it draws for: struct sim_task),
+ * for the _st draws below.
+ */
+void sim_rng_stream_init(gsl_rng *r, struct sim_xoshiro *state, uint64_t seed,
+			 uint64_t stream);
 extern const gsl_rng_type *sim_rng_xoshiro256ss;
 extern const gsl_rng_type sim_rng_xoshiro256ss_type; /* what it points to */
 
@@ -202,10 +211,16 @@ uint64_t sim_rng_uniform_int_slow(gsl_rng *r, uint64_t n, unsigned __int128 m);
  * remainder (a division) is only computed in the rare case the low half
  * is below n, and for n a power of two 2^64 mod n = 0: the result is the
  * top log2(n) bits of x and nothing is rejected.
+ *
+ * The _st draws (sim_rng_uniform_int_st(), sim_ran_exponential_st()) are
+ * the same of the generator @r whose state is @st (sim_rng_stream_init()):
+ * the same numbers, drawn without reading @r but on their rare paths, so
+ * that it can stay out of the host's caches (struct sim_task).
  */
-static inline uint64_t sim_rng_uniform_int(gsl_rng *r, uint64_t n)
+static inline uint64_t sim_rng_uniform_int_st(struct sim_xoshiro *st,
+					      gsl_rng *r, uint64_t n)
 {
-	unsigned __int128 m = (unsigned __int128)sim_rng_u64(r) * n;
+	unsigned __int128 m = (unsigned __int128)sim_xoshiro_next(st) * n;
 
 	/*
 	 * The rejection loop is out of line (sim/stats.c): inline, it kept
@@ -214,6 +229,11 @@ static inline uint64_t sim_rng_uniform_int(gsl_rng *r, uint64_t n)
 	if (__builtin_expect((uint64_t)m < n, 0))
 		return sim_rng_uniform_int_slow(r, n, m);
 	return (uint64_t)(m >> 64);
+}
+
+static inline uint64_t sim_rng_uniform_int(gsl_rng *r, uint64_t n)
+{
+	return sim_rng_uniform_int_st(r->state, r, n);
 }
 
 /*
@@ -235,15 +255,21 @@ double sim_ran_exponential_slow(gsl_rng *r, unsigned int i, uint64_t u);
  * sim_ran_exponential_slow(). The largest draw is R - log(2^-53) = 44.4
  * means (the tail's), the smallest 0.
  */
-static inline double sim_ran_exponential(gsl_rng *r, double mean)
+static inline double sim_ran_exponential_st(struct sim_xoshiro *st, gsl_rng *r,
+					    double mean)
 {
-	uint64_t x = sim_rng_u64(r);
+	uint64_t x = sim_xoshiro_next(st);
 	unsigned int i = (unsigned int)(x & 0xff);
 	uint64_t u = x >> 11;
 
 	if (__builtin_expect(u < sim_zig_exp_k[i], 1))
 		return mean * ((double)(int64_t)u * sim_zig_exp_w[i]);
 	return mean * sim_ran_exponential_slow(r, i, u);
+}
+
+static inline double sim_ran_exponential(gsl_rng *r, double mean)
+{
+	return sim_ran_exponential_st(r->state, r, mean);
 }
 
 #endif /* SIM_STATS_H */

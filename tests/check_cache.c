@@ -83,7 +83,9 @@ enum step_kind {
 	UNLOCK,
 	LOOP_RMW,
 	READ_DEP,
-	LOOP_READ_RMW
+	LOOP_READ_RMW,
+	RMW_AHEAD, /* think .ps, then an RMW: coh_rmw_ahead() if h.ahead */
+	LOOP_AHEAD /* RMW_AHEAD with a 10 ns think until .ps */
 };
 
 struct step {
@@ -114,7 +116,14 @@ static struct harness {
 	struct coh_object *obj;
 	struct qspinlock lock;
 	unsigned int order[MAX_CPUS], nr_order; /* lock acquisitions */
+	bool ahead; /* RMW_AHEAD, LOOP_AHEAD: announce (coh_rmw_ahead()) */
 } h;
+
+/* The RMW after a think: announced to its line, or plain, as h.ahead says. */
+static bool rmw_after_think(struct coh_cpu *cc, struct coh_field *f)
+{
+	return h.ahead ? coh_rmw_ahead(cc, f) : coh_rmw(cc, f);
+}
 
 /* Two 8-byte fields on line 0 (a, b), one on line 1 (c), a lock on 2. */
 static const struct coh_layout_field test_fields[] = {
@@ -228,6 +237,18 @@ static int script_run(struct sim_proc *p, void *frame)
 		       p->now < s->steps[f->pc].ps) {
 			CO_AWAIT(f, coh_read(cc, field(s->steps[f->pc].field)));
 			CO_AWAIT(f, coh_rmw(cc, field(s->steps[f->pc].field)));
+			s->loops++;
+		}
+		if (s->steps[f->pc].kind == RMW_AHEAD) {
+			coh_delay(cc, s->steps[f->pc].ps);
+			CO_AWAIT(f, rmw_after_think(
+					    cc, field(s->steps[f->pc].field)));
+		}
+		while (s->steps[f->pc].kind == LOOP_AHEAD &&
+		       p->now < s->steps[f->pc].ps) {
+			coh_delay(cc, 10 * NS);
+			CO_AWAIT(f, rmw_after_think(
+					    cc, field(s->steps[f->pc].field)));
 			s->loops++;
 		}
 		while (s->steps[f->pc].kind == LOOP_RMW &&
@@ -1370,6 +1391,107 @@ START_TEST(coh_resume_inline_saturated)
 }
 END_TEST
 
+/*
+ * coh_rmw_ahead(): an RMW after a think is announced to its line when the
+ * line's service event is pending and its queue lasts until the RMW
+ * arrives (q_len x the hand-off in progress >= arrival - free_at); the
+ * line takes it into its queue when it next serves. The same times and
+ * counts as coh_rmw(), fewer events. CPUs 0-3 (same socket: 50 ns,
+ * occupancy 1) loop { think 10 ns; rmw a } from 0 until 300 ns:
+ *
+ *	10   CPU 0 served at once (cold: memory), done 90, the line busy
+ *	     until 90; it thinks to 100, the line not serving: a wake-up.
+ *	     CPUs 1-3 queue; service at 90.
+ *	90   serve CPU 1, done 140; it thinks to 150: 2 queued x 50 >= 10,
+ *	     announced. 100: CPU 0 arrives, queues (the announced CPU 1 is
+ *	     later).
+ *	140  serve CPU 2 (done 190), announced for 200; 190: CPU 1 (150)
+ *	     joins, serve CPU 3 (done 240), announced for 250; 240: CPU 2
+ *	     joins, serve CPU 0 (done 290), announced for 300; 290: CPU 3
+ *	     joins, serve CPU 1 (done 340: past the end, its wake-up).
+ *	300  the end: CPU 0's RMW at 300 arrived (coh_settle() queues it).
+ *
+ * RMWs done: CPU 0 at 90 and 290, CPUs 1-3 at 140, 190, 240: 5. Issued:
+ * 4 at 10, then at 100, 150, 200, 250, 300: 9. Transfers: memory + 5 = 6.
+ * Queued at the end: CPUs 2, 3, 0. Events: 4 starts, 4 arrivals at 10,
+ * the services at 90, 140, 190, 240, 290, CPU 0's arrival at 100; and,
+ * plain, the arrivals at 150, 200, 250, 300 too: 14 against 18.
+ */
+START_TEST(coh_rmw_ahead_admitted)
+{
+	const struct step s[] = {
+		{ .kind = LOOP_AHEAD, .field = FA, .ps = 300 * NS }
+	};
+	uint64_t total = 0;
+	unsigned int cpu;
+
+	h.ahead = _i;
+	for (cpu = 0; cpu < 4; cpu++) {
+		h.cc[cpu]->resume_inline = true;
+		cpu_script(cpu, 0, s, 1);
+	}
+	run_ns(300);
+	coh_settle(h.c);
+	for (cpu = 0; cpu < 4; cpu++)
+		total += h.scripts[cpu].loops;
+	ck_assert_uint_eq(total, 5);
+	ck_assert_uint_eq(h.scripts[0].loops, 2);
+	ck_assert_uint_eq(line_of(FA)->ops[COH_RMW], 9);
+	ck_assert_uint_eq(line_of(FA)->transfers, 6);
+	ck_assert_uint_eq(line_of(FA)->q_len, 3);
+	ck_assert_uint_eq(line_of(FA)->nr_ann, 0);
+	ck_assert_uint_eq(sim_events(h.e), h.ahead ? 14 : 18);
+}
+END_TEST
+
+/*
+ * An announced RMW that finds its line idle arrives in an event of its
+ * own, at its place in the run order (ann_arrive()). Same socket, 50 ns:
+ *
+ *	0    CPU 0 rmw: cold, memory, done 80 (the line busy until 80)
+ *	10   CPU 1 rmw: queued; 20: CPU 2 rmw: queued behind it
+ *	80   serve CPU 1, done 130; it thinks 40 ns, to 170: 1 queued x 50
+ *	     >= 170 - 130, announced
+ *	130  serve CPU 2, done 180: the queue is empty, the line idle but
+ *	     for CPU 1's RMW, whose arrival is set for 170
+ *	170  CPU 1 arrives: the line busy until 180, it queues
+ *	180  serve CPU 1 (from CPU 2), done 230
+ *
+ * Events: 3 starts, services at 80, 130, 180, and the arrival at 170 (a
+ * wake-up, plain; the line's timer, announced): 7 either way; 8 with the
+ * run stopped at 150 to look at the line, as CPU 2's completion at 180 is
+ * then past the first run's end, where it is woken, not resumed inline.
+ */
+START_TEST(coh_rmw_ahead_idle_arrival)
+{
+	const struct step s0[] = { { .kind = RMW, .field = FA } };
+	const struct step s1[] = {
+		{ .kind = RMW, .field = FA },
+		{ .kind = RMW_AHEAD, .field = FA, .ps = 40 * NS },
+	};
+	unsigned int cpu;
+
+	h.ahead = _i;
+	for (cpu = 0; cpu < 3; cpu++)
+		h.cc[cpu]->resume_inline = true;
+	cpu_script(0, 0, s0, 1);
+	cpu_script(1, 10, s1, 2);
+	cpu_script(2, 20, s0, 1);
+	/* at 150 the line is idle, CPU 1's RMW announced or its wake-up set */
+	run_ns(150);
+	ck_assert_uint_eq(line_of(FA)->nr_ann, h.ahead ? 1 : 0);
+	ck_assert(!line_of(FA)->serving);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(0, 0), 80);
+	ck_assert_uint_eq(done_ns(1, 0), 130);
+	ck_assert_uint_eq(done_ns(2, 0), 180);
+	ck_assert_uint_eq(done_ns(1, 1), 230);
+	ck_assert_uint_eq(line_of(FA)->transfers, 4);
+	ck_assert_uint_eq(line_of(FA)->wait_ps, (70 + 110 + 10) * NS);
+	ck_assert_uint_eq(sim_events(h.e), 8);
+}
+END_TEST
+
 static Suite *cache_suite(void)
 {
 	Suite *s = suite_create("cache");
@@ -1397,6 +1519,8 @@ static Suite *cache_suite(void)
 	tcase_add_test(tc, coh_mem_no_limit);
 	tcase_add_loop_test(tc, coh_resume_inline_alternating, 0, 2);
 	tcase_add_loop_test(tc, coh_resume_inline_saturated, 0, 2);
+	tcase_add_loop_test(tc, coh_rmw_ahead_admitted, 0, 2);
+	tcase_add_loop_test(tc, coh_rmw_ahead_idle_arrival, 0, 2);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("waiter");
 	tcase_add_checked_fixture(tc, setup_waiter, teardown);

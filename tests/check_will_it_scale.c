@@ -112,7 +112,7 @@ static void harness_run(const char *type, const char *keys, const char *kernel,
 	sim_proc_init(&h.task.proc, r->engine, 0, 4096, &h.task);
 	h.task.cc = coh_cpu_attach(r->coh, 0, &h.task.proc);
 	h.task.w = &h.w;
-	h.task.rng = sim_rng_stream(r->seed, 0);
+	task_rng_init(&h.task, r->seed, 0);
 	h.w.type->setup(&h.w, r);
 	sim_proc_start(&h.task.proc, 0);
 	sim_engine_run(r->engine, SIM_PS_PER_MS);
@@ -121,7 +121,6 @@ static void harness_run(const char *type, const char *keys, const char *kernel,
 static void harness_destroy(void)
 {
 	h.w.type->destroy(&h.w);
-	gsl_rng_free(h.task.rng);
 	sim_proc_destroy(&h.task.proc);
 	memcg_sim_free(h.run.memcg);
 	sim_stat_destroy(&h.run.lat);

@@ -396,7 +396,7 @@ static void harness_init(const unsigned int *cpus, unsigned int nr,
 		t->cc = coh_cpu_attach(r->coh, cpus[j], &t->proc);
 		t->w = &h.w;
 		t->index = j;
-		t->rng = sim_rng_stream(r->seed, cpus[j]);
+		task_rng_init(t, r->seed, cpus[j]);
 	}
 	h.w.type->setup(&h.w, r);
 }
@@ -434,7 +434,6 @@ static void harness_destroy(void)
 
 	h.w.type->destroy(&h.w);
 	for (j = 0; j < h.w.nr_tasks; j++) {
-		gsl_rng_free(h.tasks[j].rng);
 		sim_proc_destroy(&h.tasks[j].proc);
 	}
 	sim_stat_destroy(&h.run.lat);

@@ -574,16 +574,19 @@ fi
 
 # ---- 7. run time: --max-events (issue 14, item 5) ----
 
-# small.yaml over 50 ms: batch1's four CPUs hand one counter line around,
-# 40.1 events per simulated microsecond (two per increment: the CPU's
-# arrival at the line and the line's service, which resumes the CPU it
-# served at once: coh_cpu.resume_inline), so about 2e6 events: past a limit
-# of 1e6, it stops after its first 2^20 events and is refused with the
-# estimate (exit 2, nothing on stdout); within 1e7 it runs.
-run "$data" run small.yaml --format csv --set duration_ms=50 --max-events 1e6
+# small.yaml over 100 ms: batch1's four CPUs hand one counter line
+# around, 20.06 million increments a second (its throughput), each one
+# event: the line's service, which resumes the CPU it served at once
+# (coh_cpu.resume_inline), whose next increment after its think is
+# announced to the line, always busy, instead of an arrival event of its
+# own (coh_rmw_ahead()). So 20.1 events per simulated microsecond, about
+# 2e6 events: past a limit of 1e6, it stops after its first 2^20 events
+# and is refused with the estimate (exit 2, nothing on stdout); within 1e7
+# it runs.
+run "$data" run small.yaml --format csv --set duration_ms=100 --max-events 1e6
 refused "--max-events 1e6" &&
-	first_line_is "--max-events 1e6" "small.yaml:6:1: error: variant 'batch1': the run would take about 2e+06 events (40.1 per simulated microsecond over 50 ms), more than the limit of 1e+06; about 0.2 seconds at some 10 million events a second; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)"
-run "$data" run small.yaml --format csv --set duration_ms=50 --max-events 1e7
+	first_line_is "--max-events 1e6" "small.yaml:6:1: error: variant 'batch1': the run would take about 2e+06 events (20.1 per simulated microsecond over 100 ms), more than the limit of 1e+06; about 0.2 seconds at some 10 million events a second; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)"
+run "$data" run small.yaml --format csv --set duration_ms=100 --max-events 1e7
 test "$rc" -eq 0 || fail "--max-events 1e7: exit status $rc: $(cat "$tmp/err")"
 run "$data" run small.yaml --max-events 1.5
 refused "--max-events 1.5" &&

@@ -64,7 +64,10 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	c->e = e;
 	c->nr_cpus = m->nr_cpus;
 	c->sharer_words = (m->nr_cpus + 63) / 64;
-	c->cpus = calloc(m->nr_cpus, sizeof(*c->cpus));
+	/* aligned, as struct coh_cpu says: its hot fields in two lines */
+	c->cpus = aligned_alloc(64, m->nr_cpus * sizeof(*c->cpus));
+	if (c->cpus)
+		memset(c->cpus, 0, m->nr_cpus * sizeof(*c->cpus));
 	c->within = within_build(m, c->sharer_words);
 	c->hash_cap = 1024;
 	c->hash = calloc(c->hash_cap, sizeof(*c->hash));
@@ -116,6 +119,7 @@ void coh_free(struct coh *c)
 	for (i = 0; i < c->nr_chunks; i++)
 		free(c->chunks[i]);
 	free(c->chunks);
+	free(c->ann_first);
 	line_free(c->spare);
 	free(c->spare);
 	free(c->spare_obj);
@@ -299,6 +303,9 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now);
 #endif
 
 static void line_serve_event(void *arg, uint64_t data);
+static void ann_arrive(struct coh *c, struct coh_line *l);
+static void ann_arm(struct coh *c, struct coh_line *l);
+static void ann_admit_now(struct coh *c, struct coh_line *l);
 
 /*
  * line_serve_at() - serve @l's queue at @when: its service event, a timer
@@ -869,6 +876,87 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 	line_serve_inline(c, l, now);
 }
 
+/* ---- announced RMWs (coh_rmw_ahead()) ---- */
+
+/*
+ * A CPU that thinks and then RMWs a line (atomic_counter) would yield at
+ * the end of its think to the events due before it, and come back in a
+ * wake-up event of its own to queue on the line, which is mostly serving
+ * others then: an event per atomic that does nothing but queue. Instead
+ * the CPU announces the RMW to the line (coh_rmw_announce()): the line
+ * keeps the announced RMWs in run order, (arrival time, a seq reserved
+ * from the engine where the wake-up would have drawn one), and takes each
+ * into its queue when the run reaches it. Whatever looks at the line
+ * first admits the ones due before it: the line's service event
+ * (ann_admit() in line_serve_event()), another CPU's access (in
+ * coh_access_issue()), the end of the run (coh_settle()). While the
+ * line's service event is pending its queue is not empty, so an arrival
+ * is queued behind it: ann_enqueue() does what coh_access_issue() would
+ * have done then. When the line falls idle with RMWs still announced, its
+ * timer is set for the first one's arrival, at its reserved seq
+ * (ann_arm()), and that event makes the access the wake-up would have
+ * made (ann_arrive()). So every access happens at the same time, in the
+ * same order, with the same line state as before: only the events that
+ * did nothing but queue are gone. SIM: a simulator's shortcut, exact.
+ */
+#define COH_MAX_ANN 8 /* per line; past it, the CPU's own event */
+
+/* The first RMW announced to @l leaves the list: it arrives. */
+static COH_INLINE struct coh_cpu *ann_pop(struct coh *c, struct coh_line *l)
+{
+	struct coh_cpu *cc = c->ann_first[l->index];
+
+	c->ann_first[l->index] = cc->ann_next;
+	l->nr_ann--;
+	return cc;
+}
+
+/*
+ * ann_enqueue() - the RMW @cc announced arrives at @l, whose service event
+ * is pending: what coh_access_issue() does then, at the arrival time.
+ * rmw_queued() for a CPU that does not own the line; for its owner
+ * access_issue() comes to the same, since the queue holds others (not a
+ * hit: strict hand-off serves them first).
+ */
+static COH_INLINE void ann_enqueue(struct coh *c, struct coh_line *l,
+				   struct coh_cpu *cc)
+{
+	struct coh_field *field = cc->ann_field;
+	struct coh_field_stat *fs = &l->fields[field->slot];
+
+	SIM_BUG_ON(!l->serving || !l->q_cpus);
+	l->ops[COH_RMW]++;
+	fs->ops[COH_RMW]++;
+	if (coh_unlikely(!(fs->cpus[cc->cpu_word] & cc->cpu_bit))) {
+		fs->cpus[cc->cpu_word] |= cc->cpu_bit;
+		fs->nr_cpus++;
+	}
+	l->misses++;
+	fs->misses++;
+	if (coh_unlikely(l->q_len == l->q_cap))
+		line_queue_grow(l);
+	line_enqueue_room(c, l,
+			  &(struct coh_req){ .cpu = (uint16_t)cc->cpu,
+					     .op = COH_RMW,
+					     .slot = field->slot,
+					     .enq = cc->ann_at });
+	cc->wait_start = cc->ann_at;
+}
+
+/* The RMWs announced to @l that arrive before (@now, @seq) join its queue. */
+static COH_INLINE void ann_admit(struct coh *c, struct coh_line *l,
+				 sim_time_t now, uint64_t seq)
+{
+	struct coh_cpu *cc;
+
+	while (l->nr_ann) {
+		cc = c->ann_first[l->index];
+		if (!sim_key_before(cc->ann_at, cc->ann_seq, now, seq))
+			break;
+		ann_enqueue(c, l, ann_pop(c, l));
+	}
+}
+
 /*
  * line_serve_event() - the line is free again: serve its queue. A CPU that
  * waited for the access served here and promised to touch nothing shared
@@ -878,22 +966,55 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
  * contended counter). SIM: exact but for the order of events due at the
  * same picosecond, as its next event is scheduled from here.
  */
-static void line_serve_event(void *arg, uint64_t data)
+static COH_INLINE void line_service(struct coh *c, struct coh_line *l,
+				    bool ann)
 {
-	struct coh *c = arg;
-	struct coh_line *l = c->lines[data];
 	struct coh_cpu *cc;
 
+	/* the RMWs announced to arrive before now join the queue first */
+	if (ann)
+		ann_admit(c, l, sim_now(c->e), sim_event_seq(c->e));
 	l->serving = false;
 	c->inline_cpu = INLINE_ANY;
 	line_serve_inline(c, l, sim_now(c->e));
 	c->inline_cpu = INLINE_NONE;
+	/*
+	 * Idle now, with RMWs still to arrive: the first one's event.
+	 * Before the CPU served goes on, which may look at the clock.
+	 */
+	if (ann && l->nr_ann && !l->serving)
+		ann_arm(c, l);
 	cc = c->inline_cc;
 	if (cc) {
 		c->inline_cc = NULL;
 		cc->access_done = true;
 		sim_proc_resume(cc->proc);
 	}
+}
+
+/*
+ * line_serve_event_ann() - line_serve_event() of a line with RMWs
+ * announced: its service, or (the line idle) the first one arriving.
+ */
+static void __attribute__((noinline))
+line_serve_event_ann(struct coh *c, struct coh_line *l)
+{
+	if (!l->serving)
+		ann_arrive(c, l);
+	else
+		line_service(c, l, true);
+}
+
+static void line_serve_event(void *arg, uint64_t data)
+{
+	struct coh *c = arg;
+	struct coh_line *l = c->lines[data];
+
+	/* an idle line's timer runs only for an RMW announced to it */
+	if (coh_unlikely(l->nr_ann))
+		line_serve_event_ann(c, l);
+	else
+		line_service(c, l, false);
 }
 
 /* ---- accesses ---- */
@@ -1193,6 +1314,9 @@ static bool __attribute__((noinline))
 access_issue_any(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
 		 bool dep)
 {
+	/* RMWs announced to arrive before this access join the queue first */
+	if (coh_unlikely(field->line->nr_ann))
+		ann_admit_now(cc->coh, field->line);
 	if (op == COH_RMW)
 		return access_issue(cc, field, COH_RMW, false);
 	return access_issue(cc, field, op, dep);
@@ -1237,11 +1361,121 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 {
 	struct coh_line *l = field->line;
 
-	if (op == COH_RMW && l->serving && l->owner != (int)cc->cpu &&
+	if (op == COH_RMW && l->serving && !l->nr_ann &&
+	    l->owner != (int)cc->cpu &&
 	    !cc->nr_pending && l->q_len != l->q_cap && !cc->caller &&
 	    !cc->coh->trace && !cc->coh->m->adjacent_line_prefetch)
 		return rmw_queued(cc, field, l);
 	return access_issue_any(cc, field, op, dep);
+}
+
+/* ---- announced RMWs: announcing, arriving at an idle line ---- */
+
+static COH_COLD void ann_grow(struct coh *c, unsigned int index)
+{
+	unsigned int cap = c->cap_lines > index ? c->cap_lines : index + 1;
+	struct coh_cpu **a = realloc(c->ann_first, cap * sizeof(*a));
+
+	SIM_OOM_ON(!a);
+	memset(a + c->cap_ann, 0, (cap - c->cap_ann) * sizeof(*a));
+	c->ann_first = a;
+	c->cap_ann = cap;
+}
+
+/*
+ * coh_rmw_announce() - announce the RMW of @field that @cc makes at its
+ * clock (ahead of the engine's) instead of yielding until then. Only when
+ * the line's service event is pending, so that the arrival is mostly
+ * queued at the next look (ann_enqueue()), and only with nothing in the
+ * way of that: nothing posted (an RMW fences), no caller counted, no
+ * trace (it records the queue as it grows), no hold rule (whose window
+ * would make the owner's RMW a hit), no adjacent-line prefetch (queues
+ * nobody waits for). Returns true when announced: the CPU waits.
+ */
+bool coh_rmw_announce(struct coh_cpu *cc, struct coh_field *field)
+{
+	struct coh *c = cc->coh;
+	struct coh_line *l = field->line;
+	sim_time_t at = cc->proc->now;
+	struct coh_cpu **pp;
+	uint64_t seq;
+
+	if (!l->serving || l->nr_ann >= COH_MAX_ANN || !cc->resume_inline ||
+	    cc->nr_pending || cc->caller || c->trace || c->hold ||
+	    c->m->adjacent_line_prefetch)
+		return false;
+	if (coh_unlikely(l->index >= c->cap_ann))
+		ann_grow(c, l->index);
+	if (!sim_seq_reserve(c->e, &seq))
+		return false;
+	cc->ann_field = field;
+	cc->ann_at = at;
+	cc->ann_seq = seq;
+	/* in run order: mostly last, as a new one has the newest seq */
+	for (pp = &c->ann_first[l->index];
+	     *pp && !sim_key_before(at, seq, (*pp)->ann_at, (*pp)->ann_seq);
+	     pp = &(*pp)->ann_next)
+		;
+	cc->ann_next = *pp;
+	*pp = cc;
+	l->nr_ann++;
+	return true;
+}
+
+/*
+ * ann_arm() - @l is idle (no service event pending) with RMWs announced:
+ * its timer runs when the first arrives, where that CPU's wake-up would
+ * have run (its reserved seq).
+ */
+static void ann_arm(struct coh *c, struct coh_line *l)
+{
+	const struct coh_cpu *first = c->ann_first[l->index];
+
+	SIM_BUG_ON(l->serving);
+	sim_timer_set_key(&l->serve_timer, first->ann_at, first->ann_seq);
+}
+
+/*
+ * ann_arrive() - the timer ann_arm() set: the first RMW announced to @l
+ * arrives at the idle line. The CPU makes the access its wake-up would
+ * have made (its clock is now), and goes on at once if it was a hit or
+ * was served at once (resumed inline, its clock at the completion).
+ */
+static void ann_arrive(struct coh *c, struct coh_line *l)
+{
+	struct coh_cpu *cc = ann_pop(c, l);
+	bool wait;
+
+	SIM_BUG_ON(cc->ann_at != sim_now(c->e) ||
+		   cc->ann_seq != sim_event_seq(c->e) ||
+		   cc->proc->now != cc->ann_at);
+	wait = access_issue_any(cc, cc->ann_field, COH_RMW, false);
+	/* before the CPU goes on, which may look at the clock */
+	if (l->nr_ann && !l->serving)
+		ann_arm(c, l);
+	if (wait)
+		return;
+	cc->access_done = true;
+	sim_proc_resume(cc->proc);
+}
+
+/* ann_admit() before an access: out of line, as it is rare there. */
+static COH_COLD void ann_admit_now(struct coh *c, struct coh_line *l)
+{
+	ann_admit(c, l, sim_now(c->e), sim_event_seq(c->e));
+}
+
+void coh_settle(struct coh *c)
+{
+	unsigned int i;
+
+	if (!c->ann_first)
+		return;
+	/* an idle line's next arrival is later: its event would have run */
+	for (i = 0; i < c->nr_lines; i++)
+		if (c->lines[i]->nr_ann)
+			ann_admit(c, c->lines[i], sim_now(c->e),
+				  SIM_SEQ_AHEAD);
 }
 
 bool coh_read_cold(struct coh_cpu *cc)

@@ -115,6 +115,11 @@
  * not needed. Same times and counts; only the order of events due at the
  * same picosecond can differ (SIM: an optimisation, issue 15).
  *
+ * Such a CPU's next RMW, after it thinks, may be announced to a busy line
+ * instead of arriving in an engine event of its own (coh_rmw_ahead(),
+ * models/hw/cache.c says how): the line queues it at its place in the run
+ * order when anything next looks at the line. Exact; an optimisation.
+ *
  * Per line and per field we count accesses by kind, hits, misses,
  * transfers by distance, queueing time and busy time: the teaching view.
  *
@@ -243,6 +248,8 @@ struct coh_line {
 	bool serving; /* a service event is scheduled */
 	bool read_batch; /* Shared by a load: queued loads join at once */
 	bool last_to_queued; /* @last_to has requests queued on the line */
+	/* RMWs announced to it, not yet arrived (coh_rmw_ahead()) */
+	uint8_t nr_ann;
 	sim_time_t free_at; /* the hand-off being served ends */
 	sim_time_t last_done; /* completion of the latest hand-off */
 
@@ -302,10 +309,30 @@ struct coh_cpu {
 	 * (atomic_counter, false_sharing); coh_cpu_attach() clears it.
 	 */
 	bool resume_inline;
-	struct coh_line *dep_line; /* a dependent load waits for this line */
 	unsigned int nr_pending;
 	unsigned int nr_posted; /* posted accesses in pending[], merged too */
 	unsigned int nr_queued; /* lines this CPU has requests queued on */
+	/* names the caller of each access (from @prof), or NULL: not counted */
+	unsigned int (*caller)(const struct kprof *prof);
+	/* statistics */
+	sim_time_t wait_ps; /* waiting for lines and fences */
+	sim_time_t wait_start;
+	/*
+	 * The RMW this CPU announced (coh_rmw_ahead()): it arrives at
+	 * (@ann_at, @ann_seq) in the run order at @ann_field; @ann_next is
+	 * the next announced to the same line, later in that order.
+	 */
+	struct coh_field *ann_field;
+	sim_time_t ann_at;
+	uint64_t ann_seq;
+	struct coh_cpu *ann_next;
+	/*
+	 * Above, what every access reads or writes; below, what only some
+	 * do. An access touches two host lines of its CPU's state (the
+	 * array is 64-byte aligned, coh_create()), not three: at 72 CPUs
+	 * and more, the simulator's working set outgrows the host's L1
+	 * (issue 15).
+	 */
 	struct {
 		struct coh_line *line;
 		unsigned int pos; /* ring position of the latest request */
@@ -316,14 +343,10 @@ struct coh_cpu {
 		unsigned int count; /* accesses merged into this one */
 		sim_time_t done; /* SIM_TIME_MAX until served */
 	} pending[COH_MAX_PENDING];
+	struct coh_line *dep_line; /* a dependent load waits for this line */
 	struct kprof *prof; /* time by kernel function, or NULL */
-	/* names the caller of each access (from @prof), or NULL: not counted */
-	unsigned int (*caller)(const struct kprof *prof);
 	struct coh_caller_stat *caller_stat; /* the latest access's */
-	/* statistics */
-	sim_time_t wait_ps; /* waiting for lines and fences */
-	sim_time_t wait_start;
-};
+} __attribute__((aligned(64)));
 
 struct coh;
 
@@ -416,6 +439,59 @@ static inline bool coh_read_dep(struct coh_cpu *cc, struct coh_field *f)
 	return coh_access_issue(cc, f, COH_READ, true);
 }
 
+bool coh_rmw_announce(struct coh_cpu *cc, struct coh_field *field);
+
+/*
+ * coh_rmw_worth_announcing() - whether an RMW of @l at @at, ahead of @now,
+ * is worth announcing: only if the line's service event is pending, and
+ * is likely to be still at @at (else its arrival needs an event after
+ * all, and a dearer one): guessed so when the queue, at the pace of the
+ * hand-off in progress, lasts until then. A guess: it decides the cost,
+ * not the result.
+ */
+static inline bool coh_rmw_worth_announcing(const struct coh_line *l,
+					    sim_time_t now, sim_time_t at)
+{
+	return l->serving && l->free_at > now &&
+	       (sim_time_t)l->q_len * (l->free_at - now) >= at - l->free_at;
+}
+
+/*
+ * coh_rmw_ahead() - coh_rmw() by a CPU whose clock has run ahead of the
+ * engine's, paying local latencies (it thought), with nothing else to do
+ * before the RMW. Where coh_rmw() would yield to the events due before
+ * the CPU's clock and come back in an engine event of its own, the RMW
+ * is announced to the line instead, when the line's service event is
+ * pending (coh_rmw_announce()): the line takes it into its queue, at its
+ * place in the run order, when it next serves or is accessed (issue 15:
+ * the event per atomic that arrival was). Same results as coh_rmw(); a
+ * CPU that resumes inline (coh_cpu.resume_inline) only. For CO_AWAIT().
+ */
+static inline bool coh_rmw_ahead(struct coh_cpu *cc, struct coh_field *f)
+{
+	struct sim_proc *p = cc->proc;
+
+	if (cc->access_done) { /* as in coh_access() */
+		cc->access_done = false;
+		return false;
+	}
+	/*
+	 * sim_proc_sync() would yield: announce instead, if the line's
+	 * service event is pending and likely to be still when the RMW
+	 * arrives (coh_rmw_announce() says what else it takes).
+	 */
+	if (p->now != sim_now(p->engine)) {
+		if (sim_proc_must_yield(p) &&
+		    coh_rmw_worth_announcing(f->line, sim_now(p->engine),
+					     p->now) &&
+		    coh_rmw_announce(cc, f))
+			return true;
+		if (sim__proc_sync(p)) /* sim_proc_sync()'s rest */
+			return true;
+	}
+	return coh_access_issue(cc, f, COH_RMW, false);
+}
+
 static inline bool coh_write(struct coh_cpu *cc, struct coh_field *f)
 {
 	return coh_access(cc, f, COH_WRITE);
@@ -452,6 +528,12 @@ static inline void coh_delay(struct coh_cpu *cc, sim_time_t ps)
 
 /* Statistics. */
 void coh_stats_reset(struct coh *c);
+/*
+ * coh_settle() - at the end of a sim_engine_run(): the RMWs announced to
+ * a line (coh_rmw_ahead()) that arrived by now join its queue, as their
+ * wake-ups would have run by now; call it before reading statistics.
+ */
+void coh_settle(struct coh *c);
 unsigned int coh_nr_lines(const struct coh *c);
 unsigned int coh_nr_cpus(const struct coh *c);
 /* Lines in a stable order: busiest first, ties by address. */

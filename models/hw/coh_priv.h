@@ -77,6 +77,13 @@ struct coh {
 	 */
 	int inline_cpu;
 	struct coh_cpu *inline_cc;
+	/*
+	 * [cap_ann] by line index: the first CPU of the line's RMWs
+	 * announced and not yet arrived, in run order (coh_rmw_announce()),
+	 * or NULL; allocated at the first announcement
+	 */
+	struct coh_cpu **ann_first;
+	unsigned int cap_ann;
 };
 
 /*

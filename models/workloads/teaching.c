@@ -127,9 +127,10 @@ struct counter_loop_frame {
 static inline struct coh_field *counter_pick(struct sim_task *t,
 					     const struct atomic_counter *ac)
 {
-	uint64_t k = ac->counters > 1 ?
-			     sim_rng_uniform_int(t->rng, ac->counters) :
-			     0;
+	uint64_t k = 0;
+
+	if (ac->counters > 1)
+		k = sim_rng_uniform_int_st(&t->rng_state, t->rng, ac->counters);
 
 	return coh_object_field(ac->shared[k], 0);
 }
@@ -149,11 +150,16 @@ static int counter_loop(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	while (task_running(t, f->run)) {
 		coh_delay(t->cc, task_think(t, ac->think_ps, ac->exponential));
-		CO_AWAIT(f, sim_proc_sync(p));
+		/* traced, the op's slice opens in the engine's time order */
+		if (co_unlikely(sim_trace_calls != NULL))
+			CO_AWAIT(f, sim_proc_sync(p));
 		task_op_begin(t);
 		f->counter = counter_pick(t, ac);
-		/* atomic_long_inc(&counter[k]) */
-		CO_AWAIT(f, coh_rmw(t->cc, f->counter));
+		/*
+		 * atomic_long_inc(&counter[k]) at the end of the think, which
+		 * touched nothing shared: announced to the line if it is busy
+		 */
+		CO_AWAIT(f, coh_rmw_ahead(t->cc, f->counter));
 		task_op_end(t, f->run);
 	}
 	CO_END(f, p);
