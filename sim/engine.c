@@ -105,6 +105,14 @@ struct sim_engine {
 	uint32_t min; /* the earliest pending event's slot (set_min()) */
 	bool stop;
 	uint64_t cur; /* the ring's first bucket number */
+	/*
+	 * The cur from which the overflow's top is in the ring's window (its
+	 * bucket - RING + 1; past any run's buckets when the overflow is
+	 * empty, as its top is then a sentinel): ev_pop() compares the new
+	 * cur with it, one load, where overflow_due() reads four (kept by
+	 * heap_top()).
+	 */
+	uint64_t due;
 	uint64_t seq; /* next sequence number */
 	/*
 	 * Events run: tick_at - left. The run loop counts left down to the
@@ -218,6 +226,12 @@ static inline uint32_t slot_alloc(struct sim_engine *e)
 
 /* ---- the overflow heap ---- */
 
+/* heap_top() - the overflow's top changed: compute due again. */
+static inline void heap_top(struct sim_engine *e)
+{
+	e->due = (e->heap[0].time >> RING_SHIFT) - (RING - 1);
+}
+
 /*
  * heap_grow() - room for @cap events: the keys (with the padding before
  * the root and HEAP_D sentinels past the last).
@@ -239,6 +253,7 @@ static bool heap_grow(struct sim_engine *e, size_t cap)
 	e->keys = keys;
 	e->heap = keys + HEAP_PAD;
 	e->heap_cap = cap;
+	heap_top(e);
 	return true;
 }
 
@@ -289,6 +304,7 @@ static void heap_push(struct sim_engine *e, sim_time_t t, uint64_t seqslot)
 	e->heap[e->nr].time = t;
 	e->heap[e->nr].seqslot = seqslot;
 	heap_sift_up(e, e->nr++);
+	heap_top(e);
 }
 
 /* heap_del() - drop the key at @i: the last takes its place. */
@@ -297,11 +313,12 @@ static void heap_del(struct sim_engine *e, size_t i)
 	struct sim_key last = e->heap[--e->nr];
 
 	e->heap[e->nr] = key_sentinel;
-	if (i == e->nr)
-		return;
-	e->heap[i] = last;
-	heap_sift_down(e, i);
-	heap_sift_up(e, i);
+	if (i != e->nr) {
+		e->heap[i] = last;
+		heap_sift_down(e, i);
+		heap_sift_up(e, i);
+	}
+	heap_top(e);
 }
 
 /* ---- the ring ---- */
@@ -497,6 +514,23 @@ static void __attribute__((noinline)) ev_refill(struct sim_engine *e)
 }
 
 /*
+ * ev_pop_far() - ev_pop() when the overflow's top is due (cur reached
+ * due): min is in the ring, or, the ring empty, it is the overflow's top.
+ * Out of line: rare in a busy run.
+ */
+static void __attribute__((noinline))
+ev_pop_far(struct sim_engine *e, uint32_t slot)
+{
+	if (e->nr_ring) {
+		ring_del(e, slot);
+	} else {
+		SIM_BUG_ON((e->heap[0].seqslot & SLOT_MASK) != slot);
+		heap_del(e, 0);
+	}
+	ev_refill(e);
+}
+
+/*
  * ev_pop() - take out min, the first of its bucket (or, the ring empty,
  * the overflow's top); the ring moves on to its bucket, overflow events
  * the window now reaches enter the ring, and min is found again: the
@@ -504,7 +538,9 @@ static void __attribute__((noinline)) ev_refill(struct sim_engine *e)
  * events are later than the whole ring), else the first of the next
  * non-empty bucket. The common cases work on locals (the bucket, its
  * bitmap word): the first non-empty bucket after a bucket just emptied
- * is mostly in the same word, which is then still in a register.
+ * is mostly in the same word, which is then still in a register. That
+ * the overflow is not involved is one compare with due: when min is the
+ * overflow's top, cur becomes its bucket, which is >= due.
  */
 static inline void ev_pop(struct sim_engine *e, uint32_t slot, sim_time_t t)
 {
@@ -513,9 +549,8 @@ static inline void ev_pop(struct sim_engine *e, uint32_t slot, sim_time_t t)
 	uint32_t r = (uint32_t)k & RING_MASK, w = r / 64, n;
 
 	e->cur = k;
-	if (!e->nr_ring) { /* min was the overflow's top */
-		heap_del(e, 0);
-		ev_refill(e);
+	if (k >= e->due) {
+		ev_pop_far(e, slot);
 		return;
 	}
 	e->nr_ring--;
@@ -524,10 +559,7 @@ static inline void ev_pop(struct sim_engine *e, uint32_t slot, sim_time_t t)
 		l[n].prev = l[slot].prev;
 		l[l[slot].prev].next = n;
 		e->head[r] = n;
-		if (overflow_due(e))
-			ev_refill(e);
-		else
-			set_min(e, n);
+		set_min(e, n);
 		return;
 	}
 	/* the only one of its bucket */
@@ -535,7 +567,7 @@ static inline void ev_pop(struct sim_engine *e, uint32_t slot, sim_time_t t)
 	word = e->bits[w] & ~(1ull << (r % 64));
 	e->bits[w] = word;
 	m = word & (~0ull << (r % 64));
-	if (overflow_due(e) || (!m && !e->nr_ring)) {
+	if (!m && !e->nr_ring) { /* the ring is empty: min is in the overflow */
 		ev_refill(e);
 		return;
 	}
