@@ -59,28 +59,14 @@
 #define SLOT_BITS 24 /* pending events and processes: at most 2^24 */
 #define SLOT_MASK ((1ull << SLOT_BITS) - 1)
 #define SEQ_LIMIT (1ull << (64 - SLOT_BITS))
-#define RING_SHIFT 12 /* a bucket is 4096 ps wide */
-#define RING 4096u /* buckets in the ring: a power of two */
+#define RING_SHIFT SIM__RING_SHIFT /* a bucket is 4096 ps wide */
+#define RING SIM__RING /* buckets in the ring: a power of two */
 #define RING_MASK (RING - 1)
-#define RING_WORDS (RING / 64)
+#define RING_WORDS SIM__RING_WORDS
 #define HEAP_D 4
 #define HEAP_PAD 3 /* keys before the root: sibling groups 64-byte aligned */
 /* the progress countdown without progress calls: never reached, in effect */
 #define PROGRESS_NONE (1ull << 62)
-
-/* struct sim_node - a pending event's key */
-struct sim_node {
-	sim_time_t time;
-	uint64_t seq;
-};
-
-/*
- * struct sim_link - a bucket is a circular list in (time, seq) order,
- * threaded through link[]: the first's prev is the last.
- */
-struct sim_link {
-	uint32_t next, prev;
-};
 
 /*
  * What runs: fn(arg, data), or with fn NULL the wake-up of process arg.
@@ -98,49 +84,6 @@ struct sim_payload {
 struct sim_key {
 	sim_time_t time;
 	uint64_t seqslot;
-};
-
-struct sim_engine {
-	struct sim_clock clock; /* first: sim_now() is inline (engine.h) */
-	uint32_t min; /* the earliest pending event's slot (set_min()) */
-	bool stop;
-	uint64_t cur; /* the ring's first bucket number */
-	/*
-	 * The cur from which the overflow's top is in the ring's window (its
-	 * bucket - RING + 1; past any run's buckets when the overflow is
-	 * empty, as its top is then a sentinel): ev_pop() compares the new
-	 * cur with it, one load, where overflow_due() reads four (kept by
-	 * heap_top()).
-	 */
-	uint64_t due;
-	uint64_t seq; /* next sequence number */
-	/*
-	 * Events run: tick_at - left. The run loop counts left down to the
-	 * next progress call (one decrement and branch per event, where
-	 * counting up and comparing with the next call's count was five).
-	 */
-	uint64_t tick_at; /* events run at the next progress call */
-	uint64_t left; /* events until then */
-	/*
-	 * The run loop runs events before end: the horizon plus one, 0 once
-	 * sim_engine_stop() is called (one compare per event for both).
-	 */
-	sim_time_t end;
-	struct sim_node *node; /* by slot */
-	struct sim_link *link; /* by slot: its neighbours in its bucket */
-	struct sim_payload *payload; /* by slot */
-	uint32_t *free_slots; /* a stack of unused slots */
-	size_t nr_free, cap;
-	size_t nr_ring; /* events in the ring */
-	uint64_t bits[RING_WORDS]; /* bucket r not empty */
-	uint32_t head[RING]; /* bucket r's first event, 0: empty */
-	/* the overflow: a 4-ary min-heap */
-	struct sim_key *heap; /* HEAP_PAD keys past the start of keys */
-	struct sim_key *keys; /* the allocation, 64-byte aligned */
-	size_t nr, heap_cap;
-	uint64_t progress_every;
-	void (*progress_fn)(void *arg, sim_time_t now);
-	void *progress_arg;
 };
 
 static const struct sim_key key_sentinel = { SIM_TIME_MAX, UINT64_MAX };
@@ -740,10 +683,10 @@ timer_move(struct sim_timer *t, sim_time_t when)
 {
 	ev_remove(t->engine, t->slot);
 	t->pending = false;
-	sim_timer_set(t, when);
+	sim__timer_set(t, when);
 }
 
-void sim_timer_set(struct sim_timer *t, sim_time_t when)
+void sim__timer_set(struct sim_timer *t, sim_time_t when)
 {
 	struct sim_engine *e = t->engine;
 
@@ -951,7 +894,11 @@ void sim_proc_wake(struct sim_proc *p, sim_time_t at)
 	proc_wake_at(p->engine, p, at);
 }
 
-/* sim__proc_sync() - sim_proc_sync() when the clocks differ. */
+/*
+ * sim__proc_sync() - sim_proc_sync() but for its common cases (inline in
+ * engine.h): the wake-up goes to a bucket not empty or past the window,
+ * or a check fails.
+ */
 bool sim__proc_sync(struct sim_proc *p)
 {
 	struct sim_engine *e = p->engine;

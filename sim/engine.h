@@ -31,7 +31,8 @@
  *	 cpu0  [work 900ns]--sync--[rmw: queued ......]--wake
  *	 cpu1        [work]--sync--[rmw]--wake
  *
- * Ownership: sim_engine_create()/sim_engine_free() (heap, opaque). A
+ * Ownership: sim_engine_create()/sim_engine_free() (heap; its members
+ * are private, defined here for the inline fast paths only). A
  * struct sim_proc is embedded and caller-allocated: sim_proc_init() and
  * sim_proc_destroy().
  *
@@ -133,12 +134,130 @@ void sim_timer_init(struct sim_engine *e, struct sim_timer *t, sim_event_fn fn,
 /* Drops a pending event; the timer may then be initialised again. */
 void sim_timer_destroy(struct sim_timer *t);
 
+/* ---- the engine's state, for the inline fast paths below ---- */
+
+/*
+ * The engine's state is here, not in engine.c, for one reason: the common
+ * case of setting a timer and of a process's wake-up at sim_proc_sync()
+ * (an event appended to an empty bucket of the ring, sim/engine.c's
+ * theory of operation) is inline in its callers, which saves the call,
+ * the callee's register saves and its reloads of what the caller has in
+ * registers (issue 15: 17 instructions per atomic of the contended
+ * counter, N=256 K=1). The members are the engine's own: nothing but
+ * sim/engine.[ch] reads or writes them.
+ */
+#define SIM__RING_SHIFT 12 /* a bucket is 4096 ps wide */
+#define SIM__RING 4096u /* buckets in the ring: a power of two */
+#define SIM__RING_WORDS (SIM__RING / 64)
+
+/* struct sim_node - a pending event's key */
+struct sim_node {
+	sim_time_t time;
+	uint64_t seq;
+};
+
+/*
+ * struct sim_link - a bucket is a circular list in (time, seq) order,
+ * threaded through link[]: the first's prev is the last.
+ */
+struct sim_link {
+	uint32_t next, prev;
+};
+
+struct sim_payload;
+struct sim_key;
+
+struct sim_engine {
+	struct sim_clock clock; /* first: sim_now() is inline (engine.h) */
+	uint32_t min; /* the earliest pending event's slot (set_min()) */
+	bool stop;
+	uint64_t cur; /* the ring's first bucket number */
+	/*
+	 * The cur from which the overflow's top is in the ring's window (its
+	 * bucket - SIM__RING + 1; past any run's buckets when the overflow is
+	 * empty, as its top is then a sentinel): ev_pop() compares the new
+	 * cur with it, one load, where overflow_due() reads four (kept by
+	 * heap_top()).
+	 */
+	uint64_t due;
+	uint64_t seq; /* next sequence number */
+	/*
+	 * Events run: tick_at - left. The run loop counts left down to the
+	 * next progress call (one decrement and branch per event, where
+	 * counting up and comparing with the next call's count was five).
+	 */
+	uint64_t tick_at; /* events run at the next progress call */
+	uint64_t left; /* events until then */
+	/*
+	 * The run loop runs events before end: the horizon plus one, 0 once
+	 * sim_engine_stop() is called (one compare per event for both).
+	 */
+	sim_time_t end;
+	struct sim_node *node; /* by slot */
+	struct sim_link *link; /* by slot: its neighbours in its bucket */
+	struct sim_payload *payload; /* by slot */
+	uint32_t *free_slots; /* a stack of unused slots */
+	size_t nr_free, cap;
+	size_t nr_ring; /* events in the ring */
+	uint64_t bits[SIM__RING_WORDS]; /* bucket r not empty */
+	uint32_t head[SIM__RING]; /* bucket r's first event, 0: empty */
+	/* the overflow: a 4-ary min-heap */
+	struct sim_key *heap; /* HEAP_PAD keys past the start of keys */
+	struct sim_key *keys; /* the allocation, 64-byte aligned */
+	size_t nr, heap_cap;
+	uint64_t progress_every;
+	void (*progress_fn)(void *arg, sim_time_t now);
+	void *progress_arg;
+};
+
+/*
+ * sim__ev_append() - make the event in @slot pending at @t, when that is
+ * the common case: @t in the ring's window (sim/engine.c: in_ring()), its
+ * bucket empty; then the event is the bucket's only one, and min if its
+ * time is earlier than min's (it has the newest seq). Returns false,
+ * having done nothing, otherwise: the caller's out-of-line path does it
+ * (ev_push()). Exactly ev_push()'s work in this case.
+ */
+static inline bool sim__ev_append(struct sim_engine *e, uint32_t slot,
+				  sim_time_t t)
+{
+	uint64_t k = t >> SIM__RING_SHIFT;
+	uint32_t r = (uint32_t)k & (SIM__RING - 1);
+
+	if (k - e->cur >= SIM__RING || e->head[r])
+		return false;
+	e->node[slot].time = t;
+	e->node[slot].seq = e->seq++;
+	if (t < e->clock.next) {
+		e->min = slot;
+		e->clock.next = t;
+	}
+	e->link[slot].next = slot;
+	e->link[slot].prev = slot;
+	e->head[r] = slot;
+	e->bits[r / 64] |= 1ull << (r % 64);
+	e->nr_ring++;
+	return true;
+}
+
+/* sim__timer_set() - sim_timer_set() but for its common case. */
+void sim__timer_set(struct sim_timer *t, sim_time_t when);
+
 /*
  * sim_timer_set() - run the timer's fn(arg, data) at @when (>= sim_now(),
  * < SIM_TIME_MAX), with a fresh seq; if it was pending, at @when instead.
  * Context: any event or process.
  */
-void sim_timer_set(struct sim_timer *t, sim_time_t when);
+static inline void sim_timer_set(struct sim_timer *t, sim_time_t when)
+{
+	/* SIM_TIME_MAX is never in the window: sim__timer_set() checks it */
+	if (!t->pending && when >= sim_now(t->engine) &&
+	    sim__ev_append(t->engine, t->slot, when)) {
+		t->pending = true;
+		return;
+	}
+	sim__timer_set(t, when);
+}
 /* sim_timer_cancel() - a pending timer does not run; no-op when idle. */
 void sim_timer_cancel(struct sim_timer *t);
 
@@ -271,8 +390,27 @@ bool sim__proc_sync(struct sim_proc *p);
 
 static inline bool sim_proc_sync(struct sim_proc *p)
 {
-	if (p->now == sim_now(p->engine))
+	struct sim_engine *e = p->engine;
+	sim_time_t at = p->now;
+
+	if (at == e->clock.now)
 		return false;
+	/* the rest, and the checks' failures, are sim__proc_sync()'s */
+	if (at > e->clock.now && !p->pending) {
+		/*
+		 * Nothing else is due before p->now: moving the clock there
+		 * is what running a wake-up event would do, without the event.
+		 */
+		if (at < e->clock.next && at <= e->clock.until) {
+			e->clock.now = at;
+			return false;
+		}
+		/* a wake-up at p->now, to yield to the events due before */
+		if (sim__ev_append(e, p->slot, at)) {
+			p->pending = true;
+			return true;
+		}
+	}
 	return sim__proc_sync(p);
 }
 
