@@ -323,7 +323,6 @@ static inline void ring_add(struct sim_engine *e, uint32_t slot, bool newest)
 	const struct sim_node *x = &e->node[slot], *last;
 	uint32_t r = bucket_of(x->time), h = e->head[r];
 
-	e->nr_ring++;
 	if (!h) {
 		l[slot].next = l[slot].prev = slot;
 		e->head[r] = slot;
@@ -343,7 +342,6 @@ static inline void ring_del(struct sim_engine *e, uint32_t slot)
 	struct sim_link *l = e->link;
 	uint32_t r = bucket_of(e->node[slot].time), n = l[slot].next;
 
-	e->nr_ring--;
 	if (n == slot) { /* the only one */
 		e->head[r] = 0;
 		e->bits[r / 64] &= ~(1ull << (r % 64));
@@ -355,14 +353,19 @@ static inline void ring_del(struct sim_engine *e, uint32_t slot)
 		e->head[r] = n;
 }
 
-/* The first non-empty bucket from the ring's start; the ring holds one. */
+/*
+ * ring_first() - the first non-empty bucket from the ring's start, RING
+ * if the ring is empty.
+ */
 static inline uint32_t ring_first(const struct sim_engine *e)
 {
-	uint32_t r = (uint32_t)e->cur & RING_MASK, w = r / 64;
+	uint32_t r = (uint32_t)e->cur & RING_MASK, w = r / 64, i;
 	uint64_t m = e->bits[w] & (~0ull << (r % 64));
 
-	/* words in bucket order from cur, wrapping round */
-	while (!m) {
+	/* words in bucket order from cur, wrapping round to cur's again */
+	for (i = 0; !m; i++) {
+		if (i == RING_WORDS)
+			return RING;
 		w = (w + 1) % RING_WORDS;
 		m = e->bits[w];
 	}
@@ -378,9 +381,11 @@ static inline uint32_t ring_first(const struct sim_engine *e)
  */
 static inline uint32_t find_min(struct sim_engine *e)
 {
-	if (!e->nr_ring)
+	uint32_t r = ring_first(e);
+
+	if (r == RING)
 		return e->nr ? (uint32_t)(e->heap[0].seqslot & SLOT_MASK) : 0;
-	return e->head[ring_first(e)];
+	return e->head[r];
 }
 
 static void seq_renumber(struct sim_engine *e);
@@ -464,12 +469,10 @@ static void __attribute__((noinline)) ev_refill(struct sim_engine *e)
 static void __attribute__((noinline))
 ev_pop_far(struct sim_engine *e, uint32_t slot)
 {
-	if (e->nr_ring) {
-		ring_del(e, slot);
-	} else {
-		SIM_BUG_ON((e->heap[0].seqslot & SLOT_MASK) != slot);
+	if (e->nr && (e->heap[0].seqslot & SLOT_MASK) == slot)
 		heap_del(e, 0);
-	}
+	else
+		ring_del(e, slot);
 	ev_refill(e);
 }
 
@@ -488,15 +491,14 @@ ev_pop_far(struct sim_engine *e, uint32_t slot)
 static inline void ev_pop(struct sim_engine *e, uint32_t slot, sim_time_t t)
 {
 	struct sim_link *l = e->link;
-	uint64_t k = t >> RING_SHIFT, word, m;
-	uint32_t r = (uint32_t)k & RING_MASK, w = r / 64, n;
+	uint64_t k = t >> RING_SHIFT, word, m, b;
+	uint32_t r = (uint32_t)k & RING_MASK, w = r / 64, n, i;
 
 	e->cur = k;
 	if (k >= e->due) {
 		ev_pop_far(e, slot);
 		return;
 	}
-	e->nr_ring--;
 	n = l[slot].next;
 	if (n != slot) {
 		l[n].prev = l[slot].prev;
@@ -507,15 +509,21 @@ static inline void ev_pop(struct sim_engine *e, uint32_t slot, sim_time_t t)
 	}
 	/* the only one of its bucket */
 	e->head[r] = 0;
-	word = e->bits[w] & ~(1ull << (r % 64));
+	b = 1ull << (r % 64);
+	word = e->bits[w] ^ b; /* its bit, which is set, cleared */
 	e->bits[w] = word;
-	m = word & (~0ull << (r % 64));
-	if (!m && !e->nr_ring) { /* the ring is empty: min is in the overflow */
-		ev_refill(e);
-		return;
-	}
-	/* the ring holds one: words in bucket order, wrapping round */
-	while (!m) {
+	m = word & -b; /* the later buckets of the word: -b is b and above */
+	/*
+	 * Words in bucket order, wrapping round to r's again; none has a
+	 * bit: the ring is empty, min is the overflow's top, if any. (A
+	 * count of the ring's events would say so at once, but cost more
+	 * to keep than this loop's count.)
+	 */
+	for (i = 0; !m; i++) {
+		if (i == RING_WORDS) {
+			ev_refill(e);
+			return;
+		}
 		w = (w + 1) % RING_WORDS;
 		m = e->bits[w];
 	}
@@ -563,8 +571,9 @@ static int rank_cmp(const void *a, const void *b)
  */
 static void seq_renumber(struct sim_engine *e)
 {
-	size_t n = e->nr_ring + e->nr, nr = 0, i;
-	struct seq_rank *sorted = malloc((n ? n : 1) * sizeof(*sorted));
+	/* at most every slot is pending */
+	struct seq_rank *sorted = malloc(e->cap * sizeof(*sorted));
+	size_t nr = 0, i;
 	uint32_t r, s;
 
 	SIM_OOM_ON(!sorted);
@@ -730,8 +739,6 @@ progress_tick(struct sim_engine *e, sim_time_t t)
 		e->progress_fn(e->progress_arg, t);
 }
 
-static inline void proc_run(struct sim_proc *p);
-
 void sim_engine_run(struct sim_engine *e, sim_time_t until)
 {
 	/* slot 0 (none pending) is at SIM_TIME_MAX: never run it */
@@ -756,7 +763,7 @@ void sim_engine_run(struct sim_engine *e, sim_time_t until)
 			p->pending = false;
 			if (p->now < t)
 				p->now = t;
-			proc_run(p);
+			sim__proc_run(p);
 		} else if (pl->timer) {
 			/* a timer: its slot and payload stay its own */
 			pl->timer->pending = false;
@@ -818,12 +825,12 @@ static struct co_frame *co_top(struct sim_proc *p)
 }
 
 /*
- * proc_run_more() - the running frame returned @r, not CO_WAIT: go on
+ * sim__proc_run_more() - the running frame returned @r, not CO_WAIT: go on
  * with the callee it pushed (now the top frame) or pop it (it is still
  * the top frame) and resume its caller, until one waits or the outermost
  * returns.
  */
-static void __attribute__((noinline)) proc_run_more(struct sim_proc *p, int r)
+void __attribute__((noinline)) sim__proc_run_more(struct sim_proc *p, int r)
 {
 	for (;;) {
 		struct co_frame *f = co_top(p);
@@ -845,25 +852,6 @@ static void __attribute__((noinline)) proc_run_more(struct sim_proc *p, int r)
 }
 
 /*
- * proc_run() - run the process's coroutines until one waits or the
- * outermost returns. Inline in its two callers (the run loop, for the
- * process's one pending wake-up, and sim_proc_resume()): most runs are
- * one call of the running frame that waits again, and the rest of the
- * loop is proc_run_more(), which finds the frame again, so that only @p
- * lives across the call. That the process is not finished is checked
- * where it was made to wait (proc_wake_at(), sim_proc_resume()): a
- * process that waits has not finished.
- */
-static inline void proc_run(struct sim_proc *p)
-{
-	struct co_frame *f = co_top(p);
-	int r = f->fn(p, f);
-
-	if (r != CO_WAIT)
-		proc_run_more(p, r);
-}
-
-/*
  * proc_wake_at() - wake @p at @at: its own slot, a fresh seq. A process
  * waits for one thing at a time: a second wake-up pending is a model bug.
  */
@@ -873,13 +861,6 @@ static inline void proc_wake_at(struct sim_engine *e, struct sim_proc *p,
 	SIM_BUG_ON(at < e->clock.now || p->pending || !p->sp);
 	p->pending = true;
 	ev_push(e, p->slot, at);
-}
-
-void sim_proc_resume(struct sim_proc *p)
-{
-	/* a finished process has no frame (sp 0) */
-	SIM_BUG_ON(!p->sp || p->pending || p->now < sim_now(p->engine));
-	proc_run(p);
 }
 
 void sim_proc_start(struct sim_proc *p, sim_time_t at)

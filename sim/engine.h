@@ -198,7 +198,6 @@ struct sim_engine {
 	struct sim_payload *payload; /* by slot */
 	uint32_t *free_slots; /* a stack of unused slots */
 	size_t nr_free, cap;
-	size_t nr_ring; /* events in the ring */
 	uint64_t bits[SIM__RING_WORDS]; /* bucket r not empty */
 	uint32_t head[SIM__RING]; /* bucket r's first event, 0: empty */
 	/* the overflow: a 4-ary min-heap */
@@ -236,7 +235,6 @@ static inline bool sim__ev_append(struct sim_engine *e, uint32_t slot,
 	e->link[slot].prev = slot;
 	e->head[r] = slot;
 	e->bits[r / 64] |= 1ull << (r % 64);
-	e->nr_ring++;
 	return true;
 }
 
@@ -415,13 +413,64 @@ static inline bool sim_proc_sync(struct sim_proc *p)
 }
 
 /*
+ * SIM__CHECK() - SIM_BUG_ON() for a hot path's check of an invariant that
+ * another check also guards, soon after: in a sanitizer's or unoptimised
+ * build only, where the earlier report is worth its cost.
+ */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SIM__CHECKS 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || !defined(__OPTIMIZE__)
+#define SIM__CHECKS 1
+#endif
+#ifdef SIM__CHECKS
+#define SIM__CHECK(cond) SIM_BUG_ON(cond)
+#else
+#define SIM__CHECK(cond) ((void)sizeof(cond))
+#endif
+
+/* sim__proc_run_more() - sim__proc_run() once a frame returned @r. */
+void sim__proc_run_more(struct sim_proc *p, int r);
+
+/*
+ * sim__proc_run() - run the process's coroutines until one waits or the
+ * outermost returns. Inline in its two callers (the run loop, for the
+ * process's one pending wake-up, and sim_proc_resume()): most runs are
+ * one call of the running frame that waits again, and the rest of the
+ * loop is sim__proc_run_more(), which finds the frame again, so that
+ * only @p lives across the call. That the process is not finished is
+ * checked where it was made to wait (proc_wake_at(), sim_proc_resume()):
+ * a process that waits has not finished.
+ */
+static inline void sim__proc_run(struct sim_proc *p)
+{
+	struct co_frame *f = (struct co_frame *)(void *)(p->stack + p->top);
+	int r = f->fn(p, f);
+
+	if (r != CO_WAIT)
+		sim__proc_run_more(p, r);
+}
+
+/*
  * sim_proc_resume() - run a waiting process at once, from inside the
  * running event, its clock already set (p->now >= sim_now()) to when its
  * wait ended. Only for a process whose code from there to its next
  * sim_proc_sync() touches nothing another process could see (see
  * coh_cpu.resume_inline): it is the wake-up event at p->now without the
- * event.
+ * event. Inline: a call per resumed access (issue 15).
  */
-void sim_proc_resume(struct sim_proc *p);
+static inline void sim_proc_resume(struct sim_proc *p)
+{
+	/* a finished process has no frame (sp 0) */
+	SIM_BUG_ON(!p->sp);
+	/*
+	 * A wake-up pending, or a clock behind the engine's: its next
+	 * sim_proc_sync() reports either (sim__proc_sync()).
+	 */
+	SIM__CHECK(p->pending || p->now < sim_now(p->engine));
+	sim__proc_run(p);
+}
 
 #endif /* SIM_ENGINE_H */
