@@ -211,30 +211,44 @@ struct sim_engine {
 
 /*
  * sim__ev_append() - make the event in @slot pending at @t, when that is
- * the common case: @t in the ring's window (sim/engine.c: in_ring()), its
- * bucket empty; then the event is the bucket's only one, and min if its
- * time is earlier than min's (it has the newest seq). Returns false,
- * having done nothing, otherwise: the caller's out-of-line path does it
- * (ev_push()). Exactly ev_push()'s work in this case.
+ * a common case: @t in the ring's window (sim/engine.c: in_ring()), and
+ * its bucket empty, or its bucket's last event not later. The event goes
+ * last in its bucket (it has the newest seq, so that is its place in
+ * (time, seq) order), and, alone there, it is min if its time is earlier
+ * than min's (behind another, it is not). Returns false, having done
+ * nothing, otherwise: the caller's out-of-line path does it (ev_push()).
+ * Exactly ev_push()'s work in these cases.
  */
 static inline bool sim__ev_append(struct sim_engine *e, uint32_t slot,
 				  sim_time_t t)
 {
 	uint64_t k = t >> SIM__RING_SHIFT;
-	uint32_t r = (uint32_t)k & (SIM__RING - 1);
+	uint32_t r = (uint32_t)k & (SIM__RING - 1), h, last;
+	struct sim_link *l = e->link;
 
-	if (k - e->cur >= SIM__RING || e->head[r])
+	if (k - e->cur >= SIM__RING)
 		return false;
+	h = e->head[r];
+	if (!h) {
+		if (t < e->clock.next) {
+			e->min = slot;
+			e->clock.next = t;
+		}
+		l[slot].next = slot;
+		l[slot].prev = slot;
+		e->head[r] = slot;
+		e->bits[r / 64] |= 1ull << (r % 64);
+	} else {
+		last = l[h].prev;
+		if (t < e->node[last].time)
+			return false;
+		l[slot].prev = last;
+		l[slot].next = h;
+		l[h].prev = slot;
+		l[last].next = slot;
+	}
 	e->node[slot].time = t;
 	e->node[slot].seq = e->seq++;
-	if (t < e->clock.next) {
-		e->min = slot;
-		e->clock.next = t;
-	}
-	e->link[slot].next = slot;
-	e->link[slot].prev = slot;
-	e->head[r] = slot;
-	e->bits[r / 64] |= 1ull << (r % 64);
 	return true;
 }
 
