@@ -517,15 +517,20 @@ static inline void ev_pop(struct sim_engine *e, uint32_t slot, sim_time_t t)
 	 * Words in bucket order, wrapping round to r's again; none has a
 	 * bit: the ring is empty, min is the overflow's top, if any. (A
 	 * count of the ring's events would say so at once, but cost more
-	 * to keep than this loop's count.)
+	 * to keep than this loop's count.) The next word, which mostly has
+	 * one, is read before the loop and its count.
 	 */
-	for (i = 0; !m; i++) {
-		if (i == RING_WORDS) {
-			ev_refill(e);
-			return;
-		}
+	if (!m) {
 		w = (w + 1) % RING_WORDS;
 		m = e->bits[w];
+		for (i = 1; !m; i++) {
+			if (i == RING_WORDS) {
+				ev_refill(e);
+				return;
+			}
+			w = (w + 1) % RING_WORDS;
+			m = e->bits[w];
+		}
 	}
 	set_min(e, e->head[w * 64 + (uint32_t)__builtin_ctzll(m)]);
 }

@@ -759,6 +759,42 @@ START_TEST(sim_engine_overflow_ring_empty)
 }
 END_TEST
 
+static void schedule_b_event(void *arg, uint64_t data)
+{
+	log_event(arg, data);
+	sim_schedule(log_engine, 33153024, log_event, NULL, 'b');
+}
+
+/*
+ * The scan for the next bucket goes round the whole ring back to the
+ * word it started in, whose earlier bits are the window's last buckets.
+ * Buckets are 4096 ps; bucket n is ring position n % 4096, word
+ * (n % 4096) / 64.
+ *
+ *	z@16379904 (bucket 3999: word 62, bit 31), a@16384000 (bucket 4000:
+ *	bit 32); z schedules b@33153024 (bucket 8094 = 3999 + 4095, in the
+ *	window: position 3998, word 62, bit 30). a's pop (cur 4000) finds
+ *	nothing in word 62 from bit 32, nothing in words 63, 0 .. 61, then
+ *	b's bit 30 in word 62.
+ *	Expect: z 16379904, a 16384000, b 33153024.
+ */
+START_TEST(sim_engine_ring_wraps_to_own_word)
+{
+	static const uint64_t want[] = { 'z', 'a', 'b' };
+	static const sim_time_t when[] = { 16379904, 16384000, 33153024 };
+	unsigned int i;
+
+	sim_schedule(log_engine, 16379904, schedule_b_event, NULL, 'z');
+	sim_schedule(log_engine, 16384000, log_event, NULL, 'a');
+	sim_engine_run(log_engine, 40000000);
+	ck_assert_uint_eq(event_log.n, 3);
+	for (i = 0; i < 3; i++) {
+		ck_assert_uint_eq(event_log.what[i], want[i]);
+		ck_assert_uint_eq(event_log.when[i], when[i]);
+	}
+}
+END_TEST
+
 /* Resuming a finished process (no frame left) is a model bug (abort). */
 START_TEST(sim_proc_resume_finished_is_bug)
 {
@@ -1053,6 +1089,7 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, sim_timer_bucket_cases);
 	tcase_add_test(tc, sim_proc_sync_behind_same_time);
 	tcase_add_test(tc, sim_engine_overflow_ring_empty);
+	tcase_add_test(tc, sim_engine_ring_wraps_to_own_word);
 	tcase_add_test_raise_signal(tc, sim_proc_resume_finished_is_bug,
 				    SIGABRT);
 	suite_add_tcase(s, tc);
