@@ -45,6 +45,15 @@
  * setting it is ev_push() alone, with no slot to allocate and free and
  * no payload to store per event.
  *
+ * The common cases of a timer's setting and of a wake-up at
+ * sim_proc_sync() - the event alone in its bucket, or behind the
+ * bucket's last - are inline in the caller (sim__ev_append(), engine.h,
+ * where struct sim_engine is defined for it); ev_push() does the rest.
+ * Whether a pop involves the overflow is one compare (due), and nothing
+ * counts the ring's events: that the ring is empty shows as a scan of the
+ * bitmap that finds no bit (issue 15: a count's upkeep at every push and
+ * pop cost more than the scan's bound).
+ *
  * Sequence numbers: 64 bits in node[], 40 in an overflow key (about
  * 10^12 events, hours of simulation); when an overflow key needs one past
  * 2^40, the pending events are renumbered 0, 1, ... in their (time, seq)
