@@ -297,8 +297,10 @@ static inline void link_after(struct sim_link *l, uint32_t slot, uint32_t p)
 
 /*
  * ring_insert() - ring_add() when @slot goes before the last of its
- * non-empty bucket @r: walk back from the last. Out of line, so that the
- * common cases of ring_add() save no registers for the loop.
+ * non-empty bucket @r: walk back from the last. A new event earlier than
+ * the bucket's first (as often as not, where buckets hold several) goes
+ * first without the walk. Out of line, so that the common cases of
+ * ring_add() save no registers for the loop.
  */
 static void __attribute__((noinline))
 ring_insert(struct sim_engine *e, uint32_t slot, uint32_t r, bool newest)
@@ -307,6 +309,11 @@ ring_insert(struct sim_engine *e, uint32_t slot, uint32_t r, bool newest)
 	const struct sim_node *x = &e->node[slot];
 	uint32_t h = e->head[r], p;
 
+	if (newest && x->time < e->node[h].time) {
+		e->head[r] = slot;
+		link_after(l, slot, l[h].prev);
+		return;
+	}
 	for (p = l[h].prev;
 	     newest ? x->time < e->node[p].time : node_before(x, &e->node[p]);
 	     p = l[p].prev) {
