@@ -49,7 +49,8 @@
  * sim_proc_sync() - the event alone in its bucket, or behind the
  * bucket's last - are inline in the caller (sim__ev_append(), engine.h,
  * where struct sim_engine is defined for it); ev_push() does the rest.
- * Whether a pop involves the overflow is one compare (due), and nothing
+ * Whether a pop involves the overflow is the run loop's one compare with
+ * the horizon (limit, the earlier of the two), and nothing
  * counts the ring's events: that the ring is empty shows as a scan of the
  * bitmap that finds no bit (issue 15: a count's upkeep at every push and
  * pop cost more than the scan's bound).
@@ -178,10 +179,17 @@ static inline uint32_t slot_alloc(struct sim_engine *e)
 
 /* ---- the overflow heap ---- */
 
+/* set_limit() - end or due changed: the run loop's limit is the earlier. */
+static inline void set_limit(struct sim_engine *e)
+{
+	e->limit = e->end < e->due ? e->end : e->due;
+}
+
 /* heap_top() - the overflow's top changed: compute due again. */
 static inline void heap_top(struct sim_engine *e)
 {
-	e->due = (e->heap[0].time >> RING_SHIFT) - (RING - 1);
+	e->due = ((e->heap[0].time >> RING_SHIFT) - (RING - 1)) << RING_SHIFT;
+	set_limit(e);
 }
 
 /*
@@ -478,13 +486,14 @@ static void __attribute__((noinline)) ev_refill(struct sim_engine *e)
 }
 
 /*
- * ev_pop_far() - ev_pop() when the overflow's top is due (cur reached
- * due): min is in the ring, or, the ring empty, it is the overflow's top.
- * Out of line: rare in a busy run.
+ * ev_pop_far() - ev_pop() when the overflow's top is due (min's time @t
+ * is after due): min is in the ring, or, the ring empty, it is the
+ * overflow's top. Out of line: rare in a busy run.
  */
 static void __attribute__((noinline))
-ev_pop_far(struct sim_engine *e, uint32_t slot)
+ev_pop_far(struct sim_engine *e, uint32_t slot, sim_time_t t)
 {
+	e->cur = t >> RING_SHIFT;
 	if (e->nr && (e->heap[0].seqslot & SLOT_MASK) == slot)
 		heap_del(e, 0);
 	else
@@ -500,9 +509,10 @@ ev_pop_far(struct sim_engine *e, uint32_t slot)
  * events are later than the whole ring), else the first of the next
  * non-empty bucket. The common cases work on locals (the bucket, its
  * bitmap word): the first non-empty bucket after a bucket just emptied
- * is mostly in the same word, which is then still in a register. That
- * the overflow is not involved is one compare with due: when min is the
- * overflow's top, cur becomes its bucket, which is >= due.
+ * is mostly in the same word, which is then still in a register. The
+ * caller, the run loop, has checked that the overflow is not involved: @t
+ * is before due (when min is the overflow's top, @t is not: due is in an
+ * earlier bucket).
  */
 static inline void ev_pop(struct sim_engine *e, uint32_t slot, sim_time_t t)
 {
@@ -511,10 +521,6 @@ static inline void ev_pop(struct sim_engine *e, uint32_t slot, sim_time_t t)
 	uint32_t r = (uint32_t)k & RING_MASK, w = r / 64, n, i;
 
 	e->cur = k;
-	if (k >= e->due) {
-		ev_pop_far(e, slot);
-		return;
-	}
 	n = l[slot].next;
 	if (n != slot) {
 		l[n].prev = l[slot].prev;
@@ -736,6 +742,7 @@ void sim_engine_stop(struct sim_engine *e)
 {
 	e->stop = true;
 	e->end = 0;
+	set_limit(e);
 }
 
 void sim_engine_set_progress(struct sim_engine *e, uint64_t every,
@@ -764,6 +771,7 @@ void sim_engine_run(struct sim_engine *e, sim_time_t until)
 {
 	/* slot 0 (none pending) is at SIM_TIME_MAX: never run it */
 	e->end = until < SIM_TIME_MAX ? until + 1 : SIM_TIME_MAX;
+	set_limit(e);
 	e->stop = false;
 	e->clock.until = until;
 	for (;;) {
@@ -771,9 +779,14 @@ void sim_engine_run(struct sim_engine *e, sim_time_t until)
 		sim_time_t t = e->clock.next;
 		const struct sim_payload *pl = &e->payload[slot];
 
-		if (t >= e->end)
-			break;
-		ev_pop(e, slot, t);
+		if (t < e->limit) {
+			ev_pop(e, slot, t);
+		} else {
+			/* the run ends, or the overflow is involved */
+			if (t >= e->end)
+				break;
+			ev_pop_far(e, slot, t);
+		}
 		e->clock.now = t;
 		if (!--e->left)
 			progress_tick(e, t);

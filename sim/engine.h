@@ -173,13 +173,12 @@ struct sim_engine {
 	bool stop;
 	uint64_t cur; /* the ring's first bucket number */
 	/*
-	 * The cur from which the overflow's top is in the ring's window (its
-	 * bucket - SIM__RING + 1; past any run's buckets when the overflow is
-	 * empty, as its top is then a sentinel): ev_pop() compares the new
-	 * cur with it, one load, where overflow_due() reads four (kept by
-	 * heap_top()).
+	 * The first time whose pop brings the overflow's top into the ring's
+	 * window (the start of its bucket - SIM__RING + 1; past any run's
+	 * times when the overflow is empty, as its top is then a sentinel),
+	 * kept by heap_top().
 	 */
-	uint64_t due;
+	sim_time_t due;
 	uint64_t seq; /* next sequence number */
 	/*
 	 * Events run: tick_at - left. The run loop counts left down to the
@@ -190,9 +189,11 @@ struct sim_engine {
 	uint64_t left; /* events until then */
 	/*
 	 * The run loop runs events before end: the horizon plus one, 0 once
-	 * sim_engine_stop() is called (one compare per event for both).
+	 * sim_engine_stop() is called. limit is the earlier of end and due:
+	 * one compare per event says whether the run ends or the overflow
+	 * is involved, and mostly neither (set_limit()).
 	 */
-	sim_time_t end;
+	sim_time_t end, limit;
 	struct sim_node *node; /* by slot */
 	struct sim_link *link; /* by slot: its neighbours in its bucket */
 	struct sim_payload *payload; /* by slot */
