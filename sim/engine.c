@@ -826,6 +826,7 @@ void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
 	p->stack_size = stack_size;
 	p->stack = calloc(1, stack_size);
 	SIM_OOM_ON(!p->stack);
+	p->frame = (struct co_frame *)(void *)p->stack; /* none: offset 0 */
 	p->slot = slot_alloc(e);
 	e->payload[p->slot] = (struct sim_payload){ NULL, p, 0, NULL };
 }
@@ -853,11 +854,6 @@ void *co_push(struct sim_proc *p, co_fn fn, size_t size)
 	return f;
 }
 
-static struct co_frame *co_top(struct sim_proc *p)
-{
-	return (struct co_frame *)(p->stack + p->top);
-}
-
 /*
  * sim__proc_run_more() - the running frame returned @r, not CO_WAIT: go on
  * with the callee it pushed (now the top frame) or pop it (it is still
@@ -867,19 +863,20 @@ static struct co_frame *co_top(struct sim_proc *p)
 void __attribute__((noinline)) sim__proc_run_more(struct sim_proc *p, int r)
 {
 	for (;;) {
-		struct co_frame *f = co_top(p);
+		struct co_frame *f = p->frame;
 
 		if (r == CO_WAIT)
 			break;
 		if (r == CO_DONE) {
 			/* pop, resume the caller */
 			p->sp -= f->size;
-			p->top = f->caller;
+			p->frame = (struct co_frame *)(void *)(p->stack +
+							       f->caller);
 			if (!p->sp) {
 				p->finished = true;
 				break;
 			}
-			f = co_top(p);
+			f = p->frame;
 		}
 		r = f->fn(p, f);
 	}

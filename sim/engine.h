@@ -344,7 +344,11 @@ struct sim_proc {
 	bool finished; /* the outermost frame returned */
 	unsigned char *stack; /* coroutine frames, bottom up */
 	size_t sp, stack_size;
-	size_t top; /* offset of the running frame, if sp > 0 */
+	/*
+	 * the running frame, if sp > 0 (a pointer, not an offset: one load
+	 * fewer for every run of the process)
+	 */
+	struct co_frame *frame;
 	unsigned int slot; /* its wake-up's payload slot in the engine */
 	bool pending; /* a wake-up is scheduled */
 };
@@ -375,8 +379,8 @@ static inline void *co__push(struct sim_proc *p, co_fn fn, size_t size)
 	f->fn = fn;
 	f->pc = 0;
 	f->size = (unsigned int)size;
-	f->caller = (unsigned int)p->top;
-	p->top = p->sp;
+	f->caller = (unsigned int)((unsigned char *)p->frame - p->stack);
+	p->frame = f;
 	p->sp += size;
 	return f;
 }
@@ -461,7 +465,7 @@ void sim__proc_run_more(struct sim_proc *p, int r);
  */
 static inline void sim__proc_run(struct sim_proc *p)
 {
-	struct co_frame *f = (struct co_frame *)(void *)(p->stack + p->top);
+	struct co_frame *f = p->frame;
 	int r = f->fn(p, f);
 
 	if (r != CO_WAIT)
