@@ -45,6 +45,16 @@
  * setting it is ev_push() alone, with no slot to allocate and free and
  * no payload to store per event.
  *
+ * The common cases of a timer's setting and of a wake-up at
+ * sim_proc_sync() - the event alone in its bucket, or behind the
+ * bucket's last - are inline in the caller (sim__ev_append(), engine.h,
+ * where struct sim_engine is defined for it); ev_push() does the rest.
+ * Whether a pop involves the overflow is the run loop's one compare with
+ * the horizon (limit, the earlier of the two), and nothing
+ * counts the ring's events: that the ring is empty shows as a scan of the
+ * bitmap that finds no bit (issue 15: a count's upkeep at every push and
+ * pop cost more than the scan's bound).
+ *
  * Sequence numbers: 64 bits in node[], 40 in an overflow key (about
  * 10^12 events, hours of simulation); when an overflow key needs one past
  * 2^40, the pending events are renumbered 0, 1, ... in their (time, seq)
@@ -59,28 +69,14 @@
 #define SLOT_BITS 24 /* pending events and processes: at most 2^24 */
 #define SLOT_MASK ((1ull << SLOT_BITS) - 1)
 #define SEQ_LIMIT (1ull << (64 - SLOT_BITS))
-#define RING_SHIFT 12 /* a bucket is 4096 ps wide */
-#define RING 4096u /* buckets in the ring: a power of two */
+#define RING_SHIFT SIM__RING_SHIFT /* a bucket is 4096 ps wide */
+#define RING SIM__RING /* buckets in the ring: a power of two */
 #define RING_MASK (RING - 1)
-#define RING_WORDS (RING / 64)
+#define RING_WORDS SIM__RING_WORDS
 #define HEAP_D 4
 #define HEAP_PAD 3 /* keys before the root: sibling groups 64-byte aligned */
 /* the progress countdown without progress calls: never reached, in effect */
 #define PROGRESS_NONE (1ull << 62)
-
-/* struct sim_node - a pending event's key */
-struct sim_node {
-	sim_time_t time;
-	uint64_t seq;
-};
-
-/*
- * struct sim_link - a bucket is a circular list in (time, seq) order,
- * threaded through link[]: the first's prev is the last.
- */
-struct sim_link {
-	uint32_t next, prev;
-};
 
 /*
  * What runs: fn(arg, data), or with fn NULL the wake-up of process arg.
@@ -98,48 +94,6 @@ struct sim_payload {
 struct sim_key {
 	sim_time_t time;
 	uint64_t seqslot;
-};
-
-struct sim_engine {
-	struct sim_clock clock; /* first: sim_now() is inline (engine.h) */
-	uint32_t min; /* the earliest pending event's slot (set_min()) */
-	/*
-	 * The running event's slot, for sim_event_seq(): its seq is still in
-	 * node[] until the slot is pending again (a timer setting itself
-	 * anew, a process yielding again), after the callers' reads. 0 once
-	 * a process moved the clock on by itself (sim__proc_sync()).
-	 */
-	uint32_t running;
-	bool stop;
-	uint64_t cur; /* the ring's first bucket number */
-	uint64_t seq; /* next sequence number */
-	/*
-	 * Events run: tick_at - left. The run loop counts left down to the
-	 * next progress call (one decrement and branch per event, where
-	 * counting up and comparing with the next call's count was five).
-	 */
-	uint64_t tick_at; /* events run at the next progress call */
-	uint64_t left; /* events until then */
-	/*
-	 * The run loop runs events before end: the horizon plus one, 0 once
-	 * sim_engine_stop() is called (one compare per event for both).
-	 */
-	sim_time_t end;
-	struct sim_node *node; /* by slot */
-	struct sim_link *link; /* by slot: its neighbours in its bucket */
-	struct sim_payload *payload; /* by slot */
-	uint32_t *free_slots; /* a stack of unused slots */
-	size_t nr_free, cap;
-	size_t nr_ring; /* events in the ring */
-	uint64_t bits[RING_WORDS]; /* bucket r not empty */
-	uint32_t head[RING]; /* bucket r's first event, 0: empty */
-	/* the overflow: a 4-ary min-heap */
-	struct sim_key *heap; /* HEAP_PAD keys past the start of keys */
-	struct sim_key *keys; /* the allocation, 64-byte aligned */
-	size_t nr, heap_cap;
-	uint64_t progress_every;
-	void (*progress_fn)(void *arg, sim_time_t now);
-	void *progress_arg;
 };
 
 static const struct sim_key key_sentinel = { SIM_TIME_MAX, UINT64_MAX };
@@ -225,6 +179,19 @@ static inline uint32_t slot_alloc(struct sim_engine *e)
 
 /* ---- the overflow heap ---- */
 
+/* set_limit() - end or due changed: the run loop's limit is the earlier. */
+static inline void set_limit(struct sim_engine *e)
+{
+	e->limit = e->end < e->due ? e->end : e->due;
+}
+
+/* heap_top() - the overflow's top changed: compute due again. */
+static inline void heap_top(struct sim_engine *e)
+{
+	e->due = ((e->heap[0].time >> RING_SHIFT) - (RING - 1)) << RING_SHIFT;
+	set_limit(e);
+}
+
 /*
  * heap_grow() - room for @cap events: the keys (with the padding before
  * the root and HEAP_D sentinels past the last).
@@ -246,6 +213,7 @@ static bool heap_grow(struct sim_engine *e, size_t cap)
 	e->keys = keys;
 	e->heap = keys + HEAP_PAD;
 	e->heap_cap = cap;
+	heap_top(e);
 	return true;
 }
 
@@ -296,6 +264,7 @@ static void heap_push(struct sim_engine *e, sim_time_t t, uint64_t seqslot)
 	e->heap[e->nr].time = t;
 	e->heap[e->nr].seqslot = seqslot;
 	heap_sift_up(e, e->nr++);
+	heap_top(e);
 }
 
 /* heap_del() - drop the key at @i: the last takes its place. */
@@ -304,11 +273,12 @@ static void heap_del(struct sim_engine *e, size_t i)
 	struct sim_key last = e->heap[--e->nr];
 
 	e->heap[e->nr] = key_sentinel;
-	if (i == e->nr)
-		return;
-	e->heap[i] = last;
-	heap_sift_down(e, i);
-	heap_sift_up(e, i);
+	if (i != e->nr) {
+		e->heap[i] = last;
+		heap_sift_down(e, i);
+		heap_sift_up(e, i);
+	}
+	heap_top(e);
 }
 
 /* ---- the ring ---- */
@@ -335,8 +305,10 @@ static inline void link_after(struct sim_link *l, uint32_t slot, uint32_t p)
 
 /*
  * ring_insert() - ring_add() when @slot goes before the last of its
- * non-empty bucket @r: walk back from the last. Out of line, so that the
- * common cases of ring_add() save no registers for the loop.
+ * non-empty bucket @r: walk back from the last. A new event earlier than
+ * the bucket's first (as often as not, where buckets hold several) goes
+ * first without the walk. Out of line, so that the common cases of
+ * ring_add() save no registers for the loop.
  */
 static void __attribute__((noinline))
 ring_insert(struct sim_engine *e, uint32_t slot, uint32_t r, bool newest)
@@ -345,6 +317,11 @@ ring_insert(struct sim_engine *e, uint32_t slot, uint32_t r, bool newest)
 	const struct sim_node *x = &e->node[slot];
 	uint32_t h = e->head[r], p;
 
+	if (newest && x->time < e->node[h].time) {
+		e->head[r] = slot;
+		link_after(l, slot, l[h].prev);
+		return;
+	}
 	for (p = l[h].prev;
 	     newest ? x->time < e->node[p].time : node_before(x, &e->node[p]);
 	     p = l[p].prev) {
@@ -370,8 +347,9 @@ static inline void ring_add(struct sim_engine *e, uint32_t slot, bool newest)
 	const struct sim_node *x = &e->node[slot], *last;
 	uint32_t r = bucket_of(x->time), h = e->head[r];
 
-	e->nr_ring++;
 	if (!h) {
+		if ((x->time >> RING_SHIFT) > e->ring_last)
+			e->ring_last = x->time >> RING_SHIFT;
 		l[slot].next = l[slot].prev = slot;
 		e->head[r] = slot;
 		e->bits[r / 64] |= 1ull << (r % 64);
@@ -390,7 +368,6 @@ static inline void ring_del(struct sim_engine *e, uint32_t slot)
 	struct sim_link *l = e->link;
 	uint32_t r = bucket_of(e->node[slot].time), n = l[slot].next;
 
-	e->nr_ring--;
 	if (n == slot) { /* the only one */
 		e->head[r] = 0;
 		e->bits[r / 64] &= ~(1ull << (r % 64));
@@ -402,14 +379,19 @@ static inline void ring_del(struct sim_engine *e, uint32_t slot)
 		e->head[r] = n;
 }
 
-/* The first non-empty bucket from the ring's start; the ring holds one. */
+/*
+ * ring_first() - the first non-empty bucket from the ring's start, RING
+ * if the ring is empty.
+ */
 static inline uint32_t ring_first(const struct sim_engine *e)
 {
-	uint32_t r = (uint32_t)e->cur & RING_MASK, w = r / 64;
+	uint32_t r = (uint32_t)e->cur & RING_MASK, w = r / 64, i;
 	uint64_t m = e->bits[w] & (~0ull << (r % 64));
 
-	/* words in bucket order from cur, wrapping round */
-	while (!m) {
+	/* words in bucket order from cur, wrapping round to cur's again */
+	for (i = 0; !m; i++) {
+		if (i == RING_WORDS)
+			return RING;
 		w = (w + 1) % RING_WORDS;
 		m = e->bits[w];
 	}
@@ -425,9 +407,11 @@ static inline uint32_t ring_first(const struct sim_engine *e)
  */
 static inline uint32_t find_min(struct sim_engine *e)
 {
-	if (!e->nr_ring)
+	uint32_t r = ring_first(e);
+
+	if (r == RING)
 		return e->nr ? (uint32_t)(e->heap[0].seqslot & SLOT_MASK) : 0;
-	return e->head[ring_first(e)];
+	return e->head[r];
 }
 
 static void seq_renumber(struct sim_engine *e);
@@ -504,6 +488,22 @@ static void __attribute__((noinline)) ev_refill(struct sim_engine *e)
 }
 
 /*
+ * ev_pop_far() - ev_pop() when the overflow's top is due (min's time @t
+ * is after due): min is in the ring, or, the ring empty, it is the
+ * overflow's top. Out of line: rare in a busy run.
+ */
+static void __attribute__((noinline))
+ev_pop_far(struct sim_engine *e, uint32_t slot, sim_time_t t)
+{
+	e->cur = t >> RING_SHIFT;
+	if (e->nr && (e->heap[0].seqslot & SLOT_MASK) == slot)
+		heap_del(e, 0);
+	else
+		ring_del(e, slot);
+	ev_refill(e);
+}
+
+/*
  * ev_pop() - take out min, the first of its bucket (or, the ring empty,
  * the overflow's top); the ring moves on to its bucket, overflow events
  * the window now reaches enter the ring, and min is found again: the
@@ -511,48 +511,62 @@ static void __attribute__((noinline)) ev_refill(struct sim_engine *e)
  * events are later than the whole ring), else the first of the next
  * non-empty bucket. The common cases work on locals (the bucket, its
  * bitmap word): the first non-empty bucket after a bucket just emptied
- * is mostly in the same word, which is then still in a register.
+ * is mostly in the same word, which is then still in a register. The
+ * caller, the run loop, has checked that the overflow is not involved: @t
+ * is before due (when min is the overflow's top, @t is not: due is in an
+ * earlier bucket).
  */
 static inline void ev_pop(struct sim_engine *e, uint32_t slot, sim_time_t t)
 {
 	struct sim_link *l = e->link;
-	uint64_t k = t >> RING_SHIFT, word, m;
-	uint32_t r = (uint32_t)k & RING_MASK, w = r / 64, n;
+	uint64_t k = t >> RING_SHIFT, word, m, b;
+	uint32_t r = (uint32_t)k & RING_MASK, w = r / 64, n, i;
 
 	e->cur = k;
-	if (!e->nr_ring) { /* min was the overflow's top */
-		heap_del(e, 0);
-		ev_refill(e);
-		return;
-	}
-	e->nr_ring--;
 	n = l[slot].next;
 	if (n != slot) {
 		l[n].prev = l[slot].prev;
 		l[l[slot].prev].next = n;
 		e->head[r] = n;
-		if (overflow_due(e))
-			ev_refill(e);
-		else
-			set_min(e, n);
+		set_min(e, n);
 		return;
 	}
 	/* the only one of its bucket */
 	e->head[r] = 0;
-	word = e->bits[w] & ~(1ull << (r % 64));
+	b = 1ull << (r % 64);
+	word = e->bits[w] ^ b; /* its bit, which is set, cleared */
 	e->bits[w] = word;
-	m = word & (~0ull << (r % 64));
-	if (overflow_due(e) || (!m && !e->nr_ring)) {
-		if (!e->nr) /* it was the only pending event */
-			set_min(e, 0);
-		else
-			ev_refill(e);
-		return;
-	}
-	/* the ring holds one: words in bucket order, wrapping round */
-	while (!m) {
+	m = word & -b; /* the later buckets of the word: -b is b and above */
+	/*
+	 * Words in bucket order, wrapping round to r's again; none has a
+	 * bit: the ring is empty, min is the overflow's top, if any. (A
+	 * count of the ring's events would say so at once, but cost more
+	 * to keep than this loop's count.) The next word, which mostly has
+	 * one, is read before the loop and its count.
+	 */
+	if (!m) {
+		/*
+		 * Nothing later in the ring at all (it was the last bucket):
+		 * no scan (a lone event, as a line's service timer under
+		 * announced arrivals, comes and goes every event).
+		 */
+		if (k >= e->ring_last) {
+			if (e->nr)
+				ev_refill(e);
+			else
+				set_min(e, 0);
+			return;
+		}
 		w = (w + 1) % RING_WORDS;
 		m = e->bits[w];
+		for (i = 1; !m; i++) {
+			if (i == RING_WORDS) {
+				ev_refill(e);
+				return;
+			}
+			w = (w + 1) % RING_WORDS;
+			m = e->bits[w];
+		}
 	}
 	set_min(e, e->head[w * 64 + (uint32_t)__builtin_ctzll(m)]);
 }
@@ -598,8 +612,9 @@ static int rank_cmp(const void *a, const void *b)
  */
 static void seq_renumber(struct sim_engine *e)
 {
-	size_t n = e->nr_ring + e->nr, nr = 0, i;
-	struct seq_rank *sorted = malloc((n ? n : 1) * sizeof(*sorted));
+	/* at most every slot is pending */
+	struct seq_rank *sorted = malloc(e->cap * sizeof(*sorted));
+	size_t nr = 0, i;
 	uint32_t r, s;
 
 	SIM_OOM_ON(!sorted);
@@ -761,10 +776,10 @@ timer_move(struct sim_timer *t, sim_time_t when)
 {
 	ev_remove(t->engine, t->slot);
 	t->pending = false;
-	sim_timer_set(t, when);
+	sim__timer_set(t, when);
 }
 
-void sim_timer_set(struct sim_timer *t, sim_time_t when)
+void sim__timer_set(struct sim_timer *t, sim_time_t when)
 {
 	struct sim_engine *e = t->engine;
 
@@ -784,6 +799,7 @@ void sim_engine_stop(struct sim_engine *e)
 {
 	e->stop = true;
 	e->end = 0;
+	set_limit(e);
 }
 
 void sim_engine_set_progress(struct sim_engine *e, uint64_t every,
@@ -808,12 +824,11 @@ progress_tick(struct sim_engine *e, sim_time_t t)
 		e->progress_fn(e->progress_arg, t);
 }
 
-static inline void proc_run(struct sim_proc *p);
-
 void sim_engine_run(struct sim_engine *e, sim_time_t until)
 {
 	/* slot 0 (none pending) is at SIM_TIME_MAX: never run it */
 	e->end = until < SIM_TIME_MAX ? until + 1 : SIM_TIME_MAX;
+	set_limit(e);
 	e->stop = false;
 	e->clock.until = until;
 	for (;;) {
@@ -821,9 +836,14 @@ void sim_engine_run(struct sim_engine *e, sim_time_t until)
 		sim_time_t t = e->clock.next;
 		const struct sim_payload *pl = &e->payload[slot];
 
-		if (t >= e->end)
-			break;
-		ev_pop(e, slot, t);
+		if (t < e->limit) {
+			ev_pop(e, slot, t);
+		} else {
+			/* the run ends, or the overflow is involved */
+			if (t >= e->end)
+				break;
+			ev_pop_far(e, slot, t);
+		}
 		e->clock.now = t;
 		e->running = slot;
 		if (!--e->left)
@@ -835,16 +855,19 @@ void sim_engine_run(struct sim_engine *e, sim_time_t until)
 			p->pending = false;
 			if (p->now < t)
 				p->now = t;
-			proc_run(p);
+			sim__proc_run(p);
 		} else if (pl->timer) {
 			/* a timer: its slot and payload stay its own */
 			pl->timer->pending = false;
 			pl->fn(pl->arg, pl->data);
 		} else {
-			struct sim_payload ev = *pl;
-
+			/*
+			 * Its slot is free once it has run, not before: until
+			 * then its seq is sim_event_seq()'s (a reuse would
+			 * overwrite it).
+			 */
+			pl->fn(pl->arg, pl->data);
 			e->free_slots[e->nr_free++] = slot;
-			ev.fn(ev.arg, ev.data);
 		}
 	}
 	if (!e->stop && e->clock.now < until)
@@ -864,6 +887,7 @@ void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
 	p->stack_size = stack_size;
 	p->stack = calloc(1, stack_size);
 	SIM_OOM_ON(!p->stack);
+	p->frame = (struct co_frame *)(void *)p->stack; /* none: offset 0 */
 	p->slot = slot_alloc(e);
 	e->payload[p->slot] = (struct sim_payload){ NULL, p, 0, NULL };
 }
@@ -891,55 +915,32 @@ void *co_push(struct sim_proc *p, co_fn fn, size_t size)
 	return f;
 }
 
-static struct co_frame *co_top(struct sim_proc *p)
-{
-	return (struct co_frame *)(p->stack + p->top);
-}
-
 /*
- * proc_run_more() - the running frame returned @r, not CO_WAIT: go on
+ * sim__proc_run_more() - the running frame returned @r, not CO_WAIT: go on
  * with the callee it pushed (now the top frame) or pop it (it is still
  * the top frame) and resume its caller, until one waits or the outermost
  * returns.
  */
-static void __attribute__((noinline)) proc_run_more(struct sim_proc *p, int r)
+void __attribute__((noinline)) sim__proc_run_more(struct sim_proc *p, int r)
 {
 	for (;;) {
-		struct co_frame *f = co_top(p);
+		struct co_frame *f = p->frame;
 
 		if (r == CO_WAIT)
 			break;
 		if (r == CO_DONE) {
 			/* pop, resume the caller */
 			p->sp -= f->size;
-			p->top = f->caller;
+			p->frame = (struct co_frame *)(void *)(p->stack +
+							       f->caller);
 			if (!p->sp) {
 				p->finished = true;
 				break;
 			}
-			f = co_top(p);
+			f = p->frame;
 		}
 		r = f->fn(p, f);
 	}
-}
-
-/*
- * proc_run() - run the process's coroutines until one waits or the
- * outermost returns. Inline in its two callers (the run loop, for the
- * process's one pending wake-up, and sim_proc_resume()): most runs are
- * one call of the running frame that waits again, and the rest of the
- * loop is proc_run_more(), which finds the frame again, so that only @p
- * lives across the call. That the process is not finished is checked
- * where it was made to wait (proc_wake_at(), sim_proc_resume()): a
- * process that waits has not finished.
- */
-static inline void proc_run(struct sim_proc *p)
-{
-	struct co_frame *f = co_top(p);
-	int r = f->fn(p, f);
-
-	if (r != CO_WAIT)
-		proc_run_more(p, r);
 }
 
 /*
@@ -954,13 +955,6 @@ static inline void proc_wake_at(struct sim_engine *e, struct sim_proc *p,
 	ev_push(e, p->slot, at);
 }
 
-void sim_proc_resume(struct sim_proc *p)
-{
-	/* a finished process has no frame (sp 0) */
-	SIM_BUG_ON(!p->sp || p->pending || p->now < sim_now(p->engine));
-	proc_run(p);
-}
-
 void sim_proc_start(struct sim_proc *p, sim_time_t at)
 {
 	p->finished = false;
@@ -973,7 +967,11 @@ void sim_proc_wake(struct sim_proc *p, sim_time_t at)
 	proc_wake_at(p->engine, p, at);
 }
 
-/* sim__proc_sync() - sim_proc_sync() when the clocks differ. */
+/*
+ * sim__proc_sync() - sim_proc_sync() but for its common cases (inline in
+ * engine.h): the wake-up goes to a bucket not empty or past the window,
+ * or a check fails.
+ */
 bool sim__proc_sync(struct sim_proc *p)
 {
 	struct sim_engine *e = p->engine;

@@ -31,7 +31,8 @@
  *	 cpu0  [work 900ns]--sync--[rmw: queued ......]--wake
  *	 cpu1        [work]--sync--[rmw]--wake
  *
- * Ownership: sim_engine_create()/sim_engine_free() (heap, opaque). A
+ * Ownership: sim_engine_create()/sim_engine_free() (heap; its members
+ * are private, defined here for the inline fast paths only). A
  * struct sim_proc is embedded and caller-allocated: sim_proc_init() and
  * sim_proc_destroy().
  *
@@ -168,12 +169,154 @@ void sim_timer_init(struct sim_engine *e, struct sim_timer *t, sim_event_fn fn,
 /* Drops a pending event; the timer may then be initialised again. */
 void sim_timer_destroy(struct sim_timer *t);
 
+/* ---- the engine's state, for the inline fast paths below ---- */
+
+/*
+ * The engine's state is here, not in engine.c, for one reason: the common
+ * case of setting a timer and of a process's wake-up at sim_proc_sync()
+ * (an event appended to an empty bucket of the ring, sim/engine.c's
+ * theory of operation) is inline in its callers, which saves the call,
+ * the callee's register saves and its reloads of what the caller has in
+ * registers (issue 15: 17 instructions per atomic of the contended
+ * counter, N=256 K=1). The members are the engine's own: nothing but
+ * sim/engine.[ch] reads or writes them.
+ */
+#define SIM__RING_SHIFT 12 /* a bucket is 4096 ps wide */
+#define SIM__RING 4096u /* buckets in the ring: a power of two */
+#define SIM__RING_WORDS (SIM__RING / 64)
+
+/* struct sim_node - a pending event's key */
+struct sim_node {
+	sim_time_t time;
+	uint64_t seq;
+};
+
+/*
+ * struct sim_link - a bucket is a circular list in (time, seq) order,
+ * threaded through link[]: the first's prev is the last.
+ */
+struct sim_link {
+	uint32_t next, prev;
+};
+
+struct sim_payload;
+struct sim_key;
+
+struct sim_engine {
+	struct sim_clock clock; /* first: sim_now() is inline (engine.h) */
+	uint32_t min; /* the earliest pending event's slot (set_min()) */
+	bool stop;
+	uint64_t cur; /* the ring's first bucket number */
+	/* at least the bucket number of every event in the ring (ev_pop()) */
+	uint64_t ring_last;
+	/*
+	 * The running event's slot, for sim_event_seq(): its seq is still in
+	 * node[] until the slot is pending again (a timer setting itself
+	 * anew, a process yielding again), after the callers' reads. 0 once
+	 * a process moved the clock on by itself (sim_proc_sync()).
+	 */
+	uint32_t running;
+	/*
+	 * The first time whose pop brings the overflow's top into the ring's
+	 * window (the start of its bucket - SIM__RING + 1; past any run's
+	 * times when the overflow is empty, as its top is then a sentinel),
+	 * kept by heap_top().
+	 */
+	sim_time_t due;
+	uint64_t seq; /* next sequence number */
+	/*
+	 * Events run: tick_at - left. The run loop counts left down to the
+	 * next progress call (one decrement and branch per event, where
+	 * counting up and comparing with the next call's count was five).
+	 */
+	uint64_t tick_at; /* events run at the next progress call */
+	uint64_t left; /* events until then */
+	/*
+	 * The run loop runs events before end: the horizon plus one, 0 once
+	 * sim_engine_stop() is called. limit is the earlier of end and due:
+	 * one compare per event says whether the run ends or the overflow
+	 * is involved, and mostly neither (set_limit()).
+	 */
+	sim_time_t end, limit;
+	struct sim_node *node; /* by slot */
+	struct sim_link *link; /* by slot: its neighbours in its bucket */
+	struct sim_payload *payload; /* by slot */
+	uint32_t *free_slots; /* a stack of unused slots */
+	size_t nr_free, cap;
+	uint64_t bits[SIM__RING_WORDS]; /* bucket r not empty */
+	uint32_t head[SIM__RING]; /* bucket r's first event, 0: empty */
+	/* the overflow: a 4-ary min-heap */
+	struct sim_key *heap; /* HEAP_PAD keys past the start of keys */
+	struct sim_key *keys; /* the allocation, 64-byte aligned */
+	size_t nr, heap_cap;
+	uint64_t progress_every;
+	void (*progress_fn)(void *arg, sim_time_t now);
+	void *progress_arg;
+};
+
+/*
+ * sim__ev_append() - make the event in @slot pending at @t, when that is
+ * a common case: @t in the ring's window (sim/engine.c: in_ring()), and
+ * its bucket empty, or its bucket's last event not later. The event goes
+ * last in its bucket (it has the newest seq, so that is its place in
+ * (time, seq) order), and, alone there, it is min if its time is earlier
+ * than min's (behind another, it is not). Returns false, having done
+ * nothing, otherwise: the caller's out-of-line path does it (ev_push()).
+ * Exactly ev_push()'s work in these cases.
+ */
+static inline bool sim__ev_append(struct sim_engine *e, uint32_t slot,
+				  sim_time_t t)
+{
+	uint64_t k = t >> SIM__RING_SHIFT;
+	uint32_t r = (uint32_t)k & (SIM__RING - 1), h, last;
+	struct sim_link *l = e->link;
+
+	if (k - e->cur >= SIM__RING)
+		return false;
+	h = e->head[r];
+	if (!h) {
+		if (k > e->ring_last)
+			e->ring_last = k;
+		if (t < e->clock.next) {
+			e->min = slot;
+			e->clock.next = t;
+		}
+		l[slot].next = slot;
+		l[slot].prev = slot;
+		e->head[r] = slot;
+		e->bits[r / 64] |= 1ull << (r % 64);
+	} else {
+		last = l[h].prev;
+		if (t < e->node[last].time)
+			return false;
+		l[slot].prev = last;
+		l[slot].next = h;
+		l[h].prev = slot;
+		l[last].next = slot;
+	}
+	e->node[slot].time = t;
+	e->node[slot].seq = e->seq++;
+	return true;
+}
+
+/* sim__timer_set() - sim_timer_set() but for its common case. */
+void sim__timer_set(struct sim_timer *t, sim_time_t when);
+
 /*
  * sim_timer_set() - run the timer's fn(arg, data) at @when (>= sim_now(),
  * < SIM_TIME_MAX), with a fresh seq; if it was pending, at @when instead.
  * Context: any event or process.
  */
-void sim_timer_set(struct sim_timer *t, sim_time_t when);
+static inline void sim_timer_set(struct sim_timer *t, sim_time_t when)
+{
+	/* SIM_TIME_MAX is never in the window: sim__timer_set() checks it */
+	if (!t->pending && when >= sim_now(t->engine) &&
+	    sim__ev_append(t->engine, t->slot, when)) {
+		t->pending = true;
+		return;
+	}
+	sim__timer_set(t, when);
+}
 /*
  * sim_timer_set_key() - sim_timer_set() with the seq @seq from
  * sim_seq_reserve() instead of a fresh one: the timer runs where the event
@@ -250,7 +393,11 @@ struct sim_proc {
 	sim_time_t now;
 	unsigned char *stack; /* coroutine frames, bottom up */
 	size_t sp;
-	size_t top; /* offset of the running frame, if sp > 0 */
+	/*
+	 * the running frame, if sp > 0 (a pointer, not an offset: one load
+	 * fewer for every run of the process)
+	 */
+	struct co_frame *frame;
 	unsigned int slot; /* its wake-up's payload slot in the engine */
 	bool pending; /* a wake-up is scheduled */
 	bool finished; /* the outermost frame returned */
@@ -288,8 +435,8 @@ static inline void *co__push(struct sim_proc *p, co_fn fn, size_t size)
 	f->fn = fn;
 	f->pc = 0;
 	f->size = (unsigned int)size;
-	f->caller = (unsigned int)p->top;
-	p->top = p->sp;
+	f->caller = (unsigned int)((unsigned char *)p->frame - p->stack);
+	p->frame = f;
 	p->sp += size;
 	return f;
 }
@@ -316,9 +463,70 @@ bool sim__proc_sync(struct sim_proc *p);
 
 static inline bool sim_proc_sync(struct sim_proc *p)
 {
-	if (p->now == sim_now(p->engine))
+	struct sim_engine *e = p->engine;
+	sim_time_t at = p->now;
+
+	if (at == e->clock.now)
 		return false;
+	/* the rest, and the checks' failures, are sim__proc_sync()'s */
+	if (at > e->clock.now && !p->pending) {
+		/*
+		 * Nothing else is due before p->now: moving the clock there
+		 * is what running a wake-up event would do, without the event.
+		 */
+		if (at < e->clock.next && at <= e->clock.until) {
+			e->clock.now = at;
+			e->running = 0; /* sim_event_seq(): SIM_SEQ_AHEAD */
+			return false;
+		}
+		/* a wake-up at p->now, to yield to the events due before */
+		if (sim__ev_append(e, p->slot, at)) {
+			p->pending = true;
+			return true;
+		}
+	}
 	return sim__proc_sync(p);
+}
+
+/*
+ * SIM__CHECK() - SIM_BUG_ON() for a hot path's check of an invariant that
+ * another check also guards, soon after: in a sanitizer's or unoptimised
+ * build only, where the earlier report is worth its cost.
+ */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SIM__CHECKS 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || !defined(__OPTIMIZE__)
+#define SIM__CHECKS 1
+#endif
+#ifdef SIM__CHECKS
+#define SIM__CHECK(cond) SIM_BUG_ON(cond)
+#else
+#define SIM__CHECK(cond) ((void)sizeof(cond))
+#endif
+
+/* sim__proc_run_more() - sim__proc_run() once a frame returned @r. */
+void sim__proc_run_more(struct sim_proc *p, int r);
+
+/*
+ * sim__proc_run() - run the process's coroutines until one waits or the
+ * outermost returns. Inline in its two callers (the run loop, for the
+ * process's one pending wake-up, and sim_proc_resume()): most runs are
+ * one call of the running frame that waits again, and the rest of the
+ * loop is sim__proc_run_more(), which finds the frame again, so that
+ * only @p lives across the call. That the process is not finished is
+ * checked where it was made to wait (proc_wake_at(), sim_proc_resume()):
+ * a process that waits has not finished.
+ */
+static inline void sim__proc_run(struct sim_proc *p)
+{
+	struct co_frame *f = p->frame;
+	int r = f->fn(p, f);
+
+	if (r != CO_WAIT)
+		sim__proc_run_more(p, r);
 }
 
 /*
@@ -341,8 +549,18 @@ static inline bool sim_proc_must_yield(const struct sim_proc *p)
  * wait ended. Only for a process whose code from there to its next
  * sim_proc_sync() touches nothing another process could see (see
  * coh_cpu.resume_inline): it is the wake-up event at p->now without the
- * event.
+ * event. Inline: a call per resumed access (issue 15).
  */
-void sim_proc_resume(struct sim_proc *p);
+static inline void sim_proc_resume(struct sim_proc *p)
+{
+	/* a finished process has no frame (sp 0) */
+	SIM_BUG_ON(!p->sp);
+	/*
+	 * A wake-up pending, or a clock behind the engine's: its next
+	 * sim_proc_sync() reports either (sim__proc_sync()).
+	 */
+	SIM__CHECK(p->pending || p->now < sim_now(p->engine));
+	sim__proc_run(p);
+}
 
 #endif /* SIM_ENGINE_H */

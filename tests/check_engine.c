@@ -639,6 +639,178 @@ START_TEST(sim_timer_past_is_bug)
 }
 END_TEST
 
+/*
+ * Every case of setting a timer within one bucket (0 .. 4095 ps): alone
+ * in an empty bucket (the inline case, sim__ev_append()), behind a last
+ * event that is not later (inline too: the newest seq goes last), and
+ * before an event (out of line: a walk back from the last).
+ *
+ *	set A@1000 (bucket 0 empty: alone, min)   next 1000
+ *	set B@1000 (behind A: same time, later)   next 1000
+ *	set C@3000 (behind B)                     next 1000
+ *	set D@2000 (before C: the walk)           next 1000
+ *	set E@500  (before all: first, min)       next 500
+ *	set F@5000 (bucket 1 empty: alone)        next 500
+ *	Expect: E 500, A 1000, B 1000, D 2000, C 3000, F 5000.
+ */
+START_TEST(sim_timer_bucket_cases)
+{
+	static const uint64_t want[] = { 'E', 'A', 'B', 'D', 'C', 'F' };
+	static const sim_time_t when[] = { 500, 1000, 1000, 2000, 3000, 5000 };
+	static const sim_time_t set[] = { 1000, 1000, 3000, 2000, 500, 5000 };
+	static const sim_time_t next[] = { 1000, 1000, 1000, 1000, 500, 500 };
+	struct sim_timer t[6];
+	unsigned int i;
+
+	for (i = 0; i < 6; i++) {
+		sim_timer_init(log_engine, &t[i], log_event, NULL, 'A' + i);
+		sim_timer_set(&t[i], set[i]);
+		ck_assert(sim_timer_pending(&t[i]));
+		ck_assert_uint_eq(sim_next_time(log_engine), next[i]);
+	}
+	sim_engine_run(log_engine, 10000);
+	ck_assert_uint_eq(event_log.n, 6);
+	for (i = 0; i < 6; i++) {
+		ck_assert_uint_eq(event_log.what[i], want[i]);
+		ck_assert_uint_eq(event_log.when[i], when[i]);
+		ck_assert(!sim_timer_pending(&t[i]));
+		sim_timer_destroy(&t[i]);
+	}
+	ck_assert_uint_eq(sim_next_time(log_engine), SIM_TIME_MAX);
+}
+END_TEST
+
+/*
+ * A process's wake-up at sim_proc_sync() goes behind an event of the same
+ * time scheduled before it: inline when that event is its bucket's last,
+ * by the walk back when a later one is. Process 9 (leaf: 2 hops of 1000
+ * ps, logging 9 at each wake-up) starts at 0; x@1000 and y@2000 are
+ * pending, both in bucket 0 (0 .. 4095 ps).
+ *
+ *	0: p syncs at 1000: x@1000 is due first (next 1000 = at): its
+ *	   wake-up goes before y@2000, the last (the walk), behind x.
+ *	1000: x; p wakes, schedules its log@1000 (before y: the walk);
+ *	   syncs at 2000: the log is due first: its wake-up goes behind
+ *	   y@2000, the last, of the same time (inline).
+ *	Expect: x 1000, 9 1000, y 2000, 9 2000; p finished at 2000.
+ */
+START_TEST(sim_proc_sync_behind_same_time)
+{
+	static const uint64_t want[] = { 'x', 9, 'y', 9 };
+	static const sim_time_t when[] = { 1000, 1000, 2000, 2000 };
+	struct sim_proc p;
+	struct leaf_frame *f;
+	unsigned int i;
+
+	sim_proc_init(&p, log_engine, 9, 1024, NULL);
+	f = co_push(&p, leaf, sizeof(*f));
+	f->delay = 1000;
+	f->hops = 2;
+	sim_schedule(log_engine, 1000, log_event, NULL, 'x');
+	sim_schedule(log_engine, 2000, log_event, NULL, 'y');
+	sim_proc_start(&p, 0);
+	sim_engine_run(log_engine, 10000);
+	ck_assert_uint_eq(event_log.n, 4);
+	for (i = 0; i < 4; i++) {
+		ck_assert_uint_eq(event_log.what[i], want[i]);
+		ck_assert_uint_eq(event_log.when[i], when[i]);
+	}
+	ck_assert(p.finished);
+	ck_assert_uint_eq(p.now, 2000);
+	sim_proc_destroy(&p);
+}
+END_TEST
+
+/*
+ * The overflow when the ring empties, and when the window reaches it. The
+ * window is 4096 buckets of 4096 ps from cur's: 16777216 ps from 0.
+ *
+ *	a@100 (ring), b@20000000 (overflow: bucket 4882 >= 4096); run to
+ *	1000: a runs, the ring is empty (the scan goes round all 64
+ *	words), min is b in the overflow: next 20000000.
+ *	c@10000000 (ring: bucket 2441), d@17000000 (overflow: bucket
+ *	4150); run to 30000000: c's pop moves cur to 2441, which reaches
+ *	d's (4150 - 4095 = 55): d and b (4882 - 2441 < 4096) enter the
+ *	ring, d is min.
+ *	Expect: a 100, c 10000000, d 17000000, b 20000000; 4 events.
+ */
+START_TEST(sim_engine_overflow_ring_empty)
+{
+	static const uint64_t want[] = { 'a', 'c', 'd', 'b' };
+	static const sim_time_t when[] = { 100, 10000000, 17000000, 20000000 };
+	unsigned int i;
+
+	sim_schedule(log_engine, 100, log_event, NULL, 'a');
+	sim_schedule(log_engine, 20000000, log_event, NULL, 'b');
+	sim_engine_run(log_engine, 1000);
+	ck_assert_uint_eq(event_log.n, 1);
+	ck_assert_uint_eq(sim_next_time(log_engine), 20000000);
+	sim_schedule(log_engine, 10000000, log_event, NULL, 'c');
+	sim_schedule(log_engine, 17000000, log_event, NULL, 'd');
+	ck_assert_uint_eq(sim_next_time(log_engine), 10000000);
+	sim_engine_run(log_engine, 30000000);
+	ck_assert_uint_eq(event_log.n, 4);
+	for (i = 0; i < 4; i++) {
+		ck_assert_uint_eq(event_log.what[i], want[i]);
+		ck_assert_uint_eq(event_log.when[i], when[i]);
+	}
+	ck_assert_uint_eq(sim_events(log_engine), 4);
+	ck_assert_uint_eq(sim_next_time(log_engine), SIM_TIME_MAX);
+}
+END_TEST
+
+static void schedule_b_event(void *arg, uint64_t data)
+{
+	log_event(arg, data);
+	sim_schedule(log_engine, 33153024, log_event, NULL, 'b');
+}
+
+/*
+ * The scan for the next bucket goes round the whole ring back to the
+ * word it started in, whose earlier bits are the window's last buckets.
+ * Buckets are 4096 ps; bucket n is ring position n % 4096, word
+ * (n % 4096) / 64.
+ *
+ *	z@16379904 (bucket 3999: word 62, bit 31), a@16384000 (bucket 4000:
+ *	bit 32); z schedules b@33153024 (bucket 8094 = 3999 + 4095, in the
+ *	window: position 3998, word 62, bit 30). a's pop (cur 4000) finds
+ *	nothing in word 62 from bit 32, nothing in words 63, 0 .. 61, then
+ *	b's bit 30 in word 62.
+ *	Expect: z 16379904, a 16384000, b 33153024.
+ */
+START_TEST(sim_engine_ring_wraps_to_own_word)
+{
+	static const uint64_t want[] = { 'z', 'a', 'b' };
+	static const sim_time_t when[] = { 16379904, 16384000, 33153024 };
+	unsigned int i;
+
+	sim_schedule(log_engine, 16379904, schedule_b_event, NULL, 'z');
+	sim_schedule(log_engine, 16384000, log_event, NULL, 'a');
+	sim_engine_run(log_engine, 40000000);
+	ck_assert_uint_eq(event_log.n, 3);
+	for (i = 0; i < 3; i++) {
+		ck_assert_uint_eq(event_log.what[i], want[i]);
+		ck_assert_uint_eq(event_log.when[i], when[i]);
+	}
+}
+END_TEST
+
+/* Resuming a finished process (no frame left) is a model bug (abort). */
+START_TEST(sim_proc_resume_finished_is_bug)
+{
+	struct sim_proc p;
+	struct leaf_frame *f;
+
+	sim_proc_init(&p, log_engine, 0, 256, NULL);
+	f = co_push(&p, leaf, sizeof(*f));
+	f->hops = 0; /* returns at once */
+	sim_proc_start(&p, 0);
+	sim_engine_run(log_engine, 100);
+	ck_assert(p.finished);
+	sim_proc_resume(&p);
+}
+END_TEST
+
 /* ---- progress and stop ---- */
 
 static uint64_t progress_seen[4];
@@ -914,6 +1086,12 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, sim_timer_move_cancel_destroy);
 	tcase_add_test(tc, sim_timer_far_move_cancel);
 	tcase_add_test_raise_signal(tc, sim_timer_past_is_bug, SIGABRT);
+	tcase_add_test(tc, sim_timer_bucket_cases);
+	tcase_add_test(tc, sim_proc_sync_behind_same_time);
+	tcase_add_test(tc, sim_engine_overflow_ring_empty);
+	tcase_add_test(tc, sim_engine_ring_wraps_to_own_word);
+	tcase_add_test_raise_signal(tc, sim_proc_resume_finished_is_bug,
+				    SIGABRT);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stats");
 	tcase_add_test(tc, sim_stat_quantiles);

@@ -486,7 +486,7 @@ static inline bool coh_rmw_ahead(struct coh_cpu *cc, struct coh_field *f)
 					     p->now) &&
 		    coh_rmw_announce(cc, f))
 			return true;
-		if (sim__proc_sync(p)) /* sim_proc_sync()'s rest */
+		if (sim_proc_sync(p))
 			return true;
 	}
 	return coh_access_issue(cc, f, COH_RMW, false);
