@@ -642,18 +642,8 @@ static void seq_renumber(struct sim_engine *e)
 	e->seq = nr;
 }
 
-uint64_t sim_event_seq(const struct sim_engine *e)
-{
-	return e->running ? e->node[e->running].seq : SIM_SEQ_AHEAD;
-}
-
-bool sim_seq_reserve(struct sim_engine *e, uint64_t *seq)
-{
-	if (e->seq >= SEQ_LIMIT / 2)
-		return false;
-	*seq = e->seq++;
-	return true;
-}
+_Static_assert(SIM__SEQ_RESERVE_LIMIT == SEQ_LIMIT / 2,
+	       "sim_seq_reserve() stops at half the renumbering limit");
 
 void sim__engine_set_seq(struct sim_engine *e, uint64_t seq)
 {

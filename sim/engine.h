@@ -120,7 +120,7 @@ static inline bool sim_key_before(sim_time_t t1, uint64_t s1, sim_time_t t2,
  * where a wake-up scheduled then would have, after every seq drawn so far.
  * Valid until the running event's own timer or process is pending again.
  */
-uint64_t sim_event_seq(const struct sim_engine *e);
+static inline uint64_t sim_event_seq(const struct sim_engine *e);
 
 /*
  * sim_seq_reserve() - draw a seq for an event that a model keeps outside
@@ -133,7 +133,7 @@ uint64_t sim_event_seq(const struct sim_engine *e);
  * kept outside would miss; a reserved seq must be used within the 2^39
  * events between the two (an announced arrival lives one think time).
  */
-bool sim_seq_reserve(struct sim_engine *e, uint64_t *seq);
+static inline bool sim_seq_reserve(struct sim_engine *e, uint64_t *seq);
 
 /* Events run so far. */
 uint64_t sim_events(const struct sim_engine *e);
@@ -296,6 +296,23 @@ static inline bool sim__ev_append(struct sim_engine *e, uint32_t slot,
 	}
 	e->node[slot].time = t;
 	e->node[slot].seq = e->seq++;
+	return true;
+}
+
+/* Inline (issue 15): an announced RMW asks both (models/hw/cache.c). */
+static inline uint64_t sim_event_seq(const struct sim_engine *e)
+{
+	return e->running ? e->node[e->running].seq : SIM_SEQ_AHEAD;
+}
+
+/* half of sim/engine.c's SEQ_LIMIT, where it renumbers */
+#define SIM__SEQ_RESERVE_LIMIT (1ull << 39)
+
+static inline bool sim_seq_reserve(struct sim_engine *e, uint64_t *seq)
+{
+	if (e->seq >= SIM__SEQ_RESERVE_LIMIT)
+		return false;
+	*seq = e->seq++;
 	return true;
 }
 

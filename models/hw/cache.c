@@ -90,6 +90,7 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	c->inline_cpu = INLINE_NONE;
 	c->hold = m->handoff == COH_HANDOFF_HOLD;
 	c->hold_ps = c->hold ? m->hold_ps : 0;
+	c->no_ann = c->hold || m->adjacent_line_prefetch;
 	return c;
 }
 
@@ -312,8 +313,8 @@ static void ann_admit_now(struct coh *c, struct coh_line *l);
  * of its own (no allocation per hand-off), set up the first time the line
  * queues anybody, so that lines nobody waits for cost the engine nothing.
  */
-static inline void line_serve_at(struct coh *c, struct coh_line *l,
-				 sim_time_t when)
+static COH_INLINE void line_serve_at(struct coh *c, struct coh_line *l,
+				     sim_time_t when)
 {
 	if (coh_unlikely(!l->serve_timer.engine))
 		sim_timer_init(c->e, &l->serve_timer, line_serve_event, c,
@@ -966,8 +967,7 @@ static COH_INLINE void ann_admit(struct coh *c, struct coh_line *l,
  * contended counter). SIM: exact but for the order of events due at the
  * same picosecond, as its next event is scheduled from here.
  */
-static COH_INLINE void line_service(struct coh *c, struct coh_line *l,
-				    bool ann)
+static COH_INLINE void line_service(struct coh *c, struct coh_line *l, bool ann)
 {
 	struct coh_cpu *cc;
 
@@ -1362,9 +1362,9 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 	struct coh_line *l = field->line;
 
 	if (op == COH_RMW && l->serving && !l->nr_ann &&
-	    l->owner != (int)cc->cpu &&
-	    !cc->nr_pending && l->q_len != l->q_cap && !cc->caller &&
-	    !cc->coh->trace && !cc->coh->m->adjacent_line_prefetch)
+	    l->owner != (int)cc->cpu && !cc->nr_pending &&
+	    l->q_len != l->q_cap && !cc->caller && !cc->coh->trace &&
+	    !cc->coh->m->adjacent_line_prefetch)
 		return rmw_queued(cc, field, l);
 	return access_issue_any(cc, field, op, dep);
 }
@@ -1401,8 +1401,7 @@ bool coh_rmw_announce(struct coh_cpu *cc, struct coh_field *field)
 	uint64_t seq;
 
 	if (!l->serving || l->nr_ann >= COH_MAX_ANN || !cc->resume_inline ||
-	    cc->nr_pending || cc->caller || c->trace || c->hold ||
-	    c->m->adjacent_line_prefetch)
+	    cc->nr_pending || cc->caller || c->no_ann)
 		return false;
 	if (coh_unlikely(l->index >= c->cap_ann))
 		ann_grow(c, l->index);
@@ -1474,8 +1473,7 @@ void coh_settle(struct coh *c)
 	/* an idle line's next arrival is later: its event would have run */
 	for (i = 0; i < c->nr_lines; i++)
 		if (c->lines[i]->nr_ann)
-			ann_admit(c, c->lines[i], sim_now(c->e),
-				  SIM_SEQ_AHEAD);
+			ann_admit(c, c->lines[i], sim_now(c->e), SIM_SEQ_AHEAD);
 }
 
 bool coh_read_cold(struct coh_cpu *cc)

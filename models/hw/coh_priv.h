@@ -84,6 +84,11 @@ struct coh {
 	 */
 	struct coh_cpu **ann_first;
 	unsigned int cap_ann;
+	/*
+	 * Nothing is announced (coh_rmw_announce() says why): the hold rule,
+	 * adjacent-line prefetch, a trace. One test for the three.
+	 */
+	bool no_ann;
 };
 
 /*
