@@ -53,7 +53,20 @@ _Static_assert(offsetof(struct coh_line, owner_since) == 64,
 
 #define NO_DONE SIM_TIME_MAX
 
-static uint64_t *within_build(const struct machine *m, unsigned int words);
+/*
+ * A CPU's key (c->cpu_key[]): its core, LLC domain and socket, 10 bits
+ * each (MACHINE_MAX_CPUS bounds the three numbers). The XOR of two keys is
+ * zero in a field exactly when the two CPUs agree on it: coh_dist().
+ */
+#define COH_KEY_CORE 0x3ffu
+#define COH_KEY_LLC (0x3ffu << 10)
+#define COH_KEY_SOCKET_SHIFT 20
+#define COH_KEY_SOCKET (0x3ffu << COH_KEY_SOCKET_SHIFT)
+_Static_assert(MACHINE_MAX_CPUS <= 1024, "a CPU key field holds 0..1023");
+
+static uint32_t *keys_build(const struct machine *m);
+static uint64_t *within_build(const struct machine *m, const uint32_t *keys,
+			      unsigned int words);
 
 struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 {
@@ -65,7 +78,9 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	c->nr_cpus = m->nr_cpus;
 	c->sharer_words = (m->nr_cpus + 63) / 64;
 	c->cpus = calloc(m->nr_cpus, sizeof(*c->cpus));
-	c->within = within_build(m, c->sharer_words);
+	c->cpu_key = keys_build(m);
+	c->within = c->cpu_key ? within_build(m, c->cpu_key, c->sharer_words) :
+				 NULL;
 	c->hash_cap = 1024;
 	c->hash = calloc(c->hash_cap, sizeof(*c->hash));
 	c->spare = calloc(1, sizeof(*c->spare) +
@@ -87,6 +102,7 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	c->inline_cpu = INLINE_NONE;
 	c->hold = m->handoff == COH_HANDOFF_HOLD;
 	c->hold_ps = c->hold ? m->hold_ps : 0;
+	coh_plain_update(c);
 	return c;
 }
 
@@ -128,6 +144,7 @@ void coh_free(struct coh *c)
 	free(c->objs);
 	free(c->cpus);
 	free(c->within);
+	free(c->cpu_key);
 	free(c);
 }
 
@@ -193,12 +210,50 @@ static inline const uint64_t *within(const struct coh *c, unsigned int cpu,
 }
 
 /*
+ * key_dist() - machine_dist() of two distinct CPUs whose keys XOR to @x:
+ * the same three tests in the same order (same core, same LLC, same
+ * socket), on one word per CPU instead of three fields of struct
+ * machine_cpu each (issue 15: 5 instructions a hand-off).
+ */
+static inline enum coh_dist key_dist(uint32_t x)
+{
+	if (!(x & COH_KEY_CORE))
+		return COH_DIST_SMT;
+	if (!(x & COH_KEY_LLC))
+		return COH_DIST_LLC;
+	if (!(x & COH_KEY_SOCKET))
+		return COH_DIST_DIE;
+	return COH_DIST_SOCKET;
+}
+
+/* keys_build() - struct coh's cpu_key[] for machine @m; NULL: no memory. */
+static uint32_t *keys_build(const struct machine *m)
+{
+	uint32_t *k = calloc(m->nr_cpus, sizeof(*k));
+	unsigned int i;
+
+	if (!k)
+		return NULL;
+	for (i = 0; i < m->nr_cpus; i++) {
+		const struct machine_cpu *x = &m->cpus[i];
+
+		SIM_BUG_ON(x->core > COH_KEY_CORE || x->llc > COH_KEY_CORE ||
+			   x->socket > COH_KEY_CORE);
+		k[i] = x->core | x->llc << 10 |
+		       x->socket << COH_KEY_SOCKET_SHIFT;
+	}
+	return k;
+}
+
+/*
  * within_build() - struct coh's within[] for machine @m, from
  * machine_dist() itself: nr_cpus^2 distances once (a million at 1024
- * CPUs, a few ms), 3 bitmaps per CPU (384 KiB at 1024 CPUs). NULL when
- * out of memory.
+ * CPUs, a few ms), 3 bitmaps per CPU (384 KiB at 1024 CPUs). On the way,
+ * every pair's coh_dist() from @keys is checked against it. NULL when out
+ * of memory.
  */
-static uint64_t *within_build(const struct machine *m, unsigned int words)
+static uint64_t *within_build(const struct machine *m, const uint32_t *keys,
+			      unsigned int words)
 {
 	uint64_t *w =
 		calloc((size_t)m->nr_cpus * COH_DIST_DIE * words, sizeof(*w));
@@ -210,6 +265,8 @@ static uint64_t *within_build(const struct machine *m, unsigned int words)
 		for (b = 0; b < m->nr_cpus; b++) {
 			enum coh_dist dist = machine_dist(m, a, b);
 
+			SIM_BUG_ON(a != b &&
+				   dist != key_dist(keys[a] ^ keys[b]));
 			if (dist == COH_DIST_SELF || dist == COH_DIST_SOCKET)
 				continue;
 			for (d = dist; d <= COH_DIST_DIE; d++)
@@ -302,17 +359,23 @@ static void line_serve_event(void *arg, uint64_t data);
 
 /*
  * line_serve_at() - serve @l's queue at @when: its service event, a timer
- * of its own (no allocation per hand-off), set up the first time the line
- * queues anybody, so that lines nobody waits for cost the engine nothing.
+ * of its own (no allocation per hand-off), set up by the line's first
+ * line_kick() (line_timer_init()), so that lines nobody waits for cost the
+ * engine nothing. Only line_kick() and the event itself, which follows a
+ * kick, get here; neither has the event pending (l->serving), and serving
+ * the queue does not set it (serve() only schedules wake-ups).
  */
 static inline void line_serve_at(struct coh *c, struct coh_line *l,
 				 sim_time_t when)
 {
-	if (coh_unlikely(!l->serve_timer.engine))
-		sim_timer_init(c->e, &l->serve_timer, line_serve_event, c,
-			       l->index);
 	l->serving = true;
 	sim_timer_set(&l->serve_timer, when);
+}
+
+/* Set up @l's service event (line_serve_at()), at its first line_kick(). */
+static COH_COLD void line_timer_init(struct coh *c, struct coh_line *l)
+{
+	sim_timer_init(c->e, &l->serve_timer, line_serve_event, c, l->index);
 }
 
 /*
@@ -358,13 +421,18 @@ static COH_INLINE void queued_del(struct coh_cpu *cc, struct coh_line *l)
 {
 	unsigned int i = 0, n = cc->nr_queued - 1;
 
-	/* @l is there: no bound to test but the sanity check's */
-	while (cc->queued[i].line != l) {
-		i++;
-		SIM_BUG_ON(i > n);
-	}
-	if (i != n) /* the last entry fills the hole */
+	/*
+	 * Nearly always the last entry (the only one): then there is no
+	 * hole to fill. Otherwise @l is there: no bound to test but the
+	 * sanity check's, and the last entry fills the hole.
+	 */
+	if (cc->queued[n].line != l) {
+		while (cc->queued[i].line != l) {
+			i++;
+			SIM_BUG_ON(i >= n);
+		}
 		cc->queued[i] = cc->queued[n];
+	}
 	cc->nr_queued = n;
 	l->q_cpus--;
 	if ((int)cc->cpu == l->last_to)
@@ -502,6 +570,8 @@ static COH_INLINE void line_kick(struct coh *c, struct coh_line *l,
 
 	if (l->serving)
 		return;
+	if (coh_unlikely(!l->serve_timer.engine))
+		line_timer_init(c, l);
 	ready = line_ready_at(c, l);
 	if (ready <= now || read_joins(l)) {
 		line_serve(c, l, now);
@@ -515,18 +585,20 @@ static COH_INLINE void line_kick(struct coh *c, struct coh_line *l,
  * distance class in *@dist. Across sockets it depends on the line's home:
  * xfer_socket when the holder's socket is the home (the request crosses
  * once, the home snoops its own core), xfer_socket_remote_home otherwise
- * (request and data travel through the home on the far side).
+ * (request and data travel through the home on the far side). @from and
+ * @to differ (every caller has served @to's own copy before asking).
  */
 static COH_INLINE sim_time_t xfer(const struct coh *c, const struct coh_line *l,
 				  unsigned int from, unsigned int to,
 				  enum coh_dist *dist)
 {
 	const struct machine *m = c->m;
+	uint32_t key = c->cpu_key[from];
 
-	*dist = machine_dist(m, from, to);
+	*dist = key_dist(key ^ c->cpu_key[to]);
 	if (*dist != COH_DIST_SOCKET)
 		return m->xfer_ps[*dist];
-	if (l->home == (int)m->cpus[from].socket)
+	if (l->home == (int)(key >> COH_KEY_SOCKET_SHIFT))
 		return m->xfer_ps[COH_DIST_SOCKET];
 	return m->xfer_socket_remote_home_ps;
 }
@@ -744,6 +816,43 @@ static COH_COLD void xfer_to_alloc(struct coh *c, struct coh_line *l)
 }
 
 /*
+ * serve_settle() - the end of serve() for a request somebody waits for
+ * (not a prefetch): count its queueing time, and wake its CPU at @done (or
+ * settle its posted access).
+ */
+static COH_INLINE void serve_settle(struct coh *c, struct coh_line *l,
+				    const struct coh_req *r, sim_time_t now,
+				    sim_time_t done)
+{
+	sim_time_t wait = now - r->enq;
+	struct coh_cpu *cc;
+
+	l->wait_ps += wait;
+	l->fields[r->slot].wait_ps += wait;
+	if (r->posted) {
+		pending_served(c, r, l, now, done);
+		return;
+	}
+	cc = &c->cpus[r->cpu];
+	cc->wait_ps += done - cc->wait_start;
+	/*
+	 * Its caller resumes it (coh_cpu.resume_inline); not past the run's
+	 * horizon, where its wake-up would not run either.
+	 */
+	if (coh_unlikely(cc->resume_inline) &&
+	    (c->inline_cpu == INLINE_ANY || c->inline_cpu == (int)r->cpu) &&
+	    done <= sim_horizon(c->e)) {
+		/* it waits no more: its clock can say when it is done */
+		cc->proc->now = done;
+		c->inline_cc = cc;
+		c->inline_cpu = INLINE_NONE; /* one per caller */
+		return;
+	}
+	cc->access_done = true;
+	sim_proc_wake(cc->proc, done);
+}
+
+/*
  * serve() - hand @l to request @r at @now: price the hand-off, count it,
  * and wake the CPU (or settle its posted access) when the line arrives.
  * @r has left the queue (line_dequeue()), or never entered it (an idle
@@ -809,31 +918,61 @@ static COH_INLINE void serve(struct coh *c, struct coh_line *l,
 		coh_trace_serve(c, l, *r, now, done, dist);
 	if (r->prefetch)
 		return;
-	l->wait_ps += now - r->enq;
-	l->fields[r->slot].wait_ps += now - r->enq;
-	if (r->posted) {
-		pending_served(c, r, l, now, done);
-	} else {
-		struct coh_cpu *cc = &c->cpus[r->cpu];
+	serve_settle(c, l, r, now, done);
+}
 
-		cc->wait_ps += done - cc->wait_start;
-		/*
-		 * Its caller resumes it (coh_cpu.resume_inline); not past the
-		 * run's horizon, where its wake-up would not run either.
-		 */
-		if (coh_unlikely(cc->resume_inline) &&
-		    (c->inline_cpu == INLINE_ANY ||
-		     c->inline_cpu == (int)r->cpu) &&
-		    done <= sim_horizon(c->e)) {
-			/* it waits no more: its clock can say when it is done */
-			cc->proc->now = done;
-			c->inline_cc = cc;
-			c->inline_cpu = INLINE_NONE; /* one per caller */
-			return;
-		}
-		cc->access_done = true;
-		sim_proc_wake(cc->proc, done);
-	}
+/*
+ * serve_owned() - serve() of the request a contended line serves nearly
+ * always: a store or RMW @r (not a prefetch) of @l, Modified at another
+ * CPU, on a plain machine (c->plain: no hold rule, no drawn service time,
+ * no trace), with the line free at @now (not a joining load). The same steps as serve() with what those conditions
+ * decide folded away, in one straight line (issue 15). Returns when the
+ * line is free for its next hand-off: line_ready_at() without a hold rule.
+ */
+static COH_INLINE sim_time_t serve_owned(struct coh *c, struct coh_line *l,
+					 const struct coh_req *r,
+					 sim_time_t now)
+{
+	const struct machine *m = c->m;
+	unsigned int cpu = r->cpu;
+	/* the CPUs queued on @l but the requester (serve()'s waiters) */
+	unsigned int waiters = l->q_cpus - !r->last;
+	enum coh_dist dist;
+	sim_time_t lat, occ, done;
+
+	lat = xfer(c, l, (unsigned int)l->owner, cpu, &dist) +
+	      (sim_time_t)waiters * m->xfer_per_waiter_ps; /* legacy term */
+	if (!lat)
+		lat = 1; /* time must pass */
+	occ = lat * m->occupancy_1024 / 1024 +
+	      conflict_ps(c, l, r, l->last_to, waiters);
+	l->owner = (int)cpu;
+	l->read_batch = false;
+	l->transfers++;
+	l->xfer_by_dist[dist]++;
+	l->last_to = (int)cpu;
+	l->last_to_queued = !r->last;
+	if (coh_unlikely(!l->xfer_to))
+		xfer_to_alloc(c, l);
+	l->xfer_to[cpu]++;
+	done = now + lat;
+	if (done < l->last_done)
+		done = l->last_done;
+	l->last_done = done;
+	l->free_at = now + occ;
+	l->busy_ps += occ;
+	l->owner_since = done;
+	serve_settle(c, l, r, now, done);
+	return now + occ;
+}
+
+/* Whether serve_owned() may serve @r, at the head of @l free at now. */
+static COH_INLINE bool serve_owned_may(const struct coh *c,
+				       const struct coh_line *l,
+				       const struct coh_req *r)
+{
+	return c->plain && r->op != COH_READ && !r->prefetch && l->owner >= 0 &&
+	       l->owner != (int)r->cpu;
 }
 
 /*
@@ -850,17 +989,34 @@ static COH_INLINE void serve(struct coh *c, struct coh_line *l,
 static COH_INLINE void line_serve_inline(struct coh *c, struct coh_line *l,
 					 sim_time_t now)
 {
+	const struct coh_req *r;
 	sim_time_t ready;
 
+	if (!l->q_len)
+		return;
+	ready = line_ready_at(c, l);
 	for (;;) {
+		if (ready > now && !read_joins(l))
+			break;
+		r = line_dequeue(c, l);
+		if (ready <= now && serve_owned_may(c, l, r)) {
+			/*
+			 * Served by a store or RMW: the line is not Shared
+			 * (no load joins), and with no hold rule it is ready
+			 * when serve_owned() frees it.
+			 */
+			ready = serve_owned(c, l, r, now);
+			if (!l->q_len)
+				return;
+			if (ready > now)
+				break;
+			continue;
+		}
+		serve(c, l, r, now, ready > now);
 		if (!l->q_len)
 			return;
 		ready = line_ready_at(c, l);
-		if (ready > now && !read_joins(l))
-			break;
-		serve(c, l, line_dequeue(c, l), now, ready > now);
 	}
-	SIM_BUG_ON(l->serving);
 	line_serve_at(c, l, ready);
 }
 

@@ -183,6 +183,7 @@ void coh_set_trace(struct coh *c, struct sim_trace *t, int pid_cpus,
 		   int pid_lines)
 {
 	c->trace = t;
+	coh_plain_update(c);
 	c->trace_pid_cpus = pid_cpus;
 	c->trace_pid_lines = pid_lines;
 }
