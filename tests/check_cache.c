@@ -721,7 +721,7 @@ START_TEST(coh_queued_cpu_counted_once)
 	ck_assert_uint_eq(done_ns(2, 0), 232);
 	ck_assert_uint_eq(line_of(FA)->q_cpus, 0);
 	ck_assert_uint_eq(line_of(FA)->q_writers, 0);
-	ck_assert_uint_eq(h.cc[1]->nr_queued, 0);
+	ck_assert_uint_eq(line_of(FA)->q_last[1], 0);
 }
 END_TEST
 
@@ -739,7 +739,10 @@ END_TEST
  *	105 CPU 10 RMWs a: position 8, in slot 0 of the full ring.
  *	110 CPU 8's store: the ring grows to 16, positions 1..8 stay in slots
  *	    1..8; the store is position 9, and takes the bit off position 7.
- *	    Queued: CPUs 2..7, 8 (twice) and 10, 8 CPUs.
+ *	    Queued: CPUs 2..7, 8 (twice) and 10, 8 CPUs. l->q_last[], 1 +
+ *	    the slot of each CPU's latest request: CPU 10's went from slot 0
+ *	    (position 8 in the ring of 8) to slot 8 at the growth, 9; CPU
+ *	    8's is the store's, slot 9: 10; CPU 2's, position 1: 2.
  *	136 CPU 2's RMW from CPU 1: 50 + 7 other CPUs -> 193.
  *
  * Re-basing the ring at its growth would have taken the bit off CPU 10's
@@ -774,14 +777,17 @@ START_TEST(coh_queued_across_ring_growth)
 	ck_assert_uint_eq(l->q[8].last, 1);
 	ck_assert_uint_eq(l->q[9].cpu, 8);
 	ck_assert_uint_eq(l->q[9].last, 1);
-	ck_assert_uint_eq(h.cc[8]->nr_queued, 1);
+	ck_assert_uint_eq(l->q_last[10], 9);
+	ck_assert_uint_eq(l->q_last[8], 10);
+	ck_assert_uint_eq(l->q_last[2], 2);
+	ck_assert_uint_eq(l->q_last[1], 0); /* served */
 	run_ns(5000);
 	ck_assert_uint_eq(done_ns(1, 0), 136);
 	ck_assert_uint_eq(done_ns(2, 0), 193);
 	ck_assert_uint_eq(l->q_len, 0);
 	ck_assert_uint_eq(l->q_cpus, 0);
 	for (i = 0; i < 11; i++)
-		ck_assert_uint_eq(h.cc[i]->nr_queued, 0);
+		ck_assert_uint_eq(l->q_last[i], 0);
 }
 END_TEST
 

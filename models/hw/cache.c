@@ -77,7 +77,11 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	c->e = e;
 	c->nr_cpus = m->nr_cpus;
 	c->sharer_words = (m->nr_cpus + 63) / 64;
-	c->cpus = calloc(m->nr_cpus, sizeof(*c->cpus));
+	/* struct coh_cpu is aligned to 64 bytes, and so its size */
+	c->cpus = aligned_alloc(_Alignof(struct coh_cpu),
+				m->nr_cpus * sizeof(*c->cpus));
+	if (c->cpus)
+		memset(c->cpus, 0, m->nr_cpus * sizeof(*c->cpus));
 	c->cpu_key = keys_build(m);
 	c->within = c->cpu_key ? within_build(m, c->cpu_key, c->sharer_words) :
 				 NULL;
@@ -115,6 +119,7 @@ static void line_free(struct coh_line *l)
 		return;
 	sim_timer_destroy(&l->serve_timer); /* a no-op if never set up */
 	free(l->q);
+	free(l->q_last);
 	free(l->xfer_to);
 	for (j = 0; j < l->nr_fields; j++)
 		free(l->fields[j].callers);
@@ -386,70 +391,60 @@ static COH_COLD void line_timer_init(struct coh *c, struct coh_line *l)
  * it is the latest of its CPU on the line (coh_req.last): when one with
  * the bit leaves the queue its CPU has nothing left there, and the
  * requester is still queued exactly when its request lacks the bit.
- * l->last_to_queued says the same of the CPU the line last went to. A
- * CPU's lines with requests queued, and the ring position of its latest
- * request on each (to take the bit off it when another comes), are in
- * cc->queued[]: at most COH_MAX_QUEUED, nearly always one or none (an RMW
- * or a dependent load waits for everything before it), so an enqueue's
- * scan and a last dequeue's are a compare or two. The counts are those
- * per-CPU request counts gave; only how they are found changed.
+ * l->last_to_queued says the same of the CPU the line last went to. The
+ * ring slot of each CPU's latest request (to take the bit off it when
+ * another comes) is in l->q_last[cpu], plus one (0: none), so that an
+ * enqueue and a last dequeue each read or write one word: a CPU's list of
+ * the lines it is queued on, searched, cost 30 instructions per atomic
+ * of the contended counter. The counts are those per-CPU request counts
+ * gave; only how they are found changed. Prefetches are nobody's and
+ * stay out of it.
  */
 static COH_INLINE void queued_add(struct coh_cpu *cc, struct coh_line *l,
 				  unsigned int pos)
 {
-	unsigned int i;
+	uint32_t *last = &l->q_last[cc->cpu], prev = *last;
 
-	for (i = 0; i < cc->nr_queued; i++) {
-		if (cc->queued[i].line == l) {
-			/* the CPU's previous latest is not the latest now */
-			l->q[cc->queued[i].pos & (l->q_cap - 1)].last = 0;
-			cc->queued[i].pos = pos;
-			return;
-		}
+	*last = (pos & (l->q_cap - 1)) + 1;
+	if (prev) {
+		/* the CPU's previous latest is not the latest now */
+		l->q[prev - 1].last = 0;
+		return;
 	}
-	SIM_BUG_ON(cc->nr_queued == COH_MAX_QUEUED);
-	cc->queued[i].line = l;
-	cc->queued[i].pos = pos;
-	cc->nr_queued++;
 	l->q_cpus++;
 	if ((int)cc->cpu == l->last_to)
 		l->last_to_queued = true;
 }
 
-/* The CPU's latest request on @l has left the queue: @l is not its now. */
-static COH_INLINE void queued_del(struct coh_cpu *cc, struct coh_line *l)
+/* CPU @cpu's latest request on @l has left the queue: @l is not its now. */
+static COH_INLINE void queued_del(struct coh_line *l, unsigned int cpu)
 {
-	unsigned int i = 0, n = cc->nr_queued - 1;
-
-	/*
-	 * Nearly always the last entry (the only one): then there is no
-	 * hole to fill. Otherwise @l is there: no bound to test but the
-	 * sanity check's, and the last entry fills the hole.
-	 */
-	if (cc->queued[n].line != l) {
-		while (cc->queued[i].line != l) {
-			i++;
-			SIM_BUG_ON(i >= n);
-		}
-		cc->queued[i] = cc->queued[n];
-	}
-	cc->nr_queued = n;
+	l->q_last[cpu] = 0;
 	l->q_cpus--;
-	if ((int)cc->cpu == l->last_to)
+	if ((int)cpu == l->last_to)
 		l->last_to_queued = false;
 }
 
-/* The ring of @l is full: double it (8 the first time). */
-static COH_COLD void line_queue_grow(struct coh_line *l)
+/*
+ * The ring of @l is full: double it (8 the first time, with l->q_last[]).
+ * Each request keeps its position, which gives its slot in the new ring;
+ * l->q_last[] follows the latest ones there.
+ */
+static COH_COLD void line_queue_grow(struct coh *c, struct coh_line *l)
 {
 	unsigned int cap = l->q_cap ? 2 * l->q_cap : 8, i, a;
 	struct coh_req *q = malloc(cap * sizeof(*q));
 
 	SIM_OOM_ON(!q);
-	/* each request keeps its position (cc->queued[] holds some) */
+	if (!l->q_last) {
+		l->q_last = calloc(c->nr_cpus, sizeof(*l->q_last));
+		SIM_OOM_ON(!l->q_last);
+	}
 	for (i = 0; i < l->q_len; i++) {
 		a = l->q_head + i;
 		q[a & (cap - 1)] = l->q[a & (l->q_cap - 1)];
+		if (q[a & (cap - 1)].last && !q[a & (cap - 1)].prefetch)
+			l->q_last[q[a & (cap - 1)].cpu] = (a & (cap - 1)) + 1;
 	}
 	free(l->q);
 	l->q = q;
@@ -490,7 +485,7 @@ static COH_INLINE void line_enqueue(struct coh *c, struct coh_line *l,
 				    const struct coh_req *r)
 {
 	if (coh_unlikely(l->q_len == l->q_cap))
-		line_queue_grow(l);
+		line_queue_grow(c, l);
 	line_enqueue_room(c, l, r);
 	if (coh_unlikely(c->trace != NULL))
 		coh_trace_counters(c, l); /* reads q_len, nr_sharers */
@@ -502,8 +497,7 @@ static COH_INLINE void line_enqueue(struct coh *c, struct coh_line *l,
  * line_enqueue() on @l, which nothing in a hand-off does (line_serve()
  * only schedules wake-ups). A copy cost line_serve() a dozen spills.
  */
-static COH_INLINE const struct coh_req *line_dequeue(struct coh *c,
-						     struct coh_line *l)
+static COH_INLINE const struct coh_req *line_dequeue(struct coh_line *l)
 {
 	const struct coh_req *r = line_head(l);
 
@@ -511,11 +505,26 @@ static COH_INLINE const struct coh_req *line_dequeue(struct coh *c,
 	l->q_len--;
 	if (!r->prefetch) {
 		if (r->last)
-			queued_del(&c->cpus[r->cpu], l);
+			queued_del(l, r->cpu);
 		if (r->op != COH_READ)
 			l->q_writers--;
 	}
 	return r;
+}
+
+/*
+ * line_dequeue_writer() - line_dequeue() of @r, the head of @l's queue,
+ * known to be a store or RMW and not a prefetch (serve_owned_may()): the
+ * same steps without the tests.
+ */
+static COH_INLINE void line_dequeue_writer(struct coh_line *l,
+					   const struct coh_req *r)
+{
+	l->q_head++;
+	l->q_len--;
+	if (r->last)
+		queued_del(l, r->cpu);
+	l->q_writers--;
 }
 
 /*
@@ -588,19 +597,27 @@ static COH_INLINE void line_kick(struct coh *c, struct coh_line *l,
  * (request and data travel through the home on the far side). @from and
  * @to differ (every caller has served @to's own copy before asking).
  */
+static COH_INLINE sim_time_t xfer_keys(const struct coh *c,
+				       const struct coh_line *l,
+				       uint32_t from_key, uint32_t to_key,
+				       enum coh_dist *dist)
+{
+	const struct machine *m = c->m;
+
+	*dist = key_dist(from_key ^ to_key);
+	if (*dist != COH_DIST_SOCKET)
+		return m->xfer_ps[*dist];
+	if (l->home == (int)(from_key >> COH_KEY_SOCKET_SHIFT))
+		return m->xfer_ps[COH_DIST_SOCKET];
+	return m->xfer_socket_remote_home_ps;
+}
+
+/* xfer_keys() of the CPUs themselves */
 static COH_INLINE sim_time_t xfer(const struct coh *c, const struct coh_line *l,
 				  unsigned int from, unsigned int to,
 				  enum coh_dist *dist)
 {
-	const struct machine *m = c->m;
-	uint32_t key = c->cpu_key[from];
-
-	*dist = key_dist(key ^ c->cpu_key[to]);
-	if (*dist != COH_DIST_SOCKET)
-		return m->xfer_ps[*dist];
-	if (l->home == (int)(key >> COH_KEY_SOCKET_SHIFT))
-		return m->xfer_ps[COH_DIST_SOCKET];
-	return m->xfer_socket_remote_home_ps;
+	return xfer_keys(c, l, c->cpu_key[from], c->cpu_key[to], dist);
 }
 
 /* hand_off() for a load; see there. */
@@ -718,21 +735,22 @@ static COH_INLINE sim_time_t hand_off(struct coh *c, struct coh_line *l,
  * transaction with the home (a round trip inside the home socket, or
  * across sockets) before the line may move on. Two CPUs passing a line
  * back and forth never conflict: that is what idle ping-pong figures
- * measure. @waiters: the CPUs queued on @l other than the requester
+ * measure. @cpu: the requester, @cpu_key its key (its socket);
+ * @waiters: the CPUs queued on @l other than the requester
  * (line_serve() counts them once for this and the legacy term); the
  * holder is among them when l->last_to_queued.
  */
-static COH_INLINE sim_time_t conflict_ps(struct coh *c,
+static COH_INLINE sim_time_t conflict_ps(const struct coh *c,
 					 const struct coh_line *l,
-					 const struct coh_req *r, int holder,
-					 unsigned int waiters)
+					 unsigned int cpu, uint32_t cpu_key,
+					 int holder, unsigned int waiters)
 {
 	const struct machine *m = c->m;
 	unsigned int third = waiters;
 
-	if (holder != r->cpu && l->last_to_queued)
+	if (holder != (int)cpu && l->last_to_queued)
 		third--;
-	return third * (l->home == (int)m->cpus[r->cpu].socket ?
+	return third * (l->home == (int)(cpu_key >> COH_KEY_SOCKET_SHIFT) ?
 				m->conflict_local_ps :
 				m->conflict_remote_ps);
 }
@@ -853,15 +871,13 @@ static COH_INLINE void serve_settle(struct coh *c, struct coh_line *l,
 }
 
 /*
- * serve() - hand @l to request @r at @now: price the hand-off, count it,
- * and wake the CPU (or settle its posted access) when the line arrives.
- * @r has left the queue (line_dequeue()), or never entered it (an idle
- * line, coh_access_issue()); @joined: a load joining the sharers while
- * the line is busy.
+ * serve() of any request: see there. Out of line: serve_owned() serves
+ * the usual case, and this one inlined cost it registers (issue 15).
  */
-static COH_INLINE void serve(struct coh *c, struct coh_line *l,
-			     const struct coh_req *r, sim_time_t now,
-			     bool joined)
+static __attribute__((noinline)) void serve_any(struct coh *c,
+						struct coh_line *l,
+						const struct coh_req *r,
+						sim_time_t now, bool joined)
 {
 	const struct machine *m = c->m;
 	sim_time_t lat, occ = 0, done;
@@ -891,7 +907,9 @@ static COH_INLINE void serve(struct coh *c, struct coh_line *l,
 			lat = 1; /* time must pass */
 		occ = joined ? 0 :
 			       lat * m->occupancy_1024 / 1024 +
-				       conflict_ps(c, l, r, holder, waiters);
+				       conflict_ps(c, l, r->cpu,
+						   c->cpu_key[r->cpu], holder,
+						   waiters);
 		l->transfers++;
 		l->xfer_by_dist[dist]++;
 		if (!r->prefetch) {
@@ -934,24 +952,27 @@ static COH_INLINE sim_time_t serve_owned(struct coh *c, struct coh_line *l,
 					 sim_time_t now)
 {
 	const struct machine *m = c->m;
+	/* read once: the stores below may alias them for the compiler */
 	unsigned int cpu = r->cpu;
+	bool last = r->last;
+	uint32_t key = c->cpu_key[cpu];
 	/* the CPUs queued on @l but the requester (serve()'s waiters) */
-	unsigned int waiters = l->q_cpus - !r->last;
+	unsigned int waiters = l->q_cpus - !last;
 	enum coh_dist dist;
 	sim_time_t lat, occ, done;
 
-	lat = xfer(c, l, (unsigned int)l->owner, cpu, &dist) +
+	lat = xfer_keys(c, l, c->cpu_key[l->owner], key, &dist) +
 	      (sim_time_t)waiters * m->xfer_per_waiter_ps; /* legacy term */
 	if (!lat)
 		lat = 1; /* time must pass */
 	occ = lat * m->occupancy_1024 / 1024 +
-	      conflict_ps(c, l, r, l->last_to, waiters);
+	      conflict_ps(c, l, cpu, key, l->last_to, waiters);
 	l->owner = (int)cpu;
 	l->read_batch = false;
 	l->transfers++;
 	l->xfer_by_dist[dist]++;
 	l->last_to = (int)cpu;
-	l->last_to_queued = !r->last;
+	l->last_to_queued = !last;
 	if (coh_unlikely(!l->xfer_to))
 		xfer_to_alloc(c, l);
 	l->xfer_to[cpu]++;
@@ -976,6 +997,24 @@ static COH_INLINE bool serve_owned_may(const struct coh *c,
 }
 
 /*
+ * serve() - hand @l to request @r at @now: price the hand-off, count it,
+ * and wake the CPU (or settle its posted access) when the line arrives.
+ * @r has left the queue (line_dequeue()), or never entered it (an idle
+ * line, coh_access_issue()); @joined: a load joining the sharers while
+ * the line is busy. The usual case by serve_owned(), the rest by
+ * serve_any().
+ */
+static COH_INLINE void serve(struct coh *c, struct coh_line *l,
+			     const struct coh_req *r, sim_time_t now,
+			     bool joined)
+{
+	if (!joined && serve_owned_may(c, l, r))
+		serve_owned(c, l, r, now);
+	else
+		serve_any(c, l, r, now, joined);
+}
+
+/*
  * line_serve() - serve @l's queue at @now: every request the line is free
  * for, and loads that join a Shared line (read_joins()); then schedule
  * the line's service event for when it is free again. Its two callers
@@ -996,10 +1035,11 @@ static COH_INLINE void line_serve_inline(struct coh *c, struct coh_line *l,
 		return;
 	ready = line_ready_at(c, l);
 	for (;;) {
-		if (ready > now && !read_joins(l))
-			break;
-		r = line_dequeue(c, l);
-		if (ready <= now && serve_owned_may(c, l, r)) {
+		bool joined = ready > now;
+
+		r = line_head(l);
+		if (!joined && serve_owned_may(c, l, r)) {
+			line_dequeue_writer(l, r);
 			/*
 			 * Served by a store or RMW: the line is not Shared
 			 * (no load joins), and with no hold rule it is ready
@@ -1012,7 +1052,9 @@ static COH_INLINE void line_serve_inline(struct coh *c, struct coh_line *l,
 				break;
 			continue;
 		}
-		serve(c, l, r, now, ready > now);
+		if (joined && !read_joins(l))
+			break;
+		serve_any(c, l, line_dequeue(l), now, joined);
 		if (!l->q_len)
 			return;
 		ready = line_ready_at(c, l);

@@ -137,7 +137,6 @@
  * 56-entry store buffer (stores, merged ones too).
  */
 #define COH_MAX_PENDING 16
-#define COH_MAX_QUEUED (COH_MAX_PENDING + 2) /* lines a CPU queues on */
 
 struct sim_trace;
 struct kprof;
@@ -250,6 +249,11 @@ struct coh_line {
 	sim_time_t owner_since; /* the owner received the line */
 	/* line_serve_event(), pending while @serving; set up at first use */
 	struct sim_timer serve_timer;
+	/*
+	 * [nr_cpus] 1 + the ring slot of each CPU's latest request in the
+	 * queue (prefetches aside), 0: none; with the ring's first slots
+	 */
+	uint32_t *q_last;
 	uint64_t addr; /* line address: a multiple of 64 */
 	unsigned int index; /* creation order */
 	int last_holder; /* trace: holder track */
@@ -282,10 +286,12 @@ struct coh_object {
 };
 
 /*
- * struct coh_cpu - a CPU as the memory system sees it.
+ * struct coh_cpu - a CPU as the memory system sees it. Aligned to a host
+ * line, so that its size is a power of two (512) and the hand-off finds
+ * the requester's with a shift (issue 15); coh_create() allocates them so.
  */
 struct coh_cpu {
-	struct coh *coh;
+	_Alignas(64) struct coh *coh;
 	struct sim_proc *proc;
 	unsigned int cpu;
 	/* @cpu's word and bit in CPU bitmaps, worked out at attach */
@@ -305,11 +311,6 @@ struct coh_cpu {
 	struct coh_line *dep_line; /* a dependent load waits for this line */
 	unsigned int nr_pending;
 	unsigned int nr_posted; /* posted accesses in pending[], merged too */
-	unsigned int nr_queued; /* lines this CPU has requests queued on */
-	struct {
-		struct coh_line *line;
-		unsigned int pos; /* ring position of the latest request */
-	} queued[COH_MAX_QUEUED];
 	struct {
 		struct coh_line *line;
 		uint8_t op;
