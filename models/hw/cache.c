@@ -66,11 +66,12 @@ _Static_assert(MACHINE_MAX_CPUS <= 1024, "a CPU key field holds 0..1023");
 
 static uint32_t *keys_build(const struct machine *m);
 static uint64_t *within_build(const struct machine *m, const uint32_t *keys,
-			      unsigned int words);
+			      unsigned int words, bool *xfer_zero);
 
 struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 {
 	struct coh *c = calloc(1, sizeof(*c));
+	bool xfer_zero = false;
 
 	SIM_OOM_ON(!c);
 	c->m = m;
@@ -83,7 +84,8 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	if (c->cpus)
 		memset(c->cpus, 0, m->nr_cpus * sizeof(*c->cpus));
 	c->cpu_key = keys_build(m);
-	c->within = c->cpu_key ? within_build(m, c->cpu_key, c->sharer_words) :
+	c->within = c->cpu_key ? within_build(m, c->cpu_key, c->sharer_words,
+					      &xfer_zero) :
 				 NULL;
 	c->hash_cap = 1024;
 	c->hash = calloc(c->hash_cap, sizeof(*c->hash));
@@ -106,6 +108,8 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	c->inline_cpu = INLINE_NONE;
 	c->hold = m->handoff == COH_HANDOFF_HOLD;
 	c->hold_ps = c->hold ? m->hold_ps : 0;
+	c->machine_plain = !c->hold && !m->service_cv_1024 &&
+			   m->occupancy_1024 == 1024 && !xfer_zero;
 	coh_plain_update(c);
 	return c;
 }
@@ -254,11 +258,11 @@ static uint32_t *keys_build(const struct machine *m)
  * within_build() - struct coh's within[] for machine @m, from
  * machine_dist() itself: nr_cpus^2 distances once (a million at 1024
  * CPUs, a few ms), 3 bitmaps per CPU (384 KiB at 1024 CPUs). On the way,
- * every pair's coh_dist() from @keys is checked against it. NULL when out
- * of memory.
+ * every pair's key_dist() from @keys is checked against it, and *@xfer_zero
+ * set if a transfer between two CPUs can cost 0. NULL when out of memory.
  */
 static uint64_t *within_build(const struct machine *m, const uint32_t *keys,
-			      unsigned int words)
+			      unsigned int words, bool *xfer_zero)
 {
 	uint64_t *w =
 		calloc((size_t)m->nr_cpus * COH_DIST_DIE * words, sizeof(*w));
@@ -272,6 +276,11 @@ static uint64_t *within_build(const struct machine *m, const uint32_t *keys,
 
 			SIM_BUG_ON(a != b &&
 				   dist != key_dist(keys[a] ^ keys[b]));
+			if (dist != COH_DIST_SELF &&
+			    (!m->xfer_ps[dist] ||
+			     (dist == COH_DIST_SOCKET &&
+			      !m->xfer_socket_remote_home_ps)))
+				*xfer_zero = true;
 			if (dist == COH_DIST_SELF || dist == COH_DIST_SOCKET)
 				continue;
 			for (d = dist; d <= COH_DIST_DIE; d++)
@@ -875,14 +884,15 @@ static COH_INLINE void serve_settle(struct coh *c, struct coh_line *l,
 }
 
 /*
- * serve() of any request: see there. Out of line: serve_owned() serves
- * the usual case, and this one inlined cost it registers (issue 15).
+ * serve() of any request (@req): see there. @req by value, so that a
+ * caller building the request (coh_access_issue()'s idle line) need not
+ * store it for serve_owned(), which serves the usual case (issue 15).
  */
-static __attribute__((noinline)) void serve_any(struct coh *c,
-						struct coh_line *l,
-						const struct coh_req *r,
-						sim_time_t now, bool joined)
+static COH_INLINE void serve_any(struct coh *c, struct coh_line *l,
+				 const struct coh_req req, sim_time_t now,
+				 bool joined)
 {
+	const struct coh_req *r = &req;
 	const struct machine *m = c->m;
 	sim_time_t lat, occ = 0, done;
 	enum coh_dist dist;
@@ -947,7 +957,8 @@ static __attribute__((noinline)) void serve_any(struct coh *c,
  * serve_owned() - serve() of the request a contended line serves nearly
  * always: a store or RMW @r (not a prefetch) of @l, Modified at another
  * CPU, on a plain machine (c->plain: no hold rule, no drawn service time,
- * no trace), with the line free at @now (not a joining load). The same steps as serve() with what those conditions
+ * occupancy 1, no transfer for free; no trace), with the line free at @now
+ * (not a joining load). The same steps as serve() with what those conditions
  * decide folded away, in one straight line (issue 15). Returns when the
  * line is free for its next hand-off: line_ready_at() without a hold rule.
  */
@@ -965,12 +976,11 @@ static COH_INLINE sim_time_t serve_owned(struct coh *c, struct coh_line *l,
 	enum coh_dist dist;
 	sim_time_t lat, occ, done;
 
+	/* at least 1 ps: time passes (plain) */
 	lat = xfer_keys(c, l, c->cpu_key[l->owner], key, &dist) +
 	      (sim_time_t)waiters * m->xfer_per_waiter_ps; /* legacy term */
-	if (!lat)
-		lat = 1; /* time must pass */
-	occ = lat * m->occupancy_1024 / 1024 +
-	      conflict_ps(c, l, cpu, key, l->last_to, waiters);
+	/* occupancy 1: the latency (plain) */
+	occ = lat + conflict_ps(c, l, cpu, key, l->last_to, waiters);
 	/* not next to wait_ps's (serve_settle()): see line_dequeue_writer() */
 	l->busy_ps += occ;
 	l->owner = (int)cpu;
@@ -1018,7 +1028,7 @@ static COH_INLINE void serve(struct coh *c, struct coh_line *l,
 	if (!joined && c->plain && serve_owned_may(l, r))
 		serve_owned(c, l, r, now);
 	else
-		serve_any(c, l, r, now, joined);
+		serve_any(c, l, *r, now, joined);
 }
 
 /*
@@ -1056,7 +1066,7 @@ static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
 		}
 		if (joined && !read_joins(l))
 			break;
-		serve_any(c, l, line_dequeue(l), now, joined);
+		serve_any(c, l, *line_dequeue(l), now, joined);
 		if (!l->q_len)
 			return;
 		ready = plain ? l->free_at : line_ready_at(c, l);

@@ -39,11 +39,12 @@ struct coh {
 	bool hold;
 	sim_time_t hold_ps;
 	/*
-	 * No hold rule, no drawn service times and no trace: serve_owned()'s
-	 * straight line may serve a store or RMW of a line Modified elsewhere
-	 * (coh_plain_update())
+	 * A plain machine (@machine_plain: no hold rule, no drawn service
+	 * times, occupancy 1, every transfer between two CPUs at least 1 ps)
+	 * and no trace: serve_owned()'s straight line may serve a store or
+	 * RMW of a line Modified elsewhere (coh_plain_update())
 	 */
-	bool plain;
+	bool machine_plain, plain;
 	/*
 	 * [nr_cpus] each CPU's core, LLC domain and socket in one word
 	 * (COH_KEY_*), so that the distance class of two CPUs is an XOR and
@@ -121,7 +122,7 @@ static inline struct coh_line *coh_line_find(const struct coh *c, uint64_t addr)
  */
 static inline void coh_plain_update(struct coh *c)
 {
-	c->plain = !c->hold && !c->m->service_cv_1024 && !c->trace;
+	c->plain = c->machine_plain && !c->trace;
 }
 
 #define INLINE_NONE (-2)
