@@ -53,17 +53,6 @@ _Static_assert(offsetof(struct coh_line, owner_since) == 64,
 
 #define NO_DONE SIM_TIME_MAX
 
-/*
- * A CPU's key (c->cpu_key[]): its core, LLC domain and socket, 10 bits
- * each (MACHINE_MAX_CPUS bounds the three numbers). The XOR of two keys is
- * zero in a field exactly when the two CPUs agree on it: coh_dist().
- */
-#define COH_KEY_CORE 0x3ffu
-#define COH_KEY_LLC (0x3ffu << 10)
-#define COH_KEY_SOCKET_SHIFT 20
-#define COH_KEY_SOCKET (0x3ffu << COH_KEY_SOCKET_SHIFT)
-_Static_assert(MACHINE_MAX_CPUS <= 1024, "a CPU key field holds 0..1023");
-
 static uint32_t *keys_build(const struct machine *m);
 static uint64_t *within_build(const struct machine *m, const uint32_t *keys,
 			      unsigned int words, bool *xfer_zero);
@@ -218,39 +207,14 @@ static inline const uint64_t *within(const struct coh *c, unsigned int cpu,
 			  c->sharer_words];
 }
 
-/*
- * key_dist() - machine_dist() of two distinct CPUs whose keys XOR to @x:
- * the same three tests in the same order (same core, same LLC, same
- * socket), on one word per CPU instead of three fields of struct
- * machine_cpu each (issue 15: 5 instructions a hand-off).
- */
-static inline enum coh_dist key_dist(uint32_t x)
-{
-	if (!(x & COH_KEY_CORE))
-		return COH_DIST_SMT;
-	if (!(x & COH_KEY_LLC))
-		return COH_DIST_LLC;
-	if (!(x & COH_KEY_SOCKET))
-		return COH_DIST_DIE;
-	return COH_DIST_SOCKET;
-}
-
 /* keys_build() - struct coh's cpu_key[] for machine @m; NULL: no memory. */
 static uint32_t *keys_build(const struct machine *m)
 {
 	uint32_t *k = calloc(m->nr_cpus, sizeof(*k));
 	unsigned int i;
 
-	if (!k)
-		return NULL;
-	for (i = 0; i < m->nr_cpus; i++) {
-		const struct machine_cpu *x = &m->cpus[i];
-
-		SIM_BUG_ON(x->core > COH_KEY_CORE || x->llc > COH_KEY_CORE ||
-			   x->socket > COH_KEY_CORE);
-		k[i] = x->core | x->llc << 10 |
-		       x->socket << COH_KEY_SOCKET_SHIFT;
-	}
+	for (i = 0; k && i < m->nr_cpus; i++)
+		k[i] = machine_cpu_key(&m->cpus[i]);
 	return k;
 }
 
@@ -258,7 +222,8 @@ static uint32_t *keys_build(const struct machine *m)
  * within_build() - struct coh's within[] for machine @m, from
  * machine_dist() itself: nr_cpus^2 distances once (a million at 1024
  * CPUs, a few ms), 3 bitmaps per CPU (384 KiB at 1024 CPUs). On the way,
- * every pair's key_dist() from @keys is checked against it, and *@xfer_zero
+ * every pair's machine_key_dist() from @keys is checked against it, and
+ * *@xfer_zero
  * set if a transfer between two CPUs can cost 0. NULL when out of memory.
  */
 static uint64_t *within_build(const struct machine *m, const uint32_t *keys,
@@ -275,7 +240,7 @@ static uint64_t *within_build(const struct machine *m, const uint32_t *keys,
 			enum coh_dist dist = machine_dist(m, a, b);
 
 			SIM_BUG_ON(a != b &&
-				   dist != key_dist(keys[a] ^ keys[b]));
+				   dist != machine_key_dist(keys[a] ^ keys[b]));
 			if (dist != COH_DIST_SELF &&
 			    (!m->xfer_ps[dist] ||
 			     (dist == COH_DIST_SOCKET &&
@@ -617,10 +582,10 @@ static COH_INLINE sim_time_t xfer_keys(const struct coh *c,
 {
 	const struct machine *m = c->m;
 
-	*dist = key_dist(from_key ^ to_key);
+	*dist = machine_key_dist(from_key ^ to_key);
 	if (*dist != COH_DIST_SOCKET)
 		return m->xfer_ps[*dist];
-	if (l->home == (int)(from_key >> COH_KEY_SOCKET_SHIFT))
+	if (l->home == (int)(from_key >> MACHINE_KEY_SOCKET_SHIFT))
 		return m->xfer_ps[COH_DIST_SOCKET];
 	return m->xfer_socket_remote_home_ps;
 }
@@ -763,7 +728,7 @@ static COH_INLINE sim_time_t conflict_ps(const struct coh *c,
 
 	if (holder != (int)cpu && l->last_to_queued)
 		third--;
-	return third * (l->home == (int)(cpu_key >> COH_KEY_SOCKET_SHIFT) ?
+	return third * (l->home == (int)(cpu_key >> MACHINE_KEY_SOCKET_SHIFT) ?
 				m->conflict_local_ps :
 				m->conflict_remote_ps);
 }

@@ -46,9 +46,8 @@ struct coh {
 	 */
 	bool machine_plain, plain;
 	/*
-	 * [nr_cpus] each CPU's core, LLC domain and socket in one word
-	 * (COH_KEY_*), so that the distance class of two CPUs is an XOR and
-	 * three tests (coh_dist())
+	 * [nr_cpus] each CPU's machine_cpu_key(), so that the distance class
+	 * of two CPUs is an XOR and three tests (machine_key_dist())
 	 */
 	uint32_t *cpu_key;
 	/*
