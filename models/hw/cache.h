@@ -221,8 +221,8 @@ struct coh_req {
  * The fields every access and hand-off reads and writes come first and fill
  * exactly the first 64 bytes, which line_alloc() aligns to a host line:
  * serving a request touches one host line of line state, not three (issue
- * 15; the name and the statistics used to sit in between). The size stays
- * 304 bytes, what the memory accounting (coh_mem()) charges.
+ * 15; the name and the statistics used to sit in between). Its size, with
+ * the sharer bitmap, is what the memory accounting (coh_mem()) charges.
  */
 struct coh_line {
 	/* hot: what every access and hand-off reads, in 64 bytes */
