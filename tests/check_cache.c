@@ -794,61 +794,6 @@ START_TEST(coh_queued_across_ring_growth)
 END_TEST
 
 /*
- * The distance class of two CPUs from their keys (machine_cpu_key(),
- * machine_key_dist(), what a hand-off uses) against machine_dist(). A
- * machine laid out by hand, 2 sockets x 2 LLC domains (CCXs) x 2 cores x
- * 2 threads, CPU n on core n / 2 (threads_adjacent): CPU 0's sibling is 1
- * (SMT), CPUs 2-3 share its LLC, 4-7 its socket (DIE), 8-15 are across
- * (SOCKET). Core, LLC and socket numbers up to 1023 fit the 10-bit
- * fields: core 1023 and 1022 in one LLC (511) and socket (15).
- */
-START_TEST(coh_cpu_key_dist)
-{
-	static const enum coh_dist want[16] = {
-		COH_DIST_SELF,	 COH_DIST_SMT,	  COH_DIST_LLC,
-		COH_DIST_LLC,	 COH_DIST_DIE,	  COH_DIST_DIE,
-		COH_DIST_DIE,	 COH_DIST_DIE,	  COH_DIST_SOCKET,
-		COH_DIST_SOCKET, COH_DIST_SOCKET, COH_DIST_SOCKET,
-		COH_DIST_SOCKET, COH_DIST_SOCKET, COH_DIST_SOCKET,
-		COH_DIST_SOCKET,
-	};
-	struct machine_cpu cpus[16];
-	struct machine m = { .nr_cpus = 16, .cpus = cpus };
-	const struct machine_cpu far[2] = { { 15, 1023, 511, 0 },
-					    { 15, 1022, 511, 1 } };
-	unsigned int a, b;
-
-	for (a = 0; a < 16; a++)
-		cpus[a] = (struct machine_cpu){ .socket = a / 8,
-						.core = a / 2,
-						.llc = a / 4,
-						.thread = a % 2 };
-	for (b = 0; b < 16; b++) {
-		ck_assert_int_eq(machine_dist(&m, 0, b), want[b]);
-		if (b)
-			ck_assert_int_eq(
-				machine_key_dist(machine_cpu_key(&cpus[0]) ^
-						 machine_cpu_key(&cpus[b])),
-				want[b]);
-	}
-	for (a = 1; a < 16; a++)
-		for (b = 0; b < 16; b++)
-			if (a != b)
-				ck_assert_int_eq(
-					machine_key_dist(
-						machine_cpu_key(&cpus[a]) ^
-						machine_cpu_key(&cpus[b])),
-					machine_dist(&m, a, b));
-	ck_assert_int_eq(machine_key_dist(machine_cpu_key(&far[0]) ^
-					  machine_cpu_key(&far[1])),
-			 COH_DIST_LLC);
-	ck_assert_int_eq(machine_key_dist(machine_cpu_key(&far[0]) ^
-					  machine_cpu_key(&cpus[0])),
-			 COH_DIST_SOCKET);
-}
-END_TEST
-
-/*
  * The nearest and the farthest sharer by distance class (sharer_dist()'s
  * bitmaps of the CPUs within each distance), not by CPU number. CPUs 5
  * and 6 are cores of socket 1, CPU 13 is CPU 5's SMT sibling; smt 10,
@@ -1502,7 +1447,6 @@ static Suite *cache_suite(void)
 	tcase_add_loop_test(tc, coh_idle_line_served_at_once, 0, 3);
 	tcase_add_test(tc, coh_line_hot_fields_one_host_line);
 	tcase_add_test(tc, coh_sharer_nearest_and_farthest);
-	tcase_add_test(tc, coh_cpu_key_dist);
 	tcase_add_test(tc, qspinlock_fifo_handover);
 	tcase_add_test(tc, coh_mem_limit_fails_cleanly);
 	tcase_add_test(tc, coh_mem_no_limit);

@@ -336,25 +336,34 @@ static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now);
 
 static void line_serve_event(void *arg, uint64_t data);
 
+/* Set up @l's service event (line_serve_at()), at its first use. */
+static COH_COLD void line_timer_init(struct coh *c, struct coh_line *l)
+{
+	sim_timer_init(c->e, &l->serve_timer, line_serve_event, c, l->index);
+}
+
 /*
- * line_serve_at() - serve @l's queue at @when: its service event, a timer
- * of its own (no allocation per hand-off), set up by the line's first
- * line_kick() (line_timer_init()), so that lines nobody waits for cost the
- * engine nothing. Only line_kick() and the event itself, which follows a
- * kick, get here; neither has the event pending (l->serving), and serving
- * the queue does not set it (serve() only schedules wake-ups).
+ * line_serve_again() - line_serve_at() of a line whose service event is
+ * set up: line_serve_loop()'s, whose two callers are the event itself and
+ * line_kick(), which sets it up first (2 instructions a hand-off).
  */
-static inline void line_serve_at(struct coh *c, struct coh_line *l,
-				 sim_time_t when)
+static inline void line_serve_again(struct coh_line *l, sim_time_t when)
 {
 	l->serving = true;
 	sim_timer_set(&l->serve_timer, when);
 }
 
-/* Set up @l's service event (line_serve_at()), at its first line_kick(). */
-static COH_COLD void line_timer_init(struct coh *c, struct coh_line *l)
+/*
+ * line_serve_at() - serve @l's queue at @when: its service event, a timer
+ * of its own (no allocation per hand-off), set up the first time the line
+ * queues anybody, so that lines nobody waits for cost the engine nothing.
+ */
+static inline void line_serve_at(struct coh *c, struct coh_line *l,
+				 sim_time_t when)
 {
-	sim_timer_init(c->e, &l->serve_timer, line_serve_event, c, l->index);
+	if (coh_unlikely(!l->serve_timer.engine))
+		line_timer_init(c, l);
+	line_serve_again(l, when);
 }
 
 /*
@@ -557,6 +566,7 @@ static COH_INLINE void line_kick(struct coh *c, struct coh_line *l,
 
 	if (l->serving)
 		return;
+	/* set up here for line_serve_loop() too */
 	if (coh_unlikely(!l->serve_timer.engine))
 		line_timer_init(c, l);
 	ready = line_ready_at(c, l);
@@ -564,7 +574,7 @@ static COH_INLINE void line_kick(struct coh *c, struct coh_line *l,
 		line_serve(c, l, now);
 		return;
 	}
-	line_serve_at(c, l, ready);
+	line_serve_again(l, ready);
 }
 
 /*
@@ -1036,7 +1046,11 @@ static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
 			return;
 		ready = plain ? l->free_at : line_ready_at(c, l);
 	}
-	line_serve_at(c, l, ready);
+	/*
+	 * Neither caller has the event pending (l->serving), and serving the
+	 * queue does not set it (serve() only schedules wake-ups).
+	 */
+	line_serve_again(l, ready);
 }
 
 /*
