@@ -933,21 +933,20 @@ static COH_INLINE void serve_any(struct coh *c, struct coh_line *l,
  * always: a store or RMW @r (not a prefetch) of @l, Modified at another
  * CPU, on a plain machine (c->plain: no hold rule, no drawn service time,
  * occupancy 1, no transfer for free; no trace), with the line free at @now
- * (not a joining load). The same steps as serve() with what those conditions
+ * (not a joining load); @waiters: the CPUs queued on @l but the requester
+ * (serve_any()'s). The same steps as serve() with what those conditions
  * decide folded away, in one straight line (issue 15). Returns when the
  * line is free for its next hand-off: line_ready_at() without a hold rule.
  */
 static COH_INLINE sim_time_t serve_owned(struct coh *c, struct coh_line *l,
 					 const struct coh_req *r,
-					 sim_time_t now)
+					 sim_time_t now, unsigned int waiters)
 {
 	const struct machine *m = c->m;
 	/* read once: the stores below may alias them for the compiler */
 	unsigned int cpu = r->cpu;
 	bool last = r->last;
 	uint32_t key = c->cpu_key[cpu];
-	/* the CPUs queued on @l but the requester (serve()'s waiters) */
-	unsigned int waiters = l->q_cpus - !last;
 	enum coh_dist dist;
 	sim_time_t lat, occ, done;
 
@@ -1001,7 +1000,7 @@ static COH_INLINE void serve(struct coh *c, struct coh_line *l,
 			     bool joined)
 {
 	if (!joined && c->plain && serve_owned_may(l, r))
-		serve_owned(c, l, r, now);
+		serve_owned(c, l, r, now, l->q_cpus - !r->last);
 	else
 		serve_any(c, l, *r, now, joined);
 }
@@ -1026,13 +1025,19 @@ static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
 
 		r = line_head(l);
 		if (plain && !joined && serve_owned_may(l, r)) {
+			/*
+			 * The CPUs queued but the requester's: counted before
+			 * its request leaves, whether or not it has more.
+			 */
+			unsigned int waiters = l->q_cpus - 1;
+
 			line_dequeue_writer(l, r);
 			/*
 			 * Served by a store or RMW: the line is not Shared
 			 * (no load joins), and with no hold rule it is ready
 			 * when serve_owned() frees it.
 			 */
-			ready = serve_owned(c, l, r, now);
+			ready = serve_owned(c, l, r, now, waiters);
 			if (!l->q_len)
 				return;
 			if (ready > now)
