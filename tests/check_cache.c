@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <check.h>
 
@@ -37,6 +38,7 @@
 #include "models/kernel/qspinlock.h"
 #include "sim/co.h"
 #include "sim/scenario.h"
+#include "sim/trace.h"
 
 #define NS 1000ull /* ps per ns */
 
@@ -742,7 +744,7 @@ START_TEST(coh_queued_cpu_counted_once)
 	ck_assert_uint_eq(done_ns(2, 0), 232);
 	ck_assert_uint_eq(line_of(FA)->q_cpus, 0);
 	ck_assert_uint_eq(line_of(FA)->q_writers, 0);
-	ck_assert_uint_eq(h.cc[1]->nr_queued, 0);
+	ck_assert_uint_eq(line_of(FA)->q_last[1], 0);
 }
 END_TEST
 
@@ -760,7 +762,10 @@ END_TEST
  *	105 CPU 10 RMWs a: position 8, in slot 0 of the full ring.
  *	110 CPU 8's store: the ring grows to 16, positions 1..8 stay in slots
  *	    1..8; the store is position 9, and takes the bit off position 7.
- *	    Queued: CPUs 2..7, 8 (twice) and 10, 8 CPUs.
+ *	    Queued: CPUs 2..7, 8 (twice) and 10, 8 CPUs. l->q_last[], 1 +
+ *	    the slot of each CPU's latest request: CPU 10's went from slot 0
+ *	    (position 8 in the ring of 8) to slot 8 at the growth, 9; CPU
+ *	    8's is the store's, slot 9: 10; CPU 2's, position 1: 2.
  *	136 CPU 2's RMW from CPU 1: 50 + 7 other CPUs -> 193.
  *
  * Re-basing the ring at its growth would have taken the bit off CPU 10's
@@ -795,14 +800,17 @@ START_TEST(coh_queued_across_ring_growth)
 	ck_assert_uint_eq(l->q[8].last, 1);
 	ck_assert_uint_eq(l->q[9].cpu, 8);
 	ck_assert_uint_eq(l->q[9].last, 1);
-	ck_assert_uint_eq(h.cc[8]->nr_queued, 1);
+	ck_assert_uint_eq(l->q_last[10], 9);
+	ck_assert_uint_eq(l->q_last[8], 10);
+	ck_assert_uint_eq(l->q_last[2], 2);
+	ck_assert_uint_eq(l->q_last[1], 0); /* served */
 	run_ns(5000);
 	ck_assert_uint_eq(done_ns(1, 0), 136);
 	ck_assert_uint_eq(done_ns(2, 0), 193);
 	ck_assert_uint_eq(l->q_len, 0);
 	ck_assert_uint_eq(l->q_cpus, 0);
 	for (i = 0; i < 11; i++)
-		ck_assert_uint_eq(h.cc[i]->nr_queued, 0);
+		ck_assert_uint_eq(l->q_last[i], 0);
 }
 END_TEST
 
@@ -1023,6 +1031,35 @@ START_TEST(coh_law_upgrade)
 END_TEST
 
 /*
+ * A trace on @h.c for the rest of the test, to a file dropped at
+ * trace_stop(). A traced machine is not a plain one: every hand-off goes
+ * through serve_any(), where an untraced run of the test profile serves
+ * stores and RMWs of a line Modified elsewhere by serve_owned(), its
+ * straight line. The cases that run both ways check that the two agree.
+ */
+static struct sim_trace *trace_start(void)
+{
+	struct sim_error err;
+	struct sim_trace *t;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/tmp/check_cache.%ld.json",
+		 (long)getpid());
+	t = sim_trace_open(path, &err);
+	ck_assert_msg(t != NULL, "%s", err.msg);
+	coh_set_trace(h.c, t, 1, 2);
+	return t;
+}
+
+static void trace_stop(struct sim_trace *t)
+{
+	struct sim_error err;
+
+	coh_set_trace(h.c, NULL, 0, 0);
+	ck_assert_int_eq(sim_trace_close(t, false, &err), 0);
+}
+
+/*
  * Four CPUs of socket 0 saturate one line (CPU 0 first: home socket 0).
  * After the cold start every hand-off has two third parties queued (four
  * CPUs: requester, holder, two more), so it occupies the line
@@ -1031,12 +1068,17 @@ END_TEST
  *	CPU 0 from memory: done 80 (nobody else queued yet).
  *	hand-off k >= 1 starts at 80 + 90 (k - 1), done 50 later:
  *	130 + 90 (k - 1) <= 10080: k = 1..111, plus the first: 112 RMWs.
+ *
+ * Case 1 runs traced: the same through serve_any() (trace_start()).
  */
 START_TEST(coh_law_conflict_local)
 {
+	struct sim_trace *t = _i ? trace_start() : NULL;
 	uint64_t total = saturate_four_cpus();
 
 	ck_assert_uint_eq(total, 112);
+	if (t)
+		trace_stop(t);
 }
 END_TEST
 
@@ -1058,12 +1100,18 @@ END_TEST
  *	720  0   5       160               20        880    900
  *	900  4   0       100               40 (5)    1000   1040
  *	1040 5   4       50                none      1090   1090
+ *
+ * Case 1 runs traced (trace_start()): the same times through serve_any().
+ * The line busy 80 + 140 + 90 + 180 + 140 + 90 + 180 + 140 + 50 = 1090 ns,
+ * 9 transfers: 1 from memory, 3 within socket 1 (llc), 5 across.
  */
 START_TEST(coh_law_conflict_remote)
 {
 	const struct step s[] = { { .kind = RMW, .field = FA },
 				  { .kind = RMW, .field = FA },
 				  { .kind = RMW, .field = FA } };
+	struct sim_trace *t = _i ? trace_start() : NULL;
+	const struct coh_line *l = line_of(FA);
 
 	cpu_script(0, 0, s, 3);
 	cpu_script(4, 1, s, 3);
@@ -1078,6 +1126,13 @@ START_TEST(coh_law_conflict_remote)
 	ck_assert_uint_eq(done_ns(0, 2), 880);
 	ck_assert_uint_eq(done_ns(4, 2), 1000);
 	ck_assert_uint_eq(done_ns(5, 2), 1090);
+	ck_assert_uint_eq(l->busy_ps, 1090 * NS);
+	ck_assert_uint_eq(l->transfers, 9);
+	ck_assert_uint_eq(l->xfer_by_dist[NR_COH_DIST], 1);
+	ck_assert_uint_eq(l->xfer_by_dist[COH_DIST_LLC], 3);
+	ck_assert_uint_eq(l->xfer_by_dist[COH_DIST_SOCKET], 5);
+	if (t)
+		trace_stop(t);
 }
 END_TEST
 
@@ -1533,8 +1588,8 @@ static Suite *cache_suite(void)
 	tcase_add_test(tc, coh_read_dep_waits);
 	tcase_add_loop_test(tc, coh_law_home_socket, 0, 2);
 	tcase_add_loop_test(tc, coh_law_upgrade, 0, 2);
-	tcase_add_test(tc, coh_law_conflict_local);
-	tcase_add_test(tc, coh_law_conflict_remote);
+	tcase_add_loop_test(tc, coh_law_conflict_local, 0, 2);
+	tcase_add_loop_test(tc, coh_law_conflict_remote, 0, 2);
 	tcase_add_test(tc, coh_law_two_parties_no_conflict);
 	tcase_add_loop_test(tc, coh_law_load_xchg_saturated, 0, 2);
 	tcase_add_test(tc, coh_law_predict_by_hand);

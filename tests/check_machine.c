@@ -183,6 +183,45 @@ START_TEST(machine_load_epyc_ccx)
 }
 END_TEST
 
+/* The distance class of two CPUs from their keys (issue 15). */
+static enum coh_dist key_dist(const struct machine *m, unsigned int a,
+			      unsigned int b)
+{
+	return machine_key_dist(machine_cpu_key(&m->cpus[a]) ^
+				machine_cpu_key(&m->cpus[b]));
+}
+
+/*
+ * machine_key_dist() of two CPUs' machine_cpu_key()s, what a hand-off
+ * uses, is machine_dist() for every pair of distinct CPUs of epyc-2s-256
+ * (as in machine_load_epyc_ccx: 0/3 LLC, 0/4 DIE, 0/128 SMT, 0/64
+ * SOCKET). The key's 10-bit fields hold the largest numbers: cores 1023
+ * and 1022 of LLC 511 and socket 15 share the LLC.
+ */
+START_TEST(machine_key_dist_epyc)
+{
+	struct machine m, big = { .nr_cpus = 2 };
+	struct machine_cpu far[2] = { { 15, 1023, 511, 0 },
+				      { 15, 1022, 511, 1 } };
+	unsigned int a, b;
+
+	load_profile("epyc-2s-256", &m);
+	ck_assert_int_eq(key_dist(&m, 0, 3), COH_DIST_LLC);
+	ck_assert_int_eq(key_dist(&m, 0, 4), COH_DIST_DIE);
+	ck_assert_int_eq(key_dist(&m, 0, 128), COH_DIST_SMT);
+	ck_assert_int_eq(key_dist(&m, 0, 64), COH_DIST_SOCKET);
+	for (a = 0; a < m.nr_cpus; a++)
+		for (b = 0; b < m.nr_cpus; b++)
+			if (a != b)
+				ck_assert_int_eq(key_dist(&m, a, b),
+						 machine_dist(&m, a, b));
+	big.cpus = far;
+	ck_assert_int_eq(key_dist(&big, 0, 1), COH_DIST_LLC);
+	ck_assert_int_eq(machine_dist(&big, 0, 1), COH_DIST_LLC);
+	machine_destroy(&m);
+}
+END_TEST
+
 /*
  * desktop-4c8t: CPU 0-3 thread 0, 4-7 their siblings; one socket.
  * Expect 0/4 siblings, 0/1 same LLC, nothing further.
@@ -582,6 +621,7 @@ static Suite *machine_suite(void)
 	tcase_add_test(tc, machine_load_skx_latencies);
 	tcase_add_test(tc, machine_load_skx44_no_smt);
 	tcase_add_test(tc, machine_load_epyc_ccx);
+	tcase_add_test(tc, machine_key_dist_epyc);
 	tcase_add_test(tc, machine_load_desktop);
 	tcase_add_test(tc, machine_load_threads_adjacent);
 	tcase_add_test(tc, coh_dist_name_all);

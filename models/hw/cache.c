@@ -47,28 +47,39 @@
 #define coh_unlikely(x) (x)
 #endif
 
+/* struct coh_cpu's size is a power of two (cache.h): a shift finds one */
+_Static_assert(sizeof(struct coh_cpu) == 512,
+	       "struct coh_cpu: not 512 bytes; keep its size a power of two");
+
 /* struct coh_line's hot fields fill its first 64 bytes (cache.h). */
 _Static_assert(offsetof(struct coh_line, owner_since) == 64,
 	       "struct coh_line: the hot fields are not the first 64 bytes");
 
 #define NO_DONE SIM_TIME_MAX
 
-static uint64_t *within_build(const struct machine *m, unsigned int words);
+static uint32_t *keys_build(const struct machine *m);
+static uint64_t *within_build(const struct machine *m, const uint32_t *keys,
+			      unsigned int words, bool *xfer_zero);
 
 struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 {
 	struct coh *c = calloc(1, sizeof(*c));
+	bool xfer_zero = false;
 
 	SIM_OOM_ON(!c);
 	c->m = m;
 	c->e = e;
 	c->nr_cpus = m->nr_cpus;
 	c->sharer_words = (m->nr_cpus + 63) / 64;
-	/* aligned, as struct coh_cpu says: its hot fields in two lines */
-	c->cpus = aligned_alloc(64, m->nr_cpus * sizeof(*c->cpus));
+	/* struct coh_cpu is aligned to 64 bytes, and so its size */
+	c->cpus = aligned_alloc(_Alignof(struct coh_cpu),
+				m->nr_cpus * sizeof(*c->cpus));
 	if (c->cpus)
 		memset(c->cpus, 0, m->nr_cpus * sizeof(*c->cpus));
-	c->within = within_build(m, c->sharer_words);
+	c->cpu_key = keys_build(m);
+	c->within = c->cpu_key ? within_build(m, c->cpu_key, c->sharer_words,
+					      &xfer_zero) :
+				 NULL;
 	c->hash_cap = 1024;
 	c->hash = calloc(c->hash_cap, sizeof(*c->hash));
 	c->spare = calloc(1, sizeof(*c->spare) +
@@ -91,6 +102,9 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	c->hold = m->handoff == COH_HANDOFF_HOLD;
 	c->hold_ps = c->hold ? m->hold_ps : 0;
 	c->no_ann = c->hold || m->adjacent_line_prefetch;
+	c->machine_plain = !c->hold && !m->service_cv_1024 &&
+			   m->occupancy_1024 == 1024 && !xfer_zero;
+	coh_plain_update(c);
 	return c;
 }
 
@@ -103,6 +117,7 @@ static void line_free(struct coh_line *l)
 		return;
 	sim_timer_destroy(&l->serve_timer); /* a no-op if never set up */
 	free(l->q);
+	free(l->q_last);
 	free(l->xfer_to);
 	for (j = 0; j < l->nr_fields; j++)
 		free(l->fields[j].callers);
@@ -133,6 +148,7 @@ void coh_free(struct coh *c)
 	free(c->objs);
 	free(c->cpus);
 	free(c->within);
+	free(c->cpu_key);
 	free(c);
 }
 
@@ -197,13 +213,27 @@ static inline const uint64_t *within(const struct coh *c, unsigned int cpu,
 			  c->sharer_words];
 }
 
+/* keys_build() - struct coh's cpu_key[] for machine @m; NULL: no memory. */
+static uint32_t *keys_build(const struct machine *m)
+{
+	uint32_t *k = calloc(m->nr_cpus, sizeof(*k));
+	unsigned int i;
+
+	for (i = 0; k && i < m->nr_cpus; i++)
+		k[i] = machine_cpu_key(&m->cpus[i]);
+	return k;
+}
+
 /*
  * within_build() - struct coh's within[] for machine @m, from
  * machine_dist() itself: nr_cpus^2 distances once (a million at 1024
- * CPUs, a few ms), 3 bitmaps per CPU (384 KiB at 1024 CPUs). NULL when
- * out of memory.
+ * CPUs, a few ms), 3 bitmaps per CPU (384 KiB at 1024 CPUs). On the way,
+ * every pair's machine_key_dist() from @keys is checked against it, and
+ * *@xfer_zero
+ * set if a transfer between two CPUs can cost 0. NULL when out of memory.
  */
-static uint64_t *within_build(const struct machine *m, unsigned int words)
+static uint64_t *within_build(const struct machine *m, const uint32_t *keys,
+			      unsigned int words, bool *xfer_zero)
 {
 	uint64_t *w =
 		calloc((size_t)m->nr_cpus * COH_DIST_DIE * words, sizeof(*w));
@@ -215,6 +245,13 @@ static uint64_t *within_build(const struct machine *m, unsigned int words)
 		for (b = 0; b < m->nr_cpus; b++) {
 			enum coh_dist dist = machine_dist(m, a, b);
 
+			SIM_BUG_ON(a != b &&
+				   dist != machine_key_dist(keys[a] ^ keys[b]));
+			if (dist != COH_DIST_SELF &&
+			    (!m->xfer_ps[dist] ||
+			     (dist == COH_DIST_SOCKET &&
+			      !m->xfer_socket_remote_home_ps)))
+				*xfer_zero = true;
 			if (dist == COH_DIST_SELF || dist == COH_DIST_SOCKET)
 				continue;
 			for (d = dist; d <= COH_DIST_DIE; d++)
@@ -308,6 +345,23 @@ static void ann_arrive(struct coh *c, struct coh_line *l);
 static void ann_arm(struct coh *c, struct coh_line *l);
 static void ann_admit_now(struct coh *c, struct coh_line *l);
 
+/* Set up @l's service event (line_serve_at()), at its first use. */
+static COH_COLD void line_timer_init(struct coh *c, struct coh_line *l)
+{
+	sim_timer_init(c->e, &l->serve_timer, line_serve_event, c, l->index);
+}
+
+/*
+ * line_serve_again() - line_serve_at() of a line whose service event is
+ * set up: line_serve_loop()'s, whose two callers are the event itself and
+ * line_kick(), which sets it up first (2 instructions a hand-off).
+ */
+static inline void line_serve_again(struct coh_line *l, sim_time_t when)
+{
+	l->serving = true;
+	sim_timer_set(&l->serve_timer, when);
+}
+
 /*
  * line_serve_at() - serve @l's queue at @when: its service event, a timer
  * of its own (no allocation per hand-off), set up the first time the line
@@ -317,10 +371,8 @@ static COH_INLINE void line_serve_at(struct coh *c, struct coh_line *l,
 				     sim_time_t when)
 {
 	if (coh_unlikely(!l->serve_timer.engine))
-		sim_timer_init(c->e, &l->serve_timer, line_serve_event, c,
-			       l->index);
-	l->serving = true;
-	sim_timer_set(&l->serve_timer, when);
+		line_timer_init(c, l);
+	line_serve_again(l, when);
 }
 
 /*
@@ -331,65 +383,60 @@ static COH_INLINE void line_serve_at(struct coh *c, struct coh_line *l,
  * it is the latest of its CPU on the line (coh_req.last): when one with
  * the bit leaves the queue its CPU has nothing left there, and the
  * requester is still queued exactly when its request lacks the bit.
- * l->last_to_queued says the same of the CPU the line last went to. A
- * CPU's lines with requests queued, and the ring position of its latest
- * request on each (to take the bit off it when another comes), are in
- * cc->queued[]: at most COH_MAX_QUEUED, nearly always one or none (an RMW
- * or a dependent load waits for everything before it), so an enqueue's
- * scan and a last dequeue's are a compare or two. The counts are those
- * per-CPU request counts gave; only how they are found changed.
+ * l->last_to_queued says the same of the CPU the line last went to. The
+ * ring slot of each CPU's latest request (to take the bit off it when
+ * another comes) is in l->q_last[cpu], plus one (0: none), so that an
+ * enqueue and a last dequeue each read or write one word: a CPU's list of
+ * the lines it is queued on, searched, cost 30 instructions per atomic
+ * of the contended counter. The counts are those per-CPU request counts
+ * gave; only how they are found changed. Prefetches are nobody's and
+ * stay out of it.
  */
-static COH_INLINE void queued_add(struct coh_cpu *cc, struct coh_line *l,
+static COH_INLINE void queued_add(struct coh_line *l, unsigned int cpu,
 				  unsigned int pos)
 {
-	unsigned int i;
+	uint32_t *last = &l->q_last[cpu], prev = *last;
 
-	for (i = 0; i < cc->nr_queued; i++) {
-		if (cc->queued[i].line == l) {
-			/* the CPU's previous latest is not the latest now */
-			l->q[cc->queued[i].pos & (l->q_cap - 1)].last = 0;
-			cc->queued[i].pos = pos;
-			return;
-		}
+	*last = (pos & (l->q_cap - 1)) + 1;
+	if (prev) {
+		/* the CPU's previous latest is not the latest now */
+		l->q[prev - 1].last = 0;
+		return;
 	}
-	SIM_BUG_ON(cc->nr_queued == COH_MAX_QUEUED);
-	cc->queued[i].line = l;
-	cc->queued[i].pos = pos;
-	cc->nr_queued++;
 	l->q_cpus++;
-	if ((int)cc->cpu == l->last_to)
+	if ((int)cpu == l->last_to)
 		l->last_to_queued = true;
 }
 
-/* The CPU's latest request on @l has left the queue: @l is not its now. */
-static COH_INLINE void queued_del(struct coh_cpu *cc, struct coh_line *l)
+/* CPU @cpu's latest request on @l has left the queue: @l is not its now. */
+static COH_INLINE void queued_del(struct coh_line *l, unsigned int cpu)
 {
-	unsigned int i = 0, n = cc->nr_queued - 1;
-
-	/* @l is there: no bound to test but the sanity check's */
-	while (cc->queued[i].line != l) {
-		i++;
-		SIM_BUG_ON(i > n);
-	}
-	if (i != n) /* the last entry fills the hole */
-		cc->queued[i] = cc->queued[n];
-	cc->nr_queued = n;
+	l->q_last[cpu] = 0;
 	l->q_cpus--;
-	if ((int)cc->cpu == l->last_to)
+	if ((int)cpu == l->last_to)
 		l->last_to_queued = false;
 }
 
-/* The ring of @l is full: double it (8 the first time). */
-static COH_COLD void line_queue_grow(struct coh_line *l)
+/*
+ * The ring of @l is full: double it (8 the first time, with l->q_last[]).
+ * Each request keeps its position, which gives its slot in the new ring;
+ * l->q_last[] follows the latest ones there.
+ */
+static COH_COLD void line_queue_grow(struct coh *c, struct coh_line *l)
 {
 	unsigned int cap = l->q_cap ? 2 * l->q_cap : 8, i, a;
 	struct coh_req *q = malloc(cap * sizeof(*q));
 
 	SIM_OOM_ON(!q);
-	/* each request keeps its position (cc->queued[] holds some) */
+	if (!l->q_last) {
+		l->q_last = calloc(c->nr_cpus, sizeof(*l->q_last));
+		SIM_OOM_ON(!l->q_last);
+	}
 	for (i = 0; i < l->q_len; i++) {
 		a = l->q_head + i;
 		q[a & (cap - 1)] = l->q[a & (l->q_cap - 1)];
+		if (q[a & (cap - 1)].last && !q[a & (cap - 1)].prefetch)
+			l->q_last[q[a & (cap - 1)].cpu] = (a & (cap - 1)) + 1;
 	}
 	free(l->q);
 	l->q = q;
@@ -421,7 +468,7 @@ static COH_INLINE void line_enqueue_room(struct coh *c, struct coh_line *l,
 	if (r->prefetch)
 		return;
 	slot->last = 1;
-	queued_add(&c->cpus[r->cpu], l, pos);
+	queued_add(l, r->cpu, pos);
 	if (r->op != COH_READ)
 		l->q_writers++;
 }
@@ -430,7 +477,7 @@ static COH_INLINE void line_enqueue(struct coh *c, struct coh_line *l,
 				    const struct coh_req *r)
 {
 	if (coh_unlikely(l->q_len == l->q_cap))
-		line_queue_grow(l);
+		line_queue_grow(c, l);
 	line_enqueue_room(c, l, r);
 	if (coh_unlikely(c->trace != NULL))
 		coh_trace_counters(c, l); /* reads q_len, nr_sharers */
@@ -442,8 +489,7 @@ static COH_INLINE void line_enqueue(struct coh *c, struct coh_line *l,
  * line_enqueue() on @l, which nothing in a hand-off does (line_serve()
  * only schedules wake-ups). A copy cost line_serve() a dozen spills.
  */
-static COH_INLINE const struct coh_req *line_dequeue(struct coh *c,
-						     struct coh_line *l)
+static COH_INLINE const struct coh_req *line_dequeue(struct coh_line *l)
 {
 	const struct coh_req *r = line_head(l);
 
@@ -451,11 +497,30 @@ static COH_INLINE const struct coh_req *line_dequeue(struct coh *c,
 	l->q_len--;
 	if (!r->prefetch) {
 		if (r->last)
-			queued_del(&c->cpus[r->cpu], l);
+			queued_del(l, r->cpu);
 		if (r->op != COH_READ)
 			l->q_writers--;
 	}
 	return r;
+}
+
+/*
+ * line_dequeue_writer() - line_dequeue() of @r, the head of @l's queue,
+ * known to be a store or RMW and not a prefetch (serve_owned_may()): the
+ * same steps without the tests.
+ */
+static COH_INLINE void line_dequeue_writer(struct coh_line *l,
+					   const struct coh_req *r)
+{
+	/*
+	 * The branch between the two keeps the compiler from pairing them in
+	 * a vector register: 6 instructions for 2 (issue 15).
+	 */
+	l->q_head++;
+	if (r->last)
+		queued_del(l, r->cpu);
+	l->q_len--;
+	l->q_writers--;
 }
 
 /*
@@ -510,12 +575,15 @@ static COH_INLINE void line_kick(struct coh *c, struct coh_line *l,
 
 	if (l->serving)
 		return;
+	/* set up here for line_serve_loop() too */
+	if (coh_unlikely(!l->serve_timer.engine))
+		line_timer_init(c, l);
 	ready = line_ready_at(c, l);
 	if (ready <= now || read_joins(l)) {
 		line_serve(c, l, now);
 		return;
 	}
-	line_serve_at(c, l, ready);
+	line_serve_again(l, ready);
 }
 
 /*
@@ -523,20 +591,30 @@ static COH_INLINE void line_kick(struct coh *c, struct coh_line *l,
  * distance class in *@dist. Across sockets it depends on the line's home:
  * xfer_socket when the holder's socket is the home (the request crosses
  * once, the home snoops its own core), xfer_socket_remote_home otherwise
- * (request and data travel through the home on the far side).
+ * (request and data travel through the home on the far side). @from and
+ * @to differ (every caller has served @to's own copy before asking).
  */
+static COH_INLINE sim_time_t xfer_keys(const struct coh *c,
+				       const struct coh_line *l,
+				       uint32_t from_key, uint32_t to_key,
+				       enum coh_dist *dist)
+{
+	const struct machine *m = c->m;
+
+	*dist = machine_key_dist(from_key ^ to_key);
+	if (*dist != COH_DIST_SOCKET)
+		return m->xfer_ps[*dist];
+	if (l->home == (int)(from_key >> MACHINE_KEY_SOCKET_SHIFT))
+		return m->xfer_ps[COH_DIST_SOCKET];
+	return m->xfer_socket_remote_home_ps;
+}
+
+/* xfer_keys() of the CPUs themselves */
 static COH_INLINE sim_time_t xfer(const struct coh *c, const struct coh_line *l,
 				  unsigned int from, unsigned int to,
 				  enum coh_dist *dist)
 {
-	const struct machine *m = c->m;
-
-	*dist = machine_dist(m, from, to);
-	if (*dist != COH_DIST_SOCKET)
-		return m->xfer_ps[*dist];
-	if (l->home == (int)m->cpus[from].socket)
-		return m->xfer_ps[COH_DIST_SOCKET];
-	return m->xfer_socket_remote_home_ps;
+	return xfer_keys(c, l, c->cpu_key[from], c->cpu_key[to], dist);
 }
 
 /* hand_off() for a load; see there. */
@@ -654,21 +732,22 @@ static COH_INLINE sim_time_t hand_off(struct coh *c, struct coh_line *l,
  * transaction with the home (a round trip inside the home socket, or
  * across sockets) before the line may move on. Two CPUs passing a line
  * back and forth never conflict: that is what idle ping-pong figures
- * measure. @waiters: the CPUs queued on @l other than the requester
+ * measure. @cpu: the requester, @cpu_key its key (its socket);
+ * @waiters: the CPUs queued on @l other than the requester
  * (line_serve() counts them once for this and the legacy term); the
  * holder is among them when l->last_to_queued.
  */
-static COH_INLINE sim_time_t conflict_ps(struct coh *c,
+static COH_INLINE sim_time_t conflict_ps(const struct coh *c,
 					 const struct coh_line *l,
-					 const struct coh_req *r, int holder,
-					 unsigned int waiters)
+					 unsigned int cpu, uint32_t cpu_key,
+					 int holder, unsigned int waiters)
 {
 	const struct machine *m = c->m;
 	unsigned int third = waiters;
 
-	if (holder != r->cpu && l->last_to_queued)
+	if (holder != (int)cpu && l->last_to_queued)
 		third--;
-	return third * (l->home == (int)m->cpus[r->cpu].socket ?
+	return third * (l->home == (int)(cpu_key >> MACHINE_KEY_SOCKET_SHIFT) ?
 				m->conflict_local_ps :
 				m->conflict_remote_ps);
 }
@@ -752,16 +831,52 @@ static COH_COLD void xfer_to_alloc(struct coh *c, struct coh_line *l)
 }
 
 /*
- * serve() - hand @l to request @r at @now: price the hand-off, count it,
- * and wake the CPU (or settle its posted access) when the line arrives.
- * @r has left the queue (line_dequeue()), or never entered it (an idle
- * line, coh_access_issue()); @joined: a load joining the sharers while
- * the line is busy.
+ * serve_settle() - the end of serve() for a request somebody waits for
+ * (not a prefetch): count its queueing time, and wake its CPU at @done (or
+ * settle its posted access).
  */
-static COH_INLINE void serve(struct coh *c, struct coh_line *l,
-			     const struct coh_req *r, sim_time_t now,
-			     bool joined)
+static COH_INLINE void serve_settle(struct coh *c, struct coh_line *l,
+				    const struct coh_req *r, sim_time_t now,
+				    sim_time_t done)
 {
+	sim_time_t wait = now - r->enq;
+	struct coh_cpu *cc;
+
+	l->wait_ps += wait;
+	l->fields[r->slot].wait_ps += wait;
+	if (r->posted) {
+		pending_served(c, r, l, now, done);
+		return;
+	}
+	cc = &c->cpus[r->cpu];
+	cc->wait_ps += done - cc->wait_start;
+	/*
+	 * Its caller resumes it (coh_cpu.resume_inline); not past the run's
+	 * horizon, where its wake-up would not run either.
+	 */
+	if (coh_unlikely(cc->resume_inline) &&
+	    (c->inline_cpu == INLINE_ANY || c->inline_cpu == (int)r->cpu) &&
+	    done <= sim_horizon(c->e)) {
+		/* it waits no more: its clock can say when it is done */
+		cc->proc->now = done;
+		c->inline_cc = cc;
+		c->inline_cpu = INLINE_NONE; /* one per caller */
+		return;
+	}
+	cc->access_done = true;
+	sim_proc_wake(cc->proc, done);
+}
+
+/*
+ * serve() of any request (@req): see there. @req by value, so that a
+ * caller building the request (coh_access_issue()'s idle line) need not
+ * store it for serve_owned(), which serves the usual case (issue 15).
+ */
+static COH_INLINE void serve_any(struct coh *c, struct coh_line *l,
+				 const struct coh_req req, sim_time_t now,
+				 bool joined)
+{
+	const struct coh_req *r = &req;
 	const struct machine *m = c->m;
 	sim_time_t lat, occ = 0, done;
 	enum coh_dist dist;
@@ -790,7 +905,9 @@ static COH_INLINE void serve(struct coh *c, struct coh_line *l,
 			lat = 1; /* time must pass */
 		occ = joined ? 0 :
 			       lat * m->occupancy_1024 / 1024 +
-				       conflict_ps(c, l, r, holder, waiters);
+				       conflict_ps(c, l, r->cpu,
+						   c->cpu_key[r->cpu], holder,
+						   waiters);
 		l->transfers++;
 		l->xfer_by_dist[dist]++;
 		if (!r->prefetch) {
@@ -817,31 +934,137 @@ static COH_INLINE void serve(struct coh *c, struct coh_line *l,
 		coh_trace_serve(c, l, *r, now, done, dist);
 	if (r->prefetch)
 		return;
-	l->wait_ps += now - r->enq;
-	l->fields[r->slot].wait_ps += now - r->enq;
-	if (r->posted) {
-		pending_served(c, r, l, now, done);
-	} else {
-		struct coh_cpu *cc = &c->cpus[r->cpu];
+	serve_settle(c, l, r, now, done);
+}
 
-		cc->wait_ps += done - cc->wait_start;
-		/*
-		 * Its caller resumes it (coh_cpu.resume_inline); not past the
-		 * run's horizon, where its wake-up would not run either.
-		 */
-		if (coh_unlikely(cc->resume_inline) &&
-		    (c->inline_cpu == INLINE_ANY ||
-		     c->inline_cpu == (int)r->cpu) &&
-		    done <= sim_horizon(c->e)) {
-			/* it waits no more: its clock can say when it is done */
-			cc->proc->now = done;
-			c->inline_cc = cc;
-			c->inline_cpu = INLINE_NONE; /* one per caller */
-			return;
+/*
+ * serve_owned() - serve() of the request a contended line serves nearly
+ * always: a store or RMW @r (not a prefetch) of @l, Modified at another
+ * CPU, on a plain machine (c->plain: no hold rule, no drawn service time,
+ * occupancy 1, no transfer for free; no trace), with the line free at @now
+ * (not a joining load); @waiters: the CPUs queued on @l but the requester
+ * (serve_any()'s). The same steps as serve() with what those conditions
+ * decide folded away, in one straight line (issue 15). Returns when the
+ * line is free for its next hand-off: line_ready_at() without a hold rule.
+ */
+static COH_INLINE sim_time_t serve_owned(struct coh *c, struct coh_line *l,
+					 const struct coh_req *r,
+					 sim_time_t now, unsigned int waiters)
+{
+	const struct machine *m = c->m;
+	/* read once: the stores below may alias them for the compiler */
+	unsigned int cpu = r->cpu;
+	bool last = r->last;
+	uint32_t key = c->cpu_key[cpu];
+	enum coh_dist dist;
+	sim_time_t lat, occ, done;
+
+	/* at least 1 ps: time passes (plain) */
+	lat = xfer_keys(c, l, c->cpu_key[l->owner], key, &dist) +
+	      (sim_time_t)waiters * m->xfer_per_waiter_ps; /* legacy term */
+	/* occupancy 1: the latency (plain) */
+	occ = lat + conflict_ps(c, l, cpu, key, l->last_to, waiters);
+	/* not next to wait_ps's (serve_settle()): see line_dequeue_writer() */
+	l->busy_ps += occ;
+	l->owner = (int)cpu;
+	l->read_batch = false;
+	l->transfers++;
+	l->xfer_by_dist[dist]++;
+	l->last_to = (int)cpu;
+	l->last_to_queued = !last;
+	if (coh_unlikely(!l->xfer_to))
+		xfer_to_alloc(c, l);
+	l->xfer_to[cpu]++;
+	done = now + lat;
+	if (done < l->last_done)
+		done = l->last_done;
+	l->last_done = done;
+	l->free_at = now + occ;
+	l->owner_since = done;
+	serve_settle(c, l, r, now, done);
+	return now + occ;
+}
+
+/*
+ * Whether serve_owned() may serve @r, at the head of @l free at now, on a
+ * plain machine (c->plain, which the callers test).
+ */
+static COH_INLINE bool serve_owned_may(const struct coh_line *l,
+				       const struct coh_req *r)
+{
+	return r->op != COH_READ && !r->prefetch && l->owner >= 0 &&
+	       l->owner != (int)r->cpu;
+}
+
+/*
+ * serve() - hand @l to request @r at @now: price the hand-off, count it,
+ * and wake the CPU (or settle its posted access) when the line arrives.
+ * @r has left the queue (line_dequeue()), or never entered it (an idle
+ * line, coh_access_issue()); @joined: a load joining the sharers while
+ * the line is busy. The usual case by serve_owned(), the rest by
+ * serve_any().
+ */
+static COH_INLINE void serve(struct coh *c, struct coh_line *l,
+			     const struct coh_req *r, sim_time_t now,
+			     bool joined)
+{
+	if (!joined && c->plain && serve_owned_may(l, r))
+		serve_owned(c, l, r, now, l->q_cpus - !r->last);
+	else
+		serve_any(c, l, *r, now, joined);
+}
+
+/*
+ * line_serve_loop() - line_serve_inline() on a machine that is @plain
+ * (c->plain) or not, a constant at each of its two calls: on a plain one
+ * the line is ready when it is free (no hold rule) and serve_owned()
+ * serves stores and RMWs; on the other every request is serve_any()'s.
+ */
+static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
+				       sim_time_t now, bool plain)
+{
+	const struct coh_req *r;
+	sim_time_t ready;
+
+	if (!l->q_len)
+		return;
+	ready = plain ? l->free_at : line_ready_at(c, l);
+	for (;;) {
+		bool joined = ready > now;
+
+		r = line_head(l);
+		if (plain && !joined && serve_owned_may(l, r)) {
+			/*
+			 * The CPUs queued but the requester's: counted before
+			 * its request leaves, whether or not it has more.
+			 */
+			unsigned int waiters = l->q_cpus - 1;
+
+			line_dequeue_writer(l, r);
+			/*
+			 * Served by a store or RMW: the line is not Shared
+			 * (no load joins), and with no hold rule it is ready
+			 * when serve_owned() frees it.
+			 */
+			ready = serve_owned(c, l, r, now, waiters);
+			if (!l->q_len)
+				return;
+			if (ready > now)
+				break;
+			continue;
 		}
-		cc->access_done = true;
-		sim_proc_wake(cc->proc, done);
+		if (joined && !read_joins(l))
+			break;
+		serve_any(c, l, *line_dequeue(l), now, joined);
+		if (!l->q_len)
+			return;
+		ready = plain ? l->free_at : line_ready_at(c, l);
 	}
+	/*
+	 * Neither caller has the event pending (l->serving), and serving the
+	 * queue does not set it (serve() only schedules wake-ups).
+	 */
+	line_serve_again(l, ready);
 }
 
 /*
@@ -853,23 +1076,16 @@ static COH_INLINE void serve(struct coh *c, struct coh_line *l,
  * event is scheduled without a test; and when the line is free for the
  * next request, worked out once per request, is the event's time too.
  * Inlined into line_serve_event(), which serves nearly every hand-off
- * of a contended line (issue 15); line_kick() calls it.
+ * of a contended line (issue 15); line_kick() calls it. c->plain is
+ * tested once here, not at every request.
  */
 static COH_INLINE void line_serve_inline(struct coh *c, struct coh_line *l,
 					 sim_time_t now)
 {
-	sim_time_t ready;
-
-	for (;;) {
-		if (!l->q_len)
-			return;
-		ready = line_ready_at(c, l);
-		if (ready > now && !read_joins(l))
-			break;
-		serve(c, l, line_dequeue(c, l), now, ready > now);
-	}
-	SIM_BUG_ON(l->serving);
-	line_serve_at(c, l, ready);
+	if (c->plain)
+		line_serve_loop(c, l, now, true);
+	else
+		line_serve_loop(c, l, now, false);
 }
 
 static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
@@ -935,7 +1151,7 @@ static COH_INLINE void ann_enqueue(struct coh *c, struct coh_line *l,
 	l->misses++;
 	fs->misses++;
 	if (coh_unlikely(l->q_len == l->q_cap))
-		line_queue_grow(l);
+		line_queue_grow(c, l);
 	line_enqueue_room(c, l,
 			  &(struct coh_req){ .cpu = (uint16_t)cc->cpu,
 					     .op = COH_RMW,
@@ -1242,7 +1458,7 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	 * Nobody queued, no service event, the line free now: line_kick()
 	 * would serve this request at once, taking it back off the ring it
 	 * was just put on. serve() it without the ring: its queue counts
-	 * (q_cpus, q_writers, the CPU's queued[]) would go up and back down
+	 * (q_cpus, q_writers, the line's q_last[]) would go up and back down
 	 * before anything read them. First touch still sets the home. Not
 	 * with a trace, whose counters line_enqueue() writes.
 	 */

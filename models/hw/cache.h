@@ -142,7 +142,6 @@
  * 56-entry store buffer (stores, merged ones too).
  */
 #define COH_MAX_PENDING 16
-#define COH_MAX_QUEUED (COH_MAX_PENDING + 2) /* lines a CPU queues on */
 
 struct sim_trace;
 struct kprof;
@@ -227,8 +226,8 @@ struct coh_req {
  * The fields every access and hand-off reads and writes come first and fill
  * exactly the first 64 bytes, which line_alloc() aligns to a host line:
  * serving a request touches one host line of line state, not three (issue
- * 15; the name and the statistics used to sit in between). The size stays
- * 304 bytes, what the memory accounting (coh_mem()) charges.
+ * 15; the name and the statistics used to sit in between). Its size, with
+ * the sharer bitmap, is what the memory accounting (coh_mem()) charges.
  */
 struct coh_line {
 	/* hot: what every access and hand-off reads, in 64 bytes */
@@ -257,6 +256,11 @@ struct coh_line {
 	sim_time_t owner_since; /* the owner received the line */
 	/* line_serve_event(), pending while @serving; set up at first use */
 	struct sim_timer serve_timer;
+	/*
+	 * [nr_cpus] 1 + the ring slot of each CPU's latest request in the
+	 * queue (prefetches aside), 0: none; with the ring's first slots
+	 */
+	uint32_t *q_last;
 	uint64_t addr; /* line address: a multiple of 64 */
 	unsigned int index; /* creation order */
 	int last_holder; /* trace: holder track */
@@ -289,10 +293,12 @@ struct coh_object {
 };
 
 /*
- * struct coh_cpu - a CPU as the memory system sees it.
+ * struct coh_cpu - a CPU as the memory system sees it. Aligned to a host
+ * line, so that its size is a power of two (512) and the hand-off finds
+ * the requester's with a shift (issue 15); coh_create() allocates them so.
  */
 struct coh_cpu {
-	struct coh *coh;
+	_Alignas(64) struct coh *coh;
 	struct sim_proc *proc;
 	unsigned int cpu;
 	/* @cpu's word and bit in CPU bitmaps, worked out at attach */
@@ -311,7 +317,6 @@ struct coh_cpu {
 	bool resume_inline;
 	unsigned int nr_pending;
 	unsigned int nr_posted; /* posted accesses in pending[], merged too */
-	unsigned int nr_queued; /* lines this CPU has requests queued on */
 	/* names the caller of each access (from @prof), or NULL: not counted */
 	unsigned int (*caller)(const struct kprof *prof);
 	/* statistics */
@@ -327,16 +332,10 @@ struct coh_cpu {
 	uint64_t ann_seq;
 	struct coh_cpu *ann_next;
 	/*
-	 * Above, what every access reads or writes; below, what only some
-	 * do. An access touches two host lines of its CPU's state (the
-	 * array is 64-byte aligned, coh_create()), not three: at 72 CPUs
-	 * and more, the simulator's working set outgrows the host's L1
-	 * (issue 15).
+	 * Above, what every access reads or writes, in the first two host
+	 * lines; below, what only some do (at 72 CPUs and more the
+	 * simulator's working set outgrows the host's L1: issue 15).
 	 */
-	struct {
-		struct coh_line *line;
-		unsigned int pos; /* ring position of the latest request */
-	} queued[COH_MAX_QUEUED];
 	struct {
 		struct coh_line *line;
 		uint8_t op;
@@ -346,7 +345,7 @@ struct coh_cpu {
 	struct coh_line *dep_line; /* a dependent load waits for this line */
 	struct kprof *prof; /* time by kernel function, or NULL */
 	struct coh_caller_stat *caller_stat; /* the latest access's */
-} __attribute__((aligned(64)));
+};
 
 struct coh;
 

@@ -39,6 +39,18 @@ struct coh {
 	bool hold;
 	sim_time_t hold_ps;
 	/*
+	 * A plain machine (@machine_plain: no hold rule, no drawn service
+	 * times, occupancy 1, every transfer between two CPUs at least 1 ps)
+	 * and no trace: serve_owned()'s straight line may serve a store or
+	 * RMW of a line Modified elsewhere (coh_plain_update())
+	 */
+	bool machine_plain, plain;
+	/*
+	 * [nr_cpus] each CPU's machine_cpu_key(), so that the distance class
+	 * of two CPUs is an XOR and three tests (machine_key_dist())
+	 */
+	uint32_t *cpu_key;
+	/*
 	 * [nr_cpus][COH_DIST_DIE][sharer_words]: for each CPU and d from
 	 * COH_DIST_SMT to COH_DIST_DIE, the bitmap of the other CPUs within
 	 * distance d of it (machine_dist()); sharer_dist()'s sets
@@ -113,6 +125,15 @@ static inline struct coh_line *coh_line_find(const struct coh *c, uint64_t addr)
 		i = (i + 1) & (c->hash_cap - 1);
 	}
 	return NULL;
+}
+
+/*
+ * coh_plain_update() - c->plain from the machine and the trace, at
+ * creation and whenever the trace is set.
+ */
+static inline void coh_plain_update(struct coh *c)
+{
+	c->plain = c->machine_plain && !c->trace;
 }
 
 #define INLINE_NONE (-2)

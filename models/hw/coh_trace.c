@@ -184,6 +184,7 @@ void coh_set_trace(struct coh *c, struct sim_trace *t, int pid_cpus,
 {
 	c->trace = t;
 	c->no_ann = true; /* the trace records the queues as they grow */
+	coh_plain_update(c);
 	c->trace_pid_cpus = pid_cpus;
 	c->trace_pid_lines = pid_lines;
 }

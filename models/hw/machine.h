@@ -154,6 +154,35 @@ static inline enum coh_dist machine_dist(const struct machine *m,
 	return COH_DIST_SOCKET;
 }
 
+/*
+ * A CPU's key: its core, LLC domain and socket, 10 bits each
+ * (MACHINE_MAX_CPUS bounds the three numbers). The XOR of two CPUs' keys
+ * is zero in a field exactly when they agree on it, so machine_dist() of
+ * two distinct CPUs is machine_key_dist() of that XOR: the same three
+ * tests in the same order, on one word per CPU instead of three fields of
+ * each (issue 15: the coherence model's hand-offs keep the keys).
+ */
+#define MACHINE_KEY_FIELD 0x3ffu
+#define MACHINE_KEY_SOCKET_SHIFT 20
+_Static_assert(MACHINE_MAX_CPUS <= MACHINE_KEY_FIELD + 1,
+	       "a CPU key field holds every core and LLC number");
+
+static inline uint32_t machine_cpu_key(const struct machine_cpu *x)
+{
+	return x->core | x->llc << 10 | x->socket << MACHINE_KEY_SOCKET_SHIFT;
+}
+
+static inline enum coh_dist machine_key_dist(uint32_t x)
+{
+	if (!(x & MACHINE_KEY_FIELD))
+		return COH_DIST_SMT;
+	if (!(x & MACHINE_KEY_FIELD << 10))
+		return COH_DIST_LLC;
+	if (!(x & MACHINE_KEY_FIELD << MACHINE_KEY_SOCKET_SHIFT))
+		return COH_DIST_DIE;
+	return COH_DIST_SOCKET;
+}
+
 /* machine_xfer_ps() - cost of moving a line from CPU @from to CPU @to. */
 static inline uint64_t machine_xfer_ps(const struct machine *m,
 				       unsigned int from, unsigned int to)
