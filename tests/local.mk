@@ -40,9 +40,14 @@ tests_check_stats_CFLAGS = $(TEST_CFLAGS)
 tests_check_stats_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/check_cache
-tests_check_cache_SOURCES = tests/check_cache.c
+tests_check_cache_SOURCES = tests/check_cache.c tests/cache_test.h
 tests_check_cache_CFLAGS = $(TEST_CFLAGS)
 tests_check_cache_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/check_coh_law
+tests_check_coh_law_SOURCES = tests/check_coh_law.c tests/cache_test.h
+tests_check_coh_law_CFLAGS = $(TEST_CFLAGS)
+tests_check_coh_law_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/check_pahole
 tests_check_pahole_SOURCES = tests/check_pahole.c

@@ -7,16 +7,16 @@
  * line_serve() serves queued requests in arrival order and serve() prices
  * each hand-off, and the pending[] array of struct coh_cpu holds a CPU's
  * posted misses until a fence waits for them. The trace is coh_trace.c's;
- * placing lines and objects, and the lines' statistics, coh_place.c's.
+ * creating the model, placing lines and objects, and the statistics,
+ * coh_place.c's.
  *
  * Speed (issue 15): an access and its hand-off are the simulator's inner
- * loop, about 300 host instructions of the 1,300 an atomic of the
- * contended-counter benchmark costs. What keeps them there, each exact
- * (the same hand-offs at the same times, in the same order of events):
- * the helpers of the hot path are inlined (COH_INLINE); what no shipped
- * run executes is out of line (COH_COLD); a request to an idle line is
- * served without the queue (coh_access_issue()); nothing pending means
- * no prune and no fence; struct coh_line's hot fields are one host line.
+ * loop. Each shortcut is exact (the same hand-offs at the same times, in
+ * the same order): the hot path's helpers are inlined (COH_INLINE), what
+ * no shipped run executes is out of line (COH_COLD), an idle line serves
+ * a request without the queue, the usual hand-off has a straight line
+ * (serve_owned()), and an RMW after a think may be announced to a busy
+ * line instead of arriving in an event of its own (coh_rmw_ahead()).
  */
 #include <errno.h>
 #include <math.h>
@@ -28,8 +28,6 @@
 #include "models/hw/cache.h"
 #include "models/hw/coh_priv.h"
 #include "sim/error.h"
-
-#define COH_RESERVE (1u << 20)
 
 /*
  * The hot path (coh_access_issue(), line_serve()) is split into small
@@ -56,132 +54,6 @@ _Static_assert(offsetof(struct coh_line, owner_since) == 64,
 	       "struct coh_line: the hot fields are not the first 64 bytes");
 
 #define NO_DONE SIM_TIME_MAX
-
-static uint32_t *keys_build(const struct machine *m);
-static uint64_t *within_build(const struct machine *m, const uint32_t *keys,
-			      unsigned int words, bool *xfer_zero);
-
-struct coh *coh_create(const struct machine *m, struct sim_engine *e)
-{
-	struct coh *c = calloc(1, sizeof(*c));
-	bool xfer_zero = false;
-
-	SIM_OOM_ON(!c);
-	c->m = m;
-	c->e = e;
-	c->nr_cpus = m->nr_cpus;
-	c->sharer_words = (m->nr_cpus + 63) / 64;
-	/* struct coh_cpu is aligned to 64 bytes, and so its size */
-	c->cpus = aligned_alloc(_Alignof(struct coh_cpu),
-				m->nr_cpus * sizeof(*c->cpus));
-	if (c->cpus)
-		memset(c->cpus, 0, m->nr_cpus * sizeof(*c->cpus));
-	c->cpu_key = keys_build(m);
-	c->within = c->cpu_key ? within_build(m, c->cpu_key, c->sharer_words,
-					      &xfer_zero) :
-				 NULL;
-	c->hash_cap = 1024;
-	c->hash = calloc(c->hash_cap, sizeof(*c->hash));
-	c->spare = calloc(1, sizeof(*c->spare) +
-				     c->sharer_words * sizeof(uint64_t));
-	/*
-	 * SIM: a reserve given back when an allocation fails, so that the
-	 * few small ones until the run is refused (the spare object) and
-	 * the error message itself still succeed.
-	 */
-	c->reserve = malloc(COH_RESERVE);
-	SIM_OOM_ON(!c->cpus || !c->within || !c->hash || !c->spare ||
-		   !c->reserve);
-	c->spare->owner = -1;
-	c->spare->home = -1;
-	c->spare->last_to = -1;
-	c->spare->last_holder = -2;
-	snprintf(c->spare->name, sizeof(c->spare->name), "(out of memory)");
-	c->next_addr = 0x100000;
-	c->inline_cpu = INLINE_NONE;
-	c->hold = m->handoff == COH_HANDOFF_HOLD;
-	c->hold_ps = c->hold ? m->hold_ps : 0;
-	c->no_ann = c->hold || m->adjacent_line_prefetch;
-	c->machine_plain = !c->hold && !m->service_cv_1024 &&
-			   m->occupancy_1024 == 1024 && !xfer_zero;
-	coh_plain_update(c);
-	return c;
-}
-
-/* What @l points to; the line itself is in a chunk (line_alloc()). */
-static void line_free(struct coh_line *l)
-{
-	unsigned int j;
-
-	if (!l)
-		return;
-	sim_timer_destroy(&l->serve_timer); /* a no-op if never set up */
-	free(l->q);
-	free(l->q_last);
-	free(l->xfer_to);
-	for (j = 0; j < l->nr_fields; j++)
-		free(l->fields[j].callers);
-	free(l->fields);
-}
-
-void coh_free(struct coh *c)
-{
-	unsigned int i;
-
-	if (!c)
-		return;
-	for (i = 0; i < c->nr_lines; i++)
-		line_free(c->lines[i]);
-	for (i = 0; i < c->nr_chunks; i++)
-		free(c->chunks[i]);
-	free(c->chunks);
-	free(c->ann_first);
-	line_free(c->spare);
-	free(c->spare);
-	free(c->spare_obj);
-	free(c->reserve);
-	for (i = 0; i < c->nr_objs; i++)
-		free(c->objs[i]);
-	free(c->lines);
-	free(c->trace_lines);
-	free(c->hash);
-	free(c->objs);
-	free(c->cpus);
-	free(c->within);
-	free(c->cpu_key);
-	free(c);
-}
-
-const struct machine *coh_machine(const struct coh *c)
-{
-	return c->m;
-}
-
-struct sim_engine *coh_engine(const struct coh *c)
-{
-	return c->e;
-}
-
-struct coh_cpu *coh_cpu_attach(struct coh *c, unsigned int cpu,
-			       struct sim_proc *p)
-{
-	struct coh_cpu *cc = &c->cpus[cpu];
-
-	SIM_BUG_ON(cpu >= c->nr_cpus);
-	cc->coh = c;
-	cc->proc = p;
-	cc->cpu = cpu;
-	cc->resume_inline = false; /* the new process has not promised it */
-	cc->cpu_word = cpu / 64;
-	cc->cpu_bit = 1ull << (cpu % 64);
-	return cc;
-}
-
-struct coh_cpu *coh_cpu(struct coh *c, unsigned int cpu)
-{
-	SIM_BUG_ON(cpu >= c->nr_cpus);
-	return &c->cpus[cpu];
-}
 
 /* ---- sharer bitmaps ---- */
 
@@ -211,56 +83,6 @@ static inline const uint64_t *within(const struct coh *c, unsigned int cpu,
 {
 	return &c->within[((size_t)cpu * COH_DIST_DIE + d - COH_DIST_SMT) *
 			  c->sharer_words];
-}
-
-/* keys_build() - struct coh's cpu_key[] for machine @m; NULL: no memory. */
-static uint32_t *keys_build(const struct machine *m)
-{
-	uint32_t *k = calloc(m->nr_cpus, sizeof(*k));
-	unsigned int i;
-
-	for (i = 0; k && i < m->nr_cpus; i++)
-		k[i] = machine_cpu_key(&m->cpus[i]);
-	return k;
-}
-
-/*
- * within_build() - struct coh's within[] for machine @m, from
- * machine_dist() itself: nr_cpus^2 distances once (a million at 1024
- * CPUs, a few ms), 3 bitmaps per CPU (384 KiB at 1024 CPUs). On the way,
- * every pair's machine_key_dist() from @keys is checked against it, and
- * *@xfer_zero
- * set if a transfer between two CPUs can cost 0. NULL when out of memory.
- */
-static uint64_t *within_build(const struct machine *m, const uint32_t *keys,
-			      unsigned int words, bool *xfer_zero)
-{
-	uint64_t *w =
-		calloc((size_t)m->nr_cpus * COH_DIST_DIE * words, sizeof(*w));
-	unsigned int a, b, d;
-
-	if (!w)
-		return NULL;
-	for (a = 0; a < m->nr_cpus; a++) {
-		for (b = 0; b < m->nr_cpus; b++) {
-			enum coh_dist dist = machine_dist(m, a, b);
-
-			SIM_BUG_ON(a != b &&
-				   dist != machine_key_dist(keys[a] ^ keys[b]));
-			if (dist != COH_DIST_SELF &&
-			    (!m->xfer_ps[dist] ||
-			     (dist == COH_DIST_SOCKET &&
-			      !m->xfer_socket_remote_home_ps)))
-				*xfer_zero = true;
-			if (dist == COH_DIST_SELF || dist == COH_DIST_SOCKET)
-				continue;
-			for (d = dist; d <= COH_DIST_DIE; d++)
-				w[((size_t)a * COH_DIST_DIE + d - COH_DIST_SMT) *
-					  words +
-				  b / 64] |= 1ull << (b % 64);
-		}
-	}
-	return w;
 }
 
 /*
@@ -793,36 +615,6 @@ static void pending_served(struct coh *c, const struct coh_req *r,
 	sim_proc_wake(cc->proc, last);
 }
 
-/*
- * service_draw() - with service_cv c > 0, the factor a hand-off's time is
- * multiplied by: 1 - c + c E, E exponential with mean 1, so the mean is
- * kept and the coefficient of variation is c (c = 1: exponential service,
- * the memoryless queue). The draw is a hash of the line and its hand-off
- * count, so runs repeat exactly. SIM: the hardware's variance (conflict
- * retries, mesh and UPI contention) is not modelled as such; this only
- * gives it a measured size.
- */
-static double service_draw(const struct machine *m, const struct coh_line *l)
-{
-	uint64_t x = l->addr * 0x9e3779b97f4a7c15ull + l->transfers;
-	double u, cv = m->service_cv_1024 / 1024.0;
-
-	/* splitmix64 */
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	x ^= x >> 31;
-	u = (double)(x >> 11) / 9007199254740992.0; /* [0, 1) */
-	return 1.0 - cv + cv * -log1p(-u);
-}
-
-/* A hand-off's time drawn around @lat (service_draw()): out of the way. */
-static COH_COLD sim_time_t service_lat(const struct machine *m,
-				       const struct coh_line *l, sim_time_t lat)
-{
-	return (sim_time_t)(lat * service_draw(m, l) + 0.5);
-}
-
 /* A transfer to @cpu for l->xfer_to[], allocated at the line's first. */
 static COH_COLD void xfer_to_alloc(struct coh *c, struct coh_line *l)
 {
@@ -900,7 +692,7 @@ static COH_INLINE void serve_any(struct coh *c, struct coh_line *l,
 		 */
 		lat += (sim_time_t)waiters * m->xfer_per_waiter_ps;
 		if (coh_unlikely(m->service_cv_1024))
-			lat = service_lat(m, l, lat);
+			lat = coh__service_lat(m, l, lat);
 		if (!lat)
 			lat = 1; /* time must pass */
 		occ = joined ? 0 :
@@ -1356,14 +1148,6 @@ static void adjacent_prefetch(struct coh *c, struct coh_line *l,
 	line_kick(c, buddy, now);
 }
 
-/* Count an access for its caller (explain's runs only: out of the way). */
-static void __attribute__((noinline, cold))
-count_caller(struct coh_cpu *cc, struct coh_field_stat *fs, enum coh_op op)
-{
-	cc->caller_stat = coh_caller_slot(fs, cc->caller(cc->prof));
-	cc->caller_stat->ops[op]++;
-}
-
 /*
  * access_issue() - coh_access_issue()'s work, inlined there twice: once
  * for a locked RMW, whose @op and @dep are then constants (no merge, not
@@ -1411,7 +1195,7 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	l->ops[op]++;
 	fs->ops[op]++;
 	if (coh_unlikely(cc->caller != NULL))
-		count_caller(cc, fs, op);
+		coh__count_caller(cc, fs, op);
 	if (coh_unlikely(!(fs->cpus[cc->cpu_word] & cc->cpu_bit))) {
 		fs->cpus[cc->cpu_word] |= cc->cpu_bit;
 		fs->nr_cpus++;
@@ -1587,17 +1371,6 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 
 /* ---- announced RMWs: announcing, arriving at an idle line ---- */
 
-static COH_COLD void ann_grow(struct coh *c, unsigned int index)
-{
-	unsigned int cap = c->cap_lines > index ? c->cap_lines : index + 1;
-	struct coh_cpu **a = realloc(c->ann_first, cap * sizeof(*a));
-
-	SIM_OOM_ON(!a);
-	memset(a + c->cap_ann, 0, (cap - c->cap_ann) * sizeof(*a));
-	c->ann_first = a;
-	c->cap_ann = cap;
-}
-
 /*
  * coh_rmw_announce() - announce the RMW of @field that @cc makes at its
  * clock (ahead of the engine's) instead of yielding until then. Only when
@@ -1620,7 +1393,7 @@ bool coh_rmw_announce(struct coh_cpu *cc, struct coh_field *field)
 	    cc->nr_pending || cc->caller || c->no_ann)
 		return false;
 	if (coh_unlikely(l->index >= c->cap_ann))
-		ann_grow(c, l->index);
+		coh__ann_grow(c, l->index);
 	if (!sim_seq_reserve(c->e, &seq))
 		return false;
 	cc->ann_field = field;

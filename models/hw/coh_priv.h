@@ -156,4 +156,11 @@ void coh_trace_serve(struct coh *c, struct coh_line *l, struct coh_req r,
 		     sim_time_t now, sim_time_t done,
 		     enum coh_dist dist) COH_TRACE_COLD;
 
+/* For cache.c's cold paths, in coh_place.c. */
+void coh__count_caller(struct coh_cpu *cc, struct coh_field_stat *fs,
+		       enum coh_op op) COH_TRACE_COLD;
+sim_time_t coh__service_lat(const struct machine *m, const struct coh_line *l,
+			    sim_time_t lat) COH_TRACE_COLD;
+void coh__ann_grow(struct coh *c, unsigned int index) COH_TRACE_COLD;
+
 #endif /* MODELS_HW_COH_PRIV_H */
