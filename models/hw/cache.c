@@ -217,9 +217,9 @@ static COH_INLINE void line_serve_at(struct coh *c, struct coh_line *l,
 static COH_INLINE void queued_add(struct coh_line *l, unsigned int cpu,
 				  unsigned int pos)
 {
-	uint32_t *last = &l->q_last[cpu], prev = *last;
+	uint16_t *last = &l->q_last[cpu], prev = *last;
 
-	*last = (pos & (l->q_cap - 1)) + 1;
+	*last = (uint16_t)((pos & (l->q_cap - 1)) + 1);
 	if (prev) {
 		/* the CPU's previous latest is not the latest now */
 		l->q[prev - 1].last = 0;
@@ -247,8 +247,11 @@ static COH_INLINE void queued_del(struct coh_line *l, unsigned int cpu)
 static COH_COLD void line_queue_grow(struct coh *c, struct coh_line *l)
 {
 	unsigned int cap = l->q_cap ? 2 * l->q_cap : 8, i, a;
-	struct coh_req *q = malloc(cap * sizeof(*q));
+	struct coh_req *q;
 
+	/* slot + 1 fits l->q_last[]'s 16 bits (cache.h says why it does) */
+	SIM_BUG_ON(cap > 32768);
+	q = malloc(cap * sizeof(*q));
 	SIM_OOM_ON(!q);
 	if (!l->q_last) {
 		l->q_last = calloc(c->nr_cpus, sizeof(*l->q_last));
@@ -258,7 +261,8 @@ static COH_COLD void line_queue_grow(struct coh *c, struct coh_line *l)
 		a = l->q_head + i;
 		q[a & (cap - 1)] = l->q[a & (l->q_cap - 1)];
 		if (q[a & (cap - 1)].last && !q[a & (cap - 1)].prefetch)
-			l->q_last[q[a & (cap - 1)].cpu] = (a & (cap - 1)) + 1;
+			l->q_last[q[a & (cap - 1)].cpu] =
+				(uint16_t)((a & (cap - 1)) + 1);
 	}
 	free(l->q);
 	l->q = q;

@@ -258,9 +258,14 @@ struct coh_line {
 	struct sim_timer serve_timer;
 	/*
 	 * [nr_cpus] 1 + the ring slot of each CPU's latest request in the
-	 * queue (prefetches aside), 0: none; with the ring's first slots
+	 * queue (prefetches aside), 0: none; with the ring's first slots.
+	 * 16 bits: a CPU has at most COH_MAX_PENDING posted accesses, one
+	 * it waits for and one prefetch queued on a line, so a ring holds at
+	 * most MACHINE_MAX_CPUS x 18 = 18,432 requests and its slots stay
+	 * below 32,768 (asserted where it grows); half the host memory of 32
+	 * bits (2 MiB, not 4, at 1024 CPUs x 1024 lines)
 	 */
-	uint32_t *q_last;
+	uint16_t *q_last;
 	uint64_t addr; /* line address: a multiple of 64 */
 	unsigned int index; /* creation order */
 	int last_holder; /* trace: holder track */
