@@ -925,19 +925,24 @@ static COH_INLINE struct coh_cpu *ann_pop(struct coh *c, struct coh_line *l)
 }
 
 /*
+ * rmw_enqueue() - a locked RMW of @field by @cc arrives at @l at @enq,
+ * behind the line's pending service event: counted (a miss), queued and
+ * waited for (@room: the caller knows the ring has room). rmw_queued()'s
+ * work, and ann_enqueue()'s.
+ *
  * ann_enqueue() - the RMW @cc announced arrives at @l, whose service event
  * is pending: what coh_access_issue() does then, at the arrival time.
  * rmw_queued() for a CPU that does not own the line; for its owner
  * access_issue() comes to the same, since the queue holds others (not a
  * hit: strict hand-off serves them first).
  */
-static COH_INLINE void ann_enqueue(struct coh *c, struct coh_line *l,
-				   struct coh_cpu *cc)
+static COH_INLINE void rmw_enqueue(struct coh *c, struct coh_line *l,
+				   struct coh_cpu *cc,
+				   const struct coh_field *field,
+				   sim_time_t enq, bool room)
 {
-	struct coh_field *field = cc->ann_field;
 	struct coh_field_stat *fs = &l->fields[field->slot];
 
-	SIM_BUG_ON(!l->serving || !l->q_cpus);
 	l->ops[COH_RMW]++;
 	fs->ops[COH_RMW]++;
 	if (coh_unlikely(!(fs->cpus[cc->cpu_word] & cc->cpu_bit))) {
@@ -946,14 +951,21 @@ static COH_INLINE void ann_enqueue(struct coh *c, struct coh_line *l,
 	}
 	l->misses++;
 	fs->misses++;
-	if (coh_unlikely(l->q_len == l->q_cap))
+	if (!room && coh_unlikely(l->q_len == l->q_cap))
 		line_queue_grow(c, l);
 	line_enqueue_room(c, l,
 			  &(struct coh_req){ .cpu = (uint16_t)cc->cpu,
 					     .op = COH_RMW,
 					     .slot = field->slot,
-					     .enq = cc->ann_at });
-	cc->wait_start = cc->ann_at;
+					     .enq = enq });
+	cc->wait_start = enq;
+}
+
+static COH_INLINE void ann_enqueue(struct coh *c, struct coh_line *l,
+				   struct coh_cpu *cc)
+{
+	SIM_BUG_ON(!l->serving || !l->q_cpus);
+	rmw_enqueue(c, l, cc, cc->ann_field, cc->ann_at, false);
 }
 
 /* The RMWs announced to @l that arrive before (@now, @seq) join its queue. */
@@ -1340,23 +1352,8 @@ access_issue_any(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
 static bool __attribute__((noinline))
 rmw_queued(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
 {
-	struct coh_field_stat *fs = &l->fields[field->slot];
-	sim_time_t now = cc->proc->now; /* synced: the engine's clock */
-
-	l->ops[COH_RMW]++;
-	fs->ops[COH_RMW]++;
-	if (coh_unlikely(!(fs->cpus[cc->cpu_word] & cc->cpu_bit))) {
-		fs->cpus[cc->cpu_word] |= cc->cpu_bit;
-		fs->nr_cpus++;
-	}
-	l->misses++;
-	fs->misses++;
-	line_enqueue_room(cc->coh, l,
-			  &(struct coh_req){ .cpu = (uint16_t)cc->cpu,
-					     .op = COH_RMW,
-					     .slot = field->slot,
-					     .enq = now });
-	cc->wait_start = now;
+	/* synced: the engine's clock is cc->proc->now */
+	rmw_enqueue(cc->coh, l, cc, field, cc->proc->now, true);
 	return true;
 }
 
