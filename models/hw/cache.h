@@ -485,10 +485,9 @@ static inline bool coh_rmw_ahead(struct coh_cpu *cc, struct coh_field *f)
 	 * arrives (coh_rmw_announce() says what else it takes).
 	 */
 	if (p->now != sim_now(p->engine)) {
-		if (sim_proc_must_yield(p) &&
-		    coh_rmw_worth_announcing(f->line, sim_now(p->engine),
+		if (coh_rmw_worth_announcing(f->line, sim_now(p->engine),
 					     p->now) &&
-		    coh_rmw_announce(cc, f))
+		    sim_proc_must_yield(p) && coh_rmw_announce(cc, f))
 			return true;
 		if (sim_proc_sync(p))
 			return true;
