@@ -656,6 +656,10 @@ static COH_INLINE void serve_settle(struct coh *c, struct coh_line *l,
 		/* it waits no more: its clock can say when it is done */
 		cc->proc->now = done;
 		c->inline_cc = cc;
+		/* how long the queue lasts: coh_rmw_worth_announcing() */
+		cc->ann_line = l;
+		cc->ann_until =
+			l->free_at + (sim_time_t)l->q_len * (l->free_at - now);
 		c->inline_cpu = INLINE_NONE; /* one per caller */
 		return;
 	}
@@ -925,7 +929,7 @@ static COH_INLINE struct coh_cpu *ann_pop(struct coh *c, struct coh_line *l)
 }
 
 /*
- * rmw_enqueue() - a locked RMW of @field by @cc arrives at @l at @enq,
+ * rmw_enqueue() - a locked RMW by @cc of field @slot of @l arrives at @enq,
  * behind the line's pending service event: counted (a miss), queued and
  * waited for (@room: the caller knows the ring has room). rmw_queued()'s
  * work, and ann_enqueue()'s.
@@ -937,16 +941,15 @@ static COH_INLINE struct coh_cpu *ann_pop(struct coh *c, struct coh_line *l)
  * hit: strict hand-off serves them first).
  */
 static COH_INLINE void rmw_enqueue(struct coh *c, struct coh_line *l,
-				   struct coh_cpu *cc,
-				   const struct coh_field *field,
+				   struct coh_cpu *cc, uint8_t slot,
 				   sim_time_t enq, bool room)
 {
-	struct coh_field_stat *fs = &l->fields[field->slot];
+	struct coh_field_stat *fs = &l->fields[slot];
 
 	l->ops[COH_RMW]++;
 	fs->ops[COH_RMW]++;
-	if (coh_unlikely(!(fs->cpus[cc->cpu_word] & cc->cpu_bit))) {
-		fs->cpus[cc->cpu_word] |= cc->cpu_bit;
+	if (coh_unlikely(!(fs->cpus[cc->cpu / 64] & 1ull << cc->cpu % 64))) {
+		fs->cpus[cc->cpu / 64] |= 1ull << cc->cpu % 64;
 		fs->nr_cpus++;
 	}
 	l->misses++;
@@ -956,7 +959,7 @@ static COH_INLINE void rmw_enqueue(struct coh *c, struct coh_line *l,
 	line_enqueue_room(c, l,
 			  &(struct coh_req){ .cpu = (uint16_t)cc->cpu,
 					     .op = COH_RMW,
-					     .slot = field->slot,
+					     .slot = slot,
 					     .enq = enq });
 	cc->wait_start = enq;
 }
@@ -965,7 +968,7 @@ static COH_INLINE void ann_enqueue(struct coh *c, struct coh_line *l,
 				   struct coh_cpu *cc)
 {
 	SIM_BUG_ON(!l->serving || !l->q_cpus);
-	rmw_enqueue(c, l, cc, cc->ann_field, cc->ann_at, false);
+	rmw_enqueue(c, l, cc, cc->ann_slot, cc->ann_at, false);
 }
 
 /* The RMWs announced to @l that arrive before (@now, @seq) join its queue. */
@@ -1212,8 +1215,8 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	fs->ops[op]++;
 	if (coh_unlikely(cc->caller != NULL))
 		coh__count_caller(cc, fs, op);
-	if (coh_unlikely(!(fs->cpus[cc->cpu_word] & cc->cpu_bit))) {
-		fs->cpus[cc->cpu_word] |= cc->cpu_bit;
+	if (coh_unlikely(!(fs->cpus[cc->cpu / 64] & 1ull << cc->cpu % 64))) {
+		fs->cpus[cc->cpu / 64] |= 1ull << cc->cpu % 64;
 		fs->nr_cpus++;
 	}
 	i = op == COH_RMW ? -1 : pending_merge(cc, l, op);
@@ -1353,7 +1356,7 @@ static bool __attribute__((noinline))
 rmw_queued(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
 {
 	/* synced: the engine's clock is cc->proc->now */
-	rmw_enqueue(cc->coh, l, cc, field, cc->proc->now, true);
+	rmw_enqueue(cc->coh, l, cc, field->slot, cc->proc->now, true);
 	return true;
 }
 
@@ -1397,7 +1400,8 @@ bool coh_rmw_announce(struct coh_cpu *cc, struct coh_field *field)
 		coh__ann_grow(c, l->index);
 	if (!sim_seq_reserve(c->e, &seq))
 		return false;
-	cc->ann_field = field;
+	cc->ann_line = l;
+	cc->ann_slot = field->slot;
 	cc->ann_at = at;
 	cc->ann_seq = seq;
 	/* in run order: mostly last, as a new one has the newest seq */
@@ -1433,12 +1437,13 @@ static void ann_arm(struct coh *c, struct coh_line *l)
 static void ann_arrive(struct coh *c, struct coh_line *l)
 {
 	struct coh_cpu *cc = ann_pop(c, l);
+	struct coh_field field = { .line = l, .slot = cc->ann_slot };
 	bool wait;
 
 	SIM_BUG_ON(cc->ann_at != sim_now(c->e) ||
 		   cc->ann_seq != sim_event_seq(c->e) ||
 		   cc->proc->now != cc->ann_at);
-	wait = access_issue_any(cc, cc->ann_field, COH_RMW, false);
+	wait = access_issue_any(cc, &field, COH_RMW, false);
 	/* before the CPU goes on, which may look at the clock */
 	if (l->nr_ann && !l->serving)
 		ann_arm(c, l);

@@ -303,12 +303,13 @@ struct coh_object {
  * the requester's with a shift (issue 15); coh_create() allocates them so.
  */
 struct coh_cpu {
+	/* line 0: what every access of the CPU reads or writes */
 	_Alignas(64) struct coh *coh;
 	struct sim_proc *proc;
-	unsigned int cpu;
-	/* @cpu's word and bit in CPU bitmaps, worked out at attach */
-	unsigned int cpu_word;
-	uint64_t cpu_bit;
+	/* its word and bit in CPU bitmaps: cpu / 64, 1 << cpu % 64 */
+	uint16_t cpu; /* < MACHINE_MAX_CPUS */
+	uint8_t nr_pending; /* <= COH_MAX_PENDING */
+	uint8_t ann_slot; /* the field slot of the RMW announced */
 	bool access_done; /* a queued access completed: see coh_access() */
 	bool fence_waiting; /* blocked until posted accesses are served */
 	/*
@@ -320,22 +321,30 @@ struct coh_cpu {
 	 * (atomic_counter, false_sharing); coh_cpu_attach() clears it.
 	 */
 	bool resume_inline;
-	unsigned int nr_pending;
-	unsigned int nr_posted; /* posted accesses in pending[], merged too */
 	/* names the caller of each access (from @prof), or NULL: not counted */
 	unsigned int (*caller)(const struct kprof *prof);
 	/* statistics */
 	sim_time_t wait_ps; /* waiting for lines and fences */
 	sim_time_t wait_start;
 	/*
-	 * The RMW this CPU announced (coh_rmw_ahead()): it arrives at
-	 * (@ann_at, @ann_seq) in the run order at @ann_field; @ann_next is
-	 * the next announced to the same line, later in that order.
+	 * The line that served the CPU and resumed it inline, and when its
+	 * queue, at the pace of that hand-off, would run out (serve_settle()):
+	 * coh_rmw_worth_announcing() asks them, not the line, which may not
+	 * be in the host's L1 when the CPU's think ends. Once the CPU has
+	 * announced an RMW, @ann_line is the line it goes to.
 	 */
-	struct coh_field *ann_field;
+	struct coh_line *ann_line;
+	sim_time_t ann_until;
+	/*
+	 * line 1: the RMW this CPU announced (coh_rmw_ahead()) arrives at
+	 * (@ann_at, @ann_seq) in the run order at @ann_line, field slot
+	 * @ann_slot; @ann_next is the next announced to the same line, later
+	 * in that order.
+	 */
 	sim_time_t ann_at;
 	uint64_t ann_seq;
 	struct coh_cpu *ann_next;
+	unsigned int nr_posted; /* posted accesses in pending[], merged too */
 	/*
 	 * Above, what every access reads or writes, in the first two host
 	 * lines; below, what only some do (at 72 CPUs and more the
@@ -446,18 +455,18 @@ static inline bool coh_read_dep(struct coh_cpu *cc, struct coh_field *f)
 bool coh_rmw_announce(struct coh_cpu *cc, struct coh_field *field);
 
 /*
- * coh_rmw_worth_announcing() - whether an RMW of @l at @at, ahead of @now,
- * is worth announcing: only if the line's service event is pending, and
- * is likely to be still at @at (else its arrival needs an event after
- * all, and a dearer one): guessed so when the queue, at the pace of the
- * hand-off in progress, lasts until then. A guess: it decides the cost,
- * not the result.
+ * coh_rmw_worth_announcing() - whether @cc's RMW of @l at @at is worth
+ * announcing: only if the line is likely to be still serving then (else
+ * its arrival needs an event after all, and a dearer one). Guessed when
+ * the line served the CPU's last access (cc->ann_until, serve_settle()):
+ * its queue, at the pace of that hand-off, lasts until @at. A guess: it
+ * decides the cost, not the result (coh_rmw_announce() checks the line).
  */
-static inline bool coh_rmw_worth_announcing(const struct coh_line *l,
-					    sim_time_t now, sim_time_t at)
+static inline bool coh_rmw_worth_announcing(const struct coh_cpu *cc,
+					    const struct coh_line *l,
+					    sim_time_t at)
 {
-	return l->serving && l->free_at > now &&
-	       (sim_time_t)l->q_len * (l->free_at - now) >= at - l->free_at;
+	return l == cc->ann_line && at <= cc->ann_until;
 }
 
 /*
@@ -485,8 +494,7 @@ static inline bool coh_rmw_ahead(struct coh_cpu *cc, struct coh_field *f)
 	 * arrives (coh_rmw_announce() says what else it takes).
 	 */
 	if (p->now != sim_now(p->engine)) {
-		if (coh_rmw_worth_announcing(f->line, sim_now(p->engine),
-					     p->now) &&
+		if (coh_rmw_worth_announcing(cc, f->line, p->now) &&
 		    sim_proc_must_yield(p) && coh_rmw_announce(cc, f))
 			return true;
 		if (sim_proc_sync(p))

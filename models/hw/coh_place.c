@@ -135,10 +135,8 @@ struct coh_cpu *coh_cpu_attach(struct coh *c, unsigned int cpu,
 	SIM_BUG_ON(cpu >= c->nr_cpus);
 	cc->coh = c;
 	cc->proc = p;
-	cc->cpu = cpu;
+	cc->cpu = (uint16_t)cpu; /* < MACHINE_MAX_CPUS, checked above */
 	cc->resume_inline = false; /* the new process has not promised it */
-	cc->cpu_word = cpu / 64;
-	cc->cpu_bit = 1ull << (cpu % 64);
 	return cc;
 }
 
