@@ -424,6 +424,7 @@ struct sim_proc {
 	long ret;
 	void *owner;
 	size_t stack_size;
+	unsigned char *stack_alloc; /* @stack is in it (sim_proc_init()) */
 };
 
 void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,

@@ -45,9 +45,9 @@
 #define coh_unlikely(x) (x)
 #endif
 
-/* struct coh_cpu's size is a power of two (cache.h): a shift finds one */
-_Static_assert(sizeof(struct coh_cpu) == 512,
-	       "struct coh_cpu: not 512 bytes; keep its size a power of two");
+/* struct coh_cpu is an odd number of host lines (cache.h) */
+_Static_assert(sizeof(struct coh_cpu) == 576,
+	       "struct coh_cpu: not 9 host lines; see its padding");
 
 /* struct coh_line's hot fields fill its first 64 bytes (cache.h). */
 _Static_assert(offsetof(struct coh_line, owner_since) == 64,

@@ -359,6 +359,12 @@ struct coh_cpu {
 	struct coh_line *dep_line; /* a dependent load waits for this line */
 	struct kprof *prof; /* time by kernel function, or NULL */
 	struct coh_caller_stat *caller_stat; /* the latest access's */
+	/*
+	 * Padding to 9 host lines, an odd number: CPU i's line 0 then falls
+	 * in set 9i of the host's L1 (mod 64), all 64 sets in turn, where
+	 * 512 bytes put every CPU's line 0 in 8 sets (issue 15).
+	 */
+	char pad[64];
 };
 
 struct coh;
