@@ -299,8 +299,8 @@ struct coh_object {
 
 /*
  * struct coh_cpu - a CPU as the memory system sees it. Aligned to a host
- * line, so that its size is a power of two (512) and the hand-off finds
- * the requester's with a shift (issue 15); coh_create() allocates them so.
+ * line, 9 of them (its padding says why), its per-access fields in the
+ * first (issue 15); coh_create() allocates them so.
  */
 struct coh_cpu {
 	/* line 0: what every access of the CPU reads or writes */
