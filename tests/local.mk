@@ -331,6 +331,19 @@ bench-insns: %reldir%/bench$(EXEEXT)
 	$(SHELL) $(top_srcdir)/bench/insns.sh %reldir%/bench$(EXEEXT) \
 		'$(INSNS_N)' '$(INSNS_K)'
 
+# make bench-wall [WALL_N=72 WALL_K=16] [WALL_OTHER=/other/build]: that
+# benchmark's atomics per CPU second, best of 5, this build and another
+# build directory's (where `make tests/bench` has run) in turn: the wall
+# time, host cache misses included, of two versions of the code on a
+# shared machine (bench/wall.sh).
+WALL_N = 72
+WALL_K = 16
+WALL_OTHER =
+EXTRA_DIST += bench/wall.sh
+bench-wall: %reldir%/bench$(EXEEXT)
+	$(SHELL) $(top_srcdir)/bench/wall.sh '$(WALL_N)' '$(WALL_K)' . \
+		$(WALL_OTHER)
+
 # make validate: rerun the validation scenarios and rewrite the table of
 # predicted against published results in README.md (misses included).
 validate: memcgsim$(EXEEXT)
@@ -351,7 +364,7 @@ update-keys: memcgsim$(EXEEXT)
 		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir)
 EXTRA_DIST += tools/update-keys.sh
 
-.PHONY: update-golden bench bench-peers bench-insns validate update-keys update-docs
+.PHONY: update-golden bench bench-peers bench-insns bench-wall validate update-keys update-docs
 
 # fuzz/replay-T: the fuzz harness fuzz/fuzz_T.c built with the normal
 # compiler and fuzz/replay.c's main(), which runs it on every committed
