@@ -26,22 +26,13 @@ if ! command -v valgrind >/dev/null 2>&1; then
 	echo "insns.sh: needs valgrind (on Debian: apt-get install valgrind)" >&2
 	exit 2
 fi
-machine=skx-2s-72
-test "$n" -le 72 || machine=epyc-2s-256
+. "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgsim-insns.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 
 for ms in 5 20; do
-	cat >"$tmp/c-$ms.yaml" <<-EOT
-	scenario: insns-$n-$k
-	seed: 1
-	machine: $machine
-	duration_ms: $ms
-	warmup_ms: 0
-	workloads:
-	  - {type: atomic_counter, cpus: 0-$((n - 1)), counters: $k, think_ns: 500, think: exponential}
-	EOT
+	counter_yaml "$tmp/c-$ms.yaml" "insns-$n-$k" "$n" "$k" "$ms" 1
 	# tests/bench runs the scenario in a child: follow it
 	valgrind --tool=callgrind --trace-children=yes \
 		--callgrind-out-file="$tmp/cg-$ms.%p" \

@@ -34,8 +34,9 @@ bench=$1
 srcdir=$2
 rounds=${PEERS_ROUNDS:-2}
 scale=${PEERS_SCALE:-1}
-think_ns=500
-hold_ns=100
+. "$srcdir/bench/lib.sh"
+think_ns=$COUNTER_THINK_NS
+hold_ns=$COUNTER_HOLD_NS
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgsim-bench-peers.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
@@ -59,14 +60,11 @@ done
 test -n "$simpy" ||
 	echo "SimPy: skipped (not found; on Debian: apt-get install python3-simpy3)"
 
-# sim_ms N K ATOMICS: simulated ms for about ATOMICS atomics
+# sim_ms N K ATOMICS: simulated ms for about ATOMICS x PEERS_SCALE atomics
 sim_ms()
 {
-	awk -v n="$1" -v k="$2" -v a="$3" -v s="$scale" -v t=$think_ns \
-		-v h=$hold_ns 'BEGIN {
-		r = n / (t + h); if (k / h < r) r = k / h
-		printf "%.3f", a * s / r / 1e6
-	}'
+	counter_ms "$1" "$2" "$(awk -v a="$3" -v s="$scale" \
+		'BEGIN { printf "%.0f", a * s }')"
 }
 
 # ---- one line per run in $tmp/runs: tool N K atomics events wall_s ----
@@ -75,18 +73,9 @@ round=1
 while test $round -le "$rounds"; do
 	for n in 8 72 256; do
 		for k in 1 16; do
-			machine=skx-2s-72
-			test $n -le 72 || machine=epyc-2s-256
 			y=$tmp/counter-$n-$k.yaml
-			cat >"$y" <<-EOT
-			scenario: peers-$n-$k
-			seed: $round
-			machine: $machine
-			duration_ms: $(sim_ms $n $k 4000000)
-			warmup_ms: 0
-			workloads:
-			  - {type: atomic_counter, cpus: 0-$((n - 1)), counters: $k, think_ns: $think_ns, think: exponential}
-			EOT
+			counter_yaml "$y" "peers-$n-$k" $n $k \
+				"$(sim_ms $n $k 4000000)" $round
 			"$bench" --raw "$y" | awk -v n=$n -v k=$k \
 				'{ print "memcgsim", n, k, $4, $3, $5 }' \
 				>>"$tmp/runs"

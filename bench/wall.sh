@@ -31,25 +31,14 @@ for b in "$@"; do
 	fi
 done
 rounds=${ROUNDS:-5}
-machine=skx-2s-72
-test "$n" -le 72 || machine=epyc-2s-256
+. "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgsim-wall.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 
-# peers.sh's sizing: the simulated time for about 4 M atomics
-ms=$(awk -v n="$n" -v k="$k" 'BEGIN {
-	r = n / 600; if (k / 100 < r) r = k / 100
-	printf "%.3f", 4e6 / r / 1e6 }')
-cat >"$tmp/c.yaml" <<-EOT
-scenario: wall-$n-$k
-seed: 1
-machine: $machine
-duration_ms: $ms
-warmup_ms: 0
-workloads:
-  - {type: atomic_counter, cpus: 0-$((n - 1)), counters: $k, think_ns: 500, think: exponential}
-EOT
+# sized as bench/peers.sh's memcgsim runs
+counter_yaml "$tmp/c.yaml" "wall-$n-$k" "$n" "$k" \
+	"$(counter_ms "$n" "$k" 4000000)" 1
 i=1
 while test $i -le "$rounds"; do
 	j=1

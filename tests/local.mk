@@ -339,7 +339,7 @@ bench-insns: %reldir%/bench$(EXEEXT)
 WALL_N = 72
 WALL_K = 16
 WALL_OTHER =
-EXTRA_DIST += bench/wall.sh
+EXTRA_DIST += bench/wall.sh bench/lib.sh
 bench-wall: %reldir%/bench$(EXEEXT)
 	$(SHELL) $(top_srcdir)/bench/wall.sh '$(WALL_N)' '$(WALL_K)' . \
 		$(WALL_OTHER)

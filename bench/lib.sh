@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# bench/lib.sh - the contended-counter benchmark that bench/peers.sh,
+# bench/insns.sh and bench/wall.sh run in memcgsim: N CPUs, K shared
+# counters; every CPU loops { think for an exponential time of mean
+# COUNTER_THINK_NS; pick a counter uniformly; a locked RMW on it }, on
+# skx-2s-72 (N <= 72) or epyc-2s-256. Sourced, not run.
+
+COUNTER_THINK_NS=500
+COUNTER_HOLD_NS=100 # the peers' mutex hold time, for the sizing below
+
+# counter_ms N K ATOMICS: simulated ms for about ATOMICS atomics if an RMW
+# held its counter for COUNTER_HOLD_NS (the peers' model; memcgsim's own
+# hand-offs are slower, so it does fewer in that time)
+counter_ms()
+{
+	awk -v n="$1" -v k="$2" -v a="$3" -v t=$COUNTER_THINK_NS \
+		-v h=$COUNTER_HOLD_NS 'BEGIN {
+		r = n / (t + h); if (k / h < r) r = k / h
+		printf "%.3f", a / r / 1e6
+	}'
+}
+
+# counter_yaml FILE NAME N K MS SEED: write the scenario to FILE
+counter_yaml()
+{
+	_machine=skx-2s-72
+	test "$3" -le 72 || _machine=epyc-2s-256
+	cat >"$1" <<-EOT
+	scenario: $2
+	seed: $6
+	machine: $_machine
+	duration_ms: $5
+	warmup_ms: 0
+	workloads:
+	  - {type: atomic_counter, cpus: 0-$(($3 - 1)), counters: $4, think_ns: $COUNTER_THINK_NS, think: exponential}
+	EOT
+}
