@@ -980,7 +980,7 @@ bool sim__proc_sync(struct sim_proc *p)
 	 * Nothing else is due before p->now: moving the clock there is what
 	 * running a wake-up event would do, without the event.
 	 */
-	if (at < e->clock.next && at <= e->clock.until) {
+	if (!sim_proc_must_yield(p)) {
 		SIM_BUG_ON(at < e->clock.now);
 		e->clock.now = at;
 		e->running = 0; /* sim_event_seq(): SIM_SEQ_AHEAD */

@@ -479,6 +479,21 @@ void sim_proc_wake(struct sim_proc *p, sim_time_t at);
  */
 bool sim__proc_sync(struct sim_proc *p);
 
+/*
+ * sim_proc_must_yield() - sim_proc_sync() of @p, whose clock is ahead of
+ * the engine's, would yield: an event is due before p->now (or at it),
+ * or p->now is past the horizon (else sim_proc_sync() moves the engine's
+ * clock to p->now).
+ * Also for a caller that may do something else than yield then
+ * (models/hw/cache.c: coh_rmw_ahead()), which then syncs as usual.
+ */
+static inline bool sim_proc_must_yield(const struct sim_proc *p)
+{
+	const struct sim_clock *clock = sim_clock(p->engine);
+
+	return p->now >= clock->next || p->now > clock->until;
+}
+
 static inline bool sim_proc_sync(struct sim_proc *p)
 {
 	struct sim_engine *e = p->engine;
@@ -492,7 +507,7 @@ static inline bool sim_proc_sync(struct sim_proc *p)
 		 * Nothing else is due before p->now: moving the clock there
 		 * is what running a wake-up event would do, without the event.
 		 */
-		if (at < e->clock.next && at <= e->clock.until) {
+		if (!sim_proc_must_yield(p)) {
 			e->clock.now = at;
 			e->running = 0; /* sim_event_seq(): SIM_SEQ_AHEAD */
 			return false;
@@ -545,20 +560,6 @@ static inline void sim__proc_run(struct sim_proc *p)
 
 	if (r != CO_WAIT)
 		sim__proc_run_more(p, r);
-}
-
-/*
- * sim_proc_must_yield() - sim_proc_sync() of @p, whose clock is ahead of
- * the engine's, would yield: an event is due before p->now (or at it),
- * or p->now is past the horizon. For a caller that may do something else
- * than yield then (models/hw/cache.c: coh_rmw_ahead()); it then calls
- * sim__proc_sync() to sync as usual.
- */
-static inline bool sim_proc_must_yield(const struct sim_proc *p)
-{
-	const struct sim_clock *clock = sim_clock(p->engine);
-
-	return p->now >= clock->next || p->now > clock->until;
 }
 
 /*

@@ -280,21 +280,27 @@ static inline void setup_strict(void)
 	harness_init("0", "strict");
 }
 
-/* CPUs 0-3 loop on RMWs of a until 10080 ns; the RMWs completed. */
-static inline uint64_t saturate_four_cpus(void)
+/* CPUs 0-3 loop on RMWs of a until @end_ns; the RMWs completed. */
+static inline uint64_t saturate_four_cpus_until(sim_time_t end_ns)
 {
 	const struct step s[] = {
-		{ .kind = LOOP_RMW, .field = FA, .ps = 10080 * NS }
+		{ .kind = LOOP_RMW, .field = FA, .ps = end_ns * NS }
 	};
 	uint64_t total = 0;
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < 4; cpu++)
 		cpu_script(cpu, 0, s, 1);
-	run_ns(10080);
+	run_ns(end_ns);
 	for (cpu = 0; cpu < 4; cpu++)
 		total += h.scripts[cpu].loops;
 	return total;
+}
+
+/* ... until 10080 ns, the saturated-line cases' run */
+static inline uint64_t saturate_four_cpus(void)
+{
+	return saturate_four_cpus_until(10080);
 }
 
 static inline void teardown(void)

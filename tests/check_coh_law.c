@@ -322,23 +322,6 @@ START_TEST(coh_law_fit_recovers)
 }
 END_TEST
 
-/* CPUs 0-3 loop on RMWs of a until 100080 ns; the RMWs completed. */
-static uint64_t saturate_four_cpus_100us(void)
-{
-	const struct step s[] = {
-		{ .kind = LOOP_RMW, .field = FA, .ps = 100080 * NS }
-	};
-	uint64_t total = 0;
-	unsigned int cpu;
-
-	for (cpu = 0; cpu < 4; cpu++)
-		cpu_script(cpu, 0, s, 1);
-	run_ns(100080);
-	for (cpu = 0; cpu < 4; cpu++)
-		total += h.scripts[cpu].loops;
-	return total;
-}
-
 /*
  * Service-time variance keeps the mean. Four CPUs saturate one line for
  * 100 us; with every hand-off 50 ns the line completes 80 + 50 k <= 100080:
@@ -356,7 +339,7 @@ START_TEST(coh_service_variance_keeps_mean)
 	harness_destroy();
 	extra_coherence = "  service_cv: {cv: 1.0, source: test}\n";
 	harness_init("0", "strict");
-	total = saturate_four_cpus_100us();
+	total = saturate_four_cpus_until(100080);
 	mean_ns = (double)(line_of(FA)->busy_ps - 80 * NS) / NS /
 		  (double)(line_of(FA)->transfers - 1);
 	ck_assert_uint_ge(total, 1881);
@@ -365,7 +348,7 @@ START_TEST(coh_service_variance_keeps_mean)
 	ck_assert_double_le(fabs(mean_ns - 50.0), 3.0);
 	harness_destroy();
 	harness_init("0", "strict");
-	again = saturate_four_cpus_100us();
+	again = saturate_four_cpus_until(100080);
 	extra_coherence = "";
 	ck_assert_uint_eq(again, total);
 }

@@ -18,13 +18,14 @@
 struct coh_trace_line;
 
 /*
- * The trace's entry points are off the hot path: the compiler lays the
- * calls out of line and keeps registers for the rest (issue 15).
+ * The trace's entry points, and the cold helpers coh_place.c keeps for
+ * cache.c, are off the hot path: the compiler lays the calls out of line
+ * and keeps registers for the rest (issue 15).
  */
 #if defined(__GNUC__) || defined(__clang__)
-#define COH_TRACE_COLD __attribute__((cold))
+#define COH_COLD_DECL __attribute__((cold))
 #else
-#define COH_TRACE_COLD
+#define COH_COLD_DECL
 #endif
 
 struct coh {
@@ -144,7 +145,7 @@ static inline void coh_plain_update(struct coh *c)
  * included) and "sharers" counters, for the trace (c->trace set). Several
  * changes at one time give one event, with the last values.
  */
-void coh_trace_counters(struct coh *c, struct coh_line *l) COH_TRACE_COLD;
+void coh_trace_counters(struct coh *c, struct coh_line *l) COH_COLD_DECL;
 
 /*
  * coh_trace_serve() - the trace of a hand-off of @r on @l at @now, done at
@@ -154,13 +155,13 @@ void coh_trace_counters(struct coh *c, struct coh_line *l) COH_TRACE_COLD;
  */
 void coh_trace_serve(struct coh *c, struct coh_line *l, struct coh_req r,
 		     sim_time_t now, sim_time_t done,
-		     enum coh_dist dist) COH_TRACE_COLD;
+		     enum coh_dist dist) COH_COLD_DECL;
 
 /* For cache.c's cold paths, in coh_place.c. */
 void coh__count_caller(struct coh_cpu *cc, struct coh_field_stat *fs,
-		       enum coh_op op) COH_TRACE_COLD;
+		       enum coh_op op) COH_COLD_DECL;
 sim_time_t coh__service_lat(const struct machine *m, const struct coh_line *l,
-			    sim_time_t lat) COH_TRACE_COLD;
-void coh__ann_grow(struct coh *c, unsigned int index) COH_TRACE_COLD;
+			    sim_time_t lat) COH_COLD_DECL;
+void coh__ann_grow(struct coh *c, unsigned int index) COH_COLD_DECL;
 
 #endif /* MODELS_HW_COH_PRIV_H */
