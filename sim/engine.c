@@ -67,6 +67,10 @@
 #include "sim/error.h"
 
 #define PROC_COLOURS 64 /* stack offsets, in host lines: sim_proc_init() */
+
+/* struct sim_proc's hot fields, @owner the last, fit one host line */
+_Static_assert(offsetof(struct sim_proc, id) <= 64,
+	       "struct sim_proc: the hot fields are not in 64 bytes");
 #define SLOT_BITS 24 /* pending events and processes: at most 2^24 */
 #define SLOT_MASK ((1ull << SLOT_BITS) - 1)
 #define SEQ_LIMIT (1ull << (64 - SLOT_BITS))
@@ -653,6 +657,14 @@ void sim__engine_set_seq(struct sim_engine *e, uint64_t seq)
 
 /* ---- the engine ---- */
 
+/* Slot 0 is never run: sim_engine_run() stops before SIM_TIME_MAX. */
+static void slot0_run(void *arg, uint64_t data)
+{
+	(void)arg;
+	(void)data;
+	SIM_BUG_ON(1);
+}
+
 struct sim_engine *sim_engine_create(void)
 {
 	struct sim_engine *e = calloc(1, sizeof(*e));
@@ -663,9 +675,10 @@ struct sim_engine *sim_engine_create(void)
 		sim_engine_free(e);
 		return NULL;
 	}
-	/* slot 0: "none", later than any event */
+	/* slot 0: "none", later than any event; no process (next_prefetch()) */
 	e->node[0].time = SIM_TIME_MAX;
 	e->node[0].seq = UINT64_MAX;
+	e->payload[0] = (struct sim_payload){ .fn = slot0_run };
 	e->clock.next = SIM_TIME_MAX;
 	e->left = e->tick_at = PROGRESS_NONE;
 	return e;
@@ -815,13 +828,34 @@ progress_tick(struct sim_engine *e, sim_time_t t)
 		e->progress_fn(e->progress_arg, t);
 }
 
-void sim_engine_run(struct sim_engine *e, sim_time_t until)
+/*
+ * next_prefetch() - a hint: the event after the one starting now is,
+ * mostly, the one now earliest (e->min; the running event may schedule an
+ * earlier one). If it wakes a process, start loading the process's state,
+ * so that it is in the host's L1 when its run begins: with tens of
+ * processes it is not, and the run began with a chain of misses, its
+ * process, frame and task one after the other (issue 15: 72 CPUs on 256
+ * idle counters, +11% atomics per second). No effect on results. Slot 0
+ * (none pending) is not a process's: it has a function.
+ */
+SIM_PREFETCH_FN void next_prefetch(const struct sim_engine *e)
 {
-	/* slot 0 (none pending) is at SIM_TIME_MAX: never run it */
-	e->end = until < SIM_TIME_MAX ? until + 1 : SIM_TIME_MAX;
-	set_limit(e);
-	e->stop = false;
-	e->clock.until = until;
+	const struct sim_payload *pl = &e->payload[e->min];
+
+	if (!pl->fn) {
+		SIM_PREFETCH_W(pl->arg);
+		sim_proc_prefetch(pl->arg);
+	}
+}
+
+/*
+ * run_loop() - sim_engine_run()'s loop, with @prefetch (e->prefetch) a
+ * constant at each of its two calls: the test is made once a run, not at
+ * every event (issue 15).
+ */
+static inline __attribute__((always_inline)) void run_loop(struct sim_engine *e,
+							   bool prefetch)
+{
 	for (;;) {
 		uint32_t slot = e->min;
 		sim_time_t t = e->clock.next;
@@ -837,6 +871,8 @@ void sim_engine_run(struct sim_engine *e, sim_time_t until)
 		}
 		e->clock.now = t;
 		e->running = slot;
+		if (prefetch)
+			next_prefetch(e);
 		if (!--e->left)
 			progress_tick(e, t);
 		if (!pl->fn) {
@@ -861,6 +897,19 @@ void sim_engine_run(struct sim_engine *e, sim_time_t until)
 			e->free_slots[e->nr_free++] = slot;
 		}
 	}
+}
+
+void sim_engine_run(struct sim_engine *e, sim_time_t until)
+{
+	/* slot 0 (none pending) is at SIM_TIME_MAX: never run it */
+	e->end = until < SIM_TIME_MAX ? until + 1 : SIM_TIME_MAX;
+	set_limit(e);
+	e->stop = false;
+	e->clock.until = until;
+	if (e->prefetch)
+		run_loop(e, true);
+	else
+		run_loop(e, false);
 	if (!e->stop && e->clock.now < until)
 		e->clock.now = until;
 }
@@ -876,6 +925,8 @@ void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
 	p->trace_tid = id;
 	p->owner = owner;
 	p->stack_size = stack_size;
+	e->nr_procs++;
+	e->prefetch = e->nr_procs > SIM_PREFETCH_PROCS;
 	/*
 	 * Each process's frames start at its own offset in the host's
 	 * 64-byte lines modulo 4 KiB, (id % 64) lines in: stacks allocated
@@ -896,6 +947,8 @@ void sim_proc_destroy(struct sim_proc *p)
 	struct sim_engine *e = p->engine;
 
 	if (e) {
+		e->nr_procs--;
+		e->prefetch = e->nr_procs > SIM_PREFETCH_PROCS;
 		/* a wake-up still pending (the run ended first) is dropped */
 		if (p->pending)
 			ev_remove(e, p->slot);

@@ -54,6 +54,22 @@ typedef uint64_t sim_time_t;
 #define SIM_PS_PER_MS 1000000000ull
 #define SIM_TIME_MAX UINT64_MAX
 
+/*
+ * A hint to the host CPU that the simulator writes *@p soon: start loading
+ * its line. No effect on results (and none if @p is not a valid address).
+ * A function made of prefetches alone must be SIM_PREFETCH_FN: GCC counts
+ * a prefetch as no side effect, finds such a function pure, and drops its
+ * calls, whose result nothing uses, unless it is inlined first.
+ */
+#define SIM_PREFETCH_W(p) __builtin_prefetch((p), 1)
+#define SIM_PREFETCH_FN static inline __attribute__((always_inline))
+/*
+ * Up to this many processes, whose state (a task, its frame, its CPU's
+ * struct coh_cpu: 5 or 6 host lines each) stays in the host's L1 of 32
+ * to 48 KiB with the rest, prefetching it costs more than it gains.
+ */
+#define SIM_PREFETCH_PROCS 32
+
 struct sim_engine;
 
 /*
@@ -206,6 +222,8 @@ struct sim_engine {
 	struct sim_clock clock; /* first: sim_now() is inline (engine.h) */
 	uint32_t min; /* the earliest pending event's slot (set_min()) */
 	bool stop;
+	/* more than SIM_PREFETCH_PROCS processes: sim_engine_prefetch() */
+	bool prefetch;
 	uint64_t cur; /* the ring's first bucket number */
 	/* at least the bucket number of every event in the ring (ev_pop()) */
 	uint64_t ring_last;
@@ -243,6 +261,7 @@ struct sim_engine {
 	struct sim_payload *payload; /* by slot */
 	uint32_t *free_slots; /* a stack of unused slots */
 	size_t nr_free, cap;
+	unsigned int nr_procs; /* sim_proc_init()'s, not destroyed */
 	uint64_t bits[SIM__RING_WORDS]; /* bucket r not empty */
 	uint32_t head[SIM__RING]; /* bucket r's first event, 0: empty */
 	/* the overflow: a 4-ary min-heap */
@@ -402,10 +421,11 @@ struct co_frame {
  * @now: this process's clock; >= sim_now() while it runs
  * @id: the CPU number
  * @ret: return value of the last callee that used CO_RETURN
- * @owner: the model object this process belongs to (e.g. its CPU state)
+ * @owner: the model object this process belongs to (e.g. its task), whose
+ * first host line sim_proc_prefetch() loads with the process's
  */
 struct sim_proc {
-	/* what every run of the process reads and writes: 48 bytes */
+	/* what every run of the process reads and writes: 56 bytes */
 	struct sim_engine *engine;
 	sim_time_t now;
 	unsigned char *stack; /* coroutine frames, bottom up */
@@ -418,11 +438,12 @@ struct sim_proc {
 	unsigned int slot; /* its wake-up's payload slot in the engine */
 	bool pending; /* a wake-up is scheduled */
 	bool finished; /* the outermost frame returned */
+	/* read by its code first, mostly (a task): sim_proc_prefetch() */
+	void *owner;
 	/* the rest */
 	unsigned int id;
 	unsigned int trace_tid; /* its track in a trace: id, or its own */
 	long ret;
-	void *owner;
 	size_t stack_size;
 	unsigned char *stack_alloc; /* @stack is in it (sim_proc_init()) */
 };
@@ -560,6 +581,30 @@ static inline void sim__proc_run(struct sim_proc *p)
 
 	if (r != CO_WAIT)
 		sim__proc_run_more(p, r);
+}
+
+/*
+ * sim_engine_prefetch() - whether the processes of @e are too many for
+ * their state to stay in the host's L1: prefetching it then pays.
+ */
+static inline bool sim_engine_prefetch(const struct sim_engine *e)
+{
+	return e->prefetch;
+}
+
+/*
+ * sim_proc_prefetch() - a hint that @p runs soon: start loading the host
+ * lines its run reads first, its running frame and its owner's first line,
+ * so that they are in the host's L1 when it runs (issue 15: past 72 CPUs
+ * the processes' state outgrows the L1, and each run of a process began
+ * with a chain of misses: its frame, then its task). @p's own line should
+ * be in the L1 already (prefetched a step before), or its load waits. No
+ * effect on results.
+ */
+SIM_PREFETCH_FN void sim_proc_prefetch(const struct sim_proc *p)
+{
+	SIM_PREFETCH_W(p->frame);
+	SIM_PREFETCH_W(p->owner);
 }
 
 /*

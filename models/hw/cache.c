@@ -8,7 +8,8 @@
  * each hand-off, and the pending[] array of struct coh_cpu holds a CPU's
  * posted misses until a fence waits for them. The trace is coh_trace.c's;
  * creating the model, placing lines and objects, and the statistics,
- * coh_place.c's.
+ * coh_place.c's; the Shared state (sharer bitmaps, the hand-offs of loads
+ * and of Shared lines), coh_share.c's.
  *
  * Speed (issue 15): an access and its hand-off are the simulator's inner
  * loop. Each shortcut is exact (the same hand-offs at the same times, in
@@ -29,22 +30,6 @@
 #include "models/hw/coh_priv.h"
 #include "sim/error.h"
 
-/*
- * The hot path (coh_access_issue(), line_serve()) is split into small
- * helpers for the reader; these are inlined into it whatever the
- * compiler's size heuristics say, since a call costs more than most of
- * them (issue 15).
- */
-#if defined(__GNUC__) || defined(__clang__)
-#define COH_INLINE inline __attribute__((always_inline))
-#define COH_COLD __attribute__((noinline, cold))
-#define coh_unlikely(x) __builtin_expect(!!(x), 0)
-#else
-#define COH_INLINE inline
-#define COH_COLD
-#define coh_unlikely(x) (x)
-#endif
-
 /* struct coh_cpu is an odd number of host lines (cache.h) */
 _Static_assert(sizeof(struct coh_cpu) == 576,
 	       "struct coh_cpu: not 9 host lines; see its padding");
@@ -55,112 +40,9 @@ _Static_assert(offsetof(struct coh_line, owner_since) == 64,
 
 #define NO_DONE SIM_TIME_MAX
 
-/* ---- sharer bitmaps ---- */
-
-static inline bool sharer_test(const struct coh_line *l, unsigned int cpu)
-{
-	return l->sharers[cpu / 64] & (1ull << (cpu % 64));
-}
-
-static inline void sharer_set(struct coh *c, struct coh_line *l,
-			      unsigned int cpu)
-{
-	if (!sharer_test(l, cpu)) {
-		l->sharers[cpu / 64] |= 1ull << (cpu % 64);
-		l->nr_sharers++;
-	}
-}
-
-static void sharers_clear(struct coh *c, struct coh_line *l)
-{
-	memset(l->sharers, 0, c->sharer_words * sizeof(uint64_t));
-	l->nr_sharers = 0;
-}
-
-/* The bitmap of the CPUs other than @cpu within distance @d (SMT..DIE). */
-static inline const uint64_t *within(const struct coh *c, unsigned int cpu,
-				     enum coh_dist d)
-{
-	return &c->within[((size_t)cpu * COH_DIST_DIE + d - COH_DIST_SMT) *
-			  c->sharer_words];
-}
-
-/*
- * first_of() - the lowest CPU in @a & @b & ~@c (@b, @c may be NULL: all
- * ones, none) of @words words, except @cpu; -1 if none.
- */
-static int first_of(const uint64_t *a, const uint64_t *b, const uint64_t *c,
-		    unsigned int words, unsigned int cpu)
-{
-	unsigned int w;
-
-	for (w = 0; w < words; w++) {
-		uint64_t bits = a[w] & (b ? b[w] : ~0ull) & (c ? ~c[w] : ~0ull);
-
-		if (w == cpu / 64)
-			bits &= ~(1ull << (cpu % 64));
-		if (bits)
-			return (int)(w * 64 + __builtin_ctzll(bits));
-	}
-	return -1;
-}
-
-/*
- * sharer_dist() - the nearest (@far false) or farthest (@far true) sharer
- * of @l from @cpu, @cpu itself excluded: its distance class, and in *@who
- * the lowest-numbered sharer at that distance (*@who unchanged, and
- * COH_DIST_SOCKET near or COH_DIST_SELF far, when there is none). By
- * class, nearest or farthest first, against the bitmaps of the CPUs
- * within each distance (c->within): a few words per class where asking
- * machine_dist() of every sharer took 15 instructions a sharer, on lines
- * hundreds of CPUs read (issue 15). The same answer: the lowest CPU of the
- * first class with a sharer.
- */
-static enum coh_dist sharer_dist(struct coh *c, const struct coh_line *l,
-				 unsigned int cpu, bool far, unsigned int *who)
-{
-	unsigned int words = c->sharer_words;
-	int s, d;
-
-	if (!far) {
-		/* within SMT, then LLC, then DIE, then any: across sockets */
-		s = -1;
-		for (d = COH_DIST_SMT; s < 0 && d <= COH_DIST_DIE; d++)
-			s = first_of(l->sharers, within(c, cpu, d), NULL, words,
-				     cpu);
-		if (s >= 0)
-			d--; /* the class it was found in */
-		else
-			s = first_of(l->sharers, NULL, NULL, words, cpu);
-		if (s < 0)
-			return COH_DIST_SOCKET;
-	} else {
-		/* across sockets (not within DIE), then DIE, LLC, SMT */
-		s = first_of(l->sharers, NULL, within(c, cpu, COH_DIST_DIE),
-			     words, cpu);
-		d = COH_DIST_SOCKET;
-		while (s < 0 && --d >= COH_DIST_SMT)
-			s = first_of(l->sharers, within(c, cpu, d),
-				     d > COH_DIST_SMT ? within(c, cpu, d - 1) :
-							NULL,
-				     words, cpu);
-		if (s < 0)
-			return COH_DIST_SELF;
-	}
-	*who = (unsigned int)s;
-	return (enum coh_dist)d;
-}
-
 /* ---- serving requests ---- */
 
 static void line_serve(struct coh *c, struct coh_line *l, sim_time_t now);
-
-/* A hint to the CPU running the simulation; no effect on results. */
-#if defined(__GNUC__) || defined(__clang__)
-#define COH_PREFETCH_W(p) __builtin_prefetch((p), 1)
-#else
-#define COH_PREFETCH_W(p) ((void)(p))
-#endif
 
 static void line_serve_event(void *arg, uint64_t data);
 static void ann_arrive(struct coh *c, struct coh_line *l);
@@ -413,104 +295,6 @@ static COH_INLINE void line_kick(struct coh *c, struct coh_line *l,
 }
 
 /*
- * xfer() - the idle cost of moving @l from CPU @from to CPU @to, and its
- * distance class in *@dist. Across sockets it depends on the line's home:
- * xfer_socket when the holder's socket is the home (the request crosses
- * once, the home snoops its own core), xfer_socket_remote_home otherwise
- * (request and data travel through the home on the far side). @from and
- * @to differ (every caller has served @to's own copy before asking).
- */
-static COH_INLINE sim_time_t xfer_keys(const struct coh *c,
-				       const struct coh_line *l,
-				       uint32_t from_key, uint32_t to_key,
-				       enum coh_dist *dist)
-{
-	const struct machine *m = c->m;
-
-	*dist = machine_key_dist(from_key ^ to_key);
-	if (*dist != COH_DIST_SOCKET)
-		return m->xfer_ps[*dist];
-	if (l->home == (int)(from_key >> MACHINE_KEY_SOCKET_SHIFT))
-		return m->xfer_ps[COH_DIST_SOCKET];
-	return m->xfer_socket_remote_home_ps;
-}
-
-/* xfer_keys() of the CPUs themselves */
-static COH_INLINE sim_time_t xfer(const struct coh *c, const struct coh_line *l,
-				  unsigned int from, unsigned int to,
-				  enum coh_dist *dist)
-{
-	return xfer_keys(c, l, c->cpu_key[from], c->cpu_key[to], dist);
-}
-
-/* hand_off() for a load; see there. */
-static sim_time_t hand_off_read(struct coh *c, struct coh_line *l,
-				unsigned int cpu, enum coh_dist *dist)
-{
-	const struct machine *m = c->m;
-	unsigned int who = 0;
-	sim_time_t lat;
-
-	*dist = COH_DIST_SELF;
-	if (l->owner == (int)cpu || sharer_test(l, cpu))
-		return m->l1_hit_ps;
-	if (l->owner >= 0) {
-		/* M -> S at the old owner, S at the requester. */
-		lat = xfer(c, l, (unsigned int)l->owner, cpu, dist);
-		sharer_set(c, l, l->owner);
-		l->owner = -1;
-		sharer_set(c, l, cpu);
-		return lat;
-	}
-	if (l->nr_sharers) {
-		sharer_dist(c, l, cpu, false, &who);
-		lat = xfer(c, l, who, cpu, dist);
-		sharer_set(c, l, cpu);
-		return lat;
-	}
-	/* Nobody holds it: from memory, Exclusive. */
-	*dist = NR_COH_DIST;
-	l->owner = cpu;
-	return m->memory_ps;
-}
-
-/*
- * hand_off() for a store or RMW (@op) of a line that CPUs share; see
- * there. The requester takes it Modified.
- */
-static sim_time_t hand_off_shared(struct coh *c, struct coh_line *l,
-				  unsigned int cpu, enum coh_op op,
-				  enum coh_dist *dist)
-{
-	const struct machine *m = c->m;
-	unsigned int others, who = 0;
-	sim_time_t lat;
-
-	*dist = COH_DIST_SELF;
-	others = l->nr_sharers - (sharer_test(l, cpu) ? 1 : 0);
-	if (!others) {
-		/* The only sharer upgrades in place. */
-		lat = op == COH_RMW ? m->rmw_local_ps : m->l1_hit_ps;
-	} else if (sharer_test(l, cpu)) {
-		/*
-		 * A sharer upgrades: the home invalidates the other copies
-		 * and grants ownership (perfbook's load-then-CAS against a
-		 * blind CAS), priced by the farthest one.
-		 */
-		*dist = sharer_dist(c, l, cpu, true, &who);
-		lat = m->upgrade_ps[*dist] +
-		      (others - 1) * m->inval_per_sharer_ps;
-	} else {
-		sharer_dist(c, l, cpu, true, &who);
-		lat = xfer(c, l, who, cpu, dist) +
-		      (others - 1) * m->inval_per_sharer_ps;
-	}
-	sharers_clear(c, l);
-	l->owner = cpu;
-	return lat;
-}
-
-/*
  * hand_off() - serve request @r on @l at @now: move the line and return
  * the latency the requester sees; *@dist is the distance class it came
  * from (NR_COH_DIST for memory, COH_DIST_SELF when it did not move).
@@ -529,7 +313,7 @@ static COH_INLINE sim_time_t hand_off(struct coh *c, struct coh_line *l,
 	sim_time_t lat;
 
 	if (r->op == COH_READ) {
-		lat = hand_off_read(c, l, cpu, &d);
+		lat = coh__hand_off_read(c, l, cpu, &d);
 		*dist = d;
 		return lat;
 	}
@@ -540,7 +324,7 @@ static COH_INLINE sim_time_t hand_off(struct coh *c, struct coh_line *l,
 		*dist = COH_DIST_SELF;
 		return r->op == COH_RMW ? m->rmw_local_ps : m->l1_hit_ps;
 	} else if (l->nr_sharers) {
-		lat = hand_off_shared(c, l, cpu, r->op, &d);
+		lat = coh__hand_off_shared(c, l, cpu, r->op, &d);
 		*dist = d;
 		return lat;
 	} else {
@@ -815,6 +599,40 @@ static COH_INLINE void serve(struct coh *c, struct coh_line *l,
 }
 
 /*
+ * line_prefetch_next() - a hint: start loading the host lines of the CPUs
+ * that @l serves next, a step of the chain at each of its services, so
+ * that each is in the host's L1 when the line serves and resumes its CPU.
+ * On a contended line (N >= 72, K=1) every hand-off goes to a CPU whose
+ * state the other CPUs' runs have evicted since its last: its struct
+ * coh_cpu, its process, frame and task, each a miss that waited for the
+ * one before (issue 15: 256 CPUs on one counter, 9 L1 misses an atomic).
+ * Three steps along the queue: the third CPU's struct coh_cpu, the
+ * second's process, and the next one's frame and task (through its
+ * process, loaded at the step before). No effect on results.
+ */
+SIM_PREFETCH_FN void line_prefetch_next(const struct coh *c,
+					const struct coh_line *l)
+{
+	unsigned int m = l->q_cap - 1, h = l->q_head;
+
+	switch (l->q_len) {
+	default:
+		SIM_PREFETCH_W(&c->cpus[l->q[(h + 2) & m].cpu]);
+		SIM_PREFETCH_W((const char *)&c->cpus[l->q[(h + 2) & m].cpu] +
+			       64);
+		/* fall through */
+	case 2:
+		SIM_PREFETCH_W(c->cpus[l->q[(h + 1) & m].cpu].proc);
+		/* fall through */
+	case 1:
+		sim_proc_prefetch(c->cpus[l->q[h & m].cpu].proc);
+		/* fall through */
+	case 0:
+		break;
+	}
+}
+
+/*
  * line_serve_loop() - line_serve_inline() on a machine that is @plain
  * (c->plain) or not, a constant at each of its two calls: on a plain one
  * the line is ready when it is free (no hold rule) and serve_owned()
@@ -841,6 +659,8 @@ static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
 			unsigned int waiters = l->q_cpus - 1;
 
 			line_dequeue_writer(l, r);
+			if (sim_engine_prefetch(c->e))
+				line_prefetch_next(c, l);
 			/*
 			 * Served by a store or RMW: the line is not Shared
 			 * (no load joins), and with no hold rule it is ready
@@ -1191,7 +1011,7 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	 * host; start it now, a hundred instructions before.
 	 */
 	if (l->xfer_to)
-		COH_PREFETCH_W(&l->xfer_to[cc->cpu]);
+		SIM_PREFETCH_W(&l->xfer_to[cc->cpu]);
 	/* synced (coh_access()): the engine's clock is p->now */
 	now = p->now;
 	/*

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * models/hw/coh_priv.h - what the files of the coherence model share and
- * nothing else sees: struct coh, the line hash, and the trace's entry
- * points for the hot path (coh_trace.c). Users include models/hw/cache.h.
+ * nothing else sees: struct coh, the line hash, the helpers of a hand-off
+ * that cache.c and coh_share.c both use, and the trace's entry points for
+ * the hot path (coh_trace.c). Users include models/hw/cache.h.
  *
  * Layering: models/ module; uses sim/ only through its public headers.
  */
@@ -16,6 +17,22 @@
 #include "models/hw/cache.h"
 
 struct coh_trace_line;
+
+/*
+ * The hot path (coh_access_issue(), line_serve()) is split into small
+ * helpers for the reader; these are inlined into it whatever the
+ * compiler's size heuristics say, since a call costs more than most of
+ * them (issue 15).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define COH_INLINE inline __attribute__((always_inline))
+#define COH_COLD __attribute__((noinline, cold))
+#define coh_unlikely(x) __builtin_expect(!!(x), 0)
+#else
+#define COH_INLINE inline
+#define COH_COLD
+#define coh_unlikely(x) (x)
+#endif
 
 /*
  * The trace's entry points, and the cold helpers coh_place.c keeps for
@@ -136,6 +153,53 @@ static inline void coh_plain_update(struct coh *c)
 {
 	c->plain = c->machine_plain && !c->trace;
 }
+
+/* Whether CPU @cpu holds a copy of @l in the Shared state. */
+static inline bool sharer_test(const struct coh_line *l, unsigned int cpu)
+{
+	return l->sharers[cpu / 64] & (1ull << (cpu % 64));
+}
+
+/*
+ * xfer() - the idle cost of moving @l from CPU @from to CPU @to, and its
+ * distance class in *@dist. Across sockets it depends on the line's home:
+ * xfer_socket when the holder's socket is the home (the request crosses
+ * once, the home snoops its own core), xfer_socket_remote_home otherwise
+ * (request and data travel through the home on the far side). @from and
+ * @to differ (every caller has served @to's own copy before asking).
+ */
+static COH_INLINE sim_time_t xfer_keys(const struct coh *c,
+				       const struct coh_line *l,
+				       uint32_t from_key, uint32_t to_key,
+				       enum coh_dist *dist)
+{
+	const struct machine *m = c->m;
+
+	*dist = machine_key_dist(from_key ^ to_key);
+	if (*dist != COH_DIST_SOCKET)
+		return m->xfer_ps[*dist];
+	if (l->home == (int)(from_key >> MACHINE_KEY_SOCKET_SHIFT))
+		return m->xfer_ps[COH_DIST_SOCKET];
+	return m->xfer_socket_remote_home_ps;
+}
+
+/* xfer_keys() of the CPUs themselves */
+static COH_INLINE sim_time_t xfer(const struct coh *c, const struct coh_line *l,
+				  unsigned int from, unsigned int to,
+				  enum coh_dist *dist)
+{
+	return xfer_keys(c, l, c->cpu_key[from], c->cpu_key[to], dist);
+}
+
+/*
+ * hand_off() for a load, and for a store or RMW (@op) of a line that CPUs
+ * share: coh_share.c. See hand_off() in cache.c.
+ */
+sim_time_t coh__hand_off_read(struct coh *c, struct coh_line *l,
+			      unsigned int cpu, enum coh_dist *dist);
+sim_time_t coh__hand_off_shared(struct coh *c, struct coh_line *l,
+				unsigned int cpu, enum coh_op op,
+				enum coh_dist *dist);
 
 #define INLINE_NONE (-2)
 #define INLINE_ANY (-1)

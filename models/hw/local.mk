@@ -5,4 +5,5 @@ libsim_a_SOURCES += \
 	%reldir%/machine.c %reldir%/machine.h \
 	%reldir%/cache.c %reldir%/cache.h \
 	%reldir%/coh_law.c %reldir%/coh_law.h \
-	%reldir%/coh_priv.h %reldir%/coh_trace.c %reldir%/coh_place.c
+	%reldir%/coh_priv.h %reldir%/coh_trace.c %reldir%/coh_place.c \
+	%reldir%/coh_share.c
