@@ -9,8 +9,8 @@
  * event. Slot 0 is a sentinel, later than any event (time SIM_TIME_MAX).
  *
  * The pending set is a calendar (R. Brown, CACM 1988): a ring of RING
- * buckets, each 2^RING_SHIFT ps wide. An event at time t is in bucket
- * number k = t >> RING_SHIFT; the ring holds the buckets cur .. cur +
+ * buckets, each 2^shift ps wide. An event at time t is in bucket
+ * number k = t >> shift; the ring holds the buckets cur .. cur +
  * RING - 1 (cur is the bucket of the last event run: nothing pending is
  * earlier), and a bitmap says which are not empty. Events beyond the
  * ring's window wait in a 4-ary heap, the overflow, and enter the ring
@@ -28,9 +28,20 @@
  * pending event is the first of the first non-empty bucket from cur (a
  * bit scan), and the order is exactly (time, seq), as a heap would give,
  * at a constant cost per event instead of a sift through log(n) levels
- * with unpredictable branches. The width (4.1 ns) is about the spacing
- * of the events of a busy run, so a bucket holds one or two; the window
- * is 16.8 us.
+ * with unpredictable branches.
+ *
+ * The width is a run's choice (Brown's calendar resizes its buckets to
+ * the spacing of the events; here the number of processes stands for
+ * it): 4.1 ns, a window of 16.8 us, with up to SIM_MANY_PROCS
+ * processes; 1.0 ns, a window of 4.2 us, with more, whose events are
+ * denser. With buckets that hold an event about half the time, whether a
+ * bucket holds another is a coin toss for the host's branch predictor at
+ * every push and pop: at 72 CPUs on 16 contended counters (an event
+ * every 6 ns) the narrower buckets run 11% more events a second, and the
+ * memcg experiments 2-4%; at 8 CPUs (an event every 80 ns) they cost
+ * 9%, the bit scans longer (issue 15). sim_engine_run() sets the width
+ * (ring_reshift()) before it runs anything; the keys, and so the order,
+ * do not depend on it.
  *
  * The earliest event, min, is always known, and its time is in the clock
  * (clock.next, set_min()): sim_proc_sync() and the run loop read it, a
@@ -74,7 +85,6 @@ _Static_assert(offsetof(struct sim_proc, id) <= 64,
 #define SLOT_BITS 24 /* pending events and processes: at most 2^24 */
 #define SLOT_MASK ((1ull << SLOT_BITS) - 1)
 #define SEQ_LIMIT (1ull << (64 - SLOT_BITS))
-#define RING_SHIFT SIM__RING_SHIFT /* a bucket is 4096 ps wide */
 #define RING SIM__RING /* buckets in the ring: a power of two */
 #define RING_MASK (RING - 1)
 #define RING_WORDS SIM__RING_WORDS
@@ -193,7 +203,7 @@ static inline void set_limit(struct sim_engine *e)
 /* heap_top() - the overflow's top changed: compute due again. */
 static inline void heap_top(struct sim_engine *e)
 {
-	e->due = ((e->heap[0].time >> RING_SHIFT) - (RING - 1)) << RING_SHIFT;
+	e->due = ((e->heap[0].time >> e->shift) - (RING - 1)) << e->shift;
 	set_limit(e);
 }
 
@@ -288,15 +298,15 @@ static void heap_del(struct sim_engine *e, size_t i)
 
 /* ---- the ring ---- */
 
-static inline uint32_t bucket_of(sim_time_t t)
+static inline uint32_t bucket_of(const struct sim_engine *e, sim_time_t t)
 {
-	return (uint32_t)(t >> RING_SHIFT) & RING_MASK;
+	return (uint32_t)(t >> e->shift) & RING_MASK;
 }
 
 /* in_ring() - the ring holds exactly the events of buckets cur + [0, RING) */
 static inline bool in_ring(const struct sim_engine *e, sim_time_t t)
 {
-	return (t >> RING_SHIFT) - e->cur < RING;
+	return (t >> e->shift) - e->cur < RING;
 }
 
 /* link_after() - put @slot after @p in @p's bucket. */
@@ -350,11 +360,11 @@ static inline void ring_add(struct sim_engine *e, uint32_t slot, bool newest)
 {
 	struct sim_link *l = e->link;
 	const struct sim_node *x = &e->node[slot], *last;
-	uint32_t r = bucket_of(x->time), h = e->head[r];
+	uint32_t r = bucket_of(e, x->time), h = e->head[r];
 
 	if (!h) {
-		if ((x->time >> RING_SHIFT) > e->ring_last)
-			e->ring_last = x->time >> RING_SHIFT;
+		if ((x->time >> e->shift) > e->ring_last)
+			e->ring_last = x->time >> e->shift;
 		l[slot].next = l[slot].prev = slot;
 		e->head[r] = slot;
 		e->bits[r / 64] |= 1ull << (r % 64);
@@ -371,7 +381,7 @@ static inline void ring_add(struct sim_engine *e, uint32_t slot, bool newest)
 static inline void ring_del(struct sim_engine *e, uint32_t slot)
 {
 	struct sim_link *l = e->link;
-	uint32_t r = bucket_of(e->node[slot].time), n = l[slot].next;
+	uint32_t r = bucket_of(e, e->node[slot].time), n = l[slot].next;
 
 	if (n == slot) { /* the only one */
 		e->head[r] = 0;
@@ -500,7 +510,7 @@ static void __attribute__((noinline)) ev_refill(struct sim_engine *e)
 static void __attribute__((noinline))
 ev_pop_far(struct sim_engine *e, uint32_t slot, sim_time_t t)
 {
-	e->cur = t >> RING_SHIFT;
+	e->cur = t >> e->shift;
 	if (e->nr && (e->heap[0].seqslot & SLOT_MASK) == slot)
 		heap_del(e, 0);
 	else
@@ -524,7 +534,7 @@ ev_pop_far(struct sim_engine *e, uint32_t slot, sim_time_t t)
 static inline void ev_pop(struct sim_engine *e, uint32_t slot, sim_time_t t)
 {
 	struct sim_link *l = e->link;
-	uint64_t k = t >> RING_SHIFT, word, m, b;
+	uint64_t k = t >> e->shift, word, m, b;
 	uint32_t r = (uint32_t)k & RING_MASK, w = r / 64, n, i;
 
 	e->cur = k;
@@ -647,12 +657,64 @@ static void seq_renumber(struct sim_engine *e)
 	e->seq = nr;
 }
 
+/*
+ * ring_reshift() - make the ring's buckets 2^@shift ps wide. The pending
+ * events are taken out of the ring and the overflow and put back where
+ * the new width places them (the ring holds exactly the events of its
+ * window, which ev_remove() relies on); their keys do not change, so
+ * neither does any order. cur's bucket starts no later than before:
+ * nothing pending is earlier. Rare: when the number of processes crosses
+ * SIM_MANY_PROCS, at the start of a run (sim_engine_run()).
+ */
+static void ring_reshift(struct sim_engine *e, unsigned int shift)
+{
+	uint32_t *slots = malloc(e->cap * sizeof(*slots)), r, s;
+	size_t nr = 0, i;
+
+	SIM_OOM_ON(!slots);
+	/* an overflow key holds 40 bits of seq; the ring's may be past it */
+	if (e->seq >= SEQ_LIMIT)
+		seq_renumber(e);
+	for (r = 0; r < RING; r++) {
+		for (s = e->head[r]; s; s = e->link[s].next) {
+			slots[nr++] = s;
+			if (e->link[s].next == e->head[r])
+				break;
+		}
+		e->head[r] = 0;
+	}
+	memset(e->bits, 0, sizeof(e->bits));
+	while (e->nr) {
+		slots[nr++] = (uint32_t)(e->heap[0].seqslot & SLOT_MASK);
+		heap_del(e, 0);
+	}
+	e->cur = (e->cur << e->shift) >> shift;
+	e->ring_last = e->cur;
+	e->shift = shift;
+	for (i = 0; i < nr; i++) {
+		s = slots[i];
+		if (in_ring(e, e->node[s].time))
+			ring_add(e, s, false);
+		else
+			heap_push(e, e->node[s].time,
+				  e->node[s].seq << SLOT_BITS | s);
+	}
+	free(slots);
+	heap_top(e);
+	set_min(e, find_min(e));
+}
+
 _Static_assert(SIM__SEQ_RESERVE_LIMIT == SEQ_LIMIT / 2,
 	       "sim_seq_reserve() stops at half the renumbering limit");
 
 void sim__engine_set_seq(struct sim_engine *e, uint64_t seq)
 {
 	e->seq = seq;
+}
+
+unsigned int sim__engine_shift(const struct sim_engine *e)
+{
+	return e->shift;
 }
 
 /* ---- the engine ---- */
@@ -675,6 +737,7 @@ struct sim_engine *sim_engine_create(void)
 		sim_engine_free(e);
 		return NULL;
 	}
+	e->shift = SIM__RING_SHIFT;
 	/* slot 0: "none", later than any event; no process (next_prefetch()) */
 	e->node[0].time = SIM_TIME_MAX;
 	e->node[0].seq = UINT64_MAX;
@@ -849,7 +912,7 @@ SIM_PREFETCH_FN void next_prefetch(const struct sim_engine *e)
 }
 
 /*
- * run_loop() - sim_engine_run()'s loop, with @prefetch (e->prefetch) a
+ * run_loop() - sim_engine_run()'s loop, with @prefetch (e->many_procs) a
  * constant at each of its two calls: the test is made once a run, not at
  * every event (issue 15).
  */
@@ -901,12 +964,17 @@ static inline __attribute__((always_inline)) void run_loop(struct sim_engine *e,
 
 void sim_engine_run(struct sim_engine *e, sim_time_t until)
 {
+	unsigned int shift = e->many_procs ? SIM__RING_SHIFT_DENSE :
+					     SIM__RING_SHIFT;
+
+	if (e->shift != shift)
+		ring_reshift(e, shift);
 	/* slot 0 (none pending) is at SIM_TIME_MAX: never run it */
 	e->end = until < SIM_TIME_MAX ? until + 1 : SIM_TIME_MAX;
 	set_limit(e);
 	e->stop = false;
 	e->clock.until = until;
-	if (e->prefetch)
+	if (e->many_procs)
 		run_loop(e, true);
 	else
 		run_loop(e, false);
@@ -926,7 +994,7 @@ void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
 	p->owner = owner;
 	p->stack_size = stack_size;
 	e->nr_procs++;
-	e->prefetch = e->nr_procs > SIM_PREFETCH_PROCS;
+	e->many_procs = e->nr_procs > SIM_MANY_PROCS;
 	/*
 	 * Each process's frames start at its own offset in the host's
 	 * 64-byte lines modulo 4 KiB, (id % 64) lines in: stacks allocated
@@ -948,7 +1016,7 @@ void sim_proc_destroy(struct sim_proc *p)
 
 	if (e) {
 		e->nr_procs--;
-		e->prefetch = e->nr_procs > SIM_PREFETCH_PROCS;
+		e->many_procs = e->nr_procs > SIM_MANY_PROCS;
 		/* a wake-up still pending (the run ended first) is dropped */
 		if (p->pending)
 			ev_remove(e, p->slot);

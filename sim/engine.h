@@ -64,11 +64,12 @@ typedef uint64_t sim_time_t;
 #define SIM_PREFETCH_W(p) __builtin_prefetch((p), 1)
 #define SIM_PREFETCH_FN static inline __attribute__((always_inline))
 /*
- * Up to this many processes, whose state (a task, its frame, its CPU's
- * struct coh_cpu: 5 or 6 host lines each) stays in the host's L1 of 32
- * to 48 KiB with the rest, prefetching it costs more than it gains.
+ * More than this many processes are many: their state (a task, its
+ * frame, its CPU's struct coh_cpu: 5 or 6 host lines each) outgrows the
+ * host's L1 of 32 to 48 KiB, so that prefetching it pays, and their
+ * events are dense enough for the ring's narrow buckets (sim/engine.c).
  */
-#define SIM_PREFETCH_PROCS 32
+#define SIM_MANY_PROCS 32
 
 struct sim_engine;
 
@@ -197,7 +198,12 @@ void sim_timer_destroy(struct sim_timer *t);
  * counter, N=256 K=1). The members are the engine's own: nothing but
  * sim/engine.[ch] reads or writes them.
  */
-#define SIM__RING_SHIFT 12 /* a bucket is 4096 ps wide */
+/*
+ * A bucket is 2^shift ps wide: 4096 ps with few processes, 1024 ps with
+ * more than SIM_MANY_PROCS, whose events are denser (sim/engine.c).
+ */
+#define SIM__RING_SHIFT 12
+#define SIM__RING_SHIFT_DENSE 10
 #define SIM__RING 4096u /* buckets in the ring: a power of two */
 #define SIM__RING_WORDS (SIM__RING / 64)
 
@@ -221,9 +227,10 @@ struct sim_key;
 struct sim_engine {
 	struct sim_clock clock; /* first: sim_now() is inline (engine.h) */
 	uint32_t min; /* the earliest pending event's slot (set_min()) */
+	unsigned int shift; /* a bucket is 2^shift ps wide (ring_reshift()) */
 	bool stop;
-	/* more than SIM_PREFETCH_PROCS processes: sim_engine_prefetch() */
-	bool prefetch;
+	/* more than SIM_MANY_PROCS processes: sim_engine_many_procs() */
+	bool many_procs;
 	uint64_t cur; /* the ring's first bucket number */
 	/* at least the bucket number of every event in the ring (ev_pop()) */
 	uint64_t ring_last;
@@ -286,7 +293,7 @@ struct sim_engine {
 static inline bool sim__ev_append(struct sim_engine *e, uint32_t slot,
 				  sim_time_t t)
 {
-	uint64_t k = t >> SIM__RING_SHIFT;
+	uint64_t k = t >> e->shift;
 	uint32_t r = (uint32_t)k & (SIM__RING - 1), h, last;
 	struct sim_link *l = e->link;
 
@@ -378,6 +385,8 @@ void sim_engine_stop(struct sim_engine *e);
 
 /* For tests: the next sequence number is @seq (see seq_renumber()). */
 void sim__engine_set_seq(struct sim_engine *e, uint64_t seq);
+/* For tests: the ring's bucket width, log2 ps (sim/engine.c). */
+unsigned int sim__engine_shift(const struct sim_engine *e);
 
 /*
  * sim_engine_set_progress() - call @fn(@arg, now) about every @every events
@@ -584,12 +593,13 @@ static inline void sim__proc_run(struct sim_proc *p)
 }
 
 /*
- * sim_engine_prefetch() - whether the processes of @e are too many for
- * their state to stay in the host's L1: prefetching it then pays.
+ * sim_engine_many_procs() - whether @e has more than SIM_MANY_PROCS
+ * processes, too many for their state to stay in the host's L1:
+ * prefetching it then pays.
  */
-static inline bool sim_engine_prefetch(const struct sim_engine *e)
+static inline bool sim_engine_many_procs(const struct sim_engine *e)
 {
-	return e->prefetch;
+	return e->many_procs;
 }
 
 /*

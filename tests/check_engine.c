@@ -242,7 +242,7 @@ static void chain_event(void *arg, uint64_t data)
 	}
 }
 
-START_TEST(sim_engine_order_all_scales)
+static void order_all_scales(void)
 {
 	unsigned int i;
 
@@ -257,6 +257,93 @@ START_TEST(sim_engine_order_all_scales)
 	ck_assert_uint_eq(sim_events(log_engine), 23000);
 	ck_assert_uint_eq(order_check.bad, 0);
 	ck_assert_uint_eq(sim_next_time(log_engine), SIM_TIME_MAX);
+}
+
+START_TEST(sim_engine_order_all_scales)
+{
+	order_all_scales();
+	ck_assert_uint_eq(sim__engine_shift(log_engine), 12);
+}
+END_TEST
+
+/* Processes enough for the dense ring: 1024-ps buckets. */
+static struct sim_proc dense_procs[SIM_MANY_PROCS + 1];
+
+static void dense_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < SIM_MANY_PROCS + 1; i++)
+		sim_proc_init(&dense_procs[i], log_engine, i, 256, NULL);
+}
+
+static void dense_destroy(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < SIM_MANY_PROCS + 1; i++)
+		sim_proc_destroy(&dense_procs[i]);
+}
+
+/* The same with the dense ring, whose window is 4.2 us, not 16.8. */
+START_TEST(sim_engine_order_all_scales_dense)
+{
+	dense_init();
+	order_all_scales();
+	ck_assert_uint_eq(sim__engine_shift(log_engine), 10);
+	dense_destroy();
+}
+END_TEST
+
+/*
+ * With more than SIM_MANY_PROCS processes a run's buckets are 1024 ps
+ * (SIM__RING_SHIFT_DENSE), not 4096: the window is 4096 x 1024 =
+ * 4,194,304 ps from time 0, not 16,777,216. Events scheduled before the
+ * first run are in the 4096-ps ring; the run moves those past the new
+ * window into the overflow heap, and a run after the processes are gone
+ * moves them back. With 33 processes, before any run, scheduled in the
+ * order a b c d e, and timer T:
+ *
+ *	a 4194303 (the dense ring's last bucket), b 4194304 (the first past
+ *	it), c 5, d 20000000 (the overflow either way), e 4194304 (a tie
+ *	with b, scheduled after it), T 10000000 (ring, then overflow).
+ *	Run to 10 (dense): c@5. Cancel T, now in the overflow heap (a
+ *	search of the ring would not find it). Destroy the processes, run
+ *	to 30 us (4096 ps again): a@4194303, b and e @4194304, d@20 us.
+ */
+START_TEST(sim_engine_reshift)
+{
+	static const uint64_t want[] = { 'c', 'a', 'b', 'e', 'd' };
+	static const sim_time_t when[] = { 5, 4194303, 4194304, 4194304,
+					   20000000 };
+	struct sim_timer t;
+	unsigned int i;
+
+	dense_init();
+	sim_timer_init(log_engine, &t, log_event, NULL, 'T');
+	sim_schedule(log_engine, 4194303, log_event, NULL, 'a');
+	sim_schedule(log_engine, 4194304, log_event, NULL, 'b');
+	sim_schedule(log_engine, 5, log_event, NULL, 'c');
+	sim_schedule(log_engine, 20000000, log_event, NULL, 'd');
+	sim_schedule(log_engine, 4194304, log_event, NULL, 'e');
+	sim_timer_set(&t, 10000000);
+	ck_assert_uint_eq(sim__engine_shift(log_engine), 12);
+	sim_engine_run(log_engine, 10);
+	ck_assert_uint_eq(sim__engine_shift(log_engine), 10);
+	ck_assert_uint_eq(event_log.n, 1);
+	sim_timer_cancel(&t);
+	ck_assert(!sim_timer_pending(&t));
+	ck_assert_uint_eq(sim_next_time(log_engine), 4194303);
+	dense_destroy();
+	sim_engine_run(log_engine, 30000000);
+	ck_assert_uint_eq(sim__engine_shift(log_engine), 12);
+	ck_assert_uint_eq(event_log.n, 5);
+	for (i = 0; i < 5; i++) {
+		ck_assert_uint_eq(event_log.what[i], want[i]);
+		ck_assert_uint_eq(event_log.when[i], when[i]);
+	}
+	ck_assert_uint_eq(sim_next_time(log_engine), SIM_TIME_MAX);
+	sim_timer_destroy(&t);
 }
 END_TEST
 
@@ -1075,6 +1162,8 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, sim_engine_heap_many);
 	tcase_add_test(tc, sim_engine_window_edges);
 	tcase_add_test(tc, sim_engine_order_all_scales);
+	tcase_add_test(tc, sim_engine_order_all_scales_dense);
+	tcase_add_test(tc, sim_engine_reshift);
 	tcase_add_test(tc, sim_engine_seq_renumber);
 	tcase_add_test(tc, co_call_return_and_waits);
 	tcase_add_test(tc, sim_proc_sync_fast_path);

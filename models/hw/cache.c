@@ -659,7 +659,7 @@ static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
 			unsigned int waiters = l->q_cpus - 1;
 
 			line_dequeue_writer(l, r);
-			if (sim_engine_prefetch(c->e))
+			if (sim_engine_many_procs(c->e))
 				line_prefetch_next(c, l);
 			/*
 			 * Served by a store or RMW: the line is not Shared
