@@ -579,14 +579,19 @@ END_TEST
 
 /*
  * The hot fields of every line are one host cache line (cache.h): lines
- * start on a 64-byte boundary, and owner_since, the first field after
- * them, is at 64.
+ * start on a 64-byte boundary, and ops, the first field after them, is at
+ * 64. What an access or hand-off writes besides (the counts, the time
+ * waited and busy, owner_since) is in the next three host lines, and a
+ * field's counts in the first of its own.
  */
 START_TEST(coh_line_hot_fields_one_host_line)
 {
 	unsigned int f;
 
-	ck_assert_uint_eq(offsetof(struct coh_line, owner_since), 64);
+	ck_assert_uint_eq(offsetof(struct coh_line, ops), 64);
+	ck_assert_uint_lt(offsetof(struct coh_line, busy_ps), 4 * 64);
+	ck_assert_uint_lt(offsetof(struct coh_line, owner_since), 4 * 64);
+	ck_assert_uint_lt(offsetof(struct coh_field_stat, wait_ps), 64);
 	for (f = FA; f <= FLOCK; f++)
 		ck_assert_uint_eq((uintptr_t)line_of(f) % 64, 0);
 }

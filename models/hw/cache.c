@@ -34,9 +34,14 @@
 _Static_assert(sizeof(struct coh_cpu) == 576,
 	       "struct coh_cpu: not 9 host lines; see its padding");
 
-/* struct coh_line's hot fields fill its first 64 bytes (cache.h). */
-_Static_assert(offsetof(struct coh_line, owner_since) == 64,
+/*
+ * struct coh_line's hot fields fill its first 64 bytes, and what else an
+ * access or hand-off writes the next three (cache.h).
+ */
+_Static_assert(offsetof(struct coh_line, ops) == 64,
 	       "struct coh_line: the hot fields are not the first 64 bytes");
+_Static_assert(offsetof(struct coh_line, serve_timer) <= 4 * 64,
+	       "struct coh_line: the warm fields are not in the next 3 lines");
 
 #define NO_DONE SIM_TIME_MAX
 

@@ -184,7 +184,7 @@ struct coh_caller_stat {
 };
 
 struct coh_field_stat {
-	char name[72]; /* "counter[3].value", "memcg(/a/b).memory.usage" */
+	/* an access writes these, and its CPU's word of @cpus: first */
 	uint64_t ops[NR_COH_OPS];
 	uint64_t misses;
 	sim_time_t wait_ps; /* time accesses to it queued */
@@ -195,6 +195,8 @@ struct coh_field_stat {
 	 * may be mixed), or NULL: none counted; made by coh_caller_slot()
 	 */
 	struct coh_caller_stat *callers;
+	/* cold: read by the reports (issue 15: it came first, a host line) */
+	char name[72]; /* "counter[3].value", "memcg(/a/b).memory.usage" */
 };
 
 /*
@@ -252,8 +254,23 @@ struct coh_line {
 	sim_time_t free_at; /* the hand-off being served ends */
 	sim_time_t last_done; /* completion of the latest hand-off */
 
-	/* warm: written by every hand-off, read by few */
+	/*
+	 * warm: what an access or a hand-off writes besides, in the next
+	 * three host lines (issue 15: an access to an idle line touched
+	 * five of them and two of its field's; among 1024 lines, or the
+	 * hundreds of a memcg run, each a miss of the host). Statistics
+	 * since the last coh_stats_reset(), but @owner_since and the
+	 * pointers.
+	 */
+	uint64_t ops[NR_COH_OPS];
+	uint64_t hits, misses, merged;
+	struct coh_field_stat *fields; /* [nr_fields], grown as placed */
+	uint32_t *xfer_to; /* [nr_cpus] transfers to each CPU, or NULL */
+	uint64_t transfers;
+	uint64_t xfer_by_dist[NR_COH_DIST + 1]; /* [NR_COH_DIST]: memory */
 	sim_time_t owner_since; /* the owner received the line */
+	sim_time_t wait_ps, busy_ps;
+
 	/* line_serve_event(), pending while @serving; set up at first use */
 	struct sim_timer serve_timer;
 	/*
@@ -266,19 +283,11 @@ struct coh_line {
 	 * bits (2 MiB, not 4, at 1024 CPUs x 1024 lines)
 	 */
 	uint16_t *q_last;
+	unsigned int nr_fields, cap_fields;
 	uint64_t addr; /* line address: a multiple of 64 */
 	unsigned int index; /* creation order */
 	int last_holder; /* trace: holder track */
 	sim_time_t last_holder_since;
-
-	/* statistics since the last coh_stats_reset() */
-	uint64_t ops[NR_COH_OPS];
-	uint64_t hits, misses, merged, transfers;
-	uint64_t xfer_by_dist[NR_COH_DIST + 1]; /* [NR_COH_DIST]: memory */
-	uint32_t *xfer_to; /* [nr_cpus] transfers to each CPU, or NULL */
-	sim_time_t wait_ps, busy_ps;
-	unsigned int nr_fields, cap_fields;
-	struct coh_field_stat *fields; /* [nr_fields], grown as placed */
 
 	char name[64]; /* "<first object>+0x40": cold, after the rest */
 	uint64_t sharers[]; /* bitmap of nr_cpus bits */
