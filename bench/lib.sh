@@ -4,7 +4,8 @@
 # bench/insns.sh and bench/wall.sh run in memcgsim: N CPUs, K shared
 # counters; every CPU loops { think for an exponential time of mean
 # COUNTER_THINK_NS; pick a counter uniformly; a locked RMW on it }, on
-# skx-2s-72 (N <= 72) or epyc-2s-256. Sourced, not run.
+# skx-2s-72 (N <= 72) or epyc-2s-256; and the check of the build
+# directories the scripts compare (bench/scale.sh too). Sourced, not run.
 
 COUNTER_THINK_NS=500
 COUNTER_HOLD_NS=100 # the peers' mutex hold time, for the sizing below
@@ -35,4 +36,18 @@ counter_yaml()
 	workloads:
 	  - {type: atomic_counter, cpus: 0-$(($3 - 1)), counters: $4, think_ns: $COUNTER_THINK_NS, think: exponential}
 	EOT
+}
+
+# builds_check SCRIPT BUILD...: each BUILD has a tests/bench, or exit 2
+builds_check()
+{
+	_script=$1
+	shift
+	for _b in "$@"; do
+		if ! test -x "$_b/tests/bench"; then
+			echo "$_script: $_b/tests/bench: not built" \
+				"(make tests/bench there)" >&2
+			exit 2
+		fi
+	done
 }

@@ -24,14 +24,9 @@ shift 2
 case $n$k in
 *[!0-9]*) echo "wall.sh: N and K are numbers" >&2; exit 2 ;;
 esac
-for b in "$@"; do
-	if ! test -x "$b/tests/bench"; then
-		echo "wall.sh: $b/tests/bench: not built (make tests/bench there)" >&2
-		exit 2
-	fi
-done
-rounds=${ROUNDS:-5}
 . "$(dirname "$0")/lib.sh"
+builds_check wall.sh "$@"
+rounds=${ROUNDS:-5}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgsim-wall.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM

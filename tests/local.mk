@@ -344,6 +344,16 @@ bench-wall: %reldir%/bench$(EXEEXT)
 	$(SHELL) $(top_srcdir)/bench/wall.sh '$(WALL_N)' '$(WALL_K)' . \
 		$(WALL_OTHER)
 
+# make bench-scale [SCALE_OTHER=/other/build]: what an event costs at
+# 1024 CPUs x 1024 lines against 256 x 256 (issue 15: at most 1.5x),
+# marginal between a 4 ms and a 12 ms run, each the best of 8 runs,
+# this build and another build directory's interleaved (bench/scale.sh;
+# about a minute a build).
+SCALE_OTHER =
+EXTRA_DIST += bench/scale.sh
+bench-scale: %reldir%/bench$(EXEEXT)
+	$(SHELL) $(top_srcdir)/bench/scale.sh $(top_srcdir) . $(SCALE_OTHER)
+
 # make validate: rerun the validation scenarios and rewrite the table of
 # predicted against published results in README.md (misses included).
 validate: memcgsim$(EXEEXT)
@@ -364,7 +374,8 @@ update-keys: memcgsim$(EXEEXT)
 		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir)
 EXTRA_DIST += tools/update-keys.sh
 
-.PHONY: update-golden bench bench-peers bench-insns bench-wall validate update-keys update-docs
+.PHONY: update-golden bench bench-peers bench-insns bench-wall bench-scale \
+	validate update-keys update-docs
 
 # fuzz/replay-T: the fuzz harness fuzz/fuzz_T.c built with the normal
 # compiler and fuzz/replay.c's main(), which runs it on every committed
