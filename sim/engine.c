@@ -78,10 +78,6 @@
 #include "sim/error.h"
 
 #define PROC_COLOURS 64 /* stack offsets, in host lines: sim_proc_init() */
-
-/* struct sim_proc's hot fields, @owner the last, fit one host line */
-_Static_assert(offsetof(struct sim_proc, id) <= 64,
-	       "struct sim_proc: the hot fields are not in 64 bytes");
 #define SLOT_BITS 24 /* pending events and processes: at most 2^24 */
 #define SLOT_MASK ((1ull << SLOT_BITS) - 1)
 #define SEQ_LIMIT (1ull << (64 - SLOT_BITS))
@@ -92,6 +88,10 @@ _Static_assert(offsetof(struct sim_proc, id) <= 64,
 #define HEAP_PAD 3 /* keys before the root: sibling groups 64-byte aligned */
 /* the progress countdown without progress calls: never reached, in effect */
 #define PROGRESS_NONE (1ull << 62)
+
+/* struct sim_proc's hot fields, @owner the last, fit one host line */
+_Static_assert(offsetof(struct sim_proc, id) <= 64,
+	       "struct sim_proc: the hot fields are not in 64 bytes");
 
 /*
  * What runs: fn(arg, data), or with fn NULL the wake-up of process arg.
