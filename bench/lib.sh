@@ -22,11 +22,13 @@ counter_ms()
 	}'
 }
 
-# counter_yaml FILE NAME N K MS SEED: write the scenario to FILE
+# counter_yaml FILE NAME N K MS SEED [MACHINE]: write the scenario to
+# FILE; MACHINE by default skx-2s-72 for N <= 72, else epyc-2s-256
 counter_yaml()
 {
 	_machine=skx-2s-72
 	test "$3" -le 72 || _machine=epyc-2s-256
+	test $# -lt 7 || _machine=$7
 	cat >"$1" <<-EOT
 	scenario: $2
 	seed: $6

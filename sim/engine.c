@@ -912,7 +912,7 @@ SIM_PREFETCH_FN void next_prefetch(const struct sim_engine *e)
 }
 
 /*
- * run_loop() - sim_engine_run()'s loop, with @prefetch (e->many_procs) a
+ * run_loop() - sim_engine_run()'s loop, with @prefetch (sim_engine_many_procs()) a
  * constant at each of its two calls: the test is made once a run, not at
  * every event (issue 15).
  */
@@ -964,8 +964,8 @@ static inline __attribute__((always_inline)) void run_loop(struct sim_engine *e,
 
 void sim_engine_run(struct sim_engine *e, sim_time_t until)
 {
-	unsigned int shift = e->many_procs ? SIM__RING_SHIFT_DENSE :
-					     SIM__RING_SHIFT;
+	unsigned int shift = sim_engine_many_procs(e) ? SIM__RING_SHIFT_DENSE :
+							SIM__RING_SHIFT;
 
 	if (e->shift != shift)
 		ring_reshift(e, shift);
@@ -974,7 +974,7 @@ void sim_engine_run(struct sim_engine *e, sim_time_t until)
 	set_limit(e);
 	e->stop = false;
 	e->clock.until = until;
-	if (e->many_procs)
+	if (sim_engine_many_procs(e))
 		run_loop(e, true);
 	else
 		run_loop(e, false);
@@ -994,7 +994,6 @@ void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
 	p->owner = owner;
 	p->stack_size = stack_size;
 	e->nr_procs++;
-	e->many_procs = e->nr_procs > SIM_MANY_PROCS;
 	/*
 	 * Each process's frames start at its own offset in the host's
 	 * 64-byte lines modulo 4 KiB, (id % 64) lines in: stacks allocated
@@ -1016,7 +1015,6 @@ void sim_proc_destroy(struct sim_proc *p)
 
 	if (e) {
 		e->nr_procs--;
-		e->many_procs = e->nr_procs > SIM_MANY_PROCS;
 		/* a wake-up still pending (the run ended first) is dropped */
 		if (p->pending)
 			ev_remove(e, p->slot);

@@ -229,8 +229,8 @@ struct sim_engine {
 	uint32_t min; /* the earliest pending event's slot (set_min()) */
 	unsigned int shift; /* a bucket is 2^shift ps wide (ring_reshift()) */
 	bool stop;
-	/* more than SIM_MANY_PROCS processes: sim_engine_many_procs() */
-	bool many_procs;
+	/* sim_proc_init()'s, not destroyed: sim_engine_many_procs() */
+	unsigned int nr_procs;
 	uint64_t cur; /* the ring's first bucket number */
 	/* at least the bucket number of every event in the ring (ev_pop()) */
 	uint64_t ring_last;
@@ -268,7 +268,6 @@ struct sim_engine {
 	struct sim_payload *payload; /* by slot */
 	uint32_t *free_slots; /* a stack of unused slots */
 	size_t nr_free, cap;
-	unsigned int nr_procs; /* sim_proc_init()'s, not destroyed */
 	uint64_t bits[SIM__RING_WORDS]; /* bucket r not empty */
 	uint32_t head[SIM__RING]; /* bucket r's first event, 0: empty */
 	/* the overflow: a 4-ary min-heap */
@@ -599,7 +598,7 @@ static inline void sim__proc_run(struct sim_proc *p)
  */
 static inline bool sim_engine_many_procs(const struct sim_engine *e)
 {
-	return e->many_procs;
+	return e->nr_procs > SIM_MANY_PROCS;
 }
 
 /*

@@ -619,12 +619,14 @@ SIM_PREFETCH_FN void line_prefetch_next(const struct coh *c,
 					const struct coh_line *l)
 {
 	unsigned int m = l->q_cap - 1, h = l->q_head;
+	const struct coh_cpu *third;
 
 	switch (l->q_len) {
 	default:
-		SIM_PREFETCH_W(&c->cpus[l->q[(h + 2) & m].cpu]);
-		SIM_PREFETCH_W((const char *)&c->cpus[l->q[(h + 2) & m].cpu] +
-			       64);
+		/* its first two host lines: what an access reads (cache.h) */
+		third = &c->cpus[l->q[(h + 2) & m].cpu];
+		SIM_PREFETCH_W(third);
+		SIM_PREFETCH_W((const char *)third + 64);
 		/* fall through */
 	case 2:
 		SIM_PREFETCH_W(c->cpus[l->q[(h + 1) & m].cpu].proc);
