@@ -756,6 +756,25 @@ static COH_INLINE struct coh_cpu *ann_pop(struct coh *c, struct coh_line *l)
 }
 
 /*
+ * rmw_count_miss() - count a locked RMW by @cc of field @slot of @l that
+ * misses: what access_issue() counts of it, in the same order.
+ */
+static COH_INLINE void rmw_count_miss(struct coh_line *l,
+				      const struct coh_cpu *cc, uint8_t slot)
+{
+	struct coh_field_stat *fs = &l->fields[slot];
+
+	l->ops[COH_RMW]++;
+	fs->ops[COH_RMW]++;
+	if (coh_unlikely(!(fs->cpus[cc->cpu / 64] & 1ull << cc->cpu % 64))) {
+		fs->cpus[cc->cpu / 64] |= 1ull << cc->cpu % 64;
+		fs->nr_cpus++;
+	}
+	l->misses++;
+	fs->misses++;
+}
+
+/*
  * rmw_enqueue() - a locked RMW by @cc of field @slot of @l arrives at @enq,
  * behind the line's pending service event: counted (a miss), queued and
  * waited for (@room: the caller knows the ring has room). rmw_queued()'s
@@ -771,16 +790,7 @@ static COH_INLINE void rmw_enqueue(struct coh *c, struct coh_line *l,
 				   struct coh_cpu *cc, uint8_t slot,
 				   sim_time_t enq, bool room)
 {
-	struct coh_field_stat *fs = &l->fields[slot];
-
-	l->ops[COH_RMW]++;
-	fs->ops[COH_RMW]++;
-	if (coh_unlikely(!(fs->cpus[cc->cpu / 64] & 1ull << cc->cpu % 64))) {
-		fs->cpus[cc->cpu / 64] |= 1ull << cc->cpu % 64;
-		fs->nr_cpus++;
-	}
-	l->misses++;
-	fs->misses++;
+	rmw_count_miss(l, cc, slot);
 	if (!room && coh_unlikely(l->q_len == l->q_cap))
 		line_queue_grow(c, l);
 	line_enqueue_room(c, l,
@@ -1187,16 +1197,80 @@ rmw_queued(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
 	return true;
 }
 
+/*
+ * rmw_idle() - access_issue() of a locked RMW in the other usual case of
+ * a contended line: the CPU has nothing posted, the line is Modified at
+ * another CPU, nobody is queued or announced, no service event is pending
+ * and the line is free now, on a plain machine (c->plain: no hold rule,
+ * no trace). The RMW is counted (a miss) and served at once by
+ * serve_owned(), which resumes the CPU inline when it may: the steps of
+ * access_issue()'s idle line with what those conditions decide folded
+ * away (issue 15: 70% of the atomics at N=72 K=16 come here, 150
+ * instructions each through access_issue_any()). Returns whether the CPU
+ * waits.
+ */
+static bool __attribute__((noinline))
+rmw_idle(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
+{
+	struct coh *c = cc->coh;
+	/* synced: the engine's clock is the CPU's */
+	sim_time_t now = cc->proc->now;
+
+	rmw_count_miss(l, cc, field->slot);
+	cc->wait_start = now;
+	c->inline_cpu = (int)cc->cpu;
+	serve_owned(c, l,
+		    &(struct coh_req){ .cpu = (uint16_t)cc->cpu,
+				       .op = COH_RMW,
+				       .slot = field->slot,
+				       .last = 1, /* nothing queued */
+				       .enq = now },
+		    now, l->q_cpus);
+	c->inline_cpu = INLINE_NONE;
+	if (c->inline_cc) {
+		/* served at once, and it may go on: serve() set its clock */
+		c->inline_cc = NULL;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * rmw_busy() - access_issue() of a locked RMW in the third usual case of
+ * a contended line: as rmw_idle(), but the line is still busy with the
+ * hand-off it served last, nobody queued behind it, so no service event
+ * is pending: the RMW is counted, queued, and the line's service event set
+ * for when it is free (line_kick()). Returns true: the CPU waits.
+ */
+static bool __attribute__((noinline))
+rmw_busy(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
+{
+	/* synced: the engine's clock is the CPU's */
+	sim_time_t now = cc->proc->now;
+
+	rmw_enqueue(cc->coh, l, cc, field->slot, now, false);
+	line_kick(cc->coh, l, now);
+	return true;
+}
+
 bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 		      enum coh_op op, bool dep)
 {
 	struct coh_line *l = field->line;
+	const struct coh *c = cc->coh;
 
-	if (op == COH_RMW && l->serving && !l->nr_ann &&
-	    l->owner != (int)cc->cpu && !cc->nr_pending &&
-	    l->q_len != l->q_cap && !cc->caller && !cc->coh->trace &&
-	    !cc->coh->m->adjacent_line_prefetch)
-		return rmw_queued(cc, field, l);
+	if (op == COH_RMW && !l->nr_ann && l->owner != (int)cc->cpu &&
+	    !cc->nr_pending && !cc->caller && !c->m->adjacent_line_prefetch) {
+		if (l->serving) {
+			if (l->q_len != l->q_cap && !c->trace)
+				return rmw_queued(cc, field, l);
+		} else if (c->plain && !l->q_len) {
+			if (l->free_at > cc->proc->now)
+				return rmw_busy(cc, field, l);
+			if (l->owner >= 0 && l->home >= 0)
+				return rmw_idle(cc, field, l);
+		}
+	}
 	return access_issue_any(cc, field, op, dep);
 }
 
