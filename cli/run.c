@@ -930,6 +930,8 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 	if (o->progress || pc->max_events)
 		sim_engine_set_progress(run.engine, 1 << 20, engine_progress,
 					pc);
+	if (o->run_phase)
+		o->run_phase(o->run_phase_arg, true);
 	sim_engine_run(run.engine, run.warmup_ps);
 	coh_settle(run.coh); /* before the counts are read */
 	if (!pc->estimate) {
@@ -937,6 +939,8 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 		sim_engine_run(run.engine, run.end_ps);
 		coh_settle(run.coh);
 	}
+	if (o->run_phase)
+		o->run_phase(o->run_phase_arg, false);
 	if (pc->estimate) {
 		events_error(v, pc, err);
 		ret = -1;

@@ -94,6 +94,14 @@ struct run_opts {
 	void (*inspect)(void *arg, const char *variant, struct run *run);
 	void *inspect_arg;
 	/*
+	 * Called with @running true just before the engine runs each
+	 * replication (its setup done) and false just after (its reports
+	 * not begun): tests/bench times the simulation alone there, as the
+	 * peers' benchmarks time theirs (bench/peers.sh).
+	 */
+	void (*run_phase)(void *arg, bool running);
+	void *run_phase_arg;
+	/*
 	 * Called with each selected variant's estimate as it is checked
 	 * (one run of it: a replication), before the memory limit is
 	 * applied: check and --dry-run print it.
