@@ -174,13 +174,17 @@ static COH_INLINE sim_time_t xfer_keys(const struct coh *c,
 				       enum coh_dist *dist)
 {
 	const struct machine *m = c->m;
+	enum coh_dist d = machine_key_dist(from_key ^ to_key);
+	/* all ones across sockets with the line homed elsewhere, else 0 */
+	uint64_t remote =
+		-(uint64_t)((d == COH_DIST_SOCKET) &
+			    (l->home !=
+			     (int)(from_key >> MACHINE_KEY_SOCKET_SHIFT)));
 
-	*dist = machine_key_dist(from_key ^ to_key);
-	if (*dist != COH_DIST_SOCKET)
-		return m->xfer_ps[*dist];
-	if (l->home == (int)(from_key >> MACHINE_KEY_SOCKET_SHIFT))
-		return m->xfer_ps[COH_DIST_SOCKET];
-	return m->xfer_socket_remote_home_ps;
+	*dist = d;
+	/* selected by a mask, not a branch: machine_key_dist() says why */
+	return (m->xfer_ps[d] & ~remote) |
+	       (m->xfer_socket_remote_home_ps & remote);
 }
 
 /* xfer_keys() of the CPUs themselves */

@@ -174,13 +174,25 @@ static inline uint32_t machine_cpu_key(const struct machine_cpu *x)
 
 static inline enum coh_dist machine_key_dist(uint32_t x)
 {
-	if (!(x & MACHINE_KEY_FIELD))
-		return COH_DIST_SMT;
-	if (!(x & MACHINE_KEY_FIELD << 10))
-		return COH_DIST_LLC;
-	if (!(x & MACHINE_KEY_FIELD << MACHINE_KEY_SOCKET_SHIFT))
-		return COH_DIST_DIE;
-	return COH_DIST_SOCKET;
+	/* whether they differ in core, LLC domain and socket */
+	unsigned int core = !!(x & MACHINE_KEY_FIELD);
+	unsigned int llc = !!(x & MACHINE_KEY_FIELD << 10);
+	unsigned int socket =
+		!!(x & MACHINE_KEY_FIELD << MACHINE_KEY_SOCKET_SHIFT);
+
+	/*
+	 * The first field they differ in, in that order, as three tests
+	 * would find it, but without branches: the distance class of a random
+	 * pair of CPUs is a coin toss for the host's branch predictor at
+	 * every hand-off (issue 15). Counting in sequence, each a step
+	 * further only if the one before differed: SMT, LLC, DIE, SOCKET.
+	 */
+	_Static_assert(COH_DIST_LLC == COH_DIST_SMT + 1 &&
+			       COH_DIST_DIE == COH_DIST_SMT + 2 &&
+			       COH_DIST_SOCKET == COH_DIST_SMT + 3,
+		       "the distance classes in order");
+	return (enum coh_dist)(COH_DIST_SMT + core + (core & llc) +
+			       (core & llc & socket));
 }
 
 /* machine_xfer_ps() - cost of moving a line from CPU @from to CPU @to. */
