@@ -1212,9 +1212,9 @@ rmw_queued(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
  * no trace). The RMW is counted (a miss) and served at once by
  * serve_owned(), which resumes the CPU inline when it may: the steps of
  * access_issue()'s idle line with what those conditions decide folded
- * away (issue 15: 70% of the atomics at N=72 K=16 come here, 150
- * instructions each through access_issue_any()). Returns whether the CPU
- * waits.
+ * away (issue 15: at N=72 K=16 40% of the atomics come here and 30% to
+ * rmw_busy(), 150 instructions each through access_issue_any(); here
+ * about 100, mostly serve_owned()'s). Returns whether the CPU waits.
  */
 static bool __attribute__((noinline))
 rmw_idle(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
