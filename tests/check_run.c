@@ -440,6 +440,72 @@ START_TEST(scenario_run_deterministic)
 }
 END_TEST
 
+/* What scenario_run_phase_hook sees of the run_phase and inspect hooks. */
+struct phases {
+	unsigned int begun, ended, inspected;
+	bool running, out_of_order;
+};
+
+static void phase_hook(void *arg, bool running)
+{
+	struct phases *ph = arg;
+
+	if (running == ph->running)
+		ph->out_of_order = true; /* two begins or two ends in a row */
+	ph->running = running;
+	if (running)
+		ph->begun++;
+	else
+		ph->ended++;
+}
+
+static void phase_inspect(void *arg, const char *variant, struct run *run)
+{
+	struct phases *ph = arg;
+
+	(void)variant;
+	(void)run;
+	/* after the engine ran: its reports are outside the timed phase */
+	if (ph->running || !ph->ended)
+		ph->out_of_order = true;
+	ph->inspected++;
+}
+
+/*
+ * The run_phase hook (what tests/bench times, bench/peers.sh): called
+ * with true before and false after the engine runs, once per replication
+ * of each variant: 3 variants x 2 replications = 6 runs, 12 calls,
+ * alternating; the inspect hook (after each variant's first replication:
+ * 3 calls) outside them. With --check-only nothing runs: no call.
+ */
+START_TEST(scenario_run_phase_hook)
+{
+	struct run_opts o = opts();
+	struct phases ph = { 0 };
+	struct report *r = NULL;
+	struct sim_error err;
+
+	o.replications = 2;
+	o.run_phase = phase_hook;
+	o.run_phase_arg = &ph;
+	o.inspect = phase_inspect;
+	o.inspect_arg = &ph;
+	scenario_write(variants);
+	r = run_ok(&o);
+	report_free(r);
+	ck_assert_uint_eq(ph.begun, 6);
+	ck_assert_uint_eq(ph.ended, 6);
+	ck_assert_uint_eq(ph.inspected, 3);
+	ck_assert(!ph.running);
+	ck_assert(!ph.out_of_order);
+
+	memset(&ph, 0, sizeof(ph));
+	o.check_only = true;
+	ck_assert_int_eq(scenario_run(path, &o, &r, &err), 0);
+	ck_assert_uint_eq(ph.begun + ph.ended + ph.inspected, 0);
+}
+END_TEST
+
 /*
  * --check-only loads and checks every variant and runs nothing.
  * Expect 0 and the report pointer untouched.
@@ -765,6 +831,7 @@ static Suite *run_suite(void)
 	tcase_add_test(tc, scenario_run_baselines);
 	tcase_add_test(tc, scenario_run_one_variant);
 	tcase_add_test(tc, scenario_run_check_only);
+	tcase_add_test(tc, scenario_run_phase_hook);
 	tcase_add_test(tc, scenario_run_netperf_socket_memcgs);
 	tcase_add_test(tc, scenario_run_netperf_backlog_auto);
 	tcase_add_test(tc, scenario_run_netperf_sched_fair);
