@@ -28,7 +28,8 @@
 # the engine's run (tests/bench's run_s), and the table also shows its
 # rate over all of scenario_run() (loading the scenario, setting up the
 # machine model and tasks, the run, the report's statistics and freeing:
-# 1-15% more at these sizes). This is test code: it reads the wall clock.
+# at N=72 1% more, at N=256 16-18%). This is test code: it reads the wall
+# clock.
 set -eu
 
 if test $# -ne 2; then
