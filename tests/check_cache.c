@@ -893,6 +893,50 @@ START_TEST(coh_rmw_ahead_idle_arrival)
 }
 END_TEST
 
+/*
+ * The transfers to each CPU and the CPUs of each field, counted at each
+ * access (_i = 0) or from the log (_i = 1: coh_set_log_bytes(0), as past
+ * a megabyte of counters), come to the same. CPUs 0-3 loop on RMWs of a
+ * (saturate_four_cpus()) until 30080 ns: CPU 0 from memory at 0, then a
+ * hand-off of 50 ns each in FIFO order, CPU 1, 2, 3, 0, 1, ..., at
+ * 80 + 50 k for k = 0..600: 602 transfers.
+ *
+ *	CPU 1: hand-offs 1, 5, ..., 601: 151
+ *	CPU 2: 2, 6, ..., 598: 150; CPU 3: 3, ..., 599: 150
+ *	CPU 0: 4, 8, ..., 600: 150, and memory's: 151
+ *
+ * Field a had 4 CPUs (0-3), b none. Logged, up to COH_LOG (256) of the
+ * transfers are still in the log before coh_settle(): 346 to 601 of them
+ * counted, all 602 after. Counted at each access, all 602 at once.
+ */
+START_TEST(coh_stats_logged)
+{
+	const uint32_t want[MAX_CPUS] = { 151, 151, 150, 150 };
+	struct coh_line *l = line_of(FA);
+	uint32_t sum = 0;
+	unsigned int i;
+
+	if (_i)
+		coh_set_log_bytes(h.c, 0);
+	saturate_four_cpus_until(30080);
+	ck_assert_uint_eq(l->transfers, 602);
+	for (i = 0; i < MAX_CPUS; i++)
+		sum += l->xfer_to[i];
+	if (_i) {
+		ck_assert_uint_lt(sum, 602);
+		ck_assert_uint_ge(sum, 602 - 256);
+	} else {
+		ck_assert_uint_eq(sum, 602);
+	}
+	coh_settle(h.c);
+	for (i = 0; i < MAX_CPUS; i++)
+		ck_assert_uint_eq(l->xfer_to[i], want[i]);
+	ck_assert_uint_eq(l->fields[field(FA)->slot].nr_cpus, 4);
+	ck_assert_uint_eq(l->fields[field(FA)->slot].cpus[0], 0xf);
+	ck_assert_uint_eq(l->fields[field(FB)->slot].nr_cpus, 0);
+}
+END_TEST
+
 static Suite *cache_suite(void)
 {
 	Suite *s = suite_create("cache");
@@ -921,6 +965,7 @@ static Suite *cache_suite(void)
 	tcase_add_loop_test(tc, coh_resume_inline_saturated, 0, 2);
 	tcase_add_loop_test(tc, coh_rmw_ahead_admitted, 0, 2);
 	tcase_add_loop_test(tc, coh_rmw_ahead_idle_arrival, 0, 2);
+	tcase_add_loop_test(tc, coh_stats_logged, 0, 2);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("waiter");
 	tcase_add_checked_fixture(tc, setup_waiter, teardown);

@@ -410,13 +410,6 @@ static void pending_served(struct coh *c, const struct coh_req *r,
 	sim_proc_wake(cc->proc, last);
 }
 
-/* A transfer to @cpu for l->xfer_to[], allocated at the line's first. */
-static COH_COLD void xfer_to_alloc(struct coh *c, struct coh_line *l)
-{
-	l->xfer_to = calloc(c->nr_cpus, sizeof(*l->xfer_to));
-	SIM_OOM_ON(!l->xfer_to);
-}
-
 /*
  * serve_settle() - the end of serve() for a request somebody waits for
  * (not a prefetch): count its queueing time, and wake its CPU at @done (or
@@ -504,9 +497,7 @@ static COH_INLINE void serve_any(struct coh *c, struct coh_line *l,
 		if (!r->prefetch) {
 			l->last_to = r->cpu;
 			l->last_to_queued = !r->last;
-			if (coh_unlikely(!l->xfer_to))
-				xfer_to_alloc(c, l);
-			l->xfer_to[r->cpu]++;
+			xfer_to_count(c, l, r->cpu);
 		}
 	}
 	/*
@@ -563,9 +554,7 @@ static COH_INLINE sim_time_t serve_owned(struct coh *c, struct coh_line *l,
 	l->xfer_by_dist[dist]++;
 	l->last_to = (int)cpu;
 	l->last_to_queued = !last;
-	if (coh_unlikely(!l->xfer_to))
-		xfer_to_alloc(c, l);
-	l->xfer_to[cpu]++;
+	xfer_to_count(c, l, cpu);
 	done = now + lat;
 	if (done < l->last_done)
 		done = l->last_done;
@@ -773,10 +762,7 @@ static COH_INLINE void rmw_count_miss(struct coh_line *l,
 
 	l->ops[COH_RMW]++;
 	fs->ops[COH_RMW]++;
-	if (coh_unlikely(!(fs->cpus[cc->cpu / 64] & 1ull << cc->cpu % 64))) {
-		fs->cpus[cc->cpu / 64] |= 1ull << cc->cpu % 64;
-		fs->nr_cpus++;
-	}
+	field_cpu_count(cc->coh, fs, cc->cpu);
 	l->misses++;
 	fs->misses++;
 }
@@ -1029,13 +1015,6 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	bool idle, posted;
 	int i;
 
-	/*
-	 * A miss will count a transfer to this CPU in l->xfer_to: lines x
-	 * CPUs counters (4 MB at 1024 x 1024), a likely cache miss of the
-	 * host; start it now, a hundred instructions before.
-	 */
-	if (l->xfer_to)
-		SIM_PREFETCH_W(&l->xfer_to[cc->cpu]);
 	/* synced (coh_access()): the engine's clock is p->now */
 	now = p->now;
 	/*
@@ -1059,10 +1038,7 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	fs->ops[op]++;
 	if (coh_unlikely(cc->caller != NULL))
 		coh__count_caller(cc, fs, op);
-	if (coh_unlikely(!(fs->cpus[cc->cpu / 64] & 1ull << cc->cpu % 64))) {
-		fs->cpus[cc->cpu / 64] |= 1ull << cc->cpu % 64;
-		fs->nr_cpus++;
-	}
+	field_cpu_count(c, fs, cc->cpu);
 	i = op == COH_RMW ? -1 : pending_merge(cc, l, op);
 	if (i >= 0) {
 		/*
@@ -1371,12 +1347,11 @@ void coh_settle(struct coh *c)
 {
 	unsigned int i;
 
-	if (!c->ann_first)
-		return;
 	/* an idle line's next arrival is later: its event would have run */
-	for (i = 0; i < c->nr_lines; i++)
+	for (i = 0; c->ann_first && i < c->nr_lines; i++)
 		if (c->lines[i]->nr_ann)
 			ann_admit(c, c->lines[i], sim_now(c->e), SIM_SEQ_AHEAD);
+	coh__stats_settle(c);
 }
 
 bool coh_read_cold(struct coh_cpu *cc)

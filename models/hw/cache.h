@@ -184,11 +184,15 @@ struct coh_caller_stat {
 };
 
 struct coh_field_stat {
-	/* an access writes these, and its CPU's word of @cpus: first */
+	/* an access writes these: first */
 	uint64_t ops[NR_COH_OPS];
 	uint64_t misses;
 	sim_time_t wait_ps; /* time accesses to it queued */
-	unsigned int nr_cpus; /* distinct CPUs that accessed it */
+	/*
+	 * the distinct CPUs that accessed it, and which: counted from a log
+	 * (coh_stats_flush()), up to date after coh_settle()
+	 */
+	unsigned int nr_cpus;
 	uint64_t cpus[MACHINE_MAX_CPUS / 64];
 	/*
 	 * [COH_FIELD_CALLERS] by caller, in order of first access (the last
@@ -265,7 +269,8 @@ struct coh_line {
 	uint64_t ops[NR_COH_OPS];
 	uint64_t hits, misses, merged;
 	struct coh_field_stat *fields; /* [nr_fields], grown as placed */
-	uint32_t *xfer_to; /* [nr_cpus] transfers to each CPU, or NULL */
+	/* [nr_cpus] transfers to each CPU, or NULL; up to date after coh_settle() */
+	uint32_t *xfer_to;
 	uint64_t transfers;
 	uint64_t xfer_by_dist[NR_COH_DIST + 1]; /* [NR_COH_DIST]: memory */
 	sim_time_t owner_since; /* the owner received the line */
@@ -557,9 +562,17 @@ void coh_stats_reset(struct coh *c);
 /*
  * coh_settle() - at the end of a sim_engine_run(): the RMWs announced to
  * a line (coh_rmw_ahead()) that arrived by now join its queue, as their
- * wake-ups would have run by now; call it before reading statistics.
+ * wake-ups would have run by now, and the statistics logged are counted
+ * (struct coh); call it before reading statistics.
  */
 void coh_settle(struct coh *c);
+/*
+ * coh_set_log_bytes() - count the transfers to each CPU and the CPUs of
+ * each field from a log once the lines' xfer_to[] take @bytes (default 1
+ * MiB; 0: from now). The counts are the same; only the host's time is
+ * not. For tests.
+ */
+void coh_set_log_bytes(struct coh *c, size_t bytes);
 unsigned int coh_nr_lines(const struct coh *c);
 unsigned int coh_nr_cpus(const struct coh *c);
 /* Lines in a stable order: busiest first, ties by address. */

@@ -67,6 +67,7 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	c->hold = m->handoff == COH_HANDOFF_HOLD;
 	c->hold_ps = c->hold ? m->hold_ps : 0;
 	c->no_ann = c->hold || m->adjacent_line_prefetch;
+	c->log_bytes = COH_LOG_BYTES;
 	c->machine_plain = !c->hold && !m->service_cv_1024 &&
 			   m->occupancy_1024 == 1024 && !xfer_zero;
 	coh_plain_update(c);
@@ -411,6 +412,7 @@ static uint8_t line_add_field(struct coh *c, struct coh_line *l,
 	if (l->nr_fields == COH_LINE_FIELDS)
 		return COH_LINE_FIELDS - 1; /* SIM: the rest share a slot */
 	if (l->nr_fields == l->cap_fields) {
+		coh_stats_flush(c); /* c->touches point into l->fields */
 		cap = l->cap_fields ? 2 * l->cap_fields : 2;
 		fs = NULL;
 		if (l == c->spare ||
@@ -512,10 +514,74 @@ struct coh_object *coh_object_create(struct coh *c, const char *name,
 
 /* ---- statistics ---- */
 
+/* A line's first transfer: its xfer_to[] (xfer_to_count()). */
+void coh__xfer_to_alloc(struct coh *c, struct coh_line *l)
+{
+	l->xfer_to = calloc(c->nr_cpus, sizeof(*l->xfer_to));
+	SIM_OOM_ON(!l->xfer_to);
+	c->xfer_bytes += c->nr_cpus * sizeof(*l->xfer_to);
+	if (c->xfer_bytes >= c->log_bytes)
+		c->log_stats = true;
+}
+
+void coh_set_log_bytes(struct coh *c, size_t bytes)
+{
+	c->log_bytes = bytes;
+	c->log_stats = c->xfer_bytes >= bytes;
+}
+
+/*
+ * coh_stats_flush() - count the statistics logged in c->xfers and
+ * c->touches (coh_priv.h): loops of independent updates, whose misses of
+ * the host overlap, where counting each at its access waited for one.
+ */
+void coh_stats_flush(struct coh *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr_xfers; i++)
+		(*c->xfers[i])++;
+	c->nr_xfers = 0;
+	for (i = 0; i < c->nr_touches; i++)
+		*c->touches[i].word |= c->touches[i].bit;
+	c->nr_touches = 0;
+}
+
+/*
+ * coh__stats_settle() - the statistics of every line up to date, for a
+ * reader (coh_settle(), coh_lines_sorted()): the logs counted, and each
+ * field's count of the CPUs that accessed it (which the hot path does not
+ * keep: only their bitmap).
+ */
+void coh__stats_settle(struct coh *c)
+{
+	unsigned int i, j, w;
+
+	coh_stats_flush(c);
+	for (i = 0; i < c->nr_lines; i++) {
+		struct coh_line *l = c->lines[i];
+
+		for (j = 0; j < l->nr_fields; j++) {
+			struct coh_field_stat *fs = &l->fields[j];
+
+			fs->nr_cpus = 0;
+			for (w = 0; w < MACHINE_MAX_CPUS / 64; w++)
+				fs->nr_cpus +=
+					(unsigned int)__builtin_popcountll(
+						fs->cpus[w]);
+		}
+	}
+}
+
 void coh_stats_reset(struct coh *c)
 {
 	unsigned int i, j;
 
+	/*
+	 * before the reset too: a line with transfers then and none since
+	 * reports its zeros, as when each hand-off counted its own
+	 */
+	coh_stats_flush(c);
 	for (i = 0; i < c->nr_lines; i++) {
 		struct coh_line *l = c->lines[i];
 
@@ -592,6 +658,7 @@ void coh_lines_sorted(struct coh *c, struct coh_line **out, unsigned int n)
 	unsigned int i;
 
 	SIM_OOM_ON(!all);
+	coh__stats_settle(c);
 	memcpy(all, c->lines, c->nr_lines * sizeof(*all));
 	qsort(all, c->nr_lines, sizeof(*all), line_cmp);
 	for (i = 0; i < n && i < c->nr_lines; i++)
