@@ -430,7 +430,8 @@ struct co_frame {
  * @id: the CPU number
  * @ret: return value of the last callee that used CO_RETURN
  * @owner: the model object this process belongs to (e.g. its task), whose
- * first host line sim_proc_prefetch() loads with the process's
+ * first host line sim_proc_prefetch() loads with the process's; the
+ * process itself if it has none (never NULL: see next_prefetch())
  */
 struct sim_proc {
 	/* what every run of the process reads and writes: 56 bytes */

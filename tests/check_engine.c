@@ -460,6 +460,27 @@ START_TEST(co_call_return_and_waits)
 END_TEST
 
 /*
+ * What sim_proc_prefetch() loads is always mapped memory: a process's
+ * owner is its own if given, else the process itself (a prefetch of NULL
+ * costs a page walk on the host: sim/engine.c, next_prefetch()).
+ *
+ *	owner given: p.owner is it; none: p.owner == &p.
+ */
+START_TEST(sim_proc_owner_never_null)
+{
+	struct sim_proc p, q;
+	int task;
+
+	sim_proc_init(&p, log_engine, 0, 256, &task);
+	sim_proc_init(&q, log_engine, 1, 256, NULL);
+	ck_assert_ptr_eq(p.owner, &task);
+	ck_assert_ptr_eq(q.owner, &q);
+	sim_proc_destroy(&q);
+	sim_proc_destroy(&p);
+}
+END_TEST
+
+/*
  * sim_proc_sync() moves the clock without an event when nothing else is
  * due before the process's clock, and yields (schedules its wake-up at
  * that clock) when something is, or when the clock would pass the run's
@@ -1167,6 +1188,7 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, sim_engine_seq_renumber);
 	tcase_add_test(tc, co_call_return_and_waits);
 	tcase_add_test(tc, sim_proc_sync_fast_path);
+	tcase_add_test(tc, sim_proc_owner_never_null);
 	tcase_add_test(tc, sim_proc_destroy_drops_wake);
 	tcase_add_test_raise_signal(tc, sim_proc_second_wake_is_bug, SIGABRT);
 	tcase_add_test(tc, sim_engine_progress_and_stop);
