@@ -437,7 +437,9 @@ END_TEST
  *	182 CPU 2's RMW from CPU 1: 50, nobody queued -> 232.
  *
  * Counting CPU 1 twice would make the first 52; dropping it at its first
- * request served, the second 50.
+ * request served, the second 50. CPU 1's posted load is the line's first
+ * posted request: the line has l->q_last[] from then on, and CPU 1's
+ * word is 0 once its store is served.
  */
 START_TEST(coh_queued_cpu_counted_once)
 {
@@ -458,6 +460,7 @@ START_TEST(coh_queued_cpu_counted_once)
 	ck_assert_uint_eq(done_ns(2, 0), 232);
 	ck_assert_uint_eq(line_of(FA)->q_cpus, 0);
 	ck_assert_uint_eq(line_of(FA)->q_writers, 0);
+	ck_assert_ptr_nonnull(line_of(FA)->q_last);
 	ck_assert_uint_eq(line_of(FA)->q_last[1], 0);
 }
 END_TEST
@@ -469,21 +472,25 @@ END_TEST
  * between them), 8 and 10 the siblings of 0 and 2; xfer_per_waiter 1 ns.
  *
  *	0   CPU 0 RMWs a: memory, 80; the line free at 80.
- *	10  CPUs 1..7 RMW a: queued at positions 0..6 (ring of 8).
+ *	10  CPUs 1..7 RMW a: queued at positions 0..6 (ring of 8). RMWs
+ *	    only: the line has no l->q_last[] (at 90, CPUs 2..7 queued).
  *	80  CPU 1's RMW from CPU 0: 50 + 6 other CPUs queued -> 136; the
  *	    head is now position 1.
- *	100 CPU 8 posts a load of a: position 7; at 101 + 9 = 110, a store.
- *	105 CPU 10 RMWs a: position 8, in slot 0 of the full ring.
+ *	100 CPU 8 posts a load of a: position 7, the line's first posted
+ *	    request (its l->q_last[] from now); at 101 + 9 = 110, a store.
+ *	105 CPU 10 posts a load of a: position 8, in slot 0 of the full
+ *	    ring; at 106 it fences.
  *	110 CPU 8's store: the ring grows to 16, positions 1..8 stay in slots
  *	    1..8; the store is position 9, and takes the bit off position 7.
  *	    Queued: CPUs 2..7, 8 (twice) and 10, 8 CPUs. l->q_last[], 1 +
- *	    the slot of each CPU's latest request: CPU 10's went from slot 0
- *	    (position 8 in the ring of 8) to slot 8 at the growth, 9; CPU
- *	    8's is the store's, slot 9: 10; CPU 2's, position 1: 2.
+ *	    the slot of each CPU's latest posted request: CPU 10's went from
+ *	    slot 0 (position 8 in the ring of 8) to slot 8 at the growth, 9;
+ *	    CPU 8's is the store's, slot 9: 10; CPU 2's RMW, which it waits
+ *	    for, is the only request of its CPU there and has no word: 0.
  *	136 CPU 2's RMW from CPU 1: 50 + 7 other CPUs -> 193.
  *
  * Re-basing the ring at its growth would have taken the bit off CPU 10's
- * RMW (then in slot 7), and CPU 8 would count twice or never leave.
+ * load (then in slot 7), and CPU 8 would count twice or never leave.
  */
 START_TEST(coh_queued_across_ring_growth)
 {
@@ -492,6 +499,8 @@ START_TEST(coh_queued_across_ring_growth)
 				   { .kind = DELAY, .ps = 9 * NS },
 				   { .kind = WRITE, .field = FA },
 				   { .kind = FENCE } };
+	const struct step s10[] = { { .kind = READ, .field = FA },
+				    { .kind = FENCE } };
 	struct coh_line *l;
 	unsigned int i;
 
@@ -502,7 +511,10 @@ START_TEST(coh_queued_across_ring_growth)
 	for (i = 1; i <= 7; i++)
 		cpu_script(i, 10, rmw, 1);
 	cpu_script(8, 100, s8, 4);
-	cpu_script(10, 105, rmw, 1);
+	cpu_script(10, 105, s10, 2);
+	run_ns(90);
+	ck_assert_uint_eq(l->q_len, 6); /* CPU 1's served at 80 */
+	ck_assert_ptr_null(l->q_last);
 	run_ns(120);
 	ck_assert_uint_eq(l->q_cap, 16);
 	ck_assert_uint_eq(l->q_head, 1);
@@ -516,7 +528,7 @@ START_TEST(coh_queued_across_ring_growth)
 	ck_assert_uint_eq(l->q[9].last, 1);
 	ck_assert_uint_eq(l->q_last[10], 9);
 	ck_assert_uint_eq(l->q_last[8], 10);
-	ck_assert_uint_eq(l->q_last[2], 2);
+	ck_assert_uint_eq(l->q_last[2], 0); /* an RMW: waited for */
 	ck_assert_uint_eq(l->q_last[1], 0); /* served */
 	run_ns(5000);
 	ck_assert_uint_eq(done_ns(1, 0), 136);

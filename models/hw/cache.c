@@ -93,20 +93,63 @@ static COH_INLINE void line_serve_at(struct coh *c, struct coh_line *l,
  * the bit leaves the queue its CPU has nothing left there, and the
  * requester is still queued exactly when its request lacks the bit.
  * l->last_to_queued says the same of the CPU the line last went to. The
- * ring slot of each CPU's latest request (to take the bit off it when
- * another comes) is in l->q_last[cpu], plus one (0: none), so that an
- * enqueue and a last dequeue each read or write one word: a CPU's list of
- * the lines it is queued on, searched, cost 30 instructions per atomic
- * of the contended counter. The counts are those per-CPU request counts
- * gave; only how they are found changed. Prefetches are nobody's and
- * stay out of it.
+ * counts are those per-CPU request counts gave; only how they are found
+ * changed. Prefetches are nobody's and stay out of it.
+ *
+ * Only a posted request can have another of its CPU's before it on the
+ * line, or get one behind it: a CPU waits for one access at a time, an
+ * RMW first waits for the CPU's posted accesses (a fence), and a load
+ * the CPU waits for merges into its posted access to the same line
+ * (coh_access_issue()); a posted load, then a posted store of the same
+ * line, are two requests. So a request its CPU waits for is the only
+ * one of its CPU's on the line while it is queued, and the latest at
+ * once. The ring slot of each CPU's latest posted request, to take the
+ * bit off it when another comes, is in l->q_last[cpu], plus one (0:
+ * none), so that an enqueue and a last dequeue each read or write one
+ * word (a CPU's list of the lines it is queued on, searched, cost 30
+ * instructions an atomic of the contended counter). A line has the array
+ * from its first posted request on: a line of RMWs only, as the
+ * contended counter's, has none (2 KiB a line at 1024 CPUs, whose word
+ * was a host cache miss an enqueue there).
  */
-static COH_INLINE void queued_add(struct coh_line *l, unsigned int cpu,
-				  unsigned int pos)
-{
-	uint16_t *last = &l->q_last[cpu], prev = *last;
 
-	*last = (uint16_t)((pos & (l->q_cap - 1)) + 1);
+/* Whether @cpu has a request other than the one at @pos queued on @l. */
+static inline bool queued_other(const struct coh_line *l, unsigned int cpu,
+				unsigned int pos)
+{
+	const struct coh_req *q;
+	unsigned int a;
+
+	for (a = l->q_head; a != l->q_head + l->q_len; a++) {
+		q = &l->q[a & (l->q_cap - 1)];
+		if (a != pos && q->cpu == cpu && !q->prefetch)
+			return true;
+	}
+	return false;
+}
+
+/* @l's first posted request: its q_last[], none queued yet. */
+static COH_COLD void q_last_alloc(struct coh *c, struct coh_line *l)
+{
+	l->q_last = calloc(c->nr_cpus, sizeof(*l->q_last));
+	SIM_OOM_ON(!l->q_last);
+}
+
+/* Request @r, in ring position @pos of @l, has joined the queue. */
+static COH_INLINE void queued_add(struct coh *c, struct coh_line *l,
+				  const struct coh_req *r, unsigned int pos)
+{
+	unsigned int cpu = r->cpu, prev = 0;
+
+	if (r->posted) {
+		if (coh_unlikely(!l->q_last))
+			q_last_alloc(c, l);
+		prev = l->q_last[cpu];
+		l->q_last[cpu] = (uint16_t)((pos & (l->q_cap - 1)) + 1);
+	} else {
+		/* the one of its CPU's on the line (above) */
+		SIM__CHECK(queued_other(l, cpu, pos));
+	}
 	if (prev) {
 		/* the CPU's previous latest is not the latest now */
 		l->q[prev - 1].last = 0;
@@ -117,21 +160,22 @@ static COH_INLINE void queued_add(struct coh_line *l, unsigned int cpu,
 		l->last_to_queued = true;
 }
 
-/* CPU @cpu's latest request on @l has left the queue: @l is not its now. */
-static COH_INLINE void queued_del(struct coh_line *l, unsigned int cpu)
+/* @r, its CPU's latest request on @l, has left the queue: @l is not its. */
+static COH_INLINE void queued_del(struct coh_line *l, const struct coh_req *r)
 {
-	l->q_last[cpu] = 0;
+	if (r->posted)
+		l->q_last[r->cpu] = 0;
 	l->q_cpus--;
-	if ((int)cpu == l->last_to)
+	if ((int)r->cpu == l->last_to)
 		l->last_to_queued = false;
 }
 
 /*
- * The ring of @l is full: double it (8 the first time, with l->q_last[]).
- * Each request keeps its position, which gives its slot in the new ring;
- * l->q_last[] follows the latest ones there.
+ * The ring of @l is full: double it (8 the first time). Each request
+ * keeps its position, which gives its slot in the new ring; l->q_last[]
+ * follows the latest posted ones there.
  */
-static COH_COLD void line_queue_grow(struct coh *c, struct coh_line *l)
+static COH_COLD void line_queue_grow(struct coh_line *l)
 {
 	unsigned int cap = l->q_cap ? 2 * l->q_cap : 8, i, a;
 	struct coh_req *q;
@@ -140,14 +184,11 @@ static COH_COLD void line_queue_grow(struct coh *c, struct coh_line *l)
 	SIM_BUG_ON(cap > 32768);
 	q = malloc(cap * sizeof(*q));
 	SIM_OOM_ON(!q);
-	if (!l->q_last) {
-		l->q_last = calloc(c->nr_cpus, sizeof(*l->q_last));
-		SIM_OOM_ON(!l->q_last);
-	}
 	for (i = 0; i < l->q_len; i++) {
 		a = l->q_head + i;
 		q[a & (cap - 1)] = l->q[a & (l->q_cap - 1)];
-		if (q[a & (cap - 1)].last && !q[a & (cap - 1)].prefetch)
+		if (q[a & (cap - 1)].last && q[a & (cap - 1)].posted &&
+		    !q[a & (cap - 1)].prefetch)
 			l->q_last[q[a & (cap - 1)].cpu] =
 				(uint16_t)((a & (cap - 1)) + 1);
 	}
@@ -181,7 +222,7 @@ static COH_INLINE void line_enqueue_room(struct coh *c, struct coh_line *l,
 	if (r->prefetch)
 		return;
 	slot->last = 1;
-	queued_add(l, r->cpu, pos);
+	queued_add(c, l, slot, pos);
 	if (r->op != COH_READ)
 		l->q_writers++;
 }
@@ -190,7 +231,7 @@ static COH_INLINE void line_enqueue(struct coh *c, struct coh_line *l,
 				    const struct coh_req *r)
 {
 	if (coh_unlikely(l->q_len == l->q_cap))
-		line_queue_grow(c, l);
+		line_queue_grow(l);
 	line_enqueue_room(c, l, r);
 	if (coh_unlikely(c->trace != NULL))
 		coh_trace_counters(c, l); /* reads q_len, nr_sharers */
@@ -210,7 +251,7 @@ static COH_INLINE const struct coh_req *line_dequeue(struct coh_line *l)
 	l->q_len--;
 	if (!r->prefetch) {
 		if (r->last)
-			queued_del(l, r->cpu);
+			queued_del(l, r);
 		if (r->op != COH_READ)
 			l->q_writers--;
 	}
@@ -231,7 +272,7 @@ static COH_INLINE void line_dequeue_writer(struct coh_line *l,
 	 */
 	l->q_head++;
 	if (r->last)
-		queued_del(l, r->cpu);
+		queued_del(l, r);
 	l->q_len--;
 	l->q_writers--;
 }
@@ -546,7 +587,6 @@ static COH_INLINE sim_time_t serve_owned(struct coh *c, struct coh_line *l,
 	      (sim_time_t)waiters * m->xfer_per_waiter_ps; /* legacy term */
 	/* occupancy 1: the latency (plain) */
 	occ = lat + conflict_ps(c, l, cpu, key, l->last_to, waiters);
-	/* not next to wait_ps's (serve_settle()): see line_dequeue_writer() */
 	l->busy_ps += occ;
 	l->owner = (int)cpu;
 	l->read_batch = false;
@@ -785,7 +825,7 @@ static COH_INLINE void rmw_enqueue(struct coh *c, struct coh_line *l,
 {
 	rmw_count_miss(l, cc, slot);
 	if (!room && coh_unlikely(l->q_len == l->q_cap))
-		line_queue_grow(c, l);
+		line_queue_grow(l);
 	line_enqueue_room(c, l,
 			  &(struct coh_req){ .cpu = (uint16_t)cc->cpu,
 					     .op = COH_RMW,

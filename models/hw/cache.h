@@ -262,25 +262,30 @@ struct coh_line {
 	 * warm: what an access or a hand-off writes besides, in the next
 	 * three host lines (issue 15: an access to an idle line touched
 	 * five of them and two of its field's; among 1024 lines, or the
-	 * hundreds of a memcg run, each a miss of the host). Statistics
-	 * since the last coh_stats_reset(), but @owner_since and the
-	 * pointers.
+	 * hundreds of a memcg run, each a miss of the host). A hand-off
+	 * from an idle line writes the first two. Statistics since the
+	 * last coh_stats_reset(), but @owner_since and the pointers.
 	 */
 	uint64_t ops[NR_COH_OPS];
-	uint64_t hits, misses, merged;
+	uint64_t hits, misses;
+	/* time it was busy with hand-offs: here, with what a hand-off writes */
+	sim_time_t busy_ps;
 	struct coh_field_stat *fields; /* [nr_fields], grown as placed */
 	/* [nr_cpus] transfers to each CPU, or NULL; up to date after coh_settle() */
 	uint32_t *xfer_to;
 	uint64_t transfers;
 	uint64_t xfer_by_dist[NR_COH_DIST + 1]; /* [NR_COH_DIST]: memory */
 	sim_time_t owner_since; /* the owner received the line */
-	sim_time_t wait_ps, busy_ps;
+	/* the fourth: a queue's hand-off, a merged load */
+	sim_time_t wait_ps;
+	uint64_t merged;
 
 	/* line_serve_event(), pending while @serving; set up at first use */
 	struct sim_timer serve_timer;
 	/*
-	 * [nr_cpus] 1 + the ring slot of each CPU's latest request in the
-	 * queue (prefetches aside), 0: none; with the ring's first slots.
+	 * [nr_cpus] 1 + the ring slot of each CPU's latest posted request in
+	 * the queue (prefetches aside), 0: none; NULL until the line's first
+	 * posted request (models/hw/cache.c: queued_add() says why).
 	 * 16 bits: a CPU has at most COH_MAX_PENDING posted accesses, one
 	 * it waits for and one prefetch queued on a line, so a ring holds at
 	 * most MACHINE_MAX_CPUS x 18 = 18,432 requests and its slots stay
