@@ -194,6 +194,46 @@ START_TEST(coh_law_two_parties_no_conflict)
 END_TEST
 
 /*
+ * The CPU that just received a line RMWs it again while another waits:
+ * no hit under strict hand-off, it queues behind the other (through
+ * rmw_queued() untraced, case 0; through the general path traced, case
+ * 1). CPU 0 RMWs a at 0, CPU 1 at 10 and again once done, CPU 2 at 20
+ * (all socket 0, home socket 0):
+ *
+ *	0   CPU 0 from memory: done 80.
+ *	80  CPU 1 from CPU 0: 50; CPU 2 queued, a third party (the holder,
+ *	    CPU 0, is not queued): + conflict_local 20: done 130, the line
+ *	    free at 150.
+ *	130 CPU 1 owns the line and RMWs it: CPU 2 waits, so it queues.
+ *	150 CPU 2 from CPU 1: 50; the only other CPU queued is the holder:
+ *	    no conflict: done 200, free at 200.
+ *	200 CPU 1 from CPU 2: 50, nobody queued: done 250.
+ *
+ * Four RMWs, each a miss and a transfer, no hit.
+ */
+START_TEST(coh_law_owner_rmw_queues)
+{
+	struct sim_trace *t = _i ? trace_start() : NULL;
+	const struct step one[] = { { .kind = RMW, .field = FA } };
+	const struct step two[] = { { .kind = RMW, .field = FA },
+				    { .kind = RMW, .field = FA } };
+
+	cpu_script(0, 0, one, 1);
+	cpu_script(1, 10, two, 2);
+	cpu_script(2, 20, one, 1);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(1, 0), 130);
+	ck_assert_uint_eq(done_ns(2, 0), 200);
+	ck_assert_uint_eq(done_ns(1, 1), 250);
+	ck_assert_uint_eq(line_of(FA)->misses, 4);
+	ck_assert_uint_eq(line_of(FA)->hits, 0);
+	ck_assert_uint_eq(line_of(FA)->transfers, 4);
+	if (t)
+		trace_stop(t);
+}
+END_TEST
+
+/*
  * Two CPUs that load then RMW one line without waiting for each other
  * overlap: a CPU whose load found the line Shared by the other's load
  * upgrades, and the other, invalidated, then takes the line blind. CPUs 0
@@ -369,6 +409,7 @@ static Suite *coh_law_suite(void)
 	tcase_add_loop_test(tc, coh_law_conflict_local, 0, 2);
 	tcase_add_loop_test(tc, coh_law_conflict_remote, 0, 2);
 	tcase_add_test(tc, coh_law_two_parties_no_conflict);
+	tcase_add_loop_test(tc, coh_law_owner_rmw_queues, 0, 2);
 	tcase_add_loop_test(tc, coh_law_load_xchg_saturated, 0, 2);
 	tcase_add_test(tc, coh_law_predict_by_hand);
 	tcase_add_test(tc, coh_law_fit_recovers);

@@ -1204,7 +1204,8 @@ access_issue_any(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
 /*
  * rmw_queued() - access_issue() of a locked RMW in the case a contended
  * line makes the usual one: the CPU has nothing posted, does not own the
- * line, and the line's service event is pending, so the RMW is counted
+ * line (or owns it with others queued, and there is no hold rule: no hit
+ * then), and the line's service event is pending, so the RMW is counted
  * (a miss), queued and waited for, and nothing else happens (no prune,
  * no fence, no merge, no hit, no kick, no inline resume; no caller to
  * count, no adjacent prefetch; the ring has room and there is no trace).
@@ -1282,12 +1283,22 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 	struct coh_line *l = field->line;
 	const struct coh *c = cc->coh;
 
-	if (op == COH_RMW && !l->nr_ann && l->owner != (int)cc->cpu &&
-	    !cc->nr_pending && !cc->caller && !c->m->adjacent_line_prefetch) {
+	if (op == COH_RMW && !l->nr_ann && !cc->nr_pending && !cc->caller &&
+	    !c->m->adjacent_line_prefetch) {
+		bool owner = l->owner == (int)cc->cpu;
+
 		if (l->serving) {
-			if (l->q_len != l->q_cap && !c->trace)
+			/*
+			 * The owner's RMW with others queued is no hit
+			 * without a hold rule: strict hand-off serves them
+			 * first (line_is_hit()), so it queues behind them as
+			 * anybody's does (make bench's CPUs, which RMW again
+			 * as soon as they have the line).
+			 */
+			if (l->q_len != l->q_cap && !c->trace &&
+			    (!owner || (l->q_cpus && !c->hold)))
 				return rmw_queued(cc, field, l);
-		} else if (c->plain && !l->q_len) {
+		} else if (!owner && c->plain && !l->q_len) {
 			if (l->free_at > cc->proc->now)
 				return rmw_busy(cc, field, l);
 			if (l->owner >= 0 && l->home >= 0)
