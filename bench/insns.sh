@@ -12,21 +12,8 @@
 # skx-2s-72). Needs valgrind; test code.
 set -eu
 
-if test $# -ne 1 && test $# -ne 3; then
-	echo "usage: insns.sh BENCH [N K]" >&2
-	exit 2
-fi
-bench=$1
-n=${2:-256}
-k=${3:-16}
-case $n$k in
-*[!0-9]*) echo "insns.sh: N and K are numbers" >&2; exit 2 ;;
-esac
-if ! command -v valgrind >/dev/null 2>&1; then
-	echo "insns.sh: needs valgrind (on Debian: apt-get install valgrind)" >&2
-	exit 2
-fi
 . "$(dirname "$0")/lib.sh"
+bench_args insns.sh 256 16 valgrind valgrind "$@"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgsim-insns.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM

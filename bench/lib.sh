@@ -5,7 +5,8 @@
 # counters; every CPU loops { think for an exponential time of mean
 # COUNTER_THINK_NS; pick a counter uniformly; a locked RMW on it }, on
 # skx-2s-72 (N <= 72) or epyc-2s-256; and the check of the build
-# directories the scripts compare (bench/scale.sh too). Sourced, not run.
+# directories the scripts compare (bench/scale.sh too), and the arguments
+# of insns.sh and perf.sh. Sourced, not run.
 
 COUNTER_THINK_NS=500
 COUNTER_HOLD_NS=100 # the peers' mutex hold time, for the sizing below
@@ -52,4 +53,32 @@ builds_check()
 			exit 2
 		fi
 	done
+}
+
+# bench_args SCRIPT N0 K0 TOOL PACKAGE ARGS...: the arguments BENCH [N K]
+# of insns.sh and perf.sh, in bench, n and k (N0 and K0 when not given),
+# or exit 2 with a usage line; also when TOOL (Debian's PACKAGE) is not
+# installed
+bench_args()
+{
+	_script=$1
+	_n0=$2
+	_k0=$3
+	_tool=$4
+	_pkg=$5
+	shift 5
+	if test $# -ne 1 && test $# -ne 3; then
+		echo "usage: $_script BENCH [N K]" >&2
+		exit 2
+	fi
+	bench=$1
+	n=${2:-$_n0}
+	k=${3:-$_k0}
+	case $n$k in
+	'' | *[!0-9]*) echo "$_script: N and K are numbers" >&2; exit 2 ;;
+	esac
+	if ! command -v "$_tool" >/dev/null 2>&1; then
+		echo "$_script: needs $_tool (on Debian: apt-get install $_pkg)" >&2
+		exit 2
+	fi
 }

@@ -354,6 +354,17 @@ EXTRA_DIST += bench/scale.sh
 bench-scale: %reldir%/bench$(EXEEXT)
 	$(SHELL) $(top_srcdir)/bench/scale.sh $(top_srcdir) . $(SCALE_OTHER)
 
+# make bench-perf [PERF_N=72 PERF_K=1]: where the host waits in that
+# benchmark, sampled by perf's cpu-clock (no hardware counters needed):
+# the functions with the most samples and their hottest instructions
+# (bench/perf.sh; needs perf, Debian's linux-perf).
+PERF_N = 72
+PERF_K = 1
+EXTRA_DIST += bench/perf.sh
+bench-perf: %reldir%/bench$(EXEEXT)
+	$(SHELL) $(top_srcdir)/bench/perf.sh %reldir%/bench$(EXEEXT) \
+		'$(PERF_N)' '$(PERF_K)'
+
 # make validate: rerun the validation scenarios and rewrite the table of
 # predicted against published results in README.md (misses included).
 validate: memcgsim$(EXEEXT)
@@ -375,6 +386,7 @@ update-keys: memcgsim$(EXEEXT)
 EXTRA_DIST += tools/update-keys.sh
 
 .PHONY: update-golden bench bench-peers bench-insns bench-wall bench-scale \
+	bench-perf \
 	validate update-keys update-docs
 
 # fuzz/replay-T: the fuzz harness fuzz/fuzz_T.c built with the normal
