@@ -4,9 +4,10 @@
  *
  * Every pending event has a key (time, seq): seq is a counter drawn by
  * every scheduling, so keys are unique and the run order (time, seq) is
- * total. An event lives in a slot: its key in node[slot], what it runs
- * in payload[slot]; slots are reused, so there is no allocation per
- * event. Slot 0 is a sentinel, later than any event (time SIM_TIME_MAX).
+ * total. An event lives in a slot (struct sim_slot, one host line): its
+ * key, its links in its bucket and what it runs; slots are reused, so
+ * there is no allocation per event. Slot 0 is a sentinel, later than any
+ * event (time SIM_TIME_MAX).
  *
  * The pending set is a calendar (R. Brown, CACM 1988): a ring of RING
  * buckets, each 2^shift ps wide. An event at time t is in bucket
@@ -21,7 +22,7 @@
  *	                   [1004] -> e4
  *
  * A bucket is a list in (time, seq) order (circular, threaded through
- * link[]), filled from its last: a new event has the newest seq and
+ * the slots), filled from its last: a new event has the newest seq and
  * mostly a later time than the others in its bucket, so it usually goes
  * last at once, and events due at the same time cost no walk at all.
  * Every event of an earlier bucket is earlier in time, so the earliest
@@ -66,7 +67,7 @@
  * bitmap that finds no bit (issue 15: a count's upkeep at every push and
  * pop cost more than the scan's bound).
  *
- * Sequence numbers: 64 bits in node[], 40 in an overflow key (about
+ * Sequence numbers: 64 bits in a slot, 40 in an overflow key (about
  * 10^12 events, hours of simulation); when an overflow key needs one past
  * 2^40, the pending events are renumbered 0, 1, ... in their (time, seq)
  * order, which keeps every order.
@@ -93,18 +94,6 @@
 _Static_assert(offsetof(struct sim_proc, id) <= 64,
 	       "struct sim_proc: the hot fields are not in 64 bytes");
 
-/*
- * What runs: fn(arg, data), or with fn NULL the wake-up of process arg.
- * @timer: the timer that owns the slot, NULL for sim_schedule()'s events
- * (the slot is freed when the event runs) and processes.
- */
-struct sim_payload {
-	sim_event_fn fn;
-	void *arg;
-	uint64_t data;
-	struct sim_timer *timer;
-};
-
 /* struct sim_key - an overflow event: (time, seq << 24 | slot) */
 struct sim_key {
 	sim_time_t time;
@@ -127,8 +116,8 @@ static inline bool key_before(const struct sim_key *a, const struct sim_key *b)
 #endif
 }
 
-static inline bool node_before(const struct sim_node *a,
-			       const struct sim_node *b)
+static inline bool node_before(const struct sim_slot *a,
+			       const struct sim_slot *b)
 {
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
@@ -141,33 +130,27 @@ static inline bool node_before(const struct sim_node *a,
 static inline void set_min(struct sim_engine *e, uint32_t slot)
 {
 	e->min = slot;
-	e->clock.next = e->node[slot].time;
+	e->clock.next = e->slots[slot].time;
 }
 
 /* ---- slots ---- */
 
 static bool slots_grow(struct sim_engine *e, size_t cap)
 {
-	struct sim_node *node;
-	struct sim_payload *payload;
-	struct sim_link *link;
+	struct sim_slot *slots;
 	uint32_t *free_slots;
 	size_t i;
 
 	if (cap > SLOT_MASK + 1)
 		return false;
-	node = realloc(e->node, cap * sizeof(*node));
-	if (!node)
+	/* aligned: realloc() keeps no alignment */
+	slots = aligned_alloc(64, cap * sizeof(*slots));
+	if (!slots)
 		return false;
-	e->node = node;
-	link = realloc(e->link, cap * sizeof(*link));
-	if (!link)
-		return false;
-	e->link = link;
-	payload = realloc(e->payload, cap * sizeof(*payload));
-	if (!payload)
-		return false;
-	e->payload = payload;
+	if (e->slots)
+		memcpy(slots, e->slots, e->cap * sizeof(*slots));
+	free(e->slots);
+	e->slots = slots;
 	free_slots = realloc(e->free_slots, cap * sizeof(*free_slots));
 	if (!free_slots)
 		return false;
@@ -310,7 +293,7 @@ static inline bool in_ring(const struct sim_engine *e, sim_time_t t)
 }
 
 /* link_after() - put @slot after @p in @p's bucket. */
-static inline void link_after(struct sim_link *l, uint32_t slot, uint32_t p)
+static inline void link_after(struct sim_slot *l, uint32_t slot, uint32_t p)
 {
 	l[slot].prev = p;
 	l[slot].next = l[p].next;
@@ -328,17 +311,17 @@ static inline void link_after(struct sim_link *l, uint32_t slot, uint32_t p)
 static void __attribute__((noinline))
 ring_insert(struct sim_engine *e, uint32_t slot, uint32_t r, bool newest)
 {
-	struct sim_link *l = e->link;
-	const struct sim_node *x = &e->node[slot];
+	struct sim_slot *l = e->slots;
+	const struct sim_slot *x = &l[slot];
 	uint32_t h = e->head[r], p;
 
-	if (newest && x->time < e->node[h].time) {
+	if (newest && x->time < l[h].time) {
 		e->head[r] = slot;
 		link_after(l, slot, l[h].prev);
 		return;
 	}
 	for (p = l[h].prev;
-	     newest ? x->time < e->node[p].time : node_before(x, &e->node[p]);
+	     newest ? x->time < l[p].time : node_before(x, &l[p]);
 	     p = l[p].prev) {
 		if (p == h) { /* earliest of the bucket: first */
 			e->head[r] = slot;
@@ -358,8 +341,8 @@ ring_insert(struct sim_engine *e, uint32_t slot, uint32_t r, bool newest)
  */
 static inline void ring_add(struct sim_engine *e, uint32_t slot, bool newest)
 {
-	struct sim_link *l = e->link;
-	const struct sim_node *x = &e->node[slot], *last;
+	struct sim_slot *l = e->slots;
+	const struct sim_slot *x = &l[slot], *last;
 	uint32_t r = bucket_of(e, x->time), h = e->head[r];
 
 	if (!h) {
@@ -370,7 +353,7 @@ static inline void ring_add(struct sim_engine *e, uint32_t slot, bool newest)
 		e->bits[r / 64] |= 1ull << (r % 64);
 		return;
 	}
-	last = &e->node[l[h].prev];
+	last = &l[l[h].prev];
 	if (newest ? x->time >= last->time : node_before(last, x))
 		link_after(l, slot, l[h].prev);
 	else
@@ -380,8 +363,8 @@ static inline void ring_add(struct sim_engine *e, uint32_t slot, bool newest)
 /* ring_del() - take @slot out of its bucket. */
 static inline void ring_del(struct sim_engine *e, uint32_t slot)
 {
-	struct sim_link *l = e->link;
-	uint32_t r = bucket_of(e, e->node[slot].time), n = l[slot].next;
+	struct sim_slot *l = e->slots;
+	uint32_t r = bucket_of(e, l[slot].time), n = l[slot].next;
 
 	if (n == slot) { /* the only one */
 		e->head[r] = 0;
@@ -447,12 +430,12 @@ ev_push_far(struct sim_engine *e, uint32_t slot, sim_time_t t)
 {
 	bool earliest = t < e->clock.next;
 
-	e->node[slot].time = t;
-	e->node[slot].seq = seq_draw(e);
+	e->slots[slot].time = t;
+	e->slots[slot].seq = seq_draw(e);
 	if (in_ring(e, t))
 		ring_add(e, slot, true);
 	else
-		heap_push(e, t, e->node[slot].seq << SLOT_BITS | slot);
+		heap_push(e, t, e->slots[slot].seq << SLOT_BITS | slot);
 	if (earliest)
 		set_min(e, slot);
 }
@@ -471,12 +454,12 @@ static inline void ev_push(struct sim_engine *e, uint32_t slot, sim_time_t t)
 		ev_push_far(e, slot, t);
 		return;
 	}
-	e->node[slot].time = t;
+	e->slots[slot].time = t;
 	if (t < e->clock.next) {
 		e->min = slot;
 		e->clock.next = t;
 	}
-	e->node[slot].seq = e->seq++;
+	e->slots[slot].seq = e->seq++;
 	ring_add(e, slot, true);
 }
 
@@ -533,7 +516,7 @@ ev_pop_far(struct sim_engine *e, uint32_t slot, sim_time_t t)
  */
 static inline void ev_pop(struct sim_engine *e, uint32_t slot, sim_time_t t)
 {
-	struct sim_link *l = e->link;
+	struct sim_slot *l = e->slots;
 	uint64_t k = t >> e->shift, word, m, b;
 	uint32_t r = (uint32_t)k & RING_MASK, w = r / 64, n, i;
 
@@ -591,7 +574,7 @@ static void ev_remove(struct sim_engine *e, uint32_t slot)
 {
 	size_t i;
 
-	if (in_ring(e, e->node[slot].time)) {
+	if (in_ring(e, e->slots[slot].time)) {
 		ring_del(e, slot);
 	} else {
 		for (i = 0; (e->heap[i].seqslot & SLOT_MASK) != slot; i++)
@@ -622,7 +605,7 @@ static int rank_cmp(const void *a, const void *b)
  * seq_renumber() - the sequence numbers ran out for the overflow's keys:
  * give the pending events 0, 1, ... in their (time, seq) order. Nothing
  * moves: the ring depends on times only, and the keys keep the heap's
- * order. (The ring's events read their seqs from node[], 64 bits: only
+ * order. (The ring's events read their seqs from their slots, 64 bits: only
  * the overflow's keys have 40, so only ev_push_far() checks the limit.)
  */
 static void seq_renumber(struct sim_engine *e)
@@ -634,24 +617,24 @@ static void seq_renumber(struct sim_engine *e)
 
 	SIM_OOM_ON(!sorted);
 	for (r = 0; r < RING; r++) {
-		for (s = e->head[r]; s; s = e->link[s].next) {
-			sorted[nr++] = (struct seq_rank){ e->node[s].time,
-							  e->node[s].seq, s };
-			if (e->link[s].next == e->head[r])
+		for (s = e->head[r]; s; s = e->slots[s].next) {
+			sorted[nr++] = (struct seq_rank){ e->slots[s].time,
+							  e->slots[s].seq, s };
+			if (e->slots[s].next == e->head[r])
 				break;
 		}
 	}
 	for (i = 0; i < e->nr; i++) {
 		s = (uint32_t)(e->heap[i].seqslot & SLOT_MASK);
-		sorted[nr++] =
-			(struct seq_rank){ e->node[s].time, e->node[s].seq, s };
+		sorted[nr++] = (struct seq_rank){ e->slots[s].time,
+						  e->slots[s].seq, s };
 	}
 	qsort(sorted, nr, sizeof(*sorted), rank_cmp);
 	for (i = 0; i < nr; i++)
-		e->node[sorted[i].slot].seq = i;
+		e->slots[sorted[i].slot].seq = i;
 	for (i = 0; i < e->nr; i++) {
 		s = (uint32_t)(e->heap[i].seqslot & SLOT_MASK);
-		e->heap[i].seqslot = e->node[s].seq << SLOT_BITS | s;
+		e->heap[i].seqslot = e->slots[s].seq << SLOT_BITS | s;
 	}
 	free(sorted);
 	e->seq = nr;
@@ -676,9 +659,9 @@ static void ring_reshift(struct sim_engine *e, unsigned int shift)
 	if (e->seq >= SEQ_LIMIT)
 		seq_renumber(e);
 	for (r = 0; r < RING; r++) {
-		for (s = e->head[r]; s; s = e->link[s].next) {
+		for (s = e->head[r]; s; s = e->slots[s].next) {
 			slots[nr++] = s;
-			if (e->link[s].next == e->head[r])
+			if (e->slots[s].next == e->head[r])
 				break;
 		}
 		e->head[r] = 0;
@@ -693,11 +676,11 @@ static void ring_reshift(struct sim_engine *e, unsigned int shift)
 	e->shift = shift;
 	for (i = 0; i < nr; i++) {
 		s = slots[i];
-		if (in_ring(e, e->node[s].time))
+		if (in_ring(e, e->slots[s].time))
 			ring_add(e, s, false);
 		else
-			heap_push(e, e->node[s].time,
-				  e->node[s].seq << SLOT_BITS | s);
+			heap_push(e, e->slots[s].time,
+				  e->slots[s].seq << SLOT_BITS | s);
 	}
 	free(slots);
 	heap_top(e);
@@ -739,9 +722,9 @@ struct sim_engine *sim_engine_create(void)
 	}
 	e->shift = SIM__RING_SHIFT;
 	/* slot 0: "none", later than any event; no process (next_prefetch()) */
-	e->node[0].time = SIM_TIME_MAX;
-	e->node[0].seq = UINT64_MAX;
-	e->payload[0] = (struct sim_payload){ .fn = slot0_run };
+	e->slots[0].time = SIM_TIME_MAX;
+	e->slots[0].seq = UINT64_MAX;
+	e->slots[0].run = (struct sim_payload){ .fn = slot0_run };
 	e->clock.next = SIM_TIME_MAX;
 	e->left = e->tick_at = PROGRESS_NONE;
 	return e;
@@ -751,9 +734,7 @@ void sim_engine_free(struct sim_engine *e)
 {
 	if (!e)
 		return;
-	free(e->node);
-	free(e->link);
-	free(e->payload);
+	free(e->slots);
 	free(e->free_slots);
 	free(e->keys);
 	free(e);
@@ -772,7 +753,7 @@ void sim_schedule(struct sim_engine *e, sim_time_t t, sim_event_fn fn,
 	/* SIM_TIME_MAX is slot 0's: "never" */
 	SIM_BUG_ON(t < e->clock.now || t == SIM_TIME_MAX || !fn);
 	slot = slot_alloc(e);
-	e->payload[slot] = (struct sim_payload){ fn, arg, data, NULL };
+	e->slots[slot].run = (struct sim_payload){ fn, arg, data, NULL };
 	ev_push(e, slot, t);
 }
 
@@ -785,7 +766,7 @@ void sim_timer_init(struct sim_engine *e, struct sim_timer *t, sim_event_fn fn,
 	t->engine = e;
 	t->pending = false;
 	t->slot = slot_alloc(e);
-	e->payload[t->slot] = (struct sim_payload){ fn, arg, data, t };
+	e->slots[t->slot].run = (struct sim_payload){ fn, arg, data, t };
 }
 
 void sim_timer_cancel(struct sim_timer *t)
@@ -802,7 +783,7 @@ void sim_timer_destroy(struct sim_timer *t)
 	if (!e)
 		return;
 	sim_timer_cancel(t);
-	e->payload[t->slot].timer = NULL;
+	e->slots[t->slot].run.timer = NULL;
 	e->free_slots[e->nr_free++] = t->slot;
 	t->engine = NULL;
 }
@@ -815,13 +796,13 @@ void sim_timer_destroy(struct sim_timer *t)
 static void ev_push_key(struct sim_engine *e, uint32_t slot, sim_time_t t,
 			uint64_t seq)
 {
-	e->node[slot].time = t;
-	e->node[slot].seq = seq;
+	e->slots[slot].time = t;
+	e->slots[slot].seq = seq;
 	if (in_ring(e, t))
 		ring_add(e, slot, false);
 	else
 		heap_push(e, t, seq << SLOT_BITS | slot); /* < 2^39: fits */
-	if (node_before(&e->node[slot], &e->node[e->min]))
+	if (node_before(&e->slots[slot], &e->slots[e->min]))
 		set_min(e, slot);
 }
 
@@ -916,7 +897,7 @@ SIM_PREFETCH_FN void next_prefetch(const struct sim_engine *e)
 		.frame = (struct co_frame *)(uintptr_t)&none,
 		.owner = (void *)(uintptr_t)&none,
 	};
-	const struct sim_payload *pl = &e->payload[e->min];
+	const struct sim_payload *pl = &e->slots[e->min].run;
 	/* all ones if a process's, else 0 */
 	uintptr_t proc = -(uintptr_t)(pl->fn == NULL);
 	const struct sim_proc *p = (const void *)(((uintptr_t)pl->arg & proc) |
@@ -944,7 +925,7 @@ static inline __attribute__((always_inline)) void run_loop(struct sim_engine *e,
 	for (;;) {
 		uint32_t slot = e->min;
 		sim_time_t t = e->clock.next;
-		const struct sim_payload *pl = &e->payload[slot];
+		const struct sim_payload *pl = &e->slots[slot].run;
 
 		if (t < e->limit) {
 			ev_pop(e, slot, t);
@@ -1029,7 +1010,7 @@ void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
 	p->stack = p->stack_alloc + (id % PROC_COLOURS) * 64;
 	p->frame = (struct co_frame *)(void *)p->stack; /* none: offset 0 */
 	p->slot = slot_alloc(e);
-	e->payload[p->slot] = (struct sim_payload){ NULL, p, 0, NULL };
+	e->slots[p->slot].run = (struct sim_payload){ NULL, p, 0, NULL };
 }
 
 void sim_proc_destroy(struct sim_proc *p)
@@ -1041,7 +1022,7 @@ void sim_proc_destroy(struct sim_proc *p)
 		/* a wake-up still pending (the run ended first) is dropped */
 		if (p->pending)
 			ev_remove(e, p->slot);
-		e->payload[p->slot].arg = NULL;
+		e->slots[p->slot].run.arg = NULL;
 		e->free_slots[e->nr_free++] = p->slot;
 	}
 	free(p->stack_alloc);

@@ -207,21 +207,34 @@ void sim_timer_destroy(struct sim_timer *t);
 #define SIM__RING 4096u /* buckets in the ring: a power of two */
 #define SIM__RING_WORDS (SIM__RING / 64)
 
-/* struct sim_node - a pending event's key */
-struct sim_node {
-	sim_time_t time;
-	uint64_t seq;
+/*
+ * What runs: fn(arg, data), or with fn NULL the wake-up of process arg.
+ * @timer: the timer that owns the slot, NULL for sim_schedule()'s events
+ * (the slot is freed when the event runs) and processes.
+ */
+struct sim_payload {
+	sim_event_fn fn;
+	void *arg;
+	uint64_t data;
+	struct sim_timer *timer;
 };
 
 /*
- * struct sim_link - a bucket is a circular list in (time, seq) order,
- * threaded through link[]: the first's prev is the last.
+ * struct sim_slot - a pending event: its key (@time, @seq), its
+ * neighbours in its bucket, a circular list in (time, seq) order (the
+ * first's @prev is the last), and what it runs, in one host line: a
+ * push writes the key and links, a pop reads them and the payload, and
+ * finding the next event reads its time and then its payload (issue 15:
+ * three arrays were three host lines an event, each a miss past 72
+ * processes).
  */
-struct sim_link {
+struct sim_slot {
+	sim_time_t time;
+	uint64_t seq;
 	uint32_t next, prev;
-};
+	struct sim_payload run;
+} __attribute__((aligned(64)));
 
-struct sim_payload;
 struct sim_key;
 
 struct sim_engine {
@@ -236,7 +249,7 @@ struct sim_engine {
 	uint64_t ring_last;
 	/*
 	 * The running event's slot, for sim_event_seq(): its seq is still in
-	 * node[] until the slot is pending again (a timer setting itself
+	 * slots[] until the slot is pending again (a timer setting itself
 	 * anew, a process yielding again), after the callers' reads. 0 once
 	 * a process moved the clock on by itself (sim_proc_sync()).
 	 */
@@ -263,9 +276,7 @@ struct sim_engine {
 	 * is involved, and mostly neither (set_limit()).
 	 */
 	sim_time_t end, limit;
-	struct sim_node *node; /* by slot */
-	struct sim_link *link; /* by slot: its neighbours in its bucket */
-	struct sim_payload *payload; /* by slot */
+	struct sim_slot *slots; /* by slot number, 64-byte aligned */
 	uint32_t *free_slots; /* a stack of unused slots */
 	size_t nr_free, cap;
 	uint64_t bits[SIM__RING_WORDS]; /* bucket r not empty */
@@ -294,7 +305,7 @@ static inline bool sim__ev_append(struct sim_engine *e, uint32_t slot,
 {
 	uint64_t k = t >> e->shift;
 	uint32_t r = (uint32_t)k & (SIM__RING - 1), h, last;
-	struct sim_link *l = e->link;
+	struct sim_slot *l = e->slots;
 
 	if (k - e->cur >= SIM__RING)
 		return false;
@@ -312,22 +323,22 @@ static inline bool sim__ev_append(struct sim_engine *e, uint32_t slot,
 		e->bits[r / 64] |= 1ull << (r % 64);
 	} else {
 		last = l[h].prev;
-		if (t < e->node[last].time)
+		if (t < l[last].time)
 			return false;
 		l[slot].prev = last;
 		l[slot].next = h;
 		l[h].prev = slot;
 		l[last].next = slot;
 	}
-	e->node[slot].time = t;
-	e->node[slot].seq = e->seq++;
+	l[slot].time = t;
+	l[slot].seq = e->seq++;
 	return true;
 }
 
 /* Inline (issue 15): an announced RMW asks both (models/hw/cache.c). */
 static inline uint64_t sim_event_seq(const struct sim_engine *e)
 {
-	return e->running ? e->node[e->running].seq : SIM_SEQ_AHEAD;
+	return e->running ? e->slots[e->running].seq : SIM_SEQ_AHEAD;
 }
 
 /* half of sim/engine.c's SEQ_LIMIT, where it renumbers */
