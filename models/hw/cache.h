@@ -276,9 +276,9 @@ struct coh_line {
 	uint64_t transfers;
 	uint64_t xfer_by_dist[NR_COH_DIST + 1]; /* [NR_COH_DIST]: memory */
 	sim_time_t owner_since; /* the owner received the line */
-	/* the fourth: a queue's hand-off, a merged load */
+	/* the fourth host line: what a queued request's hand-off writes */
 	sim_time_t wait_ps;
-	uint64_t merged;
+	uint64_t merged; /* and a merged access */
 
 	/* line_serve_event(), pending while @serving; set up at first use */
 	struct sim_timer serve_timer;
