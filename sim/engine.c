@@ -116,7 +116,7 @@ static inline bool key_before(const struct sim_key *a, const struct sim_key *b)
 #endif
 }
 
-static inline bool node_before(const struct sim_slot *a,
+static inline bool slot_before(const struct sim_slot *a,
 			       const struct sim_slot *b)
 {
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
@@ -321,7 +321,7 @@ ring_insert(struct sim_engine *e, uint32_t slot, uint32_t r, bool newest)
 		return;
 	}
 	for (p = l[h].prev;
-	     newest ? x->time < l[p].time : node_before(x, &l[p]);
+	     newest ? x->time < l[p].time : slot_before(x, &l[p]);
 	     p = l[p].prev) {
 		if (p == h) { /* earliest of the bucket: first */
 			e->head[r] = slot;
@@ -354,7 +354,7 @@ static inline void ring_add(struct sim_engine *e, uint32_t slot, bool newest)
 		return;
 	}
 	last = &l[l[h].prev];
-	if (newest ? x->time >= last->time : node_before(last, x))
+	if (newest ? x->time >= last->time : slot_before(last, x))
 		link_after(l, slot, l[h].prev);
 	else
 		ring_insert(e, slot, r, newest);
@@ -802,7 +802,7 @@ static void ev_push_key(struct sim_engine *e, uint32_t slot, sim_time_t t,
 		ring_add(e, slot, false);
 	else
 		heap_push(e, t, seq << SLOT_BITS | slot); /* < 2^39: fits */
-	if (node_before(&e->slots[slot], &e->slots[e->min]))
+	if (slot_before(&e->slots[slot], &e->slots[e->min]))
 		set_min(e, slot);
 }
 
