@@ -130,7 +130,8 @@ static inline struct coh_field *counter_pick(struct sim_task *t,
 	uint64_t k = 0;
 
 	if (ac->counters > 1)
-		k = sim_rng_uniform_int_st(&t->rng_state, t->rng, ac->counters);
+		k = sim_rng_uniform_int_st(&t->rng_state, &t->rng,
+					   ac->counters);
 
 	return coh_object_field(ac->shared[k], 0);
 }
