@@ -177,7 +177,7 @@ static COH_INLINE void queued_del(struct coh_line *l, const struct coh_req *r)
  */
 static COH_COLD void line_queue_grow(struct coh_line *l)
 {
-	unsigned int cap = l->q_cap ? 2 * l->q_cap : 8, i, a;
+	unsigned int cap = l->q_cap ? 2 * l->q_cap : 8, i;
 	struct coh_req *q;
 
 	/* slot + 1 fits l->q_last[]'s 16 bits (cache.h says why it does) */
@@ -185,12 +185,12 @@ static COH_COLD void line_queue_grow(struct coh_line *l)
 	q = malloc(cap * sizeof(*q));
 	SIM_OOM_ON(!q);
 	for (i = 0; i < l->q_len; i++) {
-		a = l->q_head + i;
-		q[a & (cap - 1)] = l->q[a & (l->q_cap - 1)];
-		if (q[a & (cap - 1)].last && q[a & (cap - 1)].posted &&
-		    !q[a & (cap - 1)].prefetch)
-			l->q_last[q[a & (cap - 1)].cpu] =
-				(uint16_t)((a & (cap - 1)) + 1);
+		unsigned int a = l->q_head + i, slot = a & (cap - 1);
+		const struct coh_req *r = &q[slot];
+
+		q[slot] = l->q[a & (l->q_cap - 1)];
+		if (r->last && r->posted && !r->prefetch)
+			l->q_last[r->cpu] = (uint16_t)(slot + 1);
 	}
 	free(l->q);
 	l->q = q;
