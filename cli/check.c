@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * cli/check.c - memcgsim check, run --dry-run and sweep --dry-run: each
- * run's estimate (cli/estimate.h) in a table, nothing run or written.
+ * run's estimate (cmd/run/estimate.h) in a table, nothing run or written.
  *
  *	SCENARIO:
  *	  variant                       runs     events     memory  wall time
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 
 #include "cli/check.h"
-#include "cli/estimate.h"
+#include "cmd/run/estimate.h"
 #include "sim/error.h"
 #include "sim/report.h"
 

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 #include "cli/options.h"
-#include "cli/sweep.h"
+#include "cmd/sweep/sweep.h"
 
 /*
  * cli_check_one() - check @path as `run` would and print its table, with

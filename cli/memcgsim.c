@@ -9,10 +9,10 @@
  *	memcgsim explain SCENARIO ... run and explain the hot lines in words
  *	memcgsim list                 shipped scenarios and machine profiles
  *	memcgsim sweep SCENARIO --vary KEY=V1,V2,... ...
- *	                              run every combination (cli/sweep.h)
+ *	                              run every combination (cmd/sweep/sweep.h)
  *	memcgsim merge DIR            join a sweep's per-point results
- *	memcgsim compare OLD NEW ...  compare two result files (cli/compare.h)
- *	memcgsim plot RESULTS ...     draw pictures with gnuplot (cli/plot.h)
+ *	memcgsim compare OLD NEW ...  compare two result files (cmd/compare/compare.h)
+ *	memcgsim plot RESULTS ...     draw pictures with gnuplot (cmd/plot/plot.h)
  *	memcgsim help [COMMAND|keys [SECTION|all]]  the commands, one's
  *	                              options, the scenario's keys
  *
@@ -46,18 +46,18 @@
 #include <gsl/gsl_errno.h>
 
 #include "config.h"
-#include "cli/explain.h"
-#include "cli/list.h"
+#include "cmd/explain/explain.h"
+#include "cmd/list/list.h"
 #include "cli/options.h"
-#include "cli/plot.h"
-#include "cli/run.h"
-#include "cli/sweep.h"
-#include "cli/validate.h"
-#include "cli/compare.h"
-#include "cli/calibrate.h"
+#include "cmd/plot/plot.h"
+#include "cmd/run/run.h"
+#include "cmd/sweep/sweep.h"
+#include "cmd/validate/validate.h"
+#include "cmd/compare/compare.h"
+#include "cmd/calibrate/calibrate.h"
 #include "cli/check.h"
 #include "models/hw/machine.h"
-#include "models/kernel/config.h"
+#include "models/kernel/sim/config.h"
 #include "sim/file.h"
 #include "sim/report.h"
 #include "sim/trace.h"
@@ -760,7 +760,7 @@ out:
 }
 
 /*
- * memcgsim plot RESULTS: the pictures RESULTS supports (cli/plot.h),
+ * memcgsim plot RESULTS: the pictures RESULTS supports (cmd/plot/plot.h),
  * the name of each file written on stdout.
  */
 static int cmd_plot(struct cli *c, int nr_args, char **args)
@@ -980,7 +980,7 @@ static const struct cli_command commands[] = {
 			"takes only --out, --format, --variant, --metric, --x and --quiet",
 	},
 	{
-		/* cli/calibrate.c parses its own options */
+		/* cmd/calibrate/calibrate.c parses its own options */
 		.name = "calibrate",
 		.own = cmd_calibrate,
 		.args = "[--quick] [-o PROFILE]",
@@ -1155,7 +1155,7 @@ static void print_entry(FILE *out, const char *fmt, const char *name,
 	cli_wrap(out, doc, 25, 0);
 }
 
-/* A `kernel:` key (models/kernel/config.c). */
+/* A `kernel:` key (models/kernel/sim/config.c). */
 static void print_key(FILE *out, const struct kernel_key *key, const char *fmt)
 {
 	char range[256], def[256], tsv[512];
@@ -1235,9 +1235,9 @@ static void print_scenario_key(FILE *out, const struct scenario_key *key,
 
 /*
  * struct key_section - one map of the scenario whose keys `memcgsim help
- * keys SECTION` lists: kernel (models/kernel/config.c's own table),
- * scenario, variants, published, workloads (cli/run.c), each workload
- * type (models/workloads/), cgroups (models/kernel/config.c), machine,
+ * keys SECTION` lists: kernel (models/kernel/sim/config.c's own table),
+ * scenario, variants, published, workloads (cmd/run/run.c), each workload
+ * type (models/workloads/), cgroups (models/kernel/sim/config.c), machine,
  * coherence and latencies (models/hw/machine.c).
  */
 struct key_section {

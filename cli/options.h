@@ -24,8 +24,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "cli/run.h"
-#include "cli/sweep.h"
+#include "cmd/run/run.h"
+#include "cmd/sweep/sweep.h"
 #include "sim/report.h"
 
 #define MAX_SETS 256

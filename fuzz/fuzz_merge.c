@@ -12,15 +12,15 @@
  * Findings: a crash or sanitizer report, a leak, a hang, or a refusal
  * without a message.
  */
-#define _GNU_SOURCE /* sigset_t, in cli/sweep_internal.h */
+#define _GNU_SOURCE /* sigset_t, in cmd/sweep/internal.h */
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/compare.h"
-#include "cli/run.h"
-#include "cli/sweep.h"
-#include "cli/sweep_internal.h"
+#include "cmd/compare/compare.h"
+#include "cmd/run/run.h"
+#include "cmd/sweep/sweep.h"
+#include "cmd/sweep/internal.h"
 #include "fuzz/fuzz.h"
 
 static const char scenario[] =

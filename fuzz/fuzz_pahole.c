@@ -17,10 +17,10 @@
 #include <string.h>
 
 #include "fuzz/fuzz.h"
-#include "models/kernel/pahole.h"
-#include "models/kernel/page_counter_layout.h"
+#include "sim/pahole.h"
+#include "models/kernel/sim/page_counter_layout.h"
 
-/* The invariants models/kernel/pahole.h states for a parsed struct. */
+/* The invariants sim/pahole.h states for a parsed struct. */
 static void check_struct(const struct pahole_struct *ps)
 {
 	unsigned int i, j;

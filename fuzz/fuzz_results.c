@@ -10,15 +10,15 @@
  *    result may) is two files, OLD and NEW, compared with each other;
  *  - plot's planning for a sweep.csv (plan_sweep()) and for a run's YAML
  *    (plan_run()): what `memcgsim plot` does before it draws. Planning
- *    is static in cli/plot.c, so this file includes cli/plot.c whole;
+ *    is static in cmd/plot/plot.c, so this file includes cmd/plot/plot.c whole;
  *    nothing is drawn and gnuplot is never run.
  *
  * Findings: a crash or sanitizer report, a leak, a hang, a refusal without
  * a message, or a file that differs from itself.
  */
-#include "cli/plot.c"
+#include "cmd/plot/plot.c"
 
-#include "cli/compare.h"
+#include "cmd/compare/compare.h"
 #include "fuzz/fuzz.h"
 
 static FILE *devnull;

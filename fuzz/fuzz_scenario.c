@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/run.h"
+#include "cmd/run/run.h"
 #include "fuzz/fuzz.h"
 #include "sim/report.h"
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# plots/: the gnuplot scripts `memcgsim plot` runs (cli/plot.h), one per
+# plots/: the gnuplot scripts `memcgsim plot` runs (cmd/plot/plot.h), one per
 # kind of picture, installed in $(pkgdatadir)/plots. memcgsim run from its
 # build tree finds them in the source tree (cli/memcgsim.c, plots_dir()).
 plotsdir = $(pkgdatadir)/plots

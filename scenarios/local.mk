@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # scenarios/: shipped machine profiles and experiments, installed under
 # $(pkgdatadir) with their subdirectory (scenarios/machines/x.yaml becomes
-# $(pkgdatadir)/machines/x.yaml), which is where cli/run.c looks for a
+# $(pkgdatadir)/machines/x.yaml), which is where cmd/run/run.c looks for a
 # bare `machine: NAME` and cli/memcgsim.c for `memcgsim list`.
 #
 # One variable pair per subdirectory. A new subdirectory (validation/, ...)

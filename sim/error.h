@@ -78,7 +78,7 @@ __attribute__((noreturn)) void sim_assert_failed(const char *file,
 /*
  * Out of memory. An allocation that fails is no bug and no input error:
  * SIM_OOM_ON(!p) hands it to sim_out_of_memory(), which unwinds with
- * longjmp() to the innermost sim_oom_catch() point (cli/run.c's
+ * longjmp() to the innermost sim_oom_catch() point (cmd/run/run.c's
  * scenario_run(), and main() for everything else), where it becomes an
  * error that reaches main(): "out of memory in rstat_create()". What was
  * allocated until then is not freed (the program ends, or a sweep's

@@ -46,7 +46,7 @@ int sim_write_atomic(const char *path, int (*write)(FILE *out, void *arg),
 /*
  * The two halves of sim_write_atomic(), for writers that stream over a
  * whole run (sim/trace.c) or hand the temporary name to another program
- * (cli/plot_draw.c). sim_atomic_open() returns a FILE on a new temporary
+ * (cmd/plot/draw.c). sim_atomic_open() returns a FILE on a new temporary
  * file next to @path and stores its name in *@tmp_path (NULL, and stdout
  * returned, when @path is "-"). sim_atomic_close() takes the
  * responsibility for @out and *@tmp_path whatever happens: with @commit it

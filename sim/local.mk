@@ -3,7 +3,7 @@
 # statistics, errors, trace, the YAML scenario tree and its key tables
 # (scenario_keys: a map's keys declared once, read by one loop), the
 # results table, and one owner per file format: csv (RFC 4180 reader and
-# writer), yaml_emit (the libyaml emitter), file (whole-or-nothing output,
+# writer), pahole (`pahole -C` struct layouts), yaml_emit (the libyaml emitter), file (whole-or-nothing output,
 # whole-file input)).
 # Includes nothing from models/ or cli/.
 libsim_a_SOURCES += \
@@ -15,6 +15,7 @@ libsim_a_SOURCES += \
 	%reldir%/scenario_internal.h \
 	%reldir%/scenario_keys.c %reldir%/scenario_keys.h \
 	%reldir%/csv.c %reldir%/csv.h \
+	%reldir%/pahole.c %reldir%/pahole.h \
 	%reldir%/file.c %reldir%/file.h \
 	%reldir%/report.c %reldir%/report.h \
 	%reldir%/yaml_emit.c %reldir%/yaml_emit.h \

@@ -185,7 +185,7 @@ static inline uint64_t sim_xoshiro_next(struct sim_xoshiro *st)
  * generator is a bug every test run meets: its exponential draws stop
  * on a bug report within a few dozen (its first draws read the other
  * generator's state as xoshiro's: every task's generator comes from
- * sim_rng_stream(), in cli/run.c and the tests).
+ * sim_rng_stream(), in cmd/run/run.c and the tests).
  */
 static inline void sim_rng_check(const gsl_rng *r)
 {

@@ -54,7 +54,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/run.h"
+#include "cmd/run/run.h"
 #include "sim/engine.h"
 
 struct bench_result {

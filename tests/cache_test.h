@@ -23,7 +23,7 @@
 #include "models/hw/cache.h"
 #include "models/hw/coh_law.h"
 #include "models/hw/machine.h"
-#include "models/kernel/qspinlock.h"
+#include "models/kernel/kernel/locking/qspinlock.h"
 #include "sim/co.h"
 #include "sim/scenario.h"
 #include "sim/trace.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * tests/check_compare.c - reading result files and comparing them
- * (cli/compare.h), on the small results in tests/data/compare/ (found
+ * (cmd/compare/compare.h), on the small results in tests/data/compare/ (found
  * under $top_srcdir, set by the Makefile; "." when run by hand from the
  * source tree; see the README there) and on inline text.
  *
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/compare.h"
+#include "cmd/compare/compare.h"
 
 static const char *data_path(const char *name)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tests/check_config.c - the `kernel:` keys (models/kernel/config.c): the
+ * tests/check_config.c - the `kernel:` keys (models/kernel/sim/config.c): the
  * defaults, each as Linux has it at the version the table says; the table
  * itself (names once, defaults in range); version-dependent defaults and
  * a key given on its own winning over them; ranges at their boundaries;
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/kernel/config.h"
+#include "models/kernel/sim/config.h"
 #include "sim/engine.h"
 #include "sim/scenario.h"
 #include "tests/scenario_test.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tests/check_estimate.c - the run-cost estimator (cli/estimate.c), on
+ * tests/check_estimate.c - the run-cost estimator (cmd/run/estimate.c), on
  * numbers worked out by hand from the scenario's parameters and the
  * calibrated constants the estimator documents:
  *
@@ -27,8 +27,8 @@
 
 #include <check.h>
 
-#include "cli/estimate.h"
-#include "cli/run.h"
+#include "cmd/run/estimate.h"
+#include "cmd/run/run.h"
 #include "sim/report.h"
 #include "sim/trace.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tests/check_explain.c - explain's verdict on a line (cli/explain.h,
+ * tests/check_explain.c - explain's verdict on a line (cmd/explain/explain.h,
  * explain_diagnose()) from its fields' access kinds, and the per-caller
  * counts behind its function rows (coh_caller_slot(), models/hw/cache.h).
  *
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/explain.h"
+#include "cmd/explain/explain.h"
 #include "models/hw/cache.h"
 
 struct spec {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tests/check_insn.c - the instruction costs (models/kernel/insn.h):
- * the compiled table is models/kernel/insn-costs-6.1.tsv row for row;
+ * tests/check_insn.c - the instruction costs (models/kernel/sim/insn.h):
+ * the compiled table is models/kernel/sim/insn-costs-6.1.tsv row for row;
  * every row has its provenance (the vmlinux symbol and address it was
  * counted in, or the rows it sums, and a rule and a note); every modelled
  * kernel function the model marks with ENTER() has a per-call row, or is
@@ -22,11 +22,11 @@
 
 #include "models/hw/cache.h"
 #include "models/hw/machine.h"
-#include "models/kernel/config.h"
-#include "models/kernel/insn.h"
-#include "models/kernel/kprof.h"
-#include "models/kernel/memcontrol.h"
-#include "models/kernel/sctp.h"
+#include "models/kernel/sim/config.h"
+#include "models/kernel/sim/insn.h"
+#include "models/kernel/sim/kprof.h"
+#include "models/kernel/mm/memcontrol.h"
+#include "models/kernel/net/sctp/sctp.h"
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "sim/util.h"
@@ -77,7 +77,7 @@ static void load(void)
 	char path[512], line[4096];
 	FILE *fp;
 
-	snprintf(path, sizeof(path), "%s/models/kernel/insn-costs-6.1.tsv",
+	snprintf(path, sizeof(path), "%s/models/kernel/sim/insn-costs-6.1.tsv",
 		 top && top[0] ? top : ".");
 	fp = fopen(path, "r");
 	ck_assert_msg(fp, "cannot open %s", path);

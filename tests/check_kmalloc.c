@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * tests/check_kmalloc.c - the slab hooks of the kmalloc workload
- * (models/kernel/memcontrol.c, memcg_slab_post_alloc_hook() and
+ * (models/kernel/mm/memcontrol.c, memcg_slab_post_alloc_hook() and
  * memcg_slab_free_hook()) against the kernel's code at each
  * obj_stock_version: what one kmalloc() and its kfree() charge, uncharge
  * and count, worked out by hand below from mm/memcontrol.c and
@@ -21,8 +21,8 @@
 
 #include "models/hw/cache.h"
 #include "models/hw/machine.h"
-#include "models/kernel/config.h"
-#include "models/kernel/memcontrol.h"
+#include "models/kernel/sim/config.h"
+#include "models/kernel/mm/memcontrol.h"
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "sim/util.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tests/check_memcontrol.c - the charge paths of models/kernel/memcontrol.c
+ * tests/check_memcontrol.c - the charge paths of models/kernel/mm/memcontrol.c
  * against mm/memcontrol.c (v6.0): the per-CPU stock (hits, refills,
  * drains, one or two cached memcgs), the root memcg, failure and reclaim
  * at memory.max, and the byte-granular obj_cgroup stock.
@@ -22,13 +22,13 @@
 #include <string.h>
 
 #include "models/hw/cache.h"
-#include "models/kernel/config.h"
+#include "models/kernel/sim/config.h"
 #include "models/hw/machine.h"
-#include "models/kernel/insn.h"
-#include "models/kernel/memcontrol.h"
-#include "models/kernel/page_counter_layout.h"
-#include "models/kernel/pahole.h"
-#include "models/kernel/sock.h"
+#include "models/kernel/sim/insn.h"
+#include "models/kernel/mm/memcontrol.h"
+#include "models/kernel/sim/page_counter_layout.h"
+#include "sim/pahole.h"
+#include "models/kernel/net/core/sock.h"
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "sim/util.h"
@@ -225,7 +225,7 @@ END_TEST
  *	try_charge_memcg() returns (fence: nothing pending)
  *
  * 9.44 + 3 x 1.6 = 14.24 ns of memory and interrupts, and no shared line
- * is touched. Its instructions, from models/kernel/insn-costs-6.1.tsv:
+ * is touched. Its instructions, from models/kernel/sim/insn-costs-6.1.tsv:
  * try_charge_memcg/call 39 (the stock-hit path of try_charge_memcg minus
  * the inlined consume_stock) + consume_stock/call 13 = 52, at the
  * profile's insn latency 0.471 ns (1 / (2.5 GHz x 0.85)): 52 x 0.471 =
@@ -743,7 +743,7 @@ START_TEST(obj_cgroup_charge_stock)
 END_TEST
 
 /*
- * MODEL BUG (models/kernel/memcontrol.c, refill_obj_stock()): when the stock
+ * MODEL BUG (models/kernel/mm/memcontrol.c, refill_obj_stock()): when the stock
  * changes objcg, v6.0 sets allow_uncharge = true ("Allow uncharge when
  * objcg changes", since v5.14), so bytes taken over from
  * objcg->nr_charged_bytes plus the refill go back as whole pages at once.
@@ -802,7 +802,7 @@ END_TEST
  * a bool to its caller, which goes on). Expect 2 x (1.6 + 81.4) = 166 ns;
  * with css.parent posted like any load, 4 x 1.6 = 6.4 ns. Each level also
  * runs mem_cgroup_under_socket_pressure/level's 12 instructions
- * (models/kernel/insn-costs-6.1.tsv) at 0.471 ns: 2 x 12 x 0.471 = 11.304
+ * (models/kernel/sim/insn-costs-6.1.tsv) at 0.471 ns: 2 x 12 x 0.471 = 11.304
  * ns more.
  */
 START_TEST(mem_cgroup_under_socket_pressure_walk_is_dependent)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tests/check_page_counter.c - models/kernel/page_counter.c against the kernel's
+ * tests/check_page_counter.c - models/kernel/mm/page_counter.c against the kernel's
  * mm/page_counter.c (v6.0; propagate_protected_usage() also as in v6.1):
  * hierarchical charging, the limit and its undo, the watermark, the
  * protected usage and its xchg()s, underflow repair, the two layouts and
@@ -30,8 +30,8 @@
 
 #include "models/hw/cache.h"
 #include "models/hw/machine.h"
-#include "models/kernel/page_counter.h"
-#include "models/kernel/pahole.h"
+#include "models/kernel/mm/page_counter.h"
+#include "sim/pahole.h"
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "sim/util.h"
@@ -668,7 +668,7 @@ END_TEST
  *	2 x 21400 + 15000 = 57800 ps
  *
  * Expect those, and each of the 6 lines brought from memory once, plus
- * the instructions (models/kernel/insn-costs-6.1.tsv, at skx-2s-72's
+ * the instructions (models/kernel/sim/insn-costs-6.1.tsv, at skx-2s-72's
  * insn latency 0.471 ns): page_counter_try_charge/call 5, its level row
  * 14 at each of the 3 levels, and propagate_protected_usage/call 16 at
  * each (every level supports protection): 5 + 3 x (14 + 16) = 95

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "models/kernel/pahole.h"
+#include "sim/pahole.h"
 #include "sim/util.h"
 
 /* About 20 KiB: static, not on the stack. Each test runs in its own fork. */

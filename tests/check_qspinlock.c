@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tests/check_qspinlock.c - queued spinlocks (models/kernel/qspinlock.c,
+ * tests/check_qspinlock.c - queued spinlocks (models/kernel/kernel/locking/qspinlock.c,
  * kernel/locking/qspinlock.c) against arithmetic worked out by hand.
  *
  * The machine is an inline profile with round numbers: one socket of
@@ -28,7 +28,7 @@
 
 #include "models/hw/cache.h"
 #include "models/hw/machine.h"
-#include "models/kernel/qspinlock.h"
+#include "models/kernel/kernel/locking/qspinlock.h"
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "sim/scenario.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * tests/check_rstat.c - statistics: the rstat updated trees and flush
- * (models/kernel/rstat.c, kernel/cgroup/rstat.c) and the memcg counters,
- * thresholds and memory.stat reads (models/kernel/memcontrol.c, the statistics
+ * (models/kernel/kernel/cgroup/rstat.c, kernel/cgroup/rstat.c) and the memcg counters,
+ * thresholds and memory.stat reads (models/kernel/mm/memcontrol.c, the statistics
  * half of mm/memcontrol.c).
  *
  * The machine is an inline profile with round numbers, so that costs can
@@ -26,11 +26,11 @@
 #include <gsl/gsl_rng.h>
 
 #include "models/hw/cache.h"
-#include "models/kernel/config.h"
+#include "models/kernel/sim/config.h"
 #include "models/hw/machine.h"
-#include "models/kernel/insn.h"
-#include "models/kernel/memcontrol.h"
-#include "models/kernel/rstat.h"
+#include "models/kernel/sim/insn.h"
+#include "models/kernel/mm/memcontrol.h"
+#include "models/kernel/kernel/cgroup/rstat.h"
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "sim/util.h"
@@ -348,7 +348,7 @@ END_TEST
 /*
  * The same v6.0 flush with the CPU's own work: a profile whose insn
  * latency is 1 ns (h.m is the machine the coherence model reads), and the
- * counts of models/kernel/insn-costs-6.1.tsv:
+ * counts of models/kernel/sim/insn-costs-6.1.tsv:
  *
  *	cgroup_rstat_flush/call                               12
  *	cgroup_rstat_flush_locked/call                        31

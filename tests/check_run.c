@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tests/check_run.c - the run driver (cli/run.c): a scenario file in,
+ * tests/check_run.c - the run driver (cmd/run/run.c): a scenario file in,
  * variants, replications and metrics out, or an error at file:line:col.
  *
  * Every test writes a small scenario to a temporary file and calls
@@ -43,7 +43,7 @@
 
 #include <check.h>
 
-#include "cli/run.h"
+#include "cmd/run/run.h"
 #include "sim/report.h"
 #include "sim/stats.h"
 #include "sim/util.h"
@@ -260,7 +260,7 @@ END_TEST
 
 /*
  * --set rewrites the scenario before the variants' `set:` is applied on
- * top (cli/run.h): a variant's own setting wins, the others follow the
+ * top (cmd/run/run.h): a variant's own setting wins, the others follow the
  * command line. --set workloads.0.cpus=0 makes near run alone; far keeps
  * its '0,4'.
  *
@@ -370,7 +370,7 @@ static double throughput_with(unsigned int reps, bool seed_set, uint64_t seed)
 }
 
 /*
- * Replications and seeds (cli/run.h): replication 0 runs with the
+ * Replications and seeds (cmd/run/run.h): replication 0 runs with the
  * scenario's seed (42), replication r with sim_seed_derive(42, r); the
  * report records their mean. --seed replaces the scenario's seed.
  *

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * tests/check_sched.c - the fair class's placement decisions
- * (models/kernel/sched_fair.c), worked out by hand from v6.0's
+ * (models/kernel/kernel/sched/fair.c), worked out by hand from v6.0's
  * kernel/sched/fair.c on the skx-2s-72 profile:
  *
  *	CPUs 0-17 socket 0, 18-35 socket 1, one LLC per socket; CPU n+36
@@ -18,9 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/run.h"
+#include "cmd/run/run.h"
 #include "models/hw/machine.h"
-#include "models/kernel/sched_fair.h"
+#include "models/kernel/kernel/sched/fair.h"
 #include "sim/report.h"
 #include "tests/machine_test.h"
 

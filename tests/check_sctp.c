@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * tests/check_sctp.c - the SCTP socket accounting of netperf's protocol:
- * sctp (models/kernel/sctp.c, driven as models/workloads/netperf.c does),
+ * sctp (models/kernel/net/sctp/sctp.c, driven as models/workloads/netperf.c does),
  * worked out by hand from net/sctp/socket.c and net/sctp/ulpevent.c
  * (6.0-rc1, sk_reclaim: page) for two 16384-byte messages of
  * SCTP_STREAM over loopback.
@@ -24,9 +24,9 @@
 
 #include "models/hw/cache.h"
 #include "models/hw/machine.h"
-#include "models/kernel/config.h"
-#include "models/kernel/memcontrol.h"
-#include "models/kernel/sctp.h"
+#include "models/kernel/sim/config.h"
+#include "models/kernel/mm/memcontrol.h"
+#include "models/kernel/net/sctp/sctp.h"
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "tests/machine_test.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tests/check_sock.c - socket memory accounting (models/kernel/sock.c): the
+ * tests/check_sock.c - socket memory accounting (models/kernel/net/core/sock.c): the
  * forward allocation arithmetic of 6.0-rc1 and v5.19, worked out by hand
  * for the netperf TCP_SENDFILE 10K flow of doc/socket-accounting.md.
  *
@@ -15,10 +15,10 @@
 #include <string.h>
 
 #include "models/hw/cache.h"
-#include "models/kernel/config.h"
+#include "models/kernel/sim/config.h"
 #include "models/hw/machine.h"
-#include "models/kernel/memcontrol.h"
-#include "models/kernel/sock.h"
+#include "models/kernel/mm/memcontrol.h"
+#include "models/kernel/net/core/sock.h"
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "tests/machine_test.h"

@@ -30,9 +30,9 @@
 
 #include "models/hw/cache.h"
 #include "models/hw/machine.h"
-#include "models/kernel/config.h"
-#include "models/kernel/memcontrol.h"
-#include "models/kernel/shmem.h"
+#include "models/kernel/sim/config.h"
+#include "models/kernel/mm/memcontrol.h"
+#include "models/kernel/mm/shmem.h"
 #include "models/workloads/workload.h"
 #include "sim/engine.h"
 #include "sim/scenario.h"

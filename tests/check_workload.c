@@ -17,7 +17,7 @@
  *	inval_per_sharer 2 ns, xfer_per_waiter 0 ns,
  *	occupancy 1.0, strict hand-off.
  *
- * The harness does what cli/run.c does for one workload (a task per CPU,
+ * The harness does what cmd/run/run.c does for one workload (a task per CPU,
  * parse, setup, start), without the driver, and reads the tasks' counts
  * and the run's latency statistic.
  */
@@ -29,7 +29,7 @@
 
 #include "models/hw/cache.h"
 #include "models/hw/machine.h"
-#include "models/kernel/config.h"
+#include "models/kernel/sim/config.h"
 #include "models/workloads/workload.h"
 #include "sim/engine.h"
 #include "sim/scenario.h"
@@ -73,7 +73,7 @@ static const char *const memcg_names[] = {
 	"hackbench", "stat_reader", "kmalloc",
 };
 
-/* The keys cli/run.c accepts for every workload, besides a type's own. */
+/* The keys cmd/run/run.c accepts for every workload, besides a type's own. */
 static const char *const common_keys[] = { "type", "cpus", "cgroup" };
 
 static bool in(const char *name, const char *const *names, size_t nr)
@@ -149,7 +149,7 @@ END_TEST
  * What each type declares is what the driver and --help rely on:
  *  - a name of [a-z_], at most 16 characters (usage()'s "%-16s" column);
  *  - a summary and a throughput unit;
- *  - parse and setup (destroy is optional: cli/run.c checks for NULL);
+ *  - parse and setup (destroy is optional: cmd/run/run.c checks for NULL);
  *  - @keys for its @nr_keys, each non-empty, unique, and none of the
  *    common keys (those the driver adds itself), with room for the
  *    common ones in the driver's list of 64; the table, and those of

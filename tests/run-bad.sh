@@ -529,7 +529,7 @@ test "$(sed -n 2p "$tmp/out")" = "  published: A paper, page 3" &&
 
 # ---- 6. memory: --max-memory (issue 14, item 4) ----
 
-# stats-small.yaml's run is estimated (cli/estimate.c) far above 100 KiB:
+# stats-small.yaml's run is estimated (cmd/run/estimate.c) far above 100 KiB:
 # the program alone is 4.5 MiB, and its 72 CPUs each write a per-CPU
 # stats copy of 64 lines: refused before it runs, exit 2, the variant and
 # the way out named, nothing on stdout. With --max-memory 0 it runs.

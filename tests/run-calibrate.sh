@@ -26,7 +26,7 @@
 #     with file:line:col for a garbled measurement file.
 #  5. memcgsim run scenarios/teaching/atomic-counter.yaml --set
 #     machine=host-2cpu.yaml runs the variants that fit the 2-CPU profile
-#     and skips the others with a note (cli/run.c).
+#     and skips the others with a note (cmd/run/run.c).
 #  6. --fit refits a profile from a measurement file: the recorded one
 #     gives the recorded profile again, a made-up 2-socket one the numbers
 #     worked out by hand below.

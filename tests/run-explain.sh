@@ -32,7 +32,7 @@
 # 5. the function table splits self time into insn and mem/wait (issue
 #    13): on every row insn + mem/wait = self (to the rounding of the
 #    printed percentages), and the instruction time per call of the stock
-#    hit is models/kernel/insn-costs-6.1.tsv's count at skx-2s-72's insn
+#    hit is models/kernel/sim/insn-costs-6.1.tsv's count at skx-2s-72's insn
 #    latency of 0.471 ns: try_charge_memcg/call 39 x 0.471 = 18.369 ns,
 #    printed 18.4 ns; consume_stock/call 13 x 0.471 = 6.123 ns, 6.1 ns.
 #

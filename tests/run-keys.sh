@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # tests/run-keys.sh - the key tables (the `kernel:` keys of
-# models/kernel/config.c and every table of sim/scenario_keys.h) against
+# models/kernel/sim/config.c and every table of sim/scenario_keys.h) against
 # the man page and against bad input.
 #
 # 1. doc/memcgsim.1's key list, between its BEGIN KEYS and END KEYS

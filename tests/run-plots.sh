@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # tests/run-plots.sh - `memcgsim plot` and the default experiment's plots
-# (cli/plot.h, plots/*.gp).
+# (cmd/plot/plot.h, plots/*.gp).
 #
 #  1. The run YAML of validation/charge-batch-2022.yaml (shortened with
 #     --set) gives functions, validation and a heat map per variant with

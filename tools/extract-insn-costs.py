@@ -4,9 +4,9 @@
 tools/extract-insn-costs.py - count the instructions of the modelled kernel
 paths in a real vmlinux with debug information (issue 13).
 
-Usage: tools/extract-insn-costs.py [VMLINUX] > models/kernel/insn-costs-6.1.tsv
-       tools/extract-insn-costs.py --c models/kernel/insn-costs-6.1.tsv
-           rewrites the generated parts of models/kernel/insn.h and insn.c
+Usage: tools/extract-insn-costs.py [VMLINUX] > models/kernel/sim/insn-costs-6.1.tsv
+       tools/extract-insn-costs.py --c models/kernel/sim/insn-costs-6.1.tsv
+           rewrites the generated parts of models/kernel/sim/insn.h and insn.c
            (between "generated" markers) from the data file; no vmlinux
            needed
 
@@ -71,7 +71,7 @@ import sys
 
 # ---- the rows -----------------------------------------------------------
 # (fn, part, rule, symbol, via, minus, note)
-#   fn/part: the model's name for the cost (models/kernel/insn.c)
+#   fn/part: the model's name for the cost (models/kernel/sim/insn.c)
 #   symbol: the function of the binary whose code is walked
 #   via: for path, a list of "call:NAME" or "line:FILE:N" or "insn:MNEMONIC"
 #        waypoints; for loop, "line:FILE:N" of the backward jump's line;

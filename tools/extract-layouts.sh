@@ -9,7 +9,7 @@
 # VMLINUX defaults to /usr/lib/debug/boot/vmlinux-6.1.* (package
 # linux-image-amd64-dbg), OUTDIR to scenarios/layouts. Needs pahole
 # (package dwarves). Each struct goes to OUTDIR/STRUCT-v6.1.txt: one-line
-# comments with the provenance (what models/kernel/pahole.c skips outside
+# comments with the provenance (what sim/pahole.c skips outside
 # a struct), then what `pahole -C STRUCT` prints. tests/check_pahole.c
 # checks the model's hand-derived v6.1 offsets against these files.
 set -eu

@@ -172,7 +172,7 @@ static const struct scenario_key latency_keys[NR_LAT] = {
 		"A task's first run after moving to another CPU: its cold private working set (sched: fair)"),
 	[LAT_INSN] = LATENCY(
 		"insn", 0, "0 (instructions free)",
-		"One instruction of kernel code: 1 / (clock x IPC); the modelled paths' counts are models/kernel/insn-costs-6.1.tsv"),
+		"One instruction of kernel code: 1 / (clock x IPC); the modelled paths' counts are models/kernel/sim/insn-costs-6.1.tsv"),
 };
 
 static const char *const coh_dist_names[NR_COH_DIST] = {

@@ -1,27 +1,32 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# models/kernel/: one file per kernel file it models, kernel names and
-# order, plus the `kernel:` configuration keys and the SIM-only helpers
-# (time by kernel function, pahole layouts). Includes only models/hw/ and
-# sim/.
+# models/kernel/: the kernel's tree, mirrored: one file per kernel file it
+# models (mm/, kernel/cgroup/, kernel/sched/, kernel/locking/, net/), with
+# the kernel's names and order of operations; compat/ holds the access
+# macros that stand for the kernel's primitives; sim/ holds the
+# simulator's own machinery that builds and configures the kernel
+# structs (the `kernel:` keys, the memcg world, struct layouts,
+# instruction costs, time by kernel function): SIM only, no kernel file
+# behind it. Includes only models/hw/ and sim/ (the top-level sim/).
 libsim_a_SOURCES += \
-	%reldir%/config.c %reldir%/config.h \
-	%reldir%/kprof.c %reldir%/kprof.h \
-	%reldir%/insn.c %reldir%/insn.h \
-	%reldir%/pahole.c %reldir%/pahole.h \
-	%reldir%/qspinlock.c %reldir%/qspinlock.h \
 	%reldir%/compat/access.h %reldir%/compat/kernel.h \
-	%reldir%/page_counter.c %reldir%/page_counter.h \
-	%reldir%/page_counter_layout.c %reldir%/page_counter_layout.h \
-	%reldir%/memcontrol.c %reldir%/memcontrol.h \
-	%reldir%/memcontrol_internal.h %reldir%/memcontrol_stats.c \
-	%reldir%/memcg_sim.c \
-	%reldir%/sock.c %reldir%/sock.h \
-	%reldir%/sched_fair.c %reldir%/sched_fair.h \
-	%reldir%/sctp.c %reldir%/sctp.h \
-	%reldir%/rstat.c %reldir%/rstat.h \
-	%reldir%/shmem.c %reldir%/shmem.h \
-	%reldir%/mmap_lock.c %reldir%/mmap_lock.h
+	%reldir%/mm/page_counter.c %reldir%/mm/page_counter.h \
+	%reldir%/mm/memcontrol.c %reldir%/mm/memcontrol.h \
+	%reldir%/mm/memcontrol_internal.h %reldir%/mm/memcontrol_stats.c \
+	%reldir%/mm/shmem.c %reldir%/mm/shmem.h \
+	%reldir%/mm/mmap_lock.c %reldir%/mm/mmap_lock.h \
+	%reldir%/kernel/cgroup/rstat.c %reldir%/kernel/cgroup/rstat.h \
+	%reldir%/kernel/sched/fair.c %reldir%/kernel/sched/fair.h \
+	%reldir%/kernel/locking/qspinlock.c \
+	%reldir%/kernel/locking/qspinlock.h \
+	%reldir%/net/core/sock.c %reldir%/net/core/sock.h \
+	%reldir%/net/sctp/sctp.c %reldir%/net/sctp/sctp.h \
+	%reldir%/sim/config.c %reldir%/sim/config.h \
+	%reldir%/sim/kprof.c %reldir%/sim/kprof.h \
+	%reldir%/sim/insn.c %reldir%/sim/insn.h \
+	%reldir%/sim/page_counter_layout.c \
+	%reldir%/sim/page_counter_layout.h \
+	%reldir%/sim/memcg_sim.c
 # the instruction counts insn.c compiles in, which tests/check_insn.c
 # reads (tools/extract-insn-costs.py writes them)
-EXTRA_DIST += %reldir%/insn-costs-6.1.tsv tools/extract-insn-costs.py \
+EXTRA_DIST += %reldir%/sim/insn-costs-6.1.tsv tools/extract-insn-costs.py \
 	tools/extract-layouts.sh

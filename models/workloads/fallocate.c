@@ -12,7 +12,7 @@
  *
  * Derived from will-it-scale tests/fallocate1.c (commit 9c374d39a398:
  * /dev/shm) and Linux v6.0 mm/shmem.c, mm/filemap.c, mm/swap.c and
- * mm/memcontrol.c; models/kernel/shmem.h has the kernel paths. With what
+ * mm/memcontrol.c; models/kernel/mm/shmem.h has the kernel paths. With what
  * each charges (C), uncharges (U) and counts (S):
  *
  *   fallocate(fd, 0, place, 8K) -> shmem_fallocate(): per page,
@@ -42,12 +42,12 @@
  * SIM: the fallocate's and the truncation's work outside the memcg code
  * (shmem's block accounting, the xarray, the inode lock) is `work_ns`
  * per fallocate() and `truncate_ns` per page truncated; THP is off; a
- * folio reaches the LRU at once (models/kernel/shmem.h).
+ * folio reaches the LRU at once (models/kernel/mm/shmem.h).
  */
 #include <stdlib.h>
 
-#include "models/kernel/memcontrol.h"
-#include "models/kernel/shmem.h"
+#include "models/kernel/mm/memcontrol.h"
+#include "models/kernel/mm/shmem.h"
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"

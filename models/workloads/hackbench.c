@@ -28,7 +28,7 @@
  * however many CPUs there are).
  *
  * Scheduling (`sched`): pinned, each task stays on its CPU; fair, every
- * task may run on any CPU of 'cpus' and models/kernel/sched_fair.c
+ * task may run on any CPU of 'cpus' and models/kernel/kernel/sched/fair.c
  * places it: a message's sk_data_ready() and a receiver's
  * sk_write_space() wake with WF_SYNC (sched_wake_up()), a task with
  * nothing to do blocks in __schedule() (sched_sleep()), the slice and
@@ -39,8 +39,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "models/kernel/memcontrol.h"
-#include "models/kernel/sched_fair.h"
+#include "models/kernel/mm/memcontrol.h"
+#include "models/kernel/kernel/sched/fair.h"
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"

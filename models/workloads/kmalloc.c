@@ -19,7 +19,7 @@
  * kmem_accounting: objects each object is charged obj_full_size(s) = the
  * cache's object size + 8 bytes (the obj_cgroup pointer in the slab's
  * vector). What each operation does, by kernel key obj_stock_version
- * (models/kernel/memcontrol.c, the object stock):
+ * (models/kernel/mm/memcontrol.c, the object stock):
  *
  *   v5.13  kmalloc: slab_pre_alloc_hook() -> memcg_slab_pre_alloc_hook()
  *            -> obj_cgroup_charge(objcg, obj_full_size), before the
@@ -55,7 +55,7 @@
  */
 #include <stdlib.h>
 
-#include "models/kernel/memcontrol.h"
+#include "models/kernel/mm/memcontrol.h"
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"

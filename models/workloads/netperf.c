@@ -138,10 +138,10 @@
 
 #include <gsl/gsl_randist.h>
 
-#include "models/kernel/insn.h"
-#include "models/kernel/memcontrol.h"
-#include "models/kernel/sched_fair.h"
-#include "models/kernel/sock.h"
+#include "models/kernel/sim/insn.h"
+#include "models/kernel/mm/memcontrol.h"
+#include "models/kernel/kernel/sched/fair.h"
+#include "models/kernel/net/core/sock.h"
 #include "models/workloads/netperf_internal.h"
 #include "models/workloads/workload.h"
 #include "sim/co.h"

@@ -14,9 +14,9 @@
 #include <stdio.h>
 #include <stdint.h>
 
-#include "models/kernel/memcontrol.h"
-#include "models/kernel/sched_fair.h"
-#include "models/kernel/sock.h"
+#include "models/kernel/mm/memcontrol.h"
+#include "models/kernel/kernel/sched/fair.h"
+#include "models/kernel/net/core/sock.h"
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/scenario.h"

@@ -2,16 +2,16 @@
 /*
  * models/workloads/netperf_sctp.c - netperf's protocol: sctp
  * (SCTP_STREAM and SCTP_STREAM_MANY). The socket accounting the kernel
- * does per message is in models/kernel/sctp.c; doc/socket-accounting.md
+ * does per message is in models/kernel/net/sctp/sctp.c; doc/socket-accounting.md
  * section 3a derives it. This file runs it from the pair's tasks, in the
  * af_unix-shaped loops of netperf.c (no socket backlog is modelled).
  */
-#include "models/kernel/sctp.h"
+#include "models/kernel/net/sctp/sctp.h"
 #include "models/workloads/netperf_internal.h"
 #include "sim/error.h"
 
 /*
- * ---- protocol: sctp (models/kernel/sctp.h has the kernel's paths) ----
+ * ---- protocol: sctp (models/kernel/net/sctp/sctp.h has the kernel's paths) ----
  *
  * Per message, SCTP_STREAM (one-to-one socket) and SCTP_STREAM_MANY
  * (one-to-many, one association per socket as netperf opens them: the

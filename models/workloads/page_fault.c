@@ -70,8 +70,8 @@
  *
  * Kernel versions: the charge and statistics calls above are the same at
  * v6.0, v6.6 and v6.8 (stats_version; the statistics code itself differs
- * in models/kernel/memcontrol_stats.c). What differs is the fault's lock
- * in per_thread mode (models/kernel/mmap_lock.h): v6.0 takes
+ * in models/kernel/mm/memcontrol_stats.c). What differs is the fault's lock
+ * in per_thread mode (models/kernel/mm/mmap_lock.h): v6.0 takes
  * mmap_read_lock() (an atomic on mm->mmap_lock.count down and up) per
  * fault; per-VMA locks (v6.4 on: lock_vma_under_rcu()) take the VMA's
  * own lock and only read mm->mm_lock_seq, which mmap_write_unlock()
@@ -105,9 +105,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "models/kernel/memcontrol.h"
-#include "models/kernel/mmap_lock.h"
-#include "models/kernel/shmem.h"
+#include "models/kernel/mm/memcontrol.h"
+#include "models/kernel/mm/mmap_lock.h"
+#include "models/kernel/mm/shmem.h"
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"

@@ -8,7 +8,7 @@
  * memcgs of `read` in order; each read is one operation: `work_ns` of
  * work outside the memcg code (open/read/close, seq_file and formatting
  * the lines: the one calibratable quantity), then memory_stat_show() in
- * the `format` of cgroup v1 or v2 (models/kernel/memcontrol.c: the flush the
+ * the `format` of cgroup v1 or v2 (models/kernel/mm/memcontrol.c: the flush the
  * kernel does first, then every counter the file prints). After a pass
  * over the set the task waits `pass_interval_us` (0: at once) and the
  * pass time goes into stat_pass_time_mean.
@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/kernel/memcontrol.h"
+#include "models/kernel/mm/memcontrol.h"
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"

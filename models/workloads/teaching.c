@@ -26,7 +26,7 @@
 
 #include <gsl/gsl_randist.h>
 
-#include "models/kernel/qspinlock.h"
+#include "models/kernel/kernel/locking/qspinlock.h"
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"

@@ -39,7 +39,7 @@
  * uncharge goes to the shared page counters every time.
  *
  * Kernel versions: the same calls at v6.0, v6.6 and v6.8. The lock a
- * fault takes differs (models/kernel/mmap_lock.h): v6.0 mmap_read_lock(),
+ * fault takes differs (models/kernel/mm/mmap_lock.h): v6.0 mmap_read_lock(),
  * v6.4 on the VMA's lock (but for the first write fault after each
  * mmap(), which makes the VMA's anon_vma under mmap_read_lock());
  * madvise(MADV_DONTNEED) takes mmap_read_lock() at all three.
@@ -56,8 +56,8 @@
  */
 #include <stdlib.h>
 
-#include "models/kernel/memcontrol.h"
-#include "models/kernel/mmap_lock.h"
+#include "models/kernel/mm/memcontrol.h"
+#include "models/kernel/mm/mmap_lock.h"
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"

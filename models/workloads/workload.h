@@ -27,8 +27,8 @@
 #include <gsl/gsl_rng.h>
 
 #include "models/hw/cache.h"
-#include "models/kernel/config.h"
-#include "models/kernel/kprof.h"
+#include "models/kernel/sim/config.h"
+#include "models/kernel/sim/kprof.h"
 #include "models/hw/machine.h"
 #include "sim/scenario.h"
 #include "sim/scenario_keys.h"

@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd/calibrate/fit.c - the machine profile `memcgsim calibrate` writes:
+ * the numbers fitted from the measured points, each with its `[M]` source.
+ *
+ * Theory of operation. The idle latencies are the medians of their
+ * repetitions. The contended points fix the rest, each from the points
+ * that show it:
+ *
+ *  - coherence.hold: a CPU that receives a contended line keeps it a
+ *    while (two CPUs' locked adds cost far less than a hand-off each): the
+ *    window for which the model's add on the two CPUs of a two-CPU add
+ *    point costs what was measured, found by simulating it (fit_hold());
+ *    strict hand-off when a hand-off per add is already as cheap;
+ *  - the hand-off law (models/hw/coh_law.h): upgrade_llc and
+ *    upgrade_socket from load_xchg_pingpong, conflict_local and
+ *    conflict_remote from the add points of 3 or more CPUs, by
+ *    coh_law_fit(), each add point as the cost of one hand-off (its ns per
+ *    add x (1 + hold / rmw_local) - hold);
+ *  - inval_per_sharer: the slope of add_readers' cost against its k
+ *    readers (needs two reader counts, 3 CPUs).
+ *
+ * A term no point fixes is left out (the loader's default) or, when the
+ * schema requires it, written with a [P] source that says why. The
+ * profile is written twice: a draft without hold, loaded as a machine to
+ * simulate the hold window on (which also checks that it loads), then the
+ * final one.
+ */
+#define _GNU_SOURCE
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/calibrate/calibrate.h"
+#include "models/hw/machine.h"
+/*
+ * The hand-off law (models/hw/coh_law.h, issue 11 item 3): the profile
+ * gets its terms, fitted by coh_law_fit(), instead of xfer_per_waiter.
+ */
+#include "models/hw/coh_law.h"
+#include "sim/scenario.h"
+#include "sim/util.h"
+
+/* ---- the fit and the profile ---- */
+
+/* Mean idle hand-off around @p's rotation (cpus[0] -> cpus[1] ... -> 0). */
+static double rotation_ns(const struct cal_host *h, const struct cal_fit *f,
+			  const struct cal_point *p)
+{
+	double sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < p->n; i++) {
+		enum cal_bench b =
+			cal__xfer_class(&h->cpus[p->cpu_idx[i]],
+					&h->cpus[p->cpu_idx[(i + 1) % p->n]]);
+
+		if (!f->idle[b])
+			return NAN;
+		sum += f->idle[b]->median;
+	}
+	return sum / p->n;
+}
+
+/*
+ * strict_ns() - an add point's ns per add as the cost of one hand-off:
+ * m x (1 + H / r) - H, the cycle less the hold window (m itself when the
+ * hand-off is strict).
+ */
+static double strict_ns(const struct cal_fit *f, const struct cal_point *p)
+{
+	double r = f->idle[CAL_RMW_LOCAL] ? f->idle[CAL_RMW_LOCAL]->median : 0;
+
+	if (!f->hold_ns || !r)
+		return p->median;
+	return p->median * (1 + f->hold_ns / r) - f->hold_ns;
+}
+
+static void fit(const struct cal_plan *pl, struct cal_fit *f)
+{
+	double sk = 0, sc = 0, skk = 0, skc = 0;
+	unsigned int i, nk = 0, kmin = UINT32_MAX, kmax = 0;
+
+	memset(f, 0, sizeof(*f));
+	f->upgrade_llc_ns = f->upgrade_socket_ns = -1;
+	f->conflict_local_ns = f->conflict_remote_ns = -1;
+	for (i = 0; i < pl->nr_points; i++)
+		if (pl->points[i].bench < CAL_NR_IDLE)
+			f->idle[pl->points[i].bench] = &pl->points[i];
+	for (i = 0; i < pl->nr_points; i++) {
+		const struct cal_point *p = &pl->points[i];
+		double x = p->n - 1;
+
+		if (p->bench != CAL_ADD_READERS)
+			continue;
+		sk += x;
+		sc += p->median;
+		skk += x * x;
+		skc += x * p->median;
+		nk++;
+		kmin = p->n - 1 < kmin ? p->n - 1 : kmin;
+		kmax = p->n - 1 > kmax ? p->n - 1 : kmax;
+	}
+	if (nk >= 2 && kmax > kmin) {
+		f->inval_points = nk;
+		f->inval_ns = (nk * skc - sk * sc) / (nk * skk - sk * sk);
+		if (f->inval_ns < 0) {
+			f->inval_ns = 0;
+			f->inval_clamped = true;
+		}
+	}
+}
+
+/*
+ * hold_for() - the hold window, in ps, for which the model's add on @p's
+ * two CPUs costs @p's measured ns per add. More hold lets more adds go
+ * local per hand-off, but within a window's worth of adds a longer window
+ * only adds time, so the cost is a sawtooth in the window: scan it in
+ * steps of half a local add up to ten hand-offs and twenty adds, then
+ * around the best in steps of a fiftieth, and take the first closest. 0
+ * (strict) when even a hand-off per add is as cheap as measured.
+ */
+static uint64_t hold_for(struct machine *m, const struct cal_host *h,
+			 struct cal_point *p, struct sim_error *err)
+{
+	uint64_t r = m->rmw_local_ps, best = 0, from, to, step, v;
+	uint64_t x = m->xfer_ps[COH_DIST_SOCKET] > m->xfer_ps[COH_DIST_LLC] ?
+			     m->xfer_ps[COH_DIST_SOCKET] :
+			     m->xfer_ps[COH_DIST_LLC];
+	double want = p->median, best_err;
+	unsigned int pass;
+
+	m->handoff = COH_HANDOFF_STRICT;
+	m->hold_ps = 0;
+	if (cal__sim_run(m, h, p, err))
+		return UINT64_MAX;
+	if (p->predicted <= want)
+		return 0;
+	best_err = fabs(p->predicted - want);
+	m->handoff = COH_HANDOFF_HOLD;
+	from = 10;
+	to = 10 * x + 20 * r;
+	step = r / 2 > 10 ? r / 2 : 10;
+	for (pass = 0; pass < 2; pass++) {
+		for (v = from; v <= to; v += step) {
+			m->hold_ps = v;
+			if (cal__sim_run(m, h, p, err))
+				return UINT64_MAX;
+			if (fabs(p->predicted - want) < best_err) {
+				best_err = fabs(p->predicted - want);
+				best = v;
+			}
+		}
+		from = best > step ? best - step : 10;
+		to = best + step;
+		step = step / 25 > 10 ? step / 25 : 10;
+	}
+	return best;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * fit_hold() - the hold window from the two-party add points: the median
+ * (the lower middle one) of hold_for() over them, on @m, the profile fitted
+ * so far. Return 0, or -1 with @err set.
+ */
+static int fit_hold(struct machine *m, const struct cal_host *h,
+		    struct cal_plan *pl, struct cal_fit *f,
+		    struct sim_error *err)
+{
+	uint64_t hs[2 * NR_CAL_PLACEMENT];
+	struct cal_point *at[2 * NR_CAL_PLACEMENT];
+	unsigned int i, n = 0, k;
+
+	for (i = 0; i < pl->nr_points && n < ARRAY_SIZE(hs); i++) {
+		struct cal_point *p = &pl->points[i];
+
+		if (p->bench != CAL_ADD || p->n != 2)
+			continue;
+		/* steps of 10 ps: what the profile's two decimals keep */
+		hs[n] = hold_for(m, h, p, err);
+		if (hs[n] == UINT64_MAX)
+			return -1;
+		at[n++] = p;
+	}
+	if (!n)
+		return 0;
+	f->hold_points = n;
+	qsort(hs, n, sizeof(*hs), cmp_u64);
+	f->hold_ns = (double)hs[(n - 1) / 2] / 1000.0;
+	/* the point whose window it is, for the source */
+	for (k = 0; k < n; k++) {
+		uint64_t v = hold_for(m, h, at[k], err);
+
+		if (v == hs[(n - 1) / 2]) {
+			f->hold_add_ns = at[k]->median;
+			f->hold_xfer_ns = rotation_ns(h, f, at[k]);
+			break;
+		}
+	}
+	return 0;
+}
+
+/* "[M] memcgsim calibrate BENCH, DATE, CPU, KERNEL: WHAT; raw table F" */
+static void source_m(struct sim_yaml *y, const struct cal_profile *a,
+		     const char *bench, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void source_m(struct sim_yaml *y, const struct cal_profile *a,
+		     const char *bench, const char *fmt, ...)
+{
+	char what[512], buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(buf, sizeof(buf),
+		 "[M] memcgsim calibrate %s, %s, %s, %s: %s; raw table %s",
+		 bench, a->h->date, a->h->cpu_model, a->h->kernel, what,
+		 a->meas_name);
+	cal__kv_str(y, "source", buf, true);
+}
+
+static void latency(struct sim_yaml *y, const char *key, double ns)
+{
+	sim_yaml_plain(y, key);
+	sim_yaml_map_start(y, false);
+	sim_yaml_plain(y, "ns");
+	cal__yw_fmt(y, "%.2f", ns);
+}
+
+static void idle_latency(struct sim_yaml *y, const struct cal_profile *a,
+			 const struct cal_fit *f, enum cal_bench b)
+{
+	const struct cal_point *p = f->idle[b];
+	char cpus[64];
+
+	if (!p)
+		return;
+	cal__cpulist(a->h, p->cpu_idx, p->n, cpus, sizeof(cpus));
+	latency(y, cal_bench_names[b], p->median);
+	source_m(y, a, cal_bench_names[b],
+		 "median of %u repetitions, quartiles %.2f-%.2f ns, CPU%s %s",
+		 p->reps, p->q1, p->q3, p->n > 1 ? "s" : "", cpus);
+	sim_yaml_map_end(y);
+}
+
+/*
+ * One term of the hand-off law, if fitted (@ns >= 0), with the lines of
+ * coh_law_fit()'s account that start with @about.
+ */
+static void law_term(struct sim_yaml *y, const struct cal_profile *a,
+		     const char *key, const char *bench, const char *about,
+		     double ns)
+{
+	const char *line = a->f.law_why;
+	char said[512];
+	size_t len = 0;
+
+	if (ns < 0)
+		return;
+	said[0] = '\0';
+	while (*line) {
+		size_t n = strcspn(line, "\n");
+
+		if (!strncmp(line, about, strlen(about)) && len < sizeof(said))
+			len += (size_t)snprintf(said + len, sizeof(said) - len,
+						"%s%.*s", len ? "; " : "",
+						(int)n, line);
+		line += n + (line[n] == '\n');
+	}
+	latency(y, key, ns);
+	source_m(
+		y, a, bench,
+		"coh_law_fit (add points of 3 or more CPUs as the cost of a hand-off, the hold window taken out; load_xchg_pingpong points): %s",
+		said);
+	sim_yaml_map_end(y);
+}
+
+int cal__write_profile(FILE *out, void *arg)
+{
+	const struct cal_profile *a = arg;
+	const struct cal_host *h = a->h;
+	const struct cal_fit *fp = &a->f;
+	struct sim_yaml y;
+	char desc[512];
+	enum cal_bench b;
+
+	fprintf(out,
+		"# SPDX-License-Identifier: GPL-2.0-only\n"
+		"#\n"
+		"# %s: measured by memcgsim calibrate%s on %s.\n"
+		"# CPU: %s; kernel: %s.\n"
+		"# Raw measurements: %s\n"
+		"# (memcgsim calibrate --check %s %s compares the model\n"
+		"# on this profile with them).\n",
+		a->name, a->pl->quick ? " --quick" : "", h->date, h->cpu_model,
+		h->kernel, a->meas_name, a->file, a->meas_name);
+	snprintf(
+		desc, sizeof(desc),
+		"%s, %u CPUs, measured by memcgsim calibrate on %s%s",
+		h->cpu_model, h->nr_cpus, h->date,
+		h->numbering_matches ?
+			"" :
+			"; Linux numbers this host's CPUs in neither profile order, so a scenario's CPU numbers are the profile's, not Linux's");
+	sim_yaml_begin(&y, out);
+	sim_yaml_map_start(&y, false);
+	cal__kv_str(&y, "name", a->name, false);
+	cal__kv_str(&y, "description", desc, true);
+	cal__kv_uint(&y, "sockets", h->sockets);
+	cal__kv_uint(&y, "cores_per_socket", h->cores_per_socket);
+	cal__kv_uint(&y, "threads_per_core", h->threads_per_core);
+	cal__kv_uint(&y, "cores_per_llc", h->cores_per_llc);
+	cal__kv_str(&y, "numbering",
+		    h->threads_adjacent ? "threads_adjacent" : "threads_last",
+		    false);
+	sim_yaml_plain(&y, "latencies");
+	sim_yaml_map_start(&y, false);
+	for (b = CAL_L1_HIT; b <= CAL_XFER_SOCKET; b++)
+		idle_latency(&y, a, fp, b);
+
+	latency(&y, "inval_per_sharer", fp->inval_ns ? fp->inval_ns : 2.0);
+	if (fp->inval_points)
+		source_m(
+			&y, a, "add_readers",
+			"least-squares slope of the adder's ns/op against its k readers over %u points%s",
+			fp->inval_points,
+			fp->inval_clamped ? ", negative, clamped to 0" : "");
+	else
+		cal__kv_str(
+			&y, "source",
+			"[P] not measurable on this host: needs add_readers with 2 different reader counts (3 CPUs); hw-params 5.3's low end, as the shipped profiles",
+			true);
+	sim_yaml_map_end(&y);
+
+	law_term(&y, a, "upgrade_llc", "load_xchg_pingpong", "upgrade (llc)",
+		 fp->upgrade_llc_ns);
+	law_term(&y, a, "upgrade_socket", "load_xchg_pingpong",
+		 "upgrade (socket)", fp->upgrade_socket_ns);
+	law_term(&y, a, "conflict_local", "add", "conflict",
+		 fp->conflict_local_ns);
+	law_term(&y, a, "conflict_remote", "add", "conflict",
+		 fp->conflict_remote_ns);
+	sim_yaml_map_end(&y); /* latencies */
+
+	sim_yaml_plain(&y, "coherence");
+	sim_yaml_map_start(&y, false);
+	cal__kv_str(&y, "handoff", fp->hold_ns > 0 ? "hold" : "strict", false);
+	if (fp->hold_ns > 0) {
+		latency(&y, "hold", fp->hold_ns);
+		source_m(
+			&y, a, "add",
+			"two CPUs' locked adds cost %.2f ns each, against a %.2f ns idle hand-off and %.2f ns for an add on an owned line: the CPU that receives a line keeps it a while: the window for which the model's add on the same two CPUs costs the same (a scan of the simulation), median over %u point%s",
+			fp->hold_add_ns, fp->hold_xfer_ns,
+			fp->idle[CAL_RMW_LOCAL]->median, fp->hold_points,
+			fp->hold_points > 1 ? "s" : "");
+		sim_yaml_map_end(&y);
+	}
+	sim_yaml_map_end(&y);
+	sim_yaml_map_end(&y);
+	return sim_yaml_end(&y);
+}
+
+/*
+ * fit_law() - the hand-off law's terms by coh_law_fit() on @m, the profile
+ * fitted so far: the add points of 3 or more CPUs (each as the cost of a
+ * hand-off, strict_ns(): the hold window taken out) fix conflict_local and
+ * conflict_remote, the load_xchg_pingpong points upgrade_llc and
+ * upgrade_socket. A term is written only when a point can fix it.
+ */
+static int fit_law(struct machine *m, const struct cal_host *h,
+		   const struct cal_plan *pl, struct cal_fit *f,
+		   struct sim_error *err)
+{
+	struct coh_law_point *pts = calloc(pl->nr_points, sizeof(*pts));
+	unsigned int *cpus =
+		calloc((size_t)pl->nr_points * CAL_MAX_CPUS, sizeof(*cpus));
+	bool llc = false, socket = false, remote = false;
+	unsigned int i, j, n = 0;
+	int ret = -1;
+
+	SIM_OOM_ON(!pts || !cpus);
+	for (i = 0; i < pl->nr_points; i++) {
+		const struct cal_point *p = &pl->points[i];
+		struct coh_law_point *q = &pts[n];
+		unsigned int *c = cpus + (size_t)n * CAL_MAX_CPUS;
+
+		if (!(p->bench == CAL_ADD && p->n >= 3) &&
+		    p->bench != CAL_LOAD_XCHG_PP)
+			continue;
+		if (cal__sim_map(m, h, p, c, err))
+			goto out;
+		q->bench = p->bench == CAL_ADD ? COH_BENCH_ADD :
+						 COH_BENCH_LOAD_XCHG_PINGPONG;
+		q->nr_cpus = p->n;
+		q->cpus = c;
+		q->ns_per_op = p->bench == CAL_ADD ? strict_ns(f, p) :
+						     p->median;
+		q->spread_ns = (p->q3 - p->q1) / 1.349; /* IQR as a stddev */
+		for (j = 1; j < p->n; j++) {
+			bool other = m->cpus[c[j]].socket !=
+				     m->cpus[c[0]].socket;
+
+			if (p->bench == CAL_ADD)
+				remote |= other;
+			else if (other)
+				socket = true;
+			else
+				llc = true;
+		}
+		n++;
+	}
+	f->law_points = n;
+	ret = 0;
+	if (!n)
+		goto out;
+	if (coh_law_fit(pts, n, m, f->law_why, sizeof(f->law_why)) < 0)
+		goto out;
+	if (llc)
+		f->upgrade_llc_ns = m->upgrade_ps[COH_DIST_LLC] / 1000.0;
+	if (socket)
+		f->upgrade_socket_ns = m->upgrade_ps[COH_DIST_SOCKET] / 1000.0;
+	for (i = 0; i < n; i++)
+		if (pts[i].bench == COH_BENCH_ADD) {
+			f->conflict_local_ns = m->conflict_local_ps / 1000.0;
+			if (remote)
+				f->conflict_remote_ns =
+					m->conflict_remote_ps / 1000.0;
+			break;
+		}
+out:
+	free(pts);
+	free(cpus);
+	return ret;
+}
+
+/*
+ * cal__fit_profile() - every fitted number of the profile into @pa->f: the
+ * medians and the slopes, then the hold window by simulation on the
+ * profile written so far (which must load: a check of the writer), then
+ * the hand-off law's terms. Return 0, or -1 with @err set.
+ */
+int cal__fit_profile(struct cal_profile *pa, struct sim_error *err)
+{
+	struct scenario_node *root;
+	struct machine m;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int ret = -1;
+
+	fit(pa->pl, &pa->f);
+	mem = open_memstream(&buf, &len);
+	if (!mem || cal__write_profile(mem, pa) || fclose(mem)) {
+		sim_error_set(err, "", 0, 0, "out of memory");
+		free(buf);
+		return -1;
+	}
+	root = scenario_parse_string(pa->file, buf, err);
+	free(buf);
+	if (!root)
+		return -1;
+	if (!machine_load(&m, root, err)) {
+		ret = fit_hold(&m, pa->h, (struct cal_plan *)pa->pl, &pa->f,
+			       err);
+		if (!ret)
+			ret = fit_law(&m, pa->h, pa->pl, &pa->f, err);
+		machine_destroy(&m);
+	}
+	scenario_free(root);
+	return ret;
+}

@@ -1,0 +1,1382 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd/plot/plot.c - pictures of results, drawn by gnuplot (plot.h): planning,
+ * and the command's entry points; drawing is in cmd/plot/draw.c.
+ *
+ * Two phases. Planning reads the results and turns them into a list of
+ * jobs: for each picture, the text of its data file and the gnuplot
+ * variables its script needs beyond data, out and term. Any problem with
+ * the input is found here, before anything is written. Drawing then
+ * creates the output directory, writes each data file and runs gnuplot
+ * once per picture and format:
+ *
+ *	results.yaml --plan--> functions   "try_charge_memcg" / "6.0-rc1" 0.73
+ *	                       validation  "6.0-rc1" / -51.68 -26.76 "6.0-rc1"
+ *	                       heatmap-V   "memcg(/top) line 1" 112 35 ...
+ *	sweep.csv    --plan--> throughput-vs-K  "6.0-rc1" / 8 3595.4 "8"
+ *
+ *	each job --draw--> DIR/STEM.dat (sim_write_atomic())
+ *	                   gnuplot -e "data=...; out=TMP; term=png" STEM.gp
+ *	                   rename TMP DIR/STEM.png (and .svg)
+ *
+ * The data formats are described at the top of each script, which is the
+ * one place a reader of a data file looks.
+ */
+#define _XOPEN_SOURCE 700 /* POSIX 2008 and realpath() */
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "cmd/plot/plot.h"
+#include "cmd/plot/internal.h"
+#include "sim/csv.h"
+#include "sim/file.h"
+#include "sim/scenario.h"
+
+/* ---- text: files built in memory ---- */
+
+int plot__text_open(struct text *t)
+{
+	t->buf = NULL;
+	t->len = 0;
+	t->f = open_memstream(&t->buf, &t->len);
+	return t->f ? 0 : -ENOMEM;
+}
+
+/* Finish @t; on failure its buffer is freed. */
+int plot__text_close(struct text *t)
+{
+	int ret = 0;
+
+	if (ferror(t->f))
+		ret = -ENOMEM;
+	if (fclose(t->f))
+		ret = -ENOMEM;
+	t->f = NULL;
+	if (ret) {
+		free(t->buf);
+		t->buf = NULL;
+	}
+	return ret;
+}
+
+void plot__text_discard(struct text *t)
+{
+	if (t->f)
+		fclose(t->f);
+	free(t->buf);
+	t->f = NULL;
+	t->buf = NULL;
+}
+
+/*
+ * A string in a data file: in double quotes, which gnuplot data files
+ * cannot escape, so a double quote becomes a single one; control
+ * characters become spaces.
+ */
+static void put_data_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		fputc(c == '"' ? '\'' : c < ' ' ? ' ' : c, f);
+	}
+	fputc('"', f);
+}
+
+/* A string in a gnuplot command: in single quotes, a quote doubled. */
+static void put_gp_str(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc((unsigned char)*s < ' ' ? ' ' : *s, f);
+	}
+	fputc('\'', f);
+}
+
+/* "name='value'; " */
+void plot__put_gp_var(FILE *f, const char *name, const char *value)
+{
+	fprintf(f, "%s=", name);
+	put_gp_str(f, value);
+	fputs("; ", f);
+}
+
+/* @s with every character but [A-Za-z0-9._+-] replaced by '_'. */
+void plot__safe_name(char *dst, size_t size, const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i + 1 < size; i++) {
+		char c = s[i];
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+			  c == '+' || c == '-';
+
+		dst[i] = ok ? c : '_';
+	}
+	dst[i] = '\0';
+}
+
+static bool stem_taken(const struct plot_plan *p, const char *stem)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nr; i++)
+		if (!strcmp(p->jobs[i].stem, stem))
+			return true;
+	return false;
+}
+
+/*
+ * plan_add() - append a job; takes the responsibility for @data and @vars
+ * (freed even if this fails). A stem already taken (two variants whose
+ * names differ only in characters plot__safe_name() replaces) gets "-2", "-3".
+ */
+static int plan_add(struct plot_plan *p, enum plot_kind kind,
+		    const char *prefix, const char *name, struct text *data,
+		    struct text *vars)
+{
+	struct plot_job *jobs, *job;
+	char stem[256], safe[200];
+	unsigned int n = 1;
+
+	plot__safe_name(safe, sizeof(safe), name);
+	snprintf(stem, sizeof(stem), "%s%s", prefix, safe);
+	while (stem_taken(p, stem))
+		snprintf(stem, sizeof(stem), "%s%s-%u", prefix, safe, ++n);
+	jobs = realloc(p->jobs, (p->nr + 1) * sizeof(*jobs));
+	if (!jobs) {
+		free(data->buf);
+		free(vars->buf);
+		return -ENOMEM;
+	}
+	p->jobs = jobs;
+	job = &jobs[p->nr++];
+	job->kind = kind;
+	snprintf(job->stem, sizeof(job->stem), "%s", stem);
+	job->data = data->buf;
+	job->len = data->len;
+	job->vars = vars->buf;
+	data->buf = NULL;
+	vars->buf = NULL;
+	return 0;
+}
+
+static void plan_release(struct plot_plan *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nr; i++) {
+		free(p->jobs[i].data);
+		free(p->jobs[i].vars);
+	}
+	free(p->jobs);
+	p->jobs = NULL;
+	p->nr = 0;
+}
+
+/* Close both texts and add the job, or discard both. */
+static int plan_finish(struct plot_plan *p, enum plot_kind kind,
+		       const char *prefix, const char *name, struct text *data,
+		       struct text *vars, struct sim_error *err)
+{
+	int ret = plot__text_close(data);
+
+	if (plot__text_close(vars))
+		ret = -ENOMEM;
+	if (!ret)
+		ret = plan_add(p, kind, prefix, name, data, vars);
+	else {
+		free(data->buf);
+		free(vars->buf);
+	}
+	if (ret)
+		sim_error_set(err, "", 0, 0, "out of memory");
+	return ret;
+}
+
+/* ---- the results of a run (YAML) ---- */
+
+static size_t len_of(const struct scenario_node *n)
+{
+	return n ? scenario_len(n) : 0;
+}
+
+static const struct scenario_node *seq_at(const struct scenario_node *map,
+					  const char *key)
+{
+	const struct scenario_node *n = scenario_get(map, key);
+
+	return n && scenario_kind(n) == SCENARIO_SEQ ? n : NULL;
+}
+
+static const char *str_at(const struct scenario_node *map, const char *key)
+{
+	const struct scenario_node *n = scenario_get(map, key);
+
+	return n && scenario_kind(n) == SCENARIO_SCALAR ? scenario_scalar(n) :
+							  NULL;
+}
+
+/*
+ * A number of the results: decimal, or .nan, .inf, -.inf as the report
+ * writes non-finite values. Return 0, or -EINVAL with @err at @n.
+ */
+/*
+ * The largest magnitude a plotted value may have. memcgsim's numbers stay
+ * far below it (1e15 ops/s would be a million per picosecond); beyond
+ * about 1e300 gnuplot's autoscaling overflows and it fails ("all points y
+ * value undefined") after the data file is written. Refused before.
+ */
+#define PLOT_MAX_VALUE 1e15
+
+static int number(const struct scenario_node *n, double *v,
+		  struct sim_error *err)
+{
+	const char *s =
+		scenario_kind(n) == SCENARIO_SCALAR ? scenario_scalar(n) : NULL;
+	char *end;
+
+	if (s && !strcmp(s, ".nan")) {
+		*v = NAN;
+		return 0;
+	}
+	if (s && (!strcmp(s, ".inf") || !strcmp(s, "-.inf"))) {
+		*v = s[0] == '-' ? -INFINITY : INFINITY;
+		return 0;
+	}
+	if (s && *s) {
+		errno = 0;
+		*v = strtod(s, &end);
+		if (!*end && !errno && fabs(*v) <= PLOT_MAX_VALUE)
+			return 0;
+	}
+	scenario_error(err, n, "expected a number from %g to %g, found '%s'",
+		       -PLOT_MAX_VALUE, PLOT_MAX_VALUE,
+		       s ? s : "a map or sequence");
+	return -EINVAL;
+}
+
+/* As number(), and a count or a rate: not negative. */
+static int count(const struct scenario_node *n, double *v,
+		 struct sim_error *err)
+{
+	if (number(n, v, err))
+		return -EINVAL;
+	if (*v < 0) {
+		scenario_error(err, n,
+			       "expected a count from 0 to %g, found '%s'",
+			       PLOT_MAX_VALUE, scenario_scalar(n));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* @key of @map as a number; absent is NAN. */
+static int number_at(const struct scenario_node *map, const char *key,
+		     double *v, struct sim_error *err)
+{
+	const struct scenario_node *n = scenario_get(map, key);
+
+	*v = NAN;
+	return n ? number(n, v, err) : 0;
+}
+
+/*
+ * Is @root the YAML of `memcgsim run`? A map with scenario and variants,
+ * every variant a map with a name and metrics.
+ */
+static int check_results(const struct scenario_node *root,
+			 struct sim_error *err)
+{
+	const struct scenario_node *vars = seq_at(root, "variants");
+	size_t i;
+
+	if (scenario_kind(root) != SCENARIO_MAP || !str_at(root, "scenario") ||
+	    !vars) {
+		scenario_error(
+			err, root,
+			"not memcgsim results: expected what `memcgsim run -f yaml` writes (scenario:, variants:) or a sweep.csv");
+		return -EINVAL;
+	}
+	for (i = 0; i < len_of(vars); i++) {
+		const struct scenario_node *v = scenario_item(vars, i);
+		const struct scenario_node *m = scenario_get(v, "metrics");
+
+		if (!str_at(v, "name") || !m ||
+		    scenario_kind(m) != SCENARIO_MAP) {
+			scenario_error(
+				err, v,
+				"not memcgsim results: a variant without name and metrics (a scenario? run it first: memcgsim run %s -f yaml -o results.yaml)",
+				scenario_file(root));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Index of @s in @names[@n], or -1. */
+static int name_index(const char *const *names, unsigned int n, const char *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], s))
+			return (int)i;
+	return -1;
+}
+
+/* One function's block: "name", then each variant's self time. */
+static int put_function(FILE *f, const struct scenario_node *vars,
+			const char *fn, struct sim_error *err)
+{
+	size_t i, j;
+
+	put_data_str(f, fn);
+	fputc('\n', f);
+	for (i = 0; i < len_of(vars); i++) {
+		const struct scenario_node *v = scenario_item(vars, i);
+		const struct scenario_node *fns = seq_at(v, "functions");
+		double self = 0;
+
+		if (!len_of(fns))
+			continue;
+		for (j = 0; j < len_of(fns); j++) {
+			const struct scenario_node *e = scenario_item(fns, j);
+			const char *name = str_at(e, "name");
+
+			if (name && !strcmp(name, fn)) {
+				if (number_at(e, "self_pct", &self, err))
+					return -EINVAL;
+				break;
+			}
+		}
+		put_data_str(f, str_at(v, "name"));
+		fprintf(f, " %.6g\n", isfinite(self) ? self : 0.0);
+	}
+	return 0;
+}
+
+/* The most self time of the kernel functions (not [...]) of a variant. */
+static double kernel_most(const struct scenario_node *vars)
+{
+	double most = 0;
+	size_t i, j;
+
+	for (i = 0; i < len_of(vars); i++) {
+		const struct scenario_node *fns =
+			seq_at(scenario_item(vars, i), "functions");
+		struct sim_error ignored;
+		double sum = 0, self;
+
+		for (j = 0; j < len_of(fns); j++) {
+			const struct scenario_node *e = scenario_item(fns, j);
+			const char *name = str_at(e, "name");
+
+			if (name && name[0] != '[' &&
+			    !number_at(e, "self_pct", &self, &ignored) &&
+			    self > 0)
+				sum += self;
+		}
+		if (sum > most)
+			most = sum;
+	}
+	return most;
+}
+
+/*
+ * plan_functions() - time by kernel function: every function with self
+ * time in some variant, kernel functions first (in the order the results
+ * list them), then the pseudo-functions ([send work], [idle], ...).
+ */
+static int plan_functions(struct plot_plan *p, const struct scenario_node *root,
+			  struct sim_error *err)
+{
+	const struct scenario_node *vars = seq_at(root, "variants");
+	const char **names = NULL;
+	unsigned int nr = 0, nkernel = 0, pass, k;
+	struct text data, gp;
+	char title[512];
+	size_t i, j;
+	int ret = -ENOMEM;
+
+	for (i = 0; i < len_of(vars); i++) {
+		const struct scenario_node *fns =
+			seq_at(scenario_item(vars, i), "functions");
+
+		for (j = 0; j < len_of(fns); j++) {
+			const struct scenario_node *e = scenario_item(fns, j);
+			const char *name = str_at(e, "name");
+			const char **grown;
+			double self;
+
+			if (!name) {
+				scenario_error(
+					err, e,
+					"expected a map with name, self_pct, children_pct, calls_per_op");
+				ret = -EINVAL;
+				goto out;
+			}
+			if (number_at(e, "self_pct", &self, err)) {
+				ret = -EINVAL;
+				goto out;
+			}
+			if (!(self > 0) || name_index(names, nr, name) >= 0)
+				continue;
+			grown = realloc(names, (nr + 1) * sizeof(*names));
+			if (!grown)
+				goto out_nomem;
+			names = grown;
+			names[nr++] = name;
+			nkernel += name[0] != '[';
+		}
+	}
+	if (!nr) {
+		ret = 0;
+		goto out;
+	}
+	if (plot__text_open(&data))
+		goto out_nomem;
+	if (plot__text_open(&gp)) {
+		plot__text_discard(&data);
+		goto out_nomem;
+	}
+	fprintf(data.f,
+		"# memcgsim plot: time by kernel function (self %%) of %s; plots/functions.gp\n",
+		p->name);
+	/* Pass 0: kernel functions; pass 1: pseudo-functions. */
+	for (pass = 0, k = 0; pass < 2; pass++) {
+		for (j = 0; j < nr; j++) {
+			if ((names[j][0] == '[') != (pass == 1))
+				continue;
+			if (k++)
+				fputs("\n\n", data.f);
+			if (put_function(data.f, vars, names[j], err)) {
+				plot__text_discard(&data);
+				plot__text_discard(&gp);
+				ret = -EINVAL;
+				goto out;
+			}
+		}
+	}
+	snprintf(title, sizeof(title), "%s: time by kernel function", p->name);
+	plot__put_gp_var(gp.f, "title", title);
+	fprintf(gp.f, "nkernel=%u; kmax=%.6g; ", nkernel, kernel_most(vars));
+	ret = plan_finish(p, PLOT_FUNCTIONS, "functions", "", &data, &gp, err);
+	goto out;
+
+out_nomem:
+	sim_error_set(err, "", 0, 0, "out of memory");
+out:
+	free(names);
+	return ret;
+}
+
+/* Is @name the scenario's baseline or some variant's? */
+static bool is_baseline(const struct scenario_node *root, const char *name)
+{
+	const struct scenario_node *vars = seq_at(root, "variants");
+	const char *b = str_at(root, "baseline");
+	size_t i;
+
+	if (b && !strcmp(b, name))
+		return true;
+	for (i = 0; i < len_of(vars); i++) {
+		b = str_at(scenario_item(vars, i), "baseline");
+		if (b && !strcmp(b, name))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * plan_validation() - predicted against published change: each variant
+ * (not a baseline) whose primary metric and `published` both have a
+ * change against its baseline.
+ */
+static int plan_validation(struct plot_plan *p,
+			   const struct scenario_node *root,
+			   struct sim_error *err)
+{
+	const struct scenario_node *vars = seq_at(root, "variants");
+	const char *metric = NULL;
+	struct text data, gp;
+	unsigned int rows = 0;
+	char title[512];
+	size_t i;
+
+	if (plot__text_open(&data))
+		goto out_nomem;
+	if (plot__text_open(&gp)) {
+		plot__text_discard(&data);
+		goto out_nomem;
+	}
+	fprintf(data.f,
+		"# memcgsim plot: predicted against published change of %s; plots/validation.gp\n"
+		"# a block per variant: \"variant\", then published_pct predicted_pct \"variant\"\n",
+		p->name);
+	for (i = 0; i < len_of(vars); i++) {
+		const struct scenario_node *v = scenario_item(vars, i);
+		const struct scenario_node *m = scenario_get(v, "metrics");
+		const char *name = str_at(v, "name");
+		double pub, pred;
+
+		/* The primary metric is the first (sim/report.h). */
+		if (!len_of(m) || is_baseline(root, name))
+			continue;
+		if (number_at(scenario_get(m, "published"), "change_pct", &pub,
+			      err) ||
+		    number_at(scenario_item(m, 0), "change_pct", &pred, err)) {
+			plot__text_discard(&data);
+			plot__text_discard(&gp);
+			return -EINVAL;
+		}
+		if (!isfinite(pub) || !isfinite(pred))
+			continue;
+		metric = scenario_key(m, 0);
+		if (rows++)
+			fputs("\n\n", data.f);
+		put_data_str(data.f, name);
+		fprintf(data.f, "\n%.6g %.6g ", pub, pred);
+		put_data_str(data.f, name);
+		fputc('\n', data.f);
+	}
+	if (!rows) {
+		plot__text_discard(&data);
+		plot__text_discard(&gp);
+		return 0;
+	}
+	snprintf(title, sizeof(title), "%s: predicted against published change",
+		 p->name);
+	plot__put_gp_var(gp.f, "title", title);
+	plot__put_gp_var(gp.f, "metric", metric);
+	return plan_finish(p, PLOT_VALIDATION, "validation", "", &data, &gp,
+			   err);
+
+out_nomem:
+	sim_error_set(err, "", 0, 0, "out of memory");
+	return -ENOMEM;
+}
+
+/*
+ * The CPUs that received a transfer of some hot line of some variant: 1 +
+ * the highest such CPU, or 0 when there was none; and the most transfers
+ * of a line to a CPU. Heat maps show these CPUs only (the same columns for
+ * every variant), so that a teaching scenario on 8 CPUs of a 72-CPU
+ * machine is not mostly white, and share one colour scale, up to @most.
+ */
+static int cpus_used(const struct scenario_node *root, unsigned int *used,
+		     double *most, struct sim_error *err)
+{
+	const struct scenario_node *vars = seq_at(root, "variants");
+	size_t i, j, c;
+
+	*used = 0;
+	*most = 0;
+	for (i = 0; i < len_of(vars); i++) {
+		const struct scenario_node *lines =
+			seq_at(scenario_item(vars, i), "lines");
+
+		for (j = 0; j < len_of(lines); j++) {
+			const struct scenario_node *t = seq_at(
+				scenario_item(lines, j), "transfers_to_cpu");
+
+			for (c = 0; c < len_of(t); c++) {
+				double x;
+
+				if (count(scenario_item(t, c), &x, err))
+					return -EINVAL;
+				if (x != 0 && c + 1 > *used)
+					*used = (unsigned int)(c + 1);
+				if (x > *most)
+					*most = x;
+			}
+		}
+	}
+	return 0;
+}
+
+/* One variant's heat map; nothing when it has no hot lines. */
+static int plan_heatmap(struct plot_plan *p, const struct scenario_node *v,
+			unsigned int used, double most, struct sim_error *err)
+{
+	const struct scenario_node *lines = seq_at(v, "lines");
+	const char *name = str_at(v, "name");
+	unsigned int cols = 0, shown;
+	char title[512], xlabel[160];
+	struct text data, gp;
+	size_t j, c;
+
+	for (j = 0; j < len_of(lines); j++) {
+		const struct scenario_node *t =
+			seq_at(scenario_item(lines, j), "transfers_to_cpu");
+
+		if (len_of(t) > cols)
+			cols = (unsigned int)len_of(t);
+	}
+	if (!cols)
+		return 0;
+	shown = used && used < cols ? used : cols;
+	if (plot__text_open(&data))
+		goto out_nomem;
+	if (plot__text_open(&gp)) {
+		plot__text_discard(&data);
+		goto out_nomem;
+	}
+	fprintf(data.f,
+		"# memcgsim plot: transfers of each hot line to CPUs 0-%u, %s %s; plots/heatmap.gp\n",
+		shown - 1, p->name, name);
+	for (j = 0; j < len_of(lines); j++) {
+		const struct scenario_node *l = scenario_item(lines, j);
+		const struct scenario_node *t = seq_at(l, "transfers_to_cpu");
+		const char *lname = str_at(l, "name");
+
+		if (!t)
+			continue;
+		put_data_str(data.f, lname ? lname : "?");
+		for (c = 0; c < shown; c++) {
+			double x = 0;
+
+			if (c < len_of(t) &&
+			    number(scenario_item(t, c), &x, err)) {
+				plot__text_discard(&data);
+				plot__text_discard(&gp);
+				return -EINVAL;
+			}
+			fprintf(data.f, " %.6g", isfinite(x) ? x : 0.0);
+		}
+		fputc('\n', data.f);
+	}
+	snprintf(title, sizeof(title),
+		 "%s, %s: transfers of each hot line to each CPU", p->name,
+		 name);
+	if (shown < cols)
+		snprintf(xlabel, sizeof(xlabel),
+			 "CPU (of %u; CPUs %u-%u had no transfers, not shown)",
+			 cols, shown, cols - 1);
+	else
+		snprintf(xlabel, sizeof(xlabel), "CPU");
+	plot__put_gp_var(gp.f, "title", title);
+	plot__put_gp_var(gp.f, "xlabel", xlabel);
+	if (isfinite(most) && most > 0)
+		fprintf(gp.f, "cbmax=%.10g; ", most);
+	return plan_finish(p, PLOT_HEATMAP, "heatmap-", name, &data, &gp, err);
+
+out_nomem:
+	sim_error_set(err, "", 0, 0, "out of memory");
+	return -ENOMEM;
+}
+
+static bool wanted(const struct plot_opts *o, enum plot_kind kind)
+{
+	return !o->kinds || (o->kinds & (1u << kind));
+}
+
+/* plan_run() - every picture the results of a run support. */
+static int plan_run(struct plot_plan *p, const struct scenario_node *root,
+		    const struct plot_opts *o, struct sim_error *err)
+{
+	const struct scenario_node *vars;
+	unsigned int used;
+	bool found;
+	double most;
+	size_t i;
+	int ret;
+
+	ret = check_results(root, err);
+	if (ret)
+		return ret;
+	snprintf(p->name, sizeof(p->name), "%s", str_at(root, "scenario"));
+	vars = seq_at(root, "variants");
+	if (wanted(o, PLOT_FUNCTIONS)) {
+		ret = plan_functions(p, root, err);
+		if (ret)
+			return ret;
+	}
+	if (wanted(o, PLOT_VALIDATION)) {
+		ret = plan_validation(p, root, err);
+		if (ret)
+			return ret;
+	}
+	if (!wanted(o, PLOT_HEATMAP))
+		return 0;
+	ret = cpus_used(root, &used, &most, err);
+	if (ret)
+		return ret;
+	for (i = 0, found = false; i < len_of(vars); i++) {
+		const struct scenario_node *v = scenario_item(vars, i);
+
+		if (o->heatmap_variant &&
+		    strcmp(str_at(v, "name"), o->heatmap_variant))
+			continue;
+		found = true;
+		ret = plan_heatmap(p, v, used, most, err);
+		if (ret)
+			return ret;
+	}
+	if (!found) {
+		scenario_error(err, vars, "no variant '%s' in the results",
+			       o->heatmap_variant);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- a sweep (CSV) ---- */
+
+/* A sweep.csv in memory: its records, the header first. */
+struct sheet_row {
+	struct csv_field *f; /* fields, unquoted (sim/csv.h) */
+	unsigned int n;
+	unsigned int line; /* one-based line of the file */
+};
+
+struct sheet {
+	struct sheet_row *rows;
+	unsigned int nr;
+};
+
+static void sheet_release(struct sheet *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr; i++)
+		csv_fields_free(c->rows[i].f, c->rows[i].n);
+	free(c->rows);
+	c->rows = NULL;
+	c->nr = 0;
+}
+
+/* Parse @len bytes at @buf into @c: RFC 4180, blank lines skipped. */
+static int sheet_parse(const char *path, const char *buf, size_t len,
+		       struct sheet *c, struct sim_error *err)
+{
+	struct sheet_row *grown, *row;
+	struct csv_reader r;
+	int got;
+
+	csv_reader_init(&r, path, buf, len, CSV_BLANK_LINES);
+	for (;;) {
+		got = csv_read_record(&r, err);
+		if (got <= 0)
+			break;
+		grown = realloc(c->rows, (c->nr + 1) * sizeof(*grown));
+		if (!grown) {
+			sim_error_set(err, path, 0, 0, "out of memory");
+			got = -1;
+			break;
+		}
+		c->rows = grown;
+		row = &grown[c->nr++];
+		row->line = r.fields[0].line;
+		row->f = csv_take_fields(&r, &row->n);
+	}
+	csv_reader_release(&r);
+	return got < 0 ? -EINVAL : 0;
+}
+
+/* Read @path whole (at most 64 MiB) and parse it. */
+static int sheet_read(const char *path, struct sheet *c, struct sim_error *err)
+{
+	size_t len;
+	char *buf;
+	int ret;
+
+	if (sim_read_file(path, 64u << 20, &buf, &len, err))
+		return -EINVAL;
+	if (memchr(buf, '\0', len)) {
+		sim_error_set(err, path, 0, 0,
+			      "not a sweep.csv: binary data (a NUL byte)");
+		ret = -EINVAL;
+	} else {
+		ret = sheet_parse(path, buf, len, c, err);
+	}
+	free(buf);
+	return ret;
+}
+
+/* A whole field as a number: nan and inf too (the report's spelling). */
+static bool is_number(const char *s, double *v)
+{
+	char *end;
+
+	if (!*s)
+		return false;
+	*v = strtod(s, &end);
+	return !*end;
+}
+
+/* A whole field as a finite number. */
+static bool parse_number(const char *s, double *v)
+{
+	return is_number(s, v) && isfinite(*v);
+}
+
+static int sheet_col(const struct sheet_row *h, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < h->n; i++)
+		if (!strcmp(h->f[i].text, name))
+			return (int)i;
+	return -1;
+}
+
+/* Is key column @k a replication (seed) key, averaged over, not drawn? */
+static bool rep_key(const struct sheet_row *h, int k)
+{
+	return !strcmp(h->f[k].text, "seed") ||
+	       !strcmp(h->f[k].text, "replication");
+}
+
+/* The distinct texts of column @k (or of @k's combination, see below). */
+struct names {
+	char **v;
+	unsigned int n;
+};
+
+static void names_release(struct names *n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n->n; i++)
+		free(n->v[i]);
+	free(n->v);
+	n->v = NULL;
+	n->n = 0;
+}
+
+/* The index of @s in @n, added when new; -1 when out of memory. */
+static int names_index(struct names *n, const char *s)
+{
+	char **grown;
+	unsigned int i;
+
+	for (i = 0; i < n->n; i++)
+		if (!strcmp(n->v[i], s))
+			return (int)i;
+	grown = realloc(n->v, (n->n + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	n->v = grown;
+	n->v[n->n] = strdup(s);
+	if (!n->v[n->n])
+		return -1;
+	return (int)n->n++;
+}
+
+/*
+ * The facet of @row in the picture against @x: "KEY=VALUE, KEY=VALUE" of
+ * the other keys but the replication ones; "" when there are none.
+ */
+static char *facet_title(const struct sheet_row *h, const struct sheet_row *row,
+			 int x, int variant)
+{
+	struct text t;
+	bool first = true;
+	int j;
+
+	if (plot__text_open(&t))
+		return NULL;
+	for (j = 1; j < variant; j++) {
+		if (j == x || rep_key(h, j))
+			continue;
+		fprintf(t.f, "%s%s=%s", first ? "" : ", ", h->f[j].text,
+			row->f[j].text);
+		first = false;
+	}
+	if (plot__text_close(&t))
+		return NULL;
+	return t.buf;
+}
+
+/* Two-sided 95% Student t for @df degrees of freedom (1.96 past 30). */
+static double t95(unsigned int df)
+{
+	static const double t[] = { 0,	   12.706, 4.303, 3.182, 2.776, 2.571,
+				    2.447, 2.365,  2.306, 2.262, 2.228, 2.201,
+				    2.179, 2.160,  2.145, 2.131, 2.120, 2.110,
+				    2.101, 2.093,  2.086, 2.080, 2.074, 2.069,
+				    2.064, 2.060,  2.056, 2.052, 2.048, 2.045,
+				    2.042 };
+
+	return df < sizeof(t) / sizeof(t[0]) ? t[df] : 1.96;
+}
+
+/* One cell of a picture: the values of (facet, variant, x) over seeds. */
+struct cell {
+	double sum, sum2;
+	unsigned int n;
+};
+
+/*
+ * plan_sweep_key() - metric column @m against key column @x: one panel
+ * (facet) per combination of the other keys' values, one line per variant
+ * in each, the replication keys (seed) averaged: the mean, with the 95%
+ * confidence interval as an error bar when there are two or more. x is the
+ * key's value when every value is a number, else the rank of the value in
+ * the order they first appear. The y axis is logarithmic when the means
+ * above 0 span a factor of 100 or more (the zeros are then not drawn).
+ */
+static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int x,
+			  int variant, int m, int unit, struct sim_error *err)
+{
+	const struct sheet_row *h = &c->rows[0];
+	struct names xs = { 0 }, facets = { 0 }, vars = { 0 };
+	double lo = INFINITY, hi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+	double ypos = INFINITY; /* the smallest mean above 0 */
+	double v, mean, ci;
+	struct cell *cells = NULL, *cell;
+	unsigned int *order = NULL;
+	double *xval = NULL;
+	bool numeric = true, bars = false;
+	unsigned int i, f, sv, xi, n;
+	const char *u = "";
+	struct text data, gp;
+	char label[512], var[32];
+	int ret = -ENOMEM, fi, vi, xv;
+	char *title;
+
+	/* The axes: x values, facets, variants, in order of appearance. */
+	for (i = 1; i < c->nr; i++) {
+		const struct sheet_row *row = &c->rows[i];
+
+		if (names_index(&xs, row->f[x].text) < 0 ||
+		    names_index(&vars, row->f[variant].text) < 0)
+			goto out;
+		title = facet_title(h, row, x, variant);
+		if (!title)
+			goto out;
+		fi = names_index(&facets, title);
+		free(title);
+		if (fi < 0)
+			goto out;
+		if (parse_number(row->f[x].text, &v)) {
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		} else {
+			numeric = false;
+		}
+	}
+	n = facets.n * vars.n * xs.n;
+	cells = calloc(n ? n : 1, sizeof(*cells));
+	if (!cells)
+		goto out;
+	for (i = 1; i < c->nr; i++) {
+		const struct sheet_row *row = &c->rows[i];
+
+		if (!parse_number(row->f[m].text, &v))
+			continue; /* no result at this point */
+		if (!*u && unit >= 0 && !strcmp(h->f[m].text, "throughput"))
+			u = row->f[unit].text;
+		title = facet_title(h, row, x, variant);
+		if (!title)
+			goto out;
+		fi = names_index(&facets, title);
+		free(title);
+		vi = names_index(&vars, row->f[variant].text);
+		xv = names_index(&xs, row->f[x].text);
+		if (fi < 0 || vi < 0 || xv < 0)
+			goto out;
+		cell = &cells[((size_t)fi * vars.n + (size_t)vi) * xs.n +
+			      (size_t)xv];
+		cell->sum += v;
+		cell->sum2 += v * v;
+		cell->n++;
+	}
+	for (i = 0; i < n; i++) {
+		if (!cells[i].n)
+			continue;
+		mean = cells[i].sum / cells[i].n;
+		if (mean > 0 && mean < ypos)
+			ypos = mean;
+		ylo = mean < ylo ? mean : ylo;
+		yhi = mean > yhi ? mean : yhi;
+		bars |= cells[i].n > 1;
+	}
+	if (!isfinite(ylo)) {
+		ret = 0;
+		goto out_free;
+	}
+	if (plot__text_open(&data))
+		goto out;
+	if (plot__text_open(&gp)) {
+		plot__text_discard(&data);
+		goto out;
+	}
+	fprintf(data.f,
+		"# memcgsim plot: %s against %s, %s; plots/throughput.gp\n"
+		"# %u panel(s) x %u line(s): block F * %u + V is panel F's line V\n",
+		h->f[m].text, h->f[x].text, p->name, facets.n, vars.n, vars.n);
+	order = malloc((xs.n ? xs.n : 1) * sizeof(*order));
+	xval = malloc((xs.n ? xs.n : 1) * sizeof(*xval));
+	if (!order || !xval) {
+		plot__text_discard(&data);
+		plot__text_discard(&gp);
+		goto out;
+	}
+	/* x of each value (the number, else the rank), and their order */
+	for (xi = 0; xi < xs.n; xi++) {
+		xval[xi] = xi;
+		if (numeric)
+			parse_number(xs.v[xi], &xval[xi]);
+		order[xi] = xi;
+	}
+	for (xi = 1; xi < xs.n; xi++) {
+		unsigned int k = order[xi], j;
+
+		for (j = xi; j > 0 && xval[order[j - 1]] > xval[k]; j--)
+			order[j] = order[j - 1];
+		order[j] = k;
+	}
+	for (f = 0; f < facets.n; f++) {
+		for (sv = 0; sv < vars.n; sv++) {
+			bool any = false;
+
+			if (f || sv)
+				fputs("\n\n", data.f);
+			put_data_str(data.f, vars.v[sv]);
+			fputc('\n', data.f);
+			for (xi = 0; xi < xs.n; xi++) {
+				cell = &cells[((size_t)f * vars.n + sv) * xs.n +
+					      order[xi]];
+				if (!cell->n)
+					continue;
+				mean = cell->sum / cell->n;
+				ci = 0;
+				if (cell->n > 1) {
+					v = (cell->sum2 -
+					     cell->n * mean * mean) /
+					    (cell->n - 1);
+					ci = t95(cell->n - 1) *
+					     sqrt(v > 0 ? v : 0) /
+					     sqrt(cell->n);
+				}
+				fprintf(data.f, "%.10g %.10g %.10g ",
+					xval[order[xi]], mean, ci);
+				put_data_str(data.f, xs.v[order[xi]]);
+				fputc('\n', data.f);
+				any = true;
+			}
+			if (!any)
+				fputs("nan nan 0 \"\"\n", data.f);
+		}
+	}
+	snprintf(label, sizeof(label), "%s: %s against %s", p->name,
+		 h->f[m].text, h->f[x].text);
+	plot__put_gp_var(gp.f, "title", label);
+	plot__put_gp_var(gp.f, "xlabel", h->f[x].text);
+	if (*u)
+		snprintf(label, sizeof(label), "%s (%s)", h->f[m].text, u);
+	else
+		snprintf(label, sizeof(label), "%s", h->f[m].text);
+	plot__put_gp_var(gp.f, "ylabel", label);
+	for (f = 0; f < facets.n; f++) {
+		snprintf(var, sizeof(var), "facet%u", f + 1);
+		plot__put_gp_var(gp.f, var, facets.v[f]);
+	}
+	/* Batch sizes and CPU counts grow by factors: a log scale. */
+	fprintf(gp.f,
+		"logx=%d; categories=%d; logy=%d; errorbars=%d; nfacets=%u; nseries=%u; ",
+		numeric && lo > 0 && hi / lo >= 8 ? 1 : 0, numeric ? 0 : 1,
+		isfinite(ypos) && yhi / ypos >= 100 ? 1 : 0, bars ? 1 : 0,
+		facets.n, vars.n);
+	if (isfinite(ypos))
+		fprintf(gp.f, "ypos=%.10g; ", ypos);
+	snprintf(label, sizeof(label), "%s-vs-%s", h->f[m].text, h->f[x].text);
+	ret = plan_finish(p, PLOT_THROUGHPUT, "", label, &data, &gp, err);
+	goto out_free;
+out:
+	sim_error_set(err, "", 0, 0, "out of memory");
+out_free:
+	free(cells);
+	free(order);
+	free(xval);
+	names_release(&xs);
+	names_release(&facets);
+	names_release(&vars);
+	return ret;
+}
+
+/* The last component of @path, without a trailing slash. */
+static void base_name(char *dst, size_t size, const char *path)
+{
+	size_t len = strlen(path);
+	const char *s;
+
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	s = path + len;
+	while (s > path && s[-1] != '/')
+		s--;
+	snprintf(dst, size, "%.*s", (int)(path + len - s), s);
+}
+
+/*
+ * The name of a sweep: its directory's, for DIR or DIR/sweep.csv, less the
+ * "sweep-" that `memcgsim sweep` puts before the scenario's name; the
+ * file's without .csv for any other file.
+ */
+static void sweep_name(char *dst, size_t size, const char *path, bool dir)
+{
+	char *real = realpath(path, NULL);
+	const char *p = real ? real : path;
+	size_t len;
+
+	base_name(dst, size, p);
+	if (!dir && !strcmp(dst, "sweep.csv")) {
+		char *parent = strdup(p);
+
+		if (parent) {
+			char *slash = strrchr(parent, '/');
+
+			if (slash && slash != parent) {
+				*slash = '\0';
+				base_name(dst, size, parent);
+			} else {
+				snprintf(dst, size, "sweep");
+			}
+			free(parent);
+		}
+	}
+	len = strlen(dst);
+	if (len > 4 && !strcmp(dst + len - 4, ".csv"))
+		dst[len - 4] = '\0';
+	if (!strncmp(dst, "sweep-", 6) && dst[6])
+		memmove(dst, dst + 6, strlen(dst + 6) + 1);
+	free(real);
+}
+
+/* plan_sweep() - a picture per varied key of @path (a sweep.csv). */
+static int plan_sweep(struct plot_plan *p, const char *path,
+		      const struct plot_opts *o, struct sim_error *err)
+{
+	struct sheet c = { 0 };
+	const struct sheet_row *h;
+	int variant, thr, unit, k, ret, metric, xk = -1, axes = 0;
+	unsigned int i;
+	double x;
+
+	ret = sheet_read(path, &c, err);
+	if (ret)
+		goto out;
+	ret = -EINVAL;
+	if (!c.nr) {
+		sim_error_set(err, path, 0, 0, "not a sweep.csv: empty");
+		goto out;
+	}
+	h = &c.rows[0];
+	if (strcmp(h->f[0].text, "point")) {
+		/* `memcgsim run -f csv` starts with the variant. */
+		const char *hint =
+			" (the CSV of one run: plot its YAML instead, memcgsim run -f yaml -o results.yaml)";
+
+		sim_error_set(
+			err, path, 1, 1,
+			"not a sweep.csv: the first column is '%s', expected 'point'%s",
+			h->f[0].text,
+			strcmp(h->f[0].text, "variant") ? "" : hint);
+		goto out;
+	}
+	variant = sheet_col(h, "variant");
+	thr = sheet_col(h, "throughput");
+	unit = sheet_col(h, "unit");
+	if (variant < 2 || thr < 0) {
+		sim_error_set(
+			err, path, 1, 1,
+			"not a sweep.csv: expected the columns point, the varied keys, variant, throughput, unit, ...");
+		goto out;
+	}
+	for (i = 1; i < c.nr; i++) {
+		if (c.rows[i].n != h->n) {
+			sim_error_set(
+				err, path, c.rows[i].line, 1,
+				"expected %u fields, as the header has, found %u",
+				h->n, c.rows[i].n);
+			goto out;
+		}
+		if (*c.rows[i].f[thr].text &&
+		    (!is_number(c.rows[i].f[thr].text, &x) ||
+		     (!isnan(x) && (x < 0 || x > PLOT_MAX_VALUE)))) {
+			sim_error_set(
+				err, path, c.rows[i].line, 1,
+				"throughput: expected a number from 0 to %g, found '%s'",
+				PLOT_MAX_VALUE, c.rows[i].f[thr].text);
+			goto out;
+		}
+	}
+	if (c.nr < 2) {
+		sim_error_set(err, path, 1, 1, "no results: the header only");
+		goto out;
+	}
+	metric = o->metric ? sheet_col(h, o->metric) : thr;
+	if (metric < 0 || metric <= variant || metric == unit) {
+		sim_error_set(err, path, 1, 1,
+			      "--metric: no metric '%s' in the sweep; its "
+			      "columns after 'variant' are the metrics",
+			      o->metric);
+		goto out;
+	}
+	for (i = 1; i < c.nr; i++) {
+		if (*c.rows[i].f[metric].text &&
+		    !is_number(c.rows[i].f[metric].text, &x)) {
+			sim_error_set(err, path, c.rows[i].line, 1,
+				      "%s: expected a number, found '%s'",
+				      h->f[metric].text,
+				      c.rows[i].f[metric].text);
+			goto out;
+		}
+	}
+	if (o->x_key) {
+		xk = sheet_col(h, o->x_key);
+		if (xk < 1 || xk >= variant) {
+			sim_error_set(err, path, 1, 1,
+				      "--x: '%s' is not a varied key of the "
+				      "sweep; its keys are the columns between "
+				      "'point' and 'variant'",
+				      o->x_key);
+			goto out;
+		}
+	}
+	/* Replication keys (seed) are averaged, unless all there is. */
+	for (k = 1; k < variant; k++)
+		axes += !rep_key(h, k);
+	ret = 0;
+	if (!wanted(o, PLOT_THROUGHPUT))
+		goto out;
+	for (k = 1; k < variant && !ret; k++)
+		if ((o->x_key && k == xk) ||
+		    (!o->x_key && (!axes || !rep_key(h, k))))
+			ret = plan_sweep_key(p, &c, k, variant, metric, unit,
+					     err);
+out:
+	sheet_release(&c);
+	return ret;
+}
+
+/* Plan and draw the results of a run, @root. */
+static int plot_tree(const struct scenario_node *root,
+		     const struct plot_opts *o, struct sim_error *err)
+{
+	struct plot_plan p = { .nr = 0 };
+	int ret;
+
+	ret = plan_run(&p, root, o, err);
+	if (!ret && !p.nr && !o->kinds) {
+		scenario_error(
+			err, root,
+			"nothing to plot: no variant has functions, a published change or hot lines");
+		ret = -EINVAL;
+	}
+	if (!ret)
+		ret = plot__draw_plan(&p, o, err);
+	plan_release(&p);
+	return ret;
+}
+
+/**
+ * plot_results() - draw the pictures that results on file support.
+ * @path: a run's YAML, a sweep.csv, or a directory holding a sweep.csv
+ * @o: what to draw and where
+ * @err: filled on failure
+ *
+ * Return: 0, -EINVAL (bad input), -ENOENT (no gnuplot) or -EIO (a file
+ * could not be written, or gnuplot failed); see plot.h.
+ */
+int plot_results(const char *path, const struct plot_opts *o,
+		 struct sim_error *err)
+{
+	struct scenario_node *root;
+	char csv[1200];
+	struct stat st;
+	size_t len = strlen(path);
+	bool dir;
+	int ret;
+
+	if (stat(path, &st)) {
+		sim_error_set(err, path, 0, 0, "cannot read: %s",
+			      strerror(errno));
+		return -EINVAL;
+	}
+	dir = S_ISDIR(st.st_mode);
+	if (dir || (len > 4 && !strcmp(path + len - 4, ".csv"))) {
+		struct plot_plan p = { .nr = 0 };
+
+		snprintf(csv, sizeof(csv), dir ? "%s/sweep.csv" : "%s", path);
+		if (dir && access(csv, R_OK)) {
+			sim_error_set(
+				err, path, 0, 0,
+				"not a sweep directory: no sweep.csv in it");
+			return -EINVAL;
+		}
+		sweep_name(p.name, sizeof(p.name), path, dir);
+		ret = plan_sweep(&p, csv, o, err);
+		if (!ret && !p.nr && !o->kinds) {
+			sim_error_set(
+				err, csv, 0, 0,
+				"nothing to plot: no throughput in any row");
+			ret = -EINVAL;
+		}
+		if (!ret)
+			ret = plot__draw_plan(&p, o, err);
+		plan_release(&p);
+		return ret;
+	}
+	root = scenario_load_named(path, "results", err);
+	if (!root)
+		return -EINVAL;
+	ret = plot_tree(root, o, err);
+	scenario_free(root);
+	return ret;
+}
+
+static int write_yaml(FILE *out, const struct report *r)
+{
+	return report_write(r, REPORT_YAML, out);
+}
+
+/**
+ * plot_report() - draw the pictures that results in memory support.
+ * @r: the report of a run
+ * @o: what to draw and where
+ * @err: filled on failure
+ *
+ * The report is rendered as YAML and read back, so that it is plotted
+ * exactly as `memcgsim run -f yaml` output would be.
+ *
+ * Return: as plot_results().
+ */
+int plot_report(const struct report *r, const struct plot_opts *o,
+		struct sim_error *err)
+{
+	struct scenario_node *root;
+	struct text t;
+	int ret;
+
+	if (plot__text_open(&t)) {
+		sim_error_set(err, "", 0, 0, "out of memory");
+		return -EIO;
+	}
+	if (write_yaml(t.f, r) || plot__text_close(&t)) {
+		plot__text_discard(&t);
+		sim_error_set(err, "", 0, 0, "cannot render the results");
+		return -EIO;
+	}
+	root = scenario_parse_buffer("results", t.buf, t.len, err);
+	free(t.buf);
+	if (!root)
+		return -EIO;
+	ret = plot_tree(root, o, err);
+	scenario_free(root);
+	return ret;
+}

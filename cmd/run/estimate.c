@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd/run/estimate.c - a run's cost before it runs. See cmd/run/estimate.h.
+ *
+ * Events. The engine schedules an event only when a task must wait for
+ * another (sim_proc_sync(): a task whose clock is the earliest simply runs
+ * on), so the events are the waits of the tasks' shared-memory accesses:
+ * a number per operation that depends on the kernel path the workload
+ * takes, times the operations, which follow from the time an operation
+ * takes: the workload's own time (work_ns, think_ns) plus its time in the
+ * memory system. Both per-operation figures are measured per workload
+ * type on the shipped scenarios (the table below). A lone task never
+ * waits and schedules no events (stat-read-1000: 3 events in 17 ms).
+ *
+ * How close, on the 70 variants of the 16 shipped scenarios (events
+ * the engine counted; this estimate): the memcg workloads' variants that
+ * charge a memcg within a factor of 3 (page-fault-batch 4.6-9.6e6
+ * against 8.6e6; stats-threshold-page-fault 4.4-10.9e6 against 4.3e6;
+ * stat-flush-contention 6.4-10.5e6 against 4.9e6; hackbench-objects
+ * 0.18-0.91e6 against 0.54e6; page-counter-layouts 0.98-1.31e6 against
+ * 1.1e6), and so those in the root memcg, which charge nothing, with
+ * their own figure (charge-batch-2022's root: 0.29e6 against 0.31e6;
+ * page-fault-batch's root: 4.6e6 against 4.3e6); af-unix-kmem's two CPUs
+ * up to 10 times over (base-1: 5,200 against 50,000). The teaching loops
+ * within a factor of 7:
+ * SMT siblings hand a line off in a few ns, not 50 (atomic-counter's 2smt:
+ * 147,000 against 22,000; its 72cpus: 6,300 against 22,000). Latencies a
+ * profile sets far from the calibrated machines' move the real count: run
+ * --max-events stops such a run after its first 2^20 events either way.
+ * The time in the memory system scales with the machine's latencies (its
+ * xfer_llc against skx-2s-72's 48 ns), so a profile of 1 ps latencies
+ * shows its cost: a think_ns 0 counter then turns over 50000 times as
+ * fast, and so do its events.
+ *
+ * Memory. Nearly all of it is simulated cache lines (struct coh_line with
+ * its field statistics, about 1,000 bytes each with malloc's overhead):
+ * per memcg its statistics arrays (memcg_vmstats, lruvec_stats per node)
+ * and its page counters; per (memcg, CPU) pair a CPU writes to, the
+ * per-CPU copies (memcg_vmstats_percpu, lruvec_stats_percpu per node) and
+ * its rstat line; per CPU its stock, counters and task; plus 44 bytes per
+ * (memcg, CPU) pair allocated up front (struct cgroup_rstat_cpu); and
+ * per operation its latency samples. Against peak RSS (/usr/bin/time -v)
+ * of the shipped memcg scenarios: within 18% (stat-read-1000: 139 MiB
+ * measured, 154 estimated; stats-threshold-page-fault: 26.8, 22.9;
+ * page-fault-batch: 17.1, 17.9; stat-flush-contention: 24.6, 20.1); of
+ * 256 CPUs x 4094 memcgs for 1 us: 353 MiB, 357. The teaching scenarios
+ * (5-9 MiB) up to 2 times over, their operations being overestimated.
+ *
+ * Wall time: the events at the engine's rate on this machine, plus, for a
+ * workload whose operations take no events (one lone reader), the host
+ * time of each operation, plus the set-up of the memory (it is CPU time:
+ * a machine busy with other work takes longer). Measured on the build VM (2 cores, 2026): 13
+ * million events a second (page-fault-batch: 40.8e6 events, 3.0 s;
+ * stat-flush-contention: 32.4e6, 2.45 s; charge-batch-2022: 11.3e6, 0.89
+ * s), and 1.5 us per memory.stat read of stat-read-1000 (0.57 s a
+ * variant).
+ *
+ * Trace: 2.35 trace events per engine event, 69 bytes of JSON each, at
+ * most SIM_TRACE_MAX_EVENTS of them. sim/trace.c writes a call as a B/E
+ * pair, an access as a nested B/E slice with its flow, async slices for
+ * posted work, counters and the tracks' metadata. Measured (2026) with
+ * `memcgsim run SCENARIO -v VARIANT --trace`: the JSON's events (lines)
+ * against the engine's (sim_events() at the run's end):
+ *	false-sharing padded           162,952 ->   326,069  2.00  60.8 B
+ *	page-fault-batch v6.0 0.5 ms   660,516 -> 1,567,506  2.37  68.4 B
+ *	netperf-sctp sctp 0.3 ms        84,734 ->   192,478  2.27  76.4 B
+ *	multi-memcg-stock slots-1-fair
+ *	    0.3 ms                      37,261 ->   106,359  2.85  82.1 B
+ *	stat-flush-contention v6.0
+ *	    0.2 ms                     231,738 ->   578,978  2.50  69.6 B
+ * 2.35 and 69 B are the totals' ratios (2,771,390 trace events for
+ * 1,177,201; 190.9 MB); a sched: fair run has more tracks and longer
+ * names. It is written as it goes (sim/trace.c keeps no buffer but
+ * stdio's), so it adds to the disk, not the memory.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/run/estimate.h"
+#include "sim/stats.h"
+#include "sim/trace.h"
+
+/* The engine's rate on this machine (see above): events a second. */
+#define EVENTS_PER_SECOND 1.3e7
+/*
+ * Setting a run up: the CPU time of allocating and filling its memory,
+ * 1.1 ns a byte (256 CPUs x 4094 memcgs: 353 MiB in 0.44 s of user and
+ * system time; 1024 CPUs: 917 MiB in 1.0 s).
+ */
+#define SETUP_S_PER_BYTE 1.1e-9
+/* A simulated cache line with its statistics, in resident bytes. */
+#define LINE_BYTES 1000.0
+/* The program, libraries and report: resident before any line. */
+#define BASE_BYTES (4.5 * 1024 * 1024)
+/* A task: its process stack (4 KiB), random stream, CPU state. */
+#define TASK_BYTES 8192.0
+/* A memcg's lines besides its statistics: page counters, objcg, rstat. */
+#define MEMCG_FIXED_LINES 12
+/* A CPU's memcg lines besides the pairs: stock, counters, locks. */
+#define CPU_MEMCG_LINES 4
+/* struct cgroup_rstat_cpu, one per (memcg, CPU) up front. */
+#define PAIR_EAGER_BYTES 44.0
+/*
+ * Per operation: its latency samples, kept for the percentiles (the
+ * operation's, and its charge's, flush's or read's), with realloc's
+ * slack: 43-49 bytes measured (page-fault-batch, stat-flush-contention);
+ * a statistic keeps SIM_STAT_EXACT samples, then folds them into a
+ * histogram (sim/stats.h), so only the first SIM_STAT_EXACT operations.
+ */
+#define OP_BYTES 48.0
+/*
+ * A hand-off of a contended line between two cores: the time a line
+ * shared by every task serialises them to (atomic-counter 2cores: 48 ns an
+ * increment; 72cpus: 176 ns, across sockets and with conflicts).
+ */
+#define SERIAL_PS (50 * SIM_PS_PER_NS)
+/* Bytes of JSON per trace event (see above: 61-82 measured). */
+#define TRACE_EVENT_BYTES 69.0
+/* Trace events per engine event (see above: 2.00-2.85 measured). */
+#define TRACE_PER_EVENT 2.35
+
+/*
+ * Per workload type: the engine events of one operation, its time in the
+ * memory system, and the host time of one operation beyond its events.
+ * Measured on the shipped scenarios (skx-2s-72 but where said):
+ *  - page_fault: 12-60 events per fault (page-fault-batch root: 4.57e6
+ *    events for 181,000 faults; stats-threshold-page-fault and
+ *    stat-flush-contention up to 50-120 with the statistics flushes),
+ *    and a fault's latency_mean of 1.1-1.2 us besides work_ns;
+ *  - netperf: 0.8-9 events per task and simulated us at work_ns 3776
+ *    (page-counter-layouts, stats-threshold-netperf, sk-forward-alloc),
+ *    about 30 per message pair at some 4.8 us each;
+ *  - hackbench: 2-10 events per message (hackbench-objects: 0.18-0.91e6
+ *    for 90,000 messages), 2 us besides work_ns;
+ *  - stat_reader: 24 us per memory.stat read in skx-2s-72's terms,
+ *    12 us on epyc-2s-256 (whose xfer_llc, 24 ns, is half): there
+ *    stat-read-1000, with the instructions of each printed line priced,
+ *    reads in 40 us (v1 summing per-CPU counters), 6 us (v1 aggregated)
+ *    and 9.6 us (v2), about 12 us as their geometric mean; then its
+ *    variants estimate 88-137 MiB and 0.1-0.2 s against 95-130 MiB and
+ *    0.12-0.13 s measured; 1.5 us of host time a read;
+ *  - the teaching loops: one event per increment or store that misses
+ *    (batching, false-sharing: 1-2 per op), 20 ns per op uncontended.
+ * In the root memcg nothing is charged: fewer events (charge-batch-2022
+ * and sk-forward-alloc-2022's root: 0.29e6 and 0.14e6 where a memcg
+ * takes 2-2.6e6 and 1-1.3e6, an eighth; page-fault-batch's root: half of
+ * v6.0's; hackbench-objects' root: a third of objects').
+ */
+static const struct type_cost {
+	const char *type;
+	double events_per_op;
+	double root_events_per_op; /* in the root memcg */
+	sim_time_t mem_ps;
+	double host_ns_per_op;
+} type_costs[] = {
+	{ "page_fault", 50, 25, 1100 * SIM_PS_PER_NS, 0 },
+	{ "netperf", 30, 4, 1000 * SIM_PS_PER_NS, 0 },
+	{ "hackbench", 6, 2, 2000 * SIM_PS_PER_NS, 0 },
+	{ "stat_reader", 10, 10, 24 * SIM_PS_PER_US, 1500 },
+	{ "atomic_counter", 1, 1, 20 * SIM_PS_PER_NS, 0 },
+	{ "false_sharing", 1, 1, 20 * SIM_PS_PER_NS, 0 },
+	{ "ops", 1, 1, 20 * SIM_PS_PER_NS, 0 },
+};
+
+static const struct type_cost *type_cost(const char *type)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(type_costs) / sizeof(type_costs[0]); i++)
+		if (type && !strcmp(type, type_costs[i].type))
+			return &type_costs[i];
+	return &type_costs[0];
+}
+
+double estimate_events_per_op(const char *type, sim_time_t *mem_ps)
+{
+	const struct type_cost *c = type_cost(type);
+
+	if (mem_ps)
+		*mem_ps = c->mem_ps;
+	return c->events_per_op;
+}
+
+/* Cache lines of @slots 8-byte counters laid end to end. */
+static double lines_of(double slots)
+{
+	return ceil(slots * 8 / 64);
+}
+
+static double memory_of(const struct estimate_input *in, double ops)
+{
+	double m = in->memcg_stat_items, e = in->memcg_event_items;
+	double s = in->lruvec_stat_items, nodes = in->nr_nodes;
+	double memcg_lines, pair_lines, pairs = 0, tasks = 0, bytes;
+	bool memcg = false;
+	unsigned int i;
+
+	for (i = 0; i < in->nr_workloads; i++) {
+		const struct estimate_workload *w = &in->w[i];
+
+		tasks += w->nr_tasks;
+		if (!w->memcg)
+			continue;
+		memcg = true;
+		/* a CPU writes its memcg's per-CPU copies; under the
+		 * per-memcg threshold its ancestors' too */
+		pairs += (double)w->nr_tasks *
+			 (in->per_memcg_flush && w->depth ? w->depth : 1);
+	}
+	if (ops > SIM_STAT_EXACT)
+		ops = SIM_STAT_EXACT;
+	bytes = BASE_BYTES + tasks * TASK_BYTES + ops * OP_BYTES;
+	if (!memcg)
+		return bytes;
+	if (pairs > (double)in->nr_cpus * in->nr_memcgs)
+		pairs = (double)in->nr_cpus * in->nr_memcgs;
+	/* memcg_vmstats: state, events, their pending (and local) copies */
+	memcg_lines = lines_of((in->local_aggregated ? 4 : 2) * (m + e) +
+			       (in->per_memcg_flush ? 1 : 0)) +
+		      nodes * lines_of((in->local_aggregated ? 3 : 2) * s) +
+		      MEMCG_FIXED_LINES;
+	/* memcg_vmstats_percpu: state, events, their _prev, header */
+	pair_lines = lines_of(2 * (m + e) + 6) + nodes * lines_of(2 * s) + 1;
+	bytes += LINE_BYTES *
+		 ((double)in->nr_memcgs * memcg_lines + pairs * pair_lines +
+		  (double)in->nr_cpus * (CPU_MEMCG_LINES + nodes));
+	bytes += PAIR_EAGER_BYTES * in->nr_cpus * in->nr_memcgs;
+	return bytes;
+}
+
+/**
+ * estimate_run() - the cost of one run of a variant.
+ * @in: the variant's numbers
+ * @out: its estimate
+ */
+void estimate_run(const struct estimate_input *in, struct estimate *out)
+{
+	double scale = in->latency_scale > 0 ? in->latency_scale : 1;
+	double tasks = 0, host_s = 0, trace_events, serial_ps;
+	unsigned int i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < in->nr_workloads; i++)
+		tasks += in->w[i].nr_tasks;
+	for (i = 0; i < in->nr_workloads; i++) {
+		const struct estimate_workload *w = &in->w[i];
+		const struct type_cost *c = type_cost(w->type);
+		/* a picosecond at least: latencies of 0 take time too */
+		double op_ps = fmax((double)w->self_ps + scale * c->mem_ps, 1);
+		double ops = (double)w->nr_tasks * (double)in->run_ps / op_ps;
+		double batch = w->batch >= 1 ? w->batch : 1, serial;
+		double per_op = w->memcg && !w->depth ? c->root_events_per_op :
+							c->events_per_op;
+
+		/* the shared lines pass the RMWs one at a time */
+		if (w->serial_lines && w->nr_tasks > 1) {
+			serial_ps = fmax(scale * SERIAL_PS, 1);
+			serial = w->serial_lines * batch * (double)in->run_ps /
+				 serial_ps;
+			if (serial < ops)
+				ops = serial;
+			per_op += 1 / batch; /* each RMW waits for its line */
+		}
+		out->ops += ops;
+		/* SIM: a lone task never waits (sim_proc_sync()) */
+		if (tasks > 1)
+			out->events += ops * per_op;
+		host_s += ops * c->host_ns_per_op / 1e9;
+	}
+	out->memory = memory_of(in, out->ops);
+	out->wall_s = out->events / EVENTS_PER_SECOND + host_s +
+		      out->memory * SETUP_S_PER_BYTE;
+	if (in->trace) {
+		trace_events = out->events * TRACE_PER_EVENT;
+		if (trace_events > (double)SIM_TRACE_MAX_EVENTS)
+			trace_events = (double)SIM_TRACE_MAX_EVENTS;
+		out->trace_bytes = trace_events * TRACE_EVENT_BYTES;
+	}
+}
+
+void estimate_format_bytes(double bytes, char *buf, size_t size)
+{
+	static const char *const units[] = { "B",   "KiB", "MiB",
+					     "GiB", "TiB", "PiB" };
+	unsigned int u = 0;
+
+	while (bytes >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		bytes /= 1024;
+		u++;
+	}
+	if (!u || bytes >= 100)
+		snprintf(buf, size, "%.0f %s", bytes, units[u]);
+	else
+		snprintf(buf, size, "%.1f %s", bytes, units[u]);
+}
+
+void estimate_format_seconds(double secs, char *buf, size_t size)
+{
+	if (secs < 10)
+		snprintf(buf, size, "%.1f s", secs);
+	else if (secs < 120)
+		snprintf(buf, size, "%.0f s", secs);
+	else if (secs < 7200)
+		snprintf(buf, size, "%.0f min", secs / 60);
+	else if (secs < 172800)
+		snprintf(buf, size, "%.1f h", secs / 3600);
+	else
+		snprintf(buf, size, "%.3g days", secs / 86400);
+}
+
+void estimate_format_count(double n, char *buf, size_t size)
+{
+	if (n < 1e4)
+		snprintf(buf, size, "%.0f", n);
+	else
+		snprintf(buf, size, "%.2g", n);
+}

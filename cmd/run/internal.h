@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cmd/run/internal.h - what the run driver's two halves share: reading
+ * and running the variants (run.c), collecting a run's numbers into
+ * results and the report (run_collect.c), and tracing (run_trace.c).
+ *
+ * Layering: private to cli/run*.c.
+ */
+#ifndef CLI_RUN_INTERNAL_H
+#define CLI_RUN_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "cmd/run/estimate.h"
+#include "cmd/run/run.h"
+#include "models/hw/machine.h"
+#include "models/kernel/sim/config.h"
+#include "models/kernel/mm/memcontrol.h"
+#include "models/workloads/workload.h"
+#include "sim/report.h"
+
+#define MAX_METRICS 64
+#define MAX_VARIANTS 256
+#define MAX_WORKLOADS 64
+#define PROC_STACK 4096
+
+/* A scenario with one variant's settings applied, checked and read. */
+struct variant {
+	char name[64];
+	struct scenario_node *tree;
+	uint64_t seed;
+	sim_time_t warmup_ps, duration_ps;
+	struct machine machine;
+	struct kernel_config kernel;
+	struct cgroup_tree cgroups;
+	unsigned int nr_workloads;
+	struct workload workloads[MAX_WORKLOADS];
+	/*
+	 * --set machine=PROFILE: a variant naming a CPU the profile lacks
+	 * (a calibrated 2-CPU host under a 72-CPU scenario) is skipped, not
+	 * refused; misfit is that CPU + 1 and misfit_at its `cpus`.
+	 */
+	bool machine_from_cli;
+	unsigned int misfit;
+	const struct scenario_node *misfit_at;
+	/* Checked, then unloaded but for @name and @seed: see variant_park(). */
+	bool parked;
+};
+
+/* --max-memory, or the default limit when it is not given. */
+uint64_t run__max_memory(const struct run_opts *o);
+/* The estimate of one run of the loaded variant @v (cmd/run/estimate.h). */
+void run__variant_estimate(const struct variant *v, bool traced,
+			   struct estimate *est);
+/*
+ * run__check_memory() - refuse @v when its estimated peak memory passes
+ * --max-memory (-1 and @err), before anything of its run is allocated.
+ */
+int run__check_memory(const struct variant *v, const struct estimate *est,
+		      const struct run_opts *o, struct sim_error *err);
+
+/* One run's numbers, before replications are combined. */
+struct run_result {
+	unsigned int nr;
+	const char *name[MAX_METRICS];
+	const char *unit[MAX_METRICS];
+	bool higher_is_better[MAX_METRICS];
+	double value[MAX_METRICS];
+};
+
+/* run__collect() - the metrics of one finished run into @res. */
+void run__collect(struct run *run, struct run_result *res);
+/* run__lines_report() - the @hot_lines hottest cache lines into @r. */
+void run__lines_report(struct run *run, struct report *r, int variant,
+		       unsigned int hot_lines);
+/* run__functions_report() - time by kernel function into @r. */
+void run__functions_report(struct run *run, struct report *r, int variant);
+
+/* Tracing (cmd/run/trace.c). */
+int run__trace_check(const struct run_opts *o, const char *const *names,
+		     unsigned int nr, const char *path, struct sim_error *err);
+bool run__traced(const struct run_opts *o, const char *name);
+void run__trace_begin(struct run *run, const struct run_opts *o, int col);
+void run__trace_end(struct run *run, const char *vname, int col);
+
+#endif /* CLI_RUN_INTERNAL_H */

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd/run/limits.c - a loaded variant's cost, before it runs: the
+ * inputs cmd/run/estimate.c needs, read off the variant, and the memory
+ * limit that refuses a run too big to start (--max-memory).
+ */
+#define _DEFAULT_SOURCE /* sysconf(_SC_PHYS_PAGES) */
+
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/run/estimate.h"
+#include "cmd/run/internal.h"
+#include "sim/util.h"
+
+uint64_t run_default_max_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	uint64_t half;
+
+	if (pages <= 0 || size <= 0)
+		return RUN_DEFAULT_MAX_MEMORY;
+	half = (uint64_t)pages * (uint64_t)size / 2;
+	return half < RUN_DEFAULT_MAX_MEMORY ? half : RUN_DEFAULT_MAX_MEMORY;
+}
+
+uint64_t run__max_memory(const struct run_opts *o)
+{
+	return o->max_memory ? o->max_memory : run_default_max_memory();
+}
+
+/* The time @w spends per operation outside the memory system. */
+static sim_time_t workload_self_ps(const struct workload *w,
+				   const struct scenario_node *n)
+{
+	static const char *const names[] = { "work_ns", "think_ns" };
+	struct sim_error ignored;
+	unsigned int k, i;
+	sim_time_t ps;
+
+	for (k = 0; k < w->type->nr_keys; k++)
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			if (!strcmp(w->type->keys[k].name, names[i]) &&
+			    w->type->keys[k].type == SCENARIO_KEY_TIME &&
+			    !scenario_key_get(n, &w->type->keys[k], &ps,
+					      &ignored))
+				return ps;
+	return 0;
+}
+
+/* A U64 key of @w's type, by name, default included; @def if none. */
+static uint64_t workload_u64(const struct workload *w,
+			     const struct scenario_node *n, const char *name,
+			     uint64_t def)
+{
+	struct sim_error ignored;
+	unsigned int k;
+	uint64_t val;
+
+	for (k = 0; k < w->type->nr_keys; k++)
+		if (!strcmp(w->type->keys[k].name, name) &&
+		    w->type->keys[k].type == SCENARIO_KEY_U64 &&
+		    !scenario_key_get(n, &w->type->keys[k], &val, &ignored))
+			return val;
+	return def;
+}
+
+/*
+ * The lines every task of @w contends for with locked RMWs, for the
+ * estimate: atomic_counter's shared counters (an RMW every `batch`
+ * increments); false_sharing's one line when packed with rmw.
+ */
+static void workload_serial(const struct workload *w,
+			    const struct scenario_node *n,
+			    struct estimate_workload *ew)
+{
+	const struct scenario_node *ln = scenario_get(n, "layout");
+	const struct scenario_node *on = scenario_get(n, "op");
+	const char *layout = ln ? scenario_scalar(ln) : NULL;
+	const char *op = on ? scenario_scalar(on) : NULL;
+
+	ew->batch = 1;
+	if (!strcmp(w->type->name, "atomic_counter")) {
+		ew->serial_lines =
+			(unsigned int)workload_u64(w, n, "counters", 1);
+		ew->batch = (double)workload_u64(w, n, "batch", 1);
+	} else if (!strcmp(w->type->name, "false_sharing") &&
+		   (!layout || !strcmp(layout, "packed")) && op &&
+		   !strcmp(op, "rmw")) {
+		ew->serial_lines = 1;
+	}
+}
+
+/* Levels of @path below the root: "/" 0, "/a/b" 2. */
+static unsigned int cgroup_depth(const char *path)
+{
+	unsigned int depth = 0;
+
+	for (; *path; path++)
+		if (*path == '/' && path[1])
+			depth++;
+	return depth;
+}
+
+/* The estimate of one run of the loaded variant @v (cmd/run/estimate.h). */
+void run__variant_estimate(const struct variant *v, bool traced,
+			   struct estimate *est)
+{
+	const struct scenario_node *list = scenario_get(v->tree, "workloads");
+	struct estimate_input in = {
+		.nr_cpus = v->machine.nr_cpus,
+		.nr_nodes = v->machine.sockets,
+		.nr_memcgs = v->cgroups.nr,
+		.memcg_stat_items = v->kernel.memcg_stat_items,
+		.memcg_event_items = v->kernel.memcg_event_items,
+		.lruvec_stat_items = v->kernel.lruvec_stat_items,
+		.local_aggregated = v->kernel.local_stats == LOCAL_AGGREGATED,
+		.per_memcg_flush = v->kernel.stats_flush_threshold ==
+				   FLUSH_PER_MEMCG,
+		.run_ps = v->warmup_ps + v->duration_ps,
+		/* skx-2s-72's xfer_llc, 48 ns, is where it is calibrated */
+		.latency_scale = (double)v->machine.xfer_ps[COH_DIST_LLC] /
+				 (48.0 * SIM_PS_PER_NS),
+		.trace = traced,
+	};
+	unsigned int i;
+
+	for (i = 0; i < v->nr_workloads && i < ESTIMATE_MAX_WORKLOADS; i++) {
+		const struct workload *w = &v->workloads[i];
+		struct estimate_workload *ew = &in.w[in.nr_workloads++];
+
+		ew->type = w->type->name;
+		ew->nr_tasks = w->nr_tasks;
+		ew->self_ps =
+			workload_self_ps(w, scenario_item(list, w->index));
+		ew->memcg = w->type->memcg;
+		ew->depth = cgroup_depth(w->cgroup);
+		workload_serial(w, scenario_item(list, w->index), ew);
+	}
+	estimate_run(&in, est);
+}
+
+/*
+ * Refuse @v when its estimated peak memory passes --max-memory: before
+ * anything of its run is allocated, with what makes it big and the way
+ * out.
+ */
+int run__check_memory(const struct variant *v, const struct estimate *est,
+		      const struct run_opts *o, struct sim_error *err)
+{
+	uint64_t limit = run__max_memory(o);
+	char need[32], lim[32];
+
+	if (limit == UINT64_MAX || est->memory <= (double)limit)
+		return 0;
+	estimate_format_bytes(est->memory, need, sizeof(need));
+	estimate_format_bytes((double)limit, lim, sizeof(lim));
+	scenario_error(
+		err, v->tree,
+		"variant '%s': the run would take about %s of memory (%u CPUs, %u cgroups, %u+%u stats items per memcg), more than the limit of %s; raise it with --max-memory SIZE (0: no limit), or use fewer CPUs, cgroups or stats items",
+		v->name, need, v->machine.nr_cpus, v->cgroups.nr,
+		v->kernel.memcg_stat_items, v->kernel.memcg_event_items, lim);
+	return -1;
+}

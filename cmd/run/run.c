@@ -1,0 +1,1377 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd/run/run.c - scenario variants, replications and results.
+ * See cmd/run/run.h for the theory of operation.
+ */
+#define _DEFAULT_SOURCE /* sysconf(_SC_PHYS_PAGES) */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "models/kernel/sim/config.h"
+#include "models/kernel/mm/memcontrol.h"
+#include "cmd/run/estimate.h"
+#include "cmd/list/list.h"
+#include "cmd/run/run.h"
+#include "cmd/run/internal.h"
+#include "sim/error.h"
+#include "sim/stats.h"
+#include "sim/trace.h"
+#include "sim/util.h"
+
+/* warmup_ms: a tenth of the run unless given. */
+static uint64_t warmup_default(const void *base, const void *ctx)
+{
+	const struct variant *v = base;
+
+	(void)ctx;
+	return v->duration_ps / 10;
+}
+
+/* The keys, in the order `unknown key` suggestions prefer them. */
+enum {
+	TOP_SCENARIO,
+	TOP_DESCRIPTION,
+	TOP_SEED,
+	TOP_MACHINE,
+	TOP_DURATION_MS,
+	TOP_WARMUP_MS,
+	TOP_KERNEL,
+	TOP_CGROUPS,
+	TOP_WORKLOADS,
+	TOP_BASELINE,
+	TOP_VARIANTS,
+	TOP_PUBLISHED,
+	NR_TOP_KEYS,
+};
+
+static const struct scenario_key top_keys[NR_TOP_KEYS] = {
+	[TOP_SCENARIO] = {
+		.name = "scenario",
+		.type = SCENARIO_KEY_STRING,
+		.size = sizeof(const char *),
+		.def_str = "unnamed",
+		.doc = "The scenario's name, in the results",
+	},
+	[TOP_DESCRIPTION] = {
+		.name = "description",
+		.type = SCENARIO_KEY_STRING,
+		.size = sizeof(const char *),
+		.def_str = "",
+		.doc = "What the scenario shows, in the results",
+	},
+	[TOP_SEED] = {
+		.name = "seed",
+		.type = SCENARIO_KEY_U64,
+		SCENARIO_KEY_MEMBER(struct variant, seed),
+		.min = 0,
+		.max = UINT64_MAX,
+		.def = 1,
+		.doc = "The seed of every random stream (--seed overrides it)",
+	},
+	[TOP_MACHINE] = {
+		.name = "machine",
+		.type = SCENARIO_KEY_CUSTOM,
+		.required = true,
+		.form = "profile",
+		.doc = "A profile name such as skx-2s-72 (a file of the machines directory), a path (absolute, or relative to the scenario), or an inline profile map: `memcgsim help keys machine`",
+	},
+	[TOP_DURATION_MS] = {
+		.name = "duration_ms",
+		.type = SCENARIO_KEY_TIME,
+		SCENARIO_KEY_MEMBER(struct variant, duration_ps),
+		.unit_ps = SIM_PS_PER_MS,
+		.min = SIM_PS_PER_US,
+		.max = 10000 * SIM_PS_PER_MS,
+		.def = SIM_PS_PER_MS,
+		.doc = "The measured simulated time of one run, after the warm-up",
+	},
+	[TOP_WARMUP_MS] = {
+		.name = "warmup_ms",
+		.type = SCENARIO_KEY_TIME,
+		SCENARIO_KEY_MEMBER(struct variant, warmup_ps),
+		.unit_ps = SIM_PS_PER_MS,
+		.min = 0,
+		.max = 10000 * SIM_PS_PER_MS,
+		.def_fn = warmup_default,
+		.def_doc = "duration_ms / 10",
+		.doc = "Simulated time run before measuring; its operations are not counted",
+	},
+	[TOP_KERNEL] = {
+		.name = "kernel",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "map",
+		.def_doc = "Linux v6.0",
+		.doc = "The kernel's design choices: `memcgsim help keys kernel`",
+	},
+	[TOP_CGROUPS] = {
+		.name = "cgroups",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "map",
+		.def_doc = "the root only",
+		.doc = "{PATH: {memory.min, ...}, ...}, each parent listed before its children; a quoted \"/a/c[1-100]\" names 100 cgroups: `memcgsim help keys cgroups`",
+	},
+	[TOP_WORKLOADS] = {
+		.name = "workloads",
+		.type = SCENARIO_KEY_CUSTOM,
+		.required = true,
+		.form = "list",
+		.doc = "What the CPUs run: a list of 1 to 64 workloads, each {type, cpus, cgroup, ...}: `memcgsim help keys workloads` and `memcgsim help keys TYPE`",
+	},
+	[TOP_BASELINE] = {
+		.name = "baseline",
+		.type = SCENARIO_KEY_STRING,
+		.size = sizeof(const char *),
+		.def_doc = "the first variant",
+		.doc = "The variant changes are measured against, for every variant without a baseline of its own",
+	},
+	[TOP_VARIANTS] = {
+		.name = "variants",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "list",
+		.def_doc = "the scenario as written",
+		.doc = "Variants of the scenario, each {name, description, set, baseline}: `memcgsim help keys variants`; without them the scenario runs once as the variant base",
+	},
+	[TOP_PUBLISHED] = {
+		.name = "published",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "map",
+		.doc = "What real hardware measured, {source, metric, values, tolerance_pp}: `memcgsim help keys published`",
+	},
+};
+
+enum { VAR_NAME, VAR_DESCRIPTION, VAR_SET, VAR_BASELINE, NR_VAR_KEYS };
+
+static const struct scenario_key variant_keys[NR_VAR_KEYS] = {
+	[VAR_NAME] = {
+		.name = "name",
+		.type = SCENARIO_KEY_STRING,
+		.required = true,
+		.size = sizeof(const char *),
+		.doc = "Unique: 1 to 63 letters, digits and _.+-",
+	},
+	[VAR_DESCRIPTION] = {
+		.name = "description",
+		.type = SCENARIO_KEY_STRING,
+		.size = sizeof(const char *),
+		.def_str = "",
+		.doc = "What the variant changes",
+	},
+	[VAR_SET] = {
+		.name = "set",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "map",
+		.doc = "{DOTTED.KEY: VALUE, ...} applied to the scenario, as --set KEY=VALUE is; it may not set variants or baseline",
+	},
+	[VAR_BASELINE] = {
+		.name = "baseline",
+		.type = SCENARIO_KEY_STRING,
+		.size = sizeof(const char *),
+		.def_doc = "the scenario's",
+		.doc = "Another variant this one's changes are against",
+	},
+};
+
+enum { PUB_SOURCE, PUB_METRIC, PUB_VALUES, PUB_TOLERANCE_PP, NR_PUB_KEYS };
+
+static const struct scenario_key published_keys[NR_PUB_KEYS] = {
+	[PUB_SOURCE] = {
+		.name = "source",
+		.type = SCENARIO_KEY_STRING,
+		.required = true,
+		.size = sizeof(const char *),
+		.doc = "Where the measurements were published",
+	},
+	[PUB_METRIC] = {
+		.name = "metric",
+		.type = SCENARIO_KEY_STRING,
+		.size = sizeof(const char *),
+		.def_str = "throughput",
+		.doc = "The metric they measure",
+	},
+	[PUB_VALUES] = {
+		.name = "values",
+		.type = SCENARIO_KEY_CUSTOM,
+		.required = true,
+		.form = "map",
+		.doc = "{VARIANT: NUMBER, ...}, the measured value of each variant named",
+	},
+	[PUB_TOLERANCE_PP] = {
+		.name = "tolerance_pp",
+		.type = SCENARIO_KEY_DOUBLE,
+		.size = sizeof(double),
+		.dmin = 0,
+		.dmax = 100,
+		.ddef = 3.0,
+		.doc = "The largest error, in percentage points, that validate accepts between a predicted change and the published one",
+	},
+};
+
+enum { WL_TYPE, WL_CPUS, WL_CGROUP, NR_WL_KEYS };
+
+/* The keys of every workload; each type adds its own (help keys TYPE). */
+static const struct scenario_key common_workload_keys[NR_WL_KEYS] = {
+	[WL_TYPE] = {
+		.name = "type",
+		.type = SCENARIO_KEY_STRING,
+		.required = true,
+		.size = sizeof(const char *),
+		.doc = "The workload type (memcgsim help lists them)",
+	},
+	[WL_CPUS] = {
+		.name = "cpus",
+		.type = SCENARIO_KEY_CUSTOM,
+		.required = true,
+		.form = "cpulist",
+		.doc = "The CPUs, one task each, as a Linux cpulist such as 0-3,8,10-11; a CPU runs one task",
+	},
+	[WL_CGROUP] = {
+		.name = "cgroup",
+		.type = SCENARIO_KEY_STRING,
+		.size = sizeof(const char *),
+		.def_str = "/",
+		.doc = "The cgroup of its tasks, listed in 'cgroups'",
+	},
+};
+
+static const struct scenario_key_table key_tables[] = {
+	{ "scenario", top_keys, NR_TOP_KEYS },
+	{ "variants", variant_keys, NR_VAR_KEYS },
+	{ "published", published_keys, NR_PUB_KEYS },
+	{ "workloads", common_workload_keys, NR_WL_KEYS },
+};
+
+unsigned int run_key_tables(const struct scenario_key_table **tables)
+{
+	*tables = key_tables;
+	return ARRAY_SIZE(key_tables);
+}
+
+/* The names of @table, for scenario_check_keys(). */
+static int check_keys(const struct scenario_node *map,
+		      const struct scenario_key *table, size_t nr,
+		      struct sim_error *err)
+{
+	const char *names[NR_TOP_KEYS];
+
+	SIM_BUG_ON(nr > ARRAY_SIZE(names));
+	scenario_key_names(table, nr, names, 0, nr);
+	return scenario_check_keys(map, names, nr, err);
+}
+
+/*
+ * The top-level keys; a kernel: key given at the top level (charge_batch:
+ * 64, or --set charge_batch=64) gets "did you mean 'kernel.charge_batch'?".
+ */
+static int check_top_keys(const struct scenario_node *map,
+			  struct sim_error *err)
+{
+	const char *names[NR_TOP_KEYS], **kernel;
+	struct scenario_key_hint hint = { .parent = "kernel" };
+	const struct kernel_key *keys;
+	unsigned int i, nr;
+	int ret;
+
+	scenario_key_names(top_keys, NR_TOP_KEYS, names, 0, NR_TOP_KEYS);
+	keys = kernel_keys(&nr);
+	kernel = calloc(nr, sizeof(*kernel));
+	SIM_BUG_ON(!kernel);
+	for (i = 0; i < nr; i++)
+		kernel[i] = keys[i].name;
+	hint.keys = kernel;
+	hint.nr = nr;
+	ret = scenario_check_keys_hinted(map, names, NR_TOP_KEYS, &hint, 1,
+					 err);
+	free(kernel);
+	return ret;
+}
+
+/* ---- reading a variant ---- */
+
+/* What a node is, for "found ..." in messages. */
+static const char *found(const struct scenario_node *n)
+{
+	switch (scenario_kind(n)) {
+	case SCENARIO_MAP:
+		return scenario_len(n) ? "a map" : "an empty map";
+	case SCENARIO_SEQ:
+		return scenario_len(n) ? "a list" : "an empty list";
+	default:
+		return *scenario_scalar(n) ? "a scalar" : "nothing";
+	}
+}
+
+/*
+ * machine_resolve() - the file a scalar `machine:` names: a shipped profile
+ * by bare name ("skx-2s-72": DATADIR/machines/skx-2s-72.yaml), else a path,
+ * relative to the scenario file's directory unless absolute.
+ */
+static void machine_resolve(const struct scenario_node *n, const char *datadir,
+			    char *path, size_t size, bool *bare)
+{
+	const char *name = scenario_scalar(n);
+	char *copy;
+
+	*bare = !strchr(name, '/') && !strstr(name, ".yaml");
+	if (*bare) {
+		snprintf(path, size, "%s/machines/%s.yaml", datadir, name);
+	} else if (name[0] == '/') {
+		snprintf(path, size, "%s", name);
+	} else {
+		copy = strdup(scenario_file(n));
+		SIM_OOM_ON(!copy);
+		snprintf(path, size, "%s/%s", dirname(copy), name);
+		free(copy);
+	}
+}
+
+/*
+ * profile_names() - the shipped profiles, sorted, as "a, b, c" in @list;
+ * returns the one nearest @name (in @near), or NULL.
+ */
+static const char *profile_names(const char *datadir, const char *name,
+				 char *near, size_t near_size, char *list,
+				 size_t list_size)
+{
+	char *names[256];
+	unsigned int n = shipped_names(datadir, "machines", true, names, 256);
+	const char *best = sim_nearest(name, (const char *const *)names, n);
+	unsigned int i;
+	size_t len = 0;
+
+	list[0] = '\0';
+	if (best)
+		snprintf(near, near_size, "%s", best);
+	for (i = 0; i < n; i++)
+		if (len < list_size)
+			len += (size_t)snprintf(list + len, list_size - len,
+						"%s%s", i ? ", " : "",
+						names[i]);
+	shipped_names_free(names, n);
+	return best ? near : NULL;
+}
+
+static int variant_machine(struct variant *v, const struct run_opts *o,
+			   struct sim_error *err)
+{
+	const struct scenario_node *n = scenario_get(v->tree, "machine");
+	char path[1024], near[64], list[512], inner[SIM_ERROR_LINE_MAX];
+	const char *name, *hint, *reason;
+	struct stat st;
+	bool bare;
+
+	if (!n) {
+		scenario_error(
+			err, v->tree,
+			"missing key 'machine': a profile name such as skx-2s-72, a path, or a map");
+		return -1;
+	}
+	if (scenario_kind(n) != SCENARIO_SCALAR)
+		return machine_load(&v->machine, n, err);
+	name = scenario_scalar(n);
+	machine_resolve(n, o->datadir, path, sizeof(path), &bare);
+	if (bare && access(path, R_OK)) {
+		hint = profile_names(o->datadir, name, near, sizeof(near), list,
+				     sizeof(list));
+		if (hint)
+			scenario_error(
+				err, n,
+				"no machine profile named '%s'; did you mean '%s'?",
+				name, hint);
+		else
+			scenario_error(
+				err, n,
+				"no machine profile named '%s'; the shipped ones are: %s",
+				name, list[0] ? list : "(none found)");
+		return -1;
+	}
+	if (stat(path, &st)) {
+		scenario_error(err, n,
+			       "cannot open the machine profile '%s': %s",
+			       bare ? path : name, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		scenario_error(
+			err, n, "cannot read the machine profile '%s': %s",
+			bare ? path : name,
+			S_ISDIR(st.st_mode) ?
+				strerror(EISDIR) :
+				"not a regular file (a FIFO or a device)");
+		return -1;
+	}
+	if (!machine_load_file(&v->machine, path, err))
+		return 0;
+	/*
+	 * The profile's own error (its file, line and column) goes after
+	 * the place in the scenario that named it.
+	 */
+	if (err->line) {
+		snprintf(inner, sizeof(inner), "%s:%u:%u: %s", err->file,
+			 err->line, err->col, err->msg);
+		scenario_error(err, n, "in the machine profile '%s': %s", name,
+			       inner);
+		return -1;
+	}
+	/* "cannot open machine profile: REASON": the reason alone. */
+	reason = strstr(err->msg, ": ");
+	snprintf(inner, sizeof(inner), "%s",
+		 !strncmp(err->msg, "scenario is larger", 18) ? err->msg + 12 :
+		 reason					      ? reason + 2 :
+								err->msg);
+	scenario_error(err, n, "cannot read the machine profile '%s': %s", name,
+		       inner);
+	return -1;
+}
+
+/*
+ * A workload's cgroup that 'cgroups' does not list: suggest the path with
+ * a leading '/' when that is listed (paths start at the root), else the
+ * nearest listed path.
+ */
+static void cgroup_missing(const struct cgroup_tree *t,
+			   const struct scenario_node *at, const char *cgroup,
+			   struct sim_error *err)
+{
+	char slashed[sizeof(t->cg[0].path) + 1];
+	const char **paths, *near = NULL;
+	unsigned int i;
+
+	snprintf(slashed, sizeof(slashed), "/%s", cgroup);
+	if (cgroup[0] != '/' && cgroup_find(t, slashed) >= 0) {
+		near = slashed;
+	} else {
+		paths = calloc(t->nr ? t->nr : 1, sizeof(*paths));
+		SIM_BUG_ON(!paths);
+		for (i = 0; i < t->nr; i++)
+			paths[i] = t->cg[i].path;
+		near = sim_nearest(cgroup, paths, t->nr);
+		if (near) {
+			snprintf(slashed, sizeof(slashed), "%s", near);
+			near = slashed;
+		}
+		free(paths);
+	}
+	scenario_error(err, at, "no cgroup '%s' in 'cgroups'%s%s%s", cgroup,
+		       near ? "; did you mean '" : "", near ? near : "",
+		       near ? "'?" : "");
+}
+
+static int variant_workload(struct variant *v, const struct scenario_node *n,
+			    int *used_by, struct sim_error *err)
+{
+	struct workload *w = &v->workloads[v->nr_workloads];
+	const char *keys[64], *type, *cgroup;
+	unsigned int order[MACHINE_MAX_CPUS], nr, i;
+	uint64_t mask[MACHINE_MAX_CPUS / 64] = { 0 };
+	const struct workload_type *const *types;
+	unsigned int nr_types, nr_keys = 0;
+
+	if (scenario_key_get(n, &common_workload_keys[WL_TYPE], &type, err))
+		return -1;
+	w->type = workload_type_find(type);
+	if (!w->type) {
+		const char *names[16];
+
+		nr_types = workload_types(&types);
+		for (i = 0; i < nr_types && i < ARRAY_SIZE(names); i++)
+			names[i] = types[i]->name;
+		scenario_error(
+			err, scenario_get(n, "type"),
+			"unknown workload type '%s'%s%s%s", type,
+			sim_nearest(type, names, i) ? "; did you mean '" : "",
+			sim_nearest(type, names, i) ?: "",
+			sim_nearest(type, names, i) ? "'?" : "");
+		return -1;
+	}
+	nr_keys = (unsigned int)scenario_key_names(
+		common_workload_keys, NR_WL_KEYS, keys, 0, ARRAY_SIZE(keys));
+	nr_keys = (unsigned int)scenario_key_names(w->type->keys,
+						   w->type->nr_keys, keys,
+						   nr_keys, ARRAY_SIZE(keys));
+	if (scenario_check_keys(n, keys, nr_keys, err))
+		return -1;
+	if (v->machine_from_cli &&
+	    !scenario_cpulist(n, "cpus", true, NULL, MACHINE_MAX_CPUS, mask,
+			      order, &nr, err))
+		for (i = 0; i < nr; i++)
+			if (order[i] >= v->machine.nr_cpus) {
+				v->misfit = order[i] + 1;
+				v->misfit_at = scenario_get(n, "cpus");
+				return 0;
+			}
+	memset(mask, 0, sizeof(mask));
+	if (scenario_cpulist(n, "cpus", true, NULL, v->machine.nr_cpus, mask,
+			     order, &nr, err))
+		return -1;
+	for (i = 0; i < nr; i++) {
+		if (used_by[order[i]] >= 0) {
+			scenario_error(
+				err, scenario_get(n, "cpus"),
+				"CPU %u already runs a task of workloads.%d: a CPU runs one task",
+				order[i], used_by[order[i]]);
+			return -1;
+		}
+		used_by[order[i]] = (int)v->nr_workloads;
+	}
+	if (scenario_key_get(n, &common_workload_keys[WL_CGROUP], &cgroup, err))
+		return -1;
+	if (cgroup_find(&v->cgroups, cgroup) < 0) {
+		cgroup_missing(&v->cgroups, scenario_get(n, "cgroup"), cgroup,
+			       err);
+		return -1;
+	}
+	snprintf(w->cgroup, sizeof(w->cgroup), "%s", cgroup);
+	w->index = v->nr_workloads++;
+	w->nr_tasks = nr;
+	w->scale = 1.0;
+	w->cpus = malloc(nr * sizeof(*w->cpus));
+	/* aligned, as struct sim_task's layout asks */
+	w->tasks = aligned_alloc(_Alignof(struct sim_task),
+				 nr * sizeof(*w->tasks));
+	if (w->tasks)
+		memset(w->tasks, 0, nr * sizeof(*w->tasks));
+	SIM_OOM_ON(!w->cpus || !w->tasks);
+	memcpy(w->cpus, order, nr * sizeof(*w->cpus));
+	w->cgroups = &v->cgroups;
+	return w->type->parse(w, n, &v->machine, err);
+}
+
+static int variant_workloads(struct variant *v, struct sim_error *err)
+{
+	const struct scenario_node *n = scenario_get(v->tree, "workloads");
+	int used_by[MACHINE_MAX_CPUS]; /* workload index per CPU, or -1 */
+	size_t i;
+
+	for (i = 0; i < MACHINE_MAX_CPUS; i++)
+		used_by[i] = -1;
+
+	if (!n) {
+		scenario_error(
+			err, v->tree,
+			"missing key 'workloads': a list of at least one workload");
+		return -1;
+	}
+	if (scenario_kind(n) != SCENARIO_SEQ || !scenario_len(n)) {
+		scenario_error(
+			err, n,
+			"expected a list of at least one workload, found %s",
+			found(n));
+		return -1;
+	}
+	if (scenario_len(n) > MAX_WORKLOADS) {
+		scenario_error(err, n, "at most %d workloads, found %zu",
+			       MAX_WORKLOADS, scenario_len(n));
+		return -1;
+	}
+	for (i = 0; i < scenario_len(n) && !v->misfit; i++)
+		if (variant_workload(v, scenario_item(n, i), used_by, err))
+			return -1;
+	return 0;
+}
+
+static void variant_destroy(struct variant *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < v->nr_workloads; i++) {
+		struct workload *w = &v->workloads[i];
+
+		if (w->type && w->type->destroy)
+			w->type->destroy(w);
+		free(w->cpus);
+		free(w->tasks);
+	}
+	/* A workload whose parse failed half-way was counted too. */
+	machine_destroy(&v->machine);
+	cgroup_tree_destroy(&v->cgroups);
+	scenario_free(v->tree);
+	memset(v, 0, sizeof(*v));
+}
+
+/*
+ * Free what @v loaded but its name and seed, once it is checked: a
+ * scenario's variants (up to 256, each with its cgroups, workloads and
+ * machine) are loaded again one at a time as they run, not all at once.
+ */
+static void variant_park(struct variant *v)
+{
+	uint64_t seed = v->seed;
+	char name[sizeof(v->name)];
+
+	memcpy(name, v->name, sizeof(name));
+	variant_destroy(v);
+	memcpy(v->name, name, sizeof(name));
+	v->seed = seed;
+	v->parked = true;
+}
+
+static int apply_set(struct scenario_node *tree,
+		     const struct scenario_node *set, struct sim_error *err)
+{
+	size_t i;
+
+	if (!set)
+		return 0;
+	if (scenario_kind(set) != SCENARIO_MAP) {
+		scenario_error(err, set,
+			       "expected a map of KEY: VALUE settings");
+		return -1;
+	}
+	for (i = 0; i < scenario_len(set); i++) {
+		const char *key = scenario_key(set, i);
+
+		if (!strcmp(key, "variants") || !strncmp(key, "variants.", 9) ||
+		    !strcmp(key, "baseline")) {
+			scenario_error(err, scenario_item(set, i),
+				       "a variant cannot set '%s'", key);
+			return -1;
+		}
+		if (scenario_set(tree, key, scenario_item(set, i), err))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * variant_load() - @base with variant @vn's settings applied (@vn NULL:
+ * the scenario as written), read and checked into @v.
+ */
+static int variant_load(struct variant *v, const struct scenario_node *base,
+			const struct scenario_node *vn,
+			const struct run_opts *o, struct sim_error *err)
+{
+	const char *name = "base";
+	unsigned int k;
+
+	memset(v, 0, sizeof(*v));
+	for (k = 0; k < o->nr_sets; k++)
+		if (!strncmp(o->sets[k], "machine=", 8))
+			v->machine_from_cli = true;
+	v->tree = scenario_clone(base);
+	SIM_OOM_ON(!v->tree);
+	if (vn) {
+		if (scenario_key_get(vn, &variant_keys[VAR_NAME], &name, err) ||
+		    apply_set(v->tree, scenario_get(vn, "set"), err))
+			goto out_destroy;
+	}
+	snprintf(v->name, sizeof(v->name), "%s", name);
+	if (check_top_keys(v->tree, err) ||
+	    scenario_key_load(v->tree, &top_keys[TOP_SEED], v, NULL, err))
+		goto out_destroy;
+	if (o->seed_set)
+		v->seed = o->seed;
+	if (scenario_key_load(v->tree, &top_keys[TOP_DURATION_MS], v, NULL,
+			      err) ||
+	    scenario_key_load(v->tree, &top_keys[TOP_WARMUP_MS], v, NULL, err))
+		goto out_destroy;
+	if (variant_machine(v, o, err) ||
+	    kernel_config_load(&v->kernel, v->tree, err) ||
+	    cgroup_tree_load(&v->cgroups, v->tree, err) ||
+	    variant_workloads(v, err))
+		goto out_destroy;
+	return 0;
+
+out_destroy:
+	variant_destroy(v);
+	return -1;
+}
+
+/* ---- the estimate ---- */
+
+/*
+ * What scenario_run() is doing, for the message when an allocation fails
+ * below it (sim_out_of_memory() unwinds to scenario_run()).
+ */
+static char oom_stage[96];
+
+/* ---- running ---- */
+
+struct progress_ctx {
+	const struct run_opts *o;
+	double done, share; /* job fraction before this run, its share */
+	sim_time_t end;
+	/* The event budget (--max-events): 0 for none. */
+	struct sim_engine *e;
+	uint64_t max_events;
+	double estimate; /* the events the run would take, once over */
+	sim_time_t at; /* when that was found */
+};
+
+static void engine_progress(void *arg, sim_time_t now)
+{
+	struct progress_ctx *pc = arg;
+	double est;
+
+	/*
+	 * Events so far, scaled to the whole run: a run that would pass
+	 * --max-events stops here, after 2^20 events, not days later. It
+	 * counts events and simulated time only, so the same run stops at
+	 * the same point on any machine.
+	 */
+	if (pc->max_events) {
+		/* 2^20 events and the clock still at 0: it never advances. */
+		est = now ? (double)sim_events(pc->e) * (double)pc->end /
+				      (double)now :
+			    INFINITY;
+		if (est > (double)pc->max_events) {
+			pc->estimate = est;
+			pc->at = now;
+			sim_engine_stop(pc->e);
+			return;
+		}
+	}
+	if (!pc->o->progress)
+		return;
+
+	pc->o->progress(pc->o->progress_arg,
+			pc->done + pc->share * (double)now / (double)pc->end);
+}
+
+static void tasks_reset(struct run *run)
+{
+	unsigned int i, j;
+
+	/*
+	 * The operations and their latencies are not reset: task_op_end()
+	 * counts an operation by when it completed, and a process's clock
+	 * may already be past the warm-up when the engine gets there (a run
+	 * of cache hits needs no event).
+	 */
+	coh_stats_reset(run->coh);
+	if (run->memcg)
+		memcg_sim_reset_counts(run->memcg);
+	for (i = 0; i < run->nr_workloads; i++) {
+		struct workload *w = &run->workloads[i];
+
+		for (j = 0; j < w->nr_tasks; j++)
+			kprof_reset(&w->tasks[j].prof, run->warmup_ps);
+	}
+}
+
+/*
+ * run_variant_once() - one replication of @v with @seed. Fills @res and,
+ * when @r is not NULL, records the hot lines and hands the finished run to
+ * the inspect hook.
+ */
+/*
+ * The periodic statistics flusher (flush_memcg_stats_dwork) runs on the
+ * highest-numbered CPU no task uses. SIM: with every CPU busy there is
+ * none: a kworker would preempt a task, which the model cannot do. The
+ * period (2 s) is longer than most runs anyway.
+ */
+static void kworker_setup(struct run *run)
+{
+	struct memcg_stats_kworker_frame *f;
+	unsigned int i, j;
+	bool *busy;
+	int cpu;
+
+	run->kworker_cpu = -1;
+	if (!run->memcg)
+		return;
+	busy = calloc(run->machine.nr_cpus, sizeof(*busy));
+	SIM_OOM_ON(!busy);
+	for (i = 0; i < run->nr_workloads; i++)
+		for (j = 0; j < run->workloads[i].nr_tasks; j++)
+			busy[run->workloads[i].cpus[j]] = true;
+	for (cpu = (int)run->machine.nr_cpus - 1; cpu >= 0; cpu--)
+		if (!busy[cpu])
+			break;
+	free(busy);
+	if (cpu < 0)
+		return;
+	run->kworker_cpu = cpu;
+	sim_proc_init(&run->kworker, run->engine, (unsigned int)cpu, PROC_STACK,
+		      NULL);
+	f = CO_PUSH(&run->kworker, memcg_stats_kworker);
+	f->ms = run->memcg;
+	f->cc = coh_cpu_attach(run->coh, (unsigned int)cpu, &run->kworker);
+	f->end_ps = run->end_ps;
+	sim_proc_start(&run->kworker, 0);
+}
+
+/*
+ * The run's simulated memory passed --max-memory, or could not be
+ * allocated: say so, with what makes it big and how to go on.
+ */
+static void mem_error(const struct variant *v, const struct run *run,
+		      uint64_t limit, struct sim_error *err)
+{
+	bool over = coh_failed(run->coh) == EFBIG;
+	uint64_t b = over ? limit : coh_mem(run->coh);
+	char size[32];
+
+	if (b >= 1ull << 30)
+		snprintf(size, sizeof(size), "%.1f GiB", (double)b / (1 << 30));
+	else if (b >= 1ull << 20)
+		snprintf(size, sizeof(size), "%.1f MiB", (double)b / (1 << 20));
+	else
+		snprintf(size, sizeof(size), "%.1f KiB", (double)b / (1 << 10));
+	if (over)
+		scenario_error(
+			err, v->tree,
+			"variant '%s': its simulated cache lines and objects (%u CPUs, %u cgroups) need more than the limit of %s; raise it with --max-memory SIZE (0: no limit), or use fewer CPUs, cgroups or stats items",
+			v->name, v->machine.nr_cpus, v->cgroups.nr, size);
+	else
+		scenario_error(
+			err, v->tree,
+			"variant '%s': out of memory after %s of simulated cache lines and objects (%u CPUs, %u cgroups); use fewer CPUs, cgroups or stats items",
+			v->name, size, v->machine.nr_cpus, v->cgroups.nr);
+}
+
+/* The run would pass --max-events: say how long it is, and the way out. */
+static void events_error(const struct variant *v, const struct progress_ctx *pc,
+			 struct sim_error *err)
+{
+	/* A rough rate, not measured, so that the text is the same anywhere. */
+	double secs = pc->estimate / RUN_EVENTS_PER_SECOND;
+	char wall[40];
+
+	if (!pc->at) {
+		scenario_error(
+			err, v->tree,
+			"variant '%s': %llu events ran and simulated time did not advance: the run would never end; lengthen the latencies or think times (--max-events N, 0: no limit)",
+			v->name, (unsigned long long)sim_events(pc->e));
+		return;
+	}
+
+	if (secs < 10)
+		snprintf(wall, sizeof(wall), "%.1f seconds", secs);
+	else if (secs < 120)
+		snprintf(wall, sizeof(wall), "%.0f seconds", secs);
+	else if (secs < 7200)
+		snprintf(wall, sizeof(wall), "%.0f minutes", secs / 60);
+	else if (secs < 172800)
+		snprintf(wall, sizeof(wall), "%.0f hours", secs / 3600);
+	else
+		snprintf(wall, sizeof(wall), "%.3g days", secs / 86400);
+	scenario_error(
+		err, v->tree,
+		"variant '%s': the run would take about %.2g events (%.3g per simulated microsecond over %.3g ms), more than the limit of %.2g; about %s at some %.0f million events a second; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)",
+		v->name, pc->estimate,
+		(double)sim_events(pc->e) / ((double)pc->at / SIM_PS_PER_US),
+		(double)pc->end / SIM_PS_PER_MS, (double)pc->max_events, wall,
+		RUN_EVENTS_PER_SECOND / 1e6);
+}
+
+static int run_variant_once(struct variant *v, uint64_t seed,
+			    const struct run_opts *o, bool traced,
+			    struct progress_ctx *pc, struct report *r,
+			    int variant, struct run_result *res,
+			    struct sim_error *err)
+{
+	uint64_t limit = run__max_memory(o);
+	struct run run = { 0 };
+	unsigned int i, j;
+	int ret = 0;
+
+	run.machine = v->machine;
+	run.seed = seed;
+	run.warmup_ps = v->warmup_ps;
+	run.end_ps = v->warmup_ps + v->duration_ps;
+	run.nr_workloads = v->nr_workloads;
+	run.workloads = v->workloads;
+	run.engine = sim_engine_create();
+	SIM_OOM_ON(!run.engine);
+	sim_stat_init(&run.lat);
+	run.coh = coh_create(&v->machine, run.engine);
+	coh_set_mem_limit(run.coh, limit == UINT64_MAX ? 0 : limit);
+	run.kernel = &v->kernel;
+	run.cgroups = &v->cgroups;
+	for (i = 0; i < v->nr_workloads; i++)
+		if (v->workloads[i].type->memcg && !run.memcg)
+			run.memcg = memcg_sim_create(&v->kernel, &v->cgroups,
+						     run.coh,
+						     v->machine.nr_cpus);
+	if (traced)
+		run__trace_begin(&run, o, variant);
+	for (i = 0; i < v->nr_workloads; i++) {
+		struct workload *w = &v->workloads[i];
+
+		for (j = 0; j < w->nr_tasks; j++) {
+			struct sim_task *t = &w->tasks[j];
+
+			sim_proc_init(&t->proc, run.engine, w->cpus[j],
+				      PROC_STACK, t);
+			t->cc = coh_cpu_attach(run.coh, w->cpus[j], &t->proc);
+			t->w = w;
+			t->index = j;
+			task_rng_init(t, seed, w->cpus[j]);
+			memset(&t->prof, 0, sizeof(t->prof));
+			t->cc->prof = &t->prof;
+			/* explain names the function behind each access */
+			t->cc->caller = o->callers ? kprof_caller : NULL;
+		}
+		w->type->setup(w, &run);
+	}
+	kworker_setup(&run);
+	if (coh_failed(run.coh)) {
+		mem_error(v, &run, limit, err);
+		ret = -1;
+		goto out;
+	}
+	for (i = 0; i < v->nr_workloads; i++)
+		for (j = 0; j < v->workloads[i].nr_tasks; j++)
+			sim_proc_start(&v->workloads[i].tasks[j].proc, 0);
+	pc->end = run.end_ps;
+	pc->e = run.engine;
+	pc->max_events = o->max_events ? o->max_events : RUN_DEFAULT_MAX_EVENTS;
+	if (pc->max_events == UINT64_MAX)
+		pc->max_events = 0;
+	pc->estimate = 0;
+	if (o->progress || pc->max_events)
+		sim_engine_set_progress(run.engine, 1 << 20, engine_progress,
+					pc);
+	if (o->run_phase)
+		o->run_phase(o->run_phase_arg, true);
+	sim_engine_run(run.engine, run.warmup_ps);
+	coh_settle(run.coh); /* before the counts are read */
+	if (!pc->estimate) {
+		tasks_reset(&run);
+		sim_engine_run(run.engine, run.end_ps);
+		coh_settle(run.coh);
+	}
+	if (o->run_phase)
+		o->run_phase(o->run_phase_arg, false);
+	if (pc->estimate) {
+		events_error(v, pc, err);
+		ret = -1;
+		goto out;
+	}
+	for (i = 0; i < v->nr_workloads; i++)
+		for (j = 0; j < v->workloads[i].nr_tasks; j++)
+			kprof_settle(&v->workloads[i].tasks[j].prof,
+				     run.end_ps);
+	if (traced)
+		run__trace_end(&run, v->name, variant);
+	run__collect(&run, res);
+	if (r) {
+		run__lines_report(&run, r, variant, o->hot_lines);
+		if (run.memcg)
+			run__functions_report(&run, r, variant);
+		if (o->inspect)
+			o->inspect(o->inspect_arg, v->name, &run);
+	}
+out:
+	for (i = 0; i < v->nr_workloads; i++) {
+		for (j = 0; j < v->workloads[i].nr_tasks; j++) {
+			struct sim_task *t = &v->workloads[i].tasks[j];
+
+			sim_proc_destroy(&t->proc);
+		}
+	}
+	if (run.kworker_cpu >= 0)
+		sim_proc_destroy(&run.kworker);
+	sim_stat_destroy(&run.lat);
+	memcg_sim_free(run.memcg);
+	coh_free(run.coh);
+	sim_engine_free(run.engine);
+	return ret;
+}
+
+/* ---- the scenario ---- */
+
+static int check_variants(const struct scenario_node *base,
+			  const struct scenario_node *vars,
+			  const char **baseline, struct sim_error *err)
+{
+	const char *names[MAX_VARIANTS];
+	size_t i, j, nr = vars ? scenario_len(vars) : 0;
+
+	if (vars && (scenario_kind(vars) != SCENARIO_SEQ || !nr)) {
+		scenario_error(err, vars,
+			       "expected a list of variants, found %s",
+			       found(vars));
+		return -1;
+	}
+	if (nr > MAX_VARIANTS) {
+		scenario_error(err, vars, "at most %d variants, found %zu",
+			       MAX_VARIANTS, nr);
+		return -1;
+	}
+	for (i = 0; i < nr; i++) {
+		const struct scenario_node *vn = scenario_item(vars, i);
+		const char *s;
+
+		if (check_keys(vn, variant_keys, NR_VAR_KEYS, err) ||
+		    scenario_key_get(vn, &variant_keys[VAR_NAME], &names[i],
+				     err))
+			return -1;
+		if (!names[i][0] || strlen(names[i]) >= 64 ||
+		    strspn(names[i],
+			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-") !=
+			    strlen(names[i])) {
+			scenario_error(
+				err, scenario_get(vn, "name"),
+				"expected a variant name of letters, digits and _.+- (at most 63), found '%s'",
+				names[i]);
+			return -1;
+		}
+		for (j = 0; j < i; j++) {
+			if (!strcmp(names[i], names[j])) {
+				scenario_error(err, scenario_get(vn, "name"),
+					       "variant '%s' is defined twice",
+					       names[i]);
+				return -1;
+			}
+		}
+		if (scenario_key_get(vn, &variant_keys[VAR_DESCRIPTION], &s,
+				     err))
+			return -1;
+	}
+	/* A variant's own baseline names another variant. */
+	for (i = 0; i < nr; i++) {
+		const struct scenario_node *vn = scenario_item(vars, i);
+		const char *vb;
+
+		if (scenario_key_get(vn, &variant_keys[VAR_BASELINE], &vb, err))
+			return -1;
+		if (!vb)
+			continue;
+		for (j = 0; j < nr; j++)
+			if (!strcmp(vb, names[j]))
+				break;
+		if (j == nr || j == i) {
+			scenario_error(
+				err, scenario_get(vn, "baseline"),
+				"%s '%s'%s%s%s",
+				j == i ?
+					"a variant cannot be its own baseline:" :
+					"no variant named",
+				vb,
+				j != i && sim_nearest(vb, names,
+						      (unsigned int)nr) ?
+					"; did you mean '" :
+					"",
+				j != i && sim_nearest(vb, names,
+						      (unsigned int)nr) ?
+					sim_nearest(vb, names,
+						    (unsigned int)nr) :
+					"",
+				j != i && sim_nearest(vb, names,
+						      (unsigned int)nr) ?
+					"'?" :
+					"");
+			return -1;
+		}
+	}
+	if (scenario_key_get(base, &top_keys[TOP_BASELINE], baseline, err))
+		return -1;
+	if (*baseline) {
+		for (i = 0; i < nr; i++)
+			if (!strcmp(*baseline, names[i]))
+				break;
+		if (i == nr && strcmp(*baseline, "base")) {
+			scenario_error(
+				err, scenario_get(base, "baseline"),
+				"no variant named '%s'%s%s%s", *baseline,
+				sim_nearest(*baseline, names,
+					    (unsigned int)nr) ?
+					"; did you mean '" :
+					"",
+				sim_nearest(*baseline, names, (unsigned int)nr) ?:
+					"",
+				sim_nearest(*baseline, names,
+					    (unsigned int)nr) ?
+					"'?" :
+					"");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int check_published(const struct scenario_node *base,
+			   const struct scenario_node *vars,
+			   struct sim_error *err)
+{
+	const struct scenario_node *p = scenario_get(base, "published");
+	const struct scenario_node *vals;
+	const char *s;
+	double d;
+	size_t i, j;
+
+	if (!p)
+		return 0;
+	if (check_keys(p, published_keys, NR_PUB_KEYS, err) ||
+	    scenario_key_get(p, &published_keys[PUB_SOURCE], &s, err) ||
+	    scenario_key_get(p, &published_keys[PUB_METRIC], &s, err) ||
+	    scenario_key_get(p, &published_keys[PUB_TOLERANCE_PP], &d, err))
+		return -1;
+	vals = scenario_get(p, "values");
+	if (!vals || scenario_kind(vals) != SCENARIO_MAP) {
+		scenario_error(
+			err, vals ? vals : p,
+			"expected 'values': a map of variant names to measured values");
+		return -1;
+	}
+	for (i = 0; i < scenario_len(vals); i++) {
+		const char *name = scenario_key(vals, i);
+		bool found = false;
+
+		for (j = 0; vars && j < scenario_len(vars); j++) {
+			const char *vname = scenario_scalar(
+				scenario_get(scenario_item(vars, j), "name"));
+
+			if (vname && !strcmp(vname, name))
+				found = true;
+		}
+		if (!found) {
+			scenario_error(err, scenario_item(vals, i),
+				       "no variant named '%s'", name);
+			return -1;
+		}
+		if (scenario_double(vals, name, true, 0, -1e300, 1e300, &d,
+				    err))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * record() - the metrics of @variant's replications; right after the
+ * published metric, the published value when there is one (row
+ * "published"), so the table shows both changes side by side.
+ */
+static void record(struct report *r, int variant, struct run_result *res,
+		   unsigned int reps, const struct scenario_node *base,
+		   const char *name)
+{
+	const struct scenario_node *pub = scenario_get(base, "published");
+	const struct scenario_node *vals = scenario_get(pub, "values");
+	const char *metric = NULL;
+	unsigned int m, k;
+	double x[1024], mean, half, pv;
+	struct sim_error ignored;
+
+	if (pub && scenario_key_get(pub, &published_keys[PUB_METRIC], &metric,
+				    &ignored))
+		metric = NULL;
+	for (m = 0; m < res[0].nr; m++) {
+		for (k = 0; k < reps; k++)
+			x[k] = res[k].value[m];
+		sim_ci95(x, reps, &mean, &half);
+		report_metric(r, variant, res[0].name[m], res[0].unit[m], mean,
+			      half, res[0].higher_is_better[m]);
+		if (metric && !strcmp(metric, res[0].name[m]) && vals &&
+		    scenario_get(vals, name) &&
+		    !scenario_double(vals, name, false, 0, -1e300, 1e300, &pv,
+				     &ignored))
+			report_metric(r, variant, "published", res[0].unit[m],
+				      pv, 0, res[0].higher_is_better[m]);
+	}
+}
+
+static int scenario_run_caught(const char *path, const struct run_opts *o,
+			       struct report **out, struct sim_error *err)
+{
+	struct scenario_node *base;
+	const struct scenario_node *vars;
+	struct run_result *res = NULL;
+	struct variant *v = NULL;
+	const char *baseline = NULL, *name, *desc, *vnames[MAX_VARIANTS];
+	struct report *r = NULL;
+	struct progress_ctx pc = { .o = o };
+	size_t i, nr, selected = 0, done = 0;
+	struct estimate est;
+	unsigned int k;
+	uint64_t seed;
+	int ret = -1;
+
+	SIM_BUG_ON(o->replications < 1 || o->replications > 1024 ||
+		   !o->datadir);
+	base = scenario_load_file(path, err);
+	if (!base)
+		return -1;
+	for (k = 0; k < o->nr_sets; k++)
+		if (scenario_set_arg(base, o->sets[k], err))
+			goto out_free;
+	if (check_top_keys(base, err))
+		goto out_free;
+	vars = scenario_get(base, "variants");
+	if (check_variants(base, vars, &baseline, err) ||
+	    check_published(base, vars, err) ||
+	    scenario_key_get(base, &top_keys[TOP_SCENARIO], &name, err) ||
+	    scenario_key_get(base, &top_keys[TOP_DESCRIPTION], &desc, err))
+		goto out_free;
+	/*
+	 * The name heads tables and titles plots, one line each: a tab or a
+	 * newline would split them (the loader refuses other controls).
+	 */
+	if (strpbrk(name, "\t\n")) {
+		scenario_error(
+			err, scenario_get(base, "scenario"),
+			"a scenario name is one line: no newline or tab");
+		goto out_free;
+	}
+	nr = vars ? scenario_len(vars) : 1;
+	v = calloc(nr, sizeof(*v));
+	res = calloc(o->replications, sizeof(*res));
+	SIM_OOM_ON(!v || !res);
+
+	/* Check every variant before running any. */
+	for (i = 0; i < nr; i++) {
+		const struct scenario_node *vn = vars ? scenario_item(vars, i) :
+							NULL;
+
+		snprintf(oom_stage, sizeof(oom_stage), "checking variant %zu",
+			 i + 1);
+		if (variant_load(&v[i], base, vn, o, err))
+			goto out_variants;
+		if (v[i].misfit) {
+			/* skipped, unless it is the one asked for */
+			if (o->variant && !strcmp(o->variant, v[i].name)) {
+				scenario_error(
+					err, v[i].misfit_at,
+					"CPU %u is out of range: the machine has %u CPUs",
+					v[i].misfit - 1, v[i].machine.nr_cpus);
+				goto out_variants;
+			}
+			fprintf(stderr,
+				"memcgsim: note: variant '%s' skipped: it runs CPU %u, and the machine given with --set has %u CPUs\n",
+				v[i].name, v[i].misfit - 1,
+				v[i].machine.nr_cpus);
+			variant_destroy(&v[i]);
+			continue;
+		}
+		if (!o->variant || !strcmp(o->variant, v[i].name)) {
+			/* traced: every variant, or --trace-variant's */
+			run__variant_estimate(&v[i], run__traced(o, v[i].name),
+					      &est);
+			if (o->estimate)
+				o->estimate(o->estimate_arg, v[i].name, &est);
+			if (run__check_memory(&v[i], &est, o, err))
+				goto out_variants;
+			selected++;
+		}
+		variant_park(&v[i]);
+	}
+	if (!selected && !o->variant) {
+		sim_error_set(
+			err, "", 0, 0,
+			"no variant of %s fits the machine given with --set",
+			path);
+		goto out_variants;
+	}
+	if (o->variant && !selected) {
+		const char *names[MAX_VARIANTS];
+
+		for (i = 0; i < nr; i++)
+			names[i] = v[i].name;
+		name = sim_nearest(o->variant, names, (unsigned int)nr);
+		sim_error_set(err, "", 0, 0,
+			      "--variant: no variant named '%s' in %s%s%s%s",
+			      o->variant, path, name ? "; did you mean '" : "",
+			      name ? name : "", name ? "'?" : "");
+		goto out_variants;
+	}
+	for (i = 0; i < nr; i++)
+		vnames[i] = v[i].name;
+	if (run__trace_check(o, vnames, (unsigned int)nr, path, err))
+		goto out_variants;
+	if (o->check_only) {
+		ret = 0;
+		goto out_variants;
+	}
+
+	for (i = 0; !v[i].parked; i++) /* the first not skipped */
+		;
+	seed = v[i].seed;
+	r = report_create(name, seed, o->replications);
+	SIM_OOM_ON(!r);
+	for (i = 0; i < nr; i++) {
+		int col;
+
+		if ((o->variant && strcmp(o->variant, v[i].name)) ||
+		    !v[i].parked)
+			continue;
+		col = report_variant(r, v[i].name);
+		if (vars) {
+			const char *vb = NULL;
+
+			if (!scenario_key_get(scenario_item(vars, i),
+					      &variant_keys[VAR_BASELINE], &vb,
+					      err) &&
+			    vb)
+				report_variant_baseline(r, col, vb);
+			sim_error_clear(err);
+		}
+		for (k = 0; k < o->replications; k++) {
+			uint64_t s = k ? sim_seed_derive(v[i].seed, k) :
+					 v[i].seed;
+
+			/* Loaded now; a fresh copy each time: workloads keep
+			 * state. */
+			if (k)
+				variant_destroy(&v[i]);
+			snprintf(oom_stage, sizeof(oom_stage),
+				 "running variant '%s'", v[i].name);
+			if (variant_load(&v[i], base,
+					 vars ? scenario_item(vars, i) : NULL,
+					 o, err))
+				goto out_report;
+
+			memset(&res[k], 0, sizeof(res[k]));
+			pc.share = 1.0 / (double)(selected * o->replications);
+			pc.done = (double)done * pc.share;
+			if (run_variant_once(&v[i], s, o,
+					     !k && run__traced(o, v[i].name),
+					     &pc, k ? NULL : r, col, &res[k],
+					     err))
+				goto out_report;
+			done++;
+		}
+		record(r, col, res, o->replications, base, v[i].name);
+		variant_park(&v[i]);
+	}
+	report_set_baseline(r, baseline);
+	*out = r;
+	r = NULL;
+	ret = 0;
+
+out_report:
+	report_free(r);
+out_variants:
+	for (i = 0; i < nr; i++)
+		if (v[i].tree)
+			variant_destroy(&v[i]);
+	free(v);
+	free(res);
+out_free:
+	scenario_free(base);
+	return ret;
+}
+
+/*
+ * scenario_run() - scenario_run_caught(), with an allocation that fails
+ * anywhere below turned into an error (sim_out_of_memory() unwinds here;
+ * what was allocated is left: the caller reports and ends).
+ */
+int scenario_run(const char *path, const struct run_opts *o,
+		 struct report **out, struct sim_error *err)
+{
+	jmp_buf env, *prev;
+	int ret;
+
+	snprintf(oom_stage, sizeof(oom_stage), "loading the scenario");
+	prev = sim_oom_catch(&env);
+	if (setjmp(env)) {
+		sim_oom_restore(prev);
+		sim_error_set(
+			err, path, 0, 0,
+			"out of memory while %s (in %s); use fewer CPUs, cgroups or stats items, or a shorter run",
+			oom_stage, sim_oom_where());
+		return -1;
+	}
+	ret = scenario_run_caught(path, o, out, err);
+	sim_oom_restore(prev);
+	return ret;
+}

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd/validate/validate.c - predicted against published results (validate.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/validate/validate.h"
+#include "sim/report.h"
+#include "sim/scenario.h"
+
+static void copy(char *dst, size_t size, const char *src)
+{
+	snprintf(dst, size, "%s", src ? src : "");
+}
+
+/* The baseline @variant is compared with. */
+static const char *variant_baseline(const struct scenario_node *root,
+				    const char *variant)
+{
+	const struct scenario_node *vars = scenario_get(root, "variants");
+	const struct scenario_node *b = scenario_get(root, "baseline");
+	size_t i;
+
+	for (i = 0; vars && i < scenario_len(vars); i++) {
+		const struct scenario_node *v = scenario_item(vars, i);
+		const struct scenario_node *n = scenario_get(v, "name");
+		const struct scenario_node *vb = scenario_get(v, "baseline");
+
+		if (n && scenario_scalar(n) &&
+		    !strcmp(scenario_scalar(n), variant) && vb)
+			return scenario_scalar(vb);
+	}
+	if (b && scenario_scalar(b))
+		return scenario_scalar(b);
+	if (vars && scenario_len(vars)) {
+		const struct scenario_node *n =
+			scenario_get(scenario_item(vars, 0), "name");
+
+		return n ? scenario_scalar(n) : NULL;
+	}
+	return NULL;
+}
+
+/* Is @name some variant's baseline (a calibration run, not a prediction)? */
+static bool is_baseline(const struct scenario_node *root, const char *name)
+{
+	const struct scenario_node *vars = scenario_get(root, "variants");
+	size_t i;
+
+	for (i = 0; vars && i < scenario_len(vars); i++) {
+		const struct scenario_node *n =
+			scenario_get(scenario_item(vars, i), "name");
+		const char *b;
+
+		if (!n || !scenario_scalar(n))
+			continue;
+		b = variant_baseline(root, scenario_scalar(n));
+		if (b && !strcmp(b, name))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A source may be a folded YAML block (`source: >`): its newlines and tabs
+ * become spaces, trailing ones dropped, so that it stays on its line of
+ * the report and in its Markdown paragraph. (The loader refused every
+ * other control character.)
+ */
+static void flatten(char *s)
+{
+	size_t n = strlen(s);
+	char *p;
+
+	for (p = s; *p; p++)
+		if (*p == '\n' || *p == '\t')
+			*p = ' ';
+	while (n && s[n - 1] == ' ')
+		s[--n] = '\0';
+}
+
+int validate_scenario(const char *path, const struct run_opts *o,
+		      struct validate_result *res, struct sim_error *err)
+{
+	struct scenario_node *root;
+	const struct scenario_node *pub, *vals;
+	struct report *r = NULL;
+	const char *metric = "throughput", *s;
+	double tol = VALIDATE_DEFAULT_TOLERANCE_PP, v;
+	size_t i;
+	int ret = -1;
+
+	memset(res, 0, sizeof(*res));
+	copy(res->path, sizeof(res->path), path);
+	root = scenario_load_file(path, err);
+	if (!root)
+		return -1;
+	pub = scenario_get(root, "published");
+	if (!pub) {
+		sim_error_set(
+			err, path, 0, 0,
+			"no 'published' block: nothing to validate against");
+		goto out;
+	}
+	if (scenario_string(pub, "metric", false, "throughput", &metric, err) ||
+	    scenario_double(pub, "tolerance_pp", false,
+			    VALIDATE_DEFAULT_TOLERANCE_PP, 0, 100, &tol, err) ||
+	    scenario_string(pub, "source", false, "", &s, err))
+		goto out;
+	copy(res->source, sizeof(res->source), s);
+	flatten(res->source);
+	copy(res->metric, sizeof(res->metric), metric);
+	res->tolerance_pp = tol;
+	s = scenario_scalar(scenario_get(root, "scenario"));
+	copy(res->scenario, sizeof(res->scenario), s ? s : path);
+
+	if (scenario_run(path, o, &r, err))
+		goto out;
+	vals = scenario_get(pub, "values");
+	for (i = 0; vals && i < scenario_len(vals); i++) {
+		const char *name = scenario_key(vals, i);
+		const char *base = variant_baseline(root, name);
+		struct validate_row *row;
+		double pb, pv, bv;
+
+		if (!base || is_baseline(root, name) ||
+		    res->nr == VALIDATE_MAX_ROWS)
+			continue;
+		if (scenario_double(vals, name, true, 0, -INFINITY, INFINITY,
+				    &pv, err) ||
+		    scenario_double(vals, base, true, 0, -INFINITY, INFINITY,
+				    &pb, err)) {
+			if (!scenario_get(vals, base))
+				scenario_error(
+					err, vals,
+					"'%s' is compared with '%s', which has no published value",
+					name, base);
+			goto out;
+		}
+		/* A change against 0 is no number: refuse, do not pass it. */
+		if (!pb || !isfinite(pb) || !isfinite(pv)) {
+			scenario_error(
+				err,
+				scenario_get(vals,
+					     pb && isfinite(pb) ? name : base),
+				"published value %g: a change against it cannot be computed; expected a finite number%s",
+				pb && isfinite(pb) ? pv : pb,
+				pb ? "" : " other than 0 for a baseline");
+			goto out;
+		}
+		row = &res->rows[res->nr];
+		copy(row->variant, sizeof(row->variant), name);
+		copy(row->baseline, sizeof(row->baseline), base);
+		if (!report_get(r, name, metric, &v) ||
+		    !report_get(r, base, metric, &bv)) {
+			scenario_error(
+				err, pub,
+				"no metric '%s' predicted for '%s' and '%s'",
+				metric, name, base);
+			goto out;
+		}
+		if (!bv || !isfinite(bv) || !isfinite(v)) {
+			scenario_error(
+				err, pub,
+				"the predicted %s of '%s' is %g: no change against it can be compared",
+				metric, isfinite(v) && bv ? name : base,
+				isfinite(v) && bv ? v : bv);
+			goto out;
+		}
+		row->predicted = v;
+		row->published = pv;
+		row->pred_change = (v - bv) / fabs(bv) * 100;
+		row->pub_change = (pv - pb) / fabs(pb) * 100;
+		row->error_pp = row->pred_change - row->pub_change;
+		row->miss = fabs(row->error_pp) > tol;
+		res->misses += row->miss;
+		res->nr++;
+	}
+	if (!res->nr) {
+		scenario_error(
+			err, vals ? vals : pub,
+			"no published value to validate: 'values' must give a variant other than the baselines, and its baseline");
+		goto out;
+	}
+	/* Same order, best to worst, for the rows sharing one baseline? */
+	res->order_ok = true;
+	{
+		double pc[VALIDATE_MAX_ROWS], uc[VALIDATE_MAX_ROWS];
+		unsigned int j, k;
+
+		for (j = 0; j < res->nr; j++) {
+			pc[j] = res->rows[j].pred_change;
+			uc[j] = res->rows[j].pub_change;
+		}
+		for (j = 0; j < res->nr; j++)
+			for (k = 0; k < res->nr; k++)
+				if (!strcmp(res->rows[j].baseline,
+					    res->rows[k].baseline) &&
+				    (uc[j] > uc[k]) != (pc[j] > pc[k]) &&
+				    uc[j] != uc[k])
+					res->order_ok = false;
+	}
+	ret = 0;
+out:
+	report_free(r);
+	scenario_free(root);
+	return ret;
+}
+
+void validate_print(FILE *out, const struct validate_result *res, bool markdown)
+{
+	unsigned int i;
+
+	if (markdown) {
+		fprintf(out, "**%s** (%s; tolerance %.1f pp): %s\n\n",
+			res->scenario, res->metric, res->tolerance_pp,
+			res->source);
+		fprintf(out,
+			"| variant | vs | predicted | published | error | |\n");
+		fprintf(out, "| --- | --- | ---: | ---: | ---: | --- |\n");
+		for (i = 0; i < res->nr; i++) {
+			const struct validate_row *w = &res->rows[i];
+
+			fprintf(out,
+				"| %s | %s | %+.1f%% | %+.1f%% | %+.1f pp | %s |\n",
+				w->variant, w->baseline, w->pred_change,
+				w->pub_change, w->error_pp,
+				w->miss ? "**miss**" : "ok");
+		}
+		fprintf(out, "\nOrder of the variants: %s.\n\n",
+			res->order_ok ? "as published" :
+					"**differs from the published order**");
+		return;
+	}
+	fprintf(out, "%s: %s, tolerance %.1f pp\n  published: %s\n", res->path,
+		res->metric, res->tolerance_pp, res->source);
+	fprintf(out, "  %-14s %-10s %10s %10s %9s\n", "variant", "vs",
+		"predicted", "published", "error");
+	for (i = 0; i < res->nr; i++) {
+		const struct validate_row *w = &res->rows[i];
+
+		fprintf(out, "  %-14s %-10s %+9.1f%% %+9.1f%% %+6.1f pp%s\n",
+			w->variant, w->baseline, w->pred_change, w->pub_change,
+			w->error_pp, w->miss ? "  MISS" : "");
+	}
+	fprintf(out, "  order: %s; %u of %u outside tolerance\n",
+		res->order_ok ? "as published" : "DIFFERS from published",
+		res->misses, res->nr);
+}

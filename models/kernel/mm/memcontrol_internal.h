@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * models/kernel/mm/memcontrol_internal.h - what the files modelling
+ * mm/memcontrol.c share, and nothing else includes:
+ *
+ *   memcontrol.c        the charge paths (per-CPU stock, try_charge_memcg,
+ *                       kmem pages, the obj_cgroup stock, folios, socket
+ *                       memory), in mm/memcontrol.c's order
+ *   memcontrol_stats.c  the statistics: updates, flushing, memory.stat,
+ *                       in mm/memcontrol.c's order
+ *   memcg_sim.c         SIM only: building the memcgs, the stocks and the
+ *                       statistics structs of a run, and their layouts
+ *
+ * The SIM helpers shared between these files are named memcg__*, the
+ * directory-private prefix (STYLE G2); the kernel's functions keep the
+ * kernel's names.
+ *
+ * Layering: models/kernel/ internal header; uses memcontrol.h, kprof.h.
+ */
+#ifndef MODELS_KERNEL_MEMCONTROL_INTERNAL_H
+#define MODELS_KERNEL_MEMCONTROL_INTERNAL_H
+
+#include "models/kernel/sim/insn.h"
+#include "models/kernel/sim/kprof.h"
+#include "models/kernel/mm/memcontrol.h"
+
+/* SIM: time by kernel function (models/kernel/sim/kprof.h) */
+#define NOW(f) ((f)->cc->proc->now)
+#define ENTER(f, id)                                              \
+	do {                                                      \
+		KPROF_ENTER((f)->cc->prof, (id), NOW(f));         \
+		insn_enter((f)->cc, (id)); /* its instructions */ \
+	} while (0)
+#define EXIT(f) KPROF_EXIT((f)->cc->prof, NOW(f))
+
+/*
+ * local_lock_irqsave()/local_irq_save() and the matching restore: no
+ * shared memory, a fixed CPU cost from the profile (irq_save_restore;
+ * 0 when the profile has none).
+ */
+static inline void irq_save_restore(struct coh_cpu *cc)
+{
+	coh_delay(cc, coh_machine(cc->coh)->irq_save_restore_ps);
+}
+
+/* The stock's members, all on its CPU's own line. */
+enum { STOCK_CACHED, STOCK_NR_PAGES, STOCK_CACHED_OBJCG, STOCK_NR_BYTES };
+
+/* The members of each statistics struct, as arrays of longs. */
+enum {
+	PA_HDR,
+	PA_STATE,
+	PA_EVENTS,
+	PA_STATE_PREV,
+	PA_EVENTS_PREV,
+	PA_NR_PAGE_EVENTS
+};
+enum {
+	VA_STATE,
+	VA_EVENTS,
+	VA_STATE_LOCAL,
+	VA_EVENTS_LOCAL,
+	VA_STATE_PENDING,
+	VA_EVENTS_PENDING,
+	VA_STATS_UPDATES
+};
+enum { LPA_STATE, LPA_STATE_PREV };
+enum { LA_STATE, LA_STATE_LOCAL, LA_STATE_PENDING };
+
+static inline struct coh_field *stat_field(const struct stat_layout *sl,
+					   struct coh_object *obj,
+					   unsigned int a, unsigned int i)
+{
+	unsigned int off = sl->a[a].off;
+
+	SIM_BUG_ON(i >= sl->a[a].n);
+	return coh_object_field(obj,
+				sl->a[a].first + (off + 8 * i) / 64 - off / 64);
+}
+
+/* The line number of element i of array a within its struct. */
+static inline unsigned int stat_line(const struct stat_layout *sl,
+				     unsigned int a, unsigned int i)
+{
+	return (sl->a[a].off + 8 * i) / 64;
+}
+
+/* The node of a CPU: its socket (N_MEMORY nodes are the sockets). */
+static inline unsigned int cpu_node(const struct memcg_sim *ms,
+				    unsigned int cpu)
+{
+	return coh_machine(ms->coh)->cpus[cpu].socket;
+}
+
+/* memcg_sim.c: this_cpu_ptr(memcg->vmstats_percpu) on @cpu, made on first use */
+struct memcg_vmstats_percpu *memcg__vmstats_percpu(struct memcg_sim *ms,
+						   struct mem_cgroup *memcg,
+						   unsigned int cpu);
+
+/* memcontrol_stats.c: where the kernel keeps the statistics items */
+unsigned int memcg__state_index(const struct memcg_sim *ms, int k);
+unsigned int memcg__stat_index(const struct memcg_sim *ms, int idx);
+int memcg__event_index(const struct memcg_sim *ms, int ev);
+extern const int memcg__sim_event_ev[NR_SIM_EVENTS];
+
+/*
+ * this_cpu_ptr(memcg->vmstats_percpu) for the frame's CPU, and the field
+ * of element @i of its array @a (PA_*).
+ */
+#define this_cpu_vmstats(f, memcg) \
+	memcg__vmstats_percpu((f)->ms, (memcg), (f)->cc->cpu)
+#define this_cpu_vmstats_field(f, memcg, a, i) \
+	stat_field(&(f)->ms->pcpu_sl, this_cpu_vmstats(f, memcg)->obj, (a), (i))
+
+/* memcontrol_stats.c, for charge_memcg() and uncharge_batch() */
+struct __count_memcg_events_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	int idx; /* SIM: enum memcg_event_sim */
+	long count;
+};
+
+int __count_memcg_events(struct sim_proc *p, void *frame);
+
+/* memcontrol_stats.c, for the slab statistics of the object stock */
+struct __mod_memcg_lruvec_state_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	unsigned int node; /* SIM: the lruvec's */
+	int idx; /* a node item of enum memcg_stat_sim */
+	long val;
+};
+
+int __mod_memcg_lruvec_state(struct sim_proc *p, void *frame);
+
+struct mem_cgroup_charge_statistics_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	int nr_pages;
+};
+
+int mem_cgroup_charge_statistics(struct sim_proc *p, void *frame);
+
+struct memcg_check_events_frame {
+	MEMCG_FRAME_HEAD;
+	struct mem_cgroup *memcg;
+	/* locals */
+	bool do_softlimit;
+	struct mem_cgroup *iter; /* the ancestor walks */
+};
+
+int memcg_check_events(struct sim_proc *p, void *frame);
+
+#endif /* MODELS_KERNEL_MEMCONTROL_INTERNAL_H */

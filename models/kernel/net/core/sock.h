@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Model of socket memory accounting: include/net/sock.h and
+ * net/core/sock.c (Linux 6.0-rc1, and v5.19 before "net: keep
+ * sk->sk_forward_alloc as small as possible").
+ *
+ * Theory of operation: a socket pre-charges memory in whole pages and
+ * keeps what it has charged but not yet used in sk_forward_alloc (bytes).
+ * Queuing an skb uses forward-allocated bytes (sk_mem_charge); when too
+ * few are left, sk_wmem_schedule()/sk_rmem_schedule() raise the
+ * allocation by whole pages (__sk_mem_schedule() ->
+ * __sk_mem_raise_allocated()), which charges the socket's memcg
+ * (mem_cgroup_charge_skmem()). Freeing an skb gives its bytes back
+ * (sk_mem_uncharge) and, when enough have come back, whole pages are
+ * returned (__sk_mem_reclaim() -> __sk_mem_reduce_allocated() ->
+ * mem_cgroup_uncharge_skmem()).
+ *
+ * When pages are returned is what changed in 6.0-rc1 (kernel key
+ * `sk_reclaim`):
+ *   page     (6.0-rc1 on) sk_mem_uncharge() reclaims as soon as a whole
+ *            page is free: forward_alloc stays below one page, so every
+ *            skb's pages are charged when it is queued and uncharged when
+ *            it is freed;
+ *   quantum  (up to v5.19) sk_mem_uncharge() reclaims only past 2 MB (1
+ *            MB at a time), and a short forward allocation is raised by
+ *            the whole size asked for; sk_mem_reclaim_partial() runs only
+ *            from timers (the delayed-ACK timer, at most 25 times a second
+ *            per socket: SIM: not modelled), so a busy socket reuses its
+ *            forward allocation and does not touch the memcg.
+ *
+ * SIM: the protocol-wide memory_allocated counter (with its per-CPU
+ * reserve since 6.0-rc1) is charged in every variant, the root memcg's
+ * too, so its cost is in the workload's work_ns; memory pressure is not
+ * modelled (nothing here comes near tcp_mem).
+ *
+ * The socket lock (net/core/sock.c, read at v5.19/v6.0; see
+ * doc/socket-accounting.md 1.7a): lock_sock() marks the socket owned by its
+ * task (sk_lock.owned) and drops the spinlock, so a task holds its socket
+ * through tcp_sendmsg_locked()/do_tcp_sendpages() or tcp_recvmsg_locked()
+ * with bottom halves enabled. A packet for the socket, processed in a
+ * softirq (tcp_v4_rcv()/tcp_v6_rcv()), takes the spinlock
+ * (bh_lock_sock()) and, if sock_owned_by_user(), only appends the skb to
+ * sk_backlog (tcp_add_backlog(): no memory charged); otherwise it is
+ * processed there (tcp_v6_do_rcv()), on the CPU of the softirq.
+ * release_sock() runs __release_sock(): every backlogged skb goes through
+ * sk_backlog_rcv() (tcp_v6_do_rcv() again) in the owner's process
+ * context, on the owner's CPU, before the owner flag is cleared. Here the
+ * owner flag and the backlog (a FIFO of the skbs' truesizes) are the
+ * socket's; the spinlock's waiting is the caller's (it needs the tasks).
+ *
+ * Layering: models/ module; uses models/kernel/mm/memcontrol.h.
+ */
+#ifndef MODELS_KERNEL_SOCK_H
+#define MODELS_KERNEL_SOCK_H
+
+#include "models/kernel/mm/memcontrol.h"
+
+#define SK_MEM_QUANTUM ((int)PAGE_SIZE)
+#define SK_RECLAIM_THRESHOLD (1 << 21) /* v5.19 sk_mem_uncharge() */
+#define SK_RECLAIM_CHUNK (1 << 20)
+
+enum sk_reclaim_policy { SK_RECLAIM_PAGE, SK_RECLAIM_QUANTUM };
+
+/* sk->sk_backlog: the skbs queued while the socket was owned, in order */
+struct sk_backlog {
+	int *truesize; /* SIM: a ring of @size; only the truesizes matter */
+	unsigned int size, head, len;
+};
+
+struct sock {
+	int sk_forward_alloc;
+	struct mem_cgroup *sk_memcg; /* NULL in the root memcg */
+	bool owned; /* sk_lock.owned: sock_owned_by_user() */
+	struct sk_backlog sk_backlog;
+	/* SIM: counts */
+	uint64_t pages_charged, pages_uncharged;
+	uint64_t rcv_skbs, backlog_skbs; /* packets arrived, backlogged */
+};
+
+/*
+ * The coroutines, one frame each: the context (SIM: @ms, @cc), then the
+ * kernel function's parameters and locals.
+ */
+struct __sk_mem_reclaim_frame {
+	struct co_frame co;
+	struct memcg_sim *ms;
+	struct coh_cpu *cc;
+	struct sock *sk;
+	int amount; /* bytes, then pages */
+};
+
+struct sk_mem_schedule_frame {
+	struct co_frame co;
+	struct memcg_sim *ms;
+	struct coh_cpu *cc;
+	struct sock *sk;
+	int size; /* bytes */
+	bool softirq; /* SIM: not in task context: GFP_NOWAIT */
+	/* locals */
+	int amt; /* __sk_mem_schedule(): pages */
+};
+
+struct sk_mem_uncharge_frame {
+	struct co_frame co;
+	struct memcg_sim *ms;
+	struct coh_cpu *cc;
+	struct sock *sk;
+	int size; /* bytes */
+};
+
+static inline int sk_mem_pages(int amt)
+{
+	return (amt + SK_MEM_QUANTUM - 1) >> PAGE_SHIFT;
+}
+
+/* sk_wmem_schedule() and sk_rmem_schedule(): make room for size bytes. */
+int sk_mem_schedule(struct sim_proc *p, void *frame);
+
+/* sk_mem_charge(): use size forward-allocated bytes. */
+static inline void sk_mem_charge(struct sock *sk, int size)
+{
+	sk->sk_forward_alloc -= size;
+}
+
+/* sk_mem_uncharge(): give size bytes back; reclaim per the policy. */
+int sk_mem_uncharge(struct sim_proc *p, void *frame);
+
+/* SIM: room for @size skbs on the backlog (0: none); freed by _free. */
+void sk_backlog_init(struct sock *sk, unsigned int size);
+void sk_backlog_free(struct sock *sk);
+
+/*
+ * lock_sock() - the task takes ownership of @sk (the spinlock, held only
+ * inside lock_sock(), is the caller's to wait for).
+ */
+static inline void lock_sock(struct sock *sk)
+{
+	SIM_BUG_ON(sk->owned);
+	sk->owned = true;
+}
+
+static inline bool sock_owned_by_user(const struct sock *sk)
+{
+	return sk->owned;
+}
+
+/*
+ * tcp_v6_rcv()'s choice for a packet of @truesize bytes, made under
+ * bh_lock_sock(): if @sk is owned (or @force, SIM: netperf's `backlog:
+ * always`), tcp_add_backlog() queues it and it returns true (the owner's
+ * release_sock() processes it); otherwise false: process it now.
+ */
+bool sk_rcv_or_backlog(struct sock *sk, int truesize, bool force);
+
+/*
+ * __release_sock(), one skb at a time: if the backlog holds one, take the
+ * oldest (its truesize in *@truesize) for sk_backlog_rcv() and return
+ * true; when it is empty, the owner flag is cleared (release_sock()'s
+ * end) and it returns false.
+ */
+bool release_sock_next(struct sock *sk, int *truesize);
+
+/* __sk_flush_backlog(): the same, keeping ownership at the end. */
+bool sk_flush_backlog_next(struct sock *sk, int *truesize);
+
+#endif /* MODELS_KERNEL_SOCK_H */

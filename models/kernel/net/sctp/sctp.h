@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Model of the SCTP socket's memory accounting: net/sctp/socket.c
+ * (sctp_sendmsg_to_asoc(), sctp_set_owner_w(), sctp_wfree(),
+ * sctp_sock_rfree()), net/sctp/ulpevent.c (sctp_ulpevent_make_rcvmsg(),
+ * sctp_ulpevent_receive_data() -> sctp_skb_set_owner_r()) and the SACK
+ * rule of net/sctp/sm_statefuns.c (sctp_gen_sack()), Linux 6.0-rc1, on
+ * the socket accounting of models/kernel/net/core/sock.h.
+ *
+ * Theory of operation: one DATA chunk per message (a message up to the
+ * loopback fragmentation point, SCTP_LO_FRAG_MAX), one packet per chunk.
+ *
+ *   send (the sender's task, lock_sock()):
+ *     sctp_sendmsg_to_asoc(): sk_wmem_schedule(sk, msg_len) - the
+ *       message's bytes, not its skb's - then per chunk
+ *       sctp_set_owner_w(): sk_mem_charge(sk, chunk->skb->truesize);
+ *       the chunk skb is alloc_skb(16 + msg), so its truesize is about
+ *       twice a 16K message: the forward allocation goes negative and
+ *       the next sk_wmem_schedule() raises it by what is missing;
+ *   receive (the same CPU's softirq: loopback, sctp_rcv() under
+ *     bh_lock_sock() of the receiver's socket):
+ *     sctp_ulpevent_make_rcvmsg(): sk_rmem_schedule(sk, skb, datalen)
+ *       (the chunk's length: 16 + msg) with GFP_NOWAIT, then
+ *       sctp_skb_set_owner_r(): sk_mem_charge(sk, rmem_len), rmem_len
+ *       being the truesize of the received packet's skb (alloc_skb(
+ *       packet + MAX_HEADER) in sctp_packet_transmit());
+ *   SACK: the receiving association SACKs every sackfreq = 2nd packet
+ *     (sctp_gen_sack()), from the same softirq; over loopback the SACK
+ *     is processed on the same CPU (on the sender's socket backlog while
+ *     the sender owns it, at its release_sock()): sctp_outq_sack() frees
+ *     the acked chunks, sctp_wfree(): sk_mem_uncharge(sk, truesize);
+ *   read (the receiver's task): sctp_recvmsg() frees the event's skb,
+ *     sctp_sock_rfree(): sk_mem_uncharge(sk, rmem_len).
+ *
+ * So, unlike TCP (whose ACK is processed on the receiver's CPU), the
+ * sender's socket is charged and uncharged on the sender's CPU, and the
+ * receiver's socket charged there and uncharged on the receiver's.
+ *
+ * SIM: window-update SACKs (sctp_assoc_rwnd_increase() once the window
+ * has opened by max(rcvbuf >> 4, pathmtu)) and the SACK timer (200 ms)
+ * are not modelled: the DATA-driven SACK of every second packet frees
+ * the chunks first in a stream. Fragmented messages (more than one
+ * chunk, reassembled in the ulpqueue) are refused. IPv4 loopback;
+ * MAX_HEADER of a distro kernel (LL_MAX_HEADER 128 with
+ * CONFIG_HYPERV_NET, plus 48 for tunnels).
+ *
+ * Instructions: each of the functions above charges its 6.1 count
+ * (sctp.ko's, models/kernel/sim/insn-costs-6.1.tsv) in every variant, the
+ * root memcg's too: they run with or without a memcg.
+ *
+ * Layering: models/ module; uses models/kernel/net/core/sock.h, insn.h.
+ */
+#ifndef MODELS_KERNEL_SCTP_H
+#define MODELS_KERNEL_SCTP_H
+
+#include "models/kernel/net/core/sock.h"
+
+#define SCTP_SACKFREQ 2 /* net.sctp.sack_freq default: asoc->sackfreq */
+#define SCTP_DATA_CHUNK_HDR 16 /* struct sctp_data_chunk */
+#define SCTP_COMMON_HDR 12 /* struct sctphdr */
+#define SCTP_IP_HDR 20 /* struct iphdr, IPv4 loopback */
+#define SCTP_MAX_HEADER 176 /* MAX_HEADER, see the header comment */
+/* sctp_frag_point() at the loopback MTU (65536) */
+#define SCTP_LO_FRAG_MAX \
+	(65536 - SCTP_IP_HDR - SCTP_COMMON_HDR - SCTP_DATA_CHUNK_HDR)
+
+/*
+ * The truesize of an skb from alloc_skb(@size) (v6.0 __alloc_skb()): the
+ * head is SKB_DATA_ALIGN(size) + the aligned skb_shared_info (320),
+ * rounded up by kmalloc (its caches up to 8K, pages beyond), and
+ * SKB_TRUESIZE() adds the aligned sk_buff (256) and shared info.
+ */
+unsigned int sctp_alloc_skb_truesize(unsigned int size);
+
+/* The DATA chunk skb of a @msg-byte message (sctp_make_data()). */
+static inline unsigned int sctp_chunk_truesize(unsigned int msg)
+{
+	return sctp_alloc_skb_truesize(SCTP_DATA_CHUNK_HDR + ((msg + 3) & ~3u));
+}
+
+/* The packet skb carrying it (sctp_packet_transmit()), as received. */
+static inline unsigned int sctp_packet_truesize(unsigned int msg)
+{
+	return sctp_alloc_skb_truesize(SCTP_IP_HDR + SCTP_COMMON_HDR +
+				       SCTP_DATA_CHUNK_HDR + ((msg + 3) & ~3u) +
+				       SCTP_MAX_HEADER);
+}
+
+/* The coroutines: the context (SIM: @ms, @cc), then the kernel's. */
+struct sctp_sendmsg_to_asoc_frame {
+	struct co_frame co;
+	struct memcg_sim *ms;
+	struct coh_cpu *cc;
+	struct sock *sk;
+	unsigned int msg_len;
+};
+
+/* sk_wmem_schedule(msg_len), then sctp_set_owner_w() of the chunk. */
+int sctp_sendmsg_to_asoc(struct sim_proc *p, void *frame);
+
+struct sctp_ulpevent_make_rcvmsg_frame {
+	struct co_frame co;
+	struct memcg_sim *ms;
+	struct coh_cpu *cc;
+	struct sock *sk;
+	unsigned int msg_len; /* the chunk's data */
+};
+
+/* sk_rmem_schedule(datalen) in softirq, then sctp_skb_set_owner_r(). */
+int sctp_ulpevent_make_rcvmsg(struct sim_proc *p, void *frame);
+
+struct sctp_outq_sack_frame {
+	struct co_frame co;
+	struct memcg_sim *ms;
+	struct coh_cpu *cc;
+	struct sock *sk;
+	unsigned int msg_len;
+	unsigned int nr; /* chunks acked */
+	/* locals */
+	unsigned int i;
+};
+
+/* The SACK frees @nr acked chunks: sctp_wfree() of each. */
+int sctp_outq_sack(struct sim_proc *p, void *frame);
+
+struct sctp_sock_rfree_frame {
+	struct co_frame co;
+	struct memcg_sim *ms;
+	struct coh_cpu *cc;
+	struct sock *sk;
+	unsigned int msg_len;
+};
+
+/* sctp_recvmsg() frees the event: sk_mem_uncharge(rmem_len). */
+int sctp_sock_rfree(struct sim_proc *p, void *frame);
+
+#endif /* MODELS_KERNEL_SCTP_H */
