@@ -15,6 +15,7 @@ libsim_a_SOURCES += \
 	%reldir%/scenario_internal.h \
 	%reldir%/scenario_keys.c %reldir%/scenario_keys.h \
 	%reldir%/csv.c %reldir%/csv.h \
+	%reldir%/sha256.c %reldir%/sha256.h \
 	%reldir%/pahole.c %reldir%/pahole.h \
 	%reldir%/file.c %reldir%/file.h \
 	%reldir%/report.c %reldir%/report.h \

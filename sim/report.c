@@ -91,6 +91,8 @@ struct report {
 	unsigned int nr_variants, alloc_variants;
 	struct report_metric_def *metrics;
 	unsigned int nr_metrics, alloc_metrics;
+	char **prov; /* key, value, key, value... (report_provenance()) */
+	unsigned int nr_prov, alloc_prov; /* strings */
 	bool oom; /* an allocation failed; writers refuse */
 };
 
@@ -172,6 +174,9 @@ void report_free(struct report *r)
 		free(r->metrics[i].unit);
 	}
 	free(r->metrics);
+	for (i = 0; i < r->nr_prov; i++)
+		free(r->prov[i]);
+	free(r->prov);
 	free(r->baseline);
 	free(r->scenario);
 	free(r);
@@ -928,6 +933,56 @@ static void put_hot_lines(FILE *out, const struct report_variant *v)
 	free(rows);
 }
 
+/* @s on one line: each control character as '?'. */
+static void put_one_line(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+}
+
+/*
+ * The table's second line: "# memcgsim 0.1, machine M, 20 ms after a
+ * 2 ms warm-up" and the --set options; at most 80 columns, wrapped.
+ */
+static void put_provenance(FILE *out, const struct report *r)
+{
+	const char *ver = report_provenance_get(r, "memcgsim");
+	const char *mach = report_provenance_get(r, "machine");
+	const char *dur = report_provenance_get(r, "duration_ms");
+	const char *warm = report_provenance_get(r, "warmup_ms");
+	size_t col;
+	unsigned int i;
+
+	if (!ver)
+		return;
+	col = (size_t)fprintf(out, "# memcgsim %s", ver);
+	if (mach) {
+		fputs(", machine ", out);
+		put_one_line(out, mach);
+		col += 10 + strlen(mach);
+	}
+	if (dur)
+		col += (size_t)fprintf(out, ", %s ms", dur);
+	if (dur && warm)
+		col += (size_t)fprintf(out, " after a %s ms warm-up", warm);
+	for (i = 0; i < r->nr_prov; i += 2) {
+		size_t w = strlen(r->prov[i + 1]) + 8;
+
+		if (strcmp(r->prov[i], "set"))
+			continue;
+		if (col + w > TABLE_WIDTH) {
+			fputs(",\n#", out);
+			col = 1;
+		} else {
+			fputc(',', out);
+		}
+		fputs(" --set ", out);
+		put_one_line(out, r->prov[i + 1]);
+		col += w;
+	}
+	fputc('\n', out);
+}
+
 static void put_title(FILE *out, const struct report *r)
 {
 	char tail[96];
@@ -937,8 +992,10 @@ static void put_title(FILE *out, const struct report *r)
 		 (unsigned long long)r->seed, r->replications,
 		 r->replications == 1 ? "" : "s");
 	room = TABLE_WIDTH - strlen("# scenario ") - strlen(tail);
-	fprintf(out, "# scenario %.*s%s\n\n", (int)fit_bytes(r->scenario, room),
+	fprintf(out, "# scenario %.*s%s\n", (int)fit_bytes(r->scenario, room),
 		r->scenario, tail);
+	put_provenance(out, r);
+	fputc('\n', out);
 }
 
 static int write_table(const struct report *r, FILE *out)
@@ -1026,6 +1083,41 @@ out_free:
 	free(cells);
 	errno = ENOMEM;
 	return -1;
+}
+
+/**
+ * report_provenance() - record @key: @value where the results come from.
+ * @r: report
+ * @key: "memcgsim", "scenario_digest", "machine", "set"...
+ * @value: its value, one line
+ *
+ * Copied; on failure the report is marked and its writers refuse.
+ */
+void report_provenance(struct report *r, const char *key, const char *value)
+{
+	if (!grow(&r->prov, &r->alloc_prov, r->nr_prov + 2, sizeof(*r->prov))) {
+		r->oom = true;
+		return;
+	}
+	r->prov[r->nr_prov] = strdup(key);
+	r->prov[r->nr_prov + 1] = strdup(value);
+	if (!r->prov[r->nr_prov] || !r->prov[r->nr_prov + 1]) {
+		free(r->prov[r->nr_prov]);
+		free(r->prov[r->nr_prov + 1]);
+		r->oom = true;
+		return;
+	}
+	r->nr_prov += 2;
+}
+
+const char *report_provenance_get(const struct report *r, const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr_prov; i += 2)
+		if (!strcmp(r->prov[i], key))
+			return r->prov[i + 1];
+	return NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1169,6 +1261,37 @@ static void y_variant(struct sim_yaml *y, const struct report *r,
 	sim_yaml_map_end(y);
 }
 
+/* provenance: {KEY: VALUE..., set: [VALUE...]}, in the order recorded. */
+static void y_provenance(struct sim_yaml *y, const struct report *r)
+{
+	unsigned int i, j;
+	bool sets = false;
+
+	sim_yaml_plain(y, "provenance");
+	sim_yaml_map_start(y, false);
+	for (i = 0; i < r->nr_prov; i += 2) {
+		if (strcmp(r->prov[i], "set")) {
+			y_kv_str(y, r->prov[i], r->prov[i + 1]);
+			continue;
+		}
+		if (sets)
+			continue;
+		sets = true;
+		sim_yaml_plain(y, "set");
+		sim_yaml_seq_start(y, true);
+		for (j = i; j < r->nr_prov; j += 2)
+			if (!strcmp(r->prov[j], "set"))
+				sim_yaml_str(y, r->prov[j + 1]);
+		sim_yaml_seq_end(y);
+	}
+	if (!sets) {
+		sim_yaml_plain(y, "set");
+		sim_yaml_seq_start(y, true);
+		sim_yaml_seq_end(y);
+	}
+	sim_yaml_map_end(y);
+}
+
 static int write_yaml(const struct report *r, FILE *out)
 {
 	int base = baseline_index(r);
@@ -1180,6 +1303,8 @@ static int write_yaml(const struct report *r, FILE *out)
 	y_kv_str(&y, "scenario", r->scenario);
 	y_kv_u64(&y, "seed", r->seed);
 	y_kv_u64(&y, "replications", r->replications);
+	if (r->nr_prov)
+		y_provenance(&y, r);
 	sim_yaml_plain(&y, "baseline");
 	if (base >= 0)
 		sim_yaml_str(&y, r->variants[base].name);
@@ -1256,6 +1381,22 @@ static char *csv_column_name(const char *metric, char *const *names,
 	return s;
 }
 
+/* "# KEY: VALUE" lines: the scenario, seed, replications, provenance. */
+static void csv_provenance(FILE *out, const struct report *r)
+{
+	unsigned int i;
+
+	fputs("# scenario: ", out);
+	put_one_line(out, r->scenario);
+	fprintf(out, "\n# seed: %llu\n# replications: %u\n",
+		(unsigned long long)r->seed, r->replications);
+	for (i = 0; i < r->nr_prov; i += 2) {
+		fprintf(out, "# %s: ", r->prov[i]);
+		put_one_line(out, r->prov[i + 1]);
+		fputc('\n', out);
+	}
+}
+
 static int write_csv(const struct report *r, FILE *out)
 {
 	static const char *const fixed[] = {
@@ -1293,6 +1434,7 @@ static int write_csv(const struct report *r, FILE *out)
 			goto out_free_names;
 	}
 
+	csv_provenance(out, r);
 	for (i = 0; i < nr; i++)
 		fprintf(out, "%s%s", i ? "," : "", names[i]);
 	for (i = 1; r->replications > 1 && i < nr; i++)

@@ -22,7 +22,8 @@
  *    values with the same decimals (five significant digits for its
  *    largest value). Then a "hot lines: VARIANT" section per variant with
  *    lines, and the notes.
- *  - YAML: scenario, seed, replications, baseline, variants: [{name,
+ *  - YAML: scenario, seed, replications, provenance, baseline,
+ *    variants: [{name,
  *    metrics: {metric: {value, unit, ci95, change_pct, higher_is_better}},
  *    lines, notes}]. change_pct is left out for the baseline and where the
  *    baseline's value is 0 or missing. Numbers use sim_format_double().
@@ -112,6 +113,19 @@ void report_function(struct report *r, int variant,
 		     const struct report_function *fn);
 /* Free-form note for a variant, e.g. a kernel WARN that fired. */
 void report_note(struct report *r, int variant, const char *note);
+
+/*
+ * report_provenance() - record where the results come from: @key and
+ * @value (both copied), kept in the order given. The key "set" may
+ * repeat, once per --set. Every rendering carries them: YAML as a
+ * `provenance:` map (the "set" values as one list), CSV as "# KEY: VALUE"
+ * lines above the header (after "# scenario", "# seed" and
+ * "# replications"), the table as the line under its title. A value is
+ * one line: control characters are written as '?' in CSV and the table.
+ */
+void report_provenance(struct report *r, const char *key, const char *value);
+/* The value recorded for @key (the first, for "set"), or NULL. */
+const char *report_provenance_get(const struct report *r, const char *key);
 
 int report_write(const struct report *r, enum report_format fmt, FILE *out);
 

@@ -886,6 +886,55 @@ START_TEST(compare_wide_is_not_quadratic)
 }
 END_TEST
 
+/*
+ * Provenance first: a YAML result and a CSV one of the same numbers, on
+ * two machines and with a --set only in NEW. Expect the differing keys
+ * (machine, the sets: none in OLD) before the summary, the same digests
+ * left out, and exit COMPARE_SAME (the numbers are equal). A file of an
+ * older memcgsim (no provenance) against a new one: one note, and only
+ * the keys both record compared (none here).
+ */
+START_TEST(compare_print_provenance)
+{
+	static const char yaml[] =
+		"scenario: s\nseed: 1\nreplications: 1\n"
+		"provenance:\n  memcgsim: '0.1'\n  scenario_digest: 'sha256:ab'\n"
+		"  machine: skx-2s-72\n  set: []\n"
+		"baseline: a\nvariants:\n- name: a\n  metrics:\n"
+		"    throughput: {value: 10, unit: ops/s}\n  notes: []\n";
+	static const char csv[] =
+		"# scenario: s\n# seed: 1\n# replications: 1\n"
+		"# memcgsim: 0.1\n# scenario_digest: sha256:ab\n"
+		"# machine: skx-4s-144\n# set: machine=skx-4s-144\n"
+		"# set: duration_ms=5\n"
+		"variant,throughput,unit,change_pct\na,10,ops/s,0\n";
+	static const char old_csv[] =
+		"variant,throughput,unit,change_pct\na,10,ops/s,0\n";
+	struct compare_opts opts = { 0 };
+	struct compare_file *a = parse("a.yaml", yaml),
+			    *b = parse("b.csv", csv);
+	struct compare_file *o = parse("o.csv", old_csv);
+	char *text;
+
+	ck_assert_int_eq(print(a, b, &opts, &text, NULL), COMPARE_SAME);
+	ck_assert_str_eq(text,
+			 "compare: provenance differs (OLD -> NEW):\n"
+			 "  machine: skx-2s-72 -> skx-4s-144\n"
+			 "  set: (none) -> machine=skx-4s-144, duration_ms=5\n"
+			 "compare: 0 of 1 value changed, 0 over 0%\n");
+	free(text);
+	ck_assert_int_eq(print(o, b, &opts, &text, NULL), COMPARE_SAME);
+	ck_assert_str_eq(text,
+			 "compare: note: OLD records no provenance (written by "
+			 "an older memcgsim)\n"
+			 "compare: 0 of 1 value changed, 0 over 0%\n");
+	free(text);
+	compare_free(a);
+	compare_free(b);
+	compare_free(o);
+}
+END_TEST
+
 static Suite *compare_suite(void)
 {
 	Suite *s = suite_create("compare");
@@ -894,6 +943,7 @@ static Suite *compare_suite(void)
 	TCase *wide;
 
 	tcase_add_test(tc, compare_print_identical);
+	tcase_add_test(tc, compare_print_provenance);
 	tcase_add_test(tc, compare_print_all);
 	tcase_add_loop_test(tc, compare_print_tolerance, 0,
 			    sizeof(two_percent) / sizeof(two_percent[0]));

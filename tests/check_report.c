@@ -185,7 +185,9 @@ START_TEST(report_write_csv_two_variants)
 	struct report *r = small_report();
 	char *csv = render(r, REPORT_CSV);
 
-	ck_assert_str_eq(csv, "variant,throughput,unit,change_pct,"
+	ck_assert_str_eq(csv, "# scenario: demo\n# seed: 42\n"
+			      "# replications: 1\n"
+			      "variant,throughput,unit,change_pct,"
 			      "stock_hit_rate\n"
 			      "base,200,ops/s,0,90\n"
 			      "new,150,ops/s,-25,45.5\n");
@@ -218,7 +220,8 @@ START_TEST(report_write_csv_ci_and_quoting)
 	report_metric(r, s, "p99 latency", "ns", 12, 1, false);
 	report_metric(r, solo, "ops", "ops/s", 50, 0, true);
 	csv = render(r, REPORT_CSV);
-	ck_assert_str_eq(csv, "variant,throughput,unit,change_pct,p99_latency,"
+	ck_assert_str_eq(csv, "# scenario: q\n# seed: 1\n# replications: 3\n"
+			      "variant,throughput,unit,change_pct,p99_latency,"
 			      "throughput_ci95,p99_latency_ci95\n"
 			      "\"a,b\",100,ops/s,-20,10,2.5,0.5\n"
 			      "\"say \"\"hi\"\"\",125,ops/s,0,12,3,1\n"
@@ -478,7 +481,8 @@ START_TEST(report_write_zero_baseline_and_gaps)
 	report_metric(r, other, "throughput", "ops/s", 5, 0, true);
 	report_metric(r, other, "extra", "", NAN, 0, false);
 	text = render(r, REPORT_CSV);
-	ck_assert_str_eq(text, "variant,throughput,unit,change_pct,extra\n"
+	ck_assert_str_eq(text, "# scenario: e\n# seed: 0\n# replications: 1\n"
+			       "variant,throughput,unit,change_pct,extra\n"
 			       "zero,0,ops/s,0,\n"
 			       "other,5,ops/s,,nan\n");
 	free(text);
@@ -512,6 +516,54 @@ END_TEST
  * A report without variants still renders, in every format; two
  * replications still announce throughput_ci95.
  */
+/*
+ * Provenance in the three renderings: the table's second line (version,
+ * machine, duration after warm-up, then the --set options, wrapped before
+ * 80 columns), YAML's provenance map with the sets as one list, and CSV's
+ * "# KEY: VALUE" lines; a newline in a value is '?' in CSV and the table.
+ */
+START_TEST(report_write_provenance)
+{
+	struct report *r = report_create("p", 1, 1);
+	char *text;
+
+	report_provenance(r, "memcgsim", "9.9");
+	report_provenance(r, "machine", "m1, m2");
+	report_provenance(r, "duration_ms", "20");
+	report_provenance(r, "warmup_ms", "2");
+	report_provenance(r, "set", "kernel.charge_batch=64");
+	report_provenance(r, "set", "workloads.0.cpus=0-71,a\nb");
+	ck_assert_str_eq(report_provenance_get(r, "set"),
+			 "kernel.charge_batch=64");
+	text = render(r, REPORT_TABLE);
+	/*
+	 * "# memcgsim 9.9, machine m1, m2, 20 ms after a 2 ms warm-up," is
+	 * 58 columns; ", --set kernel.charge_batch=64" (30) would end at 88,
+	 * past 80: it wraps, and the second --set (33) fits beside it (64).
+	 */
+	ck_assert_str_eq(
+		text,
+		"# scenario p, seed 1, 1 replication\n"
+		"# memcgsim 9.9, machine m1, m2, 20 ms after a 2 ms warm-up,\n"
+		"# --set kernel.charge_batch=64, --set workloads.0.cpus=0-71,a?b\n\n");
+	free(text);
+	text = render(r, REPORT_CSV);
+	ck_assert_str_eq(text, "# scenario: p\n# seed: 1\n# replications: 1\n"
+			       "# memcgsim: 9.9\n# machine: m1, m2\n"
+			       "# duration_ms: 20\n# warmup_ms: 2\n"
+			       "# set: kernel.charge_batch=64\n"
+			       "# set: workloads.0.cpus=0-71,a?b\n"
+			       "variant,throughput,unit,change_pct\n");
+	free(text);
+	text = render(r, REPORT_YAML);
+	ck_assert_ptr_nonnull(strstr(text, "provenance:\n  memcgsim: '9.9'\n"));
+	ck_assert_ptr_nonnull(
+		strstr(text, "  set: ['kernel.charge_batch=64', "));
+	free(text);
+	report_free(r);
+}
+END_TEST
+
 START_TEST(report_write_empty)
 {
 	struct report *r = report_create("none", 3, 2);
@@ -521,7 +573,9 @@ START_TEST(report_write_empty)
 	ck_assert_str_eq(text, "# scenario none, seed 3, 2 replications\n\n");
 	free(text);
 	text = render(r, REPORT_CSV);
-	ck_assert_str_eq(text, "variant,throughput,unit,change_pct,"
+	ck_assert_str_eq(text, "# scenario: none\n# seed: 3\n"
+			       "# replications: 2\n"
+			       "variant,throughput,unit,change_pct,"
 			       "throughput_ci95\n");
 	free(text);
 	text = render(r, REPORT_YAML);
@@ -1051,6 +1105,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, report_write_table_fits_80_columns_nine_variants);
 	tcase_add_test(tc, report_write_zero_baseline_and_gaps);
 	tcase_add_test(tc, report_write_empty);
+	tcase_add_test(tc, report_write_provenance);
 	tcase_add_test(tc, report_write_identical_bytes);
 	suite_add_tcase(s, tc);
 

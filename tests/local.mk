@@ -425,3 +425,8 @@ AM_TESTS_ENVIRONMENT = top_srcdir='$(top_srcdir)'; export top_srcdir; \
 
 # shared by the suites that load a cited machine profile
 EXTRA_DIST += %reldir%/machine_test.h
+
+check_PROGRAMS += tests/check_sha256
+tests_check_sha256_SOURCES = tests/check_sha256.c
+tests_check_sha256_CFLAGS = $(TEST_CFLAGS)
+tests_check_sha256_LDADD = $(TEST_LDADD)

@@ -765,7 +765,7 @@ static int sheet_parse(const char *path, const char *buf, size_t len,
 	struct csv_reader r;
 	int got;
 
-	csv_reader_init(&r, path, buf, len, CSV_BLANK_LINES);
+	csv_reader_init(&r, path, buf, len, CSV_BLANK_LINES | CSV_COMMENTS);
 	for (;;) {
 		got = csv_read_record(&r, err);
 		if (got <= 0)

@@ -18,6 +18,7 @@
 #include "models/kernel/mm/memcontrol.h"
 #include "models/workloads/workload.h"
 #include "sim/report.h"
+#include "sim/sha256.h"
 
 #define MAX_METRICS 64
 #define MAX_VARIANTS 256
@@ -43,9 +44,25 @@ struct variant {
 	bool machine_from_cli;
 	unsigned int misfit;
 	const struct scenario_node *misfit_at;
+	/* The machine profile file loaded; "" for an inline profile. */
+	char profile[1024];
 	/* Checked, then unloaded but for @name and @seed: see variant_park(). */
 	bool parked;
 };
+
+/* What the results come from (cmd/run/provenance.c). */
+#define RUN_PROV_MAX_PROFILES 16
+struct run_prov {
+	char machine[256], duration[128], warmup[128]; /* "a, b" lists */
+	struct sim_sha256 profiles; /* of each profile file, once */
+	char profile_paths[RUN_PROV_MAX_PROFILES][1024];
+	unsigned int nr_profiles;
+};
+
+void run__prov_init(struct run_prov *p);
+void run__prov_add(struct run_prov *p, const struct variant *v);
+void run__prov_record(struct report *r, struct run_prov *p, const char *path,
+		      const struct run_opts *o);
 
 /* --max-memory, or the default limit when it is not given. */
 uint64_t run__max_memory(const struct run_opts *o);

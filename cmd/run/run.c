@@ -407,8 +407,10 @@ static int variant_machine(struct variant *v, const struct run_opts *o,
 				"not a regular file (a FIFO or a device)");
 		return -1;
 	}
-	if (!machine_load_file(&v->machine, path, err))
+	if (!machine_load_file(&v->machine, path, err)) {
+		snprintf(v->profile, sizeof(v->profile), "%s", path);
 		return 0;
+	}
 	/*
 	 * The profile's own error (its file, line and column) goes after
 	 * the place in the scenario that named it.
@@ -1176,6 +1178,7 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 	struct scenario_node *base;
 	const struct scenario_node *vars;
 	struct run_result *res = NULL;
+	struct run_prov *prov = NULL;
 	struct variant *v = NULL;
 	const char *baseline = NULL, *name, *desc, *vnames[MAX_VARIANTS];
 	struct report *r = NULL;
@@ -1215,7 +1218,9 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 	nr = vars ? scenario_len(vars) : 1;
 	v = calloc(nr, sizeof(*v));
 	res = calloc(o->replications, sizeof(*res));
-	SIM_OOM_ON(!v || !res);
+	prov = malloc(sizeof(*prov));
+	SIM_OOM_ON(!v || !res || !prov);
+	run__prov_init(prov);
 
 	/* Check every variant before running any. */
 	for (i = 0; i < nr; i++) {
@@ -1250,6 +1255,7 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 				o->estimate(o->estimate_arg, v[i].name, &est);
 			if (run__check_memory(&v[i], &est, o, err))
 				goto out_variants;
+			run__prov_add(prov, &v[i]);
 			selected++;
 		}
 		variant_park(&v[i]);
@@ -1287,6 +1293,7 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 	seed = v[i].seed;
 	r = report_create(name, seed, o->replications);
 	SIM_OOM_ON(!r);
+	run__prov_record(r, prov, path, o);
 	for (i = 0; i < nr; i++) {
 		int col;
 
@@ -1345,6 +1352,7 @@ out_variants:
 			variant_destroy(&v[i]);
 	free(v);
 	free(res);
+	free(prov);
 out_free:
 	scenario_free(base);
 	return ret;

@@ -31,7 +31,7 @@
 
 #define VARY_FILE "--vary"
 #define META_NAME "sweep.meta"
-#define META_VERSION 2
+#define META_VERSION 3
 
 const int sweep__stop_signals[SWEEP__NR_STOP_SIGNALS] = { SIGINT, SIGTERM,
 							  SIGHUP };
@@ -697,8 +697,11 @@ void sweep__remove_temps(const struct sweep *s, unsigned int point)
  *	memcgsim_sweep: 2
  *	memcgsim: "0.3"			(the version that made it)
  *	scenario: "/abs/path/x.yaml"
- *	scenario_digest: "fnv1a64:..."	(of the file's bytes)
- *	profiles_digest: "fnv1a64:..."	(of the machine profiles it names)
+ *	scenario_digest: "sha256:..."	(of the file's bytes)
+ *	profiles_digest: "sha256:..."	(of the machine profiles it names)
+ *	machine: "skx-2s-72"		(as the scenario names it, after --set)
+ *	duration_ms: "20"		(likewise)
+ *	warmup_ms: "duration_ms / 10"	(likewise, or the default's rule)
  *	given: "x.yaml"
  *	seed: 7				(only with --seed)
  *	replications: 1
@@ -725,6 +728,12 @@ static int meta_emit(FILE *out, const struct sweep *s, bool given)
 	sim_yaml_quoted(&y, s->scenario_digest);
 	sim_yaml_plain(&y, "profiles_digest");
 	sim_yaml_quoted(&y, s->profiles_digest);
+	sim_yaml_plain(&y, "machine");
+	sim_yaml_quoted(&y, s->machine);
+	sim_yaml_plain(&y, "duration_ms");
+	sim_yaml_quoted(&y, s->duration);
+	sim_yaml_plain(&y, "warmup_ms");
+	sim_yaml_quoted(&y, s->warmup);
 	if (given) {
 		sim_yaml_plain(&y, "given");
 		sim_yaml_quoted(&y, s->given);
@@ -889,6 +898,9 @@ int sweep__meta_read(struct sweep *s, const char *dir, struct sim_error *err)
 		"scenario",
 		"scenario_digest",
 		"profiles_digest",
+		"machine",
+		"duration_ms",
+		"warmup_ms",
 		"given",
 		"seed",
 		"replications",
@@ -919,12 +931,15 @@ int sweep__meta_read(struct sweep *s, const char *dir, struct sim_error *err)
 	if (v < META_VERSION) {
 		scenario_error(
 			err, scenario_get(tree, "memcgsim_sweep"),
-			"written by an older memcgsim, without the digests that a resume or merge checks; run the sweep again into another --out");
+			"written by an older memcgsim, whose digests and provenance a resume or merge cannot check; run the sweep again into another --out");
 		goto out_free;
 	}
 	if (meta_digest(tree, "memcgsim", s->version, err) ||
 	    meta_digest(tree, "scenario_digest", s->scenario_digest, err) ||
-	    meta_digest(tree, "profiles_digest", s->profiles_digest, err))
+	    meta_digest(tree, "profiles_digest", s->profiles_digest, err) ||
+	    meta_digest(tree, "machine", s->machine, err) ||
+	    meta_digest(tree, "duration_ms", s->duration, err) ||
+	    meta_digest(tree, "warmup_ms", s->warmup, err))
 		goto out_free;
 	if (scenario_string(tree, "scenario", true, NULL, &str, err))
 		goto out_free;
