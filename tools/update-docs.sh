@@ -80,11 +80,12 @@ sample_false_sharing()
 			w && w <= 4 { print; w++ }'
 }
 
-# run -f csv (README, Running scenarios): the header and two rows.
+# run -f csv (README, Running scenarios): the provenance lines ("# KEY:
+# VALUE"), the header and two rows.
 sample_run_csv()
 {
 	m run "$sc/teaching/atomic-counter.yaml" -f csv -o results.csv -q
-	head -n 3 "$tmp/run/results.csv"
+	head -n 12 "$tmp/run/results.csv"
 }
 
 # A sweep's sweep.csv (README, Sweeps): its first columns up to
