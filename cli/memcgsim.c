@@ -268,6 +268,20 @@ static bool same_file(const char *a, const char *b)
 	       sa.st_ino == sb.st_ino && S_ISREG(sa.st_mode);
 }
 
+/*
+ * The default run's last line: where to go next (explain of its first
+ * variant after the baseline: why it is slower, where its time goes). The
+ * scenario as a path from the source tree's top, where the README's
+ * commands run; within 80 columns.
+ */
+static void default_next(const struct report *r)
+{
+	const char *v = report_variant_name(r, 1);
+
+	printf("\nnext: memcgsim explain -v %s scenarios/%s\n",
+	       v ? v : report_variant_name(r, 0), DEFAULT_EXPERIMENT);
+}
+
 static int run_scenario(struct cli *c)
 {
 	struct explain_ctx x = { .lines = c->o.hot_lines };
@@ -339,6 +353,8 @@ static int run_scenario(struct cli *c)
 		}
 	} else if (report_write(r, c->format, stdout)) {
 		goto out;
+	} else if (c->default_run && c->format == REPORT_TABLE) {
+		default_next(r);
 	}
 	if (fflush(stdout)) {
 		perror("memcgsim: stdout");
@@ -845,10 +861,23 @@ static int cmd_list(struct cli *c, int nr_args, char **args)
 }
 
 static const struct cli_option *const run_options[] = {
-	&opt_variant,	 &opt_set,	  &opt_seed,	&opt_replications,
-	&opt_format,	 &opt_out,	  &opt_trace,	&opt_trace_variant,
-	&opt_trace_from, &opt_trace_to,	  &opt_lines,	&opt_quiet,
-	&opt_max_memory, &opt_max_events, &opt_dry_run, NULL,
+	&opt_variant,
+	&opt_set,
+	&opt_seed,
+	&opt_replications,
+	&opt_format,
+	&opt_out,
+	&opt_trace,
+	&opt_trace_variant,
+	&opt_trace_from,
+	&opt_trace_to,
+	&opt_lines,
+	&opt_quiet,
+	&opt_max_memory,
+	&opt_max_events,
+	&opt_dry_run,
+	&opt_all_metrics,
+	NULL,
 };
 
 static const struct cli_option *const check_options[] = {
@@ -857,10 +886,23 @@ static const struct cli_option *const check_options[] = {
 };
 
 static const struct cli_option *const default_options[] = {
-	&opt_variant,	 &opt_set,	  &opt_seed,	   &opt_replications,
-	&opt_format,	 &opt_out,	  &opt_trace,	   &opt_trace_variant,
-	&opt_trace_from, &opt_trace_to,	  &opt_lines,	   &opt_quiet,
-	&opt_no_plots,	 &opt_max_memory, &opt_max_events, NULL,
+	&opt_variant,
+	&opt_set,
+	&opt_seed,
+	&opt_replications,
+	&opt_format,
+	&opt_out,
+	&opt_trace,
+	&opt_trace_variant,
+	&opt_trace_from,
+	&opt_trace_to,
+	&opt_lines,
+	&opt_quiet,
+	&opt_no_plots,
+	&opt_max_memory,
+	&opt_max_events,
+	&opt_all_metrics,
+	NULL,
 };
 
 static const struct cli_option *const validate_options[] = {

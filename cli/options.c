@@ -547,6 +547,12 @@ static int set_quiet(struct cli *c, const char *arg)
 	return 0;
 }
 
+static int set_all_metrics(struct cli *c, const char *arg)
+{
+	c->o.all_metrics = true;
+	return 0;
+}
+
 static int set_markdown(struct cli *c, const char *arg)
 {
 	c->markdown = true;
@@ -751,6 +757,12 @@ const struct cli_option opt_no_plots = {
 	.long_name = "no-plots",
 	.set = set_no_plots,
 	.help = "do not draw the plots into memcgsim-plots/",
+};
+
+const struct cli_option opt_all_metrics = {
+	.long_name = "all-metrics",
+	.set = set_all_metrics,
+	.help = "keep the table's rows that are 0 in every variant (left out by default, and named in one line; YAML and CSV always keep them)",
 };
 
 const struct cli_option opt_markdown = {

@@ -80,6 +80,7 @@ struct report_variant {
 	unsigned int nr_notes, alloc_notes;
 	struct report_function *fns;
 	unsigned int nr_fns, alloc_fns;
+	char *legend; /* "KEY=VALUE, ..." of its set:, or NULL */
 };
 
 struct report {
@@ -91,6 +92,8 @@ struct report {
 	unsigned int nr_variants, alloc_variants;
 	struct report_metric_def *metrics;
 	unsigned int nr_metrics, alloc_metrics;
+	char *description; /* the scenario's, or NULL */
+	bool all_metrics; /* the table shows rows that are 0 everywhere */
 	char **prov; /* key, value, key, value... (report_provenance()) */
 	unsigned int nr_prov, alloc_prov; /* strings */
 	bool oom; /* an allocation failed; writers refuse */
@@ -160,6 +163,7 @@ void report_free(struct report *r)
 		struct report_variant *v = &r->variants[i];
 
 		free(v->name);
+		free(v->legend);
 		free(v->baseline);
 		free(v->fns);
 		free(v->values);
@@ -177,6 +181,7 @@ void report_free(struct report *r)
 	for (i = 0; i < r->nr_prov; i++)
 		free(r->prov[i]);
 	free(r->prov);
+	free(r->description);
 	free(r->baseline);
 	free(r->scenario);
 	free(r);
@@ -766,7 +771,8 @@ static void put_heads(FILE *out, const struct report *r,
 
 static void put_block(FILE *out, const struct report *r,
 		      const struct cell *cells, const struct column *cols,
-		      unsigned int first, unsigned int last, size_t label_w)
+		      unsigned int first, unsigned int last, size_t label_w,
+		      const bool *hide)
 {
 	struct linebuf lb = { .len = 0 };
 	char label[256];
@@ -774,6 +780,8 @@ static void put_block(FILE *out, const struct report *r,
 
 	put_heads(out, r, cols, first, last, label_w);
 	for (m = 0; m < r->nr_metrics; m++) {
+		if (hide[m])
+			continue;
 		metric_label(&r->metrics[m], label, sizeof(label));
 		if (display_width(label, strlen(label)) > label_w) {
 			put_long(out, "", label);
@@ -933,6 +941,95 @@ static void put_hot_lines(FILE *out, const struct report_variant *v)
 	free(rows);
 }
 
+void report_describe(struct report *r, const char *text)
+{
+	free(r->description);
+	r->description = text ? strdup(text) : NULL;
+	if (text && !r->description)
+		r->oom = true;
+}
+
+void report_variant_legend(struct report *r, int variant, const char *text)
+{
+	struct report_variant *v = get_variant(r, variant);
+
+	if (!v)
+		return;
+	free(v->legend);
+	v->legend = strdup(text);
+	if (!v->legend)
+		r->oom = true;
+}
+
+void report_all_metrics(struct report *r, bool all)
+{
+	r->all_metrics = all;
+}
+
+const char *report_variant_name(const struct report *r, unsigned int i)
+{
+	return i < r->nr_variants ? r->variants[i].name : NULL;
+}
+
+/*
+ * @text's words after @head on lines of at most 80 columns, the first
+ * starting "# HEAD" and the next ones "#  "; newlines and tabs in @text
+ * are spaces, other control characters '?'.
+ */
+static void put_comment(FILE *out, const char *head, const char *text)
+{
+	struct linebuf lb = { .len = 0 };
+	const char *p = text;
+	size_t col, len, i;
+
+	lb_printf(&lb, "#%s%s", *head ? " " : "", head);
+	col = 1 + (*head ? 1 + display_width(head, strlen(head)) : 0);
+	while (*p) {
+		p += strspn(p, " \n\t");
+		len = strcspn(p, " \n\t");
+		if (!len)
+			break;
+		if (len > TABLE_WIDTH - 4)
+			len = fit_bytes(p, TABLE_WIDTH - 4);
+		if (col > 3 && col + 1 + len > TABLE_WIDTH) {
+			lb_flush(&lb, out);
+			lb_printf(&lb, "#  ");
+			col = 3;
+		}
+		lb_printf(&lb, " ");
+		for (i = 0; i < len; i++)
+			lb_printf(&lb, "%c",
+				  (unsigned char)p[i] < 0x20 || p[i] == 0x7f ?
+					  '?' :
+					  p[i]);
+		col += 1 + display_width(p, len);
+		p += len;
+		p += strcspn(p, " \n\t");
+	}
+	lb_flush(&lb, out);
+}
+
+/* The description, then a legend line per variant with settings. */
+static void put_legend(FILE *out, const struct report *r)
+{
+	char head[80];
+	unsigned int i;
+
+	if (r->description && *r->description)
+		put_comment(out, "", r->description);
+	for (i = 0; i < r->nr_variants; i++) {
+		if (!r->variants[i].legend)
+			continue;
+		snprintf(head, sizeof(head),
+			 "%.*s:", (int)fit_bytes(r->variants[i].name, 40),
+			 r->variants[i].name);
+		put_comment(out, head,
+			    *r->variants[i].legend ?
+				    r->variants[i].legend :
+				    "(the scenario as written)");
+	}
+}
+
 /* @s on one line: each control character as '?'. */
 static void put_one_line(FILE *out, const char *s)
 {
@@ -995,13 +1092,55 @@ static void put_title(FILE *out, const struct report *r)
 	fprintf(out, "# scenario %.*s%s\n", (int)fit_bytes(r->scenario, room),
 		r->scenario, tail);
 	put_provenance(out, r);
+	put_legend(out, r);
 	fputc('\n', out);
+}
+
+/* Is metric @m 0 (and its CI 0) in every variant that has it? */
+static bool all_zero(const struct report *r, unsigned int m)
+{
+	const struct report_value *v;
+	unsigned int i, seen = 0;
+
+	for (i = 0; i < r->nr_variants; i++) {
+		v = find_value(&r->variants[i], m);
+		if (!v)
+			continue;
+		if (v->value != 0 || v->ci95 != 0)
+			return false;
+		seen++;
+	}
+	return seen > 0;
+}
+
+/* "(0 in every variant, not shown: a, b; --all-metrics shows them)" */
+static void put_hidden(FILE *out, const struct report *r, const bool *hide)
+{
+	char *list = NULL;
+	size_t len = 0;
+	unsigned int m, n = 0;
+	FILE *f = open_memstream(&list, &len);
+
+	if (!f)
+		return;
+	for (m = 0; m < r->nr_metrics; m++)
+		if (hide[m])
+			fprintf(f, "%s%s", n++ ? ", " : "", r->metrics[m].name);
+	fprintf(f, " (--all-metrics shows %s)", n == 1 ? "it" : "them");
+	if (fclose(f)) {
+		free(list);
+		return;
+	}
+	fputs("\n0 in every variant, not shown:\n", out);
+	put_wrapped(out, 2, list);
+	free(list);
 }
 
 static int write_table(const struct report *r, FILE *out)
 {
-	unsigned int nr_v = r->nr_variants, m, i, first;
+	unsigned int nr_v = r->nr_variants, m, i, first, nr_hidden = 0;
 	size_t label_w = 0, used;
+	bool *hide;
 	struct column *cols;
 	struct cell *cells;
 	int base = baseline_index(r);
@@ -1013,13 +1152,19 @@ static int write_table(const struct report *r, FILE *out)
 	cells = calloc((size_t)(r->nr_metrics ? r->nr_metrics : 1) * nr_v,
 		       sizeof(*cells));
 	cols = calloc(nr_v, sizeof(*cols));
-	if (!cells || !cols)
+	hide = calloc(r->nr_metrics ? r->nr_metrics : 1, sizeof(*hide));
+	if (!cells || !cols || !hide)
 		goto out_free;
 
 	for (m = 0; m < r->nr_metrics; m++) {
 		double maxabs = 0;
 		struct numfmt f;
 		size_t w;
+
+		hide[m] = !r->all_metrics && all_zero(r, m);
+		nr_hidden += hide[m];
+		if (hide[m])
+			continue;
 
 		for (i = 0; i < nr_v; i++) {
 			const struct report_value *v;
@@ -1052,8 +1197,10 @@ static int write_table(const struct report *r, FILE *out)
 		}
 		if (first)
 			fputc('\n', out);
-		put_block(out, r, cells, cols, first, i, label_w);
+		put_block(out, r, cells, cols, first, i, label_w, hide);
 	}
+	if (nr_hidden)
+		put_hidden(out, r, hide);
 
 	for (i = 0; i < nr_v; i++) {
 		const struct report_variant *v = &r->variants[i];
@@ -1074,11 +1221,13 @@ static int write_table(const struct report *r, FILE *out)
 			put_wrapped(out, 2, v->notes[n]);
 		}
 	}
+	free(hide);
 	free(cols);
 	free(cells);
 	return ferror(out) ? -1 : 0;
 
 out_free:
+	free(hide);
 	free(cols);
 	free(cells);
 	errno = ENOMEM;

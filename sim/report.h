@@ -127,6 +127,24 @@ void report_provenance(struct report *r, const char *key, const char *value);
 /* The value recorded for @key (the first, for "set"), or NULL. */
 const char *report_provenance_get(const struct report *r, const char *key);
 
+/*
+ * What the table prints for people under its title (the table only: the
+ * YAML and CSV carry the scenario's own file through its digest):
+ * report_describe() the scenario's description, report_variant_legend()
+ * a variant's settings ("kernel.charge_batch=64, ..."; "" for a variant
+ * that sets nothing), one "# NAME: SETTINGS" line each, wrapped at 80.
+ */
+void report_describe(struct report *r, const char *text);
+void report_variant_legend(struct report *r, int variant, const char *text);
+/*
+ * report_all_metrics() - with @all false (the default) the table leaves
+ * out the rows whose value is 0 in every variant and says so in one line
+ * at the end (--all-metrics shows them); YAML and CSV keep every metric.
+ */
+void report_all_metrics(struct report *r, bool all);
+/* The name of variant @i in the order added, or NULL past the last. */
+const char *report_variant_name(const struct report *r, unsigned int i);
+
 int report_write(const struct report *r, enum report_format fmt, FILE *out);
 
 /*

@@ -564,6 +564,51 @@ START_TEST(report_write_provenance)
 }
 END_TEST
 
+/*
+ * What the table means: the description under the title, a legend line
+ * per variant with settings ("(the scenario as written)" for none), and
+ * a row that is 0 in both variants left out and named at the end; with
+ * report_all_metrics() it is back. YAML keeps it either way.
+ */
+START_TEST(report_write_legend_and_zero_rows)
+{
+	struct report *r = report_create("d", 1, 1);
+	int a = report_variant(r, "base"), b = report_variant(r, "+A");
+	char *text;
+
+	report_describe(r, "two\nvariants");
+	report_variant_legend(r, a, "");
+	report_variant_legend(r, b, "kernel.charge_batch=64");
+	report_metric(r, a, "throughput", "ops/s", 10, 0, true);
+	report_metric(r, a, "failures", "", 0, 0, false);
+	report_metric(r, b, "throughput", "ops/s", 20, 0, true);
+	report_metric(r, b, "failures", "", 0, 0, false);
+	text = render(r, REPORT_TABLE);
+	/* the row format is report_write_table_*'s; here the lines around */
+	ck_assert_ptr_nonnull(strstr(text,
+				     "# scenario d, seed 1, 1 replication\n"
+				     "# two variants\n"
+				     "# base: (the scenario as written)\n"
+				     "# +A: kernel.charge_batch=64\n\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\nthroughput (ops/s) "));
+	ck_assert_ptr_null(strstr(text, "\nfailures"));
+	ck_assert_ptr_nonnull(strstr(text,
+				     ")\n\n0 in every variant, not shown:\n"
+				     "  failures (--all-metrics shows it)\n"));
+	free(text);
+	report_all_metrics(r, true);
+	text = render(r, REPORT_TABLE);
+	ck_assert_ptr_nonnull(strstr(text, "\nfailures "));
+	ck_assert_ptr_null(strstr(text, "not shown"));
+	free(text);
+	report_all_metrics(r, false);
+	text = render(r, REPORT_YAML);
+	ck_assert_ptr_nonnull(strstr(text, "    failures:\n"));
+	free(text);
+	report_free(r);
+}
+END_TEST
+
 START_TEST(report_write_empty)
 {
 	struct report *r = report_create("none", 3, 2);
@@ -1106,6 +1151,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, report_write_zero_baseline_and_gaps);
 	tcase_add_test(tc, report_write_empty);
 	tcase_add_test(tc, report_write_provenance);
+	tcase_add_test(tc, report_write_legend_and_zero_rows);
 	tcase_add_test(tc, report_write_identical_bytes);
 	suite_add_tcase(s, tc);
 

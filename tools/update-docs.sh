@@ -47,8 +47,7 @@ m()
 sample_default()
 {
 	m --no-plots -q | awk '
-		NR <= 6 { print; next }
-		NR == 7 { print "..." }
+		!d { print; if (/^published /) { d = 1; print "..." }; next }
 		/^stock_hit_rate / && !s { s = 1; print; next }
 		s == 1 && /^page_counter_charges_per_op / {
 			print; getline; print; print "..."; s = 2; next

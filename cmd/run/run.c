@@ -1172,6 +1172,33 @@ static void record(struct report *r, int variant, struct run_result *res,
 	}
 }
 
+/*
+ * The legend of variant @col: its set: as "KEY=VALUE, ..." (a map or list
+ * value as "{...}" or "[...]"), "" when it sets nothing.
+ */
+static void variant_legend(struct report *r, int col,
+			   const struct scenario_node *vn)
+{
+	const struct scenario_node *set = scenario_get(vn, "set"), *val;
+	char buf[1024];
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; set && scenario_kind(set) == SCENARIO_MAP &&
+		    i < scenario_len(set) && len < sizeof(buf);
+	     i++) {
+		val = scenario_item(set, i);
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s=%s",
+					i ? ", " : "", scenario_key(set, i),
+					scenario_kind(val) == SCENARIO_SCALAR ?
+						scenario_scalar(val) :
+					scenario_kind(val) == SCENARIO_MAP ?
+						"{...}" :
+						"[...]");
+	}
+	report_variant_legend(r, col, buf);
+}
+
 static int scenario_run_caught(const char *path, const struct run_opts *o,
 			       struct report **out, struct sim_error *err)
 {
@@ -1294,6 +1321,8 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 	r = report_create(name, seed, o->replications);
 	SIM_OOM_ON(!r);
 	run__prov_record(r, prov, path, o);
+	report_describe(r, desc);
+	report_all_metrics(r, o->all_metrics);
 	for (i = 0; i < nr; i++) {
 		int col;
 
@@ -1301,6 +1330,8 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 		    !v[i].parked)
 			continue;
 		col = report_variant(r, v[i].name);
+		if (vars)
+			variant_legend(r, col, scenario_item(vars, i));
 		if (vars) {
 			const char *vb = NULL;
 

@@ -61,6 +61,7 @@ struct run_opts {
 	uint64_t seed; /* --seed */
 	unsigned int replications; /* >= 1 */
 	unsigned int hot_lines; /* lines reported per variant */
+	bool all_metrics; /* --all-metrics: the table keeps all-zero rows */
 	/*
 	 * --trace: the first replication of each variant that runs, or of
 	 * trace_variant only, from trace_from to trace_to (0: the end).
