@@ -48,8 +48,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/csv.h"
 #include "sim/report.h"
+#include "sim/report_internal.h"
 #include "sim/yaml_emit.h"
 
 #define TABLE_WIDTH 80
@@ -57,47 +57,6 @@
 #define HEAD_MAX 16 /* a column widens up to this for its name */
 #define CELL_MAX 32 /* one formatted number */
 #define HOT_NAME_MAX 24 /* widest hot-line name kept on its row */
-
-struct report_metric_def {
-	char *name;
-	char *unit;
-	bool higher_is_better;
-};
-
-struct report_value {
-	unsigned int metric; /* index in report->metrics */
-	double value, ci95;
-};
-
-struct report_variant {
-	char *name;
-	char *baseline; /* its own reference, or NULL */
-	struct report_value *values; /* in the order recorded */
-	unsigned int nr_values, alloc_values;
-	struct report_line *lines;
-	unsigned int nr_lines, alloc_lines;
-	char **notes;
-	unsigned int nr_notes, alloc_notes;
-	struct report_function *fns;
-	unsigned int nr_fns, alloc_fns;
-	char *legend; /* "KEY=VALUE, ..." of its set:, or NULL */
-};
-
-struct report {
-	char *scenario;
-	uint64_t seed;
-	unsigned int replications;
-	char *baseline; /* as named, NULL for the first variant */
-	struct report_variant *variants;
-	unsigned int nr_variants, alloc_variants;
-	struct report_metric_def *metrics;
-	unsigned int nr_metrics, alloc_metrics;
-	char *description; /* the scenario's, or NULL */
-	bool all_metrics; /* the table shows rows that are 0 everywhere */
-	char **prov; /* key, value, key, value... (report_provenance()) */
-	unsigned int nr_prov, alloc_prov; /* strings */
-	bool oom; /* an allocation failed; writers refuse */
-};
 
 /* Make room for @nr elements of @size bytes in the array *@arrp. */
 static bool grow(void *arrp, unsigned int *alloc, unsigned int nr, size_t size)
@@ -235,7 +194,7 @@ void report_set_baseline(struct report *r, const char *name)
 		r->oom = true;
 }
 
-static int baseline_index(const struct report *r)
+int report__baseline_index(const struct report *r)
 {
 	unsigned int i;
 
@@ -248,7 +207,7 @@ static int baseline_index(const struct report *r)
 }
 
 /* The variant @var is compared with: its own baseline, or @base. */
-static int variant_base(const struct report *r, unsigned int var, int base)
+int report__variant_base(const struct report *r, unsigned int var, int base)
 {
 	const char *name = r->variants[var].baseline;
 	unsigned int i;
@@ -308,8 +267,8 @@ static int add_metric(struct report *r, const char *name, const char *unit,
 	return (int)r->nr_metrics++;
 }
 
-static const struct report_value *find_value(const struct report_variant *v,
-					     unsigned int metric)
+const struct report_value *report__find_value(const struct report_variant *v,
+					      unsigned int metric)
 {
 	unsigned int i;
 
@@ -334,7 +293,7 @@ bool report_get(const struct report *r, const char *variant, const char *metric,
 
 		if (strcmp(r->variants[i].name, variant))
 			continue;
-		v = find_value(&r->variants[i], m);
+		v = report__find_value(&r->variants[i], m);
 		if (!v)
 			return false;
 		*value = v->value;
@@ -368,7 +327,7 @@ void report_metric(struct report *r, int variant, const char *metric,
 		m = add_metric(r, metric, unit, higher_is_better);
 	if (m < 0)
 		goto out_oom;
-	val = (struct report_value *)find_value(v, (unsigned int)m);
+	val = (struct report_value *)report__find_value(v, (unsigned int)m);
 	if (!val) {
 		if (!grow(&v->values, &v->alloc_values, v->nr_values + 1,
 			  sizeof(*val)))
@@ -467,7 +426,7 @@ void sim_format_double(char *buf, size_t size, double v)
  * Change of @v against @base in percent; false when it has no meaning
  * (zero or non-finite baseline).
  */
-static bool change_pct(double v, double base, double *pct)
+bool report__change_pct(double v, double base, double *pct)
 {
 	if (base == 0 || !isfinite(base))
 		return false;
@@ -633,7 +592,7 @@ static void fill_cell(const struct report *r, unsigned int m, unsigned int var,
 	double pct;
 
 	memset(c, 0, sizeof(*c));
-	v = find_value(&r->variants[var], m);
+	v = report__find_value(&r->variants[var], m);
 	if (!v) {
 		snprintf(c->val, sizeof(c->val), "-");
 		return;
@@ -643,11 +602,11 @@ static void fill_cell(const struct report *r, unsigned int m, unsigned int var,
 		format_num(num, sizeof(num), v->ci95, f);
 		snprintf(c->ci, sizeof(c->ci), "+-%s", num);
 	}
-	base = variant_base(r, var, base);
+	base = report__variant_base(r, var, base);
 	if ((int)var == base)
 		return;
-	b = find_value(&r->variants[base], m);
-	if (b && change_pct(v->value, b->value, &pct))
+	b = report__find_value(&r->variants[base], m);
+	if (b && report__change_pct(v->value, b->value, &pct))
 		format_pct(c->chg, sizeof(c->chg), pct);
 	else
 		snprintf(c->chg, sizeof(c->chg), "(n/a)");
@@ -1031,7 +990,7 @@ static void put_legend(FILE *out, const struct report *r)
 }
 
 /* @s on one line: each control character as '?'. */
-static void put_one_line(FILE *out, const char *s)
+void report__put_one_line(FILE *out, const char *s)
 {
 	for (; *s; s++)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
@@ -1055,7 +1014,7 @@ static void put_provenance(FILE *out, const struct report *r)
 	col = (size_t)fprintf(out, "# memcgsim %s", ver);
 	if (mach) {
 		fputs(", machine ", out);
-		put_one_line(out, mach);
+		report__put_one_line(out, mach);
 		col += 10 + strlen(mach);
 	}
 	if (dur)
@@ -1074,7 +1033,7 @@ static void put_provenance(FILE *out, const struct report *r)
 			fputc(',', out);
 		}
 		fputs(" --set ", out);
-		put_one_line(out, r->prov[i + 1]);
+		report__put_one_line(out, r->prov[i + 1]);
 		col += w;
 	}
 	fputc('\n', out);
@@ -1103,7 +1062,7 @@ static bool all_zero(const struct report *r, unsigned int m)
 	unsigned int i, seen = 0;
 
 	for (i = 0; i < r->nr_variants; i++) {
-		v = find_value(&r->variants[i], m);
+		v = report__find_value(&r->variants[i], m);
 		if (!v)
 			continue;
 		if (v->value != 0 || v->ci95 != 0)
@@ -1143,7 +1102,7 @@ static int write_table(const struct report *r, FILE *out)
 	bool *hide;
 	struct column *cols;
 	struct cell *cells;
-	int base = baseline_index(r);
+	int base = report__baseline_index(r);
 	char label[256];
 
 	put_title(out, r);
@@ -1169,7 +1128,7 @@ static int write_table(const struct report *r, FILE *out)
 		for (i = 0; i < nr_v; i++) {
 			const struct report_value *v;
 
-			v = find_value(&r->variants[i], m);
+			v = report__find_value(&r->variants[i], m);
 			if (v && isfinite(v->value) && fabs(v->value) > maxabs)
 				maxabs = fabs(v->value);
 		}
@@ -1356,7 +1315,7 @@ static void y_variant(struct sim_yaml *y, const struct report *r,
 	const struct report_variant *v = &r->variants[var];
 	unsigned int i;
 
-	base = variant_base(r, var, base);
+	base = report__variant_base(r, var, base);
 	sim_yaml_map_start(y, false);
 	y_kv_str(y, "name", v->name);
 	if (v->baseline)
@@ -1369,14 +1328,14 @@ static void y_variant(struct sim_yaml *y, const struct report *r,
 		const struct report_value *b;
 		double pct;
 
-		b = find_value(&r->variants[base], val->metric);
+		b = report__find_value(&r->variants[base], val->metric);
 		sim_yaml_str(y, m->name);
 		sim_yaml_map_start(y, false);
 		y_kv_num(y, "value", val->value);
 		y_kv_str(y, "unit", m->unit);
 		y_kv_num(y, "ci95", val->ci95);
 		if ((int)var != base && b &&
-		    change_pct(val->value, b->value, &pct))
+		    report__change_pct(val->value, b->value, &pct))
 			y_kv_num(y, "change_pct", pct);
 		sim_yaml_plain(y, "higher_is_better");
 		sim_yaml_plain(y, m->higher_is_better ? "true" : "false");
@@ -1443,7 +1402,7 @@ static void y_provenance(struct sim_yaml *y, const struct report *r)
 
 static int write_yaml(const struct report *r, FILE *out)
 {
-	int base = baseline_index(r);
+	int base = report__baseline_index(r);
 	struct sim_yaml y;
 	unsigned int i;
 
@@ -1470,191 +1429,6 @@ static int write_yaml(const struct report *r, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
-/* ------------------------------------------------------------------ */
-/* CSV                                                                */
-
-static void csv_num(FILE *out, double v)
-{
-	char buf[40];
-
-	sim_format_double(buf, sizeof(buf), v);
-	fputs(buf, out);
-}
-
-char *report_column_name(const char *metric)
-{
-	size_t n = 0;
-	char *s = malloc(strlen(metric) + 16);
-
-	if (!s)
-		return NULL;
-	for (; *metric; metric++) {
-		unsigned char c = (unsigned char)*metric;
-
-		c = (unsigned char)tolower(c);
-		if (!isalnum(c) || c >= 0x80)
-			c = '_';
-		if (c == '_' && (!n || s[n - 1] == '_'))
-			continue;
-		s[n++] = (char)c;
-	}
-	while (n && s[n - 1] == '_')
-		n--;
-	if (!n) {
-		memcpy(s, "metric", 6);
-		n = 6;
-	}
-	s[n] = '\0';
-	return s;
-}
-
-/* Column name of metric @m: [a-z0-9_], unique among @names[0..@nr). */
-static char *csv_column_name(const char *metric, char *const *names,
-			     unsigned int nr)
-{
-	unsigned int i, suffix = 1;
-	char *s = report_column_name(metric);
-	size_t n;
-	bool clash;
-
-	if (!s)
-		return NULL;
-	n = strlen(s);
-	do {
-		clash = false;
-		for (i = 0; i < nr && !clash; i++)
-			clash = names[i] && !strcmp(names[i], s);
-		if (clash)
-			snprintf(s + n, 16, "_%u", ++suffix);
-	} while (clash);
-	return s;
-}
-
-/* "# KEY: VALUE" lines: the scenario, seed, replications, provenance. */
-static void csv_provenance(FILE *out, const struct report *r)
-{
-	unsigned int i;
-
-	fputs("# scenario: ", out);
-	put_one_line(out, r->scenario);
-	fprintf(out, "\n# seed: %llu\n# replications: %u\n",
-		(unsigned long long)r->seed, r->replications);
-	for (i = 0; i < r->nr_prov; i += 2) {
-		fprintf(out, "# %s: ", r->prov[i]);
-		put_one_line(out, r->prov[i + 1]);
-		fputc('\n', out);
-	}
-}
-
-static int write_csv(const struct report *r, FILE *out)
-{
-	static const char *const fixed[] = {
-		"variant",
-		"throughput",
-		"unit",
-		"change_pct",
-	};
-	unsigned int nr_fixed = 4, i, m, nr = 0;
-	int base = baseline_index(r);
-	const struct report_value *bp = NULL;
-	int primary = -1;
-	char **names;
-	int ret = -1;
-
-	if (base >= 0 && r->variants[base].nr_values) {
-		bp = &r->variants[base].values[0];
-		primary = (int)bp->metric;
-	} else if (r->nr_metrics) {
-		primary = 0;
-	}
-	names = calloc(nr_fixed + r->nr_metrics, sizeof(*names));
-	if (!names)
-		goto out_nomem;
-	for (i = 0; i < nr_fixed; i++) {
-		names[nr] = strdup(fixed[i]);
-		if (!names[nr++])
-			goto out_free_names;
-	}
-	for (m = 0; m < r->nr_metrics; m++) {
-		if ((int)m == primary)
-			continue;
-		names[nr] = csv_column_name(r->metrics[m].name, names, nr);
-		if (!names[nr++])
-			goto out_free_names;
-	}
-
-	csv_provenance(out, r);
-	for (i = 0; i < nr; i++)
-		fprintf(out, "%s%s", i ? "," : "", names[i]);
-	for (i = 1; r->replications > 1 && i < nr; i++)
-		if (i != 2 && i != 3)
-			fprintf(out, ",%s_ci95", names[i]);
-	fputc('\n', out);
-
-	for (i = 0; i < r->nr_variants; i++) {
-		const struct report_variant *v = &r->variants[i];
-		const struct report_value *p = v->nr_values ? &v->values[0] :
-							      NULL;
-		const struct report_value *val, *vbp;
-		double pct;
-		int vb;
-
-		csv_write_field(out, v->name);
-		fputc(',', out);
-		if (p)
-			csv_num(out, p->value);
-		fputc(',', out);
-		if (p)
-			csv_write_field(out, r->metrics[p->metric].unit);
-		fputc(',', out);
-		vb = variant_base(r, i, base);
-		vbp = vb >= 0 && r->variants[vb].nr_values ?
-			      &r->variants[vb].values[0] :
-			      NULL;
-		if (p && (int)i == vb)
-			fputc('0', out);
-		else if (p && vbp && bp && p->metric == bp->metric &&
-			 vbp->metric == bp->metric &&
-			 change_pct(p->value, vbp->value, &pct))
-			csv_num(out, pct);
-		for (m = 0; m < r->nr_metrics; m++) {
-			if ((int)m == primary)
-				continue;
-			fputc(',', out);
-			val = find_value(v, m);
-			if (val)
-				csv_num(out, val->value);
-		}
-		if (r->replications > 1) {
-			fputc(',', out);
-			if (p)
-				csv_num(out, p->ci95);
-			for (m = 0; m < r->nr_metrics; m++) {
-				if ((int)m == primary)
-					continue;
-				fputc(',', out);
-				val = find_value(v, m);
-				if (val)
-					csv_num(out, val->ci95);
-			}
-		}
-		fputc('\n', out);
-	}
-	ret = ferror(out) ? -1 : 0;
-
-out_free_names:
-	for (i = 0; i < nr; i++)
-		free(names[i]);
-	free(names);
-	if (ret)
-		errno = errno ? errno : ENOMEM;
-	return ret;
-
-out_nomem:
-	errno = ENOMEM;
-	return -1;
-}
-
 /**
  * report_write() - render @r to @out.
  * @r: report
@@ -1679,7 +1453,7 @@ int report_write(const struct report *r, enum report_format fmt, FILE *out)
 	case REPORT_YAML:
 		return write_yaml(r, out);
 	case REPORT_CSV:
-		return write_csv(r, out);
+		return report__write_csv(r, out);
 	}
 	errno = EINVAL;
 	return -1;
