@@ -606,9 +606,15 @@ static void fill_cell(const struct report *r, unsigned int m, unsigned int var,
 	if ((int)var == base)
 		return;
 	b = report__find_value(&r->variants[base], m);
-	if (b && report__change_pct(v->value, b->value, &pct))
+	if (b && report__change_pct(v->value, b->value, &pct)) {
 		format_pct(c->chg, sizeof(c->chg), pct);
-	else
+		/* the two intervals overlap: not a significant change */
+		if (r->replications > 1 && pct != 0 &&
+		    fabs(v->value - b->value) <= v->ci95 + b->ci95) {
+			memmove(c->chg + 2, c->chg + 1, strlen(c->chg));
+			c->chg[1] = '~'; /* "(~+2.96%)" */
+		}
+	} else
 		snprintf(c->chg, sizeof(c->chg), "(n/a)");
 }
 
@@ -1158,6 +1164,13 @@ static int write_table(const struct report *r, FILE *out)
 			fputc('\n', out);
 		put_block(out, r, cells, cols, first, i, label_w, hide);
 	}
+	for (i = 0; i < (size_t)r->nr_metrics * nr_v; i++)
+		if (cells[i].chg[1] == '~')
+			break;
+	if (i < (size_t)r->nr_metrics * nr_v)
+		fputs("\n~: within the 95% confidence intervals of both values, not a\n"
+		      "significant change\n",
+		      out);
 	if (nr_hidden)
 		put_hidden(out, r, hide);
 

@@ -609,6 +609,30 @@ START_TEST(report_write_legend_and_zero_rows)
 }
 END_TEST
 
+/*
+ * run -r N: a change whose two 95% intervals overlap is marked "~" and
+ * explained once under the table. base 100 +-5 against a 103 +-2: the
+ * distance 3 is within 5 + 2, so "(~+3.00%)"; c 120 +-2: 20 > 7, no mark.
+ */
+START_TEST(report_write_within_ci)
+{
+	struct report *r = report_create("ci", 1, 3);
+	int a = report_variant(r, "a"), b = report_variant(r, "b");
+	int c = report_variant(r, "c");
+	char *text;
+
+	report_metric(r, a, "throughput", "ops/s", 100, 5, true);
+	report_metric(r, b, "throughput", "ops/s", 103, 2, true);
+	report_metric(r, c, "throughput", "ops/s", 120, 2, true);
+	text = render(r, REPORT_TABLE);
+	ck_assert_ptr_nonnull(strstr(text, "(~+3.00%)"));
+	ck_assert_ptr_nonnull(strstr(text, "(+20.00%)"));
+	ck_assert_ptr_nonnull(strstr(text, "\n~: within the 95% confidence"));
+	free(text);
+	report_free(r);
+}
+END_TEST
+
 START_TEST(report_write_empty)
 {
 	struct report *r = report_create("none", 3, 2);
@@ -1152,6 +1176,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, report_write_empty);
 	tcase_add_test(tc, report_write_provenance);
 	tcase_add_test(tc, report_write_legend_and_zero_rows);
+	tcase_add_test(tc, report_write_within_ci);
 	tcase_add_test(tc, report_write_identical_bytes);
 	suite_add_tcase(s, tc);
 

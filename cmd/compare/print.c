@@ -831,6 +831,19 @@ static void print_provenance(FILE *out, const struct cmp *c, unsigned int k)
 					 said, head);
 }
 
+/* Does @f carry a 95% confidence interval wider than 0 (run -r N)? */
+static bool has_ci(const struct compare_file *f)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < f->nr_rows; i++)
+		for (j = 0; j < f->rows[i].nr_values; j++)
+			if (isfinite(f->rows[i].values[j].ci95) &&
+			    f->rows[i].values[j].ci95 > 0)
+				return true;
+	return false;
+}
+
 /* The summary line of one file against the baseline. */
 static void print_summary(FILE *out, const struct cmp *c, unsigned int k)
 {
@@ -956,6 +969,13 @@ int compare_print(FILE *out, const struct compare_file *const *files,
 	table_free(&c.table);
 	if (c.table.oom)
 		return -1;
+	/* said once, and not after a --tolerance: the user has chosen one */
+	for (k = 1; !opts->tolerance && k < nr; k++)
+		if (per[k - 1].over && !has_ci(files[0]) && !has_ci(files[k]))
+			break;
+	if (!opts->tolerance && k < nr)
+		fprintf(out,
+			"compare: note: no confidence intervals (one replication): every difference is judged as it is; run -r N for intervals, or give --tolerance PCT\n");
 	for (k = 1; k < nr; k++) {
 		const struct compare_counts *n = &per[k - 1];
 

@@ -52,11 +52,15 @@ struct variant {
 
 /* What the results come from (cmd/run/provenance.c). */
 #define RUN_PROV_MAX_PROFILES 16
+#define RUN_PROV_MAX_NOTES 32
 struct run_prov {
 	char machine[256], duration[128], warmup[128]; /* "a, b" lists */
 	struct sim_sha256 profiles; /* of each profile file, once */
 	char profile_paths[RUN_PROV_MAX_PROFILES][1024];
 	unsigned int nr_profiles;
+	/* notes already in the report, said once (note_once() in run.c) */
+	char noted[RUN_PROV_MAX_NOTES][256];
+	unsigned int nr_noted;
 };
 
 void run__prov_init(struct run_prov *p);
@@ -76,6 +80,9 @@ void run__variant_estimate(const struct variant *v, bool traced,
 int run__check_memory(const struct variant *v, const struct estimate *est,
 		      const struct run_opts *o, struct sim_error *err);
 
+#define RUN_MAX_NOTES 4
+#define RUN_FEW_SAMPLES 100 /* percentiles on fewer are noted as rough */
+
 /* One run's numbers, before replications are combined. */
 struct run_result {
 	unsigned int nr;
@@ -83,6 +90,9 @@ struct run_result {
 	const char *unit[MAX_METRICS];
 	bool higher_is_better[MAX_METRICS];
 	double value[MAX_METRICS];
+	/* What the numbers cannot say (few samples, a period never reached) */
+	char notes[RUN_MAX_NOTES][256];
+	unsigned int nr_notes;
 };
 
 /* run__collect() - the metrics of one finished run into @res. */

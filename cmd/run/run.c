@@ -1173,6 +1173,29 @@ static void record(struct report *r, int variant, struct run_result *res,
 }
 
 /*
+ * The notes of @res (its first replication's) for variant @col, each
+ * said once in the report: a note an earlier variant had (the same
+ * period never reached) is not repeated.
+ */
+static void note_once(struct report *r, int col, const struct run_result *res,
+		      struct run_prov *p)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < res->nr_notes; i++) {
+		for (j = 0; j < p->nr_noted; j++)
+			if (!strcmp(p->noted[j], res->notes[i]))
+				break;
+		if (j < p->nr_noted)
+			continue;
+		report_note(r, col, res->notes[i]);
+		if (p->nr_noted < RUN_PROV_MAX_NOTES)
+			memcpy(p->noted[p->nr_noted++], res->notes[i],
+			       sizeof(p->noted[0]));
+	}
+}
+
+/*
  * The legend of variant @col: its set: as "KEY=VALUE, ..." (a map or list
  * value as "{...}" or "[...]"), "" when it sets nothing.
  */
@@ -1368,6 +1391,7 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 			done++;
 		}
 		record(r, col, res, o->replications, base, v[i].name);
+		note_once(r, col, &res[0], prov);
 		variant_park(&v[i]);
 	}
 	report_set_baseline(r, baseline);
