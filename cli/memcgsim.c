@@ -54,6 +54,7 @@
 #include "cmd/sweep/sweep.h"
 #include "cmd/validate/validate.h"
 #include "cmd/compare/compare.h"
+#include "cmd/fit/fit.h"
 #include "cmd/calibrate/calibrate.h"
 #include "cli/check.h"
 #include "cli/default.h"
@@ -772,6 +773,11 @@ static int cmd_default(struct cli *c, int nr_args, char **args)
 	return run_scenario(c);
 }
 
+static int cmd_fit_own(int argc, char **argv)
+{
+	return cmd_fit(argc, argv, data_dir());
+}
+
 static int cmd_list(struct cli *c, int nr_args, char **args)
 {
 	if (nr_args)
@@ -946,6 +952,13 @@ static const struct cli_command commands[] = {
 		.own = cmd_calibrate,
 		.args = "[--quick] [-o PROFILE]",
 		.doc = "measure this host with pinned microbenchmarks and write a machine profile (calibrate --help: --check PROFILE [MEASUREMENTS] puts the model beside measurements)",
+	},
+	{
+		/* cmd/fit/fit.c parses its own options */
+		.name = "fit",
+		.own = cmd_fit_own,
+		.args = "SCENARIO --key KEY --to VARIANT=VALUE",
+		.doc = "find the value of KEY (usually a workload's work_ns) that makes VARIANT's metric match a measured VALUE, by bisection with replications; print it with its interval, --write a copy of the scenario with it (fit --help)",
 	},
 	{
 		.name = "list",

@@ -281,6 +281,14 @@ const struct report_value *report__find_value(const struct report_variant *v,
 bool report_get(const struct report *r, const char *variant, const char *metric,
 		double *value)
 {
+	double ci95;
+
+	return report_get_ci(r, variant, metric, value, &ci95);
+}
+
+bool report_get_ci(const struct report *r, const char *variant,
+		   const char *metric, double *value, double *ci95)
+{
 	unsigned int i, m;
 
 	for (m = 0; m < r->nr_metrics; m++)
@@ -297,6 +305,7 @@ bool report_get(const struct report *r, const char *variant, const char *metric,
 		if (!v)
 			return false;
 		*value = v->value;
+		*ci95 = v->ci95;
 		return true;
 	}
 	return false;

@@ -108,6 +108,9 @@ void report_metric(struct report *r, int variant, const char *metric,
 /* The value of @metric for @variant: false when there is none. */
 bool report_get(const struct report *r, const char *variant, const char *metric,
 		double *value);
+/* The same, with the half-width of its 95% confidence interval. */
+bool report_get_ci(const struct report *r, const char *variant,
+		   const char *metric, double *value, double *ci95);
 void report_line(struct report *r, int variant, const struct report_line *line);
 void report_function(struct report *r, int variant,
 		     const struct report_function *fn);

@@ -209,6 +209,11 @@ EXTRA_DIST += %reldir%/run-keys.sh
 TESTS += %reldir%/run-set-path.sh
 EXTRA_DIST += %reldir%/run-set-path.sh
 
+# tests/run-fit.sh          memcgsim fit finds a scenario's calibrated
+#                           work_ns again and writes it back (issue 32)
+TESTS += %reldir%/run-fit.sh
+EXTRA_DIST += %reldir%/run-fit.sh
+
 # tests/run-explain.sh      explain's verdict per hot line follows its
 #                           fields' access kinds (false sharing of
 #                           read-mostly fields next to an RMW one, true
