@@ -786,28 +786,17 @@ static int cmd_list(struct cli *c, int nr_args, char **args)
 }
 
 static const struct cli_option *const run_options[] = {
-	&opt_variant,
-	&opt_set,
-	&opt_seed,
-	&opt_replications,
-	&opt_format,
-	&opt_out,
-	&opt_trace,
-	&opt_trace_variant,
-	&opt_trace_from,
-	&opt_trace_to,
-	&opt_lines,
-	&opt_quiet,
-	&opt_max_memory,
-	&opt_max_events,
-	&opt_dry_run,
-	&opt_all_metrics,
-	NULL,
+	&opt_variant,	   &opt_set,	       &opt_seed,
+	&opt_replications, &opt_format,	       &opt_out,
+	&opt_trace,	   &opt_trace_variant, &opt_trace_from,
+	&opt_trace_to,	   &opt_lines,	       &opt_quiet,
+	&opt_max_memory,   &opt_max_events,    &opt_dry_run,
+	&opt_all_metrics,  &opt_no_plots,      NULL,
 };
 
 static const struct cli_option *const check_options[] = {
-	&opt_variant,	 &opt_set,	  &opt_seed, &opt_replications,
-	&opt_max_memory, &opt_max_events, NULL,
+	&opt_variant,	 &opt_set,	  &opt_seed,	 &opt_replications,
+	&opt_max_memory, &opt_max_events, &opt_no_plots, NULL,
 };
 
 static const struct cli_option *const default_options[] = {
@@ -831,24 +820,27 @@ static const struct cli_option *const default_options[] = {
 };
 
 static const struct cli_option *const validate_options[] = {
-	&opt_set,   &opt_seed,	     &opt_replications, &opt_markdown,
-	&opt_quiet, &opt_max_memory, &opt_max_events,	NULL,
+	&opt_set,	 &opt_seed,	&opt_replications,
+	&opt_markdown,	 &opt_quiet,	&opt_max_memory,
+	&opt_max_events, &opt_no_plots, NULL,
 };
 
 static const struct cli_option *const sweep_options[] = {
-	&opt_vary,	   &opt_jobs,  &opt_sweep_out,	&opt_plan,
-	&opt_point,	   &opt_force, &opt_set,	&opt_seed,
-	&opt_replications, &opt_quiet, &opt_max_memory, &opt_max_events,
-	&opt_dry_run,	   NULL,
+	&opt_vary,    &opt_jobs,       &opt_sweep_out,
+	&opt_plan,    &opt_point,      &opt_force,
+	&opt_set,     &opt_seed,       &opt_replications,
+	&opt_quiet,   &opt_max_memory, &opt_max_events,
+	&opt_dry_run, &opt_no_plots,   NULL,
 };
 
 static const struct cli_option *const merge_options[] = {
 	&opt_quiet,
+	&opt_no_plots,
 	NULL,
 };
 
 static const struct cli_option *const compare_options[] = {
-	&opt_tolerance, &opt_metric, &opt_all, &opt_quiet, NULL,
+	&opt_tolerance, &opt_metric, &opt_all, &opt_quiet, &opt_no_plots, NULL,
 };
 
 static const struct cli_option *const plot_options[] = {
@@ -1396,9 +1388,23 @@ static int cmd_help(struct cli *c, int nr_args, char **args)
 /* "unknown command 'frob' (run, explain, ..., help)" */
 static int unknown_command(const char *name)
 {
+	const char *names[ARRAY_SIZE(commands)], *near;
+	size_t i, len, n = strlen(name);
 	char msg[512];
-	size_t i, len;
 
+	/* a scenario given without its command: run it */
+	if (n > 5 && !strcmp(name + n - 5, ".yaml"))
+		return cli_usage_error(
+			"unknown command '%s'; to run a scenario: memcgsim run SCENARIO",
+			name);
+	for (i = 1; i < ARRAY_SIZE(commands); i++)
+		names[i - 1] = commands[i].name;
+	near = sim_nearest(name, names, (unsigned int)ARRAY_SIZE(commands) - 1);
+	if (near) {
+		snprintf(msg, sizeof(msg),
+			 "unknown command '%%s'; did you mean '%s'?", near);
+		return cli_usage_error(msg, name);
+	}
 	len = (size_t)snprintf(msg, sizeof(msg), "unknown command '%%s' (");
 	for (i = 1; i < ARRAY_SIZE(commands) && len < sizeof(msg); i++)
 		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "%s%s",

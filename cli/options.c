@@ -294,6 +294,11 @@ static bool parse_percent(const char *s, double *out)
 
 static int set_variant(struct cli *c, const char *arg)
 {
+	/* a second -v used to replace the first without a word */
+	if (c->o.variant && strcmp(c->o.variant, arg))
+		return cli_usage_error(
+			"--variant given twice ('%s'): one variant, or none for all of them",
+			arg);
 	c->o.variant = arg;
 	return 0;
 }
@@ -756,7 +761,7 @@ const struct cli_option opt_quiet = {
 const struct cli_option opt_no_plots = {
 	.long_name = "no-plots",
 	.set = set_no_plots,
-	.help = "do not draw the plots into memcgsim-plots/",
+	.help = "do not draw the plots into memcgsim-plots/ (the default run; accepted by the other commands, which draw none)",
 };
 
 const struct cli_option opt_all_metrics = {

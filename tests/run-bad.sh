@@ -160,7 +160,7 @@ usage "memcgsim: error: --variant: no variant named 'nosuch' in small.yaml" \
 	run $ok --format csv --variant nosuch
 usage "memcgsim: error: --variant: no variant named 'btch4' in small.yaml; did you mean 'batch4'?" \
 	run $ok --format csv --variant btch4
-usage "memcgsim: error: unknown command 'frob' (run, check, explain, validate, compare, sweep, merge, plot, calibrate, list, help)" \
+usage "memcgsim: error: unknown command 'frob' (run, check, explain, validate, compare, sweep, merge, plot, calibrate, fit, list, help)" \
 	frob $ok
 usage "memcgsim: error: unknown option '--frob'" \
 	run $ok --frob
@@ -303,8 +303,12 @@ usage "memcgsim: error: run: --vary, --jobs, --plan, --point and --force are for
 	run $ok --jobs 2
 usage "memcgsim: error: run: --markdown is for validate" \
 	run $ok --markdown
-usage "memcgsim: error: explain: --no-plots is for memcgsim without a command" \
-	explain $ok --no-plots
+usage "memcgsim: error: explain: --tolerance and --all are for compare" \
+	explain $ok --tolerance 1
+usage "memcgsim: error: unknown command 'rnu'; did you mean 'run'?" \
+	rnu $ok
+usage "memcgsim: error: --variant given twice ('b'): one variant, or none for all of them" \
+	run $ok -v a -v b
 usage "memcgsim: error: --metric is for compare and plot" \
 	--metric throughput
 usage "memcgsim: error: sweep: --variant is for run, check, explain and plot" \

@@ -308,28 +308,53 @@ static const char *found(const struct scenario_node *n)
 	}
 }
 
-/*
- * machine_resolve() - the file a scalar `machine:` names: a shipped profile
- * by bare name ("skx-2s-72": DATADIR/machines/skx-2s-72.yaml), else a path,
- * relative to the scenario file's directory unless absolute.
+/**
+ * run_machine_path() - the file a `machine:` value @name names: a bare
+ * name ("skx-4s-144") is looked for beside the scenario (@dir/NAME.yaml,
+ * then @dir/machines/NAME.yaml), then among the shipped profiles
+ * (@datadir/machines/NAME.yaml); anything else is a path, relative to
+ * @dir unless absolute.
+ * @name: the value
+ * @dir: the scenario file's directory
+ * @datadir: the shipped data
+ * @path: the file, @size bytes
+ *
+ * Return: whether @name is a bare name.
  */
+bool run_machine_path(const char *name, const char *dir, const char *datadir,
+		      char *path, size_t size)
+{
+	static const char *const beside[] = { "%s/%s.yaml",
+					      "%s/machines/%s.yaml" };
+	bool bare = !strchr(name, '/') && !strstr(name, ".yaml");
+	unsigned int i;
+
+	if (!bare) {
+		if (name[0] == '/')
+			snprintf(path, size, "%s", name);
+		else
+			snprintf(path, size, "%s/%s", dir, name);
+		return false;
+	}
+	for (i = 0; i < 2; i++) {
+		snprintf(path, size, beside[i], dir, name);
+		if (!access(path, R_OK))
+			return true;
+	}
+	snprintf(path, size, "%s/machines/%s.yaml", datadir, name);
+	return true;
+}
+
+/* The file a scalar `machine:` names (run_machine_path()). */
 static void machine_resolve(const struct scenario_node *n, const char *datadir,
 			    char *path, size_t size, bool *bare)
 {
-	const char *name = scenario_scalar(n);
-	char *copy;
+	char *copy = strdup(scenario_file(n));
 
-	*bare = !strchr(name, '/') && !strstr(name, ".yaml");
-	if (*bare) {
-		snprintf(path, size, "%s/machines/%s.yaml", datadir, name);
-	} else if (name[0] == '/') {
-		snprintf(path, size, "%s", name);
-	} else {
-		copy = strdup(scenario_file(n));
-		SIM_OOM_ON(!copy);
-		snprintf(path, size, "%s/%s", dirname(copy), name);
-		free(copy);
-	}
+	SIM_OOM_ON(!copy);
+	*bare = run_machine_path(scenario_scalar(n), dirname(copy), datadir,
+				 path, size);
+	free(copy);
 }
 
 /*

@@ -112,6 +112,10 @@ struct run_opts {
 	void *estimate_arg;
 };
 
+/* The profile file a `machine:` value names (cmd/run/run.c). */
+bool run_machine_path(const char *name, const char *dir, const char *datadir,
+		      char *path, size_t size);
+
 /* --max-memory's default on this machine: see RUN_DEFAULT_MAX_MEMORY. */
 uint64_t run_default_max_memory(void);
 

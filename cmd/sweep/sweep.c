@@ -609,6 +609,17 @@ int sweep_check(const struct sweep *s, struct sim_error *err)
 	/* a variant's set: of a varied key that sweep.csv could not record */
 	if (sweep__overrides_load(s, &ov, err))
 		return -1;
+	/* said, since each such row runs one value at every point */
+	for (k = 0; k < ov.nr; k++) {
+		char name[256], key[256], value[256];
+
+		sim_escape(name, sizeof(name), ov.o[k].variant);
+		sim_escape(key, sizeof(key), s->keys[ov.o[k].key].key);
+		sim_escape(value, sizeof(value), ov.o[k].value);
+		fprintf(stderr,
+			"memcgsim: warning: variant '%s' sets %s=%s itself, so its rows run that value at every point of --vary %s\n",
+			name, key, value, key);
+	}
 	sweep__overrides_free(&ov);
 	for (k = 0; k < s->nr_keys; k++) {
 		for (v = k ? 1 : 0; v < s->keys[k].nr_values; v++) {

@@ -69,9 +69,9 @@ static int digest_file(char *out, const char *path, struct sim_error *err)
 
 /*
  * Mix the machine profile @name (as a scenario, --set or --vary names it)
- * into @h: its name and its bytes. Resolved as run.c's machine_resolve()
- * does: a bare name is a shipped profile, else a path relative to @base
- * unless absolute. A profile that cannot be read mixes in nothing but its
+ * into @h: its name and its bytes, found as a run finds it
+ * (run_machine_path(): a bare name beside the scenario in @base, else
+ * shipped; else a path relative to @base unless absolute). A profile that cannot be read mixes in nothing but its
  * name (the run will say what is wrong with it).
  */
 static void profile_mix(struct sim_sha256 *h, const char *name,
@@ -82,13 +82,8 @@ static void profile_mix(struct sim_sha256 *h, const char *name,
 	char *buf;
 	size_t len;
 
-	if (!strchr(name, '/') && !strstr(name, ".yaml"))
-		snprintf(path, sizeof(path), "%s/machines/%s.yaml",
-			 datadir ? datadir : ".", name);
-	else if (name[0] == '/')
-		snprintf(path, sizeof(path), "%s", name);
-	else
-		snprintf(path, sizeof(path), "%s/%s", base, name);
+	run_machine_path(name, base, datadir ? datadir : ".", path,
+			 sizeof(path));
 	sim_sha256_update(h, name, strlen(name) + 1);
 	if (sim_read_file(path, DIGEST_MAX_FILE, &buf, &len, &ignored)) {
 		sim_sha256_update(h, "", 1);
