@@ -51,8 +51,8 @@ void cli_default_plots(const struct cli *c, const struct report *r,
 		.script_dir = script_dir,
 		.png = true,
 		.svg = true,
-		.kinds = 1u << PLOT_FUNCTIONS | 1u << PLOT_VALIDATION |
-			 1u << PLOT_HEATMAP,
+		.kinds = 1u << PLOT_SUMMARY | 1u << PLOT_FUNCTIONS |
+			 1u << PLOT_VALIDATION | 1u << PLOT_HEATMAP,
 		.heatmap_variant = c->o.variant ? c->o.variant :
 						  DEFAULT_HEATMAP,
 		.written = note_written,

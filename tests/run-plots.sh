@@ -89,6 +89,7 @@ size()
 	case $1 in
 	functions) echo "1000 640" ;;
 	validation) echo "720 720" ;;
+	summary) echo "960 600" ;;
 	heatmap-*) echo "960 480" ;;
 	*-vs-*)
 		n=$(sed -n 's/^# \([0-9]*\) panel(s) x .*/\1/p' "$2")
@@ -304,7 +305,7 @@ cb=$top/scenarios/validation/charge-batch-2022.yaml
 sim run "$cb" $short -f yaml -o cb.yaml --quiet
 test "$rc" -eq 0 || fail "run charge-batch-2022.yaml: exit status $rc"
 sim plot cb.yaml --out cb
-plotted "plot charge-batch-2022" cb functions validation \
+plotted "plot charge-batch-2022" cb summary functions validation \
 	heatmap-6.0-rc1 heatmap-+A heatmap-+B heatmap-+C heatmap-+A+B+C
 # Every line went to every CPU: a full heat map.
 picture "plot charge-batch-2022" "$tmp/cb/heatmap-6.0-rc1.png" filled
@@ -328,8 +329,15 @@ fs=$top/scenarios/teaching/false-sharing.yaml
 sim run "$fs" -f yaml -o fs.yaml --quiet
 test "$rc" -eq 0 || fail "run false-sharing.yaml: exit status $rc"
 sim plot fs.yaml --out fs
-plotted "plot false-sharing" fs heatmap-padded heatmap-packed \
+plotted "plot false-sharing" fs summary heatmap-padded heatmap-packed \
 	heatmap-padded-store heatmap-packed-store
+# The bar chart every run gets: a bar per variant in the run's order, the
+# baseline (padded) labelled so and the others with their change.
+awk '!/^#/ { n++; name[n] = $4; lab[n] = $0 }
+	END { exit !(n == 4 && name[1] == "\"padded\"" &&
+		lab[1] ~ /\(baseline\)"$/ && name[2] == "\"packed\"" &&
+		lab[2] ~ /\(-[0-9.]+%\)"$/) }' "$tmp/fs/summary.dat" ||
+	fail "plot false-sharing: summary.dat is not 4 bars, padded the baseline: $(cat "$tmp/fs/summary.dat")"
 # One line (a single row) moving between 8 CPUs: a full heat map.
 picture "plot false-sharing" "$tmp/fs/heatmap-packed.png" filled
 test -e "$tmp/fs/functions.dat" &&

@@ -482,6 +482,98 @@ out:
 	return ret;
 }
 
+/* @v in three significant digits and an SI prefix: "18.7 M", "412". */
+static void si_text(char *buf, size_t size, double v)
+{
+	static const char *const prefix[] = { "", " k", " M", " G", " T" };
+	unsigned int i = 0;
+
+	while (fabs(v) >= 1000 && i < 4) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(buf, size, "%.3g%s", v, prefix[i]);
+}
+
+/*
+ * plan_summary() - the headline (first) metric of every variant as a
+ * bar, labelled with its value and its change against its baseline: the
+ * picture every run gets.
+ */
+static int plan_summary(struct plot_plan *p, const struct scenario_node *root,
+			struct sim_error *err)
+{
+	const struct scenario_node *vars = seq_at(root, "variants");
+	const char *metric = NULL, *unit = NULL;
+	char title[512], label[128], num[64];
+	bool errorbars = false;
+	struct text data, gp;
+	unsigned int rows = 0;
+	size_t i;
+
+	if (plot__text_open(&data))
+		goto out_nomem;
+	if (plot__text_open(&gp)) {
+		plot__text_discard(&data);
+		goto out_nomem;
+	}
+	fprintf(data.f,
+		"# memcgsim plot: the headline metric per variant of %s; plots/summary.gp\n"
+		"# rank value ci95 \"variant\" \"label\"\n",
+		p->name);
+	for (i = 0; i < len_of(vars); i++) {
+		const struct scenario_node *v = scenario_item(vars, i);
+		const struct scenario_node *m = scenario_get(v, "metrics");
+		double val, ci, pct;
+
+		/* The primary metric is the first (sim/report.h). */
+		if (!len_of(m))
+			continue;
+		if (number_at(scenario_item(m, 0), "value", &val, err) ||
+		    number_at(scenario_item(m, 0), "ci95", &ci, err) ||
+		    number_at(scenario_item(m, 0), "change_pct", &pct, err)) {
+			plot__text_discard(&data);
+			plot__text_discard(&gp);
+			return -EINVAL;
+		}
+		if (!isfinite(val))
+			continue;
+		if (!metric) {
+			metric = scenario_key(m, 0);
+			unit = str_at(scenario_item(m, 0), "unit");
+		}
+		si_text(num, sizeof(num), val);
+		if (isfinite(pct))
+			snprintf(label, sizeof(label), "%s (%+.1f%%)", num,
+				 pct);
+		else
+			snprintf(label, sizeof(label), "%s (baseline)", num);
+		errorbars |= isfinite(ci) && ci > 0;
+		fprintf(data.f, "%u %.9g %.6g ", rows++, val,
+			isfinite(ci) ? ci : 0);
+		put_data_str(data.f, str_at(v, "name"));
+		fputc(' ', data.f);
+		put_data_str(data.f, label);
+		fputc('\n', data.f);
+	}
+	if (!rows) {
+		plot__text_discard(&data);
+		plot__text_discard(&gp);
+		return 0;
+	}
+	snprintf(title, sizeof(title), "%s: %s per variant", p->name, metric);
+	plot__put_gp_var(gp.f, "title", title);
+	snprintf(title, sizeof(title), "%s (%s)", metric,
+		 unit && *unit ? unit : "no unit");
+	plot__put_gp_var(gp.f, "ylabel", title);
+	fprintf(gp.f, "errorbars=%d; ", errorbars);
+	return plan_finish(p, PLOT_SUMMARY, "summary", "", &data, &gp, err);
+
+out_nomem:
+	sim_error_set(err, "", 0, 0, "out of memory");
+	return -ENOMEM;
+}
+
 /* Is @name the scenario's baseline or some variant's? */
 static bool is_baseline(const struct scenario_node *root, const char *name)
 {
@@ -698,6 +790,11 @@ static int plan_run(struct plot_plan *p, const struct scenario_node *root,
 		return ret;
 	snprintf(p->name, sizeof(p->name), "%s", str_at(root, "scenario"));
 	vars = seq_at(root, "variants");
+	if (wanted(o, PLOT_SUMMARY)) {
+		ret = plan_summary(p, root, err);
+		if (ret)
+			return ret;
+	}
 	if (wanted(o, PLOT_FUNCTIONS)) {
 		ret = plan_functions(p, root, err);
 		if (ret)
