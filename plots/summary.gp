@@ -26,7 +26,7 @@
 #	1 18684000 0 "packed" "18.7 M (-93.7%)"
 #
 # Picture: 960 x 600 pixels (PNG; SVG the same size in points), the y axis
-# from 0 with SI tic labels (40M, not 4e+07).
+# from 0 with SI tic labels (40.0M, not 4e+07).
 
 if (!exists("data") || !exists("out")) {
 	exit error "summary.gp: set data='FILE' and out='PICTURE' with gnuplot -e"
@@ -59,7 +59,7 @@ set title title
 set ylabel ylabel
 set xrange [-0.6:n - 0.4]
 set yrange [0:top]
-set format y '%.0s%c'
+set format y '%.1s%c'
 set grid ytics
 set style fill solid 0.8 border lc rgb '#404040'
 set boxwidth 0.6

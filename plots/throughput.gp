@@ -110,6 +110,8 @@ if (logx) {
 	pad = categories || xhi <= xlo ? 0.5 : (xhi - xlo) * 0.05
 	set xrange [xlo - pad:xhi + pad]
 }
+# SI tic labels: 140.0M, not 1.4e+08 (ux-review-3 finding 18).
+set format y '%.1s%c'
 # Every panel on the same y axis, so that they compare at a glance.
 if (logy) {
 	if (!exists("ypos")) {

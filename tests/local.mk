@@ -214,6 +214,11 @@ EXTRA_DIST += %reldir%/run-set-path.sh
 TESTS += %reldir%/run-fit.sh
 EXTRA_DIST += %reldir%/run-fit.sh
 
+# tests/run-recipes.sh      each teaching scenario's scaling-curve sweep
+#                           recipe (in its header) checks under --dry-run
+TESTS += %reldir%/run-recipes.sh
+EXTRA_DIST += %reldir%/run-recipes.sh
+
 # tests/run-explain.sh      explain's verdict per hot line follows its
 #                           fields' access kinds (false sharing of
 #                           read-mostly fields next to an RMW one, true

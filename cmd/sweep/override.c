@@ -96,6 +96,7 @@ int sweep__overrides_load(const struct sweep *s, struct sweep__overrides *ov,
 {
 	const struct scenario_node *variants;
 	struct scenario_node *root;
+	struct sim_error ignored;
 	size_t i;
 	int ret = 0;
 
@@ -103,6 +104,9 @@ int sweep__overrides_load(const struct sweep *s, struct sweep__overrides *ov,
 	root = scenario_load_file(s->scenario, err);
 	if (!root)
 		return -1;
+	/* the variants the points run: --set may replace them */
+	for (i = 0; i < s->nr_sets; i++)
+		scenario_set_arg(root, s->sets[i], &ignored);
 	variants = scenario_get(root, "variants");
 	if (variants && scenario_kind(variants) == SCENARIO_SEQ)
 		for (i = 0; i < scenario_len(variants) && !ret; i++)
