@@ -503,6 +503,7 @@ static int cmd_sweep(struct cli *c, int nr_args, char **args)
 			c->point, s.nr_points - 1);
 		goto out_error;
 	}
+	s.warn_overrides = !c->plan && c->point < 0;
 	if (sweep_check(&s, &err))
 		goto out_error;
 	if (c->dry_run) {

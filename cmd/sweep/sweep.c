@@ -610,7 +610,7 @@ int sweep_check(const struct sweep *s, struct sim_error *err)
 	if (sweep__overrides_load(s, &ov, err))
 		return -1;
 	/* said, since each such row runs one value at every point */
-	for (k = 0; k < ov.nr; k++) {
+	for (k = 0; s->warn_overrides && k < ov.nr; k++) {
 		char name[256], key[256], value[256];
 
 		sim_escape(name, sizeof(name), ov.o[k].variant);

@@ -152,6 +152,9 @@ struct sweep {
 	 * ("inline" for a map), duration_ms and warmup_ms as written
 	 * ("duration_ms / 10" when not).
 	 */
+	/* sweep_check() warns of variants that set a swept key (the run
+	 * and --dry-run; not the --plan and --point steps of a batch job) */
+	bool warn_overrides;
 	char machine[SWEEP_DIGEST_LEN];
 	char duration[SWEEP_DIGEST_LEN];
 	char warmup[SWEEP_DIGEST_LEN];
