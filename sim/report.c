@@ -836,7 +836,8 @@ struct hot_row {
 	char acc[64], xfer[16], wait[24], util[16];
 };
 
-static void put_hot_lines(FILE *out, const struct report_variant *v)
+static void put_hot_lines(FILE *out, const struct report_variant *v,
+			  const struct report *r)
 {
 	size_t name_w = 4, acc_w = 14, xfer_w = 5, wait_w = 7, util_w = 5;
 	struct linebuf lb = { .len = 0 };
@@ -877,6 +878,10 @@ static void put_hot_lines(FILE *out, const struct report_variant *v)
 	}
 
 	put_long(out, "hot lines: ", v->name);
+	/* the lines are counted in one run, the values above averaged */
+	if (r->replications > 1)
+		fprintf(out, "(counted in the first replication, seed %llu)\n",
+			(unsigned long long)r->seed);
 	lb_printf(&lb, "  %-*s  %*s  %*s  %*s  %*s  fields", (int)name_w,
 		  "line", (int)acc_w, "accesses r/w/rmw", (int)xfer_w, "xfers",
 		  (int)wait_w, "wait ns", (int)util_w, "util%");
@@ -1189,7 +1194,7 @@ static int write_table(const struct report *r, FILE *out)
 		if (!v->nr_lines)
 			continue;
 		fputc('\n', out);
-		put_hot_lines(out, v);
+		put_hot_lines(out, v, r);
 	}
 	for (i = 0; i < nr_v; i++) {
 		const struct report_variant *v = &r->variants[i];

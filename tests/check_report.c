@@ -616,6 +616,7 @@ END_TEST
  */
 START_TEST(report_write_within_ci)
 {
+	static const struct report_line hot = { .name = "l", .transfers = 1 };
 	struct report *r = report_create("ci", 1, 3);
 	int a = report_variant(r, "a"), b = report_variant(r, "b");
 	int c = report_variant(r, "c");
@@ -624,7 +625,12 @@ START_TEST(report_write_within_ci)
 	report_metric(r, a, "throughput", "ops/s", 100, 5, true);
 	report_metric(r, b, "throughput", "ops/s", 103, 2, true);
 	report_metric(r, c, "throughput", "ops/s", 120, 2, true);
+	report_line(r, a, &hot);
 	text = render(r, REPORT_TABLE);
+	/* the hot lines are one run's: which one is said */
+	ck_assert_ptr_nonnull(
+		strstr(text, "hot lines: a\n"
+			     "(counted in the first replication, seed 1)\n"));
 	ck_assert_ptr_nonnull(strstr(text, "(~+3.00%)"));
 	ck_assert_ptr_nonnull(strstr(text, "(+20.00%)"));
 	ck_assert_ptr_nonnull(strstr(text, "\n~: within the 95% confidence"));

@@ -16,7 +16,7 @@ static const char *const dist_words[NR_COH_DIST + 1] = {
 	[COH_DIST_SMT] = "from the SMT sibling",
 	[COH_DIST_LLC] = "from another core sharing the LLC",
 	[COH_DIST_DIE] = "from another LLC domain of the socket",
-	[COH_DIST_SOCKET] = "from the other socket",
+	[COH_DIST_SOCKET] = "from another socket",
 	[NR_COH_DIST] = "from memory",
 };
 
