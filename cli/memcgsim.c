@@ -827,11 +827,10 @@ static const struct cli_option *const validate_options[] = {
 };
 
 static const struct cli_option *const sweep_options[] = {
-	&opt_vary,    &opt_jobs,       &opt_sweep_out,
-	&opt_plan,    &opt_point,      &opt_force,
-	&opt_set,     &opt_seed,       &opt_replications,
-	&opt_quiet,   &opt_max_memory, &opt_max_events,
-	&opt_dry_run, &opt_no_plots,   NULL,
+	&opt_vary,	   &opt_jobs,	  &opt_sweep_out,  &opt_plan,
+	&opt_point,	   &opt_force,	  &opt_set,	   &opt_seed,
+	&opt_replications, &opt_quiet,	  &opt_max_memory, &opt_max_events,
+	&opt_dry_run,	   &opt_no_plots, &opt_variant,	   NULL,
 };
 
 static const struct cli_option *const merge_options[] = {

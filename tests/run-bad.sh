@@ -311,8 +311,8 @@ usage "memcgsim: error: --variant given twice ('b'): one variant, or none for al
 	run $ok -v a -v b
 usage "memcgsim: error: --metric is for compare and plot" \
 	--metric throughput
-usage "memcgsim: error: sweep: --variant is for run, check, explain and plot" \
-	sweep $ok --vary seed=1,2 --variant batch1
+usage "memcgsim: error: sweep: --lines is for run and explain" \
+	sweep $ok --vary seed=1,2 --lines 2
 usage "memcgsim: error: validate: --lines is for run and explain" \
 	validate --lines 2
 usage "memcgsim: error: merge: takes no options but --quiet" \

@@ -66,6 +66,8 @@ static int variant_overrides(const struct sweep *s,
 
 	if (!variant || !set || scenario_kind(set) != SCENARIO_MAP)
 		return 0; /* the run refuses these, with their location */
+	if (s->variant && strcmp(s->variant, variant))
+		return 0; /* sweep --variant: the others do not run */
 	for (i = 0; i < scenario_len(set); i++) {
 		const char *key = scenario_key(set, i);
 		const struct scenario_node *val = scenario_item(set, i);

@@ -143,6 +143,7 @@ void sweep_destroy(struct sweep *s)
 	free(s->sets);
 	free(s->scenario);
 	free(s->given);
+	free(s->variant);
 	free(s->dir);
 	sweep_init(s);
 }
@@ -409,6 +410,12 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 	    refuse_control("--out", "the output directory's absolute path",
 			   s->dir, err))
 		return -1;
+	if (o->variant) {
+		if (refuse_control("--variant", "the --variant option",
+				   o->variant, err))
+			return -1;
+		s->variant = sweep__xstrdup(o->variant);
+	}
 	s->sets = calloc(o->nr_sets + 1, sizeof(*s->sets));
 	SIM_OOM_ON(!s->sets);
 	for (i = 0; i < o->nr_sets; i++)
@@ -493,6 +500,7 @@ static void point_opts(const struct sweep *s, struct run_opts *o, char **sets)
 	o->hot_lines = s->hot_lines;
 	o->max_memory = s->max_memory;
 	o->max_events = s->max_events;
+	o->variant = s->variant;
 }
 
 /* Put @before and @after around @err's message (cut to fit). */
@@ -716,6 +724,7 @@ void sweep__remove_temps(const struct sweep *s, unsigned int point)
  *	given: "x.yaml"
  *	seed: 7				(only with --seed)
  *	replications: 1
+ *	variant: "base"			(only with --variant)
  *	set: ["duration_ms=1"]
  *	vary:
  *	- key: "kernel.charge_batch"
@@ -755,6 +764,10 @@ static int meta_emit(FILE *out, const struct sweep *s, bool given)
 	}
 	sim_yaml_plain(&y, "replications");
 	sim_yaml_u64(&y, s->replications);
+	if (s->variant) {
+		sim_yaml_plain(&y, "variant");
+		sim_yaml_quoted(&y, s->variant);
+	}
 	sim_yaml_plain(&y, "set");
 	sim_yaml_seq_start(&y, true);
 	for (i = 0; i < s->nr_sets; i++)
@@ -915,6 +928,7 @@ int sweep__meta_read(struct sweep *s, const char *dir, struct sim_error *err)
 		"given",
 		"seed",
 		"replications",
+		"variant",
 		"set",
 		"vary",
 		"points",
@@ -964,6 +978,17 @@ int sweep__meta_read(struct sweep *s, const char *dir, struct sim_error *err)
 	    scenario_u64(tree, "replications", false, 1, 1, 1000, &v, err))
 		goto out_free;
 	s->replications = (unsigned int)v;
+	if (scenario_get(tree, "variant")) {
+		if (scenario_string(tree, "variant", true, NULL, &str, err))
+			goto out_free;
+		if (sweep__control_char(str)) {
+			scenario_error(
+				err, scenario_get(tree, "variant"),
+				"a control character in the variant's name");
+			goto out_free;
+		}
+		s->variant = sweep__xstrdup(str);
+	}
 	if (meta_strings(tree, "set", &s->sets, &s->nr_sets, err) ||
 	    meta_keys(s, tree, err))
 		goto out_free;
@@ -990,6 +1015,9 @@ static const char *meta_diff(const struct sweep *a, const struct sweep *b)
 		return "a machine profile the scenario names was edited since the sweep began (their content digest differs), and its points would mix both versions";
 	if (strcmp(a->version, b->version))
 		return "the memcgsim versions differ";
+	if ((a->variant || b->variant) &&
+	    (!a->variant || !b->variant || strcmp(a->variant, b->variant)))
+		return "the --variant options differ";
 	if (a->nr_keys != b->nr_keys)
 		return "the --vary options differ";
 	for (i = 0; i < a->nr_keys; i++) {

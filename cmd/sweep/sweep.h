@@ -155,6 +155,8 @@ struct sweep {
 	/* sweep_check() warns of variants that set a swept key (the run
 	 * and --dry-run; not the --plan and --point steps of a batch job) */
 	bool warn_overrides;
+	/* sweep --variant: the one variant each point runs; NULL: all */
+	char *variant;
 	char machine[SWEEP_DIGEST_LEN];
 	char duration[SWEEP_DIGEST_LEN];
 	char warmup[SWEEP_DIGEST_LEN];
