@@ -343,6 +343,24 @@ picture "plot false-sharing" "$tmp/fs/heatmap-packed.png" filled
 test -e "$tmp/fs/functions.dat" &&
 	fail "plot false-sharing: functions, but the scenario has none"
 
+# Panels in value order and tic labels from every value: the first row
+# is a variant that sets both keys itself (kernel.charge_batch=64, layout
+# v6.1), which used to put the 64 panel first and leave the 16 panel's
+# v6.0 tic unlabelled (ux-review-3 finding 7). Expect panel 0 to be
+# charge_batch=16 (a's line there: 1 at v6.0, 2 at v6.1) and a last block
+# "(tics)" holding both labels.
+printf '%s\n' 'point,kernel.charge_batch,kernel.page_counter_layout,variant,throughput,unit' \
+	'0,64,v6.1,fixed,5,x' '0,16,v6.0,a,1,x' '1,16,v6.1,a,2,x' \
+	'2,64,v6.0,a,3,x' '3,64,v6.1,a,4,x' >"$tmp/order.csv"
+sim plot order.csv --out order --x kernel.page_counter_layout
+d="$tmp/order/throughput-vs-kernel.page_counter_layout.dat"
+awk 'BEGIN { RS = "\n\n\n" } NR == 2' "$d" | tr '\n' ' ' |
+	grep -q '^"a" 0 1 0 "v6.0" 1 2 0 "v6.1" $' ||
+	fail "plot order.csv: panel 0 is not charge_batch=16: $(cat "$d")"
+awk 'BEGIN { RS = "\n\n\n" } NR == 5' "$d" | tr '\n' ' ' |
+	grep -q '^"(tics)" 0 nan 0 "v6.0" 1 nan 0 "v6.1"' ||
+	fail "plot order.csv: no (tics) block of both values: $(cat "$d")"
+
 sim plot "$data/sweep.csv" --out sweep
 plotted "plot sweep.csv" sweep throughput-vs-kernel.charge_batch
 grep -q '^8 3595' "$tmp/sweep/throughput-vs-kernel.charge_batch.dat" ||

@@ -1019,13 +1019,66 @@ struct cell {
 	unsigned int n;
 };
 
+/* Compare two values of a key: as numbers when both are, else as text. */
+static int value_cmp(const char *a, size_t la, const char *b, size_t lb)
+{
+	char sa[128], sb[128];
+	double x, y;
+	int r;
+
+	snprintf(sa, sizeof(sa), "%.*s", (int)la, a);
+	snprintf(sb, sizeof(sb), "%.*s", (int)lb, b);
+	if (parse_number(sa, &x) && parse_number(sb, &y))
+		return (x > y) - (x < y);
+	r = strcmp(sa, sb);
+	return r;
+}
+
+/*
+ * Panels in value order: "k1=V, k2=W" titles compared key by key, each
+ * value as value_cmp() does (16 before 32 before 64 before 128; the rows
+ * come in the order of the points, where a variant's own set: of a key
+ * can bring 64 before 32).
+ */
+static int facet_cmp(const void *pa, const void *pb)
+{
+	const char *a = *(char *const *)pa, *b = *(char *const *)pb;
+	size_t la, lb;
+	int r;
+
+	for (;;) {
+		a = strchr(a, '=');
+		b = strchr(b, '=');
+		if (!a || !b)
+			return (a != NULL) - (b != NULL);
+		a++;
+		b++;
+		la = strcspn(a, ",");
+		lb = strcspn(b, ",");
+		r = value_cmp(a, la, b, lb);
+		if (r)
+			return r;
+		a += la;
+		b += lb;
+	}
+}
+
+/* Values of the x key in value order (for the ranks of categories). */
+static int xvalue_cmp(const void *pa, const void *pb)
+{
+	const char *a = *(char *const *)pa, *b = *(char *const *)pb;
+
+	return value_cmp(a, strlen(a), b, strlen(b));
+}
+
 /*
  * plan_sweep_key() - metric column @m against key column @x: one panel
  * (facet) per combination of the other keys' values, one line per variant
  * in each, the replication keys (seed) averaged: the mean, with the 95%
  * confidence interval as an error bar when there are two or more. x is the
  * key's value when every value is a number, else the rank of the value in
- * the order they first appear. The y axis is logarithmic when the means
+ * value order; the panels come in value order too (facet_cmp()). The tic
+ * labels come from a block of every x value, drawn last in each panel. The y axis is logarithmic when the means
  * above 0 span a factor of 100 or more (the zeros are then not drawn).
  */
 static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int x,
@@ -1068,6 +1121,8 @@ static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int x,
 			numeric = false;
 		}
 	}
+	qsort(facets.v, facets.n, sizeof(*facets.v), facet_cmp);
+	qsort(xs.v, xs.n, sizeof(*xs.v), xvalue_cmp);
 	n = facets.n * vars.n * xs.n;
 	cells = calloc(n ? n : 1, sizeof(*cells));
 	if (!cells)
@@ -1171,6 +1226,13 @@ static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int x,
 			if (!any)
 				fputs("nan nan 0 \"\"\n", data.f);
 		}
+	}
+	/* the tic labels, every x value once: the last block */
+	fputs("\n\n\"(tics)\"\n", data.f);
+	for (xi = 0; xi < xs.n; xi++) {
+		fprintf(data.f, "%.10g nan 0 ", xval[order[xi]]);
+		put_data_str(data.f, xs.v[order[xi]]);
+		fputc('\n', data.f);
 	}
 	snprintf(label, sizeof(label), "%s: %s against %s", p->name,
 		 h->f[m].text, h->f[x].text);
