@@ -15,7 +15,7 @@ libsim_a_SOURCES += \
 	%reldir%/explain/explain.c %reldir%/explain/explain.h \
 	%reldir%/validate/validate.c %reldir%/validate/validate.h \
 	%reldir%/plot/plot.c %reldir%/plot/plot.h %reldir%/plot/internal.h \
-	%reldir%/plot/draw.c \
+	%reldir%/plot/draw.c %reldir%/plot/sweep.c \
 	%reldir%/sweep/sweep.c %reldir%/sweep/sweep.h %reldir%/sweep/internal.h \
 	%reldir%/sweep/jobs.c %reldir%/sweep/merge.c %reldir%/sweep/verify.c \
 	%reldir%/sweep/override.c \
