@@ -149,17 +149,7 @@ void run__collect(struct run *run, struct run_result *res)
 	result_add(res, "latency_p99", "ns", sim_stat_quantile(&run->lat, 0.99),
 		   false);
 
-	{
-		unsigned int nr = coh_nr_lines(run->coh);
-		struct coh_line **lines = calloc(nr + 1, sizeof(*lines));
-
-		SIM_OOM_ON(!lines);
-		coh_lines_sorted(run->coh, lines, nr);
-		for (i = 0; i < nr; i++)
-			transfers += lines[i]->transfers;
-		busy_max = nr ? lines[0]->busy_ps : 0;
-		free(lines);
-	}
+	coh_lines_sum(run->coh, &transfers, &busy_max);
 	result_add(res, "transfers_per_op", "lines",
 		   ops ? (double)transfers / (double)ops : 0.0, false);
 	/*

@@ -189,8 +189,9 @@ struct coh_field_stat {
 	uint64_t misses;
 	sim_time_t wait_ps; /* time accesses to it queued */
 	/*
-	 * the distinct CPUs that accessed it, and which: counted from a log
-	 * (coh_stats_flush()), up to date after coh_settle()
+	 * the distinct CPUs that accessed it, and which: the bitmap counted
+	 * from a log (coh_stats_flush()), up to date after coh_settle(); the
+	 * count up to date in the lines coh_lines_sorted() hands out
 	 */
 	unsigned int nr_cpus;
 	uint64_t cpus[MACHINE_MAX_CPUS / 64];
@@ -594,8 +595,14 @@ void coh_settle(struct coh *c);
 void coh_set_log_bytes(struct coh *c, size_t bytes);
 unsigned int coh_nr_lines(const struct coh *c);
 unsigned int coh_nr_cpus(const struct coh *c);
-/* Lines in a stable order: busiest first, ties by address. */
+/*
+ * coh_lines_sorted() - the first @n lines in a stable order (busiest
+ * first, then most transfers, ties by address) into @out, each field's
+ * count of its CPUs (coh_field_stat.nr_cpus) up to date.
+ */
 void coh_lines_sorted(struct coh *c, struct coh_line **out, unsigned int n);
+/* coh_lines_sum() - all lines' transfers, and the busiest line's time. */
+void coh_lines_sum(struct coh *c, uint64_t *transfers, sim_time_t *busy_max);
 
 /*
  * Tracing (Chrome trace events, sim/trace.h); @t may be NULL. The accesses

@@ -161,7 +161,6 @@ struct coh {
 
 COH_COLD_DECL void coh_stats_flush(struct coh *c);
 COH_COLD_DECL void coh__xfer_to_alloc(struct coh *c, struct coh_line *l);
-void coh__stats_settle(struct coh *c);
 
 /* Count a transfer of @l to @cpu in l->xfer_to[] (c->xfers: later). */
 static inline void xfer_to_count(struct coh *c, struct coh_line *l,
