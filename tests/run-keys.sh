@@ -7,7 +7,7 @@
 #
 # 1. doc/memcgsim.1's key list, between its BEGIN KEYS and END KEYS
 #    comments, is what `memcgsim help keys --format man` prints, and
-#    README.md's table what `memcgsim help keys --format markdown` prints;
+#    doc/user-guide.md's table what `memcgsim help keys --format markdown` prints;
 #    the same for every other section of `memcgsim help keys all` (the
 #    tables of sim/scenario_keys.h: scenario, variants, published,
 #    workloads, each workload type, ops.objects and ops.program, cgroups,
@@ -50,7 +50,7 @@ fail()
 	failures=$((failures + 1))
 }
 
-# ---- 1. the man page and the README ----
+# ---- 1. the man page and the user guide ----
 
 sed -n '/^\.\\" BEGIN KEYS$/,/^\.\\" END KEYS$/p' \
 	"$top_srcdir/doc/memcgsim.1" | sed '1d;$d' >"$tmp/man.txt"
@@ -62,11 +62,11 @@ if ! cmp -s "$tmp/man.txt" "$tmp/table.txt"; then
 fi
 
 sed -n '/^<!-- BEGIN KEYS -->$/,/^<!-- END KEYS -->$/p' \
-	"$top_srcdir/README.md" | sed '1d;$d' >"$tmp/readme.txt"
+	"$top_srcdir/doc/user-guide.md" | sed '1d;$d' >"$tmp/readme.txt"
 "$MEMCGSIM" help keys --format markdown >"$tmp/table.md"
-test -s "$tmp/readme.txt" || fail "README.md has no BEGIN KEYS ... END KEYS table"
+test -s "$tmp/readme.txt" || fail "doc/user-guide.md has no BEGIN KEYS ... END KEYS table"
 if ! cmp -s "$tmp/readme.txt" "$tmp/table.md"; then
-	fail "README.md's key table differs from the table (make update-keys regenerates it):"
+	fail "doc/user-guide.md's key table differs from the table (make update-keys regenerates it):"
 	diff -u "$tmp/readme.txt" "$tmp/table.md" | sed 's/^/	/' || :
 fi
 

@@ -15,7 +15,7 @@
 #       gsl_rng stream seeded by the scenario) and time, gettimeofday,
 #       clock_gettime, clock (simulated time never reads the wall clock;
 #       DESIGN.md section 2).
-#  2. The layering (README, "Where things are"): a folder includes only
+#  2. The layering (HACKING.md, "Where things are"): a folder includes only
 #     itself and the layers below it,
 #	sim/ <- models/hw/ <- models/kernel/ <- models/workloads/ <- cmd/ <- cli/
 #  3. No source file (sim/, models/, cmd/, cli/, tests/) is over 1,500

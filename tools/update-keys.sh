@@ -1,15 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# tools/update-keys.sh - regenerate the key lists of memcgsim(1) and the
-# README from the key tables.
+# tools/update-keys.sh - regenerate the key lists of the man pages and
+# the user guide from the key tables.
 #
 #	tools/update-keys.sh MEMCGSIM SRCDIR
 #
 # Every list between a line `.\" BEGIN KEYS SECTION` and `.\" END KEYS
 # SECTION` of SRCDIR/doc/memcgsim.1 becomes what `MEMCGSIM help keys
 # SECTION --format man` prints (the kernel: list, between `.\" BEGIN KEYS`
-# and `.\" END KEYS`, what `help keys --format man` prints), and README's
+# and `.\" END KEYS`, what `help keys --format man` prints), and doc/user-guide.md's
 # table between `<!-- BEGIN KEYS -->` and `<!-- END KEYS -->` what `help
 # keys --format markdown` prints. tests/run-keys.sh checks the same.
 # A file is replaced only when it changes.
@@ -54,4 +54,4 @@ splice()
 }
 
 splice "$srcdir/doc/memcgsim.1" '.\" BEGIN KEYS' '.\" END KEYS' man
-splice "$srcdir/README.md" '<!-- BEGIN KEYS' '<!-- END KEYS' markdown
+splice "$srcdir/doc/user-guide.md" '<!-- BEGIN KEYS' '<!-- END KEYS' markdown
