@@ -40,7 +40,7 @@
  * every push and pop: at 72 CPUs on 16 contended counters (an event
  * every 6 ns) the narrower buckets run 11% more events a second, and the
  * memcg experiments 2-4%; at 8 CPUs (an event every 80 ns) they cost
- * 9%, the bit scans longer (issue 15). sim_engine_run() sets the width
+ * 9%, the bit scans longer (doc/speed.md). sim_engine_run() sets the width
  * (ring_reshift()) before it runs anything; the keys, and so the order,
  * do not depend on it.
  *
@@ -64,7 +64,7 @@
  * Whether a pop involves the overflow is the run loop's one compare with
  * the horizon (limit, the earlier of the two), and nothing
  * counts the ring's events: that the ring is empty shows as a scan of the
- * bitmap that finds no bit (issue 15: a count's upkeep at every push and
+ * bitmap that finds no bit (doc/speed.md: a count's upkeep at every push and
  * pop cost more than the scan's bound).
  *
  * Sequence numbers: 64 bits in a slot, 40 in an overflow key (about
@@ -878,7 +878,7 @@ progress_tick(struct sim_engine *e, sim_time_t t)
  * earlier one). If it wakes a process, start loading the process's state,
  * so that it is in the host's L1 when its run begins: with tens of
  * processes it is not, and the run began with a chain of misses, its
- * process, frame and task one after the other (issue 15: 72 CPUs on 256
+ * process, frame and task one after the other (doc/speed.md: 72 CPUs on 256
  * idle counters, +11% atomics per second). No effect on results. Slot 0
  * (none pending) is not a process's: it has a function.
  */
@@ -889,7 +889,7 @@ SIM_PREFETCH_FN void next_prefetch(const struct sim_engine *e)
 	 * L1, not at NULL. A prefetch of an address that no page maps is
 	 * not free: the host walks the page tables for it, and caches no
 	 * failed walk, so that on a virtual machine (nested page tables)
-	 * every such prefetch costs a walk of both (issue 15: two NULL
+	 * every such prefetch costs a walk of both (doc/speed.md: two NULL
 	 * prefetches per timer event were a third of the run's time at
 	 * N=72 K=1 on a Zen 1 KVM guest).
 	 */
@@ -907,7 +907,7 @@ SIM_PREFETCH_FN void next_prefetch(const struct sim_engine *e)
 	 * Chosen by a mask, not a branch: whether the next event wakes a
 	 * process or runs a function is a coin toss for the host's branch
 	 * predictor at N=72 K=16, and the run loop asks it again at once
-	 * (issue 15: cachegrind's branch model counted 0.7 mispredictions
+	 * (doc/speed.md: cachegrind's branch model counted 0.7 mispredictions
 	 * an atomic on each test).
 	 */
 	SIM_PREFETCH_W(p);
@@ -917,7 +917,7 @@ SIM_PREFETCH_FN void next_prefetch(const struct sim_engine *e)
 /*
  * run_loop() - sim_engine_run()'s loop, with @prefetch (sim_engine_many_procs()) a
  * constant at each of its two calls: the test is made once a run, not at
- * every event (issue 15).
+ * every event (doc/speed.md).
  */
 static inline __attribute__((always_inline)) void run_loop(struct sim_engine *e,
 							   bool prefetch)
@@ -1003,7 +1003,7 @@ void sim_proc_init(struct sim_proc *p, struct sim_engine *e, unsigned int id,
 	 * 64-byte lines modulo 4 KiB, (id % 64) lines in: stacks allocated
 	 * one after the other, 4 KiB each, would put every process's
 	 * outermost frame in the same few sets of the host's L1, where they
-	 * evict each other (issue 15). A hint: no effect on results.
+	 * evict each other (doc/speed.md). A hint: no effect on results.
 	 */
 	p->stack_alloc = calloc(1, stack_size + PROC_COLOURS * 64);
 	SIM_OOM_ON(!p->stack_alloc);

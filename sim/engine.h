@@ -194,7 +194,7 @@ void sim_timer_destroy(struct sim_timer *t);
  * (an event appended to an empty bucket of the ring, sim/engine.c's
  * theory of operation) is inline in its callers, which saves the call,
  * the callee's register saves and its reloads of what the caller has in
- * registers (issue 15: 17 instructions per atomic of the contended
+ * registers (doc/speed.md: 17 instructions per atomic of the contended
  * counter, N=256 K=1). The members are the engine's own: nothing but
  * sim/engine.[ch] reads or writes them.
  */
@@ -224,7 +224,7 @@ struct sim_payload {
  * neighbours in its bucket, a circular list in (time, seq) order (the
  * first's @prev is the last), and what it runs, in one host line: a
  * push writes the key and links, a pop reads them and the payload, and
- * finding the next event reads its time and then its payload (issue 15:
+ * finding the next event reads its time and then its payload (doc/speed.md:
  * three arrays were three host lines an event, each a miss past 72
  * processes).
  */
@@ -335,7 +335,7 @@ static inline bool sim__ev_append(struct sim_engine *e, uint32_t slot,
 	return true;
 }
 
-/* Inline (issue 15): an announced RMW asks both (models/hw/cache.c). */
+/* Inline (doc/speed.md): an announced RMW asks both (models/hw/cache.c). */
 static inline uint64_t sim_event_seq(const struct sim_engine *e)
 {
 	return e->running ? e->slots[e->running].seq : SIM_SEQ_AHEAD;
@@ -616,7 +616,7 @@ static inline bool sim_engine_many_procs(const struct sim_engine *e)
 /*
  * sim_proc_prefetch() - a hint that @p runs soon: start loading the host
  * lines its run reads first, its running frame and its owner's first line,
- * so that they are in the host's L1 when it runs (issue 15: past 72 CPUs
+ * so that they are in the host's L1 when it runs (doc/speed.md: past 72 CPUs
  * the processes' state outgrows the L1, and each run of a process began
  * with a chain of misses: its frame, then its task). @p's own line should
  * be in the L1 already (prefetched a step before), or its load waits. No
@@ -634,7 +634,7 @@ SIM_PREFETCH_FN void sim_proc_prefetch(const struct sim_proc *p)
  * wait ended. Only for a process whose code from there to its next
  * sim_proc_sync() touches nothing another process could see (see
  * coh_cpu.resume_inline): it is the wake-up event at p->now without the
- * event. Inline: a call per resumed access (issue 15).
+ * event. Inline: a call per resumed access (doc/speed.md).
  */
 static inline void sim_proc_resume(struct sim_proc *p)
 {

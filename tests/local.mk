@@ -348,7 +348,7 @@ bench-wall: %reldir%/bench$(EXEEXT)
 		$(WALL_OTHER)
 
 # make bench-scale [SCALE_OTHER=/other/build]: what an event costs at
-# 1024 CPUs x 1024 lines against 256 x 256 (issue 15: at most 1.5x),
+# 1024 CPUs x 1024 lines against 256 x 256 (doc/speed.md: at most 1.5x),
 # marginal between a 4 ms and a 12 ms run, each the best of 8 runs,
 # this build and another build directory's interleaved (bench/scale.sh;
 # about a minute a build).

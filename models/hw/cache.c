@@ -11,7 +11,7 @@
  * coh_place.c's; the Shared state (sharer bitmaps, the hand-offs of loads
  * and of Shared lines), coh_share.c's.
  *
- * Speed (issue 15): an access and its hand-off are the simulator's inner
+ * Speed (doc/speed.md): an access and its hand-off are the simulator's inner
  * loop. Each shortcut is exact (the same hand-offs at the same times, in
  * the same order): the hot path's helpers are inlined (COH_INLINE), what
  * no shipped run executes is out of line (COH_COLD), an idle line serves
@@ -85,7 +85,7 @@ static COH_INLINE void line_serve_at(struct coh *c, struct coh_line *l,
 }
 
 /*
- * Who is queued on a line, without scanning (issue 15). l->q_cpus counts
+ * Who is queued on a line, without scanning (doc/speed.md). l->q_cpus counts
  * the CPUs with requests queued on @l, which the hand-off law asks at
  * every hand-off: is the requester still queued (one more request behind
  * this one), is the CPU the line last went to? Each request says whether
@@ -268,7 +268,7 @@ static COH_INLINE void line_dequeue_writer(struct coh_line *l,
 {
 	/*
 	 * The branch between the two keeps the compiler from pairing them in
-	 * a vector register: 6 instructions for 2 (issue 15).
+	 * a vector register: 6 instructions for 2 (doc/speed.md).
 	 */
 	l->q_head++;
 	if (r->last)
@@ -347,7 +347,7 @@ static COH_INLINE void line_kick(struct coh *c, struct coh_line *l,
  * Inline, a store or RMW of a line Modified elsewhere (a contended line's
  * case) is the path through here; loads and Shared lines take calls,
  * whose out-parameter is a local of theirs, so that @dist stays in a
- * register (issue 15).
+ * register (doc/speed.md).
  */
 static COH_INLINE sim_time_t hand_off(struct coh *c, struct coh_line *l,
 				      const struct coh_req *r,
@@ -495,7 +495,7 @@ static COH_INLINE void serve_settle(struct coh *c, struct coh_line *l,
 /*
  * serve() of any request (@req): see there. @req by value, so that a
  * caller building the request (coh_access_issue()'s idle line) need not
- * store it for serve_owned(), which serves the usual case (issue 15).
+ * store it for serve_owned(), which serves the usual case (doc/speed.md).
  */
 static COH_INLINE void serve_any(struct coh *c, struct coh_line *l,
 				 const struct coh_req req, sim_time_t now,
@@ -567,7 +567,7 @@ static COH_INLINE void serve_any(struct coh *c, struct coh_line *l,
  * occupancy 1, no transfer for free; no trace), with the line free at @now
  * (not a joining load); @waiters: the CPUs queued on @l but the requester
  * (serve_any()'s). The same steps as serve() with what those conditions
- * decide folded away, in one straight line (issue 15). Returns when the
+ * decide folded away, in one straight line (doc/speed.md). Returns when the
  * line is free for its next hand-off: line_ready_at() without a hold rule.
  */
 static COH_INLINE sim_time_t serve_owned(struct coh *c, struct coh_line *l,
@@ -657,7 +657,7 @@ queued_cc(const struct coh *c, const struct coh_line *l, unsigned int k)
  * On a contended line (N >= 72, K=1) every hand-off goes to a CPU whose
  * state the other CPUs' runs have evicted since its last: its struct
  * coh_cpu, its process, frame and task, each a miss that waited for the
- * one before (issue 15: 256 CPUs on one counter, 9 L1 misses an atomic).
+ * one before (doc/speed.md: 256 CPUs on one counter, 9 L1 misses an atomic).
  * Three steps along the queue: the third CPU's struct coh_cpu, the
  * second's process, and the next one's frame and task (through its
  * process, loaded at the step before); past the end of a short queue,
@@ -739,7 +739,7 @@ static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
  * event is scheduled without a test; and when the line is free for the
  * next request, worked out once per request, is the event's time too.
  * Inlined into line_serve_event(), which serves nearly every hand-off
- * of a contended line (issue 15); line_kick() calls it. c->plain is
+ * of a contended line (doc/speed.md); line_kick() calls it. c->plain is
  * tested once here, not at every request.
  */
 static COH_INLINE void line_serve_inline(struct coh *c, struct coh_line *l,
@@ -860,7 +860,7 @@ static COH_INLINE void ann_admit(struct coh *c, struct coh_line *l,
  * waited for the access served here and promised to touch nothing shared
  * before its next access (coh_cpu.resume_inline) goes on at once, its
  * clock at the completion: what its wake-up event at the completion would
- * do, without the event (issue 15: 2.46 -> 1.49 events per atomic of the
+ * do, without the event (doc/speed.md: 2.46 -> 1.49 events per atomic of the
  * contended counter). SIM: exact but for the order of events due at the
  * same picosecond, as its next event is scheduled from here.
  */
@@ -1041,7 +1041,7 @@ static void adjacent_prefetch(struct coh *c, struct coh_line *l,
  * access_issue() - coh_access_issue()'s work, inlined there twice: once
  * for a locked RMW, whose @op and @dep are then constants (no merge, not
  * posted, a load's tests folded away: the contended counter's straight
- * line), once for the rest (issue 15).
+ * line), once for the rest (doc/speed.md).
  */
 static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 				    enum coh_op op, bool dep)
@@ -1210,7 +1210,7 @@ access_issue_any(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
  * no fence, no merge, no hit, no kick, no inline resume; no caller to
  * count, no adjacent prefetch; the ring has room and there is no trace).
  * The same steps, in a function of its own that calls nothing and so
- * saves few registers (issue 15: at N=256 K=1, 111 instructions per
+ * saves few registers (doc/speed.md: at N=256 K=1, 111 instructions per
  * atomic in coh_access_issue() -> 92 with this test).
  */
 static bool __attribute__((noinline))
@@ -1229,7 +1229,7 @@ rmw_queued(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
  * no trace). The RMW is counted (a miss) and served at once by
  * serve_owned(), which resumes the CPU inline when it may: the steps of
  * access_issue()'s idle line with what those conditions decide folded
- * away (issue 15: at N=72 K=16 40% of the atomics come here and 30% to
+ * away (doc/speed.md: at N=72 K=16 40% of the atomics come here and 30% to
  * rmw_busy(), 150 instructions each through access_issue_any(); here
  * about 100, mostly serve_owned()'s). Returns whether the CPU waits.
  */
