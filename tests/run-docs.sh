@@ -56,7 +56,7 @@ copy()
 }
 
 # the man page with the compare sample
-cmpman=doc/memcgsim.1
+cmpman=doc/memcgsim-compare.1
 
 # expect STATUS WHAT GREP: update-docs on the scratch tree exits STATUS
 # and says GREP.
