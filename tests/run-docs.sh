@@ -10,7 +10,8 @@
 # whose text differs, a sample name it does not know, a block without
 # its end marker and a stale table of contents each fail (on copies of
 # the files). Last, every Markdown document over 300 lines has a table
-# of contents.
+# of contents, and every relative link names a file and heading that
+# are there.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`.
@@ -123,5 +124,38 @@ for f in "$top"/*.md "$top"/doc/*.md "$top"/doc/model/*.md; do
 		fail "${f#"$top"/} has $(wc -l <"$f") lines and no table of contents (<!-- toc --> <!-- toc end -->)"
 done
 
+# Every relative link of every Markdown document names a file that is
+# there and, after a '#', a heading of that file (its GitHub anchor, as
+# tools/update-docs.sh's toc() makes it).
+anchors()
+{
+	awk '/^```/ { fence = !fence }
+		!fence && /^#+ / {
+			a = tolower(substr($0, index($0, " ") + 1))
+			gsub(/[^a-z0-9 _-]/, "", a); gsub(/ /, "-", a)
+			if (a in seen) print a "-" (++seen[a])
+			else { seen[a] = 0; print a }
+		}' "$1"
+}
+for f in "$top"/*.md "$top"/doc/*.md "$top"/doc/model/*.md; do
+	test -f "$f" || continue
+	dir=$(dirname "$f")
+	grep -o '](\([^)]*\))' "$f" | sed 's/^](//; s/)$//' |
+		grep -v '^[a-z]*:' | sort -u >"$tmp/links" || :
+	while IFS= read -r link; do
+		target=${link%%#*}
+		anchor=
+		case $link in *'#'*) anchor=${link#*#} ;; esac
+		file=$f
+		test -n "$target" && file=$dir/$target
+		if ! test -e "$file"; then
+			fail "${f#"$top"/}: link to $link: no such file"
+		elif test -n "$anchor" &&
+			! anchors "$file" | grep -qx -- "$anchor"; then
+			fail "${f#"$top"/}: link to $link: no such heading"
+		fi
+	done <"$tmp/links"
+done
+
 test "$failures" = 0 || exit 1
-echo "PASS: the documents' samples and contents match the program"
+echo "PASS: the documents' samples, contents and links match the program and the tree"

@@ -88,6 +88,17 @@ sample_false_sharing()
 			w && w <= 4 { print; w++ }'
 }
 
+# check (user guide, Running scenarios): the table of the default
+# experiment's costs, its first row and its total, the scenario named as
+# from the top of the tree.
+sample_check()
+{
+	m check "$sc/validation/charge-batch-2022.yaml" |
+		sed "s|^$sc/|scenarios/|" |
+		awk 'NR <= 3 { print; next } NR == 4 { print "  ..." }
+			/^  all / { print }'
+}
+
 # run -f csv (user guide, Running scenarios): the header and two rows.
 sample_run_csv()
 {
@@ -157,7 +168,7 @@ sample_teach_batching()
 	teach batching
 }
 
-samples='default explain false_sharing run_csv sweep_csv compare
+samples='default explain false_sharing check run_csv sweep_csv compare
 	teach_atomic teach_false_sharing teach_batching'
 
 for name in $samples; do
