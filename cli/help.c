@@ -98,7 +98,7 @@ static void usage(FILE *out, const struct cli_command *all, size_t nr)
 	fprintf(out, "\n");
 	cli_wrap(
 		out,
-		"`memcgsim help COMMAND` or `memcgsim COMMAND --help` lists a command's options; `memcgsim help keys [SECTION|all]` the scenario's keys, kernel: by default. A scenario is YAML; see memcgsim(1) and the shipped scenarios (memcgsim list). Exit status: 0 success, 1 failure while running, 2 bad input or usage.",
+		"`memcgsim help COMMAND` shows a command's page, memcgsim-COMMAND(1) (on a pipe, its options, as `memcgsim COMMAND --help` does); `memcgsim help keys [SECTION|all]` the scenario's keys, kernel: by default. A scenario is YAML: see memcgsim-scenario(5) and the shipped scenarios (memcgsim list). Exit status: 0 success, 1 failure while running, 2 bad input or usage.",
 		0, 0);
 }
 
