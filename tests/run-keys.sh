@@ -13,7 +13,8 @@
 #    tables of sim/scenario_keys.h: scenario, variants, published,
 #    workloads, each workload type, ops.objects and ops.program, cgroups,
 #    machine, coherence, latencies), between BEGIN KEYS SECTION and
-#    END KEYS SECTION of a man page. Each command's page,
+#    END KEYS SECTION of a man page (and of doc/user-guide.md, as
+#    Markdown, where it has that section's table). Each command's page,
 #    doc/memcgsim-NAME.1, has a SYNOPSIS and OPTIONS, between BEGIN HELP
 #    NAME and END HELP NAME, that are what `memcgsim help NAME --format
 #    man` prints (the text `memcgsim help NAME` prints, in roff), and
@@ -177,6 +178,15 @@ for sec in $sections; do
 	same "$tmp/man-$sec.txt" "$tmp/table-$sec.txt" \
 		"no man page has a BEGIN KEYS $sec ... END KEYS $sec list" \
 		"the man pages' $sec keys differ from the table (make update-keys regenerates it):"
+	# the user guide's tables of a section, where it has one
+	grep -qx "<!-- BEGIN KEYS $sec -->" "$top_srcdir/doc/user-guide.md" ||
+		continue
+	sed -n "/^<!-- BEGIN KEYS $sec -->\$/,/^<!-- END KEYS $sec -->\$/p" \
+		"$top_srcdir/doc/user-guide.md" | sed '1d;$d' >"$tmp/md-$sec.txt"
+	"$MEMCGSIM" help keys "$sec" --format markdown >"$tmp/table-$sec.md"
+	same "$tmp/md-$sec.txt" "$tmp/table-$sec.md" \
+		"doc/user-guide.md's $sec table is empty" \
+		"doc/user-guide.md's $sec table differs from the table (make update-keys regenerates it):"
 done
 
 # ---- 1c. the command pages ----

@@ -15,8 +15,9 @@
 # between `.\" BEGIN HELP NAME` and `.\" END HELP NAME`, what `help NAME
 # --format man` prints, and memcgsim(1)'s list of commands, between
 # `.\" BEGIN HELP` and `.\" END HELP`, what `help --format man` prints.
-# doc/user-guide.md's table between `<!-- BEGIN KEYS -->` and `<!-- END
-# KEYS -->` becomes what `help keys --format markdown` prints.
+# Each of doc/user-guide.md's tables between `<!-- BEGIN KEYS [SECTION]
+# -->` and `<!-- END KEYS [SECTION] -->` becomes what `help keys [SECTION]
+# --format markdown` prints.
 # tests/run-keys.sh checks the same. A file is replaced only when it
 # changes.
 set -eu
