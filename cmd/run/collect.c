@@ -33,7 +33,7 @@ static double percent(double part, double whole)
 	return p > 100.0 ? 100.0 : p;
 }
 
-/* The charge path's own metrics (DESIGN.md section 8). */
+/* The charge path's own metrics (doc/design.md section 8). */
 static void memcg_collect(struct run *run, struct run_result *res, uint64_t ops,
 			  double secs)
 {
@@ -70,7 +70,7 @@ static void memcg_collect(struct run *run, struct run_result *res, uint64_t ops,
 		   (double)c->pc_uncharges * per_op, false);
 	result_add(res, "charge_failures", "calls", (double)c->failures, false);
 stats:
-	/* statistics (DESIGN.md section 5) */
+	/* statistics (doc/design.md section 5) */
 	result_add(res, "stats_atomics_per_op", "calls",
 		   (double)c->stats_atomics * per_op, false);
 	result_add(res, "flushes_per_s", "1/s", (double)c->flushes / secs,
