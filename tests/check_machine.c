@@ -375,6 +375,33 @@ START_TEST(machine_load_socket_pairs_default)
 }
 END_TEST
 
+/*
+ * machine_nudge(+5%) of skx-2s-72, to the nearest ps: l1_hit 1600 ->
+ * 1680, insn 471 -> 494.55 -> 495, xfer_socket 105400 -> 110670 (and the
+ * pair with it), remote home 164600 -> 172830, upgrade_socket 266800 ->
+ * 280140; then -5% of the original (a fresh load): xfer_llc 48000 ->
+ * 45600.
+ */
+START_TEST(machine_nudge_every_latency)
+{
+	struct machine m;
+
+	load_profile("skx-2s-72", &m);
+	machine_nudge(&m, 50000);
+	ck_assert_uint_eq(m.l1_hit_ps, 1680);
+	ck_assert_uint_eq(m.insn_ps, 495);
+	ck_assert_uint_eq(m.xfer_ps[COH_DIST_SOCKET], 110670);
+	ck_assert_uint_eq(m.socket_xfer_ps[1][0], 110670);
+	ck_assert_uint_eq(m.socket_remote_home_ps[0][1], 172830);
+	ck_assert_uint_eq(m.socket_upgrade_ps[0][1], 280140);
+	machine_destroy(&m);
+	load_profile("skx-2s-72", &m);
+	machine_nudge(&m, -50000);
+	ck_assert_uint_eq(m.xfer_ps[COH_DIST_LLC], 45600);
+	machine_destroy(&m);
+}
+END_TEST
+
 START_TEST(coh_dist_name_all)
 {
 	ck_assert_str_eq(coh_dist_name(COH_DIST_SELF), "self");
@@ -742,6 +769,7 @@ static Suite *machine_suite(void)
 	tcase_add_test(tc, machine_load_threads_adjacent);
 	tcase_add_test(tc, machine_load_8176_socket_distances);
 	tcase_add_test(tc, machine_load_socket_pairs_default);
+	tcase_add_test(tc, machine_nudge_every_latency);
 	tcase_add_test(tc, coh_dist_name_all);
 	tcase_add_test(tc, machine_load_file_missing);
 	suite_add_tcase(s, tc);

@@ -565,6 +565,56 @@ void machine_socket_pairs(struct machine *m)
 		}
 }
 
+/* @v x (1 + @ppm / 1e6), rounded to the nearest ps, at least 1 if @v was. */
+static uint64_t nudge_ps(uint64_t v, int64_t ppm)
+{
+	double x = (double)v * (1.0 + (double)ppm / 1e6) + 0.5;
+	uint64_t r = x < 1.0 ? 0 : (uint64_t)x;
+
+	return v && !r ? 1 : r;
+}
+
+/**
+ * machine_nudge() - every latency of @m (the `latencies:` table, the
+ * socket matrix and the hold window) scaled by 1 + @ppm / 1e6, for
+ * `--sensitivity`: how much a prediction hangs on the profile's numbers.
+ * @m: a loaded machine
+ * @ppm: the change in parts per million, -999999 to 1e6
+ */
+void machine_nudge(struct machine *m, int64_t ppm)
+{
+	uint64_t *each[] = {
+		&m->l1_hit_ps,
+		&m->llc_hit_ps,
+		&m->memory_ps,
+		&m->rmw_local_ps,
+		&m->xfer_socket_remote_home_ps,
+		&m->inval_per_sharer_ps,
+		&m->conflict_local_ps,
+		&m->conflict_remote_ps,
+		&m->xfer_per_waiter_ps,
+		&m->irq_save_restore_ps,
+		&m->context_switch_ps,
+		&m->migration_ps,
+		&m->insn_ps,
+		&m->hold_ps,
+	};
+	unsigned int i, j;
+
+	SIM_BUG_ON(ppm <= -1000000 || ppm > 1000000);
+	for (i = 0; i < ARRAY_SIZE(each); i++)
+		*each[i] = nudge_ps(*each[i], ppm);
+	for (i = 0; i < NR_COH_DIST; i++) {
+		m->xfer_ps[i] = nudge_ps(m->xfer_ps[i], ppm);
+		m->upgrade_ps[i] = nudge_ps(m->upgrade_ps[i], ppm);
+	}
+	for (i = 0; m->socket_matrix && i < m->sockets; i++)
+		for (j = 0; j < m->sockets; j++)
+			m->socket_xfer_ps[i][j] =
+				nudge_ps(m->socket_xfer_ps[i][j], ppm);
+	machine_socket_pairs(m);
+}
+
 /*
  * load_distance_row() - row @i of socket_distances, {ns: [..], source}:
  * one number a socket, 0 on the diagonal, a transfer elsewhere.

@@ -151,6 +151,12 @@ void machine_destroy(struct machine *m);
 void machine_socket_pairs(struct machine *m);
 
 /*
+ * machine_nudge() - scale every latency of @m by 1 + @ppm / 1e6 (for
+ * --sensitivity), the per-pair tables with them.
+ */
+void machine_nudge(struct machine *m, int64_t ppm);
+
+/*
  * machine_load_file() - load the machine profile file @path (its root map
  * is the machine map) into @m. Return 0 or -1 with @err set.
  */
