@@ -190,6 +190,27 @@ if check xeon-8176-8s "$data/published-8176-8s.measurements.yaml" 0; then
 		fail "8176: expected '9 of 9 points within 25%'"
 fi
 
+# 3b. calibrate --fit of the 8176 points (with idle latencies added, which
+# perfbook does not give) writes socket_distances: pairs 0-1 148.8 and
+# 0-4 336.6 ns as measured, the others xfer_socket, said in the rows'
+# sources; the profile loads and --check predicts the pair 0-4 from it.
+sed 's/^points:$/points:\
+- {benchmark: l1_hit, placement: idle, cpus: [0], samples: [1.9]}\
+- {benchmark: llc_hit, placement: idle, cpus: [0], samples: [36.7]}\
+- {benchmark: memory, placement: idle, cpus: [0], samples: [81.4]}/' \
+	"$data/published-8176-8s.measurements.yaml" >m8.measurements.yaml
+if "$MEMCGSIM" calibrate --fit m8.measurements.yaml -o m8.yaml -q 2>err; then
+	grep -q '^- ns: \[0.00, 148.80, 148.80, 148.80, 336.60, 148.80, 148.80, 148.80\]$' m8.yaml ||
+		fail "8176 --fit: socket 0's row of socket_distances"
+	grep -q "socket 4's row: the median of each pair's ping-pong; pairs not measured take xfer_socket" m8.yaml ||
+		fail "8176 --fit: socket 4's row's source"
+	"$MEMCGSIM" calibrate --check m8.yaml m8.measurements.yaml >out 2>err ||
+		fail "8176 --fit: --check of the fitted profile"
+	row xfer_socket 0,112 -0.5 0.5
+else
+	fail "8176 --fit: $(cat err)"
+fi
+
 # 4. A wrong machine's profile: it runs and reports, nothing more.
 # rows N: N benchmark rows, each with a signed error
 rows()

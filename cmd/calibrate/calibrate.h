@@ -48,6 +48,7 @@ int cmd_calibrate(int argc, char **argv);
 
 #define CAL_MAX_CPUS 1024
 #define CAL_MAX_REPS 64
+#define CAL_MAX_SOCKETS 16 /* a profile's (MACHINE_MAX_SOCKETS) */
 
 enum cal_bench {
 	/* idle latencies, one per profile key */
