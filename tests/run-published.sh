@@ -194,11 +194,18 @@ fi
 # perfbook does not give) writes socket_distances: pairs 0-1 148.8 and
 # 0-4 336.6 ns as measured, the others xfer_socket, said in the rows'
 # sources; the profile loads and --check predicts the pair 0-4 from it.
+# With hand-off spreads added to the transfer points (SMT 0.1, LLC 0.3,
+# socket 0.2, and 0.9 for the pair 0-4, not a class's own point) the
+# profile's service_cv is the median of the classes' three: 0.2.
 sed 's/^points:$/points:\
 - {benchmark: l1_hit, placement: idle, cpus: [0], samples: [1.9]}\
 - {benchmark: llc_hit, placement: idle, cpus: [0], samples: [36.7]}\
 - {benchmark: memory, placement: idle, cpus: [0], samples: [81.4]}/' \
-	"$data/published-8176-8s.measurements.yaml" >m8.measurements.yaml
+	"$data/published-8176-8s.measurements.yaml" |
+	sed 's/cpus: \[0, 224\], samples: \[7.2\]/&, cv: 0.1/
+s/cpus: \[0, 1\], samples: \[47.5\]/&, cv: 0.3/
+s/cpus: \[0, 28\], samples: \[148.8\]/&, cv: 0.2/
+s/cpus: \[0, 112\], samples: \[336.6\]/&, cv: 0.9/' >m8.measurements.yaml
 if "$MEMCGSIM" calibrate --fit m8.measurements.yaml -o m8.yaml -q 2>err; then
 	grep -q '^- ns: \[0.00, 148.80, 148.80, 148.80, 336.60, 148.80, 148.80, 148.80\]$' m8.yaml ||
 		fail "8176 --fit: socket 0's row of socket_distances"
@@ -206,7 +213,11 @@ if "$MEMCGSIM" calibrate --fit m8.measurements.yaml -o m8.yaml -q 2>err; then
 		fail "8176 --fit: socket 4's row's source"
 	"$MEMCGSIM" calibrate --check m8.yaml m8.measurements.yaml >out 2>err ||
 		fail "8176 --fit: --check of the fitted profile"
-	row xfer_socket 0,112 -0.5 0.5
+	# within 10%: service_cv 0.2 draws each of the window's 50 hand-offs
+	# around the pair's 336.6 ns, sd 0.2 / sqrt(50) = 2.8% of the mean
+	row xfer_socket 0,112 -10 10
+	grep -A1 '^  service_cv:$' m8.yaml | grep -q '^    cv: 0.200$' ||
+		fail "8176 --fit: service_cv 0.200, the median of the classes' spreads"
 else
 	fail "8176 --fit: $(cat err)"
 fi

@@ -34,6 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include "cmd/calibrate/calibrate.h"
 #include "models/hw/machine.h"
 /*
@@ -339,6 +342,35 @@ static void socket_distances(struct sim_yaml *y, const struct cal_profile *a)
 	sim_yaml_seq_end(y);
 }
 
+/*
+ * service_cv() - coherence.service_cv from the idle transfer ping-pongs'
+ * spreads (bench.c batch_cv()): the median over the classes measured,
+ * at most 1 (the loader's range); nothing when none was measured.
+ */
+static void service_cv(struct sim_yaml *y, const struct cal_profile *a)
+{
+	double cv[CAL_NR_IDLE], v;
+	unsigned int n = 0;
+	enum cal_bench b;
+
+	for (b = CAL_XFER_SMT; b <= CAL_XFER_SOCKET; b++)
+		if (a->f.idle[b] && a->f.idle[b]->has_cv)
+			cv[n++] = a->f.idle[b]->cv;
+	if (!n)
+		return;
+	gsl_sort(cv, 1, n);
+	v = gsl_stats_median_from_sorted_data(cv, 1, n);
+	sim_yaml_plain(y, "service_cv");
+	sim_yaml_map_start(y, false);
+	sim_yaml_plain(y, "cv");
+	cal__yw_fmt(y, "%.3f", v < 1 ? v : 1);
+	source_m(
+		y, a, "xfer_*",
+		"the median over %u transfer ping-pongs of one hand-off's coefficient of variation: each batch of %u round trips timed, IQR / 1.349 / median x sqrt(hand-offs a batch)%s",
+		n, 256, v > 1 ? "; above 1, clamped" : "");
+	sim_yaml_map_end(y);
+}
+
 int cal__write_profile(FILE *out, void *arg)
 {
 	const struct cal_profile *a = arg;
@@ -408,6 +440,7 @@ int cal__write_profile(FILE *out, void *arg)
 	socket_distances(&y, a);
 	sim_yaml_plain(&y, "coherence");
 	sim_yaml_map_start(&y, false);
+	service_cv(&y, a);
 	cal__kv_str(&y, "handoff", fp->hold_ns > 0 ? "hold" : "strict", false);
 	if (fp->hold_ns > 0) {
 		latency(&y, "hold", fp->hold_ns);
