@@ -92,6 +92,9 @@ struct coh {
 	struct coh_object **objs;
 	unsigned int nr_objs, cap_objs;
 	uint64_t next_addr;
+	/* [nr_cpus][2]: the next free byte of each CPU's per-CPU unit,
+	 * static and dynamic (coh_object_place()); NULL until the first */
+	uint64_t *pcpu_next;
 	struct sim_trace *trace;
 	int trace_pid_cpus, trace_pid_lines; /* the run's two processes */
 	struct coh_trace_line *trace_lines; /* [cap_trace_lines], by index */
