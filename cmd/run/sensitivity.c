@@ -104,7 +104,8 @@ static void take(struct sens_table *t, const struct report *r,
 }
 
 static void print_table(FILE *out, const struct sens_table *t,
-			const struct sensitivity *s, unsigned int *flagged)
+			const struct sensitivity *s, const char *only,
+			unsigned int *flagged)
 {
 	unsigned int i, k, nr = 0;
 
@@ -122,7 +123,7 @@ static void print_table(FILE *out, const struct sens_table *t,
 	for (i = 0; i < t->nr; i++) {
 		const struct sens_variant *v = &t->v[i];
 
-		if (!v->has)
+		if (!v->has || (only && strcmp(only, v->name)))
 			continue;
 		nr++;
 		fprintf(out, "  %-14s %-10s %+6.1f%%", v->name, v->baseline,
@@ -160,6 +161,8 @@ int sensitivity_run(const char *path, const struct run_opts *o,
 	n.trace = NULL;
 	n.inspect = NULL;
 	n.estimate = NULL;
+	n.variant =
+		NULL; /* its baseline runs too; --variant's row is printed */
 	n.nudge_work_ppm = n.nudge_latency_ppm = 0;
 	if (scenario_run(path, &n, &t->given, err))
 		goto out;
@@ -188,7 +191,7 @@ int sensitivity_run(const char *path, const struct run_opts *o,
 			take(t, r, step, name);
 			report_free(r);
 		}
-	print_table(out, t, s, flagged);
+	print_table(out, t, s, o->variant, flagged);
 	ret = 0;
 out:
 	report_free(t->given);

@@ -14,7 +14,9 @@
  * prediction is flagged SIGN when some nudged run gives the change the
  * other sign, and RANK when some nudged run orders two variants of the
  * same baseline the other way round; the first nudge that did it is
- * named. Same scenario and seed, same table: every run is deterministic.
+ * named. Every variant runs (a change needs its baseline); with
+ * --variant only its row is printed. Same scenario and seed, same
+ * table: every run is deterministic.
  *
  * Layering: cmd/; runs scenarios through cmd/run/run.h.
  */
