@@ -442,8 +442,8 @@ static void explain_why(FILE *out, const struct coh_line *l, double util,
  * it (socket_distances); on more than two sockets, where the line went,
  * by socket.
  */
-static void explain_sockets(FILE *out, const struct coh_line *l,
-			    const struct machine *m)
+void explain_sockets(FILE *out, const struct coh_line *l,
+		     const struct machine *m)
 {
 	uint64_t to[MACHINE_MAX_SOCKETS] = { 0 }, all = 0;
 	unsigned int s, cpu, h = (unsigned int)l->home, other = !h;
