@@ -20,6 +20,7 @@ libsim_a_SOURCES += \
 	%reldir%/pahole.c %reldir%/pahole.h \
 	%reldir%/file.c %reldir%/file.h \
 	%reldir%/report.c %reldir%/report.h %reldir%/report_csv.c \
+	%reldir%/report_yaml.c \
 	%reldir%/report_internal.h \
 	%reldir%/yaml_emit.c %reldir%/yaml_emit.h \
 	%reldir%/trace.c %reldir%/trace.h

@@ -111,6 +111,10 @@ bool report_get(const struct report *r, const char *variant, const char *metric,
 /* The same, with the half-width of its 95% confidence interval. */
 bool report_get_ci(const struct report *r, const char *variant,
 		   const char *metric, double *value, double *ci95);
+/* The variants recorded, and each one's change (see report.c). */
+unsigned int report_nr_variants(const struct report *r);
+bool report_change(const struct report *r, unsigned int i, const char **name,
+		   const char **baseline, double *pct);
 void report_line(struct report *r, int variant, const struct report_line *line);
 void report_function(struct report *r, int variant,
 		     const struct report_function *fn);

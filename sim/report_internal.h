@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sim/report_internal.h - what the report's renderings share: the
- * report's own structs and the helpers sim/report.c lends the CSV writer
- * (sim/report_csv.c). Nothing outside sim/report*.c includes this.
+ * report's own structs and the helpers sim/report.c lends the CSV and
+ * YAML writers (sim/report_csv.c, sim/report_yaml.c). Nothing outside sim/report*.c includes this.
  */
 #ifndef SIM_REPORT_INTERNAL_H
 #define SIM_REPORT_INTERNAL_H
@@ -67,5 +67,7 @@ bool report__change_pct(double v, double base, double *pct);
 void report__put_one_line(FILE *out, const char *s);
 /* The CSV rendering (sim/report_csv.c). */
 int report__write_csv(const struct report *r, FILE *out);
+/* The YAML rendering (sim/report_yaml.c). */
+int report__write_yaml(const struct report *r, FILE *out);
 
 #endif /* SIM_REPORT_INTERNAL_H */

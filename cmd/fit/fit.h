@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmd/fit/fit.h - memcgsim fit: the project's calibration rule as a
- * command (DESIGN.md section 9: a scenario may calibrate one key, usually
+ * command (doc/design.md section 9: a scenario may calibrate one key, usually
  * a workload's work_ns, against a measured value, and nothing else).
  *
  *	memcgsim fit SCENARIO --key KEY --to VARIANT=VALUE

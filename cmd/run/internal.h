@@ -50,6 +50,8 @@ struct variant {
 	bool parked;
 };
 
+struct run_result;
+
 /* What the results come from (cmd/run/provenance.c). */
 #define RUN_PROV_MAX_PROFILES 16
 #define RUN_PROV_MAX_NOTES 32
@@ -67,6 +69,12 @@ void run__prov_init(struct run_prov *p);
 void run__prov_add(struct run_prov *p, const struct variant *v);
 void run__prov_record(struct report *r, struct run_prov *p, const char *path,
 		      const struct run_opts *o);
+/* Variant @col's legend: its set: as "KEY=VALUE, ..." ("" for none). */
+void run__variant_legend(struct report *r, int col,
+			 const struct scenario_node *vn);
+/* @res's notes for variant @col, each said once in the report. */
+void run__note_once(struct report *r, int col, const struct run_result *res,
+		    struct run_prov *p);
 
 /* --max-memory, or the default limit when it is not given. */
 uint64_t run__max_memory(const struct run_opts *o);

@@ -17,6 +17,9 @@
  *
  * Nothing here depends on the host, the time or where the files lie:
  * no dates, host names or paths, so results stay byte-identical.
+ *
+ * And what the table says of the run for people: each variant's legend
+ * (its set:) and the notes of a run, each said once.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +30,7 @@
 #include "cmd/run/run.h"
 #include "sim/file.h"
 #include "sim/report.h"
+#include "sim/scenario.h"
 #include "sim/util.h"
 
 /* Profiles and scenarios larger than this are not read for a digest. */
@@ -123,4 +127,54 @@ void run__prov_record(struct report *r, struct run_prov *p, const char *path,
 	report_provenance(r, "warmup_ms", p->warmup);
 	for (k = 0; k < o->nr_sets; k++)
 		report_provenance(r, "set", o->sets[k]);
+}
+
+/*
+ * The notes of @res (its first replication's) for variant @col, each
+ * said once in the report: a note an earlier variant had (the same
+ * period never reached) is not repeated.
+ */
+void run__note_once(struct report *r, int col, const struct run_result *res,
+		    struct run_prov *p)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < res->nr_notes; i++) {
+		for (j = 0; j < p->nr_noted; j++)
+			if (!strcmp(p->noted[j], res->notes[i]))
+				break;
+		if (j < p->nr_noted)
+			continue;
+		report_note(r, col, res->notes[i]);
+		if (p->nr_noted < RUN_PROV_MAX_NOTES)
+			memcpy(p->noted[p->nr_noted++], res->notes[i],
+			       sizeof(p->noted[0]));
+	}
+}
+
+/*
+ * The legend of variant @col: its set: as "KEY=VALUE, ..." (a map or list
+ * value as "{...}" or "[...]"), "" when it sets nothing.
+ */
+void run__variant_legend(struct report *r, int col,
+			 const struct scenario_node *vn)
+{
+	const struct scenario_node *set = scenario_get(vn, "set"), *val;
+	char buf[1024];
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; set && scenario_kind(set) == SCENARIO_MAP &&
+		    i < scenario_len(set) && len < sizeof(buf);
+	     i++) {
+		val = scenario_item(set, i);
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s=%s",
+					i ? ", " : "", scenario_key(set, i),
+					scenario_kind(val) == SCENARIO_SCALAR ?
+						scenario_scalar(val) :
+					scenario_kind(val) == SCENARIO_MAP ?
+						"{...}" :
+						"[...]");
+	}
+	report_variant_legend(r, col, buf);
 }

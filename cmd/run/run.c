@@ -668,6 +668,38 @@ static int apply_set(struct scenario_node *tree,
 }
 
 /*
+ * nudge_work() - every workload's work_ns in @tree scaled by 1 + @ppm /
+ * 1e6, to the ps (--sensitivity). A work_ns that does not read as a
+ * duration is left for the workload's loader to refuse.
+ */
+static void nudge_work(struct scenario_node *tree, int32_t ppm)
+{
+	const struct scenario_node *wls = scenario_get(tree, "workloads");
+	struct sim_error ignored;
+	size_t i;
+
+	for (i = 0; ppm && wls && scenario_kind(wls) == SCENARIO_SEQ &&
+		    i < scenario_len(wls);
+	     i++) {
+		const struct scenario_node *w = scenario_item(wls, i);
+		char arg[96];
+		uint64_t ps;
+		double x;
+		int ret;
+
+		if (!scenario_get(w, "work_ns") ||
+		    scenario_time_ps(w, "work_ns", true, SIM_PS_PER_NS, 0, 0,
+				     UINT64_MAX / 4, &ps, &ignored))
+			continue;
+		x = (double)ps * (1.0 + ppm / 1e6) + 0.5;
+		snprintf(arg, sizeof(arg), "workloads.%zu.work_ns=%llups", i,
+			 (unsigned long long)x);
+		ret = scenario_set_arg(tree, arg, &ignored);
+		SIM_BUG_ON(ret); /* the path exists: it was just read */
+	}
+}
+
+/*
  * variant_load() - @base with variant @vn's settings applied (@vn NULL:
  * the scenario as written), read and checked into @v.
  */
@@ -690,6 +722,7 @@ static int variant_load(struct variant *v, const struct scenario_node *base,
 			goto out_destroy;
 	}
 	snprintf(v->name, sizeof(v->name), "%s", name);
+	nudge_work(v->tree, o->nudge_work_ppm);
 	if (check_top_keys(v->tree, err) ||
 	    scenario_key_load(v->tree, &top_keys[TOP_SEED], v, NULL, err))
 		goto out_destroy;
@@ -699,8 +732,11 @@ static int variant_load(struct variant *v, const struct scenario_node *base,
 			      err) ||
 	    scenario_key_load(v->tree, &top_keys[TOP_WARMUP_MS], v, NULL, err))
 		goto out_destroy;
-	if (variant_machine(v, o, err) ||
-	    kernel_config_load(&v->kernel, v->tree, err) ||
+	if (variant_machine(v, o, err))
+		goto out_destroy;
+	if (o->nudge_latency_ppm)
+		machine_nudge(&v->machine, o->nudge_latency_ppm);
+	if (kernel_config_load(&v->kernel, v->tree, err) ||
 	    cgroup_tree_load(&v->cgroups, v->tree, err) ||
 	    variant_workloads(v, err))
 		goto out_destroy;
@@ -1212,56 +1248,6 @@ static void record(struct report *r, int variant, struct run_result *res,
 	}
 }
 
-/*
- * The notes of @res (its first replication's) for variant @col, each
- * said once in the report: a note an earlier variant had (the same
- * period never reached) is not repeated.
- */
-static void note_once(struct report *r, int col, const struct run_result *res,
-		      struct run_prov *p)
-{
-	unsigned int i, j;
-
-	for (i = 0; i < res->nr_notes; i++) {
-		for (j = 0; j < p->nr_noted; j++)
-			if (!strcmp(p->noted[j], res->notes[i]))
-				break;
-		if (j < p->nr_noted)
-			continue;
-		report_note(r, col, res->notes[i]);
-		if (p->nr_noted < RUN_PROV_MAX_NOTES)
-			memcpy(p->noted[p->nr_noted++], res->notes[i],
-			       sizeof(p->noted[0]));
-	}
-}
-
-/*
- * The legend of variant @col: its set: as "KEY=VALUE, ..." (a map or list
- * value as "{...}" or "[...]"), "" when it sets nothing.
- */
-static void variant_legend(struct report *r, int col,
-			   const struct scenario_node *vn)
-{
-	const struct scenario_node *set = scenario_get(vn, "set"), *val;
-	char buf[1024];
-	size_t i, len = 0;
-
-	buf[0] = '\0';
-	for (i = 0; set && scenario_kind(set) == SCENARIO_MAP &&
-		    i < scenario_len(set) && len < sizeof(buf);
-	     i++) {
-		val = scenario_item(set, i);
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s=%s",
-					i ? ", " : "", scenario_key(set, i),
-					scenario_kind(val) == SCENARIO_SCALAR ?
-						scenario_scalar(val) :
-					scenario_kind(val) == SCENARIO_MAP ?
-						"{...}" :
-						"[...]");
-	}
-	report_variant_legend(r, col, buf);
-}
-
 static int scenario_run_caught(const char *path, const struct run_opts *o,
 			       struct report **out, struct sim_error *err)
 {
@@ -1394,7 +1380,7 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 			continue;
 		col = report_variant(r, v[i].name);
 		if (vars)
-			variant_legend(r, col, scenario_item(vars, i));
+			run__variant_legend(r, col, scenario_item(vars, i));
 		if (vars) {
 			const char *vb = NULL;
 
@@ -1431,7 +1417,7 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 			done++;
 		}
 		record(r, col, res, o->replications, base, v[i].name);
-		note_once(r, col, &res[0], prov);
+		run__note_once(r, col, &res[0], prov);
 		variant_park(&v[i]);
 	}
 	report_set_baseline(r, baseline);

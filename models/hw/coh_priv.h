@@ -22,7 +22,7 @@ struct coh_trace_line;
  * The hot path (coh_access_issue(), line_serve()) is split into small
  * helpers for the reader; these are inlined into it whatever the
  * compiler's size heuristics say, since a call costs more than most of
- * them (issue 15).
+ * them (doc/speed.md).
  */
 #if defined(__GNUC__) || defined(__clang__)
 #define COH_INLINE inline __attribute__((always_inline))
@@ -37,7 +37,7 @@ struct coh_trace_line;
 /*
  * The trace's entry points, and the cold helpers other files keep for
  * the hot path, are off it: the compiler lays the calls out of line and
- * keeps registers for the rest (issue 15).
+ * keeps registers for the rest (doc/speed.md).
  */
 #if defined(__GNUC__) || defined(__clang__)
 #define COH_COLD_DECL __attribute__((cold))
@@ -92,6 +92,9 @@ struct coh {
 	struct coh_object **objs;
 	unsigned int nr_objs, cap_objs;
 	uint64_t next_addr;
+	/* [nr_cpus][2]: the next free byte of each CPU's per-CPU unit,
+	 * static and dynamic (coh_object_place()); NULL until the first */
+	uint64_t *pcpu_next;
 	struct sim_trace *trace;
 	int trace_pid_cpus, trace_pid_lines; /* the run's two processes */
 	struct coh_trace_line *trace_lines; /* [cap_trace_lines], by index */
@@ -134,7 +137,7 @@ struct coh {
 	 */
 	bool shortcuts_on, shortcuts;
 	/*
-	 * Statistics counted later, COH_LOG at a time (issue 15), once
+	 * Statistics counted later, COH_LOG at a time (doc/speed.md), once
 	 * @log_stats: a transfer to a CPU in its line's xfer_to[]
 	 * (xfer_to_count()), an access of a CPU in its field's bitmap of the
 	 * CPUs that accessed it (field_cpu_count()). The counters are 4 MB at
@@ -161,7 +164,6 @@ struct coh {
 
 COH_COLD_DECL void coh_stats_flush(struct coh *c);
 COH_COLD_DECL void coh__xfer_to_alloc(struct coh *c, struct coh_line *l);
-void coh__stats_settle(struct coh *c);
 
 /* Count a transfer of @l to @cpu in l->xfer_to[] (c->xfers: later). */
 static inline void xfer_to_count(struct coh *c, struct coh_line *l,
@@ -242,7 +244,8 @@ static inline bool sharer_test(const struct coh_line *l, unsigned int cpu)
 
 /*
  * xfer() - the idle cost of moving @l from CPU @from to CPU @to, and its
- * distance class in *@dist. Across sockets it depends on the line's home:
+ * distance class in *@dist. Across sockets it is the pair's (the
+ * profile's socket_distances, machine.h) and depends on the line's home:
  * xfer_socket when the holder's socket is the home (the request crosses
  * once, the home snoops its own core), xfer_socket_remote_home otherwise
  * (request and data travel through the home on the far side). @from and
@@ -255,16 +258,17 @@ static COH_INLINE sim_time_t xfer_keys(const struct coh *c,
 {
 	const struct machine *m = c->m;
 	enum coh_dist d = machine_key_dist(from_key ^ to_key);
-	/* all ones across sockets with the line homed elsewhere, else 0 */
-	uint64_t remote =
-		-(uint64_t)((d == COH_DIST_SOCKET) &
-			    (l->home !=
-			     (int)(from_key >> MACHINE_KEY_SOCKET_SHIFT)));
+	unsigned int fs = from_key >> MACHINE_KEY_SOCKET_SHIFT;
+	unsigned int ts = to_key >> MACHINE_KEY_SOCKET_SHIFT;
+	/* all ones across sockets, else 0; and with the line homed elsewhere */
+	uint64_t socket = -(uint64_t)(d == COH_DIST_SOCKET);
+	uint64_t remote = socket & -(uint64_t)(l->home != (int)fs);
 
 	*dist = d;
 	/* selected by a mask, not a branch: machine_key_dist() says why */
-	return (m->xfer_ps[d] & ~remote) |
-	       (m->xfer_socket_remote_home_ps & remote);
+	return (m->xfer_ps[d] & ~socket) |
+	       (m->socket_xfer_ps[fs][ts] & socket & ~remote) |
+	       (m->socket_remote_home_ps[fs][ts] & remote);
 }
 
 /* xfer_keys() of the CPUs themselves */

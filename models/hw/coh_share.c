@@ -6,7 +6,7 @@
  * or RMW of a line CPUs share). See models/hw/cache.h for the rules and
  * coh_serve.h's hand_off(), which calls these two: the contended line's
  * usual hand-off, a store or RMW of a line Modified elsewhere, stays
- * inline there (issue 15).
+ * inline there (doc/speed.md).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -67,7 +67,7 @@ static int first_of(const uint64_t *a, const uint64_t *b, const uint64_t *c,
  * class, nearest or farthest first, against the bitmaps of the CPUs
  * within each distance (c->within): a few words per class where asking
  * machine_dist() of every sharer took 15 instructions a sharer, on lines
- * hundreds of CPUs read (issue 15). The same answer: the lowest CPU of the
+ * hundreds of CPUs read (doc/speed.md). The same answer: the lowest CPU of the
  * first class with a sharer.
  */
 static enum coh_dist sharer_dist(struct coh *c, const struct coh_line *l,
@@ -103,6 +103,35 @@ static enum coh_dist sharer_dist(struct coh *c, const struct coh_line *l,
 	}
 	*who = (unsigned int)s;
 	return (enum coh_dist)d;
+}
+
+/*
+ * socket_upgrade() - the upgrade by @cpu of @l, which @who (the lowest
+ * sharer on another socket) and maybe others share: priced by the
+ * farthest socket holding a copy, by the profile's socket_distances (on
+ * a 2-socket machine, the one other socket: @who's).
+ */
+static sim_time_t socket_upgrade(const struct coh *c, const struct coh_line *l,
+				 unsigned int cpu, unsigned int who)
+{
+	const struct machine *m = c->m;
+	unsigned int me = m->cpus[cpu].socket, far = m->cpus[who].socket;
+	unsigned int w;
+
+	for (w = 0; m->socket_matrix && w < c->sharer_words; w++) {
+		uint64_t bits = l->sharers[w];
+
+		while (bits) {
+			unsigned int s =
+				m->cpus[w * 64 + __builtin_ctzll(bits)].socket;
+
+			if (m->socket_xfer_ps[s][me] >
+			    m->socket_xfer_ps[far][me])
+				far = s;
+			bits &= bits - 1;
+		}
+	}
+	return m->socket_upgrade_ps[far][me];
 }
 
 /* hand_off() for a load; see there. */
@@ -160,8 +189,10 @@ sim_time_t coh__hand_off_shared(struct coh *c, struct coh_line *l,
 		 * blind CAS), priced by the farthest one.
 		 */
 		*dist = sharer_dist(c, l, cpu, true, &who);
-		lat = m->upgrade_ps[*dist] +
-		      (others - 1) * m->inval_per_sharer_ps;
+		lat = *dist == COH_DIST_SOCKET ?
+			      socket_upgrade(c, l, cpu, who) :
+			      m->upgrade_ps[*dist];
+		lat += (others - 1) * m->inval_per_sharer_ps;
 	} else {
 		sharer_dist(c, l, cpu, true, &who);
 		lat = xfer(c, l, who, cpu, dist) +
