@@ -39,6 +39,7 @@ experimentsdir = $(pkgdatadir)/experiments
 dist_experiments_DATA = \
 	%reldir%/experiments/hackbench-objects.yaml \
 	%reldir%/experiments/kmalloc-obj-stock.yaml \
+	%reldir%/experiments/lru-lock-stats.yaml \
 	%reldir%/experiments/multi-memcg-stock.yaml \
 	%reldir%/experiments/netperf-sctp.yaml \
 	%reldir%/experiments/page-counter-layouts.yaml \

@@ -8,6 +8,7 @@
 #include "models/kernel/sim/insn.h"
 #include "models/kernel/sim/kprof.h"
 #include "models/kernel/mm/shmem.h"
+#include "models/kernel/mm/swap.h"
 
 /* time by kernel function, and the function's instructions (insn.h) */
 #define NOW(f) ((f)->cc->proc->now)
@@ -81,9 +82,8 @@ int shmem_get_folio_gfp(struct sim_proc *p, void *frame)
 		EXIT(f);
 		CO_RETURN(f, p, p->ret);
 	}
-	/* folio_add_lru(): SIM: onto the inactive anon LRU at once */
-	CO_CALL(f, p, mod_lruvec_state, .ms = f->ms, .cc = f->cc,
-		.memcg = f->memcg, .idx = SIM_NR_INACTIVE_ANON, .val = 1);
+	CO_CALL(f, p, folio_add_lru, .ms = f->ms, .cc = f->cc,
+		.memcg = f->memcg);
 	EXIT(f);
 	CO_RETURN(f, p, 0);
 	CO_END(f, p);
@@ -124,7 +124,21 @@ int shmem_undo_range(struct sim_proc *p, void *frame)
 				.cc = f->cc, .memcg = f->memcg,
 				.idx = SIM_NR_SHMEM, .val = -1);
 		}
-		/* folio_batch_release() -> release_pages() */
+		/*
+		 * folio_batch_release(): lru_add_drain() before the first
+		 * batch (percpu_pvec_drained), then release_pages(), which
+		 * uncharges the batch
+		 */
+		if (f->ms->lru) {
+			if (!f->drained)
+				CO_CALL(f, p, lru_add_drain, .ms = f->ms,
+					.cc = f->cc);
+			f->drained = true;
+			CO_CALL(f, p, release_pages, .ms = f->ms, .cc = f->cc,
+				.memcg = f->memcg, .nr = f->batch);
+			continue;
+		}
+		/* SIM: lru_lock off: release_pages() without the lock */
 		for (f->i = 0; f->i < f->batch; f->i++)
 			CO_CALL(f, p, mod_lruvec_state, .ms = f->ms,
 				.cc = f->cc, .memcg = f->memcg,
