@@ -111,7 +111,8 @@ static void harness_run(const char *type, const char *keys, const char *kernel,
 		      err.msg);
 	scenario_free(n);
 	sim_proc_init(&h.task.proc, r->engine, 0, 4096, &h.task);
-	h.task.cc = coh_cpu_attach(r->coh, 0, &h.task.proc);
+	h.task.k.cc = coh_cpu_attach(r->coh, 0, &h.task.proc);
+	h.task.k.ms = r->memcg;
 	h.task.w = &h.w;
 	task_rng_init(&h.task, r->seed, 0);
 	h.w.type->setup(&h.w, r);

@@ -8,7 +8,7 @@
 # instruction costs, time by kernel function): SIM only, no kernel file
 # behind it. Includes only models/hw/ and sim/ (the top-level sim/).
 libsim_a_SOURCES += \
-	%reldir%/compat/access.h %reldir%/compat/kernel.h \
+	%reldir%/compat/access.h %reldir%/compat/kernel.h %reldir%/compat/sim.h \
 	%reldir%/mm/page_counter.c %reldir%/mm/page_counter.h \
 	%reldir%/mm/memcontrol.c %reldir%/mm/memcontrol.h \
 	%reldir%/mm/memcontrol_internal.h %reldir%/mm/memcontrol_stats.c \

@@ -27,6 +27,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "models/hw/cache.h"
+#include "models/kernel/compat/sim.h"
 #include "models/kernel/sim/config.h"
 #include "models/kernel/sim/kprof.h"
 #include "models/hw/machine.h"
@@ -56,15 +57,15 @@ struct workload_metric {
  * them, not the 100 KB a looser layout spread over five lines per task.
  */
 struct sim_task {
-	/* line 0 */
-	struct coh_cpu *cc;
+	/* line 0: the kernel's context first, as co_cpu() reads it */
+	struct kernel_ctx k;
 	struct workload *w;
 	uint64_t ops; /* operations completed since warm-up */
-	sim_time_t op_start;
 	/* @rng's state, drawn from by the inline draws (task_think()) */
 	struct sim_xoshiro rng_state;
 	/* line 1: the process's hot fields come first (sim/engine.h) */
 	struct sim_proc proc;
+	sim_time_t op_start;
 	unsigned int index; /* within the workload */
 	/*
 	 * the generator whose state is @rng_state, read only on the draws'
@@ -152,6 +153,7 @@ struct run {
 	const struct cgroup_tree *cgroups;
 	struct memcg_sim *memcg; /* NULL unless a workload needs it */
 	struct sim_proc kworker; /* the periodic stats flusher */
+	struct kernel_ctx kworker_ctx; /* its CPU and memcg world */
 	int kworker_cpu; /* its CPU, or -1: none is idle */
 	struct sim_engine *engine;
 	struct coh *coh;

@@ -161,7 +161,7 @@ static struct coh_field *folio_lru(struct lru_sim *lru, struct lruvec *lruvec,
  * @lruvec's lock, letting go of @f->held first if it is another.
  */
 struct lruvec_relock_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct lruvec **held;
 	struct lruvec *lruvec;
 	sim_time_t start;
@@ -176,15 +176,15 @@ static int lruvec_relock(struct sim_proc *p, void *frame)
 		CO_RETURN(f, p, 0);
 	if (*f->held) {
 		/* unlock_page_lruvec_irqrestore() */
-		CO_AWAIT(f, queued_spin_unlock(f->cc, &(*f->held)->lru_lock));
+		CO_AWAIT(f,
+			 queued_spin_unlock(co_cpu(p), &(*f->held)->lru_lock));
 		*f->held = NULL;
 	}
 	/* folio_lruvec_lock_irqsave(): spin_lock_irqsave(&lruvec->lru_lock) */
-	irq_save_restore(f->cc);
+	irq_save_restore(co_cpu(p));
 	ENTER(f, KF__raw_spin_lock_irqsave);
 	f->start = NOW(f);
-	CO_CALL(f, p, queued_spin_lock, .cc = f->cc,
-		.lock = &f->lruvec->lru_lock);
+	CO_CALL(f, p, queued_spin_lock, .lock = &f->lruvec->lru_lock);
 	f->lruvec->wait_ps += NOW(f) - f->start;
 	EXIT(f);
 	*f->held = f->lruvec;
@@ -197,7 +197,7 @@ static int lruvec_relock(struct sim_proc *p, void *frame)
  * the lock), then mem_cgroup_update_lru_size()'s lru_zone_size[][].
  */
 struct update_lru_size_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct lruvec *lruvec;
 	long nr;
 };
@@ -207,12 +207,11 @@ static int update_lru_size(struct sim_proc *p, void *frame)
 	struct update_lru_size_frame *f = frame;
 
 	CO_BEGIN(f);
-	CO_CALL(f, p, __mod_lruvec_state, .ms = f->ms, .cc = f->cc,
-		.memcg = f->lruvec->memcg, .idx = SIM_NR_INACTIVE_ANON,
-		.val = f->nr);
+	CO_CALL(f, p, __mod_lruvec_state, .memcg = f->lruvec->memcg,
+		.idx = SIM_NR_INACTIVE_ANON, .val = f->nr);
 	/* SIM: __mod_zone_page_state() is per CPU, in the callers' work */
 	/* mem_cgroup_update_lru_size(): *lru_size += nr_pages */
-	CO_AWAIT(f, co_access(f->cc, f->lruvec->lru_zone_size, COH_WRITE));
+	CO_AWAIT(f, co_access(co_cpu(p), f->lruvec->lru_zone_size, COH_WRITE));
 	CO_END(f, p);
 }
 
@@ -222,27 +221,27 @@ static int update_lru_size(struct sim_proc *p, void *frame)
  * first folio's prev, and the folio's own pointers.
  */
 struct lru_add_fn_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct lruvec *lruvec;
 };
 
 static int lru_add_fn(struct sim_proc *p, void *frame)
 {
 	struct lru_add_fn_frame *f = frame;
-	struct lru_sim *lru = f->ms->lru;
+	struct lru_sim *lru = this_ms(p)->lru;
 	struct lruvec *lruvec = f->lruvec;
+	struct coh_cpu *cc = co_cpu(p);
+	int cpu = (int)cc->cpu;
 
 	CO_BEGIN(f);
-	CO_CALL(f, p, update_lru_size, .ms = f->ms, .cc = f->cc,
-		.lruvec = lruvec, .nr = 1);
-	CO_AWAIT(f, co_access(f->cc, lruvec->lists, COH_WRITE));
-	CO_AWAIT(f, co_access(f->cc, folio_lru(lru, lruvec, lruvec->first_cpu),
+	CO_CALL(f, p, update_lru_size, .lruvec = lruvec, .nr = 1);
+	CO_AWAIT(f, co_access(cc, lruvec->lists, COH_WRITE));
+	CO_AWAIT(f, co_access(cc, folio_lru(lru, lruvec, lruvec->first_cpu),
 			      COH_WRITE));
-	CO_AWAIT(f, co_access(f->cc, folio_lru(lru, lruvec, (int)f->cc->cpu),
-			      COH_WRITE));
-	if (lruvec->first_cpu != (int)f->cc->cpu)
-		lruvec->below[f->cc->cpu] = lruvec->first_cpu;
-	lruvec->first_cpu = (int)f->cc->cpu;
+	CO_AWAIT(f, co_access(cc, folio_lru(lru, lruvec, cpu), COH_WRITE));
+	if (lruvec->first_cpu != cpu)
+		lruvec->below[cpu] = lruvec->first_cpu;
+	lruvec->first_cpu = cpu;
 	lruvec->nr_folios++;
 	CO_END(f, p);
 }
@@ -254,7 +253,7 @@ static int lru_add_fn(struct sim_proc *p, void *frame)
  * folio_batch_reinit().
  */
 struct folio_batch_move_lru_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct cpu_fbatches *fbatch;
 	/* locals */
 	struct lruvec *lruvec;
@@ -268,16 +267,16 @@ static int folio_batch_move_lru(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(f, KF_folio_batch_move_lru);
 	for (f->i = 0; f->i < f->fbatch->nr; f->i++) {
-		CO_CALL(f, p, lruvec_relock, .ms = f->ms, .cc = f->cc,
-			.held = &f->lruvec,
-			.lruvec = lru_sim_lruvec(
-				f->ms, f->fbatch->lru_add[f->i], f->cc->cpu));
-		CO_CALL(f, p, lru_add_fn, .ms = f->ms, .cc = f->cc,
-			.lruvec = f->lruvec);
+		CO_CALL(f, p, lruvec_relock, .held = &f->lruvec,
+			.lruvec = lru_sim_lruvec(this_ms(p),
+						 f->fbatch->lru_add[f->i],
+						 co_cpu(p)->cpu));
+		CO_CALL(f, p, lru_add_fn, .lruvec = f->lruvec);
 		/* folio_set_lru(): the folio's own line */
 	}
 	if (f->lruvec)
-		CO_AWAIT(f, queued_spin_unlock(f->cc, &f->lruvec->lru_lock));
+		CO_AWAIT(f,
+			 queued_spin_unlock(co_cpu(p), &f->lruvec->lru_lock));
 	f->fbatch->nr = 0;
 	EXIT(f);
 	CO_END(f, p);
@@ -286,15 +285,15 @@ static int folio_batch_move_lru(struct sim_proc *p, void *frame)
 int folio_add_lru(struct sim_proc *p, void *frame)
 {
 	struct folio_add_lru_frame *f = frame;
-	struct lru_sim *lru = f->ms->lru;
-	struct cpu_fbatches *fbatch = lru ? &lru->fbatches[f->cc->cpu] : NULL;
+	struct lru_sim *lru = this_ms(p)->lru;
+	struct cpu_fbatches *fbatch = lru ? &lru->fbatches[co_cpu(p)->cpu] :
+					    NULL;
 
 	CO_BEGIN(f);
 	if (!lru) {
 		/* SIM: lru_lock off: onto the LRU at once, no lock */
-		CO_CALL(f, p, mod_lruvec_state, .ms = f->ms, .cc = f->cc,
-			.memcg = f->memcg, .idx = SIM_NR_INACTIVE_ANON,
-			.val = 1);
+		CO_CALL(f, p, mod_lruvec_state, .memcg = f->memcg,
+			.idx = SIM_NR_INACTIVE_ANON, .val = 1);
 		CO_RETURN(f, p, 0);
 	}
 	/*
@@ -304,15 +303,15 @@ int folio_add_lru(struct sim_proc *p, void *frame)
 	fbatch->lru_add[fbatch->nr++] = f->memcg;
 	if (fbatch->nr < lru->batch)
 		CO_RETURN(f, p, 0);
-	CO_CALL(f, p, folio_batch_move_lru, .ms = f->ms, .cc = f->cc,
-		.fbatch = fbatch);
+	CO_CALL(f, p, folio_batch_move_lru, .fbatch = fbatch);
 	CO_END(f, p);
 }
 
 int lru_add_drain(struct sim_proc *p, void *frame)
 {
 	struct lru_add_drain_frame *f = frame;
-	struct cpu_fbatches *fbatch = &f->ms->lru->fbatches[f->cc->cpu];
+	struct cpu_fbatches *fbatch =
+		&this_ms(p)->lru->fbatches[co_cpu(p)->cpu];
 
 	CO_BEGIN(f);
 	/*
@@ -322,8 +321,7 @@ int lru_add_drain(struct sim_proc *p, void *frame)
 	if (!fbatch->nr)
 		CO_RETURN(f, p, 0);
 	ENTER(f, KF_lru_add_drain);
-	CO_CALL(f, p, folio_batch_move_lru, .ms = f->ms, .cc = f->cc,
-		.fbatch = fbatch);
+	CO_CALL(f, p, folio_batch_move_lru, .fbatch = fbatch);
 	EXIT(f);
 	CO_END(f, p);
 }
@@ -334,32 +332,33 @@ int lru_add_drain(struct sim_proc *p, void *frame)
  * and poisons the folio's own; then update_lru_size(-1).
  */
 struct lruvec_del_folio_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct lruvec *lruvec;
 };
 
 static int lruvec_del_folio(struct sim_proc *p, void *frame)
 {
 	struct lruvec_del_folio_frame *f = frame;
-	struct lru_sim *lru = f->ms->lru;
+	struct lru_sim *lru = this_ms(p)->lru;
 	struct lruvec *lruvec = f->lruvec;
+	struct coh_cpu *cc = co_cpu(p);
+	int cpu = (int)cc->cpu;
 
 	CO_BEGIN(f);
-	CO_AWAIT(f, co_access(f->cc, folio_lru(lru, lruvec, (int)f->cc->cpu),
-			      COH_WRITE));
-	CO_AWAIT(f, co_access(f->cc,
-			      folio_lru(lru, lruvec, lruvec->below[f->cc->cpu]),
+	CO_AWAIT(f, co_access(cc, folio_lru(lru, lruvec, cpu), COH_WRITE));
+	CO_AWAIT(f, co_access(cc, folio_lru(lru, lruvec, lruvec->below[cpu]),
 			      COH_WRITE));
 	if (lruvec->nr_folios > 0 && --lruvec->nr_folios == 0)
 		lruvec->first_cpu = -1;
-	CO_CALL(f, p, update_lru_size, .ms = f->ms, .cc = f->cc,
-		.lruvec = lruvec, .nr = -1);
+	CO_CALL(f, p, update_lru_size, .lruvec = lruvec, .nr = -1);
 	CO_END(f, p);
 }
 
 int release_pages(struct sim_proc *p, void *frame)
 {
 	struct release_pages_frame *f = frame;
+	struct coh_cpu *cc = co_cpu(p);
+	struct lruvec *lruvec = lru_sim_lruvec(this_ms(p), f->memcg, cc->cpu);
 
 	CO_BEGIN(f);
 	ENTER(f, KF_release_pages);
@@ -369,25 +368,23 @@ int release_pages(struct sim_proc *p, void *frame)
 		 * SWAP_CLUSTER_MAX folios of one lruvec.
 		 */
 		if (f->lruvec && ++f->lock_batch == SWAP_CLUSTER_MAX) {
-			CO_AWAIT(f, queued_spin_unlock(f->cc,
-						       &f->lruvec->lru_lock));
+			CO_AWAIT(f,
+				 queued_spin_unlock(cc, &f->lruvec->lru_lock));
 			f->lruvec = NULL;
 		}
 		/* folio_put_testzero(): the last reference; the folio's line */
-		if (f->lruvec != lru_sim_lruvec(f->ms, f->memcg, f->cc->cpu))
+		if (f->lruvec != lruvec)
 			f->lock_batch = 0;
-		CO_CALL(f, p, lruvec_relock, .ms = f->ms, .cc = f->cc,
-			.held = &f->lruvec,
-			.lruvec = lru_sim_lruvec(f->ms, f->memcg, f->cc->cpu));
-		CO_CALL(f, p, lruvec_del_folio, .ms = f->ms, .cc = f->cc,
-			.lruvec = f->lruvec);
+		CO_CALL(f, p, lruvec_relock, .held = &f->lruvec,
+			.lruvec = lruvec);
+		CO_CALL(f, p, lruvec_del_folio, .lruvec = f->lruvec);
 		/* __folio_clear_lru_flags(); list_add(&pages_to_free) */
 	}
 	if (f->lruvec)
-		CO_AWAIT(f, queued_spin_unlock(f->cc, &f->lruvec->lru_lock));
+		CO_AWAIT(f, queued_spin_unlock(cc, &f->lruvec->lru_lock));
 	EXIT(f);
 	/* mem_cgroup_uncharge_list(): single-page folios */
-	CO_CALL(f, p, uncharge_batch, .ms = f->ms, .cc = f->cc,
+	CO_CALL(f, p, uncharge_batch,
 		.ug = { .memcg = f->memcg,
 			.nr_memory = f->nr,
 			.pgpgout = f->nr });

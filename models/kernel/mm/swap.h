@@ -68,6 +68,7 @@
 #define MODELS_KERNEL_SWAP_H
 
 #include "models/kernel/compat/kernel.h"
+#include "models/kernel/compat/sim.h"
 #include "models/kernel/kernel/locking/qspinlock.h"
 #include "models/kernel/mm/memcontrol.h"
 
@@ -127,7 +128,7 @@ struct lruvec *lru_sim_lruvec(struct memcg_sim *ms, struct mem_cgroup *memcg,
  * lru_lock off: its NR_INACTIVE_ANON at once)
  */
 struct folio_add_lru_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 };
 
@@ -135,7 +136,7 @@ int folio_add_lru(struct sim_proc *p, void *frame);
 
 /* lru_add_drain(): this CPU's batch onto the LRU */
 struct lru_add_drain_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 };
 
 int lru_add_drain(struct sim_proc *p, void *frame);
@@ -146,7 +147,7 @@ int lru_add_drain(struct sim_proc *p, void *frame);
  * mem_cgroup_uncharge_list() of them.
  */
 struct release_pages_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	unsigned int nr;
 	/* locals */
