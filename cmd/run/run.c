@@ -794,6 +794,11 @@ static void kworker_setup(struct run *run)
 	run->kworker_ctx.ms = run->memcg;
 	run->kworker_ctx.cc =
 		coh_cpu_attach(run->coh, (unsigned int)cpu, &run->kworker);
+	/*
+	 * SIM: the kworker sleeps between its rare flushes: its CPU counts
+	 * as idle for its SMT sibling (coh_delay()), flushing included
+	 */
+	run->kworker_ctx.cc->idle = true;
 	f = CO_PUSH(&run->kworker, memcg_stats_kworker);
 	f->end_ps = run->end_ps;
 	sim_proc_start(&run->kworker, 0);

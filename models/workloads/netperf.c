@@ -462,6 +462,7 @@ static void netperf_run(struct netperf *np, struct sched_task *se,
 	}
 	t->k.cc = coh_cpu_attach(np->run->coh, se->cpu, &t->proc);
 	t->k.cc->prof = &t->prof;
+	t->k.cc->idle = false;
 	if (migrated)
 		trace_cpu_work(t, "migration",
 			       at - np->run->machine.migration_ps, at);
@@ -993,7 +994,7 @@ static int netperf_schedule(struct sim_proc *p, void *frame)
 	}
 	if (!must_block(np, pp, f->sender))
 		CO_RETURN(f, p, 0);
-	KPROF_ENTER(&t->prof, KF_IDLE, NOW(t));
+	task_idle_begin(t);
 	CO_AWAIT(f, coh_fence(t->k.cc));
 	CO_AWAIT(f, sim_proc_sync(p));
 	if (must_block(np, pp, f->sender)) {
@@ -1003,7 +1004,7 @@ static int netperf_schedule(struct sim_proc *p, void *frame)
 					 f->sender ? sender_blocked(pp, np) :
 						     receiver_idle(pp)));
 	}
-	KPROF_EXIT(&t->prof, NOW(t));
+	task_idle_end(t);
 	CO_END(f, p);
 }
 
@@ -1033,10 +1034,10 @@ static int netperf_turn(struct sim_proc *p, void *frame)
 		CO_CALL(f, p, netperf_schedule, .t = t, .pp = pp,
 			.sender = f->sender);
 	} else if (must_block(np, pp, f->sender)) {
-		KPROF_ENTER(&t->prof, KF_IDLE, NOW(t));
+		task_idle_begin(t);
 		CO_AWAIT(f, f->sender ? sender_blocked(pp, np) :
 					receiver_idle(pp));
-		KPROF_EXIT(&t->prof, NOW(t));
+		task_idle_end(t);
 	}
 	CO_END(f, p);
 }

@@ -231,9 +231,9 @@ static int stat_reader_loop(struct sim_proc *p, void *frame)
 				     (double)(t->proc.now - f->pass_start) /
 					     SIM_PS_PER_NS);
 		if (sr->interval_ps) {
-			KPROF_ENTER(&t->prof, KF_IDLE, t->proc.now);
+			task_idle_begin(t);
 			coh_delay(t->k.cc, sr->interval_ps);
-			KPROF_EXIT(&t->prof, t->proc.now);
+			task_idle_end(t);
 		}
 	}
 	CO_END(f, p);

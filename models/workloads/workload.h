@@ -181,6 +181,25 @@ static inline bool task_running(const struct sim_task *t, const struct run *r)
 	return t->proc.now < r->end_ps;
 }
 /*
+ * task_idle_begin() - the task waits for work (a message, a peer): its
+ * time counts as [idle], and its CPU runs nothing, so the CPU's SMT
+ * sibling has the core to itself (coh_delay()). task_idle_end() - it
+ * runs again. Under sched: fair the next task switched in on the CPU
+ * makes it busy again (its workload's run function).
+ */
+static inline void task_idle_begin(struct sim_task *t)
+{
+	KPROF_ENTER(&t->prof, KF_IDLE, t->proc.now);
+	t->k.cc->idle = true;
+}
+
+static inline void task_idle_end(struct sim_task *t)
+{
+	t->k.cc->idle = false;
+	KPROF_EXIT(&t->prof, t->proc.now);
+}
+
+/*
  * task_op_begin() - an operation starts at the task's clock. Traced, it is
  * a slice on the CPU's track around the calls it makes (sim/trace.h).
  * Inline, as task_op_end().
