@@ -13,6 +13,7 @@
  *	memcgsim merge DIR            join a sweep's per-point results
  *	memcgsim compare OLD NEW ...  compare two result files (cmd/compare/compare.h)
  *	memcgsim plot RESULTS ...     draw pictures with gnuplot (cmd/plot/plot.h)
+ *	memcgsim host-run SCENARIO    on this host's kernel (cli/host_run.h)
  *	memcgsim help [COMMAND|keys [SECTION|all]]  the commands, one's
  *	                              options, the scenario's keys
  *
@@ -55,6 +56,7 @@
 #include "cmd/validate/validate.h"
 #include "cmd/compare/compare.h"
 #include "cmd/calibrate/calibrate.h"
+#include "cli/host_run.h"
 #include "cli/check.h"
 #include "models/hw/machine.h"
 #include "models/kernel/sim/config.h"
@@ -894,6 +896,13 @@ static const struct cli_option *const plot_options[] = {
 	NULL,
 };
 
+static const struct cli_option *const host_run_options[] = {
+	&opt_host_variant,  &opt_host_replications,
+	&opt_host_duration, &opt_host_machine,
+	&opt_host_predict,  &opt_set,
+	&opt_quiet,	    NULL,
+};
+
 static const struct cli_option *const no_options[] = {
 	NULL,
 };
@@ -985,6 +994,13 @@ static const struct cli_command commands[] = {
 		.own = cmd_calibrate,
 		.args = "[--quick] [-o PROFILE]",
 		.doc = "measure this host with pinned microbenchmarks and write a machine profile (calibrate --help: --check PROFILE [MEASUREMENTS] puts the model beside measurements)",
+	},
+	{
+		.name = "host-run",
+		.fn = cmd_host_run,
+		.options = host_run_options,
+		.args = "SCENARIO",
+		.doc = "run the scenario's variants on this host's kernel, in real cgroups (root needed), and print CPU time per operation and ops/s with 95% CIs beside the model's prediction (doc/host-run.md)",
 	},
 	{
 		.name = "list",
