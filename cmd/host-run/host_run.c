@@ -203,22 +203,30 @@ static int model_run(const struct host_run_opts *o, struct plan *p,
 	return 0;
 }
 
-/* The first kernel: key in which @a and @b differ, or NULL. */
-static const char *kernel_differs(const struct kernel_config *a,
-				  const struct kernel_config *b)
+/*
+ * The kernel: keys in which @a and @b differ, in @buf ("kernel.a,
+ * kernel.b"); false when none does.
+ */
+static bool kernel_differs(const struct kernel_config *a,
+			   const struct kernel_config *b, char *buf,
+			   size_t size)
 {
 	const struct kernel_key *keys;
 	unsigned int nr, i;
+	size_t len = 0;
 
+	buf[0] = '\0';
 	keys = kernel_keys(&nr);
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < nr && len < size; i++) {
 		if (keys[i].type == KEY_MAP || keys[i].type == KEY_FILE)
 			continue;
 		if (memcmp((const char *)a + keys[i].offset,
 			   (const char *)b + keys[i].offset, keys[i].size))
-			return keys[i].name;
+			len += (size_t)snprintf(buf + len, size - len,
+						"%skernel.%s", len ? ", " : "",
+						keys[i].name);
 	}
-	return NULL;
+	return len > 0;
 }
 
 /* Can this host run @v as the model ran it? Sets @v->why when not. */
@@ -226,18 +234,17 @@ static void check_variant(const struct plan *p, const struct host_cgfs *fs,
 			  struct host_variant *v,
 			  const struct host_variant *ref)
 {
-	const char *key;
+	char keys[208];
 	unsigned int i, j;
 	bool tcp = false;
 
 	if (!v->captured)
 		return;
-	key = kernel_differs(&v->kernel, &ref->kernel);
-	if (key) {
+	if (kernel_differs(&v->kernel, &ref->kernel, keys, sizeof(keys))) {
 		snprintf(
 			v->why, sizeof(v->why),
-			"kernel.%s differs from %s's: a kernel design choice; the running kernel has its own",
-			key, ref->name);
+			"%.200s: not as in %.40s: kernel design choices; the running kernel has its own",
+			keys, ref->name);
 		return;
 	}
 	for (i = 0; i < v->tree.nr; i++) {
@@ -272,6 +279,14 @@ static void check_variant(const struct plan *p, const struct host_cgfs *fs,
 			}
 		}
 		tcp |= w->h.kind == WH_TCP_STREAM;
+		if (w->h.kind == WH_STAT_READ && w->h.format &&
+		    w->h.format != fs->version) {
+			snprintf(
+				v->why, sizeof(v->why),
+				"memory.stat in cgroup v%u's format: this host's hierarchy is v%u",
+				w->h.format, fs->version);
+			return;
+		}
 	}
 	if (tcp && v->kernel.cgroup_version != fs->version)
 		snprintf(
@@ -687,7 +702,9 @@ static void print_table(const struct host_run_opts *o, const struct plan *p,
 		printf("root: %s with every workload in the root cgroup, added by host-run\n",
 		       p->v[1].name);
 	print_measured(p);
-	if (base) {
+	for (i = n = 0; i < p->nr; i++)
+		n += !p->v[i].why[0] && p->v[i].nr_runs;
+	if (base && n > 1) {
 		print_changes(o, p, base);
 		print_verdicts(o, p, base);
 	}

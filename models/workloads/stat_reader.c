@@ -283,6 +283,7 @@ static int stat_reader_host(const struct workload *w, struct workload_host *h)
 		return -1;
 	}
 	h->kind = WH_STAT_READ;
+	h->format = sr->format;
 	for (i = 0; i < sr->nr && i < w->cgroups->nr; i++)
 		h->read[i] = sr->ids[i];
 	h->nr_read = i;

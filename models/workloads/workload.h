@@ -68,6 +68,7 @@ struct workload_host {
 	/* memory.stat readers: the cgroups read (tree indexes), in an
 	 * array of the tree's size the caller gave */
 	unsigned int *read, nr_read;
+	unsigned int format; /* ... in v1's or v2's format; 0: the kernel's */
 	char why[160]; /* host() returned -1: why there is no program */
 };
 
