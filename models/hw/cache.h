@@ -285,7 +285,7 @@ struct coh_line {
 	/*
 	 * [nr_cpus] 1 + the ring slot of each CPU's latest posted request in
 	 * the queue (prefetches aside), 0: none; NULL until the line's first
-	 * posted request (models/hw/cache.c: queued_add() says why).
+	 * posted request (models/hw/coh_serve.h: queued_add() says why).
 	 * 16 bits: a CPU has at most COH_MAX_PENDING posted accesses, one
 	 * it waits for and one prefetch queued on a line, so a ring holds at
 	 * most MACHINE_MAX_CPUS x 18 = 18,432 requests and its slots stay

@@ -2,8 +2,8 @@
 /*
  * models/hw/coh_priv.h - what the files of the coherence model share and
  * nothing else sees: struct coh, the line hash, the helpers of a hand-off
- * that cache.c and coh_share.c both use, and the trace's entry points for
- * the hot path (coh_trace.c). Users include models/hw/cache.h.
+ * that coh_serve.h and coh_share.c both use, and the trace's entry points
+ * for the hot path (coh_trace.c). Users include models/hw/cache.h.
  *
  * Layering: models/ module; uses sim/ only through its public headers.
  */
@@ -35,9 +35,9 @@ struct coh_trace_line;
 #endif
 
 /*
- * The trace's entry points, and the cold helpers coh_place.c keeps for
- * cache.c, are off the hot path: the compiler lays the calls out of line
- * and keeps registers for the rest (issue 15).
+ * The trace's entry points, and the cold helpers other files keep for
+ * the hot path, are off it: the compiler lays the calls out of line and
+ * keeps registers for the rest (issue 15).
  */
 #if defined(__GNUC__) || defined(__clang__)
 #define COH_COLD_DECL __attribute__((cold))
@@ -267,7 +267,7 @@ static COH_INLINE sim_time_t xfer(const struct coh *c, const struct coh_line *l,
 
 /*
  * hand_off() for a load, and for a store or RMW (@op) of a line that CPUs
- * share: coh_share.c. See hand_off() in cache.c.
+ * share: coh_share.c. See hand_off() in coh_serve.h.
  */
 sim_time_t coh__hand_off_read(struct coh *c, struct coh_line *l,
 			      unsigned int cpu, enum coh_dist *dist);
@@ -295,7 +295,7 @@ void coh_trace_serve(struct coh *c, struct coh_line *l, struct coh_req r,
 		     sim_time_t now, sim_time_t done,
 		     enum coh_dist dist) COH_COLD_DECL;
 
-/* For cache.c's cold paths, in coh_place.c. */
+/* For the hot path's cold branches: coh_stats.c, coh_create.c, coh_announce.c. */
 void coh__count_caller(struct coh_cpu *cc, struct coh_field_stat *fs,
 		       enum coh_op op) COH_COLD_DECL;
 sim_time_t coh__service_lat(const struct machine *m, const struct coh_line *l,
