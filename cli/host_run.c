@@ -6,6 +6,18 @@
 #include "cli/host_run.h"
 #include "cmd/host-run/host_run.h"
 
+const struct cli_option *const host_run_options[] = {
+	&opt_host_variant,
+	&opt_host_replications,
+	&opt_host_duration,
+	&opt_host_machine,
+	&opt_host_predict,
+	&opt_host_no_profile,
+	&opt_set,
+	&opt_quiet,
+	NULL,
+};
+
 int cmd_host_run(struct cli *c, int nr_args, char **args)
 {
 	if (!nr_args)

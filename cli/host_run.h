@@ -10,6 +10,9 @@
 
 #include "cli/options.h"
 
+/* Its options, for the command table. */
+extern const struct cli_option *const host_run_options[];
+
 /* memcgsim host-run SCENARIO [-v NAME]... [-r N] [--machine PROFILE] */
 int cmd_host_run(struct cli *c, int nr_args, char **args);
 

@@ -896,13 +896,6 @@ static const struct cli_option *const plot_options[] = {
 	NULL,
 };
 
-static const struct cli_option *const host_run_options[] = {
-	&opt_host_variant,  &opt_host_replications,
-	&opt_host_duration, &opt_host_machine,
-	&opt_host_predict,  &opt_set,
-	&opt_quiet,	    NULL,
-};
-
 static const struct cli_option *const no_options[] = {
 	NULL,
 };

@@ -681,6 +681,12 @@ static int set_host_predict(struct cli *c, const char *arg)
 	return 0;
 }
 
+static int set_host_no_profile(struct cli *c, const char *arg)
+{
+	c->host.no_profile = true;
+	return 0;
+}
+
 /* --duration SECONDS: from 0.05 to 600, a decimal. */
 static int set_host_duration(struct cli *c, const char *arg)
 {
@@ -984,4 +990,10 @@ const struct cli_option opt_host_duration = {
 	.arg = "SECONDS",
 	.set = set_host_duration,
 	.help = "measure each run this long (default 1), after a fifth of it of warm-up",
+};
+
+const struct cli_option opt_host_no_profile = {
+	.long_name = "no-profile",
+	.set = set_host_no_profile,
+	.help = "no perf profile of the runs (by default, where perf is installed, each variant's first run is profiled)",
 };

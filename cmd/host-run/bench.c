@@ -680,9 +680,12 @@ static int start_job(const struct host_job *j, struct shared *sh,
 }
 
 int host_bench_run(const struct host_job *jobs, unsigned int nr_jobs,
-		   double warmup_s, double secs, struct host_result *res,
+		   double warmup_s, double secs, const char *perf,
+		   const char *perf_data, struct host_result *res,
 		   struct sim_error *err)
 {
+	pid_t perf_pid = -1;
+	unsigned int counted = 0;
 	struct children *c = calloc(1, sizeof(*c));
 	struct task *tasks = calloc(MAX_TASKS, sizeof(*tasks));
 	unsigned int i, k, nr = 0, first[64];
@@ -713,12 +716,19 @@ int host_bench_run(const struct host_job *jobs, unsigned int nr_jobs,
 		goto out_unmap;
 	}
 	go_write = go[1];
-	for (i = 0; i < nr_jobs; i++)
+	for (i = 0; i < nr_jobs; i++) {
 		if (start_job(&jobs[i], sh, first[i], tasks + first[i], c,
 			      go[0], err))
 			goto out_end;
+		/* the first workload's processes: the counted ones */
+		if (!i)
+			counted = c->nr;
+	}
 	if (wait_ready(sh, nr, c, err))
 		goto out_end;
+	/* perf attaches while the tasks wait and through the warm-up */
+	if (perf && perf_data)
+		perf_pid = host_perf_start(perf, perf_data, c->pid, counted);
 	close(go[1]);
 	go[1] = go_write = -1;
 	if (!nap(warmup_s))
@@ -729,6 +739,8 @@ int host_bench_run(const struct host_job *jobs, unsigned int nr_jobs,
 		goto out_signal;
 	__atomic_store_n(&sh->phase, PHASE_STOP, __ATOMIC_RELEASE);
 	t1 = wall_now();
+	host_perf_stop(perf_pid);
+	perf_pid = -1;
 	reap(c);
 	if (host_stop_signal)
 		goto out_signal;
@@ -751,6 +763,7 @@ out_signal:
 	sim_error_set(err, "", 0, 0, "interrupted by signal %d",
 		      (int)host_stop_signal);
 out_end:
+	host_perf_stop(perf_pid);
 	end_children(c);
 	if (go[1] >= 0)
 		close(go[1]);

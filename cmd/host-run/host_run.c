@@ -24,6 +24,7 @@
 #include "cmd/host-run/host_run.h"
 #include "cmd/host-run/internal.h"
 #include "cmd/run/run.h"
+#include "models/kernel/sim/kprof.h"
 #include "sim/report.h"
 #include "sim/util.h"
 
@@ -61,18 +62,47 @@ struct host_variant {
 	/* per repetition */
 	double *ops_s, *cpu_ns;
 	unsigned int nr_runs;
+	/* the model's self time by function, % of its busy time */
+	double model_pct[NR_KPROF_FNS];
+	struct host_profile prof; /* perf's, of the first run */
 };
 
 struct plan {
 	struct host_variant v[HOST_MAX_VARIANTS + 1];
 	unsigned int nr;
 	struct host_variant *cur; /* the one the model is running */
+	char perf[PATH_MAX]; /* perf's file name; "": no profiles */
+	char perf_dir[PATH_MAX]; /* a private directory for its data */
 	const char *version; /* the kernel.version preset picked */
 	unsigned int host_cpus;
 	cpu_set_t allowed;
 };
 
 /* ---- the model's runs ---- */
+
+/*
+ * The model's self time by function of the first workload's tasks (the
+ * ones host-run counts and profiles), in percent of their busy time
+ * (waiting for a peer is no CPU time on the host).
+ */
+static void model_shares(struct host_variant *v, const struct run *run)
+{
+	double sum[NR_KPROF_FNS] = { 0 }, busy = 0;
+	unsigned int j, f;
+
+	if (!run->nr_workloads)
+		return;
+	for (j = 0; j < run->workloads[0].nr_tasks; j++)
+		for (f = 0; f < NR_KPROF_FNS; f++)
+			sum[f] += (double)run->workloads[0]
+					  .tasks[j]
+					  .prof.fn[f]
+					  .self_ps;
+	for (f = 0; f < NR_KPROF_FNS; f++)
+		busy += f == KF_IDLE ? 0 : sum[f];
+	for (f = 0; busy > 0 && f < NR_KPROF_FNS; f++)
+		v->model_pct[f] = f == KF_IDLE ? 0 : 100.0 * sum[f] / busy;
+}
 
 /* run_opts.inspect: keep what the host needs of the variant's run. */
 static void capture(void *arg, const char *name, struct run *run)
@@ -91,6 +121,7 @@ static void capture(void *arg, const char *name, struct run *run)
 	SIM_OOM_ON(!v->tree.cg);
 	memcpy(v->tree.cg, run->cgroups->cg,
 	       run->cgroups->nr * sizeof(*v->tree.cg));
+	model_shares(v, run);
 	v->nr_workloads = run->nr_workloads < MAX_WORKLOADS ?
 				  run->nr_workloads :
 				  MAX_WORKLOADS;
@@ -305,6 +336,7 @@ static void variant_free(struct host_variant *v)
 		free(v->w[i].h.read);
 	}
 	free(v->tree.cg);
+	host_profile_free(&v->prof);
 	free(v->ops_s);
 	free(v->cpu_ns);
 }
@@ -437,10 +469,11 @@ static void jobs_free(struct host_job *jobs, unsigned int nr)
 }
 
 /* One run of @v: its tree built, the programs run, the tree removed. */
-static int run_once(struct host_cgfs *fs, struct host_variant *v, double secs,
-		    struct sim_error *err)
+static int run_once(const struct plan *p, struct host_cgfs *fs,
+		    struct host_variant *v, double secs, struct sim_error *err)
 {
 	struct host_job *jobs = jobs_make(fs, v);
+	char data[PATH_MAX + 32] = "";
 	struct host_result res;
 	struct sim_error err2;
 	bool tcp = false;
@@ -450,9 +483,18 @@ static int run_once(struct host_cgfs *fs, struct host_variant *v, double secs,
 	for (i = 0; i < v->nr_workloads; i++)
 		tcp |= v->w[i].h.kind == WH_TCP_STREAM;
 	ret = host_cg_build(fs, &v->tree, tcp, err);
+	/* perf's profile of the first run of each variant */
+	if (p->perf[0] && !v->nr_runs)
+		snprintf(data, sizeof(data), "%s/perf.data", p->perf_dir);
 	if (!ret)
 		ret = host_bench_run(jobs, v->nr_workloads, secs / 5, secs,
-				     &res, err);
+				     data[0] ? p->perf : NULL, data, &res, err);
+	if (!ret && data[0]) {
+		/* no profile is a note in the table, not a failure */
+		if (host_profile_read(p->perf, data, &v->prof))
+			host_profile_free(&v->prof);
+		unlink(data);
+	}
 	sim_error_clear(&err2);
 	if (host_cg_unbuild(fs, ret ? &err2 : err))
 		ret = -1;
@@ -497,7 +539,7 @@ static int run_all(const struct host_run_opts *o, struct plan *p,
 				fprintf(stderr,
 					"memcgsim: host-run %u/%u: %s, repetition %u\n",
 					++done, nr * reps, v->name, r + 1);
-			if (run_once(fs, v, secs, err))
+			if (run_once(p, fs, v, secs, err))
 				return -1;
 		}
 	}
@@ -683,6 +725,64 @@ static void print_verdicts(const struct host_run_opts *o, const struct plan *p,
 	}
 }
 
+/* Is @f one of the model's memcg functions (not work, idle or shmem)? */
+static bool model_memcg_fn(unsigned int f)
+{
+	return f >= KF_try_charge_memcg && f != KF_shmem_get_folio_gfp &&
+	       f != KF_shmem_add_to_page_cache && f != KF_shmem_undo_range;
+}
+
+/*
+ * perf's profile of each variant's first run beside the model's time by
+ * function: every memcg symbol together (by name, host_memcg_symbol()),
+ * then each function the model names that either side spent 0.05% in.
+ */
+static void print_profiles(const struct host_run_opts *o, const struct plan *p)
+{
+	double host, model;
+	unsigned int i, f;
+
+	if (!p->perf[0]) {
+		printf("\nprofiles: %s\n",
+		       o->no_profile ? "none (--no-profile)" :
+				       "none: perf is not installed");
+		return;
+	}
+	printf("\nprofiles: perf cpu-clock of each variant's first run (its counted tasks), self time beside the model's, %% of CPU time:\n");
+	printf("%-14s %-32s %8s %8s\n", "variant", "function", "host",
+	       o->predict ? "model" : "");
+	for (i = 0; i < p->nr; i++) {
+		const struct host_variant *v = &p->v[i];
+
+		if (v->why[0] || !v->nr_runs)
+			continue;
+		if (!v->prof.nr) {
+			printf("%-14.14s (perf recorded nothing)\n", v->name);
+			continue;
+		}
+		for (f = model = 0; f < NR_KPROF_FNS; f++)
+			model += model_memcg_fn(f) ? v->model_pct[f] : 0;
+		printf("%-14.14s %-32s %7.1f%% ", v->name, "memcg functions",
+		       host_profile_memcg(&v->prof));
+		if (o->predict)
+			printf("%7.1f%%", model);
+		printf("\n");
+		for (f = 0; f < NR_KPROF_FNS; f++) {
+			if (!model_memcg_fn(f))
+				continue;
+			host = host_profile_sym(&v->prof, kprof_name(f));
+			model = o->predict ? v->model_pct[f] : 0;
+			if (host < 0.05 && model < 0.05)
+				continue;
+			printf("%-14s %-32.32s %7.1f%% ", "", kprof_name(f),
+			       host);
+			if (o->predict)
+				printf("%7.1f%%", model);
+			printf("\n");
+		}
+	}
+}
+
 static void print_table(const struct host_run_opts *o, const struct plan *p,
 			const struct host_cgfs *fs, const char *release,
 			unsigned int reps, double secs)
@@ -708,6 +808,7 @@ static void print_table(const struct host_run_opts *o, const struct plan *p,
 		print_changes(o, p, base);
 		print_verdicts(o, p, base);
 	}
+	print_profiles(o, p);
 	for (i = n = 0; i < p->nr; i++) {
 		if (!p->v[i].why[0])
 			continue;
@@ -726,10 +827,36 @@ static void print_table(const struct host_run_opts *o, const struct plan *p,
 		       p->version ? p->version : "none");
 	else
 		printf("  - no prediction: give --machine PROFILE (memcgsim calibrate -o PROFILE) or --predict.\n");
-	printf("  - not done yet (issue 31 items 3, 4): perf cpu-clock profiles and memcg tracepoint counts beside explain's; the model does not follow v1 TCP's memory.kmem.tcp counter or v1 memsw.\n");
+	printf("  - a host symbol counts as memcg when its name holds memcg, mem_cgroup, page_counter, obj_cgroup, objcg, consume_stock, refill_stock, drain_stock or rstat; an inlined function's time is its caller's.\n");
+	printf("  - not done yet (issue 31 items 3, 4): memcg tracepoint counts per operation beside the model's; the model does not follow v1 TCP's memory.kmem.tcp counter or v1 memsw.\n");
 }
 
 /* ---- the command ---- */
+
+/* A private directory for perf's data; without one, no profiles. */
+static void perf_dir_make(struct plan *p)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(p->perf_dir, sizeof(p->perf_dir), "%.*s/memcgsim-perf.XXXXXX",
+		 PATH_MAX - 32, tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(p->perf_dir))
+		p->perf[0] = p->perf_dir[0] = '\0';
+}
+
+static void perf_dir_remove(struct plan *p)
+{
+	char data[PATH_MAX + 32];
+
+	if (!p->perf_dir[0])
+		return;
+	snprintf(data, sizeof(data), "%s/perf.data", p->perf_dir);
+	unlink(data);
+	snprintf(data, sizeof(data), "%s/perf.data.old", p->perf_dir);
+	unlink(data);
+	rmdir(p->perf_dir);
+	p->perf_dir[0] = '\0';
+}
 
 static void on_signal(int sig)
 {
@@ -770,6 +897,8 @@ int host_run(const struct host_run_opts *o)
 		sigemptyset(&sa.sa_mask);
 		sigaction(sigs[i], &sa, &old[i]);
 	}
+	if (!o->no_profile && host_perf_find(p->perf, sizeof(p->perf)))
+		perf_dir_make(p);
 	host_cg_sweep_stale(&fs);
 	if (!host_cg_open(&fs, &err) && !run_all(o, p, &fs, reps, secs, &err))
 		ret = EXIT_SUCCESS;
@@ -778,6 +907,7 @@ int host_run(const struct host_run_opts *o)
 		ret = EXIT_RUN_FAILURE;
 	for (i = 0; i < ARRAY_SIZE(sigs); i++)
 		sigaction(sigs[i], &old[i], NULL);
+	perf_dir_remove(p);
 	if (host_stop_signal) {
 		fprintf(stderr,
 			"memcgsim: host-run: stopped by signal %d; every process ended, every cgroup removed\n",

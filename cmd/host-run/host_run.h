@@ -40,6 +40,7 @@ struct host_run_opts {
 	double secs; /* --duration; 0: the default */
 	const char *machine; /* --machine PROFILE, or NULL */
 	bool predict; /* --predict, or implied by --machine */
+	bool no_profile; /* --no-profile: no perf profile even with perf */
 	bool quiet;
 };
 

@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "models/kernel/sim/config.h"
 #include "models/workloads/workload.h"
@@ -91,6 +92,36 @@ struct host_result {
 	double cpu_ns; /* CPU time of the counted tasks in the window */
 };
 
+/* ---- perf's profile of a run (profile.c) ---- */
+
+#define HOST_PERF_MAX_PIDS 1024
+
+struct host_profile_row {
+	char sym[64];
+	double pct; /* of the samples, self */
+};
+
+struct host_profile {
+	struct host_profile_row *rows;
+	unsigned int nr;
+};
+
+/* perf in PATH: its file name in @buf, true; false when there is none. */
+bool host_perf_find(char *buf, size_t size);
+/* perf record -e cpu-clock -p @pids into @data, until host_perf_stop(). */
+pid_t host_perf_start(const char *perf, const char *data, const pid_t *pids,
+		      unsigned int nr);
+/* SIGINT to it, and wait while it writes its file (SIGKILL after 10 s). */
+void host_perf_stop(pid_t pid);
+/* perf report of @data: every symbol's self share; -1 when it failed. */
+int host_profile_read(const char *perf, const char *data,
+		      struct host_profile *prof);
+void host_profile_free(struct host_profile *prof);
+/* @name's share, and the share of every memcg symbol (by its name). */
+double host_profile_sym(const struct host_profile *prof, const char *name);
+double host_profile_memcg(const struct host_profile *prof);
+bool host_memcg_symbol(const char *sym);
+
 /* Set by SIGINT, SIGTERM and SIGHUP (host_run.c): stop and clean up. */
 extern volatile sig_atomic_t host_stop_signal;
 
@@ -100,8 +131,14 @@ extern volatile sig_atomic_t host_stop_signal;
  * @err set (a task that could not start, or a signal: every process
  * started is ended and reaped first).
  */
+/*
+ * With @perf (perf's file name) and @perf_data, the counted tasks are
+ * profiled into @perf_data, from the start (perf takes a while to
+ * attach) to the end of the window.
+ */
 int host_bench_run(const struct host_job *jobs, unsigned int nr_jobs,
-		   double warmup_s, double secs, struct host_result *res,
+		   double warmup_s, double secs, const char *perf,
+		   const char *perf_data, struct host_result *res,
 		   struct sim_error *err);
 
 #endif /* CMD_HOST_RUN_INTERNAL_H */
