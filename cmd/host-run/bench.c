@@ -684,7 +684,8 @@ int host_bench_run(const struct host_job *jobs, unsigned int nr_jobs,
 		   const char *perf_data, struct host_result *res,
 		   struct sim_error *err)
 {
-	pid_t perf_pid = -1;
+	struct host_perf hp = { .pid = -1, .ctl = -1, .ack = -1 };
+	pid_t saved[MAX_TASKS];
 	unsigned int counted = 0;
 	struct children *c = calloc(1, sizeof(*c));
 	struct task *tasks = calloc(MAX_TASKS, sizeof(*tasks));
@@ -726,9 +727,15 @@ int host_bench_run(const struct host_job *jobs, unsigned int nr_jobs,
 	}
 	if (wait_ready(sh, nr, c, err))
 		goto out_end;
-	/* perf attaches while the tasks wait and through the warm-up */
-	if (perf && perf_data)
-		perf_pid = host_perf_start(perf, perf_data, c->pid, counted);
+	/*
+	 * perf starts while the tasks wait (its events off), and counts
+	 * once it says it is ready: no profile when it never does
+	 */
+	if (perf && perf_data &&
+	    !host_perf_start(&hp, perf, perf_data, jobs[0].cpus,
+			     jobs[0].nr_tasks) &&
+	    !host_perf_enable(&hp, 15000))
+		host_perf_stop(&hp);
 	close(go[1]);
 	go[1] = go_write = -1;
 	if (!nap(warmup_s))
@@ -739,12 +746,15 @@ int host_bench_run(const struct host_job *jobs, unsigned int nr_jobs,
 		goto out_signal;
 	__atomic_store_n(&sh->phase, PHASE_STOP, __ATOMIC_RELEASE);
 	t1 = wall_now();
-	host_perf_stop(perf_pid);
-	perf_pid = -1;
+	host_perf_stop(&hp);
+	memcpy(saved, c->pid, counted * sizeof(*saved));
 	reap(c);
 	if (host_stop_signal)
 		goto out_signal;
 	res->secs = t1 - t0;
+	/* reap() zeroed the pids it reaped: the counted ones from @saved */
+	res->nr_pids = counted;
+	memcpy(res->pids, saved, counted * sizeof(*saved));
 	for (i = 0; i < nr_jobs; i++) {
 		if (!jobs[i].counted)
 			continue;
@@ -763,7 +773,7 @@ out_signal:
 	sim_error_set(err, "", 0, 0, "interrupted by signal %d",
 		      (int)host_stop_signal);
 out_end:
-	host_perf_stop(perf_pid);
+	host_perf_stop(&hp);
 	end_children(c);
 	if (go[1] >= 0)
 		close(go[1]);

@@ -491,7 +491,8 @@ static int run_once(const struct plan *p, struct host_cgfs *fs,
 				     data[0] ? p->perf : NULL, data, &res, err);
 	if (!ret && data[0]) {
 		/* no profile is a note in the table, not a failure */
-		if (host_profile_read(p->perf, data, &v->prof))
+		if (host_profile_read(p->perf, data, res.pids, res.nr_pids,
+				      &v->prof))
 			host_profile_free(&v->prof);
 		unlink(data);
 	}

@@ -25,6 +25,7 @@
 #define HOST_DIR_PREFIX "memcgsim-host-run."
 #define HOST_MAX_MADE 8192 /* cgroups one run may create */
 #define HOST_MOUNT_MAX 2048 /* a longer mount point is refused */
+#define HOST_PERF_MAX_PIDS 1024
 
 /*
  * struct host_cgfs - the memory controller's hierarchy on this host, as
@@ -90,11 +91,11 @@ struct host_result {
 	double secs; /* the measured window, wall clock */
 	uint64_t ops;
 	double cpu_ns; /* CPU time of the counted tasks in the window */
+	unsigned int nr_pids; /* the counted tasks' processes, for perf */
+	pid_t pids[HOST_PERF_MAX_PIDS];
 };
 
 /* ---- perf's profile of a run (profile.c) ---- */
-
-#define HOST_PERF_MAX_PIDS 1024
 
 struct host_profile_row {
 	char sym[64];
@@ -108,14 +109,28 @@ struct host_profile {
 
 /* perf in PATH: its file name in @buf, true; false when there is none. */
 bool host_perf_find(char *buf, size_t size);
-/* perf record -e cpu-clock -p @pids into @data, until host_perf_stop(). */
-pid_t host_perf_start(const char *perf, const char *data, const pid_t *pids,
-		      unsigned int nr);
-/* SIGINT to it, and wait while it writes its file (SIGKILL after 10 s). */
-void host_perf_stop(pid_t pid);
-/* perf report of @data: every symbol's self share; -1 when it failed. */
-int host_profile_read(const char *perf, const char *data,
-		      struct host_profile *prof);
+/* A perf record running, and its control and ack pipes. */
+struct host_perf {
+	pid_t pid;
+	int ctl, ack;
+};
+
+/*
+ * perf record -e cpu-clock -a -C @cpus into @data, its events off until
+ * host_perf_enable() (true once perf acknowledged, within @timeout_ms);
+ * host_perf_stop() ends it (SIGINT, a wait while it writes, SIGKILL
+ * after 10 s) and is a no-op when it is not running.
+ */
+int host_perf_start(struct host_perf *hp, const char *perf, const char *data,
+		    const unsigned int *cpus, unsigned int nr);
+bool host_perf_enable(struct host_perf *hp, int timeout_ms);
+void host_perf_stop(struct host_perf *hp);
+/*
+ * perf report of @data, the samples of @pids (processes) only: every
+ * symbol's self share of them; -1 when it failed or found none.
+ */
+int host_profile_read(const char *perf, const char *data, const pid_t *pids,
+		      unsigned int nr, struct host_profile *prof);
 void host_profile_free(struct host_profile *prof);
 /* @name's share, and the share of every memcg symbol (by its name). */
 double host_profile_sym(const struct host_profile *prof, const char *name);

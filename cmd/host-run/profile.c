@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,11 +46,14 @@ bool host_perf_find(char *buf, size_t size)
 	return false;
 }
 
-/* fork and exec @argv with stdin and stderr on /dev/null, stdout @out. */
-static pid_t spawn(char *const argv[], int out)
+/*
+ * fork and exec @argv with stdin and stderr on /dev/null, stdout @out;
+ * @keep[0..1], when not -1, stay open across the exec.
+ */
+static pid_t spawn(char *const argv[], int out, const int keep[2])
 {
 	pid_t pid = fork();
-	int null;
+	int null, k;
 
 	if (pid)
 		return pid;
@@ -63,48 +67,101 @@ static pid_t spawn(char *const argv[], int out)
 		dup2(out >= 0 ? out : null, 1);
 		dup2(null, 2);
 	}
+	for (k = 0; keep && k < 2; k++)
+		if (keep[k] >= 0)
+			fcntl(keep[k], F_SETFD, 0);
 	execv(argv[0], argv);
 	_exit(127);
 }
 
-pid_t host_perf_start(const char *perf, const char *data, const pid_t *pids,
-		      unsigned int nr)
+/*
+ * perf record -a -C: the CPUs the counted tasks are pinned to, system
+ * wide (attaching to the tasks with -p gave no samples on this kind of
+ * VM); perf report keeps their pids' samples (host_profile_read()).
+ * Started with its events off (-D -1) and a control pipe, so that
+ * host_perf_enable() turns them on once perf is ready: perf -a takes
+ * most of a second to start on a loaded 2-CPU VM.
+ */
+int host_perf_start(struct host_perf *hp, const char *perf, const char *data,
+		    const unsigned int *cpus, unsigned int nr)
 {
-	char list[HOST_PERF_MAX_PIDS * 12] = "";
+	char list[HOST_PERF_MAX_PIDS * 12] = "", control[64];
 	char perf_arg[PATH_MAX], data_arg[PATH_MAX];
 	size_t len = 0;
 	unsigned int i;
 	char record[] = "record", e[] = "-e", clock[] = "cpu-clock";
-	char q[] = "-q", o[] = "-o", p[] = "-p";
-	char *argv[] = { perf_arg, record,   e, clock, q,
-			 o,	   data_arg, p, list,  NULL };
+	char q[] = "-q", o[] = "-o", a[] = "-a", c[] = "-C", d[] = "-D";
+	char off[] = "-1";
+	char *argv[] = { perf_arg, record, e,	 clock, q,   o,	      data_arg,
+			 a,	   c,	   list, d,	off, control, NULL };
+	int ctl[2], ack[2], keep[2];
 
-	for (i = 0; i < nr && i < HOST_PERF_MAX_PIDS; i++)
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%ld",
-					i ? "," : "", (long)pids[i]);
+	hp->pid = -1;
+	hp->ctl = hp->ack = -1;
+	if (pipe2(ctl, O_CLOEXEC))
+		return -1;
+	if (pipe2(ack, O_CLOEXEC)) {
+		close(ctl[0]);
+		close(ctl[1]);
+		return -1;
+	}
+	for (i = 0; i < nr && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%u",
+					i ? "," : "", cpus[i]);
 	snprintf(perf_arg, sizeof(perf_arg), "%s", perf);
 	snprintf(data_arg, sizeof(data_arg), "%s", data);
+	snprintf(control, sizeof(control), "--control=fd:%d,%d", ctl[0],
+		 ack[1]);
+	keep[0] = ctl[0];
+	keep[1] = ack[1];
 	fflush(NULL);
-	return spawn(argv, -1);
+	hp->pid = spawn(argv, -1, keep);
+	close(ctl[0]);
+	close(ack[1]);
+	hp->ctl = ctl[1];
+	hp->ack = ack[0];
+	return hp->pid < 0 ? -1 : 0;
 }
 
-void host_perf_stop(pid_t pid)
+bool host_perf_enable(struct host_perf *hp, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = hp->ack, .events = POLLIN };
+	char buf[16];
+	ssize_t n;
+
+	if (hp->pid <= 0 || write(hp->ctl, "enable\n", 7) != 7)
+		return false;
+	if (poll(&pfd, 1, timeout_ms) != 1)
+		return false;
+	n = read(hp->ack, buf, sizeof(buf) - 1);
+	return n >= 3 && !strncmp(buf, "ack", 3);
+}
+
+void host_perf_stop(struct host_perf *hp)
 {
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	unsigned int i;
 
-	if (pid <= 0)
-		return;
-	kill(pid, SIGINT);
+	if (hp->pid <= 0)
+		goto out;
+	/* the pipes stay open until it is gone: a closed one ends it early */
+	kill(hp->pid, SIGINT);
 	/* perf writes its file on SIGINT: a few seconds at most */
 	for (i = 0; i < 1000; i++) {
-		if (waitpid(pid, NULL, WNOHANG) == pid)
-			return;
+		if (waitpid(hp->pid, NULL, WNOHANG) == hp->pid)
+			goto out;
 		nanosleep(&ts, NULL);
 	}
-	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+	kill(hp->pid, SIGKILL);
+	while (waitpid(hp->pid, NULL, 0) < 0 && errno == EINTR)
 		;
+out:
+	hp->pid = -1;
+	if (hp->ctl >= 0)
+		close(hp->ctl);
+	if (hp->ack >= 0)
+		close(hp->ack);
+	hp->ctl = hp->ack = -1;
 }
 
 /* One line of perf report: "    14.05%  [k] try_charge_memcg   ...". */
@@ -128,27 +185,35 @@ static bool parse_line(const char *line, struct host_profile_row *row)
 	return true;
 }
 
-int host_profile_read(const char *perf, const char *data,
-		      struct host_profile *prof)
+int host_profile_read(const char *perf, const char *data, const pid_t *pids,
+		      unsigned int nr, struct host_profile *prof)
 {
 	char perf_arg[PATH_MAX], data_arg[PATH_MAX], line[1024];
+	char list[HOST_PERF_MAX_PIDS * 12] = "";
 	char report[] = "report", in[] = "-i", stdio[] = "--stdio";
 	char nochildren[] = "--no-children", sort[] = "--sort";
-	char symbol[] = "symbol", q[] = "-q";
-	char *argv[] = { perf_arg,   report, in,     data_arg, stdio,
-			 nochildren, sort,   symbol, q,	       NULL };
+	char symbol[] = "symbol", q[] = "-q", pid_opt[] = "--pid";
+	char percentage[] = "--percentage", relative[] = "relative";
+	char *argv[] = { perf_arg,   report,	 in,	   data_arg, stdio,
+			 nochildren, sort,	 symbol,   q,	     pid_opt,
+			 list,	     percentage, relative, NULL };
+	size_t len = 0;
+	unsigned int i;
 	unsigned int cap = 0;
 	int fd[2], status;
 	FILE *f;
 	pid_t pid;
 
 	memset(prof, 0, sizeof(*prof));
+	for (i = 0; i < nr && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%ld",
+					i ? "," : "", (long)pids[i]);
 	snprintf(perf_arg, sizeof(perf_arg), "%s", perf);
 	snprintf(data_arg, sizeof(data_arg), "%s", data);
 	if (pipe2(fd, O_CLOEXEC))
 		return -1;
 	fflush(NULL);
-	pid = spawn(argv, fd[1]);
+	pid = spawn(argv, fd[1], NULL);
 	close(fd[1]);
 	if (pid < 0) {
 		close(fd[0]);
