@@ -132,7 +132,10 @@ void host_perf_stop(struct host_perf *hp);
 int host_profile_read(const char *perf, const char *data, const pid_t *pids,
 		      unsigned int nr, struct host_profile *prof);
 void host_profile_free(struct host_profile *prof);
-/* @name's share, and the share of every memcg symbol (by its name). */
+/*
+ * @name's share (with its __ inner versions and .constprop-like
+ * suffixes), and the share of every memcg symbol (by its name).
+ */
 double host_profile_sym(const struct host_profile *prof, const char *name);
 double host_profile_memcg(const struct host_profile *prof);
 bool host_memcg_symbol(const char *sym);

@@ -252,13 +252,27 @@ void host_profile_free(struct host_profile *prof)
 	prof->nr = 0;
 }
 
+/*
+ * Is the kernel symbol @sym the function @name: the same, or with the
+ * leading underscores of its inner version (__mod_lruvec_state) or a
+ * compiler's suffix (.constprop.0, .isra.0, .part.0)?
+ */
+static bool same_function(const char *sym, const char *name)
+{
+	size_t len = strlen(name);
+
+	while (*sym == '_' && *name != '_')
+		sym++;
+	return !strncmp(sym, name, len) && (!sym[len] || sym[len] == '.');
+}
+
 double host_profile_sym(const struct host_profile *prof, const char *name)
 {
 	double pct = 0;
 	unsigned int i;
 
 	for (i = 0; i < prof->nr; i++)
-		if (!strcmp(prof->rows[i].sym, name))
+		if (same_function(prof->rows[i].sym, name))
 			pct += prof->rows[i].pct;
 	return pct;
 }
