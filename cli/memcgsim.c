@@ -13,6 +13,7 @@
  *	memcgsim merge DIR            join a sweep's per-point results
  *	memcgsim compare OLD NEW ...  compare two result files (cmd/compare/compare.h)
  *	memcgsim plot RESULTS ...     draw pictures with gnuplot (cmd/plot/plot.h)
+ *	memcgsim host-run SCENARIO    on this host's kernel (cli/host_run.h)
  *	memcgsim help [COMMAND|keys [SECTION|all]]  the commands, one's
  *	                              options, the scenario's keys
  *
@@ -57,6 +58,7 @@
 #include "cmd/compare/compare.h"
 #include "cmd/fit/fit.h"
 #include "cmd/calibrate/calibrate.h"
+#include "cli/host_run.h"
 #include "cli/check.h"
 #include "cli/default.h"
 #include "cli/help.h"
@@ -932,6 +934,13 @@ static const struct cli_command commands[] = {
 		.own = cmd_fit_own,
 		.args = "SCENARIO --key KEY --to VARIANT=VALUE",
 		.doc = "find the value of KEY (usually a workload's work_ns) that makes VARIANT's metric match a measured VALUE, by bisection with replications; print it with its interval, --write a copy of the scenario with it (fit --help)",
+	},
+	{
+		.name = "host-run",
+		.fn = cmd_host_run,
+		.options = host_run_options,
+		.args = "SCENARIO",
+		.doc = "run the scenario's variants on this host's kernel, in real cgroups (root needed), and print CPU time per operation and ops/s with 95% CIs beside the model's prediction (doc/host-run.md)",
 	},
 	{
 		.name = "list",

@@ -475,3 +475,10 @@ check_PROGRAMS += tests/check_sha256
 tests_check_sha256_SOURCES = tests/check_sha256.c
 tests_check_sha256_CFLAGS = $(TEST_CFLAGS)
 tests_check_sha256_LDADD = $(TEST_LDADD)
+
+# tests/run-host-run.sh     memcgsim host-run on this host's kernel for a
+#                           few seconds (root and a memory hierarchy, else
+#                           skipped): the rows, what it cannot reproduce,
+#                           and nothing left behind, after SIGINT too
+TESTS += %reldir%/run-host-run.sh
+EXTRA_DIST += %reldir%/run-host-run.sh

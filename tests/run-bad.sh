@@ -160,7 +160,7 @@ usage "memcgsim: error: --variant: no variant named 'nosuch' in small.yaml" \
 	run $ok --format csv --variant nosuch
 usage "memcgsim: error: --variant: no variant named 'btch4' in small.yaml; did you mean 'batch4'?" \
 	run $ok --format csv --variant btch4
-usage "memcgsim: error: unknown command 'frob' (run, check, explain, validate, compare, sweep, merge, plot, calibrate, fit, list, help)" \
+usage "memcgsim: error: unknown command 'frob' (run, check, explain, validate, compare, sweep, merge, plot, calibrate, fit, host-run, list, help)" \
 	frob $ok
 usage "memcgsim: error: unknown option '--frob'" \
 	run $ok --frob
