@@ -284,6 +284,12 @@ static int run_scenario(struct cli *c)
 		return cli_usage_error(
 			"--out and --trace name the same file '%s': one would overwrite the other",
 			c->out);
+	/* Refused at once when it is plain; its profiles are checked later. */
+	if ((c->out && same_file(c->out, c->scenario)) ||
+	    (c->trace && same_file(c->trace, c->scenario)))
+		return cli_usage_error(
+			"--out and --trace must not name the scenario '%s': it would be lost",
+			c->scenario);
 	if (c->trace) {
 		x.trace = sim_trace_open(c->trace, &err);
 		if (!x.trace) {
@@ -314,6 +320,13 @@ static int run_scenario(struct cli *c)
 		goto out;
 	}
 	progress_end(&pr);
+	/* The scenario and its profiles are read: no output replaces one. */
+	if (sim_output_check(c->out, &err) ||
+	    sim_output_check(c->trace, &err)) {
+		sim_error_print(stderr, &err);
+		ret = EXIT_BAD_INPUT;
+		goto out;
+	}
 	if (x.trace) {
 		struct sim_trace *t = x.trace;
 

@@ -28,6 +28,8 @@
 # 8. Non-regular files (a FIFO) as scenario, profile or in validate DIR.
 # 9. Output files: modes kept, --out and --trace apart, no empty --out,
 #    SIGTERM leaves no temporary file.
+# 10. Issue 34 (hostile and careless input, round 3): no output replaces
+#    an input; ...
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success; each failure is explained on stdout.
@@ -691,6 +693,36 @@ test "$rc" -eq 143 || fail "run --trace stopped by SIGTERM: exit status $rc, exp
 left=$(ls -a "$tmp/sig" | grep -v '^\.\.*$' || :)
 test -z "$left" || fail "run --trace stopped by SIGTERM left:" $left
 rm -rf "$tmp/sig" "$tmp/o"
+
+# ---- 10. hostile and careless input, round 3 (issue 34) ----
+
+# Item 1: no output replaces an input (before: the scenario or profile
+# was replaced by the results, exit 0): -o or --trace naming the scenario,
+# by name, through a symbolic link or a hard link, or naming the machine
+# profile the scenario loads. Refused (exit 2) and the input unchanged.
+mkdir -p "$tmp/in"
+cp "$data/small.yaml" "$tmp/in/s.yaml"
+cp "$top_srcdir/scenarios/machines/skx-2s-72.yaml" "$tmp/in/m.yaml"
+sed 's|^machine:.*|machine: m.yaml|' "$data/small.yaml" >"$tmp/in/sm.yaml"
+ln -s s.yaml "$tmp/in/link.yaml"
+ln "$tmp/in/s.yaml" "$tmp/in/hard.yaml"
+for o in "-o s.yaml" "-o ./s.yaml" "-o link.yaml" "-o hard.yaml" \
+	"--trace s.yaml"; do
+	# shellcheck disable=SC2086
+	run "$tmp/in" run s.yaml --format csv $o
+	refused "run s.yaml $o" &&
+		first_line_is "run s.yaml $o" "memcgsim: error: --out and --trace must not name the scenario 's.yaml': it would be lost"
+	cmp -s "$tmp/in/s.yaml" "$data/small.yaml" || fail "run s.yaml $o changed s.yaml"
+done
+for o in "-o m.yaml" "--trace m.yaml"; do
+	# shellcheck disable=SC2086
+	run "$tmp/in" run sm.yaml --format csv $o
+	refused "run sm.yaml $o" &&
+		first_line_is "run sm.yaml $o" "m.yaml: error: refusing to write over a file this command read as input; name another output"
+	cmp -s "$tmp/in/m.yaml" "$top_srcdir/scenarios/machines/skx-2s-72.yaml" ||
+		fail "run sm.yaml $o changed its machine profile"
+done
+rm -rf "$tmp/in"
 
 if test "$failures" -gt 0; then
 	echo "$failures failure(s) in $0"

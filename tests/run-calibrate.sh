@@ -147,8 +147,24 @@ expect_error calibrate --cpus 0,, -o h.yaml -- \
 	"memcgsim: error: --cpus '0,,': expected a list such as 0-3,8 at ','"
 expect_error calibrate --cpus 99999 -o h.yaml -- \
 	"memcgsim: error: --cpus '99999': CPU 99999 is not one this process may run on (*)"
-expect_error calibrate -o "$tmp/no/such/dir/h.yaml" -- \
-	"$tmp/no/such/dir/h.yaml: error: cannot create temporary file: No such file or directory"
+# An output that cannot be written is a failure (1), as for run, sweep and
+# plot (issue 34, item 5; before: 2 here alone); -o "" is no file name
+# (before: a message about the profile's name).
+if status 1 calibrate -o "$tmp/no/such/dir/h.yaml"; then
+	test "$(head -n 1 err)" = "$tmp/no/such/dir/h.yaml: error: cannot create temporary file: No such file or directory" ||
+		fail "calibrate -o no/such/dir: $(head -n 1 err)"
+fi
+if status 1 calibrate --fit "$meas" -o "$tmp/no/such/dir/h.yaml"; then
+	test "$(head -n 1 err)" = "$tmp/no/such/dir/h.yaml: error: cannot create temporary file: No such file or directory" ||
+		fail "calibrate --fit -o no/such/dir: $(head -n 1 err)"
+fi
+# (expect_error loses an empty argument: status keeps it.)
+for fit in "" "$meas"; do
+	if status 2 calibrate ${fit:+--fit "$fit"} -o ""; then
+		test "$(head -n 1 err)" = "memcgsim: error: calibrate: --out: expected a file name, found nothing" ||
+			fail "calibrate ${fit:+--fit} -o '': $(head -n 1 err)"
+	fi
+done
 expect_error calibrate -o - -- \
 	"memcgsim: error: -o -: the profile needs a file, with its measurements beside it"
 expect_error calibrate stray -- \
@@ -270,6 +286,19 @@ if status 0 calibrate --fit "$data/fit-2s.measurements.yaml" -o fit-2s.yaml; the
 			fail "--fit fit-2s: ${kv%%=*} $got, expected ${kv#*=}"
 	done
 fi
+# The fitted profile never replaces the measurements it was fitted from
+# (issue 34, item 1; before: written over them, exit 0): by name, through
+# a symbolic link, through a hard link. The file is left as it was.
+cp "$meas" own.measurements.yaml
+ln -s own.measurements.yaml link.yaml
+ln own.measurements.yaml hard.yaml
+for o in own.measurements.yaml ./own.measurements.yaml link.yaml hard.yaml; do
+	expect_error calibrate --fit own.measurements.yaml -o "$o" -- \
+		"$o: error: refusing to write over a file this command read as input; name another output"
+	cmp -s own.measurements.yaml "$meas" ||
+		fail "calibrate --fit M -o $o changed M"
+done
+rm -f own.measurements.yaml link.yaml hard.yaml
 expect_error calibrate --fit "$meas" --quick -- \
 	"memcgsim: error: calibrate: --fit refits saved measurements: no --check, --cpus or --quick"
 expect_error calibrate --fit "$prof" -- \

@@ -104,8 +104,9 @@ static const char usage_text[] =
 	"                        (default -o: MEAS less .measurements.yaml)\n"
 	"  -h, --help            this text\n"
 	"\n"
-	"Exit status: 0 success; 1 a benchmark could not run, or --check found\n"
-	"an error above the tolerance; 2 bad input or usage.\n";
+	"Exit status: 0 success; 1 a benchmark could not run, an output could\n"
+	"not be written, or --check found an error above the tolerance; 2 bad\n"
+	"input or usage (an output that would replace an input included).\n";
 
 struct cal_opts {
 	const char *out;
@@ -514,9 +515,16 @@ static int refit(const struct cal_opts *o)
 		return print_error(&err, EXIT_BAD_INPUT);
 	}
 	h.numbering_matches = true; /* the file does not say */
+	/* The measurements cannot be made again: never written over. */
+	if (sim_output_check(out, &err)) {
+		free(out);
+		free(pl.points);
+		return print_error(&err, EXIT_BAD_INPUT);
+	}
+	/* An output that cannot be written is a failure, as in run. */
+	ret = EXIT_FAIL;
 	fp = sim_atomic_open(out, &tmp, &err);
 	if (fp) {
-		ret = EXIT_FAIL;
 		if (cal__fit_profile(&pa, &err))
 			sim_atomic_close(fp, out, tmp, false, &err);
 		else if (cal__write_profile(fp, &pa))
@@ -564,6 +572,9 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
 	while ((opt = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
+			if (!*optarg)
+				return usage_error(
+					"--out: expected a file name, found nothing");
 			o->out = optarg;
 			break;
 		case 'c':
@@ -693,15 +704,19 @@ int cmd_calibrate(int argc, char **argv)
 		snprintf(pa.name, sizeof(pa.name), "%s", base_name(out));
 		len = strcspn(pa.name, ".");
 		pa.name[len ? len : strlen(pa.name)] = '\0';
-		/* The files first: an unwritable PROFILE fails at once. */
+		/*
+		 * The files first: an unwritable PROFILE fails at once, with
+		 * the status of every output that cannot be written (1).
+		 */
 		ret = EXIT_BAD_INPUT;
 		if (!strcmp(out, "-"))
 			sim_error_set(
 				&err, "", 0, 0,
 				"-o -: the profile needs a file, with its measurements beside it");
-		else if ((fp = sim_atomic_open(out, &tmp_p, &err)) &&
-			 (fm = sim_atomic_open(meas, &tmp_m, &err)) &&
-			 !cal__host_probe(&h, o.cpus, &err) &&
+		else if (!(fp = sim_atomic_open(out, &tmp_p, &err)) ||
+			 !(fm = sim_atomic_open(meas, &tmp_m, &err)))
+			ret = EXIT_FAIL;
+		else if (!cal__host_probe(&h, o.cpus, &err) &&
 			 !make_plan(&h, o.quick, &pl, &err))
 			ret = measure(&h, &pl, o.quiet, &err) ? EXIT_FAIL : 0;
 		if (!ret && cal__fit_profile(&pa, &err))
