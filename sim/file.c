@@ -115,16 +115,33 @@ static struct sim_input {
 } * inputs;
 static size_t nr_inputs, inputs_cap;
 
+static void input_note(const struct stat *st);
+
 void sim_input_note(int fd)
 {
-	struct sim_input *grown;
 	struct stat st;
+
+	if (fd >= 0 && !fstat(fd, &st))
+		input_note(&st);
+}
+
+void sim_input_note_path(const char *path)
+{
+	struct stat st;
+
+	if (!stat(path, &st))
+		input_note(&st);
+}
+
+static void input_note(const struct stat *st)
+{
+	struct sim_input *grown;
 	size_t i;
 
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode))
+	if (!S_ISREG(st->st_mode))
 		return;
 	for (i = 0; i < nr_inputs; i++)
-		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+		if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
 			return;
 	if (nr_inputs == inputs_cap) {
 		size_t cap = inputs_cap ? 2 * inputs_cap : 16;
@@ -135,9 +152,21 @@ void sim_input_note(int fd)
 		inputs = grown;
 		inputs_cap = cap;
 	}
-	inputs[nr_inputs].dev = st.st_dev;
-	inputs[nr_inputs].ino = st.st_ino;
+	inputs[nr_inputs].dev = st->st_dev;
+	inputs[nr_inputs].ino = st->st_ino;
 	nr_inputs++;
+}
+
+void sim_input_forget_path(const char *path)
+{
+	struct stat st;
+	size_t i;
+
+	if (stat(path, &st))
+		return;
+	for (i = 0; i < nr_inputs; i++)
+		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+			inputs[i] = inputs[--nr_inputs];
 }
 
 /* Does @path, its links followed, name a file noted as an input? */
@@ -406,7 +435,6 @@ FILE *sim_open_regular(const char *path)
 		return NULL;
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	sim_input_note(fd);
 	f = fdopen(fd, "rb");
 	if (!f)
 		close(fd);

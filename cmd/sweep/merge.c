@@ -339,7 +339,6 @@ static int forward_report(struct sim_yaml *y, const char *path, bool variants,
 			      strerror(errno));
 		return -1;
 	}
-	sim_input_note(fileno(f));
 	SIM_OOM_ON(!yaml_parser_initialize(&parser));
 	yaml_parser_set_input_file(&parser, f);
 	/* Stream, document and mapping start. */
