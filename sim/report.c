@@ -333,6 +333,18 @@ bool report_get(const struct report *r, const char *variant, const char *metric,
 	return false;
 }
 
+const char *report_nonfinite(const struct report *r, int variant)
+{
+	const struct report_variant *v = &r->variants[variant];
+	unsigned int i;
+
+	for (i = 0; i < v->nr_values; i++)
+		if (!isfinite(v->values[i].value) ||
+		    !isfinite(v->values[i].ci95))
+			return r->metrics[v->values[i].metric].name;
+	return NULL;
+}
+
 /**
  * report_metric() - record @metric for @variant.
  * @r: report

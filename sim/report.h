@@ -107,6 +107,9 @@ void report_metric(struct report *r, int variant, const char *metric,
 /* The value of @metric for @variant: false when there is none. */
 bool report_get(const struct report *r, const char *variant, const char *metric,
 		double *value);
+/* The first metric of @variant whose value or interval is not finite
+ * (nan, inf), or NULL: a result file holds numbers only. */
+const char *report_nonfinite(const struct report *r, int variant);
 void report_line(struct report *r, int variant, const struct report_line *line);
 void report_function(struct report *r, int variant,
 		     const struct report_function *fn);

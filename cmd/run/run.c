@@ -1330,6 +1330,15 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 			done++;
 		}
 		record(r, col, res, o->replications, base, v[i].name);
+		/* No result file holds nan: a workload that did nothing. */
+		name = report_nonfinite(r, col);
+		if (name) {
+			scenario_error(
+				err, vars ? scenario_item(vars, i) : base,
+				"variant '%s': the metric '%s' is not a number: its workload did no work it could measure",
+				v[i].name, name);
+			goto out_report;
+		}
 		variant_park(&v[i]);
 	}
 	report_set_baseline(r, baseline);
