@@ -121,13 +121,16 @@ static int usage_error(const char *fmt, ...)
 
 static int usage_error(const char *fmt, ...)
 {
+	char msg[SIM_ERROR_MSG_MAX], shown[4 * SIM_ERROR_MSG_MAX];
 	va_list ap;
 
-	fputs("memcgsim: error: calibrate: ", stderr);
+	/* What it quotes (a file name, an option) is escaped, never raw. */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'memcgsim calibrate --help'.\n", stderr);
+	fprintf(stderr,
+		"memcgsim: error: calibrate: %s\nTry 'memcgsim calibrate --help'.\n",
+		sim_escape(shown, sizeof(shown), msg));
 	return EXIT_BAD_INPUT;
 }
 
@@ -482,6 +485,19 @@ static char *meas_path(const char *profile)
  */
 static const char *base_name(const char *path);
 
+/* The terms the fit left at their defaults, and why (even with -q). */
+static void print_notes(const struct cal_fit *f)
+{
+	const char *p = f->notes;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(stderr, "memcgsim: calibrate: note: %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
 static int refit(const struct cal_opts *o)
 {
 	static struct cal_host h;
@@ -537,6 +553,8 @@ static int refit(const struct cal_opts *o)
 	else if (!o->quiet)
 		fprintf(stderr, "memcgsim: calibrate: wrote %s\n",
 			sim_escape(shown, sizeof(shown), out));
+	if (!ret)
+		print_notes(&pa.f);
 	free(out);
 	free(pl.points);
 	return ret;
@@ -742,6 +760,8 @@ int cmd_calibrate(int argc, char **argv)
 				"memcgsim: calibrate: wrote %s and %s\n",
 				sim_escape(shown, sizeof(shown), out),
 				sim_escape(shown2, sizeof(shown2), meas));
+		if (!ret)
+			print_notes(&pa.f);
 		free(meas);
 	}
 	cal__host_release();
