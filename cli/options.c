@@ -730,7 +730,7 @@ const struct cli_option opt_max_memory = {
 	.long_name = "max-memory",
 	.arg = "SIZE",
 	.set = set_max_memory,
-	.help = "refuse, before it starts, a run whose estimated peak memory is more (default 4G, or half of this machine's memory when less; 0: no limit)",
+	.help = "refuse, before it starts, a run whose estimated peak memory is more (default 4G, or when less half of this machine's memory, its cgroup's memory limit or ulimit -v; 0: no limit)",
 };
 
 const struct cli_option opt_max_events = {

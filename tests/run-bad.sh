@@ -29,7 +29,7 @@
 # 9. Output files: modes kept, --out and --trace apart, no empty --out,
 #    SIGTERM leaves no temporary file.
 # 10. Issue 34 (hostile and careless input, round 3): no output replaces
-#    an input; ...
+#    an input; --max-memory's default within RLIMIT_AS; ...
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success; each failure is explained on stdout.
@@ -723,6 +723,25 @@ for o in "-o m.yaml" "--trace m.yaml"; do
 		fail "run sm.yaml $o changed its machine profile"
 done
 rm -rf "$tmp/in"
+
+# Item 8: --max-memory's default is no more than RLIMIT_AS (before: half
+# of RAM or 4 GiB, so a run the estimate admitted died of the limit).
+# stat-read-1000's aggregated variants are estimated at 137 MiB (check
+# prints it), over ulimit -v 100000, 100000 KiB = 97.66 MiB ("97.7 MiB"):
+# refused at its first such variant before it starts. (The cgroup limits
+# are tested in check_run.)
+sr="$top_srcdir/scenarios/experiments/stat-read-1000.yaml"
+if (ulimit -v 100000 && "$MEMCGSIM" --version) >/dev/null 2>&1; then
+	rc=0
+	(ulimit -v 100000 && "$MEMCGSIM" check "$sr") >"$tmp/out" \
+		2>"$tmp/err" || rc=$?
+	test "$rc" -eq 2 || fail "check under ulimit -v 100000: exit status $rc"
+	grep -q "more than the limit of 97.7 MiB; raise it with --max-memory" \
+		"$tmp/err" ||
+		fail "check under ulimit -v 100000: $(head -c 400 "$tmp/err")"
+else
+	echo "run-bad.sh: 'ulimit -v 100000' leaves memcgsim no room here (ASan?); skipping the RLIMIT_AS check"
+fi
 
 if test "$failures" -gt 0; then
 	echo "$failures failure(s) in $0"

@@ -6,22 +6,132 @@
  */
 #define _DEFAULT_SOURCE /* sysconf(_SC_PHYS_PAGES) */
 
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cmd/run/estimate.h"
 #include "cmd/run/internal.h"
+#include "sim/file.h"
 #include "sim/util.h"
 
+/* The number in the file @dir/@name ("max" or none: UINT64_MAX). */
+static uint64_t read_limit(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 64], buf[64], *end;
+	unsigned long long v;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return UINT64_MAX;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	errno = 0;
+	v = strtoull(buf, &end, 10);
+	if (end == buf || errno || (*end && *end != '\n'))
+		return UINT64_MAX;
+	return v;
+}
+
+/* The smallest of @file's limits in @dir and every directory above it,
+ * down to @top (which is included). */
+static uint64_t path_limit(const char *top, const char *cgroup,
+			   const char *file)
+{
+	char dir[PATH_MAX];
+	uint64_t min = UINT64_MAX, v;
+	size_t len;
+	char *slash;
+
+	if (snprintf(dir, sizeof(dir), "%s%s", top, cgroup) >= (int)sizeof(dir))
+		return UINT64_MAX;
+	len = strlen(top);
+	for (;;) {
+		v = read_limit(dir, file);
+		if (v < min)
+			min = v;
+		slash = strrchr(dir, '/');
+		if (!slash || (size_t)(slash - dir) < len)
+			break;
+		*slash = '\0';
+	}
+	return min;
+}
+
+uint64_t run_cgroup_memory_limit(const char *self_cgroup, const char *root)
+{
+	char top[PATH_MAX], line[PATH_MAX + 64], *ctrl, *path;
+	uint64_t min = UINT64_MAX, v;
+	const char *p = self_cgroup;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		p += n + (p[n] == '\n');
+		ctrl = strchr(line, ':');
+		path = ctrl ? strchr(ctrl + 1, ':') : NULL;
+		if (!path || path[1] != '/')
+			continue;
+		*path++ = '\0';
+		*ctrl++ = '\0';
+		if (!strcmp(line, "0") && !*ctrl) {
+			/* cgroup v2: the unified hierarchy's memory.max */
+			v = path_limit(root, path, "memory.max");
+		} else if (!strcmp(ctrl, "memory") ||
+			   !strncmp(ctrl, "memory,", 7) ||
+			   strstr(ctrl, ",memory")) {
+			/* v1: the memory controller's own hierarchy */
+			snprintf(top, sizeof(top), "%s/memory", root);
+			v = path_limit(top, path, "memory.limit_in_bytes");
+		} else {
+			continue;
+		}
+		if (v < min)
+			min = v;
+	}
+	return min;
+}
+
+/*
+ * --max-memory's default (cmd/run/run.h): the smallest of half of this
+ * machine's memory, its cgroup's memory limit, RLIMIT_AS and
+ * RUN_DEFAULT_MAX_MEMORY. Inside a limited container, a run the estimate
+ * admits would otherwise be OOM-killed instead of refused (issue 34,
+ * item 8).
+ */
 uint64_t run_default_max_memory(void)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-	uint64_t half;
+	uint64_t min = RUN_DEFAULT_MAX_MEMORY, v;
+	struct rlimit rl;
+	char *self = NULL;
+	size_t len;
 
-	if (pages <= 0 || size <= 0)
-		return RUN_DEFAULT_MAX_MEMORY;
-	half = (uint64_t)pages * (uint64_t)size / 2;
-	return half < RUN_DEFAULT_MAX_MEMORY ? half : RUN_DEFAULT_MAX_MEMORY;
+	if (pages > 0 && size > 0) {
+		v = (uint64_t)pages * (uint64_t)size / 2;
+		if (v < min)
+			min = v;
+	}
+	if (!getrlimit(RLIMIT_AS, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    (uint64_t)rl.rlim_cur < min)
+		min = (uint64_t)rl.rlim_cur;
+	if (!sim_read_file("/proc/self/cgroup", 1 << 16, &self, &len,
+			   &(struct sim_error){ 0 })) {
+		v = run_cgroup_memory_limit(self, "/sys/fs/cgroup");
+		if (v < min)
+			min = v;
+		free(self);
+	}
+	return min;
 }
 
 uint64_t run__max_memory(const struct run_opts *o)

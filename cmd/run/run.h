@@ -31,8 +31,9 @@
 struct sim_trace;
 
 /*
- * --max-memory's default: 4 GiB, or half of this machine's memory when
- * that is less (run_default_max_memory()). Half, because a sweep runs -j N
+ * --max-memory's default: 4 GiB, or half of this machine's memory, the
+ * memory limit of its cgroup or RLIMIT_AS when one of those is less
+ * (run_default_max_memory()). Half, because a sweep runs -j N
  * points at once and the system and the other points need the rest; 4
  * GiB, because no shipped scenario needs a tenth of it (stat-read-1000,
  * the largest, peaks at 140 MB) and a run past it is more often a
@@ -111,8 +112,21 @@ struct run_opts {
 	void *estimate_arg;
 };
 
-/* --max-memory's default on this machine: see RUN_DEFAULT_MAX_MEMORY. */
+/*
+ * --max-memory's default on this machine: the smallest of
+ * RUN_DEFAULT_MAX_MEMORY, half of its memory, this process's cgroup
+ * memory limit and RLIMIT_AS.
+ */
 uint64_t run_default_max_memory(void);
+/*
+ * run_cgroup_memory_limit() - the smallest memory limit on the way from
+ * the cgroups that @self_cgroup (the text of /proc/self/cgroup) names up
+ * to the root, read under @root (/sys/fs/cgroup): memory.max of the
+ * unified hierarchy (v2, the "0::PATH" line), memory.limit_in_bytes of
+ * memory/ (v1, the line whose controllers include memory). UINT64_MAX
+ * when none is set or readable.
+ */
+uint64_t run_cgroup_memory_limit(const char *self_cgroup, const char *root);
 
 /*
  * scenario_run() - run @path per @o. Return 0 with *@out set (the caller
