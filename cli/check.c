@@ -14,10 +14,12 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/check.h"
 #include "cmd/run/estimate.h"
 #include "sim/error.h"
+#include "sim/file.h"
 #include "sim/report.h"
 
 /*
@@ -186,6 +188,36 @@ int cli_sweep_dry_run(struct cli *c, struct sweep *s)
 }
 
 /* run --dry-run: the table of the one scenario, with the trace's size. */
+/*
+ * An output a dry run would have written: whether it could be (a file
+ * created next to it and removed again), and a word that it was not.
+ * 0, or the status of an output that cannot be written (as a real run's).
+ */
+static int dry_output(const char *path, const char *what)
+{
+	struct sim_error err;
+	char shown[512];
+	char *tmp;
+	FILE *f;
+
+	if (!path)
+		return 0;
+	sim_error_clear(&err);
+	if (sim_output_check(path, &err)) {
+		sim_error_print(stderr, &err);
+		return EXIT_BAD_INPUT;
+	}
+	f = sim_atomic_open(path, &tmp, &err);
+	if (!f) {
+		sim_error_print(stderr, &err);
+		return EXIT_RUN_FAILURE;
+	}
+	sim_atomic_close(f, path, tmp, false, &err);
+	fprintf(stderr, "memcgsim: note: --dry-run: %s %s not written\n", what,
+		sim_escape(shown, sizeof(shown), path));
+	return 0;
+}
+
 int cli_run_dry_run(struct cli *c)
 {
 	int ret = cli_check_one(c, c->scenario, c->trace != NULL);
@@ -194,5 +226,10 @@ int cli_run_dry_run(struct cli *c)
 		perror("memcgsim: stdout");
 		return EXIT_RUN_FAILURE;
 	}
+	/* The scenario and its profiles are read: check the outputs now. */
+	if (!ret && c->out && strcmp(c->out, "-"))
+		ret = dry_output(c->out, "--out");
+	if (!ret)
+		ret = dry_output(c->trace, "--trace");
 	return ret;
 }

@@ -526,7 +526,9 @@ static int set_max_events(struct cli *c, const char *arg)
 	char *end;
 	double v;
 
-	if (*arg < '0' || *arg > '9')
+	/* Decimal only: strtod() would also take hex (0x100000). */
+	if (*arg < '0' || *arg > '9' ||
+	    strspn(arg, "0123456789.eE+") != strlen(arg))
 		goto bad;
 	errno = 0;
 	v = strtod(arg, &end);

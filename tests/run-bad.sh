@@ -29,7 +29,9 @@
 # 9. Output files: modes kept, --out and --trace apart, no empty --out,
 #    SIGTERM leaves no temporary file.
 # 10. Issue 34 (hostile and careless input, round 3): no output replaces
-#    an input; --max-memory's default within RLIMIT_AS; ...
+#    an input; --max-events decimal and enforced below 2^20; run
+#    --dry-run's outputs checked; --max-memory's default within
+#    RLIMIT_AS; ...
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success; each failure is explained on stdout.
@@ -723,6 +725,37 @@ for o in "-o m.yaml" "--trace m.yaml"; do
 		fail "run sm.yaml $o changed its machine profile"
 done
 rm -rf "$tmp/in"
+
+# Item 5: --max-events is decimal (before: 0x100000 was taken), and a
+# limit below 2^20 is enforced (before: checked only every 2^20 events,
+# so never). small.yaml's batch1 takes 880 events and batch4 2200 (check
+# prints them): under --max-events 1000 batch1 runs and batch4 stops at
+# its 1000th event, refused with the estimate (exit 2, nothing on stdout).
+usage "memcgsim: error: --max-events: expected a whole number such as 5e10, or 0 (no limit), found '0x100000'" \
+	run $ok --format csv --max-events 0x100000
+run "$data" run small.yaml --format csv --max-events 1000
+refused "--max-events 1000" &&
+	case $(sed -n 1p "$tmp/err") in
+	"small.yaml:6:1: error: variant 'batch4': the run would take about "*" more than the limit of 1e+03; "*) ;;
+	*) fail "--max-events 1000: $(sed -n 1p "$tmp/err")" ;;
+	esac
+run "$data" run small.yaml --format csv --max-events 2300
+test "$rc" -eq 0 || fail "--max-events 2300: exit status $rc: $(cat "$tmp/err")"
+# run --dry-run -o X: X is checked as a run would write it (exit 1 when
+# it cannot be, as a run's), and a note says it was not written (before:
+# exit 0 and not a word either way).
+mkdir -p "$tmp/dry"
+run "$tmp/dry" run "$data/small.yaml" --dry-run -o no/such/dir/r.csv
+test "$rc" -eq 1 || fail "run --dry-run -o no/such/dir/r.csv: exit status $rc"
+test "$(cat "$tmp/err")" = "no/such/dir/r.csv: error: cannot create temporary file: No such file or directory" ||
+	fail "run --dry-run -o no/such/dir/r.csv: $(cat "$tmp/err")"
+run "$tmp/dry" run "$data/small.yaml" --dry-run -o r.csv --trace t.json
+test "$rc" -eq 0 || fail "run --dry-run -o r.csv --trace t.json: exit status $rc"
+test "$(cat "$tmp/err")" = "memcgsim: note: --dry-run: --out r.csv not written
+memcgsim: note: --dry-run: --trace t.json not written" ||
+	fail "run --dry-run -o r.csv --trace t.json: $(cat "$tmp/err")"
+test -z "$(ls -A "$tmp/dry")" || fail "run --dry-run left: $(ls -A "$tmp/dry")"
+rm -rf "$tmp/dry"
 
 # Item 8: --max-memory's default is no more than RLIMIT_AS (before: half
 # of RAM or 4 GiB, so a run the estimate admitted died of the limit).

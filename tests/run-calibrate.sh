@@ -165,6 +165,15 @@ for fit in "" "$meas"; do
 			fail "calibrate ${fit:+--fit} -o '': $(head -n 1 err)"
 	fi
 done
+# A number past the range is quoted as given (issue 34, item 5; before:
+# "CPU 18446744073709551615", strtoul()'s ERANGE unchecked), and
+# --tolerance is decimal (before: 0x20 was 32).
+expect_error calibrate --cpus 99999999999999999999 -o h.yaml -- \
+	"memcgsim: error: --cpus '99999999999999999999': CPU numbers go up to 1048576, found '99999999999999999999'"
+expect_error calibrate --cpus 0-4294967296 -o h.yaml -- \
+	"memcgsim: error: --cpus '0-4294967296': CPU numbers go up to 1048576, found '4294967296'"
+expect_error calibrate --check "$prof" "$meas" --tolerance 0x20 -- \
+	"memcgsim: error: calibrate: --tolerance: expected a percentage such as 25, found '0x20'"
 expect_error calibrate -o - -- \
 	"memcgsim: error: -o -: the profile needs a file, with its measurements beside it"
 expect_error calibrate stray -- \

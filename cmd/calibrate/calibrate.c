@@ -613,7 +613,10 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
 		case 't':
 			errno = 0;
 			o->tolerance = strtod(optarg, &end);
+			/* decimal only: strtod() also takes hex, inf, nan */
 			if (errno || end == optarg || *end ||
+			    strspn(optarg, "0123456789.eE+-") !=
+				    strlen(optarg) ||
 			    !(o->tolerance >= 0 && o->tolerance <= 1e6))
 				return usage_error(
 					"--tolerance: expected a percentage such as 25, found '%s'",

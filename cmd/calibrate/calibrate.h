@@ -48,6 +48,7 @@ int cmd_calibrate(int argc, char **argv);
 
 #define CAL_MAX_CPUS 1024
 #define CAL_MAX_REPS 64
+#define CAL_CPU_MAX (1u << 20) /* the largest CPU number taken */
 /*
  * The largest sample a measurement file may hold, in ns per operation:
  * 1 ms, the longest duration a machine profile takes (the fitted terms are

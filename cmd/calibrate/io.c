@@ -246,7 +246,7 @@ static int read_cpus(struct cal_host *h, const struct scenario_node *root,
 
 		if (scenario_check_keys(c, cpu_keys, ARRAY_SIZE(cpu_keys),
 					err) ||
-		    scenario_u64(c, "cpu", true, 0, 0, 1u << 20, &os, err) ||
+		    scenario_u64(c, "cpu", true, 0, 0, CAL_CPU_MAX, &os, err) ||
 		    scenario_u64(c, "socket", true, 0, 0, h->sockets - 1, &s,
 				 err) ||
 		    scenario_u64(c, "core", true, 0, 0, h->cores_per_socket - 1,
@@ -319,7 +319,7 @@ static int read_point(const struct cal_host *h, struct cal_point *p,
 	for (i = 0; i < p->n; i++) {
 		const struct scenario_node *c = scenario_item(cpus, i);
 
-		if (read_number(c, 0, 1u << 20, &v, err))
+		if (read_number(c, 0, CAL_CPU_MAX, &v, err))
 			return -1;
 		for (j = 0; j < h->nr_cpus; j++)
 			if (h->cpus[j].os == v)

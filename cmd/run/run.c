@@ -927,9 +927,17 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 	if (pc->max_events == UINT64_MAX)
 		pc->max_events = 0;
 	pc->estimate = 0;
+	/*
+	 * The budget is checked every 2^20 events, or every --max-events
+	 * when that is less: a limit below 2^20 is enforced too.
+	 */
 	if (o->progress || pc->max_events)
-		sim_engine_set_progress(run.engine, 1 << 20, engine_progress,
-					pc);
+		sim_engine_set_progress(run.engine,
+					pc->max_events && pc->max_events <
+								  1 << 20 ?
+						pc->max_events :
+						1 << 20,
+					engine_progress, pc);
 	if (o->run_phase)
 		o->run_phase(o->run_phase_arg, true);
 	sim_engine_run(run.engine, run.warmup_ps);
