@@ -316,7 +316,9 @@ static int run_scenario(struct cli *c)
 	if (scenario_run(c->scenario, &c->o, &r, &err)) {
 		progress_end(&pr);
 		sim_error_print(stderr, &err);
-		ret = EXIT_BAD_INPUT;
+		/* A trace that could not be written is no input's fault. */
+		ret = sim_trace_flush(x.trace) ? EXIT_RUN_FAILURE :
+						 EXIT_BAD_INPUT;
 		goto out;
 	}
 	progress_end(&pr);

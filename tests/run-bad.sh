@@ -30,8 +30,9 @@
 #    SIGTERM leaves no temporary file.
 # 10. Issue 34 (hostile and careless input, round 3): no output replaces
 #    an input; --max-events decimal and enforced below 2^20; run
-#    --dry-run's outputs checked; --max-memory's default within
-#    RLIMIT_AS; ...
+#    --dry-run's outputs checked; --trace-from past the end noted, a
+#    failed trace write stops the run; --max-memory's default within
+#    RLIMIT_AS.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success; each failure is explained on stdout.
@@ -756,6 +757,31 @@ memcgsim: note: --dry-run: --trace t.json not written" ||
 	fail "run --dry-run -o r.csv --trace t.json: $(cat "$tmp/err")"
 test -z "$(ls -A "$tmp/dry")" || fail "run --dry-run left: $(ls -A "$tmp/dry")"
 rm -rf "$tmp/dry"
+
+# Item 6: --trace-from at or after the run's end (small.yaml: 0.02 ms and
+# 0.002 ms of warm-up, so 0.022 ms) is noted for each variant (before: an
+# empty trace, not a word); 0.021 ms is inside and gets no note.
+mkdir -p "$tmp/tr"
+run "$tmp/tr" run "$data/small.yaml" --format csv --trace t.json --trace-from 0.022ms
+test "$rc" -eq 0 || fail "--trace-from 0.022ms: exit status $rc"
+test "$(cat "$tmp/err")" = "memcgsim: note: --trace-from 0.022 ms is not before variant 'batch1' ends (0.022 ms, warm-up included): its trace holds no events
+memcgsim: note: --trace-from 0.022 ms is not before variant 'batch4' ends (0.022 ms, warm-up included): its trace holds no events" ||
+	fail "--trace-from 0.022ms: $(cat "$tmp/err")"
+run "$tmp/tr" run "$data/small.yaml" --format csv --trace t.json --trace-from 0.021ms
+test "$rc" -eq 0 && ! test -s "$tmp/err" ||
+	fail "--trace-from 0.021ms: exit status $rc: $(cat "$tmp/err")"
+# A trace that cannot be written (/dev/full: every write ENOSPC) stops
+# the run at the first variant, exit 1 (an output that cannot be
+# written), and says that nothing was written (before: every variant was
+# simulated first, and the message named the file alone).
+if test -w /dev/full; then
+	run "$tmp/tr" run "$data/small.yaml" --format csv --trace /dev/full -o r.csv
+	test "$rc" -eq 1 || fail "--trace /dev/full: exit status $rc"
+	test "$(cat "$tmp/err")" = "/dev/full: error: cannot write the trace: No space left on device; stopped in variant 'batch1': nothing was written, neither the trace nor the results" ||
+		fail "--trace /dev/full: $(cat "$tmp/err")"
+	test -e "$tmp/tr/r.csv" && fail "--trace /dev/full wrote r.csv"
+fi
+rm -rf "$tmp/tr"
 
 # Item 8: --max-memory's default is no more than RLIMIT_AS (before: half
 # of RAM or 4 GiB, so a run the estimate admitted died of the limit).

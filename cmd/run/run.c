@@ -703,6 +703,7 @@ struct progress_ctx {
 	uint64_t max_events;
 	double estimate; /* the events the run would take, once over */
 	sim_time_t at; /* when that was found */
+	bool trace_failed; /* a write of the trace failed: stopped */
 };
 
 static void engine_progress(void *arg, sim_time_t now)
@@ -716,6 +717,12 @@ static void engine_progress(void *arg, sim_time_t now)
 	 * counts events and simulated time only, so the same run stops at
 	 * the same point on any machine.
 	 */
+	/* A trace that cannot be written (a full disk) stops the run. */
+	if (pc->o->trace && sim_trace_flush(pc->o->trace)) {
+		pc->trace_failed = true;
+		sim_engine_stop(pc->e);
+		return;
+	}
 	if (pc->max_events) {
 		/* 2^20 events and the clock still at 0: it never advances. */
 		est = now ? (double)sim_events(pc->e) * (double)pc->end /
@@ -891,8 +898,15 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 			run.memcg = memcg_sim_create(&v->kernel, &v->cgroups,
 						     run.coh,
 						     v->machine.nr_cpus);
-	if (traced)
+	if (traced) {
 		run__trace_begin(&run, o, variant);
+		/* A window after the run holds nothing: say so. */
+		if (o->trace_from >= run.end_ps)
+			fprintf(stderr,
+				"memcgsim: note: --trace-from %g ms is not before variant '%s' ends (%g ms, warm-up included): its trace holds no events\n",
+				(double)o->trace_from / SIM_PS_PER_MS, v->name,
+				(double)run.end_ps / SIM_PS_PER_MS);
+	}
 	for (i = 0; i < v->nr_workloads; i++) {
 		struct workload *w = &v->workloads[i];
 
@@ -927,11 +941,13 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 	if (pc->max_events == UINT64_MAX)
 		pc->max_events = 0;
 	pc->estimate = 0;
+	pc->trace_failed = false;
 	/*
 	 * The budget is checked every 2^20 events, or every --max-events
-	 * when that is less: a limit below 2^20 is enforced too.
+	 * when that is less: a limit below 2^20 is enforced too. So is a
+	 * trace's writing.
 	 */
-	if (o->progress || pc->max_events)
+	if (o->progress || pc->max_events || traced)
 		sim_engine_set_progress(run.engine,
 					pc->max_events && pc->max_events <
 								  1 << 20 ?
@@ -942,7 +958,7 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 		o->run_phase(o->run_phase_arg, true);
 	sim_engine_run(run.engine, run.warmup_ps);
 	coh_settle(run.coh); /* before the counts are read */
-	if (!pc->estimate) {
+	if (!pc->estimate && !pc->trace_failed) {
 		tasks_reset(&run);
 		sim_engine_run(run.engine, run.end_ps);
 		coh_settle(run.coh);
@@ -954,12 +970,21 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 		ret = -1;
 		goto out;
 	}
+	if (traced)
+		run__trace_end(&run, v->name, variant);
+	if (traced && sim_trace_flush(o->trace)) {
+		/* Stopped at the first failed write: nothing is written. */
+		sim_error_set(
+			err, sim_trace_path(o->trace), 0, 0,
+			"cannot write the trace: %s; stopped in variant '%s': nothing was written, neither the trace nor the results",
+			strerror(sim_trace_flush(o->trace)), v->name);
+		ret = -1;
+		goto out;
+	}
 	for (i = 0; i < v->nr_workloads; i++)
 		for (j = 0; j < v->workloads[i].nr_tasks; j++)
 			kprof_settle(&v->workloads[i].tasks[j].prof,
 				     run.end_ps);
-	if (traced)
-		run__trace_end(&run, v->name, variant);
 	run__collect(&run, res);
 	if (r) {
 		run__lines_report(&run, r, variant, o->hot_lines);
