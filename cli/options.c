@@ -739,7 +739,7 @@ const struct cli_option opt_max_events = {
 	.long_name = "max-events",
 	.arg = "N",
 	.set = set_max_events,
-	.help = "stop and refuse a run estimated to take more events (default 2e10; 0: no limit)",
+	.help = "stop and refuse a run estimated to take more events, or more operations and loop iterations done without events (default 2e10; 0: no limit)",
 };
 
 const struct cli_option opt_quiet = {

@@ -29,7 +29,8 @@
 # 9. Output files: modes kept, --out and --trace apart, no empty --out,
 #    SIGTERM leaves no temporary file.
 # 10. Issue 34 (hostile and careless input, round 3): no output replaces
-#    an input; --max-events decimal and enforced below 2^20; run
+#    an input; --max-events bounds work without events, is decimal and
+#    is enforced below 2^20; run
 #    --dry-run's outputs checked; --trace-from past the end noted, a
 #    failed trace write stops the run; --max-memory's default within
 #    RLIMIT_AS.
@@ -782,6 +783,36 @@ if test -w /dev/full; then
 	test -e "$tmp/tr/r.csv" && fail "--trace /dev/full wrote r.csv"
 fi
 rm -rf "$tmp/tr"
+
+# Item 2: work the events cannot see. One CPU on a counter it owns, every
+# latency 1 ps and no think time: each increment is one locked RMW on an
+# owned line, 1 ps, and never waits, so the task schedules no engine
+# event at all (before: --max-events saw 0 events and the run went on for
+# minutes). 10 ms and the default 1 ms of warm-up: 1.1e10 increments,
+# 1e6 a simulated microsecond. The budget counts each operation: past
+# 1e8 it stops after its first 2^16 and is refused, at once.
+cat >"$tmp/ps.yaml" <<'EOF'
+scenario: ps
+machine:
+  name: tiny
+  sockets: 1
+  cores_per_socket: 1
+  threads_per_core: 1
+  cores_per_llc: 1
+  latencies:
+    l1_hit: {ns: 0.001, source: "a made-up 1 ps"}
+    llc_hit: {ns: 0.001, source: "a made-up 1 ps"}
+    memory: {ns: 0.001, source: "a made-up 1 ps"}
+    rmw_local: {ns: 0.001, source: "a made-up 1 ps"}
+    inval_per_sharer: {ns: 0, source: "one CPU: no sharer"}
+duration_ms: 10
+workloads:
+  - {type: atomic_counter, cpus: 0, think_ns: 0}
+EOF
+run "$tmp" run ps.yaml --format csv --max-events 1e8
+refused "1 ps latencies, --max-events 1e8" &&
+	first_line_is "1 ps latencies, --max-events 1e8" \
+		"ps.yaml:1:1: error: variant 'base': the run would do about 1.1e+10 operations and loop iterations (1e+06 per simulated microsecond over 11 ms, more than its 1 events), more than the limit of 1e+08; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)"
 
 # Item 8: --max-memory's default is no more than RLIMIT_AS (before: half
 # of RAM or 4 GiB, so a run the estimate admitted died of the limit).

@@ -704,7 +704,32 @@ struct progress_ctx {
 	double estimate; /* the events the run would take, once over */
 	sim_time_t at; /* when that was found */
 	bool trace_failed; /* a write of the trace failed: stopped */
+	uint64_t work; /* the work units when the budget stopped it, or 0 */
 };
+
+/*
+ * The --max-events budget applied to work done without events (struct
+ * run's work: operations, a million-object loop, a task that never
+ * waits): when a run has done more such units than events, they are
+ * what its cost is, scaled to the whole run as events are. While the
+ * events outnumber them, engine_progress() decides alone.
+ */
+static void work_tick(struct run *r, sim_time_t now)
+{
+	struct progress_ctx *pc = r->work_arg;
+	double est;
+
+	if (!pc->max_events || r->work <= sim_events(pc->e))
+		return;
+	est = now ? (double)r->work * (double)pc->end / (double)now : INFINITY;
+	if (est <= (double)pc->max_events)
+		return;
+	pc->estimate = est;
+	pc->at = now;
+	pc->work = r->work;
+	r->stopped = true;
+	sim_engine_stop(pc->e);
+}
 
 static void engine_progress(void *arg, sim_time_t now)
 {
@@ -845,8 +870,24 @@ static void events_error(const struct variant *v, const struct progress_ctx *pc,
 	if (!pc->at) {
 		scenario_error(
 			err, v->tree,
-			"variant '%s': %llu events ran and simulated time did not advance: the run would never end; lengthen the latencies or think times (--max-events N, 0: no limit)",
-			v->name, (unsigned long long)sim_events(pc->e));
+			"variant '%s': %llu %s and simulated time did not advance: the run would never end; lengthen the latencies or think times (--max-events N, 0: no limit)",
+			v->name,
+			(unsigned long long)(pc->work ? pc->work :
+							sim_events(pc->e)),
+			pc->work ?
+				"operations and loop iterations ran without an event" :
+				"events ran");
+		return;
+	}
+	if (pc->work) {
+		scenario_error(
+			err, v->tree,
+			"variant '%s': the run would do about %.2g operations and loop iterations (%.3g per simulated microsecond over %.3g ms, more than its %llu events), more than the limit of %.2g; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)",
+			v->name, pc->estimate,
+			(double)pc->work / ((double)pc->at / SIM_PS_PER_US),
+			(double)pc->end / SIM_PS_PER_MS,
+			(unsigned long long)sim_events(pc->e),
+			(double)pc->max_events);
 		return;
 	}
 
@@ -942,6 +983,14 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 		pc->max_events = 0;
 	pc->estimate = 0;
 	pc->trace_failed = false;
+	pc->work = 0;
+	/* Work without events: checked every 2^16 units (struct run). */
+	run.work_every = 1 << 16;
+	if (pc->max_events && pc->max_events < run.work_every)
+		run.work_every = pc->max_events;
+	run.work_next = run.work_every;
+	run.work_tick = work_tick;
+	run.work_arg = pc;
 	/*
 	 * The budget is checked every 2^20 events, or every --max-events
 	 * when that is less: a limit below 2^20 is enforced too. So is a
