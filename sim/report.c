@@ -333,6 +333,11 @@ bool report_get(const struct report *r, const char *variant, const char *metric,
 	return false;
 }
 
+unsigned int report_nr_variants(const struct report *r)
+{
+	return r->nr_variants;
+}
+
 const char *report_nonfinite(const struct report *r, int variant)
 {
 	const struct report_variant *v = &r->variants[variant];

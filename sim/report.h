@@ -110,6 +110,7 @@ bool report_get(const struct report *r, const char *variant, const char *metric,
 /* The first metric of @variant whose value or interval is not finite
  * (nan, inf), or NULL: a result file holds numbers only. */
 const char *report_nonfinite(const struct report *r, int variant);
+unsigned int report_nr_variants(const struct report *r);
 void report_line(struct report *r, int variant, const struct report_line *line);
 void report_function(struct report *r, int variant,
 		     const struct report_function *fn);

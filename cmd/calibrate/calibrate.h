@@ -243,5 +243,8 @@ struct cal_profile {
 
 int cal__fit_profile(struct cal_profile *pa, struct sim_error *err);
 int cal__write_profile(FILE *out, void *arg); /* @arg: cal_profile */
+/* 0 when the profile @pa writes loads, else -1 with @err at the
+ * measurements (cal__fit_profile() checks it last). */
+int cal__profile_loads(const struct cal_profile *pa, struct sim_error *err);
 
 #endif /* CLI_CALIBRATE_H */

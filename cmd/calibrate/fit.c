@@ -114,7 +114,8 @@ static void fit(const struct cal_plan *pl, struct cal_fit *f)
 	}
 }
 
-#define HOLD_SCAN_MAX 4096
+/* 20 x / r + 40 steps: every host with hand-offs under 100 adds fits. */
+#define HOLD_SCAN_MAX 2048
 
 /*
  * hold_for() - the hold window, in ps, for which the model's add on @p's
@@ -518,7 +519,7 @@ static int not_loadable(const struct cal_profile *pa,
  * term through that accept() should have stopped; it is reported at the
  * measurements, the only file there is.
  */
-static int check_loads(const struct cal_profile *pa, struct sim_error *err)
+int cal__profile_loads(const struct cal_profile *pa, struct sim_error *err)
 {
 	struct scenario_node *root;
 	struct sim_error why;
@@ -578,5 +579,5 @@ int cal__fit_profile(struct cal_profile *pa, struct sim_error *err)
 		ret = fit_law(&m, pa->h, pa->pl, &pa->f, err);
 	machine_destroy(&m);
 	scenario_free(root);
-	return ret ? ret : check_loads(pa, err);
+	return ret ? ret : cal__profile_loads(pa, err);
 }
