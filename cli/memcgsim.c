@@ -272,6 +272,7 @@ static int run_scenario(struct cli *c)
 {
 	struct explain_ctx x = { .lines = c->o.hot_lines };
 	struct progress pr = { .enabled = !c->quiet && isatty(2) };
+	struct cli_announce an = { 0 };
 	struct report *r = NULL;
 	struct sim_error err;
 	struct write_ctx w;
@@ -313,6 +314,7 @@ static int run_scenario(struct cli *c)
 		c->o.progress = progress_update;
 		c->o.progress_arg = &pr;
 	}
+	cli_announce(c, &an);
 	if (scenario_run(c->scenario, &c->o, &r, &err)) {
 		progress_end(&pr);
 		sim_error_print(stderr, &err);

@@ -814,6 +814,28 @@ refused "1 ps latencies, --max-events 1e8" &&
 	first_line_is "1 ps latencies, --max-events 1e8" \
 		"ps.yaml:1:1: error: variant 'base': the run would do about 1.1e+10 operations and loop iterations (1e+06 per simulated microsecond over 11 ms, more than its 1 events), more than the limit of 1e+08; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)"
 
+# Issue 32, item 6: a run estimated over a minute says so before it
+# starts, -q or not (before: not a word, for an hour). small.yaml over
+# 10 s: batch1's 20.1 events a simulated microsecond (section 7) alone
+# are 2e8 events, some 20 s at 10 million a second, and batch4 more:
+# over a minute together. --max-events 1e6 then stops it at once, after
+# the note. Over 0.02 ms (its own duration) it says nothing.
+run "$data" run small.yaml --format csv -q --set duration_ms=10s --max-events 1e6
+case $(sed -n 1p "$tmp/err") in
+"memcgsim: note: this run is estimated at about "*" (2 runs; memcgsim check prints each); Ctrl-C stops it and keeps nothing") ;;
+*) fail "a run of minutes: no note first: $(head -c 300 "$tmp/err")" ;;
+esac
+run "$data" run small.yaml --format csv -q
+test "$rc" -eq 0 && ! test -s "$tmp/err" ||
+	fail "a short run: exit status $rc, stderr: $(cat "$tmp/err")"
+# The trace estimate of all variants together respects the file's cap
+# of 2,000,000 events (sim/trace.h), 69 bytes each as estimated:
+# 138,000,000 bytes, "132 MiB" (before: 711 MiB, each variant's capped
+# trace added up, for a file of 157 MB).
+run "$top_srcdir/scenarios/validation" run charge-batch-2022.yaml --dry-run --trace "$tmp/t.json"
+total=$(grep '^  all ' "$tmp/out" | awk '{ print $(NF - 1), $NF }')
+test "$total" = "132 MiB" || fail "dry-run --trace total: '$total', expected '132 MiB'"
+
 # Item 8: --max-memory's default is no more than RLIMIT_AS (before: half
 # of RAM or 4 GiB, so a run the estimate admitted died of the limit).
 # stat-read-1000's aggregated variants are estimated at 137 MiB (check

@@ -279,6 +279,11 @@ void estimate_run(const struct estimate_input *in, struct estimate *out)
 	}
 }
 
+double estimate_trace_cap_bytes(void)
+{
+	return (double)SIM_TRACE_MAX_EVENTS * TRACE_EVENT_BYTES;
+}
+
 void estimate_format_bytes(double bytes, char *buf, size_t size)
 {
 	static const char *const units[] = { "B",   "KiB", "MiB",

@@ -1363,6 +1363,8 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 		ret = 0;
 		goto out_variants;
 	}
+	if (o->estimated)
+		o->estimated(o->estimate_arg);
 
 	for (i = 0; !v[i].parked; i++) /* the first not skipped */
 		;

@@ -110,6 +110,11 @@ struct run_opts {
 	void (*estimate)(void *arg, const char *variant,
 			 const struct estimate *est);
 	void *estimate_arg;
+	/*
+	 * Called once every variant is checked (and @estimate called for
+	 * each), just before the first runs: run announces a long run.
+	 */
+	void (*estimated)(void *arg);
 };
 
 /*
