@@ -233,6 +233,12 @@ tests_tracecheck_LDADD =
 TESTS += %reldir%/run-trace.sh
 EXTRA_DIST += %reldir%/run-trace.sh
 
+# tests/run-estimate.sh     the memory estimate of check within the factor
+#                           memcgsim(1) states of every shipped scenario's
+#                           measured peak (issue 34, item 10)
+TESTS += %reldir%/run-estimate.sh
+EXTRA_DIST += %reldir%/run-estimate.sh
+
 # tests/run-list.sh         memcgsim list: every shipped profile and
 #                           scenario with its description and size (CPUs,
 #                           variants x simulated time), as in its file
