@@ -228,9 +228,19 @@ void run__variant_estimate(const struct variant *v, bool traced,
 		.per_memcg_flush = v->kernel.stats_flush_threshold ==
 				   FLUSH_PER_MEMCG,
 		.run_ps = v->warmup_ps + v->duration_ps,
-		/* skx-2s-72's xfer_llc, 48 ns, is where it is calibrated */
-		.latency_scale = (double)v->machine.xfer_ps[COH_DIST_LLC] /
-				 (48.0 * SIM_PS_PER_NS),
+		/*
+		 * skx-2s-72's xfer_llc, 48 ns, is where it is calibrated; a
+		 * machine without one (one core an LLC) by its rmw_local,
+		 * skx's 7 ns (before: a scale of 1, so 1 ps latencies were
+		 * estimated as skx's, and their billions of operations as
+		 * none; issue 34, item 2)
+		 */
+		.latency_scale =
+			v->machine.xfer_ps[COH_DIST_LLC] ?
+				(double)v->machine.xfer_ps[COH_DIST_LLC] /
+					(48.0 * SIM_PS_PER_NS) :
+				(double)v->machine.rmw_local_ps /
+					(7.0 * SIM_PS_PER_NS),
 		.trace = traced,
 	};
 	unsigned int i;
