@@ -78,6 +78,7 @@ struct report_variant {
 	unsigned int nr_lines, alloc_lines;
 	char **notes;
 	unsigned int nr_notes, alloc_notes;
+	uint64_t events; /* of its first run, warm-up included; 0: none */
 	struct report_function *fns;
 	unsigned int nr_fns, alloc_fns;
 };
@@ -331,6 +332,11 @@ bool report_get(const struct report *r, const char *variant, const char *metric,
 		return true;
 	}
 	return false;
+}
+
+void report_events(struct report *r, int variant, uint64_t events)
+{
+	r->variants[variant].events = events;
 }
 
 unsigned int report_nr_variants(const struct report *r)
@@ -1177,6 +1183,10 @@ static void y_variant(struct sim_yaml *y, const struct report *r,
 			sim_yaml_map_end(y);
 		}
 		sim_yaml_seq_end(y);
+	}
+	if (v->events) {
+		sim_yaml_plain(y, "events");
+		sim_yaml_u64(y, v->events);
 	}
 	sim_yaml_plain(y, "notes");
 	sim_yaml_seq_start(y, false);

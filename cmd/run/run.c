@@ -1036,6 +1036,7 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 				     run.end_ps);
 	run__collect(&run, res);
 	if (r) {
+		report_events(r, variant, sim_events(run.engine));
 		run__lines_report(&run, r, variant, o->hot_lines);
 		if (run.memcg)
 			run__functions_report(&run, r, variant);
