@@ -108,6 +108,22 @@ static void progress_update(void *arg, double done)
 	fflush(stderr);
 }
 
+/*
+ * --max-time: the whole command's wall time, from the start of the run,
+ * asked by the run at its budget checks (cmd/run/run.h: time_up).
+ */
+struct deadline {
+	struct progress clock;
+	double limit_s;
+};
+
+static bool deadline_up(void *arg)
+{
+	struct deadline *d = arg;
+
+	return elapsed(&d->clock) > d->limit_s;
+}
+
 static void progress_end(struct progress *pr)
 {
 	if (pr->shown)
@@ -275,6 +291,7 @@ static int run_scenario(struct cli *c)
 	struct explain_ctx x = { .lines = c->o.hot_lines };
 	struct progress pr = { .enabled = !c->quiet && isatty(2) };
 	struct cli_announce an = { 0 };
+	struct deadline dl = { .limit_s = c->max_time_s };
 	struct report *r = NULL;
 	struct sim_error err;
 	struct write_ctx w;
@@ -317,6 +334,11 @@ static int run_scenario(struct cli *c)
 		c->o.progress_arg = &pr;
 	}
 	cli_announce(c, &an);
+	if (c->max_time_s > 0) {
+		clock_gettime(CLOCK_MONOTONIC, &dl.clock.start);
+		c->o.time_up = deadline_up;
+		c->o.time_up_arg = &dl;
+	}
 	if (scenario_run(c->scenario, &c->o, &r, &err)) {
 		progress_end(&pr);
 		sim_error_print(stderr, &err);
@@ -864,10 +886,23 @@ static int cmd_list(struct cli *c, int nr_args, char **args)
 }
 
 static const struct cli_option *const run_options[] = {
-	&opt_variant,	 &opt_set,	  &opt_seed,	&opt_replications,
-	&opt_format,	 &opt_out,	  &opt_trace,	&opt_trace_variant,
-	&opt_trace_from, &opt_trace_to,	  &opt_lines,	&opt_quiet,
-	&opt_max_memory, &opt_max_events, &opt_dry_run, NULL,
+	&opt_variant,
+	&opt_set,
+	&opt_seed,
+	&opt_replications,
+	&opt_format,
+	&opt_out,
+	&opt_trace,
+	&opt_trace_variant,
+	&opt_trace_from,
+	&opt_trace_to,
+	&opt_lines,
+	&opt_quiet,
+	&opt_max_memory,
+	&opt_max_events,
+	&opt_max_time,
+	&opt_dry_run,
+	NULL,
 };
 
 static const struct cli_option *const check_options[] = {
@@ -876,10 +911,23 @@ static const struct cli_option *const check_options[] = {
 };
 
 static const struct cli_option *const default_options[] = {
-	&opt_variant,	 &opt_set,	  &opt_seed,	   &opt_replications,
-	&opt_format,	 &opt_out,	  &opt_trace,	   &opt_trace_variant,
-	&opt_trace_from, &opt_trace_to,	  &opt_lines,	   &opt_quiet,
-	&opt_no_plots,	 &opt_max_memory, &opt_max_events, NULL,
+	&opt_variant,
+	&opt_set,
+	&opt_seed,
+	&opt_replications,
+	&opt_format,
+	&opt_out,
+	&opt_trace,
+	&opt_trace_variant,
+	&opt_trace_from,
+	&opt_trace_to,
+	&opt_lines,
+	&opt_quiet,
+	&opt_no_plots,
+	&opt_max_memory,
+	&opt_max_events,
+	&opt_max_time,
+	NULL,
 };
 
 static const struct cli_option *const validate_options[] = {

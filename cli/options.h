@@ -41,6 +41,7 @@ struct cli {
 	bool quiet;
 	bool markdown;
 	bool dry_run; /* run, sweep --dry-run */
+	double max_time_s; /* run --max-time; 0: none */
 	struct run_opts o;
 	const char *sets[MAX_SETS];
 	/* sweep */
@@ -109,7 +110,7 @@ extern const struct cli_option opt_variant, opt_set, opt_seed, opt_replications,
 	opt_force, opt_tolerance, opt_metric, opt_all, opt_plot_out,
 	opt_plot_format, opt_plot_variant, opt_plot_metric, opt_plot_x,
 	opt_help_format, opt_max_memory, opt_max_events, opt_dry_run,
-	opt_trace_variant, opt_trace_from, opt_trace_to;
+	opt_trace_variant, opt_trace_from, opt_trace_to, opt_max_time;
 
 #define EXIT_RUN_FAILURE 1
 #define EXIT_BAD_INPUT 2

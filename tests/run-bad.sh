@@ -828,6 +828,21 @@ esac
 run "$data" run small.yaml --format csv -q
 test "$rc" -eq 0 && ! test -s "$tmp/err" ||
 	fail "a short run: exit status $rc, stderr: $(cat "$tmp/err")"
+# --max-time bounds the whole command (issue 32, item 6): the same run of
+# minutes stops after 1 s of wall time (at its next check of the budget,
+# 2^20 events: a fraction of a second), refused (exit 2), nothing
+# written; a malformed --max-time is refused.
+mkdir -p "$tmp/mt"
+run "$tmp/mt" run "$data/small.yaml" --format csv -q --set duration_ms=10s --max-time 1 -o r.csv
+refused "--max-time 1" &&
+	case $(sed -n 2p "$tmp/err") in
+	*"small.yaml:6:1: error: variant 'batch1': stopped at --max-time after "*" of its 10000 simulated ms: nothing was written; raise --max-time, or shorten duration_ms (memcgsim check estimates the time)") ;;
+	*) fail "--max-time 1: $(cat "$tmp/err")" ;;
+	esac
+test -e "$tmp/mt/r.csv" && fail "--max-time 1 wrote r.csv"
+rm -rf "$tmp/mt"
+usage "memcgsim: error: --max-time: expected a time such as 90, 90s, 5min or 1h, found '0x10'" \
+	run $ok --format csv --max-time 0x10
 # The trace estimate of all variants together respects the file's cap
 # of 2,000,000 events (sim/trace.h), 69 bytes each as estimated:
 # 138,000,000 bytes, "132 MiB" (before: 711 MiB, each variant's capped

@@ -704,6 +704,7 @@ struct progress_ctx {
 	double estimate; /* the events the run would take, once over */
 	sim_time_t at; /* when that was found */
 	bool trace_failed; /* a write of the trace failed: stopped */
+	bool timed_out; /* --max-time was up: stopped */
 	uint64_t work; /* the work units when the budget stopped it, or 0 */
 };
 
@@ -719,6 +720,12 @@ static void work_tick(struct run *r, sim_time_t now)
 	struct progress_ctx *pc = r->work_arg;
 	double est;
 
+	if (pc->o->time_up && pc->o->time_up(pc->o->time_up_arg)) {
+		pc->timed_out = true;
+		r->stopped = true;
+		sim_engine_stop(pc->e);
+		return;
+	}
 	if (!pc->max_events || r->work <= sim_events(pc->e))
 		return;
 	est = now ? (double)r->work * (double)pc->end / (double)now : INFINITY;
@@ -742,6 +749,12 @@ static void engine_progress(void *arg, sim_time_t now)
 	 * counts events and simulated time only, so the same run stops at
 	 * the same point on any machine.
 	 */
+	/* --max-time is up: stop here. */
+	if (pc->o->time_up && pc->o->time_up(pc->o->time_up_arg)) {
+		pc->timed_out = true;
+		sim_engine_stop(pc->e);
+		return;
+	}
 	/* A trace that cannot be written (a full disk) stops the run. */
 	if (pc->o->trace && sim_trace_flush(pc->o->trace)) {
 		pc->trace_failed = true;
@@ -998,6 +1011,7 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 		pc->max_events = 0;
 	pc->estimate = 0;
 	pc->trace_failed = false;
+	pc->timed_out = false;
 	pc->work = 0;
 	/* Work without events: checked every 2^16 units (struct run). */
 	run.work_every = 1 << 16;
@@ -1011,7 +1025,7 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 	 * when that is less: a limit below 2^20 is enforced too. So is a
 	 * trace's writing.
 	 */
-	if (o->progress || pc->max_events || traced)
+	if (o->progress || pc->max_events || traced || o->time_up)
 		sim_engine_set_progress(run.engine,
 					pc->max_events && pc->max_events <
 								  1 << 20 ?
@@ -1022,13 +1036,22 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 		o->run_phase(o->run_phase_arg, true);
 	sim_engine_run(run.engine, run.warmup_ps);
 	coh_settle(run.coh); /* before the counts are read */
-	if (!pc->estimate && !pc->trace_failed) {
+	if (!pc->estimate && !pc->trace_failed && !pc->timed_out) {
 		tasks_reset(&run);
 		sim_engine_run(run.engine, run.end_ps);
 		coh_settle(run.coh);
 	}
 	if (o->run_phase)
 		o->run_phase(o->run_phase_arg, false);
+	if (pc->timed_out) {
+		scenario_error(
+			err, v->tree,
+			"variant '%s': stopped at --max-time after %.6g of its %.6g simulated ms: nothing was written; raise --max-time, or shorten duration_ms (memcgsim check estimates the time)",
+			v->name, (double)sim_now(run.engine) / SIM_PS_PER_MS,
+			(double)run.end_ps / SIM_PS_PER_MS);
+		ret = -1;
+		goto out;
+	}
 	if (pc->estimate) {
 		events_error(v, pc, err);
 		ret = -1;

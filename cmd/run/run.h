@@ -115,6 +115,14 @@ struct run_opts {
 	 * each), just before the first runs: run announces a long run.
 	 */
 	void (*estimated)(void *arg);
+	/*
+	 * --max-time: true once the command's wall time is up (cli/ reads
+	 * the clock); asked with the event and work budgets (every 2^20
+	 * events, 2^16 operations), and a run then stops and is refused.
+	 * NULL: no limit.
+	 */
+	bool (*time_up)(void *arg);
+	void *time_up_arg;
 };
 
 /*
