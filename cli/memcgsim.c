@@ -885,22 +885,16 @@ static int cmd_list(struct cli *c, int nr_args, char **args)
 	return list_shipped(stdout, data_dir());
 }
 
+/* What run and the default experiment share (the latter adds
+ * --no-plots, run --dry-run). */
+#define RUN_COMMON_OPTIONS                                                 \
+	&opt_variant, &opt_set, &opt_seed, &opt_replications, &opt_format, \
+		&opt_out, &opt_trace, &opt_trace_variant, &opt_trace_from, \
+		&opt_trace_to, &opt_lines, &opt_quiet, &opt_max_memory,    \
+		&opt_max_events, &opt_max_time
+
 static const struct cli_option *const run_options[] = {
-	&opt_variant,
-	&opt_set,
-	&opt_seed,
-	&opt_replications,
-	&opt_format,
-	&opt_out,
-	&opt_trace,
-	&opt_trace_variant,
-	&opt_trace_from,
-	&opt_trace_to,
-	&opt_lines,
-	&opt_quiet,
-	&opt_max_memory,
-	&opt_max_events,
-	&opt_max_time,
+	RUN_COMMON_OPTIONS,
 	&opt_dry_run,
 	NULL,
 };
@@ -911,22 +905,8 @@ static const struct cli_option *const check_options[] = {
 };
 
 static const struct cli_option *const default_options[] = {
-	&opt_variant,
-	&opt_set,
-	&opt_seed,
-	&opt_replications,
-	&opt_format,
-	&opt_out,
-	&opt_trace,
-	&opt_trace_variant,
-	&opt_trace_from,
-	&opt_trace_to,
-	&opt_lines,
-	&opt_quiet,
+	RUN_COMMON_OPTIONS,
 	&opt_no_plots,
-	&opt_max_memory,
-	&opt_max_events,
-	&opt_max_time,
 	NULL,
 };
 

@@ -53,6 +53,13 @@ uint64_t run__max_memory(const struct run_opts *o);
 void run__variant_estimate(const struct variant *v, bool traced,
 			   struct estimate *est);
 /*
+ * run__mem_error() - the run's simulated memory passed --max-memory
+ * (@limit), or could not be allocated: the error, with what makes it big
+ * and how to go on.
+ */
+void run__mem_error(const struct variant *v, const struct run *run,
+		    uint64_t limit, struct sim_error *err);
+/*
  * run__check_memory() - refuse @v when its estimated peak memory passes
  * --max-memory (-1 and @err), before anything of its run is allocated.
  */

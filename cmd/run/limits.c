@@ -282,3 +282,32 @@ int run__check_memory(const struct variant *v, const struct estimate *est,
 		v->kernel.memcg_stat_items, v->kernel.memcg_event_items, lim);
 	return -1;
 }
+
+/*
+ * The run's simulated memory passed --max-memory, or could not be
+ * allocated: say so, with what makes it big and how to go on.
+ */
+void run__mem_error(const struct variant *v, const struct run *run,
+		    uint64_t limit, struct sim_error *err)
+{
+	bool over = coh_failed(run->coh) == EFBIG;
+	uint64_t b = over ? limit : coh_mem(run->coh);
+	char size[32];
+
+	if (b >= 1ull << 30)
+		snprintf(size, sizeof(size), "%.1f GiB", (double)b / (1 << 30));
+	else if (b >= 1ull << 20)
+		snprintf(size, sizeof(size), "%.1f MiB", (double)b / (1 << 20));
+	else
+		snprintf(size, sizeof(size), "%.1f KiB", (double)b / (1 << 10));
+	if (over)
+		scenario_error(
+			err, v->tree,
+			"variant '%s': its simulated cache lines and objects (%u CPUs, %u cgroups) need more than the limit of %s; raise it with --max-memory SIZE (0: no limit), or use fewer CPUs, cgroups or stats items",
+			v->name, v->machine.nr_cpus, v->cgroups.nr, size);
+	else
+		scenario_error(
+			err, v->tree,
+			"variant '%s': out of memory after %s of simulated cache lines and objects (%u CPUs, %u cgroups); use fewer CPUs, cgroups or stats items",
+			v->name, size, v->machine.nr_cpus, v->cgroups.nr);
+}
