@@ -107,10 +107,13 @@ void report_metric(struct report *r, int variant, const char *metric,
 /* The value of @metric for @variant: false when there is none. */
 bool report_get(const struct report *r, const char *variant, const char *metric,
 		double *value);
+/* The variants recorded, and each one's change (see report.c). */
+unsigned int report_nr_variants(const struct report *r);
+bool report_change(const struct report *r, unsigned int i, const char **name,
+		   const char **baseline, double *pct);
 /* The first metric of @variant whose value or interval is not finite
  * (nan, inf), or NULL: a result file holds numbers only. */
 const char *report_nonfinite(const struct report *r, int variant);
-unsigned int report_nr_variants(const struct report *r);
 /*
  * report_events() - the engine events @variant's first run took, warm-up
  * included, as check estimates them: written to YAML as `events`, so an

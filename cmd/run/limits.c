@@ -311,3 +311,54 @@ void run__mem_error(const struct variant *v, const struct run *run,
 			"variant '%s': out of memory after %s of simulated cache lines and objects (%u CPUs, %u cgroups); use fewer CPUs, cgroups or stats items",
 			v->name, size, v->machine.nr_cpus, v->cgroups.nr);
 }
+
+/* The run would pass --max-events: say how long it is, and the way out. */
+void run__events_error(const struct variant *v, const struct progress_ctx *pc,
+		       struct sim_error *err)
+{
+	/* A rough rate, not measured, so that the text is the same anywhere. */
+	double secs = pc->estimate / RUN_EVENTS_PER_SECOND;
+	char wall[40];
+
+	if (!pc->at) {
+		scenario_error(
+			err, v->tree,
+			"variant '%s': %llu %s and simulated time did not advance: the run would never end; lengthen the latencies or think times (--max-events N, 0: no limit)",
+			v->name,
+			(unsigned long long)(pc->work ? pc->work :
+							sim_events(pc->e)),
+			pc->work ?
+				"operations and loop iterations ran without an event" :
+				"events ran");
+		return;
+	}
+	if (pc->work) {
+		scenario_error(
+			err, v->tree,
+			"variant '%s': the run would do about %.2g operations and loop iterations (%.3g per simulated microsecond over %.3g ms, more than its %llu events), more than the limit of %.2g; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)",
+			v->name, pc->estimate,
+			(double)pc->work / ((double)pc->at / SIM_PS_PER_US),
+			(double)pc->end / SIM_PS_PER_MS,
+			(unsigned long long)sim_events(pc->e),
+			(double)pc->max_events);
+		return;
+	}
+
+	if (secs < 10)
+		snprintf(wall, sizeof(wall), "%.1f seconds", secs);
+	else if (secs < 120)
+		snprintf(wall, sizeof(wall), "%.0f seconds", secs);
+	else if (secs < 7200)
+		snprintf(wall, sizeof(wall), "%.0f minutes", secs / 60);
+	else if (secs < 172800)
+		snprintf(wall, sizeof(wall), "%.0f hours", secs / 3600);
+	else
+		snprintf(wall, sizeof(wall), "%.3g days", secs / 86400);
+	scenario_error(
+		err, v->tree,
+		"variant '%s': the run would take about %.2g events (%.3g per simulated microsecond over %.3g ms), more than the limit of %.2g; about %s at some %.0f million events a second; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)",
+		v->name, pc->estimate,
+		(double)sim_events(pc->e) / ((double)pc->at / SIM_PS_PER_US),
+		(double)pc->end / SIM_PS_PER_MS, (double)pc->max_events, wall,
+		RUN_EVENTS_PER_SECOND / 1e6);
+}

@@ -641,6 +641,38 @@ static int apply_set(struct scenario_node *tree,
 }
 
 /*
+ * nudge_work() - every workload's work_ns in @tree scaled by 1 + @ppm /
+ * 1e6, to the ps (--sensitivity). A work_ns that does not read as a
+ * duration is left for the workload's loader to refuse.
+ */
+static void nudge_work(struct scenario_node *tree, int32_t ppm)
+{
+	const struct scenario_node *wls = scenario_get(tree, "workloads");
+	struct sim_error ignored;
+	size_t i;
+
+	for (i = 0; ppm && wls && scenario_kind(wls) == SCENARIO_SEQ &&
+		    i < scenario_len(wls);
+	     i++) {
+		const struct scenario_node *w = scenario_item(wls, i);
+		char arg[96];
+		uint64_t ps;
+		double x;
+		int ret;
+
+		if (!scenario_get(w, "work_ns") ||
+		    scenario_time_ps(w, "work_ns", true, SIM_PS_PER_NS, 0, 0,
+				     UINT64_MAX / 4, &ps, &ignored))
+			continue;
+		x = (double)ps * (1.0 + ppm / 1e6) + 0.5;
+		snprintf(arg, sizeof(arg), "workloads.%zu.work_ns=%llups", i,
+			 (unsigned long long)x);
+		ret = scenario_set_arg(tree, arg, &ignored);
+		SIM_BUG_ON(ret); /* the path exists: it was just read */
+	}
+}
+
+/*
  * variant_load() - @base with variant @vn's settings applied (@vn NULL:
  * the scenario as written), read and checked into @v.
  */
@@ -663,6 +695,7 @@ static int variant_load(struct variant *v, const struct scenario_node *base,
 			goto out_destroy;
 	}
 	snprintf(v->name, sizeof(v->name), "%s", name);
+	nudge_work(v->tree, o->nudge_work_ppm);
 	if (check_top_keys(v->tree, err) ||
 	    scenario_key_load(v->tree, &top_keys[TOP_SEED], v, NULL, err))
 		goto out_destroy;
@@ -672,8 +705,11 @@ static int variant_load(struct variant *v, const struct scenario_node *base,
 			      err) ||
 	    scenario_key_load(v->tree, &top_keys[TOP_WARMUP_MS], v, NULL, err))
 		goto out_destroy;
-	if (variant_machine(v, o, err) ||
-	    kernel_config_load(&v->kernel, v->tree, err) ||
+	if (variant_machine(v, o, err))
+		goto out_destroy;
+	if (o->nudge_latency_ppm)
+		machine_nudge(&v->machine, o->nudge_latency_ppm);
+	if (kernel_config_load(&v->kernel, v->tree, err) ||
 	    cgroup_tree_load(&v->cgroups, v->tree, err) ||
 	    variant_workloads(v, err))
 		goto out_destroy;
@@ -693,20 +729,6 @@ out_destroy:
 static char oom_stage[96];
 
 /* ---- running ---- */
-
-struct progress_ctx {
-	const struct run_opts *o;
-	double done, share; /* job fraction before this run, its share */
-	sim_time_t end;
-	/* The event budget (--max-events): 0 for none. */
-	struct sim_engine *e;
-	uint64_t max_events;
-	double estimate; /* the events the run would take, once over */
-	sim_time_t at; /* when that was found */
-	bool trace_failed; /* a write of the trace failed: stopped */
-	bool timed_out; /* --max-time was up: stopped */
-	uint64_t work; /* the work units when the budget stopped it, or 0 */
-};
 
 /*
  * The --max-events budget applied to work done without events (struct
@@ -847,63 +869,18 @@ static void kworker_setup(struct run *run)
 		return;
 	run->kworker_cpu = cpu;
 	sim_proc_init(&run->kworker, run->engine, (unsigned int)cpu, PROC_STACK,
-		      NULL);
+		      &run->kworker_ctx);
+	run->kworker_ctx.ms = run->memcg;
+	run->kworker_ctx.cc =
+		coh_cpu_attach(run->coh, (unsigned int)cpu, &run->kworker);
+	/*
+	 * SIM: the kworker sleeps between its rare flushes: its CPU counts
+	 * as idle for its SMT sibling (coh_delay()), flushing included
+	 */
+	run->kworker_ctx.cc->idle = true;
 	f = CO_PUSH(&run->kworker, memcg_stats_kworker);
-	f->ms = run->memcg;
-	f->cc = coh_cpu_attach(run->coh, (unsigned int)cpu, &run->kworker);
 	f->end_ps = run->end_ps;
 	sim_proc_start(&run->kworker, 0);
-}
-
-/* The run would pass --max-events: say how long it is, and the way out. */
-static void events_error(const struct variant *v, const struct progress_ctx *pc,
-			 struct sim_error *err)
-{
-	/* A rough rate, not measured, so that the text is the same anywhere. */
-	double secs = pc->estimate / RUN_EVENTS_PER_SECOND;
-	char wall[40];
-
-	if (!pc->at) {
-		scenario_error(
-			err, v->tree,
-			"variant '%s': %llu %s and simulated time did not advance: the run would never end; lengthen the latencies or think times (--max-events N, 0: no limit)",
-			v->name,
-			(unsigned long long)(pc->work ? pc->work :
-							sim_events(pc->e)),
-			pc->work ?
-				"operations and loop iterations ran without an event" :
-				"events ran");
-		return;
-	}
-	if (pc->work) {
-		scenario_error(
-			err, v->tree,
-			"variant '%s': the run would do about %.2g operations and loop iterations (%.3g per simulated microsecond over %.3g ms, more than its %llu events), more than the limit of %.2g; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)",
-			v->name, pc->estimate,
-			(double)pc->work / ((double)pc->at / SIM_PS_PER_US),
-			(double)pc->end / SIM_PS_PER_MS,
-			(unsigned long long)sim_events(pc->e),
-			(double)pc->max_events);
-		return;
-	}
-
-	if (secs < 10)
-		snprintf(wall, sizeof(wall), "%.1f seconds", secs);
-	else if (secs < 120)
-		snprintf(wall, sizeof(wall), "%.0f seconds", secs);
-	else if (secs < 7200)
-		snprintf(wall, sizeof(wall), "%.0f minutes", secs / 60);
-	else if (secs < 172800)
-		snprintf(wall, sizeof(wall), "%.0f hours", secs / 3600);
-	else
-		snprintf(wall, sizeof(wall), "%.3g days", secs / 86400);
-	scenario_error(
-		err, v->tree,
-		"variant '%s': the run would take about %.2g events (%.3g per simulated microsecond over %.3g ms), more than the limit of %.2g; about %s at some %.0f million events a second; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)",
-		v->name, pc->estimate,
-		(double)sim_events(pc->e) / ((double)pc->at / SIM_PS_PER_US),
-		(double)pc->end / SIM_PS_PER_MS, (double)pc->max_events, wall,
-		RUN_EVENTS_PER_SECOND / 1e6);
 }
 
 static int run_variant_once(struct variant *v, uint64_t seed,
@@ -955,14 +932,15 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 
 			sim_proc_init(&t->proc, run.engine, w->cpus[j],
 				      PROC_STACK, t);
-			t->cc = coh_cpu_attach(run.coh, w->cpus[j], &t->proc);
+			t->k.cc = coh_cpu_attach(run.coh, w->cpus[j], &t->proc);
+			t->k.ms = run.memcg;
 			t->w = w;
 			t->index = j;
 			task_rng_init(t, seed, w->cpus[j]);
 			memset(&t->prof, 0, sizeof(t->prof));
-			t->cc->prof = &t->prof;
+			t->k.cc->prof = &t->prof;
 			/* explain names the function behind each access */
-			t->cc->caller = o->callers ? kprof_caller : NULL;
+			t->k.cc->caller = o->callers ? kprof_caller : NULL;
 		}
 		w->type->setup(w, &run);
 	}
@@ -1024,7 +1002,7 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 		goto out;
 	}
 	if (pc->estimate) {
-		events_error(v, pc, err);
+		run__events_error(v, pc, err);
 		ret = -1;
 		goto out;
 	}

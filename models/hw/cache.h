@@ -382,11 +382,21 @@ struct coh_cpu {
 	struct kprof *prof; /* time by kernel function, or NULL */
 	struct coh_caller_stat *caller_stat; /* the latest access's */
 	/*
+	 * SMT execution sharing (the profile's smt_slowdown): the other
+	 * thread of this CPU's core, or NULL when the machine has no SMT or
+	 * its threads share nothing; coh_delay() stretches this CPU's own
+	 * work while @smt_sibling runs. @idle: no task runs on this CPU
+	 * (set by the workloads where their tasks sleep).
+	 */
+	struct coh_cpu *smt_sibling;
+	unsigned int smt_slowdown_1024;
+	bool idle;
+	/*
 	 * Padding to 9 host lines, an odd number: CPU i's line 0 then falls
 	 * in set 9i of the host's L1 (mod 64), all 64 sets in turn, where
 	 * 512 bytes put every CPU's line 0 in 8 sets (doc/speed.md).
 	 */
-	char pad[64];
+	char pad[48];
 };
 
 struct coh;
@@ -415,6 +425,52 @@ struct sim_engine *coh_engine(const struct coh *c);
 struct coh_cpu *coh_cpu_attach(struct coh *c, unsigned int cpu,
 			       struct sim_proc *p);
 struct coh_cpu *coh_cpu(struct coh *c, unsigned int cpu);
+
+/*
+ * struct coh_place - where an allocator puts an object (coh_object_place()),
+ * in the simulated address space, which matters where lines interact by
+ * address: the 128-byte pairs of the adjacent-line prefetcher.
+ * @align: the real object's start: a power of two, at least 64 (kmalloc's
+ *	size class, whose power-of-two caches are naturally aligned;
+ *	PAGE_SIZE for an object of 4 KiB or more)
+ * @offset: where the layout's offset 0 sits in the real object, a
+ *	multiple of 64 (struct mem_cgroup's modelled part starts at 192)
+ * @size: the real object's bytes, what the allocation takes; at least
+ *	@offset plus the layout's size
+ * @cpu: -1 for global data and kmalloc; else the CPU whose copy of a
+ *	per-CPU variable this is: placed in that CPU's unit of the per-CPU
+ *	area, apart from global data and from every other CPU's unit, its
+ *	lines homed at the CPU's socket (the unit is on its node)
+ * @dynamic: a dynamically allocated per-CPU area (alloc_percpu()): in the
+ *	unit's dynamic chunk, on pages apart from the static per-CPU data
+ */
+struct coh_place {
+	unsigned int align, offset, size;
+	int cpu;
+	bool dynamic;
+};
+
+#define COH_PAGE_SIZE 4096u
+
+/*
+ * coh_object_place() - place an instance of @layout as @at says (see struct
+ * coh_place). The object is owned by @c and freed with it.
+ */
+struct coh_object *coh_object_place(struct coh *c, const char *name,
+				    const struct coh_layout *layout,
+				    const struct coh_place *at);
+
+/*
+ * coh_per_cpu() - the placement of CPU @cpu's copy of a per-CPU variable
+ * of @size bytes: static (DEFINE_PER_CPU) or @dynamic (alloc_percpu).
+ */
+static inline struct coh_place coh_per_cpu(unsigned int cpu, unsigned int size,
+					   bool dynamic)
+{
+	return (struct coh_place){
+		.align = 64, .size = size, .cpu = (int)cpu, .dynamic = dynamic
+	};
+}
 
 /*
  * coh_object_create() - place an instance of @layout in the simulated
@@ -571,9 +627,22 @@ bool coh_fence(struct coh_cpu *cc);
  */
 bool coh_read_cold(struct coh_cpu *cc);
 
-/* coh_delay() - the CPU computes for @ps without touching shared lines. */
+/* coh_cpu_busy() - a task runs on @cc (attached, not idle). */
+static inline bool coh_cpu_busy(const struct coh_cpu *cc)
+{
+	return cc->proc && !cc->idle;
+}
+
+/*
+ * coh_delay() - the CPU computes for @ps without touching shared lines:
+ * @ps x smt_slowdown while its SMT sibling runs (an idle CPU's wait is
+ * not stretched). SIM: the sibling's state
+ * when the work starts holds for all of it.
+ */
 static inline void coh_delay(struct coh_cpu *cc, sim_time_t ps)
 {
+	if (cc->smt_sibling && !cc->idle && coh_cpu_busy(cc->smt_sibling))
+		ps = ps * cc->smt_slowdown_1024 / 1024;
 	cc->proc->now += ps;
 }
 
