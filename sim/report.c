@@ -310,6 +310,23 @@ bool report_get_ci(const struct report *r, const char *variant,
 	return false;
 }
 
+void report_events(struct report *r, int variant, uint64_t events)
+{
+	r->variants[variant].events = events;
+}
+
+const char *report_nonfinite(const struct report *r, int variant)
+{
+	const struct report_variant *v = &r->variants[variant];
+	unsigned int i;
+
+	for (i = 0; i < v->nr_values; i++)
+		if (!isfinite(v->values[i].value) ||
+		    !isfinite(v->values[i].ci95))
+			return r->metrics[v->values[i].metric].name;
+	return NULL;
+}
+
 /**
  * report_change() - variant @i's primary metric (its first recorded)
  * against its baseline's, in percent.

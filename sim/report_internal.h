@@ -33,6 +33,7 @@ struct report_variant {
 	unsigned int nr_lines, alloc_lines;
 	char **notes;
 	unsigned int nr_notes, alloc_notes;
+	uint64_t events; /* of its first run, warm-up included; 0: none */
 	struct report_function *fns;
 	unsigned int nr_fns, alloc_fns;
 	char *legend; /* "KEY=VALUE, ..." of its set:, or NULL */

@@ -146,6 +146,10 @@ static void y_variant(struct sim_yaml *y, const struct report *r,
 		}
 		sim_yaml_seq_end(y);
 	}
+	if (v->events) {
+		sim_yaml_plain(y, "events");
+		sim_yaml_u64(y, v->events);
+	}
 	sim_yaml_plain(y, "notes");
 	sim_yaml_seq_start(y, false);
 	for (i = 0; i < v->nr_notes; i++)
