@@ -26,6 +26,7 @@ dist_calibration_DATA = \
 
 teachingdir = $(pkgdatadir)/teaching
 dist_teaching_DATA = \
+	%reldir%/teaching/adjacent-line.yaml \
 	%reldir%/teaching/atomic-counter.yaml \
 	%reldir%/teaching/batching.yaml \
 	%reldir%/teaching/false-sharing.yaml

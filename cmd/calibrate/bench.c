@@ -345,7 +345,10 @@ void cal__host_release(void)
  * The control block, touched by the main thread, and the counters' block,
  * first touched by the point's first CPU (so that the lines' memory is on
  * its node: their home). Counter i of the padded benchmark is at 128 * i
- * (beyond the adjacent-line pair), of the packed one at 8 * (i % 8).
+ * (beyond the adjacent-line pair), of the packed one at 8 * (i % 8); the
+ * pair benchmark's two counters at 0 and 64 (the two lines of one
+ * 128-byte pair, the block being page-aligned), the apart one's at 0 and
+ * 128: what the L2 spatial prefetcher couples, and what it does not.
  */
 struct shared {
 	pthread_mutex_t lock; /* the start gate: */
@@ -487,6 +490,13 @@ static void contended(struct worker *w)
 		break;
 	case CAL_PADDED:
 		a = &w->sh->lines[w->rank * 16];
+		TIMED_LOOP(w, atomic_fetch_add_explicit(a, 1,
+							memory_order_relaxed));
+		break;
+	case CAL_PAIR: /* 64 bytes apart, in a page: one 128-byte pair */
+	case CAL_APART: /* 128 bytes apart: two pairs */
+		a = &w->sh->lines[(w->rank % 2) *
+				  (w->p->bench == CAL_PAIR ? 8 : 16)];
 		TIMED_LOOP(w, atomic_fetch_add_explicit(a, 1,
 							memory_order_relaxed));
 		break;

@@ -73,6 +73,8 @@ const char *const cal_bench_names[NR_CAL_BENCH] = {
 	[CAL_ADD_READERS] = "add_readers",
 	[CAL_PACKED] = "packed",
 	[CAL_PADDED] = "padded",
+	[CAL_PAIR] = "pair",
+	[CAL_APART] = "apart",
 };
 
 const char *const cal_placement_names[NR_CAL_PLACEMENT] = {
@@ -263,7 +265,9 @@ static int make_plan(const struct cal_host *h, bool quick, struct cal_plan *pl,
 	nr = order_cpus(h, CAL_COMPACT, order[CAL_COMPACT]);
 	order_cpus(h, CAL_SPREAD, order[CAL_SPREAD]);
 	nr_counts = thread_counts(h, nr, quick, counts);
-	pl->points = calloc(2 * CAL_NR_IDLE + 2 * nr_counts * 6,
+	pl->points = calloc(2 * CAL_NR_IDLE +
+				    2 * nr_counts *
+					    (CAL_LAST_CONTENDED - CAL_ADD + 1),
 			    sizeof(*pl->points));
 	SIM_OOM_ON(!pl->points);
 
@@ -313,7 +317,7 @@ static int make_plan(const struct cal_host *h, bool quick, struct cal_plan *pl,
 			    nr * sizeof(unsigned int)))
 			break;
 		for (i = 0; i < nr_counts; i++)
-			for (b = CAL_ADD; b <= CAL_PADDED; b++)
+			for (b = CAL_ADD; b <= CAL_LAST_CONTENDED; b++)
 				add_point(pl, b, place, counts[i],
 					  order[place]);
 	}

@@ -69,8 +69,14 @@ enum cal_bench {
 	CAL_PACKED, /* a counter per thread, 8 bytes apart: one line
 			  * (thread i and i+8 share a counter) */
 	CAL_PADDED, /* a counter per thread, 128 bytes apart */
+	CAL_PAIR, /* two counters, the two lines of one 128-byte pair:
+		   * thread i adds to counter i % 2 */
+	CAL_APART, /* the same two counters 128 bytes apart */
 	NR_CAL_BENCH,
 };
+
+/* The contended benchmarks, CAL_ADD to this: N threads each. */
+#define CAL_LAST_CONTENDED CAL_APART
 
 #define CAL_NR_IDLE (CAL_XFER_SOCKET + 1) /* one profile key each */
 

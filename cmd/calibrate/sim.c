@@ -68,17 +68,43 @@ static struct coh_field *fld(struct harness *h, unsigned int i)
 	return coh_object_field(h->obj, i);
 }
 
+/* pair and apart: two counters @apart bytes apart. */
+static void make_two(struct harness *h, unsigned int apart)
+{
+	unsigned int i;
+
+	h->fields = calloc(2, sizeof(*h->fields));
+	h->names = calloc(2, sizeof(*h->names));
+	SIM_OOM_ON(!h->fields || !h->names);
+	for (i = 0; i < 2; i++) {
+		snprintf(h->names[i], sizeof(h->names[i]), "c%u", i);
+		h->fields[i].name = h->names[i];
+		h->fields[i].offset = apart * i;
+		h->fields[i].size = 8;
+	}
+	h->layout.name = "calibrate";
+	h->layout.nr_fields = 2;
+	h->layout.fields = h->fields;
+	h->layout.size = apart + 64;
+}
+
 /*
  * The counters, as on the host: field 0 is the one line of every
- * benchmark but packed and padded; packed: counter i at 8 * (i % 8);
- * padded: at 128 * i.
+ * benchmark but packed, padded, pair and apart; packed: counter i at
+ * 8 * (i % 8); padded: at 128 * i; pair: two, at 0 and 64 (the object's
+ * base is 128-byte aligned: one pair); apart: two, at 0 and 128.
  */
 static void make_layout(struct harness *h)
 {
+	enum cal_bench b = h->p->bench;
 	unsigned int n = h->p->n, i;
-	bool padded = h->p->bench == CAL_PADDED;
+	bool padded = b == CAL_PADDED;
 
-	if (h->p->bench != CAL_PACKED && !padded)
+	if (b == CAL_PAIR || b == CAL_APART) {
+		make_two(h, b == CAL_PAIR ? 64 : 128);
+		return;
+	}
+	if (b != CAL_PACKED && !padded)
 		n = 1;
 	else if (!padded && n > 8)
 		n = 8;
@@ -104,6 +130,8 @@ static unsigned int rmw_field(const struct harness *h, unsigned int rank)
 		return rank % 8;
 	if (h->p->bench == CAL_PADDED)
 		return rank;
+	if (h->p->bench == CAL_PAIR || h->p->bench == CAL_APART)
+		return rank % 2;
 	return 0;
 }
 

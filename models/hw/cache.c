@@ -147,27 +147,51 @@ static int pending_merge(const struct coh_cpu *cc, const struct coh_line *l,
 	return -1;
 }
 
-static void adjacent_prefetch(struct coh *c, struct coh_line *l,
-			      unsigned int cpu, sim_time_t now)
+/*
+ * spatial_prefetch() - the L2 spatial prefetcher ("adjacent cache line
+ * prefetch"): a demand miss of @cpu on @l that goes past its L2 (a load,
+ * or an RFO: @op a store or RMW) requests the other line of the 128-byte
+ * aligned pair, a read after a load, an RFO prefetch after a store or
+ * RMW. A prefetch is low priority and may be dropped: it is dropped when
+ * that line is queued on, has a service event or RMWs announced, or is
+ * still busy with a hand-off, so it never goes ahead of a demand request
+ * nor waits for one; and when @cpu holds the line as the request would.
+ * Otherwise the line is handed to @cpu at once, as a request nobody
+ * waits for: the hand-off occupies the line and moves it away from its
+ * holder as a demand one does, which is how two lines of one pair
+ * interfere. SIM: the prefetcher's other triggers (L2 hits, its
+ * throttling under L2 pressure) are not modelled; the drop rule is its
+ * only throttle. SIM: only a pair within one object couples: the model
+ * packs objects 64 bytes apart, so the pair line of an object's edge is
+ * another object's only by the model's packing (a per-CPU counter beside
+ * a global one), not as the kernel's allocators place them (issue 29
+ * item 1).
+ */
+static COH_COLD void spatial_prefetch(struct coh *c, const struct coh_line *l,
+				      unsigned int cpu, enum coh_op op,
+				      sim_time_t now)
 {
 	struct coh_line *buddy = coh_line_find(c, l->addr ^ COH_LINE_SIZE);
-	struct coh_req r = {
-		.cpu = (uint16_t)cpu, .op = COH_READ, .prefetch = 1, .enq = now
-	};
+	bool rfo = op != COH_READ;
 
-	unsigned int i;
-
-	if (!buddy || buddy->owner == (int)cpu || sharer_test(buddy, cpu))
+	if (!buddy || buddy->obj_id != l->obj_id || buddy->owner == (int)cpu ||
+	    (!rfo && sharer_test(buddy, cpu)))
 		return;
-	for (i = 0; i < buddy->q_len; i++) {
-		const struct coh_req *q =
-			&buddy->q[(buddy->q_head + i) & (buddy->q_cap - 1)];
-
-		if (q->prefetch && q->cpu == cpu)
-			return; /* already on its way */
+	if (buddy->q_len || buddy->serving || buddy->nr_ann ||
+	    line_ready_for(c, buddy, cpu) > now) {
+		buddy->prefetch_dropped++;
+		return;
 	}
-	line_enqueue(c, buddy, &r);
-	line_kick(c, buddy, now);
+	if (buddy->home < 0)
+		buddy->home = (int)c->m->cpus[cpu].socket;
+	buddy->prefetches++;
+	serve(c, buddy,
+	      &(struct coh_req){ .cpu = (uint16_t)cpu,
+				 .op = (uint8_t)(rfo ? COH_WRITE : COH_READ),
+				 .prefetch = 1,
+				 .last = 1, /* nothing queued */
+				 .enq = now },
+	      now, false);
 }
 
 /*
@@ -304,8 +328,8 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 			line_kick(c, l, now);
 		c->inline_cpu = INLINE_NONE;
 	}
-	if (coh_unlikely(m->adjacent_line_prefetch))
-		adjacent_prefetch(c, l, cc->cpu, now);
+	if (coh_unlikely(l->pair_prefetch))
+		spatial_prefetch(c, l, cc->cpu, op, now);
 	if (c->inline_cc) {
 		/* Served at once, and it may go on: serve() set its clock. */
 		SIM_BUG_ON(c->inline_cc != cc || posted);
@@ -341,7 +365,7 @@ coh__access_issue_any(struct coh_cpu *cc, struct coh_field *field,
  * then), and the line's service event is pending, so the RMW is counted
  * (a miss), queued and waited for, and nothing else happens (no prune,
  * no fence, no merge, no hit, no kick, no inline resume; no caller to
- * count, no adjacent prefetch; the ring has room and there is no trace).
+ * count, no spatial prefetch; the ring has room and there is no trace).
  * The same steps, in a function of its own that calls nothing and so
  * saves few registers (issue 15: at N=256 K=1, 111 instructions per
  * atomic in coh_access_issue() -> 92 with this test).
@@ -417,7 +441,7 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 	const struct coh *c = cc->coh;
 
 	if (op == COH_RMW && !l->nr_ann && !cc->nr_pending && !cc->caller &&
-	    !c->m->adjacent_line_prefetch) {
+	    !l->pair_prefetch) {
 		bool owner = l->owner == (int)cc->cpu;
 
 		if (l->serving) {

@@ -216,7 +216,7 @@ struct coh_req {
 	uint8_t op;
 	uint8_t slot; /* field slot in the line */
 	uint8_t posted; /* the CPU did not wait for it */
-	uint8_t prefetch; /* adjacent-line prefetch, nobody waits */
+	uint8_t prefetch; /* a spatial prefetch: nobody waits */
 	/*
 	 * the latest request of its CPU in the line's queue (prefetches
 	 * aside): once it leaves, the CPU has nothing queued on the line
@@ -264,10 +264,17 @@ struct coh_line {
 	 * five of them and two of its field's; among 1024 lines, or the
 	 * hundreds of a memcg run, each a miss of the host). A hand-off
 	 * from an idle line writes the first two. Statistics since the
-	 * last coh_stats_reset(), but @owner_since and the pointers.
+	 * last coh_stats_reset(), but @owner_since, @pair_prefetch and the
+	 * pointers.
 	 */
 	uint64_t ops[NR_COH_OPS];
 	uint64_t hits, misses;
+	/*
+	 * the spatial prefetcher is on and the other line of the line's
+	 * 128-byte pair is placed, in the same object (spatial_prefetch()):
+	 * a miss of either may move the other, so no RMW shortcut serves it
+	 */
+	bool pair_prefetch;
 	/* time it was busy with hand-offs: here, with what a hand-off writes */
 	sim_time_t busy_ps;
 	struct coh_field_stat *fields; /* [nr_fields], grown as placed */
@@ -296,8 +303,11 @@ struct coh_line {
 	unsigned int nr_fields, cap_fields;
 	uint64_t addr; /* line address: a multiple of 64 */
 	unsigned int index; /* creation order */
+	unsigned int obj_id; /* 1 + the index of the object placed on it */
 	int last_holder; /* trace: holder track */
 	sim_time_t last_holder_since;
+	/* spatial prefetches of the line served, and dropped (busy, queued) */
+	uint64_t prefetches, prefetch_dropped;
 
 	char name[64]; /* "<first object>+0x40": cold, after the rest */
 	uint64_t sharers[]; /* bitmap of nr_cpus bits */

@@ -134,13 +134,30 @@ static struct coh_line *line_alloc(struct coh *c, size_t size)
 }
 
 /*
+ * pair_mark() - with the spatial prefetcher on, mark new line @l and the
+ * other line of its 128-byte pair when that one is placed in the same
+ * object: the prefetcher couples them (spatial_prefetch() says why only
+ * within an object).
+ */
+static void pair_mark(struct coh *c, struct coh_line *l)
+{
+	struct coh_line *pair;
+
+	if (!c->m->adjacent_line_prefetch)
+		return;
+	pair = coh_line_find(c, l->addr ^ COH_LINE_SIZE);
+	if (pair && pair->obj_id == l->obj_id)
+		l->pair_prefetch = pair->pair_prefetch = true;
+}
+
+/*
  * The line at @addr, created if need be. SIM: once the memory limit is
  * passed or an allocation fails, every new line is the one spare line and
  * the coh is failed (coh_failed()): setup goes on harmlessly, and the run
  * is refused before it starts, instead of aborting here.
  */
 static struct coh_line *line_get(struct coh *c, uint64_t addr, const char *obj,
-				 uint64_t obj_line)
+				 unsigned int obj_id, uint64_t obj_line)
 {
 	struct coh_line *l = coh_line_find(c, addr), **grown, **hash;
 	size_t size = sizeof(*l) + c->sharer_words * sizeof(uint64_t);
@@ -158,6 +175,7 @@ static struct coh_line *line_get(struct coh *c, uint64_t addr, const char *obj,
 	l->home = -1;
 	l->last_to = -1;
 	l->last_holder = -2;
+	l->obj_id = obj_id;
 	snprintf(l->name, sizeof(l->name), "%s line %llu", obj,
 		 (unsigned long long)((addr - obj_line) / COH_LINE_SIZE));
 	if (c->nr_lines == c->cap_lines) {
@@ -181,6 +199,7 @@ static struct coh_line *line_get(struct coh *c, uint64_t addr, const char *obj,
 	l->index = c->nr_lines;
 	c->lines[c->nr_lines++] = l;
 	hash_insert(c, l);
+	pair_mark(c, l);
 	return l;
 }
 
@@ -274,7 +293,7 @@ struct coh_object *coh_object_create(struct coh *c, const char *name,
 
 		/* SIM: a field straddling two lines is counted on its first. */
 		l = line_get(c, addr & ~(uint64_t)(COH_LINE_SIZE - 1),
-			     obj->name, line0);
+			     obj->name, c->nr_objs + 1, line0);
 		obj->fields[i].line = l;
 		obj->fields[i].slot = line_add_field(c, l, obj->name, lf->name);
 	}

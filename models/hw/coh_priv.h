@@ -121,7 +121,8 @@ struct coh {
 	unsigned int cap_ann;
 	/*
 	 * Nothing is announced (coh_rmw_announce() says why): the hold rule,
-	 * adjacent-line prefetch, a trace. One test for the three.
+	 * a trace. One test for the two (a line the spatial prefetcher
+	 * couples says so itself: coh_line.pair_prefetch).
 	 */
 	bool no_ann;
 	/*

@@ -491,7 +491,7 @@ static const struct scenario_key coherence_keys[] = {
 		.form = "{enabled, source}",
 		.def_doc = "false",
 		.parse = coh_prefetch,
-		.doc = "Whether the two lines of a 128-byte pair interfere (the adjacent-line prefetcher)",
+		.doc = "The L2 spatial (adjacent-line) prefetcher: a demand miss requests the other line of its 128-byte pair, dropped when that line is busy or queued on",
 	},
 	{
 		.name = "service_cv",

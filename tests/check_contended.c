@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tests/check_contended.c - how the coherence model serves contended
+ * lines (doc/model/contended-lines.md), against arithmetic worked out by
+ * hand on tests/cache_test.h's machine:
+ *
+ *	2 sockets x 4 cores x 2 threads (CPUs 0-3 socket 0, 4-7 socket 1,
+ *	8-15 their SMT siblings); l1_hit 1 ns, rmw_local 5 ns, memory 80 ns,
+ *	xfer_llc 50 ns, xfer_socket 100 ns, occupancy 1.0, strict hand-off.
+ *
+ * The test object's lines: a and b on line 0 (0x100000), c on line 1
+ * (0x100040): one 128-byte aligned pair; the lock on line 2 (0x100080),
+ * whose pair line nothing places.
+ */
+#include "tests/cache_test.h"
+
+static void setup_prefetch(void)
+{
+	extra_coherence =
+		"  adjacent_line_prefetch: {enabled: true, source: test}\n";
+	harness_init("0", "strict");
+	extra_coherence = "";
+}
+
+/*
+ * The spatial prefetcher's RFO prefetch moves the pair's other line.
+ *
+ *	CPU 0 at 0:    rmw c: line 1 from memory, 80 ns      -> done 80;
+ *	               its pair line 0 is idle: an RFO prefetch, from
+ *	               memory too: line 0 is CPU 0's, busy until 80
+ *	CPU 1 at 200:  rmw a: line 0 at CPU 0, idle: 50 ns   -> done 250;
+ *	               line 1 is idle at CPU 0: prefetched, line 1 is
+ *	               CPU 1's (busy 200..250)
+ *	CPU 0 at 300:  rmw c (after delay 220 from 80): line 1 is at CPU 1
+ *	               now: 50 ns                            -> done 350
+ *	               (without the prefetcher a hit: 300 + 5 = 305)
+ *
+ * Line 1: memory, CPU 1's prefetch, CPU 0's rmw: 3 transfers, one of
+ * them a prefetch. Line 0: CPU 0's prefetch, CPU 1's rmw, CPU 0's second
+ * prefetch (idle again at 300): 3 transfers, 2 prefetches.
+ */
+static void pair_scripts(void)
+{
+	const struct step s0[] = { { .kind = RMW, .field = FC },
+				   { .kind = DELAY, .ps = 220 * NS },
+				   { .kind = RMW, .field = FC } };
+	const struct step s1[] = { { .kind = RMW, .field = FA } };
+
+	cpu_script(0, 0, s0, 3);
+	cpu_script(1, 200, s1, 1);
+	run_ns(1000);
+}
+
+START_TEST(coh_prefetch_rfo_moves_pair_line)
+{
+	pair_scripts();
+	ck_assert_uint_eq(done_ns(0, 0), 80);
+	ck_assert_uint_eq(done_ns(1, 0), 250);
+	ck_assert_uint_eq(done_ns(0, 2), 350);
+	ck_assert_uint_eq(line_of(FC)->transfers, 3);
+	ck_assert_uint_eq(line_of(FC)->prefetches, 1);
+	ck_assert_uint_eq(line_of(FA)->transfers, 3);
+	ck_assert_uint_eq(line_of(FA)->prefetches, 2);
+}
+END_TEST
+
+/* The same scripts without the prefetcher: CPU 0's second rmw hits. */
+START_TEST(coh_prefetch_off_pair_independent)
+{
+	pair_scripts();
+	ck_assert_uint_eq(done_ns(0, 0), 80);
+	/* line 0 cold: from memory, 80 ns */
+	ck_assert_uint_eq(done_ns(1, 0), 280);
+	ck_assert_uint_eq(done_ns(0, 2), 305);
+	ck_assert_uint_eq(line_of(FC)->prefetches, 0);
+}
+END_TEST
+
+/*
+ * A prefetch is dropped when its line is busy: it never waits, nor goes
+ * ahead of a demand request.
+ *
+ *	CPU 1 at 0:    rmw a: line 0 from memory             -> done 80,
+ *	               line 0 busy until 80; line 1 idle: prefetched
+ *	               (RFO, from memory): CPU 1's, busy until 80
+ *	CPU 0 at 10:   rmw c: line 1 busy until 80, queued; served at 80
+ *	               from CPU 1, 50 ns                     -> done 130;
+ *	               line 0 is busy (until 80) at 10: the prefetch is
+ *	               dropped, line 0 stays CPU 1's
+ *	CPU 1 at 200:  rmw a (delay 120 from 80): a hit, 5   -> done 205
+ */
+START_TEST(coh_prefetch_dropped_when_busy)
+{
+	const struct step s1[] = { { .kind = RMW, .field = FA },
+				   { .kind = DELAY, .ps = 120 * NS },
+				   { .kind = RMW, .field = FA } };
+	const struct step s0[] = { { .kind = RMW, .field = FC } };
+
+	cpu_script(1, 0, s1, 3);
+	cpu_script(0, 10, s0, 1);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(1, 0), 80);
+	ck_assert_uint_eq(done_ns(0, 0), 130);
+	ck_assert_uint_eq(done_ns(1, 2), 205);
+	ck_assert_uint_eq(line_of(FA)->prefetch_dropped, 1);
+	ck_assert_uint_eq(line_of(FA)->prefetches, 0);
+	ck_assert_uint_eq(line_of(FC)->prefetches, 1);
+}
+END_TEST
+
+/*
+ * A load miss prefetches the pair line for reading: a later load of it
+ * hits.
+ *
+ *	CPU 0 at 0:   dependent load of c: memory, 80 ns     -> done 80;
+ *	              line 0 idle: a read prefetch, from memory: CPU 0
+ *	              shares it (arriving at 80)
+ *	CPU 0 at 80:  dependent load of a: a hit, 1 ns       -> done 81
+ *	              (without the prefetcher: 80 + 80 = 160)
+ */
+START_TEST(coh_prefetch_read_then_hit)
+{
+	const struct step s0[] = { { .kind = READ_DEP, .field = FC },
+				   { .kind = READ_DEP, .field = FA } };
+
+	cpu_script(0, 0, s0, 2);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(0, 0), 80);
+	ck_assert_uint_eq(done_ns(0, 1), 81);
+	ck_assert_uint_eq(line_of(FA)->prefetches, 1);
+	ck_assert_uint_eq(line_of(FA)->hits, 1);
+}
+END_TEST
+
+/* The lock's line (0x100080) has no modelled pair line: no prefetch. */
+START_TEST(coh_prefetch_no_pair_line)
+{
+	const struct step s0[] = { { .kind = RMW, .field = FLOCK },
+				   { .kind = READ_DEP, .field = FA } };
+
+	cpu_script(0, 0, s0, 2);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(0, 0), 80);
+	/* line 0 is not line 2's pair: cold, 80 ns more */
+	ck_assert_uint_eq(done_ns(0, 1), 160);
+}
+END_TEST
+
+static Suite *contended_suite(void)
+{
+	Suite *s = suite_create("contended");
+	TCase *tc = tcase_create("prefetch");
+
+	tcase_add_checked_fixture(tc, setup_prefetch, teardown);
+	tcase_add_test(tc, coh_prefetch_rfo_moves_pair_line);
+	tcase_add_test(tc, coh_prefetch_dropped_when_busy);
+	tcase_add_test(tc, coh_prefetch_read_then_hit);
+	tcase_add_test(tc, coh_prefetch_no_pair_line);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("prefetch-off");
+	tcase_add_checked_fixture(tc, setup_strict, teardown);
+	tcase_add_test(tc, coh_prefetch_off_pair_independent);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(contended_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
