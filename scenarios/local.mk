@@ -29,7 +29,8 @@ dist_teaching_DATA = \
 	%reldir%/teaching/adjacent-line.yaml \
 	%reldir%/teaching/atomic-counter.yaml \
 	%reldir%/teaching/batching.yaml \
-	%reldir%/teaching/false-sharing.yaml
+	%reldir%/teaching/false-sharing.yaml \
+	%reldir%/teaching/reader-chain.yaml
 
 validationdir = $(pkgdatadir)/validation
 dist_validation_DATA = \

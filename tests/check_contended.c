@@ -146,6 +146,125 @@ START_TEST(coh_prefetch_no_pair_line)
 }
 END_TEST
 
+/* ---- item 3: how a contended line serves loads ---- */
+
+/* The harness with coherence.read_service @policy. */
+static void harness_read_service(const char *policy)
+{
+	static char keys[128];
+
+	snprintf(keys, sizeof(keys),
+		 "  read_service: {policy: %s, source: test}\n", policy);
+	extra_coherence = keys;
+	harness_init("0", "strict");
+	extra_coherence = "";
+}
+
+static void setup_join(void)
+{
+	harness_read_service("join");
+}
+
+static void setup_shared_first(void)
+{
+	harness_read_service("shared_first");
+}
+
+/*
+ * Two loads queued apart, an RMW between them:
+ *
+ *	CPU 0 at 0:    rmw a: memory                        -> 80
+ *	CPU 1 at 100:  rmw a: from CPU 0, the line free     -> 150
+ *	CPU 2 at 110:  load of b (dependent): queued
+ *	CPU 3 at 120:  rmw a: queued behind it
+ *	CPU 8 at 130:  load of b: queued behind that (CPU 8: core 0's
+ *	               sibling, socket 0: 50 ns from cores 1-3)
+ *
+ * fifo: at 150 CPU 2's load downgrades the line from CPU 1, 50 ns -> 200
+ * (Shared by 1 and 2, busy until 200); at 200 CPU 3's rmw invalidates
+ * both, 50 + 2 x (2 - 1) = 52 -> 252; at 252 CPU 8's load downgrades it
+ * from CPU 3 -> 302.
+ * join: CPU 8's load joins CPU 2's downgrade at 150, from the nearest
+ * sharer (50 ns), not before the downgrade completes -> 200; CPU 3's rmw
+ * at 200 invalidates three sharers: 50 + 2 x 2 = 54 -> 254.
+ */
+static void two_loads_apart(void)
+{
+	const struct step rmw[] = { { .kind = RMW, .field = FA } };
+	const struct step load[] = { { .kind = READ_DEP, .field = FB } };
+
+	cpu_script(0, 0, rmw, 1);
+	cpu_script(1, 100, rmw, 1);
+	cpu_script(2, 110, load, 1);
+	cpu_script(3, 120, rmw, 1);
+	cpu_script(8, 130, load, 1);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(0, 0), 80);
+	ck_assert_uint_eq(done_ns(1, 0), 150);
+	ck_assert_uint_eq(done_ns(2, 0), 200);
+}
+
+START_TEST(coh_read_service_fifo)
+{
+	two_loads_apart();
+	ck_assert_uint_eq(done_ns(3, 0), 252);
+	ck_assert_uint_eq(done_ns(8, 0), 302);
+}
+END_TEST
+
+START_TEST(coh_read_service_join)
+{
+	two_loads_apart();
+	ck_assert_uint_eq(done_ns(3, 0), 254);
+	ck_assert_uint_eq(done_ns(8, 0), 200);
+}
+END_TEST
+
+/*
+ * A load that finds the line Shared after a load, an RMW queued:
+ *
+ *	CPU 0 at 0:    rmw a: memory                        -> 80
+ *	CPU 3 at 100:  load of b: downgrades it from CPU 0  -> 150,
+ *	               Shared by 0 and 3, busy until 150
+ *	CPU 1 at 110:  rmw a: queued
+ *	CPU 2 at 120:  load of b
+ *
+ * fifo (and join: it is the only load queued): CPU 2 waits behind the
+ * rmw, which at 150 invalidates two sharers, 50 + 2 = 52 -> 202; CPU 2's
+ * load then downgrades the line from CPU 1 -> 252.
+ * shared_first: CPU 2's load is served at once from the nearest sharer,
+ * 50 ns -> 170; at 150 the rmw invalidates three, 50 + 2 x 2 -> 204.
+ */
+static void load_while_shared(void)
+{
+	const struct step rmw[] = { { .kind = RMW, .field = FA } };
+	const struct step load[] = { { .kind = READ_DEP, .field = FB } };
+
+	cpu_script(0, 0, rmw, 1);
+	cpu_script(3, 100, load, 1);
+	cpu_script(1, 110, rmw, 1);
+	cpu_script(2, 120, load, 1);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(0, 0), 80);
+	ck_assert_uint_eq(done_ns(3, 0), 150);
+}
+
+START_TEST(coh_read_service_fifo_while_shared)
+{
+	load_while_shared();
+	ck_assert_uint_eq(done_ns(1, 0), 202);
+	ck_assert_uint_eq(done_ns(2, 0), 252);
+}
+END_TEST
+
+START_TEST(coh_read_service_shared_first)
+{
+	load_while_shared();
+	ck_assert_uint_eq(done_ns(1, 0), 204);
+	ck_assert_uint_eq(done_ns(2, 0), 170);
+}
+END_TEST
+
 static Suite *contended_suite(void)
 {
 	Suite *s = suite_create("contended");
@@ -157,9 +276,19 @@ static Suite *contended_suite(void)
 	tcase_add_test(tc, coh_prefetch_read_then_hit);
 	tcase_add_test(tc, coh_prefetch_no_pair_line);
 	suite_add_tcase(s, tc);
-	tc = tcase_create("prefetch-off");
+	tc = tcase_create("fifo");
 	tcase_add_checked_fixture(tc, setup_strict, teardown);
 	tcase_add_test(tc, coh_prefetch_off_pair_independent);
+	tcase_add_test(tc, coh_read_service_fifo);
+	tcase_add_test(tc, coh_read_service_fifo_while_shared);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("read-join");
+	tcase_add_checked_fixture(tc, setup_join, teardown);
+	tcase_add_test(tc, coh_read_service_join);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("read-shared-first");
+	tcase_add_checked_fixture(tc, setup_shared_first, teardown);
+	tcase_add_test(tc, coh_read_service_shared_first);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -493,6 +493,21 @@ static void contended(struct worker *w)
 		TIMED_LOOP(w, atomic_fetch_add_explicit(a, 1,
 							memory_order_relaxed));
 		break;
+	case CAL_CHASE_XADD:
+	case CAL_CHASE_LOAD:
+		if (cal_chase_reader(w->p->bench, w->rank)) {
+			/* lines[1] points to itself: each load needs the last */
+			_Atomic uint64_t *q = &a[1];
+
+			TIMED_LOOP(w, q = (_Atomic uint64_t *)(uintptr_t)
+					      atomic_load_explicit(
+						      q, memory_order_relaxed));
+			w->chase = (void *)q; /* keeps the chase alive */
+		} else {
+			TIMED_LOOP(w, atomic_fetch_add_explicit(
+					      a, 1, memory_order_relaxed));
+		}
+		break;
 	case CAL_PAIR: /* 64 bytes apart, in a page: one 128-byte pair */
 	case CAL_APART: /* 128 bytes apart: two pairs */
 		a = &w->sh->lines[(w->rank % 2) *
@@ -608,8 +623,12 @@ static void *worker_main(void *arg)
 		return NULL;
 	}
 	try_realtime();
-	if (w->rank == 0) /* first touch: the lines' home */
+	if (w->rank == 0) { /* first touch: the lines' home */
 		memset((void *)w->sh->lines, 0, w->sh->lines_bytes);
+		/* the chase's pointer, next to the adders' counter */
+		atomic_store(&w->sh->lines[1],
+			     (uint64_t)(uintptr_t)&w->sh->lines[1]);
+	}
 	wait_start(w);
 	if (w->error)
 		return NULL;
@@ -761,14 +780,12 @@ static int run_rep(const struct cal_host *h, const struct cal_plan *pl,
 		return ret;
 	/*
 	 * ns per operation = the window / the operations of every thread
-	 * (1e9 / throughput): the adder alone for add_readers, rank 0's round
-	 * trips x 2 for a ping-pong, the one thread of a chase.
+	 * (1e9 / throughput): the adder alone for add_readers, the adders
+	 * for chase_xadd, rank 0's round trips x 2 for a ping-pong, the one
+	 * thread of a chase; chase_load: the readers' ns per load.
 	 */
 	for (i = 0; i < p->n; i++) {
-		bool counts = p->bench >= CAL_ADD &&
-			      p->bench != CAL_ADD_READERS;
-
-		if (i == 0 || counts) {
+		if (cal_rank_counts(p->bench, i)) {
 			ops += w[i].ops;
 			elapsed += w[i].elapsed_ns;
 			counted++;
@@ -776,6 +793,8 @@ static int run_rep(const struct cal_host *h, const struct cal_plan *pl,
 	}
 	if (cal_bench_pingpong(p->bench))
 		ops *= 2;
+	if (p->bench == CAL_CHASE_LOAD)
+		counted = 1; /* a latency: each reader's time per load */
 	*out = ops ? (double)elapsed / (double)counted / (double)ops : 0;
 	return 0;
 }

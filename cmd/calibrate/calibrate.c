@@ -75,6 +75,8 @@ const char *const cal_bench_names[NR_CAL_BENCH] = {
 	[CAL_PADDED] = "padded",
 	[CAL_PAIR] = "pair",
 	[CAL_APART] = "apart",
+	[CAL_CHASE_XADD] = "chase_xadd",
+	[CAL_CHASE_LOAD] = "chase_load",
 };
 
 const char *const cal_placement_names[NR_CAL_PLACEMENT] = {

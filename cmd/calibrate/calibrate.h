@@ -72,11 +72,39 @@ enum cal_bench {
 	CAL_PAIR, /* two counters, the two lines of one 128-byte pair:
 		   * thread i adds to counter i % 2 */
 	CAL_APART, /* the same two counters 128 bytes apart */
+	/*
+	 * N - k threads lock xadd one line while k = N / 2 (the odd ranks)
+	 * chase a dependent pointer chain through it (a pointer in the line
+	 * that points to itself): the adders' ns per xadd, and the readers'
+	 * ns per dependent load (their latency, not 1e9 / throughput)
+	 */
+	CAL_CHASE_XADD,
+	CAL_CHASE_LOAD,
 	NR_CAL_BENCH,
 };
 
 /* The contended benchmarks, CAL_ADD to this: N threads each. */
-#define CAL_LAST_CONTENDED CAL_APART
+#define CAL_LAST_CONTENDED CAL_CHASE_LOAD
+
+/* A chase benchmark's reader: the odd ranks. */
+static inline bool cal_chase_reader(int b, unsigned int rank)
+{
+	return (b == CAL_CHASE_XADD || b == CAL_CHASE_LOAD) && rank % 2;
+}
+
+/*
+ * Whether rank @rank's operations count in a point's value: rank 0 alone
+ * for an idle latency and add_readers (the adder), the readers for
+ * chase_load, the adders for chase_xadd, every rank for the rest.
+ */
+static inline bool cal_rank_counts(int b, unsigned int rank)
+{
+	if (b == CAL_CHASE_LOAD)
+		return rank % 2;
+	if (b == CAL_CHASE_XADD)
+		return !(rank % 2);
+	return !rank || (b >= CAL_ADD && b != CAL_ADD_READERS);
+}
 
 #define CAL_NR_IDLE (CAL_XFER_SOCKET + 1) /* one profile key each */
 

@@ -104,6 +104,11 @@ static void make_layout(struct harness *h)
 		make_two(h, b == CAL_PAIR ? 64 : 128);
 		return;
 	}
+	if (b == CAL_CHASE_XADD || b == CAL_CHASE_LOAD) {
+		make_two(h, 8); /* the counter, and the chase's pointer */
+		h->layout.size = 64;
+		return;
+	}
 	if (b != CAL_PACKED && !padded)
 		n = 1;
 	else if (!padded && n > 8)
@@ -143,6 +148,7 @@ static int bench_loop(struct sim_proc *p, void *frame)
 	enum cal_bench b = h->p->bench;
 	bool xfer = cal_bench_pingpong(b);
 	bool reader = b == CAL_ADD_READERS && f->rank > 0;
+	bool chaser = cal_chase_reader(b, f->rank);
 
 	CO_BEGIN(f);
 	/* The first CPU writes every line first: their home. */
@@ -159,6 +165,9 @@ static int bench_loop(struct sim_proc *p, void *frame)
 		if (b == CAL_MEMORY) {
 			CO_AWAIT(f, coh_read_cold(cc));
 			CO_AWAIT(f, coh_fence(cc));
+		} else if (chaser) {
+			/* the next load needs this one's value */
+			CO_AWAIT(f, coh_read_dep(cc, fld(h, 1)));
 		} else if (b == CAL_L1_HIT || reader) {
 			CO_AWAIT(f, coh_read(cc, fld(h, 0)));
 			CO_AWAIT(f, coh_fence(cc));
@@ -280,13 +289,13 @@ int cal__sim_run(const struct machine *m, const struct cal_host *h,
 	}
 	sim_engine_run(e, END_PS + SIM_PS_PER_US);
 	for (i = 0; i < p->n; i++) {
-		if (i && (p->bench < CAL_ADD || p->bench == CAL_ADD_READERS))
-			break;
+		if (!cal_rank_counts(p->bench, i))
+			continue;
 		ops += hs.ops[i];
 		lat += hs.lat[i];
 	}
 	/* idle: the mean latency, free of the window's rounding */
-	if (p->bench < CAL_ADD)
+	if (p->bench < CAL_ADD || p->bench == CAL_CHASE_LOAD)
 		p->predicted = ops ? (double)lat / (double)ops / 1000.0 : NAN;
 	else
 		p->predicted = ops ? (double)(END_PS - WARM_PS) / (double)ops /

@@ -209,7 +209,7 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	struct coh_line *l = field->line;
 	struct coh_field_stat *fs;
 	sim_time_t now;
-	bool idle, posted;
+	bool idle, joins, posted;
 	int i;
 
 	/* synced (coh_access()): the engine's clock is p->now */
@@ -284,7 +284,16 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	 */
 	idle = !l->q_len && !l->serving && !c->trace &&
 	       line_ready_for(c, l, cc->cpu) <= now;
-	if (!idle) {
+	/*
+	 * shared_first (c->read_service): a load that finds the line Shared
+	 * after a load (l->read_batch) joins the sharers at once, ahead of
+	 * the requests queued on it, as the home serves a read of a Shared
+	 * line from the LLC without waiting for the RFOs behind.
+	 */
+	joins = !idle && op == COH_READ &&
+		coh_unlikely(c->read_service == COH_READ_SHARED_FIRST) &&
+		l->read_batch;
+	if (!idle && !joins) {
 		/* built in its ring slot: a local copied there cost 10 */
 		line_enqueue(c, l,
 			     &(struct coh_req){ .cpu = (uint16_t)cc->cpu,
@@ -313,9 +322,9 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	 * serve it now or kick the line, after the pending[] entry or
 	 * wait_start that serve() settles.
 	 */
-	if (idle || !l->serving) {
+	if (idle || joins || !l->serving) {
 		c->inline_cpu = (int)cc->cpu;
-		if (idle)
+		if (idle || joins)
 			serve(c, l,
 			      &(struct coh_req){ .cpu = (uint16_t)cc->cpu,
 						 .op = (uint8_t)op,
@@ -323,7 +332,7 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 						 .posted = posted,
 						 .last = 1, /* nothing queued */
 						 .enq = now },
-			      now, false);
+			      now, joins);
 		else
 			line_kick(c, l, now);
 		c->inline_cpu = INLINE_NONE;

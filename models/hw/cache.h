@@ -222,6 +222,12 @@ struct coh_req {
 	 * aside): once it leaves, the CPU has nothing queued on the line
 	 */
 	uint8_t last;
+	/*
+	 * a load served ahead of its place (it joined a downgrade:
+	 * coh_serve.h, reads_join()); its slot waits to leave the ring, as
+	 * a prefetch, which it is marked as too: nobody's, nobody waits
+	 */
+	uint8_t served;
 	sim_time_t enq;
 };
 

@@ -62,6 +62,7 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	c->inline_cpu = INLINE_NONE;
 	c->hold = m->handoff == COH_HANDOFF_HOLD;
 	c->hold_ps = c->hold ? m->hold_ps : 0;
+	c->read_service = m->read_service;
 	c->no_ann = c->hold;
 	c->log_bytes = COH_LOG_BYTES;
 	c->machine_plain = !c->hold && !m->service_cv_1024 &&

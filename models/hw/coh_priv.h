@@ -61,6 +61,8 @@ struct coh {
 	 */
 	bool hold;
 	sim_time_t hold_ps;
+	/* m->read_service, read once: how a contended line serves loads */
+	enum coh_read_service read_service;
 	/*
 	 * A plain machine (@machine_plain: no hold rule, no drawn service
 	 * times, occupancy 1, every transfer between two CPUs at least 1 ps)

@@ -189,9 +189,20 @@ static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
 				break;
 			continue;
 		}
+		if (coh_unlikely(r->served)) {
+			/* joined a downgrade already (reads_join()) */
+			line_dequeue(l);
+			if (!l->q_len)
+				return;
+			continue;
+		}
 		if (joined && !read_joins(l))
 			break;
-		serve_any(c, l, *line_dequeue(l), now, joined);
+		r = line_dequeue(l);
+		serve_any(c, l, *r, now, joined);
+		if (coh_unlikely(c->read_service != COH_READ_FIFO) &&
+		    l->read_batch && r->op == COH_READ)
+			reads_join(c, l, now);
 		if (!l->q_len)
 			return;
 		ready = plain ? l->free_at : line_ready_at(c, l);

@@ -72,6 +72,12 @@ static const char *const latency_entry_keys[] = { "ns", "source" };
 static const char *const occupancy_keys[] = { "fraction", "source" };
 static const char *const prefetch_keys[] = { "enabled", "source" };
 static const char *const service_cv_keys[] = { "cv", "source" };
+static const char *const read_service_keys[] = { "policy", "source" };
+static const char *const read_service_names[] = {
+	[COH_READ_FIFO] = "fifo",
+	[COH_READ_JOIN] = "join",
+	[COH_READ_SHARED_FIRST] = "shared_first",
+};
 
 enum machine_latency {
 	LAT_L1_HIT,
@@ -420,6 +426,26 @@ static int load_prefetch(struct machine *m, const struct scenario_node *entry,
 			     &m->adjacent_line_prefetch, err);
 }
 
+/* load_read_service() - {policy: fifo | join | shared_first, source}. */
+static int load_read_service(struct machine *m,
+			     const struct scenario_node *entry,
+			     struct sim_error *err)
+{
+	unsigned int v;
+
+	if (expect_entry(entry, "policy", err))
+		return -1;
+	if (load_source(entry, read_service_keys, ARRAY_SIZE(read_service_keys),
+			err))
+		return -1;
+	if (scenario_enum(entry, "policy", true, COH_READ_FIFO,
+			  read_service_names, ARRAY_SIZE(read_service_names),
+			  &v, err))
+		return -1;
+	m->read_service = (enum coh_read_service)v;
+	return 0;
+}
+
 static int load_hold(const struct scenario_node *map,
 		     const struct scenario_key *key, void *base,
 		     const void *ctx, struct sim_error *err)
@@ -450,6 +476,7 @@ static int load_hold(const struct scenario_node *map,
 COH_ENTRY(coh_occupancy, load_occupancy)
 COH_ENTRY(coh_prefetch, load_prefetch)
 COH_ENTRY(coh_service_cv, load_service_cv)
+COH_ENTRY(coh_read_service, load_read_service)
 
 /*
  * The optional `coherence:` map, read in this order. Defaults: strict
@@ -501,6 +528,14 @@ static const struct scenario_key coherence_keys[] = {
 		.parse = coh_service_cv,
 		.doc = "The coefficient of variation of a hand-off's time, 0 to 1",
 	},
+	{
+		.name = "read_service",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "{policy, source}",
+		.def_doc = "fifo",
+		.parse = coh_read_service,
+		.doc = "How a line with RMWs queued serves loads: fifo (in arrival order), join (every queued load joins a load's M->S downgrade) or shared_first (join, and loads arriving while the line is Shared are served ahead of queued RFOs)",
+	},
 };
 
 static int load_coherence(struct machine *m, const struct scenario_node *map,
@@ -512,6 +547,7 @@ static int load_coherence(struct machine *m, const struct scenario_node *map,
 	m->hold_ps = 0;
 	m->occupancy_1024 = 1024;
 	m->adjacent_line_prefetch = false;
+	m->read_service = COH_READ_FIFO;
 	if (!map)
 		return 0;
 	scenario_key_names(coherence_keys, ARRAY_SIZE(names), names, 0,

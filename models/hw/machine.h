@@ -60,6 +60,24 @@ enum coh_handoff {
 };
 
 /*
+ * enum coh_read_service - how a line with RMWs queued on it serves loads
+ * (doc/model/contended-lines.md, item 3).
+ * @COH_READ_FIFO: in arrival order behind every queued request; a load
+ *	at the head of the queue of a line Shared after a load joins the
+ *	sharers at once (the default).
+ * @COH_READ_JOIN: as FIFO, and when a load is served every load queued
+ *	on the line is served with it: they join the M->S downgrade.
+ * @COH_READ_SHARED_FIRST: as JOIN, and while the line is Shared after a
+ *	load a load that arrives is served at once, ahead of queued RFOs.
+ */
+enum coh_read_service {
+	COH_READ_FIFO,
+	COH_READ_JOIN,
+	COH_READ_SHARED_FIRST,
+	NR_COH_READ_SERVICE,
+};
+
+/*
  * struct machine_cpu - where one Linux CPU sits.
  */
 struct machine_cpu {
@@ -112,6 +130,7 @@ struct machine {
 	enum coh_handoff handoff;
 	uint64_t hold_ps; /* COH_HANDOFF_HOLD window */
 	bool adjacent_line_prefetch; /* 128-byte pairs interfere */
+	enum coh_read_service read_service;
 };
 
 /*
