@@ -265,6 +265,94 @@ START_TEST(coh_read_service_shared_first)
 }
 END_TEST
 
+/* ---- item 4: dependent loads overlap a bounded window ---- */
+
+/* insn 1 ns, a reorder buffer of 20 micro-ops: a 20 ns window. */
+static void setup_rob(void)
+{
+	extra_keys = "  insn: {ns: 1, source: test}\n";
+	extra_coherence = "  rob: {uops: 20, source: test}\n";
+	harness_init("0", "strict");
+	extra_keys = "";
+	extra_coherence = "";
+}
+
+/*
+ * A chase through two cold lines with work between the loads. A step's
+ * time is when the CPU goes on after it.
+ *
+ *	0:   load a (dependent): line 0 from memory, done at 80; the CPU
+ *	     goes on after the issue slot                       -> 1
+ *	1:   30 ns of work                                      -> 31
+ *	2:   load c needs a's value: 31 ns of work since a's issue, 11 past
+ *	     the 20 ns window, which ran after a completed: 80 + 11 = 91;
+ *	     c issued at 91 (memory: done at 171), go on        -> 92
+ *	3:   10 ns of work                                      -> 102
+ *	4:   load a needs c's value: 11 ns of work since c's issue, within
+ *	     the window: at 171; a is a hit, 1 ns               -> 172
+ *
+ * Without the window (rob 0, the strict harness): 80, 110, 190, 200, 201.
+ */
+static void chase_two_lines(void)
+{
+	const struct step s0[] = { { .kind = READ_DEP, .field = FA },
+				   { .kind = DELAY, .ps = 30 * NS },
+				   { .kind = READ_DEP, .field = FC },
+				   { .kind = DELAY, .ps = 10 * NS },
+				   { .kind = READ_DEP, .field = FA } };
+
+	cpu_script(0, 0, s0, 5);
+	run_ns(1000);
+}
+
+START_TEST(coh_rob_window_chase)
+{
+	chase_two_lines();
+	ck_assert_uint_eq(done_ns(0, 0), 1);
+	ck_assert_uint_eq(done_ns(0, 1), 31);
+	ck_assert_uint_eq(done_ns(0, 2), 92);
+	ck_assert_uint_eq(done_ns(0, 3), 102);
+	ck_assert_uint_eq(done_ns(0, 4), 172);
+}
+END_TEST
+
+START_TEST(coh_rob_none_chase)
+{
+	chase_two_lines();
+	ck_assert_uint_eq(done_ns(0, 0), 80);
+	ck_assert_uint_eq(done_ns(0, 2), 190);
+	ck_assert_uint_eq(done_ns(0, 4), 201);
+}
+END_TEST
+
+/*
+ * The next load comes while the dependent one is still queued:
+ *
+ *	CPU 1 at 0:   rmw a: memory, line 0 busy until 80      -> 80
+ *	CPU 0 at 10:  load a (dependent): queued; goes on       -> 11
+ *	              30 ns of work                             -> 41
+ *	              load c: a's value is not known: CPU 0 blocks; at 80
+ *	              line 0 serves a from CPU 1, 50 ns: done at 130; the
+ *	              work past the window, 31 - 20 = 11 ns, runs after it:
+ *	              141; c issued (memory), go on             -> 142
+ */
+START_TEST(coh_rob_window_queued)
+{
+	const struct step s1[] = { { .kind = RMW, .field = FA } };
+	const struct step s0[] = { { .kind = READ_DEP, .field = FA },
+				   { .kind = DELAY, .ps = 30 * NS },
+				   { .kind = READ_DEP, .field = FC } };
+
+	cpu_script(1, 0, s1, 1);
+	cpu_script(0, 10, s0, 3);
+	run_ns(1000);
+	ck_assert_uint_eq(done_ns(1, 0), 80);
+	ck_assert_uint_eq(done_ns(0, 0), 11);
+	ck_assert_uint_eq(done_ns(0, 1), 41);
+	ck_assert_uint_eq(done_ns(0, 2), 142);
+}
+END_TEST
+
 static Suite *contended_suite(void)
 {
 	Suite *s = suite_create("contended");
@@ -281,6 +369,12 @@ static Suite *contended_suite(void)
 	tcase_add_test(tc, coh_prefetch_off_pair_independent);
 	tcase_add_test(tc, coh_read_service_fifo);
 	tcase_add_test(tc, coh_read_service_fifo_while_shared);
+	tcase_add_test(tc, coh_rob_none_chase);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("rob");
+	tcase_add_checked_fixture(tc, setup_rob, teardown);
+	tcase_add_test(tc, coh_rob_window_chase);
+	tcase_add_test(tc, coh_rob_window_queued);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("read-join");
 	tcase_add_checked_fixture(tc, setup_join, teardown);

@@ -520,16 +520,26 @@ static void contended(struct worker *w)
 	}
 }
 
-/* Chase until the window's end; ops counts the loads. */
+/*
+ * Chase until the window's end; ops counts the loads. chase_work runs
+ * CAL_CHASE_WORK_ITERS adds after each load that do not need its value;
+ * the empty asm keeps the compiler from folding them into one.
+ */
 static void chase(struct worker *w)
 {
 	void *volatile *q = w->chase;
-	uint64_t t, end = w->sh->end_ns;
-	unsigned int i;
+	uint64_t t, end = w->sh->end_ns, x = 0;
+	unsigned int i, j, work;
 
+	work = w->p->bench == CAL_CHASE_WORK ? CAL_CHASE_WORK_ITERS : 0;
 	do {
-		for (i = 0; i < 1024; i++)
+		for (i = 0; i < 1024; i++) {
 			q = (void *volatile *)*q;
+			for (j = 0; j < work; j++) {
+				x += j;
+				__asm__ volatile("" : "+r"(x));
+			}
+		}
 		w->ops += 1024;
 		t = now_ns();
 	} while (t < end);
@@ -632,7 +642,7 @@ static void *worker_main(void *arg)
 	wait_start(w);
 	if (w->error)
 		return NULL;
-	if (w->p->bench <= CAL_MEMORY)
+	if (cal_bench_chase(w->p->bench))
 		chase(w);
 	else if (w->p->bench == CAL_LOAD_XCHG_PP)
 		load_xchg_pp(w);
@@ -721,7 +731,7 @@ double cal__bench_seconds(const struct cal_host *h, const struct cal_plan *pl,
 {
 	double s = pl->window_s + START_DELAY_NS / 1e9 + 0.001;
 
-	if (p->bench <= CAL_MEMORY)
+	if (cal_bench_chase(p->bench))
 		s += (double)chase_bytes(h, p->bench) / (1u << 30) /
 		     (double)p->reps;
 	return s;
@@ -824,7 +834,7 @@ int cal__bench_run(const struct cal_host *h, const struct cal_plan *pl,
 		sim_error_set(err, "", 0, 0, "out of memory");
 		return -1;
 	}
-	if (p->bench <= CAL_MEMORY) {
+	if (cal_bench_chase(p->bench)) {
 		buf = make_chase(chase_bytes(h, p->bench), &len);
 		if (!buf) {
 			sim_error_set(

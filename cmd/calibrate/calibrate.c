@@ -61,6 +61,7 @@ const char *const cal_bench_names[NR_CAL_BENCH] = {
 	[CAL_L1_HIT] = "l1_hit",
 	[CAL_LLC_HIT] = "llc_hit",
 	[CAL_MEMORY] = "memory",
+	[CAL_CHASE_WORK] = "chase_work",
 	[CAL_RMW_LOCAL] = "rmw_local",
 	[CAL_XFER_SMT] = "xfer_smt",
 	[CAL_XFER_LLC] = "xfer_llc",

@@ -54,6 +54,12 @@ enum cal_bench {
 	CAL_L1_HIT, /* dependent loads within half the L1 */
 	CAL_LLC_HIT, /* dependent loads beyond L2, within the LLC */
 	CAL_MEMORY, /* dependent loads over twice the LLC */
+	/*
+	 * the memory chase with independent work between two loads (lmbench
+	 * lat_mem_rd's chase plus CAL_CHASE_WORK_UOPS of work): what the
+	 * reorder buffer hides of a dependent miss; no profile key of its own
+	 */
+	CAL_CHASE_WORK,
 	CAL_RMW_LOCAL, /* one thread's locked adds on its own line */
 	CAL_XFER_SMT, /* CAS ping-pong, SMT siblings: round trip / 2 */
 	CAL_XFER_LLC, /* ... two cores sharing the LLC */
@@ -107,6 +113,21 @@ static inline bool cal_rank_counts(int b, unsigned int rank)
 }
 
 #define CAL_NR_IDLE (CAL_XFER_SOCKET + 1) /* one profile key each */
+
+/*
+ * chase_work's work between two loads: CAL_CHASE_WORK_ITERS iterations of
+ * an add the compiler may not fold, about 3 micro-ops each (add, add,
+ * compare-and-branch): 192 micro-ops, inside Skylake's 224-entry reorder
+ * buffer; the model runs them at its insn latency
+ */
+#define CAL_CHASE_WORK_ITERS 64
+#define CAL_CHASE_WORK_UOPS (3 * CAL_CHASE_WORK_ITERS)
+
+/* The pointer-chase benchmarks: one thread, a buffer of lines. */
+static inline bool cal_bench_chase(int b)
+{
+	return b <= CAL_CHASE_WORK;
+}
 
 /* Two CPUs taking turns on one line: round trip / 2 per operation. */
 static inline bool cal_bench_pingpong(int b)

@@ -14,6 +14,8 @@
  *
  *	l1_hit     load + fence of a line the CPU holds      l1_hit
  *	memory     coh_read_cold() + fence                   memory
+ *	chase_work coh_read_cold_dep(), then the work at     memory, less what
+ *	           insn_ps a micro-op                        the ROB window hides
  *	rmw_local  locked RMW of an owned line               rmw_local
  *	xfer_*     two CPUs, an RMW each every PERIOD_PS,    xfer(class)
  *	           half a period apart: every RMW a hand-off
@@ -165,6 +167,11 @@ static int bench_loop(struct sim_proc *p, void *frame)
 		if (b == CAL_MEMORY) {
 			CO_AWAIT(f, coh_read_cold(cc));
 			CO_AWAIT(f, coh_fence(cc));
+		} else if (b == CAL_CHASE_WORK) {
+			/* the next load waits for this one (chase_settle()) */
+			CO_AWAIT(f, coh_read_cold_dep(cc));
+			coh_delay(cc, CAL_CHASE_WORK_UOPS *
+					      coh_machine(h->c)->insn_ps);
 		} else if (chaser) {
 			/* the next load needs this one's value */
 			CO_AWAIT(f, coh_read_dep(cc, fld(h, 1)));

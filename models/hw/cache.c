@@ -69,6 +69,47 @@ static bool line_is_hit(const struct coh *c, const struct coh_line *l,
 	       now < l->owner_since + c->hold_ps;
 }
 
+/*
+ * chase_settle() - the CPU's next access (or fence) after a dependent load
+ * it went on past (cc->chase_line, coh.rob_ps): that load's value is
+ * needed now. The CPU ran the work since it issued the load, @now -
+ * cc->chase_issue; what of that exceeded the reorder buffer's window
+ * could not start before the load completed, and runs after it. So the
+ * CPU goes on at the later of @now and the completion plus that excess:
+ * at once when the completion is known, else it blocks until the line
+ * serves the load (coh__pending_served() wakes it). Returns true when
+ * the process must wait. Before pending_prune(), which would drop the
+ * load's entry once complete.
+ */
+static bool chase_settle(struct coh_cpu *cc, sim_time_t now)
+{
+	sim_time_t work = now - cc->chase_issue, rob = cc->coh->rob_ps;
+	sim_time_t extra = work > rob ? work - rob : 0, done, at;
+	unsigned int i;
+
+	for (i = 0; i < cc->nr_pending; i++)
+		if (cc->pending[i].line == cc->chase_line &&
+		    cc->pending[i].op == COH_READ)
+			break;
+	SIM_BUG_ON(i == cc->nr_pending);
+	done = cc->pending[i].done;
+	/* NO_DONE only on a line: a cold read's completion is known */
+	if (done == NO_DONE) {
+		cc->chase_waiting = true;
+		cc->chase_extra = extra;
+		cc->wait_start = now;
+		return true;
+	}
+	cc->chasing = false;
+	cc->chase_line = NULL;
+	at = done + extra;
+	if (at > now) {
+		cc->wait_ps += at - now;
+		cc->proc->now = at;
+	}
+	return false;
+}
+
 /* Drop posted accesses that have completed. */
 static void pending_prune(struct coh_cpu *cc, sim_time_t now)
 {
@@ -121,6 +162,10 @@ bool coh_fence(struct coh_cpu *cc)
 	/* synced: the engine's clock is proc->now; nothing posted, no wait */
 	if (!cc->nr_pending)
 		return false;
+	if (coh_unlikely(cc->chasing)) {
+		if (chase_settle(cc, cc->proc->now) || sim_proc_sync(cc->proc))
+			return true;
+	}
 	return fence_wait(cc, cc->proc->now);
 }
 
@@ -209,11 +254,19 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	struct coh_line *l = field->line;
 	struct coh_field_stat *fs;
 	sim_time_t now;
-	bool idle, joins, posted;
+	bool idle, joins, posted, chase;
 	int i;
 
 	/* synced (coh_access()): the engine's clock is p->now */
 	now = p->now;
+	/* the value of the dependent load before is needed now */
+	if (coh_unlikely(cc->chasing)) {
+		if (chase_settle(cc, now) || sim_proc_sync(p))
+			return true;
+		now = p->now;
+	}
+	/* a dependent load that misses, under the reorder buffer's window */
+	chase = dep && op == COH_READ && c->rob_ps;
 	/*
 	 * A locked RMW waits for all posted accesses; so does a full buffer.
 	 * With nothing pending (nr_posted is then 0 too) pruning and the
@@ -223,7 +276,7 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	if (cc->nr_pending) {
 		pending_prune(cc, now);
 		if (op == COH_RMW ||
-		    (!dep && cc->nr_posted >= COH_MAX_PENDING)) {
+		    ((!dep || chase) && cc->nr_posted >= COH_MAX_PENDING)) {
 			if (fence_wait(cc, now) || sim_proc_sync(p))
 				return true;
 			now = p->now;
@@ -273,7 +326,7 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	fs->misses++;
 	if (coh_unlikely(cc->caller != NULL))
 		cc->caller_stat->misses++;
-	posted = op != COH_RMW && !dep;
+	posted = op != COH_RMW && (!dep || chase);
 	/*
 	 * Nobody queued, no service event, the line free now: line_kick()
 	 * would serve this request at once, taking it back off the ring it
@@ -313,6 +366,11 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 		cc->nr_pending++;
 		cc->nr_posted++;
 		p->now += m->l1_hit_ps; /* the issue slot */
+		if (chase) {
+			cc->chasing = true;
+			cc->chase_line = l;
+			cc->chase_issue = now;
+		}
 	} else {
 		cc->wait_start = now;
 	}
@@ -474,7 +532,12 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 	return coh__access_issue_any(cc, field, op, dep);
 }
 
-bool coh_read_cold(struct coh_cpu *cc)
+/*
+ * read_cold() - coh_read_cold(), and with @dep coh_read_cold_dep(): under
+ * the reorder buffer's window (coh.rob_ps) the CPU goes on and its next
+ * access waits for the value (chase_settle()); without it, it waits now.
+ */
+static bool read_cold(struct coh_cpu *cc, bool dep)
 {
 	struct coh *c = cc->coh;
 	struct sim_proc *p = cc->proc;
@@ -483,6 +546,11 @@ bool coh_read_cold(struct coh_cpu *cc)
 	if (sim_proc_sync(p))
 		return true;
 	now = p->now; /* synced: the engine's clock */
+	if (coh_unlikely(cc->chasing)) {
+		if (chase_settle(cc, now) || sim_proc_sync(p))
+			return true;
+		now = p->now;
+	}
 	pending_prune(cc, now);
 	if (cc->nr_posted >= COH_MAX_PENDING) {
 		if (fence_wait(cc, now) || sim_proc_sync(p))
@@ -497,5 +565,22 @@ bool coh_read_cold(struct coh_cpu *cc)
 	cc->nr_pending++;
 	cc->nr_posted++;
 	p->now += c->m->l1_hit_ps; /* the issue slot */
+	if (dep) {
+		cc->chasing = true;
+		cc->chase_line = NULL;
+		cc->chase_issue = now;
+		if (!c->rob_ps)
+			return chase_settle(cc, p->now);
+	}
 	return false;
+}
+
+bool coh_read_cold(struct coh_cpu *cc)
+{
+	return read_cold(cc, false);
+}
+
+bool coh_read_cold_dep(struct coh_cpu *cc)
+{
+	return read_cold(cc, true);
 }

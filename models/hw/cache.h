@@ -395,11 +395,21 @@ struct coh_cpu {
 	struct kprof *prof; /* time by kernel function, or NULL */
 	struct coh_caller_stat *caller_stat; /* the latest access's */
 	/*
+	 * A dependent load in flight under the reorder buffer's window
+	 * (coh.rob_ps): the line of its miss, posted in pending[] at
+	 * @chase_issue; the CPU's next access waits for it (chase_settle()),
+	 * blocked with @chase_waiting when it is still queued, then goes on
+	 * @chase_extra later: the work past the window, which had to wait
+	 */
+	struct coh_line *chase_line; /* NULL for a cold read */
+	sim_time_t chase_issue, chase_extra;
+	bool chasing, chase_waiting;
+	/*
 	 * Padding to 9 host lines, an odd number: CPU i's line 0 then falls
 	 * in set 9i of the host's L1 (mod 64), all 64 sets in turn, where
 	 * 512 bytes put every CPU's line 0 in 8 sets (issue 15).
 	 */
-	char pad[64];
+	char pad[32];
 };
 
 struct coh;
@@ -571,6 +581,13 @@ bool coh_fence(struct coh_cpu *cc);
  * operations. Returns true when the process must wait.
  */
 bool coh_read_cold(struct coh_cpu *cc);
+/*
+ * coh_read_cold_dep() - coh_read_cold() of a pointer chase: the CPU needs
+ * the value at its next access, and runs at most the reorder buffer's
+ * window of work before it (coh.rob_ps); without a window it waits now.
+ * Return as coh_read_cold().
+ */
+bool coh_read_cold_dep(struct coh_cpu *cc);
 
 /* coh_delay() - the CPU computes for @ps without touching shared lines. */
 static inline void coh_delay(struct coh_cpu *cc, sim_time_t ps)

@@ -63,6 +63,7 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	c->hold = m->handoff == COH_HANDOFF_HOLD;
 	c->hold_ps = c->hold ? m->hold_ps : 0;
 	c->read_service = m->read_service;
+	c->rob_ps = (sim_time_t)m->rob_uops * m->insn_ps;
 	c->no_ann = c->hold;
 	c->log_bytes = COH_LOG_BYTES;
 	c->machine_plain = !c->hold && !m->service_cv_1024 &&

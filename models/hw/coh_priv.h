@@ -63,6 +63,8 @@ struct coh {
 	sim_time_t hold_ps;
 	/* m->read_service, read once: how a contended line serves loads */
 	enum coh_read_service read_service;
+	/* the reorder buffer's window: m->rob_uops x m->insn_ps; 0: none */
+	sim_time_t rob_ps;
 	/*
 	 * A plain machine (@machine_plain: no hold rule, no drawn service
 	 * times, occupancy 1, every transfer between two CPUs at least 1 ps)

@@ -82,6 +82,15 @@ void coh__pending_served(struct coh *c, unsigned int cpu, enum coh_op op,
 			break;
 		}
 	}
+	if (cc->chase_waiting && cc->chase_line == l && op == COH_READ) {
+		/* the access after a dependent load waited for it */
+		cc->chase_waiting = false;
+		cc->chasing = false;
+		cc->chase_line = NULL;
+		cc->wait_ps += done + cc->chase_extra - cc->wait_start;
+		sim_proc_wake(cc->proc, done + cc->chase_extra);
+		return;
+	}
 	if (cc->dep_line == l && op == COH_READ) {
 		/* A dependent load merged into this miss: its value is here. */
 		cc->dep_line = NULL;

@@ -73,6 +73,7 @@ static const char *const occupancy_keys[] = { "fraction", "source" };
 static const char *const prefetch_keys[] = { "enabled", "source" };
 static const char *const service_cv_keys[] = { "cv", "source" };
 static const char *const read_service_keys[] = { "policy", "source" };
+static const char *const rob_keys[] = { "uops", "source" };
 static const char *const read_service_names[] = {
 	[COH_READ_FIFO] = "fifo",
 	[COH_READ_JOIN] = "join",
@@ -446,6 +447,22 @@ static int load_read_service(struct machine *m,
 	return 0;
 }
 
+/* load_rob() - {uops: 0..1024, source}: the reorder buffer's size. */
+static int load_rob(struct machine *m, const struct scenario_node *entry,
+		    struct sim_error *err)
+{
+	uint64_t v;
+
+	if (expect_entry(entry, "uops", err))
+		return -1;
+	if (load_source(entry, rob_keys, ARRAY_SIZE(rob_keys), err))
+		return -1;
+	if (scenario_u64(entry, "uops", true, 0, 0, 1024, &v, err))
+		return -1;
+	m->rob_uops = (unsigned int)v;
+	return 0;
+}
+
 static int load_hold(const struct scenario_node *map,
 		     const struct scenario_key *key, void *base,
 		     const void *ctx, struct sim_error *err)
@@ -477,6 +494,7 @@ COH_ENTRY(coh_occupancy, load_occupancy)
 COH_ENTRY(coh_prefetch, load_prefetch)
 COH_ENTRY(coh_service_cv, load_service_cv)
 COH_ENTRY(coh_read_service, load_read_service)
+COH_ENTRY(coh_rob, load_rob)
 
 /*
  * The optional `coherence:` map, read in this order. Defaults: strict
@@ -536,6 +554,14 @@ static const struct scenario_key coherence_keys[] = {
 		.parse = coh_read_service,
 		.doc = "How a line with RMWs queued serves loads: fifo (in arrival order), join (every queued load joins a load's M->S downgrade) or shared_first (join, and loads arriving while the line is Shared are served ahead of queued RFOs)",
 	},
+	{
+		.name = "rob",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "{uops, source}",
+		.def_doc = "0",
+		.parse = coh_rob,
+		.doc = "The reorder buffer in micro-ops, 0 to 1024: a dependent load that misses stalls the CPU only after that much following work (at the insn latency each); 0: at once",
+	},
 };
 
 static int load_coherence(struct machine *m, const struct scenario_node *map,
@@ -548,6 +574,7 @@ static int load_coherence(struct machine *m, const struct scenario_node *map,
 	m->occupancy_1024 = 1024;
 	m->adjacent_line_prefetch = false;
 	m->read_service = COH_READ_FIFO;
+	m->rob_uops = 0;
 	if (!map)
 		return 0;
 	scenario_key_names(coherence_keys, ARRAY_SIZE(names), names, 0,

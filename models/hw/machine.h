@@ -131,6 +131,12 @@ struct machine {
 	uint64_t hold_ps; /* COH_HANDOFF_HOLD window */
 	bool adjacent_line_prefetch; /* 128-byte pairs interfere */
 	enum coh_read_service read_service;
+	/*
+	 * the reorder buffer, in micro-ops: a dependent load that misses
+	 * stalls the CPU only once it has run this much work after it (at
+	 * insn_ps a micro-op); 0: at once
+	 */
+	unsigned int rob_uops;
 };
 
 /*
