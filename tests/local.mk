@@ -34,6 +34,11 @@ tests_check_engine_SOURCES = tests/check_engine.c
 tests_check_engine_CFLAGS = $(TEST_CFLAGS)
 tests_check_engine_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_calendar
+tests_check_calendar_SOURCES = tests/check_calendar.c
+tests_check_calendar_CFLAGS = $(TEST_CFLAGS)
+tests_check_calendar_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/check_stats
 tests_check_stats_SOURCES = tests/check_stats.c
 tests_check_stats_CFLAGS = $(TEST_CFLAGS)
@@ -324,9 +329,20 @@ bench-peers: %reldir%/bench$(EXEEXT)
 	$(SHELL) $(top_srcdir)/bench/peers.sh %reldir%/bench$(EXEEXT) \
 		$(top_srcdir)
 
+# make bench-peers-insns [PEERS_ROWS="72/1 256/16"]: the same benchmark
+# in memcgsim, SimGrid and SimPy counted in instructions per atomic and
+# per event by callgrind (marginal pairs), and their ratios against the
+# goals: figures any host reproduces, whatever its load
+# (bench/peers-insns.sh; about 5 minutes; needs valgrind).
+EXTRA_DIST += bench/peers-insns.sh
+bench-peers-insns: %reldir%/bench$(EXEEXT)
+	$(SHELL) $(top_srcdir)/bench/peers-insns.sh %reldir%/bench$(EXEEXT) \
+		$(top_srcdir)
+
 # make bench-insns [INSNS_N=256 INSNS_K=16]: host instructions per
 # simulated atomic of that benchmark, counted by callgrind (marginal
-# between a 20 ms and a 5 ms run), and the functions they go to
+# between a 20 ms and a 5 ms run, both shortened when they would
+# straddle 2^20 atomics), and the functions they go to
 # (bench/insns.sh; needs valgrind): a measure the machine's load does not
 # move, to compare two versions of the code.
 INSNS_N = 256
@@ -358,6 +374,16 @@ SCALE_OTHER =
 EXTRA_DIST += bench/scale.sh
 bench-scale: %reldir%/bench$(EXEEXT)
 	$(SHELL) $(top_srcdir)/bench/scale.sh $(top_srcdir) . $(SCALE_OTHER)
+
+# make bench-scale-sim: the same two sizes under cachegrind with fixed
+# cache geometries (32 KiB L1; 1 MiB 16-way and 512 KiB 8-way last
+# level) and its branch model: instructions, misses and mispredicted
+# branches per event, and the ratio, as no host's load moves them
+# (bench/scale-sim.sh; about 5 minutes; needs valgrind).
+EXTRA_DIST += bench/scale-sim.sh
+bench-scale-sim: %reldir%/bench$(EXEEXT)
+	$(SHELL) $(top_srcdir)/bench/scale-sim.sh $(top_srcdir) \
+		%reldir%/bench$(EXEEXT)
 
 # make bench-perf [PERF_N=72 PERF_K=1]: where the host waits in that
 # benchmark, sampled by perf's cpu-clock (no hardware counters needed):
@@ -391,7 +417,7 @@ update-keys: memcgsim$(EXEEXT)
 EXTRA_DIST += tools/update-keys.sh
 
 .PHONY: update-golden bench bench-peers bench-insns bench-wall bench-scale \
-	bench-perf \
+	bench-perf bench-peers-insns bench-scale-sim \
 	validate update-keys update-docs
 
 # fuzz/replay-T: the fuzz harness fuzz/fuzz_T.c built with the normal

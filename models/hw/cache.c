@@ -333,9 +333,9 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	 * was just put on. serve() it without the ring: its queue counts
 	 * (q_cpus, q_writers, the line's q_last[]) would go up and back down
 	 * before anything read them. First touch still sets the home. Not
-	 * with a trace, whose counters line_enqueue() writes.
+	 * with a trace, whose counters line_enqueue() writes (c->shortcuts).
 	 */
-	idle = !l->q_len && !l->serving && !c->trace &&
+	idle = !l->q_len && !l->serving && c->shortcuts &&
 	       line_ready_for(c, l, cc->cpu) <= now;
 	/*
 	 * shared_first (c->read_service): a load that finds the line Shared
@@ -519,7 +519,7 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 			 * anybody's does (make bench's CPUs, which RMW again
 			 * as soon as they have the line).
 			 */
-			if (l->q_len != l->q_cap && !c->trace &&
+			if (l->q_len != l->q_cap && c->shortcuts &&
 			    (!owner || (l->q_cpus && !c->hold)))
 				return rmw_queued(cc, field, l);
 		} else if (!owner && c->plain && !l->q_len) {

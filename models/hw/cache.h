@@ -353,7 +353,9 @@ struct coh_cpu {
 	 * the operation and thinks): the line serving the access may resume
 	 * it at once with its clock at the completion, instead of an engine
 	 * event at the completion. Set by workloads that keep that promise
-	 * (atomic_counter, false_sharing); coh_cpu_attach() clears it.
+	 * (atomic_counter, false_sharing) with coh_cpu_allow_resume(), which
+	 * leaves it clear when the shortcuts are off; coh_cpu_attach()
+	 * clears it.
 	 */
 	bool resume_inline;
 	/* names the caller of each access (from @prof), or NULL: not counted */
@@ -417,6 +419,18 @@ struct coh;
 struct coh *coh_create(const struct machine *m, struct sim_engine *e);
 void coh_free(struct coh *c);
 void coh_set_mem_limit(struct coh *c, uint64_t bytes);
+/*
+ * coh_set_shortcuts() - take the exact shortcuts (on by default) or the
+ * general path for every access: the same hand-offs at the same times
+ * either way, slower without them. For checking that they are exact
+ * (MEMCGSIM_SHORTCUTS=0, tests/run-determinism.sh). Before the run.
+ */
+void coh_set_shortcuts(struct coh *c, bool on);
+/*
+ * coh_cpu_allow_resume() - the CPU of @cc keeps coh_cpu.resume_inline's
+ * promise: the line may resume it inline, if the shortcuts are on.
+ */
+void coh_cpu_allow_resume(struct coh_cpu *cc);
 uint64_t coh_mem(const struct coh *c);
 int coh_failed(const struct coh *c);
 const struct machine *coh_machine(const struct coh *c);

@@ -68,8 +68,22 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	c->log_bytes = COH_LOG_BYTES;
 	c->machine_plain = !c->hold && !m->service_cv_1024 &&
 			   m->occupancy_1024 == 1024 && !xfer_zero;
+	c->shortcuts_on = true;
 	coh_plain_update(c);
 	return c;
+}
+
+void coh_set_shortcuts(struct coh *c, bool on)
+{
+	c->shortcuts_on = on;
+	if (!on)
+		c->no_ann = true;
+	coh_plain_update(c);
+}
+
+void coh_cpu_allow_resume(struct coh_cpu *cc)
+{
+	cc->resume_inline = cc->coh->shortcuts_on;
 }
 
 /* What @l points to; the line itself is in a chunk (line_alloc()). */

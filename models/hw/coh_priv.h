@@ -125,10 +125,19 @@ struct coh {
 	unsigned int cap_ann;
 	/*
 	 * Nothing is announced (coh_rmw_announce() says why): the hold rule,
-	 * a trace. One test for the two (a line the spatial prefetcher
-	 * couples says so itself: coh_line.pair_prefetch).
+	 * a trace, the shortcuts off. One test for the three (a line the
+	 * spatial prefetcher couples says so itself: coh_line.pair_prefetch).
 	 */
 	bool no_ann;
+	/*
+	 * The exact shortcuts (cache.c's theory of operation) may be taken:
+	 * @shortcuts_on unless coh_set_shortcuts() turned them off, and
+	 * @shortcuts while no trace records the queues too
+	 * (coh_plain_update()). Each shortcut gives the same hand-offs at
+	 * the same times as the general path; tests/run-determinism.sh
+	 * reruns every golden with them off and compares the bytes.
+	 */
+	bool shortcuts_on, shortcuts;
 	/*
 	 * Statistics counted later, COH_LOG at a time (issue 15), once
 	 * @log_stats: a transfer to a CPU in its line's xfer_to[]
@@ -221,12 +230,13 @@ static inline struct coh_line *coh_line_find(const struct coh *c, uint64_t addr)
 }
 
 /*
- * coh_plain_update() - c->plain from the machine and the trace, at
- * creation and whenever the trace is set.
+ * coh_plain_update() - c->shortcuts and c->plain from the switch, the
+ * machine and the trace, at creation and whenever one of them is set.
  */
 static inline void coh_plain_update(struct coh *c)
 {
-	c->plain = c->machine_plain && !c->trace;
+	c->shortcuts = c->shortcuts_on && !c->trace;
+	c->plain = c->machine_plain && c->shortcuts;
 }
 
 /* Whether CPU @cpu holds a copy of @l in the Shared state. */

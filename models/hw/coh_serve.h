@@ -29,9 +29,7 @@ void coh__pending_served(struct coh *c, unsigned int cpu, enum coh_op op,
 			 struct coh_line *l, sim_time_t now, sim_time_t done);
 void coh__line_serve(struct coh *c, struct coh_line *l, sim_time_t now);
 
-/* In coh_announce.c: announced RMWs joining the queue, or arriving. */
-void coh__ann_admit(struct coh *c, struct coh_line *l, sim_time_t now,
-		    uint64_t seq);
+/* In coh_announce.c: announced RMWs arriving (ann_admit() is below). */
 void coh__ann_arm(struct coh *c, struct coh_line *l);
 void coh__ann_arrive(struct coh *c, struct coh_line *l);
 void coh__ann_admit_now(struct coh *c, struct coh_line *l) COH_COLD_DECL;
@@ -605,6 +603,50 @@ static COH_INLINE void rmw_enqueue(struct coh *c, struct coh_line *l,
 					     .slot = slot,
 					     .enq = enq });
 	cc->wait_start = enq;
+}
+
+/* ---- announced RMWs joining the queue (coh_announce.c) ---- */
+
+/* The first RMW announced to @l leaves the list: it arrives. */
+static COH_INLINE struct coh_cpu *ann_pop(struct coh *c, struct coh_line *l)
+{
+	struct coh_cpu *cc = c->ann_first[l->index];
+
+	c->ann_first[l->index] = cc->ann_next;
+	l->nr_ann--;
+	return cc;
+}
+
+/*
+ * ann_enqueue() - the RMW @cc announced arrives at @l, whose service event
+ * is pending: what coh_access_issue() does then, at the arrival time.
+ * rmw_queued() for a CPU that does not own the line; for its owner
+ * access_issue() comes to the same, since the queue holds others (not a
+ * hit: strict hand-off serves them first).
+ */
+static COH_INLINE void ann_enqueue(struct coh *c, struct coh_line *l,
+				   struct coh_cpu *cc)
+{
+	SIM_BUG_ON(!l->serving || !l->q_cpus);
+	rmw_enqueue(c, l, cc, cc->ann_slot, cc->ann_at, false);
+}
+
+/*
+ * ann_admit() - the RMWs announced to @l that arrive before (@now, @seq)
+ * join its queue (coh_announce.c). Inline: a contended line's service
+ * event runs it for every RMW it serves.
+ */
+static COH_INLINE void ann_admit(struct coh *c, struct coh_line *l,
+				 sim_time_t now, uint64_t seq)
+{
+	struct coh_cpu *cc;
+
+	while (l->nr_ann) {
+		cc = c->ann_first[l->index];
+		if (!sim_key_before(cc->ann_at, cc->ann_seq, now, seq))
+			break;
+		ann_enqueue(c, l, ann_pop(c, l));
+	}
 }
 
 #endif /* MODELS_HW_COH_SERVE_H */

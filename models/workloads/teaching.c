@@ -231,7 +231,7 @@ static void atomic_counter_setup(struct workload *w, struct run *run)
 		f->t = t;
 		f->run = run;
 		/* after an increment it counts the op and thinks: nothing shared */
-		t->cc->resume_inline = true;
+		coh_cpu_allow_resume(t->cc);
 	}
 }
 
@@ -383,7 +383,7 @@ static void false_sharing_setup(struct workload *w, struct run *run)
 		f->t = &w->tasks[i];
 		f->run = run;
 		/* after its update it counts the op and thinks: nothing shared */
-		w->tasks[i].cc->resume_inline = true;
+		coh_cpu_allow_resume(w->tasks[i].cc);
 	}
 }
 
