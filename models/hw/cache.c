@@ -254,7 +254,7 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	struct coh_line *l = field->line;
 	struct coh_field_stat *fs;
 	sim_time_t now;
-	bool idle, joins, posted, chase;
+	bool free, idle, joins, posted, chase;
 	int i;
 
 	/* synced (coh_access()): the engine's clock is p->now */
@@ -335,15 +335,16 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	 * before anything read them. First touch still sets the home. Not
 	 * with a trace, whose counters line_enqueue() writes (c->shortcuts).
 	 */
-	idle = !l->q_len && !l->serving && c->shortcuts &&
+	free = !l->q_len && !l->serving &&
 	       line_ready_for(c, l, cc->cpu) <= now;
+	idle = free && c->shortcuts;
 	/*
 	 * shared_first (c->read_service): a load that finds the line Shared
 	 * after a load (l->read_batch) joins the sharers at once, ahead of
 	 * the requests queued on it, as the home serves a read of a Shared
 	 * line from the LLC without waiting for the RFOs behind.
 	 */
-	joins = !idle && op == COH_READ &&
+	joins = !free && op == COH_READ &&
 		coh_unlikely(c->read_service == COH_READ_SHARED_FIRST) &&
 		l->read_batch;
 	if (!idle && !joins) {

@@ -458,7 +458,9 @@ static COH_INLINE void serve_any(struct coh *c, struct coh_line *l,
 	l->busy_ps += occ;
 	l->owner_since = done;
 	if (coh_unlikely(c->trace != NULL))
-		coh_trace_serve(c, l, *r, now, done, dist);
+		/* a joining load takes no link in the line's flow chain */
+		coh_trace_serve(c, l, *r, now, done,
+				joined ? COH_DIST_SELF : dist);
 	if (r->prefetch)
 		return;
 	serve_settle(c, l, r, now, done);
