@@ -138,7 +138,7 @@ void coh_settle(struct coh *c)
 	for (i = 0; c->ann_first && i < c->nr_lines; i++)
 		if (c->lines[i]->nr_ann)
 			ann_admit(c, c->lines[i], sim_now(c->e), SIM_SEQ_AHEAD);
-	coh__stats_settle(c);
+	coh_stats_flush(c);
 }
 
 /* c->ann_first[] to hold line @index (coh_rmw_announce()). */

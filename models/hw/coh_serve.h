@@ -63,7 +63,7 @@ static COH_INLINE void line_serve_at(struct coh *c, struct coh_line *l,
 }
 
 /*
- * Who is queued on a line, without scanning (issue 15). l->q_cpus counts
+ * Who is queued on a line, without scanning (doc/speed.md). l->q_cpus counts
  * the CPUs with requests queued on @l, which the hand-off law asks at
  * every hand-off: is the requester still queued (one more request behind
  * this one), is the CPU the line last went to? Each request says whether
@@ -212,7 +212,7 @@ static COH_INLINE void line_dequeue_writer(struct coh_line *l,
 {
 	/*
 	 * The branch between the two keeps the compiler from pairing them in
-	 * a vector register: 6 instructions for 2 (issue 15).
+	 * a vector register: 6 instructions for 2 (doc/speed.md).
 	 */
 	l->q_head++;
 	if (r->last)
@@ -291,7 +291,7 @@ static COH_INLINE void line_kick(struct coh *c, struct coh_line *l,
  * Inline, a store or RMW of a line Modified elsewhere (a contended line's
  * case) is the path through here; loads and Shared lines take calls,
  * whose out-parameter is a local of theirs, so that @dist stays in a
- * register (issue 15).
+ * register (doc/speed.md).
  */
 static COH_INLINE sim_time_t hand_off(struct coh *c, struct coh_line *l,
 				      const struct coh_req *r,
@@ -399,7 +399,7 @@ static COH_INLINE void serve_settle(struct coh *c, struct coh_line *l,
 /*
  * serve() of any request (@req): see there. @req by value, so that a
  * caller building the request (coh_access_issue()'s idle line) need not
- * store it for serve_owned(), which serves the usual case (issue 15).
+ * store it for serve_owned(), which serves the usual case (doc/speed.md).
  */
 static COH_INLINE void serve_any(struct coh *c, struct coh_line *l,
 				 const struct coh_req req, sim_time_t now,
@@ -473,7 +473,7 @@ static COH_INLINE void serve_any(struct coh *c, struct coh_line *l,
  * occupancy 1, no transfer for free; no trace), with the line free at @now
  * (not a joining load); @waiters: the CPUs queued on @l but the requester
  * (serve_any()'s). The same steps as serve() with what those conditions
- * decide folded away, in one straight line (issue 15). Returns when the
+ * decide folded away, in one straight line (doc/speed.md). Returns when the
  * line is free for its next hand-off: line_ready_at() without a hold rule.
  */
 static COH_INLINE sim_time_t serve_owned(struct coh *c, struct coh_line *l,
