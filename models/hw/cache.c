@@ -335,8 +335,7 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	 * before anything read them. First touch still sets the home. Not
 	 * with a trace, whose counters line_enqueue() writes (c->shortcuts).
 	 */
-	free = !l->q_len && !l->serving &&
-	       line_ready_for(c, l, cc->cpu) <= now;
+	free = !l->q_len && !l->serving && line_ready_for(c, l, cc->cpu) <= now;
 	idle = free && c->shortcuts;
 	/*
 	 * shared_first (c->read_service): a load that finds the line Shared
