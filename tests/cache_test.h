@@ -88,6 +88,8 @@ struct step {
 #define MAX_CPUS 16
 
 struct script {
+	struct kernel_ctx
+		k; /* first: the process's CPU, for queued_spin_lock() */
 	unsigned int nr;
 	struct step steps[MAX_STEPS];
 	sim_time_t done[MAX_STEPS];
@@ -150,6 +152,7 @@ static inline void harness_init_occ(const char *waiter_ns, const char *handoff,
 	for (i = 0; i < MAX_CPUS; i++) {
 		sim_proc_init(&h.procs[i], h.e, i, 1024, &h.scripts[i]);
 		h.cc[i] = coh_cpu_attach(h.c, i, &h.procs[i]);
+		h.scripts[i].k.cc = h.cc[i];
 	}
 	h.obj = coh_object_create(h.c, "test", &test_layout, 0);
 	qspinlock_init(&h.lock, coh_object_field(h.obj, FLOCK), MAX_CPUS);
@@ -217,8 +220,7 @@ static inline int script_run(struct sim_proc *p, void *frame)
 		if (s->steps[f->pc].kind == FENCE)
 			CO_AWAIT(f, coh_fence(cc));
 		if (s->steps[f->pc].kind == LOCK) {
-			CO_CALL(f, p, queued_spin_lock, .cc = cc,
-				.lock = &h.lock);
+			CO_CALL(f, p, queued_spin_lock, .lock = &h.lock);
 			h.order[h.nr_order++] = p->id;
 		}
 		if (s->steps[f->pc].kind == UNLOCK)

@@ -37,6 +37,7 @@ static struct harness {
 	struct coh *coh;
 	struct sim_proc proc;
 	struct coh_cpu *cc;
+	struct kernel_ctx ctx; /* the process's CPU and memcg world */
 	struct kernel_config k;
 	struct cgroup_config cg[2];
 	struct cgroup_tree tree;
@@ -52,8 +53,9 @@ static void setup(void)
 	load_profile("skx-2s-72", &h.m);
 	h.e = sim_engine_create();
 	h.coh = coh_create(&h.m, h.e);
-	sim_proc_init(&h.proc, h.e, 0, 8192, NULL);
+	sim_proc_init(&h.proc, h.e, 0, 8192, &h.ctx);
 	h.cc = coh_cpu_attach(h.coh, 0, &h.proc);
+	h.ctx.cc = h.cc;
 	kernel_config_defaults(&h.k);
 	h.k.charge_batch = 32;
 	h.k.cgroup_version = 2;
@@ -73,6 +75,7 @@ static void create(enum kernel_obj_stock v)
 {
 	h.k.obj_stock_version = v;
 	h.ms = memcg_sim_create(&h.k, &h.tree, h.coh, h.m.nr_cpus);
+	h.ctx.ms = h.ms;
 	h.a = memcg_sim_find(h.ms, "/a");
 	ck_assert_ptr_nonnull(h.a);
 }
@@ -103,18 +106,15 @@ static void kmalloc_obj(void)
 	struct memcg_slab_post_alloc_hook_frame *f;
 	struct co_frame co = pre->co;
 
-	*pre = (struct memcg_slab_pre_alloc_hook_frame){
-		.ms = h.ms, .cc = h.cc, .objcg = &h.a->objcg, .obj_size = OBJ
-	};
+	*pre = (struct memcg_slab_pre_alloc_hook_frame){ .objcg = &h.a->objcg,
+							 .obj_size = OBJ };
 	pre->co = co;
 	run();
 	ck_assert_int_eq(h.proc.ret, 0);
 	f = CO_PUSH(&h.proc, memcg_slab_post_alloc_hook);
 	co = f->co;
 
-	*f = (struct memcg_slab_post_alloc_hook_frame){ .ms = h.ms,
-							.cc = h.cc,
-							.objcg = &h.a->objcg,
+	*f = (struct memcg_slab_post_alloc_hook_frame){ .objcg = &h.a->objcg,
 							.obj_size = OBJ,
 							.pgdat = PGDAT };
 	f->co = co;
@@ -128,9 +128,7 @@ static void kfree_obj(void)
 		CO_PUSH(&h.proc, memcg_slab_free_hook);
 	struct co_frame co = f->co;
 
-	*f = (struct memcg_slab_free_hook_frame){ .ms = h.ms,
-						  .cc = h.cc,
-						  .objcg = &h.a->objcg,
+	*f = (struct memcg_slab_free_hook_frame){ .objcg = &h.a->objcg,
 						  .obj_size = OBJ,
 						  .pgdat = PGDAT };
 	f->co = co;
@@ -368,11 +366,7 @@ START_TEST(root_not_accounted)
 	f = CO_PUSH(&h.proc, memcg_slab_post_alloc_hook);
 	co = f->co;
 	*f = (struct memcg_slab_post_alloc_hook_frame){
-		.ms = h.ms,
-		.cc = h.cc,
-		.objcg = &h.ms->memcgs[0].objcg,
-		.obj_size = OBJ,
-		.pgdat = PGDAT
+		.objcg = &h.ms->memcgs[0].objcg, .obj_size = OBJ, .pgdat = PGDAT
 	};
 	f->co = co;
 	run();

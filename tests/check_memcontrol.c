@@ -44,6 +44,8 @@ static struct harness {
 	struct coh *coh;
 	struct sim_proc proc[NR_TEST_CPUS];
 	struct coh_cpu *cc[NR_TEST_CPUS];
+	struct kernel_ctx
+		ctx[NR_TEST_CPUS]; /* each process's CPU and memcg world */
 	struct kernel_config k;
 	struct cgroup_config cg[NR_CG];
 	struct cgroup_tree tree;
@@ -72,8 +74,9 @@ static void setup(void)
 	h.e = sim_engine_create();
 	h.coh = coh_create(&h.m, h.e);
 	for (i = 0; i < NR_TEST_CPUS; i++) {
-		sim_proc_init(&h.proc[i], h.e, i, 8192, NULL);
+		sim_proc_init(&h.proc[i], h.e, i, 8192, &h.ctx[i]);
 		h.cc[i] = coh_cpu_attach(h.coh, i, &h.proc[i]);
+		h.ctx[i].cc = h.cc[i];
 	}
 	kernel_config_defaults(&h.k);
 	h.k.charge_batch = 32;
@@ -95,6 +98,8 @@ static void create(void)
 {
 	h.ms = memcg_sim_create(&h.k, &h.tree, h.coh, h.m.nr_cpus);
 	ck_assert_ptr_nonnull(h.ms);
+	for (unsigned int i = 0; i < NR_TEST_CPUS; i++)
+		h.ctx[i].ms = h.ms;
 	h.root = &h.ms->memcgs[CG_ROOT];
 	h.a = memcg_sim_find(h.ms, "/a");
 	h.b = memcg_sim_find(h.ms, "/b");
@@ -129,17 +134,15 @@ static long run_on(unsigned int cpu)
 
 /*
  * MEMCG_CALL() - run @fn on @cpu with its own frame, struct @fn_frame:
- * .ms and .cc of the harness, the other members from the designated
- * initializers. Returns what @fn returned.
+ * the members from the designated initializers; the CPU and the memcg
+ * world are the process's (h.ctx[cpu]). Returns what @fn returned.
  */
 #define MEMCG_CALL(fn, cpu, ...)                                   \
 	({                                                         \
 		struct fn##_frame *f_ = CO_PUSH(&h.proc[cpu], fn); \
 		struct co_frame co_ = f_->co;                      \
                                                                    \
-		*f_ = (struct fn##_frame){ .ms = h.ms,             \
-					   .cc = h.cc[cpu],        \
-					   __VA_ARGS__ };          \
+		*f_ = (struct fn##_frame){ __VA_ARGS__ };          \
 		f_->co = co_;                                      \
 		run_on(cpu);                                       \
 	})

@@ -17,7 +17,7 @@
  *	  ^
  *	 leaf
  *
- * Semantic tests run the coroutines with .cc = NULL and counters without
+ * Semantic tests run the coroutines with no CPU and counters without
  * memory (every member access is free and takes no simulated time: the
  * model allows that). The timing tests lay the counters out in a struct
  * coh on the skx-2s-72 profile, found under $top_srcdir (set by the
@@ -44,6 +44,7 @@ static struct harness {
 	struct sim_engine *e;
 	struct coh *coh; /* NULL: counters without memory */
 	struct coh_cpu *cc; /* CPU 0, or NULL */
+	struct kernel_ctx ctx; /* the process's: @cc */
 	struct sim_proc proc;
 	struct coh_layout_field fields[NR_PC_MEMBERS];
 	struct coh_layout layout;
@@ -79,7 +80,7 @@ static void setup_bare(void)
 {
 	memset(&h, 0, sizeof(h));
 	h.e = sim_engine_create();
-	sim_proc_init(&h.proc, h.e, 0, 4096, NULL);
+	sim_proc_init(&h.proc, h.e, 0, 4096, &h.ctx);
 	chain_init(false);
 }
 
@@ -103,8 +104,9 @@ static void setup_memory_layout(const struct page_counter_layout *pcl)
 	h.m.adjacent_line_prefetch = false;
 	h.e = sim_engine_create();
 	h.coh = coh_create(&h.m, h.e);
-	sim_proc_init(&h.proc, h.e, 0, 4096, NULL);
+	sim_proc_init(&h.proc, h.e, 0, 4096, &h.ctx);
 	h.cc = coh_cpu_attach(h.coh, 0, &h.proc);
+	h.ctx.cc = h.cc;
 	for (i = 0; i < NR_PC_MEMBERS; i++)
 		h.fields[i] =
 			(struct coh_layout_field){ page_counter_member_names[i],
@@ -150,7 +152,6 @@ static bool try_charge(struct page_counter *c, unsigned long n,
 	struct page_counter_try_charge_frame *f;
 
 	f = CO_PUSH(&h.proc, page_counter_try_charge);
-	f->cc = h.cc;
 	f->counter = c;
 	f->nr_pages = n;
 	f->fail = fail;
@@ -162,7 +163,6 @@ static void uncharge(struct page_counter *c, unsigned long n)
 	struct page_counter_uncharge_frame *f;
 
 	f = CO_PUSH(&h.proc, page_counter_uncharge);
-	f->cc = h.cc;
 	f->counter = c;
 	f->nr_pages = n;
 	run_call();
@@ -173,7 +173,6 @@ static void charge(struct page_counter *c, unsigned long n)
 	struct page_counter_charge_frame *f;
 
 	f = CO_PUSH(&h.proc, page_counter_charge);
-	f->cc = h.cc;
 	f->counter = c;
 	f->nr_pages = n;
 	run_call();

@@ -56,6 +56,8 @@ static const char profile[] = "name: tiny-4\n"
 			      "  occupancy: {fraction: 1.0, source: test}\n";
 
 struct locker {
+	struct kernel_ctx
+		k; /* first: the process's CPU, for queued_spin_lock() */
 	sim_time_t hold_ns; /* the critical section */
 	unsigned int rounds;
 	/* what happened, in ns */
@@ -104,6 +106,7 @@ static void setup(void)
 	for (i = 0; i < NR_CPUS; i++) {
 		sim_proc_init(&h.proc[i], h.e, i, 1024, &h.lk[i]);
 		h.cc[i] = coh_cpu_attach(h.coh, i, &h.proc[i]);
+		h.lk[i].k.cc = h.cc[i];
 	}
 	h.obj = coh_object_create(h.coh, "lock", &lock_layout, 0);
 	qspinlock_init(&h.lock, coh_object_field(h.obj, 0), NR_CPUS);
@@ -139,7 +142,7 @@ static int locker(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	for (f->round = 0; f->round < lk->rounds; f->round++) {
-		CO_CALL(f, p, queued_spin_lock, .cc = cc, .lock = &h.lock);
+		CO_CALL(f, p, queued_spin_lock, .lock = &h.lock);
 		lk->acquired[f->round] = p->now / NS;
 		lk->xfers_acquired[f->round] = lock_xfers();
 		h.order[h.nr_order++] = p->id;

@@ -52,6 +52,8 @@ static struct harness {
 	struct coh *coh;
 	struct sim_proc proc[NR_TEST_CPUS];
 	struct coh_cpu *cc[NR_TEST_CPUS];
+	struct kernel_ctx
+		ctx[NR_TEST_CPUS]; /* each process's CPU and memcg world */
 	struct kernel_config k;
 	struct cgroup_config cg[NR_CG];
 	struct cgroup_tree tree;
@@ -114,8 +116,9 @@ static void setup_machine(unsigned int cpus, enum kernel_stats_version v)
 	h.e = sim_engine_create();
 	h.coh = coh_create(&h.m, h.e);
 	for (i = 0; i < NR_TEST_CPUS && i < cpus; i++) {
-		sim_proc_init(&h.proc[i], h.e, i, 16384, NULL);
+		sim_proc_init(&h.proc[i], h.e, i, 16384, &h.ctx[i]);
 		h.cc[i] = coh_cpu_attach(h.coh, i, &h.proc[i]);
+		h.ctx[i].cc = h.cc[i];
 	}
 	kernel_config_defaults(&h.k);
 	h.k.stats_version = v;
@@ -139,6 +142,8 @@ static void create(void)
 {
 	h.ms = memcg_sim_create(&h.k, &h.tree, h.coh, h.m.nr_cpus);
 	ck_assert_ptr_nonnull(h.ms);
+	for (unsigned int i = 0; i < NR_TEST_CPUS; i++)
+		h.ctx[i].ms = h.ms;
 	h.root = &h.ms->memcgs[CG_ROOT];
 	h.a = &h.ms->memcgs[CG_A];
 	h.b = &h.ms->memcgs[CG_B];
@@ -181,8 +186,6 @@ static void update(unsigned int cpu, struct mem_cgroup *memcg, long val)
 	struct mod_memcg_state_frame *f =
 		CO_PUSH(&h.proc[cpu], mod_memcg_state);
 
-	f->ms = h.ms;
-	f->cc = h.cc[cpu];
 	f->memcg = memcg;
 	f->idx = SIM_MEMCG_SOCK;
 	f->val = val;
@@ -195,7 +198,6 @@ static void rstat_flush(unsigned int cpu, struct mem_cgroup *memcg)
 		CO_PUSH(&h.proc[cpu], cgroup_rstat_flush);
 
 	f->rs = h.ms->rstat;
-	f->cc = h.cc[cpu];
 	f->cgrp = memcg->id;
 	run_on(cpu);
 }
@@ -205,8 +207,6 @@ static void flush_stats(unsigned int cpu, struct mem_cgroup *memcg)
 	struct mem_cgroup_flush_stats_frame *f =
 		CO_PUSH(&h.proc[cpu], mem_cgroup_flush_stats);
 
-	f->ms = h.ms;
-	f->cc = h.cc[cpu];
 	f->memcg = memcg;
 	run_on(cpu);
 }
@@ -217,8 +217,6 @@ static void stat_show(unsigned int cpu, struct mem_cgroup *memcg,
 	struct memory_stat_show_frame *f =
 		CO_PUSH(&h.proc[cpu], memory_stat_show);
 
-	f->ms = h.ms;
-	f->cc = h.cc[cpu];
 	f->memcg = memcg;
 	f->format = format;
 	run_on(cpu);
@@ -554,8 +552,6 @@ START_TEST(flush_skip_when_ongoing)
 		update(i % 4, h.a, 1);
 	for (i = 0; i < 2; i++) {
 		f[i] = CO_PUSH(&h.proc[i], mem_cgroup_flush_stats);
-		f[i]->ms = h.ms;
-		f[i]->cc = h.cc[i];
 		f[i]->memcg = h.a;
 	}
 	sim_proc_start(&h.proc[0], sim_now(h.e));
@@ -591,8 +587,6 @@ START_TEST(flush_ratelimited)
 		for (i = 0; i < 5 * 33; i++)
 			update(i % 4, h.a, 1);
 		f = CO_PUSH(&h.proc[0], mem_cgroup_flush_stats_ratelimited);
-		f->ms = h.ms;
-		f->cc = h.cc[0];
 		f->memcg = h.a;
 		h.proc[0].now = at[j];
 		sim_proc_start(&h.proc[0], at[j]);
@@ -617,8 +611,6 @@ START_TEST(flush_periodic)
 	create();
 	update(1, h.a, 1);
 	f = CO_PUSH(&h.proc[3], memcg_stats_kworker);
-	f->ms = h.ms;
-	f->cc = h.cc[3];
 	f->end_ps = 3500 * SIM_PS_PER_US;
 	h.proc[3].now = sim_now(h.e);
 	sim_proc_start(&h.proc[3], sim_now(h.e));

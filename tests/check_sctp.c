@@ -39,6 +39,7 @@ static struct harness {
 	struct coh *coh;
 	struct sim_proc proc[2];
 	struct coh_cpu *cc[2];
+	struct kernel_ctx ctx[2]; /* each process's CPU and memcg world */
 	struct kernel_config k;
 	struct cgroup_config cg[2];
 	struct cgroup_tree tree;
@@ -56,8 +57,9 @@ static void setup(void)
 	h.e = sim_engine_create();
 	h.coh = coh_create(&h.m, h.e);
 	for (i = 0; i < 2; i++) {
-		sim_proc_init(&h.proc[i], h.e, i, 8192, NULL);
+		sim_proc_init(&h.proc[i], h.e, i, 8192, &h.ctx[i]);
 		h.cc[i] = coh_cpu_attach(h.coh, i, &h.proc[i]);
+		h.ctx[i].cc = h.cc[i];
 	}
 	kernel_config_defaults(&h.k);
 	h.k.charge_batch = 32;
@@ -73,6 +75,8 @@ static void setup(void)
 	h.tree.nr = 2;
 	h.tree.cg = h.cg;
 	h.ms = memcg_sim_create(&h.k, &h.tree, h.coh, h.m.nr_cpus);
+	for (i = 0; i < 2; i++)
+		h.ctx[i].ms = h.ms;
 	h.a = memcg_sim_find(h.ms, "/a");
 	h.sk_s.sk_memcg = h.a;
 	h.sk_r.sk_memcg = h.a;
@@ -99,15 +103,13 @@ static void run(unsigned int cpu)
 	ck_assert(h.proc[cpu].finished);
 }
 
-/* One call of @fn on @cpu: every frame here is context, @sk, msg_len. */
+/* One call of @fn on @cpu: every frame here is @sk, msg_len. */
 #define SCTP_CALL(fn, cpu, sock, ...)                              \
 	do {                                                       \
 		struct fn##_frame *f_ = CO_PUSH(&h.proc[cpu], fn); \
 		struct co_frame co_ = f_->co;                      \
                                                                    \
-		*f_ = (struct fn##_frame){ .ms = h.ms,             \
-					   .cc = h.cc[cpu],        \
-					   .sk = (sock),           \
+		*f_ = (struct fn##_frame){ .sk = (sock),           \
 					   .msg_len = MSG,         \
 					   __VA_ARGS__ };          \
 		f_->co = co_;                                      \

@@ -29,6 +29,7 @@ static struct harness {
 	struct coh *coh;
 	struct sim_proc proc, proc1; /* on CPU 0 and CPU 1 */
 	struct coh_cpu *cc, *cc1;
+	struct kernel_ctx ctx, ctx1; /* each process's CPU and memcg world */
 	struct kernel_config k;
 	struct cgroup_config cg[2];
 	struct cgroup_tree tree;
@@ -42,10 +43,12 @@ static void setup_policy(unsigned int policy)
 	load_profile("skx-2s-72", &h.m);
 	h.e = sim_engine_create();
 	h.coh = coh_create(&h.m, h.e);
-	sim_proc_init(&h.proc, h.e, 0, 8192, NULL);
+	sim_proc_init(&h.proc, h.e, 0, 8192, &h.ctx);
 	h.cc = coh_cpu_attach(h.coh, 0, &h.proc);
-	sim_proc_init(&h.proc1, h.e, 1, 8192, NULL);
+	h.ctx.cc = h.cc;
+	sim_proc_init(&h.proc1, h.e, 1, 8192, &h.ctx1);
 	h.cc1 = coh_cpu_attach(h.coh, 1, &h.proc1);
+	h.ctx1.cc = h.cc1;
 	kernel_config_defaults(&h.k);
 	h.k.charge_batch = 32;
 	h.k.stock_memcgs = 1;
@@ -60,6 +63,8 @@ static void setup_policy(unsigned int policy)
 	h.tree.nr = 2;
 	h.tree.cg = h.cg;
 	h.ms = memcg_sim_create(&h.k, &h.tree, h.coh, h.m.nr_cpus);
+	h.ctx.ms = h.ms;
+	h.ctx1.ms = h.ms;
 	h.sk.sk_memcg = memcg_sim_find(h.ms, "/a");
 	ck_assert_ptr_nonnull(h.sk.sk_memcg);
 	h.sk_r.sk_memcg = h.sk.sk_memcg;
@@ -98,8 +103,6 @@ static void teardown(void)
 		struct fn##_frame *f_ = CO_PUSH(&h.proc, fn); \
 		sim_time_t start_ = sim_now(h.e);             \
                                                               \
-		f_->ms = h.ms;                                \
-		f_->cc = h.cc;                                \
 		f_->sk = &h.sk;                               \
 		f_->size = (bytes);                           \
 		sim_proc_start(&h.proc, start_);              \
@@ -117,8 +120,6 @@ static void teardown(void)
 		struct fn##_frame *f_ = CO_PUSH(p_, fn);          \
 		sim_time_t start_ = sim_now(h.e);                 \
                                                                   \
-		f_->ms = h.ms;                                    \
-		f_->cc = (cpu) ? h.cc1 : h.cc;                    \
 		f_->sk = (sock);                                  \
 		f_->size = (bytes);                               \
 		sock_call_bh(f_, bh);                             \

@@ -393,7 +393,8 @@ static void harness_init(const unsigned int *cpus, unsigned int nr,
 		struct sim_task *t = &h.tasks[j];
 
 		sim_proc_init(&t->proc, r->engine, cpus[j], 4096, t);
-		t->cc = coh_cpu_attach(r->coh, cpus[j], &t->proc);
+		t->k.cc = coh_cpu_attach(r->coh, cpus[j], &t->proc);
+		t->k.ms = r->memcg;
 		t->w = &h.w;
 		t->index = j;
 		task_rng_init(t, r->seed, cpus[j]);

@@ -838,10 +838,16 @@ static void kworker_setup(struct run *run)
 		return;
 	run->kworker_cpu = cpu;
 	sim_proc_init(&run->kworker, run->engine, (unsigned int)cpu, PROC_STACK,
-		      NULL);
+		      &run->kworker_ctx);
+	run->kworker_ctx.ms = run->memcg;
+	run->kworker_ctx.cc =
+		coh_cpu_attach(run->coh, (unsigned int)cpu, &run->kworker);
+	/*
+	 * SIM: the kworker sleeps between its rare flushes: its CPU counts
+	 * as idle for its SMT sibling (coh_delay()), flushing included
+	 */
+	run->kworker_ctx.cc->idle = true;
 	f = CO_PUSH(&run->kworker, memcg_stats_kworker);
-	f->ms = run->memcg;
-	f->cc = coh_cpu_attach(run->coh, (unsigned int)cpu, &run->kworker);
 	f->end_ps = run->end_ps;
 	sim_proc_start(&run->kworker, 0);
 }
@@ -952,14 +958,15 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 
 			sim_proc_init(&t->proc, run.engine, w->cpus[j],
 				      PROC_STACK, t);
-			t->cc = coh_cpu_attach(run.coh, w->cpus[j], &t->proc);
+			t->k.cc = coh_cpu_attach(run.coh, w->cpus[j], &t->proc);
+			t->k.ms = run.memcg;
 			t->w = w;
 			t->index = j;
 			task_rng_init(t, seed, w->cpus[j]);
 			memset(&t->prof, 0, sizeof(t->prof));
-			t->cc->prof = &t->prof;
+			t->k.cc->prof = &t->prof;
 			/* explain names the function behind each access */
-			t->cc->caller = o->callers ? kprof_caller : NULL;
+			t->k.cc->caller = o->callers ? kprof_caller : NULL;
 		}
 		w->type->setup(w, &run);
 	}

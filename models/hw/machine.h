@@ -151,6 +151,11 @@ struct machine {
 	 * insn_ps a micro-op); 0: at once
 	 */
 	unsigned int rob_uops;
+	/*
+	 * smt_slowdown: a thread's own work stretched while its sibling
+	 * runs, in 1/1024 (1024: no sharing; coh_delay())
+	 */
+	unsigned int smt_slowdown_1024;
 };
 
 /*

@@ -8,11 +8,12 @@
 # instruction costs, time by kernel function): SIM only, no kernel file
 # behind it. Includes only models/hw/ and sim/ (the top-level sim/).
 libsim_a_SOURCES += \
-	%reldir%/compat/access.h %reldir%/compat/kernel.h \
+	%reldir%/compat/access.h %reldir%/compat/kernel.h %reldir%/compat/sim.h \
 	%reldir%/mm/page_counter.c %reldir%/mm/page_counter.h \
 	%reldir%/mm/memcontrol.c %reldir%/mm/memcontrol.h \
 	%reldir%/mm/memcontrol_internal.h %reldir%/mm/memcontrol_stats.c \
 	%reldir%/mm/shmem.c %reldir%/mm/shmem.h \
+	%reldir%/mm/swap.c %reldir%/mm/swap.h \
 	%reldir%/mm/mmap_lock.c %reldir%/mm/mmap_lock.h \
 	%reldir%/kernel/cgroup/rstat.c %reldir%/kernel/cgroup/rstat.h \
 	%reldir%/kernel/sched/fair.c %reldir%/kernel/sched/fair.h \

@@ -126,28 +126,26 @@ static int fallocate_loop(struct sim_proc *p, void *frame)
 	struct fallocate_frame *f = frame;
 	struct sim_task *t = f->t;
 	struct fallocate *fa = t->w->priv;
-	struct memcg_sim *ms = fa->run->memcg;
 
 	CO_BEGIN(f);
 	while (task_running(t, fa->run)) {
 		CO_AWAIT(f, sim_proc_sync(p));
 		task_op_begin(t);
 		KPROF_ENTER(&t->prof, KF_WORK, t->proc.now);
-		coh_delay(t->cc, fa->work_ps);
+		coh_delay(t->k.cc, fa->work_ps);
 		KPROF_EXIT(&t->prof, t->proc.now);
 		/* shmem_fallocate(): every page of the range is a hole */
 		for (f->k = 0; f->k < fa->len_pages; f->k++)
-			CO_CALL(f, p, shmem_get_folio_gfp, .ms = ms,
-				.cc = t->cc, .memcg = fa->memcg,
+			CO_CALL(f, p, shmem_get_folio_gfp, .memcg = fa->memcg,
 				.cached = false);
 		f->place += fa->len_pages;
 		if (f->place >= fa->file_pages) {
 			/* ftruncate(fd, 0) */
 			KPROF_ENTER(&t->prof, KF_WORK, t->proc.now);
-			coh_delay(t->cc, fa->truncate_ps * f->place);
+			coh_delay(t->k.cc, fa->truncate_ps * f->place);
 			KPROF_EXIT(&t->prof, t->proc.now);
-			CO_CALL(f, p, shmem_undo_range, .ms = ms, .cc = t->cc,
-				.memcg = fa->memcg, .nr_pages = f->place);
+			CO_CALL(f, p, shmem_undo_range, .memcg = fa->memcg,
+				.nr_pages = f->place);
 			f->place = 0;
 		}
 		task_op_end(t, fa->run);

@@ -193,13 +193,14 @@ static void hb_run(struct hackbench *hb, struct sched_task *se, sim_time_t at)
 		at += hb->run->machine.migration_ps;
 		hb->ran_cpu[t->index] = se->cpu;
 	}
-	t->cc = coh_cpu_attach(hb->run->coh, se->cpu, &t->proc);
-	t->cc->prof = &t->prof;
-	tr = coh_trace(t->cc->coh);
+	t->k.cc = coh_cpu_attach(hb->run->coh, se->cpu, &t->proc);
+	t->k.cc->prof = &t->prof;
+	t->k.cc->idle = false;
+	tr = coh_trace(t->k.cc->coh);
 	if (migrated && tr) {
 		/* the trace: the cold cache, on the new CPU's kernel work */
 		snprintf(name, sizeof(name), "cpu%u kernel work", se->cpu);
-		sim_trace_async(tr, coh_trace_pid_cpus(t->cc->coh),
+		sim_trace_async(tr, coh_trace_pid_cpus(t->k.cc->coh),
 				(int)se->cpu, name, "kernel", "migration",
 				at - hb->run->machine.migration_ps, at, NULL);
 	}
@@ -274,7 +275,7 @@ static int hb_preempt(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	if (sched_slice_expired(hb->sf, hb_se(hb, t), t->proc.now)) {
-		CO_AWAIT(f, coh_fence(t->cc));
+		CO_AWAIT(f, coh_fence(t->k.cc));
 		CO_AWAIT(f, sim_proc_sync(p));
 		hb_switch(hb,
 			  sched_yield_to_next(hb->sf, hb_se(hb, t),
@@ -322,8 +323,8 @@ static int hb_sender_loop(struct sim_proc *p, void *frame)
 			CO_CALL(f, p, hb_preempt, .t = t);
 		if (f->r->queued >= hb->window && hb->sf) {
 			/* block: the CPU goes to the next task */
-			KPROF_ENTER(&t->prof, KF_IDLE, t->proc.now);
-			CO_AWAIT(f, coh_fence(t->cc));
+			task_idle_begin(t);
+			CO_AWAIT(f, coh_fence(t->k.cc));
 			CO_AWAIT(f, sim_proc_sync(p));
 			if (sender_blocked(s, f->r, (int)(f->r - hb->receivers),
 					   hb->window)) {
@@ -333,28 +334,28 @@ static int hb_sender_loop(struct sim_proc *p, void *frame)
 					  t->proc.now);
 				CO_AWAIT(f, hb_wait(hb, t, s->blocked_on >= 0));
 			}
-			KPROF_EXIT(&t->prof, t->proc.now);
+			task_idle_end(t);
 			continue;
 		}
 		if (f->r->queued >= hb->window) {
-			KPROF_ENTER(&t->prof, KF_IDLE, t->proc.now);
+			task_idle_begin(t);
 			CO_AWAIT(f, sender_blocked(s, f->r,
 						   (int)(f->r - hb->receivers),
 						   hb->window));
-			KPROF_EXIT(&t->prof, t->proc.now);
+			task_idle_end(t);
 		}
 		KPROF_ENTER(&t->prof, KF_WORK_SEND, t->proc.now);
-		coh_delay(t->cc, hb->work_ps / 2);
+		coh_delay(t->k.cc, hb->work_ps / 2);
 		if (hb->run->kernel->kmem_accounting == KMEM_OBJECTS) {
 			/* __alloc_skb(): the sk_buff, then the kmalloc head */
-			CO_CALL(f, p, obj_cgroup_charge, .ms = hb->run->memcg,
-				.cc = t->cc, .objcg = &hb->memcg->objcg,
+			CO_CALL(f, p, obj_cgroup_charge,
+				.objcg = &hb->memcg->objcg,
 				.size = SKBUFF_HEAD_SIZE);
-			CO_CALL(f, p, obj_cgroup_charge, .ms = hb->run->memcg,
-				.cc = t->cc, .objcg = &hb->memcg->objcg,
+			CO_CALL(f, p, obj_cgroup_charge,
+				.objcg = &hb->memcg->objcg,
 				.size = hb->objsize - SKBUFF_HEAD_SIZE);
 		}
-		coh_delay(t->cc, hb->work_ps - hb->work_ps / 2);
+		coh_delay(t->k.cc, hb->work_ps - hb->work_ps / 2);
 		KPROF_EXIT(&t->prof, t->proc.now);
 		CO_AWAIT(f, sim_proc_sync(p));
 		f->r->queued++;
@@ -381,8 +382,8 @@ static int hb_receiver_loop(struct sim_proc *p, void *frame)
 		if (hb->sf)
 			CO_CALL(f, p, hb_preempt, .t = t);
 		if (!r->queued && hb->sf) {
-			KPROF_ENTER(&t->prof, KF_IDLE, t->proc.now);
-			CO_AWAIT(f, coh_fence(t->cc));
+			task_idle_begin(t);
+			CO_AWAIT(f, coh_fence(t->k.cc));
 			CO_AWAIT(f, sim_proc_sync(p));
 			if (receiver_idle(r)) {
 				hb_switch(hb,
@@ -391,27 +392,27 @@ static int hb_receiver_loop(struct sim_proc *p, void *frame)
 					  t->proc.now);
 				CO_AWAIT(f, hb_wait(hb, t, r->waiting));
 			}
-			KPROF_EXIT(&t->prof, t->proc.now);
+			task_idle_end(t);
 			continue;
 		}
 		if (!r->queued) {
-			KPROF_ENTER(&t->prof, KF_IDLE, t->proc.now);
+			task_idle_begin(t);
 			CO_AWAIT(f, receiver_idle(r));
-			KPROF_EXIT(&t->prof, t->proc.now);
+			task_idle_end(t);
 		}
 		task_op_begin(t);
 		KPROF_ENTER(&t->prof, KF_WORK_RECV, t->proc.now);
-		coh_delay(t->cc, hb->work_ps / 2);
+		coh_delay(t->k.cc, hb->work_ps / 2);
 		if (hb->run->kernel->kmem_accounting == KMEM_OBJECTS) {
 			/* consume_skb(): the head, then the sk_buff */
-			CO_CALL(f, p, obj_cgroup_uncharge, .ms = hb->run->memcg,
-				.cc = t->cc, .objcg = &hb->memcg->objcg,
+			CO_CALL(f, p, obj_cgroup_uncharge,
+				.objcg = &hb->memcg->objcg,
 				.size = hb->objsize - SKBUFF_HEAD_SIZE);
-			CO_CALL(f, p, obj_cgroup_uncharge, .ms = hb->run->memcg,
-				.cc = t->cc, .objcg = &hb->memcg->objcg,
+			CO_CALL(f, p, obj_cgroup_uncharge,
+				.objcg = &hb->memcg->objcg,
 				.size = SKBUFF_HEAD_SIZE);
 		}
-		coh_delay(t->cc, hb->work_ps - hb->work_ps / 2);
+		coh_delay(t->k.cc, hb->work_ps - hb->work_ps / 2);
 		KPROF_EXIT(&t->prof, t->proc.now);
 		CO_AWAIT(f, sim_proc_sync(p));
 		r->queued--;
@@ -444,12 +445,12 @@ static void hb_sched_setup(struct hackbench *hb, struct workload *w)
 	SIM_OOM_ON(!hb->se || !hb->ran_cpu);
 	for (i = 0; i < w->nr_tasks; i++) {
 		struct sim_task *t = &w->tasks[i];
-		struct sim_trace *tr = coh_trace(t->cc->coh);
+		struct sim_trace *tr = coh_trace(t->k.cc->coh);
 		unsigned int in_group = i % (2 * (unsigned int)hb->fds);
 		char name[48];
 
 		hb->se[i].data = t;
-		hb->ran_cpu[i] = t->cc->cpu;
+		hb->ran_cpu[i] = t->k.cc->cpu;
 		t->proc.trace_tid = hb->run->machine.nr_cpus + i;
 		if (tr) {
 			/* the trace: "task sender 3" (the sender number) */
@@ -458,13 +459,13 @@ static void hb_sched_setup(struct hackbench *hb, struct workload *w)
 				 i / (2 * (unsigned int)hb->fds) *
 						 (unsigned int)hb->fds +
 					 in_group % (unsigned int)hb->fds);
-			sim_trace_thread(tr, coh_trace_pid_cpus(t->cc->coh),
+			sim_trace_thread(tr, coh_trace_pid_cpus(t->k.cc->coh),
 					 (int)t->proc.trace_tid, name,
 					 (int)t->proc.trace_tid);
 		}
 		for (j = 0; j < w->nr_tasks; j++)
 			sched_task_allow(&hb->se[i], w->cpus[j]);
-		sched_task_start(hb->sf, &hb->se[i], t->cc->cpu, 0);
+		sched_task_start(hb->sf, &hb->se[i], t->k.cc->cpu, 0);
 	}
 	sim_schedule(hb->run->engine, SCHED_TICK_PS, hb_tick, hb, 0);
 }

@@ -153,7 +153,6 @@ static int kmalloc_loop(struct sim_proc *p, void *frame)
 	struct kmalloc_frame *f = frame;
 	struct sim_task *t = f->t;
 	struct kmalloc_wl *km = t->w->priv;
-	struct memcg_sim *ms = km->run->memcg;
 	bool objects = km->run->kernel->kmem_accounting == KMEM_OBJECTS;
 
 	CO_BEGIN(f);
@@ -163,15 +162,13 @@ static int kmalloc_loop(struct sim_proc *p, void *frame)
 			/* slab_alloc_node(): pre-alloc hook, freelist, post */
 			if (objects)
 				CO_CALL(f, p, memcg_slab_pre_alloc_hook,
-					.ms = ms, .cc = t->cc,
 					.objcg = &km->memcg->objcg,
 					.obj_size = km->obj_size);
 			KPROF_ENTER(&t->prof, KF_WORK, t->proc.now);
-			coh_delay(t->cc, km->work_ps / 2);
+			coh_delay(t->k.cc, km->work_ps / 2);
 			KPROF_EXIT(&t->prof, t->proc.now);
 			if (objects)
 				CO_CALL(f, p, memcg_slab_post_alloc_hook,
-					.ms = ms, .cc = t->cc,
 					.objcg = &km->memcg->objcg,
 					.obj_size = km->obj_size,
 					.pgdat = f->pgdat);
@@ -179,12 +176,12 @@ static int kmalloc_loop(struct sim_proc *p, void *frame)
 		for (f->i = 0; f->i < km->objects; f->i++) {
 			/* kfree() -> slab_free(): the hook, then the freelist */
 			if (objects)
-				CO_CALL(f, p, memcg_slab_free_hook, .ms = ms,
-					.cc = t->cc, .objcg = &km->memcg->objcg,
+				CO_CALL(f, p, memcg_slab_free_hook,
+					.objcg = &km->memcg->objcg,
 					.obj_size = km->obj_size,
 					.pgdat = f->pgdat);
 			KPROF_ENTER(&t->prof, KF_WORK, t->proc.now);
-			coh_delay(t->cc, km->work_ps - km->work_ps / 2);
+			coh_delay(t->k.cc, km->work_ps - km->work_ps / 2);
 			KPROF_EXIT(&t->prof, t->proc.now);
 		}
 		task_op_end(t, km->run);

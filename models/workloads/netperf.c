@@ -423,7 +423,7 @@ static struct sched_task *task_se(struct netperf *np, struct sim_task *t)
 static void trace_cpu_work(struct sim_task *t, const char *what,
 			   sim_time_t start, sim_time_t end)
 {
-	struct sim_trace *tr = coh_trace(t->cc->coh);
+	struct sim_trace *tr = coh_trace(t->k.cc->coh);
 	char name[64];
 
 	if (!tr)
@@ -433,8 +433,8 @@ static void trace_cpu_work(struct sim_task *t, const char *what,
 	 * CPU between @start and @end, but the model prices it after the
 	 * fact, so it may overlap the calls on the CPU's own track.
 	 */
-	snprintf(name, sizeof(name), "cpu%u kernel work", t->cc->cpu);
-	sim_trace_async(tr, coh_trace_pid_cpus(t->cc->coh), (int)t->cc->cpu,
+	snprintf(name, sizeof(name), "cpu%u kernel work", t->k.cc->cpu);
+	sim_trace_async(tr, coh_trace_pid_cpus(t->k.cc->coh), (int)t->k.cc->cpu,
 			name, "kernel", what, start, end, NULL);
 }
 
@@ -460,8 +460,9 @@ static void netperf_run(struct netperf *np, struct sched_task *se,
 		at += np->run->machine.migration_ps;
 		np->ran_cpu[t->index] = se->cpu;
 	}
-	t->cc = coh_cpu_attach(np->run->coh, se->cpu, &t->proc);
-	t->cc->prof = &t->prof;
+	t->k.cc = coh_cpu_attach(np->run->coh, se->cpu, &t->proc);
+	t->k.cc->prof = &t->prof;
+	t->k.cc->idle = false;
 	if (migrated)
 		trace_cpu_work(t, "migration",
 			       at - np->run->machine.migration_ps, at);
@@ -488,8 +489,8 @@ static void netperf_wake(struct netperf *np, struct sim_task *wakee,
 	 * task skips it: select_task_rq() calls it only for a task allowed
 	 * on more than one CPU). SIM: the wake-up goes out at @now.
 	 */
-	insn_charge(waker->cc, INSN_select_task_rq_fair, 1);
-	insn_charge(waker->cc, INSN_available_idle_cpu, 1);
+	insn_charge(waker->k.cc, INSN_select_task_rq_fair, 1);
+	insn_charge(waker->k.cc, INSN_available_idle_cpu, 1);
 	if (sched_wake_up(np->sf, task_se(np, wakee), task_se(np, waker)->cpu,
 			  true, now, &migrated))
 		netperf_run(np, task_se(np, wakee), now);
@@ -713,8 +714,8 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 	}
 	if (np->protocol == PROTO_TCP) {
 		/* tcp_stream_alloc_skb() and tcp_skb_entail() */
-		CO_CALL(f, p, sk_mem_schedule, .ms = ms, .cc = t->cc,
-			.sk = &pp->sk_s, .size = TCP_SKB_HEAD_TRUESIZE);
+		CO_CALL(f, p, sk_mem_schedule, .sk = &pp->sk_s,
+			.size = TCP_SKB_HEAD_TRUESIZE);
 		sk_mem_charge(&pp->sk_s, TCP_SKB_HEAD_TRUESIZE);
 		/*
 		 * do_tcp_sendpages(): splice hands the file to TCP a page at
@@ -726,8 +727,8 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 				(int)(PAGE_SIZE - (f->off + f->i) % PAGE_SIZE);
 			if (f->piece > (int)np->message_bytes - (int)f->i)
 				f->piece = (int)np->message_bytes - (int)f->i;
-			CO_CALL(f, p, sk_mem_schedule, .ms = ms, .cc = t->cc,
-				.sk = &pp->sk_s, .size = f->piece);
+			CO_CALL(f, p, sk_mem_schedule, .sk = &pp->sk_s,
+				.size = f->piece);
 			sk_mem_charge(&pp->sk_s, f->piece);
 		}
 	} else {
@@ -749,23 +750,23 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 			 * lookups per skb (insn.h: SIM, its v6.1 stand-in).
 			 */
 			if (ms->k->kmem_accounting == KMEM_PAGES)
-				insn_charge(t->cc, INSN_memcg_kmem_get_cache,
+				insn_charge(t->k.cc, INSN_memcg_kmem_get_cache,
 					    2);
 			if (ms->k->kmem_accounting == KMEM_OBJECTS)
-				CO_CALL(f, p, obj_cgroup_charge, .ms = ms,
-					.cc = t->cc, .objcg = &pp->memcg->objcg,
+				CO_CALL(f, p, obj_cgroup_charge,
+					.objcg = &pp->memcg->objcg,
 					.size = UNIX_SKB_HEAD_TRUESIZE +
 						(f->size -
 						 (f->pages << PAGE_SHIFT)));
 			while (f->pages && ms->k->kmem_accounting != KMEM_OFF) {
 				f->frag = 1u << unix_frag_order(f->pages);
 				f->pages -= f->frag;
-				CO_CALL(f, p, memcg_kmem_charge_page, .ms = ms,
-					.cc = t->cc, .memcg = pp->memcg,
-					.nr_pages = f->frag, .gfp = GFP_KERNEL);
+				CO_CALL(f, p, memcg_kmem_charge_page,
+					.memcg = pp->memcg, .nr_pages = f->frag,
+					.gfp = GFP_KERNEL);
 			}
 		}
-		coh_delay(t->cc, np->work_ps / 4);
+		coh_delay(t->k.cc, np->work_ps / 4);
 	}
 	CO_END(f, p);
 }
@@ -792,18 +793,17 @@ static int netperf_recv_accounting(struct sim_proc *p, void *frame)
 		while (f->pages && ms->k->kmem_accounting != KMEM_OFF) {
 			f->frag = 1u << unix_frag_order(f->pages);
 			f->pages -= f->frag;
-			CO_CALL(f, p, memcg_kmem_uncharge_page, .ms = ms,
-				.cc = t->cc, .memcg = pp->memcg,
-				.nr_pages = f->frag);
+			CO_CALL(f, p, memcg_kmem_uncharge_page,
+				.memcg = pp->memcg, .nr_pages = f->frag);
 		}
 		if (ms->k->kmem_accounting == KMEM_OBJECTS)
-			CO_CALL(f, p, obj_cgroup_uncharge, .ms = ms,
-				.cc = t->cc, .objcg = &pp->memcg->objcg,
+			CO_CALL(f, p, obj_cgroup_uncharge,
+				.objcg = &pp->memcg->objcg,
 				.size = UNIX_SKB_HEAD_TRUESIZE +
 					(f->size - (unix_data_pages(f->size)
 						    << PAGE_SHIFT)));
 	}
-	coh_delay(t->cc, np->work_ps / 4);
+	coh_delay(t->k.cc, np->work_ps / 4);
 	CO_END(f, p);
 }
 
@@ -838,15 +838,14 @@ static int netperf_pkt_rcv(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	f->start = NOW(t);
 	if (f->sk == SK_R) {
-		CO_CALL(f, p, sk_mem_schedule, .ms = np->run->memcg,
-			.cc = t->cc, .sk = &pp->sk_r, .size = f->truesize,
-			.softirq = f->softirq);
+		CO_CALL(f, p, sk_mem_schedule, .sk = &pp->sk_r,
+			.size = f->truesize, .softirq = f->softirq);
 		sk_mem_charge(&pp->sk_r, f->truesize);
 	} else {
-		CO_CALL(f, p, sk_mem_uncharge, .ms = np->run->memcg,
-			.cc = t->cc, .sk = &pp->sk_s, .size = f->truesize);
+		CO_CALL(f, p, sk_mem_uncharge, .sk = &pp->sk_s,
+			.size = f->truesize);
 	}
-	coh_delay(t->cc, eighths(np, PKT_RCV));
+	coh_delay(t->k.cc, eighths(np, PKT_RCV));
 	CO_AWAIT(f, sim_proc_sync(p));
 	trace_cpu_work(t, f->what, f->start, NOW(t));
 	CO_END(f, p);
@@ -986,7 +985,7 @@ static int netperf_schedule(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	if (sched_slice_expired(np->sf, task_se(np, t), NOW(t))) {
-		CO_AWAIT(f, coh_fence(t->cc));
+		CO_AWAIT(f, coh_fence(t->k.cc));
 		CO_AWAIT(f, sim_proc_sync(p));
 		netperf_switch(
 			np, sched_yield_to_next(np->sf, task_se(np, t), NOW(t)),
@@ -995,8 +994,8 @@ static int netperf_schedule(struct sim_proc *p, void *frame)
 	}
 	if (!must_block(np, pp, f->sender))
 		CO_RETURN(f, p, 0);
-	KPROF_ENTER(&t->prof, KF_IDLE, NOW(t));
-	CO_AWAIT(f, coh_fence(t->cc));
+	task_idle_begin(t);
+	CO_AWAIT(f, coh_fence(t->k.cc));
 	CO_AWAIT(f, sim_proc_sync(p));
 	if (must_block(np, pp, f->sender)) {
 		netperf_switch(np, sched_sleep(np->sf, task_se(np, t), NOW(t)),
@@ -1005,7 +1004,7 @@ static int netperf_schedule(struct sim_proc *p, void *frame)
 					 f->sender ? sender_blocked(pp, np) :
 						     receiver_idle(pp)));
 	}
-	KPROF_EXIT(&t->prof, NOW(t));
+	task_idle_end(t);
 	CO_END(f, p);
 }
 
@@ -1035,10 +1034,10 @@ static int netperf_turn(struct sim_proc *p, void *frame)
 		CO_CALL(f, p, netperf_schedule, .t = t, .pp = pp,
 			.sender = f->sender);
 	} else if (must_block(np, pp, f->sender)) {
-		KPROF_ENTER(&t->prof, KF_IDLE, NOW(t));
+		task_idle_begin(t);
 		CO_AWAIT(f, f->sender ? sender_blocked(pp, np) :
 					receiver_idle(pp));
-		KPROF_EXIT(&t->prof, NOW(t));
+		task_idle_end(t);
 	}
 	CO_END(f, p);
 }
@@ -1061,7 +1060,7 @@ static int netperf_sender_tcp(struct sim_proc *p, void *frame)
 	while (task_running(t, np->run)) {
 		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp, .sender = true);
 		KPROF_ENTER(&t->prof, KF_WORK_SEND, NOW(t));
-		coh_delay(t->cc, eighths(np, SND_SPLICE));
+		coh_delay(t->k.cc, eighths(np, SND_SPLICE));
 		f->truesize = message_truesize(np);
 		/* tcp_sendpage(): lock_sock() */
 		CO_AWAIT(f, sim_proc_sync(p));
@@ -1071,7 +1070,7 @@ static int netperf_sender_tcp(struct sim_proc *p, void *frame)
 		CO_CALL(f, p, netperf_send_accounting, .t = t, .pp = pp,
 			.truesize = f->truesize,
 			.off = pp->sent * np->message_bytes);
-		coh_delay(t->cc, eighths(np, SND_SENDPAGE + SND_XMIT));
+		coh_delay(t->k.cc, eighths(np, SND_SENDPAGE + SND_XMIT));
 		/* the segment, in this CPU's softirq: tcp_v6_rcv() on sk_r */
 		CO_CALL(f, p, netperf_arrive, .t = t, .pp = pp, .sk = SK_R,
 			.truesize = f->truesize);
@@ -1082,7 +1081,7 @@ static int netperf_sender_tcp(struct sim_proc *p, void *frame)
 		/* release_sock(): the ACKs backlogged meanwhile, on this CPU */
 		CO_CALL(f, p, netperf_release_sock, .t = t, .pp = pp,
 			.sk = SK_S);
-		coh_delay(t->cc, eighths(np, SND_EXIT));
+		coh_delay(t->k.cc, eighths(np, SND_EXIT));
 		KPROF_EXIT(&t->prof, NOW(t));
 	}
 	CO_END(f, p);
@@ -1108,7 +1107,7 @@ static int netperf_receiver_tcp(struct sim_proc *p, void *frame)
 		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp, .sender = false);
 		task_op_begin(t);
 		KPROF_ENTER(&t->prof, KF_WORK_RECV, NOW(t));
-		coh_delay(t->cc, eighths(np, RCV_ENTRY));
+		coh_delay(t->k.cc, eighths(np, RCV_ENTRY));
 		/* tcp_recvmsg(): lock_sock() */
 		CO_AWAIT(f, sim_proc_sync(p));
 		CO_AWAIT(f, sk_slock(pp, SK_R, RCV));
@@ -1123,20 +1122,20 @@ static int netperf_receiver_tcp(struct sim_proc *p, void *frame)
 			CO_CALL(f, p, netperf_release_sock, .t = t, .pp = pp,
 				.sk = SK_R, .flush = true);
 		f->truesize = pp->truesize[pp->head];
-		coh_delay(t->cc, eighths(np, RCV_COPY));
+		coh_delay(t->k.cc, eighths(np, RCV_COPY));
 		/* tcp_eat_recv_skb() -> sock_rfree() */
 		CO_AWAIT(f, sim_proc_sync(p));
 		if (np->backlog == BACKLOG_NEVER) {
 			/* SIM: the softirq may be charging sk_r meanwhile */
 			CO_AWAIT(f, sk_slock(pp, SK_R, RCV));
 		}
-		CO_CALL(f, p, sk_mem_uncharge, .ms = np->run->memcg,
-			.cc = t->cc, .sk = &pp->sk_r, .size = f->truesize);
+		CO_CALL(f, p, sk_mem_uncharge, .sk = &pp->sk_r,
+			.size = f->truesize);
 		CO_AWAIT(f, sim_proc_sync(p));
 		if (np->backlog == BACKLOG_NEVER)
 			sk_sunlock(pp, SK_R, RCV, NOW(t));
 		/* tcp_cleanup_rbuf() -> tcp_send_ack(), in this CPU's softirq */
-		coh_delay(t->cc, eighths(np, RCV_ACK_XMIT));
+		coh_delay(t->k.cc, eighths(np, RCV_ACK_XMIT));
 		CO_CALL(f, p, netperf_arrive, .t = t, .pp = pp, .sk = SK_S,
 			.truesize = f->truesize);
 		/* the message is read; the ACK frees the sender's window */
@@ -1145,7 +1144,7 @@ static int netperf_receiver_tcp(struct sim_proc *p, void *frame)
 		/* release_sock(): the segments backlogged meanwhile */
 		CO_CALL(f, p, netperf_release_sock, .t = t, .pp = pp,
 			.sk = SK_R);
-		coh_delay(t->cc, eighths(np, RCV_EXIT));
+		coh_delay(t->k.cc, eighths(np, RCV_EXIT));
 		KPROF_EXIT(&t->prof, NOW(t));
 		task_op_end(t, np->run);
 	}
@@ -1167,7 +1166,7 @@ static int netperf_sender_unix(struct sim_proc *p, void *frame)
 	while (task_running(t, np->run)) {
 		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp, .sender = true);
 		KPROF_ENTER(&t->prof, KF_WORK_SEND, NOW(t));
-		coh_delay(t->cc, np->work_ps / 2);
+		coh_delay(t->k.cc, np->work_ps / 2);
 		f->truesize = message_truesize(np);
 		CO_AWAIT(f, sim_proc_sync(p));
 		CO_CALL(f, p, netperf_send_accounting, .t = t, .pp = pp,
@@ -1176,7 +1175,7 @@ static int netperf_sender_unix(struct sim_proc *p, void *frame)
 		/* the skb is on the peer's receive queue, the reader woken */
 		CO_AWAIT(f, sim_proc_sync(p));
 		msg_queued(np, pp, t, f->truesize, false);
-		coh_delay(t->cc, np->work_ps / 2 - np->work_ps / 4);
+		coh_delay(t->k.cc, np->work_ps / 2 - np->work_ps / 4);
 		CO_AWAIT(f, sim_proc_sync(p));
 		KPROF_EXIT(&t->prof, NOW(t));
 	}
@@ -1197,11 +1196,11 @@ static int netperf_receiver_unix(struct sim_proc *p, void *frame)
 		task_op_begin(t);
 		f->truesize = pp->truesize[pp->head];
 		KPROF_ENTER(&t->prof, KF_WORK_RECV, NOW(t));
-		coh_delay(t->cc, np->work_ps / 2);
+		coh_delay(t->k.cc, np->work_ps / 2);
 		CO_CALL(f, p, netperf_recv_accounting, .t = t, .pp = pp,
 			.truesize = f->truesize);
 		CO_AWAIT(f, sim_proc_sync(p));
-		coh_delay(t->cc, np->work_ps / 2 - np->work_ps / 4);
+		coh_delay(t->k.cc, np->work_ps / 2 - np->work_ps / 4);
 		KPROF_EXIT(&t->prof, NOW(t));
 		CO_AWAIT(f, sim_proc_sync(p));
 		msg_read(np, pp, t);
@@ -1247,13 +1246,13 @@ static void netperf_tick(void *arg, uint64_t data)
 static void netperf_trace_name(struct sim_task *t, const char *role,
 			       unsigned int pair)
 {
-	struct sim_trace *tr = coh_trace(t->cc->coh);
+	struct sim_trace *tr = coh_trace(t->k.cc->coh);
 	char name[48];
 
 	if (!tr)
 		return;
 	snprintf(name, sizeof(name), "task %s %u", role, pair);
-	sim_trace_thread(tr, coh_trace_pid_cpus(t->cc->coh),
+	sim_trace_thread(tr, coh_trace_pid_cpus(t->k.cc->coh),
 			 (int)t->proc.trace_tid, name, (int)t->proc.trace_tid);
 }
 
@@ -1287,10 +1286,10 @@ static void netperf_sched_setup(struct netperf *np, struct workload *w)
 	for (i = 0; i < np->instances; i++) {
 		struct netperf_pair *pp = &np->pairs[i];
 
-		sched_task_start(np->sf, task_se(np, pp->snd), pp->snd->cc->cpu,
-				 0);
-		sched_task_start(np->sf, task_se(np, pp->rcv), pp->rcv->cc->cpu,
-				 0);
+		sched_task_start(np->sf, task_se(np, pp->snd),
+				 pp->snd->k.cc->cpu, 0);
+		sched_task_start(np->sf, task_se(np, pp->rcv),
+				 pp->rcv->k.cc->cpu, 0);
 		netperf_trace_name(pp->snd, "netperf", i);
 		netperf_trace_name(pp->rcv, "netserver", i);
 	}

@@ -52,24 +52,22 @@ int netperf_sctp_send_accounting(struct sim_proc *p, void *frame)
 	struct netperf_sctp_send_accounting_frame *f = frame;
 	struct sim_task *t = f->t;
 	struct netperf *np = t->w->priv;
-	struct memcg_sim *ms = np->run->memcg;
 	struct netperf_pair *pp = f->pp;
 
 	CO_BEGIN(f);
-	CO_CALL(f, p, sctp_sendmsg_to_asoc, .ms = ms, .cc = t->cc,
-		.sk = &pp->sk_s, .msg_len = (unsigned int)np->message_bytes);
-	coh_delay(t->cc, np->work_ps / 4);
+	CO_CALL(f, p, sctp_sendmsg_to_asoc, .sk = &pp->sk_s,
+		.msg_len = (unsigned int)np->message_bytes);
+	coh_delay(t->k.cc, np->work_ps / 4);
 	/* loopback: sctp_rcv() in this CPU's softirq, bh_lock_sock(sk_r) */
 	CO_AWAIT(f, sim_proc_sync(p));
 	CO_AWAIT(f, sk_slock(pp, SK_R, SND));
-	CO_CALL(f, p, sctp_ulpevent_make_rcvmsg, .ms = ms, .cc = t->cc,
-		.sk = &pp->sk_r, .msg_len = (unsigned int)np->message_bytes);
+	CO_CALL(f, p, sctp_ulpevent_make_rcvmsg, .sk = &pp->sk_r,
+		.msg_len = (unsigned int)np->message_bytes);
 	CO_AWAIT(f, sim_proc_sync(p));
 	sk_sunlock(pp, SK_R, SND, NOW(t));
 	/* sctp_gen_sack(): a SACK for every SCTP_SACKFREQ-th packet */
 	if ((pp->sent + 1) % SCTP_SACKFREQ == 0)
-		CO_CALL(f, p, sctp_outq_sack, .ms = ms, .cc = t->cc,
-			.sk = &pp->sk_s,
+		CO_CALL(f, p, sctp_outq_sack, .sk = &pp->sk_s,
 			.msg_len = (unsigned int)np->message_bytes,
 			.nr = SCTP_SACKFREQ);
 	CO_END(f, p);
@@ -85,10 +83,10 @@ int netperf_sctp_recv_accounting(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	CO_AWAIT(f, sim_proc_sync(p));
 	CO_AWAIT(f, sk_slock(pp, SK_R, RCV));
-	CO_CALL(f, p, sctp_sock_rfree, .ms = np->run->memcg, .cc = t->cc,
-		.sk = &pp->sk_r, .msg_len = (unsigned int)np->message_bytes);
+	CO_CALL(f, p, sctp_sock_rfree, .sk = &pp->sk_r,
+		.msg_len = (unsigned int)np->message_bytes);
 	CO_AWAIT(f, sim_proc_sync(p));
 	sk_sunlock(pp, SK_R, RCV, NOW(t));
-	coh_delay(t->cc, np->work_ps / 4);
+	coh_delay(t->k.cc, np->work_ps / 4);
 	CO_END(f, p);
 }

@@ -94,9 +94,16 @@
  * task maps its own range).
  *
  * An operation is a fault; throughput is faults per second.
+ * LRU (kernel lru_lock, models/kernel/mm/swap.h): folio_add_lru() puts
+ * each new anon folio (and page_fault2's page-cache folio) into the
+ * CPU's batch of 15, moved onto the LRU under the lruvec lock with its
+ * NR_INACTIVE_ANON update; munmap's unmap_region() drains the batch and
+ * each gather batch's release_pages() takes the folios off the LRU under
+ * the same lock, 32 per hold. With lru_lock: off a folio reaches the LRU
+ * at once, without a lock (the model before issue 30).
+ *
  * SIM: THP is off (every fault is one 4K page; shmem_enabled never); the
- * memcg of every task is the workload's cgroup; a folio reaches the LRU
- * at once (the per-CPU lru_add batch of 15 is not modelled); page-table
+ * memcg of every task is the workload's cgroup; page-table
  * pages (__GFP_ACCOUNT, NR_PAGETABLE: one per 512 faults) are not
  * charged; the page_fault3 pages' LRU activation by mark_page_accessed()
  * on the second unmap (NR_INACTIVE_ANON -1, NR_ACTIVE_ANON +1,
@@ -108,6 +115,7 @@
 #include "models/kernel/mm/memcontrol.h"
 #include "models/kernel/mm/mmap_lock.h"
 #include "models/kernel/mm/shmem.h"
+#include "models/kernel/mm/swap.h"
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"
@@ -216,25 +224,23 @@ static int page_fault_memcg(struct sim_proc *p, void *frame)
 	struct page_fault_frame *f = frame;
 	struct sim_task *t = f->t;
 	struct page_fault *pf = t->w->priv;
-	struct memcg_sim *ms = pf->run->memcg;
 
 	CO_BEGIN(f);
 	/* handle_mm_fault(): count_memcg_event_mm(PGFAULT) */
-	CO_CALL(f, p, count_memcg_events, .ms = ms, .cc = t->cc,
-		.memcg = pf->memcg, .idx = SIM_PGFAULT, .count = 1);
+	CO_CALL(f, p, count_memcg_events, .memcg = pf->memcg,
+		.idx = SIM_PGFAULT, .count = 1);
 	/* do_anonymous_page() or do_cow_fault(): the anon page's charge */
 	if (pf->test != PAGE_FAULT3)
-		CO_CALL(f, p, charge_memcg, .ms = ms, .cc = t->cc,
-			.memcg = pf->memcg, .nr_pages = 1, .gfp = GFP_KERNEL);
+		CO_CALL(f, p, charge_memcg, .memcg = pf->memcg, .nr_pages = 1,
+			.gfp = GFP_KERNEL);
 	/* __do_fault() -> shmem_fault() */
 	if (pf->test != PAGE_FAULT1)
-		CO_CALL(f, p, shmem_get_folio_gfp, .ms = ms, .cc = t->cc,
-			.memcg = pf->memcg, .cached = f->i < f->cached);
+		CO_CALL(f, p, shmem_get_folio_gfp, .memcg = pf->memcg,
+			.cached = f->i < f->cached);
 	if (pf->test == PAGE_FAULT3) {
 		/* do_set_pte() -> page_add_file_rmap() */
-		CO_CALL(f, p, mod_lruvec_state, .ms = ms, .cc = t->cc,
-			.memcg = pf->memcg, .idx = SIM_NR_FILE_MAPPED,
-			.val = 1);
+		CO_CALL(f, p, mod_lruvec_state, .memcg = pf->memcg,
+			.idx = SIM_NR_FILE_MAPPED, .val = 1);
 		CO_RETURN(f, p, 0);
 	}
 	/*
@@ -242,10 +248,9 @@ static int page_fault_memcg(struct sim_proc *p, void *frame)
 	 * the page reaches the inactive anon LRU (folio_add_lru()), each a
 	 * __mod_lruvec_state() -> memcg_rstat_updated().
 	 */
-	CO_CALL(f, p, mod_lruvec_state, .ms = ms, .cc = t->cc,
-		.memcg = pf->memcg, .idx = SIM_NR_ANON_MAPPED, .val = 1);
-	CO_CALL(f, p, mod_lruvec_state, .ms = ms, .cc = t->cc,
-		.memcg = pf->memcg, .idx = SIM_NR_INACTIVE_ANON, .val = 1);
+	CO_CALL(f, p, mod_lruvec_state, .memcg = pf->memcg,
+		.idx = SIM_NR_ANON_MAPPED, .val = 1);
+	CO_CALL(f, p, folio_add_lru, .memcg = pf->memcg);
 	CO_END(f, p);
 }
 
@@ -259,27 +264,47 @@ static int page_fault_unmap(struct sim_proc *p, void *frame)
 	struct page_fault_frame *f = frame;
 	struct sim_task *t = f->t;
 	struct page_fault *pf = t->w->priv;
-	struct memcg_sim *ms = pf->run->memcg;
 
 	CO_BEGIN(f);
+	/* unmap_region(): lru_add_drain() first, whatever the mapping */
+	if (pf->run->memcg->lru)
+		CO_CALL(f, p, lru_add_drain);
 	if (pf->test == PAGE_FAULT3) {
 		for (; f->i; f->i--)
-			CO_CALL(f, p, mod_lruvec_state, .ms = ms, .cc = t->cc,
-				.memcg = pf->memcg, .idx = SIM_NR_FILE_MAPPED,
-				.val = -1);
+			CO_CALL(f, p, mod_lruvec_state, .memcg = pf->memcg,
+				.idx = SIM_NR_FILE_MAPPED, .val = -1);
 		CO_RETURN(f, p, 0);
 	}
+	if (pf->run->memcg->lru) {
+		/*
+		 * per gather batch zap_pte_range()'s page_remove_rmap() of
+		 * each page, and tlb_flush_mmu() ->
+		 * free_pages_and_swap_cache(): lru_add_drain() (empty by
+		 * then) and release_pages()
+		 */
+		for (f->slot = 0; f->i;) {
+			f->batch = gather_next(f->i, &f->slot);
+			f->i -= f->batch;
+			for (f->k = 0; f->k < f->batch; f->k++)
+				CO_CALL(f, p, mod_lruvec_state,
+					.memcg = pf->memcg,
+					.idx = SIM_NR_ANON_MAPPED, .val = -1);
+			CO_CALL(f, p, release_pages, .memcg = pf->memcg,
+				.nr = f->batch);
+		}
+		CO_RETURN(f, p, 0);
+	}
+	/* SIM: lru_lock off: both statistics per page, no lock */
 	for (f->slot = 0; f->i;) {
 		f->batch = gather_next(f->i, &f->slot);
 		f->i -= f->batch;
 		for (f->k = 0; f->k < 2 * f->batch; f->k++)
-			CO_CALL(f, p, mod_lruvec_state, .ms = ms, .cc = t->cc,
-				.memcg = pf->memcg,
+			CO_CALL(f, p, mod_lruvec_state, .memcg = pf->memcg,
 				.idx = f->k % 2 ? SIM_NR_INACTIVE_ANON :
 						  SIM_NR_ANON_MAPPED,
 				.val = -1);
 		/* single-page folios: pgpgout is nr_memory */
-		CO_CALL(f, p, uncharge_batch, .ms = ms, .cc = t->cc,
+		CO_CALL(f, p, uncharge_batch,
 			.ug = { .memcg = pf->memcg,
 				.nr_memory = f->batch,
 				.pgpgout = f->batch });
@@ -310,35 +335,31 @@ static int page_fault_loop(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	while (task_running(t, pf->run)) {
 		/* mmap() */
-		CO_CALL(f, p, mmap_write_lock, .cc = t->cc, .mm = &pf->mm,
-			.k = k);
-		CO_CALL(f, p, mmap_write_unlock, .cc = t->cc, .mm = &pf->mm,
-			.k = k);
+		CO_CALL(f, p, mmap_write_lock, .mm = &pf->mm, .k = k);
+		CO_CALL(f, p, mmap_write_unlock, .mm = &pf->mm, .k = k);
 		for (f->i = 0; f->i < pf->pages && task_running(t, pf->run);
 		     f->i++) {
 			CO_AWAIT(f, sim_proc_sync(p));
 			task_op_begin(t);
 			KPROF_ENTER(&t->prof, KF_WORK, t->proc.now);
-			coh_delay(t->cc, pf->work_ps);
+			coh_delay(t->k.cc, pf->work_ps);
 			KPROF_EXIT(&t->prof, t->proc.now);
-			CO_CALL(f, p, fault_lock, .cc = t->cc, .mm = &pf->mm,
-				.k = k, .vma_locked = fault_vma_locked(f));
+			CO_CALL(f, p, fault_lock, .mm = &pf->mm, .k = k,
+				.vma_locked = fault_vma_locked(f));
 			CO_CALL_INDIRECT(f, p, page_fault_memcg,
 					 struct page_fault_frame, .t = t,
 					 .i = f->i, .cached = f->cached);
-			CO_CALL(f, p, fault_unlock, .cc = t->cc, .mm = &pf->mm,
-				.k = k, .vma_locked = fault_vma_locked(f));
+			CO_CALL(f, p, fault_unlock, .mm = &pf->mm, .k = k,
+				.vma_locked = fault_vma_locked(f));
 			task_op_end(t, pf->run);
 		}
 		if (f->i > f->cached)
 			f->cached = f->i;
 		/* munmap() */
-		CO_CALL(f, p, mmap_write_lock, .cc = t->cc, .mm = &pf->mm,
-			.k = k);
+		CO_CALL(f, p, mmap_write_lock, .mm = &pf->mm, .k = k);
 		CO_CALL_INDIRECT(f, p, page_fault_unmap,
 				 struct page_fault_frame, .t = t, .i = f->i);
-		CO_CALL(f, p, mmap_write_unlock, .cc = t->cc, .mm = &pf->mm,
-			.k = k);
+		CO_CALL(f, p, mmap_write_unlock, .mm = &pf->mm, .k = k);
 	}
 	CO_END(f, p);
 }

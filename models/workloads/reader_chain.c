@@ -104,16 +104,16 @@ static int chain_loop(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	while (task_running(t, f->run)) {
 		if (!f->reader)
-			coh_delay(t->cc, rc->think_ps);
+			coh_delay(t->k.cc, rc->think_ps);
 		CO_AWAIT(f, sim_proc_sync(p));
 		if (f->counts)
 			task_op_begin(t);
 		if (f->reader) /* p = READ_ONCE(p->next) */
-			CO_AWAIT(f, coh_read_dep(t->cc,
+			CO_AWAIT(f, coh_read_dep(t->k.cc,
 						 coh_object_field(rc->obj, 1)));
 		else /* atomic_long_add_return(1, &counter) */
 			CO_AWAIT(f,
-				 coh_rmw(t->cc, coh_object_field(rc->obj, 0)));
+				 coh_rmw(t->k.cc, coh_object_field(rc->obj, 0)));
 		if (f->counts)
 			task_op_end(t, f->run);
 	}

@@ -216,9 +216,9 @@ static int stat_reader_loop(struct sim_proc *p, void *frame)
 			CO_AWAIT(f, sim_proc_sync(p));
 			task_op_begin(t);
 			KPROF_ENTER(&t->prof, KF_WORK, t->proc.now);
-			coh_delay(t->cc, sr->work_ps);
+			coh_delay(t->k.cc, sr->work_ps);
 			KPROF_EXIT(&t->prof, t->proc.now);
-			CO_CALL(f, p, memory_stat_show, .ms = ms, .cc = t->cc,
+			CO_CALL(f, p, memory_stat_show,
 				.memcg = sr->memcgs[f->i],
 				.format = sr->format ? sr->format :
 						       ms->k->cgroup_version,
@@ -231,9 +231,9 @@ static int stat_reader_loop(struct sim_proc *p, void *frame)
 				     (double)(t->proc.now - f->pass_start) /
 					     SIM_PS_PER_NS);
 		if (sr->interval_ps) {
-			KPROF_ENTER(&t->prof, KF_IDLE, t->proc.now);
-			coh_delay(t->cc, sr->interval_ps);
-			KPROF_EXIT(&t->prof, t->proc.now);
+			task_idle_begin(t);
+			coh_delay(t->k.cc, sr->interval_ps);
+			task_idle_end(t);
 		}
 	}
 	CO_END(f, p);

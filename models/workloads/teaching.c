@@ -156,7 +156,8 @@ static int counter_loop(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	while (task_running(t, f->run)) {
-		coh_delay(t->cc, task_think(t, ac->think_ps, ac->exponential));
+		coh_delay(t->k.cc,
+			  task_think(t, ac->think_ps, ac->exponential));
 		/* traced, the op's slice opens in the engine's time order */
 		if (co_unlikely(sim_trace_calls != NULL))
 			CO_AWAIT(f, sim_proc_sync(p));
@@ -166,7 +167,7 @@ static int counter_loop(struct sim_proc *p, void *frame)
 		 * atomic_long_inc(&counter[k]) at the end of the think, which
 		 * touched nothing shared: announced to the line if it is busy
 		 */
-		CO_AWAIT(f, coh_rmw_ahead(t->cc, f->counter));
+		CO_AWAIT(f, coh_rmw_ahead(t->k.cc, f->counter));
 		task_op_end(t, f->run);
 	}
 	CO_END(f, p);
@@ -185,11 +186,12 @@ static int counter_batch_loop(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	while (task_running(t, f->run)) {
-		coh_delay(t->cc, task_think(t, ac->think_ps, ac->exponential));
+		coh_delay(t->k.cc,
+			  task_think(t, ac->think_ps, ac->exponential));
 		CO_AWAIT(f, sim_proc_sync(p));
 		task_op_begin(t);
 		/* this_cpu_inc(): a locked RMW on an owned line */
-		CO_AWAIT(f, coh_rmw(t->cc,
+		CO_AWAIT(f, coh_rmw(t->k.cc,
 				    coh_object_field(ac->local[t->index], 0)));
 		if (++f->pending < ac->batch) {
 			task_op_end(t, f->run);
@@ -197,7 +199,7 @@ static int counter_batch_loop(struct sim_proc *p, void *frame)
 		}
 		f->counter = counter_pick(t, ac);
 		/* atomic_long_add(pending, &counter[k]) */
-		CO_AWAIT(f, coh_rmw(t->cc, f->counter));
+		CO_AWAIT(f, coh_rmw(t->k.cc, f->counter));
 		f->pending = 0;
 		task_op_end(t, f->run);
 	}
@@ -231,7 +233,7 @@ static void atomic_counter_setup(struct workload *w, struct run *run)
 		f->t = t;
 		f->run = run;
 		/* after an increment it counts the op and thinks: nothing shared */
-		coh_cpu_allow_resume(t->cc);
+		coh_cpu_allow_resume(t->k.cc);
 	}
 }
 
@@ -337,11 +339,12 @@ static int field_loop(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	while (task_running(t, f->run)) {
-		coh_delay(t->cc, task_think(t, fs->think_ps, fs->exponential));
+		coh_delay(t->k.cc,
+			  task_think(t, fs->think_ps, fs->exponential));
 		CO_AWAIT(f, sim_proc_sync(p));
 		task_op_begin(t);
 		/* WRITE_ONCE(s->field[cpu], ...) or atomic_inc() */
-		CO_AWAIT(f, coh_access(t->cc,
+		CO_AWAIT(f, coh_access(t->k.cc,
 				       coh_object_field(fs->obj,
 							fs_field(fs, t->index)),
 				       fs->op));
@@ -383,7 +386,7 @@ static void false_sharing_setup(struct workload *w, struct run *run)
 		f->t = &w->tasks[i];
 		f->run = run;
 		/* after its update it counts the op and thinks: nothing shared */
-		coh_cpu_allow_resume(w->tasks[i].cc);
+		coh_cpu_allow_resume(w->tasks[i].k.cc);
 	}
 }
 
@@ -849,25 +852,25 @@ static int ops_loop(struct sim_proc *p, void *frame)
 			in = ops_insn_at(ow, f->pc);
 			o = ops_object_of(ow, in);
 			if (in->kind == OPS_DELAY) {
-				coh_delay(t->cc, in->ps);
+				coh_delay(t->k.cc, in->ps);
 			} else if (in->kind == OPS_FENCE) {
-				CO_AWAIT(f, coh_fence(t->cc));
+				CO_AWAIT(f, coh_fence(t->k.cc));
 			} else if (in->kind == OPS_LOCK) {
-				CO_CALL(f, p, queued_spin_lock, .cc = t->cc,
+				CO_CALL(f, p, queued_spin_lock,
 					.lock = &o->lock);
 			} else if (in->kind == OPS_UNLOCK) {
 				CO_AWAIT(f,
-					 queued_spin_unlock(t->cc, &o->lock));
+					 queued_spin_unlock(t->k.cc, &o->lock));
 			} else {
 				CO_AWAIT(f,
-					 coh_access(t->cc,
+					 coh_access(t->k.cc,
 						    coh_object_field(o->obj,
 								     in->field),
 						    (enum coh_op)in->kind));
 			}
 		}
 		/* The program ends like a kernel function: a fence. */
-		CO_AWAIT(f, coh_fence(t->cc));
+		CO_AWAIT(f, coh_fence(t->k.cc));
 		task_op_end(t, f->run);
 	}
 	CO_END(f, p);

@@ -58,6 +58,7 @@
 
 #include "models/kernel/mm/memcontrol.h"
 #include "models/kernel/mm/mmap_lock.h"
+#include "models/kernel/mm/swap.h"
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"
@@ -129,38 +130,51 @@ static int tlb_flush_page(struct sim_proc *p, void *frame)
 	struct tlb_flush_frame *f = frame;
 	struct sim_task *t = f->t;
 	struct tlb_flush *tf = t->w->priv;
-	struct memcg_sim *ms = tf->run->memcg;
 	const struct kernel_config *k = tf->run->kernel;
 
 	CO_BEGIN(f);
 	/* the write fault: do_anonymous_page(); the first makes anon_vma */
-	CO_CALL(f, p, fault_lock, .cc = t->cc, .mm = &tf->mm, .k = k,
+	CO_CALL(f, p, fault_lock, .mm = &tf->mm, .k = k,
 		.vma_locked = mm_fault_vma_locked(k, false, f->i == 0));
-	CO_CALL(f, p, count_memcg_events, .ms = ms, .cc = t->cc,
-		.memcg = tf->memcg, .idx = SIM_PGFAULT, .count = 1);
-	CO_CALL(f, p, charge_memcg, .ms = ms, .cc = t->cc, .memcg = tf->memcg,
-		.nr_pages = 1, .gfp = GFP_KERNEL);
-	CO_CALL(f, p, mod_lruvec_state, .ms = ms, .cc = t->cc,
-		.memcg = tf->memcg, .idx = SIM_NR_ANON_MAPPED, .val = 1);
-	CO_CALL(f, p, mod_lruvec_state, .ms = ms, .cc = t->cc,
-		.memcg = tf->memcg, .idx = SIM_NR_INACTIVE_ANON, .val = 1);
-	CO_CALL(f, p, fault_unlock, .cc = t->cc, .mm = &tf->mm, .k = k,
+	CO_CALL(f, p, count_memcg_events, .memcg = tf->memcg,
+		.idx = SIM_PGFAULT, .count = 1);
+	CO_CALL(f, p, charge_memcg, .memcg = tf->memcg, .nr_pages = 1,
+		.gfp = GFP_KERNEL);
+	CO_CALL(f, p, mod_lruvec_state, .memcg = tf->memcg,
+		.idx = SIM_NR_ANON_MAPPED, .val = 1);
+	CO_CALL(f, p, folio_add_lru, .memcg = tf->memcg);
+	CO_CALL(f, p, fault_unlock, .mm = &tf->mm, .k = k,
 		.vma_locked = mm_fault_vma_locked(k, false, f->i == 0));
 	/* madvise(MADV_DONTNEED) of the page: zap, flush, release */
-	CO_CALL(f, p, mmap_read_lock, .cc = t->cc, .mm = &tf->mm, .k = k);
-	CO_CALL(f, p, mod_lruvec_state, .ms = ms, .cc = t->cc,
-		.memcg = tf->memcg, .idx = SIM_NR_ANON_MAPPED, .val = -1);
-	CO_CALL(f, p, mod_lruvec_state, .ms = ms, .cc = t->cc,
-		.memcg = tf->memcg, .idx = SIM_NR_INACTIVE_ANON, .val = -1);
-	CO_CALL(f, p, uncharge_batch, .ms = ms, .cc = t->cc,
-		.ug = { .memcg = tf->memcg, .nr_memory = 1, .pgpgout = 1 });
-	CO_CALL(f, p, mmap_read_unlock, .cc = t->cc, .mm = &tf->mm, .k = k);
+	CO_CALL(f, p, mmap_read_lock, .mm = &tf->mm, .k = k);
+	if (tf->run->memcg->lru) {
+		/*
+		 * zap_page_range(): lru_add_drain() (the fault's folio: the
+		 * LRU lock), zap: page_remove_rmap(); tlb_finish_mmu() ->
+		 * free_pages_and_swap_cache() -> release_pages() (the lock
+		 * again) and the uncharge
+		 */
+		CO_CALL(f, p, lru_add_drain);
+		CO_CALL(f, p, mod_lruvec_state, .memcg = tf->memcg,
+			.idx = SIM_NR_ANON_MAPPED, .val = -1);
+		CO_CALL(f, p, release_pages, .memcg = tf->memcg, .nr = 1);
+	} else {
+		CO_CALL(f, p, mod_lruvec_state, .memcg = tf->memcg,
+			.idx = SIM_NR_ANON_MAPPED, .val = -1);
+		CO_CALL(f, p, mod_lruvec_state, .memcg = tf->memcg,
+			.idx = SIM_NR_INACTIVE_ANON, .val = -1);
+		CO_CALL(f, p, uncharge_batch,
+			.ug = { .memcg = tf->memcg,
+				.nr_memory = 1,
+				.pgpgout = 1 });
+	}
+	CO_CALL(f, p, mmap_read_unlock, .mm = &tf->mm, .k = k);
 	/* the read fault: the zero page, no anon_vma needed */
-	CO_CALL(f, p, fault_lock, .cc = t->cc, .mm = &tf->mm, .k = k,
+	CO_CALL(f, p, fault_lock, .mm = &tf->mm, .k = k,
 		.vma_locked = mm_fault_vma_locked(k, false, false));
-	CO_CALL(f, p, count_memcg_events, .ms = ms, .cc = t->cc,
-		.memcg = tf->memcg, .idx = SIM_PGFAULT, .count = 1);
-	CO_CALL(f, p, fault_unlock, .cc = t->cc, .mm = &tf->mm, .k = k,
+	CO_CALL(f, p, count_memcg_events, .memcg = tf->memcg,
+		.idx = SIM_PGFAULT, .count = 1);
+	CO_CALL(f, p, fault_unlock, .mm = &tf->mm, .k = k,
 		.vma_locked = mm_fault_vma_locked(k, false, false));
 	CO_END(f, p);
 }
@@ -175,16 +189,14 @@ static int tlb_flush_loop(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	while (task_running(t, tf->run)) {
 		/* mmap() */
-		CO_CALL(f, p, mmap_write_lock, .cc = t->cc, .mm = &tf->mm,
-			.k = k);
-		CO_CALL(f, p, mmap_write_unlock, .cc = t->cc, .mm = &tf->mm,
-			.k = k);
+		CO_CALL(f, p, mmap_write_lock, .mm = &tf->mm, .k = k);
+		CO_CALL(f, p, mmap_write_unlock, .mm = &tf->mm, .k = k);
 		for (f->i = 0; f->i < tf->pages && task_running(t, tf->run);
 		     f->i++) {
 			CO_AWAIT(f, sim_proc_sync(p));
 			task_op_begin(t);
 			KPROF_ENTER(&t->prof, KF_WORK, t->proc.now);
-			coh_delay(t->cc, tf->work_ps);
+			coh_delay(t->k.cc, tf->work_ps);
 			KPROF_EXIT(&t->prof, t->proc.now);
 			CO_CALL_INDIRECT(f, p, tlb_flush_page,
 					 struct tlb_flush_frame, .t = t,
@@ -192,10 +204,8 @@ static int tlb_flush_loop(struct sim_proc *p, void *frame)
 			task_op_end(t, tf->run);
 		}
 		/* munmap(): only zero-page PTEs are left */
-		CO_CALL(f, p, mmap_write_lock, .cc = t->cc, .mm = &tf->mm,
-			.k = k);
-		CO_CALL(f, p, mmap_write_unlock, .cc = t->cc, .mm = &tf->mm,
-			.k = k);
+		CO_CALL(f, p, mmap_write_lock, .mm = &tf->mm, .k = k);
+		CO_CALL(f, p, mmap_write_unlock, .mm = &tf->mm, .k = k);
 	}
 	CO_END(f, p);
 }

@@ -27,6 +27,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "models/hw/cache.h"
+#include "models/kernel/compat/sim.h"
 #include "models/kernel/sim/config.h"
 #include "models/kernel/sim/kprof.h"
 #include "models/hw/machine.h"
@@ -56,15 +57,15 @@ struct workload_metric {
  * them, not the 100 KB a looser layout spread over five lines per task.
  */
 struct sim_task {
-	/* line 0 */
-	struct coh_cpu *cc;
+	/* line 0: the kernel's context first, as co_cpu() reads it */
+	struct kernel_ctx k;
 	struct workload *w;
 	uint64_t ops; /* operations completed since warm-up */
-	sim_time_t op_start;
 	/* @rng's state, drawn from by the inline draws (task_think()) */
 	struct sim_xoshiro rng_state;
 	/* line 1: the process's hot fields come first (sim/engine.h) */
 	struct sim_proc proc;
+	sim_time_t op_start;
 	unsigned int index; /* within the workload */
 	/*
 	 * the generator whose state is @rng_state, read only on the draws'
@@ -153,6 +154,7 @@ struct run {
 	const struct cgroup_tree *cgroups;
 	struct memcg_sim *memcg; /* NULL unless a workload needs it */
 	struct sim_proc kworker; /* the periodic stats flusher */
+	struct kernel_ctx kworker_ctx; /* its CPU and memcg world */
 	int kworker_cpu; /* its CPU, or -1: none is idle */
 	struct sim_engine *engine;
 	struct coh *coh;
@@ -179,6 +181,25 @@ static inline bool task_running(const struct sim_task *t, const struct run *r)
 {
 	return t->proc.now < r->end_ps;
 }
+/*
+ * task_idle_begin() - the task waits for work (a message, a peer): its
+ * time counts as [idle], and its CPU runs nothing, so the CPU's SMT
+ * sibling has the core to itself (coh_delay()). task_idle_end() - it
+ * runs again. Under sched: fair the next task switched in on the CPU
+ * makes it busy again (its workload's run function).
+ */
+static inline void task_idle_begin(struct sim_task *t)
+{
+	KPROF_ENTER(&t->prof, KF_IDLE, t->proc.now);
+	t->k.cc->idle = true;
+}
+
+static inline void task_idle_end(struct sim_task *t)
+{
+	t->k.cc->idle = false;
+	KPROF_EXIT(&t->prof, t->proc.now);
+}
+
 /*
  * task_op_begin() - an operation starts at the task's clock. Traced, it is
  * a slice on the CPU's track around the calls it makes (sim/trace.h).

@@ -50,7 +50,8 @@
  *  - the destination and the arguments are evaluated again after the
  *    wait, on resumption, so they must live in the frame (or in C locals
  *    set from the frame before CO_BEGIN, at every entry);
- *  - the CPU is the frame's `cc` member.
+ *  - the CPU is the process's, co_cpu(p) (compat/sim.h): the macros
+ *    name the coroutine's process `p`, as every coroutine does.
  *
  * Pointer chases. x86 issues a load before earlier loads have returned
  * (the model posts it, models/hw/cache.h), but not a load whose address
@@ -77,6 +78,7 @@
 #include <stdbool.h>
 
 #include "models/hw/cache.h"
+#include "models/kernel/compat/sim.h"
 #include "sim/co.h"
 
 /*
@@ -114,10 +116,10 @@ static inline bool co_fence(struct coh_cpu *cc)
 /* ---- explicit field: @lval is the value, @fld where it lives ---- */
 
 /* A load of @fld; use the value after it. */
-#define CO_LOAD_AT(f, fld) CO_AWAIT(f, co_access((f)->cc, (fld), COH_READ))
+#define CO_LOAD_AT(f, fld) CO_AWAIT(f, co_access(co_cpu(p), (fld), COH_READ))
 
 /* A load of @fld whose value the CPU waits for: a pointer chase. */
-#define CO_LOAD_DEP_AT(f, fld) CO_AWAIT(f, co_access_dep((f)->cc, (fld)))
+#define CO_LOAD_DEP_AT(f, fld) CO_AWAIT(f, co_access_dep(co_cpu(p), (fld)))
 
 /* dst = READ_ONCE(lval), where dst is followed next: a pointer chase. */
 #define CO_READ_ONCE_DEP_AT(f, dst, lval, fld) \
@@ -127,10 +129,10 @@ static inline bool co_fence(struct coh_cpu *cc)
 	} while (0)
 
 /* A store of @fld that leaves @val in @lval. */
-#define CO_STORE_AT(f, lval, val, fld)                             \
-	do {                                                       \
-		CO_AWAIT(f, co_access((f)->cc, (fld), COH_WRITE)); \
-		(lval) = (val);                                    \
+#define CO_STORE_AT(f, lval, val, fld)                               \
+	do {                                                         \
+		CO_AWAIT(f, co_access(co_cpu(p), (fld), COH_WRITE)); \
+		(lval) = (val);                                      \
 	} while (0)
 
 /* dst = READ_ONCE(lval), or atomic_long_read(&lval). */
@@ -144,20 +146,20 @@ static inline bool co_fence(struct coh_cpu *cc)
  * lval += i, not atomic: a read-modify-write the CPU does in its cache, a
  * store to the line.
  */
-#define CO_ADD_AT(f, lval, i, fld)                                 \
-	do {                                                       \
-		CO_AWAIT(f, co_access((f)->cc, (fld), COH_WRITE)); \
-		(lval) += (i);                                     \
+#define CO_ADD_AT(f, lval, i, fld)                                   \
+	do {                                                         \
+		CO_AWAIT(f, co_access(co_cpu(p), (fld), COH_WRITE)); \
+		(lval) += (i);                                       \
 	} while (0)
 
 /* __this_cpu_add(lval, i): the same on this CPU's own counter */
 #define CO_THIS_CPU_ADD_AT(f, lval, i, fld) CO_ADD_AT(f, lval, i, fld)
 
 /* A locked RMW of @fld that adds @i to @lval. */
-#define CO_ATOMIC_ADD_AT(f, i, lval, fld)                        \
-	do {                                                     \
-		CO_AWAIT(f, co_access((f)->cc, (fld), COH_RMW)); \
-		(lval) += (__typeof__(lval))(i);                 \
+#define CO_ATOMIC_ADD_AT(f, i, lval, fld)                          \
+	do {                                                       \
+		CO_AWAIT(f, co_access(co_cpu(p), (fld), COH_RMW)); \
+		(lval) += (__typeof__(lval))(i);                   \
 	} while (0)
 
 /* dst = atomic_add_return(i, &lval): the sum */
@@ -168,10 +170,10 @@ static inline bool co_fence(struct coh_cpu *cc)
 	} while (0)
 
 /* A locked RMW of @fld that subtracts @i from @lval. */
-#define CO_ATOMIC_SUB_AT(f, i, lval, fld)                        \
-	do {                                                     \
-		CO_AWAIT(f, co_access((f)->cc, (fld), COH_RMW)); \
-		(lval) -= (__typeof__(lval))(i);                 \
+#define CO_ATOMIC_SUB_AT(f, i, lval, fld)                          \
+	do {                                                       \
+		CO_AWAIT(f, co_access(co_cpu(p), (fld), COH_RMW)); \
+		(lval) -= (__typeof__(lval))(i);                   \
 	} while (0)
 
 /* dst = atomic_sub_return(i, &lval): the difference */
@@ -182,11 +184,11 @@ static inline bool co_fence(struct coh_cpu *cc)
 	} while (0)
 
 /* dst = xchg(&lval, val): the old value */
-#define CO_XCHG_AT(f, dst, lval, val, fld)                       \
-	do {                                                     \
-		CO_AWAIT(f, co_access((f)->cc, (fld), COH_RMW)); \
-		(dst) = (lval);                                  \
-		(lval) = (val);                                  \
+#define CO_XCHG_AT(f, dst, lval, val, fld)                         \
+	do {                                                       \
+		CO_AWAIT(f, co_access(co_cpu(p), (fld), COH_RMW)); \
+		(dst) = (lval);                                    \
+		(lval) = (val);                                    \
 	} while (0)
 
 /* ---- by member: the kernel's `&obj->member` as `obj, member` ---- */
@@ -252,6 +254,6 @@ static inline bool co_fence(struct coh_cpu *cc)
  * The end of an exported kernel function: wait for this CPU's posted
  * accesses (models/hw/cache.h, coh_fence()).
  */
-#define CO_FENCE(f) CO_AWAIT(f, co_fence((f)->cc))
+#define CO_FENCE(f) CO_AWAIT(f, co_fence(co_cpu(p)))
 
 #endif /* MODELS_KERNEL_COMPAT_ACCESS_H */

@@ -62,14 +62,14 @@ static void stock_note(struct memcg_stock_pcp *stock,
 
 /**
  * consume_stock() - take pages from this CPU's stock
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct consume_stock_frame: @memcg, @nr_pages
  *
  * The stock serves the charge only if it caches @memcg and holds at least
  * @nr_pages; otherwise it is left alone and the caller charges the page
  * counters, refilling the stock afterwards.
  *
- * Context: a coroutine on the simulated CPU @f->cc, simulated interrupts off
+ * Context: a coroutine on the simulated CPU co_cpu(p), simulated interrupts off
  * around the stock (local_lock_irqsave: the profile's irq_save_restore);
  * touches only this CPU's stock line.
  * Return: in p->ret, true when the stock served the charge.
@@ -77,18 +77,18 @@ static void stock_note(struct memcg_stock_pcp *stock,
 int consume_stock(struct sim_proc *p, void *frame)
 {
 	struct consume_stock_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 	int slot;
 
 	CO_BEGIN(f);
 	ENTER(f, KF_consume_stock);
 	f->ret = false;
-	stock_note(&ms->stock[f->cc->cpu], f->memcg, false);
+	stock_note(&ms->stock[co_cpu(p)->cpu], f->memcg, false);
 	/* SIM: MEMCG_CHARGE_BATCH is the charge_batch key */
 	if (f->nr_pages > ms->k->charge_batch)
 		goto out;
-	irq_save_restore(f->cc);
-	f->stock = &ms->stock[f->cc->cpu]; /* this_cpu_ptr(&memcg_stock) */
+	irq_save_restore(co_cpu(p));
+	f->stock = &ms->stock[co_cpu(p)->cpu]; /* this_cpu_ptr(&memcg_stock) */
 	/* if (memcg == stock->cached && stock->nr_pages >= nr_pages) */
 	CO_LOAD(f, f->stock, cached);
 	slot = stock_slot(ms, f->stock, f->memcg);
@@ -108,7 +108,7 @@ out:
 }
 
 struct drain_stock_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct memcg_stock_pcp *stock;
 	unsigned int slot; /* SIM: which cached memcg */
 	/* locals */
@@ -122,7 +122,7 @@ struct drain_stock_frame {
 static int drain_stock(struct sim_proc *p, void *frame)
 {
 	struct drain_stock_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
 	ENTER(f, KF_drain_stock);
@@ -135,8 +135,7 @@ static int drain_stock(struct sim_proc *p, void *frame)
 		ms->counts.drains++;
 		f->stock->sim.drains++;
 		ms->counts.pc_uncharges++;
-		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
-			.counter = &f->old->memory,
+		CO_CALL(f, p, page_counter_uncharge, .counter = &f->old->memory,
 			.nr_pages = f->stock->nr_pages[f->slot]);
 		/* SIM: no memsw: swap accounting is v1-only and off here. */
 		CO_STORE_ELEM(f, f->stock, nr_pages, f->slot, 0);
@@ -150,7 +149,7 @@ out:
 
 /**
  * refill_stock() - keep charged pages in this CPU's stock
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct refill_stock_frame: @memcg, @nr_pages
  *
  * Pages already charged to @memcg go to the stock for consume_stock() to hand
@@ -158,19 +157,19 @@ out:
  * the charge batch is drained whole. SIM: with stock_memcgs > 1 (later kernels)
  * a free slot is used, or one is evicted round robin.
  *
- * Context: a coroutine on the simulated CPU @f->cc, simulated interrupts off; a
+ * Context: a coroutine on the simulated CPU co_cpu(p), simulated interrupts off; a
  * drain uncharges up the hierarchy and waits for those lines.
  */
 int refill_stock(struct sim_proc *p, void *frame)
 {
 	struct refill_stock_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 	int slot;
 
 	CO_BEGIN(f);
 	ENTER(f, KF_refill_stock);
-	irq_save_restore(f->cc);
-	f->stock = &ms->stock[f->cc->cpu];
+	irq_save_restore(co_cpu(p));
+	f->stock = &ms->stock[co_cpu(p)->cpu];
 	stock_note(f->stock, f->memcg, true);
 	CO_LOAD(f, f->stock, cached);
 	slot = stock_slot(ms, f->stock, f->memcg);
@@ -181,8 +180,7 @@ int refill_stock(struct sim_proc *p, void *frame)
 		f->slot = (unsigned int)slot;
 		if (f->stock->cached[f->slot]) /* SIM: for explain */
 			f->stock->sim.switches++;
-		CO_CALL(f, p, drain_stock, .ms = ms, .cc = f->cc,
-			.stock = f->stock, .slot = f->slot);
+		CO_CALL(f, p, drain_stock, .stock = f->stock, .slot = f->slot);
 		/* css_get(&memcg->css); */
 		CO_STORE_ELEM(f, f->stock, cached, f->slot, f->memcg);
 	} else {
@@ -191,8 +189,7 @@ int refill_stock(struct sim_proc *p, void *frame)
 	CO_STORE_ELEM(f, f->stock, nr_pages, f->slot,
 		      f->stock->nr_pages[f->slot] + f->nr_pages);
 	if (f->stock->nr_pages[f->slot] > ms->k->charge_batch)
-		CO_CALL(f, p, drain_stock, .ms = ms, .cc = f->cc,
-			.stock = f->stock, .slot = f->slot);
+		CO_CALL(f, p, drain_stock, .stock = f->stock, .slot = f->slot);
 	EXIT(f);
 	CO_END(f, p);
 }
@@ -200,7 +197,7 @@ int refill_stock(struct sim_proc *p, void *frame)
 /* ---- the charge ---- */
 
 struct try_to_free_mem_cgroup_pages_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	unsigned int nr_pages;
 	/* locals */
@@ -219,7 +216,7 @@ struct try_to_free_mem_cgroup_pages_frame {
 static int try_to_free_mem_cgroup_pages(struct sim_proc *p, void *frame)
 {
 	struct try_to_free_mem_cgroup_pages_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
 	ENTER(f, KF_try_to_free_mem_cgroup_pages);
@@ -239,9 +236,9 @@ static int try_to_free_mem_cgroup_pages(struct sim_proc *p, void *frame)
 		f->nr_to_reclaim -= take;
 		f->nr_reclaimed += take;
 		f->m = m;
-		coh_delay(f->cc, (sim_time_t)take * ms->reclaim_ps);
-		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
-			.counter = &f->m->memory, .nr_pages = take);
+		coh_delay(co_cpu(p), (sim_time_t)take * ms->reclaim_ps);
+		CO_CALL(f, p, page_counter_uncharge, .counter = &f->m->memory,
+			.nr_pages = take);
 	}
 	ms->counts.reclaimed += f->nr_reclaimed;
 	EXIT(f);
@@ -275,7 +272,7 @@ static unsigned long margin(struct page_counter *c)
 }
 
 struct try_charge_memcg_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	unsigned int gfp_mask;
 	unsigned int nr_pages;
@@ -294,7 +291,7 @@ struct try_charge_memcg_frame {
 static int try_charge_memcg(struct sim_proc *p, void *frame)
 {
 	struct try_charge_memcg_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
 	ENTER(f, KF_try_charge_memcg);
@@ -304,7 +301,7 @@ static int try_charge_memcg(struct sim_proc *p, void *frame)
 	f->nr_retries = MAX_RECLAIM_RETRIES;
 	f->drained = false;
 retry:
-	CO_CALL(f, p, consume_stock, .ms = ms, .cc = f->cc, .memcg = f->memcg,
+	CO_CALL(f, p, consume_stock, .memcg = f->memcg,
 		.nr_pages = f->nr_pages);
 	if (p->ret) {
 		ms->counts.stock_hits++;
@@ -313,9 +310,8 @@ retry:
 	}
 	/* SIM: no memsw counter (cgroup v1 swap accounting) */
 	ms->counts.pc_try_charges++;
-	CO_CALL(f, p, page_counter_try_charge, .cc = f->cc,
-		.counter = &f->memcg->memory, .nr_pages = f->batch,
-		.fail = &f->counter);
+	CO_CALL(f, p, page_counter_try_charge, .counter = &f->memcg->memory,
+		.nr_pages = f->batch, .fail = &f->counter);
 	if (p->ret)
 		goto done_restock;
 	f->mem_over_limit = mem_cgroup_from_counter(ms, f->counter);
@@ -332,8 +328,8 @@ retry:
 	if (!(f->gfp_mask & GFP_KERNEL))
 		goto nomem;
 
-	CO_CALL(f, p, try_to_free_mem_cgroup_pages, .ms = ms, .cc = f->cc,
-		.memcg = f->mem_over_limit, .nr_pages = f->nr_pages);
+	CO_CALL(f, p, try_to_free_mem_cgroup_pages, .memcg = f->mem_over_limit,
+		.nr_pages = f->nr_pages);
 	f->nr_reclaimed = (unsigned long)p->ret;
 
 	/* mem_cgroup_margin(mem_over_limit) >= nr_pages */
@@ -374,15 +370,15 @@ nomem:
 	 * force: the charge must not fail, or will free memory soon; let
 	 * usage go over the limit for a while.
 	 */
-	CO_CALL(f, p, page_counter_charge, .cc = f->cc,
-		.counter = &f->memcg->memory, .nr_pages = f->nr_pages);
+	CO_CALL(f, p, page_counter_charge, .counter = &f->memcg->memory,
+		.nr_pages = f->nr_pages);
 	f->ret = 0;
 	goto out;
 
 done_restock:
 	if (f->batch > f->nr_pages)
-		CO_CALL(f, p, refill_stock, .ms = ms, .cc = f->cc,
-			.memcg = f->memcg, .nr_pages = f->batch - f->nr_pages);
+		CO_CALL(f, p, refill_stock, .memcg = f->memcg,
+			.nr_pages = f->batch - f->nr_pages);
 	/*
 	 * If the hierarchy is above its normal range (memory.high), the
 	 * kernel does not reclaim here: it notes the excess and reclaims
@@ -391,10 +387,10 @@ done_restock:
 	 * usage and high at every level up to the root, the loads that put
 	 * every charging CPU on the hot usage lines.
 	 */
-	KPROF_ENTER(f->cc->prof, KF_try_charge_memcg_high, NOW(f));
-	insn_enter(f->cc, KF_try_charge_memcg_high); /* the miss path */
+	KPROF_ENTER(co_cpu(p)->prof, KF_try_charge_memcg_high, NOW(f));
+	insn_enter(co_cpu(p), KF_try_charge_memcg_high); /* the miss path */
 	do {
-		insn_charge(f->cc, INSN_try_charge_memcg_high_level, 1);
+		insn_charge(co_cpu(p), INSN_try_charge_memcg_high_level, 1);
 		CO_LOAD(f, &f->memcg->memory, usage);
 		CO_LOAD(f, &f->memcg->memory, high);
 		f->mem_high = page_counter_read(&f->memcg->memory) >
@@ -409,7 +405,7 @@ done_restock:
 		/* memcg = parent_mem_cgroup(memcg): css.parent */
 		CO_READ_ONCE_DEP(f, f->memcg, f->memcg, parent);
 	} while (f->memcg);
-	KPROF_EXIT(f->cc->prof, NOW(f));
+	KPROF_EXIT(co_cpu(p)->prof, NOW(f));
 	f->ret = 0;
 out:
 	CO_FENCE(f);
@@ -421,14 +417,14 @@ out:
 
 /**
  * try_charge() - charge pages to a memcg
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct try_charge_frame: @memcg, @gfp_mask, @nr_pages
  *
  * The root memcg (and every memcg with memcg_disabled) is never charged; any
  * other goes through try_charge_memcg(): the stock, the page counters, reclaim
  * and retries.
  *
- * Context: a coroutine on the simulated CPU @f->cc; may wait for the page
+ * Context: a coroutine on the simulated CPU co_cpu(p); may wait for the page
  * counters' lines, reclaim (reclaim_ns per page) and, for @gfp_mask without
  * GFP_KERNEL, fails instead of reclaiming.
  * Return: in p->ret, 0 or -ENOMEM.
@@ -439,11 +435,11 @@ int try_charge(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	/* SIM: memcg_disabled, the kernel's mem_cgroup_disabled() */
-	if (f->ms->k->memcg_disabled || mem_cgroup_is_root(f->ms, f->memcg))
+	if (this_ms(p)->k->memcg_disabled ||
+	    mem_cgroup_is_root(this_ms(p), f->memcg))
 		CO_RETURN(f, p, 0);
-	CO_CALL(f, p, try_charge_memcg, .ms = f->ms, .cc = f->cc,
-		.memcg = f->memcg, .gfp_mask = f->gfp_mask,
-		.nr_pages = f->nr_pages);
+	CO_CALL(f, p, try_charge_memcg, .memcg = f->memcg,
+		.gfp_mask = f->gfp_mask, .nr_pages = f->nr_pages);
 	CO_RETURN(f, p, p->ret);
 	CO_END(f, p);
 }
@@ -469,7 +465,7 @@ static struct coh_field *objcg_field(struct memcg_sim *ms,
 }
 
 struct obj_cgroup_uncharge_pages_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct obj_cgroup *objcg;
 	unsigned int nr_pages;
 };
@@ -478,23 +474,21 @@ struct obj_cgroup_uncharge_pages_frame {
 static int obj_cgroup_uncharge_pages(struct sim_proc *p, void *frame)
 {
 	struct obj_cgroup_uncharge_pages_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 	struct mem_cgroup *memcg = f->objcg->memcg;
 
 	CO_BEGIN(f);
-	insn_charge(f->cc, INSN_obj_cgroup_uncharge_pages, 1);
+	insn_charge(co_cpu(p), INSN_obj_cgroup_uncharge_pages, 1);
 	/* v5.13's __memcg_kmem_uncharge() has no MEMCG_KMEM statistic */
 	if (ms->k->obj_stock_version != OBJ_STOCK_V5_13)
-		CO_CALL(f, p, mod_memcg_state, .ms = ms, .cc = f->cc,
-			.memcg = memcg, .idx = SIM_MEMCG_KMEM,
-			.val = -(long)f->nr_pages);
+		CO_CALL(f, p, mod_memcg_state, .memcg = memcg,
+			.idx = SIM_MEMCG_KMEM, .val = -(long)f->nr_pages);
 	if (ms->k->cgroup_version == 1) {
 		ms->counts.pc_uncharges++;
-		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
-			.counter = &memcg->kmem, .nr_pages = f->nr_pages);
+		CO_CALL(f, p, page_counter_uncharge, .counter = &memcg->kmem,
+			.nr_pages = f->nr_pages);
 	}
-	CO_CALL(f, p, refill_stock, .ms = ms, .cc = f->cc, .memcg = memcg,
-		.nr_pages = f->nr_pages);
+	CO_CALL(f, p, refill_stock, .memcg = memcg, .nr_pages = f->nr_pages);
 	CO_END(f, p);
 }
 
@@ -507,29 +501,29 @@ static int obj_cgroup_uncharge_pages(struct sim_proc *p, void *frame)
 
 /**
  * memcg_kmem_charge_page() - charge a kernel page (__GFP_ACCOUNT)
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct memcg_kmem_charge_page_frame: @memcg, @gfp, @nr_pages
  *
  * v4.8's memcg_kmem_charge_memcg(): try_charge() the pages, then on cgroup v1
  * the legacy kmem counter; with kmem_accounting: objects, v5.9's
  * obj_cgroup_charge_pages() path instead.
  *
- * Context: a coroutine on the simulated CPU @f->cc; may wait as try_charge()
+ * Context: a coroutine on the simulated CPU co_cpu(p); may wait as try_charge()
  * does.
  * Return: in p->ret, 0 or -ENOMEM.
  */
 int memcg_kmem_charge_page(struct sim_proc *p, void *frame)
 {
 	struct memcg_kmem_charge_page_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
 	/* mem_cgroup_disabled(): nothing is charged or uncharged */
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	ENTER(f, KF_memcg_kmem_charge_page);
-	CO_CALL(f, p, try_charge, .ms = ms, .cc = f->cc, .memcg = f->memcg,
-		.gfp_mask = f->gfp, .nr_pages = f->nr_pages);
+	CO_CALL(f, p, try_charge, .memcg = f->memcg, .gfp_mask = f->gfp,
+		.nr_pages = f->nr_pages);
 	f->ret = (int)p->ret;
 	if (f->ret || mem_cgroup_is_root(ms, f->memcg))
 		goto out;
@@ -539,24 +533,23 @@ int memcg_kmem_charge_page(struct sim_proc *p, void *frame)
 		 * MEMCG_KMEM, and on v1 the kmem counter charged without a
 		 * limit check (page_counter_charge()).
 		 */
-		CO_CALL(f, p, mod_memcg_state, .ms = ms, .cc = f->cc,
-			.memcg = f->memcg, .idx = SIM_MEMCG_KMEM,
-			.val = f->nr_pages);
+		CO_CALL(f, p, mod_memcg_state, .memcg = f->memcg,
+			.idx = SIM_MEMCG_KMEM, .val = f->nr_pages);
 		if (ms->k->cgroup_version == 1)
-			CO_CALL(f, p, page_counter_charge, .cc = f->cc,
+			CO_CALL(f, p, page_counter_charge,
 				.counter = &f->memcg->kmem,
 				.nr_pages = f->nr_pages);
 		goto out;
 	}
 	if (ms->k->cgroup_version == 1) {
 		ms->counts.pc_try_charges++;
-		CO_CALL(f, p, page_counter_try_charge, .cc = f->cc,
+		CO_CALL(f, p, page_counter_try_charge,
 			.counter = &f->memcg->kmem, .nr_pages = f->nr_pages,
 			.fail = &f->counter);
 		if (!p->ret) {
 			/* cancel_charge(memcg, nr_pages) */
 			ms->counts.pc_uncharges++;
-			CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
+			CO_CALL(f, p, page_counter_uncharge,
 				.counter = &f->memcg->memory,
 				.nr_pages = f->nr_pages);
 			f->ret = -ENOMEM;
@@ -570,20 +563,20 @@ out:
 
 /**
  * memcg_kmem_uncharge_page() - uncharge a kernel page
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct memcg_kmem_uncharge_page_frame: @memcg, @nr_pages
  *
  * v4.8's memcg_kmem_uncharge(): straight to the page counters (kmem on v1, then
  * memory), no stock; with kmem_accounting: objects, through the page stock as
  * v5.9 does.
  *
- * Context: a coroutine on the simulated CPU @f->cc; waits for the page
+ * Context: a coroutine on the simulated CPU co_cpu(p); waits for the page
  * counters' lines.
  */
 int memcg_kmem_uncharge_page(struct sim_proc *p, void *frame)
 {
 	struct memcg_kmem_uncharge_page_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
 	/* mem_cgroup_disabled(): nothing is charged or uncharged */
@@ -598,27 +591,26 @@ int memcg_kmem_uncharge_page(struct sim_proc *p, void *frame)
 		 * v5.9 on: obj_cgroup_uncharge_pages(): memcg_account_kmem(),
 		 * then refill_stock()
 		 */
-		CO_CALL(f, p, mod_memcg_state, .ms = ms, .cc = f->cc,
-			.memcg = f->memcg, .idx = SIM_MEMCG_KMEM,
-			.val = -(long)f->nr_pages);
+		CO_CALL(f, p, mod_memcg_state, .memcg = f->memcg,
+			.idx = SIM_MEMCG_KMEM, .val = -(long)f->nr_pages);
 		if (ms->k->cgroup_version == 1) {
 			ms->counts.pc_uncharges++;
-			CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
+			CO_CALL(f, p, page_counter_uncharge,
 				.counter = &f->memcg->kmem,
 				.nr_pages = f->nr_pages);
 		}
-		CO_CALL(f, p, refill_stock, .ms = ms, .cc = f->cc,
-			.memcg = f->memcg, .nr_pages = f->nr_pages);
+		CO_CALL(f, p, refill_stock, .memcg = f->memcg,
+			.nr_pages = f->nr_pages);
 		goto out;
 	}
 	if (ms->k->cgroup_version == 1) {
 		ms->counts.pc_uncharges++;
-		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
-			.counter = &f->memcg->kmem, .nr_pages = f->nr_pages);
+		CO_CALL(f, p, page_counter_uncharge, .counter = &f->memcg->kmem,
+			.nr_pages = f->nr_pages);
 	}
 	ms->counts.pc_uncharges++;
-	CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
-		.counter = &f->memcg->memory, .nr_pages = f->nr_pages);
+	CO_CALL(f, p, page_counter_uncharge, .counter = &f->memcg->memory,
+		.nr_pages = f->nr_pages);
 out:
 	EXIT(f);
 	CO_END(f, p);
@@ -686,7 +678,7 @@ static void slab_stat_slot(struct memcg_sim *ms)
 }
 
 struct __mod_objcg_mlstate_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct obj_cgroup *objcg;
 	int pgdat; /* node + 1 */
 	int idx;
@@ -702,19 +694,19 @@ static int __mod_objcg_mlstate(struct sim_proc *p, void *frame)
 	struct __mod_objcg_mlstate_frame *f = frame;
 
 	CO_BEGIN(f);
-	slab_stat_slot(f->ms);
+	slab_stat_slot(this_ms(p));
 	/* its instructions, mod_memcg_lruvec_state()'s and the callee's */
-	insn_charge(f->cc, INSN_mod_objcg_mlstate, 1);
-	insn_charge(f->cc, INSN_mod_memcg_lruvec_state, 1);
-	insn_charge(f->cc, INSN___mod_memcg_lruvec_state, 1);
-	CO_CALL(f, p, __mod_memcg_lruvec_state, .ms = f->ms, .cc = f->cc,
-		.memcg = f->objcg->memcg, .node = (unsigned int)f->pgdat - 1,
-		.idx = f->idx, .val = f->nr);
+	insn_charge(co_cpu(p), INSN_mod_objcg_mlstate, 1);
+	insn_charge(co_cpu(p), INSN_mod_memcg_lruvec_state, 1);
+	insn_charge(co_cpu(p), INSN___mod_memcg_lruvec_state, 1);
+	CO_CALL(f, p, __mod_memcg_lruvec_state, .memcg = f->objcg->memcg,
+		.node = (unsigned int)f->pgdat - 1, .idx = f->idx,
+		.val = f->nr);
 	CO_END(f, p);
 }
 
 struct drain_obj_stock_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct memcg_stock_pcp *stock;
 	/* locals */
 	struct obj_cgroup *old;
@@ -736,9 +728,8 @@ static int drain_obj_stock(struct sim_proc *p, void *frame)
 		f->nr_pages = f->stock->nr_bytes >> PAGE_SHIFT;
 		f->nr_bytes = f->stock->nr_bytes & (PAGE_SIZE - 1);
 		if (f->nr_pages)
-			CO_CALL(f, p, obj_cgroup_uncharge_pages, .ms = f->ms,
-				.cc = f->cc, .objcg = f->old,
-				.nr_pages = f->nr_pages);
+			CO_CALL(f, p, obj_cgroup_uncharge_pages,
+				.objcg = f->old, .nr_pages = f->nr_pages);
 		/*
 		 * The bytes short of a page go to the memcg-wide count,
 		 * even 0; the next refill_obj_stock() of this objcg, maybe
@@ -747,15 +738,14 @@ static int drain_obj_stock(struct sim_proc *p, void *frame)
 		 * more atomics on a shared line.
 		 */
 		CO_ATOMIC_ADD_AT(f, f->nr_bytes, f->old->nr_charged_bytes,
-				 objcg_field(f->ms, f->old));
+				 objcg_field(this_ms(p), f->old));
 		CO_STORE(f, f->stock, nr_bytes, 0);
 	}
 	/* v5.14 on: flush the vmstat data in the stock (0 before) */
 	if (f->stock->nr_slab_reclaimable_b ||
 	    f->stock->nr_slab_unreclaimable_b) {
 		if (f->stock->nr_slab_unreclaimable_b) {
-			CO_CALL(f, p, __mod_objcg_mlstate, .ms = f->ms,
-				.cc = f->cc, .objcg = f->old,
+			CO_CALL(f, p, __mod_objcg_mlstate, .objcg = f->old,
 				.pgdat = f->stock->cached_pgdat,
 				.idx = SIM_NR_SLAB_UNRECLAIMABLE_B,
 				.nr = f->stock->nr_slab_unreclaimable_b);
@@ -772,7 +762,7 @@ out:
 }
 
 struct replace_stock_objcg_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct memcg_stock_pcp *stock;
 	struct obj_cgroup *objcg;
 	/* locals */
@@ -789,22 +779,21 @@ static int replace_stock_objcg(struct sim_proc *p, void *frame)
 	struct replace_stock_objcg_frame *f = frame;
 
 	CO_BEGIN(f);
-	CO_CALL(f, p, drain_obj_stock, .ms = f->ms, .cc = f->cc,
-		.stock = f->stock);
+	CO_CALL(f, p, drain_obj_stock, .stock = f->stock);
 	f->charged = 0;
-	if (f->ms->k->obj_stock_version == OBJ_STOCK_V5_13) {
+	if (this_ms(p)->k->obj_stock_version == OBJ_STOCK_V5_13) {
 		/* stock->nr_bytes = atomic_xchg(&objcg->nr_charged_bytes, 0) */
 		CO_XCHG_AT(f, f->charged, f->objcg->nr_charged_bytes, 0,
-			   objcg_field(f->ms, f->objcg));
+			   objcg_field(this_ms(p), f->objcg));
 	} else {
 		/*
 		 * stock->nr_bytes = atomic_read(&objcg->nr_charged_bytes)
 		 *	? atomic_xchg(&objcg->nr_charged_bytes, 0) : 0;
 		 */
-		CO_LOAD_AT(f, objcg_field(f->ms, f->objcg));
+		CO_LOAD_AT(f, objcg_field(this_ms(p), f->objcg));
 		if (f->objcg->nr_charged_bytes)
 			CO_XCHG_AT(f, f->charged, f->objcg->nr_charged_bytes, 0,
-				   objcg_field(f->ms, f->objcg));
+				   objcg_field(this_ms(p), f->objcg));
 	}
 	/*
 	 * obj_cgroup_get(objcg); stock->cached_objcg = objcg;
@@ -817,7 +806,7 @@ static int replace_stock_objcg(struct sim_proc *p, void *frame)
 }
 
 struct __account_obj_stock_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct obj_cgroup *objcg;
 	struct memcg_stock_pcp *stock;
 	int nr;
@@ -839,8 +828,8 @@ static int __account_obj_stock(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	/* v6.0's instructions are mod_objcg_state()'s (insn.h: SIM) */
-	if (f->ms->k->obj_stock_version == OBJ_STOCK_V6_16)
-		insn_charge(f->cc, INSN___account_obj_stock, 1);
+	if (this_ms(p)->k->obj_stock_version == OBJ_STOCK_V6_16)
+		insn_charge(co_cpu(p), INSN___account_obj_stock, 1);
 	if (!f->pgdat_set) {
 		/* SIM: cached_pgdat shares the line with nr_bytes */
 		CO_LOAD_AT(f, COH_FIELD(f->stock, nr_bytes));
@@ -848,9 +837,8 @@ static int __account_obj_stock(struct sim_proc *p, void *frame)
 			/* flush the existing cached vmstat data */
 			f->old = f->stock->cached_pgdat;
 			if (f->stock->nr_slab_unreclaimable_b) {
-				CO_CALL(f, p, __mod_objcg_mlstate, .ms = f->ms,
-					.cc = f->cc, .objcg = f->objcg,
-					.pgdat = f->old,
+				CO_CALL(f, p, __mod_objcg_mlstate,
+					.objcg = f->objcg, .pgdat = f->old,
 					.idx = SIM_NR_SLAB_UNRECLAIMABLE_B,
 					.nr = f->stock->nr_slab_unreclaimable_b);
 				CO_STORE_AT(f,
@@ -881,14 +869,14 @@ static int __account_obj_stock(struct sim_proc *p, void *frame)
 	}
 	CO_STORE_AT(f, *f->bytes, f->old, COH_FIELD(f->stock, nr_bytes));
 	if (f->nr)
-		CO_CALL(f, p, __mod_objcg_mlstate, .ms = f->ms, .cc = f->cc,
-			.objcg = f->objcg, .pgdat = f->pgdat,
-			.idx = SIM_NR_SLAB_UNRECLAIMABLE_B, .nr = f->nr);
+		CO_CALL(f, p, __mod_objcg_mlstate, .objcg = f->objcg,
+			.pgdat = f->pgdat, .idx = SIM_NR_SLAB_UNRECLAIMABLE_B,
+			.nr = f->nr);
 	CO_END(f, p);
 }
 
 struct mod_objcg_state_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct obj_cgroup *objcg;
 	int pgdat; /* node + 1 */
 	int nr;
@@ -905,40 +893,39 @@ struct mod_objcg_state_frame {
 static int mod_objcg_state(struct sim_proc *p, void *frame)
 {
 	struct mod_objcg_state_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
 	ENTER(f, KF_mod_objcg_state);
 	if (ms->k->obj_stock_version == OBJ_STOCK_V5_13) {
 		/* mod_memcg_lruvec_state(): local_irq_save() ... restore() */
-		irq_save_restore(f->cc);
-		CO_CALL(f, p, __mod_objcg_mlstate, .ms = ms, .cc = f->cc,
-			.objcg = f->objcg, .pgdat = f->pgdat,
-			.idx = SIM_NR_SLAB_UNRECLAIMABLE_B, .nr = f->nr);
+		irq_save_restore(co_cpu(p));
+		CO_CALL(f, p, __mod_objcg_mlstate, .objcg = f->objcg,
+			.pgdat = f->pgdat, .idx = SIM_NR_SLAB_UNRECLAIMABLE_B,
+			.nr = f->nr);
 		goto out;
 	}
-	irq_save_restore(f->cc); /* local_lock_irqsave(&memcg_stock...) */
-	insn_charge(f->cc, INSN_mod_objcg_state, 1);
-	f->stock = obj_stock_this_cpu(ms, f->cc);
+	irq_save_restore(co_cpu(p)); /* local_lock_irqsave(&memcg_stock...) */
+	insn_charge(co_cpu(p), INSN_mod_objcg_state, 1);
+	f->stock = obj_stock_this_cpu(ms, co_cpu(p));
 	CO_LOAD(f, f->stock, cached_objcg);
 	f->replaced = false;
 	if (f->stock->cached_objcg != f->objcg) {
-		CO_CALL(f, p, replace_stock_objcg, .ms = ms, .cc = f->cc,
-			.stock = f->stock, .objcg = f->objcg);
+		CO_CALL(f, p, replace_stock_objcg, .stock = f->stock,
+			.objcg = f->objcg);
 		CO_STORE_AT(f, f->stock->cached_pgdat, f->pgdat,
 			    COH_FIELD(f->stock, nr_bytes));
 		f->replaced = true;
 	}
-	CO_CALL(f, p, __account_obj_stock, .ms = ms, .cc = f->cc,
-		.objcg = f->objcg, .stock = f->stock, .nr = f->nr,
-		.pgdat = f->pgdat, .pgdat_set = f->replaced);
+	CO_CALL(f, p, __account_obj_stock, .objcg = f->objcg, .stock = f->stock,
+		.nr = f->nr, .pgdat = f->pgdat, .pgdat_set = f->replaced);
 out:
 	EXIT(f);
 	CO_END(f, p);
 }
 
 struct refill_obj_stock_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct obj_cgroup *objcg;
 	unsigned int nr_bytes;
 	bool allow_uncharge;
@@ -952,27 +939,25 @@ struct refill_obj_stock_frame {
 static int refill_obj_stock(struct sim_proc *p, void *frame)
 {
 	struct refill_obj_stock_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
 	ENTER(f, KF_refill_obj_stock);
-	obj_stock_lock(ms, f->cc);
-	f->stock = obj_stock_this_cpu(ms, f->cc);
+	obj_stock_lock(ms, co_cpu(p));
+	f->stock = obj_stock_this_cpu(ms, co_cpu(p));
 	CO_LOAD(f, f->stock, cached_objcg);
 	if (f->stock->cached_objcg != f->objcg) { /* reset if necessary */
-		CO_CALL(f, p, replace_stock_objcg, .ms = ms, .cc = f->cc,
-			.stock = f->stock, .objcg = f->objcg);
+		CO_CALL(f, p, replace_stock_objcg, .stock = f->stock,
+			.objcg = f->objcg);
 		f->allow_uncharge = true; /* when objcg changes */
 	}
 	CO_STORE(f, f->stock, nr_bytes, f->stock->nr_bytes + f->nr_bytes);
 	if (f->pgdat)
-		CO_CALL(f, p, __account_obj_stock, .ms = ms, .cc = f->cc,
-			.objcg = f->objcg, .stock = f->stock, .nr = f->nr_acct,
-			.pgdat = f->pgdat);
+		CO_CALL(f, p, __account_obj_stock, .objcg = f->objcg,
+			.stock = f->stock, .nr = f->nr_acct, .pgdat = f->pgdat);
 	if (ms->k->obj_stock_version == OBJ_STOCK_V5_13) {
 		if (f->stock->nr_bytes > PAGE_SIZE)
-			CO_CALL(f, p, drain_obj_stock, .ms = ms, .cc = f->cc,
-				.stock = f->stock);
+			CO_CALL(f, p, drain_obj_stock, .stock = f->stock);
 		goto out;
 	}
 	f->nr_pages = 0;
@@ -981,8 +966,8 @@ static int refill_obj_stock(struct sim_proc *p, void *frame)
 		f->stock->nr_bytes &= PAGE_SIZE - 1;
 	}
 	if (f->nr_pages)
-		CO_CALL(f, p, obj_cgroup_uncharge_pages, .ms = ms, .cc = f->cc,
-			.objcg = f->objcg, .nr_pages = f->nr_pages);
+		CO_CALL(f, p, obj_cgroup_uncharge_pages, .objcg = f->objcg,
+			.nr_pages = f->nr_pages);
 out:
 	EXIT(f);
 	CO_END(f, p);
@@ -990,7 +975,7 @@ out:
 
 /**
  * obj_cgroup_charge() - charge bytes of slab objects
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct obj_cgroup_charge_frame: @objcg, @size; @pgdat for
  *	v6.16's obj_cgroup_charge_account()
  *
@@ -999,14 +984,14 @@ out:
  * byte stock. With @pgdat (v6.16) the object's bytes are counted in
  * NR_SLAB_UNRECLAIMABLE_B in the same pass. SIM: always GFP_KERNEL.
  *
- * Context: a coroutine on the simulated CPU @f->cc, simulated interrupts off
+ * Context: a coroutine on the simulated CPU co_cpu(p), simulated interrupts off
  * around the stock (not in v6.16); may wait as try_charge() does.
  * Return: in p->ret, 0 or -ENOMEM.
  */
 int obj_cgroup_charge(struct sim_proc *p, void *frame)
 {
 	struct obj_cgroup_charge_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
 	/* get_obj_cgroup_from_current(): the root memcg has no objcg */
@@ -1020,15 +1005,15 @@ int obj_cgroup_charge(struct sim_proc *p, void *frame)
 	 * protection", v6.5) and has no 6.1 code: nothing charged for it.
 	 */
 	if (ms->k->obj_stock_version != OBJ_STOCK_V6_16) {
-		insn_charge(f->cc, INSN_get_obj_cgroup_from_current, 1);
-		insn_charge(f->cc, INSN___get_obj_cgroup_from_memcg, 1);
+		insn_charge(co_cpu(p), INSN_get_obj_cgroup_from_current, 1);
+		insn_charge(co_cpu(p), INSN___get_obj_cgroup_from_memcg, 1);
 	}
 	ENTER(f, KF_obj_cgroup_charge);
 	/* if (consume_obj_stock(objcg, size)) return 0; inlined */
-	KPROF_ENTER(f->cc->prof, KF_consume_obj_stock, NOW(f));
-	insn_enter(f->cc, KF_consume_obj_stock);
-	obj_stock_lock(ms, f->cc);
-	f->stock = obj_stock_this_cpu(ms, f->cc);
+	KPROF_ENTER(co_cpu(p)->prof, KF_consume_obj_stock, NOW(f));
+	insn_enter(co_cpu(p), KF_consume_obj_stock);
+	obj_stock_lock(ms, co_cpu(p));
+	f->stock = obj_stock_this_cpu(ms, co_cpu(p));
 	CO_LOAD(f, f->stock, cached_objcg);
 	if (f->stock->cached_objcg == f->objcg) {
 		CO_LOAD(f, f->stock, nr_bytes);
@@ -1036,16 +1021,15 @@ int obj_cgroup_charge(struct sim_proc *p, void *frame)
 			CO_STORE(f, f->stock, nr_bytes,
 				 f->stock->nr_bytes - f->size);
 			if (f->pgdat)
-				CO_CALL(f, p, __account_obj_stock, .ms = ms,
-					.cc = f->cc, .objcg = f->objcg,
-					.stock = f->stock, .nr = (int)f->size,
-					.pgdat = f->pgdat);
-			KPROF_EXIT(f->cc->prof, NOW(f));
+				CO_CALL(f, p, __account_obj_stock,
+					.objcg = f->objcg, .stock = f->stock,
+					.nr = (int)f->size, .pgdat = f->pgdat);
+			KPROF_EXIT(co_cpu(p)->prof, NOW(f));
 			f->ret = 0;
 			goto out;
 		}
 	}
-	KPROF_EXIT(f->cc->prof, NOW(f));
+	KPROF_EXIT(co_cpu(p)->prof, NOW(f));
 	/*
 	 * The objcg's shared nr_charged_bytes might cover the charge, but
 	 * taking from it costs two atomics on a line every CPU of the memcg
@@ -1063,25 +1047,22 @@ int obj_cgroup_charge(struct sim_proc *p, void *frame)
 	 * obj_cgroup_charge_pages(): try_charge_memcg + memcg_account_kmem;
 	 * v5.13's __memcg_kmem_charge(): try_charge() and v1's kmem counter
 	 */
-	CO_CALL(f, p, try_charge, .ms = ms, .cc = f->cc,
-		.memcg = f->objcg->memcg, .gfp_mask = GFP_KERNEL,
-		.nr_pages = f->nr_pages);
+	CO_CALL(f, p, try_charge, .memcg = f->objcg->memcg,
+		.gfp_mask = GFP_KERNEL, .nr_pages = f->nr_pages);
 	f->ret = (int)p->ret;
 	if (f->ret)
 		goto out;
 	if (ms->k->cgroup_version == 1) {
 		ms->counts.pc_try_charges++;
-		CO_CALL(f, p, page_counter_charge, .cc = f->cc,
+		CO_CALL(f, p, page_counter_charge,
 			.counter = &f->objcg->memcg->kmem,
 			.nr_pages = f->nr_pages);
 	}
 	if (ms->k->obj_stock_version != OBJ_STOCK_V5_13)
-		CO_CALL(f, p, mod_memcg_state, .ms = ms, .cc = f->cc,
-			.memcg = f->objcg->memcg, .idx = SIM_MEMCG_KMEM,
-			.val = f->nr_pages);
+		CO_CALL(f, p, mod_memcg_state, .memcg = f->objcg->memcg,
+			.idx = SIM_MEMCG_KMEM, .val = f->nr_pages);
 	if (f->nr_bytes || f->pgdat)
-		CO_CALL(f, p, refill_obj_stock, .ms = ms, .cc = f->cc,
-			.objcg = f->objcg,
+		CO_CALL(f, p, refill_obj_stock, .objcg = f->objcg,
 			.nr_bytes = f->nr_bytes ? (unsigned int)(PAGE_SIZE -
 								 f->nr_bytes) :
 						  0,
@@ -1095,35 +1076,34 @@ out:
 
 /**
  * obj_cgroup_uncharge() - uncharge bytes of slab objects
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct obj_cgroup_uncharge_frame: @objcg, @size
  *
  * The bytes go back to this CPU's byte stock; whole pages beyond a page go on
  * to the page stock (v5.13: past a page the byte stock is drained whole).
  *
- * Context: a coroutine on the simulated CPU @f->cc, simulated interrupts off
+ * Context: a coroutine on the simulated CPU co_cpu(p), simulated interrupts off
  * around the stock (not in v6.16).
  */
 int obj_cgroup_uncharge(struct sim_proc *p, void *frame)
 {
 	struct obj_cgroup_uncharge_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
 	if (mem_cgroup_is_root(ms, f->objcg->memcg) || ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	ENTER(f, KF_obj_cgroup_uncharge);
 	ms->counts.uncharges++;
-	CO_CALL(f, p, refill_obj_stock, .ms = ms, .cc = f->cc,
-		.objcg = f->objcg, .nr_bytes = (unsigned int)f->size,
-		.allow_uncharge = true);
+	CO_CALL(f, p, refill_obj_stock, .objcg = f->objcg,
+		.nr_bytes = (unsigned int)f->size, .allow_uncharge = true);
 	EXIT(f);
 	CO_END(f, p);
 }
 
 /**
  * memcg_slab_pre_alloc_hook() - charge a slab object before allocating it
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct memcg_slab_pre_alloc_hook_frame: @objcg, @obj_size
  *	(obj_full_size())
  *
@@ -1134,14 +1114,14 @@ int obj_cgroup_uncharge(struct sim_proc *p, void *frame)
  * hook instead ("mm, slab: move memcg charging to post-alloc hook"):
  * nothing here at v6.16.
  *
- * Context: a coroutine on the simulated CPU @f->cc; may wait as
+ * Context: a coroutine on the simulated CPU co_cpu(p); may wait as
  * try_charge() does.
  * Return: in p->ret, 0 or -ENOMEM (the allocation fails).
  */
 int memcg_slab_pre_alloc_hook(struct sim_proc *p, void *frame)
 {
 	struct memcg_slab_pre_alloc_hook_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
 	/* current_obj_cgroup(): NULL in the root memcg, nothing accounted */
@@ -1149,8 +1129,8 @@ int memcg_slab_pre_alloc_hook(struct sim_proc *p, void *frame)
 	    ms->k->obj_stock_version == OBJ_STOCK_V6_16)
 		CO_RETURN(f, p, 0);
 	ENTER(f, KF_memcg_slab_pre_alloc_hook);
-	CO_CALL(f, p, obj_cgroup_charge, .ms = ms, .cc = f->cc,
-		.objcg = f->objcg, .size = f->obj_size);
+	CO_CALL(f, p, obj_cgroup_charge, .objcg = f->objcg,
+		.size = f->obj_size);
 	f->ret = (int)p->ret;
 	EXIT(f);
 	CO_RETURN(f, p, f->ret);
@@ -1159,7 +1139,7 @@ int memcg_slab_pre_alloc_hook(struct sim_proc *p, void *frame)
 
 /**
  * memcg_slab_post_alloc_hook() - account one new slab object
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct memcg_slab_post_alloc_hook_frame: @objcg, @obj_size
  *	(obj_full_size()), @pgdat (the slab's node + 1)
  *
@@ -1170,14 +1150,14 @@ int memcg_slab_pre_alloc_hook(struct sim_proc *p, void *frame)
  * stored in the slab's vector is on the slab's own line (not placed), and
  * the vector is allocated with the slab (not modelled).
  *
- * Context: a coroutine on the simulated CPU @f->cc; v6.16 may wait as
+ * Context: a coroutine on the simulated CPU co_cpu(p); v6.16 may wait as
  * try_charge() does.
  * Return: in p->ret, 0 or -ENOMEM (v6.16: the object is freed).
  */
 int memcg_slab_post_alloc_hook(struct sim_proc *p, void *frame)
 {
 	struct memcg_slab_post_alloc_hook_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
 	/* current_obj_cgroup(): NULL in the root memcg, nothing accounted */
@@ -1186,14 +1166,13 @@ int memcg_slab_post_alloc_hook(struct sim_proc *p, void *frame)
 	ENTER(f, KF_memcg_slab_post_alloc_hook);
 	f->ret = 0;
 	if (ms->k->obj_stock_version == OBJ_STOCK_V6_16) {
-		CO_CALL(f, p, obj_cgroup_charge, .ms = ms, .cc = f->cc,
-			.objcg = f->objcg, .size = f->obj_size,
-			.pgdat = f->pgdat);
+		CO_CALL(f, p, obj_cgroup_charge, .objcg = f->objcg,
+			.size = f->obj_size, .pgdat = f->pgdat);
 		f->ret = (int)p->ret;
 		goto out;
 	}
-	CO_CALL(f, p, mod_objcg_state, .ms = ms, .cc = f->cc, .objcg = f->objcg,
-		.pgdat = f->pgdat, .nr = (int)f->obj_size);
+	CO_CALL(f, p, mod_objcg_state, .objcg = f->objcg, .pgdat = f->pgdat,
+		.nr = (int)f->obj_size);
 out:
 	EXIT(f);
 	CO_RETURN(f, p, f->ret);
@@ -1202,19 +1181,19 @@ out:
 
 /**
  * memcg_slab_free_hook() - uncharge and count one freed slab object
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct memcg_slab_free_hook_frame: @objcg, @obj_size, @pgdat
  *
  * v5.13 and v6.0: obj_cgroup_uncharge(), then mod_objcg_state() of minus
  * the object's bytes; v6.16: one refill_obj_stock() doing both.
  *
- * Context: a coroutine on the simulated CPU @f->cc; a drain may uncharge
+ * Context: a coroutine on the simulated CPU co_cpu(p); a drain may uncharge
  * pages up the hierarchy.
  */
 int memcg_slab_free_hook(struct sim_proc *p, void *frame)
 {
 	struct memcg_slab_free_hook_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
 	if (mem_cgroup_is_root(ms, f->objcg->memcg) || ms->k->memcg_disabled)
@@ -1222,16 +1201,15 @@ int memcg_slab_free_hook(struct sim_proc *p, void *frame)
 	ENTER(f, KF_memcg_slab_free_hook);
 	if (ms->k->obj_stock_version == OBJ_STOCK_V6_16) {
 		ms->counts.uncharges++;
-		CO_CALL(f, p, refill_obj_stock, .ms = ms, .cc = f->cc,
-			.objcg = f->objcg, .nr_bytes = f->obj_size,
-			.allow_uncharge = true, .nr_acct = -(int)f->obj_size,
-			.pgdat = f->pgdat);
+		CO_CALL(f, p, refill_obj_stock, .objcg = f->objcg,
+			.nr_bytes = f->obj_size, .allow_uncharge = true,
+			.nr_acct = -(int)f->obj_size, .pgdat = f->pgdat);
 		goto out;
 	}
-	CO_CALL(f, p, obj_cgroup_uncharge, .ms = ms, .cc = f->cc,
-		.objcg = f->objcg, .size = f->obj_size);
-	CO_CALL(f, p, mod_objcg_state, .ms = ms, .cc = f->cc, .objcg = f->objcg,
-		.pgdat = f->pgdat, .nr = -(int)f->obj_size);
+	CO_CALL(f, p, obj_cgroup_uncharge, .objcg = f->objcg,
+		.size = f->obj_size);
+	CO_CALL(f, p, mod_objcg_state, .objcg = f->objcg, .pgdat = f->pgdat,
+		.nr = -(int)f->obj_size);
 out:
 	EXIT(f);
 	CO_END(f, p);
@@ -1241,29 +1219,29 @@ out:
 
 /**
  * charge_memcg() - charge a new folio
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct charge_memcg_frame: @memcg, @gfp, @nr_pages (the
  * 	folio's)
  *
  * try_charge() the folio's pages, then count the page-in on this CPU
  * (mem_cgroup_charge_statistics(), memcg_check_events()).
  *
- * Context: a coroutine on the simulated CPU @f->cc; may wait as try_charge()
+ * Context: a coroutine on the simulated CPU co_cpu(p); may wait as try_charge()
  * does; the statistics run with simulated interrupts off.
  * Return: in p->ret, 0 or -ENOMEM.
  */
 int charge_memcg(struct sim_proc *p, void *frame)
 {
 	struct charge_memcg_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
 	/* mem_cgroup_disabled(): nothing is charged or uncharged */
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	ENTER(f, KF_charge_memcg);
-	CO_CALL(f, p, try_charge, .ms = ms, .cc = f->cc, .memcg = f->memcg,
-		.gfp_mask = f->gfp, .nr_pages = f->nr_pages);
+	CO_CALL(f, p, try_charge, .memcg = f->memcg, .gfp_mask = f->gfp,
+		.nr_pages = f->nr_pages);
 	f->ret = (int)p->ret;
 	if (f->ret)
 		goto out;
@@ -1272,11 +1250,10 @@ int charge_memcg(struct sim_proc *p, void *frame)
 	 * folio's own line); then, interrupts off, this CPU's counters of
 	 * the memcg.
 	 */
-	irq_save_restore(f->cc); /* local_irq_disable() ... enable() */
-	CO_CALL(f, p, mem_cgroup_charge_statistics, .ms = ms, .cc = f->cc,
-		.memcg = f->memcg, .nr_pages = (int)f->nr_pages);
-	CO_CALL(f, p, memcg_check_events, .ms = ms, .cc = f->cc,
-		.memcg = f->memcg);
+	irq_save_restore(co_cpu(p)); /* local_irq_disable() ... enable() */
+	CO_CALL(f, p, mem_cgroup_charge_statistics, .memcg = f->memcg,
+		.nr_pages = (int)f->nr_pages);
+	CO_CALL(f, p, memcg_check_events, .memcg = f->memcg);
 out:
 	EXIT(f);
 	CO_RETURN(f, p, f->ret);
@@ -1285,20 +1262,20 @@ out:
 
 /**
  * uncharge_batch() - uncharge folios of one memcg together
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct uncharge_batch_frame: @ug, what uncharge_folio()
  * 	gathered
  *
  * One page_counter_uncharge() for the whole batch, then the page-outs on this
  * CPU's counters.
  *
- * Context: a coroutine on the simulated CPU @f->cc; waits for the page
+ * Context: a coroutine on the simulated CPU co_cpu(p); waits for the page
  * counters' lines; the statistics run with simulated interrupts off.
  */
 int uncharge_batch(struct sim_proc *p, void *frame)
 {
 	struct uncharge_batch_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 	struct uncharge_gather *ug = &f->ug;
 
 	CO_BEGIN(f);
@@ -1310,21 +1287,19 @@ int uncharge_batch(struct sim_proc *p, void *frame)
 	/* SIM: the root's folios were never charged */
 	if (ug->nr_memory && !mem_cgroup_is_root(ms, ug->memcg)) {
 		ms->counts.pc_uncharges++;
-		CO_CALL(f, p, page_counter_uncharge, .cc = f->cc,
+		CO_CALL(f, p, page_counter_uncharge,
 			.counter = &ug->memcg->memory,
 			.nr_pages = ug->nr_memory);
 	}
-	irq_save_restore(f->cc); /* local_irq_save() ... restore() */
-	CO_CALL(f, p, __count_memcg_events, .ms = ms, .cc = f->cc,
-		.memcg = ug->memcg, .idx = SIM_PGPGOUT,
-		.count = (long)ug->pgpgout);
+	irq_save_restore(co_cpu(p)); /* local_irq_save() ... restore() */
+	CO_CALL(f, p, __count_memcg_events, .memcg = ug->memcg,
+		.idx = SIM_PGPGOUT, .count = (long)ug->pgpgout);
 	/* __this_cpu_add(ug->memcg->vmstats_percpu->nr_page_events, ...) */
-	CO_THIS_CPU_ADD_AT(f, this_cpu_vmstats(f, ug->memcg)->nr_page_events,
+	CO_THIS_CPU_ADD_AT(f, this_cpu_vmstats(p, ug->memcg)->nr_page_events,
 			   ug->nr_memory,
-			   this_cpu_vmstats_field(f, ug->memcg,
+			   this_cpu_vmstats_field(p, ug->memcg,
 						  PA_NR_PAGE_EVENTS, 0));
-	CO_CALL(f, p, memcg_check_events, .ms = ms, .cc = f->cc,
-		.memcg = ug->memcg);
+	CO_CALL(f, p, memcg_check_events, .memcg = ug->memcg);
 	EXIT(f);
 	CO_END(f, p);
 }
@@ -1333,14 +1308,14 @@ int uncharge_batch(struct sim_proc *p, void *frame)
 
 /**
  * mem_cgroup_charge_skmem() - charge socket memory
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct mem_cgroup_charge_skmem_frame: @memcg, @nr_pages,
  * 	@gfp_mask
  *
  * try_charge() the pages and count them in MEMCG_SOCK. SIM: cgroup v2 only;
  * v1's tcpmem counter is not modelled.
  *
- * Context: a coroutine on the simulated CPU @f->cc; may wait as try_charge()
+ * Context: a coroutine on the simulated CPU co_cpu(p); may wait as try_charge()
  * does.
  * Return: in p->ret, true when charged; over the limit nothing is charged
  * (v5.15 on) and the caller decides.
@@ -1352,12 +1327,11 @@ int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(f, KF_mem_cgroup_charge_skmem);
 	/* SIM: cgroup v2 only; v1's tcpmem counter is not modelled. */
-	CO_CALL(f, p, try_charge, .ms = f->ms, .cc = f->cc, .memcg = f->memcg,
-		.gfp_mask = f->gfp_mask, .nr_pages = f->nr_pages);
+	CO_CALL(f, p, try_charge, .memcg = f->memcg, .gfp_mask = f->gfp_mask,
+		.nr_pages = f->nr_pages);
 	if (p->ret == 0) {
-		CO_CALL(f, p, mod_memcg_state, .ms = f->ms, .cc = f->cc,
-			.memcg = f->memcg, .idx = SIM_MEMCG_SOCK,
-			.val = f->nr_pages);
+		CO_CALL(f, p, mod_memcg_state, .memcg = f->memcg,
+			.idx = SIM_MEMCG_SOCK, .val = f->nr_pages);
 		f->memcg->sock_pages += f->nr_pages;
 		EXIT(f);
 		CO_RETURN(f, p, true);
@@ -1370,12 +1344,12 @@ int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame)
 
 /**
  * mem_cgroup_uncharge_skmem() - uncharge socket memory
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct mem_cgroup_uncharge_skmem_frame: @memcg, @nr_pages
  *
  * MEMCG_SOCK down, and the pages to this CPU's stock.
  *
- * Context: a coroutine on the simulated CPU @f->cc.
+ * Context: a coroutine on the simulated CPU co_cpu(p).
  */
 int mem_cgroup_uncharge_skmem(struct sim_proc *p, void *frame)
 {
@@ -1383,29 +1357,28 @@ int mem_cgroup_uncharge_skmem(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	ENTER(f, KF_mem_cgroup_uncharge_skmem);
-	f->ms->counts.uncharges++;
-	CO_CALL(f, p, mod_memcg_state, .ms = f->ms, .cc = f->cc,
-		.memcg = f->memcg, .idx = SIM_MEMCG_SOCK,
+	this_ms(p)->counts.uncharges++;
+	CO_CALL(f, p, mod_memcg_state, .memcg = f->memcg, .idx = SIM_MEMCG_SOCK,
 		.val = -(long)f->nr_pages);
 	f->memcg->sock_pages -= f->nr_pages;
 	/* SIM: the root's pages were never charged */
-	if (!mem_cgroup_is_root(f->ms, f->memcg))
-		CO_CALL(f, p, refill_stock, .ms = f->ms, .cc = f->cc,
-			.memcg = f->memcg, .nr_pages = f->nr_pages);
+	if (!mem_cgroup_is_root(this_ms(p), f->memcg))
+		CO_CALL(f, p, refill_stock, .memcg = f->memcg,
+			.nr_pages = f->nr_pages);
 	EXIT(f);
 	CO_END(f, p);
 }
 
 /**
  * mem_cgroup_under_socket_pressure() - is any level under socket pressure
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct mem_cgroup_under_socket_pressure_frame: @memcg
  *
  * include/linux/memcontrol.h: on cgroup v2, whether any level's socket_pressure
  * deadline is still ahead. SIM: never set, as vmpressure is not modelled, but
  * the loads up the hierarchy are paid.
  *
- * Context: a coroutine on the simulated CPU @f->cc; loads only.
+ * Context: a coroutine on the simulated CPU co_cpu(p); loads only.
  * Return: in p->ret, false.
  */
 int mem_cgroup_under_socket_pressure(struct sim_proc *p, void *frame)
@@ -1415,8 +1388,8 @@ int mem_cgroup_under_socket_pressure(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(f, KF_mem_cgroup_under_socket_pressure);
 	do {
-		insn_charge(f->cc, INSN_mem_cgroup_under_socket_pressure_level,
-			    1);
+		insn_charge(co_cpu(p),
+			    INSN_mem_cgroup_under_socket_pressure_level, 1);
 		/* time_before(jiffies, READ_ONCE(memcg->socket_pressure)) */
 		CO_LOAD(f, f->memcg, socket_pressure);
 		/* memcg = parent_mem_cgroup(memcg) */

@@ -96,6 +96,7 @@
 #include "sim/stats.h"
 
 struct memcg_sim;
+struct lru_sim;
 
 /* Members of struct mem_cgroup the model places in memory. */
 enum memcg_member {
@@ -352,6 +353,7 @@ struct memcg_sim {
 	sim_time_t reclaim_ps; /* per page reclaimed */
 	struct memcg_counts counts;
 	struct sim_stat charge_lat; /* try_charge_memcg() that charged, ns */
+	struct lru_sim *lru; /* models/kernel/mm/swap.h; NULL: lru_lock off */
 };
 
 /**
@@ -384,20 +386,15 @@ static inline bool mem_cgroup_is_root(const struct memcg_sim *ms,
 }
 
 /*
- * The coroutines, one frame each, `struct <function>_frame`: the process's
- * context first (SIM: @ms, the kernel's globals, and @cc, the CPU
- * smp_processor_id() names), then the kernel function's parameters, then
- * its locals, under the kernel's names. Call them with CO_CALL(f, p, fn,
- * .ms = ms, .cc = cc, .memcg = memcg, ...). Results are in p->ret.
+ * The coroutines, one frame each, `struct <function>_frame`: the kernel
+ * function's parameters, then its locals, under the kernel's names. The
+ * CPU and the memcg world are the process's (compat/sim.h). Call them
+ * with CO_CALL(f, p, fn, .memcg = memcg, ...). Results are in p->ret.
  */
-#define MEMCG_FRAME_HEAD      \
-	struct co_frame co;   \
-	struct memcg_sim *ms; \
-	struct coh_cpu *cc
 
 /* consume_stock(): returns bool, whether the stock served the charge */
 struct consume_stock_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	unsigned int nr_pages;
 	/* locals */
@@ -409,7 +406,7 @@ struct consume_stock_frame {
 int consume_stock(struct sim_proc *p, void *frame);
 
 struct refill_stock_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	unsigned int nr_pages;
 	/* locals */
@@ -421,7 +418,7 @@ int refill_stock(struct sim_proc *p, void *frame);
 
 /* try_charge(): returns 0 or -ENOMEM; the root memcg is never charged */
 struct try_charge_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	unsigned int gfp_mask;
 	unsigned int nr_pages;
@@ -435,7 +432,7 @@ int try_charge(struct sim_proc *p, void *frame);
  * 0 or -ENOMEM.
  */
 struct memcg_kmem_charge_page_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	unsigned int gfp;
 	unsigned int nr_pages;
@@ -447,7 +444,7 @@ struct memcg_kmem_charge_page_frame {
 int memcg_kmem_charge_page(struct sim_proc *p, void *frame);
 
 struct memcg_kmem_uncharge_page_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	unsigned int nr_pages;
 };
@@ -456,7 +453,7 @@ int memcg_kmem_uncharge_page(struct sim_proc *p, void *frame);
 
 /* kmem_accounting: objects. @size bytes of slab objects. */
 struct obj_cgroup_charge_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct obj_cgroup *objcg;
 	size_t size; /* SIM: no gfp: GFP_KERNEL */
 	/*
@@ -474,7 +471,7 @@ struct obj_cgroup_charge_frame {
 int obj_cgroup_charge(struct sim_proc *p, void *frame);
 
 struct obj_cgroup_uncharge_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct obj_cgroup *objcg;
 	size_t size;
 };
@@ -490,7 +487,7 @@ int obj_cgroup_uncharge(struct sim_proc *p, void *frame);
  * obj_stock_version.
  */
 struct memcg_slab_pre_alloc_hook_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct obj_cgroup *objcg;
 	unsigned int obj_size;
 	/* locals */
@@ -500,7 +497,7 @@ struct memcg_slab_pre_alloc_hook_frame {
 int memcg_slab_pre_alloc_hook(struct sim_proc *p, void *frame);
 
 struct memcg_slab_post_alloc_hook_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct obj_cgroup *objcg;
 	unsigned int obj_size;
 	int pgdat; /* node + 1 */
@@ -511,7 +508,7 @@ struct memcg_slab_post_alloc_hook_frame {
 int memcg_slab_post_alloc_hook(struct sim_proc *p, void *frame);
 
 struct memcg_slab_free_hook_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct obj_cgroup *objcg;
 	unsigned int obj_size;
 	int pgdat; /* node + 1 */
@@ -521,7 +518,7 @@ int memcg_slab_free_hook(struct sim_proc *p, void *frame);
 
 /* charge_memcg(): a folio of nr_pages; returns 0 or -ENOMEM */
 struct charge_memcg_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	unsigned int gfp;
 	unsigned int nr_pages; /* folio_nr_pages(folio) */
@@ -539,7 +536,7 @@ struct uncharge_gather {
 };
 
 struct uncharge_batch_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct uncharge_gather ug; /* SIM: by value, not const * */
 };
 
@@ -547,7 +544,7 @@ int uncharge_batch(struct sim_proc *p, void *frame);
 
 /* mem_cgroup_charge_skmem(): returns bool, whether it charged */
 struct mem_cgroup_charge_skmem_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	unsigned int nr_pages;
 	unsigned int gfp_mask;
@@ -556,7 +553,7 @@ struct mem_cgroup_charge_skmem_frame {
 int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame);
 
 struct mem_cgroup_uncharge_skmem_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	unsigned int nr_pages;
 };
@@ -569,7 +566,7 @@ int mem_cgroup_uncharge_skmem(struct sim_proc *p, void *frame);
  * modelled).
  */
 struct mem_cgroup_under_socket_pressure_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 };
 
@@ -581,7 +578,7 @@ int mem_cgroup_under_socket_pressure(struct sim_proc *p, void *frame);
  * @idx is a SIM item (enum memcg_stat_sim).
  */
 struct mod_memcg_state_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	int idx;
 	long val;
@@ -594,7 +591,7 @@ int mod_memcg_state(struct sim_proc *p, void *frame);
  * is named by its memcg; the node is the CPU's.
  */
 struct mod_lruvec_state_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	int idx;
 	long val;
@@ -602,9 +599,22 @@ struct mod_lruvec_state_frame {
 
 int mod_lruvec_state(struct sim_proc *p, void *frame);
 
+/*
+ * __mod_lruvec_state(): the same with interrupts already off (under the
+ * LRU lock: models/kernel/mm/swap.c).
+ */
+struct __mod_lruvec_state_frame {
+	struct co_frame co;
+	struct mem_cgroup *memcg; /* SIM: the lruvec's */
+	int idx;
+	long val;
+};
+
+int __mod_lruvec_state(struct sim_proc *p, void *frame);
+
 /* count_memcg_events(): @idx is a SIM event (enum memcg_event_sim) */
 struct count_memcg_events_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	int idx;
 	long count;
@@ -618,7 +628,7 @@ int count_memcg_events(struct sim_proc *p, void *frame);
  * NULL: the root).
  */
 struct mem_cgroup_flush_stats_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	/* locals */
 	bool needs_flush;
@@ -627,7 +637,7 @@ struct mem_cgroup_flush_stats_frame {
 int mem_cgroup_flush_stats(struct sim_proc *p, void *frame);
 
 struct mem_cgroup_flush_stats_ratelimited_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 };
 
@@ -635,7 +645,7 @@ int mem_cgroup_flush_stats_ratelimited(struct sim_proc *p, void *frame);
 
 /* flush_memcg_stats_dwork(): the periodic flush, whatever the threshold */
 struct flush_memcg_stats_dwork_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 };
 
 int flush_memcg_stats_dwork(struct sim_proc *p, void *frame);
@@ -645,7 +655,7 @@ int flush_memcg_stats_dwork(struct sim_proc *p, void *frame);
  * task uses (cmd/run/run.c), until @end_ps.
  */
 struct memcg_stats_kworker_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	sim_time_t end_ps;
 };
 
@@ -653,7 +663,7 @@ int memcg_stats_kworker(struct sim_proc *p, void *frame);
 
 /* memory_stat_show(): memory.stat of @memcg in cgroup v1 or v2 format */
 struct memory_stat_show_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	unsigned int format; /* SIM: 1 or 2 */
 	bool ratelimited; /* SIM: flush as an in-kernel reader would */

@@ -25,13 +25,13 @@
 #include "models/kernel/mm/memcontrol.h"
 
 /* SIM: time by kernel function (models/kernel/sim/kprof.h) */
-#define NOW(f) ((f)->cc->proc->now)
-#define ENTER(f, id)                                              \
-	do {                                                      \
-		KPROF_ENTER((f)->cc->prof, (id), NOW(f));         \
-		insn_enter((f)->cc, (id)); /* its instructions */ \
+#define NOW(f) (co_cpu(p)->proc->now)
+#define ENTER(f, id)                                                \
+	do {                                                        \
+		KPROF_ENTER(co_cpu(p)->prof, (id), NOW(f));         \
+		insn_enter(co_cpu(p), (id)); /* its instructions */ \
 	} while (0)
-#define EXIT(f) KPROF_EXIT((f)->cc->prof, NOW(f))
+#define EXIT(f) KPROF_EXIT(co_cpu(p)->prof, NOW(f))
 
 /*
  * local_lock_irqsave()/local_irq_save() and the matching restore: no
@@ -104,17 +104,18 @@ int memcg__event_index(const struct memcg_sim *ms, int ev);
 extern const int memcg__sim_event_ev[NR_SIM_EVENTS];
 
 /*
- * this_cpu_ptr(memcg->vmstats_percpu) for the frame's CPU, and the field
+ * this_cpu_ptr(memcg->vmstats_percpu) for the process's CPU, and the field
  * of element @i of its array @a (PA_*).
  */
-#define this_cpu_vmstats(f, memcg) \
-	memcg__vmstats_percpu((f)->ms, (memcg), (f)->cc->cpu)
-#define this_cpu_vmstats_field(f, memcg, a, i) \
-	stat_field(&(f)->ms->pcpu_sl, this_cpu_vmstats(f, memcg)->obj, (a), (i))
+#define this_cpu_vmstats(p, memcg) \
+	memcg__vmstats_percpu(this_ms(p), (memcg), co_cpu(p)->cpu)
+#define this_cpu_vmstats_field(p, memcg, a, i)                                 \
+	stat_field(&this_ms(p)->pcpu_sl, this_cpu_vmstats(p, memcg)->obj, (a), \
+		   (i))
 
 /* memcontrol_stats.c, for charge_memcg() and uncharge_batch() */
 struct __count_memcg_events_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	int idx; /* SIM: enum memcg_event_sim */
 	long count;
@@ -124,7 +125,7 @@ int __count_memcg_events(struct sim_proc *p, void *frame);
 
 /* memcontrol_stats.c, for the slab statistics of the object stock */
 struct __mod_memcg_lruvec_state_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	unsigned int node; /* SIM: the lruvec's */
 	int idx; /* a node item of enum memcg_stat_sim */
@@ -134,7 +135,7 @@ struct __mod_memcg_lruvec_state_frame {
 int __mod_memcg_lruvec_state(struct sim_proc *p, void *frame);
 
 struct mem_cgroup_charge_statistics_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	int nr_pages;
 };
@@ -142,7 +143,7 @@ struct mem_cgroup_charge_statistics_frame {
 int mem_cgroup_charge_statistics(struct sim_proc *p, void *frame);
 
 struct memcg_check_events_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	/* locals */
 	bool do_softlimit;

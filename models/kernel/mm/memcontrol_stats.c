@@ -247,7 +247,7 @@ static bool memcg_vmstats_needs_flush(struct memcg_sim *ms,
 }
 
 struct memcg_rstat_updated_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	long val;
 	/* locals */
@@ -267,15 +267,15 @@ struct memcg_rstat_updated_frame {
 static int memcg_rstat_updated(struct sim_proc *p, void *frame)
 {
 	struct memcg_rstat_updated_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 	struct memcg_vmstats_percpu *statc;
-	unsigned int cpu = f->cc->cpu;
+	unsigned int cpu = co_cpu(p)->cpu;
 
 	CO_BEGIN(f);
 	/* "memcg: do not modify rstat tree for zero updates" (v6.4) */
 	if (!f->val && ms->k->stats_version >= STATS_V6_6)
 		CO_RETURN(f, p, 0);
-	CO_CALL(f, p, cgroup_rstat_updated, .rs = ms->rstat, .cc = f->cc,
+	CO_CALL(f, p, cgroup_rstat_updated, .rs = ms->rstat,
 		.cgrp = f->memcg->id);
 	if (ms->k->stats_flush_threshold != FLUSH_PER_MEMCG)
 		goto global;
@@ -286,11 +286,11 @@ static int memcg_rstat_updated(struct sim_proc *p, void *frame)
 		 * stats_updates = READ_ONCE(statc->stats_updates) + abs(val);
 		 * WRITE_ONCE(statc->stats_updates, stats_updates);
 		 */
-		CO_AWAIT(f, co_access(f->cc,
-				      this_cpu_vmstats_field(f, f->memcg,
+		CO_AWAIT(f, co_access(co_cpu(p),
+				      this_cpu_vmstats_field(p, f->memcg,
 							     PA_HDR, 0),
 				      COH_WRITE));
-		statc = this_cpu_vmstats(f, f->memcg);
+		statc = this_cpu_vmstats(p, f->memcg);
 		statc->stats_updates += (unsigned int)labs(f->val);
 		f->stats_updates = statc->stats_updates;
 		if (f->stats_updates < ms->k->charge_batch)
@@ -304,7 +304,7 @@ static int memcg_rstat_updated(struct sim_proc *p, void *frame)
 		if (!memcg_vmstats_needs_flush(ms, &f->memcg->vmstats)) {
 			/* atomic64_add(stats_updates, &vmstats->stats_updates) */
 			CO_ATOMIC_ADD_AT(
-				f, this_cpu_vmstats(f, f->memcg)->stats_updates,
+				f, this_cpu_vmstats(p, f->memcg)->stats_updates,
 				f->memcg->vmstats.stats_updates,
 				stat_field(&ms->vmstats_sl,
 					   f->memcg->vmstats.obj,
@@ -312,7 +312,7 @@ static int memcg_rstat_updated(struct sim_proc *p, void *frame)
 			ms->counts.stats_atomics++;
 		}
 		/* WRITE_ONCE(statc->stats_updates, 0): SIM: the line just written */
-		this_cpu_vmstats(f, f->memcg)->stats_updates = 0;
+		this_cpu_vmstats(p, f->memcg)->stats_updates = 0;
 next:
 		/*
 		 * 8d59d2214c23 found the next level through the memcg:
@@ -353,7 +353,7 @@ global:
 }
 
 struct do_flush_stats_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	/* locals */
 	sim_time_t start; /* SIM: flush latency */
@@ -371,7 +371,7 @@ struct do_flush_stats_frame {
 static int do_flush_stats(struct sim_proc *p, void *frame)
 {
 	struct do_flush_stats_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 	bool global = ms->k->stats_flush_threshold == FLUSH_GLOBAL;
 
 	CO_BEGIN(f);
@@ -384,9 +384,9 @@ static int do_flush_stats(struct sim_proc *p, void *frame)
 		if (ms->flush_ongoing)
 			goto skip;
 		/* the cmpxchg / atomic_xchg(&stats_flush_ongoing, 1) */
-		CO_AWAIT(f,
-			 co_access(f->cc, coh_object_field(ms->flush_lock, 0),
-				   COH_RMW));
+		CO_AWAIT(f, co_access(co_cpu(p),
+				      coh_object_field(ms->flush_lock, 0),
+				      COH_RMW));
 		if (ms->flush_ongoing)
 			goto skip;
 		ms->flush_ongoing = true;
@@ -398,7 +398,7 @@ static int do_flush_stats(struct sim_proc *p, void *frame)
 			    NOW(f) + 2 * ms->flush_period_ps,
 			    coh_object_field(ms->flush_time, 0));
 	}
-	CO_CALL(f, p, cgroup_rstat_flush, .rs = ms->rstat, .cc = f->cc,
+	CO_CALL(f, p, cgroup_rstat_flush, .rs = ms->rstat,
 		.cgrp = global ? 0 : f->memcg->id);
 	if (global) /* atomic_set(&stats_flush_threshold, 0); */
 		CO_STORE_AT(f, ms->stats_flush_threshold, 0,
@@ -417,16 +417,16 @@ skip:
 
 /**
  * mem_cgroup_flush_stats() - flush the statistics if enough changed
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct mem_cgroup_flush_stats_frame: @memcg about to be read
  *
- * Context: a coroutine on the simulated CPU @cc; may wait for another flush's
+ * Context: a coroutine on the simulated CPU co_cpu(p); may wait for another flush's
  * lock (stats_flush_skip off) and for every line it flushes.
  */
 int mem_cgroup_flush_stats(struct sim_proc *p, void *frame)
 {
 	struct mem_cgroup_flush_stats_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
 	if (ms->k->memcg_disabled)
@@ -446,62 +446,59 @@ int mem_cgroup_flush_stats(struct sim_proc *p, void *frame)
 		f->needs_flush = ms->stats_flush_threshold > (long)ms->nr_cpus;
 	}
 	if (f->needs_flush)
-		CO_CALL(f, p, do_flush_stats, .ms = ms, .cc = f->cc,
-			.memcg = f->memcg);
+		CO_CALL(f, p, do_flush_stats, .memcg = f->memcg);
 	EXIT(f);
 	CO_END(f, p);
 }
 
 /**
  * mem_cgroup_flush_stats_ratelimited() - flush, but not too often
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct mem_cgroup_flush_stats_ratelimited_frame: @memcg
  *
  * v6.0's mem_cgroup_flush_stats_delayed(): only when the last flush through
  * do_flush_stats() began 2 x FLUSH_TIME ago.
  *
- * Context: a coroutine on the simulated CPU @f->cc; as
+ * Context: a coroutine on the simulated CPU co_cpu(p); as
  * mem_cgroup_flush_stats().
  */
 int mem_cgroup_flush_stats_ratelimited(struct sim_proc *p, void *frame)
 {
 	struct mem_cgroup_flush_stats_ratelimited_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
 	CO_LOAD_AT(f, coh_object_field(ms->flush_time, 0));
 	if (NOW(f) > ms->flush_next_time)
-		CO_CALL(f, p, mem_cgroup_flush_stats, .ms = ms, .cc = f->cc,
-			.memcg = f->memcg);
+		CO_CALL(f, p, mem_cgroup_flush_stats, .memcg = f->memcg);
 	CO_END(f, p);
 }
 
 /**
  * flush_memcg_stats_dwork() - the periodic flush
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct flush_memcg_stats_dwork_frame
  *
  * Flushes the whole tree whatever the threshold.
  *
- * Context: a coroutine on the simulated CPU @f->cc (the kworker's); waits for
+ * Context: a coroutine on the simulated CPU co_cpu(p) (the kworker's); waits for
  * every line it flushes.
  */
 int flush_memcg_stats_dwork(struct sim_proc *p, void *frame)
 {
 	struct flush_memcg_stats_dwork_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
 	ENTER(f, KF_mem_cgroup_flush_stats);
-	CO_CALL(f, p, do_flush_stats, .ms = ms, .cc = f->cc,
-		.memcg = &ms->memcgs[0]);
+	CO_CALL(f, p, do_flush_stats, .memcg = &ms->memcgs[0]);
 	EXIT(f);
 	CO_END(f, p);
 }
 
 /**
  * memcg_stats_kworker() - SIM: the periodic flusher's loop
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct memcg_stats_kworker_frame: @end_ps
  *
  * flush_memcg_stats_dwork() runs on system_unbound_wq and queues itself again
@@ -517,18 +514,17 @@ int memcg_stats_kworker(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	for (;;) {
-		p->now += f->ms->flush_period_ps;
+		p->now += this_ms(p)->flush_period_ps;
 		if (p->now >= f->end_ps)
 			break;
 		CO_AWAIT(f, sim_proc_sync(p));
-		CO_CALL(f, p, flush_memcg_stats_dwork, .ms = f->ms,
-			.cc = f->cc);
+		CO_CALL(f, p, flush_memcg_stats_dwork);
 	}
 	CO_END(f, p);
 }
 
 struct __mod_memcg_state_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	int idx;
 	long val;
@@ -537,31 +533,30 @@ struct __mod_memcg_state_frame {
 static int __mod_memcg_state(struct sim_proc *p, void *frame)
 {
 	struct __mod_memcg_state_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	/* __this_cpu_add(memcg->vmstats_percpu->state[idx], val); */
 	CO_THIS_CPU_ADD_AT(
-		f, this_cpu_vmstats(f, f->memcg)->state[f->idx], f->val,
-		this_cpu_vmstats_field(f, f->memcg, PA_STATE,
+		f, this_cpu_vmstats(p, f->memcg)->state[f->idx], f->val,
+		this_cpu_vmstats_field(p, f->memcg, PA_STATE,
 				       memcg__stat_index(ms, f->idx)));
 	truth_add(f->memcg, false, f->idx, f->val);
-	CO_CALL(f, p, memcg_rstat_updated, .ms = ms, .cc = f->cc,
-		.memcg = f->memcg, .val = f->val);
+	CO_CALL(f, p, memcg_rstat_updated, .memcg = f->memcg, .val = f->val);
 	CO_END(f, p);
 }
 
 /**
  * mod_memcg_state() - update a memcg statistic
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct mod_memcg_state_frame: @memcg, @idx (enum
  * 	memcg_stat_sim), @val
  *
  * This CPU's counter, then memcg_rstat_updated()'s count towards a flush.
  *
- * Context: a coroutine on the simulated CPU @f->cc, simulated interrupts off
+ * Context: a coroutine on the simulated CPU co_cpu(p), simulated interrupts off
  * (local_irq_save); the flush-threshold atomics touch shared lines.
  */
 int mod_memcg_state(struct sim_proc *p, void *frame)
@@ -570,9 +565,9 @@ int mod_memcg_state(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	ENTER(f, KF_mod_memcg_state);
-	irq_save_restore(f->cc); /* local_irq_save() ... restore() */
-	CO_CALL(f, p, __mod_memcg_state, .ms = f->ms, .cc = f->cc,
-		.memcg = f->memcg, .idx = f->idx, .val = f->val);
+	irq_save_restore(co_cpu(p)); /* local_irq_save() ... restore() */
+	CO_CALL(f, p, __mod_memcg_state, .memcg = f->memcg, .idx = f->idx,
+		.val = f->val);
 	EXIT(f);
 	CO_END(f, p);
 }
@@ -587,7 +582,7 @@ int mod_memcg_state(struct sim_proc *p, void *frame)
 #define SIM_STAT_THRESHOLD 125
 
 struct __mod_node_page_state_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	int item; /* SIM: a node item of enum memcg_stat_sim */
 	long delta;
 };
@@ -595,28 +590,28 @@ struct __mod_node_page_state_frame {
 static int __mod_node_page_state(struct sim_proc *p, void *frame)
 {
 	struct __mod_node_page_state_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
-	unsigned int node = cpu_node(ms, f->cc->cpu);
-	long *x = &ms->node_diff[((size_t)f->cc->cpu * ms->nr_nodes + node) *
-					 NR_SIM_NODE_ITEMS +
+	struct memcg_sim *ms = this_ms(p);
+	unsigned int node = cpu_node(ms, co_cpu(p)->cpu);
+	long *x = &ms->node_diff[((size_t)co_cpu(p)->cpu * ms->nr_nodes +
+				  node) * NR_SIM_NODE_ITEMS +
 				 (unsigned int)f->item];
 
 	CO_BEGIN(f);
 	/* x = delta + __this_cpu_read(*p); */
 	CO_THIS_CPU_ADD_AT(
 		f, *x, f->delta,
-		coh_object_field(ms->node_pcp[f->cc->cpu * ms->nr_nodes + node],
-				 0));
+		coh_object_field(
+			ms->node_pcp[co_cpu(p)->cpu * ms->nr_nodes + node], 0));
 	if (*x <= SIM_STAT_THRESHOLD && *x >= -SIM_STAT_THRESHOLD)
 		CO_RETURN(f, p, 0);
 	*x = 0;
 	/* node_page_state_add(): pgdat->vm_stat[item], vm_node_stat[item] */
-	CO_AWAIT(f, co_access(f->cc,
+	CO_AWAIT(f, co_access(co_cpu(p),
 			      stat_field(&ms->lruvec_pcpu_sl,
 					 ms->node_vm_stat[node], LPA_STATE,
 					 memcg__stat_index(ms, f->item)),
 			      COH_RMW));
-	CO_AWAIT(f, co_access(f->cc,
+	CO_AWAIT(f, co_access(co_cpu(p),
 			      stat_field(&ms->lruvec_pcpu_sl, ms->vm_node_stat,
 					 LPA_STATE,
 					 memcg__stat_index(ms, f->item)),
@@ -624,58 +619,49 @@ static int __mod_node_page_state(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
-struct __mod_lruvec_state_frame {
-	MEMCG_FRAME_HEAD;
-	struct mem_cgroup *memcg; /* SIM: the lruvec's */
-	int idx;
-	long val;
-};
-
 /*
  * __mod_lruvec_state(lruvec, idx, val) for a node item of the memcg on
  * this CPU's node: the node's vmstat, then __mod_memcg_lruvec_state():
  * the memcg's and the lruvec's per-CPU counters and memcg_rstat_updated().
  */
-static int __mod_lruvec_state(struct sim_proc *p, void *frame)
+int __mod_lruvec_state(struct sim_proc *p, void *frame)
 {
 	struct __mod_lruvec_state_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 	struct memcg_vmstats_percpu *statc = NULL;
-	unsigned int node = cpu_node(ms, f->cc->cpu);
+	unsigned int node = cpu_node(ms, co_cpu(p)->cpu);
 
 	CO_BEGIN(f);
 	SIM_BUG_ON(f->idx >= NR_SIM_NODE_ITEMS);
-	CO_CALL(f, p, __mod_node_page_state, .ms = ms, .cc = f->cc,
-		.item = f->idx, .delta = f->val);
+	CO_CALL(f, p, __mod_node_page_state, .item = f->idx, .delta = f->val);
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	/* __this_cpu_add(pn->lruvec_stats_percpu->state[idx], val); */
-	CO_AWAIT(f, co_access(f->cc,
-			      this_cpu_vmstats_field(f, f->memcg, PA_STATE,
+	CO_AWAIT(f, co_access(co_cpu(p),
+			      this_cpu_vmstats_field(p, f->memcg, PA_STATE,
 						     memcg__stat_index(ms,
 								       f->idx)),
 			      COH_WRITE));
 	CO_AWAIT(
 		f,
 		co_access(
-			f->cc,
+			co_cpu(p),
 			stat_field(
 				&ms->lruvec_pcpu_sl,
-				this_cpu_vmstats(f, f->memcg)->lruvec[node].obj,
+				this_cpu_vmstats(p, f->memcg)->lruvec[node].obj,
 				LPA_STATE, memcg__stat_index(ms, f->idx)),
 			COH_WRITE));
-	statc = this_cpu_vmstats(f, f->memcg);
+	statc = this_cpu_vmstats(p, f->memcg);
 	statc->state[f->idx] += f->val;
 	statc->lruvec[node].state[f->idx] += f->val;
 	truth_add(f->memcg, false, f->idx, f->val);
-	CO_CALL(f, p, memcg_rstat_updated, .ms = ms, .cc = f->cc,
-		.memcg = f->memcg, .val = f->val);
+	CO_CALL(f, p, memcg_rstat_updated, .memcg = f->memcg, .val = f->val);
 	CO_END(f, p);
 }
 
 /**
  * __mod_memcg_lruvec_state() - a node statistic of a memcg, not of the node
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct __mod_memcg_lruvec_state_frame: @memcg, @node, @idx,
  *	@val
  *
@@ -683,13 +669,13 @@ static int __mod_lruvec_state(struct sim_proc *p, void *frame)
  * memcg_rstat_updated(); the node's own vmstat is left alone (slab
  * objects: the node counts whole slab pages, in the slab allocator).
  *
- * Context: a coroutine on the simulated CPU @f->cc, simulated interrupts
+ * Context: a coroutine on the simulated CPU co_cpu(p), simulated interrupts
  * already off (or, v6.16, not needed).
  */
 int __mod_memcg_lruvec_state(struct sim_proc *p, void *frame)
 {
 	struct __mod_memcg_lruvec_state_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 	struct memcg_vmstats_percpu *statc = NULL;
 
 	CO_BEGIN(f);
@@ -697,39 +683,38 @@ int __mod_memcg_lruvec_state(struct sim_proc *p, void *frame)
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	/* __this_cpu_add(memcg->vmstats_percpu->state[idx], val); */
-	CO_AWAIT(f, co_access(f->cc,
-			      this_cpu_vmstats_field(f, f->memcg, PA_STATE,
+	CO_AWAIT(f, co_access(co_cpu(p),
+			      this_cpu_vmstats_field(p, f->memcg, PA_STATE,
 						     memcg__stat_index(ms,
 								       f->idx)),
 			      COH_WRITE));
 	/* __this_cpu_add(pn->lruvec_stats_percpu->state[idx], val); */
 	CO_AWAIT(f,
-		 co_access(f->cc,
+		 co_access(co_cpu(p),
 			   stat_field(&ms->lruvec_pcpu_sl,
-				      this_cpu_vmstats(f, f->memcg)
+				      this_cpu_vmstats(p, f->memcg)
 					      ->lruvec[f->node]
 					      .obj,
 				      LPA_STATE, memcg__stat_index(ms, f->idx)),
 			   COH_WRITE));
-	statc = this_cpu_vmstats(f, f->memcg);
+	statc = this_cpu_vmstats(p, f->memcg);
 	statc->state[f->idx] += f->val;
 	statc->lruvec[f->node].state[f->idx] += f->val;
 	truth_add(f->memcg, false, f->idx, f->val);
-	CO_CALL(f, p, memcg_rstat_updated, .ms = ms, .cc = f->cc,
-		.memcg = f->memcg, .val = f->val);
+	CO_CALL(f, p, memcg_rstat_updated, .memcg = f->memcg, .val = f->val);
 	CO_END(f, p);
 }
 
 /**
  * mod_lruvec_state() - update a node statistic of a memcg
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct mod_lruvec_state_frame: @memcg, @idx (a node item),
  * 	@val
  *
  * The node's vmstat diff, the memcg's and the lruvec's per-CPU counters on this
  * CPU's node, and memcg_rstat_updated().
  *
- * Context: a coroutine on the simulated CPU @f->cc, simulated interrupts off.
+ * Context: a coroutine on the simulated CPU co_cpu(p), simulated interrupts off.
  */
 int mod_lruvec_state(struct sim_proc *p, void *frame)
 {
@@ -737,27 +722,27 @@ int mod_lruvec_state(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	ENTER(f, KF_mod_lruvec_state);
-	irq_save_restore(f->cc);
-	CO_CALL(f, p, __mod_lruvec_state, .ms = f->ms, .cc = f->cc,
-		.memcg = f->memcg, .idx = f->idx, .val = f->val);
+	irq_save_restore(co_cpu(p));
+	CO_CALL(f, p, __mod_lruvec_state, .memcg = f->memcg, .idx = f->idx,
+		.val = f->val);
 	EXIT(f);
 	CO_END(f, p);
 }
 
 /**
  * __count_memcg_events() - count a memcg event, interrupts already off
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct __count_memcg_events_frame: @memcg, @idx, @count
  *
  * Events the kernel version does not keep per memcg cost nothing.
  *
- * Context: a coroutine on the simulated CPU @f->cc; the caller has simulated
+ * Context: a coroutine on the simulated CPU co_cpu(p); the caller has simulated
  * interrupts off.
  */
 int __count_memcg_events(struct sim_proc *p, void *frame)
 {
 	struct __count_memcg_events_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 	int i = -1;
 
 	CO_BEGIN(f);
@@ -765,7 +750,7 @@ int __count_memcg_events(struct sim_proc *p, void *frame)
 	 * Its instructions here, not at count_memcg_events()'s ENTER():
 	 * charge_memcg() and uncharge_batch() call it directly.
 	 */
-	insn_charge(f->cc, INSN_count_memcg_events, 1);
+	insn_charge(co_cpu(p), INSN_count_memcg_events, 1);
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	/* v6.1 on: memcg_events_index(); untracked events return */
@@ -773,27 +758,26 @@ int __count_memcg_events(struct sim_proc *p, void *frame)
 	if (i < 0)
 		CO_RETURN(f, p, 0);
 	/* __this_cpu_add(memcg->vmstats_percpu->events[idx], count); */
-	CO_THIS_CPU_ADD_AT(f, this_cpu_vmstats(f, f->memcg)->events[f->idx],
+	CO_THIS_CPU_ADD_AT(f, this_cpu_vmstats(p, f->memcg)->events[f->idx],
 			   f->count,
 			   this_cpu_vmstats_field(
-				   f, f->memcg, PA_EVENTS,
+				   p, f->memcg, PA_EVENTS,
 				   (unsigned int)memcg__event_index(
 					   ms, memcg__sim_event_ev[f->idx])));
 	truth_add(f->memcg, true, f->idx, f->count);
-	CO_CALL(f, p, memcg_rstat_updated, .ms = ms, .cc = f->cc,
-		.memcg = f->memcg, .val = f->count);
+	CO_CALL(f, p, memcg_rstat_updated, .memcg = f->memcg, .val = f->count);
 	CO_END(f, p);
 }
 
 /**
  * count_memcg_events() - count a memcg event
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct count_memcg_events_frame: @memcg, @idx (enum
  * 	memcg_event_sim), @count
  *
  * This CPU's event counter, then memcg_rstat_updated().
  *
- * Context: a coroutine on the simulated CPU @f->cc, simulated interrupts off.
+ * Context: a coroutine on the simulated CPU co_cpu(p), simulated interrupts off.
  */
 int count_memcg_events(struct sim_proc *p, void *frame)
 {
@@ -801,22 +785,22 @@ int count_memcg_events(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	ENTER(f, KF_count_memcg_events);
-	irq_save_restore(f->cc);
-	CO_CALL(f, p, __count_memcg_events, .ms = f->ms, .cc = f->cc,
-		.memcg = f->memcg, .idx = f->idx, .count = f->count);
+	irq_save_restore(co_cpu(p));
+	CO_CALL(f, p, __count_memcg_events, .memcg = f->memcg, .idx = f->idx,
+		.count = f->count);
 	EXIT(f);
 	CO_END(f, p);
 }
 
 /**
  * mem_cgroup_charge_statistics() - count a page-in or page-out
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct mem_cgroup_charge_statistics_frame: @memcg, @nr_pages
  *
  * A page-in (positive @nr_pages) or page-out (negative) is one event whatever
  * its size; nr_page_events counts the pages, for memcg_check_events().
  *
- * Context: a coroutine on the simulated CPU @f->cc; the caller has simulated
+ * Context: a coroutine on the simulated CPU co_cpu(p); the caller has simulated
  * interrupts off.
  */
 int mem_cgroup_charge_statistics(struct sim_proc *p, void *frame)
@@ -824,19 +808,19 @@ int mem_cgroup_charge_statistics(struct sim_proc *p, void *frame)
 	struct mem_cgroup_charge_statistics_frame *f = frame;
 
 	CO_BEGIN(f);
-	insn_charge(f->cc, INSN_mem_cgroup_charge_statistics, 1);
+	insn_charge(co_cpu(p), INSN_mem_cgroup_charge_statistics, 1);
 	if (f->nr_pages > 0) {
-		CO_CALL(f, p, __count_memcg_events, .ms = f->ms, .cc = f->cc,
-			.memcg = f->memcg, .idx = SIM_PGPGIN, .count = 1);
+		CO_CALL(f, p, __count_memcg_events, .memcg = f->memcg,
+			.idx = SIM_PGPGIN, .count = 1);
 	} else {
-		CO_CALL(f, p, __count_memcg_events, .ms = f->ms, .cc = f->cc,
-			.memcg = f->memcg, .idx = SIM_PGPGOUT, .count = 1);
+		CO_CALL(f, p, __count_memcg_events, .memcg = f->memcg,
+			.idx = SIM_PGPGOUT, .count = 1);
 		f->nr_pages = -f->nr_pages; /* for event */
 	}
 	/* __this_cpu_add(memcg->vmstats_percpu->nr_page_events, nr_pages); */
-	CO_THIS_CPU_ADD_AT(f, this_cpu_vmstats(f, f->memcg)->nr_page_events,
+	CO_THIS_CPU_ADD_AT(f, this_cpu_vmstats(p, f->memcg)->nr_page_events,
 			   (unsigned long)f->nr_pages,
-			   this_cpu_vmstats_field(f, f->memcg,
+			   this_cpu_vmstats_field(p, f->memcg,
 						  PA_NR_PAGE_EVENTS, 0));
 	CO_END(f, p);
 }
@@ -862,7 +846,7 @@ static bool mem_cgroup_event_ratelimit(struct memcg_vmstats_percpu *statc,
 
 /**
  * memcg_check_events() - the threshold and soft-limit checks
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct memcg_check_events_frame: @memcg
  *
  * v6.0 to v6.8 on both cgroup versions: every 128 page events of a CPU,
@@ -873,7 +857,7 @@ static bool mem_cgroup_event_ratelimit(struct memcg_vmstats_percpu *statc,
  * the thresholds pointer and soft_limit are counted as the css.parent load next
  * to them.
  *
- * Context: a coroutine on the simulated CPU @f->cc; the caller has simulated
+ * Context: a coroutine on the simulated CPU co_cpu(p); the caller has simulated
  * interrupts off; loads only.
  */
 int memcg_check_events(struct sim_proc *p, void *frame)
@@ -882,9 +866,9 @@ int memcg_check_events(struct sim_proc *p, void *frame)
 	struct memcg_vmstats_percpu *statc;
 
 	CO_BEGIN(f);
-	insn_charge(f->cc, INSN_memcg_check_events, 1);
+	insn_charge(co_cpu(p), INSN_memcg_check_events, 1);
 	/* threshold event is triggered in finer grain than soft limit */
-	statc = this_cpu_vmstats(f, f->memcg);
+	statc = this_cpu_vmstats(p, f->memcg);
 	if (!mem_cgroup_event_ratelimit(statc, 0))
 		CO_RETURN(f, p, 0);
 	f->do_softlimit = mem_cgroup_event_ratelimit(statc, 1);
@@ -914,8 +898,6 @@ int memcg_check_events(struct sim_proc *p, void *frame)
  */
 struct flush_array_frame {
 	struct co_frame co;
-	struct memcg_sim *ms;
-	struct coh_cpu *cc;
 	unsigned int n;
 	const int *slot; /* kernel index -> SIM item, or -1 */
 	const struct stat_layout *asl, *psl;
@@ -928,14 +910,14 @@ struct flush_array_frame {
 	struct coh_field *last[3];
 };
 
-static bool touch(struct flush_array_frame *f, unsigned int which,
-		  struct coh_field *fld)
+static bool touch(struct sim_proc *p, struct flush_array_frame *f,
+		  unsigned int which, struct coh_field *fld)
 {
 	if (f->last[which] == fld) {
-		coh_delay(f->cc, coh_machine(f->ms->coh)->l1_hit_ps);
+		coh_delay(co_cpu(p), coh_machine(this_ms(p)->coh)->l1_hit_ps);
 		return false;
 	}
-	if (coh_read(f->cc, fld))
+	if (coh_read(co_cpu(p), fld))
 		return true;
 	f->last[which] = fld;
 	return false;
@@ -949,7 +931,7 @@ static int flush_array(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	for (f->i = 0; f->i < f->n; f->i++) {
 		/* mem_cgroup_css_rstat_flush()'s loop: one item's turn */
-		insn_charge(f->cc,
+		insn_charge(co_cpu(p),
 			    f->a_pend == VA_STATE_PENDING ?
 				    INSN_mem_cgroup_css_rstat_flush_state_item :
 			    f->a_pend == VA_EVENTS_PENDING ?
@@ -958,7 +940,7 @@ static int flush_array(struct sim_proc *p, void *frame)
 			    1);
 		s = f->slot ? f->slot[f->i] : -1;
 		/* delta = pending[i]: the children's, got by the first CPU */
-		CO_AWAIT(f, touch(f, 0,
+		CO_AWAIT(f, touch(p, f, 0,
 				  stat_field(f->asl, f->agg, f->a_pend, f->i)));
 		s = f->slot ? f->slot[f->i] : -1;
 		f->delta = s >= 0 ? f->pending[s] : 0;
@@ -967,12 +949,12 @@ static int flush_array(struct sim_proc *p, void *frame)
 				    stat_field(f->asl, f->agg, f->a_pend,
 					       f->i));
 		/* v = READ_ONCE(statc->state[i]): the updater's line */
-		CO_AWAIT(f, touch(f, 1,
+		CO_AWAIT(f, touch(p, f, 1,
 				  stat_field(f->psl, f->pcpu, f->a_cur, f->i)));
 		s = f->slot ? f->slot[f->i] : -1;
 		f->v = s >= 0 ? f->cur[s] : 0;
 		CO_AWAIT(f,
-			 touch(f, 2,
+			 touch(p, f, 2,
 			       stat_field(f->psl, f->pcpu, f->a_prev, f->i)));
 		s = f->slot ? f->slot[f->i] : -1;
 		f->delta_cpu = 0;
@@ -999,7 +981,7 @@ static int flush_array(struct sim_proc *p, void *frame)
 }
 
 struct memcg_flush_cpu_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	unsigned int cpu;
 	/* locals */
@@ -1010,23 +992,22 @@ struct memcg_flush_cpu_frame {
 static int memcg_flush_cpu(struct sim_proc *p, void *frame)
 {
 	struct memcg_flush_cpu_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 	struct mem_cgroup *memcg = f->memcg, *parent = memcg->parent;
 	struct memcg_vmstats_percpu *statc = NULL;
 	bool local = ms->k->local_stats == LOCAL_AGGREGATED;
 	struct lruvec_stats *pn, *ppn;
 
 	CO_BEGIN(f);
-	KPROF_ENTER(f->cc->prof, KF_mem_cgroup_css_rstat_flush,
-		    f->cc->proc->now);
-	insn_enter(f->cc, KF_mem_cgroup_css_rstat_flush);
+	KPROF_ENTER(co_cpu(p)->prof, KF_mem_cgroup_css_rstat_flush,
+		    co_cpu(p)->proc->now);
+	insn_enter(co_cpu(p), KF_mem_cgroup_css_rstat_flush);
 	ms->counts.flushed_cpus++;
 	statc = memcg__vmstats_percpu(ms, memcg, f->cpu);
-	CO_CALL(f, p, flush_array, .ms = ms, .cc = f->cc,
-		.n = ms->k->memcg_stat_items, .slot = ms->state_slot,
-		.asl = &ms->vmstats_sl, .psl = &ms->pcpu_sl,
-		.agg = memcg->vmstats.obj, .pcpu = statc->obj,
-		.pagg = parent ? parent->vmstats.obj : NULL,
+	CO_CALL(f, p, flush_array, .n = ms->k->memcg_stat_items,
+		.slot = ms->state_slot, .asl = &ms->vmstats_sl,
+		.psl = &ms->pcpu_sl, .agg = memcg->vmstats.obj,
+		.pcpu = statc->obj, .pagg = parent ? parent->vmstats.obj : NULL,
 		.a_pend = VA_STATE_PENDING, .a_val = VA_STATE,
 		.a_local = VA_STATE_LOCAL, .a_cur = PA_STATE,
 		.a_prev = PA_STATE_PREV,
@@ -1036,11 +1017,10 @@ static int memcg_flush_cpu(struct sim_proc *p, void *frame)
 		.cur = statc->state, .prev = statc->state_prev,
 		.ppending = parent ? parent->vmstats.state_pending : NULL);
 	statc = memcg__vmstats_percpu(ms, memcg, f->cpu);
-	CO_CALL(f, p, flush_array, .ms = ms, .cc = f->cc,
-		.n = ms->k->memcg_event_items, .slot = ms->event_slot,
-		.asl = &ms->vmstats_sl, .psl = &ms->pcpu_sl,
-		.agg = memcg->vmstats.obj, .pcpu = statc->obj,
-		.pagg = parent ? parent->vmstats.obj : NULL,
+	CO_CALL(f, p, flush_array, .n = ms->k->memcg_event_items,
+		.slot = ms->event_slot, .asl = &ms->vmstats_sl,
+		.psl = &ms->pcpu_sl, .agg = memcg->vmstats.obj,
+		.pcpu = statc->obj, .pagg = parent ? parent->vmstats.obj : NULL,
 		.a_pend = VA_EVENTS_PENDING, .a_val = VA_EVENTS,
 		.a_local = VA_EVENTS_LOCAL, .a_cur = PA_EVENTS,
 		.a_prev = PA_EVENTS_PREV,
@@ -1054,10 +1034,10 @@ static int memcg_flush_cpu(struct sim_proc *p, void *frame)
 		statc = memcg__vmstats_percpu(ms, memcg, f->cpu);
 		pn = &memcg->lruvec_stats[f->node];
 		ppn = parent ? &parent->lruvec_stats[f->node] : NULL;
-		CO_CALL(f, p, flush_array, .ms = ms, .cc = f->cc,
-			.n = ms->k->lruvec_stat_items, .slot = ms->state_slot,
-			.asl = &ms->lruvec_sl, .psl = &ms->lruvec_pcpu_sl,
-			.agg = pn->obj, .pcpu = statc->lruvec[f->node].obj,
+		CO_CALL(f, p, flush_array, .n = ms->k->lruvec_stat_items,
+			.slot = ms->state_slot, .asl = &ms->lruvec_sl,
+			.psl = &ms->lruvec_pcpu_sl, .agg = pn->obj,
+			.pcpu = statc->lruvec[f->node].obj,
 			.pagg = ppn ? ppn->obj : NULL,
 			.a_pend = LA_STATE_PENDING, .a_val = LA_STATE,
 			.a_local = LA_STATE_LOCAL, .a_cur = LPA_STATE,
@@ -1089,19 +1069,19 @@ static int memcg_flush_cpu(struct sim_proc *p, void *frame)
 					       memcg->vmstats.obj,
 					       VA_STATS_UPDATES, 0));
 	}
-	KPROF_EXIT(f->cc->prof, f->cc->proc->now);
+	KPROF_EXIT(co_cpu(p)->prof, co_cpu(p)->proc->now);
 	CO_END(f, p);
 }
 
 /**
  * mem_cgroup_css_rstat_flush() - the rstat callback for one (memcg, CPU)
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct rstat_cb_frame: @cgrp, @cpu
  *
  * Folds @cpu's counters of the memcg into its aggregates and its parent's
  * pending counts (models/kernel/kernel/cgroup/rstat.h calls it).
  *
- * Context: a coroutine on the simulated CPU @f->cc, under cgroup_rstat_lock;
+ * Context: a coroutine on the simulated CPU co_cpu(p), under cgroup_rstat_lock;
  * reads the updater's lines.
  */
 int mem_cgroup_css_rstat_flush(struct sim_proc *p, void *frame)
@@ -1110,8 +1090,8 @@ int mem_cgroup_css_rstat_flush(struct sim_proc *p, void *frame)
 	struct memcg_sim *ms = f->ss;
 
 	CO_BEGIN(f);
-	CO_CALL(f, p, memcg_flush_cpu, .ms = ms, .cc = f->cc,
-		.memcg = &ms->memcgs[f->cgrp], .cpu = f->cpu);
+	CO_CALL(f, p, memcg_flush_cpu, .memcg = &ms->memcgs[f->cgrp],
+		.cpu = f->cpu);
 	CO_END(f, p);
 }
 
@@ -1191,7 +1171,7 @@ static const int v1_events[] = { EV_PGPGIN, EV_PGPGOUT, EV_PGFAULT,
 				 EV_PGMAJFAULT };
 
 struct stat_read_one_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	bool event, local;
 	int k; /* kernel index */
@@ -1237,7 +1217,7 @@ static unsigned int vmstats_array(const struct stat_read_one_frame *f)
 static int stat_read_one(struct sim_proc *p, void *frame)
 {
 	struct stat_read_one_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 	struct memcg_vmstats_percpu *statc = NULL;
 	const int *slot = f->event ? ms->event_slot : ms->state_slot;
 	unsigned int a = f->event ? PA_EVENTS : PA_STATE, line;
@@ -1250,7 +1230,7 @@ static int stat_read_one(struct sim_proc *p, void *frame)
 	 * v1's seq_printf() formats the same "%s %lu\n"), printed whether or
 	 * not the model keeps the item.
 	 */
-	insn_charge(f->cc, INSN_memory_stat_item, 1);
+	insn_charge(co_cpu(p), INSN_memory_stat_item, 1);
 	if (f->k < 0)
 		CO_RETURN(f, p, 0);
 	if (!f->local || ms->k->local_stats == LOCAL_AGGREGATED) {
@@ -1270,7 +1250,7 @@ static int stat_read_one(struct sim_proc *p, void *frame)
 	f->x = 0;
 	a = f->event ? PA_EVENTS : PA_STATE;
 	for (f->cpu = 0; f->cpu < ms->nr_cpus; f->cpu++) {
-		insn_charge(f->cc, INSN_memcg_page_state_local_cpu, 1);
+		insn_charge(co_cpu(p), INSN_memcg_page_state_local_cpu, 1);
 		statc = f->memcg->vmstats_percpu ?
 				f->memcg->vmstats_percpu[f->cpu] :
 				NULL;
@@ -1291,15 +1271,16 @@ static int stat_read_one(struct sim_proc *p, void *frame)
 		/* never written: from memory, once per line per read */
 		line = f->cpu * pcpu_lines(ms) +
 		       stat_line(&ms->pcpu_sl, a, (unsigned int)f->k);
-		if (ms->cold_seen[f->cc->cpu][line / 8] & (1u << (line % 8))) {
-			coh_delay(f->cc, coh_machine(ms->coh)->l1_hit_ps);
+		if (ms->cold_seen[co_cpu(p)->cpu][line / 8] &
+		    (1u << (line % 8))) {
+			coh_delay(co_cpu(p), coh_machine(ms->coh)->l1_hit_ps);
 			continue;
 		}
-		CO_AWAIT(f, coh_read_cold(f->cc));
+		CO_AWAIT(f, coh_read_cold(co_cpu(p)));
 		line = f->cpu * pcpu_lines(ms) +
 		       stat_line(&ms->pcpu_sl, f->event ? PA_EVENTS : PA_STATE,
 				 (unsigned int)f->k);
-		ms->cold_seen[f->cc->cpu][line / 8] |=
+		ms->cold_seen[co_cpu(p)->cpu][line / 8] |=
 			(unsigned char)(1u << (line % 8));
 	}
 	s = slot[f->k];
@@ -1322,19 +1303,19 @@ static int stat_event_k(struct memcg_sim *ms, int ev)
 
 /**
  * memory_stat_show() - read memory.stat
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct memory_stat_show_frame: @memcg, @format (1 or 2),
  * 	@ratelimited
  *
  * Flushes as the kernel does, then reads every counter the file prints; a
  * modelled item's value is compared with the exact value (the stats error).
  *
- * Context: a coroutine on the simulated CPU @f->cc (a reading task); may flush.
+ * Context: a coroutine on the simulated CPU co_cpu(p) (a reading task); may flush.
  */
 int memory_stat_show(struct sim_proc *p, void *frame)
 {
 	struct memory_stat_show_frame *f = frame;
-	struct memcg_sim *ms = f->ms;
+	struct memcg_sim *ms = this_ms(p);
 	unsigned int nbytes;
 	int k;
 
@@ -1343,29 +1324,26 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 	f->start = NOW(f);
 	/* a bit per (CPU, line of its copy) */
 	nbytes = (ms->nr_cpus * pcpu_lines(ms) + 7) / 8;
-	if (!ms->cold_seen[f->cc->cpu]) {
-		ms->cold_seen[f->cc->cpu] = calloc(nbytes, 1);
-		SIM_OOM_ON(!ms->cold_seen[f->cc->cpu]);
+	if (!ms->cold_seen[co_cpu(p)->cpu]) {
+		ms->cold_seen[co_cpu(p)->cpu] = calloc(nbytes, 1);
+		SIM_OOM_ON(!ms->cold_seen[co_cpu(p)->cpu]);
 	}
-	memset(ms->cold_seen[f->cc->cpu], 0, nbytes);
+	memset(ms->cold_seen[co_cpu(p)->cpu], 0, nbytes);
 	/* mem_cgroup_flush_stats() (v6.8: of this memcg) */
 	if (f->ratelimited)
-		CO_CALL(f, p, mem_cgroup_flush_stats_ratelimited, .ms = ms,
-			.cc = f->cc, .memcg = f->memcg);
-	else
-		CO_CALL(f, p, mem_cgroup_flush_stats, .ms = ms, .cc = f->cc,
+		CO_CALL(f, p, mem_cgroup_flush_stats_ratelimited,
 			.memcg = f->memcg);
+	else
+		CO_CALL(f, p, mem_cgroup_flush_stats, .memcg = f->memcg);
 	if (f->format == 2) {
 		for (f->i = 0; f->i < ARRAY_SIZE(v2_state_reads); f->i++)
-			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc,
-				.memcg = f->memcg,
+			CO_CALL(f, p, stat_read_one, .memcg = f->memcg,
 				.k = (int)memcg__state_index(
 					ms, v2_state_reads[f->i]));
 		if (ms->k->stats_version == STATS_V6_0) {
 			for (f->i = 0; f->i < ARRAY_SIZE(v2_events_v6_0);
 			     f->i++)
-				CO_CALL(f, p, stat_read_one, .ms = ms,
-					.cc = f->cc, .memcg = f->memcg,
+				CO_CALL(f, p, stat_read_one, .memcg = f->memcg,
 					.event = true,
 					.k = stat_event_k(
 						ms, v2_events_v6_0[f->i]));
@@ -1376,12 +1354,10 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 			 * but PGPGIN/PGPGOUT.
 			 */
 			for (f->i = 2; f->i < 8; f->i++)
-				CO_CALL(f, p, stat_read_one, .ms = ms,
-					.cc = f->cc, .memcg = f->memcg,
+				CO_CALL(f, p, stat_read_one, .memcg = f->memcg,
 					.event = true, .k = (int)f->i);
 			for (f->i = 2; f->i < ms->k->memcg_event_items; f->i++)
-				CO_CALL(f, p, stat_read_one, .ms = ms,
-					.cc = f->cc, .memcg = f->memcg,
+				CO_CALL(f, p, stat_read_one, .memcg = f->memcg,
 					.event = true, .k = (int)f->i);
 		}
 		goto out;
@@ -1389,21 +1365,20 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 	/* v1: local, the hierarchical limits, then total_* */
 	for (f->pass = 0; f->pass < 2; f->pass++) {
 		for (f->i = 0; f->i < ARRAY_SIZE(v1_state_reads); f->i++)
-			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc,
-				.memcg = f->memcg, .local = f->pass == 0,
+			CO_CALL(f, p, stat_read_one, .memcg = f->memcg,
+				.local = f->pass == 0,
 				.k = (int)memcg__state_index(
 					ms, v1_state_reads[f->i]));
 		for (f->i = 0; f->i < ARRAY_SIZE(v1_events); f->i++) {
 			k = stat_event_k(ms, v1_events[f->i]);
 			if (k < 0)
 				continue;
-			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc,
-				.memcg = f->memcg, .event = true,
-				.local = f->pass == 0, .k = k);
+			CO_CALL(f, p, stat_read_one, .memcg = f->memcg,
+				.event = true, .local = f->pass == 0, .k = k);
 		}
 		for (f->i = 0; f->i < ARRAY_SIZE(v1_lru_reads); f->i++)
-			CO_CALL(f, p, stat_read_one, .ms = ms, .cc = f->cc,
-				.memcg = f->memcg, .local = f->pass == 0,
+			CO_CALL(f, p, stat_read_one, .memcg = f->memcg,
+				.local = f->pass == 0,
 				.k = (int)memcg__state_index(
 					ms, v1_lru_reads[f->i]));
 		if (f->pass)

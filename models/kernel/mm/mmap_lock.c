@@ -39,10 +39,11 @@ void mm_struct_init(struct mm_struct *mm, struct coh *coh, const char *name)
  * The instructions of @row (insn.h) for a shared mm. SIM: a private mm's
  * locking, its instructions as its lines, is in the workload's work_ns.
  */
-static void mm_insn(const struct mmap_lock_frame *f, enum insn_row row)
+static void mm_insn(const struct sim_proc *p, const struct mmap_lock_frame *f,
+		    enum insn_row row)
 {
 	if (f->mm->obj)
-		insn_charge(f->cc, row, 1);
+		insn_charge(co_cpu(p), row, 1);
 }
 
 /* down_read(), down_write(): the atomic on count, then the owner store */
@@ -51,9 +52,9 @@ int mmap_read_lock(struct sim_proc *p, void *frame)
 	struct mmap_lock_frame *f = frame;
 
 	CO_BEGIN(f);
-	mm_insn(f, INSN_down_read);
-	CO_AWAIT(f, co_access(f->cc, f->mm->count, COH_RMW));
-	CO_AWAIT(f, co_access(f->cc, f->mm->owner, COH_WRITE));
+	mm_insn(p, f, INSN_down_read);
+	CO_AWAIT(f, co_access(co_cpu(p), f->mm->count, COH_RMW));
+	CO_AWAIT(f, co_access(co_cpu(p), f->mm->owner, COH_WRITE));
 	CO_END(f, p);
 }
 
@@ -63,8 +64,8 @@ int mmap_read_unlock(struct sim_proc *p, void *frame)
 	struct mmap_lock_frame *f = frame;
 
 	CO_BEGIN(f);
-	mm_insn(f, INSN_up_read);
-	CO_AWAIT(f, co_access(f->cc, f->mm->count, COH_RMW));
+	mm_insn(p, f, INSN_up_read);
+	CO_AWAIT(f, co_access(co_cpu(p), f->mm->count, COH_RMW));
 	CO_END(f, p);
 }
 
@@ -73,9 +74,9 @@ int mmap_write_lock(struct sim_proc *p, void *frame)
 	struct mmap_lock_frame *f = frame;
 
 	CO_BEGIN(f);
-	mm_insn(f, INSN_down_write);
-	CO_AWAIT(f, co_access(f->cc, f->mm->count, COH_RMW));
-	CO_AWAIT(f, co_access(f->cc, f->mm->owner, COH_WRITE));
+	mm_insn(p, f, INSN_down_write);
+	CO_AWAIT(f, co_access(co_cpu(p), f->mm->count, COH_RMW));
+	CO_AWAIT(f, co_access(co_cpu(p), f->mm->owner, COH_WRITE));
 	CO_END(f, p);
 }
 
@@ -85,11 +86,12 @@ int mmap_write_unlock(struct sim_proc *p, void *frame)
 	struct mmap_lock_frame *f = frame;
 
 	CO_BEGIN(f);
-	mm_insn(f, INSN_up_write);
+	mm_insn(p, f, INSN_up_write);
 	if (mm_per_vma_locks(f->k))
-		CO_AWAIT(f, co_access(f->cc, f->mm->mm_lock_seq, COH_WRITE));
-	CO_AWAIT(f, co_access(f->cc, f->mm->owner, COH_WRITE));
-	CO_AWAIT(f, co_access(f->cc, f->mm->count, COH_RMW));
+		CO_AWAIT(f,
+			 co_access(co_cpu(p), f->mm->mm_lock_seq, COH_WRITE));
+	CO_AWAIT(f, co_access(co_cpu(p), f->mm->owner, COH_WRITE));
+	CO_AWAIT(f, co_access(co_cpu(p), f->mm->count, COH_RMW));
 	CO_END(f, p);
 }
 
@@ -104,14 +106,14 @@ int fault_lock(struct sim_proc *p, void *frame)
 		 * down_read_trylock() (its own line: SIM: free; its
 		 * instructions down_read_trylock()'s, insn.h)
 		 */
-		mm_insn(f, INSN_down_read_trylock);
-		CO_AWAIT(f, co_access(f->cc, f->mm->mm_lock_seq, COH_READ));
-		CO_AWAIT(f, co_access(f->cc, f->mm->mm_lock_seq, COH_READ));
+		mm_insn(p, f, INSN_down_read_trylock);
+		CO_AWAIT(f, co_access(co_cpu(p), f->mm->mm_lock_seq, COH_READ));
+		CO_AWAIT(f, co_access(co_cpu(p), f->mm->mm_lock_seq, COH_READ));
 		if (f->vma_locked)
 			CO_RETURN(f, p, 0);
 		/* VM_FAULT_RETRY: vma_end_read(), then the mmap_lock */
 	}
-	CO_CALL(f, p, mmap_read_lock, .cc = f->cc, .mm = f->mm, .k = f->k);
+	CO_CALL(f, p, mmap_read_lock, .mm = f->mm, .k = f->k);
 	CO_END(f, p);
 }
 
@@ -122,9 +124,8 @@ int fault_unlock(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	/* vma_end_read(): the VMA's own lock (SIM: free): up_read() */
 	if (mm_per_vma_locks(f->k))
-		mm_insn(f, INSN_up_read);
+		mm_insn(p, f, INSN_up_read);
 	if (!mm_per_vma_locks(f->k) || !f->vma_locked)
-		CO_CALL(f, p, mmap_read_unlock, .cc = f->cc, .mm = f->mm,
-			.k = f->k);
+		CO_CALL(f, p, mmap_read_unlock, .mm = f->mm, .k = f->k);
 	CO_END(f, p);
 }

@@ -43,6 +43,7 @@
 #include <stdbool.h>
 
 #include "models/hw/cache.h"
+#include "models/kernel/compat/sim.h"
 #include "models/kernel/sim/config.h"
 #include "sim/co.h"
 
@@ -83,7 +84,6 @@ static inline bool mm_fault_vma_locked(const struct kernel_config *k, bool file,
 
 struct mmap_lock_frame {
 	struct co_frame co;
-	struct coh_cpu *cc;
 	struct mm_struct *mm;
 	const struct kernel_config *k;
 	bool vma_locked; /* fault_*: mm_fault_vma_locked() of the fault */

@@ -51,12 +51,12 @@ static struct kprof *prof(const struct coh_cpu *cc)
 	return cc ? cc->prof : NULL;
 }
 
-#define ENTER(f, id)                                            \
-	do {                                                    \
-		KPROF_ENTER(prof((f)->cc), (id), now((f)->cc)); \
-		insn_enter((f)->cc, (id));                      \
+#define ENTER(f, id)                                                \
+	do {                                                        \
+		KPROF_ENTER(prof(co_cpu(p)), (id), now(co_cpu(p))); \
+		insn_enter(co_cpu(p), (id));                        \
 	} while (0)
-#define EXIT(f) KPROF_EXIT(prof((f)->cc), now((f)->cc))
+#define EXIT(f) KPROF_EXIT(prof(co_cpu(p)), now(co_cpu(p)))
 
 /*
  * propagate_protected_usage() - after @c's usage moved to @usage, bring
@@ -146,10 +146,10 @@ out:
 
 /**
  * page_counter_cancel() - take pages out of the local counter
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct page_counter_cancel_frame: @counter, @nr_pages
  *
- * Context: a coroutine on the simulated CPU @cc (NULL: no memory costs);
+ * Context: a coroutine on the simulated CPU co_cpu(p) (NULL: no memory costs);
  * waits for the counter's lines, and for every posted access at return.
  */
 int page_counter_cancel(struct sim_proc *p, void *frame)
@@ -170,8 +170,8 @@ int page_counter_cancel(struct sim_proc *p, void *frame)
 		CO_ATOMIC_LONG_SET(f, counter, usage, f->new);
 	}
 	if (counter->protection_support) /* SIM: see the member */
-		CO_CALL(f, p, propagate_protected_usage, .cc = f->cc,
-			.c = counter, .usage = (unsigned long)f->new);
+		CO_CALL(f, p, propagate_protected_usage, .c = counter,
+			.usage = (unsigned long)f->new);
 	CO_FENCE(f);
 	EXIT(f);
 	CO_END(f, p);
@@ -179,12 +179,12 @@ int page_counter_cancel(struct sim_proc *p, void *frame)
 
 /**
  * page_counter_charge() - hierarchically charge pages
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct page_counter_charge_frame: @counter, @nr_pages
  *
  * This does not consider any configured counter limits.
  *
- * Context: a coroutine on the simulated CPU @cc (NULL: no memory costs);
+ * Context: a coroutine on the simulated CPU co_cpu(p) (NULL: no memory costs);
  * waits for the counters' lines, and for every posted access at return.
  */
 int page_counter_charge(struct sim_proc *p, void *frame)
@@ -194,11 +194,11 @@ int page_counter_charge(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(f, KF_page_counter_charge);
 	for (f->c = f->counter; f->c;) {
-		insn_charge(f->cc, INSN_page_counter_charge_level, 1);
+		insn_charge(co_cpu(p), INSN_page_counter_charge_level, 1);
 		CO_ATOMIC_LONG_ADD_RETURN(f, f->new, f->nr_pages, f->c, usage);
 		if (f->c->protection_support)
-			CO_CALL(f, p, propagate_protected_usage, .cc = f->cc,
-				.c = f->c, .usage = (unsigned long)f->new);
+			CO_CALL(f, p, propagate_protected_usage, .c = f->c,
+				.usage = (unsigned long)f->new);
 		/*
 		 * Two CPUs can both read an old watermark and the smaller
 		 * new usage can be written last: the watermark may come out
@@ -218,11 +218,11 @@ int page_counter_charge(struct sim_proc *p, void *frame)
 
 /**
  * page_counter_try_charge() - try to hierarchically charge pages
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct page_counter_try_charge_frame: @counter, @nr_pages, and
  *	@fail, set to the first counter to hit its limit, if any
  *
- * Context: a coroutine on the simulated CPU @cc (NULL: no memory costs);
+ * Context: a coroutine on the simulated CPU co_cpu(p) (NULL: no memory costs);
  * waits for the counters' lines, and for every posted access at return.
  * Return: in p->ret, true on success, or false with *@fail set when the
  * counter or one of its ancestors is at its limit.
@@ -234,7 +234,7 @@ int page_counter_try_charge(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(f, KF_page_counter_try_charge);
 	for (f->c = f->counter; f->c;) {
-		insn_charge(f->cc, INSN_page_counter_try_charge_level, 1);
+		insn_charge(co_cpu(p), INSN_page_counter_try_charge_level, 1);
 		/*
 		 * Charge first and check the limit after, instead of a
 		 * compare-and-swap loop. The price: a large charge that
@@ -260,8 +260,8 @@ int page_counter_try_charge(struct sim_proc *p, void *frame)
 			goto failed;
 		}
 		if (f->c->protection_support)
-			CO_CALL(f, p, propagate_protected_usage, .cc = f->cc,
-				.c = f->c, .usage = (unsigned long)f->new);
+			CO_CALL(f, p, propagate_protected_usage, .c = f->c,
+				.usage = (unsigned long)f->new);
 		/* The same lost-update race as failcnt's, and as harmless. */
 		CO_LOAD(f, f->c, watermark);
 		if ((unsigned long)f->new > f->c->watermark)
@@ -275,7 +275,7 @@ int page_counter_try_charge(struct sim_proc *p, void *frame)
 
 failed:
 	for (f->c = f->counter; f->c != *f->fail;) {
-		CO_CALL(f, p, page_counter_cancel, .cc = f->cc, .counter = f->c,
+		CO_CALL(f, p, page_counter_cancel, .counter = f->c,
 			.nr_pages = f->nr_pages);
 		CO_READ_ONCE_DEP(f, f->c, f->c, parent); /* c = c->parent */
 	}
@@ -287,10 +287,10 @@ failed:
 
 /**
  * page_counter_uncharge() - hierarchically uncharge pages
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct page_counter_uncharge_frame: @counter, @nr_pages
  *
- * Context: a coroutine on the simulated CPU @cc (NULL: no memory costs);
+ * Context: a coroutine on the simulated CPU co_cpu(p) (NULL: no memory costs);
  * waits for the counters' lines, and for every posted access at return.
  */
 int page_counter_uncharge(struct sim_proc *p, void *frame)
@@ -300,7 +300,7 @@ int page_counter_uncharge(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(f, KF_page_counter_uncharge);
 	for (f->c = f->counter; f->c;) {
-		CO_CALL(f, p, page_counter_cancel, .cc = f->cc, .counter = f->c,
+		CO_CALL(f, p, page_counter_cancel, .counter = f->c,
 			.nr_pages = f->nr_pages);
 		CO_READ_ONCE_DEP(f, f->c, f->c, parent); /* c = c->parent */
 	}

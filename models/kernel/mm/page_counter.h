@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "models/hw/cache.h"
+#include "models/kernel/compat/sim.h"
 #include "models/kernel/compat/kernel.h"
 #include "models/kernel/sim/page_counter_layout.h"
 #include "sim/co.h"
@@ -122,13 +123,12 @@ static inline unsigned long page_counter_read(struct page_counter *counter)
 
 /*
  * The coroutines, one frame each: the kernel's parameters, then its
- * locals. Each frame starts with the CPU doing the work (NULL: no cost),
- * e.g. CO_CALL(f, p, page_counter_uncharge, .cc = cc, .counter = c,
+ * locals. The CPU doing the work is the process's (co_cpu(p); NULL: no
+ * cost), e.g. CO_CALL(f, p, page_counter_uncharge, .counter = c,
  * .nr_pages = n). page_counter_try_charge() returns its bool in p->ret.
  */
 struct propagate_protected_usage_frame {
 	struct co_frame co;
-	struct coh_cpu *cc;
 	struct page_counter *c;
 	unsigned long usage;
 	/* locals */
@@ -139,7 +139,6 @@ struct propagate_protected_usage_frame {
 
 struct page_counter_cancel_frame {
 	struct co_frame co;
-	struct coh_cpu *cc;
 	struct page_counter *counter;
 	unsigned long nr_pages;
 	/* locals */
@@ -148,7 +147,6 @@ struct page_counter_cancel_frame {
 
 struct page_counter_charge_frame {
 	struct co_frame co;
-	struct coh_cpu *cc;
 	struct page_counter *counter;
 	unsigned long nr_pages;
 	/* locals */
@@ -158,7 +156,6 @@ struct page_counter_charge_frame {
 
 struct page_counter_try_charge_frame {
 	struct co_frame co;
-	struct coh_cpu *cc;
 	struct page_counter *counter;
 	unsigned long nr_pages;
 	struct page_counter **fail;
@@ -169,7 +166,6 @@ struct page_counter_try_charge_frame {
 
 struct page_counter_uncharge_frame {
 	struct co_frame co;
-	struct coh_cpu *cc;
 	struct page_counter *counter;
 	unsigned long nr_pages;
 	/* locals */

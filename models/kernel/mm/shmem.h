@@ -65,7 +65,7 @@
  * the index is already in the page cache. Returns 0 or -ENOMEM in p->ret.
  */
 struct shmem_get_folio_gfp_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg; /* SIM: charge_mm's, or current's */
 	bool cached;
 };
@@ -74,7 +74,7 @@ int shmem_get_folio_gfp(struct sim_proc *p, void *frame);
 
 /* shmem_add_to_page_cache(): charge and count one page; 0 or -ENOMEM */
 struct shmem_add_to_page_cache_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 };
 
@@ -82,11 +82,12 @@ int shmem_add_to_page_cache(struct sim_proc *p, void *frame);
 
 /* shmem_undo_range(): remove @nr_pages cached pages of @memcg's */
 struct shmem_undo_range_frame {
-	MEMCG_FRAME_HEAD;
+	struct co_frame co;
 	struct mem_cgroup *memcg;
 	unsigned long nr_pages;
 	/* locals */
 	unsigned int batch, i;
+	bool drained; /* the folio_batch's percpu_pvec_drained */
 };
 
 int shmem_undo_range(struct sim_proc *p, void *frame);

@@ -56,18 +56,17 @@ static const struct coh_layout_field cgrp_fields[] = {
 	{ "bstat", 32, 24 },
 };
 
-#define NOW(f) ((f)->cc->proc->now)
-#define ENTER(f, id)                                      \
-	do {                                              \
-		KPROF_ENTER((f)->cc->prof, (id), NOW(f)); \
-		insn_enter((f)->cc, (id));                \
+#define NOW(f) (co_cpu(p)->proc->now)
+#define ENTER(f, id)                                        \
+	do {                                                \
+		KPROF_ENTER(co_cpu(p)->prof, (id), NOW(f)); \
+		insn_enter(co_cpu(p), (id));                \
 	} while (0)
-#define EXIT(f) KPROF_EXIT((f)->cc->prof, NOW(f))
+#define EXIT(f) KPROF_EXIT(co_cpu(p)->prof, NOW(f))
 
 struct cgroup_base_stat_flush_frame {
 	struct co_frame co;
 	struct rstat *rs;
-	struct coh_cpu *cc;
 	int cgrp;
 	unsigned int cpu;
 	/* locals */
@@ -131,7 +130,7 @@ int cgroup_rstat_updated(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	ENTER(f, KF_cgroup_rstat_updated);
-	f->cpu = f->cc->cpu;
+	f->cpu = co_cpu(p)->cpu;
 	f->cpu_lock = &rs->cpu_lock[f->cpu];
 	/*
 	 * A speculative test, without the lock, of whether @cgrp is on the
@@ -148,10 +147,10 @@ int cgroup_rstat_updated(struct sim_proc *p, void *frame)
 	if (f->rstatc->updated_next >= 0)
 		goto out;
 	rs->slow_links++; /* SIM: statistics */
-	insn_charge(f->cc, INSN_cgroup_rstat_updated_link, 1);
+	insn_charge(co_cpu(p), INSN_cgroup_rstat_updated_link, 1);
 	/* raw_spin_lock_irqsave(cpu_lock, flags) */
-	irq_save_restore(f->cc);
-	CO_CALL(f, p, queued_spin_lock, .cc = f->cc, .lock = f->cpu_lock);
+	irq_save_restore(co_cpu(p));
+	CO_CALL(f, p, queued_spin_lock, .lock = f->cpu_lock);
 
 	/* put @cgrp and all ancestors on the corresponding updated lists */
 	for (;;) {
@@ -178,7 +177,7 @@ int cgroup_rstat_updated(struct sim_proc *p, void *frame)
 		f->cgrp = f->parent;
 	}
 	/* raw_spin_unlock_irqrestore(cpu_lock, flags) */
-	CO_AWAIT(f, queued_spin_unlock(f->cc, f->cpu_lock));
+	CO_AWAIT(f, queued_spin_unlock(co_cpu(p), f->cpu_lock));
 out:
 	/* SIM: an exported function's return: the caller uses what it loaded */
 	CO_FENCE(f);
@@ -196,7 +195,6 @@ out:
 struct rstat_unlink_frame {
 	struct co_frame co;
 	struct rstat *rs;
-	struct coh_cpu *cc;
 	int pos;
 	unsigned int cpu;
 	/* locals */
@@ -241,7 +239,6 @@ static int rstat_unlink(struct sim_proc *p, void *frame)
 struct cgroup_rstat_cpu_pop_updated_frame {
 	struct co_frame co;
 	struct rstat *rs;
-	struct coh_cpu *cc;
 	int pos, root;
 	unsigned int cpu;
 	/* locals */
@@ -284,8 +281,7 @@ static int cgroup_rstat_cpu_pop_updated(struct sim_proc *p, void *frame)
 	 * Unlink @pos from its parent's list. Walking down as above, @pos
 	 * is first on that list nearly always; @root is the exception.
 	 */
-	CO_CALL(f, p, rstat_unlink, .rs = rs, .cc = f->cc, .pos = f->pos,
-		.cpu = f->cpu);
+	CO_CALL(f, p, rstat_unlink, .rs = rs, .pos = f->pos, .cpu = f->cpu);
 	CO_STORE(f, f->rstatc, updated_next, -1);
 	CO_RETURN(f, p, f->pos);
 	CO_END(f, p);
@@ -302,7 +298,6 @@ static int cgroup_rstat_cpu_pop_updated(struct sim_proc *p, void *frame)
 struct cgroup_rstat_push_children_frame {
 	struct co_frame co;
 	struct rstat *rs;
-	struct coh_cpu *cc;
 	int head, child;
 	unsigned int cpu;
 	/* locals */
@@ -374,7 +369,6 @@ next_level:
 struct cgroup_rstat_updated_list_frame {
 	struct co_frame co;
 	struct rstat *rs;
-	struct coh_cpu *cc;
 	int root;
 	unsigned int cpu;
 	/* locals */
@@ -392,8 +386,8 @@ static int cgroup_rstat_updated_list(struct sim_proc *p, void *frame)
 	f->cpu_lock = &rs->cpu_lock[f->cpu];
 	f->head = -1;
 	/* raw_spin_lock_irqsave(cpu_lock, flags) */
-	irq_save_restore(f->cc);
-	CO_CALL(f, p, queued_spin_lock, .cc = f->cc, .lock = f->cpu_lock);
+	irq_save_restore(co_cpu(p));
+	CO_CALL(f, p, queued_spin_lock, .lock = f->cpu_lock);
 
 	/* -1 (NULL) if this subtree is not on the tree */
 	/* SIM: rstatc is looked up here, where its line is first used */
@@ -403,8 +397,7 @@ static int cgroup_rstat_updated_list(struct sim_proc *p, void *frame)
 		goto unlock_ret;
 
 	/* unlink @root from its parent's list */
-	CO_CALL(f, p, rstat_unlink, .rs = rs, .cc = f->cc, .pos = f->root,
-		.cpu = f->cpu);
+	CO_CALL(f, p, rstat_unlink, .rs = rs, .pos = f->root, .cpu = f->cpu);
 	CO_STORE(f, f->rstatc, updated_next, -1);
 
 	/* push @root on the list first, then its children */
@@ -413,13 +406,13 @@ static int cgroup_rstat_updated_list(struct sim_proc *p, void *frame)
 	CO_READ_ONCE_DEP(f, f->child, f->rstatc, updated_children);
 	CO_STORE(f, f->rstatc, updated_children, f->root);
 	if (f->child != f->root) {
-		CO_CALL(f, p, cgroup_rstat_push_children, .rs = rs, .cc = f->cc,
+		CO_CALL(f, p, cgroup_rstat_push_children, .rs = rs,
 			.head = f->head, .child = f->child, .cpu = f->cpu);
 		f->head = (int)p->ret;
 	}
 unlock_ret:
 	/* raw_spin_unlock_irqrestore(cpu_lock, flags) */
-	CO_AWAIT(f, queued_spin_unlock(f->cc, f->cpu_lock));
+	CO_AWAIT(f, queued_spin_unlock(co_cpu(p), f->cpu_lock));
 	CO_RETURN(f, p, f->head);
 	CO_END(f, p);
 }
@@ -437,7 +430,6 @@ unlock_ret:
 struct cgroup_rstat_flush_locked_frame {
 	struct co_frame co;
 	struct rstat *rs;
-	struct coh_cpu *cc;
 	int cgrp;
 	/* SIM: v6.0's @may_sleep is rs->version >= STATS_V6_6 */
 	/* locals */
@@ -453,27 +445,26 @@ static int cgroup_rstat_flush_locked(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	/* for_each_possible_cpu(cpu) */
-	insn_charge(f->cc, INSN_cgroup_rstat_flush_locked, 1);
+	insn_charge(co_cpu(p), INSN_cgroup_rstat_flush_locked, 1);
 	for (f->cpu = 0; f->cpu < rs->nr_cpus; f->cpu++) {
-		insn_charge(f->cc, INSN_cgroup_rstat_flush_locked_cpu, 1);
+		insn_charge(co_cpu(p), INSN_cgroup_rstat_flush_locked_cpu, 1);
 		f->cpu_lock = &rs->cpu_lock[f->cpu];
 		if (rs->version >= STATS_V6_8) {
 			/* the callbacks run after the CPU's lock is dropped */
 			CO_CALL(f, p, cgroup_rstat_updated_list, .rs = rs,
-				.cc = f->cc, .root = f->cgrp, .cpu = f->cpu);
+				.root = f->cgrp, .cpu = f->cpu);
 			for (f->pos = (int)p->ret; f->pos >= 0;
 			     f->pos = cgroup(rs, f->pos)->rstat_flush_next) {
 				insn_charge(
-					f->cc,
+					co_cpu(p),
 					INSN_cgroup_rstat_flush_locked_cgroup,
 					1);
 				CO_CALL(f, p, cgroup_base_stat_flush, .rs = rs,
-					.cc = f->cc, .cgrp = f->pos,
-					.cpu = f->cpu);
+					.cgrp = f->pos, .cpu = f->cpu);
 				rs->flushed++; /* SIM: statistics */
 				CO_CALL_INDIRECT(f, p, rs->css_rstat_flush,
 						 struct rstat_cb_frame,
-						 .ss = rs->ss, .cc = f->cc,
+						 .ss = rs->ss,
 						 .cgrp = (unsigned int)f->pos,
 						 .cpu = f->cpu);
 				/* pos = pos->rstat_flush_next */
@@ -488,34 +479,32 @@ static int cgroup_rstat_flush_locked(struct sim_proc *p, void *frame)
 			 * raw per-CPU lock turns them off in every
 			 * configuration and restores them as they were.
 			 */
-			irq_save_restore(f->cc);
-			CO_CALL(f, p, queued_spin_lock, .cc = f->cc,
-				.lock = f->cpu_lock);
+			irq_save_restore(co_cpu(p));
+			CO_CALL(f, p, queued_spin_lock, .lock = f->cpu_lock);
 			/* the callbacks run under the CPU's lock */
 			f->pos = -1;
 			for (;;) {
 				CO_CALL(f, p, cgroup_rstat_cpu_pop_updated,
-					.rs = rs, .cc = f->cc, .pos = f->pos,
+					.rs = rs, .pos = f->pos,
 					.root = f->cgrp, .cpu = f->cpu);
 				f->pos = (int)p->ret;
 				if (f->pos < 0)
 					break;
 				insn_charge(
-					f->cc,
+					co_cpu(p),
 					INSN_cgroup_rstat_flush_locked_cgroup,
 					1);
 				CO_CALL(f, p, cgroup_base_stat_flush, .rs = rs,
-					.cc = f->cc, .cgrp = f->pos,
-					.cpu = f->cpu);
+					.cgrp = f->pos, .cpu = f->cpu);
 				rs->flushed++; /* SIM: statistics */
 				CO_CALL_INDIRECT(f, p, rs->css_rstat_flush,
 						 struct rstat_cb_frame,
-						 .ss = rs->ss, .cc = f->cc,
+						 .ss = rs->ss,
 						 .cgrp = (unsigned int)f->pos,
 						 .cpu = f->cpu);
 			}
 			/* raw_spin_unlock_irqrestore(cpu_lock, flags) */
-			CO_AWAIT(f, queued_spin_unlock(f->cc, f->cpu_lock));
+			CO_AWAIT(f, queued_spin_unlock(co_cpu(p), f->cpu_lock));
 		}
 
 		/*
@@ -537,9 +526,9 @@ static int cgroup_rstat_flush_locked(struct sim_proc *p, void *frame)
 			 * while the first one, in cgroup_rstat_flush(), does:
 			 * an open question of pricing, left as it was.
 			 */
-			CO_AWAIT(f, queued_spin_unlock(f->cc,
+			CO_AWAIT(f, queued_spin_unlock(co_cpu(p),
 						       &rs->cgroup_rstat_lock));
-			CO_CALL(f, p, queued_spin_lock, .cc = f->cc,
+			CO_CALL(f, p, queued_spin_lock,
 				.lock = &rs->cgroup_rstat_lock);
 		}
 	}
@@ -554,13 +543,11 @@ int cgroup_rstat_flush(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(f, KF_cgroup_rstat_flush);
 	/* spin_lock_irq(&cgroup_rstat_lock) (v6.0: spin_lock_irqsave()) */
-	irq_save_restore(f->cc);
-	CO_CALL(f, p, queued_spin_lock, .cc = f->cc,
-		.lock = &rs->cgroup_rstat_lock);
-	CO_CALL(f, p, cgroup_rstat_flush_locked, .rs = rs, .cc = f->cc,
-		.cgrp = f->cgrp);
+	irq_save_restore(co_cpu(p));
+	CO_CALL(f, p, queued_spin_lock, .lock = &rs->cgroup_rstat_lock);
+	CO_CALL(f, p, cgroup_rstat_flush_locked, .rs = rs, .cgrp = f->cgrp);
 	/* spin_unlock_irq(&cgroup_rstat_lock) */
-	CO_AWAIT(f, queued_spin_unlock(f->cc, &rs->cgroup_rstat_lock));
+	CO_AWAIT(f, queued_spin_unlock(co_cpu(p), &rs->cgroup_rstat_lock));
 	/* SIM: an exported function's return */
 	CO_FENCE(f);
 	EXIT(f);
@@ -686,11 +673,12 @@ static int cgroup_base_stat_flush(struct sim_proc *p, void *frame)
 	f->rstatc = cgroup_rstat_cpu(rs, f->cgrp, f->cpu);
 	CO_LOAD(f, f->rstatc, bstat);
 	/* propagate the per-cpu delta to the cgroup (SIM: stores, no value) */
-	CO_AWAIT(f, coh_write(f->cc, COH_FIELD(f->rstatc, last_bstat)));
-	CO_AWAIT(f, coh_write(f->cc, COH_FIELD(cgroup(rs, f->cgrp), bstat)));
+	CO_AWAIT(f, coh_write(co_cpu(p), COH_FIELD(f->rstatc, last_bstat)));
+	CO_AWAIT(f,
+		 coh_write(co_cpu(p), COH_FIELD(cgroup(rs, f->cgrp), bstat)));
 	/* and the cgroup's delta to its parent, unless that is the root */
 	if (rs->parent[f->parent] >= 0)
-		CO_AWAIT(f, coh_write(f->cc,
+		CO_AWAIT(f, coh_write(co_cpu(p),
 				      COH_FIELD(cgroup(rs, f->parent), bstat)));
 	CO_END(f, p);
 }

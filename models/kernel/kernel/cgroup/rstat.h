@@ -66,6 +66,7 @@
 #include <stdbool.h>
 
 #include "models/hw/cache.h"
+#include "models/kernel/compat/sim.h"
 #include "models/kernel/sim/config.h"
 #include "models/kernel/kernel/locking/qspinlock.h"
 #include "sim/co.h"
@@ -110,7 +111,6 @@ struct rstat;
 struct rstat_cb_frame {
 	struct co_frame co;
 	void *ss; /* the controller's state */
-	struct coh_cpu *cc; /* the flushing CPU */
 	unsigned int cgrp, cpu;
 };
 
@@ -188,10 +188,9 @@ bool rstat_linked(const struct rstat *rs, unsigned int cgrp, unsigned int cpu);
 struct cgroup_rstat_updated_frame {
 	struct co_frame co;
 	struct rstat *rs; /* SIM: the rstat globals */
-	struct coh_cpu *cc; /* SIM: the calling CPU */
 	int cgrp;
 	/* locals */
-	unsigned int cpu; /* SIM: @cpu, always @cc's (below) */
+	unsigned int cpu; /* SIM: @cpu, always co_cpu(p)'s (below) */
 	struct qspinlock *cpu_lock;
 	struct cgroup_rstat_cpu *rstatc, *prstatc;
 	int parent;
@@ -200,16 +199,16 @@ struct cgroup_rstat_updated_frame {
 /**
  * cgroup_rstat_updated() - coroutine: @cgrp's statistics on this CPU
  * changed; make sure the next flush visits it.
- * @p: the process of @cc
- * @frame: struct cgroup_rstat_updated_frame: @rs, @cc, @cgrp
+ * @p: the process (its CPU: co_cpu(p))
+ * @frame: struct cgroup_rstat_updated_frame: @rs, @cgrp
  *
  * Puts @cgrp on the updated_children list of its parent on the CPU, and
  * each ancestor not yet on the tree on its parent's, up to the root. A
  * cgroup already on the tree costs one CPU-local load.
  *
- * Context: the simulated CPU @cc, in a coroutine: CO_CALL(f, p,
- * cgroup_rstat_updated, .rs = rs, .cc = cc, .cgrp = cgrp). SIM: the
- * kernel's @cpu is always @cc's CPU (memcg passes smp_processor_id()).
+ * Context: the simulated CPU co_cpu(p), in a coroutine: CO_CALL(f, p,
+ * cgroup_rstat_updated, .rs = rs, .cgrp = cgrp). SIM: the
+ * kernel's @cpu is always co_cpu(p)'s (memcg passes smp_processor_id()).
  * Takes that CPU's cgroup_rstat_cpu_lock with interrupts off when it
  * links; may wait for it. Ends with a fence, as an exported function's
  * return.
@@ -219,15 +218,14 @@ int cgroup_rstat_updated(struct sim_proc *p, void *frame);
 struct cgroup_rstat_flush_frame {
 	struct co_frame co;
 	struct rstat *rs; /* SIM: the rstat globals */
-	struct coh_cpu *cc; /* SIM: the calling CPU */
 	int cgrp;
 };
 
 /**
  * cgroup_rstat_flush() - coroutine: collect the per-CPU statistics of
  * @cgrp's subtree.
- * @p: the process of @cc
- * @frame: struct cgroup_rstat_flush_frame: @rs, @cc, @cgrp
+ * @p: the process (its CPU: co_cpu(p))
+ * @frame: struct cgroup_rstat_flush_frame: @rs, @cgrp
  *
  * Takes cgroup_rstat_lock, takes every updated cgroup below @cgrp off
  * every CPU's tree, children before parents, and calls the controller's
@@ -236,8 +234,8 @@ struct cgroup_rstat_flush_frame {
  * this one function stands for both forms: from v6.6 on it may let a
  * waiter have the lock between CPUs, as the sleepable form does.
  *
- * Context: the simulated CPU @cc, in a coroutine: CO_CALL(f, p,
- * cgroup_rstat_flush, .rs = rs, .cc = cc, .cgrp = cgrp). Interrupts off
+ * Context: the simulated CPU co_cpu(p), in a coroutine: CO_CALL(f, p,
+ * cgroup_rstat_flush, .rs = rs, .cgrp = cgrp). Interrupts off
  * while it holds cgroup_rstat_lock; may wait for the locks and for every
  * updater CPU's lines. Ends with a fence.
  */

@@ -39,7 +39,6 @@ void qspinlock_destroy(struct qspinlock *lock)
 
 struct queued_spin_lock_slowpath_frame {
 	struct co_frame co;
-	struct coh_cpu *cc; /* SIM: the CPU taking the lock */
 	struct qspinlock *lock;
 	/* SIM: no @val, the word the fast path saw: no value is kept */
 	/* locals */
@@ -52,10 +51,11 @@ struct queued_spin_lock_slowpath_frame {
  * the wait on node->locked and the head's wait on the locked byte in one;
  * queued_spin_unlock() wakes the head with the lock already its own.
  */
-static bool queue_and_wait(struct queued_spin_lock_slowpath_frame *f)
+static bool queue_and_wait(const struct sim_proc *p,
+			   struct queued_spin_lock_slowpath_frame *f)
 {
 	struct qspinlock *lock = f->lock;
-	unsigned int cpu = f->cc->cpu;
+	unsigned int cpu = co_cpu(p)->cpu;
 
 	if (f->queued) {
 		/* Only queued_spin_unlock() wakes a queued CPU, with the lock. */
@@ -81,7 +81,7 @@ static int queued_spin_lock_slowpath(struct sim_proc *p, void *frame)
 	struct queued_spin_lock_slowpath_frame *f = frame;
 
 	CO_BEGIN(f);
-	insn_charge(f->cc, INSN_queued_spin_lock_slowpath, 1);
+	insn_charge(co_cpu(p), INSN_queued_spin_lock_slowpath, 1);
 	/*
 	 * Publish our node as the new tail and link it behind the old one;
 	 * then spin on our own node until the CPU ahead of us hands us the
@@ -91,7 +91,7 @@ static int queued_spin_lock_slowpath(struct sim_proc *p, void *frame)
 	 * the holder did in its critical section happens before ours, since
 	 * taking the lock below needs no full barrier of its own.
 	 */
-	CO_AWAIT(f, queue_and_wait(f));
+	CO_AWAIT(f, queue_and_wait(p, f));
 	/*
 	 * Claim the lock: the last node in the queue also clears the tail
 	 * (a cmpxchg), any other just sets the locked byte and then passes
@@ -99,7 +99,7 @@ static int queued_spin_lock_slowpath(struct sim_proc *p, void *frame)
 	 * is not modelled, see qspinlock.h). Either way the lock word comes
 	 * over from the releaser: one line transfer.
 	 */
-	CO_AWAIT(f, coh_rmw(f->cc, f->lock->val));
+	CO_AWAIT(f, coh_rmw(co_cpu(p), f->lock->val));
 	CO_END(f, p);
 }
 
@@ -112,13 +112,12 @@ int queued_spin_lock(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	/* atomic_try_cmpxchg_acquire(&lock->val, &val, _Q_LOCKED_VAL) */
-	CO_AWAIT(f, coh_rmw(f->cc, lock->val));
+	CO_AWAIT(f, coh_rmw(co_cpu(p), lock->val));
 	if (lock->owner < 0) {
 		/* the word was 0: the cmpxchg took the lock */
-		lock->owner = (int)f->cc->cpu;
+		lock->owner = (int)co_cpu(p)->cpu;
 	} else {
-		CO_CALL(f, p, queued_spin_lock_slowpath, .cc = f->cc,
-			.lock = lock);
+		CO_CALL(f, p, queued_spin_lock_slowpath, .lock = lock);
 	}
 	/* SIM: statistics */
 	lock->acquired++;

@@ -53,6 +53,7 @@
 #define MODELS_KERNEL_QSPINLOCK_H
 
 #include "models/hw/cache.h"
+#include "models/kernel/compat/sim.h"
 #include "sim/co.h"
 
 /*
@@ -101,20 +102,19 @@ static inline bool queued_spin_is_contended(const struct qspinlock *lock)
 
 struct queued_spin_lock_frame {
 	struct co_frame co;
-	struct coh_cpu *cc; /* SIM: the CPU taking the lock */
 	struct qspinlock *lock;
 };
 
 /**
- * queued_spin_lock() - coroutine: acquire @lock on CPU @cc.
- * @p: the process of @cc
- * @frame: struct queued_spin_lock_frame: @cc, @lock
+ * queued_spin_lock() - coroutine: acquire @lock on this CPU.
+ * @p: the process (its CPU: co_cpu(p))
+ * @frame: struct queued_spin_lock_frame: @lock
  *
  * The fast path's RMW takes a free lock; a held one sends the CPU to
  * queued_spin_lock_slowpath(). Returns when the CPU holds @lock.
  *
- * Context: the simulated CPU @cc, in a coroutine:
- * CO_CALL(f, p, queued_spin_lock, .cc = cc, .lock = lock). Interrupts
+ * Context: the simulated CPU co_cpu(p), in a coroutine:
+ * CO_CALL(f, p, queued_spin_lock, .lock = lock). Interrupts
  * as the caller left them (SIM: raw_spin_lock_irqsave() is the caller's
  * irq cost plus this). May wait.
  */

@@ -29,20 +29,20 @@ static int __sk_mem_reclaim(struct sim_proc *p, void *frame)
 		 * socket adds; the rest runs without a memcg too and is in
 		 * the workload's work_ns, fitted on such a baseline.
 		 */
-		insn_charge(f->cc, INSN___sk_mem_reduce_allocated_memcg, 1);
-		CO_CALL(f, p, mem_cgroup_uncharge_skmem, .ms = f->ms,
-			.cc = f->cc, .memcg = f->sk->sk_memcg,
+		insn_charge(co_cpu(p), INSN___sk_mem_reduce_allocated_memcg, 1);
+		CO_CALL(f, p, mem_cgroup_uncharge_skmem,
+			.memcg = f->sk->sk_memcg,
 			.nr_pages = (unsigned int)f->amount);
 		/* if (sk_under_memory_pressure(sk) && ...) */
-		CO_CALL(f, p, mem_cgroup_under_socket_pressure, .ms = f->ms,
-			.cc = f->cc, .memcg = f->sk->sk_memcg);
+		CO_CALL(f, p, mem_cgroup_under_socket_pressure,
+			.memcg = f->sk->sk_memcg);
 	}
 	CO_END(f, p);
 }
 
 /**
  * sk_mem_schedule() - make room for @size bytes in the forward allocation
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct sk_mem_schedule_frame: @sk, @size, @softirq
  *
  * sk_wmem_schedule()/sk_rmem_schedule(): if the forward allocation does
@@ -51,7 +51,7 @@ static int __sk_mem_reclaim(struct sim_proc *p, void *frame)
  * mem_cgroup_charge_skmem(); from softirq with GFP_NOWAIT,
  * gfp_memcg_charge()).
  *
- * Context: a coroutine on the simulated CPU @f->cc, in task context or
+ * Context: a coroutine on the simulated CPU co_cpu(p), in task context or
  * (@softirq) the CPU's softirq; may wait as try_charge() does.
  * Return: in p->ret, 1 (SIM: the allocation always goes ahead).
  */
@@ -66,16 +66,17 @@ int sk_mem_schedule(struct sim_proc *p, void *frame)
 		CO_RETURN(f, p, 1);
 	/* v5.19 asked for the whole size ("net: fix sk_wmem_schedule() and
 	 * sk_rmem_schedule() errors" asks for the missing part) */
-	f->amt = sk_mem_pages(
-		f->ms->k->sk_reclaim == SK_RECLAIM_QUANTUM ? f->size : delta);
+	f->amt = sk_mem_pages(this_ms(p)->k->sk_reclaim == SK_RECLAIM_QUANTUM ?
+				      f->size :
+				      delta);
 	f->sk->sk_forward_alloc += f->amt << PAGE_SHIFT;
 	f->sk->pages_charged += (uint64_t)f->amt;
 	if (!f->sk->sk_memcg)
 		CO_RETURN(f, p, 1);
 	/* SIM: as in __sk_mem_reclaim(), what a memcg socket adds */
-	insn_charge(f->cc, INSN___sk_mem_raise_allocated_memcg, 1);
-	CO_CALL(f, p, mem_cgroup_charge_skmem, .ms = f->ms, .cc = f->cc,
-		.memcg = f->sk->sk_memcg, .nr_pages = (unsigned int)f->amt,
+	insn_charge(co_cpu(p), INSN___sk_mem_raise_allocated_memcg, 1);
+	CO_CALL(f, p, mem_cgroup_charge_skmem, .memcg = f->sk->sk_memcg,
+		.nr_pages = (unsigned int)f->amt,
 		.gfp_mask = f->softirq ? GFP_NOWAIT : GFP_KERNEL);
 	if (!p->ret) {
 		/*
@@ -83,8 +84,7 @@ int sk_mem_schedule(struct sim_proc *p, void *frame)
 		 * forced charge (__GFP_NOFAIL), as the kernel does for a
 		 * socket under its minimum; memory pressure is not modelled.
 		 */
-		CO_CALL(f, p, mem_cgroup_charge_skmem, .ms = f->ms, .cc = f->cc,
-			.memcg = f->sk->sk_memcg,
+		CO_CALL(f, p, mem_cgroup_charge_skmem, .memcg = f->sk->sk_memcg,
 			.nr_pages = (unsigned int)f->amt,
 			.gfp_mask = (f->softirq ? GFP_NOWAIT : GFP_KERNEL) |
 				    __GFP_NOFAIL);
@@ -95,13 +95,13 @@ int sk_mem_schedule(struct sim_proc *p, void *frame)
 
 /**
  * sk_mem_uncharge() - give @size bytes back to the forward allocation
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct sk_mem_uncharge_frame: @sk, @size
  *
  * Whole pages go back to the memcg when the forward allocation reaches a
  * page (6.0-rc1) or SK_RECLAIM_THRESHOLD (v5.19, per sk_reclaim).
  *
- * Context: a coroutine on the simulated CPU @f->cc; a reclaim waits as
+ * Context: a coroutine on the simulated CPU co_cpu(p); a reclaim waits as
  * mem_cgroup_uncharge_skmem() does.
  */
 int sk_mem_uncharge(struct sim_proc *p, void *frame)
@@ -110,17 +110,15 @@ int sk_mem_uncharge(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	f->sk->sk_forward_alloc += f->size;
-	if (f->ms->k->sk_reclaim == SK_RECLAIM_PAGE) {
+	if (this_ms(p)->k->sk_reclaim == SK_RECLAIM_PAGE) {
 		/* sk_mem_reclaim(): reclaimable >= PAGE_SIZE */
 		if (f->sk->sk_forward_alloc >= (int)PAGE_SIZE)
-			CO_CALL(f, p, __sk_mem_reclaim, .ms = f->ms,
-				.cc = f->cc, .sk = f->sk,
+			CO_CALL(f, p, __sk_mem_reclaim, .sk = f->sk,
 				.amount = f->sk->sk_forward_alloc);
 	} else {
 		/* Avoid a possible overflow (TCP send queues). */
 		if (f->sk->sk_forward_alloc >= SK_RECLAIM_THRESHOLD)
-			CO_CALL(f, p, __sk_mem_reclaim, .ms = f->ms,
-				.cc = f->cc, .sk = f->sk,
+			CO_CALL(f, p, __sk_mem_reclaim, .sk = f->sk,
 				.amount = SK_RECLAIM_CHUNK);
 	}
 	CO_END(f, p);

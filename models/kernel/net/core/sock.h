@@ -78,21 +78,18 @@ struct sock {
 };
 
 /*
- * The coroutines, one frame each: the context (SIM: @ms, @cc), then the
- * kernel function's parameters and locals.
+ * The coroutines, one frame each: the kernel function's parameters
+ * and locals; the CPU and the memcg world are the process's
+ * (compat/sim.h).
  */
 struct __sk_mem_reclaim_frame {
 	struct co_frame co;
-	struct memcg_sim *ms;
-	struct coh_cpu *cc;
 	struct sock *sk;
 	int amount; /* bytes, then pages */
 };
 
 struct sk_mem_schedule_frame {
 	struct co_frame co;
-	struct memcg_sim *ms;
-	struct coh_cpu *cc;
 	struct sock *sk;
 	int size; /* bytes */
 	bool softirq; /* SIM: not in task context: GFP_NOWAIT */
@@ -102,8 +99,6 @@ struct sk_mem_schedule_frame {
 
 struct sk_mem_uncharge_frame {
 	struct co_frame co;
-	struct memcg_sim *ms;
-	struct coh_cpu *cc;
 	struct sock *sk;
 	int size; /* bytes */
 };

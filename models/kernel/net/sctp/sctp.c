@@ -41,7 +41,7 @@ unsigned int sctp_alloc_skb_truesize(unsigned int size)
 
 /**
  * sctp_sendmsg_to_asoc() - the send side's accounting of one message
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct sctp_sendmsg_to_asoc_frame: @sk, @msg_len
  *
  * sk_wmem_schedule(sk, msg_len) (SIM: the room is always there: the
@@ -57,17 +57,16 @@ int sctp_sendmsg_to_asoc(struct sim_proc *p, void *frame)
 	struct sctp_sendmsg_to_asoc_frame *f = frame;
 
 	CO_BEGIN(f);
-	CO_CALL(f, p, sk_mem_schedule, .ms = f->ms, .cc = f->cc, .sk = f->sk,
-		.size = (int)f->msg_len);
+	CO_CALL(f, p, sk_mem_schedule, .sk = f->sk, .size = (int)f->msg_len);
 	/* sctp_set_owner_w(): its instructions, memcg or not (insn.h) */
-	insn_charge(f->cc, INSN_sctp_set_owner_w, 1);
+	insn_charge(co_cpu(p), INSN_sctp_set_owner_w, 1);
 	sk_mem_charge(f->sk, (int)sctp_chunk_truesize(f->msg_len));
 	CO_END(f, p);
 }
 
 /**
  * sctp_ulpevent_make_rcvmsg() - the receive side's accounting of a chunk
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct sctp_ulpevent_make_rcvmsg_frame: @sk, @msg_len
  *
  * sk_rmem_schedule(sk, skb, datalen), datalen the chunk's length
@@ -76,25 +75,25 @@ int sctp_sendmsg_to_asoc(struct sim_proc *p, void *frame)
  * sctp_skb_set_owner_r(): sk_rmem_alloc and sk_mem_charge() of
  * rmem_len, the received skb's truesize.
  *
- * Context: softirq on @f->cc, bh_lock_sock() of @sk held by the caller.
+ * Context: softirq on co_cpu(p), bh_lock_sock() of @sk held by the caller.
  */
 int sctp_ulpevent_make_rcvmsg(struct sim_proc *p, void *frame)
 {
 	struct sctp_ulpevent_make_rcvmsg_frame *f = frame;
 
 	CO_BEGIN(f);
-	CO_CALL(f, p, sk_mem_schedule, .ms = f->ms, .cc = f->cc, .sk = f->sk,
+	CO_CALL(f, p, sk_mem_schedule, .sk = f->sk,
 		.size = (int)(SCTP_DATA_CHUNK_HDR + f->msg_len),
 		.softirq = true);
 	/* sctp_ulpevent_receive_data() -> sctp_skb_set_owner_r() */
-	insn_charge(f->cc, INSN_sctp_ulpevent_receive_data, 1);
+	insn_charge(co_cpu(p), INSN_sctp_ulpevent_receive_data, 1);
 	sk_mem_charge(f->sk, (int)sctp_packet_truesize(f->msg_len));
 	CO_END(f, p);
 }
 
 /**
  * sctp_outq_sack() - a SACK frees the acked chunks
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct sctp_outq_sack_frame: @sk, @msg_len, @nr
  *
  * sctp_check_transmitted() moves the @nr acked chunks to the sacked list
@@ -102,7 +101,7 @@ int sctp_ulpevent_make_rcvmsg(struct sim_proc *p, void *frame)
  * sk_mem_uncharge(sk, truesize), whole pages back to the memcg as the
  * socket's policy says (models/kernel/net/core/sock.c).
  *
- * Context: softirq or release_sock() on @f->cc.
+ * Context: softirq or release_sock() on co_cpu(p).
  */
 int sctp_outq_sack(struct sim_proc *p, void *frame)
 {
@@ -110,9 +109,9 @@ int sctp_outq_sack(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	for (f->i = 0; f->i < f->nr; f->i++) {
-		insn_charge(f->cc, INSN_sctp_wfree, 1); /* its instructions */
-		CO_CALL(f, p, sk_mem_uncharge, .ms = f->ms, .cc = f->cc,
-			.sk = f->sk,
+		insn_charge(co_cpu(p), INSN_sctp_wfree,
+			    1); /* its instructions */
+		CO_CALL(f, p, sk_mem_uncharge, .sk = f->sk,
 			.size = (int)sctp_chunk_truesize(f->msg_len));
 	}
 	CO_END(f, p);
@@ -120,7 +119,7 @@ int sctp_outq_sack(struct sim_proc *p, void *frame)
 
 /**
  * sctp_sock_rfree() - the reader frees a received message
- * @p: the process running on the CPU @f->cc
+ * @p: the process running on the CPU co_cpu(p)
  * @frame: struct sctp_sock_rfree_frame: @sk, @msg_len
  *
  * sctp_recvmsg() -> sctp_ulpevent_free() -> kfree_skb(): the destructor
@@ -134,8 +133,8 @@ int sctp_sock_rfree(struct sim_proc *p, void *frame)
 	struct sctp_sock_rfree_frame *f = frame;
 
 	CO_BEGIN(f);
-	insn_charge(f->cc, INSN_sctp_sock_rfree, 1); /* its instructions */
-	CO_CALL(f, p, sk_mem_uncharge, .ms = f->ms, .cc = f->cc, .sk = f->sk,
+	insn_charge(co_cpu(p), INSN_sctp_sock_rfree, 1); /* its instructions */
+	CO_CALL(f, p, sk_mem_uncharge, .sk = f->sk,
 		.size = (int)sctp_packet_truesize(f->msg_len));
 	CO_END(f, p);
 }

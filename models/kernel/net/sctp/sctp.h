@@ -86,11 +86,9 @@ static inline unsigned int sctp_packet_truesize(unsigned int msg)
 				       SCTP_MAX_HEADER);
 }
 
-/* The coroutines: the context (SIM: @ms, @cc), then the kernel's. */
+/* The coroutines: the kernel's parameters (the context: compat/sim.h). */
 struct sctp_sendmsg_to_asoc_frame {
 	struct co_frame co;
-	struct memcg_sim *ms;
-	struct coh_cpu *cc;
 	struct sock *sk;
 	unsigned int msg_len;
 };
@@ -100,8 +98,6 @@ int sctp_sendmsg_to_asoc(struct sim_proc *p, void *frame);
 
 struct sctp_ulpevent_make_rcvmsg_frame {
 	struct co_frame co;
-	struct memcg_sim *ms;
-	struct coh_cpu *cc;
 	struct sock *sk;
 	unsigned int msg_len; /* the chunk's data */
 };
@@ -111,8 +107,6 @@ int sctp_ulpevent_make_rcvmsg(struct sim_proc *p, void *frame);
 
 struct sctp_outq_sack_frame {
 	struct co_frame co;
-	struct memcg_sim *ms;
-	struct coh_cpu *cc;
 	struct sock *sk;
 	unsigned int msg_len;
 	unsigned int nr; /* chunks acked */
@@ -125,8 +119,6 @@ int sctp_outq_sack(struct sim_proc *p, void *frame);
 
 struct sctp_sock_rfree_frame {
 	struct co_frame co;
-	struct memcg_sim *ms;
-	struct coh_cpu *cc;
 	struct sock *sk;
 	unsigned int msg_len;
 };
