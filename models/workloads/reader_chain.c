@@ -112,8 +112,8 @@ static int chain_loop(struct sim_proc *p, void *frame)
 			CO_AWAIT(f, coh_read_dep(t->k.cc,
 						 coh_object_field(rc->obj, 1)));
 		else /* atomic_long_add_return(1, &counter) */
-			CO_AWAIT(f,
-				 coh_rmw(t->k.cc, coh_object_field(rc->obj, 0)));
+			CO_AWAIT(f, coh_rmw(t->k.cc,
+					    coh_object_field(rc->obj, 0)));
 		if (f->counts)
 			task_op_end(t, f->run);
 	}
