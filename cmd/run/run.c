@@ -1293,10 +1293,12 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 					v[i].misfit - 1, v[i].machine.nr_cpus);
 				goto out_variants;
 			}
-			fprintf(stderr,
-				"memcgsim: note: variant '%s' skipped: it runs CPU %u, and the machine given with --set has %u CPUs\n",
-				v[i].name, v[i].misfit - 1,
-				v[i].machine.nr_cpus);
+			/* a note for the variants asked for: all, not one */
+			if (!o->variant)
+				fprintf(stderr,
+					"memcgsim: note: variant '%s' skipped: it runs CPU %u, and the machine given with --set has %u CPUs\n",
+					v[i].name, v[i].misfit - 1,
+					v[i].machine.nr_cpus);
 			variant_destroy(&v[i]);
 			continue;
 		}

@@ -1407,6 +1407,39 @@ static void netperf_destroy(struct workload *w)
 	w->priv = NULL;
 }
 
+/*
+ * host-run's program: a pair of processes per instance, pinned where its
+ * tasks are, streaming message_bytes over loopback (af_unix or TCP).
+ */
+static int netperf_host(const struct workload *w, struct workload_host *h)
+{
+	const struct netperf *np = w->priv;
+	unsigned int i;
+
+	if (np->protocol == PROTO_SCTP) {
+		snprintf(
+			h->why, sizeof(h->why),
+			"SCTP: no host program (the sctp module may not load)");
+		return -1;
+	}
+	if (np->server_path[0] || np->client_prefix[0]) {
+		snprintf(
+			h->why, sizeof(h->why),
+			"netserver and netperf in cgroups of their own: not built on the host");
+		return -1;
+	}
+	h->kind = np->protocol == PROTO_UNIX ? WH_UNIX_STREAM : WH_TCP_STREAM;
+	h->bytes = np->message_bytes;
+	h->nr_pairs = (unsigned int)np->instances;
+	for (i = 0; i < h->nr_pairs; i++) {
+		h->pair_task[2 * i] =
+			(unsigned int)(np->pairs[i].snd - w->tasks);
+		h->pair_task[2 * i + 1] =
+			(unsigned int)(np->pairs[i].rcv - w->tasks);
+	}
+	return 0;
+}
+
 const struct workload_type netperf_type = {
 	.name = "netperf",
 	.summary =
@@ -1420,4 +1453,5 @@ const struct workload_type netperf_type = {
 	.destroy = netperf_destroy,
 	.metrics = netperf_metrics,
 	.explain = netperf_explain,
+	.host = netperf_host,
 };

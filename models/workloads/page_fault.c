@@ -394,6 +394,18 @@ static void page_fault_destroy(struct workload *w)
 	w->priv = NULL;
 }
 
+/* host-run's program: will-it-scale's own loop, per process or thread. */
+static int page_fault_host(const struct workload *w, struct workload_host *h)
+{
+	const struct page_fault *pf = w->priv;
+
+	h->kind = WH_PAGE_FAULT;
+	h->pages = pf->pages;
+	h->test = pf->test + 1;
+	h->threads = pf->mode == PER_THREAD;
+	return 0;
+}
+
 const struct workload_type page_fault_type = {
 	.name = "page_fault",
 	.summary =
@@ -405,4 +417,5 @@ const struct workload_type page_fault_type = {
 	.parse = page_fault_parse,
 	.setup = page_fault_setup,
 	.destroy = page_fault_destroy,
+	.host = page_fault_host,
 };
