@@ -61,6 +61,7 @@ const char *const cal_bench_names[NR_CAL_BENCH] = {
 	[CAL_L1_HIT] = "l1_hit",
 	[CAL_LLC_HIT] = "llc_hit",
 	[CAL_MEMORY] = "memory",
+	[CAL_CHASE_WORK] = "chase_work",
 	[CAL_RMW_LOCAL] = "rmw_local",
 	[CAL_XFER_SMT] = "xfer_smt",
 	[CAL_XFER_LLC] = "xfer_llc",
@@ -73,6 +74,10 @@ const char *const cal_bench_names[NR_CAL_BENCH] = {
 	[CAL_ADD_READERS] = "add_readers",
 	[CAL_PACKED] = "packed",
 	[CAL_PADDED] = "padded",
+	[CAL_PAIR] = "pair",
+	[CAL_APART] = "apart",
+	[CAL_CHASE_XADD] = "chase_xadd",
+	[CAL_CHASE_LOAD] = "chase_load",
 };
 
 const char *const cal_placement_names[NR_CAL_PLACEMENT] = {
@@ -297,7 +302,8 @@ static int make_plan(const struct cal_host *h, bool quick, struct cal_plan *pl,
 	order_cpus(h, CAL_SPREAD, order[CAL_SPREAD]);
 	nr_counts = thread_counts(h, nr, quick, counts);
 	pl->points = calloc(2 * CAL_NR_IDLE + h->sockets * h->sockets +
-				    2 * nr_counts * 6,
+				    2 * nr_counts *
+					    (CAL_LAST_CONTENDED - CAL_ADD + 1),
 			    sizeof(*pl->points));
 	SIM_OOM_ON(!pl->points);
 
@@ -348,7 +354,7 @@ static int make_plan(const struct cal_host *h, bool quick, struct cal_plan *pl,
 			    nr * sizeof(unsigned int)))
 			break;
 		for (i = 0; i < nr_counts; i++)
-			for (b = CAL_ADD; b <= CAL_PADDED; b++)
+			for (b = CAL_ADD; b <= CAL_LAST_CONTENDED; b++)
 				add_point(pl, b, place, counts[i],
 					  order[place]);
 	}
