@@ -18,14 +18,15 @@
  * socket style does not enter these paths), 6.0-rc1, sk_reclaim: page:
  *   sender CPU, task: sctp_sendmsg_to_asoc(): sk_wmem_schedule(msg),
  *     sctp_set_owner_w(): sk_mem_charge(chunk truesize)  (sender's socket)
- *   sender CPU, softirq (loopback): sctp_ulpevent_make_rcvmsg():
- *     sk_rmem_schedule(16 + msg), sk_mem_charge(packet truesize)
+ *   sender CPU, softirq (loopback): sctp_eat_data(): the memcg's
+ *     socket-pressure walk; sctp_ulpevent_make_rcvmsg():
+ *     sk_rmem_schedule(16 + msg), sk_mem_charge(msg + sizeof(sk_buff))
  *                                                        (receiver's socket)
  *   sender CPU, every second message: the SACK the receiving association
  *     sends back is processed here: sctp_wfree() of both chunks,
  *     sk_mem_uncharge(chunk truesize) x 2                (sender's socket)
  *   receiver CPU, task: sctp_recvmsg() -> sctp_sock_rfree():
- *     sk_mem_uncharge(packet truesize)                   (receiver's socket)
+ *     sk_mem_uncharge(msg + sizeof(sk_buff))             (receiver's socket)
  * The receiver's socket is serialised as for tcp (bh_lock_sock() in the
  * softirq, the socket spinlock in sctp_recvmsg()).
  */
@@ -61,7 +62,7 @@ int netperf_sctp_send_accounting(struct sim_proc *p, void *frame)
 	/* loopback: sctp_rcv() in this CPU's softirq, bh_lock_sock(sk_r) */
 	CO_AWAIT(f, sim_proc_sync(p));
 	CO_AWAIT(f, sk_slock(pp, SK_R, SND));
-	CO_CALL(f, p, sctp_ulpevent_make_rcvmsg, .sk = &pp->sk_r,
+	CO_CALL(f, p, sctp_eat_data, .sk = &pp->sk_r,
 		.msg_len = (unsigned int)np->message_bytes);
 	CO_AWAIT(f, sim_proc_sync(p));
 	sk_sunlock(pp, SK_R, SND, NOW(t));
