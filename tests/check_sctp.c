@@ -256,6 +256,69 @@ START_TEST(sctp_pressure_walks)
 }
 END_TEST
 
+/*
+ * Socket ownership (net/sctp/input.c sctp_rcv(), v6.0): a DATA packet
+ * that arrives while netserver holds its socket (lock_sock() in
+ * sctp_recvmsg()) is backlogged uncharged, and netserver's
+ * release_sock() charges it on netserver's CPU; the SACK sent from
+ * there reaches netperf's socket, which netperf holds (inside
+ * sctp_sendmsg()), so it is backlogged too and its chunks are freed at
+ * netperf's release_sock() on netperf's CPU. Driven as
+ * models/workloads/netperf_sctp.c does.
+ *
+ * One message after its send (CPU 0, as in sctp_stream_two_messages:
+ * fwd -16640, /a usage 32, CPU 0's stock 28):
+ *   CPU 1 owns sk_r: the packet goes to sk_r's backlog: fwd_r 0, CPU 0's
+ *     stock still 28;
+ *   CPU 1's release_sock(): the backlog's packet (its 16384 bytes) ->
+ *     sctp_eat_data() on CPU 1: sk_rmem_schedule(16400): 5 pages, CPU
+ *     1's stock empty: page_counter_try_charge(32), usage 64, CPU 1's
+ *     stock 27; charge 16616: fwd_r 3864; then the backlog is empty and
+ *     sk_r unowned;
+ *   its SACK (of SCTP_SACKFREQ chunks) reaches sk_s, owned by CPU 0's
+ *     task: backlogged; CPU 0's release_sock() takes it (2 chunks):
+ *     here one chunk's uncharge: -16640 + 33024 = 16384: 4 pages back
+ *     to CPU 0's stock, 32; fwd 0.
+ */
+START_TEST(sctp_owned_sockets)
+{
+	int item;
+
+	sk_backlog_init(&h.sk_r, 2);
+	sk_backlog_init(&h.sk_s, 2);
+	lock_sock(&h.sk_s);
+	SCTP_CALL(sctp_sendmsg_to_asoc, 0, &h.sk_s);
+	ck_assert_int_eq(h.sk_s.sk_forward_alloc, -16640);
+	ck_assert_uint_eq(h.ms->stock[0].nr_pages[0], 28);
+
+	lock_sock(&h.sk_r);
+	ck_assert(sk_rcv_or_backlog(&h.sk_r, MSG, false));
+	ck_assert_int_eq(h.sk_r.sk_forward_alloc, 0);
+	ck_assert_int_eq(h.a->sock_pages, 4);
+
+	ck_assert(release_sock_next(&h.sk_r, &item));
+	ck_assert_int_eq(item, MSG);
+	SCTP_CALL(sctp_eat_data, 1, &h.sk_r); /* msg_len: MSG, the item */
+	ck_assert_int_eq(h.sk_r.sk_forward_alloc, 3864);
+	ck_assert_int_eq(h.a->memory.usage, 64);
+	ck_assert_uint_eq(h.ms->stock[1].nr_pages[0], 27);
+	ck_assert_uint_eq(h.ms->stock[0].nr_pages[0], 28);
+	ck_assert(!release_sock_next(&h.sk_r, &item));
+	ck_assert(!sock_owned_by_user(&h.sk_r));
+
+	ck_assert(sk_rcv_or_backlog(&h.sk_s, SCTP_SACKFREQ, false));
+	ck_assert(release_sock_next(&h.sk_s, &item));
+	ck_assert_int_eq(item, SCTP_SACKFREQ);
+	SCTP_CALL(sctp_outq_sack, 0, &h.sk_s, .nr = 1);
+	ck_assert_int_eq(h.sk_s.sk_forward_alloc, 0);
+	ck_assert_uint_eq(h.ms->stock[0].nr_pages[0], 32);
+	ck_assert(!release_sock_next(&h.sk_s, &item));
+	ck_assert(!sock_owned_by_user(&h.sk_s));
+	sk_backlog_free(&h.sk_r);
+	sk_backlog_free(&h.sk_s);
+}
+END_TEST
+
 static Suite *sctp_suite(void)
 {
 	Suite *s = suite_create("sctp");
@@ -265,6 +328,7 @@ static Suite *sctp_suite(void)
 	tcase_add_test(tc, sctp_truesizes);
 	tcase_add_test(tc, sctp_stream_two_messages);
 	tcase_add_test(tc, sctp_pressure_walks);
+	tcase_add_test(tc, sctp_owned_sockets);
 	suite_add_tcase(s, tc);
 	return s;
 }
