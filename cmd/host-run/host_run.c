@@ -78,6 +78,7 @@ struct plan {
 	char perf[PATH_MAX]; /* perf's file name; "": no profiles */
 	char perf_dir[PATH_MAX]; /* a private directory for its data */
 	const char *version; /* the kernel.version preset picked */
+	unsigned int cg_version; /* the host's memory hierarchy: 1 or 2 */
 	struct host_tp tp; /* the memcg tracepoints, when tracefs serves */
 	unsigned int host_cpus;
 	cpu_set_t allowed;
@@ -230,8 +231,10 @@ static const char *kernel_preset(const char *release)
 
 /*
  * Run the model on variant @v (its name, or @base's with every workload
- * moved to the root when @v->added). The sets: the user's, then the
- * machine and the kernel preset, then the root's cgroups.
+ * moved to the root when @v->added). The sets: on a v1 host
+ * kernel.tcpmem_active (host-run writes memory.kmem.tcp.limit_in_bytes,
+ * so the model charges v1 TCP to tcpmem as the host does), the user's,
+ * then the machine and the kernel preset, then the root's cgroups.
  */
 static int model_run(const struct host_run_opts *o, struct plan *p,
 		     struct host_variant *v, const struct host_variant *base,
@@ -250,6 +253,8 @@ static int model_run(const struct host_run_opts *o, struct plan *p,
 	struct report *r = NULL;
 	double tput;
 
+	if (p->cg_version == 1)
+		sets[nr++] = "kernel.tcpmem_active=true";
 	for (i = 0; i < o->nr_sets && nr < MAX_SETS_HOST; i++)
 		sets[nr++] = o->sets[i];
 	if (o->machine)
@@ -925,7 +930,9 @@ static void print_table(const struct host_run_opts *o, const struct plan *p,
 	printf("  - a host symbol counts as memcg when its name holds memcg, mem_cgroup, page_counter, obj_cgroup, objcg, consume_stock, refill_stock, drain_stock or rstat; an inlined function's time is its caller's.\n");
 	if (p->tp.ok)
 		printf("  - a tracepoint is counted in the counted tasks' own context: the periodic flusher's work (a kworker) is in neither column; the model's column is its calls of the function that fires the event.\n");
-	printf("  - not done yet (issue 31 item 4): the model does not follow v1 TCP's memory.kmem.tcp counter or v1 memsw.\n");
+	if (fs->version == 1)
+		printf("  - on this v1 host the model ran with kernel.tcpmem_active=true: a TCP socket is charged to the unbatched tcpmem counter, as after host-run's write of memory.kmem.tcp.limit_in_bytes.\n");
+	printf("  - not done yet (issue 31 item 4): the model does not charge v1's memsw counter (swap accounting).\n");
 }
 
 /* ---- the command ---- */
@@ -986,6 +993,7 @@ int host_run(const struct host_run_opts *o)
 	p->host_cpus = (unsigned int)CPU_COUNT(&p->allowed);
 	if (host_cg_detect(&fs, &err))
 		goto fail;
+	p->cg_version = fs.version;
 	if (plan_make(o, p, &fs, &err)) {
 		ret = EXIT_BAD_INPUT;
 		goto fail;
