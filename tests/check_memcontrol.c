@@ -827,6 +827,100 @@ START_TEST(mem_cgroup_under_socket_pressure_walk_is_dependent)
 }
 END_TEST
 
+/*
+ * cgroup v1 with tcpmem_active (memory.kmem.tcp.limit_in_bytes written):
+ * socket memory goes to memcg->tcpmem alone, unbatched (v6.0's v1 branch
+ * of mem_cgroup_charge_skmem(); memcg1_charge_skmem() since v6.11).
+ * mem_cgroup_charge_skmem(/a, 3) twice on CPU 0:
+ *
+ *	call  page_counter_try_charge(tcpmem)  /a tcpmem  root tcpmem
+ *	1     3 pages (no batch, no stock)     3          0
+ *	2     3                                6          0
+ *
+ * root stays 0: on v1 the root's use_hierarchy is 0 (v4.x), so /a's
+ * counters have no parent. No try_charge_memcg(): charges 0, memory 0,
+ * the stock empty, no MEMCG_SOCK (sock_pages 0). Then
+ * mem_cgroup_uncharge_skmem(/a, 6): tcpmem 0 in one page_counter_uncharge,
+ * nothing to the stock.
+ */
+START_TEST(v1_tcpmem_charges_unbatched)
+{
+	h.k.cgroup_version = 1;
+	h.k.tcpmem_active = true;
+	create();
+	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a,
+				    .nr_pages = 3, .gfp_mask = GFP_KERNEL),
+			 true);
+	ck_assert_int_eq(h.a->tcpmem.usage, 3);
+	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a,
+				    .nr_pages = 3, .gfp_mask = GFP_KERNEL),
+			 true);
+	ck_assert_int_eq(h.a->tcpmem.usage, 6);
+	ck_assert_int_eq(h.root->tcpmem.usage, 0);
+	ck_assert_int_eq(h.a->memory.usage, 0);
+	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 2);
+	ck_assert_uint_eq(h.ms->counts.charges, 0);
+	ck_assert_ptr_null(stock(0)->cached[0]);
+	ck_assert_int_eq(h.a->sock_pages, 0);
+
+	MEMCG_CALL(mem_cgroup_uncharge_skmem, 0, .memcg = h.a, .nr_pages = 6);
+	ck_assert_int_eq(h.a->tcpmem.usage, 0);
+	ck_assert_uint_eq(h.ms->counts.pc_uncharges, 1);
+	ck_assert_ptr_null(stock(0)->cached[0]);
+	ck_assert_uint_eq(stock(0)->nr_pages[0], 0);
+}
+END_TEST
+
+/*
+ * v1's tcpmem limit and tcpmem_pressure, /a's tcpmem.max = 4 pages:
+ *
+ *	call                          returns  tcpmem  tcpmem_pressure
+ *	charge 3, GFP_KERNEL          true     3       0
+ *	charge 3, GFP_KERNEL          false    3       1 (3 + 3 > 4)
+ *	charge 3, __GFP_NOFAIL        true     6       1 (page_counter_charge)
+ *	uncharge 6                    -        0       1
+ *	charge 1, GFP_KERNEL          true     1       0
+ *
+ * mem_cgroup_under_socket_pressure(/a) on v1 is !!tcpmem_pressure of /a
+ * alone: true after the failure, false after the last charge.
+ */
+START_TEST(v1_tcpmem_limit_sets_pressure)
+{
+	h.k.cgroup_version = 1;
+	h.k.tcpmem_active = true;
+	create();
+	h.a->tcpmem.max = 4;
+	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a,
+				    .nr_pages = 3, .gfp_mask = GFP_KERNEL),
+			 true);
+	ck_assert_int_eq(h.a->tcpmem_pressure, 0);
+	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a,
+				    .nr_pages = 3, .gfp_mask = GFP_KERNEL),
+			 false);
+	ck_assert_int_eq(h.a->tcpmem.usage, 3);
+	ck_assert_int_eq(h.a->tcpmem_pressure, 1);
+	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_under_socket_pressure, 0,
+				    .memcg = h.a),
+			 true);
+	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a,
+				    .nr_pages = 3,
+				    .gfp_mask = GFP_KERNEL | __GFP_NOFAIL),
+			 true);
+	ck_assert_int_eq(h.a->tcpmem.usage, 6);
+	MEMCG_CALL(mem_cgroup_uncharge_skmem, 0, .memcg = h.a, .nr_pages = 6);
+	ck_assert_int_eq(h.a->tcpmem.usage, 0);
+	ck_assert_int_eq(h.a->tcpmem_pressure, 1);
+	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a,
+				    .nr_pages = 1, .gfp_mask = GFP_KERNEL),
+			 true);
+	ck_assert_int_eq(h.a->tcpmem_pressure, 0);
+	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_under_socket_pressure, 0,
+				    .memcg = h.a),
+			 false);
+	ck_assert_int_eq(h.a->memory.usage, 0);
+}
+END_TEST
+
 static Suite *memcontrol_suite(void)
 {
 	Suite *s = suite_create("memcontrol");
@@ -847,6 +941,12 @@ static Suite *memcontrol_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, try_charge_memcg_nomem);
 	tcase_add_test(tc, try_charge_memcg_reclaims);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("v1_tcpmem");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, v1_tcpmem_charges_unbatched);
+	tcase_add_test(tc, v1_tcpmem_limit_sets_pressure);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("obj_stock");

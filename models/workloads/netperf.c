@@ -1348,9 +1348,12 @@ static void netperf_setup(struct workload *w, struct run *run)
 		/*
 		 * mem_cgroup_sk_alloc(): a socket belongs to the memcg of the
 		 * task that creates it (netperf's, in socket()) or accepts it
-		 * (netserver's, in inet_csk_accept()); none in the root memcg.
+		 * (netserver's, in inet_csk_accept()); none in the root memcg,
+		 * none on cgroup v1 until memory.kmem.tcp's limit is written.
 		 */
-		if (!run->kernel->memcg_disabled) {
+		if (!run->kernel->memcg_disabled &&
+		    (run->kernel->cgroup_version == 2 ||
+		     memcg1_tcpmem_active(run->kernel))) {
 			if (!mem_cgroup_is_root(run->memcg, pp->memcg))
 				pp->sk_s.sk_memcg = pp->memcg;
 			if (!mem_cgroup_is_root(run->memcg, pp->s_memcg))
