@@ -29,7 +29,7 @@
 # 9. Output files: modes kept, --out and --trace apart, no empty --out,
 #    SIGTERM leaves no temporary file.
 # 10. Issue 34 (hostile and careless input, round 3): no output replaces
-#    an input; --max-events bounds work without events, is decimal and
+#    an input (run, sweep, merge, plot; refused before any work); --max-events bounds work without events, is decimal and
 #    is enforced below 2^20; run
 #    --dry-run's outputs checked; --trace-from past the end noted, a
 #    failed trace write stops the run; --max-memory's default within
@@ -726,6 +726,41 @@ for o in "-o m.yaml" "--trace m.yaml"; do
 	cmp -s "$tmp/in/m.yaml" "$top_srcdir/scenarios/machines/skx-2s-72.yaml" ||
 		fail "run sm.yaml $o changed its machine profile"
 done
+# ... and the profile's clash is refused before anything runs (before:
+# after the run, so --max-events 1 refused the run first with its own
+# message).
+run "$tmp/in" run sm.yaml --format csv -o m.yaml --max-events 1
+refused "run sm.yaml -o m.yaml --max-events 1" &&
+	first_line_is "run sm.yaml -o m.yaml --max-events 1" "m.yaml: error: refusing to write over a file this command read as input; name another output"
+# sweep and merge: a sweep's merged file made a hard link to the profile
+# (sweep) or to the scenario (merge) is refused up front, exit 2, nothing
+# merged (before: exit 1 at write time, merge having written sweep.csv).
+run "$tmp/in" sweep sm.yaml --vary seed=1 -o sw -q
+test "$rc" = 0 || fail "sweep sm.yaml: exit status $rc"
+ln -f "$tmp/in/m.yaml" "$tmp/in/sw/sweep.csv"
+run "$tmp/in" sweep sm.yaml --vary seed=1 -o sw -q
+refused "sweep sm.yaml, sweep.csv a link to m.yaml" &&
+	first_line_is "sweep, sweep.csv a link to m.yaml" "$tmp/in/sw/sweep.csv: error: refusing to write over a file this command read as input; name another output"
+rm -f "$tmp/in/sw/sweep.csv" "$tmp/in/sw/sweep.yaml"
+ln -f "$tmp/in/sm.yaml" "$tmp/in/sw/sweep.yaml"
+run "$tmp/in" merge sw
+refused "merge sw, sweep.yaml a link to sm.yaml" &&
+	first_line_is "merge sw, sweep.yaml a link to sm.yaml" "sw/sweep.yaml: error: refusing to write over a file this command read as input; name another output"
+test -e "$tmp/in/sw/sweep.csv" && fail "merge sw: sweep.csv written before the refusal"
+cmp -s "$tmp/in/m.yaml" "$top_srcdir/scenarios/machines/skx-2s-72.yaml" ||
+	fail "sweep changed its machine profile"
+# plot: a picture's data file a hard link to the results plotted: exit 2
+# and nothing drawn (before: exit 1 after drawing the first variant's).
+if command -v gnuplot >/dev/null 2>&1; then
+	run "$tmp/in" run s.yaml --format yaml -o r.yaml
+	mkdir "$tmp/in/p"
+	ln "$tmp/in/r.yaml" "$tmp/in/p/heatmap-batch4.dat"
+	run "$tmp/in" plot r.yaml --out p
+	refused "plot r.yaml, p/heatmap-batch4.dat a link to r.yaml" &&
+		first_line_is "plot, heatmap-batch4.dat a link to r.yaml" "p/heatmap-batch4.dat: error: refusing to write over a file this command read as input; name another output"
+	test -e "$tmp/in/p/heatmap-batch1.dat" &&
+		fail "plot r.yaml: heatmap-batch1.dat written before the refusal"
+fi
 rm -rf "$tmp/in"
 
 # Item 5: --max-events is decimal (before: 0x100000 was taken), and a

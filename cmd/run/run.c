@@ -22,6 +22,7 @@
 #include "cmd/run/run.h"
 #include "cmd/run/internal.h"
 #include "sim/error.h"
+#include "sim/file.h"
 #include "sim/stats.h"
 #include "sim/trace.h"
 #include "sim/util.h"
@@ -1296,6 +1297,10 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 			 i + 1);
 		if (variant_load(&v[i], base, vn, o, err))
 			goto out_variants;
+		/* Its profiles are read: refuse an output replacing one. */
+		for (k = 0; k < 2; k++)
+			if (sim_output_check(o->outputs[k], err))
+				goto out_variants;
 		if (v[i].misfit) {
 			/* skipped, unless it is the one asked for */
 			if (o->variant && !strcmp(o->variant, v[i].name)) {
