@@ -190,7 +190,9 @@ static const char *plots_dir(void);
 /* memcgsim plot: each file as it is written. */
 static void print_written(void *arg, const char *path, bool picture)
 {
-	printf("%s\n", path);
+	char shown[2 * PATH_MAX];
+
+	printf("%s\n", sim_escape(shown, sizeof(shown), path));
 }
 
 /* The default experiment: the pictures' names, for one line. */

@@ -33,7 +33,7 @@
 #    is enforced below 2^20; run
 #    --dry-run's outputs checked; --trace-from past the end noted, a
 #    failed trace write stops the run; --max-memory's default within
-#    RLIMIT_AS.
+#    RLIMIT_AS; names from the input escaped wherever they are printed.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success; each failure is explained on stdout.
@@ -904,6 +904,52 @@ if (ulimit -v 100000 && "$MEMCGSIM" --version) >/dev/null 2>&1; then
 else
 	echo "run-bad.sh: 'ulimit -v 100000' leaves memcgsim no room here (ASan?); skipping the RLIMIT_AS check"
 fi
+
+# Item 7: names from the input (file names, a machine profile's name, a
+# scenario's name in results) reach no terminal or data file raw: ESC as
+# \x1b, a newline as \x0a (sim_escape(); a tab and quotes stay, inert).
+# Before: validate, calibrate --check and plot's list of files printed
+# the ESC raw; explain split its header at the profile's newline; plot's
+# data file comment was cut in two by a scenario name's newline, and a
+# --out directory with a control character failed in gnuplot.
+mkdir -p "$tmp/esc"
+esc=$(printf '\033')
+nl='
+'
+published "batch1: 100, batch4: 409.73" >"$tmp/esc/v${esc}[31m.yaml"
+run "$tmp/esc" validate "v${esc}[31m.yaml"
+test "$rc" = 0 || fail "validate v\\x1b[31m.yaml: exit status $rc"
+test "$(sed -n 1p "$tmp/out")" = 'v\x1b[31m.yaml: throughput, tolerance 3.0 pp' ||
+	fail "validate: the file name not escaped: $(sed -n 1p "$tmp/out" | od -c | head -2)"
+cp "$data/calibrate/host-2cpu.yaml" "$tmp/esc/h${esc}.yaml"
+run "$tmp/esc" calibrate --check "h${esc}.yaml" \
+	"$data/calibrate/host-2cpu.measurements.yaml" --tolerance 50
+grep -q '^memcgsim calibrate --check: the model on h\\x1b\.yaml (host-2cpu) against ' "$tmp/out" ||
+	fail "calibrate --check: the profile's file name not escaped"
+# A profile named 'sk<TAB>x<NL>"q'' (a YAML "sk\tx\n\"q'"): explain's
+# header for each variant stays one line.
+sed 's/^name:.*/name: "sk\\tx\\n\\"q'"'"'"/' \
+	"$top_srcdir/scenarios/machines/skx-2s-72.yaml" >"$tmp/esc/mq.yaml"
+sed 's|^machine:.*|machine: mq.yaml|' "$data/small.yaml" >"$tmp/esc/smq.yaml"
+run "$tmp/esc" explain smq.yaml
+tab=$(printf '\t')
+test "$(grep -c "^== variant batch[14]: sk${tab}x\\\\x0a\"q', " "$tmp/out")" = 2 ||
+	fail "explain: the profile's name not escaped: $(grep -A1 '^== variant' "$tmp/out")"
+if command -v gnuplot >/dev/null 2>&1; then
+	# Results of a scenario named 'a<NL>b"c' (edited in: run refuses
+	# it) into a directory named 'p<ESC>"<NL>q': every file drawn, each
+	# named on one escaped line; the data file's comment is one line.
+	run "$tmp/esc" run "$data/small.yaml" --format yaml -o r.yaml
+	sed 's/^scenario:.*/scenario: "a\\nb\\"c"/' "$tmp/esc/r.yaml" >"$tmp/esc/rq.yaml"
+	run "$tmp/esc" plot rq.yaml --out "p${esc}\"${nl}q"
+	test "$rc" = 0 || fail "plot into p\\x1b\"\\x0aq: exit status $rc: $(cat "$tmp/err")"
+	test "$(grep -c '^p\\x1b"\\x0aq/heatmap-batch[14]\.\(dat\|png\|svg\)$' "$tmp/out")" = 6 ||
+		fail "plot: the files written not named escaped: $(cat "$tmp/out")"
+	test "$(sed -n 1p "$tmp/esc/p${esc}\"${nl}q/heatmap-batch1.dat")" = \
+		'# memcgsim plot: transfers of each hot line to CPUs 0-3, a\x0ab"c batch1; plots/heatmap.gp' ||
+		fail "plot: the data file's comment not one escaped line"
+fi
+rm -rf "$tmp/esc"
 
 if test "$failures" -gt 0; then
 	echo "$failures failure(s) in $0"

@@ -276,8 +276,8 @@ static int draw_one(const struct plot_opts *o, const char *dir,
 		plot__text_discard(&cmds);
 		return -EIO;
 	}
-	plot__put_gp_var(cmds.f, "data", data);
-	plot__put_gp_var(cmds.f, "out", tmp);
+	plot__put_gp_path(cmds.f, "data", data);
+	plot__put_gp_path(cmds.f, "out", tmp);
 	plot__put_gp_var(cmds.f, "term", ext);
 	fputs(job->vars, cmds.f);
 	if (plot__text_close(&cmds)) {

@@ -50,6 +50,8 @@ void plot__text_discard(struct text *t);
 
 /* "name='value'; ": a gnuplot variable, the value quoted for gnuplot. */
 void plot__put_gp_var(FILE *f, const char *name, const char *value);
+/* The same for a file name, whose every byte is kept. */
+void plot__put_gp_path(FILE *f, const char *name, const char *path);
 /* @s with every character but [A-Za-z0-9._+-] replaced by '_'. */
 void plot__safe_name(char *dst, size_t size, const char *s);
 
