@@ -848,6 +848,33 @@ run "$tmp" run ps.yaml --format csv --max-events 1e8
 refused "1 ps latencies, --max-events 1e8" &&
 	first_line_is "1 ps latencies, --max-events 1e8" \
 		"ps.yaml:1:1: error: variant 'base': the run would do about 1.1e+10 operations and loop iterations (1e+06 per simulated microsecond over 11 ms, more than its 1 events), more than the limit of 1e+08; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)"
+# ... and the pages charged inside one operation: netperf TCP with 16 MiB
+# messages on the same made-up 1 ps machine (two CPUs) charges 4096
+# pages a message, one sk_mem_schedule() each, with hardly an event
+# between (a few hundred in 0.05 ms). Each page is a unit of work: at
+# --max-events 2e6 the run is stopped at its first check of the budget
+# (2^16 units) and refused (before: it did all its 7e6 page charges,
+# seconds, and exit 0).
+sed -e 's/^scenario: ps/scenario: np/' -e 's/cores_per_socket: 1/cores_per_socket: 2/' \
+	-e 's/cores_per_llc: 1/cores_per_llc: 2/' -e '/^duration_ms:/,$d' \
+	"$tmp/ps.yaml" >"$tmp/np.yaml"
+cat >>"$tmp/np.yaml" <<'EOF'
+    xfer_llc: {ns: 0.001, source: "a made-up 1 ps"}
+duration_ms: 0.05
+warmup_ms: 0
+kernel: {kmem_accounting: pages}
+cgroups:
+  /n: {}
+workloads:
+  - {type: netperf, protocol: tcp, instances: 1, cgroup: /n, cpus: 0-1,
+     message_bytes: 16777216, work_ns: 1}
+EOF
+run "$tmp" run np.yaml --format csv --max-events 2e6
+refused "netperf 16 MiB messages, --max-events 2e6" &&
+	case $(sed -n 1p "$tmp/err") in
+	"np.yaml:1:1: error: variant 'base': the run would do about "*" operations and loop iterations ("*", more than the limit of 2e+06; "*) ;;
+	*) fail "netperf 16 MiB messages: $(sed -n 1p "$tmp/err")" ;;
+	esac
 
 # Issue 32, item 6: a run estimated over a minute says so before it
 # starts, -q or not (before: not a word, for an hour). small.yaml over
