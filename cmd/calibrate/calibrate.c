@@ -444,6 +444,7 @@ static int check(const char *profile, const char *meas_name,
 	struct machine m;
 	double worst_err = 0;
 	unsigned int i, over = 0, checked = 0;
+	char shown[3][1024];
 
 	if (machine_load_file(&m, profile, &err))
 		return print_error(&err, EXIT_BAD_INPUT);
@@ -457,8 +458,10 @@ static int check(const char *profile, const char *meas_name,
 	       "ns per operation (1e9 / throughput; add_readers: the adder's);\n"
 	       "measured: median of the repetitions [quartiles];\n"
 	       "error: (predicted - measured) / measured, tolerance %g%%\n\n",
-	       profile, m.name, meas_name, h->date, h->cpu_model, h->kernel,
-	       tolerance);
+	       sim_escape(shown[0], sizeof(shown[0]), profile),
+	       sim_escape(shown[1], sizeof(shown[1]), m.name),
+	       sim_escape(shown[2], sizeof(shown[2]), meas_name), h->date,
+	       h->cpu_model, h->kernel, tolerance);
 	printf("%-18s %-9s %4s %-14s %10s %-21s %10s %8s\n", "benchmark",
 	       "placement", "N", "cpus", "measured", "[q1 - q3]", "predicted",
 	       "error");
