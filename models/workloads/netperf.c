@@ -549,7 +549,7 @@ static void msg_queued(struct netperf *np, struct netperf_pair *pp,
 	pp->sent++;
 	if (pp->rcv_waiting) {
 		pp->rcv_waiting = false;
-		netperf_wake(np, pp->rcv, t, NOW(t));
+		netperf_wake(np, pp->rcv, t, NOW(&t->proc));
 	}
 }
 
@@ -561,7 +561,7 @@ static void msg_read(struct netperf *np, struct netperf_pair *pp,
 	pp->queued--;
 	if (pp->snd_waiting) {
 		pp->snd_waiting = false;
-		netperf_wake(np, pp->snd, t, NOW(t));
+		netperf_wake(np, pp->snd, t, NOW(&t->proc));
 	}
 }
 
@@ -835,7 +835,7 @@ static int netperf_pkt_rcv(struct sim_proc *p, void *frame)
 	struct netperf_pair *pp = f->pp;
 
 	CO_BEGIN(f);
-	f->start = NOW(t);
+	f->start = NOW(&t->proc);
 	if (f->sk == SK_R) {
 		CO_CALL(f, p, sk_mem_schedule, .sk = &pp->sk_r,
 			.size = f->truesize, .softirq = f->softirq);
@@ -846,7 +846,7 @@ static int netperf_pkt_rcv(struct sim_proc *p, void *frame)
 	}
 	coh_delay(t->k.cc, eighths(np, PKT_RCV));
 	CO_AWAIT(f, sim_proc_sync(p));
-	trace_cpu_work(t, f->what, f->start, NOW(t));
+	trace_cpu_work(t, f->what, f->start, NOW(&t->proc));
 	CO_END(f, p);
 }
 
@@ -884,7 +884,7 @@ static int netperf_arrive(struct sim_proc *p, void *frame)
 		np->backlog != BACKLOG_NEVER &&
 		sk_rcv_or_backlog(sk, f->truesize,
 				  np->backlog == BACKLOG_ALWAYS && awake);
-	if (NOW(t) >= np->run->warmup_ps) {
+	if (NOW(&t->proc) >= np->run->warmup_ps) {
 		pp->arrived[f->sk]++;
 		pp->backlogged[f->sk] += f->backlogged;
 	}
@@ -895,7 +895,7 @@ static int netperf_arrive(struct sim_proc *p, void *frame)
 						"softirq tcp_ack");
 		CO_AWAIT(f, sim_proc_sync(p));
 	}
-	sk_sunlock(pp, f->sk, who, NOW(t));
+	sk_sunlock(pp, f->sk, who, NOW(&t->proc));
 	CO_RETURN(f, p, f->backlogged);
 	CO_END(f, p);
 }
@@ -935,7 +935,7 @@ static int netperf_release_sock(struct sim_proc *p, void *frame)
 		CO_AWAIT(f, sk_slock(pp, f->sk, who));
 		f->more = f->flush ? sk_flush_backlog_next(sk, &f->truesize) :
 				     release_sock_next(sk, &f->truesize);
-		sk_sunlock(pp, f->sk, who, NOW(t));
+		sk_sunlock(pp, f->sk, who, NOW(&t->proc));
 		if (!f->more)
 			break;
 		if (f->sk == SK_R) {
@@ -983,27 +983,29 @@ static int netperf_schedule(struct sim_proc *p, void *frame)
 	struct netperf_pair *pp = f->pp;
 
 	CO_BEGIN(f);
-	if (sched_slice_expired(np->sf, task_se(np, t), NOW(t))) {
+	if (sched_slice_expired(np->sf, task_se(np, t), NOW(&t->proc))) {
 		CO_AWAIT(f, coh_fence(t->k.cc));
 		CO_AWAIT(f, sim_proc_sync(p));
-		netperf_switch(
-			np, sched_yield_to_next(np->sf, task_se(np, t), NOW(t)),
-			NOW(t));
+		netperf_switch(np,
+			       sched_yield_to_next(np->sf, task_se(np, t),
+						   NOW(&t->proc)),
+			       NOW(&t->proc));
 		CO_AWAIT(f, netperf_wait(np, t, false));
 	}
 	if (!must_block(np, pp, f->sender))
 		CO_RETURN(f, p, 0);
-	KPROF_ENTER(&t->prof, KF_IDLE, NOW(t));
+	KPROF_ENTER(&t->prof, KF_IDLE, NOW(&t->proc));
 	CO_AWAIT(f, coh_fence(t->k.cc));
 	CO_AWAIT(f, sim_proc_sync(p));
 	if (must_block(np, pp, f->sender)) {
-		netperf_switch(np, sched_sleep(np->sf, task_se(np, t), NOW(t)),
-			       NOW(t));
+		netperf_switch(
+			np, sched_sleep(np->sf, task_se(np, t), NOW(&t->proc)),
+			NOW(&t->proc));
 		CO_AWAIT(f, netperf_wait(np, t,
 					 f->sender ? sender_blocked(pp, np) :
 						     receiver_idle(pp)));
 	}
-	KPROF_EXIT(&t->prof, NOW(t));
+	KPROF_EXIT(&t->prof, NOW(&t->proc));
 	CO_END(f, p);
 }
 
@@ -1033,10 +1035,10 @@ static int netperf_turn(struct sim_proc *p, void *frame)
 		CO_CALL(f, p, netperf_schedule, .t = t, .pp = pp,
 			.sender = f->sender);
 	} else if (must_block(np, pp, f->sender)) {
-		KPROF_ENTER(&t->prof, KF_IDLE, NOW(t));
+		KPROF_ENTER(&t->prof, KF_IDLE, NOW(&t->proc));
 		CO_AWAIT(f, f->sender ? sender_blocked(pp, np) :
 					receiver_idle(pp));
-		KPROF_EXIT(&t->prof, NOW(t));
+		KPROF_EXIT(&t->prof, NOW(&t->proc));
 	}
 	CO_END(f, p);
 }
@@ -1058,14 +1060,14 @@ static int netperf_sender_tcp(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	while (task_running(t, np->run)) {
 		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp, .sender = true);
-		KPROF_ENTER(&t->prof, KF_WORK_SEND, NOW(t));
+		KPROF_ENTER(&t->prof, KF_WORK_SEND, NOW(&t->proc));
 		coh_delay(t->k.cc, eighths(np, SND_SPLICE));
 		f->truesize = message_truesize(np);
 		/* tcp_sendpage(): lock_sock() */
 		CO_AWAIT(f, sim_proc_sync(p));
 		CO_AWAIT(f, sk_slock(pp, SK_S, SND));
 		lock_sock(&pp->sk_s);
-		sk_sunlock(pp, SK_S, SND, NOW(t));
+		sk_sunlock(pp, SK_S, SND, NOW(&t->proc));
 		CO_CALL(f, p, netperf_send_accounting, .t = t, .pp = pp,
 			.truesize = f->truesize,
 			.off = pp->sent * np->message_bytes);
@@ -1081,7 +1083,7 @@ static int netperf_sender_tcp(struct sim_proc *p, void *frame)
 		CO_CALL(f, p, netperf_release_sock, .t = t, .pp = pp,
 			.sk = SK_S);
 		coh_delay(t->k.cc, eighths(np, SND_EXIT));
-		KPROF_EXIT(&t->prof, NOW(t));
+		KPROF_EXIT(&t->prof, NOW(&t->proc));
 	}
 	CO_END(f, p);
 }
@@ -1105,13 +1107,13 @@ static int netperf_receiver_tcp(struct sim_proc *p, void *frame)
 	while (task_running(t, np->run)) {
 		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp, .sender = false);
 		task_op_begin(t);
-		KPROF_ENTER(&t->prof, KF_WORK_RECV, NOW(t));
+		KPROF_ENTER(&t->prof, KF_WORK_RECV, NOW(&t->proc));
 		coh_delay(t->k.cc, eighths(np, RCV_ENTRY));
 		/* tcp_recvmsg(): lock_sock() */
 		CO_AWAIT(f, sim_proc_sync(p));
 		CO_AWAIT(f, sk_slock(pp, SK_R, RCV));
 		lock_sock(&pp->sk_r);
-		sk_sunlock(pp, SK_R, RCV, NOW(t));
+		sk_sunlock(pp, SK_R, RCV, NOW(&t->proc));
 		/*
 		 * tcp_recvmsg_locked(): the next message still on the backlog
 		 * (backlog: always) leaves the receive queue empty, and the
@@ -1132,7 +1134,7 @@ static int netperf_receiver_tcp(struct sim_proc *p, void *frame)
 			.size = f->truesize);
 		CO_AWAIT(f, sim_proc_sync(p));
 		if (np->backlog == BACKLOG_NEVER)
-			sk_sunlock(pp, SK_R, RCV, NOW(t));
+			sk_sunlock(pp, SK_R, RCV, NOW(&t->proc));
 		/* tcp_cleanup_rbuf() -> tcp_send_ack(), in this CPU's softirq */
 		coh_delay(t->k.cc, eighths(np, RCV_ACK_XMIT));
 		CO_CALL(f, p, netperf_arrive, .t = t, .pp = pp, .sk = SK_S,
@@ -1144,7 +1146,7 @@ static int netperf_receiver_tcp(struct sim_proc *p, void *frame)
 		CO_CALL(f, p, netperf_release_sock, .t = t, .pp = pp,
 			.sk = SK_R);
 		coh_delay(t->k.cc, eighths(np, RCV_EXIT));
-		KPROF_EXIT(&t->prof, NOW(t));
+		KPROF_EXIT(&t->prof, NOW(&t->proc));
 		task_op_end(t, np->run);
 	}
 	CO_END(f, p);
@@ -1164,7 +1166,7 @@ static int netperf_sender_unix(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	while (task_running(t, np->run)) {
 		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp, .sender = true);
-		KPROF_ENTER(&t->prof, KF_WORK_SEND, NOW(t));
+		KPROF_ENTER(&t->prof, KF_WORK_SEND, NOW(&t->proc));
 		coh_delay(t->k.cc, np->work_ps / 2);
 		f->truesize = message_truesize(np);
 		CO_AWAIT(f, sim_proc_sync(p));
@@ -1176,7 +1178,7 @@ static int netperf_sender_unix(struct sim_proc *p, void *frame)
 		msg_queued(np, pp, t, f->truesize, false);
 		coh_delay(t->k.cc, np->work_ps / 2 - np->work_ps / 4);
 		CO_AWAIT(f, sim_proc_sync(p));
-		KPROF_EXIT(&t->prof, NOW(t));
+		KPROF_EXIT(&t->prof, NOW(&t->proc));
 	}
 	CO_END(f, p);
 }
@@ -1194,13 +1196,13 @@ static int netperf_receiver_unix(struct sim_proc *p, void *frame)
 		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp, .sender = false);
 		task_op_begin(t);
 		f->truesize = pp->truesize[pp->head];
-		KPROF_ENTER(&t->prof, KF_WORK_RECV, NOW(t));
+		KPROF_ENTER(&t->prof, KF_WORK_RECV, NOW(&t->proc));
 		coh_delay(t->k.cc, np->work_ps / 2);
 		CO_CALL(f, p, netperf_recv_accounting, .t = t, .pp = pp,
 			.truesize = f->truesize);
 		CO_AWAIT(f, sim_proc_sync(p));
 		coh_delay(t->k.cc, np->work_ps / 2 - np->work_ps / 4);
-		KPROF_EXIT(&t->prof, NOW(t));
+		KPROF_EXIT(&t->prof, NOW(&t->proc));
 		CO_AWAIT(f, sim_proc_sync(p));
 		msg_read(np, pp, t);
 		task_op_end(t, np->run);

@@ -71,8 +71,6 @@ struct netperf {
 enum { SK_S, SK_R };
 enum { SND, RCV };
 
-#define NOW(t) ((t)->proc.now)
-
 /*
  * Socket @sk's spinlock, taken by task @who (netperf.c): for CO_AWAIT(),
  * true while @who must wait.

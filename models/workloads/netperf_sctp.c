@@ -64,7 +64,7 @@ int netperf_sctp_send_accounting(struct sim_proc *p, void *frame)
 	CO_CALL(f, p, sctp_ulpevent_make_rcvmsg, .sk = &pp->sk_r,
 		.msg_len = (unsigned int)np->message_bytes);
 	CO_AWAIT(f, sim_proc_sync(p));
-	sk_sunlock(pp, SK_R, SND, NOW(t));
+	sk_sunlock(pp, SK_R, SND, NOW(&t->proc));
 	/* sctp_gen_sack(): a SACK for every SCTP_SACKFREQ-th packet */
 	if ((pp->sent + 1) % SCTP_SACKFREQ == 0)
 		CO_CALL(f, p, sctp_outq_sack, .sk = &pp->sk_s,
@@ -86,7 +86,7 @@ int netperf_sctp_recv_accounting(struct sim_proc *p, void *frame)
 	CO_CALL(f, p, sctp_sock_rfree, .sk = &pp->sk_r,
 		.msg_len = (unsigned int)np->message_bytes);
 	CO_AWAIT(f, sim_proc_sync(p));
-	sk_sunlock(pp, SK_R, RCV, NOW(t));
+	sk_sunlock(pp, SK_R, RCV, NOW(&t->proc));
 	coh_delay(t->k.cc, np->work_ps / 4);
 	CO_END(f, p);
 }
