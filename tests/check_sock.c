@@ -307,7 +307,7 @@ START_TEST(backlog_segment_while_receiver_holds_lock)
 {
 	int truesize = 0;
 
-	lock_sock(&h.sk_r);
+	sock_set_owned(&h.sk_r);
 	ck_assert(sk_rcv_or_backlog(&h.sk_r, 11520, false));
 	ck_assert_int_eq(h.sk_r.sk_forward_alloc, 0);
 	ck_assert_uint_eq(h.sk_r.pages_charged, 0);
@@ -361,7 +361,7 @@ START_TEST(backlog_ack_while_sender_holds_lock)
 
 	send_message(0);
 	ck_assert_uint_eq(stock_pages(0), 29);
-	lock_sock(&h.sk);
+	sock_set_owned(&h.sk);
 	ck_assert(sk_rcv_or_backlog(&h.sk, 11520, false));
 	ck_assert_int_eq(h.sk.sk_forward_alloc, 768);
 	ck_assert_uint_eq(h.sk.pages_uncharged, 0);

@@ -60,11 +60,11 @@ int netperf_sctp_send_accounting(struct sim_proc *p, void *frame)
 	coh_delay(t->k.cc, np->work_ps / 4);
 	/* loopback: sctp_rcv() in this CPU's softirq, bh_lock_sock(sk_r) */
 	CO_AWAIT(f, sim_proc_sync(p));
-	CO_AWAIT(f, sk_slock(pp, SK_R, SND));
+	CO_AWAIT(f, bh_lock_sock(p, &pp->sk_r));
 	CO_CALL(f, p, sctp_ulpevent_make_rcvmsg, .sk = &pp->sk_r,
 		.msg_len = (unsigned int)np->message_bytes);
 	CO_AWAIT(f, sim_proc_sync(p));
-	sk_sunlock(pp, SK_R, SND, NOW(&t->proc));
+	bh_unlock_sock(p, &pp->sk_r);
 	/* sctp_gen_sack(): a SACK for every SCTP_SACKFREQ-th packet */
 	if ((pp->sent + 1) % SCTP_SACKFREQ == 0)
 		CO_CALL(f, p, sctp_outq_sack, .sk = &pp->sk_s,
@@ -82,11 +82,11 @@ int netperf_sctp_recv_accounting(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	CO_AWAIT(f, sim_proc_sync(p));
-	CO_AWAIT(f, sk_slock(pp, SK_R, RCV));
+	CO_AWAIT(f, bh_lock_sock(p, &pp->sk_r));
 	CO_CALL(f, p, sctp_sock_rfree, .sk = &pp->sk_r,
 		.msg_len = (unsigned int)np->message_bytes);
 	CO_AWAIT(f, sim_proc_sync(p));
-	sk_sunlock(pp, SK_R, RCV, NOW(&t->proc));
+	bh_unlock_sock(p, &pp->sk_r);
 	coh_delay(t->k.cc, np->work_ps / 4);
 	CO_END(f, p);
 }
