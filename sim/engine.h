@@ -45,14 +45,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim/calendar.h"
 #include "sim/error.h"
-
-typedef uint64_t sim_time_t;
 
 #define SIM_PS_PER_NS 1000ull
 #define SIM_PS_PER_US 1000000ull
 #define SIM_PS_PER_MS 1000000000ull
-#define SIM_TIME_MAX UINT64_MAX
 
 /*
  * A hint to the host CPU that the simulator writes *@p soon: start loading
@@ -73,27 +71,8 @@ typedef uint64_t sim_time_t;
 
 struct sim_engine;
 
-/*
- * struct sim_clock - the engine's clock, the first member of the opaque
- * struct sim_engine, so that sim_now(), sim_horizon() and the common case
- * of sim_proc_sync() are inline: the model reads the clock several times
- * per event, and a call costs more than the read.
- * @now: the current time
- * @next: the earliest pending event's time, SIM_TIME_MAX if none (kept
- *	by the engine whenever its earliest event changes)
- * @until: the horizon of the sim_engine_run() in progress
- */
-struct sim_clock {
-	sim_time_t now;
-	sim_time_t next;
-	sim_time_t until;
-};
-
 /* sim_event_seq() after a process ran ahead: later than every seq drawn */
 #define SIM_SEQ_AHEAD UINT64_MAX
-
-/* An event callback: runs at sim_now(). */
-typedef void (*sim_event_fn)(void *arg, uint64_t data);
 
 struct sim_engine *sim_engine_create(void);
 void sim_engine_free(struct sim_engine *e);
@@ -188,168 +167,17 @@ void sim_timer_destroy(struct sim_timer *t);
 
 /* ---- the engine's state, for the inline fast paths below ---- */
 
-/*
- * The engine's state is here, not in engine.c, for one reason: the common
- * case of setting a timer and of a process's wake-up at sim_proc_sync()
- * (an event appended to an empty bucket of the ring, sim/engine.c's
- * theory of operation) is inline in its callers, which saves the call,
- * the callee's register saves and its reloads of what the caller has in
- * registers (issue 15: 17 instructions per atomic of the contended
- * counter, N=256 K=1). The members are the engine's own: nothing but
- * sim/engine.[ch] reads or writes them.
- */
-/*
- * A bucket is 2^shift ps wide: 4096 ps with few processes, 1024 ps with
- * more than SIM_MANY_PROCS, whose events are denser (sim/engine.c).
- */
-#define SIM__RING_SHIFT 12
-#define SIM__RING_SHIFT_DENSE 10
-#define SIM__RING 4096u /* buckets in the ring: a power of two */
-#define SIM__RING_WORDS (SIM__RING / 64)
+#include "sim/engine_types.h"
 
-/*
- * What runs: fn(arg, data), or with fn NULL the wake-up of process arg.
- * @timer: the timer that owns the slot, NULL for sim_schedule()'s events
- * (the slot is freed when the event runs) and processes.
- */
-struct sim_payload {
-	sim_event_fn fn;
-	void *arg;
-	uint64_t data;
-	struct sim_timer *timer;
-};
-
-/*
- * struct sim_slot - a pending event: its key (@time, @seq), its
- * neighbours in its bucket, a circular list in (time, seq) order (the
- * first's @prev is the last), and what it runs, in one host line: a
- * push writes the key and links, a pop reads them and the payload, and
- * finding the next event reads its time and then its payload (issue 15:
- * three arrays were three host lines an event, each a miss past 72
- * processes).
- */
-struct sim_slot {
-	sim_time_t time;
-	uint64_t seq;
-	uint32_t next, prev;
-	struct sim_payload run;
-} __attribute__((aligned(64)));
-
-struct sim_key;
-
-struct sim_engine {
-	struct sim_clock clock; /* first: sim_now() is inline (engine.h) */
-	uint32_t min; /* the earliest pending event's slot (set_min()) */
-	unsigned int shift; /* a bucket is 2^shift ps wide (ring_reshift()) */
-	bool stop;
-	/* sim_proc_init()'s, not destroyed: sim_engine_many_procs() */
-	unsigned int nr_procs;
-	uint64_t cur; /* the ring's first bucket number */
-	/* at least the bucket number of every event in the ring (ev_pop()) */
-	uint64_t ring_last;
-	/*
-	 * The running event's slot, for sim_event_seq(): its seq is still in
-	 * slots[] until the slot is pending again (a timer setting itself
-	 * anew, a process yielding again), after the callers' reads. 0 once
-	 * a process moved the clock on by itself (sim_proc_sync()).
-	 */
-	uint32_t running;
-	/*
-	 * The first time whose pop brings the overflow's top into the ring's
-	 * window (the start of its bucket - SIM__RING + 1; past any run's
-	 * times when the overflow is empty, as its top is then a sentinel),
-	 * kept by heap_top().
-	 */
-	sim_time_t due;
-	uint64_t seq; /* next sequence number */
-	/*
-	 * Events run: tick_at - left. The run loop counts left down to the
-	 * next progress call (one decrement and branch per event, where
-	 * counting up and comparing with the next call's count was five).
-	 */
-	uint64_t tick_at; /* events run at the next progress call */
-	uint64_t left; /* events until then */
-	/*
-	 * The run loop runs events before end: the horizon plus one, 0 once
-	 * sim_engine_stop() is called. limit is the earlier of end and due:
-	 * one compare per event says whether the run ends or the overflow
-	 * is involved, and mostly neither (set_limit()).
-	 */
-	sim_time_t end, limit;
-	struct sim_slot *slots; /* by slot number, 64-byte aligned */
-	uint32_t *free_slots; /* a stack of unused slots */
-	size_t nr_free, cap;
-	uint64_t bits[SIM__RING_WORDS]; /* bucket r not empty */
-	uint32_t head[SIM__RING]; /* bucket r's first event, 0: empty */
-	/* the overflow: a 4-ary min-heap */
-	struct sim_key *heap; /* HEAP_PAD keys past the start of keys */
-	struct sim_key *keys; /* the allocation, 64-byte aligned */
-	size_t nr, heap_cap;
-	uint64_t progress_every;
-	void (*progress_fn)(void *arg, sim_time_t now);
-	void *progress_arg;
-};
-
-/*
- * sim__ev_append() - make the event in @slot pending at @t, when that is
- * a common case: @t in the ring's window (sim/engine.c: in_ring()), and
- * its bucket empty, or its bucket's last event not later. The event goes
- * last in its bucket (it has the newest seq, so that is its place in
- * (time, seq) order), and, alone there, it is min if its time is earlier
- * than min's (behind another, it is not). Returns false, having done
- * nothing, otherwise: the caller's out-of-line path does it (ev_push()).
- * Exactly ev_push()'s work in these cases.
- */
-static inline bool sim__ev_append(struct sim_engine *e, uint32_t slot,
-				  sim_time_t t)
-{
-	uint64_t k = t >> e->shift;
-	uint32_t r = (uint32_t)k & (SIM__RING - 1), h, last;
-	struct sim_slot *l = e->slots;
-
-	if (k - e->cur >= SIM__RING)
-		return false;
-	h = e->head[r];
-	if (!h) {
-		if (k > e->ring_last)
-			e->ring_last = k;
-		if (t < e->clock.next) {
-			e->min = slot;
-			e->clock.next = t;
-		}
-		l[slot].next = slot;
-		l[slot].prev = slot;
-		e->head[r] = slot;
-		e->bits[r / 64] |= 1ull << (r % 64);
-	} else {
-		last = l[h].prev;
-		if (t < l[last].time)
-			return false;
-		l[slot].prev = last;
-		l[slot].next = h;
-		l[h].prev = slot;
-		l[last].next = slot;
-	}
-	l[slot].time = t;
-	l[slot].seq = e->seq++;
-	return true;
-}
-
-/* Inline (issue 15): an announced RMW asks both (models/hw/cache.c). */
+/* Inline: an announced RMW asks both, per access (models/hw/cache.c). */
 static inline uint64_t sim_event_seq(const struct sim_engine *e)
 {
-	return e->running ? e->slots[e->running].seq : SIM_SEQ_AHEAD;
+	return e->running ? e->cal.slots[e->running].seq : SIM_SEQ_AHEAD;
 }
-
-/* half of sim/engine.c's SEQ_LIMIT, where it renumbers */
-#define SIM__SEQ_RESERVE_LIMIT (1ull << 39)
 
 static inline bool sim_seq_reserve(struct sim_engine *e, uint64_t *seq)
 {
-	if (e->seq >= SIM__SEQ_RESERVE_LIMIT)
-		return false;
-	*seq = e->seq++;
-	return true;
+	return cal_seq_reserve(&e->cal, seq);
 }
 
 /* sim__timer_set() - sim_timer_set() but for its common case. */
@@ -364,7 +192,7 @@ static inline void sim_timer_set(struct sim_timer *t, sim_time_t when)
 {
 	/* SIM_TIME_MAX is never in the window: sim__timer_set() checks it */
 	if (!t->pending && when >= sim_now(t->engine) &&
-	    sim__ev_append(t->engine, t->slot, when)) {
+	    cal_append(&t->engine->cal, t->slot, when)) {
 		t->pending = true;
 		return;
 	}
@@ -540,21 +368,21 @@ static inline bool sim_proc_sync(struct sim_proc *p)
 	struct sim_engine *e = p->engine;
 	sim_time_t at = p->now;
 
-	if (at == e->clock.now)
+	if (at == e->cal.clock.now)
 		return false;
 	/* the rest, and the checks' failures, are sim__proc_sync()'s */
-	if (at > e->clock.now && !p->pending) {
+	if (at > e->cal.clock.now && !p->pending) {
 		/*
 		 * Nothing else is due before p->now: moving the clock there
 		 * is what running a wake-up event would do, without the event.
 		 */
 		if (!sim_proc_must_yield(p)) {
-			e->clock.now = at;
+			e->cal.clock.now = at;
 			e->running = 0; /* sim_event_seq(): SIM_SEQ_AHEAD */
 			return false;
 		}
 		/* a wake-up at p->now, to yield to the events due before */
-		if (sim__ev_append(e, p->slot, at)) {
+		if (cal_append(&e->cal, p->slot, at)) {
 			p->pending = true;
 			return true;
 		}
@@ -616,11 +444,11 @@ static inline bool sim_engine_many_procs(const struct sim_engine *e)
 /*
  * sim_proc_prefetch() - a hint that @p runs soon: start loading the host
  * lines its run reads first, its running frame and its owner's first line,
- * so that they are in the host's L1 when it runs (issue 15: past 72 CPUs
- * the processes' state outgrows the L1, and each run of a process began
- * with a chain of misses: its frame, then its task). @p's own line should
- * be in the L1 already (prefetched a step before), or its load waits. No
- * effect on results.
+ * so that they are in the host's L1 when it runs (past SIM_MANY_PROCS
+ * processes their state outgrows the L1, and a run began with a chain of
+ * misses: its frame, then its task). @p's own line should be in the L1
+ * already (prefetched a step before), or its load waits. No effect on
+ * results.
  */
 SIM_PREFETCH_FN void sim_proc_prefetch(const struct sim_proc *p)
 {
@@ -634,7 +462,7 @@ SIM_PREFETCH_FN void sim_proc_prefetch(const struct sim_proc *p)
  * wait ended. Only for a process whose code from there to its next
  * sim_proc_sync() touches nothing another process could see (see
  * coh_cpu.resume_inline): it is the wake-up event at p->now without the
- * event. Inline: a call per resumed access (issue 15).
+ * event. Inline: it runs once per resumed access.
  */
 static inline void sim_proc_resume(struct sim_proc *p)
 {

@@ -8,7 +8,8 @@
 # Includes nothing from models/ or cli/.
 libsim_a_SOURCES += \
 	%reldir%/error.c %reldir%/error.h %reldir%/util.h \
-	%reldir%/engine.c %reldir%/engine.h %reldir%/co.h \
+	%reldir%/calendar.c %reldir%/calendar.h \
+	%reldir%/engine.c %reldir%/engine.h %reldir%/engine_types.h %reldir%/co.h \
 	%reldir%/stats.c %reldir%/stats.h \
 	%reldir%/scenario.c %reldir%/scenario_get.c %reldir%/scenario.h \
 	%reldir%/scenario_file.c \

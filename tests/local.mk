@@ -34,6 +34,11 @@ tests_check_engine_SOURCES = tests/check_engine.c
 tests_check_engine_CFLAGS = $(TEST_CFLAGS)
 tests_check_engine_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_calendar
+tests_check_calendar_SOURCES = tests/check_calendar.c
+tests_check_calendar_CFLAGS = $(TEST_CFLAGS)
+tests_check_calendar_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/check_stats
 tests_check_stats_SOURCES = tests/check_stats.c
 tests_check_stats_CFLAGS = $(TEST_CFLAGS)

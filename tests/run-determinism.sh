@@ -214,6 +214,34 @@ if sim "$tmp/e1.csv" run "$n" --format csv --set workloads.0.sched=fair \
 		"$tmp/e1.csv" "$tmp/e2.csv"
 fi
 
+# 8. the shortcuts off, every golden
+if test -z "${ASAN_OPTIONS-}"; then
+	scen=$(cd "$top_srcdir/scenarios" && pwd)
+	golden=$(cd "$top_srcdir/tests/golden" && pwd)
+	for f in "$scen"/*/*.yaml; do
+		name=${f#"$scen"/}
+		name=${name%.yaml}
+		case $name in machines/*) continue ;; esac
+		rc=0
+		MEMCGSIM_SHORTCUTS=0 "$MEMCGSIM" run "$f" --format csv --quiet \
+			>"$tmp/plain.csv" 2>"$tmp/err" || rc=$?
+		if test "$rc" -ne 0; then
+			fail "MEMCGSIM_SHORTCUTS=0 run scenarios/$name.yaml: exit status $rc"
+			sed 's/^/	/' "$tmp/err"
+			continue
+		fi
+		cmp -s "$golden/$name.csv" "$tmp/plain.csv" && continue
+		if ! "$MEMCGSIM" compare "$golden/$name.csv" "$tmp/plain.csv" \
+			>"$tmp/compare" 2>&1 ||
+			! grep -q ' 0 of [0-9]* values changed' "$tmp/compare"; then
+			fail "scenarios/$name.yaml: the shortcuts change its results:"
+			sed 's/^/	/' "$tmp/compare"
+			diff -u "$golden/$name.csv" "$tmp/plain.csv" |
+				head -20 | sed 's/^/	/' || :
+		fi
+	done
+fi
+
 if test "$failures" -gt 0; then
 	echo "$failures failure(s) in $0"
 	exit 1

@@ -757,6 +757,18 @@ static void tasks_reset(struct run *run)
 }
 
 /*
+ * run__shortcuts_off() - MEMCGSIM_SHORTCUTS=0 in the environment: every
+ * access takes the coherence model's general path (coh_set_shortcuts()).
+ * Results must not change; only the time a run takes does.
+ */
+static bool run__shortcuts_off(void)
+{
+	const char *v = getenv("MEMCGSIM_SHORTCUTS");
+
+	return v && !strcmp(v, "0");
+}
+
+/*
  * run_variant_once() - one replication of @v with @seed. Fills @res and,
  * when @r is not NULL, records the hot lines and hands the finished run to
  * the inspect hook.
@@ -885,6 +897,9 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 	sim_stat_init(&run.lat);
 	run.coh = coh_create(&v->machine, run.engine);
 	coh_set_mem_limit(run.coh, limit == UINT64_MAX ? 0 : limit);
+	/* a developer's check that the shortcuts are exact (HACKING.md) */
+	if (run__shortcuts_off())
+		coh_set_shortcuts(run.coh, false);
 	run.kernel = &v->kernel;
 	run.cgroups = &v->cgroups;
 	for (i = 0; i < v->nr_workloads; i++)

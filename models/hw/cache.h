@@ -285,7 +285,7 @@ struct coh_line {
 	/*
 	 * [nr_cpus] 1 + the ring slot of each CPU's latest posted request in
 	 * the queue (prefetches aside), 0: none; NULL until the line's first
-	 * posted request (models/hw/cache.c: queued_add() says why).
+	 * posted request (models/hw/coh_serve.h: queued_add() says why).
 	 * 16 bits: a CPU has at most COH_MAX_PENDING posted accesses, one
 	 * it waits for and one prefetch queued on a line, so a ring holds at
 	 * most MACHINE_MAX_CPUS x 18 = 18,432 requests and its slots stay
@@ -337,7 +337,9 @@ struct coh_cpu {
 	 * the operation and thinks): the line serving the access may resume
 	 * it at once with its clock at the completion, instead of an engine
 	 * event at the completion. Set by workloads that keep that promise
-	 * (atomic_counter, false_sharing); coh_cpu_attach() clears it.
+	 * (atomic_counter, false_sharing) with coh_cpu_allow_resume(), which
+	 * leaves it clear when the shortcuts are off; coh_cpu_attach()
+	 * clears it.
 	 */
 	bool resume_inline;
 	/* names the caller of each access (from @prof), or NULL: not counted */
@@ -391,6 +393,18 @@ struct coh;
 struct coh *coh_create(const struct machine *m, struct sim_engine *e);
 void coh_free(struct coh *c);
 void coh_set_mem_limit(struct coh *c, uint64_t bytes);
+/*
+ * coh_set_shortcuts() - take the exact shortcuts (on by default) or the
+ * general path for every access: the same hand-offs at the same times
+ * either way, slower without them. For checking that they are exact
+ * (MEMCGSIM_SHORTCUTS=0, tests/run-determinism.sh). Before the run.
+ */
+void coh_set_shortcuts(struct coh *c, bool on);
+/*
+ * coh_cpu_allow_resume() - the CPU of @cc keeps coh_cpu.resume_inline's
+ * promise: the line may resume it inline, if the shortcuts are on.
+ */
+void coh_cpu_allow_resume(struct coh_cpu *cc);
 uint64_t coh_mem(const struct coh *c);
 int coh_failed(const struct coh *c);
 const struct machine *coh_machine(const struct coh *c);

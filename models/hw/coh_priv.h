@@ -2,8 +2,8 @@
 /*
  * models/hw/coh_priv.h - what the files of the coherence model share and
  * nothing else sees: struct coh, the line hash, the helpers of a hand-off
- * that cache.c and coh_share.c both use, and the trace's entry points for
- * the hot path (coh_trace.c). Users include models/hw/cache.h.
+ * that coh_serve.h and coh_share.c both use, and the trace's entry points
+ * for the hot path (coh_trace.c). Users include models/hw/cache.h.
  *
  * Layering: models/ module; uses sim/ only through its public headers.
  */
@@ -35,9 +35,9 @@ struct coh_trace_line;
 #endif
 
 /*
- * The trace's entry points, and the cold helpers coh_place.c keeps for
- * cache.c, are off the hot path: the compiler lays the calls out of line
- * and keeps registers for the rest (issue 15).
+ * The trace's entry points, and the cold helpers other files keep for
+ * the hot path, are off it: the compiler lays the calls out of line and
+ * keeps registers for the rest (issue 15).
  */
 #if defined(__GNUC__) || defined(__clang__)
 #define COH_COLD_DECL __attribute__((cold))
@@ -121,9 +121,18 @@ struct coh {
 	unsigned int cap_ann;
 	/*
 	 * Nothing is announced (coh_rmw_announce() says why): the hold rule,
-	 * adjacent-line prefetch, a trace. One test for the three.
+	 * adjacent-line prefetch, a trace, the shortcuts off. One test.
 	 */
 	bool no_ann;
+	/*
+	 * The exact shortcuts (cache.c's theory of operation) may be taken:
+	 * @shortcuts_on unless coh_set_shortcuts() turned them off, and
+	 * @shortcuts while no trace records the queues too
+	 * (coh_plain_update()). Each shortcut gives the same hand-offs at
+	 * the same times as the general path; tests/run-determinism.sh
+	 * reruns every golden with them off and compares the bytes.
+	 */
+	bool shortcuts_on, shortcuts;
 	/*
 	 * Statistics counted later, COH_LOG at a time (issue 15), once
 	 * @log_stats: a transfer to a CPU in its line's xfer_to[]
@@ -216,12 +225,13 @@ static inline struct coh_line *coh_line_find(const struct coh *c, uint64_t addr)
 }
 
 /*
- * coh_plain_update() - c->plain from the machine and the trace, at
- * creation and whenever the trace is set.
+ * coh_plain_update() - c->shortcuts and c->plain from the switch, the
+ * machine and the trace, at creation and whenever one of them is set.
  */
 static inline void coh_plain_update(struct coh *c)
 {
-	c->plain = c->machine_plain && !c->trace;
+	c->shortcuts = c->shortcuts_on && !c->trace;
+	c->plain = c->machine_plain && c->shortcuts;
 }
 
 /* Whether CPU @cpu holds a copy of @l in the Shared state. */
@@ -267,7 +277,7 @@ static COH_INLINE sim_time_t xfer(const struct coh *c, const struct coh_line *l,
 
 /*
  * hand_off() for a load, and for a store or RMW (@op) of a line that CPUs
- * share: coh_share.c. See hand_off() in cache.c.
+ * share: coh_share.c. See hand_off() in coh_serve.h.
  */
 sim_time_t coh__hand_off_read(struct coh *c, struct coh_line *l,
 			      unsigned int cpu, enum coh_dist *dist);
@@ -295,7 +305,7 @@ void coh_trace_serve(struct coh *c, struct coh_line *l, struct coh_req r,
 		     sim_time_t now, sim_time_t done,
 		     enum coh_dist dist) COH_COLD_DECL;
 
-/* For cache.c's cold paths, in coh_place.c. */
+/* For the hot path's cold branches: coh_stats.c, coh_create.c, coh_announce.c. */
 void coh__count_caller(struct coh_cpu *cc, struct coh_field_stat *fs,
 		       enum coh_op op) COH_COLD_DECL;
 sim_time_t coh__service_lat(const struct machine *m, const struct coh_line *l,

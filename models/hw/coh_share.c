@@ -4,7 +4,7 @@
  * sharer bitmaps of a line, its nearest and farthest sharer from a CPU,
  * and the hand-offs that read or end the Shared state (a load; a store
  * or RMW of a line CPUs share). See models/hw/cache.h for the rules and
- * cache.c's hand_off(), which calls these two: the contended line's
+ * coh_serve.h's hand_off(), which calls these two: the contended line's
  * usual hand-off, a store or RMW of a line Modified elsewhere, stays
  * inline there (issue 15).
  */

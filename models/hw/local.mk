@@ -6,4 +6,6 @@ libsim_a_SOURCES += \
 	%reldir%/cache.c %reldir%/cache.h \
 	%reldir%/coh_law.c %reldir%/coh_law.h \
 	%reldir%/coh_priv.h %reldir%/coh_trace.c %reldir%/coh_place.c \
+	%reldir%/coh_serve.c %reldir%/coh_serve.h %reldir%/coh_announce.c \
+	%reldir%/coh_create.c %reldir%/coh_stats.c \
 	%reldir%/coh_share.c

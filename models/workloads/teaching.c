@@ -227,7 +227,7 @@ static void atomic_counter_setup(struct workload *w, struct run *run)
 		f->t = t;
 		f->run = run;
 		/* after an increment it counts the op and thinks: nothing shared */
-		t->k.cc->resume_inline = true;
+		coh_cpu_allow_resume(t->k.cc);
 	}
 }
 
@@ -350,7 +350,7 @@ static void false_sharing_setup(struct workload *w, struct run *run)
 		f->t = &w->tasks[i];
 		f->run = run;
 		/* after its update it counts the op and thinks: nothing shared */
-		w->tasks[i].k.cc->resume_inline = true;
+		coh_cpu_allow_resume(w->tasks[i].k.cc);
 	}
 }
 

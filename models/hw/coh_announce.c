@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * models/hw/coh_announce.c - announced RMWs: an RMW after a think
+ * announced to a busy line (coh_rmw_announce()) instead of arriving in a
+ * wake-up event of its own, admitted to the line's queue when the run
+ * reaches it (coh__ann_admit()), or arriving at the line once it is idle
+ * (coh__ann_arm(), coh__ann_arrive()). A simulator's shortcut, exact:
+ * the comment below says why.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/hw/cache.h"
+#include "models/hw/coh_priv.h"
+#include "models/hw/coh_serve.h"
+#include "sim/error.h"
+
+/* ---- announced RMWs (coh_rmw_ahead()) ---- */
+
+/*
+ * A CPU that thinks and then RMWs a line (atomic_counter) would yield at
+ * the end of its think to the events due before it, and come back in a
+ * wake-up event of its own to queue on the line, which is mostly serving
+ * others then: an event per atomic that does nothing but queue. Instead
+ * the CPU announces the RMW to the line (coh_rmw_announce()): the line
+ * keeps the announced RMWs in run order, (arrival time, a seq reserved
+ * from the engine where the wake-up would have drawn one), and takes each
+ * into its queue when the run reaches it. Whatever looks at the line
+ * first admits the ones due before it: the line's service event
+ * (coh__ann_admit() in line_serve_event()), another CPU's access (in
+ * coh_access_issue()), the end of the run (coh_settle()). While the
+ * line's service event is pending its queue is not empty, so an arrival
+ * is queued behind it: ann_enqueue() does what coh_access_issue() would
+ * have done then. When the line falls idle with RMWs still announced, its
+ * timer is set for the first one's arrival, at its reserved seq
+ * (coh__ann_arm()), and that event makes the access the wake-up would have
+ * made (coh__ann_arrive()). So every access happens at the same time, in the
+ * same order, with the same line state as before: only the events that
+ * did nothing but queue are gone. SIM: a simulator's shortcut, exact.
+ */
+#define COH_MAX_ANN 8 /* per line; past it, the CPU's own event */
+
+/* The first RMW announced to @l leaves the list: it arrives. */
+static COH_INLINE struct coh_cpu *ann_pop(struct coh *c, struct coh_line *l)
+{
+	struct coh_cpu *cc = c->ann_first[l->index];
+
+	c->ann_first[l->index] = cc->ann_next;
+	l->nr_ann--;
+	return cc;
+}
+
+/*
+ * ann_enqueue() - the RMW @cc announced arrives at @l, whose service event
+ * is pending: what coh_access_issue() does then, at the arrival time.
+ * rmw_queued() for a CPU that does not own the line; for its owner
+ * access_issue() comes to the same, since the queue holds others (not a
+ * hit: strict hand-off serves them first).
+ */
+static COH_INLINE void ann_enqueue(struct coh *c, struct coh_line *l,
+				   struct coh_cpu *cc)
+{
+	SIM_BUG_ON(!l->serving || !l->q_cpus);
+	rmw_enqueue(c, l, cc, cc->ann_slot, cc->ann_at, false);
+}
+
+/* The RMWs announced to @l that arrive before (@now, @seq) join its queue. */
+void coh__ann_admit(struct coh *c, struct coh_line *l, sim_time_t now,
+		    uint64_t seq)
+{
+	struct coh_cpu *cc;
+
+	while (l->nr_ann) {
+		cc = c->ann_first[l->index];
+		if (!sim_key_before(cc->ann_at, cc->ann_seq, now, seq))
+			break;
+		ann_enqueue(c, l, ann_pop(c, l));
+	}
+}
+
+/* ---- announced RMWs: announcing, arriving at an idle line ---- */
+
+/*
+ * coh_rmw_announce() - announce the RMW of @field that @cc makes at its
+ * clock (ahead of the engine's) instead of yielding until then. Only when
+ * the line's service event is pending, so that the arrival is mostly
+ * queued at the next look (ann_enqueue()), and only with nothing in the
+ * way of that: nothing posted (an RMW fences), no caller counted, no
+ * trace (it records the queue as it grows), no hold rule (whose window
+ * would make the owner's RMW a hit), no adjacent-line prefetch (queues
+ * nobody waits for). Returns true when announced: the CPU waits.
+ */
+bool coh_rmw_announce(struct coh_cpu *cc, struct coh_field *field)
+{
+	struct coh *c = cc->coh;
+	struct coh_line *l = field->line;
+	sim_time_t at = cc->proc->now;
+	struct coh_cpu **pp;
+	uint64_t seq;
+
+	if (!l->serving || l->nr_ann >= COH_MAX_ANN || !cc->resume_inline ||
+	    cc->nr_pending || cc->caller || c->no_ann)
+		return false;
+	if (coh_unlikely(l->index >= c->cap_ann))
+		coh__ann_grow(c, l->index);
+	if (!sim_seq_reserve(c->e, &seq))
+		return false;
+	cc->ann_line = l;
+	cc->ann_slot = field->slot;
+	cc->ann_at = at;
+	cc->ann_seq = seq;
+	/* in run order: mostly last, as a new one has the newest seq */
+	for (pp = &c->ann_first[l->index];
+	     *pp && !sim_key_before(at, seq, (*pp)->ann_at, (*pp)->ann_seq);
+	     pp = &(*pp)->ann_next)
+		;
+	cc->ann_next = *pp;
+	*pp = cc;
+	l->nr_ann++;
+	return true;
+}
+
+/*
+ * coh__ann_arm() - @l is idle (no service event pending) with RMWs announced:
+ * its timer runs when the first arrives, where that CPU's wake-up would
+ * have run (its reserved seq).
+ */
+void coh__ann_arm(struct coh *c, struct coh_line *l)
+{
+	const struct coh_cpu *first = c->ann_first[l->index];
+
+	SIM_BUG_ON(l->serving);
+	sim_timer_set_key(&l->serve_timer, first->ann_at, first->ann_seq);
+}
+
+/*
+ * coh__ann_arrive() - the timer coh__ann_arm() set: the first RMW announced to @l
+ * arrives at the idle line. The CPU makes the access its wake-up would
+ * have made (its clock is now), and goes on at once if it was a hit or
+ * was served at once (resumed inline, its clock at the completion).
+ */
+void coh__ann_arrive(struct coh *c, struct coh_line *l)
+{
+	struct coh_cpu *cc = ann_pop(c, l);
+	struct coh_field field = { .line = l, .slot = cc->ann_slot };
+	bool wait;
+
+	SIM_BUG_ON(cc->ann_at != sim_now(c->e) ||
+		   cc->ann_seq != sim_event_seq(c->e) ||
+		   cc->proc->now != cc->ann_at);
+	wait = coh__access_issue_any(cc, &field, COH_RMW, false);
+	/* before the CPU goes on, which may look at the clock */
+	if (l->nr_ann && !l->serving)
+		coh__ann_arm(c, l);
+	if (wait)
+		return;
+	cc->access_done = true;
+	sim_proc_resume(cc->proc);
+}
+
+/* coh__ann_admit() before an access: out of line, as it is rare there. */
+COH_COLD void coh__ann_admit_now(struct coh *c, struct coh_line *l)
+{
+	coh__ann_admit(c, l, sim_now(c->e), sim_event_seq(c->e));
+}
+
+void coh_settle(struct coh *c)
+{
+	unsigned int i;
+
+	/* an idle line's next arrival is later: its event would have run */
+	for (i = 0; c->ann_first && i < c->nr_lines; i++)
+		if (c->lines[i]->nr_ann)
+			coh__ann_admit(c, c->lines[i], sim_now(c->e),
+				       SIM_SEQ_AHEAD);
+	coh__stats_settle(c);
+}
+
+/* c->ann_first[] to hold line @index (coh_rmw_announce()). */
+void coh__ann_grow(struct coh *c, unsigned int index)
+{
+	unsigned int cap = c->cap_lines > index ? c->cap_lines : index + 1;
+	struct coh_cpu **a = realloc(c->ann_first, cap * sizeof(*a));
+
+	SIM_OOM_ON(!a);
+	memset(a + c->cap_ann, 0, (cap - c->cap_ann) * sizeof(*a));
+	c->ann_first = a;
+	c->cap_ann = cap;
+}

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * models/hw/coh_serve.c - serving a line's queue: the line's service
+ * event (line_serve_event()), which serves, in arrival order, every
+ * request the line is free for and the loads that join a Shared line
+ * (coh__line_serve(), line_serve_loop()), and settles posted accesses
+ * (coh__pending_served()); the ring's growth. The inline helpers it
+ * shares with the access path, the queue and the hand-off's price
+ * (serve()), are in coh_serve.h.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/hw/cache.h"
+#include "models/hw/coh_priv.h"
+#include "models/hw/coh_serve.h"
+#include "sim/error.h"
+
+static void line_serve_event(void *arg, uint64_t data);
+
+/* Set up @l's service event (line_serve_at()), at its first use. */
+COH_COLD void coh__line_timer_init(struct coh *c, struct coh_line *l)
+{
+	sim_timer_init(c->e, &l->serve_timer, line_serve_event, c, l->index);
+}
+
+/* @l's first posted request: its q_last[], none queued yet. */
+COH_COLD void coh__q_last_alloc(struct coh *c, struct coh_line *l)
+{
+	l->q_last = calloc(c->nr_cpus, sizeof(*l->q_last));
+	SIM_OOM_ON(!l->q_last);
+}
+
+/*
+ * The ring of @l is full: double it (8 the first time). Each request
+ * keeps its position, which gives its slot in the new ring; l->q_last[]
+ * follows the latest posted ones there.
+ */
+COH_COLD void coh__line_queue_grow(struct coh_line *l)
+{
+	unsigned int cap = l->q_cap ? 2 * l->q_cap : 8, i;
+	struct coh_req *q;
+
+	/* slot + 1 fits l->q_last[]'s 16 bits (cache.h says why it does) */
+	SIM_BUG_ON(cap > 32768);
+	q = malloc(cap * sizeof(*q));
+	SIM_OOM_ON(!q);
+	for (i = 0; i < l->q_len; i++) {
+		unsigned int a = l->q_head + i, slot = a & (cap - 1);
+		const struct coh_req *r = &q[slot];
+
+		q[slot] = l->q[a & (l->q_cap - 1)];
+		if (r->last && r->posted && !r->prefetch)
+			l->q_last[r->cpu] = (uint16_t)(slot + 1);
+	}
+	free(l->q);
+	l->q = q;
+	l->q_cap = cap;
+}
+
+/*
+ * A posted access (@op) of @cpu to @l completes at @done; @now is
+ * sim_now(). The request's fields, not the request: its address would
+ * make the hot path's callers build it in memory.
+ */
+void coh__pending_served(struct coh *c, unsigned int cpu, enum coh_op op,
+			 struct coh_line *l, sim_time_t now, sim_time_t done)
+{
+	struct coh_cpu *cc = &c->cpus[cpu];
+	sim_time_t last = 0;
+	unsigned int i;
+	bool known = true;
+
+	for (i = 0; i < cc->nr_pending; i++) {
+		if (cc->pending[i].line == l && cc->pending[i].op == op &&
+		    cc->pending[i].done == NO_DONE) {
+			cc->pending[i].done = done;
+			break;
+		}
+	}
+	if (cc->dep_line == l && op == COH_READ) {
+		/* A dependent load merged into this miss: its value is here. */
+		cc->dep_line = NULL;
+		cc->access_done = true;
+		cc->wait_ps += done - cc->wait_start;
+		sim_proc_wake(cc->proc, done);
+		return;
+	}
+	if (!cc->fence_waiting)
+		return;
+	for (i = 0; i < cc->nr_pending; i++) {
+		if (cc->pending[i].done == NO_DONE)
+			known = false;
+		else if (cc->pending[i].done > last)
+			last = cc->pending[i].done;
+	}
+	if (!known)
+		return;
+	cc->fence_waiting = false;
+	if (last < now)
+		last = now;
+	cc->wait_ps += last - cc->wait_start;
+	sim_proc_wake(cc->proc, last);
+}
+
+/*
+ * The struct coh_cpu of the @k-th CPU queued on @l, or past the queue's
+ * end the one whose request line_serve_loop() just took off it (in the
+ * slot before the head): chosen by a mask, not a branch, as the queue's
+ * length is a coin toss for the host's branch predictor at K=16 (a
+ * switch on it cost 0.36 mispredictions an atomic in cachegrind's model).
+ */
+static COH_INLINE const struct coh_cpu *
+queued_cc(const struct coh *c, const struct coh_line *l, unsigned int k)
+{
+	unsigned int in = -(unsigned int)(k < l->q_len);
+
+	return &c->cpus[l->q[(l->q_head - 1 + ((k + 1) & in)) & (l->q_cap - 1)]
+				.cpu];
+}
+
+/*
+ * line_prefetch_next() - a hint: start loading the host lines of the CPUs
+ * that @l serves next, a step of the chain at each of its services, so
+ * that each is in the host's L1 when the line serves and resumes its CPU.
+ * On a contended line (N >= 72, K=1) every hand-off goes to a CPU whose
+ * state the other CPUs' runs have evicted since its last: its struct
+ * coh_cpu, its process, frame and task, each a miss that waited for the
+ * one before (issue 15: 256 CPUs on one counter, 9 L1 misses an atomic).
+ * Three steps along the queue: the third CPU's struct coh_cpu, the
+ * second's process, and the next one's frame and task (through its
+ * process, loaded at the step before); past the end of a short queue,
+ * the CPU just served again. No effect on results.
+ */
+SIM_PREFETCH_FN void line_prefetch_next(const struct coh *c,
+					const struct coh_line *l)
+{
+	/* its first two host lines: what an access reads (cache.h) */
+	const struct coh_cpu *third = queued_cc(c, l, 2);
+
+	SIM_PREFETCH_W(third);
+	SIM_PREFETCH_W((const char *)third + 64);
+	SIM_PREFETCH_W(queued_cc(c, l, 1)->proc);
+	sim_proc_prefetch(queued_cc(c, l, 0)->proc);
+}
+
+/*
+ * line_serve_loop() - line_serve_inline() on a machine that is @plain
+ * (c->plain) or not, a constant at each of its two calls: on a plain one
+ * the line is ready when it is free (no hold rule) and serve_owned()
+ * serves stores and RMWs; on the other every request is serve_any()'s.
+ */
+static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
+				       sim_time_t now, bool plain)
+{
+	const struct coh_req *r;
+	sim_time_t ready;
+
+	if (!l->q_len)
+		return;
+	ready = plain ? l->free_at : line_ready_at(c, l);
+	for (;;) {
+		bool joined = ready > now;
+
+		r = line_head(l);
+		if (plain && !joined && serve_owned_may(l, r)) {
+			/*
+			 * The CPUs queued but the requester's: counted before
+			 * its request leaves, whether or not it has more.
+			 */
+			unsigned int waiters = l->q_cpus - 1;
+
+			line_dequeue_writer(l, r);
+			if (sim_engine_many_procs(c->e))
+				line_prefetch_next(c, l);
+			/*
+			 * Served by a store or RMW: the line is not Shared
+			 * (no load joins), and with no hold rule it is ready
+			 * when serve_owned() frees it.
+			 */
+			ready = serve_owned(c, l, r, now, waiters);
+			if (!l->q_len)
+				return;
+			if (ready > now)
+				break;
+			continue;
+		}
+		if (joined && !read_joins(l))
+			break;
+		serve_any(c, l, *line_dequeue(l), now, joined);
+		if (!l->q_len)
+			return;
+		ready = plain ? l->free_at : line_ready_at(c, l);
+	}
+	/*
+	 * Neither caller has the event pending (l->serving), and serving the
+	 * queue does not set it (serve() only schedules wake-ups).
+	 */
+	line_serve_again(l, ready);
+}
+
+/*
+ * coh__line_serve() - serve @l's queue at @now: every request the line is free
+ * for, and loads that join a Shared line (read_joins()); then schedule
+ * the line's service event for when it is free again. Its two callers
+ * never call it while the event is pending (l->serving, which nothing
+ * here sets before the end: serve() only schedules wake-ups), so the
+ * event is scheduled without a test; and when the line is free for the
+ * next request, worked out once per request, is the event's time too.
+ * Inlined into line_serve_event(), which serves nearly every hand-off
+ * of a contended line (issue 15); line_kick() calls it. c->plain is
+ * tested once here, not at every request.
+ */
+static COH_INLINE void line_serve_inline(struct coh *c, struct coh_line *l,
+					 sim_time_t now)
+{
+	if (c->plain)
+		line_serve_loop(c, l, now, true);
+	else
+		line_serve_loop(c, l, now, false);
+}
+
+void coh__line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
+{
+	line_serve_inline(c, l, now);
+}
+
+/*
+ * line_serve_event() - the line is free again: serve its queue. A CPU that
+ * waited for the access served here and promised to touch nothing shared
+ * before its next access (coh_cpu.resume_inline) goes on at once, its
+ * clock at the completion: what its wake-up event at the completion would
+ * do, without the event (issue 15: 2.46 -> 1.49 events per atomic of the
+ * contended counter). SIM: exact but for the order of events due at the
+ * same picosecond, as its next event is scheduled from here.
+ */
+static COH_INLINE void line_service(struct coh *c, struct coh_line *l, bool ann)
+{
+	struct coh_cpu *cc;
+
+	/* the RMWs announced to arrive before now join the queue first */
+	if (ann)
+		coh__ann_admit(c, l, sim_now(c->e), sim_event_seq(c->e));
+	l->serving = false;
+	c->inline_cpu = INLINE_ANY;
+	line_serve_inline(c, l, sim_now(c->e));
+	c->inline_cpu = INLINE_NONE;
+	/*
+	 * Idle now, with RMWs still to arrive: the first one's event.
+	 * Before the CPU served goes on, which may look at the clock.
+	 */
+	if (ann && l->nr_ann && !l->serving)
+		coh__ann_arm(c, l);
+	cc = c->inline_cc;
+	if (cc) {
+		c->inline_cc = NULL;
+		cc->access_done = true;
+		sim_proc_resume(cc->proc);
+	}
+}
+
+/*
+ * line_serve_event_ann() - line_serve_event() of a line with RMWs
+ * announced: its service, or (the line idle) the first one arriving.
+ */
+static void __attribute__((noinline))
+line_serve_event_ann(struct coh *c, struct coh_line *l)
+{
+	if (!l->serving)
+		coh__ann_arrive(c, l);
+	else
+		line_service(c, l, true);
+}
+
+static void line_serve_event(void *arg, uint64_t data)
+{
+	struct coh *c = arg;
+	struct coh_line *l = c->lines[data];
+
+	/* an idle line's timer runs only for an RMW announced to it */
+	if (coh_unlikely(l->nr_ann))
+		line_serve_event_ann(c, l);
+	else
+		line_service(c, l, false);
+}
