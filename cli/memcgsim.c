@@ -165,8 +165,6 @@ static void inspect(void *arg, const char *variant, struct run *run)
 #define DEFAULT_PLOTS_DIR "memcgsim-plots"
 #define DEFAULT_HEATMAP "6.0-rc1"
 
-static const char *plots_dir(void);
-
 /* memcgsim plot: each file as it is written. */
 static void print_written(void *arg, const char *path, bool picture)
 {
@@ -207,7 +205,7 @@ static void default_plots(const struct cli *c, const struct report *r)
 	struct plot_names names = { .len = 0 };
 	struct plot_opts o = {
 		.out_dir = DEFAULT_PLOTS_DIR,
-		.script_dir = plots_dir(),
+		.script_dir = c->plots,
 		.png = true,
 		.svg = true,
 		.kinds = 1u << PLOT_FUNCTIONS | 1u << PLOT_VALIDATION |
@@ -370,12 +368,11 @@ static bool dir_exists(const char *path)
 /*
  * data_dir() - where the shipped scenarios and machine profiles are: the
  * environment's MEMCGSIM_DATADIR if set; the source tree's scenarios/ when
- * this binary runs from its build tree (config.status beside it); else the
- * installed copy.
+ * this binary runs from its build tree (config.status beside it), written
+ * in @path; else the installed copy.
  */
-static const char *data_dir(void)
+static const char *data_dir(char *path, size_t size)
 {
-	static char path[1200];
 	const char *env = getenv("MEMCGSIM_DATADIR");
 	char exe[1024];
 	ssize_t len;
@@ -385,10 +382,9 @@ static const char *data_dir(void)
 	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (len > 0) {
 		exe[len] = '\0';
-		snprintf(path, sizeof(path), "%s/config.status", dirname(exe));
+		snprintf(path, size, "%s/config.status", dirname(exe));
 		if (!access(path, R_OK)) {
-			snprintf(path, sizeof(path), "%s/scenarios",
-				 MEMCGSIM_SRCDIR);
+			snprintf(path, size, "%s/scenarios", MEMCGSIM_SRCDIR);
 			if (dir_exists(path))
 				return path;
 		}
@@ -398,23 +394,22 @@ static const char *data_dir(void)
 
 /*
  * plots_dir() - where the gnuplot scripts are: $MEMCGSIM_PLOTSDIR if set;
- * the source tree's plots/ when data_dir() is the source tree's
- * scenarios/ (run from the build tree); else plots/ in the data directory
- * ($(pkgdatadir)/plots, where `make install` puts them).
+ * the source tree's plots/ when @datadir is the source tree's scenarios/
+ * (run from the build tree); else plots/ in the data directory
+ * ($(pkgdatadir)/plots, where `make install` puts them), written in @path.
  */
-static const char *plots_dir(void)
+static const char *plots_dir(const char *datadir, char *path, size_t size)
 {
-	static char path[1200];
 	const char *env = getenv("MEMCGSIM_PLOTSDIR");
 	char src[1200];
 
 	if (env && *env)
 		return env;
 	snprintf(src, sizeof(src), "%s/scenarios", MEMCGSIM_SRCDIR);
-	if (!strcmp(data_dir(), src))
-		snprintf(path, sizeof(path), "%s/plots", MEMCGSIM_SRCDIR);
+	if (!strcmp(datadir, src))
+		snprintf(path, size, "%s/plots", MEMCGSIM_SRCDIR);
 	else
-		snprintf(path, sizeof(path), "%s/plots", data_dir());
+		snprintf(path, size, "%s/plots", datadir);
 	return path;
 }
 
@@ -622,7 +617,7 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 
 	if (!res)
 		return EXIT_FAILURE;
-	snprintf(def, sizeof(def), "%s/validation", data_dir());
+	snprintf(def, sizeof(def), "%s/validation", c->o.datadir);
 	if (!nr_args) {
 		if (dir_scenarios(def, &paths, &nr) || !nr) {
 			free(res);
@@ -768,7 +763,7 @@ static int cmd_plot(struct cli *c, int nr_args, char **args)
 	const char *fmt = c->plot_format ? c->plot_format : "both";
 	struct plot_opts o = {
 		.out_dir = c->out,
-		.script_dir = plots_dir(),
+		.script_dir = c->plots,
 		.png = strcmp(fmt, "svg") != 0,
 		.svg = strcmp(fmt, "png") != 0,
 		.heatmap_variant = c->o.variant,
@@ -827,12 +822,11 @@ static int cmd_explain(struct cli *c, int nr_args, char **args)
 /* memcgsim with no command: charge-batch-2022, and its plots. */
 static int cmd_default(struct cli *c, int nr_args, char **args)
 {
-	static char path[1200];
-
 	if (nr_args)
 		return cli_usage_error("unexpected argument '%s'", args[0]);
-	snprintf(path, sizeof(path), "%s/%s", data_dir(), DEFAULT_EXPERIMENT);
-	c->scenario = path;
+	snprintf(c->default_scenario, sizeof(c->default_scenario), "%s/%s",
+		 c->o.datadir, DEFAULT_EXPERIMENT);
+	c->scenario = c->default_scenario;
 	c->default_run = true;
 	return run_scenario(c);
 }
@@ -841,7 +835,7 @@ static int cmd_list(struct cli *c, int nr_args, char **args)
 {
 	if (nr_args)
 		return cli_usage_error("unexpected argument '%s'", args[0]);
-	return list_shipped(stdout, data_dir());
+	return list_shipped(stdout, c->o.datadir);
 }
 
 static const struct cli_option *const run_options[] = {
@@ -1448,7 +1442,8 @@ static int main_caught(int argc, char **argv)
 	/* GSL's default handler aborts; every GSL status is checked. */
 	gsl_set_error_handler_off();
 	c.o.sets = c.sets;
-	c.o.datadir = data_dir();
+	c.o.datadir = data_dir(c.datadir_buf, sizeof(c.datadir_buf));
+	c.plots = plots_dir(c.o.datadir, c.plots_buf, sizeof(c.plots_buf));
 	if (argc > 1 && argv[1][0] != '-') {
 		cmd = command_find(argv[1]);
 		if (!cmd)

@@ -61,6 +61,10 @@ struct cli {
 	bool no_plots;
 	/* help keys */
 	const char *help_format;
+	/* the shipped data and gnuplot scripts: o.datadir, plots point here */
+	const char *plots;
+	char datadir_buf[1200], plots_buf[1200 + sizeof("/plots")];
+	char default_scenario[1200]; /* no command: the default experiment */
 };
 
 /**

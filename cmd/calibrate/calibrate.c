@@ -250,7 +250,7 @@ static struct cal_point *add_point(struct cal_plan *pl, enum cal_bench b,
 static int make_plan(const struct cal_host *h, bool quick, struct cal_plan *pl,
 		     struct sim_error *err)
 {
-	static unsigned int order[NR_CAL_PLACEMENT][CAL_MAX_CPUS];
+	unsigned int order[NR_CAL_PLACEMENT][CAL_MAX_CPUS];
 	unsigned int counts[64], nr_counts, nr, i, j, k;
 	enum cal_placement place;
 	enum cal_bench b;
@@ -483,7 +483,7 @@ static const char *base_name(const char *path);
 
 static int refit(const struct cal_opts *o)
 {
-	static struct cal_host h;
+	struct cal_host h = { 0 };
 	struct cal_plan pl = { 0 };
 	struct cal_profile pa = { .h = &h, .pl = &pl };
 	struct sim_error err;
@@ -617,7 +617,7 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
  */
 int cmd_calibrate(int argc, char **argv)
 {
-	static struct cal_host h;
+	struct cal_host h = { 0 };
 	struct cal_plan pl = { 0 };
 	struct cal_opts o;
 	struct sim_error err;
