@@ -19,6 +19,7 @@
 #include "models/hw/machine.h"
 #include "models/kernel/mm/memcontrol.h"
 #include "models/kernel/net/core/sock.h"
+#include "models/kernel/net/ipv4/tcp.h"
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "tests/harness.h"
@@ -367,6 +368,40 @@ START_TEST(backlog_forced)
 }
 END_TEST
 
+/*
+ * v6.0 tcp_rcv_established() -> tcp_data_snd_check() -> tcp_check_space():
+ * an ACK that frees 100 bytes of sent data on a socket of /a. The 100
+ * bytes go back to sk_forward_alloc (0 -> 100, below a page: no reclaim,
+ * so sk_mem_uncharge() walks nothing). Then, only while the writer waits
+ * for space (SOCK_NOSPACE), tcp_new_space() -> tcp_should_expand_sndbuf()
+ * -> tcp_under_memory_pressure() walks /a's hierarchy once: one call of
+ * mem_cgroup_under_socket_pressure(). Writer awake: none; no writer
+ * (nospace NULL): none.
+ */
+START_TEST(ack_walks_only_while_writer_waits_for_space)
+{
+	struct kprof prof = { 0 };
+	bool waits = false;
+	const bool *nospace[] = { NULL, &waits, &waits };
+	const uint64_t walks[] = { 0, 0, 1 };
+	unsigned int i;
+
+	h.cc[0]->prof = &prof;
+	for (i = 0; i < 3; i++) {
+		s.sk.nospace = nospace[i];
+		waits = i == 2;
+		prof.fn[KF_mem_cgroup_under_socket_pressure].calls = 0;
+		HARNESS_CALL(tcp_v6_do_rcv, 0, .sk = &s.sk, .truesize = 100,
+			     .softirq = true, .ack = true);
+		ck_assert_int_eq(s.sk.sk_forward_alloc, 100 * (int)(i + 1));
+		ck_assert_uint_eq(
+			prof.fn[KF_mem_cgroup_under_socket_pressure].calls,
+			walks[i]);
+	}
+	h.cc[0]->prof = NULL;
+}
+END_TEST
+
 static Suite *sock_suite(void)
 {
 	Suite *s = suite_create("sock");
@@ -378,6 +413,7 @@ static Suite *sock_suite(void)
 	tcase_add_test(tc, backlog_segment_while_receiver_holds_lock);
 	tcase_add_test(tc, backlog_ack_while_sender_holds_lock);
 	tcase_add_test(tc, backlog_forced);
+	tcase_add_test(tc, ack_walks_only_while_writer_waits_for_space);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("v5.19");
 	tcase_add_checked_fixture(tc, setup_quantum, teardown);

@@ -1047,6 +1047,9 @@ static void netperf_sock_init(const struct netperf *np, struct netperf_pair *pp,
 	sk->backlog_policy = (enum sk_backlog_policy)np->backlog;
 	sk->owner_sleeps = sleeps;
 	sk->count_from = np->run->warmup_ps;
+	/* netperf's sender sleeps only for space: its window is full */
+	if (sk == &pp->sk_s)
+		sk->nospace = sleeps;
 }
 
 static void netperf_setup(struct workload *w, struct run *run)

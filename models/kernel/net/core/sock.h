@@ -89,6 +89,11 @@ struct sock {
 	/* SIM: tcp_v6_rcv()'s policy; for ALWAYS, whether the owner sleeps */
 	enum sk_backlog_policy backlog_policy;
 	const bool *owner_sleeps;
+	/*
+	 * SIM: SOCK_NOSPACE, set while the writer sleeps for buffer space
+	 * (netperf: its window is full); NULL: never
+	 */
+	const bool *nospace;
 	/* SIM: packets tcp_v6_rcv() saw from @count_from on, and backlogged */
 	sim_time_t count_from;
 	uint64_t arrived, backlogged;

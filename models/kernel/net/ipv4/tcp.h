@@ -90,4 +90,19 @@ struct tcp_v6_do_rcv_frame {
 
 int tcp_v6_do_rcv(struct sim_proc *p, void *frame);
 
+/*
+ * tcp_check_space() - coroutine (net/ipv4/tcp_input.c), after an ACK
+ * freed sent data (tcp_data_snd_check()): if the writer waits for space
+ * (SOCK_NOSPACE), tcp_new_space() asks tcp_should_expand_sndbuf(), whose
+ * tcp_under_memory_pressure() walks the socket's memcg hierarchy
+ * (mem_cgroup_under_socket_pressure()), then wakes the writer
+ * (sk_write_space(): the workload's).
+ */
+struct tcp_check_space_frame {
+	struct co_frame co;
+	struct sock *sk;
+};
+
+int tcp_check_space(struct sim_proc *p, void *frame);
+
 #endif /* MODELS_KERNEL_NET_IPV4_TCP_H */

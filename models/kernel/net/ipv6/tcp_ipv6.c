@@ -56,6 +56,8 @@ int tcp_v6_do_rcv(struct sim_proc *p, void *frame)
 		/* tcp_ack() -> tcp_clean_rtx_queue(): the acked skb freed */
 		CO_CALL(f, p, sk_mem_uncharge, .sk = f->sk,
 			.size = f->truesize);
+		/* tcp_rcv_established(): tcp_data_snd_check() */
+		CO_CALL(f, p, tcp_check_space, .sk = f->sk);
 	}
 	CO_END(f, p);
 }
