@@ -82,3 +82,34 @@ bench_args()
 		exit 2
 	fi
 }
+
+# SIM_STAT_EXACT (sim/stats.h): past this many samples a run folds its
+# latencies into a histogram and skips the exact quantiles at its end
+STAT_EXACT=1048576
+
+# exact_guard SCRIPT A1 A2: the two runs of a marginal pair (A1 and A2
+# atomics) must be on the same side of STAT_EXACT, or the difference
+# credits the longer run with the cheaper statistics; else exit 2
+exact_guard()
+{
+	if { test "$2" -lt $STAT_EXACT && test "$3" -ge $STAT_EXACT; } ||
+		{ test "$2" -ge $STAT_EXACT && test "$3" -lt $STAT_EXACT; }; then
+		echo "$1: the pair's runs ($2 and $3 atomics) straddle" \
+			"$STAT_EXACT exact latency samples: choose other lengths" >&2
+		exit 2
+	fi
+}
+
+# callgrind_ir OUT_PREFIX CMD...: run CMD under callgrind (children
+# followed) and print the instructions of its largest profile (a forking
+# program's child)
+callgrind_ir()
+{
+	_p=$1
+	shift
+	valgrind --tool=callgrind --trace-children=yes \
+		--callgrind-out-file="$_p.cg.%p" "$@" >"$_p.out" 2>"$_p.err" ||
+		{ echo "callgrind: $*: failed" >&2; sed 's/^/	/' "$_p.err" >&2; exit 1; }
+	grep -E '^(summary|totals):' "$(ls -S "$_p".cg.* | head -n 1)" |
+		head -n 1 | awk '{ print $2 }'
+}

@@ -8,7 +8,7 @@
 # hardware counters, but a timer's sample still lands at the instruction
 # the host was stalled on (or the one after it), which is what callgrind
 # and cachegrind cannot show: they count instructions and model caches,
-# not time. That is how the NULL prefetch of issue 15's sixth round was
+# not time. That is how the NULL prefetch of the sixth round (doc/speed.md) was
 # found (a third of the samples on one prefetch, invisible to both).
 # Prints the functions with the most samples, then for each of the first
 # three its hottest instructions, each under the source line it belongs

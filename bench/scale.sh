@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # bench/scale.sh SRCDIR BUILD... - `make bench-scale`: what an event costs
-# at 1024 CPUs x 1024 lines against 256 CPUs x 256 lines (issue 15's
+# at 1024 CPUs x 1024 lines against 256 CPUs x 256 lines (the speed log's
 # goal: at most 1.5x). Each CPU loops { think for an exponential time of
 # mean 500 ns; a locked RMW on one of N counters, picked uniformly }
 # (bench/lib.sh's contended-counter scenario, with K = N), on

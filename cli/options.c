@@ -756,7 +756,7 @@ const struct cli_option opt_no_plots = {
 const struct cli_option opt_markdown = {
 	.long_name = "markdown",
 	.set = set_markdown,
-	.help = "print Markdown tables (README)",
+	.help = "print Markdown tables (doc/validation.md's)",
 };
 
 const struct cli_option opt_vary = {
@@ -883,5 +883,5 @@ const struct cli_option opt_help_format = {
 	.long_name = "format",
 	.arg = "FMT",
 	.set = set_help_format,
-	.help = "help keys: text (default), man (the list of memcgsim(1)), markdown (README's table) or tsv (NAME, TYPE, MIN, MAX, first value, and required or optional but for kernel; what tests/run-keys.sh reads)",
+	.help = "text (default) or man (the man pages' generated parts: memcgsim(1)'s list of commands, a command page's synopsis and options, the key lists); help keys also markdown (the user guide's table) or tsv (NAME, TYPE, MIN, MAX, first value, and required or optional but for kernel; what tests/run-keys.sh reads)",
 };

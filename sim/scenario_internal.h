@@ -8,7 +8,7 @@
  * sim/scenario_get.c (key checks and the typed getters).
  * Its one public header is sim/scenario.h; include this one only from
  * those two files. The non-static helpers carry the scenario__ infix of
- * things private to the module (STYLE.md G2).
+ * things private to the module (HACKING.md G2).
  *
  * Layering: sim/ primitive, private to sim/scenario*.c.
  */

@@ -906,6 +906,45 @@ START_TEST(coh_rmw_ahead_idle_arrival)
 END_TEST
 
 /*
+ * The first n lines by busy time (then transfers, then address) are the
+ * same whether they are picked one by one (n <= 64, a selection) or as
+ * the head of all lines sorted (n > 64, qsort): 100 lines of the test
+ * layout (3 lines each, so 301 with the harness's), whose busy times and
+ * transfers are set here with many ties: busy (7 i) mod 23, transfers
+ * i mod 5, so that every rule of the order decides somewhere.
+ */
+START_TEST(coh_lines_select_as_sort)
+{
+	struct coh_line **all, *some[20];
+	unsigned int i, nr;
+
+	for (i = 0; i < 100; i++) {
+		struct coh_object *o =
+			coh_object_create(h.c, "more", &test_layout, 0);
+
+		coh_object_field(o, FA)->line->busy_ps = (7 * i) % 23;
+		coh_object_field(o, FA)->line->transfers = i % 5;
+	}
+	nr = coh_nr_lines(h.c);
+	ck_assert_uint_gt(nr, 64);
+	all = calloc(nr, sizeof(*all));
+	ck_assert_ptr_nonnull(all);
+	coh_lines_sorted(h.c, all, nr);
+	coh_lines_sorted(h.c, some, 20);
+	for (i = 0; i < 20; i++)
+		ck_assert_ptr_eq(some[i], all[i]);
+	/* and the order itself, checked pairwise */
+	for (i = 1; i < nr; i++)
+		ck_assert(all[i - 1]->busy_ps > all[i]->busy_ps ||
+			  (all[i - 1]->busy_ps == all[i]->busy_ps &&
+			   (all[i - 1]->transfers > all[i]->transfers ||
+			    (all[i - 1]->transfers == all[i]->transfers &&
+			     all[i - 1]->addr < all[i]->addr))));
+	free(all);
+}
+END_TEST
+
+/*
  * The transfers to each CPU and the CPUs of each field, counted at each
  * access (_i = 0) or from the log (_i = 1: coh_set_log_bytes(0), as past
  * a megabyte of counters), come to the same. CPUs 0-3 loop on RMWs of a
@@ -924,7 +963,7 @@ END_TEST
 START_TEST(coh_stats_logged)
 {
 	const uint32_t want[MAX_CPUS] = { 151, 151, 150, 150 };
-	struct coh_line *l = line_of(FA);
+	struct coh_line *l = line_of(FA), *top = NULL;
 	uint32_t sum = 0;
 	unsigned int i;
 
@@ -943,6 +982,9 @@ START_TEST(coh_stats_logged)
 	coh_settle(h.c);
 	for (i = 0; i < MAX_CPUS; i++)
 		ck_assert_uint_eq(l->xfer_to[i], want[i]);
+	/* the fields' counts of their CPUs: in the lines handed out */
+	coh_lines_sorted(h.c, &top, 1);
+	ck_assert_ptr_eq(top, l);
 	ck_assert_uint_eq(l->fields[field(FA)->slot].nr_cpus, 4);
 	ck_assert_uint_eq(l->fields[field(FA)->slot].cpus[0], 0xf);
 	ck_assert_uint_eq(l->fields[field(FB)->slot].nr_cpus, 0);
@@ -978,6 +1020,7 @@ static Suite *cache_suite(void)
 	tcase_add_loop_test(tc, coh_rmw_ahead_admitted, 0, 2);
 	tcase_add_loop_test(tc, coh_rmw_ahead_idle_arrival, 0, 2);
 	tcase_add_loop_test(tc, coh_stats_logged, 0, 2);
+	tcase_add_test(tc, coh_lines_select_as_sort);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("waiter");
 	tcase_add_checked_fixture(tc, setup_waiter, teardown);

@@ -183,7 +183,7 @@ START_TEST(machine_load_epyc_ccx)
 }
 END_TEST
 
-/* The distance class of two CPUs from their keys (issue 15). */
+/* The distance class of two CPUs from their keys (doc/speed.md). */
 static enum coh_dist key_dist(const struct machine *m, unsigned int a,
 			      unsigned int b)
 {

@@ -163,7 +163,8 @@ tests_check_yaml_emit_LDADD = $(TEST_LDADD)
 # tests/run-calibration.sh  the coherence model against the published
 #                           contended-counter measurement it is calibrated on
 # tests/run-validation.sh   the validation scenarios' predictions against the
-#                           published results are the ones README.md records
+#                           published results are the ones doc/validation.md
+#                           records
 # They find the program through $MEMCGSIM and the data through $top_srcdir
 # (AM_TESTS_ENVIRONMENT, last in this file). The data directories are
 # distributed whole, so new corpus entries, golden files and scenarios
@@ -277,12 +278,14 @@ EXTRA_DIST += %reldir%/run-calibrate.sh
 TESTS += %reldir%/run-published.sh
 EXTRA_DIST += %reldir%/run-published.sh
 
-# tests/run-docs.sh         the sample outputs in README.md and
-#                           doc/memcgsim.1 (the default table, explain,
-#                           run -f csv, a sweep's CSV, compare) are what
-#                           memcgsim prints now (tools/update-docs.sh);
+# tests/run-docs.sh         the sample outputs in the documents and man
+#                           pages (the default table, explain, run -f csv,
+#                           a sweep's CSV, compare, the teaching runs) and
+#                           the tables of contents are what memcgsim and
+#                           the headings make now (tools/update-docs.sh);
 #                           a drifted number, an unknown sample and a
-#                           missing end marker are each caught
+#                           missing end marker are each caught; every
+#                           document over 300 lines has a table of contents
 TESTS += %reldir%/run-docs.sh
 EXTRA_DIST += %reldir%/run-docs.sh tools/update-docs.sh
 
@@ -330,9 +333,20 @@ bench-peers: %reldir%/bench$(EXEEXT)
 	$(SHELL) $(top_srcdir)/bench/peers.sh %reldir%/bench$(EXEEXT) \
 		$(top_srcdir)
 
+# make bench-peers-insns [PEERS_ROWS="72/1 256/16"]: the same benchmark
+# in memcgsim, SimGrid and SimPy counted in instructions per atomic and
+# per event by callgrind (marginal pairs), and their ratios against the
+# goals: figures any host reproduces, whatever its load
+# (bench/peers-insns.sh; about 5 minutes; needs valgrind).
+EXTRA_DIST += bench/peers-insns.sh
+bench-peers-insns: %reldir%/bench$(EXEEXT)
+	$(SHELL) $(top_srcdir)/bench/peers-insns.sh %reldir%/bench$(EXEEXT) \
+		$(top_srcdir)
+
 # make bench-insns [INSNS_N=256 INSNS_K=16]: host instructions per
 # simulated atomic of that benchmark, counted by callgrind (marginal
-# between a 20 ms and a 5 ms run), and the functions they go to
+# between a 20 ms and a 5 ms run, both shortened when they would
+# straddle 2^20 atomics), and the functions they go to
 # (bench/insns.sh; needs valgrind): a measure the machine's load does not
 # move, to compare two versions of the code.
 INSNS_N = 256
@@ -356,7 +370,7 @@ bench-wall: %reldir%/bench$(EXEEXT)
 		$(WALL_OTHER)
 
 # make bench-scale [SCALE_OTHER=/other/build]: what an event costs at
-# 1024 CPUs x 1024 lines against 256 x 256 (issue 15: at most 1.5x),
+# 1024 CPUs x 1024 lines against 256 x 256 (doc/speed.md: at most 1.5x),
 # marginal between a 4 ms and a 12 ms run, each the best of 8 runs,
 # this build and another build directory's interleaved (bench/scale.sh;
 # about a minute a build).
@@ -364,6 +378,16 @@ SCALE_OTHER =
 EXTRA_DIST += bench/scale.sh
 bench-scale: %reldir%/bench$(EXEEXT)
 	$(SHELL) $(top_srcdir)/bench/scale.sh $(top_srcdir) . $(SCALE_OTHER)
+
+# make bench-scale-sim: the same two sizes under cachegrind with fixed
+# cache geometries (32 KiB L1; 1 MiB 16-way and 512 KiB 8-way last
+# level) and its branch model: instructions, misses and mispredicted
+# branches per event, and the ratio, as no host's load moves them
+# (bench/scale-sim.sh; about 5 minutes; needs valgrind).
+EXTRA_DIST += bench/scale-sim.sh
+bench-scale-sim: %reldir%/bench$(EXEEXT)
+	$(SHELL) $(top_srcdir)/bench/scale-sim.sh $(top_srcdir) \
+		%reldir%/bench$(EXEEXT)
 
 # make bench-perf [PERF_N=72 PERF_K=1]: where the host waits in that
 # benchmark, sampled by perf's cpu-clock (no hardware counters needed):
@@ -377,27 +401,28 @@ bench-perf: %reldir%/bench$(EXEEXT)
 		'$(PERF_N)' '$(PERF_K)'
 
 # make validate: rerun the validation scenarios and rewrite the table of
-# predicted against published results in README.md (misses included).
+# predicted against published results in doc/validation.md (misses
+# included).
 validate: memcgsim$(EXEEXT)
-	$(SHELL) $(srcdir)/tools/readme-validation.sh \
-		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir)/README.md --update
+	$(SHELL) $(srcdir)/tools/validation-table.sh \
+		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir) --update
 
-# make update-docs: rerun the commands of the README's and memcgsim(1)'s
-# sample outputs and rewrite the samples that changed (what
+# make update-docs: rerun the commands of the documents' and man pages'
+# sample outputs and rewrite the samples and contents that changed (what
 # tests/run-docs.sh compares); review the diff before committing.
 update-docs: memcgsim$(EXEEXT)
 	$(SHELL) $(srcdir)/tools/update-docs.sh \
 		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir) --update
 
-# make update-keys: rewrite memcgsim(1)'s key lists and README's table of
-# kernel: keys from the key tables (what tests/run-keys.sh compares).
+# make update-keys: rewrite the man pages' key lists and the user guide's
+# table of kernel: keys from the key tables (what tests/run-keys.sh compares).
 update-keys: memcgsim$(EXEEXT)
 	$(SHELL) $(srcdir)/tools/update-keys.sh \
 		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir)
 EXTRA_DIST += tools/update-keys.sh
 
 .PHONY: update-golden bench bench-peers bench-insns bench-wall bench-scale \
-	bench-perf \
+	bench-perf bench-peers-insns bench-scale-sim \
 	validate update-keys update-docs
 
 # fuzz/replay-T: the fuzz harness fuzz/fuzz_T.c built with the normal

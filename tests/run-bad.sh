@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# tests/run-bad.sh - memcgsim refuses bad input cleanly (DESIGN.md 10).
+# tests/run-bad.sh - memcgsim refuses bad input cleanly (doc/design.md section 10).
 #
 # 1. The corpus: for every tests/bad/model-NAME.yaml, run
 #	memcgsim run model-NAME.yaml --format csv

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# tests/run-determinism.sh - same inputs, same bytes (STYLE.md G8).
+# tests/run-determinism.sh - same inputs, same bytes (HACKING.md G8).
 #
 #  1. A scenario run twice gives byte-identical YAML and CSV (among them
 #     will-it-scale-small: page_fault2/3, fallocate, tlb_flush).

@@ -18,7 +18,7 @@
 #
 # Golden files are regenerated only by `make update-golden` (which runs
 # this script with --update) and reviewed in the diff before committing,
-# as libyaml's yaml-test-suite runner and G12 of STYLE.md ask.
+# as libyaml's yaml-test-suite runner and G12 of HACKING.md ask.
 #
 # Known differences go in SKIP below, one "DIR/NAME: reason" a line.
 #

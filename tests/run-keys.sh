@@ -5,14 +5,20 @@
 # models/kernel/sim/config.c and every table of sim/scenario_keys.h) against
 # the man page and against bad input.
 #
-# 1. doc/memcgsim.1's key list, between its BEGIN KEYS and END KEYS
-#    comments, is what `memcgsim help keys --format man` prints, and
-#    README.md's table what `memcgsim help keys --format markdown` prints;
+# 1. The man pages' kernel: key list (memcgsim-scenario(5)), between its
+#    BEGIN KEYS and END KEYS comments, is what `memcgsim help keys
+#    --format man` prints, and
+#    doc/user-guide.md's table what `memcgsim help keys --format markdown` prints;
 #    the same for every other section of `memcgsim help keys all` (the
 #    tables of sim/scenario_keys.h: scenario, variants, published,
 #    workloads, each workload type, ops.objects and ops.program, cgroups,
 #    machine, coherence, latencies), between BEGIN KEYS SECTION and
-#    END KEYS SECTION.
+#    END KEYS SECTION of a man page (and of doc/user-guide.md, as
+#    Markdown, where it has that section's table). Each command's page,
+#    doc/memcgsim-NAME.1, has a SYNOPSIS and OPTIONS, between BEGIN HELP
+#    NAME and END HELP NAME, that are what `memcgsim help NAME --format
+#    man` prints (the text `memcgsim help NAME` prints, in roff), and
+#    memcgsim(1)'s list of commands is `memcgsim help --format man`.
 # 2. For every key that `memcgsim help keys --format tsv` lists, a value
 #    out of its range and a value of the wrong type are refused: exit 2,
 #    nothing on stdout, one line on stderr, at the value's line and column
@@ -50,23 +56,37 @@ fail()
 	failures=$((failures + 1))
 }
 
-# ---- 1. the man page and the README ----
+# same GOT WANT MISSING DIFFERS: fail saying MISSING when the file GOT is
+# empty, or DIFFERS and the diff when it is not the file WANT.
+same()
+{
+	if ! test -s "$1"; then
+		fail "$3"
+	elif ! cmp -s "$1" "$2"; then
+		fail "$4"
+		diff -u "$1" "$2" | sed 's/^/	/' || :
+	fi
+}
 
+# ---- 1. the man pages and the user guide ----
+
+# every man page, one after the other
+cat "$top_srcdir"/doc/memcgsim*.1 "$top_srcdir"/doc/memcgsim*.5 >"$tmp/pages"
 sed -n '/^\.\\" BEGIN KEYS$/,/^\.\\" END KEYS$/p' \
-	"$top_srcdir/doc/memcgsim.1" | sed '1d;$d' >"$tmp/man.txt"
+	"$tmp/pages" | sed '1d;$d' >"$tmp/man.txt"
 "$MEMCGSIM" help keys --format man >"$tmp/table.txt"
-test -s "$tmp/man.txt" || fail "doc/memcgsim.1 has no BEGIN KEYS ... END KEYS list"
+test -s "$tmp/man.txt" || fail "no man page has a BEGIN KEYS ... END KEYS list"
 if ! cmp -s "$tmp/man.txt" "$tmp/table.txt"; then
-	fail "doc/memcgsim.1's key list differs from the table (make update-keys regenerates it):"
+	fail "the man pages' kernel: key list differs from the table (make update-keys regenerates it):"
 	diff -u "$tmp/man.txt" "$tmp/table.txt" | sed 's/^/	/' || :
 fi
 
 sed -n '/^<!-- BEGIN KEYS -->$/,/^<!-- END KEYS -->$/p' \
-	"$top_srcdir/README.md" | sed '1d;$d' >"$tmp/readme.txt"
+	"$top_srcdir/doc/user-guide.md" | sed '1d;$d' >"$tmp/readme.txt"
 "$MEMCGSIM" help keys --format markdown >"$tmp/table.md"
-test -s "$tmp/readme.txt" || fail "README.md has no BEGIN KEYS ... END KEYS table"
+test -s "$tmp/readme.txt" || fail "doc/user-guide.md has no BEGIN KEYS ... END KEYS table"
 if ! cmp -s "$tmp/readme.txt" "$tmp/table.md"; then
-	fail "README.md's key table differs from the table (make update-keys regenerates it):"
+	fail "doc/user-guide.md's key table differs from the table (make update-keys regenerates it):"
 	diff -u "$tmp/readme.txt" "$tmp/table.md" | sed 's/^/	/' || :
 fi
 
@@ -153,15 +173,60 @@ test "$(echo "$sections" | wc -l)" -ge 15 ||
 	fail "memcgsim help keys all lists only: $sections"
 for sec in $sections; do
 	sed -n "/^\\.\\\\\\\" BEGIN KEYS $sec\$/,/^\\.\\\\\\\" END KEYS $sec\$/p" \
-		"$top_srcdir/doc/memcgsim.1" | sed '1d;$d' >"$tmp/man-$sec.txt"
+		"$tmp/pages" | sed '1d;$d' >"$tmp/man-$sec.txt"
 	"$MEMCGSIM" help keys "$sec" --format man >"$tmp/table-$sec.txt"
-	if ! test -s "$tmp/man-$sec.txt"; then
-		fail "doc/memcgsim.1 has no BEGIN KEYS $sec ... END KEYS $sec list"
-	elif ! cmp -s "$tmp/man-$sec.txt" "$tmp/table-$sec.txt"; then
-		fail "doc/memcgsim.1's $sec keys differ from the table (make update-keys regenerates it):"
-		diff -u "$tmp/man-$sec.txt" "$tmp/table-$sec.txt" |
-			sed 's/^/	/' || :
+	same "$tmp/man-$sec.txt" "$tmp/table-$sec.txt" \
+		"no man page has a BEGIN KEYS $sec ... END KEYS $sec list" \
+		"the man pages' $sec keys differ from the table (make update-keys regenerates it):"
+	# the user guide's tables of a section, where it has one
+	grep -qx "<!-- BEGIN KEYS $sec -->" "$top_srcdir/doc/user-guide.md" ||
+		continue
+	sed -n "/^<!-- BEGIN KEYS $sec -->\$/,/^<!-- END KEYS $sec -->\$/p" \
+		"$top_srcdir/doc/user-guide.md" | sed '1d;$d' >"$tmp/md-$sec.txt"
+	"$MEMCGSIM" help keys "$sec" --format markdown >"$tmp/table-$sec.md"
+	same "$tmp/md-$sec.txt" "$tmp/table-$sec.md" \
+		"doc/user-guide.md's $sec table is empty" \
+		"doc/user-guide.md's $sec table differs from the table (make update-keys regenerates it):"
+done
+
+# ---- 1c. the command pages ----
+
+# block FILE NAME: FILE's lines between BEGIN HELP[ NAME] and END HELP[ NAME]
+block()
+{
+	b='.\" BEGIN HELP' e='.\" END HELP'
+	test -n "$2" && b="$b $2" e="$e $2"
+	B=$b E=$e awk '$0 == ENVIRON["E"] { on = 0 } on { print }
+		$0 == ENVIRON["B"] { on = 1 }' "$1"
+}
+block "$top_srcdir/doc/memcgsim.1" "" >"$tmp/man-commands.txt"
+"$MEMCGSIM" help --format man >"$tmp/commands.txt"
+same "$tmp/man-commands.txt" "$tmp/commands.txt" \
+	"doc/memcgsim.1 has no BEGIN HELP ... END HELP list of commands" \
+	"doc/memcgsim.1's list of commands differs from the command table (make update-keys regenerates it):"
+commands=$(sed -n 's/^\\fB\([a-z]*\)\\fR.*/\1/p' "$tmp/commands.txt")
+test "$(echo "$commands" | wc -w)" -ge 10 ||
+	fail "memcgsim help --format man lists only: $commands"
+for cmd in $commands; do
+	page=$top_srcdir/doc/memcgsim-$cmd.1
+	if ! test -f "$page"; then
+		fail "command $cmd has no page doc/memcgsim-$cmd.1"
+		continue
 	fi
+	block "$page" "$cmd" >"$tmp/man-$cmd.txt"
+	"$MEMCGSIM" help "$cmd" --format man >"$tmp/help-$cmd.txt"
+	same "$tmp/man-$cmd.txt" "$tmp/help-$cmd.txt" \
+		"doc/memcgsim-$cmd.1 has no BEGIN HELP $cmd ... END HELP $cmd" \
+		"doc/memcgsim-$cmd.1's synopsis and options differ from the tables (make update-keys regenerates them):"
+	# the text help prints the same options, in the same order
+	"$MEMCGSIM" help "$cmd" </dev/null >"$tmp/text-$cmd.txt"
+	sed -n 's/^\.B \(\\-[a-z], \)\{0,1\}\\-\\-\([a-z-]*\).*/\2/p' \
+		"$tmp/help-$cmd.txt" | sed 's/\\-/-/g' >"$tmp/opts-man-$cmd.txt"
+	sed -n -e 's/^  -[a-z], --\([a-z-]*\).*/\1/p' \
+		-e 's/^      --\([a-z-]*\).*/\1/p' \
+		"$tmp/text-$cmd.txt" >"$tmp/opts-text-$cmd.txt"
+	cmp -s "$tmp/opts-man-$cmd.txt" "$tmp/opts-text-$cmd.txt" ||
+		fail "memcgsim help $cmd and its page list other options: $(tr '\n' ' ' <"$tmp/opts-text-$cmd.txt") against $(tr '\n' ' ' <"$tmp/opts-man-$cmd.txt")"
 done
 
 # ---- 3. bad values for every other section's keys ----

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # tools/checksrc.sh - cheap source checks, in the spirit of curl's checksrc
-# (STYLE.md G13). Run from anywhere: `make checksrc` or
+# (HACKING.md G13). Run from anywhere: `make checksrc` or
 #
 #	tools/checksrc.sh [--cppcheck] [SRCDIR]
 #
@@ -14,8 +14,8 @@
 #       rand, srand, random, srandom, drand48 (randomness comes from a
 #       gsl_rng stream seeded by the scenario) and time, gettimeofday,
 #       clock_gettime, clock (simulated time never reads the wall clock;
-#       DESIGN.md section 2).
-#  2. The layering (README, "Where things are"): a folder includes only
+#       doc/design.md section 2).
+#  2. The layering (HACKING.md, "Where things are"): a folder includes only
 #     itself and the layers below it,
 #	sim/ <- models/hw/ <- models/kernel/ <- models/workloads/ <- cmd/ <- cli/
 #  3. No source file (sim/, models/, cmd/, cli/, tests/) is over 1,500
@@ -24,7 +24,12 @@
 #     and name each new file after its concept (never "the rest").
 #  4. Every scenarios/*/*.yaml is listed in scenarios/local.mk, so that
 #     `make install` and `make distcheck` ship it.
-#  5. With --cppcheck: cppcheck --enable=warning on sim/, models/ and
+#  5. Every document cited in the tree ships: in the sources, tests,
+#     tools, scenarios, scripts and build files, a citation of a file
+#     under doc/ or of HACKING.md names a file that exists, and none cites the design,
+#     style or calibration notes by the names they had outside the tree
+#     (cite doc/design.md, HACKING.md and doc/calibration.md).
+#  6. With --cppcheck: cppcheck --enable=warning on sim/, models/ and
 #     cli/, with the reviewed false positives in
 #     tools/cppcheck-suppressions.txt.
 #
@@ -147,6 +152,50 @@ for f in scenarios/*/*.yaml; do
 		status=1
 	fi
 done
+
+# Citations of documents: every file with comments a reader follows
+# (test data, golden outputs and fuzz inputs are data, not prose).
+cited_files() {
+	find sim models cmd cli tests tools bench scenarios fuzz contrib plots \
+		.ci \( -path tests/golden -o -path tests/data -o \
+		-path fuzz/corpus -o -path fuzz/regress \) -prune -o -type f \
+		-print 2>/dev/null | LC_ALL=C sort
+	for f in Makefile.am configure.ac .clang-format; do
+		[ -f "$f" ] && echo "$f"
+	done
+}
+# the old names, spelt so that this file does not cite them itself
+old_docs='(DESIGN|STYLE|CALIBRATION)[.]md'
+cited=$(cited_files)
+hits=$(grep -nE "$old_docs" $cited 2>/dev/null || :)
+if [ -n "$hits" ]; then
+	printf '%s\n' "$hits" | while IFS= read -r hit; do
+		name=$(printf '%s\n' "$hit" | grep -oE "$old_docs" | head -n1)
+		printf '%s: error: cites %s, which does not ship: cite doc/design.md, HACKING.md (the style rules) or doc/calibration.md\n' \
+			"$(printf '%s\n' "$hit" | cut -d: -f1-2)" "$name" >&2
+	done
+	status=1
+fi
+# A file under doc/, or HACKING.md, named in full: not a path's tail (as
+# in $dir/doc/x), not a glob (doc/*.md names no one file) and not a
+# pattern (doc/memcgsim-$cmd.1, doc/memcgsim-NAME.1).
+hits=$(grep -noE '(^|[^A-Za-z0-9_/.$-])(doc/[A-Za-z0-9_./*$-]*[A-Za-z0-9_*]|HACKING[.]md)' \
+	$cited 2>/dev/null || :)
+bad=$(printf '%s\n' "$hits" | while IFS=: read -r file line doc; do
+	[ -n "$file" ] || continue
+	doc=$(printf '%s\n' "$doc" | sed 's/^[^Hd]*//')
+	case $doc in *'*'* | *'$'*) continue ;; esac
+	case $(printf '%s\n' "$doc" | sed 's/README//g') in
+	*[A-Z][A-Z]*) continue ;;
+	esac
+	[ -e "$doc" ] && continue
+	printf '%s:%s: error: cites %s, which is not in the tree\n' \
+		"$file" "$line" "$doc"
+done)
+if [ -n "$bad" ]; then
+	printf '%s\n' "$bad" >&2
+	status=1
+fi
 
 if [ "$cppcheck" = yes ]; then
 	if ! command -v cppcheck >/dev/null 2>&1; then

@@ -1,16 +1,23 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# tools/update-docs.sh - the sample outputs in README.md and memcgsim(1),
-# made by the program itself.
+# tools/update-docs.sh - the sample outputs in the documents and man
+# pages, made by the program itself, and the documents' tables of
+# contents.
 #
 #	tools/update-docs.sh MEMCGSIM SRCDIR [--update]
 #
 # Each sample is a command's output, trimmed where the docs show a part
 # ("..." marks a cut), between marker lines:
 #
-#	README.md:       <!-- sample NAME -->  a fenced block  <!-- sample end -->
-#	doc/memcgsim.1:  .\" sample NAME       .EX ... .EE     .\" sample end
+#	*.md:         <!-- sample NAME -->  a fenced block  <!-- sample end -->
+#	doc/*.[15]:   .\" sample NAME       .EX ... .EE     .\" sample end
+#
+# The Markdown files are README.md, HACKING.md, doc/*.md and
+# doc/model/*.md; the man pages doc/memcgsim*.1 and doc/memcgsim*.5. A
+# file without sample markers is left alone. In a Markdown file, the
+# lines between "<!-- toc -->" and "<!-- toc end -->" become the list of
+# its "##" and "###" headings, linked as GitHub makes their anchors.
 #
 # Without --update, compare every sample with what MEMCGSIM prints now and
 # exit 1 on a difference, with the diff (tests/run-docs.sh, in make
@@ -42,7 +49,8 @@ m()
 	(cd "$tmp/run" && "$memcgsim" "$@")
 }
 
-# The default experiment's table (README, Quick tour): the first rows,
+# The default experiment's table (README, The default run; user guide,
+# Quick tour): the first rows,
 # the charge stock's, and the first two hot lines of 6.0-rc1.
 sample_default()
 {
@@ -59,7 +67,7 @@ sample_default()
 		h == 1 && !/./ { h = 2 }'
 }
 
-# explain's time by kernel function (README, Quick tour): its heading,
+# explain's time by kernel function (user guide, Quick tour): its heading,
 # column names and first eight functions.
 sample_explain()
 {
@@ -69,7 +77,7 @@ sample_explain()
 			n == 11 { print "..."; n++ }'
 }
 
-# explain on a teaching scenario (README, Running scenarios): the packed
+# explain on a teaching scenario (user guide, Running scenarios): the packed
 # line's first lines and the first four of its verdict.
 sample_false_sharing()
 {
@@ -80,14 +88,25 @@ sample_false_sharing()
 			w && w <= 4 { print; w++ }'
 }
 
-# run -f csv (README, Running scenarios): the header and two rows.
+# check (user guide, Running scenarios): the table of the default
+# experiment's costs, its first row and its total, the scenario named as
+# from the top of the tree.
+sample_check()
+{
+	m check "$sc/validation/charge-batch-2022.yaml" |
+		sed "s|^$sc/|scenarios/|" |
+		awk 'NR <= 3 { print; next } NR == 4 { print "  ..." }
+			/^  all / { print }'
+}
+
+# run -f csv (user guide, Running scenarios): the header and two rows.
 sample_run_csv()
 {
 	m run "$sc/teaching/atomic-counter.yaml" -f csv -o results.csv -q
 	head -n 3 "$tmp/run/results.csv"
 }
 
-# A sweep's sweep.csv (README, Sweeps): its first columns up to
+# A sweep's sweep.csv (user guide, Sweeps): its first columns up to
 # published, the first three rows and point 1's first.
 sample_sweep_csv()
 {
@@ -106,7 +125,7 @@ sample_sweep_csv()
 		}' "$tmp/run/sw/sweep.csv"
 }
 
-# compare (README, Comparing results; memcgsim(1), compare): fix A
+# compare (user guide, Comparing results; memcgsim-compare(1)): fix A
 # applied to every variant of the default experiment, at 1%: the base
 # variant's first rows and its charges_per_op, then the summary.
 sample_compare()
@@ -124,7 +143,33 @@ sample_compare()
 		/^compare:/ { print }' "$tmp/compare"
 }
 
-samples='default explain false_sharing run_csv sweep_csv compare'
+# teach SCENARIO: a teaching run's variant names and throughput rows
+# (doc/teaching.md): each block's header line and its throughput line.
+teach()
+{
+	m run "$sc/teaching/$1.yaml" -q | awk '
+		/^hot lines/ { exit }
+		/^                    / { head = $0; next }
+		/^throughput / { if (n++) print ""; print head; print }'
+}
+
+sample_teach_atomic()
+{
+	teach atomic-counter
+}
+
+sample_teach_false_sharing()
+{
+	teach false-sharing
+}
+
+sample_teach_batching()
+{
+	teach batching
+}
+
+samples='default explain false_sharing check run_csv sweep_csv compare
+	teach_atomic teach_false_sharing teach_batching'
 
 for name in $samples; do
 	# MEMCGSIM_DOCS_CACHE=DIR: keep each sample's text in DIR and use it
@@ -198,26 +243,88 @@ splice()
 	}' "$1"
 }
 
+# toc FILE: FILE with the lines between "<!-- toc -->" and "<!-- toc
+# end -->" replaced by a list of its "##" and "###" headings (outside
+# fenced blocks), each linked to its GitHub anchor: lower case, spaces
+# to hyphens, punctuation but hyphens and underscores dropped, a repeated
+# anchor numbered -1, -2, ...
+toc()
+{
+	awk '
+	function anchor(t,   a) {
+		a = tolower(t)
+		gsub(/[^a-z0-9 _-]/, "", a)
+		gsub(/ /, "-", a)
+		if (a in seen)
+			a = a "-" (++seen[a])
+		else
+			seen[a] = 0
+		return a
+	}
+	/^```/ { fence = !fence }
+	!fence && /^##+ / {
+		level = index($0, " ") - 1
+		if (level <= 3) {
+			t = substr($0, level + 2)
+			n++; lv[n] = level; title[n] = t; id[n] = anchor(t)
+		}
+	}
+	{ line[++nl] = $0 }
+	END {
+		for (i = 1; i <= nl; i++) {
+			if (line[i] == "<!-- toc end -->")
+				skip = 0
+			if (skip)
+				continue
+			print line[i]
+			if (line[i] == "<!-- toc -->") {
+				for (j = 1; j <= n; j++) {
+					t = title[j]
+					gsub(/`/, "", t)
+					printf "%s- [%s](#%s)\n",
+						(lv[j] == 3 ? "  " : ""), t, id[j]
+				}
+				skip = 1
+			}
+		}
+	}' "$1"
+}
+
 status=0
-splice "$srcdir/README.md" '<!-- sample' '<!-- sample end -->' \
-	'```' '```' txt >"$tmp/README.md" || exit 2
-splice "$srcdir/doc/memcgsim.1" '.\" sample' '.\" sample end' \
-	'.EX' '.EE' man >"$tmp/memcgsim.1" || exit 2
-for f in README.md doc/memcgsim.1; do
-	new=$tmp/$(basename "$f")
-	if cmp -s "$srcdir/$f" "$new"; then
+cd "$srcdir"
+for f in README.md HACKING.md doc/*.md doc/model/*.md \
+	doc/memcgsim*.1 doc/memcgsim*.5; do
+	test -f "$f" || continue
+	new=$tmp/new/$f
+	mkdir -p "$(dirname "$new")"
+	case $f in
+	*.md)
+		cp "$f" "$new"
+		if grep -q '^<!-- sample ' "$f"; then
+			splice "$f" '<!-- sample' '<!-- sample end -->' \
+				'```' '```' txt >"$new" || exit 2
+		fi
+		if grep -q '^<!-- toc -->$' "$new"; then
+			toc "$new" >"$new.toc" && mv "$new.toc" "$new"
+		fi ;;
+	*)
+		grep -q '^\.\\" sample ' "$f" || continue
+		splice "$f" '.\" sample' '.\" sample end' \
+			'.EX' '.EE' man >"$new" || exit 2 ;;
+	esac
+	if cmp -s "$f" "$new"; then
 		continue
 	fi
 	if test "$update" = --update; then
-		cat "$new" >"$srcdir/$f"
-		echo "update-docs: updated the samples in $f"
+		cat "$new" >"$f"
+		echo "update-docs: updated the samples or contents of $f"
 	else
-		echo "FAIL: the sample outputs in $f are not what memcgsim prints now;"
+		echo "FAIL: the sample outputs or the contents in $f are not what memcgsim prints now;"
 		echo "run 'make update-docs' and review the diff:"
-		diff -u "$srcdir/$f" "$new" || :
+		diff -u "$f" "$new" || :
 		status=1
 	fi
 done
 test "$status" = 0 && test "$update" != --update &&
-	echo "PASS: the sample outputs in README.md and memcgsim(1) are what memcgsim prints"
+	echo "PASS: the sample outputs and contents of the documents are what memcgsim prints"
 exit $status

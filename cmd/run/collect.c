@@ -33,7 +33,7 @@ static double percent(double part, double whole)
 	return p > 100.0 ? 100.0 : p;
 }
 
-/* The charge path's own metrics (DESIGN.md section 8). */
+/* The charge path's own metrics (doc/design.md section 8). */
 static void memcg_collect(struct run *run, struct run_result *res, uint64_t ops,
 			  double secs)
 {
@@ -70,7 +70,7 @@ static void memcg_collect(struct run *run, struct run_result *res, uint64_t ops,
 		   (double)c->pc_uncharges * per_op, false);
 	result_add(res, "charge_failures", "calls", (double)c->failures, false);
 stats:
-	/* statistics (DESIGN.md section 5) */
+	/* statistics (doc/design.md section 5) */
 	result_add(res, "stats_atomics_per_op", "calls",
 		   (double)c->stats_atomics * per_op, false);
 	result_add(res, "flushes_per_s", "1/s", (double)c->flushes / secs,
@@ -149,17 +149,7 @@ void run__collect(struct run *run, struct run_result *res)
 	result_add(res, "latency_p99", "ns", sim_stat_quantile(&run->lat, 0.99),
 		   false);
 
-	{
-		unsigned int nr = coh_nr_lines(run->coh);
-		struct coh_line **lines = calloc(nr + 1, sizeof(*lines));
-
-		SIM_OOM_ON(!lines);
-		coh_lines_sorted(run->coh, lines, nr);
-		for (i = 0; i < nr; i++)
-			transfers += lines[i]->transfers;
-		busy_max = nr ? lines[0]->busy_ps : 0;
-		free(lines);
-	}
+	coh_lines_sum(run->coh, &transfers, &busy_max);
 	result_add(res, "transfers_per_op", "lines",
 		   ops ? (double)transfers / (double)ops : 0.0, false);
 	/*

@@ -174,7 +174,7 @@ static void adjacent_prefetch(struct coh *c, struct coh_line *l,
  * access_issue() - coh_access_issue()'s work, inlined there twice: once
  * for a locked RMW, whose @op and @dep are then constants (no merge, not
  * posted, a load's tests folded away: the contended counter's straight
- * line), once for the rest (issue 15).
+ * line), once for the rest (doc/speed.md).
  */
 static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 				    enum coh_op op, bool dep)
@@ -343,7 +343,7 @@ coh__access_issue_any(struct coh_cpu *cc, struct coh_field *field,
  * no fence, no merge, no hit, no kick, no inline resume; no caller to
  * count, no adjacent prefetch; the ring has room and there is no trace).
  * The same steps, in a function of its own that calls nothing and so
- * saves few registers (issue 15: at N=256 K=1, 111 instructions per
+ * saves few registers (doc/speed.md: at N=256 K=1, 111 instructions per
  * atomic in coh_access_issue() -> 92 with this test).
  */
 static bool __attribute__((noinline))
@@ -362,7 +362,7 @@ rmw_queued(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
  * no trace). The RMW is counted (a miss) and served at once by
  * serve_owned(), which resumes the CPU inline when it may: the steps of
  * access_issue()'s idle line with what those conditions decide folded
- * away (issue 15: at N=72 K=16 40% of the atomics come here and 30% to
+ * away (doc/speed.md: at N=72 K=16 40% of the atomics come here and 30% to
  * rmw_busy(), 150 instructions each through coh__access_issue_any(); here
  * about 100, mostly serve_owned()'s). Returns whether the CPU waits.
  */

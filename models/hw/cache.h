@@ -62,9 +62,9 @@
  *    line Shared, the loads at the head of its queue join the sharers at
  *    once, each with its own latency from the nearest sharer, occupying
  *    the line no further (the LLC serves them without a snoop). A store
- *    or RMW still waits its turn and invalidates them all. (SIM: DESIGN.md
- *    serves every request one at a time; that made a line read by many
- *    CPUs as costly as one written by many.)
+ *    or RMW still waits its turn and invalidates them all. (SIM:
+ *    doc/design.md serves every request one at a time; that made a
+ *    line read by many CPUs as costly as one written by many.)
  *  - Hand-off rule. Under COH_HANDOFF_STRICT a request queued on a line is
  *    served between two accesses of the same CPU: an owner that stores to
  *    or RMWs a line with waiters goes to the back of the queue, and pays
@@ -113,7 +113,7 @@
  * with its clock at the completion, as a process runs ahead of the engine
  * while it pays local latencies: the wake-up event at the completion is
  * not needed. Same times and counts; only the order of events due at the
- * same picosecond can differ (SIM: an optimisation, issue 15).
+ * same picosecond can differ (SIM: an optimisation, doc/speed.md).
  *
  * Such a CPU's next RMW, after it thinks, may be announced to a busy line
  * instead of arriving in an engine event of its own (coh_rmw_ahead(),
@@ -189,8 +189,9 @@ struct coh_field_stat {
 	uint64_t misses;
 	sim_time_t wait_ps; /* time accesses to it queued */
 	/*
-	 * the distinct CPUs that accessed it, and which: counted from a log
-	 * (coh_stats_flush()), up to date after coh_settle()
+	 * the distinct CPUs that accessed it, and which: the bitmap counted
+	 * from a log (coh_stats_flush()), up to date after coh_settle(); the
+	 * count up to date in the lines coh_lines_sorted() hands out
 	 */
 	unsigned int nr_cpus;
 	uint64_t cpus[MACHINE_MAX_CPUS / 64];
@@ -199,7 +200,7 @@ struct coh_field_stat {
 	 * may be mixed), or NULL: none counted; made by coh_caller_slot()
 	 */
 	struct coh_caller_stat *callers;
-	/* cold: read by the reports (issue 15: it came first, a host line) */
+	/* cold, read by the reports: last (first, it took a host line) */
 	char name[72]; /* "counter[3].value", "memcg(/a/b).memory.usage" */
 };
 
@@ -260,7 +261,7 @@ struct coh_line {
 
 	/*
 	 * warm: what an access or a hand-off writes besides, in the next
-	 * three host lines (issue 15: an access to an idle line touched
+	 * three host lines (doc/speed.md: an access to an idle line touched
 	 * five of them and two of its field's; among 1024 lines, or the
 	 * hundreds of a memcg run, each a miss of the host). A hand-off
 	 * from an idle line writes the first two. Statistics since the
@@ -319,7 +320,7 @@ struct coh_object {
 /*
  * struct coh_cpu - a CPU as the memory system sees it. Aligned to a host
  * line, 9 of them (its padding says why), its per-access fields in the
- * first (issue 15); coh_create() allocates them so.
+ * first (doc/speed.md); coh_create() allocates them so.
  */
 struct coh_cpu {
 	/* line 0: what every access of the CPU reads or writes */
@@ -369,7 +370,7 @@ struct coh_cpu {
 	/*
 	 * Above, what every access reads or writes, in the first two host
 	 * lines; below, what only some do (at 72 CPUs and more the
-	 * simulator's working set outgrows the host's L1: issue 15).
+	 * simulator's working set outgrows the host's L1: doc/speed.md).
 	 */
 	struct {
 		struct coh_line *line;
@@ -383,7 +384,7 @@ struct coh_cpu {
 	/*
 	 * Padding to 9 host lines, an odd number: CPU i's line 0 then falls
 	 * in set 9i of the host's L1 (mod 64), all 64 sets in turn, where
-	 * 512 bytes put every CPU's line 0 in 8 sets (issue 15).
+	 * 512 bytes put every CPU's line 0 in 8 sets (doc/speed.md).
 	 */
 	char pad[64];
 };
@@ -460,7 +461,7 @@ static inline bool coh_access(struct coh_cpu *cc, struct coh_field *field,
 	/*
 	 * Events due before the access: yield to them, and come back here.
 	 * Inline too: a kernel model's loads yield this way on every third
-	 * call, and each cost a call of 35 instructions (issue 15).
+	 * call, and each cost a call of 35 instructions (doc/speed.md).
 	 */
 	if (sim_proc_sync(cc->proc))
 		return true;
@@ -515,7 +516,7 @@ static inline bool coh_rmw_worth_announcing(const struct coh_cpu *cc,
  * the CPU's clock and come back in an engine event of its own, the RMW
  * is announced to the line instead, when the line's service event is
  * pending (coh_rmw_announce()): the line takes it into its queue, at its
- * place in the run order, when it next serves or is accessed (issue 15:
+ * place in the run order, when it next serves or is accessed (doc/speed.md:
  * the event per atomic that arrival was). Same results as coh_rmw(); a
  * CPU that resumes inline (coh_cpu.resume_inline) only. For CO_AWAIT().
  */
@@ -594,8 +595,14 @@ void coh_settle(struct coh *c);
 void coh_set_log_bytes(struct coh *c, size_t bytes);
 unsigned int coh_nr_lines(const struct coh *c);
 unsigned int coh_nr_cpus(const struct coh *c);
-/* Lines in a stable order: busiest first, ties by address. */
+/*
+ * coh_lines_sorted() - the first @n lines in a stable order (busiest
+ * first, then most transfers, ties by address) into @out, each field's
+ * count of its CPUs (coh_field_stat.nr_cpus) up to date.
+ */
 void coh_lines_sorted(struct coh *c, struct coh_line **out, unsigned int n);
+/* coh_lines_sum() - all lines' transfers, and the busiest line's time. */
+void coh_lines_sum(struct coh *c, uint64_t *transfers, sim_time_t *busy_max);
 
 /*
  * Tracing (Chrome trace events, sim/trace.h); @t may be NULL. The accesses

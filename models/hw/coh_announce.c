@@ -3,7 +3,7 @@
  * models/hw/coh_announce.c - announced RMWs: an RMW after a think
  * announced to a busy line (coh_rmw_announce()) instead of arriving in a
  * wake-up event of its own, admitted to the line's queue when the run
- * reaches it (coh__ann_admit()), or arriving at the line once it is idle
+ * reaches it (ann_admit()), or arriving at the line once it is idle
  * (coh__ann_arm(), coh__ann_arrive()). A simulator's shortcut, exact:
  * the comment below says why.
  */
@@ -31,7 +31,7 @@
  * from the engine where the wake-up would have drawn one), and takes each
  * into its queue when the run reaches it. Whatever looks at the line
  * first admits the ones due before it: the line's service event
- * (coh__ann_admit() in line_serve_event()), another CPU's access (in
+ * (ann_admit() in line_serve_event()), another CPU's access (in
  * coh_access_issue()), the end of the run (coh_settle()). While the
  * line's service event is pending its queue is not empty, so an arrival
  * is queued behind it: ann_enqueue() does what coh_access_issue() would
@@ -43,44 +43,6 @@
  * did nothing but queue are gone. SIM: a simulator's shortcut, exact.
  */
 #define COH_MAX_ANN 8 /* per line; past it, the CPU's own event */
-
-/* The first RMW announced to @l leaves the list: it arrives. */
-static COH_INLINE struct coh_cpu *ann_pop(struct coh *c, struct coh_line *l)
-{
-	struct coh_cpu *cc = c->ann_first[l->index];
-
-	c->ann_first[l->index] = cc->ann_next;
-	l->nr_ann--;
-	return cc;
-}
-
-/*
- * ann_enqueue() - the RMW @cc announced arrives at @l, whose service event
- * is pending: what coh_access_issue() does then, at the arrival time.
- * rmw_queued() for a CPU that does not own the line; for its owner
- * access_issue() comes to the same, since the queue holds others (not a
- * hit: strict hand-off serves them first).
- */
-static COH_INLINE void ann_enqueue(struct coh *c, struct coh_line *l,
-				   struct coh_cpu *cc)
-{
-	SIM_BUG_ON(!l->serving || !l->q_cpus);
-	rmw_enqueue(c, l, cc, cc->ann_slot, cc->ann_at, false);
-}
-
-/* The RMWs announced to @l that arrive before (@now, @seq) join its queue. */
-void coh__ann_admit(struct coh *c, struct coh_line *l, sim_time_t now,
-		    uint64_t seq)
-{
-	struct coh_cpu *cc;
-
-	while (l->nr_ann) {
-		cc = c->ann_first[l->index];
-		if (!sim_key_before(cc->ann_at, cc->ann_seq, now, seq))
-			break;
-		ann_enqueue(c, l, ann_pop(c, l));
-	}
-}
 
 /* ---- announced RMWs: announcing, arriving at an idle line ---- */
 
@@ -162,10 +124,10 @@ void coh__ann_arrive(struct coh *c, struct coh_line *l)
 	sim_proc_resume(cc->proc);
 }
 
-/* coh__ann_admit() before an access: out of line, as it is rare there. */
+/* ann_admit() before an access: out of line, as it is rare there. */
 COH_COLD void coh__ann_admit_now(struct coh *c, struct coh_line *l)
 {
-	coh__ann_admit(c, l, sim_now(c->e), sim_event_seq(c->e));
+	ann_admit(c, l, sim_now(c->e), sim_event_seq(c->e));
 }
 
 void coh_settle(struct coh *c)
@@ -175,9 +137,8 @@ void coh_settle(struct coh *c)
 	/* an idle line's next arrival is later: its event would have run */
 	for (i = 0; c->ann_first && i < c->nr_lines; i++)
 		if (c->lines[i]->nr_ann)
-			coh__ann_admit(c, c->lines[i], sim_now(c->e),
-				       SIM_SEQ_AHEAD);
-	coh__stats_settle(c);
+			ann_admit(c, c->lines[i], sim_now(c->e), SIM_SEQ_AHEAD);
+	coh_stats_flush(c);
 }
 
 /* c->ann_first[] to hold line @index (coh_rmw_announce()). */

@@ -22,7 +22,7 @@ struct coh_trace_line;
  * The hot path (coh_access_issue(), line_serve()) is split into small
  * helpers for the reader; these are inlined into it whatever the
  * compiler's size heuristics say, since a call costs more than most of
- * them (issue 15).
+ * them (doc/speed.md).
  */
 #if defined(__GNUC__) || defined(__clang__)
 #define COH_INLINE inline __attribute__((always_inline))
@@ -37,7 +37,7 @@ struct coh_trace_line;
 /*
  * The trace's entry points, and the cold helpers other files keep for
  * the hot path, are off it: the compiler lays the calls out of line and
- * keeps registers for the rest (issue 15).
+ * keeps registers for the rest (doc/speed.md).
  */
 #if defined(__GNUC__) || defined(__clang__)
 #define COH_COLD_DECL __attribute__((cold))
@@ -134,7 +134,7 @@ struct coh {
 	 */
 	bool shortcuts_on, shortcuts;
 	/*
-	 * Statistics counted later, COH_LOG at a time (issue 15), once
+	 * Statistics counted later, COH_LOG at a time (doc/speed.md), once
 	 * @log_stats: a transfer to a CPU in its line's xfer_to[]
 	 * (xfer_to_count()), an access of a CPU in its field's bitmap of the
 	 * CPUs that accessed it (field_cpu_count()). The counters are 4 MB at
@@ -161,7 +161,6 @@ struct coh {
 
 COH_COLD_DECL void coh_stats_flush(struct coh *c);
 COH_COLD_DECL void coh__xfer_to_alloc(struct coh *c, struct coh_line *l);
-void coh__stats_settle(struct coh *c);
 
 /* Count a transfer of @l to @cpu in l->xfer_to[] (c->xfers: later). */
 static inline void xfer_to_count(struct coh *c, struct coh_line *l,

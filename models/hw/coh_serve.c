@@ -130,7 +130,7 @@ queued_cc(const struct coh *c, const struct coh_line *l, unsigned int k)
  * On a contended line (N >= 72, K=1) every hand-off goes to a CPU whose
  * state the other CPUs' runs have evicted since its last: its struct
  * coh_cpu, its process, frame and task, each a miss that waited for the
- * one before (issue 15: 256 CPUs on one counter, 9 L1 misses an atomic).
+ * one before (doc/speed.md: 256 CPUs on one counter, 9 L1 misses an atomic).
  * Three steps along the queue: the third CPU's struct coh_cpu, the
  * second's process, and the next one's frame and task (through its
  * process, loaded at the step before); past the end of a short queue,
@@ -212,7 +212,7 @@ static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
  * event is scheduled without a test; and when the line is free for the
  * next request, worked out once per request, is the event's time too.
  * Inlined into line_serve_event(), which serves nearly every hand-off
- * of a contended line (issue 15); line_kick() calls it. c->plain is
+ * of a contended line (doc/speed.md); line_kick() calls it. c->plain is
  * tested once here, not at every request.
  */
 static COH_INLINE void line_serve_inline(struct coh *c, struct coh_line *l,
@@ -234,7 +234,7 @@ void coh__line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
  * waited for the access served here and promised to touch nothing shared
  * before its next access (coh_cpu.resume_inline) goes on at once, its
  * clock at the completion: what its wake-up event at the completion would
- * do, without the event (issue 15: 2.46 -> 1.49 events per atomic of the
+ * do, without the event (doc/speed.md: 2.46 -> 1.49 events per atomic of the
  * contended counter). SIM: exact but for the order of events due at the
  * same picosecond, as its next event is scheduled from here.
  */
@@ -244,7 +244,7 @@ static COH_INLINE void line_service(struct coh *c, struct coh_line *l, bool ann)
 
 	/* the RMWs announced to arrive before now join the queue first */
 	if (ann)
-		coh__ann_admit(c, l, sim_now(c->e), sim_event_seq(c->e));
+		ann_admit(c, l, sim_now(c->e), sim_event_seq(c->e));
 	l->serving = false;
 	c->inline_cpu = INLINE_ANY;
 	line_serve_inline(c, l, sim_now(c->e));

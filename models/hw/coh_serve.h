@@ -29,9 +29,7 @@ void coh__pending_served(struct coh *c, unsigned int cpu, enum coh_op op,
 			 struct coh_line *l, sim_time_t now, sim_time_t done);
 void coh__line_serve(struct coh *c, struct coh_line *l, sim_time_t now);
 
-/* In coh_announce.c: announced RMWs joining the queue, or arriving. */
-void coh__ann_admit(struct coh *c, struct coh_line *l, sim_time_t now,
-		    uint64_t seq);
+/* In coh_announce.c: announced RMWs arriving (ann_admit() is below). */
 void coh__ann_arm(struct coh *c, struct coh_line *l);
 void coh__ann_arrive(struct coh *c, struct coh_line *l);
 void coh__ann_admit_now(struct coh *c, struct coh_line *l) COH_COLD_DECL;
@@ -65,7 +63,7 @@ static COH_INLINE void line_serve_at(struct coh *c, struct coh_line *l,
 }
 
 /*
- * Who is queued on a line, without scanning (issue 15). l->q_cpus counts
+ * Who is queued on a line, without scanning (doc/speed.md). l->q_cpus counts
  * the CPUs with requests queued on @l, which the hand-off law asks at
  * every hand-off: is the requester still queued (one more request behind
  * this one), is the CPU the line last went to? Each request says whether
@@ -214,7 +212,7 @@ static COH_INLINE void line_dequeue_writer(struct coh_line *l,
 {
 	/*
 	 * The branch between the two keeps the compiler from pairing them in
-	 * a vector register: 6 instructions for 2 (issue 15).
+	 * a vector register: 6 instructions for 2 (doc/speed.md).
 	 */
 	l->q_head++;
 	if (r->last)
@@ -293,7 +291,7 @@ static COH_INLINE void line_kick(struct coh *c, struct coh_line *l,
  * Inline, a store or RMW of a line Modified elsewhere (a contended line's
  * case) is the path through here; loads and Shared lines take calls,
  * whose out-parameter is a local of theirs, so that @dist stays in a
- * register (issue 15).
+ * register (doc/speed.md).
  */
 static COH_INLINE sim_time_t hand_off(struct coh *c, struct coh_line *l,
 				      const struct coh_req *r,
@@ -401,7 +399,7 @@ static COH_INLINE void serve_settle(struct coh *c, struct coh_line *l,
 /*
  * serve() of any request (@req): see there. @req by value, so that a
  * caller building the request (coh_access_issue()'s idle line) need not
- * store it for serve_owned(), which serves the usual case (issue 15).
+ * store it for serve_owned(), which serves the usual case (doc/speed.md).
  */
 static COH_INLINE void serve_any(struct coh *c, struct coh_line *l,
 				 const struct coh_req req, sim_time_t now,
@@ -473,7 +471,7 @@ static COH_INLINE void serve_any(struct coh *c, struct coh_line *l,
  * occupancy 1, no transfer for free; no trace), with the line free at @now
  * (not a joining load); @waiters: the CPUs queued on @l but the requester
  * (serve_any()'s). The same steps as serve() with what those conditions
- * decide folded away, in one straight line (issue 15). Returns when the
+ * decide folded away, in one straight line (doc/speed.md). Returns when the
  * line is free for its next hand-off: line_ready_at() without a hold rule.
  */
 static COH_INLINE sim_time_t serve_owned(struct coh *c, struct coh_line *l,
@@ -575,6 +573,50 @@ static COH_INLINE void rmw_enqueue(struct coh *c, struct coh_line *l,
 					     .slot = slot,
 					     .enq = enq });
 	cc->wait_start = enq;
+}
+
+/* ---- announced RMWs joining the queue (coh_announce.c) ---- */
+
+/* The first RMW announced to @l leaves the list: it arrives. */
+static COH_INLINE struct coh_cpu *ann_pop(struct coh *c, struct coh_line *l)
+{
+	struct coh_cpu *cc = c->ann_first[l->index];
+
+	c->ann_first[l->index] = cc->ann_next;
+	l->nr_ann--;
+	return cc;
+}
+
+/*
+ * ann_enqueue() - the RMW @cc announced arrives at @l, whose service event
+ * is pending: what coh_access_issue() does then, at the arrival time.
+ * rmw_queued() for a CPU that does not own the line; for its owner
+ * access_issue() comes to the same, since the queue holds others (not a
+ * hit: strict hand-off serves them first).
+ */
+static COH_INLINE void ann_enqueue(struct coh *c, struct coh_line *l,
+				   struct coh_cpu *cc)
+{
+	SIM_BUG_ON(!l->serving || !l->q_cpus);
+	rmw_enqueue(c, l, cc, cc->ann_slot, cc->ann_at, false);
+}
+
+/*
+ * ann_admit() - the RMWs announced to @l that arrive before (@now, @seq)
+ * join its queue (coh_announce.c). Inline: a contended line's service
+ * event runs it for every RMW it serves.
+ */
+static COH_INLINE void ann_admit(struct coh *c, struct coh_line *l,
+				 sim_time_t now, uint64_t seq)
+{
+	struct coh_cpu *cc;
+
+	while (l->nr_ann) {
+		cc = c->ann_first[l->index];
+		if (!sim_key_before(cc->ann_at, cc->ann_seq, now, seq))
+			break;
+		ann_enqueue(c, l, ann_pop(c, l));
+	}
 }
 
 #endif /* MODELS_HW_COH_SERVE_H */

@@ -6,7 +6,7 @@
  * or RMW of a line CPUs share). See models/hw/cache.h for the rules and
  * coh_serve.h's hand_off(), which calls these two: the contended line's
  * usual hand-off, a store or RMW of a line Modified elsewhere, stays
- * inline there (issue 15).
+ * inline there (doc/speed.md).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -67,7 +67,7 @@ static int first_of(const uint64_t *a, const uint64_t *b, const uint64_t *c,
  * class, nearest or farthest first, against the bitmaps of the CPUs
  * within each distance (c->within): a few words per class where asking
  * machine_dist() of every sharer took 15 instructions a sharer, on lines
- * hundreds of CPUs read (issue 15). The same answer: the lowest CPU of the
+ * hundreds of CPUs read (doc/speed.md). The same answer: the lowest CPU of the
  * first class with a sharer.
  */
 static enum coh_dist sharer_dist(struct coh *c, const struct coh_line *l,

@@ -57,28 +57,22 @@ void coh_stats_flush(struct coh *c)
 }
 
 /*
- * coh__stats_settle() - the statistics of every line up to date, for a
- * reader (coh_settle(), coh_lines_sorted()): the logs counted, and each
- * field's count of the CPUs that accessed it (which the hot path does not
- * keep: only their bitmap).
+ * line_count_cpus() - each field of @l counts the CPUs that accessed it
+ * (which the hot path does not keep: only their bitmap), for a reader of
+ * the line (coh_lines_sorted()). The bitmap's words past the machine's
+ * CPUs are never set.
  */
-void coh__stats_settle(struct coh *c)
+static void line_count_cpus(const struct coh *c, struct coh_line *l)
 {
-	unsigned int i, j, w;
+	unsigned int j, w, words = (c->nr_cpus + 63) / 64;
 
-	coh_stats_flush(c);
-	for (i = 0; i < c->nr_lines; i++) {
-		struct coh_line *l = c->lines[i];
+	for (j = 0; j < l->nr_fields; j++) {
+		struct coh_field_stat *fs = &l->fields[j];
 
-		for (j = 0; j < l->nr_fields; j++) {
-			struct coh_field_stat *fs = &l->fields[j];
-
-			fs->nr_cpus = 0;
-			for (w = 0; w < MACHINE_MAX_CPUS / 64; w++)
-				fs->nr_cpus +=
-					(unsigned int)__builtin_popcountll(
-						fs->cpus[w]);
-		}
+		fs->nr_cpus = 0;
+		for (w = 0; w < words; w++)
+			fs->nr_cpus +=
+				(unsigned int)__builtin_popcountll(fs->cpus[w]);
 	}
 }
 
@@ -161,16 +155,63 @@ static int line_cmp(const void *a, const void *b)
 	return 0;
 }
 
-void coh_lines_sorted(struct coh *c, struct coh_line **out, unsigned int n)
+void coh_lines_sum(struct coh *c, uint64_t *transfers, sim_time_t *busy_max)
 {
-	struct coh_line **all = malloc(c->nr_lines * sizeof(*all) + 1);
 	unsigned int i;
 
-	SIM_OOM_ON(!all);
-	coh__stats_settle(c);
-	memcpy(all, c->lines, c->nr_lines * sizeof(*all));
-	qsort(all, c->nr_lines, sizeof(*all), line_cmp);
-	for (i = 0; i < n && i < c->nr_lines; i++)
-		out[i] = all[i];
-	free(all);
+	coh_stats_flush(c);
+	*transfers = 0;
+	*busy_max = 0;
+	for (i = 0; i < c->nr_lines; i++) {
+		*transfers += c->lines[i]->transfers;
+		if (c->lines[i]->busy_ps > *busy_max)
+			*busy_max = c->lines[i]->busy_ps;
+	}
+}
+
+/* past this many asked for, a sort of them all beats the selection */
+#define LINES_SELECT_MAX 64
+
+/*
+ * lines_select() - the first @n of all lines in line_cmp() order, into
+ * @out: each line goes into its place among the best so far, if it is
+ * better than the last of them (a total order: the addresses differ).
+ */
+static void lines_select(const struct coh *c, struct coh_line **out,
+			 unsigned int n)
+{
+	unsigned int i, k, have = 0;
+
+	for (i = 0; n && i < c->nr_lines; i++) {
+		struct coh_line *l = c->lines[i];
+
+		if (have == n && line_cmp(&l, &out[n - 1]) >= 0)
+			continue;
+		k = have < n ? have++ : n - 1;
+		for (; k > 0 && line_cmp(&l, &out[k - 1]) < 0; k--)
+			out[k] = out[k - 1];
+		out[k] = l;
+	}
+}
+
+void coh_lines_sorted(struct coh *c, struct coh_line **out, unsigned int n)
+{
+	struct coh_line **all;
+	unsigned int i;
+
+	coh_stats_flush(c);
+	if (n > c->nr_lines)
+		n = c->nr_lines;
+	if (n <= LINES_SELECT_MAX) {
+		lines_select(c, out, n);
+	} else {
+		all = malloc(c->nr_lines * sizeof(*all) + 1);
+		SIM_OOM_ON(!all);
+		memcpy(all, c->lines, c->nr_lines * sizeof(*all));
+		qsort(all, c->nr_lines, sizeof(*all), line_cmp);
+		memcpy(out, all, n * sizeof(*out));
+		free(all);
+	}
+	for (i = 0; i < n; i++)
+		line_count_cpus(c, out[i]);
 }

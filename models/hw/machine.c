@@ -40,7 +40,7 @@
  * the latency classes by load_latencies() with the table's names and
  * minimums.
  *
- * The coherence map is optional; its defaults are DESIGN.md section 4's:
+ * The coherence map is optional; its defaults are doc/design.md section 4's:
  * strict hand-off, a hand-off occupies the line for its whole latency,
  * no adjacent-line pairing, every hand-off of a class costs the same
  * (service_cv 0).

@@ -160,7 +160,7 @@ static inline enum coh_dist machine_dist(const struct machine *m,
  * is zero in a field exactly when they agree on it, so machine_dist() of
  * two distinct CPUs is machine_key_dist() of that XOR: the same three
  * tests in the same order, on one word per CPU instead of three fields of
- * each (issue 15: the coherence model's hand-offs keep the keys).
+ * each (doc/speed.md: the coherence model's hand-offs keep the keys).
  */
 #define MACHINE_KEY_FIELD 0x3ffu
 #define MACHINE_KEY_SOCKET_SHIFT 20
@@ -184,7 +184,7 @@ static inline enum coh_dist machine_key_dist(uint32_t x)
 	 * The first field they differ in, in that order, as three tests
 	 * would find it, but without branches: the distance class of a random
 	 * pair of CPUs is a coin toss for the host's branch predictor at
-	 * every hand-off (issue 15). Counting in sequence, each a step
+	 * every hand-off (doc/speed.md). Counting in sequence, each a step
 	 * further only if the one before differed: SMT, LLC, DIE, SOCKET.
 	 */
 	_Static_assert(COH_DIST_LLC == COH_DIST_SMT + 1 &&

@@ -21,7 +21,7 @@
  * backlogs an outcome it matters: how many messages wait decides how
  * often netserver is inside tcp_recvmsg() when a segment lands;
  * charge-batch-2022 moves by up to 10 points between 4, 16 and 64, see
- * the README). A message received is one
+ * doc/validation.md). A message received is one
  * operation; throughput is reported in
  * netperf's unit, 10^6 bits/s per instance.
  *

@@ -50,7 +50,7 @@ struct workload_metric {
  * struct sim_task - one CPU's task: its process, its memory-system view,
  * its random stream and its counts.
  *
- * Laid out for the host's caches (issue 15): what every operation of a
+ * Laid out for the host's caches (doc/speed.md): what every operation of a
  * task reads and writes (its counts, its random stream's state, its
  * process's clock and frame stack) fills the first two host lines of a
  * 64-byte aligned struct, so that a run of 256 tasks touches 32 KB of
@@ -69,7 +69,7 @@ struct sim_task {
 	unsigned int index; /* within the workload */
 	/*
 	 * the generator whose state is @rng_state, read only on the draws'
-	 * rare paths: its address is passed, nothing loaded (issue 15: the
+	 * rare paths: its address is passed, nothing loaded (doc/speed.md: the
 	 * compiler loaded a pointer to it, kept here, ahead of every draw,
 	 * a host line a task more: at 1024 CPUs x 1024 lines cachegrind's
 	 * L2 misses went 8.4 -> 7.35 an event without it)

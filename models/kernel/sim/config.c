@@ -203,7 +203,7 @@ static const struct kernel_key kernel_key_table[] = {
 		 * SIM: MEMCG_CHARGE_BATCH is a constant, 32 until v6.1 and
 		 * 64 since; kernels with the multi-memcg stock keep a
 		 * stock's pages in a u8 and BUILD_BUG_ON() past 127. Up to
-		 * 1024 leaves room for design sweeps (the README's go to
+		 * 1024 leaves room for design sweeps (doc/user-guide.md's go to
 		 * 256) but not for nonsense: 1024 pages are 4 MiB charged
 		 * ahead per CPU, 1 GiB on a 256-CPU machine, and the stats
 		 * flush threshold (the batch times the CPUs) grows with
@@ -343,7 +343,7 @@ static const struct kernel_key kernel_key_table[] = {
 		KEY_MEMBER(version),
 		KEY_NAMES(version_names),
 		KEY_DEF(KV_NONE),
-		.doc = "The kernel to follow: every other key's default becomes what that kernel does (README: Kernel versions), and a key given on its own wins; none keeps the model's defaults (v6.0's charge path, no kmem accounting)",
+		.doc = "The kernel to follow: every other key's default becomes what that kernel does (doc/user-guide.md, Kernel versions), and a key given on its own wins; none keeps the model's defaults (v6.0's charge path, no kmem accounting)",
 	},
 	{
 		.name = "stats_version",
@@ -351,7 +351,7 @@ static const struct kernel_key kernel_key_table[] = {
 		KEY_MEMBER(stats_version),
 		KEY_NAMES(stats_version_names),
 		KEY_DEF(STATS_V6_0),
-		.doc = "The statistics code to follow; it sets the defaults of the statistics keys to what that kernel does (README: Statistics and flushing), and a key given on its own wins",
+		.doc = "The statistics code to follow; it sets the defaults of the statistics keys to what that kernel does (doc/model/statistics.md), and a key given on its own wins",
 	},
 	{
 		.name = "lruvec_stat_items",

@@ -3,7 +3,7 @@
  * models/kernel/sim/config.h - the kernel design choices a scenario can set, and the
  * cgroup tree.
  *
- * Theory of operation: `kernel:` holds the knobs of DESIGN.md section 5
+ * Theory of operation: `kernel:` holds the knobs of doc/design.md section 5
  * under the kernel's own names (MEMCG_CHARGE_BATCH is charge_batch), with
  * the defaults of Linux v6.0. `cgroups:` maps cgroup paths to their memory
  * controls (memory.min, memory.low, memory.high, memory.max); every
