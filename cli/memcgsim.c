@@ -340,6 +340,9 @@ static int run_scenario(struct cli *c)
 	} else if (report_write(r, c->format, stdout)) {
 		goto out;
 	}
+	if (c->sens.nr && sensitivity_print(c->scenario, &c->o, &c->sens,
+					    c->out || !c->format))
+		goto out;
 	if (fflush(stdout)) {
 		perror("memcgsim: stdout");
 		goto out;
@@ -580,34 +583,6 @@ out:
 	return ret;
 }
 
-/* The .yaml files of @dir, sorted, appended to @paths. */
-static int dir_scenarios(const char *dir, char ***paths, unsigned int *nr)
-{
-	struct dirent **ents;
-	int n, i;
-
-	n = scandir(dir, &ents, NULL, alphasort);
-	if (n < 0)
-		return -1;
-	for (i = 0; i < n; i++) {
-		size_t len = strlen(ents[i]->d_name);
-		char **grown;
-
-		if (len > 5 && !strcmp(ents[i]->d_name + len - 5, ".yaml")) {
-			grown = realloc(*paths, (*nr + 1) * sizeof(**paths));
-			if (grown) {
-				*paths = grown;
-				if (asprintf(&grown[*nr], "%s/%s", dir,
-					     ents[i]->d_name) >= 0)
-					(*nr)++;
-			}
-		}
-		free(ents[i]);
-	}
-	free(ents);
-	return 0;
-}
-
 static int cmd_validate(struct cli *c, int nr_args, char **args)
 {
 	char **paths = NULL, def[1200], shown[1200];
@@ -621,7 +596,7 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 		return EXIT_FAILURE;
 	snprintf(def, sizeof(def), "%s/validation", c->o.datadir);
 	if (!nr_args) {
-		if (dir_scenarios(def, &paths, &nr) || !nr) {
+		if (validate_dir_scenarios(def, &paths, &nr) || !nr) {
 			free(res);
 			fprintf(stderr,
 				"memcgsim: error: cannot read %s, or it holds no scenario (*.yaml)\n",
@@ -633,7 +608,7 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 		if (!stat(args[j], &st) && S_ISDIR(st.st_mode)) {
 			unsigned int before = nr;
 
-			if (dir_scenarios(args[j], &paths, &nr))
+			if (validate_dir_scenarios(args[j], &paths, &nr))
 				goto bad_dir;
 			if (nr == before)
 				goto empty_dir;
@@ -661,6 +636,9 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 			continue;
 		}
 		validate_print(stdout, res, c->markdown);
+		if (c->sens.nr &&
+		    sensitivity_print(paths[i], &c->o, &c->sens, 1))
+			ret = EXIT_BAD_INPUT;
 		if (!c->markdown && i + 1 < nr)
 			putchar('\n');
 		misses += res->misses + !res->order_ok;
@@ -841,10 +819,23 @@ static int cmd_list(struct cli *c, int nr_args, char **args)
 }
 
 static const struct cli_option *const run_options[] = {
-	&opt_variant,	 &opt_set,	  &opt_seed,	&opt_replications,
-	&opt_format,	 &opt_out,	  &opt_trace,	&opt_trace_variant,
-	&opt_trace_from, &opt_trace_to,	  &opt_lines,	&opt_quiet,
-	&opt_max_memory, &opt_max_events, &opt_dry_run, NULL,
+	&opt_variant,
+	&opt_set,
+	&opt_seed,
+	&opt_replications,
+	&opt_format,
+	&opt_out,
+	&opt_trace,
+	&opt_trace_variant,
+	&opt_trace_from,
+	&opt_trace_to,
+	&opt_lines,
+	&opt_quiet,
+	&opt_max_memory,
+	&opt_max_events,
+	&opt_dry_run,
+	&opt_sensitivity,
+	NULL,
 };
 
 static const struct cli_option *const check_options[] = {
@@ -860,8 +851,9 @@ static const struct cli_option *const default_options[] = {
 };
 
 static const struct cli_option *const validate_options[] = {
-	&opt_set,   &opt_seed,	     &opt_replications, &opt_markdown,
-	&opt_quiet, &opt_max_memory, &opt_max_events,	NULL,
+	&opt_set,	 &opt_seed,	   &opt_replications,
+	&opt_markdown,	 &opt_quiet,	   &opt_max_memory,
+	&opt_max_events, &opt_sensitivity, NULL,
 };
 
 static const struct cli_option *const sweep_options[] = {

@@ -47,10 +47,11 @@ static void union_add(struct option_union *u, const struct cli_option *o)
 	if (u->nr == MAX_OPTIONS)
 		return;
 	u->opt[u->nr] = o;
-	u->longs[u->nr] =
-		(struct option){ o->long_name,
-				 o->arg ? required_argument : no_argument, NULL,
-				 OPT_BASE + (int)u->nr };
+	u->longs[u->nr] = (struct option){ o->long_name,
+					   !o->arg     ? no_argument :
+					   o->optional ? optional_argument :
+							 required_argument,
+					   NULL, OPT_BASE + (int)u->nr };
 	u->nr++;
 	if (o->short_name && !strchr(u->shorts, o->short_name)) {
 		u->shorts[len++] = o->short_name;
@@ -239,7 +240,7 @@ void cli_wrap(FILE *out, const char *text, int indent, int col)
 }
 
 static void print_option(FILE *out, char short_name, const char *long_name,
-			 const char *arg, const char *help)
+			 const char *arg, bool optional, const char *help)
 {
 	int col;
 
@@ -248,7 +249,7 @@ static void print_option(FILE *out, char short_name, const char *long_name,
 	else
 		col = fprintf(out, "      --%s", long_name);
 	if (arg)
-		col += fprintf(out, " %s", arg);
+		col += fprintf(out, optional ? "[=%s]" : " %s", arg);
 	if (col > 24) {
 		fputs("  ", out);
 		col += 2;
@@ -260,8 +261,8 @@ void cli_print_options(FILE *out, const struct cli_option *const *opts)
 {
 	for (; opts && *opts; opts++)
 		print_option(out, (*opts)->short_name, (*opts)->long_name,
-			     (*opts)->arg, (*opts)->help);
-	print_option(out, 'h', "help", NULL, "this text");
+			     (*opts)->arg, (*opts)->optional, (*opts)->help);
+	print_option(out, 'h', "help", NULL, false, "this text");
 }
 
 static bool parse_uint(const char *s, unsigned long long max,
@@ -806,6 +807,23 @@ const struct cli_option opt_force = {
 	.long_name = "force",
 	.set = set_force,
 	.help = "allow more than 10000 points",
+};
+
+static int set_sensitivity(struct cli *c, const char *arg)
+{
+	if (sensitivity_parse(arg, &c->sens))
+		return cli_usage_error(
+			"--sensitivity: expected up to 4 percentages between 0 and 100, such as 1,5; found '%s'",
+			arg);
+	return 0;
+}
+
+const struct cli_option opt_sensitivity = {
+	.long_name = "sensitivity",
+	.arg = "PCT,...",
+	.optional = true,
+	.set = set_sensitivity,
+	.help = "how firm each prediction is: rerun every variant with work_ns and every latency of the machine profile nudged down and up by each PCT (default 1,5), print the range of each change beside it, and flag a change whose sign, or whose ranking among the variants of its baseline, does not survive",
 };
 
 const struct cli_option opt_tolerance = {

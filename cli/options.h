@@ -25,6 +25,7 @@
 #include <stdio.h>
 
 #include "cmd/run/run.h"
+#include "cmd/run/sensitivity.h"
 #include "cmd/sweep/sweep.h"
 #include "sim/report.h"
 
@@ -42,6 +43,7 @@ struct cli {
 	bool markdown;
 	bool dry_run; /* run, sweep --dry-run */
 	struct run_opts o;
+	struct sensitivity sens; /* run, validate --sensitivity */
 	const char *sets[MAX_SETS];
 	/* sweep */
 	bool plan, force;
@@ -72,6 +74,7 @@ struct cli {
  * @short_name: 'v' for -v, or 0
  * @long_name: "variant" for --variant
  * @arg: the value's name in help texts ("NAME"), or NULL for a flag
+ * @optional: the value may be left out (--name=VALUE only; @set gets NULL)
  * @set: parses and stores the value; 0, or the exit status of the usage
  *	error it printed
  * @help: what it does; lines separated by '\n'
@@ -80,6 +83,7 @@ struct cli_option {
 	char short_name;
 	const char *long_name;
 	const char *arg;
+	bool optional;
 	int (*set)(struct cli *c, const char *arg);
 	const char *help;
 };
@@ -113,7 +117,7 @@ extern const struct cli_option opt_variant, opt_set, opt_seed, opt_replications,
 	opt_force, opt_tolerance, opt_metric, opt_all, opt_plot_out,
 	opt_plot_format, opt_plot_variant, opt_plot_metric, opt_plot_x,
 	opt_help_format, opt_max_memory, opt_max_events, opt_dry_run,
-	opt_trace_variant, opt_trace_from, opt_trace_to;
+	opt_trace_variant, opt_trace_from, opt_trace_to, opt_sensitivity;
 
 #define EXIT_RUN_FAILURE 1
 #define EXIT_BAD_INPUT 2

@@ -10,6 +10,7 @@ libsim_a_SOURCES += \
 	%reldir%/run/run.c %reldir%/run/run.h %reldir%/run/internal.h \
 	%reldir%/run/collect.c %reldir%/run/trace.c %reldir%/run/limits.c \
 	%reldir%/run/estimate.c %reldir%/run/estimate.h \
+	%reldir%/run/sensitivity.c %reldir%/run/sensitivity.h \
 	%reldir%/list/list.c %reldir%/list/list.h \
 	%reldir%/explain/explain.c %reldir%/explain/explain.h \
 	%reldir%/validate/validate.c %reldir%/validate/validate.h \

@@ -249,6 +249,8 @@ static int variant_base(const struct report *r, unsigned int var, int base)
 	return base;
 }
 
+static bool change_pct(double v, double base, double *pct);
+
 static struct report_variant *get_variant(struct report *r, int variant)
 {
 	SIM_BUG_ON(variant < 0 || (unsigned int)variant >= r->nr_variants);
@@ -331,6 +333,40 @@ bool report_get(const struct report *r, const char *variant, const char *metric,
 		return true;
 	}
 	return false;
+}
+
+/**
+ * report_change() - variant @i's primary metric (its first recorded)
+ * against its baseline's, in percent.
+ * @r: report
+ * @i: the variant's index, below report_nr_variants()
+ * @name: set to the variant's name (borrowed)
+ * @baseline: set to its baseline's name (borrowed)
+ * @pct: the change
+ *
+ * Return: false for the baseline itself and where no change is defined
+ * (no value, or a baseline value of 0); @name and @baseline are set even
+ * so.
+ */
+bool report_change(const struct report *r, unsigned int i, const char **name,
+		   const char **baseline, double *pct)
+{
+	const struct report_variant *v = &r->variants[i];
+	int b = variant_base(r, i, baseline_index(r));
+	const struct report_value *bv;
+
+	SIM_BUG_ON(i >= r->nr_variants || b < 0);
+	*name = v->name;
+	*baseline = r->variants[b].name;
+	if ((unsigned int)b == i || !v->nr_values || !r->variants[b].nr_values)
+		return false;
+	bv = find_value(&r->variants[b], v->values[0].metric);
+	return bv && change_pct(v->values[0].value, bv->value, pct);
+}
+
+unsigned int report_nr_variants(const struct report *r)
+{
+	return r->nr_variants;
 }
 
 /**

@@ -107,6 +107,10 @@ void report_metric(struct report *r, int variant, const char *metric,
 /* The value of @metric for @variant: false when there is none. */
 bool report_get(const struct report *r, const char *variant, const char *metric,
 		double *value);
+/* The variants recorded, and each one's change (see report.c). */
+unsigned int report_nr_variants(const struct report *r);
+bool report_change(const struct report *r, unsigned int i, const char **name,
+		   const char **baseline, double *pct);
 void report_line(struct report *r, int variant, const struct report_line *line);
 void report_function(struct report *r, int variant,
 		     const struct report_function *fn);

@@ -159,6 +159,10 @@ int scenario_time_ps(const struct scenario_node *map, const char *key,
 		     bool required, uint64_t unit_ps, uint64_t def,
 		     uint64_t min, uint64_t max, uint64_t *out,
 		     struct sim_error *err);
+/* The same, of the scalar @node itself (an item of a list). */
+int scenario_node_time_ps(const struct scenario_node *node, uint64_t unit_ps,
+			  uint64_t min, uint64_t max, uint64_t *out,
+			  struct sim_error *err);
 /* Bytes, with optional K, M, G, T suffix (powers of 1024); "max" = max. */
 int scenario_size(const struct scenario_node *map, const char *key,
 		  bool required, uint64_t def, uint64_t max, uint64_t *out,

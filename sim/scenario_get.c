@@ -682,7 +682,6 @@ int scenario_time_ps(const struct scenario_node *map, const char *key,
 {
 	const struct scenario_node *node;
 	char want[128];
-	uint64_t v = 0;
 	int ret;
 
 	time_want(want, sizeof(want), min, max);
@@ -691,6 +690,28 @@ int scenario_time_ps(const struct scenario_node *map, const char *key,
 		if (!ret)
 			*out = def;
 		return ret;
+	}
+	return scenario_node_time_ps(node, unit_ps, min, max, out, err);
+}
+
+/**
+ * scenario_node_time_ps() - scenario_time_ps() of the value @node itself
+ * (an item of a list, say), which must be a scalar.
+ *
+ * Return: 0, or -1 with @err set and @out untouched.
+ */
+int scenario_node_time_ps(const struct scenario_node *node, uint64_t unit_ps,
+			  uint64_t min, uint64_t max, uint64_t *out,
+			  struct sim_error *err)
+{
+	char want[128];
+	uint64_t v = 0;
+	int ret;
+
+	time_want(want, sizeof(want), min, max);
+	if (node->kind != SCENARIO_SCALAR) {
+		refuse(err, node, want);
+		return -1;
 	}
 	ret = parse_time(node->scalar, unit_ps, &v);
 	if (ret == -EINVAL || ret == -EDOM) {

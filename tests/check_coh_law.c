@@ -371,6 +371,43 @@ END_TEST
  * vary), the line's busy time over its transfers within 6% of 50 ns, and
  * the same count again in a second run (the draws are reproducible).
  */
+/*
+ * socket_distances: the harness machine with an asymmetric matrix, socket
+ * 0 to 1 130 ns, 1 to 0 170 ns (xfer_socket 100 ns, no home split, so
+ * remote home at a pair = 100 x pair / 100 = the pair). CPU 0 (socket 0)
+ * and CPU 4 (socket 1) take turns on a, far enough apart not to queue:
+ *
+ *	CPU 0  RMW at 0 from memory: 80; at 480 from CPU 4: 480 + 170 = 650
+ *	CPU 4  RMW at 100 from CPU 0 (socket 0 the home): 100 + 130 = 230;
+ *	       at 830 from CPU 0: 830 + 130 = 960
+ *
+ * Expect those four times: each crossing costs its pair, not xfer_socket.
+ */
+START_TEST(coh_socket_distances_per_pair)
+{
+	const struct step s0[] = { { .kind = RMW, .field = FA },
+				   { .kind = DELAY, .ps = 400 * NS },
+				   { .kind = RMW, .field = FA } };
+	const struct step s1[] = { { .kind = RMW, .field = FA },
+				   { .kind = DELAY, .ps = 600 * NS },
+				   { .kind = RMW, .field = FA } };
+
+	harness_destroy();
+	extra_keys = "socket_distances:\n"
+		     "  - {ns: [0, 130], source: test}\n"
+		     "  - {ns: [170, 0], source: test}\n";
+	harness_init("0", "strict");
+	extra_keys = "";
+	cpu_script(0, 0, s0, 3);
+	cpu_script(4, 100, s1, 3);
+	run_ns(2000);
+	ck_assert_uint_eq(done_ns(0, 0), 80);
+	ck_assert_uint_eq(done_ns(4, 0), 230);
+	ck_assert_uint_eq(done_ns(0, 2), 650);
+	ck_assert_uint_eq(done_ns(4, 2), 960);
+}
+END_TEST
+
 START_TEST(coh_service_variance_keeps_mean)
 {
 	uint64_t total, again;
@@ -401,6 +438,7 @@ static Suite *coh_law_suite(void)
 
 	tcase_add_checked_fixture(tc, setup_strict, teardown);
 	tcase_add_test(tc, coh_service_variance_keeps_mean);
+	tcase_add_test(tc, coh_socket_distances_per_pair);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("law");
 	tcase_add_checked_fixture(tc, setup_law, teardown);

@@ -11,6 +11,8 @@
  * -v 6.0-rc1 (the wait% column, in tenths of a percent), so the verdicts
  * below are the ones that run must give.
  */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@
 
 #include "cmd/explain/explain.h"
 #include "models/hw/cache.h"
+#include "tests/machine_test.h"
 
 struct spec {
 	const char *name;
@@ -222,6 +225,49 @@ START_TEST(explain_caller_slots)
 }
 END_TEST
 
+/*
+ * explain_sockets() names the other socket. skx-2s-72, a line homed at
+ * socket 1: 105.4 ns (xfer_socket) from it to socket 0, 164.6 ns
+ * (xfer_socket_remote_home) back. xeon-8176-8s, a line homed at socket 0
+ * that went 3 times to CPU 0 (socket 0) and once to CPU 112 (socket 4):
+ * pairs from socket 0 of 148.8 (sockets 1-3) to 336.6 ns (4-7); 75% of
+ * its transfers into the home, 25% into socket 4, 336.6 ns away.
+ */
+START_TEST(explain_sockets_named)
+{
+	struct coh_line l = { .home = 1 };
+	uint32_t to[448] = { 0 };
+	struct machine m;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	load_profile("skx-2s-72", &m);
+	out = open_memstream(&buf, &len);
+	explain_sockets(out, &l, &m);
+	fclose(out);
+	ck_assert_str_eq(
+		buf,
+		" (105.4 ns from socket 1, the line's home, to 0; 164.6 ns back)");
+	free(buf);
+	machine_destroy(&m);
+
+	load_profile("xeon-8176-8s", &m);
+	l.home = 0;
+	l.xfer_to = to;
+	to[0] = 3;
+	to[112] = 1;
+	out = open_memstream(&buf, &len);
+	explain_sockets(out, &l, &m);
+	fclose(out);
+	ck_assert_str_eq(buf, " (home: socket 0; pairs 148.8-336.6 ns)\n"
+			      "           transfers into socket 0 (the home) "
+			      "75.0%, socket 4 (336.6 ns away) 25.0%");
+	free(buf);
+	machine_destroy(&m);
+}
+END_TEST
+
 static Suite *explain_suite(void)
 {
 	Suite *s = suite_create("explain");
@@ -233,6 +279,7 @@ static Suite *explain_suite(void)
 	tcase_add_test(tc, explain_read_mostly_bound);
 	tcase_add_test(tc, explain_no_wait_uses_misses);
 	tcase_add_test(tc, explain_caller_slots);
+	tcase_add_test(tc, explain_sockets_named);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -318,6 +318,90 @@ START_TEST(machine_load_threads_adjacent)
 }
 END_TEST
 
+/*
+ * xeon-8176-8s: socket_distances from perfbook's CPU 0 view, two halves
+ * of four sockets:
+ *
+ *	         sockets 0-3   sockets 4-7
+ *	0-3        148.8         336.6
+ *	4-7        336.6         148.8
+ *
+ * CPU 0 is socket 0, CPU 28 socket 1 (cores 28-55), CPU 112 socket 4.
+ * Expect machine_xfer_ps 148.8 ns to CPU 28 and 336.6 ns to CPU 112 and
+ * back; the upgrade across the interconnect 294.1 x 336.6 / 148.8 =
+ * 665.28 ns (to the nearest ps: 294100 x 336600 / 148800 = 665282.66
+ * -> 665283 ps); no home split: remote home = the pair.
+ */
+START_TEST(machine_load_8176_socket_distances)
+{
+	struct machine m;
+
+	load_profile("xeon-8176-8s", &m);
+	ck_assert(m.socket_matrix);
+	ck_assert_uint_eq(m.cpus[28].socket, 1);
+	ck_assert_uint_eq(m.cpus[112].socket, 4);
+	ck_assert_uint_eq(machine_xfer_ps(&m, 0, 28), 148800);
+	ck_assert_uint_eq(machine_xfer_ps(&m, 0, 112), 336600);
+	ck_assert_uint_eq(machine_xfer_ps(&m, 112, 0), 336600);
+	/* CPU 224 is CPU 0's sibling: socket 0 */
+	ck_assert_uint_eq(machine_xfer_ps(&m, 112, 224), 336600);
+	ck_assert_uint_eq(machine_xfer_ps(&m, 252, 0), 148800); /* 28's */
+	ck_assert_uint_eq(m.socket_xfer_ps[5][7], 148800);
+	ck_assert_uint_eq(m.socket_xfer_ps[3][4], 336600);
+	ck_assert_uint_eq(m.socket_xfer_ps[6][6], 0);
+	ck_assert_uint_eq(m.socket_upgrade_ps[0][1], 294100);
+	ck_assert_uint_eq(m.socket_upgrade_ps[0][4], 665283);
+	ck_assert_uint_eq(m.socket_remote_home_ps[0][4], 336600);
+	machine_destroy(&m);
+}
+END_TEST
+
+/*
+ * Without a matrix (skx-2s-72, two sockets) the one pair is the class:
+ * xfer_socket 105.4 both ways, remote home 164.6, upgrade 266.8 ns.
+ */
+START_TEST(machine_load_socket_pairs_default)
+{
+	struct machine m;
+
+	load_profile("skx-2s-72", &m);
+	ck_assert(!m.socket_matrix);
+	ck_assert_uint_eq(m.socket_xfer_ps[0][1], 105400);
+	ck_assert_uint_eq(m.socket_xfer_ps[1][0], 105400);
+	ck_assert_uint_eq(m.socket_xfer_ps[0][0], 0);
+	ck_assert_uint_eq(m.socket_remote_home_ps[1][0], 164600);
+	ck_assert_uint_eq(m.socket_upgrade_ps[0][1], 266800);
+	machine_destroy(&m);
+}
+END_TEST
+
+/*
+ * machine_nudge(+5%) of skx-2s-72, to the nearest ps: l1_hit 1600 ->
+ * 1680, insn 471 -> 494.55 -> 495, xfer_socket 105400 -> 110670 (and the
+ * pair with it), remote home 164600 -> 172830, upgrade_socket 266800 ->
+ * 280140; then -5% of the original (a fresh load): xfer_llc 48000 ->
+ * 45600.
+ */
+START_TEST(machine_nudge_every_latency)
+{
+	struct machine m;
+
+	load_profile("skx-2s-72", &m);
+	machine_nudge(&m, 50000);
+	ck_assert_uint_eq(m.l1_hit_ps, 1680);
+	ck_assert_uint_eq(m.insn_ps, 495);
+	ck_assert_uint_eq(m.xfer_ps[COH_DIST_SOCKET], 110670);
+	ck_assert_uint_eq(m.socket_xfer_ps[1][0], 110670);
+	ck_assert_uint_eq(m.socket_remote_home_ps[0][1], 172830);
+	ck_assert_uint_eq(m.socket_upgrade_ps[0][1], 280140);
+	machine_destroy(&m);
+	load_profile("skx-2s-72", &m);
+	machine_nudge(&m, -50000);
+	ck_assert_uint_eq(m.xfer_ps[COH_DIST_LLC], 45600);
+	machine_destroy(&m);
+}
+END_TEST
+
 START_TEST(coh_dist_name_all)
 {
 	ck_assert_str_eq(coh_dist_name(COH_DIST_SELF), "self");
@@ -361,6 +445,26 @@ END_TEST
 	"    rmw_local: {ns: 7, source: t}\n"        \
 	"    inval_per_sharer: {ns: 2, source: t}\n" \
 	"    xfer_per_waiter: {ns: 1, source: t}\n"
+
+/* Two one-core sockets, up to their socket_distances (lines 1-14). */
+#define TWO_SOCKETS                                                           \
+	"machine:\n"                                                          \
+	"  name: x\n"                                                         \
+	"  sockets: 2\n"                                                      \
+	"  cores_per_socket: 1\n"                                             \
+	"  threads_per_core: 1\n"                                             \
+	"  latencies:\n" LAT_COMMON "    xfer_socket: {ns: 100, source: t}\n" \
+	"  socket_distances:\n"
+
+/* Two one-core sockets, up to their socket_distances (lines 1-14). */
+#define TWO_SOCKETS                                                           \
+	"machine:\n"                                                          \
+	"  name: x\n"                                                         \
+	"  sockets: 2\n"                                                      \
+	"  cores_per_socket: 1\n"                                             \
+	"  threads_per_core: 1\n"                                             \
+	"  latencies:\n" LAT_COMMON "    xfer_socket: {ns: 100, source: t}\n" \
+	"  socket_distances:\n"
 
 struct bad_profile {
 	const char *what;
@@ -519,6 +623,45 @@ static const struct bad_profile bad_profiles[] = {
 		"key 'machine.latencies.l1_hit.ns': expected a duration from 1 ps to 1 ms, found '1000001'",
 	},
 	{
+		"socket_distances: a row short",
+		TWO_SOCKETS "    - {ns: [0, 120], source: t}\n",
+		15,
+		5,
+		"key 'machine.socket_distances': expected a list of 2 rows, one a socket: {ns: [...], source}",
+	},
+	{
+		"socket_distances: a number short",
+		TWO_SOCKETS "    - {ns: [0, 120], source: t}\n"
+			    "    - {ns: [120], source: t}\n",
+		16,
+		12,
+		"key 'machine.socket_distances.1.ns': expected a list of 2 numbers, one a socket",
+	},
+	{
+		"socket_distances: no source",
+		TWO_SOCKETS "    - {ns: [0, 120], source: t}\n"
+			    "    - {ns: [120, 0]}\n",
+		16,
+		7,
+		"missing key 'source' in 'machine.socket_distances.1': every number needs its published source",
+	},
+	{
+		"socket_distances: a socket far from itself",
+		TWO_SOCKETS "    - {ns: [0, 120], source: t}\n"
+			    "    - {ns: [120, 5], source: t}\n",
+		16,
+		18,
+		"key 'machine.socket_distances.1.ns.1': expected 0: socket 1 with itself is priced by the classes within a socket",
+	},
+	{
+		"socket_distances: a free pair",
+		TWO_SOCKETS "    - {ns: [0, 0], source: t}\n"
+			    "    - {ns: [120, 0], source: t}\n",
+		15,
+		16,
+		"key 'machine.socket_distances.0.ns.1': expected a duration from 1 ps to 1 ms, found '0'",
+	},
+	{
 		"handoff hold without a window",
 		"machine:\n"
 		"  name: x\n"
@@ -624,6 +767,9 @@ static Suite *machine_suite(void)
 	tcase_add_test(tc, machine_key_dist_epyc);
 	tcase_add_test(tc, machine_load_desktop);
 	tcase_add_test(tc, machine_load_threads_adjacent);
+	tcase_add_test(tc, machine_load_8176_socket_distances);
+	tcase_add_test(tc, machine_load_socket_pairs_default);
+	tcase_add_test(tc, machine_nudge_every_latency);
 	tcase_add_test(tc, coh_dist_name_all);
 	tcase_add_test(tc, machine_load_file_missing);
 	suite_add_tcase(s, tc);

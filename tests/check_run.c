@@ -44,6 +44,7 @@
 #include <check.h>
 
 #include "cmd/run/run.h"
+#include "cmd/run/sensitivity.h"
 #include "sim/report.h"
 #include "sim/stats.h"
 #include "sim/util.h"
@@ -815,6 +816,90 @@ START_TEST(scenario_run_netperf_backlog_auto)
 }
 END_TEST
 
+/*
+ * --sensitivity on CPU 0 alone running an ops program (no work_ns, so the
+ * work nudges change nothing; rmw_local 5 ns, a hit on its own line),
+ * 0.1 ms so that the ~6700 programs of a run count to 0.02%. Time per
+ * program T, the change against rmw = 15 / T - 1, and with every latency
+ * times 0.95 / 0.99 / 1.01 / 1.05 (rmw_local 4.75 / 4.95 / 5.05 / 5.25):
+ *
+ *	variant   program                T      change  lat-5%  -1%    +1%    +5%
+ *	rmw       rmw, delay 10          15     base    14.75  14.95  15.05  15.25
+ *	delay     delay 15.2             15.2   -1.32  -2.96  -1.64  -0.99  +0.33
+ *	two-rmw   rmw, rmw, delay 4.6    14.6   +2.74  +4.61  +3.10  +2.38  +0.99
+ *	delay14.3 delay 14.3             14.3   +4.90  +3.15  +4.55  +5.24  +6.64
+ *
+ * (two-rmw at lat-5%: 14.75 / (9.5 + 4.6) - 1.) Expect delay flagged SIGN
+ * under latencies +5% (-1.32 turns to +0.33), two-rmw and delay14.3
+ * flagged RANK under latencies -5% (+4.61 against +3.15: the order of
+ * +2.74 < +4.90 turns over), nothing at 1%; three predictions flagged.
+ */
+static const char sens_workload[] =
+	"workloads:\n"
+	"  - type: ops\n"
+	"    cpus: '0'\n"
+	"    objects: [{name: s, fields: {a: 0}}]\n"
+	"    program: [{rmw: s.a}, {delay_ns: 10}]\n"
+	"baseline: rmw\n"
+	"variants:\n"
+	"  - {name: rmw}\n"
+	"  - {name: delay, set: {workloads.0.program: [{delay_ns: 15.2}]}}\n"
+	"  - {name: two-rmw, set: {workloads.0.program:\n"
+	"      [{rmw: s.a}, {rmw: s.a}, {delay_ns: 4.6}]}}\n"
+	"  - {name: delay14.3, set: {workloads.0.program: [{delay_ns: 14.3}]}}\n";
+
+START_TEST(sensitivity_run_flags)
+{
+	static const char *const sets[] = { "duration_ms=0.1" };
+	struct run_opts o = opts();
+	struct sensitivity s;
+	struct sim_error err;
+	unsigned int flagged = 0;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(out);
+	scenario_write(sens_workload);
+	o.sets = sets;
+	o.nr_sets = 1;
+	ck_assert_int_eq(sensitivity_parse(NULL, &s), 0);
+	ck_assert_uint_eq(s.nr, 2);
+	sim_error_clear(&err);
+	ck_assert_msg(!sensitivity_run(path, &o, &s, out, &flagged, &err), "%s",
+		      err.msg);
+	ck_assert_int_eq(fclose(out), 0);
+	ck_assert_uint_eq(flagged, 3);
+	ck_assert_msg(strstr(buf, "  delay          rmw          -1.3%    "
+				  "-1.6..  -1.0    -3.0..  +0.3  SIGN\n"
+				  "    SIGN: the change turns over under "
+				  "latencies +5%\n"),
+		      "%s", buf);
+	ck_assert_msg(strstr(buf, "RANK: above delay14.3 under latencies -5%"),
+		      "%s", buf);
+	ck_assert_msg(strstr(buf, "RANK: below two-rmw under latencies -5%"),
+		      "%s", buf);
+	ck_assert_msg(strstr(buf, "3 of 3 predictions flagged"), "%s", buf);
+	free(buf);
+}
+END_TEST
+
+/* "1,5%,0.5" reads; 0, 100, a fifth step, "x" and "1," do not. */
+START_TEST(sensitivity_parse_steps)
+{
+	struct sensitivity s;
+
+	ck_assert_int_eq(sensitivity_parse("1,5%,0.5", &s), 0);
+	ck_assert_uint_eq(s.nr, 3);
+	ck_assert(s.pct[0] == 1 && s.pct[1] == 5 && s.pct[2] == 0.5);
+	ck_assert_int_eq(sensitivity_parse("0", &s), -1);
+	ck_assert_int_eq(sensitivity_parse("100", &s), -1);
+	ck_assert_int_eq(sensitivity_parse("1,2,3,4,5", &s), -1);
+	ck_assert_int_eq(sensitivity_parse("x", &s), -1);
+	ck_assert_int_eq(sensitivity_parse("1,", &s), -1);
+}
+END_TEST
+
 static Suite *run_suite(void)
 {
 	Suite *s = suite_create("run");
@@ -831,6 +916,8 @@ static Suite *run_suite(void)
 	tcase_add_test(tc, scenario_run_baselines);
 	tcase_add_test(tc, scenario_run_one_variant);
 	tcase_add_test(tc, scenario_run_check_only);
+	tcase_add_test(tc, sensitivity_run_flags);
+	tcase_add_test(tc, sensitivity_parse_steps);
 	tcase_add_test(tc, scenario_run_phase_hook);
 	tcase_add_test(tc, scenario_run_netperf_socket_memcgs);
 	tcase_add_test(tc, scenario_run_netperf_backlog_auto);

@@ -130,6 +130,11 @@ tests_check_will_it_scale_SOURCES = tests/check_will_it_scale.c
 tests_check_will_it_scale_CFLAGS = $(TEST_CFLAGS)
 tests_check_will_it_scale_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_place
+tests_check_place_SOURCES = tests/check_place.c
+tests_check_place_CFLAGS = $(TEST_CFLAGS)
+tests_check_place_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/check_run
 tests_check_run_SOURCES = tests/check_run.c
 tests_check_run_CFLAGS = $(TEST_CFLAGS)

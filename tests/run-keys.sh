@@ -413,7 +413,7 @@ for sec in $sections; do
 		'{ns, source}')
 			bad "$sec" "$key" 5
 			bad "$sec" "$key" "{ns: ${max}0, source: s}" .ns 5 ;;
-		'{'*)
+		'{'* | '['*)
 			bad "$sec" "$key" 5 ;;
 		cpulist)
 			bad "$sec" "$key" 0-100000

@@ -35,6 +35,7 @@
 #define _GNU_SOURCE
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -45,13 +46,15 @@
 #include <time.h>
 
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <hwloc.h>
 
 #include "cmd/calibrate/calibrate.h"
 #include "sim/util.h"
 
 #define LINE 64
-#define OPS_PER_CLOCK 256 /* operations between two clock reads */
+#define OPS_PER_CLOCK CAL_OPS_PER_CLOCK
 #define START_DELAY_NS 2000000 /* from go to the common start: 2 ms */
 #define CHASE_SEED 1
 
@@ -368,7 +371,20 @@ struct worker {
 	uint64_t ops, elapsed_ns;
 	void *chase; /* pointer chase: the first line */
 	int error; /* errno of a failed pinning */
+	/* a ping-pong's rank 0: each batch's duration, the first BATCHES */
+	uint32_t *batch_ns;
+	unsigned int nr_batches;
 };
+
+#define BATCHES 4096
+
+/* Record a ping-pong batch that ended at @t (the last ended at *@prev). */
+static void batch_note(struct worker *w, uint64_t t, uint64_t *prev)
+{
+	if (w->batch_ns && w->nr_batches < BATCHES)
+		w->batch_ns[w->nr_batches++] = (uint32_t)(t - *prev);
+	*prev = t;
+}
 
 static int pin_self(unsigned int os)
 {
@@ -521,7 +537,7 @@ static void chase(struct worker *w)
 static void ping_pong(struct worker *w)
 {
 	_Atomic uint64_t *flag = w->sh->lines;
-	uint64_t from = w->rank, to = !w->rank, expect, t;
+	uint64_t from = w->rank, to = !w->rank, expect, t, prev = now_ns();
 	unsigned int i;
 
 	if (w->rank == 0) {
@@ -534,6 +550,7 @@ static void ping_pong(struct worker *w)
 			}
 			w->ops += OPS_PER_CLOCK;
 			t = now_ns();
+			batch_note(w, t, &prev);
 		} while (t < w->sh->end_ns);
 		w->elapsed_ns = t - w->sh->start_ns;
 		atomic_store(&w->sh->done, 1);
@@ -558,7 +575,7 @@ static void ping_pong(struct worker *w)
 static void load_xchg_pp(struct worker *w)
 {
 	_Atomic uint64_t *a = w->sh->lines;
-	uint64_t v, t, r = w->rank;
+	uint64_t v, t, r = w->rank, prev = now_ns();
 	unsigned int i;
 
 	if (r == 0) {
@@ -574,6 +591,7 @@ static void load_xchg_pp(struct worker *w)
 			}
 			w->ops += OPS_PER_CLOCK;
 			t = now_ns();
+			batch_note(w, t, &prev);
 		} while (t < w->sh->end_ns);
 		w->elapsed_ns = t - w->sh->start_ns;
 		atomic_store(&w->sh->done, 1);
@@ -700,10 +718,36 @@ double cal__bench_seconds(const struct cal_host *h, const struct cal_plan *pl,
 	return s;
 }
 
+/*
+ * batch_cv() - one hand-off's coefficient of variation from rank 0's
+ * batch durations of a ping-pong: a batch is OPS_PER_CLOCK round trips,
+ * 2 x OPS_PER_CLOCK hand-offs, so if hand-offs vary independently a
+ * batch's CV is theirs over sqrt(2 x OPS_PER_CLOCK). The batches' spread
+ * is taken robustly, sigma = IQR / 1.349 (a normal's), so that a batch an
+ * interrupt or a migration stretched does not count. The first batch
+ * (the start) is left out. Return -1 with fewer than 8 batches.
+ */
+static double batch_cv(const uint32_t *ns, unsigned int nr)
+{
+	double x[BATCHES], med, iqr;
+	unsigned int i;
+
+	if (nr < 9)
+		return -1;
+	for (i = 1; i < nr; i++)
+		x[i - 1] = ns[i];
+	gsl_sort(x, 1, nr - 1);
+	med = gsl_stats_median_from_sorted_data(x, 1, nr - 1);
+	iqr = gsl_stats_quantile_from_sorted_data(x, 1, nr - 1, 0.75) -
+	      gsl_stats_quantile_from_sorted_data(x, 1, nr - 1, 0.25);
+	return med > 0 ? iqr / 1.349 / med * sqrt(2.0 * OPS_PER_CLOCK) : -1;
+}
+
 static int run_rep(const struct cal_host *h, const struct cal_plan *pl,
 		   struct cal_point *p, struct shared *sh, struct worker *w,
-		   void *chase_buf, double *out)
+		   void *chase_buf, double *out, double *cv)
 {
+	static uint32_t batch_ns[BATCHES];
 	uint64_t ops = 0, elapsed = 0, counted = 0;
 	unsigned int i, started = 0;
 	int ret = 0;
@@ -724,6 +768,9 @@ static int run_rep(const struct cal_host *h, const struct cal_plan *pl,
 			.rank = i,
 			.cpu_os = h->cpus[p->cpu_idx[i]].os,
 			.chase = chase_buf,
+			.batch_ns = !i && cal_bench_pingpong(p->bench) ?
+					    batch_ns :
+					    NULL,
 		};
 		ret = pthread_create(&w[i].thread, NULL, worker_main, &w[i]);
 		if (ret)
@@ -769,6 +816,7 @@ static int run_rep(const struct cal_host *h, const struct cal_plan *pl,
 	if (cal_bench_pingpong(p->bench))
 		ops *= 2;
 	*out = ops ? (double)elapsed / (double)counted / (double)ops : 0;
+	*cv = w[0].batch_ns ? batch_cv(w[0].batch_ns, w[0].nr_batches) : -1;
 	return 0;
 }
 
@@ -789,7 +837,8 @@ int cal__bench_run(const struct cal_host *h, const struct cal_plan *pl,
 	struct worker *w = calloc(p->n, sizeof(*w));
 	void **buf = NULL;
 	size_t len = 0;
-	unsigned int r;
+	double cv[CAL_MAX_REPS];
+	unsigned int r, nr_cv = 0;
 	int ret = 0;
 
 	if (!w || posix_memalign((void **)&sh, LINE, sizeof(*sh))) {
@@ -810,8 +859,16 @@ int cal__bench_run(const struct cal_host *h, const struct cal_plan *pl,
 			return -1;
 		}
 	}
-	for (r = 0; r < p->reps && !ret; r++)
-		ret = run_rep(h, pl, p, sh, w, buf, &p->samples[r]);
+	for (r = 0; r < p->reps && !ret; r++) {
+		ret = run_rep(h, pl, p, sh, w, buf, &p->samples[r], &cv[r]);
+		nr_cv += !ret && cv[r] >= 0;
+	}
+	/* the median repetition's spread (no spread: not measured) */
+	if (nr_cv == p->reps) {
+		gsl_sort(cv, 1, p->reps);
+		p->cv = gsl_stats_median_from_sorted_data(cv, 1, p->reps);
+		p->has_cv = true;
+	}
 	free(buf);
 	free(w);
 	free(sh);

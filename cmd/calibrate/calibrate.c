@@ -243,6 +243,35 @@ static struct cal_point *add_point(struct cal_plan *pl, enum cal_bench b,
 }
 
 /*
+ * plan_socket_pairs() - on more than two sockets, an xfer_socket ping-pong
+ * for every pair of sockets but the first (make_plan()'s class pair): the
+ * first CPU in @order of each, for the profile's socket_distances. A host
+ * with one socket (one NUMA node) has no pair: calibrate says so.
+ */
+static void plan_socket_pairs(const struct cal_host *h, struct cal_plan *pl,
+			      const unsigned int *order, unsigned int nr)
+{
+	unsigned int first[CAL_MAX_SOCKETS], a, b, i;
+
+	if (h->sockets < 3 || h->sockets > CAL_MAX_SOCKETS)
+		return;
+	for (a = 0; a < h->sockets; a++)
+		first[a] = CAL_MAX_CPUS;
+	for (i = nr; i-- > 0;)
+		first[h->cpus[order[i]].socket] = order[i];
+	for (a = 0; a < h->sockets; a++)
+		for (b = a + 1; b < h->sockets; b++) {
+			unsigned int pair[2] = { first[a], first[b] };
+
+			if (a == h->cpus[order[0]].socket && b == a + 1)
+				continue; /* the class's own pair */
+			if (first[a] < CAL_MAX_CPUS && first[b] < CAL_MAX_CPUS)
+				add_point(pl, CAL_XFER_SOCKET, CAL_IDLE, 2,
+					  pair);
+		}
+}
+
+/*
  * make_plan() - every point of a run on @h's enabled CPUs. Returns 0, or
  * -1 with @err set when the topology needs a class no two enabled CPUs
  * fall in (the profile could not be complete).
@@ -263,7 +292,8 @@ static int make_plan(const struct cal_host *h, bool quick, struct cal_plan *pl,
 	nr = order_cpus(h, CAL_COMPACT, order[CAL_COMPACT]);
 	order_cpus(h, CAL_SPREAD, order[CAL_SPREAD]);
 	nr_counts = thread_counts(h, nr, quick, counts);
-	pl->points = calloc(2 * CAL_NR_IDLE + 2 * nr_counts * 6,
+	pl->points = calloc(2 * CAL_NR_IDLE + h->sockets * h->sockets +
+				    2 * nr_counts * 6,
 			    sizeof(*pl->points));
 	SIM_OOM_ON(!pl->points);
 
@@ -290,6 +320,7 @@ static int make_plan(const struct cal_host *h, bool quick, struct cal_plan *pl,
 				break;
 		}
 	}
+	plan_socket_pairs(h, pl, order[CAL_COMPACT], nr);
 	need[CAL_XFER_SMT] = h->threads_per_core > 1;
 	need[CAL_XFER_LLC] = h->cores_per_llc > 1;
 	need[CAL_XFER_DIE] = h->cores_per_llc < h->cores_per_socket;
@@ -353,6 +384,12 @@ static int measure(const struct cal_host *h, struct cal_plan *pl, bool quiet,
 			pl->quick ? "the full" : "this",
 			plan_seconds(h, &full, 0));
 		free(full.points);
+		if (h->sockets == 1)
+			fprintf(stderr,
+				"memcgsim: calibrate: this host has one socket (one NUMA node): no cross-socket transfer, and no socket_distances, can be measured on it\n");
+		else if (h->sockets == 2)
+			fprintf(stderr,
+				"memcgsim: calibrate: two sockets: their one pair is xfer_socket; no socket_distances matrix is written\n");
 	}
 	for (i = 0; i < pl->nr_points; i++) {
 		struct cal_point *p = &pl->points[i];

@@ -48,6 +48,8 @@ int cmd_calibrate(int argc, char **argv);
 
 #define CAL_MAX_CPUS 1024
 #define CAL_MAX_REPS 64
+#define CAL_MAX_SOCKETS 16 /* a profile's (MACHINE_MAX_SOCKETS) */
+#define CAL_OPS_PER_CLOCK 256 /* operations between two clock reads */
 
 enum cal_bench {
 	/* idle latencies, one per profile key */
@@ -123,6 +125,13 @@ struct cal_point {
 	unsigned int reps;
 	double samples[CAL_MAX_REPS]; /* ns per operation, one a rep */
 	double median, q1, q3; /* of the samples */
+	/*
+	 * A ping-pong's hand-off spread: the coefficient of variation of
+	 * one hand-off, from the batches of round trips each repetition
+	 * times (bench.c batch_cv()), the median over the repetitions.
+	 */
+	bool has_cv;
+	double cv;
 	/* set by --check */
 	double predicted; /* ns per operation in the model */
 };

@@ -34,6 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include "cmd/calibrate/calibrate.h"
 #include "models/hw/machine.h"
 /*
@@ -87,8 +90,10 @@ static void fit(const struct cal_plan *pl, struct cal_fit *f)
 	memset(f, 0, sizeof(*f));
 	f->upgrade_llc_ns = f->upgrade_socket_ns = -1;
 	f->conflict_local_ns = f->conflict_remote_ns = -1;
+	/* the first of a class: more xfer_socket points are socket pairs */
 	for (i = 0; i < pl->nr_points; i++)
-		if (pl->points[i].bench < CAL_NR_IDLE)
+		if (pl->points[i].bench < CAL_NR_IDLE &&
+		    !f->idle[pl->points[i].bench])
 			f->idle[pl->points[i].bench] = &pl->points[i];
 	for (i = 0; i < pl->nr_points; i++) {
 		const struct cal_point *p = &pl->points[i];
@@ -287,6 +292,85 @@ static void law_term(struct sim_yaml *y, const struct cal_profile *a,
 	sim_yaml_map_end(y);
 }
 
+/*
+ * socket_distances() - on more than two sockets, the matrix of the
+ * xfer_socket ping-pongs of every pair (calibrate.c plan_socket_pairs()),
+ * symmetric: a ping-pong's round trip / 2 is the mean of both ways. A
+ * pair not measured (--cpus left a socket out) takes xfer_socket, said
+ * in its row's source.
+ */
+static void socket_distances(struct sim_yaml *y, const struct cal_profile *a)
+{
+	const struct cal_host *h = a->h;
+	const struct cal_point *p = a->f.idle[CAL_XFER_SOCKET];
+	double d[CAL_MAX_SOCKETS][CAL_MAX_SOCKETS] = { { 0 } };
+	unsigned int i, j, missing;
+
+	if (h->sockets < 3 || h->sockets > CAL_MAX_SOCKETS || !p)
+		return;
+	for (i = 0; i < a->pl->nr_points; i++) {
+		const struct cal_point *q = &a->pl->points[i];
+		unsigned int s0, s1;
+
+		if (q->bench != CAL_XFER_SOCKET || q->n != 2)
+			continue;
+		s0 = h->cpus[q->cpu_idx[0]].socket;
+		s1 = h->cpus[q->cpu_idx[1]].socket;
+		d[s0][s1] = d[s1][s0] = q->median;
+	}
+	sim_yaml_plain(y, "socket_distances");
+	sim_yaml_seq_start(y, false);
+	for (i = 0; i < h->sockets; i++) {
+		sim_yaml_map_start(y, false);
+		sim_yaml_plain(y, "ns");
+		sim_yaml_seq_start(y, true);
+		for (j = missing = 0; j < h->sockets; j++) {
+			if (i != j && !d[i][j]) {
+				d[i][j] = p->median;
+				missing++;
+			}
+			cal__yw_fmt(y, "%.2f", d[i][j]);
+		}
+		sim_yaml_seq_end(y);
+		source_m(
+			y, a, "xfer_socket",
+			"socket %u's row: the median of each pair's ping-pong%s",
+			i,
+			missing ? "; pairs not measured take xfer_socket" : "");
+		sim_yaml_map_end(y);
+	}
+	sim_yaml_seq_end(y);
+}
+
+/*
+ * service_cv() - coherence.service_cv from the idle transfer ping-pongs'
+ * spreads (bench.c batch_cv()): the median over the classes measured,
+ * at most 1 (the loader's range); nothing when none was measured.
+ */
+static void service_cv(struct sim_yaml *y, const struct cal_profile *a)
+{
+	double cv[CAL_NR_IDLE], v;
+	unsigned int n = 0;
+	enum cal_bench b;
+
+	for (b = CAL_XFER_SMT; b <= CAL_XFER_SOCKET; b++)
+		if (a->f.idle[b] && a->f.idle[b]->has_cv)
+			cv[n++] = a->f.idle[b]->cv;
+	if (!n)
+		return;
+	gsl_sort(cv, 1, n);
+	v = gsl_stats_median_from_sorted_data(cv, 1, n);
+	sim_yaml_plain(y, "service_cv");
+	sim_yaml_map_start(y, false);
+	sim_yaml_plain(y, "cv");
+	cal__yw_fmt(y, "%.3f", v < 1 ? v : 1);
+	source_m(
+		y, a, "xfer_*",
+		"the median over %u transfer ping-pongs of one hand-off's coefficient of variation: each batch of %u round trips timed, IQR / 1.349 / median x sqrt(hand-offs a batch)%s",
+		n, 256, v > 1 ? "; above 1, clamped" : "");
+	sim_yaml_map_end(y);
+}
+
 int cal__write_profile(FILE *out, void *arg)
 {
 	const struct cal_profile *a = arg;
@@ -353,8 +437,10 @@ int cal__write_profile(FILE *out, void *arg)
 		 fp->conflict_remote_ns);
 	sim_yaml_map_end(&y); /* latencies */
 
+	socket_distances(&y, a);
 	sim_yaml_plain(&y, "coherence");
 	sim_yaml_map_start(&y, false);
+	service_cv(&y, a);
 	cal__kv_str(&y, "handoff", fp->hold_ns > 0 ? "hold" : "strict", false);
 	if (fp->hold_ns > 0) {
 		latency(&y, "hold", fp->hold_ns);

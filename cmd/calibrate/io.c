@@ -161,6 +161,10 @@ int cal__write_measurements(FILE *out, void *arg)
 		for (r = 0; r < p->reps; r++)
 			cal__yw_fmt(&y, "%.2f", p->samples[r]);
 		sim_yaml_seq_end(&y);
+		if (p->has_cv) {
+			sim_yaml_plain(&y, "cv");
+			cal__yw_fmt(&y, "%.3f", p->cv);
+		}
 		sim_yaml_map_end(&y);
 	}
 	sim_yaml_seq_end(&y);
@@ -181,7 +185,7 @@ static const char *const topo_keys[] = {
 static const char *const cpu_keys[] = { "cpu", "socket", "core", "thread",
 					"llc" };
 static const char *const point_keys[] = {
-	"benchmark", "placement", "cpus", "median", "q1", "q3", "samples",
+	"benchmark", "placement", "cpus", "median", "q1", "q3", "samples", "cv",
 };
 static const char *const numbering_names[] = { "threads_last",
 					       "threads_adjacent" };
@@ -294,8 +298,10 @@ static int read_point(const struct cal_host *h, struct cal_point *p,
 	    expect_seq(n, "samples", 1, CAL_MAX_REPS, &samples, err) ||
 	    scenario_double(n, "median", false, 0, 0, 1e9, &v, err) ||
 	    scenario_double(n, "q1", false, 0, 0, 1e9, &v, err) ||
-	    scenario_double(n, "q3", false, 0, 0, 1e9, &v, err))
+	    scenario_double(n, "q3", false, 0, 0, 1e9, &v, err) ||
+	    scenario_double(n, "cv", false, -1, 0, 100, &p->cv, err))
 		return -1;
+	p->has_cv = p->cv >= 0;
 	p->bench = b;
 	p->placement = place;
 	p->n = scenario_len(cpus);

@@ -16,7 +16,7 @@ static const char *const dist_words[NR_COH_DIST + 1] = {
 	[COH_DIST_SMT] = "from the SMT sibling",
 	[COH_DIST_LLC] = "from another core sharing the LLC",
 	[COH_DIST_DIE] = "from another LLC domain of the socket",
-	[COH_DIST_SOCKET] = "from the other socket",
+	[COH_DIST_SOCKET] = "from another socket",
 	[NR_COH_DIST] = "from memory",
 };
 
@@ -436,7 +436,60 @@ static void explain_why(FILE *out, const struct coh_line *l, double util,
 			100.0 * util, (double)ops_total / (double)l->transfers);
 }
 
-static void explain_line(FILE *out, const struct coh_line *l, double run_ps,
+/*
+ * explain_sockets() - which socket "another socket" is: the line's home
+ * (its first requester's socket) and the profile's pair distances from
+ * it (socket_distances); on more than two sockets, where the line went,
+ * by socket.
+ */
+void explain_sockets(FILE *out, const struct coh_line *l,
+		     const struct machine *m)
+{
+	uint64_t to[MACHINE_MAX_SOCKETS] = { 0 }, all = 0;
+	unsigned int s, cpu, h = (unsigned int)l->home, other = !h;
+	double lo = 0, hi = 0;
+	const char *sep = "";
+
+	if (l->home < 0 || h >= m->sockets)
+		return;
+	if (m->sockets == 2) {
+		fprintf(out,
+			" (%.1f ns from socket %u, the line's home, to %u; %.1f ns back)",
+			m->socket_xfer_ps[h][other] / 1e3, h, other,
+			m->socket_remote_home_ps[other][h] / 1e3);
+		return;
+	}
+	for (s = 0; s < m->sockets; s++) {
+		double x = m->socket_xfer_ps[h][s] / 1e3;
+
+		if (s != h) {
+			lo = lo > 0 && lo < x ? lo : x;
+			hi = hi > x ? hi : x;
+		}
+	}
+	fprintf(out, " (home: socket %u; pairs %.1f-%.1f ns)", h, lo, hi);
+	for (cpu = 0; l->xfer_to && cpu < m->nr_cpus; cpu++) {
+		to[m->cpus[cpu].socket] += l->xfer_to[cpu];
+		all += l->xfer_to[cpu];
+	}
+	if (!all)
+		return;
+	fprintf(out, "\n           transfers into");
+	for (s = 0; s < m->sockets; s++) {
+		if (!to[s])
+			continue;
+		if (s == h)
+			fprintf(out, "%s socket %u (the home)", sep, s);
+		else
+			fprintf(out, "%s socket %u (%.1f ns away)", sep, s,
+				m->socket_xfer_ps[h][s] / 1e3);
+		fprintf(out, " %.1f%%", pct((double)to[s], (double)all));
+		sep = ",";
+	}
+}
+
+static void explain_line(FILE *out, const struct coh_line *l,
+			 const struct machine *m, double run_ps,
 			 uint64_t ops_total, uint64_t charges,
 			 unsigned int rank)
 {
@@ -467,11 +520,15 @@ static void explain_line(FILE *out, const struct coh_line *l, double run_ps,
 			(double)l->transfers / (double)ops_total);
 	fprintf(out, ":\n");
 	for (d = COH_DIST_SMT; d <= NR_COH_DIST; d++)
-		if (l->xfer_by_dist[d])
-			fprintf(out, "    %5.1f%% %s\n",
+		if (l->xfer_by_dist[d]) {
+			fprintf(out, "    %5.1f%% %s",
 				pct((double)l->xfer_by_dist[d],
 				    (double)l->transfers),
 				dist_words[d]);
+			if (d == COH_DIST_SOCKET)
+				explain_sockets(out, l, m);
+			fputc('\n', out);
+		}
 	if (l->misses)
 		fprintf(out,
 			"  CPUs queued for it %.1f us in all, %.1f ns per miss.\n",
@@ -647,7 +704,7 @@ void explain_run(FILE *out, const char *variant, struct run *run,
 
 		if (!(l->ops[COH_READ] + l->ops[COH_WRITE] + l->ops[COH_RMW]))
 			continue;
-		explain_line(out, l, run_ps, ops,
+		explain_line(out, l, &run->machine, run_ps, ops,
 			     run->memcg ? run->memcg->counts.charges : 0,
 			     ++shown);
 	}

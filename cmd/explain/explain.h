@@ -19,6 +19,16 @@
 void explain_run(FILE *out, const char *variant, struct run *run,
 		 unsigned int nr_lines);
 
+/*
+ * explain_sockets() - which socket "another socket" is for line @l on
+ * machine @m: on two sockets the hand-off each way from the line's home,
+ * on more the home, the range of pair distances (socket_distances) and
+ * the share of the line's transfers into each socket. Writes nothing for
+ * a line without a home.
+ */
+void explain_sockets(FILE *out, const struct coh_line *l,
+		     const struct machine *m);
+
 /* What explain says a line's transfers are, from its fields' accesses. */
 enum explain_verdict {
 	EXPLAIN_NO_TRANSFERS, /* the line never moved */

@@ -641,6 +641,38 @@ static int apply_set(struct scenario_node *tree,
 }
 
 /*
+ * nudge_work() - every workload's work_ns in @tree scaled by 1 + @ppm /
+ * 1e6, to the ps (--sensitivity). A work_ns that does not read as a
+ * duration is left for the workload's loader to refuse.
+ */
+static void nudge_work(struct scenario_node *tree, int32_t ppm)
+{
+	const struct scenario_node *wls = scenario_get(tree, "workloads");
+	struct sim_error ignored;
+	size_t i;
+
+	for (i = 0; ppm && wls && scenario_kind(wls) == SCENARIO_SEQ &&
+		    i < scenario_len(wls);
+	     i++) {
+		const struct scenario_node *w = scenario_item(wls, i);
+		char arg[96];
+		uint64_t ps;
+		double x;
+		int ret;
+
+		if (!scenario_get(w, "work_ns") ||
+		    scenario_time_ps(w, "work_ns", true, SIM_PS_PER_NS, 0, 0,
+				     UINT64_MAX / 4, &ps, &ignored))
+			continue;
+		x = (double)ps * (1.0 + ppm / 1e6) + 0.5;
+		snprintf(arg, sizeof(arg), "workloads.%zu.work_ns=%llups", i,
+			 (unsigned long long)x);
+		ret = scenario_set_arg(tree, arg, &ignored);
+		SIM_BUG_ON(ret); /* the path exists: it was just read */
+	}
+}
+
+/*
  * variant_load() - @base with variant @vn's settings applied (@vn NULL:
  * the scenario as written), read and checked into @v.
  */
@@ -663,6 +695,7 @@ static int variant_load(struct variant *v, const struct scenario_node *base,
 			goto out_destroy;
 	}
 	snprintf(v->name, sizeof(v->name), "%s", name);
+	nudge_work(v->tree, o->nudge_work_ppm);
 	if (check_top_keys(v->tree, err) ||
 	    scenario_key_load(v->tree, &top_keys[TOP_SEED], v, NULL, err))
 		goto out_destroy;
@@ -672,8 +705,11 @@ static int variant_load(struct variant *v, const struct scenario_node *base,
 			      err) ||
 	    scenario_key_load(v->tree, &top_keys[TOP_WARMUP_MS], v, NULL, err))
 		goto out_destroy;
-	if (variant_machine(v, o, err) ||
-	    kernel_config_load(&v->kernel, v->tree, err) ||
+	if (variant_machine(v, o, err))
+		goto out_destroy;
+	if (o->nudge_latency_ppm)
+		machine_nudge(&v->machine, o->nudge_latency_ppm);
+	if (kernel_config_load(&v->kernel, v->tree, err) ||
 	    cgroup_tree_load(&v->cgroups, v->tree, err) ||
 	    variant_workloads(v, err))
 		goto out_destroy;

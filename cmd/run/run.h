@@ -86,6 +86,13 @@ struct run_opts {
 	 */
 	uint64_t max_events;
 
+	/*
+	 * --sensitivity: every workload's work_ns, and every latency of the
+	 * machine profile, scaled by 1 + ppm / 1e6 after the variant's
+	 * settings (0: as written).
+	 */
+	int32_t nudge_work_ppm, nudge_latency_ppm;
+
 	bool callers; /* count each field's accesses by function (explain) */
 	/* Called now and then with the fraction of the whole job done. */
 	void (*progress)(void *arg, double done);

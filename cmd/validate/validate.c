@@ -2,7 +2,11 @@
 /*
  * cmd/validate/validate.c - predicted against published results (validate.h).
  */
+#define _GNU_SOURCE /* asprintf */
+
+#include <dirent.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,4 +252,36 @@ void validate_print(FILE *out, const struct validate_result *res, bool markdown)
 	fprintf(out, "  order: %s; %u of %u outside tolerance\n",
 		res->order_ok ? "as published" : "DIFFERS from published",
 		res->misses, res->nr);
+}
+
+/*
+ * validate_dir_scenarios() - the .yaml files of @dir, sorted, appended to
+ * *@paths (malloc'd, as is each path; *@nr counts them). Return 0, or -1
+ * when @dir cannot be read.
+ */
+int validate_dir_scenarios(const char *dir, char ***paths, unsigned int *nr)
+{
+	struct dirent **ents;
+	int n, i;
+
+	n = scandir(dir, &ents, NULL, alphasort);
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(ents[i]->d_name);
+		char **grown;
+
+		if (len > 5 && !strcmp(ents[i]->d_name + len - 5, ".yaml")) {
+			grown = realloc(*paths, (*nr + 1) * sizeof(**paths));
+			if (grown) {
+				*paths = grown;
+				if (asprintf(&grown[*nr], "%s/%s", dir,
+					     ents[i]->d_name) >= 0)
+					(*nr)++;
+			}
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return 0;
 }

@@ -57,4 +57,11 @@ int validate_scenario(const char *path, const struct run_opts *o,
 void validate_print(FILE *out, const struct validate_result *res,
 		    bool markdown);
 
+/*
+ * validate_dir_scenarios() - append the *.yaml files of @dir, sorted, to
+ * the malloc'd array *@paths of *@nr malloc'd paths: 0, or -1 when @dir
+ * cannot be read.
+ */
+int validate_dir_scenarios(const char *dir, char ***paths, unsigned int *nr);
+
 #endif /* CLI_VALIDATE_H */

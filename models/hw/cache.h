@@ -417,6 +417,52 @@ struct coh_cpu *coh_cpu_attach(struct coh *c, unsigned int cpu,
 struct coh_cpu *coh_cpu(struct coh *c, unsigned int cpu);
 
 /*
+ * struct coh_place - where an allocator puts an object (coh_object_place()),
+ * in the simulated address space, which matters where lines interact by
+ * address: the 128-byte pairs of the adjacent-line prefetcher.
+ * @align: the real object's start: a power of two, at least 64 (kmalloc's
+ *	size class, whose power-of-two caches are naturally aligned;
+ *	PAGE_SIZE for an object of 4 KiB or more)
+ * @offset: where the layout's offset 0 sits in the real object, a
+ *	multiple of 64 (struct mem_cgroup's modelled part starts at 192)
+ * @size: the real object's bytes, what the allocation takes; at least
+ *	@offset plus the layout's size
+ * @cpu: -1 for global data and kmalloc; else the CPU whose copy of a
+ *	per-CPU variable this is: placed in that CPU's unit of the per-CPU
+ *	area, apart from global data and from every other CPU's unit, its
+ *	lines homed at the CPU's socket (the unit is on its node)
+ * @dynamic: a dynamically allocated per-CPU area (alloc_percpu()): in the
+ *	unit's dynamic chunk, on pages apart from the static per-CPU data
+ */
+struct coh_place {
+	unsigned int align, offset, size;
+	int cpu;
+	bool dynamic;
+};
+
+#define COH_PAGE_SIZE 4096u
+
+/*
+ * coh_object_place() - place an instance of @layout as @at says (see struct
+ * coh_place). The object is owned by @c and freed with it.
+ */
+struct coh_object *coh_object_place(struct coh *c, const char *name,
+				    const struct coh_layout *layout,
+				    const struct coh_place *at);
+
+/*
+ * coh_per_cpu() - the placement of CPU @cpu's copy of a per-CPU variable
+ * of @size bytes: static (DEFINE_PER_CPU) or @dynamic (alloc_percpu).
+ */
+static inline struct coh_place coh_per_cpu(unsigned int cpu, unsigned int size,
+					   bool dynamic)
+{
+	return (struct coh_place){
+		.align = 64, .size = size, .cpu = (int)cpu, .dynamic = dynamic
+	};
+}
+
+/*
  * coh_object_create() - place an instance of @layout in the simulated
  * address space: at a fresh line boundary plus @offset_in_line (the offset
  * of the struct inside its container modulo 64, e.g. page_counter inside

@@ -116,6 +116,7 @@ void coh_free(struct coh *c)
 	free(c->spare);
 	free(c->spare_obj);
 	free(c->reserve);
+	free(c->pcpu_next);
 	for (i = 0; i < c->nr_objs; i++)
 		free(c->objs[i]);
 	free(c->lines);

@@ -42,12 +42,25 @@ static double xfer_ns(const struct machine *m, unsigned int home,
 		      unsigned int from, unsigned int to)
 {
 	enum coh_dist d = machine_dist(m, from, to);
+	unsigned int fs = socket_of(m, from), ts = socket_of(m, to);
 
 	if (d != COH_DIST_SOCKET)
 		return m->xfer_ps[d] / PS_PER_NS;
-	if (socket_of(m, from) == home)
-		return m->xfer_ps[COH_DIST_SOCKET] / PS_PER_NS;
-	return m->xfer_socket_remote_home_ps / PS_PER_NS;
+	if (fs == home)
+		return m->socket_xfer_ps[fs][ts] / PS_PER_NS;
+	return m->socket_remote_home_ps[fs][ts] / PS_PER_NS;
+}
+
+/* The upgrade after a load of a line @a and @b take turns on, ns. */
+static double upgrade_ns(const struct machine *m, unsigned int a,
+			 unsigned int b)
+{
+	enum coh_dist d = machine_dist(m, a, b);
+
+	if (d == COH_DIST_SOCKET)
+		return m->socket_upgrade_ps[socket_of(m, a)][socket_of(m, b)] /
+		       PS_PER_NS;
+	return m->upgrade_ps[d] / PS_PER_NS;
 }
 
 /* The rotation's mean idle hand-off and its share of home requesters. */
@@ -98,7 +111,6 @@ double coh_law_predict(const struct machine *m, const struct coh_law_point *p)
 {
 	unsigned int n = p->nr_cpus, home;
 	double base, local, per;
-	enum coh_dist d;
 
 	if (!point_valid(m, p))
 		return -1.0;
@@ -123,11 +135,10 @@ double coh_law_predict(const struct machine *m, const struct coh_law_point *p)
 		if (n != 2)
 			return -1.0;
 		/* the load brings the line Shared, the xchg upgrades it */
-		d = machine_dist(m, p->cpus[0], p->cpus[1]);
 		return (xfer_ns(m, home, p->cpus[0], p->cpus[1]) +
 			xfer_ns(m, home, p->cpus[1], p->cpus[0])) /
 			       2 +
-		       m->upgrade_ps[d] / PS_PER_NS;
+		       upgrade_ns(m, p->cpus[0], p->cpus[1]);
 	default:
 		return -1.0;
 	}
@@ -244,6 +255,7 @@ static int fit_upgrades(const struct coh_law_point *pts, unsigned int nr,
 	for (i = 0; i < nr; i++) {
 		const struct coh_law_point *p = &pts[i];
 		unsigned int home;
+		double u;
 
 		if (p->bench != COH_BENCH_LOAD_XCHG_PINGPONG ||
 		    p->nr_cpus != 2 || !point_valid(m, p) ||
@@ -253,10 +265,14 @@ static int fit_upgrades(const struct coh_law_point *pts, unsigned int nr,
 		if (d == COH_DIST_SELF || d == COH_DIST_SMT)
 			continue; /* SIM: an SMT upgrade costs xfer_smt */
 		home = socket_of(m, p->cpus[0]);
-		sum[d] += p->ns_per_op -
-			  (xfer_ns(m, home, p->cpus[0], p->cpus[1]) +
-			   xfer_ns(m, home, p->cpus[1], p->cpus[0])) /
-				  2;
+		u = p->ns_per_op - (xfer_ns(m, home, p->cpus[0], p->cpus[1]) +
+				    xfer_ns(m, home, p->cpus[1], p->cpus[0])) /
+					   2;
+		/* a pair's upgrade is the class's at the pair's distance */
+		if (d == COH_DIST_SOCKET)
+			u *= (double)m->xfer_ps[d] /
+			     m->socket_xfer_ps[home][socket_of(m, p->cpus[1])];
+		sum[d] += u;
 		cnt[d]++;
 	}
 	for (d = COH_DIST_LLC; d < NR_COH_DIST; d++) {
@@ -282,6 +298,7 @@ static int fit_upgrades(const struct coh_law_point *pts, unsigned int nr,
 	if (!set)
 		say(why, len,
 		    "upgrades: no 'load_xchg_pingpong' point; left as they were\n");
+	machine_socket_pairs(m);
 	return set;
 }
 

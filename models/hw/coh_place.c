@@ -242,16 +242,79 @@ static struct coh_object *spare_object(struct coh *c, const char *name,
 	return obj;
 }
 
+/*
+ * The simulated address space. Global data and kmalloc from 1 MiB up
+ * (coh_create()), in the order created; the per-CPU area far above it,
+ * a unit of COH_PCPU_UNIT bytes a CPU (1024 units end below 2^46), each
+ * unit's static data at its start and its dynamic chunk COH_PCPU_DYN
+ * bytes in, so that a CPU's copies never share a line, a 128-byte pair or
+ * a page with another CPU's or with global data, and dynamic areas not
+ * with static ones. SIM: the real first chunk interleaves nothing either:
+ * units are per CPU (mm/percpu.c pcpu_setup_first_chunk()); the sizes are
+ * round, not the kernel's, as only separation matters here.
+ */
+#define COH_PCPU_BASE (1ull << 44)
+#define COH_PCPU_UNIT (1ull << 32)
+#define COH_PCPU_DYN (1ull << 31)
+
+/* Where the next object of @at starts (aligned), and move past it. */
+static uint64_t place_addr(struct coh *c, const struct coh_place *at,
+			   unsigned int lsize)
+{
+	uint64_t align = at->align, *next = &c->next_addr, start;
+	uint64_t size = at->size > at->offset + lsize ? at->size :
+							at->offset + lsize;
+
+	if (at->cpu >= 0) {
+		unsigned int i, n = c->m->nr_cpus;
+
+		if (!c->pcpu_next) {
+			c->pcpu_next = calloc(2 * (size_t)n, sizeof(uint64_t));
+			SIM_OOM_ON(!c->pcpu_next);
+			for (i = 0; i < 2 * n; i++)
+				c->pcpu_next[i] = COH_PCPU_BASE +
+						  i / 2 * COH_PCPU_UNIT +
+						  (i % 2 ? COH_PCPU_DYN : 0);
+		}
+		next = &c->pcpu_next[2 * (unsigned int)at->cpu + at->dynamic];
+	}
+	start = (*next + align - 1) & ~(align - 1);
+	*next = start + (size ? size : 1);
+	return start + at->offset;
+}
+
+/*
+ * An object placed without a struct coh_place (global data, and kmalloc
+ * objects whose place nothing models in detail) starts a 128-byte pair of
+ * its own. SIM: a kmalloc object of 128 bytes or more is aligned at least
+ * so (naturally aligned power-of-two caches); a static variable's real
+ * neighbours in .data are not modelled, and are taken as cold lines
+ * rather than as another modelled object.
+ */
+#define COH_PAIR_SIZE (2 * COH_LINE_SIZE)
+
 struct coh_object *coh_object_create(struct coh *c, const char *name,
 				     const struct coh_layout *layout,
 				     unsigned int offset_in_line)
+{
+	struct coh_place at = { .align = COH_PAIR_SIZE, .cpu = -1 };
+
+	SIM_BUG_ON(offset_in_line >= COH_LINE_SIZE);
+	at.offset = offset_in_line;
+	return coh_object_place(c, name, layout, &at);
+}
+
+struct coh_object *coh_object_place(struct coh *c, const char *name,
+				    const struct coh_layout *layout,
+				    const struct coh_place *at)
 {
 	struct coh_object *obj, **objs;
 	uint64_t line0;
 	unsigned int i, cap;
 	size_t size;
 
-	SIM_BUG_ON(offset_in_line >= COH_LINE_SIZE);
+	SIM_BUG_ON(at->align < COH_LINE_SIZE || (at->align & (at->align - 1)) ||
+		   (at->cpu >= 0 && (unsigned int)at->cpu >= c->m->nr_cpus));
 	size = sizeof(*obj) + layout->nr_fields * sizeof(struct coh_field);
 	obj = NULL;
 	if (!c->failed && mem_charge(c, size)) {
@@ -262,11 +325,9 @@ struct coh_object *coh_object_create(struct coh *c, const char *name,
 	if (!obj)
 		return spare_object(c, name, layout);
 	snprintf(obj->name, sizeof(obj->name), "%s", name);
-	line0 = (c->next_addr + COH_LINE_SIZE - 1) &
-		~(uint64_t)(COH_LINE_SIZE - 1);
-	obj->base = line0 + offset_in_line;
+	obj->base = place_addr(c, at, layout->size);
+	line0 = obj->base & ~(uint64_t)(COH_LINE_SIZE - 1);
 	obj->layout = layout;
-	c->next_addr = obj->base + (layout->size ? layout->size : 1);
 	for (i = 0; i < layout->nr_fields; i++) {
 		const struct coh_layout_field *lf = &layout->fields[i];
 		uint64_t addr = obj->base + lf->offset;
@@ -277,6 +338,9 @@ struct coh_object *coh_object_create(struct coh *c, const char *name,
 			     obj->name, line0);
 		obj->fields[i].line = l;
 		obj->fields[i].slot = line_add_field(c, l, obj->name, lf->name);
+		/* a per-CPU copy is on its CPU's node */
+		if (at->cpu >= 0 && l->home < 0)
+			l->home = (int)c->m->cpus[at->cpu].socket;
 	}
 	if (c->nr_objs == c->cap_objs) {
 		cap = c->cap_objs ? 2 * c->cap_objs : 16;

@@ -92,6 +92,9 @@ struct coh {
 	struct coh_object **objs;
 	unsigned int nr_objs, cap_objs;
 	uint64_t next_addr;
+	/* [nr_cpus][2]: the next free byte of each CPU's per-CPU unit,
+	 * static and dynamic (coh_object_place()); NULL until the first */
+	uint64_t *pcpu_next;
 	struct sim_trace *trace;
 	int trace_pid_cpus, trace_pid_lines; /* the run's two processes */
 	struct coh_trace_line *trace_lines; /* [cap_trace_lines], by index */
@@ -241,7 +244,8 @@ static inline bool sharer_test(const struct coh_line *l, unsigned int cpu)
 
 /*
  * xfer() - the idle cost of moving @l from CPU @from to CPU @to, and its
- * distance class in *@dist. Across sockets it depends on the line's home:
+ * distance class in *@dist. Across sockets it is the pair's (the
+ * profile's socket_distances, machine.h) and depends on the line's home:
  * xfer_socket when the holder's socket is the home (the request crosses
  * once, the home snoops its own core), xfer_socket_remote_home otherwise
  * (request and data travel through the home on the far side). @from and
@@ -254,16 +258,17 @@ static COH_INLINE sim_time_t xfer_keys(const struct coh *c,
 {
 	const struct machine *m = c->m;
 	enum coh_dist d = machine_key_dist(from_key ^ to_key);
-	/* all ones across sockets with the line homed elsewhere, else 0 */
-	uint64_t remote =
-		-(uint64_t)((d == COH_DIST_SOCKET) &
-			    (l->home !=
-			     (int)(from_key >> MACHINE_KEY_SOCKET_SHIFT)));
+	unsigned int fs = from_key >> MACHINE_KEY_SOCKET_SHIFT;
+	unsigned int ts = to_key >> MACHINE_KEY_SOCKET_SHIFT;
+	/* all ones across sockets, else 0; and with the line homed elsewhere */
+	uint64_t socket = -(uint64_t)(d == COH_DIST_SOCKET);
+	uint64_t remote = socket & -(uint64_t)(l->home != (int)fs);
 
 	*dist = d;
 	/* selected by a mask, not a branch: machine_key_dist() says why */
-	return (m->xfer_ps[d] & ~remote) |
-	       (m->xfer_socket_remote_home_ps & remote);
+	return (m->xfer_ps[d] & ~socket) |
+	       (m->socket_xfer_ps[fs][ts] & socket & ~remote) |
+	       (m->socket_remote_home_ps[fs][ts] & remote);
 }
 
 /* xfer_keys() of the CPUs themselves */

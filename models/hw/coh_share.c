@@ -105,6 +105,35 @@ static enum coh_dist sharer_dist(struct coh *c, const struct coh_line *l,
 	return (enum coh_dist)d;
 }
 
+/*
+ * socket_upgrade() - the upgrade by @cpu of @l, which @who (the lowest
+ * sharer on another socket) and maybe others share: priced by the
+ * farthest socket holding a copy, by the profile's socket_distances (on
+ * a 2-socket machine, the one other socket: @who's).
+ */
+static sim_time_t socket_upgrade(const struct coh *c, const struct coh_line *l,
+				 unsigned int cpu, unsigned int who)
+{
+	const struct machine *m = c->m;
+	unsigned int me = m->cpus[cpu].socket, far = m->cpus[who].socket;
+	unsigned int w;
+
+	for (w = 0; m->socket_matrix && w < c->sharer_words; w++) {
+		uint64_t bits = l->sharers[w];
+
+		while (bits) {
+			unsigned int s =
+				m->cpus[w * 64 + __builtin_ctzll(bits)].socket;
+
+			if (m->socket_xfer_ps[s][me] >
+			    m->socket_xfer_ps[far][me])
+				far = s;
+			bits &= bits - 1;
+		}
+	}
+	return m->socket_upgrade_ps[far][me];
+}
+
 /* hand_off() for a load; see there. */
 sim_time_t coh__hand_off_read(struct coh *c, struct coh_line *l,
 			      unsigned int cpu, enum coh_dist *dist)
@@ -160,8 +189,10 @@ sim_time_t coh__hand_off_shared(struct coh *c, struct coh_line *l,
 		 * blind CAS), priced by the farthest one.
 		 */
 		*dist = sharer_dist(c, l, cpu, true, &who);
-		lat = m->upgrade_ps[*dist] +
-		      (others - 1) * m->inval_per_sharer_ps;
+		lat = *dist == COH_DIST_SOCKET ?
+			      socket_upgrade(c, l, cpu, who) :
+			      m->upgrade_ps[*dist];
+		lat += (others - 1) * m->inval_per_sharer_ps;
 	} else {
 		sharer_dist(c, l, cpu, true, &who);
 		lat = xfer(c, l, who, cpu, dist) +

@@ -12,6 +12,7 @@
  *	sockets, cores_per_socket, threads_per_core, [cores_per_llc]
  *	[numbering]                   threads_last | threads_adjacent
  *	latencies:  <class>: {ns: NUMBER, source: "..."}
+ *	[socket_distances]: - {ns: [NUMBER, ...], source: "..."}  a row a socket
  *	[coherence]: handoff, hold, occupancy, adjacent_line_prefetch,
  *	             service_cv
  *
@@ -34,6 +35,14 @@
  *	                         requester on / off the line's home (default 0)
  *	xfer_per_waiter          legacy linear term per queued CPU (default 0)
  *
+ * socket_distances is the cross-socket transfer per pair of sockets, as
+ * `numactl -H` and hwloc print the ACPI SLIT, but in ns of a line hand-off
+ * rather than SLIT's relative units: row i is socket i holding the line,
+ * column j socket j asking for it, the diagonal 0. Each row carries its
+ * source. Without it every pair costs xfer_socket (a 2-socket machine has
+ * one pair). With it, xfer_socket_remote_home and upgrade_socket of a
+ * pair are scaled by the pair's ratio to xfer_socket.
+ *
  * Each of the three maps is a table of sim/scenario_keys.h
  * (machine_key_tables(), for `memcgsim help keys machine`, `coherence`
  * and `latencies`): the topology and coherence keys are read through it,
@@ -52,7 +61,6 @@
 #include "sim/scenario_keys.h"
 #include "sim/util.h"
 
-#define MACHINE_MAX_SOCKETS 16
 #define MACHINE_MAX_CORES_PER_SOCKET 256
 #define MACHINE_MAX_THREADS_PER_CORE 4
 #define MACHINE_MAX_LATENCY_PS 1000000000ull /* 1 ms */
@@ -72,6 +80,7 @@ static const char *const latency_entry_keys[] = { "ns", "source" };
 static const char *const occupancy_keys[] = { "fraction", "source" };
 static const char *const prefetch_keys[] = { "enabled", "source" };
 static const char *const service_cv_keys[] = { "cv", "source" };
+static const char *const distance_row_keys[] = { "ns", "source" };
 
 enum machine_latency {
 	LAT_L1_HIT,
@@ -522,6 +531,166 @@ static int load_coherence(struct machine *m, const struct scenario_node *map,
 				  ARRAY_SIZE(coherence_keys), m, NULL, err);
 }
 
+/* @v scaled by @pair / @unit, rounded to the nearest ps. */
+static uint64_t scale_ps(uint64_t v, uint64_t pair, uint64_t unit)
+{
+	/* each at most MACHINE_MAX_LATENCY_PS (1e9): the product fits */
+	return unit ? (v * pair + unit / 2) / unit : v;
+}
+
+/**
+ * machine_socket_pairs() - fill the per-pair tables of @m from its
+ * classes: without a socket_distances matrix every pair is xfer_socket;
+ * the home split and the upgrade of a pair are the class's at the pair's
+ * ratio to xfer_socket.
+ * @m: a loaded machine whose xfer_ps[], upgrade_ps[] or matrix changed.
+ */
+void machine_socket_pairs(struct machine *m)
+{
+	uint64_t xs = m->xfer_ps[COH_DIST_SOCKET];
+	unsigned int i, j;
+
+	for (i = 0; i < m->sockets; i++)
+		for (j = 0; j < m->sockets; j++) {
+			uint64_t pair;
+
+			if (!m->socket_matrix)
+				m->socket_xfer_ps[i][j] = i == j ? 0 : xs;
+			pair = m->socket_xfer_ps[i][j];
+
+			m->socket_remote_home_ps[i][j] = scale_ps(
+				m->xfer_socket_remote_home_ps, pair, xs);
+			m->socket_upgrade_ps[i][j] = scale_ps(
+				m->upgrade_ps[COH_DIST_SOCKET], pair, xs);
+		}
+}
+
+/* @v x (1 + @ppm / 1e6), rounded to the nearest ps, at least 1 if @v was. */
+static uint64_t nudge_ps(uint64_t v, int64_t ppm)
+{
+	double x = (double)v * (1.0 + (double)ppm / 1e6) + 0.5;
+	uint64_t r = x < 1.0 ? 0 : (uint64_t)x;
+
+	return v && !r ? 1 : r;
+}
+
+/**
+ * machine_nudge() - every latency of @m (the `latencies:` table, the
+ * socket matrix and the hold window) scaled by 1 + @ppm / 1e6, for
+ * `--sensitivity`: how much a prediction hangs on the profile's numbers.
+ * @m: a loaded machine
+ * @ppm: the change in parts per million, -999999 to 1e6
+ */
+void machine_nudge(struct machine *m, int64_t ppm)
+{
+	uint64_t *each[] = {
+		&m->l1_hit_ps,
+		&m->llc_hit_ps,
+		&m->memory_ps,
+		&m->rmw_local_ps,
+		&m->xfer_socket_remote_home_ps,
+		&m->inval_per_sharer_ps,
+		&m->conflict_local_ps,
+		&m->conflict_remote_ps,
+		&m->xfer_per_waiter_ps,
+		&m->irq_save_restore_ps,
+		&m->context_switch_ps,
+		&m->migration_ps,
+		&m->insn_ps,
+		&m->hold_ps,
+	};
+	unsigned int i, j;
+
+	SIM_BUG_ON(ppm <= -1000000 || ppm > 1000000);
+	for (i = 0; i < ARRAY_SIZE(each); i++)
+		*each[i] = nudge_ps(*each[i], ppm);
+	for (i = 0; i < NR_COH_DIST; i++) {
+		m->xfer_ps[i] = nudge_ps(m->xfer_ps[i], ppm);
+		m->upgrade_ps[i] = nudge_ps(m->upgrade_ps[i], ppm);
+	}
+	for (i = 0; m->socket_matrix && i < m->sockets; i++)
+		for (j = 0; j < m->sockets; j++)
+			m->socket_xfer_ps[i][j] =
+				nudge_ps(m->socket_xfer_ps[i][j], ppm);
+	machine_socket_pairs(m);
+}
+
+/*
+ * load_distance_row() - row @i of socket_distances, {ns: [..], source}:
+ * one number a socket, 0 on the diagonal, a transfer elsewhere.
+ */
+static int load_distance_row(struct machine *m, unsigned int i,
+			     const struct scenario_node *row,
+			     struct sim_error *err)
+{
+	const struct scenario_node *ns;
+	unsigned int j;
+
+	if (expect_entry(row, "ns", err) ||
+	    load_source(row, distance_row_keys, ARRAY_SIZE(distance_row_keys),
+			err))
+		return -1;
+	ns = scenario_get(row, "ns");
+	if (!ns) {
+		missing_key(err, row, "ns", NULL);
+		return -1;
+	}
+	if (scenario_kind(ns) != SCENARIO_SEQ ||
+	    scenario_len(ns) != m->sockets) {
+		scenario_error(err, ns,
+			       "expected a list of %u numbers, one a socket",
+			       m->sockets);
+		return -1;
+	}
+	for (j = 0; j < m->sockets; j++) {
+		const struct scenario_node *v = scenario_item(ns, j);
+
+		if (scenario_node_time_ps(v, PS_PER_NS, i == j ? 0 : 1,
+					  MACHINE_MAX_LATENCY_PS,
+					  &m->socket_xfer_ps[i][j], err))
+			return -1;
+		if (i == j && m->socket_xfer_ps[i][j]) {
+			scenario_error(
+				err, v,
+				"expected 0: socket %u with itself is priced by the classes within a socket",
+				i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * load_socket_distances() - the optional socket_distances matrix (see the
+ * header), after the latencies: without it every pair is xfer_socket.
+ */
+static int load_socket_distances(struct machine *m,
+				 const struct scenario_node *node,
+				 struct sim_error *err)
+{
+	const struct scenario_node *rows =
+		scenario_get(node, "socket_distances");
+	unsigned int i;
+
+	if (rows) {
+		if (scenario_kind(rows) != SCENARIO_SEQ ||
+		    scenario_len(rows) != m->sockets) {
+			scenario_error(
+				err, rows,
+				"expected a list of %u rows, one a socket: {ns: [...], source}",
+				m->sockets);
+			return -1;
+		}
+		for (i = 0; i < m->sockets; i++)
+			if (load_distance_row(m, i, scenario_item(rows, i),
+					      err))
+				return -1;
+		m->socket_matrix = true;
+	}
+	machine_socket_pairs(m);
+	return 0;
+}
+
 /* cores_per_llc: by default, and at most, the socket's cores. */
 static uint64_t cores_per_socket(const void *base, const void *ctx)
 {
@@ -603,6 +772,13 @@ static const struct scenario_key machine_keys[] = {
 		.type = SCENARIO_KEY_CUSTOM,
 		.form = "map",
 		.doc = "The hand-off law's settings: `memcgsim help keys coherence`",
+	},
+	{
+		.name = "socket_distances",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "[{ns: [NUMBER, ...], source}, ...]",
+		.def_doc = "xfer_socket for every pair",
+		.doc = "The line transfer between each pair of sockets, ns: row i the holder's socket, column j the requester's, the diagonal 0 (as numactl -H prints the SLIT, in ns)",
 	},
 };
 
@@ -730,6 +906,7 @@ int machine_load(struct machine *m, const struct scenario_node *node,
 		goto out_clear;
 	}
 	if (load_latencies(m, lat, err) ||
+	    load_socket_distances(m, node, err) ||
 	    load_coherence(m, scenario_get(node, "coherence"), err))
 		goto out_clear;
 

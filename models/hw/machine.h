@@ -31,6 +31,7 @@
 #include "sim/scenario_keys.h"
 
 #define MACHINE_MAX_CPUS 1024
+#define MACHINE_MAX_SOCKETS 16
 
 enum coh_dist {
 	COH_DIST_SELF, /* the same CPU */
@@ -96,6 +97,19 @@ struct machine {
 					      * homed elsewhere */
 	uint64_t upgrade_ps[NR_COH_DIST]; /* Shared -> Modified by a sharer,
 					   * by the farthest other sharer */
+	/*
+	 * Across sockets, by pair [the holder's socket][the requester's]:
+	 * socket_xfer_ps is the profile's socket_distances matrix (the
+	 * xfer_socket of that pair); the line homed away from the holder,
+	 * and the upgrade, are xfer_socket_remote_home and upgrade_socket
+	 * scaled by the pair's ratio to xfer_socket. Without a matrix every
+	 * pair is xfer_ps[COH_DIST_SOCKET] and the two are the class's own.
+	 * The diagonal is 0: a socket with itself is another class.
+	 */
+	uint64_t socket_xfer_ps[MACHINE_MAX_SOCKETS][MACHINE_MAX_SOCKETS];
+	uint64_t socket_remote_home_ps[MACHINE_MAX_SOCKETS][MACHINE_MAX_SOCKETS];
+	uint64_t socket_upgrade_ps[MACHINE_MAX_SOCKETS][MACHINE_MAX_SOCKETS];
+	bool socket_matrix; /* the profile wrote socket_distances */
 	uint64_t inval_per_sharer_ps; /* each extra sharer to invalidate */
 	/* a third CPU queued at a hand-off: requester on the home socket */
 	uint64_t conflict_local_ps;
@@ -129,6 +143,18 @@ unsigned int machine_key_tables(const struct scenario_key_table **tables);
 int machine_load(struct machine *m, const struct scenario_node *node,
 		 struct sim_error *err);
 void machine_destroy(struct machine *m);
+
+/*
+ * machine_socket_pairs() - refill the per-pair cross-socket tables after
+ * xfer_ps[], upgrade_ps[] or xfer_socket_remote_home_ps changed.
+ */
+void machine_socket_pairs(struct machine *m);
+
+/*
+ * machine_nudge() - scale every latency of @m by 1 + @ppm / 1e6 (for
+ * --sensitivity), the per-pair tables with them.
+ */
+void machine_nudge(struct machine *m, int64_t ppm);
 
 /*
  * machine_load_file() - load the machine profile file @path (its root map
@@ -195,11 +221,19 @@ static inline enum coh_dist machine_key_dist(uint32_t x)
 			       (core & llc & socket));
 }
 
-/* machine_xfer_ps() - cost of moving a line from CPU @from to CPU @to. */
+/*
+ * machine_xfer_ps() - cost of moving a line from CPU @from to CPU @to
+ * (across sockets: homed at @from's socket, the pair's distance).
+ */
 static inline uint64_t machine_xfer_ps(const struct machine *m,
 				       unsigned int from, unsigned int to)
 {
-	return m->xfer_ps[machine_dist(m, from, to)];
+	enum coh_dist d = machine_dist(m, from, to);
+
+	if (d == COH_DIST_SOCKET)
+		return m->socket_xfer_ps[m->cpus[from].socket]
+					[m->cpus[to].socket];
+	return m->xfer_ps[d];
 }
 
 const char *coh_dist_name(enum coh_dist d);

@@ -112,6 +112,23 @@ static void memcg_layout_build(struct memcg_sim *ms, unsigned int mo)
 }
 
 /*
+ * Where struct mem_cgroup is: mem_cgroup_alloc() kzalloc()s it, 4032 to
+ * 4608 bytes by config (struct_size() with nodeinfo[]), so from
+ * kmalloc-4k or kmalloc-8k, whose objects are naturally aligned: page
+ * aligned either way. The modelled part's line 0 (css.parent, id and the
+ * start of memory) is the struct's line at 0xc0 = 192 (v6.0: Eric
+ * Dumazet, netdev 2022-06-24, css.parent at 0xc0, memory at 0xd0), the
+ * second of its 128-byte pair. SIM: 192 for every layout; v6.1's
+ * PC_PADDING moves usage, not css.parent.
+ */
+static const struct coh_place memcg_kmalloc = {
+	.align = COH_PAGE_SIZE,
+	.offset = 192,
+	.size = 8192,
+	.cpu = -1,
+};
+
+/*
  * The page_counter layout of @k: a kernel version's, or one the scenario
  * gave, checked when the scenario was loaded (models/kernel/sim/config.c).
  */
@@ -298,6 +315,7 @@ struct memcg_vmstats_percpu *memcg__vmstats_percpu(struct memcg_sim *ms,
 	char name[64], pbuf[24];
 	const char *path;
 	unsigned int node;
+	struct coh_place at;
 
 	if (!memcg->vmstats_percpu) {
 		memcg->vmstats_percpu =
@@ -313,12 +331,14 @@ struct memcg_vmstats_percpu *memcg__vmstats_percpu(struct memcg_sim *ms,
 	SIM_OOM_ON(!statc->lruvec);
 	path = memcg_path_name(memcg, 16, pbuf, sizeof(pbuf));
 	snprintf(name, sizeof(name), "vmstats_percpu(%s)@cpu%u", path, cpu);
-	statc->obj = coh_object_create(ms->coh, name, &ms->pcpu_sl.l, 0);
+	/* alloc_percpu_gfp(struct memcg_vmstats_percpu): a dynamic area */
+	at = coh_per_cpu(cpu, 0, true);
+	statc->obj = coh_object_place(ms->coh, name, &ms->pcpu_sl.l, &at);
 	for (node = 0; node < ms->nr_nodes; node++) {
 		snprintf(name, sizeof(name), "lruvec_pcpu(%s,%u)@cpu%u", path,
 			 node, cpu);
-		statc->lruvec[node].obj = coh_object_create(
-			ms->coh, name, &ms->lruvec_pcpu_sl.l, 0);
+		statc->lruvec[node].obj = coh_object_place(
+			ms->coh, name, &ms->lruvec_pcpu_sl.l, &at);
 	}
 	memcg->vmstats_percpu[cpu] = statc;
 	return statc;
@@ -329,6 +349,7 @@ static void memcg_stats_init(struct memcg_sim *ms)
 	const struct machine *m = coh_machine(ms->coh);
 	unsigned int i, node, cpu;
 	char name[64], pbuf[32];
+	struct coh_place at;
 	const char *path;
 
 	ms->nr_nodes = m->sockets;
@@ -408,9 +429,11 @@ static void memcg_stats_init(struct memcg_sim *ms)
 		for (node = 0; node < ms->nr_nodes; node++) {
 			snprintf(name, sizeof(name), "nodestats%u@cpu%u", node,
 				 cpu);
+			/* pgdat->per_cpu_nodestats: alloc_percpu() */
+			at = coh_per_cpu(cpu, 0, true);
 			ms->node_pcp[cpu * ms->nr_nodes + node] =
-				coh_object_create(ms->coh, name,
-						  &ms->node_pcp_layout, 0);
+				coh_object_place(ms->coh, name,
+						 &ms->node_pcp_layout, &at);
 		}
 	for (node = 0; node < ms->nr_nodes; node++) {
 		snprintf(name, sizeof(name), "pgdat%u->vm_stat", node);
@@ -488,6 +511,7 @@ struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 	struct memcg_sim *ms = calloc(1, sizeof(*ms));
 	unsigned int i, mo;
 	char name[40], pbuf[40];
+	struct coh_place at;
 
 	SIM_OOM_ON(!ms);
 	ms->k = k;
@@ -528,7 +552,8 @@ struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 		memcg->parent = parent;
 		snprintf(name, sizeof(name), "memcg(%s)",
 			 memcg_path_name(memcg, 32, pbuf, sizeof(pbuf)));
-		memcg->obj = coh_object_create(coh, name, &ms->memcg_layout, 0);
+		memcg->obj = coh_object_place(coh, name, &ms->memcg_layout,
+					      &memcg_kmalloc);
 		/*
 		 * SIM: on cgroup v1 the root's use_hierarchy is 0 by default
 		 * (v4.x), so a top-level memcg's counters have no parent.
@@ -567,12 +592,15 @@ struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 						&ms->global_layout, 0);
 	for (i = 0; i < nr_cpus; i++) {
 		snprintf(name, sizeof(name), "memcg_stock@cpu%u", i);
+		/* DEFINE_PER_CPU(struct memcg_stock_pcp, memcg_stock) */
+		at = coh_per_cpu(i, 0, false);
 		ms->stock[i].obj =
-			coh_object_create(coh, name, &ms->stock_layout, 0);
+			coh_object_place(coh, name, &ms->stock_layout, &at);
 		stock_place(&ms->stock[i]);
 		snprintf(name, sizeof(name), "stats_updates@cpu%u", i);
-		ms->pcpu_stats[i] =
-			coh_object_create(coh, name, &ms->pcpu_stats_layout, 0);
+		/* static DEFINE_PER_CPU(unsigned int, stats_updates) */
+		ms->pcpu_stats[i] = coh_object_place(
+			coh, name, &ms->pcpu_stats_layout, &at);
 	}
 	if (k->obj_stock_version == OBJ_STOCK_V6_16) {
 		/* DEFINE_PER_CPU_ALIGNED(struct obj_stock_pcp, obj_stock) */
@@ -584,8 +612,9 @@ struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 		SIM_BUG_ON(!ms->obj_stock);
 		for (i = 0; i < nr_cpus; i++) {
 			snprintf(name, sizeof(name), "obj_stock@cpu%u", i);
-			ms->obj_stock[i].obj = coh_object_create(
-				coh, name, &ms->obj_stock_layout, 0);
+			at = coh_per_cpu(i, 0, false);
+			ms->obj_stock[i].obj = coh_object_place(
+				coh, name, &ms->obj_stock_layout, &at);
 			ms->obj_stock[i].coh.cached_objcg =
 				coh_object_field(ms->obj_stock[i].obj, 0);
 			ms->obj_stock[i].coh.nr_bytes =

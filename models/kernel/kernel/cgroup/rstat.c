@@ -81,13 +81,16 @@ static struct cgroup_rstat_cpu *cgroup_rstat_cpu(struct rstat *rs, int cgrp,
 	struct cgroup_rstat_cpu *rstatc;
 	struct coh_object *obj;
 	char name[40];
+	struct coh_place at;
 
 	SIM_BUG_ON(cgrp < 0 || (unsigned int)cgrp >= rs->nr_cgroups);
 	rstatc = &rs->rstatc[(size_t)cpu * rs->nr_cgroups + (unsigned int)cgrp];
 	if (rstatc->coh.updated_next)
 		return rstatc;
 	snprintf(name, sizeof(name), "rstat_cpu(cgroup%d)@cpu%u", cgrp, cpu);
-	obj = coh_object_create(rs->coh, name, &rs->rstatc_layout, 0);
+	/* cgroup_rstat_init(): cgrp->rstat_cpu = alloc_percpu() */
+	at = coh_per_cpu(cpu, 0, true);
+	obj = coh_object_place(rs->coh, name, &rs->rstatc_layout, &at);
 	rstatc->coh.bstat = coh_object_field(obj, RSTATC_BSTAT);
 	rstatc->coh.last_bstat = coh_object_field(obj, RSTATC_LAST_BSTAT);
 	rstatc->coh.updated_children = coh_object_field(obj, RSTATC_CHILDREN);
@@ -547,6 +550,7 @@ struct rstat *rstat_create(struct coh *coh, enum kernel_stats_version v,
 	struct coh_object *obj;
 	unsigned int cpu, cg;
 	char name[40];
+	struct coh_place at;
 
 	SIM_OOM_ON(!rs);
 	rs->coh = coh;
@@ -588,8 +592,10 @@ struct rstat *rstat_create(struct coh *coh, enum kernel_stats_version v,
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		snprintf(name, sizeof(name), "cgroup_rstat_cpu_lock@cpu%u",
 			 cpu);
+		/* static DEFINE_PER_CPU(raw_spinlock_t, ...) */
+		at = coh_per_cpu(cpu, 0, false);
 		rs->cpu_lock_obj[cpu] =
-			coh_object_create(coh, name, &rs->lock_layout, 0);
+			coh_object_place(coh, name, &rs->lock_layout, &at);
 		qspinlock_init(&rs->cpu_lock[cpu],
 			       coh_object_field(rs->cpu_lock_obj[cpu], 0),
 			       nr_cpus);
