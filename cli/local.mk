@@ -4,4 +4,5 @@
 # in cmd/, one folder each (cmd/local.mk). May include every layer below
 # it; nothing below includes cli/.
 memcgsim_SOURCES = %reldir%/memcgsim.c %reldir%/options.c %reldir%/options.h \
-	%reldir%/check.c %reldir%/check.h %reldir%/help.c %reldir%/help.h
+	%reldir%/check.c %reldir%/check.h %reldir%/help.c %reldir%/help.h \
+	%reldir%/host_run.c %reldir%/host_run.h

@@ -13,6 +13,7 @@
  *	memcgsim merge DIR            join a sweep's per-point results
  *	memcgsim compare OLD NEW ...  compare two result files (cmd/compare/compare.h)
  *	memcgsim plot RESULTS ...     draw pictures with gnuplot (cmd/plot/plot.h)
+ *	memcgsim host-run SCENARIO    on this host's kernel (cli/host_run.h)
  *	memcgsim help [COMMAND|keys [SECTION|all]]  the commands, one's
  *	                              options, the scenario's keys
  *
@@ -56,6 +57,7 @@
 #include "cmd/validate/validate.h"
 #include "cmd/compare/compare.h"
 #include "cmd/calibrate/calibrate.h"
+#include "cli/host_run.h"
 #include "cli/check.h"
 #include "cli/help.h"
 #include "models/hw/machine.h"
@@ -973,6 +975,13 @@ static const struct cli_command commands[] = {
 		.own = cmd_calibrate,
 		.args = "[--quick] [-o PROFILE]",
 		.doc = "measure this host with pinned microbenchmarks and write a machine profile (calibrate --help: --check PROFILE [MEASUREMENTS] puts the model beside measurements)",
+	},
+	{
+		.name = "host-run",
+		.fn = cmd_host_run,
+		.options = host_run_options,
+		.args = "SCENARIO",
+		.doc = "run the scenario's variants on this host's kernel, in real cgroups (root needed), and print CPU time per operation and ops/s with 95% CIs beside the model's prediction (doc/host-run.md)",
 	},
 	{
 		.name = "list",

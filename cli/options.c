@@ -639,6 +639,75 @@ static int set_force(struct cli *c, const char *arg)
 	return 0;
 }
 
+/* host-run -v NAME: each adds a variant to measure. */
+static int set_host_variant(struct cli *c, const char *arg)
+{
+	if (c->host.nr_variants == HOST_MAX_VARIANTS)
+		return cli_usage_error(
+			"too many --variant options (at most %s)", "64");
+	if (!*arg)
+		return cli_usage_error(
+			"--variant: expected a variant name, found nothing%s",
+			"");
+	c->host.variants[c->host.nr_variants++] = arg;
+	return 0;
+}
+
+static int set_host_replications(struct cli *c, const char *arg)
+{
+	unsigned long long v;
+
+	if (!parse_uint(arg, HOST_MAX_REPS, &v) || !v)
+		return cli_usage_error(
+			"--replications: expected an integer from 1 to 100, found '%s'",
+			arg);
+	c->host.reps = (unsigned int)v;
+	return 0;
+}
+
+static int set_host_machine(struct cli *c, const char *arg)
+{
+	if (!*arg)
+		return cli_usage_error(
+			"--machine: expected a machine profile, found nothing%s",
+			"");
+	c->host.machine = arg;
+	c->host.predict = true;
+	return 0;
+}
+
+static int set_host_predict(struct cli *c, const char *arg)
+{
+	c->host.predict = true;
+	return 0;
+}
+
+static int set_host_no_profile(struct cli *c, const char *arg)
+{
+	c->host.no_profile = true;
+	return 0;
+}
+
+/* --duration SECONDS: from 0.05 to 600, a decimal. */
+static int set_host_duration(struct cli *c, const char *arg)
+{
+	char *end;
+	double v;
+
+	if ((*arg < '0' || *arg > '9') && *arg != '.')
+		goto bad;
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || *end || !(v >= 0.05 && v <= 600))
+		goto bad;
+	c->host.secs = v;
+	return 0;
+bad:
+	return cli_usage_error(
+		"--duration: expected seconds from 0.05 to 600, found '%s'",
+		arg);
+}
+
 /*
  * Each option once, with the setter that parses it. An option whose value
  * means something else in another command (--out: a file or a folder) is
@@ -902,4 +971,47 @@ const struct cli_option opt_help_format = {
 	.arg = "FMT",
 	.set = set_help_format,
 	.help = "text (default) or man (the man pages' generated parts: memcgsim(1)'s list of commands, a command page's synopsis and options, the key lists); help keys also markdown (the user guide's table) or tsv (NAME, TYPE, MIN, MAX, first value, and required or optional but for kernel; what tests/run-keys.sh reads)",
+};
+
+const struct cli_option opt_host_variant = {
+	.short_name = 'v',
+	.long_name = "variant",
+	.arg = "NAME",
+	.set = set_host_variant,
+	.help = "measure this variant (again for more); default: every variant",
+};
+
+const struct cli_option opt_host_replications = {
+	.short_name = 'r',
+	.long_name = "replications",
+	.arg = "N",
+	.set = set_host_replications,
+	.help = "run each variant N times (default 5), every other repetition in reverse order; 95% confidence intervals from them",
+};
+
+const struct cli_option opt_host_machine = {
+	.long_name = "machine",
+	.arg = "PROFILE",
+	.set = set_host_machine,
+	.help = "predict with this machine profile (this host's, from memcgsim calibrate -o PROFILE); implies --predict",
+};
+
+const struct cli_option opt_host_predict = {
+	.long_name = "predict",
+	.set = set_host_predict,
+	.help = "the model's change beside the measured one (with the scenario's machine unless --machine)",
+};
+
+const struct cli_option opt_host_duration = {
+	.short_name = 'd',
+	.long_name = "duration",
+	.arg = "SECONDS",
+	.set = set_host_duration,
+	.help = "measure each run this long (default 1), after a fifth of it of warm-up",
+};
+
+const struct cli_option opt_host_no_profile = {
+	.long_name = "no-profile",
+	.set = set_host_no_profile,
+	.help = "no perf profile of the runs (by default, where perf is installed, each variant's first run is profiled)",
 };

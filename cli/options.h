@@ -26,6 +26,7 @@
 
 #include "cmd/run/run.h"
 #include "cmd/run/sensitivity.h"
+#include "cmd/host-run/host_run.h"
 #include "cmd/sweep/sweep.h"
 #include "sim/report.h"
 
@@ -63,6 +64,8 @@ struct cli {
 	bool no_plots;
 	/* help keys */
 	const char *help_format;
+	/* host-run */
+	struct host_run_opts host;
 	/* the shipped data and gnuplot scripts: o.datadir, plots point here */
 	const char *plots;
 	char datadir_buf[1200], plots_buf[1200 + sizeof("/plots")];
@@ -117,7 +120,9 @@ extern const struct cli_option opt_variant, opt_set, opt_seed, opt_replications,
 	opt_force, opt_tolerance, opt_metric, opt_all, opt_plot_out,
 	opt_plot_format, opt_plot_variant, opt_plot_metric, opt_plot_x,
 	opt_help_format, opt_max_memory, opt_max_events, opt_dry_run,
-	opt_trace_variant, opt_trace_from, opt_trace_to, opt_sensitivity;
+	opt_trace_variant, opt_trace_from, opt_trace_to, opt_sensitivity,
+	opt_host_variant, opt_host_replications, opt_host_machine,
+	opt_host_predict, opt_host_duration, opt_host_no_profile;
 
 #define EXIT_RUN_FAILURE 1
 #define EXIT_BAD_INPUT 2

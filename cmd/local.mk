@@ -29,3 +29,9 @@ libsim_a_SOURCES += \
 	%reldir%/calibrate/fit.c %reldir%/calibrate/io.c
 AM_CFLAGS += $(HWLOC_CFLAGS)
 LDADD += $(HWLOC_LIBS)
+# memcgsim host-run: the scenario on this host's kernel, in real cgroups
+# (fork, pthreads, sched_setaffinity), beside the model.
+libsim_a_SOURCES += \
+	%reldir%/host-run/host_run.c %reldir%/host-run/host_run.h \
+	%reldir%/host-run/internal.h %reldir%/host-run/cgroupfs.c \
+	%reldir%/host-run/bench.c %reldir%/host-run/profile.c

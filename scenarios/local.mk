@@ -39,8 +39,10 @@ experimentsdir = $(pkgdatadir)/experiments
 dist_experiments_DATA = \
 	%reldir%/experiments/hackbench-objects.yaml \
 	%reldir%/experiments/kmalloc-obj-stock.yaml \
+	%reldir%/experiments/lru-lock-stats.yaml \
 	%reldir%/experiments/multi-memcg-stock.yaml \
 	%reldir%/experiments/netperf-sctp.yaml \
+	%reldir%/experiments/netperf-smt.yaml \
 	%reldir%/experiments/page-counter-layouts.yaml \
 	%reldir%/experiments/page-fault-batch.yaml \
 	%reldir%/experiments/sk-forward-alloc-2022.yaml \

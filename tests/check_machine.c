@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/hw/cache.h"
 #include "models/hw/machine.h"
+#include "sim/engine.h"
 #include "sim/scenario.h"
 #include "tests/machine_test.h"
 
@@ -755,6 +757,58 @@ START_TEST(machine_key_tables_sound)
 }
 END_TEST
 
+/*
+ * SMT execution sharing: skx-2s-72's smt_slowdown 1.54 is 1.54 x 1024 =
+ * 1576.96 -> 1577/1024. CPU 0's sibling is CPU 36 (threads_last, 36
+ * cores). A delay of 1000 ns on CPU 0:
+ *   - CPU 36 runs no process: 1000 ns (1000000 ps);
+ *   - CPU 36 runs a task: 1000000 x 1577 / 1024 = 1540039.06 ->
+ *     1540039 ps (integer division);
+ *   - CPU 36's task sleeps (idle): 1000000 ps;
+ *   - CPU 0 itself idle (its task waits, the time is not work): 1000000.
+ * skx-2s-44 has no SMT: no sibling, 1000000.
+ */
+START_TEST(coh_delay_smt_sibling)
+{
+	struct sim_engine *e = sim_engine_create();
+	struct sim_proc p0, p36;
+	struct machine m;
+	struct coh *c;
+	struct coh_cpu *cc;
+
+	load_profile("skx-2s-72", &m);
+	ck_assert_uint_eq(m.smt_slowdown_1024, 1577);
+	c = coh_create(&m, e);
+	sim_proc_init(&p0, e, 0, 4096, NULL);
+	sim_proc_init(&p36, e, 36, 4096, NULL);
+	cc = coh_cpu_attach(c, 0, &p0);
+	ck_assert_ptr_eq(cc->smt_sibling, coh_cpu(c, 36));
+	coh_delay(cc, 1000000);
+	ck_assert_uint_eq(p0.now, 1000000);
+	coh_cpu_attach(c, 36, &p36);
+	coh_delay(cc, 1000000);
+	ck_assert_uint_eq(p0.now, 1000000 + 1540039);
+	coh_cpu(c, 36)->idle = true;
+	coh_delay(cc, 1000000);
+	ck_assert_uint_eq(p0.now, 2000000 + 1540039);
+	coh_cpu(c, 36)->idle = false;
+	cc->idle = true;
+	coh_delay(cc, 1000000);
+	ck_assert_uint_eq(p0.now, 3000000 + 1540039);
+	sim_proc_destroy(&p0);
+	sim_proc_destroy(&p36);
+	coh_free(c);
+	machine_destroy(&m);
+	load_profile("skx-2s-44", &m);
+	ck_assert_uint_eq(m.smt_slowdown_1024, 1024);
+	c = coh_create(&m, e);
+	ck_assert_ptr_null(coh_cpu(c, 0)->smt_sibling);
+	coh_free(c);
+	machine_destroy(&m);
+	sim_engine_free(e);
+}
+END_TEST
+
 static Suite *machine_suite(void)
 {
 	Suite *s = suite_create("machine");
@@ -763,6 +817,7 @@ static Suite *machine_suite(void)
 	tcase_add_test(tc, machine_load_skx_numbering);
 	tcase_add_test(tc, machine_load_skx_latencies);
 	tcase_add_test(tc, machine_load_skx44_no_smt);
+	tcase_add_test(tc, coh_delay_smt_sibling);
 	tcase_add_test(tc, machine_load_epyc_ccx);
 	tcase_add_test(tc, machine_key_dist_epyc);
 	tcase_add_test(tc, machine_load_desktop);

@@ -144,7 +144,9 @@ START_TEST(place_no_foreign_buddy)
 
 		if (ca >= 0) {
 			percpu++;
-			ck_assert_int_eq(lines[i]->home, ca / 2);
+			ck_assert_msg(lines[i]->home == ca / 2,
+				      "%s: home %d, not socket %d",
+				      lines[i]->name, lines[i]->home, ca / 2);
 		}
 		for (j = 0; j < n; j++) {
 			int cb;

@@ -33,6 +33,7 @@
 #include "models/kernel/sim/config.h"
 #include "models/kernel/mm/memcontrol.h"
 #include "models/kernel/mm/shmem.h"
+#include "models/kernel/mm/swap.h"
 #include "models/workloads/workload.h"
 #include "sim/engine.h"
 #include "sim/scenario.h"
@@ -363,18 +364,20 @@ END_TEST
  *     shmem_add_to_page_cache(): mem_cgroup_charge() (the first:
  *     page_counter_try_charge(/w, 32), 31 in the stock; the second from
  *     the stock), PGPGIN +1 each, NR_FILE_PAGES +1, NR_SHMEM +1 each;
- *     folio_add_lru() NR_INACTIVE_ANON +1 each. The file has 2 of 256
- *     pages: no truncation.
+ *     folio_add_lru(): each folio into CPU 0's LRU-add batch of 15
+ *     (lru_lock per_lruvec at v6.0, models/kernel/mm/swap.h): 2 of 15,
+ *     so folio_batch_move_lru() has not run and NR_INACTIVE_ANON has not
+ *     moved. The file has 2 of 256 pages: no truncation.
  *
  * Expect 2 charges, 1 page-counter charge, no uncharge, usage 32,
- * NR_FILE_PAGES 2, NR_SHMEM 2, NR_INACTIVE_ANON 2, PGPGIN 2.
+ * NR_FILE_PAGES 2, NR_SHMEM 2, NR_INACTIVE_ANON 0, PGPGIN 2.
  */
 START_TEST(fallocate1_one_call_charges_two_pages)
 {
 	const struct expect e = { .charges = 2,
 				  .pc_try_charges = 1,
 				  .usage = BATCH,
-				  .inactive_anon = 2,
+				  .inactive_anon = 0,
 				  .file_pages = 2,
 				  .shmem = 2,
 				  .pgpgin = 2 };
@@ -535,6 +538,81 @@ START_TEST(page_fault_per_thread_mm_line)
 }
 END_TEST
 
+/*
+ * The LRU lock and its batches (lru_lock per_lruvec at v6.0,
+ * models/kernel/mm/swap.h): page_fault1, pages 41, one round.
+ *
+ *   41 faults: folio_add_lru() fills CPU 0's batch of PAGEVEC_SIZE 15;
+ *     the 15th and the 30th fault run folio_batch_move_lru(): 2 holds
+ *     of lruvec(/w)@node0's lru_lock, 11 folios left in the batch.
+ *   munmap: unmap_region() -> lru_add_drain(): the 11: 1 hold.
+ *     mmu_gather: the embedded batch of 8, then one of 33 (< 510):
+ *     release_pages(8): 1 hold; release_pages(33): the lock is let go
+ *     when lock_batch reaches SWAP_CLUSTER_MAX 32, before the 33rd
+ *     folio, and taken again: 2 holds.
+ *
+ * Expect 2 + 1 + 1 + 2 = 6 acquisitions, none contended (one CPU),
+ * NR_INACTIVE_ANON 41 in and 41 out: 0; 41 PGFAULT.
+ *
+ * Timing: a fault is work_ns 20 us plus its memcg calls (well under
+ * 240 ns each once the lines are in CPU 0's cache), so the 41st fault
+ * starts before 800 + 41 x 0.24 < 810 us and a 42nd could not start
+ * before 41 x 20 = 820 us: the run ends at 810 us, inside the engine's
+ * 1 ms.
+ */
+START_TEST(page_fault1_lru_lock_holds)
+{
+	struct lruvec *lruvec;
+
+	harness_run("page_fault", "{work_ns: 20000, pages: 41}", V6_0,
+		    810 * SIM_PS_PER_US);
+	ck_assert_int_eq(events(SIM_PGFAULT), 41);
+	lruvec = lru_sim_lruvec(h.run.memcg, h.memcg, 0);
+	ck_assert_uint_eq(lruvec->lru_lock.acquired, 6);
+	ck_assert_uint_eq(lruvec->lru_lock.contended, 0);
+	ck_assert_int_eq(state(SIM_NR_INACTIVE_ANON), 0);
+	ck_assert_int_eq(lruvec->nr_folios, 0);
+	harness_destroy();
+}
+END_TEST
+
+/*
+ * Which lruvec a folio goes to (mem_cgroup_lruvec()): per_lruvec (v5.11
+ * on) has one per memcg and node, so /w and / on CPU 0 (socket 0), and
+ * /w on CPU 71 (skx-2s-72: socket 1) are three locks; per_node (v4.8's
+ * pgdat->lru_lock) shares the node's lock between memcgs; off has none.
+ */
+START_TEST(lru_sim_lruvec_per_memcg_and_node)
+{
+	struct memcg_sim *ms;
+	struct mem_cgroup *root;
+
+	harness_run("page_fault", "{work_ns: 100, pages: 1}", V6_0, 1);
+	ms = h.run.memcg;
+	root = memcg_sim_find(ms, "/");
+	ck_assert_ptr_ne(lru_sim_lruvec(ms, h.memcg, 0),
+			 lru_sim_lruvec(ms, root, 0));
+	ck_assert_ptr_ne(lru_sim_lruvec(ms, h.memcg, 0),
+			 lru_sim_lruvec(ms, h.memcg, 71));
+	ck_assert_ptr_eq(lru_sim_lruvec(ms, h.memcg, 0),
+			 lru_sim_lruvec(ms, h.memcg, 1));
+	harness_destroy();
+	harness_run("page_fault", "{work_ns: 100, pages: 1}",
+		    "{stats_version: v6.0, lru_lock: per_node}", 1);
+	ms = h.run.memcg;
+	root = memcg_sim_find(ms, "/");
+	ck_assert_ptr_eq(lru_sim_lruvec(ms, h.memcg, 0),
+			 lru_sim_lruvec(ms, root, 0));
+	ck_assert_ptr_ne(lru_sim_lruvec(ms, h.memcg, 0),
+			 lru_sim_lruvec(ms, h.memcg, 71));
+	harness_destroy();
+	harness_run("page_fault", "{work_ns: 100, pages: 1}",
+		    "{stats_version: v6.0, lru_lock: off}", 1);
+	ck_assert_ptr_null(h.run.memcg->lru);
+	harness_destroy();
+}
+END_TEST
+
 static Suite *will_it_scale_suite(void)
 {
 	Suite *s = suite_create("will_it_scale");
@@ -550,6 +628,8 @@ static Suite *will_it_scale_suite(void)
 	tcase_add_test(tc, fallocate1_truncation_uncharges_in_folio_batches);
 	tcase_add_test(tc, tlb_flush2_one_page);
 	tcase_add_test(tc, page_fault_per_thread_mm_line);
+	tcase_add_test(tc, page_fault1_lru_lock_holds);
+	tcase_add_test(tc, lru_sim_lruvec_per_memcg_and_node);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -466,3 +466,10 @@ AM_TESTS_ENVIRONMENT = top_srcdir='$(top_srcdir)'; export top_srcdir; \
 
 # shared by the suites that load a cited machine profile
 EXTRA_DIST += %reldir%/machine_test.h
+
+# tests/run-host-run.sh     memcgsim host-run on this host's kernel for a
+#                           few seconds (root and a memory hierarchy, else
+#                           skipped): the rows, what it cannot reproduce,
+#                           and nothing left behind, after SIGINT too
+TESTS += %reldir%/run-host-run.sh
+EXTRA_DIST += %reldir%/run-host-run.sh

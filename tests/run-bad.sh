@@ -160,7 +160,7 @@ usage "memcgsim: error: --variant: no variant named 'nosuch' in small.yaml" \
 	run $ok --format csv --variant nosuch
 usage "memcgsim: error: --variant: no variant named 'btch4' in small.yaml; did you mean 'batch4'?" \
 	run $ok --format csv --variant btch4
-usage "memcgsim: error: unknown command 'frob' (run, check, explain, validate, compare, sweep, merge, plot, calibrate, list, help)" \
+usage "memcgsim: error: unknown command 'frob' (run, check, explain, validate, compare, sweep, merge, plot, calibrate, host-run, list, help)" \
 	frob $ok
 usage "memcgsim: error: unknown option '--frob'" \
 	run $ok --frob
@@ -307,7 +307,7 @@ usage "memcgsim: error: explain: --no-plots is for memcgsim without a command" \
 	explain $ok --no-plots
 usage "memcgsim: error: --metric is for compare and plot" \
 	--metric throughput
-usage "memcgsim: error: sweep: --variant is for run, check, explain and plot" \
+usage "memcgsim: error: sweep: --variant is for run, check, explain, plot and host-run" \
 	sweep $ok --vary seed=1,2 --variant batch1
 usage "memcgsim: error: validate: --lines is for run and explain" \
 	validate --lines 2

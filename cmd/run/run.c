@@ -843,6 +843,11 @@ static void kworker_setup(struct run *run)
 	run->kworker_ctx.ms = run->memcg;
 	run->kworker_ctx.cc =
 		coh_cpu_attach(run->coh, (unsigned int)cpu, &run->kworker);
+	/*
+	 * SIM: the kworker sleeps between its rare flushes: its CPU counts
+	 * as idle for its SMT sibling (coh_delay()), flushing included
+	 */
+	run->kworker_ctx.cc->idle = true;
 	f = CO_PUSH(&run->kworker, memcg_stats_kworker);
 	f->end_ps = run->end_ps;
 	sim_proc_start(&run->kworker, 0);
@@ -1289,10 +1294,12 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 					v[i].misfit - 1, v[i].machine.nr_cpus);
 				goto out_variants;
 			}
-			fprintf(stderr,
-				"memcgsim: note: variant '%s' skipped: it runs CPU %u, and the machine given with --set has %u CPUs\n",
-				v[i].name, v[i].misfit - 1,
-				v[i].machine.nr_cpus);
+			/* a note for the variants asked for: all, not one */
+			if (!o->variant)
+				fprintf(stderr,
+					"memcgsim: note: variant '%s' skipped: it runs CPU %u, and the machine given with --set has %u CPUs\n",
+					v[i].name, v[i].misfit - 1,
+					v[i].machine.nr_cpus);
 			variant_destroy(&v[i]);
 			continue;
 		}

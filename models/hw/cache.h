@@ -382,11 +382,21 @@ struct coh_cpu {
 	struct kprof *prof; /* time by kernel function, or NULL */
 	struct coh_caller_stat *caller_stat; /* the latest access's */
 	/*
+	 * SMT execution sharing (the profile's smt_slowdown): the other
+	 * thread of this CPU's core, or NULL when the machine has no SMT or
+	 * its threads share nothing; coh_delay() stretches this CPU's own
+	 * work while @smt_sibling runs. @idle: no task runs on this CPU
+	 * (set by the workloads where their tasks sleep).
+	 */
+	struct coh_cpu *smt_sibling;
+	unsigned int smt_slowdown_1024;
+	bool idle;
+	/*
 	 * Padding to 9 host lines, an odd number: CPU i's line 0 then falls
 	 * in set 9i of the host's L1 (mod 64), all 64 sets in turn, where
 	 * 512 bytes put every CPU's line 0 in 8 sets (doc/speed.md).
 	 */
-	char pad[64];
+	char pad[48];
 };
 
 struct coh;
@@ -617,9 +627,22 @@ bool coh_fence(struct coh_cpu *cc);
  */
 bool coh_read_cold(struct coh_cpu *cc);
 
-/* coh_delay() - the CPU computes for @ps without touching shared lines. */
+/* coh_cpu_busy() - a task runs on @cc (attached, not idle). */
+static inline bool coh_cpu_busy(const struct coh_cpu *cc)
+{
+	return cc->proc && !cc->idle;
+}
+
+/*
+ * coh_delay() - the CPU computes for @ps without touching shared lines:
+ * @ps x smt_slowdown while its SMT sibling runs (an idle CPU's wait is
+ * not stretched). SIM: the sibling's state
+ * when the work starts holds for all of it.
+ */
 static inline void coh_delay(struct coh_cpu *cc, sim_time_t ps)
 {
+	if (cc->smt_sibling && !cc->idle && coh_cpu_busy(cc->smt_sibling))
+		ps = ps * cc->smt_slowdown_1024 / 1024;
 	cc->proc->now += ps;
 }
 

@@ -22,6 +22,31 @@ static uint32_t *keys_build(const struct machine *m);
 static uint64_t *within_build(const struct machine *m, const uint32_t *keys,
 			      unsigned int words, bool *xfer_zero);
 
+/*
+ * smt_siblings_link() - with a profile whose smt_slowdown is above 1,
+ * point each CPU at the other thread of its core. SIM: with more than
+ * two threads a core, the next one of the core, in CPU order.
+ */
+static void smt_siblings_link(struct coh *c)
+{
+	const struct machine *m = c->m;
+	unsigned int i, j;
+
+	if (m->threads_per_core < 2 || m->smt_slowdown_1024 <= 1024)
+		return;
+	for (i = 0; i < c->nr_cpus; i++) {
+		for (j = 1; j < c->nr_cpus; j++) {
+			unsigned int k = (i + j) % c->nr_cpus;
+
+			if (m->cpus[k].core != m->cpus[i].core)
+				continue;
+			c->cpus[i].smt_sibling = &c->cpus[k];
+			c->cpus[i].smt_slowdown_1024 = m->smt_slowdown_1024;
+			break;
+		}
+	}
+}
+
 struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 {
 	struct coh *c = calloc(1, sizeof(*c));
@@ -68,6 +93,7 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 			   m->occupancy_1024 == 1024 && !xfer_zero;
 	c->shortcuts_on = true;
 	coh_plain_update(c);
+	smt_siblings_link(c);
 	return c;
 }
 

@@ -418,6 +418,29 @@ static int load_service_cv(struct machine *m, const struct scenario_node *entry,
 	return 0;
 }
 
+static const char *const smt_keys[] = { "slowdown", "source" };
+
+/*
+ * load_smt_slowdown() - {slowdown: 1..2, source}: how much longer a
+ * thread's own (non-memory) work takes while its SMT sibling runs.
+ */
+static int load_smt_slowdown(struct machine *m,
+			     const struct scenario_node *entry,
+			     struct sim_error *err)
+{
+	double slowdown;
+
+	if (expect_entry(entry, "slowdown", err))
+		return -1;
+	if (load_source(entry, smt_keys, ARRAY_SIZE(smt_keys), err))
+		return -1;
+	if (scenario_double(entry, "slowdown", true, 1.0, 1.0, 2.0, &slowdown,
+			    err))
+		return -1;
+	m->smt_slowdown_1024 = (unsigned int)(slowdown * 1024.0 + 0.5);
+	return 0;
+}
+
 static int load_prefetch(struct machine *m, const struct scenario_node *entry,
 			 struct sim_error *err)
 {
@@ -780,6 +803,13 @@ static const struct scenario_key machine_keys[] = {
 		.def_doc = "xfer_socket for every pair",
 		.doc = "The line transfer between each pair of sockets, ns: row i the holder's socket, column j the requester's, the diagonal 0 (as numactl -H prints the SLIT, in ns)",
 	},
+	{
+		.name = "smt_slowdown",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "{slowdown, source}",
+		.def_doc = "1 (siblings do not share execution)",
+		.doc = "How much longer a thread's own work (work_ns, instructions; not its memory accesses) takes while its SMT sibling runs, 1 to 2",
+	},
 };
 
 enum { MK_NAME, MK_DESCRIPTION, MK_SOCKETS, MK_LATENCIES = 7 };
@@ -908,6 +938,10 @@ int machine_load(struct machine *m, const struct scenario_node *node,
 	if (load_latencies(m, lat, err) ||
 	    load_socket_distances(m, node, err) ||
 	    load_coherence(m, scenario_get(node, "coherence"), err))
+		goto out_clear;
+	m->smt_slowdown_1024 = 1024;
+	if (scenario_get(node, "smt_slowdown") &&
+	    load_smt_slowdown(m, scenario_get(node, "smt_slowdown"), err))
 		goto out_clear;
 
 	if (build_cpus(m)) {

@@ -126,6 +126,11 @@ struct machine {
 	enum coh_handoff handoff;
 	uint64_t hold_ps; /* COH_HANDOFF_HOLD window */
 	bool adjacent_line_prefetch; /* 128-byte pairs interfere */
+	/*
+	 * smt_slowdown: a thread's own work stretched while its sibling
+	 * runs, in 1/1024 (1024: no sharing; coh_delay())
+	 */
+	unsigned int smt_slowdown_1024;
 };
 
 /*

@@ -13,6 +13,7 @@ libsim_a_SOURCES += \
 	%reldir%/mm/memcontrol.c %reldir%/mm/memcontrol.h \
 	%reldir%/mm/memcontrol_internal.h %reldir%/mm/memcontrol_stats.c \
 	%reldir%/mm/shmem.c %reldir%/mm/shmem.h \
+	%reldir%/mm/swap.c %reldir%/mm/swap.h \
 	%reldir%/mm/mmap_lock.c %reldir%/mm/mmap_lock.h \
 	%reldir%/kernel/cgroup/rstat.c %reldir%/kernel/cgroup/rstat.h \
 	%reldir%/kernel/sched/fair.c %reldir%/kernel/sched/fair.h \

@@ -177,6 +177,17 @@ static void fallocate_destroy(struct workload *w)
 	w->priv = NULL;
 }
 
+/* host-run's program: will-it-scale fallocate1 on a memfd (shmem). */
+static int fallocate_host(const struct workload *w, struct workload_host *h)
+{
+	const struct fallocate *fa = w->priv;
+
+	h->kind = WH_FALLOCATE;
+	h->pages = fa->file_pages;
+	h->len_pages = fa->len_pages;
+	return 0;
+}
+
 const struct workload_type fallocate_type = {
 	.name = "fallocate",
 	.summary =
@@ -188,4 +199,5 @@ const struct workload_type fallocate_type = {
 	.parse = fallocate_parse,
 	.setup = fallocate_setup,
 	.destroy = fallocate_destroy,
+	.host = fallocate_host,
 };

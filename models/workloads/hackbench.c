@@ -195,6 +195,7 @@ static void hb_run(struct hackbench *hb, struct sched_task *se, sim_time_t at)
 	}
 	t->k.cc = coh_cpu_attach(hb->run->coh, se->cpu, &t->proc);
 	t->k.cc->prof = &t->prof;
+	t->k.cc->idle = false;
 	tr = coh_trace(t->k.cc->coh);
 	if (migrated && tr) {
 		/* the trace: the cold cache, on the new CPU's kernel work */
@@ -322,7 +323,7 @@ static int hb_sender_loop(struct sim_proc *p, void *frame)
 			CO_CALL(f, p, hb_preempt, .t = t);
 		if (f->r->queued >= hb->window && hb->sf) {
 			/* block: the CPU goes to the next task */
-			KPROF_ENTER(&t->prof, KF_IDLE, t->proc.now);
+			task_idle_begin(t);
 			CO_AWAIT(f, coh_fence(t->k.cc));
 			CO_AWAIT(f, sim_proc_sync(p));
 			if (sender_blocked(s, f->r, (int)(f->r - hb->receivers),
@@ -333,15 +334,15 @@ static int hb_sender_loop(struct sim_proc *p, void *frame)
 					  t->proc.now);
 				CO_AWAIT(f, hb_wait(hb, t, s->blocked_on >= 0));
 			}
-			KPROF_EXIT(&t->prof, t->proc.now);
+			task_idle_end(t);
 			continue;
 		}
 		if (f->r->queued >= hb->window) {
-			KPROF_ENTER(&t->prof, KF_IDLE, t->proc.now);
+			task_idle_begin(t);
 			CO_AWAIT(f, sender_blocked(s, f->r,
 						   (int)(f->r - hb->receivers),
 						   hb->window));
-			KPROF_EXIT(&t->prof, t->proc.now);
+			task_idle_end(t);
 		}
 		KPROF_ENTER(&t->prof, KF_WORK_SEND, t->proc.now);
 		coh_delay(t->k.cc, hb->work_ps / 2);
@@ -381,7 +382,7 @@ static int hb_receiver_loop(struct sim_proc *p, void *frame)
 		if (hb->sf)
 			CO_CALL(f, p, hb_preempt, .t = t);
 		if (!r->queued && hb->sf) {
-			KPROF_ENTER(&t->prof, KF_IDLE, t->proc.now);
+			task_idle_begin(t);
 			CO_AWAIT(f, coh_fence(t->k.cc));
 			CO_AWAIT(f, sim_proc_sync(p));
 			if (receiver_idle(r)) {
@@ -391,13 +392,13 @@ static int hb_receiver_loop(struct sim_proc *p, void *frame)
 					  t->proc.now);
 				CO_AWAIT(f, hb_wait(hb, t, r->waiting));
 			}
-			KPROF_EXIT(&t->prof, t->proc.now);
+			task_idle_end(t);
 			continue;
 		}
 		if (!r->queued) {
-			KPROF_ENTER(&t->prof, KF_IDLE, t->proc.now);
+			task_idle_begin(t);
 			CO_AWAIT(f, receiver_idle(r));
-			KPROF_EXIT(&t->prof, t->proc.now);
+			task_idle_end(t);
 		}
 		task_op_begin(t);
 		KPROF_ENTER(&t->prof, KF_WORK_RECV, t->proc.now);

@@ -446,6 +446,7 @@ static void netperf_run(struct netperf *np, struct sched_task *se,
 	}
 	t->k.cc = coh_cpu_attach(np->run->coh, se->cpu, &t->proc);
 	t->k.cc->prof = &t->prof;
+	t->k.cc->idle = false;
 	if (migrated)
 		trace_cpu_work(t, "migration",
 			       at - np->run->machine.migration_ps, at);
@@ -720,7 +721,7 @@ static int netperf_schedule(struct sim_proc *p, void *frame)
 	}
 	if (!must_block(np, pp, f->sender))
 		CO_RETURN(f, p, 0);
-	KPROF_ENTER(&t->prof, KF_IDLE, NOW(&t->proc));
+	task_idle_begin(t);
 	CO_AWAIT(f, coh_fence(t->k.cc));
 	CO_AWAIT(f, sim_proc_sync(p));
 	if (must_block(np, pp, f->sender)) {
@@ -731,7 +732,7 @@ static int netperf_schedule(struct sim_proc *p, void *frame)
 					 f->sender ? sender_blocked(pp, np) :
 						     receiver_idle(pp)));
 	}
-	KPROF_EXIT(&t->prof, NOW(&t->proc));
+	task_idle_end(t);
 	CO_END(f, p);
 }
 
@@ -761,10 +762,10 @@ static int netperf_turn(struct sim_proc *p, void *frame)
 		CO_CALL(f, p, netperf_schedule, .t = t, .pp = pp,
 			.sender = f->sender);
 	} else if (must_block(np, pp, f->sender)) {
-		KPROF_ENTER(&t->prof, KF_IDLE, NOW(&t->proc));
+		task_idle_begin(t);
 		CO_AWAIT(f, f->sender ? sender_blocked(pp, np) :
 					receiver_idle(pp));
-		KPROF_EXIT(&t->prof, NOW(&t->proc));
+		task_idle_end(t);
 	}
 	CO_END(f, p);
 }
@@ -1153,6 +1154,39 @@ static void netperf_destroy(struct workload *w)
 	w->priv = NULL;
 }
 
+/*
+ * host-run's program: a pair of processes per instance, pinned where its
+ * tasks are, streaming message_bytes over loopback (af_unix or TCP).
+ */
+static int netperf_host(const struct workload *w, struct workload_host *h)
+{
+	const struct netperf *np = w->priv;
+	unsigned int i;
+
+	if (np->protocol == PROTO_SCTP) {
+		snprintf(
+			h->why, sizeof(h->why),
+			"SCTP: no host program (the sctp module may not load)");
+		return -1;
+	}
+	if (np->server_path[0] || np->client_prefix[0]) {
+		snprintf(
+			h->why, sizeof(h->why),
+			"netserver and netperf in cgroups of their own: not built on the host");
+		return -1;
+	}
+	h->kind = np->protocol == PROTO_UNIX ? WH_UNIX_STREAM : WH_TCP_STREAM;
+	h->bytes = np->message_bytes;
+	h->nr_pairs = (unsigned int)np->instances;
+	for (i = 0; i < h->nr_pairs; i++) {
+		h->pair_task[2 * i] =
+			(unsigned int)(np->pairs[i].snd - w->tasks);
+		h->pair_task[2 * i + 1] =
+			(unsigned int)(np->pairs[i].rcv - w->tasks);
+	}
+	return 0;
+}
+
 const struct workload_type netperf_type = {
 	.name = "netperf",
 	.summary =
@@ -1166,4 +1200,5 @@ const struct workload_type netperf_type = {
 	.destroy = netperf_destroy,
 	.metrics = netperf_metrics,
 	.explain = netperf_explain,
+	.host = netperf_host,
 };

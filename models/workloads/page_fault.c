@@ -94,9 +94,16 @@
  * task maps its own range).
  *
  * An operation is a fault; throughput is faults per second.
+ * LRU (kernel lru_lock, models/kernel/mm/swap.h): folio_add_lru() puts
+ * each new anon folio (and page_fault2's page-cache folio) into the
+ * CPU's batch of 15, moved onto the LRU under the lruvec lock with its
+ * NR_INACTIVE_ANON update; munmap's unmap_region() drains the batch and
+ * each gather batch's release_pages() takes the folios off the LRU under
+ * the same lock, 32 per hold. With lru_lock: off a folio reaches the LRU
+ * at once, without a lock (the model before issue 30).
+ *
  * SIM: THP is off (every fault is one 4K page; shmem_enabled never); the
- * memcg of every task is the workload's cgroup; a folio reaches the LRU
- * at once (the per-CPU lru_add batch of 15 is not modelled); page-table
+ * memcg of every task is the workload's cgroup; page-table
  * pages (__GFP_ACCOUNT, NR_PAGETABLE: one per 512 faults) are not
  * charged; the page_fault3 pages' LRU activation by mark_page_accessed()
  * on the second unmap (NR_INACTIVE_ANON -1, NR_ACTIVE_ANON +1,
@@ -108,6 +115,7 @@
 #include "models/kernel/mm/memcontrol.h"
 #include "models/kernel/mm/mmap_lock.h"
 #include "models/kernel/mm/shmem.h"
+#include "models/kernel/mm/swap.h"
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"
@@ -242,8 +250,7 @@ static int page_fault_memcg(struct sim_proc *p, void *frame)
 	 */
 	CO_CALL(f, p, mod_lruvec_state, .memcg = pf->memcg,
 		.idx = SIM_NR_ANON_MAPPED, .val = 1);
-	CO_CALL(f, p, mod_lruvec_state, .memcg = pf->memcg,
-		.idx = SIM_NR_INACTIVE_ANON, .val = 1);
+	CO_CALL(f, p, folio_add_lru, .memcg = pf->memcg);
 	CO_END(f, p);
 }
 
@@ -259,12 +266,35 @@ static int page_fault_unmap(struct sim_proc *p, void *frame)
 	struct page_fault *pf = t->w->priv;
 
 	CO_BEGIN(f);
+	/* unmap_region(): lru_add_drain() first, whatever the mapping */
+	if (pf->run->memcg->lru)
+		CO_CALL(f, p, lru_add_drain);
 	if (pf->test == PAGE_FAULT3) {
 		for (; f->i; f->i--)
 			CO_CALL(f, p, mod_lruvec_state, .memcg = pf->memcg,
 				.idx = SIM_NR_FILE_MAPPED, .val = -1);
 		CO_RETURN(f, p, 0);
 	}
+	if (pf->run->memcg->lru) {
+		/*
+		 * per gather batch zap_pte_range()'s page_remove_rmap() of
+		 * each page, and tlb_flush_mmu() ->
+		 * free_pages_and_swap_cache(): lru_add_drain() (empty by
+		 * then) and release_pages()
+		 */
+		for (f->slot = 0; f->i;) {
+			f->batch = gather_next(f->i, &f->slot);
+			f->i -= f->batch;
+			for (f->k = 0; f->k < f->batch; f->k++)
+				CO_CALL(f, p, mod_lruvec_state,
+					.memcg = pf->memcg,
+					.idx = SIM_NR_ANON_MAPPED, .val = -1);
+			CO_CALL(f, p, release_pages, .memcg = pf->memcg,
+				.nr = f->batch);
+		}
+		CO_RETURN(f, p, 0);
+	}
+	/* SIM: lru_lock off: both statistics per page, no lock */
 	for (f->slot = 0; f->i;) {
 		f->batch = gather_next(f->i, &f->slot);
 		f->i -= f->batch;
@@ -364,6 +394,18 @@ static void page_fault_destroy(struct workload *w)
 	w->priv = NULL;
 }
 
+/* host-run's program: will-it-scale's own loop, per process or thread. */
+static int page_fault_host(const struct workload *w, struct workload_host *h)
+{
+	const struct page_fault *pf = w->priv;
+
+	h->kind = WH_PAGE_FAULT;
+	h->pages = pf->pages;
+	h->test = pf->test + 1;
+	h->threads = pf->mode == PER_THREAD;
+	return 0;
+}
+
 const struct workload_type page_fault_type = {
 	.name = "page_fault",
 	.summary =
@@ -375,4 +417,5 @@ const struct workload_type page_fault_type = {
 	.parse = page_fault_parse,
 	.setup = page_fault_setup,
 	.destroy = page_fault_destroy,
+	.host = page_fault_host,
 };

@@ -231,9 +231,9 @@ static int stat_reader_loop(struct sim_proc *p, void *frame)
 				     (double)(t->proc.now - f->pass_start) /
 					     SIM_PS_PER_NS);
 		if (sr->interval_ps) {
-			KPROF_ENTER(&t->prof, KF_IDLE, t->proc.now);
+			task_idle_begin(t);
 			coh_delay(t->k.cc, sr->interval_ps);
-			KPROF_EXIT(&t->prof, t->proc.now);
+			task_idle_end(t);
 		}
 	}
 	CO_END(f, p);
@@ -270,6 +270,26 @@ static void stat_reader_destroy(struct workload *w)
 	w->priv = NULL;
 }
 
+/* host-run's program: read the same cgroups' memory.stat, pass by pass. */
+static int stat_reader_host(const struct workload *w, struct workload_host *h)
+{
+	const struct stat_reader *sr = w->priv;
+	unsigned int i;
+
+	if (sr->ratelimited || sr->interval_ps) {
+		snprintf(
+			h->why, sizeof(h->why),
+			"a paced or rate-limited reader: host-run reads back to back");
+		return -1;
+	}
+	h->kind = WH_STAT_READ;
+	h->format = sr->format;
+	for (i = 0; i < sr->nr && i < w->cgroups->nr; i++)
+		h->read[i] = sr->ids[i];
+	h->nr_read = i;
+	return 0;
+}
+
 const struct workload_type stat_reader_type = {
 	.name = "stat_reader",
 	.summary =
@@ -281,4 +301,5 @@ const struct workload_type stat_reader_type = {
 	.parse = stat_reader_parse,
 	.setup = stat_reader_setup,
 	.destroy = stat_reader_destroy,
+	.host = stat_reader_host,
 };

@@ -58,6 +58,7 @@
 
 #include "models/kernel/mm/memcontrol.h"
 #include "models/kernel/mm/mmap_lock.h"
+#include "models/kernel/mm/swap.h"
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"
@@ -141,18 +142,32 @@ static int tlb_flush_page(struct sim_proc *p, void *frame)
 		.gfp = GFP_KERNEL);
 	CO_CALL(f, p, mod_lruvec_state, .memcg = tf->memcg,
 		.idx = SIM_NR_ANON_MAPPED, .val = 1);
-	CO_CALL(f, p, mod_lruvec_state, .memcg = tf->memcg,
-		.idx = SIM_NR_INACTIVE_ANON, .val = 1);
+	CO_CALL(f, p, folio_add_lru, .memcg = tf->memcg);
 	CO_CALL(f, p, fault_unlock, .mm = &tf->mm, .k = k,
 		.vma_locked = mm_fault_vma_locked(k, false, f->i == 0));
 	/* madvise(MADV_DONTNEED) of the page: zap, flush, release */
 	CO_CALL(f, p, mmap_read_lock, .mm = &tf->mm, .k = k);
-	CO_CALL(f, p, mod_lruvec_state, .memcg = tf->memcg,
-		.idx = SIM_NR_ANON_MAPPED, .val = -1);
-	CO_CALL(f, p, mod_lruvec_state, .memcg = tf->memcg,
-		.idx = SIM_NR_INACTIVE_ANON, .val = -1);
-	CO_CALL(f, p, uncharge_batch,
-		.ug = { .memcg = tf->memcg, .nr_memory = 1, .pgpgout = 1 });
+	if (tf->run->memcg->lru) {
+		/*
+		 * zap_page_range(): lru_add_drain() (the fault's folio: the
+		 * LRU lock), zap: page_remove_rmap(); tlb_finish_mmu() ->
+		 * free_pages_and_swap_cache() -> release_pages() (the lock
+		 * again) and the uncharge
+		 */
+		CO_CALL(f, p, lru_add_drain);
+		CO_CALL(f, p, mod_lruvec_state, .memcg = tf->memcg,
+			.idx = SIM_NR_ANON_MAPPED, .val = -1);
+		CO_CALL(f, p, release_pages, .memcg = tf->memcg, .nr = 1);
+	} else {
+		CO_CALL(f, p, mod_lruvec_state, .memcg = tf->memcg,
+			.idx = SIM_NR_ANON_MAPPED, .val = -1);
+		CO_CALL(f, p, mod_lruvec_state, .memcg = tf->memcg,
+			.idx = SIM_NR_INACTIVE_ANON, .val = -1);
+		CO_CALL(f, p, uncharge_batch,
+			.ug = { .memcg = tf->memcg,
+				.nr_memory = 1,
+				.pgpgout = 1 });
+	}
 	CO_CALL(f, p, mmap_read_unlock, .mm = &tf->mm, .k = k);
 	/* the read fault: the zero page, no anon_vma needed */
 	CO_CALL(f, p, fault_lock, .mm = &tf->mm, .k = k,

@@ -39,6 +39,40 @@
 struct workload;
 struct run;
 
+/*
+ * struct workload_host - what `memcgsim host-run` (cmd/host-run/) runs on
+ * the host for a workload: the real system calls the modelled ones stand
+ * for. A type that has such a program fills it in its host() hook after
+ * parse and setup; @why says why not otherwise.
+ */
+enum workload_host_kind {
+	WH_UNIX_STREAM, /* af_unix stream pairs: write, read */
+	WH_TCP_STREAM, /* TCP loopback pairs: send, recv */
+	WH_PAGE_FAULT, /* will-it-scale page_fault1-3 */
+	WH_FALLOCATE, /* will-it-scale fallocate1 on shmem */
+	WH_STAT_READ, /* read memory.stat of some cgroups */
+};
+
+struct workload_host {
+	enum workload_host_kind kind;
+	uint64_t bytes; /* stream pairs: the message size */
+	uint64_t pages; /* page faults: per round; fallocate: the file */
+	uint64_t len_pages; /* fallocate: pages per call */
+	unsigned int test; /* page faults: 1, 2 or 3 */
+	bool threads; /* page faults: threads of one process */
+	/*
+	 * stream pairs: the tasks of pair i, sender then receiver, as
+	 * indexes into the workload's tasks: 2 x @nr_pairs entries of an
+	 * array of nr_tasks the caller gave
+	 */
+	unsigned int *pair_task, nr_pairs;
+	/* memory.stat readers: the cgroups read (tree indexes), in an
+	 * array of the tree's size the caller gave */
+	unsigned int *read, nr_read;
+	unsigned int format; /* ... in v1's or v2's format; 0: the kernel's */
+	char why[160]; /* host() returned -1: why there is no program */
+};
+
 /* One of a workload type's own result metrics (after the warm-up). */
 struct workload_metric {
 	const char *name; /* a CSV column: static, the same in every variant */
@@ -105,6 +139,11 @@ struct workload_type {
 	unsigned int (*metrics)(const struct workload *w,
 				struct workload_metric *m, unsigned int max);
 	void (*explain)(const struct workload *w, FILE *out);
+	/*
+	 * Optional: the program host-run runs on the host for @w (after
+	 * setup), 0; or -1 with @h->why set. NULL: there is none.
+	 */
+	int (*host)(const struct workload *w, struct workload_host *h);
 };
 
 /*
@@ -180,6 +219,25 @@ static inline bool task_running(const struct sim_task *t, const struct run *r)
 {
 	return t->proc.now < r->end_ps;
 }
+/*
+ * task_idle_begin() - the task waits for work (a message, a peer): its
+ * time counts as [idle], and its CPU runs nothing, so the CPU's SMT
+ * sibling has the core to itself (coh_delay()). task_idle_end() - it
+ * runs again. Under sched: fair the next task switched in on the CPU
+ * makes it busy again (its workload's run function).
+ */
+static inline void task_idle_begin(struct sim_task *t)
+{
+	KPROF_ENTER(&t->prof, KF_IDLE, t->proc.now);
+	t->k.cc->idle = true;
+}
+
+static inline void task_idle_end(struct sim_task *t)
+{
+	t->k.cc->idle = false;
+	KPROF_EXIT(&t->prof, t->proc.now);
+}
+
 /*
  * task_op_begin() - an operation starts at the task's clock. Traced, it is
  * a slice on the CPU's track around the calls it makes (sim/trace.h).

@@ -96,6 +96,7 @@
 #include "sim/stats.h"
 
 struct memcg_sim;
+struct lru_sim;
 
 /* Members of struct mem_cgroup the model places in memory. */
 enum memcg_member {
@@ -352,6 +353,7 @@ struct memcg_sim {
 	sim_time_t reclaim_ps; /* per page reclaimed */
 	struct memcg_counts counts;
 	struct sim_stat charge_lat; /* try_charge_memcg() that charged, ns */
+	struct lru_sim *lru; /* models/kernel/mm/swap.h; NULL: lru_lock off */
 };
 
 /**
@@ -596,6 +598,19 @@ struct mod_lruvec_state_frame {
 };
 
 int mod_lruvec_state(struct sim_proc *p, void *frame);
+
+/*
+ * __mod_lruvec_state(): the same with interrupts already off (under the
+ * LRU lock: models/kernel/mm/swap.c).
+ */
+struct __mod_lruvec_state_frame {
+	struct co_frame co;
+	struct mem_cgroup *memcg; /* SIM: the lruvec's */
+	int idx;
+	long val;
+};
+
+int __mod_lruvec_state(struct sim_proc *p, void *frame);
 
 /* count_memcg_events(): @idx is a SIM event (enum memcg_event_sim) */
 struct count_memcg_events_frame {

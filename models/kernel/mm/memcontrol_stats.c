@@ -616,19 +616,12 @@ static int __mod_node_page_state(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
-struct __mod_lruvec_state_frame {
-	struct co_frame co;
-	struct mem_cgroup *memcg; /* SIM: the lruvec's */
-	int idx;
-	long val;
-};
-
 /*
  * __mod_lruvec_state(lruvec, idx, val) for a node item of the memcg on
  * this CPU's node: the node's vmstat, then __mod_memcg_lruvec_state():
  * the memcg's and the lruvec's per-CPU counters and memcg_rstat_updated().
  */
-static int __mod_lruvec_state(struct sim_proc *p, void *frame)
+int __mod_lruvec_state(struct sim_proc *p, void *frame)
 {
 	struct __mod_lruvec_state_frame *f = frame;
 	struct memcg_sim *ms = this_ms(p);

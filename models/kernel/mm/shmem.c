@@ -9,6 +9,7 @@
 #include "models/kernel/sim/insn.h"
 #include "models/kernel/sim/kprof.h"
 #include "models/kernel/mm/shmem.h"
+#include "models/kernel/mm/swap.h"
 
 /**
  * shmem_add_to_page_cache() - charge a new page and count it as cache
@@ -72,9 +73,7 @@ int shmem_get_folio_gfp(struct sim_proc *p, void *frame)
 		EXIT(p);
 		CO_RETURN(f, p, p->ret);
 	}
-	/* folio_add_lru(): SIM: onto the inactive anon LRU at once */
-	CO_CALL(f, p, mod_lruvec_state, .memcg = f->memcg,
-		.idx = SIM_NR_INACTIVE_ANON, .val = 1);
+	CO_CALL(f, p, folio_add_lru, .memcg = f->memcg);
 	EXIT(p);
 	CO_RETURN(f, p, 0);
 	CO_END(f, p);
@@ -114,6 +113,20 @@ int shmem_undo_range(struct sim_proc *p, void *frame)
 				.idx = SIM_NR_SHMEM, .val = -1);
 		}
 		/* folio_batch_release() -> release_pages() */
+		/*
+		 * folio_batch_release(): lru_add_drain() before the first
+		 * batch (percpu_pvec_drained), then release_pages(), which
+		 * uncharges the batch
+		 */
+		if (this_ms(p)->lru) {
+			if (!f->drained)
+				CO_CALL(f, p, lru_add_drain);
+			f->drained = true;
+			CO_CALL(f, p, release_pages, .memcg = f->memcg,
+				.nr = f->batch);
+			continue;
+		}
+		/* SIM: lru_lock off: release_pages() without the lock */
 		for (f->i = 0; f->i < f->batch; f->i++)
 			CO_CALL(f, p, mod_lruvec_state, .memcg = f->memcg,
 				.idx = SIM_NR_INACTIVE_ANON, .val = -1);

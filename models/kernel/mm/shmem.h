@@ -87,6 +87,7 @@ struct shmem_undo_range_frame {
 	unsigned long nr_pages;
 	/* locals */
 	unsigned int batch, i;
+	bool drained; /* the folio_batch's percpu_pvec_drained */
 };
 
 int shmem_undo_range(struct sim_proc *p, void *frame);

@@ -31,6 +31,7 @@ static const char *const stats_version_names[] = { "v6.0", "v6.6", "v6.8" };
 static const char *const parent_walk_names[] = { "statc_parent",
 						 "parent_mem_cgroup" };
 static const char *const sched_class_names[] = { "cfs", "eevdf" };
+static const char *const lru_lock_names[] = { "off", "per_node", "per_lruvec" };
 static const char *const version_names[] = { "none", "v4.8", "v6.0",  "v6.1",
 					     "v6.6", "v6.8", "stable" };
 
@@ -405,6 +406,23 @@ static const struct kernel_key kernel_key_table[] = {
 		KEY_DEF(SCHED_CLASS_CFS),
 		.doc = "The fair class's pick, with a workload's sched: fair: cfs (up to v6.5: waiting tasks in turn, a slice each, no wake-up preemption) or eevdf (v6.6 on: lag kept across sleeps, the eligible task with the earliest virtual deadline runs, a wake-up preempts when the woken task would be picked, RUN_TO_PARITY)",
 	},
+	{
+		.name = "lru_lock",
+		.type = KEY_ENUM,
+		KEY_MEMBER(lru_lock),
+		KEY_NAMES(lru_lock_names),
+		KEY_DEF(LRU_LOCK_PER_LRUVEC),
+		.doc = "The LRU lock and the per-CPU LRU-add batches (mm/swap.c): per_lruvec (v5.11 on: folio_batch_move_lru() and release_pages() under the lock of the folio's memcg and node, the memcg statistics update inside it), per_node (v4.8 to v5.10: one pgdat->lru_lock for every memcg) or off (folios reach the LRU at once, no lock: the model before issue 30)",
+	},
+	{
+		.name = "lru_add_batch",
+		.type = KEY_U32,
+		KEY_MEMBER(lru_add_batch),
+		.min = 1,
+		.max = 31,
+		KEY_DEF(15),
+		.doc = "PAGEVEC_SIZE: the folios a CPU's LRU-add batch holds before folio_batch_move_lru() takes the lock (15 up to v6.11; 31 from v6.12)",
+	},
 };
 
 const struct kernel_key *kernel_keys(unsigned int *nr)
@@ -512,6 +530,9 @@ static const struct kernel_preset {
 	{ "obj_stock_version",
 	  { OBJ_STOCK_V5_13, OBJ_STOCK_V6_0, OBJ_STOCK_V6_0, OBJ_STOCK_V6_0,
 	    OBJ_STOCK_V6_0, OBJ_STOCK_V6_16 } },
+	{ "lru_lock",
+	  { LRU_LOCK_PER_NODE, LRU_LOCK_PER_LRUVEC, LRU_LOCK_PER_LRUVEC,
+	    LRU_LOCK_PER_LRUVEC, LRU_LOCK_PER_LRUVEC, LRU_LOCK_PER_LRUVEC } },
 };
 
 bool kernel_preset_value(enum kernel_version v, const char *name, int64_t *out)

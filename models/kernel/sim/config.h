@@ -58,6 +58,13 @@ enum kernel_stats_version { STATS_V6_0, STATS_V6_6, STATS_V6_8 };
 /* sched_class: the fair class's pick (models/kernel/kernel/sched/fair.h) */
 enum kernel_sched_class { SCHED_CLASS_CFS, SCHED_CLASS_EEVDF };
 /*
+ * lru_lock: the LRU lock and per-CPU LRU-add batches of
+ * models/kernel/mm/swap.h: off (folios reach the LRU at once, no lock),
+ * per_node (v4.8 to v5.10: pgdat->lru_lock) or per_lruvec (v5.11 on: a
+ * lock per memcg and node)
+ */
+enum kernel_lru_lock { LRU_LOCK_OFF, LRU_LOCK_PER_NODE, LRU_LOCK_PER_LRUVEC };
+/*
  * The kernels `version:` presets (config.c kernel_presets[]); KV_NONE is
  * the model's own defaults, those of every scenario without `version:`.
  */
@@ -104,6 +111,8 @@ struct kernel_config {
 	bool stats_flush_skip; /* one flusher, the others skip */
 	bool stats_parent_walk_memcg; /* per_memcg before 9cee7e8ef3e3 */
 	enum kernel_sched_class sched_class; /* CFS, or EEVDF from v6.6 */
+	enum kernel_lru_lock lru_lock;
+	unsigned int lru_add_batch; /* PAGEVEC_SIZE */
 };
 
 #define CGROUP_MAX 4096

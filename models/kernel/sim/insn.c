@@ -205,6 +205,11 @@ static const int kf_row[NR_KPROF_FNS] = {
 	[KF_shmem_get_folio_gfp] = INSN_shmem_get_folio_gfp,
 	[KF_shmem_add_to_page_cache] = INSN_shmem_add_to_page_cache,
 	[KF_shmem_undo_range] = INSN_shmem_undo_range,
+	/* SIM: no rows: no vmlinux at hand to count them (mm/swap.h) */
+	[KF_folio_batch_move_lru] = -1,
+	[KF_lru_add_drain] = -1,
+	[KF_release_pages] = -1,
+	[KF__raw_spin_lock_irqsave] = -1,
 };
 
 int insn_row_of(enum kprof_fn kf)

@@ -52,6 +52,10 @@ static const char *const names[NR_KPROF_FNS] = {
 	[KF_shmem_get_folio_gfp] = "shmem_get_folio_gfp",
 	[KF_shmem_add_to_page_cache] = "shmem_add_to_page_cache",
 	[KF_shmem_undo_range] = "shmem_undo_range",
+	[KF_folio_batch_move_lru] = "folio_batch_move_lru",
+	[KF_lru_add_drain] = "lru_add_drain",
+	[KF_release_pages] = "release_pages",
+	[KF__raw_spin_lock_irqsave] = "_raw_spin_lock_irqsave",
 };
 
 const char *kprof_name(enum kprof_fn fn)

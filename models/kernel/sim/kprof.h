@@ -69,6 +69,10 @@ enum kprof_fn {
 	KF_shmem_get_folio_gfp,
 	KF_shmem_add_to_page_cache,
 	KF_shmem_undo_range,
+	KF_folio_batch_move_lru,
+	KF_lru_add_drain,
+	KF_release_pages,
+	KF__raw_spin_lock_irqsave, /* the LRU lock: its RMW and its wait */
 	NR_KPROF_FNS,
 };
 

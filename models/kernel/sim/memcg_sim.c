@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "models/kernel/mm/memcontrol_internal.h"
+#include "models/kernel/mm/swap.h"
 #include "sim/error.h"
 #include "sim/util.h"
 
@@ -622,6 +623,7 @@ struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 		}
 	}
 	memcg_stats_init(ms);
+	ms->lru = lru_sim_create(ms);
 	return ms;
 }
 
@@ -629,6 +631,7 @@ void memcg_sim_free(struct memcg_sim *ms)
 {
 	if (!ms)
 		return;
+	lru_sim_free(ms->lru);
 	memcg_stats_free(ms);
 	free(ms->memcgs);
 	free(ms->stock);

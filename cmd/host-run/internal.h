@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cmd/host-run/internal.h - what the files of cmd/host-run/ share: the
+ * host's memory-cgroup hierarchy (cgroupfs.c), the programs run on the
+ * host (bench.c) and the plan of variants (host_run.c). Nothing outside
+ * cmd/host-run/ includes it.
+ *
+ * Layering: cmd/; the host side uses the cgroup file system, fork,
+ * pthreads and sched_setaffinity, never a shell.
+ */
+#ifndef CMD_HOST_RUN_INTERNAL_H
+#define CMD_HOST_RUN_INTERNAL_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "models/kernel/sim/config.h"
+#include "models/workloads/workload.h"
+#include "sim/error.h"
+
+/* The private directory's name: this prefix and host-run's pid. */
+#define HOST_DIR_PREFIX "memcgsim-host-run."
+#define HOST_MAX_MADE 8192 /* cgroups one run may create */
+#define HOST_MOUNT_MAX 2048 /* a longer mount point is refused */
+#define HOST_PERF_MAX_PIDS 1024
+
+/*
+ * struct host_cgfs - the memory controller's hierarchy on this host, as
+ * /proc/self/mountinfo shows it, and the cgroups host-run made in it.
+ */
+struct host_cgfs {
+	unsigned int version; /* 1 (legacy memory mount) or 2 (cgroup2) */
+	char mount[HOST_MOUNT_MAX]; /* its root */
+	char top[HOST_MOUNT_MAX + 64]; /* the private directory; "" before */
+	/* made below top, in creation order (removed in reverse) */
+	char **made;
+	unsigned int nr_made;
+	bool tcp_v1; /* v1: memory.kmem.tcp.limit_in_bytes written */
+};
+
+/*
+ * host_cg_detect() - find the hierarchy carrying the memory controller
+ * (cgroup2 when its root lists memory in cgroup.controllers, else a v1
+ * mount with the memory option). -1 with @err set when there is none or
+ * it cannot be written.
+ */
+int host_cg_detect(struct host_cgfs *fs, struct sim_error *err);
+/* Remove private directories left by host-runs that died unrunnably. */
+void host_cg_sweep_stale(const struct host_cgfs *fs);
+/* Make the private directory (HOST_DIR_PREFIX and our pid). */
+int host_cg_open(struct host_cgfs *fs, struct sim_error *err);
+/*
+ * host_cg_build() - make @t's cgroups (but the root) below the private
+ * directory, with their limits; v1 with @tcp: memory.kmem.tcp's limit
+ * too (v1 charges TCP only then). -1 with @err set.
+ */
+int host_cg_build(struct host_cgfs *fs, const struct cgroup_tree *t, bool tcp,
+		  struct sim_error *err);
+/* Remove what host_cg_build() made (each cgroup empty by then). */
+int host_cg_unbuild(struct host_cgfs *fs, struct sim_error *err);
+/* Remove every cgroup made and the private directory. */
+int host_cg_close(struct host_cgfs *fs, struct sim_error *err);
+/* The directory of the scenario's cgroup @path ("/": the root), in @buf. */
+void host_cg_dir(const struct host_cgfs *fs, const char *path, char *buf,
+		 size_t size);
+/*
+ * host_cg_name_ok() - is @path a scenario cgroup path host-run may make:
+ * "/" or components of [A-Za-z0-9_.-], none "." or "..", none starting
+ * with '.', each below 64 bytes. @why gets the reason otherwise.
+ */
+bool host_cg_name_ok(const char *path, char *why, size_t size);
+
+/* ---- the programs (bench.c) ---- */
+
+/* One workload as host-run runs it. */
+struct host_job {
+	struct workload_host h;
+	unsigned int nr_tasks;
+	const unsigned int *cpus; /* [nr_tasks] */
+	char dir[PATH_MAX]; /* its cgroup's directory */
+	/* stat readers: the memory.stat files, [h.nr_read] */
+	char (*stat_files)[PATH_MAX];
+	bool counted; /* its operations and CPU time are the result */
+};
+
+/* What one run of a variant measured (of the counted workloads). */
+struct host_result {
+	double secs; /* the measured window, wall clock */
+	uint64_t ops;
+	double cpu_ns; /* CPU time of the counted tasks in the window */
+	unsigned int nr_pids; /* the counted tasks' processes, for perf */
+	pid_t pids[HOST_PERF_MAX_PIDS];
+};
+
+/* ---- perf's profile of a run (profile.c) ---- */
+
+struct host_profile_row {
+	char sym[64];
+	double pct; /* of the samples, self */
+};
+
+struct host_profile {
+	struct host_profile_row *rows;
+	unsigned int nr;
+};
+
+/* perf in PATH: its file name in @buf, true; false when there is none. */
+bool host_perf_find(char *buf, size_t size);
+/* A perf record running, and its control and ack pipes. */
+struct host_perf {
+	pid_t pid;
+	int ctl, ack;
+};
+
+/*
+ * perf record -e cpu-clock -a -C @cpus into @data, its events off until
+ * host_perf_enable() (true once perf acknowledged, within @timeout_ms);
+ * host_perf_stop() ends it (SIGINT, a wait while it writes, SIGKILL
+ * after 10 s) and is a no-op when it is not running.
+ */
+int host_perf_start(struct host_perf *hp, const char *perf, const char *data,
+		    const unsigned int *cpus, unsigned int nr);
+bool host_perf_enable(struct host_perf *hp, int timeout_ms);
+void host_perf_stop(struct host_perf *hp);
+/*
+ * perf report of @data, the samples of @pids (processes) only: every
+ * symbol's self share of them; -1 when it failed or found none.
+ */
+int host_profile_read(const char *perf, const char *data, const pid_t *pids,
+		      unsigned int nr, struct host_profile *prof);
+void host_profile_free(struct host_profile *prof);
+/*
+ * @name's share (with its __ inner versions and .constprop-like
+ * suffixes), and the share of every memcg symbol (by its name).
+ */
+double host_profile_sym(const struct host_profile *prof, const char *name);
+double host_profile_memcg(const struct host_profile *prof);
+bool host_memcg_symbol(const char *sym);
+
+/* Set by SIGINT, SIGTERM and SIGHUP (host_run.c): stop and clean up. */
+extern volatile sig_atomic_t host_stop_signal;
+
+/*
+ * host_bench_run() - start every task of @jobs in its cgroup, pinned;
+ * run @warmup_s, measure @secs, stop them all and reap them. -1 with
+ * @err set (a task that could not start, or a signal: every process
+ * started is ended and reaped first).
+ */
+/*
+ * With @perf (perf's file name) and @perf_data, the counted tasks are
+ * profiled into @perf_data, from the start (perf takes a while to
+ * attach) to the end of the window.
+ */
+int host_bench_run(const struct host_job *jobs, unsigned int nr_jobs,
+		   double warmup_s, double secs, const char *perf,
+		   const char *perf_data, struct host_result *res,
+		   struct sim_error *err);
+
+#endif /* CMD_HOST_RUN_INTERNAL_H */
