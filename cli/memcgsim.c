@@ -182,8 +182,6 @@ static void inspect(void *arg, const char *variant, struct run *run)
 
 /* ---- plots ---- */
 
-static const char *plots_dir(void);
-
 /* memcgsim plot: each file as it is written. */
 static void print_written(void *arg, const char *path, bool picture)
 {
@@ -325,7 +323,7 @@ static int run_scenario(struct cli *c)
 		goto out;
 	}
 	if (c->default_run && !c->no_plots)
-		cli_default_plots(c, r, plots_dir());
+		cli_default_plots(c, r, c->plots);
 	ret = EXIT_SUCCESS;
 out:
 	if (x.mem)
@@ -353,9 +351,8 @@ static bool dir_exists(const char *path)
  * this binary runs from its build tree (config.status beside it); else the
  * installed copy.
  */
-static const char *data_dir(void)
+static const char *data_dir(char *path, size_t size)
 {
-	static char path[1200];
 	const char *env = getenv("MEMCGSIM_DATADIR");
 	char exe[1024];
 	ssize_t len;
@@ -365,10 +362,9 @@ static const char *data_dir(void)
 	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (len > 0) {
 		exe[len] = '\0';
-		snprintf(path, sizeof(path), "%s/config.status", dirname(exe));
+		snprintf(path, size, "%s/config.status", dirname(exe));
 		if (!access(path, R_OK)) {
-			snprintf(path, sizeof(path), "%s/scenarios",
-				 MEMCGSIM_SRCDIR);
+			snprintf(path, size, "%s/scenarios", MEMCGSIM_SRCDIR);
 			if (dir_exists(path))
 				return path;
 		}
@@ -382,19 +378,18 @@ static const char *data_dir(void)
  * scenarios/ (run from the build tree); else plots/ in the data directory
  * ($(pkgdatadir)/plots, where `make install` puts them).
  */
-static const char *plots_dir(void)
+static const char *plots_dir(const char *datadir, char *path, size_t size)
 {
-	static char path[1200];
 	const char *env = getenv("MEMCGSIM_PLOTSDIR");
 	char src[1200];
 
 	if (env && *env)
 		return env;
 	snprintf(src, sizeof(src), "%s/scenarios", MEMCGSIM_SRCDIR);
-	if (!strcmp(data_dir(), src))
-		snprintf(path, sizeof(path), "%s/plots", MEMCGSIM_SRCDIR);
+	if (!strcmp(datadir, src))
+		snprintf(path, size, "%s/plots", MEMCGSIM_SRCDIR);
 	else
-		snprintf(path, sizeof(path), "%s/plots", data_dir());
+		snprintf(path, size, "%s/plots", datadir);
 	return path;
 }
 
@@ -575,7 +570,7 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 
 	if (!res)
 		return EXIT_FAILURE;
-	snprintf(def, sizeof(def), "%s/validation", data_dir());
+	snprintf(def, sizeof(def), "%s/validation", c->o.datadir);
 	if (!nr_args) {
 		if (validate_dir_scenarios(def, &paths, &nr) || !nr) {
 			free(res);
@@ -724,7 +719,7 @@ static int cmd_plot(struct cli *c, int nr_args, char **args)
 	const char *fmt = c->plot_format ? c->plot_format : "both";
 	struct plot_opts o = {
 		.out_dir = c->out,
-		.script_dir = plots_dir(),
+		.script_dir = c->plots,
 		.png = strcmp(fmt, "svg") != 0,
 		.svg = strcmp(fmt, "png") != 0,
 		.heatmap_variant = c->o.variant,
@@ -783,26 +778,27 @@ static int cmd_explain(struct cli *c, int nr_args, char **args)
 /* memcgsim with no command: charge-batch-2022, and its plots. */
 static int cmd_default(struct cli *c, int nr_args, char **args)
 {
-	static char path[1200];
-
 	if (nr_args)
 		return cli_usage_error("unexpected argument '%s'", args[0]);
-	snprintf(path, sizeof(path), "%s/%s", data_dir(), DEFAULT_EXPERIMENT);
-	c->scenario = path;
+	snprintf(c->default_scenario, sizeof(c->default_scenario), "%s/%s",
+		 c->o.datadir, DEFAULT_EXPERIMENT);
+	c->scenario = c->default_scenario;
 	c->default_run = true;
 	return run_scenario(c);
 }
 
 static int cmd_fit_own(int argc, char **argv)
 {
-	return cmd_fit(argc, argv, data_dir());
+	char datadir[1200];
+
+	return cmd_fit(argc, argv, data_dir(datadir, sizeof(datadir)));
 }
 
 static int cmd_list(struct cli *c, int nr_args, char **args)
 {
 	if (nr_args)
 		return cli_usage_error("unexpected argument '%s'", args[0]);
-	return list_shipped(stdout, data_dir());
+	return list_shipped(stdout, c->o.datadir);
 }
 
 /* What run and the default experiment share (the latter adds
@@ -1007,7 +1003,7 @@ static int cmd_help(struct cli *c, int nr_args, char **args)
 
 	snprintf(src, sizeof(src), "%s/scenarios", MEMCGSIM_SRCDIR);
 	return cli_help(c, commands, ARRAY_SIZE(commands),
-			strcmp(data_dir(), src) ? NULL : MEMCGSIM_SRCDIR,
+			strcmp(c->o.datadir, src) ? NULL : MEMCGSIM_SRCDIR,
 			nr_args, args);
 }
 
@@ -1054,7 +1050,8 @@ static int main_caught(int argc, char **argv)
 	/* GSL's default handler aborts; every GSL status is checked. */
 	gsl_set_error_handler_off();
 	c.o.sets = c.sets;
-	c.o.datadir = data_dir();
+	c.o.datadir = data_dir(c.datadir_buf, sizeof(c.datadir_buf));
+	c.plots = plots_dir(c.o.datadir, c.plots_buf, sizeof(c.plots_buf));
 	if (argc > 1 && argv[1][0] != '-') {
 		cmd = command_find(argv[1]);
 		if (!cmd)

@@ -67,6 +67,10 @@ struct cli {
 	const char *help_format;
 	/* host-run */
 	struct host_run_opts host;
+	/* the shipped data and gnuplot scripts: o.datadir, plots point here */
+	const char *plots;
+	char datadir_buf[1200], plots_buf[1200 + sizeof("/plots")];
+	char default_scenario[1200]; /* no command: the default experiment */
 };
 
 /**

@@ -94,6 +94,8 @@ void sim_error_format(const struct sim_error *err, char *buf, size_t len)
 
 /**
  * sim_control_char() - what a text from the input may not hold, or NULL.
+ * @what: where to write the phrase
+ * @size: its size (64 bytes hold every phrase)
  * @s: the text
  * @len: its length in bytes
  * @allow_newline: whether tab and newline are allowed (a description)
@@ -103,13 +105,12 @@ void sim_error_format(const struct sim_error *err, char *buf, size_t len)
  * names and descriptions reach terminal tables and data files, and these
  * would rewrite the screen, ring its bell or reorder what it shows.
  *
- * Return: a phrase for messages ("the control character \\x1b"), in a
- * static buffer, or NULL when @s is clean.
+ * Return: @what, a phrase for messages ("the control character \\x1b"),
+ * or NULL when @s is clean.
  */
-const char *sim_control_char(const unsigned char *s, size_t len,
-			     bool allow_newline)
+const char *sim_control_char(char *what, size_t size, const unsigned char *s,
+			     size_t len, bool allow_newline)
 {
-	static char what[64];
 	size_t i;
 
 	for (i = 0; i < len; i++) {
@@ -118,14 +119,14 @@ const char *sim_control_char(const unsigned char *s, size_t len,
 		if ((c < 0x20 &&
 		     !(allow_newline && (c == '\t' || c == '\n'))) ||
 		    c == 0x7f) {
-			snprintf(what, sizeof(what),
-				 "the control character \\x%02x", c);
+			snprintf(what, size, "the control character \\x%02x",
+				 c);
 			return what;
 		}
 		if (c == 0xc2 && i + 1 < len && s[i + 1] >= 0x80 &&
 		    s[i + 1] <= 0x9f) {
-			snprintf(what, sizeof(what),
-				 "the control character U+%04X", s[i + 1]);
+			snprintf(what, size, "the control character U+%04X",
+				 s[i + 1]);
 			return what;
 		}
 		if (c == 0xe2 && i + 2 < len &&
@@ -133,7 +134,7 @@ const char *sim_control_char(const unsigned char *s, size_t len,
 		      s[i + 2] <= 0xae) ||
 		     (s[i + 1] == 0x81 && s[i + 2] >= 0xa6 &&
 		      s[i + 2] <= 0xa9))) {
-			snprintf(what, sizeof(what),
+			snprintf(what, size,
 				 "the bidirectional-text control U+%04X",
 				 0x2000 + ((s[i + 1] & 0x3f) << 6) +
 					 (s[i + 2] & 0x3f));
@@ -227,6 +228,7 @@ void sim_assert_failed(const char *file, const char *func, int line,
 	abort();
 }
 
+/* global: sim_out_of_memory() unwinds from any depth to sim_catch_oom() */
 static jmp_buf *oom_env;
 static char oom_where[128];
 

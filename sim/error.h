@@ -63,8 +63,8 @@ void sim_error_print(FILE *out, const struct sim_error *err);
  * name or path from the user (progress lines, tables). Returns @buf.
  */
 const char *sim_escape(char *buf, size_t size, const char *s);
-const char *sim_control_char(const unsigned char *s, size_t len,
-			     bool allow_newline);
+const char *sim_control_char(char *what, size_t size, const unsigned char *s,
+			     size_t len, bool allow_newline);
 
 /* Edit distance, for "did you mean" suggestions. */
 unsigned int sim_levenshtein(const char *a, const char *b);

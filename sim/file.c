@@ -32,7 +32,7 @@ static struct {
 	const char *path;
 	pid_t pid;
 } atomic_open_files[ATOMIC_MAX_OPEN];
-static bool atomic_handlers_installed;
+static bool atomic_handlers_installed; /* global: the handler reads them */
 
 static void atomic_on_stop_signal(int sig)
 {

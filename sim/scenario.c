@@ -451,6 +451,7 @@ static struct scenario_node *load_scalar(struct loader *ld, yaml_event_t *ev,
 {
 	struct scenario_node *node;
 	size_t len = ev->data.scalar.length;
+	char what[64];
 
 	const char *bad;
 
@@ -460,7 +461,8 @@ static struct scenario_node *load_scalar(struct loader *ld, yaml_event_t *ev,
 		return NULL;
 	}
 	/* SIM: refused at load, so no table or data file needs to escape. */
-	bad = sim_control_char(ev->data.scalar.value, len, true);
+	bad = sim_control_char(what, sizeof(what), ev->data.scalar.value, len,
+			       true);
 	if (bad) {
 		loader_error(ld, &ev->start_mark,
 			     "a value may not contain %s: it would reach a "

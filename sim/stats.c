@@ -605,6 +605,7 @@ const gsl_rng_type sim_rng_xoshiro256ss_type = {
 	.get_double = xoshiro_get_double,
 };
 
+/* global, as GSL's gsl_rng_mt19937: the generator type gsl_rng_alloc() takes */
 const gsl_rng_type *sim_rng_xoshiro256ss = &sim_rng_xoshiro256ss_type;
 
 void sim_rng_stream_init(gsl_rng *r, struct sim_xoshiro *state, uint64_t seed,

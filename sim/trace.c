@@ -52,6 +52,7 @@ struct sim_trace {
 	unsigned int nr_stacks;
 };
 
+/* global: every CO_CALL tests it (sim/co.h), one load; set while traced */
 struct sim_trace *sim_trace_calls;
 
 /**

@@ -30,6 +30,7 @@
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "sim/util.h"
+#include "tests/harness.h"
 #include "tests/machine_test.h"
 
 #define MAX_ROWS 256
@@ -347,76 +348,25 @@ END_TEST
  *     sk_mem_uncharge() returns the pages with no memcg work:
  *     10 x 471 = 4710 ps.
  */
-static struct sctp_harness {
-	struct machine m;
-	struct sim_engine *e;
-	struct coh *coh;
-	struct sim_proc proc;
-	struct coh_cpu *cc;
-	struct kernel_ctx ctx; /* the process's CPU and memcg world */
-	struct kernel_config k;
-	struct cgroup_config cg;
-	struct cgroup_tree tree;
-	struct memcg_sim *ms;
-	struct sock sk;
-} hs;
-
-static sim_time_t sctp_run(void)
-{
-	sim_time_t start = sim_now(hs.e);
-
-	sim_proc_start(&hs.proc, start);
-	sim_engine_run(hs.e, start + SIM_PS_PER_MS);
-	ck_assert(hs.proc.finished);
-	return hs.proc.now - start;
-}
-
 START_TEST(insn_sctp_chunk_by_hand)
 {
-	struct sctp_sendmsg_to_asoc_frame *fs;
-	struct sctp_sock_rfree_frame *fr;
-	struct co_frame co;
+	struct sock sk = { 0 };
 
 	load();
-	memset(&hs, 0, sizeof(hs));
-	load_profile("skx-2s-72", &hs.m);
-	ck_assert_uint_eq(hs.m.insn_ps, 471);
-	hs.e = sim_engine_create();
-	hs.coh = coh_create(&hs.m, hs.e);
-	sim_proc_init(&hs.proc, hs.e, 0, 8192, &hs.ctx);
-	hs.cc = coh_cpu_attach(hs.coh, 0, &hs.proc);
-	hs.ctx.cc = hs.cc;
-	kernel_config_defaults(&hs.k);
-	hs.k.sk_reclaim = SK_RECLAIM_PAGE;
-	snprintf(hs.cg.path, sizeof(hs.cg.path), "/");
-	hs.cg.parent = -1;
-	hs.cg.high = UINT64_MAX;
-	hs.cg.max = UINT64_MAX;
-	hs.tree.nr = 1;
-	hs.tree.cg = &hs.cg;
-	hs.ms = memcg_sim_create(&hs.k, &hs.tree, hs.coh, hs.m.nr_cpus);
-	hs.ctx.ms = hs.ms;
+	harness_setup("skx-2s-72", 1, 8192);
+	ck_assert_uint_eq(h.m.insn_ps, 471);
+	h.k.sk_reclaim = SK_RECLAIM_PAGE;
+	harness_cgroup("/", -1);
+	harness_create();
 
 	ck_assert_uint_eq(file_insns("sctp_set_owner_w", "call"), 46);
 	ck_assert_uint_eq(file_insns("sctp_sock_rfree", "call"), 10);
-	fs = CO_PUSH(&hs.proc, sctp_sendmsg_to_asoc);
-	co = fs->co;
-	*fs = (struct sctp_sendmsg_to_asoc_frame){ .sk = &hs.sk,
-						   .msg_len = 16384 };
-	fs->co = co;
-	ck_assert_uint_eq(sctp_run(), 46 * 471);
-	ck_assert_int_lt(hs.sk.sk_forward_alloc, 0); /* the chunk charged */
-	fr = CO_PUSH(&hs.proc, sctp_sock_rfree);
-	co = fr->co;
-	*fr = (struct sctp_sock_rfree_frame){ .sk = &hs.sk, .msg_len = 16384 };
-	fr->co = co;
-	ck_assert_uint_eq(sctp_run(), 10 * 471);
-
-	memcg_sim_free(hs.ms);
-	sim_proc_destroy(&hs.proc);
-	coh_free(hs.coh);
-	sim_engine_free(hs.e);
-	machine_destroy(&hs.m);
+	HARNESS_CALL(sctp_sendmsg_to_asoc, 0, .sk = &sk, .msg_len = 16384);
+	ck_assert_uint_eq(h.last_ps, 46 * 471);
+	ck_assert_int_lt(sk.sk_forward_alloc, 0); /* the chunk charged */
+	HARNESS_CALL(sctp_sock_rfree, 0, .sk = &sk, .msg_len = 16384);
+	ck_assert_uint_eq(h.last_ps, 10 * 471);
+	harness_teardown();
 }
 END_TEST
 

@@ -26,120 +26,61 @@
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "sim/util.h"
-#include "tests/machine_test.h"
+#include "tests/harness.h"
 
 #define OBJ 264 /* obj_full_size(kmalloc-256) */
 #define PGDAT 1 /* node 0 + 1 */
 
-static struct harness {
-	struct machine m;
-	struct sim_engine *e;
-	struct coh *coh;
-	struct sim_proc proc;
-	struct coh_cpu *cc;
-	struct kernel_ctx ctx; /* the process's CPU and memcg world */
-	struct kernel_config k;
-	struct cgroup_config cg[2];
-	struct cgroup_tree tree;
-	struct memcg_sim *ms;
-	struct mem_cgroup *a;
-} h;
+static struct mem_cgroup *memcg_a; /* /a, once created */
 
+/* CPU 0 of skx-2s-72, v6.0 knobs, / and /a; create() builds the world */
 static void setup(void)
 {
-	unsigned int i;
-
-	memset(&h, 0, sizeof(h));
-	load_profile("skx-2s-72", &h.m);
-	h.e = sim_engine_create();
-	h.coh = coh_create(&h.m, h.e);
-	sim_proc_init(&h.proc, h.e, 0, 8192, &h.ctx);
-	h.cc = coh_cpu_attach(h.coh, 0, &h.proc);
-	h.ctx.cc = h.cc;
-	kernel_config_defaults(&h.k);
+	harness_setup("skx-2s-72", 1, 8192);
 	h.k.charge_batch = 32;
 	h.k.cgroup_version = 2;
 	h.k.kmem_accounting = KMEM_OBJECTS;
-	for (i = 0; i < 2; i++) {
-		snprintf(h.cg[i].path, sizeof(h.cg[i].path), "%s",
-			 i ? "/a" : "/");
-		h.cg[i].parent = i ? 0 : -1;
-		h.cg[i].high = UINT64_MAX;
-		h.cg[i].max = UINT64_MAX;
-	}
-	h.tree.nr = 2;
-	h.tree.cg = h.cg;
+	harness_cgroup("/", -1);
+	harness_cgroup("/a", 0);
 }
 
 static void create(enum kernel_obj_stock v)
 {
 	h.k.obj_stock_version = v;
-	h.ms = memcg_sim_create(&h.k, &h.tree, h.coh, h.m.nr_cpus);
-	h.ctx.ms = h.ms;
-	h.a = memcg_sim_find(h.ms, "/a");
-	ck_assert_ptr_nonnull(h.a);
+	harness_create();
+	memcg_a = memcg_sim_find(h.ms, "/a");
+	ck_assert_ptr_nonnull(memcg_a);
 }
 
 static void teardown(void)
 {
-	memcg_sim_free(h.ms);
-	sim_proc_destroy(&h.proc);
-	coh_free(h.coh);
-	sim_engine_free(h.e);
-	machine_destroy(&h.m);
-}
-
-static void run(void)
-{
-	sim_time_t start = sim_now(h.e);
-
-	sim_proc_start(&h.proc, start);
-	sim_engine_run(h.e, start + SIM_PS_PER_MS);
-	ck_assert_msg(h.proc.finished, "the hook did not finish in 1 ms");
+	harness_teardown();
 }
 
 /* kmalloc(): the pre-alloc hook, then (the freelist) the post-alloc one */
 static void kmalloc_obj(void)
 {
-	struct memcg_slab_pre_alloc_hook_frame *pre =
-		CO_PUSH(&h.proc, memcg_slab_pre_alloc_hook);
-	struct memcg_slab_post_alloc_hook_frame *f;
-	struct co_frame co = pre->co;
-
-	*pre = (struct memcg_slab_pre_alloc_hook_frame){ .objcg = &h.a->objcg,
-							 .obj_size = OBJ };
-	pre->co = co;
-	run();
-	ck_assert_int_eq(h.proc.ret, 0);
-	f = CO_PUSH(&h.proc, memcg_slab_post_alloc_hook);
-	co = f->co;
-
-	*f = (struct memcg_slab_post_alloc_hook_frame){ .objcg = &h.a->objcg,
-							.obj_size = OBJ,
-							.pgdat = PGDAT };
-	f->co = co;
-	run();
-	ck_assert_int_eq(h.proc.ret, 0);
+	ck_assert_int_eq(HARNESS_CALL(memcg_slab_pre_alloc_hook, 0,
+				      .objcg = &memcg_a->objcg,
+				      .obj_size = OBJ),
+			 0);
+	ck_assert_int_eq(HARNESS_CALL(memcg_slab_post_alloc_hook, 0,
+				      .objcg = &memcg_a->objcg, .obj_size = OBJ,
+				      .pgdat = PGDAT),
+			 0);
 }
 
 static void kfree_obj(void)
 {
-	struct memcg_slab_free_hook_frame *f =
-		CO_PUSH(&h.proc, memcg_slab_free_hook);
-	struct co_frame co = f->co;
-
-	*f = (struct memcg_slab_free_hook_frame){ .objcg = &h.a->objcg,
-						  .obj_size = OBJ,
-						  .pgdat = PGDAT };
-	f->co = co;
-	run();
+	HARNESS_CALL(memcg_slab_free_hook, 0, .objcg = &memcg_a->objcg,
+		     .obj_size = OBJ, .pgdat = PGDAT);
 }
 
 /* CPU 0's copy of /a's counter @idx (0 if never written) */
 static long pcpu(int idx)
 {
 	struct memcg_vmstats_percpu *statc =
-		h.a->vmstats_percpu ? h.a->vmstats_percpu[0] : NULL;
+		memcg_a->vmstats_percpu ? memcg_a->vmstats_percpu[0] : NULL;
 
 	return statc ? statc->state[idx] : 0;
 }
@@ -147,7 +88,7 @@ static long pcpu(int idx)
 static long pcpu_lruvec(int idx)
 {
 	struct memcg_vmstats_percpu *statc =
-		h.a->vmstats_percpu ? h.a->vmstats_percpu[0] : NULL;
+		memcg_a->vmstats_percpu ? memcg_a->vmstats_percpu[0] : NULL;
 
 	return statc ? statc->lruvec[0].state[idx] : 0;
 }
@@ -188,19 +129,20 @@ START_TEST(v5_13_one_object)
 {
 	create(OBJ_STOCK_V5_13);
 	kmalloc_obj();
-	ck_assert_int_eq(h.a->memory.usage, 32);
+	ck_assert_int_eq(memcg_a->memory.usage, 32);
 	ck_assert_uint_eq(h.ms->stock[0].nr_pages[0], 31);
-	ck_assert_ptr_eq(obj_stock()->cached_objcg, &h.a->objcg);
+	ck_assert_ptr_eq(obj_stock()->cached_objcg, &memcg_a->objcg);
 	ck_assert_uint_eq(obj_stock()->nr_bytes, 3832);
 	ck_assert_int_eq(pcpu(SIM_NR_SLAB_UNRECLAIMABLE_B), OBJ);
 	ck_assert_int_eq(pcpu_lruvec(SIM_NR_SLAB_UNRECLAIMABLE_B), OBJ);
-	ck_assert_int_eq(h.a->truth.state[SIM_NR_SLAB_UNRECLAIMABLE_B], OBJ);
+	ck_assert_int_eq(memcg_a->truth.state[SIM_NR_SLAB_UNRECLAIMABLE_B],
+			 OBJ);
 	ck_assert_int_eq(
 		h.ms->memcgs[0].truth.state[SIM_NR_SLAB_UNRECLAIMABLE_B], OBJ);
 	ck_assert_uint_eq(h.ms->counts.stats_atomics, 1);
 
 	kfree_obj();
-	ck_assert_int_eq(h.a->memory.usage, 32);
+	ck_assert_int_eq(memcg_a->memory.usage, 32);
 	ck_assert_uint_eq(h.ms->stock[0].nr_pages[0], 31);
 	ck_assert_uint_eq(obj_stock()->nr_bytes, 4096);
 	ck_assert_int_eq(pcpu(SIM_NR_SLAB_UNRECLAIMABLE_B), 0);
@@ -239,7 +181,7 @@ START_TEST(v6_0_one_object)
 {
 	create(OBJ_STOCK_V6_0);
 	kmalloc_obj();
-	ck_assert_int_eq(h.a->memory.usage, 32);
+	ck_assert_int_eq(memcg_a->memory.usage, 32);
 	ck_assert_uint_eq(h.ms->stock[0].nr_pages[0], 31);
 	ck_assert_uint_eq(obj_stock()->nr_bytes, 3832);
 	ck_assert_int_eq(obj_stock()->cached_pgdat, PGDAT);
@@ -248,12 +190,12 @@ START_TEST(v6_0_one_object)
 	ck_assert_int_eq(pcpu(SIM_MEMCG_KMEM), 1);
 
 	kfree_obj();
-	ck_assert_int_eq(h.a->memory.usage, 32);
+	ck_assert_int_eq(memcg_a->memory.usage, 32);
 	ck_assert_uint_eq(obj_stock()->nr_bytes, 4096);
 	ck_assert_int_eq(obj_stock()->nr_slab_unreclaimable_b, 0);
 	ck_assert_int_eq(pcpu(SIM_NR_SLAB_UNRECLAIMABLE_B), 0);
 	ck_assert_int_eq(pcpu_lruvec(SIM_NR_SLAB_UNRECLAIMABLE_B), 0);
-	ck_assert_int_eq(h.a->truth.state[SIM_NR_SLAB_UNRECLAIMABLE_B], 0);
+	ck_assert_int_eq(memcg_a->truth.state[SIM_NR_SLAB_UNRECLAIMABLE_B], 0);
 	ck_assert_int_eq(pcpu(SIM_MEMCG_KMEM), 1);
 	ck_assert_uint_eq(h.ms->counts.stats_atomics, 0);
 	ck_assert_uint_eq(h.ms->stats_updates[0], 1);
@@ -280,9 +222,9 @@ START_TEST(v6_16_one_object)
 	create(OBJ_STOCK_V6_16);
 	ck_assert_ptr_nonnull(h.ms->obj_stock);
 	kmalloc_obj();
-	ck_assert_int_eq(h.a->memory.usage, 32);
+	ck_assert_int_eq(memcg_a->memory.usage, 32);
 	ck_assert_uint_eq(h.ms->stock[0].nr_pages[0], 31);
-	ck_assert_ptr_eq(obj_stock()->cached_objcg, &h.a->objcg);
+	ck_assert_ptr_eq(obj_stock()->cached_objcg, &memcg_a->objcg);
 	ck_assert_uint_eq(obj_stock()->nr_bytes, 3832);
 	ck_assert_int_eq(obj_stock()->nr_slab_unreclaimable_b, OBJ);
 	ck_assert_int_eq(pcpu(SIM_MEMCG_KMEM), 1);
@@ -334,18 +276,18 @@ START_TEST(sixteen_objects)
 	kfree_obj();
 	if (!_i) {
 		ck_assert_ptr_null(obj_stock()->cached_objcg);
-		ck_assert_int_eq(h.a->objcg.nr_charged_bytes, 136);
+		ck_assert_int_eq(memcg_a->objcg.nr_charged_bytes, 136);
 	} else {
 		ck_assert_uint_eq(obj_stock()->nr_bytes, 136);
 		ck_assert_int_eq(obj_stock()->nr_slab_unreclaimable_b, -OBJ);
 	}
 	for (i = 1; i < 16; i++)
 		kfree_obj();
-	ck_assert_int_eq(h.a->memory.usage, 32);
+	ck_assert_int_eq(memcg_a->memory.usage, 32);
 	ck_assert_uint_eq(h.ms->stock[0].nr_pages[0], 31);
-	ck_assert_ptr_eq(obj_stock()->cached_objcg, &h.a->objcg);
+	ck_assert_ptr_eq(obj_stock()->cached_objcg, &memcg_a->objcg);
 	ck_assert_uint_eq(obj_stock()->nr_bytes, 4096);
-	ck_assert_int_eq(h.a->objcg.nr_charged_bytes, 0);
+	ck_assert_int_eq(memcg_a->objcg.nr_charged_bytes, 0);
 	ck_assert_int_eq(pcpu(SIM_NR_SLAB_UNRECLAIMABLE_B), 0);
 	ck_assert_int_eq(pcpu(SIM_MEMCG_KMEM), _i ? 1 : 0);
 	ck_assert_uint_eq(h.ms->counts.stats_atomics, _i ? 2 : 32);
@@ -359,17 +301,10 @@ END_TEST
  */
 START_TEST(root_not_accounted)
 {
-	struct memcg_slab_post_alloc_hook_frame *f;
-	struct co_frame co;
-
 	create(OBJ_STOCK_V6_0);
-	f = CO_PUSH(&h.proc, memcg_slab_post_alloc_hook);
-	co = f->co;
-	*f = (struct memcg_slab_post_alloc_hook_frame){
-		.objcg = &h.ms->memcgs[0].objcg, .obj_size = OBJ, .pgdat = PGDAT
-	};
-	f->co = co;
-	run();
+	HARNESS_CALL(memcg_slab_post_alloc_hook, 0,
+		     .objcg = &h.ms->memcgs[0].objcg, .obj_size = OBJ,
+		     .pgdat = PGDAT);
 	ck_assert_uint_eq(h.ms->counts.charges, 0);
 	ck_assert_ptr_null(obj_stock()->cached_objcg);
 	ck_assert_int_eq(

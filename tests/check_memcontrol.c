@@ -32,53 +32,22 @@
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "sim/util.h"
+#include "tests/harness.h"
 #include "tests/machine_test.h"
 
 #define NR_TEST_CPUS 2
 
 enum { CG_ROOT, CG_A, CG_B, NR_CG };
 
-static struct harness {
-	struct machine m;
-	struct sim_engine *e;
-	struct coh *coh;
-	struct sim_proc proc[NR_TEST_CPUS];
-	struct coh_cpu *cc[NR_TEST_CPUS];
-	struct kernel_ctx
-		ctx[NR_TEST_CPUS]; /* each process's CPU and memcg world */
-	struct kernel_config k;
-	struct cgroup_config cg[NR_CG];
-	struct cgroup_tree tree;
-	struct memcg_sim *ms;
+/* the memcgs of the tree above, once created */
+static struct {
 	struct mem_cgroup *root, *a, *b;
-	sim_time_t last_ps; /* duration of the last call */
-} h;
-
-static void cgroup_set(unsigned int i, const char *path, int parent)
-{
-	struct cgroup_config *cg = &h.cg[i];
-
-	snprintf(cg->path, sizeof(cg->path), "%s", path);
-	cg->parent = parent;
-	cg->high = UINT64_MAX;
-	cg->max = UINT64_MAX;
-}
+} mc;
 
 /* The machine, the CPUs and the v6.0 knobs; tests adjust, then create. */
 static void setup(void)
 {
-	unsigned int i;
-
-	memset(&h, 0, sizeof(h));
-	load_profile("skx-2s-72", &h.m);
-	h.e = sim_engine_create();
-	h.coh = coh_create(&h.m, h.e);
-	for (i = 0; i < NR_TEST_CPUS; i++) {
-		sim_proc_init(&h.proc[i], h.e, i, 8192, &h.ctx[i]);
-		h.cc[i] = coh_cpu_attach(h.coh, i, &h.proc[i]);
-		h.ctx[i].cc = h.cc[i];
-	}
-	kernel_config_defaults(&h.k);
+	harness_setup("skx-2s-72", NR_TEST_CPUS, 8192);
 	h.k.charge_batch = 32;
 	h.k.stock_memcgs = 1;
 	h.k.page_counter_layout = PC_LAYOUT_V6_0;
@@ -87,70 +56,30 @@ static void setup(void)
 	h.k.reclaim_ps = 1000 * SIM_PS_PER_NS;
 	h.k.protected_usage_update = PROTECTED_ALWAYS;
 	h.k.kmem_accounting = KMEM_OBJECTS;
-	cgroup_set(CG_ROOT, "/", -1);
-	cgroup_set(CG_A, "/a", CG_ROOT);
-	cgroup_set(CG_B, "/b", CG_ROOT);
-	h.tree.nr = NR_CG;
-	h.tree.cg = h.cg;
+	ck_assert_uint_eq(harness_cgroup("/", -1), CG_ROOT);
+	ck_assert_uint_eq(harness_cgroup("/a", CG_ROOT), CG_A);
+	ck_assert_uint_eq(harness_cgroup("/b", CG_ROOT), CG_B);
 }
 
 static void create(void)
 {
-	h.ms = memcg_sim_create(&h.k, &h.tree, h.coh, h.m.nr_cpus);
-	ck_assert_ptr_nonnull(h.ms);
-	for (unsigned int i = 0; i < NR_TEST_CPUS; i++)
-		h.ctx[i].ms = h.ms;
-	h.root = &h.ms->memcgs[CG_ROOT];
-	h.a = memcg_sim_find(h.ms, "/a");
-	h.b = memcg_sim_find(h.ms, "/b");
-	ck_assert_ptr_eq(h.a, &h.ms->memcgs[CG_A]);
-	ck_assert_ptr_eq(h.b, &h.ms->memcgs[CG_B]);
+	harness_create();
+	mc.root = &h.ms->memcgs[CG_ROOT];
+	mc.a = memcg_sim_find(h.ms, "/a");
+	mc.b = memcg_sim_find(h.ms, "/b");
+	ck_assert_ptr_eq(mc.a, &h.ms->memcgs[CG_A]);
+	ck_assert_ptr_eq(mc.b, &h.ms->memcgs[CG_B]);
 }
 
 static void teardown(void)
 {
-	unsigned int i;
-
-	memcg_sim_free(h.ms);
-	for (i = 0; i < NR_TEST_CPUS; i++)
-		sim_proc_destroy(&h.proc[i]);
-	coh_free(h.coh);
-	sim_engine_free(h.e);
-	machine_destroy(&h.m);
+	harness_teardown();
 }
-
-/* Run the frame just pushed on @cpu to completion. */
-static long run_on(unsigned int cpu)
-{
-	struct sim_proc *p = &h.proc[cpu];
-	sim_time_t start = sim_now(h.e);
-
-	sim_proc_start(p, start);
-	sim_engine_run(h.e, start + SIM_PS_PER_MS);
-	ck_assert_msg(p->finished, "the call did not finish in 1 ms");
-	h.last_ps = p->now - start;
-	return p->ret;
-}
-
-/*
- * MEMCG_CALL() - run @fn on @cpu with its own frame, struct @fn_frame:
- * the members from the designated initializers; the CPU and the memcg
- * world are the process's (h.ctx[cpu]). Returns what @fn returned.
- */
-#define MEMCG_CALL(fn, cpu, ...)                                   \
-	({                                                         \
-		struct fn##_frame *f_ = CO_PUSH(&h.proc[cpu], fn); \
-		struct co_frame co_ = f_->co;                      \
-                                                                   \
-		*f_ = (struct fn##_frame){ __VA_ARGS__ };          \
-		f_->co = co_;                                      \
-		run_on(cpu);                                       \
-	})
 
 static long charge(struct mem_cgroup *memcg, unsigned int nr_pages)
 {
-	return MEMCG_CALL(try_charge, 0, .memcg = memcg, .nr_pages = nr_pages,
-			  .gfp_mask = GFP_KERNEL);
+	return HARNESS_CALL(try_charge, 0, .memcg = memcg, .nr_pages = nr_pages,
+			    .gfp_mask = GFP_KERNEL);
 }
 
 static struct memcg_stock_pcp *stock(unsigned int cpu)
@@ -186,16 +115,16 @@ START_TEST(try_charge_memcg_stock_hits_and_refills)
 
 	create();
 	for (call = 1; call <= 40; call++) {
-		ck_assert_int_eq(charge(h.a, 1), 0);
+		ck_assert_int_eq(charge(mc.a, 1), 0);
 		if (call != at[j].call)
 			continue;
 		ck_assert_uint_eq(h.ms->counts.charges, call);
 		ck_assert_uint_eq(h.ms->counts.stock_hits, at[j].hits);
 		ck_assert_uint_eq(h.ms->counts.pc_try_charges, at[j].pc_try);
-		ck_assert_ptr_eq(stock(0)->cached[0], h.a);
+		ck_assert_ptr_eq(stock(0)->cached[0], mc.a);
 		ck_assert_uint_eq(stock(0)->nr_pages[0], at[j].stock);
-		ck_assert_int_eq(h.a->memory.usage, at[j].usage);
-		ck_assert_int_eq(h.root->memory.usage, at[j].usage);
+		ck_assert_int_eq(mc.a->memory.usage, at[j].usage);
+		ck_assert_int_eq(mc.root->memory.usage, at[j].usage);
 		j++;
 	}
 	ck_assert_uint_eq(j, ARRAY_SIZE(at));
@@ -237,8 +166,8 @@ END_TEST
 START_TEST(try_charge_memcg_stock_hit_cost)
 {
 	create();
-	ck_assert_int_eq(charge(h.a, 1), 0);
-	ck_assert_int_eq(charge(h.a, 1), 0);
+	ck_assert_int_eq(charge(mc.a, 1), 0);
+	ck_assert_int_eq(charge(mc.a, 1), 0);
 	ck_assert_uint_eq(h.ms->counts.stock_hits, 1);
 	ck_assert_uint_eq(h.m.insn_ps, 471);
 	ck_assert_uint_eq(insn_table[INSN_try_charge_memcg].insns, 39);
@@ -459,29 +388,30 @@ START_TEST(refill_stock_drains_over_batch)
 	long ret;
 
 	create();
-	ret = MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a,
-			 .nr_pages = 33, .gfp_mask = GFP_KERNEL);
+	ret = HARNESS_CALL(mem_cgroup_charge_skmem, 0, .memcg = mc.a,
+			   .nr_pages = 33, .gfp_mask = GFP_KERNEL);
 	ck_assert_int_eq(ret, true);
-	ck_assert_int_eq(h.a->memory.usage, 33);
+	ck_assert_int_eq(mc.a->memory.usage, 33);
 	ck_assert_ptr_null(stock(0)->cached[0]);
 	for (i = 1; i <= 10; i++) {
-		MEMCG_CALL(mem_cgroup_uncharge_skmem, 0, .memcg = h.a,
-			   .nr_pages = 3);
+		HARNESS_CALL(mem_cgroup_uncharge_skmem, 0, .memcg = mc.a,
+			     .nr_pages = 3);
 		ck_assert_uint_eq(stock(0)->nr_pages[0], 3 * i);
 	}
-	ck_assert_int_eq(h.a->memory.usage, 33);
+	ck_assert_int_eq(mc.a->memory.usage, 33);
 	ck_assert_uint_eq(h.ms->counts.drains, 0);
 
-	MEMCG_CALL(mem_cgroup_uncharge_skmem, 0, .memcg = h.a, .nr_pages = 3);
-	ck_assert_int_eq(h.a->memory.usage, 0);
-	ck_assert_int_eq(h.root->memory.usage, 0);
+	HARNESS_CALL(mem_cgroup_uncharge_skmem, 0, .memcg = mc.a,
+		     .nr_pages = 3);
+	ck_assert_int_eq(mc.a->memory.usage, 0);
+	ck_assert_int_eq(mc.root->memory.usage, 0);
 	ck_assert_uint_eq(h.ms->counts.drains, 1);
 	ck_assert_uint_eq(h.ms->counts.pc_uncharges, 1);
 	ck_assert_uint_eq(h.ms->counts.uncharges, 11);
 	ck_assert_uint_eq(stock(0)->nr_pages[0], 0);
 	ck_assert_ptr_null(stock(0)->cached[0]);
-	ck_assert_int_eq(h.a->sock_pages, 0);
-	ck_assert_uint_eq(h.a->memory.nr_warn, 0);
+	ck_assert_int_eq(mc.a->sock_pages, 0);
+	ck_assert_uint_eq(mc.a->memory.nr_warn, 0);
 }
 END_TEST
 
@@ -500,27 +430,27 @@ START_TEST(refill_stock_other_memcg)
 
 	h.k.stock_memcgs = two ? 2 : 1;
 	create();
-	ck_assert_int_eq(charge(h.a, 1), 0);
-	ck_assert_int_eq(charge(h.b, 1), 0);
-	ck_assert_int_eq(h.b->memory.usage, 32);
+	ck_assert_int_eq(charge(mc.a, 1), 0);
+	ck_assert_int_eq(charge(mc.b, 1), 0);
+	ck_assert_int_eq(mc.b->memory.usage, 32);
 	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 2);
 	if (!two) {
-		ck_assert_int_eq(h.a->memory.usage, 1);
-		ck_assert_int_eq(h.root->memory.usage, 33);
+		ck_assert_int_eq(mc.a->memory.usage, 1);
+		ck_assert_int_eq(mc.root->memory.usage, 33);
 		ck_assert_uint_eq(h.ms->counts.drains, 1);
-		ck_assert_ptr_eq(stock(0)->cached[0], h.b);
+		ck_assert_ptr_eq(stock(0)->cached[0], mc.b);
 		ck_assert_uint_eq(stock(0)->nr_pages[0], 31);
 		return;
 	}
-	ck_assert_int_eq(h.a->memory.usage, 32);
-	ck_assert_int_eq(h.root->memory.usage, 64);
+	ck_assert_int_eq(mc.a->memory.usage, 32);
+	ck_assert_int_eq(mc.root->memory.usage, 64);
 	ck_assert_uint_eq(h.ms->counts.drains, 0);
-	ck_assert_ptr_eq(stock(0)->cached[0], h.a);
+	ck_assert_ptr_eq(stock(0)->cached[0], mc.a);
 	ck_assert_uint_eq(stock(0)->nr_pages[0], 31);
-	ck_assert_ptr_eq(stock(0)->cached[1], h.b);
+	ck_assert_ptr_eq(stock(0)->cached[1], mc.b);
 	ck_assert_uint_eq(stock(0)->nr_pages[1], 31);
 
-	ck_assert_int_eq(charge(h.a, 1), 0);
+	ck_assert_int_eq(charge(mc.a, 1), 0);
 	ck_assert_uint_eq(h.ms->counts.stock_hits, 1);
 	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 2);
 	ck_assert_uint_eq(stock(0)->nr_pages[0], 30);
@@ -549,14 +479,14 @@ START_TEST(stock_switch_two_memcgs)
 
 	h.k.stock_memcgs = two ? 2 : 1;
 	create();
-	ck_assert_int_eq(charge(h.a, 1), 0);
-	ck_assert_int_eq(charge(h.b, 1), 0);
-	ck_assert_int_eq(charge(h.a, 1), 0);
-	ck_assert_int_eq(charge(h.b, 1), 0);
+	ck_assert_int_eq(charge(mc.a, 1), 0);
+	ck_assert_int_eq(charge(mc.b, 1), 0);
+	ck_assert_int_eq(charge(mc.a, 1), 0);
+	ck_assert_int_eq(charge(mc.b, 1), 0);
 	s = &stock(0)->sim;
 	ck_assert_uint_eq(s->nr_used, 2);
-	ck_assert_ptr_eq(s->used[0].memcg, h.a);
-	ck_assert_ptr_eq(s->used[1].memcg, h.b);
+	ck_assert_ptr_eq(s->used[0].memcg, mc.a);
+	ck_assert_ptr_eq(s->used[1].memcg, mc.b);
 	ck_assert_uint_eq(s->used[0].charges, 2);
 	ck_assert_uint_eq(s->used[1].charges, 2);
 	ck_assert_uint_eq(s->used_other, 0);
@@ -567,9 +497,9 @@ START_TEST(stock_switch_two_memcgs)
 		ck_assert_uint_eq(s->used[0].refills, 2);
 		ck_assert_uint_eq(s->used[1].refills, 2);
 		ck_assert_uint_eq(h.ms->counts.pc_try_charges, 4);
-		ck_assert_int_eq(h.a->memory.usage, 2);
-		ck_assert_int_eq(h.b->memory.usage, 33);
-		ck_assert_ptr_eq(stock(0)->cached[0], h.b);
+		ck_assert_int_eq(mc.a->memory.usage, 2);
+		ck_assert_int_eq(mc.b->memory.usage, 33);
+		ck_assert_ptr_eq(stock(0)->cached[0], mc.b);
 		ck_assert_uint_eq(stock(0)->nr_pages[0], 31);
 	} else {
 		ck_assert_uint_eq(s->switches, 0);
@@ -577,8 +507,8 @@ START_TEST(stock_switch_two_memcgs)
 		ck_assert_uint_eq(s->used[0].refills, 1);
 		ck_assert_uint_eq(s->used[1].refills, 1);
 		ck_assert_uint_eq(h.ms->counts.pc_try_charges, 2);
-		ck_assert_int_eq(h.a->memory.usage, 32);
-		ck_assert_int_eq(h.b->memory.usage, 32);
+		ck_assert_int_eq(mc.a->memory.usage, 32);
+		ck_assert_int_eq(mc.b->memory.usage, 32);
 	}
 	/* the end of the warm-up forgets them */
 	memcg_sim_reset_counts(h.ms);
@@ -599,10 +529,10 @@ START_TEST(try_charge_root_not_charged)
 	uint64_t ops = 0;
 
 	create();
-	ck_assert_int_eq(charge(h.root, 5), 0);
+	ck_assert_int_eq(charge(mc.root, 5), 0);
 	ck_assert_uint_eq(h.ms->counts.charges, 0);
 	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 0);
-	ck_assert_int_eq(h.root->memory.usage, 0);
+	ck_assert_int_eq(mc.root->memory.usage, 0);
 	ck_assert_ptr_null(stock(0)->cached[0]);
 	ck_assert_uint_eq(h.last_ps, 0);
 
@@ -636,15 +566,15 @@ START_TEST(try_charge_memcg_nomem)
 {
 	h.cg[CG_A].max = 4 * PAGE_SIZE;
 	create();
-	ck_assert_int_eq(charge(h.a, 8), -ENOMEM);
+	ck_assert_int_eq(charge(mc.a, 8), -ENOMEM);
 	ck_assert_int_eq(h.proc[0].ret, -ENOMEM);
 	ck_assert_uint_eq(h.ms->counts.failures, 1);
 	ck_assert_uint_eq(h.ms->counts.charges, 1);
 	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 19);
-	ck_assert_uint_eq(h.a->memory.failcnt, 19);
-	ck_assert_uint_eq(h.a->nr_failed, 1);
-	ck_assert_int_eq(h.a->memory.usage, 0);
-	ck_assert_int_eq(h.root->memory.usage, 0);
+	ck_assert_uint_eq(mc.a->memory.failcnt, 19);
+	ck_assert_uint_eq(mc.a->nr_failed, 1);
+	ck_assert_int_eq(mc.a->memory.usage, 0);
+	ck_assert_int_eq(mc.root->memory.usage, 0);
 	ck_assert_uint_eq(h.ms->counts.reclaimed, 0);
 	ck_assert_ptr_null(stock(0)->cached[0]);
 }
@@ -667,19 +597,19 @@ START_TEST(try_charge_memcg_reclaims)
 	h.cg[CG_A].max = 40 * PAGE_SIZE;
 	h.cg[CG_A].reclaimable = 10 * PAGE_SIZE;
 	create();
-	ck_assert_uint_eq(h.a->reclaimable, 10);
-	ck_assert_int_eq(charge(h.a, 40), 0);
-	ck_assert_int_eq(h.a->memory.usage, 40);
+	ck_assert_uint_eq(mc.a->reclaimable, 10);
+	ck_assert_int_eq(charge(mc.a, 40), 0);
+	ck_assert_int_eq(mc.a->memory.usage, 40);
 
-	ck_assert_int_eq(charge(h.a, 1), 0);
+	ck_assert_int_eq(charge(mc.a, 1), 0);
 	ck_assert_uint_eq(h.ms->counts.reclaimed, 10);
-	ck_assert_uint_eq(h.a->nr_reclaimed, 10);
-	ck_assert_uint_eq(h.a->reclaimable, 0);
-	ck_assert_uint_eq(h.a->memory.failcnt, 2);
+	ck_assert_uint_eq(mc.a->nr_reclaimed, 10);
+	ck_assert_uint_eq(mc.a->reclaimable, 0);
+	ck_assert_uint_eq(mc.a->memory.failcnt, 2);
 	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 4);
 	ck_assert_uint_eq(h.ms->counts.failures, 0);
-	ck_assert_int_eq(h.a->memory.usage, 31);
-	ck_assert_int_eq(h.root->memory.usage, 31);
+	ck_assert_int_eq(mc.a->memory.usage, 31);
+	ck_assert_int_eq(mc.root->memory.usage, 31);
 	ck_assert_ptr_null(stock(0)->cached[0]);
 	ck_assert_uint_ge(h.last_ps, 10 * h.k.reclaim_ps);
 }
@@ -707,39 +637,40 @@ START_TEST(obj_cgroup_charge_stock)
 	unsigned int i;
 
 	create();
-	objcg = &h.a->objcg;
-	MEMCG_CALL(obj_cgroup_charge, 0, .objcg = &h.a->objcg, .size = 100);
+	objcg = &mc.a->objcg;
+	HARNESS_CALL(obj_cgroup_charge, 0, .objcg = &mc.a->objcg, .size = 100);
 	ck_assert_uint_eq(h.ms->counts.charges, 1);
 	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 1);
 	ck_assert_ptr_eq(stock(0)->cached_objcg, objcg);
 	ck_assert_uint_eq(stock(0)->nr_bytes, 3996);
 	ck_assert_uint_eq(stock(0)->nr_pages[0], 31);
-	ck_assert_int_eq(h.a->memory.usage, 32);
+	ck_assert_int_eq(mc.a->memory.usage, 32);
 
 	for (i = 2; i <= 40; i++)
-		MEMCG_CALL(obj_cgroup_charge, 0, .objcg = &h.a->objcg,
-			   .size = 100);
+		HARNESS_CALL(obj_cgroup_charge, 0, .objcg = &mc.a->objcg,
+			     .size = 100);
 	ck_assert_uint_eq(h.ms->counts.charges, 1);
 	ck_assert_uint_eq(stock(0)->nr_bytes, 96);
 
-	MEMCG_CALL(obj_cgroup_charge, 0, .objcg = &h.a->objcg, .size = 100);
+	HARNESS_CALL(obj_cgroup_charge, 0, .objcg = &mc.a->objcg, .size = 100);
 	ck_assert_uint_eq(h.ms->counts.charges, 2);
 	ck_assert_uint_eq(h.ms->counts.stock_hits, 1);
 	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 1);
 	ck_assert_uint_eq(stock(0)->nr_bytes, 4092);
 	ck_assert_uint_eq(stock(0)->nr_pages[0], 30);
 
-	MEMCG_CALL(obj_cgroup_uncharge, 0, .objcg = &h.a->objcg, .size = 100);
+	HARNESS_CALL(obj_cgroup_uncharge, 0, .objcg = &mc.a->objcg,
+		     .size = 100);
 	ck_assert_uint_eq(stock(0)->nr_bytes, 96);
 	ck_assert_uint_eq(stock(0)->nr_pages[0], 31);
 	ck_assert_uint_eq(h.ms->counts.uncharges, 1);
 
 	for (i = 2; i <= 41; i++)
-		MEMCG_CALL(obj_cgroup_uncharge, 0, .objcg = &h.a->objcg,
-			   .size = 100);
+		HARNESS_CALL(obj_cgroup_uncharge, 0, .objcg = &mc.a->objcg,
+			     .size = 100);
 	ck_assert_uint_eq(stock(0)->nr_bytes, 4096);
 	ck_assert_uint_eq(stock(0)->nr_pages[0], 31);
-	ck_assert_int_eq(h.a->memory.usage, 32);
+	ck_assert_int_eq(mc.a->memory.usage, 32);
 	ck_assert_uint_eq(h.ms->counts.drains, 0);
 	ck_assert_ptr_eq(stock(0)->cached_objcg, objcg);
 }
@@ -769,19 +700,19 @@ END_TEST
 START_TEST(refill_obj_stock_objcg_change_allows_uncharge)
 {
 	create();
-	MEMCG_CALL(obj_cgroup_charge, 0, .objcg = &h.a->objcg, .size = 100);
-	MEMCG_CALL(obj_cgroup_charge, 0, .objcg = &h.b->objcg, .size = 100);
-	ck_assert_int_eq(h.a->objcg.nr_charged_bytes, 3996);
-	ck_assert_int_eq(h.a->memory.usage, 1);
+	HARNESS_CALL(obj_cgroup_charge, 0, .objcg = &mc.a->objcg, .size = 100);
+	HARNESS_CALL(obj_cgroup_charge, 0, .objcg = &mc.b->objcg, .size = 100);
+	ck_assert_int_eq(mc.a->objcg.nr_charged_bytes, 3996);
+	ck_assert_int_eq(mc.a->memory.usage, 1);
 	ck_assert_uint_eq(stock(0)->nr_bytes, 3996);
 
-	MEMCG_CALL(obj_cgroup_charge, 0, .objcg = &h.a->objcg, .size = 200);
-	ck_assert_int_eq(h.a->objcg.nr_charged_bytes, 0);
-	ck_assert_int_eq(h.b->objcg.nr_charged_bytes, 3996);
-	ck_assert_int_eq(h.a->memory.usage, 33);
-	ck_assert_int_eq(h.b->memory.usage, 1);
-	ck_assert_ptr_eq(stock(0)->cached_objcg, &h.a->objcg);
-	ck_assert_ptr_eq(stock(0)->cached[0], h.a);
+	HARNESS_CALL(obj_cgroup_charge, 0, .objcg = &mc.a->objcg, .size = 200);
+	ck_assert_int_eq(mc.a->objcg.nr_charged_bytes, 0);
+	ck_assert_int_eq(mc.b->objcg.nr_charged_bytes, 3996);
+	ck_assert_int_eq(mc.a->memory.usage, 33);
+	ck_assert_int_eq(mc.b->memory.usage, 1);
+	ck_assert_ptr_eq(stock(0)->cached_objcg, &mc.a->objcg);
+	ck_assert_ptr_eq(stock(0)->cached[0], mc.a);
 	ck_assert_uint_eq(stock(0)->nr_bytes, 3796);
 	ck_assert_uint_eq(stock(0)->nr_pages[0], 32);
 }
@@ -817,8 +748,8 @@ END_TEST
 START_TEST(mem_cgroup_under_socket_pressure_walk_is_dependent)
 {
 	create();
-	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_under_socket_pressure, 0,
-				    .memcg = h.a),
+	ck_assert_int_eq(HARNESS_CALL(mem_cgroup_under_socket_pressure, 0,
+				      .memcg = mc.a),
 			 false);
 	ck_assert_uint_eq(h.m.memory_ps, 81400);
 	ck_assert_uint_eq(h.m.l1_hit_ps, 1600);
@@ -848,23 +779,24 @@ START_TEST(v1_tcpmem_charges_unbatched)
 	h.k.cgroup_version = 1;
 	h.k.tcpmem_active = true;
 	create();
-	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a,
-				    .nr_pages = 3, .gfp_mask = GFP_KERNEL),
+	ck_assert_int_eq(HARNESS_CALL(mem_cgroup_charge_skmem, 0, .memcg = mc.a,
+				      .nr_pages = 3, .gfp_mask = GFP_KERNEL),
 			 true);
-	ck_assert_int_eq(h.a->tcpmem.usage, 3);
-	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a,
-				    .nr_pages = 3, .gfp_mask = GFP_KERNEL),
+	ck_assert_int_eq(mc.a->tcpmem.usage, 3);
+	ck_assert_int_eq(HARNESS_CALL(mem_cgroup_charge_skmem, 0, .memcg = mc.a,
+				      .nr_pages = 3, .gfp_mask = GFP_KERNEL),
 			 true);
-	ck_assert_int_eq(h.a->tcpmem.usage, 6);
-	ck_assert_int_eq(h.root->tcpmem.usage, 0);
-	ck_assert_int_eq(h.a->memory.usage, 0);
+	ck_assert_int_eq(mc.a->tcpmem.usage, 6);
+	ck_assert_int_eq(mc.root->tcpmem.usage, 0);
+	ck_assert_int_eq(mc.a->memory.usage, 0);
 	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 2);
 	ck_assert_uint_eq(h.ms->counts.charges, 0);
 	ck_assert_ptr_null(stock(0)->cached[0]);
-	ck_assert_int_eq(h.a->sock_pages, 0);
+	ck_assert_int_eq(mc.a->sock_pages, 0);
 
-	MEMCG_CALL(mem_cgroup_uncharge_skmem, 0, .memcg = h.a, .nr_pages = 6);
-	ck_assert_int_eq(h.a->tcpmem.usage, 0);
+	HARNESS_CALL(mem_cgroup_uncharge_skmem, 0, .memcg = mc.a,
+		     .nr_pages = 6);
+	ck_assert_int_eq(mc.a->tcpmem.usage, 0);
 	ck_assert_uint_eq(h.ms->counts.pc_uncharges, 1);
 	ck_assert_ptr_null(stock(0)->cached[0]);
 	ck_assert_uint_eq(stock(0)->nr_pages[0], 0);
@@ -889,35 +821,36 @@ START_TEST(v1_tcpmem_limit_sets_pressure)
 	h.k.cgroup_version = 1;
 	h.k.tcpmem_active = true;
 	create();
-	h.a->tcpmem.max = 4;
-	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a,
-				    .nr_pages = 3, .gfp_mask = GFP_KERNEL),
+	mc.a->tcpmem.max = 4;
+	ck_assert_int_eq(HARNESS_CALL(mem_cgroup_charge_skmem, 0, .memcg = mc.a,
+				      .nr_pages = 3, .gfp_mask = GFP_KERNEL),
 			 true);
-	ck_assert_int_eq(h.a->tcpmem_pressure, 0);
-	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a,
-				    .nr_pages = 3, .gfp_mask = GFP_KERNEL),
+	ck_assert_int_eq(mc.a->tcpmem_pressure, 0);
+	ck_assert_int_eq(HARNESS_CALL(mem_cgroup_charge_skmem, 0, .memcg = mc.a,
+				      .nr_pages = 3, .gfp_mask = GFP_KERNEL),
 			 false);
-	ck_assert_int_eq(h.a->tcpmem.usage, 3);
-	ck_assert_int_eq(h.a->tcpmem_pressure, 1);
-	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_under_socket_pressure, 0,
-				    .memcg = h.a),
+	ck_assert_int_eq(mc.a->tcpmem.usage, 3);
+	ck_assert_int_eq(mc.a->tcpmem_pressure, 1);
+	ck_assert_int_eq(HARNESS_CALL(mem_cgroup_under_socket_pressure, 0,
+				      .memcg = mc.a),
 			 true);
-	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a,
-				    .nr_pages = 3,
-				    .gfp_mask = GFP_KERNEL | __GFP_NOFAIL),
+	ck_assert_int_eq(HARNESS_CALL(mem_cgroup_charge_skmem, 0, .memcg = mc.a,
+				      .nr_pages = 3,
+				      .gfp_mask = GFP_KERNEL | __GFP_NOFAIL),
 			 true);
-	ck_assert_int_eq(h.a->tcpmem.usage, 6);
-	MEMCG_CALL(mem_cgroup_uncharge_skmem, 0, .memcg = h.a, .nr_pages = 6);
-	ck_assert_int_eq(h.a->tcpmem.usage, 0);
-	ck_assert_int_eq(h.a->tcpmem_pressure, 1);
-	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a,
-				    .nr_pages = 1, .gfp_mask = GFP_KERNEL),
+	ck_assert_int_eq(mc.a->tcpmem.usage, 6);
+	HARNESS_CALL(mem_cgroup_uncharge_skmem, 0, .memcg = mc.a,
+		     .nr_pages = 6);
+	ck_assert_int_eq(mc.a->tcpmem.usage, 0);
+	ck_assert_int_eq(mc.a->tcpmem_pressure, 1);
+	ck_assert_int_eq(HARNESS_CALL(mem_cgroup_charge_skmem, 0, .memcg = mc.a,
+				      .nr_pages = 1, .gfp_mask = GFP_KERNEL),
 			 true);
-	ck_assert_int_eq(h.a->tcpmem_pressure, 0);
-	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_under_socket_pressure, 0,
-				    .memcg = h.a),
+	ck_assert_int_eq(mc.a->tcpmem_pressure, 0);
+	ck_assert_int_eq(HARNESS_CALL(mem_cgroup_under_socket_pressure, 0,
+				      .memcg = mc.a),
 			 false);
-	ck_assert_int_eq(h.a->memory.usage, 0);
+	ck_assert_int_eq(mc.a->memory.usage, 0);
 }
 END_TEST
 

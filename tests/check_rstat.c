@@ -34,6 +34,7 @@
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "sim/util.h"
+#include "tests/harness.h"
 
 #define NR_TEST_CPUS 8
 #define BATCH 32
@@ -46,21 +47,10 @@
 
 enum { CG_ROOT, CG_A, CG_B, NR_CG };
 
-static struct harness {
-	struct machine m;
-	struct sim_engine *e;
-	struct coh *coh;
-	struct sim_proc proc[NR_TEST_CPUS];
-	struct coh_cpu *cc[NR_TEST_CPUS];
-	struct kernel_ctx
-		ctx[NR_TEST_CPUS]; /* each process's CPU and memcg world */
-	struct kernel_config k;
-	struct cgroup_config cg[NR_CG];
-	struct cgroup_tree tree;
-	struct memcg_sim *ms;
+/* the memcgs of the tree, once created */
+static struct {
 	struct mem_cgroup *root, *a, *b;
-	sim_time_t last_ps;
-} h;
+} mc;
 
 static const char profile[] = "name: tiny\n"
 			      "description: round numbers for hand arithmetic\n"
@@ -96,31 +86,12 @@ static void load_tiny(unsigned int cpus)
 	scenario_free(root);
 }
 
-static void cgroup_set(unsigned int i, const char *path, int parent)
-{
-	struct cgroup_config *cg = &h.cg[i];
-
-	snprintf(cg->path, sizeof(cg->path), "%s", path);
-	cg->parent = parent;
-	cg->high = UINT64_MAX;
-	cg->max = UINT64_MAX;
-}
-
 /* P CPUs and a statistics version; tests adjust h.k, then create(). */
 static void setup_machine(unsigned int cpus, enum kernel_stats_version v)
 {
-	unsigned int i;
-
 	memset(&h, 0, sizeof(h));
 	load_tiny(cpus);
-	h.e = sim_engine_create();
-	h.coh = coh_create(&h.m, h.e);
-	for (i = 0; i < NR_TEST_CPUS && i < cpus; i++) {
-		sim_proc_init(&h.proc[i], h.e, i, 16384, &h.ctx[i]);
-		h.cc[i] = coh_cpu_attach(h.coh, i, &h.proc[i]);
-		h.ctx[i].cc = h.cc[i];
-	}
-	kernel_config_defaults(&h.k);
+	harness_setup(NULL, cpus < NR_TEST_CPUS ? cpus : NR_TEST_CPUS, 16384);
 	h.k.stats_version = v;
 	h.k.charge_batch = BATCH;
 	h.k.lruvec_stat_items = 18;
@@ -131,36 +102,23 @@ static void setup_machine(unsigned int cpus, enum kernel_stats_version v)
 	h.k.stats_updates_atomic = STATS_ATOMIC_ALWAYS;
 	h.k.local_stats = v == STATS_V6_0 ? LOCAL_PERCPU_SUM : LOCAL_AGGREGATED;
 	h.k.stats_flush_skip = v != STATS_V6_8;
-	cgroup_set(CG_ROOT, "/", -1);
-	cgroup_set(CG_A, "/a", CG_ROOT);
-	cgroup_set(CG_B, "/b", CG_ROOT);
-	h.tree.nr = NR_CG;
-	h.tree.cg = h.cg;
+	ck_assert_uint_eq(harness_cgroup("/", -1), CG_ROOT);
+	ck_assert_uint_eq(harness_cgroup("/a", CG_ROOT), CG_A);
+	ck_assert_uint_eq(harness_cgroup("/b", CG_ROOT), CG_B);
 }
 
 static void create(void)
 {
-	h.ms = memcg_sim_create(&h.k, &h.tree, h.coh, h.m.nr_cpus);
-	ck_assert_ptr_nonnull(h.ms);
-	for (unsigned int i = 0; i < NR_TEST_CPUS; i++)
-		h.ctx[i].ms = h.ms;
-	h.root = &h.ms->memcgs[CG_ROOT];
-	h.a = &h.ms->memcgs[CG_A];
-	h.b = &h.ms->memcgs[CG_B];
+	harness_create();
+	mc.root = &h.ms->memcgs[CG_ROOT];
+	mc.a = &h.ms->memcgs[CG_A];
+	mc.b = &h.ms->memcgs[CG_B];
 }
 
 /* Free everything; a second call (the fixture's after a test's) does nothing. */
 static void teardown(void)
 {
-	unsigned int i;
-
-	memcg_sim_free(h.ms);
-	for (i = 0; i < NR_TEST_CPUS && i < h.m.nr_cpus; i++)
-		sim_proc_destroy(&h.proc[i]);
-	coh_free(h.coh);
-	sim_engine_free(h.e);
-	machine_destroy(&h.m);
-	memset(&h, 0, sizeof(h));
+	harness_teardown();
 }
 
 /*
@@ -241,33 +199,33 @@ START_TEST(rstat_links_per_cpu)
 	setup_machine(4, STATS_V6_8);
 	create();
 	rs = h.ms->rstat;
-	update(1, h.a, 1);
-	update(2, h.b, 1);
+	update(1, mc.a, 1);
+	update(2, mc.b, 1);
 	ck_assert(rstat_linked(rs, CG_A, 1) && rstat_linked(rs, CG_ROOT, 1));
 	ck_assert(!rstat_linked(rs, CG_B, 1));
 	ck_assert(rstat_linked(rs, CG_B, 2) && rstat_linked(rs, CG_ROOT, 2));
 	ck_assert(!rstat_linked(rs, CG_A, 0) && !rstat_linked(rs, CG_ROOT, 0));
 	ck_assert_uint_eq(rs->slow_links, 2);
 	/* linked already: the lockless check returns */
-	update(1, h.a, 1);
+	update(1, mc.a, 1);
 	ck_assert_uint_eq(rs->slow_links, 2);
 
 	/* the subtree of /a: /a alone, on CPU 1 */
-	rstat_flush(0, h.a);
+	rstat_flush(0, mc.a);
 	ck_assert_uint_eq(rs->flushed, 1);
 	ck_assert(!rstat_linked(rs, CG_A, 1));
 	ck_assert(rstat_linked(rs, CG_ROOT, 1) && rstat_linked(rs, CG_B, 2));
-	ck_assert_int_eq(sock(h.a), 2);
+	ck_assert_int_eq(sock(mc.a), 2);
 	/* /a's delta waits in the root's pending count */
-	ck_assert_int_eq(sock(h.root), 0);
-	ck_assert_int_eq(h.root->vmstats.state_pending[SIM_MEMCG_SOCK], 2);
+	ck_assert_int_eq(sock(mc.root), 0);
+	ck_assert_int_eq(mc.root->vmstats.state_pending[SIM_MEMCG_SOCK], 2);
 
 	/* the whole tree: the root on CPUs 1 and 2, /b on CPU 2 */
-	rstat_flush(0, h.root);
+	rstat_flush(0, mc.root);
 	ck_assert_uint_eq(rs->flushed, 1 + 3);
 	ck_assert(!rstat_linked(rs, CG_ROOT, 1) && !rstat_linked(rs, CG_B, 2));
-	ck_assert_int_eq(sock(h.b), 1);
-	ck_assert_int_eq(sock(h.root), 3);
+	ck_assert_int_eq(sock(mc.b), 1);
+	ck_assert_int_eq(sock(mc.root), 3);
 }
 END_TEST
 
@@ -324,12 +282,12 @@ static void flush_cost(enum kernel_stats_version v, sim_time_t expect)
 {
 	setup_machine(4, v);
 	create();
-	update(0, h.a, 1);
-	rstat_flush(0, h.root);
-	update(0, h.a, 1);
-	rstat_flush(0, h.root);
-	ck_assert_int_eq(sock(h.a), 2);
-	ck_assert_int_eq(sock(h.root), 2);
+	update(0, mc.a, 1);
+	rstat_flush(0, mc.root);
+	update(0, mc.a, 1);
+	rstat_flush(0, mc.root);
+	ck_assert_int_eq(sock(mc.a), 2);
+	ck_assert_int_eq(sock(mc.root), 2);
 	ck_assert_uint_eq(h.last_ps, expect);
 }
 
@@ -366,10 +324,10 @@ START_TEST(flush_cost_by_hand_v6_0_insns)
 	setup_machine(4, STATS_V6_0);
 	h.m.insn_ps = 1000;
 	create();
-	update(0, h.a, 1);
-	rstat_flush(0, h.root);
-	update(0, h.a, 1);
-	rstat_flush(0, h.root);
+	update(0, mc.a, 1);
+	rstat_flush(0, mc.root);
+	update(0, mc.a, 1);
+	rstat_flush(0, mc.root);
 	ck_assert_uint_eq(insn_table[INSN_cgroup_rstat_flush].insns, 12);
 	ck_assert_uint_eq(insn_table[INSN_cgroup_rstat_flush_locked].insns, 31);
 	ck_assert_uint_eq(insn_table[INSN_cgroup_rstat_flush_locked_cpu].insns,
@@ -415,18 +373,18 @@ START_TEST(flush_pulls_percpu_line)
 
 	setup_machine(4, STATS_V6_0);
 	create();
-	update(1, h.a, 1);
-	update(1, h.a, 1);
-	fld = coh_object_field(h.a->vmstats_percpu[1]->obj,
+	update(1, mc.a, 1);
+	update(1, mc.a, 1);
+	fld = coh_object_field(mc.a->vmstats_percpu[1]->obj,
 			       0 /* state[0-7] */ + 19 / 8);
 	misses = fld->line->misses;
-	update(1, h.a, 1);
+	update(1, mc.a, 1);
 	ck_assert_uint_eq(fld->line->misses, misses); /* CPU 1's own */
 	xfers = fld->line->transfers;
-	rstat_flush(0, h.root);
+	rstat_flush(0, mc.root);
 	ck_assert_uint_eq(fld->line->transfers, xfers + 1);
 	ck_assert_uint_eq(fld->line->misses, misses + 1);
-	update(1, h.a, 1);
+	update(1, mc.a, 1);
 	ck_assert_uint_eq(fld->line->misses, misses + 2);
 	ck_assert_uint_eq(fld->line->transfers, xfers + 2);
 }
@@ -448,21 +406,21 @@ START_TEST(threshold_global)
 	setup_machine(4, STATS_V6_0);
 	create();
 	for (i = 0; i < 4 * 33; i++)
-		update(i % 4, h.a, 1);
+		update(i % 4, mc.a, 1);
 	ck_assert_int_eq(h.ms->stats_flush_threshold, 4);
-	flush_stats(0, h.a);
+	flush_stats(0, mc.a);
 	ck_assert_uint_eq(h.ms->counts.flushes, 0);
-	ck_assert_int_eq(sock(h.a), 0);
+	ck_assert_int_eq(sock(mc.a), 0);
 	for (i = 0; i < 33; i++)
-		update(0, h.b, 1);
+		update(0, mc.b, 1);
 	ck_assert_int_eq(h.ms->stats_flush_threshold, 5);
 	/* any memcg's read flushes the whole tree */
-	flush_stats(0, h.a);
+	flush_stats(0, mc.a);
 	ck_assert_uint_eq(h.ms->counts.flushes, 1);
 	ck_assert_int_eq(h.ms->stats_flush_threshold, 0);
-	ck_assert_int_eq(sock(h.a), 4 * 33);
-	ck_assert_int_eq(sock(h.b), 33);
-	ck_assert_int_eq(sock(h.root), 5 * 33);
+	ck_assert_int_eq(sock(mc.a), 4 * 33);
+	ck_assert_int_eq(sock(mc.b), 33);
+	ck_assert_int_eq(sock(mc.root), 5 * 33);
 }
 END_TEST
 
@@ -484,7 +442,7 @@ START_TEST(threshold_global_atomics)
 		h.k.stats_updates_atomic = mode[j];
 		create();
 		for (i = 0; i < 10 * 33; i++)
-			update(0, h.a, 1);
+			update(0, mc.a, 1);
 		ck_assert_uint_eq(h.ms->counts.stats_atomics, expect[j]);
 		teardown();
 	}
@@ -507,32 +465,32 @@ START_TEST(threshold_per_memcg)
 	setup_machine(4, STATS_V6_8);
 	create();
 	for (i = 0; i < 128; i++)
-		update(i % 4, h.a, 1);
-	ck_assert_int_eq(h.a->vmstats.stats_updates, 128);
-	flush_stats(0, h.a);
+		update(i % 4, mc.a, 1);
+	ck_assert_int_eq(mc.a->vmstats.stats_updates, 128);
+	flush_stats(0, mc.a);
 	ck_assert_uint_eq(h.ms->counts.flushes, 0);
 	for (i = 0; i < 32; i++)
-		update(1, h.a, 1);
-	ck_assert_int_eq(h.a->vmstats.stats_updates, 160);
-	ck_assert_int_eq(h.root->vmstats.stats_updates, 160);
+		update(1, mc.a, 1);
+	ck_assert_int_eq(mc.a->vmstats.stats_updates, 160);
+	ck_assert_int_eq(mc.root->vmstats.stats_updates, 160);
 	ck_assert_uint_eq(h.ms->counts.stats_atomics, 2 * 5);
-	flush_stats(0, h.b);
+	flush_stats(0, mc.b);
 	ck_assert_uint_eq(h.ms->counts.flushes, 0);
-	flush_stats(0, h.a);
+	flush_stats(0, mc.a);
 	ck_assert_uint_eq(h.ms->counts.flushes, 1);
-	ck_assert_int_eq(sock(h.a), 160);
-	ck_assert_int_eq(h.a->vmstats.stats_updates, 0);
-	ck_assert_int_eq(h.root->vmstats.stats_updates, 160);
-	ck_assert_int_eq(sock(h.root), 0); /* not in /a's subtree */
+	ck_assert_int_eq(sock(mc.a), 160);
+	ck_assert_int_eq(mc.a->vmstats.stats_updates, 0);
+	ck_assert_int_eq(mc.root->vmstats.stats_updates, 160);
+	ck_assert_int_eq(sock(mc.root), 0); /* not in /a's subtree */
 	for (i = 0; i < 32; i++)
-		update(2, h.a, 1);
+		update(2, mc.a, 1);
 	/* /a took 32 more; the root, flushable, was only read */
-	ck_assert_int_eq(h.a->vmstats.stats_updates, 32);
-	ck_assert_int_eq(h.root->vmstats.stats_updates, 160);
+	ck_assert_int_eq(mc.a->vmstats.stats_updates, 32);
+	ck_assert_int_eq(mc.root->vmstats.stats_updates, 160);
 	ck_assert_uint_eq(h.ms->counts.stats_atomics, 2 * 5 + 1);
 	flush_stats(0, NULL); /* NULL: the root */
 	ck_assert_uint_eq(h.ms->counts.flushes, 2);
-	ck_assert_int_eq(sock(h.root), 192);
+	ck_assert_int_eq(sock(mc.root), 192);
 }
 END_TEST
 
@@ -549,10 +507,10 @@ START_TEST(flush_skip_when_ongoing)
 	create();
 	/* two crossings on each CPU: threshold 8 > 4 */
 	for (i = 0; i < 8 * 33; i++)
-		update(i % 4, h.a, 1);
+		update(i % 4, mc.a, 1);
 	for (i = 0; i < 2; i++) {
 		f[i] = CO_PUSH(&h.proc[i], mem_cgroup_flush_stats);
-		f[i]->memcg = h.a;
+		f[i]->memcg = mc.a;
 	}
 	sim_proc_start(&h.proc[0], sim_now(h.e));
 	sim_proc_start(&h.proc[1], sim_now(h.e) + 50000);
@@ -585,9 +543,9 @@ START_TEST(flush_ratelimited)
 	for (j = 0; j < ARRAY_SIZE(at); j++) {
 		/* a flush due by the threshold each time: 5 x 33 updates */
 		for (i = 0; i < 5 * 33; i++)
-			update(i % 4, h.a, 1);
+			update(i % 4, mc.a, 1);
 		f = CO_PUSH(&h.proc[0], mem_cgroup_flush_stats_ratelimited);
-		f->memcg = h.a;
+		f->memcg = mc.a;
 		h.proc[0].now = at[j];
 		sim_proc_start(&h.proc[0], at[j]);
 		sim_engine_run(h.e, at[j] + SIM_PS_PER_MS);
@@ -609,7 +567,7 @@ START_TEST(flush_periodic)
 	setup_machine(4, STATS_V6_0);
 	h.k.stats_flush_period_ms = 1;
 	create();
-	update(1, h.a, 1);
+	update(1, mc.a, 1);
 	f = CO_PUSH(&h.proc[3], memcg_stats_kworker);
 	f->end_ps = 3500 * SIM_PS_PER_US;
 	h.proc[3].now = sim_now(h.e);
@@ -620,7 +578,7 @@ START_TEST(flush_periodic)
 	ck_assert(h.proc[3].finished);
 	ck_assert_uint_eq(h.ms->counts.flushes, 3);
 	/* the update below the threshold was flushed anyway */
-	ck_assert_int_eq(sock(h.a), 1);
+	ck_assert_int_eq(sock(mc.a), 1);
 }
 END_TEST
 
@@ -642,8 +600,8 @@ START_TEST(error_bound_global_reached)
 	create();
 	for (cpu = 0; cpu < 4; cpu++)
 		for (i = 0; i < 2 * BATCH + 1; i++)
-			update(cpu, h.a, 1);
-	stat_show(0, h.a, 2);
+			update(cpu, mc.a, 1);
+	stat_show(0, mc.a, 2);
 	ck_assert_uint_eq(h.ms->counts.flushes, 0);
 	ck_assert_int_eq((long)h.ms->counts.error_max, (2 * BATCH + 1) * 4);
 	ck_assert_int_gt((long)h.ms->counts.error_max, BATCH * 4);
@@ -667,9 +625,9 @@ static void error_random(enum kernel_stats_version v, long bound)
 	gsl_rng_set(r, 7);
 	setup_machine(4, v);
 	create();
-	m[0] = h.root;
-	m[1] = h.a;
-	m[2] = h.b;
+	m[0] = mc.root;
+	m[1] = mc.a;
+	m[2] = mc.b;
 	for (i = 0; i < 6000; i++) {
 		unsigned int cpu = (unsigned int)gsl_rng_uniform_int(r, 4);
 
@@ -717,8 +675,8 @@ static sim_time_t read_cost(unsigned int cpus, enum kernel_local_stats mode)
 	h.k.local_stats = mode;
 	h.k.cgroup_version = 1;
 	create();
-	stat_show(0, h.a, 1);
-	stat_show(0, h.a, 1); /* warm: the aggregated lines are CPU 0's */
+	stat_show(0, mc.a, 1);
+	stat_show(0, mc.a, 1); /* warm: the aggregated lines are CPU 0's */
 	t = h.last_ps;
 	teardown();
 	return t;

@@ -30,97 +30,43 @@
 #include "models/kernel/net/sctp/sctp.h"
 #include "sim/co.h"
 #include "sim/engine.h"
-#include "tests/machine_test.h"
+#include "tests/harness.h"
 
 #define MSG 16384
 
-static struct harness {
-	struct machine m;
-	struct sim_engine *e;
-	struct coh *coh;
-	struct sim_proc proc[2];
-	struct coh_cpu *cc[2];
-	struct kernel_ctx ctx[2]; /* each process's CPU and memcg world */
-	struct kernel_config k;
-	struct cgroup_config cg[2];
-	struct cgroup_tree tree;
-	struct memcg_sim *ms;
+/* /a, and netperf's and netserver's sockets, both in it */
+static struct {
 	struct mem_cgroup *a;
 	struct sock sk_s, sk_r;
-} h;
+} s;
 
 static void setup(void)
 {
-	unsigned int i;
-
-	memset(&h, 0, sizeof(h));
-	load_profile("skx-2s-72", &h.m);
-	h.e = sim_engine_create();
-	h.coh = coh_create(&h.m, h.e);
-	for (i = 0; i < 2; i++) {
-		sim_proc_init(&h.proc[i], h.e, i, 8192, &h.ctx[i]);
-		h.cc[i] = coh_cpu_attach(h.coh, i, &h.proc[i]);
-		h.ctx[i].cc = h.cc[i];
-	}
-	kernel_config_defaults(&h.k);
+	harness_setup("skx-2s-72", 2, 8192);
 	h.k.charge_batch = 32;
 	h.k.cgroup_version = 2;
 	h.k.sk_reclaim = SK_RECLAIM_PAGE;
-	for (i = 0; i < 2; i++) {
-		snprintf(h.cg[i].path, sizeof(h.cg[i].path), "%s",
-			 i ? "/a" : "/");
-		h.cg[i].parent = i ? 0 : -1;
-		h.cg[i].high = UINT64_MAX;
-		h.cg[i].max = UINT64_MAX;
-	}
-	h.tree.nr = 2;
-	h.tree.cg = h.cg;
-	h.ms = memcg_sim_create(&h.k, &h.tree, h.coh, h.m.nr_cpus);
-	for (i = 0; i < 2; i++)
-		h.ctx[i].ms = h.ms;
-	h.a = memcg_sim_find(h.ms, "/a");
-	h.sk_s.sk_memcg = h.a;
-	h.sk_r.sk_memcg = h.a;
+	harness_cgroup("/", -1);
+	harness_cgroup("/a", 0);
+	harness_create();
+	s.a = memcg_sim_find(h.ms, "/a");
+	s.sk_s = (struct sock){ .sk_memcg = s.a };
+	s.sk_r = (struct sock){ .sk_memcg = s.a };
 }
 
 static void teardown(void)
 {
-	unsigned int i;
-
-	memcg_sim_free(h.ms);
-	for (i = 0; i < 2; i++)
-		sim_proc_destroy(&h.proc[i]);
-	coh_free(h.coh);
-	sim_engine_free(h.e);
-	machine_destroy(&h.m);
-}
-
-static void run(unsigned int cpu)
-{
-	sim_time_t start = sim_now(h.e);
-
-	sim_proc_start(&h.proc[cpu], start);
-	sim_engine_run(h.e, start + SIM_PS_PER_MS);
-	ck_assert(h.proc[cpu].finished);
+	harness_teardown();
 }
 
 /* One call of @fn on @cpu: every frame here is @sk, msg_len. */
-#define SCTP_CALL(fn, cpu, sock, ...)                              \
-	do {                                                       \
-		struct fn##_frame *f_ = CO_PUSH(&h.proc[cpu], fn); \
-		struct co_frame co_ = f_->co;                      \
-                                                                   \
-		*f_ = (struct fn##_frame){ .sk = (sock),           \
-					   .msg_len = MSG,         \
-					   __VA_ARGS__ };          \
-		f_->co = co_;                                      \
-		run(cpu);                                          \
-	} while (0)
+#define SCTP_CALL(fn, cpu, sock, ...) \
+	HARNESS_CALL(fn, cpu, .sk = (sock), .msg_len = MSG, __VA_ARGS__)
 
 static long sock_stat(unsigned int cpu)
 {
 	struct memcg_vmstats_percpu *statc =
-		h.a->vmstats_percpu ? h.a->vmstats_percpu[cpu] : NULL;
+		s.a->vmstats_percpu ? s.a->vmstats_percpu[cpu] : NULL;
 
 	return statc ? statc->state[SIM_MEMCG_SOCK] : 0;
 }
@@ -172,46 +118,46 @@ END_TEST
 START_TEST(sctp_stream_two_messages)
 {
 	/* message 1 */
-	SCTP_CALL(sctp_sendmsg_to_asoc, 0, &h.sk_s);
-	ck_assert_int_eq(h.sk_s.sk_forward_alloc, -16640);
-	ck_assert_int_eq(h.a->memory.usage, 32);
+	SCTP_CALL(sctp_sendmsg_to_asoc, 0, &s.sk_s);
+	ck_assert_int_eq(s.sk_s.sk_forward_alloc, -16640);
+	ck_assert_int_eq(s.a->memory.usage, 32);
 	ck_assert_uint_eq(h.ms->stock[0].nr_pages[0], 28);
-	SCTP_CALL(sctp_eat_data, 0, &h.sk_r);
-	ck_assert_int_eq(h.sk_r.sk_forward_alloc, 3864);
+	SCTP_CALL(sctp_eat_data, 0, &s.sk_r);
+	ck_assert_int_eq(s.sk_r.sk_forward_alloc, 3864);
 	ck_assert_uint_eq(h.ms->stock[0].nr_pages[0], 23);
-	ck_assert_int_eq(h.a->sock_pages, 9);
+	ck_assert_int_eq(s.a->sock_pages, 9);
 
 	/* message 2, and the SACK of both */
-	SCTP_CALL(sctp_sendmsg_to_asoc, 0, &h.sk_s);
-	ck_assert_int_eq(h.sk_s.sk_forward_alloc, -12800);
+	SCTP_CALL(sctp_sendmsg_to_asoc, 0, &s.sk_s);
+	ck_assert_int_eq(s.sk_s.sk_forward_alloc, -12800);
 	ck_assert_uint_eq(h.ms->stock[0].nr_pages[0], 14);
-	SCTP_CALL(sctp_eat_data, 0, &h.sk_r);
-	ck_assert_int_eq(h.sk_r.sk_forward_alloc, 3632);
+	SCTP_CALL(sctp_eat_data, 0, &s.sk_r);
+	ck_assert_int_eq(s.sk_r.sk_forward_alloc, 3632);
 	ck_assert_uint_eq(h.ms->stock[0].nr_pages[0], 10);
-	ck_assert_int_eq(h.a->sock_pages, 22);
-	SCTP_CALL(sctp_outq_sack, 0, &h.sk_s, .nr = SCTP_SACKFREQ);
-	ck_assert_int_eq(h.sk_s.sk_forward_alloc, 0);
+	ck_assert_int_eq(s.a->sock_pages, 22);
+	SCTP_CALL(sctp_outq_sack, 0, &s.sk_s, .nr = SCTP_SACKFREQ);
+	ck_assert_int_eq(s.sk_s.sk_forward_alloc, 0);
 	ck_assert_uint_eq(h.ms->stock[0].nr_pages[0], 23);
-	ck_assert_int_eq(h.a->sock_pages, 9);
+	ck_assert_int_eq(s.a->sock_pages, 9);
 	ck_assert_int_eq(sock_stat(0), 9);
 
 	/* the reader */
-	SCTP_CALL(sctp_sock_rfree, 1, &h.sk_r);
-	ck_assert_int_eq(h.sk_r.sk_forward_alloc, 3864);
-	ck_assert_ptr_eq(h.ms->stock[1].cached[0], h.a);
+	SCTP_CALL(sctp_sock_rfree, 1, &s.sk_r);
+	ck_assert_int_eq(s.sk_r.sk_forward_alloc, 3864);
+	ck_assert_ptr_eq(h.ms->stock[1].cached[0], s.a);
 	ck_assert_uint_eq(h.ms->stock[1].nr_pages[0], 4);
-	SCTP_CALL(sctp_sock_rfree, 1, &h.sk_r);
-	ck_assert_int_eq(h.sk_r.sk_forward_alloc, 0);
+	SCTP_CALL(sctp_sock_rfree, 1, &s.sk_r);
+	ck_assert_int_eq(s.sk_r.sk_forward_alloc, 0);
 	ck_assert_uint_eq(h.ms->stock[1].nr_pages[0], 9);
 
-	ck_assert_int_eq(h.a->memory.usage, 32);
-	ck_assert_int_eq(h.a->sock_pages, 0);
+	ck_assert_int_eq(s.a->memory.usage, 32);
+	ck_assert_int_eq(s.a->sock_pages, 0);
 	ck_assert_int_eq(sock_stat(0), 9);
 	ck_assert_int_eq(sock_stat(1), -9);
-	ck_assert_uint_eq(h.sk_s.pages_charged, 13);
-	ck_assert_uint_eq(h.sk_s.pages_uncharged, 13);
-	ck_assert_uint_eq(h.sk_r.pages_charged, 9);
-	ck_assert_uint_eq(h.sk_r.pages_uncharged, 9);
+	ck_assert_uint_eq(s.sk_s.pages_charged, 13);
+	ck_assert_uint_eq(s.sk_s.pages_uncharged, 13);
+	ck_assert_uint_eq(s.sk_r.pages_charged, 9);
+	ck_assert_uint_eq(s.sk_r.pages_uncharged, 9);
 	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 1);
 }
 END_TEST
@@ -240,17 +186,17 @@ START_TEST(sctp_pressure_walks)
 
 	memset(&k, 0, sizeof(k));
 	h.cc[0]->prof = &k;
-	SCTP_CALL(sctp_sendmsg_to_asoc, 0, &h.sk_s);
+	SCTP_CALL(sctp_sendmsg_to_asoc, 0, &s.sk_s);
 	ck_assert_uint_eq(pressure_walks(&k), 0);
-	SCTP_CALL(sctp_eat_data, 0, &h.sk_r);
+	SCTP_CALL(sctp_eat_data, 0, &s.sk_r);
 	ck_assert_uint_eq(pressure_walks(&k), 1);
 	SCTP_CALL(sctp_eat_data, 0, &root_sk);
 	ck_assert_uint_eq(pressure_walks(&k), 1);
 
 	h.k.sk_reclaim = SK_RECLAIM_QUANTUM;
-	SCTP_CALL(sctp_sendmsg_to_asoc, 0, &h.sk_s);
+	SCTP_CALL(sctp_sendmsg_to_asoc, 0, &s.sk_s);
 	ck_assert_uint_eq(pressure_walks(&k), 2);
-	SCTP_CALL(sctp_eat_data, 0, &h.sk_r);
+	SCTP_CALL(sctp_eat_data, 0, &s.sk_r);
 	ck_assert_uint_eq(pressure_walks(&k), 3);
 	h.cc[0]->prof = NULL;
 }
@@ -284,38 +230,38 @@ START_TEST(sctp_owned_sockets)
 {
 	int item;
 
-	sk_backlog_init(&h.sk_r, 2);
-	sk_backlog_init(&h.sk_s, 2);
-	lock_sock(&h.sk_s);
-	SCTP_CALL(sctp_sendmsg_to_asoc, 0, &h.sk_s);
-	ck_assert_int_eq(h.sk_s.sk_forward_alloc, -16640);
+	sk_backlog_init(&s.sk_r, 2);
+	sk_backlog_init(&s.sk_s, 2);
+	sock_set_owned(&s.sk_s);
+	SCTP_CALL(sctp_sendmsg_to_asoc, 0, &s.sk_s);
+	ck_assert_int_eq(s.sk_s.sk_forward_alloc, -16640);
 	ck_assert_uint_eq(h.ms->stock[0].nr_pages[0], 28);
 
-	lock_sock(&h.sk_r);
-	ck_assert(sk_rcv_or_backlog(&h.sk_r, MSG, false));
-	ck_assert_int_eq(h.sk_r.sk_forward_alloc, 0);
-	ck_assert_int_eq(h.a->sock_pages, 4);
+	sock_set_owned(&s.sk_r);
+	ck_assert(sk_rcv_or_backlog(&s.sk_r, MSG, false));
+	ck_assert_int_eq(s.sk_r.sk_forward_alloc, 0);
+	ck_assert_int_eq(s.a->sock_pages, 4);
 
-	ck_assert(release_sock_next(&h.sk_r, &item));
+	ck_assert(release_sock_next(&s.sk_r, &item));
 	ck_assert_int_eq(item, MSG);
-	SCTP_CALL(sctp_eat_data, 1, &h.sk_r); /* msg_len: MSG, the item */
-	ck_assert_int_eq(h.sk_r.sk_forward_alloc, 3864);
-	ck_assert_int_eq(h.a->memory.usage, 64);
+	SCTP_CALL(sctp_eat_data, 1, &s.sk_r); /* msg_len: MSG, the item */
+	ck_assert_int_eq(s.sk_r.sk_forward_alloc, 3864);
+	ck_assert_int_eq(s.a->memory.usage, 64);
 	ck_assert_uint_eq(h.ms->stock[1].nr_pages[0], 27);
 	ck_assert_uint_eq(h.ms->stock[0].nr_pages[0], 28);
-	ck_assert(!release_sock_next(&h.sk_r, &item));
-	ck_assert(!sock_owned_by_user(&h.sk_r));
+	ck_assert(!release_sock_next(&s.sk_r, &item));
+	ck_assert(!sock_owned_by_user(&s.sk_r));
 
-	ck_assert(sk_rcv_or_backlog(&h.sk_s, SCTP_SACKFREQ, false));
-	ck_assert(release_sock_next(&h.sk_s, &item));
+	ck_assert(sk_rcv_or_backlog(&s.sk_s, SCTP_SACKFREQ, false));
+	ck_assert(release_sock_next(&s.sk_s, &item));
 	ck_assert_int_eq(item, SCTP_SACKFREQ);
-	SCTP_CALL(sctp_outq_sack, 0, &h.sk_s, .nr = 1);
-	ck_assert_int_eq(h.sk_s.sk_forward_alloc, 0);
+	SCTP_CALL(sctp_outq_sack, 0, &s.sk_s, .nr = 1);
+	ck_assert_int_eq(s.sk_s.sk_forward_alloc, 0);
 	ck_assert_uint_eq(h.ms->stock[0].nr_pages[0], 32);
-	ck_assert(!release_sock_next(&h.sk_s, &item));
-	ck_assert(!sock_owned_by_user(&h.sk_s));
-	sk_backlog_free(&h.sk_r);
-	sk_backlog_free(&h.sk_s);
+	ck_assert(!release_sock_next(&s.sk_s, &item));
+	ck_assert(!sock_owned_by_user(&s.sk_s));
+	sk_backlog_free(&s.sk_r);
+	sk_backlog_free(&s.sk_s);
 }
 END_TEST
 

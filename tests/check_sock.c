@@ -19,57 +19,32 @@
 #include "models/hw/machine.h"
 #include "models/kernel/mm/memcontrol.h"
 #include "models/kernel/net/core/sock.h"
+#include "models/kernel/net/ipv4/tcp.h"
 #include "sim/co.h"
 #include "sim/engine.h"
-#include "tests/machine_test.h"
+#include "tests/harness.h"
 
-static struct harness {
-	struct machine m;
-	struct sim_engine *e;
-	struct coh *coh;
-	struct sim_proc proc, proc1; /* on CPU 0 and CPU 1 */
-	struct coh_cpu *cc, *cc1;
-	struct kernel_ctx ctx, ctx1; /* each process's CPU and memcg world */
-	struct kernel_config k;
-	struct cgroup_config cg[2];
-	struct cgroup_tree tree;
-	struct memcg_sim *ms;
+/* the socket on CPU 0, and the receiving socket for the softirq tests */
+static struct {
 	struct sock sk, sk_r;
-} h;
+} s;
 
 static void setup_policy(unsigned int policy)
 {
-	memset(&h, 0, sizeof(h));
-	load_profile("skx-2s-72", &h.m);
-	h.e = sim_engine_create();
-	h.coh = coh_create(&h.m, h.e);
-	sim_proc_init(&h.proc, h.e, 0, 8192, &h.ctx);
-	h.cc = coh_cpu_attach(h.coh, 0, &h.proc);
-	h.ctx.cc = h.cc;
-	sim_proc_init(&h.proc1, h.e, 1, 8192, &h.ctx1);
-	h.cc1 = coh_cpu_attach(h.coh, 1, &h.proc1);
-	h.ctx1.cc = h.cc1;
-	kernel_config_defaults(&h.k);
+	harness_setup("skx-2s-72", 2, 8192);
 	h.k.charge_batch = 32;
 	h.k.stock_memcgs = 1;
 	h.k.memory_offset = -1;
 	h.k.cgroup_version = 2;
 	h.k.sk_reclaim = policy;
-	snprintf(h.cg[0].path, sizeof(h.cg[0].path), "/");
-	h.cg[0].parent = -1;
-	snprintf(h.cg[1].path, sizeof(h.cg[1].path), "/a");
-	h.cg[1].parent = 0;
-	h.cg[0].high = h.cg[0].max = h.cg[1].high = h.cg[1].max = UINT64_MAX;
-	h.tree.nr = 2;
-	h.tree.cg = h.cg;
-	h.ms = memcg_sim_create(&h.k, &h.tree, h.coh, h.m.nr_cpus);
-	h.ctx.ms = h.ms;
-	h.ctx1.ms = h.ms;
-	h.sk.sk_memcg = memcg_sim_find(h.ms, "/a");
-	ck_assert_ptr_nonnull(h.sk.sk_memcg);
-	h.sk_r.sk_memcg = h.sk.sk_memcg;
-	sk_backlog_init(&h.sk, 4);
-	sk_backlog_init(&h.sk_r, 4);
+	harness_cgroup("/", -1);
+	harness_cgroup("/a", 0);
+	harness_create();
+	s.sk = (struct sock){ .sk_memcg = memcg_sim_find(h.ms, "/a") };
+	ck_assert_ptr_nonnull(s.sk.sk_memcg);
+	s.sk_r = (struct sock){ .sk_memcg = s.sk.sk_memcg };
+	sk_backlog_init(&s.sk, 4);
+	sk_backlog_init(&s.sk_r, 4);
 }
 
 static void setup_page(void)
@@ -84,48 +59,43 @@ static void setup_quantum(void)
 
 static void teardown(void)
 {
-	sk_backlog_free(&h.sk);
-	sk_backlog_free(&h.sk_r);
-	memcg_sim_free(h.ms);
-	coh_free(h.coh);
-	sim_proc_destroy(&h.proc);
-	sim_proc_destroy(&h.proc1);
-	sim_engine_free(h.e);
-	machine_destroy(&h.m);
+	sk_backlog_free(&s.sk);
+	sk_backlog_free(&s.sk_r);
+	harness_teardown();
 }
 
 /*
  * SOCK_CALL() - run @fn (sk_mem_schedule or sk_mem_uncharge: both take
  * the socket and a size) with its own frame, struct @fn_frame.
  */
-#define SOCK_CALL(fn, bytes)                                  \
-	do {                                                  \
-		struct fn##_frame *f_ = CO_PUSH(&h.proc, fn); \
-		sim_time_t start_ = sim_now(h.e);             \
-                                                              \
-		f_->sk = &h.sk;                               \
-		f_->size = (bytes);                           \
-		sim_proc_start(&h.proc, start_);              \
-		sim_engine_run(h.e, start_ + SIM_PS_PER_MS);  \
-		ck_assert(h.proc.finished);                   \
+#define SOCK_CALL(fn, bytes)                                     \
+	do {                                                     \
+		struct fn##_frame *f_ = CO_PUSH(&h.proc[0], fn); \
+		sim_time_t start_ = sim_now(h.e);                \
+                                                                 \
+		f_->sk = &s.sk;                                  \
+		f_->size = (bytes);                              \
+		sim_proc_start(&h.proc[0], start_);              \
+		sim_engine_run(h.e, start_ + SIM_PS_PER_MS);     \
+		ck_assert(h.proc[0].finished);                   \
 	} while (0)
 
 /*
  * SOCK_CALL_ON() - the same on CPU @cpu (0 or 1), for socket @sock, in
  * softirq context (GFP_NOWAIT) if @bh.
  */
-#define SOCK_CALL_ON(cpu, sock, fn, bytes, bh)                    \
-	do {                                                      \
-		struct sim_proc *p_ = (cpu) ? &h.proc1 : &h.proc; \
-		struct fn##_frame *f_ = CO_PUSH(p_, fn);          \
-		sim_time_t start_ = sim_now(h.e);                 \
-                                                                  \
-		f_->sk = (sock);                                  \
-		f_->size = (bytes);                               \
-		sock_call_bh(f_, bh);                             \
-		sim_proc_start(p_, start_);                       \
-		sim_engine_run(h.e, start_ + SIM_PS_PER_MS);      \
-		ck_assert(p_->finished);                          \
+#define SOCK_CALL_ON(cpu, sock, fn, bytes, bh)               \
+	do {                                                 \
+		struct sim_proc *p_ = &h.proc[cpu];          \
+		struct fn##_frame *f_ = CO_PUSH(p_, fn);     \
+		sim_time_t start_ = sim_now(h.e);            \
+                                                             \
+		f_->sk = (sock);                             \
+		f_->size = (bytes);                          \
+		sock_call_bh(f_, bh);                        \
+		sim_proc_start(p_, start_);                  \
+		sim_engine_run(h.e, start_ + SIM_PS_PER_MS); \
+		ck_assert(p_->finished);                     \
 	} while (0)
 
 static inline void sock_call_bh_schedule(struct sk_mem_schedule_frame *f,
@@ -150,7 +120,7 @@ static inline void sock_call_bh_uncharge(struct sk_mem_uncharge_frame *f,
 static void queue_bytes(int size)
 {
 	SOCK_CALL(sk_mem_schedule, size);
-	sk_mem_charge(&h.sk, size);
+	sk_mem_charge(&s.sk, size);
 }
 
 /*
@@ -191,20 +161,20 @@ static void send_message(unsigned int off)
 START_TEST(sk_forward_alloc_6_0_rc1_sender)
 {
 	send_message(0);
-	ck_assert_int_eq(h.sk.sk_forward_alloc, 768);
-	ck_assert_uint_eq(h.sk.pages_charged, 3);
-	ck_assert_int_eq(h.sk.sk_memcg->sock_pages, 3);
+	ck_assert_int_eq(s.sk.sk_forward_alloc, 768);
+	ck_assert_uint_eq(s.sk.pages_charged, 3);
+	ck_assert_int_eq(s.sk.sk_memcg->sock_pages, 3);
 	SOCK_CALL(sk_mem_uncharge, 11520);
-	ck_assert_int_eq(h.sk.sk_forward_alloc, 0);
-	ck_assert_uint_eq(h.sk.pages_uncharged, 3);
-	ck_assert_int_eq(h.sk.sk_memcg->sock_pages, 0);
+	ck_assert_int_eq(s.sk.sk_forward_alloc, 0);
+	ck_assert_uint_eq(s.sk.pages_uncharged, 3);
+	ck_assert_int_eq(s.sk.sk_memcg->sock_pages, 0);
 
 	send_message(10240);
-	ck_assert_int_eq(h.sk.sk_forward_alloc, 768);
-	ck_assert_uint_eq(h.sk.pages_charged, 6);
+	ck_assert_int_eq(s.sk.sk_forward_alloc, 768);
+	ck_assert_uint_eq(s.sk.pages_charged, 6);
 	SOCK_CALL(sk_mem_uncharge, 11520);
-	ck_assert_int_eq(h.sk.sk_forward_alloc, 0);
-	ck_assert_uint_eq(h.sk.pages_uncharged, 6);
+	ck_assert_int_eq(s.sk.sk_forward_alloc, 0);
+	ck_assert_uint_eq(s.sk.pages_uncharged, 6);
 	/* 3 + 3 charge calls for the pages, 2 reclaims */
 	ck_assert_uint_eq(h.ms->counts.charges, 6);
 	ck_assert_uint_eq(h.ms->counts.uncharges, 2);
@@ -222,12 +192,12 @@ START_TEST(sk_forward_alloc_6_0_rc1_receiver)
 
 	for (i = 0; i < 4; i++) {
 		queue_bytes(11520);
-		ck_assert_int_eq(h.sk.sk_forward_alloc, 768);
+		ck_assert_int_eq(s.sk.sk_forward_alloc, 768);
 		SOCK_CALL(sk_mem_uncharge, 11520);
-		ck_assert_int_eq(h.sk.sk_forward_alloc, 0);
+		ck_assert_int_eq(s.sk.sk_forward_alloc, 0);
 	}
-	ck_assert_uint_eq(h.sk.pages_charged, 12);
-	ck_assert_uint_eq(h.sk.pages_uncharged, 12);
+	ck_assert_uint_eq(s.sk.pages_charged, 12);
+	ck_assert_uint_eq(s.sk.pages_uncharged, 12);
 	ck_assert_uint_eq(h.ms->counts.charges, 4);
 }
 END_TEST
@@ -247,17 +217,17 @@ START_TEST(sk_forward_alloc_5_19_keeps_pages)
 
 	send_message(0);
 	SOCK_CALL(sk_mem_uncharge, 11520);
-	ck_assert_int_eq(h.sk.sk_forward_alloc, 12288);
-	ck_assert_uint_eq(h.sk.pages_charged, 3);
-	ck_assert_uint_eq(h.sk.pages_uncharged, 0);
+	ck_assert_int_eq(s.sk.sk_forward_alloc, 12288);
+	ck_assert_uint_eq(s.sk.pages_charged, 3);
+	ck_assert_uint_eq(s.sk.pages_uncharged, 0);
 	for (i = 1; i <= 100; i++) {
 		send_message(i * 10240);
 		SOCK_CALL(sk_mem_uncharge, 11520);
 	}
-	ck_assert_uint_eq(h.sk.pages_charged, 3);
-	ck_assert_uint_eq(h.sk.pages_uncharged, 0);
-	ck_assert_int_eq(h.sk.sk_forward_alloc, 12288);
-	ck_assert_int_eq(h.sk.sk_memcg->sock_pages, 3);
+	ck_assert_uint_eq(s.sk.pages_charged, 3);
+	ck_assert_uint_eq(s.sk.pages_uncharged, 0);
+	ck_assert_int_eq(s.sk.sk_forward_alloc, 12288);
+	ck_assert_int_eq(s.sk.sk_memcg->sock_pages, 3);
 }
 END_TEST
 
@@ -269,11 +239,11 @@ END_TEST
 START_TEST(sk_forward_alloc_5_19_reclaim_chunk)
 {
 	queue_bytes(2 << 20);
-	ck_assert_uint_eq(h.sk.pages_charged, 512);
+	ck_assert_uint_eq(s.sk.pages_charged, 512);
 	SOCK_CALL(sk_mem_uncharge, 2 << 20);
-	ck_assert_uint_eq(h.sk.pages_uncharged, 256);
-	ck_assert_int_eq(h.sk.sk_forward_alloc, 1 << 20);
-	ck_assert_int_eq(h.sk.sk_memcg->sock_pages, 256);
+	ck_assert_uint_eq(s.sk.pages_uncharged, 256);
+	ck_assert_int_eq(s.sk.sk_forward_alloc, 1 << 20);
+	ck_assert_int_eq(s.sk.sk_memcg->sock_pages, 256);
 }
 END_TEST
 
@@ -282,7 +252,7 @@ static unsigned int stock_pages(unsigned int cpu)
 {
 	const struct memcg_stock_pcp *st = &h.ms->stock[cpu];
 
-	return st->cached[0] == h.sk.sk_memcg ? st->nr_pages[0] : 0;
+	return st->cached[0] == s.sk.sk_memcg ? st->nr_pages[0] : 0;
 }
 
 /*
@@ -307,34 +277,34 @@ START_TEST(backlog_segment_while_receiver_holds_lock)
 {
 	int truesize = 0;
 
-	lock_sock(&h.sk_r);
-	ck_assert(sk_rcv_or_backlog(&h.sk_r, 11520, false));
-	ck_assert_int_eq(h.sk_r.sk_forward_alloc, 0);
-	ck_assert_uint_eq(h.sk_r.pages_charged, 0);
-	ck_assert_int_eq(h.sk.sk_memcg->sock_pages, 0);
+	sock_set_owned(&s.sk_r);
+	ck_assert(sk_rcv_or_backlog(&s.sk_r, 11520, false));
+	ck_assert_int_eq(s.sk_r.sk_forward_alloc, 0);
+	ck_assert_uint_eq(s.sk_r.pages_charged, 0);
+	ck_assert_int_eq(s.sk.sk_memcg->sock_pages, 0);
 	ck_assert_uint_eq(stock_pages(0) + stock_pages(1), 0);
 
-	ck_assert(release_sock_next(&h.sk_r, &truesize));
+	ck_assert(release_sock_next(&s.sk_r, &truesize));
 	ck_assert_int_eq(truesize, 11520);
-	ck_assert(sock_owned_by_user(&h.sk_r));
-	SOCK_CALL_ON(1, &h.sk_r, sk_mem_schedule, truesize, false);
-	sk_mem_charge(&h.sk_r, truesize);
-	ck_assert(!release_sock_next(&h.sk_r, &truesize));
-	ck_assert(!sock_owned_by_user(&h.sk_r));
-	ck_assert_int_eq(h.sk_r.sk_forward_alloc, 768);
-	ck_assert_int_eq(h.sk.sk_memcg->sock_pages, 3);
+	ck_assert(sock_owned_by_user(&s.sk_r));
+	SOCK_CALL_ON(1, &s.sk_r, sk_mem_schedule, truesize, false);
+	sk_mem_charge(&s.sk_r, truesize);
+	ck_assert(!release_sock_next(&s.sk_r, &truesize));
+	ck_assert(!sock_owned_by_user(&s.sk_r));
+	ck_assert_int_eq(s.sk_r.sk_forward_alloc, 768);
+	ck_assert_int_eq(s.sk.sk_memcg->sock_pages, 3);
 	ck_assert_uint_eq(stock_pages(1), 29);
 	ck_assert_uint_eq(stock_pages(0), 0);
 
-	ck_assert(!sk_rcv_or_backlog(&h.sk_r, 11520, false));
-	SOCK_CALL_ON(0, &h.sk_r, sk_mem_schedule, 11520, true);
-	sk_mem_charge(&h.sk_r, 11520);
-	ck_assert_int_eq(h.sk_r.sk_forward_alloc, 1536);
-	ck_assert_int_eq(h.sk.sk_memcg->sock_pages, 6);
+	ck_assert(!sk_rcv_or_backlog(&s.sk_r, 11520, false));
+	SOCK_CALL_ON(0, &s.sk_r, sk_mem_schedule, 11520, true);
+	sk_mem_charge(&s.sk_r, 11520);
+	ck_assert_int_eq(s.sk_r.sk_forward_alloc, 1536);
+	ck_assert_int_eq(s.sk.sk_memcg->sock_pages, 6);
 	ck_assert_uint_eq(stock_pages(0), 29);
 	ck_assert_uint_eq(stock_pages(1), 29);
-	ck_assert_uint_eq(h.sk_r.rcv_skbs, 2);
-	ck_assert_uint_eq(h.sk_r.backlog_skbs, 1);
+	ck_assert_uint_eq(s.sk_r.rcv_skbs, 2);
+	ck_assert_uint_eq(s.sk_r.backlog_skbs, 1);
 }
 END_TEST
 
@@ -361,28 +331,28 @@ START_TEST(backlog_ack_while_sender_holds_lock)
 
 	send_message(0);
 	ck_assert_uint_eq(stock_pages(0), 29);
-	lock_sock(&h.sk);
-	ck_assert(sk_rcv_or_backlog(&h.sk, 11520, false));
-	ck_assert_int_eq(h.sk.sk_forward_alloc, 768);
-	ck_assert_uint_eq(h.sk.pages_uncharged, 0);
+	sock_set_owned(&s.sk);
+	ck_assert(sk_rcv_or_backlog(&s.sk, 11520, false));
+	ck_assert_int_eq(s.sk.sk_forward_alloc, 768);
+	ck_assert_uint_eq(s.sk.pages_uncharged, 0);
 	ck_assert_uint_eq(stock_pages(1), 0);
 
-	ck_assert(release_sock_next(&h.sk, &truesize));
-	SOCK_CALL_ON(0, &h.sk, sk_mem_uncharge, truesize, false);
-	ck_assert(!release_sock_next(&h.sk, &truesize));
-	ck_assert_int_eq(h.sk.sk_forward_alloc, 0);
-	ck_assert_uint_eq(h.sk.pages_uncharged, 3);
+	ck_assert(release_sock_next(&s.sk, &truesize));
+	SOCK_CALL_ON(0, &s.sk, sk_mem_uncharge, truesize, false);
+	ck_assert(!release_sock_next(&s.sk, &truesize));
+	ck_assert_int_eq(s.sk.sk_forward_alloc, 0);
+	ck_assert_uint_eq(s.sk.pages_uncharged, 3);
 	ck_assert_uint_eq(stock_pages(0), 32);
 	ck_assert_uint_eq(stock_pages(1), 0);
 
 	send_message(10240);
 	ck_assert_uint_eq(stock_pages(0), 29);
-	ck_assert(!sk_rcv_or_backlog(&h.sk, 11520, false));
-	SOCK_CALL_ON(1, &h.sk, sk_mem_uncharge, 11520, true);
-	ck_assert_uint_eq(h.sk.pages_uncharged, 6);
+	ck_assert(!sk_rcv_or_backlog(&s.sk, 11520, false));
+	SOCK_CALL_ON(1, &s.sk, sk_mem_uncharge, 11520, true);
+	ck_assert_uint_eq(s.sk.pages_uncharged, 6);
 	ck_assert_uint_eq(stock_pages(1), 3);
 	ck_assert_uint_eq(stock_pages(0), 29);
-	ck_assert_uint_eq(h.sk.backlog_skbs, 1);
+	ck_assert_uint_eq(s.sk.backlog_skbs, 1);
 }
 END_TEST
 
@@ -391,10 +361,44 @@ START_TEST(backlog_forced)
 {
 	int truesize = 0;
 
-	ck_assert(sk_rcv_or_backlog(&h.sk_r, 11520, true));
-	ck_assert(sk_flush_backlog_next(&h.sk_r, &truesize));
+	ck_assert(sk_rcv_or_backlog(&s.sk_r, 11520, true));
+	ck_assert(sk_flush_backlog_next(&s.sk_r, &truesize));
 	ck_assert_int_eq(truesize, 11520);
-	ck_assert(!sk_flush_backlog_next(&h.sk_r, &truesize));
+	ck_assert(!sk_flush_backlog_next(&s.sk_r, &truesize));
+}
+END_TEST
+
+/*
+ * v6.0 tcp_rcv_established() -> tcp_data_snd_check() -> tcp_check_space():
+ * an ACK that frees 100 bytes of sent data on a socket of /a. The 100
+ * bytes go back to sk_forward_alloc (0 -> 100, below a page: no reclaim,
+ * so sk_mem_uncharge() walks nothing). Then, only while the writer waits
+ * for space (SOCK_NOSPACE), tcp_new_space() -> tcp_should_expand_sndbuf()
+ * -> tcp_under_memory_pressure() walks /a's hierarchy once: one call of
+ * mem_cgroup_under_socket_pressure(). Writer awake: none; no writer
+ * (nospace NULL): none.
+ */
+START_TEST(ack_walks_only_while_writer_waits_for_space)
+{
+	struct kprof prof = { 0 };
+	bool waits = false;
+	const bool *nospace[] = { NULL, &waits, &waits };
+	const uint64_t walks[] = { 0, 0, 1 };
+	unsigned int i;
+
+	h.cc[0]->prof = &prof;
+	for (i = 0; i < 3; i++) {
+		s.sk.nospace = nospace[i];
+		waits = i == 2;
+		prof.fn[KF_mem_cgroup_under_socket_pressure].calls = 0;
+		HARNESS_CALL(tcp_v6_do_rcv, 0, .sk = &s.sk, .truesize = 100,
+			     .softirq = true, .ack = true);
+		ck_assert_int_eq(s.sk.sk_forward_alloc, 100 * (int)(i + 1));
+		ck_assert_uint_eq(
+			prof.fn[KF_mem_cgroup_under_socket_pressure].calls,
+			walks[i]);
+	}
+	h.cc[0]->prof = NULL;
 }
 END_TEST
 
@@ -409,6 +413,7 @@ static Suite *sock_suite(void)
 	tcase_add_test(tc, backlog_segment_while_receiver_holds_lock);
 	tcase_add_test(tc, backlog_ack_while_sender_holds_lock);
 	tcase_add_test(tc, backlog_forced);
+	tcase_add_test(tc, ack_walks_only_while_writer_waits_for_space);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("v5.19");
 	tcase_add_checked_fixture(tc, setup_quantum, teardown);

@@ -65,7 +65,8 @@ tests_check_pahole_CFLAGS = $(TEST_CFLAGS)
 tests_check_pahole_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/check_insn
-tests_check_insn_SOURCES = tests/check_insn.c
+tests_check_insn_SOURCES = tests/check_insn.c tests/harness.c tests/harness.h \
+	tests/machine_test.h
 tests_check_insn_CFLAGS = $(TEST_CFLAGS)
 tests_check_insn_LDADD = $(TEST_LDADD)
 
@@ -75,7 +76,8 @@ tests_check_page_counter_CFLAGS = $(TEST_CFLAGS)
 tests_check_page_counter_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/check_sock
-tests_check_sock_SOURCES = tests/check_sock.c
+tests_check_sock_SOURCES = tests/check_sock.c tests/harness.c tests/harness.h \
+	tests/machine_test.h
 tests_check_sock_CFLAGS = $(TEST_CFLAGS)
 tests_check_sock_LDADD = $(TEST_LDADD)
 
@@ -85,22 +87,26 @@ tests_check_sched_CFLAGS = $(TEST_CFLAGS)
 tests_check_sched_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/check_memcontrol
-tests_check_memcontrol_SOURCES = tests/check_memcontrol.c
+tests_check_memcontrol_SOURCES = tests/check_memcontrol.c tests/harness.c \
+	tests/harness.h tests/machine_test.h
 tests_check_memcontrol_CFLAGS = $(TEST_CFLAGS)
 tests_check_memcontrol_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/check_kmalloc
-tests_check_kmalloc_SOURCES = tests/check_kmalloc.c
+tests_check_kmalloc_SOURCES = tests/check_kmalloc.c tests/harness.c \
+	tests/harness.h tests/machine_test.h
 tests_check_kmalloc_CFLAGS = $(TEST_CFLAGS)
 tests_check_kmalloc_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/check_sctp
-tests_check_sctp_SOURCES = tests/check_sctp.c
+tests_check_sctp_SOURCES = tests/check_sctp.c tests/harness.c tests/harness.h \
+	tests/machine_test.h
 tests_check_sctp_CFLAGS = $(TEST_CFLAGS)
 tests_check_sctp_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/check_rstat
-tests_check_rstat_SOURCES = tests/check_rstat.c
+tests_check_rstat_SOURCES = tests/check_rstat.c tests/harness.c tests/harness.h \
+	tests/machine_test.h
 tests_check_rstat_CFLAGS = $(TEST_CFLAGS)
 tests_check_rstat_LDADD = $(TEST_LDADD)
 

@@ -58,6 +58,7 @@
 #define START_DELAY_NS 2000000 /* from go to the common start: 2 ms */
 #define CHASE_SEED 1
 
+/* global: the host's topology, loaded once (hwloc's load is slow) */
 static hwloc_topology_t topo;
 static bool topo_loaded;
 
@@ -443,7 +444,8 @@ static void wait_start(struct worker *w)
  * Real-time priority when the process may have it (root, CAP_SYS_NICE):
  * then other processes cannot preempt a measuring thread and stretch its
  * hand-offs; the kernel's RT throttling still leaves them 5% of each
- * second. Without it, the run goes on at normal priority.
+ * second. Without it, the run goes on at normal priority. Global: any
+ * measuring thread may set it, the report reads it.
  */
 static _Atomic int realtime_failed;
 

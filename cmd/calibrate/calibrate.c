@@ -288,7 +288,7 @@ static void plan_socket_pairs(const struct cal_host *h, struct cal_plan *pl,
 static int make_plan(const struct cal_host *h, bool quick, struct cal_plan *pl,
 		     struct sim_error *err)
 {
-	static unsigned int order[NR_CAL_PLACEMENT][CAL_MAX_CPUS];
+	unsigned int order[NR_CAL_PLACEMENT][CAL_MAX_CPUS];
 	unsigned int counts[64], nr_counts, nr, i, j, k;
 	enum cal_placement place;
 	enum cal_bench b;
@@ -546,7 +546,7 @@ static void print_notes(const struct cal_fit *f)
 
 static int refit(const struct cal_opts *o)
 {
-	static struct cal_host h;
+	struct cal_host h = { 0 };
 	struct cal_plan pl = { 0 };
 	struct cal_profile pa = { .h = &h, .pl = &pl };
 	struct sim_error err;
@@ -742,7 +742,7 @@ static void order_warnings(const struct cal_fit *f)
  */
 int cmd_calibrate(int argc, char **argv)
 {
-	static struct cal_host h;
+	struct cal_host h = { 0 };
 	struct cal_plan pl = { 0 };
 	struct cal_opts o;
 	struct sim_error err;

@@ -216,11 +216,13 @@ static int copy_string(const struct scenario_node *map, const char *key,
 		       char *buf, size_t size, struct sim_error *err)
 {
 	const char *s;
+	char what[64];
 
 	if (scenario_string(map, key, true, NULL, &s, err))
 		return -1;
 	/* Printed in tables and profiles' comments: one line, no escapes. */
-	if (sim_control_char((const unsigned char *)s, strlen(s), false)) {
+	if (sim_control_char(what, sizeof(what), (const unsigned char *)s,
+			     strlen(s), false)) {
 		scenario_error(
 			err, scenario_get(map, key),
 			"expected one line of text without control characters");

@@ -625,10 +625,12 @@ static int csv_clean(const struct compare_file *f,
 		     struct sim_error *err)
 {
 	const char *bad;
+	char what[64];
 	unsigned int i;
 
 	for (i = 0; i < nr; i++) {
-		bad = sim_control_char((const unsigned char *)fields[i].text,
+		bad = sim_control_char(what, sizeof(what),
+				       (const unsigned char *)fields[i].text,
 				       strlen(fields[i].text), false);
 		if (bad) {
 			sim_error_set(err, f->name, fields[i].line,

@@ -751,7 +751,8 @@ out_destroy:
 
 /*
  * What scenario_run() is doing, for the message when an allocation fails
- * below it (sim_out_of_memory() unwinds to scenario_run()).
+ * below it (sim_out_of_memory() unwinds to scenario_run()): global, as
+ * that unwinding skips every frame between.
  */
 static char oom_stage[96];
 

@@ -43,6 +43,7 @@
 #include "cmd/sweep/sweep.h"
 #include "cmd/sweep/internal.h"
 
+/* global: set by the signal handler, which can reach nothing else */
 static volatile sig_atomic_t caught_signal;
 
 static void on_stop_signal(int sig)

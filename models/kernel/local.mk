@@ -20,6 +20,10 @@ libsim_a_SOURCES += \
 	%reldir%/kernel/locking/qspinlock.c \
 	%reldir%/kernel/locking/qspinlock.h \
 	%reldir%/net/core/sock.c %reldir%/net/core/sock.h \
+	%reldir%/net/ipv4/tcp.c %reldir%/net/ipv4/tcp.h \
+	%reldir%/net/ipv4/tcp_input.c \
+	%reldir%/net/ipv6/tcp_ipv6.c \
+	%reldir%/net/unix/af_unix.c %reldir%/net/unix/af_unix.h \
 	%reldir%/net/sctp/sctp.c %reldir%/net/sctp/sctp.h \
 	%reldir%/sim/config.c %reldir%/sim/config.h \
 	%reldir%/sim/kprof.c %reldir%/sim/kprof.h \

@@ -2,6 +2,13 @@
 /*
  * models/workloads/netperf.c - the netperf workload: loopback stream pairs.
  *
+ * This file is netperf's and netserver's user-space loop and the
+ * scheduling around it; the kernel code they run is in
+ * models/kernel/net/: lock_sock() and release_sock() (core/sock.c),
+ * tcp_sendpage() (ipv4/tcp.c), tcp_v6_rcv() and tcp_v6_do_rcv()
+ * (ipv6/tcp_ipv6.c), unix_stream_sendmsg() and unix_stream_recvmsg()
+ * (unix/af_unix.c), SCTP in sctp/sctp.c (with netperf_sctp.c).
+ *
  * Theory of operation
  *
  * `instances` netperf/netserver pairs, each a sender task and a receiver
@@ -142,37 +149,14 @@
 #include "models/kernel/mm/memcontrol.h"
 #include "models/kernel/kernel/sched/fair.h"
 #include "models/kernel/net/core/sock.h"
+#include "models/kernel/net/ipv4/tcp.h"
+#include "models/kernel/net/unix/af_unix.h"
 #include "models/workloads/netperf_internal.h"
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/error.h"
 #include "sim/trace.h"
 #include "sim/util.h"
-
-/*
- * The truesize of the skb head tcp_stream_alloc_skb() allocates for
- * sendpage (x86_64, 6.0): alloc_skb_fclone(MAX_TCP_HEADER = 320) rounds
- * the head to kmalloc-1024, skb_end_offset() = 1024 - 320 (shared info)
- * = 704, and SKB_TRUESIZE() adds the sk_buff (256 aligned) and the
- * skb_shared_info (320): 704 + 256 + 320.
- */
-#define TCP_SKB_HEAD_TRUESIZE 1280
-/* af_unix: SKB_TRUESIZE of the head for a stream skb of page frags */
-#define UNIX_SKB_HEAD_TRUESIZE 1280
-/* SKB_MAX_ALLOC: unix_stream_sendmsg() puts more than this in frags */
-#define UNIX_HEAD_MAX 3776 /* SKB_MAX_HEAD(0) at 4K pages */
-
-/*
- * af_unix (v4.8 unix_stream_sendmsg()): a send is cut into skbs of at
- * most min(sndbuf / 2 - 64, SKB_MAX_HEAD(0) + UNIX_SKB_FRAGS_SZ) bytes;
- * an skb's data_len is the page-aligned part above SKB_MAX_HEAD(0), and
- * alloc_skb_with_frags() takes it in the largest orders that fit, from
- * order 3 (PAGE_ALLOC_COSTLY_ORDER) down. UNIX_SNDBUF is the default
- * sk_sndbuf (net.core.wmem_default, 212992 on x86_64).
- */
-#define UNIX_SNDBUF 212992
-#define UNIX_SKB_FRAGS_SZ (PAGE_SIZE << 3)
-#define UNIX_MAX_ORDER 3
 
 static const char *const proto_names[] = { "tcp", "unix", "sctp" };
 static const char *const place_names[] = { "random", "adjacent" };
@@ -558,7 +542,7 @@ static void msg_queued(struct netperf *np, struct netperf_pair *pp,
 	pp->sent++;
 	if (pp->rcv_waiting) {
 		pp->rcv_waiting = false;
-		netperf_wake(np, pp->rcv, t, NOW(t));
+		netperf_wake(np, pp->rcv, t, NOW(&t->proc));
 	}
 }
 
@@ -570,112 +554,55 @@ static void msg_read(struct netperf *np, struct netperf_pair *pp,
 	pp->queued--;
 	if (pp->snd_waiting) {
 		pp->snd_waiting = false;
-		netperf_wake(np, pp->snd, t, NOW(t));
+		netperf_wake(np, pp->snd, t, NOW(&t->proc));
 	}
 }
 
 /*
- * Socket @sk's spinlock (sk_lock.slock: bh_lock_sock() in a softirq, and
- * inside lock_sock() and release_sock()), taken by task @who (SND or
- * RCV, on its CPU). A softirq processing a packet holds it throughout
- * (tcp_v6_rcv() -> tcp_v6_do_rcv()), so the owner's lock_sock() spins
- * until that is done. For CO_AWAIT(): true while @who must wait.
+ * The frames of netperf's coroutines: the task and its pair, and the
+ * locals each keeps across its waits.
  */
-bool sk_slock(struct netperf_pair *pp, int sk, int who)
-{
-	if (pp->slock[sk] < 0 || pp->slock[sk] == who) {
-		pp->slock[sk] = who;
-		pp->slock_waiting[sk][who] = false;
-		return false;
-	}
-	pp->slock_waiting[sk][who] = true;
-	return true;
-}
-
-void sk_sunlock(struct netperf_pair *pp, int sk, int who, sim_time_t now)
-{
-	struct sim_task *other = who == SND ? pp->rcv : pp->snd;
-
-	SIM_BUG_ON(pp->slock[sk] != who);
-	pp->slock[sk] = -1;
-	if (pp->slock_waiting[sk][!who]) {
-		pp->slock_waiting[sk][!who] = false;
-		sim_proc_wake(&other->proc, now);
-	}
-}
-
-/* The sender's and the receiver's loop (and an idle CPU's). */
-struct netperf_frame {
+struct netperf_sender_tcp_frame {
 	struct co_frame co;
 	struct sim_task *t;
 	struct netperf_pair *pp;
+	/* locals */
+	int truesize; /* of the message's skb */
+	bool backlogged; /* the segment went to sk_r's backlog */
+};
+
+struct netperf_receiver_tcp_frame {
+	struct co_frame co;
+	struct sim_task *t;
+	struct netperf_pair *pp;
+	/* locals */
+	int truesize; /* of the message's skb */
+};
+
+struct netperf_sender_unix_frame {
+	struct co_frame co;
+	struct sim_task *t;
+	struct netperf_pair *pp;
+	/* locals */
 	int truesize;
-	unsigned int i;
-	int piece;
-	sim_time_t start; /* SIM: of backlog work, for the trace */
 };
 
-struct netperf_send_accounting_frame {
+struct netperf_receiver_unix_frame {
 	struct co_frame co;
 	struct sim_task *t;
 	struct netperf_pair *pp;
-	int truesize; /* of the message's skb */
-	uint64_t off; /* file offset of the message (sendfile) */
 	/* locals */
-	sim_time_t start; /* SIM: of the softirq's work, for the trace */
-	unsigned int i; /* tcp: bytes handed to TCP so far */
-	int piece; /* tcp: the next page's part of the message */
-	uint64_t done; /* unix: bytes of the message sent so far */
-	unsigned int size; /* unix: the skb's bytes */
-	unsigned int pages; /* unix: its data pages still to allocate */
-	unsigned int frag; /* unix: pages of the next fragment */
+	int truesize;
 };
 
-struct netperf_recv_accounting_frame {
+struct netperf_idle_frame {
 	struct co_frame co;
-	struct sim_task *t;
-	struct netperf_pair *pp;
-	int truesize; /* of the message's skb */
-	/* locals */
-	sim_time_t start; /* SIM: of the softirq's work, for the trace */
-	uint64_t done; /* unix: bytes of the message consumed */
-	unsigned int size; /* unix: the skb's bytes */
-	unsigned int pages; /* unix: its data pages still to free */
-	unsigned int frag; /* unix: pages of the next fragment */
 };
-
-static unsigned int unix_skb_size(unsigned int remaining)
-{
-	unsigned int max = UNIX_SNDBUF / 2 - 64;
-
-	if (max > UNIX_HEAD_MAX + UNIX_SKB_FRAGS_SZ)
-		max = UNIX_HEAD_MAX + UNIX_SKB_FRAGS_SZ;
-	return remaining < max ? remaining : max;
-}
-
-/* The pages of the next fragment allocation for @npages still needed. */
-static unsigned int unix_frag_order(unsigned int npages)
-{
-	unsigned int order = UNIX_MAX_ORDER;
-
-	while (order && npages < (1u << order))
-		order--;
-	return order;
-}
-
-static unsigned int unix_data_pages(unsigned int size)
-{
-	unsigned int data_len = size > UNIX_HEAD_MAX ? size - UNIX_HEAD_MAX : 0;
-
-	data_len = (data_len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
-	if (data_len > size)
-		data_len = size & ~(PAGE_SIZE - 1);
-	return data_len >> PAGE_SHIFT;
-}
 
 /*
  * The truesize of one message's skb (tcp: the head and the page
- * fragments; unix: the message, cut into skbs by unix_skb_size()).
+ * fragments; unix: the message, which unix_stream_sendmsg() cuts into
+ * skbs).
  */
 static int message_truesize(const struct netperf *np)
 {
@@ -706,271 +633,61 @@ static sim_time_t eighths(const struct netperf *np, unsigned int n)
 	return np->work_ps * n / 8;
 }
 
-/* Send-side accounting of one message (see the header comment). */
-static int netperf_send_accounting(struct sim_proc *p, void *frame)
-{
-	struct netperf_send_accounting_frame *f = frame;
-	struct sim_task *t = f->t;
-	struct netperf *np = t->w->priv;
-	struct memcg_sim *ms = np->run->memcg;
-	struct netperf_pair *pp = f->pp;
-
-	CO_BEGIN(f);
-	if (np->protocol == PROTO_SCTP) {
-		CO_CALL(f, p, netperf_sctp_send_accounting, .t = t, .pp = pp);
-		CO_RETURN(f, p, 0);
-	}
-	if (np->protocol == PROTO_TCP) {
-		/* tcp_stream_alloc_skb() and tcp_skb_entail() */
-		CO_CALL(f, p, sk_mem_schedule, .sk = &pp->sk_s,
-			.size = TCP_SKB_HEAD_TRUESIZE);
-		sk_mem_charge(&pp->sk_s, TCP_SKB_HEAD_TRUESIZE);
-		/*
-		 * do_tcp_sendpages(): splice hands the file to TCP a page at
-		 * a time; each piece is sk_wmem_schedule()d and charged.
-		 */
-		for (f->i = 0; f->i < (unsigned int)np->message_bytes;
-		     f->i += (unsigned int)f->piece) {
-			f->piece =
-				(int)(PAGE_SIZE - (f->off + f->i) % PAGE_SIZE);
-			if (f->piece > (int)np->message_bytes - (int)f->i)
-				f->piece = (int)np->message_bytes - (int)f->i;
-			/* SIM: a page's charge is work (issue 34, item 2). */
-			if (run_work(np->run, 1, t->proc.now))
-				break;
-			CO_CALL(f, p, sk_mem_schedule, .sk = &pp->sk_s,
-				.size = f->piece);
-			sk_mem_charge(&pp->sk_s, f->piece);
-		}
-	} else {
-		/*
-		 * unix_stream_sendmsg(): per skb, sock_alloc_send_pskb()
-		 * allocates the sk_buff and the head (slab objects: per-memcg
-		 * caches, no page_counter work, before v5.9; the obj_cgroup
-		 * stock after) and the fragment pages, each allocation
-		 * charged with __GFP_ACCOUNT.
-		 */
-		for (f->done = 0; f->done < np->message_bytes;
-		     f->done += f->size) {
-			f->size = unix_skb_size(
-				(unsigned int)(np->message_bytes - f->done));
-			f->pages = unix_data_pages(f->size);
-			/* SIM: an skb's charges are work (issue 34, item 2). */
-			if (run_work(np->run, 1 + f->pages, t->proc.now))
-				break;
-			/*
-			 * v4.8: the sk_buff and its head come from
-			 * memcg_kmem_get_cache()'s per-memcg caches, two
-			 * lookups per skb (insn.h: SIM, its v6.1 stand-in).
-			 */
-			if (ms->k->kmem_accounting == KMEM_PAGES)
-				insn_charge(t->k.cc, INSN_memcg_kmem_get_cache,
-					    2);
-			if (ms->k->kmem_accounting == KMEM_OBJECTS)
-				CO_CALL(f, p, obj_cgroup_charge,
-					.objcg = &pp->memcg->objcg,
-					.size = UNIX_SKB_HEAD_TRUESIZE +
-						(f->size -
-						 (f->pages << PAGE_SHIFT)));
-			while (f->pages && ms->k->kmem_accounting != KMEM_OFF) {
-				f->frag = 1u << unix_frag_order(f->pages);
-				f->pages -= f->frag;
-				CO_CALL(f, p, memcg_kmem_charge_page,
-					.memcg = pp->memcg, .nr_pages = f->frag,
-					.gfp = GFP_KERNEL);
-			}
-		}
-		coh_delay(t->k.cc, np->work_ps / 4);
-	}
-	CO_END(f, p);
-}
-
-/* af_unix: the receive side's accounting of one message */
-static int netperf_recv_accounting(struct sim_proc *p, void *frame)
-{
-	struct netperf_recv_accounting_frame *f = frame;
-	struct sim_task *t = f->t;
-	struct netperf *np = t->w->priv;
-	struct memcg_sim *ms = np->run->memcg;
-	struct netperf_pair *pp = f->pp;
-
-	CO_BEGIN(f);
-	if (np->protocol == PROTO_SCTP) {
-		CO_CALL(f, p, netperf_sctp_recv_accounting, .t = t, .pp = pp);
-		CO_RETURN(f, p, 0);
-	}
-	/* unix_stream_recvmsg() consumes each skb: consume_skb() */
-	for (f->done = 0; f->done < np->message_bytes; f->done += f->size) {
-		f->size = unix_skb_size(
-			(unsigned int)(np->message_bytes - f->done));
-		f->pages = unix_data_pages(f->size);
-		/* SIM: an skb's uncharges are work (issue 34, item 2). */
-		if (run_work(np->run, 1 + f->pages, t->proc.now))
-			break;
-		while (f->pages && ms->k->kmem_accounting != KMEM_OFF) {
-			f->frag = 1u << unix_frag_order(f->pages);
-			f->pages -= f->frag;
-			CO_CALL(f, p, memcg_kmem_uncharge_page,
-				.memcg = pp->memcg, .nr_pages = f->frag);
-		}
-		if (ms->k->kmem_accounting == KMEM_OBJECTS)
-			CO_CALL(f, p, obj_cgroup_uncharge,
-				.objcg = &pp->memcg->objcg,
-				.size = UNIX_SKB_HEAD_TRUESIZE +
-					(f->size - (unix_data_pages(f->size)
-						    << PAGE_SHIFT)));
-	}
-	coh_delay(t->k.cc, np->work_ps / 4);
-	CO_END(f, p);
-}
-
 /*
- * tcp_v6_do_rcv() of one packet of @truesize bytes by task @t, in the
- * softirq of its CPU or from the backlog at its release_sock() (@softirq
- * false): for a data segment on sk_r, tcp_rcv_established() ->
- * tcp_data_queue() charges it (sk_rmem_schedule(), skb_set_owner_r())
- * and wakes the reader; for an ACK on sk_s, tcp_ack() ->
- * tcp_clean_rtx_queue() frees the acked skb (sk_mem_uncharge()) and
- * sk_write_space() wakes the writer. The rest of PKT_RCV is work_ns.
+ * tcp_v6_do_rcv() of one packet of @truesize on the pair's socket @sk by
+ * the running task, in the softirq of its CPU or from the backlog at its
+ * release_sock(): a data segment on sk_r is charged (and, from the
+ * backlog, joins the messages queued), an ACK on sk_s frees the acked
+ * skb; then the rest of PKT_RCV of work_ns.
  */
 struct netperf_pkt_rcv_frame {
 	struct co_frame co;
-	struct sim_task *t;
-	struct netperf_pair *pp;
-	int sk; /* SK_R: a data segment; SK_S: an ACK */
+	struct sock *sk;
 	int truesize;
 	bool softirq;
-	const char *what; /* for the trace */
 	/* locals */
-	sim_time_t start;
+	sim_time_t start; /* SIM: of the work, for the trace */
 };
 
 static int netperf_pkt_rcv(struct sim_proc *p, void *frame)
 {
 	struct netperf_pkt_rcv_frame *f = frame;
-	struct sim_task *t = f->t;
+	struct sim_task *t = p->owner;
 	struct netperf *np = t->w->priv;
-	struct netperf_pair *pp = f->pp;
+	struct netperf_pair *pp = f->sk->sk_user_data;
+	bool data = f->sk == &pp->sk_r;
+	unsigned int i;
 
 	CO_BEGIN(f);
-	f->start = NOW(t);
-	if (f->sk == SK_R) {
-		CO_CALL(f, p, sk_mem_schedule, .sk = &pp->sk_r,
-			.size = f->truesize, .softirq = f->softirq);
-		sk_mem_charge(&pp->sk_r, f->truesize);
-	} else {
-		CO_CALL(f, p, sk_mem_uncharge, .sk = &pp->sk_s,
-			.size = f->truesize);
+	f->start = NOW(p);
+	if (data && !f->softirq) {
+		/* the oldest backlogged message joins the queue */
+		for (i = 0; i < pp->queued; i++)
+			if (pp->in_backlog[(pp->head + i) % np->window])
+				break;
+		SIM_BUG_ON(i >= pp->queued);
+		pp->in_backlog[(pp->head + i) % np->window] = false;
 	}
+	CO_CALL(f, p, tcp_v6_do_rcv, .sk = f->sk, .truesize = f->truesize,
+		.softirq = f->softirq, .ack = !data);
 	coh_delay(t->k.cc, eighths(np, PKT_RCV));
 	CO_AWAIT(f, sim_proc_sync(p));
-	trace_cpu_work(t, f->what, f->start, NOW(t));
+	trace_cpu_work(t,
+		       !f->softirq ? "backlog release_sock" :
+		       data	   ? "softirq tcp_data_queue" :
+				     "softirq tcp_ack",
+		       f->start, NOW(p));
 	CO_END(f, p);
 }
 
-/*
- * A packet of @truesize for socket @sk arrives in the softirq of task
- * @t's CPU (loopback: the transmitting CPU). Under the socket's
- * spinlock, tcp_v6_rcv() backlogs it if the socket's task owns it (see
- * `backlog:`) and processes it here otherwise, the spinlock held.
- * Return: in p->ret, 1 if it went to the backlog.
- */
-struct netperf_arrive_frame {
-	struct co_frame co;
-	struct sim_task *t;
-	struct netperf_pair *pp;
-	int sk; /* SK_R: a data segment; SK_S: an ACK */
-	int truesize;
-	/* locals */
-	bool backlogged;
-};
-
-static int netperf_arrive(struct sim_proc *p, void *frame)
+/* sk->sk_backlog_rcv() of the pair's sockets (sock.h) */
+static int netperf_sk_backlog_rcv(struct sim_proc *p, void *frame)
 {
-	struct netperf_arrive_frame *f = frame;
-	struct sim_task *t = f->t;
-	struct netperf *np = t->w->priv;
-	struct netperf_pair *pp = f->pp;
-	int who = f->sk == SK_R ? SND : RCV; /* the other side transmits */
-	struct sock *sk = f->sk == SK_R ? &pp->sk_r : &pp->sk_s;
-	bool awake = f->sk == SK_R ? !pp->rcv_waiting : !pp->snd_waiting;
+	struct sk_backlog_rcv_frame *f = frame;
 
 	CO_BEGIN(f);
-	CO_AWAIT(f, sim_proc_sync(p));
-	CO_AWAIT(f, sk_slock(pp, f->sk, who));
-	f->backlogged =
-		np->backlog != BACKLOG_NEVER &&
-		sk_rcv_or_backlog(sk, f->truesize,
-				  np->backlog == BACKLOG_ALWAYS && awake);
-	if (NOW(t) >= np->run->warmup_ps) {
-		pp->arrived[f->sk]++;
-		pp->backlogged[f->sk] += f->backlogged;
-	}
-	if (!f->backlogged) {
-		CO_CALL(f, p, netperf_pkt_rcv, .t = t, .pp = pp, .sk = f->sk,
-			.truesize = f->truesize, .softirq = true,
-			.what = f->sk == SK_R ? "softirq tcp_data_queue" :
-						"softirq tcp_ack");
-		CO_AWAIT(f, sim_proc_sync(p));
-	}
-	sk_sunlock(pp, f->sk, who, NOW(t));
-	CO_RETURN(f, p, f->backlogged);
-	CO_END(f, p);
-}
-
-/*
- * release_sock() of socket @sk by its task @t (or, @flush, the
- * __sk_flush_backlog() of one skb that tcp_recvmsg_locked() waits for):
- * under the spinlock, take the backlog's oldest skb, and process it with
- * the spinlock dropped and the socket still owned (__release_sock());
- * when the backlog is empty, the owner flag is cleared. A data segment
- * processed here is charged on the receiver's CPU, in process context.
- */
-struct netperf_release_sock_frame {
-	struct co_frame co;
-	struct sim_task *t;
-	struct netperf_pair *pp;
-	int sk;
-	bool flush;
-	/* locals */
-	int truesize;
-	bool more;
-	unsigned int i;
-};
-
-static int netperf_release_sock(struct sim_proc *p, void *frame)
-{
-	struct netperf_release_sock_frame *f = frame;
-	struct sim_task *t = f->t;
-	struct netperf *np = t->w->priv;
-	struct netperf_pair *pp = f->pp;
-	int who = f->sk == SK_R ? RCV : SND;
-	struct sock *sk = f->sk == SK_R ? &pp->sk_r : &pp->sk_s;
-
-	CO_BEGIN(f);
-	for (;;) {
-		CO_AWAIT(f, sim_proc_sync(p));
-		CO_AWAIT(f, sk_slock(pp, f->sk, who));
-		f->more = f->flush ? sk_flush_backlog_next(sk, &f->truesize) :
-				     release_sock_next(sk, &f->truesize);
-		sk_sunlock(pp, f->sk, who, NOW(t));
-		if (!f->more)
-			break;
-		if (f->sk == SK_R) {
-			/* the oldest backlogged message joins the queue */
-			for (f->i = 0; f->i < pp->queued; f->i++)
-				if (pp->in_backlog[(pp->head + f->i) %
-						   np->window])
-					break;
-			SIM_BUG_ON(f->i >= pp->queued);
-			pp->in_backlog[(pp->head + f->i) % np->window] = false;
-		}
-		CO_CALL(f, p, netperf_pkt_rcv, .t = t, .pp = pp, .sk = f->sk,
-			.truesize = f->truesize, .softirq = false,
-			.what = "backlog release_sock");
-		if (f->flush)
-			break;
-	}
+	CO_CALL(f, p, netperf_pkt_rcv, .sk = f->sk, .truesize = f->truesize,
+		.softirq = f->softirq);
 	CO_END(f, p);
 }
 
@@ -1001,12 +718,13 @@ static int netperf_schedule(struct sim_proc *p, void *frame)
 	struct netperf_pair *pp = f->pp;
 
 	CO_BEGIN(f);
-	if (sched_slice_expired(np->sf, task_se(np, t), NOW(t))) {
+	if (sched_slice_expired(np->sf, task_se(np, t), NOW(&t->proc))) {
 		CO_AWAIT(f, coh_fence(t->k.cc));
 		CO_AWAIT(f, sim_proc_sync(p));
-		netperf_switch(
-			np, sched_yield_to_next(np->sf, task_se(np, t), NOW(t)),
-			NOW(t));
+		netperf_switch(np,
+			       sched_yield_to_next(np->sf, task_se(np, t),
+						   NOW(&t->proc)),
+			       NOW(&t->proc));
 		CO_AWAIT(f, netperf_wait(np, t, false));
 	}
 	if (!must_block(np, pp, f->sender))
@@ -1015,8 +733,9 @@ static int netperf_schedule(struct sim_proc *p, void *frame)
 	CO_AWAIT(f, coh_fence(t->k.cc));
 	CO_AWAIT(f, sim_proc_sync(p));
 	if (must_block(np, pp, f->sender)) {
-		netperf_switch(np, sched_sleep(np->sf, task_se(np, t), NOW(t)),
-			       NOW(t));
+		netperf_switch(
+			np, sched_sleep(np->sf, task_se(np, t), NOW(&t->proc)),
+			NOW(&t->proc));
 		CO_AWAIT(f, netperf_wait(np, t,
 					 f->sender ? sender_blocked(pp, np) :
 						     receiver_idle(pp)));
@@ -1062,13 +781,13 @@ static int netperf_turn(struct sim_proc *p, void *frame)
 /*
  * netperf (tcp): one sendfile() of a message a turn. The socket is held
  * (lock_sock()) from the first tcp_sendpage() through the push, whose
- * transmit runs the receive softirq on this CPU (netperf_arrive() of the
+ * transmit runs the receive softirq on this CPU (tcp_v6_rcv() of the
  * segment at sk_r), to release_sock(), which processes the ACKs that
  * arrived meanwhile on this CPU.
  */
 static int netperf_sender_tcp(struct sim_proc *p, void *frame)
 {
-	struct netperf_frame *f = frame;
+	struct netperf_sender_tcp_frame *f = frame;
 	struct sim_task *t = f->t;
 	struct netperf *np = t->w->priv;
 	struct netperf_pair *pp = f->pp;
@@ -1076,30 +795,33 @@ static int netperf_sender_tcp(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	while (task_running(t, np->run)) {
 		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp, .sender = true);
-		KPROF_ENTER(&t->prof, KF_WORK_SEND, NOW(t));
+		KPROF_ENTER(&t->prof, KF_WORK_SEND, NOW(&t->proc));
 		coh_delay(t->k.cc, eighths(np, SND_SPLICE));
 		f->truesize = message_truesize(np);
-		/* tcp_sendpage(): lock_sock() */
-		CO_AWAIT(f, sim_proc_sync(p));
-		CO_AWAIT(f, sk_slock(pp, SK_S, SND));
-		lock_sock(&pp->sk_s);
-		sk_sunlock(pp, SK_S, SND, NOW(t));
-		CO_CALL(f, p, netperf_send_accounting, .t = t, .pp = pp,
-			.truesize = f->truesize,
-			.off = pp->sent * np->message_bytes);
+		/*
+		 * SIM: the pages charged are work (--max-events), counted
+		 * before the call that charges them all in one event.
+		 */
+		run_work(np->run,
+			 (np->message_bytes + PAGE_SIZE - 1) / PAGE_SIZE,
+			 t->proc.now);
+		/* tcp_sendpage(): lock_sock(), the charges */
+		CO_CALL(f, p, lock_sock, .sk = &pp->sk_s);
+		CO_CALL(f, p, tcp_sendpage, .sk = &pp->sk_s,
+			.offset = pp->sent * np->message_bytes,
+			.size = (unsigned int)np->message_bytes);
 		coh_delay(t->k.cc, eighths(np, SND_SENDPAGE + SND_XMIT));
 		/* the segment, in this CPU's softirq: tcp_v6_rcv() on sk_r */
-		CO_CALL(f, p, netperf_arrive, .t = t, .pp = pp, .sk = SK_R,
+		CO_CALL(f, p, tcp_v6_rcv, .sk = &pp->sk_r,
 			.truesize = f->truesize);
-		f->i = (unsigned int)p->ret;
+		f->backlogged = p->ret;
 		/* queued, or on sk_r's backlog; the reader woken */
 		CO_AWAIT(f, sim_proc_sync(p));
-		msg_queued(np, pp, t, f->truesize, f->i);
+		msg_queued(np, pp, t, f->truesize, f->backlogged);
 		/* release_sock(): the ACKs backlogged meanwhile, on this CPU */
-		CO_CALL(f, p, netperf_release_sock, .t = t, .pp = pp,
-			.sk = SK_S);
+		CO_CALL(f, p, release_sock, .sk = &pp->sk_s);
 		coh_delay(t->k.cc, eighths(np, SND_EXIT));
-		KPROF_EXIT(&t->prof, NOW(t));
+		KPROF_EXIT(&t->prof, NOW(&t->proc));
 	}
 	CO_END(f, p);
 }
@@ -1108,13 +830,13 @@ static int netperf_sender_tcp(struct sim_proc *p, void *frame)
  * netserver (tcp): one recv() a turn. tcp_recvmsg() holds the socket
  * from lock_sock() through tcp_recvmsg_locked(): the copy to user, the
  * skb's uncharge, and tcp_cleanup_rbuf()'s ACK, whose transmit runs the
- * receive softirq on this CPU (netperf_arrive() of the ACK at sk_s);
+ * receive softirq on this CPU (tcp_v6_rcv() of the ACK at sk_s);
  * release_sock() then charges the segments that arrived meanwhile, on
  * this CPU.
  */
 static int netperf_receiver_tcp(struct sim_proc *p, void *frame)
 {
-	struct netperf_frame *f = frame;
+	struct netperf_receiver_tcp_frame *f = frame;
 	struct sim_task *t = f->t;
 	struct netperf *np = t->w->priv;
 	struct netperf_pair *pp = f->pp;
@@ -1123,46 +845,42 @@ static int netperf_receiver_tcp(struct sim_proc *p, void *frame)
 	while (task_running(t, np->run)) {
 		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp, .sender = false);
 		task_op_begin(t);
-		KPROF_ENTER(&t->prof, KF_WORK_RECV, NOW(t));
+		KPROF_ENTER(&t->prof, KF_WORK_RECV, NOW(&t->proc));
 		coh_delay(t->k.cc, eighths(np, RCV_ENTRY));
 		/* tcp_recvmsg(): lock_sock() */
-		CO_AWAIT(f, sim_proc_sync(p));
-		CO_AWAIT(f, sk_slock(pp, SK_R, RCV));
-		lock_sock(&pp->sk_r);
-		sk_sunlock(pp, SK_R, RCV, NOW(t));
+		CO_CALL(f, p, lock_sock, .sk = &pp->sk_r);
 		/*
 		 * tcp_recvmsg_locked(): the next message still on the backlog
 		 * (backlog: always) leaves the receive queue empty, and the
 		 * wait for data (sk_wait_data()) processes the backlog first.
 		 */
 		while (pp->in_backlog[pp->head])
-			CO_CALL(f, p, netperf_release_sock, .t = t, .pp = pp,
-				.sk = SK_R, .flush = true);
+			CO_CALL(f, p, release_sock, .sk = &pp->sk_r,
+				.flush = true);
 		f->truesize = pp->truesize[pp->head];
 		coh_delay(t->k.cc, eighths(np, RCV_COPY));
 		/* tcp_eat_recv_skb() -> sock_rfree() */
 		CO_AWAIT(f, sim_proc_sync(p));
 		if (np->backlog == BACKLOG_NEVER) {
 			/* SIM: the softirq may be charging sk_r meanwhile */
-			CO_AWAIT(f, sk_slock(pp, SK_R, RCV));
+			CO_AWAIT(f, bh_lock_sock(p, &pp->sk_r));
 		}
 		CO_CALL(f, p, sk_mem_uncharge, .sk = &pp->sk_r,
 			.size = f->truesize);
 		CO_AWAIT(f, sim_proc_sync(p));
 		if (np->backlog == BACKLOG_NEVER)
-			sk_sunlock(pp, SK_R, RCV, NOW(t));
+			bh_unlock_sock(p, &pp->sk_r);
 		/* tcp_cleanup_rbuf() -> tcp_send_ack(), in this CPU's softirq */
 		coh_delay(t->k.cc, eighths(np, RCV_ACK_XMIT));
-		CO_CALL(f, p, netperf_arrive, .t = t, .pp = pp, .sk = SK_S,
+		CO_CALL(f, p, tcp_v6_rcv, .sk = &pp->sk_s,
 			.truesize = f->truesize);
 		/* the message is read; the ACK frees the sender's window */
 		CO_AWAIT(f, sim_proc_sync(p));
 		msg_read(np, pp, t);
 		/* release_sock(): the segments backlogged meanwhile */
-		CO_CALL(f, p, netperf_release_sock, .t = t, .pp = pp,
-			.sk = SK_R);
+		CO_CALL(f, p, release_sock, .sk = &pp->sk_r);
 		coh_delay(t->k.cc, eighths(np, RCV_EXIT));
-		KPROF_EXIT(&t->prof, NOW(t));
+		KPROF_EXIT(&t->prof, NOW(&t->proc));
 		task_op_end(t, np->run);
 	}
 	CO_END(f, p);
@@ -1174,7 +892,7 @@ static int netperf_receiver_tcp(struct sim_proc *p, void *frame)
  */
 static int netperf_sender_unix(struct sim_proc *p, void *frame)
 {
-	struct netperf_frame *f = frame;
+	struct netperf_sender_unix_frame *f = frame;
 	struct sim_task *t = f->t;
 	struct netperf *np = t->w->priv;
 	struct netperf_pair *pp = f->pp;
@@ -1182,19 +900,29 @@ static int netperf_sender_unix(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	while (task_running(t, np->run)) {
 		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp, .sender = true);
-		KPROF_ENTER(&t->prof, KF_WORK_SEND, NOW(t));
+		KPROF_ENTER(&t->prof, KF_WORK_SEND, NOW(&t->proc));
 		coh_delay(t->k.cc, np->work_ps / 2);
 		f->truesize = message_truesize(np);
 		CO_AWAIT(f, sim_proc_sync(p));
-		CO_CALL(f, p, netperf_send_accounting, .t = t, .pp = pp,
-			.truesize = f->truesize,
-			.off = pp->sent * np->message_bytes);
+		if (np->protocol == PROTO_SCTP) {
+			CO_CALL(f, p, netperf_sctp_send_accounting, .t = t,
+				.pp = pp);
+		} else {
+			/* SIM: as tcp's pages: the skbs and pages are work */
+			run_work(np->run,
+				 (np->message_bytes + PAGE_SIZE - 1) /
+					 PAGE_SIZE,
+				 t->proc.now);
+			CO_CALL(f, p, unix_stream_sendmsg, .memcg = pp->memcg,
+				.len = np->message_bytes);
+			coh_delay(t->k.cc, np->work_ps / 4);
+		}
 		/* the skb is on the peer's receive queue, the reader woken */
 		CO_AWAIT(f, sim_proc_sync(p));
 		msg_queued(np, pp, t, f->truesize, false);
 		coh_delay(t->k.cc, np->work_ps / 2 - np->work_ps / 4);
 		CO_AWAIT(f, sim_proc_sync(p));
-		KPROF_EXIT(&t->prof, NOW(t));
+		KPROF_EXIT(&t->prof, NOW(&t->proc));
 	}
 	CO_END(f, p);
 }
@@ -1202,7 +930,7 @@ static int netperf_sender_unix(struct sim_proc *p, void *frame)
 /* netserver (unix: unix_stream_recvmsg(); sctp: sctp_recvmsg()) */
 static int netperf_receiver_unix(struct sim_proc *p, void *frame)
 {
-	struct netperf_frame *f = frame;
+	struct netperf_receiver_unix_frame *f = frame;
 	struct sim_task *t = f->t;
 	struct netperf *np = t->w->priv;
 	struct netperf_pair *pp = f->pp;
@@ -1212,13 +940,23 @@ static int netperf_receiver_unix(struct sim_proc *p, void *frame)
 		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp, .sender = false);
 		task_op_begin(t);
 		f->truesize = pp->truesize[pp->head];
-		KPROF_ENTER(&t->prof, KF_WORK_RECV, NOW(t));
+		KPROF_ENTER(&t->prof, KF_WORK_RECV, NOW(&t->proc));
 		coh_delay(t->k.cc, np->work_ps / 2);
-		CO_CALL(f, p, netperf_recv_accounting, .t = t, .pp = pp,
-			.truesize = f->truesize);
+		if (np->protocol == PROTO_SCTP) {
+			CO_CALL(f, p, netperf_sctp_recv_accounting, .t = t,
+				.pp = pp);
+		} else {
+			run_work(np->run,
+				 (np->message_bytes + PAGE_SIZE - 1) /
+					 PAGE_SIZE,
+				 t->proc.now);
+			CO_CALL(f, p, unix_stream_recvmsg, .memcg = pp->memcg,
+				.len = np->message_bytes);
+			coh_delay(t->k.cc, np->work_ps / 4);
+		}
 		CO_AWAIT(f, sim_proc_sync(p));
 		coh_delay(t->k.cc, np->work_ps / 2 - np->work_ps / 4);
-		KPROF_EXIT(&t->prof, NOW(t));
+		KPROF_EXIT(&t->prof, NOW(&t->proc));
 		CO_AWAIT(f, sim_proc_sync(p));
 		msg_read(np, pp, t);
 		task_op_end(t, np->run);
@@ -1229,7 +967,7 @@ static int netperf_receiver_unix(struct sim_proc *p, void *frame)
 /* A CPU of the list that no pair uses. */
 static int netperf_idle(struct sim_proc *p, void *frame)
 {
-	struct netperf_frame *f = frame;
+	struct netperf_idle_frame *f = frame;
 
 	CO_BEGIN(f);
 	CO_END(f, p);
@@ -1313,6 +1051,32 @@ static void netperf_sched_setup(struct netperf *np, struct workload *w)
 	sim_schedule(np->run->engine, SCHED_TICK_PS, netperf_tick, np, 0);
 }
 
+/* The first frame of @task's loop @fn, for @pair. */
+#define NETPERF_PUSH(task, fn, pair)                                     \
+	do {                                                             \
+		struct fn##_frame *push_f_ = CO_PUSH(&(task)->proc, fn); \
+		push_f_->t = (task);                                     \
+		push_f_->pp = (pair);                                    \
+	} while (0)
+
+/*
+ * The socket @sk of pair @pp, whose task waits while *@sleeps: its
+ * receive goes through netperf_pkt_rcv(), tcp_v6_rcv() follows
+ * `backlog:`, and its packets count from the warm-up's end.
+ */
+static void netperf_sock_init(const struct netperf *np, struct netperf_pair *pp,
+			      struct sock *sk, const bool *sleeps)
+{
+	sk->sk_user_data = pp;
+	sk->sk_backlog_rcv = netperf_sk_backlog_rcv;
+	sk->backlog_policy = (enum sk_backlog_policy)np->backlog;
+	sk->owner_sleeps = sleeps;
+	sk->count_from = np->run->warmup_ps;
+	/* netperf's sender sleeps only for space: its window is full */
+	if (sk == &pp->sk_s)
+		sk->nospace = sleeps;
+}
+
 static void netperf_setup(struct workload *w, struct run *run)
 {
 	struct netperf *np = w->priv;
@@ -1341,7 +1105,6 @@ static void netperf_setup(struct workload *w, struct run *run)
 	SIM_OOM_ON(!np->pairs);
 	for (i = 0; i < np->instances; i++) {
 		struct netperf_pair *pp = &np->pairs[i];
-		struct netperf_frame *f;
 
 		pp->snd = &w->tasks[order[2 * i]];
 		pp->rcv = &w->tasks[order[2 * i + 1]];
@@ -1353,7 +1116,6 @@ static void netperf_setup(struct workload *w, struct run *run)
 			SIM_BUG_ON(!pp->memcg);
 		}
 		pp->s_memcg = s_memcg;
-		pp->slock[SK_S] = pp->slock[SK_R] = -1;
 		/*
 		 * mem_cgroup_sk_alloc(): a socket belongs to the memcg of the
 		 * task that creates it (netperf's, in socket()) or accepts it
@@ -1378,29 +1140,21 @@ static void netperf_setup(struct workload *w, struct run *run)
 		 */
 		sk_backlog_init(&pp->sk_r, (unsigned int)np->window);
 		sk_backlog_init(&pp->sk_s, 2 * (unsigned int)np->window + 2);
-		f = co_push(&pp->snd->proc,
-			    np->protocol == PROTO_TCP ? netperf_sender_tcp :
-							netperf_sender_unix,
-			    sizeof(*f));
-		f->t = pp->snd;
-		f->pp = pp;
-		f = co_push(&pp->rcv->proc,
-			    np->protocol == PROTO_TCP ? netperf_receiver_tcp :
-							netperf_receiver_unix,
-			    sizeof(*f));
-		f->t = pp->rcv;
-		f->pp = pp;
+		netperf_sock_init(np, pp, &pp->sk_s, &pp->snd_waiting);
+		netperf_sock_init(np, pp, &pp->sk_r, &pp->rcv_waiting);
+		if (np->protocol == PROTO_TCP) {
+			NETPERF_PUSH(pp->snd, netperf_sender_tcp, pp);
+			NETPERF_PUSH(pp->rcv, netperf_receiver_tcp, pp);
+		} else {
+			NETPERF_PUSH(pp->snd, netperf_sender_unix, pp);
+			NETPERF_PUSH(pp->rcv, netperf_receiver_unix, pp);
+		}
 	}
 	if (np->sched == SCHED_FAIR)
 		netperf_sched_setup(np, w);
 	/* CPUs of the list beyond the pairs stay idle */
-	for (i = 2 * (unsigned int)np->instances; i < w->nr_tasks; i++) {
-		struct netperf_frame *f;
-
-		f = co_push(&w->tasks[order[i]].proc, netperf_idle, sizeof(*f));
-		f->t = &w->tasks[order[i]];
-		f->pp = NULL;
-	}
+	for (i = 2 * (unsigned int)np->instances; i < w->nr_tasks; i++)
+		CO_PUSH(&w->tasks[order[i]].proc, netperf_idle);
 	free(order);
 }
 

@@ -24,7 +24,11 @@
 enum { PROTO_TCP, PROTO_UNIX, PROTO_SCTP };
 enum { PLACE_RANDOM, PLACE_ADJACENT };
 enum { SCHED_PINNED, SCHED_FAIR };
-enum { BACKLOG_AUTO, BACKLOG_NEVER, BACKLOG_ALWAYS };
+enum {
+	BACKLOG_AUTO = SK_BACKLOG_AUTO,
+	BACKLOG_NEVER = SK_BACKLOG_NEVER,
+	BACKLOG_ALWAYS = SK_BACKLOG_ALWAYS
+};
 
 struct netperf_pair {
 	struct sim_task *snd, *rcv;
@@ -35,18 +39,8 @@ struct netperf_pair {
 	unsigned int head; /* ring of their truesizes */
 	int *truesize; /* [window] */
 	bool snd_waiting, rcv_waiting;
-	/*
-	 * bh_lock_sock() of sk_s and sk_r (the socket spinlock, taken by
-	 * lock_sock(), release_sock() and a softirq's packet processing):
-	 * the task holding it (SND or RCV, the CPU it runs on) or -1, and
-	 * who spins for it.
-	 */
-	int slock[2];
-	bool slock_waiting[2][2];
 	bool *in_backlog; /* [window]: on sk_r's backlog, not yet charged */
 	uint64_t sent; /* messages sent */
-	/* SIM: after the warm-up, packets [SK_S: ACKs, SK_R: segments] */
-	uint64_t arrived[2], backlogged[2];
 };
 
 struct netperf {
@@ -63,22 +57,11 @@ struct netperf {
 	struct sched_task *se; /* [nr_tasks]: each task's, by index */
 	unsigned int *ran_cpu; /* [nr_tasks]: where it last ran */
 	struct netperf_pair *pairs;
-	struct netperf_pair **pair_of; /* [nr_tasks] */
 	struct run *run;
 };
 
-/* The pair's sockets and tasks, as indexes (pp->slock, pp->arrived). */
+/* The pair's sockets, as indexes (netperf_report.c) */
 enum { SK_S, SK_R };
-enum { SND, RCV };
-
-#define NOW(t) ((t)->proc.now)
-
-/*
- * Socket @sk's spinlock, taken by task @who (netperf.c): for CO_AWAIT(),
- * true while @who must wait.
- */
-bool sk_slock(struct netperf_pair *pp, int sk, int who);
-void sk_sunlock(struct netperf_pair *pp, int sk, int who, sim_time_t now);
 
 /* `backlog:`'s values, by BACKLOG_* */
 extern const char *const netperf_backlog_names[];

@@ -19,8 +19,11 @@ static void netperf_backlog_counts(const struct netperf *np, uint64_t *arrived,
 	backlogged[SK_S] = backlogged[SK_R] = 0;
 	for (i = 0; np->pairs && i < np->instances; i++) {
 		for (k = SK_S; k <= SK_R; k++) {
-			arrived[k] += np->pairs[i].arrived[k];
-			backlogged[k] += np->pairs[i].backlogged[k];
+			const struct sock *sk = k == SK_S ? &np->pairs[i].sk_s :
+							    &np->pairs[i].sk_r;
+
+			arrived[k] += sk->arrived;
+			backlogged[k] += sk->backlogged;
 		}
 	}
 }

@@ -76,14 +76,19 @@ static bool sctp_owning(const struct netperf *np)
 	return np->backlog == BACKLOG_AUTO;
 }
 
+/* The pair's tasks, as the frames below name the one running */
+enum { SND, RCV };
+
 /* Counts for backlog_share, after the warm-up: the packet at @sk. */
 static void sctp_count(struct netperf *np, struct netperf_pair *pp, int sk,
 		       sim_time_t now, bool backlogged)
 {
+	struct sock *s = sk == SK_S ? &pp->sk_s : &pp->sk_r;
+
 	if (now < np->run->warmup_ps)
 		return;
-	pp->arrived[sk]++;
-	pp->backlogged[sk] += backlogged;
+	s->arrived++;
+	s->backlogged += backlogged;
 }
 
 /*
@@ -115,16 +120,16 @@ static int sctp_sack_arrive(struct sim_proc *p, void *frame)
 	if ((sk_r->rcv_skbs - sk_r->sk_backlog.len) % SCTP_SACKFREQ)
 		CO_RETURN(f, p, 0);
 	CO_AWAIT(f, sim_proc_sync(p));
-	CO_AWAIT(f, sk_slock(pp, SK_S, f->who));
+	CO_AWAIT(f, bh_lock_sock(p, &pp->sk_s));
 	f->backlogged = sk_rcv_or_backlog(&pp->sk_s, SCTP_SACKFREQ, false);
-	sctp_count(np, pp, SK_S, NOW(t), f->backlogged);
+	sctp_count(np, pp, SK_S, NOW(p), f->backlogged);
 	if (!f->backlogged) {
 		CO_CALL(f, p, sctp_outq_sack, .sk = &pp->sk_s,
 			.msg_len = (unsigned int)np->message_bytes,
 			.nr = SCTP_SACKFREQ);
 		CO_AWAIT(f, sim_proc_sync(p));
 	}
-	sk_sunlock(pp, SK_S, f->who, NOW(t));
+	bh_unlock_sock(p, &pp->sk_s);
 	CO_END(f, p);
 }
 
@@ -157,9 +162,10 @@ static int sctp_release_sock(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	for (;;) {
 		CO_AWAIT(f, sim_proc_sync(p));
-		CO_AWAIT(f, sk_slock(pp, f->sk, f->who));
+		CO_AWAIT(f, bh_lock_sock(p, (f->sk == SK_S ? &pp->sk_s :
+							     &pp->sk_r)));
 		f->more = release_sock_next(sk, &f->item);
-		sk_sunlock(pp, f->sk, f->who, NOW(t));
+		bh_unlock_sock(p, (f->sk == SK_S ? &pp->sk_s : &pp->sk_r));
 		if (!f->more)
 			break;
 		if (f->sk == SK_S) {
@@ -191,9 +197,9 @@ static int sctp_lock_sock(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	CO_AWAIT(f, sim_proc_sync(p));
-	CO_AWAIT(f, sk_slock(pp, f->sk, f->who));
-	lock_sock(f->sk == SK_S ? &pp->sk_s : &pp->sk_r);
-	sk_sunlock(pp, f->sk, f->who, NOW(f->t));
+	CO_AWAIT(f, bh_lock_sock(p, (f->sk == SK_S ? &pp->sk_s : &pp->sk_r)));
+	sock_set_owned(f->sk == SK_S ? &pp->sk_s : &pp->sk_r);
+	bh_unlock_sock(p, (f->sk == SK_S ? &pp->sk_s : &pp->sk_r));
 	CO_END(f, p);
 }
 
@@ -219,16 +225,16 @@ int netperf_sctp_send_accounting(struct sim_proc *p, void *frame)
 	coh_delay(t->k.cc, np->work_ps / 4);
 	/* loopback: sctp_rcv() in this CPU's softirq, bh_lock_sock(sk_r) */
 	CO_AWAIT(f, sim_proc_sync(p));
-	CO_AWAIT(f, sk_slock(pp, SK_R, SND));
+	CO_AWAIT(f, bh_lock_sock(p, &pp->sk_r));
 	f->backlogged =
 		sk_rcv_or_backlog(&pp->sk_r, (int)np->message_bytes, false);
-	sctp_count(np, pp, SK_R, NOW(t), f->backlogged);
+	sctp_count(np, pp, SK_R, NOW(p), f->backlogged);
 	if (!f->backlogged) {
 		CO_CALL(f, p, sctp_eat_data, .sk = &pp->sk_r,
 			.msg_len = (unsigned int)np->message_bytes);
 		CO_AWAIT(f, sim_proc_sync(p));
 	}
-	sk_sunlock(pp, SK_R, SND, NOW(t));
+	bh_unlock_sock(p, &pp->sk_r);
 	if (!f->backlogged)
 		CO_CALL(f, p, sctp_sack_arrive, .t = t, .pp = pp, .who = SND);
 	if (sctp_owning(np))
@@ -263,10 +269,10 @@ int netperf_sctp_recv_accounting(struct sim_proc *p, void *frame)
 	}
 	coh_delay(t->k.cc, np->work_ps / 4);
 	CO_AWAIT(f, sim_proc_sync(p));
-	CO_AWAIT(f, sk_slock(pp, SK_R, RCV));
+	CO_AWAIT(f, bh_lock_sock(p, &pp->sk_r));
 	CO_CALL(f, p, sctp_sock_rfree, .sk = &pp->sk_r,
 		.msg_len = (unsigned int)np->message_bytes);
 	CO_AWAIT(f, sim_proc_sync(p));
-	sk_sunlock(pp, SK_R, RCV, NOW(t));
+	bh_unlock_sock(p, &pp->sk_r);
 	CO_END(f, p);
 }

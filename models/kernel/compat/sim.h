@@ -22,12 +22,19 @@
  * loads with the process: sim_proc_prefetch()); a call no longer copies
  * either into the callee's frame.
  *
- * Layering: models/kernel/ primitive; uses models/hw/cache.h, sim/engine.h.
+ * The helpers every modelled kernel file uses, defined here once: NOW(),
+ * ENTER() and EXIT() (time and instructions by kernel function), and
+ * irq_save_restore().
+ *
+ * Layering: models/kernel/ primitive; uses models/hw/cache.h,
+ * models/kernel/sim/{insn,kprof}.h, sim/engine.h.
  */
 #ifndef MODELS_KERNEL_COMPAT_SIM_H
 #define MODELS_KERNEL_COMPAT_SIM_H
 
 #include "models/hw/cache.h"
+#include "models/kernel/sim/insn.h"
+#include "models/kernel/sim/kprof.h"
 #include "sim/engine.h"
 
 struct memcg_sim;
@@ -59,6 +66,41 @@ static inline struct coh_cpu *co_cpu(const struct sim_proc *p)
 static inline struct memcg_sim *this_ms(const struct sim_proc *p)
 {
 	return kernel_ctx(p)->ms;
+}
+
+/* SIM: the time kernel code runs at on @p's CPU (its process's clock). */
+#define NOW(p) ((p)->now)
+
+/*
+ * ENTER(p, id) at a kernel function's entry, EXIT(p) at its returns (SIM):
+ * the time spent in it, by function (models/kernel/sim/kprof.h), and its
+ * per-call instructions (insn_enter()); nothing without a CPU.
+ */
+static inline struct kprof *co_prof(const struct sim_proc *p)
+{
+	struct coh_cpu *cc = co_cpu(p);
+
+	return cc ? cc->prof : NULL;
+}
+
+#define ENTER(p, id)                                                \
+	do {                                                        \
+		KPROF_ENTER(co_prof(p), (id), NOW(p));              \
+		insn_enter(co_cpu(p), (id)); /* its instructions */ \
+	} while (0)
+#define EXIT(p) KPROF_EXIT(co_prof(p), NOW(p))
+
+/*
+ * local_irq_save() and local_irq_restore() together (and the irqsave
+ * forms of the locks): no shared memory, a fixed CPU cost from the
+ * profile (irq_save_restore; 0 when the profile has none), paid when the
+ * lock is taken with interrupts off.
+ */
+static inline void irq_save_restore(const struct sim_proc *p)
+{
+	struct coh_cpu *cc = co_cpu(p);
+
+	coh_delay(cc, coh_machine(cc->coh)->irq_save_restore_ps);
 }
 
 #endif /* MODELS_KERNEL_COMPAT_SIM_H */

@@ -81,13 +81,13 @@ int consume_stock(struct sim_proc *p, void *frame)
 	int slot;
 
 	CO_BEGIN(f);
-	ENTER(f, KF_consume_stock);
+	ENTER(p, KF_consume_stock);
 	f->ret = false;
 	stock_note(&ms->stock[co_cpu(p)->cpu], f->memcg, false);
 	/* SIM: MEMCG_CHARGE_BATCH is the charge_batch key */
 	if (f->nr_pages > ms->k->charge_batch)
 		goto out;
-	irq_save_restore(co_cpu(p));
+	irq_save_restore(p);
 	f->stock = &ms->stock[co_cpu(p)->cpu]; /* this_cpu_ptr(&memcg_stock) */
 	/* if (memcg == stock->cached && stock->nr_pages >= nr_pages) */
 	CO_LOAD(f, f->stock, cached);
@@ -102,7 +102,7 @@ int consume_stock(struct sim_proc *p, void *frame)
 		f->ret = true;
 	}
 out:
-	EXIT(f);
+	EXIT(p);
 	CO_RETURN(f, p, f->ret);
 	CO_END(f, p);
 }
@@ -125,7 +125,7 @@ static int drain_stock(struct sim_proc *p, void *frame)
 	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
-	ENTER(f, KF_drain_stock);
+	ENTER(p, KF_drain_stock);
 	CO_READ_ONCE_AT(f, f->old, f->stock->cached[f->slot],
 			COH_FIELD(f->stock, cached));
 	if (!f->old)
@@ -143,7 +143,7 @@ static int drain_stock(struct sim_proc *p, void *frame)
 	/* css_put(&old->css): a per-CPU reference count, CPU-local. */
 	CO_STORE_ELEM(f, f->stock, cached, f->slot, NULL);
 out:
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -167,8 +167,8 @@ int refill_stock(struct sim_proc *p, void *frame)
 	int slot;
 
 	CO_BEGIN(f);
-	ENTER(f, KF_refill_stock);
-	irq_save_restore(co_cpu(p));
+	ENTER(p, KF_refill_stock);
+	irq_save_restore(p);
 	f->stock = &ms->stock[co_cpu(p)->cpu];
 	stock_note(f->stock, f->memcg, true);
 	CO_LOAD(f, f->stock, cached);
@@ -190,7 +190,7 @@ int refill_stock(struct sim_proc *p, void *frame)
 		      f->stock->nr_pages[f->slot] + f->nr_pages);
 	if (f->stock->nr_pages[f->slot] > ms->k->charge_batch)
 		CO_CALL(f, p, drain_stock, .stock = f->stock, .slot = f->slot);
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -219,7 +219,7 @@ static int try_to_free_mem_cgroup_pages(struct sim_proc *p, void *frame)
 	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
-	ENTER(f, KF_try_to_free_mem_cgroup_pages);
+	ENTER(p, KF_try_to_free_mem_cgroup_pages);
 	f->nr_to_reclaim = max((unsigned long)f->nr_pages, SWAP_CLUSTER_MAX);
 	f->nr_reclaimed = 0;
 	for (f->i = 0; f->i < ms->nr_memcgs && f->nr_to_reclaim; f->i++) {
@@ -241,7 +241,7 @@ static int try_to_free_mem_cgroup_pages(struct sim_proc *p, void *frame)
 			.nr_pages = take);
 	}
 	ms->counts.reclaimed += f->nr_reclaimed;
-	EXIT(f);
+	EXIT(p);
 	CO_RETURN(f, p, f->nr_reclaimed);
 	CO_END(f, p);
 }
@@ -294,8 +294,8 @@ static int try_charge_memcg(struct sim_proc *p, void *frame)
 	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
-	ENTER(f, KF_try_charge_memcg);
-	f->start = NOW(f);
+	ENTER(p, KF_try_charge_memcg);
+	f->start = NOW(p);
 	ms->counts.charges++;
 	f->batch = max(ms->k->charge_batch, f->nr_pages);
 	f->nr_retries = MAX_RECLAIM_RETRIES;
@@ -387,7 +387,7 @@ done_restock:
 	 * usage and high at every level up to the root, the loads that put
 	 * every charging CPU on the hot usage lines.
 	 */
-	KPROF_ENTER(co_cpu(p)->prof, KF_try_charge_memcg_high, NOW(f));
+	KPROF_ENTER(co_cpu(p)->prof, KF_try_charge_memcg_high, NOW(p));
 	insn_enter(co_cpu(p), KF_try_charge_memcg_high); /* the miss path */
 	do {
 		insn_charge(co_cpu(p), INSN_try_charge_memcg_high_level, 1);
@@ -405,12 +405,12 @@ done_restock:
 		/* memcg = parent_mem_cgroup(memcg): css.parent */
 		CO_READ_ONCE_DEP(f, f->memcg, f->memcg, parent);
 	} while (f->memcg);
-	KPROF_EXIT(co_cpu(p)->prof, NOW(f));
+	KPROF_EXIT(co_cpu(p)->prof, NOW(p));
 	f->ret = 0;
 out:
 	CO_FENCE(f);
-	sim_stat_add(&ms->charge_lat, (double)(NOW(f) - f->start) / 1000.0);
-	EXIT(f);
+	sim_stat_add(&ms->charge_lat, (double)(NOW(p) - f->start) / 1000.0);
+	EXIT(p);
 	CO_RETURN(f, p, f->ret);
 	CO_END(f, p);
 }
@@ -521,7 +521,7 @@ int memcg_kmem_charge_page(struct sim_proc *p, void *frame)
 	/* mem_cgroup_disabled(): nothing is charged or uncharged */
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
-	ENTER(f, KF_memcg_kmem_charge_page);
+	ENTER(p, KF_memcg_kmem_charge_page);
 	CO_CALL(f, p, try_charge, .memcg = f->memcg, .gfp_mask = f->gfp,
 		.nr_pages = f->nr_pages);
 	f->ret = (int)p->ret;
@@ -556,7 +556,7 @@ int memcg_kmem_charge_page(struct sim_proc *p, void *frame)
 		}
 	}
 out:
-	EXIT(f);
+	EXIT(p);
 	CO_RETURN(f, p, f->ret);
 	CO_END(f, p);
 }
@@ -582,7 +582,7 @@ int memcg_kmem_uncharge_page(struct sim_proc *p, void *frame)
 	/* mem_cgroup_disabled(): nothing is charged or uncharged */
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
-	ENTER(f, KF_memcg_kmem_uncharge_page);
+	ENTER(p, KF_memcg_kmem_uncharge_page);
 	ms->counts.uncharges++;
 	if (mem_cgroup_is_root(ms, f->memcg))
 		goto out;
@@ -612,7 +612,7 @@ int memcg_kmem_uncharge_page(struct sim_proc *p, void *frame)
 	CO_CALL(f, p, page_counter_uncharge, .counter = &f->memcg->memory,
 		.nr_pages = f->nr_pages);
 out:
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -652,17 +652,19 @@ out:
  */
 
 /* this_cpu_ptr(&obj_stock) (v6.16) or this_cpu_ptr(&memcg_stock) */
-static struct memcg_stock_pcp *obj_stock_this_cpu(struct memcg_sim *ms,
-						  struct coh_cpu *cc)
+static struct memcg_stock_pcp *obj_stock_this_cpu(const struct sim_proc *p)
 {
-	return ms->obj_stock ? &ms->obj_stock[cc->cpu] : &ms->stock[cc->cpu];
+	struct memcg_sim *ms = this_ms(p);
+	unsigned int cpu = co_cpu(p)->cpu;
+
+	return ms->obj_stock ? &ms->obj_stock[cpu] : &ms->stock[cpu];
 }
 
 /* local_irq_save()/local_lock_irqsave(), or v6.16's local_trylock() */
-static void obj_stock_lock(struct memcg_sim *ms, struct coh_cpu *cc)
+static void obj_stock_lock(const struct sim_proc *p)
 {
-	if (ms->k->obj_stock_version != OBJ_STOCK_V6_16)
-		irq_save_restore(cc);
+	if (this_ms(p)->k->obj_stock_version != OBJ_STOCK_V6_16)
+		irq_save_restore(p);
 }
 
 /*
@@ -718,7 +720,7 @@ static int drain_obj_stock(struct sim_proc *p, void *frame)
 	struct drain_obj_stock_frame *f = frame;
 
 	CO_BEGIN(f);
-	ENTER(f, KF_drain_obj_stock);
+	ENTER(p, KF_drain_obj_stock);
 	CO_READ_ONCE(f, f->old, f->stock, cached_objcg);
 	if (!f->old)
 		goto out;
@@ -757,7 +759,7 @@ static int drain_obj_stock(struct sim_proc *p, void *frame)
 	}
 	CO_STORE(f, f->stock, cached_objcg, NULL);
 out:
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -896,18 +898,18 @@ static int mod_objcg_state(struct sim_proc *p, void *frame)
 	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
-	ENTER(f, KF_mod_objcg_state);
+	ENTER(p, KF_mod_objcg_state);
 	if (ms->k->obj_stock_version == OBJ_STOCK_V5_13) {
 		/* mod_memcg_lruvec_state(): local_irq_save() ... restore() */
-		irq_save_restore(co_cpu(p));
+		irq_save_restore(p);
 		CO_CALL(f, p, __mod_objcg_mlstate, .objcg = f->objcg,
 			.pgdat = f->pgdat, .idx = SIM_NR_SLAB_UNRECLAIMABLE_B,
 			.nr = f->nr);
 		goto out;
 	}
-	irq_save_restore(co_cpu(p)); /* local_lock_irqsave(&memcg_stock...) */
+	irq_save_restore(p); /* local_lock_irqsave(&memcg_stock...) */
 	insn_charge(co_cpu(p), INSN_mod_objcg_state, 1);
-	f->stock = obj_stock_this_cpu(ms, co_cpu(p));
+	f->stock = obj_stock_this_cpu(p);
 	CO_LOAD(f, f->stock, cached_objcg);
 	f->replaced = false;
 	if (f->stock->cached_objcg != f->objcg) {
@@ -920,7 +922,7 @@ static int mod_objcg_state(struct sim_proc *p, void *frame)
 	CO_CALL(f, p, __account_obj_stock, .objcg = f->objcg, .stock = f->stock,
 		.nr = f->nr, .pgdat = f->pgdat, .pgdat_set = f->replaced);
 out:
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -942,9 +944,9 @@ static int refill_obj_stock(struct sim_proc *p, void *frame)
 	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
-	ENTER(f, KF_refill_obj_stock);
-	obj_stock_lock(ms, co_cpu(p));
-	f->stock = obj_stock_this_cpu(ms, co_cpu(p));
+	ENTER(p, KF_refill_obj_stock);
+	obj_stock_lock(p);
+	f->stock = obj_stock_this_cpu(p);
 	CO_LOAD(f, f->stock, cached_objcg);
 	if (f->stock->cached_objcg != f->objcg) { /* reset if necessary */
 		CO_CALL(f, p, replace_stock_objcg, .stock = f->stock,
@@ -969,7 +971,7 @@ static int refill_obj_stock(struct sim_proc *p, void *frame)
 		CO_CALL(f, p, obj_cgroup_uncharge_pages, .objcg = f->objcg,
 			.nr_pages = f->nr_pages);
 out:
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -1008,12 +1010,12 @@ int obj_cgroup_charge(struct sim_proc *p, void *frame)
 		insn_charge(co_cpu(p), INSN_get_obj_cgroup_from_current, 1);
 		insn_charge(co_cpu(p), INSN___get_obj_cgroup_from_memcg, 1);
 	}
-	ENTER(f, KF_obj_cgroup_charge);
+	ENTER(p, KF_obj_cgroup_charge);
 	/* if (consume_obj_stock(objcg, size)) return 0; inlined */
-	KPROF_ENTER(co_cpu(p)->prof, KF_consume_obj_stock, NOW(f));
+	KPROF_ENTER(co_cpu(p)->prof, KF_consume_obj_stock, NOW(p));
 	insn_enter(co_cpu(p), KF_consume_obj_stock);
-	obj_stock_lock(ms, co_cpu(p));
-	f->stock = obj_stock_this_cpu(ms, co_cpu(p));
+	obj_stock_lock(p);
+	f->stock = obj_stock_this_cpu(p);
 	CO_LOAD(f, f->stock, cached_objcg);
 	if (f->stock->cached_objcg == f->objcg) {
 		CO_LOAD(f, f->stock, nr_bytes);
@@ -1024,12 +1026,12 @@ int obj_cgroup_charge(struct sim_proc *p, void *frame)
 				CO_CALL(f, p, __account_obj_stock,
 					.objcg = f->objcg, .stock = f->stock,
 					.nr = (int)f->size, .pgdat = f->pgdat);
-			KPROF_EXIT(co_cpu(p)->prof, NOW(f));
+			KPROF_EXIT(co_cpu(p)->prof, NOW(p));
 			f->ret = 0;
 			goto out;
 		}
 	}
-	KPROF_EXIT(co_cpu(p)->prof, NOW(f));
+	KPROF_EXIT(co_cpu(p)->prof, NOW(p));
 	/*
 	 * The objcg's shared nr_charged_bytes might cover the charge, but
 	 * taking from it costs two atomics on a line every CPU of the memcg
@@ -1069,7 +1071,7 @@ int obj_cgroup_charge(struct sim_proc *p, void *frame)
 			.allow_uncharge = false, .nr_acct = (int)f->size,
 			.pgdat = f->pgdat);
 out:
-	EXIT(f);
+	EXIT(p);
 	CO_RETURN(f, p, f->ret);
 	CO_END(f, p);
 }
@@ -1093,11 +1095,11 @@ int obj_cgroup_uncharge(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	if (mem_cgroup_is_root(ms, f->objcg->memcg) || ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
-	ENTER(f, KF_obj_cgroup_uncharge);
+	ENTER(p, KF_obj_cgroup_uncharge);
 	ms->counts.uncharges++;
 	CO_CALL(f, p, refill_obj_stock, .objcg = f->objcg,
 		.nr_bytes = (unsigned int)f->size, .allow_uncharge = true);
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -1128,11 +1130,11 @@ int memcg_slab_pre_alloc_hook(struct sim_proc *p, void *frame)
 	if (mem_cgroup_is_root(ms, f->objcg->memcg) || ms->k->memcg_disabled ||
 	    ms->k->obj_stock_version == OBJ_STOCK_V6_16)
 		CO_RETURN(f, p, 0);
-	ENTER(f, KF_memcg_slab_pre_alloc_hook);
+	ENTER(p, KF_memcg_slab_pre_alloc_hook);
 	CO_CALL(f, p, obj_cgroup_charge, .objcg = f->objcg,
 		.size = f->obj_size);
 	f->ret = (int)p->ret;
-	EXIT(f);
+	EXIT(p);
 	CO_RETURN(f, p, f->ret);
 	CO_END(f, p);
 }
@@ -1163,7 +1165,7 @@ int memcg_slab_post_alloc_hook(struct sim_proc *p, void *frame)
 	/* current_obj_cgroup(): NULL in the root memcg, nothing accounted */
 	if (mem_cgroup_is_root(ms, f->objcg->memcg) || ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
-	ENTER(f, KF_memcg_slab_post_alloc_hook);
+	ENTER(p, KF_memcg_slab_post_alloc_hook);
 	f->ret = 0;
 	if (ms->k->obj_stock_version == OBJ_STOCK_V6_16) {
 		CO_CALL(f, p, obj_cgroup_charge, .objcg = f->objcg,
@@ -1174,7 +1176,7 @@ int memcg_slab_post_alloc_hook(struct sim_proc *p, void *frame)
 	CO_CALL(f, p, mod_objcg_state, .objcg = f->objcg, .pgdat = f->pgdat,
 		.nr = (int)f->obj_size);
 out:
-	EXIT(f);
+	EXIT(p);
 	CO_RETURN(f, p, f->ret);
 	CO_END(f, p);
 }
@@ -1198,7 +1200,7 @@ int memcg_slab_free_hook(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	if (mem_cgroup_is_root(ms, f->objcg->memcg) || ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
-	ENTER(f, KF_memcg_slab_free_hook);
+	ENTER(p, KF_memcg_slab_free_hook);
 	if (ms->k->obj_stock_version == OBJ_STOCK_V6_16) {
 		ms->counts.uncharges++;
 		CO_CALL(f, p, refill_obj_stock, .objcg = f->objcg,
@@ -1211,7 +1213,7 @@ int memcg_slab_free_hook(struct sim_proc *p, void *frame)
 	CO_CALL(f, p, mod_objcg_state, .objcg = f->objcg, .pgdat = f->pgdat,
 		.nr = -(int)f->obj_size);
 out:
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -1239,7 +1241,7 @@ int charge_memcg(struct sim_proc *p, void *frame)
 	/* mem_cgroup_disabled(): nothing is charged or uncharged */
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
-	ENTER(f, KF_charge_memcg);
+	ENTER(p, KF_charge_memcg);
 	CO_CALL(f, p, try_charge, .memcg = f->memcg, .gfp_mask = f->gfp,
 		.nr_pages = f->nr_pages);
 	f->ret = (int)p->ret;
@@ -1250,12 +1252,12 @@ int charge_memcg(struct sim_proc *p, void *frame)
 	 * folio's own line); then, interrupts off, this CPU's counters of
 	 * the memcg.
 	 */
-	irq_save_restore(co_cpu(p)); /* local_irq_disable() ... enable() */
+	irq_save_restore(p); /* local_irq_disable() ... enable() */
 	CO_CALL(f, p, mem_cgroup_charge_statistics, .memcg = f->memcg,
 		.nr_pages = (int)f->nr_pages);
 	CO_CALL(f, p, memcg_check_events, .memcg = f->memcg);
 out:
-	EXIT(f);
+	EXIT(p);
 	CO_RETURN(f, p, f->ret);
 	CO_END(f, p);
 }
@@ -1282,7 +1284,7 @@ int uncharge_batch(struct sim_proc *p, void *frame)
 	/* mem_cgroup_disabled(): nothing is charged or uncharged */
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
-	ENTER(f, KF_uncharge_batch);
+	ENTER(p, KF_uncharge_batch);
 	ms->counts.uncharges++;
 	/* SIM: the root's folios were never charged */
 	if (ug->nr_memory && !mem_cgroup_is_root(ms, ug->memcg)) {
@@ -1291,7 +1293,7 @@ int uncharge_batch(struct sim_proc *p, void *frame)
 			.counter = &ug->memcg->memory,
 			.nr_pages = ug->nr_memory);
 	}
-	irq_save_restore(co_cpu(p)); /* local_irq_save() ... restore() */
+	irq_save_restore(p); /* local_irq_save() ... restore() */
 	CO_CALL(f, p, __count_memcg_events, .memcg = ug->memcg,
 		.idx = SIM_PGPGOUT, .count = (long)ug->pgpgout);
 	/* __this_cpu_add(ug->memcg->vmstats_percpu->nr_page_events, ...) */
@@ -1300,7 +1302,7 @@ int uncharge_batch(struct sim_proc *p, void *frame)
 			   this_cpu_vmstats_field(p, ug->memcg,
 						  PA_NR_PAGE_EVENTS, 0));
 	CO_CALL(f, p, memcg_check_events, .memcg = ug->memcg);
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -1327,7 +1329,7 @@ int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame)
 	struct mem_cgroup_charge_skmem_frame *f = frame;
 
 	CO_BEGIN(f);
-	ENTER(f, KF_mem_cgroup_charge_skmem);
+	ENTER(p, KF_mem_cgroup_charge_skmem);
 	/* !cgroup_subsys_on_dfl(memory_cgrp_subsys) */
 	if (this_ms(p)->k->cgroup_version == 1) {
 		this_ms(p)->counts.pc_try_charges++;
@@ -1336,7 +1338,7 @@ int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame)
 			.fail = &f->fail);
 		if (p->ret) {
 			CO_STORE(f, f->memcg, tcpmem_pressure, 0);
-			EXIT(f);
+			EXIT(p);
 			CO_RETURN(f, p, true);
 		}
 		CO_STORE(f, f->memcg, tcpmem_pressure, 1);
@@ -1344,10 +1346,10 @@ int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame)
 			CO_CALL(f, p, page_counter_charge,
 				.counter = &f->memcg->tcpmem,
 				.nr_pages = f->nr_pages);
-			EXIT(f);
+			EXIT(p);
 			CO_RETURN(f, p, true);
 		}
-		EXIT(f);
+		EXIT(p);
 		CO_RETURN(f, p, false);
 	}
 	CO_CALL(f, p, try_charge, .memcg = f->memcg, .gfp_mask = f->gfp_mask,
@@ -1356,11 +1358,11 @@ int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame)
 		CO_CALL(f, p, mod_memcg_state, .memcg = f->memcg,
 			.idx = SIM_MEMCG_SOCK, .val = f->nr_pages);
 		f->memcg->sock_pages += f->nr_pages;
-		EXIT(f);
+		EXIT(p);
 		CO_RETURN(f, p, true);
 	}
 	/* over the limit: nothing charged (v5.15 on); the caller decides */
-	EXIT(f);
+	EXIT(p);
 	CO_RETURN(f, p, false);
 	CO_END(f, p);
 }
@@ -1380,13 +1382,13 @@ int mem_cgroup_uncharge_skmem(struct sim_proc *p, void *frame)
 	struct mem_cgroup_uncharge_skmem_frame *f = frame;
 
 	CO_BEGIN(f);
-	ENTER(f, KF_mem_cgroup_uncharge_skmem);
+	ENTER(p, KF_mem_cgroup_uncharge_skmem);
 	this_ms(p)->counts.uncharges++;
 	if (this_ms(p)->k->cgroup_version == 1) {
 		this_ms(p)->counts.pc_uncharges++;
 		CO_CALL(f, p, page_counter_uncharge,
 			.counter = &f->memcg->tcpmem, .nr_pages = f->nr_pages);
-		EXIT(f);
+		EXIT(p);
 		CO_RETURN(f, p, 0);
 	}
 	CO_CALL(f, p, mod_memcg_state, .memcg = f->memcg, .idx = SIM_MEMCG_SOCK,
@@ -1396,7 +1398,7 @@ int mem_cgroup_uncharge_skmem(struct sim_proc *p, void *frame)
 	if (!mem_cgroup_is_root(this_ms(p), f->memcg))
 		CO_CALL(f, p, refill_stock, .memcg = f->memcg,
 			.nr_pages = f->nr_pages);
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -1417,13 +1419,13 @@ int mem_cgroup_under_socket_pressure(struct sim_proc *p, void *frame)
 	struct mem_cgroup_under_socket_pressure_frame *f = frame;
 
 	CO_BEGIN(f);
-	ENTER(f, KF_mem_cgroup_under_socket_pressure);
+	ENTER(p, KF_mem_cgroup_under_socket_pressure);
 	/* v1: return !!memcg->tcpmem_pressure; this level's only */
 	if (this_ms(p)->k->cgroup_version == 1) {
 		insn_charge(co_cpu(p),
 			    INSN_mem_cgroup_under_socket_pressure_level, 1);
 		CO_LOAD(f, f->memcg, tcpmem_pressure);
-		EXIT(f);
+		EXIT(p);
 		CO_RETURN(f, p, f->memcg->tcpmem_pressure != 0);
 	}
 	do {
@@ -1434,7 +1436,7 @@ int mem_cgroup_under_socket_pressure(struct sim_proc *p, void *frame)
 		/* memcg = parent_mem_cgroup(memcg) */
 		CO_READ_ONCE_DEP(f, f->memcg, f->memcg, parent);
 	} while (f->memcg);
-	EXIT(f);
+	EXIT(p);
 	CO_RETURN(f, p, false);
 	CO_END(f, p);
 }

@@ -24,25 +24,6 @@
 #include "models/kernel/sim/kprof.h"
 #include "models/kernel/mm/memcontrol.h"
 
-/* SIM: time by kernel function (models/kernel/sim/kprof.h) */
-#define NOW(f) (co_cpu(p)->proc->now)
-#define ENTER(f, id)                                                \
-	do {                                                        \
-		KPROF_ENTER(co_cpu(p)->prof, (id), NOW(f));         \
-		insn_enter(co_cpu(p), (id)); /* its instructions */ \
-	} while (0)
-#define EXIT(f) KPROF_EXIT(co_cpu(p)->prof, NOW(f))
-
-/*
- * local_lock_irqsave()/local_irq_save() and the matching restore: no
- * shared memory, a fixed CPU cost from the profile (irq_save_restore;
- * 0 when the profile has none).
- */
-static inline void irq_save_restore(struct coh_cpu *cc)
-{
-	coh_delay(cc, coh_machine(cc->coh)->irq_save_restore_ps);
-}
-
 /* The stock's members, all on its CPU's own line. */
 enum { STOCK_CACHED, STOCK_NR_PAGES, STOCK_CACHED_OBJCG, STOCK_NR_BYTES };
 
@@ -112,6 +93,46 @@ extern const int memcg__sim_event_ev[NR_SIM_EVENTS];
 #define this_cpu_vmstats_field(p, memcg, a, i)                                 \
 	stat_field(&this_ms(p)->pcpu_sl, this_cpu_vmstats(p, memcg)->obj, (a), \
 		   (i))
+
+/*
+ * memcg_stat_field(p, memcg, member, idx) - where this CPU's
+ * memcg->vmstats_percpu->@member[@idx] lives (member: state, events):
+ * the line follows the kernel's index of the SIM item @idx, not the
+ * model's. lruvec_stat_field(p, memcg, nid, idx) - the same for
+ * pn->lruvec_stats_percpu->state[idx] of node @nid.
+ */
+#define STATC_ARRAY_state PA_STATE
+#define STATC_ARRAY_events PA_EVENTS
+#define STATC_INDEX_state(ms, idx) memcg__stat_index(ms, idx)
+#define STATC_INDEX_events(ms, idx) \
+	((unsigned int)memcg__event_index(ms, memcg__sim_event_ev[idx]))
+#define memcg_stat_field(p, memcg, member, idx)                \
+	this_cpu_vmstats_field(p, memcg, STATC_ARRAY_##member, \
+			       STATC_INDEX_##member(this_ms(p), idx))
+#define lruvec_stat_field(p, memcg, nid, idx)                              \
+	stat_field(&this_ms(p)->lruvec_pcpu_sl,                            \
+		   this_cpu_vmstats(p, memcg)->lruvec[nid].obj, LPA_STATE, \
+		   memcg__stat_index(this_ms(p), idx))
+
+/*
+ * The kernel's __this_cpu_add() of a memcg statistic, one statement:
+ *
+ *	kernel                                    model
+ *	__this_cpu_add(memcg->vmstats_percpu->    CO_THIS_CPU_ADD_STAT(f,
+ *		state[i], val);                       memcg, state, idx, val);
+ *	__this_cpu_add(pn->lruvec_stats_percpu->  CO_THIS_CPU_ADD_LRUVEC_STAT(
+ *		state[i], val);                       f, memcg, nid, idx, val);
+ *
+ * SIM: @idx is the model's item (enum memcg_stat_sim, memcg_event_sim),
+ * the kernel's index i its memcg__stat_index()/memcg__event_index().
+ */
+#define CO_THIS_CPU_ADD_STAT(f, memcg, member, idx, val)                    \
+	CO_THIS_CPU_ADD_AT(f, this_cpu_vmstats(p, memcg)->member[idx], val, \
+			   memcg_stat_field(p, memcg, member, idx))
+#define CO_THIS_CPU_ADD_LRUVEC_STAT(f, memcg, nid, idx, val)                   \
+	CO_THIS_CPU_ADD_AT(f,                                                  \
+			   this_cpu_vmstats(p, memcg)->lruvec[nid].state[idx], \
+			   val, lruvec_stat_field(p, memcg, nid, idx))
 
 /* memcontrol_stats.c, for charge_memcg() and uncharge_batch() */
 struct __count_memcg_events_frame {

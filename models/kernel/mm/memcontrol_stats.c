@@ -391,11 +391,11 @@ static int do_flush_stats(struct sim_proc *p, void *frame)
 			goto skip;
 		ms->flush_ongoing = true;
 	}
-	f->start = NOW(f);
+	f->start = NOW(p);
 	if (global || mem_cgroup_is_root(ms, f->memcg)) {
 		/* flush_next_time = now + 2 * FLUSH_TIME (v6.8: last = now) */
 		CO_STORE_AT(f, ms->flush_next_time,
-			    NOW(f) + 2 * ms->flush_period_ps,
+			    NOW(p) + 2 * ms->flush_period_ps,
 			    coh_object_field(ms->flush_time, 0));
 	}
 	CO_CALL(f, p, cgroup_rstat_flush, .rs = ms->rstat,
@@ -408,7 +408,7 @@ static int do_flush_stats(struct sim_proc *p, void *frame)
 			    coh_object_field(ms->flush_lock, 0));
 	ms->counts.flushes++;
 	sim_stat_add(&ms->flush_lat,
-		     (double)(NOW(f) - f->start) / SIM_PS_PER_NS);
+		     (double)(NOW(p) - f->start) / SIM_PS_PER_NS);
 	CO_RETURN(f, p, 0);
 skip:
 	ms->counts.flushes_skipped++;
@@ -431,7 +431,7 @@ int mem_cgroup_flush_stats(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
-	ENTER(f, KF_mem_cgroup_flush_stats);
+	ENTER(p, KF_mem_cgroup_flush_stats);
 	if (!f->memcg)
 		f->memcg = &ms->memcgs[0];
 	if (ms->k->stats_flush_threshold == FLUSH_PER_MEMCG) {
@@ -447,7 +447,7 @@ int mem_cgroup_flush_stats(struct sim_proc *p, void *frame)
 	}
 	if (f->needs_flush)
 		CO_CALL(f, p, do_flush_stats, .memcg = f->memcg);
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -469,7 +469,7 @@ int mem_cgroup_flush_stats_ratelimited(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	CO_LOAD_AT(f, coh_object_field(ms->flush_time, 0));
-	if (NOW(f) > ms->flush_next_time)
+	if (NOW(p) > ms->flush_next_time)
 		CO_CALL(f, p, mem_cgroup_flush_stats, .memcg = f->memcg);
 	CO_END(f, p);
 }
@@ -490,9 +490,9 @@ int flush_memcg_stats_dwork(struct sim_proc *p, void *frame)
 	struct memcg_sim *ms = this_ms(p);
 
 	CO_BEGIN(f);
-	ENTER(f, KF_mem_cgroup_flush_stats);
+	ENTER(p, KF_mem_cgroup_flush_stats);
 	CO_CALL(f, p, do_flush_stats, .memcg = &ms->memcgs[0]);
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -539,10 +539,7 @@ static int __mod_memcg_state(struct sim_proc *p, void *frame)
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
 	/* __this_cpu_add(memcg->vmstats_percpu->state[idx], val); */
-	CO_THIS_CPU_ADD_AT(
-		f, this_cpu_vmstats(p, f->memcg)->state[f->idx], f->val,
-		this_cpu_vmstats_field(p, f->memcg, PA_STATE,
-				       memcg__stat_index(ms, f->idx)));
+	CO_THIS_CPU_ADD_STAT(f, f->memcg, state, f->idx, f->val);
 	truth_add(f->memcg, false, f->idx, f->val);
 	CO_CALL(f, p, memcg_rstat_updated, .memcg = f->memcg, .val = f->val);
 	CO_END(f, p);
@@ -564,11 +561,11 @@ int mod_memcg_state(struct sim_proc *p, void *frame)
 	struct mod_memcg_state_frame *f = frame;
 
 	CO_BEGIN(f);
-	ENTER(f, KF_mod_memcg_state);
-	irq_save_restore(co_cpu(p)); /* local_irq_save() ... restore() */
+	ENTER(p, KF_mod_memcg_state);
+	irq_save_restore(p); /* local_irq_save() ... restore() */
 	CO_CALL(f, p, __mod_memcg_state, .memcg = f->memcg, .idx = f->idx,
 		.val = f->val);
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -628,7 +625,6 @@ int __mod_lruvec_state(struct sim_proc *p, void *frame)
 {
 	struct __mod_lruvec_state_frame *f = frame;
 	struct memcg_sim *ms = this_ms(p);
-	struct memcg_vmstats_percpu *statc = NULL;
 	unsigned int node = cpu_node(ms, co_cpu(p)->cpu);
 
 	CO_BEGIN(f);
@@ -636,24 +632,9 @@ int __mod_lruvec_state(struct sim_proc *p, void *frame)
 	CO_CALL(f, p, __mod_node_page_state, .item = f->idx, .delta = f->val);
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
-	/* __this_cpu_add(pn->lruvec_stats_percpu->state[idx], val); */
-	CO_AWAIT(f, co_access(co_cpu(p),
-			      this_cpu_vmstats_field(p, f->memcg, PA_STATE,
-						     memcg__stat_index(ms,
-								       f->idx)),
-			      COH_WRITE));
-	CO_AWAIT(
-		f,
-		co_access(
-			co_cpu(p),
-			stat_field(
-				&ms->lruvec_pcpu_sl,
-				this_cpu_vmstats(p, f->memcg)->lruvec[node].obj,
-				LPA_STATE, memcg__stat_index(ms, f->idx)),
-			COH_WRITE));
-	statc = this_cpu_vmstats(p, f->memcg);
-	statc->state[f->idx] += f->val;
-	statc->lruvec[node].state[f->idx] += f->val;
+	/* __mod_memcg_lruvec_state(lruvec, idx, val) */
+	CO_THIS_CPU_ADD_STAT(f, f->memcg, state, f->idx, f->val);
+	CO_THIS_CPU_ADD_LRUVEC_STAT(f, f->memcg, node, f->idx, f->val);
 	truth_add(f->memcg, false, f->idx, f->val);
 	CO_CALL(f, p, memcg_rstat_updated, .memcg = f->memcg, .val = f->val);
 	CO_END(f, p);
@@ -676,30 +657,13 @@ int __mod_memcg_lruvec_state(struct sim_proc *p, void *frame)
 {
 	struct __mod_memcg_lruvec_state_frame *f = frame;
 	struct memcg_sim *ms = this_ms(p);
-	struct memcg_vmstats_percpu *statc = NULL;
 
 	CO_BEGIN(f);
 	SIM_BUG_ON(f->idx >= NR_SIM_NODE_ITEMS || f->node >= ms->nr_nodes);
 	if (ms->k->memcg_disabled)
 		CO_RETURN(f, p, 0);
-	/* __this_cpu_add(memcg->vmstats_percpu->state[idx], val); */
-	CO_AWAIT(f, co_access(co_cpu(p),
-			      this_cpu_vmstats_field(p, f->memcg, PA_STATE,
-						     memcg__stat_index(ms,
-								       f->idx)),
-			      COH_WRITE));
-	/* __this_cpu_add(pn->lruvec_stats_percpu->state[idx], val); */
-	CO_AWAIT(f,
-		 co_access(co_cpu(p),
-			   stat_field(&ms->lruvec_pcpu_sl,
-				      this_cpu_vmstats(p, f->memcg)
-					      ->lruvec[f->node]
-					      .obj,
-				      LPA_STATE, memcg__stat_index(ms, f->idx)),
-			   COH_WRITE));
-	statc = this_cpu_vmstats(p, f->memcg);
-	statc->state[f->idx] += f->val;
-	statc->lruvec[f->node].state[f->idx] += f->val;
+	CO_THIS_CPU_ADD_STAT(f, f->memcg, state, f->idx, f->val);
+	CO_THIS_CPU_ADD_LRUVEC_STAT(f, f->memcg, f->node, f->idx, f->val);
 	truth_add(f->memcg, false, f->idx, f->val);
 	CO_CALL(f, p, memcg_rstat_updated, .memcg = f->memcg, .val = f->val);
 	CO_END(f, p);
@@ -721,11 +685,11 @@ int mod_lruvec_state(struct sim_proc *p, void *frame)
 	struct mod_lruvec_state_frame *f = frame;
 
 	CO_BEGIN(f);
-	ENTER(f, KF_mod_lruvec_state);
-	irq_save_restore(co_cpu(p));
+	ENTER(p, KF_mod_lruvec_state);
+	irq_save_restore(p);
 	CO_CALL(f, p, __mod_lruvec_state, .memcg = f->memcg, .idx = f->idx,
 		.val = f->val);
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -758,12 +722,7 @@ int __count_memcg_events(struct sim_proc *p, void *frame)
 	if (i < 0)
 		CO_RETURN(f, p, 0);
 	/* __this_cpu_add(memcg->vmstats_percpu->events[idx], count); */
-	CO_THIS_CPU_ADD_AT(f, this_cpu_vmstats(p, f->memcg)->events[f->idx],
-			   f->count,
-			   this_cpu_vmstats_field(
-				   p, f->memcg, PA_EVENTS,
-				   (unsigned int)memcg__event_index(
-					   ms, memcg__sim_event_ev[f->idx])));
+	CO_THIS_CPU_ADD_STAT(f, f->memcg, events, f->idx, f->count);
 	truth_add(f->memcg, true, f->idx, f->count);
 	CO_CALL(f, p, memcg_rstat_updated, .memcg = f->memcg, .val = f->count);
 	CO_END(f, p);
@@ -784,11 +743,11 @@ int count_memcg_events(struct sim_proc *p, void *frame)
 	struct count_memcg_events_frame *f = frame;
 
 	CO_BEGIN(f);
-	ENTER(f, KF_count_memcg_events);
-	irq_save_restore(co_cpu(p));
+	ENTER(p, KF_count_memcg_events);
+	irq_save_restore(p);
 	CO_CALL(f, p, __count_memcg_events, .memcg = f->memcg, .idx = f->idx,
 		.count = f->count);
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -888,29 +847,149 @@ int memcg_check_events(struct sim_proc *p, void *frame)
 /* ---- statistics: flushing ---- */
 
 /*
- * One array of one (memcg, CPU) in mem_cgroup_css_rstat_flush(): for
- * each of the n items, the pending count from the children, this CPU's
- * value and its previous value; a change goes to the memcg's aggregate
- * (and, v6.6 on, its local count) and to the parent's pending. SIM: the
- * kernel writes this loop once per array in mem_cgroup_css_rstat_flush();
- * the model runs one body over each, and an item on the line just read
- * costs a load hit (touch()) instead of a transaction.
+ * struct aggregate_control - v6.8's description of one array of one
+ * (memcg, CPU) for mem_cgroup_stat_aggregate(): the kernel's members,
+ * then (SIM) where each lives in memory. The model uses it for every
+ * version: before v6.8 the kernel wrote the same loop out once per array
+ * in mem_cgroup_css_rstat_flush().
  */
-struct flush_array_frame {
-	struct co_frame co;
-	unsigned int n;
-	const int *slot; /* kernel index -> SIM item, or -1 */
+struct aggregate_control {
+	long *aggregate; /* the memcg's (CPU and subtree) counters */
+	long *local; /* v6.6: its non-hierarchical ones, or NULL */
+	long *pending; /* the children's, pending propagation */
+	long *ppending; /* the parent's pending counters, or NULL */
+	long *cstat; /* this CPU's counters */
+	long *cstat_prev; /* this CPU's at the last flush */
+	unsigned int size;
+	/* SIM: kernel index -> SIM item, or -1 (items not modelled) */
+	const int *slot;
+	/* SIM: the layouts and objects of the memcg's, the parent's and
+	 * the CPU's structs, and the array of each member (VA_, LA_, PA_,
+	 * LPA_) */
 	const struct stat_layout *asl, *psl;
-	struct coh_object *agg, *pcpu, *pagg;
-	unsigned int a_pend, a_val, a_local, a_cur, a_prev;
-	long *pending, *value, *local, *cur, *prev, *ppending;
+	struct coh_object *agg, *pagg, *pcpu;
+	unsigned int a_aggregate, a_local, a_pending, a_cstat, a_cstat_prev;
+	enum insn_row insn_item; /* SIM: the loop's instructions per item */
+};
+
+/* mem_cgroup_css_rstat_flush()'s `ac` for the memcg's state items */
+static struct aggregate_control ac_state(struct memcg_sim *ms,
+					 struct mem_cgroup *memcg,
+					 struct memcg_vmstats_percpu *statc)
+{
+	struct mem_cgroup *parent = memcg->parent;
+	bool local = ms->k->local_stats == LOCAL_AGGREGATED;
+
+	return (struct aggregate_control){
+		.aggregate = memcg->vmstats.state,
+		.local = local ? memcg->vmstats.state_local : NULL,
+		.pending = memcg->vmstats.state_pending,
+		.ppending = parent ? parent->vmstats.state_pending : NULL,
+		.cstat = statc->state,
+		.cstat_prev = statc->state_prev,
+		.size = ms->k->memcg_stat_items,
+		.slot = ms->state_slot,
+		.asl = &ms->vmstats_sl,
+		.psl = &ms->pcpu_sl,
+		.agg = memcg->vmstats.obj,
+		.pagg = parent ? parent->vmstats.obj : NULL,
+		.pcpu = statc->obj,
+		.a_aggregate = VA_STATE,
+		.a_local = VA_STATE_LOCAL,
+		.a_pending = VA_STATE_PENDING,
+		.a_cstat = PA_STATE,
+		.a_cstat_prev = PA_STATE_PREV,
+		.insn_item = INSN_mem_cgroup_css_rstat_flush_state_item,
+	};
+}
+
+/* ... for its events */
+static struct aggregate_control ac_events(struct memcg_sim *ms,
+					  struct mem_cgroup *memcg,
+					  struct memcg_vmstats_percpu *statc)
+{
+	struct mem_cgroup *parent = memcg->parent;
+	bool local = ms->k->local_stats == LOCAL_AGGREGATED;
+
+	return (struct aggregate_control){
+		.aggregate = memcg->vmstats.events,
+		.local = local ? memcg->vmstats.events_local : NULL,
+		.pending = memcg->vmstats.events_pending,
+		.ppending = parent ? parent->vmstats.events_pending : NULL,
+		.cstat = statc->events,
+		.cstat_prev = statc->events_prev,
+		.size = ms->k->memcg_event_items,
+		.slot = ms->event_slot,
+		.asl = &ms->vmstats_sl,
+		.psl = &ms->pcpu_sl,
+		.agg = memcg->vmstats.obj,
+		.pagg = parent ? parent->vmstats.obj : NULL,
+		.pcpu = statc->obj,
+		.a_aggregate = VA_EVENTS,
+		.a_local = VA_EVENTS_LOCAL,
+		.a_pending = VA_EVENTS_PENDING,
+		.a_cstat = PA_EVENTS,
+		.a_cstat_prev = PA_EVENTS_PREV,
+		.insn_item = INSN_mem_cgroup_css_rstat_flush_event_item,
+	};
+}
+
+/* ... for its lruvec on node @nid */
+static struct aggregate_control ac_lruvec(struct memcg_sim *ms,
+					  struct mem_cgroup *memcg,
+					  struct memcg_vmstats_percpu *statc,
+					  unsigned int nid)
+{
+	struct mem_cgroup *parent = memcg->parent;
+	struct lruvec_stats *pn = &memcg->lruvec_stats[nid];
+	struct lruvec_stats *ppn = parent ? &parent->lruvec_stats[nid] : NULL;
+	struct lruvec_stats_percpu *lstatc = &statc->lruvec[nid];
+	bool local = ms->k->local_stats == LOCAL_AGGREGATED;
+
+	return (struct aggregate_control){
+		.aggregate = pn->state,
+		.local = local ? pn->state_local : NULL,
+		.pending = pn->state_pending,
+		.ppending = ppn ? ppn->state_pending : NULL,
+		.cstat = lstatc->state,
+		.cstat_prev = lstatc->state_prev,
+		.size = ms->k->lruvec_stat_items,
+		.slot = ms->state_slot,
+		.asl = &ms->lruvec_sl,
+		.psl = &ms->lruvec_pcpu_sl,
+		.agg = pn->obj,
+		.pagg = ppn ? ppn->obj : NULL,
+		.pcpu = lstatc->obj,
+		.a_aggregate = LA_STATE,
+		.a_local = LA_STATE_LOCAL,
+		.a_pending = LA_STATE_PENDING,
+		.a_cstat = LPA_STATE,
+		.a_cstat_prev = LPA_STATE_PREV,
+		.insn_item = INSN_mem_cgroup_css_rstat_flush_lruvec_item,
+	};
+}
+
+/*
+ * mem_cgroup_stat_aggregate(ac) - one array of one (memcg, CPU): for
+ * each of the ac->size items, the pending count from the children, this
+ * CPU's value and its previous value; a change goes to the memcg's
+ * aggregate (and, v6.6 on, its local count) and to the parent's pending.
+ * SIM: an item on the line just read costs a load hit (touch()) instead
+ * of a transaction.
+ */
+struct mem_cgroup_stat_aggregate_frame {
+	struct co_frame co;
+	struct aggregate_control *ac;
 	/* locals */
 	unsigned int i;
 	long delta, delta_cpu, v;
-	struct coh_field *last[3];
+	struct coh_field *last[3]; /* SIM: the lines just read */
 };
 
-static bool touch(struct sim_proc *p, struct flush_array_frame *f,
+/* SIM: the item's field of array @a of @obj */
+#define AC_FIELD(ac, sl, obj, a, i) stat_field((ac)->sl, (ac)->obj, (ac)->a, i)
+
+static bool touch(struct sim_proc *p, struct mem_cgroup_stat_aggregate_frame *f,
 		  unsigned int which, struct coh_field *fld)
 {
 	if (f->last[which] == fld) {
@@ -923,59 +1002,50 @@ static bool touch(struct sim_proc *p, struct flush_array_frame *f,
 	return false;
 }
 
-static int flush_array(struct sim_proc *p, void *frame)
+static int mem_cgroup_stat_aggregate(struct sim_proc *p, void *frame)
 {
-	struct flush_array_frame *f = frame;
+	struct mem_cgroup_stat_aggregate_frame *f = frame;
+	struct aggregate_control *ac = f->ac;
 	int s;
 
 	CO_BEGIN(f);
-	for (f->i = 0; f->i < f->n; f->i++) {
-		/* mem_cgroup_css_rstat_flush()'s loop: one item's turn */
-		insn_charge(co_cpu(p),
-			    f->a_pend == VA_STATE_PENDING ?
-				    INSN_mem_cgroup_css_rstat_flush_state_item :
-			    f->a_pend == VA_EVENTS_PENDING ?
-				    INSN_mem_cgroup_css_rstat_flush_event_item :
-				    INSN_mem_cgroup_css_rstat_flush_lruvec_item,
-			    1);
-		s = f->slot ? f->slot[f->i] : -1;
-		/* delta = pending[i]: the children's, got by the first CPU */
+	for (f->i = 0; f->i < ac->size; f->i++) {
+		insn_charge(co_cpu(p), ac->insn_item, 1);
+		/* delta = ac->pending[i]: the children's, got by the first CPU */
 		CO_AWAIT(f, touch(p, f, 0,
-				  stat_field(f->asl, f->agg, f->a_pend, f->i)));
-		s = f->slot ? f->slot[f->i] : -1;
-		f->delta = s >= 0 ? f->pending[s] : 0;
+				  AC_FIELD(ac, asl, agg, a_pending, f->i)));
+		s = ac->slot ? ac->slot[f->i] : -1;
+		f->delta = s >= 0 ? ac->pending[s] : 0;
 		if (f->delta)
-			CO_STORE_AT(f, f->pending[f->slot[f->i]], 0,
-				    stat_field(f->asl, f->agg, f->a_pend,
-					       f->i));
-		/* v = READ_ONCE(statc->state[i]): the updater's line */
+			CO_STORE_AT(f, ac->pending[ac->slot[f->i]], 0,
+				    AC_FIELD(ac, asl, agg, a_pending, f->i));
+		/* v = READ_ONCE(ac->cstat[i]): the updater's line */
 		CO_AWAIT(f, touch(p, f, 1,
-				  stat_field(f->psl, f->pcpu, f->a_cur, f->i)));
-		s = f->slot ? f->slot[f->i] : -1;
-		f->v = s >= 0 ? f->cur[s] : 0;
-		CO_AWAIT(f,
-			 touch(p, f, 2,
-			       stat_field(f->psl, f->pcpu, f->a_prev, f->i)));
-		s = f->slot ? f->slot[f->i] : -1;
+				  AC_FIELD(ac, psl, pcpu, a_cstat, f->i)));
+		s = ac->slot ? ac->slot[f->i] : -1;
+		f->v = s >= 0 ? ac->cstat[s] : 0;
+		CO_AWAIT(f, touch(p, f, 2,
+				  AC_FIELD(ac, psl, pcpu, a_cstat_prev, f->i)));
+		s = ac->slot ? ac->slot[f->i] : -1;
 		f->delta_cpu = 0;
-		if (s >= 0 && f->v != f->prev[s]) {
-			f->delta_cpu = f->v - f->prev[s];
+		if (s >= 0 && f->v != ac->cstat_prev[s]) {
+			f->delta_cpu = f->v - ac->cstat_prev[s];
 			f->delta += f->delta_cpu;
-			CO_STORE_AT(f, f->prev[f->slot[f->i]], f->v,
-				    stat_field(f->psl, f->pcpu, f->a_prev,
-					       f->i));
+			CO_STORE_AT(f, ac->cstat_prev[ac->slot[f->i]], f->v,
+				    AC_FIELD(ac, psl, pcpu, a_cstat_prev,
+					     f->i));
 		}
-		if (f->local &&
-		    f->delta_cpu) /* v6.6: the non-hierarchical count */
-			CO_ADD_AT(f, f->local[f->slot[f->i]], f->delta_cpu,
-				  stat_field(f->asl, f->agg, f->a_local, f->i));
+		/* v6.6: the non-hierarchical count */
+		if (ac->local && f->delta_cpu)
+			CO_ADD_AT(f, ac->local[ac->slot[f->i]], f->delta_cpu,
+				  AC_FIELD(ac, asl, agg, a_local, f->i));
 		if (!f->delta)
 			continue;
-		CO_ADD_AT(f, f->value[f->slot[f->i]], f->delta,
-			  stat_field(f->asl, f->agg, f->a_val, f->i));
-		if (f->pagg)
-			CO_ADD_AT(f, f->ppending[f->slot[f->i]], f->delta,
-				  stat_field(f->asl, f->pagg, f->a_pend, f->i));
+		CO_ADD_AT(f, ac->aggregate[ac->slot[f->i]], f->delta,
+			  AC_FIELD(ac, asl, agg, a_aggregate, f->i));
+		if (ac->pagg)
+			CO_ADD_AT(f, ac->ppending[ac->slot[f->i]], f->delta,
+				  AC_FIELD(ac, asl, pagg, a_pending, f->i));
 	}
 	CO_END(f, p);
 }
@@ -985,7 +1055,8 @@ struct memcg_flush_cpu_frame {
 	struct mem_cgroup *memcg;
 	unsigned int cpu;
 	/* locals */
-	unsigned int node;
+	unsigned int nid;
+	struct aggregate_control ac;
 };
 
 /* mem_cgroup_css_rstat_flush(css, cpu) for one (memcg, CPU) */
@@ -993,70 +1064,26 @@ static int memcg_flush_cpu(struct sim_proc *p, void *frame)
 {
 	struct memcg_flush_cpu_frame *f = frame;
 	struct memcg_sim *ms = this_ms(p);
-	struct mem_cgroup *memcg = f->memcg, *parent = memcg->parent;
-	struct memcg_vmstats_percpu *statc = NULL;
-	bool local = ms->k->local_stats == LOCAL_AGGREGATED;
-	struct lruvec_stats *pn, *ppn;
+	struct mem_cgroup *memcg = f->memcg;
+	struct memcg_vmstats_percpu *statc =
+		memcg__vmstats_percpu(ms, memcg, f->cpu);
 
 	CO_BEGIN(f);
-	KPROF_ENTER(co_cpu(p)->prof, KF_mem_cgroup_css_rstat_flush,
-		    co_cpu(p)->proc->now);
-	insn_enter(co_cpu(p), KF_mem_cgroup_css_rstat_flush);
+	ENTER(p, KF_mem_cgroup_css_rstat_flush);
 	ms->counts.flushed_cpus++;
-	statc = memcg__vmstats_percpu(ms, memcg, f->cpu);
-	CO_CALL(f, p, flush_array, .n = ms->k->memcg_stat_items,
-		.slot = ms->state_slot, .asl = &ms->vmstats_sl,
-		.psl = &ms->pcpu_sl, .agg = memcg->vmstats.obj,
-		.pcpu = statc->obj, .pagg = parent ? parent->vmstats.obj : NULL,
-		.a_pend = VA_STATE_PENDING, .a_val = VA_STATE,
-		.a_local = VA_STATE_LOCAL, .a_cur = PA_STATE,
-		.a_prev = PA_STATE_PREV,
-		.pending = memcg->vmstats.state_pending,
-		.value = memcg->vmstats.state,
-		.local = local ? memcg->vmstats.state_local : NULL,
-		.cur = statc->state, .prev = statc->state_prev,
-		.ppending = parent ? parent->vmstats.state_pending : NULL);
-	statc = memcg__vmstats_percpu(ms, memcg, f->cpu);
-	CO_CALL(f, p, flush_array, .n = ms->k->memcg_event_items,
-		.slot = ms->event_slot, .asl = &ms->vmstats_sl,
-		.psl = &ms->pcpu_sl, .agg = memcg->vmstats.obj,
-		.pcpu = statc->obj, .pagg = parent ? parent->vmstats.obj : NULL,
-		.a_pend = VA_EVENTS_PENDING, .a_val = VA_EVENTS,
-		.a_local = VA_EVENTS_LOCAL, .a_cur = PA_EVENTS,
-		.a_prev = PA_EVENTS_PREV,
-		.pending = memcg->vmstats.events_pending,
-		.value = memcg->vmstats.events,
-		.local = local ? memcg->vmstats.events_local : NULL,
-		.cur = statc->events, .prev = statc->events_prev,
-		.ppending = parent ? parent->vmstats.events_pending : NULL);
+	f->ac = ac_state(ms, memcg, statc);
+	CO_CALL(f, p, mem_cgroup_stat_aggregate, .ac = &f->ac);
+	f->ac = ac_events(ms, memcg, statc);
+	CO_CALL(f, p, mem_cgroup_stat_aggregate, .ac = &f->ac);
 	/* for_each_node_state(nid, N_MEMORY): the lruvec counters */
-	for (f->node = 0; f->node < ms->nr_nodes; f->node++) {
-		statc = memcg__vmstats_percpu(ms, memcg, f->cpu);
-		pn = &memcg->lruvec_stats[f->node];
-		ppn = parent ? &parent->lruvec_stats[f->node] : NULL;
-		CO_CALL(f, p, flush_array, .n = ms->k->lruvec_stat_items,
-			.slot = ms->state_slot, .asl = &ms->lruvec_sl,
-			.psl = &ms->lruvec_pcpu_sl, .agg = pn->obj,
-			.pcpu = statc->lruvec[f->node].obj,
-			.pagg = ppn ? ppn->obj : NULL,
-			.a_pend = LA_STATE_PENDING, .a_val = LA_STATE,
-			.a_local = LA_STATE_LOCAL, .a_cur = LPA_STATE,
-			.a_prev = LPA_STATE_PREV, .pending = pn->state_pending,
-			.value = pn->state,
-			.local = local ? pn->state_local : NULL,
-			.cur = statc->lruvec[f->node].state,
-			.prev = statc->lruvec[f->node].state_prev,
-			.ppending = ppn ? ppn->state_pending : NULL);
+	for (f->nid = 0; f->nid < ms->nr_nodes; f->nid++) {
+		f->ac = ac_lruvec(ms, memcg, statc, f->nid);
+		CO_CALL(f, p, mem_cgroup_stat_aggregate, .ac = &f->ac);
 	}
 	if (ms->k->stats_flush_threshold == FLUSH_PER_MEMCG) {
 		/* v6.8: statc->stats_updates = 0, the updater's first line */
-		CO_STORE_AT(
-			f,
-			memcg__vmstats_percpu(ms, memcg, f->cpu)->stats_updates,
-			0,
-			stat_field(&ms->pcpu_sl,
-				   memcg__vmstats_percpu(ms, memcg, f->cpu)->obj,
-				   PA_HDR, 0));
+		CO_STORE_AT(f, statc->stats_updates, 0,
+			    stat_field(&ms->pcpu_sl, statc->obj, PA_HDR, 0));
 		/*
 		 * Read before writing: the atomic write, which takes the
 		 * line exclusive, is needed only once.
@@ -1069,7 +1096,7 @@ static int memcg_flush_cpu(struct sim_proc *p, void *frame)
 					       memcg->vmstats.obj,
 					       VA_STATS_UPDATES, 0));
 	}
-	KPROF_EXIT(co_cpu(p)->prof, co_cpu(p)->proc->now);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -1320,8 +1347,8 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 	int k;
 
 	CO_BEGIN(f);
-	ENTER(f, KF_memory_stat_show);
-	f->start = NOW(f);
+	ENTER(p, KF_memory_stat_show);
+	f->start = NOW(p);
 	/* a bit per (CPU, line of its copy) */
 	nbytes = (ms->nr_cpus * pcpu_lines(ms) + 7) / 8;
 	if (!ms->cold_seen[co_cpu(p)->cpu]) {
@@ -1394,7 +1421,7 @@ out:
 	CO_FENCE(f);
 	ms->counts.stat_reads++;
 	sim_stat_add(&ms->read_lat,
-		     (double)(NOW(f) - f->start) / SIM_PS_PER_NS);
-	EXIT(f);
+		     (double)(NOW(p) - f->start) / SIM_PS_PER_NS);
+	EXIT(p);
 	CO_END(f, p);
 }

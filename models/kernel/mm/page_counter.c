@@ -40,24 +40,6 @@
 #include "models/kernel/sim/insn.h"
 #include "models/kernel/sim/kprof.h"
 
-/* SIM: time by kernel function, when the CPU has a profile. */
-static sim_time_t now(const struct coh_cpu *cc)
-{
-	return cc ? cc->proc->now : 0;
-}
-
-static struct kprof *prof(const struct coh_cpu *cc)
-{
-	return cc ? cc->prof : NULL;
-}
-
-#define ENTER(f, id)                                                \
-	do {                                                        \
-		KPROF_ENTER(prof(co_cpu(p)), (id), now(co_cpu(p))); \
-		insn_enter(co_cpu(p), (id));                        \
-	} while (0)
-#define EXIT(f) KPROF_EXIT(prof(co_cpu(p)), now(co_cpu(p)))
-
 /*
  * propagate_protected_usage() - after @c's usage moved to @usage, bring
  * its protected usage (the part of usage that memory.min and memory.low
@@ -69,7 +51,7 @@ int propagate_protected_usage(struct sim_proc *p, void *frame)
 	struct page_counter *c = f->c;
 
 	CO_BEGIN(f);
-	ENTER(f, KF_propagate_protected_usage);
+	ENTER(p, KF_propagate_protected_usage);
 	CO_LOAD(f, c, parent);
 	if (!c->parent)
 		goto out;
@@ -140,7 +122,7 @@ v6_1:
 	}
 out:
 	/* SIM: static, inlined into its callers: no fence at its return. */
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -158,7 +140,7 @@ int page_counter_cancel(struct sim_proc *p, void *frame)
 	struct page_counter *counter = f->counter;
 
 	CO_BEGIN(f);
-	ENTER(f, KF_page_counter_cancel);
+	ENTER(p, KF_page_counter_cancel);
 	CO_ATOMIC_LONG_SUB_RETURN(f, f->new, f->nr_pages, counter, usage);
 	/*
 	 * More uncharges than charges? The kernel WARNs once and repairs
@@ -173,7 +155,7 @@ int page_counter_cancel(struct sim_proc *p, void *frame)
 		CO_CALL(f, p, propagate_protected_usage, .c = counter,
 			.usage = (unsigned long)f->new);
 	CO_FENCE(f);
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -192,7 +174,7 @@ int page_counter_charge(struct sim_proc *p, void *frame)
 	struct page_counter_charge_frame *f = frame;
 
 	CO_BEGIN(f);
-	ENTER(f, KF_page_counter_charge);
+	ENTER(p, KF_page_counter_charge);
 	for (f->c = f->counter; f->c;) {
 		insn_charge(co_cpu(p), INSN_page_counter_charge_level, 1);
 		CO_ATOMIC_LONG_ADD_RETURN(f, f->new, f->nr_pages, f->c, usage);
@@ -212,7 +194,7 @@ int page_counter_charge(struct sim_proc *p, void *frame)
 		CO_READ_ONCE_DEP(f, f->c, f->c, parent); /* c = c->parent */
 	}
 	CO_FENCE(f);
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -232,7 +214,7 @@ int page_counter_try_charge(struct sim_proc *p, void *frame)
 	struct page_counter_try_charge_frame *f = frame;
 
 	CO_BEGIN(f);
-	ENTER(f, KF_page_counter_try_charge);
+	ENTER(p, KF_page_counter_try_charge);
 	for (f->c = f->counter; f->c;) {
 		insn_charge(co_cpu(p), INSN_page_counter_try_charge_level, 1);
 		/*
@@ -270,7 +252,7 @@ int page_counter_try_charge(struct sim_proc *p, void *frame)
 		CO_READ_ONCE_DEP(f, f->c, f->c, parent); /* c = c->parent */
 	}
 	CO_FENCE(f);
-	EXIT(f);
+	EXIT(p);
 	CO_RETURN(f, p, true);
 
 failed:
@@ -280,7 +262,7 @@ failed:
 		CO_READ_ONCE_DEP(f, f->c, f->c, parent); /* c = c->parent */
 	}
 	CO_FENCE(f);
-	EXIT(f);
+	EXIT(p);
 	CO_RETURN(f, p, false);
 	CO_END(f, p);
 }
@@ -298,13 +280,13 @@ int page_counter_uncharge(struct sim_proc *p, void *frame)
 	struct page_counter_uncharge_frame *f = frame;
 
 	CO_BEGIN(f);
-	ENTER(f, KF_page_counter_uncharge);
+	ENTER(p, KF_page_counter_uncharge);
 	for (f->c = f->counter; f->c;) {
 		CO_CALL(f, p, page_counter_cancel, .counter = f->c,
 			.nr_pages = f->nr_pages);
 		CO_READ_ONCE_DEP(f, f->c, f->c, parent); /* c = c->parent */
 	}
 	CO_FENCE(f);
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }

@@ -11,15 +11,6 @@
 #include "models/kernel/mm/shmem.h"
 #include "models/kernel/mm/swap.h"
 
-/* time by kernel function, and the function's instructions (insn.h) */
-#define NOW(f) (co_cpu(p)->proc->now)
-#define ENTER(f, id)                                        \
-	do {                                                \
-		KPROF_ENTER(co_cpu(p)->prof, (id), NOW(f)); \
-		insn_enter(co_cpu(p), (id));                \
-	} while (0)
-#define EXIT(f) KPROF_EXIT(co_cpu(p)->prof, NOW(f))
-
 /**
  * shmem_add_to_page_cache() - charge a new page and count it as cache
  * @p: the process running on the CPU co_cpu(p)
@@ -35,12 +26,12 @@ int shmem_add_to_page_cache(struct sim_proc *p, void *frame)
 	struct shmem_add_to_page_cache_frame *f = frame;
 
 	CO_BEGIN(f);
-	ENTER(f, KF_shmem_add_to_page_cache);
+	ENTER(p, KF_shmem_add_to_page_cache);
 	/* if (!folio_test_swapcache(folio)) mem_cgroup_charge(...) */
 	CO_CALL(f, p, charge_memcg, .memcg = f->memcg, .nr_pages = 1,
 		.gfp = GFP_KERNEL);
 	if (p->ret) {
-		EXIT(f);
+		EXIT(p);
 		CO_RETURN(f, p, p->ret);
 	}
 	/* under xa_lock_irq(): interrupts are off already */
@@ -48,7 +39,7 @@ int shmem_add_to_page_cache(struct sim_proc *p, void *frame)
 		.idx = SIM_NR_FILE_PAGES, .val = 1);
 	CO_CALL(f, p, mod_lruvec_state, .memcg = f->memcg, .idx = SIM_NR_SHMEM,
 		.val = 1);
-	EXIT(f);
+	EXIT(p);
 	CO_RETURN(f, p, 0);
 	CO_END(f, p);
 }
@@ -71,19 +62,19 @@ int shmem_get_folio_gfp(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	if (f->cached) {
 		/* __filemap_get_folio() finds it: the cached row */
-		KPROF_ENTER(co_cpu(p)->prof, KF_shmem_get_folio_gfp, NOW(f));
+		KPROF_ENTER(co_cpu(p)->prof, KF_shmem_get_folio_gfp, NOW(p));
 		insn_charge(co_cpu(p), INSN_shmem_get_folio_gfp_cached, 1);
-		EXIT(f);
+		EXIT(p);
 		CO_RETURN(f, p, 0);
 	}
-	ENTER(f, KF_shmem_get_folio_gfp);
+	ENTER(p, KF_shmem_get_folio_gfp);
 	CO_CALL(f, p, shmem_add_to_page_cache, .memcg = f->memcg);
 	if (p->ret) {
-		EXIT(f);
+		EXIT(p);
 		CO_RETURN(f, p, p->ret);
 	}
 	CO_CALL(f, p, folio_add_lru, .memcg = f->memcg);
-	EXIT(f);
+	EXIT(p);
 	CO_RETURN(f, p, 0);
 	CO_END(f, p);
 }
@@ -104,7 +95,7 @@ int shmem_undo_range(struct sim_proc *p, void *frame)
 	struct shmem_undo_range_frame *f = frame;
 
 	CO_BEGIN(f);
-	ENTER(f, KF_shmem_undo_range);
+	ENTER(p, KF_shmem_undo_range);
 	while (f->nr_pages) {
 		/* find_lock_entries() */
 		f->batch = f->nr_pages < PAGEVEC_SIZE ?
@@ -145,6 +136,6 @@ int shmem_undo_range(struct sim_proc *p, void *frame)
 				.nr_memory = f->batch,
 				.pgpgout = f->batch });
 	}
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }

@@ -185,12 +185,12 @@ static int lruvec_relock(struct sim_proc *p, void *frame)
 		*f->held = NULL;
 	}
 	/* folio_lruvec_lock_irqsave(): spin_lock_irqsave(&lruvec->lru_lock) */
-	irq_save_restore(co_cpu(p));
-	ENTER(f, KF__raw_spin_lock_irqsave);
-	f->start = NOW(f);
+	irq_save_restore(p);
+	ENTER(p, KF__raw_spin_lock_irqsave);
+	f->start = NOW(p);
 	CO_CALL(f, p, queued_spin_lock, .lock = &f->lruvec->lru_lock);
-	f->lruvec->wait_ps += NOW(f) - f->start;
-	EXIT(f);
+	f->lruvec->wait_ps += NOW(p) - f->start;
+	EXIT(p);
 	*f->held = f->lruvec;
 	CO_END(f, p);
 }
@@ -269,7 +269,7 @@ static int folio_batch_move_lru(struct sim_proc *p, void *frame)
 	struct folio_batch_move_lru_frame *f = frame;
 
 	CO_BEGIN(f);
-	ENTER(f, KF_folio_batch_move_lru);
+	ENTER(p, KF_folio_batch_move_lru);
 	for (f->i = 0; f->i < f->fbatch->nr; f->i++) {
 		CO_CALL(f, p, lruvec_relock, .held = &f->lruvec,
 			.lruvec = lru_sim_lruvec(this_ms(p),
@@ -282,7 +282,7 @@ static int folio_batch_move_lru(struct sim_proc *p, void *frame)
 		CO_AWAIT(f,
 			 queued_spin_unlock(co_cpu(p), &f->lruvec->lru_lock));
 	f->fbatch->nr = 0;
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -324,9 +324,9 @@ int lru_add_drain(struct sim_proc *p, void *frame)
 	 */
 	if (!fbatch->nr)
 		CO_RETURN(f, p, 0);
-	ENTER(f, KF_lru_add_drain);
+	ENTER(p, KF_lru_add_drain);
 	CO_CALL(f, p, folio_batch_move_lru, .fbatch = fbatch);
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -365,7 +365,7 @@ int release_pages(struct sim_proc *p, void *frame)
 	struct lruvec *lruvec = lru_sim_lruvec(this_ms(p), f->memcg, cc->cpu);
 
 	CO_BEGIN(f);
-	ENTER(f, KF_release_pages);
+	ENTER(p, KF_release_pages);
 	for (f->i = 0; f->i < f->nr; f->i++) {
 		/*
 		 * Keep the interrupts-off hold short: let go every
@@ -386,7 +386,7 @@ int release_pages(struct sim_proc *p, void *frame)
 	}
 	if (f->lruvec)
 		CO_AWAIT(f, queued_spin_unlock(cc, &f->lruvec->lru_lock));
-	EXIT(f);
+	EXIT(p);
 	/* mem_cgroup_uncharge_list(): single-page folios */
 	CO_CALL(f, p, uncharge_batch,
 		.ug = { .memcg = f->memcg,

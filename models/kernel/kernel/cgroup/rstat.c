@@ -56,14 +56,6 @@ static const struct coh_layout_field cgrp_fields[] = {
 	{ "bstat", 32, 24 },
 };
 
-#define NOW(f) (co_cpu(p)->proc->now)
-#define ENTER(f, id)                                        \
-	do {                                                \
-		KPROF_ENTER(co_cpu(p)->prof, (id), NOW(f)); \
-		insn_enter(co_cpu(p), (id));                \
-	} while (0)
-#define EXIT(f) KPROF_EXIT(co_cpu(p)->prof, NOW(f))
-
 struct cgroup_base_stat_flush_frame {
 	struct co_frame co;
 	struct rstat *rs;
@@ -113,23 +105,13 @@ static struct cgroup *cgroup(struct rstat *rs, int cgrp)
 	return &rs->cgroups[cgrp];
 }
 
-/*
- * SIM: the cost of local_irq_save() and local_irq_restore() together,
- * paid when a lock is taken with interrupts off. memcontrol_internal.h
- * has its own copy for the memcg statistics and the stock.
- */
-static void irq_save_restore(struct coh_cpu *cc)
-{
-	coh_delay(cc, coh_machine(cc->coh)->irq_save_restore_ps);
-}
-
 int cgroup_rstat_updated(struct sim_proc *p, void *frame)
 {
 	struct cgroup_rstat_updated_frame *f = frame;
 	struct rstat *rs = f->rs;
 
 	CO_BEGIN(f);
-	ENTER(f, KF_cgroup_rstat_updated);
+	ENTER(p, KF_cgroup_rstat_updated);
 	f->cpu = co_cpu(p)->cpu;
 	f->cpu_lock = &rs->cpu_lock[f->cpu];
 	/*
@@ -149,7 +131,7 @@ int cgroup_rstat_updated(struct sim_proc *p, void *frame)
 	rs->slow_links++; /* SIM: statistics */
 	insn_charge(co_cpu(p), INSN_cgroup_rstat_updated_link, 1);
 	/* raw_spin_lock_irqsave(cpu_lock, flags) */
-	irq_save_restore(co_cpu(p));
+	irq_save_restore(p);
 	CO_CALL(f, p, queued_spin_lock, .lock = f->cpu_lock);
 
 	/* put @cgrp and all ancestors on the corresponding updated lists */
@@ -181,7 +163,7 @@ int cgroup_rstat_updated(struct sim_proc *p, void *frame)
 out:
 	/* SIM: an exported function's return: the caller uses what it loaded */
 	CO_FENCE(f);
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 
@@ -386,7 +368,7 @@ static int cgroup_rstat_updated_list(struct sim_proc *p, void *frame)
 	f->cpu_lock = &rs->cpu_lock[f->cpu];
 	f->head = -1;
 	/* raw_spin_lock_irqsave(cpu_lock, flags) */
-	irq_save_restore(co_cpu(p));
+	irq_save_restore(p);
 	CO_CALL(f, p, queued_spin_lock, .lock = f->cpu_lock);
 
 	/* -1 (NULL) if this subtree is not on the tree */
@@ -479,7 +461,7 @@ static int cgroup_rstat_flush_locked(struct sim_proc *p, void *frame)
 			 * raw per-CPU lock turns them off in every
 			 * configuration and restores them as they were.
 			 */
-			irq_save_restore(co_cpu(p));
+			irq_save_restore(p);
 			CO_CALL(f, p, queued_spin_lock, .lock = f->cpu_lock);
 			/* the callbacks run under the CPU's lock */
 			f->pos = -1;
@@ -541,16 +523,16 @@ int cgroup_rstat_flush(struct sim_proc *p, void *frame)
 	struct rstat *rs = f->rs;
 
 	CO_BEGIN(f);
-	ENTER(f, KF_cgroup_rstat_flush);
+	ENTER(p, KF_cgroup_rstat_flush);
 	/* spin_lock_irq(&cgroup_rstat_lock) (v6.0: spin_lock_irqsave()) */
-	irq_save_restore(co_cpu(p));
+	irq_save_restore(p);
 	CO_CALL(f, p, queued_spin_lock, .lock = &rs->cgroup_rstat_lock);
 	CO_CALL(f, p, cgroup_rstat_flush_locked, .rs = rs, .cgrp = f->cgrp);
 	/* spin_unlock_irq(&cgroup_rstat_lock) */
 	CO_AWAIT(f, queued_spin_unlock(co_cpu(p), &rs->cgroup_rstat_lock));
 	/* SIM: an exported function's return */
 	CO_FENCE(f);
-	EXIT(f);
+	EXIT(p);
 	CO_END(f, p);
 }
 

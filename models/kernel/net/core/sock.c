@@ -176,3 +176,64 @@ bool release_sock_next(struct sock *sk, int *truesize)
 	sk->owned = false;
 	return false;
 }
+
+bool bh_lock_sock(struct sim_proc *p, struct sock *sk)
+{
+	if (!sk->slock_owner || sk->slock_owner == p) {
+		sk->slock_owner = p;
+		if (sk->slock_waiter == p)
+			sk->slock_waiter = NULL;
+		return false;
+	}
+	sk->slock_waiter = p;
+	return true;
+}
+
+void bh_unlock_sock(struct sim_proc *p, struct sock *sk)
+{
+	struct sim_proc *waiter = sk->slock_waiter;
+
+	SIM_BUG_ON(sk->slock_owner != p);
+	sk->slock_owner = NULL;
+	if (waiter) {
+		sk->slock_waiter = NULL;
+		sim_proc_wake(waiter, NOW(p));
+	}
+}
+
+int lock_sock(struct sim_proc *p, void *frame)
+{
+	struct lock_sock_frame *f = frame;
+
+	CO_BEGIN(f);
+	/* spin_lock_bh(&sk->sk_lock.slock) */
+	CO_AWAIT(f, sim_proc_sync(p));
+	CO_AWAIT(f, bh_lock_sock(p, f->sk));
+	sock_set_owned(f->sk); /* sk->sk_lock.owned = 1 */
+	bh_unlock_sock(p, f->sk);
+	CO_END(f, p);
+}
+
+int release_sock(struct sim_proc *p, void *frame)
+{
+	struct release_sock_frame *f = frame;
+	struct sock *sk = f->sk;
+
+	CO_BEGIN(f);
+	for (;;) {
+		CO_AWAIT(f, sim_proc_sync(p));
+		CO_AWAIT(f, bh_lock_sock(p, sk));
+		f->more = f->flush ? sk_flush_backlog_next(sk, &f->truesize) :
+				     release_sock_next(sk, &f->truesize);
+		bh_unlock_sock(p, sk);
+		if (!f->more)
+			break;
+		/* sk_backlog_rcv(sk, skb), the spinlock dropped */
+		CO_CALL_INDIRECT(f, p, sk->sk_backlog_rcv,
+				 struct sk_backlog_rcv_frame, .sk = sk,
+				 .truesize = f->truesize, .softirq = false);
+		if (f->flush)
+			break;
+	}
+	CO_END(f, p);
+}

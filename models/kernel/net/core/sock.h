@@ -44,9 +44,10 @@
  * processed there (tcp_v6_do_rcv()), on the CPU of the softirq.
  * release_sock() runs __release_sock(): every backlogged skb goes through
  * sk_backlog_rcv() (tcp_v6_do_rcv() again) in the owner's process
- * context, on the owner's CPU, before the owner flag is cleared. Here the
- * owner flag and the backlog (a FIFO of the skbs' truesizes) are the
- * socket's; the spinlock's waiting is the caller's (it needs the tasks).
+ * context, on the owner's CPU, before the owner flag is cleared. The
+ * owner flag, the backlog (a FIFO of the skbs' truesizes) and the
+ * spinlock (the process holding it, and the one spinning) are the
+ * socket's.
  *
  * Layering: models/ module; uses models/kernel/mm/memcontrol.h.
  */
@@ -67,11 +68,35 @@ struct sk_backlog {
 	unsigned int size, head, len;
 };
 
+/* SIM: tcp_v6_rcv()'s choice (netperf's `backlog:`; AUTO: the kernel's) */
+enum sk_backlog_policy { SK_BACKLOG_AUTO, SK_BACKLOG_NEVER, SK_BACKLOG_ALWAYS };
+
 struct sock {
 	int sk_forward_alloc;
 	struct mem_cgroup *sk_memcg; /* NULL in the root memcg */
 	bool owned; /* sk_lock.owned: sock_owned_by_user() */
+	/* sk_lock.slock: the process holding it, and the one spinning */
+	struct sim_proc *slock_owner, *slock_waiter;
 	struct sk_backlog sk_backlog;
+	void *sk_user_data; /* the socket's user's (netperf: its pair) */
+	/*
+	 * sk->sk_backlog_rcv(): the receive of one skb (frame struct
+	 * sk_backlog_rcv_frame), from the backlog by release_sock() and,
+	 * SIM, from the softirq by tcp_v6_rcv() too: the workload's hook
+	 * around tcp_v6_do_rcv(), which adds its share of work_ns.
+	 */
+	co_fn sk_backlog_rcv;
+	/* SIM: tcp_v6_rcv()'s policy; for ALWAYS, whether the owner sleeps */
+	enum sk_backlog_policy backlog_policy;
+	const bool *owner_sleeps;
+	/*
+	 * SIM: SOCK_NOSPACE, set while the writer sleeps for buffer space
+	 * (netperf: its window is full); NULL: never
+	 */
+	const bool *nospace;
+	/* SIM: packets tcp_v6_rcv() saw from @count_from on, and backlogged */
+	sim_time_t count_from;
+	uint64_t arrived, backlogged;
 	/* SIM: counts */
 	uint64_t pages_charged, pages_uncharged;
 	uint64_t rcv_skbs, backlog_skbs; /* packets arrived, backlogged */
@@ -124,11 +149,8 @@ int sk_mem_uncharge(struct sim_proc *p, void *frame);
 void sk_backlog_init(struct sock *sk, unsigned int size);
 void sk_backlog_free(struct sock *sk);
 
-/*
- * lock_sock() - the task takes ownership of @sk (the spinlock, held only
- * inside lock_sock(), is the caller's to wait for).
- */
-static inline void lock_sock(struct sock *sk)
+/* lock_sock()'s effect, without its spinlock: the task owns @sk. */
+static inline void sock_set_owned(struct sock *sk)
 {
 	SIM_BUG_ON(sk->owned);
 	sk->owned = true;
@@ -157,5 +179,51 @@ bool release_sock_next(struct sock *sk, int *truesize);
 
 /* __sk_flush_backlog(): the same, keeping ownership at the end. */
 bool sk_flush_backlog_next(struct sock *sk, int *truesize);
+
+/*
+ * bh_lock_sock() - for CO_AWAIT(): take @sk's spinlock for @p (held by
+ * @p already: taken); true while @p must spin. bh_unlock_sock() drops
+ * it and wakes the process spinning, at @p's time.
+ */
+bool bh_lock_sock(struct sim_proc *p, struct sock *sk);
+void bh_unlock_sock(struct sim_proc *p, struct sock *sk);
+
+/* sk->sk_backlog_rcv(sk, skb): one skb of @truesize */
+struct sk_backlog_rcv_frame {
+	struct co_frame co;
+	struct sock *sk;
+	int truesize;
+	bool softirq; /* SIM: from tcp_v6_rcv()'s softirq, not the backlog */
+};
+
+/*
+ * lock_sock() - coroutine: the task of @p takes ownership of @sk, under
+ * its spinlock (spinning while a softirq holds it).
+ */
+struct lock_sock_frame {
+	struct co_frame co;
+	struct sock *sk;
+};
+
+int lock_sock(struct sim_proc *p, void *frame);
+
+/*
+ * release_sock() - coroutine: __release_sock(): under the spinlock, take
+ * the backlog's oldest skb and process it (sk->sk_backlog_rcv()) with
+ * the spinlock dropped and the socket still owned; when the backlog is
+ * empty the owner flag is cleared. With @flush (SIM), the
+ * __sk_flush_backlog() of one skb that tcp_recvmsg_locked() waits for,
+ * keeping ownership.
+ */
+struct release_sock_frame {
+	struct co_frame co;
+	struct sock *sk;
+	bool flush;
+	/* locals */
+	int truesize;
+	bool more;
+};
+
+int release_sock(struct sim_proc *p, void *frame);
 
 #endif /* MODELS_KERNEL_SOCK_H */
