@@ -140,6 +140,7 @@
 
 #include "models/kernel/sim/insn.h"
 #include "models/kernel/mm/memcontrol.h"
+#include "models/kernel/drivers/cpuidle/menu.h"
 #include "models/kernel/kernel/sched/fair.h"
 #include "models/kernel/net/core/sock.h"
 #include "models/workloads/netperf_internal.h"
@@ -460,6 +461,9 @@ static void netperf_run(struct netperf *np, struct sched_task *se,
 		at += np->run->machine.migration_ps;
 		np->ran_cpu[t->index] = se->cpu;
 	}
+	if (np->idle)
+		np->wake_pending[t->index] +=
+			cpuidle_wake(&np->idle[se->cpu], &np->run->machine, at);
 	t->k.cc = coh_cpu_attach(np->run->coh, se->cpu, &t->proc);
 	t->k.cc->prof = &t->prof;
 	t->k.cc->idle = false;
@@ -500,11 +504,36 @@ static void netperf_wake(struct netperf *np, struct sim_task *wakee,
  * @t, running, blocks or yields: its CPU goes to the next task, after a
  * context switch from task to task, or idles.
  */
-static void netperf_switch(struct netperf *np, struct sched_task *next,
-			   sim_time_t now)
+static void netperf_switch(struct netperf *np, unsigned int cpu,
+			   struct sched_task *next, sim_time_t now)
 {
 	if (next)
 		netperf_run(np, next, now + np->run->machine.context_switch_ps);
+	else if (np->idle)
+		cpuidle_idle_call(&np->idle[cpu], &np->run->machine, now);
+}
+
+/*
+ * @t runs again after a wake-up: it pays what waking its CPU from an
+ * idle state cost (the IPI and the state's exit latency: menu.h),
+ * counted as [wake].
+ */
+static void netperf_woken(struct netperf *np, struct sim_task *t)
+{
+	sim_time_t cost;
+
+	if (!np->idle)
+		return;
+	if (!np->sf)
+		np->wake_pending[t->index] += cpuidle_wake(
+			&np->idle[t->k.cc->cpu], &np->run->machine, NOW(t));
+	cost = np->wake_pending[t->index];
+	np->wake_pending[t->index] = 0;
+	if (!cost)
+		return;
+	KPROF_ENTER(&t->prof, KF_WAKE, NOW(t));
+	t->proc.now += cost;
+	KPROF_EXIT(&t->prof, NOW(t));
 }
 
 /*
@@ -987,10 +1016,12 @@ static int netperf_schedule(struct sim_proc *p, void *frame)
 	if (sched_slice_expired(np->sf, task_se(np, t), NOW(t))) {
 		CO_AWAIT(f, coh_fence(t->k.cc));
 		CO_AWAIT(f, sim_proc_sync(p));
-		netperf_switch(
-			np, sched_yield_to_next(np->sf, task_se(np, t), NOW(t)),
-			NOW(t));
+		netperf_switch(np, task_se(np, t)->cpu,
+			       sched_yield_to_next(np->sf, task_se(np, t),
+						   NOW(t)),
+			       NOW(t));
 		CO_AWAIT(f, netperf_wait(np, t, false));
+		netperf_woken(np, t);
 	}
 	if (!must_block(np, pp, f->sender))
 		CO_RETURN(f, p, 0);
@@ -998,13 +1029,15 @@ static int netperf_schedule(struct sim_proc *p, void *frame)
 	CO_AWAIT(f, coh_fence(t->k.cc));
 	CO_AWAIT(f, sim_proc_sync(p));
 	if (must_block(np, pp, f->sender)) {
-		netperf_switch(np, sched_sleep(np->sf, task_se(np, t), NOW(t)),
+		netperf_switch(np, task_se(np, t)->cpu,
+			       sched_sleep(np->sf, task_se(np, t), NOW(t)),
 			       NOW(t));
 		CO_AWAIT(f, netperf_wait(np, t,
 					 f->sender ? sender_blocked(pp, np) :
 						     receiver_idle(pp)));
 	}
 	task_idle_end(t);
+	netperf_woken(np, t);
 	CO_END(f, p);
 }
 
@@ -1035,9 +1068,13 @@ static int netperf_turn(struct sim_proc *p, void *frame)
 			.sender = f->sender);
 	} else if (must_block(np, pp, f->sender)) {
 		task_idle_begin(t);
+		if (np->idle)
+			cpuidle_idle_call(&np->idle[t->k.cc->cpu],
+					  &np->run->machine, NOW(t));
 		CO_AWAIT(f, f->sender ? sender_blocked(pp, np) :
 					receiver_idle(pp));
 		task_idle_end(t);
+		netperf_woken(np, t);
 	}
 	CO_END(f, p);
 }
@@ -1371,6 +1408,15 @@ static void netperf_setup(struct workload *w, struct run *run)
 		f->t = pp->rcv;
 		f->pp = pp;
 	}
+	if (run->machine.nr_idle_states &&
+	    run->kernel->cpuidle == CPUIDLE_MENU) {
+		np->idle = calloc(run->machine.nr_cpus, sizeof(*np->idle));
+		np->wake_pending =
+			calloc(w->nr_tasks, sizeof(*np->wake_pending));
+		SIM_OOM_ON(!np->idle || !np->wake_pending);
+		for (i = 0; i < run->machine.nr_cpus; i++)
+			cpuidle_device_init(&np->idle[i]);
+	}
 	if (np->sched == SCHED_FAIR)
 		netperf_sched_setup(np, w);
 	/* CPUs of the list beyond the pairs stay idle */
@@ -1403,6 +1449,8 @@ static void netperf_destroy(struct workload *w)
 	sched_fair_free(np->sf);
 	free(np->se);
 	free(np->ran_cpu);
+	free(np->idle);
+	free(np->wake_pending);
 	free(np);
 	w->priv = NULL;
 }

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "models/kernel/mm/memcontrol.h"
+#include "models/kernel/drivers/cpuidle/menu.h"
 #include "models/kernel/kernel/sched/fair.h"
 #include "models/kernel/net/core/sock.h"
 #include "models/workloads/workload.h"
@@ -62,6 +63,13 @@ struct netperf {
 	struct sched_fair *sf; /* sched: fair */
 	struct sched_task *se; /* [nr_tasks]: each task's, by index */
 	unsigned int *ran_cpu; /* [nr_tasks]: where it last ran */
+	/*
+	 * With the profile's idle_states: each CPU's cpuidle device
+	 * [nr_cpus], and what each task's wake-up onto an idle CPU costs
+	 * it, paid when it runs [nr_tasks]; NULL: wake-ups are free.
+	 */
+	struct cpuidle_device *idle;
+	sim_time_t *wake_pending;
 	struct netperf_pair *pairs;
 	struct netperf_pair **pair_of; /* [nr_tasks] */
 	struct run *run;
