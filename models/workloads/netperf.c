@@ -516,7 +516,8 @@ static void netperf_switch(struct netperf *np, unsigned int cpu,
 /*
  * @t runs again after a wake-up: it pays what waking its CPU from an
  * idle state cost (the IPI and the state's exit latency: menu.h),
- * counted as [wake].
+ * counted as [wake], before task_idle_end(): pinned, its CPU is still
+ * idle meanwhile (an SMT sibling runs unslowed).
  */
 static void netperf_woken(struct netperf *np, struct sim_task *t)
 {
@@ -1036,8 +1037,8 @@ static int netperf_schedule(struct sim_proc *p, void *frame)
 					 f->sender ? sender_blocked(pp, np) :
 						     receiver_idle(pp)));
 	}
-	task_idle_end(t);
 	netperf_woken(np, t);
+	task_idle_end(t);
 	CO_END(f, p);
 }
 
@@ -1073,8 +1074,8 @@ static int netperf_turn(struct sim_proc *p, void *frame)
 					  &np->run->machine, NOW(t));
 		CO_AWAIT(f, f->sender ? sender_blocked(pp, np) :
 					receiver_idle(pp));
-		task_idle_end(t);
 		netperf_woken(np, t);
+		task_idle_end(t);
 	}
 	CO_END(f, p);
 }
