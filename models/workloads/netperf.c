@@ -502,7 +502,7 @@ static void netperf_wake(struct netperf *np, struct sim_task *wakee,
 
 /*
  * @t, running, blocks or yields: its CPU goes to the next task, after a
- * context switch from task to task, or idles.
+ * context switch from task to task, or idles (pinned: always).
  */
 static void netperf_switch(struct netperf *np, unsigned int cpu,
 			   struct sched_task *next, sim_time_t now)
@@ -514,10 +514,8 @@ static void netperf_switch(struct netperf *np, unsigned int cpu,
 }
 
 /*
- * @t runs again after a wake-up: it pays what waking its CPU from an
- * idle state cost (the IPI and the state's exit latency: menu.h),
- * counted as [wake], before task_idle_end(): pinned, its CPU is still
- * idle meanwhile (an SMT sibling runs unslowed).
+ * @t, woken, pays its CPU's wake-up from an idle state (menu.h) as
+ * [wake], before task_idle_end(): its SMT sibling runs unslowed meanwhile.
  */
 static void netperf_woken(struct netperf *np, struct sim_task *t)
 {
@@ -1069,9 +1067,7 @@ static int netperf_turn(struct sim_proc *p, void *frame)
 			.sender = f->sender);
 	} else if (must_block(np, pp, f->sender)) {
 		task_idle_begin(t);
-		if (np->idle)
-			cpuidle_idle_call(&np->idle[t->k.cc->cpu],
-					  &np->run->machine, NOW(t));
+		netperf_switch(np, t->k.cc->cpu, NULL, NOW(t));
 		CO_AWAIT(f, f->sender ? sender_blocked(pp, np) :
 					receiver_idle(pp));
 		netperf_woken(np, t);
@@ -1411,12 +1407,10 @@ static void netperf_setup(struct workload *w, struct run *run)
 	}
 	if (run->machine.nr_idle_states &&
 	    run->kernel->cpuidle == CPUIDLE_MENU) {
-		np->idle = calloc(run->machine.nr_cpus, sizeof(*np->idle));
+		np->idle = cpuidle_devices_create(run->machine.nr_cpus);
 		np->wake_pending =
 			calloc(w->nr_tasks, sizeof(*np->wake_pending));
-		SIM_OOM_ON(!np->idle || !np->wake_pending);
-		for (i = 0; i < run->machine.nr_cpus; i++)
-			cpuidle_device_init(&np->idle[i]);
+		SIM_OOM_ON(!np->wake_pending);
 	}
 	if (np->sched == SCHED_FAIR)
 		netperf_sched_setup(np, w);

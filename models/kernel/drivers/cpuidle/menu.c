@@ -5,9 +5,11 @@
  * CPU (Linux v6.0). Theory of operation: see menu.h.
  */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/kernel/drivers/cpuidle/menu.h"
+#include "sim/error.h"
 
 #define RESOLUTION 1024
 #define DECAY 8
@@ -37,6 +39,17 @@ void cpuidle_device_init(struct cpuidle_device *dev)
 	memset(dev, 0, sizeof(*dev));
 	for (i = 0; i < MENU_BUCKETS; i++)
 		dev->correction_factor[i] = RESOLUTION * DECAY;
+}
+
+struct cpuidle_device *cpuidle_devices_create(unsigned int nr)
+{
+	struct cpuidle_device *devs = calloc(nr, sizeof(*devs));
+	unsigned int i;
+
+	SIM_OOM_ON(!devs);
+	for (i = 0; i < nr; i++)
+		cpuidle_device_init(&devs[i]);
+	return devs;
 }
 
 static unsigned int which_bucket(unsigned int duration)

@@ -77,6 +77,8 @@ struct cpuidle_device {
 
 /* menu_enable_device(): no history, a correction factor of unity. */
 void cpuidle_device_init(struct cpuidle_device *dev);
+/* @nr CPUs' devices, each cpuidle_device_init()ed; free() them. */
+struct cpuidle_device *cpuidle_devices_create(unsigned int nr);
 
 /* cpuidle_idle_call() at @now: menu_select() the state; returns it. */
 int cpuidle_idle_call(struct cpuidle_device *dev, const struct machine *m,
