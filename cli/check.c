@@ -14,11 +14,15 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/check.h"
 #include "cmd/run/estimate.h"
 #include "sim/error.h"
+#include "sim/file.h"
 #include "sim/report.h"
+
+#define ANNOUNCE_S 60.0 /* a run estimated longer says so first */
 
 /*
  * A table of estimates, a row per run of a variant (times replications),
@@ -78,6 +82,13 @@ static void est_row(void *arg, const char *variant, const struct estimate *e)
 
 static void est_total(struct est_table *t, const char *label)
 {
+	/*
+	 * One trace file holds every variant, and its cap is the file's:
+	 * the variants' traces add up to the cap at most (issue 32, item 6:
+	 * 711 MiB announced for a file of 132).
+	 */
+	if (t->trace_bytes > estimate_trace_cap_bytes())
+		t->trace_bytes = estimate_trace_cap_bytes();
 	est_line(t, label, t->runs, t->events, t->memory, t->wall_s,
 		 t->trace_bytes);
 }
@@ -185,7 +196,73 @@ int cli_sweep_dry_run(struct cli *c, struct sweep *s)
 	return EXIT_SUCCESS;
 }
 
+/*
+ * A run estimated over a minute says so before it starts (issue 32, item
+ * 6; before: nothing, even for an hour, under -q): the sum of the
+ * variants' estimates, replications included.
+ */
+static void announce_add(void *arg, const char *variant,
+			 const struct estimate *e)
+{
+	struct cli_announce *a = arg;
+
+	(void)variant;
+	a->runs += a->reps;
+	a->wall_s += e->wall_s * a->reps;
+}
+
+static void announce(void *arg)
+{
+	struct cli_announce *a = arg;
+	char wall[32];
+
+	if (a->wall_s < ANNOUNCE_S)
+		return;
+	estimate_format_seconds(a->wall_s, wall, sizeof(wall));
+	fprintf(stderr,
+		"memcgsim: note: this run is estimated at about %s (%u run%s; memcgsim check prints each); Ctrl-C stops it and keeps nothing\n",
+		wall, a->runs, a->runs == 1 ? "" : "s");
+}
+
+void cli_announce(struct cli *c, struct cli_announce *a)
+{
+	a->reps = c->o.replications;
+	c->o.estimate = announce_add;
+	c->o.estimate_arg = a;
+	c->o.estimated = announce;
+}
+
 /* run --dry-run: the table of the one scenario, with the trace's size. */
+/*
+ * An output a dry run would have written: whether it could be (a file
+ * created next to it and removed again), and a word that it was not.
+ * 0, or the status of an output that cannot be written (as a real run's).
+ */
+static int dry_output(const char *path, const char *what)
+{
+	struct sim_error err;
+	char shown[512];
+	char *tmp;
+	FILE *f;
+
+	if (!path)
+		return 0;
+	sim_error_clear(&err);
+	if (sim_output_check(path, &err)) {
+		sim_error_print(stderr, &err);
+		return EXIT_BAD_INPUT;
+	}
+	f = sim_atomic_open(path, &tmp, &err);
+	if (!f) {
+		sim_error_print(stderr, &err);
+		return EXIT_RUN_FAILURE;
+	}
+	sim_atomic_close(f, path, tmp, false, &err);
+	fprintf(stderr, "memcgsim: note: --dry-run: %s %s not written\n", what,
+		sim_escape(shown, sizeof(shown), path));
+	return 0;
+}
+
 int cli_run_dry_run(struct cli *c)
 {
 	int ret = cli_check_one(c, c->scenario, c->trace != NULL);
@@ -194,5 +271,10 @@ int cli_run_dry_run(struct cli *c)
 		perror("memcgsim: stdout");
 		return EXIT_RUN_FAILURE;
 	}
+	/* The scenario and its profiles are read: check the outputs now. */
+	if (!ret && c->out && strcmp(c->out, "-"))
+		ret = dry_output(c->out, "--out");
+	if (!ret)
+		ret = dry_output(c->trace, "--trace");
 	return ret;
 }

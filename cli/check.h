@@ -22,6 +22,16 @@ int cli_check_one(struct cli *c, const char *path, bool trace);
 int cli_run_dry_run(struct cli *c);
 /* memcgsim check SCENARIO...: 0 when all check, else 2. */
 int cmd_check(struct cli *c, int nr_args, char **args);
+/*
+ * cli_announce() - make the run of @c say, before it starts, what it is
+ * estimated to take when that is over a minute (the sum of its variants'
+ * estimates, in @a, which must live as long as the run).
+ */
+struct cli_announce {
+	unsigned int reps, runs;
+	double wall_s;
+};
+void cli_announce(struct cli *c, struct cli_announce *a);
 /* sweep --dry-run: a row per point and variant, the total; 0 or 2. */
 int cli_sweep_dry_run(struct cli *c, struct sweep *s);
 

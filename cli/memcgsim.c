@@ -110,6 +110,22 @@ static void progress_update(void *arg, double done)
 	fflush(stderr);
 }
 
+/*
+ * --max-time: the whole command's wall time, from the start of the run,
+ * asked by the run at its budget checks (cmd/run/run.h: time_up).
+ */
+struct deadline {
+	struct progress clock;
+	double limit_s;
+};
+
+static bool deadline_up(void *arg)
+{
+	struct deadline *d = arg;
+
+	return elapsed(&d->clock) > d->limit_s;
+}
+
 static void progress_end(struct progress *pr)
 {
 	if (pr->shown)
@@ -276,6 +292,8 @@ static int run_scenario(struct cli *c)
 {
 	struct explain_ctx x = { .lines = c->o.hot_lines };
 	struct progress pr = { .enabled = !c->quiet && isatty(2) };
+	struct cli_announce an = { 0 };
+	struct deadline dl = { .limit_s = c->max_time_s };
 	struct report *r = NULL;
 	struct sim_error err;
 	struct write_ctx w;
@@ -288,6 +306,12 @@ static int run_scenario(struct cli *c)
 		return cli_usage_error(
 			"--out and --trace name the same file '%s': one would overwrite the other",
 			c->out);
+	/* Refused at once when it is plain; its profiles are checked later. */
+	if ((c->out && same_file(c->out, c->scenario)) ||
+	    (c->trace && same_file(c->trace, c->scenario)))
+		return cli_usage_error(
+			"--out and --trace must not name the scenario '%s': it would be lost",
+			c->scenario);
 	if (c->trace) {
 		x.trace = sim_trace_open(c->trace, &err);
 		if (!x.trace) {
@@ -311,13 +335,28 @@ static int run_scenario(struct cli *c)
 		c->o.progress = progress_update;
 		c->o.progress_arg = &pr;
 	}
+	cli_announce(c, &an);
+	if (c->max_time_s > 0) {
+		clock_gettime(CLOCK_MONOTONIC, &dl.clock.start);
+		c->o.time_up = deadline_up;
+		c->o.time_up_arg = &dl;
+	}
 	if (scenario_run(c->scenario, &c->o, &r, &err)) {
 		progress_end(&pr);
+		sim_error_print(stderr, &err);
+		/* A trace that could not be written is no input's fault. */
+		ret = sim_trace_flush(x.trace) ? EXIT_RUN_FAILURE :
+						 EXIT_BAD_INPUT;
+		goto out;
+	}
+	progress_end(&pr);
+	/* The scenario and its profiles are read: no output replaces one. */
+	if (sim_output_check(c->out, &err) ||
+	    sim_output_check(c->trace, &err)) {
 		sim_error_print(stderr, &err);
 		ret = EXIT_BAD_INPUT;
 		goto out;
 	}
-	progress_end(&pr);
 	if (x.trace) {
 		struct sim_trace *t = x.trace;
 
@@ -826,21 +865,16 @@ static int cmd_list(struct cli *c, int nr_args, char **args)
 	return list_shipped(stdout, data_dir());
 }
 
+/* What run and the default experiment share (the latter adds
+ * --no-plots, run --dry-run). */
+#define RUN_COMMON_OPTIONS                                                 \
+	&opt_variant, &opt_set, &opt_seed, &opt_replications, &opt_format, \
+		&opt_out, &opt_trace, &opt_trace_variant, &opt_trace_from, \
+		&opt_trace_to, &opt_lines, &opt_quiet, &opt_max_memory,    \
+		&opt_max_events, &opt_max_time
+
 static const struct cli_option *const run_options[] = {
-	&opt_variant,
-	&opt_set,
-	&opt_seed,
-	&opt_replications,
-	&opt_format,
-	&opt_out,
-	&opt_trace,
-	&opt_trace_variant,
-	&opt_trace_from,
-	&opt_trace_to,
-	&opt_lines,
-	&opt_quiet,
-	&opt_max_memory,
-	&opt_max_events,
+	RUN_COMMON_OPTIONS,
 	&opt_dry_run,
 	&opt_sensitivity,
 	NULL,
@@ -852,10 +886,9 @@ static const struct cli_option *const check_options[] = {
 };
 
 static const struct cli_option *const default_options[] = {
-	&opt_variant,	 &opt_set,	  &opt_seed,	   &opt_replications,
-	&opt_format,	 &opt_out,	  &opt_trace,	   &opt_trace_variant,
-	&opt_trace_from, &opt_trace_to,	  &opt_lines,	   &opt_quiet,
-	&opt_no_plots,	 &opt_max_memory, &opt_max_events, NULL,
+	RUN_COMMON_OPTIONS,
+	&opt_no_plots,
+	NULL,
 };
 
 static const struct cli_option *const validate_options[] = {

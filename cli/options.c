@@ -521,13 +521,48 @@ bad:
 		arg);
 }
 
+/*
+ * --max-time DURATION: seconds, or with a unit s, min or h ("90",
+ * "90s", "5min", "1h"); decimal only, more than 0.
+ */
+static int set_max_time(struct cli *c, const char *arg)
+{
+	static const struct {
+		const char *unit;
+		double s;
+	} units[] = { { "", 1 }, { "s", 1 }, { "min", 60 }, { "h", 3600 } };
+	size_t n = strspn(arg, "0123456789.");
+	unsigned int i;
+	double v;
+
+	if (!n || arg[0] == '.')
+		goto bad;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(arg + n, units[i].unit))
+			break;
+	if (i == sizeof(units) / sizeof(units[0]))
+		goto bad;
+	errno = 0;
+	v = strtod(arg, NULL) * units[i].s;
+	if (errno || !(v > 0) || v > 1e9)
+		goto bad;
+	c->max_time_s = v;
+	return 0;
+bad:
+	return cli_usage_error(
+		"--max-time: expected a time such as 90, 90s, 5min or 1h, found '%s'",
+		arg);
+}
+
 /* --max-events N: an integer, or with an exponent (2e10). */
 static int set_max_events(struct cli *c, const char *arg)
 {
 	char *end;
 	double v;
 
-	if (*arg < '0' || *arg > '9')
+	/* Decimal only: strtod() would also take hex (0x100000). */
+	if (*arg < '0' || *arg > '9' ||
+	    strspn(arg, "0123456789.eE+") != strlen(arg))
 		goto bad;
 	errno = 0;
 	v = strtod(arg, &end);
@@ -800,14 +835,21 @@ const struct cli_option opt_max_memory = {
 	.long_name = "max-memory",
 	.arg = "SIZE",
 	.set = set_max_memory,
-	.help = "refuse, before it starts, a run whose estimated peak memory is more (default 4G, or half of this machine's memory when less; 0: no limit)",
+	.help = "refuse, before it starts, a run whose estimated peak memory is more (default 4G, or when less half of this machine's memory, its cgroup's memory limit or ulimit -v; 0: no limit)",
+};
+
+const struct cli_option opt_max_time = {
+	.long_name = "max-time",
+	.arg = "DURATION",
+	.set = set_max_time,
+	.help = "stop and refuse the run once it has taken this much wall time, its variants together (90, 90s, 5min, 1h; default: no limit)",
 };
 
 const struct cli_option opt_max_events = {
 	.long_name = "max-events",
 	.arg = "N",
 	.set = set_max_events,
-	.help = "stop and refuse a run estimated to take more events (default 2e10; 0: no limit)",
+	.help = "stop and refuse a run estimated to take more events, or more operations and loop iterations done without events (default 2e10; 0: no limit)",
 };
 
 const struct cli_option opt_quiet = {

@@ -25,7 +25,7 @@ DEP_LIBS ?=
 FUZZ_CC ?= clang
 FUZZ_CFLAGS ?= -g -O1 -fno-omit-frame-pointer
 FUZZ_SANITIZE ?= address,undefined
-FUZZ_TARGETS = scenario pahole results merge
+FUZZ_TARGETS = scenario pahole results merge measurements simulate
 FUZZ_TARGET ?= $(FUZZ_TARGETS)
 # empty: run until stopped (make fuzz); a number: that many seconds each
 FUZZ_SECONDS ?=
@@ -47,11 +47,18 @@ BINS = $(FUZZ_TARGET:%=fuzz/fuzz_%)
 
 # each target's dictionary of tokens
 DICT_scenario = $(srcdir)/fuzz/scenario.dict
+DICT_simulate = $(srcdir)/fuzz/scenario.dict
 DICT_results = $(srcdir)/fuzz/results.dict
 DICT_merge = $(srcdir)/fuzz/results.dict
+DICT_measurements = $(srcdir)/fuzz/measurements.dict
+
+# each target's limit on one input, s (a hang is a finding): 10, but a
+# measurement file is fitted too, some simulations of its hold window a
+# point (cmd/calibrate/fit.c: up to 2 x 2048 a pass), seconds under ASan
+TIMEOUT_measurements = 30
 
 # libFuzzer's flags for every run
-RUN_FLAGS = -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+RUN_FLAGS = -rss_limit_mb=2048 -max_len=65536 \
 	-detect_leaks=1 -print_final_stats=1 $(FUZZ_FLAGS)
 SMOKE_SECONDS = $(or $(FUZZ_SECONDS),60)
 
@@ -86,7 +93,7 @@ export HOWTO
 # corpus first (new inputs go there), the committed seeds second (read
 # only), and the inputs that once failed.
 run_target = mkdir -p fuzz/run/$(1)/corpus fuzz/run/$(1)/artifacts && \
-	fuzz/fuzz_$(1) $(RUN_FLAGS) \
+	fuzz/fuzz_$(1) $(RUN_FLAGS) -timeout=$(or $(TIMEOUT_$(1)),10) \
 		$(if $(2),-max_total_time=$(2)) \
 		$(if $(DICT_$(1)),-dict=$(DICT_$(1))) \
 		-artifact_prefix=fuzz/run/$(1)/artifacts/ \

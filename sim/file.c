@@ -102,6 +102,97 @@ static void atomic_track(const char *path, const char *old_path)
 	}
 }
 
+/*
+ * The files this process has read as input, by device and inode (issue
+ * 34, item 1): an output that resolves to one of them, by the same name,
+ * another hard link or a symbolic link, is refused, because measurements
+ * and scenarios cannot be made again from their results. The table grows
+ * as files are read; a file not noted for want of memory is not guarded.
+ */
+static struct sim_input {
+	dev_t dev;
+	ino_t ino;
+} * inputs;
+static size_t nr_inputs, inputs_cap;
+
+static void input_note(const struct stat *st);
+
+void sim_input_note(int fd)
+{
+	struct stat st;
+
+	if (fd >= 0 && !fstat(fd, &st))
+		input_note(&st);
+}
+
+void sim_input_note_path(const char *path)
+{
+	struct stat st;
+
+	if (!stat(path, &st))
+		input_note(&st);
+}
+
+static void input_note(const struct stat *st)
+{
+	struct sim_input *grown;
+	size_t i;
+
+	if (!S_ISREG(st->st_mode))
+		return;
+	for (i = 0; i < nr_inputs; i++)
+		if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
+			return;
+	if (nr_inputs == inputs_cap) {
+		size_t cap = inputs_cap ? 2 * inputs_cap : 16;
+
+		grown = realloc(inputs, cap * sizeof(*inputs));
+		if (!grown)
+			return;
+		inputs = grown;
+		inputs_cap = cap;
+	}
+	inputs[nr_inputs].dev = st->st_dev;
+	inputs[nr_inputs].ino = st->st_ino;
+	nr_inputs++;
+}
+
+void sim_input_forget_path(const char *path)
+{
+	struct stat st;
+	size_t i;
+
+	if (stat(path, &st))
+		return;
+	for (i = 0; i < nr_inputs; i++)
+		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+			inputs[i] = inputs[--nr_inputs];
+}
+
+/* Does @path, its links followed, name a file noted as an input? */
+static bool is_input(const char *path)
+{
+	struct stat st;
+	size_t i;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	for (i = 0; i < nr_inputs; i++)
+		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+			return true;
+	return false;
+}
+
+int sim_output_check(const char *path, struct sim_error *err)
+{
+	if (!path || !strcmp(path, "-") || !is_input(path))
+		return 0;
+	sim_error_set(
+		err, path, 0, 0,
+		"refusing to write over a file this command read as input; name another output");
+	return -1;
+}
+
 /**
  * sim_atomic_open() - open a temporary file next to @path.
  * @path: final name, or "-" for stdout
@@ -129,6 +220,8 @@ FILE *sim_atomic_open(const char *path, char **tmp_path, struct sim_error *err)
 	*tmp_path = NULL;
 	if (!strcmp(path, "-"))
 		return stdout;
+	if (sim_output_check(path, err))
+		return NULL;
 	/*
 	 * A device, FIFO or other non-regular file (/dev/stdout, /dev/null)
 	 * is written in place: it cannot be replaced, only written.
@@ -242,6 +335,11 @@ int sim_atomic_close(FILE *out, const char *path, char *tmp_path, bool commit,
 		saved = ENOMEM;
 		goto out_unlink;
 	}
+	/* An input may have been read since the file was opened. */
+	if (sim_output_check(final, err)) {
+		free(final);
+		goto out_unlink;
+	}
 	atomic_block(&old_set);
 	if (rename(tmp_path, final)) {
 		saved = errno;
@@ -263,6 +361,8 @@ out_unlink:
 	free(tmp_path);
 	if (!commit)
 		return 0;
+	if (!saved)
+		return -1; /* refused: @err is set */
 out_err:
 	sim_error_set(err, path, 0, 0, "cannot write: %s", strerror(saved));
 	return -1;

@@ -57,6 +57,24 @@ int sim_atomic_close(FILE *out, const char *path, char *tmp_path, bool commit,
 		     struct sim_error *err);
 
 /*
+ * Outputs never replace inputs. sim_input_note() remembers the regular
+ * file open on @fd as an input of this process, sim_input_note_path() the
+ * file @path names: the scenario loader notes every file it reads (a
+ * scenario, a profile, a measurement file), the readers of results note
+ * theirs; a command's own state (sweep.meta, a sweep's points), which it
+ * reads and writes again, is not an input: sim_input_forget_path() takes
+ * it off the list once read. sim_output_check() returns -1 with @err
+ * set when @path, its links followed, is such a file (0 for "-", a new
+ * name or another file). sim_atomic_open() and sim_atomic_close() refuse
+ * such a @path; a command checks its outputs itself once its inputs are
+ * read, to refuse them as bad usage before any work.
+ */
+void sim_input_note(int fd);
+void sim_input_note_path(const char *path);
+void sim_input_forget_path(const char *path);
+int sim_output_check(const char *path, struct sim_error *err);
+
+/*
  * sim_open_regular() - @path opened to read, refused at once (NULL,
  * errno EISDIR or EINVAL) unless it is a regular file, never blocking on
  * a FIFO; sim_open_error(errno) is the message's reason.

@@ -33,6 +33,8 @@
  * PAHOLE_MAX_DEPTH levels, nothing is copied into a fixed buffer without a
  * length check, and pahole_load() reads at most 1 MiB.
  */
+#define _POSIX_C_SOURCE 200809L /* fileno() */
+
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -43,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/file.h"
 #include "sim/pahole.h"
 
 #define PAHOLE_FILE_MAX (1024 * 1024)
@@ -795,6 +798,7 @@ int pahole_load(const char *path, const char *want, struct pahole_struct *out,
 			      strerror(errno));
 		return -1;
 	}
+	sim_input_note(fileno(f));
 	buf = malloc(PAHOLE_FILE_MAX + 2);
 	if (!buf) {
 		fclose(f);

@@ -78,6 +78,7 @@ struct report_variant {
 	unsigned int nr_lines, alloc_lines;
 	char **notes;
 	unsigned int nr_notes, alloc_notes;
+	uint64_t events; /* of its first run, warm-up included; 0: none */
 	struct report_function *fns;
 	unsigned int nr_fns, alloc_fns;
 };
@@ -333,6 +334,23 @@ bool report_get(const struct report *r, const char *variant, const char *metric,
 		return true;
 	}
 	return false;
+}
+
+void report_events(struct report *r, int variant, uint64_t events)
+{
+	r->variants[variant].events = events;
+}
+
+const char *report_nonfinite(const struct report *r, int variant)
+{
+	const struct report_variant *v = &r->variants[variant];
+	unsigned int i;
+
+	for (i = 0; i < v->nr_values; i++)
+		if (!isfinite(v->values[i].value) ||
+		    !isfinite(v->values[i].ci95))
+			return r->metrics[v->values[i].metric].name;
+	return NULL;
 }
 
 /**
@@ -1196,6 +1214,10 @@ static void y_variant(struct sim_yaml *y, const struct report *r,
 			sim_yaml_map_end(y);
 		}
 		sim_yaml_seq_end(y);
+	}
+	if (v->events) {
+		sim_yaml_plain(y, "events");
+		sim_yaml_u64(y, v->events);
 	}
 	sim_yaml_plain(y, "notes");
 	sim_yaml_seq_start(y, false);

@@ -111,6 +111,15 @@ bool report_get(const struct report *r, const char *variant, const char *metric,
 unsigned int report_nr_variants(const struct report *r);
 bool report_change(const struct report *r, unsigned int i, const char **name,
 		   const char **baseline, double *pct);
+/* The first metric of @variant whose value or interval is not finite
+ * (nan, inf), or NULL: a result file holds numbers only. */
+const char *report_nonfinite(const struct report *r, int variant);
+/*
+ * report_events() - the engine events @variant's first run took, warm-up
+ * included, as check estimates them: written to YAML as `events`, so an
+ * estimate can be checked.
+ */
+void report_events(struct report *r, int variant, uint64_t events);
 void report_line(struct report *r, int variant, const struct report_line *line);
 void report_function(struct report *r, int variant,
 		     const struct report_function *fn);

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sim/file.h"
 #include "sim/scenario.h"
 #include "sim/scenario_internal.h"
 
@@ -119,6 +120,7 @@ FILE *scenario_open_regular(const char *path, const char *what,
 	flags = fcntl(fd, F_GETFL);
 	if (flags >= 0)
 		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	sim_input_note(fd);
 	f = fdopen(fd, "rb");
 	if (!f) {
 		sim_error_set(err, path, 0, 0, "cannot open %s: %s", what,

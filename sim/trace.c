@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -46,6 +47,7 @@ struct sim_trace {
 	uint64_t run_dropped; /* dropped when the traced run began */
 	uint64_t next_id; /* async slices and flows */
 	int cpu_pid; /* the CPU tracks' process in the traced run */
+	int write_errno; /* the first failed write's reason, or 0 */
 	struct trace_stack *stacks; /* one per CPU track, grown */
 	unsigned int nr_stacks;
 };
@@ -99,6 +101,29 @@ void sim_trace_set_max_events(struct sim_trace *t, uint64_t max_events)
 {
 	if (t)
 		t->max_events = max_events;
+}
+
+/**
+ * sim_trace_flush() - write out what is buffered, and say whether every
+ * write so far succeeded: 0, or the reason of the first failure (an errno
+ * value, EIO when the stream does not say), sticky. A writer checks it
+ * as it goes, to stop at the first failed write (a full disk) instead of
+ * simulating on for a trace that cannot be written.
+ * @t: trace, or NULL
+ */
+int sim_trace_flush(struct sim_trace *t)
+{
+	if (!t || t->write_errno)
+		return t ? t->write_errno : 0;
+	errno = 0;
+	if (fflush(t->out) || ferror(t->out))
+		t->write_errno = errno ? errno : EIO;
+	return t->write_errno;
+}
+
+const char *sim_trace_path(const struct sim_trace *t)
+{
+	return t->path;
 }
 
 /**

@@ -134,5 +134,10 @@ bool sim_trace_leaf(struct sim_trace *t, unsigned int tid, const char *name,
 		    const char *cat, uint64_t start_ps, uint64_t end_ps,
 		    const struct sim_trace_flow *flow);
 int sim_trace_close(struct sim_trace *t, bool commit, struct sim_error *err);
+/* 0 while every write succeeded, else the first failure's errno (sticky);
+ * writes out what is buffered. */
+int sim_trace_flush(struct sim_trace *t);
+/* The file the trace becomes (as given to sim_trace_open()). */
+const char *sim_trace_path(const struct sim_trace *t);
 
 #endif /* SIM_TRACE_H */

@@ -21,6 +21,7 @@
  * completed (for a posted load or store: when it was issued; a fence
  * records when the posted accesses before it completed).
  */
+#include "sim/util.h"
 #include "tests/cache_test.h"
 
 /*
@@ -906,6 +907,54 @@ START_TEST(coh_rmw_ahead_idle_arrival)
 END_TEST
 
 /*
+ * A line is "<object> line <n>" and a field "<object>.<field>", cut to
+ * their arrays as snprintf() cuts. Object names are cut to 39
+ * characters when the object is made (its own array), so a line's name
+ * (64 bytes) never is; a field's (72 bytes) is, with a long field name:
+ * objects named with 10, 39 and 90 characters, with a field of 45
+ * characters at offset 64 (the object's line 1), give what snprintf()
+ * gives, worked out here with it.
+ */
+static const struct coh_layout_field long_fields[] = {
+	{ "a_field_name_of_forty_five_characters_long_xx", 64, 8 },
+};
+static const struct coh_layout long_layout = {
+	.name = "long",
+	.size = 128,
+	.nr_fields = 1,
+	.fields = long_fields,
+};
+
+START_TEST(coh_names_cut_as_snprintf)
+{
+	static const unsigned int lens[] = { 10, 39, 90 };
+	char name[128], want[128];
+	unsigned int i;
+
+	ck_assert_uint_eq(strlen(long_fields[0].name), 45);
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		struct coh_object *o;
+		struct coh_line *l;
+
+		memset(name, 'a' + (int)i, lens[i]);
+		name[lens[i]] = '\0';
+		o = coh_object_create(h.c, name, &long_layout, 0);
+		l = coh_object_field(o, 0)->line;
+		/* whole, then cut where an array of the name's size cuts */
+		snprintf(want, sizeof(want), "%s line %u", o->name, 1);
+		want[sizeof(l->name) - 1] = '\0';
+		ck_assert_str_eq(l->name, want);
+		snprintf(want, sizeof(want), "%s.%s", o->name,
+			 long_fields[0].name);
+		want[sizeof(l->fields[0].name) - 1] = '\0';
+		ck_assert_uint_eq(strlen(want), i ? 71 : 56);
+		ck_assert_str_eq(l->fields[coh_object_field(o, 0)->slot].name,
+				 want);
+	}
+}
+END_TEST
+
+/*
  * The first n lines by busy time (then transfers, then address) are the
  * same whether they are picked one by one (n <= 64, a selection) or as
  * the head of all lines sorted (n > 64, qsort): 100 lines of the test
@@ -1021,6 +1070,7 @@ static Suite *cache_suite(void)
 	tcase_add_loop_test(tc, coh_rmw_ahead_idle_arrival, 0, 2);
 	tcase_add_loop_test(tc, coh_stats_logged, 0, 2);
 	tcase_add_test(tc, coh_lines_select_as_sort);
+	tcase_add_test(tc, coh_names_cut_as_snprintf);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("waiter");
 	tcase_add_checked_fixture(tc, setup_waiter, teardown);

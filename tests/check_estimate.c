@@ -212,6 +212,35 @@ START_TEST(estimate_shared_line_serialises)
 END_TEST
 
 /*
+ * A lone task schedules no event, but its operations take host time
+ * (issue 34, item 2). One atomic_counter task, think 0, every latency
+ * 1 ps: latency_scale 1 ps / 48 ns, so its 20 ns in the memory system
+ * become 0.417 ps, and an operation takes the floor of 1 ps: 1 ms is
+ * 1e9 operations, 0 events, at 10 ns of host time each: 10 s (before:
+ * 0 s), plus the set-up of its memory (the program, the task and
+ * SIM_STAT_EXACT samples).
+ */
+START_TEST(estimate_lone_task_counts_its_work)
+{
+	struct estimate_input in = {
+		.nr_cpus = 1,
+		.nr_nodes = 1,
+		.nr_memcgs = 1,
+		.run_ps = SIM_PS_PER_MS,
+		.latency_scale = 1.0 / 48000,
+		.nr_workloads = 1,
+		.w = { { .type = "atomic_counter", .nr_tasks = 1, .batch = 1 } },
+	};
+	struct estimate e;
+
+	estimate_run(&in, &e);
+	ck_assert_double_eq_tol(e.ops, 1e9, 1e-3);
+	ck_assert_double_eq(e.events, 0);
+	ck_assert_double_eq_tol(e.wall_s, 10 + e.memory * 1.1e-9, 1e-9);
+}
+END_TEST
+
+/*
  * The traced run: 40000 events x 2.35 x 69 B = 6486000 B; one of 1 s
  * (20000 ops per ms: 4e7 events, 9.4e7 trace events) stops at
  * SIM_TRACE_MAX_EVENTS trace events, and keeps the samples of its first
@@ -291,6 +320,7 @@ static Suite *estimate_suite(void)
 	tcase_add_test(tc, estimate_page_fault_by_hand);
 	tcase_add_test(tc, estimate_memory_follows_stat_items);
 	tcase_add_test(tc, estimate_shared_line_serialises);
+	tcase_add_test(tc, estimate_lone_task_counts_its_work);
 	tcase_add_test(tc, estimate_trace_size);
 	tcase_add_test(tc, estimate_scales_with_latencies);
 	tcase_add_test(tc, estimate_formats);

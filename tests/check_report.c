@@ -532,6 +532,29 @@ START_TEST(report_write_empty)
 }
 END_TEST
 
+/*
+ * A result holds numbers only (issue 34, item 3): report_nonfinite()
+ * names the first metric of a variant whose value or interval is nan or
+ * inf, and nothing for a variant of finite values.
+ */
+START_TEST(report_nonfinite_names_the_metric)
+{
+	struct report *r = report_create("s", 1, 2);
+	int a = report_variant(r, "a"), b = report_variant(r, "b"),
+	    c = report_variant(r, "c");
+
+	report_metric(r, a, "throughput", "ops/s", 1.0, 0.5, true);
+	report_metric(r, a, "latency", "ns", 2.0, 0.0, false);
+	report_metric(r, b, "throughput", "ops/s", 1.0, 0.5, true);
+	report_metric(r, b, "latency", "ns", NAN, 0.0, false);
+	report_metric(r, c, "throughput", "ops/s", 1.0, INFINITY, true);
+	ck_assert_ptr_null(report_nonfinite(r, a));
+	ck_assert_str_eq(report_nonfinite(r, b), "latency");
+	ck_assert_str_eq(report_nonfinite(r, c), "throughput");
+	report_free(r);
+}
+END_TEST
+
 /* The same report renders to the same bytes, in every format. */
 START_TEST(report_write_identical_bytes)
 {
@@ -638,6 +661,49 @@ START_TEST(sim_write_atomic_missing_directory)
 	ck_assert_str_eq(err.file, path);
 	ck_assert_ptr_nonnull(strstr(err.msg, strerror(ENOENT)));
 	ck_assert_int_eq(count_entries(tmpdir), 0);
+}
+END_TEST
+
+/*
+ * An input is never replaced (issue 34, item 1): in.csv, read with
+ * sim_read_file() and noted as an input, is refused as an output by its name, through a
+ * symbolic link and through a hard link, and stays as it was
+ * ("a\n"); another file, a new name and "-" are not refused.
+ */
+START_TEST(sim_output_check_refuses_inputs)
+{
+	struct sim_error err;
+	char in[160], sym[160], hard[160], other[160], x[] = "x", *buf;
+	size_t len;
+	FILE *f;
+
+	sim_error_clear(&err);
+	snprintf(in, sizeof(in), "%s/in.csv", tmpdir);
+	snprintf(sym, sizeof(sym), "%s/sym.csv", tmpdir);
+	snprintf(hard, sizeof(hard), "%s/hard.csv", tmpdir);
+	snprintf(other, sizeof(other), "%s/other.csv", tmpdir);
+	f = fopen(in, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("a\n", f);
+	fclose(f);
+	ck_assert_int_eq(sim_read_file(in, 0, &buf, &len, &err), 0);
+	free(buf);
+	ck_assert_int_eq(sim_output_check(in, &err), 0); /* not noted yet */
+	sim_input_note_path(in);
+	ck_assert_int_eq(symlink("in.csv", sym), 0);
+	ck_assert_int_eq(link(in, hard), 0);
+	ck_assert_int_eq(sim_output_check(in, &err), -1);
+	ck_assert_str_eq(err.file, in);
+	ck_assert_int_eq(sim_write_atomic(sym, write_hello, x, &err), -1);
+	ck_assert_str_eq(err.file, sym);
+	ck_assert_int_eq(sim_write_atomic(hard, write_hello, x, &err), -1);
+	ck_assert_int_eq(sim_read_file(in, 0, &buf, &len, &err), 0);
+	ck_assert_str_eq(buf, "a\n");
+	free(buf);
+	ck_assert_int_eq(sim_output_check(other, &err), 0);
+	ck_assert_int_eq(sim_output_check("-", &err), 0);
+	ck_assert_int_eq(sim_write_atomic(other, write_hello, x, &err), 0);
+	ck_assert_int_eq(count_entries(tmpdir), 4); /* no temporary left */
 }
 END_TEST
 
@@ -1052,6 +1118,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, report_write_zero_baseline_and_gaps);
 	tcase_add_test(tc, report_write_empty);
 	tcase_add_test(tc, report_write_identical_bytes);
+	tcase_add_test(tc, report_nonfinite_names_the_metric);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("atomic");
@@ -1061,6 +1128,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, sim_write_atomic_writes_whole_file);
 	tcase_add_test(tc, sim_write_atomic_missing_directory);
 	tcase_add_test(tc, sim_read_file_whole_and_limits);
+	tcase_add_test(tc, sim_output_check_refuses_inputs);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("trace");

@@ -816,6 +816,58 @@ START_TEST(scenario_run_netperf_backlog_auto)
 }
 END_TEST
 
+/* Write @text to @dir/@name, making @dir (and its parents) first. */
+static void put(const char *dir, const char *name, const char *text)
+{
+	char cmd[600], path[600];
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * --max-memory's default sees the cgroup's limit (issue 34, item 8), in
+ * a made-up /sys/fs/cgroup:
+ *	v2: /a/b's memory.max is 2 GiB, /a's 1 GiB, the root's "max": in
+ *	    /a/b the smallest on the way up is /a's, 1073741824;
+ *	v1: memory/x's memory.limit_in_bytes is 512 MiB, 536870912;
+ *	both lines at once (a hybrid host): the smaller, 512 MiB;
+ *	a cgroup with no file, or only "max": none (UINT64_MAX).
+ */
+START_TEST(run_cgroup_memory_limit_walks_up)
+{
+	char root[] = "/tmp/check_run.XXXXXX", dir[300], cmd[400];
+
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	put(root, "memory.max", "max\n");
+	snprintf(dir, sizeof(dir), "%s/a", root);
+	put(dir, "memory.max", "1073741824\n");
+	snprintf(dir, sizeof(dir), "%s/a/b", root);
+	put(dir, "memory.max", "2147483648\n");
+	snprintf(dir, sizeof(dir), "%s/memory/x", root);
+	put(dir, "memory.limit_in_bytes", "536870912\n");
+	ck_assert_uint_eq(run_cgroup_memory_limit("0::/a/b\n", root),
+			  1073741824ull);
+	ck_assert_uint_eq(run_cgroup_memory_limit("4:memory:/x\n", root),
+			  536870912ull);
+	ck_assert_uint_eq(run_cgroup_memory_limit("4:cpu,memory:/x\n0::/a/b\n",
+						  root),
+			  536870912ull);
+	ck_assert_uint_eq(run_cgroup_memory_limit("0::/\n", root), UINT64_MAX);
+	ck_assert_uint_eq(run_cgroup_memory_limit("0::/none\n3:cpu:/a\n", root),
+			  UINT64_MAX);
+	ck_assert_uint_eq(run_cgroup_memory_limit("", root), UINT64_MAX);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 /*
  * --sensitivity on CPU 0 alone running an ops program (no work_ns, so the
  * work nudges change nothing; rmw_local 5 ns, a hit on its own line),
@@ -934,6 +986,7 @@ static Suite *run_suite(void)
 			    ARRAY_SIZE(bad_cases));
 	tcase_add_test(tc, scenario_run_missing_file);
 	tcase_add_test(tc, run_key_tables_sound);
+	tcase_add_test(tc, run_cgroup_memory_limit_walks_up);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -244,6 +244,12 @@ tests_tracecheck_LDADD =
 TESTS += %reldir%/run-trace.sh
 EXTRA_DIST += %reldir%/run-trace.sh
 
+# tests/run-estimate.sh     the memory estimate of check within the factor
+#                           memcgsim(1) states of every shipped scenario's
+#                           measured peak (issue 34, item 10)
+TESTS += %reldir%/run-estimate.sh
+EXTRA_DIST += %reldir%/run-estimate.sh
+
 # tests/run-list.sh         memcgsim list: every shipped profile and
 #                           scenario with its description and size (CPUs,
 #                           variants x simulated time), as in its file
@@ -435,7 +441,7 @@ REPLAY_CPP = $(AM_CPPFLAGS) -DFUZZ_SRCDIR='"$(abs_top_srcdir)"'
 REPLAY_WRAP = -Wl,--wrap=open,--wrap=open64,--wrap=fopen,--wrap=fopen64
 REPLAY_COMMON = fuzz/fuzz.h fuzz/sandbox.c fuzz/replay.c
 check_PROGRAMS += fuzz/replay-scenario fuzz/replay-pahole fuzz/replay-results \
-	fuzz/replay-merge
+	fuzz/replay-merge fuzz/replay-measurements fuzz/replay-simulate
 fuzz_replay_scenario_SOURCES = fuzz/fuzz_scenario.c $(REPLAY_COMMON)
 fuzz_replay_scenario_CPPFLAGS = $(REPLAY_CPP) \
 	-DFUZZ_TARGET_NAME='"scenario"'
@@ -451,8 +457,15 @@ fuzz_replay_results_LDFLAGS = $(REPLAY_WRAP)
 fuzz_replay_merge_SOURCES = fuzz/fuzz_merge.c $(REPLAY_COMMON)
 fuzz_replay_merge_CPPFLAGS = $(REPLAY_CPP) -DFUZZ_TARGET_NAME='"merge"'
 fuzz_replay_merge_LDFLAGS = $(REPLAY_WRAP)
+fuzz_replay_measurements_SOURCES = fuzz/fuzz_measurements.c $(REPLAY_COMMON)
+fuzz_replay_measurements_CPPFLAGS = $(REPLAY_CPP) \
+	-DFUZZ_TARGET_NAME='"measurements"'
+fuzz_replay_measurements_LDFLAGS = $(REPLAY_WRAP)
+fuzz_replay_simulate_SOURCES = fuzz/fuzz_simulate.c $(REPLAY_COMMON)
+fuzz_replay_simulate_CPPFLAGS = $(REPLAY_CPP) -DFUZZ_TARGET_NAME='"simulate"'
+fuzz_replay_simulate_LDFLAGS = $(REPLAY_WRAP)
 EXTRA_DIST += fuzz/fuzz.mk fuzz/corpus fuzz/regress fuzz/scenario.dict \
-	fuzz/results.dict
+	fuzz/results.dict fuzz/measurements.dict
 
 TESTS += $(check_PROGRAMS)
 AM_TESTS_ENVIRONMENT = top_srcdir='$(top_srcdir)'; export top_srcdir; \

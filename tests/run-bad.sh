@@ -28,6 +28,12 @@
 # 8. Non-regular files (a FIFO) as scenario, profile or in validate DIR.
 # 9. Output files: modes kept, --out and --trace apart, no empty --out,
 #    SIGTERM leaves no temporary file.
+# 10. Issue 34 (hostile and careless input, round 3): no output replaces
+#    an input; --max-events bounds work without events, is decimal and
+#    is enforced below 2^20; run
+#    --dry-run's outputs checked; --trace-from past the end noted, a
+#    failed trace write stops the run; --max-memory's default within
+#    RLIMIT_AS.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success; each failure is explained on stdout.
@@ -691,6 +697,178 @@ test "$rc" -eq 143 || fail "run --trace stopped by SIGTERM: exit status $rc, exp
 left=$(ls -a "$tmp/sig" | grep -v '^\.\.*$' || :)
 test -z "$left" || fail "run --trace stopped by SIGTERM left:" $left
 rm -rf "$tmp/sig" "$tmp/o"
+
+# ---- 10. hostile and careless input, round 3 (issue 34) ----
+
+# Item 1: no output replaces an input (before: the scenario or profile
+# was replaced by the results, exit 0): -o or --trace naming the scenario,
+# by name, through a symbolic link or a hard link, or naming the machine
+# profile the scenario loads. Refused (exit 2) and the input unchanged.
+mkdir -p "$tmp/in"
+cp "$data/small.yaml" "$tmp/in/s.yaml"
+cp "$top_srcdir/scenarios/machines/skx-2s-72.yaml" "$tmp/in/m.yaml"
+sed 's|^machine:.*|machine: m.yaml|' "$data/small.yaml" >"$tmp/in/sm.yaml"
+ln -s s.yaml "$tmp/in/link.yaml"
+ln "$tmp/in/s.yaml" "$tmp/in/hard.yaml"
+for o in "-o s.yaml" "-o ./s.yaml" "-o link.yaml" "-o hard.yaml" \
+	"--trace s.yaml"; do
+	# shellcheck disable=SC2086
+	run "$tmp/in" run s.yaml --format csv $o
+	refused "run s.yaml $o" &&
+		first_line_is "run s.yaml $o" "memcgsim: error: --out and --trace must not name the scenario 's.yaml': it would be lost"
+	cmp -s "$tmp/in/s.yaml" "$data/small.yaml" || fail "run s.yaml $o changed s.yaml"
+done
+for o in "-o m.yaml" "--trace m.yaml"; do
+	# shellcheck disable=SC2086
+	run "$tmp/in" run sm.yaml --format csv $o
+	refused "run sm.yaml $o" &&
+		first_line_is "run sm.yaml $o" "m.yaml: error: refusing to write over a file this command read as input; name another output"
+	cmp -s "$tmp/in/m.yaml" "$top_srcdir/scenarios/machines/skx-2s-72.yaml" ||
+		fail "run sm.yaml $o changed its machine profile"
+done
+rm -rf "$tmp/in"
+
+# Item 5: --max-events is decimal (before: 0x100000 was taken), and a
+# limit below 2^20 is enforced (before: checked only every 2^20 events,
+# so never). small.yaml's batch1 takes 880 events and batch4 2200 (check
+# prints them): under --max-events 1000 batch1 runs and batch4 stops at
+# its 1000th event, refused with the estimate (exit 2, nothing on stdout).
+usage "memcgsim: error: --max-events: expected a whole number such as 5e10, or 0 (no limit), found '0x100000'" \
+	run $ok --format csv --max-events 0x100000
+run "$data" run small.yaml --format csv --max-events 1000
+refused "--max-events 1000" &&
+	case $(sed -n 1p "$tmp/err") in
+	"small.yaml:6:1: error: variant 'batch4': the run would take about "*" more than the limit of 1e+03; "*) ;;
+	*) fail "--max-events 1000: $(sed -n 1p "$tmp/err")" ;;
+	esac
+run "$data" run small.yaml --format csv --max-events 2300
+test "$rc" -eq 0 || fail "--max-events 2300: exit status $rc: $(cat "$tmp/err")"
+# run --dry-run -o X: X is checked as a run would write it (exit 1 when
+# it cannot be, as a run's), and a note says it was not written (before:
+# exit 0 and not a word either way).
+mkdir -p "$tmp/dry"
+run "$tmp/dry" run "$data/small.yaml" --dry-run -o no/such/dir/r.csv
+test "$rc" -eq 1 || fail "run --dry-run -o no/such/dir/r.csv: exit status $rc"
+test "$(cat "$tmp/err")" = "no/such/dir/r.csv: error: cannot create temporary file: No such file or directory" ||
+	fail "run --dry-run -o no/such/dir/r.csv: $(cat "$tmp/err")"
+run "$tmp/dry" run "$data/small.yaml" --dry-run -o r.csv --trace t.json
+test "$rc" -eq 0 || fail "run --dry-run -o r.csv --trace t.json: exit status $rc"
+test "$(cat "$tmp/err")" = "memcgsim: note: --dry-run: --out r.csv not written
+memcgsim: note: --dry-run: --trace t.json not written" ||
+	fail "run --dry-run -o r.csv --trace t.json: $(cat "$tmp/err")"
+test -z "$(ls -A "$tmp/dry")" || fail "run --dry-run left: $(ls -A "$tmp/dry")"
+rm -rf "$tmp/dry"
+
+# Item 6: --trace-from at or after the run's end (small.yaml: 0.02 ms and
+# 0.002 ms of warm-up, so 0.022 ms) is noted for each variant (before: an
+# empty trace, not a word); 0.021 ms is inside and gets no note.
+mkdir -p "$tmp/tr"
+run "$tmp/tr" run "$data/small.yaml" --format csv --trace t.json --trace-from 0.022ms
+test "$rc" -eq 0 || fail "--trace-from 0.022ms: exit status $rc"
+test "$(cat "$tmp/err")" = "memcgsim: note: --trace-from 0.022 ms is not before variant 'batch1' ends (0.022 ms, warm-up included): its trace holds no events
+memcgsim: note: --trace-from 0.022 ms is not before variant 'batch4' ends (0.022 ms, warm-up included): its trace holds no events" ||
+	fail "--trace-from 0.022ms: $(cat "$tmp/err")"
+run "$tmp/tr" run "$data/small.yaml" --format csv --trace t.json --trace-from 0.021ms
+test "$rc" -eq 0 && ! test -s "$tmp/err" ||
+	fail "--trace-from 0.021ms: exit status $rc: $(cat "$tmp/err")"
+# A trace that cannot be written (/dev/full: every write ENOSPC) stops
+# the run at the first variant, exit 1 (an output that cannot be
+# written), and says that nothing was written (before: every variant was
+# simulated first, and the message named the file alone).
+if test -w /dev/full; then
+	run "$tmp/tr" run "$data/small.yaml" --format csv --trace /dev/full -o r.csv
+	test "$rc" -eq 1 || fail "--trace /dev/full: exit status $rc"
+	test "$(cat "$tmp/err")" = "/dev/full: error: cannot write the trace: No space left on device; stopped in variant 'batch1': nothing was written, neither the trace nor the results" ||
+		fail "--trace /dev/full: $(cat "$tmp/err")"
+	test -e "$tmp/tr/r.csv" && fail "--trace /dev/full wrote r.csv"
+fi
+rm -rf "$tmp/tr"
+
+# Item 2: work the events cannot see. One CPU on a counter it owns, every
+# latency 1 ps and no think time: each increment is one locked RMW on an
+# owned line, 1 ps, and never waits, so the task schedules no engine
+# event at all (before: --max-events saw 0 events and the run went on for
+# minutes). 10 ms and the default 1 ms of warm-up: 1.1e10 increments,
+# 1e6 a simulated microsecond. The budget counts each operation: past
+# 1e8 it stops after its first 2^16 and is refused, at once.
+cat >"$tmp/ps.yaml" <<'EOF'
+scenario: ps
+machine:
+  name: tiny
+  sockets: 1
+  cores_per_socket: 1
+  threads_per_core: 1
+  cores_per_llc: 1
+  latencies:
+    l1_hit: {ns: 0.001, source: "a made-up 1 ps"}
+    llc_hit: {ns: 0.001, source: "a made-up 1 ps"}
+    memory: {ns: 0.001, source: "a made-up 1 ps"}
+    rmw_local: {ns: 0.001, source: "a made-up 1 ps"}
+    inval_per_sharer: {ns: 0, source: "one CPU: no sharer"}
+duration_ms: 10
+workloads:
+  - {type: atomic_counter, cpus: 0, think_ns: 0}
+EOF
+run "$tmp" run ps.yaml --format csv --max-events 1e8
+refused "1 ps latencies, --max-events 1e8" &&
+	first_line_is "1 ps latencies, --max-events 1e8" \
+		"ps.yaml:1:1: error: variant 'base': the run would do about 1.1e+10 operations and loop iterations (1e+06 per simulated microsecond over 11 ms, more than its 1 events), more than the limit of 1e+08; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)"
+
+# Issue 32, item 6: a run estimated over a minute says so before it
+# starts, -q or not (before: not a word, for an hour). small.yaml over
+# 10 s: batch1's 20.1 events a simulated microsecond (section 7) alone
+# are 2e8 events, some 20 s at 10 million a second, and batch4 more:
+# over a minute together. --max-events 1e6 then stops it at once, after
+# the note. Over 0.02 ms (its own duration) it says nothing.
+run "$data" run small.yaml --format csv -q --set duration_ms=10s --max-events 1e6
+case $(sed -n 1p "$tmp/err") in
+"memcgsim: note: this run is estimated at about "*" (2 runs; memcgsim check prints each); Ctrl-C stops it and keeps nothing") ;;
+*) fail "a run of minutes: no note first: $(head -c 300 "$tmp/err")" ;;
+esac
+run "$data" run small.yaml --format csv -q
+test "$rc" -eq 0 && ! test -s "$tmp/err" ||
+	fail "a short run: exit status $rc, stderr: $(cat "$tmp/err")"
+# --max-time bounds the whole command (issue 32, item 6): the same run of
+# minutes stops after 1 s of wall time (at its next check of the budget,
+# 2^20 events: a fraction of a second), refused (exit 2), nothing
+# written; a malformed --max-time is refused.
+mkdir -p "$tmp/mt"
+run "$tmp/mt" run "$data/small.yaml" --format csv -q --set duration_ms=10s --max-time 1 -o r.csv
+refused "--max-time 1" &&
+	case $(sed -n 2p "$tmp/err") in
+	*"small.yaml:6:1: error: variant 'batch1': stopped at --max-time after "*" of its 10000 simulated ms: nothing was written; raise --max-time, or shorten duration_ms (memcgsim check estimates the time)") ;;
+	*) fail "--max-time 1: $(cat "$tmp/err")" ;;
+	esac
+test -e "$tmp/mt/r.csv" && fail "--max-time 1 wrote r.csv"
+rm -rf "$tmp/mt"
+usage "memcgsim: error: --max-time: expected a time such as 90, 90s, 5min or 1h, found '0x10'" \
+	run $ok --format csv --max-time 0x10
+# The trace estimate of all variants together respects the file's cap
+# of 2,000,000 events (sim/trace.h), 69 bytes each as estimated:
+# 138,000,000 bytes, "132 MiB" (before: 711 MiB, each variant's capped
+# trace added up, for a file of 157 MB).
+run "$top_srcdir/scenarios/validation" run charge-batch-2022.yaml --dry-run --trace "$tmp/t.json"
+total=$(grep '^  all ' "$tmp/out" | awk '{ print $(NF - 1), $NF }')
+test "$total" = "132 MiB" || fail "dry-run --trace total: '$total', expected '132 MiB'"
+
+# Item 8: --max-memory's default is no more than RLIMIT_AS (before: half
+# of RAM or 4 GiB, so a run the estimate admitted died of the limit).
+# stat-read-1000's aggregated variants are estimated at 137 MiB (check
+# prints it), over ulimit -v 100000, 100000 KiB = 97.66 MiB ("97.7 MiB"):
+# refused at its first such variant before it starts. (The cgroup limits
+# are tested in check_run.)
+sr="$top_srcdir/scenarios/experiments/stat-read-1000.yaml"
+if (ulimit -v 100000 && "$MEMCGSIM" --version) >/dev/null 2>&1; then
+	rc=0
+	(ulimit -v 100000 && "$MEMCGSIM" check "$sr") >"$tmp/out" \
+		2>"$tmp/err" || rc=$?
+	test "$rc" -eq 2 || fail "check under ulimit -v 100000: exit status $rc"
+	grep -q "more than the limit of 97.7 MiB; raise it with --max-memory" \
+		"$tmp/err" ||
+		fail "check under ulimit -v 100000: $(head -c 400 "$tmp/err")"
+else
+	echo "run-bad.sh: 'ulimit -v 100000' leaves memcgsim no room here (ASan?); skipping the RLIMIT_AS check"
+fi
 
 if test "$failures" -gt 0; then
 	echo "$failures failure(s) in $0"

@@ -15,7 +15,8 @@
 # 3. a folder with no scenario (layouts/) gets no heading;
 # 4. two worked examples: charge-batch-2022 is 6 variants x (4 ms + 1 ms
 #    of warm-up) on the 72 CPUs of skx-2s-72 (36 netperf pairs);
-#    atomic-counter is 8 variants x (0.5 + 0.05 ms) on 1 to 72 CPUs.
+#    atomic-counter is 8 variants x (0.5 + 0.05 ms) on 1 to 72 CPUs;
+# 5. names and headers from the data directory are escaped.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success; each failure is explained on stdout.
@@ -97,5 +98,32 @@ grep -qE '^  charge-batch-2022 +6 x 5 ms, 72 CPUs of skx-2s-72$' "$tmp/list" ||
 	fail "charge-batch-2022: $(grep '^  charge-batch-2022 ' "$tmp/list")"
 grep -qE '^  atomic-counter +8 x 0.55 ms, 1-72 CPUs of skx-2s-72$' "$tmp/list" ||
 	fail "atomic-counter: $(grep '^  atomic-counter ' "$tmp/list")"
+
+# ---- 5. names from the data directory are escaped (issue 34, item 7) ----
+# A data directory whose own, profile, folder and scenario names hold
+# ESC sequences (set the title, recolour): before, printed raw. Each
+# appears as \x1b, and no ESC byte reaches the output. (The loader
+# refuses a control character inside a file, so a description cannot.)
+esc=$(printf '\033')
+dd="$tmp/data${esc}[31m"
+mkdir -p "$dd/machines" "$dd/t${esc}]0;x"
+cp "$sc/machines/desktop-4c8t.yaml" "$dd/machines/p${esc}]0;title${esc}.yaml"
+{
+	echo "# Counts fast."
+	sed -n '/^scenario:/,$p' "$top_srcdir/tests/data/small.yaml" |
+		grep -v '^description:' | sed 's/^machine:.*/machine: desktop-4c8t/'
+} >"$dd/t${esc}]0;x/s${esc}[5m.yaml"
+cp "$sc/machines/desktop-4c8t.yaml" "$dd/machines/desktop-4c8t.yaml"
+MEMCGSIM_DATADIR="$dd" "$MEMCGSIM" list >"$tmp/esc" 2>&1 ||
+	fail "memcgsim list of an escaping data directory failed"
+if grep -q "$esc" "$tmp/esc"; then
+	fail "memcgsim list printed an ESC byte raw:"
+	sed -n "/$esc/p" "$tmp/esc" | od -c | head -5
+fi
+for want in 'data\x1b[31m/machines' '  p\x1b]0;title\x1b ' 't\x1b]0;x/' \
+	'  s\x1b[5m ' '      Counts fast.'; do
+	grep -qF -- "$want" "$tmp/esc" || fail "memcgsim list: no '$want' in:
+$(cat "$tmp/esc")"
+done
 
 [ "$failures" = 0 ] || exit 1

@@ -109,7 +109,10 @@ static int parse_cpulist(struct cal_host *h, const char *list,
 
 		if (*s < '0' || *s > '9')
 			goto bad;
+		errno = 0;
 		a = strtoul(s, &end, 10);
+		if (errno || a > CAL_CPU_MAX)
+			goto too_big;
 		b = a;
 		s = end;
 		if (*s == '-') {
@@ -117,6 +120,8 @@ static int parse_cpulist(struct cal_host *h, const char *list,
 			if (*s < '0' || *s > '9')
 				goto bad;
 			b = strtoul(s, &end, 10);
+			if (errno || b > CAL_CPU_MAX)
+				goto too_big;
 			s = end;
 		}
 		if (b < a) {
@@ -159,6 +164,12 @@ bad:
 	sim_error_set(err, "", 0, 0,
 		      "--cpus '%s': expected a list such as 0-3,8 at '%s'",
 		      list, s);
+	return -1;
+too_big:
+	/* Quoted as given: strtoul() would have said ULONG_MAX (ERANGE). */
+	sim_error_set(err, "", 0, 0,
+		      "--cpus '%s': CPU numbers go up to %u, found '%.*s'",
+		      list, CAL_CPU_MAX, (int)strspn(s, "0123456789"), s);
 	return -1;
 }
 

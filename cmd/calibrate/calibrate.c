@@ -104,8 +104,9 @@ static const char usage_text[] =
 	"                        (default -o: MEAS less .measurements.yaml)\n"
 	"  -h, --help            this text\n"
 	"\n"
-	"Exit status: 0 success; 1 a benchmark could not run, or --check found\n"
-	"an error above the tolerance; 2 bad input or usage.\n";
+	"Exit status: 0 success; 1 a benchmark could not run, an output could\n"
+	"not be written, or --check found an error above the tolerance; 2 bad\n"
+	"input or usage (an output that would replace an input included).\n";
 
 struct cal_opts {
 	const char *out;
@@ -120,13 +121,16 @@ static int usage_error(const char *fmt, ...)
 
 static int usage_error(const char *fmt, ...)
 {
+	char msg[SIM_ERROR_MSG_MAX], shown[4 * SIM_ERROR_MSG_MAX];
 	va_list ap;
 
-	fputs("memcgsim: error: calibrate: ", stderr);
+	/* What it quotes (a file name, an option) is escaped, never raw. */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'memcgsim calibrate --help'.\n", stderr);
+	fprintf(stderr,
+		"memcgsim: error: calibrate: %s\nTry 'memcgsim calibrate --help'.\n",
+		sim_escape(shown, sizeof(shown), msg));
 	return EXIT_BAD_INPUT;
 }
 
@@ -549,6 +553,19 @@ static char *meas_path(const char *profile)
  */
 static const char *base_name(const char *path);
 
+/* The terms the fit left at their defaults, and why (even with -q). */
+static void print_notes(const struct cal_fit *f)
+{
+	const char *p = f->notes;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(stderr, "memcgsim: calibrate: note: %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
 static int refit(const struct cal_opts *o)
 {
 	static struct cal_host h;
@@ -582,9 +599,16 @@ static int refit(const struct cal_opts *o)
 		return print_error(&err, EXIT_BAD_INPUT);
 	}
 	h.numbering_matches = true; /* the file does not say */
+	/* The measurements cannot be made again: never written over. */
+	if (sim_output_check(out, &err)) {
+		free(out);
+		free(pl.points);
+		return print_error(&err, EXIT_BAD_INPUT);
+	}
+	/* An output that cannot be written is a failure, as in run. */
+	ret = EXIT_FAIL;
 	fp = sim_atomic_open(out, &tmp, &err);
 	if (fp) {
-		ret = EXIT_FAIL;
 		if (cal__fit_profile(&pa, &err))
 			sim_atomic_close(fp, out, tmp, false, &err);
 		else if (cal__write_profile(fp, &pa))
@@ -597,6 +621,8 @@ static int refit(const struct cal_opts *o)
 	else if (!o->quiet)
 		fprintf(stderr, "memcgsim: calibrate: wrote %s\n",
 			sim_escape(shown, sizeof(shown), out));
+	if (!ret)
+		print_notes(&pa.f);
 	free(out);
 	free(pl.points);
 	return ret;
@@ -632,6 +658,9 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
 	while ((opt = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
+			if (!*optarg)
+				return usage_error(
+					"--out: expected a file name, found nothing");
 			o->out = optarg;
 			break;
 		case 'c':
@@ -652,7 +681,10 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
 		case 't':
 			errno = 0;
 			o->tolerance = strtod(optarg, &end);
+			/* decimal only: strtod() also takes hex, inf, nan */
 			if (errno || end == optarg || *end ||
+			    strspn(optarg, "0123456789.eE+-") !=
+				    strlen(optarg) ||
 			    !(o->tolerance >= 0 && o->tolerance <= 1e6))
 				return usage_error(
 					"--tolerance: expected a percentage such as 25, found '%s'",
@@ -761,15 +793,19 @@ int cmd_calibrate(int argc, char **argv)
 		snprintf(pa.name, sizeof(pa.name), "%s", base_name(out));
 		len = strcspn(pa.name, ".");
 		pa.name[len ? len : strlen(pa.name)] = '\0';
-		/* The files first: an unwritable PROFILE fails at once. */
+		/*
+		 * The files first: an unwritable PROFILE fails at once, with
+		 * the status of every output that cannot be written (1).
+		 */
 		ret = EXIT_BAD_INPUT;
 		if (!strcmp(out, "-"))
 			sim_error_set(
 				&err, "", 0, 0,
 				"-o -: the profile needs a file, with its measurements beside it");
-		else if ((fp = sim_atomic_open(out, &tmp_p, &err)) &&
-			 (fm = sim_atomic_open(meas, &tmp_m, &err)) &&
-			 !cal__host_probe(&h, o.cpus, &err) &&
+		else if (!(fp = sim_atomic_open(out, &tmp_p, &err)) ||
+			 !(fm = sim_atomic_open(meas, &tmp_m, &err)))
+			ret = EXIT_FAIL;
+		else if (!cal__host_probe(&h, o.cpus, &err) &&
 			 !make_plan(&h, o.quick, &pl, &err))
 			ret = measure(&h, &pl, o.quiet, &err) ? EXIT_FAIL : 0;
 		if (!ret && cal__fit_profile(&pa, &err))
@@ -795,6 +831,8 @@ int cmd_calibrate(int argc, char **argv)
 				"memcgsim: calibrate: wrote %s and %s\n",
 				sim_escape(shown, sizeof(shown), out),
 				sim_escape(shown2, sizeof(shown2), meas));
+		if (!ret)
+			print_notes(&pa.f);
 		free(meas);
 	}
 	cal__host_release();

@@ -48,6 +48,14 @@ int cmd_calibrate(int argc, char **argv);
 
 #define CAL_MAX_CPUS 1024
 #define CAL_MAX_REPS 64
+#define CAL_CPU_MAX (1u << 20) /* the largest CPU number taken */
+/*
+ * The largest sample a measurement file may hold, in ns per operation:
+ * 1 ms, the longest duration a machine profile takes (the fitted terms are
+ * sums and differences of samples, so they stay loadable); a contended
+ * add on 1,024 CPUs, some 200 ns a hand-off, costs about 0.2 ms.
+ */
+#define CAL_SAMPLE_MAX_NS 1e6
 #define CAL_MAX_SOCKETS 16 /* a profile's (MACHINE_MAX_SOCKETS) */
 #define CAL_OPS_PER_CLOCK 256 /* operations between two clock reads */
 
@@ -222,7 +230,19 @@ struct cal_fit {
 	double conflict_local_ns, conflict_remote_ns;
 	unsigned int law_points;
 	char law_why[512];
+	/* the largest spread (IQR / median) of the points behind each */
+	double spread_llc, spread_socket, spread_add;
+	/* why a term was left at the loader's default, a line each */
+	char notes[1024];
 };
+
+/*
+ * The most a term's points may spread across their repetitions (IQR over
+ * median) for the fit to take it: a quarter-to-three-quarter range as
+ * wide as half the median is a busy host's noise, not a cost (issue 34,
+ * item 9: one term came out 51.4, 0.0 and 3.5 ns a minute apart).
+ */
+#define CAL_SPREAD_MAX 0.5
 
 struct cal_profile {
 	const struct cal_host *h;
@@ -235,5 +255,8 @@ struct cal_profile {
 
 int cal__fit_profile(struct cal_profile *pa, struct sim_error *err);
 int cal__write_profile(FILE *out, void *arg); /* @arg: cal_profile */
+/* 0 when the profile @pa writes loads, else -1 with @err at the
+ * measurements (cal__fit_profile() checks it last). */
+int cal__profile_loads(const struct cal_profile *pa, struct sim_error *err);
 
 #endif /* CLI_CALIBRATE_H */

@@ -119,6 +119,9 @@ static void fit(const struct cal_plan *pl, struct cal_fit *f)
 	}
 }
 
+/* 20 x / r + 40 steps: every host with hand-offs under 100 adds fits. */
+#define HOLD_SCAN_MAX 2048
+
 /*
  * hold_for() - the hold window, in ps, for which the model's add on @p's
  * two CPUs costs @p's measured ns per add. More hold lets more adds go
@@ -149,6 +152,13 @@ static uint64_t hold_for(struct machine *m, const struct cal_host *h,
 	from = 10;
 	to = 10 * x + 20 * r;
 	step = r / 2 > 10 ? r / 2 : 10;
+	/*
+	 * At most HOLD_SCAN_MAX simulations a pass, some 1 ms each: a file
+	 * whose hand-offs cost a thousand adds would otherwise scan for
+	 * minutes (issue 34, item 2: work the estimate cannot see).
+	 */
+	if ((to - from) / step > HOLD_SCAN_MAX)
+		step = (to - from) / HOLD_SCAN_MAX;
 	for (pass = 0; pass < 2; pass++) {
 		for (v = from; v <= to; v += step) {
 			m->hold_ps = v;
@@ -266,7 +276,7 @@ static void idle_latency(struct sim_yaml *y, const struct cal_profile *a,
  */
 static void law_term(struct sim_yaml *y, const struct cal_profile *a,
 		     const char *key, const char *bench, const char *about,
-		     double ns)
+		     double ns, double spread)
 {
 	const char *line = a->f.law_why;
 	char said[512];
@@ -287,8 +297,8 @@ static void law_term(struct sim_yaml *y, const struct cal_profile *a,
 	latency(y, key, ns);
 	source_m(
 		y, a, bench,
-		"coh_law_fit (add points of 3 or more CPUs as the cost of a hand-off, the hold window taken out; load_xchg_pingpong points): %s",
-		said);
+		"coh_law_fit (add points of 3 or more CPUs as the cost of a hand-off, the hold window taken out; load_xchg_pingpong points): %s; its points' repetitions spread by at most %.0f%% of their median (IQR)",
+		said, 100 * spread);
 	sim_yaml_map_end(y);
 }
 
@@ -428,13 +438,13 @@ int cal__write_profile(FILE *out, void *arg)
 	sim_yaml_map_end(&y);
 
 	law_term(&y, a, "upgrade_llc", "load_xchg_pingpong", "upgrade (llc)",
-		 fp->upgrade_llc_ns);
+		 fp->upgrade_llc_ns, fp->spread_llc);
 	law_term(&y, a, "upgrade_socket", "load_xchg_pingpong",
-		 "upgrade (socket)", fp->upgrade_socket_ns);
+		 "upgrade (socket)", fp->upgrade_socket_ns, fp->spread_socket);
 	law_term(&y, a, "conflict_local", "add", "conflict",
-		 fp->conflict_local_ns);
+		 fp->conflict_local_ns, fp->spread_add);
 	law_term(&y, a, "conflict_remote", "add", "conflict",
-		 fp->conflict_remote_ns);
+		 fp->conflict_remote_ns, fp->spread_add);
 	sim_yaml_map_end(&y); /* latencies */
 
 	socket_distances(&y, a);
@@ -458,6 +468,37 @@ int cal__write_profile(FILE *out, void *arg)
 }
 
 /*
+ * accept() - take the fitted term *@ns (negative: not fitted) only when
+ * the profile loader takes it (at least @min ns, at most 1 ms) and its
+ * points' repetitions spread by at most CAL_SPREAD_MAX; else leave it
+ * out, at the loader's cited default, with a note that says why.
+ */
+static void accept(struct cal_fit *f, const char *key, double *ns, double min,
+		   double spread)
+{
+	size_t len = strlen(f->notes);
+	char why[160];
+
+	if (*ns < 0)
+		return;
+	if (*ns < min || *ns > CAL_SAMPLE_MAX_NS)
+		snprintf(
+			why, sizeof(why),
+			"the fit gives %.3f ns, which no profile takes: these measurements do not determine it",
+			*ns);
+	else if (spread > CAL_SPREAD_MAX)
+		snprintf(
+			why, sizeof(why),
+			"its points' repetitions spread by %.0f%% of their median (IQR), more than %.0f%%: measure again on a quieter host",
+			100 * spread, 100 * CAL_SPREAD_MAX);
+	else
+		return;
+	snprintf(f->notes + len, sizeof(f->notes) - len,
+		 "%s left at its default (%s)\n", key, why);
+	*ns = -1;
+}
+
+/*
  * fit_law() - the hand-off law's terms by coh_law_fit() on @m, the profile
  * fitted so far: the add points of 3 or more CPUs (each as the cost of a
  * hand-off, strict_ns(): the hold window taken out) fix conflict_local and
@@ -473,6 +514,7 @@ static int fit_law(struct machine *m, const struct cal_host *h,
 		calloc((size_t)pl->nr_points * CAL_MAX_CPUS, sizeof(*cpus));
 	bool llc = false, socket = false, remote = false;
 	unsigned int i, j, n = 0;
+	double spread;
 	int ret = -1;
 
 	SIM_OOM_ON(!pts || !cpus);
@@ -493,6 +535,7 @@ static int fit_law(struct machine *m, const struct cal_host *h,
 		q->ns_per_op = p->bench == CAL_ADD ? strict_ns(f, p) :
 						     p->median;
 		q->spread_ns = (p->q3 - p->q1) / 1.349; /* IQR as a stddev */
+		spread = p->median > 0 ? (p->q3 - p->q1) / p->median : 0;
 		for (j = 1; j < p->n; j++) {
 			bool other = m->cpus[c[j]].socket !=
 				     m->cpus[c[0]].socket;
@@ -504,6 +547,12 @@ static int fit_law(struct machine *m, const struct cal_host *h,
 			else
 				llc = true;
 		}
+		if (p->bench == CAL_ADD)
+			f->spread_add = fmax(f->spread_add, spread);
+		else if (m->cpus[c[1]].socket != m->cpus[c[0]].socket)
+			f->spread_socket = fmax(f->spread_socket, spread);
+		else
+			f->spread_llc = fmax(f->spread_llc, spread);
 		n++;
 	}
 	f->law_points = n;
@@ -524,10 +573,62 @@ static int fit_law(struct machine *m, const struct cal_host *h,
 					m->conflict_remote_ps / 1000.0;
 			break;
 		}
+	/* An upgrade is at least 1 ps (written with two decimals). */
+	accept(f, "upgrade_llc", &f->upgrade_llc_ns, 0.005, f->spread_llc);
+	accept(f, "upgrade_socket", &f->upgrade_socket_ns, 0.005,
+	       f->spread_socket);
+	accept(f, "conflict_local", &f->conflict_local_ns, 0, f->spread_add);
+	accept(f, "conflict_remote", &f->conflict_remote_ns, 0, f->spread_add);
 out:
 	free(pts);
 	free(cpus);
 	return ret;
+}
+
+/* @why, the loader's refusal of the profile, told at the measurements. */
+static int not_loadable(const struct cal_profile *pa,
+			const struct sim_error *why, struct sim_error *err)
+{
+	char line[SIM_ERROR_LINE_MAX];
+
+	sim_error_format(why, line, sizeof(line));
+	sim_error_set(
+		err, pa->meas_name, 0, 0,
+		"the profile fitted from these measurements would not load: %s",
+		line);
+	return -1;
+}
+
+/*
+ * Every profile calibrate writes must load (issue 34, item 9): the final
+ * one is loaded before it is written. A refusal here is a fit that let a
+ * term through that accept() should have stopped; it is reported at the
+ * measurements, the only file there is.
+ */
+int cal__profile_loads(const struct cal_profile *pa, struct sim_error *err)
+{
+	struct scenario_node *root;
+	struct sim_error why;
+	struct machine m;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	SIM_OOM_ON(!mem);
+	if (cal__write_profile(mem, (void *)pa) || fclose(mem)) {
+		free(buf);
+		sim_error_set(err, "", 0, 0, "out of memory");
+		return -1;
+	}
+	root = scenario_parse_string(pa->file, buf, &why);
+	free(buf);
+	if (root && !machine_load(&m, root, &why)) {
+		machine_destroy(&m);
+		scenario_free(root);
+		return 0;
+	}
+	scenario_free(root);
+	return not_loadable(pa, &why, err);
 }
 
 /*
@@ -538,6 +639,7 @@ out:
  */
 int cal__fit_profile(struct cal_profile *pa, struct sim_error *err)
 {
+	struct sim_error why;
 	struct scenario_node *root;
 	struct machine m;
 	char *buf = NULL;
@@ -552,17 +654,16 @@ int cal__fit_profile(struct cal_profile *pa, struct sim_error *err)
 		free(buf);
 		return -1;
 	}
-	root = scenario_parse_string(pa->file, buf, err);
+	root = scenario_parse_string(pa->file, buf, &why);
 	free(buf);
-	if (!root)
-		return -1;
-	if (!machine_load(&m, root, err)) {
-		ret = fit_hold(&m, pa->h, (struct cal_plan *)pa->pl, &pa->f,
-			       err);
-		if (!ret)
-			ret = fit_law(&m, pa->h, pa->pl, &pa->f, err);
-		machine_destroy(&m);
+	if (!root || machine_load(&m, root, &why)) {
+		scenario_free(root);
+		return not_loadable(pa, &why, err);
 	}
+	ret = fit_hold(&m, pa->h, (struct cal_plan *)pa->pl, &pa->f, err);
+	if (!ret)
+		ret = fit_law(&m, pa->h, pa->pl, &pa->f, err);
+	machine_destroy(&m);
 	scenario_free(root);
-	return ret;
+	return ret ? ret : cal__profile_loads(pa, err);
 }

@@ -16,6 +16,7 @@
  * first offence.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +219,18 @@ static int copy_string(const struct scenario_node *map, const char *key,
 
 	if (scenario_string(map, key, true, NULL, &s, err))
 		return -1;
+	/* Printed in tables and profiles' comments: one line, no escapes. */
+	if (sim_control_char((const unsigned char *)s, strlen(s), false)) {
+		scenario_error(
+			err, scenario_get(map, key),
+			"expected one line of text without control characters");
+		return -1;
+	}
+	if (strlen(s) >= size) {
+		scenario_error(err, scenario_get(map, key),
+			       "expected at most %zu characters", size - 1);
+		return -1;
+	}
 	snprintf(buf, size, "%s", s);
 	return 0;
 }
@@ -237,7 +250,7 @@ static int read_cpus(struct cal_host *h, const struct scenario_node *root,
 
 		if (scenario_check_keys(c, cpu_keys, ARRAY_SIZE(cpu_keys),
 					err) ||
-		    scenario_u64(c, "cpu", true, 0, 0, 1u << 20, &os, err) ||
+		    scenario_u64(c, "cpu", true, 0, 0, CAL_CPU_MAX, &os, err) ||
 		    scenario_u64(c, "socket", true, 0, 0, h->sockets - 1, &s,
 				 err) ||
 		    scenario_u64(c, "core", true, 0, 0, h->cores_per_socket - 1,
@@ -282,6 +295,9 @@ static int read_number(const struct scenario_node *n, double min, double max,
 	return -1;
 }
 
+static int check_stats(const struct cal_point *p, const struct scenario_node *n,
+		       struct sim_error *err);
+
 static int read_point(const struct cal_host *h, struct cal_point *p,
 		      const struct scenario_node *n, struct sim_error *err)
 {
@@ -296,9 +312,10 @@ static int read_point(const struct cal_host *h, struct cal_point *p,
 			  NR_CAL_PLACEMENT, &place, err) ||
 	    expect_seq(n, "cpus", 1, h->nr_cpus, &cpus, err) ||
 	    expect_seq(n, "samples", 1, CAL_MAX_REPS, &samples, err) ||
-	    scenario_double(n, "median", false, 0, 0, 1e9, &v, err) ||
-	    scenario_double(n, "q1", false, 0, 0, 1e9, &v, err) ||
-	    scenario_double(n, "q3", false, 0, 0, 1e9, &v, err) ||
+	    scenario_double(n, "median", false, 0, 0, CAL_SAMPLE_MAX_NS, &v,
+			    err) ||
+	    scenario_double(n, "q1", false, 0, 0, CAL_SAMPLE_MAX_NS, &v, err) ||
+	    scenario_double(n, "q3", false, 0, 0, CAL_SAMPLE_MAX_NS, &v, err) ||
 	    scenario_double(n, "cv", false, -1, 0, 100, &p->cv, err))
 		return -1;
 	p->has_cv = p->cv >= 0;
@@ -308,7 +325,7 @@ static int read_point(const struct cal_host *h, struct cal_point *p,
 	for (i = 0; i < p->n; i++) {
 		const struct scenario_node *c = scenario_item(cpus, i);
 
-		if (read_number(c, 0, 1u << 20, &v, err))
+		if (read_number(c, 0, CAL_CPU_MAX, &v, err))
 			return -1;
 		for (j = 0; j < h->nr_cpus; j++)
 			if (h->cpus[j].os == v)
@@ -342,11 +359,48 @@ static int read_point(const struct cal_host *h, struct cal_point *p,
 	}
 	p->reps = scenario_len(samples);
 	for (i = 0; i < p->reps; i++)
-		if (read_number(scenario_item(samples, i), 1e-3, 1e9,
-				&p->samples[i], err))
+		if (read_number(scenario_item(samples, i), 1e-3,
+				CAL_SAMPLE_MAX_NS, &p->samples[i], err))
 			return -1;
 	cal__point_stats(p);
+	return check_stats(p, n, err);
+}
+
+/*
+ * The summary a file gives must be its samples' (calibrate writes them
+ * with two decimals): median, q1 and q3 that contradict the samples are
+ * refused, not ignored.
+ */
+static int check_stats(const struct cal_point *p, const struct scenario_node *n,
+		       struct sim_error *err)
+{
+	static const char *const keys[] = { "median", "q1", "q3" };
+	const double got[] = { p->median, p->q1, p->q3 };
+	struct sim_error ignored;
+	unsigned int i;
+	double v;
+
+	for (i = 0; i < 3; i++) {
+		if (!scenario_get(n, keys[i]) ||
+		    scenario_double(n, keys[i], false, 0, 0, CAL_SAMPLE_MAX_NS,
+				    &v, &ignored))
+			continue;
+		if (fabs(v - got[i]) <= 0.005 + 1e-9 * got[i])
+			continue;
+		scenario_error(err, scenario_get(n, keys[i]),
+			       "'%s' is %.2f, but the samples' %s is %.2f",
+			       keys[i], v, keys[i], got[i]);
+		return -1;
+	}
 	return 0;
+}
+
+/* The same benchmark on the same CPUs twice: one of them is a mistake. */
+static bool same_point(const struct cal_point *a, const struct cal_point *b)
+{
+	return a->bench == b->bench && a->placement == b->placement &&
+	       a->n == b->n &&
+	       !memcmp(a->cpu_idx, b->cpu_idx, a->n * sizeof(a->cpu_idx[0]));
 }
 
 /*
@@ -414,10 +468,23 @@ int cal__read_measurements(const char *path, struct cal_host *h,
 	pl->nr_points = scenario_len(points);
 	pl->points = calloc(pl->nr_points, sizeof(*pl->points));
 	SIM_OOM_ON(!pl->points);
-	for (i = 0; i < pl->nr_points; i++)
+	for (i = 0; i < pl->nr_points; i++) {
+		unsigned int j;
+
 		if (read_point(h, &pl->points[i], scenario_item(points, i),
 			       err))
 			goto out;
+		for (j = 0; j < i; j++)
+			if (same_point(&pl->points[j], &pl->points[i]))
+				break;
+		if (j < i) {
+			scenario_error(
+				err, scenario_item(points, i),
+				"point %u repeats point %u: the same benchmark, placement and CPUs",
+				i, j);
+			goto out;
+		}
+	}
 	ret = 0;
 out:
 	scenario_free(root);

@@ -695,9 +695,11 @@ void explain_run(FILE *out, const char *variant, struct run *run,
 		for (j = 0; j < run->workloads[i].nr_tasks; j++)
 			ops += run->workloads[i].tasks[j].ops;
 	coh_lines_sorted(run->coh, lines, nr);
-	fprintf(out, "== variant %s: %s, %llu operations in %.3f ms ==\n",
+	/* The events, warm-up included: what check estimates (issue 32). */
+	fprintf(out,
+		"== variant %s: %s, %llu operations in %.3f ms, %llu engine events ==\n",
 		variant, run->machine.name, (unsigned long long)ops,
-		run_ps / 1e9);
+		run_ps / 1e9, (unsigned long long)sim_events(run->engine));
 	explain_functions(out, run, ops);
 	for (i = 0; i < nr && shown < nr_lines; i++) {
 		const struct coh_line *l = lines[i];

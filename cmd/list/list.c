@@ -158,6 +158,7 @@ static void list_machines(FILE *out, const char *base)
 	char *names[MAX_NAMES], path[1400], desc[256];
 	unsigned int n =
 		shipped_names(base, "machines", true, names, MAX_NAMES);
+	char shown[1400], shown_desc[1024];
 	uint64_t s, c, t;
 	struct scenario_node *tree;
 	struct sim_error err;
@@ -165,7 +166,7 @@ static void list_machines(FILE *out, const char *base)
 
 	fprintf(out,
 		"Machine profiles in %s/machines (use as `machine: NAME`):\n",
-		base);
+		sim_escape(shown, sizeof(shown), base));
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/machines/%s.yaml", base,
 			 names[i]);
@@ -173,6 +174,9 @@ static void list_machines(FILE *out, const char *base)
 		desc[0] = '\0';
 		if (tree)
 			describe(path, tree, desc, sizeof(desc));
+		/* Names and headers from the data directory, escaped. */
+		sim_escape(shown, sizeof(shown), names[i]);
+		sim_escape(shown_desc, sizeof(shown_desc), desc);
 		if (tree &&
 		    !scenario_u64(tree, "sockets", false, 0, 0, 4096, &s,
 				  &err) &&
@@ -181,10 +185,11 @@ static void list_machines(FILE *out, const char *base)
 		    !scenario_u64(tree, "threads_per_core", false, 1, 0, 64, &t,
 				  &err) &&
 		    s * c * t != 0)
-			fprintf(out, "  %-14s %4llu CPUs  %s\n", names[i],
-				(unsigned long long)(s * c * t), desc);
+			fprintf(out, "  %-14s %4llu CPUs  %s\n", shown,
+				(unsigned long long)(s * c * t), shown_desc);
 		else
-			fprintf(out, "  %-14s %9s  %s\n", names[i], "", desc);
+			fprintf(out, "  %-14s %9s  %s\n", shown, "",
+				shown_desc);
 		scenario_free(tree);
 	}
 	shipped_names_free(names, n);
@@ -284,15 +289,17 @@ static void print_time(FILE *out, uint64_t ps)
 static void list_scenario(FILE *out, const char *base, const char *sub,
 			  const char *name)
 {
-	char path[1400], desc[256] = "";
+	char path[1400], desc[256] = "", shown[1400], stem[1400];
 	const char *machine = NULL;
-	struct scenario_node *tree;
 	struct scenario_cost c;
+	struct scenario_node *tree;
 	struct sim_error err;
 	size_t len = strlen(name);
 
 	snprintf(path, sizeof(path), "%s/%s/%s", base, sub, name);
-	fprintf(out, "  %-28.*s", (int)(len - 5), name);
+	/* Every name and text from the data directory is escaped. */
+	snprintf(stem, sizeof(stem), "%.*s", (int)(len - 5), name);
+	fprintf(out, "  %-28s", sim_escape(shown, sizeof(shown), stem));
 	tree = scenario_load_file(path, &err);
 	if (!tree) {
 		fprintf(out, " (cannot be read: %s)\n", err.msg);
@@ -312,22 +319,24 @@ static void list_scenario(FILE *out, const char *base, const char *sub,
 		    !scenario_string(tree, "machine", false, NULL, &machine,
 				     &err) &&
 		    machine && !strchr(machine, '/'))
-			fprintf(out, " of %s", machine);
+			fprintf(out, " of %s",
+				sim_escape(shown, sizeof(shown), machine));
 	}
 	fprintf(out, "\n");
 	if (desc[0])
-		fprintf(out, "      %s\n", desc);
+		fprintf(out, "      %s\n",
+			sim_escape(shown, sizeof(shown), desc));
 	scenario_free(tree);
 }
 
 static void list_folder(FILE *out, const char *base, const char *sub)
 {
-	char *names[MAX_NAMES];
+	char *names[MAX_NAMES], shown[1400];
 	unsigned int n = shipped_names(base, sub, false, names, MAX_NAMES);
 	unsigned int i;
 
 	if (n)
-		fprintf(out, "%s/\n", sub);
+		fprintf(out, "%s/\n", sim_escape(shown, sizeof(shown), sub));
 	for (i = 0; i < n; i++)
 		list_scenario(out, base, sub, names[i]);
 	shipped_names_free(names, n);
@@ -360,7 +369,7 @@ static unsigned int scenario_folders(const char *dir, char **subs)
 
 int list_shipped(FILE *out, const char *datadir)
 {
-	char *subs[MAX_FOLDERS];
+	char *subs[MAX_FOLDERS], shown[1400];
 	unsigned int n, i;
 
 	list_machines(out, datadir);
@@ -368,7 +377,7 @@ int list_shipped(FILE *out, const char *datadir)
 		"\nScenarios in %s (run one by its path). Cost: runs\n"
 		"(variants) x simulated time (warm-up included), on how many of\n"
 		"its machine's CPUs; the wall time grows with each.\n",
-		datadir);
+		sim_escape(shown, sizeof(shown), datadir));
 	n = scenario_folders(datadir, subs);
 	for (i = 0; i < n; i++)
 		list_folder(out, datadir, subs[i]);

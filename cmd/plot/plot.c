@@ -794,6 +794,7 @@ static int sheet_read(const char *path, struct sheet *c, struct sim_error *err)
 
 	if (sim_read_file(path, 64u << 20, &buf, &len, err))
 		return -EINVAL;
+	sim_input_note_path(path);
 	if (memchr(buf, '\0', len)) {
 		sim_error_set(err, path, 0, 0,
 			      "not a sweep.csv: binary data (a NUL byte)");

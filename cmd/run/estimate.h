@@ -89,6 +89,8 @@ void estimate_run(const struct estimate_input *in, struct estimate *out);
 double estimate_events_per_op(const char *type, sim_time_t *mem_ps);
 
 /* "1.2 GiB", "340 KiB", "15 B" */
+/* The largest trace file: its cap of events (sim/trace.h), written. */
+double estimate_trace_cap_bytes(void);
 void estimate_format_bytes(double bytes, char *buf, size_t size);
 /* "0.3 s", "42 s", "12 min", "3.1 h", "2.5 days" */
 void estimate_format_seconds(double secs, char *buf, size_t size);

@@ -52,6 +52,31 @@ uint64_t run__max_memory(const struct run_opts *o);
 /* The estimate of one run of the loaded variant @v (cmd/run/estimate.h). */
 void run__variant_estimate(const struct variant *v, bool traced,
 			   struct estimate *est);
+/* A run's progress and budgets, as cmd/run/run.c checks them. */
+struct progress_ctx {
+	const struct run_opts *o;
+	double done, share; /* job fraction before this run, its share */
+	sim_time_t end;
+	/* The event budget (--max-events): 0 for none. */
+	struct sim_engine *e;
+	uint64_t max_events;
+	double estimate; /* the events the run would take, once over */
+	sim_time_t at; /* when that was found */
+	bool trace_failed; /* a write of the trace failed: stopped */
+	bool timed_out; /* --max-time was up: stopped */
+	uint64_t work; /* the work units when the budget stopped it, or 0 */
+};
+
+/* The run stopped at --max-events: say how long it is, and the way out. */
+void run__events_error(const struct variant *v, const struct progress_ctx *pc,
+		       struct sim_error *err);
+/*
+ * run__mem_error() - the run's simulated memory passed --max-memory
+ * (@limit), or could not be allocated: the error, with what makes it big
+ * and how to go on.
+ */
+void run__mem_error(const struct variant *v, const struct run *run,
+		    uint64_t limit, struct sim_error *err);
 /*
  * run__check_memory() - refuse @v when its estimated peak memory passes
  * --max-memory (-1 and @err), before anything of its run is allocated.

@@ -6,22 +6,132 @@
  */
 #define _DEFAULT_SOURCE /* sysconf(_SC_PHYS_PAGES) */
 
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cmd/run/estimate.h"
 #include "cmd/run/internal.h"
+#include "sim/file.h"
 #include "sim/util.h"
 
+/* The number in the file @dir/@name ("max" or none: UINT64_MAX). */
+static uint64_t read_limit(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 64], buf[64], *end;
+	unsigned long long v;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return UINT64_MAX;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	errno = 0;
+	v = strtoull(buf, &end, 10);
+	if (end == buf || errno || (*end && *end != '\n'))
+		return UINT64_MAX;
+	return v;
+}
+
+/* The smallest of @file's limits in @dir and every directory above it,
+ * down to @top (which is included). */
+static uint64_t path_limit(const char *top, const char *cgroup,
+			   const char *file)
+{
+	char dir[PATH_MAX];
+	uint64_t min = UINT64_MAX, v;
+	size_t len;
+	char *slash;
+
+	if (snprintf(dir, sizeof(dir), "%s%s", top, cgroup) >= (int)sizeof(dir))
+		return UINT64_MAX;
+	len = strlen(top);
+	for (;;) {
+		v = read_limit(dir, file);
+		if (v < min)
+			min = v;
+		slash = strrchr(dir, '/');
+		if (!slash || (size_t)(slash - dir) < len)
+			break;
+		*slash = '\0';
+	}
+	return min;
+}
+
+uint64_t run_cgroup_memory_limit(const char *self_cgroup, const char *root)
+{
+	char top[PATH_MAX], line[PATH_MAX + 64], *ctrl, *path;
+	uint64_t min = UINT64_MAX, v;
+	const char *p = self_cgroup;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		p += n + (p[n] == '\n');
+		ctrl = strchr(line, ':');
+		path = ctrl ? strchr(ctrl + 1, ':') : NULL;
+		if (!path || path[1] != '/')
+			continue;
+		*path++ = '\0';
+		*ctrl++ = '\0';
+		if (!strcmp(line, "0") && !*ctrl) {
+			/* cgroup v2: the unified hierarchy's memory.max */
+			v = path_limit(root, path, "memory.max");
+		} else if (!strcmp(ctrl, "memory") ||
+			   !strncmp(ctrl, "memory,", 7) ||
+			   strstr(ctrl, ",memory")) {
+			/* v1: the memory controller's own hierarchy */
+			snprintf(top, sizeof(top), "%s/memory", root);
+			v = path_limit(top, path, "memory.limit_in_bytes");
+		} else {
+			continue;
+		}
+		if (v < min)
+			min = v;
+	}
+	return min;
+}
+
+/*
+ * --max-memory's default (cmd/run/run.h): the smallest of half of this
+ * machine's memory, its cgroup's memory limit, RLIMIT_AS and
+ * RUN_DEFAULT_MAX_MEMORY. Inside a limited container, a run the estimate
+ * admits would otherwise be OOM-killed instead of refused (issue 34,
+ * item 8).
+ */
 uint64_t run_default_max_memory(void)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-	uint64_t half;
+	uint64_t min = RUN_DEFAULT_MAX_MEMORY, v;
+	struct rlimit rl;
+	char *self = NULL;
+	size_t len;
 
-	if (pages <= 0 || size <= 0)
-		return RUN_DEFAULT_MAX_MEMORY;
-	half = (uint64_t)pages * (uint64_t)size / 2;
-	return half < RUN_DEFAULT_MAX_MEMORY ? half : RUN_DEFAULT_MAX_MEMORY;
+	if (pages > 0 && size > 0) {
+		v = (uint64_t)pages * (uint64_t)size / 2;
+		if (v < min)
+			min = v;
+	}
+	if (!getrlimit(RLIMIT_AS, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    (uint64_t)rl.rlim_cur < min)
+		min = (uint64_t)rl.rlim_cur;
+	if (!sim_read_file("/proc/self/cgroup", 1 << 16, &self, &len,
+			   &(struct sim_error){ 0 })) {
+		v = run_cgroup_memory_limit(self, "/sys/fs/cgroup");
+		if (v < min)
+			min = v;
+		free(self);
+	}
+	return min;
 }
 
 uint64_t run__max_memory(const struct run_opts *o)
@@ -118,9 +228,19 @@ void run__variant_estimate(const struct variant *v, bool traced,
 		.per_memcg_flush = v->kernel.stats_flush_threshold ==
 				   FLUSH_PER_MEMCG,
 		.run_ps = v->warmup_ps + v->duration_ps,
-		/* skx-2s-72's xfer_llc, 48 ns, is where it is calibrated */
-		.latency_scale = (double)v->machine.xfer_ps[COH_DIST_LLC] /
-				 (48.0 * SIM_PS_PER_NS),
+		/*
+		 * skx-2s-72's xfer_llc, 48 ns, is where it is calibrated; a
+		 * machine without one (one core an LLC) by its rmw_local,
+		 * skx's 7 ns (before: a scale of 1, so 1 ps latencies were
+		 * estimated as skx's, and their billions of operations as
+		 * none; issue 34, item 2)
+		 */
+		.latency_scale =
+			v->machine.xfer_ps[COH_DIST_LLC] ?
+				(double)v->machine.xfer_ps[COH_DIST_LLC] /
+					(48.0 * SIM_PS_PER_NS) :
+				(double)v->machine.rmw_local_ps /
+					(7.0 * SIM_PS_PER_NS),
 		.trace = traced,
 	};
 	unsigned int i;
@@ -161,4 +281,84 @@ int run__check_memory(const struct variant *v, const struct estimate *est,
 		v->name, need, v->machine.nr_cpus, v->cgroups.nr,
 		v->kernel.memcg_stat_items, v->kernel.memcg_event_items, lim);
 	return -1;
+}
+
+/*
+ * The run's simulated memory passed --max-memory, or could not be
+ * allocated: say so, with what makes it big and how to go on.
+ */
+void run__mem_error(const struct variant *v, const struct run *run,
+		    uint64_t limit, struct sim_error *err)
+{
+	bool over = coh_failed(run->coh) == EFBIG;
+	uint64_t b = over ? limit : coh_mem(run->coh);
+	char size[32];
+
+	if (b >= 1ull << 30)
+		snprintf(size, sizeof(size), "%.1f GiB", (double)b / (1 << 30));
+	else if (b >= 1ull << 20)
+		snprintf(size, sizeof(size), "%.1f MiB", (double)b / (1 << 20));
+	else
+		snprintf(size, sizeof(size), "%.1f KiB", (double)b / (1 << 10));
+	if (over)
+		scenario_error(
+			err, v->tree,
+			"variant '%s': its simulated cache lines and objects (%u CPUs, %u cgroups) need more than the limit of %s; raise it with --max-memory SIZE (0: no limit), or use fewer CPUs, cgroups or stats items",
+			v->name, v->machine.nr_cpus, v->cgroups.nr, size);
+	else
+		scenario_error(
+			err, v->tree,
+			"variant '%s': out of memory after %s of simulated cache lines and objects (%u CPUs, %u cgroups); use fewer CPUs, cgroups or stats items",
+			v->name, size, v->machine.nr_cpus, v->cgroups.nr);
+}
+
+/* The run would pass --max-events: say how long it is, and the way out. */
+void run__events_error(const struct variant *v, const struct progress_ctx *pc,
+		       struct sim_error *err)
+{
+	/* A rough rate, not measured, so that the text is the same anywhere. */
+	double secs = pc->estimate / RUN_EVENTS_PER_SECOND;
+	char wall[40];
+
+	if (!pc->at) {
+		scenario_error(
+			err, v->tree,
+			"variant '%s': %llu %s and simulated time did not advance: the run would never end; lengthen the latencies or think times (--max-events N, 0: no limit)",
+			v->name,
+			(unsigned long long)(pc->work ? pc->work :
+							sim_events(pc->e)),
+			pc->work ?
+				"operations and loop iterations ran without an event" :
+				"events ran");
+		return;
+	}
+	if (pc->work) {
+		scenario_error(
+			err, v->tree,
+			"variant '%s': the run would do about %.2g operations and loop iterations (%.3g per simulated microsecond over %.3g ms, more than its %llu events), more than the limit of %.2g; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)",
+			v->name, pc->estimate,
+			(double)pc->work / ((double)pc->at / SIM_PS_PER_US),
+			(double)pc->end / SIM_PS_PER_MS,
+			(unsigned long long)sim_events(pc->e),
+			(double)pc->max_events);
+		return;
+	}
+
+	if (secs < 10)
+		snprintf(wall, sizeof(wall), "%.1f seconds", secs);
+	else if (secs < 120)
+		snprintf(wall, sizeof(wall), "%.0f seconds", secs);
+	else if (secs < 7200)
+		snprintf(wall, sizeof(wall), "%.0f minutes", secs / 60);
+	else if (secs < 172800)
+		snprintf(wall, sizeof(wall), "%.0f hours", secs / 3600);
+	else
+		snprintf(wall, sizeof(wall), "%.3g days", secs / 86400);
+	scenario_error(
+		err, v->tree,
+		"variant '%s': the run would take about %.2g events (%.3g per simulated microsecond over %.3g ms), more than the limit of %.2g; about %s at some %.0f million events a second; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)",
+		v->name, pc->estimate,
+		(double)sim_events(pc->e) / ((double)pc->at / SIM_PS_PER_US),
+		(double)pc->end / SIM_PS_PER_MS, (double)pc->max_events, wall,
+		RUN_EVENTS_PER_SECOND / 1e6);
 }

@@ -730,16 +730,35 @@ static char oom_stage[96];
 
 /* ---- running ---- */
 
-struct progress_ctx {
-	const struct run_opts *o;
-	double done, share; /* job fraction before this run, its share */
-	sim_time_t end;
-	/* The event budget (--max-events): 0 for none. */
-	struct sim_engine *e;
-	uint64_t max_events;
-	double estimate; /* the events the run would take, once over */
-	sim_time_t at; /* when that was found */
-};
+/*
+ * The --max-events budget applied to work done without events (struct
+ * run's work: operations, a million-object loop, a task that never
+ * waits): when a run has done more such units than events, they are
+ * what its cost is, scaled to the whole run as events are. While the
+ * events outnumber them, engine_progress() decides alone.
+ */
+static void work_tick(struct run *r, sim_time_t now)
+{
+	struct progress_ctx *pc = r->work_arg;
+	double est;
+
+	if (pc->o->time_up && pc->o->time_up(pc->o->time_up_arg)) {
+		pc->timed_out = true;
+		r->stopped = true;
+		sim_engine_stop(pc->e);
+		return;
+	}
+	if (!pc->max_events || r->work <= sim_events(pc->e))
+		return;
+	est = now ? (double)r->work * (double)pc->end / (double)now : INFINITY;
+	if (est <= (double)pc->max_events)
+		return;
+	pc->estimate = est;
+	pc->at = now;
+	pc->work = r->work;
+	r->stopped = true;
+	sim_engine_stop(pc->e);
+}
 
 static void engine_progress(void *arg, sim_time_t now)
 {
@@ -752,6 +771,18 @@ static void engine_progress(void *arg, sim_time_t now)
 	 * counts events and simulated time only, so the same run stops at
 	 * the same point on any machine.
 	 */
+	/* --max-time is up: stop here. */
+	if (pc->o->time_up && pc->o->time_up(pc->o->time_up_arg)) {
+		pc->timed_out = true;
+		sim_engine_stop(pc->e);
+		return;
+	}
+	/* A trace that cannot be written (a full disk) stops the run. */
+	if (pc->o->trace && sim_trace_flush(pc->o->trace)) {
+		pc->trace_failed = true;
+		sim_engine_stop(pc->e);
+		return;
+	}
 	if (pc->max_events) {
 		/* 2^20 events and the clock still at 0: it never advances. */
 		est = now ? (double)sim_events(pc->e) * (double)pc->end /
@@ -852,70 +883,6 @@ static void kworker_setup(struct run *run)
 	sim_proc_start(&run->kworker, 0);
 }
 
-/*
- * The run's simulated memory passed --max-memory, or could not be
- * allocated: say so, with what makes it big and how to go on.
- */
-static void mem_error(const struct variant *v, const struct run *run,
-		      uint64_t limit, struct sim_error *err)
-{
-	bool over = coh_failed(run->coh) == EFBIG;
-	uint64_t b = over ? limit : coh_mem(run->coh);
-	char size[32];
-
-	if (b >= 1ull << 30)
-		snprintf(size, sizeof(size), "%.1f GiB", (double)b / (1 << 30));
-	else if (b >= 1ull << 20)
-		snprintf(size, sizeof(size), "%.1f MiB", (double)b / (1 << 20));
-	else
-		snprintf(size, sizeof(size), "%.1f KiB", (double)b / (1 << 10));
-	if (over)
-		scenario_error(
-			err, v->tree,
-			"variant '%s': its simulated cache lines and objects (%u CPUs, %u cgroups) need more than the limit of %s; raise it with --max-memory SIZE (0: no limit), or use fewer CPUs, cgroups or stats items",
-			v->name, v->machine.nr_cpus, v->cgroups.nr, size);
-	else
-		scenario_error(
-			err, v->tree,
-			"variant '%s': out of memory after %s of simulated cache lines and objects (%u CPUs, %u cgroups); use fewer CPUs, cgroups or stats items",
-			v->name, size, v->machine.nr_cpus, v->cgroups.nr);
-}
-
-/* The run would pass --max-events: say how long it is, and the way out. */
-static void events_error(const struct variant *v, const struct progress_ctx *pc,
-			 struct sim_error *err)
-{
-	/* A rough rate, not measured, so that the text is the same anywhere. */
-	double secs = pc->estimate / RUN_EVENTS_PER_SECOND;
-	char wall[40];
-
-	if (!pc->at) {
-		scenario_error(
-			err, v->tree,
-			"variant '%s': %llu events ran and simulated time did not advance: the run would never end; lengthen the latencies or think times (--max-events N, 0: no limit)",
-			v->name, (unsigned long long)sim_events(pc->e));
-		return;
-	}
-
-	if (secs < 10)
-		snprintf(wall, sizeof(wall), "%.1f seconds", secs);
-	else if (secs < 120)
-		snprintf(wall, sizeof(wall), "%.0f seconds", secs);
-	else if (secs < 7200)
-		snprintf(wall, sizeof(wall), "%.0f minutes", secs / 60);
-	else if (secs < 172800)
-		snprintf(wall, sizeof(wall), "%.0f hours", secs / 3600);
-	else
-		snprintf(wall, sizeof(wall), "%.3g days", secs / 86400);
-	scenario_error(
-		err, v->tree,
-		"variant '%s': the run would take about %.2g events (%.3g per simulated microsecond over %.3g ms), more than the limit of %.2g; about %s at some %.0f million events a second; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)",
-		v->name, pc->estimate,
-		(double)sim_events(pc->e) / ((double)pc->at / SIM_PS_PER_US),
-		(double)pc->end / SIM_PS_PER_MS, (double)pc->max_events, wall,
-		RUN_EVENTS_PER_SECOND / 1e6);
-}
-
 static int run_variant_once(struct variant *v, uint64_t seed,
 			    const struct run_opts *o, bool traced,
 			    struct progress_ctx *pc, struct report *r,
@@ -948,8 +915,15 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 			run.memcg = memcg_sim_create(&v->kernel, &v->cgroups,
 						     run.coh,
 						     v->machine.nr_cpus);
-	if (traced)
+	if (traced) {
 		run__trace_begin(&run, o, variant);
+		/* A window after the run holds nothing: say so. */
+		if (o->trace_from >= run.end_ps)
+			fprintf(stderr,
+				"memcgsim: note: --trace-from %g ms is not before variant '%s' ends (%g ms, warm-up included): its trace holds no events\n",
+				(double)o->trace_from / SIM_PS_PER_MS, v->name,
+				(double)run.end_ps / SIM_PS_PER_MS);
+	}
 	for (i = 0; i < v->nr_workloads; i++) {
 		struct workload *w = &v->workloads[i];
 
@@ -972,7 +946,7 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 	}
 	kworker_setup(&run);
 	if (coh_failed(run.coh)) {
-		mem_error(v, &run, limit, err);
+		run__mem_error(v, &run, limit, err);
 		ret = -1;
 		goto out;
 	}
@@ -985,22 +959,61 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 	if (pc->max_events == UINT64_MAX)
 		pc->max_events = 0;
 	pc->estimate = 0;
-	if (o->progress || pc->max_events)
-		sim_engine_set_progress(run.engine, 1 << 20, engine_progress,
-					pc);
+	pc->trace_failed = false;
+	pc->timed_out = false;
+	pc->work = 0;
+	/* Work without events: checked every 2^16 units (struct run). */
+	run.work_every = 1 << 16;
+	if (pc->max_events && pc->max_events < run.work_every)
+		run.work_every = pc->max_events;
+	run.work_next = run.work_every;
+	run.work_tick = work_tick;
+	run.work_arg = pc;
+	/*
+	 * The budget is checked every 2^20 events, or every --max-events
+	 * when that is less: a limit below 2^20 is enforced too. So is a
+	 * trace's writing.
+	 */
+	if (o->progress || pc->max_events || traced || o->time_up)
+		sim_engine_set_progress(run.engine,
+					pc->max_events && pc->max_events <
+								  1 << 20 ?
+						pc->max_events :
+						1 << 20,
+					engine_progress, pc);
 	if (o->run_phase)
 		o->run_phase(o->run_phase_arg, true);
 	sim_engine_run(run.engine, run.warmup_ps);
 	coh_settle(run.coh); /* before the counts are read */
-	if (!pc->estimate) {
+	if (!pc->estimate && !pc->trace_failed && !pc->timed_out) {
 		tasks_reset(&run);
 		sim_engine_run(run.engine, run.end_ps);
 		coh_settle(run.coh);
 	}
 	if (o->run_phase)
 		o->run_phase(o->run_phase_arg, false);
+	if (pc->timed_out) {
+		scenario_error(
+			err, v->tree,
+			"variant '%s': stopped at --max-time after %.6g of its %.6g simulated ms: nothing was written; raise --max-time, or shorten duration_ms (memcgsim check estimates the time)",
+			v->name, (double)sim_now(run.engine) / SIM_PS_PER_MS,
+			(double)run.end_ps / SIM_PS_PER_MS);
+		ret = -1;
+		goto out;
+	}
 	if (pc->estimate) {
-		events_error(v, pc, err);
+		run__events_error(v, pc, err);
+		ret = -1;
+		goto out;
+	}
+	if (traced)
+		run__trace_end(&run, v->name, variant);
+	if (traced && sim_trace_flush(o->trace)) {
+		/* Stopped at the first failed write: nothing is written. */
+		sim_error_set(
+			err, sim_trace_path(o->trace), 0, 0,
+			"cannot write the trace: %s; stopped in variant '%s': nothing was written, neither the trace nor the results",
+			strerror(sim_trace_flush(o->trace)), v->name);
 		ret = -1;
 		goto out;
 	}
@@ -1008,10 +1021,9 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 		for (j = 0; j < v->workloads[i].nr_tasks; j++)
 			kprof_settle(&v->workloads[i].tasks[j].prof,
 				     run.end_ps);
-	if (traced)
-		run__trace_end(&run, v->name, variant);
 	run__collect(&run, res);
 	if (r) {
+		report_events(r, variant, sim_events(run.engine));
 		run__lines_report(&run, r, variant, o->hot_lines);
 		if (run.memcg)
 			run__functions_report(&run, r, variant);
@@ -1341,6 +1353,8 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 		ret = 0;
 		goto out_variants;
 	}
+	if (o->estimated)
+		o->estimated(o->estimate_arg);
 
 	for (i = 0; !v[i].parked; i++) /* the first not skipped */
 		;
@@ -1390,6 +1404,15 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 			done++;
 		}
 		record(r, col, res, o->replications, base, v[i].name);
+		/* No result file holds nan: a workload that did nothing. */
+		name = report_nonfinite(r, col);
+		if (name) {
+			scenario_error(
+				err, vars ? scenario_item(vars, i) : base,
+				"variant '%s': the metric '%s' is not a number: its workload did no work it could measure",
+				v[i].name, name);
+			goto out_report;
+		}
 		variant_park(&v[i]);
 	}
 	report_set_baseline(r, baseline);

@@ -31,8 +31,9 @@
 struct sim_trace;
 
 /*
- * --max-memory's default: 4 GiB, or half of this machine's memory when
- * that is less (run_default_max_memory()). Half, because a sweep runs -j N
+ * --max-memory's default: 4 GiB, or half of this machine's memory, the
+ * memory limit of its cgroup or RLIMIT_AS when one of those is less
+ * (run_default_max_memory()). Half, because a sweep runs -j N
  * points at once and the system and the other points need the rest; 4
  * GiB, because no shipped scenario needs a tenth of it (stat-read-1000,
  * the largest, peaks at 140 MB) and a run past it is more often a
@@ -116,10 +117,36 @@ struct run_opts {
 	void (*estimate)(void *arg, const char *variant,
 			 const struct estimate *est);
 	void *estimate_arg;
+	/*
+	 * Called once every variant is checked (and @estimate called for
+	 * each), just before the first runs: run announces a long run.
+	 */
+	void (*estimated)(void *arg);
+	/*
+	 * --max-time: true once the command's wall time is up (cli/ reads
+	 * the clock); asked with the event and work budgets (every 2^20
+	 * events, 2^16 operations), and a run then stops and is refused.
+	 * NULL: no limit.
+	 */
+	bool (*time_up)(void *arg);
+	void *time_up_arg;
 };
 
-/* --max-memory's default on this machine: see RUN_DEFAULT_MAX_MEMORY. */
+/*
+ * --max-memory's default on this machine: the smallest of
+ * RUN_DEFAULT_MAX_MEMORY, half of its memory, this process's cgroup
+ * memory limit and RLIMIT_AS.
+ */
 uint64_t run_default_max_memory(void);
+/*
+ * run_cgroup_memory_limit() - the smallest memory limit on the way from
+ * the cgroups that @self_cgroup (the text of /proc/self/cgroup) names up
+ * to the root, read under @root (/sys/fs/cgroup): memory.max of the
+ * unified hierarchy (v2, the "0::PATH" line), memory.limit_in_bytes of
+ * memory/ (v1, the line whose controllers include memory). UINT64_MAX
+ * when none is set or readable.
+ */
+uint64_t run_cgroup_memory_limit(const char *self_cgroup, const char *root);
 
 /*
  * scenario_run() - run @path per @o. Return 0 with *@out set (the caller

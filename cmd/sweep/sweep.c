@@ -909,6 +909,7 @@ int sweep__meta_read(struct sweep *s, const char *dir, struct sim_error *err)
 		goto out;
 	}
 	tree = scenario_load_file(path, err);
+	sim_input_forget_path(path); /* the sweep's own, rewritten */
 	if (!tree)
 		goto out;
 	if (scenario_check_keys(tree, keys, sizeof(keys) / sizeof(keys[0]),

@@ -251,6 +251,7 @@ int sweep__point_check(const struct sweep *s, unsigned int point,
 	    digest_file(dc, csv, err))
 		goto out;
 	tree = scenario_load_file(sum, err);
+	sim_input_forget_path(sum); /* the sweep's own, rewritten */
 	if (!tree ||
 	    scenario_check_keys(tree, keys, sizeof(keys) / sizeof(keys[0]),
 				err) ||

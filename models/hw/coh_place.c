@@ -134,6 +134,36 @@ static struct coh_line *line_alloc(struct coh *c, size_t size)
 }
 
 /*
+ * name_add() - append @s to the name @dst of @size bytes, whose length is
+ * *@len, cut as snprintf() cuts: a line and each of its fields are named
+ * at creation, hundreds of thousands of them for memory.stat of 1000
+ * memcgs, where snprintf()'s parsing of its format was a fifth of the run.
+ */
+static void name_add(char *dst, size_t size, size_t *len, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (*len + n >= size)
+		n = size - 1 - *len;
+	memcpy(dst + *len, s, n);
+	*len += n;
+	dst[*len] = '\0';
+}
+
+/* name_add() of the decimal digits of @v */
+static void name_add_u64(char *dst, size_t size, size_t *len, uint64_t v)
+{
+	char digits[21], *p = digits + sizeof(digits) - 1;
+
+	*p = '\0';
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	name_add(dst, size, len, p);
+}
+
+/*
  * The line at @addr, created if need be. SIM: once the memory limit is
  * passed or an allocation fails, every new line is the one spare line and
  * the coh is failed (coh_failed()): setup goes on harmlessly, and the run
@@ -145,6 +175,7 @@ static struct coh_line *line_get(struct coh *c, uint64_t addr, const char *obj,
 	struct coh_line *l = coh_line_find(c, addr), **grown, **hash;
 	size_t size = sizeof(*l) + c->sharer_words * sizeof(uint64_t);
 	unsigned int i, cap;
+	size_t len;
 
 	if (l)
 		return l;
@@ -158,8 +189,12 @@ static struct coh_line *line_get(struct coh *c, uint64_t addr, const char *obj,
 	l->home = -1;
 	l->last_to = -1;
 	l->last_holder = -2;
-	snprintf(l->name, sizeof(l->name), "%s line %llu", obj,
-		 (unsigned long long)((addr - obj_line) / COH_LINE_SIZE));
+	len = 0;
+	l->name[0] = '\0';
+	name_add(l->name, sizeof(l->name), &len, obj);
+	name_add(l->name, sizeof(l->name), &len, " line ");
+	name_add_u64(l->name, sizeof(l->name), &len,
+		     (addr - obj_line) / COH_LINE_SIZE);
 	if (c->nr_lines == c->cap_lines) {
 		cap = c->cap_lines ? 2 * c->cap_lines : 64;
 		grown = realloc(c->lines, cap * sizeof(*c->lines));
@@ -189,6 +224,7 @@ static uint8_t line_add_field(struct coh *c, struct coh_line *l,
 {
 	struct coh_field_stat *fs;
 	unsigned int cap;
+	size_t len = 0;
 
 	if (l->nr_fields == COH_LINE_FIELDS)
 		return COH_LINE_FIELDS - 1; /* SIM: the rest share a slot */
@@ -209,7 +245,9 @@ static uint8_t line_add_field(struct coh *c, struct coh_line *l,
 	}
 	fs = &l->fields[l->nr_fields];
 	memset(fs, 0, sizeof(*fs));
-	snprintf(fs->name, sizeof(fs->name), "%s.%s", obj, field);
+	name_add(fs->name, sizeof(fs->name), &len, obj);
+	name_add(fs->name, sizeof(fs->name), &len, ".");
+	name_add(fs->name, sizeof(fs->name), &len, field);
 	return (uint8_t)l->nr_fields++;
 }
 

@@ -159,6 +159,9 @@ static int kmalloc_loop(struct sim_proc *p, void *frame)
 	while (task_running(t, km->run)) {
 		task_op_begin(t);
 		for (f->i = 0; f->i < km->objects; f->i++) {
+			/* SIM: a million objects an operation is work too. */
+			if (run_work(km->run, 1, t->proc.now))
+				break;
 			/* slab_alloc_node(): pre-alloc hook, freelist, post */
 			if (objects)
 				CO_CALL(f, p, memcg_slab_pre_alloc_hook,
@@ -174,6 +177,8 @@ static int kmalloc_loop(struct sim_proc *p, void *frame)
 					.pgdat = f->pgdat);
 		}
 		for (f->i = 0; f->i < km->objects; f->i++) {
+			if (run_work(km->run, 1, t->proc.now))
+				break;
 			/* kfree() -> slab_free(): the hook, then the freelist */
 			if (objects)
 				CO_CALL(f, p, memcg_slab_free_hook,

@@ -382,6 +382,14 @@ static int netperf_parse(struct workload *w, const struct scenario_node *n,
 			       "'message_bytes' must be at least 1");
 		return -1;
 	}
+	/* The default (half the CPUs) is 0 on one CPU: nothing would run. */
+	if (!np->instances) {
+		scenario_error(
+			err, scenario_get(n, "cpus"),
+			"netperf needs at least two CPUs in 'cpus' (a sender and a receiver for each instance), found %u",
+			w->nr_tasks);
+		return -1;
+	}
 	if (2 * np->instances > w->nr_tasks) {
 		scenario_error(
 			err,

@@ -201,7 +201,37 @@ struct run {
 	unsigned int nr_workloads;
 	struct workload *workloads;
 	struct sim_stat lat; /* latency of every task's ops, ns */
+	/*
+	 * Work done without engine events (issue 34, item 2): a task whose
+	 * accesses all hit, or a loop of a million objects in one
+	 * operation, runs on its own clock and schedules no event, so a
+	 * budget of events alone never sees it. run_work() counts each
+	 * operation and each iteration of such loops; every @work_every
+	 * units it calls @work_tick (cmd/run/run.c: the --max-events
+	 * budget), which may set @stopped: then task_running() is false and
+	 * the loops end, and the run is refused. Nothing here changes what
+	 * a run that is not stopped computes.
+	 */
+	uint64_t work, work_next, work_every;
+	void (*work_tick)(struct run *r, sim_time_t now);
+	void *work_arg;
+	bool stopped;
 };
+
+/*
+ * run_work() - @units of work done by a task at @now (see struct run).
+ * Returns true when the run is stopped: the loop doing the work ends.
+ */
+static inline bool run_work(struct run *r, uint64_t units, sim_time_t now)
+{
+	r->work += units;
+	if (__builtin_expect(r->work >= r->work_next, 0)) {
+		r->work_next = r->work + r->work_every;
+		if (r->work_tick)
+			r->work_tick(r, now);
+	}
+	return r->stopped;
+}
 
 /*
  * task_rng_init() - @t's random stream: stream @stream of the run seeded
@@ -217,7 +247,7 @@ static inline void task_rng_init(struct sim_task *t, uint64_t seed,
 /* Helpers for workload code. */
 static inline bool task_running(const struct sim_task *t, const struct run *r)
 {
-	return t->proc.now < r->end_ps;
+	return t->proc.now < r->end_ps && !r->stopped;
 }
 /*
  * task_idle_begin() - the task waits for work (a message, a peer): its
@@ -263,6 +293,7 @@ static inline void task_op_end(struct sim_task *t, struct run *r)
 
 	if (__builtin_expect(sim_trace_calls != NULL, 0))
 		sim_trace_call_exit(sim_trace_calls, t->proc.trace_tid, now);
+	run_work(r, 1, now);
 	if (now < r->warmup_ps || now > r->end_ps)
 		return;
 	t->ops++;
