@@ -109,6 +109,26 @@ START_TEST(menu_next_tick_limits_c6)
 }
 END_TEST
 
+/*
+ * A span of 2^32 + 500 us does not wrap to 500 us in the history: it is
+ * recorded as the time to the next timer, 1000 us (menu_update() clamps
+ * a measured span to next_timer_us). A wake-up stamped before the entry
+ * (another CPU's clock behind) counts as a span of 0.
+ */
+START_TEST(span_clamped_not_wrapped)
+{
+	struct cpuidle_device dev;
+
+	cpuidle_device_init(&dev);
+	cpuidle_idle_call(&dev, &m, 0);
+	cpuidle_wake(&dev, &m, ((1ULL << 32) + 500) * US);
+	ck_assert_uint_eq(dev.intervals[0], 1000);
+	cpuidle_idle_call(&dev, &m, 10 * MS);
+	cpuidle_wake(&dev, &m, 9 * MS);
+	ck_assert_uint_eq(dev.intervals[1], 0);
+}
+END_TEST
+
 /* Without idle states every CPU polls: a wake-up is free. */
 START_TEST(no_states_free_wakes)
 {
@@ -130,6 +150,7 @@ static Suite *cpuidle_suite(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, menu_50us_spans_pick_c1e);
 	tcase_add_test(tc, menu_next_tick_limits_c6);
+	tcase_add_test(tc, span_clamped_not_wrapped);
 	tcase_add_test(tc, no_states_free_wakes);
 	suite_add_tcase(s, tc);
 	return s;

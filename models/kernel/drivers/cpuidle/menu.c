@@ -213,13 +213,15 @@ static void menu_update(struct cpuidle_device *dev, unsigned int measured_us)
 sim_time_t cpuidle_wake(struct cpuidle_device *dev, const struct machine *m,
 			sim_time_t now)
 {
+	uint64_t span_us = now > dev->entered_ps ?
+				   (now - dev->entered_ps) / SIM_PS_PER_US :
+				   0;
 	sim_time_t cost = 0;
 
 	if (!dev->in_idle)
 		return 0;
 	dev->in_idle = false;
-	menu_update(dev,
-		    (unsigned int)((now - dev->entered_ps) / SIM_PS_PER_US));
+	menu_update(dev, span_us < UINT_MAX ? (unsigned int)span_us : UINT_MAX);
 	if (dev->last_state_idx > 0) {
 		/* smp_send_reschedule(), then the state's exit latency */
 		cost = m->ipi_ps +
