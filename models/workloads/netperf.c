@@ -522,28 +522,6 @@ static void netperf_switch(struct netperf *np, unsigned int cpu,
 }
 
 /*
- * @t, woken, pays its CPU's wake-up from an idle state (menu.h) as
- * [wake], before task_idle_end(): its SMT sibling runs unslowed meanwhile.
- */
-static void netperf_woken(struct netperf *np, struct sim_task *t)
-{
-	sim_time_t cost;
-
-	if (!np->idle)
-		return;
-	if (!np->sf)
-		np->wake_pending[t->index] += cpuidle_wake(
-			&np->idle[t->k.cc->cpu], &np->run->machine, NOW(t));
-	cost = np->wake_pending[t->index];
-	np->wake_pending[t->index] = 0;
-	if (!cost)
-		return;
-	KPROF_ENTER(&t->prof, KF_WAKE, NOW(t));
-	t->proc.now += cost;
-	KPROF_EXIT(&t->prof, NOW(t));
-}
-
-/*
  * For CO_AWAIT() after netperf_switch(): true while @t must wait, for
  * its wake-up (@blocked, the caller's wait condition) or, woken, for its
  * CPU.

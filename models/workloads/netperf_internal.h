@@ -115,4 +115,26 @@ struct netperf_sctp_recv_accounting_frame {
 int netperf_sctp_send_accounting(struct sim_proc *p, void *frame);
 int netperf_sctp_recv_accounting(struct sim_proc *p, void *frame);
 
+/*
+ * @t, woken, pays its CPU's wake-up from an idle state (menu.h) as
+ * [wake], before task_idle_end(): its SMT sibling runs unslowed meanwhile.
+ */
+static inline void netperf_woken(struct netperf *np, struct sim_task *t)
+{
+	sim_time_t cost;
+
+	if (!np->idle)
+		return;
+	if (!np->sf)
+		np->wake_pending[t->index] += cpuidle_wake(
+			&np->idle[t->k.cc->cpu], &np->run->machine, NOW(t));
+	cost = np->wake_pending[t->index];
+	np->wake_pending[t->index] = 0;
+	if (!cost)
+		return;
+	KPROF_ENTER(&t->prof, KF_WAKE, NOW(t));
+	t->proc.now += cost;
+	KPROF_EXIT(&t->prof, NOW(t));
+}
+
 #endif /* MODELS_WORKLOADS_NETPERF_INTERNAL_H */
