@@ -5,4 +5,5 @@
 # it; nothing below includes cli/.
 memcgsim_SOURCES = %reldir%/memcgsim.c %reldir%/options.c %reldir%/options.h \
 	%reldir%/check.c %reldir%/check.h %reldir%/help.c %reldir%/help.h \
+	%reldir%/default.c %reldir%/default.h \
 	%reldir%/host_run.c %reldir%/host_run.h

@@ -56,9 +56,11 @@
 #include "cmd/sweep/sweep.h"
 #include "cmd/validate/validate.h"
 #include "cmd/compare/compare.h"
+#include "cmd/fit/fit.h"
 #include "cmd/calibrate/calibrate.h"
 #include "cli/host_run.h"
 #include "cli/check.h"
+#include "cli/default.h"
 #include "cli/help.h"
 #include "models/hw/machine.h"
 #include "models/kernel/sim/config.h"
@@ -73,8 +75,6 @@
 #ifndef MEMCGSIM_SRCDIR
 #define MEMCGSIM_SRCDIR "."
 #endif
-
-#define DEFAULT_EXPERIMENT "validation/charge-batch-2022.yaml"
 
 /* ---- progress ---- */
 
@@ -182,78 +182,12 @@ static void inspect(void *arg, const char *variant, struct run *run)
 
 /* ---- plots ---- */
 
-#define DEFAULT_PLOTS_DIR "memcgsim-plots"
-#define DEFAULT_HEATMAP "6.0-rc1"
-
 static const char *plots_dir(void);
 
 /* memcgsim plot: each file as it is written. */
 static void print_written(void *arg, const char *path, bool picture)
 {
 	printf("%s\n", path);
-}
-
-/* The default experiment: the pictures' names, for one line. */
-struct plot_names {
-	char buf[512];
-	size_t len;
-};
-
-static void note_written(void *arg, const char *path, bool picture)
-{
-	struct plot_names *n = arg;
-	const char *base = strrchr(path, '/');
-	size_t len;
-
-	base = base ? base + 1 : path;
-	len = strlen(base);
-	/* One name per picture, drawn as PNG and SVG. */
-	if (!picture || len < 4 || strcmp(base + len - 4, ".png") ||
-	    n->len >= sizeof(n->buf))
-		return;
-	n->len += (size_t)snprintf(n->buf + n->len, sizeof(n->buf) - n->len,
-				   "%s%.*s", n->len ? ", " : "", (int)(len - 4),
-				   base);
-}
-
-/*
- * The default experiment draws its own plots: time by kernel function,
- * predicted against published change, and the heat map of 6.0-rc1 (or of
- * the --variant run). A missing gnuplot or a failure is a message, not a
- * failed run: the table is the result.
- */
-static void default_plots(const struct cli *c, const struct report *r)
-{
-	struct plot_names names = { .len = 0 };
-	struct plot_opts o = {
-		.out_dir = DEFAULT_PLOTS_DIR,
-		.script_dir = plots_dir(),
-		.png = true,
-		.svg = true,
-		.kinds = 1u << PLOT_FUNCTIONS | 1u << PLOT_VALIDATION |
-			 1u << PLOT_HEATMAP,
-		.heatmap_variant = c->o.variant ? c->o.variant :
-						  DEFAULT_HEATMAP,
-		.written = note_written,
-		.written_arg = &names,
-	};
-	struct sim_error err;
-
-	if (!plot_have_gnuplot(&o)) {
-		if (!c->quiet)
-			fprintf(stderr,
-				"memcgsim: no plots: gnuplot is not installed (apt-get install gnuplot-nox), or use --no-plots\n");
-		return;
-	}
-	sim_error_clear(&err);
-	if (plot_report(r, &o, &err)) {
-		fprintf(stderr, "memcgsim: warning: plots not drawn: %s%s%s\n",
-			err.file, err.file[0] ? ": " : "", err.msg);
-		return;
-	}
-	if (!c->quiet && names.len)
-		fprintf(stderr, "memcgsim: plots (PNG, SVG) in %s/: %s\n",
-			DEFAULT_PLOTS_DIR, names.buf);
 }
 
 /* @path with its directory resolved ("./x" and "x" alike), in @buf. */
@@ -382,6 +316,8 @@ static int run_scenario(struct cli *c)
 		}
 	} else if (report_write(r, c->format, stdout)) {
 		goto out;
+	} else if (c->default_run && c->format == REPORT_TABLE) {
+		cli_default_next(r);
 	}
 	if (c->sens.nr && sensitivity_print(c->scenario, &c->o, &c->sens,
 					    c->out || !c->format))
@@ -391,7 +327,7 @@ static int run_scenario(struct cli *c)
 		goto out;
 	}
 	if (c->default_run && !c->no_plots)
-		default_plots(c, r);
+		cli_default_plots(c, r, plots_dir());
 	ret = EXIT_SUCCESS;
 out:
 	if (x.mem)
@@ -613,6 +549,7 @@ static int cmd_sweep(struct cli *c, int nr_args, char **args)
 			c->point, s.nr_points - 1);
 		goto out_error;
 	}
+	s.warn_overrides = !c->plan && c->point < 0;
 	if (sweep_check(&s, &err))
 		goto out_error;
 	if (c->dry_run) {
@@ -858,6 +795,11 @@ static int cmd_default(struct cli *c, int nr_args, char **args)
 	return run_scenario(c);
 }
 
+static int cmd_fit_own(int argc, char **argv)
+{
+	return cmd_fit(argc, argv, data_dir());
+}
+
 static int cmd_list(struct cli *c, int nr_args, char **args)
 {
 	if (nr_args)
@@ -874,43 +816,45 @@ static int cmd_list(struct cli *c, int nr_args, char **args)
 		&opt_max_events, &opt_max_time
 
 static const struct cli_option *const run_options[] = {
-	RUN_COMMON_OPTIONS,
-	&opt_dry_run,
-	&opt_sensitivity,
-	NULL,
+	RUN_COMMON_OPTIONS, &opt_dry_run,  &opt_sensitivity,
+	&opt_all_metrics,   &opt_no_plots, NULL,
 };
 
 static const struct cli_option *const check_options[] = {
-	&opt_variant,	 &opt_set,	  &opt_seed, &opt_replications,
-	&opt_max_memory, &opt_max_events, NULL,
+	&opt_variant,	 &opt_set,	  &opt_seed,	 &opt_replications,
+	&opt_max_memory, &opt_max_events, &opt_no_plots, NULL,
 };
 
 static const struct cli_option *const default_options[] = {
 	RUN_COMMON_OPTIONS,
 	&opt_no_plots,
+	&opt_all_metrics,
 	NULL,
 };
 
 static const struct cli_option *const validate_options[] = {
-	&opt_set,	 &opt_seed,	   &opt_replications,
-	&opt_markdown,	 &opt_quiet,	   &opt_max_memory,
-	&opt_max_events, &opt_sensitivity, NULL,
+	&opt_set,	   &opt_seed,
+	&opt_replications, &opt_markdown,
+	&opt_quiet,	   &opt_max_memory,
+	&opt_max_events,   &opt_sensitivity,
+	&opt_no_plots,	   NULL,
 };
 
 static const struct cli_option *const sweep_options[] = {
-	&opt_vary,	   &opt_jobs,  &opt_sweep_out,	&opt_plan,
-	&opt_point,	   &opt_force, &opt_set,	&opt_seed,
-	&opt_replications, &opt_quiet, &opt_max_memory, &opt_max_events,
-	&opt_dry_run,	   NULL,
+	&opt_vary,	   &opt_jobs,	  &opt_sweep_out,  &opt_plan,
+	&opt_point,	   &opt_force,	  &opt_set,	   &opt_seed,
+	&opt_replications, &opt_quiet,	  &opt_max_memory, &opt_max_events,
+	&opt_dry_run,	   &opt_no_plots, &opt_variant,	   NULL,
 };
 
 static const struct cli_option *const merge_options[] = {
 	&opt_quiet,
+	&opt_no_plots,
 	NULL,
 };
 
 static const struct cli_option *const compare_options[] = {
-	&opt_tolerance, &opt_metric, &opt_all, &opt_quiet, NULL,
+	&opt_tolerance, &opt_metric, &opt_all, &opt_quiet, &opt_no_plots, NULL,
 };
 
 static const struct cli_option *const plot_options[] = {
@@ -1016,6 +960,13 @@ static const struct cli_command commands[] = {
 		.doc = "measure this host with pinned microbenchmarks and write a machine profile (calibrate --help: --check PROFILE [MEASUREMENTS] puts the model beside measurements)",
 	},
 	{
+		/* cmd/fit/fit.c parses its own options */
+		.name = "fit",
+		.own = cmd_fit_own,
+		.args = "SCENARIO --key KEY --to VARIANT=VALUE",
+		.doc = "find the value of KEY (usually a workload's work_ns) that makes VARIANT's metric match a measured VALUE, by bisection with replications; print it with its interval, --write a copy of the scenario with it (fit --help)",
+	},
+	{
 		.name = "host-run",
 		.fn = cmd_host_run,
 		.options = host_run_options,
@@ -1065,9 +1016,23 @@ static int cmd_help(struct cli *c, int nr_args, char **args)
 /* "unknown command 'frob' (run, explain, ..., help)" */
 static int unknown_command(const char *name)
 {
+	const char *names[ARRAY_SIZE(commands)], *near;
+	size_t i, len, n = strlen(name);
 	char msg[512];
-	size_t i, len;
 
+	/* a scenario given without its command: run it */
+	if (n > 5 && !strcmp(name + n - 5, ".yaml"))
+		return cli_usage_error(
+			"unknown command '%s'; to run a scenario: memcgsim run SCENARIO",
+			name);
+	for (i = 1; i < ARRAY_SIZE(commands); i++)
+		names[i - 1] = commands[i].name;
+	near = sim_nearest(name, names, (unsigned int)ARRAY_SIZE(commands) - 1);
+	if (near) {
+		snprintf(msg, sizeof(msg),
+			 "unknown command '%%s'; did you mean '%s'?", near);
+		return cli_usage_error(msg, name);
+	}
 	len = (size_t)snprintf(msg, sizeof(msg), "unknown command '%%s' (");
 	for (i = 1; i < ARRAY_SIZE(commands) && len < sizeof(msg); i++)
 		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "%s%s",

@@ -295,6 +295,11 @@ static bool parse_percent(const char *s, double *out)
 
 static int set_variant(struct cli *c, const char *arg)
 {
+	/* a second -v used to replace the first without a word */
+	if (c->o.variant && strcmp(c->o.variant, arg))
+		return cli_usage_error(
+			"--variant given twice ('%s'): one variant, or none for all of them",
+			arg);
 	c->o.variant = arg;
 	return 0;
 }
@@ -583,6 +588,12 @@ static int set_quiet(struct cli *c, const char *arg)
 	return 0;
 }
 
+static int set_all_metrics(struct cli *c, const char *arg)
+{
+	c->o.all_metrics = true;
+	return 0;
+}
+
 static int set_markdown(struct cli *c, const char *arg)
 {
 	c->markdown = true;
@@ -862,7 +873,13 @@ const struct cli_option opt_quiet = {
 const struct cli_option opt_no_plots = {
 	.long_name = "no-plots",
 	.set = set_no_plots,
-	.help = "do not draw the plots into memcgsim-plots/",
+	.help = "do not draw the plots into memcgsim-plots/ (the default run; accepted by the other commands, which draw none)",
+};
+
+const struct cli_option opt_all_metrics = {
+	.long_name = "all-metrics",
+	.set = set_all_metrics,
+	.help = "keep the table's rows that are 0 in every variant (left out by default, and named in one line; YAML and CSV always keep them)",
 };
 
 const struct cli_option opt_markdown = {

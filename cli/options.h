@@ -118,9 +118,9 @@ extern const struct cli_option opt_variant, opt_set, opt_seed, opt_replications,
 	opt_plot_format, opt_plot_variant, opt_plot_metric, opt_plot_x,
 	opt_help_format, opt_max_memory, opt_max_events, opt_dry_run,
 	opt_trace_variant, opt_trace_from, opt_trace_to, opt_max_time,
-	opt_sensitivity, opt_host_variant, opt_host_replications,
-	opt_host_machine, opt_host_predict, opt_host_duration,
-	opt_host_no_profile;
+	opt_sensitivity, opt_all_metrics, opt_host_variant,
+	opt_host_replications, opt_host_machine, opt_host_predict,
+	opt_host_duration, opt_host_no_profile;
 
 #define EXIT_RUN_FAILURE 1
 #define EXIT_BAD_INPUT 2

@@ -9,18 +9,20 @@
 libsim_a_SOURCES += \
 	%reldir%/run/run.c %reldir%/run/run.h %reldir%/run/internal.h \
 	%reldir%/run/collect.c %reldir%/run/trace.c %reldir%/run/limits.c \
+	%reldir%/run/provenance.c \
 	%reldir%/run/estimate.c %reldir%/run/estimate.h \
 	%reldir%/run/sensitivity.c %reldir%/run/sensitivity.h \
 	%reldir%/list/list.c %reldir%/list/list.h \
 	%reldir%/explain/explain.c %reldir%/explain/explain.h \
 	%reldir%/validate/validate.c %reldir%/validate/validate.h \
 	%reldir%/plot/plot.c %reldir%/plot/plot.h %reldir%/plot/internal.h \
-	%reldir%/plot/draw.c \
+	%reldir%/plot/draw.c %reldir%/plot/sweep.c \
 	%reldir%/sweep/sweep.c %reldir%/sweep/sweep.h %reldir%/sweep/internal.h \
 	%reldir%/sweep/jobs.c %reldir%/sweep/merge.c %reldir%/sweep/verify.c \
 	%reldir%/sweep/override.c \
 	%reldir%/compare/compare.c %reldir%/compare/compare.h \
-	%reldir%/compare/internal.h %reldir%/compare/print.c
+	%reldir%/compare/internal.h %reldir%/compare/print.c \
+	%reldir%/fit/fit.c %reldir%/fit/fit.h
 # memcgsim calibrate: pinned pthread microbenchmarks on this host (hwloc
 # for the topology) and the same in the model (--check).
 libsim_a_SOURCES += \

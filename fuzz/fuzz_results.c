@@ -8,9 +8,10 @@
  *  - compare_parse(), then compare_print() of the file against itself,
  *    which must find no change; an input holding a NUL byte (which no
  *    result may) is two files, OLD and NEW, compared with each other;
- *  - plot's planning for a sweep.csv (plan_sweep()) and for a run's YAML
- *    (plan_run()): what `memcgsim plot` does before it draws. Planning
- *    is static in cmd/plot/plot.c, so this file includes cmd/plot/plot.c whole;
+ *  - plot's planning for a sweep.csv (plot__plan_sweep(), in
+ *    cmd/plot/sweep.c) and for a run's YAML (plan_run()): what `memcgsim
+ *    plot` does before it draws. Run planning is static in
+ *    cmd/plot/plot.c, so this file includes cmd/plot/plot.c whole;
  *    nothing is drawn and gnuplot is never run.
  *
  * Findings: a crash or sanitizer report, a leak, a hang, a refusal without
@@ -80,7 +81,7 @@ static void fuzz_plot(const uint8_t *data, size_t size)
 	struct sim_error err;
 
 	fuzz_write("work/sweep.csv", data, size, path);
-	if (plan_sweep(&p, path, &o, &err))
+	if (plot__plan_sweep(&p, path, &o, &err))
 		FUZZ_ASSERT(err.msg[0]);
 	plan_release(&p);
 

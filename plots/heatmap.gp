@@ -22,8 +22,9 @@
 #   title    the title (default: "Transfers of each hot line to each CPU")
 #   xlabel   the label of the CPU axis (default: "CPU")
 #   cbmax    the top of the colour scale (default: the largest count in
-#            the data file); memcgsim passes the largest count of every
-#            variant of the results, so that their heat maps compare
+#            the data file: each variant on its own scale, so that 40
+#            transfers a CPU among 72 CPUs do not look as blank as none
+#            beside 33,000 between 2; memcgsim passes none)
 #
 # Data: one line per hot line, hottest first: its name in double quotes,
 # then the transfers to CPU 0, 1, 2, ... (the same count of CPUs on every
@@ -66,7 +67,7 @@ ncpus = int(STATS_size_x)
 set title title
 set xlabel xlabel
 set ylabel 'hot line'
-set cblabel 'transfers to the CPU'
+set cblabel "transfers to the CPU (this variant's own scale)"
 set xrange [-0.5:ncpus - 0.5]
 set yrange [nrows - 0.5:-0.5]	# the hottest line at the top
 set cbrange [0:top]
@@ -77,6 +78,11 @@ set palette defined (0 '#ffffff', 1 '#fff3b0', 2 '#fdae61', 3 '#d7301f', \
 	4 '#67000d')
 set tics front
 unset key
+# An all-white map says why: nothing moved between CPUs.
+if (STATS_max <= 0) {
+	set label 1 'no transfers: every line stayed in the cache of the CPU using it' \
+		at graph 0.5, graph 0.5 center front
+}
 
 # A box per cell rather than `with image`, which draws nothing for a
 # single hot line (an image needs two rows).

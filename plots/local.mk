@@ -6,6 +6,7 @@ plotsdir = $(pkgdatadir)/plots
 dist_plots_DATA = \
 	%reldir%/functions.gp \
 	%reldir%/heatmap.gp \
+	%reldir%/summary.gp \
 	%reldir%/throughput.gp \
 	%reldir%/validation.gp
 

@@ -30,11 +30,14 @@
 #              sets it); 0 (default)
 #   errorbars  1: draw the third column as error bars; 0 (default)
 #   nfacets    the number of panels (default 1)
-#   nseries    the lines per panel (default: every block, one panel)
+#   nseries    the lines per panel (default: every block but the last,
+#              one panel)
 #   facet1, facet2, ...  each panel's title (default: none)
 #
 # Data: one block per panel and line, blocks separated by two blank lines,
-# panel F's line V (from 0) is block F * nseries + V. A block's first line
+# panel F's line V (from 0) is block F * nseries + V; then a last block,
+# "(tics)", of every x value with y nan, whose labels make the x tics of
+# every panel (a line's own points would leave out the values it lacks). A block's first line
 # is the line's title in double quotes; then one line per point, in order
 # along x: the x coordinate (the key's value when it is a number, else its
 # rank among the values), the mean, the half-width of its 95% confidence
@@ -65,7 +68,9 @@ if (!exists("errorbars")) errorbars = 0
 stats data using (1) nooutput
 nblocks = STATS_blocks
 if (!exists("nfacets")) nfacets = 1
-if (!exists("nseries")) nseries = nblocks / nfacets
+if (!exists("nseries")) nseries = (nblocks - 1) / nfacets
+# the last block: every x value once, with its tic label
+tics = nfacets * nseries
 stats data using 1:2 nooutput
 xlo = STATS_min_x
 xhi = STATS_max_x
@@ -110,6 +115,8 @@ if (logx) {
 	pad = categories || xhi <= xlo ? 0.5 : (xhi - xlo) * 0.05
 	set xrange [xlo - pad:xhi + pad]
 }
+# SI tic labels: 140.0M, not 1.4e+08 (ux-review-3 finding 18).
+set format y '%.1s%c'
 # Every panel on the same y axis, so that they compare at a glance.
 if (logy) {
 	if (!exists("ypos")) {
@@ -127,13 +134,17 @@ if (nfacets <= 1) {
 	set ylabel ylabel
 	set key outside right top Left reverse samplen 3
 	if (errorbars) {
-		plot for [v=0:nseries-1] data index v using 1:2:3:xtic(4) \
+		plot for [v=0:nseries-1] data index v using 1:2:3 \
 			with yerrorlines title columnheader(1) lw 2 ps 1.3 \
-			lc rgb colours[v % 10 + 1] pt points[v % 7 + 1]
+			lc rgb colours[v % 10 + 1] pt points[v % 7 + 1], \
+			data index tics using 1:2:xtic(4) with points pt -1 \
+			notitle
 	} else {
-		plot for [v=0:nseries-1] data index v using 1:2:xtic(4) \
+		plot for [v=0:nseries-1] data index v using 1:2 \
 			with linespoints title columnheader(1) lw 2 ps 1.3 \
-			lc rgb colours[v % 10 + 1] pt points[v % 7 + 1]
+			lc rgb colours[v % 10 + 1] pt points[v % 7 + 1], \
+			data index tics using 1:2:xtic(4) with points pt -1 \
+			notitle
 	}
 	exit
 }
@@ -149,14 +160,18 @@ do for [f=1:nfacets] {
 	set ylabel ((f - 1) % cols == 0 ? ylabel : '')
 	if (errorbars) {
 		plot for [v=0:nseries-1] data index (f - 1) * nseries + v \
-			using 1:2:3:xtic(4) with yerrorlines \
+			using 1:2:3 with yerrorlines \
 			title columnheader(1) lw 1.5 ps 1 \
-			lc rgb colours[v % 10 + 1] pt points[v % 7 + 1]
+			lc rgb colours[v % 10 + 1] pt points[v % 7 + 1], \
+			data index tics using 1:2:xtic(4) with points pt -1 \
+			notitle
 	} else {
 		plot for [v=0:nseries-1] data index (f - 1) * nseries + v \
-			using 1:2:xtic(4) with linespoints \
+			using 1:2 with linespoints \
 			title columnheader(1) lw 1.5 ps 1 \
-			lc rgb colours[v % 10 + 1] pt points[v % 7 + 1]
+			lc rgb colours[v % 10 + 1] pt points[v % 7 + 1], \
+			data index tics using 1:2:xtic(4) with points pt -1 \
+			notitle
 	}
 }
 # The legend: the lines of the first panel, drawn nowhere.

@@ -186,12 +186,24 @@ static int read_field(struct csv_reader *r, struct sim_error *err)
 }
 
 /*
- * Skip the empty lines before a record, or refuse the first one.
+ * Skip the empty lines before a record, or refuse the first one; and
+ * with CSV_COMMENTS, the lines that start with '#'.
  * Return 0, or -1 with @err set.
  */
 static int blank_lines(struct csv_reader *r, struct sim_error *err)
 {
-	while (r->p < r->end && (*r->p == '\n' || *r->p == '\r')) {
+	for (;;) {
+		if (r->p < r->end && *r->p == '#' &&
+		    (r->flags & CSV_COMMENTS)) {
+			while (r->p < r->end && *r->p != '\n')
+				r->p++;
+			if (r->p == r->end)
+				break;
+			next_line(r);
+			continue;
+		}
+		if (r->p == r->end || (*r->p != '\n' && *r->p != '\r'))
+			break;
 		if (!(r->flags & CSV_BLANK_LINES))
 			return fail(r, r->line, 1, "empty line", err);
 		if (!at_line_end(r))

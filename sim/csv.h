@@ -51,6 +51,9 @@
 enum csv_flags {
 	CSV_BLANK_LINES = 1 << 0, /* skip empty lines (else refused) */
 	CSV_NEWLINE_AT_END = 1 << 1, /* refuse a last line without LF */
+	/* skip lines starting with '#' where a record would start: the
+	 * "# key: value" provenance lines of a run's CSV (sim/report.h) */
+	CSV_COMMENTS = 1 << 2,
 };
 
 /**

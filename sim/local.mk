@@ -16,8 +16,11 @@ libsim_a_SOURCES += \
 	%reldir%/scenario_internal.h \
 	%reldir%/scenario_keys.c %reldir%/scenario_keys.h \
 	%reldir%/csv.c %reldir%/csv.h \
+	%reldir%/sha256.c %reldir%/sha256.h \
 	%reldir%/pahole.c %reldir%/pahole.h \
 	%reldir%/file.c %reldir%/file.h \
-	%reldir%/report.c %reldir%/report.h \
+	%reldir%/report.c %reldir%/report.h %reldir%/report_csv.c \
+	%reldir%/report_yaml.c \
+	%reldir%/report_internal.h \
 	%reldir%/yaml_emit.c %reldir%/yaml_emit.h \
 	%reldir%/trace.c %reldir%/trace.h

@@ -48,52 +48,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/csv.h"
 #include "sim/report.h"
-#include "sim/yaml_emit.h"
+#include "sim/report_internal.h"
 
 #define TABLE_WIDTH 80
 #define LABEL_MAX 30 /* widest metric label kept on its row */
 #define HEAD_MAX 16 /* a column widens up to this for its name */
 #define CELL_MAX 32 /* one formatted number */
 #define HOT_NAME_MAX 24 /* widest hot-line name kept on its row */
-
-struct report_metric_def {
-	char *name;
-	char *unit;
-	bool higher_is_better;
-};
-
-struct report_value {
-	unsigned int metric; /* index in report->metrics */
-	double value, ci95;
-};
-
-struct report_variant {
-	char *name;
-	char *baseline; /* its own reference, or NULL */
-	struct report_value *values; /* in the order recorded */
-	unsigned int nr_values, alloc_values;
-	struct report_line *lines;
-	unsigned int nr_lines, alloc_lines;
-	char **notes;
-	unsigned int nr_notes, alloc_notes;
-	uint64_t events; /* of its first run, warm-up included; 0: none */
-	struct report_function *fns;
-	unsigned int nr_fns, alloc_fns;
-};
-
-struct report {
-	char *scenario;
-	uint64_t seed;
-	unsigned int replications;
-	char *baseline; /* as named, NULL for the first variant */
-	struct report_variant *variants;
-	unsigned int nr_variants, alloc_variants;
-	struct report_metric_def *metrics;
-	unsigned int nr_metrics, alloc_metrics;
-	bool oom; /* an allocation failed; writers refuse */
-};
 
 /* Make room for @nr elements of @size bytes in the array *@arrp. */
 static bool grow(void *arrp, unsigned int *alloc, unsigned int nr, size_t size)
@@ -159,6 +121,7 @@ void report_free(struct report *r)
 		struct report_variant *v = &r->variants[i];
 
 		free(v->name);
+		free(v->legend);
 		free(v->baseline);
 		free(v->fns);
 		free(v->values);
@@ -173,6 +136,10 @@ void report_free(struct report *r)
 		free(r->metrics[i].unit);
 	}
 	free(r->metrics);
+	for (i = 0; i < r->nr_prov; i++)
+		free(r->prov[i]);
+	free(r->prov);
+	free(r->description);
 	free(r->baseline);
 	free(r->scenario);
 	free(r);
@@ -226,7 +193,7 @@ void report_set_baseline(struct report *r, const char *name)
 		r->oom = true;
 }
 
-static int baseline_index(const struct report *r)
+int report__baseline_index(const struct report *r)
 {
 	unsigned int i;
 
@@ -239,7 +206,7 @@ static int baseline_index(const struct report *r)
 }
 
 /* The variant @var is compared with: its own baseline, or @base. */
-static int variant_base(const struct report *r, unsigned int var, int base)
+int report__variant_base(const struct report *r, unsigned int var, int base)
 {
 	const char *name = r->variants[var].baseline;
 	unsigned int i;
@@ -249,8 +216,6 @@ static int variant_base(const struct report *r, unsigned int var, int base)
 			return (int)i;
 	return base;
 }
-
-static bool change_pct(double v, double base, double *pct);
 
 static struct report_variant *get_variant(struct report *r, int variant)
 {
@@ -301,8 +266,8 @@ static int add_metric(struct report *r, const char *name, const char *unit,
 	return (int)r->nr_metrics++;
 }
 
-static const struct report_value *find_value(const struct report_variant *v,
-					     unsigned int metric)
+const struct report_value *report__find_value(const struct report_variant *v,
+					      unsigned int metric)
 {
 	unsigned int i;
 
@@ -314,6 +279,14 @@ static const struct report_value *find_value(const struct report_variant *v,
 
 bool report_get(const struct report *r, const char *variant, const char *metric,
 		double *value)
+{
+	double ci95;
+
+	return report_get_ci(r, variant, metric, value, &ci95);
+}
+
+bool report_get_ci(const struct report *r, const char *variant,
+		   const char *metric, double *value, double *ci95)
 {
 	unsigned int i, m;
 
@@ -327,10 +300,11 @@ bool report_get(const struct report *r, const char *variant, const char *metric,
 
 		if (strcmp(r->variants[i].name, variant))
 			continue;
-		v = find_value(&r->variants[i], m);
+		v = report__find_value(&r->variants[i], m);
 		if (!v)
 			return false;
 		*value = v->value;
+		*ci95 = v->ci95;
 		return true;
 	}
 	return false;
@@ -370,7 +344,7 @@ bool report_change(const struct report *r, unsigned int i, const char **name,
 		   const char **baseline, double *pct)
 {
 	const struct report_variant *v = &r->variants[i];
-	int b = variant_base(r, i, baseline_index(r));
+	int b = report__variant_base(r, i, report__baseline_index(r));
 	const struct report_value *bv;
 
 	SIM_BUG_ON(i >= r->nr_variants || b < 0);
@@ -378,8 +352,8 @@ bool report_change(const struct report *r, unsigned int i, const char **name,
 	*baseline = r->variants[b].name;
 	if ((unsigned int)b == i || !v->nr_values || !r->variants[b].nr_values)
 		return false;
-	bv = find_value(&r->variants[b], v->values[0].metric);
-	return bv && change_pct(v->values[0].value, bv->value, pct);
+	bv = report__find_value(&r->variants[b], v->values[0].metric);
+	return bv && report__change_pct(v->values[0].value, bv->value, pct);
 }
 
 unsigned int report_nr_variants(const struct report *r)
@@ -412,7 +386,7 @@ void report_metric(struct report *r, int variant, const char *metric,
 		m = add_metric(r, metric, unit, higher_is_better);
 	if (m < 0)
 		goto out_oom;
-	val = (struct report_value *)find_value(v, (unsigned int)m);
+	val = (struct report_value *)report__find_value(v, (unsigned int)m);
 	if (!val) {
 		if (!grow(&v->values, &v->alloc_values, v->nr_values + 1,
 			  sizeof(*val)))
@@ -511,7 +485,7 @@ void sim_format_double(char *buf, size_t size, double v)
  * Change of @v against @base in percent; false when it has no meaning
  * (zero or non-finite baseline).
  */
-static bool change_pct(double v, double base, double *pct)
+bool report__change_pct(double v, double base, double *pct)
 {
 	if (base == 0 || !isfinite(base))
 		return false;
@@ -677,7 +651,7 @@ static void fill_cell(const struct report *r, unsigned int m, unsigned int var,
 	double pct;
 
 	memset(c, 0, sizeof(*c));
-	v = find_value(&r->variants[var], m);
+	v = report__find_value(&r->variants[var], m);
 	if (!v) {
 		snprintf(c->val, sizeof(c->val), "-");
 		return;
@@ -687,13 +661,19 @@ static void fill_cell(const struct report *r, unsigned int m, unsigned int var,
 		format_num(num, sizeof(num), v->ci95, f);
 		snprintf(c->ci, sizeof(c->ci), "+-%s", num);
 	}
-	base = variant_base(r, var, base);
+	base = report__variant_base(r, var, base);
 	if ((int)var == base)
 		return;
-	b = find_value(&r->variants[base], m);
-	if (b && change_pct(v->value, b->value, &pct))
+	b = report__find_value(&r->variants[base], m);
+	if (b && report__change_pct(v->value, b->value, &pct)) {
 		format_pct(c->chg, sizeof(c->chg), pct);
-	else
+		/* the two intervals overlap: not a significant change */
+		if (r->replications > 1 && pct != 0 &&
+		    fabs(v->value - b->value) <= v->ci95 + b->ci95) {
+			memmove(c->chg + 2, c->chg + 1, strlen(c->chg));
+			c->chg[1] = '~'; /* "(~+2.96%)" */
+		}
+	} else
 		snprintf(c->chg, sizeof(c->chg), "(n/a)");
 }
 
@@ -815,7 +795,8 @@ static void put_heads(FILE *out, const struct report *r,
 
 static void put_block(FILE *out, const struct report *r,
 		      const struct cell *cells, const struct column *cols,
-		      unsigned int first, unsigned int last, size_t label_w)
+		      unsigned int first, unsigned int last, size_t label_w,
+		      const bool *hide)
 {
 	struct linebuf lb = { .len = 0 };
 	char label[256];
@@ -823,6 +804,8 @@ static void put_block(FILE *out, const struct report *r,
 
 	put_heads(out, r, cols, first, last, label_w);
 	for (m = 0; m < r->nr_metrics; m++) {
+		if (hide[m])
+			continue;
 		metric_label(&r->metrics[m], label, sizeof(label));
 		if (display_width(label, strlen(label)) > label_w) {
 			put_long(out, "", label);
@@ -903,7 +886,8 @@ struct hot_row {
 	char acc[64], xfer[16], wait[24], util[16];
 };
 
-static void put_hot_lines(FILE *out, const struct report_variant *v)
+static void put_hot_lines(FILE *out, const struct report_variant *v,
+			  const struct report *r)
 {
 	size_t name_w = 4, acc_w = 14, xfer_w = 5, wait_w = 7, util_w = 5;
 	struct linebuf lb = { .len = 0 };
@@ -944,6 +928,10 @@ static void put_hot_lines(FILE *out, const struct report_variant *v)
 	}
 
 	put_long(out, "hot lines: ", v->name);
+	/* the lines are counted in one run, the values above averaged */
+	if (r->replications > 1)
+		fprintf(out, "(counted in the first replication, seed %llu)\n",
+			(unsigned long long)r->seed);
 	lb_printf(&lb, "  %-*s  %*s  %*s  %*s  %*s  fields", (int)name_w,
 		  "line", (int)acc_w, "accesses r/w/rmw", (int)xfer_w, "xfers",
 		  (int)wait_w, "wait ns", (int)util_w, "util%");
@@ -982,6 +970,145 @@ static void put_hot_lines(FILE *out, const struct report_variant *v)
 	free(rows);
 }
 
+void report_describe(struct report *r, const char *text)
+{
+	free(r->description);
+	r->description = text ? strdup(text) : NULL;
+	if (text && !r->description)
+		r->oom = true;
+}
+
+void report_variant_legend(struct report *r, int variant, const char *text)
+{
+	struct report_variant *v = get_variant(r, variant);
+
+	if (!v)
+		return;
+	free(v->legend);
+	v->legend = strdup(text);
+	if (!v->legend)
+		r->oom = true;
+}
+
+void report_all_metrics(struct report *r, bool all)
+{
+	r->all_metrics = all;
+}
+
+const char *report_variant_name(const struct report *r, unsigned int i)
+{
+	return i < r->nr_variants ? r->variants[i].name : NULL;
+}
+
+/*
+ * @text's words after @head on lines of at most 80 columns, the first
+ * starting "# HEAD" and the next ones "#  "; newlines and tabs in @text
+ * are spaces, other control characters '?'.
+ */
+static void put_comment(FILE *out, const char *head, const char *text)
+{
+	struct linebuf lb = { .len = 0 };
+	const char *p = text;
+	size_t col, len, i;
+
+	lb_printf(&lb, "#%s%s", *head ? " " : "", head);
+	col = 1 + (*head ? 1 + display_width(head, strlen(head)) : 0);
+	while (*p) {
+		p += strspn(p, " \n\t");
+		len = strcspn(p, " \n\t");
+		if (!len)
+			break;
+		if (len > TABLE_WIDTH - 4)
+			len = fit_bytes(p, TABLE_WIDTH - 4);
+		if (col > 3 && col + 1 + len > TABLE_WIDTH) {
+			lb_flush(&lb, out);
+			lb_printf(&lb, "#  ");
+			col = 3;
+		}
+		lb_printf(&lb, " ");
+		for (i = 0; i < len; i++)
+			lb_printf(&lb, "%c",
+				  (unsigned char)p[i] < 0x20 || p[i] == 0x7f ?
+					  '?' :
+					  p[i]);
+		col += 1 + display_width(p, len);
+		p += len;
+		p += strcspn(p, " \n\t");
+	}
+	lb_flush(&lb, out);
+}
+
+/* The description, then a legend line per variant with settings. */
+static void put_legend(FILE *out, const struct report *r)
+{
+	char head[80];
+	unsigned int i;
+
+	if (r->description && *r->description)
+		put_comment(out, "", r->description);
+	for (i = 0; i < r->nr_variants; i++) {
+		if (!r->variants[i].legend)
+			continue;
+		snprintf(head, sizeof(head),
+			 "%.*s:", (int)fit_bytes(r->variants[i].name, 40),
+			 r->variants[i].name);
+		put_comment(out, head,
+			    *r->variants[i].legend ?
+				    r->variants[i].legend :
+				    "(the scenario as written)");
+	}
+}
+
+/* @s on one line: each control character as '?'. */
+void report__put_one_line(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+}
+
+/*
+ * The table's second line: "# memcgsim 0.1, machine M, 20 ms after a
+ * 2 ms warm-up" and the --set options; at most 80 columns, wrapped.
+ */
+static void put_provenance(FILE *out, const struct report *r)
+{
+	const char *ver = report_provenance_get(r, "memcgsim");
+	const char *mach = report_provenance_get(r, "machine");
+	const char *dur = report_provenance_get(r, "duration_ms");
+	const char *warm = report_provenance_get(r, "warmup_ms");
+	size_t col;
+	unsigned int i;
+
+	if (!ver)
+		return;
+	col = (size_t)fprintf(out, "# memcgsim %s", ver);
+	if (mach) {
+		fputs(", machine ", out);
+		report__put_one_line(out, mach);
+		col += 10 + strlen(mach);
+	}
+	if (dur)
+		col += (size_t)fprintf(out, ", %s ms", dur);
+	if (dur && warm)
+		col += (size_t)fprintf(out, " after a %s ms warm-up", warm);
+	for (i = 0; i < r->nr_prov; i += 2) {
+		size_t w = strlen(r->prov[i + 1]) + 8;
+
+		if (strcmp(r->prov[i], "set"))
+			continue;
+		if (col + w > TABLE_WIDTH) {
+			fputs(",\n#", out);
+			col = 1;
+		} else {
+			fputc(',', out);
+		}
+		fputs(" --set ", out);
+		report__put_one_line(out, r->prov[i + 1]);
+		col += w;
+	}
+	fputc('\n', out);
+}
+
 static void put_title(FILE *out, const struct report *r)
 {
 	char tail[96];
@@ -991,17 +1118,61 @@ static void put_title(FILE *out, const struct report *r)
 		 (unsigned long long)r->seed, r->replications,
 		 r->replications == 1 ? "" : "s");
 	room = TABLE_WIDTH - strlen("# scenario ") - strlen(tail);
-	fprintf(out, "# scenario %.*s%s\n\n", (int)fit_bytes(r->scenario, room),
+	fprintf(out, "# scenario %.*s%s\n", (int)fit_bytes(r->scenario, room),
 		r->scenario, tail);
+	put_provenance(out, r);
+	put_legend(out, r);
+	fputc('\n', out);
+}
+
+/* Is metric @m 0 (and its CI 0) in every variant that has it? */
+static bool all_zero(const struct report *r, unsigned int m)
+{
+	const struct report_value *v;
+	unsigned int i, seen = 0;
+
+	for (i = 0; i < r->nr_variants; i++) {
+		v = report__find_value(&r->variants[i], m);
+		if (!v)
+			continue;
+		if (v->value != 0 || v->ci95 != 0)
+			return false;
+		seen++;
+	}
+	return seen > 0;
+}
+
+/* "(0 in every variant, not shown: a, b; --all-metrics shows them)" */
+static void put_hidden(FILE *out, const struct report *r, const bool *hide)
+{
+	char *list = NULL;
+	size_t len = 0;
+	unsigned int m, n = 0;
+	FILE *f = open_memstream(&list, &len);
+
+	if (!f)
+		return;
+	for (m = 0; m < r->nr_metrics; m++)
+		if (hide[m])
+			fprintf(f, "%s%s", n++ ? ", " : "", r->metrics[m].name);
+	fprintf(f, " (--all-metrics shows %s)", n == 1 ? "it" : "them");
+	if (fclose(f)) {
+		free(list);
+		return;
+	}
+	fputs("\n0 in every variant, not shown:\n", out);
+	put_wrapped(out, 2, list);
+	free(list);
 }
 
 static int write_table(const struct report *r, FILE *out)
 {
-	unsigned int nr_v = r->nr_variants, m, i, first;
+	unsigned int nr_v = r->nr_variants, m, i, first, nr_hidden = 0;
 	size_t label_w = 0, used;
+	bool *hide;
 	struct column *cols;
 	struct cell *cells;
-	int base = baseline_index(r);
+	int base = report__baseline_index(r);
 	char label[256];
 
 	put_title(out, r);
@@ -1010,7 +1181,8 @@ static int write_table(const struct report *r, FILE *out)
 	cells = calloc((size_t)(r->nr_metrics ? r->nr_metrics : 1) * nr_v,
 		       sizeof(*cells));
 	cols = calloc(nr_v, sizeof(*cols));
-	if (!cells || !cols)
+	hide = calloc(r->nr_metrics ? r->nr_metrics : 1, sizeof(*hide));
+	if (!cells || !cols || !hide)
 		goto out_free;
 
 	for (m = 0; m < r->nr_metrics; m++) {
@@ -1018,10 +1190,15 @@ static int write_table(const struct report *r, FILE *out)
 		struct numfmt f;
 		size_t w;
 
+		hide[m] = !r->all_metrics && all_zero(r, m);
+		nr_hidden += hide[m];
+		if (hide[m])
+			continue;
+
 		for (i = 0; i < nr_v; i++) {
 			const struct report_value *v;
 
-			v = find_value(&r->variants[i], m);
+			v = report__find_value(&r->variants[i], m);
 			if (v && isfinite(v->value) && fabs(v->value) > maxabs)
 				maxabs = fabs(v->value);
 		}
@@ -1049,8 +1226,17 @@ static int write_table(const struct report *r, FILE *out)
 		}
 		if (first)
 			fputc('\n', out);
-		put_block(out, r, cells, cols, first, i, label_w);
+		put_block(out, r, cells, cols, first, i, label_w, hide);
 	}
+	for (i = 0; i < (size_t)r->nr_metrics * nr_v; i++)
+		if (cells[i].chg[1] == '~')
+			break;
+	if (i < (size_t)r->nr_metrics * nr_v)
+		fputs("\n~: within the 95% confidence intervals of both values, not a\n"
+		      "significant change\n",
+		      out);
+	if (nr_hidden)
+		put_hidden(out, r, hide);
 
 	for (i = 0; i < nr_v; i++) {
 		const struct report_variant *v = &r->variants[i];
@@ -1058,7 +1244,7 @@ static int write_table(const struct report *r, FILE *out)
 		if (!v->nr_lines)
 			continue;
 		fputc('\n', out);
-		put_hot_lines(out, v);
+		put_hot_lines(out, v, r);
 	}
 	for (i = 0; i < nr_v; i++) {
 		const struct report_variant *v = &r->variants[i];
@@ -1071,355 +1257,52 @@ static int write_table(const struct report *r, FILE *out)
 			put_wrapped(out, 2, v->notes[n]);
 		}
 	}
+	free(hide);
 	free(cols);
 	free(cells);
 	return ferror(out) ? -1 : 0;
 
 out_free:
+	free(hide);
 	free(cols);
 	free(cells);
 	errno = ENOMEM;
 	return -1;
 }
 
-/* ------------------------------------------------------------------ */
-/* YAML                                                               */
-
-/* A number as sim_format_double() writes it; YAML's .nan, .inf, -.inf. */
-static void y_num(struct sim_yaml *y, double v)
+/**
+ * report_provenance() - record @key: @value where the results come from.
+ * @r: report
+ * @key: "memcgsim", "scenario_digest", "machine", "set"...
+ * @value: its value, one line
+ *
+ * Copied; on failure the report is marked and its writers refuse.
+ */
+void report_provenance(struct report *r, const char *key, const char *value)
 {
-	char buf[40];
-
-	if (isnan(v))
-		snprintf(buf, sizeof(buf), ".nan");
-	else if (isinf(v))
-		snprintf(buf, sizeof(buf), "%s", v < 0 ? "-.inf" : ".inf");
-	else
-		sim_format_double(buf, sizeof(buf), v);
-	sim_yaml_plain(y, buf);
+	if (!grow(&r->prov, &r->alloc_prov, r->nr_prov + 2, sizeof(*r->prov))) {
+		r->oom = true;
+		return;
+	}
+	r->prov[r->nr_prov] = strdup(key);
+	r->prov[r->nr_prov + 1] = strdup(value);
+	if (!r->prov[r->nr_prov] || !r->prov[r->nr_prov + 1]) {
+		free(r->prov[r->nr_prov]);
+		free(r->prov[r->nr_prov + 1]);
+		r->oom = true;
+		return;
+	}
+	r->nr_prov += 2;
 }
 
-static void y_kv_u64(struct sim_yaml *y, const char *key, uint64_t v)
-{
-	sim_yaml_plain(y, key);
-	sim_yaml_u64(y, v);
-}
-
-static void y_kv_num(struct sim_yaml *y, const char *key, double v)
-{
-	sim_yaml_plain(y, key);
-	y_num(y, v);
-}
-
-static void y_kv_str(struct sim_yaml *y, const char *key, const char *s)
-{
-	sim_yaml_plain(y, key);
-	sim_yaml_str(y, s);
-}
-
-/* A fixed-size char array field that may lack its terminator. */
-static void y_kv_field(struct sim_yaml *y, const char *key, const char *s,
-		       size_t size)
-{
-	char buf[512];
-	size_t len = strnlen(s, size);
-
-	if (len >= sizeof(buf))
-		len = sizeof(buf) - 1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	y_kv_str(y, key, buf);
-}
-
-static void y_line(struct sim_yaml *y, const struct report_line *l)
+const char *report_provenance_get(const struct report *r, const char *key)
 {
 	unsigned int i;
 
-	sim_yaml_map_start(y, false);
-	y_kv_field(y, "name", l->name, sizeof(l->name));
-	y_kv_field(y, "fields", l->fields, sizeof(l->fields));
-	y_kv_u64(y, "reads", l->reads);
-	y_kv_u64(y, "writes", l->writes);
-	y_kv_u64(y, "rmws", l->rmws);
-	y_kv_u64(y, "hits", l->hits);
-	y_kv_u64(y, "misses", l->misses);
-	y_kv_u64(y, "transfers", l->transfers);
-	sim_yaml_plain(y, "xfer_by_dist");
-	sim_yaml_seq_start(y, true);
-	for (i = 0; i < sizeof(l->xfer_by_dist) / sizeof(l->xfer_by_dist[0]);
-	     i++)
-		sim_yaml_u64(y, l->xfer_by_dist[i]);
-	sim_yaml_seq_end(y);
-	y_kv_num(y, "wait_ns", l->wait_ns);
-	y_kv_num(y, "busy_ns", l->busy_ns);
-	y_kv_num(y, "utilisation", l->utilisation);
-	if (l->nr_cpus) {
-		sim_yaml_plain(y, "transfers_to_cpu");
-		sim_yaml_seq_start(y, true);
-		for (i = 0; i < l->nr_cpus && i < REPORT_MAX_CPUS; i++)
-			sim_yaml_u64(y, l->xfer_to_cpu[i]);
-		sim_yaml_seq_end(y);
-	}
-	sim_yaml_map_end(y);
-}
-
-static void y_variant(struct sim_yaml *y, const struct report *r,
-		      unsigned int var, int base)
-{
-	const struct report_variant *v = &r->variants[var];
-	unsigned int i;
-
-	base = variant_base(r, var, base);
-	sim_yaml_map_start(y, false);
-	y_kv_str(y, "name", v->name);
-	if (v->baseline)
-		y_kv_str(y, "baseline", v->baseline);
-	sim_yaml_plain(y, "metrics");
-	sim_yaml_map_start(y, false);
-	for (i = 0; i < v->nr_values; i++) {
-		const struct report_value *val = &v->values[i];
-		const struct report_metric_def *m = &r->metrics[val->metric];
-		const struct report_value *b;
-		double pct;
-
-		b = find_value(&r->variants[base], val->metric);
-		sim_yaml_str(y, m->name);
-		sim_yaml_map_start(y, false);
-		y_kv_num(y, "value", val->value);
-		y_kv_str(y, "unit", m->unit);
-		y_kv_num(y, "ci95", val->ci95);
-		if ((int)var != base && b &&
-		    change_pct(val->value, b->value, &pct))
-			y_kv_num(y, "change_pct", pct);
-		sim_yaml_plain(y, "higher_is_better");
-		sim_yaml_plain(y, m->higher_is_better ? "true" : "false");
-		sim_yaml_map_end(y);
-	}
-	sim_yaml_map_end(y);
-	sim_yaml_plain(y, "lines");
-	sim_yaml_seq_start(y, false);
-	for (i = 0; i < v->nr_lines; i++)
-		y_line(y, &v->lines[i]);
-	sim_yaml_seq_end(y);
-	if (v->nr_fns) {
-		sim_yaml_plain(y, "functions");
-		sim_yaml_seq_start(y, false);
-		for (i = 0; i < v->nr_fns; i++) {
-			sim_yaml_map_start(y, false);
-			y_kv_field(y, "name", v->fns[i].name,
-				   sizeof(v->fns[i].name));
-			y_kv_num(y, "self_pct", v->fns[i].self_pct);
-			y_kv_num(y, "children_pct", v->fns[i].children_pct);
-			y_kv_num(y, "calls_per_op", v->fns[i].calls_per_op);
-			sim_yaml_map_end(y);
-		}
-		sim_yaml_seq_end(y);
-	}
-	if (v->events) {
-		sim_yaml_plain(y, "events");
-		sim_yaml_u64(y, v->events);
-	}
-	sim_yaml_plain(y, "notes");
-	sim_yaml_seq_start(y, false);
-	for (i = 0; i < v->nr_notes; i++)
-		sim_yaml_str(y, v->notes[i]);
-	sim_yaml_seq_end(y);
-	sim_yaml_map_end(y);
-}
-
-static int write_yaml(const struct report *r, FILE *out)
-{
-	int base = baseline_index(r);
-	struct sim_yaml y;
-	unsigned int i;
-
-	sim_yaml_begin(&y, out);
-	sim_yaml_map_start(&y, false);
-	y_kv_str(&y, "scenario", r->scenario);
-	y_kv_u64(&y, "seed", r->seed);
-	y_kv_u64(&y, "replications", r->replications);
-	sim_yaml_plain(&y, "baseline");
-	if (base >= 0)
-		sim_yaml_str(&y, r->variants[base].name);
-	else
-		sim_yaml_plain(&y, "null");
-	sim_yaml_plain(&y, "variants");
-	sim_yaml_seq_start(&y, false);
-	for (i = 0; i < r->nr_variants; i++)
-		y_variant(&y, r, i, base);
-	sim_yaml_seq_end(&y);
-	sim_yaml_map_end(&y);
-	if (sim_yaml_end(&y))
-		return -1;
-	return ferror(out) ? -1 : 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* CSV                                                                */
-
-static void csv_num(FILE *out, double v)
-{
-	char buf[40];
-
-	sim_format_double(buf, sizeof(buf), v);
-	fputs(buf, out);
-}
-
-char *report_column_name(const char *metric)
-{
-	size_t n = 0;
-	char *s = malloc(strlen(metric) + 16);
-
-	if (!s)
-		return NULL;
-	for (; *metric; metric++) {
-		unsigned char c = (unsigned char)*metric;
-
-		c = (unsigned char)tolower(c);
-		if (!isalnum(c) || c >= 0x80)
-			c = '_';
-		if (c == '_' && (!n || s[n - 1] == '_'))
-			continue;
-		s[n++] = (char)c;
-	}
-	while (n && s[n - 1] == '_')
-		n--;
-	if (!n) {
-		memcpy(s, "metric", 6);
-		n = 6;
-	}
-	s[n] = '\0';
-	return s;
-}
-
-/* Column name of metric @m: [a-z0-9_], unique among @names[0..@nr). */
-static char *csv_column_name(const char *metric, char *const *names,
-			     unsigned int nr)
-{
-	unsigned int i, suffix = 1;
-	char *s = report_column_name(metric);
-	size_t n;
-	bool clash;
-
-	if (!s)
-		return NULL;
-	n = strlen(s);
-	do {
-		clash = false;
-		for (i = 0; i < nr && !clash; i++)
-			clash = names[i] && !strcmp(names[i], s);
-		if (clash)
-			snprintf(s + n, 16, "_%u", ++suffix);
-	} while (clash);
-	return s;
-}
-
-static int write_csv(const struct report *r, FILE *out)
-{
-	static const char *const fixed[] = {
-		"variant",
-		"throughput",
-		"unit",
-		"change_pct",
-	};
-	unsigned int nr_fixed = 4, i, m, nr = 0;
-	int base = baseline_index(r);
-	const struct report_value *bp = NULL;
-	int primary = -1;
-	char **names;
-	int ret = -1;
-
-	if (base >= 0 && r->variants[base].nr_values) {
-		bp = &r->variants[base].values[0];
-		primary = (int)bp->metric;
-	} else if (r->nr_metrics) {
-		primary = 0;
-	}
-	names = calloc(nr_fixed + r->nr_metrics, sizeof(*names));
-	if (!names)
-		goto out_nomem;
-	for (i = 0; i < nr_fixed; i++) {
-		names[nr] = strdup(fixed[i]);
-		if (!names[nr++])
-			goto out_free_names;
-	}
-	for (m = 0; m < r->nr_metrics; m++) {
-		if ((int)m == primary)
-			continue;
-		names[nr] = csv_column_name(r->metrics[m].name, names, nr);
-		if (!names[nr++])
-			goto out_free_names;
-	}
-
-	for (i = 0; i < nr; i++)
-		fprintf(out, "%s%s", i ? "," : "", names[i]);
-	for (i = 1; r->replications > 1 && i < nr; i++)
-		if (i != 2 && i != 3)
-			fprintf(out, ",%s_ci95", names[i]);
-	fputc('\n', out);
-
-	for (i = 0; i < r->nr_variants; i++) {
-		const struct report_variant *v = &r->variants[i];
-		const struct report_value *p = v->nr_values ? &v->values[0] :
-							      NULL;
-		const struct report_value *val, *vbp;
-		double pct;
-		int vb;
-
-		csv_write_field(out, v->name);
-		fputc(',', out);
-		if (p)
-			csv_num(out, p->value);
-		fputc(',', out);
-		if (p)
-			csv_write_field(out, r->metrics[p->metric].unit);
-		fputc(',', out);
-		vb = variant_base(r, i, base);
-		vbp = vb >= 0 && r->variants[vb].nr_values ?
-			      &r->variants[vb].values[0] :
-			      NULL;
-		if (p && (int)i == vb)
-			fputc('0', out);
-		else if (p && vbp && bp && p->metric == bp->metric &&
-			 vbp->metric == bp->metric &&
-			 change_pct(p->value, vbp->value, &pct))
-			csv_num(out, pct);
-		for (m = 0; m < r->nr_metrics; m++) {
-			if ((int)m == primary)
-				continue;
-			fputc(',', out);
-			val = find_value(v, m);
-			if (val)
-				csv_num(out, val->value);
-		}
-		if (r->replications > 1) {
-			fputc(',', out);
-			if (p)
-				csv_num(out, p->ci95);
-			for (m = 0; m < r->nr_metrics; m++) {
-				if ((int)m == primary)
-					continue;
-				fputc(',', out);
-				val = find_value(v, m);
-				if (val)
-					csv_num(out, val->ci95);
-			}
-		}
-		fputc('\n', out);
-	}
-	ret = ferror(out) ? -1 : 0;
-
-out_free_names:
-	for (i = 0; i < nr; i++)
-		free(names[i]);
-	free(names);
-	if (ret)
-		errno = errno ? errno : ENOMEM;
-	return ret;
-
-out_nomem:
-	errno = ENOMEM;
-	return -1;
+	for (i = 0; i < r->nr_prov; i += 2)
+		if (!strcmp(r->prov[i], key))
+			return r->prov[i + 1];
+	return NULL;
 }
 
 /**
@@ -1444,9 +1327,9 @@ int report_write(const struct report *r, enum report_format fmt, FILE *out)
 	case REPORT_TABLE:
 		return write_table(r, out);
 	case REPORT_YAML:
-		return write_yaml(r, out);
+		return report__write_yaml(r, out);
 	case REPORT_CSV:
-		return write_csv(r, out);
+		return report__write_csv(r, out);
 	}
 	errno = EINVAL;
 	return -1;

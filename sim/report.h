@@ -22,7 +22,8 @@
  *    values with the same decimals (five significant digits for its
  *    largest value). Then a "hot lines: VARIANT" section per variant with
  *    lines, and the notes.
- *  - YAML: scenario, seed, replications, baseline, variants: [{name,
+ *  - YAML: scenario, seed, replications, provenance, baseline,
+ *    variants: [{name,
  *    metrics: {metric: {value, unit, ci95, change_pct, higher_is_better}},
  *    lines, notes}]. change_pct is left out for the baseline and where the
  *    baseline's value is 0 or missing. Numbers use sim_format_double().
@@ -107,6 +108,9 @@ void report_metric(struct report *r, int variant, const char *metric,
 /* The value of @metric for @variant: false when there is none. */
 bool report_get(const struct report *r, const char *variant, const char *metric,
 		double *value);
+/* The same, with the half-width of its 95% confidence interval. */
+bool report_get_ci(const struct report *r, const char *variant,
+		   const char *metric, double *value, double *ci95);
 /* The variants recorded, and each one's change (see report.c). */
 unsigned int report_nr_variants(const struct report *r);
 bool report_change(const struct report *r, unsigned int i, const char **name,
@@ -125,6 +129,37 @@ void report_function(struct report *r, int variant,
 		     const struct report_function *fn);
 /* Free-form note for a variant, e.g. a kernel WARN that fired. */
 void report_note(struct report *r, int variant, const char *note);
+
+/*
+ * report_provenance() - record where the results come from: @key and
+ * @value (both copied), kept in the order given. The key "set" may
+ * repeat, once per --set. Every rendering carries them: YAML as a
+ * `provenance:` map (the "set" values as one list), CSV as "# KEY: VALUE"
+ * lines above the header (after "# scenario", "# seed" and
+ * "# replications"), the table as the line under its title. A value is
+ * one line: control characters are written as '?' in CSV and the table.
+ */
+void report_provenance(struct report *r, const char *key, const char *value);
+/* The value recorded for @key (the first, for "set"), or NULL. */
+const char *report_provenance_get(const struct report *r, const char *key);
+
+/*
+ * What the table prints for people under its title (the table only: the
+ * YAML and CSV carry the scenario's own file through its digest):
+ * report_describe() the scenario's description, report_variant_legend()
+ * a variant's settings ("kernel.charge_batch=64, ..."; "" for a variant
+ * that sets nothing), one "# NAME: SETTINGS" line each, wrapped at 80.
+ */
+void report_describe(struct report *r, const char *text);
+void report_variant_legend(struct report *r, int variant, const char *text);
+/*
+ * report_all_metrics() - with @all false (the default) the table leaves
+ * out the rows whose value is 0 in every variant and says so in one line
+ * at the end (--all-metrics shows them); YAML and CSV keep every metric.
+ */
+void report_all_metrics(struct report *r, bool all);
+/* The name of variant @i in the order added, or NULL past the last. */
+const char *report_variant_name(const struct report *r, unsigned int i);
 
 int report_write(const struct report *r, enum report_format fmt, FILE *out);
 

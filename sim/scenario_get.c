@@ -191,7 +191,13 @@ static int find_value(const struct scenario_node *map, const char *key,
 	}
 	if (!required)
 		return 0;
-	if (map && map->path[0])
+	/* the one key a scenario calibrates: where to learn its value */
+	if (map && map->path[0] && !strcmp(key, "work_ns"))
+		scenario__error_at(
+			err, map,
+			"missing key 'work_ns' in '%s': the work per operation outside the memcg code, calibrated against a measured baseline (see 'Choosing work_ns' in the user guide, and memcgsim fit --help)",
+			map->path);
+	else if (map && map->path[0])
 		scenario__error_at(err, map, "missing key '%s' in '%s'", key,
 				   map->path);
 	else if (map)

@@ -77,6 +77,15 @@ static const struct {
 	{ "\r\n", CSV_BLANK_LINES, "" },
 	{ "", 0, "" },
 	{ "a\n", CSV_NEWLINE_AT_END, "a;" },
+	/*
+	 * CSV_COMMENTS skips lines that start with '#' where a record
+	 * starts; a '#' inside a record, or after a field's start, is text.
+	 */
+	{ "# k: v\n# x\r\na,b\n#c\nd\n", CSV_COMMENTS, "a|b;d;" },
+	{ "a,#b\n\"#c\"\n", CSV_COMMENTS, "a|#b;#c;" },
+	{ "\"x\n#y\"\n", CSV_COMMENTS, "x\n#y;" },
+	{ "# only", CSV_COMMENTS, "" },
+	{ "#a,b\n", 0, "#a|b;" },
 };
 
 START_TEST(csv_read_record_good)

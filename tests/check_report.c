@@ -185,7 +185,9 @@ START_TEST(report_write_csv_two_variants)
 	struct report *r = small_report();
 	char *csv = render(r, REPORT_CSV);
 
-	ck_assert_str_eq(csv, "variant,throughput,unit,change_pct,"
+	ck_assert_str_eq(csv, "# scenario: demo\n# seed: 42\n"
+			      "# replications: 1\n"
+			      "variant,throughput,unit,change_pct,"
 			      "stock_hit_rate\n"
 			      "base,200,ops/s,0,90\n"
 			      "new,150,ops/s,-25,45.5\n");
@@ -218,7 +220,8 @@ START_TEST(report_write_csv_ci_and_quoting)
 	report_metric(r, s, "p99 latency", "ns", 12, 1, false);
 	report_metric(r, solo, "ops", "ops/s", 50, 0, true);
 	csv = render(r, REPORT_CSV);
-	ck_assert_str_eq(csv, "variant,throughput,unit,change_pct,p99_latency,"
+	ck_assert_str_eq(csv, "# scenario: q\n# seed: 1\n# replications: 3\n"
+			      "variant,throughput,unit,change_pct,p99_latency,"
 			      "throughput_ci95,p99_latency_ci95\n"
 			      "\"a,b\",100,ops/s,-20,10,2.5,0.5\n"
 			      "\"say \"\"hi\"\"\",125,ops/s,0,12,3,1\n"
@@ -478,7 +481,8 @@ START_TEST(report_write_zero_baseline_and_gaps)
 	report_metric(r, other, "throughput", "ops/s", 5, 0, true);
 	report_metric(r, other, "extra", "", NAN, 0, false);
 	text = render(r, REPORT_CSV);
-	ck_assert_str_eq(text, "variant,throughput,unit,change_pct,extra\n"
+	ck_assert_str_eq(text, "# scenario: e\n# seed: 0\n# replications: 1\n"
+			       "variant,throughput,unit,change_pct,extra\n"
 			       "zero,0,ops/s,0,\n"
 			       "other,5,ops/s,,nan\n");
 	free(text);
@@ -512,6 +516,129 @@ END_TEST
  * A report without variants still renders, in every format; two
  * replications still announce throughput_ci95.
  */
+/*
+ * Provenance in the three renderings: the table's second line (version,
+ * machine, duration after warm-up, then the --set options, wrapped before
+ * 80 columns), YAML's provenance map with the sets as one list, and CSV's
+ * "# KEY: VALUE" lines; a newline in a value is '?' in CSV and the table.
+ */
+START_TEST(report_write_provenance)
+{
+	struct report *r = report_create("p", 1, 1);
+	char *text;
+
+	report_provenance(r, "memcgsim", "9.9");
+	report_provenance(r, "machine", "m1, m2");
+	report_provenance(r, "duration_ms", "20");
+	report_provenance(r, "warmup_ms", "2");
+	report_provenance(r, "set", "kernel.charge_batch=64");
+	report_provenance(r, "set", "workloads.0.cpus=0-71,a\nb");
+	ck_assert_str_eq(report_provenance_get(r, "set"),
+			 "kernel.charge_batch=64");
+	text = render(r, REPORT_TABLE);
+	/*
+	 * "# memcgsim 9.9, machine m1, m2, 20 ms after a 2 ms warm-up," is
+	 * 58 columns; ", --set kernel.charge_batch=64" (30) would end at 88,
+	 * past 80: it wraps, and the second --set (33) fits beside it (64).
+	 */
+	ck_assert_str_eq(
+		text,
+		"# scenario p, seed 1, 1 replication\n"
+		"# memcgsim 9.9, machine m1, m2, 20 ms after a 2 ms warm-up,\n"
+		"# --set kernel.charge_batch=64, --set workloads.0.cpus=0-71,a?b\n\n");
+	free(text);
+	text = render(r, REPORT_CSV);
+	ck_assert_str_eq(text, "# scenario: p\n# seed: 1\n# replications: 1\n"
+			       "# memcgsim: 9.9\n# machine: m1, m2\n"
+			       "# duration_ms: 20\n# warmup_ms: 2\n"
+			       "# set: kernel.charge_batch=64\n"
+			       "# set: workloads.0.cpus=0-71,a?b\n"
+			       "variant,throughput,unit,change_pct\n");
+	free(text);
+	text = render(r, REPORT_YAML);
+	ck_assert_ptr_nonnull(strstr(text, "provenance:\n  memcgsim: '9.9'\n"));
+	ck_assert_ptr_nonnull(
+		strstr(text, "  set: ['kernel.charge_batch=64', "));
+	free(text);
+	report_free(r);
+}
+END_TEST
+
+/*
+ * What the table means: the description under the title, a legend line
+ * per variant with settings ("(the scenario as written)" for none), and
+ * a row that is 0 in both variants left out and named at the end; with
+ * report_all_metrics() it is back. YAML keeps it either way.
+ */
+START_TEST(report_write_legend_and_zero_rows)
+{
+	struct report *r = report_create("d", 1, 1);
+	int a = report_variant(r, "base"), b = report_variant(r, "+A");
+	char *text;
+
+	report_describe(r, "two\nvariants");
+	report_variant_legend(r, a, "");
+	report_variant_legend(r, b, "kernel.charge_batch=64");
+	report_metric(r, a, "throughput", "ops/s", 10, 0, true);
+	report_metric(r, a, "failures", "", 0, 0, false);
+	report_metric(r, b, "throughput", "ops/s", 20, 0, true);
+	report_metric(r, b, "failures", "", 0, 0, false);
+	text = render(r, REPORT_TABLE);
+	/* the row format is report_write_table_*'s; here the lines around */
+	ck_assert_ptr_nonnull(strstr(text,
+				     "# scenario d, seed 1, 1 replication\n"
+				     "# two variants\n"
+				     "# base: (the scenario as written)\n"
+				     "# +A: kernel.charge_batch=64\n\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\nthroughput (ops/s) "));
+	ck_assert_ptr_null(strstr(text, "\nfailures"));
+	ck_assert_ptr_nonnull(strstr(text,
+				     ")\n\n0 in every variant, not shown:\n"
+				     "  failures (--all-metrics shows it)\n"));
+	free(text);
+	report_all_metrics(r, true);
+	text = render(r, REPORT_TABLE);
+	ck_assert_ptr_nonnull(strstr(text, "\nfailures "));
+	ck_assert_ptr_null(strstr(text, "not shown"));
+	free(text);
+	report_all_metrics(r, false);
+	text = render(r, REPORT_YAML);
+	ck_assert_ptr_nonnull(strstr(text, "    failures:\n"));
+	free(text);
+	report_free(r);
+}
+END_TEST
+
+/*
+ * run -r N: a change whose two 95% intervals overlap is marked "~" and
+ * explained once under the table. base 100 +-5 against a 103 +-2: the
+ * distance 3 is within 5 + 2, so "(~+3.00%)"; c 120 +-2: 20 > 7, no mark.
+ */
+START_TEST(report_write_within_ci)
+{
+	static const struct report_line hot = { .name = "l", .transfers = 1 };
+	struct report *r = report_create("ci", 1, 3);
+	int a = report_variant(r, "a"), b = report_variant(r, "b");
+	int c = report_variant(r, "c");
+	char *text;
+
+	report_metric(r, a, "throughput", "ops/s", 100, 5, true);
+	report_metric(r, b, "throughput", "ops/s", 103, 2, true);
+	report_metric(r, c, "throughput", "ops/s", 120, 2, true);
+	report_line(r, a, &hot);
+	text = render(r, REPORT_TABLE);
+	/* the hot lines are one run's: which one is said */
+	ck_assert_ptr_nonnull(
+		strstr(text, "hot lines: a\n"
+			     "(counted in the first replication, seed 1)\n"));
+	ck_assert_ptr_nonnull(strstr(text, "(~+3.00%)"));
+	ck_assert_ptr_nonnull(strstr(text, "(+20.00%)"));
+	ck_assert_ptr_nonnull(strstr(text, "\n~: within the 95% confidence"));
+	free(text);
+	report_free(r);
+}
+END_TEST
+
 START_TEST(report_write_empty)
 {
 	struct report *r = report_create("none", 3, 2);
@@ -521,7 +648,9 @@ START_TEST(report_write_empty)
 	ck_assert_str_eq(text, "# scenario none, seed 3, 2 replications\n\n");
 	free(text);
 	text = render(r, REPORT_CSV);
-	ck_assert_str_eq(text, "variant,throughput,unit,change_pct,"
+	ck_assert_str_eq(text, "# scenario: none\n# seed: 3\n"
+			       "# replications: 2\n"
+			       "variant,throughput,unit,change_pct,"
 			       "throughput_ci95\n");
 	free(text);
 	text = render(r, REPORT_YAML);
@@ -1117,6 +1246,9 @@ Suite *report_suite(void)
 	tcase_add_test(tc, report_write_table_fits_80_columns_nine_variants);
 	tcase_add_test(tc, report_write_zero_baseline_and_gaps);
 	tcase_add_test(tc, report_write_empty);
+	tcase_add_test(tc, report_write_provenance);
+	tcase_add_test(tc, report_write_legend_and_zero_rows);
+	tcase_add_test(tc, report_write_within_ci);
 	tcase_add_test(tc, report_write_identical_bytes);
 	tcase_add_test(tc, report_nonfinite_names_the_metric);
 	suite_add_tcase(s, tc);

@@ -41,11 +41,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
+
 #include <check.h>
 
 #include "cmd/run/run.h"
 #include "cmd/run/sensitivity.h"
 #include "sim/report.h"
+#include "sim/sha256.h"
 #include "sim/stats.h"
 #include "sim/util.h"
 
@@ -295,6 +298,53 @@ END_TEST
  *	far    0 (the baseline itself)
  *	near2  (2e7 - 2e7) / 2e7 = 0
  */
+/*
+ * Provenance: the version, the scenario file's digest (sha256 of the bytes
+ * written here, as sim_sha256_text() computes it, itself checked against
+ * FIPS 180-2 in check_sha256), the inline machine's name (no profile
+ * file, so no profiles_digest), the duration and warm-up after --set
+ * (duration_ms=0.02; warmup_ms 0.001001 as the header writes it) and
+ * each --set
+ * in order.
+ */
+START_TEST(scenario_run_provenance)
+{
+	const char *sets[] = { "duration_ms=0.02", "variants.0.name=n" };
+	struct run_opts o = opts();
+	char digest[SIM_SHA256_TEXT_LEN], *all, *text;
+	struct report *r;
+	size_t len;
+
+	o.sets = sets;
+	o.nr_sets = 2;
+	scenario_write(variants);
+	r = run_ok(&o);
+	ck_assert_str_eq(report_provenance_get(r, "memcgsim"), PACKAGE_VERSION);
+	len = strlen(header) + strlen(variants);
+	all = malloc(len + 1);
+	ck_assert_ptr_nonnull(all);
+	snprintf(all, len + 1, "%s%s", header, variants);
+	sim_sha256_text(all, len, digest);
+	free(all);
+	ck_assert_str_eq(report_provenance_get(r, "scenario_digest"), digest);
+	ck_assert_ptr_null(report_provenance_get(r, "profiles_digest"));
+	ck_assert_str_eq(report_provenance_get(r, "machine"), "test-2s-16");
+	ck_assert_str_eq(report_provenance_get(r, "duration_ms"), "0.02");
+	ck_assert_str_eq(report_provenance_get(r, "warmup_ms"), "0.001001");
+	ck_assert_str_eq(report_provenance_get(r, "set"), "duration_ms=0.02");
+	text = render(r, REPORT_CSV);
+	ck_assert_ptr_nonnull(strstr(text, "\n# set: duration_ms=0.02\n"
+					   "# set: variants.0.name=n\n"
+					   "variant,"));
+	free(text);
+	text = render(r, REPORT_YAML);
+	ck_assert_ptr_nonnull(strstr(
+		text, "  set: ['duration_ms=0.02', 'variants.0.name=n']\n"));
+	free(text);
+	report_free(r);
+}
+END_TEST
+
 START_TEST(scenario_run_baselines)
 {
 	static const char *const want[] = {
@@ -320,6 +370,8 @@ START_TEST(scenario_run_baselines)
 	r = run_ok(&o);
 	csv = render(r, REPORT_CSV);
 	line = strtok_r(csv, "\n", &save);
+	while (line && line[0] == '#') /* the provenance lines */
+		line = strtok_r(NULL, "\n", &save);
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
 		ck_assert_msg(line && !strncmp(line, want[i], strlen(want[i])),
 			      "CSV line %zu: '%s', expected '%s...'", i + 1,
@@ -966,6 +1018,7 @@ static Suite *run_suite(void)
 	tcase_add_test(tc, scenario_run_variants_set);
 	tcase_add_test(tc, scenario_run_set_precedence);
 	tcase_add_test(tc, scenario_run_baselines);
+	tcase_add_test(tc, scenario_run_provenance);
 	tcase_add_test(tc, scenario_run_one_variant);
 	tcase_add_test(tc, scenario_run_check_only);
 	tcase_add_test(tc, sensitivity_run_flags);

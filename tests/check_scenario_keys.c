@@ -289,8 +289,12 @@ START_TEST(errors_are_the_getters)
 			 "'slow', 'quick', 'auto', found 'quik'; did you mean "
 			 "'quick'?");
 	ck_assert_int_eq(load("w:\n  count: 3\n", &t, 5, &err), -1);
-	ck_assert_str_eq(err_line(&err),
-			 "t.yaml:2:3: error: missing key 'work_ns' in 'w'");
+	ck_assert_str_eq(
+		err_line(&err),
+		"t.yaml:2:3: error: missing key 'work_ns' in 'w': the "
+		"work per operation outside the memcg code, calibrated "
+		"against a measured baseline (see 'Choosing work_ns' "
+		"in the user guide, and memcgsim fit --help)");
 	ck_assert_int_eq(load("w:\n  work_ns: 1\n  bytes: 4K\n", &t, 5, &err),
 			 -1);
 	ck_assert_str_eq(err_line(&err),

@@ -215,6 +215,16 @@ EXTRA_DIST += %reldir%/run-keys.sh
 TESTS += %reldir%/run-set-path.sh
 EXTRA_DIST += %reldir%/run-set-path.sh
 
+# tests/run-fit.sh          memcgsim fit finds a scenario's calibrated
+#                           work_ns again and writes it back (issue 32)
+TESTS += %reldir%/run-fit.sh
+EXTRA_DIST += %reldir%/run-fit.sh
+
+# tests/run-recipes.sh      each teaching scenario's scaling-curve sweep
+#                           recipe (in its header) checks under --dry-run
+TESTS += %reldir%/run-recipes.sh
+EXTRA_DIST += %reldir%/run-recipes.sh
+
 # tests/run-explain.sh      explain's verdict per hot line follows its
 #                           fields' access kinds (false sharing of
 #                           read-mostly fields next to an RMW one, true
@@ -473,6 +483,11 @@ AM_TESTS_ENVIRONMENT = top_srcdir='$(top_srcdir)'; export top_srcdir; \
 
 # shared by the suites that load a cited machine profile
 EXTRA_DIST += %reldir%/machine_test.h
+
+check_PROGRAMS += tests/check_sha256
+tests_check_sha256_SOURCES = tests/check_sha256.c
+tests_check_sha256_CFLAGS = $(TEST_CFLAGS)
+tests_check_sha256_LDADD = $(TEST_LDADD)
 
 # tests/run-host-run.sh     memcgsim host-run on this host's kernel for a
 #                           few seconds (root and a memory hierarchy, else

@@ -131,7 +131,7 @@ grep -q "^Socket backlogs (netperf, backlog: auto): " "$tmp/rc1.txt" ||
 	fail "6.0-rc1: no socket backlog paragraph"
 seg=$(sed -n 's/.*data segments, [0-9]* (\([0-9.]*\)%) arrived while$/\1/p' \
 	"$tmp/rc1.txt")
-met=$("$MEMCGSIM" run "$cb" -q -v 6.0-rc1 -f csv | awk -F, '
+met=$("$MEMCGSIM" run "$cb" -q -v 6.0-rc1 -f csv | grep -v '^#' | awk -F, '
 	NR == 1 { for (i = 1; i <= NF; i++) if ($i == "backlog_share_segments") c = i }
 	NR == 2 { printf "%.1f", $c }')
 [ -n "$seg" ] && [ "$seg" = "$met" ] ||

@@ -89,6 +89,7 @@ size()
 	case $1 in
 	functions) echo "1000 640" ;;
 	validation) echo "720 720" ;;
+	summary) echo "960 600" ;;
 	heatmap-*) echo "960 480" ;;
 	*-vs-*)
 		n=$(sed -n 's/^# \([0-9]*\) panel(s) x .*/\1/p' "$2")
@@ -304,7 +305,7 @@ cb=$top/scenarios/validation/charge-batch-2022.yaml
 sim run "$cb" $short -f yaml -o cb.yaml --quiet
 test "$rc" -eq 0 || fail "run charge-batch-2022.yaml: exit status $rc"
 sim plot cb.yaml --out cb
-plotted "plot charge-batch-2022" cb functions validation \
+plotted "plot charge-batch-2022" cb summary functions validation \
 	heatmap-6.0-rc1 heatmap-+A heatmap-+B heatmap-+C heatmap-+A+B+C
 # Every line went to every CPU: a full heat map.
 picture "plot charge-batch-2022" "$tmp/cb/heatmap-6.0-rc1.png" filled
@@ -328,12 +329,37 @@ fs=$top/scenarios/teaching/false-sharing.yaml
 sim run "$fs" -f yaml -o fs.yaml --quiet
 test "$rc" -eq 0 || fail "run false-sharing.yaml: exit status $rc"
 sim plot fs.yaml --out fs
-plotted "plot false-sharing" fs heatmap-padded heatmap-packed \
+plotted "plot false-sharing" fs summary heatmap-padded heatmap-packed \
 	heatmap-padded-store heatmap-packed-store
+# The bar chart every run gets: a bar per variant in the run's order, the
+# baseline (padded) labelled so and the others with their change.
+awk '!/^#/ { n++; name[n] = $4; lab[n] = $0 }
+	END { exit !(n == 4 && name[1] == "\"padded\"" &&
+		lab[1] ~ /\(baseline\)"$/ && name[2] == "\"packed\"" &&
+		lab[2] ~ /\(-[0-9.]+%\)"$/) }' "$tmp/fs/summary.dat" ||
+	fail "plot false-sharing: summary.dat is not 4 bars, padded the baseline: $(cat "$tmp/fs/summary.dat")"
 # One line (a single row) moving between 8 CPUs: a full heat map.
 picture "plot false-sharing" "$tmp/fs/heatmap-packed.png" filled
 test -e "$tmp/fs/functions.dat" &&
 	fail "plot false-sharing: functions, but the scenario has none"
+
+# Panels in value order and tic labels from every value: the first row
+# is a variant that sets both keys itself (kernel.charge_batch=64, layout
+# v6.1), which used to put the 64 panel first and leave the 16 panel's
+# v6.0 tic unlabelled (ux-review-3 finding 7). Expect panel 0 to be
+# charge_batch=16 (a's line there: 1 at v6.0, 2 at v6.1) and a last block
+# "(tics)" holding both labels.
+printf '%s\n' 'point,kernel.charge_batch,kernel.page_counter_layout,variant,throughput,unit' \
+	'0,64,v6.1,fixed,5,x' '0,16,v6.0,a,1,x' '1,16,v6.1,a,2,x' \
+	'2,64,v6.0,a,3,x' '3,64,v6.1,a,4,x' >"$tmp/order.csv"
+sim plot order.csv --out order --x kernel.page_counter_layout
+d="$tmp/order/throughput-vs-kernel.page_counter_layout.dat"
+awk 'BEGIN { RS = "\n\n\n" } NR == 2' "$d" | tr '\n' ' ' |
+	grep -q '^"a" 0 1 0 "v6.0" 1 2 0 "v6.1" $' ||
+	fail "plot order.csv: panel 0 is not charge_batch=16: $(cat "$d")"
+awk 'BEGIN { RS = "\n\n\n" } NR == 5' "$d" | tr '\n' ' ' |
+	grep -q '^"(tics)" 0 nan 0 "v6.0" 1 nan 0 "v6.1"' ||
+	fail "plot order.csv: no (tics) block of both values: $(cat "$d")"
 
 sim plot "$data/sweep.csv" --out sweep
 plotted "plot sweep.csv" sweep throughput-vs-kernel.charge_batch

@@ -138,7 +138,8 @@ within()
 # scenario_ns SCENARIO VARIANT: 1e9 / its throughput
 scenario_ns()
 {
-	"$MEMCGSIM" run "$calibration/$1.yaml" --format csv | awk -F, -v v="$2" '
+	"$MEMCGSIM" run "$calibration/$1.yaml" --format csv | grep -v '^#' |
+		awk -F, -v v="$2" '
 		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 		$1 == v { printf "%.4f\n", 1e9 / $col["throughput"] }'
 }

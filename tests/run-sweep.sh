@@ -511,6 +511,23 @@ for opt in "--set duration_ms=1" "--seed 3" "--replications 2" "--out x" \
 	test "$rc" -eq 2 || fail "sweep DIR/sweep.meta $opt: exit status $rc, expected 2"
 done
 
+# 10. sweep --variant NAME runs that variant alone at every point, and
+#     says so in sweep.meta; the same DIR swept without it is another
+#     sweep (refused, exit 2). small.yaml has batch1 and batch4: 2 points
+#     of batch4 are 2 rows, both batch4.
+rc=0
+"$MEMCGSIM" sweep "$s" --vary seed=1,2 --variant batch4 -o onevar -q \
+	>/dev/null 2>"$tmp/err" || rc=$?
+test "$rc" -eq 0 || fail "sweep --variant batch4: exit status $rc: $(cat "$tmp/err")"
+test "$(cut -d, -f3 onevar/sweep.csv | sed 1d | sort | uniq -c |
+	awk '{ print $1, $2 }')" = "2 batch4" ||
+	fail "sweep --variant batch4: rows $(cut -d, -f3 onevar/sweep.csv | tr '\n' ' ')"
+grep -q '^variant: "batch4"$' onevar/sweep.meta ||
+	fail "sweep --variant batch4: sweep.meta does not say so"
+rc=0
+"$MEMCGSIM" sweep "$s" --vary seed=1,2 -o onevar -q >/dev/null 2>&1 || rc=$?
+test "$rc" -eq 2 || fail "sweep of onevar/ without --variant: exit status $rc, expected 2"
+
 if test "$failures" -ne 0; then
 	echo "run-sweep.sh: $failures failure(s)"
 	exit 1

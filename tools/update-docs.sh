@@ -55,8 +55,7 @@ m()
 sample_default()
 {
 	m --no-plots -q | awk '
-		NR <= 6 { print; next }
-		NR == 7 { print "..." }
+		!d { print; if (/^published /) { d = 1; print "..." }; next }
 		/^stock_hit_rate / && !s { s = 1; print; next }
 		s == 1 && /^page_counter_charges_per_op / {
 			print; getline; print; print "..."; s = 2; next
@@ -99,11 +98,12 @@ sample_check()
 			/^  all / { print }'
 }
 
-# run -f csv (user guide, Running scenarios): the header and two rows.
+# run -f csv (user guide, Running scenarios): the provenance lines
+# ("# KEY: VALUE"), the header and two rows.
 sample_run_csv()
 {
 	m run "$sc/teaching/atomic-counter.yaml" -f csv -o results.csv -q
-	head -n 3 "$tmp/run/results.csv"
+	head -n 12 "$tmp/run/results.csv"
 }
 
 # A sweep's sweep.csv (user guide, Sweeps): its first columns up to

@@ -704,6 +704,53 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
 	return 0;
 }
 
+/*
+ * A busy host measures its neighbours too: say so before measuring when
+ * the load average over the last minute is 1 or more (one CPU's worth of
+ * other work competes with the pinned threads).
+ */
+static void busy_warning(void)
+{
+	double load[1];
+
+	if (getloadavg(load, 1) == 1 && load[0] >= 1.0)
+		fprintf(stderr,
+			"memcgsim: warning: calibrate: the host is busy (load average %.1f over the last minute): the measurements will be noisy; calibrate an idle host\n",
+			load[0]);
+}
+
+/*
+ * The classes come in an order no cache can break: an L1 hit under an
+ * LLC hit under memory, a sibling's line under another core's under
+ * another die's under another socket's, and another core's line no
+ * cheaper than an LLC hit (it passes through the LLC or its directory).
+ * A profile that breaks it was measured on a busy host or a misread
+ * topology: warn, and keep it (the measurements are what they are).
+ */
+static void order_warnings(const struct cal_fit *f)
+{
+	static const enum cal_bench order[][2] = {
+		{ CAL_L1_HIT, CAL_LLC_HIT },
+		{ CAL_LLC_HIT, CAL_MEMORY },
+		{ CAL_XFER_SMT, CAL_XFER_LLC },
+		{ CAL_XFER_LLC, CAL_XFER_DIE },
+		{ CAL_XFER_DIE, CAL_XFER_SOCKET },
+		{ CAL_LLC_HIT, CAL_XFER_LLC },
+	};
+	const struct cal_point *a, *b;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		a = f->idle[order[i][0]];
+		b = f->idle[order[i][1]];
+		if (a && b && a->median > b->median)
+			fprintf(stderr,
+				"memcgsim: warning: calibrate: %s %.1f ns is above %s %.1f ns, an order no cache gives: measured on a busy host, or the topology misread? Measure again on an idle host\n",
+				cal_bench_names[order[i][0]], a->median,
+				cal_bench_names[order[i][1]], b->median);
+	}
+}
+
 /**
  * cmd_calibrate() - `memcgsim calibrate` and `memcgsim calibrate --check`.
  * @argc: arguments, @argv[0] being "calibrate"
@@ -806,10 +853,14 @@ int cmd_calibrate(int argc, char **argv)
 			 !(fm = sim_atomic_open(meas, &tmp_m, &err)))
 			ret = EXIT_FAIL;
 		else if (!cal__host_probe(&h, o.cpus, &err) &&
-			 !make_plan(&h, o.quick, &pl, &err))
+			 !make_plan(&h, o.quick, &pl, &err)) {
+			busy_warning();
 			ret = measure(&h, &pl, o.quiet, &err) ? EXIT_FAIL : 0;
+		}
 		if (!ret && cal__fit_profile(&pa, &err))
 			ret = EXIT_FAIL;
+		if (!ret)
+			order_warnings(&pa.f);
 		if (!ret) {
 			bool ok = !cal__write_measurements(fm, &ma) &&
 				  !cal__write_profile(fp, &pa);

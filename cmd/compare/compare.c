@@ -112,6 +112,9 @@ void compare_free(struct compare_file *f)
 		row_release(&f->rows[i]);
 	free(f->rows);
 	free(f->index);
+	for (i = 0; i < f->nr_prov; i++)
+		free(f->prov[i]);
+	free(f->prov);
 	free(f->name);
 	free(f->scenario);
 	free(f);
@@ -647,7 +650,8 @@ static int read_csv(struct compare_file *f, const char *buf, size_t len,
 	struct csv_reader c;
 	int ret = -1, got;
 
-	csv_reader_init(&c, f->name, buf, len, CSV_NEWLINE_AT_END);
+	csv_reader_init(&c, f->name, buf, len,
+			CSV_NEWLINE_AT_END | CSV_COMMENTS);
 	if (csv_read_record(&c, err) <= 0)
 		goto out;
 	/* Keep the header: take its fields over from the reader. */
@@ -684,6 +688,140 @@ out:
 	free(roles);
 	csv_reader_release(&c);
 	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Provenance.                                                         */
+
+const char *compare__prov(const struct compare_file *f, const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nr_prov; i += 2)
+		if (!strcmp(f->prov[i], key))
+			return f->prov[i + 1];
+	return NULL;
+}
+
+/*
+ * Record @key: @value (@len bytes) in @f's provenance; a second "set"
+ * is joined to the first with ", ". 0, or -1 without memory.
+ */
+static int prov_add(struct compare_file *f, const char *key, const char *value,
+		    size_t len)
+{
+	unsigned int i;
+	char **grown, *joined;
+	size_t old;
+
+	for (i = 0; i < f->nr_prov; i += 2) {
+		if (strcmp(f->prov[i], key))
+			continue;
+		old = strlen(f->prov[i + 1]);
+		joined = realloc(f->prov[i + 1], old + len + 3);
+		if (!joined)
+			return -1;
+		memcpy(joined + old, ", ", 2);
+		memcpy(joined + old + 2, value, len);
+		joined[old + len + 2] = '\0';
+		f->prov[i + 1] = joined;
+		return 0;
+	}
+	grown = grow(f->prov, &f->alloc_prov, f->nr_prov + 2, sizeof(*grown));
+	if (!grown)
+		return -1;
+	f->prov = grown;
+	f->prov[f->nr_prov] = strdup(key);
+	f->prov[f->nr_prov + 1] = strndup(value, len);
+	if (!f->prov[f->nr_prov] || !f->prov[f->nr_prov + 1]) {
+		free(f->prov[f->nr_prov]);
+		free(f->prov[f->nr_prov + 1]);
+		return -1;
+	}
+	f->nr_prov += 2;
+	return 0;
+}
+
+/*
+ * The "# KEY: VALUE" lines at the top of a run's CSV (sim/report.h);
+ * "# scenario" names the scenario, as a YAML result's scenario does.
+ * Other comments are skipped. Return the bytes they take, or -1 without
+ * memory.
+ */
+static long csv_comments(struct compare_file *f, const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len, *nl, *colon;
+	size_t klen;
+	char key[64];
+
+	while (p < end && *p == '#') {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		colon = memchr(p, ':', (size_t)(nl - p));
+		if (p + 2 < nl && p[1] == ' ' && colon && colon + 1 < nl &&
+		    colon[1] == ' ') {
+			klen = (size_t)(colon - p - 2);
+			if (klen && klen < sizeof(key)) {
+				memcpy(key, p + 2, klen);
+				key[klen] = '\0';
+				if (!strcmp(key, "scenario") && !f->scenario) {
+					f->scenario = strndup(
+						colon + 2,
+						(size_t)(nl - colon - 2));
+					if (!f->scenario)
+						return -1;
+				} else if (prov_add(f, key, colon + 2,
+						    (size_t)(nl - colon - 2))) {
+					return -1;
+				}
+			}
+		}
+		p = nl < end ? nl + 1 : end;
+	}
+	return (long)(p - buf);
+}
+
+/* A YAML result's seed, replications and provenance map. */
+static int yaml_provenance(struct compare_file *f,
+			   const struct scenario_node *root)
+{
+	static const char *const top[] = { "seed", "replications" };
+	const struct scenario_node *n, *map, *item;
+	const char *v;
+	size_t i, j;
+
+	for (i = 0; i < 2; i++) {
+		n = scenario_get(root, top[i]);
+		v = n ? scenario_scalar(n) : NULL;
+		if (v && prov_add(f, top[i], v, strlen(v)))
+			return -1;
+	}
+	map = scenario_get(root, "provenance");
+	if (!map || scenario_kind(map) != SCENARIO_MAP)
+		return 0;
+	for (i = 0; i < scenario_len(map); i++) {
+		n = scenario_item(map, i);
+		if (scenario_kind(n) == SCENARIO_SCALAR) {
+			v = scenario_scalar(n);
+			if (prov_add(f, scenario_key(map, i), v, strlen(v)))
+				return -1;
+			continue;
+		}
+		if (scenario_kind(n) != SCENARIO_SEQ)
+			continue;
+		if (!scenario_len(n) &&
+		    prov_add(f, scenario_key(map, i), "", 0))
+			return -1;
+		for (j = 0; j < scenario_len(n); j++) {
+			item = scenario_item(n, j);
+			v = scenario_scalar(item);
+			if (v &&
+			    prov_add(f, scenario_key(map, i), v, strlen(v)))
+				return -1;
+		}
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -898,6 +1036,11 @@ static int read_yaml(struct compare_file *f, const char *buf, size_t len,
 			return -1;
 		}
 	}
+	if (yaml_provenance(f, root)) {
+		oom(err, f->name);
+		scenario_free(root);
+		return -1;
+	}
 	list = scenario_get(root, "points");
 	if (list) {
 		ret = yaml_points(f, list, err);
@@ -973,6 +1116,7 @@ struct compare_file *compare_parse(const char *name, const void *buf,
 	struct compare_file *f;
 	const char *text = buf;
 	size_t i;
+	long skip;
 	int ret;
 
 	sim_error_clear(err);
@@ -1001,10 +1145,22 @@ struct compare_file *compare_parse(const char *name, const void *buf,
 		oom(err, name);
 		goto out_free;
 	}
-	if (looks_like_csv(text, len))
+	skip = csv_comments(f, text, len);
+	if (skip < 0) {
+		oom(err, name);
+		goto out_free;
+	}
+	if (looks_like_csv(text + skip, len - (size_t)skip)) {
 		ret = read_csv(f, text, len, err);
-	else
+	} else {
+		/* a YAML file's comments are not provenance */
+		for (i = 0; i < f->nr_prov; i++)
+			free(f->prov[i]);
+		f->nr_prov = 0;
+		free(f->scenario);
+		f->scenario = NULL;
 		ret = read_yaml(f, text, len, err);
+	}
 	if (!ret)
 		return f;
 out_free:

@@ -40,6 +40,13 @@ struct compare_file {
 	char *name;
 	char *scenario; /* YAML: its scenario's name; CSV: NULL */
 	bool sweep;
+	/*
+	 * Provenance: key, value, key, value... (seed, replications and
+	 * the run's `provenance:`, or a CSV's "# KEY: VALUE" lines); "set"
+	 * once, its values joined by ", ".
+	 */
+	char **prov;
+	unsigned int nr_prov, alloc_prov; /* strings */
 	struct cmp_row *rows;
 	unsigned int nr_rows, alloc_rows;
 	/* Open addressing on row names: row index + 1, or 0 for empty. */
@@ -57,6 +64,8 @@ struct name_set {
 	unsigned int size, nr; /* size: 0 or a power of two > 2 * nr */
 };
 
+/* The provenance value of @key in @f, or NULL. */
+const char *compare__prov(const struct compare_file *f, const char *key);
 void *compare__grow(void *arr, unsigned int *alloc, unsigned int nr,
 		    size_t size);
 void compare__oom(struct sim_error *err, const char *file);

@@ -757,6 +757,93 @@ static int print_points(FILE *out, struct cmp *c)
 	return 0;
 }
 
+/* @s with each control character as '?': file text bound for a terminal. */
+static void put_clean(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+}
+
+/* One provenance line "  KEY: OLD -> NEW" when they differ. */
+static bool prov_line(FILE *out, const char *key, const char *old,
+		      const char *new, bool said, const char *head)
+{
+	if (old && new && !strcmp(old, new))
+		return said;
+	if (!said)
+		fputs(head, out);
+	fputs("  ", out);
+	put_clean(out, key);
+	fputs(": ", out);
+	put_clean(out, old ? (*old ? old : "(none)") : "(not recorded)");
+	fputs(" -> ", out);
+	put_clean(out, new ? (*new ? new : "(none)") : "(not recorded)");
+	fputc('\n', out);
+	return true;
+}
+
+/* @f's provenance of @key; no "set" in a file with provenance is none. */
+static const char *prov_of(const struct compare_file *f, const char *key)
+{
+	const char *v = compare__prov(f, key);
+
+	if (!v && !strcmp(key, "set") && compare__prov(f, "memcgsim"))
+		return "";
+	return v;
+}
+
+/*
+ * What differs in the provenance of file @k and the baseline (version,
+ * digests, machine, --set, duration, seed...), before any number is
+ * compared: two results of different machines or settings differ for
+ * that reason first. A key one file lacks counts only when that file
+ * records provenance (a memcgsim version): an older result's silence
+ * is said once, not key by key.
+ */
+static void print_provenance(FILE *out, const struct cmp *c, unsigned int k)
+{
+	const struct compare_file *a = c->files[0], *b = c->files[k];
+	const char *an = c->nr == 2 ? "OLD" : "base";
+	const char *bn = c->nr == 2 ? "NEW" : c->labels.name[k];
+	bool has_a = compare__prov(a, "memcgsim");
+	bool has_b = compare__prov(b, "memcgsim");
+	const char *v;
+	char head[160];
+	bool said = false;
+	unsigned int i;
+
+	if (has_a != has_b)
+		fprintf(out,
+			"compare: note: %s records no provenance (written by an older memcgsim)\n",
+			has_a ? bn : an);
+	snprintf(head, sizeof(head),
+		 "compare: provenance differs (%s -> %s):\n", an, bn);
+	for (i = 0; i < a->nr_prov; i += 2) {
+		v = prov_of(b, a->prov[i]);
+		if (v || has_b)
+			said = prov_line(out, a->prov[i], a->prov[i + 1], v,
+					 said, head);
+	}
+	for (i = 0; has_a && i < b->nr_prov; i += 2)
+		if (!compare__prov(a, b->prov[i]))
+			said = prov_line(out, b->prov[i],
+					 prov_of(a, b->prov[i]), b->prov[i + 1],
+					 said, head);
+}
+
+/* Does @f carry a 95% confidence interval wider than 0 (run -r N)? */
+static bool has_ci(const struct compare_file *f)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < f->nr_rows; i++)
+		for (j = 0; j < f->rows[i].nr_values; j++)
+			if (isfinite(f->rows[i].values[j].ci95) &&
+			    f->rows[i].values[j].ci95 > 0)
+				return true;
+	return false;
+}
+
 /* The summary line of one file against the baseline. */
 static void print_summary(FILE *out, const struct cmp *c, unsigned int k)
 {
@@ -873,6 +960,8 @@ int compare_print(FILE *out, const struct compare_file *const *files,
 		for (k = 0; k < nr; k++)
 			fprintf(out, "%s: %s\n", c.labels.name[k],
 				files[k]->name);
+	for (k = 1; !c.table.oom && k < nr; k++)
+		print_provenance(out, &c, k);
 	if (!c.table.oom && c.table.nr)
 		print_table(out, &c, sweep);
 	if (!c.table.oom && sweep && print_points(out, &c))
@@ -880,6 +969,13 @@ int compare_print(FILE *out, const struct compare_file *const *files,
 	table_free(&c.table);
 	if (c.table.oom)
 		return -1;
+	/* said once, and not after a --tolerance: the user has chosen one */
+	for (k = 1; !opts->tolerance && k < nr; k++)
+		if (per[k - 1].over && !has_ci(files[0]) && !has_ci(files[k]))
+			break;
+	if (!opts->tolerance && k < nr)
+		fprintf(out,
+			"compare: note: no confidence intervals (one replication): every difference is judged as it is; run -r N for intervals, or give --tolerance PCT\n");
 	for (k = 1; k < nr; k++) {
 		const struct compare_counts *n = &per[k - 1];
 

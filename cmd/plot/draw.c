@@ -34,10 +34,9 @@ extern char **environ;
 
 /* The script of each kind, in the script directory. */
 static const char *const plot_scripts[PLOT_NR_KINDS] = {
-	[PLOT_THROUGHPUT] = "throughput.gp",
-	[PLOT_FUNCTIONS] = "functions.gp",
-	[PLOT_VALIDATION] = "validation.gp",
-	[PLOT_HEATMAP] = "heatmap.gp",
+	[PLOT_THROUGHPUT] = "throughput.gp", [PLOT_FUNCTIONS] = "functions.gp",
+	[PLOT_VALIDATION] = "validation.gp", [PLOT_HEATMAP] = "heatmap.gp",
+	[PLOT_SUMMARY] = "summary.gp",
 };
 
 static const char *gnuplot_name(const struct plot_opts *o)

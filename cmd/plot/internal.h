@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * cmd/plot/internal.h - what the two files of `memcgsim plot` share:
+ * cmd/plot/internal.h - what the three files of `memcgsim plot` share:
  *
  *	cmd/plot/plot.c        planning: results in, a struct plot_plan out
- *	cmd/plot/draw.c   drawing: each job's data file, then gnuplot
+ *	cmd/plot/sweep.c       planning a sweep's pictures (sweep.csv)
+ *	cmd/plot/draw.c        drawing: each job's data file, then gnuplot
  *
  * Nothing else includes it; the interface is cmd/plot/plot.h.
  */
@@ -50,6 +51,21 @@ void plot__text_discard(struct text *t);
 
 /* "name='value'; ": a gnuplot variable, the value quoted for gnuplot. */
 void plot__put_gp_var(FILE *f, const char *name, const char *value);
+/* @s as a double-quoted data-file string (cmd/plot/plot.c). */
+void plot__put_data_str(FILE *f, const char *s);
+/* Close @data and @vars and add them to @p as a job of @kind. */
+int plot__plan_finish(struct plot_plan *p, enum plot_kind kind,
+		      const char *prefix, const char *name, struct text *data,
+		      struct text *vars, struct sim_error *err);
+/* Numbers past this are refused as results (both files read numbers). */
+#define PLOT_MAX_VALUE 1e15
+/* Is @kind among the pictures @o asks for? */
+bool plot__wanted(const struct plot_opts *o, enum plot_kind kind);
+/* The name of a sweep, from DIR or DIR/sweep.csv (sweep.c). */
+void plot__sweep_name(char *dst, size_t size, const char *path, bool dir);
+/* The pictures of the sweep.csv (or sweep directory) @path (sweep.c). */
+int plot__plan_sweep(struct plot_plan *p, const char *path,
+		     const struct plot_opts *o, struct sim_error *err);
 /* @s with every character but [A-Za-z0-9._+-] replaced by '_'. */
 void plot__safe_name(char *dst, size_t size, const char *s);
 

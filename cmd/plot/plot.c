@@ -80,7 +80,7 @@ void plot__text_discard(struct text *t)
  * cannot escape, so a double quote becomes a single one; control
  * characters become spaces.
  */
-static void put_data_str(FILE *f, const char *s)
+void plot__put_data_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -186,9 +186,9 @@ static void plan_release(struct plot_plan *p)
 }
 
 /* Close both texts and add the job, or discard both. */
-static int plan_finish(struct plot_plan *p, enum plot_kind kind,
-		       const char *prefix, const char *name, struct text *data,
-		       struct text *vars, struct sim_error *err)
+int plot__plan_finish(struct plot_plan *p, enum plot_kind kind,
+		      const char *prefix, const char *name, struct text *data,
+		      struct text *vars, struct sim_error *err)
 {
 	int ret = plot__text_close(data);
 
@@ -238,7 +238,6 @@ static const char *str_at(const struct scenario_node *map, const char *key)
  * about 1e300 gnuplot's autoscaling overflows and it fails ("all points y
  * value undefined") after the data file is written. Refused before.
  */
-#define PLOT_MAX_VALUE 1e15
 
 static int number(const struct scenario_node *n, double *v,
 		  struct sim_error *err)
@@ -342,7 +341,7 @@ static int put_function(FILE *f, const struct scenario_node *vars,
 {
 	size_t i, j;
 
-	put_data_str(f, fn);
+	plot__put_data_str(f, fn);
 	fputc('\n', f);
 	for (i = 0; i < len_of(vars); i++) {
 		const struct scenario_node *v = scenario_item(vars, i);
@@ -361,7 +360,7 @@ static int put_function(FILE *f, const struct scenario_node *vars,
 				break;
 			}
 		}
-		put_data_str(f, str_at(v, "name"));
+		plot__put_data_str(f, str_at(v, "name"));
 		fprintf(f, " %.6g\n", isfinite(self) ? self : 0.0);
 	}
 	return 0;
@@ -472,7 +471,8 @@ static int plan_functions(struct plot_plan *p, const struct scenario_node *root,
 	snprintf(title, sizeof(title), "%s: time by kernel function", p->name);
 	plot__put_gp_var(gp.f, "title", title);
 	fprintf(gp.f, "nkernel=%u; kmax=%.6g; ", nkernel, kernel_most(vars));
-	ret = plan_finish(p, PLOT_FUNCTIONS, "functions", "", &data, &gp, err);
+	ret = plot__plan_finish(p, PLOT_FUNCTIONS, "functions", "", &data, &gp,
+				err);
 	goto out;
 
 out_nomem:
@@ -480,6 +480,99 @@ out_nomem:
 out:
 	free(names);
 	return ret;
+}
+
+/* @v in three significant digits and an SI prefix: "18.7 M", "412". */
+static void si_text(char *buf, size_t size, double v)
+{
+	static const char *const prefix[] = { "", " k", " M", " G", " T" };
+	unsigned int i = 0;
+
+	while (fabs(v) >= 1000 && i < 4) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(buf, size, "%.3g%s", v, prefix[i]);
+}
+
+/*
+ * plan_summary() - the headline (first) metric of every variant as a
+ * bar, labelled with its value and its change against its baseline: the
+ * picture every run gets.
+ */
+static int plan_summary(struct plot_plan *p, const struct scenario_node *root,
+			struct sim_error *err)
+{
+	const struct scenario_node *vars = seq_at(root, "variants");
+	const char *metric = NULL, *unit = NULL;
+	char title[512], label[128], num[64];
+	bool errorbars = false;
+	struct text data, gp;
+	unsigned int rows = 0;
+	size_t i;
+
+	if (plot__text_open(&data))
+		goto out_nomem;
+	if (plot__text_open(&gp)) {
+		plot__text_discard(&data);
+		goto out_nomem;
+	}
+	fprintf(data.f,
+		"# memcgsim plot: the headline metric per variant of %s; plots/summary.gp\n"
+		"# rank value ci95 \"variant\" \"label\"\n",
+		p->name);
+	for (i = 0; i < len_of(vars); i++) {
+		const struct scenario_node *v = scenario_item(vars, i);
+		const struct scenario_node *m = scenario_get(v, "metrics");
+		double val, ci, pct;
+
+		/* The primary metric is the first (sim/report.h). */
+		if (!len_of(m))
+			continue;
+		if (number_at(scenario_item(m, 0), "value", &val, err) ||
+		    number_at(scenario_item(m, 0), "ci95", &ci, err) ||
+		    number_at(scenario_item(m, 0), "change_pct", &pct, err)) {
+			plot__text_discard(&data);
+			plot__text_discard(&gp);
+			return -EINVAL;
+		}
+		if (!isfinite(val))
+			continue;
+		if (!metric) {
+			metric = scenario_key(m, 0);
+			unit = str_at(scenario_item(m, 0), "unit");
+		}
+		si_text(num, sizeof(num), val);
+		if (isfinite(pct))
+			snprintf(label, sizeof(label), "%s (%+.1f%%)", num,
+				 pct);
+		else
+			snprintf(label, sizeof(label), "%s (baseline)", num);
+		errorbars |= isfinite(ci) && ci > 0;
+		fprintf(data.f, "%u %.9g %.6g ", rows++, val,
+			isfinite(ci) ? ci : 0);
+		plot__put_data_str(data.f, str_at(v, "name"));
+		fputc(' ', data.f);
+		plot__put_data_str(data.f, label);
+		fputc('\n', data.f);
+	}
+	if (!rows) {
+		plot__text_discard(&data);
+		plot__text_discard(&gp);
+		return 0;
+	}
+	snprintf(title, sizeof(title), "%s: %s per variant", p->name, metric);
+	plot__put_gp_var(gp.f, "title", title);
+	snprintf(title, sizeof(title), "%s (%s)", metric,
+		 unit && *unit ? unit : "no unit");
+	plot__put_gp_var(gp.f, "ylabel", title);
+	fprintf(gp.f, "errorbars=%d; ", errorbars);
+	return plot__plan_finish(p, PLOT_SUMMARY, "summary", "", &data, &gp,
+				 err);
+
+out_nomem:
+	sim_error_set(err, "", 0, 0, "out of memory");
+	return -ENOMEM;
 }
 
 /* Is @name the scenario's baseline or some variant's? */
@@ -546,9 +639,9 @@ static int plan_validation(struct plot_plan *p,
 		metric = scenario_key(m, 0);
 		if (rows++)
 			fputs("\n\n", data.f);
-		put_data_str(data.f, name);
+		plot__put_data_str(data.f, name);
 		fprintf(data.f, "\n%.6g %.6g ", pub, pred);
-		put_data_str(data.f, name);
+		plot__put_data_str(data.f, name);
 		fputc('\n', data.f);
 	}
 	if (!rows) {
@@ -560,8 +653,8 @@ static int plan_validation(struct plot_plan *p,
 		 p->name);
 	plot__put_gp_var(gp.f, "title", title);
 	plot__put_gp_var(gp.f, "metric", metric);
-	return plan_finish(p, PLOT_VALIDATION, "validation", "", &data, &gp,
-			   err);
+	return plot__plan_finish(p, PLOT_VALIDATION, "validation", "", &data,
+				 &gp, err);
 
 out_nomem:
 	sim_error_set(err, "", 0, 0, "out of memory");
@@ -608,7 +701,7 @@ static int cpus_used(const struct scenario_node *root, unsigned int *used,
 
 /* One variant's heat map; nothing when it has no hot lines. */
 static int plan_heatmap(struct plot_plan *p, const struct scenario_node *v,
-			unsigned int used, double most, struct sim_error *err)
+			unsigned int used, struct sim_error *err)
 {
 	const struct scenario_node *lines = seq_at(v, "lines");
 	const char *name = str_at(v, "name");
@@ -643,7 +736,7 @@ static int plan_heatmap(struct plot_plan *p, const struct scenario_node *v,
 
 		if (!t)
 			continue;
-		put_data_str(data.f, lname ? lname : "?");
+		plot__put_data_str(data.f, lname ? lname : "?");
 		for (c = 0; c < shown; c++) {
 			double x = 0;
 
@@ -668,16 +761,20 @@ static int plan_heatmap(struct plot_plan *p, const struct scenario_node *v,
 		snprintf(xlabel, sizeof(xlabel), "CPU");
 	plot__put_gp_var(gp.f, "title", title);
 	plot__put_gp_var(gp.f, "xlabel", xlabel);
-	if (isfinite(most) && most > 0)
-		fprintf(gp.f, "cbmax=%.10g; ", most);
-	return plan_finish(p, PLOT_HEATMAP, "heatmap-", name, &data, &gp, err);
+	/*
+	 * Each variant on its own colour scale: on one shared scale, the
+	 * 2-CPU variants' 33,000 transfers a CPU left the 72-CPU variant's
+	 * 40 as blank as no transfers at all (ux-review-3 finding 1).
+	 */
+	return plot__plan_finish(p, PLOT_HEATMAP, "heatmap-", name, &data, &gp,
+				 err);
 
 out_nomem:
 	sim_error_set(err, "", 0, 0, "out of memory");
 	return -ENOMEM;
 }
 
-static bool wanted(const struct plot_opts *o, enum plot_kind kind)
+bool plot__wanted(const struct plot_opts *o, enum plot_kind kind)
 {
 	return !o->kinds || (o->kinds & (1u << kind));
 }
@@ -698,17 +795,22 @@ static int plan_run(struct plot_plan *p, const struct scenario_node *root,
 		return ret;
 	snprintf(p->name, sizeof(p->name), "%s", str_at(root, "scenario"));
 	vars = seq_at(root, "variants");
-	if (wanted(o, PLOT_FUNCTIONS)) {
+	if (plot__wanted(o, PLOT_SUMMARY)) {
+		ret = plan_summary(p, root, err);
+		if (ret)
+			return ret;
+	}
+	if (plot__wanted(o, PLOT_FUNCTIONS)) {
 		ret = plan_functions(p, root, err);
 		if (ret)
 			return ret;
 	}
-	if (wanted(o, PLOT_VALIDATION)) {
+	if (plot__wanted(o, PLOT_VALIDATION)) {
 		ret = plan_validation(p, root, err);
 		if (ret)
 			return ret;
 	}
-	if (!wanted(o, PLOT_HEATMAP))
+	if (!plot__wanted(o, PLOT_HEATMAP))
 		return 0;
 	ret = cpus_used(root, &used, &most, err);
 	if (ret)
@@ -720,7 +822,7 @@ static int plan_run(struct plot_plan *p, const struct scenario_node *root,
 		    strcmp(str_at(v, "name"), o->heatmap_variant))
 			continue;
 		found = true;
-		ret = plan_heatmap(p, v, used, most, err);
+		ret = plan_heatmap(p, v, used, err);
 		if (ret)
 			return ret;
 	}
@@ -730,539 +832,6 @@ static int plan_run(struct plot_plan *p, const struct scenario_node *root,
 		return -EINVAL;
 	}
 	return 0;
-}
-
-/* ---- a sweep (CSV) ---- */
-
-/* A sweep.csv in memory: its records, the header first. */
-struct sheet_row {
-	struct csv_field *f; /* fields, unquoted (sim/csv.h) */
-	unsigned int n;
-	unsigned int line; /* one-based line of the file */
-};
-
-struct sheet {
-	struct sheet_row *rows;
-	unsigned int nr;
-};
-
-static void sheet_release(struct sheet *c)
-{
-	unsigned int i;
-
-	for (i = 0; i < c->nr; i++)
-		csv_fields_free(c->rows[i].f, c->rows[i].n);
-	free(c->rows);
-	c->rows = NULL;
-	c->nr = 0;
-}
-
-/* Parse @len bytes at @buf into @c: RFC 4180, blank lines skipped. */
-static int sheet_parse(const char *path, const char *buf, size_t len,
-		       struct sheet *c, struct sim_error *err)
-{
-	struct sheet_row *grown, *row;
-	struct csv_reader r;
-	int got;
-
-	csv_reader_init(&r, path, buf, len, CSV_BLANK_LINES);
-	for (;;) {
-		got = csv_read_record(&r, err);
-		if (got <= 0)
-			break;
-		grown = realloc(c->rows, (c->nr + 1) * sizeof(*grown));
-		if (!grown) {
-			sim_error_set(err, path, 0, 0, "out of memory");
-			got = -1;
-			break;
-		}
-		c->rows = grown;
-		row = &grown[c->nr++];
-		row->line = r.fields[0].line;
-		row->f = csv_take_fields(&r, &row->n);
-	}
-	csv_reader_release(&r);
-	return got < 0 ? -EINVAL : 0;
-}
-
-/* Read @path whole (at most 64 MiB) and parse it. */
-static int sheet_read(const char *path, struct sheet *c, struct sim_error *err)
-{
-	size_t len;
-	char *buf;
-	int ret;
-
-	if (sim_read_file(path, 64u << 20, &buf, &len, err))
-		return -EINVAL;
-	sim_input_note_path(path);
-	if (memchr(buf, '\0', len)) {
-		sim_error_set(err, path, 0, 0,
-			      "not a sweep.csv: binary data (a NUL byte)");
-		ret = -EINVAL;
-	} else {
-		ret = sheet_parse(path, buf, len, c, err);
-	}
-	free(buf);
-	return ret;
-}
-
-/* A whole field as a number: nan and inf too (the report's spelling). */
-static bool is_number(const char *s, double *v)
-{
-	char *end;
-
-	if (!*s)
-		return false;
-	*v = strtod(s, &end);
-	return !*end;
-}
-
-/* A whole field as a finite number. */
-static bool parse_number(const char *s, double *v)
-{
-	return is_number(s, v) && isfinite(*v);
-}
-
-static int sheet_col(const struct sheet_row *h, const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < h->n; i++)
-		if (!strcmp(h->f[i].text, name))
-			return (int)i;
-	return -1;
-}
-
-/* Is key column @k a replication (seed) key, averaged over, not drawn? */
-static bool rep_key(const struct sheet_row *h, int k)
-{
-	return !strcmp(h->f[k].text, "seed") ||
-	       !strcmp(h->f[k].text, "replication");
-}
-
-/* The distinct texts of column @k (or of @k's combination, see below). */
-struct names {
-	char **v;
-	unsigned int n;
-};
-
-static void names_release(struct names *n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n->n; i++)
-		free(n->v[i]);
-	free(n->v);
-	n->v = NULL;
-	n->n = 0;
-}
-
-/* The index of @s in @n, added when new; -1 when out of memory. */
-static int names_index(struct names *n, const char *s)
-{
-	char **grown;
-	unsigned int i;
-
-	for (i = 0; i < n->n; i++)
-		if (!strcmp(n->v[i], s))
-			return (int)i;
-	grown = realloc(n->v, (n->n + 1) * sizeof(*grown));
-	if (!grown)
-		return -1;
-	n->v = grown;
-	n->v[n->n] = strdup(s);
-	if (!n->v[n->n])
-		return -1;
-	return (int)n->n++;
-}
-
-/*
- * The facet of @row in the picture against @x: "KEY=VALUE, KEY=VALUE" of
- * the other keys but the replication ones; "" when there are none.
- */
-static char *facet_title(const struct sheet_row *h, const struct sheet_row *row,
-			 int x, int variant)
-{
-	struct text t;
-	bool first = true;
-	int j;
-
-	if (plot__text_open(&t))
-		return NULL;
-	for (j = 1; j < variant; j++) {
-		if (j == x || rep_key(h, j))
-			continue;
-		fprintf(t.f, "%s%s=%s", first ? "" : ", ", h->f[j].text,
-			row->f[j].text);
-		first = false;
-	}
-	if (plot__text_close(&t))
-		return NULL;
-	return t.buf;
-}
-
-/* Two-sided 95% Student t for @df degrees of freedom (1.96 past 30). */
-static double t95(unsigned int df)
-{
-	static const double t[] = { 0,	   12.706, 4.303, 3.182, 2.776, 2.571,
-				    2.447, 2.365,  2.306, 2.262, 2.228, 2.201,
-				    2.179, 2.160,  2.145, 2.131, 2.120, 2.110,
-				    2.101, 2.093,  2.086, 2.080, 2.074, 2.069,
-				    2.064, 2.060,  2.056, 2.052, 2.048, 2.045,
-				    2.042 };
-
-	return df < sizeof(t) / sizeof(t[0]) ? t[df] : 1.96;
-}
-
-/* One cell of a picture: the values of (facet, variant, x) over seeds. */
-struct cell {
-	double sum, sum2;
-	unsigned int n;
-};
-
-/*
- * plan_sweep_key() - metric column @m against key column @x: one panel
- * (facet) per combination of the other keys' values, one line per variant
- * in each, the replication keys (seed) averaged: the mean, with the 95%
- * confidence interval as an error bar when there are two or more. x is the
- * key's value when every value is a number, else the rank of the value in
- * the order they first appear. The y axis is logarithmic when the means
- * above 0 span a factor of 100 or more (the zeros are then not drawn).
- */
-static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int x,
-			  int variant, int m, int unit, struct sim_error *err)
-{
-	const struct sheet_row *h = &c->rows[0];
-	struct names xs = { 0 }, facets = { 0 }, vars = { 0 };
-	double lo = INFINITY, hi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
-	double ypos = INFINITY; /* the smallest mean above 0 */
-	double v, mean, ci;
-	struct cell *cells = NULL, *cell;
-	unsigned int *order = NULL;
-	double *xval = NULL;
-	bool numeric = true, bars = false;
-	unsigned int i, f, sv, xi, n;
-	const char *u = "";
-	struct text data, gp;
-	char label[512], var[32];
-	int ret = -ENOMEM, fi, vi, xv;
-	char *title;
-
-	/* The axes: x values, facets, variants, in order of appearance. */
-	for (i = 1; i < c->nr; i++) {
-		const struct sheet_row *row = &c->rows[i];
-
-		if (names_index(&xs, row->f[x].text) < 0 ||
-		    names_index(&vars, row->f[variant].text) < 0)
-			goto out;
-		title = facet_title(h, row, x, variant);
-		if (!title)
-			goto out;
-		fi = names_index(&facets, title);
-		free(title);
-		if (fi < 0)
-			goto out;
-		if (parse_number(row->f[x].text, &v)) {
-			lo = v < lo ? v : lo;
-			hi = v > hi ? v : hi;
-		} else {
-			numeric = false;
-		}
-	}
-	n = facets.n * vars.n * xs.n;
-	cells = calloc(n ? n : 1, sizeof(*cells));
-	if (!cells)
-		goto out;
-	for (i = 1; i < c->nr; i++) {
-		const struct sheet_row *row = &c->rows[i];
-
-		if (!parse_number(row->f[m].text, &v))
-			continue; /* no result at this point */
-		if (!*u && unit >= 0 && !strcmp(h->f[m].text, "throughput"))
-			u = row->f[unit].text;
-		title = facet_title(h, row, x, variant);
-		if (!title)
-			goto out;
-		fi = names_index(&facets, title);
-		free(title);
-		vi = names_index(&vars, row->f[variant].text);
-		xv = names_index(&xs, row->f[x].text);
-		if (fi < 0 || vi < 0 || xv < 0)
-			goto out;
-		cell = &cells[((size_t)fi * vars.n + (size_t)vi) * xs.n +
-			      (size_t)xv];
-		cell->sum += v;
-		cell->sum2 += v * v;
-		cell->n++;
-	}
-	for (i = 0; i < n; i++) {
-		if (!cells[i].n)
-			continue;
-		mean = cells[i].sum / cells[i].n;
-		if (mean > 0 && mean < ypos)
-			ypos = mean;
-		ylo = mean < ylo ? mean : ylo;
-		yhi = mean > yhi ? mean : yhi;
-		bars |= cells[i].n > 1;
-	}
-	if (!isfinite(ylo)) {
-		ret = 0;
-		goto out_free;
-	}
-	if (plot__text_open(&data))
-		goto out;
-	if (plot__text_open(&gp)) {
-		plot__text_discard(&data);
-		goto out;
-	}
-	fprintf(data.f,
-		"# memcgsim plot: %s against %s, %s; plots/throughput.gp\n"
-		"# %u panel(s) x %u line(s): block F * %u + V is panel F's line V\n",
-		h->f[m].text, h->f[x].text, p->name, facets.n, vars.n, vars.n);
-	order = malloc((xs.n ? xs.n : 1) * sizeof(*order));
-	xval = malloc((xs.n ? xs.n : 1) * sizeof(*xval));
-	if (!order || !xval) {
-		plot__text_discard(&data);
-		plot__text_discard(&gp);
-		goto out;
-	}
-	/* x of each value (the number, else the rank), and their order */
-	for (xi = 0; xi < xs.n; xi++) {
-		xval[xi] = xi;
-		if (numeric)
-			parse_number(xs.v[xi], &xval[xi]);
-		order[xi] = xi;
-	}
-	for (xi = 1; xi < xs.n; xi++) {
-		unsigned int k = order[xi], j;
-
-		for (j = xi; j > 0 && xval[order[j - 1]] > xval[k]; j--)
-			order[j] = order[j - 1];
-		order[j] = k;
-	}
-	for (f = 0; f < facets.n; f++) {
-		for (sv = 0; sv < vars.n; sv++) {
-			bool any = false;
-
-			if (f || sv)
-				fputs("\n\n", data.f);
-			put_data_str(data.f, vars.v[sv]);
-			fputc('\n', data.f);
-			for (xi = 0; xi < xs.n; xi++) {
-				cell = &cells[((size_t)f * vars.n + sv) * xs.n +
-					      order[xi]];
-				if (!cell->n)
-					continue;
-				mean = cell->sum / cell->n;
-				ci = 0;
-				if (cell->n > 1) {
-					v = (cell->sum2 -
-					     cell->n * mean * mean) /
-					    (cell->n - 1);
-					ci = t95(cell->n - 1) *
-					     sqrt(v > 0 ? v : 0) /
-					     sqrt(cell->n);
-				}
-				fprintf(data.f, "%.10g %.10g %.10g ",
-					xval[order[xi]], mean, ci);
-				put_data_str(data.f, xs.v[order[xi]]);
-				fputc('\n', data.f);
-				any = true;
-			}
-			if (!any)
-				fputs("nan nan 0 \"\"\n", data.f);
-		}
-	}
-	snprintf(label, sizeof(label), "%s: %s against %s", p->name,
-		 h->f[m].text, h->f[x].text);
-	plot__put_gp_var(gp.f, "title", label);
-	plot__put_gp_var(gp.f, "xlabel", h->f[x].text);
-	if (*u)
-		snprintf(label, sizeof(label), "%s (%s)", h->f[m].text, u);
-	else
-		snprintf(label, sizeof(label), "%s", h->f[m].text);
-	plot__put_gp_var(gp.f, "ylabel", label);
-	for (f = 0; f < facets.n; f++) {
-		snprintf(var, sizeof(var), "facet%u", f + 1);
-		plot__put_gp_var(gp.f, var, facets.v[f]);
-	}
-	/* Batch sizes and CPU counts grow by factors: a log scale. */
-	fprintf(gp.f,
-		"logx=%d; categories=%d; logy=%d; errorbars=%d; nfacets=%u; nseries=%u; ",
-		numeric && lo > 0 && hi / lo >= 8 ? 1 : 0, numeric ? 0 : 1,
-		isfinite(ypos) && yhi / ypos >= 100 ? 1 : 0, bars ? 1 : 0,
-		facets.n, vars.n);
-	if (isfinite(ypos))
-		fprintf(gp.f, "ypos=%.10g; ", ypos);
-	snprintf(label, sizeof(label), "%s-vs-%s", h->f[m].text, h->f[x].text);
-	ret = plan_finish(p, PLOT_THROUGHPUT, "", label, &data, &gp, err);
-	goto out_free;
-out:
-	sim_error_set(err, "", 0, 0, "out of memory");
-out_free:
-	free(cells);
-	free(order);
-	free(xval);
-	names_release(&xs);
-	names_release(&facets);
-	names_release(&vars);
-	return ret;
-}
-
-/* The last component of @path, without a trailing slash. */
-static void base_name(char *dst, size_t size, const char *path)
-{
-	size_t len = strlen(path);
-	const char *s;
-
-	while (len > 1 && path[len - 1] == '/')
-		len--;
-	s = path + len;
-	while (s > path && s[-1] != '/')
-		s--;
-	snprintf(dst, size, "%.*s", (int)(path + len - s), s);
-}
-
-/*
- * The name of a sweep: its directory's, for DIR or DIR/sweep.csv, less the
- * "sweep-" that `memcgsim sweep` puts before the scenario's name; the
- * file's without .csv for any other file.
- */
-static void sweep_name(char *dst, size_t size, const char *path, bool dir)
-{
-	char *real = realpath(path, NULL);
-	const char *p = real ? real : path;
-	size_t len;
-
-	base_name(dst, size, p);
-	if (!dir && !strcmp(dst, "sweep.csv")) {
-		char *parent = strdup(p);
-
-		if (parent) {
-			char *slash = strrchr(parent, '/');
-
-			if (slash && slash != parent) {
-				*slash = '\0';
-				base_name(dst, size, parent);
-			} else {
-				snprintf(dst, size, "sweep");
-			}
-			free(parent);
-		}
-	}
-	len = strlen(dst);
-	if (len > 4 && !strcmp(dst + len - 4, ".csv"))
-		dst[len - 4] = '\0';
-	if (!strncmp(dst, "sweep-", 6) && dst[6])
-		memmove(dst, dst + 6, strlen(dst + 6) + 1);
-	free(real);
-}
-
-/* plan_sweep() - a picture per varied key of @path (a sweep.csv). */
-static int plan_sweep(struct plot_plan *p, const char *path,
-		      const struct plot_opts *o, struct sim_error *err)
-{
-	struct sheet c = { 0 };
-	const struct sheet_row *h;
-	int variant, thr, unit, k, ret, metric, xk = -1, axes = 0;
-	unsigned int i;
-	double x;
-
-	ret = sheet_read(path, &c, err);
-	if (ret)
-		goto out;
-	ret = -EINVAL;
-	if (!c.nr) {
-		sim_error_set(err, path, 0, 0, "not a sweep.csv: empty");
-		goto out;
-	}
-	h = &c.rows[0];
-	if (strcmp(h->f[0].text, "point")) {
-		/* `memcgsim run -f csv` starts with the variant. */
-		const char *hint =
-			" (the CSV of one run: plot its YAML instead, memcgsim run -f yaml -o results.yaml)";
-
-		sim_error_set(
-			err, path, 1, 1,
-			"not a sweep.csv: the first column is '%s', expected 'point'%s",
-			h->f[0].text,
-			strcmp(h->f[0].text, "variant") ? "" : hint);
-		goto out;
-	}
-	variant = sheet_col(h, "variant");
-	thr = sheet_col(h, "throughput");
-	unit = sheet_col(h, "unit");
-	if (variant < 2 || thr < 0) {
-		sim_error_set(
-			err, path, 1, 1,
-			"not a sweep.csv: expected the columns point, the varied keys, variant, throughput, unit, ...");
-		goto out;
-	}
-	for (i = 1; i < c.nr; i++) {
-		if (c.rows[i].n != h->n) {
-			sim_error_set(
-				err, path, c.rows[i].line, 1,
-				"expected %u fields, as the header has, found %u",
-				h->n, c.rows[i].n);
-			goto out;
-		}
-		if (*c.rows[i].f[thr].text &&
-		    (!is_number(c.rows[i].f[thr].text, &x) ||
-		     (!isnan(x) && (x < 0 || x > PLOT_MAX_VALUE)))) {
-			sim_error_set(
-				err, path, c.rows[i].line, 1,
-				"throughput: expected a number from 0 to %g, found '%s'",
-				PLOT_MAX_VALUE, c.rows[i].f[thr].text);
-			goto out;
-		}
-	}
-	if (c.nr < 2) {
-		sim_error_set(err, path, 1, 1, "no results: the header only");
-		goto out;
-	}
-	metric = o->metric ? sheet_col(h, o->metric) : thr;
-	if (metric < 0 || metric <= variant || metric == unit) {
-		sim_error_set(err, path, 1, 1,
-			      "--metric: no metric '%s' in the sweep; its "
-			      "columns after 'variant' are the metrics",
-			      o->metric);
-		goto out;
-	}
-	for (i = 1; i < c.nr; i++) {
-		if (*c.rows[i].f[metric].text &&
-		    !is_number(c.rows[i].f[metric].text, &x)) {
-			sim_error_set(err, path, c.rows[i].line, 1,
-				      "%s: expected a number, found '%s'",
-				      h->f[metric].text,
-				      c.rows[i].f[metric].text);
-			goto out;
-		}
-	}
-	if (o->x_key) {
-		xk = sheet_col(h, o->x_key);
-		if (xk < 1 || xk >= variant) {
-			sim_error_set(err, path, 1, 1,
-				      "--x: '%s' is not a varied key of the "
-				      "sweep; its keys are the columns between "
-				      "'point' and 'variant'",
-				      o->x_key);
-			goto out;
-		}
-	}
-	/* Replication keys (seed) are averaged, unless all there is. */
-	for (k = 1; k < variant; k++)
-		axes += !rep_key(h, k);
-	ret = 0;
-	if (!wanted(o, PLOT_THROUGHPUT))
-		goto out;
-	for (k = 1; k < variant && !ret; k++)
-		if ((o->x_key && k == xk) ||
-		    (!o->x_key && (!axes || !rep_key(h, k))))
-			ret = plan_sweep_key(p, &c, k, variant, metric, unit,
-					     err);
-out:
-	sheet_release(&c);
-	return ret;
 }
 
 /* Plan and draw the results of a run, @root. */
@@ -1320,8 +889,8 @@ int plot_results(const char *path, const struct plot_opts *o,
 				"not a sweep directory: no sweep.csv in it");
 			return -EINVAL;
 		}
-		sweep_name(p.name, sizeof(p.name), path, dir);
-		ret = plan_sweep(&p, csv, o, err);
+		plot__sweep_name(p.name, sizeof(p.name), path, dir);
+		ret = plot__plan_sweep(&p, csv, o, err);
 		if (!ret && !p.nr && !o->kinds) {
 			sim_error_set(
 				err, csv, 0, 0,

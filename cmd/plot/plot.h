@@ -10,9 +10,12 @@
  *	gnuplot -e "data='DIR/x.dat'; out='DIR/x.png'; term='png'; ..." x.gp
  *
  * so that a picture can be drawn again, or restyled, by hand from the data
- * file left beside it. There are four kinds:
+ * file left beside it. There are five kinds:
  *
  *   results        picture                  script          drawn when
+ *   run YAML       summary.{png,svg}        summary.gp      always: the
+ *                                                           headline metric
+ *                                                           per variant
  *   run YAML       functions.{png,svg}      functions.gp    a variant has
  *                                                           `functions:`
  *   run YAML       validation.{png,svg}     validation.gp   a variant has a
@@ -54,6 +57,7 @@ enum plot_kind {
 	PLOT_FUNCTIONS, /* time by kernel function, stacked */
 	PLOT_VALIDATION, /* predicted against published change */
 	PLOT_HEATMAP, /* transfers of each hot line to each CPU */
+	PLOT_SUMMARY, /* a run's headline metric per variant, as bars */
 	PLOT_NR_KINDS,
 };
 

@@ -6,6 +6,7 @@
  * other half of the run driver, cmd/run/run.c, reads and runs the variants.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,57 @@ static void result_add(struct run_result *res, const char *name,
 	res->unit[res->nr] = unit;
 	res->higher_is_better[res->nr] = higher_is_better;
 	res->value[res->nr++] = v;
+}
+
+static void result_note(struct run_result *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void result_note(struct run_result *res, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (res->nr_notes == RUN_MAX_NOTES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(res->notes[res->nr_notes++], sizeof(res->notes[0]), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Percentiles of @s (named @what) rest on its samples: say so when there
+ * are a few (fewer than RUN_FEW_SAMPLES; @s->n counts every sample
+ * exactly below SIM_STAT_EXACT, far above that).
+ */
+static void few_samples(struct run_result *res, const char *what,
+			const struct sim_stat *s)
+{
+	if (s->n && s->n < RUN_FEW_SAMPLES)
+		result_note(
+			res,
+			"%s rest on %zu samples (fewer than %u): rough; lengthen duration_ms for more",
+			what, s->n, RUN_FEW_SAMPLES);
+}
+
+/*
+ * The periodic stats flusher first runs at twice its period (as the
+ * kernel's first flush_memcg_stats_dwork: see memcg_sim.c): a run that
+ * ends before then never sees it, and ratelimited flushes never wait it
+ * out. Say so, since stats_flush_period_ms then changes nothing.
+ */
+static void period_note(struct run *run, struct run_result *res)
+{
+	uint64_t first = 2ull * run->kernel->stats_flush_period_ms;
+	char end[40];
+
+	if (first * SIM_PS_PER_MS <= run->end_ps)
+		return;
+	sim_format_double(end, sizeof(end),
+			  (double)run->end_ps / (double)SIM_PS_PER_MS);
+	result_note(
+		res,
+		"every variant with stats_flush_period_ms %u: the periodic flusher would first run at %llu ms, after the run ends at %s ms, so it never runs",
+		run->kernel->stats_flush_period_ms, (unsigned long long)first,
+		end);
 }
 
 static double percent(double part, double whole)
@@ -50,8 +102,10 @@ static void memcg_collect(struct run *run, struct run_result *res, uint64_t ops,
 		else if (run->workloads[i].type->memcg)
 			charging = true;
 	}
+	period_note(run, res);
 	if (!charging)
 		goto stats;
+	few_samples(res, "charge_latency_p50/p90/p99", &ms->charge_lat);
 	result_add(res, "charge_latency_mean", "ns",
 		   sim_stat_mean(&ms->charge_lat), false);
 	result_add(res, "charge_latency_p50", "ns",
@@ -77,6 +131,7 @@ stats:
 		   false);
 	result_add(res, "flushes_skipped", "calls", (double)c->flushes_skipped,
 		   false);
+	few_samples(res, "flush_time_p50/p99", &ms->flush_lat);
 	result_add(res, "flush_time_p50", "ns",
 		   sim_stat_quantile(&ms->flush_lat, 0.50), false);
 	result_add(res, "flush_time_p99", "ns",
@@ -85,6 +140,7 @@ stats:
 		return;
 	result_add(res, "stat_read_latency_mean", "ns",
 		   sim_stat_mean(&ms->read_lat), false);
+	few_samples(res, "stat_read_latency_p50/p99", &ms->read_lat);
 	result_add(res, "stat_read_latency_p50", "ns",
 		   sim_stat_quantile(&ms->read_lat, 0.50), false);
 	result_add(res, "stat_read_latency_p99", "ns",
@@ -142,6 +198,7 @@ void run__collect(struct run *run, struct run_result *res)
 		}
 	}
 	result_add(res, "latency_mean", "ns", sim_stat_mean(&run->lat), false);
+	few_samples(res, "latency_p50/p90/p99", &run->lat);
 	result_add(res, "latency_p50", "ns", sim_stat_quantile(&run->lat, 0.50),
 		   false);
 	result_add(res, "latency_p90", "ns", sim_stat_quantile(&run->lat, 0.90),

@@ -18,6 +18,7 @@
 #include "models/kernel/mm/memcontrol.h"
 #include "models/workloads/workload.h"
 #include "sim/report.h"
+#include "sim/sha256.h"
 
 #define MAX_METRICS 64
 #define MAX_VARIANTS 256
@@ -43,9 +44,37 @@ struct variant {
 	bool machine_from_cli;
 	unsigned int misfit;
 	const struct scenario_node *misfit_at;
+	/* The machine profile file loaded; "" for an inline profile. */
+	char profile[1024];
 	/* Checked, then unloaded but for @name and @seed: see variant_park(). */
 	bool parked;
 };
+
+struct run_result;
+
+/* What the results come from (cmd/run/provenance.c). */
+#define RUN_PROV_MAX_PROFILES 16
+#define RUN_PROV_MAX_NOTES 32
+struct run_prov {
+	char machine[256], duration[128], warmup[128]; /* "a, b" lists */
+	struct sim_sha256 profiles; /* of each profile file, once */
+	char profile_paths[RUN_PROV_MAX_PROFILES][1024];
+	unsigned int nr_profiles;
+	/* notes already in the report, said once (note_once() in run.c) */
+	char noted[RUN_PROV_MAX_NOTES][256];
+	unsigned int nr_noted;
+};
+
+void run__prov_init(struct run_prov *p);
+void run__prov_add(struct run_prov *p, const struct variant *v);
+void run__prov_record(struct report *r, struct run_prov *p, const char *path,
+		      const struct run_opts *o);
+/* Variant @col's legend: its set: as "KEY=VALUE, ..." ("" for none). */
+void run__variant_legend(struct report *r, int col,
+			 const struct scenario_node *vn);
+/* @res's notes for variant @col, each said once in the report. */
+void run__note_once(struct report *r, int col, const struct run_result *res,
+		    struct run_prov *p);
 
 /* --max-memory, or the default limit when it is not given. */
 uint64_t run__max_memory(const struct run_opts *o);
@@ -84,6 +113,9 @@ void run__mem_error(const struct variant *v, const struct run *run,
 int run__check_memory(const struct variant *v, const struct estimate *est,
 		      const struct run_opts *o, struct sim_error *err);
 
+#define RUN_MAX_NOTES 4
+#define RUN_FEW_SAMPLES 100 /* percentiles on fewer are noted as rough */
+
 /* One run's numbers, before replications are combined. */
 struct run_result {
 	unsigned int nr;
@@ -91,6 +123,9 @@ struct run_result {
 	const char *unit[MAX_METRICS];
 	bool higher_is_better[MAX_METRICS];
 	double value[MAX_METRICS];
+	/* What the numbers cannot say (few samples, a period never reached) */
+	char notes[RUN_MAX_NOTES][256];
+	unsigned int nr_notes;
 };
 
 /* run__collect() - the metrics of one finished run into @res. */

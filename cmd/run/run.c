@@ -308,28 +308,53 @@ static const char *found(const struct scenario_node *n)
 	}
 }
 
-/*
- * machine_resolve() - the file a scalar `machine:` names: a shipped profile
- * by bare name ("skx-2s-72": DATADIR/machines/skx-2s-72.yaml), else a path,
- * relative to the scenario file's directory unless absolute.
+/**
+ * run_machine_path() - the file a `machine:` value @name names: a bare
+ * name ("skx-4s-144") is looked for beside the scenario (@dir/NAME.yaml,
+ * then @dir/machines/NAME.yaml), then among the shipped profiles
+ * (@datadir/machines/NAME.yaml); anything else is a path, relative to
+ * @dir unless absolute.
+ * @name: the value
+ * @dir: the scenario file's directory
+ * @datadir: the shipped data
+ * @path: the file, @size bytes
+ *
+ * Return: whether @name is a bare name.
  */
+bool run_machine_path(const char *name, const char *dir, const char *datadir,
+		      char *path, size_t size)
+{
+	static const char *const beside[] = { "%s/%s.yaml",
+					      "%s/machines/%s.yaml" };
+	bool bare = !strchr(name, '/') && !strstr(name, ".yaml");
+	unsigned int i;
+
+	if (!bare) {
+		if (name[0] == '/')
+			snprintf(path, size, "%s", name);
+		else
+			snprintf(path, size, "%s/%s", dir, name);
+		return false;
+	}
+	for (i = 0; i < 2; i++) {
+		snprintf(path, size, beside[i], dir, name);
+		if (!access(path, R_OK))
+			return true;
+	}
+	snprintf(path, size, "%s/machines/%s.yaml", datadir, name);
+	return true;
+}
+
+/* The file a scalar `machine:` names (run_machine_path()). */
 static void machine_resolve(const struct scenario_node *n, const char *datadir,
 			    char *path, size_t size, bool *bare)
 {
-	const char *name = scenario_scalar(n);
-	char *copy;
+	char *copy = strdup(scenario_file(n));
 
-	*bare = !strchr(name, '/') && !strstr(name, ".yaml");
-	if (*bare) {
-		snprintf(path, size, "%s/machines/%s.yaml", datadir, name);
-	} else if (name[0] == '/') {
-		snprintf(path, size, "%s", name);
-	} else {
-		copy = strdup(scenario_file(n));
-		SIM_OOM_ON(!copy);
-		snprintf(path, size, "%s/%s", dirname(copy), name);
-		free(copy);
-	}
+	SIM_OOM_ON(!copy);
+	*bare = run_machine_path(scenario_scalar(n), dirname(copy), datadir,
+				 path, size);
+	free(copy);
 }
 
 /*
@@ -407,8 +432,10 @@ static int variant_machine(struct variant *v, const struct run_opts *o,
 				"not a regular file (a FIFO or a device)");
 		return -1;
 	}
-	if (!machine_load_file(&v->machine, path, err))
+	if (!machine_load_file(&v->machine, path, err)) {
+		snprintf(v->profile, sizeof(v->profile), "%s", path);
 		return 0;
+	}
 	/*
 	 * The profile's own error (its file, line and column) goes after
 	 * the place in the scenario that named it.
@@ -1246,6 +1273,7 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 	struct scenario_node *base;
 	const struct scenario_node *vars;
 	struct run_result *res = NULL;
+	struct run_prov *prov = NULL;
 	struct variant *v = NULL;
 	const char *baseline = NULL, *name, *desc, *vnames[MAX_VARIANTS];
 	struct report *r = NULL;
@@ -1285,7 +1313,9 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 	nr = vars ? scenario_len(vars) : 1;
 	v = calloc(nr, sizeof(*v));
 	res = calloc(o->replications, sizeof(*res));
-	SIM_OOM_ON(!v || !res);
+	prov = malloc(sizeof(*prov));
+	SIM_OOM_ON(!v || !res || !prov);
+	run__prov_init(prov);
 
 	/* Check every variant before running any. */
 	for (i = 0; i < nr; i++) {
@@ -1322,6 +1352,7 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 				o->estimate(o->estimate_arg, v[i].name, &est);
 			if (run__check_memory(&v[i], &est, o, err))
 				goto out_variants;
+			run__prov_add(prov, &v[i]);
 			selected++;
 		}
 		variant_park(&v[i]);
@@ -1361,6 +1392,9 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 	seed = v[i].seed;
 	r = report_create(name, seed, o->replications);
 	SIM_OOM_ON(!r);
+	run__prov_record(r, prov, path, o);
+	report_describe(r, desc);
+	report_all_metrics(r, o->all_metrics);
 	for (i = 0; i < nr; i++) {
 		int col;
 
@@ -1368,6 +1402,8 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 		    !v[i].parked)
 			continue;
 		col = report_variant(r, v[i].name);
+		if (vars)
+			run__variant_legend(r, col, scenario_item(vars, i));
 		if (vars) {
 			const char *vb = NULL;
 
@@ -1413,6 +1449,7 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 				v[i].name, name);
 			goto out_report;
 		}
+		run__note_once(r, col, &res[0], prov);
 		variant_park(&v[i]);
 	}
 	report_set_baseline(r, baseline);
@@ -1428,6 +1465,7 @@ out_variants:
 			variant_destroy(&v[i]);
 	free(v);
 	free(res);
+	free(prov);
 out_free:
 	scenario_free(base);
 	return ret;

@@ -62,6 +62,7 @@ struct run_opts {
 	uint64_t seed; /* --seed */
 	unsigned int replications; /* >= 1 */
 	unsigned int hot_lines; /* lines reported per variant */
+	bool all_metrics; /* --all-metrics: the table keeps all-zero rows */
 	/*
 	 * --trace: the first replication of each variant that runs, or of
 	 * trace_variant only, from trace_from to trace_to (0: the end).
@@ -131,6 +132,10 @@ struct run_opts {
 	bool (*time_up)(void *arg);
 	void *time_up_arg;
 };
+
+/* The profile file a `machine:` value names (cmd/run/run.c). */
+bool run_machine_path(const char *name, const char *dir, const char *datadir,
+		      char *path, size_t size);
 
 /*
  * --max-memory's default on this machine: the smallest of

@@ -49,7 +49,7 @@ struct sweep__bytes {
 	size_t len;
 };
 
-/* cmd/sweep/verify.c: "fnv1a64:HEX" of @len bytes at @buf into @out. */
+/* cmd/sweep/verify.c: "sha256:HEX" of @len bytes at @buf into @out. */
 void sweep__digest_buf(char *out, const void *buf, size_t len);
 /* @s->scenario_digest and @s->profiles_digest, as the files are now. */
 void sweep__digests(struct sweep *s);

@@ -81,7 +81,7 @@ static int point_csv_open(const struct sweep *s, unsigned int point,
 		return -1;
 	}
 	csv_reader_init(&pc->r, pc->path, pc->buf, len,
-			CSV_BLANK_LINES | CSV_NEWLINE_AT_END);
+			CSV_BLANK_LINES | CSV_NEWLINE_AT_END | CSV_COMMENTS);
 	got = csv_read_record(&pc->r, err);
 	if (!got ||
 	    (got > 0 && pc->r.nr_fields == 1 && !pc->r.fields[0].text[0])) {

@@ -66,6 +66,8 @@ static int variant_overrides(const struct sweep *s,
 
 	if (!variant || !set || scenario_kind(set) != SCENARIO_MAP)
 		return 0; /* the run refuses these, with their location */
+	if (s->variant && strcmp(s->variant, variant))
+		return 0; /* sweep --variant: the others do not run */
 	for (i = 0; i < scenario_len(set); i++) {
 		const char *key = scenario_key(set, i);
 		const struct scenario_node *val = scenario_item(set, i);
@@ -96,6 +98,7 @@ int sweep__overrides_load(const struct sweep *s, struct sweep__overrides *ov,
 {
 	const struct scenario_node *variants;
 	struct scenario_node *root;
+	struct sim_error ignored;
 	size_t i;
 	int ret = 0;
 
@@ -103,6 +106,9 @@ int sweep__overrides_load(const struct sweep *s, struct sweep__overrides *ov,
 	root = scenario_load_file(s->scenario, err);
 	if (!root)
 		return -1;
+	/* the variants the points run: --set may replace them */
+	for (i = 0; i < s->nr_sets; i++)
+		scenario_set_arg(root, s->sets[i], &ignored);
 	variants = scenario_get(root, "variants");
 	if (variants && scenario_kind(variants) == SCENARIO_SEQ)
 		for (i = 0; i < scenario_len(variants) && !ret; i++)

@@ -31,7 +31,7 @@
 
 #define VARY_FILE "--vary"
 #define META_NAME "sweep.meta"
-#define META_VERSION 2
+#define META_VERSION 3
 
 const int sweep__stop_signals[SWEEP__NR_STOP_SIGNALS] = { SIGINT, SIGTERM,
 							  SIGHUP };
@@ -143,6 +143,7 @@ void sweep_destroy(struct sweep *s)
 	free(s->sets);
 	free(s->scenario);
 	free(s->given);
+	free(s->variant);
 	free(s->dir);
 	sweep_init(s);
 }
@@ -409,6 +410,12 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 	    refuse_control("--out", "the output directory's absolute path",
 			   s->dir, err))
 		return -1;
+	if (o->variant) {
+		if (refuse_control("--variant", "the --variant option",
+				   o->variant, err))
+			return -1;
+		s->variant = sweep__xstrdup(o->variant);
+	}
 	s->sets = calloc(o->nr_sets + 1, sizeof(*s->sets));
 	SIM_OOM_ON(!s->sets);
 	for (i = 0; i < o->nr_sets; i++)
@@ -493,6 +500,7 @@ static void point_opts(const struct sweep *s, struct run_opts *o, char **sets)
 	o->hot_lines = s->hot_lines;
 	o->max_memory = s->max_memory;
 	o->max_events = s->max_events;
+	o->variant = s->variant;
 }
 
 /* Put @before and @after around @err's message (cut to fit). */
@@ -609,6 +617,17 @@ int sweep_check(const struct sweep *s, struct sim_error *err)
 	/* a variant's set: of a varied key that sweep.csv could not record */
 	if (sweep__overrides_load(s, &ov, err))
 		return -1;
+	/* said, since each such row runs one value at every point */
+	for (k = 0; s->warn_overrides && k < ov.nr; k++) {
+		char name[256], key[256], value[256];
+
+		sim_escape(name, sizeof(name), ov.o[k].variant);
+		sim_escape(key, sizeof(key), s->keys[ov.o[k].key].key);
+		sim_escape(value, sizeof(value), ov.o[k].value);
+		fprintf(stderr,
+			"memcgsim: warning: variant '%s' sets %s=%s itself, so its rows run that value at every point of --vary %s\n",
+			name, key, value, key);
+	}
 	sweep__overrides_free(&ov);
 	for (k = 0; k < s->nr_keys; k++) {
 		for (v = k ? 1 : 0; v < s->keys[k].nr_values; v++) {
@@ -697,11 +716,15 @@ void sweep__remove_temps(const struct sweep *s, unsigned int point)
  *	memcgsim_sweep: 2
  *	memcgsim: "0.3"			(the version that made it)
  *	scenario: "/abs/path/x.yaml"
- *	scenario_digest: "fnv1a64:..."	(of the file's bytes)
- *	profiles_digest: "fnv1a64:..."	(of the machine profiles it names)
+ *	scenario_digest: "sha256:..."	(of the file's bytes)
+ *	profiles_digest: "sha256:..."	(of the machine profiles it names)
+ *	machine: "skx-2s-72"		(as the scenario names it, after --set)
+ *	duration_ms: "20"		(likewise)
+ *	warmup_ms: "duration_ms / 10"	(likewise, or the default's rule)
  *	given: "x.yaml"
  *	seed: 7				(only with --seed)
  *	replications: 1
+ *	variant: "base"			(only with --variant)
  *	set: ["duration_ms=1"]
  *	vary:
  *	- key: "kernel.charge_batch"
@@ -725,6 +748,12 @@ static int meta_emit(FILE *out, const struct sweep *s, bool given)
 	sim_yaml_quoted(&y, s->scenario_digest);
 	sim_yaml_plain(&y, "profiles_digest");
 	sim_yaml_quoted(&y, s->profiles_digest);
+	sim_yaml_plain(&y, "machine");
+	sim_yaml_quoted(&y, s->machine);
+	sim_yaml_plain(&y, "duration_ms");
+	sim_yaml_quoted(&y, s->duration);
+	sim_yaml_plain(&y, "warmup_ms");
+	sim_yaml_quoted(&y, s->warmup);
 	if (given) {
 		sim_yaml_plain(&y, "given");
 		sim_yaml_quoted(&y, s->given);
@@ -735,6 +764,10 @@ static int meta_emit(FILE *out, const struct sweep *s, bool given)
 	}
 	sim_yaml_plain(&y, "replications");
 	sim_yaml_u64(&y, s->replications);
+	if (s->variant) {
+		sim_yaml_plain(&y, "variant");
+		sim_yaml_quoted(&y, s->variant);
+	}
 	sim_yaml_plain(&y, "set");
 	sim_yaml_seq_start(&y, true);
 	for (i = 0; i < s->nr_sets; i++)
@@ -889,9 +922,13 @@ int sweep__meta_read(struct sweep *s, const char *dir, struct sim_error *err)
 		"scenario",
 		"scenario_digest",
 		"profiles_digest",
+		"machine",
+		"duration_ms",
+		"warmup_ms",
 		"given",
 		"seed",
 		"replications",
+		"variant",
 		"set",
 		"vary",
 		"points",
@@ -920,12 +957,15 @@ int sweep__meta_read(struct sweep *s, const char *dir, struct sim_error *err)
 	if (v < META_VERSION) {
 		scenario_error(
 			err, scenario_get(tree, "memcgsim_sweep"),
-			"written by an older memcgsim, without the digests that a resume or merge checks; run the sweep again into another --out");
+			"written by an older memcgsim, whose digests and provenance a resume or merge cannot check; run the sweep again into another --out");
 		goto out_free;
 	}
 	if (meta_digest(tree, "memcgsim", s->version, err) ||
 	    meta_digest(tree, "scenario_digest", s->scenario_digest, err) ||
-	    meta_digest(tree, "profiles_digest", s->profiles_digest, err))
+	    meta_digest(tree, "profiles_digest", s->profiles_digest, err) ||
+	    meta_digest(tree, "machine", s->machine, err) ||
+	    meta_digest(tree, "duration_ms", s->duration, err) ||
+	    meta_digest(tree, "warmup_ms", s->warmup, err))
 		goto out_free;
 	if (scenario_string(tree, "scenario", true, NULL, &str, err))
 		goto out_free;
@@ -939,6 +979,17 @@ int sweep__meta_read(struct sweep *s, const char *dir, struct sim_error *err)
 	    scenario_u64(tree, "replications", false, 1, 1, 1000, &v, err))
 		goto out_free;
 	s->replications = (unsigned int)v;
+	if (scenario_get(tree, "variant")) {
+		if (scenario_string(tree, "variant", true, NULL, &str, err))
+			goto out_free;
+		if (sweep__control_char(str)) {
+			scenario_error(
+				err, scenario_get(tree, "variant"),
+				"a control character in the variant's name");
+			goto out_free;
+		}
+		s->variant = sweep__xstrdup(str);
+	}
 	if (meta_strings(tree, "set", &s->sets, &s->nr_sets, err) ||
 	    meta_keys(s, tree, err))
 		goto out_free;
@@ -965,6 +1016,9 @@ static const char *meta_diff(const struct sweep *a, const struct sweep *b)
 		return "a machine profile the scenario names was edited since the sweep began (their content digest differs), and its points would mix both versions";
 	if (strcmp(a->version, b->version))
 		return "the memcgsim versions differ";
+	if ((a->variant || b->variant) &&
+	    (!a->variant || !b->variant || strcmp(a->variant, b->variant)))
+		return "the --variant options differ";
 	if (a->nr_keys != b->nr_keys)
 		return "the --vary options differ";
 	for (i = 0; i < a->nr_keys; i++) {

@@ -81,7 +81,7 @@
 #define SWEEP_MAX_POINTS 10000 /* more only with --force */
 #define SWEEP_HARD_MAX_POINTS 1000000 /* even with --force */
 #define SWEEP_MAX_KEYS 16
-#define SWEEP_DIGEST_LEN 32 /* "fnv1a64:" 16 hex digits, NUL; or a version */
+#define SWEEP_DIGEST_LEN 72 /* "sha256:" 64 hex digits, NUL; or a version */
 
 /* sweep_merge() and sweep_run() failures: */
 #define SWEEP_FAILED (-1) /* a point failed, or points are missing */
@@ -117,7 +117,7 @@ struct sweep_key {
  * @max_memory: --max-memory of each point's run (not in sweep.meta)
  * @max_events: --max-events of each point's run (not in sweep.meta)
  * @version: the memcgsim version that made the sweep
- * @scenario_digest: "fnv1a64:HEX" of the scenario file's bytes
+ * @scenario_digest: "sha256:HEX" of the scenario file's bytes
  * @profiles_digest: the same of the machine profiles it names (their names
  *	as written and their bytes)
  * @id: the digest of sweep.meta's contents but @given: what a point's
@@ -146,6 +146,20 @@ struct sweep {
 	char scenario_digest[SWEEP_DIGEST_LEN];
 	char profiles_digest[SWEEP_DIGEST_LEN];
 	char id[SWEEP_DIGEST_LEN];
+	/*
+	 * Provenance for sweep.meta's reader, from the scenario with the
+	 * --set options applied (not the --vary values): its machine
+	 * ("inline" for a map), duration_ms and warmup_ms as written
+	 * ("duration_ms / 10" when not).
+	 */
+	/* sweep_check() warns of variants that set a swept key (the run
+	 * and --dry-run; not the --plan and --point steps of a batch job) */
+	bool warn_overrides;
+	/* sweep --variant: the one variant each point runs; NULL: all */
+	char *variant;
+	char machine[SWEEP_DIGEST_LEN];
+	char duration[SWEEP_DIGEST_LEN];
+	char warmup[SWEEP_DIGEST_LEN];
 };
 
 void sweep_init(struct sweep *s);

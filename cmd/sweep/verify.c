@@ -21,38 +21,19 @@
 #include "cmd/sweep/internal.h"
 #include "sim/file.h"
 #include "sim/scenario.h"
+#include "sim/sha256.h"
 #include "sim/yaml_emit.h"
 
 #define SUM_VERSION 1
-#define FNV_OFFSET 0xcbf29ce484222325ULL
-#define FNV_PRIME 0x100000001b3ULL
-
 /*
- * FNV-1a, 64 bits: a content digest that tells an edited or swapped file
- * from the one a sweep wrote or read, not a defence against forgery (who
- * can write the point files can write their .sum too).
+ * SHA-256 (sim/sha256.h): a content digest that tells an edited or
+ * swapped file from the one a sweep wrote or read, the same digest a
+ * run's results carry (cmd/run/provenance.c); not a defence against
+ * forgery (who can write the point files can write their .sum too).
  */
-static uint64_t fnv1a(uint64_t h, const void *buf, size_t len)
-{
-	const unsigned char *p = buf;
-
-	while (len--) {
-		h ^= *p++;
-		h *= FNV_PRIME;
-	}
-	return h;
-}
-
-static void digest_text(char *out, uint64_t h)
-{
-	snprintf(out, SWEEP_DIGEST_LEN, "fnv1a64:%016llx",
-		 (unsigned long long)h);
-}
-
-/* The digest of @len bytes at @buf, as "fnv1a64:HEX" in @out. */
 void sweep__digest_buf(char *out, const void *buf, size_t len)
 {
-	digest_text(out, fnv1a(FNV_OFFSET, buf, len));
+	sim_sha256_text(buf, len, out);
 }
 
 /*
@@ -88,37 +69,33 @@ static int digest_file(char *out, const char *path, struct sim_error *err)
 
 /*
  * Mix the machine profile @name (as a scenario, --set or --vary names it)
- * into @h: its name and its bytes. Resolved as run.c's machine_resolve()
- * does: a bare name is a shipped profile, else a path relative to @base
- * unless absolute. A profile that cannot be read mixes in nothing but its
+ * into @h: its name and its bytes, found as a run finds it
+ * (run_machine_path(): a bare name beside the scenario in @base, else
+ * shipped; else a path relative to @base unless absolute). A profile that cannot be read mixes in nothing but its
  * name (the run will say what is wrong with it).
  */
-static uint64_t profile_mix(uint64_t h, const char *name, const char *base,
-			    const char *datadir)
+static void profile_mix(struct sim_sha256 *h, const char *name,
+			const char *base, const char *datadir)
 {
 	struct sim_error ignored;
 	char path[PATH_MAX];
 	char *buf;
 	size_t len;
 
-	if (!strchr(name, '/') && !strstr(name, ".yaml"))
-		snprintf(path, sizeof(path), "%s/machines/%s.yaml",
-			 datadir ? datadir : ".", name);
-	else if (name[0] == '/')
-		snprintf(path, sizeof(path), "%s", name);
-	else
-		snprintf(path, sizeof(path), "%s/%s", base, name);
-	h = fnv1a(h, name, strlen(name) + 1);
-	if (sim_read_file(path, DIGEST_MAX_FILE, &buf, &len, &ignored))
-		return fnv1a(h, "", 1);
-	h = fnv1a(h, buf, len);
+	run_machine_path(name, base, datadir ? datadir : ".", path,
+			 sizeof(path));
+	sim_sha256_update(h, name, strlen(name) + 1);
+	if (sim_read_file(path, DIGEST_MAX_FILE, &buf, &len, &ignored)) {
+		sim_sha256_update(h, "", 1);
+		return;
+	}
+	sim_sha256_update(h, buf, len);
 	free(buf);
-	return h;
 }
 
 /* Mix every scalar `machine:` below @n into @h. */
-static uint64_t profiles_walk(uint64_t h, const struct scenario_node *n,
-			      const char *base, const char *datadir)
+static void profiles_walk(struct sim_sha256 *h, const struct scenario_node *n,
+			  const char *base, const char *datadir)
 {
 	const struct scenario_node *item;
 	size_t i;
@@ -126,24 +103,49 @@ static uint64_t profiles_walk(uint64_t h, const struct scenario_node *n,
 	switch (scenario_kind(n)) {
 	case SCENARIO_SEQ:
 		for (i = 0; i < scenario_len(n); i++)
-			h = profiles_walk(h, scenario_item(n, i), base,
-					  datadir);
+			profiles_walk(h, scenario_item(n, i), base, datadir);
 		break;
 	case SCENARIO_MAP:
 		for (i = 0; i < scenario_len(n); i++) {
 			item = scenario_item(n, i);
 			if (!strcmp(scenario_key(n, i), "machine") &&
 			    scenario_kind(item) == SCENARIO_SCALAR)
-				h = profile_mix(h, scenario_scalar(item), base,
-						datadir);
+				profile_mix(h, scenario_scalar(item), base,
+					    datadir);
 			else
-				h = profiles_walk(h, item, base, datadir);
+				profiles_walk(h, item, base, datadir);
 		}
 		break;
 	default:
 		break;
 	}
-	return h;
+}
+
+/* @key of @tree as written into @out (SWEEP_DIGEST_LEN), else @def. */
+static void scalar_or(char *out, const struct scenario_node *tree,
+		      const char *key, const char *def)
+{
+	const struct scenario_node *n = scenario_get(tree, key);
+	const char *v = n ? scenario_scalar(n) : NULL;
+
+	if (n && scenario_kind(n) == SCENARIO_MAP)
+		v = "inline";
+	snprintf(out, SWEEP_DIGEST_LEN, "%s", v && *v ? v : def);
+	if (sweep__control_char(out))
+		snprintf(out, SWEEP_DIGEST_LEN, "%s", def);
+}
+
+/* @s's machine, duration and warm-up: the scenario @tree after --set. */
+static void base_provenance(struct sweep *s, struct scenario_node *tree)
+{
+	struct sim_error ignored;
+	unsigned int i;
+
+	for (i = 0; i < s->nr_sets; i++)
+		scenario_set_arg(tree, s->sets[i], &ignored);
+	scalar_or(s->machine, tree, "machine", "?");
+	scalar_or(s->duration, tree, "duration_ms", "?");
+	scalar_or(s->warmup, tree, "warmup_ms", "duration_ms / 10");
 }
 
 /* Whether the dotted key @key (@len bytes) names a machine profile. */
@@ -163,12 +165,13 @@ void sweep__digests(struct sweep *s)
 {
 	struct scenario_node *tree;
 	struct sim_error ignored;
-	uint64_t h = FNV_OFFSET;
+	struct sim_sha256 h;
 	char *buf, *copy;
 	const char *base;
 	unsigned int i, j;
 	size_t len;
 
+	sim_sha256_init(&h);
 	s->scenario_digest[0] = '\0';
 	if (!sim_read_file(s->scenario, DIGEST_MAX_FILE, &buf, &len,
 			   &ignored)) {
@@ -178,22 +181,24 @@ void sweep__digests(struct sweep *s)
 	copy = sweep__xstrdup(s->scenario);
 	base = dirname(copy);
 	tree = scenario_load_file(s->scenario, &ignored);
-	if (tree)
-		h = profiles_walk(h, tree, base, s->datadir);
+	if (tree) {
+		profiles_walk(&h, tree, base, s->datadir);
+		base_provenance(s, tree);
+	}
 	scenario_free(tree);
 	/* A --set or --vary path is relative to the working directory. */
 	for (i = 0; i < s->nr_sets; i++) {
 		const char *eq = strchr(s->sets[i], '=');
 
 		if (eq && machine_key(s->sets[i], (size_t)(eq - s->sets[i])))
-			h = profile_mix(h, eq + 1, ".", s->datadir);
+			profile_mix(&h, eq + 1, ".", s->datadir);
 	}
 	for (i = 0; i < s->nr_keys; i++)
 		if (machine_key(s->keys[i].key, strlen(s->keys[i].key)))
 			for (j = 0; j < s->keys[i].nr_values; j++)
-				h = profile_mix(h, s->keys[i].values[j], ".",
-						s->datadir);
-	digest_text(s->profiles_digest, h);
+				profile_mix(&h, s->keys[i].values[j], ".",
+					    s->datadir);
+	sim_sha256_final(&h, s->profiles_digest);
 	free(copy);
 }
 

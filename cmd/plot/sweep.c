@@ -1,0 +1,617 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd/plot/sweep.c - planning the pictures of a sweep: its sweep.csv read
+ * (sim/csv.h), a metric against each varied key, one panel per
+ * combination of the other keys' values in value order, one line per
+ * variant, the seeds averaged. See cmd/plot/plot.h.
+ */
+#define _XOPEN_SOURCE 700 /* POSIX 2008 and realpath() */
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "cmd/plot/plot.h"
+#include "cmd/plot/internal.h"
+#include "sim/csv.h"
+#include "sim/file.h"
+
+/* ---- a sweep (CSV) ---- */
+
+/* A sweep.csv in memory: its records, the header first. */
+struct sheet_row {
+	struct csv_field *f; /* fields, unquoted (sim/csv.h) */
+	unsigned int n;
+	unsigned int line; /* one-based line of the file */
+};
+
+struct sheet {
+	struct sheet_row *rows;
+	unsigned int nr;
+};
+
+static void sheet_release(struct sheet *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr; i++)
+		csv_fields_free(c->rows[i].f, c->rows[i].n);
+	free(c->rows);
+	c->rows = NULL;
+	c->nr = 0;
+}
+
+/* Parse @len bytes at @buf into @c: RFC 4180, blank lines skipped. */
+static int sheet_parse(const char *path, const char *buf, size_t len,
+		       struct sheet *c, struct sim_error *err)
+{
+	struct sheet_row *grown, *row;
+	struct csv_reader r;
+	int got;
+
+	csv_reader_init(&r, path, buf, len, CSV_BLANK_LINES | CSV_COMMENTS);
+	for (;;) {
+		got = csv_read_record(&r, err);
+		if (got <= 0)
+			break;
+		grown = realloc(c->rows, (c->nr + 1) * sizeof(*grown));
+		if (!grown) {
+			sim_error_set(err, path, 0, 0, "out of memory");
+			got = -1;
+			break;
+		}
+		c->rows = grown;
+		row = &grown[c->nr++];
+		row->line = r.fields[0].line;
+		row->f = csv_take_fields(&r, &row->n);
+	}
+	csv_reader_release(&r);
+	return got < 0 ? -EINVAL : 0;
+}
+
+/* Read @path whole (at most 64 MiB) and parse it. */
+static int sheet_read(const char *path, struct sheet *c, struct sim_error *err)
+{
+	size_t len;
+	char *buf;
+	int ret;
+
+	if (sim_read_file(path, 64u << 20, &buf, &len, err))
+		return -EINVAL;
+	sim_input_note_path(path);
+	if (memchr(buf, '\0', len)) {
+		sim_error_set(err, path, 0, 0,
+			      "not a sweep.csv: binary data (a NUL byte)");
+		ret = -EINVAL;
+	} else {
+		ret = sheet_parse(path, buf, len, c, err);
+	}
+	free(buf);
+	return ret;
+}
+
+/* A whole field as a number: nan and inf too (the report's spelling). */
+static bool is_number(const char *s, double *v)
+{
+	char *end;
+
+	if (!*s)
+		return false;
+	*v = strtod(s, &end);
+	return !*end;
+}
+
+/* A whole field as a finite number. */
+static bool parse_number(const char *s, double *v)
+{
+	return is_number(s, v) && isfinite(*v);
+}
+
+static int sheet_col(const struct sheet_row *h, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < h->n; i++)
+		if (!strcmp(h->f[i].text, name))
+			return (int)i;
+	return -1;
+}
+
+/* Is key column @k a replication (seed) key, averaged over, not drawn? */
+static bool rep_key(const struct sheet_row *h, int k)
+{
+	return !strcmp(h->f[k].text, "seed") ||
+	       !strcmp(h->f[k].text, "replication");
+}
+
+/* The distinct texts of column @k (or of @k's combination, see below). */
+struct names {
+	char **v;
+	unsigned int n;
+};
+
+static void names_release(struct names *n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n->n; i++)
+		free(n->v[i]);
+	free(n->v);
+	n->v = NULL;
+	n->n = 0;
+}
+
+/* The index of @s in @n, added when new; -1 when out of memory. */
+static int names_index(struct names *n, const char *s)
+{
+	char **grown;
+	unsigned int i;
+
+	for (i = 0; i < n->n; i++)
+		if (!strcmp(n->v[i], s))
+			return (int)i;
+	grown = realloc(n->v, (n->n + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	n->v = grown;
+	n->v[n->n] = strdup(s);
+	if (!n->v[n->n])
+		return -1;
+	return (int)n->n++;
+}
+
+/*
+ * The facet of @row in the picture against @x: "KEY=VALUE, KEY=VALUE" of
+ * the other keys but the replication ones; "" when there are none.
+ */
+static char *facet_title(const struct sheet_row *h, const struct sheet_row *row,
+			 int x, int variant)
+{
+	struct text t;
+	bool first = true;
+	int j;
+
+	if (plot__text_open(&t))
+		return NULL;
+	for (j = 1; j < variant; j++) {
+		if (j == x || rep_key(h, j))
+			continue;
+		fprintf(t.f, "%s%s=%s", first ? "" : ", ", h->f[j].text,
+			row->f[j].text);
+		first = false;
+	}
+	if (plot__text_close(&t))
+		return NULL;
+	return t.buf;
+}
+
+/* Two-sided 95% Student t for @df degrees of freedom (1.96 past 30). */
+static double t95(unsigned int df)
+{
+	static const double t[] = { 0,	   12.706, 4.303, 3.182, 2.776, 2.571,
+				    2.447, 2.365,  2.306, 2.262, 2.228, 2.201,
+				    2.179, 2.160,  2.145, 2.131, 2.120, 2.110,
+				    2.101, 2.093,  2.086, 2.080, 2.074, 2.069,
+				    2.064, 2.060,  2.056, 2.052, 2.048, 2.045,
+				    2.042 };
+
+	return df < sizeof(t) / sizeof(t[0]) ? t[df] : 1.96;
+}
+
+/* One cell of a picture: the values of (facet, variant, x) over seeds. */
+struct cell {
+	double sum, sum2;
+	unsigned int n;
+};
+
+/* Compare two values of a key: as numbers when both are, else as text. */
+static int value_cmp(const char *a, size_t la, const char *b, size_t lb)
+{
+	char sa[128], sb[128];
+	double x, y;
+	int r;
+
+	snprintf(sa, sizeof(sa), "%.*s", (int)la, a);
+	snprintf(sb, sizeof(sb), "%.*s", (int)lb, b);
+	if (parse_number(sa, &x) && parse_number(sb, &y))
+		return (x > y) - (x < y);
+	r = strcmp(sa, sb);
+	return r;
+}
+
+/*
+ * Panels in value order: "k1=V, k2=W" titles compared key by key, each
+ * value as value_cmp() does (16 before 32 before 64 before 128; the rows
+ * come in the order of the points, where a variant's own set: of a key
+ * can bring 64 before 32).
+ */
+static int facet_cmp(const void *pa, const void *pb)
+{
+	const char *a = *(char *const *)pa, *b = *(char *const *)pb;
+	size_t la, lb;
+	int r;
+
+	for (;;) {
+		a = strchr(a, '=');
+		b = strchr(b, '=');
+		if (!a || !b)
+			return (a != NULL) - (b != NULL);
+		a++;
+		b++;
+		la = strcspn(a, ",");
+		lb = strcspn(b, ",");
+		r = value_cmp(a, la, b, lb);
+		if (r)
+			return r;
+		a += la;
+		b += lb;
+	}
+}
+
+/* Values of the x key in value order (for the ranks of categories). */
+static int xvalue_cmp(const void *pa, const void *pb)
+{
+	const char *a = *(char *const *)pa, *b = *(char *const *)pb;
+
+	return value_cmp(a, strlen(a), b, strlen(b));
+}
+
+/*
+ * plan_sweep_key() - metric column @m against key column @x: one panel
+ * (facet) per combination of the other keys' values, one line per variant
+ * in each, the replication keys (seed) averaged: the mean, with the 95%
+ * confidence interval as an error bar when there are two or more. x is the
+ * key's value when every value is a number, else the rank of the value in
+ * value order; the panels come in value order too (facet_cmp()). The tic
+ * labels come from a block of every x value, drawn last in each panel. The y axis is logarithmic when the means
+ * above 0 span a factor of 100 or more (the zeros are then not drawn).
+ */
+static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int x,
+			  int variant, int m, int unit, struct sim_error *err)
+{
+	const struct sheet_row *h = &c->rows[0];
+	struct names xs = { 0 }, facets = { 0 }, vars = { 0 };
+	double lo = INFINITY, hi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+	double ypos = INFINITY; /* the smallest mean above 0 */
+	double v, mean, ci;
+	struct cell *cells = NULL, *cell;
+	unsigned int *order = NULL;
+	double *xval = NULL;
+	bool numeric = true, bars = false;
+	unsigned int i, f, sv, xi, n;
+	const char *u = "";
+	struct text data, gp;
+	char label[512], var[32];
+	int ret = -ENOMEM, fi, vi, xv;
+	char *title;
+
+	/* The axes: x values, facets, variants, in order of appearance. */
+	for (i = 1; i < c->nr; i++) {
+		const struct sheet_row *row = &c->rows[i];
+
+		if (names_index(&xs, row->f[x].text) < 0 ||
+		    names_index(&vars, row->f[variant].text) < 0)
+			goto out;
+		title = facet_title(h, row, x, variant);
+		if (!title)
+			goto out;
+		fi = names_index(&facets, title);
+		free(title);
+		if (fi < 0)
+			goto out;
+		if (parse_number(row->f[x].text, &v)) {
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		} else {
+			numeric = false;
+		}
+	}
+	qsort(facets.v, facets.n, sizeof(*facets.v), facet_cmp);
+	qsort(xs.v, xs.n, sizeof(*xs.v), xvalue_cmp);
+	n = facets.n * vars.n * xs.n;
+	cells = calloc(n ? n : 1, sizeof(*cells));
+	if (!cells)
+		goto out;
+	for (i = 1; i < c->nr; i++) {
+		const struct sheet_row *row = &c->rows[i];
+
+		if (!parse_number(row->f[m].text, &v))
+			continue; /* no result at this point */
+		if (!*u && unit >= 0 && !strcmp(h->f[m].text, "throughput"))
+			u = row->f[unit].text;
+		title = facet_title(h, row, x, variant);
+		if (!title)
+			goto out;
+		fi = names_index(&facets, title);
+		free(title);
+		vi = names_index(&vars, row->f[variant].text);
+		xv = names_index(&xs, row->f[x].text);
+		if (fi < 0 || vi < 0 || xv < 0)
+			goto out;
+		cell = &cells[((size_t)fi * vars.n + (size_t)vi) * xs.n +
+			      (size_t)xv];
+		cell->sum += v;
+		cell->sum2 += v * v;
+		cell->n++;
+	}
+	for (i = 0; i < n; i++) {
+		if (!cells[i].n)
+			continue;
+		mean = cells[i].sum / cells[i].n;
+		if (mean > 0 && mean < ypos)
+			ypos = mean;
+		ylo = mean < ylo ? mean : ylo;
+		yhi = mean > yhi ? mean : yhi;
+		bars |= cells[i].n > 1;
+	}
+	if (!isfinite(ylo)) {
+		ret = 0;
+		goto out_free;
+	}
+	if (plot__text_open(&data))
+		goto out;
+	if (plot__text_open(&gp)) {
+		plot__text_discard(&data);
+		goto out;
+	}
+	fprintf(data.f,
+		"# memcgsim plot: %s against %s, %s; plots/throughput.gp\n"
+		"# %u panel(s) x %u line(s): block F * %u + V is panel F's line V\n",
+		h->f[m].text, h->f[x].text, p->name, facets.n, vars.n, vars.n);
+	order = malloc((xs.n ? xs.n : 1) * sizeof(*order));
+	xval = malloc((xs.n ? xs.n : 1) * sizeof(*xval));
+	if (!order || !xval) {
+		plot__text_discard(&data);
+		plot__text_discard(&gp);
+		goto out;
+	}
+	/* x of each value (the number, else the rank), and their order */
+	for (xi = 0; xi < xs.n; xi++) {
+		xval[xi] = xi;
+		if (numeric)
+			parse_number(xs.v[xi], &xval[xi]);
+		order[xi] = xi;
+	}
+	for (xi = 1; xi < xs.n; xi++) {
+		unsigned int k = order[xi], j;
+
+		for (j = xi; j > 0 && xval[order[j - 1]] > xval[k]; j--)
+			order[j] = order[j - 1];
+		order[j] = k;
+	}
+	for (f = 0; f < facets.n; f++) {
+		for (sv = 0; sv < vars.n; sv++) {
+			bool any = false;
+
+			if (f || sv)
+				fputs("\n\n", data.f);
+			plot__put_data_str(data.f, vars.v[sv]);
+			fputc('\n', data.f);
+			for (xi = 0; xi < xs.n; xi++) {
+				cell = &cells[((size_t)f * vars.n + sv) * xs.n +
+					      order[xi]];
+				if (!cell->n)
+					continue;
+				mean = cell->sum / cell->n;
+				ci = 0;
+				if (cell->n > 1) {
+					v = (cell->sum2 -
+					     cell->n * mean * mean) /
+					    (cell->n - 1);
+					ci = t95(cell->n - 1) *
+					     sqrt(v > 0 ? v : 0) /
+					     sqrt(cell->n);
+				}
+				fprintf(data.f, "%.10g %.10g %.10g ",
+					xval[order[xi]], mean, ci);
+				plot__put_data_str(data.f, xs.v[order[xi]]);
+				fputc('\n', data.f);
+				any = true;
+			}
+			if (!any)
+				fputs("nan nan 0 \"\"\n", data.f);
+		}
+	}
+	/* the tic labels, every x value once: the last block */
+	fputs("\n\n\"(tics)\"\n", data.f);
+	for (xi = 0; xi < xs.n; xi++) {
+		fprintf(data.f, "%.10g nan 0 ", xval[order[xi]]);
+		plot__put_data_str(data.f, xs.v[order[xi]]);
+		fputc('\n', data.f);
+	}
+	snprintf(label, sizeof(label), "%s: %s against %s", p->name,
+		 h->f[m].text, h->f[x].text);
+	plot__put_gp_var(gp.f, "title", label);
+	plot__put_gp_var(gp.f, "xlabel", h->f[x].text);
+	if (*u)
+		snprintf(label, sizeof(label), "%s (%s)", h->f[m].text, u);
+	else
+		snprintf(label, sizeof(label), "%s", h->f[m].text);
+	plot__put_gp_var(gp.f, "ylabel", label);
+	for (f = 0; f < facets.n; f++) {
+		snprintf(var, sizeof(var), "facet%u", f + 1);
+		plot__put_gp_var(gp.f, var, facets.v[f]);
+	}
+	/* Batch sizes and CPU counts grow by factors: a log scale. */
+	fprintf(gp.f,
+		"logx=%d; categories=%d; logy=%d; errorbars=%d; nfacets=%u; nseries=%u; ",
+		numeric && lo > 0 && hi / lo >= 8 ? 1 : 0, numeric ? 0 : 1,
+		isfinite(ypos) && yhi / ypos >= 100 ? 1 : 0, bars ? 1 : 0,
+		facets.n, vars.n);
+	if (isfinite(ypos))
+		fprintf(gp.f, "ypos=%.10g; ", ypos);
+	snprintf(label, sizeof(label), "%s-vs-%s", h->f[m].text, h->f[x].text);
+	ret = plot__plan_finish(p, PLOT_THROUGHPUT, "", label, &data, &gp, err);
+	goto out_free;
+out:
+	sim_error_set(err, "", 0, 0, "out of memory");
+out_free:
+	free(cells);
+	free(order);
+	free(xval);
+	names_release(&xs);
+	names_release(&facets);
+	names_release(&vars);
+	return ret;
+}
+
+/* The last component of @path, without a trailing slash. */
+static void base_name(char *dst, size_t size, const char *path)
+{
+	size_t len = strlen(path);
+	const char *s;
+
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	s = path + len;
+	while (s > path && s[-1] != '/')
+		s--;
+	snprintf(dst, size, "%.*s", (int)(path + len - s), s);
+}
+
+/*
+ * The name of a sweep: its directory's, for DIR or DIR/sweep.csv, less the
+ * "sweep-" that `memcgsim sweep` puts before the scenario's name; the
+ * file's without .csv for any other file.
+ */
+void plot__sweep_name(char *dst, size_t size, const char *path, bool dir)
+{
+	char *real = realpath(path, NULL);
+	const char *p = real ? real : path;
+	size_t len;
+
+	base_name(dst, size, p);
+	if (!dir && !strcmp(dst, "sweep.csv")) {
+		char *parent = strdup(p);
+
+		if (parent) {
+			char *slash = strrchr(parent, '/');
+
+			if (slash && slash != parent) {
+				*slash = '\0';
+				base_name(dst, size, parent);
+			} else {
+				snprintf(dst, size, "sweep");
+			}
+			free(parent);
+		}
+	}
+	len = strlen(dst);
+	if (len > 4 && !strcmp(dst + len - 4, ".csv"))
+		dst[len - 4] = '\0';
+	if (!strncmp(dst, "sweep-", 6) && dst[6])
+		memmove(dst, dst + 6, strlen(dst + 6) + 1);
+	free(real);
+}
+
+/* plan_sweep() - a picture per varied key of @path (a sweep.csv). */
+int plot__plan_sweep(struct plot_plan *p, const char *path,
+		     const struct plot_opts *o, struct sim_error *err)
+{
+	struct sheet c = { 0 };
+	const struct sheet_row *h;
+	int variant, thr, unit, k, ret, metric, xk = -1, axes = 0;
+	unsigned int i;
+	double x;
+
+	ret = sheet_read(path, &c, err);
+	if (ret)
+		goto out;
+	ret = -EINVAL;
+	if (!c.nr) {
+		sim_error_set(err, path, 0, 0, "not a sweep.csv: empty");
+		goto out;
+	}
+	h = &c.rows[0];
+	if (strcmp(h->f[0].text, "point")) {
+		/* `memcgsim run -f csv` starts with the variant. */
+		const char *hint =
+			" (the CSV of one run: plot its YAML instead, memcgsim run -f yaml -o results.yaml)";
+
+		sim_error_set(
+			err, path, 1, 1,
+			"not a sweep.csv: the first column is '%s', expected 'point'%s",
+			h->f[0].text,
+			strcmp(h->f[0].text, "variant") ? "" : hint);
+		goto out;
+	}
+	variant = sheet_col(h, "variant");
+	thr = sheet_col(h, "throughput");
+	unit = sheet_col(h, "unit");
+	if (variant < 2 || thr < 0) {
+		sim_error_set(
+			err, path, 1, 1,
+			"not a sweep.csv: expected the columns point, the varied keys, variant, throughput, unit, ...");
+		goto out;
+	}
+	for (i = 1; i < c.nr; i++) {
+		if (c.rows[i].n != h->n) {
+			sim_error_set(
+				err, path, c.rows[i].line, 1,
+				"expected %u fields, as the header has, found %u",
+				h->n, c.rows[i].n);
+			goto out;
+		}
+		if (*c.rows[i].f[thr].text &&
+		    (!is_number(c.rows[i].f[thr].text, &x) ||
+		     (!isnan(x) && (x < 0 || x > PLOT_MAX_VALUE)))) {
+			sim_error_set(
+				err, path, c.rows[i].line, 1,
+				"throughput: expected a number from 0 to %g, found '%s'",
+				PLOT_MAX_VALUE, c.rows[i].f[thr].text);
+			goto out;
+		}
+	}
+	if (c.nr < 2) {
+		sim_error_set(err, path, 1, 1, "no results: the header only");
+		goto out;
+	}
+	metric = o->metric ? sheet_col(h, o->metric) : thr;
+	if (metric < 0 || metric <= variant || metric == unit) {
+		sim_error_set(err, path, 1, 1,
+			      "--metric: no metric '%s' in the sweep; its "
+			      "columns after 'variant' are the metrics",
+			      o->metric);
+		goto out;
+	}
+	for (i = 1; i < c.nr; i++) {
+		if (*c.rows[i].f[metric].text &&
+		    !is_number(c.rows[i].f[metric].text, &x)) {
+			sim_error_set(err, path, c.rows[i].line, 1,
+				      "%s: expected a number, found '%s'",
+				      h->f[metric].text,
+				      c.rows[i].f[metric].text);
+			goto out;
+		}
+	}
+	if (o->x_key) {
+		xk = sheet_col(h, o->x_key);
+		if (xk < 1 || xk >= variant) {
+			sim_error_set(err, path, 1, 1,
+				      "--x: '%s' is not a varied key of the "
+				      "sweep; its keys are the columns between "
+				      "'point' and 'variant'",
+				      o->x_key);
+			goto out;
+		}
+	}
+	/* Replication keys (seed) are averaged, unless all there is. */
+	for (k = 1; k < variant; k++)
+		axes += !rep_key(h, k);
+	ret = 0;
+	if (!plot__wanted(o, PLOT_THROUGHPUT))
+		goto out;
+	for (k = 1; k < variant && !ret; k++)
+		if ((o->x_key && k == xk) ||
+		    (!o->x_key && (!axes || !rep_key(h, k))))
+			ret = plan_sweep_key(p, &c, k, variant, metric, unit,
+					     err);
+out:
+	sheet_release(&c);
+	return ret;
+}
