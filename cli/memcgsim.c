@@ -187,7 +187,9 @@ static const char *plots_dir(void);
 /* memcgsim plot: each file as it is written. */
 static void print_written(void *arg, const char *path, bool picture)
 {
-	printf("%s\n", path);
+	char shown[2 * PATH_MAX];
+
+	printf("%s\n", sim_escape(shown, sizeof(shown), path));
 }
 
 /* @path with its directory resolved ("./x" and "x" alike), in @buf. */
@@ -264,6 +266,9 @@ static int run_scenario(struct cli *c)
 	}
 	c->o.inspect = inspect;
 	c->o.inspect_arg = &x;
+	/* Refused before any run when one resolves to an input. */
+	c->o.outputs[0] = c->out;
+	c->o.outputs[1] = c->trace;
 	if (pr.enabled) {
 		clock_gettime(CLOCK_MONOTONIC, &pr.start);
 		c->o.progress = progress_update;
@@ -284,13 +289,6 @@ static int run_scenario(struct cli *c)
 		goto out;
 	}
 	progress_end(&pr);
-	/* The scenario and its profiles are read: no output replaces one. */
-	if (sim_output_check(c->out, &err) ||
-	    sim_output_check(c->trace, &err)) {
-		sim_error_print(stderr, &err);
-		ret = EXIT_BAD_INPUT;
-		goto out;
-	}
 	if (x.trace) {
 		struct sim_trace *t = x.trace;
 

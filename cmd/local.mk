@@ -36,4 +36,5 @@ LDADD += $(HWLOC_LIBS)
 libsim_a_SOURCES += \
 	%reldir%/host-run/host_run.c %reldir%/host-run/host_run.h \
 	%reldir%/host-run/internal.h %reldir%/host-run/cgroupfs.c \
-	%reldir%/host-run/bench.c %reldir%/host-run/profile.c
+	%reldir%/host-run/bench.c %reldir%/host-run/profile.c \
+	%reldir%/host-run/tracepoints.c

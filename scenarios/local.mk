@@ -26,9 +26,11 @@ dist_calibration_DATA = \
 
 teachingdir = $(pkgdatadir)/teaching
 dist_teaching_DATA = \
+	%reldir%/teaching/adjacent-line.yaml \
 	%reldir%/teaching/atomic-counter.yaml \
 	%reldir%/teaching/batching.yaml \
-	%reldir%/teaching/false-sharing.yaml
+	%reldir%/teaching/false-sharing.yaml \
+	%reldir%/teaching/reader-chain.yaml
 
 validationdir = $(pkgdatadir)/validation
 dist_validation_DATA = \

@@ -69,6 +69,8 @@ START_TEST(defaults_are_v6_0)
 	ck_assert_int_eq(k.page_counter_layout, PC_LAYOUT_V6_0);
 	ck_assert_int_eq(k.memory_offset, -1); /* by layout */
 	ck_assert_uint_eq(k.cgroup_version, 2);
+	/* v1 charges no socket memory until memory.kmem.tcp is limited */
+	ck_assert(!k.tcpmem_active);
 	ck_assert_uint_eq(k.reclaim_ps, 1000 * SIM_PS_PER_NS);
 	ck_assert_uint_eq(k.sk_reclaim, 0); /* page */
 	ck_assert_int_eq(k.protected_usage_update, PROTECTED_ALWAYS);
@@ -243,6 +245,8 @@ START_TEST(version_sets_defaults)
 	ck_assert_int_eq(k.sched_class, SCHED_CLASS_EEVDF);
 	/* what no version sets keeps the table's default */
 	ck_assert_uint_eq(k.cgroup_version, 2);
+	/* v1 charges no socket memory until memory.kmem.tcp is limited */
+	ck_assert(!k.tcpmem_active);
 	ck_assert_uint_eq(k.stats_flush_period_ms, 2000);
 }
 END_TEST

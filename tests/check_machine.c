@@ -119,8 +119,8 @@ START_TEST(machine_load_skx_latencies)
 	ck_assert_int_eq(m.handoff, COH_HANDOFF_STRICT);
 	ck_assert_uint_eq(m.hold_ps, 0);
 	ck_assert_uint_eq(m.occupancy_1024, 1024);
-	ck_assert(
-		!m.adjacent_line_prefetch); /* off by default, see the profile */
+	/* on: the L2 spatial prefetcher, as the profile cites */
+	ck_assert(m.adjacent_line_prefetch);
 	machine_destroy(&m);
 }
 END_TEST
@@ -180,7 +180,7 @@ START_TEST(machine_load_epyc_ccx)
 	ck_assert_uint_eq(m.xfer_ps[COH_DIST_LLC], 25000);
 	ck_assert_uint_eq(m.xfer_ps[COH_DIST_DIE], 130000);
 	ck_assert_uint_eq(m.xfer_ps[COH_DIST_SOCKET], 265000);
-	ck_assert(!m.adjacent_line_prefetch);
+	ck_assert(!m.adjacent_line_prefetch); /* Zen 2: none documented */
 	machine_destroy(&m);
 }
 END_TEST

@@ -798,15 +798,21 @@ END_TEST
  *	/      css.parent           dependent miss          memory
  *
  * The walk is a pointer chase: the next level's loads cannot issue before
- * css.parent has returned, so each level costs the load of css.parent
- * from memory (skx-2s-72: memory 81.4 ns), and the posted loads of
- * socket_pressure overlap it, costing only their issue slot (l1_hit,
- * 1.6 ns: models/hw/cache.c). No fence at the end (the function returns
- * a bool to its caller, which goes on). Expect 2 x (1.6 + 81.4) = 166 ns;
- * with css.parent posted like any load, 4 x 1.6 = 6.4 ns. Each level also
- * runs mem_cgroup_under_socket_pressure/level's 12 instructions
- * (models/kernel/sim/insn-costs-6.1.tsv) at 0.471 ns: 2 x 12 x 0.471 = 11.304
- * ns more.
+ * css.parent has returned, so the second level waits for the first
+ * level's css.parent from memory (skx-2s-72: memory 81.4 ns); the posted
+ * loads of socket_pressure overlap it, costing only their issue slot
+ * (l1_hit, 1.6 ns: models/hw/cache.c). Each level runs
+ * mem_cgroup_under_socket_pressure/level's 12 instructions
+ * (models/kernel/sim/insn-costs-6.1.tsv) at 0.471 ns, 5.652 ns: the
+ * reorder buffer (skx-2s-72: 224 micro-ops x 0.471 = 105.5 ns) runs the
+ * first level's under its css.parent load. The second level's css.parent
+ * is still in flight when the function returns: the caller's branch on
+ * it is predicted, and the CPU goes on within the window (its next
+ * access waits for the value). So: css.parent of /a issued at 1.6,
+ * back at 1.6 + 81.4 = 83.0; the second level's two issue slots, 3.2,
+ * and its instructions, 5.652: 91.852 ns. Without the window each level
+ * waits for its css.parent: 2 x (1.6 + 81.4) + 2 x 5.652 = 177.304 ns;
+ * with css.parent posted like any load, 4 x 1.6 + 2 x 5.652.
  */
 START_TEST(mem_cgroup_under_socket_pressure_walk_is_dependent)
 {
@@ -816,7 +822,102 @@ START_TEST(mem_cgroup_under_socket_pressure_walk_is_dependent)
 			 false);
 	ck_assert_uint_eq(h.m.memory_ps, 81400);
 	ck_assert_uint_eq(h.m.l1_hit_ps, 1600);
-	ck_assert_uint_eq(h.last_ps, 2 * (1600 + 81400) + 2 * 12 * 471);
+	ck_assert_uint_eq(h.m.rob_uops, 224);
+	ck_assert_uint_eq(h.last_ps, 1600 + 81400 + 2 * 1600 + 12 * 471);
+}
+END_TEST
+
+/*
+ * cgroup v1 with tcpmem_active (memory.kmem.tcp.limit_in_bytes written):
+ * socket memory goes to memcg->tcpmem alone, unbatched (v6.0's v1 branch
+ * of mem_cgroup_charge_skmem(); memcg1_charge_skmem() since v6.11).
+ * mem_cgroup_charge_skmem(/a, 3) twice on CPU 0:
+ *
+ *	call  page_counter_try_charge(tcpmem)  /a tcpmem  root tcpmem
+ *	1     3 pages (no batch, no stock)     3          0
+ *	2     3                                6          0
+ *
+ * root stays 0: on v1 the root's use_hierarchy is 0 (v4.x), so /a's
+ * counters have no parent. No try_charge_memcg(): charges 0, memory 0,
+ * the stock empty, no MEMCG_SOCK (sock_pages 0). Then
+ * mem_cgroup_uncharge_skmem(/a, 6): tcpmem 0 in one page_counter_uncharge,
+ * nothing to the stock.
+ */
+START_TEST(v1_tcpmem_charges_unbatched)
+{
+	h.k.cgroup_version = 1;
+	h.k.tcpmem_active = true;
+	create();
+	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a,
+				    .nr_pages = 3, .gfp_mask = GFP_KERNEL),
+			 true);
+	ck_assert_int_eq(h.a->tcpmem.usage, 3);
+	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a,
+				    .nr_pages = 3, .gfp_mask = GFP_KERNEL),
+			 true);
+	ck_assert_int_eq(h.a->tcpmem.usage, 6);
+	ck_assert_int_eq(h.root->tcpmem.usage, 0);
+	ck_assert_int_eq(h.a->memory.usage, 0);
+	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 2);
+	ck_assert_uint_eq(h.ms->counts.charges, 0);
+	ck_assert_ptr_null(stock(0)->cached[0]);
+	ck_assert_int_eq(h.a->sock_pages, 0);
+
+	MEMCG_CALL(mem_cgroup_uncharge_skmem, 0, .memcg = h.a, .nr_pages = 6);
+	ck_assert_int_eq(h.a->tcpmem.usage, 0);
+	ck_assert_uint_eq(h.ms->counts.pc_uncharges, 1);
+	ck_assert_ptr_null(stock(0)->cached[0]);
+	ck_assert_uint_eq(stock(0)->nr_pages[0], 0);
+}
+END_TEST
+
+/*
+ * v1's tcpmem limit and tcpmem_pressure, /a's tcpmem.max = 4 pages:
+ *
+ *	call                          returns  tcpmem  tcpmem_pressure
+ *	charge 3, GFP_KERNEL          true     3       0
+ *	charge 3, GFP_KERNEL          false    3       1 (3 + 3 > 4)
+ *	charge 3, __GFP_NOFAIL        true     6       1 (page_counter_charge)
+ *	uncharge 6                    -        0       1
+ *	charge 1, GFP_KERNEL          true     1       0
+ *
+ * mem_cgroup_under_socket_pressure(/a) on v1 is !!tcpmem_pressure of /a
+ * alone: true after the failure, false after the last charge.
+ */
+START_TEST(v1_tcpmem_limit_sets_pressure)
+{
+	h.k.cgroup_version = 1;
+	h.k.tcpmem_active = true;
+	create();
+	h.a->tcpmem.max = 4;
+	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a,
+				    .nr_pages = 3, .gfp_mask = GFP_KERNEL),
+			 true);
+	ck_assert_int_eq(h.a->tcpmem_pressure, 0);
+	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a,
+				    .nr_pages = 3, .gfp_mask = GFP_KERNEL),
+			 false);
+	ck_assert_int_eq(h.a->tcpmem.usage, 3);
+	ck_assert_int_eq(h.a->tcpmem_pressure, 1);
+	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_under_socket_pressure, 0,
+				    .memcg = h.a),
+			 true);
+	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a,
+				    .nr_pages = 3,
+				    .gfp_mask = GFP_KERNEL | __GFP_NOFAIL),
+			 true);
+	ck_assert_int_eq(h.a->tcpmem.usage, 6);
+	MEMCG_CALL(mem_cgroup_uncharge_skmem, 0, .memcg = h.a, .nr_pages = 6);
+	ck_assert_int_eq(h.a->tcpmem.usage, 0);
+	ck_assert_int_eq(h.a->tcpmem_pressure, 1);
+	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_charge_skmem, 0, .memcg = h.a,
+				    .nr_pages = 1, .gfp_mask = GFP_KERNEL),
+			 true);
+	ck_assert_int_eq(h.a->tcpmem_pressure, 0);
+	ck_assert_int_eq(MEMCG_CALL(mem_cgroup_under_socket_pressure, 0,
+				    .memcg = h.a),
+			 false);
+	ck_assert_int_eq(h.a->memory.usage, 0);
 }
 END_TEST
 
@@ -840,6 +941,12 @@ static Suite *memcontrol_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, try_charge_memcg_nomem);
 	tcase_add_test(tc, try_charge_memcg_reclaims);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("v1_tcpmem");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, v1_tcpmem_charges_unbatched);
+	tcase_add_test(tc, v1_tcpmem_limit_sets_pressure);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("obj_stock");

@@ -761,6 +761,17 @@ START_TEST(scenario_run_netperf_sched_fair)
 }
 END_TEST
 
+/* One netperf pair, /c sending to /s, 10240-byte messages. */
+#define NETPERF_PAIR_YAML                                                       \
+	"workloads:\n"                                                          \
+	"  - {type: netperf, cpus: 0-1, work_ns: 1000, message_bytes: 10240,\n" \
+	"     cgroup: /c, client_cgroups: /c, server_cgroup: /s,\n"             \
+	"     backlog: never}\n"                                                \
+	"cgroups:\n"                                                            \
+	"  /c: {}\n"                                                            \
+	"  /c1: {}\n"                                                           \
+	"  /s: {}\n"
+
 /*
  * Sockets belong to the memcg of the task that made or accepted them
  * (mem_cgroup_sk_alloc()): one netperf pair on CPUs 0 and 1 (tcp,
@@ -790,14 +801,7 @@ START_TEST(scenario_run_netperf_socket_memcgs)
 	double one, seven;
 
 	scenario_write(
-		"workloads:\n"
-		"  - {type: netperf, cpus: 0-1, work_ns: 1000, message_bytes: 10240,\n"
-		"     cgroup: /c, client_cgroups: /c, server_cgroup: /s,\n"
-		"     backlog: never}\n"
-		"cgroups:\n"
-		"  /c: {}\n"
-		"  /c1: {}\n"
-		"  /s: {}\n"
+		NETPERF_PAIR_YAML
 		"kernel: {charge_batch: 64}\n"
 		"variants:\n"
 		"  - {name: one, set: {kernel.stock_memcgs: 1, duration_ms: 1}}\n"
@@ -812,6 +816,49 @@ START_TEST(scenario_run_netperf_socket_memcgs)
 	ck_assert_msg(one > 1.9 && one < 2.1, "stock_memcgs 1: %g", one);
 	ck_assert_msg(seven > 0.02 && seven < 0.2, "stock_memcgs 7: %g", seven);
 	ck_metric(r, "root", "charges_per_op", 0);
+	report_free(r);
+}
+END_TEST
+
+/*
+ * cgroup v1's TCP path, the pair of scenario_run_netperf_socket_memcgs
+ * (/c sends, /s receives, 10240-byte messages):
+ *
+ *	tcpmem_active false (the kernel's default: memory.kmem.tcp's limit
+ *	    never written): mem_cgroup_sk_alloc() gives no socket a memcg,
+ *	    so nothing is charged: 0 charges and 0 page counter charges.
+ *	tcpmem_active true: every sk_mem_schedule() that raises the forward
+ *	    allocation is one page_counter_try_charge() of the socket's
+ *	    tcpmem, unbatched (no stock hides any); try_charge_memcg() is
+ *	    never called: 0 charges per message. With sk_reclaim: page, the
+ *	    ACK's uncharge of the 11520 bytes (10240 + 1280 of head truesize)
+ *	    leaves sk_s's forward allocation at 768 + 11520 = 12288 bytes,
+ *	    three whole pages, all returned: each message starts from 0.
+ *	    sk_s: the head (1280 > 0: raise a page, 2816 left), the 4096
+ *	    piece (raise, 2816 left), the next 4096 (raise, 2816), the 2048
+ *	    (fits, 768 left): 3 raises (an unaligned offset splits the
+ *	    pieces 2048, 4096, 4096: head raise, fits, raise, raise: 3 too).
+ *	    sk_r: the skb's 11520 bytes, one raise. 4 per message, give or
+ *	    take the messages in flight at the window's edges: within 5%.
+ */
+START_TEST(scenario_run_netperf_v1_tcpmem)
+{
+	struct run_opts o = opts();
+	struct report *r;
+	double on;
+
+	scenario_write(
+		NETPERF_PAIR_YAML
+		"kernel: {charge_batch: 64, cgroup_version: 1}\n"
+		"variants:\n"
+		"  - {name: off, set: {duration_ms: 1}}\n"
+		"  - {name: on, set: {kernel.tcpmem_active: true, duration_ms: 1}}\n");
+	r = run_ok(&o);
+	ck_metric(r, "off", "charges_per_op", 0);
+	ck_metric(r, "off", "page_counter_charges_per_op", 0);
+	ck_metric(r, "on", "charges_per_op", 0);
+	on = metric(r, "on", "page_counter_charges_per_op");
+	ck_assert_msg(on > 3.8 && on < 4.2, "tcpmem_active: %g", on);
 	report_free(r);
 }
 END_TEST
@@ -1025,6 +1072,7 @@ static Suite *run_suite(void)
 	tcase_add_test(tc, sensitivity_parse_steps);
 	tcase_add_test(tc, scenario_run_phase_hook);
 	tcase_add_test(tc, scenario_run_netperf_socket_memcgs);
+	tcase_add_test(tc, scenario_run_netperf_v1_tcpmem);
 	tcase_add_test(tc, scenario_run_netperf_backlog_auto);
 	tcase_add_test(tc, scenario_run_netperf_sched_fair);
 	suite_add_tcase(s, tc);

@@ -62,9 +62,9 @@ static const char machine_yaml[] =
 
 /* The built-in types workload.h documents, in --help order. */
 static const char *const builtin_names[] = {
-	"atomic_counter", "false_sharing", "ops",	"netperf",
-	"page_fault",	  "fallocate",	   "tlb_flush", "hackbench",
-	"stat_reader",	  "kmalloc",
+	"atomic_counter", "false_sharing", "ops",	"reader_chain",
+	"netperf",	  "page_fault",	   "fallocate", "tlb_flush",
+	"hackbench",	  "stat_reader",   "kmalloc",
 };
 
 /* The ones that run the memory controller's paths (type->memcg). */

@@ -54,6 +54,11 @@ tests_check_coh_law_SOURCES = tests/check_coh_law.c tests/cache_test.h
 tests_check_coh_law_CFLAGS = $(TEST_CFLAGS)
 tests_check_coh_law_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_contended
+tests_check_contended_SOURCES = tests/check_contended.c tests/cache_test.h
+tests_check_contended_CFLAGS = $(TEST_CFLAGS)
+tests_check_contended_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/check_pahole
 tests_check_pahole_SOURCES = tests/check_pahole.c
 tests_check_pahole_CFLAGS = $(TEST_CFLAGS)

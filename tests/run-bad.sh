@@ -29,11 +29,11 @@
 # 9. Output files: modes kept, --out and --trace apart, no empty --out,
 #    SIGTERM leaves no temporary file.
 # 10. Issue 34 (hostile and careless input, round 3): no output replaces
-#    an input; --max-events bounds work without events, is decimal and
+#    an input (run, sweep, merge, plot; refused before any work); --max-events bounds work without events, is decimal and
 #    is enforced below 2^20; run
 #    --dry-run's outputs checked; --trace-from past the end noted, a
 #    failed trace write stops the run; --max-memory's default within
-#    RLIMIT_AS.
+#    RLIMIT_AS; names from the input escaped wherever they are printed.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success; each failure is explained on stdout.
@@ -730,6 +730,41 @@ for o in "-o m.yaml" "--trace m.yaml"; do
 	cmp -s "$tmp/in/m.yaml" "$top_srcdir/scenarios/machines/skx-2s-72.yaml" ||
 		fail "run sm.yaml $o changed its machine profile"
 done
+# ... and the profile's clash is refused before anything runs (before:
+# after the run, so --max-events 1 refused the run first with its own
+# message).
+run "$tmp/in" run sm.yaml --format csv -o m.yaml --max-events 1
+refused "run sm.yaml -o m.yaml --max-events 1" &&
+	first_line_is "run sm.yaml -o m.yaml --max-events 1" "m.yaml: error: refusing to write over a file this command read as input; name another output"
+# sweep and merge: a sweep's merged file made a hard link to the profile
+# (sweep) or to the scenario (merge) is refused up front, exit 2, nothing
+# merged (before: exit 1 at write time, merge having written sweep.csv).
+run "$tmp/in" sweep sm.yaml --vary seed=1 -o sw -q
+test "$rc" = 0 || fail "sweep sm.yaml: exit status $rc"
+ln -f "$tmp/in/m.yaml" "$tmp/in/sw/sweep.csv"
+run "$tmp/in" sweep sm.yaml --vary seed=1 -o sw -q
+refused "sweep sm.yaml, sweep.csv a link to m.yaml" &&
+	first_line_is "sweep, sweep.csv a link to m.yaml" "$tmp/in/sw/sweep.csv: error: refusing to write over a file this command read as input; name another output"
+rm -f "$tmp/in/sw/sweep.csv" "$tmp/in/sw/sweep.yaml"
+ln -f "$tmp/in/sm.yaml" "$tmp/in/sw/sweep.yaml"
+run "$tmp/in" merge sw
+refused "merge sw, sweep.yaml a link to sm.yaml" &&
+	first_line_is "merge sw, sweep.yaml a link to sm.yaml" "sw/sweep.yaml: error: refusing to write over a file this command read as input; name another output"
+test -e "$tmp/in/sw/sweep.csv" && fail "merge sw: sweep.csv written before the refusal"
+cmp -s "$tmp/in/m.yaml" "$top_srcdir/scenarios/machines/skx-2s-72.yaml" ||
+	fail "sweep changed its machine profile"
+# plot: a picture's data file a hard link to the results plotted: exit 2
+# and nothing drawn (before: exit 1 after drawing the first variant's).
+if command -v gnuplot >/dev/null 2>&1; then
+	run "$tmp/in" run s.yaml --format yaml -o r.yaml
+	mkdir "$tmp/in/p"
+	ln "$tmp/in/r.yaml" "$tmp/in/p/heatmap-batch4.dat"
+	run "$tmp/in" plot r.yaml --out p
+	refused "plot r.yaml, p/heatmap-batch4.dat a link to r.yaml" &&
+		first_line_is "plot, heatmap-batch4.dat a link to r.yaml" "p/heatmap-batch4.dat: error: refusing to write over a file this command read as input; name another output"
+	test -e "$tmp/in/p/heatmap-batch1.dat" &&
+		fail "plot r.yaml: heatmap-batch1.dat written before the refusal"
+fi
 rm -rf "$tmp/in"
 
 # Item 5: --max-events is decimal (before: 0x100000 was taken), and a
@@ -817,6 +852,33 @@ run "$tmp" run ps.yaml --format csv --max-events 1e8
 refused "1 ps latencies, --max-events 1e8" &&
 	first_line_is "1 ps latencies, --max-events 1e8" \
 		"ps.yaml:1:1: error: variant 'base': the run would do about 1.1e+10 operations and loop iterations (1e+06 per simulated microsecond over 11 ms, more than its 1 events), more than the limit of 1e+08; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)"
+# ... and the pages charged inside one operation: netperf TCP with 16 MiB
+# messages on the same made-up 1 ps machine (two CPUs) charges 4096
+# pages a message, one sk_mem_schedule() each, with hardly an event
+# between (a few hundred in 0.05 ms). Each page is a unit of work: at
+# --max-events 2e6 the run is stopped at its first check of the budget
+# (2^16 units) and refused (before: it did all its 7e6 page charges,
+# seconds, and exit 0).
+sed -e 's/^scenario: ps/scenario: np/' -e 's/cores_per_socket: 1/cores_per_socket: 2/' \
+	-e 's/cores_per_llc: 1/cores_per_llc: 2/' -e '/^duration_ms:/,$d' \
+	"$tmp/ps.yaml" >"$tmp/np.yaml"
+cat >>"$tmp/np.yaml" <<'EOF'
+    xfer_llc: {ns: 0.001, source: "a made-up 1 ps"}
+duration_ms: 0.05
+warmup_ms: 0
+kernel: {kmem_accounting: pages}
+cgroups:
+  /n: {}
+workloads:
+  - {type: netperf, protocol: tcp, instances: 1, cgroup: /n, cpus: 0-1,
+     message_bytes: 16777216, work_ns: 1}
+EOF
+run "$tmp" run np.yaml --format csv --max-events 2e6
+refused "netperf 16 MiB messages, --max-events 2e6" &&
+	case $(sed -n 1p "$tmp/err") in
+	"np.yaml:1:1: error: variant 'base': the run would do about "*" operations and loop iterations ("*", more than the limit of 2e+06; "*) ;;
+	*) fail "netperf 16 MiB messages: $(sed -n 1p "$tmp/err")" ;;
+	esac
 
 # Issue 32, item 6: a run estimated over a minute says so before it
 # starts, -q or not (before: not a word, for an hour). small.yaml over
@@ -873,6 +935,52 @@ if (ulimit -v 100000 && "$MEMCGSIM" --version) >/dev/null 2>&1; then
 else
 	echo "run-bad.sh: 'ulimit -v 100000' leaves memcgsim no room here (ASan?); skipping the RLIMIT_AS check"
 fi
+
+# Item 7: names from the input (file names, a machine profile's name, a
+# scenario's name in results) reach no terminal or data file raw: ESC as
+# \x1b, a newline as \x0a (sim_escape(); a tab and quotes stay, inert).
+# Before: validate, calibrate --check and plot's list of files printed
+# the ESC raw; explain split its header at the profile's newline; plot's
+# data file comment was cut in two by a scenario name's newline, and a
+# --out directory with a control character failed in gnuplot.
+mkdir -p "$tmp/esc"
+esc=$(printf '\033')
+nl='
+'
+published "batch1: 100, batch4: 409.73" >"$tmp/esc/v${esc}[31m.yaml"
+run "$tmp/esc" validate "v${esc}[31m.yaml"
+test "$rc" = 0 || fail "validate v\\x1b[31m.yaml: exit status $rc"
+test "$(sed -n 1p "$tmp/out")" = 'v\x1b[31m.yaml: throughput, tolerance 3.0 pp' ||
+	fail "validate: the file name not escaped: $(sed -n 1p "$tmp/out" | od -c | head -2)"
+cp "$data/calibrate/host-2cpu.yaml" "$tmp/esc/h${esc}.yaml"
+run "$tmp/esc" calibrate --check "h${esc}.yaml" \
+	"$data/calibrate/host-2cpu.measurements.yaml" --tolerance 50
+grep -q '^memcgsim calibrate --check: the model on h\\x1b\.yaml (host-2cpu) against ' "$tmp/out" ||
+	fail "calibrate --check: the profile's file name not escaped"
+# A profile named 'sk<TAB>x<NL>"q'' (a YAML "sk\tx\n\"q'"): explain's
+# header for each variant stays one line.
+sed 's/^name:.*/name: "sk\\tx\\n\\"q'"'"'"/' \
+	"$top_srcdir/scenarios/machines/skx-2s-72.yaml" >"$tmp/esc/mq.yaml"
+sed 's|^machine:.*|machine: mq.yaml|' "$data/small.yaml" >"$tmp/esc/smq.yaml"
+run "$tmp/esc" explain smq.yaml
+tab=$(printf '\t')
+test "$(grep -c "^== variant batch[14]: sk${tab}x\\\\x0a\"q', " "$tmp/out")" = 2 ||
+	fail "explain: the profile's name not escaped: $(grep -A1 '^== variant' "$tmp/out")"
+if command -v gnuplot >/dev/null 2>&1; then
+	# Results of a scenario named 'a<NL>b"c' (edited in: run refuses
+	# it) into a directory named 'p<ESC>"<NL>q': every file drawn, each
+	# named on one escaped line; the data file's comment is one line.
+	run "$tmp/esc" run "$data/small.yaml" --format yaml -o r.yaml
+	sed 's/^scenario:.*/scenario: "a\\nb\\"c"/' "$tmp/esc/r.yaml" >"$tmp/esc/rq.yaml"
+	run "$tmp/esc" plot rq.yaml --out "p${esc}\"${nl}q"
+	test "$rc" = 0 || fail "plot into p\\x1b\"\\x0aq: exit status $rc: $(cat "$tmp/err")"
+	test "$(grep -c '^p\\x1b"\\x0aq/heatmap-batch[14]\.\(dat\|png\|svg\)$' "$tmp/out")" = 6 ||
+		fail "plot: the files written not named escaped: $(cat "$tmp/out")"
+	test "$(sed -n 1p "$tmp/esc/p${esc}\"${nl}q/heatmap-batch1.dat")" = \
+		'# memcgsim plot: transfers of each hot line to CPUs 0-3, a\x0ab"c batch1; plots/heatmap.gp' ||
+		fail "plot: the data file's comment not one escaped line"
+fi
+rm -rf "$tmp/esc"
 
 if test "$failures" -gt 0; then
 	echo "$failures failure(s) in $0"

@@ -222,7 +222,7 @@ garble 's/benchmark: xchg2/benchmark: xchg3/'
 l=$(line_of 'benchmark: xchg3')
 i=$(index_of 'benchmark: xchg3')
 expect_error calibrate --check "$prof" bad.yaml -- \
-	"bad.yaml:$l:15: error: key 'points.$i.benchmark': expected one of 'l1_hit', 'llc_hit', 'memory', 'rmw_local', 'xfer_smt', 'xfer_llc', 'xfer_die', 'xfer_socket', 'load_xchg_pingpong', 'add', 'load_xchg', 'xchg2', 'add_readers', 'packed', 'padded', found 'xchg3'; did you mean 'xchg2'?"
+	"bad.yaml:$l:15: error: key 'points.$i.benchmark': expected one of 'l1_hit', 'llc_hit', 'memory', 'chase_work', 'rmw_local', 'xfer_smt', 'xfer_llc', 'xfer_die', 'xfer_socket', 'load_xchg_pingpong', 'add', 'load_xchg', 'xchg2', 'add_readers', 'packed', 'padded', 'pair', 'apart', 'chase_xadd', 'chase_load', found 'xchg3'; did you mean 'xchg2'?"
 
 garble '/benchmark: padded/s/cpus: \[0, 1\]/cpus: [0, 7]/'
 l=$(line_of 'benchmark: padded')

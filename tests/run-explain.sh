@@ -26,8 +26,10 @@
 #    - memcg(/top) line 1: min_usage and low_usage are xchg()ed by
 #      propagate_protected_usage on every charge and uncharge from all
 #      CPUs: TRUE SHARING, with the advice to write less often.
-# 3. the same with -v +B: usage alone on its line, only RMWed and loaded:
-#    memcg(/top/mid/leaf) line 1 is TRUE SHARING of memory.usage.
+# 3. the same with -v +B, its 8 busiest lines (with the spatial
+#    prefetcher the pairs of / and /top/mid rank first): usage alone on
+#    its line, only RMWed and loaded: memcg(/top/mid/leaf) line 1 is TRUE
+#    SHARING of memory.usage.
 # 4. lines are named by the cgroup's path (see below).
 # 5. the function table splits self time into insn and mem/wait (issue
 #    13): on every row insn + mem/wait = self (to the rounding of the
@@ -142,7 +144,7 @@ grep -q "^Socket backlogs (netperf, backlog: never): 0.0% of the packets" \
 	"$tmp/never.txt" || fail "backlog: never: packets backlogged"
 
 # ---- 3. +B: usage alone ----
-"$MEMCGSIM" explain "$cb" -q -v +B --lines 4 >"$tmp/b.txt"
+"$MEMCGSIM" explain "$cb" -q -v +B --lines 8 >"$tmp/b.txt"
 l="memcg(/top/mid/leaf) line 1"
 expect "$tmp/b.txt" "$l" "Why: TRUE SHARING."
 expect "$tmp/b.txt" "$l" "fields that several CPUs write: memory.usage ("

@@ -20,6 +20,15 @@
 #     directory is left in the hierarchy and no process is in one.
 # 1b. Where perf is installed, a profile row (the memcg functions' share)
 #     for a single profiled run, and perf's directory removed after.
+# 1c. The memcg tracepoints (where /proc/filesystems offers tracefs;
+#     this part is skipped with the reason otherwise), from run 1: a
+#     tracepoints section naming tracefs (and "mounted by host-run" when
+#     it was not mounted before; then it is unmounted afterwards), and
+#     memcg:mod_memcg_state per message above 0 in /netperf (each
+#     message's skb memory is charged to that memcg since v5.9's
+#     obj_cgroup accounting of af_unix skbs: MEMCG_KMEM and the slab
+#     statistics move with it, at least one update a message) and above
+#     root's (the root memcg charges no kmem: no objcg, no update).
 #  2. SIGINT, then SIGTERM, mid-run (once the tree of a run exists, so
 #     its pair of processes runs): exit 128 + the signal, nothing on
 #     stdout, the private directory removed, every process it started
@@ -92,6 +101,7 @@ left_behind()
 }
 
 # 1. A short run, beside the model.
+tracefs_before=$(grep -c ' - tracefs ' /proc/self/mountinfo || true)
 rc=0
 $limit "$MEMCGSIM" host-run "$scenario" -v base-1 -v patched-1 -r 2 \
 	-d 0.25 --machine "$profile" --no-profile -q \
@@ -109,6 +119,29 @@ grep -q '^profiles: none (--no-profile)' "$tmp/out" ||
 	fail "--no-profile: the table does not say there is no profile"
 if grep -q 'base-4' "$tmp/out"; then
 	fail "base-4 listed though -v did not ask for it"
+fi
+
+# 1c. The tracepoints of run 1.
+if grep -qw tracefs /proc/filesystems; then
+	grep -q '^tracepoints: per operation' "$tmp/out" ||
+		fail "no tracepoints section: $(grep '^tracepoints' "$tmp/out")"
+	tp_root=$(awk '/^tracepoints:/ { on = 1 } on && $1 == "root" &&
+		$2 == "memcg:mod_memcg_state" { print $3 }' "$tmp/out")
+	tp_nested=$(awk '/^tracepoints:/ { on = 1 } on && $1 == "base-1" &&
+		$2 == "memcg:mod_memcg_state" { print $3 }' "$tmp/out")
+	awk -v r="${tp_root:-x}" -v n="${tp_nested:-x}" \
+		'BEGIN { exit !(r != "x" && n != "x" && n + 0 > 0 && n + 0 > r + 0) }' ||
+		fail "mod_memcg_state per message: root '$tp_root', base-1 '$tp_nested'"
+	if [ "$tracefs_before" = 0 ]; then
+		grep -q 'mounted by host-run' "$tmp/out" ||
+			fail "tracefs was not mounted: the table does not say host-run mounted it"
+		[ "$(grep -c ' - tracefs ' /proc/self/mountinfo || true)" = 0 ] ||
+			fail "tracefs still mounted after host-run mounted it"
+	fi
+else
+	echo "SKIP (1c): no tracefs in /proc/filesystems"
+	grep -q '^tracepoints: none: ' "$tmp/out" ||
+		fail "no line saying why there are no tracepoint counts"
 fi
 pid=$(sed -n 's/.*memcgsim-host-run\.\([0-9][0-9]*\).*/\1/p' "$tmp/out" | head -1)
 
@@ -173,6 +206,10 @@ for sig in INT TERM; do
 	fi
 	if ls "$tmp" | grep -q '^memcgsim-perf'; then
 		fail "SIG$sig: perf's directory left behind"
+	fi
+	if [ "$tracefs_before" = 0 ] &&
+		grep -q ' - tracefs ' /proc/self/mountinfo; then
+		fail "SIG$sig: tracefs left mounted"
 	fi
 done
 

@@ -168,8 +168,19 @@ sample_teach_batching()
 	teach batching
 }
 
+sample_teach_adjacent_line()
+{
+	teach adjacent-line
+}
+
+sample_teach_reader_chain()
+{
+	teach reader-chain
+}
+
 samples='default explain false_sharing check run_csv sweep_csv compare
-	teach_atomic teach_false_sharing teach_batching'
+	teach_atomic teach_false_sharing teach_batching teach_adjacent_line
+	teach_reader_chain'
 
 for name in $samples; do
 	# MEMCGSIM_DOCS_CACHE=DIR: keep each sample's text in DIR and use it

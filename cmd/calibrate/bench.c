@@ -360,7 +360,10 @@ void cal__host_release(void)
  * The control block, touched by the main thread, and the counters' block,
  * first touched by the point's first CPU (so that the lines' memory is on
  * its node: their home). Counter i of the padded benchmark is at 128 * i
- * (beyond the adjacent-line pair), of the packed one at 8 * (i % 8).
+ * (beyond the adjacent-line pair), of the packed one at 8 * (i % 8); the
+ * pair benchmark's two counters at 0 and 64 (the two lines of one
+ * 128-byte pair, the block being page-aligned), the apart one's at 0 and
+ * 128: what the L2 spatial prefetcher couples, and what it does not.
  */
 struct shared {
 	pthread_mutex_t lock; /* the start gate: */
@@ -518,21 +521,53 @@ static void contended(struct worker *w)
 		TIMED_LOOP(w, atomic_fetch_add_explicit(a, 1,
 							memory_order_relaxed));
 		break;
+	case CAL_CHASE_XADD:
+	case CAL_CHASE_LOAD:
+		if (cal_chase_reader(w->p->bench, w->rank)) {
+			/* lines[1] points to itself: each load needs the last */
+			_Atomic uint64_t *q = &a[1];
+
+			TIMED_LOOP(w, q = (_Atomic uint64_t *)(uintptr_t)
+					      atomic_load_explicit(
+						      q, memory_order_relaxed));
+			w->chase = (void *)q; /* keeps the chase alive */
+		} else {
+			TIMED_LOOP(w, atomic_fetch_add_explicit(
+					      a, 1, memory_order_relaxed));
+		}
+		break;
+	case CAL_PAIR: /* 64 bytes apart, in a page: one 128-byte pair */
+	case CAL_APART: /* 128 bytes apart: two pairs */
+		a = &w->sh->lines[(w->rank % 2) *
+				  (w->p->bench == CAL_PAIR ? 8 : 16)];
+		TIMED_LOOP(w, atomic_fetch_add_explicit(a, 1,
+							memory_order_relaxed));
+		break;
 	default:
 		break;
 	}
 }
 
-/* Chase until the window's end; ops counts the loads. */
+/*
+ * Chase until the window's end; ops counts the loads. chase_work runs
+ * CAL_CHASE_WORK_ITERS adds after each load that do not need its value;
+ * the empty asm keeps the compiler from folding them into one.
+ */
 static void chase(struct worker *w)
 {
 	void *volatile *q = w->chase;
-	uint64_t t, end = w->sh->end_ns;
-	unsigned int i;
+	uint64_t t, end = w->sh->end_ns, x = 0;
+	unsigned int i, j, work;
 
+	work = w->p->bench == CAL_CHASE_WORK ? CAL_CHASE_WORK_ITERS : 0;
 	do {
-		for (i = 0; i < 1024; i++)
+		for (i = 0; i < 1024; i++) {
 			q = (void *volatile *)*q;
+			for (j = 0; j < work; j++) {
+				x += j;
+				__asm__ volatile("" : "+r"(x));
+			}
+		}
 		w->ops += 1024;
 		t = now_ns();
 	} while (t < end);
@@ -628,12 +663,16 @@ static void *worker_main(void *arg)
 		return NULL;
 	}
 	try_realtime();
-	if (w->rank == 0) /* first touch: the lines' home */
+	if (w->rank == 0) { /* first touch: the lines' home */
 		memset((void *)w->sh->lines, 0, w->sh->lines_bytes);
+		/* the chase's pointer, next to the adders' counter */
+		atomic_store(&w->sh->lines[1],
+			     (uint64_t)(uintptr_t)&w->sh->lines[1]);
+	}
 	wait_start(w);
 	if (w->error)
 		return NULL;
-	if (w->p->bench <= CAL_MEMORY)
+	if (cal_bench_chase(w->p->bench))
 		chase(w);
 	else if (w->p->bench == CAL_LOAD_XCHG_PP)
 		load_xchg_pp(w);
@@ -722,7 +761,7 @@ double cal__bench_seconds(const struct cal_host *h, const struct cal_plan *pl,
 {
 	double s = pl->window_s + START_DELAY_NS / 1e9 + 0.001;
 
-	if (p->bench <= CAL_MEMORY)
+	if (cal_bench_chase(p->bench))
 		s += (double)chase_bytes(h, p->bench) / (1u << 30) /
 		     (double)p->reps;
 	return s;
@@ -810,14 +849,12 @@ static int run_rep(const struct cal_host *h, const struct cal_plan *pl,
 		return ret;
 	/*
 	 * ns per operation = the window / the operations of every thread
-	 * (1e9 / throughput): the adder alone for add_readers, rank 0's round
-	 * trips x 2 for a ping-pong, the one thread of a chase.
+	 * (1e9 / throughput): the adder alone for add_readers, the adders
+	 * for chase_xadd, rank 0's round trips x 2 for a ping-pong, the one
+	 * thread of a chase; chase_load: the readers' ns per load.
 	 */
 	for (i = 0; i < p->n; i++) {
-		bool counts = p->bench >= CAL_ADD &&
-			      p->bench != CAL_ADD_READERS;
-
-		if (i == 0 || counts) {
+		if (cal_rank_counts(p->bench, i)) {
 			ops += w[i].ops;
 			elapsed += w[i].elapsed_ns;
 			counted++;
@@ -825,6 +862,8 @@ static int run_rep(const struct cal_host *h, const struct cal_plan *pl,
 	}
 	if (cal_bench_pingpong(p->bench))
 		ops *= 2;
+	if (p->bench == CAL_CHASE_LOAD)
+		counted = 1; /* a latency: each reader's time per load */
 	*out = ops ? (double)elapsed / (double)counted / (double)ops : 0;
 	*cv = w[0].batch_ns ? batch_cv(w[0].batch_ns, w[0].nr_batches) : -1;
 	return 0;
@@ -856,7 +895,7 @@ int cal__bench_run(const struct cal_host *h, const struct cal_plan *pl,
 		sim_error_set(err, "", 0, 0, "out of memory");
 		return -1;
 	}
-	if (p->bench <= CAL_MEMORY) {
+	if (cal_bench_chase(p->bench)) {
 		buf = make_chase(chase_bytes(h, p->bench), &len);
 		if (!buf) {
 			sim_error_set(

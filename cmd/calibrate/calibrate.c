@@ -61,6 +61,7 @@ const char *const cal_bench_names[NR_CAL_BENCH] = {
 	[CAL_L1_HIT] = "l1_hit",
 	[CAL_LLC_HIT] = "llc_hit",
 	[CAL_MEMORY] = "memory",
+	[CAL_CHASE_WORK] = "chase_work",
 	[CAL_RMW_LOCAL] = "rmw_local",
 	[CAL_XFER_SMT] = "xfer_smt",
 	[CAL_XFER_LLC] = "xfer_llc",
@@ -73,6 +74,10 @@ const char *const cal_bench_names[NR_CAL_BENCH] = {
 	[CAL_ADD_READERS] = "add_readers",
 	[CAL_PACKED] = "packed",
 	[CAL_PADDED] = "padded",
+	[CAL_PAIR] = "pair",
+	[CAL_APART] = "apart",
+	[CAL_CHASE_XADD] = "chase_xadd",
+	[CAL_CHASE_LOAD] = "chase_load",
 };
 
 const char *const cal_placement_names[NR_CAL_PLACEMENT] = {
@@ -297,7 +302,8 @@ static int make_plan(const struct cal_host *h, bool quick, struct cal_plan *pl,
 	order_cpus(h, CAL_SPREAD, order[CAL_SPREAD]);
 	nr_counts = thread_counts(h, nr, quick, counts);
 	pl->points = calloc(2 * CAL_NR_IDLE + h->sockets * h->sockets +
-				    2 * nr_counts * 6,
+				    2 * nr_counts *
+					    (CAL_LAST_CONTENDED - CAL_ADD + 1),
 			    sizeof(*pl->points));
 	SIM_OOM_ON(!pl->points);
 
@@ -348,7 +354,7 @@ static int make_plan(const struct cal_host *h, bool quick, struct cal_plan *pl,
 			    nr * sizeof(unsigned int)))
 			break;
 		for (i = 0; i < nr_counts; i++)
-			for (b = CAL_ADD; b <= CAL_PADDED; b++)
+			for (b = CAL_ADD; b <= CAL_LAST_CONTENDED; b++)
 				add_point(pl, b, place, counts[i],
 					  order[place]);
 	}
@@ -469,6 +475,7 @@ static int check(const char *profile, const char *meas_name,
 	struct machine m;
 	double worst_err = 0;
 	unsigned int i, over = 0, checked = 0;
+	char shown[3][1024];
 
 	if (machine_load_file(&m, profile, &err))
 		return print_error(&err, EXIT_BAD_INPUT);
@@ -482,8 +489,10 @@ static int check(const char *profile, const char *meas_name,
 	       "ns per operation (1e9 / throughput; add_readers: the adder's);\n"
 	       "measured: median of the repetitions [quartiles];\n"
 	       "error: (predicted - measured) / measured, tolerance %g%%\n\n",
-	       profile, m.name, meas_name, h->date, h->cpu_model, h->kernel,
-	       tolerance);
+	       sim_escape(shown[0], sizeof(shown[0]), profile),
+	       sim_escape(shown[1], sizeof(shown[1]), m.name),
+	       sim_escape(shown[2], sizeof(shown[2]), meas_name), h->date,
+	       h->cpu_model, h->kernel, tolerance);
 	printf("%-18s %-9s %4s %-14s %10s %-21s %10s %8s\n", "benchmark",
 	       "placement", "N", "cpus", "measured", "[q1 - q3]", "predicted",
 	       "error");

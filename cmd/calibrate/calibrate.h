@@ -64,6 +64,12 @@ enum cal_bench {
 	CAL_L1_HIT, /* dependent loads within half the L1 */
 	CAL_LLC_HIT, /* dependent loads beyond L2, within the LLC */
 	CAL_MEMORY, /* dependent loads over twice the LLC */
+	/*
+	 * the memory chase with independent work between two loads (lmbench
+	 * lat_mem_rd's chase plus CAL_CHASE_WORK_UOPS of work): what the
+	 * reorder buffer hides of a dependent miss; no profile key of its own
+	 */
+	CAL_CHASE_WORK,
 	CAL_RMW_LOCAL, /* one thread's locked adds on its own line */
 	CAL_XFER_SMT, /* CAS ping-pong, SMT siblings: round trip / 2 */
 	CAL_XFER_LLC, /* ... two cores sharing the LLC */
@@ -79,10 +85,59 @@ enum cal_bench {
 	CAL_PACKED, /* a counter per thread, 8 bytes apart: one line
 			  * (thread i and i+8 share a counter) */
 	CAL_PADDED, /* a counter per thread, 128 bytes apart */
+	CAL_PAIR, /* two counters, the two lines of one 128-byte pair:
+		   * thread i adds to counter i % 2 */
+	CAL_APART, /* the same two counters 128 bytes apart */
+	/*
+	 * N - k threads lock xadd one line while k = N / 2 (the odd ranks)
+	 * chase a dependent pointer chain through it (a pointer in the line
+	 * that points to itself): the adders' ns per xadd, and the readers'
+	 * ns per dependent load (their latency, not 1e9 / throughput)
+	 */
+	CAL_CHASE_XADD,
+	CAL_CHASE_LOAD,
 	NR_CAL_BENCH,
 };
 
+/* The contended benchmarks, CAL_ADD to this: N threads each. */
+#define CAL_LAST_CONTENDED CAL_CHASE_LOAD
+
+/* A chase benchmark's reader: the odd ranks. */
+static inline bool cal_chase_reader(int b, unsigned int rank)
+{
+	return (b == CAL_CHASE_XADD || b == CAL_CHASE_LOAD) && rank % 2;
+}
+
+/*
+ * Whether rank @rank's operations count in a point's value: rank 0 alone
+ * for an idle latency and add_readers (the adder), the readers for
+ * chase_load, the adders for chase_xadd, every rank for the rest.
+ */
+static inline bool cal_rank_counts(int b, unsigned int rank)
+{
+	if (b == CAL_CHASE_LOAD)
+		return rank % 2;
+	if (b == CAL_CHASE_XADD)
+		return !(rank % 2);
+	return !rank || (b >= CAL_ADD && b != CAL_ADD_READERS);
+}
+
 #define CAL_NR_IDLE (CAL_XFER_SOCKET + 1) /* one profile key each */
+
+/*
+ * chase_work's work between two loads: CAL_CHASE_WORK_ITERS iterations of
+ * an add the compiler may not fold, about 3 micro-ops each (add, add,
+ * compare-and-branch): 192 micro-ops, inside Skylake's 224-entry reorder
+ * buffer; the model runs them at its insn latency
+ */
+#define CAL_CHASE_WORK_ITERS 64
+#define CAL_CHASE_WORK_UOPS (3 * CAL_CHASE_WORK_ITERS)
+
+/* The pointer-chase benchmarks: one thread, a buffer of lines. */
+static inline bool cal_bench_chase(int b)
+{
+	return b <= CAL_CHASE_WORK;
+}
 
 /* Two CPUs taking turns on one line: round trip / 2 per operation. */
 static inline bool cal_bench_pingpong(int b)

@@ -421,7 +421,8 @@ int cal__write_profile(FILE *out, void *arg)
 	sim_yaml_plain(&y, "latencies");
 	sim_yaml_map_start(&y, false);
 	for (b = CAL_L1_HIT; b <= CAL_XFER_SOCKET; b++)
-		idle_latency(&y, a, fp, b);
+		if (b != CAL_CHASE_WORK) /* --check's, not a key */
+			idle_latency(&y, a, fp, b);
 
 	latency(&y, "inval_per_sharer", fp->inval_ns ? fp->inval_ns : 2.0);
 	if (fp->inval_points)

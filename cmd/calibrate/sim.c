@@ -14,6 +14,8 @@
  *
  *	l1_hit     load + fence of a line the CPU holds      l1_hit
  *	memory     coh_read_cold() + fence                   memory
+ *	chase_work coh_read_cold_dep(), then the work at     memory, less what
+ *	           insn_ps a micro-op                        the ROB window hides
  *	rmw_local  locked RMW of an owned line               rmw_local
  *	xfer_*     two CPUs, an RMW each every PERIOD_PS,    xfer(class)
  *	           half a period apart: every RMW a hand-off
@@ -73,17 +75,48 @@ static struct coh_field *fld(struct harness *h, unsigned int i)
 	return coh_object_field(h->obj, i);
 }
 
+/* pair and apart: two counters @apart bytes apart. */
+static void make_two(struct harness *h, unsigned int apart)
+{
+	unsigned int i;
+
+	h->fields = calloc(2, sizeof(*h->fields));
+	h->names = calloc(2, sizeof(*h->names));
+	SIM_OOM_ON(!h->fields || !h->names);
+	for (i = 0; i < 2; i++) {
+		snprintf(h->names[i], sizeof(h->names[i]), "c%u", i);
+		h->fields[i].name = h->names[i];
+		h->fields[i].offset = apart * i;
+		h->fields[i].size = 8;
+	}
+	h->layout.name = "calibrate";
+	h->layout.nr_fields = 2;
+	h->layout.fields = h->fields;
+	h->layout.size = apart + 64;
+}
+
 /*
  * The counters, as on the host: field 0 is the one line of every
- * benchmark but packed and padded; packed: counter i at 8 * (i % 8);
- * padded: at 128 * i.
+ * benchmark but packed, padded, pair and apart; packed: counter i at
+ * 8 * (i % 8); padded: at 128 * i; pair: two, at 0 and 64 (the object's
+ * base is 128-byte aligned: one pair); apart: two, at 0 and 128.
  */
 static void make_layout(struct harness *h)
 {
+	enum cal_bench b = h->p->bench;
 	unsigned int n = h->p->n, i;
-	bool padded = h->p->bench == CAL_PADDED;
+	bool padded = b == CAL_PADDED;
 
-	if (h->p->bench != CAL_PACKED && !padded)
+	if (b == CAL_PAIR || b == CAL_APART) {
+		make_two(h, b == CAL_PAIR ? 64 : 128);
+		return;
+	}
+	if (b == CAL_CHASE_XADD || b == CAL_CHASE_LOAD) {
+		make_two(h, 8); /* the counter, and the chase's pointer */
+		h->layout.size = 64;
+		return;
+	}
+	if (b != CAL_PACKED && !padded)
 		n = 1;
 	else if (!padded && n > 8)
 		n = 8;
@@ -109,6 +142,8 @@ static unsigned int rmw_field(const struct harness *h, unsigned int rank)
 		return rank % 8;
 	if (h->p->bench == CAL_PADDED)
 		return rank;
+	if (h->p->bench == CAL_PAIR || h->p->bench == CAL_APART)
+		return rank % 2;
 	return 0;
 }
 
@@ -120,6 +155,7 @@ static int bench_loop(struct sim_proc *p, void *frame)
 	enum cal_bench b = h->p->bench;
 	bool xfer = cal_bench_pingpong(b);
 	bool reader = b == CAL_ADD_READERS && f->rank > 0;
+	bool chaser = cal_chase_reader(b, f->rank);
 
 	CO_BEGIN(f);
 	/* The first CPU writes every line first: their home. */
@@ -136,6 +172,14 @@ static int bench_loop(struct sim_proc *p, void *frame)
 		if (b == CAL_MEMORY) {
 			CO_AWAIT(f, coh_read_cold(cc));
 			CO_AWAIT(f, coh_fence(cc));
+		} else if (b == CAL_CHASE_WORK) {
+			/* the next load waits for this one (chase_settle()) */
+			CO_AWAIT(f, coh_read_cold_dep(cc));
+			coh_delay(cc, CAL_CHASE_WORK_UOPS *
+					      coh_machine(h->c)->insn_ps);
+		} else if (chaser) {
+			/* the next load needs this one's value */
+			CO_AWAIT(f, coh_read_dep(cc, fld(h, 1)));
 		} else if (b == CAL_L1_HIT || reader) {
 			CO_AWAIT(f, coh_read(cc, fld(h, 0)));
 			CO_AWAIT(f, coh_fence(cc));
@@ -257,13 +301,13 @@ int cal__sim_run(const struct machine *m, const struct cal_host *h,
 	}
 	sim_engine_run(e, END_PS + SIM_PS_PER_US);
 	for (i = 0; i < p->n; i++) {
-		if (i && (p->bench < CAL_ADD || p->bench == CAL_ADD_READERS))
-			break;
+		if (!cal_rank_counts(p->bench, i))
+			continue;
 		ops += hs.ops[i];
 		lat += hs.lat[i];
 	}
 	/* idle: the mean latency, free of the window's rounding */
-	if (p->bench < CAL_ADD)
+	if (p->bench < CAL_ADD || p->bench == CAL_CHASE_LOAD)
 		p->predicted = ops ? (double)lat / (double)ops / 1000.0 : NAN;
 	else
 		p->predicted = ops ? (double)(END_PS - WARM_PS) / (double)ops /

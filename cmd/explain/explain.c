@@ -688,6 +688,7 @@ void explain_run(FILE *out, const char *variant, struct run *run,
 	unsigned int nr = coh_nr_lines(run->coh), i, j, shown = 0;
 	double run_ps = (double)(run->end_ps - run->warmup_ps);
 	struct coh_line **lines = calloc(nr + 1, sizeof(*lines));
+	char name[4 * sizeof(run->machine.name)];
 	uint64_t ops = 0;
 
 	SIM_OOM_ON(!lines);
@@ -698,8 +699,9 @@ void explain_run(FILE *out, const char *variant, struct run *run,
 	/* The events, warm-up included: what check estimates (issue 32). */
 	fprintf(out,
 		"== variant %s: %s, %llu operations in %.3f ms, %llu engine events ==\n",
-		variant, run->machine.name, (unsigned long long)ops,
-		run_ps / 1e9, (unsigned long long)sim_events(run->engine));
+		variant, sim_escape(name, sizeof(name), run->machine.name),
+		(unsigned long long)ops, run_ps / 1e9,
+		(unsigned long long)sim_events(run->engine));
 	explain_functions(out, run, ops);
 	for (i = 0; i < nr && shown < nr_lines; i++) {
 		const struct coh_line *l = lines[i];

@@ -681,8 +681,8 @@ static int start_job(const struct host_job *j, struct shared *sh,
 
 int host_bench_run(const struct host_job *jobs, unsigned int nr_jobs,
 		   double warmup_s, double secs, const char *perf,
-		   const char *perf_data, struct host_result *res,
-		   struct sim_error *err)
+		   const char *perf_data, struct host_tp *tp,
+		   struct host_result *res, struct sim_error *err)
 {
 	struct host_perf hp = { .pid = -1, .ctl = -1, .ack = -1 };
 	pid_t saved[MAX_TASKS];
@@ -736,16 +736,26 @@ int host_bench_run(const struct host_job *jobs, unsigned int nr_jobs,
 			     jobs[0].nr_tasks) &&
 	    !host_perf_enable(&hp, 15000))
 		host_perf_stop(&hp);
+	/* the tracepoints: counting events on the counted tasks, off */
+	if (tp && tp->ok && host_tp_attach(tp, c->pid, counted))
+		tp = NULL;
 	close(go[1]);
 	go[1] = go_write = -1;
 	if (!nap(warmup_s))
 		goto out_signal;
 	__atomic_store_n(&sh->phase, PHASE_MEASURE, __ATOMIC_RELEASE);
+	if (tp)
+		host_tp_enable(tp, true);
 	t0 = wall_now();
 	if (!nap(secs))
 		goto out_signal;
 	__atomic_store_n(&sh->phase, PHASE_STOP, __ATOMIC_RELEASE);
 	t1 = wall_now();
+	if (tp) {
+		host_tp_enable(tp, false);
+		res->have_tp = !host_tp_read(tp, res->tp);
+		host_tp_detach(tp);
+	}
 	host_perf_stop(&hp);
 	memcpy(saved, c->pid, counted * sizeof(*saved));
 	reap(c);
@@ -773,6 +783,8 @@ out_signal:
 	sim_error_set(err, "", 0, 0, "interrupted by signal %d",
 		      (int)host_stop_signal);
 out_end:
+	if (tp)
+		host_tp_detach(tp);
 	host_perf_stop(&hp);
 	end_children(c);
 	if (go[1] >= 0)

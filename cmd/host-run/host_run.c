@@ -65,6 +65,10 @@ struct host_variant {
 	/* the model's self time by function, % of its busy time */
 	double model_pct[NR_KPROF_FNS];
 	struct host_profile prof; /* perf's, of the first run */
+	/* the tracepoints over the runs that counted them, and their ops */
+	uint64_t tp[HOST_TP_NR], tp_ops;
+	/* the model's calls of the same, per operation (-1: none) */
+	double model_tp[HOST_TP_NR];
 };
 
 struct plan {
@@ -74,6 +78,8 @@ struct plan {
 	char perf[PATH_MAX]; /* perf's file name; "": no profiles */
 	char perf_dir[PATH_MAX]; /* a private directory for its data */
 	const char *version; /* the kernel.version preset picked */
+	unsigned int cg_version; /* the host's memory hierarchy: 1 or 2 */
+	struct host_tp tp; /* the memcg tracepoints, when tracefs serves */
 	unsigned int host_cpus;
 	cpu_set_t allowed;
 };
@@ -104,6 +110,43 @@ static void model_shares(struct host_variant *v, const struct run *run)
 		v->model_pct[f] = f == KF_IDLE ? 0 : 100.0 * sum[f] / busy;
 }
 
+/*
+ * The model's function for each tracepoint the host counts: the kernel
+ * fires memcg:mod_memcg_state in mod_memcg_state(), mod_memcg_lruvec_state
+ * in the memcg part of mod_lruvec_state(), count_memcg_events in
+ * count_memcg_events(), memcg_flush_stats in mem_cgroup_flush_stats()
+ * on every call (a flush or not). The rstat lock's events have no
+ * counterpart (the model's flush takes no per-CPU rstat lock): -1.
+ */
+static const int tp_model_fn[HOST_TP_NR] = {
+	[HOST_TP_MOD_MEMCG_STATE] = KF_mod_memcg_state,
+	[HOST_TP_MOD_LRUVEC] = KF_mod_lruvec_state,
+	[HOST_TP_COUNT_EVENTS] = KF_count_memcg_events,
+	[HOST_TP_FLUSH_STATS] = KF_mem_cgroup_flush_stats,
+	[HOST_TP_RSTAT_LOCKED] = -1,
+	[HOST_TP_RSTAT_CONTENDED] = -1,
+};
+
+/* The model's calls per operation of the first workload's tasks. */
+static void model_tp_counts(struct host_variant *v, const struct run *run)
+{
+	const struct workload *w = &run->workloads[0];
+	uint64_t ops = 0, calls[HOST_TP_NR] = { 0 };
+	unsigned int j, e;
+
+	for (j = 0; j < w->nr_tasks; j++) {
+		ops += w->tasks[j].ops;
+		for (e = 0; e < HOST_TP_NR; e++)
+			if (tp_model_fn[e] >= 0)
+				calls[e] +=
+					w->tasks[j].prof.fn[tp_model_fn[e]].calls;
+	}
+	for (e = 0; e < HOST_TP_NR; e++)
+		v->model_tp[e] = tp_model_fn[e] >= 0 && ops ?
+					 (double)calls[e] / (double)ops :
+					 -1;
+}
+
 /* run_opts.inspect: keep what the host needs of the variant's run. */
 static void capture(void *arg, const char *name, struct run *run)
 {
@@ -122,6 +165,8 @@ static void capture(void *arg, const char *name, struct run *run)
 	memcpy(v->tree.cg, run->cgroups->cg,
 	       run->cgroups->nr * sizeof(*v->tree.cg));
 	model_shares(v, run);
+	if (run->nr_workloads)
+		model_tp_counts(v, run);
 	v->nr_workloads = run->nr_workloads < MAX_WORKLOADS ?
 				  run->nr_workloads :
 				  MAX_WORKLOADS;
@@ -186,8 +231,10 @@ static const char *kernel_preset(const char *release)
 
 /*
  * Run the model on variant @v (its name, or @base's with every workload
- * moved to the root when @v->added). The sets: the user's, then the
- * machine and the kernel preset, then the root's cgroups.
+ * moved to the root when @v->added). The sets: on a v1 host
+ * kernel.tcpmem_active (host-run writes memory.kmem.tcp.limit_in_bytes,
+ * so the model charges v1 TCP to tcpmem as the host does), the user's,
+ * then the machine and the kernel preset, then the root's cgroups.
  */
 static int model_run(const struct host_run_opts *o, struct plan *p,
 		     struct host_variant *v, const struct host_variant *base,
@@ -206,6 +253,8 @@ static int model_run(const struct host_run_opts *o, struct plan *p,
 	struct report *r = NULL;
 	double tput;
 
+	if (p->cg_version == 1)
+		sets[nr++] = "kernel.tcpmem_active=true";
 	for (i = 0; i < o->nr_sets && nr < MAX_SETS_HOST; i++)
 		sets[nr++] = o->sets[i];
 	if (o->machine)
@@ -469,7 +518,7 @@ static void jobs_free(struct host_job *jobs, unsigned int nr)
 }
 
 /* One run of @v: its tree built, the programs run, the tree removed. */
-static int run_once(const struct plan *p, struct host_cgfs *fs,
+static int run_once(struct plan *p, struct host_cgfs *fs,
 		    struct host_variant *v, double secs, struct sim_error *err)
 {
 	struct host_job *jobs = jobs_make(fs, v);
@@ -488,7 +537,8 @@ static int run_once(const struct plan *p, struct host_cgfs *fs,
 		snprintf(data, sizeof(data), "%s/perf.data", p->perf_dir);
 	if (!ret)
 		ret = host_bench_run(jobs, v->nr_workloads, secs / 5, secs,
-				     data[0] ? p->perf : NULL, data, &res, err);
+				     data[0] ? p->perf : NULL, data,
+				     p->tp.ok ? &p->tp : NULL, &res, err);
 	if (!ret && data[0]) {
 		/* no profile is a note in the table, not a failure */
 		if (host_profile_read(p->perf, data, res.pids, res.nr_pids,
@@ -510,6 +560,11 @@ static int run_once(const struct plan *p, struct host_cgfs *fs,
 	}
 	v->ops_s[v->nr_runs] = (double)res.ops / res.secs;
 	v->cpu_ns[v->nr_runs] = res.cpu_ns / (double)res.ops;
+	if (res.have_tp) {
+		for (i = 0; i < HOST_TP_NR; i++)
+			v->tp[i] += res.tp[i];
+		v->tp_ops += res.ops;
+	}
 	v->nr_runs++;
 	return 0;
 }
@@ -784,6 +839,49 @@ static void print_profiles(const struct host_run_opts *o, const struct plan *p)
 	}
 }
 
+/*
+ * The tracepoints counted in each variant's runs, per operation, beside
+ * the model's calls of the same functions; or why there are none.
+ */
+static void print_tracepoints(const struct host_run_opts *o,
+			      const struct plan *p)
+{
+	unsigned int i, e;
+
+	if (!p->tp.ok) {
+		printf("\ntracepoints: none: %s\n", p->tp.why);
+		return;
+	}
+	printf("\ntracepoints: per operation in the counted tasks over the measured windows (perf_event_open counting, tracefs at %s%s), beside the model's calls:\n",
+	       p->tp.mount, p->tp.mounted ? ", mounted by host-run" : "");
+	printf("%-14s %-36s %10s %10s\n", "variant", "event", "host",
+	       o->predict ? "model" : "");
+	for (i = 0; i < p->nr; i++) {
+		const struct host_variant *v = &p->v[i];
+		bool first = true;
+
+		if (v->why[0] || !v->nr_runs)
+			continue;
+		if (!v->tp_ops) {
+			printf("%-14.14s (no run counted them)\n", v->name);
+			continue;
+		}
+		for (e = 0; e < HOST_TP_NR; e++) {
+			if (p->tp.id[e] < 0)
+				continue;
+			printf("%-14.14s %-36s %10.3f ", first ? v->name : "",
+			       host_tp_names[e],
+			       (double)v->tp[e] / (double)v->tp_ops);
+			first = false;
+			if (o->predict && v->model_tp[e] >= 0)
+				printf("%10.3f", v->model_tp[e]);
+			else if (o->predict)
+				printf("%10s", "-");
+			printf("\n");
+		}
+	}
+}
+
 static void print_table(const struct host_run_opts *o, const struct plan *p,
 			const struct host_cgfs *fs, const char *release,
 			unsigned int reps, double secs)
@@ -810,6 +908,7 @@ static void print_table(const struct host_run_opts *o, const struct plan *p,
 		print_verdicts(o, p, base);
 	}
 	print_profiles(o, p);
+	print_tracepoints(o, p);
 	for (i = n = 0; i < p->nr; i++) {
 		if (!p->v[i].why[0])
 			continue;
@@ -829,7 +928,11 @@ static void print_table(const struct host_run_opts *o, const struct plan *p,
 	else
 		printf("  - no prediction: give --machine PROFILE (memcgsim calibrate -o PROFILE) or --predict.\n");
 	printf("  - a host symbol counts as memcg when its name holds memcg, mem_cgroup, page_counter, obj_cgroup, objcg, consume_stock, refill_stock, drain_stock or rstat; an inlined function's time is its caller's.\n");
-	printf("  - not done yet (issue 31 items 3, 4): memcg tracepoint counts per operation beside the model's; the model does not follow v1 TCP's memory.kmem.tcp counter or v1 memsw.\n");
+	if (p->tp.ok)
+		printf("  - a tracepoint is counted in the counted tasks' own context: the periodic flusher's work (a kworker) is in neither column; the model's column is its calls of the function that fires the event.\n");
+	if (fs->version == 1)
+		printf("  - on this v1 host the model ran with kernel.tcpmem_active=true: a TCP socket is charged to the unbatched tcpmem counter, as after host-run's write of memory.kmem.tcp.limit_in_bytes.\n");
+	printf("  - not done yet (issue 31 item 4): the model does not charge v1's memsw counter (swap accounting).\n");
 }
 
 /* ---- the command ---- */
@@ -890,6 +993,7 @@ int host_run(const struct host_run_opts *o)
 	p->host_cpus = (unsigned int)CPU_COUNT(&p->allowed);
 	if (host_cg_detect(&fs, &err))
 		goto fail;
+	p->cg_version = fs.version;
 	if (plan_make(o, p, &fs, &err)) {
 		ret = EXIT_BAD_INPUT;
 		goto fail;
@@ -901,8 +1005,11 @@ int host_run(const struct host_run_opts *o)
 	if (!o->no_profile && host_perf_find(p->perf, sizeof(p->perf)))
 		perf_dir_make(p);
 	host_cg_sweep_stale(&fs);
+	/* no tracepoints is a note in the table (p->tp.why), not a failure */
+	host_tp_open(&p->tp);
 	if (!host_cg_open(&fs, &err) && !run_all(o, p, &fs, reps, secs, &err))
 		ret = EXIT_SUCCESS;
+	host_tp_close(&p->tp);
 	sim_error_clear(&err2);
 	if (host_cg_close(&fs, ret ? &err2 : &err))
 		ret = EXIT_RUN_FAILURE;

@@ -86,6 +86,19 @@ struct host_job {
 	bool counted; /* its operations and CPU time are the result */
 };
 
+/* The events the model also counts (host_tp_names[]: SYSTEM:NAME). */
+enum host_tp_event {
+	HOST_TP_MOD_MEMCG_STATE,
+	HOST_TP_MOD_LRUVEC,
+	HOST_TP_COUNT_EVENTS,
+	HOST_TP_FLUSH_STATS,
+	HOST_TP_RSTAT_LOCKED,
+	HOST_TP_RSTAT_CONTENDED,
+	HOST_TP_NR
+};
+
+extern const char *const host_tp_names[HOST_TP_NR];
+
 /* What one run of a variant measured (of the counted workloads). */
 struct host_result {
 	double secs; /* the measured window, wall clock */
@@ -93,6 +106,8 @@ struct host_result {
 	double cpu_ns; /* CPU time of the counted tasks in the window */
 	unsigned int nr_pids; /* the counted tasks' processes, for perf */
 	pid_t pids[HOST_PERF_MAX_PIDS];
+	bool have_tp; /* @tp: the tracepoints counted in the window */
+	uint64_t tp[HOST_TP_NR];
 };
 
 /* ---- perf's profile of a run (profile.c) ---- */
@@ -140,6 +155,44 @@ double host_profile_sym(const struct host_profile *prof, const char *name);
 double host_profile_memcg(const struct host_profile *prof);
 bool host_memcg_symbol(const char *sym);
 
+/* ---- the memcg tracepoints of a run (tracepoints.c) ---- */
+
+#define HOST_TP_MAX_FDS (HOST_TP_NR * 256)
+
+/*
+ * struct host_tp - tracefs (mounted by host-run or found) and the
+ * counting events open on the counted tasks during one run.
+ */
+struct host_tp {
+	bool ok; /* the ids were read: events can be counted */
+	bool mounted; /* host-run mounted tracefs at @mount: unmount it */
+	bool unmounted; /* ... and has unmounted it */
+	char mount[HOST_MOUNT_MAX];
+	char why[256]; /* why they cannot be counted, or "" */
+	long long id[HOST_TP_NR]; /* -1: no such event on this kernel */
+	int fd[HOST_TP_MAX_FDS];
+	unsigned int fd_event[HOST_TP_MAX_FDS];
+	unsigned int nr_fds;
+};
+
+/*
+ * host_tp_open() - find tracefs (or mount it at /sys/kernel/tracing)
+ * and read the events' ids; -1 with @tp->why set when it cannot be used.
+ * host_tp_close() closes the events and unmounts what it mounted.
+ */
+int host_tp_open(struct host_tp *tp);
+void host_tp_close(struct host_tp *tp);
+/*
+ * host_tp_attach() - a counting event, off, per event and thread of each
+ * process of @pids; -1 with @tp->why set. host_tp_enable() turns them
+ * on or off, host_tp_read() sums them per event, host_tp_detach()
+ * closes them.
+ */
+int host_tp_attach(struct host_tp *tp, const pid_t *pids, unsigned int nr);
+void host_tp_enable(struct host_tp *tp, bool on);
+int host_tp_read(const struct host_tp *tp, uint64_t counts[HOST_TP_NR]);
+void host_tp_detach(struct host_tp *tp);
+
 /* Set by SIGINT, SIGTERM and SIGHUP (host_run.c): stop and clean up. */
 extern volatile sig_atomic_t host_stop_signal;
 
@@ -154,9 +207,13 @@ extern volatile sig_atomic_t host_stop_signal;
  * profiled into @perf_data, from the start (perf takes a while to
  * attach) to the end of the window.
  */
+/*
+ * With @tp (tracefs usable), the memcg tracepoints are counted in the
+ * counted tasks over the measured window (@res->have_tp).
+ */
 int host_bench_run(const struct host_job *jobs, unsigned int nr_jobs,
 		   double warmup_s, double secs, const char *perf,
-		   const char *perf_data, struct host_result *res,
-		   struct sim_error *err);
+		   const char *perf_data, struct host_tp *tp,
+		   struct host_result *res, struct sim_error *err);
 
 #endif /* CMD_HOST_RUN_INTERNAL_H */

@@ -275,8 +275,8 @@ static int draw_one(const struct plot_opts *o, const char *dir,
 		plot__text_discard(&cmds);
 		return -EIO;
 	}
-	plot__put_gp_var(cmds.f, "data", data);
-	plot__put_gp_var(cmds.f, "out", tmp);
+	plot__put_gp_path(cmds.f, "data", data);
+	plot__put_gp_path(cmds.f, "out", tmp);
 	plot__put_gp_var(cmds.f, "term", ext);
 	fputs(job->vars, cmds.f);
 	if (plot__text_close(&cmds)) {
@@ -342,6 +342,7 @@ static int make_dir(const char *dir, struct sim_error *err)
 int plot__draw_plan(const struct plot_plan *p, const struct plot_opts *o,
 		    struct sim_error *err)
 {
+	static const char *const exts[] = { "dat", "png", "svg" };
 	char dir[1024], path[1400], safe[200];
 	unsigned int i, k;
 	int ret;
@@ -371,6 +372,14 @@ int plot__draw_plan(const struct plot_plan *p, const struct plot_opts *o,
 		snprintf(dir, sizeof(dir), "%s", o->out_dir);
 	else
 		snprintf(dir, sizeof(dir), "plots-%s", safe);
+	/* Issue 34, item 1: no output replaces an input, none written. */
+	for (i = 0; i < p->nr; i++)
+		for (k = 0; k < 3; k++) {
+			snprintf(path, sizeof(path), "%s/%s.%s", dir,
+				 p->jobs[i].stem, exts[k]);
+			if (sim_output_check(path, err))
+				return -EINVAL;
+		}
 	ret = make_dir(dir, err);
 	if (ret)
 		return ret;

@@ -51,6 +51,8 @@ void plot__text_discard(struct text *t);
 
 /* "name='value'; ": a gnuplot variable, the value quoted for gnuplot. */
 void plot__put_gp_var(FILE *f, const char *name, const char *value);
+/* The same for a file name, whose every byte is kept. */
+void plot__put_gp_path(FILE *f, const char *name, const char *path);
 /* @s as a double-quoted data-file string (cmd/plot/plot.c). */
 void plot__put_data_str(FILE *f, const char *s);
 /* Close @data and @vars and add them to @p as a job of @kind. */

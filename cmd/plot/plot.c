@@ -91,14 +91,19 @@ void plot__put_data_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* A string in a gnuplot command: in single quotes, a quote doubled. */
-static void put_gp_str(FILE *f, const char *s)
+/*
+ * A string in a gnuplot command: in single quotes, a quote doubled; a
+ * control character a space in a text shown (@raw false), kept in a file
+ * name (@raw: gnuplot takes every byte of a single-quoted string as it
+ * is, and the command is an argument, never a shell line).
+ */
+static void put_gp_str(FILE *f, const char *s, bool raw)
 {
 	fputc('\'', f);
 	for (; *s; s++) {
 		if (*s == '\'')
 			fputc('\'', f);
-		fputc((unsigned char)*s < ' ' ? ' ' : *s, f);
+		fputc((unsigned char)*s < ' ' && !raw ? ' ' : *s, f);
 	}
 	fputc('\'', f);
 }
@@ -107,7 +112,14 @@ static void put_gp_str(FILE *f, const char *s)
 void plot__put_gp_var(FILE *f, const char *name, const char *value)
 {
 	fprintf(f, "%s=", name);
-	put_gp_str(f, value);
+	put_gp_str(f, value, false);
+	fputs("; ", f);
+}
+
+void plot__put_gp_path(FILE *f, const char *name, const char *path)
+{
+	fprintf(f, "%s=", name);
+	put_gp_str(f, path, true);
 	fputs("; ", f);
 }
 
@@ -401,6 +413,7 @@ static double kernel_most(const struct scenario_node *vars)
 static int plan_functions(struct plot_plan *p, const struct scenario_node *root,
 			  struct sim_error *err)
 {
+	char esc[1][512]; /* names for a comment line, escaped */
 	const struct scenario_node *vars = seq_at(root, "variants");
 	const char **names = NULL;
 	unsigned int nr = 0, nkernel = 0, pass, k;
@@ -452,7 +465,7 @@ static int plan_functions(struct plot_plan *p, const struct scenario_node *root,
 	}
 	fprintf(data.f,
 		"# memcgsim plot: time by kernel function (self %%) of %s; plots/functions.gp\n",
-		p->name);
+		sim_escape(esc[0], sizeof(esc[0]), p->name));
 	/* Pass 0: kernel functions; pass 1: pseudo-functions. */
 	for (pass = 0, k = 0; pass < 2; pass++) {
 		for (j = 0; j < nr; j++) {
@@ -503,6 +516,7 @@ static void si_text(char *buf, size_t size, double v)
 static int plan_summary(struct plot_plan *p, const struct scenario_node *root,
 			struct sim_error *err)
 {
+	char esc[1][512]; /* names for a comment line, escaped */
 	const struct scenario_node *vars = seq_at(root, "variants");
 	const char *metric = NULL, *unit = NULL;
 	char title[512], label[128], num[64];
@@ -520,7 +534,7 @@ static int plan_summary(struct plot_plan *p, const struct scenario_node *root,
 	fprintf(data.f,
 		"# memcgsim plot: the headline metric per variant of %s; plots/summary.gp\n"
 		"# rank value ci95 \"variant\" \"label\"\n",
-		p->name);
+		sim_escape(esc[0], sizeof(esc[0]), p->name));
 	for (i = 0; i < len_of(vars); i++) {
 		const struct scenario_node *v = scenario_item(vars, i);
 		const struct scenario_node *m = scenario_get(v, "metrics");
@@ -601,6 +615,7 @@ static int plan_validation(struct plot_plan *p,
 			   const struct scenario_node *root,
 			   struct sim_error *err)
 {
+	char esc[1][512]; /* names for a comment line, escaped */
 	const struct scenario_node *vars = seq_at(root, "variants");
 	const char *metric = NULL;
 	struct text data, gp;
@@ -617,7 +632,7 @@ static int plan_validation(struct plot_plan *p,
 	fprintf(data.f,
 		"# memcgsim plot: predicted against published change of %s; plots/validation.gp\n"
 		"# a block per variant: \"variant\", then published_pct predicted_pct \"variant\"\n",
-		p->name);
+		sim_escape(esc[0], sizeof(esc[0]), p->name));
 	for (i = 0; i < len_of(vars); i++) {
 		const struct scenario_node *v = scenario_item(vars, i);
 		const struct scenario_node *m = scenario_get(v, "metrics");
@@ -703,6 +718,7 @@ static int cpus_used(const struct scenario_node *root, unsigned int *used,
 static int plan_heatmap(struct plot_plan *p, const struct scenario_node *v,
 			unsigned int used, struct sim_error *err)
 {
+	char esc[2][512]; /* names for a comment line, escaped */
 	const struct scenario_node *lines = seq_at(v, "lines");
 	const char *name = str_at(v, "name");
 	unsigned int cols = 0, shown;
@@ -728,7 +744,8 @@ static int plan_heatmap(struct plot_plan *p, const struct scenario_node *v,
 	}
 	fprintf(data.f,
 		"# memcgsim plot: transfers of each hot line to CPUs 0-%u, %s %s; plots/heatmap.gp\n",
-		shown - 1, p->name, name);
+		shown - 1, sim_escape(esc[0], sizeof(esc[0]), p->name),
+		sim_escape(esc[1], sizeof(esc[1]), name));
 	for (j = 0; j < len_of(lines); j++) {
 		const struct scenario_node *l = scenario_item(lines, j);
 		const struct scenario_node *t = seq_at(l, "transfers_to_cpu");

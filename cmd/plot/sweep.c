@@ -274,6 +274,7 @@ static int xvalue_cmp(const void *pa, const void *pb)
 static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int x,
 			  int variant, int m, int unit, struct sim_error *err)
 {
+	char esc[3][512]; /* names for a comment line, escaped */
 	const struct sheet_row *h = &c->rows[0];
 	struct names xs = { 0 }, facets = { 0 }, vars = { 0 };
 	double lo = INFINITY, hi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
@@ -362,7 +363,10 @@ static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int x,
 	fprintf(data.f,
 		"# memcgsim plot: %s against %s, %s; plots/throughput.gp\n"
 		"# %u panel(s) x %u line(s): block F * %u + V is panel F's line V\n",
-		h->f[m].text, h->f[x].text, p->name, facets.n, vars.n, vars.n);
+		sim_escape(esc[0], sizeof(esc[0]), h->f[m].text),
+		sim_escape(esc[1], sizeof(esc[1]), h->f[x].text),
+		sim_escape(esc[2], sizeof(esc[2]), p->name), facets.n, vars.n,
+		vars.n);
 	order = malloc((xs.n ? xs.n : 1) * sizeof(*order));
 	xval = malloc((xs.n ? xs.n : 1) * sizeof(*xval));
 	if (!order || !xval) {

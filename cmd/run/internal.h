@@ -107,6 +107,12 @@ void run__events_error(const struct variant *v, const struct progress_ctx *pc,
 void run__mem_error(const struct variant *v, const struct run *run,
 		    uint64_t limit, struct sim_error *err);
 /*
+ * run__check_outputs() - refuse @o's outputs that resolve to a file read
+ * as input (sim/file.h), once a variant and its profiles are loaded.
+ */
+int run__check_outputs(const struct run_opts *o, struct sim_error *err);
+
+/*
  * run__check_memory() - refuse @v when its estimated peak memory passes
  * --max-memory (-1 and @err), before anything of its run is allocated.
  */

@@ -260,6 +260,13 @@ void run__variant_estimate(const struct variant *v, bool traced,
 	estimate_run(&in, est);
 }
 
+int run__check_outputs(const struct run_opts *o, struct sim_error *err)
+{
+	if (sim_output_check(o->outputs[0], err))
+		return -1;
+	return sim_output_check(o->outputs[1], err);
+}
+
 /*
  * Refuse @v when its estimated peak memory passes --max-memory: before
  * anything of its run is allocated, with what makes it big and the way

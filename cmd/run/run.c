@@ -1324,7 +1324,8 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 
 		snprintf(oom_stage, sizeof(oom_stage), "checking variant %zu",
 			 i + 1);
-		if (variant_load(&v[i], base, vn, o, err))
+		if (variant_load(&v[i], base, vn, o, err) ||
+		    run__check_outputs(o, err))
 			goto out_variants;
 		if (v[i].misfit) {
 			/* skipped, unless it is the one asked for */

@@ -70,6 +70,13 @@ struct run_opts {
 	struct sim_trace *trace;
 	const char *trace_variant;
 	uint64_t trace_from, trace_to; /* ps */
+	/*
+	 * Files the command will write (NULL entries ignored): refused once
+	 * every variant is loaded (the scenario and every profile it names
+	 * read), before anything runs, when one resolves to an input
+	 * (sim/file.h).
+	 */
+	const char *outputs[2];
 	bool check_only; /* check everything, run nothing */
 	bool traced; /* --trace given (check_only: for the estimate) */
 	/*

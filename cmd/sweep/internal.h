@@ -67,6 +67,13 @@ void sweep__remove_temps(const struct sweep *s, unsigned int point);
 /* Prefix @err's message with "point I (a=1 b=x): ". */
 void sweep__blame_point(const struct sweep *s, unsigned int point,
 			struct sim_error *err);
+/*
+ * Refuse, before any work, a file the sweep would write (sweep.meta with
+ * @meta, every point's files with @points, sweep.csv and sweep.yaml) that
+ * resolves to a file read as input (sim/file.h): 0, or -1 with @err set.
+ */
+int sweep__outputs_check(const struct sweep *s, bool meta, bool points,
+			 struct sim_error *err);
 /* Set @s up from DIR/sweep.meta; 0, or -1 with @err set. */
 int sweep__meta_read(struct sweep *s, const char *dir, struct sim_error *err);
 

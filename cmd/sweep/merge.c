@@ -592,7 +592,8 @@ int sweep_merge(const char *dir, unsigned int *nr_points, struct sim_error *err)
 		goto out;
 	}
 	m.s = &s;
-	if (sweep__overrides_load(&s, &m.ov, err)) {
+	if (sweep__overrides_load(&s, &m.ov, err) ||
+	    sweep__outputs_check(&s, false, false, err)) {
 		ret = SWEEP_BAD_INPUT;
 		goto out;
 	}

@@ -648,7 +648,33 @@ int sweep_check(const struct sweep *s, struct sim_error *err)
 		}
 		idx[k] = 0;
 	}
-	return 0;
+	/* The scenario and its profiles are read: no output replaces one. */
+	return sweep__outputs_check(s, true, true, err);
+}
+
+/* Issue 34, item 1: every output checked before the first is written. */
+int sweep__outputs_check(const struct sweep *s, bool meta, bool points,
+			 struct sim_error *err)
+{
+	static const char *const exts[] = { "yaml", "csv", "sum" };
+	static const char *const merged[] = { META_NAME, "sweep.csv",
+					      "sweep.yaml" };
+	unsigned int i, e;
+	char *path;
+	int ret = 0;
+
+	for (i = meta ? 0 : 1; i < 3 && !ret; i++) {
+		path = sweep__xasprintf("%s/%s", s->dir, merged[i]);
+		ret = sim_output_check(path, err);
+		free(path);
+	}
+	for (i = 0; points && i < s->nr_points && !ret; i++)
+		for (e = 0; e < 3 && !ret; e++) {
+			path = sweep__point_path(s, i, exts[e]);
+			ret = sim_output_check(path, err);
+			free(path);
+		}
+	return ret;
 }
 
 /* ---- files ---- */

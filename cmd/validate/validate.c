@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd/validate/validate.h"
+#include "sim/error.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
 
@@ -215,12 +216,17 @@ out:
 
 void validate_print(FILE *out, const struct validate_result *res, bool markdown)
 {
+	char path[2048], scenario[512], metric[256], source[2048];
 	unsigned int i;
 
+	/* Names from the input, inert on a terminal and one line each. */
+	sim_escape(path, sizeof(path), res->path);
+	sim_escape(scenario, sizeof(scenario), res->scenario);
+	sim_escape(metric, sizeof(metric), res->metric);
+	sim_escape(source, sizeof(source), res->source);
 	if (markdown) {
-		fprintf(out, "**%s** (%s; tolerance %.1f pp): %s\n\n",
-			res->scenario, res->metric, res->tolerance_pp,
-			res->source);
+		fprintf(out, "**%s** (%s; tolerance %.1f pp): %s\n\n", scenario,
+			metric, res->tolerance_pp, source);
 		fprintf(out,
 			"| variant | vs | predicted | published | error | |\n");
 		fprintf(out, "| --- | --- | ---: | ---: | ---: | --- |\n");
@@ -238,8 +244,8 @@ void validate_print(FILE *out, const struct validate_result *res, bool markdown)
 					"**differs from the published order**");
 		return;
 	}
-	fprintf(out, "%s: %s, tolerance %.1f pp\n  published: %s\n", res->path,
-		res->metric, res->tolerance_pp, res->source);
+	fprintf(out, "%s: %s, tolerance %.1f pp\n  published: %s\n", path,
+		metric, res->tolerance_pp, source);
 	fprintf(out, "  %-14s %-10s %10s %10s %9s\n", "variant", "vs",
 		"predicted", "published", "error");
 	for (i = 0; i < res->nr; i++) {

@@ -69,6 +69,47 @@ static bool line_is_hit(const struct coh *c, const struct coh_line *l,
 	       now < l->owner_since + c->hold_ps;
 }
 
+/*
+ * chase_settle() - the CPU's next access (or fence) after a dependent load
+ * it went on past (cc->chase_line, coh.rob_ps): that load's value is
+ * needed now. The CPU ran the work since it issued the load, @now -
+ * cc->chase_issue; what of that exceeded the reorder buffer's window
+ * could not start before the load completed, and runs after it. So the
+ * CPU goes on at the later of @now and the completion plus that excess:
+ * at once when the completion is known, else it blocks until the line
+ * serves the load (coh__pending_served() wakes it). Returns true when
+ * the process must wait. Before pending_prune(), which would drop the
+ * load's entry once complete.
+ */
+static bool chase_settle(struct coh_cpu *cc, sim_time_t now)
+{
+	sim_time_t work = now - cc->chase_issue, rob = cc->coh->rob_ps;
+	sim_time_t extra = work > rob ? work - rob : 0, done, at;
+	unsigned int i;
+
+	for (i = 0; i < cc->nr_pending; i++)
+		if (cc->pending[i].line == cc->chase_line &&
+		    cc->pending[i].op == COH_READ)
+			break;
+	SIM_BUG_ON(i == cc->nr_pending);
+	done = cc->pending[i].done;
+	/* NO_DONE only on a line: a cold read's completion is known */
+	if (done == NO_DONE) {
+		cc->chase_waiting = true;
+		cc->chase_extra = extra;
+		cc->wait_start = now;
+		return true;
+	}
+	cc->chasing = false;
+	cc->chase_line = NULL;
+	at = done + extra;
+	if (at > now) {
+		cc->wait_ps += at - now;
+		cc->proc->now = at;
+	}
+	return false;
+}
+
 /* Drop posted accesses that have completed. */
 static void pending_prune(struct coh_cpu *cc, sim_time_t now)
 {
@@ -121,6 +162,10 @@ bool coh_fence(struct coh_cpu *cc)
 	/* synced: the engine's clock is proc->now; nothing posted, no wait */
 	if (!cc->nr_pending)
 		return false;
+	if (coh_unlikely(cc->chasing)) {
+		if (chase_settle(cc, cc->proc->now) || sim_proc_sync(cc->proc))
+			return true;
+	}
 	return fence_wait(cc, cc->proc->now);
 }
 
@@ -147,27 +192,51 @@ static int pending_merge(const struct coh_cpu *cc, const struct coh_line *l,
 	return -1;
 }
 
-static void adjacent_prefetch(struct coh *c, struct coh_line *l,
-			      unsigned int cpu, sim_time_t now)
+/*
+ * spatial_prefetch() - the L2 spatial prefetcher ("adjacent cache line
+ * prefetch"): a demand miss of @cpu on @l that goes past its L2 (a load,
+ * or an RFO: @op a store or RMW) requests the other line of the 128-byte
+ * aligned pair, a read after a load, an RFO prefetch after a store or
+ * RMW. A prefetch is low priority and may be dropped: it is dropped when
+ * that line is queued on, has a service event or RMWs announced, or is
+ * still busy with a hand-off, so it never goes ahead of a demand request
+ * nor waits for one; and when @cpu holds the line as the request would.
+ * Otherwise the line is handed to @cpu at once, as a request nobody
+ * waits for: the hand-off occupies the line and moves it away from its
+ * holder as a demand one does, which is how two lines of one pair
+ * interfere. SIM: the prefetcher's other triggers (L2 hits, its
+ * throttling under L2 pressure) are not modelled; the drop rule is its
+ * only throttle. SIM: only a pair within one object couples: the model
+ * packs objects 64 bytes apart, so the pair line of an object's edge is
+ * another object's only by the model's packing (a per-CPU counter beside
+ * a global one), not as the kernel's allocators place them (issue 29
+ * item 1).
+ */
+static COH_COLD void spatial_prefetch(struct coh *c, const struct coh_line *l,
+				      unsigned int cpu, enum coh_op op,
+				      sim_time_t now)
 {
 	struct coh_line *buddy = coh_line_find(c, l->addr ^ COH_LINE_SIZE);
-	struct coh_req r = {
-		.cpu = (uint16_t)cpu, .op = COH_READ, .prefetch = 1, .enq = now
-	};
+	bool rfo = op != COH_READ;
 
-	unsigned int i;
-
-	if (!buddy || buddy->owner == (int)cpu || sharer_test(buddy, cpu))
+	if (!buddy || buddy->obj_id != l->obj_id || buddy->owner == (int)cpu ||
+	    (!rfo && sharer_test(buddy, cpu)))
 		return;
-	for (i = 0; i < buddy->q_len; i++) {
-		const struct coh_req *q =
-			&buddy->q[(buddy->q_head + i) & (buddy->q_cap - 1)];
-
-		if (q->prefetch && q->cpu == cpu)
-			return; /* already on its way */
+	if (buddy->q_len || buddy->serving || buddy->nr_ann ||
+	    line_ready_for(c, buddy, cpu) > now) {
+		buddy->prefetch_dropped++;
+		return;
 	}
-	line_enqueue(c, buddy, &r);
-	line_kick(c, buddy, now);
+	if (buddy->home < 0)
+		buddy->home = (int)c->m->cpus[cpu].socket;
+	buddy->prefetches++;
+	serve(c, buddy,
+	      &(struct coh_req){ .cpu = (uint16_t)cpu,
+				 .op = (uint8_t)(rfo ? COH_WRITE : COH_READ),
+				 .prefetch = 1,
+				 .last = 1, /* nothing queued */
+				 .enq = now },
+	      now, false);
 }
 
 /*
@@ -185,11 +254,19 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	struct coh_line *l = field->line;
 	struct coh_field_stat *fs;
 	sim_time_t now;
-	bool idle, posted;
+	bool free, idle, joins, posted, chase;
 	int i;
 
 	/* synced (coh_access()): the engine's clock is p->now */
 	now = p->now;
+	/* the value of the dependent load before is needed now */
+	if (coh_unlikely(cc->chasing)) {
+		if (chase_settle(cc, now) || sim_proc_sync(p))
+			return true;
+		now = p->now;
+	}
+	/* a dependent load that misses, under the reorder buffer's window */
+	chase = dep && op == COH_READ && c->rob_ps;
 	/*
 	 * A locked RMW waits for all posted accesses; so does a full buffer.
 	 * With nothing pending (nr_posted is then 0 too) pruning and the
@@ -199,7 +276,7 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	if (cc->nr_pending) {
 		pending_prune(cc, now);
 		if (op == COH_RMW ||
-		    (!dep && cc->nr_posted >= COH_MAX_PENDING)) {
+		    ((!dep || chase) && cc->nr_posted >= COH_MAX_PENDING)) {
 			if (fence_wait(cc, now) || sim_proc_sync(p))
 				return true;
 			now = p->now;
@@ -249,7 +326,7 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	fs->misses++;
 	if (coh_unlikely(cc->caller != NULL))
 		cc->caller_stat->misses++;
-	posted = op != COH_RMW && !dep;
+	posted = op != COH_RMW && (!dep || chase);
 	/*
 	 * Nobody queued, no service event, the line free now: line_kick()
 	 * would serve this request at once, taking it back off the ring it
@@ -258,9 +335,18 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	 * before anything read them. First touch still sets the home. Not
 	 * with a trace, whose counters line_enqueue() writes (c->shortcuts).
 	 */
-	idle = !l->q_len && !l->serving && c->shortcuts &&
-	       line_ready_for(c, l, cc->cpu) <= now;
-	if (!idle) {
+	free = !l->q_len && !l->serving && line_ready_for(c, l, cc->cpu) <= now;
+	idle = free && c->shortcuts;
+	/*
+	 * shared_first (c->read_service): a load that finds the line Shared
+	 * after a load (l->read_batch) joins the sharers at once, ahead of
+	 * the requests queued on it, as the home serves a read of a Shared
+	 * line from the LLC without waiting for the RFOs behind.
+	 */
+	joins = !free && op == COH_READ &&
+		coh_unlikely(c->read_service == COH_READ_SHARED_FIRST) &&
+		l->read_batch;
+	if (!idle && !joins) {
 		/* built in its ring slot: a local copied there cost 10 */
 		line_enqueue(c, l,
 			     &(struct coh_req){ .cpu = (uint16_t)cc->cpu,
@@ -280,6 +366,11 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 		cc->nr_pending++;
 		cc->nr_posted++;
 		p->now += m->l1_hit_ps; /* the issue slot */
+		if (chase) {
+			cc->chasing = true;
+			cc->chase_line = l;
+			cc->chase_issue = now;
+		}
 	} else {
 		cc->wait_start = now;
 	}
@@ -289,9 +380,9 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	 * serve it now or kick the line, after the pending[] entry or
 	 * wait_start that serve() settles.
 	 */
-	if (idle || !l->serving) {
+	if (idle || joins || !l->serving) {
 		c->inline_cpu = (int)cc->cpu;
-		if (idle)
+		if (idle || joins)
 			serve(c, l,
 			      &(struct coh_req){ .cpu = (uint16_t)cc->cpu,
 						 .op = (uint8_t)op,
@@ -299,13 +390,13 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 						 .posted = posted,
 						 .last = 1, /* nothing queued */
 						 .enq = now },
-			      now, false);
+			      now, joins);
 		else
 			line_kick(c, l, now);
 		c->inline_cpu = INLINE_NONE;
 	}
-	if (coh_unlikely(m->adjacent_line_prefetch))
-		adjacent_prefetch(c, l, cc->cpu, now);
+	if (coh_unlikely(l->pair_prefetch))
+		spatial_prefetch(c, l, cc->cpu, op, now);
 	if (c->inline_cc) {
 		/* Served at once, and it may go on: serve() set its clock. */
 		SIM_BUG_ON(c->inline_cc != cc || posted);
@@ -341,7 +432,7 @@ coh__access_issue_any(struct coh_cpu *cc, struct coh_field *field,
  * then), and the line's service event is pending, so the RMW is counted
  * (a miss), queued and waited for, and nothing else happens (no prune,
  * no fence, no merge, no hit, no kick, no inline resume; no caller to
- * count, no adjacent prefetch; the ring has room and there is no trace).
+ * count, no spatial prefetch; the ring has room and there is no trace).
  * The same steps, in a function of its own that calls nothing and so
  * saves few registers (doc/speed.md: at N=256 K=1, 111 instructions per
  * atomic in coh_access_issue() -> 92 with this test).
@@ -417,7 +508,7 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 	const struct coh *c = cc->coh;
 
 	if (op == COH_RMW && !l->nr_ann && !cc->nr_pending && !cc->caller &&
-	    !c->m->adjacent_line_prefetch) {
+	    !l->pair_prefetch) {
 		bool owner = l->owner == (int)cc->cpu;
 
 		if (l->serving) {
@@ -441,7 +532,12 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 	return coh__access_issue_any(cc, field, op, dep);
 }
 
-bool coh_read_cold(struct coh_cpu *cc)
+/*
+ * read_cold() - coh_read_cold(), and with @dep coh_read_cold_dep(): under
+ * the reorder buffer's window (coh.rob_ps) the CPU goes on and its next
+ * access waits for the value (chase_settle()); without it, it waits now.
+ */
+static bool read_cold(struct coh_cpu *cc, bool dep)
 {
 	struct coh *c = cc->coh;
 	struct sim_proc *p = cc->proc;
@@ -450,6 +546,11 @@ bool coh_read_cold(struct coh_cpu *cc)
 	if (sim_proc_sync(p))
 		return true;
 	now = p->now; /* synced: the engine's clock */
+	if (coh_unlikely(cc->chasing)) {
+		if (chase_settle(cc, now) || sim_proc_sync(p))
+			return true;
+		now = p->now;
+	}
 	pending_prune(cc, now);
 	if (cc->nr_posted >= COH_MAX_PENDING) {
 		if (fence_wait(cc, now) || sim_proc_sync(p))
@@ -464,5 +565,22 @@ bool coh_read_cold(struct coh_cpu *cc)
 	cc->nr_pending++;
 	cc->nr_posted++;
 	p->now += c->m->l1_hit_ps; /* the issue slot */
+	if (dep) {
+		cc->chasing = true;
+		cc->chase_line = NULL;
+		cc->chase_issue = now;
+		if (!c->rob_ps)
+			return chase_settle(cc, p->now);
+	}
 	return false;
+}
+
+bool coh_read_cold(struct coh_cpu *cc)
+{
+	return read_cold(cc, false);
+}
+
+bool coh_read_cold_dep(struct coh_cpu *cc)
+{
+	return read_cold(cc, true);
 }

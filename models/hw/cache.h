@@ -217,12 +217,18 @@ struct coh_req {
 	uint8_t op;
 	uint8_t slot; /* field slot in the line */
 	uint8_t posted; /* the CPU did not wait for it */
-	uint8_t prefetch; /* adjacent-line prefetch, nobody waits */
+	uint8_t prefetch; /* a spatial prefetch: nobody waits */
 	/*
 	 * the latest request of its CPU in the line's queue (prefetches
 	 * aside): once it leaves, the CPU has nothing queued on the line
 	 */
 	uint8_t last;
+	/*
+	 * a load served ahead of its place (it joined a downgrade:
+	 * coh_serve.h, reads_join()); its slot waits to leave the ring, as
+	 * a prefetch, which it is marked as too: nobody's, nobody waits
+	 */
+	uint8_t served;
 	sim_time_t enq;
 };
 
@@ -265,10 +271,17 @@ struct coh_line {
 	 * five of them and two of its field's; among 1024 lines, or the
 	 * hundreds of a memcg run, each a miss of the host). A hand-off
 	 * from an idle line writes the first two. Statistics since the
-	 * last coh_stats_reset(), but @owner_since and the pointers.
+	 * last coh_stats_reset(), but @owner_since, @pair_prefetch and the
+	 * pointers.
 	 */
 	uint64_t ops[NR_COH_OPS];
 	uint64_t hits, misses;
+	/*
+	 * the spatial prefetcher is on and the other line of the line's
+	 * 128-byte pair is placed, in the same object (spatial_prefetch()):
+	 * a miss of either may move the other, so no RMW shortcut serves it
+	 */
+	bool pair_prefetch;
 	/* time it was busy with hand-offs: here, with what a hand-off writes */
 	sim_time_t busy_ps;
 	struct coh_field_stat *fields; /* [nr_fields], grown as placed */
@@ -297,8 +310,11 @@ struct coh_line {
 	unsigned int nr_fields, cap_fields;
 	uint64_t addr; /* line address: a multiple of 64 */
 	unsigned int index; /* creation order */
+	unsigned int obj_id; /* 1 + the index of the object placed on it */
 	int last_holder; /* trace: holder track */
 	sim_time_t last_holder_since;
+	/* spatial prefetches of the line served, and dropped (busy, queued) */
+	uint64_t prefetches, prefetch_dropped;
 
 	char name[64]; /* "<first object>+0x40": cold, after the rest */
 	uint64_t sharers[]; /* bitmap of nr_cpus bits */
@@ -382,21 +398,30 @@ struct coh_cpu {
 	struct kprof *prof; /* time by kernel function, or NULL */
 	struct coh_caller_stat *caller_stat; /* the latest access's */
 	/*
+	 * A dependent load in flight under the reorder buffer's window
+	 * (coh.rob_ps): the line of its miss, posted in pending[] at
+	 * @chase_issue; the CPU's next access waits for it (chase_settle()),
+	 * blocked with @chase_waiting when it is still queued, then goes on
+	 * @chase_extra later: the work past the window, which had to wait.
+	 *
 	 * SMT execution sharing (the profile's smt_slowdown): the other
 	 * thread of this CPU's core, or NULL when the machine has no SMT or
 	 * its threads share nothing; coh_delay() stretches this CPU's own
 	 * work while @smt_sibling runs. @idle: no task runs on this CPU
 	 * (set by the workloads where their tasks sleep).
 	 */
+	struct coh_line *chase_line; /* NULL for a cold read */
+	sim_time_t chase_issue, chase_extra;
 	struct coh_cpu *smt_sibling;
 	unsigned int smt_slowdown_1024;
 	bool idle;
+	bool chasing, chase_waiting;
 	/*
 	 * Padding to 9 host lines, an odd number: CPU i's line 0 then falls
 	 * in set 9i of the host's L1 (mod 64), all 64 sets in turn, where
 	 * 512 bytes put every CPU's line 0 in 8 sets (doc/speed.md).
 	 */
-	char pad[48];
+	char pad[24];
 };
 
 struct coh;
@@ -626,6 +651,13 @@ bool coh_fence(struct coh_cpu *cc);
  * operations. Returns true when the process must wait.
  */
 bool coh_read_cold(struct coh_cpu *cc);
+/*
+ * coh_read_cold_dep() - coh_read_cold() of a pointer chase: the CPU needs
+ * the value at its next access, and runs at most the reorder buffer's
+ * window of work before it (coh.rob_ps); without a window it waits now.
+ * Return as coh_read_cold().
+ */
+bool coh_read_cold_dep(struct coh_cpu *cc);
 
 /* coh_cpu_busy() - a task runs on @cc (attached, not idle). */
 static inline bool coh_cpu_busy(const struct coh_cpu *cc)

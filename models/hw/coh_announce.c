@@ -53,7 +53,7 @@
  * queued at the next look (ann_enqueue()), and only with nothing in the
  * way of that: nothing posted (an RMW fences), no caller counted, no
  * trace (it records the queue as it grows), no hold rule (whose window
- * would make the owner's RMW a hit), no adjacent-line prefetch (queues
+ * would make the owner's RMW a hit), no spatial prefetch (queues
  * nobody waits for). Returns true when announced: the CPU waits.
  */
 bool coh_rmw_announce(struct coh_cpu *cc, struct coh_field *field)
@@ -65,7 +65,7 @@ bool coh_rmw_announce(struct coh_cpu *cc, struct coh_field *field)
 	uint64_t seq;
 
 	if (!l->serving || l->nr_ann >= COH_MAX_ANN || !cc->resume_inline ||
-	    cc->nr_pending || cc->caller || c->no_ann)
+	    cc->nr_pending || cc->caller || c->no_ann || l->pair_prefetch)
 		return false;
 	if (coh_unlikely(l->index >= c->cap_ann))
 		coh__ann_grow(c, l->index);

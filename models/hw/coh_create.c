@@ -87,7 +87,9 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	c->inline_cpu = INLINE_NONE;
 	c->hold = m->handoff == COH_HANDOFF_HOLD;
 	c->hold_ps = c->hold ? m->hold_ps : 0;
-	c->no_ann = c->hold || m->adjacent_line_prefetch;
+	c->read_service = m->read_service;
+	c->rob_ps = (sim_time_t)m->rob_uops * m->insn_ps;
+	c->no_ann = c->hold;
 	c->log_bytes = COH_LOG_BYTES;
 	c->machine_plain = !c->hold && !m->service_cv_1024 &&
 			   m->occupancy_1024 == 1024 && !xfer_zero;

@@ -61,6 +61,10 @@ struct coh {
 	 */
 	bool hold;
 	sim_time_t hold_ps;
+	/* m->read_service, read once: how a contended line serves loads */
+	enum coh_read_service read_service;
+	/* the reorder buffer's window: m->rob_uops x m->insn_ps; 0: none */
+	sim_time_t rob_ps;
 	/*
 	 * A plain machine (@machine_plain: no hold rule, no drawn service
 	 * times, occupancy 1, every transfer between two CPUs at least 1 ps)
@@ -124,7 +128,8 @@ struct coh {
 	unsigned int cap_ann;
 	/*
 	 * Nothing is announced (coh_rmw_announce() says why): the hold rule,
-	 * adjacent-line prefetch, a trace, the shortcuts off. One test.
+	 * a trace, the shortcuts off. One test for the three (a line the
+	 * spatial prefetcher couples says so itself: coh_line.pair_prefetch).
 	 */
 	bool no_ann;
 	/*

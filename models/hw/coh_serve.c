@@ -82,6 +82,15 @@ void coh__pending_served(struct coh *c, unsigned int cpu, enum coh_op op,
 			break;
 		}
 	}
+	if (cc->chase_waiting && cc->chase_line == l && op == COH_READ) {
+		/* the access after a dependent load waited for it */
+		cc->chase_waiting = false;
+		cc->chasing = false;
+		cc->chase_line = NULL;
+		cc->wait_ps += done + cc->chase_extra - cc->wait_start;
+		sim_proc_wake(cc->proc, done + cc->chase_extra);
+		return;
+	}
 	if (cc->dep_line == l && op == COH_READ) {
 		/* A dependent load merged into this miss: its value is here. */
 		cc->dep_line = NULL;
@@ -189,9 +198,20 @@ static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
 				break;
 			continue;
 		}
+		if (coh_unlikely(r->served)) {
+			/* joined a downgrade already (reads_join()) */
+			line_dequeue(l);
+			if (!l->q_len)
+				return;
+			continue;
+		}
 		if (joined && !read_joins(l))
 			break;
-		serve_any(c, l, *line_dequeue(l), now, joined);
+		r = line_dequeue(l);
+		serve_any(c, l, *r, now, joined);
+		if (coh_unlikely(c->read_service != COH_READ_FIFO) &&
+		    l->read_batch && r->op == COH_READ)
+			reads_join(c, l, now);
 		if (!l->q_len)
 			return;
 		ready = plain ? l->free_at : line_ready_at(c, l);

@@ -458,7 +458,9 @@ static COH_INLINE void serve_any(struct coh *c, struct coh_line *l,
 	l->busy_ps += occ;
 	l->owner_since = done;
 	if (coh_unlikely(c->trace != NULL))
-		coh_trace_serve(c, l, *r, now, done, dist);
+		/* a joining load takes no link in the line's flow chain */
+		coh_trace_serve(c, l, *r, now, done,
+				joined ? COH_DIST_SELF : dist);
 	if (r->prefetch)
 		return;
 	serve_settle(c, l, r, now, done);
@@ -536,6 +538,36 @@ static COH_INLINE void serve(struct coh *c, struct coh_line *l,
 		serve_owned(c, l, r, now, l->q_cpus - !r->last);
 	else
 		serve_any(c, l, *r, now, joined);
+}
+
+/*
+ * reads_join() - a load was just served on @l at @now and left it Shared
+ * (l->read_batch): under the join and shared_first policies
+ * (c->read_service) every load queued on the line joins it, served at
+ * once wherever it stands in the queue, as the home serves every reader
+ * of a line it has just downgraded to Shared; under fifo only those that
+ * come to the head do (read_joins()). A joined load's slot stays in the
+ * ring, marked served (and as a prefetch, so that it is nobody's), until
+ * it reaches the head; who is queued is counted as it leaves now.
+ */
+static COH_INLINE void reads_join(struct coh *c, struct coh_line *l,
+				  sim_time_t now)
+{
+	unsigned int a;
+
+	for (a = l->q_head; a != l->q_head + l->q_len; a++) {
+		struct coh_req *q = &l->q[a & (l->q_cap - 1)];
+		struct coh_req r = *q;
+
+		if (r.op != COH_READ || r.prefetch)
+			continue;
+		if (r.last)
+			queued_del(l, q);
+		q->last = 0;
+		q->prefetch = 1;
+		q->served = 1;
+		serve_any(c, l, r, now, true);
+	}
 }
 
 /*

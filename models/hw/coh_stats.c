@@ -94,6 +94,7 @@ void coh_stats_reset(struct coh *c)
 		if (l->xfer_to)
 			memset(l->xfer_to, 0, c->nr_cpus * sizeof(*l->xfer_to));
 		l->wait_ps = l->busy_ps = 0;
+		l->prefetches = l->prefetch_dropped = 0;
 		for (j = 0; j < l->nr_fields; j++) {
 			memset(l->fields[j].ops, 0, sizeof(l->fields[j].ops));
 			l->fields[j].misses = 0;

@@ -80,6 +80,13 @@ static const char *const latency_entry_keys[] = { "ns", "source" };
 static const char *const occupancy_keys[] = { "fraction", "source" };
 static const char *const prefetch_keys[] = { "enabled", "source" };
 static const char *const service_cv_keys[] = { "cv", "source" };
+static const char *const read_service_keys[] = { "policy", "source" };
+static const char *const rob_keys[] = { "uops", "source" };
+static const char *const read_service_names[] = {
+	[COH_READ_FIFO] = "fifo",
+	[COH_READ_JOIN] = "join",
+	[COH_READ_SHARED_FIRST] = "shared_first",
+};
 static const char *const distance_row_keys[] = { "ns", "source" };
 
 enum machine_latency {
@@ -508,6 +515,42 @@ static int load_prefetch(struct machine *m, const struct scenario_node *entry,
 			     &m->adjacent_line_prefetch, err);
 }
 
+/* load_read_service() - {policy: fifo | join | shared_first, source}. */
+static int load_read_service(struct machine *m,
+			     const struct scenario_node *entry,
+			     struct sim_error *err)
+{
+	unsigned int v;
+
+	if (expect_entry(entry, "policy", err))
+		return -1;
+	if (load_source(entry, read_service_keys, ARRAY_SIZE(read_service_keys),
+			err))
+		return -1;
+	if (scenario_enum(entry, "policy", true, COH_READ_FIFO,
+			  read_service_names, ARRAY_SIZE(read_service_names),
+			  &v, err))
+		return -1;
+	m->read_service = (enum coh_read_service)v;
+	return 0;
+}
+
+/* load_rob() - {uops: 0..1024, source}: the reorder buffer's size. */
+static int load_rob(struct machine *m, const struct scenario_node *entry,
+		    struct sim_error *err)
+{
+	uint64_t v;
+
+	if (expect_entry(entry, "uops", err))
+		return -1;
+	if (load_source(entry, rob_keys, ARRAY_SIZE(rob_keys), err))
+		return -1;
+	if (scenario_u64(entry, "uops", true, 0, 0, 1024, &v, err))
+		return -1;
+	m->rob_uops = (unsigned int)v;
+	return 0;
+}
+
 static int load_hold(const struct scenario_node *map,
 		     const struct scenario_key *key, void *base,
 		     const void *ctx, struct sim_error *err)
@@ -538,6 +581,8 @@ static int load_hold(const struct scenario_node *map,
 COH_ENTRY(coh_occupancy, load_occupancy)
 COH_ENTRY(coh_prefetch, load_prefetch)
 COH_ENTRY(coh_service_cv, load_service_cv)
+COH_ENTRY(coh_read_service, load_read_service)
+COH_ENTRY(coh_rob, load_rob)
 
 /*
  * The optional `coherence:` map, read in this order. Defaults: strict
@@ -579,7 +624,7 @@ static const struct scenario_key coherence_keys[] = {
 		.form = "{enabled, source}",
 		.def_doc = "false",
 		.parse = coh_prefetch,
-		.doc = "Whether the two lines of a 128-byte pair interfere (the adjacent-line prefetcher)",
+		.doc = "The L2 spatial (adjacent-line) prefetcher: a demand miss requests the other line of its 128-byte pair, dropped when that line is busy or queued on",
 	},
 	{
 		.name = "service_cv",
@@ -588,6 +633,22 @@ static const struct scenario_key coherence_keys[] = {
 		.def_doc = "0",
 		.parse = coh_service_cv,
 		.doc = "The coefficient of variation of a hand-off's time, 0 to 1",
+	},
+	{
+		.name = "read_service",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "{policy, source}",
+		.def_doc = "fifo",
+		.parse = coh_read_service,
+		.doc = "How a line with RMWs queued serves loads: fifo (in arrival order), join (every queued load joins a load's M->S downgrade) or shared_first (join, and loads arriving while the line is Shared are served ahead of queued RFOs)",
+	},
+	{
+		.name = "rob",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "{uops, source}",
+		.def_doc = "0",
+		.parse = coh_rob,
+		.doc = "The reorder buffer in micro-ops, 0 to 1024: a dependent load that misses stalls the CPU only after that much following work (at the insn latency each); 0: at once",
 	},
 };
 
@@ -600,6 +661,8 @@ static int load_coherence(struct machine *m, const struct scenario_node *map,
 	m->hold_ps = 0;
 	m->occupancy_1024 = 1024;
 	m->adjacent_line_prefetch = false;
+	m->read_service = COH_READ_FIFO;
+	m->rob_uops = 0;
 	if (!map)
 		return 0;
 	scenario_key_names(coherence_keys, ARRAY_SIZE(names), names, 0,

@@ -61,6 +61,24 @@ enum coh_handoff {
 };
 
 /*
+ * enum coh_read_service - how a line with RMWs queued on it serves loads
+ * (doc/model/contended-lines.md, item 3).
+ * @COH_READ_FIFO: in arrival order behind every queued request; a load
+ *	at the head of the queue of a line Shared after a load joins the
+ *	sharers at once (the default).
+ * @COH_READ_JOIN: as FIFO, and when a load is served every load queued
+ *	on the line is served with it: they join the M->S downgrade.
+ * @COH_READ_SHARED_FIRST: as JOIN, and while the line is Shared after a
+ *	load a load that arrives is served at once, ahead of queued RFOs.
+ */
+enum coh_read_service {
+	COH_READ_FIFO,
+	COH_READ_JOIN,
+	COH_READ_SHARED_FIRST,
+	NR_COH_READ_SERVICE,
+};
+
+/*
  * struct machine_cpu - where one Linux CPU sits.
  */
 struct machine_cpu {
@@ -129,6 +147,13 @@ struct machine {
 	enum coh_handoff handoff;
 	uint64_t hold_ps; /* COH_HANDOFF_HOLD window */
 	bool adjacent_line_prefetch; /* 128-byte pairs interfere */
+	enum coh_read_service read_service;
+	/*
+	 * the reorder buffer, in micro-ops: a dependent load that misses
+	 * stalls the CPU only once it has run this much work after it (at
+	 * insn_ps a micro-op); 0: at once
+	 */
+	unsigned int rob_uops;
 	/*
 	 * smt_slowdown: a thread's own work stretched while its sibling
 	 * runs, in 1/1024 (1024: no sharing; coh_delay())

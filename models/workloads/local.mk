@@ -5,7 +5,7 @@
 libsim_a_SOURCES += \
 	%reldir%/workload.h \
 	%reldir%/registry.c \
-	%reldir%/teaching.c \
+	%reldir%/teaching.c %reldir%/reader_chain.c \
 	%reldir%/netperf.c %reldir%/netperf_internal.h \
 	%reldir%/netperf_sctp.c %reldir%/netperf_report.c \
 	%reldir%/page_fault.c \

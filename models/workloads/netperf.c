@@ -741,6 +741,9 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 				(int)(PAGE_SIZE - (f->off + f->i) % PAGE_SIZE);
 			if (f->piece > (int)np->message_bytes - (int)f->i)
 				f->piece = (int)np->message_bytes - (int)f->i;
+			/* SIM: a page's charge is work (issue 34, item 2). */
+			if (run_work(np->run, 1, t->proc.now))
+				break;
 			CO_CALL(f, p, sk_mem_schedule, .sk = &pp->sk_s,
 				.size = f->piece);
 			sk_mem_charge(&pp->sk_s, f->piece);
@@ -758,6 +761,9 @@ static int netperf_send_accounting(struct sim_proc *p, void *frame)
 			f->size = unix_skb_size(
 				(unsigned int)(np->message_bytes - f->done));
 			f->pages = unix_data_pages(f->size);
+			/* SIM: an skb's charges are work (issue 34, item 2). */
+			if (run_work(np->run, 1 + f->pages, t->proc.now))
+				break;
 			/*
 			 * v4.8: the sk_buff and its head come from
 			 * memcg_kmem_get_cache()'s per-memcg caches, two
@@ -804,6 +810,9 @@ static int netperf_recv_accounting(struct sim_proc *p, void *frame)
 		f->size = unix_skb_size(
 			(unsigned int)(np->message_bytes - f->done));
 		f->pages = unix_data_pages(f->size);
+		/* SIM: an skb's uncharges are work (issue 34, item 2). */
+		if (run_work(np->run, 1 + f->pages, t->proc.now))
+			break;
 		while (f->pages && ms->k->kmem_accounting != KMEM_OFF) {
 			f->frag = 1u << unix_frag_order(f->pages);
 			f->pages -= f->frag;
@@ -1360,9 +1369,12 @@ static void netperf_setup(struct workload *w, struct run *run)
 		/*
 		 * mem_cgroup_sk_alloc(): a socket belongs to the memcg of the
 		 * task that creates it (netperf's, in socket()) or accepts it
-		 * (netserver's, in inet_csk_accept()); none in the root memcg.
+		 * (netserver's, in inet_csk_accept()); none in the root memcg,
+		 * none on cgroup v1 until memory.kmem.tcp's limit is written.
 		 */
-		if (!run->kernel->memcg_disabled) {
+		if (!run->kernel->memcg_disabled &&
+		    (run->kernel->cgroup_version == 2 ||
+		     memcg1_tcpmem_active(run->kernel))) {
 			if (!mem_cgroup_is_root(run->memcg, pp->memcg))
 				pp->sk_s.sk_memcg = pp->memcg;
 			if (!mem_cgroup_is_root(run->memcg, pp->s_memcg))

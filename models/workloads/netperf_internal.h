@@ -104,6 +104,8 @@ struct netperf_sctp_send_accounting_frame {
 	struct co_frame co;
 	struct sim_task *t;
 	struct netperf_pair *pp;
+	/* locals */
+	bool backlogged; /* the DATA packet went to sk_r's backlog */
 };
 
 struct netperf_sctp_recv_accounting_frame {

@@ -18,9 +18,9 @@
 
 static const struct workload_type *const all_types[] = {
 	&atomic_counter_type, &false_sharing_type, &ops_type,
-	&netperf_type,	      &page_fault_type,	   &fallocate_type,
-	&tlb_flush_type,      &hackbench_type,	   &stat_reader_type,
-	&kmalloc_type,
+	&reader_chain_type,   &netperf_type,	   &page_fault_type,
+	&fallocate_type,      &tlb_flush_type,	   &hackbench_type,
+	&stat_reader_type,    &kmalloc_type,
 };
 
 /**

@@ -16,7 +16,13 @@
  * false_sharing: every CPU loops { think; update its own field }. With
  *	`layout: packed` the fields sit 8 bytes apart, eight to a line, and
  *	every update takes the line from another CPU although no two CPUs
- *	share a variable; with `layout: padded` each field has its own line.
+ *	share a variable; with `layout: padded` each field has its own line
+ *	(64 bytes apart, ____cacheline_aligned), two lines to a 128-byte
+ *	pair; with `layout: padded128` its own pair (crossbeam's
+ *	CachePadded), which the L2 spatial prefetcher does not couple.
+ *	`layout: pair` has two fields, the two lines of one pair, and task
+ *	i updates field i % 2: two counters each hammered by its own CPUs;
+ *	`layout: apart` the same 128 bytes apart.
  *
  * ops: a literal program of primitive operations on declared objects,
  *	run by every CPU of the workload `repeat` times (0: until the end).
@@ -246,7 +252,7 @@ static void atomic_counter_destroy(struct workload *w)
 /* ---- false_sharing ---- */
 
 struct false_sharing {
-	bool padded;
+	unsigned int layout_idx; /* index of fs_layout_names[] */
 	unsigned int op_name; /* index of fs_op_names[] */
 	enum coh_op op;
 	sim_time_t think_ps;
@@ -257,18 +263,21 @@ struct false_sharing {
 	struct coh_object *obj;
 };
 
-static const char *const fs_layout_names[] = { "packed", "padded" };
+enum { FS_PACKED, FS_PADDED, FS_PADDED128, FS_PAIR, FS_APART };
+static const char *const fs_layout_names[] = { "packed", "padded", "padded128",
+					       "pair", "apart" };
+/* bytes from one field to the next, by layout */
+static const unsigned int fs_stride[] = { 8, 64, 128, 64, 128 };
 static const char *const fs_op_names[] = { "write", "rmw" };
 
 static const struct scenario_key false_sharing_keys[] = {
 	{
 		.name = "layout",
 		.type = SCENARIO_KEY_ENUM,
-		/* SIM: stored as a bool, padded is index 1 */
-		SCENARIO_KEY_MEMBER(struct false_sharing, padded),
+		SCENARIO_KEY_MEMBER(struct false_sharing, layout_idx),
 		SCENARIO_KEY_NAMES(fs_layout_names),
 		.def = 0,
-		.doc = "packed (fields 8 bytes apart, eight to a line) or padded (one field per line)",
+		.doc = "packed (fields 8 bytes apart, eight to a line), padded (one field per 64-byte line), padded128 (one per 128-byte pair), pair (two fields, the two lines of one 128-byte pair, task i updating field i % 2) or apart (the same two fields 128 bytes apart)",
 	},
 	{
 		.name = "op",
@@ -296,6 +305,26 @@ static int false_sharing_parse(struct workload *w,
 	return 0;
 }
 
+/* Two fields for pair and apart, one per task for the others. */
+static bool fs_two(const struct false_sharing *fs)
+{
+	return fs->layout_idx == FS_PAIR || fs->layout_idx == FS_APART;
+}
+
+/*
+ * The field task @index updates. pair has three lines, 64 bytes apart, so
+ * that two of them are a 128-byte pair wherever the object lands: the
+ * first two when it starts a pair, else the last two.
+ */
+static unsigned int fs_field(const struct false_sharing *fs, unsigned int index)
+{
+	if (!fs_two(fs))
+		return index;
+	if (fs->layout_idx == FS_PAIR && fs->obj->base % 128)
+		return 1 + index % 2;
+	return index % 2;
+}
+
 struct field_loop_frame {
 	struct co_frame co;
 	struct sim_task *t;
@@ -316,7 +345,8 @@ static int field_loop(struct sim_proc *p, void *frame)
 		task_op_begin(t);
 		/* WRITE_ONCE(s->field[cpu], ...) or atomic_inc() */
 		CO_AWAIT(f, coh_access(t->k.cc,
-				       coh_object_field(fs->obj, t->index),
+				       coh_object_field(fs->obj,
+							fs_field(fs, t->index)),
 				       fs->op));
 		task_op_end(t, f->run);
 	}
@@ -326,21 +356,27 @@ static int field_loop(struct sim_proc *p, void *frame)
 static void false_sharing_setup(struct workload *w, struct run *run)
 {
 	struct false_sharing *fs = w->priv;
-	unsigned int i, stride = fs->padded ? 64 : 8;
+	unsigned int i, stride = fs_stride[fs->layout_idx];
+	unsigned int nr = fs->layout_idx == FS_PAIR  ? 3 :
+			  fs->layout_idx == FS_APART ? 2 :
+						       w->nr_tasks;
 
-	fs->fields = calloc(w->nr_tasks, sizeof(*fs->fields));
-	fs->names = calloc(w->nr_tasks, sizeof(*fs->names));
+	fs->fields = calloc(nr, sizeof(*fs->fields));
+	fs->names = calloc(nr, sizeof(*fs->names));
 	SIM_OOM_ON(!fs->fields || !fs->names);
-	for (i = 0; i < w->nr_tasks; i++) {
-		snprintf(fs->names[i], sizeof(fs->names[i]), "cpu%u",
-			 w->cpus[i]);
+	for (i = 0; i < nr; i++) {
+		if (fs_two(fs))
+			snprintf(fs->names[i], sizeof(fs->names[i]), "c%u", i);
+		else
+			snprintf(fs->names[i], sizeof(fs->names[i]), "cpu%u",
+				 w->cpus[i]);
 		fs->fields[i].name = fs->names[i];
 		fs->fields[i].offset = i * stride;
 		fs->fields[i].size = 8;
 	}
-	fs->layout.name = fs->padded ? "padded" : "packed";
-	fs->layout.size = w->nr_tasks * stride;
-	fs->layout.nr_fields = w->nr_tasks;
+	fs->layout.name = fs_layout_names[fs->layout_idx];
+	fs->layout.size = nr * stride;
+	fs->layout.nr_fields = nr;
 	fs->layout.fields = fs->fields;
 	fs->obj = coh_object_create(run->coh, fs->layout.name, &fs->layout, 0);
 	for (i = 0; i < w->nr_tasks; i++) {

@@ -165,6 +165,7 @@ struct workload {
 extern const struct workload_type atomic_counter_type;
 extern const struct workload_type false_sharing_type;
 extern const struct workload_type ops_type;
+extern const struct workload_type reader_chain_type; /* reader_chain.c */
 
 /* The memcg workloads, each in its own file. */
 extern const struct workload_type netperf_type;

@@ -1312,8 +1312,10 @@ int uncharge_batch(struct sim_proc *p, void *frame)
  * @frame: struct mem_cgroup_charge_skmem_frame: @memcg, @nr_pages,
  * 	@gfp_mask
  *
- * try_charge() the pages and count them in MEMCG_SOCK. SIM: cgroup v2 only;
- * v1's tcpmem counter is not modelled.
+ * try_charge() the pages and count them in MEMCG_SOCK. On cgroup v1 (with
+ * tcpmem_active: without it no socket has a memcg), v6.0's first branch,
+ * memcg1_charge_skmem() in v6.11 on (mm/memcontrol-v1.c): the unbatched
+ * tcpmem page_counter alone, level by level, no stock, no MEMCG_SOCK.
  *
  * Context: a coroutine on the simulated CPU co_cpu(p); may wait as try_charge()
  * does.
@@ -1326,7 +1328,28 @@ int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	ENTER(f, KF_mem_cgroup_charge_skmem);
-	/* SIM: cgroup v2 only; v1's tcpmem counter is not modelled. */
+	/* !cgroup_subsys_on_dfl(memory_cgrp_subsys) */
+	if (this_ms(p)->k->cgroup_version == 1) {
+		this_ms(p)->counts.pc_try_charges++;
+		CO_CALL(f, p, page_counter_try_charge,
+			.counter = &f->memcg->tcpmem, .nr_pages = f->nr_pages,
+			.fail = &f->fail);
+		if (p->ret) {
+			CO_STORE(f, f->memcg, tcpmem_pressure, 0);
+			EXIT(f);
+			CO_RETURN(f, p, true);
+		}
+		CO_STORE(f, f->memcg, tcpmem_pressure, 1);
+		if (f->gfp_mask & __GFP_NOFAIL) {
+			CO_CALL(f, p, page_counter_charge,
+				.counter = &f->memcg->tcpmem,
+				.nr_pages = f->nr_pages);
+			EXIT(f);
+			CO_RETURN(f, p, true);
+		}
+		EXIT(f);
+		CO_RETURN(f, p, false);
+	}
 	CO_CALL(f, p, try_charge, .memcg = f->memcg, .gfp_mask = f->gfp_mask,
 		.nr_pages = f->nr_pages);
 	if (p->ret == 0) {
@@ -1347,7 +1370,8 @@ int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame)
  * @p: the process running on the CPU co_cpu(p)
  * @frame: struct mem_cgroup_uncharge_skmem_frame: @memcg, @nr_pages
  *
- * MEMCG_SOCK down, and the pages to this CPU's stock.
+ * MEMCG_SOCK down, and the pages to this CPU's stock; on cgroup v1, the
+ * tcpmem page_counter uncharged (v6.0; memcg1_uncharge_skmem() in v6.11 on).
  *
  * Context: a coroutine on the simulated CPU co_cpu(p).
  */
@@ -1358,6 +1382,13 @@ int mem_cgroup_uncharge_skmem(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(f, KF_mem_cgroup_uncharge_skmem);
 	this_ms(p)->counts.uncharges++;
+	if (this_ms(p)->k->cgroup_version == 1) {
+		this_ms(p)->counts.pc_uncharges++;
+		CO_CALL(f, p, page_counter_uncharge,
+			.counter = &f->memcg->tcpmem, .nr_pages = f->nr_pages);
+		EXIT(f);
+		CO_RETURN(f, p, 0);
+	}
 	CO_CALL(f, p, mod_memcg_state, .memcg = f->memcg, .idx = SIM_MEMCG_SOCK,
 		.val = -(long)f->nr_pages);
 	f->memcg->sock_pages -= f->nr_pages;
@@ -1387,6 +1418,14 @@ int mem_cgroup_under_socket_pressure(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	ENTER(f, KF_mem_cgroup_under_socket_pressure);
+	/* v1: return !!memcg->tcpmem_pressure; this level's only */
+	if (this_ms(p)->k->cgroup_version == 1) {
+		insn_charge(co_cpu(p),
+			    INSN_mem_cgroup_under_socket_pressure_level, 1);
+		CO_LOAD(f, f->memcg, tcpmem_pressure);
+		EXIT(f);
+		CO_RETURN(f, p, f->memcg->tcpmem_pressure != 0);
+	}
 	do {
 		insn_charge(co_cpu(p),
 			    INSN_mem_cgroup_under_socket_pressure_level, 1);

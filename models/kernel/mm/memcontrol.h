@@ -216,7 +216,10 @@ struct mem_cgroup {
 	 */
 	struct page_counter swap;
 	struct page_counter kmem; /* v1 only */
+	/* v1 with tcpmem_active: socket memory (memory.kmem.tcp.*) */
+	struct page_counter tcpmem;
 	unsigned long socket_pressure; /* SIM: never set (no vmpressure) */
+	int tcpmem_pressure; /* v1: the last tcpmem charge failed */
 	struct obj_cgroup objcg;
 	uint64_t reclaimable; /* pages reclaim may free */
 
@@ -224,6 +227,7 @@ struct mem_cgroup {
 	struct coh_object *obj;
 	struct {
 		struct coh_field *parent, *id, *socket_pressure;
+		struct coh_field *tcpmem_pressure;
 	} coh; /* for the compat macros */
 	struct memcg_vmstats vmstats;
 	struct lruvec_stats *lruvec_stats; /* [nr_nodes] */
@@ -323,7 +327,7 @@ struct memcg_sim {
 	struct page_counter_layout pcl;
 	struct coh_layout memcg_layout;
 	struct coh_layout_field *memcg_fields;
-	char member_names[2][NR_PC_MEMBERS][32]; /* memory.*, kmem.* */
+	char member_names[3][NR_PC_MEMBERS][32]; /* memory, kmem, tcpmem */
 	struct coh_layout stock_layout, objcg_layout, obj_stock_layout;
 	struct coh_layout pcpu_stats_layout, global_layout;
 	struct coh_object **pcpu_stats; /* [nr_cpus] stats_updates etc. */
@@ -378,6 +382,18 @@ void memcg_sim_free(struct memcg_sim *ms);
 void memcg_sim_reset_counts(struct memcg_sim *ms);
 struct mem_cgroup *memcg_sim_find(struct memcg_sim *ms, const char *path);
 void memcg_sim_model_stat(struct memcg_sim *ms, int idx);
+
+/*
+ * memcg1_tcpmem_active() - v1 charges socket memory (to memcg->tcpmem)
+ * once memory.kmem.tcp.limit_in_bytes has been written (mm/memcontrol-v1.c,
+ * v6.11 on; memcg->tcpmem_active in v6.0's mm/memcontrol.c). SIM: of the
+ * run, kernel.tcpmem_active, not of each memcg: host-run writes the limit
+ * in every memcg it makes.
+ */
+static inline bool memcg1_tcpmem_active(const struct kernel_config *k)
+{
+	return k->cgroup_version == 1 && k->tcpmem_active;
+}
 
 static inline bool mem_cgroup_is_root(const struct memcg_sim *ms,
 				      const struct mem_cgroup *memcg)
@@ -548,6 +564,8 @@ struct mem_cgroup_charge_skmem_frame {
 	struct mem_cgroup *memcg;
 	unsigned int nr_pages;
 	unsigned int gfp_mask;
+	/* locals */
+	struct page_counter *fail; /* v1 */
 };
 
 int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame);

@@ -314,6 +314,13 @@ static const struct kernel_key kernel_key_table[] = {
 		.doc = "1 charges the legacy kmem counter and, as v4.x's root has use_hierarchy 0, stops the page counters below the root",
 	},
 	{
+		.name = "tcpmem_active",
+		.type = KEY_BOOL,
+		KEY_MEMBER(tcpmem_active),
+		KEY_DEF(0),
+		.doc = "With cgroup_version 1, whether memory.kmem.tcp.limit_in_bytes has been written: then sockets are charged to the unbatched tcpmem page_counter (no stock, no try_charge_memcg); without it v1 charges no socket memory at all (the kernel's default). Ignored on v2",
+	},
+	{
 		.name = "reclaim_ns",
 		.type = KEY_TIME,
 		KEY_MEMBER(reclaim_ps),

@@ -63,22 +63,30 @@ static unsigned int round_up(unsigned int x, unsigned int a)
  * The layout of struct mem_cgroup as far as the model touches it: the
  * object starts on a line boundary; css.parent and id are the 16 bytes
  * before `memory` (v6.0: css is 200 bytes, id 8, so memory is at 208 = 16
- * into a line); then memory, swap (memsw on v1) and kmem page_counters.
+ * into a line); then memory, swap (memsw on v1), kmem and (v1 with
+ * tcpmem_active) tcpmem page_counters.
  */
 static void memcg_layout_build(struct memcg_sim *ms, unsigned int mo)
 {
 	const struct page_counter_layout *pcl = &ms->pcl;
 	unsigned int m = mo >= 16 ? mo : mo + 64;
 	unsigned int stride = round_up(pcl->size, pcl->align);
-	unsigned int nr = NR_MEMCG_MEMBERS + 2 * NR_PC_MEMBERS, i, n = 0;
+	unsigned int nr = NR_MEMCG_MEMBERS + 3 * NR_PC_MEMBERS, i, n = 0;
 	struct coh_layout_field *fl = calloc(nr, sizeof(*fl));
+	/*
+	 * SIM: tcpmem is laid out only where it is charged (v1 with
+	 * tcpmem_active), so that every other run's layout stays as it was
+	 */
+	unsigned int nr_pcs = memcg1_tcpmem_active(ms->k) ? 4 : 3;
 
-	/* "memory.usage" ... "kmem.parent": the page_counter names, prefixed */
+	/* "memory.usage" ... "tcpmem.parent": page_counter names, prefixed */
 	for (i = 0; i < NR_PC_MEMBERS; i++) {
 		snprintf(ms->member_names[0][i], sizeof(ms->member_names[0][i]),
 			 "memory.%s", page_counter_member_names[i]);
 		snprintf(ms->member_names[1][i], sizeof(ms->member_names[1][i]),
 			 "kmem.%s", page_counter_member_names[i]);
+		snprintf(ms->member_names[2][i], sizeof(ms->member_names[2][i]),
+			 "tcpmem.%s", page_counter_member_names[i]);
 	}
 	SIM_OOM_ON(!fl);
 	fl[n++] = (struct coh_layout_field){ "css.parent", m - 16, 8 };
@@ -94,7 +102,8 @@ static void memcg_layout_build(struct memcg_sim *ms, unsigned int mo)
 	 * members (after the statistics): SIM: a line of its own.
 	 */
 	fl[n++] = (struct coh_layout_field){ "socket_pressure",
-					     round_up(m + 3 * stride, 64), 8 };
+					     round_up(m + nr_pcs * stride, 64),
+					     8 };
 	for (i = 0; i < NR_PC_MEMBERS; i++)
 		fl[n++] = (struct coh_layout_field){ ms->member_names[0][i],
 						     m + pcl->offset[i], 8 };
@@ -103,10 +112,15 @@ static void memcg_layout_build(struct memcg_sim *ms, unsigned int mo)
 						     m + 2 * stride +
 							     pcl->offset[i],
 						     8 };
+	for (i = 0; nr_pcs == 4 && i < NR_PC_MEMBERS; i++)
+		fl[n++] = (struct coh_layout_field){ ms->member_names[2][i],
+						     m + 3 * stride +
+							     pcl->offset[i],
+						     8 };
 	ms->memcg_fields = fl;
 	ms->memcg_layout = (struct coh_layout){
 		.name = "mem_cgroup",
-		.size = round_up(m + 3 * stride, 64) + 64,
+		.size = round_up(m + nr_pcs * stride, 64) + 64,
 		.nr_fields = n,
 		.fields = fl,
 	};
@@ -490,6 +504,11 @@ static void memcg_place(struct mem_cgroup *memcg)
 	memcg->coh.id = coh_object_field(memcg->obj, MEMCG_ID);
 	memcg->coh.socket_pressure =
 		coh_object_field(memcg->obj, MEMCG_SOCKET_PRESSURE);
+	/*
+	 * v6.0's tcpmem_pressure follows socket_pressure among the legacy
+	 * TCP members: SIM: the same field (one line)
+	 */
+	memcg->coh.tcpmem_pressure = memcg->coh.socket_pressure;
 	page_counter_init(&memcg->swap, NULL, NULL);
 	memcg->swap.coh.usage = coh_object_field(memcg->obj, MEMCG_SWAP_USAGE);
 	memcg->swap.coh.high = coh_object_field(memcg->obj, MEMCG_SWAP_HIGH);
@@ -582,6 +601,15 @@ struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 				   NR_MEMCG_MEMBERS + NR_PC_MEMBERS);
 		/* v1's kmem counter has no protection (memcg_online_kmem) */
 		memcg->kmem.protection_support = false;
+		if (memcg1_tcpmem_active(k)) {
+			page_counter_init(&memcg->tcpmem,
+					  pc_parent ? &pc_parent->tcpmem : NULL,
+					  NULL);
+			page_counter_place(&memcg->tcpmem, memcg->obj,
+					   NR_MEMCG_MEMBERS +
+						   2 * NR_PC_MEMBERS);
+			memcg->tcpmem.protection_support = false;
+		}
 		memcg->objcg.memcg = memcg;
 		memcg_place(memcg);
 	}

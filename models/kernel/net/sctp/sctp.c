@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Model of the SCTP socket's memory accounting (net/sctp/socket.c,
- * net/sctp/ulpevent.c, Linux 6.0-rc1). Theory of operation: see sctp.h.
+ * net/sctp/ulpevent.c, net/sctp/sm_statefuns.c, Linux 6.0-rc1 and
+ * v5.19). Theory of operation: see sctp.h.
  */
 #include "models/kernel/sim/insn.h"
 #include "models/kernel/net/sctp/sctp.h"
@@ -44,6 +45,9 @@ unsigned int sctp_alloc_skb_truesize(unsigned int size)
  * @p: the process running on the CPU co_cpu(p)
  * @frame: struct sctp_sendmsg_to_asoc_frame: @sk, @msg_len
  *
+ * Up to v5.19 (sk_reclaim: quantum), sk_under_memory_pressure(sk) first
+ * (the memcg's socket-pressure walk; SIM: never under pressure, so no
+ * sk_mem_reclaim()); 4890b686f4 removed it. Then
  * sk_wmem_schedule(sk, msg_len) (SIM: the room is always there: the
  * sender waits in sctp_wait_for_sndbuf() only for the window, which the
  * workload models), then sctp_set_owner_w() of the one DATA chunk:
@@ -57,6 +61,9 @@ int sctp_sendmsg_to_asoc(struct sim_proc *p, void *frame)
 	struct sctp_sendmsg_to_asoc_frame *f = frame;
 
 	CO_BEGIN(f);
+	if (this_ms(p)->k->sk_reclaim == SK_RECLAIM_QUANTUM && f->sk->sk_memcg)
+		CO_CALL(f, p, mem_cgroup_under_socket_pressure,
+			.memcg = f->sk->sk_memcg);
 	CO_CALL(f, p, sk_mem_schedule, .sk = f->sk, .size = (int)f->msg_len);
 	/* sctp_set_owner_w(): its instructions, memcg or not (insn.h) */
 	insn_charge(co_cpu(p), INSN_sctp_set_owner_w, 1);
@@ -73,7 +80,7 @@ int sctp_sendmsg_to_asoc(struct sim_proc *p, void *frame)
  * (ntohs(chunk_hdr->length) = 16 + msg), in softirq (GFP_NOWAIT); then
  * sctp_ulpevent_receive_data() -> sctp_ulpevent_set_owner() ->
  * sctp_skb_set_owner_r(): sk_rmem_alloc and sk_mem_charge() of
- * rmem_len, the received skb's truesize.
+ * rmem_len = skb->len + sizeof(struct sk_buff) (sctp_rmem_len()).
  *
  * Context: softirq on co_cpu(p), bh_lock_sock() of @sk held by the caller.
  */
@@ -87,7 +94,32 @@ int sctp_ulpevent_make_rcvmsg(struct sim_proc *p, void *frame)
 		.softirq = true);
 	/* sctp_ulpevent_receive_data() -> sctp_skb_set_owner_r() */
 	insn_charge(co_cpu(p), INSN_sctp_ulpevent_receive_data, 1);
-	sk_mem_charge(f->sk, (int)sctp_packet_truesize(f->msg_len));
+	sk_mem_charge(f->sk, (int)sctp_rmem_len(f->msg_len));
+	CO_END(f, p);
+}
+
+/**
+ * sctp_eat_data() - the receiving association takes in a DATA chunk
+ * @p: the process running on the CPU co_cpu(p)
+ * @frame: struct sctp_eat_data_frame: @sk, @msg_len
+ *
+ * sk_under_memory_pressure(sk): with a memcg, the memcg's socket-pressure
+ * walk, every level (SIM: never under pressure, so no renege); then the
+ * chunk goes to the ulpqueue, sctp_ulpevent_make_rcvmsg() (via
+ * SCTP_CMD_CHUNK_ULP -> sctp_ulpq_tail_data()).
+ *
+ * Context: softirq on co_cpu(p), bh_lock_sock() of @sk held by the caller.
+ */
+int sctp_eat_data(struct sim_proc *p, void *frame)
+{
+	struct sctp_eat_data_frame *f = frame;
+
+	CO_BEGIN(f);
+	if (f->sk->sk_memcg)
+		CO_CALL(f, p, mem_cgroup_under_socket_pressure,
+			.memcg = f->sk->sk_memcg);
+	CO_CALL(f, p, sctp_ulpevent_make_rcvmsg, .sk = f->sk,
+		.msg_len = f->msg_len);
 	CO_END(f, p);
 }
 
@@ -123,7 +155,7 @@ int sctp_outq_sack(struct sim_proc *p, void *frame)
  * @frame: struct sctp_sock_rfree_frame: @sk, @msg_len
  *
  * sctp_recvmsg() -> sctp_ulpevent_free() -> kfree_skb(): the destructor
- * sctp_sock_rfree() takes rmem_len off sk_rmem_alloc and
+ * sctp_sock_rfree() takes rmem_len (sctp_rmem_len()) off sk_rmem_alloc and
  * sk_mem_uncharge()s it.
  *
  * Context: the receiver's task, the socket's spinlock held by the caller.
@@ -135,6 +167,6 @@ int sctp_sock_rfree(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	insn_charge(co_cpu(p), INSN_sctp_sock_rfree, 1); /* its instructions */
 	CO_CALL(f, p, sk_mem_uncharge, .sk = f->sk,
-		.size = (int)sctp_packet_truesize(f->msg_len));
+		.size = (int)sctp_rmem_len(f->msg_len));
 	CO_END(f, p);
 }

@@ -19,11 +19,15 @@
  *       the next sk_wmem_schedule() raises it by what is missing;
  *   receive (the same CPU's softirq: loopback, sctp_rcv() under
  *     bh_lock_sock() of the receiver's socket):
+ *     sctp_eat_data(): sk_under_memory_pressure(sk), the memcg's
+ *       socket-pressure walk (mem_cgroup_under_socket_pressure()) of
+ *       every DATA chunk;
  *     sctp_ulpevent_make_rcvmsg(): sk_rmem_schedule(sk, skb, datalen)
  *       (the chunk's length: 16 + msg) with GFP_NOWAIT, then
  *       sctp_skb_set_owner_r(): sk_mem_charge(sk, rmem_len), rmem_len
- *       being the truesize of the received packet's skb (alloc_skb(
- *       packet + MAX_HEADER) in sctp_packet_transmit());
+ *       being skb->len + sizeof(struct sk_buff) of the event's clone,
+ *       trimmed to the chunk's data (sctp_ulpevent_init()): the message
+ *       plus 232, not the received packet's truesize;
  *   SACK: the receiving association SACKs every sackfreq = 2nd packet
  *     (sctp_gen_sack()), from the same softirq; over loopback the SACK
  *     is processed on the same CPU (on the sender's socket backlog while
@@ -31,6 +35,12 @@
  *     the acked chunks, sctp_wfree(): sk_mem_uncharge(sk, truesize);
  *   read (the receiver's task): sctp_recvmsg() frees the event's skb,
  *     sctp_sock_rfree(): sk_mem_uncharge(sk, rmem_len).
+ *
+ * Up to v5.19 (kernel key sk_reclaim: quantum) sctp_sendmsg_to_asoc()
+ * also asked sk_under_memory_pressure(sk) of every message (and
+ * sk_mem_reclaim()ed under pressure); 4890b686f4 ("net: keep
+ * sk->sk_forward_alloc as small as possible", v6.0) removed that and
+ * sctp_wait_for_sndbuf()'s, and left sctp_eat_data()'s.
  *
  * So, unlike TCP (whose ACK is processed on the receiver's CPU), the
  * sender's socket is charged and uncharged on the sender's CPU, and the
@@ -60,6 +70,11 @@
 #define SCTP_COMMON_HDR 12 /* struct sctphdr */
 #define SCTP_IP_HDR 20 /* struct iphdr, IPv4 loopback */
 #define SCTP_MAX_HEADER 176 /* MAX_HEADER, see the header comment */
+/*
+ * sizeof(struct sk_buff), x86_64, v6.0 (SIM: pahole of a distro config,
+ * 232; SKB_DATA_ALIGN() of it is the 256 of sctp_alloc_skb_truesize())
+ */
+#define SCTP_SIZEOF_SK_BUFF 232
 /* sctp_frag_point() at the loopback MTU (65536) */
 #define SCTP_LO_FRAG_MAX \
 	(65536 - SCTP_IP_HDR - SCTP_COMMON_HDR - SCTP_DATA_CHUNK_HDR)
@@ -78,12 +93,13 @@ static inline unsigned int sctp_chunk_truesize(unsigned int msg)
 	return sctp_alloc_skb_truesize(SCTP_DATA_CHUNK_HDR + ((msg + 3) & ~3u));
 }
 
-/* The packet skb carrying it (sctp_packet_transmit()), as received. */
-static inline unsigned int sctp_packet_truesize(unsigned int msg)
+/*
+ * The receive event's rmem_len (sctp_ulpevent_make_rcvmsg()): the clone
+ * trimmed to the chunk's data, its padding excluded, plus the sk_buff.
+ */
+static inline unsigned int sctp_rmem_len(unsigned int msg)
 {
-	return sctp_alloc_skb_truesize(SCTP_IP_HDR + SCTP_COMMON_HDR +
-				       SCTP_DATA_CHUNK_HDR + ((msg + 3) & ~3u) +
-				       SCTP_MAX_HEADER);
+	return msg + SCTP_SIZEOF_SK_BUFF;
 }
 
 /* The coroutines: the kernel's parameters (the context: compat/sim.h). */
@@ -104,6 +120,15 @@ struct sctp_ulpevent_make_rcvmsg_frame {
 
 /* sk_rmem_schedule(datalen) in softirq, then sctp_skb_set_owner_r(). */
 int sctp_ulpevent_make_rcvmsg(struct sim_proc *p, void *frame);
+
+struct sctp_eat_data_frame {
+	struct co_frame co;
+	struct sock *sk;
+	unsigned int msg_len; /* the chunk's data */
+};
+
+/* sk_under_memory_pressure(), then the event: sctp_ulpevent_make_rcvmsg(). */
+int sctp_eat_data(struct sim_proc *p, void *frame);
 
 struct sctp_outq_sack_frame {
 	struct co_frame co;
