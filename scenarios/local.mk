@@ -45,6 +45,7 @@ dist_experiments_DATA = \
 	%reldir%/experiments/multi-memcg-stock.yaml \
 	%reldir%/experiments/netperf-sctp.yaml \
 	%reldir%/experiments/netperf-smt.yaml \
+	%reldir%/experiments/netperf-wakeup.yaml \
 	%reldir%/experiments/page-counter-layouts.yaml \
 	%reldir%/experiments/page-fault-batch.yaml \
 	%reldir%/experiments/sk-forward-alloc-2022.yaml \

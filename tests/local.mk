@@ -506,3 +506,8 @@ tests_check_sha256_LDADD = $(TEST_LDADD)
 #                           and nothing left behind, after SIGINT too
 TESTS += %reldir%/run-host-run.sh
 EXTRA_DIST += %reldir%/run-host-run.sh
+
+check_PROGRAMS += tests/check_cpuidle
+tests_check_cpuidle_SOURCES = tests/check_cpuidle.c
+tests_check_cpuidle_CFLAGS = $(TEST_CFLAGS)
+tests_check_cpuidle_LDADD = $(TEST_LDADD)

@@ -44,6 +44,7 @@
 #include <sys/mman.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
@@ -931,4 +932,111 @@ int cal__bench_run(const struct cal_host *h, const struct cal_plan *pl,
 	}
 	cal__point_stats(p);
 	return 0;
+}
+
+/* ---- a wake-up round trip: a pipe ping-pong between two pinned threads ---- */
+
+#define WAKE_ROUNDS 4000
+#define WAKE_WARMUP 200
+
+struct wake_end {
+	unsigned int os; /* the CPU to pin to */
+	int in, out; /* read one byte from in, write one to out */
+	bool first; /* writes before it reads, and times the rounds */
+	double ns[CAL_WAKE_REPS]; /* per round trip, one a repetition */
+	int err;
+};
+
+/* One byte each way; -1 on an error (a pipe the other end closed). */
+static int wake_step(int fd, bool rd)
+{
+	char c = 0;
+
+	return (rd ? read(fd, &c, 1) : write(fd, &c, 1)) == 1 ? 0 : -1;
+}
+
+static void *wake_main(void *arg)
+{
+	struct wake_end *e = arg;
+	unsigned int r, i;
+	uint64_t t0 = 0;
+
+	e->err = pin_self(e->os);
+	if (e->err)
+		goto fail;
+	for (r = 0; r < CAL_WAKE_REPS; r++) {
+		for (i = 0; i < WAKE_WARMUP + WAKE_ROUNDS; i++) {
+			if (e->first && i == WAKE_WARMUP)
+				t0 = now_ns();
+			if (e->first ? wake_step(e->out, false) ||
+					       wake_step(e->in, true) :
+				       wake_step(e->in, true) ||
+					       wake_step(e->out, false)) {
+				e->err = EPIPE;
+				goto fail;
+			}
+		}
+		if (e->first)
+			e->ns[r] = (double)(now_ns() - t0) / WAKE_ROUNDS;
+	}
+	return NULL;
+fail:
+	/* the other end sees EOF rather than wait for ever */
+	close(e->out);
+	e->out = -1;
+	return NULL;
+}
+
+/*
+ * cal__wake_round_trip() - the median, over CAL_WAKE_REPS repetitions,
+ * of a round trip of one byte through two pipes between threads pinned
+ * to CPUs @a and @b (Linux numbers): each round trip wakes a thread
+ * blocked in read() twice. Returns 0, or an errno.
+ */
+int cal__wake_round_trip(unsigned int a, unsigned int b, double *median_ns)
+{
+	struct wake_end ea = { .os = a, .first = true };
+	struct wake_end eb = { .os = b };
+	int p1[2], p2[2], ret = 0;
+	pthread_t ta, tb;
+
+	if (pipe(p1))
+		return errno;
+	if (pipe(p2)) {
+		ret = errno;
+		close(p1[0]);
+		close(p1[1]);
+		return ret;
+	}
+	ea.out = p1[1];
+	eb.in = p1[0];
+	eb.out = p2[1];
+	ea.in = p2[0];
+	if (pthread_create(&tb, NULL, wake_main, &eb)) {
+		ret = EAGAIN;
+	} else {
+		if (pthread_create(&ta, NULL, wake_main, &ea)) {
+			ret = EAGAIN;
+			close(ea.out); /* b sees EOF */
+			ea.out = -1;
+		} else {
+			pthread_join(ta, NULL);
+		}
+		pthread_join(tb, NULL);
+	}
+	if (!ret)
+		ret = ea.err ? ea.err : eb.err;
+	if (!ret) {
+		gsl_sort(ea.ns, 1, CAL_WAKE_REPS);
+		*median_ns = gsl_stats_median_from_sorted_data(ea.ns, 1,
+							       CAL_WAKE_REPS);
+	}
+	/* a thread that failed closed its write end already */
+	if (ea.out >= 0)
+		close(ea.out);
+	if (eb.out >= 0)
+		close(eb.out);
+	close(ea.in);
+	close(eb.in);
+	return ret;
 }

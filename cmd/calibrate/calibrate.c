@@ -375,6 +375,35 @@ static double plan_seconds(const struct cal_host *h, const struct cal_plan *pl,
 
 /* ---- measuring, with the progress line ---- */
 
+/*
+ * Measure and print (not written to the profile) a wake-up round trip
+ * between the first two CPUs measured: what a pair that sleeps and wakes
+ * each other pays a message, for setting beside `idle_states` and
+ * `ipi_ns` (doc/model/surroundings.md section 5).
+ */
+static void report_wake_round_trip(const struct cal_host *h)
+{
+	unsigned int i, cpu[2], n = 0;
+	double ns;
+	int ret;
+
+	for (i = 0; i < h->nr_cpus && n < 2; i++)
+		if (h->cpus[i].enabled)
+			cpu[n++] = h->cpus[i].os;
+	if (n < 2)
+		return;
+	ret = cal__wake_round_trip(cpu[0], cpu[1], &ns);
+	if (ret) {
+		fprintf(stderr,
+			"memcgsim: calibrate: wake-up round trip not measured: %s\n",
+			strerror(ret));
+		return;
+	}
+	fprintf(stderr,
+		"memcgsim: calibrate: wake-up round trip (pipe ping-pong, CPUs %u and %u, median of %u): %.1f us; two wake-ups of a thread blocked in read() each, with the system calls; in a VM the idle states are the hypervisor's, not the processor's\n",
+		cpu[0], cpu[1], CAL_WAKE_REPS, ns / 1000.0);
+}
+
 static int measure(const struct cal_host *h, struct cal_plan *pl, bool quiet,
 		   struct sim_error *err)
 {
@@ -423,6 +452,8 @@ static int measure(const struct cal_host *h, struct cal_plan *pl, bool quiet,
 	if (tty)
 		fprintf(stderr, "\r%78s\r", "");
 	pl->realtime = cal__bench_realtime();
+	if (!quiet)
+		report_wake_round_trip(h);
 	if (!pl->realtime && !quiet)
 		fputs("memcgsim: calibrate: the threads ran at normal priority (real-time needs root or CAP_SYS_NICE): other processes may have stretched the times\n",
 		      stderr);

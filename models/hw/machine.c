@@ -448,6 +448,62 @@ static int load_smt_slowdown(struct machine *m,
 	return 0;
 }
 
+static const char *const idle_state_keys[] = { "name", "exit_ns",
+					       "residency_ns", "source" };
+
+/*
+ * load_idle_states() - [{name, exit_ns, residency_ns, source}, ...]: the
+ * processor's idle states, shallowest first (intel_idle's per-model
+ * tables, the ACPI _CST), each deeper one no quicker to leave.
+ */
+static int load_idle_states(struct machine *m, const struct scenario_node *list,
+			    struct sim_error *err)
+{
+	unsigned int i;
+
+	if (scenario_kind(list) != SCENARIO_SEQ || !scenario_len(list) ||
+	    scenario_len(list) > MACHINE_MAX_IDLE_STATES) {
+		scenario_error(
+			err, list,
+			"expected a list of 1 to %u states: {name, exit_ns, residency_ns, source}",
+			MACHINE_MAX_IDLE_STATES);
+		return -1;
+	}
+	for (i = 0; i < scenario_len(list); i++) {
+		const struct scenario_node *e = scenario_item(list, i);
+		struct machine_idle_state *st = &m->idle_states[i];
+		const char *name;
+
+		if (expect_entry(e, "exit_ns", err) ||
+		    load_source(e, idle_state_keys, ARRAY_SIZE(idle_state_keys),
+				err) ||
+		    scenario_string(e, "name", true, NULL, &name, err) ||
+		    scenario_time_ps(e, "exit_ns", true, PS_PER_NS, 0, 0,
+				     MACHINE_MAX_LATENCY_PS, &st->exit_ps,
+				     err) ||
+		    scenario_time_ps(e, "residency_ns", true, PS_PER_NS, 0, 0,
+				     MACHINE_MAX_LATENCY_PS, &st->residency_ps,
+				     err))
+			return -1;
+		if (!name[0] || strlen(name) >= sizeof(st->name)) {
+			scenario_error(err, scenario_get(e, "name"),
+				       "expected a name of 1 to %zu characters",
+				       sizeof(st->name) - 1);
+			return -1;
+		}
+		memcpy(st->name, name, strlen(name) + 1);
+		if (i && (st->exit_ps < st[-1].exit_ps ||
+			  st->residency_ps < st[-1].residency_ps)) {
+			scenario_error(
+				err, e,
+				"idle states go shallowest first: exit_ns and residency_ns may not fall");
+			return -1;
+		}
+	}
+	m->nr_idle_states = (unsigned int)scenario_len(list);
+	return 0;
+}
+
 static int load_prefetch(struct machine *m, const struct scenario_node *entry,
 			 struct sim_error *err)
 {
@@ -873,6 +929,20 @@ static const struct scenario_key machine_keys[] = {
 		.def_doc = "1 (siblings do not share execution)",
 		.doc = "How much longer a thread's own work (work_ns, instructions; not its memory accesses) takes while its SMT sibling runs, 1 to 2",
 	},
+	{
+		.name = "idle_states",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "[{name, exit_ns, residency_ns, source}, ...]",
+		.def_doc = "none: a wake-up is free",
+		.doc = "The processor's idle states, shallowest first (intel_idle's table for the model): the exit latency a wake-up pays and the target residency the idle governor asks of the expected idle span",
+	},
+	{
+		.name = "ipi_ns",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "{ns, source}",
+		.def_doc = "0",
+		.doc = "A wake-up IPI to an idle CPU, sent and taken, ns (with idle_states)",
+	},
 };
 
 enum { MK_NAME, MK_DESCRIPTION, MK_SOCKETS, MK_LATENCIES = 7 };
@@ -1005,6 +1075,12 @@ int machine_load(struct machine *m, const struct scenario_node *node,
 	m->smt_slowdown_1024 = 1024;
 	if (scenario_get(node, "smt_slowdown") &&
 	    load_smt_slowdown(m, scenario_get(node, "smt_slowdown"), err))
+		goto out_clear;
+	if (scenario_get(node, "idle_states") &&
+	    load_idle_states(m, scenario_get(node, "idle_states"), err))
+		goto out_clear;
+	if (scenario_get(node, "ipi_ns") &&
+	    load_latency(scenario_get(node, "ipi_ns"), 0, &m->ipi_ps, err))
 		goto out_clear;
 
 	if (build_cpus(m)) {

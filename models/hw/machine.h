@@ -91,6 +91,9 @@ struct machine_cpu {
 /*
  * struct machine - a loaded machine profile. All times in picoseconds.
  */
+/* intel_idle's longest table (skl_cstates) has 8 states */
+#define MACHINE_MAX_IDLE_STATES 8
+
 struct machine {
 	char name[64];
 	unsigned int sockets, cores_per_socket, threads_per_core;
@@ -156,6 +159,19 @@ struct machine {
 	 * runs, in 1/1024 (1024: no sharing; coh_delay())
 	 */
 	unsigned int smt_slowdown_1024;
+	/*
+	 * idle_states: the processor's idle states, shallowest first (the
+	 * cpuidle driver's table, without the polling state 0, which the
+	 * governor adds); none: a wake-up is free. ipi_ps: sending a
+	 * wake-up IPI to an idle CPU and its taking the interrupt.
+	 */
+	unsigned int nr_idle_states;
+	struct machine_idle_state {
+		char name[16];
+		uint64_t exit_ps; /* exit_latency */
+		uint64_t residency_ps; /* target_residency */
+	} idle_states[MACHINE_MAX_IDLE_STATES];
+	uint64_t ipi_ps;
 };
 
 /*

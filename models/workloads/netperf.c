@@ -147,6 +147,7 @@
 
 #include "models/kernel/sim/insn.h"
 #include "models/kernel/mm/memcontrol.h"
+#include "models/kernel/drivers/cpuidle/menu.h"
 #include "models/kernel/kernel/sched/fair.h"
 #include "models/kernel/net/core/sock.h"
 #include "models/kernel/net/ipv4/tcp.h"
@@ -452,6 +453,9 @@ static void netperf_run(struct netperf *np, struct sched_task *se,
 		at += np->run->machine.migration_ps;
 		np->ran_cpu[t->index] = se->cpu;
 	}
+	if (np->idle)
+		np->wake_pending[t->index] +=
+			cpuidle_wake(&np->idle[se->cpu], &np->run->machine, at);
 	t->k.cc = coh_cpu_attach(np->run->coh, se->cpu, &t->proc);
 	t->k.cc->prof = &t->prof;
 	t->k.cc->idle = false;
@@ -490,13 +494,15 @@ static void netperf_wake(struct netperf *np, struct sim_task *wakee,
 
 /*
  * @t, running, blocks or yields: its CPU goes to the next task, after a
- * context switch from task to task, or idles.
+ * context switch from task to task, or idles (pinned: always).
  */
-static void netperf_switch(struct netperf *np, struct sched_task *next,
-			   sim_time_t now)
+static void netperf_switch(struct netperf *np, unsigned int cpu,
+			   struct sched_task *next, sim_time_t now)
 {
 	if (next)
 		netperf_run(np, next, now + np->run->machine.context_switch_ps);
+	else if (np->idle)
+		cpuidle_idle_call(&np->idle[cpu], &np->run->machine, now);
 }
 
 /*
@@ -721,11 +727,12 @@ static int netperf_schedule(struct sim_proc *p, void *frame)
 	if (sched_slice_expired(np->sf, task_se(np, t), NOW(&t->proc))) {
 		CO_AWAIT(f, coh_fence(t->k.cc));
 		CO_AWAIT(f, sim_proc_sync(p));
-		netperf_switch(np,
+		netperf_switch(np, task_se(np, t)->cpu,
 			       sched_yield_to_next(np->sf, task_se(np, t),
 						   NOW(&t->proc)),
 			       NOW(&t->proc));
 		CO_AWAIT(f, netperf_wait(np, t, false));
+		netperf_woken(np, t);
 	}
 	if (!must_block(np, pp, f->sender))
 		CO_RETURN(f, p, 0);
@@ -733,13 +740,15 @@ static int netperf_schedule(struct sim_proc *p, void *frame)
 	CO_AWAIT(f, coh_fence(t->k.cc));
 	CO_AWAIT(f, sim_proc_sync(p));
 	if (must_block(np, pp, f->sender)) {
-		netperf_switch(
-			np, sched_sleep(np->sf, task_se(np, t), NOW(&t->proc)),
-			NOW(&t->proc));
+		netperf_switch(np, task_se(np, t)->cpu,
+			       sched_sleep(np->sf, task_se(np, t),
+					   NOW(&t->proc)),
+			       NOW(&t->proc));
 		CO_AWAIT(f, netperf_wait(np, t,
 					 f->sender ? sender_blocked(pp, np) :
 						     receiver_idle(pp)));
 	}
+	netperf_woken(np, t);
 	task_idle_end(t);
 	CO_END(f, p);
 }
@@ -771,8 +780,10 @@ static int netperf_turn(struct sim_proc *p, void *frame)
 			.sender = f->sender);
 	} else if (must_block(np, pp, f->sender)) {
 		task_idle_begin(t);
+		netperf_switch(np, t->k.cc->cpu, NULL, NOW(&t->proc));
 		CO_AWAIT(f, f->sender ? sender_blocked(pp, np) :
 					receiver_idle(pp));
+		netperf_woken(np, t);
 		task_idle_end(t);
 	}
 	CO_END(f, p);
@@ -1150,6 +1161,13 @@ static void netperf_setup(struct workload *w, struct run *run)
 			NETPERF_PUSH(pp->rcv, netperf_receiver_unix, pp);
 		}
 	}
+	if (run->machine.nr_idle_states &&
+	    run->kernel->cpuidle == CPUIDLE_MENU) {
+		np->idle = cpuidle_devices_create(run->machine.nr_cpus);
+		np->wake_pending =
+			calloc(w->nr_tasks, sizeof(*np->wake_pending));
+		SIM_OOM_ON(!np->wake_pending);
+	}
 	if (np->sched == SCHED_FAIR)
 		netperf_sched_setup(np, w);
 	/* CPUs of the list beyond the pairs stay idle */
@@ -1177,6 +1195,8 @@ static void netperf_destroy(struct workload *w)
 	sched_fair_free(np->sf);
 	free(np->se);
 	free(np->ran_cpu);
+	free(np->idle);
+	free(np->wake_pending);
 	free(np);
 	w->priv = NULL;
 }

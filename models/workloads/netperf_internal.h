@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "models/kernel/mm/memcontrol.h"
+#include "models/kernel/drivers/cpuidle/menu.h"
 #include "models/kernel/kernel/sched/fair.h"
 #include "models/kernel/net/core/sock.h"
 #include "models/workloads/workload.h"
@@ -56,6 +57,13 @@ struct netperf {
 	struct sched_fair *sf; /* sched: fair */
 	struct sched_task *se; /* [nr_tasks]: each task's, by index */
 	unsigned int *ran_cpu; /* [nr_tasks]: where it last ran */
+	/*
+	 * With the profile's idle_states: each CPU's cpuidle device
+	 * [nr_cpus], and what each task's wake-up onto an idle CPU costs
+	 * it, paid when it runs [nr_tasks]; NULL: wake-ups are free.
+	 */
+	struct cpuidle_device *idle;
+	sim_time_t *wake_pending;
 	struct netperf_pair *pairs;
 	struct run *run;
 };
@@ -91,5 +99,28 @@ struct netperf_sctp_recv_accounting_frame {
 
 int netperf_sctp_send_accounting(struct sim_proc *p, void *frame);
 int netperf_sctp_recv_accounting(struct sim_proc *p, void *frame);
+
+/*
+ * @t, woken, pays its CPU's wake-up from an idle state (menu.h) as
+ * [wake], before task_idle_end(): its SMT sibling runs unslowed meanwhile.
+ */
+static inline void netperf_woken(struct netperf *np, struct sim_task *t)
+{
+	sim_time_t cost;
+
+	if (!np->idle)
+		return;
+	if (!np->sf)
+		np->wake_pending[t->index] +=
+			cpuidle_wake(&np->idle[t->k.cc->cpu], &np->run->machine,
+				     NOW(&t->proc));
+	cost = np->wake_pending[t->index];
+	np->wake_pending[t->index] = 0;
+	if (!cost)
+		return;
+	KPROF_ENTER(&t->prof, KF_WAKE, NOW(&t->proc));
+	t->proc.now += cost;
+	KPROF_EXIT(&t->prof, NOW(&t->proc));
+}
 
 #endif /* MODELS_WORKLOADS_NETPERF_INTERNAL_H */

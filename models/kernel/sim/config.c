@@ -31,6 +31,7 @@ static const char *const stats_version_names[] = { "v6.0", "v6.6", "v6.8" };
 static const char *const parent_walk_names[] = { "statc_parent",
 						 "parent_mem_cgroup" };
 static const char *const sched_class_names[] = { "cfs", "eevdf" };
+static const char *const cpuidle_names[] = { "menu", "poll" };
 static const char *const lru_lock_names[] = { "off", "per_node", "per_lruvec" };
 static const char *const version_names[] = { "none", "v4.8", "v6.0",  "v6.1",
 					     "v6.6", "v6.8", "stable" };
@@ -412,6 +413,14 @@ static const struct kernel_key kernel_key_table[] = {
 		KEY_NAMES(sched_class_names),
 		KEY_DEF(SCHED_CLASS_CFS),
 		.doc = "The fair class's pick, with a workload's sched: fair: cfs (up to v6.5: waiting tasks in turn, a slice each, no wake-up preemption) or eevdf (v6.6 on: lag kept across sleeps, the eligible task with the earliest virtual deadline runs, a wake-up preempts when the woken task would be picked, RUN_TO_PARITY)",
+	},
+	{
+		.name = "cpuidle",
+		.type = KEY_ENUM,
+		KEY_MEMBER(cpuidle),
+		KEY_NAMES(cpuidle_names),
+		KEY_DEF(CPUIDLE_MENU),
+		.doc = "How an idle CPU waits, with the machine profile's idle_states: menu (the menu governor picks a state by the expected idle span; a wake-up pays ipi_ns and the state's exit latency) or poll (the idle=poll boot option: wake-ups are free, as without idle_states)",
 	},
 	{
 		.name = "lru_lock",

@@ -153,6 +153,7 @@ const struct insn_cost insn_table[NR_INSN_ROWS] = {
 static const int kf_row[NR_KPROF_FNS] = {
 	[KF_OTHER] = -1,
 	[KF_IDLE] = -1,
+	[KF_WAKE] = -1,
 	[KF_WORK_SEND] = -1,
 	[KF_WORK_RECV] = -1,
 	[KF_WORK] = -1,

@@ -73,6 +73,7 @@ enum kprof_fn {
 	KF_lru_add_drain,
 	KF_release_pages,
 	KF__raw_spin_lock_irqsave, /* the LRU lock: its RMW and its wait */
+	KF_WAKE, /* woken on an idle CPU: the IPI and the idle state's exit */
 	NR_KPROF_FNS,
 };
 
