@@ -222,7 +222,7 @@ int cal__bench_run(const struct cal_host *h, const struct cal_plan *pl,
 /* Whether every measuring thread so far ran at real-time priority. */
 bool cal__bench_realtime(void);
 /* A wake-up round trip: a pipe ping-pong between two pinned threads. */
-#define CAL_WAKE_REPS 5
+#define CAL_WAKE_REPS 5u
 int cal__wake_round_trip(unsigned int a, unsigned int b, double *median_ns);
 
 /* calibrate_sim.c: the model. */

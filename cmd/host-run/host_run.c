@@ -244,7 +244,8 @@ static int model_run(const struct host_run_opts *o, struct plan *p,
 	char extra[MAX_EXTRA_SETS][200];
 	struct run_opts ro = {
 		.datadir = o->datadir,
-		.variant = v->added ? base->name : v->name,
+		/* an added root run is always given its base */
+		.variant = v->added && base ? base->name : v->name,
 		.replications = 1,
 		.inspect = capture,
 		.inspect_arg = p,
