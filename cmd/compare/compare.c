@@ -706,6 +706,23 @@ const char *compare__prov(const struct compare_file *f, const char *key)
 }
 
 /*
+ * bytes_dup() - the @len bytes at @s as a string. Not strndup(): @s is
+ * a window of the file's buffer, with no NUL after it, and strndup()
+ * may look one byte past @len for one (ASan's strict string checks
+ * do).
+ */
+static char *bytes_dup(const char *s, size_t len)
+{
+	char *d = malloc(len + 1);
+
+	if (d) {
+		memcpy(d, s, len);
+		d[len] = '\0';
+	}
+	return d;
+}
+
+/*
  * Record @key: @value (@len bytes) in @f's provenance; a second "set"
  * is joined to the first with ", ". 0, or -1 without memory.
  */
@@ -734,7 +751,7 @@ static int prov_add(struct compare_file *f, const char *key, const char *value,
 		return -1;
 	f->prov = grown;
 	f->prov[f->nr_prov] = strdup(key);
-	f->prov[f->nr_prov + 1] = strndup(value, len);
+	f->prov[f->nr_prov + 1] = bytes_dup(value, len);
 	if (!f->prov[f->nr_prov] || !f->prov[f->nr_prov + 1]) {
 		free(f->prov[f->nr_prov]);
 		free(f->prov[f->nr_prov + 1]);
@@ -768,7 +785,7 @@ static long csv_comments(struct compare_file *f, const char *buf, size_t len)
 				memcpy(key, p + 2, klen);
 				key[klen] = '\0';
 				if (!strcmp(key, "scenario") && !f->scenario) {
-					f->scenario = strndup(
+					f->scenario = bytes_dup(
 						colon + 2,
 						(size_t)(nl - colon - 2));
 					if (!f->scenario)
