@@ -113,3 +113,27 @@ callgrind_ir()
 	grep -E '^(summary|totals):' "$(ls -S "$_p".cg.* | head -n 1)" |
 		head -n 1 | awk '{ print $2 }'
 }
+
+# peers_find TMP SRCDIR: build the SimGrid peer into TMP and find a Python
+# with SimPy, in simgrid and simpy (empty, with a line saying how to get
+# it, when missing): bench/peers.sh and bench/peers-insns.sh
+peers_find()
+{
+	simgrid=
+	if ${CXX:-c++} -O2 -o "$1/simgrid_counter" \
+		"$2/bench/simgrid_counter.cpp" -lsimgrid >"$1/cxx.log" 2>&1; then
+		simgrid=$1/simgrid_counter
+	else
+		echo "SimGrid: skipped (no libsimgrid-dev or no C++ compiler;" \
+			"on Debian: apt-get install libsimgrid-dev g++)"
+	fi
+	simpy=
+	for _py in ${PYTHON:-} /usr/bin/python3 python3; do
+		if "$_py" -c 'import simpy' >/dev/null 2>&1; then
+			simpy=$_py
+			break
+		fi
+	done
+	test -n "$simpy" ||
+		echo "SimPy: skipped (not found; on Debian: apt-get install python3-simpy3)"
+}

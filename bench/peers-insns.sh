@@ -38,22 +38,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgsim-peers-insns.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 
-simgrid=
-if ${CXX:-c++} -O2 -o "$tmp/simgrid_counter" \
-	"$srcdir/bench/simgrid_counter.cpp" -lsimgrid >"$tmp/cxx.log" 2>&1; then
-	simgrid=$tmp/simgrid_counter
-else
-	echo "SimGrid: skipped (on Debian: apt-get install libsimgrid-dev g++)"
-fi
-simpy=
-for py in ${PYTHON:-} /usr/bin/python3 python3; do
-	if "$py" -c 'import simpy' >/dev/null 2>&1; then
-		simpy=$py
-		break
-	fi
-done
-test -n "$simpy" ||
-	echo "SimPy: skipped (on Debian: apt-get install python3-simpy3)"
+peers_find "$tmp" "$srcdir"
 
 # pair TOOL N K A1 A2: "TOOL N K insn/atomic insn/event" from the two
 # runs of about A1 and A2 atomics in the peers' model

@@ -48,23 +48,7 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 
 # ---- the peers: build or find them, or say how to get them ----
-simgrid=
-if ${CXX:-c++} -O2 -o "$tmp/simgrid_counter" \
-	"$srcdir/bench/simgrid_counter.cpp" -lsimgrid >"$tmp/cxx.log" 2>&1; then
-	simgrid=$tmp/simgrid_counter
-else
-	echo "SimGrid: skipped (no libsimgrid-dev or no C++ compiler;" \
-		"on Debian: apt-get install libsimgrid-dev g++)"
-fi
-simpy=
-for py in ${PYTHON:-} /usr/bin/python3 python3; do
-	if "$py" -c 'import simpy' >/dev/null 2>&1; then
-		simpy=$py
-		break
-	fi
-done
-test -n "$simpy" ||
-	echo "SimPy: skipped (not found; on Debian: apt-get install python3-simpy3)"
+peers_find "$tmp" "$srcdir"
 
 # sim_ms N K ATOMICS: simulated ms for about ATOMICS x PEERS_SCALE atomics
 sim_ms()
