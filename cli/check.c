@@ -4,13 +4,15 @@
  * run's estimate (cmd/run/estimate.h) in a table, nothing run or written.
  *
  *	SCENARIO:
- *	  variant                       runs     events     memory  wall time
- *	  root                             1    2.3e+06   13.6 MiB      0.2 s
- *	  all                              6    1.4e+07   13.6 MiB      1.0 s
+ *	  variant                       runs     events       work     memory  wall time
+ *	  root                             1    2.3e+06    1.9e+05   13.6 MiB      0.2 s
+ *	  all                              6    1.4e+07    1.1e+06   13.6 MiB      1.0 s
  *
  * A row per run of a variant (times --replications); "all" adds events,
- * wall time and trace, and takes the peak memory (the variants run one at
- * a time). Names are escaped as errors escape them (sim_escape()).
+ * work, wall time and trace, and takes the peak memory (the variants run
+ * one at a time). The work is what --max-events bounds besides the
+ * events: operations, loop iterations, pages charged (struct run). Names
+ * are escaped as errors escape them (sim_escape()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,26 +38,28 @@ struct est_table {
 	bool header; /* printed */
 	const char *first; /* the first column's title: "variant" */
 	unsigned int runs;
-	double events, memory, wall_s, trace_bytes;
+	double events, work, memory, wall_s, trace_bytes;
 };
 
 static void est_line(struct est_table *t, const char *label, unsigned int runs,
-		     double events, double memory, double wall_s,
+		     double events, double work, double memory, double wall_s,
 		     double trace_bytes)
 {
-	char name[160], ev[32], mem[32], wall[32], tr[32];
+	char name[160], ev[32], wk[32], mem[32], wall[32], tr[32];
 
 	if (!t->header) {
 		t->header = true;
-		fprintf(t->out, "  %-28s %5s %10s %10s %10s%s\n",
+		fprintf(t->out, "  %-28s %5s %10s %10s %10s %10s%s\n",
 			t->first ? t->first : "variant", "runs", "events",
-			"memory", "wall time", t->trace ? "      trace" : "");
+			"work", "memory", "wall time",
+			t->trace ? "      trace" : "");
 	}
 	estimate_format_count(events, ev, sizeof(ev));
+	estimate_format_count(work, wk, sizeof(wk));
 	estimate_format_bytes(memory, mem, sizeof(mem));
 	estimate_format_seconds(wall_s, wall, sizeof(wall));
-	fprintf(t->out, "  %-28s %5u %10s %10s %10s",
-		sim_escape(name, sizeof(name), label), runs, ev, mem, wall);
+	fprintf(t->out, "  %-28s %5u %10s %10s %10s %10s",
+		sim_escape(name, sizeof(name), label), runs, ev, wk, mem, wall);
 	if (t->trace) {
 		if (trace_bytes > 0)
 			estimate_format_bytes(trace_bytes, tr, sizeof(tr));
@@ -72,12 +76,13 @@ static void est_row(void *arg, const char *variant, const struct estimate *e)
 
 	t->runs += t->reps;
 	t->events += e->events * t->reps;
+	t->work += e->work * t->reps;
 	t->wall_s += e->wall_s * t->reps;
 	t->trace_bytes += e->trace_bytes;
 	if (e->memory > t->memory)
 		t->memory = e->memory;
-	est_line(t, variant, t->reps, e->events * t->reps, e->memory,
-		 e->wall_s * t->reps, e->trace_bytes);
+	est_line(t, variant, t->reps, e->events * t->reps, e->work * t->reps,
+		 e->memory, e->wall_s * t->reps, e->trace_bytes);
 }
 
 static void est_total(struct est_table *t, const char *label)
@@ -89,7 +94,7 @@ static void est_total(struct est_table *t, const char *label)
 	 */
 	if (t->trace_bytes > estimate_trace_cap_bytes())
 		t->trace_bytes = estimate_trace_cap_bytes();
-	est_line(t, label, t->runs, t->events, t->memory, t->wall_s,
+	est_line(t, label, t->runs, t->events, t->work, t->memory, t->wall_s,
 		 t->trace_bytes);
 }
 

@@ -7,8 +7,13 @@
  *	page_fault: 50 events per fault (25 in the root memcg), 1100 ns in
  *	    the memory system
  *	atomic_counter: 1 event per op, 20 ns; a shared line serialises
- *	    its RMWs at one per 50 ns, each one event more
- *	memory: 4.5 MiB program, 8 KiB per task, 48 bytes per op, 1000
+ *	    its RMWs at one per 50 ns (or the hand-off given), each one
+ *	    event more
+ *	kmalloc: 12 events and 300 ns per object pair in a memcg
+ *	netperf: 30 events and 1000 ns per message, 90 ns per page charged
+ *	work: each op 1 unit, plus the units inside it (op_units)
+ *	memory: 4.5 MiB program, 8 KiB per task, 16 bytes per op (48 in a
+ *	    memcg below the root, its charges' samples with it), 1000
  *	    bytes per simulated line, 44 bytes per (memcg, CPU) up front
  *	trace: 2.35 trace events per event, 69 bytes each
  *	wall: 1.3e7 events a second, 1.1 ns of set-up per byte
@@ -201,13 +206,68 @@ START_TEST(estimate_shared_line_serialises)
 	estimate_run(&in, &e);
 	ck_assert_double_eq_tol(e.ops, 20000, 1e-6);
 	ck_assert_double_eq_tol(e.events, 40000, 1e-6);
-	/* no memcg: the program, 2 tasks and the ops' samples */
-	ck_assert_double_eq_tol(e.memory, 4.5 * MIB + 2 * 8192 + 20000 * 48,
+	/* no memcg: the program, 2 tasks and the ops' samples, 16 B each */
+	ck_assert_double_eq_tol(e.memory, 4.5 * MIB + 2 * 8192 + 20000 * 16,
 				1e-6);
 	in.w[0].batch = 64;
 	estimate_run(&in, &e);
 	ck_assert_double_eq_tol(e.ops, 100000, 1e-6);
 	ck_assert_double_eq_tol(e.events, 101562.5, 1e-6);
+	/*
+	 * A per_thread mm's mmap_lock: two RMWs an operation (batch 1/2)
+	 * on a line whose hand-off is 135 ns (across sockets): 1 ms passes
+	 * 7407.4 RMWs, 3703.7 operations, each its own event and one for
+	 * each RMW: 11111.1 events; 3703.7 units of work (one an operation).
+	 */
+	in.w[0].batch = 0.5;
+	in.w[0].serial_ps = 135 * SIM_PS_PER_NS;
+	estimate_run(&in, &e);
+	ck_assert_double_eq_tol(e.ops, 1e6 / 135 / 2, 1e-6);
+	ck_assert_double_eq_tol(e.events, 3 * 1e6 / 135 / 2, 1e-6);
+	ck_assert_double_eq_tol(e.work, 1e6 / 135 / 2, 1e-6);
+}
+END_TEST
+
+/*
+ * The work inside an operation (issue 34, item 2). kmalloc: two tasks in
+ * /a, 1000 objects an operation, work_ns 20: an operation is 1000 x (20
+ * + 300) ns = 320 us, so 1 ms makes 2 x 1 / 0.32 = 6.25 operations, each
+ * 1 + 2 x 1000 units of work (12506.25) and 1000 x 12 events (75000).
+ * netperf: two tasks, work_ns 0, 16 MiB messages, 4096 pages charged
+ * each: a message is 1000 ns + 4096 x 90 ns = 369.64 us, 2 x 1 ms /
+ * 369.64 us = 5.4107 messages, 4097 units each: 22167.7.
+ */
+START_TEST(estimate_counts_work_inside_ops)
+{
+	struct estimate_input in = {
+		.nr_cpus = 2,
+		.nr_nodes = 1,
+		.nr_memcgs = 2,
+		.run_ps = SIM_PS_PER_MS,
+		.nr_workloads = 1,
+		.w = { { .type = "kmalloc",
+			 .nr_tasks = 2,
+			 .self_ps = 20 * SIM_PS_PER_NS,
+			 .memcg = true,
+			 .depth = 1,
+			 .op_units = 2000,
+			 .repeat = 1000 } },
+	};
+	struct estimate e;
+
+	estimate_run(&in, &e);
+	ck_assert_double_eq_tol(e.ops, 6.25, 1e-9);
+	ck_assert_double_eq_tol(e.work, 6.25 * 2001, 1e-6);
+	ck_assert_double_eq_tol(e.events, 75000, 1e-6);
+	in.w[0] = (struct estimate_workload){ .type = "netperf",
+					      .nr_tasks = 2,
+					      .memcg = true,
+					      .depth = 1,
+					      .op_units = 4096 };
+	estimate_run(&in, &e);
+	ck_assert_double_eq_tol(e.ops, 2e6 / (1000 + 4096 * 90.0), 1e-9);
+	ck_assert_double_eq_tol(e.work, 4097 * 2e6 / (1000 + 4096 * 90.0),
+				1e-6);
 }
 END_TEST
 
@@ -271,7 +331,7 @@ START_TEST(estimate_trace_size)
 	/* 2e7 ops, but a statistic keeps 2^20 samples, then a histogram */
 	ck_assert_double_eq_tol(e.ops, 2e7, 1e-3);
 	ck_assert_double_eq_tol(e.memory,
-				4.5 * MIB + 2 * 8192 + (1 << 20) * 48.0, 1e-3);
+				4.5 * MIB + 2 * 8192 + (1 << 20) * 16.0, 1e-3);
 }
 END_TEST
 
@@ -320,6 +380,7 @@ static Suite *estimate_suite(void)
 	tcase_add_test(tc, estimate_page_fault_by_hand);
 	tcase_add_test(tc, estimate_memory_follows_stat_items);
 	tcase_add_test(tc, estimate_shared_line_serialises);
+	tcase_add_test(tc, estimate_counts_work_inside_ops);
 	tcase_add_test(tc, estimate_lone_task_counts_its_work);
 	tcase_add_test(tc, estimate_trace_size);
 	tcase_add_test(tc, estimate_scales_with_latencies);

@@ -32,6 +32,25 @@
  * shows its cost: a think_ns 0 counter then turns over 50000 times as
  * fast, and so do its events.
  *
+ * Work: what --max-events bounds besides the events (struct run's units,
+ * issue 34 item 2): each operation, plus the units inside it that the
+ * workload type names (workload_type.op_work: kmalloc's objects, twice;
+ * netperf's pages per message), which also lengthen the operation
+ * (kmalloc repeats its per-object costs; a page charged is 90 ns: 16 MiB
+ * messages on skx-2s-72, 217,140 units in 20 ms). A line every task
+ * shares passes their locked RMWs one at a time: atomic_counter's
+ * counters, and the RMWs a type names (workload_type.op_shared_rmws: a
+ * per_thread mm's mmap_lock, v5.13's global threshold), each a hand-off
+ * of the machine's at the tasks' widest distance (skx-2s-72: 7.5 ns
+ * between SMT siblings, 48 within a socket, 135 across). Against the
+ * units counted (MEMCGSIM_COUNTS=1, cmd/run/run.c) on the 119 variants
+ * of the 30 shipped scenarios (2026-12): from 0.36 times (atomic-counter
+ * 1cpu: an uncontended increment is 7 ns, not 20) to 6.3 times
+ * (multi-memcg-stock slots-1: its stock drains are not counted), half
+ * of them within 0.8-2.6; tests/run-estimate.sh holds each to a factor
+ * of 8. Before the shared locks and the hand-off by distance, the
+ * per_thread faults were 10 times over and v5.13-atomic 92 times.
+ *
  * Memory. Nearly all of it is simulated cache lines (struct coh_line with
  * its field statistics, about 1,000 bytes each with malloc's overhead):
  * per memcg its statistics arrays (memcg_vmstats, lruvec_stats per node)
@@ -107,13 +126,18 @@
 /* struct cgroup_rstat_cpu, one per (memcg, CPU) up front. */
 #define PAIR_EAGER_BYTES 44.0
 /*
- * Per operation: its latency samples, kept for the percentiles (the
- * operation's, and its charge's, flush's or read's), with realloc's
- * slack: 43-49 bytes measured (page-fault-batch, stat-flush-contention);
- * a statistic keeps SIM_STAT_EXACT samples, then folds them into a
- * histogram (sim/stats.h), so only the first SIM_STAT_EXACT operations.
+ * Per operation: its latency samples, kept for the percentiles, with
+ * realloc's slack: the operation's own, 16 bytes; and in a memcg below
+ * the root its charge's, flush's or read's, 32 more (43-49 bytes in all
+ * measured: page-fault-batch, stat-flush-contention; in the root or
+ * outside the memcg paths there are no charges: kmalloc-obj-stock's root
+ * keeps 2^20 samples of its 2.8 million operations in 19 MiB, where 48
+ * bytes each made 58). A statistic keeps SIM_STAT_EXACT samples, then
+ * folds them into a histogram (sim/stats.h), so only the first
+ * SIM_STAT_EXACT operations count.
  */
-#define OP_BYTES 48.0
+#define OP_BYTES 16.0
+#define CHARGE_OP_BYTES 32.0
 /*
  * A hand-off of a contended line between two cores: the time a line
  * shared by every task serialises them to (atomic-counter 2cores: 48 ns an
@@ -165,14 +189,18 @@ static const struct type_cost {
 	double root_events_per_op; /* in the root memcg */
 	sim_time_t mem_ps;
 	double host_ns_per_op;
+	sim_time_t root_mem_ps; /* in the root memcg; 0: mem_ps */
+	sim_time_t unit_mem_ps; /* of each unit inside an operation */
 } type_costs[] = {
-	{ "page_fault", 50, 25, 1100 * SIM_PS_PER_NS, 0 },
-	{ "netperf", 30, 4, 1000 * SIM_PS_PER_NS, 0 },
-	{ "hackbench", 6, 2, 2000 * SIM_PS_PER_NS, 0 },
-	{ "stat_reader", 10, 10, 24 * SIM_PS_PER_US, 1500 },
-	{ "atomic_counter", 1, 1, 20 * SIM_PS_PER_NS, 0 },
-	{ "false_sharing", 1, 1, 20 * SIM_PS_PER_NS, 0 },
-	{ "ops", 1, 1, 20 * SIM_PS_PER_NS, 0 },
+	{ "page_fault", 50, 25, 1100 * SIM_PS_PER_NS, 0, 0, 0 },
+	{ "netperf", 30, 4, 1000 * SIM_PS_PER_NS, 0, 0, 90 * SIM_PS_PER_NS },
+	{ "hackbench", 6, 2, 2000 * SIM_PS_PER_NS, 0, 0, 0 },
+	{ "stat_reader", 10, 10, 24 * SIM_PS_PER_US, 1500, 0, 0 },
+	{ "atomic_counter", 1, 1, 20 * SIM_PS_PER_NS, 0, 0, 0 },
+	{ "false_sharing", 1, 1, 20 * SIM_PS_PER_NS, 0, 0, 0 },
+	{ "ops", 1, 1, 20 * SIM_PS_PER_NS, 0, 0, 0 },
+	{ "reader_chain", 2, 2, 250 * SIM_PS_PER_NS, 0, 0, 0 },
+	{ "kmalloc", 12, 1, 300 * SIM_PS_PER_NS, 0, 11 * SIM_PS_PER_NS, 0 },
 };
 
 static const struct type_cost *type_cost(const char *type)
@@ -200,7 +228,8 @@ static double lines_of(double slots)
 	return ceil(slots * 8 / 64);
 }
 
-static double memory_of(const struct estimate_input *in, double ops)
+static double memory_of(const struct estimate_input *in, double ops,
+			double charging_ops)
 {
 	double m = in->memcg_stat_items, e = in->memcg_event_items;
 	double s = in->lruvec_stat_items, nodes = in->nr_nodes;
@@ -222,7 +251,10 @@ static double memory_of(const struct estimate_input *in, double ops)
 	}
 	if (ops > SIM_STAT_EXACT)
 		ops = SIM_STAT_EXACT;
-	bytes = BASE_BYTES + tasks * TASK_BYTES + ops * OP_BYTES;
+	if (charging_ops > SIM_STAT_EXACT)
+		charging_ops = SIM_STAT_EXACT;
+	bytes = BASE_BYTES + tasks * TASK_BYTES + ops * OP_BYTES +
+		charging_ops * CHARGE_OP_BYTES;
 	if (!memcg)
 		return bytes;
 	if (pairs > (double)in->nr_cpus * in->nr_memcgs)
@@ -250,6 +282,7 @@ void estimate_run(const struct estimate_input *in, struct estimate *out)
 {
 	double scale = in->latency_scale > 0 ? in->latency_scale : 1;
 	double tasks = 0, host_s = 0, trace_events, serial_ps;
+	double charging_ops = 0;
 	unsigned int i;
 
 	memset(out, 0, sizeof(*out));
@@ -258,16 +291,27 @@ void estimate_run(const struct estimate_input *in, struct estimate *out)
 	for (i = 0; i < in->nr_workloads; i++) {
 		const struct estimate_workload *w = &in->w[i];
 		const struct type_cost *c = type_cost(w->type);
+		bool root = w->memcg && !w->depth;
+		double repeat = w->repeat > 1 ? w->repeat : 1;
+		double mem_ps = (double)(root && c->root_mem_ps ?
+						 c->root_mem_ps :
+						 c->mem_ps);
 		/* a picosecond at least: latencies of 0 take time too */
-		double op_ps = fmax((double)w->self_ps + scale * c->mem_ps, 1);
+		double op_ps = fmax(
+			repeat * ((double)w->self_ps + scale * mem_ps) +
+				w->op_units * scale * (double)c->unit_mem_ps,
+			1);
 		double ops = (double)w->nr_tasks * (double)in->run_ps / op_ps;
-		double batch = w->batch >= 1 ? w->batch : 1, serial;
-		double per_op = w->memcg && !w->depth ? c->root_events_per_op :
-							c->events_per_op;
+		double batch = w->batch > 0 ? w->batch : 1, serial;
+		/* kmalloc: an operation's events are its objects' */
+		double per_op = repeat * (root ? c->root_events_per_op :
+						 c->events_per_op);
 
 		/* the shared lines pass the RMWs one at a time */
 		if (w->serial_lines && w->nr_tasks > 1) {
-			serial_ps = fmax(scale * SERIAL_PS, 1);
+			serial_ps = w->serial_ps ? (double)w->serial_ps :
+						   scale * SERIAL_PS;
+			serial_ps = fmax(serial_ps, 1);
 			serial = w->serial_lines * batch * (double)in->run_ps /
 				 serial_ps;
 			if (serial < ops)
@@ -275,6 +319,11 @@ void estimate_run(const struct estimate_input *in, struct estimate *out)
 			per_op += 1 / batch; /* each RMW waits for its line */
 		}
 		out->ops += ops;
+		if (w->memcg && w->depth)
+			charging_ops += ops;
+		out->work += ops * (1 + w->op_units);
+		/* the units inside an operation cost host time too */
+		host_s += ops * w->op_units * LONE_OP_HOST_NS / 1e9;
 		/* SIM: a lone task never waits (sim_proc_sync()) */
 		if (tasks > 1)
 			out->events += ops * per_op;
@@ -287,7 +336,7 @@ void estimate_run(const struct estimate_input *in, struct estimate *out)
 		if (tasks <= 1 && !c->host_ns_per_op)
 			host_s += ops * LONE_OP_HOST_NS / 1e9;
 	}
-	out->memory = memory_of(in, out->ops);
+	out->memory = memory_of(in, out->ops, charging_ops);
 	out->wall_s = out->events / EVENTS_PER_SECOND + host_s +
 		      out->memory * SETUP_S_PER_BYTE;
 	if (in->trace) {

@@ -747,8 +747,6 @@ out_destroy:
 	return -1;
 }
 
-/* ---- the estimate ---- */
-
 /*
  * What scenario_run() is doing, for the message when an allocation fails
  * below it (sim_out_of_memory() unwinds to scenario_run()): global, as
@@ -1052,6 +1050,7 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 	run__collect(&run, res);
 	if (r) {
 		report_events(r, variant, sim_events(run.engine));
+		run__counts_note(v, &run);
 		run__lines_report(&run, r, variant, o->hot_lines);
 		if (run.memcg)
 			run__functions_report(&run, r, variant);
@@ -1352,7 +1351,7 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 					      &est);
 			if (o->estimate)
 				o->estimate(o->estimate_arg, v[i].name, &est);
-			if (run__check_memory(&v[i], &est, o, err))
+			if (run__check_limits(&v[i], &est, o, err))
 				goto out_variants;
 			run__prov_add(prov, &v[i]);
 			selected++;
