@@ -22,8 +22,8 @@
 # iterations, pages charged) against the units the run counted
 # (MEMCGSIM_COUNTS=1: a line per variant on stderr), within a factor of
 # WORK_FACTOR (8) either way. Measured (2026-12): from 0.36 (atomic-counter
-# 1cpu) to 6.3 (multi-memcg-stock slots-1) times the real count, half of
-# the variants within 0.8-2.6 (cmd/run/estimate.c has the list).
+# 1cpu) to 6.3 (multi-memcg-stock slots-1) times the real count over the
+# 126 variants, half of them within 1.0-2.5 (cmd/run/estimate.c says more).
 #
 # Skipped when /usr/bin/time is missing, and under a sanitizer build
 # (ASan's shadow memory makes the resident set mean nothing).

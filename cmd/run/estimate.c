@@ -43,12 +43,12 @@
  * per_thread mm's mmap_lock, v5.13's global threshold), each a hand-off
  * of the machine's at the tasks' widest distance (skx-2s-72: 7.5 ns
  * between SMT siblings, 48 within a socket, 135 across). Against the
- * units counted (MEMCGSIM_COUNTS=1, cmd/run/run.c) on the 119 variants
- * of the 30 shipped scenarios (2026-12): from 0.36 times (atomic-counter
- * 1cpu: an uncontended increment is 7 ns, not 20) to 6.3 times
- * (multi-memcg-stock slots-1: its stock drains are not counted), half
- * of them within 0.8-2.6; tests/run-estimate.sh holds each to a factor
- * of 8. Before the shared locks and the hand-off by distance, the
+ * units counted (MEMCGSIM_COUNTS=1, cmd/run/limits.c) on the 126
+ * variants of the 27 shipped scenarios (2026-12): from 0.36 times
+ * (atomic-counter 1cpu: an uncontended increment is 7 ns, not 20) to
+ * 6.3 times (multi-memcg-stock slots-1: its stock drains are not
+ * counted), half of them within 1.0-2.5 (the quartiles), the median
+ * 1.57; tests/run-estimate.sh holds each to a factor of 8. Before the shared locks and the hand-off by distance, the
  * per_thread faults were 10 times over and v5.13-atomic 92 times.
  *
  * Memory. Nearly all of it is simulated cache lines (struct coh_line with
