@@ -4,7 +4,7 @@
  * numbers worked out by hand from the scenario's parameters and the
  * calibrated constants the estimator documents:
  *
- *	page_fault: 50 events per fault (25 in the root memcg), 1100 ns in
+ *	page_fault: 35 events per fault (25 in the root memcg), 1100 ns in
  *	    the memory system
  *	atomic_counter: 1 event per op, 20 ns; a shared line serialises
  *	    its RMWs at one per 50 ns (or the hand-off given), each one
@@ -130,7 +130,7 @@ static void check_scenario(struct seen *s, const char *const *sets,
 /*
  * Variant four, by hand:
  *   ops    = 4 tasks x 1 ms / (1000 + 1100) ns = 1904.76
- *   events = 1904.76 x 50 = 95238.1
+ *   events = 1904.76 x 35 = 66666.7
  *   memory = 4.5 MiB + 4 x 8 KiB + 1904.76 x 48 B
  *          + 1000 B x lines + 44 B x 16 CPUs x 2 memcgs, where lines =
  *            2 memcgs x (vmstats: 2 x (50 + 110) counters = 40 lines;
@@ -140,7 +140,7 @@ static void check_scenario(struct seen *s, const char *const *sets,
  *                        lruvec_pcpu: 2 x 11 = 22; rstat 1)      = 256
  *          + 16 CPUs x (4 + 2 nodes)                             =  96
  *          = 4718592 + 32768 + 91428.57 + 500000 + 1408 = 5344196.57
- *   wall   = 95238.1 / 1.3e7 + 5344196.57 x 1.1 ns (set-up) = 0.013205 s
+ *   wall   = 66666.7 / 1.3e7 + 5344196.57 x 1.1 ns (set-up) = 0.011007 s
  * Variant one: a lone task never waits: 0 events; 476.19 ops.
  * Variant root: the faults charge nothing: 25 events each, 47619.05.
  */
@@ -152,10 +152,10 @@ START_TEST(estimate_page_fault_by_hand)
 	ck_assert_uint_eq(s.nr, 3);
 	ck_assert_str_eq(s.name[0], "four");
 	ck_assert_double_eq_tol(s.est[0].ops, 1904.7619, 1e-3);
-	ck_assert_double_eq_tol(s.est[0].events, 95238.095, 1e-2);
+	ck_assert_double_eq_tol(s.est[0].events, 66666.667, 1e-2);
 	ck_assert_double_eq_tol(s.est[0].memory, 5344196.57, 1);
 	ck_assert_double_eq_tol(s.est[0].wall_s,
-				95238.095 / 1.3e7 + 5344196.57 * 1.1e-9, 1e-8);
+				66666.667 / 1.3e7 + 5344196.57 * 1.1e-9, 1e-8);
 	ck_assert_double_eq(s.est[0].trace_bytes, 0);
 	ck_assert_str_eq(s.name[1], "one");
 	ck_assert_double_eq_tol(s.est[1].ops, 476.1905, 1e-3);
@@ -338,7 +338,7 @@ END_TEST
 /*
  * --set machine.latencies.xfer_llc.ns=0.048: latencies 1000 times
  * shorter: a fault takes 1000 + 1.1 ns, 4 tasks x 1 ms / 1001.1 ns =
- * 3995.6 ops, 199780.2 events.
+ * 3995.6 ops, 139846.2 events.
  */
 START_TEST(estimate_scales_with_latencies)
 {
@@ -349,7 +349,7 @@ START_TEST(estimate_scales_with_latencies)
 
 	check_scenario(&s, sets, 1);
 	ck_assert_double_eq_tol(s.est[0].ops, 4e6 / 1001.1, 1e-3);
-	ck_assert_double_eq_tol(s.est[0].events, 50 * 4e6 / 1001.1, 1e-2);
+	ck_assert_double_eq_tol(s.est[0].events, 35 * 4e6 / 1001.1, 1e-2);
 }
 END_TEST
 

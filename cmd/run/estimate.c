@@ -24,7 +24,14 @@
  * up to 10 times over (base-1: 5,200 against 50,000). The teaching loops
  * within a factor of 7:
  * SMT siblings hand a line off in a few ns, not 50 (atomic-counter's 2smt:
- * 147,000 against 22,000; its 72cpus: 6,300 against 22,000). Latencies a
+ * 147,000 against 22,000; its 72cpus: 6,300 against 22,000). Counted
+ * again (2026-12, MEMCGSIM_COUNTS=1) with 35 events a fault and the
+ * hand-off by distance (below): page-fault-batch 3.9-4.4e6 against 6e6,
+ * stats-threshold-page-fault 2.1-4.3e6 against 3e6, stat-flush-contention
+ * 2.8-3.8e6 against 2.7e6; the larger of the events and the work (what
+ * --max-events bounds) from 0.36 to 21 times the real one (netperf-
+ * wakeup's request-response in a memcg takes far fewer events than a
+ * stream), most within a factor of 2. Latencies a
  * profile sets far from the calibrated machines' move the real count: run
  * --max-events stops such a run after its first 2^20 events either way.
  * The time in the memory system scales with the machine's latencies (its
@@ -82,7 +89,11 @@
  * million events a second (page-fault-batch: 40.8e6 events, 3.0 s;
  * stat-flush-contention: 32.4e6, 2.45 s; charge-batch-2022: 11.3e6, 0.89
  * s), and 1.5 us per memory.stat read of stat-read-1000 (0.57 s a
- * variant).
+ * variant). Against the CPU time (user + system, /usr/bin/time) of each
+ * shipped scenario that takes 0.1 s or more (2026-12, 16 of them): from
+ * 0.82 (lru-lock-stats) to 1.88 times (sk-forward-alloc-2022), 1.2-1.7
+ * for most; 2.04 for page-fault-batch before a fault counted 35 events,
+ * not 50; the events per second held (charge-batch-2022: 1.37e7).
  *
  * Trace: 2.35 trace events per engine event, 69 bytes of JSON each, at
  * most SIM_TRACE_MAX_EVENTS of them. sim/trace.c writes a call as a B/E
@@ -168,7 +179,19 @@
  *  - page_fault: 12-60 events per fault (page-fault-batch root: 4.57e6
  *    events for 181,000 faults; stats-threshold-page-fault and
  *    stat-flush-contention up to 50-120 with the statistics flushes),
- *    and a fault's latency_mean of 1.1-1.2 us besides work_ns;
+ *    and a fault's latency_mean of 1.1-1.2 us besides work_ns. Counted
+ *    again (2026-12, MEMCGSIM_COUNTS=1) in a memcg: 29-30 a fault in
+ *    page-fault-batch, 33-76 in stats-threshold-page-fault, 37-49 in
+ *    stat-flush-contention, 14-48 in will-it-scale-page-fault: 35 (it
+ *    was 50, which made page-fault-batch's wall time twice its CPU
+ *    time); in the root, 23 (page-fault-batch);
+ *  - fallocate: 87-117 events an operation in a memcg, 72 in the root,
+ *    and 3.3 us an operation at work_ns 1000 (will-it-scale-fallocate:
+ *    33,700 operations of 44 tasks in 2.5 ms; it had page_fault's
+ *    figures, and its wall time was estimated at 0.7 times its CPU time);
+ *  - reader_chain: 2 events and 250 ns an operation, the geometric mean
+ *    of reader-chain's variants (2,556-16,124 operations of 8 tasks in
+ *    0.22 ms; it had page_fault's figures, 0.1 times the work);
  *  - netperf: 0.8-9 events per task and simulated us at work_ns 3776
  *    (page-counter-layouts, stats-threshold-netperf, sk-forward-alloc),
  *    about 30 per message pair at some 4.8 us each;
@@ -197,7 +220,7 @@ static const struct type_cost {
 	sim_time_t root_mem_ps; /* in the root memcg; 0: mem_ps */
 	sim_time_t unit_mem_ps; /* of each unit inside an operation */
 } type_costs[] = {
-	{ "page_fault", 50, 25, 1100 * SIM_PS_PER_NS, 0, 0, 0 },
+	{ "page_fault", 35, 25, 1100 * SIM_PS_PER_NS, 0, 0, 0 },
 	{ "netperf", 30, 4, 1000 * SIM_PS_PER_NS, 0, 0, 90 * SIM_PS_PER_NS },
 	{ "hackbench", 6, 2, 2000 * SIM_PS_PER_NS, 0, 0, 0 },
 	{ "stat_reader", 10, 10, 24 * SIM_PS_PER_US, 1500, 0, 0 },
@@ -205,6 +228,7 @@ static const struct type_cost {
 	{ "false_sharing", 1, 1, 20 * SIM_PS_PER_NS, 0, 0, 0 },
 	{ "ops", 1, 1, 20 * SIM_PS_PER_NS, 0, 0, 0 },
 	{ "reader_chain", 2, 2, 250 * SIM_PS_PER_NS, 0, 0, 0 },
+	{ "fallocate", 95, 72, 2300 * SIM_PS_PER_NS, 0, 0, 0 },
 	{ "kmalloc", 12, 1, 300 * SIM_PS_PER_NS, 0, 11 * SIM_PS_PER_NS, 0 },
 };
 
