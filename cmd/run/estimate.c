@@ -31,7 +31,7 @@
  * 2.8-3.8e6 against 2.7e6; the larger of the events and the work (what
  * --max-events bounds) from 0.36 to 21 times the real one (netperf-
  * wakeup's request-response in a memcg takes far fewer events than a
- * stream), most within a factor of 2. Latencies a
+ * stream), 102 of the 126 variants within a factor of 2. Latencies a
  * profile sets far from the calibrated machines' move the real count: run
  * --max-events stops such a run after its first 2^20 events either way.
  * The time in the memory system scales with the machine's latencies (its
@@ -55,7 +55,7 @@
  * (atomic-counter 1cpu: an uncontended increment is 7 ns, not 20) to
  * 6.3 times (multi-memcg-stock slots-1: its stock drains are not
  * counted), half of them within 1.0-2.5 (the quartiles), the median
- * 1.57; tests/run-estimate.sh holds each to a factor of 8. Before the shared locks and the hand-off by distance, the
+ * 1.55; tests/run-estimate.sh holds each to a factor of 8. Before the shared locks and the hand-off by distance, the
  * per_thread faults were 10 times over and v5.13-atomic 92 times.
  *
  * Memory. Nearly all of it is simulated cache lines (struct coh_line with
@@ -90,8 +90,9 @@
  * stat-flush-contention: 32.4e6, 2.45 s; charge-batch-2022: 11.3e6, 0.89
  * s), and 1.5 us per memory.stat read of stat-read-1000 (0.57 s a
  * variant). Against the CPU time (user + system, /usr/bin/time) of each
- * shipped scenario that takes 0.1 s or more (2026-12, 16 of them): from
- * 0.82 (lru-lock-stats) to 1.88 times (sk-forward-alloc-2022), 1.2-1.7
+ * shipped scenario that takes 0.1 s or more (2026-12, 16 of them, on a
+ * loaded 2-core VM: two runs differ by up to 10%): from 0.82-0.91
+ * (lru-lock-stats) to 1.88-2.00 times (sk-forward-alloc-2022), 1.2-1.7
  * for most; 2.04 for page-fault-batch before a fault counted 35 events,
  * not 50; the events per second held (charge-batch-2022: 1.37e7).
  *
