@@ -1176,8 +1176,10 @@ static void netperf_setup(struct workload *w, struct run *run)
 		}
 	}
 	if (run->machine.nr_idle_states &&
-	    run->kernel->cpuidle == CPUIDLE_MENU) {
-		np->idle = cpuidle_devices_create(run->machine.nr_cpus);
+	    run->kernel->cpuidle != CPUIDLE_POLL) {
+		np->idle = cpuidle_devices_create(run->machine.nr_cpus,
+						  run->kernel->cpuidle ==
+							  CPUIDLE_TEO);
 		np->wake_pending =
 			calloc(w->nr_tasks, sizeof(*np->wake_pending));
 		SIM_OOM_ON(!np->wake_pending);
