@@ -29,9 +29,10 @@
  *
  * SIM:
  *  - read in torvalds/linux drivers/cpuidle/governors/teo.c as stored at
- *    04bae4e226 (v6.3-era); v6.0's is that text without the
- *    util-awareness (6.3's "utilized" CPU taking the next shallower
- *    state) [recall: the v6.0 file itself not read];
+ *    04bae4e226 (v6.3-era), and in a stored copy of the text before
+ *    6.3's util-awareness (the v5.17-v6.2 text, found by its content:
+ *    the index names no repository for it), whose teo_update() and
+ *    teo_select() are what this file models;
  *  - as for menu: the only timer is the tick (HZ=1000), which is never
  *    stopped (teo_time_ok() always holds), no PM QoS latency limit, no
  *    disabled states; the CPU stays in the state through ticks, and
