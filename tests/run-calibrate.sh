@@ -337,6 +337,20 @@ status 0 calibrate --fit good.measurements.yaml -q || :
 { cat "$fit2s"; echo '- {benchmark: add, placement: compact, cpus: [0, 1], samples: [61, 60, 60]}'; } >bad.yaml
 expect_error calibrate --fit bad.yaml -o bad-fit.yaml -- \
 	"bad.yaml:48:3: error: key 'points.14': point 14 repeats point 8: the same benchmark, placement and CPUs"
+# A point's threads on distinct CPUs, and the CPUs at distinct places:
+# before, both reached the hold window's simulation with two threads on
+# one simulated CPU, and the engine asserted (fuzz_measurements'
+# finding, fuzz/regress/measurements/). add on [0, 0] at line 42, the
+# second 0 at column 50; CPU 5 moved to CPU 4's place (socket 0, core 0,
+# thread 1), the item at line 30, column 3.
+sed 's/add, placement: compact, cpus: \[0, 1\]/add, placement: compact, cpus: [0, 0]/' \
+	"$fit2s" >bad.yaml
+expect_error calibrate --fit bad.yaml -o bad-fit.yaml -- \
+	"bad.yaml:42:50: error: key 'points.8.cpus.1': CPU 0 is listed twice in this point"
+sed 's/{cpu: 5, socket: 0, core: 1, thread: 1/{cpu: 5, socket: 0, core: 0, thread: 1/' \
+	"$fit2s" >bad.yaml
+expect_error calibrate --fit bad.yaml -o bad-fit.yaml -- \
+	"bad.yaml:30:3: error: key 'cpus.5': CPU 5 is at socket 0, core 0, thread 1, where CPU 4 is"
 test -e bad-fit.yaml && fail "a refused measurement file left bad-fit.yaml"
 rm -f bad.yaml good.measurements.yaml good.yaml
 

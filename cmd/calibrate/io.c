@@ -263,13 +263,32 @@ static int read_cpus(struct cal_host *h, const struct scenario_node *root,
 				 h->cores_per_socket / h->cores_per_llc - 1,
 				 &llc, err))
 			return -1;
-		for (j = 0; j < i; j++)
-			if (h->cpus[j].os == os) {
+		for (j = 0; j < i; j++) {
+			const struct cal_cpu *o = &h->cpus[j];
+
+			if (o->os == os) {
 				scenario_error(err, scenario_get(c, "cpu"),
 					       "CPU %llu is listed twice",
 					       (unsigned long long)os);
 				return -1;
 			}
+			/*
+			 * Two CPUs in one place would be one simulated CPU,
+			 * driven by two threads of one point (fuzz finding
+			 * regress/measurements/same-place-cpus).
+			 */
+			if (o->socket == s && o->core == core &&
+			    o->thread == t) {
+				scenario_error(
+					err, c,
+					"CPU %llu is at socket %llu, core %llu, thread %llu, where CPU %u is",
+					(unsigned long long)os,
+					(unsigned long long)s,
+					(unsigned long long)core,
+					(unsigned long long)t, o->os);
+				return -1;
+			}
+		}
 		h->cpus[i] = (struct cal_cpu){ .os = os,
 					       .socket = s,
 					       .core = core,
@@ -304,7 +323,7 @@ static int read_point(const struct cal_host *h, struct cal_point *p,
 		      const struct scenario_node *n, struct sim_error *err)
 {
 	const struct scenario_node *cpus, *samples;
-	unsigned int b, place, i, j;
+	unsigned int b, place, i, j, k;
 	double v;
 
 	if (scenario_check_keys(n, point_keys, ARRAY_SIZE(point_keys), err) ||
@@ -336,6 +355,20 @@ static int read_point(const struct cal_host *h, struct cal_point *p,
 			scenario_error(err, c, "CPU %g is not in 'cpus'", v);
 			return -1;
 		}
+		/*
+		 * A point's threads run on distinct CPUs: one listed twice
+		 * put two simulated threads on one CPU, which the model
+		 * asserts on (fuzz finding regress/measurements/
+		 * point-cpu-twice).
+		 */
+		for (k = 0; k < i; k++)
+			if (p->cpu_idx[k] == j) {
+				scenario_error(
+					err, c,
+					"CPU %g is listed twice in this point",
+					v);
+				return -1;
+			}
 		p->cpu_idx[i] = j;
 	}
 	if ((b < CAL_XFER_SMT) != (p->n == 1) ||
