@@ -371,25 +371,26 @@ static int read_point(const struct cal_host *h, struct cal_point *p,
 			}
 		p->cpu_idx[i] = j;
 	}
-	if ((b < CAL_XFER_SMT) != (p->n == 1) ||
-	    (cal_bench_pingpong(b) && p->n != 2) ||
-	    (place == CAL_IDLE) != (b < CAL_ADD)) {
+	if ((place == CAL_IDLE) != (b < CAL_ADD) ||
+	    (b < CAL_ADD ? p->n != cal_bench_idle_cpus(b) : p->n < 2)) {
 		scenario_error(
 			err, n, "%s with %u CPUs, placement %s: expected %s",
 			cal_bench_names[b], p->n, cal_placement_names[place],
-			b < CAL_XFER_SMT ?
-				"1 CPU, placement idle" :
-			b < CAL_ADD ?
-				"2 CPUs, placement idle" :
-				"2 or more CPUs, placement compact or spread");
+			b >= CAL_ADD ?
+				"2 or more CPUs, placement compact or spread" :
+			cal_bench_idle_cpus(b) == 1 ? "1 CPU, placement idle" :
+						      "2 CPUs, placement idle");
 		return -1;
 	}
-	if (b >= CAL_XFER_SMT && b <= CAL_XFER_SOCKET &&
+	/* work_smt's two CPUs are the threads of one core */
+	if (((b >= CAL_XFER_SMT && b <= CAL_XFER_SOCKET) ||
+	     b == CAL_WORK_SMT) &&
 	    cal__xfer_class(&h->cpus[p->cpu_idx[0]], &h->cpus[p->cpu_idx[1]]) !=
-		    b) {
-		scenario_error(err, cpus, "CPUs %u and %u are not a %s pair",
-			       h->cpus[p->cpu_idx[0]].os,
-			       h->cpus[p->cpu_idx[1]].os, cal_bench_names[b]);
+		    (b == CAL_WORK_SMT ? CAL_XFER_SMT : b)) {
+		scenario_error(
+			err, cpus, "CPUs %u and %u are not a %s pair",
+			h->cpus[p->cpu_idx[0]].os, h->cpus[p->cpu_idx[1]].os,
+			cal_bench_names[b == CAL_WORK_SMT ? CAL_XFER_SMT : b]);
 		return -1;
 	}
 	p->reps = scenario_len(samples);
@@ -428,6 +429,23 @@ static int check_stats(const struct cal_point *p, const struct scenario_node *n,
 		return -1;
 	}
 	return 0;
+}
+
+void cal__link_work(struct cal_plan *pl)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < pl->nr_points; i++) {
+		struct cal_point *p = &pl->points[i];
+
+		if (p->bench != CAL_WORK_SMT)
+			continue;
+		p->alone = NULL;
+		for (j = 0; j < pl->nr_points && !p->alone; j++)
+			if (pl->points[j].bench == CAL_WORK &&
+			    pl->points[j].cpu_idx[0] == p->cpu_idx[0])
+				p->alone = &pl->points[j];
+	}
 }
 
 /* The same benchmark on the same CPUs twice: one of them is a mistake. */
@@ -520,6 +538,7 @@ int cal__read_measurements(const char *path, struct cal_host *h,
 			goto out;
 		}
 	}
+	cal__link_work(pl);
 	ret = 0;
 out:
 	scenario_free(root);
