@@ -10,7 +10,8 @@
  *	    its RMWs at one per 50 ns (or the hand-off given), each one
  *	    event more
  *	kmalloc: 12 events and 300 ns per object pair in a memcg
- *	netperf: 30 events and 1000 ns per message, 90 ns per page charged
+ *	netperf: 30 events (at most 0.5 a task and one) and 1000 ns per
+ *	    message, 90 ns per page charged
  *	work: each op 1 unit, plus the units inside it (op_units)
  *	memory: 4.5 MiB program, 8 KiB per task, 16 bytes per op (48 in a
  *	    memcg below the root, its charges' samples with it), 1000
@@ -235,7 +236,9 @@ END_TEST
  * 1 + 2 x 1000 units of work (12506.25) and 1000 x 12 events (75000).
  * netperf: two tasks, work_ns 0, 16 MiB messages, 4096 pages charged
  * each: a message is 1000 ns + 4096 x 90 ns = 369.64 us, 2 x 1 ms /
- * 369.64 us = 5.4107 messages, 4097 units each: 22167.7.
+ * 369.64 us = 5.4107 messages, 4097 units each: 22167.7; one pair's
+ * charges hardly wait: 0.5 events a task and one, 2 a message (not
+ * 30): 10.82 events.
  */
 START_TEST(estimate_counts_work_inside_ops)
 {
@@ -268,6 +271,7 @@ START_TEST(estimate_counts_work_inside_ops)
 	ck_assert_double_eq_tol(e.ops, 2e6 / (1000 + 4096 * 90.0), 1e-9);
 	ck_assert_double_eq_tol(e.work, 4097 * 2e6 / (1000 + 4096 * 90.0),
 				1e-6);
+	ck_assert_double_eq_tol(e.events, 2 * 2e6 / (1000 + 4096 * 90.0), 1e-9);
 }
 END_TEST
 

@@ -883,7 +883,8 @@ refused "1 ps latencies, --max-events 5e9" &&
 # counted). The estimate: a message is work_ns 1 ns + (1000 ns + 4096 x
 # 90 ns a page) x 1 ps / 48 ns (this xfer_llc against skx-2s-72's) =
 # 8.688 ns, 2 tasks x 0.05 ms / 8.688 ns = 11509 messages of 4097 units:
-# 4.7e7, and 30 events each, 3.4e5: past --max-events 2e6 it is refused
+# 4.7e7, and 2 events each (one pair: 0.5 an event a task, and one),
+# 2.3e4: past --max-events 2e6 it is refused
 # before it starts (before: it did all its 7e6 page charges, seconds,
 # and exit 0).
 sed -e 's/^scenario: ps/scenario: np/' -e 's/cores_per_socket: 1/cores_per_socket: 2/' \
@@ -903,7 +904,7 @@ EOF
 run "$tmp" run np.yaml --format csv --max-events 2e6
 refused "netperf 16 MiB messages, --max-events 2e6" &&
 	case $(sed -n 1p "$tmp/err") in
-	"np.yaml:1:1: error: variant 'base': the run is estimated at about 3.4e+05 events and 4.7e+07 units of work (operations, loop iterations, pages charged), more than the limit of 2e+06; "*) ;;
+	"np.yaml:1:1: error: variant 'base': the run is estimated at about 2.3e+04 events and 4.7e+07 units of work (operations, loop iterations, pages charged), more than the limit of 2e+06; "*) ;;
 	*) fail "netperf 16 MiB messages: $(sed -n 1p "$tmp/err")" ;;
 	esac
 # The issue's three cost bombs at the accepted duration of 10 s (and the
@@ -912,7 +913,7 @@ refused "netperf 16 MiB messages, --max-events 2e6" &&
 # scenario's first line (before: `check` estimated 0 s for each):
 #  - bomb-ps: the lone counter above, 11 s / 2.857 ps = 3.8e12 units;
 #  - bomb-np: the netperf above, 11509 x 2.2e5 = 2.5e9 messages, 1e13
-#    units, 7.6e10 events;
+#    units, 5.1e9 events;
 #  - bomb-km: kmalloc of 1,048,576 objects an operation on the two 1 ps
 #    CPUs, work_ns 1: an object pair is 1 ns + 300 ns x 1 ps / 48 ns =
 #    1.00625 ns, an operation 1.0551 ms, 2 x 11 s / 1.0551 ms = 20851
@@ -926,7 +927,7 @@ sed -e 's/^duration_ms: 0.05$/duration_ms: 10s/' -e '/^warmup_ms:/d' \
 	-e '/type: netperf/,$d' "$tmp/np.yaml" >"$tmp/bomb-km.yaml"
 echo '  - {type: kmalloc, cgroup: /n, cpus: 0-1, objects: 1048576, work_ns: 1}' \
 	>>"$tmp/bomb-km.yaml"
-for b in "ps:0 events and 3.8e+12:10.7 h" "np:7.6e+10 events and 1e+13:30.4 h" \
+for b in "ps:0 events and 3.8e+12:10.7 h" "np:5.1e+09 events and 1e+13:28.9 h" \
 	"km:2.6e+11 events and 4.4e+10:5.7 h"; do
 	name=bomb-${b%%:*}
 	counts=${b#*:}

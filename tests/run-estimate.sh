@@ -23,7 +23,8 @@
 # (MEMCGSIM_COUNTS=1: a line per variant on stderr), within a factor of
 # WORK_FACTOR (8) either way. Measured (2026-12): from 0.36 (atomic-counter
 # 1cpu) to 6.3 (multi-memcg-stock slots-1) times the real count over the
-# 126 variants, half of them within 1.0-2.5 (cmd/run/estimate.c says more).
+# 130 variants, half of them within 1.0-2.55 (cmd/run/estimate.c says
+# more).
 #
 # Skipped when /usr/bin/time is missing, and under a sanitizer build
 # (ASan's shadow memory makes the resident set mean nothing).
