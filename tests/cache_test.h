@@ -75,7 +75,9 @@ enum step_kind {
 	READ_DEP,
 	LOOP_READ_RMW,
 	RMW_AHEAD, /* think .ps, then an RMW: coh_rmw_ahead() if h.ahead */
-	LOOP_AHEAD /* RMW_AHEAD with a 10 ns think until .ps */
+	LOOP_AHEAD, /* RMW_AHEAD with a 10 ns think until .ps */
+	COLD_OF, /* coh_read_cold_of() of CPU .field's copy, no walk */
+	COLD_OF_WALK /* the same, the first load of the copy's page */
 };
 
 struct step {
@@ -217,6 +219,11 @@ static inline int script_run(struct sim_proc *p, void *frame)
 		if (s->steps[f->pc].kind == READ_DEP)
 			CO_AWAIT(f, coh_read_dep(cc,
 						 field(s->steps[f->pc].field)));
+		if (s->steps[f->pc].kind == COLD_OF ||
+		    s->steps[f->pc].kind == COLD_OF_WALK)
+			CO_AWAIT(f, coh_read_cold_of(cc, s->steps[f->pc].field,
+						     s->steps[f->pc].kind ==
+							     COLD_OF_WALK));
 		if (s->steps[f->pc].kind == FENCE)
 			CO_AWAIT(f, coh_fence(cc));
 		if (s->steps[f->pc].kind == LOCK) {

@@ -353,6 +353,87 @@ START_TEST(coh_rob_window_queued)
 }
 END_TEST
 
+/* ---- item 1: cold reads of other CPUs' per-CPU copies ---- */
+
+/*
+ * Another node's memory 130 ns, a translation miss 30 ns, two fill
+ * buffers and one page walker; with @bounded false neither bound.
+ */
+static void harness_cold(bool bounded)
+{
+	extra_keys = "  memory_remote: {ns: 130, source: test}\n"
+		     "  page_walk: {ns: 30, source: test}\n";
+	extra_coherence = bounded ?
+				  "  fill_buffers: {count: 2, source: test}\n"
+				  "  page_walkers: {count: 1, source: test}\n" :
+				  "";
+	harness_init("0", "strict");
+	extra_keys = "";
+	extra_coherence = "";
+}
+
+static void setup_cold(void)
+{
+	harness_cold(true);
+}
+
+static void setup_cold_unbounded(void)
+{
+	harness_cold(false);
+}
+
+/*
+ * CPU 0 sums four other CPUs' copies, each on a page of its own (a walk
+ * each), then fences. CPUs 4-6 are on socket 1, CPU 1 on CPU 0's.
+ *
+ *	at 0: CPU 4's: walker 0..30, fill buffer A 30..160 (remote 130)
+ *	at 1: CPU 5's: walker busy until 30: 30..60; buffer B 60..190
+ *	at 2: CPU 6's: walker 60..90; both buffers busy, A first free at
+ *	      160: 160..290
+ *	at 3: CPU 1's: walker 90..120; B free at 190: 190..270 (local 80)
+ *	fence at 4: waits for the last, 290
+ *
+ * Each issue takes the 1 ns issue slot. Unbounded, every miss starts at
+ * its issue: 0+30+130 = 160, 161, 162, 3+30+80 = 113: the fence at 162.
+ * A read of the CPU's own copy never walks: 80 ns.
+ */
+static void sum_four_copies(void)
+{
+	const struct step s0[] = { { .kind = COLD_OF_WALK, .field = 4 },
+				   { .kind = COLD_OF_WALK, .field = 5 },
+				   { .kind = COLD_OF_WALK, .field = 6 },
+				   { .kind = COLD_OF_WALK, .field = 1 },
+				   { .kind = FENCE },
+				   { .kind = COLD_OF_WALK, .field = 0 },
+				   { .kind = FENCE },
+				   { .kind = COLD_OF, .field = 7 },
+				   { .kind = FENCE } };
+
+	cpu_script(0, 0, s0, 9);
+	run_ns(2000);
+}
+
+START_TEST(coh_cold_bounded)
+{
+	sum_four_copies();
+	ck_assert_uint_eq(done_ns(0, 3), 4);
+	ck_assert_uint_eq(done_ns(0, 4), 290);
+	/* own copy (B, free since 270): 290 + 80; CPU 7's, no walk: 370 + 130 */
+	ck_assert_uint_eq(done_ns(0, 6), 370);
+	ck_assert_uint_eq(done_ns(0, 8), 500);
+}
+END_TEST
+
+START_TEST(coh_cold_unbounded)
+{
+	sum_four_copies();
+	ck_assert_uint_eq(done_ns(0, 4), 162);
+	/* 162 + 80, then 242 + 130 */
+	ck_assert_uint_eq(done_ns(0, 6), 242);
+	ck_assert_uint_eq(done_ns(0, 8), 372);
+}
+END_TEST
+
 static Suite *contended_suite(void)
 {
 	Suite *s = suite_create("contended");
@@ -383,6 +464,14 @@ static Suite *contended_suite(void)
 	tc = tcase_create("read-shared-first");
 	tcase_add_checked_fixture(tc, setup_shared_first, teardown);
 	tcase_add_test(tc, coh_read_service_shared_first);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("cold");
+	tcase_add_checked_fixture(tc, setup_cold, teardown);
+	tcase_add_test(tc, coh_cold_bounded);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("cold-unbounded");
+	tcase_add_checked_fixture(tc, setup_cold_unbounded, teardown);
+	tcase_add_test(tc, coh_cold_unbounded);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -652,6 +652,19 @@ bool coh_fence(struct coh_cpu *cc);
  */
 bool coh_read_cold(struct coh_cpu *cc);
 /*
+ * coh_read_cold_of() - coh_read_cold() of CPU @owner's copy of a per-CPU
+ * variable, as the hardware serves it: from the memory of @owner's node
+ * (the copy is homed there: memory_remote from another socket), and with
+ * @walk, when @owner is not the reader, after a translation miss
+ * (page_walk): the caller passes @walk for the first load of the copy's
+ * page in an operation (alloc_percpu() puts each CPU's copy on pages of
+ * its own; the TLB holds the translation for the rest of the operation).
+ * The core's fill buffers bound how many such misses are in flight, its
+ * page walkers how many walks (coherence.fill_buffers, page_walkers).
+ * Return as coh_read_cold().
+ */
+bool coh_read_cold_of(struct coh_cpu *cc, unsigned int owner, bool walk);
+/*
  * coh_read_cold_dep() - coh_read_cold() of a pointer chase: the CPU needs
  * the value at its next access, and runs at most the reorder buffer's
  * window of work before it (coh.rob_ps); without a window it waits now.
