@@ -111,7 +111,11 @@ static struct harness {
 	struct qspinlock lock;
 	unsigned int order[MAX_CPUS], nr_order; /* lock acquisitions */
 	bool ahead; /* RMW_AHEAD, LOOP_AHEAD: announce (coh_rmw_ahead()) */
+	/* fields of objects a test places itself: step field FX + i */
+	struct coh_field *extra[4];
 } h;
+
+#define FX 100 /* a step's field FX + i is h.extra[i] */
 
 /* The RMW after a think: announced to its line, or plain, as h.ahead says. */
 static inline bool rmw_after_think(struct coh_cpu *cc, struct coh_field *f)
@@ -179,6 +183,8 @@ static inline void harness_destroy(void)
 
 static inline struct coh_field *field(unsigned int i)
 {
+	if (i >= FX)
+		return h.extra[i - FX];
 	return coh_object_field(h.obj, i);
 }
 

@@ -206,11 +206,10 @@ static int pending_merge(const struct coh_cpu *cc, const struct coh_line *l,
  * holder as a demand one does, which is how two lines of one pair
  * interfere. SIM: the prefetcher's other triggers (L2 hits, its
  * throttling under L2 pressure) are not modelled; the drop rule is its
- * only throttle. SIM: only a pair within one object couples: the model
- * packs objects 64 bytes apart, so the pair line of an object's edge is
- * another object's only by the model's packing (a per-CPU counter beside
- * a global one), not as the kernel's allocators place them (issue 29
- * item 1).
+ * only throttle. Any two lines of a pair couple, of one object or of two:
+ * the allocators' placement (coh_object_place()) puts the objects where
+ * the kernel does, so a pair of two objects is a real one (one CPU's
+ * per-CPU copies side by side in its unit).
  */
 static COH_COLD void spatial_prefetch(struct coh *c, const struct coh_line *l,
 				      unsigned int cpu, enum coh_op op,
@@ -219,7 +218,7 @@ static COH_COLD void spatial_prefetch(struct coh *c, const struct coh_line *l,
 	struct coh_line *buddy = coh_line_find(c, l->addr ^ COH_LINE_SIZE);
 	bool rfo = op != COH_READ;
 
-	if (!buddy || buddy->obj_id != l->obj_id || buddy->owner == (int)cpu ||
+	if (!buddy || buddy->owner == (int)cpu ||
 	    (!rfo && sharer_test(buddy, cpu)))
 		return;
 	if (buddy->q_len || buddy->serving || buddy->nr_ann ||

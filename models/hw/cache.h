@@ -310,7 +310,6 @@ struct coh_line {
 	unsigned int nr_fields, cap_fields;
 	uint64_t addr; /* line address: a multiple of 64 */
 	unsigned int index; /* creation order */
-	unsigned int obj_id; /* 1 + the index of the object placed on it */
 	int last_holder; /* trace: holder track */
 	sim_time_t last_holder_since;
 	/* spatial prefetches of the line served, and dropped (busy, queued) */
