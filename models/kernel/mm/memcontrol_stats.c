@@ -1237,12 +1237,6 @@ static unsigned int vmstats_array(const struct stat_read_one_frame *f)
 }
 
 /*
- * One counter: memcg_page_state()/memcg_events() read the flushed
- * aggregate; the _local() forms read state_local (aggregated) or sum
- * every possible CPU's copy (percpu_sum). A modelled item's value is
- * checked against the truth.
- */
-/*
  * The bit in a reader's cold_seen[] that says the TLB holds the
  * translation of CPU @cpu's copy for the rest of this memory.stat read.
  */
@@ -1262,6 +1256,12 @@ static bool cold_test_and_set(struct memcg_sim *ms, unsigned int reader,
 	return was;
 }
 
+/*
+ * One counter: memcg_page_state()/memcg_events() read the flushed
+ * aggregate; the _local() forms read state_local (aggregated) or sum
+ * every possible CPU's copy (percpu_sum). A modelled item's value is
+ * checked against the truth.
+ */
 static int stat_read_one(struct sim_proc *p, void *frame)
 {
 	struct stat_read_one_frame *f = frame;
