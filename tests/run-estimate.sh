@@ -13,8 +13,8 @@
 # (multi-memcg-stock) to 1.6 times it (the teaching scenarios, whose
 # operations' latency samples were overestimated): a factor of 2.5. With
 # the samples of operations that charge nothing at 16 bytes, not 48, it
-# runs from 0.57 (multi-memcg-stock: 13.7 MiB estimated, 23.8 measured,
-# the five variants in one process) to 1.32 (kmalloc-obj-stock), 23 of
+# runs from 0.55 (multi-memcg-stock: 13.7 MiB estimated, 24 measured,
+# the five variants in one process) to 1.31 (kmalloc-obj-stock), 22 of
 # the 27 scenarios within 0.8-1.25; the man page says a factor of 2.
 #
 # The work (issue 34, item 2): for each variant, the units of work
@@ -22,9 +22,9 @@
 # iterations, pages charged) against the units the run counted
 # (MEMCGSIM_COUNTS=1: a line per variant on stderr), within a factor of
 # WORK_FACTOR (8) either way. Measured (2026-12): from 0.36 (atomic-counter
-# 1cpu) to 6.3 (multi-memcg-stock slots-1) times the real count over the
-# 130 variants, half of them within 1.0-2.55 (cmd/run/estimate.c says
-# more).
+# 1cpu) to 5.5 (multi-memcg-stock slots-1-fair) times the real count
+# over the 130 variants, half of them within 1.0-2.55
+# (cmd/run/estimate.c says more).
 #
 # Skipped when /usr/bin/time is missing, and under a sanitizer build
 # (ASan's shadow memory makes the resident set mean nothing).

@@ -30,7 +30,7 @@
  * stats-threshold-page-fault 2.1-4.3e6 against 3e6, stat-flush-contention
  * 2.8-3.8e6 against 2.7e6; the larger of the events and the work (what
  * --max-events bounds) from 0.36 to 7.4 times the real one (sk-forward-
- * alloc-2022's v5.19: its charges take few events), 106 of the 130
+ * alloc-2022's v5.19: its charges take few events), 105 of the 130
  * variants within a factor of 2 (up to 21 times, netperf-wakeup's one
  * pair in a memcg, before netperf's events followed its tasks). Latencies a
  * profile sets far from the calibrated machines' move the real count: run
@@ -54,7 +54,7 @@
  * units counted (MEMCGSIM_COUNTS=1, cmd/run/limits.c) on the 130
  * variants of the 27 shipped scenarios (2026-12): from 0.36 times
  * (atomic-counter 1cpu: an uncontended increment is 7 ns, not 20) to
- * 6.3 times (multi-memcg-stock slots-1: its stock drains are not
+ * 5.5 times (multi-memcg-stock slots-1-fair: its stock drains are not
  * counted), half of them within 1.0-2.55 (the quartiles), the median
  * 1.55; tests/run-estimate.sh holds each to a factor of 8. Before the shared locks and the hand-off by distance, the
  * per_thread faults were 10 times over and v5.13-atomic 92 times.
@@ -75,11 +75,11 @@
  * Measured again on every shipped scenario (2026-12, issue 34 item 10):
  * from 0.49 (multi-memcg-stock: 13.8 MiB against 28; its memcgs' stocks
  * are not counted) to 1.6 times (batching, false-sharing). With 16 bytes
- * of samples an operation that charges nothing (48 before), from 0.57
+ * of samples an operation that charges nothing (48 before), from 0.55
  * (multi-memcg-stock: 13.7 MiB against 23.8; a variant alone peaks at
  * 18.5, the five in one process at 23.8) and 0.70 (stat-flush-contention:
- * 15.0 against 21.4; its readers' lines are not counted) to 1.32
- * (kmalloc-obj-stock: 26 against 19.7), 23 of the 27 scenarios within
+ * 15.0 against 21.4; its reader adds 9.7 MiB, not counted) to 1.31
+ * (kmalloc-obj-stock: 26 against 19.7), 22 of the 27 scenarios within
  * 0.8-1.25: memcgsim(1) promises a factor of 2, and tests/run-estimate.sh
  * holds every shipped scenario to it.
  *
@@ -93,7 +93,8 @@
  * variant). Against the CPU time (user + system, /usr/bin/time) of each
  * shipped scenario that takes 0.1 s or more (2026-12, 16 of them, on a
  * loaded 2-core VM: two runs differ by up to 10%): from 0.82-0.91
- * (lru-lock-stats) to 1.88-2.00 times (sk-forward-alloc-2022), 1.2-1.7
+ * (lru-lock-stats) to 1.88-2.00 times (sk-forward-alloc-2022,
+ * netperf-sctp, kmalloc-obj-stock), 1.1-1.7
  * for most; 2.04 for page-fault-batch before a fault counted 35 events,
  * not 50; the events per second held (charge-batch-2022: 1.37e7).
  *
