@@ -76,8 +76,8 @@
  * from 0.49 (multi-memcg-stock: 13.8 MiB against 28; its memcgs' stocks
  * are not counted) to 1.6 times (batching, false-sharing). With 16 bytes
  * of samples an operation that charges nothing (48 before), from 0.55
- * (multi-memcg-stock: 13.7 MiB against 23.8; a variant alone peaks at
- * 18.5, the five in one process at 23.8) and 0.70 (stat-flush-contention:
+ * (multi-memcg-stock: 13.7 MiB against 24-25; a variant alone peaks at
+ * 18.5, the five in one process at 24-25) and 0.70 (stat-flush-contention:
  * 15.0 against 21.4; its reader adds 9.7 MiB, not counted) to 1.31
  * (kmalloc-obj-stock: 26 against 19.7), 22 of the 27 scenarios within
  * 0.8-1.25: memcgsim(1) promises a factor of 2, and tests/run-estimate.sh
