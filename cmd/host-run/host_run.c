@@ -933,7 +933,6 @@ static void print_table(const struct host_run_opts *o, const struct plan *p,
 		printf("  - a tracepoint is counted in the counted tasks' own context: the periodic flusher's work (a kworker) is in neither column; the model's column is its calls of the function that fires the event.\n");
 	if (fs->version == 1)
 		printf("  - on this v1 host the model ran with kernel.tcpmem_active=true: a TCP socket is charged to the unbatched tcpmem counter, as after host-run's write of memory.kmem.tcp.limit_in_bytes.\n");
-	printf("  - not done yet (issue 31 item 4): the model does not charge v1's memsw counter (swap accounting).\n");
 }
 
 /* ---- the command ---- */
