@@ -21,9 +21,16 @@
 #     tcpmem_active=true, and leaves swap_account to the user.
 #  3. Neither hierarchy: exit 1, the error names the fake mountinfo,
 #     nothing on stdout.
+#  4. The other host programs, on the v1 root, each against the root run
+#     host-run adds, on CPUs 0 and 1: kmalloc (kmalloc-obj-stock's v6.0:
+#     msgsnd()/msgrcv() on a private SysV queue, which is gone
+#     afterwards), hackbench (hackbench-objects' objects, one sender and
+#     one receiver) and SCTP (netperf-sctp's sctp, one pair): each a
+#     measured row, but SCTP where the kernel offers none, which is
+#     listed with that reason instead.
 #
-# Timing: two runs of 2 variants x 1 repetition x (0.1 s + 0.02 s)
-# plus the model's runs: about 2 s.
+# Timing: five runs of 2 variants x 1 repetition x (0.1 s + 0.02 s)
+# plus the model's runs: about 4 s.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by `make
 # check`.
@@ -107,6 +114,40 @@ grep -q "^model: this host's kernel paths, set by host-run (a --set of yours win
 grep -q "cgroup v1 here: the model runs this host's paths with $want " "$tmp/err" ||
 	fail "v1: stderr does not say '$want'"
 [ "$(tree "$r")" = "$before" ] || fail "v1: something left behind"
+
+# 4. kmalloc, hackbench, SCTP
+queues()
+{
+	if [ -r /proc/sysvipc/msg ]; then
+		wc -l </proc/sysvipc/msg
+	else
+		echo 0
+	fi
+}
+q0=$(queues)
+host_run()
+{
+	rc=0
+	MEMCGSIM_HOST_ROOT=$r $limit "$MEMCGSIM" host-run "$@" -r 1 -d 0.1 \
+		--machine "$profile" --no-profile -q >"$tmp/out" \
+		2>"$tmp/err" || rc=$?
+	[ "$rc" = 0 ] || fail "$1: exit $rc, expected 0: $(cat "$tmp/err")"
+}
+host_run "$top/scenarios/experiments/kmalloc-obj-stock.yaml" -v v6.0 \
+	--set workloads.0.cpus=0-1
+grep -q '^v6.0  */kmalloc  *[0-9]' "$tmp/out" ||
+	fail "kmalloc: no measured row for v6.0"
+[ "$(queues)" = "$q0" ] || fail "kmalloc: a SysV queue left behind"
+host_run "$top/scenarios/experiments/hackbench-objects.yaml" -v objects \
+	--set workloads.0.cpus=0-1 --set workloads.0.fds=1
+grep -q '^objects  */hackbench  *[0-9]' "$tmp/out" ||
+	fail "hackbench: no measured row for objects"
+host_run "$top/scenarios/experiments/netperf-sctp.yaml" -v sctp \
+	--set workloads.0.cpus=0-1 --set workloads.0.instances=1
+grep -q '^sctp  */top/netperf  *[0-9]' "$tmp/out" ||
+	grep -q '^  sctp: SCTP: this kernel offers none (socket(IPPROTO_SCTP): ' "$tmp/out" ||
+	fail "SCTP: neither a measured row nor the reason there is none"
+[ "$(tree "$r")" = "$before" ] || fail "4: something left behind"
 
 # 3. neither
 r=$tmp/none

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -82,6 +84,8 @@ struct plan {
 	/* the host's kernel: keys for the model (host_kernel_sets()) */
 	char ksets[HOST_MAX_KERNEL_SETS][64];
 	unsigned int nr_ksets;
+	bool sctp_ok; /* the kernel offers SCTP sockets */
+	char sctp_why[160];
 	struct host_tp tp; /* the memcg tracepoints, when tracefs serves */
 	unsigned int host_cpus;
 	cpu_set_t allowed;
@@ -312,6 +316,36 @@ static bool kernel_differs(const struct kernel_config *a,
 	return len > 0;
 }
 
+/*
+ * TCP and SCTP sockets: on v1 charged only once memory.kmem.tcp's limit is
+ * written (mem_cgroup_sk_alloc() checks tcpmem_active for every socket),
+ * then to tcpmem; on v2 through try_charge_memcg.
+ */
+static bool inet_stream(enum workload_host_kind kind)
+{
+	return kind == WH_TCP_STREAM || kind == WH_SCTP_STREAM;
+}
+
+/*
+ * Does this kernel offer SCTP? socket(IPPROTO_SCTP) fails with
+ * EPROTONOSUPPORT when neither built in nor loaded (host-run does not
+ * load modules); @why says so.
+ */
+static bool sctp_probe(char *why, size_t size)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_SCTP);
+
+	if (fd >= 0) {
+		close(fd);
+		return true;
+	}
+	snprintf(
+		why, size,
+		"SCTP: this kernel offers none (socket(IPPROTO_SCTP): %s; modprobe sctp, where modules load)",
+		strerror(errno));
+	return false;
+}
+
 /* Can this host run @v as the model ran it? Sets @v->why when not. */
 static void check_variant(const struct plan *p, const struct host_cgfs *fs,
 			  struct host_variant *v,
@@ -361,7 +395,11 @@ static void check_variant(const struct plan *p, const struct host_cgfs *fs,
 				return;
 			}
 		}
-		tcp |= w->h.kind == WH_TCP_STREAM;
+		tcp |= inet_stream(w->h.kind);
+		if (w->h.kind == WH_SCTP_STREAM && !p->sctp_ok) {
+			snprintf(v->why, sizeof(v->why), "%s", p->sctp_why);
+			return;
+		}
 		if (w->h.kind == WH_STAT_READ && w->h.format &&
 		    w->h.format != fs->version) {
 			snprintf(
@@ -533,7 +571,7 @@ static int run_once(struct plan *p, struct host_cgfs *fs,
 	int ret;
 
 	for (i = 0; i < v->nr_workloads; i++)
-		tcp |= v->w[i].h.kind == WH_TCP_STREAM;
+		tcp |= inet_stream(v->w[i].h.kind);
 	ret = host_cg_build(fs, &v->tree, tcp, err);
 	/* perf's profile of the first run of each variant */
 	if (p->perf[0] && !v->nr_runs)
@@ -1037,6 +1075,7 @@ int host_run(const struct host_run_opts *o)
 	if (host_cg_detect(&fs, root ? root : "", &err))
 		goto fail;
 	p->cg_version = fs.version;
+	p->sctp_ok = sctp_probe(p->sctp_why, sizeof(p->sctp_why));
 	p->nr_ksets =
 		host_kernel_sets(&fs, u.release, o->sets, o->nr_sets, p->ksets);
 	if (p->nr_ksets && !o->quiet)
