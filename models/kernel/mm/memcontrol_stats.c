@@ -1419,11 +1419,16 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 	}
 	/* v1: local, the hierarchical limits, then total_* */
 	for (f->pass = 0; f->pass < 2; f->pass++) {
-		for (f->i = 0; f->i < ARRAY_SIZE(v1_state_reads); f->i++)
+		for (f->i = 0; f->i < ARRAY_SIZE(v1_state_reads); f->i++) {
+			/* swap only with swap accounting */
+			if (v1_state_reads[f->i] == K_MEMCG_SWAP &&
+			    !do_memsw_account(ms->k))
+				continue;
 			CO_CALL(f, p, stat_read_one, .memcg = f->memcg,
 				.local = f->pass == 0,
 				.k = (int)memcg__state_index(
 					ms, v1_state_reads[f->i]));
+		}
 		for (f->i = 0; f->i < ARRAY_SIZE(v1_events); f->i++) {
 			k = stat_event_k(ms, v1_events[f->i]);
 			if (k < 0)
@@ -1439,11 +1444,15 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 		if (f->pass)
 			break;
 		/*
-		 * hierarchical_memory_limit: memory.max up the tree. SIM:
-		 * memsw.max, read next to it, is not placed.
+		 * hierarchical_memory_limit and _memsw_limit: memory.max
+		 * and memsw.max up the tree. SIM: memsw.max is placed only
+		 * with swap accounting, so without it its load is free.
 		 */
-		for (f->mi = f->memcg; f->mi; f->mi = f->mi->parent)
+		for (f->mi = f->memcg; f->mi; f->mi = f->mi->parent) {
 			CO_LOAD(f, &f->mi->memory, max);
+			if (do_memsw_account(ms->k))
+				CO_LOAD(f, &f->mi->memsw, max);
+		}
 	}
 out:
 	CO_FENCE(f);
