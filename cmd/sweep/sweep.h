@@ -57,10 +57,11 @@
  * `point` and one column per --vary key, then per point and variant the
  * point number, the key values as given, and the per-point row (should
  * points have different columns, the header is their union, in order of
- * first appearance, and a point's missing columns are empty). sweep.yaml
+ * first appearance, and a point's missing columns are empty), after the
+ * sweep's provenance as "# KEY: VALUE" lines (cmd/sweep/merge.c). sweep.yaml
  * is one document: the first point's scenario, seed, replications and
- * baseline; vary: [{key, values}]; points: [{point, set: {KEY: VALUE},
- * variants: <the point's report variants>}].
+ * baseline, the sweep's provenance; vary: [{key, values}]; points: [{point,
+ * set: {KEY: VALUE}, variants: <the point's report variants>}].
  *
  * Layering: cli/ command above cmd/run/run.h, sim/report.h, sim/csv.h,
  * sim/file.h and sim/yaml_emit.h. Points, files and plans are in
