@@ -538,7 +538,8 @@ test "$rc" -eq 2 || fail "sweep of onevar/ without --variant: exit status $rc, e
 # 11. Provenance in the merged files (issue 32, item 2). j1 is small.yaml
 #     swept over think_ns and counters, with no --set: its points all run
 #     on skx-2s-72 (small.yaml's machine:, its one profile, so the
-#     profiles' digest is that file's sha256), 0.02 ms after 0.002 ms,
+#     profiles' digest is that file's sha256; 2 sockets of 18 cores, the
+#     SMT siblings numbered after all first threads), 0.02 ms after 0.002 ms,
 #     seed 1, one replication. The sweep's --set options (none) stand for
 #     the points' own (which hold the varied keys), and each --vary is
 #     said as it was given. A second sweep with --set duration_ms=0.01
@@ -554,6 +555,7 @@ want="# scenario: small
 # scenario_digest: sha256:$(sha "$s")
 # profiles_digest: sha256:$(sha "$top/scenarios/machines/skx-2s-72.yaml")
 # machine: skx-2s-72
+# socket_cpus: 0-17,36-53; 18-35,54-71
 # duration_ms: 0.02
 # warmup_ms: 0.002
 # vary: workloads.0.think_ns=10,20,30

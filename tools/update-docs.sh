@@ -103,7 +103,7 @@ sample_check()
 sample_run_csv()
 {
 	m run "$sc/teaching/atomic-counter.yaml" -f csv -o results.csv -q
-	head -n 12 "$tmp/run/results.csv"
+	head -n 13 "$tmp/run/results.csv"
 }
 
 # A sweep's sweep.csv (user guide, Sweeps): its provenance lines, its
