@@ -343,6 +343,32 @@ picture "plot false-sharing" "$tmp/fs/heatmap-packed.png" filled
 test -e "$tmp/fs/functions.dat" &&
 	fail "plot false-sharing: functions, but the scenario has none"
 
+# Socket boundaries (issue 32): atomic-counter's 72cpus variant runs on
+# every CPU of skx-2s-72, 2 sockets x 18 cores x 2 threads numbered
+# threads_last, so its results' socket_cpus is "0-17,36-53; 18-35,54-71"
+# and its heat map's 72 columns run socket 0, 1, 0, 1 in blocks of 18:
+# three dashed boundaries (at 17.5, 35.5, 53.5) and four "socket N"
+# labels, two of each. A result without socket_cpus (an older file) or
+# with a broken one still draws, without them.
+ac=$top/scenarios/teaching/atomic-counter.yaml
+sim run "$ac" --set duration_ms=0.05 -v 72cpus -f yaml -o ac.yaml --quiet
+test "$rc" -eq 0 || fail "run atomic-counter.yaml: exit status $rc"
+grep -qx "  socket_cpus: '0-17,36-53; 18-35,54-71'" "$tmp/ac.yaml" ||
+	fail "run atomic-counter: no socket_cpus 0-17,36-53; 18-35,54-71 in the provenance"
+sim plot ac.yaml --out ac --format svg
+svg=$tmp/ac/heatmap-72cpus.svg
+test "$(grep -o '>socket [0-9]<' "$svg" | sort | uniq -c | tr -s ' ' | tr '\n' '|')" = \
+	" 2 >socket 0<| 2 >socket 1<|" ||
+	fail "plot atomic-counter: heatmap-72cpus.svg does not label socket 0, 1, 0, 1"
+for bad in "'0-17; x'" "'0-17,36-53'" "'0-99999999999; 5'" '"0-17,36-53; 18-35,54-71, 0-35; 36-71"'; do
+	sed "s/^  socket_cpus: .*/  socket_cpus: $bad/" "$tmp/ac.yaml" >"$tmp/acbad.yaml"
+	rm -rf "$tmp/acbad"
+	sim plot acbad.yaml --out acbad --format svg
+	test "$rc" -eq 0 || fail "plot with socket_cpus $bad: exit status $rc"
+	grep -q '>socket [0-9]<' "$tmp/acbad/heatmap-72cpus.svg" &&
+		fail "plot with socket_cpus $bad: socket labels drawn"
+done
+
 # Panels in value order and tic labels from every value: the first row
 # is a variant that sets both keys itself (kernel.charge_batch=64, layout
 # v6.1), which used to put the 64 panel first and leave the 16 panel's
