@@ -1006,7 +1006,7 @@ const struct cli_option opt_plot_metric = {
 	.long_name = "metric",
 	.arg = "M",
 	.set = set_plot_metric,
-	.help = "a sweep: draw metric M, a column of sweep.csv (default throughput)",
+	.help = "draw metric M (default: the headline metric, throughput): a run's bars of M per variant, a sweep's M against its keys (a column of sweep.csv)",
 };
 
 const struct cli_option opt_plot_x = {

@@ -81,9 +81,11 @@ sim()
 # ---- the picture checker ----
 
 # size KIND DATA: the picture size the script of KIND sets, "WIDTH
-# HEIGHT". A sweep's picture with N panels (its data file says) has a grid
-# of N + 1 cells, the legend's last: 2 or 3 cells in a row, else 2, 3 or 4
-# columns; 420 x 300 per cell plus 120 x 80, at least 960 x 600.
+# HEIGHT". A sweep's picture of N panels of L lines (its data file says)
+# is its panels above its legend: one panel 960 x 560; else a grid of N
+# in a row up to 3, then 2, 3 or 4 columns, 420 x 300 a panel plus
+# 120 x 80, at least 960 x 520; the legend 40 more, and 20 a row of at
+# most 4 variants.
 size()
 {
 	case $1 in
@@ -93,19 +95,21 @@ size()
 	heatmap-*) echo "960 480" ;;
 	*-vs-*)
 		n=$(sed -n 's/^# \([0-9]*\) panel(s) x .*/\1/p' "$2")
-		if test "${n:-1}" -le 1; then
-			echo "960 600"
+		l=$(sed -n 's/^# [0-9]* panel(s) x \([0-9]*\) line(s).*/\1/p' "$2")
+		n=${n:-1}
+		keyh=$((40 + 20 * ((${l:-1} + 3) / 4)))
+		if test "$n" -le 1; then
+			echo "960 $((560 + keyh))"
 			return
 		fi
-		cells=$((n + 1))
-		if test $cells -le 3; then cols=$cells
-		elif test $cells -le 4; then cols=2
-		elif test $cells -le 9; then cols=3
+		if test "$n" -le 3; then cols=$n
+		elif test "$n" -le 4; then cols=2
+		elif test "$n" -le 9; then cols=3
 		else cols=4; fi
-		rows=$(((cells + cols - 1) / cols))
+		rows=$(((n + cols - 1) / cols))
 		w=$((420 * cols + 120)); test $w -ge 960 || w=960
-		h=$((300 * rows + 80)); test $h -ge 600 || h=600
-		echo "$w $h"
+		h=$((300 * rows + 80)); test $h -ge 520 || h=520
+		echo "$w $((h + keyh))"
 		;;
 	*) echo "0 0" ;;
 	esac
@@ -411,7 +415,45 @@ else
 	awk 'BEGIN { RS = "\n\n\n" } NR == 5' "$d" | head -1 |
 		grep -qx '"6.0-rc1"' ||
 		fail "plot sweep-2keys.csv: block 4 is not 6.0-rc1's"
+	# The legend below the panels, not beside them (ux-review-3
+	# finding 18): 2 panels in a row, 960 x (520 + 40 + 20) for one
+	# legend row of 3 variants; the panels take y 0-520, so both x axis
+	# labels sit above 520 and the legend's "root" in 520-580.
+	awk '/translate\(/ { y = $0; sub(/.*translate\([^,]*,/, "", y)
+			sub(/\).*/, "", y) }
+		/<text>kernel.page_counter_layout<\/text>/ && y >= 520 { bad = 1 }
+		/<text>kernel.page_counter_layout<\/text>/ { nx++ }
+		/<text>root<\/text>/ { r = y; nr++ }
+		END { exit !(nx == 2 && nr == 1 && r > 520 && r < 580 && !bad) }' \
+		"$tmp/sweep2/throughput-vs-kernel.page_counter_layout.svg" ||
+		fail "plot sweep-2keys.csv: the legend is not below the panels"
 fi
+
+# Units on every metric's axis: sweep.csv has a unit for throughput only,
+# so a sweep's latency_p99 (ns in its sweep.yaml) was drawn without one.
+# A sweep of small.yaml, plotted with --metric latency_p99, labels its y
+# axis "latency_p99 (ns)"; a misspelt --metric gets "did you mean" (from
+# a sweep or a run), exit 2 and nothing written; a run's --metric draws
+# the bar chart of that metric.
+rc=0
+(cd "$tmp" && "$MEMCGSIM" sweep "$top/tests/data/small.yaml" -q \
+	--vary workloads.0.think_ns=10,20 --out sw >/dev/null 2>&1) || rc=$?
+test "$rc" -eq 0 || fail "sweep small.yaml: exit status $rc"
+sim plot sw --metric latency_p99 --out swl --format svg
+test "$rc" -eq 0 || fail "plot sw --metric latency_p99: exit status $rc"
+grep -q '<text>latency_p99 (ns)</text>' \
+	"$tmp/swl/latency_p99-vs-workloads.0.think_ns.svg" ||
+	fail "plot sw --metric latency_p99: no y label 'latency_p99 (ns)'"
+for f in sw ac.yaml; do
+	sim plot $f --metric thruput --out typo
+	test "$rc" -eq 2 || fail "plot $f --metric thruput: exit status $rc"
+	grep -q "did you mean 'throughput'?" "$tmp/err" ||
+		fail "plot $f --metric thruput: no 'did you mean': $(cat "$tmp/err")"
+	test -e "$tmp/typo" && fail "plot $f --metric thruput: wrote typo/"
+done
+sim plot ac.yaml --metric latency_p99 --out acl --format svg
+grep -q '<text>latency_p99 (ns)</text>' "$tmp/acl/summary.svg" ||
+	fail "plot ac.yaml --metric latency_p99: the bars are not latency_p99's"
 
 # Three keys, one a seed (tests/data/plots/sweep-seeds.csv): a picture
 # per key but the seed, the other key's values as panels, each point the

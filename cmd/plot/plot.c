@@ -509,12 +509,44 @@ static void si_text(char *buf, size_t size, double v)
 }
 
 /*
- * plan_summary() - the headline (first) metric of every variant as a
- * bar, labelled with its value and its change against its baseline: the
- * picture every run gets.
+ * Refuse --metric @want that no variant of @vars has, naming the nearest
+ * metric they have ("did you mean"). Return -EINVAL with @err set.
+ */
+static int no_metric(const struct scenario_node *vars, const char *want,
+		     struct sim_error *err)
+{
+	const char *names[256];
+	unsigned int n = 0, k;
+	const char *near;
+	size_t i, j;
+
+	for (i = 0; i < len_of(vars); i++) {
+		const struct scenario_node *m =
+			scenario_get(scenario_item(vars, i), "metrics");
+
+		for (j = 0; j < len_of(m) && n < 256; j++) {
+			for (k = 0; k < n; k++)
+				if (!strcmp(names[k], scenario_key(m, j)))
+					break;
+			if (k == n)
+				names[n++] = scenario_key(m, j);
+		}
+	}
+	near = sim_nearest(want, names, n);
+	sim_error_set(err, scenario_file(vars), 0, 0,
+		      "--metric: no variant has a metric '%s'%s%s%s", want,
+		      near ? "; did you mean '" : "", near ? near : "",
+		      near ? "'?" : "");
+	return -EINVAL;
+}
+
+/*
+ * plan_summary() - the headline (first) metric of every variant, or
+ * metric @want when not NULL (--metric), as a bar, labelled with its
+ * value and its change against its baseline: the picture every run gets.
  */
 static int plan_summary(struct plot_plan *p, const struct scenario_node *root,
-			struct sim_error *err)
+			const char *want, struct sim_error *err)
 {
 	char esc[1][512]; /* names for a comment line, escaped */
 	const struct scenario_node *vars = seq_at(root, "variants");
@@ -538,14 +570,18 @@ static int plan_summary(struct plot_plan *p, const struct scenario_node *root,
 	for (i = 0; i < len_of(vars); i++) {
 		const struct scenario_node *v = scenario_item(vars, i);
 		const struct scenario_node *m = scenario_get(v, "metrics");
+		const struct scenario_node *e;
 		double val, ci, pct;
 
 		/* The primary metric is the first (sim/report.h). */
 		if (!len_of(m))
 			continue;
-		if (number_at(scenario_item(m, 0), "value", &val, err) ||
-		    number_at(scenario_item(m, 0), "ci95", &ci, err) ||
-		    number_at(scenario_item(m, 0), "change_pct", &pct, err)) {
+		e = want ? scenario_get(m, want) : scenario_item(m, 0);
+		if (!e)
+			continue;
+		if (number_at(e, "value", &val, err) ||
+		    number_at(e, "ci95", &ci, err) ||
+		    number_at(e, "change_pct", &pct, err)) {
 			plot__text_discard(&data);
 			plot__text_discard(&gp);
 			return -EINVAL;
@@ -553,8 +589,8 @@ static int plan_summary(struct plot_plan *p, const struct scenario_node *root,
 		if (!isfinite(val))
 			continue;
 		if (!metric) {
-			metric = scenario_key(m, 0);
-			unit = str_at(scenario_item(m, 0), "unit");
+			metric = want ? want : scenario_key(m, 0);
+			unit = str_at(e, "unit");
 		}
 		si_text(num, sizeof(num), val);
 		if (isfinite(pct))
@@ -573,7 +609,7 @@ static int plan_summary(struct plot_plan *p, const struct scenario_node *root,
 	if (!rows) {
 		plot__text_discard(&data);
 		plot__text_discard(&gp);
-		return 0;
+		return want ? no_metric(vars, want, err) : 0;
 	}
 	snprintf(title, sizeof(title), "%s: %s per variant", p->name, metric);
 	plot__put_gp_var(gp.f, "title", title);
@@ -900,7 +936,7 @@ static int plan_run(struct plot_plan *p, const struct scenario_node *root,
 	snprintf(p->name, sizeof(p->name), "%s", str_at(root, "scenario"));
 	vars = seq_at(root, "variants");
 	if (plot__wanted(o, PLOT_SUMMARY)) {
-		ret = plan_summary(p, root, err);
+		ret = plan_summary(p, root, o->metric, err);
 		if (ret)
 			return ret;
 	}
