@@ -958,7 +958,7 @@ const struct cli_option opt_tolerance = {
 	.long_name = "tolerance",
 	.arg = "PCT",
 	.set = set_tolerance,
-	.help = "largest change that passes without a verdict (better, worse or changed), in percent of the old value (default 0: the model is deterministic; values within 1e-9 relative are rounding, always equal)",
+	.help = "a change of at most PCT percent of the old value passes without a verdict; a larger one is judged better, worse or changed, or within CI when inside the 95% confidence intervals (run -r N), and the summary counts them all as over PCT% (default 0: the model is deterministic; values within 1e-9 relative are rounding, always equal)",
 };
 
 const struct cli_option opt_metric = {
