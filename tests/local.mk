@@ -271,6 +271,12 @@ EXTRA_DIST += %reldir%/run-trace.sh
 TESTS += %reldir%/run-estimate.sh
 EXTRA_DIST += %reldir%/run-estimate.sh
 
+# tests/run-cli.sh          what every command shares: --no-plots (taken
+#                           by all but plot, which refuses it), --max-time
+#                           bounding the whole of sweep and validate
+TESTS += %reldir%/run-cli.sh
+EXTRA_DIST += %reldir%/run-cli.sh
+
 # tests/run-list.sh         memcgsim list: every shipped profile and
 #                           scenario with its description and size (CPUs,
 #                           variants x simulated time), as in its file

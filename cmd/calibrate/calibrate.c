@@ -655,6 +655,7 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
 		{ "fit", required_argument, NULL, 'F' },
 		{ "tolerance", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "no-plots", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -698,6 +699,8 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
 				return usage_error(
 					"--tolerance: expected a percentage such as 25, found '%s'",
 					optarg);
+			break;
+		case 'P': /* --no-plots: calibrate draws none */
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

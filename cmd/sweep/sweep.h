@@ -161,6 +161,14 @@ struct sweep {
 	char machine[SWEEP_DIGEST_LEN];
 	char duration[SWEEP_DIGEST_LEN];
 	char warmup[SWEEP_DIGEST_LEN];
+	/*
+	 * --max-time (run_opts' time_up): true once the whole command's
+	 * time is up; sweep_run() starts no point after that, and a point
+	 * running then stops (in a child too: the clock is the parent's
+	 * start). NULL: no limit. Not part of the sweep's identity.
+	 */
+	bool (*time_up)(void *arg);
+	void *time_up_arg;
 };
 
 void sweep_init(struct sweep *s);
