@@ -18,6 +18,7 @@ libsim_a_SOURCES += \
 	%reldir%/kernel/cgroup/rstat.c %reldir%/kernel/cgroup/rstat.h \
 	%reldir%/kernel/sched/fair.c %reldir%/kernel/sched/fair.h \
 	%reldir%/drivers/cpuidle/menu.c %reldir%/drivers/cpuidle/menu.h \
+	%reldir%/drivers/cpuidle/teo.c %reldir%/drivers/cpuidle/teo.h \
 	%reldir%/kernel/locking/qspinlock.c \
 	%reldir%/kernel/locking/qspinlock.h \
 	%reldir%/net/core/sock.c %reldir%/net/core/sock.h \

@@ -31,7 +31,7 @@ static const char *const stats_version_names[] = { "v6.0", "v6.6", "v6.8" };
 static const char *const parent_walk_names[] = { "statc_parent",
 						 "parent_mem_cgroup" };
 static const char *const sched_class_names[] = { "cfs", "eevdf" };
-static const char *const cpuidle_names[] = { "menu", "poll" };
+static const char *const cpuidle_names[] = { "menu", "poll", "teo" };
 static const char *const lru_lock_names[] = { "off", "per_node", "per_lruvec" };
 static const char *const version_names[] = { "none", "v4.8", "v6.0",  "v6.1",
 					     "v6.6", "v6.8", "stable" };
@@ -420,7 +420,7 @@ static const struct kernel_key kernel_key_table[] = {
 		KEY_MEMBER(cpuidle),
 		KEY_NAMES(cpuidle_names),
 		KEY_DEF(CPUIDLE_MENU),
-		.doc = "How an idle CPU waits, with the machine profile's idle_states: menu (the menu governor picks a state by the expected idle span; a wake-up pays ipi_ns and the state's exit latency) or poll (the idle=poll boot option: wake-ups are free, as without idle_states)",
+		.doc = "How an idle CPU waits, with the machine profile's idle_states: menu (the menu governor picks a state by the expected idle span; a wake-up pays ipi_ns and the state's exit latency), teo (the timer events oriented governor: the state within the time to the next timer, shallower when recent wake-ups came earlier; priced as menu) or poll (the idle=poll boot option: wake-ups are free, as without idle_states)",
 	},
 	{
 		.name = "lru_lock",
