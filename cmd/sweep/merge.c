@@ -250,14 +250,20 @@ static char *vary_arg(const struct sweep *s, unsigned int k)
 		      ",");
 }
 
-/* A "# KEY: VALUE" line of sweep.csv, control characters as '?'. */
+/* @s into @out, each control character as '?' (a point's file's text). */
+static void put_clean(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+}
+
+/* A "# KEY: VALUE" line of sweep.csv. */
 static void csv_comment(FILE *out, const char *key, const char *value)
 {
-	const char *c;
-
-	fprintf(out, "# %s: ", key);
-	for (c = value; *c; c++)
-		fputc((unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c, out);
+	fputs("# ", out);
+	put_clean(out, key);
+	fputs(": ", out);
+	put_clean(out, value);
 	fputc('\n', out);
 }
 
