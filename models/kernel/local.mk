@@ -12,6 +12,7 @@ libsim_a_SOURCES += \
 	%reldir%/mm/page_counter.c %reldir%/mm/page_counter.h \
 	%reldir%/mm/memcontrol.c %reldir%/mm/memcontrol.h \
 	%reldir%/mm/memcontrol_internal.h %reldir%/mm/memcontrol_stats.c \
+	%reldir%/mm/memcontrol_sock.c \
 	%reldir%/mm/shmem.c %reldir%/mm/shmem.h \
 	%reldir%/mm/swap.c %reldir%/mm/swap.h \
 	%reldir%/mm/mmap_lock.c %reldir%/mm/mmap_lock.h \

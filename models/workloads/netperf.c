@@ -1225,26 +1225,23 @@ static void netperf_destroy(struct workload *w)
 
 /*
  * host-run's program: a pair of processes per instance, pinned where its
- * tasks are, streaming message_bytes over loopback (af_unix or TCP).
+ * tasks are, streaming message_bytes over loopback (af_unix, TCP, or
+ * SCTP's one-to-one sockets, where the host's kernel offers SCTP).
  */
 static int netperf_host(const struct workload *w, struct workload_host *h)
 {
 	const struct netperf *np = w->priv;
 	unsigned int i;
 
-	if (np->protocol == PROTO_SCTP) {
-		snprintf(
-			h->why, sizeof(h->why),
-			"SCTP: no host program (the sctp module may not load)");
-		return -1;
-	}
 	if (np->server_path[0] || np->client_prefix[0]) {
 		snprintf(
 			h->why, sizeof(h->why),
 			"netserver and netperf in cgroups of their own: not built on the host");
 		return -1;
 	}
-	h->kind = np->protocol == PROTO_UNIX ? WH_UNIX_STREAM : WH_TCP_STREAM;
+	h->kind = np->protocol == PROTO_UNIX ? WH_UNIX_STREAM :
+		  np->protocol == PROTO_SCTP ? WH_SCTP_STREAM :
+					       WH_TCP_STREAM;
 	h->bytes = np->message_bytes;
 	h->nr_pairs = (unsigned int)np->instances;
 	for (i = 0; i < h->nr_pairs; i++) {

@@ -321,6 +321,13 @@ static const struct kernel_key kernel_key_table[] = {
 		.doc = "With cgroup_version 1, whether memory.kmem.tcp.limit_in_bytes has been written: then sockets are charged to the unbatched tcpmem page_counter (no stock, no try_charge_memcg); without it v1 charges no socket memory at all (the kernel's default). Ignored on v2",
 	},
 	{
+		.name = "swap_account",
+		.type = KEY_BOOL,
+		KEY_MEMBER(swap_account),
+		KEY_DEF(1),
+		.doc = "With cgroup_version 1, whether memory+swap accounting is on (do_memsw_account(): the swapaccount= boot option; on unless swapaccount=0, as Kconfig's MEMCG_SWAP_ENABLED defaulted in v4.8 and as v5.8 on have it): every charge and uncharge of memory also goes to the memsw page_counter, level by level. Ignored on v2",
+	},
+	{
 		.name = "reclaim_ns",
 		.type = KEY_TIME,
 		KEY_MEMBER(reclaim_ps),

@@ -95,6 +95,7 @@ struct kernel_config {
 	int memory_offset; /* &memcg->memory % 64; -1: by layout */
 	unsigned int cgroup_version; /* 1 (legacy) or 2 */
 	bool tcpmem_active; /* v1: memory.kmem.tcp.limit_in_bytes written */
+	bool swap_account; /* v1: memsw charged beside memory (swapaccount=1) */
 	uint64_t reclaim_ps; /* reclaim cost per page reclaimed */
 	unsigned int
 		sk_reclaim; /* enum sk_reclaim_policy (models/kernel/net/core/sock.h) */
