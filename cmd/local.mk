@@ -9,7 +9,7 @@
 libsim_a_SOURCES += \
 	%reldir%/run/run.c %reldir%/run/run.h %reldir%/run/internal.h \
 	%reldir%/run/collect.c %reldir%/run/trace.c %reldir%/run/limits.c \
-	%reldir%/run/provenance.c \
+	%reldir%/run/provenance.c %reldir%/run/published.c \
 	%reldir%/run/estimate.c %reldir%/run/estimate.h \
 	%reldir%/run/sensitivity.c %reldir%/run/sensitivity.h \
 	%reldir%/list/list.c %reldir%/list/list.h \

@@ -179,41 +179,6 @@ static const struct scenario_key variant_keys[NR_VAR_KEYS] = {
 	},
 };
 
-enum { PUB_SOURCE, PUB_METRIC, PUB_VALUES, PUB_TOLERANCE_PP, NR_PUB_KEYS };
-
-static const struct scenario_key published_keys[NR_PUB_KEYS] = {
-	[PUB_SOURCE] = {
-		.name = "source",
-		.type = SCENARIO_KEY_STRING,
-		.required = true,
-		.size = sizeof(const char *),
-		.doc = "Where the measurements were published",
-	},
-	[PUB_METRIC] = {
-		.name = "metric",
-		.type = SCENARIO_KEY_STRING,
-		.size = sizeof(const char *),
-		.def_str = "throughput",
-		.doc = "The metric they measure",
-	},
-	[PUB_VALUES] = {
-		.name = "values",
-		.type = SCENARIO_KEY_CUSTOM,
-		.required = true,
-		.form = "map",
-		.doc = "{VARIANT: NUMBER, ...}, the measured value of each variant named",
-	},
-	[PUB_TOLERANCE_PP] = {
-		.name = "tolerance_pp",
-		.type = SCENARIO_KEY_DOUBLE,
-		.size = sizeof(double),
-		.dmin = 0,
-		.dmax = 100,
-		.ddef = 3.0,
-		.doc = "The largest error, in percentage points, that validate accepts between a predicted change and the published one",
-	},
-};
-
 enum { WL_TYPE, WL_CPUS, WL_CGROUP, NR_WL_KEYS };
 
 /* The keys of every workload; each type adds its own (help keys TYPE). */
@@ -244,7 +209,7 @@ static const struct scenario_key common_workload_keys[NR_WL_KEYS] = {
 static const struct scenario_key_table key_tables[] = {
 	{ "scenario", top_keys, NR_TOP_KEYS },
 	{ "variants", variant_keys, NR_VAR_KEYS },
-	{ "published", published_keys, NR_PUB_KEYS },
+	{ "published", run__published_keys, NR_PUB_KEYS },
 	{ "workloads", common_workload_keys, NR_WL_KEYS },
 };
 
@@ -255,9 +220,9 @@ unsigned int run_key_tables(const struct scenario_key_table **tables)
 }
 
 /* The names of @table, for scenario_check_keys(). */
-static int check_keys(const struct scenario_node *map,
-		      const struct scenario_key *table, size_t nr,
-		      struct sim_error *err)
+int run__check_keys(const struct scenario_node *map,
+		    const struct scenario_key *table, size_t nr,
+		    struct sim_error *err)
 {
 	const char *names[NR_TOP_KEYS];
 
@@ -1099,7 +1064,7 @@ static int check_variants(const struct scenario_node *base,
 		const struct scenario_node *vn = scenario_item(vars, i);
 		const char *s;
 
-		if (check_keys(vn, variant_keys, NR_VAR_KEYS, err) ||
+		if (run__check_keys(vn, variant_keys, NR_VAR_KEYS, err) ||
 		    scenario_key_get(vn, &variant_keys[VAR_NAME], &names[i],
 				     err))
 			return -1;
@@ -1187,87 +1152,6 @@ static int check_variants(const struct scenario_node *base,
 	return 0;
 }
 
-static int check_published(const struct scenario_node *base,
-			   const struct scenario_node *vars,
-			   struct sim_error *err)
-{
-	const struct scenario_node *p = scenario_get(base, "published");
-	const struct scenario_node *vals;
-	const char *s;
-	double d;
-	size_t i, j;
-
-	if (!p)
-		return 0;
-	if (check_keys(p, published_keys, NR_PUB_KEYS, err) ||
-	    scenario_key_get(p, &published_keys[PUB_SOURCE], &s, err) ||
-	    scenario_key_get(p, &published_keys[PUB_METRIC], &s, err) ||
-	    scenario_key_get(p, &published_keys[PUB_TOLERANCE_PP], &d, err))
-		return -1;
-	vals = scenario_get(p, "values");
-	if (!vals || scenario_kind(vals) != SCENARIO_MAP) {
-		scenario_error(
-			err, vals ? vals : p,
-			"expected 'values': a map of variant names to measured values");
-		return -1;
-	}
-	for (i = 0; i < scenario_len(vals); i++) {
-		const char *name = scenario_key(vals, i);
-		bool found = false;
-
-		for (j = 0; vars && j < scenario_len(vars); j++) {
-			const char *vname = scenario_scalar(
-				scenario_get(scenario_item(vars, j), "name"));
-
-			if (vname && !strcmp(vname, name))
-				found = true;
-		}
-		if (!found) {
-			scenario_error(err, scenario_item(vals, i),
-				       "no variant named '%s'", name);
-			return -1;
-		}
-		if (scenario_double(vals, name, true, 0, -1e300, 1e300, &d,
-				    err))
-			return -1;
-	}
-	return 0;
-}
-
-/*
- * record() - the metrics of @variant's replications; right after the
- * published metric, the published value when there is one (row
- * "published"), so the table shows both changes side by side.
- */
-static void record(struct report *r, int variant, struct run_result *res,
-		   unsigned int reps, const struct scenario_node *base,
-		   const char *name)
-{
-	const struct scenario_node *pub = scenario_get(base, "published");
-	const struct scenario_node *vals = scenario_get(pub, "values");
-	const char *metric = NULL;
-	unsigned int m, k;
-	double x[1024], mean, half, pv;
-	struct sim_error ignored;
-
-	if (pub && scenario_key_get(pub, &published_keys[PUB_METRIC], &metric,
-				    &ignored))
-		metric = NULL;
-	for (m = 0; m < res[0].nr; m++) {
-		for (k = 0; k < reps; k++)
-			x[k] = res[k].value[m];
-		sim_ci95(x, reps, &mean, &half);
-		report_metric(r, variant, res[0].name[m], res[0].unit[m], mean,
-			      half, res[0].higher_is_better[m]);
-		if (metric && !strcmp(metric, res[0].name[m]) && vals &&
-		    scenario_get(vals, name) &&
-		    !scenario_double(vals, name, false, 0, -1e300, 1e300, &pv,
-				     &ignored))
-			report_metric(r, variant, "published", res[0].unit[m],
-				      pv, 0, res[0].higher_is_better[m]);
-	}
-}
-
 static int scenario_run_caught(const char *path, const struct run_opts *o,
 			       struct report **out, struct sim_error *err)
 {
@@ -1297,7 +1181,7 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 		goto out_free;
 	vars = scenario_get(base, "variants");
 	if (check_variants(base, vars, &baseline, err) ||
-	    check_published(base, vars, err) ||
+	    run__check_published(base, vars, err) ||
 	    scenario_key_get(base, &top_keys[TOP_SCENARIO], &name, err) ||
 	    scenario_key_get(base, &top_keys[TOP_DESCRIPTION], &desc, err))
 		goto out_free;
@@ -1441,7 +1325,7 @@ static int scenario_run_caught(const char *path, const struct run_opts *o,
 				goto out_report;
 			done++;
 		}
-		record(r, col, res, o->replications, base, v[i].name);
+		run__record(r, col, res, o->replications, base, v[i].name);
 		/* No result file holds nan: a workload that did nothing. */
 		name = report_nonfinite(r, col);
 		if (name) {
