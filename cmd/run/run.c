@@ -1152,208 +1152,260 @@ static int check_variants(const struct scenario_node *base,
 	return 0;
 }
 
-static int scenario_run_caught(const char *path, const struct run_opts *o,
-			       struct report **out, struct sim_error *err)
-{
-	struct scenario_node *base;
-	const struct scenario_node *vars;
-	struct run_result *res = NULL;
-	struct run_prov *prov = NULL;
-	struct variant *v = NULL;
-	const char *baseline = NULL, *name, *desc, *vnames[MAX_VARIANTS];
-	struct report *r = NULL;
-	struct progress_ctx pc = { .o = o };
-	size_t i, nr, selected = 0, done = 0;
-	struct estimate est;
-	unsigned int k;
-	uint64_t seed;
-	int ret = -1;
+/* A scenario being run: its tree, its variants and what they share. */
+struct scenario_job {
+	const char *path;
+	const struct run_opts *o;
+	struct scenario_node *base; /* with --set applied */
+	const struct scenario_node *vars; /* NULL: the scenario as written */
+	const char *name, *desc, *baseline;
+	size_t nr; /* variants (1 without `variants:`) */
+	size_t selected; /* those that run */
+	size_t done; /* runs finished, for the progress */
+	struct variant *v;
+	struct run_result *res; /* one per replication */
+	struct run_prov *prov;
+};
 
-	SIM_BUG_ON(o->replications < 1 || o->replications > 1024 ||
-		   !o->datadir);
-	base = scenario_load_file(path, err);
-	if (!base)
+/*
+ * scenario_check() - load @j->path, apply --set, and check the top
+ * level: its keys, the variants' names and baselines, `published:`.
+ */
+static int scenario_check(struct scenario_job *j, struct sim_error *err)
+{
+	unsigned int k;
+
+	j->base = scenario_load_file(j->path, err);
+	if (!j->base)
 		return -1;
-	for (k = 0; k < o->nr_sets; k++)
-		if (scenario_set_arg(base, o->sets[k], err))
-			goto out_free;
-	if (check_top_keys(base, err))
-		goto out_free;
-	vars = scenario_get(base, "variants");
-	if (check_variants(base, vars, &baseline, err) ||
-	    run__check_published(base, vars, err) ||
-	    scenario_key_get(base, &top_keys[TOP_SCENARIO], &name, err) ||
-	    scenario_key_get(base, &top_keys[TOP_DESCRIPTION], &desc, err))
-		goto out_free;
+	for (k = 0; k < j->o->nr_sets; k++)
+		if (scenario_set_arg(j->base, j->o->sets[k], err))
+			return -1;
+	if (check_top_keys(j->base, err))
+		return -1;
+	j->vars = scenario_get(j->base, "variants");
+	if (check_variants(j->base, j->vars, &j->baseline, err) ||
+	    run__check_published(j->base, j->vars, err) ||
+	    scenario_key_get(j->base, &top_keys[TOP_SCENARIO], &j->name, err) ||
+	    scenario_key_get(j->base, &top_keys[TOP_DESCRIPTION], &j->desc,
+			     err))
+		return -1;
 	/*
 	 * The name heads tables and titles plots, one line each: a tab or a
 	 * newline would split them (the loader refuses other controls).
 	 */
-	if (strpbrk(name, "\t\n")) {
+	if (strpbrk(j->name, "\t\n")) {
 		scenario_error(
-			err, scenario_get(base, "scenario"),
+			err, scenario_get(j->base, "scenario"),
 			"a scenario name is one line: no newline or tab");
-		goto out_free;
+		return -1;
 	}
-	nr = vars ? scenario_len(vars) : 1;
-	v = calloc(nr, sizeof(*v));
-	res = calloc(o->replications, sizeof(*res));
-	prov = malloc(sizeof(*prov));
-	SIM_OOM_ON(!v || !res || !prov);
-	run__prov_init(prov);
+	return 0;
+}
 
-	/* Check every variant before running any. */
-	for (i = 0; i < nr; i++) {
-		const struct scenario_node *vn = vars ? scenario_item(vars, i) :
-							NULL;
+/*
+ * variant_check() - load variant @i and check it; estimate it when it is
+ * to run; then park it. A variant naming a CPU the machine lacks is
+ * skipped, unless it is the one asked for.
+ */
+static int variant_check(struct scenario_job *j, size_t i,
+			 struct sim_error *err)
+{
+	const struct run_opts *o = j->o;
+	struct variant *v = &j->v[i];
+	struct estimate est;
 
-		snprintf(oom_stage, sizeof(oom_stage), "checking variant %zu",
-			 i + 1);
-		if (variant_load(&v[i], base, vn, o, err) ||
-		    run__check_outputs(o, err))
-			goto out_variants;
-		if (v[i].misfit) {
-			/* skipped, unless it is the one asked for */
-			if (o->variant && !strcmp(o->variant, v[i].name)) {
-				scenario_error(
-					err, v[i].misfit_at,
-					"CPU %u is out of range: the machine has %u CPUs",
-					v[i].misfit - 1, v[i].machine.nr_cpus);
-				goto out_variants;
-			}
-			/* a note for the variants asked for: all, not one */
-			if (!o->variant)
-				fprintf(stderr,
-					"memcgsim: note: variant '%s' skipped: it runs CPU %u, and the machine given with --set has %u CPUs\n",
-					v[i].name, v[i].misfit - 1,
-					v[i].machine.nr_cpus);
-			variant_destroy(&v[i]);
-			continue;
+	snprintf(oom_stage, sizeof(oom_stage), "checking variant %zu", i + 1);
+	if (variant_load(v, j->base, j->vars ? scenario_item(j->vars, i) : NULL,
+			 o, err) ||
+	    run__check_outputs(o, err))
+		return -1;
+	if (v->misfit) {
+		if (o->variant && !strcmp(o->variant, v->name)) {
+			scenario_error(
+				err, v->misfit_at,
+				"CPU %u is out of range: the machine has %u CPUs",
+				v->misfit - 1, v->machine.nr_cpus);
+			return -1;
 		}
-		if (!o->variant || !strcmp(o->variant, v[i].name)) {
-			/* traced: every variant, or --trace-variant's */
-			run__variant_estimate(&v[i], run__traced(o, v[i].name),
-					      &est);
-			if (o->estimate)
-				o->estimate(o->estimate_arg, v[i].name, &est);
-			if (run__check_memory(&v[i], &est, o, err))
-				goto out_variants;
-			run__prov_add(prov, &v[i]);
-			selected++;
-		}
-		variant_park(&v[i]);
+		/* a note for the variants asked for: all, not one */
+		if (!o->variant)
+			fprintf(stderr,
+				"memcgsim: note: variant '%s' skipped: it runs CPU %u, and the machine given with --set has %u CPUs\n",
+				v->name, v->misfit - 1, v->machine.nr_cpus);
+		variant_destroy(v);
+		return 0;
 	}
-	if (!selected && !o->variant) {
+	if (!o->variant || !strcmp(o->variant, v->name)) {
+		/* traced: every variant, or --trace-variant's */
+		run__variant_estimate(v, run__traced(o, v->name), &est);
+		if (o->estimate)
+			o->estimate(o->estimate_arg, v->name, &est);
+		if (run__check_memory(v, &est, o, err))
+			return -1;
+		run__prov_add(j->prov, v);
+		j->selected++;
+	}
+	variant_park(v);
+	return 0;
+}
+
+/* variants_check() - check every variant before running any. */
+static int variants_check(struct scenario_job *j, struct sim_error *err)
+{
+	const struct run_opts *o = j->o;
+	const char *names[MAX_VARIANTS], *near;
+	size_t i;
+
+	for (i = 0; i < j->nr; i++)
+		if (variant_check(j, i, err))
+			return -1;
+	if (!j->selected && !o->variant) {
 		sim_error_set(
 			err, "", 0, 0,
 			"no variant of %s fits the machine given with --set",
-			path);
-		goto out_variants;
+			j->path);
+		return -1;
 	}
-	if (o->variant && !selected) {
-		const char *names[MAX_VARIANTS];
-
-		for (i = 0; i < nr; i++)
-			names[i] = v[i].name;
-		name = sim_nearest(o->variant, names, (unsigned int)nr);
+	for (i = 0; i < j->nr; i++)
+		names[i] = j->v[i].name;
+	if (o->variant && !j->selected) {
+		near = sim_nearest(o->variant, names, (unsigned int)j->nr);
 		sim_error_set(err, "", 0, 0,
 			      "--variant: no variant named '%s' in %s%s%s%s",
-			      o->variant, path, name ? "; did you mean '" : "",
-			      name ? name : "", name ? "'?" : "");
-		goto out_variants;
+			      o->variant, j->path,
+			      near ? "; did you mean '" : "", near ? near : "",
+			      near ? "'?" : "");
+		return -1;
 	}
-	for (i = 0; i < nr; i++)
-		vnames[i] = v[i].name;
-	if (run__trace_check(o, vnames, (unsigned int)nr, path, err))
-		goto out_variants;
+	return run__trace_check(o, names, (unsigned int)j->nr, j->path, err);
+}
+
+/*
+ * variant_run() - run variant @i's replications, each on a fresh copy
+ * (workloads keep state), into report @r; the first one traced when
+ * asked and reporting its lines and functions.
+ */
+static int variant_run(struct scenario_job *j, struct report *r, size_t i,
+		       struct progress_ctx *pc, struct sim_error *err)
+{
+	const struct run_opts *o = j->o;
+	const struct scenario_node *vn = j->vars ? scenario_item(j->vars, i) :
+						   NULL;
+	struct variant *v = &j->v[i];
+	const char *nan;
+	unsigned int k;
+	int col;
+
+	col = report_variant(r, v->name);
+	if (vn) {
+		const char *vb = NULL;
+
+		run__variant_legend(r, col, vn);
+		if (!scenario_key_get(vn, &variant_keys[VAR_BASELINE], &vb,
+				      err) &&
+		    vb)
+			report_variant_baseline(r, col, vb);
+		sim_error_clear(err);
+	}
+	for (k = 0; k < o->replications; k++) {
+		uint64_t s = k ? sim_seed_derive(v->seed, k) : v->seed;
+
+		if (k)
+			variant_destroy(v);
+		snprintf(oom_stage, sizeof(oom_stage), "running variant '%s'",
+			 v->name);
+		if (variant_load(v, j->base, vn, o, err))
+			return -1;
+
+		memset(&j->res[k], 0, sizeof(j->res[k]));
+		pc->share = 1.0 / (double)(j->selected * o->replications);
+		pc->done = (double)j->done * pc->share;
+		if (run_variant_once(v, s, o, !k && run__traced(o, v->name), pc,
+				     k ? NULL : r, col, &j->res[k], err))
+			return -1;
+		j->done++;
+	}
+	run__record(r, col, j->res, o->replications, j->base, v->name);
+	/* No result file holds nan: a workload that did nothing. */
+	nan = report_nonfinite(r, col);
+	if (nan) {
+		scenario_error(
+			err, vn ? vn : j->base,
+			"variant '%s': the metric '%s' is not a number: its workload did no work it could measure",
+			v->name, nan);
+		return -1;
+	}
+	run__note_once(r, col, &j->res[0], j->prov);
+	variant_park(v);
+	return 0;
+}
+
+/* variants_run() - the report of the selected variants, run in order. */
+static int variants_run(struct scenario_job *j, struct report **out,
+			struct sim_error *err)
+{
+	const struct run_opts *o = j->o;
+	struct progress_ctx pc = { .o = o };
+	struct report *r;
+	size_t i;
+
+	for (i = 0; !j->v[i].parked; i++) /* the first not skipped */
+		;
+	r = report_create(j->name, j->v[i].seed, o->replications);
+	SIM_OOM_ON(!r);
+	run__prov_record(r, j->prov, j->path, o);
+	report_describe(r, j->desc);
+	report_all_metrics(r, o->all_metrics);
+	for (i = 0; i < j->nr; i++) {
+		if ((o->variant && strcmp(o->variant, j->v[i].name)) ||
+		    !j->v[i].parked)
+			continue;
+		if (variant_run(j, r, i, &pc, err)) {
+			report_free(r);
+			return -1;
+		}
+	}
+	report_set_baseline(r, j->baseline);
+	*out = r;
+	return 0;
+}
+
+static int scenario_run_caught(const char *path, const struct run_opts *o,
+			       struct report **out, struct sim_error *err)
+{
+	struct scenario_job j = { .path = path, .o = o };
+	size_t i;
+	int ret = -1;
+
+	SIM_BUG_ON(o->replications < 1 || o->replications > 1024 ||
+		   !o->datadir);
+	if (scenario_check(&j, err))
+		goto out;
+	j.nr = j.vars ? scenario_len(j.vars) : 1;
+	j.v = calloc(j.nr, sizeof(*j.v));
+	j.res = calloc(o->replications, sizeof(*j.res));
+	j.prov = malloc(sizeof(*j.prov));
+	SIM_OOM_ON(!j.v || !j.res || !j.prov);
+	run__prov_init(j.prov);
+
+	if (variants_check(&j, err))
+		goto out;
 	if (o->check_only) {
 		ret = 0;
-		goto out_variants;
+		goto out;
 	}
 	if (o->estimated)
 		o->estimated(o->estimate_arg);
-
-	for (i = 0; !v[i].parked; i++) /* the first not skipped */
-		;
-	seed = v[i].seed;
-	r = report_create(name, seed, o->replications);
-	SIM_OOM_ON(!r);
-	run__prov_record(r, prov, path, o);
-	report_describe(r, desc);
-	report_all_metrics(r, o->all_metrics);
-	for (i = 0; i < nr; i++) {
-		int col;
-
-		if ((o->variant && strcmp(o->variant, v[i].name)) ||
-		    !v[i].parked)
-			continue;
-		col = report_variant(r, v[i].name);
-		if (vars)
-			run__variant_legend(r, col, scenario_item(vars, i));
-		if (vars) {
-			const char *vb = NULL;
-
-			if (!scenario_key_get(scenario_item(vars, i),
-					      &variant_keys[VAR_BASELINE], &vb,
-					      err) &&
-			    vb)
-				report_variant_baseline(r, col, vb);
-			sim_error_clear(err);
-		}
-		for (k = 0; k < o->replications; k++) {
-			uint64_t s = k ? sim_seed_derive(v[i].seed, k) :
-					 v[i].seed;
-
-			/* Loaded now; a fresh copy each time: workloads keep
-			 * state. */
-			if (k)
-				variant_destroy(&v[i]);
-			snprintf(oom_stage, sizeof(oom_stage),
-				 "running variant '%s'", v[i].name);
-			if (variant_load(&v[i], base,
-					 vars ? scenario_item(vars, i) : NULL,
-					 o, err))
-				goto out_report;
-
-			memset(&res[k], 0, sizeof(res[k]));
-			pc.share = 1.0 / (double)(selected * o->replications);
-			pc.done = (double)done * pc.share;
-			if (run_variant_once(&v[i], s, o,
-					     !k && run__traced(o, v[i].name),
-					     &pc, k ? NULL : r, col, &res[k],
-					     err))
-				goto out_report;
-			done++;
-		}
-		run__record(r, col, res, o->replications, base, v[i].name);
-		/* No result file holds nan: a workload that did nothing. */
-		name = report_nonfinite(r, col);
-		if (name) {
-			scenario_error(
-				err, vars ? scenario_item(vars, i) : base,
-				"variant '%s': the metric '%s' is not a number: its workload did no work it could measure",
-				v[i].name, name);
-			goto out_report;
-		}
-		run__note_once(r, col, &res[0], prov);
-		variant_park(&v[i]);
-	}
-	report_set_baseline(r, baseline);
-	*out = r;
-	r = NULL;
-	ret = 0;
-
-out_report:
-	report_free(r);
-out_variants:
-	for (i = 0; i < nr; i++)
-		if (v[i].tree)
-			variant_destroy(&v[i]);
-	free(v);
-	free(res);
-	free(prov);
-out_free:
-	scenario_free(base);
+	ret = variants_run(&j, out, err);
+out:
+	for (i = 0; j.v && i < j.nr; i++)
+		if (j.v[i].tree)
+			variant_destroy(&j.v[i]);
+	free(j.v);
+	free(j.res);
+	free(j.prov);
+	scenario_free(j.base);
 	return ret;
 }
 
