@@ -22,7 +22,8 @@ libsim_a_SOURCES += \
 	%reldir%/sweep/override.c \
 	%reldir%/compare/compare.c %reldir%/compare/compare.h \
 	%reldir%/compare/internal.h %reldir%/compare/print.c \
-	%reldir%/fit/fit.c %reldir%/fit/fit.h
+	%reldir%/fit/fit.c %reldir%/fit/fit.h \
+	%reldir%/usage.c %reldir%/usage.h
 # memcgsim calibrate: pinned pthread microbenchmarks on this host (hwloc
 # for the topology) and the same in the model (--check).
 libsim_a_SOURCES += \

@@ -45,6 +45,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "cmd/calibrate/calibrate.h"
+#include "cmd/usage.h"
 #include "models/hw/machine.h"
 #include "sim/file.h"
 #include "sim/report.h"
@@ -121,23 +122,9 @@ struct cal_opts {
 	double tolerance;
 };
 
-static int usage_error(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-	char msg[SIM_ERROR_MSG_MAX], shown[4 * SIM_ERROR_MSG_MAX];
-	va_list ap;
-
-	/* What it quotes (a file name, an option) is escaped, never raw. */
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr,
-		"memcgsim: error: calibrate: %s\nTry 'memcgsim calibrate --help'.\n",
-		sim_escape(shown, sizeof(shown), msg));
-	return EXIT_BAD_INPUT;
-}
+/* A usage error of calibrate (cmd/usage.h); its exit status. */
+#define usage_error(...) \
+	cmd_usage_error("calibrate", EXIT_BAD_INPUT, __VA_ARGS__)
 
 static int print_error(const struct sim_error *err, int status)
 {
@@ -699,15 +686,9 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
 					"--tolerance: expected a percentage such as 25, found '%s'",
 					optarg);
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -1;
-		case ':':
-			return usage_error("option '%s' needs a value",
-					   argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'",
-					   argv[optind - 1]);
+			return cmd_getopt_other("calibrate", EXIT_BAD_INPUT,
+						opt, argv, usage_text);
 		}
 	}
 	return 0;
