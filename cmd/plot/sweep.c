@@ -512,12 +512,10 @@ static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int x,
 		ret = 0;
 		goto out_free;
 	}
-	if (sweep_order(&s) || plot__text_open(&data))
+	if (sweep_order(&s))
 		goto out;
-	if (plot__text_open(&gp)) {
-		plot__text_discard(&data);
-		goto out;
-	}
+	if (plot__texts_open(&data, &gp, err))
+		goto out_free;
 	fprintf(data.f,
 		"# memcgsim plot: %s against %s, %s; plots/throughput.gp\n"
 		"# %u panel(s) x %u line(s): block F * %u + V is panel F's line V\n",
