@@ -244,6 +244,15 @@ static inline void cpu_script(unsigned int cpu, sim_time_t start_ns,
 	ct.used[cpu] = true;
 }
 
+/* Give CPU @cpu a script of one step, @kind of field @f, at @start_ns. */
+static inline void cpu_step(unsigned int cpu, sim_time_t start_ns,
+			    enum step_kind kind, unsigned int f)
+{
+	const struct step st = { .kind = kind, .field = f };
+
+	cpu_script(cpu, start_ns, &st, 1);
+}
+
 static inline sim_time_t done_ns(unsigned int cpu, unsigned int step)
 {
 	return ct.scripts[cpu].done[step] / NS;
