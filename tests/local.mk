@@ -143,7 +143,8 @@ tests_check_will_it_scale_CFLAGS = $(TEST_CFLAGS)
 tests_check_will_it_scale_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/check_place
-tests_check_place_SOURCES = tests/check_place.c
+tests_check_place_SOURCES = tests/check_place.c tests/harness.c \
+	tests/harness.h tests/machine_test.h
 tests_check_place_CFLAGS = $(TEST_CFLAGS)
 tests_check_place_LDADD = $(TEST_LDADD)
 
