@@ -876,6 +876,156 @@ static void kworker_setup(struct run *run)
 	sim_proc_start(&run->kworker, 0);
 }
 
+/*
+ * run_build() - @v's run in @run: the engine, the coherence model within
+ * --max-memory (@limit), the memcg world when a workload charges, the
+ * trace when @traced, a task per workload CPU, each workload's setup and
+ * the stats kworker. Nothing runs yet.
+ */
+static void run_build(struct run *run, struct variant *v, uint64_t seed,
+		      const struct run_opts *o, bool traced, int variant,
+		      uint64_t limit)
+{
+	unsigned int i, j;
+
+	run->machine = v->machine;
+	run->seed = seed;
+	run->warmup_ps = v->warmup_ps;
+	run->end_ps = v->warmup_ps + v->duration_ps;
+	run->nr_workloads = v->nr_workloads;
+	run->workloads = v->workloads;
+	run->engine = sim_engine_create();
+	SIM_OOM_ON(!run->engine);
+	sim_stat_init(&run->lat);
+	run->coh = coh_create(&v->machine, run->engine);
+	coh_set_mem_limit(run->coh, limit == UINT64_MAX ? 0 : limit);
+	/* a developer's check that the shortcuts are exact (HACKING.md) */
+	if (run__shortcuts_off())
+		coh_set_shortcuts(run->coh, false);
+	run->kernel = &v->kernel;
+	run->cgroups = &v->cgroups;
+	for (i = 0; i < v->nr_workloads; i++)
+		if (v->workloads[i].type->memcg && !run->memcg)
+			run->memcg = memcg_sim_create(&v->kernel, &v->cgroups,
+						      run->coh,
+						      v->machine.nr_cpus);
+	if (traced) {
+		run__trace_begin(run, o, variant);
+		/* A window after the run holds nothing: say so. */
+		if (o->trace_from >= run->end_ps)
+			fprintf(stderr,
+				"memcgsim: note: --trace-from %g ms is not before variant '%s' ends (%g ms, warm-up included): its trace holds no events\n",
+				(double)o->trace_from / SIM_PS_PER_MS, v->name,
+				(double)run->end_ps / SIM_PS_PER_MS);
+	}
+	for (i = 0; i < v->nr_workloads; i++) {
+		struct workload *w = &v->workloads[i];
+
+		for (j = 0; j < w->nr_tasks; j++) {
+			struct sim_task *t = &w->tasks[j];
+
+			sim_proc_init(&t->proc, run->engine, w->cpus[j],
+				      PROC_STACK, t);
+			t->k.cc =
+				coh_cpu_attach(run->coh, w->cpus[j], &t->proc);
+			t->k.ms = run->memcg;
+			t->w = w;
+			t->index = j;
+			task_rng_init(t, seed, w->cpus[j]);
+			memset(&t->prof, 0, sizeof(t->prof));
+			t->k.cc->prof = &t->prof;
+			/* explain names the function behind each access */
+			t->k.cc->caller = o->callers ? kprof_caller : NULL;
+		}
+		w->type->setup(w, run);
+	}
+	kworker_setup(run);
+}
+
+/* run_budgets() - @run's --max-events, --max-time and progress, in @pc. */
+static void run_budgets(struct run *run, const struct run_opts *o,
+			struct progress_ctx *pc, bool traced)
+{
+	pc->end = run->end_ps;
+	pc->e = run->engine;
+	pc->max_events = o->max_events ? o->max_events : RUN_DEFAULT_MAX_EVENTS;
+	if (pc->max_events == UINT64_MAX)
+		pc->max_events = 0;
+	pc->estimate = 0;
+	pc->trace_failed = false;
+	pc->timed_out = false;
+	pc->work = 0;
+	/* Work without events: checked every 2^16 units (struct run). */
+	run->work_every = 1 << 16;
+	if (pc->max_events && pc->max_events < run->work_every)
+		run->work_every = pc->max_events;
+	run->work_next = run->work_every;
+	run->work_tick = work_tick;
+	run->work_arg = pc;
+	/*
+	 * The budget is checked every 2^20 events, or every --max-events
+	 * when that is less: a limit below 2^20 is enforced too. So is a
+	 * trace's writing.
+	 */
+	if (o->progress || pc->max_events || traced || o->time_up)
+		sim_engine_set_progress(run->engine,
+					pc->max_events && pc->max_events <
+								  1 << 20 ?
+						pc->max_events :
+						1 << 20,
+					engine_progress, pc);
+}
+
+/*
+ * run_stopped() - the error of a run that a budget stopped (--max-time,
+ * --max-events) or whose trace could not be written: -1, nothing of it
+ * is written. 0 for a run that finished.
+ */
+static int run_stopped(struct run *run, const struct variant *v,
+		       const struct run_opts *o, const struct progress_ctx *pc,
+		       bool traced, int variant, struct sim_error *err)
+{
+	if (pc->timed_out) {
+		scenario_error(
+			err, v->tree,
+			"variant '%s': stopped at --max-time after %.6g of its %.6g simulated ms: nothing was written; raise --max-time, or shorten duration_ms (memcgsim check estimates the time)",
+			v->name, (double)sim_now(run->engine) / SIM_PS_PER_MS,
+			(double)run->end_ps / SIM_PS_PER_MS);
+		return -1;
+	}
+	if (pc->estimate) {
+		run__events_error(v, pc, err);
+		return -1;
+	}
+	if (traced)
+		run__trace_end(run, v->name, variant);
+	if (traced && sim_trace_flush(o->trace)) {
+		/* Stopped at the first failed write: nothing is written. */
+		sim_error_set(
+			err, sim_trace_path(o->trace), 0, 0,
+			"cannot write the trace: %s; stopped in variant '%s': nothing was written, neither the trace nor the results",
+			strerror(sim_trace_flush(o->trace)), v->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* run_free() - what run_build() made. */
+static void run_free(struct run *run, struct variant *v)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < v->nr_workloads; i++)
+		for (j = 0; j < v->workloads[i].nr_tasks; j++)
+			sim_proc_destroy(&v->workloads[i].tasks[j].proc);
+	if (run->kworker_cpu >= 0)
+		sim_proc_destroy(&run->kworker);
+	sim_stat_destroy(&run->lat);
+	memcg_sim_free(run->memcg);
+	coh_free(run->coh);
+	sim_engine_free(run->engine);
+}
+
 static int run_variant_once(struct variant *v, uint64_t seed,
 			    const struct run_opts *o, bool traced,
 			    struct progress_ctx *pc, struct report *r,
@@ -885,95 +1035,17 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 	uint64_t limit = run__max_memory(o);
 	struct run run = { 0 };
 	unsigned int i, j;
-	int ret = 0;
+	int ret = -1;
 
-	run.machine = v->machine;
-	run.seed = seed;
-	run.warmup_ps = v->warmup_ps;
-	run.end_ps = v->warmup_ps + v->duration_ps;
-	run.nr_workloads = v->nr_workloads;
-	run.workloads = v->workloads;
-	run.engine = sim_engine_create();
-	SIM_OOM_ON(!run.engine);
-	sim_stat_init(&run.lat);
-	run.coh = coh_create(&v->machine, run.engine);
-	coh_set_mem_limit(run.coh, limit == UINT64_MAX ? 0 : limit);
-	/* a developer's check that the shortcuts are exact (HACKING.md) */
-	if (run__shortcuts_off())
-		coh_set_shortcuts(run.coh, false);
-	run.kernel = &v->kernel;
-	run.cgroups = &v->cgroups;
-	for (i = 0; i < v->nr_workloads; i++)
-		if (v->workloads[i].type->memcg && !run.memcg)
-			run.memcg = memcg_sim_create(&v->kernel, &v->cgroups,
-						     run.coh,
-						     v->machine.nr_cpus);
-	if (traced) {
-		run__trace_begin(&run, o, variant);
-		/* A window after the run holds nothing: say so. */
-		if (o->trace_from >= run.end_ps)
-			fprintf(stderr,
-				"memcgsim: note: --trace-from %g ms is not before variant '%s' ends (%g ms, warm-up included): its trace holds no events\n",
-				(double)o->trace_from / SIM_PS_PER_MS, v->name,
-				(double)run.end_ps / SIM_PS_PER_MS);
-	}
-	for (i = 0; i < v->nr_workloads; i++) {
-		struct workload *w = &v->workloads[i];
-
-		for (j = 0; j < w->nr_tasks; j++) {
-			struct sim_task *t = &w->tasks[j];
-
-			sim_proc_init(&t->proc, run.engine, w->cpus[j],
-				      PROC_STACK, t);
-			t->k.cc = coh_cpu_attach(run.coh, w->cpus[j], &t->proc);
-			t->k.ms = run.memcg;
-			t->w = w;
-			t->index = j;
-			task_rng_init(t, seed, w->cpus[j]);
-			memset(&t->prof, 0, sizeof(t->prof));
-			t->k.cc->prof = &t->prof;
-			/* explain names the function behind each access */
-			t->k.cc->caller = o->callers ? kprof_caller : NULL;
-		}
-		w->type->setup(w, &run);
-	}
-	kworker_setup(&run);
+	run_build(&run, v, seed, o, traced, variant, limit);
 	if (coh_failed(run.coh)) {
 		run__mem_error(v, &run, limit, err);
-		ret = -1;
 		goto out;
 	}
 	for (i = 0; i < v->nr_workloads; i++)
 		for (j = 0; j < v->workloads[i].nr_tasks; j++)
 			sim_proc_start(&v->workloads[i].tasks[j].proc, 0);
-	pc->end = run.end_ps;
-	pc->e = run.engine;
-	pc->max_events = o->max_events ? o->max_events : RUN_DEFAULT_MAX_EVENTS;
-	if (pc->max_events == UINT64_MAX)
-		pc->max_events = 0;
-	pc->estimate = 0;
-	pc->trace_failed = false;
-	pc->timed_out = false;
-	pc->work = 0;
-	/* Work without events: checked every 2^16 units (struct run). */
-	run.work_every = 1 << 16;
-	if (pc->max_events && pc->max_events < run.work_every)
-		run.work_every = pc->max_events;
-	run.work_next = run.work_every;
-	run.work_tick = work_tick;
-	run.work_arg = pc;
-	/*
-	 * The budget is checked every 2^20 events, or every --max-events
-	 * when that is less: a limit below 2^20 is enforced too. So is a
-	 * trace's writing.
-	 */
-	if (o->progress || pc->max_events || traced || o->time_up)
-		sim_engine_set_progress(run.engine,
-					pc->max_events && pc->max_events <
-								  1 << 20 ?
-						pc->max_events :
-						1 << 20,
-					engine_progress, pc);
+	run_budgets(&run, o, pc, traced);
 	if (o->run_phase)
 		o->run_phase(o->run_phase_arg, true);
 	sim_engine_run(run.engine, run.warmup_ps);
@@ -985,31 +1057,8 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 	}
 	if (o->run_phase)
 		o->run_phase(o->run_phase_arg, false);
-	if (pc->timed_out) {
-		scenario_error(
-			err, v->tree,
-			"variant '%s': stopped at --max-time after %.6g of its %.6g simulated ms: nothing was written; raise --max-time, or shorten duration_ms (memcgsim check estimates the time)",
-			v->name, (double)sim_now(run.engine) / SIM_PS_PER_MS,
-			(double)run.end_ps / SIM_PS_PER_MS);
-		ret = -1;
+	if (run_stopped(&run, v, o, pc, traced, variant, err))
 		goto out;
-	}
-	if (pc->estimate) {
-		run__events_error(v, pc, err);
-		ret = -1;
-		goto out;
-	}
-	if (traced)
-		run__trace_end(&run, v->name, variant);
-	if (traced && sim_trace_flush(o->trace)) {
-		/* Stopped at the first failed write: nothing is written. */
-		sim_error_set(
-			err, sim_trace_path(o->trace), 0, 0,
-			"cannot write the trace: %s; stopped in variant '%s': nothing was written, neither the trace nor the results",
-			strerror(sim_trace_flush(o->trace)), v->name);
-		ret = -1;
-		goto out;
-	}
 	for (i = 0; i < v->nr_workloads; i++)
 		for (j = 0; j < v->workloads[i].nr_tasks; j++)
 			kprof_settle(&v->workloads[i].tasks[j].prof,
@@ -1023,43 +1072,22 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 		if (o->inspect)
 			o->inspect(o->inspect_arg, v->name, &run);
 	}
+	ret = 0;
 out:
-	for (i = 0; i < v->nr_workloads; i++) {
-		for (j = 0; j < v->workloads[i].nr_tasks; j++) {
-			struct sim_task *t = &v->workloads[i].tasks[j];
-
-			sim_proc_destroy(&t->proc);
-		}
-	}
-	if (run.kworker_cpu >= 0)
-		sim_proc_destroy(&run.kworker);
-	sim_stat_destroy(&run.lat);
-	memcg_sim_free(run.memcg);
-	coh_free(run.coh);
-	sim_engine_free(run.engine);
+	run_free(&run, v);
 	return ret;
 }
 
 /* ---- the scenario ---- */
 
-static int check_variants(const struct scenario_node *base,
-			  const struct scenario_node *vars,
-			  const char **baseline, struct sim_error *err)
+/* The variants' names into @names: each well formed, none twice. */
+static int check_variant_names(const struct scenario_node *vars, size_t nr,
+			       const char **names, struct sim_error *err)
 {
-	const char *names[MAX_VARIANTS];
-	size_t i, j, nr = vars ? scenario_len(vars) : 0;
+	static const char allowed[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-";
+	size_t i, j;
 
-	if (vars && (scenario_kind(vars) != SCENARIO_SEQ || !nr)) {
-		scenario_error(err, vars,
-			       "expected a list of variants, found %s",
-			       found(vars));
-		return -1;
-	}
-	if (nr > MAX_VARIANTS) {
-		scenario_error(err, vars, "at most %d variants, found %zu",
-			       MAX_VARIANTS, nr);
-		return -1;
-	}
 	for (i = 0; i < nr; i++) {
 		const struct scenario_node *vn = scenario_item(vars, i);
 		const char *s;
@@ -1069,9 +1097,7 @@ static int check_variants(const struct scenario_node *base,
 				     err))
 			return -1;
 		if (!names[i][0] || strlen(names[i]) >= 64 ||
-		    strspn(names[i],
-			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-") !=
-			    strlen(names[i])) {
+		    strspn(names[i], allowed) != strlen(names[i])) {
 			scenario_error(
 				err, scenario_get(vn, "name"),
 				"expected a variant name of letters, digits and _.+- (at most 63), found '%s'",
@@ -1090,10 +1116,19 @@ static int check_variants(const struct scenario_node *base,
 				     err))
 			return -1;
 	}
-	/* A variant's own baseline names another variant. */
+	return 0;
+}
+
+/* A variant's own baseline names another variant. */
+static int check_variant_baselines(const struct scenario_node *vars, size_t nr,
+				   const char *const *names,
+				   struct sim_error *err)
+{
+	const char *vb, *near;
+	size_t i, j;
+
 	for (i = 0; i < nr; i++) {
 		const struct scenario_node *vn = scenario_item(vars, i);
-		const char *vb;
 
 		if (scenario_key_get(vn, &variant_keys[VAR_BASELINE], &vb, err))
 			return -1;
@@ -1102,54 +1137,58 @@ static int check_variants(const struct scenario_node *base,
 		for (j = 0; j < nr; j++)
 			if (!strcmp(vb, names[j]))
 				break;
-		if (j == nr || j == i) {
+		if (j == i) {
 			scenario_error(
 				err, scenario_get(vn, "baseline"),
-				"%s '%s'%s%s%s",
-				j == i ?
-					"a variant cannot be its own baseline:" :
-					"no variant named",
-				vb,
-				j != i && sim_nearest(vb, names,
-						      (unsigned int)nr) ?
-					"; did you mean '" :
-					"",
-				j != i && sim_nearest(vb, names,
-						      (unsigned int)nr) ?
-					sim_nearest(vb, names,
-						    (unsigned int)nr) :
-					"",
-				j != i && sim_nearest(vb, names,
-						      (unsigned int)nr) ?
-					"'?" :
-					"");
+				"a variant cannot be its own baseline: '%s'",
+				vb);
 			return -1;
 		}
-	}
-	if (scenario_key_get(base, &top_keys[TOP_BASELINE], baseline, err))
-		return -1;
-	if (*baseline) {
-		for (i = 0; i < nr; i++)
-			if (!strcmp(*baseline, names[i]))
-				break;
-		if (i == nr && strcmp(*baseline, "base")) {
-			scenario_error(
-				err, scenario_get(base, "baseline"),
-				"no variant named '%s'%s%s%s", *baseline,
-				sim_nearest(*baseline, names,
-					    (unsigned int)nr) ?
-					"; did you mean '" :
-					"",
-				sim_nearest(*baseline, names, (unsigned int)nr) ?:
-					"",
-				sim_nearest(*baseline, names,
-					    (unsigned int)nr) ?
-					"'?" :
-					"");
+		if (j == nr) {
+			near = sim_nearest(vb, names, (unsigned int)nr);
+			scenario_error(err, scenario_get(vn, "baseline"),
+				       "no variant named '%s'%s%s%s", vb,
+				       near ? "; did you mean '" : "",
+				       near ? near : "", near ? "'?" : "");
 			return -1;
 		}
 	}
 	return 0;
+}
+
+static int check_variants(const struct scenario_node *base,
+			  const struct scenario_node *vars,
+			  const char **baseline, struct sim_error *err)
+{
+	const char *names[MAX_VARIANTS], *near;
+	size_t i, nr = vars ? scenario_len(vars) : 0;
+
+	if (vars && (scenario_kind(vars) != SCENARIO_SEQ || !nr)) {
+		scenario_error(err, vars,
+			       "expected a list of variants, found %s",
+			       found(vars));
+		return -1;
+	}
+	if (nr > MAX_VARIANTS) {
+		scenario_error(err, vars, "at most %d variants, found %zu",
+			       MAX_VARIANTS, nr);
+		return -1;
+	}
+	if (check_variant_names(vars, nr, names, err) ||
+	    check_variant_baselines(vars, nr, names, err) ||
+	    scenario_key_get(base, &top_keys[TOP_BASELINE], baseline, err))
+		return -1;
+	if (!*baseline || !strcmp(*baseline, "base"))
+		return 0;
+	for (i = 0; i < nr; i++)
+		if (!strcmp(*baseline, names[i]))
+			return 0;
+	near = sim_nearest(*baseline, names, (unsigned int)nr);
+	scenario_error(err, scenario_get(base, "baseline"),
+		       "no variant named '%s'%s%s%s", *baseline,
+		       near ? "; did you mean '" : "", near ? near : "",
+		       near ? "'?" : "");
+	return -1;
 }
 
 /* A scenario being run: its tree, its variants and what they share. */
