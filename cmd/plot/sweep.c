@@ -589,25 +589,25 @@ void plot__sweep_name(char *dst, size_t size, const char *path, bool dir)
 	free(real);
 }
 
-/* plan_sweep() - a picture per varied key of @path (a sweep.csv). */
-int plot__plan_sweep(struct plot_plan *p, const char *path,
-		     const struct plot_opts *o, struct sim_error *err)
+/* The columns of a sweep.csv that plot__plan_sweep() reads. */
+struct sweep_cols {
+	int variant, thr, unit; /* variant, throughput, unit (or -1) */
+	int metric; /* the metric drawn (--metric, else throughput) */
+	int xk; /* --x's key, or -1 */
+};
+
+/*
+ * sweep_header() - @c's header and rows checked as a sweep.csv's: point
+ * first, variant after the keys, throughput, every row as wide as the
+ * header with a throughput in range, and one row at least.
+ */
+static int sweep_header(const char *path, const struct sheet *c,
+			struct sweep_cols *k, struct sim_error *err)
 {
-	struct sheet c = { 0 };
-	const struct sheet_row *h;
-	int variant, thr, unit, k, ret, metric, xk = -1, axes = 0;
+	const struct sheet_row *h = &c->rows[0];
 	unsigned int i;
 	double x;
 
-	ret = sheet_read(path, &c, err);
-	if (ret)
-		goto out;
-	ret = -EINVAL;
-	if (!c.nr) {
-		sim_error_set(err, path, 0, 0, "not a sweep.csv: empty");
-		goto out;
-	}
-	h = &c.rows[0];
 	if (strcmp(h->f[0].text, "point")) {
 		/* `memcgsim run -f csv` starts with the variant. */
 		const char *hint =
@@ -618,79 +618,116 @@ int plot__plan_sweep(struct plot_plan *p, const char *path,
 			"not a sweep.csv: the first column is '%s', expected 'point'%s",
 			h->f[0].text,
 			strcmp(h->f[0].text, "variant") ? "" : hint);
-		goto out;
+		return -EINVAL;
 	}
-	variant = sheet_col(h, "variant");
-	thr = sheet_col(h, "throughput");
-	unit = sheet_col(h, "unit");
-	if (variant < 2 || thr < 0) {
+	k->variant = sheet_col(h, "variant");
+	k->thr = sheet_col(h, "throughput");
+	k->unit = sheet_col(h, "unit");
+	if (k->variant < 2 || k->thr < 0) {
 		sim_error_set(
 			err, path, 1, 1,
 			"not a sweep.csv: expected the columns point, the varied keys, variant, throughput, unit, ...");
-		goto out;
+		return -EINVAL;
 	}
-	for (i = 1; i < c.nr; i++) {
-		if (c.rows[i].n != h->n) {
+	for (i = 1; i < c->nr; i++) {
+		const struct sheet_row *row = &c->rows[i];
+
+		if (row->n != h->n) {
 			sim_error_set(
-				err, path, c.rows[i].line, 1,
+				err, path, row->line, 1,
 				"expected %u fields, as the header has, found %u",
-				h->n, c.rows[i].n);
-			goto out;
+				h->n, row->n);
+			return -EINVAL;
 		}
-		if (*c.rows[i].f[thr].text &&
-		    (!is_number(c.rows[i].f[thr].text, &x) ||
+		if (*row->f[k->thr].text &&
+		    (!is_number(row->f[k->thr].text, &x) ||
 		     (!isnan(x) && (x < 0 || x > PLOT_MAX_VALUE)))) {
 			sim_error_set(
-				err, path, c.rows[i].line, 1,
+				err, path, row->line, 1,
 				"throughput: expected a number from 0 to %g, found '%s'",
-				PLOT_MAX_VALUE, c.rows[i].f[thr].text);
-			goto out;
+				PLOT_MAX_VALUE, row->f[k->thr].text);
+			return -EINVAL;
 		}
 	}
-	if (c.nr < 2) {
+	if (c->nr < 2) {
 		sim_error_set(err, path, 1, 1, "no results: the header only");
-		goto out;
+		return -EINVAL;
 	}
-	metric = o->metric ? sheet_col(h, o->metric) : thr;
-	if (metric < 0 || metric <= variant || metric == unit) {
+	return 0;
+}
+
+/* sweep_metric() - --metric's column, its values numbers, and --x's key. */
+static int sweep_metric(const char *path, const struct sheet *c,
+			const struct plot_opts *o, struct sweep_cols *k,
+			struct sim_error *err)
+{
+	const struct sheet_row *h = &c->rows[0];
+	unsigned int i;
+	double x;
+
+	k->metric = o->metric ? sheet_col(h, o->metric) : k->thr;
+	if (k->metric < 0 || k->metric <= k->variant || k->metric == k->unit) {
 		sim_error_set(err, path, 1, 1,
 			      "--metric: no metric '%s' in the sweep; its "
 			      "columns after 'variant' are the metrics",
 			      o->metric);
-		goto out;
+		return -EINVAL;
 	}
-	for (i = 1; i < c.nr; i++) {
-		if (*c.rows[i].f[metric].text &&
-		    !is_number(c.rows[i].f[metric].text, &x)) {
-			sim_error_set(err, path, c.rows[i].line, 1,
+	for (i = 1; i < c->nr; i++) {
+		if (*c->rows[i].f[k->metric].text &&
+		    !is_number(c->rows[i].f[k->metric].text, &x)) {
+			sim_error_set(err, path, c->rows[i].line, 1,
 				      "%s: expected a number, found '%s'",
-				      h->f[metric].text,
-				      c.rows[i].f[metric].text);
-			goto out;
+				      h->f[k->metric].text,
+				      c->rows[i].f[k->metric].text);
+			return -EINVAL;
 		}
 	}
+	k->xk = -1;
 	if (o->x_key) {
-		xk = sheet_col(h, o->x_key);
-		if (xk < 1 || xk >= variant) {
+		k->xk = sheet_col(h, o->x_key);
+		if (k->xk < 1 || k->xk >= k->variant) {
 			sim_error_set(err, path, 1, 1,
 				      "--x: '%s' is not a varied key of the "
 				      "sweep; its keys are the columns between "
 				      "'point' and 'variant'",
 				      o->x_key);
-			goto out;
+			return -EINVAL;
 		}
 	}
-	/* Replication keys (seed) are averaged, unless all there is. */
-	for (k = 1; k < variant; k++)
-		axes += !rep_key(h, k);
-	ret = 0;
-	if (!plot__wanted(o, PLOT_THROUGHPUT))
+	return 0;
+}
+
+/* plan_sweep() - a picture per varied key of @path (a sweep.csv). */
+int plot__plan_sweep(struct plot_plan *p, const char *path,
+		     const struct plot_opts *o, struct sim_error *err)
+{
+	struct sheet c = { 0 };
+	const struct sheet_row *h;
+	struct sweep_cols k;
+	int key, ret, axes = 0;
+
+	ret = sheet_read(path, &c, err);
+	if (ret)
 		goto out;
-	for (k = 1; k < variant && !ret; k++)
-		if ((o->x_key && k == xk) ||
-		    (!o->x_key && (!axes || !rep_key(h, k))))
-			ret = plan_sweep_key(p, &c, k, variant, metric, unit,
-					     err);
+	if (!c.nr) {
+		sim_error_set(err, path, 0, 0, "not a sweep.csv: empty");
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = sweep_header(path, &c, &k, err) ?:
+		      sweep_metric(path, &c, o, &k, err);
+	if (ret || !plot__wanted(o, PLOT_THROUGHPUT))
+		goto out;
+	h = &c.rows[0];
+	/* Replication keys (seed) are averaged, unless all there is. */
+	for (key = 1; key < k.variant; key++)
+		axes += !rep_key(h, key);
+	for (key = 1; key < k.variant && !ret; key++)
+		if ((o->x_key && key == k.xk) ||
+		    (!o->x_key && (!axes || !rep_key(h, key))))
+			ret = plan_sweep_key(p, &c, key, k.variant, k.metric,
+					     k.unit, err);
 out:
 	sheet_release(&c);
 	return ret;
