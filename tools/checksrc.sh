@@ -24,7 +24,8 @@
 #     and name each new file after its concept (never "the rest").
 #     No function in sim/, models/, cmd/ or cli/ is over 150 lines, from
 #     the first line of its signature to its closing brace, but the ones
-#     in LONG_FUNCTIONS below: split a long function where its steps part.
+#     in LONG_FUNCTIONS below: split a long function where its steps part
+#     (a kernel model keeps the kernel function's shape).
 #  4. Every scenarios/*/*.yaml is listed in scenarios/local.mk, so that
 #     `make install` and `make distcheck` ship it.
 #  5. Every document cited in the tree ships: in the sources, tests,
@@ -147,10 +148,12 @@ for f in $(sources) tests/*.c; do
 	fi
 done
 
-# Functions short enough to read as their steps. The exception is the
+# Functions short enough to read as their steps. The exceptions: the
 # coherence model's hot path, kept whole (its comments carry it, and a
-# call per step costs on every access).
-LONG_FUNCTIONS="models/hw/cache.c:access_issue"
+# call per step costs on every access), and a model of a kernel function
+# that is longer in the kernel (the model keeps its shape).
+LONG_FUNCTIONS="models/hw/cache.c:access_issue
+models/kernel/mm/memcontrol.c:try_charge_memcg"
 # FILE:LINE NAME LINES for each function of the files named (kernel
 # style: a function's braces are alone at column 0).
 function_lengths() {
@@ -175,7 +178,7 @@ function_lengths() {
 }
 long=$(function_lengths $(sources) | while read -r at name n; do
 	[ "$n" -gt 150 ] || continue
-	case " $LONG_FUNCTIONS " in *" ${at%%:*}:$name "*) continue ;; esac
+	case " $(echo $LONG_FUNCTIONS) " in *" ${at%%:*}:$name "*) continue ;; esac
 	printf '%s: error: %s() is %s lines; at most 150: split it at its seams\n' \
 		"$at" "$name" "$n"
 done)
