@@ -446,6 +446,15 @@ static const struct kernel_key kernel_key_table[] = {
 		KEY_DEF(15),
 		.doc = "PAGEVEC_SIZE: the folios a CPU's LRU-add batch holds before folio_batch_move_lru() takes the lock (15 up to v6.11; 31 from v6.12)",
 	},
+	{
+		.name = "lru_folio_ns",
+		.type = KEY_TIME,
+		KEY_MEMBER(lru_folio_ps),
+		.min = 0,
+		.max = SIM_PS_PER_US,
+		KEY_DEF(0),
+		.doc = "The CPU's own work per folio inside the LRU lock (lru_add_fn() in folio_batch_move_lru(), lruvec_del_folio() in release_pages()) besides the accesses the model makes: 0, not modelled, unless fitted with the lock's share of a real profile (memcgsim fit --key2 kernel.lru_folio_ns --metric2 lru_lock_share; doc/user-guide.md)",
+	},
 };
 
 const struct kernel_key *kernel_keys(unsigned int *nr)

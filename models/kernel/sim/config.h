@@ -123,6 +123,7 @@ struct kernel_config {
 	enum kernel_cpuidle cpuidle; /* menu, teo, or poll (idle=poll) */
 	enum kernel_lru_lock lru_lock;
 	unsigned int lru_add_batch; /* PAGEVEC_SIZE */
+	uint64_t lru_folio_ps; /* own work per folio under the LRU lock */
 };
 
 #define CGROUP_MAX 4096
