@@ -244,6 +244,11 @@ EXTRA_DIST += %reldir%/run-set-path.sh
 TESTS += %reldir%/run-fit.sh
 EXTRA_DIST += %reldir%/run-fit.sh
 
+# tests/run-idle.sh         a paced reader's sleeps pay the idle state's
+#                           exit latency under menu and teo, not poll
+TESTS += %reldir%/run-idle.sh
+EXTRA_DIST += %reldir%/run-idle.sh
+
 # tests/run-recipes.sh      each teaching scenario's scaling-curve sweep
 #                           recipe (in its header) checks under --dry-run
 TESTS += %reldir%/run-recipes.sh
