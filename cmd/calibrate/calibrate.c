@@ -654,6 +654,7 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
 		{ "fit", required_argument, NULL, 'F' },
 		{ "tolerance", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "no-plots", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -697,6 +698,8 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
 				return usage_error(
 					"--tolerance: expected a percentage such as 25, found '%s'",
 					optarg);
+			break;
+		case 'P': /* --no-plots: calibrate draws none */
 			break;
 		default:
 			return cmd_getopt_other("calibrate", EXIT_BAD_INPUT,

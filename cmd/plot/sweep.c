@@ -19,7 +19,10 @@
 #include "cmd/plot/plot.h"
 #include "cmd/plot/internal.h"
 #include "sim/csv.h"
+#include "sim/error.h"
 #include "sim/file.h"
+#include "sim/report.h"
+#include "sim/scenario.h"
 
 /* ---- a sweep (CSV) ---- */
 
@@ -272,7 +275,7 @@ struct sweep_pic {
 	bool numeric; /* every x value is a number */
 	double lo, hi; /* the x values' range, when numeric */
 	struct cell *cells; /* [facet][variant][x value] */
-	const char *u; /* the throughput's unit, or "" */
+	const char *u; /* the metric's unit, or "" */
 	double ylo, yhi; /* the means' range */
 	double ypos; /* the smallest mean above 0 */
 	bool bars; /* a cell has two or more values */
@@ -337,7 +340,6 @@ static int sweep_cells(struct sweep_pic *s)
 	s->cells = calloc(n ? n : 1, sizeof(*s->cells));
 	if (!s->cells)
 		return -1;
-	s->u = "";
 	for (i = 1; i < s->c->nr; i++) {
 		const struct sheet_row *row = &s->c->rows[i];
 
@@ -495,11 +497,15 @@ static void sweep_gp(const struct sweep_pic *s, const char *name, FILE *out)
  * or more (the zeros are then not drawn).
  */
 static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int x,
-			  int variant, int m, int unit, struct sim_error *err)
+			  int variant, int m, int unit, const char *munit,
+			  struct sim_error *err)
 {
-	struct sweep_pic s = {
-		.c = c, .x = x, .variant = variant, .m = m, .unit = unit
-	};
+	struct sweep_pic s = { .c = c,
+			       .x = x,
+			       .variant = variant,
+			       .m = m,
+			       .unit = unit,
+			       .u = munit };
 	const struct sheet_row *h = &c->rows[0];
 	char esc[3][512]; /* names for a comment line, escaped */
 	struct text data, gp;
@@ -589,6 +595,80 @@ void plot__sweep_name(char *dst, size_t size, const char *path, bool dir)
 	free(real);
 }
 
+/*
+ * The unit of the metric of column @col of the sweep.csv @csv into @out
+ * (@size bytes), for the y axis: sweep.csv has a unit column for
+ * throughput alone, so it is read from the sweep.yaml beside it, the
+ * first variant of its first point that has the metric (its key written
+ * as a column, report_column_name()). "" when there is no sweep.yaml,
+ * it does not read, has no such metric or unit, or the unit is not
+ * short printable text.
+ */
+static void metric_unit(const char *csv, const char *col, char *out,
+			size_t size)
+{
+	const struct scenario_node *pts, *vars, *m, *u;
+	struct scenario_node *root = NULL;
+	struct sim_error ignored;
+	const char *slash = strrchr(csv, '/'), *v;
+	size_t len, i, j, plen = strlen(csv) + sizeof("sweep.yaml");
+	char *path, *name, *buf, what[64];
+
+	out[0] = '\0';
+	path = malloc(plen);
+	if (!path)
+		return;
+	snprintf(path, plen, "%.*ssweep.yaml",
+		 slash ? (int)(slash - csv + 1) : 0, csv);
+	if (sim_read_file(path, 64u << 20, &buf, &len, &ignored))
+		goto out;
+	root = scenario_parse_results(path, buf, len, &ignored);
+	free(buf);
+	pts = root ? scenario_get(root, "points") : NULL;
+	if (!pts || scenario_kind(pts) != SCENARIO_SEQ || !scenario_len(pts))
+		goto out;
+	vars = scenario_get(scenario_item(pts, 0), "variants");
+	for (i = 0; vars && scenario_kind(vars) == SCENARIO_SEQ &&
+		    i < scenario_len(vars) && !out[0];
+	     i++) {
+		m = scenario_get(scenario_item(vars, i), "metrics");
+		for (j = 0; m && scenario_kind(m) == SCENARIO_MAP &&
+			    j < scenario_len(m) && !out[0];
+		     j++) {
+			name = report_column_name(scenario_key(m, j));
+			if (!name || strcmp(name, col)) {
+				free(name);
+				continue;
+			}
+			free(name);
+			u = scenario_get(scenario_item(m, j), "unit");
+			v = u ? scenario_scalar(u) : NULL;
+			if (v && strlen(v) < size && strlen(v) < 32 &&
+			    !sim_control_char(what, sizeof(what),
+					      (const unsigned char *)v,
+					      strlen(v), false))
+				snprintf(out, size, "%s", v);
+			break;
+		}
+	}
+out:
+	scenario_free(root);
+	free(path);
+}
+
+/* The metric column of header @h nearest @word, for "did you mean". */
+static const char *metric_near(const struct sheet_row *h, int variant, int unit,
+			       const char *word)
+{
+	const char *names[256];
+	unsigned int i, n = 0;
+
+	for (i = (unsigned int)variant + 1; i < h->n && n < 256; i++)
+		if ((int)i != unit)
+			names[n++] = h->f[i].text;
+	return sim_nearest(word, names, n);
+}
+
 /* The columns of a sweep.csv that plot__plan_sweep() reads. */
 struct sweep_cols {
 	int variant, thr, unit; /* variant, throughput, unit (or -1) */
@@ -667,10 +747,15 @@ static int sweep_metric(const char *path, const struct sheet *c,
 
 	k->metric = o->metric ? sheet_col(h, o->metric) : k->thr;
 	if (k->metric < 0 || k->metric <= k->variant || k->metric == k->unit) {
-		sim_error_set(err, path, 1, 1,
-			      "--metric: no metric '%s' in the sweep; its "
-			      "columns after 'variant' are the metrics",
-			      o->metric);
+		const char *near =
+			metric_near(h, k->variant, k->unit, o->metric);
+
+		sim_error_set(
+			err, path, 1, 1,
+			"--metric: no metric '%s' in the sweep (its columns "
+			"after 'variant' are the metrics)%s%s%s",
+			o->metric, near ? "; did you mean '" : "",
+			near ? near : "", near ? "'?" : "");
 		return -EINVAL;
 	}
 	for (i = 1; i < c->nr; i++) {
@@ -705,6 +790,7 @@ int plot__plan_sweep(struct plot_plan *p, const char *path,
 	struct sheet c = { 0 };
 	const struct sheet_row *h;
 	struct sweep_cols k;
+	char munit[32] = "";
 	int key, ret, axes = 0;
 
 	ret = sheet_read(path, &c, err);
@@ -717,9 +803,13 @@ int plot__plan_sweep(struct plot_plan *p, const char *path,
 	}
 	ret = sweep_header(path, &c, &k, err) ?:
 		      sweep_metric(path, &c, o, &k, err);
-	if (ret || !plot__wanted(o, PLOT_THROUGHPUT))
+	if (ret)
 		goto out;
 	h = &c.rows[0];
+	if (k.metric != k.thr)
+		metric_unit(path, h->f[k.metric].text, munit, sizeof(munit));
+	if (!plot__wanted(o, PLOT_THROUGHPUT))
+		goto out;
 	/* Replication keys (seed) are averaged, unless all there is. */
 	for (key = 1; key < k.variant; key++)
 		axes += !rep_key(h, key);
@@ -727,7 +817,7 @@ int plot__plan_sweep(struct plot_plan *p, const char *path,
 		if ((o->x_key && key == k.xk) ||
 		    (!o->x_key && (!axes || !rep_key(h, key))))
 			ret = plan_sweep_key(p, &c, key, k.variant, k.metric,
-					     k.unit, err);
+					     k.unit, munit, err);
 out:
 	sheet_release(&c);
 	return ret;
