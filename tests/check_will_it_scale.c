@@ -518,6 +518,51 @@ START_TEST(page_fault1_lru_lock_holds)
 }
 END_TEST
 
+/* Time in @fn, entry to return, over the run. */
+static sim_time_t fn_total(enum kprof_fn fn)
+{
+	return h.tasks[0].prof.fn[fn].total_ps;
+}
+
+/*
+ * kernel.lru_folio_ns (issue 30 item 6): the CPU's own work per folio
+ * inside the LRU lock, as one delay in lru_add_fn() and in
+ * lruvec_del_folio(). page_fault1_lru_lock_holds' run, once with 0 and
+ * once with 100 ns (to 815 us: the 41st fault starts by 800 + 41 x 0.24
+ * + 30 x 0.1 < 813 us): folio_batch_move_lru() adds 15 + 15 + 11 = 41
+ * folios (the two full batches and the drain's 11), release_pages()
+ * deletes 8 + 33 = 41; on one CPU nothing waits and no line changes
+ * hands. release_pages() grows by exactly 41 x 100 ns = 4.1 us (its
+ * delay follows its loads). lru_add_fn()'s follows its three stores, so
+ * a store still posted completes under the delay instead of at the
+ * unlock: its function grows by at most 4.1 us and at least 4.1 us less
+ * one memory latency (skx-2s-72: 81.4 ns) for each of its 3 holds.
+ */
+START_TEST(lru_folio_ns_inside_the_lock)
+{
+	sim_time_t move0, release0, moved;
+
+	wis_run("page_fault", "{work_ns: 20000, pages: 41}", V6_0,
+		810 * SIM_PS_PER_US);
+	move0 = fn_total(KF_folio_batch_move_lru);
+	release0 = fn_total(KF_release_pages);
+	ck_assert_uint_gt(move0, 0);
+	harness_teardown();
+	wis_run("page_fault", "{work_ns: 20000, pages: 41}",
+		"{stats_version: v6.0, charge_batch: 32, lru_folio_ns: 100}",
+		815 * SIM_PS_PER_US);
+	ck_assert_int_eq(events(SIM_PGFAULT), 41);
+	ck_assert_uint_eq(lru_sim_lruvec(h.ms, w_memcg, 0)->lru_lock.acquired,
+			  6);
+	ck_assert_uint_eq(fn_total(KF_release_pages) - release0,
+			  41 * 100 * SIM_PS_PER_NS);
+	moved = fn_total(KF_folio_batch_move_lru) - move0;
+	ck_assert_uint_le(moved, 41 * 100 * SIM_PS_PER_NS);
+	ck_assert_uint_ge(moved, (41 * 100 - 3 * 81.4) * SIM_PS_PER_NS);
+	harness_teardown();
+}
+END_TEST
+
 /*
  * Which lruvec a folio goes to (mem_cgroup_lruvec()): per_lruvec (v5.11
  * on) has one per memcg and node, so /w and / on CPU 0 (socket 0), and
@@ -571,6 +616,7 @@ static Suite *will_it_scale_suite(void)
 	tcase_add_test(tc, tlb_flush2_one_page);
 	tcase_add_test(tc, page_fault_per_thread_mm_line);
 	tcase_add_test(tc, page_fault1_lru_lock_holds);
+	tcase_add_test(tc, lru_folio_ns_inside_the_lock);
 	tcase_add_test(tc, lru_sim_lruvec_per_memcg_and_node);
 	suite_add_tcase(s, tc);
 	return s;

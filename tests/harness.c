@@ -137,6 +137,9 @@ void harness_workload(const char *type, const char *cgroup,
 		t->w = &h.w;
 		t->index = j;
 		task_rng_init(t, r->seed, cpus[j]);
+		/* its profile, as run.c keeps one: kprof time per function */
+		memset(&t->prof, 0, sizeof(t->prof));
+		t->k.cc->prof = &t->prof;
 	}
 	h.w.type->setup(&h.w, r);
 }
