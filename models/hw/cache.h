@@ -417,11 +417,17 @@ struct coh_cpu {
 	bool idle;
 	bool chasing, chase_waiting;
 	/*
+	 * The profile's insn_ps (one kernel instruction), beside what
+	 * coh_delay() reads: insn_charge() multiplies by it without a call
+	 * for the machine.
+	 */
+	sim_time_t insn_ps;
+	/*
 	 * Padding to 9 host lines, an odd number: CPU i's line 0 then falls
 	 * in set 9i of the host's L1 (mod 64), all 64 sets in turn, where
 	 * 512 bytes put every CPU's line 0 in 8 sets (doc/speed.md).
 	 */
-	char pad[24];
+	char pad[16];
 };
 
 struct coh;

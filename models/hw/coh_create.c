@@ -51,6 +51,7 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 {
 	struct coh *c = calloc(1, sizeof(*c));
 	bool xfer_zero = false;
+	unsigned int i;
 
 	SIM_OOM_ON(!c);
 	c->m = m;
@@ -78,6 +79,8 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	c->reserve = malloc(COH_RESERVE);
 	SIM_OOM_ON(!c->cpus || !c->within || !c->hash || !c->spare ||
 		   !c->reserve);
+	for (i = 0; i < m->nr_cpus; i++)
+		c->cpus[i].insn_ps = m->insn_ps;
 	c->spare->owner = -1;
 	c->spare->home = -1;
 	c->spare->last_to = -1;
