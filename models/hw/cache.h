@@ -407,15 +407,19 @@ struct coh_cpu {
 	 * SMT execution sharing (the profile's smt_slowdown): the other
 	 * thread of this CPU's core, or NULL when the machine has no SMT or
 	 * its threads share nothing; coh_delay() stretches this CPU's own
-	 * work while @smt_sibling runs. @idle: no task runs on this CPU
-	 * (set by the workloads where their tasks sleep).
+	 * work while @smt_sibling runs (@smt_busy: coh_cpu_busy() of
+	 * @smt_sibling, kept by it, so that coh_delay() reads no other
+	 * CPU's line). @smt_of: the CPU whose @smt_sibling this one is.
+	 * @idle: no task runs on this CPU (set by the workloads where their
+	 * tasks sleep, through coh_cpu_set_idle()).
 	 */
 	struct coh_line *chase_line; /* NULL for a cold read */
 	sim_time_t chase_issue, chase_extra;
-	struct coh_cpu *smt_sibling;
+	struct coh_cpu *smt_sibling, *smt_of;
 	unsigned int smt_slowdown_1024;
 	bool idle;
 	bool chasing, chase_waiting;
+	bool smt_busy;
 	/*
 	 * The profile's insn_ps (one kernel instruction), beside what
 	 * coh_delay() reads: insn_charge() multiplies by it without a call
@@ -427,7 +431,7 @@ struct coh_cpu {
 	 * in set 9i of the host's L1 (mod 64), all 64 sets in turn, where
 	 * 512 bytes put every CPU's line 0 in 8 sets (doc/speed.md).
 	 */
-	char pad[16];
+	char pad[8];
 };
 
 struct coh;
@@ -679,9 +683,21 @@ static inline bool coh_cpu_busy(const struct coh_cpu *cc)
  */
 static inline void coh_delay(struct coh_cpu *cc, sim_time_t ps)
 {
-	if (cc->smt_sibling && !cc->idle && coh_cpu_busy(cc->smt_sibling))
+	if (cc->smt_busy && !cc->idle)
 		ps = ps * cc->smt_slowdown_1024 / 1024;
 	cc->proc->now += ps;
+}
+
+/*
+ * coh_cpu_set_idle() - @cc runs no task from now (@idle), or runs one
+ * again: what its SMT sibling's coh_delay() sees (struct coh_cpu's
+ * @smt_busy).
+ */
+static inline void coh_cpu_set_idle(struct coh_cpu *cc, bool idle)
+{
+	cc->idle = idle;
+	if (cc->smt_of)
+		cc->smt_of->smt_busy = coh_cpu_busy(cc);
 }
 
 /* Statistics. */

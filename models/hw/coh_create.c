@@ -41,6 +41,7 @@ static void smt_siblings_link(struct coh *c)
 			if (m->cpus[k].core != m->cpus[i].core)
 				continue;
 			c->cpus[i].smt_sibling = &c->cpus[k];
+			c->cpus[k].smt_of = &c->cpus[i];
 			c->cpus[i].smt_slowdown_1024 = m->smt_slowdown_1024;
 			break;
 		}
@@ -180,6 +181,8 @@ struct coh_cpu *coh_cpu_attach(struct coh *c, unsigned int cpu,
 	cc->proc = p;
 	cc->cpu = (uint16_t)cpu; /* < MACHINE_MAX_CPUS, checked above */
 	cc->resume_inline = false; /* the new process has not promised it */
+	if (cc->smt_of)
+		cc->smt_of->smt_busy = coh_cpu_busy(cc);
 	return cc;
 }
 

@@ -260,12 +260,12 @@ static inline bool task_running(const struct sim_task *t, const struct run *r)
 static inline void task_idle_begin(struct sim_task *t)
 {
 	KPROF_ENTER(&t->prof, KF_IDLE, t->proc.now);
-	t->k.cc->idle = true;
+	coh_cpu_set_idle(t->k.cc, true);
 }
 
 static inline void task_idle_end(struct sim_task *t)
 {
-	t->k.cc->idle = false;
+	coh_cpu_set_idle(t->k.cc, false);
 	KPROF_EXIT(&t->prof, t->proc.now);
 }
 
