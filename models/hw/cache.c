@@ -511,7 +511,7 @@ rmw_busy(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
  * counts access_issue() makes and the hit's latency, without its call and
  * its register saves (doc/speed.md). An exact shortcut: not with them off.
  */
-static COH_INLINE bool access_hit(struct coh *c, struct coh_cpu *cc,
+static COH_INLINE bool access_hit(const struct coh *c, struct coh_cpu *cc,
 				  struct coh_field *field, enum coh_op op)
 {
 	struct coh_line *l = field->line;
@@ -531,19 +531,17 @@ static COH_INLINE bool access_hit(struct coh *c, struct coh_cpu *cc,
 }
 
 /*
- * access_miss() - coh_access_issue() of an access that access_hit() does
- * not take: the usual cases of a contended line's RMW, and the rest.
- * Out of line, so that a hit saves no registers (a tail call).
+ * access_rmw() - coh_access_issue() of a locked RMW: the usual cases of a
+ * contended line first, then a hit, then the rest. Out of line, so that
+ * a load's or store's hit saves no registers (a tail call).
  */
 static bool __attribute__((noinline))
-access_miss(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
-	    bool dep)
+access_rmw(struct coh_cpu *cc, struct coh_field *field)
 {
 	struct coh_line *l = field->line;
 	const struct coh *c = cc->coh;
 
-	if (op == COH_RMW && !l->nr_ann && !cc->nr_pending && !cc->caller &&
-	    !l->pair_prefetch) {
+	if (!l->nr_ann && !cc->nr_pending && !cc->caller && !l->pair_prefetch) {
 		bool owner = l->owner == (int)cc->cpu;
 
 		if (l->serving) {
@@ -564,15 +562,19 @@ access_miss(struct coh_cpu *cc, struct coh_field *field, enum coh_op op,
 				return rmw_idle(cc, field, l);
 		}
 	}
-	return coh__access_issue_any(cc, field, op, dep);
+	if (access_hit(c, cc, field, COH_RMW))
+		return false;
+	return coh__access_issue_any(cc, field, COH_RMW, false);
 }
 
 bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 		      enum coh_op op, bool dep)
 {
+	if (op == COH_RMW)
+		return access_rmw(cc, field);
 	if (access_hit(cc->coh, cc, field, op))
 		return false;
-	return access_miss(cc, field, op, dep);
+	return coh__access_issue_any(cc, field, op, dep);
 }
 
 /*
