@@ -359,6 +359,13 @@ struct coh_cpu {
 	 * clears it.
 	 */
 	bool resume_inline;
+	/*
+	 * coh_delay() stretches this CPU's work (SMT, below): @smt_busy and
+	 * not @idle, kept here with them, in the line every access reads,
+	 * where @idle and @smt_busy would put another host line under every
+	 * think of every CPU (1024 x 1024: doc/speed.md).
+	 */
+	bool smt_stretch;
 	/* names the caller of each access (from @prof), or NULL: not counted */
 	unsigned int (*caller)(const struct kprof *prof);
 	/* statistics */
@@ -683,21 +690,35 @@ static inline bool coh_cpu_busy(const struct coh_cpu *cc)
  */
 static inline void coh_delay(struct coh_cpu *cc, sim_time_t ps)
 {
-	if (cc->smt_busy && !cc->idle)
+	if (cc->smt_stretch)
 		ps = ps * cc->smt_slowdown_1024 / 1024;
 	cc->proc->now += ps;
 }
 
 /*
+ * coh_cpu_smt_update() - @cc's state changed (attached, idle or not): its
+ * own @smt_stretch, and the @smt_busy and @smt_stretch of the CPU whose
+ * SMT sibling it is.
+ */
+static inline void coh_cpu_smt_update(struct coh_cpu *cc)
+{
+	struct coh_cpu *of = cc->smt_of;
+
+	cc->smt_stretch = cc->smt_busy && !cc->idle;
+	if (of) {
+		of->smt_busy = coh_cpu_busy(cc);
+		of->smt_stretch = of->smt_busy && !of->idle;
+	}
+}
+
+/*
  * coh_cpu_set_idle() - @cc runs no task from now (@idle), or runs one
- * again: what its SMT sibling's coh_delay() sees (struct coh_cpu's
- * @smt_busy).
+ * again: what coh_delay() of @cc and of its SMT sibling sees.
  */
 static inline void coh_cpu_set_idle(struct coh_cpu *cc, bool idle)
 {
 	cc->idle = idle;
-	if (cc->smt_of)
-		cc->smt_of->smt_busy = coh_cpu_busy(cc);
+	coh_cpu_smt_update(cc);
 }
 
 /* Statistics. */

@@ -181,8 +181,7 @@ struct coh_cpu *coh_cpu_attach(struct coh *c, unsigned int cpu,
 	cc->proc = p;
 	cc->cpu = (uint16_t)cpu; /* < MACHINE_MAX_CPUS, checked above */
 	cc->resume_inline = false; /* the new process has not promised it */
-	if (cc->smt_of)
-		cc->smt_of->smt_busy = coh_cpu_busy(cc);
+	coh_cpu_smt_update(cc);
 	return cc;
 }
 
