@@ -91,15 +91,19 @@ struct workload_metric {
  * them, not the 100 KB a looser layout spread over five lines per task.
  */
 struct sim_task {
-	/* line 0: the kernel's context first, as co_cpu() reads it */
+	/*
+	 * line 0: the kernel's context first, as co_cpu() reads it; @op_start
+	 * here, as every operation's end reads it (on line 2 it was an extra
+	 * host miss an operation at 1024 x 1024: doc/speed.md)
+	 */
 	struct kernel_ctx k;
-	struct workload *w;
+	sim_time_t op_start;
 	uint64_t ops; /* operations completed since warm-up */
 	/* @rng's state, drawn from by the inline draws (task_think()) */
 	struct sim_xoshiro rng_state;
 	/* line 1: the process's hot fields come first (sim/engine.h) */
 	struct sim_proc proc;
-	sim_time_t op_start;
+	struct workload *w; /* hot loops keep what they need in their frame */
 	unsigned int index; /* within the workload */
 	/*
 	 * the generator whose state is @rng_state, read only on the draws'
