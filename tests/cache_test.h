@@ -75,7 +75,9 @@ enum step_kind {
 	READ_DEP,
 	LOOP_READ_RMW,
 	RMW_AHEAD, /* think .ps, then an RMW: coh_rmw_ahead() if h.ahead */
-	LOOP_AHEAD /* RMW_AHEAD with a 10 ns think until .ps */
+	LOOP_AHEAD, /* RMW_AHEAD with a 10 ns think until .ps */
+	COLD_OF, /* coh_read_cold_of() of CPU .field's copy, no walk */
+	COLD_OF_WALK /* the same, the first load of the copy's page */
 };
 
 struct step {
@@ -109,7 +111,11 @@ static struct harness {
 	struct qspinlock lock;
 	unsigned int order[MAX_CPUS], nr_order; /* lock acquisitions */
 	bool ahead; /* RMW_AHEAD, LOOP_AHEAD: announce (coh_rmw_ahead()) */
+	/* fields of objects a test places itself: step field FX + i */
+	struct coh_field *extra[4];
 } h;
+
+#define FX 100 /* a step's field FX + i is h.extra[i] */
 
 /* The RMW after a think: announced to its line, or plain, as h.ahead says. */
 static inline bool rmw_after_think(struct coh_cpu *cc, struct coh_field *f)
@@ -177,6 +183,8 @@ static inline void harness_destroy(void)
 
 static inline struct coh_field *field(unsigned int i)
 {
+	if (i >= FX)
+		return h.extra[i - FX];
 	return coh_object_field(h.obj, i);
 }
 
@@ -217,6 +225,11 @@ static inline int script_run(struct sim_proc *p, void *frame)
 		if (s->steps[f->pc].kind == READ_DEP)
 			CO_AWAIT(f, coh_read_dep(cc,
 						 field(s->steps[f->pc].field)));
+		if (s->steps[f->pc].kind == COLD_OF ||
+		    s->steps[f->pc].kind == COLD_OF_WALK)
+			CO_AWAIT(f, coh_read_cold_of(cc, s->steps[f->pc].field,
+						     s->steps[f->pc].kind ==
+							     COLD_OF_WALK));
 		if (s->steps[f->pc].kind == FENCE)
 			CO_AWAIT(f, coh_fence(cc));
 		if (s->steps[f->pc].kind == LOCK) {

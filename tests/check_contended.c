@@ -146,6 +146,75 @@ START_TEST(coh_prefetch_no_pair_line)
 }
 END_TEST
 
+/*
+ * Two objects in one 128-byte pair couple too: CPU 0's copies of two
+ * static per-CPU variables of 64 bytes, side by side at the start of its
+ * unit (coh_per_cpu()): x on the pair's even line, y on its odd one.
+ */
+static void place_two_copies(void)
+{
+	static const struct coh_layout_field one[] = { { "v", 0, 8 } };
+	static const struct coh_layout word = {
+		.name = "word", .size = 64, .nr_fields = 1, .fields = one
+	};
+	struct coh_place at = coh_per_cpu(0, 64, false);
+
+	h.extra[0] = coh_object_field(
+		coh_object_place(h.c, "x@cpu0", &word, &at), 0);
+	h.extra[1] = coh_object_field(
+		coh_object_place(h.c, "y@cpu0", &word, &at), 0);
+}
+
+/*
+ *	CPU 0 at 0:    rmw x: from memory (its node), 80 ns  -> done 80;
+ *	               y's line is idle: an RFO prefetch, from memory:
+ *	               CPU 0's, busy until 80
+ *	CPU 0 at 80:   rmw y: a hit, 5 ns                    -> done 85
+ *	CPU 1 at 200:  load x: M at CPU 0, same LLC, 50 ns   -> done 250;
+ *	               y's line idle at CPU 0: a read prefetch, y Shared
+ *	               by CPUs 0 and 1 (busy 200..250)
+ *	CPU 0 at 300:  rmw y (delay 215 from 85): CPU 0 a sharer with one
+ *	               other: an upgrade in the LLC (upgrade_llc, absent:
+ *	               xfer_llc, 50 ns), no extra sharer    -> done 350
+ *
+ * Without the prefetcher: y from memory at 80 (160), x's load 50 ns
+ * (250), and y a hit again at 375: 380.
+ */
+static void two_copies_scripts(void)
+{
+	const struct step s0[] = { { .kind = RMW, .field = FX },
+				   { .kind = RMW, .field = FX + 1 },
+				   { .kind = DELAY, .ps = 215 * NS },
+				   { .kind = RMW, .field = FX + 1 } };
+	const struct step s1[] = { { .kind = READ_DEP, .field = FX } };
+
+	place_two_copies();
+	cpu_script(0, 0, s0, 4);
+	cpu_script(1, 200, s1, 1);
+	run_ns(1000);
+}
+
+START_TEST(coh_prefetch_two_objects)
+{
+	two_copies_scripts();
+	ck_assert_uint_eq(done_ns(0, 0), 80);
+	ck_assert_uint_eq(done_ns(0, 1), 85);
+	ck_assert_uint_eq(done_ns(1, 0), 250);
+	ck_assert_uint_eq(done_ns(0, 3), 350);
+	ck_assert_uint_eq(field(FX + 1)->line->prefetches, 2);
+}
+END_TEST
+
+START_TEST(coh_prefetch_off_two_objects)
+{
+	two_copies_scripts();
+	ck_assert_uint_eq(done_ns(0, 1), 160);
+	ck_assert_uint_eq(done_ns(1, 0), 250);
+	ck_assert_uint_eq(done_ns(0, 3), 380);
+	ck_assert_uint_eq(field(FX + 1)->line->prefetches, 0);
+}
+END_TEST
+
 /* ---- item 3: how a contended line serves loads ---- */
 
 /* The harness with coherence.read_service @policy. */
@@ -353,6 +422,87 @@ START_TEST(coh_rob_window_queued)
 }
 END_TEST
 
+/* ---- item 1: cold reads of other CPUs' per-CPU copies ---- */
+
+/*
+ * Another node's memory 130 ns, a translation miss 30 ns, two fill
+ * buffers and one page walker; with @bounded false neither bound.
+ */
+static void harness_cold(bool bounded)
+{
+	extra_keys = "  memory_remote: {ns: 130, source: test}\n"
+		     "  page_walk: {ns: 30, source: test}\n";
+	extra_coherence = bounded ?
+				  "  fill_buffers: {count: 2, source: test}\n"
+				  "  page_walkers: {count: 1, source: test}\n" :
+				  "";
+	harness_init("0", "strict");
+	extra_keys = "";
+	extra_coherence = "";
+}
+
+static void setup_cold(void)
+{
+	harness_cold(true);
+}
+
+static void setup_cold_unbounded(void)
+{
+	harness_cold(false);
+}
+
+/*
+ * CPU 0 sums four other CPUs' copies, each on a page of its own (a walk
+ * each), then fences. CPUs 4-6 are on socket 1, CPU 1 on CPU 0's.
+ *
+ *	at 0: CPU 4's: walker 0..30, fill buffer A 30..160 (remote 130)
+ *	at 1: CPU 5's: walker busy until 30: 30..60; buffer B 60..190
+ *	at 2: CPU 6's: walker 60..90; both buffers busy, A first free at
+ *	      160: 160..290
+ *	at 3: CPU 1's: walker 90..120; B free at 190: 190..270 (local 80)
+ *	fence at 4: waits for the last, 290
+ *
+ * Each issue takes the 1 ns issue slot. Unbounded, every miss starts at
+ * its issue: 0+30+130 = 160, 161, 162, 3+30+80 = 113: the fence at 162.
+ * A read of the CPU's own copy never walks: 80 ns.
+ */
+static void sum_four_copies(void)
+{
+	const struct step s0[] = { { .kind = COLD_OF_WALK, .field = 4 },
+				   { .kind = COLD_OF_WALK, .field = 5 },
+				   { .kind = COLD_OF_WALK, .field = 6 },
+				   { .kind = COLD_OF_WALK, .field = 1 },
+				   { .kind = FENCE },
+				   { .kind = COLD_OF_WALK, .field = 0 },
+				   { .kind = FENCE },
+				   { .kind = COLD_OF, .field = 7 },
+				   { .kind = FENCE } };
+
+	cpu_script(0, 0, s0, 9);
+	run_ns(2000);
+}
+
+START_TEST(coh_cold_bounded)
+{
+	sum_four_copies();
+	ck_assert_uint_eq(done_ns(0, 3), 4);
+	ck_assert_uint_eq(done_ns(0, 4), 290);
+	/* own copy (B, free since 270): 290 + 80; CPU 7's, no walk: 370 + 130 */
+	ck_assert_uint_eq(done_ns(0, 6), 370);
+	ck_assert_uint_eq(done_ns(0, 8), 500);
+}
+END_TEST
+
+START_TEST(coh_cold_unbounded)
+{
+	sum_four_copies();
+	ck_assert_uint_eq(done_ns(0, 4), 162);
+	/* 162 + 80, then 242 + 130 */
+	ck_assert_uint_eq(done_ns(0, 6), 242);
+	ck_assert_uint_eq(done_ns(0, 8), 372);
+}
+END_TEST
+
 static Suite *contended_suite(void)
 {
 	Suite *s = suite_create("contended");
@@ -363,10 +513,12 @@ static Suite *contended_suite(void)
 	tcase_add_test(tc, coh_prefetch_dropped_when_busy);
 	tcase_add_test(tc, coh_prefetch_read_then_hit);
 	tcase_add_test(tc, coh_prefetch_no_pair_line);
+	tcase_add_test(tc, coh_prefetch_two_objects);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("fifo");
 	tcase_add_checked_fixture(tc, setup_strict, teardown);
 	tcase_add_test(tc, coh_prefetch_off_pair_independent);
+	tcase_add_test(tc, coh_prefetch_off_two_objects);
 	tcase_add_test(tc, coh_read_service_fifo);
 	tcase_add_test(tc, coh_read_service_fifo_while_shared);
 	tcase_add_test(tc, coh_rob_none_chase);
@@ -383,6 +535,14 @@ static Suite *contended_suite(void)
 	tc = tcase_create("read-shared-first");
 	tcase_add_checked_fixture(tc, setup_shared_first, teardown);
 	tcase_add_test(tc, coh_read_service_shared_first);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("cold");
+	tcase_add_checked_fixture(tc, setup_cold, teardown);
+	tcase_add_test(tc, coh_cold_bounded);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("cold-unbounded");
+	tcase_add_checked_fixture(tc, setup_cold_unbounded, teardown);
+	tcase_add_test(tc, coh_cold_unbounded);
 	suite_add_tcase(s, tc);
 	return s;
 }

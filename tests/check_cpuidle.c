@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tests/check_cpuidle.c - the menu governor's choice of an idle state
- * and the price of waking a CPU from it
- * (models/kernel/drivers/cpuidle/menu.c), on Skylake-SP's table
+ * tests/check_cpuidle.c - the menu and teo governors' choice of an idle
+ * state and the price of waking a CPU from it
+ * (models/kernel/drivers/cpuidle/menu.c, teo.c), on Skylake-SP's table
  * (drivers/idle/intel_idle.c skx_cstates: C1 exit 2 us / residency
  * 2 us, C1E 10/20, C6 133/600), with an IPI of 1 us (a test value).
  *
@@ -68,7 +68,7 @@ START_TEST(menu_50us_spans_pick_c1e)
 	struct cpuidle_device dev;
 	unsigned int k;
 
-	cpuidle_device_init(&dev);
+	cpuidle_device_init(&dev, false);
 	ck_assert_uint_eq(cpuidle_wake(&dev, &m, 0), 0); /* not idle */
 	for (k = 0; k < 9; k++) {
 		ck_assert_int_eq(cpuidle_idle_call(&dev, &m, k * MS),
@@ -97,7 +97,7 @@ START_TEST(menu_next_tick_limits_c6)
 	struct cpuidle_device dev;
 	unsigned int k;
 
-	cpuidle_device_init(&dev);
+	cpuidle_device_init(&dev, false);
 	for (k = 0; k < 8; k++) {
 		cpuidle_idle_call(&dev, &m, k * MS);
 		cpuidle_wake(&dev, &m, k * MS + 700 * US);
@@ -119,7 +119,7 @@ START_TEST(span_clamped_not_wrapped)
 {
 	struct cpuidle_device dev;
 
-	cpuidle_device_init(&dev);
+	cpuidle_device_init(&dev, false);
 	cpuidle_idle_call(&dev, &m, 0);
 	cpuidle_wake(&dev, &m, ((1ULL << 32) + 500) * US);
 	ck_assert_uint_eq(dev.intervals[0], 1000);
@@ -135,10 +135,109 @@ START_TEST(no_states_free_wakes)
 	struct cpuidle_device dev;
 
 	m.nr_idle_states = 0;
-	cpuidle_device_init(&dev);
+	cpuidle_device_init(&dev, false);
 	ck_assert_int_eq(cpuidle_idle_call(&dev, &m, 0), 0);
 	ck_assert_uint_eq(cpuidle_wake(&dev, &m, 50 * US), 0);
 	ck_assert_uint_eq(dev.wakes, 0);
+}
+END_TEST
+
+/*
+ * teo (models/kernel/drivers/cpuidle/teo.c), by hand, on the same table
+ * and IPI. Bins: 0 [0, 2 us), 1 [2, 20), 2 [20, 600), 3 [600, inf). A
+ * wake-up's residency is its span + the IPI + the state's exit latency;
+ * teo_update() measures that less half the exit latency.
+ *
+ * 50 us spans, entering at each millisecond (sleep length 1000 us):
+ * entry 0: no metrics: the deepest state within 1000 us, C6, whose
+ *   expected time (the sleep length, 1000 us) keeps no tick: the wake
+ *   costs 1 + 133 = 134 us; residency 184, measured 184 - 66.5 = 117.5:
+ *   bin 2 while the sleep length's is bin 3: an intercept of bin 2
+ *   (1024; total 1024).
+ * entry 1: C6's candidate sums: intercepts below it 1024, hits 0:
+ *   2 x 1024 > 1024 - 0, so look shallower: at C1E the intercepts from
+ *   it up are 1024, more than half of 1024: C1E (expected 310 us, its
+ *   bin's middle; 20 us fits the tick): 1 + 10 = 11 us; residency 61,
+ *   measured 56: bin 2 again.
+ * entries 2-8: bin 2 holds every intercept and no bin a hit: C1E, 11 us.
+ * Expect 9 wakes, 134 + 8 x 11 = 222 us.
+ */
+START_TEST(teo_50us_spans_pick_c1e)
+{
+	struct cpuidle_device dev;
+	unsigned int k;
+
+	cpuidle_device_init(&dev, true);
+	for (k = 0; k < 9; k++) {
+		ck_assert_int_eq(cpuidle_idle_call(&dev, &m, k * MS),
+				 k ? 2 : 3);
+		ck_assert_uint_eq(cpuidle_wake(&dev, &m, k * MS + 50 * US),
+				  (k ? 11 : 134) * US);
+	}
+	ck_assert_uint_eq(dev.wakes, 9);
+	ck_assert_uint_eq(dev.wake_ps, 222 * US);
+	ck_assert_uint_eq(dev.teo.state_bins[2].recent, 8);
+}
+END_TEST
+
+/*
+ * 1 us spans, where menu polls: teo measures the exit latency too.
+ * entry 0: C6, 134 us; residency 135, measured 68.5: intercept bin 2.
+ * entry 1: C1E as above, 11 us; residency 12, measured 12 - 5 = 7:
+ *   intercept bin 1.
+ * entry 2: bins decayed by 1/8: bin 2 896, bin 1 1024 (total 1920).
+ *   C6's candidate: intercepts below 1920 > (1920 - 0) / 2; at C1E
+ *   bin 2's 896 is not more than half of 1920; at C1 896 + 1024 = 1920
+ *   is: C1 (expected 11 us), 1 + 2 = 3 us; residency 4, measured 3:
+ *   intercept bin 1.
+ * entry 3: bin 1 1920, bin 2 784: at C1E 784 is not more than half of
+ *   2704, at C1 2704 is: C1 again, 3 us; and so on.
+ * Expect C6, C1E, then C1 (3 us) five times; bin 1's intercepts, from
+ * the updates of entries 2-6 (each decays by x >> 3, then adds 1024):
+ * 1024, 896 + 1024 = 1920, 1680 + 1024 = 2704, 2366 + 1024 = 3390,
+ * 2967 + 1024 = 3991 (the last wake-up's waits for a selection).
+ */
+START_TEST(teo_1us_spans_settle_on_c1)
+{
+	static const int want_state[7] = { 3, 2, 1, 1, 1, 1, 1 };
+	static const sim_time_t want_cost[7] = { 134, 11, 3, 3, 3, 3, 3 };
+	struct cpuidle_device dev;
+	unsigned int k;
+
+	cpuidle_device_init(&dev, true);
+	for (k = 0; k < 7; k++) {
+		ck_assert_int_eq(cpuidle_idle_call(&dev, &m, k * MS),
+				 want_state[k]);
+		ck_assert_uint_eq(cpuidle_wake(&dev, &m, k * MS + 1 * US),
+				  want_cost[k] * US);
+	}
+	ck_assert_uint_eq(dev.teo.state_bins[1].intercepts, 3991);
+}
+END_TEST
+
+/*
+ * 700 us spans: residency 834 us, measured 767.5, bin 3 = the sleep
+ * length's: hits only, so C6 every time (134 us). Entering 500 us
+ * before a tick, C6's 600 us does not fit the sleep length: C1E (no
+ * intercepts to weigh), 11 us. Entering 1 us before a tick even C1's
+ * 2 us does not fit: polling, a free wake.
+ */
+START_TEST(teo_next_tick_limits_c6)
+{
+	struct cpuidle_device dev;
+	unsigned int k;
+
+	cpuidle_device_init(&dev, true);
+	for (k = 0; k < 9; k++) {
+		ck_assert_int_eq(cpuidle_idle_call(&dev, &m, k * MS), 3);
+		ck_assert_uint_eq(cpuidle_wake(&dev, &m, k * MS + 700 * US),
+				  134 * US);
+	}
+	ck_assert_uint_eq(dev.teo.state_bins[3].intercepts, 0);
+	ck_assert_int_eq(cpuidle_idle_call(&dev, &m, 9 * MS + 500 * US), 2);
+	ck_assert_uint_eq(cpuidle_wake(&dev, &m, 10 * MS + 200 * US), 11 * US);
+	ck_assert_int_eq(cpuidle_idle_call(&dev, &m, 11 * MS - 1 * US), 0);
+	ck_assert_uint_eq(cpuidle_wake(&dev, &m, 11 * MS + 5 * US), 0);
 }
 END_TEST
 
@@ -152,6 +251,12 @@ static Suite *cpuidle_suite(void)
 	tcase_add_test(tc, menu_next_tick_limits_c6);
 	tcase_add_test(tc, span_clamped_not_wrapped);
 	tcase_add_test(tc, no_states_free_wakes);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("teo");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, teo_50us_spans_pick_c1e);
+	tcase_add_test(tc, teo_1us_spans_settle_on_c1);
+	tcase_add_test(tc, teo_next_tick_limits_c6);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -747,8 +747,8 @@ START_TEST(machine_key_tables_sound)
 		ck_assert_msg(!scenario_keys_sound(t[i].keys, t[i].nr, why,
 						   sizeof(why)),
 			      "%s: %s", t[i].name, why);
-	ck_assert_uint_eq(t[2].nr,
-			  19); /* with context_switch, migration, insn */
+	/* with context_switch, migration, insn, memory_remote, page_walk */
+	ck_assert_uint_eq(t[2].nr, 21);
 	for (k = 0; k < t[2].nr; k++)
 		if (t[2].keys[k].required)
 			ck_assert_str_eq(t[2].keys[k].name,

@@ -3,7 +3,8 @@
  * tests/check_memcontrol.c - the charge paths of models/kernel/mm/memcontrol.c
  * against mm/memcontrol.c (v6.0): the per-CPU stock (hits, refills,
  * drains, one or two cached memcgs), the root memcg, failure and reclaim
- * at memory.max, and the byte-granular obj_cgroup stock.
+ * at memory.max, the byte-granular obj_cgroup stock, and cgroup v1's
+ * tcpmem and memsw counters.
  *
  * The cgroup tree of every test, v6.0 knobs (charge_batch 32, one memcg
  * per stock, v6.0 page_counter layout, cgroup v2):
@@ -854,6 +855,118 @@ START_TEST(v1_tcpmem_limit_sets_pressure)
 }
 END_TEST
 
+/*
+ * cgroup v1 with swap accounting (do_memsw_account()): memsw is charged
+ * beside memory, first, with the same batch (v6.0 try_charge_memcg()).
+ * /a is top level, so on v1 (root use_hierarchy 0) each of its counters is
+ * one level. try_charge(/a, 1) 33 times on CPU 0, one of the two counters
+ * at max 40 pages (_i 0: memsw.max, 1: memory.max):
+ *
+ *	call  memsw                memory               stock
+ *	1     try 32: 32           try 32: 32           31
+ *	2-32  (hits)                                    30..0
+ *	33    _i 0: try 32 fails   -
+ *	          (64 > 40), failcnt 1; batch = nr_pages = 1, retry:
+ *	            try 1: 33      try 1: 33            0
+ *	      _i 1: try 32: 64     try 32 fails (64 > 40), failcnt 1:
+ *	            uncharge 32: 32; batch = 1, retry:
+ *	            try 1: 33      try 1: 33            0
+ *
+ * page_counter_try_charge()s: _i 0: 2 + 1 + 2 = 5; _i 1: 2 + 2 + 2 = 6;
+ * page_counter_uncharge()s: _i 0: 0; _i 1: 1 (memsw's 32). No refill on
+ * the retry (batch == nr_pages). Then refill_stock(/a, 33): the stock
+ * holds 0 + 33 > 32 pages: drain_stock() uncharges 33 from memory and
+ * from memsw: both 0, two more page_counter_uncharge()s, one drain.
+ */
+START_TEST(v1_memsw_charged_beside_memory)
+{
+	unsigned int call;
+
+	h.k.cgroup_version = 1;
+	h.k.swap_account = true;
+	create();
+	ck_assert(mc.a->memsw.parent == NULL);
+	if (_i == 0)
+		mc.a->memsw.max = 40;
+	else
+		mc.a->memory.max = 40;
+	for (call = 1; call <= 32; call++)
+		ck_assert_int_eq(charge(mc.a, 1), 0);
+	ck_assert_int_eq(mc.a->memsw.usage, 32);
+	ck_assert_int_eq(mc.a->memory.usage, 32);
+	ck_assert_uint_eq(h.ms->counts.pc_try_charges, 2);
+	ck_assert_int_eq(charge(mc.a, 1), 0);
+	ck_assert_int_eq(mc.a->memsw.usage, 33);
+	ck_assert_int_eq(mc.a->memory.usage, 33);
+	ck_assert_uint_eq(mc.a->memsw.failcnt, _i == 0);
+	ck_assert_uint_eq(mc.a->memory.failcnt, _i == 1);
+	ck_assert_uint_eq(h.ms->counts.pc_try_charges, _i == 0 ? 5 : 6);
+	ck_assert_uint_eq(h.ms->counts.pc_uncharges, _i == 0 ? 0 : 1);
+	ck_assert_uint_eq(stock(0)->nr_pages[0], 0);
+	ck_assert_uint_eq(h.ms->counts.failures, 0);
+
+	HARNESS_CALL(refill_stock, 0, .memcg = mc.a, .nr_pages = 33);
+	ck_assert_int_eq(mc.a->memsw.usage, 0);
+	ck_assert_int_eq(mc.a->memory.usage, 0);
+	ck_assert_uint_eq(h.ms->counts.drains, 1);
+	ck_assert_uint_eq(h.ms->counts.pc_uncharges, _i == 0 ? 2 : 3);
+}
+END_TEST
+
+/*
+ * The extra atomic of swap accounting on a stock miss, from the skx-2s-72
+ * profile (l1_hit 1.6 ns, rmw_local 7.0 ns, insn 0.471 ns). try_charge(/a,
+ * 1) 33 times on CPU 0 on v1, swap_account off, then on. Call 33 misses
+ * the stock; every line it touches is CPU 0's since call 1 (which charged
+ * both counters, the high check read swap's usage and high: memsw's with
+ * swap accounting). The one difference is memsw's page_counter_try_charge()
+ * of 32 pages, one level (check_page_counter.c's top level, without
+ * propagate_protected_usage(): v1's memsw has no protection):
+ *
+ *	usage add_return on an owned line	rmw_local	7000
+ *	max read, watermark read, watermark	4 x l1_hit	6400
+ *	store, parent read
+ *	instructions: page_counter_try_charge/call 5 + /level 14 = 19
+ *	                                        19 x 471	8949
+ *
+ * Expect call 33 to take 7000 + 6400 + 8949 = 22349 ps longer with swap
+ * accounting, and memsw.usage's line to have seen 2 locked RMWs (calls 1
+ * and 33) where, without it, swap.usage's saw none.
+ */
+START_TEST(v1_memsw_extra_atomic_cost)
+{
+	sim_time_t last[2];
+	uint64_t rmws[2];
+	unsigned int mode, call;
+	struct coh_field *f;
+
+	for (mode = 0; mode < 2; mode++) {
+		if (mode) {
+			teardown();
+			setup();
+		}
+		h.k.cgroup_version = 1;
+		h.k.swap_account = mode;
+		create();
+		for (call = 1; call <= 33; call++)
+			ck_assert_int_eq(charge(mc.a, 1), 0);
+		ck_assert_uint_eq(h.ms->counts.stock_hits, 31);
+		last[mode] = h.last_ps;
+		f = mc.a->swap.f[PC_USAGE];
+		rmws[mode] = f->line->fields[f->slot].ops[COH_RMW];
+	}
+	ck_assert_uint_eq(h.m.rmw_local_ps, 7000);
+	ck_assert_uint_eq(h.m.l1_hit_ps, 1600);
+	ck_assert_uint_eq(h.m.insn_ps, 471);
+	ck_assert_uint_eq(insn_table[INSN_page_counter_try_charge].insns, 5);
+	ck_assert_uint_eq(insn_table[INSN_page_counter_try_charge_level].insns,
+			  14);
+	ck_assert_uint_eq(last[1] - last[0], 7000 + 4 * 1600 + 19 * 471);
+	ck_assert_uint_eq(rmws[0], 0);
+	ck_assert_uint_eq(rmws[1], 2);
+}
+END_TEST
+
 static Suite *memcontrol_suite(void)
 {
 	Suite *s = suite_create("memcontrol");
@@ -880,6 +993,12 @@ static Suite *memcontrol_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, v1_tcpmem_charges_unbatched);
 	tcase_add_test(tc, v1_tcpmem_limit_sets_pressure);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("v1_memsw");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(tc, v1_memsw_charged_beside_memory, 0, 2);
+	tcase_add_test(tc, v1_memsw_extra_atomic_cost);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("obj_stock");

@@ -701,6 +701,107 @@ START_TEST(read_cost_scales_with_cpus)
 }
 END_TEST
 
+/*
+ * The same read on two sockets of one CPU each (CPU 0 reads; CPU 1's
+ * copy is on the other node), with one fill buffer and one page walker,
+ * memory 100 ns, the other node's @remote_ns, a page walk of @walk_ns.
+ */
+static const char profile_2s[] = "name: tiny-2s\n"
+				 "sockets: 2\n"
+				 "cores_per_socket: 1\n"
+				 "threads_per_core: 1\n"
+				 "latencies:\n"
+				 "  l1_hit: {ns: 1, source: test}\n"
+				 "  llc_hit: {ns: 10, source: test}\n"
+				 "  memory: {ns: 100, source: test}\n"
+				 "  memory_remote: {ns: %u, source: test}\n"
+				 "  page_walk: {ns: %u, source: test}\n"
+				 "  rmw_local: {ns: 10, source: test}\n"
+				 "  xfer_socket: {ns: 50, source: test}\n"
+				 "  inval_per_sharer: {ns: 1, source: test}\n"
+				 "  irq_save_restore: {ns: 5, source: test}\n"
+				 "coherence:\n"
+				 "  handoff: strict\n"
+				 "  fill_buffers: {count: 1, source: test}\n"
+				 "  page_walkers: {count: 1, source: test}\n";
+
+/*
+ * The cost of a v1 memory.stat read of /a by CPU 0 on profile_2s, and in
+ * *@lines the lines of CPU 1's copy it read cold (its cold_seen[] bits).
+ * One read: the harness starts a second call at the engine's clock, which
+ * may be before the first call's end (run_on()).
+ */
+static sim_time_t read_cost_2s(unsigned int remote_ns, unsigned int walk_ns,
+			       unsigned int *lines)
+{
+	struct scenario_node *root;
+	struct sim_error err;
+	char text[sizeof(profile_2s) + 32];
+	unsigned int per_cpu, i;
+	sim_time_t t;
+
+	memset(&h, 0, sizeof(h));
+	snprintf(text, sizeof(text), profile_2s, remote_ns, walk_ns);
+	sim_error_clear(&err);
+	root = scenario_parse_string("tiny-2s.yaml", text, &err);
+	ck_assert_msg(root, "%s", err.msg);
+	ck_assert_msg(machine_load(&h.m, root, &err) == 0, "%s", err.msg);
+	scenario_free(root);
+	harness_setup(NULL, 2, 16384);
+	h.k.stats_version = STATS_V6_0;
+	h.k.charge_batch = BATCH;
+	h.k.lruvec_stat_items = 18;
+	h.k.memcg_stat_items = 23;
+	h.k.memcg_event_items = 21;
+	h.k.stats_flush_threshold = FLUSH_GLOBAL;
+	h.k.stats_updates_atomic = STATS_ATOMIC_ALWAYS;
+	h.k.local_stats = LOCAL_PERCPU_SUM;
+	h.k.stats_flush_skip = true;
+	h.k.cgroup_version = 1;
+	ck_assert_uint_eq(harness_cgroup("/", -1), CG_ROOT);
+	ck_assert_uint_eq(harness_cgroup("/a", CG_ROOT), CG_A);
+	ck_assert_uint_eq(harness_cgroup("/b", CG_ROOT), CG_B);
+	create();
+	stat_show(0, mc.a, 1);
+	t = h.last_ps;
+	per_cpu = (h.ms->pcpu_sl.l.size + 63) / 64;
+	*lines = 0;
+	for (i = per_cpu; i < 2 * per_cpu; i++)
+		*lines += !!(h.ms->cold_seen[0][i / 8] & (1u << (i % 8)));
+	teardown();
+	return t;
+}
+
+/*
+ * v1 memory.stat's per-CPU sums priced as the hardware serves them
+ * (issue 29 item 1). The local counters sit on N lines of each CPU's
+ * copy (counted from the read's cold_seen[]), each read cold once per read,
+ * in the order of the counters and, for each, CPU 0's copy then CPU 1's:
+ * 0/L0 (issued at t), 1/L0 (t + 1 ns, an issue slot: CPU 1's first load,
+ * a page walk), 0/L1, 1/L1, ..., all issued within 30 ns. The single fill
+ * buffer serves them one after the other, 2N fills, so the read ends
+ * when the last fill does.
+ *
+ *  - the other node at 300 ns instead of 100: each of CPU 1's N fills
+ *    takes 200 ns more, and every later one waits for it: +200 N ns;
+ *  - a 40 ns walk: CPU 1's walk runs from t + 1 to t + 41 ns, while 0/L0
+ *    holds the buffer until t + 100: hidden, +0;
+ *  - a 150 ns walk ends at t + 151, 51 ns after the buffer is free at
+ *    t + 100: every fill from 1/L0 on starts 51 ns later: +51 ns.
+ */
+START_TEST(read_cost_other_node)
+{
+	unsigned int n, n2;
+	sim_time_t base = read_cost_2s(100, 0, &n);
+
+	ck_assert_uint_gt(n, 0);
+	ck_assert_uint_eq(read_cost_2s(300, 0, &n2) - base, 200 * n * L1);
+	ck_assert_uint_eq(n2, n);
+	ck_assert_uint_eq(read_cost_2s(100, 40, &n2), base);
+	ck_assert_uint_eq(read_cost_2s(100, 150, &n2) - base, 51 * L1);
+}
+END_TEST
+
 static Suite *rstat_suite(void)
 {
 	Suite *s = suite_create("rstat");
@@ -738,6 +839,7 @@ static Suite *rstat_suite(void)
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, read_cost_scales_with_cpus);
+	tcase_add_test(tc, read_cost_other_node);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -265,6 +265,70 @@ START_TEST(sctp_owned_sockets)
 }
 END_TEST
 
+/* sk->sk_write_space() of the test: the wake-ups, and the space then */
+static struct {
+	unsigned int calls;
+	int wspace;
+} ws;
+
+static void count_write_space(struct sim_proc *p, struct sock *sk)
+{
+	(void)p;
+	ws.calls++;
+	ws.wspace = sctp_wspace(sk);
+}
+
+/*
+ * The send buffer's gate (net/sctp/socket.c, v6.0; sctp.h): sk_sndbuf
+ * 212992 (net.core.wmem_default); each 16K message queues its chunk's
+ * truesize 33024 + sizeof(struct sctp_chunk) 256 = 33280 bytes.
+ *
+ *   sends 1-6: queued 6 x 33280 = 199680, sctp_wspace() 13312 > 0, so
+ *     sctp_sendmsg_to_asoc() does not wait even though 16384 > 13312;
+ *   send 7: queued 232960, wspace -19968 <= 0: the next send waits in
+ *     sctp_wait_for_sndbuf(), until 16384 <= wspace;
+ *   a SACK frees one chunk: queued 199680, wspace 13312 > 0: the
+ *     writer is woken (sctp_wake_up_waiters()), but 16384 does not fit
+ *     yet; a second chunk freed: wspace 46592, woken again, it fits.
+ *
+ * Expect not full through 6 sends, full and short after 7; one wake-up
+ * at wspace 13312 with the message still short, then a second at 46592
+ * with it fitting; and no wake-up without a waiter's hook.
+ */
+START_TEST(sctp_sndbuf_gate)
+{
+	int i;
+
+	memset(&ws, 0, sizeof(ws));
+	sctp_init_sock(&s.sk_s);
+	ck_assert_int_eq(sctp_wspace(&s.sk_s), 212992);
+	for (i = 0; i < 7; i++) {
+		ck_assert(!sctp_sndbuf_full(&s.sk_s));
+		SCTP_CALL(sctp_sendmsg_to_asoc, 0, &s.sk_s);
+	}
+	ck_assert_int_eq(s.sk_s.sk_wmem_queued, 232960);
+	ck_assert_int_eq(sctp_wspace(&s.sk_s), -19968);
+	ck_assert(sctp_sndbuf_full(&s.sk_s));
+	ck_assert(sctp_sndbuf_short(&s.sk_s, MSG));
+
+	s.sk_s.sk_write_space = count_write_space;
+	SCTP_CALL(sctp_outq_sack, 0, &s.sk_s, .nr = 1);
+	ck_assert_uint_eq(ws.calls, 1);
+	ck_assert_int_eq(ws.wspace, 13312);
+	ck_assert(!sctp_sndbuf_full(&s.sk_s));
+	ck_assert(sctp_sndbuf_short(&s.sk_s, MSG));
+	SCTP_CALL(sctp_outq_sack, 0, &s.sk_s, .nr = 1);
+	ck_assert_uint_eq(ws.calls, 2);
+	ck_assert_int_eq(ws.wspace, 46592);
+	ck_assert(!sctp_sndbuf_short(&s.sk_s, MSG));
+
+	s.sk_s.sk_write_space = NULL;
+	SCTP_CALL(sctp_outq_sack, 0, &s.sk_s, .nr = 1);
+	ck_assert_uint_eq(ws.calls, 2);
+	ck_assert_int_eq(s.sk_s.sk_wmem_queued, 4 * 33280);
+}
+END_TEST
+
 static Suite *sctp_suite(void)
 {
 	Suite *s = suite_create("sctp");
@@ -275,6 +339,7 @@ static Suite *sctp_suite(void)
 	tcase_add_test(tc, sctp_stream_two_messages);
 	tcase_add_test(tc, sctp_pressure_walks);
 	tcase_add_test(tc, sctp_owned_sockets);
+	tcase_add_test(tc, sctp_sndbuf_gate);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -140,6 +140,11 @@ tests_check_place_SOURCES = tests/check_place.c
 tests_check_place_CFLAGS = $(TEST_CFLAGS)
 tests_check_place_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/check_host_cgroupfs
+tests_check_host_cgroupfs_SOURCES = tests/check_host_cgroupfs.c
+tests_check_host_cgroupfs_CFLAGS = $(TEST_CFLAGS)
+tests_check_host_cgroupfs_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/check_run
 tests_check_run_SOURCES = tests/check_run.c
 tests_check_run_CFLAGS = $(TEST_CFLAGS)
@@ -506,6 +511,11 @@ tests_check_sha256_LDADD = $(TEST_LDADD)
 #                           and nothing left behind, after SIGINT too
 TESTS += %reldir%/run-host-run.sh
 EXTRA_DIST += %reldir%/run-host-run.sh
+# tests/run-host-run-fake.sh  host-run end to end on fake v2 and v1 roots
+#                           (MEMCGSIM_HOST_ROOT), without root: the kernel:
+#                           keys it gives the model, nothing left behind
+TESTS += %reldir%/run-host-run-fake.sh
+EXTRA_DIST += %reldir%/run-host-run-fake.sh
 
 check_PROGRAMS += tests/check_cpuidle
 tests_check_cpuidle_SOURCES = tests/check_cpuidle.c

@@ -222,7 +222,7 @@ garble 's/benchmark: xchg2/benchmark: xchg3/'
 l=$(line_of 'benchmark: xchg3')
 i=$(index_of 'benchmark: xchg3')
 expect_error calibrate --check "$prof" bad.yaml -- \
-	"bad.yaml:$l:15: error: key 'points.$i.benchmark': expected one of 'l1_hit', 'llc_hit', 'memory', 'chase_work', 'rmw_local', 'xfer_smt', 'xfer_llc', 'xfer_die', 'xfer_socket', 'load_xchg_pingpong', 'add', 'load_xchg', 'xchg2', 'add_readers', 'packed', 'padded', 'pair', 'apart', 'chase_xadd', 'chase_load', found 'xchg3'; did you mean 'xchg2'?"
+	"bad.yaml:$l:15: error: key 'points.$i.benchmark': expected one of 'l1_hit', 'llc_hit', 'memory', 'chase_work', 'rmw_local', 'xfer_smt', 'xfer_llc', 'xfer_die', 'xfer_socket', 'load_xchg_pingpong', 'work', 'work_smt', 'add', 'load_xchg', 'xchg2', 'add_readers', 'packed', 'padded', 'pair', 'apart', 'chase_xadd', 'chase_load', found 'xchg3'; did you mean 'xchg2'?"
 
 garble '/benchmark: padded/s/cpus: \[0, 1\]/cpus: [0, 7]/'
 l=$(line_of 'benchmark: padded')
@@ -295,6 +295,39 @@ if status 0 calibrate --fit "$data/fit-2s.measurements.yaml" -o fit-2s.yaml; the
 			fail "--fit fit-2s: ${kv%%=*} $got, expected ${kv#*=}"
 	done
 fi
+# SMT execution sharing (issue 30, item 3): fit-2s plus work on CPU 0
+# (block medians 100 ns) and work_smt on CPUs 0 and 4, the two threads
+# of socket 0's core 0 (130 ns): smt_slowdown = 130 / 100 = 1.30. The
+# model's check runs work_smt as two threads delaying 100 ns a block on
+# siblings, each stretched by 1.30: 130 ns, within a rounding of the
+# ps clock. work_smt on CPUs 0 and 1 (two cores) is not a sibling pair;
+# at 95 ns (0.95 of alone) the term is left out with a note.
+{ cat "$data/fit-2s.measurements.yaml"
+  echo '- {benchmark: work, placement: idle, cpus: [0], samples: [100, 101, 99]}'
+  echo '- {benchmark: work_smt, placement: idle, cpus: [0, 4], samples: [130, 131, 129]}'
+} >smt.measurements.yaml
+if status 0 calibrate --fit smt.measurements.yaml -o smt.yaml; then
+	grep -A1 '^smt_slowdown:$' smt.yaml | grep -q '^  slowdown: 1.30$' ||
+		fail "--fit with work_smt: expected smt_slowdown 1.30"
+	if status 0 calibrate --check smt.yaml smt.measurements.yaml \
+		--tolerance 1000; then
+		grep -q '^work_smt  *idle  *2 0,4  *130.00 .* 1[23][90]\.[0-9][0-9]  *[-+]0\.0%$' out ||
+			fail "--check of work_smt: expected 130 ns predicted: $(grep ^work_smt out)"
+	fi
+fi
+sed 's/work_smt, placement: idle, cpus: \[0, 4\]/work_smt, placement: idle, cpus: [0, 1]/' \
+	smt.measurements.yaml >bad.yaml
+expect_error calibrate --fit bad.yaml -o bad-fit.yaml -- \
+	"bad.yaml:49:48: error: key 'points.15.cpus': CPUs 0 and 1 are not a xfer_smt pair"
+sed 's/samples: \[130, 131, 129\]/samples: [95, 95, 95]/' smt.measurements.yaml \
+	>low.measurements.yaml
+if status 0 calibrate --fit low.measurements.yaml -o low.yaml; then
+	grep -q '^smt_slowdown:' low.yaml &&
+		fail "--fit with work_smt below work: wrote smt_slowdown"
+	grep -q 'note: smt_slowdown left out (work_smt / work is 0.950, outside the 1 to 2 a profile takes)' err ||
+		fail "--fit with work_smt below work: no note: $(cat err)"
+fi
+rm -f smt.measurements.yaml smt.yaml low.measurements.yaml low.yaml bad.yaml
 # The fitted profile never replaces the measurements it was fitted from
 # (issue 34, item 1; before: written over them, exit 0): by name, through
 # a symbolic link, through a hard link. The file is left as it was.
@@ -337,6 +370,20 @@ status 0 calibrate --fit good.measurements.yaml -q || :
 { cat "$fit2s"; echo '- {benchmark: add, placement: compact, cpus: [0, 1], samples: [61, 60, 60]}'; } >bad.yaml
 expect_error calibrate --fit bad.yaml -o bad-fit.yaml -- \
 	"bad.yaml:48:3: error: key 'points.14': point 14 repeats point 8: the same benchmark, placement and CPUs"
+# A point's threads on distinct CPUs, and the CPUs at distinct places:
+# before, both reached the hold window's simulation with two threads on
+# one simulated CPU, and the engine asserted (fuzz_measurements'
+# finding, fuzz/regress/measurements/). add on [0, 0] at line 42, the
+# second 0 at column 50; CPU 5 moved to CPU 4's place (socket 0, core 0,
+# thread 1), the item at line 30, column 3.
+sed 's/add, placement: compact, cpus: \[0, 1\]/add, placement: compact, cpus: [0, 0]/' \
+	"$fit2s" >bad.yaml
+expect_error calibrate --fit bad.yaml -o bad-fit.yaml -- \
+	"bad.yaml:42:50: error: key 'points.8.cpus.1': CPU 0 is listed twice in this point"
+sed 's/{cpu: 5, socket: 0, core: 1, thread: 1/{cpu: 5, socket: 0, core: 0, thread: 1/' \
+	"$fit2s" >bad.yaml
+expect_error calibrate --fit bad.yaml -o bad-fit.yaml -- \
+	"bad.yaml:30:3: error: key 'cpus.5': CPU 5 is at socket 0, core 0, thread 1, where CPU 4 is"
 test -e bad-fit.yaml && fail "a refused measurement file left bad-fit.yaml"
 rm -f bad.yaml good.measurements.yaml good.yaml
 

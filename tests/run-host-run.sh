@@ -16,7 +16,9 @@
 #     reproduced, because it sets kernel.kmem_accounting: pages where
 #     base-1 has off (a kernel design choice); base-4 needs CPUs 0-7,
 #     which a host of fewer than 8 CPUs lacks (not asked for with -v, so
-#     not listed); --no-profile said. Afterwards no memcgsim-host-run.PID
+#     not listed); --no-profile said; the header says which kernel:
+#     keys host-run gave the model for this host, the cgroup version
+#     first (this hierarchy's). Afterwards no memcgsim-host-run.PID
 #     directory is left in the hierarchy and no process is in one.
 # 1b. Where perf is installed, a profile row (the memcg functions' share)
 #     for a single profiled run, and perf's directory removed after.
@@ -115,6 +117,10 @@ grep -Eq '^base-1: CPU time per operation .*(within noise|a measured change); th
 	fail "no verdict with the model's prediction for base-1"
 grep -q '^  patched-1: kernel.kmem_accounting: not as in base-1' "$tmp/out" ||
 	fail "patched-1 not listed as not reproduced (kernel.kmem_accounting)"
+v=1
+[ -f "$mount/cgroup.controllers" ] && v=2
+grep -q "^model: this host's kernel paths, set by host-run (a --set of yours wins): kernel.cgroup_version=$v, " "$tmp/out" ||
+	fail "the table does not say host-run ran the model with kernel.cgroup_version=$v"
 grep -q '^profiles: none (--no-profile)' "$tmp/out" ||
 	fail "--no-profile: the table does not say there is no profile"
 if grep -q 'base-4' "$tmp/out"; then

@@ -655,6 +655,35 @@ static void load_xchg_pp(struct worker *w)
 	}
 }
 
+/*
+ * work and work_smt: blocks of CAL_WORK_ITERS iterations until the
+ * window's end; ops counts the blocks. The empty asm after each block
+ * keeps the two chains in registers and the compiler from reducing the
+ * loop; their end goes to w->chase so that they stay live.
+ */
+static void work(struct worker *w)
+{
+	uint64_t t, end = w->sh->end_ns, a = 0x9e3779b97f4a7c15u + w->rank;
+	uint64_t c = 1;
+	unsigned int i, j;
+
+	do {
+		for (i = 0; i < 64; i++) {
+			for (j = 0; j < CAL_WORK_ITERS; j++) {
+				a ^= a << 13;
+				a ^= a >> 7;
+				a ^= a << 17;
+				c += (a >> 3) ^ (c << 1);
+			}
+			__asm__ volatile("" : "+r"(a), "+r"(c));
+		}
+		w->ops += 64;
+		t = now_ns();
+	} while (t < end);
+	w->elapsed_ns = t - w->sh->start_ns;
+	w->chase = (void *)(uintptr_t)(a ^ c);
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -678,6 +707,8 @@ static void *worker_main(void *arg)
 		chase(w);
 	else if (w->p->bench == CAL_LOAD_XCHG_PP)
 		load_xchg_pp(w);
+	else if (w->p->bench == CAL_WORK || w->p->bench == CAL_WORK_SMT)
+		work(w);
 	else if (cal_bench_pingpong(w->p->bench))
 		ping_pong(w);
 	else

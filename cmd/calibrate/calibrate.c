@@ -68,6 +68,8 @@ const char *const cal_bench_names[NR_CAL_BENCH] = {
 	[CAL_XFER_DIE] = "xfer_die",
 	[CAL_XFER_SOCKET] = "xfer_socket",
 	[CAL_LOAD_XCHG_PP] = "load_xchg_pingpong",
+	[CAL_WORK] = "work",
+	[CAL_WORK_SMT] = "work_smt",
 	[CAL_ADD] = "add",
 	[CAL_LOAD_XCHG] = "load_xchg",
 	[CAL_XCHG2] = "xchg2",
@@ -301,7 +303,7 @@ static int make_plan(const struct cal_host *h, bool quick, struct cal_plan *pl,
 	nr = order_cpus(h, CAL_COMPACT, order[CAL_COMPACT]);
 	order_cpus(h, CAL_SPREAD, order[CAL_SPREAD]);
 	nr_counts = thread_counts(h, nr, quick, counts);
-	pl->points = calloc(2 * CAL_NR_IDLE + h->sockets * h->sockets +
+	pl->points = calloc(2 * CAL_NR_IDLE + 2 + h->sockets * h->sockets +
 				    2 * nr_counts *
 					    (CAL_LAST_CONTENDED - CAL_ADD + 1),
 			    sizeof(*pl->points));
@@ -320,10 +322,19 @@ static int make_plan(const struct cal_host *h, bool quick, struct cal_plan *pl,
 						    &h->cpus[pair[1]]) != b)
 					continue;
 				add_point(pl, b, CAL_IDLE, 2, pair);
-				/* the upgrade of each class but SMT's */
-				if (b != CAL_XFER_SMT)
+				/*
+				 * the upgrade of each class but SMT's; for
+				 * SMT, its execution sharing
+				 */
+				if (b != CAL_XFER_SMT) {
 					add_point(pl, CAL_LOAD_XCHG_PP,
 						  CAL_IDLE, 2, pair);
+				} else {
+					add_point(pl, CAL_WORK, CAL_IDLE, 1,
+						  pair);
+					add_point(pl, CAL_WORK_SMT, CAL_IDLE, 2,
+						  pair);
+				}
 				break;
 			}
 			if (j < nr)
@@ -331,6 +342,7 @@ static int make_plan(const struct cal_host *h, bool quick, struct cal_plan *pl,
 		}
 	}
 	plan_socket_pairs(h, pl, order[CAL_COMPACT], nr);
+	cal__link_work(pl);
 	need[CAL_XFER_SMT] = h->threads_per_core > 1;
 	need[CAL_XFER_LLC] = h->cores_per_llc > 1;
 	need[CAL_XFER_DIE] = h->cores_per_llc < h->cores_per_socket;

@@ -77,6 +77,14 @@ enum cal_bench {
 	CAL_XFER_SOCKET, /* ... two sockets */
 	CAL_LOAD_XCHG_PP, /* two CPUs taking turns: wait for the other's
 			   * xchg, load, xchg (perfbook's "CAS") */
+	/*
+	 * SMT execution sharing (the profile's smt_slowdown), on hosts with
+	 * SMT siblings: a block of CAL_WORK_ITERS iterations of an integer
+	 * loop in registers, on one thread, then on both threads of a core
+	 * (ns per block of the first thread; the sibling runs the same loop)
+	 */
+	CAL_WORK,
+	CAL_WORK_SMT,
 	/* contended, N threads */
 	CAL_ADD, /* a blind locked add on one line */
 	CAL_LOAD_XCHG, /* a load then an xchg of the same line */
@@ -123,6 +131,22 @@ static inline bool cal_rank_counts(int b, unsigned int rank)
 }
 
 #define CAL_NR_IDLE (CAL_XFER_SOCKET + 1) /* one profile key each */
+
+/* The CPUs of an idle (placement idle) benchmark's point: 1 or 2. */
+static inline unsigned int cal_bench_idle_cpus(int b)
+{
+	return b < CAL_XFER_SMT || b == CAL_WORK ? 1 : 2;
+}
+
+/*
+ * work's and work_smt's block: CAL_WORK_ITERS iterations of a xorshift
+ * step (three shifts, three xors) feeding a second chain (a shift, an
+ * add, a shift, an xor), in registers: some 10 integer micro-ops an
+ * iteration with two chains' worth of parallelism, no loads, no
+ * branches but the loop's. What it shows is this loop's slowdown beside
+ * its twin, the profile's source says so.
+ */
+#define CAL_WORK_ITERS 256
 
 /*
  * chase_work's work between two loads: CAL_CHASE_WORK_ITERS iterations of
@@ -197,6 +221,8 @@ struct cal_point {
 	double cv;
 	/* set by --check */
 	double predicted; /* ns per operation in the model */
+	/* work_smt: the work point of its first CPU (cal__link_work()) */
+	const struct cal_point *alone;
 };
 
 struct cal_plan {
@@ -241,6 +267,11 @@ int cal__sim_run(const struct machine *m, const struct cal_host *h,
 
 /* calibrate.c: statistics. */
 void cal__point_stats(struct cal_point *p);
+/*
+ * cal__link_work() - point each work_smt point of @pl at the work point
+ * of its first CPU (->alone), or NULL when there is none.
+ */
+void cal__link_work(struct cal_plan *pl);
 
 /* calibrate.c */
 enum cal_bench cal__xfer_class(const struct cal_cpu *a,
@@ -289,6 +320,9 @@ struct cal_fit {
 	double spread_llc, spread_socket, spread_add;
 	/* why a term was left at the loader's default, a line each */
 	char notes[1024];
+	/* work and work_smt, or NULL: smt_slowdown = their ratio */
+	const struct cal_point *work, *work_smt;
+	double smt_slowdown; /* 0: not fitted */
 };
 
 /*

@@ -109,6 +109,13 @@ static void fit(const struct cal_plan *pl, struct cal_fit *f)
 		kmin = p->n - 1 < kmin ? p->n - 1 : kmin;
 		kmax = p->n - 1 > kmax ? p->n - 1 : kmax;
 	}
+	for (i = 0; i < pl->nr_points && !f->work_smt; i++)
+		if (pl->points[i].bench == CAL_WORK_SMT &&
+		    pl->points[i].alone) {
+			f->work_smt = &pl->points[i];
+			f->work = f->work_smt->alone;
+			f->smt_slowdown = f->work_smt->median / f->work->median;
+		}
 	if (nk >= 2 && kmax > kmin) {
 		f->inval_points = nk;
 		f->inval_ns = (nk * skc - sk * sc) / (nk * skk - sk * sk);
@@ -225,6 +232,38 @@ static int fit_hold(struct machine *m, const struct cal_host *h,
 	return 0;
 }
 
+/*
+ * accept_smt() - smt_slowdown, work_smt's block time over work's, only
+ * within the loader's 1 to 2 and when both points' repetitions spread by
+ * at most CAL_SPREAD_MAX; else left out (no slowdown, the loader's
+ * default) with a note that says why.
+ */
+static void accept_smt(struct cal_fit *f)
+{
+	size_t len = strlen(f->notes);
+	double spread;
+
+	if (!f->work_smt)
+		return;
+	spread =
+		fmax((f->work->q3 - f->work->q1) / f->work->median,
+		     (f->work_smt->q3 - f->work_smt->q1) / f->work_smt->median);
+	if (f->smt_slowdown >= 1.0 && f->smt_slowdown <= 2.0 &&
+	    spread <= CAL_SPREAD_MAX)
+		return;
+	if (spread > CAL_SPREAD_MAX)
+		snprintf(
+			f->notes + len, sizeof(f->notes) - len,
+			"smt_slowdown left out (work and work_smt spread by %.0f%% of their median (IQR), more than %.0f%%: measure again on a quieter host)\n",
+			100 * spread, 100 * CAL_SPREAD_MAX);
+	else
+		snprintf(
+			f->notes + len, sizeof(f->notes) - len,
+			"smt_slowdown left out (work_smt / work is %.3f, outside the 1 to 2 a profile takes)\n",
+			f->smt_slowdown);
+	f->smt_slowdown = 0;
+}
+
 /* "[M] memcgsim calibrate BENCH, DATE, CPU, KERNEL: WHAT; raw table F" */
 static void source_m(struct sim_yaml *y, const struct cal_profile *a,
 		     const char *bench, const char *fmt, ...)
@@ -244,6 +283,28 @@ static void source_m(struct sim_yaml *y, const struct cal_profile *a,
 		 bench, a->h->date, a->h->cpu_model, a->h->kernel, what,
 		 a->meas_name);
 	cal__kv_str(y, "source", buf, true);
+}
+
+/* smt_slowdown: {slowdown, source}, when fitted. */
+static void smt_slowdown(struct sim_yaml *y, const struct cal_profile *a)
+{
+	const struct cal_fit *f = &a->f;
+	char cpus[64];
+
+	if (!f->smt_slowdown)
+		return;
+	cal__cpulist(a->h, f->work_smt->cpu_idx, 2, cpus, sizeof(cpus));
+	sim_yaml_plain(y, "smt_slowdown");
+	sim_yaml_map_start(y, false);
+	sim_yaml_plain(y, "slowdown");
+	cal__yw_fmt(y, "%.2f", f->smt_slowdown);
+	source_m(
+		y, a, "work_smt",
+		"a block of %u iterations of an integer loop in registers takes %.2f ns on CPU %u while its SMT sibling runs the same loop (CPUs %s), %.2f ns alone (medians of %u and %u repetitions); a loop with two chains' parallelism, not the kernel's code: its mix sets how much of the core the sibling takes",
+		CAL_WORK_ITERS, f->work_smt->median,
+		a->h->cpus[f->work_smt->cpu_idx[0]].os, cpus, f->work->median,
+		f->work_smt->reps, f->work->reps);
+	sim_yaml_map_end(y);
 }
 
 static void latency(struct sim_yaml *y, const char *key, double ns)
@@ -463,7 +524,8 @@ int cal__write_profile(FILE *out, void *arg)
 			fp->hold_points > 1 ? "s" : "");
 		sim_yaml_map_end(&y);
 	}
-	sim_yaml_map_end(&y);
+	sim_yaml_map_end(&y); /* coherence */
+	smt_slowdown(&y, a);
 	sim_yaml_map_end(&y);
 	return sim_yaml_end(&y);
 }
@@ -649,6 +711,7 @@ int cal__fit_profile(struct cal_profile *pa, struct sim_error *err)
 	int ret = -1;
 
 	fit(pa->pl, &pa->f);
+	accept_smt(&pa->f);
 	mem = open_memstream(&buf, &len);
 	if (!mem || cal__write_profile(mem, pa) || fclose(mem)) {
 		sim_error_set(err, "", 0, 0, "out of memory");

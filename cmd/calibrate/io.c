@@ -263,13 +263,32 @@ static int read_cpus(struct cal_host *h, const struct scenario_node *root,
 				 h->cores_per_socket / h->cores_per_llc - 1,
 				 &llc, err))
 			return -1;
-		for (j = 0; j < i; j++)
-			if (h->cpus[j].os == os) {
+		for (j = 0; j < i; j++) {
+			const struct cal_cpu *o = &h->cpus[j];
+
+			if (o->os == os) {
 				scenario_error(err, scenario_get(c, "cpu"),
 					       "CPU %llu is listed twice",
 					       (unsigned long long)os);
 				return -1;
 			}
+			/*
+			 * Two CPUs in one place would be one simulated CPU,
+			 * driven by two threads of one point (fuzz finding
+			 * regress/measurements/same-place-cpus).
+			 */
+			if (o->socket == s && o->core == core &&
+			    o->thread == t) {
+				scenario_error(
+					err, c,
+					"CPU %llu is at socket %llu, core %llu, thread %llu, where CPU %u is",
+					(unsigned long long)os,
+					(unsigned long long)s,
+					(unsigned long long)core,
+					(unsigned long long)t, o->os);
+				return -1;
+			}
+		}
 		h->cpus[i] = (struct cal_cpu){ .os = os,
 					       .socket = s,
 					       .core = core,
@@ -304,7 +323,7 @@ static int read_point(const struct cal_host *h, struct cal_point *p,
 		      const struct scenario_node *n, struct sim_error *err)
 {
 	const struct scenario_node *cpus, *samples;
-	unsigned int b, place, i, j;
+	unsigned int b, place, i, j, k;
 	double v;
 
 	if (scenario_check_keys(n, point_keys, ARRAY_SIZE(point_keys), err) ||
@@ -336,27 +355,42 @@ static int read_point(const struct cal_host *h, struct cal_point *p,
 			scenario_error(err, c, "CPU %g is not in 'cpus'", v);
 			return -1;
 		}
+		/*
+		 * A point's threads run on distinct CPUs: one listed twice
+		 * put two simulated threads on one CPU, which the model
+		 * asserts on (fuzz finding regress/measurements/
+		 * point-cpu-twice).
+		 */
+		for (k = 0; k < i; k++)
+			if (p->cpu_idx[k] == j) {
+				scenario_error(
+					err, c,
+					"CPU %g is listed twice in this point",
+					v);
+				return -1;
+			}
 		p->cpu_idx[i] = j;
 	}
-	if ((b < CAL_XFER_SMT) != (p->n == 1) ||
-	    (cal_bench_pingpong(b) && p->n != 2) ||
-	    (place == CAL_IDLE) != (b < CAL_ADD)) {
+	if ((place == CAL_IDLE) != (b < CAL_ADD) ||
+	    (b < CAL_ADD ? p->n != cal_bench_idle_cpus(b) : p->n < 2)) {
 		scenario_error(
 			err, n, "%s with %u CPUs, placement %s: expected %s",
 			cal_bench_names[b], p->n, cal_placement_names[place],
-			b < CAL_XFER_SMT ?
-				"1 CPU, placement idle" :
-			b < CAL_ADD ?
-				"2 CPUs, placement idle" :
-				"2 or more CPUs, placement compact or spread");
+			b >= CAL_ADD ?
+				"2 or more CPUs, placement compact or spread" :
+			cal_bench_idle_cpus(b) == 1 ? "1 CPU, placement idle" :
+						      "2 CPUs, placement idle");
 		return -1;
 	}
-	if (b >= CAL_XFER_SMT && b <= CAL_XFER_SOCKET &&
+	/* work_smt's two CPUs are the threads of one core */
+	if (((b >= CAL_XFER_SMT && b <= CAL_XFER_SOCKET) ||
+	     b == CAL_WORK_SMT) &&
 	    cal__xfer_class(&h->cpus[p->cpu_idx[0]], &h->cpus[p->cpu_idx[1]]) !=
-		    b) {
-		scenario_error(err, cpus, "CPUs %u and %u are not a %s pair",
-			       h->cpus[p->cpu_idx[0]].os,
-			       h->cpus[p->cpu_idx[1]].os, cal_bench_names[b]);
+		    (b == CAL_WORK_SMT ? CAL_XFER_SMT : b)) {
+		scenario_error(
+			err, cpus, "CPUs %u and %u are not a %s pair",
+			h->cpus[p->cpu_idx[0]].os, h->cpus[p->cpu_idx[1]].os,
+			cal_bench_names[b == CAL_WORK_SMT ? CAL_XFER_SMT : b]);
 		return -1;
 	}
 	p->reps = scenario_len(samples);
@@ -395,6 +429,23 @@ static int check_stats(const struct cal_point *p, const struct scenario_node *n,
 		return -1;
 	}
 	return 0;
+}
+
+void cal__link_work(struct cal_plan *pl)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < pl->nr_points; i++) {
+		struct cal_point *p = &pl->points[i];
+
+		if (p->bench != CAL_WORK_SMT)
+			continue;
+		p->alone = NULL;
+		for (j = 0; j < pl->nr_points && !p->alone; j++)
+			if (pl->points[j].bench == CAL_WORK &&
+			    pl->points[j].cpu_idx[0] == p->cpu_idx[0])
+				p->alone = &pl->points[j];
+	}
 }
 
 /* The same benchmark on the same CPUs twice: one of them is a mistake. */
@@ -487,6 +538,7 @@ int cal__read_measurements(const char *path, struct cal_host *h,
 			goto out;
 		}
 	}
+	cal__link_work(pl);
 	ret = 0;
 out:
 	scenario_free(root);

@@ -60,6 +60,7 @@ struct harness {
 	struct coh_cpu **cc; /* [n] */
 	uint64_t *ops; /* [n] operations counted */
 	sim_time_t *lat; /* [n] their summed latency (xfer_*) */
+	sim_time_t work_ps; /* work_smt: a block's time alone */
 };
 
 struct bench_loop_frame {
@@ -169,7 +170,10 @@ static int bench_loop(struct sim_proc *p, void *frame)
 	while (p->now < END_PS) {
 		CO_AWAIT(f, sim_proc_sync(p));
 		f->t0 = p->now;
-		if (b == CAL_MEMORY) {
+		if (b == CAL_WORK_SMT) {
+			/* both threads; coh_delay() stretches it */
+			coh_delay(cc, h->work_ps);
+		} else if (b == CAL_MEMORY) {
 			CO_AWAIT(f, coh_read_cold(cc));
 			CO_AWAIT(f, coh_fence(cc));
 		} else if (b == CAL_CHASE_WORK) {
@@ -281,8 +285,15 @@ int cal__sim_run(const struct machine *m, const struct cal_host *h,
 	if (cal__sim_map(m, h, p, cpus, err))
 		goto out;
 	ret = 0;
-	if (p->bench == CAL_LLC_HIT)
+	/*
+	 * Not modelled: llc_hit (no L2 in the model), work (the model's
+	 * input, not its output), work_smt without its work point.
+	 */
+	if (p->bench == CAL_LLC_HIT || p->bench == CAL_WORK ||
+	    (p->bench == CAL_WORK_SMT && !p->alone))
 		goto out;
+	if (p->alone)
+		hs.work_ps = (sim_time_t)(p->alone->median * 1000.0 + 0.5);
 
 	e = sim_engine_create();
 	hs.c = coh_create(m, e);

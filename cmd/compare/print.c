@@ -43,6 +43,7 @@ static const struct {
 	{ "transfers_per_op", COMPARE_LOWER },
 	{ "hottest_line_util", COMPARE_LOWER },
 	{ "cpu_waiting", COMPARE_LOWER },
+	{ "lru_lock_share", COMPARE_LOWER },
 	/* a stock hit charges without touching the page counters */
 	{ "stock_hit_rate", COMPARE_HIGHER },
 	{ "page_counter_charges_per_op", COMPARE_LOWER },

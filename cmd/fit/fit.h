@@ -25,6 +25,15 @@
  * in place (comments and layout kept); KEY must be written in the file,
  * and FILE must not be the scenario itself.
  *
+ * Two observables (--key2 KEY2 --to2 VARIANT=VALUE --metric2 M
+ * [--range2 LO,HI], issue 30 item 6): KEY2 is bisected on M as above,
+ * each of its points first fitting KEY by its own bisection (nested),
+ * then KEY once more at KEY2's answer, so that the pair printed (and
+ * written) is one point that matches both. Fitting each in turn, the
+ * other held, drifts out of range when each key moves both metrics (as
+ * work_ns and lru_folio_ns move throughput and lru_lock_share); the
+ * nested search cannot, given ranges where both metrics move one way.
+ *
  * Exit status: 0 when fitted, 1 when VALUE is outside what [LO, HI]
  * gives, 2 on bad input.
  *

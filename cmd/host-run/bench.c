@@ -38,7 +38,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ipc.h>
 #include <sys/mman.h>
+#include <sys/msg.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -78,6 +80,8 @@ struct task {
 	struct shared *sh;
 	int fd; /* stream: its socket; page faults, fallocate: the memfd */
 	bool sender;
+	/* hackbench: its group's receivers' sockets, read and write ends */
+	const int *in, *out;
 };
 
 static uint64_t cpu_now(void)
@@ -220,12 +224,90 @@ static void stat_loop(struct task *t)
 	}
 }
 
+/*
+ * A hackbench sender writes a message to each receiver of its group in
+ * turn; a receiver reads as a stream's receiver does. Each first closes
+ * the group's ends it does not use, so that a receiver sees the end of
+ * its stream once the senders have stopped (and notes its count).
+ */
+static void hackbench_loop(struct task *t)
+{
+	size_t len = (size_t)t->job->h.bytes;
+	unsigned int r = 0, fds = (unsigned int)t->job->h.fds;
+	char *buf;
+
+	for (r = 0; r < fds; r++) {
+		if (t->sender || t->in[r] != t->fd)
+			close(t->in[r]);
+		if (!t->sender)
+			close(t->out[r]);
+	}
+	r = 0;
+	if (!t->sender) {
+		stream_loop(t);
+		return;
+	}
+	buf = malloc(len);
+	if (!buf)
+		return;
+	memset(buf, 0x5a, len);
+	while (note(t) && write(t->out[r], buf, len) > 0)
+		r = (r + 1) % fds;
+	free(buf);
+}
+
+/*
+ * kmalloc's analogue: a round sends `objects` messages to the task's own
+ * SysV queue (t->fd: its id), each one msg_msg kmalloc()ed with
+ * GFP_KERNEL_ACCOUNT, and receives them in order (each kfree()d); when
+ * the queue is full it receives what it sent and goes on. A round is one
+ * operation.
+ */
+static void kmalloc_loop(struct task *t)
+{
+	const struct workload_host *h = &t->job->h;
+	struct {
+		long mtype;
+		char mtext[PAGE];
+	} *m = malloc(sizeof(*m));
+	uint64_t i, k, sent;
+
+	if (!m)
+		return;
+	memset(m->mtext, 0x5a, sizeof(m->mtext));
+	while (note(t)) {
+		for (i = 0; i < h->objects; i += sent) {
+			m->mtype = 1;
+			for (sent = 0; i + sent < h->objects; sent++)
+				if (msgsnd(t->fd, m, (size_t)h->bytes,
+					   IPC_NOWAIT))
+					break;
+			for (k = 0; k < sent; k++)
+				if (msgrcv(t->fd, m, (size_t)h->bytes, 0,
+					   IPC_NOWAIT) < 0)
+					goto out;
+			if (!sent)
+				goto out;
+		}
+		t->slot->ops++;
+	}
+out:
+	free(m);
+}
+
 static void run_loop(struct task *t)
 {
 	switch (t->job->h.kind) {
 	case WH_UNIX_STREAM:
 	case WH_TCP_STREAM:
+	case WH_SCTP_STREAM:
 		stream_loop(t);
+		break;
+	case WH_HACKBENCH:
+		hackbench_loop(t);
+		break;
+	case WH_KMALLOC:
+		kmalloc_loop(t);
 		break;
 	case WH_PAGE_FAULT:
 		page_fault_loop(t);
@@ -389,6 +471,8 @@ static void child_main(struct task *t, unsigned int nr, int go)
 struct children {
 	pid_t pid[MAX_TASKS];
 	unsigned int nr;
+	int msq[MAX_TASKS]; /* the kmalloc tasks' SysV queues */
+	unsigned int nr_msq;
 };
 
 static void end_children(struct children *c)
@@ -401,6 +485,25 @@ static void end_children(struct children *c)
 		while (waitpid(c->pid[i], NULL, 0) < 0 && errno == EINTR)
 			;
 	c->nr = 0;
+	for (i = 0; i < c->nr_msq; i++)
+		msgctl(c->msq[i], IPC_RMID, NULL);
+	c->nr_msq = 0;
+}
+
+/*
+ * A private SysV queue for kmalloc task @t, made by host-run (which
+ * removes it in end_children(), whatever becomes of the task).
+ */
+static int kmalloc_queue(struct children *c, struct task *t,
+			 struct sim_error *err)
+{
+	t->fd = msgget(IPC_PRIVATE, IPC_CREAT | 0600);
+	if (t->fd < 0) {
+		sim_error_set(err, "", 0, 0, "msgget: %s", strerror(errno));
+		return -1;
+	}
+	c->msq[c->nr_msq++] = t->fd;
+	return 0;
 }
 
 static int fork_task(struct children *c, struct task *t, unsigned int nr,
@@ -420,19 +523,29 @@ static int fork_task(struct children *c, struct task *t, unsigned int nr,
 	return 0;
 }
 
-/* A loopback TCP listener on an ephemeral port, and its address. */
-static int tcp_listener(struct sockaddr_in *addr, struct sim_error *err)
+/* The IP protocol of a stream job's sockets: TCP's, or SCTP's. */
+static int ip_protocol(const struct host_job *j)
+{
+	return j->h.kind == WH_SCTP_STREAM ? IPPROTO_SCTP : 0;
+}
+
+/*
+ * A loopback TCP (or SCTP one-to-one) listener on an ephemeral port, and
+ * its address.
+ */
+static int tcp_listener(const struct host_job *j, struct sockaddr_in *addr,
+			struct sim_error *err)
 {
 	socklen_t len = sizeof(*addr);
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, ip_protocol(j));
 
 	memset(addr, 0, sizeof(*addr));
 	addr->sin_family = AF_INET;
 	addr->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if (fd < 0 || bind(fd, (struct sockaddr *)addr, sizeof(*addr)) ||
 	    listen(fd, 1) || getsockname(fd, (struct sockaddr *)addr, &len)) {
-		sim_error_set(err, "", 0, 0, "TCP loopback listener: %s",
-			      strerror(errno));
+		sim_error_set(err, "", 0, 0, "%s loopback listener: %s",
+			      ip_protocol(j) ? "SCTP" : "TCP", strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -475,7 +588,8 @@ static int tcp_connect(struct task *t, int lfd, const struct sockaddr_in *addr)
 		return t->fd < 0 ? -1 : 0;
 	}
 	close(lfd);
-	t->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	t->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC,
+		       ip_protocol(t->job));
 	if (t->fd < 0)
 		return -1;
 	return connect(t->fd, (const struct sockaddr *)addr, sizeof(*addr));
@@ -494,8 +608,8 @@ static int fork_pair(struct children *c, struct task *snd, struct task *rcv,
 
 	if (pair_sockets(j, snd, rcv, err))
 		return -1;
-	if (j->h.kind == WH_TCP_STREAM) {
-		lfd = tcp_listener(&addr, err);
+	if (j->h.kind == WH_TCP_STREAM || j->h.kind == WH_SCTP_STREAM) {
+		lfd = tcp_listener(j, &addr, err);
 		if (lfd < 0)
 			return -1;
 	}
@@ -539,6 +653,51 @@ static int fork_pair(struct children *c, struct task *snd, struct task *rcv,
 	if (lfd >= 0)
 		close(lfd);
 	return k == 2 ? 0 : -1;
+}
+
+/*
+ * hackbench's groups: per group a socketpair per receiver (its read end
+ * the receiver's, the write ends every sender's of the group), then a
+ * process per task, pinned and in the job's cgroup; the parent closes the
+ * group's sockets once its children have them.
+ */
+static int fork_hackbench(const struct host_job *j, struct task *tasks,
+			  struct children *c, int go, struct sim_error *err)
+{
+	unsigned int fds = (unsigned int)j->h.fds, g, i, k;
+	int *rd = calloc(fds, sizeof(*rd)), *wr = calloc(fds, sizeof(*wr));
+	int sv[2], ret = 0;
+
+	SIM_OOM_ON(!rd || !wr);
+	for (g = 0; !ret && g < j->nr_tasks / (2 * fds); g++) {
+		struct task *t = &tasks[2 * fds * g];
+
+		for (k = 0; k < fds; k++) {
+			if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
+				       sv)) {
+				sim_error_set(err, "", 0, 0, "socketpair: %s",
+					      strerror(errno));
+				ret = -1;
+				break;
+			}
+			rd[k] = sv[0];
+			wr[k] = sv[1];
+		}
+		for (i = 0; !ret && i < 2 * fds; i++) {
+			t[i].sender = i < fds;
+			t[i].in = rd;
+			t[i].out = wr;
+			t[i].fd = i < fds ? -1 : rd[i - fds];
+			ret = fork_task(c, &t[i], 1, go, err);
+		}
+		for (i = 0; i < k; i++) {
+			close(rd[i]);
+			close(wr[i]);
+		}
+	}
+	free(rd);
+	free(wr);
+	return ret;
 }
 
 /* Sleep @secs in short steps; false when a signal asked to stop. */
@@ -654,8 +813,11 @@ static int start_job(const struct host_job *j, struct shared *sh,
 					  .fd = -1 };
 	}
 	switch (j->h.kind) {
+	case WH_HACKBENCH:
+		return fork_hackbench(j, tasks, c, go, err);
 	case WH_UNIX_STREAM:
 	case WH_TCP_STREAM:
+	case WH_SCTP_STREAM:
 		for (i = 0; i < j->h.nr_pairs; i++) {
 			struct task *snd = &tasks[j->h.pair_task[2 * i]];
 			struct task *rcv = &tasks[j->h.pair_task[2 * i + 1]];
@@ -671,8 +833,11 @@ static int start_job(const struct host_job *j, struct shared *sh,
 		/* fall through */
 	case WH_FALLOCATE:
 	case WH_STAT_READ:
+	case WH_KMALLOC:
 		for (i = 0; i < j->nr_tasks; i++)
-			if (fork_task(c, &tasks[i], 1, go, err))
+			if ((j->h.kind == WH_KMALLOC &&
+			     kmalloc_queue(c, &tasks[i], err)) ||
+			    fork_task(c, &tasks[i], 1, go, err))
 				return -1;
 		return 0;
 	}

@@ -2,7 +2,14 @@
 /*
  * cmd/host-run/cgroupfs.c - the host's memory-cgroup hierarchy: found in
  * /proc/self/mountinfo (v1 or v2, never assumed), host-run's private
- * directory in it, the scenario's tree built below that and removed again.
+ * directory in it, the scenario's tree built below that and removed again;
+ * and what the host's kernel accounts there, for the model's kernel: keys.
+ *
+ * Under a fake root (struct host_cgfs's root: tests only), the mounts,
+ * the command line and the tree are read below it, and a cgroup made
+ * there gets the control files a cgroup file system would make (empty
+ * files), which are removed with it: the same code then runs without
+ * root, and a test can read what host-run wrote.
  *
  * Every name written below the mount comes from the scenario and is
  * checked by host_cg_name_ok() before (letters, digits, '_', '.', '-');
@@ -63,6 +70,38 @@ static bool has_word(const char *list, const char *word, const char *seps)
 	return false;
 }
 
+/* The control files a cgroup of version @v has, for a fake root. */
+static const char *const fake_files[2][8] = {
+	{ "cgroup.procs", "memory.limit_in_bytes",
+	  "memory.kmem.tcp.limit_in_bytes", "memory.stat", NULL },
+	{ "cgroup.procs", "cgroup.controllers", "cgroup.subtree_control",
+	  "memory.max", "memory.high", "memory.low", "memory.min",
+	  "memory.stat" },
+};
+
+/* Under a fake root, make (@make) or remove @dir's control files. */
+static void fake_files_do(const struct host_cgfs *fs, const char *dir,
+			  bool make)
+{
+	char path[PATH_MAX + 64];
+	unsigned int i;
+	int fd;
+
+	if (!fs->root[0])
+		return;
+	for (i = 0; i < 8 && fake_files[fs->version - 1][i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir,
+			 fake_files[fs->version - 1][i]);
+		if (!make) {
+			unlink(path);
+			continue;
+		}
+		fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
 /* The first line of @path in @buf ("" when it cannot be read). */
 static void read_line(const char *path, char *buf, size_t size)
 {
@@ -77,16 +116,39 @@ static void read_line(const char *path, char *buf, size_t size)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
-int host_cg_detect(struct host_cgfs *fs, struct sim_error *err)
+/* Is nokmem among the cgroup.memory= options of @root's command line? */
+static bool cmdline_nokmem(const char *root)
+{
+	char path[HOST_MOUNT_MAX + 32], line[4096];
+	const char *p;
+
+	snprintf(path, sizeof(path), "%s/proc/cmdline", root);
+	read_line(path, line, sizeof(line));
+	for (p = line; *p; p += strcspn(p, " "), p += strspn(p, " "))
+		if (!strncmp(p, "cgroup.memory=", 14))
+			return has_word(p + 14, "nokmem", ", ");
+	return false;
+}
+
+int host_cg_detect(struct host_cgfs *fs, const char *root,
+		   struct sim_error *err)
 {
 	char line[4096], v1[HOST_MOUNT_MAX] = "", v2[HOST_MOUNT_MAX] = "";
 	char file[PATH_MAX];
-	char ctl[1024], shown[PATH_MAX];
-	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char ctl[1024], shown[PATH_MAX], mi[HOST_MOUNT_MAX + 32];
+	size_t rlen = strlen(root);
+	FILE *f;
 
 	memset(fs, 0, sizeof(*fs));
+	if (rlen >= HOST_MOUNT_MAX / 2) {
+		sim_error_set(err, "", 0, 0, "the root is too long");
+		return -1;
+	}
+	snprintf(fs->root, sizeof(fs->root), "%s", root);
+	snprintf(mi, sizeof(mi), "%s/proc/self/mountinfo", root);
+	f = fopen(mi, "re");
 	if (!f) {
-		sim_error_set(err, "/proc/self/mountinfo", 0, 0,
+		sim_error_set(err, sim_escape(shown, sizeof(shown), mi), 0, 0,
 			      "cannot read the mounts: %s", strerror(errno));
 		return -1;
 	}
@@ -112,19 +174,18 @@ int host_cg_detect(struct host_cgfs *fs, struct sim_error *err)
 		if (n < 3)
 			continue;
 		unescape(field[4]);
-		if (strlen(field[4]) >= HOST_MOUNT_MAX)
+		if (rlen + strlen(field[4]) >= HOST_MOUNT_MAX)
 			continue;
 		if (!strcmp(field[8], "cgroup2") && !v2[0]) {
-			snprintf(file, sizeof(file), "%s/cgroup.controllers",
-				 field[4]);
+			snprintf(file, sizeof(file), "%s%s/cgroup.controllers",
+				 root, field[4]);
 			read_line(file, ctl, sizeof(ctl));
 			if (has_word(ctl, "memory", " "))
-				snprintf(v2, sizeof(v2), "%.*s",
-					 HOST_MOUNT_MAX - 1, field[4]);
+				snprintf(v2, sizeof(v2), "%s%s", root,
+					 field[4]);
 		} else if (!strcmp(field[8], "cgroup") && !v1[0] &&
 			   has_word(field[10], "memory", ",")) {
-			snprintf(v1, sizeof(v1), "%.*s", HOST_MOUNT_MAX - 1,
-				 field[4]);
+			snprintf(v1, sizeof(v1), "%s%s", root, field[4]);
 		}
 	}
 	fclose(f);
@@ -136,10 +197,15 @@ int host_cg_detect(struct host_cgfs *fs, struct sim_error *err)
 		snprintf(fs->mount, sizeof(fs->mount), "%s", v1);
 	} else {
 		sim_error_set(
-			err, "/proc/self/mountinfo", 0, 0,
+			err, sim_escape(shown, sizeof(shown), mi), 0, 0,
 			"no cgroup hierarchy carries the memory controller (neither a cgroup2 mount listing memory in cgroup.controllers nor a v1 memory mount)");
 		return -1;
 	}
+	/* v1's memory.memsw.* exist only with swap accounting */
+	snprintf(file, sizeof(file), "%s/memory.memsw.usage_in_bytes",
+		 fs->mount);
+	fs->memsw = fs->version == 1 && !access(file, F_OK);
+	fs->nokmem = cmdline_nokmem(root);
 	if (access(fs->mount, W_OK)) {
 		sim_error_set(
 			err, sim_escape(shown, sizeof(shown), fs->mount), 0, 0,
@@ -226,10 +292,12 @@ fail:
 }
 
 /* rmdir() @dir, waiting a little for tasks that are still exiting. */
-static int remove_dir(const char *dir)
+static int remove_dir(const struct host_cgfs *fs, const char *dir)
 {
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	unsigned int tries;
+
+	fake_files_do(fs, dir, false);
 
 	for (tries = 0; tries < 200; tries++) {
 		if (!rmdir(dir) || errno == ENOENT)
@@ -242,7 +310,8 @@ static int remove_dir(const char *dir)
 }
 
 /* Remove @dir and every directory below it, deepest first. */
-static void remove_tree(const char *dir, unsigned int depth)
+static void remove_tree(const struct host_cgfs *fs, const char *dir,
+			unsigned int depth)
 {
 	char sub[PATH_MAX];
 	struct dirent *de;
@@ -257,10 +326,10 @@ static void remove_tree(const char *dir, unsigned int depth)
 		if (de->d_type != DT_DIR || de->d_name[0] == '.')
 			continue;
 		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
-		remove_tree(sub, depth + 1);
+		remove_tree(fs, sub, depth + 1);
 	}
 	closedir(d);
-	remove_dir(dir);
+	remove_dir(fs, dir);
 }
 
 void host_cg_sweep_stale(const struct host_cgfs *fs)
@@ -284,7 +353,7 @@ void host_cg_sweep_stale(const struct host_cgfs *fs)
 		    !kill((pid_t)pid, 0) || errno != ESRCH)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", fs->mount, de->d_name);
-		remove_tree(path, 0);
+		remove_tree(fs, path, 0);
 	}
 	closedir(d);
 }
@@ -302,6 +371,7 @@ int host_cg_open(struct host_cgfs *fs, struct sim_error *err)
 		fs->top[0] = '\0';
 		return -1;
 	}
+	fake_files_do(fs, fs->top, true);
 	if (fs->version == 2 &&
 	    write_file(fs->top, "cgroup.subtree_control", "+memory", err))
 		return -1;
@@ -325,6 +395,7 @@ static int make_dir(struct host_cgfs *fs, const char *dir,
 			      "cannot create cgroup: %s", strerror(errno));
 		return -1;
 	}
+	fake_files_do(fs, dir, true);
 	if (!fs->made) {
 		fs->made = calloc(HOST_MAX_MADE, sizeof(*fs->made));
 		SIM_OOM_ON(!fs->made);
@@ -450,7 +521,7 @@ int host_cg_unbuild(struct host_cgfs *fs, struct sim_error *err)
 	while (fs->nr_made) {
 		char *dir = fs->made[fs->nr_made - 1];
 
-		if (remove_dir(dir) && !ret) {
+		if (remove_dir(fs, dir) && !ret) {
 			sim_error_set(err,
 				      sim_escape(shown, sizeof(shown), dir), 0,
 				      0, "cannot remove cgroup: %s",
@@ -470,11 +541,70 @@ int host_cg_close(struct host_cgfs *fs, struct sim_error *err)
 
 	free(fs->made);
 	fs->made = NULL;
-	if (fs->top[0] && remove_dir(fs->top) && !ret) {
+	if (fs->top[0] && remove_dir(fs, fs->top) && !ret) {
 		sim_error_set(err, sim_escape(shown, sizeof(shown), fs->top), 0,
 			      0, "cannot remove cgroup: %s", strerror(errno));
 		ret = -1;
 	}
 	fs->top[0] = '\0';
 	return ret;
+}
+
+/*
+ * The kmem accounting of kernel @release: objects from v5.9 (slab objects
+ * through the obj_cgroup stock, "mm: memcg/slab: use a single set of
+ * kmem_caches for all accounted allocations"), pages from v4.6 (every v1
+ * memcg accounts kmem: "mm: memcontrol: enable kmem accounting for all
+ * cgroups in the legacy hierarchy"), NULL before (v1 accounted kmem only
+ * once memory.kmem.limit_in_bytes was written, which host-run does not).
+ */
+static const char *kmem_mode(const char *release)
+{
+	if (host_release_at_least(release, 5, 9))
+		return "objects";
+	if (host_release_at_least(release, 4, 6))
+		return "pages";
+	return NULL;
+}
+
+bool host_release_at_least(const char *release, unsigned int major,
+			   unsigned int minor)
+{
+	unsigned int ma = 0, mi = 0;
+
+	if (sscanf(release, "%u.%u", &ma, &mi) != 2)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
+}
+
+/* Does @user --set kernel.@key? */
+static bool user_sets(const char *const *user, unsigned int nr, const char *key)
+{
+	size_t len = strlen(key);
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (!strncmp(user[i], "kernel.", 7) &&
+		    !strncmp(user[i] + 7, key, len) && user[i][7 + len] == '=')
+			return true;
+	return false;
+}
+
+unsigned int host_kernel_sets(const struct host_cgfs *fs, const char *release,
+			      const char *const *user, unsigned int nr_user,
+			      char out[][64])
+{
+	const char *kmem = fs->nokmem ? "off" : kmem_mode(release);
+	unsigned int n = 0;
+
+	if (!user_sets(user, nr_user, "cgroup_version"))
+		snprintf(out[n++], 64, "kernel.cgroup_version=%u", fs->version);
+	if (kmem && !user_sets(user, nr_user, "kmem_accounting"))
+		snprintf(out[n++], 64, "kernel.kmem_accounting=%s", kmem);
+	if (fs->version == 1 && !user_sets(user, nr_user, "swap_account"))
+		snprintf(out[n++], 64, "kernel.swap_account=%s",
+			 fs->memsw ? "true" : "false");
+	if (fs->version == 1 && !user_sets(user, nr_user, "tcpmem_active"))
+		snprintf(out[n++], 64, "kernel.tcpmem_active=true");
+	return n;
 }

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -32,7 +34,7 @@
 #define EXIT_BAD_INPUT 2
 #define MAX_WORKLOADS 16
 #define MAX_EXTRA_SETS (MAX_WORKLOADS + 2)
-#define MAX_SETS_HOST (256 + MAX_EXTRA_SETS)
+#define MAX_SETS_HOST (256 + MAX_EXTRA_SETS + HOST_MAX_KERNEL_SETS)
 
 volatile sig_atomic_t host_stop_signal;
 
@@ -79,6 +81,11 @@ struct plan {
 	char perf_dir[PATH_MAX]; /* a private directory for its data */
 	const char *version; /* the kernel.version preset picked */
 	unsigned int cg_version; /* the host's memory hierarchy: 1 or 2 */
+	/* the host's kernel: keys for the model (host_kernel_sets()) */
+	char ksets[HOST_MAX_KERNEL_SETS][64];
+	unsigned int nr_ksets;
+	bool sctp_ok; /* the kernel offers SCTP sockets */
+	char sctp_why[160];
 	struct host_tp tp; /* the memcg tracepoints, when tracefs serves */
 	unsigned int host_cpus;
 	cpu_set_t allowed;
@@ -210,31 +217,30 @@ static void note_name(void *arg, const char *name, const struct estimate *e)
  */
 static const char *kernel_preset(const char *release)
 {
-	unsigned int major = 0, minor = 0;
+	static const struct {
+		unsigned int major, minor;
+		const char *preset;
+	} at[] = {
+		{ 6, 9, "stable" }, { 6, 8, "v6.8" }, { 6, 6, "v6.6" },
+		{ 6, 1, "v6.1" },   { 6, 0, "v6.0" }, { 4, 8, "v4.8" },
+	};
+	unsigned int i;
 
-	if (sscanf(release, "%u.%u", &major, &minor) != 2)
-		return NULL;
-	if (major > 6 || (major == 6 && minor >= 9))
-		return "stable";
-	if (major == 6 && minor >= 8)
-		return "v6.8";
-	if (major == 6 && minor >= 6)
-		return "v6.6";
-	if (major == 6 && minor >= 1)
-		return "v6.1";
-	if (major == 6)
-		return "v6.0";
-	if (major == 5 || (major == 4 && minor >= 8))
-		return "v4.8";
+	for (i = 0; i < ARRAY_SIZE(at); i++)
+		if (host_release_at_least(release, at[i].major, at[i].minor))
+			return at[i].preset;
 	return NULL;
 }
 
 /*
  * Run the model on variant @v (its name, or @base's with every workload
- * moved to the root when @v->added). The sets: on a v1 host
- * kernel.tcpmem_active (host-run writes memory.kmem.tcp.limit_in_bytes,
- * so the model charges v1 TCP to tcpmem as the host does), the user's,
- * then the machine and the kernel preset, then the root's cgroups.
+ * moved to the root when @v->added). The sets: the host's kernel: keys
+ * (its cgroup version, kmem accounting, swap accounting and, on v1,
+ * kernel.tcpmem_active: host-run writes memory.kmem.tcp.limit_in_bytes,
+ * so the model charges v1 TCP to tcpmem as the host does), but those the
+ * user sets; the user's; then the machine and the kernel preset, then
+ * the root's cgroups. A --set applies to the scenario's base, so a
+ * variant's own kernel: keys still win and still differ.
  */
 static int model_run(const struct host_run_opts *o, struct plan *p,
 		     struct host_variant *v, const struct host_variant *base,
@@ -254,8 +260,8 @@ static int model_run(const struct host_run_opts *o, struct plan *p,
 	struct report *r = NULL;
 	double tput;
 
-	if (p->cg_version == 1)
-		sets[nr++] = "kernel.tcpmem_active=true";
+	for (i = 0; i < p->nr_ksets; i++)
+		sets[nr++] = p->ksets[i];
 	for (i = 0; i < o->nr_sets && nr < MAX_SETS_HOST; i++)
 		sets[nr++] = o->sets[i];
 	if (o->machine)
@@ -310,6 +316,36 @@ static bool kernel_differs(const struct kernel_config *a,
 	return len > 0;
 }
 
+/*
+ * TCP and SCTP sockets: on v1 charged only once memory.kmem.tcp's limit is
+ * written (mem_cgroup_sk_alloc() checks tcpmem_active for every socket),
+ * then to tcpmem; on v2 through try_charge_memcg.
+ */
+static bool inet_stream(enum workload_host_kind kind)
+{
+	return kind == WH_TCP_STREAM || kind == WH_SCTP_STREAM;
+}
+
+/*
+ * Does this kernel offer SCTP? socket(IPPROTO_SCTP) fails with
+ * EPROTONOSUPPORT when neither built in nor loaded (host-run does not
+ * load modules); @why says so.
+ */
+static bool sctp_probe(char *why, size_t size)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_SCTP);
+
+	if (fd >= 0) {
+		close(fd);
+		return true;
+	}
+	snprintf(
+		why, size,
+		"SCTP: this kernel offers none (socket(IPPROTO_SCTP): %s; modprobe sctp, where modules load)",
+		strerror(errno));
+	return false;
+}
+
 /* Can this host run @v as the model ran it? Sets @v->why when not. */
 static void check_variant(const struct plan *p, const struct host_cgfs *fs,
 			  struct host_variant *v,
@@ -359,7 +395,11 @@ static void check_variant(const struct plan *p, const struct host_cgfs *fs,
 				return;
 			}
 		}
-		tcp |= w->h.kind == WH_TCP_STREAM;
+		tcp |= inet_stream(w->h.kind);
+		if (w->h.kind == WH_SCTP_STREAM && !p->sctp_ok) {
+			snprintf(v->why, sizeof(v->why), "%s", p->sctp_why);
+			return;
+		}
 		if (w->h.kind == WH_STAT_READ && w->h.format &&
 		    w->h.format != fs->version) {
 			snprintf(
@@ -531,7 +571,7 @@ static int run_once(struct plan *p, struct host_cgfs *fs,
 	int ret;
 
 	for (i = 0; i < v->nr_workloads; i++)
-		tcp |= v->w[i].h.kind == WH_TCP_STREAM;
+		tcp |= inet_stream(v->w[i].h.kind);
 	ret = host_cg_build(fs, &v->tree, tcp, err);
 	/* perf's profile of the first run of each variant */
 	if (p->perf[0] && !v->nr_runs)
@@ -883,6 +923,40 @@ static void print_tracepoints(const struct host_run_opts *o,
 	}
 }
 
+/* Did host-run give the model @set (a --set of the user's replaced it)? */
+static bool sets_has(const struct plan *p, const char *set)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nr_ksets; i++)
+		if (!strcmp(p->ksets[i], set))
+			return true;
+	return false;
+}
+
+/* The host's kernel: keys, "kernel.a=1, kernel.b=x" (none: ""). */
+static const char *ksets_join(const struct plan *p, char *buf, size_t size)
+{
+	size_t len = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < p->nr_ksets && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					i ? ", " : "", p->ksets[i]);
+	return buf;
+}
+
+/* The provenance line of the keys host-run set for the model. */
+static void print_ksets(const struct plan *p)
+{
+	char buf[HOST_MAX_KERNEL_SETS * 66];
+
+	if (p->nr_ksets)
+		printf("model: this host's kernel paths, set by host-run (a --set of yours wins): %s\n",
+		       ksets_join(p, buf, sizeof(buf)));
+}
+
 static void print_table(const struct host_run_opts *o, const struct plan *p,
 			const struct host_cgfs *fs, const char *release,
 			unsigned int reps, double secs)
@@ -896,6 +970,7 @@ static void print_table(const struct host_run_opts *o, const struct plan *p,
 	printf("host: Linux %s, cgroup v%u memory controller at %s, %u CPUs\n",
 	       release, fs->version,
 	       sim_escape(shown, sizeof(shown), fs->mount), p->host_cpus);
+	print_ksets(p);
 	printf("runs: %u repetitions of %.2f s (after %.2f s of warm-up), the variants in flipped order every other repetition\n",
 	       reps, secs, secs / 5);
 	if (p->nr && p->v[0].added && !p->v[0].why[0])
@@ -931,9 +1006,10 @@ static void print_table(const struct host_run_opts *o, const struct plan *p,
 	printf("  - a host symbol counts as memcg when its name holds memcg, mem_cgroup, page_counter, obj_cgroup, objcg, consume_stock, refill_stock, drain_stock or rstat; an inlined function's time is its caller's.\n");
 	if (p->tp.ok)
 		printf("  - a tracepoint is counted in the counted tasks' own context: the periodic flusher's work (a kworker) is in neither column; the model's column is its calls of the function that fires the event.\n");
-	if (fs->version == 1)
+	if (fs->version == 1 && !sets_has(p, "kernel.tcpmem_active=true"))
+		printf("  - your --set of kernel.tcpmem_active stands: host-run writes memory.kmem.tcp.limit_in_bytes in every memcg of a TCP run all the same.\n");
+	else if (fs->version == 1)
 		printf("  - on this v1 host the model ran with kernel.tcpmem_active=true: a TCP socket is charged to the unbatched tcpmem counter, as after host-run's write of memory.kmem.tcp.limit_in_bytes.\n");
-	printf("  - not done yet (issue 31 item 4): the model does not charge v1's memsw counter (swap accounting).\n");
 }
 
 /* ---- the command ---- */
@@ -979,6 +1055,8 @@ int host_run(const struct host_run_opts *o)
 	struct sim_error err, err2;
 	struct utsname u;
 	int ret = EXIT_RUN_FAILURE;
+	char kbuf[HOST_MAX_KERNEL_SETS * 66];
+	const char *root;
 
 	SIM_OOM_ON(!p);
 	sim_error_clear(&err);
@@ -992,9 +1070,18 @@ int host_run(const struct host_run_opts *o)
 		goto fail;
 	}
 	p->host_cpus = (unsigned int)CPU_COUNT(&p->allowed);
-	if (host_cg_detect(&fs, &err))
+	/* MEMCGSIM_HOST_ROOT: a fake root, for tests (internal.h) */
+	root = getenv("MEMCGSIM_HOST_ROOT");
+	if (host_cg_detect(&fs, root ? root : "", &err))
 		goto fail;
 	p->cg_version = fs.version;
+	p->sctp_ok = sctp_probe(p->sctp_why, sizeof(p->sctp_why));
+	p->nr_ksets =
+		host_kernel_sets(&fs, u.release, o->sets, o->nr_sets, p->ksets);
+	if (p->nr_ksets && !o->quiet)
+		fprintf(stderr,
+			"memcgsim: host-run: the memory controller is on cgroup v%u here: the model runs this host's paths with %s (a --set of yours wins)\n",
+			fs.version, ksets_join(p, kbuf, sizeof(kbuf)));
 	if (plan_make(o, p, &fs, &err)) {
 		ret = EXIT_BAD_INPUT;
 		goto fail;
@@ -1007,7 +1094,11 @@ int host_run(const struct host_run_opts *o)
 		perf_dir_make(p);
 	host_cg_sweep_stale(&fs);
 	/* no tracepoints is a note in the table (p->tp.why), not a failure */
-	host_tp_open(&p->tp);
+	if (fs.root[0])
+		snprintf(p->tp.why, sizeof(p->tp.why),
+			 "a fake root (MEMCGSIM_HOST_ROOT), for tests");
+	else
+		host_tp_open(&p->tp);
 	if (!host_cg_open(&fs, &err) && !run_all(o, p, &fs, reps, secs, &err))
 		ret = EXIT_SUCCESS;
 	host_tp_close(&p->tp);

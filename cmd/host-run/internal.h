@@ -33,7 +33,16 @@
  */
 struct host_cgfs {
 	unsigned int version; /* 1 (legacy memory mount) or 2 (cgroup2) */
-	char mount[HOST_MOUNT_MAX]; /* its root */
+	/*
+	 * Where "/" is: "" on a host; a directory holding a fake
+	 * proc/self/mountinfo, proc/cmdline and cgroup tree in tests
+	 * (MEMCGSIM_HOST_ROOT), where the control files a cgroup file
+	 * system makes itself are made and removed by host-run.
+	 */
+	char root[HOST_MOUNT_MAX];
+	char mount[HOST_MOUNT_MAX]; /* its root, below @root */
+	bool memsw; /* v1: memory.memsw.* exist: swap accounting is on */
+	bool nokmem; /* cgroup.memory=nokmem on the kernel command line */
 	char top[HOST_MOUNT_MAX + 64]; /* the private directory; "" before */
 	/* made below top, in creation order (removed in reverse) */
 	char **made;
@@ -44,10 +53,30 @@ struct host_cgfs {
 /*
  * host_cg_detect() - find the hierarchy carrying the memory controller
  * (cgroup2 when its root lists memory in cgroup.controllers, else a v1
- * mount with the memory option). -1 with @err set when there is none or
- * it cannot be written.
+ * mount with the memory option) in @root's proc/self/mountinfo ("": the
+ * host's), and what the kernel accounts there (memsw, nokmem). -1 with
+ * @err set when there is none or it cannot be written.
  */
-int host_cg_detect(struct host_cgfs *fs, struct sim_error *err);
+int host_cg_detect(struct host_cgfs *fs, const char *root,
+		   struct sim_error *err);
+
+/* Is kernel @release ("6.18.44-...") @major.@minor or later? */
+bool host_release_at_least(const char *release, unsigned int major,
+			   unsigned int minor);
+
+#define HOST_MAX_KERNEL_SETS 4
+/*
+ * host_kernel_sets() - the kernel: keys host-run gives the model so that
+ * it runs the host's paths: kernel.cgroup_version (the hierarchy's),
+ * kernel.kmem_accounting (by @release and nokmem: off, pages or
+ * objects), kernel.swap_account (v1: memsw present) and, on v1,
+ * kernel.tcpmem_active (host-run writes memory.kmem.tcp's limit). A key
+ * the user --sets (@user) is left to the user. Each "kernel.KEY=VALUE"
+ * in @out; returns how many.
+ */
+unsigned int host_kernel_sets(const struct host_cgfs *fs, const char *release,
+			      const char *const *user, unsigned int nr_user,
+			      char out[][64]);
 /* Remove private directories left by host-runs that died unrunnably. */
 void host_cg_sweep_stale(const struct host_cgfs *fs);
 /* Make the private directory (HOST_DIR_PREFIX and our pid). */

@@ -86,6 +86,42 @@ static double percent(double part, double whole)
 }
 
 /* The charge path's own metrics (doc/design.md section 8). */
+/*
+ * lru_lock_share: of all tasks' time in the window, the share spent in
+ * spin_lock_irqsave() of an LRU lock (its wait and its RMW), as perf's
+ * profile of the same run would show _raw_spin_lock_irqsave() with
+ * native_queued_spin_lock_slowpath() under it. Only for runs that take
+ * the lock: it is what `fit --metric2` matches a real profile's share to.
+ */
+static void lru_lock_collect(struct run *run, struct run_result *res)
+{
+	sim_time_t in_lock = 0;
+	uint64_t calls = 0;
+	unsigned int i, j, nr_tasks = 0;
+
+	if (!run->memcg->lru)
+		return;
+	for (i = 0; i < run->nr_workloads; i++) {
+		struct workload *w = &run->workloads[i];
+
+		for (j = 0; j < w->nr_tasks; j++) {
+			const struct kprof_fn_stat *s =
+				&w->tasks[j].prof.fn[KF__raw_spin_lock_irqsave];
+
+			in_lock += s->self_ps;
+			calls += s->calls;
+		}
+		nr_tasks += w->nr_tasks;
+	}
+	if (!calls)
+		return;
+	result_add(res, "lru_lock_share", "%",
+		   percent((double)in_lock,
+			   (double)nr_tasks *
+				   (double)(run->end_ps - run->warmup_ps)),
+		   false);
+}
+
 static void memcg_collect(struct run *run, struct run_result *res, uint64_t ops,
 			  double secs)
 {
@@ -123,6 +159,7 @@ static void memcg_collect(struct run *run, struct run_result *res, uint64_t ops,
 	result_add(res, "page_counter_uncharges_per_op", "calls",
 		   (double)c->pc_uncharges * per_op, false);
 	result_add(res, "charge_failures", "calls", (double)c->failures, false);
+	lru_lock_collect(run, res);
 stats:
 	/* statistics (doc/design.md section 5) */
 	result_add(res, "stats_atomics_per_op", "calls",

@@ -207,11 +207,10 @@ static int pending_merge(const struct coh_cpu *cc, const struct coh_line *l,
  * holder as a demand one does, which is how two lines of one pair
  * interfere. SIM: the prefetcher's other triggers (L2 hits, its
  * throttling under L2 pressure) are not modelled; the drop rule is its
- * only throttle. SIM: only a pair within one object couples: the model
- * packs objects 64 bytes apart, so the pair line of an object's edge is
- * another object's only by the model's packing (a per-CPU counter beside
- * a global one), not as the kernel's allocators place them (issue 29
- * item 1).
+ * only throttle. Any two lines of a pair couple, of one object or of two:
+ * the allocators' placement (coh_object_place()) puts the objects where
+ * the kernel does, so a pair of two objects is a real one (one CPU's
+ * per-CPU copies side by side in its unit).
  */
 static COH_COLD void spatial_prefetch(struct coh *c, const struct coh_line *l,
 				      unsigned int cpu, enum coh_op op,
@@ -220,7 +219,7 @@ static COH_COLD void spatial_prefetch(struct coh *c, const struct coh_line *l,
 	struct coh_line *buddy = coh_line_find(c, l->addr ^ COH_LINE_SIZE);
 	bool rfo = op != COH_READ;
 
-	if (!buddy || buddy->obj_id != l->obj_id || buddy->owner == (int)cpu ||
+	if (!buddy || buddy->owner == (int)cpu ||
 	    (!rfo && sharer_test(buddy, cpu)))
 		return;
 	if (buddy->q_len || buddy->serving || buddy->nr_ann ||
@@ -578,11 +577,64 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 }
 
 /*
- * read_cold() - coh_read_cold(), and with @dep coh_read_cold_dep(): under
- * the reorder buffer's window (coh.rob_ps) the CPU goes on and its next
- * access waits for the value (chase_settle()); without it, it waits now.
+ * cold_slot() - the earliest free of @n resources whose next-free times
+ * are @slot[0..n): the request needing one at @at starts at the later of
+ * @at and that time, holds it for @hold, and the start is returned. With
+ * @n 0 there is no bound: it starts at @at. Ties go to the lowest index.
  */
-static bool read_cold(struct coh_cpu *cc, bool dep)
+static sim_time_t cold_slot(sim_time_t *slot, unsigned int n, sim_time_t at,
+			    sim_time_t hold)
+{
+	unsigned int i, best = 0;
+
+	if (!n)
+		return at;
+	for (i = 1; i < n; i++)
+		if (slot[i] < slot[best])
+			best = i;
+	if (slot[best] > at)
+		at = slot[best];
+	slot[best] = at + hold;
+	return at;
+}
+
+/*
+ * cold_done() - when a cold read by @cc issued at @now completes: after a
+ * translation miss if @walk (page_walk, on one of the core's page walkers
+ * once one is free), then the line from the memory of socket @home (-1:
+ * the reader's) on one of its fill buffers once one is free. SIM: the
+ * fill buffers and walkers count the cold reads only; misses of the
+ * modelled lines stay bounded by COH_MAX_PENDING alone.
+ */
+static sim_time_t cold_done(struct coh_cpu *cc, int home, bool walk,
+			    sim_time_t now)
+{
+	struct coh *c = cc->coh;
+	const struct machine *m = c->m;
+	sim_time_t lat = memory_from(c, home, cc->cpu), t = now, *slot;
+
+	if (!m->fill_buffers && !m->page_walkers)
+		return now + (walk ? m->page_walk_ps : 0) + lat;
+	if (!c->cold_free) {
+		c->cold_free = calloc((size_t)c->nr_cpus * COH_COLD_SLOTS,
+				      sizeof(*c->cold_free));
+		SIM_OOM_ON(!c->cold_free);
+	}
+	slot = &c->cold_free[(size_t)cc->cpu * COH_COLD_SLOTS];
+	if (walk && m->page_walk_ps)
+		t = cold_slot(slot + MACHINE_MAX_FILL_BUFFERS, m->page_walkers,
+			      t, m->page_walk_ps) +
+		    m->page_walk_ps;
+	return cold_slot(slot, m->fill_buffers, t, lat) + lat;
+}
+
+/*
+ * read_cold() - coh_read_cold_of(), and with @dep coh_read_cold_dep():
+ * under the reorder buffer's window (coh.rob_ps) the CPU goes on and its
+ * next access waits for the value (chase_settle()); without it, it waits
+ * now. @home, @walk: as cold_done().
+ */
+static bool read_cold(struct coh_cpu *cc, int home, bool walk, bool dep)
 {
 	struct coh *c = cc->coh;
 	struct sim_proc *p = cc->proc;
@@ -606,7 +658,7 @@ static bool read_cold(struct coh_cpu *cc, bool dep)
 	cc->pending[cc->nr_pending].line = NULL;
 	cc->pending[cc->nr_pending].op = COH_READ;
 	cc->pending[cc->nr_pending].count = 1;
-	cc->pending[cc->nr_pending].done = now + c->m->memory_ps;
+	cc->pending[cc->nr_pending].done = cold_done(cc, home, walk, now);
 	cc->nr_pending++;
 	cc->nr_posted++;
 	p->now += c->m->l1_hit_ps; /* the issue slot */
@@ -622,10 +674,19 @@ static bool read_cold(struct coh_cpu *cc, bool dep)
 
 bool coh_read_cold(struct coh_cpu *cc)
 {
-	return read_cold(cc, false);
+	return read_cold(cc, -1, false, false);
+}
+
+bool coh_read_cold_of(struct coh_cpu *cc, unsigned int owner, bool walk)
+{
+	const struct machine *m = cc->coh->m;
+
+	SIM_BUG_ON(owner >= cc->coh->nr_cpus);
+	return read_cold(cc, (int)m->cpus[owner].socket,
+			 walk && owner != cc->cpu, false);
 }
 
 bool coh_read_cold_dep(struct coh_cpu *cc)
 {
-	return read_cold(cc, true);
+	return read_cold(cc, -1, false, true);
 }

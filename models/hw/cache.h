@@ -310,7 +310,6 @@ struct coh_line {
 	unsigned int nr_fields, cap_fields;
 	uint64_t addr; /* line address: a multiple of 64 */
 	unsigned int index; /* creation order */
-	unsigned int obj_id; /* 1 + the index of the object placed on it */
 	int last_holder; /* trace: holder track */
 	sim_time_t last_holder_since;
 	/* spatial prefetches of the line served, and dropped (busy, queued) */
@@ -668,6 +667,19 @@ bool coh_fence(struct coh_cpu *cc);
  * operations. Returns true when the process must wait.
  */
 bool coh_read_cold(struct coh_cpu *cc);
+/*
+ * coh_read_cold_of() - coh_read_cold() of CPU @owner's copy of a per-CPU
+ * variable, as the hardware serves it: from the memory of @owner's node
+ * (the copy is homed there: memory_remote from another socket), and with
+ * @walk, when @owner is not the reader, after a translation miss
+ * (page_walk): the caller passes @walk for the first load of the copy's
+ * page in an operation (alloc_percpu() puts each CPU's copy on pages of
+ * its own; the TLB holds the translation for the rest of the operation).
+ * The core's fill buffers bound how many such misses are in flight, its
+ * page walkers how many walks (coherence.fill_buffers, page_walkers).
+ * Return as coh_read_cold().
+ */
+bool coh_read_cold_of(struct coh_cpu *cc, unsigned int owner, bool walk);
 /*
  * coh_read_cold_dep() - coh_read_cold() of a pointer chase: the CPU needs
  * the value at its next access, and runs at most the reorder buffer's

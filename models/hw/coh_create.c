@@ -149,6 +149,7 @@ void coh_free(struct coh *c)
 	free(c->spare_obj);
 	free(c->reserve);
 	free(c->pcpu_next);
+	free(c->cold_free);
 	for (i = 0; i < c->nr_objs; i++)
 		free(c->objs[i]);
 	free(c->lines);

@@ -135,9 +135,11 @@ static struct coh_line *line_alloc(struct coh *c, size_t size)
 
 /*
  * pair_mark() - with the spatial prefetcher on, mark new line @l and the
- * other line of its 128-byte pair when that one is placed in the same
- * object: the prefetcher couples them (spatial_prefetch() says why only
- * within an object).
+ * other line of its 128-byte pair when that one is placed: the
+ * prefetcher couples them, whichever objects they belong to. The
+ * allocators' placement (coh_object_place()) decides which lines pair:
+ * lines of one object, and one CPU's per-CPU copies packed side by side
+ * in its unit; never a per-CPU copy with global data or another CPU's.
  */
 static void pair_mark(struct coh *c, struct coh_line *l)
 {
@@ -146,7 +148,7 @@ static void pair_mark(struct coh *c, struct coh_line *l)
 	if (!c->m->adjacent_line_prefetch)
 		return;
 	pair = coh_line_find(c, l->addr ^ COH_LINE_SIZE);
-	if (pair && pair->obj_id == l->obj_id)
+	if (pair)
 		l->pair_prefetch = pair->pair_prefetch = true;
 }
 
@@ -187,7 +189,7 @@ static void name_add_u64(char *dst, size_t size, size_t *len, uint64_t v)
  * is refused before it starts, instead of aborting here.
  */
 static struct coh_line *line_get(struct coh *c, uint64_t addr, const char *obj,
-				 unsigned int obj_id, uint64_t obj_line)
+				 uint64_t obj_line)
 {
 	struct coh_line *l = coh_line_find(c, addr), **grown, **hash;
 	size_t size = sizeof(*l) + c->sharer_words * sizeof(uint64_t);
@@ -206,7 +208,6 @@ static struct coh_line *line_get(struct coh *c, uint64_t addr, const char *obj,
 	l->home = -1;
 	l->last_to = -1;
 	l->last_holder = -2;
-	l->obj_id = obj_id;
 	len = 0;
 	l->name[0] = '\0';
 	name_add(l->name, sizeof(l->name), &len, obj);
@@ -392,7 +393,7 @@ struct coh_object *coh_object_place(struct coh *c, const char *name,
 
 		/* SIM: a field straddling two lines is counted on its first. */
 		l = line_get(c, addr & ~(uint64_t)(COH_LINE_SIZE - 1),
-			     obj->name, c->nr_objs + 1, line0);
+			     obj->name, line0);
 		obj->fields[i].line = l;
 		obj->fields[i].slot = line_add_field(c, l, obj->name, lf->name);
 		/* a per-CPU copy is on its CPU's node */

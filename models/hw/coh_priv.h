@@ -50,6 +50,9 @@ struct coh_trace_line;
 /* the lines' xfer_to[] past which they are (a host core's L2) */
 #define COH_LOG_BYTES (1u << 20)
 
+/* a CPU's fill buffers and page walkers, in struct coh's cold_free */
+#define COH_COLD_SLOTS (MACHINE_MAX_FILL_BUFFERS + MACHINE_MAX_PAGE_WALKERS)
+
 struct coh {
 	const struct machine *m;
 	struct sim_engine *e;
@@ -99,6 +102,12 @@ struct coh {
 	/* [nr_cpus][2]: the next free byte of each CPU's per-CPU unit,
 	 * static and dynamic (coh_object_place()); NULL until the first */
 	uint64_t *pcpu_next;
+	/*
+	 * [nr_cpus][COH_COLD_SLOTS]: when each of a CPU's fill buffers and
+	 * then its page walkers is next free, for cold reads (read_cold());
+	 * NULL until the first
+	 */
+	sim_time_t *cold_free;
 	struct sim_trace *trace;
 	int trace_pid_cpus, trace_pid_lines; /* the run's two processes */
 	struct coh_trace_line *trace_lines; /* [cap_trace_lines], by index */
@@ -282,6 +291,21 @@ static COH_INLINE sim_time_t xfer(const struct coh *c, const struct coh_line *l,
 				  enum coh_dist *dist)
 {
 	return xfer_keys(c, l, c->cpu_key[from], c->cpu_key[to], dist);
+}
+
+/*
+ * memory_from() - a cold line homed at socket @home (-1: not yet, the
+ * requester's own) served from memory to @cpu: its node's DRAM, another
+ * node's across sockets (memory_remote, by the pair).
+ */
+static COH_INLINE sim_time_t memory_from(const struct coh *c, int home,
+					 unsigned int cpu)
+{
+	const struct machine *m = c->m;
+
+	if (home < 0)
+		return m->memory_ps;
+	return m->socket_memory_ps[home][m->cpus[cpu].socket];
 }
 
 /*

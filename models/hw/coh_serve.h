@@ -319,7 +319,7 @@ static COH_INLINE sim_time_t hand_off(struct coh *c, struct coh_line *l,
 		return lat;
 	} else {
 		*dist = NR_COH_DIST;
-		lat = m->memory_ps;
+		lat = memory_from(c, l->home, cpu);
 	}
 	l->owner = cpu;
 	return lat;

@@ -161,10 +161,10 @@ sim_time_t coh__hand_off_read(struct coh *c, struct coh_line *l,
 		sharer_set(c, l, cpu);
 		return lat;
 	}
-	/* Nobody holds it: from memory, Exclusive. */
+	/* Nobody holds it: from memory (its home node's), Exclusive. */
 	*dist = NR_COH_DIST;
 	l->owner = cpu;
-	return m->memory_ps;
+	return memory_from(c, l->home, cpu);
 }
 
 /*

@@ -82,6 +82,7 @@ static const char *const prefetch_keys[] = { "enabled", "source" };
 static const char *const service_cv_keys[] = { "cv", "source" };
 static const char *const read_service_keys[] = { "policy", "source" };
 static const char *const rob_keys[] = { "uops", "source" };
+static const char *const count_keys[] = { "count", "source" };
 static const char *const read_service_names[] = {
 	[COH_READ_FIFO] = "fifo",
 	[COH_READ_JOIN] = "join",
@@ -109,6 +110,8 @@ enum machine_latency {
 	LAT_CONTEXT_SWITCH,
 	LAT_MIGRATION,
 	LAT_INSN,
+	LAT_MEMORY_REMOTE,
+	LAT_PAGE_WALK,
 	NR_LAT,
 };
 
@@ -189,6 +192,12 @@ static const struct scenario_key latency_keys[NR_LAT] = {
 	[LAT_INSN] = LATENCY(
 		"insn", 0, "0 (instructions free)",
 		"One instruction of kernel code: 1 / (clock x IPC); the modelled paths' counts are models/kernel/sim/insn-costs-6.1.tsv"),
+	[LAT_MEMORY_REMOTE] = LATENCY(
+		"memory_remote", 1, "memory",
+		"A cold line homed on another node (a per-CPU copy of a CPU on another socket): that node's DRAM"),
+	[LAT_PAGE_WALK] = LATENCY(
+		"page_walk", 0, "0",
+		"A translation miss: a load of another CPU's copy of an alloc_percpu() area (each CPU's on pages of its own) misses the TLB and walks the page table"),
 };
 
 static const char *const coh_dist_names[NR_COH_DIST] = {
@@ -314,6 +323,8 @@ static bool latency_needed(const struct machine *m, enum machine_latency i,
 	case LAT_CONTEXT_SWITCH:
 	case LAT_MIGRATION:
 	case LAT_INSN:
+	case LAT_MEMORY_REMOTE:
+	case LAT_PAGE_WALK:
 		why[0] = '\0';
 		return false; /* optional: see load_latencies() */
 	default:
@@ -359,10 +370,14 @@ static int load_latencies(struct machine *m, const struct scenario_node *map,
 		ps[LAT_UPGRADE_LLC] = ps[LAT_XFER_LLC];
 	if (!present[LAT_UPGRADE_SOCKET])
 		ps[LAT_UPGRADE_SOCKET] = ps[LAT_XFER_SOCKET];
+	if (!present[LAT_MEMORY_REMOTE])
+		ps[LAT_MEMORY_REMOTE] = ps[LAT_MEMORY];
 
 	m->l1_hit_ps = ps[LAT_L1_HIT];
 	m->llc_hit_ps = ps[LAT_LLC_HIT];
 	m->memory_ps = ps[LAT_MEMORY];
+	m->memory_remote_ps = ps[LAT_MEMORY_REMOTE];
+	m->page_walk_ps = ps[LAT_PAGE_WALK];
 	m->rmw_local_ps = ps[LAT_RMW_LOCAL];
 	m->xfer_ps[COH_DIST_SELF] = 0;
 	m->xfer_ps[COH_DIST_SMT] = ps[LAT_XFER_SMT];
@@ -551,6 +566,41 @@ static int load_rob(struct machine *m, const struct scenario_node *entry,
 	return 0;
 }
 
+/*
+ * load_count() - {count: 0..@max, source} into @v: how many of a core's
+ * resources there are (fill buffers, page walkers).
+ */
+static int load_count(const struct scenario_node *entry, uint64_t max,
+		      unsigned int *v, struct sim_error *err)
+{
+	uint64_t n;
+
+	if (expect_entry(entry, "count", err))
+		return -1;
+	if (load_source(entry, count_keys, ARRAY_SIZE(count_keys), err))
+		return -1;
+	if (scenario_u64(entry, "count", true, 0, 0, max, &n, err))
+		return -1;
+	*v = (unsigned int)n;
+	return 0;
+}
+
+static int load_fill_buffers(struct machine *m,
+			     const struct scenario_node *entry,
+			     struct sim_error *err)
+{
+	return load_count(entry, MACHINE_MAX_FILL_BUFFERS, &m->fill_buffers,
+			  err);
+}
+
+static int load_page_walkers(struct machine *m,
+			     const struct scenario_node *entry,
+			     struct sim_error *err)
+{
+	return load_count(entry, MACHINE_MAX_PAGE_WALKERS, &m->page_walkers,
+			  err);
+}
+
 static int load_hold(const struct scenario_node *map,
 		     const struct scenario_key *key, void *base,
 		     const void *ctx, struct sim_error *err)
@@ -583,6 +633,8 @@ COH_ENTRY(coh_prefetch, load_prefetch)
 COH_ENTRY(coh_service_cv, load_service_cv)
 COH_ENTRY(coh_read_service, load_read_service)
 COH_ENTRY(coh_rob, load_rob)
+COH_ENTRY(coh_fill_buffers, load_fill_buffers)
+COH_ENTRY(coh_page_walkers, load_page_walkers)
 
 /*
  * The optional `coherence:` map, read in this order. Defaults: strict
@@ -650,6 +702,22 @@ static const struct scenario_key coherence_keys[] = {
 		.parse = coh_rob,
 		.doc = "The reorder buffer in micro-ops, 0 to 1024: a dependent load that misses stalls the CPU only after that much following work (at the insn latency each); 0: at once",
 	},
+	{
+		.name = "fill_buffers",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "{count, source}",
+		.def_doc = "0",
+		.parse = coh_fill_buffers,
+		.doc = "The core's L1D line fill buffers, 0 to 32: at most that many cold misses (a read of memory no CPU holds) in flight; 0: bounded only by the posted accesses",
+	},
+	{
+		.name = "page_walkers",
+		.type = SCENARIO_KEY_CUSTOM,
+		.form = "{count, source}",
+		.def_doc = "0",
+		.parse = coh_page_walkers,
+		.doc = "The core's page walkers, 0 to 8: at most that many translation misses (page_walk) in flight; 0: no bound",
+	},
 };
 
 static int load_coherence(struct machine *m, const struct scenario_node *map,
@@ -663,6 +731,8 @@ static int load_coherence(struct machine *m, const struct scenario_node *map,
 	m->adjacent_line_prefetch = false;
 	m->read_service = COH_READ_FIFO;
 	m->rob_uops = 0;
+	m->fill_buffers = 0;
+	m->page_walkers = 0;
 	if (!map)
 		return 0;
 	scenario_key_names(coherence_keys, ARRAY_SIZE(names), names, 0,
@@ -704,6 +774,10 @@ void machine_socket_pairs(struct machine *m)
 				m->xfer_socket_remote_home_ps, pair, xs);
 			m->socket_upgrade_ps[i][j] = scale_ps(
 				m->upgrade_ps[COH_DIST_SOCKET], pair, xs);
+			m->socket_memory_ps[i][j] =
+				i == j ?
+					m->memory_ps :
+					scale_ps(m->memory_remote_ps, pair, xs);
 		}
 }
 
@@ -729,6 +803,8 @@ void machine_nudge(struct machine *m, int64_t ppm)
 		&m->l1_hit_ps,
 		&m->llc_hit_ps,
 		&m->memory_ps,
+		&m->memory_remote_ps,
+		&m->page_walk_ps,
 		&m->rmw_local_ps,
 		&m->xfer_socket_remote_home_ps,
 		&m->inval_per_sharer_ps,

@@ -32,6 +32,8 @@
 
 #define MACHINE_MAX_CPUS 1024
 #define MACHINE_MAX_SOCKETS 16
+#define MACHINE_MAX_FILL_BUFFERS 32 /* coherence.fill_buffers */
+#define MACHINE_MAX_PAGE_WALKERS 8 /* coherence.page_walkers */
 
 enum coh_dist {
 	COH_DIST_SELF, /* the same CPU */
@@ -110,6 +112,17 @@ struct machine {
 	 */
 	uint64_t llc_hit_ps;
 	uint64_t memory_ps; /* first touch of a cold line: DRAM */
+	/*
+	 * A cold line homed on another node: that node's DRAM (the profile's
+	 * memory_remote; memory_ps without it). By pair [the line's home
+	 * socket][the reader's]: the diagonal memory_ps, the others
+	 * memory_remote scaled by the pair's ratio to xfer_socket, as the
+	 * socket matrix scales a hand-off (machine_socket_pairs()).
+	 */
+	uint64_t memory_remote_ps;
+	uint64_t socket_memory_ps[MACHINE_MAX_SOCKETS][MACHINE_MAX_SOCKETS];
+	/* a translation miss: an STLB miss and its page walk (0: free) */
+	uint64_t page_walk_ps;
 	uint64_t rmw_local_ps; /* locked RMW on an owned line */
 	uint64_t xfer_ps[NR_COH_DIST]; /* line transfer by distance class;
 					 * [COH_DIST_SOCKET]: the line homed
@@ -154,6 +167,12 @@ struct machine {
 	 * insn_ps a micro-op); 0: at once
 	 */
 	unsigned int rob_uops;
+	/*
+	 * the core's L1D fill buffers: cold misses in flight at once; and
+	 * its page walkers: translation misses in flight at once (0: no
+	 * bound but COH_MAX_PENDING)
+	 */
+	unsigned int fill_buffers, page_walkers;
 	/*
 	 * smt_slowdown: a thread's own work stretched while its sibling
 	 * runs, in 1/1024 (1024: no sharing; coh_delay())

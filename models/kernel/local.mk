@@ -12,12 +12,14 @@ libsim_a_SOURCES += \
 	%reldir%/mm/page_counter.c %reldir%/mm/page_counter.h \
 	%reldir%/mm/memcontrol.c %reldir%/mm/memcontrol.h \
 	%reldir%/mm/memcontrol_internal.h %reldir%/mm/memcontrol_stats.c \
+	%reldir%/mm/memcontrol_sock.c \
 	%reldir%/mm/shmem.c %reldir%/mm/shmem.h \
 	%reldir%/mm/swap.c %reldir%/mm/swap.h \
 	%reldir%/mm/mmap_lock.c %reldir%/mm/mmap_lock.h \
 	%reldir%/kernel/cgroup/rstat.c %reldir%/kernel/cgroup/rstat.h \
 	%reldir%/kernel/sched/fair.c %reldir%/kernel/sched/fair.h \
 	%reldir%/drivers/cpuidle/menu.c %reldir%/drivers/cpuidle/menu.h \
+	%reldir%/drivers/cpuidle/teo.c %reldir%/drivers/cpuidle/teo.h \
 	%reldir%/kernel/locking/qspinlock.c \
 	%reldir%/kernel/locking/qspinlock.h \
 	%reldir%/net/core/sock.c %reldir%/net/core/sock.h \

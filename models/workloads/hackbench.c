@@ -519,6 +519,30 @@ static void hackbench_destroy(struct workload *w)
 	w->priv = NULL;
 }
 
+/*
+ * host-run's program: per group, a socketpair per receiver; each sender,
+ * pinned where its task is, writes message_bytes to each receiver of its
+ * group in turn, each receiver reads its own (a message read is one
+ * operation), as hackbench's socket mode does. SIM: the host's socket
+ * buffer bounds what is in flight, not `window`; sched: fair has no host
+ * program (the tasks would not be pinned).
+ */
+static int hackbench_host(const struct workload *w, struct workload_host *h)
+{
+	const struct hackbench *hb = w->priv;
+
+	if (hb->sched != HB_SCHED_PINNED) {
+		snprintf(
+			h->why, sizeof(h->why),
+			"hackbench sched: fair: no host program (host-run pins every task)");
+		return -1;
+	}
+	h->kind = WH_HACKBENCH;
+	h->bytes = hb->message_bytes;
+	h->fds = hb->fds;
+	return 0;
+}
+
 const struct workload_type hackbench_type = {
 	.name = "hackbench",
 	.summary =
@@ -530,4 +554,5 @@ const struct workload_type hackbench_type = {
 	.parse = hackbench_parse,
 	.setup = hackbench_setup,
 	.destroy = hackbench_destroy,
+	.host = hackbench_host,
 };

@@ -218,6 +218,38 @@ static void kmalloc_destroy(struct workload *w)
 	w->priv = NULL;
 }
 
+/* SIM: struct msg_msg on 64 bits: list_head, m_type, m_ts, next, security */
+#define MSG_MSG_SIZE 48
+
+/*
+ * host-run's analogue: user space cannot call kmalloc(), but msgsnd()
+ * does, once per message: load_msg() -> alloc_msg() kmalloc()s
+ * sizeof(struct msg_msg) + the text with GFP_KERNEL_ACCOUNT (ipc/msgutil.c;
+ * charged since "memcg: enable accounting of ipc resources", v5.15), and
+ * msgrcv() kfree()s it (free_msg()). So a round is `objects` messages of
+ * size - 48 bytes sent to the task's own queue, then received in order:
+ * the same kmalloc cache, the same charge. The queue's locking and copies
+ * are work the model's work_ns does not price: compare changes, not
+ * rates. Sizes of 48 bytes or less (msg_msg alone is 48), or over a page
+ * (the text would take a second, segment allocation), have no analogue.
+ */
+static int kmalloc_host(const struct workload *w, struct workload_host *h)
+{
+	const struct kmalloc_wl *km = w->priv;
+
+	if (km->size <= MSG_MSG_SIZE || km->size > PAGE_SIZE) {
+		snprintf(
+			h->why, sizeof(h->why),
+			"kmalloc size %llu: the host's analogue (msgsnd()'s msg_msg) allocates 49 to 4096 bytes",
+			(unsigned long long)km->size);
+		return -1;
+	}
+	h->kind = WH_KMALLOC;
+	h->bytes = km->size - MSG_MSG_SIZE;
+	h->objects = km->objects;
+	return 0;
+}
+
 const struct workload_type kmalloc_type = {
 	.name = "kmalloc",
 	.summary =
@@ -229,4 +261,5 @@ const struct workload_type kmalloc_type = {
 	.parse = kmalloc_parse,
 	.setup = kmalloc_setup,
 	.destroy = kmalloc_destroy,
+	.host = kmalloc_host,
 };

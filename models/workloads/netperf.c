@@ -151,6 +151,7 @@
 #include "models/kernel/kernel/sched/fair.h"
 #include "models/kernel/net/core/sock.h"
 #include "models/kernel/net/ipv4/tcp.h"
+#include "models/kernel/net/sctp/sctp.h"
 #include "models/kernel/net/unix/af_unix.h"
 #include "models/workloads/netperf_internal.h"
 #include "models/workloads/workload.h"
@@ -471,8 +472,8 @@ static void netperf_run(struct netperf *np, struct sched_task *se,
  * CPU; fair, select_task_rq_fair() places it, and it runs if that CPU is
  * idle, else waits there for the CPU.
  */
-static void netperf_wake(struct netperf *np, struct sim_task *wakee,
-			 struct sim_task *waker, sim_time_t now)
+void netperf_wake(struct netperf *np, struct sim_task *wakee,
+		  struct sim_task *waker, sim_time_t now)
 {
 	bool migrated;
 
@@ -530,6 +531,17 @@ static bool receiver_idle(struct netperf_pair *pp)
 {
 	pp->rcv_waiting = pp->queued == 0;
 	return pp->rcv_waiting;
+}
+
+/* The wait condition of @wait, for CO_AWAIT(): it marks the waiter. */
+static bool task_blocked(struct netperf_pair *pp, struct netperf *np,
+			 enum netperf_wait wait)
+{
+	if (wait == NETPERF_WAIT_WINDOW)
+		return sender_blocked(pp, np);
+	if (wait == NETPERF_WAIT_DATA)
+		return receiver_idle(pp);
+	return netperf_sctp_sndbuf_blocked(pp, np);
 }
 
 /*
@@ -701,12 +713,17 @@ struct netperf_schedule_frame {
 	struct co_frame co;
 	struct sim_task *t;
 	struct netperf_pair *pp;
-	bool sender;
+	enum netperf_wait wait;
 };
 
-static bool must_block(struct netperf *np, struct netperf_pair *pp, bool sender)
+static bool must_block(struct netperf *np, struct netperf_pair *pp,
+		       enum netperf_wait wait)
 {
-	return sender ? pp->queued >= np->window : !pp->queued;
+	if (wait == NETPERF_WAIT_WINDOW)
+		return pp->queued >= np->window;
+	if (wait == NETPERF_WAIT_DATA)
+		return !pp->queued;
+	return sctp_sndbuf_short(&pp->sk_s, (unsigned int)np->message_bytes);
 }
 
 /*
@@ -734,19 +751,17 @@ static int netperf_schedule(struct sim_proc *p, void *frame)
 		CO_AWAIT(f, netperf_wait(np, t, false));
 		netperf_woken(np, t);
 	}
-	if (!must_block(np, pp, f->sender))
+	if (!must_block(np, pp, f->wait))
 		CO_RETURN(f, p, 0);
 	task_idle_begin(t);
 	CO_AWAIT(f, coh_fence(t->k.cc));
 	CO_AWAIT(f, sim_proc_sync(p));
-	if (must_block(np, pp, f->sender)) {
+	if (must_block(np, pp, f->wait)) {
 		netperf_switch(np, task_se(np, t)->cpu,
 			       sched_sleep(np->sf, task_se(np, t),
 					   NOW(&t->proc)),
 			       NOW(&t->proc));
-		CO_AWAIT(f, netperf_wait(np, t,
-					 f->sender ? sender_blocked(pp, np) :
-						     receiver_idle(pp)));
+		CO_AWAIT(f, netperf_wait(np, t, task_blocked(pp, np, f->wait)));
 	}
 	netperf_woken(np, t);
 	task_idle_end(t);
@@ -757,16 +772,10 @@ static int netperf_schedule(struct sim_proc *p, void *frame)
  * The top of a task's loop: wait for its turn. Under sched: fair,
  * netperf_schedule() (block, or give the CPU up at the slice's end);
  * pinned, wait while there is nothing to do (the sender's window full,
- * no data for the receiver), counted as idle.
+ * no data for the receiver), counted as idle. Also SCTP's sender inside
+ * sctp_wait_for_sndbuf() (netperf_sctp.c).
  */
-struct netperf_turn_frame {
-	struct co_frame co;
-	struct sim_task *t;
-	struct netperf_pair *pp;
-	bool sender;
-};
-
-static int netperf_turn(struct sim_proc *p, void *frame)
+int netperf_turn(struct sim_proc *p, void *frame)
 {
 	struct netperf_turn_frame *f = frame;
 	struct sim_task *t = f->t;
@@ -777,12 +786,11 @@ static int netperf_turn(struct sim_proc *p, void *frame)
 	CO_AWAIT(f, sim_proc_sync(p));
 	if (np->sf) {
 		CO_CALL(f, p, netperf_schedule, .t = t, .pp = pp,
-			.sender = f->sender);
-	} else if (must_block(np, pp, f->sender)) {
+			.wait = f->wait);
+	} else if (must_block(np, pp, f->wait)) {
 		task_idle_begin(t);
 		netperf_switch(np, t->k.cc->cpu, NULL, NOW(&t->proc));
-		CO_AWAIT(f, f->sender ? sender_blocked(pp, np) :
-					receiver_idle(pp));
+		CO_AWAIT(f, task_blocked(pp, np, f->wait));
 		netperf_woken(np, t);
 		task_idle_end(t);
 	}
@@ -805,7 +813,8 @@ static int netperf_sender_tcp(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	while (task_running(t, np->run)) {
-		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp, .sender = true);
+		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp,
+			.wait = NETPERF_WAIT_WINDOW);
 		KPROF_ENTER(&t->prof, KF_WORK_SEND, NOW(&t->proc));
 		coh_delay(t->k.cc, eighths(np, SND_SPLICE));
 		f->truesize = message_truesize(np);
@@ -854,7 +863,8 @@ static int netperf_receiver_tcp(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	while (task_running(t, np->run)) {
-		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp, .sender = false);
+		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp,
+			.wait = NETPERF_WAIT_DATA);
 		task_op_begin(t);
 		KPROF_ENTER(&t->prof, KF_WORK_RECV, NOW(&t->proc));
 		coh_delay(t->k.cc, eighths(np, RCV_ENTRY));
@@ -910,7 +920,8 @@ static int netperf_sender_unix(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	while (task_running(t, np->run)) {
-		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp, .sender = true);
+		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp,
+			.wait = NETPERF_WAIT_WINDOW);
 		KPROF_ENTER(&t->prof, KF_WORK_SEND, NOW(&t->proc));
 		coh_delay(t->k.cc, np->work_ps / 2);
 		f->truesize = message_truesize(np);
@@ -948,7 +959,8 @@ static int netperf_receiver_unix(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	while (task_running(t, np->run)) {
-		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp, .sender = false);
+		CO_CALL(f, p, netperf_turn, .t = t, .pp = pp,
+			.wait = NETPERF_WAIT_DATA);
 		task_op_begin(t);
 		f->truesize = pp->truesize[pp->head];
 		KPROF_ENTER(&t->prof, KF_WORK_RECV, NOW(&t->proc));
@@ -1153,6 +1165,8 @@ static void netperf_setup(struct workload *w, struct run *run)
 		sk_backlog_init(&pp->sk_s, 2 * (unsigned int)np->window + 2);
 		netperf_sock_init(np, pp, &pp->sk_s, &pp->snd_waiting);
 		netperf_sock_init(np, pp, &pp->sk_r, &pp->rcv_waiting);
+		if (np->protocol == PROTO_SCTP)
+			netperf_sctp_sock_init(pp);
 		if (np->protocol == PROTO_TCP) {
 			NETPERF_PUSH(pp->snd, netperf_sender_tcp, pp);
 			NETPERF_PUSH(pp->rcv, netperf_receiver_tcp, pp);
@@ -1162,8 +1176,10 @@ static void netperf_setup(struct workload *w, struct run *run)
 		}
 	}
 	if (run->machine.nr_idle_states &&
-	    run->kernel->cpuidle == CPUIDLE_MENU) {
-		np->idle = cpuidle_devices_create(run->machine.nr_cpus);
+	    run->kernel->cpuidle != CPUIDLE_POLL) {
+		np->idle = cpuidle_devices_create(run->machine.nr_cpus,
+						  run->kernel->cpuidle ==
+							  CPUIDLE_TEO);
 		np->wake_pending =
 			calloc(w->nr_tasks, sizeof(*np->wake_pending));
 		SIM_OOM_ON(!np->wake_pending);
@@ -1203,26 +1219,23 @@ static void netperf_destroy(struct workload *w)
 
 /*
  * host-run's program: a pair of processes per instance, pinned where its
- * tasks are, streaming message_bytes over loopback (af_unix or TCP).
+ * tasks are, streaming message_bytes over loopback (af_unix, TCP, or
+ * SCTP's one-to-one sockets, where the host's kernel offers SCTP).
  */
 static int netperf_host(const struct workload *w, struct workload_host *h)
 {
 	const struct netperf *np = w->priv;
 	unsigned int i;
 
-	if (np->protocol == PROTO_SCTP) {
-		snprintf(
-			h->why, sizeof(h->why),
-			"SCTP: no host program (the sctp module may not load)");
-		return -1;
-	}
 	if (np->server_path[0] || np->client_prefix[0]) {
 		snprintf(
 			h->why, sizeof(h->why),
 			"netserver and netperf in cgroups of their own: not built on the host");
 		return -1;
 	}
-	h->kind = np->protocol == PROTO_UNIX ? WH_UNIX_STREAM : WH_TCP_STREAM;
+	h->kind = np->protocol == PROTO_UNIX ? WH_UNIX_STREAM :
+		  np->protocol == PROTO_SCTP ? WH_SCTP_STREAM :
+					       WH_TCP_STREAM;
 	h->bytes = np->message_bytes;
 	h->nr_pairs = (unsigned int)np->instances;
 	for (i = 0; i < h->nr_pairs; i++) {

@@ -40,6 +40,8 @@ struct netperf_pair {
 	unsigned int head; /* ring of their truesizes */
 	int *truesize; /* [window] */
 	bool snd_waiting, rcv_waiting;
+	bool snd_wspace_waiting; /* sctp: in sctp_wait_for_sndbuf() */
+	uint64_t sndbuf_waits; /* sctp: sends that waited, after warm-up */
 	bool *in_backlog; /* [window]: on sk_r's backlog, not yet charged */
 	uint64_t sent; /* messages sent */
 };
@@ -79,7 +81,33 @@ unsigned int netperf_metrics(const struct workload *w,
 			     struct workload_metric *m, unsigned int max);
 void netperf_explain(const struct workload *w, FILE *out);
 
+/* What a task waits for at the top of its loop or in a send */
+enum netperf_wait {
+	NETPERF_WAIT_WINDOW, /* the sender: the window of messages is full */
+	NETPERF_WAIT_DATA, /* the receiver: no message */
+	NETPERF_WAIT_SNDBUF, /* sctp's sender: sctp_wait_for_sndbuf() */
+};
+
+/* netperf_turn(): wait, for @wait, as the task's scheduling says */
+struct netperf_turn_frame {
+	struct co_frame co;
+	struct sim_task *t;
+	struct netperf_pair *pp;
+	enum netperf_wait wait;
+};
+
+int netperf_turn(struct sim_proc *p, void *frame);
+
+/*
+ * try_to_wake_up() of @wakee by @waker at @now (pinned: at once; fair:
+ * where select_task_rq_fair() puts it)
+ */
+void netperf_wake(struct netperf *np, struct sim_task *wakee,
+		  struct sim_task *waker, sim_time_t now);
+
 /* protocol: sctp (netperf_sctp.c) */
+void netperf_sctp_sock_init(struct netperf_pair *pp);
+bool netperf_sctp_sndbuf_blocked(struct netperf_pair *pp, struct netperf *np);
 int netperf_sctp_check(const struct scenario_node *n, const struct netperf *np,
 		       struct sim_error *err);
 

@@ -60,11 +60,43 @@ unsigned int netperf_metrics(const struct workload *w,
 	return 3;
 }
 
+/*
+ * protocol: sctp: the backlogs, and the sends that waited for the send
+ * buffer (sctp_wait_for_sndbuf()) after the warm-up
+ */
+static void netperf_sctp_explain(const struct netperf *np, FILE *out)
+{
+	uint64_t arrived[2], backlogged[2], waits = 0, sent = 0;
+	unsigned int i;
+
+	netperf_backlog_counts(np, arrived, backlogged);
+	for (i = 0; np->pairs && i < np->instances; i++) {
+		waits += np->pairs[i].sndbuf_waits;
+		sent += np->pairs[i].sk_r.arrived;
+	}
+	fprintf(out,
+		"\nSocket backlogs (netperf, backlog: %s): of %llu DATA packets, %llu\n"
+		"(%.1f%%) arrived while netserver held its socket (sctp_recvmsg()) and\n"
+		"were charged at its release_sock(); of %llu SACKs, %llu (%.1f%%) waited\n"
+		"for netperf's release_sock(). Send buffer: %llu sends (%.1f%%) found it\n"
+		"full and waited in sctp_wait_for_sndbuf() for a SACK to free chunks.\n",
+		netperf_backlog_names[np->backlog],
+		(unsigned long long)arrived[SK_R],
+		(unsigned long long)backlogged[SK_R],
+		share(backlogged[SK_R], arrived[SK_R]),
+		(unsigned long long)arrived[SK_S],
+		(unsigned long long)backlogged[SK_S],
+		share(backlogged[SK_S], arrived[SK_S]),
+		(unsigned long long)waits, share(waits, sent));
+}
+
 void netperf_explain(const struct workload *w, FILE *out)
 {
 	const struct netperf *np = w->priv;
 	uint64_t arrived[2], backlogged[2];
 
+	if (np->protocol == PROTO_SCTP)
+		netperf_sctp_explain(np, out);
 	if (np->protocol != PROTO_TCP)
 		return;
 	netperf_backlog_counts(np, arrived, backlogged);

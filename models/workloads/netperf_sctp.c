@@ -48,8 +48,13 @@
  * `backlog: never` (SIM: teaching) leaves both sockets unowned: every
  * packet is processed in the softirq of the sender's CPU, the pipeline
  * the model had before ownership; `always` is refused for sctp.
- * SIM: the send-buffer gate (sctp_wait_for_sndbuf(), sctp_wspace()) is
- * not modelled: the sender waits for the window of messages only.
+ * The send buffer's gate (sctp.h): after lock_sock(), a sender whose
+ * socket's sctp_wspace() is not positive waits in sctp_wait_for_sndbuf():
+ * release_sock() (the SACKs backlogged meanwhile free their chunks),
+ * sleep until a SACK frees enough, lock_sock(), as long as the message
+ * does not fit. SIM: the sender is woken by the sctp_wfree() after which
+ * the message fits, not by each one that leaves the space positive (it
+ * would look, find too little, and sleep again).
  */
 int netperf_sctp_check(const struct scenario_node *n, const struct netperf *np,
 		       struct sim_error *err)
@@ -68,6 +73,41 @@ int netperf_sctp_check(const struct scenario_node *n, const struct netperf *np,
 		return -1;
 	}
 	return 0;
+}
+
+/* The pair's send buffer: netperf's socket, and the wake-up of its gate */
+static void netperf_sctp_write_space(struct sim_proc *p, struct sock *sk);
+
+void netperf_sctp_sock_init(struct netperf_pair *pp)
+{
+	sctp_init_sock(&pp->sk_s);
+	sctp_init_sock(&pp->sk_r);
+	pp->sk_s.sk_write_space = netperf_sctp_write_space;
+}
+
+/*
+ * For CO_AWAIT() in sctp_wait_for_sndbuf(): true, the sender marked as
+ * waiting, while its message does not fit.
+ */
+bool netperf_sctp_sndbuf_blocked(struct netperf_pair *pp, struct netperf *np)
+{
+	pp->snd_wspace_waiting =
+		sctp_sndbuf_short(&pp->sk_s, (unsigned int)np->message_bytes);
+	return pp->snd_wspace_waiting;
+}
+
+/* __sctp_write_space() by @p's task: the waiting sender woken, if it fits */
+static void netperf_sctp_write_space(struct sim_proc *p, struct sock *sk)
+{
+	struct netperf_pair *pp = sk->sk_user_data;
+	struct sim_task *waker = p->owner;
+	struct netperf *np = waker->w->priv;
+
+	if (!pp->snd_wspace_waiting ||
+	    sctp_sndbuf_short(sk, (unsigned int)np->message_bytes))
+		return;
+	pp->snd_wspace_waiting = false;
+	netperf_wake(np, pp->snd, waker, NOW(p));
 }
 
 /* Whether the pair's sockets are ever owned (`backlog: auto`). */
@@ -204,7 +244,8 @@ static int sctp_lock_sock(struct sim_proc *p, void *frame)
 }
 
 /*
- * sctp_sendmsg(): lock_sock(), the message's accounting and copy, its
+ * sctp_sendmsg(): lock_sock(), the send buffer's gate
+ * (sctp_wait_for_sndbuf()), the message's accounting and copy, its
  * transmit, whose loopback runs sctp_rcv() of the DATA packet in this
  * CPU's softirq (on netserver's socket: processed, or backlogged while
  * netserver owns it), then release_sock(): the SACKs backlogged.
@@ -220,6 +261,22 @@ int netperf_sctp_send_accounting(struct sim_proc *p, void *frame)
 	if (sctp_owning(np))
 		CO_CALL(f, p, sctp_lock_sock, .t = t, .pp = pp, .sk = SK_S,
 			.who = SND);
+	if (sctp_sndbuf_full(&pp->sk_s)) {
+		if (NOW(p) >= np->run->warmup_ps)
+			pp->sndbuf_waits++;
+		/* sctp_wait_for_sndbuf() */
+		while (sctp_sndbuf_short(&pp->sk_s,
+					 (unsigned int)np->message_bytes)) {
+			if (sctp_owning(np))
+				CO_CALL(f, p, sctp_release_sock, .t = t,
+					.pp = pp, .sk = SK_S, .who = SND);
+			CO_CALL(f, p, netperf_turn, .t = t, .pp = pp,
+				.wait = NETPERF_WAIT_SNDBUF);
+			if (sctp_owning(np))
+				CO_CALL(f, p, sctp_lock_sock, .t = t, .pp = pp,
+					.sk = SK_S, .who = SND);
+		}
+	}
 	CO_CALL(f, p, sctp_sendmsg_to_asoc, .sk = &pp->sk_s,
 		.msg_len = (unsigned int)np->message_bytes);
 	coh_delay(t->k.cc, np->work_ps / 4);

@@ -51,11 +51,20 @@ enum workload_host_kind {
 	WH_PAGE_FAULT, /* will-it-scale page_fault1-3 */
 	WH_FALLOCATE, /* will-it-scale fallocate1 on shmem */
 	WH_STAT_READ, /* read memory.stat of some cgroups */
+	WH_SCTP_STREAM, /* SCTP (one-to-one) loopback pairs: send, recv */
+	WH_HACKBENCH, /* hackbench groups over af_unix socketpairs */
+	WH_KMALLOC, /* kmalloc's analogue: SysV msgsnd()/msgrcv() */
 };
 
 struct workload_host {
 	enum workload_host_kind kind;
-	uint64_t bytes; /* stream pairs: the message size */
+	uint64_t bytes; /* stream pairs, hackbench: the message size */
+	/*
+	 * hackbench: senders per group, and as many receivers; the tasks of
+	 * group g are 2 x fds x g on, its senders first
+	 */
+	uint64_t fds;
+	uint64_t objects; /* kmalloc: objects a round, of @bytes each */
 	uint64_t pages; /* page faults: per round; fallocate: the file */
 	uint64_t len_pages; /* fallocate: pages per call */
 	unsigned int test; /* page faults: 1, 2 or 3 */

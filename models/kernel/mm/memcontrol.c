@@ -4,10 +4,14 @@
  * consume_stock, refill_stock, drain_stock, mem_cgroup_charge_skmem,
  * charge_memcg, uncharge_batch, the obj_cgroup stock) and v4.8
  * (memcg_kmem_charge_memcg/memcg_kmem_uncharge for kmem pages on v1).
+ * On cgroup v1 with swap accounting (do_memsw_account()) every charge of
+ * memory is also one of memsw, tried first, and every uncharge of memory is
+ * followed by one of memsw, as in v6.0 and v4.8.
  *
  * The functions are in the kernel file's order: the per-CPU stock, the
- * charge, kmem pages, the obj_cgroup stock, folios, socket memory. The
- * statistics are in memcontrol_stats.c, the SIM setup in memcg_sim.c.
+ * charge, kmem pages, the obj_cgroup stock, folios; socket memory is in
+ * memcontrol_sock.c, the statistics in memcontrol_stats.c, the SIM setup
+ * in memcg_sim.c.
  * Theory of operation: see memcontrol.h. Each kernel access is one line
  * (models/kernel/compat/access.h); each function has its own frame,
  * struct <function>_frame, whose members are the kernel's parameters and
@@ -107,6 +111,35 @@ out:
 	CO_END(f, p);
 }
 
+struct memcg_uncharge_frame {
+	struct co_frame co;
+	struct mem_cgroup *memcg;
+	unsigned int nr_pages;
+};
+
+/*
+ * memcg_uncharge() - page_counter_uncharge() of memory, then of memsw when
+ * do_memsw_account(). SIM: v6.0 writes the pair out in each caller
+ * (drain_stock(), uncharge_batch(), cancel_charge()); later kernels share
+ * it under this name.
+ */
+static int memcg_uncharge(struct sim_proc *p, void *frame)
+{
+	struct memcg_uncharge_frame *f = frame;
+	struct memcg_sim *ms = this_ms(p);
+
+	CO_BEGIN(f);
+	ms->counts.pc_uncharges++;
+	CO_CALL(f, p, page_counter_uncharge, .counter = &f->memcg->memory,
+		.nr_pages = f->nr_pages);
+	if (do_memsw_account(ms->k)) {
+		ms->counts.pc_uncharges++;
+		CO_CALL(f, p, page_counter_uncharge,
+			.counter = &f->memcg->memsw, .nr_pages = f->nr_pages);
+	}
+	CO_END(f, p);
+}
+
 struct drain_stock_frame {
 	struct co_frame co;
 	struct memcg_stock_pcp *stock;
@@ -134,10 +167,8 @@ static int drain_stock(struct sim_proc *p, void *frame)
 	if (f->stock->nr_pages[f->slot]) {
 		ms->counts.drains++;
 		f->stock->sim.drains++;
-		ms->counts.pc_uncharges++;
-		CO_CALL(f, p, page_counter_uncharge, .counter = &f->old->memory,
+		CO_CALL(f, p, memcg_uncharge, .memcg = f->old,
 			.nr_pages = f->stock->nr_pages[f->slot]);
-		/* SIM: no memsw: swap accounting is v1-only and off here. */
 		CO_STORE_ELEM(f, f->stock, nr_pages, f->slot, 0);
 	}
 	/* css_put(&old->css): a per-CPU reference count, CPU-local. */
@@ -205,6 +236,7 @@ struct try_to_free_mem_cgroup_pages_frame {
 	unsigned long nr_reclaimed;
 	unsigned int i; /* SIM: the memcg visited */
 	struct mem_cgroup *m;
+	unsigned long take; /* SIM: its pages reclaimed */
 };
 
 /*
@@ -236,9 +268,17 @@ static int try_to_free_mem_cgroup_pages(struct sim_proc *p, void *frame)
 		f->nr_to_reclaim -= take;
 		f->nr_reclaimed += take;
 		f->m = m;
+		f->take = take;
 		coh_delay(co_cpu(p), (sim_time_t)take * ms->reclaim_ps);
 		CO_CALL(f, p, page_counter_uncharge, .counter = &f->m->memory,
 			.nr_pages = take);
+		/*
+		 * SIM: reclaimed pages are dropped, memsw falls with memory;
+		 * a swapped-out page would keep its memsw charge.
+		 */
+		if (do_memsw_account(ms->k))
+			CO_CALL(f, p, page_counter_uncharge,
+				.counter = &f->m->memsw, .nr_pages = f->take);
 	}
 	ms->counts.reclaimed += f->nr_reclaimed;
 	EXIT(p);
@@ -256,19 +296,31 @@ static struct mem_cgroup *mem_cgroup_from_counter(struct memcg_sim *ms,
 	unsigned int i;
 
 	for (i = 0; i < ms->nr_memcgs; i++)
-		if (&ms->memcgs[i].memory == c || &ms->memcgs[i].kmem == c)
+		if (&ms->memcgs[i].memory == c || &ms->memcgs[i].kmem == c ||
+		    &ms->memcgs[i].memsw == c)
 			return &ms->memcgs[i];
 	SIM_BUG_ON(1);
 	return NULL;
 }
 
-/* mem_cgroup_margin(): pages @c can still charge below its max. */
+/* pages @c can still charge below its max */
 static unsigned long margin(struct page_counter *c)
 {
 	unsigned long count = page_counter_read(c);
 	unsigned long limit = c->max;
 
 	return count < limit ? limit - count : 0;
+}
+
+/* mem_cgroup_margin(): the smaller of memory's and, if charged, memsw's */
+static unsigned long mem_cgroup_margin(const struct memcg_sim *ms,
+				       struct mem_cgroup *memcg)
+{
+	unsigned long m = margin(&memcg->memory);
+
+	if (do_memsw_account(ms->k))
+		m = min(m, margin(&memcg->memsw));
+	return m;
 }
 
 struct try_charge_memcg_frame {
@@ -308,13 +360,31 @@ retry:
 		f->ret = 0;
 		goto out;
 	}
-	/* SIM: no memsw counter (cgroup v1 swap accounting) */
+	/* v1 with swap accounting: memsw first, then memory */
+	if (do_memsw_account(ms->k)) {
+		ms->counts.pc_try_charges++;
+		CO_CALL(f, p, page_counter_try_charge,
+			.counter = &f->memcg->memsw, .nr_pages = f->batch,
+			.fail = &f->counter);
+		if (!p->ret) {
+			/* SIM: may_swap = false; reclaim never swaps here */
+			f->mem_over_limit =
+				mem_cgroup_from_counter(ms, f->counter);
+			goto over_limit;
+		}
+	}
 	ms->counts.pc_try_charges++;
 	CO_CALL(f, p, page_counter_try_charge, .counter = &f->memcg->memory,
 		.nr_pages = f->batch, .fail = &f->counter);
 	if (p->ret)
 		goto done_restock;
+	if (do_memsw_account(ms->k)) {
+		ms->counts.pc_uncharges++;
+		CO_CALL(f, p, page_counter_uncharge,
+			.counter = &f->memcg->memsw, .nr_pages = f->batch);
+	}
 	f->mem_over_limit = mem_cgroup_from_counter(ms, f->counter);
+over_limit:
 
 	/*
 	 * Over the limit with a batch: try again with only what was asked
@@ -335,7 +405,11 @@ retry:
 	/* mem_cgroup_margin(mem_over_limit) >= nr_pages */
 	CO_LOAD(f, &f->mem_over_limit->memory, usage);
 	CO_LOAD(f, &f->mem_over_limit->memory, max);
-	if (margin(&f->mem_over_limit->memory) >= f->nr_pages)
+	if (do_memsw_account(ms->k)) {
+		CO_LOAD(f, &f->mem_over_limit->memsw, usage);
+		CO_LOAD(f, &f->mem_over_limit->memsw, max);
+	}
+	if (mem_cgroup_margin(ms, f->mem_over_limit) >= f->nr_pages)
 		goto retry;
 
 	if (!f->drained) {
@@ -372,6 +446,9 @@ nomem:
 	 */
 	CO_CALL(f, p, page_counter_charge, .counter = &f->memcg->memory,
 		.nr_pages = f->nr_pages);
+	if (do_memsw_account(ms->k))
+		CO_CALL(f, p, page_counter_charge, .counter = &f->memcg->memsw,
+			.nr_pages = f->nr_pages);
 	f->ret = 0;
 	goto out;
 
@@ -548,9 +625,7 @@ int memcg_kmem_charge_page(struct sim_proc *p, void *frame)
 			.fail = &f->counter);
 		if (!p->ret) {
 			/* cancel_charge(memcg, nr_pages) */
-			ms->counts.pc_uncharges++;
-			CO_CALL(f, p, page_counter_uncharge,
-				.counter = &f->memcg->memory,
+			CO_CALL(f, p, memcg_uncharge, .memcg = f->memcg,
 				.nr_pages = f->nr_pages);
 			f->ret = -ENOMEM;
 		}
@@ -567,7 +642,7 @@ out:
  * @frame: struct memcg_kmem_uncharge_page_frame: @memcg, @nr_pages
  *
  * v4.8's memcg_kmem_uncharge(): straight to the page counters (kmem on v1, then
- * memory), no stock; with kmem_accounting: objects, through the page stock as
+ * memory, then memsw with swap accounting), no stock; with kmem_accounting: objects, through the page stock as
  * v5.9 does.
  *
  * Context: a coroutine on the simulated CPU co_cpu(p); waits for the page
@@ -608,8 +683,7 @@ int memcg_kmem_uncharge_page(struct sim_proc *p, void *frame)
 		CO_CALL(f, p, page_counter_uncharge, .counter = &f->memcg->kmem,
 			.nr_pages = f->nr_pages);
 	}
-	ms->counts.pc_uncharges++;
-	CO_CALL(f, p, page_counter_uncharge, .counter = &f->memcg->memory,
+	CO_CALL(f, p, memcg_uncharge, .memcg = f->memcg,
 		.nr_pages = f->nr_pages);
 out:
 	EXIT(p);
@@ -1287,12 +1361,9 @@ int uncharge_batch(struct sim_proc *p, void *frame)
 	ENTER(p, KF_uncharge_batch);
 	ms->counts.uncharges++;
 	/* SIM: the root's folios were never charged */
-	if (ug->nr_memory && !mem_cgroup_is_root(ms, ug->memcg)) {
-		ms->counts.pc_uncharges++;
-		CO_CALL(f, p, page_counter_uncharge,
-			.counter = &ug->memcg->memory,
+	if (ug->nr_memory && !mem_cgroup_is_root(ms, ug->memcg))
+		CO_CALL(f, p, memcg_uncharge, .memcg = ug->memcg,
 			.nr_pages = ug->nr_memory);
-	}
 	irq_save_restore(p); /* local_irq_save() ... restore() */
 	CO_CALL(f, p, __count_memcg_events, .memcg = ug->memcg,
 		.idx = SIM_PGPGOUT, .count = (long)ug->pgpgout);
@@ -1303,140 +1374,5 @@ int uncharge_batch(struct sim_proc *p, void *frame)
 						  PA_NR_PAGE_EVENTS, 0));
 	CO_CALL(f, p, memcg_check_events, .memcg = ug->memcg);
 	EXIT(p);
-	CO_END(f, p);
-}
-
-/* ---- socket memory ---- */
-
-/**
- * mem_cgroup_charge_skmem() - charge socket memory
- * @p: the process running on the CPU co_cpu(p)
- * @frame: struct mem_cgroup_charge_skmem_frame: @memcg, @nr_pages,
- * 	@gfp_mask
- *
- * try_charge() the pages and count them in MEMCG_SOCK. On cgroup v1 (with
- * tcpmem_active: without it no socket has a memcg), v6.0's first branch,
- * memcg1_charge_skmem() in v6.11 on (mm/memcontrol-v1.c): the unbatched
- * tcpmem page_counter alone, level by level, no stock, no MEMCG_SOCK.
- *
- * Context: a coroutine on the simulated CPU co_cpu(p); may wait as try_charge()
- * does.
- * Return: in p->ret, true when charged; over the limit nothing is charged
- * (v5.15 on) and the caller decides.
- */
-int mem_cgroup_charge_skmem(struct sim_proc *p, void *frame)
-{
-	struct mem_cgroup_charge_skmem_frame *f = frame;
-
-	CO_BEGIN(f);
-	ENTER(p, KF_mem_cgroup_charge_skmem);
-	/* !cgroup_subsys_on_dfl(memory_cgrp_subsys) */
-	if (this_ms(p)->k->cgroup_version == 1) {
-		this_ms(p)->counts.pc_try_charges++;
-		CO_CALL(f, p, page_counter_try_charge,
-			.counter = &f->memcg->tcpmem, .nr_pages = f->nr_pages,
-			.fail = &f->fail);
-		if (p->ret) {
-			CO_STORE(f, f->memcg, tcpmem_pressure, 0);
-			EXIT(p);
-			CO_RETURN(f, p, true);
-		}
-		CO_STORE(f, f->memcg, tcpmem_pressure, 1);
-		if (f->gfp_mask & __GFP_NOFAIL) {
-			CO_CALL(f, p, page_counter_charge,
-				.counter = &f->memcg->tcpmem,
-				.nr_pages = f->nr_pages);
-			EXIT(p);
-			CO_RETURN(f, p, true);
-		}
-		EXIT(p);
-		CO_RETURN(f, p, false);
-	}
-	CO_CALL(f, p, try_charge, .memcg = f->memcg, .gfp_mask = f->gfp_mask,
-		.nr_pages = f->nr_pages);
-	if (p->ret == 0) {
-		CO_CALL(f, p, mod_memcg_state, .memcg = f->memcg,
-			.idx = SIM_MEMCG_SOCK, .val = f->nr_pages);
-		f->memcg->sock_pages += f->nr_pages;
-		EXIT(p);
-		CO_RETURN(f, p, true);
-	}
-	/* over the limit: nothing charged (v5.15 on); the caller decides */
-	EXIT(p);
-	CO_RETURN(f, p, false);
-	CO_END(f, p);
-}
-
-/**
- * mem_cgroup_uncharge_skmem() - uncharge socket memory
- * @p: the process running on the CPU co_cpu(p)
- * @frame: struct mem_cgroup_uncharge_skmem_frame: @memcg, @nr_pages
- *
- * MEMCG_SOCK down, and the pages to this CPU's stock; on cgroup v1, the
- * tcpmem page_counter uncharged (v6.0; memcg1_uncharge_skmem() in v6.11 on).
- *
- * Context: a coroutine on the simulated CPU co_cpu(p).
- */
-int mem_cgroup_uncharge_skmem(struct sim_proc *p, void *frame)
-{
-	struct mem_cgroup_uncharge_skmem_frame *f = frame;
-
-	CO_BEGIN(f);
-	ENTER(p, KF_mem_cgroup_uncharge_skmem);
-	this_ms(p)->counts.uncharges++;
-	if (this_ms(p)->k->cgroup_version == 1) {
-		this_ms(p)->counts.pc_uncharges++;
-		CO_CALL(f, p, page_counter_uncharge,
-			.counter = &f->memcg->tcpmem, .nr_pages = f->nr_pages);
-		EXIT(p);
-		CO_RETURN(f, p, 0);
-	}
-	CO_CALL(f, p, mod_memcg_state, .memcg = f->memcg, .idx = SIM_MEMCG_SOCK,
-		.val = -(long)f->nr_pages);
-	f->memcg->sock_pages -= f->nr_pages;
-	/* SIM: the root's pages were never charged */
-	if (!mem_cgroup_is_root(this_ms(p), f->memcg))
-		CO_CALL(f, p, refill_stock, .memcg = f->memcg,
-			.nr_pages = f->nr_pages);
-	EXIT(p);
-	CO_END(f, p);
-}
-
-/**
- * mem_cgroup_under_socket_pressure() - is any level under socket pressure
- * @p: the process running on the CPU co_cpu(p)
- * @frame: struct mem_cgroup_under_socket_pressure_frame: @memcg
- *
- * include/linux/memcontrol.h: on cgroup v2, whether any level's socket_pressure
- * deadline is still ahead. SIM: never set, as vmpressure is not modelled, but
- * the loads up the hierarchy are paid.
- *
- * Context: a coroutine on the simulated CPU co_cpu(p); loads only.
- * Return: in p->ret, false.
- */
-int mem_cgroup_under_socket_pressure(struct sim_proc *p, void *frame)
-{
-	struct mem_cgroup_under_socket_pressure_frame *f = frame;
-
-	CO_BEGIN(f);
-	ENTER(p, KF_mem_cgroup_under_socket_pressure);
-	/* v1: return !!memcg->tcpmem_pressure; this level's only */
-	if (this_ms(p)->k->cgroup_version == 1) {
-		insn_charge(co_cpu(p),
-			    INSN_mem_cgroup_under_socket_pressure_level, 1);
-		CO_LOAD(f, f->memcg, tcpmem_pressure);
-		EXIT(p);
-		CO_RETURN(f, p, f->memcg->tcpmem_pressure != 0);
-	}
-	do {
-		insn_charge(co_cpu(p),
-			    INSN_mem_cgroup_under_socket_pressure_level, 1);
-		/* time_before(jiffies, READ_ONCE(memcg->socket_pressure)) */
-		CO_LOAD(f, f->memcg, socket_pressure);
-		/* memcg = parent_mem_cgroup(memcg) */
-		CO_READ_ONCE_DEP(f, f->memcg, f->memcg, parent);
-	} while (f->memcg);
-	EXIT(p);
-	CO_RETURN(f, p, false);
 	CO_END(f, p);
 }

@@ -211,10 +211,16 @@ struct mem_cgroup {
 	const char *path;
 	struct page_counter memory;
 	/*
-	 * SIM: only usage and high are placed in memory, for the loads of
-	 * try_charge_memcg()'s memory.high check; no swap is charged.
+	 * v2's swap and v1's memsw share their storage, as in the kernel.
+	 * SIM: swap is never charged (no swap-out is modelled); only its
+	 * usage and high are placed, for the loads of try_charge_memcg()'s
+	 * memory.high check. memsw is placed whole, and charged, when
+	 * do_memsw_account().
 	 */
-	struct page_counter swap;
+	union {
+		struct page_counter swap; /* v2 only */
+		struct page_counter memsw; /* v1 only */
+	};
 	struct page_counter kmem; /* v1 only */
 	/* v1 with tcpmem_active: socket memory (memory.kmem.tcp.*) */
 	struct page_counter tcpmem;
@@ -327,7 +333,10 @@ struct memcg_sim {
 	struct page_counter_layout pcl;
 	struct coh_layout memcg_layout;
 	struct coh_layout_field *memcg_fields;
-	char member_names[3][NR_PC_MEMBERS][32]; /* memory, kmem, tcpmem */
+	/* memory, kmem, tcpmem, memsw */
+	char member_names[4][NR_PC_MEMBERS][32];
+	/* SIM: the memsw members but usage and high (do_memsw_account()) */
+	unsigned int memsw_first;
 	struct coh_layout stock_layout, objcg_layout, obj_stock_layout;
 	struct coh_layout pcpu_stats_layout, global_layout;
 	struct coh_object **pcpu_stats; /* [nr_cpus] stats_updates etc. */
@@ -393,6 +402,17 @@ void memcg_sim_model_stat(struct memcg_sim *ms, int idx);
 static inline bool memcg1_tcpmem_active(const struct kernel_config *k)
 {
 	return k->cgroup_version == 1 && k->tcpmem_active;
+}
+
+/*
+ * do_memsw_account() - v1's memory+swap counter is charged beside memory
+ * (mm/memcontrol.c, v6.0: !cgroup_subsys_on_dfl(memory_cgrp_subsys) &&
+ * !cgroup_memory_noswap; v4.8: && do_swap_account; mm/memcontrol-v1.h
+ * from v6.11, v1 alone). SIM: cgroup_memory_noswap is !swap_account.
+ */
+static inline bool do_memsw_account(const struct kernel_config *k)
+{
+	return k->cgroup_version == 1 && k->swap_account;
 }
 
 static inline bool mem_cgroup_is_root(const struct memcg_sim *ms,

@@ -4,8 +4,9 @@
  * mm/memcontrol.c share, and nothing else includes:
  *
  *   memcontrol.c        the charge paths (per-CPU stock, try_charge_memcg,
- *                       kmem pages, the obj_cgroup stock, folios, socket
- *                       memory), in mm/memcontrol.c's order
+ *                       kmem pages, the obj_cgroup stock, folios), in
+ *                       mm/memcontrol.c's order
+ *   memcontrol_sock.c   socket memory (split from memcontrol.c for size)
  *   memcontrol_stats.c  the statistics: updates, flushing, memory.stat,
  *                       in mm/memcontrol.c's order
  *   memcg_sim.c         SIM only: building the memcgs, the stocks and the

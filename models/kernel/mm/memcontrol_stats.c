@@ -1204,6 +1204,7 @@ struct stat_read_one_frame {
 	int k; /* kernel index */
 	/* locals */
 	unsigned int cpu;
+	bool walk; /* this load of f->cpu's copy misses the TLB */
 	long x;
 };
 
@@ -1233,6 +1234,26 @@ static unsigned int vmstats_array(const struct stat_read_one_frame *f)
 	if (f->event)
 		return f->local ? VA_EVENTS_LOCAL : VA_EVENTS;
 	return f->local ? VA_STATE_LOCAL : VA_STATE;
+}
+
+/*
+ * The bit in a reader's cold_seen[] that says the TLB holds the
+ * translation of CPU @cpu's copy for the rest of this memory.stat read.
+ */
+static unsigned int tlb_bit(const struct memcg_sim *ms, unsigned int cpu)
+{
+	return ms->nr_cpus * pcpu_lines(ms) + cpu;
+}
+
+/* Whether @reader's cold_seen[] has @bit set; set it. */
+static bool cold_test_and_set(struct memcg_sim *ms, unsigned int reader,
+			      unsigned int bit)
+{
+	unsigned char *b = &ms->cold_seen[reader][bit / 8];
+	bool was = *b & (1u << (bit % 8));
+
+	*b |= (unsigned char)(1u << (bit % 8));
+	return was;
 }
 
 /*
@@ -1295,7 +1316,12 @@ static int stat_read_one(struct sim_proc *p, void *frame)
 						   statc->state[s];
 			continue;
 		}
-		/* never written: from memory, once per line per read */
+		/*
+		 * never written: from memory, once per line per read, from
+		 * the node of f->cpu's copy, after a translation miss at the
+		 * first load of that copy's page (alloc_percpu(): each CPU's
+		 * on pages of its own) in this read
+		 */
 		line = f->cpu * pcpu_lines(ms) +
 		       stat_line(&ms->pcpu_sl, a, (unsigned int)f->k);
 		if (ms->cold_seen[co_cpu(p)->cpu][line / 8] &
@@ -1303,7 +1329,9 @@ static int stat_read_one(struct sim_proc *p, void *frame)
 			coh_delay(co_cpu(p), coh_machine(ms->coh)->l1_hit_ps);
 			continue;
 		}
-		CO_AWAIT(f, coh_read_cold(co_cpu(p)));
+		f->walk = !cold_test_and_set(ms, co_cpu(p)->cpu,
+					     tlb_bit(ms, f->cpu));
+		CO_AWAIT(f, coh_read_cold_of(co_cpu(p), f->cpu, f->walk));
 		line = f->cpu * pcpu_lines(ms) +
 		       stat_line(&ms->pcpu_sl, f->event ? PA_EVENTS : PA_STATE,
 				 (unsigned int)f->k);
@@ -1349,8 +1377,8 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	ENTER(p, KF_memory_stat_show);
 	f->start = NOW(p);
-	/* a bit per (CPU, line of its copy) */
-	nbytes = (ms->nr_cpus * pcpu_lines(ms) + 7) / 8;
+	/* a bit per (CPU, line of its copy), then per CPU's copy (tlb_bit()) */
+	nbytes = (ms->nr_cpus * pcpu_lines(ms) + ms->nr_cpus + 7) / 8;
 	if (!ms->cold_seen[co_cpu(p)->cpu]) {
 		ms->cold_seen[co_cpu(p)->cpu] = calloc(nbytes, 1);
 		SIM_OOM_ON(!ms->cold_seen[co_cpu(p)->cpu]);
@@ -1391,11 +1419,16 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 	}
 	/* v1: local, the hierarchical limits, then total_* */
 	for (f->pass = 0; f->pass < 2; f->pass++) {
-		for (f->i = 0; f->i < ARRAY_SIZE(v1_state_reads); f->i++)
+		for (f->i = 0; f->i < ARRAY_SIZE(v1_state_reads); f->i++) {
+			/* swap only with swap accounting */
+			if (v1_state_reads[f->i] == K_MEMCG_SWAP &&
+			    !do_memsw_account(ms->k))
+				continue;
 			CO_CALL(f, p, stat_read_one, .memcg = f->memcg,
 				.local = f->pass == 0,
 				.k = (int)memcg__state_index(
 					ms, v1_state_reads[f->i]));
+		}
 		for (f->i = 0; f->i < ARRAY_SIZE(v1_events); f->i++) {
 			k = stat_event_k(ms, v1_events[f->i]);
 			if (k < 0)
@@ -1411,11 +1444,15 @@ int memory_stat_show(struct sim_proc *p, void *frame)
 		if (f->pass)
 			break;
 		/*
-		 * hierarchical_memory_limit: memory.max up the tree. SIM:
-		 * memsw.max, read next to it, is not placed.
+		 * hierarchical_memory_limit and _memsw_limit: memory.max
+		 * and memsw.max up the tree. SIM: memsw.max is placed only
+		 * with swap accounting, so without it its load is free.
 		 */
-		for (f->mi = f->memcg; f->mi; f->mi = f->mi->parent)
+		for (f->mi = f->memcg; f->mi; f->mi = f->mi->parent) {
 			CO_LOAD(f, &f->mi->memory, max);
+			if (do_memsw_account(ms->k))
+				CO_LOAD(f, &f->mi->memsw, max);
+		}
 	}
 out:
 	CO_FENCE(f);

@@ -243,6 +243,8 @@ static int lru_add_fn(struct sim_proc *p, void *frame)
 	CO_AWAIT(f, co_access(cc, folio_lru(lru, lruvec, lruvec->first_cpu),
 			      COH_WRITE));
 	CO_AWAIT(f, co_access(cc, folio_lru(lru, lruvec, cpu), COH_WRITE));
+	/* SIM: the rest of the folio's work under the lock, as one delay */
+	coh_delay(cc, this_ms(p)->k->lru_folio_ps);
 	if (lruvec->first_cpu != cpu)
 		lruvec->below[cpu] = lruvec->first_cpu;
 	lruvec->first_cpu = cpu;
@@ -354,6 +356,8 @@ static int lruvec_del_folio(struct sim_proc *p, void *frame)
 			      COH_WRITE));
 	if (lruvec->nr_folios > 0 && --lruvec->nr_folios == 0)
 		lruvec->first_cpu = -1;
+	/* SIM: the rest of the folio's work under the lock, as one delay */
+	coh_delay(cc, this_ms(p)->k->lru_folio_ps);
 	CO_CALL(f, p, update_lru_size, .lruvec = lruvec, .nr = -1);
 	CO_END(f, p);
 }

@@ -31,7 +31,7 @@ static const char *const stats_version_names[] = { "v6.0", "v6.6", "v6.8" };
 static const char *const parent_walk_names[] = { "statc_parent",
 						 "parent_mem_cgroup" };
 static const char *const sched_class_names[] = { "cfs", "eevdf" };
-static const char *const cpuidle_names[] = { "menu", "poll" };
+static const char *const cpuidle_names[] = { "menu", "poll", "teo" };
 static const char *const lru_lock_names[] = { "off", "per_node", "per_lruvec" };
 static const char *const version_names[] = { "none", "v4.8", "v6.0",  "v6.1",
 					     "v6.6", "v6.8", "stable" };
@@ -321,6 +321,13 @@ static const struct kernel_key kernel_key_table[] = {
 		.doc = "With cgroup_version 1, whether memory.kmem.tcp.limit_in_bytes has been written: then sockets are charged to the unbatched tcpmem page_counter (no stock, no try_charge_memcg); without it v1 charges no socket memory at all (the kernel's default). Ignored on v2",
 	},
 	{
+		.name = "swap_account",
+		.type = KEY_BOOL,
+		KEY_MEMBER(swap_account),
+		KEY_DEF(1),
+		.doc = "With cgroup_version 1, whether memory+swap accounting is on (do_memsw_account(): the swapaccount= boot option; on unless swapaccount=0, as Kconfig's MEMCG_SWAP_ENABLED defaulted in v4.8 and as v5.8 on have it): every charge and uncharge of memory also goes to the memsw page_counter, level by level. Ignored on v2",
+	},
+	{
 		.name = "reclaim_ns",
 		.type = KEY_TIME,
 		KEY_MEMBER(reclaim_ps),
@@ -420,7 +427,7 @@ static const struct kernel_key kernel_key_table[] = {
 		KEY_MEMBER(cpuidle),
 		KEY_NAMES(cpuidle_names),
 		KEY_DEF(CPUIDLE_MENU),
-		.doc = "How an idle CPU waits, with the machine profile's idle_states: menu (the menu governor picks a state by the expected idle span; a wake-up pays ipi_ns and the state's exit latency) or poll (the idle=poll boot option: wake-ups are free, as without idle_states)",
+		.doc = "How an idle CPU waits, with the machine profile's idle_states: menu (the menu governor picks a state by the expected idle span; a wake-up pays ipi_ns and the state's exit latency), teo (the timer events oriented governor: the state within the time to the next timer, shallower when recent wake-ups came earlier; priced as menu) or poll (the idle=poll boot option: wake-ups are free, as without idle_states)",
 	},
 	{
 		.name = "lru_lock",
@@ -438,6 +445,15 @@ static const struct kernel_key kernel_key_table[] = {
 		.max = 31,
 		KEY_DEF(15),
 		.doc = "PAGEVEC_SIZE: the folios a CPU's LRU-add batch holds before folio_batch_move_lru() takes the lock (15 up to v6.11; 31 from v6.12)",
+	},
+	{
+		.name = "lru_folio_ns",
+		.type = KEY_TIME,
+		KEY_MEMBER(lru_folio_ps),
+		.min = 0,
+		.max = SIM_PS_PER_US,
+		KEY_DEF(0),
+		.doc = "The CPU's own work per folio inside the LRU lock (lru_add_fn() in folio_batch_move_lru(), lruvec_del_folio() in release_pages()) besides the accesses the model makes: 0, not modelled, unless fitted with the lock's share of a real profile (memcgsim fit --key2 kernel.lru_folio_ns --metric2 lru_lock_share; doc/user-guide.md)",
 	},
 };
 

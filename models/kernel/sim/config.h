@@ -59,10 +59,11 @@ enum kernel_stats_version { STATS_V6_0, STATS_V6_6, STATS_V6_8 };
 enum kernel_sched_class { SCHED_CLASS_CFS, SCHED_CLASS_EEVDF };
 /*
  * cpuidle: how an idle CPU waits (models/kernel/drivers/cpuidle/menu.h):
- * in the state the menu governor picks from the profile's idle_states,
- * or polling (the idle=poll boot option: a wake-up is free).
+ * in the state the menu or the teo governor (teo.h) picks from the
+ * profile's idle_states, or polling (the idle=poll boot option: a
+ * wake-up is free).
  */
-enum kernel_cpuidle { CPUIDLE_MENU, CPUIDLE_POLL };
+enum kernel_cpuidle { CPUIDLE_MENU, CPUIDLE_POLL, CPUIDLE_TEO };
 /*
  * lru_lock: the LRU lock and per-CPU LRU-add batches of
  * models/kernel/mm/swap.h: off (folios reach the LRU at once, no lock),
@@ -94,6 +95,7 @@ struct kernel_config {
 	int memory_offset; /* &memcg->memory % 64; -1: by layout */
 	unsigned int cgroup_version; /* 1 (legacy) or 2 */
 	bool tcpmem_active; /* v1: memory.kmem.tcp.limit_in_bytes written */
+	bool swap_account; /* v1: memsw charged beside memory (swapaccount=1) */
 	uint64_t reclaim_ps; /* reclaim cost per page reclaimed */
 	unsigned int
 		sk_reclaim; /* enum sk_reclaim_policy (models/kernel/net/core/sock.h) */
@@ -118,9 +120,10 @@ struct kernel_config {
 	bool stats_flush_skip; /* one flusher, the others skip */
 	bool stats_parent_walk_memcg; /* per_memcg before 9cee7e8ef3e3 */
 	enum kernel_sched_class sched_class; /* CFS, or EEVDF from v6.6 */
-	enum kernel_cpuidle cpuidle; /* menu, or poll (idle=poll) */
+	enum kernel_cpuidle cpuidle; /* menu, teo, or poll (idle=poll) */
 	enum kernel_lru_lock lru_lock;
 	unsigned int lru_add_batch; /* PAGEVEC_SIZE */
+	uint64_t lru_folio_ps; /* own work per folio under the LRU lock */
 };
 
 #define CGROUP_MAX 4096

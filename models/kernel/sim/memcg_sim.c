@@ -64,20 +64,24 @@ static unsigned int round_up(unsigned int x, unsigned int a)
  * object starts on a line boundary; css.parent and id are the 16 bytes
  * before `memory` (v6.0: css is 200 bytes, id 8, so memory is at 208 = 16
  * into a line); then memory, swap (memsw on v1), kmem and (v1 with
- * tcpmem_active) tcpmem page_counters.
+ * tcpmem_active) tcpmem page_counters. Of swap, only usage and high are
+ * laid out (the memory.high check's loads); with do_memsw_account() the
+ * same storage is memsw, whole.
  */
 static void memcg_layout_build(struct memcg_sim *ms, unsigned int mo)
 {
 	const struct page_counter_layout *pcl = &ms->pcl;
 	unsigned int m = mo >= 16 ? mo : mo + 64;
 	unsigned int stride = round_up(pcl->size, pcl->align);
-	unsigned int nr = NR_MEMCG_MEMBERS + 3 * NR_PC_MEMBERS, i, n = 0;
+	unsigned int nr = NR_MEMCG_MEMBERS + 4 * NR_PC_MEMBERS, i, n = 0;
 	struct coh_layout_field *fl = calloc(nr, sizeof(*fl));
 	/*
 	 * SIM: tcpmem is laid out only where it is charged (v1 with
 	 * tcpmem_active), so that every other run's layout stays as it was
 	 */
 	unsigned int nr_pcs = memcg1_tcpmem_active(ms->k) ? 4 : 3;
+	/* SIM: likewise memsw is laid out whole only where it is charged */
+	bool memsw = do_memsw_account(ms->k);
 
 	/* "memory.usage" ... "tcpmem.parent": page_counter names, prefixed */
 	for (i = 0; i < NR_PC_MEMBERS; i++) {
@@ -87,14 +91,17 @@ static void memcg_layout_build(struct memcg_sim *ms, unsigned int mo)
 			 "kmem.%s", page_counter_member_names[i]);
 		snprintf(ms->member_names[2][i], sizeof(ms->member_names[2][i]),
 			 "tcpmem.%s", page_counter_member_names[i]);
+		snprintf(ms->member_names[3][i], sizeof(ms->member_names[3][i]),
+			 "%s.%s", memsw ? "memsw" : "swap",
+			 page_counter_member_names[i]);
 	}
 	SIM_OOM_ON(!fl);
 	fl[n++] = (struct coh_layout_field){ "css.parent", m - 16, 8 };
 	fl[n++] = (struct coh_layout_field){ "id", m - 8, 8 };
-	fl[n++] = (struct coh_layout_field){ "swap.usage",
+	fl[n++] = (struct coh_layout_field){ ms->member_names[3][PC_USAGE],
 					     m + stride + pcl->offset[PC_USAGE],
 					     8 };
-	fl[n++] = (struct coh_layout_field){ "swap.high",
+	fl[n++] = (struct coh_layout_field){ ms->member_names[3][PC_HIGH],
 					     m + stride + pcl->offset[PC_HIGH],
 					     8 };
 	/*
@@ -117,6 +124,14 @@ static void memcg_layout_build(struct memcg_sim *ms, unsigned int mo)
 						     m + 3 * stride +
 							     pcl->offset[i],
 						     8 };
+	/* memsw (do_memsw_account()): its other members, after the rest */
+	ms->memsw_first = n;
+	for (i = 0; memsw && i < NR_PC_MEMBERS; i++)
+		if (i != PC_USAGE && i != PC_HIGH)
+			fl[n++] = (struct coh_layout_field){
+				ms->member_names[3][i],
+				m + stride + pcl->offset[i], 8
+			};
 	ms->memcg_fields = fl;
 	ms->memcg_layout = (struct coh_layout){
 		.name = "mem_cgroup",
@@ -498,7 +513,7 @@ static void memcg_stats_free(struct memcg_sim *ms)
  * The members of struct mem_cgroup that the compat macros reach by name,
  * and swap's usage and high, the only members of memcg->swap in memory.
  */
-static void memcg_place(struct mem_cgroup *memcg)
+static void memcg_place(const struct memcg_sim *ms, struct mem_cgroup *memcg)
 {
 	memcg->coh.parent = coh_object_field(memcg->obj, MEMCG_CSS_PARENT);
 	memcg->coh.id = coh_object_field(memcg->obj, MEMCG_ID);
@@ -509,9 +524,28 @@ static void memcg_place(struct mem_cgroup *memcg)
 	 * TCP members: SIM: the same field (one line)
 	 */
 	memcg->coh.tcpmem_pressure = memcg->coh.socket_pressure;
-	page_counter_init(&memcg->swap, NULL, NULL);
+	if (!do_memsw_account(ms->k))
+		page_counter_init(&memcg->swap, NULL, NULL);
 	memcg->swap.coh.usage = coh_object_field(memcg->obj, MEMCG_SWAP_USAGE);
 	memcg->swap.coh.high = coh_object_field(memcg->obj, MEMCG_SWAP_HIGH);
+}
+
+/*
+ * v1's memsw page_counter (do_memsw_account()), beside memory and with
+ * memory's parent: usage and high where swap's are, the rest after.
+ */
+static void memsw_place(const struct memcg_sim *ms, struct mem_cgroup *memcg,
+			struct mem_cgroup *pc_parent)
+{
+	unsigned int i, j = ms->memsw_first;
+
+	page_counter_init(&memcg->memsw, pc_parent ? &pc_parent->memsw : NULL,
+			  NULL);
+	for (i = 0; i < NR_PC_MEMBERS; i++)
+		if (i != PC_USAGE && i != PC_HIGH)
+			memcg->memsw.f[i] = coh_object_field(memcg->obj, j++);
+	/* v1's memsw has no protection (memory.min, memory.low are v2's) */
+	memcg->memsw.protection_support = false;
 }
 
 /* The stock's members: one field each, every slot in it. */
@@ -611,7 +645,9 @@ struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 			memcg->tcpmem.protection_support = false;
 		}
 		memcg->objcg.memcg = memcg;
-		memcg_place(memcg);
+		if (do_memsw_account(k))
+			memsw_place(ms, memcg, pc_parent);
+		memcg_place(ms, memcg);
 	}
 	ms->stock = calloc(nr_cpus, sizeof(*ms->stock));
 	ms->pcpu_stats = calloc(nr_cpus, sizeof(*ms->pcpu_stats));

@@ -32,23 +32,25 @@ static unsigned int target_residency_us(const struct machine *m, int i)
 		   0;
 }
 
-void cpuidle_device_init(struct cpuidle_device *dev)
+void cpuidle_device_init(struct cpuidle_device *dev, bool teo)
 {
 	unsigned int i;
 
 	memset(dev, 0, sizeof(*dev));
 	for (i = 0; i < MENU_BUCKETS; i++)
 		dev->correction_factor[i] = RESOLUTION * DECAY;
+	teo_enable_device(&dev->teo);
+	dev->governor_teo = teo;
 }
 
-struct cpuidle_device *cpuidle_devices_create(unsigned int nr)
+struct cpuidle_device *cpuidle_devices_create(unsigned int nr, bool teo)
 {
 	struct cpuidle_device *devs = calloc(nr, sizeof(*devs));
 	unsigned int i;
 
 	SIM_OOM_ON(!devs);
 	for (i = 0; i < nr; i++)
-		cpuidle_device_init(&devs[i]);
+		cpuidle_device_init(&devs[i], teo);
 	return devs;
 }
 
@@ -184,7 +186,8 @@ static int menu_select(struct cpuidle_device *dev, const struct machine *m,
 int cpuidle_idle_call(struct cpuidle_device *dev, const struct machine *m,
 		      sim_time_t now)
 {
-	dev->last_state_idx = menu_select(dev, m, now);
+	dev->last_state_idx = dev->governor_teo ? teo_select(dev, m, now) :
+						  menu_select(dev, m, now);
 	dev->entered_ps = now;
 	dev->in_idle = true;
 	return dev->last_state_idx;
@@ -221,7 +224,6 @@ sim_time_t cpuidle_wake(struct cpuidle_device *dev, const struct machine *m,
 	if (!dev->in_idle)
 		return 0;
 	dev->in_idle = false;
-	menu_update(dev, span_us < UINT_MAX ? (unsigned int)span_us : UINT_MAX);
 	if (dev->last_state_idx > 0) {
 		/* smp_send_reschedule(), then the state's exit latency */
 		cost = m->ipi_ps +
@@ -229,5 +231,10 @@ sim_time_t cpuidle_wake(struct cpuidle_device *dev, const struct machine *m,
 		dev->wakes++;
 		dev->wake_ps += cost;
 	}
+	if (dev->governor_teo)
+		teo_reflect(dev, now, cost);
+	else
+		menu_update(dev, span_us < UINT_MAX ? (unsigned int)span_us :
+						      UINT_MAX);
 	return cost;
 }

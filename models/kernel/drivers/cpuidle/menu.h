@@ -36,10 +36,8 @@
  *    matter here, a netperf pair's, are tens of microseconds);
  *  - the measured span is from idle entry to the wake-up's IPI, so
  *    menu_update()'s deduction of the exit latency is not needed;
- *  - only the menu governor; teo is not modelled (for a steady span its
- *    hit and intercept counts settle on the deepest state whose
- *    residency the span covers, as menu's typical interval does
- *    [recall: teo.c not read]).
+ *  - the teo governor (kernel key cpuidle: teo) is teo.h's; the device
+ *    holds either's data.
  *
  * Layering: models/kernel module; uses models/hw/machine.h, sim/engine.h.
  */
@@ -50,6 +48,7 @@
 #include <stdint.h>
 
 #include "models/hw/machine.h"
+#include "models/kernel/drivers/cpuidle/teo.h"
 #include "sim/engine.h"
 
 #define MENU_BUCKETS 6 /* no iowait half: no iowaiters modelled */
@@ -61,8 +60,11 @@
  * @last_state_idx: the state entered, 0 the polling state, i >= 1 the
  * profile's idle_states[i - 1]
  * @wakes, @wake_ps: wake-ups from a real state, and what they cost
+ * @governor_teo: teo selects (@teo its data), else menu (the rest)
  */
 struct cpuidle_device {
+	bool governor_teo;
+	struct teo_cpu teo;
 	bool in_idle;
 	int last_state_idx;
 	sim_time_t entered_ps;
@@ -75,19 +77,26 @@ struct cpuidle_device {
 	sim_time_t wake_ps;
 };
 
-/* menu_enable_device(): no history, a correction factor of unity. */
-void cpuidle_device_init(struct cpuidle_device *dev);
+/*
+ * menu_enable_device(): no history, a correction factor of unity; with
+ * @teo, teo_enable_device() and teo governs.
+ */
+void cpuidle_device_init(struct cpuidle_device *dev, bool teo);
 /* @nr CPUs' devices, each cpuidle_device_init()ed; free() them. */
-struct cpuidle_device *cpuidle_devices_create(unsigned int nr);
+struct cpuidle_device *cpuidle_devices_create(unsigned int nr, bool teo);
 
-/* cpuidle_idle_call() at @now: menu_select() the state; returns it. */
+/*
+ * cpuidle_idle_call() at @now: the governor (menu_select() or
+ * teo_select()) picks the state; returns it.
+ */
 int cpuidle_idle_call(struct cpuidle_device *dev, const struct machine *m,
 		      sim_time_t now);
 
 /*
  * cpuidle_wake() - @dev's CPU is woken at @now: the time until it runs
  * (the IPI and the state's exit latency; 0 from polling or when the CPU
- * was not idle); the span goes into menu_update()'s history.
+ * was not idle); the span goes into menu_update()'s history, or
+ * teo_reflect()'s.
  */
 sim_time_t cpuidle_wake(struct cpuidle_device *dev, const struct machine *m,
 			sim_time_t now);

@@ -94,6 +94,18 @@ struct sock {
 	 * (netperf: its window is full); NULL: never
 	 */
 	const bool *nospace;
+	/*
+	 * The send buffer (SCTP's sctp_wspace(): sk_sndbuf less
+	 * sk_wmem_queued, the queued chunks' truesize and struct sctp_chunk)
+	 */
+	int sk_sndbuf, sk_wmem_queued;
+	/*
+	 * sk->sk_write_space() as SCTP's sctp_wake_up_waiters() runs it
+	 * (__sctp_write_space(): wake_up_interruptible(&asoc->wait)), run
+	 * by @p whose sctp_wfree() left room; SIM: the wait queue is the
+	 * workload's, so is the hook; NULL: nobody waits
+	 */
+	void (*sk_write_space)(struct sim_proc *p, struct sock *sk);
 	/* SIM: packets tcp_v6_rcv() saw from @count_from on, and backlogged */
 	sim_time_t count_from;
 	uint64_t arrived, backlogged;

@@ -48,13 +48,15 @@ unsigned int sctp_alloc_skb_truesize(unsigned int size)
  * Up to v5.19 (sk_reclaim: quantum), sk_under_memory_pressure(sk) first
  * (the memcg's socket-pressure walk; SIM: never under pressure, so no
  * sk_mem_reclaim()); 4890b686f4 removed it. Then
- * sk_wmem_schedule(sk, msg_len) (SIM: the room is always there: the
- * sender waits in sctp_wait_for_sndbuf() only for the window, which the
- * workload models), then sctp_set_owner_w() of the one DATA chunk:
- * sk_wmem_queued and sndbuf_used grow by truesize + sizeof(struct
- * sctp_chunk) (no memcg), sk_mem_charge(sk, truesize).
+ * sk_wmem_schedule(sk, msg_len) (SIM: never under memory pressure, so
+ * the memcg never makes it wait), then sctp_set_owner_w() of the one
+ * DATA chunk: sk_wmem_queued and sndbuf_used grow by truesize +
+ * sizeof(struct sctp_chunk) (no memcg), sk_mem_charge(sk, truesize).
+ * The gate before (sctp_sndbuf_full(), sctp_wait_for_sndbuf()) sleeps,
+ * so the caller, which owns the task, runs it.
  *
- * Context: the sender's task, lock_sock() held; may charge the memcg.
+ * Context: the sender's task, lock_sock() held, the send buffer's gate
+ * passed; may charge the memcg.
  */
 int sctp_sendmsg_to_asoc(struct sim_proc *p, void *frame)
 {
@@ -67,6 +69,8 @@ int sctp_sendmsg_to_asoc(struct sim_proc *p, void *frame)
 	CO_CALL(f, p, sk_mem_schedule, .sk = f->sk, .size = (int)f->msg_len);
 	/* sctp_set_owner_w(): its instructions, memcg or not (insn.h) */
 	insn_charge(co_cpu(p), INSN_sctp_set_owner_w, 1);
+	f->sk->sk_wmem_queued +=
+		(int)sctp_chunk_truesize(f->msg_len) + SCTP_SIZEOF_CHUNK;
 	sk_mem_charge(f->sk, (int)sctp_chunk_truesize(f->msg_len));
 	CO_END(f, p);
 }
@@ -123,6 +127,16 @@ int sctp_eat_data(struct sim_proc *p, void *frame)
 	CO_END(f, p);
 }
 
+/*
+ * sctp_wake_up_waiters() of @sk's one association: __sctp_write_space()
+ * wakes the writers on asoc->wait when sctp_wspace() is positive.
+ */
+static void sctp_wake_up_waiters(struct sim_proc *p, struct sock *sk)
+{
+	if (sctp_wspace(sk) > 0 && sk->sk_write_space)
+		sk->sk_write_space(p, sk);
+}
+
 /**
  * sctp_outq_sack() - a SACK frees the acked chunks
  * @p: the process running on the CPU co_cpu(p)
@@ -131,7 +145,8 @@ int sctp_eat_data(struct sim_proc *p, void *frame)
  * sctp_check_transmitted() moves the @nr acked chunks to the sacked list
  * and sctp_chunk_free() drops them: sctp_wfree() of each chunk skb,
  * sk_mem_uncharge(sk, truesize), whole pages back to the memcg as the
- * socket's policy says (models/kernel/net/core/sock.c).
+ * socket's policy says (models/kernel/net/core/sock.c); sk_wmem_queued
+ * less truesize + sizeof(struct sctp_chunk); sctp_wake_up_waiters().
  *
  * Context: softirq or release_sock() on co_cpu(p).
  */
@@ -145,6 +160,9 @@ int sctp_outq_sack(struct sim_proc *p, void *frame)
 			    1); /* its instructions */
 		CO_CALL(f, p, sk_mem_uncharge, .sk = f->sk,
 			.size = (int)sctp_chunk_truesize(f->msg_len));
+		f->sk->sk_wmem_queued -= (int)sctp_chunk_truesize(f->msg_len) +
+					 SCTP_SIZEOF_CHUNK;
+		sctp_wake_up_waiters(p, f->sk);
 	}
 	CO_END(f, p);
 }

@@ -36,6 +36,22 @@
  *   read (the receiver's task): sctp_recvmsg() frees the event's skb,
  *     sctp_sock_rfree(): sk_mem_uncharge(sk, rmem_len).
  *
+ * The send buffer's gate (net/sctp/socket.c, v6.0): sctp_set_owner_w()
+ * adds each chunk's truesize + sizeof(struct sctp_chunk) to
+ * sk_wmem_queued, sctp_wfree() takes it off when a SACK frees the chunk.
+ * sctp_sendmsg_to_asoc() goes to sctp_wait_for_sndbuf() when
+ * sctp_wspace() (sndbuf_policy 0: sk_stream_wspace(), sk_sndbuf -
+ * sk_wmem_queued) is not positive, and that sleeps - its socket released
+ * - until the message fits, msg_len <= sctp_wspace(); each sctp_wfree()
+ * that leaves the space positive wakes it (sctp_wake_up_waiters() ->
+ * __sctp_write_space()). sk_sndbuf is sock_init_data()'s
+ * net.core.wmem_default (sctp_init_sock() sets none: ip-sysctl.rst,
+ * "sctp_wmem ... default and max are ignored"), and netperf sets no
+ * SO_SNDBUF without -s. With 16K messages (33280 bytes queued each) the
+ * gate closes once 7 are unacked and opens at 5: it binds only when
+ * SACKs are held back (the receiver's socket owned, its DATA packets on
+ * the backlog).
+ *
  * Up to v5.19 (kernel key sk_reclaim: quantum) sctp_sendmsg_to_asoc()
  * also asked sk_under_memory_pressure(sk) of every message (and
  * sk_mem_reclaim()ed under pressure); 4890b686f4 ("net: keep
@@ -75,6 +91,16 @@
  * 232; SKB_DATA_ALIGN() of it is the 256 of sctp_alloc_skb_truesize())
  */
 #define SCTP_SIZEOF_SK_BUFF 232
+/*
+ * sizeof(struct sctp_chunk), x86_64 (SIM: 256 [recall, not read]: for 16K
+ * messages any size below 2474 gives the same gate)
+ */
+#define SCTP_SIZEOF_CHUNK 256
+/*
+ * sk_sndbuf: net.core.wmem_default, SK_WMEM_MAX = 256 * SKB_TRUESIZE(256)
+ * = 256 * (256 + 256 + 320) on x86_64 (include/net/sock.h, v6.0)
+ */
+#define SCTP_SK_SNDBUF 212992
 /* sctp_frag_point() at the loopback MTU (65536) */
 #define SCTP_LO_FRAG_MAX \
 	(65536 - SCTP_IP_HDR - SCTP_COMMON_HDR - SCTP_DATA_CHUNK_HDR)
@@ -100,6 +126,32 @@ static inline unsigned int sctp_chunk_truesize(unsigned int msg)
 static inline unsigned int sctp_rmem_len(unsigned int msg)
 {
 	return msg + SCTP_SIZEOF_SK_BUFF;
+}
+
+/* sctp_init_sock() and sock_init_data(): the send buffer */
+static inline void sctp_init_sock(struct sock *sk)
+{
+	sk->sk_sndbuf = SCTP_SK_SNDBUF;
+	sk->sk_wmem_queued = 0;
+}
+
+/* sctp_wspace(), sndbuf_policy 0 (the default): sk_stream_wspace() */
+static inline int sctp_wspace(const struct sock *sk)
+{
+	return sk->sk_sndbuf - sk->sk_wmem_queued;
+}
+
+/* sctp_sendmsg_to_asoc(): whether it calls sctp_wait_for_sndbuf() */
+static inline bool sctp_sndbuf_full(const struct sock *sk)
+{
+	return sctp_wspace(sk) <= 0;
+}
+
+/* sctp_wait_for_sndbuf(): whether a @msg_len message must wait on */
+static inline bool sctp_sndbuf_short(const struct sock *sk,
+				     unsigned int msg_len)
+{
+	return (int)msg_len > sctp_wspace(sk);
 }
 
 /* The coroutines: the kernel's parameters (the context: compat/sim.h). */
@@ -139,7 +191,10 @@ struct sctp_outq_sack_frame {
 	unsigned int i;
 };
 
-/* The SACK frees @nr acked chunks: sctp_wfree() of each. */
+/*
+ * The SACK frees @nr acked chunks: sctp_wfree() of each, which wakes a
+ * sender waiting for space (sk->sk_write_space()).
+ */
 int sctp_outq_sack(struct sim_proc *p, void *frame);
 
 struct sctp_sock_rfree_frame {
