@@ -427,11 +427,11 @@ struct coh_cpu {
 	bool chasing, chase_waiting;
 	bool smt_busy;
 	/*
-	 * The profile's insn_ps (one kernel instruction), beside what
-	 * coh_delay() reads: insn_charge() multiplies by it without a call
-	 * for the machine.
+	 * The machine (coh_machine()), for insn_charge()'s instruction
+	 * latency without a call; read when used, as a test may change the
+	 * profile after coh_create().
 	 */
-	sim_time_t insn_ps;
+	const struct machine *machine;
 	/*
 	 * Padding to 9 host lines, an odd number: CPU i's line 0 then falls
 	 * in set 9i of the host's L1 (mod 64), all 64 sets in turn, where

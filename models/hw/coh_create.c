@@ -81,7 +81,7 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	SIM_OOM_ON(!c->cpus || !c->within || !c->hash || !c->spare ||
 		   !c->reserve);
 	for (i = 0; i < m->nr_cpus; i++)
-		c->cpus[i].insn_ps = m->insn_ps;
+		c->cpus[i].machine = m;
 	c->spare->owner = -1;
 	c->spare->home = -1;
 	c->spare->last_to = -1;

@@ -229,7 +229,7 @@ static inline void charge(struct coh_cpu *cc, enum insn_row row,
 	sim_time_t ps;
 
 	SIM_BUG_ON((unsigned int)row >= NR_INSN_ROWS);
-	ps = (sim_time_t)insn_table[row].insns * times * cc->insn_ps;
+	ps = (sim_time_t)insn_table[row].insns * times * cc->machine->insn_ps;
 	if (!ps)
 		return;
 	coh_delay(cc, ps);
