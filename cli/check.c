@@ -27,43 +27,85 @@
 /*
  * A table of estimates, a row per run of a variant (times replications),
  * and a total: events, wall time and trace add up, memory is the peak
- * (variants run one at a time).
+ * (variants run one at a time). The rows are held until the total, so
+ * that the first column is as wide as its longest label (a sweep's
+ * "0 workloads.0.think_ns=10 batch1" is wider than a variant's name;
+ * ux-review-3 finding 19), and a scenario that fails to check prints
+ * none of them.
  */
+struct est_line {
+	char label[160]; /* escaped */
+	unsigned int runs;
+	double events, memory, wall_s, trace_bytes;
+};
+
 struct est_table {
 	FILE *out;
 	unsigned int reps; /* --replications */
 	bool trace; /* a trace column */
-	bool header; /* printed */
 	const char *first; /* the first column's title: "variant" */
 	unsigned int runs;
 	double events, memory, wall_s, trace_bytes;
+	struct est_line *lines;
+	unsigned int nr_lines;
+	size_t width; /* of the first column */
 };
 
 static void est_line(struct est_table *t, const char *label, unsigned int runs,
 		     double events, double memory, double wall_s,
 		     double trace_bytes)
 {
-	char name[160], ev[32], mem[32], wall[32], tr[32];
+	struct est_line *grown, *l;
+	size_t len;
 
-	if (!t->header) {
-		t->header = true;
-		fprintf(t->out, "  %-28s %5s %10s %10s %10s%s\n",
-			t->first ? t->first : "variant", "runs", "events",
-			"memory", "wall time", t->trace ? "      trace" : "");
+	grown = realloc(t->lines, (t->nr_lines + 1) * sizeof(*grown));
+	SIM_OOM_ON(!grown);
+	t->lines = grown;
+	l = &t->lines[t->nr_lines++];
+	sim_escape(l->label, sizeof(l->label), label);
+	l->runs = runs;
+	l->events = events;
+	l->memory = memory;
+	l->wall_s = wall_s;
+	l->trace_bytes = trace_bytes;
+	len = strlen(l->label);
+	if (len > t->width)
+		t->width = len;
+}
+
+/* Print @t's lines under their header, and forget them. */
+static void est_print(struct est_table *t)
+{
+	const char *first = t->first ? t->first : "variant";
+	int w = (int)(t->width > strlen(first) ? t->width : strlen(first));
+	char ev[32], mem[32], wall[32], tr[32];
+	unsigned int i;
+
+	if (w < 28)
+		w = 28;
+	fprintf(t->out, "  %-*s %5s %10s %10s %10s%s\n", w, first, "runs",
+		"events", "memory", "wall time", t->trace ? "      trace" : "");
+	for (i = 0; i < t->nr_lines; i++) {
+		const struct est_line *l = &t->lines[i];
+
+		estimate_format_count(l->events, ev, sizeof(ev));
+		estimate_format_bytes(l->memory, mem, sizeof(mem));
+		estimate_format_seconds(l->wall_s, wall, sizeof(wall));
+		fprintf(t->out, "  %-*s %5u %10s %10s %10s", w, l->label,
+			l->runs, ev, mem, wall);
+		if (t->trace) {
+			if (l->trace_bytes > 0)
+				estimate_format_bytes(l->trace_bytes, tr,
+						      sizeof(tr));
+			else
+				snprintf(tr, sizeof(tr), "-");
+			fprintf(t->out, " %10s", tr);
+		}
+		fputc('\n', t->out);
 	}
-	estimate_format_count(events, ev, sizeof(ev));
-	estimate_format_bytes(memory, mem, sizeof(mem));
-	estimate_format_seconds(wall_s, wall, sizeof(wall));
-	fprintf(t->out, "  %-28s %5u %10s %10s %10s",
-		sim_escape(name, sizeof(name), label), runs, ev, mem, wall);
-	if (t->trace) {
-		if (trace_bytes > 0)
-			estimate_format_bytes(trace_bytes, tr, sizeof(tr));
-		else
-			snprintf(tr, sizeof(tr), "-");
-		fprintf(t->out, " %10s", tr);
-	}
-	fputc('\n', t->out);
+	free(t->lines);
+	t->lines = NULL;
+	t->nr_lines = 0;
 }
 
 static void est_row(void *arg, const char *variant, const struct estimate *e)
@@ -91,6 +133,7 @@ static void est_total(struct est_table *t, const char *label)
 		t->trace_bytes = estimate_trace_cap_bytes();
 	est_line(t, label, t->runs, t->events, t->memory, t->wall_s,
 		 t->trace_bytes);
+	est_print(t);
 }
 
 /*
@@ -115,6 +158,7 @@ int cli_check_one(struct cli *c, const char *path, bool trace)
 	sim_error_clear(&err);
 	printf("%s:\n", sim_escape(shown, sizeof(shown), path));
 	if (scenario_run(path, &o, &r, &err)) {
+		free(t.lines);
 		fflush(stdout);
 		sim_error_print(stderr, &err);
 		return EXIT_BAD_INPUT;
@@ -181,6 +225,7 @@ int cli_sweep_dry_run(struct cli *c, struct sweep *s)
 			  s->given ? s->given : s->scenario),
 	       s->nr_points);
 	if (sweep_estimate(s, sweep_est_row, &se, &err)) {
+		free(se.t.lines);
 		fflush(stdout);
 		sim_error_print(stderr, &err);
 		return EXIT_BAD_INPUT;

@@ -15,6 +15,7 @@ const struct cli_option *const host_run_options[] = {
 	&opt_host_no_profile,
 	&opt_set,
 	&opt_quiet,
+	&opt_no_plots, /* accepted, as by every command but plot */
 	NULL,
 };
 

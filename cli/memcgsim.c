@@ -126,6 +126,17 @@ static bool deadline_up(void *arg)
 	return elapsed(&d->clock) > d->limit_s;
 }
 
+/* Start @c's --max-time, if it has one, on @d: its runs ask deadline_up(). */
+static void deadline_start(struct cli *c, struct deadline *d)
+{
+	d->limit_s = c->max_time_s;
+	if (c->max_time_s <= 0)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &d->clock.start);
+	c->o.time_up = deadline_up;
+	c->o.time_up_arg = d;
+}
+
 static void progress_end(struct progress *pr)
 {
 	if (pr->shown)
@@ -227,7 +238,7 @@ static int run_scenario(struct cli *c)
 	struct explain_ctx x = { .lines = c->o.hot_lines };
 	struct progress pr = { .enabled = !c->quiet && isatty(2) };
 	struct cli_announce an = { 0 };
-	struct deadline dl = { .limit_s = c->max_time_s };
+	struct deadline dl;
 	struct report *r = NULL;
 	struct sim_error err;
 	struct write_ctx w;
@@ -273,11 +284,7 @@ static int run_scenario(struct cli *c)
 		c->o.progress_arg = &pr;
 	}
 	cli_announce(c, &an);
-	if (c->max_time_s > 0) {
-		clock_gettime(CLOCK_MONOTONIC, &dl.clock.start);
-		c->o.time_up = deadline_up;
-		c->o.time_up_arg = &dl;
-	}
+	deadline_start(c, &dl);
 	if (scenario_run(c->scenario, &c->o, &r, &err)) {
 		progress_end(&pr);
 		sim_error_print(stderr, &err);
@@ -516,6 +523,7 @@ failed:
 /* memcgsim sweep SCENARIO --vary KEY=V1,V2,... [...] */
 static int cmd_sweep(struct cli *c, int nr_args, char **args)
 {
+	struct deadline dl;
 	struct sim_error err;
 	struct sweep s;
 	unsigned int i;
@@ -529,6 +537,7 @@ static int cmd_sweep(struct cli *c, int nr_args, char **args)
 		return cli_usage_error("sweep: %s",
 				       "--plan and --point do not go together");
 	sim_error_clear(&err);
+	deadline_start(c, &dl); /* the whole sweep's, its checks included */
 	sweep_init(&s);
 	for (i = 0; i < c->nr_varys; i++)
 		if (sweep_vary(&s, c->varys[i], &err))
@@ -565,6 +574,7 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 	unsigned int nr = 0, i, misses = 0, failed = 0;
 	struct validate_result *res = malloc(sizeof(*res));
 	struct sim_error err;
+	struct deadline dl;
 	struct stat st;
 	int j, ret = EXIT_SUCCESS;
 
@@ -603,12 +613,22 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 			nr++;
 		}
 	}
+	/*
+	 * --max-time bounds the whole command: a scenario whose run is
+	 * stopped is an error, as in run, and no scenario starts after it
+	 * (the tables of those done are printed, each whole).
+	 */
+	deadline_start(c, &dl);
 	for (i = 0; i < nr; i++) {
 		sim_error_clear(&err);
+		if (c->max_time_s > 0 && deadline_up(&dl))
+			goto timed_out;
 		if (validate_scenario(paths[i], &c->o, res, &err)) {
 			sim_error_print(stderr, &err);
 			ret = EXIT_BAD_INPUT;
 			failed++;
+			if (c->max_time_s > 0 && deadline_up(&dl))
+				goto timed_out; /* the rest would stop too */
 			continue;
 		}
 		validate_print(stdout, res, c->markdown);
@@ -626,6 +646,13 @@ static int cmd_validate(struct cli *c, int nr_args, char **args)
 			       "validate: every prediction is within its tolerance");
 	if (ret == EXIT_SUCCESS && misses)
 		ret = EXIT_FAILURE;
+	goto out_free;
+timed_out:
+	fprintf(stderr,
+		"memcgsim: error: validate: stopped at --max-time after %u of %u scenarios; raise --max-time\n",
+		i, nr);
+	ret = EXIT_BAD_INPUT;
+out_free:
 	for (i = 0; i < nr; i++)
 		free(paths[i]);
 	free(paths);
@@ -827,18 +854,37 @@ static const struct cli_option *const default_options[] = {
 };
 
 static const struct cli_option *const validate_options[] = {
-	&opt_set,	   &opt_seed,
-	&opt_replications, &opt_markdown,
-	&opt_quiet,	   &opt_max_memory,
-	&opt_max_events,   &opt_sensitivity,
-	&opt_no_plots,	   NULL,
+	&opt_set,
+	&opt_seed,
+	&opt_replications,
+	&opt_markdown,
+	&opt_quiet,
+	&opt_max_memory,
+	&opt_max_events,
+	&opt_sensitivity,
+	&opt_no_plots,
+	&opt_max_time,
+	NULL,
 };
 
 static const struct cli_option *const sweep_options[] = {
-	&opt_vary,	   &opt_jobs,	  &opt_sweep_out,  &opt_plan,
-	&opt_point,	   &opt_force,	  &opt_set,	   &opt_seed,
-	&opt_replications, &opt_quiet,	  &opt_max_memory, &opt_max_events,
-	&opt_dry_run,	   &opt_no_plots, &opt_variant,	   NULL,
+	&opt_vary,
+	&opt_jobs,
+	&opt_sweep_out,
+	&opt_plan,
+	&opt_point,
+	&opt_force,
+	&opt_set,
+	&opt_seed,
+	&opt_replications,
+	&opt_quiet,
+	&opt_max_memory,
+	&opt_max_events,
+	&opt_dry_run,
+	&opt_no_plots,
+	&opt_variant,
+	&opt_max_time,
+	NULL,
 };
 
 static const struct cli_option *const merge_options[] = {
@@ -861,12 +907,15 @@ static const struct cli_option *const plot_options[] = {
 	NULL,
 };
 
-static const struct cli_option *const no_options[] = {
+/* --no-plots: accepted by every command but plot, which draws none */
+static const struct cli_option *const list_options[] = {
+	&opt_no_plots,
 	NULL,
 };
 
 static const struct cli_option *const help_options[] = {
 	&opt_help_format,
+	&opt_no_plots,
 	NULL,
 };
 
@@ -970,7 +1019,7 @@ static const struct cli_command commands[] = {
 	{
 		.name = "list",
 		.fn = cmd_list,
-		.options = no_options,
+		.options = list_options,
 		.args = "",
 		.doc = "list the shipped scenarios and machine profiles",
 	},

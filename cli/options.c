@@ -184,6 +184,11 @@ int cli_parse(const struct cli_command *cmd, const struct cli_command *all,
 			return cli_usage_error("unknown option '%s'",
 					       argv[optind - 1]);
 		mine = find_option(cmd->options, o->long_name);
+		if (!mine && o == &opt_no_plots)
+			/* the one command without it: plot */
+			return cli_usage_error(
+				"%s: --no-plots asks for no plots, and plot draws nothing else (every other command accepts it and draws none)",
+				cmd->name);
 		if (!mine)
 			return refuse(cmd, all, nr, o->long_name);
 		ret = mine->set(c, optarg);
@@ -853,7 +858,7 @@ const struct cli_option opt_max_time = {
 	.long_name = "max-time",
 	.arg = "DURATION",
 	.set = set_max_time,
-	.help = "stop and refuse the run once it has taken this much wall time, its variants together (90, 90s, 5min, 1h; default: no limit)",
+	.help = "stop once the whole command has taken this much wall time (90, 90s, 5min, 1h; default: no limit): run and explain refuse the run, writing nothing; sweep starts no point after it and stops those running (the points done stay: the same command resumes), exit 1; validate stops at the scenario it reached",
 };
 
 const struct cli_option opt_max_events = {
@@ -873,7 +878,7 @@ const struct cli_option opt_quiet = {
 const struct cli_option opt_no_plots = {
 	.long_name = "no-plots",
 	.set = set_no_plots,
-	.help = "do not draw the plots into memcgsim-plots/ (the default run; accepted by the other commands, which draw none)",
+	.help = "do not draw the plots into memcgsim-plots/ (the default run; every other command but plot accepts it and draws none; plot, which draws nothing else, refuses it)",
 };
 
 const struct cli_option opt_all_metrics = {
@@ -958,7 +963,7 @@ const struct cli_option opt_tolerance = {
 	.long_name = "tolerance",
 	.arg = "PCT",
 	.set = set_tolerance,
-	.help = "largest change that passes without a verdict (better, worse or changed), in percent of the old value (default 0: the model is deterministic; values within 1e-9 relative are rounding, always equal)",
+	.help = "a change of at most PCT percent of the old value passes without a verdict; a larger one is judged better, worse or changed, or within CI when inside the 95% confidence intervals (run -r N), and the summary counts them all as over PCT% (default 0: the model is deterministic; values within 1e-9 relative are rounding, always equal)",
 };
 
 const struct cli_option opt_metric = {
@@ -1006,7 +1011,7 @@ const struct cli_option opt_plot_metric = {
 	.long_name = "metric",
 	.arg = "M",
 	.set = set_plot_metric,
-	.help = "a sweep: draw metric M, a column of sweep.csv (default throughput)",
+	.help = "draw metric M (default: the headline metric, throughput): a run's bars of M per variant, a sweep's M against its keys (a column of sweep.csv)",
 };
 
 const struct cli_option opt_plot_x = {

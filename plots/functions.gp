@@ -4,7 +4,8 @@
 # variant: one stacked bar per variant, one segment per function (its
 # self time, as `perf report --no-children` shows it), the kernel
 # functions in colour at the bottom and the pseudo-functions ([send work],
-# [receive work], [idle], [other]) in greys on top. Each bar adds up to
+# [receive work], [idle], [other], [no task]: a listed CPU that runs no
+# task) in greys on top. Each bar adds up to
 # (about) 100% of the CPUs' time. Below it, a second panel shows the
 # kernel functions alone, on their own scale, since the work of the
 # benchmark itself is often most of the time.

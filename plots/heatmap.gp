@@ -25,6 +25,12 @@
 #            the data file: each variant on its own scale, so that 40
 #            transfers a CPU among 72 CPUs do not look as blank as none
 #            beside 33,000 between 2; memcgsim passes none)
+#   bounds   where the socket changes between two CPU columns, as x
+#            values between them ('17.5 35.5 53.5'): a dashed line each
+#            (default: none; memcgsim passes them when the results say
+#            which CPUs each socket has, provenance socket_cpus)
+#   socks    the socket of each run of columns between the bounds
+#            ('0 1 0 1'), labelled "socket N" along the top
 #
 # Data: one line per hot line, hottest first: its name in double quotes,
 # then the transfers to CPU 0, 1, 2, ... (the same count of CPUs on every
@@ -78,6 +84,24 @@ set palette defined (0 '#ffffff', 1 '#fff3b0', 2 '#fdae61', 3 '#d7301f', \
 	4 '#67000d')
 set tics front
 unset key
+# Socket boundaries: a dashed blue line (seen on white and on dark red)
+# where the socket changes, and each run
+# of CPUs named along the top (Linux numbers a socket's SMT siblings
+# after every socket's first threads, so socket 0 comes back).
+if (exists("bounds") && exists("socks") && words(socks) == words(bounds) + 1) {
+	set x2range [-0.5:ncpus - 0.5]
+	set x2tics () out nomirror scale 0
+	do for [i = 1:words(socks)] {
+		lo = i == 1 ? -0.5 : real(word(bounds, i - 1))
+		hi = i == words(socks) ? ncpus - 0.5 : real(word(bounds, i))
+		set x2tics add ("socket ".word(socks, i) (lo + hi) / 2)
+	}
+	do for [i = 1:words(bounds)] {
+		set arrow i from first real(word(bounds, i)), graph 0 \
+			to first real(word(bounds, i)), graph 1 \
+			nohead front lc rgb '#1f4fd0' lw 2 dt 2
+	}
+}
 # An all-white map says why: nothing moved between CPUs.
 if (STATS_max <= 0) {
 	set label 1 'no transfers: every line stayed in the cache of the CPU using it' \

@@ -48,10 +48,13 @@
 #	8 3595.38 0 "8"
 #	16 8570.88 0 "16"
 #
-# Picture: 960 x 600 pixels for one panel (PNG; SVG the same size in
-# points). With panels, a grid of them and a cell for the legend: 2 or 3
-# cells in a row, else 2, 3 or 4 columns; 420 x 300 pixels per cell, 120
-# and 80 more for the margins, at least 960 x 600.
+# Picture (PNG; SVG the same size in points): the panels, then the
+# legend below them, across the whole width, at most 4 variants a row
+# (ux-review-3 finding 18: a legend beside the panels took a third of a
+# 2-panel figure). One panel is 960 x 560 pixels; several make a grid of 1
+# to 3 in a row for up to 3 panels, else 2, 3 or 4 columns, 420 x 300
+# pixels a panel and 120 x 80 more for the margins, at least 960 wide and
+# 520 high. The legend adds 40 pixels and 20 a row of it.
 
 if (!exists("data") || !exists("out")) {
 	exit error "throughput.gp: set data='FILE' and out='PICTURE' with gnuplot -e"
@@ -77,15 +80,17 @@ xhi = STATS_max_x
 ylo = STATS_min_y
 yhi = STATS_max_y
 
-# The panels, then one cell for the legend they share.
-cells = nfacets + 1
-cols = nfacets <= 1 ? 1 : (cells <= 3 ? cells : (cells <= 4 ? 2 : \
-	(cells <= 9 ? 3 : 4)))
-rows = nfacets <= 1 ? 1 : (cells + cols - 1) / cols
+# The panels, then the legend below them (see Picture above).
+cols = nfacets <= 3 ? (nfacets < 1 ? 1 : nfacets) : (nfacets <= 4 ? 2 : \
+	(nfacets <= 9 ? 3 : 4))
+rows = (nfacets + cols - 1) / cols
+keyrows = (nseries + 3) / 4
 width = cols <= 1 ? 960 : 420 * cols + 120
-height = rows <= 1 ? 600 : 300 * rows + 80
 if (width < 960) width = 960
-if (height < 600) height = 600
+gridh = nfacets <= 1 ? 560 : 300 * rows + 80
+if (gridh < 520) gridh = 520
+keyh = 40 + 20 * keyrows
+height = gridh + keyh
 
 if (term eq 'svg') {
 	set terminal svg size width,height fixed font 'sans,12' background rgb 'white'
@@ -132,7 +137,10 @@ if (nfacets <= 1) {
 	set title title
 	set xlabel xlabel
 	set ylabel ylabel
-	set key outside right top Left reverse samplen 3
+	# the legend in its strip, the x axis and its label above it
+	set bmargin at screen (keyh + 60.0) / height
+	set key at screen 0.5, screen 0.5 * keyh / height center center \
+		horizontal maxcols 4 Left reverse samplen 3
 	if (errorbars) {
 		plot for [v=0:nseries-1] data index v using 1:2:3 \
 			with yerrorlines title columnheader(1) lw 2 ps 1.3 \
@@ -149,12 +157,18 @@ if (nfacets <= 1) {
 	exit
 }
 
-# Small multiples: the axis labels on the outer panels, the legend in a
-# cell of its own after the last panel.
-set multiplot layout rows,cols title title
+# Small multiples: the axis labels on the outer panels, each panel placed
+# by hand in the grid above the legend's strip.
+titleh = 30.0 / height
+keyf = 1.0 * keyh / height
+pw = 1.0 / cols
+ph = (1.0 - keyf - titleh) / rows
+set multiplot title title
 unset key
 do for [f=1:nfacets] {
 	name = sprintf("facet%d", f)
+	set origin ((f - 1) % cols) * pw, keyf + (rows - 1 - (f - 1) / cols) * ph
+	set size pw, ph
 	set title (exists(name) ? value(name) : '') font ',10'
 	set xlabel (f + cols > nfacets ? xlabel : '')
 	set ylabel ((f - 1) % cols == 0 ? ylabel : '')
@@ -174,7 +188,8 @@ do for [f=1:nfacets] {
 			notitle
 	}
 }
-# The legend: the lines of the first panel, drawn nowhere.
+# The legend: the lines of the first panel, drawn nowhere, in the strip
+# below the panels.
 unset title
 unset xlabel
 unset ylabel
@@ -182,9 +197,12 @@ unset border
 unset tics
 unset grid
 unset logscale
+set origin 0, 0
+set size 1, keyf
 set xrange [0:1]
 set yrange [0:1]
-set key center center Left reverse samplen 3 font ',11' title 'variant'
+set key at screen 0.5, screen keyf / 2 center center horizontal maxcols 4 \
+	Left reverse samplen 3 font ',11'
 plot for [v=0:nseries-1] data index v using (NaN):(NaN) \
 	with linespoints title columnheader(1) lw 2 ps 1.3 \
 	lc rgb colours[v % 10 + 1] pt points[v % 7 + 1]

@@ -193,6 +193,27 @@ unsigned int sim_levenshtein(const char *a, const char *b)
  * length, and at least 2 allowed; one word a prefix of the other counts
  * as distance 1). Ties go to the first choice.
  */
+/*
+ * Whether @word is @choice with letters left out, the way a name is
+ * shortened ("thruput" for "throughput"): the same first letter, at
+ * least 4 letters, every letter in order, and at least half of @choice.
+ */
+static bool shortened(const char *word, const char *choice)
+{
+	size_t lw = strlen(word), lc = strlen(choice);
+	const char *c = choice;
+
+	if (lw < 4 || lw >= lc || 2 * lw < lc || *word != *choice)
+		return false;
+	for (; *word; word++) {
+		c = strchr(c, *word);
+		if (!c)
+			return false;
+		c++;
+	}
+	return true;
+}
+
 const char *sim_nearest(const char *word, const char *const *choices,
 			unsigned int nr_choices)
 {
@@ -207,6 +228,9 @@ const char *sim_nearest(const char *word, const char *const *choices,
 		if (lw >= 3 && lc >= 3 &&
 		    !strncmp(word, choices[i], lw < lc ? lw : lc))
 			d = 1;
+		/* "thruput" for "throughput": a shortening is a near miss. */
+		else if (d > 2 && shortened(word, choices[i]))
+			d = 2;
 
 		if (d < best_d) {
 			best_d = d;

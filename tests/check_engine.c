@@ -1104,12 +1104,25 @@ START_TEST(sim_nearest_typos)
 						"skx-2s-72" };
 	static const char *const keys[] = { "seed", "duration_ms",
 					    "warmup_ms" };
+	static const char *const metrics[] = { "throughput", "transfers_per_op",
+					       "latency_p99" };
 
 	ck_assert_uint_eq(sim_levenshtein("skx-2s-27", "skx-2s-72"), 1);
 	ck_assert_uint_eq(sim_levenshtein("skx-2s-27", "skx-2s-44"), 2);
 	ck_assert_str_eq(sim_nearest("skx-2s-27", profiles, 3), "skx-2s-72");
 	ck_assert_str_eq(sim_nearest("duration", keys, 3), "duration_ms");
 	ck_assert_ptr_null(sim_nearest("machine", keys, 3));
+	/*
+	 * A shortening (ux-review-3 finding 16): "thruput" is "throughput"
+	 * without o, g, h (distance 3, over the limit of 2 for 7 letters),
+	 * its letters in order; "thrpt" too (5 of 10 letters, half). "tput"
+	 * is in order as well but under half of it (4 of 10), and "lat99"
+	 * under half of "latency_p99" (5 of 11): no suggestion.
+	 */
+	ck_assert_str_eq(sim_nearest("thruput", metrics, 3), "throughput");
+	ck_assert_str_eq(sim_nearest("thrpt", metrics, 3), "throughput");
+	ck_assert_ptr_null(sim_nearest("tput", metrics, 3));
+	ck_assert_ptr_null(sim_nearest("lat99", metrics, 3));
 }
 END_TEST
 

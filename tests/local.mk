@@ -236,6 +236,11 @@ EXTRA_DIST += %reldir%/run-set-path.sh
 TESTS += %reldir%/run-fit.sh
 EXTRA_DIST += %reldir%/run-fit.sh
 
+# tests/run-idle.sh         a paced reader's sleeps pay the idle state's
+#                           exit latency under menu and teo, not poll
+TESTS += %reldir%/run-idle.sh
+EXTRA_DIST += %reldir%/run-idle.sh
+
 # tests/run-recipes.sh      each teaching scenario's scaling-curve sweep
 #                           recipe (in its header) checks under --dry-run
 TESTS += %reldir%/run-recipes.sh
@@ -275,6 +280,12 @@ EXTRA_DIST += %reldir%/run-trace.sh
 #                           measured peak (issue 34, item 10)
 TESTS += %reldir%/run-estimate.sh
 EXTRA_DIST += %reldir%/run-estimate.sh
+
+# tests/run-cli.sh          what every command shares: --no-plots (taken
+#                           by all but plot, which refuses it), --max-time
+#                           bounding the whole of sweep and validate
+TESTS += %reldir%/run-cli.sh
+EXTRA_DIST += %reldir%/run-cli.sh
 
 # tests/run-list.sh         memcgsim list: every shipped profile and
 #                           scenario with its description and size (CPUs,
@@ -438,10 +449,17 @@ validate: memcgsim$(EXEEXT)
 	$(SHELL) $(srcdir)/tools/validation-table.sh \
 		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir) --update
 
-# make update-docs: rerun the commands of the documents' and man pages'
-# sample outputs and rewrite the samples and contents that changed (what
-# tests/run-docs.sh compares); review the diff before committing.
+# make update-docs: regenerate every generated part of the documents:
+# the key lists, option lists and synopses of the man pages and the user
+# guide (update-keys, what tests/run-keys.sh compares), doc/validation.md's
+# table (validate, tests/run-validation.sh), then the sample outputs and
+# tables of contents (tests/run-docs.sh), in that order, since a sample
+# may show a table; review the diff before committing.
 update-docs: memcgsim$(EXEEXT)
+	$(SHELL) $(srcdir)/tools/update-keys.sh \
+		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir)
+	$(SHELL) $(srcdir)/tools/validation-table.sh \
+		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir) --update
 	$(SHELL) $(srcdir)/tools/update-docs.sh \
 		'$(abs_top_builddir)/memcgsim$(EXEEXT)' $(srcdir) --update
 

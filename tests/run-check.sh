@@ -9,7 +9,8 @@
 #    2 and its file:line:col error, the good ones' tables still printed.
 # 2. run --dry-run and sweep --dry-run: the estimate (sweep: a row per
 #    point and variant, and the total), exit 0, and no file written: not
-#    -o, not --trace, not the sweep's directory.
+#    -o, not --trace, not the sweep's directory. The columns line up
+#    under the header, however long a point's label.
 # 3. --max-memory: a scenario estimated past the limit is refused before
 #    anything is allocated (at once, exit 2, the flag named); the flag
 #    raises the limit; the default refuses 4094 cgroups with the stats
@@ -110,6 +111,17 @@ test "$(grep -c '^  [01] seed=[12] batch' "$tmp/out")" -eq 4 ||
 	fail "sweep --dry-run: not 4 point rows: $(cat "$tmp/out")"
 grep -q '^  all  *4 ' "$tmp/out" || fail "sweep --dry-run: no total of 4 runs"
 grep -q '^  on 2 jobs: about ' "$tmp/out" || fail "sweep --dry-run: no time"
+# The columns line up under their header whatever the labels' width
+# (ux-review-3 finding 19): small.yaml's "0 workloads.0.think_ns=10
+# batch1" is 32 characters, past the 28 of a variant column, so every
+# row's runs count ends where the header's "runs" does.
+run "$tmp/dry" sweep "$data/small.yaml" --vary workloads.0.think_ns=10,20 \
+	-o sw --dry-run
+status_is "sweep --dry-run of a longer key" 0
+awk 'NR == 2 { end = index($0, "runs") + 3; next }
+	/^  [0-9a]/ { if (substr($0, end, 1) !~ /[0-9]/ || substr($0, end + 1, 1) != " ") bad = 1; n++ }
+	END { exit bad || n != 5 }' "$tmp/out" ||
+	fail "sweep --dry-run: the runs column is not under its header: $(cat "$tmp/out")"
 
 # ---- 3. --max-memory ----
 

@@ -81,9 +81,11 @@ sim()
 # ---- the picture checker ----
 
 # size KIND DATA: the picture size the script of KIND sets, "WIDTH
-# HEIGHT". A sweep's picture with N panels (its data file says) has a grid
-# of N + 1 cells, the legend's last: 2 or 3 cells in a row, else 2, 3 or 4
-# columns; 420 x 300 per cell plus 120 x 80, at least 960 x 600.
+# HEIGHT". A sweep's picture of N panels of L lines (its data file says)
+# is its panels above its legend: one panel 960 x 560; else a grid of N
+# in a row up to 3, then 2, 3 or 4 columns, 420 x 300 a panel plus
+# 120 x 80, at least 960 x 520; the legend 40 more, and 20 a row of at
+# most 4 variants.
 size()
 {
 	case $1 in
@@ -93,19 +95,21 @@ size()
 	heatmap-*) echo "960 480" ;;
 	*-vs-*)
 		n=$(sed -n 's/^# \([0-9]*\) panel(s) x .*/\1/p' "$2")
-		if test "${n:-1}" -le 1; then
-			echo "960 600"
+		l=$(sed -n 's/^# [0-9]* panel(s) x \([0-9]*\) line(s).*/\1/p' "$2")
+		n=${n:-1}
+		keyh=$((40 + 20 * ((${l:-1} + 3) / 4)))
+		if test "$n" -le 1; then
+			echo "960 $((560 + keyh))"
 			return
 		fi
-		cells=$((n + 1))
-		if test $cells -le 3; then cols=$cells
-		elif test $cells -le 4; then cols=2
-		elif test $cells -le 9; then cols=3
+		if test "$n" -le 3; then cols=$n
+		elif test "$n" -le 4; then cols=2
+		elif test "$n" -le 9; then cols=3
 		else cols=4; fi
-		rows=$(((cells + cols - 1) / cols))
+		rows=$(((n + cols - 1) / cols))
 		w=$((420 * cols + 120)); test $w -ge 960 || w=960
-		h=$((300 * rows + 80)); test $h -ge 600 || h=600
-		echo "$w $h"
+		h=$((300 * rows + 80)); test $h -ge 520 || h=520
+		echo "$w $((h + keyh))"
 		;;
 	*) echo "0 0" ;;
 	esac
@@ -343,6 +347,32 @@ picture "plot false-sharing" "$tmp/fs/heatmap-packed.png" filled
 test -e "$tmp/fs/functions.dat" &&
 	fail "plot false-sharing: functions, but the scenario has none"
 
+# Socket boundaries (issue 32): atomic-counter's 72cpus variant runs on
+# every CPU of skx-2s-72, 2 sockets x 18 cores x 2 threads numbered
+# threads_last, so its results' socket_cpus is "0-17,36-53; 18-35,54-71"
+# and its heat map's 72 columns run socket 0, 1, 0, 1 in blocks of 18:
+# three dashed boundaries (at 17.5, 35.5, 53.5) and four "socket N"
+# labels, two of each. A result without socket_cpus (an older file) or
+# with a broken one still draws, without them.
+ac=$top/scenarios/teaching/atomic-counter.yaml
+sim run "$ac" --set duration_ms=0.05 -v 72cpus -f yaml -o ac.yaml --quiet
+test "$rc" -eq 0 || fail "run atomic-counter.yaml: exit status $rc"
+grep -qx "  socket_cpus: '0-17,36-53; 18-35,54-71'" "$tmp/ac.yaml" ||
+	fail "run atomic-counter: no socket_cpus 0-17,36-53; 18-35,54-71 in the provenance"
+sim plot ac.yaml --out ac --format svg
+svg=$tmp/ac/heatmap-72cpus.svg
+test "$(grep -o '>socket [0-9]<' "$svg" | sort | uniq -c | tr -s ' ' | tr '\n' '|')" = \
+	" 2 >socket 0<| 2 >socket 1<|" ||
+	fail "plot atomic-counter: heatmap-72cpus.svg does not label socket 0, 1, 0, 1"
+for bad in "'0-17; x'" "'0-17,36-53'" "'0-99999999999; 5'" '"0-17,36-53; 18-35,54-71, 0-35; 36-71"'; do
+	sed "s/^  socket_cpus: .*/  socket_cpus: $bad/" "$tmp/ac.yaml" >"$tmp/acbad.yaml"
+	rm -rf "$tmp/acbad"
+	sim plot acbad.yaml --out acbad --format svg
+	test "$rc" -eq 0 || fail "plot with socket_cpus $bad: exit status $rc"
+	grep -q '>socket [0-9]<' "$tmp/acbad/heatmap-72cpus.svg" &&
+		fail "plot with socket_cpus $bad: socket labels drawn"
+done
+
 # Panels in value order and tic labels from every value: the first row
 # is a variant that sets both keys itself (kernel.charge_batch=64, layout
 # v6.1), which used to put the 64 panel first and leave the 16 panel's
@@ -385,7 +415,45 @@ else
 	awk 'BEGIN { RS = "\n\n\n" } NR == 5' "$d" | head -1 |
 		grep -qx '"6.0-rc1"' ||
 		fail "plot sweep-2keys.csv: block 4 is not 6.0-rc1's"
+	# The legend below the panels, not beside them (ux-review-3
+	# finding 18): 2 panels in a row, 960 x (520 + 40 + 20) for one
+	# legend row of 3 variants; the panels take y 0-520, so both x axis
+	# labels sit above 520 and the legend's "root" in 520-580.
+	awk '/translate\(/ { y = $0; sub(/.*translate\([^,]*,/, "", y)
+			sub(/\).*/, "", y) }
+		/<text>kernel.page_counter_layout<\/text>/ && y >= 520 { bad = 1 }
+		/<text>kernel.page_counter_layout<\/text>/ { nx++ }
+		/<text>root<\/text>/ { r = y; nr++ }
+		END { exit !(nx == 2 && nr == 1 && r > 520 && r < 580 && !bad) }' \
+		"$tmp/sweep2/throughput-vs-kernel.page_counter_layout.svg" ||
+		fail "plot sweep-2keys.csv: the legend is not below the panels"
 fi
+
+# Units on every metric's axis: sweep.csv has a unit for throughput only,
+# so a sweep's latency_p99 (ns in its sweep.yaml) was drawn without one.
+# A sweep of small.yaml, plotted with --metric latency_p99, labels its y
+# axis "latency_p99 (ns)"; a misspelt --metric gets "did you mean" (from
+# a sweep or a run), exit 2 and nothing written; a run's --metric draws
+# the bar chart of that metric.
+rc=0
+(cd "$tmp" && "$MEMCGSIM" sweep "$top/tests/data/small.yaml" -q \
+	--vary workloads.0.think_ns=10,20 --out sw >/dev/null 2>&1) || rc=$?
+test "$rc" -eq 0 || fail "sweep small.yaml: exit status $rc"
+sim plot sw --metric latency_p99 --out swl --format svg
+test "$rc" -eq 0 || fail "plot sw --metric latency_p99: exit status $rc"
+grep -q '<text>latency_p99 (ns)</text>' \
+	"$tmp/swl/latency_p99-vs-workloads.0.think_ns.svg" ||
+	fail "plot sw --metric latency_p99: no y label 'latency_p99 (ns)'"
+for f in sw ac.yaml; do
+	sim plot $f --metric thruput --out typo
+	test "$rc" -eq 2 || fail "plot $f --metric thruput: exit status $rc"
+	grep -q "did you mean 'throughput'?" "$tmp/err" ||
+		fail "plot $f --metric thruput: no 'did you mean': $(cat "$tmp/err")"
+	test -e "$tmp/typo" && fail "plot $f --metric thruput: wrote typo/"
+done
+sim plot ac.yaml --metric latency_p99 --out acl --format svg
+grep -q '<text>latency_p99 (ns)</text>' "$tmp/acl/summary.svg" ||
+	fail "plot ac.yaml --metric latency_p99: the bars are not latency_p99's"
 
 # Three keys, one a seed (tests/data/plots/sweep-seeds.csv): a picture
 # per key but the seed, the other key's values as panels, each point the

@@ -103,8 +103,8 @@ cmp -s "$tmp/a" "$tmp/b" ||
 # ---- 3. sweep --vary ----
 if "$MEMCGSIM" sweep "$src" -q --vary 'cgroups./a/b."memory.max"=64K,max' \
 	--out "$tmp/sweep" >/dev/null 2>"$tmp/sweep.err"; then
-	head -1 "$tmp/sweep/sweep.csv" | grep -q '^point,"cgroups./a/b.""memory.max""",variant,' ||
-		fail "sweep.csv's header: $(head -1 "$tmp/sweep/sweep.csv" | cut -c1-60)"
+	grep -v "^#" "$tmp/sweep/sweep.csv" | head -1 | grep -q '^point,"cgroups./a/b.""memory.max""",variant,' ||
+		fail "sweep.csv's header: $(grep -v "^#" "$tmp/sweep/sweep.csv" | head -1 | cut -c1-60)"
 	grep '^0,64K,base,' "$tmp/sweep/sweep.csv" | cut -d, -f4- >"$tmp/a"
 	tail -1 "$tmp/lim.csv" | cut -d, -f2- >"$tmp/b"
 	cmp -s "$tmp/a" "$tmp/b" ||

@@ -29,6 +29,8 @@
 #  8. Untrusted point files, refused by merge and run again by a resume.
 #  9. A resume after the scenario or its machine profile was edited.
 # 10. The --plan lines read DIR/sweep.meta, not the --vary lists.
+# 11. sweep.csv and sweep.yaml carry the sweep's provenance, and compare
+#     of two sweeps says what differs in it before any number.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success.
@@ -87,9 +89,14 @@ sweep "$s" $vary -j 1 --out j1 || true
 sweep "$s" $vary -j 3 --out j3 || true
 same j1/sweep.csv j3/sweep.csv "-j 1 and -j 3"
 same j1/sweep.yaml j3/sweep.yaml "-j 1 and -j 3"
-head -n 1 j1/sweep.csv | grep -q '^point,workloads\.0\.think_ns,workloads\.0\.counters,variant,throughput,' ||
-	fail "sweep.csv header: $(head -n 1 j1/sweep.csv)"
-rows=$(($(wc -l <j1/sweep.csv) - 1))
+# the rows of sweep.csv FILE, without its "# KEY: VALUE" provenance
+rows_of()
+{
+	grep -v '^#' "$1"
+}
+rows_of j1/sweep.csv | head -n 1 | grep -q '^point,workloads\.0\.think_ns,workloads\.0\.counters,variant,throughput,' ||
+	fail "sweep.csv header: $(rows_of j1/sweep.csv | head -n 1)"
+rows=$(($(rows_of j1/sweep.csv | wc -l) - 1))
 test "$rows" -eq 12 || fail "sweep.csv: $rows rows, expected 6 points x 2 variants"
 grep -q '^3,20,2,batch4,' j1/sweep.csv || fail "sweep.csv: no row 3,20,2,batch4"
 "$MEMCGSIM" run "$s" --set workloads.0.think_ns=20 --set workloads.0.counters=2 \
@@ -204,7 +211,7 @@ rm -rf cbsweep
 "$MEMCGSIM" sweep "$cb" --vary kernel.charge_batch=16,128 \
 	--set duration_ms=0.05 --set warmup_ms=0.01 --out cbsweep -q ||
 	fail "sweep of a key two variants set: failed"
-got=$(cut -d, -f1-3 cbsweep/sweep.csv | tr '\n' ' ')
+got=$(rows_of cbsweep/sweep.csv | cut -d, -f1-3 | tr '\n' ' ')
 want="point,kernel.charge_batch,variant 0,16,root 0,16,6.0-rc1 0,16,+A 0,16,+B 0,64,+C 0,64,+A+B+C 1,128,root 1,128,6.0-rc1 1,128,+A 1,128,+B 1,64,+C 1,64,+A+B+C "
 [ "$got" = "$want" ] || fail "sweep.csv's varied key, row by row: '$got'"
 # ... and a setting no one column value describes is refused before it runs
@@ -519,7 +526,7 @@ rc=0
 "$MEMCGSIM" sweep "$s" --vary seed=1,2 --variant batch4 -o onevar -q \
 	>/dev/null 2>"$tmp/err" || rc=$?
 test "$rc" -eq 0 || fail "sweep --variant batch4: exit status $rc: $(cat "$tmp/err")"
-test "$(cut -d, -f3 onevar/sweep.csv | sed 1d | sort | uniq -c |
+test "$(rows_of onevar/sweep.csv | cut -d, -f3 | sed 1d | sort | uniq -c |
 	awk '{ print $1, $2 }')" = "2 batch4" ||
 	fail "sweep --variant batch4: rows $(cut -d, -f3 onevar/sweep.csv | tr '\n' ' ')"
 grep -q '^variant: "batch4"$' onevar/sweep.meta ||
@@ -527,6 +534,49 @@ grep -q '^variant: "batch4"$' onevar/sweep.meta ||
 rc=0
 "$MEMCGSIM" sweep "$s" --vary seed=1,2 -o onevar -q >/dev/null 2>&1 || rc=$?
 test "$rc" -eq 2 || fail "sweep of onevar/ without --variant: exit status $rc, expected 2"
+
+# 11. Provenance in the merged files (issue 32, item 2). j1 is small.yaml
+#     swept over think_ns and counters, with no --set: its points all run
+#     on skx-2s-72 (small.yaml's machine:, its one profile, so the
+#     profiles' digest is that file's sha256; 2 sockets of 18 cores, the
+#     SMT siblings numbered after all first threads), 0.02 ms after 0.002 ms,
+#     seed 1, one replication. The sweep's --set options (none) stand for
+#     the points' own (which hold the varied keys), and each --vary is
+#     said as it was given. A second sweep with --set duration_ms=0.01
+#     differs in two provenance lines, which compare prints first.
+sha()
+{
+	sha256sum "$1" | cut -d' ' -f1
+}
+want="# scenario: small
+# seed: 1
+# replications: 1
+# memcgsim: $("$MEMCGSIM" --version | sed -n '1s/^memcgsim //p')
+# scenario_digest: sha256:$(sha "$s")
+# profiles_digest: sha256:$(sha "$top/scenarios/machines/skx-2s-72.yaml")
+# machine: skx-2s-72
+# socket_cpus: 0-17,36-53; 18-35,54-71
+# duration_ms: 0.02
+# warmup_ms: 0.002
+# vary: workloads.0.think_ns=10,20,30
+# vary: workloads.0.counters=1,2"
+test "$(grep '^#' j1/sweep.csv)" = "$want" ||
+	fail "sweep.csv's provenance: $(grep '^#' j1/sweep.csv | tr '\n' '|')"
+grep -qx "  set: \[\]" j1/sweep.yaml ||
+	fail "sweep.yaml's provenance: a set: other than [] (the points' own?)"
+grep -qx "  vary: \['workloads.0.think_ns=10,20,30', 'workloads.0.counters=1,2'\]" \
+	j1/sweep.yaml || fail "sweep.yaml's provenance: no vary: list"
+# shellcheck disable=SC2086
+sweep "$s" $vary --set duration_ms=0.01 --out short || true
+"$MEMCGSIM" compare j1 short >out.txt 2>&1 || true
+want="compare: provenance differs (OLD -> NEW):
+  duration_ms: 0.02 -> 0.01
+  set: (none) -> duration_ms=0.01"
+test "$(head -n 3 out.txt)" = "$want" ||
+	fail "compare of two sweeps' CSV: $(head -n 3 out.txt | tr '\n' '|')"
+"$MEMCGSIM" compare j1/sweep.yaml short/sweep.yaml >out.txt 2>&1 || true
+test "$(head -n 3 out.txt)" = "$want" ||
+	fail "compare of two sweeps' YAML: $(head -n 3 out.txt | tr '\n' '|')"
 
 if test "$failures" -ne 0; then
 	echo "run-sweep.sh: $failures failure(s)"

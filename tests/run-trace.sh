@@ -25,6 +25,10 @@
 #     change the results. (Names from input are escaped as JSON by
 #     sim/trace.c: tests/check_report.c; the scenario loader allows no
 #     quote, backslash or non-ASCII in the names a trace shows.)
+#  6. Only the CPUs that run something get a named track (ux-review-3
+#     finding 23): false-sharing's 4 variants run on CPUs 0-7 of the
+#     72 of skx-2s-72, with no statistics kworker (no memcg), so its trace
+#     names 4 x 8 = 32 CPU tracks, "cpu 0" to "cpu 7" four times each.
 #
 # tracecheck itself is tested by its self-test (run alone by make check).
 # Neither Debian nor npm packages Perfetto's trace processor, so the rules
@@ -215,6 +219,16 @@ if trace cb1 "$cb" $short && trace cb2 "$cb" $short; then
 		fail "charge-batch without --trace failed"
 	cmp -s "$tmp/cb0.out" "$tmp/cb1.out" ||
 		fail "charge-batch: the results differ with --trace"
+fi
+
+# ---- 6. named CPU tracks ----
+if trace fsnames "$top_srcdir/scenarios/teaching/false-sharing.yaml" \
+	--trace-to 5us; then
+	got=$(grep -o '"args":{"name":"cpu [0-9]*"}' "$tmp/fsnames.json" |
+		sort | uniq -c | awk '{ printf "%s %s;", $1, $NF }')
+	want='4 0"};4 1"};4 2"};4 3"};4 4"};4 5"};4 6"};4 7"};'
+	test "$got" = "$want" ||
+		fail "false-sharing: named CPU tracks other than 0-7 in 4 variants: $got"
 fi
 
 if test "$failures" -ne 0; then

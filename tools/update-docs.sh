@@ -103,11 +103,11 @@ sample_check()
 sample_run_csv()
 {
 	m run "$sc/teaching/atomic-counter.yaml" -f csv -o results.csv -q
-	head -n 12 "$tmp/run/results.csv"
+	head -n 13 "$tmp/run/results.csv"
 }
 
-# A sweep's sweep.csv (user guide, Sweeps): its first columns up to
-# published, the first three rows and point 1's first.
+# A sweep's sweep.csv (user guide, Sweeps): its provenance lines, its
+# first columns up to published, the first three rows and point 1's first.
 sample_sweep_csv()
 {
 	m sweep "$sc/validation/charge-batch-2022.yaml" \
@@ -115,9 +115,10 @@ sample_sweep_csv()
 		--vary workloads.0.instances=8,16,36 --set duration_ms=1 \
 		-j 2 -q -o sw >/dev/null 2>&1
 	awk -F, '
-		NR == 1 { for (p = 1; p < NF && $p != "published"; p++); }
-		NR <= 4 || (NR > 4 && $1 == "1" && !one) {
-			if (NR > 4) { print "..."; one = 1 }
+		/^#/ { print; next }
+		++r == 1 { for (p = 1; p < NF && $p != "published"; p++); }
+		r <= 4 || (r > 4 && $1 == "1" && !one) {
+			if (r > 4) { print "..."; one = 1 }
 			line = $1
 			for (i = 2; i <= p; i++)
 				line = line "," $i

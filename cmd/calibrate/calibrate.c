@@ -667,6 +667,7 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
 		{ "fit", required_argument, NULL, 'F' },
 		{ "tolerance", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "no-plots", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -710,6 +711,8 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
 				return usage_error(
 					"--tolerance: expected a percentage such as 25, found '%s'",
 					optarg);
+			break;
+		case 'P': /* --no-plots: calibrate draws none */
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

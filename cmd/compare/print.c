@@ -863,13 +863,22 @@ static void print_summary(FILE *out, const struct cmp *c, unsigned int k)
 	fprintf(out, "compare");
 	if (c->nr > 2)
 		fprintf(out, " %s", c->labels.name[k]);
+	/*
+	 * Every change over the tolerance, those within the CIs included:
+	 * "5 over 1% (2 better, 0 worse, 0 with no direction, 3 within the
+	 * 95% CIs)", not "2 over 1%" beside 3 more that are over it too
+	 * (ux-review-3 finding 17).
+	 */
 	fprintf(out, ": %u of %u value%s changed, %u over %s%%", n->changed,
-		n->values, n->values == 1 ? "" : "s", n->over, tol);
-	if (n->over)
-		fprintf(out, " (%u better, %u worse, %u with no direction)",
+		n->values, n->values == 1 ? "" : "s", n->over + n->within_ci,
+		tol);
+	if (n->over + n->within_ci)
+		fprintf(out, " (%u better, %u worse, %u with no direction",
 			n->better, n->worse, n->undirected);
 	if (n->within_ci)
 		fprintf(out, ", %u within the 95%% CIs", n->within_ci);
+	if (n->over + n->within_ci)
+		fputc(')', out);
 	if (n->noise)
 		fprintf(out, ", %u equal but for rounding", n->noise);
 	if (n->only_old)

@@ -509,12 +509,44 @@ static void si_text(char *buf, size_t size, double v)
 }
 
 /*
- * plan_summary() - the headline (first) metric of every variant as a
- * bar, labelled with its value and its change against its baseline: the
- * picture every run gets.
+ * Refuse --metric @want that no variant of @vars has, naming the nearest
+ * metric they have ("did you mean"). Return -EINVAL with @err set.
+ */
+static int no_metric(const struct scenario_node *vars, const char *want,
+		     struct sim_error *err)
+{
+	const char *names[256];
+	unsigned int n = 0, k;
+	const char *near;
+	size_t i, j;
+
+	for (i = 0; i < len_of(vars); i++) {
+		const struct scenario_node *m =
+			scenario_get(scenario_item(vars, i), "metrics");
+
+		for (j = 0; j < len_of(m) && n < 256; j++) {
+			for (k = 0; k < n; k++)
+				if (!strcmp(names[k], scenario_key(m, j)))
+					break;
+			if (k == n)
+				names[n++] = scenario_key(m, j);
+		}
+	}
+	near = sim_nearest(want, names, n);
+	sim_error_set(err, scenario_file(vars), 0, 0,
+		      "--metric: no variant has a metric '%s'%s%s%s", want,
+		      near ? "; did you mean '" : "", near ? near : "",
+		      near ? "'?" : "");
+	return -EINVAL;
+}
+
+/*
+ * plan_summary() - the headline (first) metric of every variant, or
+ * metric @want when not NULL (--metric), as a bar, labelled with its
+ * value and its change against its baseline: the picture every run gets.
  */
 static int plan_summary(struct plot_plan *p, const struct scenario_node *root,
-			struct sim_error *err)
+			const char *want, struct sim_error *err)
 {
 	char esc[1][512]; /* names for a comment line, escaped */
 	const struct scenario_node *vars = seq_at(root, "variants");
@@ -538,14 +570,18 @@ static int plan_summary(struct plot_plan *p, const struct scenario_node *root,
 	for (i = 0; i < len_of(vars); i++) {
 		const struct scenario_node *v = scenario_item(vars, i);
 		const struct scenario_node *m = scenario_get(v, "metrics");
+		const struct scenario_node *e;
 		double val, ci, pct;
 
 		/* The primary metric is the first (sim/report.h). */
 		if (!len_of(m))
 			continue;
-		if (number_at(scenario_item(m, 0), "value", &val, err) ||
-		    number_at(scenario_item(m, 0), "ci95", &ci, err) ||
-		    number_at(scenario_item(m, 0), "change_pct", &pct, err)) {
+		e = want ? scenario_get(m, want) : scenario_item(m, 0);
+		if (!e)
+			continue;
+		if (number_at(e, "value", &val, err) ||
+		    number_at(e, "ci95", &ci, err) ||
+		    number_at(e, "change_pct", &pct, err)) {
 			plot__text_discard(&data);
 			plot__text_discard(&gp);
 			return -EINVAL;
@@ -553,8 +589,8 @@ static int plan_summary(struct plot_plan *p, const struct scenario_node *root,
 		if (!isfinite(val))
 			continue;
 		if (!metric) {
-			metric = scenario_key(m, 0);
-			unit = str_at(scenario_item(m, 0), "unit");
+			metric = want ? want : scenario_key(m, 0);
+			unit = str_at(e, "unit");
 		}
 		si_text(num, sizeof(num), val);
 		if (isfinite(pct))
@@ -573,7 +609,7 @@ static int plan_summary(struct plot_plan *p, const struct scenario_node *root,
 	if (!rows) {
 		plot__text_discard(&data);
 		plot__text_discard(&gp);
-		return 0;
+		return want ? no_metric(vars, want, err) : 0;
 	}
 	snprintf(title, sizeof(title), "%s: %s per variant", p->name, metric);
 	plot__put_gp_var(gp.f, "title", title);
@@ -714,9 +750,95 @@ static int cpus_used(const struct scenario_node *root, unsigned int *used,
 	return 0;
 }
 
+/* The most CPUs a heat map tells the sockets of. */
+#define HEATMAP_MAX_CPUS 4096
+
+/*
+ * The socket of each CPU 0..@n-1 into @sock, from the provenance's
+ * socket_cpus of @root ("0-17,36-53; 18-35,54-71": the cpulist of socket
+ * 0, of socket 1, ...; cmd/run/provenance.c). False, and no socket
+ * boundaries drawn, when there is none (an older result), the variants
+ * ran on machines of different topologies ("A, B"), or it leaves a CPU
+ * out or does not parse.
+ */
+static bool socket_map(const struct scenario_node *root, unsigned char *sock,
+		       unsigned int n)
+{
+	const char *map =
+		str_at(scenario_get(root, "provenance"), "socket_cpus");
+	unsigned long a, b, s = 0, c;
+	const char *q;
+	char *end;
+
+	if (!map || strstr(map, ", "))
+		return false;
+	memset(sock, 0xff, n);
+	for (q = map; *q;) {
+		if (*q < '0' || *q > '9')
+			return false;
+		a = strtoul(q, &end, 10);
+		b = a;
+		if (*end == '-') {
+			q = end + 1;
+			if (*q < '0' || *q > '9')
+				return false;
+			b = strtoul(q, &end, 10);
+		}
+		if (b < a || s >= 0xff || b > HEATMAP_MAX_CPUS)
+			return false;
+		for (c = a; c <= b && c < n; c++)
+			sock[c] = (unsigned char)s;
+		q = end;
+		if (*q == ',') {
+			q++;
+		} else if (*q == ';' && q[1] == ' ') {
+			q += 2;
+			s++;
+		} else if (*q) {
+			return false;
+		}
+	}
+	for (c = 0; c < n; c++)
+		if (sock[c] == 0xff)
+			return false;
+	return true;
+}
+
+/*
+ * The gnuplot variables of the socket boundaries among the heat map's
+ * first @n CPUs: bounds, the x of each change of socket ('17.5 35.5');
+ * socks, the socket of each run of CPUs between them ('0 1 0').
+ */
+static void put_sockets(FILE *f, const struct scenario_node *root,
+			unsigned int n)
+{
+	static unsigned char sock[HEATMAP_MAX_CPUS];
+	char bounds[2048], socks[1024];
+	size_t lb = 0, ls;
+	unsigned int c;
+
+	if (!n || n > HEATMAP_MAX_CPUS || !socket_map(root, sock, n))
+		return;
+	bounds[0] = '\0';
+	ls = (size_t)snprintf(socks, sizeof(socks), "%u", sock[0]);
+	for (c = 1; c < n && lb < sizeof(bounds) && ls < sizeof(socks); c++) {
+		if (sock[c] == sock[c - 1])
+			continue;
+		lb += (size_t)snprintf(bounds + lb, sizeof(bounds) - lb,
+				       "%s%u.5", lb ? " " : "", c - 1);
+		ls += (size_t)snprintf(socks + ls, sizeof(socks) - ls, " %u",
+				       sock[c]);
+	}
+	if (lb >= sizeof(bounds) || ls >= sizeof(socks))
+		return; /* too many to draw */
+	plot__put_gp_var(f, "bounds", bounds);
+	plot__put_gp_var(f, "socks", socks);
+}
+
 /* One variant's heat map; nothing when it has no hot lines. */
-static int plan_heatmap(struct plot_plan *p, const struct scenario_node *v,
-			unsigned int used, struct sim_error *err)
+static int plan_heatmap(struct plot_plan *p, const struct scenario_node *root,
+			const struct scenario_node *v, unsigned int used,
+			struct sim_error *err)
 {
 	char esc[2][512]; /* names for a comment line, escaped */
 	const struct scenario_node *lines = seq_at(v, "lines");
@@ -778,6 +900,7 @@ static int plan_heatmap(struct plot_plan *p, const struct scenario_node *v,
 		snprintf(xlabel, sizeof(xlabel), "CPU");
 	plot__put_gp_var(gp.f, "title", title);
 	plot__put_gp_var(gp.f, "xlabel", xlabel);
+	put_sockets(gp.f, root, shown);
 	/*
 	 * Each variant on its own colour scale: on one shared scale, the
 	 * 2-CPU variants' 33,000 transfers a CPU left the 72-CPU variant's
@@ -813,7 +936,7 @@ static int plan_run(struct plot_plan *p, const struct scenario_node *root,
 	snprintf(p->name, sizeof(p->name), "%s", str_at(root, "scenario"));
 	vars = seq_at(root, "variants");
 	if (plot__wanted(o, PLOT_SUMMARY)) {
-		ret = plan_summary(p, root, err);
+		ret = plan_summary(p, root, o->metric, err);
 		if (ret)
 			return ret;
 	}
@@ -839,7 +962,7 @@ static int plan_run(struct plot_plan *p, const struct scenario_node *root,
 		    strcmp(str_at(v, "name"), o->heatmap_variant))
 			continue;
 		found = true;
-		ret = plan_heatmap(p, v, used, err);
+		ret = plan_heatmap(p, root, v, used, err);
 		if (ret)
 			return ret;
 	}

@@ -19,7 +19,10 @@
 #include "cmd/plot/plot.h"
 #include "cmd/plot/internal.h"
 #include "sim/csv.h"
+#include "sim/error.h"
 #include "sim/file.h"
+#include "sim/report.h"
+#include "sim/scenario.h"
 
 /* ---- a sweep (CSV) ---- */
 
@@ -272,7 +275,8 @@ static int xvalue_cmp(const void *pa, const void *pb)
  * above 0 span a factor of 100 or more (the zeros are then not drawn).
  */
 static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int x,
-			  int variant, int m, int unit, struct sim_error *err)
+			  int variant, int m, int unit, const char *munit,
+			  struct sim_error *err)
 {
 	char esc[3][512]; /* names for a comment line, escaped */
 	const struct sheet_row *h = &c->rows[0];
@@ -285,7 +289,7 @@ static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int x,
 	double *xval = NULL;
 	bool numeric = true, bars = false;
 	unsigned int i, f, sv, xi, n;
-	const char *u = "";
+	const char *u = munit;
 	struct text data, gp;
 	char label[512], var[32];
 	int ret = -ENOMEM, fi, vi, xv;
@@ -513,6 +517,80 @@ void plot__sweep_name(char *dst, size_t size, const char *path, bool dir)
 	free(real);
 }
 
+/*
+ * The unit of the metric of column @col of the sweep.csv @csv into @out
+ * (@size bytes), for the y axis: sweep.csv has a unit column for
+ * throughput alone, so it is read from the sweep.yaml beside it, the
+ * first variant of its first point that has the metric (its key written
+ * as a column, report_column_name()). "" when there is no sweep.yaml,
+ * it does not read, has no such metric or unit, or the unit is not
+ * short printable text.
+ */
+static void metric_unit(const char *csv, const char *col, char *out,
+			size_t size)
+{
+	const struct scenario_node *pts, *vars, *m, *u;
+	struct scenario_node *root = NULL;
+	struct sim_error ignored;
+	const char *slash = strrchr(csv, '/'), *v;
+	size_t len, i, j, plen = strlen(csv) + sizeof("sweep.yaml");
+	char *path, *name, *buf, what[64];
+
+	out[0] = '\0';
+	path = malloc(plen);
+	if (!path)
+		return;
+	snprintf(path, plen, "%.*ssweep.yaml",
+		 slash ? (int)(slash - csv + 1) : 0, csv);
+	if (sim_read_file(path, 64u << 20, &buf, &len, &ignored))
+		goto out;
+	root = scenario_parse_results(path, buf, len, &ignored);
+	free(buf);
+	pts = root ? scenario_get(root, "points") : NULL;
+	if (!pts || scenario_kind(pts) != SCENARIO_SEQ || !scenario_len(pts))
+		goto out;
+	vars = scenario_get(scenario_item(pts, 0), "variants");
+	for (i = 0; vars && scenario_kind(vars) == SCENARIO_SEQ &&
+		    i < scenario_len(vars) && !out[0];
+	     i++) {
+		m = scenario_get(scenario_item(vars, i), "metrics");
+		for (j = 0; m && scenario_kind(m) == SCENARIO_MAP &&
+			    j < scenario_len(m) && !out[0];
+		     j++) {
+			name = report_column_name(scenario_key(m, j));
+			if (!name || strcmp(name, col)) {
+				free(name);
+				continue;
+			}
+			free(name);
+			u = scenario_get(scenario_item(m, j), "unit");
+			v = u ? scenario_scalar(u) : NULL;
+			if (v && strlen(v) < size && strlen(v) < 32 &&
+			    !sim_control_char(what, sizeof(what),
+					      (const unsigned char *)v,
+					      strlen(v), false))
+				snprintf(out, size, "%s", v);
+			break;
+		}
+	}
+out:
+	scenario_free(root);
+	free(path);
+}
+
+/* The metric column of header @h nearest @word, for "did you mean". */
+static const char *metric_near(const struct sheet_row *h, int variant, int unit,
+			       const char *word)
+{
+	const char *names[256];
+	unsigned int i, n = 0;
+
+	for (i = (unsigned int)variant + 1; i < h->n && n < 256; i++)
+		if ((int)i != unit)
+			names[n++] = h->f[i].text;
+	return sim_nearest(word, names, n);
+}
+
 /* plan_sweep() - a picture per varied key of @path (a sweep.csv). */
 int plot__plan_sweep(struct plot_plan *p, const char *path,
 		     const struct plot_opts *o, struct sim_error *err)
@@ -520,6 +598,7 @@ int plot__plan_sweep(struct plot_plan *p, const char *path,
 	struct sheet c = { 0 };
 	const struct sheet_row *h;
 	int variant, thr, unit, k, ret, metric, xk = -1, axes = 0;
+	char munit[32] = "";
 	unsigned int i;
 	double x;
 
@@ -577,10 +656,14 @@ int plot__plan_sweep(struct plot_plan *p, const char *path,
 	}
 	metric = o->metric ? sheet_col(h, o->metric) : thr;
 	if (metric < 0 || metric <= variant || metric == unit) {
-		sim_error_set(err, path, 1, 1,
-			      "--metric: no metric '%s' in the sweep; its "
-			      "columns after 'variant' are the metrics",
-			      o->metric);
+		const char *near = metric_near(h, variant, unit, o->metric);
+
+		sim_error_set(
+			err, path, 1, 1,
+			"--metric: no metric '%s' in the sweep (its columns "
+			"after 'variant' are the metrics)%s%s%s",
+			o->metric, near ? "; did you mean '" : "",
+			near ? near : "", near ? "'?" : "");
 		goto out;
 	}
 	for (i = 1; i < c.nr; i++) {
@@ -604,6 +687,8 @@ int plot__plan_sweep(struct plot_plan *p, const char *path,
 			goto out;
 		}
 	}
+	if (metric != thr)
+		metric_unit(path, h->f[metric].text, munit, sizeof(munit));
 	/* Replication keys (seed) are averaged, unless all there is. */
 	for (k = 1; k < variant; k++)
 		axes += !rep_key(h, k);
@@ -614,7 +699,7 @@ int plot__plan_sweep(struct plot_plan *p, const char *path,
 		if ((o->x_key && k == xk) ||
 		    (!o->x_key && (!axes || !rep_key(h, k))))
 			ret = plan_sweep_key(p, &c, k, variant, metric, unit,
-					     err);
+					     munit, err);
 out:
 	sheet_release(&c);
 	return ret;

@@ -57,6 +57,7 @@ struct run_result;
 #define RUN_PROV_MAX_NOTES 32
 struct run_prov {
 	char machine[256], duration[128], warmup[128]; /* "a, b" lists */
+	char socket_cpus[1024]; /* likewise, each "0-17,36-53; 18-35,54-71" */
 	struct sim_sha256 profiles; /* of each profile file, once */
 	char profile_paths[RUN_PROV_MAX_PROFILES][1024];
 	unsigned int nr_profiles;

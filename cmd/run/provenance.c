@@ -12,6 +12,10 @@
  *						(none for inline profiles)
  *	machine: "skx-2s-72"			each variant's profile name,
  *						"a, b" when variants differ
+ *	socket_cpus: "0-17,36-53; 18-35,54-71"	the CPUs of each socket, as
+ *						a cpulist a socket: where a
+ *						heat map draws its socket
+ *						boundaries (likewise a list)
  *	duration_ms: "20"  warmup_ms: "2"	likewise
  *	set: ["kernel.charge_batch=64"]		every --set, in order
  *
@@ -59,6 +63,40 @@ static void list_add(char *list, size_t size, const char *item)
 	snprintf(list + len, size - len, "%s%s", len ? ", " : "", item);
 }
 
+/*
+ * The CPUs of each socket of @m into @buf (@size bytes), a cpulist a
+ * socket joined by "; ": "0-17,36-53; 18-35,54-71". Cut short, the
+ * string is dropped rather than wrong.
+ */
+static void socket_cpus(char *buf, size_t size, const struct machine *m)
+{
+	unsigned int s, c, first;
+	size_t len = 0;
+	bool any;
+
+	buf[0] = '\0';
+	for (s = 0; s < m->sockets; s++) {
+		any = false;
+		if (s)
+			len += (size_t)snprintf(buf + len, size - len, "; ");
+		for (c = 0; c < m->nr_cpus && len < size; c++) {
+			if (m->cpus[c].socket != s)
+				continue;
+			first = c;
+			while (c + 1 < m->nr_cpus && m->cpus[c + 1].socket == s)
+				c++;
+			len += (size_t)snprintf(buf + len, size - len,
+						first == c ? "%s%u" : "%s%u-%u",
+						any ? "," : "", first, c);
+			any = true;
+		}
+		if (len >= size) {
+			buf[0] = '\0';
+			return;
+		}
+	}
+}
+
 /* The digest of @path's bytes into @c; false when it cannot be read. */
 static bool digest_file(struct sim_sha256 *c, const char *path)
 {
@@ -81,10 +119,13 @@ static bool digest_file(struct sim_sha256 *c, const char *path)
  */
 void run__prov_add(struct run_prov *p, const struct variant *v)
 {
-	char num[40];
+	char num[40], cpus[512];
 	unsigned int i;
 
 	list_add(p->machine, sizeof(p->machine), v->machine.name);
+	socket_cpus(cpus, sizeof(cpus), &v->machine);
+	if (cpus[0])
+		list_add(p->socket_cpus, sizeof(p->socket_cpus), cpus);
 	sim_format_double(num, sizeof(num), (double)v->duration_ps / 1e9);
 	list_add(p->duration, sizeof(p->duration), num);
 	sim_format_double(num, sizeof(num), (double)v->warmup_ps / 1e9);
@@ -123,6 +164,8 @@ void run__prov_record(struct report *r, struct run_prov *p, const char *path,
 		report_provenance(r, "profiles_digest", digest);
 	}
 	report_provenance(r, "machine", p->machine);
+	if (p->socket_cpus[0])
+		report_provenance(r, "socket_cpus", p->socket_cpus);
 	report_provenance(r, "duration_ms", p->duration);
 	report_provenance(r, "warmup_ms", p->warmup);
 	for (k = 0; k < o->nr_sets; k++)

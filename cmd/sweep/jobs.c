@@ -70,6 +70,7 @@ struct pool {
 	unsigned int jobs, running;
 	unsigned int done, ran;
 	bool stopping, killed, failed;
+	bool timed_out; /* stopped at --max-time */
 	pid_t parent;
 	sigset_t orig_mask;
 	struct sigaction orig[SWEEP__NR_STOP_SIGNALS], orig_chld;
@@ -241,6 +242,12 @@ static void pool_signals(struct pool *p, bool install)
 	sigaction(SIGCHLD, &sa, &p->orig_chld);
 }
 
+/* Is the sweep's --max-time up? */
+static bool time_up(const struct sweep *s)
+{
+	return s->time_up && s->time_up(s->time_up_arg);
+}
+
 static int run_pool(struct pool *p, const unsigned int *todo,
 		    unsigned int nr_todo, int *signo)
 {
@@ -255,6 +262,12 @@ static int run_pool(struct pool *p, const unsigned int *todo,
 		sigdelset(&wait_mask, sweep__stop_signals[i]);
 	sigdelset(&wait_mask, SIGCHLD);
 	for (;;) {
+		if (!p->stopping && next < nr_todo && time_up(p->s)) {
+			p->stopping = p->failed = p->timed_out = true;
+			for (i = 0; i < p->jobs; i++)
+				if (p->slots[i].pid)
+					kill(p->slots[i].pid, SIGTERM);
+		}
 		while (!p->stopping && p->running < p->jobs && next < nr_todo) {
 			if (spawn(p, todo[next])) {
 				p->stopping = p->failed = true;
@@ -280,6 +293,16 @@ static int run_pool(struct pool *p, const unsigned int *todo,
 		return -1;
 	}
 	return p->failed ? -1 : 0;
+}
+
+/* The error of a sweep stopped at --max-time, @done of its points done. */
+static void timed_out(const struct sweep *s, unsigned int done,
+		      struct sim_error *err)
+{
+	sim_error_set(
+		err, "", 0, 0,
+		"sweep stopped at --max-time: %u of %u points are done; rerun the same command (with a longer --max-time) to resume",
+		done, s->nr_points);
 }
 
 /**
@@ -330,6 +353,11 @@ int sweep_run(const struct sweep *s, unsigned int jobs,
 		progress(arg, p.done, 0, s->nr_points);
 	if (jobs == 1 || nr_todo <= 1) {
 		for (i = 0; i < nr_todo && !ret; i++) {
+			if (time_up(s)) {
+				timed_out(s, p.done, err);
+				ret = -1;
+				break;
+			}
 			ret = sweep_run_point(s, todo[i], err);
 			if (ret)
 				break;
@@ -342,6 +370,8 @@ int sweep_run(const struct sweep *s, unsigned int jobs,
 		p.slots = calloc(jobs, sizeof(*p.slots));
 		SIM_OOM_ON(!p.slots);
 		ret = run_pool(&p, todo, nr_todo, signo);
+		if (p.timed_out && !*signo)
+			timed_out(s, p.done, err);
 		if (*signo)
 			sim_error_set(
 				err, "", 0, 0,

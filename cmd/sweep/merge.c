@@ -9,6 +9,13 @@
  * written again by sim/csv.h, which gives back the bytes memcgsim wrote.
  * sweep.yaml is built by forwarding each point report's parsed events to
  * the emitter, so values are copied exactly as the points wrote them.
+ *
+ * Both carry the sweep's provenance, as a run's results do (the "# KEY:
+ * VALUE" lines of sweep.csv, sweep.yaml's `provenance:`): each key the
+ * points' CSV comments give, with every value the points gave it joined
+ * by ", " (a varied machine or duration lists each), except that `set`
+ * is the sweep's own --set options (a point's also hold its --vary
+ * values), followed by one `vary: KEY=V1,V2,...` a --vary option.
  */
 #define _GNU_SOURCE
 
@@ -22,7 +29,17 @@
 #include "cmd/sweep/internal.h"
 #include "sim/csv.h"
 #include "sim/file.h"
+#include "sim/util.h"
 #include "sim/yaml_emit.h"
+
+#define MERGE_MAX_PROV 32 /* provenance keys; a point's has 10 */
+
+/* One provenance key and the values the points gave it, in order. */
+struct merge_prov {
+	char *key;
+	unsigned int nr;
+	char **values;
+};
 
 /* The merge's state: the sweep, and the union of the points' columns. */
 struct merge {
@@ -31,6 +48,8 @@ struct merge {
 	unsigned int nr_cols;
 	char **cols; /* header fields, unquoted */
 	unsigned int max_head; /* the most fields of a point's header */
+	unsigned int nr_prov;
+	struct merge_prov prov[MERGE_MAX_PROV];
 	struct sim_error err; /* why a writer failed, if not I/O */
 };
 
@@ -131,7 +150,184 @@ static int header_check(const struct sweep *s, const struct point_csv *pc,
 	return 0;
 }
 
-/* Pass 1: the union of the points' CSV columns. */
+/* Note @value (@len bytes) of provenance @key (@klen) unless noted. */
+static void prov_note(struct merge *m, const char *key, size_t klen,
+		      const char *value, size_t len)
+{
+	struct merge_prov *p;
+	unsigned int i, j;
+	char **grown;
+
+	for (i = 0; i < m->nr_prov; i++)
+		if (strlen(m->prov[i].key) == klen &&
+		    !strncmp(m->prov[i].key, key, klen))
+			break;
+	if (i == m->nr_prov) {
+		if (m->nr_prov == MERGE_MAX_PROV)
+			return;
+		m->prov[i].key = strndup(key, klen);
+		SIM_OOM_ON(!m->prov[i].key);
+		m->nr_prov++;
+	}
+	p = &m->prov[i];
+	for (j = 0; j < p->nr; j++)
+		if (strlen(p->values[j]) == len &&
+		    !strncmp(p->values[j], value, len))
+			return;
+	grown = realloc(p->values, (p->nr + 1) * sizeof(*grown));
+	SIM_OOM_ON(!grown);
+	p->values = grown;
+	p->values[p->nr] = strndup(value, len);
+	SIM_OOM_ON(!p->values[p->nr]);
+	p->nr++;
+}
+
+/*
+ * The "# KEY: VALUE" lines that open point file @pc (its run's
+ * provenance, sim/report_csv.c) into @m, but its `set`: the sweep's
+ * --set options stand for it (a point's hold its --vary values too).
+ */
+static void prov_gather(struct merge *m, const struct point_csv *pc)
+{
+	const char *p = pc->buf, *nl, *colon;
+
+	while (*p == '#') {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		colon = memchr(p, ':', (size_t)(nl - p));
+		if (p[1] == ' ' && colon && colon > p + 2 && colon[1] == ' ' &&
+		    strncmp(p + 2, "set:", 4))
+			prov_note(m, p + 2, (size_t)(colon - p - 2), colon + 2,
+				  (size_t)(nl - colon - 2));
+		p = nl + 1;
+	}
+}
+
+static void prov_free(struct merge *m)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < m->nr_prov; i++) {
+		for (j = 0; j < m->prov[i].nr; j++)
+			free(m->prov[i].values[j]);
+		free(m->prov[i].values);
+		free(m->prov[i].key);
+	}
+}
+
+/*
+ * @nr @items joined by @sep, after "@key=" when @key is not NULL, as
+ * one string: free() it.
+ */
+static char *joined(const char *key, char *const *items, unsigned int nr,
+		    const char *sep)
+{
+	char *s = NULL;
+	size_t len = 0;
+	unsigned int i;
+	FILE *f = open_memstream(&s, &len);
+
+	SIM_OOM_ON(!f);
+	if (key)
+		fprintf(f, "%s=", key);
+	for (i = 0; i < nr; i++)
+		fprintf(f, "%s%s", i ? sep : "", items[i]);
+	SIM_OOM_ON(fclose(f));
+	return s;
+}
+
+/* Provenance @p's values as one string, ", "-joined: free() it. */
+static char *prov_joined(const struct merge_prov *p)
+{
+	return joined(NULL, p->values, p->nr, ", ");
+}
+
+/* --vary option @k of @s as it was given: "KEY=V1,V2,..."; free() it. */
+static char *vary_arg(const struct sweep *s, unsigned int k)
+{
+	return joined(s->keys[k].key, s->keys[k].values, s->keys[k].nr_values,
+		      ",");
+}
+
+/* @s into @out, each control character as '?' (a point's file's text). */
+static void put_clean(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+}
+
+/* A "# KEY: VALUE" line of sweep.csv. */
+static void csv_comment(FILE *out, const char *key, const char *value)
+{
+	fputs("# ", out);
+	put_clean(out, key);
+	fputs(": ", out);
+	put_clean(out, value);
+	fputc('\n', out);
+}
+
+/* sweep.csv's provenance lines (see the top of this file). */
+static void csv_provenance(FILE *out, const struct merge *m)
+{
+	const struct sweep *s = m->s;
+	unsigned int i;
+	char *v;
+
+	for (i = 0; i < m->nr_prov; i++) {
+		v = prov_joined(&m->prov[i]);
+		csv_comment(out, m->prov[i].key, v);
+		free(v);
+	}
+	for (i = 0; i < s->nr_sets; i++)
+		csv_comment(out, "set", s->sets[i]);
+	for (i = 0; i < s->nr_keys; i++) {
+		v = vary_arg(s, i);
+		csv_comment(out, "vary", v);
+		free(v);
+	}
+}
+
+/*
+ * sweep.yaml's provenance: map (see the top of this file): the keys but
+ * scenario, seed and replications, which the report has at its top.
+ */
+static void yaml_provenance(struct sim_yaml *y, const struct merge *m)
+{
+	static const char *const top[] = { "scenario", "seed", "replications" };
+	const struct sweep *s = m->s;
+	unsigned int i, j;
+	char *v;
+
+	sim_yaml_map_start(y, false);
+	for (i = 0; i < m->nr_prov; i++) {
+		for (j = 0; j < ARRAY_SIZE(top); j++)
+			if (!strcmp(m->prov[i].key, top[j]))
+				break;
+		if (j < ARRAY_SIZE(top))
+			continue;
+		v = prov_joined(&m->prov[i]);
+		sim_yaml_plain(y, m->prov[i].key);
+		sim_yaml_str(y, v);
+		free(v);
+	}
+	sim_yaml_plain(y, "set");
+	sim_yaml_seq_start(y, true);
+	for (i = 0; i < s->nr_sets; i++)
+		sim_yaml_str(y, s->sets[i]);
+	sim_yaml_seq_end(y);
+	sim_yaml_plain(y, "vary");
+	sim_yaml_seq_start(y, true);
+	for (i = 0; i < s->nr_keys; i++) {
+		v = vary_arg(s, i);
+		sim_yaml_str(y, v);
+		free(v);
+	}
+	sim_yaml_seq_end(y);
+	sim_yaml_map_end(y);
+}
+
+/* Pass 1: the union of the points' CSV columns and their provenance. */
 static int merge_columns(struct merge *m, struct sim_error *err)
 {
 	struct point_csv pc;
@@ -140,6 +336,7 @@ static int merge_columns(struct merge *m, struct sim_error *err)
 	for (i = 0; i < m->s->nr_points; i++) {
 		if (point_csv_open(m->s, i, &pc, err))
 			return -1;
+		prov_gather(m, &pc);
 		for (j = 0; j < pc.r.nr_fields; j++)
 			col_index(m, pc.r.fields[j].text, true);
 		if (pc.r.nr_fields > m->max_head)
@@ -220,6 +417,7 @@ static int write_merged_csv(FILE *out, void *arg)
 	int ret = 0;
 
 	SIM_OOM_ON(!map || !val);
+	csv_provenance(out, m);
 	fputs("point", out);
 	for (i = 0; i < m->s->nr_keys; i++) {
 		fputc(',', out);
@@ -325,7 +523,7 @@ static int pass_node(yaml_parser_t *parser, struct sim_yaml *y, bool forward,
  * @variants, the value of its `variants` key; else every entry but that.
  */
 static int forward_report(struct sim_yaml *y, const char *path, bool variants,
-			  struct sim_error *err)
+			  const struct merge *m, struct sim_error *err)
 {
 	yaml_event_type_t type = YAML_NO_EVENT;
 	yaml_parser_t parser;
@@ -374,8 +572,14 @@ static int forward_report(struct sim_yaml *y, const char *path, bool variants,
 			goto out;
 		}
 		want = variants ? is_variants : !is_variants;
-		/* The caller has emitted the key "variants" itself. */
-		if (want && !variants)
+		if (!variants &&
+		    !strcmp((char *)key.data.scalar.value, "provenance")) {
+			/* the sweep's, not the point's */
+			forward_event(y, &key);
+			yaml_provenance(y, m);
+			want = false;
+		} else if (want && !variants)
+			/* The caller has emitted the key "variants" itself. */
 			forward_event(y, &key);
 		else
 			yaml_event_delete(&key);
@@ -407,7 +611,7 @@ static int write_merged_yaml(FILE *out, void *arg)
 	sim_yaml_begin(&y, out);
 	sim_yaml_map_start(&y, false);
 	path = sweep__point_path(s, 0, "yaml");
-	ret = forward_report(&y, path, false, &m->err);
+	ret = forward_report(&y, path, false, m, &m->err);
 	free(path);
 	sim_yaml_plain(&y, "vary");
 	sim_yaml_seq_start(&y, false);
@@ -439,7 +643,7 @@ static int write_merged_yaml(FILE *out, void *arg)
 		sim_yaml_map_end(&y);
 		sim_yaml_plain(&y, "variants");
 		path = sweep__point_path(s, i, "yaml");
-		ret = forward_report(&y, path, true, &m->err);
+		ret = forward_report(&y, path, true, m, &m->err);
 		free(path);
 		sim_yaml_map_end(&y);
 	}
@@ -607,6 +811,7 @@ out:
 	for (i = 0; i < m.nr_cols; i++)
 		free(m.cols[i]);
 	free(m.cols);
+	prov_free(&m);
 	sweep__overrides_free(&m.ov);
 	sweep_destroy(&s);
 	return ret;

@@ -313,6 +313,8 @@ static int setup_from_meta(struct sweep *s, const char *meta, const char *dir,
 	s->hot_lines = o->hot_lines;
 	s->max_memory = o->max_memory;
 	s->max_events = o->max_events;
+	s->time_up = o->time_up;
+	s->time_up_arg = o->time_up_arg;
 	snprintf(s->version, sizeof(s->version), "%s", PACKAGE_VERSION);
 	sweep__digests(s);
 	sweep_id(s);
@@ -428,6 +430,8 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 	s->hot_lines = o->hot_lines;
 	s->max_memory = o->max_memory;
 	s->max_events = o->max_events;
+	s->time_up = o->time_up;
+	s->time_up_arg = o->time_up_arg;
 	snprintf(s->version, sizeof(s->version), "%s", PACKAGE_VERSION);
 	sweep__digests(s);
 	sweep_id(s);
@@ -501,6 +505,8 @@ static void point_opts(const struct sweep *s, struct run_opts *o, char **sets)
 	o->max_memory = s->max_memory;
 	o->max_events = s->max_events;
 	o->variant = s->variant;
+	o->time_up = s->time_up;
+	o->time_up_arg = s->time_up_arg;
 }
 
 /* Put @before and @after around @err's message (cut to fit). */

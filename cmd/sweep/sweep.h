@@ -57,10 +57,11 @@
  * `point` and one column per --vary key, then per point and variant the
  * point number, the key values as given, and the per-point row (should
  * points have different columns, the header is their union, in order of
- * first appearance, and a point's missing columns are empty). sweep.yaml
+ * first appearance, and a point's missing columns are empty), after the
+ * sweep's provenance as "# KEY: VALUE" lines (cmd/sweep/merge.c). sweep.yaml
  * is one document: the first point's scenario, seed, replications and
- * baseline; vary: [{key, values}]; points: [{point, set: {KEY: VALUE},
- * variants: <the point's report variants>}].
+ * baseline, the sweep's provenance; vary: [{key, values}]; points: [{point,
+ * set: {KEY: VALUE}, variants: <the point's report variants>}].
  *
  * Layering: cli/ command above cmd/run/run.h, sim/report.h, sim/csv.h,
  * sim/file.h and sim/yaml_emit.h. Points, files and plans are in
@@ -160,6 +161,14 @@ struct sweep {
 	char machine[SWEEP_DIGEST_LEN];
 	char duration[SWEEP_DIGEST_LEN];
 	char warmup[SWEEP_DIGEST_LEN];
+	/*
+	 * --max-time (run_opts' time_up): true once the whole command's
+	 * time is up; sweep_run() starts no point after that, and a point
+	 * running then stops (in a child too: the clock is the parent's
+	 * start). NULL: no limit. Not part of the sweep's identity.
+	 */
+	bool (*time_up)(void *arg);
+	void *time_up_arg;
 };
 
 void sweep_init(struct sweep *s);

@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "models/kernel/drivers/cpuidle/menu.h"
 #include "models/kernel/mm/memcontrol.h"
 #include "models/kernel/kernel/sched/fair.h"
 #include "models/workloads/workload.h"
@@ -75,6 +76,13 @@ struct hackbench {
 	struct sched_fair *sf; /* sched: fair */
 	struct sched_task *se; /* [nr_tasks] */
 	unsigned int *ran_cpu; /* [nr_tasks]: where it last ran */
+	/*
+	 * With the profile's idle_states (and cpuidle not poll): each CPU's
+	 * cpuidle device, [machine CPUs], and each task's wake-up cost not
+	 * yet paid, [nr_tasks] (menu.h); NULL: wake-ups are free.
+	 */
+	struct cpuidle_device *idle;
+	sim_time_t *wake_pending;
 };
 
 enum { HB_SCHED_PINNED, HB_SCHED_FAIR };
@@ -193,6 +201,9 @@ static void hb_run(struct hackbench *hb, struct sched_task *se, sim_time_t at)
 		at += hb->run->machine.migration_ps;
 		hb->ran_cpu[t->index] = se->cpu;
 	}
+	if (hb->idle)
+		hb->wake_pending[t->index] +=
+			cpuidle_wake(&hb->idle[se->cpu], &hb->run->machine, at);
 	t->k.cc = coh_cpu_attach(hb->run->coh, se->cpu, &t->proc);
 	t->k.cc->prof = &t->prof;
 	coh_cpu_set_idle(t->k.cc, false);
@@ -222,12 +233,49 @@ static void hb_wake(struct hackbench *hb, struct sim_task *wakee,
 		hb_run(hb, hb_se(hb, wakee), now);
 }
 
-/* The CPU goes to @next after a task-to-task switch, or idles. */
-static void hb_switch(struct hackbench *hb, struct sched_task *next,
-		      sim_time_t now)
+/*
+ * CPU @cpu goes to @next after a task-to-task switch, or idles:
+ * cpuidle_idle_call() picks its state (do_idle()).
+ */
+static void hb_switch(struct hackbench *hb, unsigned int cpu,
+		      struct sched_task *next, sim_time_t now)
 {
 	if (next)
 		hb_run(hb, next, now + hb->run->machine.context_switch_ps);
+	else if (hb->idle)
+		cpuidle_idle_call(&hb->idle[cpu], &hb->run->machine, now);
+}
+
+/*
+ * @t, woken, pays its CPU's wake-up from an idle state (menu.h) as
+ * [wake] before it runs on: pinned, its own CPU idled while it waited
+ * (hb_idle()); fair, hb_run() noted the cost of the CPU it runs on.
+ */
+static void hb_woken(struct hackbench *hb, struct sim_task *t)
+{
+	sim_time_t cost;
+
+	if (!hb->idle)
+		return;
+	if (!hb->sf)
+		hb->wake_pending[t->index] +=
+			cpuidle_wake(&hb->idle[t->k.cc->cpu], &hb->run->machine,
+				     t->proc.now);
+	cost = hb->wake_pending[t->index];
+	hb->wake_pending[t->index] = 0;
+	if (!cost)
+		return;
+	KPROF_ENTER(&t->prof, KF_WAKE, t->proc.now);
+	t->proc.now += cost;
+	KPROF_EXIT(&t->prof, t->proc.now);
+}
+
+/* pinned: @t's CPU idles while it waits (its own, no other task). */
+static void hb_idle(struct hackbench *hb, struct sim_task *t)
+{
+	if (hb->idle)
+		cpuidle_idle_call(&hb->idle[t->k.cc->cpu], &hb->run->machine,
+				  t->proc.now);
 }
 
 /* For CO_AWAIT(): true until @t is woken (!@asleep) and on its CPU. */
@@ -277,7 +325,7 @@ static int hb_preempt(struct sim_proc *p, void *frame)
 	if (sched_slice_expired(hb->sf, hb_se(hb, t), t->proc.now)) {
 		CO_AWAIT(f, coh_fence(t->k.cc));
 		CO_AWAIT(f, sim_proc_sync(p));
-		hb_switch(hb,
+		hb_switch(hb, t->k.cc->cpu,
 			  sched_yield_to_next(hb->sf, hb_se(hb, t),
 					      t->proc.now),
 			  t->proc.now);
@@ -328,20 +376,23 @@ static int hb_sender_loop(struct sim_proc *p, void *frame)
 			CO_AWAIT(f, sim_proc_sync(p));
 			if (sender_blocked(s, f->r, (int)(f->r - hb->receivers),
 					   hb->window)) {
-				hb_switch(hb,
+				hb_switch(hb, t->k.cc->cpu,
 					  sched_sleep(hb->sf, hb_se(hb, t),
 						      t->proc.now),
 					  t->proc.now);
 				CO_AWAIT(f, hb_wait(hb, t, s->blocked_on >= 0));
+				hb_woken(hb, t);
 			}
 			task_idle_end(t);
 			continue;
 		}
 		if (f->r->queued >= hb->window) {
 			task_idle_begin(t);
+			hb_idle(hb, t);
 			CO_AWAIT(f, sender_blocked(s, f->r,
 						   (int)(f->r - hb->receivers),
 						   hb->window));
+			hb_woken(hb, t);
 			task_idle_end(t);
 		}
 		KPROF_ENTER(&t->prof, KF_WORK_SEND, t->proc.now);
@@ -386,18 +437,21 @@ static int hb_receiver_loop(struct sim_proc *p, void *frame)
 			CO_AWAIT(f, coh_fence(t->k.cc));
 			CO_AWAIT(f, sim_proc_sync(p));
 			if (receiver_idle(r)) {
-				hb_switch(hb,
+				hb_switch(hb, t->k.cc->cpu,
 					  sched_sleep(hb->sf, hb_se(hb, t),
 						      t->proc.now),
 					  t->proc.now);
 				CO_AWAIT(f, hb_wait(hb, t, r->waiting));
+				hb_woken(hb, t);
 			}
 			task_idle_end(t);
 			continue;
 		}
 		if (!r->queued) {
 			task_idle_begin(t);
+			hb_idle(hb, t);
 			CO_AWAIT(f, receiver_idle(r));
+			hb_woken(hb, t);
 			task_idle_end(t);
 		}
 		task_op_begin(t);
@@ -500,6 +554,15 @@ static void hackbench_setup(struct workload *w, struct run *run)
 			f->index = k;
 		}
 	}
+	if (run->machine.nr_idle_states &&
+	    run->kernel->cpuidle != CPUIDLE_POLL) {
+		hb->idle = cpuidle_devices_create(run->machine.nr_cpus,
+						  run->kernel->cpuidle ==
+							  CPUIDLE_TEO);
+		hb->wake_pending =
+			calloc(w->nr_tasks, sizeof(*hb->wake_pending));
+		SIM_OOM_ON(!hb->wake_pending);
+	}
 	if (hb->sched == HB_SCHED_FAIR)
 		hb_sched_setup(hb, w);
 }
@@ -515,6 +578,8 @@ static void hackbench_destroy(struct workload *w)
 	sched_fair_free(hb->sf);
 	free(hb->se);
 	free(hb->ran_cpu);
+	free(hb->idle);
+	free(hb->wake_pending);
 	free(hb);
 	w->priv = NULL;
 }

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/kernel/drivers/cpuidle/menu.h"
 #include "models/kernel/mm/memcontrol.h"
 #include "models/workloads/workload.h"
 #include "sim/co.h"
@@ -39,6 +40,8 @@ struct stat_reader {
 	unsigned int format; /* 1 or 2; 0: the cgroup version */
 	bool ratelimited;
 	sim_time_t work_ps, interval_ps;
+	/* each CPU's cpuidle device (menu.h), or NULL: a free wake-up */
+	struct cpuidle_device *idle;
 	unsigned int nr; /* memcgs read per pass */
 	unsigned int *ids; /* [nr] indexes in the cgroup tree */
 	struct mem_cgroup **memcgs; /* [nr], at setup */
@@ -194,6 +197,29 @@ static int stat_reader_parse(struct workload *w, const struct scenario_node *n,
 	return 0;
 }
 
+/*
+ * The reader sleeps for interval_ps (nanosleep()): its CPU idles in the
+ * state cpuidle_idle_call() picks and the timer's wake-up pays that
+ * state's exit latency as [wake] (menu.h), as netperf's wake-ups do.
+ */
+static void stat_reader_sleep(struct stat_reader *sr, struct sim_task *t)
+{
+	struct cpuidle_device *dev = sr->idle ? &sr->idle[t->k.cc->cpu] : NULL;
+	sim_time_t cost;
+
+	if (dev)
+		cpuidle_idle_call(dev, &sr->run->machine, t->proc.now);
+	coh_delay(t->k.cc, sr->interval_ps);
+	if (!dev)
+		return;
+	cost = cpuidle_wake(dev, &sr->run->machine, t->proc.now);
+	if (!cost)
+		return;
+	KPROF_ENTER(&t->prof, KF_WAKE, t->proc.now);
+	t->proc.now += cost;
+	KPROF_EXIT(&t->prof, t->proc.now);
+}
+
 struct stat_reader_frame {
 	struct co_frame co;
 	struct sim_task *t;
@@ -232,7 +258,7 @@ static int stat_reader_loop(struct sim_proc *p, void *frame)
 					     SIM_PS_PER_NS);
 		if (sr->interval_ps) {
 			task_idle_begin(t);
-			coh_delay(t->k.cc, sr->interval_ps);
+			stat_reader_sleep(sr, t);
 			task_idle_end(t);
 		}
 	}
@@ -250,6 +276,13 @@ static void stat_reader_setup(struct workload *w, struct run *run)
 	SIM_OOM_ON(!sr->memcgs);
 	for (i = 0; i < sr->nr; i++)
 		sr->memcgs[i] = &run->memcg->memcgs[sr->ids[i]];
+	free(sr->idle);
+	sr->idle = NULL;
+	if (sr->interval_ps && run->machine.nr_idle_states &&
+	    run->kernel->cpuidle != CPUIDLE_POLL)
+		sr->idle = cpuidle_devices_create(run->machine.nr_cpus,
+						  run->kernel->cpuidle ==
+							  CPUIDLE_TEO);
 	for (i = 0; i < w->nr_tasks; i++) {
 		struct stat_reader_frame *f;
 
@@ -265,6 +298,7 @@ static void stat_reader_destroy(struct workload *w)
 	if (sr) {
 		free(sr->ids);
 		free(sr->memcgs);
+		free(sr->idle);
 	}
 	free(sr);
 	w->priv = NULL;

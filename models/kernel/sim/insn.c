@@ -154,6 +154,7 @@ static const int kf_row[NR_KPROF_FNS] = {
 	[KF_OTHER] = -1,
 	[KF_IDLE] = -1,
 	[KF_WAKE] = -1,
+	[KF_NO_TASK] = -1,
 	[KF_WORK_SEND] = -1,
 	[KF_WORK_RECV] = -1,
 	[KF_WORK] = -1,

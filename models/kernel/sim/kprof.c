@@ -11,6 +11,7 @@ static const char *const names[NR_KPROF_FNS] = {
 	[KF_OTHER] = "[other]",
 	[KF_IDLE] = "[idle]",
 	[KF_WAKE] = "[wake]",
+	[KF_NO_TASK] = "[no task]",
 	[KF_WORK_SEND] = "[send work]",
 	[KF_WORK_RECV] = "[receive work]",
 	[KF_WORK] = "[work]",

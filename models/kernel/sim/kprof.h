@@ -8,7 +8,8 @@
  * the function on top of the stack ("self", perf's default) and, when the
  * function returns, its whole duration to its "children" total (perf
  * report --children). Time outside any modelled function is charged to
- * "[other]". Waiting for a cache line or a lock is part of the function
+ * "[other]", and the whole time of a CPU that runs no task (netperf's CPUs
+ * beyond its pairs) to "[no task]", not to [other]. Waiting for a cache line or a lock is part of the function
  * that waits, as a cycles profile shows it. Counting starts over at the
  * end of the warm-up (kprof_reset()).
  *
@@ -75,6 +76,7 @@ enum kprof_fn {
 	KF_release_pages,
 	KF__raw_spin_lock_irqsave, /* the LRU lock: its RMW and its wait */
 	KF_WAKE, /* woken on an idle CPU: the IPI and the idle state's exit */
+	KF_NO_TASK, /* a CPU of a workload's list that runs no task */
 	NR_KPROF_FNS,
 };
 
