@@ -233,20 +233,9 @@ static bool same_file(const char *a, const char *b)
 	       sa.st_ino == sb.st_ino && S_ISREG(sa.st_mode);
 }
 
-static int run_scenario(struct cli *c)
+/* --out and --trace: neither names the other's file nor the scenario. */
+static int run_outputs_check(const struct cli *c)
 {
-	struct explain_ctx x = { .lines = c->o.hot_lines };
-	struct progress pr = { .enabled = !c->quiet && isatty(2) };
-	struct cli_announce an = { 0 };
-	struct deadline dl;
-	struct report *r = NULL;
-	struct sim_error err;
-	struct write_ctx w;
-	int ret = EXIT_RUN_FAILURE;
-
-	sim_error_clear(&err);
-	if (c->dry_run)
-		return cli_run_dry_run(c);
 	if (c->trace && c->out && same_file(c->trace, c->out))
 		return cli_usage_error(
 			"--out and --trace name the same file '%s': one would overwrite the other",
@@ -257,6 +246,71 @@ static int run_scenario(struct cli *c)
 		return cli_usage_error(
 			"--out and --trace must not name the scenario '%s': it would be lost",
 			c->scenario);
+	return 0;
+}
+
+/* The progress line on a terminal, the long-run notice, --max-time. */
+static void run_watch(struct cli *c, struct progress *pr,
+		      struct cli_announce *an, struct deadline *dl)
+{
+	if (pr->enabled) {
+		clock_gettime(CLOCK_MONOTONIC, &pr->start);
+		c->o.progress = progress_update;
+		c->o.progress_arg = pr;
+	}
+	cli_announce(c, an);
+	deadline_start(c, dl);
+}
+
+/*
+ * The results: with --explain the table then the lesson, else to --out
+ * or stdout in --format (a default run's table ends with what to try
+ * next). -1 when they could not be written (said).
+ */
+static int run_output(const struct cli *c, struct report *r,
+		      struct explain_ctx *x)
+{
+	struct write_ctx w = { .r = r, .fmt = c->format };
+	struct sim_error err;
+
+	sim_error_clear(&err);
+	if (c->explain) {
+		fclose(x->mem);
+		x->mem = NULL;
+		/* The summary table, then the lesson. */
+		if (report_write(r, REPORT_TABLE, stdout))
+			return -1;
+		fprintf(stdout, "\n%s", x->buf);
+	} else if (c->out) {
+		if (sim_write_atomic(c->out, write_report, &w, &err)) {
+			sim_error_print(stderr, &err);
+			return -1;
+		}
+	} else if (report_write(r, c->format, stdout)) {
+		return -1;
+	} else if (c->default_run && c->format == REPORT_TABLE) {
+		cli_default_next(r);
+	}
+	return 0;
+}
+
+static int run_scenario(struct cli *c)
+{
+	struct explain_ctx x = { .lines = c->o.hot_lines };
+	struct progress pr = { .enabled = !c->quiet && isatty(2) };
+	struct cli_announce an = { 0 };
+	struct deadline dl;
+	struct report *r = NULL;
+	struct sim_error err;
+	int ret;
+
+	sim_error_clear(&err);
+	if (c->dry_run)
+		return cli_run_dry_run(c);
+	ret = run_outputs_check(c);
+	if (ret)
+		return ret;
+	ret = EXIT_RUN_FAILURE;
 	if (c->trace) {
 		x.trace = sim_trace_open(c->trace, &err);
 		if (!x.trace) {
@@ -278,13 +332,7 @@ static int run_scenario(struct cli *c)
 	/* Refused before any run when one resolves to an input. */
 	c->o.outputs[0] = c->out;
 	c->o.outputs[1] = c->trace;
-	if (pr.enabled) {
-		clock_gettime(CLOCK_MONOTONIC, &pr.start);
-		c->o.progress = progress_update;
-		c->o.progress_arg = &pr;
-	}
-	cli_announce(c, &an);
-	deadline_start(c, &dl);
+	run_watch(c, &pr, &an, &dl);
 	if (scenario_run(c->scenario, &c->o, &r, &err)) {
 		progress_end(&pr);
 		sim_error_print(stderr, &err);
@@ -303,25 +351,8 @@ static int run_scenario(struct cli *c)
 			goto out;
 		}
 	}
-	w.r = r;
-	w.fmt = c->format;
-	if (c->explain) {
-		fclose(x.mem);
-		x.mem = NULL;
-		/* The summary table, then the lesson. */
-		if (report_write(r, REPORT_TABLE, stdout))
-			goto out;
-		fprintf(stdout, "\n%s", x.buf);
-	} else if (c->out) {
-		if (sim_write_atomic(c->out, write_report, &w, &err)) {
-			sim_error_print(stderr, &err);
-			goto out;
-		}
-	} else if (report_write(r, c->format, stdout)) {
+	if (run_output(c, r, &x))
 		goto out;
-	} else if (c->default_run && c->format == REPORT_TABLE) {
-		cli_default_next(r);
-	}
 	if (c->sens.nr && sensitivity_print(c->scenario, &c->o, &c->sens,
 					    c->out || !c->format))
 		goto out;

@@ -9,7 +9,7 @@
 libsim_a_SOURCES += \
 	%reldir%/run/run.c %reldir%/run/run.h %reldir%/run/internal.h \
 	%reldir%/run/collect.c %reldir%/run/trace.c %reldir%/run/limits.c \
-	%reldir%/run/provenance.c \
+	%reldir%/run/provenance.c %reldir%/run/published.c \
 	%reldir%/run/estimate.c %reldir%/run/estimate.h \
 	%reldir%/run/sensitivity.c %reldir%/run/sensitivity.h \
 	%reldir%/list/list.c %reldir%/list/list.h \
@@ -22,7 +22,8 @@ libsim_a_SOURCES += \
 	%reldir%/sweep/override.c \
 	%reldir%/compare/compare.c %reldir%/compare/compare.h \
 	%reldir%/compare/internal.h %reldir%/compare/print.c \
-	%reldir%/fit/fit.c %reldir%/fit/fit.h
+	%reldir%/fit/fit.c %reldir%/fit/fit.h \
+	%reldir%/usage.c %reldir%/usage.h
 # memcgsim calibrate: pinned pthread microbenchmarks on this host (hwloc
 # for the topology) and the same in the model (--check).
 libsim_a_SOURCES += \

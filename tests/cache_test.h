@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * tests/cache_test.h - the harness the coherence model's suites share
- * (tests/check_cache.c, tests/check_coh_law.c): a machine with round
- * numbers, a coherence model on it, and simulated CPUs that each run a
- * script of steps and record when each completed. check_cache.c's
+ * tests/cache_test.h - what the coherence model's suites share
+ * (tests/check_cache.c, tests/check_coh_law.c, tests/check_contended.c),
+ * on tests/harness.h's machine, engine and CPUs: a machine with round
+ * numbers, a test object, and simulated CPUs that each run a script of
+ * steps and record when each completed. check_cache.c's
  * opening comment gives the machine's numbers.
  */
 #ifndef TESTS_CACHE_TEST_H
@@ -27,6 +28,7 @@
 #include "sim/co.h"
 #include "sim/scenario.h"
 #include "sim/trace.h"
+#include "tests/harness.h"
 
 #define NS 1000ull /* ps per ns */
 
@@ -74,7 +76,7 @@ enum step_kind {
 	LOOP_RMW,
 	READ_DEP,
 	LOOP_READ_RMW,
-	RMW_AHEAD, /* think .ps, then an RMW: coh_rmw_ahead() if h.ahead */
+	RMW_AHEAD, /* think .ps, then an RMW: coh_rmw_ahead() if ct.ahead */
 	LOOP_AHEAD, /* RMW_AHEAD with a 10 ns think until .ps */
 	COLD_OF, /* coh_read_cold_of() of CPU .field's copy, no walk */
 	COLD_OF_WALK /* the same, the first load of the copy's page */
@@ -82,7 +84,7 @@ enum step_kind {
 
 struct step {
 	enum step_kind kind;
-	unsigned int field; /* index into h.fields */
+	unsigned int field; /* index into test_fields */
 	sim_time_t ps; /* DELAY; LOOP_RMW: run until this time */
 };
 
@@ -90,8 +92,6 @@ struct step {
 #define MAX_CPUS 16
 
 struct script {
-	struct kernel_ctx
-		k; /* first: the process's CPU, for queued_spin_lock() */
 	unsigned int nr;
 	struct step steps[MAX_STEPS];
 	sim_time_t done[MAX_STEPS];
@@ -99,12 +99,8 @@ struct script {
 	sim_time_t loop_first; /* completion of the first loop RMW */
 };
 
-static struct harness {
-	struct machine m;
-	struct sim_engine *e;
-	struct coh *c;
-	struct sim_proc procs[MAX_CPUS];
-	struct coh_cpu *cc[MAX_CPUS];
+/* The scripts and the test object, beside the shared harness's CPUs. */
+static struct cache_test {
 	struct script scripts[MAX_CPUS];
 	bool used[MAX_CPUS];
 	struct coh_object *obj;
@@ -113,14 +109,14 @@ static struct harness {
 	bool ahead; /* RMW_AHEAD, LOOP_AHEAD: announce (coh_rmw_ahead()) */
 	/* fields of objects a test places itself: step field FX + i */
 	struct coh_field *extra[4];
-} h;
+} ct;
 
-#define FX 100 /* a step's field FX + i is h.extra[i] */
+#define FX 100 /* a step's field FX + i is ct.extra[i] */
 
-/* The RMW after a think: announced to its line, or plain, as h.ahead says. */
+/* The RMW after a think: announced to its line, or plain, as ct.ahead says. */
 static inline bool rmw_after_think(struct coh_cpu *cc, struct coh_field *f)
 {
-	return h.ahead ? coh_rmw_ahead(cc, f) : coh_rmw(cc, f);
+	return ct.ahead ? coh_rmw_ahead(cc, f) : coh_rmw(cc, f);
 }
 
 /* Two 8-byte fields on line 0 (a, b), one on line 1 (c), a lock on 2. */
@@ -142,26 +138,13 @@ static inline void harness_init_occ(const char *waiter_ns, const char *handoff,
 				    const char *occupancy)
 {
 	char yaml[2048];
-	struct scenario_node *n;
-	struct sim_error err;
-	unsigned int i;
 
-	memset(&h, 0, sizeof(h));
 	snprintf(yaml, sizeof(yaml), machine_yaml, waiter_ns, extra_keys,
 		 handoff, occupancy, extra_coherence);
-	n = scenario_parse_string("test-machine", yaml, &err);
-	ck_assert_msg(n, "%s", err.msg);
-	ck_assert_msg(!machine_load(&h.m, n, &err), "%s", err.msg);
-	scenario_free(n);
-	h.e = sim_engine_create();
-	h.c = coh_create(&h.m, h.e);
-	for (i = 0; i < MAX_CPUS; i++) {
-		sim_proc_init(&h.procs[i], h.e, i, 1024, &h.scripts[i]);
-		h.cc[i] = coh_cpu_attach(h.c, i, &h.procs[i]);
-		h.scripts[i].k.cc = h.cc[i];
-	}
-	h.obj = coh_object_create(h.c, "test", &test_layout, 0);
-	qspinlock_init(&h.lock, coh_object_field(h.obj, FLOCK), MAX_CPUS);
+	harness_setup_yaml("test-machine", yaml, MAX_CPUS, 1024);
+	memset(&ct, 0, sizeof(ct));
+	ct.obj = coh_object_create(h.coh, "test", &test_layout, 0);
+	qspinlock_init(&ct.lock, coh_object_field(ct.obj, FLOCK), MAX_CPUS);
 }
 
 static inline void harness_init(const char *waiter_ns, const char *handoff)
@@ -171,21 +154,15 @@ static inline void harness_init(const char *waiter_ns, const char *handoff)
 
 static inline void harness_destroy(void)
 {
-	unsigned int i;
-
-	qspinlock_destroy(&h.lock);
-	for (i = 0; i < MAX_CPUS; i++)
-		sim_proc_destroy(&h.procs[i]);
-	coh_free(h.c);
-	sim_engine_free(h.e);
-	machine_destroy(&h.m);
+	qspinlock_destroy(&ct.lock);
+	harness_teardown();
 }
 
 static inline struct coh_field *field(unsigned int i)
 {
 	if (i >= FX)
-		return h.extra[i - FX];
-	return coh_object_field(h.obj, i);
+		return ct.extra[i - FX];
+	return coh_object_field(ct.obj, i);
 }
 
 static inline struct coh_line *line_of(unsigned int f)
@@ -201,7 +178,7 @@ struct script_frame {
 static inline int script_run(struct sim_proc *p, void *frame)
 {
 	struct script_frame *f = frame;
-	struct script *s = p->owner;
+	struct script *s = &ct.scripts[p->id];
 	struct coh_cpu *cc = h.cc[p->id];
 	struct step *st;
 
@@ -213,7 +190,7 @@ static inline int script_run(struct sim_proc *p, void *frame)
 			coh_delay(cc, st->ps);
 			break;
 		case LOCK:
-			h.order[h.nr_order] = p->id; /* arrival order */
+			ct.order[ct.nr_order] = p->id; /* arrival order */
 			break;
 		default:
 			break;
@@ -233,11 +210,11 @@ static inline int script_run(struct sim_proc *p, void *frame)
 		if (s->steps[f->pc].kind == FENCE)
 			CO_AWAIT(f, coh_fence(cc));
 		if (s->steps[f->pc].kind == LOCK) {
-			CO_CALL(f, p, queued_spin_lock, .lock = &h.lock);
-			h.order[h.nr_order++] = p->id;
+			CO_CALL(f, p, queued_spin_lock, .lock = &ct.lock);
+			ct.order[ct.nr_order++] = p->id;
 		}
 		if (s->steps[f->pc].kind == UNLOCK)
-			CO_AWAIT(f, queued_spin_unlock(cc, &h.lock));
+			CO_AWAIT(f, queued_spin_unlock(cc, &ct.lock));
 		while (s->steps[f->pc].kind == LOOP_READ_RMW &&
 		       p->now < s->steps[f->pc].ps) {
 			CO_AWAIT(f, coh_read(cc, field(s->steps[f->pc].field)));
@@ -271,18 +248,27 @@ static inline int script_run(struct sim_proc *p, void *frame)
 static inline void cpu_script(unsigned int cpu, sim_time_t start_ns,
 			      const struct step *steps, unsigned int nr)
 {
-	struct script *s = &h.scripts[cpu];
+	struct script *s = &ct.scripts[cpu];
 
 	memcpy(s->steps, steps, nr * sizeof(*steps));
 	s->nr = nr;
-	co_push(&h.procs[cpu], script_run, sizeof(struct script_frame));
-	sim_proc_start(&h.procs[cpu], start_ns * NS);
-	h.used[cpu] = true;
+	co_push(&h.proc[cpu], script_run, sizeof(struct script_frame));
+	sim_proc_start(&h.proc[cpu], start_ns * NS);
+	ct.used[cpu] = true;
+}
+
+/* Give CPU @cpu a script of one step, @kind of field @f, at @start_ns. */
+static inline void cpu_step(unsigned int cpu, sim_time_t start_ns,
+			    enum step_kind kind, unsigned int f)
+{
+	const struct step st = { .kind = kind, .field = f };
+
+	cpu_script(cpu, start_ns, &st, 1);
 }
 
 static inline sim_time_t done_ns(unsigned int cpu, unsigned int step)
 {
-	return h.scripts[cpu].done[step] / NS;
+	return ct.scripts[cpu].done[step] / NS;
 }
 
 static inline void run_ns(sim_time_t ns)
@@ -308,7 +294,7 @@ static inline uint64_t saturate_four_cpus_until(sim_time_t end_ns)
 		cpu_script(cpu, 0, s, 1);
 	run_ns(end_ns);
 	for (cpu = 0; cpu < 4; cpu++)
-		total += h.scripts[cpu].loops;
+		total += ct.scripts[cpu].loops;
 	return total;
 }
 

@@ -655,15 +655,15 @@ START_TEST(qspinlock_fifo_handover)
 	cpu_script(1, 10, s, 4);
 	cpu_script(2, 20, s, 4);
 	run_ns(5000);
-	ck_assert_uint_eq(h.nr_order, 3);
-	ck_assert_uint_eq(h.order[0], 3);
-	ck_assert_uint_eq(h.order[1], 1);
-	ck_assert_uint_eq(h.order[2], 2);
-	ck_assert_uint_eq(h.lock.acquired, 3);
-	ck_assert_uint_eq(h.lock.contended, 2);
+	ck_assert_uint_eq(ct.nr_order, 3);
+	ck_assert_uint_eq(ct.order[0], 3);
+	ck_assert_uint_eq(ct.order[1], 1);
+	ck_assert_uint_eq(ct.order[2], 2);
+	ck_assert_uint_eq(ct.lock.acquired, 3);
+	ck_assert_uint_eq(ct.lock.contended, 2);
 	ck_assert_uint_ge(done_ns(1, 0), done_ns(3, 0) + 300);
 	ck_assert_uint_ge(done_ns(2, 0), done_ns(1, 0) + 300);
-	ck_assert_int_eq(h.lock.owner, -1);
+	ck_assert_int_eq(ct.lock.owner, -1);
 }
 END_TEST
 
@@ -710,41 +710,41 @@ END_TEST
  */
 START_TEST(coh_mem_limit_fails_cleanly)
 {
-	uint64_t limit = coh_mem(h.c) + (64u << 10);
+	uint64_t limit = coh_mem(h.coh) + (64u << 10);
 	struct coh_object *o = NULL;
 	unsigned int i;
 
-	ck_assert_uint_gt(coh_mem(h.c), 3 * 400);
-	ck_assert_int_eq(coh_failed(h.c), 0);
-	coh_set_mem_limit(h.c, limit);
-	for (i = 0; i < 1000 && !coh_failed(h.c); i++)
-		o = coh_object_create(h.c, "more", &test_layout, 0);
-	ck_assert_int_eq(coh_failed(h.c), EFBIG);
+	ck_assert_uint_gt(coh_mem(h.coh), 3 * 400);
+	ck_assert_int_eq(coh_failed(h.coh), 0);
+	coh_set_mem_limit(h.coh, limit);
+	for (i = 0; i < 1000 && !coh_failed(h.coh); i++)
+		o = coh_object_create(h.coh, "more", &test_layout, 0);
+	ck_assert_int_eq(coh_failed(h.coh), EFBIG);
 	ck_assert_uint_lt(i, 60);
-	ck_assert_uint_le(coh_mem(h.c), limit);
-	o = coh_object_create(h.c, "after", &test_layout, 0);
+	ck_assert_uint_le(coh_mem(h.coh), limit);
+	o = coh_object_create(h.coh, "after", &test_layout, 0);
 	ck_assert_ptr_nonnull(o);
 	ck_assert_ptr_eq(coh_object_field(o, FA)->line,
 			 coh_object_field(o, FC)->line);
 	ck_assert_ptr_eq(coh_object_field(o, FA)->line,
 			 coh_object_field(o, FLOCK)->line);
-	ck_assert_uint_le(coh_mem(h.c), limit);
-	ck_assert_int_eq(coh_failed(h.c), EFBIG);
+	ck_assert_uint_le(coh_mem(h.coh), limit);
+	ck_assert_int_eq(coh_failed(h.coh), EFBIG);
 }
 END_TEST
 
 START_TEST(coh_mem_no_limit)
 {
-	uint64_t before = coh_mem(h.c);
+	uint64_t before = coh_mem(h.coh);
 	struct coh_object *o = NULL;
 	unsigned int i;
 
 	for (i = 0; i < 1000; i++)
-		o = coh_object_create(h.c, "more", &test_layout, 0);
-	ck_assert_int_eq(coh_failed(h.c), 0);
+		o = coh_object_create(h.coh, "more", &test_layout, 0);
+	ck_assert_int_eq(coh_failed(h.coh), 0);
 	ck_assert_ptr_ne(coh_object_field(o, FA)->line,
 			 coh_object_field(o, FC)->line);
-	ck_assert_uint_ge(coh_mem(h.c) - before, 3000 * 400);
+	ck_assert_uint_ge(coh_mem(h.coh) - before, 3000 * 400);
 }
 END_TEST
 
@@ -839,22 +839,22 @@ START_TEST(coh_rmw_ahead_admitted)
 	uint64_t total = 0;
 	unsigned int cpu;
 
-	h.ahead = _i;
+	ct.ahead = _i;
 	for (cpu = 0; cpu < 4; cpu++) {
 		h.cc[cpu]->resume_inline = true;
 		cpu_script(cpu, 0, s, 1);
 	}
 	run_ns(300);
-	coh_settle(h.c);
+	coh_settle(h.coh);
 	for (cpu = 0; cpu < 4; cpu++)
-		total += h.scripts[cpu].loops;
+		total += ct.scripts[cpu].loops;
 	ck_assert_uint_eq(total, 5);
-	ck_assert_uint_eq(h.scripts[0].loops, 2);
+	ck_assert_uint_eq(ct.scripts[0].loops, 2);
 	ck_assert_uint_eq(line_of(FA)->ops[COH_RMW], 9);
 	ck_assert_uint_eq(line_of(FA)->transfers, 6);
 	ck_assert_uint_eq(line_of(FA)->q_len, 3);
 	ck_assert_uint_eq(line_of(FA)->nr_ann, 0);
-	ck_assert_uint_eq(sim_events(h.e), h.ahead ? 14 : 18);
+	ck_assert_uint_eq(sim_events(h.e), ct.ahead ? 14 : 18);
 }
 END_TEST
 
@@ -885,7 +885,7 @@ START_TEST(coh_rmw_ahead_idle_arrival)
 	};
 	unsigned int cpu;
 
-	h.ahead = _i;
+	ct.ahead = _i;
 	for (cpu = 0; cpu < 3; cpu++)
 		h.cc[cpu]->resume_inline = true;
 	cpu_script(0, 0, s0, 1);
@@ -893,7 +893,7 @@ START_TEST(coh_rmw_ahead_idle_arrival)
 	cpu_script(2, 20, s0, 1);
 	/* at 150 the line is idle, CPU 1's RMW announced or its wake-up set */
 	run_ns(150);
-	ck_assert_uint_eq(line_of(FA)->nr_ann, h.ahead ? 1 : 0);
+	ck_assert_uint_eq(line_of(FA)->nr_ann, ct.ahead ? 1 : 0);
 	ck_assert(!line_of(FA)->serving);
 	run_ns(1000);
 	ck_assert_uint_eq(done_ns(0, 0), 80);
@@ -938,7 +938,7 @@ START_TEST(coh_names_cut_as_snprintf)
 
 		memset(name, 'a' + (int)i, lens[i]);
 		name[lens[i]] = '\0';
-		o = coh_object_create(h.c, name, &long_layout, 0);
+		o = coh_object_create(h.coh, name, &long_layout, 0);
 		l = coh_object_field(o, 0)->line;
 		/* whole, then cut where an array of the name's size cuts */
 		snprintf(want, sizeof(want), "%s line %u", o->name, 1);
@@ -969,17 +969,17 @@ START_TEST(coh_lines_select_as_sort)
 
 	for (i = 0; i < 100; i++) {
 		struct coh_object *o =
-			coh_object_create(h.c, "more", &test_layout, 0);
+			coh_object_create(h.coh, "more", &test_layout, 0);
 
 		coh_object_field(o, FA)->line->busy_ps = (7 * i) % 23;
 		coh_object_field(o, FA)->line->transfers = i % 5;
 	}
-	nr = coh_nr_lines(h.c);
+	nr = coh_nr_lines(h.coh);
 	ck_assert_uint_gt(nr, 64);
 	all = calloc(nr, sizeof(*all));
 	ck_assert_ptr_nonnull(all);
-	coh_lines_sorted(h.c, all, nr);
-	coh_lines_sorted(h.c, some, 20);
+	coh_lines_sorted(h.coh, all, nr);
+	coh_lines_sorted(h.coh, some, 20);
 	for (i = 0; i < 20; i++)
 		ck_assert_ptr_eq(some[i], all[i]);
 	/* and the order itself, checked pairwise */
@@ -1017,7 +1017,7 @@ START_TEST(coh_stats_logged)
 	unsigned int i;
 
 	if (_i)
-		coh_set_log_bytes(h.c, 0);
+		coh_set_log_bytes(h.coh, 0);
 	saturate_four_cpus_until(30080);
 	ck_assert_uint_eq(l->transfers, 602);
 	for (i = 0; i < MAX_CPUS; i++)
@@ -1028,11 +1028,11 @@ START_TEST(coh_stats_logged)
 	} else {
 		ck_assert_uint_eq(sum, 602);
 	}
-	coh_settle(h.c);
+	coh_settle(h.coh);
 	for (i = 0; i < MAX_CPUS; i++)
 		ck_assert_uint_eq(l->xfer_to[i], want[i]);
 	/* the fields' counts of their CPUs: in the lines handed out */
-	coh_lines_sorted(h.c, &top, 1);
+	coh_lines_sorted(h.coh, &top, 1);
 	ck_assert_ptr_eq(top, l);
 	ck_assert_uint_eq(l->fields[field(FA)->slot].nr_cpus, 4);
 	ck_assert_uint_eq(l->fields[field(FA)->slot].cpus[0], 0xf);

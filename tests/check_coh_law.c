@@ -68,7 +68,7 @@ START_TEST(coh_law_upgrade)
 END_TEST
 
 /*
- * A trace on @h.c for the rest of the test, to a file dropped at
+ * A trace on @h.coh for the rest of the test, to a file dropped at
  * trace_stop(). A traced machine is not a plain one: every hand-off goes
  * through serve_any(), where an untraced run of the test profile serves
  * stores and RMWs of a line Modified elsewhere by serve_owned(), its
@@ -84,7 +84,7 @@ static struct sim_trace *trace_start(void)
 		 (long)getpid());
 	t = sim_trace_open(path, &err);
 	ck_assert_msg(t != NULL, "%s", err.msg);
-	coh_set_trace(h.c, t, 1, 2);
+	coh_set_trace(h.coh, t, 1, 2);
 	return t;
 }
 
@@ -92,7 +92,7 @@ static void trace_stop(struct sim_trace *t)
 {
 	struct sim_error err;
 
-	coh_set_trace(h.c, NULL, 0, 0);
+	coh_set_trace(h.coh, NULL, 0, 0);
 	ck_assert_int_eq(sim_trace_close(t, false, &err), 0);
 }
 
@@ -258,8 +258,8 @@ START_TEST(coh_law_load_xchg_saturated)
 	cpu_script(0, 0, s, 1);
 	cpu_script(other, 1, s, 1);
 	run_ns(100080);
-	ck_assert_uint_eq(h.scripts[0].loops, _i ? 217 : 588);
-	ck_assert_uint_eq(h.scripts[other].loops, _i ? 217 : 588);
+	ck_assert_uint_eq(ct.scripts[0].loops, _i ? 217 : 588);
+	ck_assert_uint_eq(ct.scripts[other].loops, _i ? 217 : 588);
 }
 END_TEST
 

@@ -44,10 +44,9 @@ static void pair_scripts(void)
 	const struct step s0[] = { { .kind = RMW, .field = FC },
 				   { .kind = DELAY, .ps = 220 * NS },
 				   { .kind = RMW, .field = FC } };
-	const struct step s1[] = { { .kind = RMW, .field = FA } };
 
 	cpu_script(0, 0, s0, 3);
-	cpu_script(1, 200, s1, 1);
+	cpu_step(1, 200, RMW, FA);
 	run_ns(1000);
 }
 
@@ -94,10 +93,9 @@ START_TEST(coh_prefetch_dropped_when_busy)
 	const struct step s1[] = { { .kind = RMW, .field = FA },
 				   { .kind = DELAY, .ps = 120 * NS },
 				   { .kind = RMW, .field = FA } };
-	const struct step s0[] = { { .kind = RMW, .field = FC } };
 
 	cpu_script(1, 0, s1, 3);
-	cpu_script(0, 10, s0, 1);
+	cpu_step(0, 10, RMW, FC);
 	run_ns(1000);
 	ck_assert_uint_eq(done_ns(1, 0), 80);
 	ck_assert_uint_eq(done_ns(0, 0), 130);
@@ -159,10 +157,10 @@ static void place_two_copies(void)
 	};
 	struct coh_place at = coh_per_cpu(0, 64, false);
 
-	h.extra[0] = coh_object_field(
-		coh_object_place(h.c, "x@cpu0", &word, &at), 0);
-	h.extra[1] = coh_object_field(
-		coh_object_place(h.c, "y@cpu0", &word, &at), 0);
+	ct.extra[0] = coh_object_field(
+		coh_object_place(h.coh, "x@cpu0", &word, &at), 0);
+	ct.extra[1] = coh_object_field(
+		coh_object_place(h.coh, "y@cpu0", &word, &at), 0);
 }
 
 /*
@@ -186,11 +184,10 @@ static void two_copies_scripts(void)
 				   { .kind = RMW, .field = FX + 1 },
 				   { .kind = DELAY, .ps = 215 * NS },
 				   { .kind = RMW, .field = FX + 1 } };
-	const struct step s1[] = { { .kind = READ_DEP, .field = FX } };
 
 	place_two_copies();
 	cpu_script(0, 0, s0, 4);
-	cpu_script(1, 200, s1, 1);
+	cpu_step(1, 200, READ_DEP, FX);
 	run_ns(1000);
 }
 
@@ -259,14 +256,11 @@ static void setup_shared_first(void)
  */
 static void two_loads_apart(void)
 {
-	const struct step rmw[] = { { .kind = RMW, .field = FA } };
-	const struct step load[] = { { .kind = READ_DEP, .field = FB } };
-
-	cpu_script(0, 0, rmw, 1);
-	cpu_script(1, 100, rmw, 1);
-	cpu_script(2, 110, load, 1);
-	cpu_script(3, 120, rmw, 1);
-	cpu_script(8, 130, load, 1);
+	cpu_step(0, 0, RMW, FA);
+	cpu_step(1, 100, RMW, FA);
+	cpu_step(2, 110, READ_DEP, FB);
+	cpu_step(3, 120, RMW, FA);
+	cpu_step(8, 130, READ_DEP, FB);
 	run_ns(1000);
 	ck_assert_uint_eq(done_ns(0, 0), 80);
 	ck_assert_uint_eq(done_ns(1, 0), 150);
@@ -306,13 +300,10 @@ END_TEST
  */
 static void load_while_shared(void)
 {
-	const struct step rmw[] = { { .kind = RMW, .field = FA } };
-	const struct step load[] = { { .kind = READ_DEP, .field = FB } };
-
-	cpu_script(0, 0, rmw, 1);
-	cpu_script(3, 100, load, 1);
-	cpu_script(1, 110, rmw, 1);
-	cpu_script(2, 120, load, 1);
+	cpu_step(0, 0, RMW, FA);
+	cpu_step(3, 100, READ_DEP, FB);
+	cpu_step(1, 110, RMW, FA);
+	cpu_step(2, 120, READ_DEP, FB);
 	run_ns(1000);
 	ck_assert_uint_eq(done_ns(0, 0), 80);
 	ck_assert_uint_eq(done_ns(3, 0), 150);
@@ -407,12 +398,11 @@ END_TEST
  */
 START_TEST(coh_rob_window_queued)
 {
-	const struct step s1[] = { { .kind = RMW, .field = FA } };
 	const struct step s0[] = { { .kind = READ_DEP, .field = FA },
 				   { .kind = DELAY, .ps = 30 * NS },
 				   { .kind = READ_DEP, .field = FC } };
 
-	cpu_script(1, 0, s1, 1);
+	cpu_step(1, 0, RMW, FA);
 	cpu_script(0, 10, s0, 3);
 	run_ns(1000);
 	ck_assert_uint_eq(done_ns(1, 0), 80);

@@ -35,32 +35,27 @@
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "sim/util.h"
+#include "tests/harness.h"
 #include "tests/machine_test.h"
 
 enum { ROOT, TOP, MID, LEAF, NR_LEVELS };
 
-static struct harness {
-	struct machine m;
-	struct sim_engine *e;
-	struct coh *coh; /* NULL: counters without memory */
-	struct coh_cpu *cc; /* CPU 0, or NULL */
-	struct kernel_ctx ctx; /* the process's: @cc */
-	struct sim_proc proc;
+/* The counters, beside the shared harness's CPU 0 (tests/harness.h). */
+static struct {
 	struct coh_layout_field fields[NR_PC_MEMBERS];
 	struct coh_layout layout;
 	struct coh_object *obj[NR_LEVELS];
 	struct page_counter pc[NR_LEVELS];
-	sim_time_t last_ps; /* duration of the last call */
-} h;
+} pcs;
 
-static struct page_counter *const root = &h.pc[ROOT];
-static struct page_counter *const top = &h.pc[TOP];
-static struct page_counter *const mid = &h.pc[MID];
-static struct page_counter *const leaf = &h.pc[LEAF];
+static struct page_counter *const root = &pcs.pc[ROOT];
+static struct page_counter *const top = &pcs.pc[TOP];
+static struct page_counter *const mid = &pcs.pc[MID];
+static struct page_counter *const leaf = &pcs.pc[LEAF];
 
 /*
  * Chain leaf -> mid -> top, and top -> root when @with_root. Counters
- * take their members from h.obj[] when the harness has memory.
+ * take their members from pcs.obj[] when the harness has memory.
  */
 static void chain_init(bool with_root)
 {
@@ -69,18 +64,19 @@ static void chain_init(bool with_root)
 
 	for (l = 0; l < NR_LEVELS; l++)
 		for (i = 0; i < NR_PC_MEMBERS; i++)
-			f[l][i] = h.coh ? coh_object_field(h.obj[l], i) : NULL;
+			f[l][i] = h.coh ? coh_object_field(pcs.obj[l], i) :
+					  NULL;
 	page_counter_init(root, NULL, h.coh ? f[ROOT] : NULL);
 	page_counter_init(top, with_root ? root : NULL, h.coh ? f[TOP] : NULL);
 	page_counter_init(mid, top, h.coh ? f[MID] : NULL);
 	page_counter_init(leaf, mid, h.coh ? f[LEAF] : NULL);
 }
 
+/* No machine: every member access is free (h.coh NULL). */
 static void setup_bare(void)
 {
-	memset(&h, 0, sizeof(h));
-	h.e = sim_engine_create();
-	sim_proc_init(&h.proc, h.e, 0, 4096, &h.ctx);
+	harness_setup_bare(1, 4096);
+	memset(&pcs, 0, sizeof(pcs));
 	chain_init(false);
 }
 
@@ -102,21 +98,18 @@ static void setup_memory_layout(const struct page_counter_layout *pcl)
 	 * pair) tests/check_contended.c works out by hand.
 	 */
 	h.m.adjacent_line_prefetch = false;
-	h.e = sim_engine_create();
-	h.coh = coh_create(&h.m, h.e);
-	sim_proc_init(&h.proc, h.e, 0, 4096, &h.ctx);
-	h.cc = coh_cpu_attach(h.coh, 0, &h.proc);
-	h.ctx.cc = h.cc;
+	harness_setup(NULL, 1, 4096);
+	memset(&pcs, 0, sizeof(pcs));
 	for (i = 0; i < NR_PC_MEMBERS; i++)
-		h.fields[i] =
+		pcs.fields[i] =
 			(struct coh_layout_field){ page_counter_member_names[i],
 						   pcl->offset[i], 8 };
-	h.layout = (struct coh_layout){ .name = "page_counter",
-					.size = pcl->size,
-					.nr_fields = NR_PC_MEMBERS,
-					.fields = h.fields };
+	pcs.layout = (struct coh_layout){ .name = "page_counter",
+					  .size = pcl->size,
+					  .nr_fields = NR_PC_MEMBERS,
+					  .fields = pcs.fields };
 	for (i = 0; i < NR_LEVELS; i++)
-		h.obj[i] = coh_object_create(h.coh, names[i], &h.layout, 0);
+		pcs.obj[i] = coh_object_create(h.coh, names[i], &pcs.layout, 0);
 	chain_init(false);
 }
 
@@ -127,55 +120,24 @@ static void setup_memory(void)
 
 static void teardown(void)
 {
-	sim_proc_destroy(&h.proc);
-	coh_free(h.coh);
-	sim_engine_free(h.e);
-	if (h.coh)
-		machine_destroy(&h.m);
+	harness_teardown();
 }
 
-/* Run the frame just pushed to completion; its duration in h.last_ps. */
-static long run_call(void)
+static bool pc_try_charge(struct page_counter *c, unsigned long n,
+			  struct page_counter **fail)
 {
-	sim_time_t start = sim_now(h.e);
-
-	sim_proc_start(&h.proc, start);
-	sim_engine_run(h.e, start + SIM_PS_PER_MS);
-	ck_assert_msg(h.proc.finished, "the call did not finish in 1 ms");
-	h.last_ps = h.proc.now - start;
-	return h.proc.ret;
+	return HARNESS_CALL(page_counter_try_charge, 0, .counter = c,
+			    .nr_pages = n, .fail = fail) != 0;
 }
 
-static bool try_charge(struct page_counter *c, unsigned long n,
-		       struct page_counter **fail)
+static void pc_uncharge(struct page_counter *c, unsigned long n)
 {
-	struct page_counter_try_charge_frame *f;
-
-	f = CO_PUSH(&h.proc, page_counter_try_charge);
-	f->counter = c;
-	f->nr_pages = n;
-	f->fail = fail;
-	return run_call() != 0;
+	HARNESS_CALL(page_counter_uncharge, 0, .counter = c, .nr_pages = n);
 }
 
-static void uncharge(struct page_counter *c, unsigned long n)
+static void pc_charge(struct page_counter *c, unsigned long n)
 {
-	struct page_counter_uncharge_frame *f;
-
-	f = CO_PUSH(&h.proc, page_counter_uncharge);
-	f->counter = c;
-	f->nr_pages = n;
-	run_call();
-}
-
-static void charge(struct page_counter *c, unsigned long n)
-{
-	struct page_counter_charge_frame *f;
-
-	f = CO_PUSH(&h.proc, page_counter_charge);
-	f->counter = c;
-	f->nr_pages = n;
-	run_call();
+	HARNESS_CALL(page_counter_charge, 0, .counter = c, .nr_pages = n);
 }
 
 static void check_usage(long l, long m, long t)
@@ -193,11 +155,11 @@ static void check_usage(long l, long m, long t)
 /*
  * A charge counts at its level and every ancestor; an uncharge too.
  *
- *	try_charge(leaf, 10)	leaf 10  mid 10  top 10
- *	try_charge(mid, 5)	leaf 10  mid 15  top 15
- *	charge(top, 1)		leaf 10  mid 15  top 16
- *	uncharge(leaf, 4)	leaf  6  mid 11  top 12
- *	uncharge(mid, 11)	leaf  6  mid  0  top  1
+ *	pc_try_charge(leaf, 10)	leaf 10  mid 10  top 10
+ *	pc_try_charge(mid, 5)	leaf 10  mid 15  top 15
+ *	pc_charge(top, 1)		leaf 10  mid 15  top 16
+ *	pc_uncharge(leaf, 4)	leaf  6  mid 11  top 12
+ *	pc_uncharge(mid, 11)	leaf  6  mid  0  top  1
  *
  * Expect those values at every level, and no time spent (no memory).
  * The last step leaves mid below its child: the counters do not check
@@ -207,15 +169,15 @@ START_TEST(page_counter_charge_hierarchy)
 {
 	struct page_counter *fail = NULL;
 
-	ck_assert(try_charge(leaf, 10, &fail));
+	ck_assert(pc_try_charge(leaf, 10, &fail));
 	check_usage(10, 10, 10);
-	ck_assert(try_charge(mid, 5, &fail));
+	ck_assert(pc_try_charge(mid, 5, &fail));
 	check_usage(10, 15, 15);
-	charge(top, 1);
+	pc_charge(top, 1);
 	check_usage(10, 15, 16);
-	uncharge(leaf, 4);
+	pc_uncharge(leaf, 4);
 	check_usage(6, 11, 12);
-	uncharge(mid, 11);
+	pc_uncharge(mid, 11);
 	check_usage(6, 0, 1);
 	ck_assert_ptr_null(fail);
 	ck_assert_uint_eq(h.last_ps, 0);
@@ -224,7 +186,7 @@ START_TEST(page_counter_charge_hierarchy)
 END_TEST
 
 /*
- * mid.max = 10. try_charge(leaf, 8) fits everywhere; try_charge(leaf, 5)
+ * mid.max = 10. pc_try_charge(leaf, 8) fits everywhere; pc_try_charge(leaf, 5)
  * takes leaf to 13 (fine, no limit), then mid to 13 > 10:
  *
  *	leaf  8 -> 13 -> cancelled back to 8 (the undo loop)
@@ -241,11 +203,11 @@ START_TEST(page_counter_try_charge_parent_at_max)
 	struct page_counter *fail = NULL;
 
 	mid->max = 10;
-	ck_assert(try_charge(leaf, 8, &fail));
+	ck_assert(pc_try_charge(leaf, 8, &fail));
 	ck_assert_ptr_null(fail);
 
-	ck_assert(!try_charge(leaf, 5, &fail));
-	ck_assert_int_eq(h.proc.ret, 0);
+	ck_assert(!pc_try_charge(leaf, 5, &fail));
+	ck_assert_int_eq(h.proc[0].ret, 0);
 	ck_assert_ptr_eq(fail, mid);
 	check_usage(8, 8, 8);
 	ck_assert_uint_eq(mid->failcnt, 1);
@@ -257,7 +219,7 @@ START_TEST(page_counter_try_charge_parent_at_max)
 	ck_assert_uint_eq(leaf->nr_warn, 0);
 
 	fail = NULL;
-	ck_assert(try_charge(leaf, 2, &fail));
+	ck_assert(pc_try_charge(leaf, 2, &fail));
 	ck_assert_ptr_null(fail);
 	check_usage(10, 10, 10);
 	ck_assert_uint_eq(mid->failcnt, 1);
@@ -265,7 +227,7 @@ START_TEST(page_counter_try_charge_parent_at_max)
 END_TEST
 
 /*
- * A limit on the charged level itself: leaf.max = 3, try_charge(leaf, 4).
+ * A limit on the charged level itself: leaf.max = 3, pc_try_charge(leaf, 4).
  * Expect *fail = leaf, nothing charged anywhere, leaf.failcnt 1, and no
  * watermark moved (the check comes before the watermark update).
  */
@@ -274,7 +236,7 @@ START_TEST(page_counter_try_charge_self_at_max)
 	struct page_counter *fail = NULL;
 
 	leaf->max = 3;
-	ck_assert(!try_charge(leaf, 4, &fail));
+	ck_assert(!pc_try_charge(leaf, 4, &fail));
 	ck_assert_ptr_eq(fail, leaf);
 	check_usage(0, 0, 0);
 	ck_assert_uint_eq(leaf->failcnt, 1);
@@ -286,11 +248,11 @@ END_TEST
 /*
  * The watermark follows the highest usage and is never lowered:
  *
- *	try_charge(leaf, 10)	usage 10  watermark 10
- *	try_charge(leaf, 20)	usage 30  watermark 30
- *	uncharge(leaf, 25)	usage  5  watermark 30
- *	try_charge(leaf, 10)	usage 15  watermark 30
- *	try_charge(leaf, 20)	usage 35  watermark 35
+ *	pc_try_charge(leaf, 10)	usage 10  watermark 10
+ *	pc_try_charge(leaf, 20)	usage 30  watermark 30
+ *	pc_uncharge(leaf, 25)	usage  5  watermark 30
+ *	pc_try_charge(leaf, 10)	usage 15  watermark 30
+ *	pc_try_charge(leaf, 20)	usage 35  watermark 35
  *
  * at every level alike.
  */
@@ -309,9 +271,9 @@ START_TEST(page_counter_watermark_not_lowered)
 
 	for (i = 0; i < ARRAY_SIZE(steps); i++) {
 		if (steps[i].charge)
-			ck_assert(try_charge(leaf, steps[i].n, &fail));
+			ck_assert(pc_try_charge(leaf, steps[i].n, &fail));
 		else
-			uncharge(leaf, steps[i].n);
+			pc_uncharge(leaf, steps[i].n);
 		check_usage((long)steps[i].usage, (long)steps[i].usage,
 			    (long)steps[i].usage);
 		ck_assert_msg(leaf->watermark == steps[i].watermark &&
@@ -328,11 +290,11 @@ END_TEST
  * More uncharges than charges: page_counter_cancel() WARNs and sets usage
  * to 0 at the level that went negative, and only there.
  *
- *	try_charge(mid, 20)	leaf  0  mid 20  top 20
- *	try_charge(leaf, 10)	leaf 10  mid 30  top 30
- *	uncharge(leaf, 15)	leaf -5 -> 0 (warn)  mid 15  top 15
- *	uncharge(leaf, 15)	leaf -15 -> 0 (warn) mid 0   top 0
- *	uncharge(leaf, 1)	every level -1 -> 0 (warn)
+ *	pc_try_charge(mid, 20)	leaf  0  mid 20  top 20
+ *	pc_try_charge(leaf, 10)	leaf 10  mid 30  top 30
+ *	pc_uncharge(leaf, 15)	leaf -5 -> 0 (warn)  mid 15  top 15
+ *	pc_uncharge(leaf, 15)	leaf -15 -> 0 (warn) mid 0   top 0
+ *	pc_uncharge(leaf, 1)	every level -1 -> 0 (warn)
  *
  * Expect nr_warn 3 at leaf, 1 at mid and top (the kernel's WARN_ONCE
  * prints once; the model counts every repair).
@@ -341,17 +303,17 @@ START_TEST(page_counter_uncharge_underflow)
 {
 	struct page_counter *fail = NULL;
 
-	ck_assert(try_charge(mid, 20, &fail));
-	ck_assert(try_charge(leaf, 10, &fail));
-	uncharge(leaf, 15);
+	ck_assert(pc_try_charge(mid, 20, &fail));
+	ck_assert(pc_try_charge(leaf, 10, &fail));
+	pc_uncharge(leaf, 15);
 	check_usage(0, 15, 15);
 	ck_assert_uint_eq(leaf->nr_warn, 1);
 	ck_assert_uint_eq(mid->nr_warn, 0);
-	uncharge(leaf, 15);
+	pc_uncharge(leaf, 15);
 	check_usage(0, 0, 0);
 	ck_assert_uint_eq(leaf->nr_warn, 2);
 	ck_assert_uint_eq(mid->nr_warn, 0);
-	uncharge(leaf, 1);
+	pc_uncharge(leaf, 1);
 	check_usage(0, 0, 0);
 	ck_assert_uint_eq(leaf->nr_warn, 3);
 	ck_assert_uint_eq(mid->nr_warn, 1);
@@ -367,17 +329,17 @@ static void protected_init(bool if_changed)
 
 	chain_init(true);
 	for (l = 0; l < NR_LEVELS; l++)
-		h.pc[l].protected_if_changed = if_changed;
+		pcs.pc[l].protected_if_changed = if_changed;
 	top->min = 100;
 	top->low = 200;
 }
 
 /*
  * leaf -> mid -> top -> root; top has memory.min 100 pages, memory.low
- * 200. try_charge(leaf, 500): at top, min_usage = min(500, 100) = 100
+ * 200. pc_try_charge(leaf, 500): at top, min_usage = min(500, 100) = 100
  * and low_usage = min(500, 200) = 200, and root's children sums follow.
  * leaf and mid (no protection) keep 0; root has no parent and is skipped.
- * Then uncharge(leaf, 450): top usage 50, both protected usages 50.
+ * Then pc_uncharge(leaf, 450): top usage 50, both protected usages 50.
  * The same in both modes (_i: 0 always, 1 if_changed).
  */
 START_TEST(propagate_protected_usage_min_low)
@@ -385,7 +347,7 @@ START_TEST(propagate_protected_usage_min_low)
 	struct page_counter *fail = NULL;
 
 	protected_init(_i);
-	ck_assert(try_charge(leaf, 500, &fail));
+	ck_assert(pc_try_charge(leaf, 500, &fail));
 	ck_assert_int_eq(top->min_usage, 100);
 	ck_assert_int_eq(top->low_usage, 200);
 	ck_assert_int_eq(root->children_min_usage, 100);
@@ -394,7 +356,7 @@ START_TEST(propagate_protected_usage_min_low)
 	ck_assert_int_eq(top->children_min_usage + top->children_low_usage, 0);
 	ck_assert_int_eq(root->usage, 500);
 
-	uncharge(leaf, 450);
+	pc_uncharge(leaf, 450);
 	ck_assert_int_eq(top->min_usage, 50);
 	ck_assert_int_eq(top->low_usage, 50);
 	ck_assert_int_eq(root->children_min_usage, 50);
@@ -404,7 +366,7 @@ END_TEST
 
 /*
  * The xchg()s of propagate_protected_usage(), on the hierarchy above:
- * 10 try_charge(leaf, 50), then 10 uncharge(leaf, 50). Only top has
+ * 10 pc_try_charge(leaf, 50), then 10 pc_uncharge(leaf, 50). Only top has
  * min/low (leaf and mid have neither, nor any protected usage; root has
  * no parent), so only top exchanges.
  *
@@ -437,12 +399,12 @@ START_TEST(propagate_protected_usage_xchg_count)
 
 	protected_init(_i);
 	for (i = 0; i < 10; i++)
-		ck_assert(try_charge(leaf, 50, &fail));
+		ck_assert(pc_try_charge(leaf, 50, &fail));
 	ck_assert_uint_eq(top->nr_xchg, _i ? 6 : 20);
 	ck_assert_int_eq(root->children_min_usage, 100);
 	ck_assert_int_eq(root->children_low_usage, 200);
 	for (i = 0; i < 10; i++)
-		uncharge(leaf, 50);
+		pc_uncharge(leaf, 50);
 	ck_assert_uint_eq(top->nr_xchg, expect[_i]);
 	ck_assert_uint_eq(leaf->nr_xchg + mid->nr_xchg + root->nr_xchg, 0);
 	ck_assert_int_eq(root->children_min_usage, 0);
@@ -645,7 +607,7 @@ END_TEST
  * is cached: the first access to each line comes from memory (a line
  * nobody holds arrives Exclusive, so later stores to it are hits).
  *
- * First try_charge(leaf, 1). At a level with a parent (leaf, mid), from
+ * First pc_try_charge(leaf, 1). At a level with a parent (leaf, mid), from
  * the time T its RMW is issued:
  *
  *	usage   RMW   line 0 from memory, the CPU waits	T + 81400
@@ -664,7 +626,7 @@ END_TEST
  *
  *	3 x 164400 = 493200 ps
  *
- * Second try_charge(leaf, 1): every line owned, nothing pending.
+ * Second pc_try_charge(leaf, 1): every line owned, nothing pending.
  *	leaf, mid: RMW 7000 + 9 hits (max, parent, min, min_usage, low,
  *	           low_usage, watermark read, watermark store, parent)
  *	           = 7000 + 14400 = 21400 each
@@ -684,14 +646,14 @@ START_TEST(page_counter_try_charge_cost_uncontended)
 	struct page_counter *fail = NULL;
 	unsigned int l;
 
-	ck_assert(try_charge(leaf, 1, &fail));
+	ck_assert(pc_try_charge(leaf, 1, &fail));
 	ck_assert_uint_eq(h.last_ps, 493200 + 95 * 471);
-	ck_assert(try_charge(leaf, 1, &fail));
+	ck_assert(pc_try_charge(leaf, 1, &fail));
 	ck_assert_uint_eq(h.last_ps, 57800 + 95 * 471);
 	check_usage(2, 2, 2);
 	for (l = TOP; l <= LEAF; l++) {
-		struct coh_line *l0 = h.pc[l].f[PC_USAGE]->line;
-		struct coh_line *l1 = h.pc[l].f[PC_PARENT]->line;
+		struct coh_line *l0 = pcs.pc[l].f[PC_USAGE]->line;
+		struct coh_line *l1 = pcs.pc[l].f[PC_PARENT]->line;
 
 		ck_assert_ptr_ne(l0, l1);
 		ck_assert_uint_eq(l0->transfers, 1);
@@ -700,7 +662,7 @@ START_TEST(page_counter_try_charge_cost_uncontended)
 		ck_assert_uint_eq(l1->xfer_by_dist[NR_COH_DIST], 1);
 	}
 	/* root's lines were never touched */
-	ck_assert_uint_eq(h.pc[ROOT].f[PC_USAGE]->line->transfers, 0);
+	ck_assert_uint_eq(pcs.pc[ROOT].f[PC_USAGE]->line->transfers, 0);
 }
 END_TEST
 
@@ -751,9 +713,9 @@ START_TEST(propagate_protected_usage_rmw_lines)
 		}
 		protected_init(mode);
 		for (i = 0; i < 10; i++)
-			ck_assert(try_charge(leaf, 50, &fail));
+			ck_assert(pc_try_charge(leaf, 50, &fail));
 		for (i = 0; i < 10; i++)
-			uncharge(leaf, 50);
+			pc_uncharge(leaf, 50);
 		rmws[mode] = rmws_on_all_lines();
 		ck_assert_uint_eq(top->nr_xchg, mode ? 12 : 40);
 		/* and they are the RMWs on top's min_usage and low_usage */

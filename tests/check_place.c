@@ -22,18 +22,9 @@
 #include "models/kernel/sim/config.h"
 #include "sim/engine.h"
 #include "sim/scenario.h"
+#include "tests/harness.h"
 
 enum { CG_ROOT, CG_A, CG_B, NR_CG };
-
-static struct {
-	struct machine m;
-	struct sim_engine *e;
-	struct coh *coh;
-	struct kernel_config k;
-	struct cgroup_config cg[NR_CG];
-	struct cgroup_tree tree;
-	struct memcg_sim *ms;
-} h;
 
 static const char profile[] = "name: two-by-two\n"
 			      "sockets: 2\n"
@@ -50,38 +41,16 @@ static const char profile[] = "name: two-by-two\n"
 
 static void setup(void)
 {
-	static const char *const paths[NR_CG] = { "/", "/a", "/b" };
-	struct scenario_node *root;
-	struct sim_error err;
-	unsigned int i;
-
-	memset(&h, 0, sizeof(h));
-	sim_error_clear(&err);
-	root = scenario_parse_string("two.yaml", profile, &err);
-	ck_assert_msg(root, "%s", err.msg);
-	ck_assert_msg(!machine_load(&h.m, root, &err), "%s", err.msg);
-	scenario_free(root);
-	h.e = sim_engine_create();
-	h.coh = coh_create(&h.m, h.e);
-	kernel_config_defaults(&h.k);
-	for (i = 0; i < NR_CG; i++) {
-		snprintf(h.cg[i].path, sizeof(h.cg[i].path), "%s", paths[i]);
-		h.cg[i].parent = i ? CG_ROOT : -1;
-		h.cg[i].high = h.cg[i].max = UINT64_MAX;
-	}
-	h.tree.nr = NR_CG;
-	h.tree.cg = h.cg;
-	h.ms = memcg_sim_create(&h.k, &h.tree, h.coh, h.m.nr_cpus);
-	ck_assert_ptr_nonnull(h.ms);
+	harness_setup_yaml("two.yaml", profile, 0, 0);
+	harness_cgroup("/", -1);
+	harness_cgroup("/a", CG_ROOT);
+	harness_cgroup("/b", CG_ROOT);
+	harness_create();
 }
 
 static void teardown(void)
 {
-	memcg_sim_free(h.ms);
-	coh_free(h.coh);
-	sim_engine_free(h.e);
-	machine_destroy(&h.m);
-	memset(&h, 0, sizeof(h));
+	harness_teardown();
 }
 
 /*

@@ -32,6 +32,7 @@
 #include "sim/co.h"
 #include "sim/engine.h"
 #include "sim/scenario.h"
+#include "tests/harness.h"
 
 #define NS 1000ull /* ps per ns */
 #define NR_CPUS 4
@@ -56,8 +57,6 @@ static const char profile[] = "name: tiny-4\n"
 			      "  occupancy: {fraction: 1.0, source: test}\n";
 
 struct locker {
-	struct kernel_ctx
-		k; /* first: the process's CPU, for queued_spin_lock() */
 	sim_time_t hold_ns; /* the critical section */
 	unsigned int rounds;
 	/* what happened, in ns */
@@ -66,17 +65,13 @@ struct locker {
 	uint64_t xfers_acquired[MAX_ROUNDS], xfers_unlock[MAX_ROUNDS];
 };
 
-static struct harness {
-	struct machine m;
-	struct sim_engine *e;
-	struct coh *coh;
-	struct sim_proc proc[NR_CPUS];
-	struct coh_cpu *cc[NR_CPUS];
+/* The lock and its lockers, beside the shared harness's CPUs. */
+static struct {
 	struct locker lk[NR_CPUS];
 	struct coh_object *obj;
 	struct qspinlock lock;
 	unsigned int order[NR_CPUS * MAX_ROUNDS], nr_order;
-} h;
+} q;
 
 static const struct coh_layout_field lock_fields[] = {
 	{ "val", 0, 4 },
@@ -90,43 +85,21 @@ static const struct coh_layout lock_layout = {
 
 static void setup(void)
 {
-	struct scenario_node *root;
-	struct sim_error err;
-	unsigned int i;
-
-	memset(&h, 0, sizeof(h));
-	sim_error_clear(&err);
-	root = scenario_parse_string("tiny-4.yaml", profile, &err);
-	ck_assert_msg(root, "%s", err.msg);
-	ck_assert_msg(machine_load(&h.m, root, &err) == 0, "%s:%u:%u: %s",
-		      err.file, err.line, err.col, err.msg);
-	scenario_free(root);
-	h.e = sim_engine_create();
-	h.coh = coh_create(&h.m, h.e);
-	for (i = 0; i < NR_CPUS; i++) {
-		sim_proc_init(&h.proc[i], h.e, i, 1024, &h.lk[i]);
-		h.cc[i] = coh_cpu_attach(h.coh, i, &h.proc[i]);
-		h.lk[i].k.cc = h.cc[i];
-	}
-	h.obj = coh_object_create(h.coh, "lock", &lock_layout, 0);
-	qspinlock_init(&h.lock, coh_object_field(h.obj, 0), NR_CPUS);
+	harness_setup_yaml("tiny-4.yaml", profile, NR_CPUS, 1024);
+	memset(&q, 0, sizeof(q));
+	q.obj = coh_object_create(h.coh, "lock", &lock_layout, 0);
+	qspinlock_init(&q.lock, coh_object_field(q.obj, 0), NR_CPUS);
 }
 
 static void teardown(void)
 {
-	unsigned int i;
-
-	qspinlock_destroy(&h.lock);
-	for (i = 0; i < NR_CPUS; i++)
-		sim_proc_destroy(&h.proc[i]);
-	coh_free(h.coh);
-	sim_engine_free(h.e);
-	machine_destroy(&h.m);
+	qspinlock_destroy(&q.lock);
+	harness_teardown();
 }
 
 static uint64_t lock_xfers(void)
 {
-	return coh_object_field(h.obj, 0)->line->transfers;
+	return coh_object_field(q.obj, 0)->line->transfers;
 }
 
 struct locker_frame {
@@ -137,21 +110,21 @@ struct locker_frame {
 static int locker(struct sim_proc *p, void *frame)
 {
 	struct locker_frame *f = frame;
-	struct locker *lk = p->owner;
+	struct locker *lk = &q.lk[p->id];
 	struct coh_cpu *cc = h.cc[p->id];
 
 	CO_BEGIN(f);
 	for (f->round = 0; f->round < lk->rounds; f->round++) {
-		CO_CALL(f, p, queued_spin_lock, .lock = &h.lock);
+		CO_CALL(f, p, queued_spin_lock, .lock = &q.lock);
 		lk->acquired[f->round] = p->now / NS;
 		lk->xfers_acquired[f->round] = lock_xfers();
-		h.order[h.nr_order++] = p->id;
+		q.order[q.nr_order++] = p->id;
 		/* the critical section; then bring the engine to our clock */
 		coh_delay(cc, lk->hold_ns * NS);
 		CO_AWAIT(f, sim_proc_sync(p));
 		lk->unlock[f->round] = p->now / NS;
 		lk->xfers_unlock[f->round] = lock_xfers();
-		CO_AWAIT(f, queued_spin_unlock(cc, &h.lock));
+		CO_AWAIT(f, queued_spin_unlock(cc, &q.lock));
 		lk->released[f->round] = p->now / NS;
 	}
 	CO_END(f, p);
@@ -161,8 +134,8 @@ static int locker(struct sim_proc *p, void *frame)
 static void cpu_locker(unsigned int cpu, sim_time_t start_ns,
 		       sim_time_t hold_ns, unsigned int rounds)
 {
-	h.lk[cpu].hold_ns = hold_ns;
-	h.lk[cpu].rounds = rounds;
+	q.lk[cpu].hold_ns = hold_ns;
+	q.lk[cpu].rounds = rounds;
 	CO_PUSH(&h.proc[cpu], locker);
 	sim_proc_start(&h.proc[cpu], start_ns * NS);
 }
@@ -173,7 +146,7 @@ static void run(void)
 
 	sim_engine_run(h.e, 100000 * NS);
 	for (i = 0; i < NR_CPUS; i++)
-		ck_assert(!h.lk[i].rounds || h.proc[i].finished);
+		ck_assert(!q.lk[i].rounds || h.proc[i].finished);
 }
 
 /*
@@ -194,15 +167,15 @@ START_TEST(queued_spin_lock_uncontended)
 {
 	cpu_locker(0, 0, 20, 2);
 	run();
-	ck_assert_uint_eq(h.lk[0].acquired[0], 100);
-	ck_assert_uint_eq(h.lk[0].released[0], 121);
-	ck_assert_uint_eq(h.lk[0].acquired[1], 131);
-	ck_assert_uint_eq(h.lk[0].released[1], 152);
+	ck_assert_uint_eq(q.lk[0].acquired[0], 100);
+	ck_assert_uint_eq(q.lk[0].released[0], 121);
+	ck_assert_uint_eq(q.lk[0].acquired[1], 131);
+	ck_assert_uint_eq(q.lk[0].released[1], 152);
 	ck_assert_uint_eq(lock_xfers(), 1);
-	ck_assert_uint_eq(h.lock.acquired, 2);
-	ck_assert_uint_eq(h.lock.contended, 0);
-	ck_assert_uint_eq(h.lock.hold_ps, 42 * NS);
-	ck_assert_int_eq(h.lock.owner, -1);
+	ck_assert_uint_eq(q.lock.acquired, 2);
+	ck_assert_uint_eq(q.lock.contended, 0);
+	ck_assert_uint_eq(q.lock.hold_ps, 42 * NS);
+	ck_assert_int_eq(q.lock.owner, -1);
 }
 END_TEST
 
@@ -232,14 +205,14 @@ START_TEST(queued_spin_lock_slowpath_waits_for_holder)
 	cpu_locker(0, 0, hold, 1);
 	cpu_locker(1, 150, 50, 1);
 	run();
-	ck_assert_uint_eq(h.lk[0].acquired[0], 100);
-	ck_assert_uint_eq(h.lk[0].unlock[0], 100 + hold);
-	ck_assert_uint_eq(h.lk[0].released[0], 101 + hold);
-	ck_assert_uint_eq(h.lk[1].acquired[0], 200 + hold);
-	ck_assert_uint_eq(h.lock.contended, 1);
-	ck_assert_uint_eq(h.nr_order, 2);
-	ck_assert_uint_eq(h.order[0], 0);
-	ck_assert_uint_eq(h.order[1], 1);
+	ck_assert_uint_eq(q.lk[0].acquired[0], 100);
+	ck_assert_uint_eq(q.lk[0].unlock[0], 100 + hold);
+	ck_assert_uint_eq(q.lk[0].released[0], 101 + hold);
+	ck_assert_uint_eq(q.lk[1].acquired[0], 200 + hold);
+	ck_assert_uint_eq(q.lock.contended, 1);
+	ck_assert_uint_eq(q.nr_order, 2);
+	ck_assert_uint_eq(q.order[0], 0);
+	ck_assert_uint_eq(q.order[1], 1);
 }
 END_TEST
 
@@ -268,17 +241,17 @@ START_TEST(queued_spin_lock_slowpath_fifo_three_cpus)
 	cpu_locker(2, 150, 300, 1);
 	cpu_locker(1, 250, 300, 1);
 	run();
-	ck_assert_uint_eq(h.nr_order, 3);
-	ck_assert_uint_eq(h.order[0], 0);
-	ck_assert_uint_eq(h.order[1], 2);
-	ck_assert_uint_eq(h.order[2], 1);
-	ck_assert_uint_eq(h.lk[0].acquired[0], 100);
-	ck_assert_uint_eq(h.lk[2].acquired[0], 500);
-	ck_assert_uint_eq(h.lk[1].acquired[0], 851);
-	ck_assert_uint_eq(h.lk[1].released[0], 1152);
-	ck_assert_uint_eq(h.lock.acquired, 3);
-	ck_assert_uint_eq(h.lock.contended, 2);
-	ck_assert_int_eq(h.lock.owner, -1);
+	ck_assert_uint_eq(q.nr_order, 3);
+	ck_assert_uint_eq(q.order[0], 0);
+	ck_assert_uint_eq(q.order[1], 2);
+	ck_assert_uint_eq(q.order[2], 1);
+	ck_assert_uint_eq(q.lk[0].acquired[0], 100);
+	ck_assert_uint_eq(q.lk[2].acquired[0], 500);
+	ck_assert_uint_eq(q.lk[1].acquired[0], 851);
+	ck_assert_uint_eq(q.lk[1].released[0], 1152);
+	ck_assert_uint_eq(q.lock.acquired, 3);
+	ck_assert_uint_eq(q.lock.contended, 2);
+	ck_assert_int_eq(q.lock.owner, -1);
 }
 END_TEST
 
@@ -305,12 +278,12 @@ START_TEST(queued_spin_unlock_handover_one_transfer)
 	cpu_locker(2, 150, 300, 1);
 	cpu_locker(1, 250, 300, 1);
 	run();
-	ck_assert_uint_eq(h.lk[0].xfers_unlock[0], 3);
-	ck_assert_uint_eq(h.lk[2].xfers_acquired[0], 5);
-	ck_assert_uint_eq(h.lk[2].xfers_unlock[0], 5);
-	ck_assert_uint_eq(h.lk[1].xfers_acquired[0], 6);
-	ck_assert_uint_eq(h.lk[2].unlock[0], 800);
-	ck_assert_uint_eq(h.lk[1].acquired[0] - h.lk[2].unlock[0], 51);
+	ck_assert_uint_eq(q.lk[0].xfers_unlock[0], 3);
+	ck_assert_uint_eq(q.lk[2].xfers_acquired[0], 5);
+	ck_assert_uint_eq(q.lk[2].xfers_unlock[0], 5);
+	ck_assert_uint_eq(q.lk[1].xfers_acquired[0], 6);
+	ck_assert_uint_eq(q.lk[2].unlock[0], 800);
+	ck_assert_uint_eq(q.lk[1].acquired[0] - q.lk[2].unlock[0], 51);
 	ck_assert_uint_eq(lock_xfers(), 6);
 }
 END_TEST

@@ -38,107 +38,50 @@
 #include "sim/engine.h"
 #include "sim/scenario.h"
 #include "sim/util.h"
-#include "tests/machine_test.h"
+#include "tests/harness.h"
 
 #define BATCH 32 /* charge_batch */
 
-static struct harness {
-	struct run run;
-	struct kernel_config k;
-	struct cgroup_config cg[2];
-	struct cgroup_tree tree;
-	struct workload w;
-	unsigned int cpu;
-	struct sim_task task;
-	struct mem_cgroup *memcg;
-} h;
+/* /w, the task's memcg */
+static struct mem_cgroup *w_memcg;
 
 /*
- * harness_run() - run one task of workload @type with its keys @keys
- * (a YAML map) under the kernel keys @kernel (a YAML map) until it
- * stops, the run ending at @end_ps.
+ * wis_run() - run one task of workload @type with its keys @keys (a YAML
+ * map) under the kernel keys @kernel (a YAML map) until it stops, the
+ * run ending at @end_ps.
  */
-static void harness_run(const char *type, const char *keys, const char *kernel,
-			sim_time_t end_ps)
+static void wis_run(const char *type, const char *keys, const char *kernel,
+		    sim_time_t end_ps)
 {
+	static const unsigned int cpu0 = 0;
 	struct scenario_node *n;
 	struct sim_error err;
-	struct run *r = &h.run;
 	char text[256];
 
-	memset(&h, 0, sizeof(h));
-	load_profile("skx-2s-72", &r->machine);
+	harness_setup("skx-2s-72", 0, 0);
 	snprintf(text, sizeof(text), "kernel: %s\n", kernel);
 	n = scenario_parse_string("kernel", text, &err);
 	ck_assert_msg(n, "%s", err.msg);
 	ck_assert_msg(!kernel_config_load(&h.k, n, &err), "%s", err.msg);
 	scenario_free(n);
-	snprintf(h.cg[0].path, sizeof(h.cg[0].path), "/");
-	snprintf(h.cg[1].path, sizeof(h.cg[1].path), "/w");
-	h.cg[0].parent = -1;
-	h.cg[1].parent = 0;
-	h.cg[0].high = h.cg[1].high = UINT64_MAX;
-	h.cg[0].max = h.cg[1].max = UINT64_MAX;
-	h.tree.nr = 2;
-	h.tree.cg = h.cg;
-
-	r->engine = sim_engine_create();
-	r->coh = coh_create(&r->machine, r->engine);
-	r->kernel = &h.k;
-	r->cgroups = &h.tree;
-	r->kworker_cpu = -1;
-	r->seed = 1;
-	r->warmup_ps = 0;
-	r->end_ps = end_ps;
-	r->nr_workloads = 1;
-	r->workloads = &h.w;
-	sim_stat_init(&r->lat);
-	r->memcg = memcg_sim_create(&h.k, &h.tree, r->coh, r->machine.nr_cpus);
-	h.memcg = memcg_sim_find(r->memcg, "/w");
-	ck_assert_ptr_nonnull(h.memcg);
-
-	h.w.type = workload_type_find(type);
-	ck_assert_ptr_nonnull(h.w.type);
-	snprintf(h.w.cgroup, sizeof(h.w.cgroup), "/w");
-	h.w.nr_tasks = 1;
-	h.w.cpus = &h.cpu;
-	h.w.tasks = &h.task;
-	h.w.scale = 1.0;
-	h.w.cgroups = &h.tree;
-	n = scenario_parse_string("workload", keys, &err);
-	ck_assert_msg(n, "%s", err.msg);
-	ck_assert_msg(!h.w.type->parse(&h.w, n, &r->machine, &err), "%s",
-		      err.msg);
-	scenario_free(n);
-	sim_proc_init(&h.task.proc, r->engine, 0, 4096, &h.task);
-	h.task.k.cc = coh_cpu_attach(r->coh, 0, &h.task.proc);
-	h.task.k.ms = r->memcg;
-	h.task.w = &h.w;
-	task_rng_init(&h.task, r->seed, 0);
-	h.w.type->setup(&h.w, r);
-	sim_proc_start(&h.task.proc, 0);
-	sim_engine_run(r->engine, SIM_PS_PER_MS);
-}
-
-static void harness_destroy(void)
-{
-	h.w.type->destroy(&h.w);
-	sim_proc_destroy(&h.task.proc);
-	memcg_sim_free(h.run.memcg);
-	sim_stat_destroy(&h.run.lat);
-	coh_free(h.run.coh);
-	sim_engine_free(h.run.engine);
-	machine_destroy(&h.run.machine);
+	harness_cgroup("/", -1);
+	harness_cgroup("/w", 0);
+	harness_create();
+	w_memcg = memcg_sim_find(h.ms, "/w");
+	ck_assert_ptr_nonnull(w_memcg);
+	harness_workload(type, "/w", &cpu0, 1, keys, 0, end_ps);
+	sim_proc_start(&h.tasks[0].proc, 0);
+	sim_engine_run(h.e, SIM_PS_PER_MS);
 }
 
 static long state(int idx)
 {
-	return h.memcg->truth.state[idx];
+	return w_memcg->truth.state[idx];
 }
 
 static long events(int idx)
 {
-	return h.memcg->truth.events[idx];
+	return w_memcg->truth.events[idx];
 }
 
 /* What every memcg test below checks, in one place. */
@@ -153,12 +96,12 @@ struct expect {
 
 static void check(const struct expect *e)
 {
-	const struct memcg_counts *c = &h.run.memcg->counts;
+	const struct memcg_counts *c = &h.ms->counts;
 
 	ck_assert_uint_eq(c->charges, e->charges);
 	ck_assert_uint_eq(c->pc_try_charges, e->pc_try_charges);
 	ck_assert_uint_eq(c->pc_uncharges, e->pc_uncharges);
-	ck_assert_int_eq(h.memcg->memory.usage, e->usage);
+	ck_assert_int_eq(w_memcg->memory.usage, e->usage);
 	ck_assert_int_eq(state(SIM_NR_ANON_MAPPED), e->anon_mapped);
 	ck_assert_int_eq(state(SIM_NR_INACTIVE_ANON), e->inactive_anon);
 	ck_assert_int_eq(state(SIM_NR_FILE_MAPPED), e->file_mapped);
@@ -198,9 +141,9 @@ START_TEST(page_fault1_one_fault)
 				  .pgpgin = 1,
 				  .pgpgout = 1 };
 
-	harness_run("page_fault", "{work_ns: 100, pages: 1}", V6_0, 1);
+	wis_run("page_fault", "{work_ns: 100, pages: 1}", V6_0, 1);
 	check(&e);
-	harness_destroy();
+	harness_teardown();
 }
 END_TEST
 
@@ -237,10 +180,10 @@ START_TEST(page_fault2_first_fault_charges_the_cache_and_the_copy)
 				  .pgpgin = 2,
 				  .pgpgout = 1 };
 
-	harness_run("page_fault", "{work_ns: 100, pages: 1, test: page_fault2}",
-		    V6_0, 1);
+	wis_run("page_fault", "{work_ns: 100, pages: 1, test: page_fault2}",
+		V6_0, 1);
 	check(&e);
-	harness_destroy();
+	harness_teardown();
 }
 END_TEST
 
@@ -274,10 +217,10 @@ START_TEST(page_fault3_first_fault_charges_the_cache_only)
 				  .pgfault = 1,
 				  .pgpgin = 1 };
 
-	harness_run("page_fault", "{work_ns: 100, pages: 1, test: page_fault3}",
-		    V6_0, 1);
+	wis_run("page_fault", "{work_ns: 100, pages: 1, test: page_fault3}",
+		V6_0, 1);
 	check(&e);
-	harness_destroy();
+	harness_teardown();
 }
 END_TEST
 
@@ -306,14 +249,14 @@ START_TEST(page_fault3_cached_fault_charges_nothing)
 				  .pgpgin = 1 };
 	sim_time_t first;
 
-	harness_run("page_fault", "{work_ns: 100, pages: 1, test: page_fault3}",
-		    V6_0, 1);
-	first = h.task.proc.now;
-	harness_destroy();
-	harness_run("page_fault", "{work_ns: 100, pages: 1, test: page_fault3}",
-		    V6_0, first + 1);
+	wis_run("page_fault", "{work_ns: 100, pages: 1, test: page_fault3}",
+		V6_0, 1);
+	first = h.tasks[0].proc.now;
+	harness_teardown();
+	wis_run("page_fault", "{work_ns: 100, pages: 1, test: page_fault3}",
+		V6_0, first + 1);
 	check(&e);
-	harness_destroy();
+	harness_teardown();
 }
 END_TEST
 
@@ -346,14 +289,14 @@ START_TEST(page_fault2_cached_fault_charges_the_copy_only)
 				  .pgpgout = 2 };
 	sim_time_t first;
 
-	harness_run("page_fault", "{work_ns: 100, pages: 1, test: page_fault2}",
-		    V6_0, 1);
-	first = h.task.proc.now;
-	harness_destroy();
-	harness_run("page_fault", "{work_ns: 100, pages: 1, test: page_fault2}",
-		    V6_0, first + 1);
+	wis_run("page_fault", "{work_ns: 100, pages: 1, test: page_fault2}",
+		V6_0, 1);
+	first = h.tasks[0].proc.now;
+	harness_teardown();
+	wis_run("page_fault", "{work_ns: 100, pages: 1, test: page_fault2}",
+		V6_0, first + 1);
 	check(&e);
-	harness_destroy();
+	harness_teardown();
 }
 END_TEST
 
@@ -382,9 +325,9 @@ START_TEST(fallocate1_one_call_charges_two_pages)
 				  .shmem = 2,
 				  .pgpgin = 2 };
 
-	harness_run("fallocate", "{work_ns: 100, truncate_ns: 10}", V6_0, 1);
+	wis_run("fallocate", "{work_ns: 100, truncate_ns: 10}", V6_0, 1);
 	check(&e);
-	harness_destroy();
+	harness_teardown();
 }
 END_TEST
 
@@ -416,12 +359,12 @@ START_TEST(fallocate1_truncation_uncharges_in_folio_batches)
 				  .pgpgout = 16 };
 
 	ck_assert_uint_eq(shmem_uncharge_batches(16), 2);
-	harness_run("fallocate",
-		    "{work_ns: 100, truncate_ns: 10, file_pages: 16, "
-		    "len_pages: 16}",
-		    V6_0, 1);
+	wis_run("fallocate",
+		"{work_ns: 100, truncate_ns: 10, file_pages: 16, "
+		"len_pages: 16}",
+		V6_0, 1);
 	check(&e);
-	harness_destroy();
+	harness_teardown();
 }
 END_TEST
 
@@ -450,21 +393,21 @@ START_TEST(tlb_flush2_one_page)
 				  .pgpgin = 1,
 				  .pgpgout = 1 };
 
-	harness_run("tlb_flush", "{work_ns: 100}", V6_0, 1);
+	wis_run("tlb_flush", "{work_ns: 100}", V6_0, 1);
 	check(&e);
-	harness_destroy();
+	harness_teardown();
 }
 END_TEST
 
 /* The accesses of kind @op to the line @name; UINT64_MAX: no such line. */
 static uint64_t line_ops(const char *name, enum coh_op op)
 {
-	unsigned int i, nr = coh_nr_lines(h.run.coh);
+	unsigned int i, nr = coh_nr_lines(h.coh);
 	struct coh_line **lines = calloc(nr, sizeof(*lines));
 	uint64_t n = UINT64_MAX;
 
 	ck_assert_ptr_nonnull(lines);
-	coh_lines_sorted(h.run.coh, lines, nr);
+	coh_lines_sorted(h.coh, lines, nr);
 	for (i = 0; i < nr; i++)
 		if (!strcmp(lines[i]->name, name))
 			n = lines[i]->ops[op];
@@ -491,12 +434,12 @@ static void mm_run(const char *test, const char *kernel, uint64_t rmw,
 
 	snprintf(keys, sizeof(keys),
 		 "{work_ns: 1000, pages: 1, mode: per_thread, test: %s}", test);
-	harness_run("page_fault", keys, kernel, SIM_PS_PER_US);
+	wis_run("page_fault", keys, kernel, SIM_PS_PER_US);
 	ck_assert_int_eq(events(SIM_PGFAULT), 1);
 	ck_assert_uint_eq(mm_ops(MM_LINE, COH_RMW), rmw);
 	ck_assert_uint_eq(mm_ops(MM_LINE, COH_WRITE), store);
 	ck_assert_uint_eq(mm_ops(MM_LINE, COH_READ), load);
-	harness_destroy();
+	harness_teardown();
 }
 
 /*
@@ -530,11 +473,10 @@ START_TEST(page_fault_per_thread_mm_line)
 	mm_run("page_fault3", V6_8, 4, 6, 2);
 	mm_run("page_fault1", V6_8, 6, 7, 2);
 	mm_run("page_fault3", V6_6, 6, 7, 2);
-	harness_run("page_fault", "{work_ns: 1000, pages: 1}", V6_0,
-		    SIM_PS_PER_US);
+	wis_run("page_fault", "{work_ns: 1000, pages: 1}", V6_0, SIM_PS_PER_US);
 	ck_assert_uint_eq(line_ops(MM_LINE, COH_RMW), UINT64_MAX);
 	ck_assert_int_eq(events(SIM_PGFAULT), 1);
-	harness_destroy();
+	harness_teardown();
 }
 END_TEST
 
@@ -564,15 +506,60 @@ START_TEST(page_fault1_lru_lock_holds)
 {
 	struct lruvec *lruvec;
 
-	harness_run("page_fault", "{work_ns: 20000, pages: 41}", V6_0,
-		    810 * SIM_PS_PER_US);
+	wis_run("page_fault", "{work_ns: 20000, pages: 41}", V6_0,
+		810 * SIM_PS_PER_US);
 	ck_assert_int_eq(events(SIM_PGFAULT), 41);
-	lruvec = lru_sim_lruvec(h.run.memcg, h.memcg, 0);
+	lruvec = lru_sim_lruvec(h.ms, w_memcg, 0);
 	ck_assert_uint_eq(lruvec->lru_lock.acquired, 6);
 	ck_assert_uint_eq(lruvec->lru_lock.contended, 0);
 	ck_assert_int_eq(state(SIM_NR_INACTIVE_ANON), 0);
 	ck_assert_int_eq(lruvec->nr_folios, 0);
-	harness_destroy();
+	harness_teardown();
+}
+END_TEST
+
+/* Time in @fn, entry to return, over the run. */
+static sim_time_t fn_total(enum kprof_fn fn)
+{
+	return h.tasks[0].prof.fn[fn].total_ps;
+}
+
+/*
+ * kernel.lru_folio_ns (issue 30 item 6): the CPU's own work per folio
+ * inside the LRU lock, as one delay in lru_add_fn() and in
+ * lruvec_del_folio(). page_fault1_lru_lock_holds' run, once with 0 and
+ * once with 100 ns (to 815 us: the 41st fault starts by 800 + 41 x 0.24
+ * + 30 x 0.1 < 813 us): folio_batch_move_lru() adds 15 + 15 + 11 = 41
+ * folios (the two full batches and the drain's 11), release_pages()
+ * deletes 8 + 33 = 41; on one CPU nothing waits and no line changes
+ * hands. release_pages() grows by exactly 41 x 100 ns = 4.1 us (its
+ * delay follows its loads). lru_add_fn()'s follows its three stores, so
+ * a store still posted completes under the delay instead of at the
+ * unlock: its function grows by at most 4.1 us and at least 4.1 us less
+ * one memory latency (skx-2s-72: 81.4 ns) for each of its 3 holds.
+ */
+START_TEST(lru_folio_ns_inside_the_lock)
+{
+	sim_time_t move0, release0, moved;
+
+	wis_run("page_fault", "{work_ns: 20000, pages: 41}", V6_0,
+		810 * SIM_PS_PER_US);
+	move0 = fn_total(KF_folio_batch_move_lru);
+	release0 = fn_total(KF_release_pages);
+	ck_assert_uint_gt(move0, 0);
+	harness_teardown();
+	wis_run("page_fault", "{work_ns: 20000, pages: 41}",
+		"{stats_version: v6.0, charge_batch: 32, lru_folio_ns: 100}",
+		815 * SIM_PS_PER_US);
+	ck_assert_int_eq(events(SIM_PGFAULT), 41);
+	ck_assert_uint_eq(lru_sim_lruvec(h.ms, w_memcg, 0)->lru_lock.acquired,
+			  6);
+	ck_assert_uint_eq(fn_total(KF_release_pages) - release0,
+			  41 * 100 * SIM_PS_PER_NS);
+	moved = fn_total(KF_folio_batch_move_lru) - move0;
+	ck_assert_uint_le(moved, 41 * 100 * SIM_PS_PER_NS);
+	ck_assert_uint_ge(moved, (41 * 100 - 3 * 81.4) * SIM_PS_PER_NS);
+	harness_teardown();
 }
 END_TEST
 
@@ -587,29 +574,29 @@ START_TEST(lru_sim_lruvec_per_memcg_and_node)
 	struct memcg_sim *ms;
 	struct mem_cgroup *root;
 
-	harness_run("page_fault", "{work_ns: 100, pages: 1}", V6_0, 1);
-	ms = h.run.memcg;
+	wis_run("page_fault", "{work_ns: 100, pages: 1}", V6_0, 1);
+	ms = h.ms;
 	root = memcg_sim_find(ms, "/");
-	ck_assert_ptr_ne(lru_sim_lruvec(ms, h.memcg, 0),
+	ck_assert_ptr_ne(lru_sim_lruvec(ms, w_memcg, 0),
 			 lru_sim_lruvec(ms, root, 0));
-	ck_assert_ptr_ne(lru_sim_lruvec(ms, h.memcg, 0),
-			 lru_sim_lruvec(ms, h.memcg, 71));
-	ck_assert_ptr_eq(lru_sim_lruvec(ms, h.memcg, 0),
-			 lru_sim_lruvec(ms, h.memcg, 1));
-	harness_destroy();
-	harness_run("page_fault", "{work_ns: 100, pages: 1}",
-		    "{stats_version: v6.0, lru_lock: per_node}", 1);
-	ms = h.run.memcg;
+	ck_assert_ptr_ne(lru_sim_lruvec(ms, w_memcg, 0),
+			 lru_sim_lruvec(ms, w_memcg, 71));
+	ck_assert_ptr_eq(lru_sim_lruvec(ms, w_memcg, 0),
+			 lru_sim_lruvec(ms, w_memcg, 1));
+	harness_teardown();
+	wis_run("page_fault", "{work_ns: 100, pages: 1}",
+		"{stats_version: v6.0, lru_lock: per_node}", 1);
+	ms = h.ms;
 	root = memcg_sim_find(ms, "/");
-	ck_assert_ptr_eq(lru_sim_lruvec(ms, h.memcg, 0),
+	ck_assert_ptr_eq(lru_sim_lruvec(ms, w_memcg, 0),
 			 lru_sim_lruvec(ms, root, 0));
-	ck_assert_ptr_ne(lru_sim_lruvec(ms, h.memcg, 0),
-			 lru_sim_lruvec(ms, h.memcg, 71));
-	harness_destroy();
-	harness_run("page_fault", "{work_ns: 100, pages: 1}",
-		    "{stats_version: v6.0, lru_lock: off}", 1);
-	ck_assert_ptr_null(h.run.memcg->lru);
-	harness_destroy();
+	ck_assert_ptr_ne(lru_sim_lruvec(ms, w_memcg, 0),
+			 lru_sim_lruvec(ms, w_memcg, 71));
+	harness_teardown();
+	wis_run("page_fault", "{work_ns: 100, pages: 1}",
+		"{stats_version: v6.0, lru_lock: off}", 1);
+	ck_assert_ptr_null(h.ms->lru);
+	harness_teardown();
 }
 END_TEST
 
@@ -629,6 +616,7 @@ static Suite *will_it_scale_suite(void)
 	tcase_add_test(tc, tlb_flush2_one_page);
 	tcase_add_test(tc, page_fault_per_thread_mm_line);
 	tcase_add_test(tc, page_fault1_lru_lock_holds);
+	tcase_add_test(tc, lru_folio_ns_inside_the_lock);
 	tcase_add_test(tc, lru_sim_lruvec_per_memcg_and_node);
 	suite_add_tcase(s, tc);
 	return s;

@@ -35,6 +35,7 @@
 #include "sim/scenario.h"
 #include "sim/stats.h"
 #include "sim/util.h"
+#include "tests/harness.h"
 
 #define NS 1000ull /* ps per ns */
 
@@ -339,108 +340,34 @@ END_TEST
 
 /* ---- atomic_counter ---- */
 
-#define MAX_TASKS 16
-
-static struct harness {
-	struct run run;
-	struct workload w;
-	unsigned int cpus[MAX_TASKS];
-	struct sim_task tasks[MAX_TASKS];
-} h;
-
 /*
- * harness_init() - the run of one atomic_counter workload on @cpus, with
+ * counter_init() - the run of one atomic_counter workload on @cpus, with
  * the workload's own keys in @keys_yaml (a YAML map), measuring from
- * @warmup_ns to @end_ns. Parses and sets the workload up; nothing runs.
+ * @warmup_ns to @end_ns, on the machine of the header comment. Parses
+ * and sets the workload up; nothing runs.
  */
-static void harness_init(const unsigned int *cpus, unsigned int nr,
+static void counter_init(const unsigned int *cpus, unsigned int nr,
 			 const char *keys_yaml, sim_time_t warmup_ns,
 			 sim_time_t end_ns)
 {
-	struct scenario_node *n;
-	struct sim_error err;
-	struct run *r = &h.run;
-	unsigned int j;
-
-	memset(&h, 0, sizeof(h));
-	n = scenario_parse_string("test-machine", machine_yaml, &err);
-	ck_assert_msg(n, "%s", err.msg);
-	ck_assert_msg(!machine_load(&r->machine, n, &err), "%s", err.msg);
-	scenario_free(n);
-	r->engine = sim_engine_create();
-	r->coh = coh_create(&r->machine, r->engine);
-	r->kworker_cpu = -1;
-	r->seed = 1;
-	r->warmup_ps = warmup_ns * NS;
-	r->end_ps = end_ns * NS;
-	r->nr_workloads = 1;
-	r->workloads = &h.w;
-	sim_stat_init(&r->lat);
-
-	h.w.type = workload_type_find("atomic_counter");
-	ck_assert_ptr_nonnull(h.w.type);
-	h.w.nr_tasks = nr;
-	h.w.cpus = h.cpus;
-	h.w.tasks = h.tasks;
-	h.w.scale = 1.0;
-	memcpy(h.cpus, cpus, nr * sizeof(*cpus));
-	n = scenario_parse_string("test-workload", keys_yaml, &err);
-	ck_assert_msg(n, "%s", err.msg);
-	ck_assert_msg(!h.w.type->parse(&h.w, n, &r->machine, &err), "%s",
-		      err.msg);
-	scenario_free(n);
-	for (j = 0; j < nr; j++) {
-		struct sim_task *t = &h.tasks[j];
-
-		sim_proc_init(&t->proc, r->engine, cpus[j], 4096, t);
-		t->k.cc = coh_cpu_attach(r->coh, cpus[j], &t->proc);
-		t->k.ms = r->memcg;
-		t->w = &h.w;
-		t->index = j;
-		task_rng_init(t, r->seed, cpus[j]);
-	}
-	h.w.type->setup(&h.w, r);
-}
-
-/* Run to the end of the warm-up, reset the line counts, run to the end. */
-static void harness_run(void)
-{
-	unsigned int j;
-
-	for (j = 0; j < h.w.nr_tasks; j++)
-		sim_proc_start(&h.tasks[j].proc, 0);
-	sim_engine_run(h.run.engine, h.run.warmup_ps);
-	coh_stats_reset(h.run.coh);
-	sim_engine_run(h.run.engine, h.run.end_ps);
+	harness_setup_yaml("test-machine", machine_yaml, 0, 0);
+	harness_workload("atomic_counter", "", cpus, nr, keys_yaml,
+			 warmup_ns * NS, end_ns * NS);
 }
 
 /* The line called @name ("counter[0] line 0"), or NULL. */
 static struct coh_line *line_named(const char *name)
 {
-	unsigned int i, nr = coh_nr_lines(h.run.coh);
+	unsigned int i, nr = coh_nr_lines(h.coh);
 	struct coh_line *found = NULL, **lines = calloc(nr, sizeof(*lines));
 
 	ck_assert_ptr_nonnull(lines);
-	coh_lines_sorted(h.run.coh, lines, nr);
+	coh_lines_sorted(h.coh, lines, nr);
 	for (i = 0; i < nr; i++)
 		if (!strcmp(lines[i]->name, name))
 			found = lines[i];
 	free(lines);
 	return found;
-}
-
-static void harness_destroy(void)
-{
-	unsigned int j;
-
-	h.w.type->destroy(&h.w);
-	for (j = 0; j < h.w.nr_tasks; j++) {
-		sim_proc_destroy(&h.tasks[j].proc);
-	}
-	sim_stat_destroy(&h.run.lat);
-	coh_free(h.run.coh);
-	sim_engine_free(h.run.engine);
-	machine_destroy(&h.run.machine);
 }
 
 static uint64_t ops(void)
@@ -473,15 +400,15 @@ START_TEST(atomic_counter_setup_one_line_per_counter)
 	struct coh_line *lines[8];
 	unsigned int i;
 
-	harness_init(cpus, 2, "{counters: 3, batch: 4}", 0, 1000);
-	ck_assert_uint_eq(coh_nr_lines(h.run.coh), ARRAY_SIZE(want));
-	coh_lines_sorted(h.run.coh, lines, ARRAY_SIZE(want));
+	counter_init(cpus, 2, "{counters: 3, batch: 4}", 0, 1000);
+	ck_assert_uint_eq(coh_nr_lines(h.coh), ARRAY_SIZE(want));
+	coh_lines_sorted(h.coh, lines, ARRAY_SIZE(want));
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
 		ck_assert_str_eq(lines[i]->name, want[i]);
 		ck_assert_uint_eq(lines[i]->addr % COH_LINE_SIZE, 0);
 		ck_assert_uint_eq(lines[i]->ops[COH_RMW], 0);
 	}
-	harness_destroy();
+	harness_teardown();
 }
 END_TEST
 
@@ -511,13 +438,13 @@ START_TEST(atomic_counter_batched_op_cost)
 	const unsigned int cpus[] = { 0 };
 	struct coh_line *local, *shared;
 
-	harness_init(cpus, 1, "{batch: 4, think_ns: 95}", 0, 1000);
-	harness_run();
+	counter_init(cpus, 1, "{batch: 4, think_ns: 95}", 0, 1000);
+	harness_workload_run();
 	ck_assert_uint_eq(ops(), 8);
 	ck_assert_uint_eq(h.run.lat.n, 8);
 	ck_assert_double_eq_tol(sim_stat_mean(&h.run.lat), 25.0, 1e-9);
 	ck_assert_double_eq_tol(sim_stat_quantile(&h.run.lat, 1.0), 85.0, 1e-9);
-	ck_assert_uint_eq(coh_nr_lines(h.run.coh), 2);
+	ck_assert_uint_eq(coh_nr_lines(h.coh), 2);
 	local = line_named("percpu[0] line 0");
 	shared = line_named("counter[0] line 0");
 	ck_assert_ptr_nonnull(local);
@@ -526,7 +453,7 @@ START_TEST(atomic_counter_batched_op_cost)
 	ck_assert_uint_eq(shared->ops[COH_RMW], 2);
 	ck_assert_uint_eq(local->transfers, 1);
 	ck_assert_uint_eq(shared->transfers, 1);
-	harness_destroy();
+	harness_teardown();
 }
 END_TEST
 
@@ -550,8 +477,8 @@ START_TEST(atomic_counter_two_cpus_ping_pong)
 	const unsigned int cpus[] = { 0, 1 };
 	struct coh_line *shared;
 
-	harness_init(cpus, 2, "{}", 1000, 2000);
-	harness_run();
+	counter_init(cpus, 2, "{}", 1000, 2000);
+	harness_workload_run();
 	ck_assert_uint_eq(ops(), 20);
 	ck_assert_uint_eq(h.tasks[0].ops, 10);
 	ck_assert_uint_eq(h.tasks[1].ops, 10);
@@ -564,10 +491,10 @@ START_TEST(atomic_counter_two_cpus_ping_pong)
 	ck_assert_uint_eq(shared->transfers, 20);
 	ck_assert_uint_eq(shared->xfer_by_dist[COH_DIST_LLC], 20);
 	/* batch 1: the per-CPU counters exist but are never touched */
-	ck_assert_uint_eq(coh_nr_lines(h.run.coh), 3);
+	ck_assert_uint_eq(coh_nr_lines(h.coh), 3);
 	ck_assert_uint_eq(line_named("percpu[0] line 0")->ops[COH_RMW], 0);
 	ck_assert_uint_eq(line_named("percpu[1] line 0")->ops[COH_RMW], 0);
-	harness_destroy();
+	harness_teardown();
 }
 END_TEST
 

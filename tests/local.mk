@@ -45,17 +45,20 @@ tests_check_stats_CFLAGS = $(TEST_CFLAGS)
 tests_check_stats_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/check_cache
-tests_check_cache_SOURCES = tests/check_cache.c tests/cache_test.h
+tests_check_cache_SOURCES = tests/check_cache.c tests/cache_test.h \
+	tests/harness.c tests/harness.h tests/machine_test.h
 tests_check_cache_CFLAGS = $(TEST_CFLAGS)
 tests_check_cache_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/check_coh_law
-tests_check_coh_law_SOURCES = tests/check_coh_law.c tests/cache_test.h
+tests_check_coh_law_SOURCES = tests/check_coh_law.c tests/cache_test.h \
+	tests/harness.c tests/harness.h tests/machine_test.h
 tests_check_coh_law_CFLAGS = $(TEST_CFLAGS)
 tests_check_coh_law_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/check_contended
-tests_check_contended_SOURCES = tests/check_contended.c tests/cache_test.h
+tests_check_contended_SOURCES = tests/check_contended.c tests/cache_test.h \
+	tests/harness.c tests/harness.h tests/machine_test.h
 tests_check_contended_CFLAGS = $(TEST_CFLAGS)
 tests_check_contended_LDADD = $(TEST_LDADD)
 
@@ -71,7 +74,8 @@ tests_check_insn_CFLAGS = $(TEST_CFLAGS)
 tests_check_insn_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/check_page_counter
-tests_check_page_counter_SOURCES = tests/check_page_counter.c
+tests_check_page_counter_SOURCES = tests/check_page_counter.c tests/harness.c \
+	tests/harness.h tests/machine_test.h
 tests_check_page_counter_CFLAGS = $(TEST_CFLAGS)
 tests_check_page_counter_LDADD = $(TEST_LDADD)
 
@@ -111,7 +115,8 @@ tests_check_rstat_CFLAGS = $(TEST_CFLAGS)
 tests_check_rstat_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/check_qspinlock
-tests_check_qspinlock_SOURCES = tests/check_qspinlock.c
+tests_check_qspinlock_SOURCES = tests/check_qspinlock.c tests/harness.c \
+	tests/harness.h tests/machine_test.h
 tests_check_qspinlock_CFLAGS = $(TEST_CFLAGS)
 tests_check_qspinlock_LDADD = $(TEST_LDADD)
 
@@ -126,17 +131,20 @@ tests_check_explain_CFLAGS = $(TEST_CFLAGS)
 tests_check_explain_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/check_workload
-tests_check_workload_SOURCES = tests/check_workload.c
+tests_check_workload_SOURCES = tests/check_workload.c tests/harness.c \
+	tests/harness.h tests/machine_test.h
 tests_check_workload_CFLAGS = $(TEST_CFLAGS)
 tests_check_workload_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/check_will_it_scale
-tests_check_will_it_scale_SOURCES = tests/check_will_it_scale.c
+tests_check_will_it_scale_SOURCES = tests/check_will_it_scale.c tests/harness.c \
+	tests/harness.h tests/machine_test.h
 tests_check_will_it_scale_CFLAGS = $(TEST_CFLAGS)
 tests_check_will_it_scale_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/check_place
-tests_check_place_SOURCES = tests/check_place.c
+tests_check_place_SOURCES = tests/check_place.c tests/harness.c \
+	tests/harness.h tests/machine_test.h
 tests_check_place_CFLAGS = $(TEST_CFLAGS)
 tests_check_place_LDADD = $(TEST_LDADD)
 

@@ -22,6 +22,10 @@
 #     lines, and one over 1,000 is named in a warning: a file holds one
 #     concept; when it grows past that, split it where the concepts part
 #     and name each new file after its concept (never "the rest").
+#     No function in sim/, models/, cmd/ or cli/ is over 150 lines, from
+#     the first line of its signature to its closing brace, but the ones
+#     in LONG_FUNCTIONS below: split a long function where its steps part
+#     (a kernel model keeps the kernel function's shape).
 #  4. Every scenarios/*/*.yaml is listed in scenarios/local.mk, so that
 #     `make install` and `make distcheck` ship it.
 #  5. Every document cited in the tree ships: in the sources, tests,
@@ -143,6 +147,45 @@ for f in $(sources) tests/*.c; do
 			"$f" "$n" >&2
 	fi
 done
+
+# Functions short enough to read as their steps. The exceptions: the
+# coherence model's hot path, kept whole (its comments carry it, and a
+# call per step costs on every access), and a model of a kernel function
+# that is longer in the kernel (the model keeps its shape).
+LONG_FUNCTIONS="models/hw/cache.c:access_issue
+models/kernel/mm/memcontrol.c:try_charge_memcg"
+# FILE:LINE NAME LINES for each function of the files named (kernel
+# style: a function's braces are alone at column 0).
+function_lengths() {
+	awk '
+	FNR == 1 { sig = 0; in_fn = 0 }
+	!in_fn && /^[A-Za-z_]/ && !/;[ \t]*$/ && !sig { sig = FNR; text = "" }
+	!in_fn && sig { text = text $0 " " }
+	!in_fn && /^[{]$/ && sig {
+		in_fn = 1
+		name = text
+		gsub(/__attribute__\(\([^)]*\)\)/, "", name)
+		sub(/\(.*/, "", name)
+		sub(/.*[ *]/, "", name)
+		next
+	}
+	!in_fn && (/;[ \t]*$/ || /^$/ || /^#/) { sig = 0 }
+	in_fn && /^[}]/ {
+		print FILENAME ":" sig " " name " " FNR - sig + 1
+		in_fn = 0
+		sig = 0
+	}' "$@"
+}
+long=$(function_lengths $(sources) | while read -r at name n; do
+	[ "$n" -gt 150 ] || continue
+	case " $(echo $LONG_FUNCTIONS) " in *" ${at%%:*}:$name "*) continue ;; esac
+	printf '%s: error: %s() is %s lines; at most 150: split it at its seams\n' \
+		"$at" "$name" "$n"
+done)
+if [ -n "$long" ]; then
+	printf '%s\n' "$long" >&2
+	status=1
+fi
 
 # Every shipped scenario is installed and distributed.
 for f in scenarios/*/*.yaml; do

@@ -45,6 +45,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "cmd/calibrate/calibrate.h"
+#include "cmd/usage.h"
 #include "models/hw/machine.h"
 #include "sim/file.h"
 #include "sim/report.h"
@@ -123,23 +124,9 @@ struct cal_opts {
 	double tolerance;
 };
 
-static int usage_error(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-	char msg[SIM_ERROR_MSG_MAX], shown[4 * SIM_ERROR_MSG_MAX];
-	va_list ap;
-
-	/* What it quotes (a file name, an option) is escaped, never raw. */
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr,
-		"memcgsim: error: calibrate: %s\nTry 'memcgsim calibrate --help'.\n",
-		sim_escape(shown, sizeof(shown), msg));
-	return EXIT_BAD_INPUT;
-}
+/* A usage error of calibrate (cmd/usage.h); its exit status. */
+#define usage_error(...) \
+	cmd_usage_error("calibrate", EXIT_BAD_INPUT, __VA_ARGS__)
 
 static int print_error(const struct sim_error *err, int status)
 {
@@ -714,15 +701,9 @@ static int parse_args(int argc, char **argv, struct cal_opts *o)
 			break;
 		case 'P': /* --no-plots: calibrate draws none */
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -1;
-		case ':':
-			return usage_error("option '%s' needs a value",
-					   argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'",
-					   argv[optind - 1]);
+			return cmd_getopt_other("calibrate", EXIT_BAD_INPUT,
+						opt, argv, usage_text);
 		}
 	}
 	return 0;
@@ -786,13 +767,84 @@ static void order_warnings(const struct cal_fit *f)
  *
  * Return: the exit status (see cmd/calibrate/calibrate.h).
  */
+/*
+ * calibrate_profile() - measure this host (@h, @pl) and write the profile
+ * (-o, or DEFAULT_PROFILE) with its measurements beside it, both or
+ * neither; its exit status.
+ */
+static int calibrate_profile(const struct cal_opts *o, struct cal_host *h,
+			     struct cal_plan *pl)
+{
+	const char *out = o->out ? o->out : DEFAULT_PROFILE;
+	char *meas = meas_path(out), *tmp_p = NULL, *tmp_m = NULL;
+	struct cal_profile pa = { .h = h,
+				  .pl = pl,
+				  .meas_name = base_name(meas),
+				  .file = base_name(out) };
+	struct cal_meas_args ma = { .h = h,
+				    .pl = pl,
+				    .profile = base_name(out) };
+	char shown[1024], shown2[1024];
+	FILE *fp = NULL, *fm = NULL;
+	struct sim_error err;
+	size_t len;
+	int ret;
+
+	snprintf(pa.name, sizeof(pa.name), "%s", base_name(out));
+	len = strcspn(pa.name, ".");
+	pa.name[len ? len : strlen(pa.name)] = '\0';
+	/*
+	 * The files first: an unwritable PROFILE fails at once, with
+	 * the status of every output that cannot be written (1).
+	 */
+	ret = EXIT_BAD_INPUT;
+	if (!strcmp(out, "-"))
+		sim_error_set(
+			&err, "", 0, 0,
+			"-o -: the profile needs a file, with its measurements beside it");
+	else if (!(fp = sim_atomic_open(out, &tmp_p, &err)) ||
+		 !(fm = sim_atomic_open(meas, &tmp_m, &err)))
+		ret = EXIT_FAIL;
+	else if (!cal__host_probe(h, o->cpus, &err) &&
+		 !make_plan(h, o->quick, pl, &err)) {
+		busy_warning();
+		ret = measure(h, pl, o->quiet, &err) ? EXIT_FAIL : 0;
+	}
+	if (!ret && cal__fit_profile(&pa, &err))
+		ret = EXIT_FAIL;
+	if (!ret)
+		order_warnings(&pa.f);
+	if (!ret) {
+		bool ok = !cal__write_measurements(fm, &ma) &&
+			  !cal__write_profile(fp, &pa);
+
+		if (!ok)
+			sim_error_set(&err, out, 0, 0, "cannot write: %s",
+				      strerror(errno));
+		ret = ok ? 0 : EXIT_FAIL;
+	}
+	if (fm && sim_atomic_close(fm, meas, tmp_m, !ret, &err))
+		ret = EXIT_FAIL;
+	if (fp && sim_atomic_close(fp, out, tmp_p, !ret, &err))
+		ret = EXIT_FAIL;
+	if (ret)
+		print_error(&err, ret);
+	else if (!o->quiet)
+		fprintf(stderr, "memcgsim: calibrate: wrote %s and %s\n",
+			sim_escape(shown, sizeof(shown), out),
+			sim_escape(shown2, sizeof(shown2), meas));
+	if (!ret)
+		print_notes(&pa.f);
+	free(meas);
+	return ret;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	struct cal_host h = { 0 };
 	struct cal_plan pl = { 0 };
 	struct cal_opts o;
 	struct sim_error err;
-	char shown[1024], shown2[1024];
 	int ret = parse_args(argc, argv, &o), nr_args;
 	char **args;
 
@@ -849,66 +901,7 @@ int cmd_calibrate(int argc, char **argv)
 		else
 			ret = check(args[0], "this host", &h, &pl, o.tolerance);
 	} else {
-		const char *out = o.out ? o.out : DEFAULT_PROFILE;
-		char *meas = meas_path(out), *tmp_p = NULL, *tmp_m = NULL;
-		struct cal_profile pa = { .h = &h,
-					  .pl = &pl,
-					  .meas_name = base_name(meas),
-					  .file = base_name(out) };
-		struct cal_meas_args ma = { .h = &h,
-					    .pl = &pl,
-					    .profile = base_name(out) };
-		FILE *fp = NULL, *fm = NULL;
-		size_t len;
-
-		snprintf(pa.name, sizeof(pa.name), "%s", base_name(out));
-		len = strcspn(pa.name, ".");
-		pa.name[len ? len : strlen(pa.name)] = '\0';
-		/*
-		 * The files first: an unwritable PROFILE fails at once, with
-		 * the status of every output that cannot be written (1).
-		 */
-		ret = EXIT_BAD_INPUT;
-		if (!strcmp(out, "-"))
-			sim_error_set(
-				&err, "", 0, 0,
-				"-o -: the profile needs a file, with its measurements beside it");
-		else if (!(fp = sim_atomic_open(out, &tmp_p, &err)) ||
-			 !(fm = sim_atomic_open(meas, &tmp_m, &err)))
-			ret = EXIT_FAIL;
-		else if (!cal__host_probe(&h, o.cpus, &err) &&
-			 !make_plan(&h, o.quick, &pl, &err)) {
-			busy_warning();
-			ret = measure(&h, &pl, o.quiet, &err) ? EXIT_FAIL : 0;
-		}
-		if (!ret && cal__fit_profile(&pa, &err))
-			ret = EXIT_FAIL;
-		if (!ret)
-			order_warnings(&pa.f);
-		if (!ret) {
-			bool ok = !cal__write_measurements(fm, &ma) &&
-				  !cal__write_profile(fp, &pa);
-
-			if (!ok)
-				sim_error_set(&err, out, 0, 0,
-					      "cannot write: %s",
-					      strerror(errno));
-			ret = ok ? 0 : EXIT_FAIL;
-		}
-		if (fm && sim_atomic_close(fm, meas, tmp_m, !ret, &err))
-			ret = EXIT_FAIL;
-		if (fp && sim_atomic_close(fp, out, tmp_p, !ret, &err))
-			ret = EXIT_FAIL;
-		if (ret)
-			print_error(&err, ret);
-		else if (!o.quiet)
-			fprintf(stderr,
-				"memcgsim: calibrate: wrote %s and %s\n",
-				sim_escape(shown, sizeof(shown), out),
-				sim_escape(shown2, sizeof(shown2), meas));
-		if (!ret)
-			print_notes(&pa.f);
-		free(meas);
+		ret = calibrate_profile(&o, &h, &pl);
 	}
 	cal__host_release();
 	free(pl.points);

@@ -17,6 +17,7 @@
 
 #include "cmd/fit/fit.h"
 #include "cmd/run/run.h"
+#include "cmd/usage.h"
 #include "sim/error.h"
 #include "sim/file.h"
 #include "sim/report.h"
@@ -92,22 +93,8 @@ static void put_clean(FILE *out, const char *s)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
 }
 
-static int usage_error(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	fputs("memcgsim: error: fit: ", stderr);
-	put_clean(stderr, buf);
-	fputs("\nTry 'memcgsim fit --help'.\n", stderr);
-	return EXIT_FIT_BAD_INPUT;
-}
+/* A usage error of fit (cmd/usage.h); its exit status. */
+#define usage_error(...) cmd_usage_error("fit", EXIT_FIT_BAD_INPUT, __VA_ARGS__)
 
 static bool parse_double(const char *s, double *out)
 {
@@ -259,15 +246,9 @@ static int parse_args(int argc, char **argv, struct fit_opts *o)
 			break;
 		case 'P': /* --no-plots: fit draws none */
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -1;
-		case ':':
-			return usage_error("option '%s' needs a value",
-					   argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'",
-					   argv[optind - 1]);
+			return cmd_getopt_other("fit", EXIT_FIT_BAD_INPUT, opt,
+						argv, usage_text);
 		}
 	}
 	return ret;

@@ -117,26 +117,16 @@ static int ms_left(const struct timespec *deadline)
 }
 
 /*
- * run_gnuplot() - run @argv, stdin from /dev/null, stdout and stderr
- * collected in @msg (at least the last @size / 2 bytes; @size >= 2).
- * Return the exit status (128 + the signal when killed), or -1 with errno
- * set when it could not be started, or ETIMEDOUT when it ran past
- * gnuplot_timeout(): then it and its process group are killed.
+ * spawn_piped() - start @argv[0] in a process group of its own, its
+ * stdin /dev/null, its stdout and stderr into a pipe whose read end is
+ * *@rd. -1 with errno when it cannot start.
  */
-static int run_gnuplot(char *const argv[], char *msg, size_t size)
+static int spawn_piped(char *const argv[], pid_t *pid, int *rd)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
-	const struct timespec tick = { 0, 10000000 }; /* 10 ms */
-	struct timespec deadline;
-	struct pollfd pfd;
-	bool timed_out = false;
-	size_t len = 0;
-	int fds[2], rc, status;
-	ssize_t n;
-	pid_t pid;
+	int fds[2], rc;
 
-	msg[0] = '\0';
 	if (pipe(fds))
 		return -1;
 	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
@@ -164,30 +154,49 @@ static int run_gnuplot(char *const argv[], char *msg, size_t size)
 	if (!rc && fds[1] > 2)
 		rc = posix_spawn_file_actions_addclose(&fa, fds[1]);
 	if (!rc)
-		rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
+		rc = posix_spawnp(pid, argv[0], &fa, &attr, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	if (rc)
 		goto out_close;
 	close(fds[1]);
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += gnuplot_timeout();
-	pfd.fd = fds[0];
-	pfd.events = POLLIN;
+	*rd = fds[0];
+	return 0;
+
+out_close:
+	close(fds[0]);
+	close(fds[1]);
+	errno = rc;
+	return -1;
+}
+
+/*
+ * read_tail() - what @fd says until it closes or @deadline, into @msg
+ * (@size bytes, the end kept: where gnuplot says what went wrong).
+ * Returns whether the deadline came first.
+ */
+static bool read_tail(int fd, char *msg, size_t size,
+		      const struct timespec *deadline)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	bool timed_out = false;
+	size_t len = 0;
+	ssize_t n;
+	int rc;
+
 	for (;;) {
-		/* Keep the end, where gnuplot says what went wrong. */
 		if (len + 1 >= size) {
 			memmove(msg, msg + size / 2, len - size / 2);
 			len -= size / 2;
 		}
-		rc = poll(&pfd, 1, ms_left(&deadline));
+		rc = poll(&pfd, 1, ms_left(deadline));
 		if (rc < 0 && errno == EINTR)
 			continue;
 		if (!rc) {
 			timed_out = true;
 			break;
 		}
-		n = read(fds[0], msg + len, size - 1 - len);
+		n = read(fd, msg + len, size - 1 - len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -195,7 +204,31 @@ static int run_gnuplot(char *const argv[], char *msg, size_t size)
 		len += (size_t)n;
 	}
 	msg[len] = '\0';
-	close(fds[0]);
+	return timed_out;
+}
+
+/*
+ * run_gnuplot() - run @argv, stdin from /dev/null, stdout and stderr
+ * collected in @msg (at least the last @size / 2 bytes; @size >= 2).
+ * Return the exit status (128 + the signal when killed), or -1 with errno
+ * set when it could not be started, or ETIMEDOUT when it ran past
+ * gnuplot_timeout(): then it and its process group are killed.
+ */
+static int run_gnuplot(char *const argv[], char *msg, size_t size)
+{
+	const struct timespec tick = { 0, 10000000 }; /* 10 ms */
+	struct timespec deadline;
+	bool timed_out;
+	int rd, status;
+	pid_t pid;
+
+	msg[0] = '\0';
+	if (spawn_piped(argv, &pid, &rd))
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += gnuplot_timeout();
+	timed_out = read_tail(rd, msg, size, &deadline);
+	close(rd);
 	/* Output closed: it should exit now; still bounded by the deadline. */
 	while (!timed_out) {
 		pid_t got = waitpid(pid, &status, WNOHANG);
@@ -220,12 +253,6 @@ static int run_gnuplot(char *const argv[], char *msg, size_t size)
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-
-out_close:
-	close(fds[0]);
-	close(fds[1]);
-	errno = rc;
-	return -1;
 }
 
 /*

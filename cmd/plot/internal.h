@@ -48,6 +48,13 @@ struct text {
 int plot__text_open(struct text *t);
 int plot__text_close(struct text *t);
 void plot__text_discard(struct text *t);
+/*
+ * A picture's two texts, its data and gnuplot's variables, opened and
+ * discarded together: on failure neither is open, @err says "out of
+ * memory" and -ENOMEM is returned.
+ */
+int plot__texts_open(struct text *data, struct text *gp, struct sim_error *err);
+void plot__texts_discard(struct text *data, struct text *gp);
 
 /* "name='value'; ": a gnuplot variable, the value quoted for gnuplot. */
 void plot__put_gp_var(FILE *f, const char *name, const char *value);

@@ -75,6 +75,27 @@ void plot__text_discard(struct text *t)
 	t->buf = NULL;
 }
 
+int plot__texts_open(struct text *data, struct text *gp, struct sim_error *err)
+{
+	if (plot__text_open(data))
+		goto out_nomem;
+	if (plot__text_open(gp)) {
+		plot__text_discard(data);
+		goto out_nomem;
+	}
+	return 0;
+
+out_nomem:
+	sim_error_set(err, "", 0, 0, "out of memory");
+	return -ENOMEM;
+}
+
+void plot__texts_discard(struct text *data, struct text *gp)
+{
+	plot__text_discard(data);
+	plot__text_discard(gp);
+}
+
 /*
  * A string in a data file: in double quotes, which gnuplot data files
  * cannot escape, so a double quote becomes a single one; control
@@ -457,11 +478,9 @@ static int plan_functions(struct plot_plan *p, const struct scenario_node *root,
 		ret = 0;
 		goto out;
 	}
-	if (plot__text_open(&data))
-		goto out_nomem;
-	if (plot__text_open(&gp)) {
-		plot__text_discard(&data);
-		goto out_nomem;
+	if (plot__texts_open(&data, &gp, err)) {
+		ret = -ENOMEM;
+		goto out;
 	}
 	fprintf(data.f,
 		"# memcgsim plot: time by kernel function (self %%) of %s; plots/functions.gp\n",
@@ -474,8 +493,7 @@ static int plan_functions(struct plot_plan *p, const struct scenario_node *root,
 			if (k++)
 				fputs("\n\n", data.f);
 			if (put_function(data.f, vars, names[j], err)) {
-				plot__text_discard(&data);
-				plot__text_discard(&gp);
+				plot__texts_discard(&data, &gp);
 				ret = -EINVAL;
 				goto out;
 			}
@@ -557,12 +575,8 @@ static int plan_summary(struct plot_plan *p, const struct scenario_node *root,
 	unsigned int rows = 0;
 	size_t i;
 
-	if (plot__text_open(&data))
-		goto out_nomem;
-	if (plot__text_open(&gp)) {
-		plot__text_discard(&data);
-		goto out_nomem;
-	}
+	if (plot__texts_open(&data, &gp, err))
+		return -ENOMEM;
 	fprintf(data.f,
 		"# memcgsim plot: the headline metric per variant of %s; plots/summary.gp\n"
 		"# rank value ci95 \"variant\" \"label\"\n",
@@ -582,8 +596,7 @@ static int plan_summary(struct plot_plan *p, const struct scenario_node *root,
 		if (number_at(e, "value", &val, err) ||
 		    number_at(e, "ci95", &ci, err) ||
 		    number_at(e, "change_pct", &pct, err)) {
-			plot__text_discard(&data);
-			plot__text_discard(&gp);
+			plot__texts_discard(&data, &gp);
 			return -EINVAL;
 		}
 		if (!isfinite(val))
@@ -607,8 +620,7 @@ static int plan_summary(struct plot_plan *p, const struct scenario_node *root,
 		fputc('\n', data.f);
 	}
 	if (!rows) {
-		plot__text_discard(&data);
-		plot__text_discard(&gp);
+		plot__texts_discard(&data, &gp);
 		return want ? no_metric(vars, want, err) : 0;
 	}
 	snprintf(title, sizeof(title), "%s: %s per variant", p->name, metric);
@@ -619,10 +631,6 @@ static int plan_summary(struct plot_plan *p, const struct scenario_node *root,
 	fprintf(gp.f, "errorbars=%d; ", errorbars);
 	return plot__plan_finish(p, PLOT_SUMMARY, "summary", "", &data, &gp,
 				 err);
-
-out_nomem:
-	sim_error_set(err, "", 0, 0, "out of memory");
-	return -ENOMEM;
 }
 
 /* Is @name the scenario's baseline or some variant's? */
@@ -659,12 +667,8 @@ static int plan_validation(struct plot_plan *p,
 	char title[512];
 	size_t i;
 
-	if (plot__text_open(&data))
-		goto out_nomem;
-	if (plot__text_open(&gp)) {
-		plot__text_discard(&data);
-		goto out_nomem;
-	}
+	if (plot__texts_open(&data, &gp, err))
+		return -ENOMEM;
 	fprintf(data.f,
 		"# memcgsim plot: predicted against published change of %s; plots/validation.gp\n"
 		"# a block per variant: \"variant\", then published_pct predicted_pct \"variant\"\n",
@@ -681,8 +685,7 @@ static int plan_validation(struct plot_plan *p,
 		if (number_at(scenario_get(m, "published"), "change_pct", &pub,
 			      err) ||
 		    number_at(scenario_item(m, 0), "change_pct", &pred, err)) {
-			plot__text_discard(&data);
-			plot__text_discard(&gp);
+			plot__texts_discard(&data, &gp);
 			return -EINVAL;
 		}
 		if (!isfinite(pub) || !isfinite(pred))
@@ -696,8 +699,7 @@ static int plan_validation(struct plot_plan *p,
 		fputc('\n', data.f);
 	}
 	if (!rows) {
-		plot__text_discard(&data);
-		plot__text_discard(&gp);
+		plot__texts_discard(&data, &gp);
 		return 0;
 	}
 	snprintf(title, sizeof(title), "%s: predicted against published change",
@@ -706,10 +708,6 @@ static int plan_validation(struct plot_plan *p,
 	plot__put_gp_var(gp.f, "metric", metric);
 	return plot__plan_finish(p, PLOT_VALIDATION, "validation", "", &data,
 				 &gp, err);
-
-out_nomem:
-	sim_error_set(err, "", 0, 0, "out of memory");
-	return -ENOMEM;
 }
 
 /*
@@ -858,12 +856,8 @@ static int plan_heatmap(struct plot_plan *p, const struct scenario_node *root,
 	if (!cols)
 		return 0;
 	shown = used && used < cols ? used : cols;
-	if (plot__text_open(&data))
-		goto out_nomem;
-	if (plot__text_open(&gp)) {
-		plot__text_discard(&data);
-		goto out_nomem;
-	}
+	if (plot__texts_open(&data, &gp, err))
+		return -ENOMEM;
 	fprintf(data.f,
 		"# memcgsim plot: transfers of each hot line to CPUs 0-%u, %s %s; plots/heatmap.gp\n",
 		shown - 1, sim_escape(esc[0], sizeof(esc[0]), p->name),
@@ -881,8 +875,7 @@ static int plan_heatmap(struct plot_plan *p, const struct scenario_node *root,
 
 			if (c < len_of(t) &&
 			    number(scenario_item(t, c), &x, err)) {
-				plot__text_discard(&data);
-				plot__text_discard(&gp);
+				plot__texts_discard(&data, &gp);
 				return -EINVAL;
 			}
 			fprintf(data.f, " %.6g", isfinite(x) ? x : 0.0);
@@ -908,10 +901,6 @@ static int plan_heatmap(struct plot_plan *p, const struct scenario_node *root,
 	 */
 	return plot__plan_finish(p, PLOT_HEATMAP, "heatmap-", name, &data, &gp,
 				 err);
-
-out_nomem:
-	sim_error_set(err, "", 0, 0, "out of memory");
-	return -ENOMEM;
 }
 
 bool plot__wanted(const struct plot_opts *o, enum plot_kind kind)

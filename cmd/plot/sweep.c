@@ -265,144 +265,163 @@ static int xvalue_cmp(const void *pa, const void *pb)
 }
 
 /*
- * plan_sweep_key() - metric column @m against key column @x: one panel
- * (facet) per combination of the other keys' values, one line per variant
- * in each, the replication keys (seed) averaged: the mean, with the 95%
- * confidence interval as an error bar when there are two or more. x is the
- * key's value when every value is a number, else the rank of the value in
- * value order; the panels come in value order too (facet_cmp()). The tic
- * labels come from a block of every x value, drawn last in each panel. The y axis is logarithmic when the means
- * above 0 span a factor of 100 or more (the zeros are then not drawn).
+ * One picture of plan_sweep_key(): metric column @m against key column
+ * @x, its axes in order of appearance, and the cells (facet, variant, x).
  */
-static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int x,
-			  int variant, int m, int unit, const char *munit,
-			  struct sim_error *err)
+struct sweep_pic {
+	const struct sheet *c;
+	int x, variant, m, unit;
+	struct names xs, facets, vars;
+	bool numeric; /* every x value is a number */
+	double lo, hi; /* the x values' range, when numeric */
+	struct cell *cells; /* [facet][variant][x value] */
+	const char *u; /* the metric's unit, or "" */
+	double ylo, yhi; /* the means' range */
+	double ypos; /* the smallest mean above 0 */
+	bool bars; /* a cell has two or more values */
+	double *xval; /* x of each value: the number, else the rank */
+	unsigned int *order; /* the x values in order of xval */
+};
+
+/* The axes: x values, facets, variants, in order of appearance, sorted. */
+static int sweep_axes(struct sweep_pic *s)
 {
-	char esc[3][512]; /* names for a comment line, escaped */
-	const struct sheet_row *h = &c->rows[0];
-	struct names xs = { 0 }, facets = { 0 }, vars = { 0 };
-	double lo = INFINITY, hi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
-	double ypos = INFINITY; /* the smallest mean above 0 */
-	double v, mean, ci;
-	struct cell *cells = NULL, *cell;
-	unsigned int *order = NULL;
-	double *xval = NULL;
-	bool numeric = true, bars = false;
-	unsigned int i, f, sv, xi, n;
-	const char *u = munit;
-	struct text data, gp;
-	char label[512], var[32];
-	int ret = -ENOMEM, fi, vi, xv;
+	const struct sheet_row *h = &s->c->rows[0];
 	char *title;
+	unsigned int i;
+	double v;
+	int fi;
 
-	/* The axes: x values, facets, variants, in order of appearance. */
-	for (i = 1; i < c->nr; i++) {
-		const struct sheet_row *row = &c->rows[i];
+	s->numeric = true;
+	s->lo = INFINITY;
+	s->hi = -INFINITY;
+	for (i = 1; i < s->c->nr; i++) {
+		const struct sheet_row *row = &s->c->rows[i];
 
-		if (names_index(&xs, row->f[x].text) < 0 ||
-		    names_index(&vars, row->f[variant].text) < 0)
-			goto out;
-		title = facet_title(h, row, x, variant);
+		if (names_index(&s->xs, row->f[s->x].text) < 0 ||
+		    names_index(&s->vars, row->f[s->variant].text) < 0)
+			return -1;
+		title = facet_title(h, row, s->x, s->variant);
 		if (!title)
-			goto out;
-		fi = names_index(&facets, title);
+			return -1;
+		fi = names_index(&s->facets, title);
 		free(title);
 		if (fi < 0)
-			goto out;
-		if (parse_number(row->f[x].text, &v)) {
-			lo = v < lo ? v : lo;
-			hi = v > hi ? v : hi;
+			return -1;
+		if (parse_number(row->f[s->x].text, &v)) {
+			s->lo = v < s->lo ? v : s->lo;
+			s->hi = v > s->hi ? v : s->hi;
 		} else {
-			numeric = false;
+			s->numeric = false;
 		}
 	}
-	qsort(facets.v, facets.n, sizeof(*facets.v), facet_cmp);
-	qsort(xs.v, xs.n, sizeof(*xs.v), xvalue_cmp);
-	n = facets.n * vars.n * xs.n;
-	cells = calloc(n ? n : 1, sizeof(*cells));
-	if (!cells)
-		goto out;
-	for (i = 1; i < c->nr; i++) {
-		const struct sheet_row *row = &c->rows[i];
+	qsort(s->facets.v, s->facets.n, sizeof(*s->facets.v), facet_cmp);
+	qsort(s->xs.v, s->xs.n, sizeof(*s->xs.v), xvalue_cmp);
+	return 0;
+}
 
-		if (!parse_number(row->f[m].text, &v))
+/* The cell of @s's facet @f, variant @sv and x value @xv. */
+static struct cell *sweep_cell(const struct sweep_pic *s, size_t f, size_t sv,
+			       size_t xv)
+{
+	return &s->cells[(f * s->vars.n + sv) * s->xs.n + xv];
+}
+
+/* Each row's metric into its cell; the means' range. */
+static int sweep_cells(struct sweep_pic *s)
+{
+	const struct sheet_row *h = &s->c->rows[0];
+	unsigned int i, n = s->facets.n * s->vars.n * s->xs.n;
+	struct cell *cell;
+	double v, mean;
+	char *title;
+	int fi, vi, xv;
+
+	s->cells = calloc(n ? n : 1, sizeof(*s->cells));
+	if (!s->cells)
+		return -1;
+	for (i = 1; i < s->c->nr; i++) {
+		const struct sheet_row *row = &s->c->rows[i];
+
+		if (!parse_number(row->f[s->m].text, &v))
 			continue; /* no result at this point */
-		if (!*u && unit >= 0 && !strcmp(h->f[m].text, "throughput"))
-			u = row->f[unit].text;
-		title = facet_title(h, row, x, variant);
+		if (!*s->u && s->unit >= 0 &&
+		    !strcmp(h->f[s->m].text, "throughput"))
+			s->u = row->f[s->unit].text;
+		title = facet_title(h, row, s->x, s->variant);
 		if (!title)
-			goto out;
-		fi = names_index(&facets, title);
+			return -1;
+		fi = names_index(&s->facets, title);
 		free(title);
-		vi = names_index(&vars, row->f[variant].text);
-		xv = names_index(&xs, row->f[x].text);
+		vi = names_index(&s->vars, row->f[s->variant].text);
+		xv = names_index(&s->xs, row->f[s->x].text);
 		if (fi < 0 || vi < 0 || xv < 0)
-			goto out;
-		cell = &cells[((size_t)fi * vars.n + (size_t)vi) * xs.n +
-			      (size_t)xv];
+			return -1;
+		cell = sweep_cell(s, (size_t)fi, (size_t)vi, (size_t)xv);
 		cell->sum += v;
 		cell->sum2 += v * v;
 		cell->n++;
 	}
+	s->ylo = s->ypos = INFINITY;
+	s->yhi = -INFINITY;
 	for (i = 0; i < n; i++) {
-		if (!cells[i].n)
+		if (!s->cells[i].n)
 			continue;
-		mean = cells[i].sum / cells[i].n;
-		if (mean > 0 && mean < ypos)
-			ypos = mean;
-		ylo = mean < ylo ? mean : ylo;
-		yhi = mean > yhi ? mean : yhi;
-		bars |= cells[i].n > 1;
+		mean = s->cells[i].sum / s->cells[i].n;
+		if (mean > 0 && mean < s->ypos)
+			s->ypos = mean;
+		s->ylo = mean < s->ylo ? mean : s->ylo;
+		s->yhi = mean > s->yhi ? mean : s->yhi;
+		s->bars |= s->cells[i].n > 1;
 	}
-	if (!isfinite(ylo)) {
-		ret = 0;
-		goto out_free;
-	}
-	if (plot__text_open(&data))
-		goto out;
-	if (plot__text_open(&gp)) {
-		plot__text_discard(&data);
-		goto out;
-	}
-	fprintf(data.f,
-		"# memcgsim plot: %s against %s, %s; plots/throughput.gp\n"
-		"# %u panel(s) x %u line(s): block F * %u + V is panel F's line V\n",
-		sim_escape(esc[0], sizeof(esc[0]), h->f[m].text),
-		sim_escape(esc[1], sizeof(esc[1]), h->f[x].text),
-		sim_escape(esc[2], sizeof(esc[2]), p->name), facets.n, vars.n,
-		vars.n);
-	order = malloc((xs.n ? xs.n : 1) * sizeof(*order));
-	xval = malloc((xs.n ? xs.n : 1) * sizeof(*xval));
-	if (!order || !xval) {
-		plot__text_discard(&data);
-		plot__text_discard(&gp);
-		goto out;
-	}
-	/* x of each value (the number, else the rank), and their order */
-	for (xi = 0; xi < xs.n; xi++) {
-		xval[xi] = xi;
-		if (numeric)
-			parse_number(xs.v[xi], &xval[xi]);
-		order[xi] = xi;
-	}
-	for (xi = 1; xi < xs.n; xi++) {
-		unsigned int k = order[xi], j;
+	return 0;
+}
 
-		for (j = xi; j > 0 && xval[order[j - 1]] > xval[k]; j--)
-			order[j] = order[j - 1];
-		order[j] = k;
-	}
-	for (f = 0; f < facets.n; f++) {
-		for (sv = 0; sv < vars.n; sv++) {
-			bool any = false;
+/* x of each value (the number, else the rank), and their order. */
+static int sweep_order(struct sweep_pic *s)
+{
+	unsigned int xi, j, k, n = s->xs.n;
 
+	s->order = malloc((n ? n : 1) * sizeof(*s->order));
+	s->xval = malloc((n ? n : 1) * sizeof(*s->xval));
+	if (!s->order || !s->xval)
+		return -1;
+	for (xi = 0; xi < n; xi++) {
+		s->xval[xi] = xi;
+		if (s->numeric)
+			parse_number(s->xs.v[xi], &s->xval[xi]);
+		s->order[xi] = xi;
+	}
+	for (xi = 1; xi < n; xi++) {
+		k = s->order[xi];
+		for (j = xi; j > 0 && s->xval[s->order[j - 1]] > s->xval[k];
+		     j--)
+			s->order[j] = s->order[j - 1];
+		s->order[j] = k;
+	}
+	return 0;
+}
+
+/*
+ * The data blocks: one per (facet, variant), "x mean ci label" a line in
+ * x order ("nan nan 0" when empty), then the tic labels' block.
+ */
+static void sweep_data(const struct sweep_pic *s, FILE *out)
+{
+	const struct cell *cell;
+	unsigned int f, sv, xi;
+	double v, mean, ci;
+	bool any;
+
+	for (f = 0; f < s->facets.n; f++) {
+		for (sv = 0; sv < s->vars.n; sv++) {
 			if (f || sv)
-				fputs("\n\n", data.f);
-			plot__put_data_str(data.f, vars.v[sv]);
-			fputc('\n', data.f);
-			for (xi = 0; xi < xs.n; xi++) {
-				cell = &cells[((size_t)f * vars.n + sv) * xs.n +
-					      order[xi]];
+				fputs("\n\n", out);
+			plot__put_data_str(out, s->vars.v[sv]);
+			fputc('\n', out);
+			any = false;
+			for (xi = 0; xi < s->xs.n; xi++) {
+				cell = sweep_cell(s, f, sv, s->order[xi]);
 				if (!cell->n)
 					continue;
 				mean = cell->sum / cell->n;
@@ -415,56 +434,115 @@ static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int x,
 					     sqrt(v > 0 ? v : 0) /
 					     sqrt(cell->n);
 				}
-				fprintf(data.f, "%.10g %.10g %.10g ",
-					xval[order[xi]], mean, ci);
-				plot__put_data_str(data.f, xs.v[order[xi]]);
-				fputc('\n', data.f);
+				fprintf(out, "%.10g %.10g %.10g ",
+					s->xval[s->order[xi]], mean, ci);
+				plot__put_data_str(out, s->xs.v[s->order[xi]]);
+				fputc('\n', out);
 				any = true;
 			}
 			if (!any)
-				fputs("nan nan 0 \"\"\n", data.f);
+				fputs("nan nan 0 \"\"\n", out);
 		}
 	}
 	/* the tic labels, every x value once: the last block */
-	fputs("\n\n\"(tics)\"\n", data.f);
-	for (xi = 0; xi < xs.n; xi++) {
-		fprintf(data.f, "%.10g nan 0 ", xval[order[xi]]);
-		plot__put_data_str(data.f, xs.v[order[xi]]);
-		fputc('\n', data.f);
+	fputs("\n\n\"(tics)\"\n", out);
+	for (xi = 0; xi < s->xs.n; xi++) {
+		fprintf(out, "%.10g nan 0 ", s->xval[s->order[xi]]);
+		plot__put_data_str(out, s->xs.v[s->order[xi]]);
+		fputc('\n', out);
 	}
-	snprintf(label, sizeof(label), "%s: %s against %s", p->name,
-		 h->f[m].text, h->f[x].text);
-	plot__put_gp_var(gp.f, "title", label);
-	plot__put_gp_var(gp.f, "xlabel", h->f[x].text);
-	if (*u)
-		snprintf(label, sizeof(label), "%s (%s)", h->f[m].text, u);
+}
+
+/* The gnuplot variables of plots/throughput.gp for @s. */
+static void sweep_gp(const struct sweep_pic *s, const char *name, FILE *out)
+{
+	const struct sheet_row *h = &s->c->rows[0];
+	char label[512], var[32];
+	unsigned int f;
+
+	snprintf(label, sizeof(label), "%s: %s against %s", name,
+		 h->f[s->m].text, h->f[s->x].text);
+	plot__put_gp_var(out, "title", label);
+	plot__put_gp_var(out, "xlabel", h->f[s->x].text);
+	if (*s->u)
+		snprintf(label, sizeof(label), "%s (%s)", h->f[s->m].text,
+			 s->u);
 	else
-		snprintf(label, sizeof(label), "%s", h->f[m].text);
-	plot__put_gp_var(gp.f, "ylabel", label);
-	for (f = 0; f < facets.n; f++) {
+		snprintf(label, sizeof(label), "%s", h->f[s->m].text);
+	plot__put_gp_var(out, "ylabel", label);
+	for (f = 0; f < s->facets.n; f++) {
 		snprintf(var, sizeof(var), "facet%u", f + 1);
-		plot__put_gp_var(gp.f, var, facets.v[f]);
+		plot__put_gp_var(out, var, s->facets.v[f]);
 	}
 	/* Batch sizes and CPU counts grow by factors: a log scale. */
-	fprintf(gp.f,
+	fprintf(out,
 		"logx=%d; categories=%d; logy=%d; errorbars=%d; nfacets=%u; nseries=%u; ",
-		numeric && lo > 0 && hi / lo >= 8 ? 1 : 0, numeric ? 0 : 1,
-		isfinite(ypos) && yhi / ypos >= 100 ? 1 : 0, bars ? 1 : 0,
-		facets.n, vars.n);
-	if (isfinite(ypos))
-		fprintf(gp.f, "ypos=%.10g; ", ypos);
+		s->numeric && s->lo > 0 && s->hi / s->lo >= 8 ? 1 : 0,
+		s->numeric ? 0 : 1,
+		isfinite(s->ypos) && s->yhi / s->ypos >= 100 ? 1 : 0,
+		s->bars ? 1 : 0, s->facets.n, s->vars.n);
+	if (isfinite(s->ypos))
+		fprintf(out, "ypos=%.10g; ", s->ypos);
+}
+
+/*
+ * plan_sweep_key() - metric column @m against key column @x: one panel
+ * (facet) per combination of the other keys' values, one line per variant
+ * in each, the replication keys (seed) averaged: the mean, with the 95%
+ * confidence interval as an error bar when there are two or more. x is the
+ * key's value when every value is a number, else the rank of the value in
+ * value order; the panels come in value order too (facet_cmp()). The tic
+ * labels come from a block of every x value, drawn last in each panel.
+ * The y axis is logarithmic when the means above 0 span a factor of 100
+ * or more (the zeros are then not drawn).
+ */
+static int plan_sweep_key(struct plot_plan *p, const struct sheet *c, int x,
+			  int variant, int m, int unit, const char *munit,
+			  struct sim_error *err)
+{
+	struct sweep_pic s = { .c = c,
+			       .x = x,
+			       .variant = variant,
+			       .m = m,
+			       .unit = unit,
+			       .u = munit };
+	const struct sheet_row *h = &c->rows[0];
+	char esc[3][512]; /* names for a comment line, escaped */
+	struct text data, gp;
+	char label[512];
+	int ret = -ENOMEM;
+
+	if (sweep_axes(&s) || sweep_cells(&s))
+		goto out;
+	if (!isfinite(s.ylo)) {
+		ret = 0;
+		goto out_free;
+	}
+	if (sweep_order(&s))
+		goto out;
+	if (plot__texts_open(&data, &gp, err))
+		goto out_free;
+	fprintf(data.f,
+		"# memcgsim plot: %s against %s, %s; plots/throughput.gp\n"
+		"# %u panel(s) x %u line(s): block F * %u + V is panel F's line V\n",
+		sim_escape(esc[0], sizeof(esc[0]), h->f[m].text),
+		sim_escape(esc[1], sizeof(esc[1]), h->f[x].text),
+		sim_escape(esc[2], sizeof(esc[2]), p->name), s.facets.n,
+		s.vars.n, s.vars.n);
+	sweep_data(&s, data.f);
+	sweep_gp(&s, p->name, gp.f);
 	snprintf(label, sizeof(label), "%s-vs-%s", h->f[m].text, h->f[x].text);
 	ret = plot__plan_finish(p, PLOT_THROUGHPUT, "", label, &data, &gp, err);
 	goto out_free;
 out:
 	sim_error_set(err, "", 0, 0, "out of memory");
 out_free:
-	free(cells);
-	free(order);
-	free(xval);
-	names_release(&xs);
-	names_release(&facets);
-	names_release(&vars);
+	free(s.cells);
+	free(s.order);
+	free(s.xval);
+	names_release(&s.xs);
+	names_release(&s.facets);
+	names_release(&s.vars);
 	return ret;
 }
 
@@ -591,26 +669,25 @@ static const char *metric_near(const struct sheet_row *h, int variant, int unit,
 	return sim_nearest(word, names, n);
 }
 
-/* plan_sweep() - a picture per varied key of @path (a sweep.csv). */
-int plot__plan_sweep(struct plot_plan *p, const char *path,
-		     const struct plot_opts *o, struct sim_error *err)
+/* The columns of a sweep.csv that plot__plan_sweep() reads. */
+struct sweep_cols {
+	int variant, thr, unit; /* variant, throughput, unit (or -1) */
+	int metric; /* the metric drawn (--metric, else throughput) */
+	int xk; /* --x's key, or -1 */
+};
+
+/*
+ * sweep_header() - @c's header and rows checked as a sweep.csv's: point
+ * first, variant after the keys, throughput, every row as wide as the
+ * header with a throughput in range, and one row at least.
+ */
+static int sweep_header(const char *path, const struct sheet *c,
+			struct sweep_cols *k, struct sim_error *err)
 {
-	struct sheet c = { 0 };
-	const struct sheet_row *h;
-	int variant, thr, unit, k, ret, metric, xk = -1, axes = 0;
-	char munit[32] = "";
+	const struct sheet_row *h = &c->rows[0];
 	unsigned int i;
 	double x;
 
-	ret = sheet_read(path, &c, err);
-	if (ret)
-		goto out;
-	ret = -EINVAL;
-	if (!c.nr) {
-		sim_error_set(err, path, 0, 0, "not a sweep.csv: empty");
-		goto out;
-	}
-	h = &c.rows[0];
 	if (strcmp(h->f[0].text, "point")) {
 		/* `memcgsim run -f csv` starts with the variant. */
 		const char *hint =
@@ -621,42 +698,57 @@ int plot__plan_sweep(struct plot_plan *p, const char *path,
 			"not a sweep.csv: the first column is '%s', expected 'point'%s",
 			h->f[0].text,
 			strcmp(h->f[0].text, "variant") ? "" : hint);
-		goto out;
+		return -EINVAL;
 	}
-	variant = sheet_col(h, "variant");
-	thr = sheet_col(h, "throughput");
-	unit = sheet_col(h, "unit");
-	if (variant < 2 || thr < 0) {
+	k->variant = sheet_col(h, "variant");
+	k->thr = sheet_col(h, "throughput");
+	k->unit = sheet_col(h, "unit");
+	if (k->variant < 2 || k->thr < 0) {
 		sim_error_set(
 			err, path, 1, 1,
 			"not a sweep.csv: expected the columns point, the varied keys, variant, throughput, unit, ...");
-		goto out;
+		return -EINVAL;
 	}
-	for (i = 1; i < c.nr; i++) {
-		if (c.rows[i].n != h->n) {
+	for (i = 1; i < c->nr; i++) {
+		const struct sheet_row *row = &c->rows[i];
+
+		if (row->n != h->n) {
 			sim_error_set(
-				err, path, c.rows[i].line, 1,
+				err, path, row->line, 1,
 				"expected %u fields, as the header has, found %u",
-				h->n, c.rows[i].n);
-			goto out;
+				h->n, row->n);
+			return -EINVAL;
 		}
-		if (*c.rows[i].f[thr].text &&
-		    (!is_number(c.rows[i].f[thr].text, &x) ||
+		if (*row->f[k->thr].text &&
+		    (!is_number(row->f[k->thr].text, &x) ||
 		     (!isnan(x) && (x < 0 || x > PLOT_MAX_VALUE)))) {
 			sim_error_set(
-				err, path, c.rows[i].line, 1,
+				err, path, row->line, 1,
 				"throughput: expected a number from 0 to %g, found '%s'",
-				PLOT_MAX_VALUE, c.rows[i].f[thr].text);
-			goto out;
+				PLOT_MAX_VALUE, row->f[k->thr].text);
+			return -EINVAL;
 		}
 	}
-	if (c.nr < 2) {
+	if (c->nr < 2) {
 		sim_error_set(err, path, 1, 1, "no results: the header only");
-		goto out;
+		return -EINVAL;
 	}
-	metric = o->metric ? sheet_col(h, o->metric) : thr;
-	if (metric < 0 || metric <= variant || metric == unit) {
-		const char *near = metric_near(h, variant, unit, o->metric);
+	return 0;
+}
+
+/* sweep_metric() - --metric's column, its values numbers, and --x's key. */
+static int sweep_metric(const char *path, const struct sheet *c,
+			const struct plot_opts *o, struct sweep_cols *k,
+			struct sim_error *err)
+{
+	const struct sheet_row *h = &c->rows[0];
+	unsigned int i;
+	double x;
+
+	k->metric = o->metric ? sheet_col(h, o->metric) : k->thr;
+	if (k->metric < 0 || k->metric <= k->variant || k->metric == k->unit) {
+		const char *near =
+			metric_near(h, k->variant, k->unit, o->metric);
 
 		sim_error_set(
 			err, path, 1, 1,
@@ -664,42 +756,68 @@ int plot__plan_sweep(struct plot_plan *p, const char *path,
 			"after 'variant' are the metrics)%s%s%s",
 			o->metric, near ? "; did you mean '" : "",
 			near ? near : "", near ? "'?" : "");
-		goto out;
+		return -EINVAL;
 	}
-	for (i = 1; i < c.nr; i++) {
-		if (*c.rows[i].f[metric].text &&
-		    !is_number(c.rows[i].f[metric].text, &x)) {
-			sim_error_set(err, path, c.rows[i].line, 1,
+	for (i = 1; i < c->nr; i++) {
+		if (*c->rows[i].f[k->metric].text &&
+		    !is_number(c->rows[i].f[k->metric].text, &x)) {
+			sim_error_set(err, path, c->rows[i].line, 1,
 				      "%s: expected a number, found '%s'",
-				      h->f[metric].text,
-				      c.rows[i].f[metric].text);
-			goto out;
+				      h->f[k->metric].text,
+				      c->rows[i].f[k->metric].text);
+			return -EINVAL;
 		}
 	}
+	k->xk = -1;
 	if (o->x_key) {
-		xk = sheet_col(h, o->x_key);
-		if (xk < 1 || xk >= variant) {
+		k->xk = sheet_col(h, o->x_key);
+		if (k->xk < 1 || k->xk >= k->variant) {
 			sim_error_set(err, path, 1, 1,
 				      "--x: '%s' is not a varied key of the "
 				      "sweep; its keys are the columns between "
 				      "'point' and 'variant'",
 				      o->x_key);
-			goto out;
+			return -EINVAL;
 		}
 	}
-	if (metric != thr)
-		metric_unit(path, h->f[metric].text, munit, sizeof(munit));
-	/* Replication keys (seed) are averaged, unless all there is. */
-	for (k = 1; k < variant; k++)
-		axes += !rep_key(h, k);
-	ret = 0;
+	return 0;
+}
+
+/* plan_sweep() - a picture per varied key of @path (a sweep.csv). */
+int plot__plan_sweep(struct plot_plan *p, const char *path,
+		     const struct plot_opts *o, struct sim_error *err)
+{
+	struct sheet c = { 0 };
+	const struct sheet_row *h;
+	struct sweep_cols k;
+	char munit[32] = "";
+	int key, ret, axes = 0;
+
+	ret = sheet_read(path, &c, err);
+	if (ret)
+		goto out;
+	if (!c.nr) {
+		sim_error_set(err, path, 0, 0, "not a sweep.csv: empty");
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = sweep_header(path, &c, &k, err) ?:
+		      sweep_metric(path, &c, o, &k, err);
+	if (ret)
+		goto out;
+	h = &c.rows[0];
+	if (k.metric != k.thr)
+		metric_unit(path, h->f[k.metric].text, munit, sizeof(munit));
 	if (!plot__wanted(o, PLOT_THROUGHPUT))
 		goto out;
-	for (k = 1; k < variant && !ret; k++)
-		if ((o->x_key && k == xk) ||
-		    (!o->x_key && (!axes || !rep_key(h, k))))
-			ret = plan_sweep_key(p, &c, k, variant, metric, unit,
-					     munit, err);
+	/* Replication keys (seed) are averaged, unless all there is. */
+	for (key = 1; key < k.variant; key++)
+		axes += !rep_key(h, key);
+	for (key = 1; key < k.variant && !ret; key++)
+		if ((o->x_key && key == k.xk) ||
+		    (!o->x_key && (!axes || !rep_key(h, key))))
+			ret = plan_sweep_key(p, &c, key, k.variant, k.metric,
+					     k.unit, munit, err);
 out:
 	sheet_release(&c);
 	return ret;

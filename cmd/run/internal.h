@@ -77,6 +77,27 @@ void run__variant_legend(struct report *r, int col,
 void run__note_once(struct report *r, int col, const struct run_result *res,
 		    struct run_prov *p);
 
+/* The names of @table's @nr keys, checked against @map's (run.c). */
+int run__check_keys(const struct scenario_node *map,
+		    const struct scenario_key *table, size_t nr,
+		    struct sim_error *err);
+
+/* A scenario's `published:` block (cmd/run/published.c). */
+enum { PUB_SOURCE, PUB_METRIC, PUB_VALUES, PUB_TOLERANCE_PP, NR_PUB_KEYS };
+extern const struct scenario_key run__published_keys[NR_PUB_KEYS];
+/* run__check_published() - refuse a published value of no variant in @vars. */
+int run__check_published(const struct scenario_node *base,
+			 const struct scenario_node *vars,
+			 struct sim_error *err);
+/*
+ * run__record() - the metrics of @variant's @reps replications into @r;
+ * right after the published metric, the published value of variant
+ * @name when there is one (row "published").
+ */
+void run__record(struct report *r, int variant, struct run_result *res,
+		 unsigned int reps, const struct scenario_node *base,
+		 const char *name);
+
 /* --max-memory, or the default limit when it is not given. */
 uint64_t run__max_memory(const struct run_opts *o);
 /* The estimate of one run of the loaded variant @v (cmd/run/estimate.h). */

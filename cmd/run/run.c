@@ -179,41 +179,6 @@ static const struct scenario_key variant_keys[NR_VAR_KEYS] = {
 	},
 };
 
-enum { PUB_SOURCE, PUB_METRIC, PUB_VALUES, PUB_TOLERANCE_PP, NR_PUB_KEYS };
-
-static const struct scenario_key published_keys[NR_PUB_KEYS] = {
-	[PUB_SOURCE] = {
-		.name = "source",
-		.type = SCENARIO_KEY_STRING,
-		.required = true,
-		.size = sizeof(const char *),
-		.doc = "Where the measurements were published",
-	},
-	[PUB_METRIC] = {
-		.name = "metric",
-		.type = SCENARIO_KEY_STRING,
-		.size = sizeof(const char *),
-		.def_str = "throughput",
-		.doc = "The metric they measure",
-	},
-	[PUB_VALUES] = {
-		.name = "values",
-		.type = SCENARIO_KEY_CUSTOM,
-		.required = true,
-		.form = "map",
-		.doc = "{VARIANT: NUMBER, ...}, the measured value of each variant named",
-	},
-	[PUB_TOLERANCE_PP] = {
-		.name = "tolerance_pp",
-		.type = SCENARIO_KEY_DOUBLE,
-		.size = sizeof(double),
-		.dmin = 0,
-		.dmax = 100,
-		.ddef = 3.0,
-		.doc = "The largest error, in percentage points, that validate accepts between a predicted change and the published one",
-	},
-};
-
 enum { WL_TYPE, WL_CPUS, WL_CGROUP, NR_WL_KEYS };
 
 /* The keys of every workload; each type adds its own (help keys TYPE). */
@@ -244,7 +209,7 @@ static const struct scenario_key common_workload_keys[NR_WL_KEYS] = {
 static const struct scenario_key_table key_tables[] = {
 	{ "scenario", top_keys, NR_TOP_KEYS },
 	{ "variants", variant_keys, NR_VAR_KEYS },
-	{ "published", published_keys, NR_PUB_KEYS },
+	{ "published", run__published_keys, NR_PUB_KEYS },
 	{ "workloads", common_workload_keys, NR_WL_KEYS },
 };
 
@@ -255,9 +220,9 @@ unsigned int run_key_tables(const struct scenario_key_table **tables)
 }
 
 /* The names of @table, for scenario_check_keys(). */
-static int check_keys(const struct scenario_node *map,
-		      const struct scenario_key *table, size_t nr,
-		      struct sim_error *err)
+int run__check_keys(const struct scenario_node *map,
+		    const struct scenario_key *table, size_t nr,
+		    struct sim_error *err)
 {
 	const char *names[NR_TOP_KEYS];
 
@@ -911,6 +876,156 @@ static void kworker_setup(struct run *run)
 	sim_proc_start(&run->kworker, 0);
 }
 
+/*
+ * run_build() - @v's run in @run: the engine, the coherence model within
+ * --max-memory (@limit), the memcg world when a workload charges, the
+ * trace when @traced, a task per workload CPU, each workload's setup and
+ * the stats kworker. Nothing runs yet.
+ */
+static void run_build(struct run *run, struct variant *v, uint64_t seed,
+		      const struct run_opts *o, bool traced, int variant,
+		      uint64_t limit)
+{
+	unsigned int i, j;
+
+	run->machine = v->machine;
+	run->seed = seed;
+	run->warmup_ps = v->warmup_ps;
+	run->end_ps = v->warmup_ps + v->duration_ps;
+	run->nr_workloads = v->nr_workloads;
+	run->workloads = v->workloads;
+	run->engine = sim_engine_create();
+	SIM_OOM_ON(!run->engine);
+	sim_stat_init(&run->lat);
+	run->coh = coh_create(&v->machine, run->engine);
+	coh_set_mem_limit(run->coh, limit == UINT64_MAX ? 0 : limit);
+	/* a developer's check that the shortcuts are exact (HACKING.md) */
+	if (run__shortcuts_off())
+		coh_set_shortcuts(run->coh, false);
+	run->kernel = &v->kernel;
+	run->cgroups = &v->cgroups;
+	for (i = 0; i < v->nr_workloads; i++)
+		if (v->workloads[i].type->memcg && !run->memcg)
+			run->memcg = memcg_sim_create(&v->kernel, &v->cgroups,
+						      run->coh,
+						      v->machine.nr_cpus);
+	if (traced) {
+		run__trace_begin(run, o, variant);
+		/* A window after the run holds nothing: say so. */
+		if (o->trace_from >= run->end_ps)
+			fprintf(stderr,
+				"memcgsim: note: --trace-from %g ms is not before variant '%s' ends (%g ms, warm-up included): its trace holds no events\n",
+				(double)o->trace_from / SIM_PS_PER_MS, v->name,
+				(double)run->end_ps / SIM_PS_PER_MS);
+	}
+	for (i = 0; i < v->nr_workloads; i++) {
+		struct workload *w = &v->workloads[i];
+
+		for (j = 0; j < w->nr_tasks; j++) {
+			struct sim_task *t = &w->tasks[j];
+
+			sim_proc_init(&t->proc, run->engine, w->cpus[j],
+				      PROC_STACK, t);
+			t->k.cc =
+				coh_cpu_attach(run->coh, w->cpus[j], &t->proc);
+			t->k.ms = run->memcg;
+			t->w = w;
+			t->index = j;
+			task_rng_init(t, seed, w->cpus[j]);
+			memset(&t->prof, 0, sizeof(t->prof));
+			t->k.cc->prof = &t->prof;
+			/* explain names the function behind each access */
+			t->k.cc->caller = o->callers ? kprof_caller : NULL;
+		}
+		w->type->setup(w, run);
+	}
+	kworker_setup(run);
+}
+
+/* run_budgets() - @run's --max-events, --max-time and progress, in @pc. */
+static void run_budgets(struct run *run, const struct run_opts *o,
+			struct progress_ctx *pc, bool traced)
+{
+	pc->end = run->end_ps;
+	pc->e = run->engine;
+	pc->max_events = o->max_events ? o->max_events : RUN_DEFAULT_MAX_EVENTS;
+	if (pc->max_events == UINT64_MAX)
+		pc->max_events = 0;
+	pc->estimate = 0;
+	pc->trace_failed = false;
+	pc->timed_out = false;
+	pc->work = 0;
+	/* Work without events: checked every 2^16 units (struct run). */
+	run->work_every = 1 << 16;
+	if (pc->max_events && pc->max_events < run->work_every)
+		run->work_every = pc->max_events;
+	run->work_next = run->work_every;
+	run->work_tick = work_tick;
+	run->work_arg = pc;
+	/*
+	 * The budget is checked every 2^20 events, or every --max-events
+	 * when that is less: a limit below 2^20 is enforced too. So is a
+	 * trace's writing.
+	 */
+	if (o->progress || pc->max_events || traced || o->time_up)
+		sim_engine_set_progress(run->engine,
+					pc->max_events && pc->max_events <
+								  1 << 20 ?
+						pc->max_events :
+						1 << 20,
+					engine_progress, pc);
+}
+
+/*
+ * run_stopped() - the error of a run that a budget stopped (--max-time,
+ * --max-events) or whose trace could not be written: -1, nothing of it
+ * is written. 0 for a run that finished.
+ */
+static int run_stopped(struct run *run, const struct variant *v,
+		       const struct run_opts *o, const struct progress_ctx *pc,
+		       bool traced, int variant, struct sim_error *err)
+{
+	if (pc->timed_out) {
+		scenario_error(
+			err, v->tree,
+			"variant '%s': stopped at --max-time after %.6g of its %.6g simulated ms: nothing was written; raise --max-time, or shorten duration_ms (memcgsim check estimates the time)",
+			v->name, (double)sim_now(run->engine) / SIM_PS_PER_MS,
+			(double)run->end_ps / SIM_PS_PER_MS);
+		return -1;
+	}
+	if (pc->estimate) {
+		run__events_error(v, pc, err);
+		return -1;
+	}
+	if (traced)
+		run__trace_end(run, v->name, variant);
+	if (traced && sim_trace_flush(o->trace)) {
+		/* Stopped at the first failed write: nothing is written. */
+		sim_error_set(
+			err, sim_trace_path(o->trace), 0, 0,
+			"cannot write the trace: %s; stopped in variant '%s': nothing was written, neither the trace nor the results",
+			strerror(sim_trace_flush(o->trace)), v->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* run_free() - what run_build() made. */
+static void run_free(struct run *run, struct variant *v)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < v->nr_workloads; i++)
+		for (j = 0; j < v->workloads[i].nr_tasks; j++)
+			sim_proc_destroy(&v->workloads[i].tasks[j].proc);
+	if (run->kworker_cpu >= 0)
+		sim_proc_destroy(&run->kworker);
+	sim_stat_destroy(&run->lat);
+	memcg_sim_free(run->memcg);
+	coh_free(run->coh);
+	sim_engine_free(run->engine);
+}
+
 static int run_variant_once(struct variant *v, uint64_t seed,
 			    const struct run_opts *o, bool traced,
 			    struct progress_ctx *pc, struct report *r,
@@ -920,95 +1035,17 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 	uint64_t limit = run__max_memory(o);
 	struct run run = { 0 };
 	unsigned int i, j;
-	int ret = 0;
+	int ret = -1;
 
-	run.machine = v->machine;
-	run.seed = seed;
-	run.warmup_ps = v->warmup_ps;
-	run.end_ps = v->warmup_ps + v->duration_ps;
-	run.nr_workloads = v->nr_workloads;
-	run.workloads = v->workloads;
-	run.engine = sim_engine_create();
-	SIM_OOM_ON(!run.engine);
-	sim_stat_init(&run.lat);
-	run.coh = coh_create(&v->machine, run.engine);
-	coh_set_mem_limit(run.coh, limit == UINT64_MAX ? 0 : limit);
-	/* a developer's check that the shortcuts are exact (HACKING.md) */
-	if (run__shortcuts_off())
-		coh_set_shortcuts(run.coh, false);
-	run.kernel = &v->kernel;
-	run.cgroups = &v->cgroups;
-	for (i = 0; i < v->nr_workloads; i++)
-		if (v->workloads[i].type->memcg && !run.memcg)
-			run.memcg = memcg_sim_create(&v->kernel, &v->cgroups,
-						     run.coh,
-						     v->machine.nr_cpus);
-	if (traced) {
-		run__trace_begin(&run, o, variant);
-		/* A window after the run holds nothing: say so. */
-		if (o->trace_from >= run.end_ps)
-			fprintf(stderr,
-				"memcgsim: note: --trace-from %g ms is not before variant '%s' ends (%g ms, warm-up included): its trace holds no events\n",
-				(double)o->trace_from / SIM_PS_PER_MS, v->name,
-				(double)run.end_ps / SIM_PS_PER_MS);
-	}
-	for (i = 0; i < v->nr_workloads; i++) {
-		struct workload *w = &v->workloads[i];
-
-		for (j = 0; j < w->nr_tasks; j++) {
-			struct sim_task *t = &w->tasks[j];
-
-			sim_proc_init(&t->proc, run.engine, w->cpus[j],
-				      PROC_STACK, t);
-			t->k.cc = coh_cpu_attach(run.coh, w->cpus[j], &t->proc);
-			t->k.ms = run.memcg;
-			t->w = w;
-			t->index = j;
-			task_rng_init(t, seed, w->cpus[j]);
-			memset(&t->prof, 0, sizeof(t->prof));
-			t->k.cc->prof = &t->prof;
-			/* explain names the function behind each access */
-			t->k.cc->caller = o->callers ? kprof_caller : NULL;
-		}
-		w->type->setup(w, &run);
-	}
-	kworker_setup(&run);
+	run_build(&run, v, seed, o, traced, variant, limit);
 	if (coh_failed(run.coh)) {
 		run__mem_error(v, &run, limit, err);
-		ret = -1;
 		goto out;
 	}
 	for (i = 0; i < v->nr_workloads; i++)
 		for (j = 0; j < v->workloads[i].nr_tasks; j++)
 			sim_proc_start(&v->workloads[i].tasks[j].proc, 0);
-	pc->end = run.end_ps;
-	pc->e = run.engine;
-	pc->max_events = o->max_events ? o->max_events : RUN_DEFAULT_MAX_EVENTS;
-	if (pc->max_events == UINT64_MAX)
-		pc->max_events = 0;
-	pc->estimate = 0;
-	pc->trace_failed = false;
-	pc->timed_out = false;
-	pc->work = 0;
-	/* Work without events: checked every 2^16 units (struct run). */
-	run.work_every = 1 << 16;
-	if (pc->max_events && pc->max_events < run.work_every)
-		run.work_every = pc->max_events;
-	run.work_next = run.work_every;
-	run.work_tick = work_tick;
-	run.work_arg = pc;
-	/*
-	 * The budget is checked every 2^20 events, or every --max-events
-	 * when that is less: a limit below 2^20 is enforced too. So is a
-	 * trace's writing.
-	 */
-	if (o->progress || pc->max_events || traced || o->time_up)
-		sim_engine_set_progress(run.engine,
-					pc->max_events && pc->max_events <
-								  1 << 20 ?
-						pc->max_events :
-						1 << 20,
-					engine_progress, pc);
+	run_budgets(&run, o, pc, traced);
 	if (o->run_phase)
 		o->run_phase(o->run_phase_arg, true);
 	sim_engine_run(run.engine, run.warmup_ps);
@@ -1020,31 +1057,8 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 	}
 	if (o->run_phase)
 		o->run_phase(o->run_phase_arg, false);
-	if (pc->timed_out) {
-		scenario_error(
-			err, v->tree,
-			"variant '%s': stopped at --max-time after %.6g of its %.6g simulated ms: nothing was written; raise --max-time, or shorten duration_ms (memcgsim check estimates the time)",
-			v->name, (double)sim_now(run.engine) / SIM_PS_PER_MS,
-			(double)run.end_ps / SIM_PS_PER_MS);
-		ret = -1;
+	if (run_stopped(&run, v, o, pc, traced, variant, err))
 		goto out;
-	}
-	if (pc->estimate) {
-		run__events_error(v, pc, err);
-		ret = -1;
-		goto out;
-	}
-	if (traced)
-		run__trace_end(&run, v->name, variant);
-	if (traced && sim_trace_flush(o->trace)) {
-		/* Stopped at the first failed write: nothing is written. */
-		sim_error_set(
-			err, sim_trace_path(o->trace), 0, 0,
-			"cannot write the trace: %s; stopped in variant '%s': nothing was written, neither the trace nor the results",
-			strerror(sim_trace_flush(o->trace)), v->name);
-		ret = -1;
-		goto out;
-	}
 	for (i = 0; i < v->nr_workloads; i++)
 		for (j = 0; j < v->workloads[i].nr_tasks; j++)
 			kprof_settle(&v->workloads[i].tasks[j].prof,
@@ -1058,55 +1072,32 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 		if (o->inspect)
 			o->inspect(o->inspect_arg, v->name, &run);
 	}
+	ret = 0;
 out:
-	for (i = 0; i < v->nr_workloads; i++) {
-		for (j = 0; j < v->workloads[i].nr_tasks; j++) {
-			struct sim_task *t = &v->workloads[i].tasks[j];
-
-			sim_proc_destroy(&t->proc);
-		}
-	}
-	if (run.kworker_cpu >= 0)
-		sim_proc_destroy(&run.kworker);
-	sim_stat_destroy(&run.lat);
-	memcg_sim_free(run.memcg);
-	coh_free(run.coh);
-	sim_engine_free(run.engine);
+	run_free(&run, v);
 	return ret;
 }
 
 /* ---- the scenario ---- */
 
-static int check_variants(const struct scenario_node *base,
-			  const struct scenario_node *vars,
-			  const char **baseline, struct sim_error *err)
+/* The variants' names into @names: each well formed, none twice. */
+static int check_variant_names(const struct scenario_node *vars, size_t nr,
+			       const char **names, struct sim_error *err)
 {
-	const char *names[MAX_VARIANTS];
-	size_t i, j, nr = vars ? scenario_len(vars) : 0;
+	static const char allowed[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-";
+	size_t i, j;
 
-	if (vars && (scenario_kind(vars) != SCENARIO_SEQ || !nr)) {
-		scenario_error(err, vars,
-			       "expected a list of variants, found %s",
-			       found(vars));
-		return -1;
-	}
-	if (nr > MAX_VARIANTS) {
-		scenario_error(err, vars, "at most %d variants, found %zu",
-			       MAX_VARIANTS, nr);
-		return -1;
-	}
 	for (i = 0; i < nr; i++) {
 		const struct scenario_node *vn = scenario_item(vars, i);
 		const char *s;
 
-		if (check_keys(vn, variant_keys, NR_VAR_KEYS, err) ||
+		if (run__check_keys(vn, variant_keys, NR_VAR_KEYS, err) ||
 		    scenario_key_get(vn, &variant_keys[VAR_NAME], &names[i],
 				     err))
 			return -1;
 		if (!names[i][0] || strlen(names[i]) >= 64 ||
-		    strspn(names[i],
-			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-") !=
-			    strlen(names[i])) {
+		    strspn(names[i], allowed) != strlen(names[i])) {
 			scenario_error(
 				err, scenario_get(vn, "name"),
 				"expected a variant name of letters, digits and _.+- (at most 63), found '%s'",
@@ -1125,10 +1116,19 @@ static int check_variants(const struct scenario_node *base,
 				     err))
 			return -1;
 	}
-	/* A variant's own baseline names another variant. */
+	return 0;
+}
+
+/* A variant's own baseline names another variant. */
+static int check_variant_baselines(const struct scenario_node *vars, size_t nr,
+				   const char *const *names,
+				   struct sim_error *err)
+{
+	const char *vb, *near;
+	size_t i, j;
+
 	for (i = 0; i < nr; i++) {
 		const struct scenario_node *vn = scenario_item(vars, i);
-		const char *vb;
 
 		if (scenario_key_get(vn, &variant_keys[VAR_BASELINE], &vb, err))
 			return -1;
@@ -1137,339 +1137,314 @@ static int check_variants(const struct scenario_node *base,
 		for (j = 0; j < nr; j++)
 			if (!strcmp(vb, names[j]))
 				break;
-		if (j == nr || j == i) {
+		if (j == i) {
 			scenario_error(
 				err, scenario_get(vn, "baseline"),
-				"%s '%s'%s%s%s",
-				j == i ?
-					"a variant cannot be its own baseline:" :
-					"no variant named",
-				vb,
-				j != i && sim_nearest(vb, names,
-						      (unsigned int)nr) ?
-					"; did you mean '" :
-					"",
-				j != i && sim_nearest(vb, names,
-						      (unsigned int)nr) ?
-					sim_nearest(vb, names,
-						    (unsigned int)nr) :
-					"",
-				j != i && sim_nearest(vb, names,
-						      (unsigned int)nr) ?
-					"'?" :
-					"");
+				"a variant cannot be its own baseline: '%s'",
+				vb);
 			return -1;
 		}
-	}
-	if (scenario_key_get(base, &top_keys[TOP_BASELINE], baseline, err))
-		return -1;
-	if (*baseline) {
-		for (i = 0; i < nr; i++)
-			if (!strcmp(*baseline, names[i]))
-				break;
-		if (i == nr && strcmp(*baseline, "base")) {
-			scenario_error(
-				err, scenario_get(base, "baseline"),
-				"no variant named '%s'%s%s%s", *baseline,
-				sim_nearest(*baseline, names,
-					    (unsigned int)nr) ?
-					"; did you mean '" :
-					"",
-				sim_nearest(*baseline, names, (unsigned int)nr) ?:
-					"",
-				sim_nearest(*baseline, names,
-					    (unsigned int)nr) ?
-					"'?" :
-					"");
+		if (j == nr) {
+			near = sim_nearest(vb, names, (unsigned int)nr);
+			scenario_error(err, scenario_get(vn, "baseline"),
+				       "no variant named '%s'%s%s%s", vb,
+				       near ? "; did you mean '" : "",
+				       near ? near : "", near ? "'?" : "");
 			return -1;
 		}
 	}
 	return 0;
 }
 
-static int check_published(const struct scenario_node *base,
-			   const struct scenario_node *vars,
-			   struct sim_error *err)
+static int check_variants(const struct scenario_node *base,
+			  const struct scenario_node *vars,
+			  const char **baseline, struct sim_error *err)
 {
-	const struct scenario_node *p = scenario_get(base, "published");
-	const struct scenario_node *vals;
-	const char *s;
-	double d;
-	size_t i, j;
+	const char *names[MAX_VARIANTS], *near;
+	size_t i, nr = vars ? scenario_len(vars) : 0;
 
-	if (!p)
-		return 0;
-	if (check_keys(p, published_keys, NR_PUB_KEYS, err) ||
-	    scenario_key_get(p, &published_keys[PUB_SOURCE], &s, err) ||
-	    scenario_key_get(p, &published_keys[PUB_METRIC], &s, err) ||
-	    scenario_key_get(p, &published_keys[PUB_TOLERANCE_PP], &d, err))
-		return -1;
-	vals = scenario_get(p, "values");
-	if (!vals || scenario_kind(vals) != SCENARIO_MAP) {
-		scenario_error(
-			err, vals ? vals : p,
-			"expected 'values': a map of variant names to measured values");
+	if (vars && (scenario_kind(vars) != SCENARIO_SEQ || !nr)) {
+		scenario_error(err, vars,
+			       "expected a list of variants, found %s",
+			       found(vars));
 		return -1;
 	}
-	for (i = 0; i < scenario_len(vals); i++) {
-		const char *name = scenario_key(vals, i);
-		bool found = false;
+	if (nr > MAX_VARIANTS) {
+		scenario_error(err, vars, "at most %d variants, found %zu",
+			       MAX_VARIANTS, nr);
+		return -1;
+	}
+	if (check_variant_names(vars, nr, names, err) ||
+	    check_variant_baselines(vars, nr, names, err) ||
+	    scenario_key_get(base, &top_keys[TOP_BASELINE], baseline, err))
+		return -1;
+	if (!*baseline || !strcmp(*baseline, "base"))
+		return 0;
+	for (i = 0; i < nr; i++)
+		if (!strcmp(*baseline, names[i]))
+			return 0;
+	near = sim_nearest(*baseline, names, (unsigned int)nr);
+	scenario_error(err, scenario_get(base, "baseline"),
+		       "no variant named '%s'%s%s%s", *baseline,
+		       near ? "; did you mean '" : "", near ? near : "",
+		       near ? "'?" : "");
+	return -1;
+}
 
-		for (j = 0; vars && j < scenario_len(vars); j++) {
-			const char *vname = scenario_scalar(
-				scenario_get(scenario_item(vars, j), "name"));
+/* A scenario being run: its tree, its variants and what they share. */
+struct scenario_job {
+	const char *path;
+	const struct run_opts *o;
+	struct scenario_node *base; /* with --set applied */
+	const struct scenario_node *vars; /* NULL: the scenario as written */
+	const char *name, *desc, *baseline;
+	size_t nr; /* variants (1 without `variants:`) */
+	size_t selected; /* those that run */
+	size_t done; /* runs finished, for the progress */
+	struct variant *v;
+	struct run_result *res; /* one per replication */
+	struct run_prov *prov;
+};
 
-			if (vname && !strcmp(vname, name))
-				found = true;
-		}
-		if (!found) {
-			scenario_error(err, scenario_item(vals, i),
-				       "no variant named '%s'", name);
+/*
+ * scenario_check() - load @j->path, apply --set, and check the top
+ * level: its keys, the variants' names and baselines, `published:`.
+ */
+static int scenario_check(struct scenario_job *j, struct sim_error *err)
+{
+	unsigned int k;
+
+	j->base = scenario_load_file(j->path, err);
+	if (!j->base)
+		return -1;
+	for (k = 0; k < j->o->nr_sets; k++)
+		if (scenario_set_arg(j->base, j->o->sets[k], err))
 			return -1;
-		}
-		if (scenario_double(vals, name, true, 0, -1e300, 1e300, &d,
-				    err))
-			return -1;
+	if (check_top_keys(j->base, err))
+		return -1;
+	j->vars = scenario_get(j->base, "variants");
+	if (check_variants(j->base, j->vars, &j->baseline, err) ||
+	    run__check_published(j->base, j->vars, err) ||
+	    scenario_key_get(j->base, &top_keys[TOP_SCENARIO], &j->name, err) ||
+	    scenario_key_get(j->base, &top_keys[TOP_DESCRIPTION], &j->desc,
+			     err))
+		return -1;
+	/*
+	 * The name heads tables and titles plots, one line each: a tab or a
+	 * newline would split them (the loader refuses other controls).
+	 */
+	if (strpbrk(j->name, "\t\n")) {
+		scenario_error(
+			err, scenario_get(j->base, "scenario"),
+			"a scenario name is one line: no newline or tab");
+		return -1;
 	}
 	return 0;
 }
 
 /*
- * record() - the metrics of @variant's replications; right after the
- * published metric, the published value when there is one (row
- * "published"), so the table shows both changes side by side.
+ * variant_check() - load variant @i and check it; estimate it when it is
+ * to run; then park it. A variant naming a CPU the machine lacks is
+ * skipped, unless it is the one asked for.
  */
-static void record(struct report *r, int variant, struct run_result *res,
-		   unsigned int reps, const struct scenario_node *base,
-		   const char *name)
+static int variant_check(struct scenario_job *j, size_t i,
+			 struct sim_error *err)
 {
-	const struct scenario_node *pub = scenario_get(base, "published");
-	const struct scenario_node *vals = scenario_get(pub, "values");
-	const char *metric = NULL;
-	unsigned int m, k;
-	double x[1024], mean, half, pv;
-	struct sim_error ignored;
+	const struct run_opts *o = j->o;
+	struct variant *v = &j->v[i];
+	struct estimate est;
 
-	if (pub && scenario_key_get(pub, &published_keys[PUB_METRIC], &metric,
-				    &ignored))
-		metric = NULL;
-	for (m = 0; m < res[0].nr; m++) {
-		for (k = 0; k < reps; k++)
-			x[k] = res[k].value[m];
-		sim_ci95(x, reps, &mean, &half);
-		report_metric(r, variant, res[0].name[m], res[0].unit[m], mean,
-			      half, res[0].higher_is_better[m]);
-		if (metric && !strcmp(metric, res[0].name[m]) && vals &&
-		    scenario_get(vals, name) &&
-		    !scenario_double(vals, name, false, 0, -1e300, 1e300, &pv,
-				     &ignored))
-			report_metric(r, variant, "published", res[0].unit[m],
-				      pv, 0, res[0].higher_is_better[m]);
+	snprintf(oom_stage, sizeof(oom_stage), "checking variant %zu", i + 1);
+	if (variant_load(v, j->base, j->vars ? scenario_item(j->vars, i) : NULL,
+			 o, err) ||
+	    run__check_outputs(o, err))
+		return -1;
+	if (v->misfit) {
+		if (o->variant && !strcmp(o->variant, v->name)) {
+			scenario_error(
+				err, v->misfit_at,
+				"CPU %u is out of range: the machine has %u CPUs",
+				v->misfit - 1, v->machine.nr_cpus);
+			return -1;
+		}
+		/* a note for the variants asked for: all, not one */
+		if (!o->variant)
+			fprintf(stderr,
+				"memcgsim: note: variant '%s' skipped: it runs CPU %u, and the machine given with --set has %u CPUs\n",
+				v->name, v->misfit - 1, v->machine.nr_cpus);
+		variant_destroy(v);
+		return 0;
 	}
+	if (!o->variant || !strcmp(o->variant, v->name)) {
+		/* traced: every variant, or --trace-variant's */
+		run__variant_estimate(v, run__traced(o, v->name), &est);
+		if (o->estimate)
+			o->estimate(o->estimate_arg, v->name, &est);
+		if (run__check_memory(v, &est, o, err))
+			return -1;
+		run__prov_add(j->prov, v);
+		j->selected++;
+	}
+	variant_park(v);
+	return 0;
+}
+
+/* variants_check() - check every variant before running any. */
+static int variants_check(struct scenario_job *j, struct sim_error *err)
+{
+	const struct run_opts *o = j->o;
+	const char *names[MAX_VARIANTS], *near;
+	size_t i;
+
+	for (i = 0; i < j->nr; i++)
+		if (variant_check(j, i, err))
+			return -1;
+	if (!j->selected && !o->variant) {
+		sim_error_set(
+			err, "", 0, 0,
+			"no variant of %s fits the machine given with --set",
+			j->path);
+		return -1;
+	}
+	for (i = 0; i < j->nr; i++)
+		names[i] = j->v[i].name;
+	if (o->variant && !j->selected) {
+		near = sim_nearest(o->variant, names, (unsigned int)j->nr);
+		sim_error_set(err, "", 0, 0,
+			      "--variant: no variant named '%s' in %s%s%s%s",
+			      o->variant, j->path,
+			      near ? "; did you mean '" : "", near ? near : "",
+			      near ? "'?" : "");
+		return -1;
+	}
+	return run__trace_check(o, names, (unsigned int)j->nr, j->path, err);
+}
+
+/*
+ * variant_run() - run variant @i's replications, each on a fresh copy
+ * (workloads keep state), into report @r; the first one traced when
+ * asked and reporting its lines and functions.
+ */
+static int variant_run(struct scenario_job *j, struct report *r, size_t i,
+		       struct progress_ctx *pc, struct sim_error *err)
+{
+	const struct run_opts *o = j->o;
+	const struct scenario_node *vn = j->vars ? scenario_item(j->vars, i) :
+						   NULL;
+	struct variant *v = &j->v[i];
+	const char *nan;
+	unsigned int k;
+	int col;
+
+	col = report_variant(r, v->name);
+	if (vn) {
+		const char *vb = NULL;
+
+		run__variant_legend(r, col, vn);
+		if (!scenario_key_get(vn, &variant_keys[VAR_BASELINE], &vb,
+				      err) &&
+		    vb)
+			report_variant_baseline(r, col, vb);
+		sim_error_clear(err);
+	}
+	for (k = 0; k < o->replications; k++) {
+		uint64_t s = k ? sim_seed_derive(v->seed, k) : v->seed;
+
+		if (k)
+			variant_destroy(v);
+		snprintf(oom_stage, sizeof(oom_stage), "running variant '%s'",
+			 v->name);
+		if (variant_load(v, j->base, vn, o, err))
+			return -1;
+
+		memset(&j->res[k], 0, sizeof(j->res[k]));
+		pc->share = 1.0 / (double)(j->selected * o->replications);
+		pc->done = (double)j->done * pc->share;
+		if (run_variant_once(v, s, o, !k && run__traced(o, v->name), pc,
+				     k ? NULL : r, col, &j->res[k], err))
+			return -1;
+		j->done++;
+	}
+	run__record(r, col, j->res, o->replications, j->base, v->name);
+	/* No result file holds nan: a workload that did nothing. */
+	nan = report_nonfinite(r, col);
+	if (nan) {
+		scenario_error(
+			err, vn ? vn : j->base,
+			"variant '%s': the metric '%s' is not a number: its workload did no work it could measure",
+			v->name, nan);
+		return -1;
+	}
+	run__note_once(r, col, &j->res[0], j->prov);
+	variant_park(v);
+	return 0;
+}
+
+/* variants_run() - the report of the selected variants, run in order. */
+static int variants_run(struct scenario_job *j, struct report **out,
+			struct sim_error *err)
+{
+	const struct run_opts *o = j->o;
+	struct progress_ctx pc = { .o = o };
+	struct report *r;
+	size_t i;
+
+	for (i = 0; !j->v[i].parked; i++) /* the first not skipped */
+		;
+	r = report_create(j->name, j->v[i].seed, o->replications);
+	SIM_OOM_ON(!r);
+	run__prov_record(r, j->prov, j->path, o);
+	report_describe(r, j->desc);
+	report_all_metrics(r, o->all_metrics);
+	for (i = 0; i < j->nr; i++) {
+		if ((o->variant && strcmp(o->variant, j->v[i].name)) ||
+		    !j->v[i].parked)
+			continue;
+		if (variant_run(j, r, i, &pc, err)) {
+			report_free(r);
+			return -1;
+		}
+	}
+	report_set_baseline(r, j->baseline);
+	*out = r;
+	return 0;
 }
 
 static int scenario_run_caught(const char *path, const struct run_opts *o,
 			       struct report **out, struct sim_error *err)
 {
-	struct scenario_node *base;
-	const struct scenario_node *vars;
-	struct run_result *res = NULL;
-	struct run_prov *prov = NULL;
-	struct variant *v = NULL;
-	const char *baseline = NULL, *name, *desc, *vnames[MAX_VARIANTS];
-	struct report *r = NULL;
-	struct progress_ctx pc = { .o = o };
-	size_t i, nr, selected = 0, done = 0;
-	struct estimate est;
-	unsigned int k;
-	uint64_t seed;
+	struct scenario_job j = { .path = path, .o = o };
+	size_t i;
 	int ret = -1;
 
 	SIM_BUG_ON(o->replications < 1 || o->replications > 1024 ||
 		   !o->datadir);
-	base = scenario_load_file(path, err);
-	if (!base)
-		return -1;
-	for (k = 0; k < o->nr_sets; k++)
-		if (scenario_set_arg(base, o->sets[k], err))
-			goto out_free;
-	if (check_top_keys(base, err))
-		goto out_free;
-	vars = scenario_get(base, "variants");
-	if (check_variants(base, vars, &baseline, err) ||
-	    check_published(base, vars, err) ||
-	    scenario_key_get(base, &top_keys[TOP_SCENARIO], &name, err) ||
-	    scenario_key_get(base, &top_keys[TOP_DESCRIPTION], &desc, err))
-		goto out_free;
-	/*
-	 * The name heads tables and titles plots, one line each: a tab or a
-	 * newline would split them (the loader refuses other controls).
-	 */
-	if (strpbrk(name, "\t\n")) {
-		scenario_error(
-			err, scenario_get(base, "scenario"),
-			"a scenario name is one line: no newline or tab");
-		goto out_free;
-	}
-	nr = vars ? scenario_len(vars) : 1;
-	v = calloc(nr, sizeof(*v));
-	res = calloc(o->replications, sizeof(*res));
-	prov = malloc(sizeof(*prov));
-	SIM_OOM_ON(!v || !res || !prov);
-	run__prov_init(prov);
+	if (scenario_check(&j, err))
+		goto out;
+	j.nr = j.vars ? scenario_len(j.vars) : 1;
+	j.v = calloc(j.nr, sizeof(*j.v));
+	j.res = calloc(o->replications, sizeof(*j.res));
+	j.prov = malloc(sizeof(*j.prov));
+	SIM_OOM_ON(!j.v || !j.res || !j.prov);
+	run__prov_init(j.prov);
 
-	/* Check every variant before running any. */
-	for (i = 0; i < nr; i++) {
-		const struct scenario_node *vn = vars ? scenario_item(vars, i) :
-							NULL;
-
-		snprintf(oom_stage, sizeof(oom_stage), "checking variant %zu",
-			 i + 1);
-		if (variant_load(&v[i], base, vn, o, err) ||
-		    run__check_outputs(o, err))
-			goto out_variants;
-		if (v[i].misfit) {
-			/* skipped, unless it is the one asked for */
-			if (o->variant && !strcmp(o->variant, v[i].name)) {
-				scenario_error(
-					err, v[i].misfit_at,
-					"CPU %u is out of range: the machine has %u CPUs",
-					v[i].misfit - 1, v[i].machine.nr_cpus);
-				goto out_variants;
-			}
-			/* a note for the variants asked for: all, not one */
-			if (!o->variant)
-				fprintf(stderr,
-					"memcgsim: note: variant '%s' skipped: it runs CPU %u, and the machine given with --set has %u CPUs\n",
-					v[i].name, v[i].misfit - 1,
-					v[i].machine.nr_cpus);
-			variant_destroy(&v[i]);
-			continue;
-		}
-		if (!o->variant || !strcmp(o->variant, v[i].name)) {
-			/* traced: every variant, or --trace-variant's */
-			run__variant_estimate(&v[i], run__traced(o, v[i].name),
-					      &est);
-			if (o->estimate)
-				o->estimate(o->estimate_arg, v[i].name, &est);
-			if (run__check_memory(&v[i], &est, o, err))
-				goto out_variants;
-			run__prov_add(prov, &v[i]);
-			selected++;
-		}
-		variant_park(&v[i]);
-	}
-	if (!selected && !o->variant) {
-		sim_error_set(
-			err, "", 0, 0,
-			"no variant of %s fits the machine given with --set",
-			path);
-		goto out_variants;
-	}
-	if (o->variant && !selected) {
-		const char *names[MAX_VARIANTS];
-
-		for (i = 0; i < nr; i++)
-			names[i] = v[i].name;
-		name = sim_nearest(o->variant, names, (unsigned int)nr);
-		sim_error_set(err, "", 0, 0,
-			      "--variant: no variant named '%s' in %s%s%s%s",
-			      o->variant, path, name ? "; did you mean '" : "",
-			      name ? name : "", name ? "'?" : "");
-		goto out_variants;
-	}
-	for (i = 0; i < nr; i++)
-		vnames[i] = v[i].name;
-	if (run__trace_check(o, vnames, (unsigned int)nr, path, err))
-		goto out_variants;
+	if (variants_check(&j, err))
+		goto out;
 	if (o->check_only) {
 		ret = 0;
-		goto out_variants;
+		goto out;
 	}
 	if (o->estimated)
 		o->estimated(o->estimate_arg);
-
-	for (i = 0; !v[i].parked; i++) /* the first not skipped */
-		;
-	seed = v[i].seed;
-	r = report_create(name, seed, o->replications);
-	SIM_OOM_ON(!r);
-	run__prov_record(r, prov, path, o);
-	report_describe(r, desc);
-	report_all_metrics(r, o->all_metrics);
-	for (i = 0; i < nr; i++) {
-		int col;
-
-		if ((o->variant && strcmp(o->variant, v[i].name)) ||
-		    !v[i].parked)
-			continue;
-		col = report_variant(r, v[i].name);
-		if (vars)
-			run__variant_legend(r, col, scenario_item(vars, i));
-		if (vars) {
-			const char *vb = NULL;
-
-			if (!scenario_key_get(scenario_item(vars, i),
-					      &variant_keys[VAR_BASELINE], &vb,
-					      err) &&
-			    vb)
-				report_variant_baseline(r, col, vb);
-			sim_error_clear(err);
-		}
-		for (k = 0; k < o->replications; k++) {
-			uint64_t s = k ? sim_seed_derive(v[i].seed, k) :
-					 v[i].seed;
-
-			/* Loaded now; a fresh copy each time: workloads keep
-			 * state. */
-			if (k)
-				variant_destroy(&v[i]);
-			snprintf(oom_stage, sizeof(oom_stage),
-				 "running variant '%s'", v[i].name);
-			if (variant_load(&v[i], base,
-					 vars ? scenario_item(vars, i) : NULL,
-					 o, err))
-				goto out_report;
-
-			memset(&res[k], 0, sizeof(res[k]));
-			pc.share = 1.0 / (double)(selected * o->replications);
-			pc.done = (double)done * pc.share;
-			if (run_variant_once(&v[i], s, o,
-					     !k && run__traced(o, v[i].name),
-					     &pc, k ? NULL : r, col, &res[k],
-					     err))
-				goto out_report;
-			done++;
-		}
-		record(r, col, res, o->replications, base, v[i].name);
-		/* No result file holds nan: a workload that did nothing. */
-		name = report_nonfinite(r, col);
-		if (name) {
-			scenario_error(
-				err, vars ? scenario_item(vars, i) : base,
-				"variant '%s': the metric '%s' is not a number: its workload did no work it could measure",
-				v[i].name, name);
-			goto out_report;
-		}
-		run__note_once(r, col, &res[0], prov);
-		variant_park(&v[i]);
-	}
-	report_set_baseline(r, baseline);
-	*out = r;
-	r = NULL;
-	ret = 0;
-
-out_report:
-	report_free(r);
-out_variants:
-	for (i = 0; i < nr; i++)
-		if (v[i].tree)
-			variant_destroy(&v[i]);
-	free(v);
-	free(res);
-	free(prov);
-out_free:
-	scenario_free(base);
+	ret = variants_run(&j, out, err);
+out:
+	for (i = 0; j.v && i < j.nr; i++)
+		if (j.v[i].tree)
+			variant_destroy(&j.v[i]);
+	free(j.v);
+	free(j.res);
+	free(j.prov);
+	scenario_free(j.base);
 	return ret;
 }
 

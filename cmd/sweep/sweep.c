@@ -278,6 +278,24 @@ static char *default_dir(const char *scenario)
 static void sweep_id(struct sweep *s);
 
 /*
+ * What a sweep takes from the command line however it was set up (the
+ * data directory, the budgets), this version, and then the digests of
+ * the scenario and profiles as they are now and the id made of them.
+ */
+static void sweep_setup_common(struct sweep *s, const struct run_opts *o)
+{
+	s->datadir = o->datadir;
+	s->hot_lines = o->hot_lines;
+	s->max_memory = o->max_memory;
+	s->max_events = o->max_events;
+	s->time_up = o->time_up;
+	s->time_up_arg = o->time_up_arg;
+	snprintf(s->version, sizeof(s->version), "%s", PACKAGE_VERSION);
+	sweep__digests(s);
+	sweep_id(s);
+}
+
+/*
  * `memcgsim sweep DIR/sweep.meta ...`: the sweep that DIR/sweep.meta
  * describes, as its --plan lines run it. Its digests and id are those of
  * the scenario and profiles as they are now, so that sweep_prepare()
@@ -309,15 +327,7 @@ static int setup_from_meta(struct sweep *s, const char *meta, const char *dir,
 	free(real);
 	if (ret)
 		return -1;
-	s->datadir = o->datadir;
-	s->hot_lines = o->hot_lines;
-	s->max_memory = o->max_memory;
-	s->max_events = o->max_events;
-	s->time_up = o->time_up;
-	s->time_up_arg = o->time_up_arg;
-	snprintf(s->version, sizeof(s->version), "%s", PACKAGE_VERSION);
-	sweep__digests(s);
-	sweep_id(s);
+	sweep_setup_common(s, o);
 	return 0;
 }
 
@@ -426,15 +436,7 @@ int sweep_setup(struct sweep *s, const char *scenario, const char *dir,
 	s->seed_set = o->seed_set;
 	s->seed = o->seed;
 	s->replications = o->replications;
-	s->datadir = o->datadir;
-	s->hot_lines = o->hot_lines;
-	s->max_memory = o->max_memory;
-	s->max_events = o->max_events;
-	s->time_up = o->time_up;
-	s->time_up_arg = o->time_up_arg;
-	snprintf(s->version, sizeof(s->version), "%s", PACKAGE_VERSION);
-	sweep__digests(s);
-	sweep_id(s);
+	sweep_setup_common(s, o);
 	return 0;
 }
 

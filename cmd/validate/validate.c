@@ -86,6 +86,87 @@ static void flatten(char *s)
 		s[--n] = '\0';
 }
 
+/*
+ * validate_row() - @row for the published value of variant @name against
+ * its baseline @base (both in @vals, of the `published:` block @pub):
+ * the predicted and published changes of @metric and the error, a miss
+ * past @tol percentage points. -1 when a change cannot be computed.
+ */
+static int validate_row(struct validate_row *row,
+			const struct scenario_node *pub,
+			const struct scenario_node *vals, struct report *r,
+			const char *metric, double tol, const char *name,
+			const char *base, struct sim_error *err)
+{
+	double pb, pv, bv, v;
+
+	if (scenario_double(vals, name, true, 0, -INFINITY, INFINITY, &pv,
+			    err) ||
+	    scenario_double(vals, base, true, 0, -INFINITY, INFINITY, &pb,
+			    err)) {
+		if (!scenario_get(vals, base))
+			scenario_error(
+				err, vals,
+				"'%s' is compared with '%s', which has no published value",
+				name, base);
+		return -1;
+	}
+	/* A change against 0 is no number: refuse, do not pass it. */
+	if (!pb || !isfinite(pb) || !isfinite(pv)) {
+		scenario_error(
+			err,
+			scenario_get(vals, pb && isfinite(pb) ? name : base),
+			"published value %g: a change against it cannot be computed; expected a finite number%s",
+			pb && isfinite(pb) ? pv : pb,
+			pb ? "" : " other than 0 for a baseline");
+		return -1;
+	}
+	copy(row->variant, sizeof(row->variant), name);
+	copy(row->baseline, sizeof(row->baseline), base);
+	if (!report_get(r, name, metric, &v) ||
+	    !report_get(r, base, metric, &bv)) {
+		scenario_error(err, pub,
+			       "no metric '%s' predicted for '%s' and '%s'",
+			       metric, name, base);
+		return -1;
+	}
+	if (!bv || !isfinite(bv) || !isfinite(v)) {
+		scenario_error(
+			err, pub,
+			"the predicted %s of '%s' is %g: no change against it can be compared",
+			metric, isfinite(v) && bv ? name : base,
+			isfinite(v) && bv ? v : bv);
+		return -1;
+	}
+	row->predicted = v;
+	row->published = pv;
+	row->pred_change = (v - bv) / fabs(bv) * 100;
+	row->pub_change = (pv - pb) / fabs(pb) * 100;
+	row->error_pp = row->pred_change - row->pub_change;
+	row->miss = fabs(row->error_pp) > tol;
+	return 0;
+}
+
+/* Same order, best to worst, for the rows sharing one baseline? */
+static bool same_order(const struct validate_result *res)
+{
+	const struct validate_row *a, *b;
+	unsigned int j, k;
+
+	for (j = 0; j < res->nr; j++) {
+		for (k = 0; k < res->nr; k++) {
+			a = &res->rows[j];
+			b = &res->rows[k];
+			if (!strcmp(a->baseline, b->baseline) &&
+			    (a->pub_change > b->pub_change) !=
+				    (a->pred_change > b->pred_change) &&
+			    a->pub_change != b->pub_change)
+				return false;
+		}
+	}
+	return true;
+}
+
 int validate_scenario(const char *path, const struct run_opts *o,
 		      struct validate_result *res, struct sim_error *err)
 {
@@ -93,7 +174,7 @@ int validate_scenario(const char *path, const struct run_opts *o,
 	const struct scenario_node *pub, *vals;
 	struct report *r = NULL;
 	const char *metric = "throughput", *s;
-	double tol = VALIDATE_DEFAULT_TOLERANCE_PP, v;
+	double tol = VALIDATE_DEFAULT_TOLERANCE_PP;
 	size_t i;
 	int ret = -1;
 
@@ -127,60 +208,14 @@ int validate_scenario(const char *path, const struct run_opts *o,
 	for (i = 0; vals && i < scenario_len(vals); i++) {
 		const char *name = scenario_key(vals, i);
 		const char *base = variant_baseline(root, name);
-		struct validate_row *row;
-		double pb, pv, bv;
 
 		if (!base || is_baseline(root, name) ||
 		    res->nr == VALIDATE_MAX_ROWS)
 			continue;
-		if (scenario_double(vals, name, true, 0, -INFINITY, INFINITY,
-				    &pv, err) ||
-		    scenario_double(vals, base, true, 0, -INFINITY, INFINITY,
-				    &pb, err)) {
-			if (!scenario_get(vals, base))
-				scenario_error(
-					err, vals,
-					"'%s' is compared with '%s', which has no published value",
-					name, base);
+		if (validate_row(&res->rows[res->nr], pub, vals, r, metric, tol,
+				 name, base, err))
 			goto out;
-		}
-		/* A change against 0 is no number: refuse, do not pass it. */
-		if (!pb || !isfinite(pb) || !isfinite(pv)) {
-			scenario_error(
-				err,
-				scenario_get(vals,
-					     pb && isfinite(pb) ? name : base),
-				"published value %g: a change against it cannot be computed; expected a finite number%s",
-				pb && isfinite(pb) ? pv : pb,
-				pb ? "" : " other than 0 for a baseline");
-			goto out;
-		}
-		row = &res->rows[res->nr];
-		copy(row->variant, sizeof(row->variant), name);
-		copy(row->baseline, sizeof(row->baseline), base);
-		if (!report_get(r, name, metric, &v) ||
-		    !report_get(r, base, metric, &bv)) {
-			scenario_error(
-				err, pub,
-				"no metric '%s' predicted for '%s' and '%s'",
-				metric, name, base);
-			goto out;
-		}
-		if (!bv || !isfinite(bv) || !isfinite(v)) {
-			scenario_error(
-				err, pub,
-				"the predicted %s of '%s' is %g: no change against it can be compared",
-				metric, isfinite(v) && bv ? name : base,
-				isfinite(v) && bv ? v : bv);
-			goto out;
-		}
-		row->predicted = v;
-		row->published = pv;
-		row->pred_change = (v - bv) / fabs(bv) * 100;
-		row->pub_change = (pv - pb) / fabs(pb) * 100;
-		row->error_pp = row->pred_change - row->pub_change;
-		row->miss = fabs(row->error_pp) > tol;
-		res->misses += row->miss;
+		res->misses += res->rows[res->nr].miss;
 		res->nr++;
 	}
 	if (!res->nr) {
@@ -189,24 +224,7 @@ int validate_scenario(const char *path, const struct run_opts *o,
 			"no published value to validate: 'values' must give a variant other than the baselines, and its baseline");
 		goto out;
 	}
-	/* Same order, best to worst, for the rows sharing one baseline? */
-	res->order_ok = true;
-	{
-		double pc[VALIDATE_MAX_ROWS], uc[VALIDATE_MAX_ROWS];
-		unsigned int j, k;
-
-		for (j = 0; j < res->nr; j++) {
-			pc[j] = res->rows[j].pred_change;
-			uc[j] = res->rows[j].pub_change;
-		}
-		for (j = 0; j < res->nr; j++)
-			for (k = 0; k < res->nr; k++)
-				if (!strcmp(res->rows[j].baseline,
-					    res->rows[k].baseline) &&
-				    (uc[j] > uc[k]) != (pc[j] > pc[k]) &&
-				    uc[j] != uc[k])
-					res->order_ok = false;
-	}
+	res->order_ok = same_order(res);
 	ret = 0;
 out:
 	report_free(r);

@@ -558,14 +558,124 @@ static void stock_place(struct memcg_stock_pcp *stock)
 	stock->coh.nr_bytes = coh_object_field(stock->obj, STOCK_NR_BYTES);
 }
 
+/*
+ * memcg_create_one() - memcg @i of the tree, from its cgroup @cg: its
+ * object placed as kmalloc places struct mem_cgroup, its page counters
+ * (memory, kmem, v1's tcpmem) under its parent's, their limits and
+ * protection, and its objcg.
+ */
+static void memcg_create_one(struct memcg_sim *ms, unsigned int i,
+			     const struct cgroup_config *cg)
+{
+	const struct kernel_config *k = ms->k;
+	struct mem_cgroup *memcg = &ms->memcgs[i];
+	struct mem_cgroup *parent = cg->parent >= 0 ? &ms->memcgs[cg->parent] :
+						      NULL;
+	struct mem_cgroup *pc_parent;
+	char name[40], pbuf[40];
+
+	memcg->id = i;
+	memcg->path = cg->path;
+	memcg->parent = parent;
+	snprintf(name, sizeof(name), "memcg(%s)",
+		 memcg_path_name(memcg, 32, pbuf, sizeof(pbuf)));
+	memcg->obj = coh_object_place(ms->coh, name, &ms->memcg_layout,
+				      &memcg_kmalloc);
+	/*
+	 * SIM: on cgroup v1 the root's use_hierarchy is 0 by default
+	 * (v4.x), so a top-level memcg's counters have no parent.
+	 */
+	if (k->cgroup_version == 1 && parent && !parent->parent)
+		pc_parent = NULL;
+	else
+		pc_parent = parent;
+	page_counter_init(&memcg->memory, pc_parent ? &pc_parent->memory : NULL,
+			  NULL);
+	page_counter_place(&memcg->memory, memcg->obj, NR_MEMCG_MEMBERS);
+	memcg->memory.protected_if_changed = k->protected_usage_update ==
+					     PROTECTED_IF_CHANGED;
+	memcg->memory.min = cg->min >> PAGE_SHIFT;
+	memcg->memory.low = cg->low >> PAGE_SHIFT;
+	if (cg->high != UINT64_MAX)
+		memcg->memory.high = cg->high >> PAGE_SHIFT;
+	if (cg->max != UINT64_MAX)
+		memcg->memory.max = cg->max >> PAGE_SHIFT;
+	memcg->reclaimable = cg->reclaimable >> PAGE_SHIFT;
+	page_counter_init(&memcg->kmem, pc_parent ? &pc_parent->kmem : NULL,
+			  NULL);
+	page_counter_place(&memcg->kmem, memcg->obj,
+			   NR_MEMCG_MEMBERS + NR_PC_MEMBERS);
+	/* v1's kmem counter has no protection (memcg_online_kmem) */
+	memcg->kmem.protection_support = false;
+	if (memcg1_tcpmem_active(k)) {
+		page_counter_init(&memcg->tcpmem,
+				  pc_parent ? &pc_parent->tcpmem : NULL, NULL);
+		page_counter_place(&memcg->tcpmem, memcg->obj,
+				   NR_MEMCG_MEMBERS + 2 * NR_PC_MEMBERS);
+		memcg->tcpmem.protection_support = false;
+	}
+	memcg->objcg.memcg = memcg;
+	if (do_memsw_account(k))
+		memsw_place(ms, memcg, pc_parent);
+	memcg_place(ms, memcg);
+}
+
+/*
+ * pcpu_create() - the per-CPU objects of @ms's @nr_cpus CPUs, each on its
+ * CPU's copy: memcg_stock, stats_updates, v6.16's obj_stock; and the
+ * global stats_flush_threshold.
+ */
+static void pcpu_create(struct memcg_sim *ms, unsigned int nr_cpus)
+{
+	struct coh_place at;
+	char name[40];
+	unsigned int i;
+
+	ms->stock = calloc(nr_cpus, sizeof(*ms->stock));
+	ms->pcpu_stats = calloc(nr_cpus, sizeof(*ms->pcpu_stats));
+	ms->stats_updates = calloc(nr_cpus, sizeof(*ms->stats_updates));
+	SIM_OOM_ON(!ms->stock || !ms->pcpu_stats || !ms->stats_updates);
+	ms->flush_threshold = coh_object_create(
+		ms->coh, "stats_flush_threshold", &ms->global_layout, 0);
+	for (i = 0; i < nr_cpus; i++) {
+		snprintf(name, sizeof(name), "memcg_stock@cpu%u", i);
+		/* DEFINE_PER_CPU(struct memcg_stock_pcp, memcg_stock) */
+		at = coh_per_cpu(i, 0, false);
+		ms->stock[i].obj =
+			coh_object_place(ms->coh, name, &ms->stock_layout, &at);
+		stock_place(&ms->stock[i]);
+		snprintf(name, sizeof(name), "stats_updates@cpu%u", i);
+		/* static DEFINE_PER_CPU(unsigned int, stats_updates) */
+		ms->pcpu_stats[i] = coh_object_place(
+			ms->coh, name, &ms->pcpu_stats_layout, &at);
+	}
+	if (ms->k->obj_stock_version == OBJ_STOCK_V6_16) {
+		/* DEFINE_PER_CPU_ALIGNED(struct obj_stock_pcp, obj_stock) */
+		ms->obj_stock_layout =
+			(struct coh_layout){ "obj_stock_pcp", 64,
+					     ARRAY_SIZE(obj_stock_fields),
+					     obj_stock_fields };
+		ms->obj_stock = calloc(nr_cpus, sizeof(*ms->obj_stock));
+		SIM_BUG_ON(!ms->obj_stock);
+		for (i = 0; i < nr_cpus; i++) {
+			snprintf(name, sizeof(name), "obj_stock@cpu%u", i);
+			at = coh_per_cpu(i, 0, false);
+			ms->obj_stock[i].obj = coh_object_place(
+				ms->coh, name, &ms->obj_stock_layout, &at);
+			ms->obj_stock[i].coh.cached_objcg =
+				coh_object_field(ms->obj_stock[i].obj, 0);
+			ms->obj_stock[i].coh.nr_bytes =
+				coh_object_field(ms->obj_stock[i].obj, 1);
+		}
+	}
+}
+
 struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 				   const struct cgroup_tree *tree,
 				   struct coh *coh, unsigned int nr_cpus)
 {
 	struct memcg_sim *ms = calloc(1, sizeof(*ms));
 	unsigned int i, mo;
-	char name[40], pbuf[40];
-	struct coh_place at;
 
 	SIM_OOM_ON(!ms);
 	ms->k = k;
@@ -594,98 +704,9 @@ struct memcg_sim *memcg_sim_create(const struct kernel_config *k,
 	ms->nr_memcgs = tree->nr;
 	ms->memcgs = calloc(tree->nr, sizeof(*ms->memcgs));
 	SIM_OOM_ON(!ms->memcgs);
-	for (i = 0; i < tree->nr; i++) {
-		const struct cgroup_config *cg = &tree->cg[i];
-		struct mem_cgroup *memcg = &ms->memcgs[i];
-		struct mem_cgroup *parent =
-			cg->parent >= 0 ? &ms->memcgs[cg->parent] : NULL;
-		struct mem_cgroup *pc_parent;
-
-		memcg->id = i;
-		memcg->path = cg->path;
-		memcg->parent = parent;
-		snprintf(name, sizeof(name), "memcg(%s)",
-			 memcg_path_name(memcg, 32, pbuf, sizeof(pbuf)));
-		memcg->obj = coh_object_place(coh, name, &ms->memcg_layout,
-					      &memcg_kmalloc);
-		/*
-		 * SIM: on cgroup v1 the root's use_hierarchy is 0 by default
-		 * (v4.x), so a top-level memcg's counters have no parent.
-		 */
-		if (k->cgroup_version == 1 && parent && !parent->parent)
-			pc_parent = NULL;
-		else
-			pc_parent = parent;
-		page_counter_init(&memcg->memory,
-				  pc_parent ? &pc_parent->memory : NULL, NULL);
-		page_counter_place(&memcg->memory, memcg->obj,
-				   NR_MEMCG_MEMBERS);
-		memcg->memory.protected_if_changed =
-			k->protected_usage_update == PROTECTED_IF_CHANGED;
-		memcg->memory.min = cg->min >> PAGE_SHIFT;
-		memcg->memory.low = cg->low >> PAGE_SHIFT;
-		if (cg->high != UINT64_MAX)
-			memcg->memory.high = cg->high >> PAGE_SHIFT;
-		if (cg->max != UINT64_MAX)
-			memcg->memory.max = cg->max >> PAGE_SHIFT;
-		memcg->reclaimable = cg->reclaimable >> PAGE_SHIFT;
-		page_counter_init(&memcg->kmem,
-				  pc_parent ? &pc_parent->kmem : NULL, NULL);
-		page_counter_place(&memcg->kmem, memcg->obj,
-				   NR_MEMCG_MEMBERS + NR_PC_MEMBERS);
-		/* v1's kmem counter has no protection (memcg_online_kmem) */
-		memcg->kmem.protection_support = false;
-		if (memcg1_tcpmem_active(k)) {
-			page_counter_init(&memcg->tcpmem,
-					  pc_parent ? &pc_parent->tcpmem : NULL,
-					  NULL);
-			page_counter_place(&memcg->tcpmem, memcg->obj,
-					   NR_MEMCG_MEMBERS +
-						   2 * NR_PC_MEMBERS);
-			memcg->tcpmem.protection_support = false;
-		}
-		memcg->objcg.memcg = memcg;
-		if (do_memsw_account(k))
-			memsw_place(ms, memcg, pc_parent);
-		memcg_place(ms, memcg);
-	}
-	ms->stock = calloc(nr_cpus, sizeof(*ms->stock));
-	ms->pcpu_stats = calloc(nr_cpus, sizeof(*ms->pcpu_stats));
-	ms->stats_updates = calloc(nr_cpus, sizeof(*ms->stats_updates));
-	SIM_OOM_ON(!ms->stock || !ms->pcpu_stats || !ms->stats_updates);
-	ms->flush_threshold = coh_object_create(coh, "stats_flush_threshold",
-						&ms->global_layout, 0);
-	for (i = 0; i < nr_cpus; i++) {
-		snprintf(name, sizeof(name), "memcg_stock@cpu%u", i);
-		/* DEFINE_PER_CPU(struct memcg_stock_pcp, memcg_stock) */
-		at = coh_per_cpu(i, 0, false);
-		ms->stock[i].obj =
-			coh_object_place(coh, name, &ms->stock_layout, &at);
-		stock_place(&ms->stock[i]);
-		snprintf(name, sizeof(name), "stats_updates@cpu%u", i);
-		/* static DEFINE_PER_CPU(unsigned int, stats_updates) */
-		ms->pcpu_stats[i] = coh_object_place(
-			coh, name, &ms->pcpu_stats_layout, &at);
-	}
-	if (k->obj_stock_version == OBJ_STOCK_V6_16) {
-		/* DEFINE_PER_CPU_ALIGNED(struct obj_stock_pcp, obj_stock) */
-		ms->obj_stock_layout =
-			(struct coh_layout){ "obj_stock_pcp", 64,
-					     ARRAY_SIZE(obj_stock_fields),
-					     obj_stock_fields };
-		ms->obj_stock = calloc(nr_cpus, sizeof(*ms->obj_stock));
-		SIM_BUG_ON(!ms->obj_stock);
-		for (i = 0; i < nr_cpus; i++) {
-			snprintf(name, sizeof(name), "obj_stock@cpu%u", i);
-			at = coh_per_cpu(i, 0, false);
-			ms->obj_stock[i].obj = coh_object_place(
-				coh, name, &ms->obj_stock_layout, &at);
-			ms->obj_stock[i].coh.cached_objcg =
-				coh_object_field(ms->obj_stock[i].obj, 0);
-			ms->obj_stock[i].coh.nr_bytes =
-				coh_object_field(ms->obj_stock[i].obj, 1);
-		}
-	}
+	for (i = 0; i < tree->nr; i++)
+		memcg_create_one(ms, i, &tree->cg[i]);
+	pcpu_create(ms, nr_cpus);
 	memcg_stats_init(ms);
 	ms->lru = lru_sim_create(ms);
 	return ms;
