@@ -788,11 +788,11 @@ START_TEST(coh_delay_smt_sibling)
 	coh_cpu_attach(c, 36, &p36);
 	coh_delay(cc, 1000000);
 	ck_assert_uint_eq(p0.now, 1000000 + 1540039);
-	coh_cpu(c, 36)->idle = true;
+	coh_cpu_set_idle(coh_cpu(c, 36), true);
 	coh_delay(cc, 1000000);
 	ck_assert_uint_eq(p0.now, 2000000 + 1540039);
-	coh_cpu(c, 36)->idle = false;
-	cc->idle = true;
+	coh_cpu_set_idle(coh_cpu(c, 36), false);
+	coh_cpu_set_idle(cc, true);
 	coh_delay(cc, 1000000);
 	ck_assert_uint_eq(p0.now, 3000000 + 1540039);
 	sim_proc_destroy(&p0);

@@ -870,7 +870,7 @@ static void kworker_setup(struct run *run)
 	 * SIM: the kworker sleeps between its rare flushes: its CPU counts
 	 * as idle for its SMT sibling (coh_delay()), flushing included
 	 */
-	run->kworker_ctx.cc->idle = true;
+	coh_cpu_set_idle(run->kworker_ctx.cc, true);
 	f = CO_PUSH(&run->kworker, memcg_stats_kworker);
 	f->end_ps = run->end_ps;
 	sim_proc_start(&run->kworker, 0);

@@ -358,6 +358,13 @@ struct coh_cpu {
 	 * clears it.
 	 */
 	bool resume_inline;
+	/*
+	 * coh_delay() stretches this CPU's work (SMT, below): @smt_busy and
+	 * not @idle, kept here with them, in the line every access reads,
+	 * where @idle and @smt_busy would put another host line under every
+	 * think of every CPU (1024 x 1024: doc/speed.md).
+	 */
+	bool smt_stretch;
 	/* names the caller of each access (from @prof), or NULL: not counted */
 	unsigned int (*caller)(const struct kprof *prof);
 	/* statistics */
@@ -406,21 +413,31 @@ struct coh_cpu {
 	 * SMT execution sharing (the profile's smt_slowdown): the other
 	 * thread of this CPU's core, or NULL when the machine has no SMT or
 	 * its threads share nothing; coh_delay() stretches this CPU's own
-	 * work while @smt_sibling runs. @idle: no task runs on this CPU
-	 * (set by the workloads where their tasks sleep).
+	 * work while @smt_sibling runs (@smt_busy: coh_cpu_busy() of
+	 * @smt_sibling, kept by it, so that coh_delay() reads no other
+	 * CPU's line). @smt_of: the CPU whose @smt_sibling this one is.
+	 * @idle: no task runs on this CPU (set by the workloads where their
+	 * tasks sleep, through coh_cpu_set_idle()).
 	 */
 	struct coh_line *chase_line; /* NULL for a cold read */
 	sim_time_t chase_issue, chase_extra;
-	struct coh_cpu *smt_sibling;
+	struct coh_cpu *smt_sibling, *smt_of;
 	unsigned int smt_slowdown_1024;
 	bool idle;
 	bool chasing, chase_waiting;
+	bool smt_busy;
+	/*
+	 * The machine (coh_machine()), for insn_charge()'s instruction
+	 * latency without a call; read when used, as a test may change the
+	 * profile after coh_create().
+	 */
+	const struct machine *machine;
 	/*
 	 * Padding to 9 host lines, an odd number: CPU i's line 0 then falls
 	 * in set 9i of the host's L1 (mod 64), all 64 sets in turn, where
 	 * 512 bytes put every CPU's line 0 in 8 sets (doc/speed.md).
 	 */
-	char pad[24];
+	char pad[8];
 };
 
 struct coh;
@@ -685,9 +702,35 @@ static inline bool coh_cpu_busy(const struct coh_cpu *cc)
  */
 static inline void coh_delay(struct coh_cpu *cc, sim_time_t ps)
 {
-	if (cc->smt_sibling && !cc->idle && coh_cpu_busy(cc->smt_sibling))
+	if (cc->smt_stretch)
 		ps = ps * cc->smt_slowdown_1024 / 1024;
 	cc->proc->now += ps;
+}
+
+/*
+ * coh_cpu_smt_update() - @cc's state changed (attached, idle or not): its
+ * own @smt_stretch, and the @smt_busy and @smt_stretch of the CPU whose
+ * SMT sibling it is.
+ */
+static inline void coh_cpu_smt_update(struct coh_cpu *cc)
+{
+	struct coh_cpu *of = cc->smt_of;
+
+	cc->smt_stretch = cc->smt_busy && !cc->idle;
+	if (of) {
+		of->smt_busy = coh_cpu_busy(cc);
+		of->smt_stretch = of->smt_busy && !of->idle;
+	}
+}
+
+/*
+ * coh_cpu_set_idle() - @cc runs no task from now (@idle), or runs one
+ * again: what coh_delay() of @cc and of its SMT sibling sees.
+ */
+static inline void coh_cpu_set_idle(struct coh_cpu *cc, bool idle)
+{
+	cc->idle = idle;
+	coh_cpu_smt_update(cc);
 }
 
 /* Statistics. */

@@ -41,6 +41,7 @@ static void smt_siblings_link(struct coh *c)
 			if (m->cpus[k].core != m->cpus[i].core)
 				continue;
 			c->cpus[i].smt_sibling = &c->cpus[k];
+			c->cpus[k].smt_of = &c->cpus[i];
 			c->cpus[i].smt_slowdown_1024 = m->smt_slowdown_1024;
 			break;
 		}
@@ -51,6 +52,7 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 {
 	struct coh *c = calloc(1, sizeof(*c));
 	bool xfer_zero = false;
+	unsigned int i;
 
 	SIM_OOM_ON(!c);
 	c->m = m;
@@ -78,6 +80,8 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	c->reserve = malloc(COH_RESERVE);
 	SIM_OOM_ON(!c->cpus || !c->within || !c->hash || !c->spare ||
 		   !c->reserve);
+	for (i = 0; i < m->nr_cpus; i++)
+		c->cpus[i].machine = m;
 	c->spare->owner = -1;
 	c->spare->home = -1;
 	c->spare->last_to = -1;
@@ -178,6 +182,7 @@ struct coh_cpu *coh_cpu_attach(struct coh *c, unsigned int cpu,
 	cc->proc = p;
 	cc->cpu = (uint16_t)cpu; /* < MACHINE_MAX_CPUS, checked above */
 	cc->resume_inline = false; /* the new process has not promised it */
+	coh_cpu_smt_update(cc);
 	return cc;
 }
 

@@ -41,10 +41,12 @@ static inline const uint64_t *within(const struct coh *c, unsigned int cpu,
 
 /*
  * first_of() - the lowest CPU in @a & @b & ~@c (@b, @c may be NULL: all
- * ones, none) of @words words, except @cpu; -1 if none.
+ * ones, none) of @words words, except @cpu; -1 if none. Inline: each
+ * call site's @b and @c fold away (a call cost 10 instructions of 40).
  */
-static int first_of(const uint64_t *a, const uint64_t *b, const uint64_t *c,
-		    unsigned int words, unsigned int cpu)
+static COH_INLINE int first_of(const uint64_t *a, const uint64_t *b,
+			       const uint64_t *c, unsigned int words,
+			       unsigned int cpu)
 {
 	unsigned int w;
 

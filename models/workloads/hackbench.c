@@ -206,7 +206,7 @@ static void hb_run(struct hackbench *hb, struct sched_task *se, sim_time_t at)
 			cpuidle_wake(&hb->idle[se->cpu], &hb->run->machine, at);
 	t->k.cc = coh_cpu_attach(hb->run->coh, se->cpu, &t->proc);
 	t->k.cc->prof = &t->prof;
-	t->k.cc->idle = false;
+	coh_cpu_set_idle(t->k.cc, false);
 	tr = coh_trace(t->k.cc->coh);
 	if (migrated && tr) {
 		/* the trace: the cold cache, on the new CPU's kernel work */

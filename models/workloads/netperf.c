@@ -459,7 +459,7 @@ static void netperf_run(struct netperf *np, struct sched_task *se,
 			cpuidle_wake(&np->idle[se->cpu], &np->run->machine, at);
 	t->k.cc = coh_cpu_attach(np->run->coh, se->cpu, &t->proc);
 	t->k.cc->prof = &t->prof;
-	t->k.cc->idle = false;
+	coh_cpu_set_idle(t->k.cc, false);
 	if (migrated)
 		trace_cpu_work(t, "migration",
 			       at - np->run->machine.migration_ps, at);

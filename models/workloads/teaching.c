@@ -124,6 +124,7 @@ struct counter_loop_frame {
 	struct co_frame co;
 	struct sim_task *t;
 	struct run *run;
+	struct atomic_counter *ac; /* t->w->priv, not on t's hot lines */
 	uint64_t pending; /* increments not yet added to a shared one */
 	/* the shared counter chosen: its field, one load when resumed */
 	struct coh_field *counter;
@@ -152,7 +153,7 @@ static int counter_loop(struct sim_proc *p, void *frame)
 {
 	struct counter_loop_frame *f = frame;
 	struct sim_task *t = f->t;
-	struct atomic_counter *ac = t->w->priv;
+	struct atomic_counter *ac = f->ac;
 
 	CO_BEGIN(f);
 	while (task_running(t, f->run)) {
@@ -182,7 +183,7 @@ static int counter_batch_loop(struct sim_proc *p, void *frame)
 {
 	struct counter_loop_frame *f = frame;
 	struct sim_task *t = f->t;
-	struct atomic_counter *ac = t->w->priv;
+	struct atomic_counter *ac = f->ac;
 
 	CO_BEGIN(f);
 	while (task_running(t, f->run)) {
@@ -232,6 +233,7 @@ static void atomic_counter_setup(struct workload *w, struct run *run)
 			    sizeof(*f));
 		f->t = t;
 		f->run = run;
+		f->ac = ac;
 		/* after an increment it counts the op and thinks: nothing shared */
 		coh_cpu_allow_resume(t->k.cc);
 	}

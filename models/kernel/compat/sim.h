@@ -83,11 +83,7 @@ static inline struct kprof *co_prof(const struct sim_proc *p)
 	return cc ? cc->prof : NULL;
 }
 
-#define ENTER(p, id)                                                \
-	do {                                                        \
-		KPROF_ENTER(co_prof(p), (id), NOW(p));              \
-		insn_enter(co_cpu(p), (id)); /* its instructions */ \
-	} while (0)
+#define ENTER(p, id) insn_kprof_enter(co_cpu(p), (id), NOW(p))
 #define EXIT(p) KPROF_EXIT(co_prof(p), NOW(p))
 
 /*

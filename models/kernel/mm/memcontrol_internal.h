@@ -74,10 +74,24 @@ static inline unsigned int cpu_node(const struct memcg_sim *ms,
 	return coh_machine(ms->coh)->cpus[cpu].socket;
 }
 
-/* memcg_sim.c: this_cpu_ptr(memcg->vmstats_percpu) on @cpu, made on first use */
-struct memcg_vmstats_percpu *memcg__vmstats_percpu(struct memcg_sim *ms,
-						   struct mem_cgroup *memcg,
-						   unsigned int cpu);
+/* memcg_sim.c: memcg__vmstats_percpu()'s first use on @cpu: made there */
+struct memcg_vmstats_percpu *
+memcg__vmstats_percpu_make(struct memcg_sim *ms, struct mem_cgroup *memcg,
+			   unsigned int cpu);
+
+/*
+ * this_cpu_ptr(memcg->vmstats_percpu) on @cpu, made on first use. SIM:
+ * the lookup inline, the making out of line (its frame of names cost 26
+ * instructions a call: doc/speed.md).
+ */
+static inline struct memcg_vmstats_percpu *
+memcg__vmstats_percpu(struct memcg_sim *ms, struct mem_cgroup *memcg,
+		      unsigned int cpu)
+{
+	if (memcg->vmstats_percpu && memcg->vmstats_percpu[cpu])
+		return memcg->vmstats_percpu[cpu];
+	return memcg__vmstats_percpu_make(ms, memcg, cpu);
+}
 
 /* memcontrol_stats.c: where the kernel keeps the statistics items */
 unsigned int memcg__state_index(const struct memcg_sim *ms, int k);

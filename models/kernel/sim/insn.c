@@ -220,26 +220,49 @@ int insn_row_of(enum kprof_fn kf)
 	return kf_row[kf];
 }
 
-void insn_charge(struct coh_cpu *cc, enum insn_row row, unsigned int times)
+/*
+ * charge() - insn_charge() of a CPU (@cc not NULL), charged to @top, the
+ * function on top of its profile's stack if it keeps one.
+ */
+static inline void charge(struct coh_cpu *cc, enum insn_row row,
+			  unsigned int times, enum kprof_fn top)
 {
 	sim_time_t ps;
 
 	SIM_BUG_ON((unsigned int)row >= NR_INSN_ROWS);
-	if (!cc)
-		return;
-	ps = (sim_time_t)insn_table[row].insns * times *
-	     coh_machine(cc->coh)->insn_ps;
+	ps = (sim_time_t)insn_table[row].insns * times * cc->machine->insn_ps;
 	if (!ps)
 		return;
 	coh_delay(cc, ps);
 	if (cc->prof)
-		cc->prof->fn[kprof_current(cc->prof)].insn_ps += ps;
+		cc->prof->fn[top].insn_ps += ps;
+}
+
+void insn_charge(struct coh_cpu *cc, enum insn_row row, unsigned int times)
+{
+	if (cc)
+		charge(cc, row, times,
+		       cc->prof ? kprof_current(cc->prof) : KF_OTHER);
 }
 
 void insn_enter(struct coh_cpu *cc, enum kprof_fn kf)
 {
 	int row = insn_row_of(kf);
 
+	if (cc && row >= 0)
+		charge(cc, (enum insn_row)row, 1,
+		       cc->prof ? kprof_current(cc->prof) : KF_OTHER);
+}
+
+void insn_kprof_enter(struct coh_cpu *cc, enum kprof_fn kf, sim_time_t now)
+{
+	int row = insn_row_of(kf);
+
+	if (!cc)
+		return;
+	if (cc->prof)
+		kprof__enter(cc->prof, kf, now);
+	/* @kf is on top of the profile's stack now */
 	if (row >= 0)
-		insn_charge(cc, (enum insn_row)row, 1);
+		charge(cc, (enum insn_row)row, 1, kf);
 }

@@ -152,6 +152,13 @@ void insn_charge(struct coh_cpu *cc, enum insn_row row, unsigned int times);
 /* insn_enter() - the per-call row of the function @kf, if it has one. */
 void insn_enter(struct coh_cpu *cc, enum kprof_fn kf);
 
+/*
+ * insn_kprof_enter() - the entry of kernel function @kf on @cc at @now
+ * (ENTER()): kprof_enter() of @cc's profile, if it keeps one, then
+ * insn_enter(); nothing without a CPU. One call for the two.
+ */
+void insn_kprof_enter(struct coh_cpu *cc, enum kprof_fn kf, sim_time_t now);
+
 /* insn_row_of() - the per-call row of @kf, or -1. */
 int insn_row_of(enum kprof_fn kf);
 

@@ -69,33 +69,28 @@ const char *kprof_name(enum kprof_fn fn)
 /* Charge the time since the last mark to the function on top. */
 static void settle(struct kprof *k, sim_time_t now)
 {
-	unsigned int top = k->depth ? k->stack[k->depth - 1].fn : KF_OTHER;
-
-	if (now > k->mark)
-		k->fn[top].self_ps += now - k->mark;
-	k->mark = now;
+	kprof__settle(k, now);
 }
 
 void kprof_enter(struct kprof *k, enum kprof_fn fn, sim_time_t now)
 {
-	settle(k, now);
-	SIM_BUG_ON(k->depth >= KPROF_DEPTH);
-	k->stack[k->depth].fn = (uint8_t)fn;
-	k->stack[k->depth].start = now;
-	k->depth++;
-	k->fn[fn].calls++;
+	kprof__enter(k, fn, now);
 }
 
 void kprof_exit(struct kprof *k, sim_time_t now)
 {
-	unsigned int fn;
+	unsigned int d = k->depth, fn;
 	sim_time_t start;
 
-	SIM_BUG_ON(!k->depth);
-	settle(k, now);
-	k->depth--;
-	fn = k->stack[k->depth].fn;
-	start = k->stack[k->depth].start;
+	SIM_BUG_ON(!d);
+	/* settle(): the function on top is the one returning */
+	d--;
+	fn = k->stack[d].fn;
+	start = k->stack[d].start;
+	if (now > k->mark)
+		k->fn[fn].self_ps += now - k->mark;
+	k->mark = now;
+	k->depth = d;
 	k->fn[fn].total_ps += now > start ? now - start : 0;
 }
 

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "sim/engine.h"
+#include "sim/error.h"
 
 enum kprof_fn {
 	KF_OTHER, /* outside every modelled function */
@@ -109,6 +110,28 @@ struct kprof {
 static inline enum kprof_fn kprof_current(const struct kprof *k)
 {
 	return k->depth ? (enum kprof_fn)k->stack[k->depth - 1].fn : KF_OTHER;
+}
+
+/* kprof__settle() - charge the time since the last mark to the top. */
+static inline void kprof__settle(struct kprof *k, sim_time_t now)
+{
+	unsigned int top = kprof_current(k);
+
+	if (now > k->mark)
+		k->fn[top].self_ps += now - k->mark;
+	k->mark = now;
+}
+
+/* kprof__enter() - kprof_enter(), inline for insn_kprof_enter(). */
+static inline void kprof__enter(struct kprof *k, enum kprof_fn fn,
+				sim_time_t now)
+{
+	kprof__settle(k, now);
+	SIM_BUG_ON(k->depth >= KPROF_DEPTH);
+	k->stack[k->depth].fn = (uint8_t)fn;
+	k->stack[k->depth].start = now;
+	k->depth++;
+	k->fn[fn].calls++;
 }
 
 void kprof_enter(struct kprof *k, enum kprof_fn fn, sim_time_t now);

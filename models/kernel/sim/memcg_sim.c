@@ -337,9 +337,9 @@ static const char *memcg_path_name(const struct mem_cgroup *memcg, size_t room,
 	return buf;
 }
 
-struct memcg_vmstats_percpu *memcg__vmstats_percpu(struct memcg_sim *ms,
-						   struct mem_cgroup *memcg,
-						   unsigned int cpu)
+struct memcg_vmstats_percpu *
+memcg__vmstats_percpu_make(struct memcg_sim *ms, struct mem_cgroup *memcg,
+			   unsigned int cpu)
 {
 	struct memcg_vmstats_percpu *statc = NULL;
 	char name[64], pbuf[24];
