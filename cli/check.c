@@ -4,13 +4,15 @@
  * run's estimate (cmd/run/estimate.h) in a table, nothing run or written.
  *
  *	SCENARIO:
- *	  variant                       runs     events     memory  wall time
- *	  root                             1    2.3e+06   13.6 MiB      0.2 s
- *	  all                              6    1.4e+07   13.6 MiB      1.0 s
+ *	  variant                       runs     events       work     memory  wall time
+ *	  root                             1    2.3e+06    1.9e+05   13.6 MiB      0.2 s
+ *	  all                              6    1.4e+07    1.1e+06   13.6 MiB      1.0 s
  *
  * A row per run of a variant (times --replications); "all" adds events,
- * wall time and trace, and takes the peak memory (the variants run one at
- * a time). Names are escaped as errors escape them (sim_escape()).
+ * work, wall time and trace, and takes the peak memory (the variants run
+ * one at a time). The work is what --max-events bounds besides the
+ * events: operations, loop iterations, pages charged (struct run). Names
+ * are escaped as errors escape them (sim_escape()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +28,7 @@
 
 /*
  * A table of estimates, a row per run of a variant (times replications),
- * and a total: events, wall time and trace add up, memory is the peak
+ * and a total: events, work, wall time and trace add up, memory is the peak
  * (variants run one at a time). The rows are held until the total, so
  * that the first column is as wide as its longest label (a sweep's
  * "0 workloads.0.think_ns=10 batch1" is wider than a variant's name;
@@ -36,7 +38,7 @@
 struct est_line {
 	char label[160]; /* escaped */
 	unsigned int runs;
-	double events, memory, wall_s, trace_bytes;
+	double events, work, memory, wall_s, trace_bytes;
 };
 
 struct est_table {
@@ -45,14 +47,14 @@ struct est_table {
 	bool trace; /* a trace column */
 	const char *first; /* the first column's title: "variant" */
 	unsigned int runs;
-	double events, memory, wall_s, trace_bytes;
+	double events, work, memory, wall_s, trace_bytes;
 	struct est_line *lines;
 	unsigned int nr_lines;
 	size_t width; /* of the first column */
 };
 
 static void est_line(struct est_table *t, const char *label, unsigned int runs,
-		     double events, double memory, double wall_s,
+		     double events, double work, double memory, double wall_s,
 		     double trace_bytes)
 {
 	struct est_line *grown, *l;
@@ -65,6 +67,7 @@ static void est_line(struct est_table *t, const char *label, unsigned int runs,
 	sim_escape(l->label, sizeof(l->label), label);
 	l->runs = runs;
 	l->events = events;
+	l->work = work;
 	l->memory = memory;
 	l->wall_s = wall_s;
 	l->trace_bytes = trace_bytes;
@@ -78,21 +81,23 @@ static void est_print(struct est_table *t)
 {
 	const char *first = t->first ? t->first : "variant";
 	int w = (int)(t->width > strlen(first) ? t->width : strlen(first));
-	char ev[32], mem[32], wall[32], tr[32];
+	char ev[32], wk[32], mem[32], wall[32], tr[32];
 	unsigned int i;
 
 	if (w < 28)
 		w = 28;
-	fprintf(t->out, "  %-*s %5s %10s %10s %10s%s\n", w, first, "runs",
-		"events", "memory", "wall time", t->trace ? "      trace" : "");
+	fprintf(t->out, "  %-*s %5s %10s %10s %10s %10s%s\n", w, first, "runs",
+		"events", "work", "memory", "wall time",
+		t->trace ? "      trace" : "");
 	for (i = 0; i < t->nr_lines; i++) {
 		const struct est_line *l = &t->lines[i];
 
 		estimate_format_count(l->events, ev, sizeof(ev));
+		estimate_format_count(l->work, wk, sizeof(wk));
 		estimate_format_bytes(l->memory, mem, sizeof(mem));
 		estimate_format_seconds(l->wall_s, wall, sizeof(wall));
-		fprintf(t->out, "  %-*s %5u %10s %10s %10s", w, l->label,
-			l->runs, ev, mem, wall);
+		fprintf(t->out, "  %-*s %5u %10s %10s %10s %10s", w, l->label,
+			l->runs, ev, wk, mem, wall);
 		if (t->trace) {
 			if (l->trace_bytes > 0)
 				estimate_format_bytes(l->trace_bytes, tr,
@@ -114,12 +119,13 @@ static void est_row(void *arg, const char *variant, const struct estimate *e)
 
 	t->runs += t->reps;
 	t->events += e->events * t->reps;
+	t->work += e->work * t->reps;
 	t->wall_s += e->wall_s * t->reps;
 	t->trace_bytes += e->trace_bytes;
 	if (e->memory > t->memory)
 		t->memory = e->memory;
-	est_line(t, variant, t->reps, e->events * t->reps, e->memory,
-		 e->wall_s * t->reps, e->trace_bytes);
+	est_line(t, variant, t->reps, e->events * t->reps, e->work * t->reps,
+		 e->memory, e->wall_s * t->reps, e->trace_bytes);
 }
 
 static void est_total(struct est_table *t, const char *label)
@@ -131,7 +137,7 @@ static void est_total(struct est_table *t, const char *label)
 	 */
 	if (t->trace_bytes > estimate_trace_cap_bytes())
 		t->trace_bytes = estimate_trace_cap_bytes();
-	est_line(t, label, t->runs, t->events, t->memory, t->wall_s,
+	est_line(t, label, t->runs, t->events, t->work, t->memory, t->wall_s,
 		 t->trace_bytes);
 	est_print(t);
 }

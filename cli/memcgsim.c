@@ -978,7 +978,7 @@ static const struct cli_command commands[] = {
 		.fn = cmd_check,
 		.options = check_options,
 		.args = "SCENARIO...",
-		.doc = "load and check each scenario and every variant without running them, and print what each run would cost: events, peak memory, wall time on this machine; exit 2 when one does not check (its first error located)",
+		.doc = "load and check each scenario and every variant without running them, and print what each run would cost: events, work (operations, loop iterations, pages charged), peak memory, wall time on this machine; exit 2 when one does not check or is estimated past --max-memory or --max-events (its first error located)",
 	},
 	{
 		.name = "explain",

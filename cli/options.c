@@ -865,7 +865,7 @@ const struct cli_option opt_max_events = {
 	.long_name = "max-events",
 	.arg = "N",
 	.set = set_max_events,
-	.help = "stop and refuse a run estimated to take more events, or more operations and loop iterations done without events (default 2e10; 0: no limit)",
+	.help = "refuse, before it starts, a run estimated to take more events or more work (operations, loop iterations, pages charged: memcgsim check prints both), and stop one that passes it as it runs (default 2e10; 0: no limit)",
 };
 
 const struct cli_option opt_quiet = {

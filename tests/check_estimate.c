@@ -4,11 +4,17 @@
  * numbers worked out by hand from the scenario's parameters and the
  * calibrated constants the estimator documents:
  *
- *	page_fault: 50 events per fault (25 in the root memcg), 1100 ns in
+ *	page_fault: 35 events per fault (25 in the root memcg), 1100 ns in
  *	    the memory system
  *	atomic_counter: 1 event per op, 20 ns; a shared line serialises
- *	    its RMWs at one per 50 ns, each one event more
- *	memory: 4.5 MiB program, 8 KiB per task, 48 bytes per op, 1000
+ *	    its RMWs at one per 50 ns (or the hand-off given), each one
+ *	    event more
+ *	kmalloc: 12 events and 300 ns per object pair in a memcg
+ *	netperf: 30 events (at most 0.5 a task and one) and 1000 ns per
+ *	    message, 90 ns per page charged
+ *	work: each op 1 unit, plus the units inside it (op_units)
+ *	memory: 4.5 MiB program, 8 KiB per task, 16 bytes per op (48 in a
+ *	    memcg below the root, its charges' samples with it), 1000
  *	    bytes per simulated line, 44 bytes per (memcg, CPU) up front
  *	trace: 2.35 trace events per event, 69 bytes each
  *	wall: 1.3e7 events a second, 1.1 ns of set-up per byte
@@ -125,7 +131,7 @@ static void check_scenario(struct seen *s, const char *const *sets,
 /*
  * Variant four, by hand:
  *   ops    = 4 tasks x 1 ms / (1000 + 1100) ns = 1904.76
- *   events = 1904.76 x 50 = 95238.1
+ *   events = 1904.76 x 35 = 66666.7
  *   memory = 4.5 MiB + 4 x 8 KiB + 1904.76 x 48 B
  *          + 1000 B x lines + 44 B x 16 CPUs x 2 memcgs, where lines =
  *            2 memcgs x (vmstats: 2 x (50 + 110) counters = 40 lines;
@@ -135,7 +141,7 @@ static void check_scenario(struct seen *s, const char *const *sets,
  *                        lruvec_pcpu: 2 x 11 = 22; rstat 1)      = 256
  *          + 16 CPUs x (4 + 2 nodes)                             =  96
  *          = 4718592 + 32768 + 91428.57 + 500000 + 1408 = 5344196.57
- *   wall   = 95238.1 / 1.3e7 + 5344196.57 x 1.1 ns (set-up) = 0.013205 s
+ *   wall   = 66666.7 / 1.3e7 + 5344196.57 x 1.1 ns (set-up) = 0.011007 s
  * Variant one: a lone task never waits: 0 events; 476.19 ops.
  * Variant root: the faults charge nothing: 25 events each, 47619.05.
  */
@@ -147,10 +153,10 @@ START_TEST(estimate_page_fault_by_hand)
 	ck_assert_uint_eq(s.nr, 3);
 	ck_assert_str_eq(s.name[0], "four");
 	ck_assert_double_eq_tol(s.est[0].ops, 1904.7619, 1e-3);
-	ck_assert_double_eq_tol(s.est[0].events, 95238.095, 1e-2);
+	ck_assert_double_eq_tol(s.est[0].events, 66666.667, 1e-2);
 	ck_assert_double_eq_tol(s.est[0].memory, 5344196.57, 1);
 	ck_assert_double_eq_tol(s.est[0].wall_s,
-				95238.095 / 1.3e7 + 5344196.57 * 1.1e-9, 1e-8);
+				66666.667 / 1.3e7 + 5344196.57 * 1.1e-9, 1e-8);
 	ck_assert_double_eq(s.est[0].trace_bytes, 0);
 	ck_assert_str_eq(s.name[1], "one");
 	ck_assert_double_eq_tol(s.est[1].ops, 476.1905, 1e-3);
@@ -201,13 +207,71 @@ START_TEST(estimate_shared_line_serialises)
 	estimate_run(&in, &e);
 	ck_assert_double_eq_tol(e.ops, 20000, 1e-6);
 	ck_assert_double_eq_tol(e.events, 40000, 1e-6);
-	/* no memcg: the program, 2 tasks and the ops' samples */
-	ck_assert_double_eq_tol(e.memory, 4.5 * MIB + 2 * 8192 + 20000 * 48,
+	/* no memcg: the program, 2 tasks and the ops' samples, 16 B each */
+	ck_assert_double_eq_tol(e.memory, 4.5 * MIB + 2 * 8192 + 20000 * 16,
 				1e-6);
 	in.w[0].batch = 64;
 	estimate_run(&in, &e);
 	ck_assert_double_eq_tol(e.ops, 100000, 1e-6);
 	ck_assert_double_eq_tol(e.events, 101562.5, 1e-6);
+	/*
+	 * A per_thread mm's mmap_lock: two RMWs an operation (batch 1/2)
+	 * on a line whose hand-off is 135 ns (across sockets): 1 ms passes
+	 * 7407.4 RMWs, 3703.7 operations, each its own event and one for
+	 * each RMW: 11111.1 events; 3703.7 units of work (one an operation).
+	 */
+	in.w[0].batch = 0.5;
+	in.w[0].serial_ps = 135 * SIM_PS_PER_NS;
+	estimate_run(&in, &e);
+	ck_assert_double_eq_tol(e.ops, 1e6 / 135 / 2, 1e-6);
+	ck_assert_double_eq_tol(e.events, 3 * 1e6 / 135 / 2, 1e-6);
+	ck_assert_double_eq_tol(e.work, 1e6 / 135 / 2, 1e-6);
+}
+END_TEST
+
+/*
+ * The work inside an operation (issue 34, item 2). kmalloc: two tasks in
+ * /a, 1000 objects an operation, work_ns 20: an operation is 1000 x (20
+ * + 300) ns = 320 us, so 1 ms makes 2 x 1 / 0.32 = 6.25 operations, each
+ * 1 + 2 x 1000 units of work (12506.25) and 1000 x 12 events (75000).
+ * netperf: two tasks, work_ns 0, 16 MiB messages, 4096 pages charged
+ * each: a message is 1000 ns + 4096 x 90 ns = 369.64 us, 2 x 1 ms /
+ * 369.64 us = 5.4107 messages, 4097 units each: 22167.7; one pair's
+ * charges hardly wait: 0.5 events a task and one, 2 a message (not
+ * 30): 10.82 events.
+ */
+START_TEST(estimate_counts_work_inside_ops)
+{
+	struct estimate_input in = {
+		.nr_cpus = 2,
+		.nr_nodes = 1,
+		.nr_memcgs = 2,
+		.run_ps = SIM_PS_PER_MS,
+		.nr_workloads = 1,
+		.w = { { .type = "kmalloc",
+			 .nr_tasks = 2,
+			 .self_ps = 20 * SIM_PS_PER_NS,
+			 .memcg = true,
+			 .depth = 1,
+			 .op_units = 2000,
+			 .repeat = 1000 } },
+	};
+	struct estimate e;
+
+	estimate_run(&in, &e);
+	ck_assert_double_eq_tol(e.ops, 6.25, 1e-9);
+	ck_assert_double_eq_tol(e.work, 6.25 * 2001, 1e-6);
+	ck_assert_double_eq_tol(e.events, 75000, 1e-6);
+	in.w[0] = (struct estimate_workload){ .type = "netperf",
+					      .nr_tasks = 2,
+					      .memcg = true,
+					      .depth = 1,
+					      .op_units = 4096 };
+	estimate_run(&in, &e);
+	ck_assert_double_eq_tol(e.ops, 2e6 / (1000 + 4096 * 90.0), 1e-9);
+	ck_assert_double_eq_tol(e.work, 4097 * 2e6 / (1000 + 4096 * 90.0),
+				1e-6);
+	ck_assert_double_eq_tol(e.events, 2 * 2e6 / (1000 + 4096 * 90.0), 1e-9);
 }
 END_TEST
 
@@ -271,14 +335,14 @@ START_TEST(estimate_trace_size)
 	/* 2e7 ops, but a statistic keeps 2^20 samples, then a histogram */
 	ck_assert_double_eq_tol(e.ops, 2e7, 1e-3);
 	ck_assert_double_eq_tol(e.memory,
-				4.5 * MIB + 2 * 8192 + (1 << 20) * 48.0, 1e-3);
+				4.5 * MIB + 2 * 8192 + (1 << 20) * 16.0, 1e-3);
 }
 END_TEST
 
 /*
  * --set machine.latencies.xfer_llc.ns=0.048: latencies 1000 times
  * shorter: a fault takes 1000 + 1.1 ns, 4 tasks x 1 ms / 1001.1 ns =
- * 3995.6 ops, 199780.2 events.
+ * 3995.6 ops, 139846.2 events.
  */
 START_TEST(estimate_scales_with_latencies)
 {
@@ -289,7 +353,7 @@ START_TEST(estimate_scales_with_latencies)
 
 	check_scenario(&s, sets, 1);
 	ck_assert_double_eq_tol(s.est[0].ops, 4e6 / 1001.1, 1e-3);
-	ck_assert_double_eq_tol(s.est[0].events, 50 * 4e6 / 1001.1, 1e-2);
+	ck_assert_double_eq_tol(s.est[0].events, 35 * 4e6 / 1001.1, 1e-2);
 }
 END_TEST
 
@@ -320,6 +384,7 @@ static Suite *estimate_suite(void)
 	tcase_add_test(tc, estimate_page_fault_by_hand);
 	tcase_add_test(tc, estimate_memory_follows_stat_items);
 	tcase_add_test(tc, estimate_shared_line_serialises);
+	tcase_add_test(tc, estimate_counts_work_inside_ops);
 	tcase_add_test(tc, estimate_lone_task_counts_its_work);
 	tcase_add_test(tc, estimate_trace_size);
 	tcase_add_test(tc, estimate_scales_with_latencies);

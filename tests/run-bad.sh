@@ -584,20 +584,33 @@ fi
 
 # ---- 7. run time: --max-events (issue 14, item 5) ----
 
-# small.yaml over 100 ms: batch1's four CPUs hand one counter line
-# around, 20.06 million increments a second (its throughput), each one
-# event: the line's service, which resumes the CPU it served at once
-# (coh_cpu.resume_inline), whose next increment after its think is
-# announced to the line, always busy, instead of an arrival event of its
-# own (coh_rmw_ahead()). So 20.1 events per simulated microsecond, about
-# 2e6 events: past a limit of 1e6, it stops after its first 2^20 events
-# and is refused with the estimate (exit 2, nothing on stdout); within 1e7
-# it runs.
+# Before it starts (issue 34, item 2): small.yaml over 100 ms (and 0.002
+# ms of warm-up): batch1's four CPUs (cores 0-3 of skx-2s-72's socket 0)
+# hand one counter line around, one increment per hand-off of xfer_llc,
+# 48 ns: 100.002 ms / 48 ns = 2.08e6 increments (alone they would do 4 x
+# 100.002 ms / (think 10 + 20 ns) = 1.3e7), each its own event and one
+# for the line: 4.2e6 events, 2.1e6 units of work. Past a limit of 1e6:
+# refused before it runs, with the estimate (exit 2, nothing on stdout);
+# 0.32 s of events at 1.3e7 a second and 0.02 s of set-up, "0.3 s".
+# batch4 (an RMW every 4 increments): 4 x 100.002 ms / 48 ns = 8.3e6
+# increments, 1.25 events each, 1.04e7: within 2e7 both run.
 run "$data" run small.yaml --format csv --set duration_ms=100 --max-events 1e6
 refused "--max-events 1e6" &&
-	first_line_is "--max-events 1e6" "small.yaml:6:1: error: variant 'batch1': the run would take about 2e+06 events (20.1 per simulated microsecond over 100 ms), more than the limit of 1e+06; about 0.2 seconds at some 10 million events a second; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)"
-run "$data" run small.yaml --format csv --set duration_ms=100 --max-events 1e7
-test "$rc" -eq 0 || fail "--max-events 1e7: exit status $rc: $(cat "$tmp/err")"
+	first_line_is "--max-events 1e6" "small.yaml:6:1: error: variant 'batch1': the run is estimated at about 4.2e+06 events and 2.1e+06 units of work (operations, loop iterations, pages charged), more than the limit of 1e+06; about 0.3 s on this machine; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)"
+run "$data" run small.yaml --format csv --set duration_ms=100 --max-events 2e7
+test "$rc" -eq 0 || fail "--max-events 2e7: exit status $rc: $(cat "$tmp/err")"
+# ... and while it runs, when the estimate is short: false-sharing's
+# padded-store is estimated at 1.1e5 events (an event per store; check
+# prints it), but the engine takes 2.04e5 (370 a simulated microsecond
+# over 0.55 ms). Under --max-events 1.5e5 it starts, and is stopped at
+# its 150,000th event (a limit below 2^20 is checked that often) with
+# the extrapolated count, over the limit: exit 2, nothing on stdout.
+run "$top_srcdir/scenarios/teaching" run false-sharing.yaml -v padded-store --format csv --max-events 1.5e5
+refused "padded-store --max-events 1.5e5" &&
+	case $(sed -n 1p "$tmp/err") in
+	"false-sharing.yaml:"*": error: variant 'padded-store': the run would take about 2e+05 events ("*"), more than the limit of 1.5e+05; "*) ;;
+	*) fail "padded-store --max-events 1.5e5: $(sed -n 1p "$tmp/err")" ;;
+	esac
 run "$data" run small.yaml --max-events 1.5
 refused "--max-events 1.5" &&
 	first_line_is "--max-events 1.5" "memcgsim: error: --max-events: expected a whole number such as 5e10, or 0 (no limit), found '1.5'"
@@ -769,19 +782,21 @@ rm -rf "$tmp/in"
 
 # Item 5: --max-events is decimal (before: 0x100000 was taken), and a
 # limit below 2^20 is enforced (before: checked only every 2^20 events,
-# so never). small.yaml's batch1 takes 880 events and batch4 2200 (check
-# prints them): under --max-events 1000 batch1 runs and batch4 stops at
-# its 1000th event, refused with the estimate (exit 2, nothing on stdout).
+# so never). small.yaml over 0.022 ms: batch1 is estimated at 22 us / 48
+# ns = 458 increments, 917 events, and batch4 at 1833 increments, 2292
+# events (the arithmetic above): under --max-events 1000 batch1 runs
+# and batch4 is refused before it starts (exit 2, nothing on stdout);
+# under 2500 both run (they take 880 and 2200).
 usage "memcgsim: error: --max-events: expected a whole number such as 5e10, or 0 (no limit), found '0x100000'" \
 	run $ok --format csv --max-events 0x100000
 run "$data" run small.yaml --format csv --max-events 1000
 refused "--max-events 1000" &&
 	case $(sed -n 1p "$tmp/err") in
-	"small.yaml:6:1: error: variant 'batch4': the run would take about "*" more than the limit of 1e+03; "*) ;;
+	"small.yaml:6:1: error: variant 'batch4': the run is estimated at about 2.3e+03 events and 1.8e+03 units of work "*", more than the limit of 1e+03; "*) ;;
 	*) fail "--max-events 1000: $(sed -n 1p "$tmp/err")" ;;
 	esac
-run "$data" run small.yaml --format csv --max-events 2300
-test "$rc" -eq 0 || fail "--max-events 2300: exit status $rc: $(cat "$tmp/err")"
+run "$data" run small.yaml --format csv --max-events 2500
+test "$rc" -eq 0 || fail "--max-events 2500: exit status $rc: $(cat "$tmp/err")"
 # run --dry-run -o X: X is checked as a run would write it (exit 1 when
 # it cannot be, as a run's), and a note says it was not written (before:
 # exit 0 and not a word either way).
@@ -828,8 +843,13 @@ rm -rf "$tmp/tr"
 # owned line, 1 ps, and never waits, so the task schedules no engine
 # event at all (before: --max-events saw 0 events and the run went on for
 # minutes). 10 ms and the default 1 ms of warm-up: 1.1e10 increments,
-# 1e6 a simulated microsecond. The budget counts each operation: past
-# 1e8 it stops after its first 2^16 and is refused, at once.
+# 1e6 a simulated microsecond. The estimate counts them as work: 20 ns an
+# increment on skx-2s-72, scaled by this machine's rmw_local against its
+# 7 ns (1 ps / 7 ns): 2.857 ps each, 11 ms / 2.857 ps = 3.8e9 increments
+# and no event, at 10 ns of host time each, 39 s: past --max-events 1e8
+# it is refused before it starts. Under 5e9 it starts, and the budget,
+# counting each operation, stops it after its first 2^16 (1.1e10 by
+# then) and refuses it, at once.
 cat >"$tmp/ps.yaml" <<'EOF'
 scenario: ps
 machine:
@@ -851,14 +871,22 @@ EOF
 run "$tmp" run ps.yaml --format csv --max-events 1e8
 refused "1 ps latencies, --max-events 1e8" &&
 	first_line_is "1 ps latencies, --max-events 1e8" \
-		"ps.yaml:1:1: error: variant 'base': the run would do about 1.1e+10 operations and loop iterations (1e+06 per simulated microsecond over 11 ms, more than its 1 events), more than the limit of 1e+08; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)"
+		"ps.yaml:1:1: error: variant 'base': the run is estimated at about 0 events and 3.8e+09 units of work (operations, loop iterations, pages charged), more than the limit of 1e+08; about 39 s on this machine; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)"
+run "$tmp" run ps.yaml --format csv --max-events 5e9
+refused "1 ps latencies, --max-events 5e9" &&
+	first_line_is "1 ps latencies, --max-events 5e9" \
+		"ps.yaml:1:1: error: variant 'base': the run would do about 1.1e+10 operations and loop iterations (1e+06 per simulated microsecond over 11 ms, more than its 1 events), more than the limit of 5e+09; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)"
 # ... and the pages charged inside one operation: netperf TCP with 16 MiB
 # messages on the same made-up 1 ps machine (two CPUs) charges 4096
 # pages a message, one sk_mem_schedule() each, with hardly an event
-# between (a few hundred in 0.05 ms). Each page is a unit of work: at
-# --max-events 2e6 the run is stopped at its first check of the budget
-# (2^16 units) and refused (before: it did all its 7e6 page charges,
-# seconds, and exit 0).
+# between (a few hundred in 0.05 ms). Each page is a unit of work (7e6
+# counted). The estimate: a message is work_ns 1 ns + (1000 ns + 4096 x
+# 90 ns a page) x 1 ps / 48 ns (this xfer_llc against skx-2s-72's) =
+# 8.688 ns, 2 tasks x 0.05 ms / 8.688 ns = 11509 messages of 4097 units:
+# 4.7e7, and 2 events each (one pair: 0.5 an event a task, and one),
+# 2.3e4: past --max-events 2e6 it is refused
+# before it starts (before: it did all its 7e6 page charges, seconds,
+# and exit 0).
 sed -e 's/^scenario: ps/scenario: np/' -e 's/cores_per_socket: 1/cores_per_socket: 2/' \
 	-e 's/cores_per_llc: 1/cores_per_llc: 2/' -e '/^duration_ms:/,$d' \
 	"$tmp/ps.yaml" >"$tmp/np.yaml"
@@ -876,17 +904,51 @@ EOF
 run "$tmp" run np.yaml --format csv --max-events 2e6
 refused "netperf 16 MiB messages, --max-events 2e6" &&
 	case $(sed -n 1p "$tmp/err") in
-	"np.yaml:1:1: error: variant 'base': the run would do about "*" operations and loop iterations ("*", more than the limit of 2e+06; "*) ;;
+	"np.yaml:1:1: error: variant 'base': the run is estimated at about 2.3e+04 events and 4.7e+07 units of work (operations, loop iterations, pages charged), more than the limit of 2e+06; "*) ;;
 	*) fail "netperf 16 MiB messages: $(sed -n 1p "$tmp/err")" ;;
 	esac
+# The issue's three cost bombs at the accepted duration of 10 s (and the
+# default warm-up of 1 s), under the default limit of 2e10: `check` and
+# `run --dry-run` refuse each before anything runs, exit 2, at the
+# scenario's first line (before: `check` estimated 0 s for each):
+#  - bomb-ps: the lone counter above, 11 s / 2.857 ps = 3.8e12 units;
+#  - bomb-np: the netperf above, 11509 x 2.2e5 = 2.5e9 messages, 1e13
+#    units, 5.1e9 events;
+#  - bomb-km: kmalloc of 1,048,576 objects an operation on the two 1 ps
+#    CPUs, work_ns 1: an object pair is 1 ns + 300 ns x 1 ps / 48 ns =
+#    1.00625 ns, an operation 1.0551 ms, 2 x 11 s / 1.0551 ms = 20851
+#    operations of 2,097,153 units (4.4e10) and 12 events an object
+#    (2.6e11).
+sed -e 's/^duration_ms: 10$/duration_ms: 10s/' "$tmp/ps.yaml" >"$tmp/bomb-ps.yaml"
+sed -e 's/^duration_ms: 0.05$/duration_ms: 10s/' -e '/^warmup_ms:/d' \
+	"$tmp/np.yaml" >"$tmp/bomb-np.yaml"
+sed -e 's/^duration_ms: 0.05$/duration_ms: 10s/' -e '/^warmup_ms:/d' \
+	-e 's/kmem_accounting: pages/kmem_accounting: objects/' \
+	-e '/type: netperf/,$d' "$tmp/np.yaml" >"$tmp/bomb-km.yaml"
+echo '  - {type: kmalloc, cgroup: /n, cpus: 0-1, objects: 1048576, work_ns: 1}' \
+	>>"$tmp/bomb-km.yaml"
+for b in "ps:0 events and 3.8e+12:10.7 h" "np:5.1e+09 events and 1e+13:28.9 h" \
+	"km:2.6e+11 events and 4.4e+10:5.7 h"; do
+	name=bomb-${b%%:*}
+	counts=${b#*:}
+	wall=${counts#*:}
+	counts=${counts%:*}
+	for how in "check $name.yaml" "run --dry-run $name.yaml"; do
+		rc=0
+		(cd "$tmp" && "$MEMCGSIM" $how) >/dev/null 2>"$tmp/err" || rc=$?
+		test "$rc" -eq 2 || fail "$how: exit status $rc"
+		first_line_is "$how" "$name.yaml:1:1: error: variant 'base': the run is estimated at about $counts units of work (operations, loop iterations, pages charged), more than the limit of 2e+10; about $wall on this machine; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)"
+	done
+done
 
 # Issue 32, item 6: a run estimated over a minute says so before it
 # starts, -q or not (before: not a word, for an hour). small.yaml over
-# 10 s: batch1's 20.1 events a simulated microsecond (section 7) alone
-# are 2e8 events, some 20 s at 10 million a second, and batch4 more:
-# over a minute together. --max-events 1e6 then stops it at once, after
-# the note. Over 0.02 ms (its own duration) it says nothing.
-run "$data" run small.yaml --format csv -q --set duration_ms=10s --max-events 1e6
+# 10 s: batch1 is estimated at 4.2e8 events (section 7's arithmetic,
+# 100 times longer), some 32 s at 1.3e7 a second, and batch4 at 1.04e9:
+# over a minute together. Within --max-events 2e9 both may start;
+# --max-time 1 then stops it after a second, after the note. Over 0.02
+# ms (its own duration) it says nothing.
+run "$data" run small.yaml --format csv -q --set duration_ms=10s --max-events 2e9 --max-time 1
 case $(sed -n 1p "$tmp/err") in
 "memcgsim: note: this run is estimated at about "*" (2 runs; memcgsim check prints each); Ctrl-C stops it and keeps nothing") ;;
 *) fail "a run of minutes: no note first: $(head -c 300 "$tmp/err")" ;;

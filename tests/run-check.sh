@@ -42,10 +42,11 @@ status_is()
 	return 1
 }
 
-# rows_of FILE: the estimate rows of a table, header and "all" aside.
+# rows_of FILE: the estimate rows of a table (name, runs, events, work,
+# memory ...), header and "all" aside.
 rows_of()
 {
-	grep -E '^  [^ ].* +[0-9]+ +[0-9.e+]+ +[0-9.]+ [KMGT]?i?B ' "$1" |
+	grep -E '^  [^ ].* +[0-9]+ +[0-9.e+]+ +[0-9.e+]+ +[0-9.]+ [KMGT]?i?B ' "$1" |
 		grep -v '^  all ' | grep -c . || :
 }
 

@@ -318,8 +318,17 @@ struct cal_fit {
 	char law_why[512];
 	/* the largest spread (IQR / median) of the points behind each */
 	double spread_llc, spread_socket, spread_add;
+	/*
+	 * The law's terms fitted to each repetition alone (fit_law()): the
+	 * repetitions every point behind them has (0: not fitted so), each
+	 * term's values ns (negative: not fitted) and their spread, IQR /
+	 * median, by enum cal_law_term.
+	 */
+	unsigned int term_reps;
+	double term_ns[4][CAL_MAX_REPS];
+	double term_spread[4];
 	/* why a term was left at the loader's default, a line each */
-	char notes[1024];
+	char notes[4096];
 	/* work and work_smt, or NULL: smt_slowdown = their ratio */
 	const struct cal_point *work, *work_smt;
 	double smt_slowdown; /* 0: not fitted */
@@ -329,9 +338,20 @@ struct cal_fit {
  * The most a term's points may spread across their repetitions (IQR over
  * median) for the fit to take it: a quarter-to-three-quarter range as
  * wide as half the median is a busy host's noise, not a cost (issue 34,
- * item 9: one term came out 51.4, 0.0 and 3.5 ns a minute apart).
+ * item 9: one term came out 51.4, 0.0 and 3.5 ns a minute apart). The
+ * same bound holds for the term itself fitted to each repetition alone:
+ * points that each spread little can still fix a small difference, such
+ * as an upgrade, that moves with every repetition.
  */
 #define CAL_SPREAD_MAX 0.5
+
+/* The hand-off law's terms, as cal_fit.term_ns[] holds them. */
+enum cal_law_term {
+	CAL_LAW_UPGRADE_LLC,
+	CAL_LAW_UPGRADE_SOCKET,
+	CAL_LAW_CONFLICT_LOCAL,
+	CAL_LAW_CONFLICT_REMOTE,
+};
 
 struct cal_profile {
 	const struct cal_host *h;

@@ -69,17 +69,17 @@ static double rotation_ns(const struct cal_host *h, const struct cal_fit *f,
 }
 
 /*
- * strict_ns() - an add point's ns per add as the cost of one hand-off:
+ * strict_of() - an add point's ns per add @m as the cost of one hand-off:
  * m x (1 + H / r) - H, the cycle less the hold window (m itself when the
  * hand-off is strict).
  */
-static double strict_ns(const struct cal_fit *f, const struct cal_point *p)
+static double strict_of(const struct cal_fit *f, double m)
 {
 	double r = f->idle[CAL_RMW_LOCAL] ? f->idle[CAL_RMW_LOCAL]->median : 0;
 
 	if (!f->hold_ns || !r)
-		return p->median;
-	return p->median * (1 + f->hold_ns / r) - f->hold_ns;
+		return m;
+	return m * (1 + f->hold_ns / r) - f->hold_ns;
 }
 
 static void fit(const struct cal_plan *pl, struct cal_fit *f)
@@ -331,16 +331,29 @@ static void idle_latency(struct sim_yaml *y, const struct cal_profile *a,
 	sim_yaml_map_end(y);
 }
 
+/* "51.40, 0.00, 3.50": @term's fit to each repetition (fit_reps()). */
+static void term_values(const struct cal_fit *f, enum cal_law_term term,
+			char *buf, size_t size)
+{
+	size_t len = 0;
+	unsigned int r;
+
+	buf[0] = '\0';
+	for (r = 0; r < f->term_reps && len < size; r++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%.2f",
+					r ? ", " : "", f->term_ns[term][r]);
+}
+
 /*
  * One term of the hand-off law, if fitted (@ns >= 0), with the lines of
  * coh_law_fit()'s account that start with @about.
  */
 static void law_term(struct sim_yaml *y, const struct cal_profile *a,
 		     const char *key, const char *bench, const char *about,
-		     double ns, double spread)
+		     double ns, double spread, enum cal_law_term term)
 {
 	const char *line = a->f.law_why;
-	char said[512];
+	char said[512], reps[CAL_MAX_REPS * 12 + 160] = "";
 	size_t len = 0;
 
 	if (ns < 0)
@@ -355,11 +368,20 @@ static void law_term(struct sim_yaml *y, const struct cal_profile *a,
 						(int)n, line);
 		line += n + (line[n] == '\n');
 	}
+	if (a->f.term_reps) {
+		char vals[CAL_MAX_REPS * 12];
+
+		term_values(&a->f, term, vals, sizeof(vals));
+		snprintf(
+			reps, sizeof(reps),
+			"; fitted to each of its %u repetitions alone: %s ns, which spread by %.0f%% of their median (IQR)",
+			a->f.term_reps, vals, 100 * a->f.term_spread[term]);
+	}
 	latency(y, key, ns);
 	source_m(
 		y, a, bench,
-		"coh_law_fit (add points of 3 or more CPUs as the cost of a hand-off, the hold window taken out; load_xchg_pingpong points): %s; its points' repetitions spread by at most %.0f%% of their median (IQR)",
-		said, 100 * spread);
+		"coh_law_fit (add points of 3 or more CPUs as the cost of a hand-off, the hold window taken out; load_xchg_pingpong points): %s; its points' repetitions spread by at most %.0f%% of their median (IQR)%s",
+		said, 100 * spread, reps);
 	sim_yaml_map_end(y);
 }
 
@@ -500,13 +522,15 @@ int cal__write_profile(FILE *out, void *arg)
 	sim_yaml_map_end(&y);
 
 	law_term(&y, a, "upgrade_llc", "load_xchg_pingpong", "upgrade (llc)",
-		 fp->upgrade_llc_ns, fp->spread_llc);
+		 fp->upgrade_llc_ns, fp->spread_llc, CAL_LAW_UPGRADE_LLC);
 	law_term(&y, a, "upgrade_socket", "load_xchg_pingpong",
-		 "upgrade (socket)", fp->upgrade_socket_ns, fp->spread_socket);
+		 "upgrade (socket)", fp->upgrade_socket_ns, fp->spread_socket,
+		 CAL_LAW_UPGRADE_SOCKET);
 	law_term(&y, a, "conflict_local", "add", "conflict",
-		 fp->conflict_local_ns, fp->spread_add);
+		 fp->conflict_local_ns, fp->spread_add, CAL_LAW_CONFLICT_LOCAL);
 	law_term(&y, a, "conflict_remote", "add", "conflict",
-		 fp->conflict_remote_ns, fp->spread_add);
+		 fp->conflict_remote_ns, fp->spread_add,
+		 CAL_LAW_CONFLICT_REMOTE);
 	sim_yaml_map_end(&y); /* latencies */
 
 	socket_distances(&y, a);
@@ -532,15 +556,16 @@ int cal__write_profile(FILE *out, void *arg)
 
 /*
  * accept() - take the fitted term *@ns (negative: not fitted) only when
- * the profile loader takes it (at least @min ns, at most 1 ms) and its
- * points' repetitions spread by at most CAL_SPREAD_MAX; else leave it
- * out, at the loader's cited default, with a note that says why.
+ * the profile loader takes it (at least @min ns, at most 1 ms), its
+ * points' repetitions spread by at most CAL_SPREAD_MAX, and so does the
+ * term fitted to each repetition alone (fit_reps()); else leave it out,
+ * at the loader's cited default, with a note that says why.
  */
 static void accept(struct cal_fit *f, const char *key, double *ns, double min,
-		   double spread)
+		   double spread, enum cal_law_term term)
 {
 	size_t len = strlen(f->notes);
-	char why[160];
+	char vals[CAL_MAX_REPS * 12], why[sizeof(vals) + 256];
 
 	if (*ns < 0)
 		return;
@@ -554,11 +579,88 @@ static void accept(struct cal_fit *f, const char *key, double *ns, double min,
 			why, sizeof(why),
 			"its points' repetitions spread by %.0f%% of their median (IQR), more than %.0f%%: measure again on a quieter host",
 			100 * spread, 100 * CAL_SPREAD_MAX);
-	else
+	else if (f->term_reps && f->term_spread[term] > CAL_SPREAD_MAX) {
+		term_values(f, term, vals, sizeof(vals));
+		snprintf(
+			why, sizeof(why),
+			"fitted to each of its %u repetitions alone it comes out %s ns, which spread by %.0f%% of their median (IQR), more than %.0f%%: measure again on a quieter host",
+			f->term_reps, vals, 100 * f->term_spread[term],
+			100 * CAL_SPREAD_MAX);
+	} else
 		return;
 	snprintf(f->notes + len, sizeof(f->notes) - len,
 		 "%s left at its default (%s)\n", key, why);
 	*ns = -1;
+}
+
+/* The IQR of @v[@n] (sorted in place) over its median, 0 below 2. */
+static double iqr_spread(double *v, unsigned int n)
+{
+	double median, q1, q3;
+
+	if (n < 2)
+		return 0;
+	gsl_sort(v, 1, n);
+	median = gsl_stats_median_from_sorted_data(v, 1, n);
+	q1 = gsl_stats_quantile_from_sorted_data(v, 1, n, 0.25);
+	q3 = gsl_stats_quantile_from_sorted_data(v, 1, n, 0.75);
+	/* a median of 0: against the least term written, 0.005 ns */
+	return (q3 - q1) / fmax(median, 0.005);
+}
+
+/*
+ * fit_reps() - the law's terms fitted to each repetition alone, as
+ * fit_law() fits them to the medians: @pts[@n] with each point's ns per
+ * operation taken from one repetition's sample of @src[i], the point
+ * measured behind pts[i] (the idle transfers stay at their medians), on
+ * a copy of @m as the median fit finds it. Into f->term_ns[][r] and each
+ * term's spread (IQR over median) into f->term_spread[]; f->term_reps is
+ * the repetitions every point has, 0 below two (nothing to spread).
+ */
+static void fit_reps(const struct coh_law_point *pts,
+		     const struct cal_point *const *src, unsigned int n,
+		     const struct machine *m, struct cal_fit *f)
+{
+	struct coh_law_point *pr = calloc(n, sizeof(*pr));
+	struct machine *mr = malloc(sizeof(*mr));
+	unsigned int i, r, k, nv, reps = CAL_MAX_REPS;
+	double v[CAL_MAX_REPS];
+
+	SIM_OOM_ON(!pr || !mr);
+	for (i = 0; i < n; i++)
+		if (src[i]->reps < reps)
+			reps = src[i]->reps;
+	f->term_reps = reps >= 2 ? reps : 0;
+	for (r = 0; r < f->term_reps; r++) {
+		for (i = 0; i < n; i++) {
+			double x = src[i]->samples[r];
+
+			pr[i] = pts[i];
+			pr[i].ns_per_op =
+				src[i]->bench == CAL_ADD ? strict_of(f, x) : x;
+		}
+		*mr = *m; /* its scalars and arrays only: nothing to free */
+		for (k = 0; k < 4; k++)
+			f->term_ns[k][r] = -1;
+		if (coh_law_fit(pr, n, mr, NULL, 0) < 0)
+			continue;
+		f->term_ns[CAL_LAW_UPGRADE_LLC][r] =
+			mr->upgrade_ps[COH_DIST_LLC] / 1000.0;
+		f->term_ns[CAL_LAW_UPGRADE_SOCKET][r] =
+			mr->upgrade_ps[COH_DIST_SOCKET] / 1000.0;
+		f->term_ns[CAL_LAW_CONFLICT_LOCAL][r] =
+			mr->conflict_local_ps / 1000.0;
+		f->term_ns[CAL_LAW_CONFLICT_REMOTE][r] =
+			mr->conflict_remote_ps / 1000.0;
+	}
+	for (k = 0; k < 4; k++) {
+		for (r = nv = 0; r < f->term_reps; r++)
+			if (f->term_ns[k][r] >= 0)
+				v[nv++] = f->term_ns[k][r];
+		f->term_spread[k] = iqr_spread(v, nv);
+	}
+	free(mr);
+	free(pr);
 }
 
 /*
@@ -573,6 +675,7 @@ static int fit_law(struct machine *m, const struct cal_host *h,
 		   struct sim_error *err)
 {
 	struct coh_law_point *pts = calloc(pl->nr_points, sizeof(*pts));
+	const struct cal_point **src = calloc(pl->nr_points, sizeof(*src));
 	unsigned int *cpus =
 		calloc((size_t)pl->nr_points * CAL_MAX_CPUS, sizeof(*cpus));
 	bool llc = false, socket = false, remote = false;
@@ -580,7 +683,7 @@ static int fit_law(struct machine *m, const struct cal_host *h,
 	double spread;
 	int ret = -1;
 
-	SIM_OOM_ON(!pts || !cpus);
+	SIM_OOM_ON(!pts || !src || !cpus);
 	for (i = 0; i < pl->nr_points; i++) {
 		const struct cal_point *p = &pl->points[i];
 		struct coh_law_point *q = &pts[n];
@@ -595,8 +698,9 @@ static int fit_law(struct machine *m, const struct cal_host *h,
 						 COH_BENCH_LOAD_XCHG_PINGPONG;
 		q->nr_cpus = p->n;
 		q->cpus = c;
-		q->ns_per_op = p->bench == CAL_ADD ? strict_ns(f, p) :
+		q->ns_per_op = p->bench == CAL_ADD ? strict_of(f, p->median) :
 						     p->median;
+		src[n] = p;
 		q->spread_ns = (p->q3 - p->q1) / 1.349; /* IQR as a stddev */
 		spread = p->median > 0 ? (p->q3 - p->q1) / p->median : 0;
 		for (j = 1; j < p->n; j++) {
@@ -622,6 +726,7 @@ static int fit_law(struct machine *m, const struct cal_host *h,
 	ret = 0;
 	if (!n)
 		goto out;
+	fit_reps(pts, src, n, m, f);
 	if (coh_law_fit(pts, n, m, f->law_why, sizeof(f->law_why)) < 0)
 		goto out;
 	if (llc)
@@ -637,12 +742,16 @@ static int fit_law(struct machine *m, const struct cal_host *h,
 			break;
 		}
 	/* An upgrade is at least 1 ps (written with two decimals). */
-	accept(f, "upgrade_llc", &f->upgrade_llc_ns, 0.005, f->spread_llc);
+	accept(f, "upgrade_llc", &f->upgrade_llc_ns, 0.005, f->spread_llc,
+	       CAL_LAW_UPGRADE_LLC);
 	accept(f, "upgrade_socket", &f->upgrade_socket_ns, 0.005,
-	       f->spread_socket);
-	accept(f, "conflict_local", &f->conflict_local_ns, 0, f->spread_add);
-	accept(f, "conflict_remote", &f->conflict_remote_ns, 0, f->spread_add);
+	       f->spread_socket, CAL_LAW_UPGRADE_SOCKET);
+	accept(f, "conflict_local", &f->conflict_local_ns, 0, f->spread_add,
+	       CAL_LAW_CONFLICT_LOCAL);
+	accept(f, "conflict_remote", &f->conflict_remote_ns, 0, f->spread_add,
+	       CAL_LAW_CONFLICT_REMOTE);
 out:
+	free(src);
 	free(pts);
 	free(cpus);
 	return ret;

@@ -15,6 +15,8 @@
  *
  *   events  = sum over workloads of tasks x ops per task x events per op
  *             (a lone task schedules no events: it never waits for anyone)
+ *   work    = sum over workloads of ops x (1 + the units inside an op)
+ *             (--max-events bounds the larger of events and work)
  *   memory  = the program + per task + per memcg + per (memcg, CPU) pair
  *             a CPU writes, in simulated cache lines of known size, + the
  *             latency samples of every operation
@@ -42,11 +44,24 @@ struct estimate_workload {
 	unsigned int depth; /* its cgroup's levels below the root */
 	/*
 	 * Lines every task of it contends for with locked RMWs (a shared
-	 * counter: atomic_counter's counters, a packed false_sharing rmw),
-	 * or 0; and how many operations make one such RMW (batch >= 1).
+	 * counter: atomic_counter's counters, a packed false_sharing rmw, a
+	 * per_thread mm's mmap_lock), or 0; how many operations make one
+	 * such RMW (batch; below 1: several RMWs an operation); and a hand-off
+	 * of such a line between its tasks (the machine's transfer at their
+	 * widest distance; 0: skx-2s-72's 48 ns, scaled).
 	 */
 	unsigned int serial_lines;
 	double batch;
+	sim_time_t serial_ps;
+	/*
+	 * Units of work (struct run: what --max-events bounds) one operation
+	 * does besides itself: kmalloc's objects, twice; netperf's pages
+	 * charged per message. And how many times an operation repeats
+	 * self_ps and its time in the memory system (kmalloc: once per
+	 * object); 0 or 1: once.
+	 */
+	double op_units;
+	double repeat;
 };
 
 /* struct estimate_input - the numbers of one loaded variant. */
@@ -74,6 +89,11 @@ struct estimate_input {
 struct estimate {
 	double ops; /* operations, all tasks, warm-up included */
 	double events; /* engine events */
+	/*
+	 * work: operations, loop iterations and pages charged (struct run),
+	 * warm-up included; --max-events bounds the larger of it and events
+	 */
+	double work;
 	double memory; /* peak resident bytes of the process */
 	double wall_s; /* seconds on this machine */
 	double trace_bytes; /* of the --trace file; 0 when not traced */

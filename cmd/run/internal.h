@@ -135,11 +135,16 @@ void run__mem_error(const struct variant *v, const struct run *run,
 int run__check_outputs(const struct run_opts *o, struct sim_error *err);
 
 /*
- * run__check_memory() - refuse @v when its estimated peak memory passes
- * --max-memory (-1 and @err), before anything of its run is allocated.
+ * run__check_limits() - refuse @v when its estimated peak memory passes
+ * --max-memory, or its estimated events or work (the larger: what
+ * --max-events bounds while it runs) pass --max-events (-1 and @err),
+ * before anything of its run is allocated (issue 34, item 2).
  */
-int run__check_memory(const struct variant *v, const struct estimate *est,
+int run__check_limits(const struct variant *v, const struct estimate *est,
 		      const struct run_opts *o, struct sim_error *err);
+
+/* MEMCGSIM_COUNTS=1: @run's events and work on stderr (cmd/run/limits.c). */
+void run__counts_note(const struct variant *v, const struct run *run);
 
 #define RUN_MAX_NOTES 4
 #define RUN_FEW_SAMPLES 100 /* percentiles on fewer are noted as rough */

@@ -201,6 +201,32 @@ static void workload_serial(const struct workload *w,
 	}
 }
 
+/*
+ * A hand-off of a line the tasks of @w share: the transfer at the widest
+ * distance between two of them (across sockets, the mean of the two
+ * home cases: a line passed around keeps changing sockets, its home
+ * does not); 0 for fewer than two tasks.
+ */
+static sim_time_t workload_handoff_ps(const struct machine *m,
+				      const struct workload *w)
+{
+	enum coh_dist d, far = COH_DIST_SELF;
+	unsigned int j;
+
+	for (j = 1; j < w->nr_tasks; j++) {
+		d = machine_dist(m, w->cpus[0], w->cpus[j]);
+		if (d > far)
+			far = d;
+	}
+	if (far == COH_DIST_SELF)
+		return 0;
+	if (far == COH_DIST_SOCKET)
+		return (m->xfer_ps[COH_DIST_SOCKET] +
+			m->xfer_socket_remote_home_ps) /
+		       2;
+	return m->xfer_ps[far];
+}
+
 /* Levels of @path below the root: "/" 0, "/a/b" 2. */
 static unsigned int cgroup_depth(const char *path)
 {
@@ -256,6 +282,18 @@ void run__variant_estimate(const struct variant *v, bool traced,
 		ew->memcg = w->type->memcg;
 		ew->depth = cgroup_depth(w->cgroup);
 		workload_serial(w, scenario_item(list, w->index), ew);
+		ew->repeat = 1;
+		if (w->type->op_work)
+			ew->op_units = w->type->op_work(w, &ew->repeat);
+		if (w->type->op_shared_rmws && !ew->serial_lines) {
+			double rmws = w->type->op_shared_rmws(w, &v->kernel);
+
+			if (rmws > 0) {
+				ew->serial_lines = 1;
+				ew->batch = 1 / rmws;
+			}
+		}
+		ew->serial_ps = workload_handoff_ps(&v->machine, w);
 	}
 	estimate_run(&in, est);
 }
@@ -272,8 +310,8 @@ int run__check_outputs(const struct run_opts *o, struct sim_error *err)
  * anything of its run is allocated, with what makes it big and the way
  * out.
  */
-int run__check_memory(const struct variant *v, const struct estimate *est,
-		      const struct run_opts *o, struct sim_error *err)
+static int check_memory(const struct variant *v, const struct estimate *est,
+			const struct run_opts *o, struct sim_error *err)
 {
 	uint64_t limit = run__max_memory(o);
 	char need[32], lim[32];
@@ -288,6 +326,39 @@ int run__check_memory(const struct variant *v, const struct estimate *est,
 		v->name, need, v->machine.nr_cpus, v->cgroups.nr,
 		v->kernel.memcg_stat_items, v->kernel.memcg_event_items, lim);
 	return -1;
+}
+
+/*
+ * Refuse @v when its estimated cost passes --max-events: the larger of
+ * its events and its work (struct run's units: operations, loop
+ * iterations, pages charged), the two counts the limit bounds while it
+ * runs (work_tick(), engine_progress()). The estimate is within the
+ * factors tests/run-estimate.sh holds it to, so a run up to that much
+ * cheaper can be refused here: the message says how to raise the limit.
+ * Runs the estimate misses are still stopped as they run.
+ */
+static int check_work(const struct variant *v, const struct estimate *est,
+		      const struct run_opts *o, struct sim_error *err)
+{
+	uint64_t limit = o->max_events ? o->max_events : RUN_DEFAULT_MAX_EVENTS;
+	double cost = est->events > est->work ? est->events : est->work;
+	char wall[32];
+
+	if (limit == UINT64_MAX || cost <= (double)limit)
+		return 0;
+	estimate_format_seconds(est->wall_s, wall, sizeof(wall));
+	scenario_error(
+		err, v->tree,
+		"variant '%s': the run is estimated at about %.2g events and %.2g units of work (operations, loop iterations, pages charged), more than the limit of %.2g; about %s on this machine; shorten duration_ms, lengthen the latencies, or raise the limit with --max-events N (0: no limit)",
+		v->name, est->events, est->work, (double)limit, wall);
+	return -1;
+}
+
+int run__check_limits(const struct variant *v, const struct estimate *est,
+		      const struct run_opts *o, struct sim_error *err)
+{
+	return check_memory(v, est, o, err) || check_work(v, est, o, err) ? -1 :
+									    0;
 }
 
 /*
@@ -368,4 +439,25 @@ void run__events_error(const struct variant *v, const struct progress_ctx *pc,
 		(double)sim_events(pc->e) / ((double)pc->at / SIM_PS_PER_US),
 		(double)pc->end / SIM_PS_PER_MS, (double)pc->max_events, wall,
 		RUN_EVENTS_PER_SECOND / 1e6);
+}
+
+/*
+ * MEMCGSIM_COUNTS=1 in the environment: after each variant's first run,
+ * a line on stderr with the engine events and the work (struct run's
+ * units: operations, loop iterations, pages charged) it took, warm-up
+ * included: what `memcgsim check` estimates, for tests/run-estimate.sh
+ * to hold the estimate to. Results do not change.
+ */
+void run__counts_note(const struct variant *v, const struct run *run)
+{
+	const char *env = getenv("MEMCGSIM_COUNTS");
+	char name[4 * sizeof(v->name)];
+
+	if (!env || strcmp(env, "1"))
+		return;
+	fprintf(stderr,
+		"memcgsim: counts: variant '%s': %llu events, %llu work\n",
+		sim_escape(name, sizeof(name), v->name),
+		(unsigned long long)sim_events(run->engine),
+		(unsigned long long)run->work);
 }

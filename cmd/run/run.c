@@ -1066,6 +1066,7 @@ static int run_variant_once(struct variant *v, uint64_t seed,
 	run__collect(&run, res);
 	if (r) {
 		report_events(r, variant, sim_events(run.engine));
+		run__counts_note(v, &run);
 		run__lines_report(&run, r, variant, o->hot_lines);
 		if (run.memcg)
 			run__functions_report(&run, r, variant);
@@ -1280,7 +1281,7 @@ static int variant_check(struct scenario_job *j, size_t i,
 		run__variant_estimate(v, run__traced(o, v->name), &est);
 		if (o->estimate)
 			o->estimate(o->estimate_arg, v->name, &est);
-		if (run__check_memory(v, &est, o, err))
+		if (run__check_limits(v, &est, o, err))
 			return -1;
 		run__prov_add(j->prov, v);
 		j->selected++;

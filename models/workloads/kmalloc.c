@@ -54,6 +54,7 @@
  * (current_obj_cgroup()).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "models/kernel/mm/memcontrol.h"
 #include "models/workloads/workload.h"
@@ -218,6 +219,36 @@ static void kmalloc_destroy(struct workload *w)
 	w->priv = NULL;
 }
 
+/*
+ * Each object is a unit of work twice (kmalloc() and kfree(), run_work()
+ * in kmalloc_loop()), and an operation pays work_ns and the hooks once
+ * per object.
+ */
+static double kmalloc_op_work(const struct workload *w, double *repeat)
+{
+	const struct kmalloc_wl *km = w->priv;
+
+	*repeat = (double)km->objects;
+	return 2.0 * (double)km->objects;
+}
+
+/*
+ * v5.13's mod_objcg_state() of every kmalloc() and kfree() goes to the
+ * counters; with stats_updates_atomic: always each update adds to the
+ * global stats_flush_threshold (kmalloc-obj-stock's v5.13-atomic).
+ */
+static double kmalloc_shared_rmws(const struct workload *w,
+				  const struct kernel_config *k)
+{
+	const struct kmalloc_wl *km = w->priv;
+
+	if (!strcmp(w->cgroup, "/") || k->kmem_accounting != KMEM_OBJECTS ||
+	    k->obj_stock_version != OBJ_STOCK_V5_13 ||
+	    k->stats_updates_atomic != STATS_ATOMIC_ALWAYS)
+		return 0;
+	return 2.0 * (double)km->objects;
+}
+
 /* SIM: struct msg_msg on 64 bits: list_head, m_type, m_ts, next, security */
 #define MSG_MSG_SIZE 48
 
@@ -261,5 +292,7 @@ const struct workload_type kmalloc_type = {
 	.parse = kmalloc_parse,
 	.setup = kmalloc_setup,
 	.destroy = kmalloc_destroy,
+	.op_work = kmalloc_op_work,
+	.op_shared_rmws = kmalloc_shared_rmws,
 	.host = kmalloc_host,
 };

@@ -1253,6 +1253,23 @@ static int netperf_host(const struct workload *w, struct workload_host *h)
 	return 0;
 }
 
+/*
+ * A message's pages are units of work (run_work() in the senders and
+ * unix's receiver): TCP's sender counts them, unix's sender and receiver
+ * both, SCTP's accounting none. An operation is a message received.
+ */
+static double netperf_op_work(const struct workload *w, double *repeat)
+{
+	const struct netperf *np = w->priv;
+	double pages =
+		(double)((np->message_bytes + PAGE_SIZE - 1) / PAGE_SIZE);
+
+	(void)repeat;
+	if (np->protocol == PROTO_UNIX)
+		return 2 * pages;
+	return np->protocol == PROTO_TCP ? pages : 0;
+}
+
 const struct workload_type netperf_type = {
 	.name = "netperf",
 	.summary =
@@ -1267,4 +1284,5 @@ const struct workload_type netperf_type = {
 	.metrics = netperf_metrics,
 	.explain = netperf_explain,
 	.host = netperf_host,
+	.op_work = netperf_op_work,
 };

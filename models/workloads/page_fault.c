@@ -406,6 +406,21 @@ static int page_fault_host(const struct workload *w, struct workload_host *h)
 	return 0;
 }
 
+/*
+ * per_thread: a fault not finished under its VMA's lock takes the shared
+ * mmap_lock for read: an atomic down and one up (mmap_read_lock()).
+ */
+static double page_fault_shared_rmws(const struct workload *w,
+				     const struct kernel_config *k)
+{
+	const struct page_fault *pf = w->priv;
+
+	if (pf->mode != PER_THREAD ||
+	    mm_fault_vma_locked(k, pf->test != PAGE_FAULT1, false))
+		return 0;
+	return 2;
+}
+
 const struct workload_type page_fault_type = {
 	.name = "page_fault",
 	.summary =
@@ -418,4 +433,5 @@ const struct workload_type page_fault_type = {
 	.setup = page_fault_setup,
 	.destroy = page_fault_destroy,
 	.host = page_fault_host,
+	.op_shared_rmws = page_fault_shared_rmws,
 };

@@ -234,6 +234,21 @@ static void tlb_flush_destroy(struct workload *w)
 	w->priv = NULL;
 }
 
+/*
+ * per_thread: each page's madvise() takes the shared mmap_lock for read
+ * (two atomics), and so do its two faults unless they finish under the
+ * VMA's lock (tlb_flush_page()).
+ */
+static double tlb_flush_shared_rmws(const struct workload *w,
+				    const struct kernel_config *k)
+{
+	const struct tlb_flush *tf = w->priv;
+
+	if (tf->mode != PER_THREAD)
+		return 0;
+	return mm_fault_vma_locked(k, false, false) ? 2 : 6;
+}
+
 const struct workload_type tlb_flush_type = {
 	.name = "tlb_flush",
 	.summary =
@@ -245,4 +260,5 @@ const struct workload_type tlb_flush_type = {
 	.parse = tlb_flush_parse,
 	.setup = tlb_flush_setup,
 	.destroy = tlb_flush_destroy,
+	.op_shared_rmws = tlb_flush_shared_rmws,
 };

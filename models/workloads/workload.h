@@ -169,6 +169,23 @@ struct workload_type {
 	 * setup), 0; or -1 with @h->why set. NULL: there is none.
 	 */
 	int (*host)(const struct workload *w, struct workload_host *h);
+	/*
+	 * Optional, for the estimate of a run's work (cmd/run/estimate.h,
+	 * struct run's units): the units one operation does besides itself
+	 * (the loop iterations and pages charged inside it), and how many
+	 * times it repeats the type's per-operation costs (*@repeat: its
+	 * work_ns and its time in the memory system; left at 1 when it does
+	 * not). NULL: no more than the operation.
+	 */
+	double (*op_work)(const struct workload *w, double *repeat);
+	/*
+	 * Optional, for the estimate: the locked RMWs one operation makes,
+	 * under kernel @k, on a line every task of @w shares (a per_thread
+	 * mm's mmap_lock; v5.13's global statistics threshold). They pass
+	 * the line one at a time, which bounds the operations. NULL: none.
+	 */
+	double (*op_shared_rmws)(const struct workload *w,
+				 const struct kernel_config *k);
 };
 
 /*
