@@ -263,11 +263,7 @@ static void hb_woken(struct hackbench *hb, struct sim_task *t)
 				     t->proc.now);
 	cost = hb->wake_pending[t->index];
 	hb->wake_pending[t->index] = 0;
-	if (!cost)
-		return;
-	KPROF_ENTER(&t->prof, KF_WAKE, t->proc.now);
-	t->proc.now += cost;
-	KPROF_EXIT(&t->prof, t->proc.now);
+	task_pay_wake(t, cost);
 }
 
 /* pinned: @t's CPU idles while it waits (its own, no other task). */

@@ -144,11 +144,7 @@ static inline void netperf_woken(struct netperf *np, struct sim_task *t)
 				     NOW(&t->proc));
 	cost = np->wake_pending[t->index];
 	np->wake_pending[t->index] = 0;
-	if (!cost)
-		return;
-	KPROF_ENTER(&t->prof, KF_WAKE, NOW(&t->proc));
-	t->proc.now += cost;
-	KPROF_EXIT(&t->prof, NOW(&t->proc));
+	task_pay_wake(t, cost);
 }
 
 #endif /* MODELS_WORKLOADS_NETPERF_INTERNAL_H */

@@ -205,19 +205,13 @@ static int stat_reader_parse(struct workload *w, const struct scenario_node *n,
 static void stat_reader_sleep(struct stat_reader *sr, struct sim_task *t)
 {
 	struct cpuidle_device *dev = sr->idle ? &sr->idle[t->k.cc->cpu] : NULL;
-	sim_time_t cost;
 
 	if (dev)
 		cpuidle_idle_call(dev, &sr->run->machine, t->proc.now);
 	coh_delay(t->k.cc, sr->interval_ps);
-	if (!dev)
-		return;
-	cost = cpuidle_wake(dev, &sr->run->machine, t->proc.now);
-	if (!cost)
-		return;
-	KPROF_ENTER(&t->prof, KF_WAKE, t->proc.now);
-	t->proc.now += cost;
-	KPROF_EXIT(&t->prof, t->proc.now);
+	if (dev)
+		task_pay_wake(t, cpuidle_wake(dev, &sr->run->machine,
+					      t->proc.now));
 }
 
 struct stat_reader_frame {

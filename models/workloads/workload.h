@@ -312,6 +312,19 @@ static inline void task_idle_end(struct sim_task *t)
 }
 
 /*
+ * task_pay_wake() - @t, woken on a CPU that was idle, pays @cost (the IPI
+ * and the idle state's exit, cpuidle_wake()) as [wake] before it runs on.
+ */
+static inline void task_pay_wake(struct sim_task *t, sim_time_t cost)
+{
+	if (!cost)
+		return;
+	KPROF_ENTER(&t->prof, KF_WAKE, t->proc.now);
+	t->proc.now += cost;
+	KPROF_EXIT(&t->prof, t->proc.now);
+}
+
+/*
  * task_op_begin() - an operation starts at the task's clock. Traced, it is
  * a slice on the CPU's track around the calls it makes (sim/trace.h).
  * Inline, as task_op_end().
