@@ -307,7 +307,13 @@ struct coh_line {
 	 * bits (2 MiB, not 4, at 1024 CPUs x 1024 lines)
 	 */
 	uint16_t *q_last;
-	unsigned int nr_fields, cap_fields;
+	uint16_t nr_fields, cap_fields; /* <= COH_LINE_FIELDS */
+	/*
+	 * entries left in the log of transfers after @xfer_to[], 0 if it has
+	 * none (coh_priv.h: xfer_to_count()): here, in the host line a
+	 * hand-off writes anyway
+	 */
+	unsigned int xfer_left;
 	uint64_t addr; /* line address: a multiple of 64 */
 	unsigned int index; /* creation order */
 	int last_holder; /* trace: holder track */

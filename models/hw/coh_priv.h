@@ -45,8 +45,13 @@ struct coh_trace_line;
 #define COH_COLD_DECL
 #endif
 
-/* statistics logged before they are counted (struct coh: 6 KiB) */
+/* fields' CPUs logged before they are counted (struct coh: 4 KiB) */
 #define COH_LOG 256
+/*
+ * the least entries of a line's log of transfers, after its xfer_to[]
+ * (xfer_log_cap(): one per CPU, or this many)
+ */
+#define COH_XFER_LOG_MIN 32
 /* the lines' xfer_to[] past which they are (a host core's L2) */
 #define COH_LOG_BYTES (1u << 20)
 
@@ -151,25 +156,29 @@ struct coh {
 	 */
 	bool shortcuts_on, shortcuts;
 	/*
-	 * Statistics counted later, COH_LOG at a time (doc/speed.md), once
-	 * @log_stats: a transfer to a CPU in its line's xfer_to[]
-	 * (xfer_to_count()), an access of a CPU in its field's bitmap of the
-	 * CPUs that accessed it (field_cpu_count()). The counters are 4 MB at
-	 * 1024 CPUs x 1024 lines, and the bitmaps 128 bytes a field: counting
-	 * them at each access was 1.4 misses of the host's L2 an atomic
-	 * there, each waited for. coh_stats_flush() counts the logs in loops
-	 * of independent updates, whose misses overlap; it runs before
-	 * anybody reads a line (coh_settle(), coh_lines_sorted()) and before a line's
-	 * fields move (line_add_field()). Logging costs 25 instructions an
-	 * atomic, 4% at 72 CPUs, where the counters stay in the host's
-	 * cache: it starts when the lines' xfer_to[] (@xfer_bytes) reach
-	 * @log_bytes (COH_LOG_BYTES; coh_set_log_bytes()). Either way the
-	 * counts are the same.
+	 * Statistics counted later (doc/speed.md), once @log_stats: a
+	 * transfer to a CPU in its line's log (xfer_to_count()), an access
+	 * of a CPU in its field's bitmap of the CPUs that accessed it, in
+	 * c->touches, COH_LOG at a time (field_cpu_count()). The counters
+	 * are 4 MB at 1024 CPUs x 1024 lines, and the bitmaps 128 bytes a
+	 * field: counting them at each access was 1.4 misses of the host's
+	 * L2 an atomic there, each waited for. A line's log of transfers is
+	 * the CPUs' numbers after its xfer_to[] (xfer_log_cap() of them),
+	 * counted when it is full, into that line's counters alone, which
+	 * stay in the host's cache while it does (where one log for all
+	 * lines, COH_LOG at a time, missed the cache at nearly every count:
+	 * 1 LL miss an event of cachegrind's 2.3 at 1024 x 1024).
+	 * coh_stats_flush() counts every log; it runs before anybody reads a
+	 * line (coh_settle(), coh_lines_sorted()); coh__touches_flush() the
+	 * touches alone, before a line's fields move (line_add_field()).
+	 * Logging costs 25 instructions an atomic, 4% at 72 CPUs, where the
+	 * counters stay in the host's cache: it starts when the lines'
+	 * xfer_to[] (@xfer_bytes) reach @log_bytes (COH_LOG_BYTES;
+	 * coh_set_log_bytes()). Either way the counts are the same.
 	 */
 	bool log_stats;
 	size_t xfer_bytes, log_bytes;
-	unsigned int nr_xfers, nr_touches;
-	uint32_t *xfers[COH_LOG]; /* &l->xfer_to[cpu] */
+	unsigned int nr_touches;
 	struct coh_touch {
 		uint64_t *word; /* &fs->cpus[cpu / 64] */
 		uint64_t bit; /* 1 << cpu % 64 */
@@ -177,13 +186,32 @@ struct coh {
 };
 
 COH_COLD_DECL void coh_stats_flush(struct coh *c);
+COH_COLD_DECL void coh__touches_flush(struct coh *c);
+COH_COLD_DECL void coh__xfer_log_alloc(struct coh *c, struct coh_line *l);
+COH_COLD_DECL void coh__xfer_log_flush(struct coh *c, struct coh_line *l);
 COH_COLD_DECL void coh__xfer_to_alloc(struct coh *c, struct coh_line *l);
 
-/* Count a transfer of @l to @cpu in l->xfer_to[] (c->xfers: later). */
+/* The entries of a line's log of transfers (struct coh: log_stats). */
+static inline unsigned int xfer_log_cap(const struct coh *c)
+{
+	return c->nr_cpus > COH_XFER_LOG_MIN ? c->nr_cpus : COH_XFER_LOG_MIN;
+}
+
+/* @l's log of transfers: CPU numbers, after its xfer_to[] */
+static inline uint16_t *xfer_log(const struct coh *c, const struct coh_line *l)
+{
+	return (uint16_t *)(void *)(l->xfer_to + c->nr_cpus);
+}
+
+/*
+ * Count a transfer of @l to @cpu in l->xfer_to[], or logged (struct coh:
+ * log_stats) in @l's log, which l->xfer_left entries are left of (0: it
+ * has none yet).
+ */
 static inline void xfer_to_count(struct coh *c, struct coh_line *l,
 				 unsigned int cpu)
 {
-	unsigned int n;
+	unsigned int left;
 
 	if (coh_unlikely(!l->xfer_to))
 		coh__xfer_to_alloc(c, l);
@@ -191,11 +219,14 @@ static inline void xfer_to_count(struct coh *c, struct coh_line *l,
 		l->xfer_to[cpu]++;
 		return;
 	}
-	n = c->nr_xfers;
-	c->xfers[n] = &l->xfer_to[cpu];
-	c->nr_xfers = ++n;
-	if (coh_unlikely(n == COH_LOG))
-		coh_stats_flush(c);
+	if (coh_unlikely(!l->xfer_left))
+		coh__xfer_log_alloc(c, l);
+	/* filled from its end: the count left is where the next goes */
+	left = l->xfer_left - 1;
+	xfer_log(c, l)[left] = (uint16_t)cpu;
+	l->xfer_left = left;
+	if (coh_unlikely(!left))
+		coh__xfer_log_flush(c, l);
 }
 
 /* Count CPU @cpu among those that accessed @fs (c->touches: later). */
@@ -213,7 +244,7 @@ static inline void field_cpu_count(struct coh *c, struct coh_field_stat *fs,
 	c->touches[n].bit = 1ull << cpu % 64;
 	c->nr_touches = ++n;
 	if (coh_unlikely(n == COH_LOG))
-		coh_stats_flush(c);
+		coh__touches_flush(c);
 }
 
 /*

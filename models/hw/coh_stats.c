@@ -23,14 +23,47 @@ void coh__count_caller(struct coh_cpu *cc, struct coh_field_stat *fs,
 	cc->caller_stat->ops[op]++;
 }
 
-/* A line's first transfer: its xfer_to[] (xfer_to_count()). */
+/*
+ * A line's first transfer: its xfer_to[] (xfer_to_count()), and its log
+ * of transfers after it once they are logged.
+ */
 void coh__xfer_to_alloc(struct coh *c, struct coh_line *l)
 {
-	l->xfer_to = calloc(c->nr_cpus, sizeof(*l->xfer_to));
-	SIM_OOM_ON(!l->xfer_to);
-	c->xfer_bytes += c->nr_cpus * sizeof(*l->xfer_to);
+	size_t bytes = c->nr_cpus * sizeof(*l->xfer_to);
+
+	c->xfer_bytes += bytes;
 	if (c->xfer_bytes >= c->log_bytes)
 		c->log_stats = true;
+	l->xfer_left = c->log_stats ? xfer_log_cap(c) : 0;
+	l->xfer_to = calloc(1, bytes + l->xfer_left * sizeof(uint16_t));
+	SIM_OOM_ON(!l->xfer_to);
+}
+
+/* @l's first logged transfer, its xfer_to[] made before: the log after it. */
+void coh__xfer_log_alloc(struct coh *c, struct coh_line *l)
+{
+	uint32_t *to =
+		realloc(l->xfer_to, c->nr_cpus * sizeof(*to) +
+					    xfer_log_cap(c) * sizeof(uint16_t));
+
+	SIM_OOM_ON(!to);
+	l->xfer_to = to;
+	l->xfer_left = xfer_log_cap(c);
+}
+
+/*
+ * Count @l's log of transfers into its xfer_to[]: one line's counters,
+ * which stay in the host's cache while it does (struct coh: log_stats).
+ */
+void coh__xfer_log_flush(struct coh *c, struct coh_line *l)
+{
+	const uint16_t *log = xfer_log(c, l);
+	unsigned int i, n = xfer_log_cap(c);
+
+	/* filled from its end: the entries from l->xfer_left on */
+	for (i = l->xfer_left; i < n; i++)
+		l->xfer_to[log[i]]++;
+	l->xfer_left = n;
 }
 
 void coh_set_log_bytes(struct coh *c, size_t bytes)
@@ -39,21 +72,29 @@ void coh_set_log_bytes(struct coh *c, size_t bytes)
 	c->log_stats = c->xfer_bytes >= bytes;
 }
 
+/* Count the fields' CPUs logged in c->touches (struct coh: log_stats). */
+void coh__touches_flush(struct coh *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr_touches; i++)
+		*c->touches[i].word |= c->touches[i].bit;
+	c->nr_touches = 0;
+}
+
 /*
- * coh_stats_flush() - count the statistics logged in c->xfers and
- * c->touches (coh_priv.h): loops of independent updates, whose misses of
- * the host overlap, where counting each at its access waited for one.
+ * coh_stats_flush() - count the statistics logged: the fields' CPUs in
+ * c->touches, a loop of independent updates, whose misses of the host
+ * overlap, and each line's log of transfers (coh_priv.h).
  */
 void coh_stats_flush(struct coh *c)
 {
 	unsigned int i;
 
-	for (i = 0; i < c->nr_xfers; i++)
-		(*c->xfers[i])++;
-	c->nr_xfers = 0;
-	for (i = 0; i < c->nr_touches; i++)
-		*c->touches[i].word |= c->touches[i].bit;
-	c->nr_touches = 0;
+	coh__touches_flush(c);
+	for (i = 0; i < c->nr_lines; i++)
+		if (c->lines[i]->xfer_left)
+			coh__xfer_log_flush(c, c->lines[i]);
 }
 
 /*
