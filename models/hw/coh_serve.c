@@ -296,6 +296,20 @@ line_serve_event_ann(struct coh *c, struct coh_line *l)
 		line_service(c, l, true);
 }
 
+/* line_serve_event() of a line without RMWs announced: its service. */
+static void __attribute__((noinline))
+line_serve_event_plain(struct coh *c, struct coh_line *l)
+{
+	line_service(c, l, false);
+}
+
+/*
+ * Each case in a function of its own, each called last: this one then
+ * saves no registers, where its prologue, for line_service() inlined
+ * here, cost every event of a line with RMWs announced (72 CPUs on one
+ * counter: nearly all) 16 instructions before it went on to
+ * line_serve_event_ann().
+ */
 static void line_serve_event(void *arg, uint64_t data)
 {
 	struct coh *c = arg;
@@ -305,5 +319,5 @@ static void line_serve_event(void *arg, uint64_t data)
 	if (coh_unlikely(l->nr_ann))
 		line_serve_event_ann(c, l);
 	else
-		line_service(c, l, false);
+		line_serve_event_plain(c, l);
 }
