@@ -1009,21 +1009,42 @@ END_TEST
  * holds 32 (COH_XFER_LOG_MIN: more than the 16 CPUs) and is counted each
  * time it is full: 602 = 18 x 32 + 26, so 576 counted before
  * coh_settle(), all 602 after. Counted at each access, all 602 at once.
+ * Logged from 10000 ns on (_i = 2), the line's counters were made before
+ * and get a log after them then (coh__xfer_log_alloc()): the t1
+ * transfers by then are counted at once, the rest 32 at a time, so
+ * t1 + (602 - t1) / 32 x 32 before coh_settle(), all 602 after.
  */
 START_TEST(coh_stats_logged)
 {
 	const uint32_t want[MAX_CPUS] = { 151, 151, 150, 150 };
 	struct coh_line *l = line_of(FA), *top = NULL;
+	const struct step st[] = {
+		{ .kind = LOOP_RMW, .field = FA, .ps = 30080 * NS }
+	};
+	uint64_t t1 = 0;
 	uint32_t sum = 0;
 	unsigned int i;
 
-	if (_i)
+	if (_i == 1)
 		coh_set_log_bytes(h.coh, 0);
-	saturate_four_cpus_until(30080);
+	for (i = 0; i < 4; i++)
+		cpu_script(i, 0, st, 1);
+	if (_i == 2) {
+		run_ns(10000);
+		t1 = l->transfers;
+		for (i = 0; i < MAX_CPUS; i++)
+			sum += l->xfer_to[i];
+		ck_assert_uint_eq(sum, t1);
+		ck_assert_uint_gt(t1, 100); /* 50 ns a hand-off */
+		coh_set_log_bytes(h.coh, 0);
+	}
+	run_ns(30080);
 	ck_assert_uint_eq(l->transfers, 602);
-	for (i = 0; i < MAX_CPUS; i++)
+	for (sum = 0, i = 0; i < MAX_CPUS; i++)
 		sum += l->xfer_to[i];
-	ck_assert_uint_eq(sum, _i ? 576 : 602);
+	ck_assert_uint_eq(sum, _i == 0 ? 602 :
+			       _i == 1 ? 576 :
+					 t1 + (602 - t1) / 32 * 32);
 	coh_settle(h.coh);
 	for (i = 0; i < MAX_CPUS; i++)
 		ck_assert_uint_eq(l->xfer_to[i], want[i]);
@@ -1064,7 +1085,7 @@ static Suite *cache_suite(void)
 	tcase_add_loop_test(tc, coh_resume_inline_saturated, 0, 2);
 	tcase_add_loop_test(tc, coh_rmw_ahead_admitted, 0, 2);
 	tcase_add_loop_test(tc, coh_rmw_ahead_idle_arrival, 0, 2);
-	tcase_add_loop_test(tc, coh_stats_logged, 0, 2);
+	tcase_add_loop_test(tc, coh_stats_logged, 0, 3);
 	tcase_add_test(tc, coh_lines_select_as_sort);
 	tcase_add_test(tc, coh_names_cut_as_snprintf);
 	suite_add_tcase(s, tc);

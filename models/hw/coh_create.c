@@ -144,6 +144,7 @@ void coh_free(struct coh *c)
 		free(c->chunks[i]);
 	free(c->chunks);
 	free(c->ann_first);
+	free(c->log_lines);
 	line_free(c->spare);
 	free(c->spare);
 	free(c->spare_obj);

@@ -178,6 +178,9 @@ struct coh {
 	 */
 	bool log_stats;
 	size_t xfer_bytes, log_bytes;
+	/* the lines with a log of transfers, for coh_stats_flush() */
+	struct coh_line **log_lines;
+	unsigned int nr_log_lines, cap_log_lines;
 	unsigned int nr_touches;
 	struct coh_touch {
 		uint64_t *word; /* &fs->cpus[cpu / 64] */

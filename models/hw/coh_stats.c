@@ -23,6 +23,21 @@ void coh__count_caller(struct coh_cpu *cc, struct coh_field_stat *fs,
 	cc->caller_stat->ops[op]++;
 }
 
+/* @l has a log of transfers now: among c->log_lines. */
+static void log_line_add(struct coh *c, struct coh_line *l)
+{
+	if (c->nr_log_lines == c->cap_log_lines) {
+		unsigned int cap = c->cap_log_lines ? 2 * c->cap_log_lines : 64;
+		struct coh_line **a =
+			realloc(c->log_lines, cap * sizeof(*c->log_lines));
+
+		SIM_OOM_ON(!a);
+		c->log_lines = a;
+		c->cap_log_lines = cap;
+	}
+	c->log_lines[c->nr_log_lines++] = l;
+}
+
 /*
  * A line's first transfer: its xfer_to[] (xfer_to_count()), and its log
  * of transfers after it once they are logged.
@@ -37,6 +52,8 @@ void coh__xfer_to_alloc(struct coh *c, struct coh_line *l)
 	l->xfer_left = c->log_stats ? xfer_log_cap(c) : 0;
 	l->xfer_to = calloc(1, bytes + l->xfer_left * sizeof(uint16_t));
 	SIM_OOM_ON(!l->xfer_to);
+	if (l->xfer_left)
+		log_line_add(c, l);
 }
 
 /* @l's first logged transfer, its xfer_to[] made before: the log after it. */
@@ -49,6 +66,7 @@ void coh__xfer_log_alloc(struct coh *c, struct coh_line *l)
 	SIM_OOM_ON(!to);
 	l->xfer_to = to;
 	l->xfer_left = xfer_log_cap(c);
+	log_line_add(c, l);
 }
 
 /*
@@ -92,9 +110,8 @@ void coh_stats_flush(struct coh *c)
 	unsigned int i;
 
 	coh__touches_flush(c);
-	for (i = 0; i < c->nr_lines; i++)
-		if (c->lines[i]->xfer_left)
-			coh__xfer_log_flush(c, c->lines[i]);
+	for (i = 0; i < c->nr_log_lines; i++)
+		coh__xfer_log_flush(c, c->log_lines[i]);
 }
 
 /*
