@@ -101,16 +101,19 @@ run_target = mkdir -p fuzz/run/$(1)/corpus fuzz/run/$(1)/artifacts && \
 		$(if $(wildcard $(srcdir)/fuzz/regress/$(1)),$(srcdir)/fuzz/regress/$(1))
 
 # make fuzz: every target at once (one process each), until stopped or
-# FUZZ_SECONDS; the status is the worst one.
+# FUZZ_SECONDS; the status is the worst one. The loops are make's
+# ($(foreach)), not the shell's: run_target's per-target variables
+# (TIMEOUT_T, DICT_T, the regress directory) are looked up by name, so
+# the name must be make's when it expands them.
 fuzz: $(BINS)
 	@echo "$$HOWTO"
-	@pids=; for t in $(FUZZ_TARGET); do \
-		echo "fuzz_$$t: log in fuzz/run/$$t/log.txt"; \
-		mkdir -p fuzz/run/$$t; \
-		( $(call run_target,$$t,$(FUZZ_SECONDS)) ) \
-			>fuzz/run/$$t/log.txt 2>&1 & \
-		pids="$$pids $$!"; \
-	done; \
+	@pids=; \
+	$(foreach t,$(FUZZ_TARGET),\
+		echo "fuzz_$(t): log in fuzz/run/$(t)/log.txt"; \
+		mkdir -p fuzz/run/$(t); \
+		( $(call run_target,$(t),$(FUZZ_SECONDS)) ) \
+			>fuzz/run/$(t)/log.txt 2>&1 & \
+		pids="$$pids $$!";) \
 	trap 'kill -INT $$pids 2>/dev/null' INT TERM; \
 	status=0; for p in $$pids; do wait $$p || status=1; done; \
 	$(MAKE) -s -f $(srcdir)/fuzz/fuzz.mk fuzz-report; exit $$status
@@ -119,16 +122,16 @@ fuzz: $(BINS)
 # fails on any finding, with its report.
 fuzz-smoke: $(BINS)
 	@echo "$$HOWTO"
-	@status=0; for t in $(FUZZ_TARGET); do \
-		echo "=== fuzz_$$t: $(SMOKE_SECONDS) s"; \
-		mkdir -p fuzz/run/$$t; \
-		if ( $(call run_target,$$t,$(SMOKE_SECONDS)) ) \
-			>fuzz/run/$$t/log.txt 2>&1; then \
-			grep -E '^(stat::|#[0-9]+ +DONE)' fuzz/run/$$t/log.txt || :; \
+	@status=0; \
+	$(foreach t,$(FUZZ_TARGET),\
+		echo "=== fuzz_$(t): $(SMOKE_SECONDS) s"; \
+		mkdir -p fuzz/run/$(t); \
+		if ( $(call run_target,$(t),$(SMOKE_SECONDS)) ) \
+			>fuzz/run/$(t)/log.txt 2>&1; then \
+			grep -E '^(stat::|#[0-9]+ +DONE)' fuzz/run/$(t)/log.txt || :; \
 		else \
-			status=1; tail -n 80 fuzz/run/$$t/log.txt; \
-		fi; \
-	done; \
+			status=1; tail -n 80 fuzz/run/$(t)/log.txt; \
+		fi;) \
 	$(MAKE) -s -f $(srcdir)/fuzz/fuzz.mk fuzz-report; exit $$status
 
 fuzz-report:

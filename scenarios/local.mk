@@ -30,7 +30,8 @@ dist_teaching_DATA = \
 	%reldir%/teaching/atomic-counter.yaml \
 	%reldir%/teaching/batching.yaml \
 	%reldir%/teaching/false-sharing.yaml \
-	%reldir%/teaching/reader-chain.yaml
+	%reldir%/teaching/reader-chain.yaml \
+	%reldir%/teaching/tcp-window.yaml
 
 validationdir = $(pkgdatadir)/validation
 dist_validation_DATA = \

@@ -402,6 +402,150 @@ START_TEST(ack_walks_only_while_writer_waits_for_space)
 }
 END_TEST
 
+/*
+ * The receive window (tcp_output.c, tcp_input.c): netserver's socket of
+ * the charge-batch-2022 flow, /a's, at its autotuned buffer
+ * (tcp_rmem[2] = 6291456), receiving 10240-byte messages of truesize
+ * 11520 (TCP_SKB_HEAD_TRUESIZE 1280 + 10240). tcp_sock_init():
+ * window_clamp = tcp_win_from_space(6291456) = 6291456 - 3145728 =
+ * 3145728, rcv_ssthresh the same, rcv_wscale 7 (ilog2(6291456) = 22, less
+ * 15), rcv_wnd 3145728, rcv_mss 536 until the first segment sets it to
+ * min(10240, advmss 65476) = 10240.
+ *
+ * __tcp_select_window() walks when free_space < full_space / 2, where
+ * free_space = (6291456 - rmem) / 2 and full_space = 3145728: when the
+ * queue's truesize rmem is over 3145728, i.e. 274 messages or more
+ * (273 * 11520 = 3144960, 274 * 11520 = 3156480).
+ */
+static struct tcp_sock tp_r;
+static struct kprof k0, k1; /* CPU 0's (the softirq's) and CPU 1's */
+
+static void setup_window(void)
+{
+	setup_page();
+	k0 = k1 = (struct kprof){ 0 };
+	h.cc[0]->prof = &k0;
+	h.cc[1]->prof = &k1;
+	tcp_sock_init(&s.sk_r, &tp_r, TCP_RMEM_MAX);
+}
+
+static void teardown_window(void)
+{
+	h.cc[0]->prof = h.cc[1]->prof = NULL;
+	teardown();
+}
+
+/* one data segment of the message on sk_r, in the softirq of CPU 0 */
+static void segment_in(void)
+{
+	HARNESS_CALL(tcp_v6_do_rcv, 0, .sk = &s.sk_r, .truesize = 11520,
+		     .softirq = true, .ack = false);
+}
+
+/* netserver reads the oldest message and ACKs it, on CPU 1 */
+static void read_and_ack(void)
+{
+	HARNESS_CALL(tcp_eat_recv_skb, 1, .sk = &s.sk_r, .truesize = 11520,
+		     .len = 10240);
+	HARNESS_CALL(tcp_transmit_skb, 1, .sk = &s.sk_r, .len = 0);
+}
+
+static uint64_t walks(void)
+{
+	return k0.fn[KF_mem_cgroup_under_socket_pressure].calls +
+	       k1.fn[KF_mem_cgroup_under_socket_pressure].calls;
+}
+
+/*
+ * Every read also walks once in __sk_mem_reclaim() (6.0-rc1: the 11520
+ * bytes it frees, with the 768 left of the 3 pages the segment raised,
+ * return 3 pages): the test below counts those apart.
+ *
+ * Receiver keeps up: each message is read and ACKed before the next
+ * arrives, so rmem is at most 11520 and no __tcp_select_window() walks.
+ * __tcp_ack_snd_check() does not even ask it: rcv_nxt - rcv_wup is one
+ * message (10240), not over rcv_mss (10240). Each ACK advertises
+ * (6291456 - 0) / 2 = 3145728, capped by rcv_ssthresh (3145728).
+ */
+START_TEST(select_window_no_walk_when_receiver_keeps_up)
+{
+	unsigned int i;
+
+	ck_assert_uint_eq(tp_r.window_clamp, 3145728);
+	ck_assert_uint_eq(tp_r.rcv_wscale, 7);
+	for (i = 0; i < 20; i++) {
+		segment_in();
+		read_and_ack();
+	}
+	ck_assert_uint_eq(tp_r.rcv_mss, 10240);
+	ck_assert_int_eq(s.sk_r.sk_rmem_alloc, 0);
+	ck_assert_uint_eq(tp_r.rcv_nxt, 20 * 10240);
+	ck_assert_uint_eq(tp_r.rcv_wup, 20 * 10240);
+	ck_assert_uint_eq(tp_r.rcv_wnd, 3145728);
+	ck_assert_uint_eq(walks(), 20); /* the reclaims' */
+	ck_assert_uint_eq(tp_r.walks[TCP_WALK_SELECT_WINDOW], 0);
+	ck_assert_uint_eq(tp_r.walks[TCP_WALK_GROW_WINDOW], 0);
+}
+END_TEST
+
+/*
+ * Receiver bound: 300 messages arrive unread. From the second on,
+ * __tcp_ack_snd_check() asks __tcp_select_window() (rcv_nxt - rcv_wup
+ * over 10240); it walks for the 274th to the 300th: 27 walks, on CPU 0.
+ * Then each read-and-ACK walks while 274 or more remain after the read:
+ * reads 1 to 26 (299 .. 274 left), not the 27th (273): 26 walks on CPU 1,
+ * one per ACK, beside the 27 reads' reclaim walks. The first ACK, 299 left (rmem 3444480), offers
+ * round_down((6291456 - 3444480) / 2, 128) = 1423488 from rcv_nxt
+ * 3072000: more than what was left of the first window (3145728 -
+ * 3072000 = 73728), so rcv_wnd = 1423488.
+ */
+START_TEST(select_window_walks_per_ack_when_receiver_bound)
+{
+	unsigned int i;
+
+	for (i = 0; i < 300; i++)
+		segment_in();
+	ck_assert_int_eq(s.sk_r.sk_rmem_alloc, 300 * 11520);
+	ck_assert_uint_eq(walks(), 27);
+	read_and_ack();
+	ck_assert_uint_eq(tp_r.rcv_wnd, 1423488);
+	ck_assert_uint_eq(tp_r.rcv_wup, 3072000);
+	for (i = 1; i < 27; i++)
+		read_and_ack();
+	ck_assert_uint_eq(k0.fn[KF_mem_cgroup_under_socket_pressure].calls, 27);
+	ck_assert_uint_eq(k1.fn[KF_mem_cgroup_under_socket_pressure].calls,
+			  26 + 27);
+	ck_assert_uint_eq(tp_r.walks[TCP_WALK_SELECT_WINDOW], 27 + 26);
+	ck_assert_uint_eq(tp_r.walks[TCP_WALK_GROW_WINDOW], 0);
+}
+END_TEST
+
+/*
+ * tcp_grow_window() walks while rcv_ssthresh can grow: from 65536, with
+ * one message queued at a time (tcp_space() = (6291456 - 11520) / 2 =
+ * 3139968, under window_clamp), each segment's room is 3139968 -
+ * rcv_ssthresh. truesize_adjust() leaves 11520 - 1280 = 10240, whose
+ * window (5120) is at most the payload, so incr = 2 * advmss = 130952
+ * (over 2 * 10240). 65536 + 23 * 130952 = 3077432 leaves room 62536 for
+ * the 24th, which takes rcv_ssthresh to 3139968; from the 25th the room
+ * is 0: 24 walks in 30 messages (and the 30 reads' reclaim walks).
+ */
+START_TEST(grow_window_walks_until_rcv_ssthresh_grown)
+{
+	unsigned int i;
+
+	tp_r.rcv_ssthresh = 65536;
+	for (i = 0; i < 30; i++) {
+		segment_in();
+		read_and_ack();
+	}
+	ck_assert_uint_eq(tp_r.rcv_ssthresh, 3139968);
+	ck_assert_uint_eq(tp_r.walks[TCP_WALK_GROW_WINDOW], 24);
+	ck_assert_uint_eq(walks(), 24 + 30);
+	ck_assert_uint_eq(tp_r.walks[TCP_WALK_SELECT_WINDOW], 0);
+}
+END_TEST
+
 static Suite *sock_suite(void)
 {
 	Suite *s = suite_create("sock");
@@ -414,6 +558,12 @@ static Suite *sock_suite(void)
 	tcase_add_test(tc, backlog_ack_while_sender_holds_lock);
 	tcase_add_test(tc, backlog_forced);
 	tcase_add_test(tc, ack_walks_only_while_writer_waits_for_space);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("window");
+	tcase_add_checked_fixture(tc, setup_window, teardown_window);
+	tcase_add_test(tc, select_window_no_walk_when_receiver_keeps_up);
+	tcase_add_test(tc, select_window_walks_per_ack_when_receiver_bound);
+	tcase_add_test(tc, grow_window_walks_until_rcv_ssthresh_grown);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("v5.19");
 	tcase_add_checked_fixture(tc, setup_quantum, teardown);

@@ -275,6 +275,17 @@ cp "$meas" host-2cpu.measurements.yaml
 if status 0 calibrate --fit host-2cpu.measurements.yaml -q; then
 	cmp -s host-2cpu.yaml "$prof" ||
 		fail "--fit of the recorded run: not the recorded profile"
+	# The hold window is scanned once per two-CPU add point (issue 34:
+	# fit_hold() scanned every point twice, the second time only to name
+	# the point). The recorded run has one such point (add on [0, 1],
+	# 8.58 ns) and r = rmw_local 5.13 ns, x = xfer_llc 127.72 ns (one
+	# socket): 1 strict run (a hand-off per add, over 8.58 ns, so the
+	# scan goes on); pass 1 from 10 to 10x + 20r = 1,379,800 ps in steps
+	# of r / 2 = 2,565 ps: 537 steps, 538 runs; pass 2 around the best
+	# (164,170 ps, above a step) from best - 2,565 to best + 2,565 in
+	# steps of 2,565 / 25 = 102 ps: 50 steps, 51 runs. 1 + 538 + 51 = 590.
+	grep -q 'median over 1 point (590 simulations)' host-2cpu.yaml ||
+		fail "--fit of the recorded run: expected 590 simulations of the hold window"
 fi
 ns_of()
 {

@@ -44,6 +44,18 @@
 #    (49.9 to 50), in explain's table and in the results' functions;
 #    false-sharing, which
 #    runs no modelled function, says so instead of a one-row table.
+# 7. the spatial prefetcher's share of a line's moves (issue 29's
+#    diagnosis needed it): teaching/adjacent-line.yaml, two counters
+#    each lock-added by two CPUs. -v pair (one 128-byte pair): every
+#    demand miss of one line asks the prefetcher for the other, so on
+#    each line the prefetches served plus dropped are at most the other
+#    line's demand misses (its moves less its own prefetches), the
+#    demand moves are at most its RMWs, and with 100 ns of work between
+#    adds some prefetches find the line free (served > 0); -v
+#    pair-saturated (20 ns): the lines are always queued on, every
+#    prefetch is dropped (0 served, some dropped); -v apart (128 bytes
+#    apart): no line has a placed pair line, so no prefetch and no
+#    sentence.
 #
 # Environment: MEMCGSIM (the program) and top_srcdir, both set by
 # `make check`. Quiet on success; each failure is explained on stdout.
@@ -229,5 +241,40 @@ grep -Eq "^ +[1-9][0-9.]*% .* \[other\]\$" "$tmp/idle.txt" &&
 grep -q "^Time by kernel function: none, the workload runs no modelled kernel\$" \
 	"$tmp/fsf.txt" || fail "false-sharing: no line saying no function is modelled"
 grep -q "\[other\]" "$tmp/fsf.txt" && fail "false-sharing: a function table of [other]"
+
+# ---- 7. the spatial prefetcher's moves ----
+al="$top_srcdir/scenarios/teaching/adjacent-line.yaml"
+# pf FILE LINE: "moves rmws served dropped" of LINE's block
+pf()
+{
+	block "$2" "$1" | tr '\n' ' ' | tr -s ' ' | awk '{
+		for (i = 1; i <= NF; i++) {
+			if ($i == "accesses:") a = 1
+			if (a == 1 && $i == "atomic" && $(i + 1) == "RMWs.") {
+				r = $(i - 1); a = 2
+			}
+			if ($i == "moved") m = $(i + 1)
+			if ($i == "were" && $(i + 2) == "spatial") s = $(i - 4)
+			if ($i == "dropped" && $(i - 1) == "were") d = $(i - 3)
+		}
+		print m + 0, r + 0, s + 0, d + 0 }'
+}
+"$MEMCGSIM" explain "$al" -q -v pair --lines 2 >"$tmp/pair.txt"
+set -- $(pf "$tmp/pair.txt" "pair line 0") $(pf "$tmp/pair.txt" "pair line 1")
+# $1..$4: line 0's moves, RMWs, served, dropped; $5..$8: line 1's
+[ "$3" -gt 0 ] && [ "$7" -gt 0 ] ||
+	fail "pair: no prefetch served: line 0 $*"
+[ $(($3 + $4)) -le $(($5 - $7)) ] && [ $(($7 + $8)) -le $(($1 - $3)) ] ||
+	fail "pair: prefetches past the other line's demand misses: $*"
+[ $(($1 - $3)) -le "$2" ] && [ $(($5 - $7)) -le "$6" ] ||
+	fail "pair: demand moves past the RMWs: $*"
+"$MEMCGSIM" explain "$al" -q -v pair-saturated --lines 2 >"$tmp/pairsat.txt"
+set -- $(pf "$tmp/pairsat.txt" "pair line 0") $(pf "$tmp/pairsat.txt" "pair line 1")
+[ "$3" = 0 ] && [ "$7" = 0 ] && [ "$4" -gt 0 ] && [ "$8" -gt 0 ] ||
+	fail "pair-saturated: prefetches served, or none dropped: $*"
+"$MEMCGSIM" explain "$al" -q -v apart --lines 2 >"$tmp/apart.txt"
+grep -q "apart line 0: " "$tmp/apart.txt" || fail "apart: no line 0"
+grep -q "spatial prefetcher" "$tmp/apart.txt" &&
+	fail "apart: a prefetcher sentence without a pair line"
 
 [ "$failures" = 0 ] || exit 1

@@ -179,9 +179,22 @@ sample_teach_reader_chain()
 	teach reader-chain
 }
 
+# the throughput, then explain's walks a message by caller, a variant a line
+sample_teach_tcp_window()
+{
+	teach tcp-window
+	echo
+	m explain "$sc/teaching/tcp-window.yaml" -q | awk '
+		/^== variant / { v = $3; sub(/:$/, "", v) }
+		/^  __tcp_select_window\(\)/ { sw = $3 }
+		/^  tcp_check_space\(\)/ {
+			printf "%-18s walks a message: __tcp_select_window() %s, tcp_check_space() %s\n", v, sw, $3
+		}'
+}
+
 samples='default explain false_sharing check run_csv sweep_csv compare
 	teach_atomic teach_false_sharing teach_batching teach_adjacent_line
-	teach_reader_chain'
+	teach_reader_chain teach_tcp_window'
 
 for name in $samples; do
 	# MEMCGSIM_DOCS_CACHE=DIR: keep each sample's text in DIR and use it

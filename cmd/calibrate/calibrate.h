@@ -308,6 +308,7 @@ struct cal_fit {
 	double hold_ns; /* coherence.hold; 0: strict hand-off */
 	double hold_add_ns, hold_xfer_ns; /* its point's m and x */
 	unsigned int hold_points;
+	unsigned int hold_sims; /* hold_for()'s simulations, all points */
 	double inval_ns; /* inval_per_sharer */
 	unsigned int inval_points;
 	bool inval_clamped;

@@ -139,7 +139,8 @@ static void fit(const struct cal_plan *pl, struct cal_fit *f)
  * (strict) when even a hand-off per add is as cheap as measured.
  */
 static uint64_t hold_for(struct machine *m, const struct cal_host *h,
-			 struct cal_point *p, struct sim_error *err)
+			 struct cal_point *p, unsigned int *sims,
+			 struct sim_error *err)
 {
 	uint64_t r = m->rmw_local_ps, best = 0, from, to, step, v;
 	uint64_t x = m->xfer_ps[COH_DIST_SOCKET] > m->xfer_ps[COH_DIST_LLC] ?
@@ -150,6 +151,7 @@ static uint64_t hold_for(struct machine *m, const struct cal_host *h,
 
 	m->handoff = COH_HANDOFF_STRICT;
 	m->hold_ps = 0;
+	++*sims;
 	if (cal__sim_run(m, h, p, err))
 		return UINT64_MAX;
 	if (p->predicted <= want)
@@ -169,6 +171,7 @@ static uint64_t hold_for(struct machine *m, const struct cal_host *h,
 	for (pass = 0; pass < 2; pass++) {
 		for (v = from; v <= to; v += step) {
 			m->hold_ps = v;
+			++*sims;
 			if (cal__sim_run(m, h, p, err))
 				return UINT64_MAX;
 			if (fabs(p->predicted - want) < best_err) {
@@ -183,52 +186,65 @@ static uint64_t hold_for(struct machine *m, const struct cal_host *h,
 	return best;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+/* One two-party add point and its hold window, in the order read. */
+struct hold_at {
+	uint64_t ps;
+	unsigned int i;
+	struct cal_point *p;
+};
 
-	return (x > y) - (x < y);
+/* By window, then by the order read (qsort() is not stable). */
+static int cmp_hold(const void *a, const void *b)
+{
+	const struct hold_at *x = a, *y = b;
+
+	if (x->ps != y->ps)
+		return (x->ps > y->ps) - (x->ps < y->ps);
+	return (x->i > y->i) - (x->i < y->i);
 }
 
 /*
  * fit_hold() - the hold window from the two-party add points: the median
  * (the lower middle one) of hold_for() over them, on @m, the profile fitted
- * so far. Return 0, or -1 with @err set.
+ * so far; the source names the first point read with that window. Each
+ * point is scanned once: hold_for() runs at most HOLD_SCAN_MAX + 1
+ * simulations in its first pass and some 50 in its second, and
+ * @f->hold_sims counts them for the source. Return 0, or -1 with @err set.
  */
 static int fit_hold(struct machine *m, const struct cal_host *h,
 		    struct cal_plan *pl, struct cal_fit *f,
 		    struct sim_error *err)
 {
-	uint64_t hs[2 * NR_CAL_PLACEMENT];
-	struct cal_point *at[2 * NR_CAL_PLACEMENT];
-	unsigned int i, n = 0, k;
+	struct hold_at at[2 * NR_CAL_PLACEMENT];
+	unsigned int i, n = 0;
+	const struct hold_at *mid;
 
-	for (i = 0; i < pl->nr_points && n < ARRAY_SIZE(hs); i++) {
+	for (i = 0; i < pl->nr_points && n < ARRAY_SIZE(at); i++) {
 		struct cal_point *p = &pl->points[i];
 
 		if (p->bench != CAL_ADD || p->n != 2)
 			continue;
 		/* steps of 10 ps: what the profile's two decimals keep */
-		hs[n] = hold_for(m, h, p, err);
-		if (hs[n] == UINT64_MAX)
+		at[n].ps = hold_for(m, h, p, &f->hold_sims, err);
+		if (at[n].ps == UINT64_MAX)
 			return -1;
-		at[n++] = p;
+		at[n].i = n;
+		at[n++].p = p;
 	}
 	if (!n)
 		return 0;
 	f->hold_points = n;
-	qsort(hs, n, sizeof(*hs), cmp_u64);
-	f->hold_ns = (double)hs[(n - 1) / 2] / 1000.0;
-	/* the point whose window it is, for the source */
-	for (k = 0; k < n; k++) {
-		uint64_t v = hold_for(m, h, at[k], err);
-
-		if (v == hs[(n - 1) / 2]) {
-			f->hold_add_ns = at[k]->median;
-			f->hold_xfer_ns = rotation_ns(h, f, at[k]);
+	qsort(at, n, sizeof(*at), cmp_hold);
+	mid = &at[(n - 1) / 2];
+	/* the first point read whose window it is, for the source */
+	for (i = 0; i < n; i++)
+		if (at[i].ps == mid->ps) {
+			mid = &at[i];
 			break;
 		}
-	}
+	f->hold_ns = (double)mid->ps / 1000.0;
+	f->hold_add_ns = mid->p->median;
+	f->hold_xfer_ns = rotation_ns(h, f, mid->p);
 	return 0;
 }
 
@@ -542,10 +558,10 @@ int cal__write_profile(FILE *out, void *arg)
 		latency(&y, "hold", fp->hold_ns);
 		source_m(
 			&y, a, "add",
-			"two CPUs' locked adds cost %.2f ns each, against a %.2f ns idle hand-off and %.2f ns for an add on an owned line: the CPU that receives a line keeps it a while: the window for which the model's add on the same two CPUs costs the same (a scan of the simulation), median over %u point%s",
+			"two CPUs' locked adds cost %.2f ns each, against a %.2f ns idle hand-off and %.2f ns for an add on an owned line: the CPU that receives a line keeps it a while: the window for which the model's add on the same two CPUs costs the same (a scan of the simulation), median over %u point%s (%u simulations)",
 			fp->hold_add_ns, fp->hold_xfer_ns,
 			fp->idle[CAL_RMW_LOCAL]->median, fp->hold_points,
-			fp->hold_points > 1 ? "s" : "");
+			fp->hold_points > 1 ? "s" : "", fp->hold_sims);
 		sim_yaml_map_end(&y);
 	}
 	sim_yaml_map_end(&y); /* coherence */

@@ -529,6 +529,14 @@ static void explain_line(FILE *out, const struct coh_line *l,
 				explain_sockets(out, l, m);
 			fputc('\n', out);
 		}
+	/* the spatial prefetcher's share of the moves (models/hw/cache.c) */
+	if (l->prefetches || l->prefetch_dropped)
+		fprintf(out,
+			"  %llu of the moves were the spatial prefetcher's, for misses of the\n"
+			"  other line of its 128-byte pair; %llu more were dropped (the line\n"
+			"  queued on or busy).\n",
+			(unsigned long long)l->prefetches,
+			(unsigned long long)l->prefetch_dropped);
 	if (l->misses)
 		fprintf(out,
 			"  CPUs queued for it %.1f us in all, %.1f ns per miss.\n",

@@ -24,7 +24,7 @@ libsim_a_SOURCES += \
 	%reldir%/kernel/locking/qspinlock.h \
 	%reldir%/net/core/sock.c %reldir%/net/core/sock.h \
 	%reldir%/net/ipv4/tcp.c %reldir%/net/ipv4/tcp.h \
-	%reldir%/net/ipv4/tcp_input.c \
+	%reldir%/net/ipv4/tcp_input.c %reldir%/net/ipv4/tcp_output.c \
 	%reldir%/net/ipv6/tcp_ipv6.c \
 	%reldir%/net/unix/af_unix.c %reldir%/net/unix/af_unix.h \
 	%reldir%/net/sctp/sctp.c %reldir%/net/sctp/sctp.h \

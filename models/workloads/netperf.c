@@ -15,13 +15,32 @@
  * task on two CPUs of the workload's list (placement: random, a seeded
  * shuffle, as the scheduler leaves them; or adjacent, pair i on the i-th
  * two CPUs of the list). The sender sends messages of `message_bytes`;
- * at most `window` messages are queued at the receiver, beyond which the
- * sender waits (the socket buffers are full); the receiver waits for
- * data (SIM: `window` stands for the socket buffers. With the socket
- * backlogs an outcome it matters: how many messages wait decides how
- * often netserver is inside tcp_recvmsg() when a segment lands;
- * charge-batch-2022 moves by up to 10 points between 4, 16 and 64, see
- * doc/validation.md). A message received is one
+ * the receiver waits for data. What makes the sender wait is
+ * `flow_control`:
+ *   messages (the default) at most `window` messages are queued at the
+ *            receiver, beyond which the sender waits (SIM: `window` stands
+ *            for the socket buffers. With the socket backlogs an outcome
+ *            it matters: how many messages wait decides how often
+ *            netserver is inside tcp_recvmsg() when a segment lands;
+ *            charge-batch-2022 moves by up to 10 points between 4, 16 and
+ *            64, see doc/validation.md);
+ *   tcp      (protocol tcp) TCP's flow control: the sender waits while
+ *            its message does not fit the window netserver's last ACK
+ *            advertised (tcp_snd_wnd_test()); `window` is not used. The
+ *            window is the kernel's (ipv4/tcp_output.c, tcp_input.c):
+ *            half the free receive buffer, at most rcv_ssthresh, never
+ *            shrunk, zero below 1/16 free. SIM: the sender sleeps instead
+ *            of queueing unsent data in its send buffer (sk_sndbuf,
+ *            autotuned to 4 MB) for the ACK's softirq to push, and the
+ *            steady state of a long stream is taken from the start
+ *            (netperf_tcp_init()).
+ * In either, the window state is kept for tcp (rcv_nxt, copied_seq,
+ * rcv_wup, rcv_wnd, rcv_ssthresh, window_clamp, sk_rmem_alloc), so
+ * whether __tcp_select_window() (each ACK, and __tcp_ack_snd_check()
+ * after each segment more than a frame past the last ACK) and
+ * tcp_grow_window() walk the memcg hierarchy is an outcome: with 16
+ * messages the queue never reaches half the 6 MB buffer, so they do not
+ * (doc/model/contended-lines.md, item 6). A message received is one
  * operation; throughput is reported in
  * netperf's unit, 10^6 bits/s per instance.
  *
@@ -41,7 +60,10 @@
  *     skb_set_owner_r(), in softirq, GFP_NOWAIT), or backlogged (below)
  *   receiver CPU, tcp_recvmsg(): after the copy, tcp_eat_recv_skb() ->
  *     sock_rfree() -> sk_mem_uncharge(truesize)         (receiver's socket)
- *   receiver CPU, tcp_cleanup_rbuf() -> tcp_send_ack(): the ACK's softirq
+ *   receiver CPU, tcp_cleanup_rbuf() -> tcp_send_ack() (SIM: one ACK a
+ *     message read; the delayed-ACK timer and the ACKs
+ *     __tcp_ack_snd_check() would send are not modelled): its window from
+ *     tcp_select_window(); the ACK's softirq
  *     runs on the RECEIVING CPU -> tcp_v6_rcv() on the sender's socket:
  *     tcp_ack() -> tcp_clean_rtx_queue() frees the acked skb ->
  *     sk_mem_uncharge() (sender's socket), or backlogged (below)
@@ -165,6 +187,7 @@ static const char *const place_names[] = { "random", "adjacent" };
 static const char *const report_names[] = { "per_instance", "total" };
 static const char *const sched_names[] = { "pinned", "fair" };
 const char *const netperf_backlog_names[] = { "auto", "never", "always" };
+static const char *const flow_names[] = { "messages", "tcp" };
 
 /* netperf's default send size is the socket's send buffer */
 static uint64_t message_bytes_default(const void *base, const void *ctx)
@@ -196,6 +219,7 @@ enum {
 	NP_SERVER_CGROUP,
 	NP_CLIENT_CGROUPS,
 	NP_SCHED,
+	NP_FLOW_CONTROL,
 };
 
 static const struct scenario_key netperf_keys[] = {
@@ -235,7 +259,7 @@ static const struct scenario_key netperf_keys[] = {
 		.min = 1,
 		.max = 4096,
 		.def = 16,
-		.doc = "Messages queued at the receiver before the sender waits",
+		.doc = "Messages queued at the receiver before the sender waits (flow_control: messages)",
 	},
 	[NP_PLACEMENT] = {
 		.name = "placement",
@@ -290,6 +314,14 @@ static const struct scenario_key netperf_keys[] = {
 		SCENARIO_KEY_NAMES(sched_names),
 		.def = SCHED_PINNED,
 		.doc = "pinned (each task stays on the CPU 'placement' gives it) or fair (tasks wake where the fair class's select_task_rq_fair() puts them, on any CPU of 'cpus', and share a CPU in turn; costs: the profile's context_switch and migration)",
+	},
+	[NP_FLOW_CONTROL] = {
+		.name = "flow_control",
+		.type = SCENARIO_KEY_ENUM,
+		SCENARIO_KEY_MEMBER(struct netperf, flow),
+		SCENARIO_KEY_NAMES(flow_names),
+		.def = FLOW_MESSAGES,
+		.doc = "What makes the sender wait: messages (more than 'window' messages queued at the receiver, standing for the socket buffers) or, protocol tcp, tcp (the window netserver's socket advertised in its last ACK, in bytes: its receive buffer at tcp_rmem[2], 6 MB, less what is queued; 'window' is then not used)",
 	},
 };
 
@@ -389,8 +421,22 @@ static int netperf_parse(struct workload *w, const struct scenario_node *n,
 	if (netperf_load(n, np, w, NP_BACKLOG, err) ||
 	    netperf_load(n, np, w, NP_REPORT, err) ||
 	    netperf_load(n, np, w, NP_SCHED, err) ||
+	    netperf_load(n, np, w, NP_FLOW_CONTROL, err) ||
 	    netperf_cgroups_load(n, np, w, err))
 		return -1;
+	if (np->flow == FLOW_TCP && np->protocol != PROTO_TCP) {
+		scenario_error(err, scenario_get(n, "flow_control"),
+			       "'flow_control: tcp' needs 'protocol: tcp'");
+		return -1;
+	}
+	/* SIM: a message is one segment, which must fit the window */
+	if (np->flow == FLOW_TCP && np->message_bytes > TCP_RMEM_MAX / 2) {
+		scenario_error(
+			err, scenario_get(n, "message_bytes"),
+			"'flow_control: tcp' sends a message as one segment: 'message_bytes' must be at most %d (the largest window, half of tcp_rmem[2])",
+			TCP_RMEM_MAX / 2);
+		return -1;
+	}
 	if (np->protocol == PROTO_SCTP && netperf_sctp_check(n, np, err))
 		return -1;
 	/* 10^6 bits/s per instance (netperf's own line), or summed */
@@ -520,10 +566,27 @@ static bool netperf_wait(struct netperf *np, struct sim_task *t, bool blocked)
 	return !task_on_cpu(np, t);
 }
 
+/*
+ * The sender must wait before its next message: `window` messages
+ * queued (FLOW_MESSAGES), or (FLOW_TCP) the message does not fit the
+ * window netserver advertised (tcp_snd_wnd_test()), or the receive
+ * buffer holds no more (SIM: stands for tcp_data_queue()'s drop and the
+ * retransmit; a message whose truesize is under twice its payload never
+ * gets there, the window closing at half the free buffer).
+ */
+static bool sender_must_wait(const struct netperf *np,
+			     const struct netperf_pair *pp)
+{
+	if (np->flow == FLOW_MESSAGES)
+		return pp->queued >= np->window;
+	return pp->queued >= np->ring ||
+	       !tcp_snd_wnd_test(&pp->tp_s, (uint32_t)np->message_bytes);
+}
+
 /* Wait conditions, for CO_AWAIT(): true while the task must sleep. */
 static bool sender_blocked(struct netperf_pair *pp, struct netperf *np)
 {
-	pp->snd_waiting = pp->queued >= np->window;
+	pp->snd_waiting = sender_must_wait(np, pp);
 	return pp->snd_waiting;
 }
 
@@ -552,11 +615,13 @@ static bool task_blocked(struct netperf_pair *pp, struct netperf *np,
 static void msg_queued(struct netperf *np, struct netperf_pair *pp,
 		       struct sim_task *t, int truesize, bool backlogged)
 {
-	unsigned int i = (pp->head + pp->queued) % (unsigned int)np->window;
+	unsigned int i = (pp->head + pp->queued) % np->ring;
 
 	pp->truesize[i] = truesize;
 	pp->in_backlog[i] = backlogged;
 	pp->queued++;
+	if (pp->queued > pp->queued_max && NOW(&t->proc) >= np->run->warmup_ps)
+		pp->queued_max = pp->queued;
 	pp->sent++;
 	if (pp->rcv_waiting) {
 		pp->rcv_waiting = false;
@@ -564,16 +629,23 @@ static void msg_queued(struct netperf *np, struct netperf_pair *pp,
 	}
 }
 
+/* @t wakes the sender if it waits and may send now. */
+static void snd_wake(struct netperf *np, struct netperf_pair *pp,
+		     struct sim_task *t)
+{
+	if (pp->snd_waiting && !sender_must_wait(np, pp)) {
+		pp->snd_waiting = false;
+		netperf_wake(np, pp->snd, t, NOW(&t->proc));
+	}
+}
+
 /* The receiver @t has read the message at the head: the sender may send. */
 static void msg_read(struct netperf *np, struct netperf_pair *pp,
 		     struct sim_task *t)
 {
-	pp->head = (pp->head + 1) % (unsigned int)np->window;
+	pp->head = (pp->head + 1) % np->ring;
 	pp->queued--;
-	if (pp->snd_waiting) {
-		pp->snd_waiting = false;
-		netperf_wake(np, pp->snd, t, NOW(&t->proc));
-	}
+	snd_wake(np, pp, t);
 }
 
 /*
@@ -681,13 +753,20 @@ static int netperf_pkt_rcv(struct sim_proc *p, void *frame)
 	if (data && !f->softirq) {
 		/* the oldest backlogged message joins the queue */
 		for (i = 0; i < pp->queued; i++)
-			if (pp->in_backlog[(pp->head + i) % np->window])
+			if (pp->in_backlog[(pp->head + i) % np->ring])
 				break;
 		SIM_BUG_ON(i >= pp->queued);
-		pp->in_backlog[(pp->head + i) % np->window] = false;
+		pp->in_backlog[(pp->head + i) % np->ring] = false;
 	}
 	CO_CALL(f, p, tcp_v6_do_rcv, .sk = f->sk, .truesize = f->truesize,
 		.softirq = f->softirq, .ack = !data);
+	/*
+	 * FLOW_TCP: the ACK's window may let the sender go on
+	 * (tcp_check_space() -> sk_write_space(); SIM: the sender waits for
+	 * the window itself, not for send-buffer space)
+	 */
+	if (!data && np->flow == FLOW_TCP)
+		snd_wake(np, pp, t);
 	coh_delay(t->k.cc, eighths(np, PKT_RCV));
 	CO_AWAIT(f, sim_proc_sync(p));
 	trace_cpu_work(t,
@@ -720,7 +799,7 @@ static bool must_block(struct netperf *np, struct netperf_pair *pp,
 		       enum netperf_wait wait)
 {
 	if (wait == NETPERF_WAIT_WINDOW)
-		return pp->queued >= np->window;
+		return sender_must_wait(np, pp);
 	if (wait == NETPERF_WAIT_DATA)
 		return !pp->queued;
 	return sctp_sndbuf_short(&pp->sk_s, (unsigned int)np->message_bytes);
@@ -831,6 +910,9 @@ static int netperf_sender_tcp(struct sim_proc *p, void *frame)
 			.offset = pp->sent * np->message_bytes,
 			.size = (unsigned int)np->message_bytes);
 		coh_delay(t->k.cc, eighths(np, SND_SENDPAGE + SND_XMIT));
+		/* tcp_push() -> tcp_write_xmit() -> __tcp_transmit_skb() */
+		CO_CALL(f, p, tcp_transmit_skb, .sk = &pp->sk_s,
+			.len = (unsigned int)np->message_bytes);
 		/* the segment, in this CPU's softirq: tcp_v6_rcv() on sk_r */
 		CO_CALL(f, p, tcp_v6_rcv, .sk = &pp->sk_r,
 			.truesize = f->truesize);
@@ -886,13 +968,19 @@ static int netperf_receiver_tcp(struct sim_proc *p, void *frame)
 			/* SIM: the softirq may be charging sk_r meanwhile */
 			CO_AWAIT(f, bh_lock_sock(p, &pp->sk_r));
 		}
-		CO_CALL(f, p, sk_mem_uncharge, .sk = &pp->sk_r,
-			.size = f->truesize);
+		CO_CALL(f, p, tcp_eat_recv_skb, .sk = &pp->sk_r,
+			.truesize = f->truesize,
+			.len = (unsigned int)np->message_bytes);
 		CO_AWAIT(f, sim_proc_sync(p));
 		if (np->backlog == BACKLOG_NEVER)
 			bh_unlock_sock(p, &pp->sk_r);
-		/* tcp_cleanup_rbuf() -> tcp_send_ack(), in this CPU's softirq */
+		/*
+		 * tcp_cleanup_rbuf() -> tcp_send_ack(), in this CPU's softirq.
+		 * SIM: one ACK a message read (time_to_ack): its own window
+		 * test (2 * rcv_window_now <= window_clamp) is not asked.
+		 */
 		coh_delay(t->k.cc, eighths(np, RCV_ACK_XMIT));
+		CO_CALL(f, p, tcp_transmit_skb, .sk = &pp->sk_r, .len = 0);
 		CO_CALL(f, p, tcp_v6_rcv, .sk = &pp->sk_s,
 			.truesize = f->truesize);
 		/* the message is read; the ACK frees the sender's window */
@@ -1100,6 +1188,30 @@ static void netperf_sock_init(const struct netperf *np, struct netperf_pair *pp,
 		sk->nospace = sleeps;
 }
 
+/*
+ * tcp: the pair's window state. SIM: the steady state of a long stream.
+ * netserver's receive buffer is at its autotuned bound, tcp_rmem[2]:
+ * tcp_rcv_space_adjust() raises sk_rcvbuf once an RTT to
+ * rcvwin / advmss * SKB_TRUESIZE(advmss + MAX_TCP_HEADER), rcvwin being
+ * 2 * copied + 16 * advmss plus twice its growth over the last RTT's
+ * copied, and never lowers it: on loopback (advmss 65476, truesize about
+ * 66.4 KB a segment) the first RTT that copies anything more than the
+ * last sets at least 16 * 66.4 KB = 1.06 MB, and each RTT that copies
+ * more than the one before ratchets it on, up to tcp_rmem[2] (6291456)
+ * over a run of millions of RTTs. netperf's socket never reads data:
+ * its buffer stays at tcp_rmem[1] (131072) and its window, offered on
+ * every segment it sends, always at the full space (no walk).
+ */
+static void netperf_tcp_init(struct netperf_pair *pp)
+{
+	tcp_sock_init(&pp->sk_s, &pp->tp_s, TCP_RMEM_DEFAULT);
+	tcp_sock_init(&pp->sk_r, &pp->tp_r, TCP_RMEM_MAX);
+	pp->tp_s.peer = &pp->tp_r;
+	pp->tp_r.peer = &pp->tp_s;
+	/* the window of the handshake's last ACK */
+	tcp_ack_update_window(&pp->tp_s);
+}
+
 static void netperf_setup(struct workload *w, struct run *run)
 {
 	struct netperf *np = w->priv;
@@ -1126,6 +1238,12 @@ static void netperf_setup(struct workload *w, struct run *run)
 	}
 	np->pairs = calloc(np->instances, sizeof(*np->pairs));
 	SIM_OOM_ON(!np->pairs);
+	/* FLOW_TCP: as many messages as netserver's receive buffer holds */
+	np->ring = np->flow == FLOW_TCP ?
+			   (unsigned int)(TCP_RMEM_MAX / message_truesize(np)) :
+			   (unsigned int)np->window;
+	if (!np->ring)
+		np->ring = 1;
 	for (i = 0; i < np->instances; i++) {
 		struct netperf_pair *pp = &np->pairs[i];
 
@@ -1153,16 +1271,18 @@ static void netperf_setup(struct workload *w, struct run *run)
 			if (!mem_cgroup_is_root(run->memcg, pp->s_memcg))
 				pp->sk_r.sk_memcg = pp->s_memcg;
 		}
-		pp->truesize = calloc(np->window, sizeof(*pp->truesize));
-		pp->in_backlog = calloc(np->window, sizeof(*pp->in_backlog));
+		pp->truesize = calloc(np->ring, sizeof(*pp->truesize));
+		pp->in_backlog = calloc(np->ring, sizeof(*pp->in_backlog));
 		SIM_OOM_ON(!pp->truesize || !pp->in_backlog);
 		/*
-		 * sk_r's backlog holds messages of the window; sk_s's, one
+		 * sk_r's backlog holds messages of the ring; sk_s's, one
 		 * ACK per message read while netperf held its socket (SIM:
-		 * twice the window bounds what `backlog: always` can leave)
+		 * twice the ring bounds what `backlog: always` can leave)
 		 */
-		sk_backlog_init(&pp->sk_r, (unsigned int)np->window);
-		sk_backlog_init(&pp->sk_s, 2 * (unsigned int)np->window + 2);
+		sk_backlog_init(&pp->sk_r, np->ring);
+		sk_backlog_init(&pp->sk_s, 2 * np->ring + 2);
+		if (np->protocol == PROTO_TCP)
+			netperf_tcp_init(pp);
 		netperf_sock_init(np, pp, &pp->sk_s, &pp->snd_waiting);
 		netperf_sock_init(np, pp, &pp->sk_r, &pp->rcv_waiting);
 		if (np->protocol == PROTO_SCTP)

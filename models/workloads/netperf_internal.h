@@ -18,6 +18,7 @@
 #include "models/kernel/drivers/cpuidle/menu.h"
 #include "models/kernel/kernel/sched/fair.h"
 #include "models/kernel/net/core/sock.h"
+#include "models/kernel/net/ipv4/tcp.h"
 #include "models/workloads/workload.h"
 #include "sim/co.h"
 #include "sim/scenario.h"
@@ -25,6 +26,7 @@
 enum { PROTO_TCP, PROTO_UNIX, PROTO_SCTP };
 enum { PLACE_RANDOM, PLACE_ADJACENT };
 enum { SCHED_PINNED, SCHED_FAIR };
+enum { FLOW_MESSAGES, FLOW_TCP };
 enum {
 	BACKLOG_AUTO = SK_BACKLOG_AUTO,
 	BACKLOG_NEVER = SK_BACKLOG_NEVER,
@@ -34,20 +36,30 @@ enum {
 struct netperf_pair {
 	struct sim_task *snd, *rcv;
 	struct sock sk_s, sk_r; /* netperf's and netserver's */
+	struct tcp_sock tp_s, tp_r; /* tcp: their window state */
 	struct mem_cgroup *memcg; /* netperf's: its socket, af_unix pages */
 	struct mem_cgroup *s_memcg; /* netserver's: the accepted socket */
 	unsigned int queued; /* messages at the receiver */
+	unsigned int queued_max; /* the most, after the warm-up */
 	unsigned int head; /* ring of their truesizes */
-	int *truesize; /* [window] */
+	int *truesize; /* [ring] */
 	bool snd_waiting, rcv_waiting;
 	bool snd_wspace_waiting; /* sctp: in sctp_wait_for_sndbuf() */
 	uint64_t sndbuf_waits; /* sctp: sends that waited, after warm-up */
-	bool *in_backlog; /* [window]: on sk_r's backlog, not yet charged */
+	bool *in_backlog; /* [ring]: on sk_r's backlog, not yet charged */
 	uint64_t sent; /* messages sent */
 };
 
 struct netperf {
 	uint64_t instances, message_bytes, window;
+	/*
+	 * What stops the sender (`flow_control`): FLOW_MESSAGES, `window`
+	 * messages queued at the receiver; FLOW_TCP (tcp), the window the
+	 * receiver advertised. @ring: the most messages that can be queued
+	 * (the rings' size): `window`, or for FLOW_TCP as many as the
+	 * receive buffer holds.
+	 */
+	unsigned int flow, ring;
 	sim_time_t work_ps;
 	unsigned int protocol, placement;
 	unsigned int report; /* 0: per instance, 1: the total */
@@ -83,7 +95,7 @@ void netperf_explain(const struct workload *w, FILE *out);
 
 /* What a task waits for at the top of its loop or in a send */
 enum netperf_wait {
-	NETPERF_WAIT_WINDOW, /* the sender: the window of messages is full */
+	NETPERF_WAIT_WINDOW, /* the sender: the window is full */
 	NETPERF_WAIT_DATA, /* the receiver: no message */
 	NETPERF_WAIT_SNDBUF, /* sctp's sender: sctp_wait_for_sndbuf() */
 };

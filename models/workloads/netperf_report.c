@@ -2,7 +2,8 @@
 /*
  * models/workloads/netperf_report.c - what netperf reports beyond its
  * throughput: the share of data segments and ACKs that went through a
- * socket backlog (the backlog_share metrics, and explain's paragraph).
+ * socket backlog (the backlog_share metrics, and explain's paragraph),
+ * and (tcp) the socket-pressure walks by caller and the receive queue.
  */
 #include <stdio.h>
 
@@ -31,6 +32,11 @@ static void netperf_backlog_counts(const struct netperf *np, uint64_t *arrived,
 static double share(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static double per(uint64_t part, uint64_t whole)
+{
+	return whole ? (double)part / (double)whole : 0.0;
 }
 
 /*
@@ -90,6 +96,50 @@ static void netperf_sctp_explain(const struct netperf *np, FILE *out)
 		(unsigned long long)waits, share(waits, sent));
 }
 
+/*
+ * tcp: the walks of tcp_under_memory_pressure() by caller, per data
+ * segment netserver's socket received after the warm-up, and the
+ * deepest receive queue (messages)
+ */
+static void netperf_tcp_walks_explain(const struct netperf *np, FILE *out)
+{
+	uint64_t walks[2][TCP_WALK_NR] = { { 0 } }, segs = 0;
+	unsigned int i, k, deepest = 0;
+
+	for (i = 0; np->pairs && i < np->instances; i++) {
+		const struct netperf_pair *pp = &np->pairs[i];
+
+		segs += pp->sk_r.arrived;
+		for (k = 0; k < TCP_WALK_NR; k++) {
+			walks[SK_S][k] += pp->tp_s.walks[k];
+			walks[SK_R][k] += pp->tp_r.walks[k];
+		}
+		if (pp->queued_max > deepest)
+			deepest = pp->queued_max;
+	}
+	fprintf(out,
+		"\nSocket-pressure walks per message (tcp_under_memory_pressure(),\n"
+		"flow_control: %s):\n"
+		"  __tcp_select_window()   netserver %.3f   netperf %.3f\n"
+		"  tcp_grow_window()       netserver %.3f\n"
+		"  tcp_check_space()       netperf %.3f\n"
+		"netserver's deepest receive queue: %u messages. __tcp_select_window()\n"
+		"walks past half its receive buffer (%d bytes of truesize, %llu\n"
+		"messages), tcp_grow_window() while rcv_ssthresh can grow,\n"
+		"tcp_check_space() while netperf waits for room.\n",
+		np->flow == FLOW_TCP ? "tcp" : "messages",
+		per(walks[SK_R][TCP_WALK_SELECT_WINDOW], segs),
+		per(walks[SK_S][TCP_WALK_SELECT_WINDOW], segs),
+		per(walks[SK_R][TCP_WALK_GROW_WINDOW], segs),
+		per(walks[SK_S][TCP_WALK_CHECK_SPACE], segs), deepest,
+		np->pairs ? np->pairs[0].sk_r.sk_rcvbuf / 2 : 0,
+		np->pairs ?
+			(unsigned long long)(np->pairs[0].sk_r.sk_rcvbuf / 2 /
+					     (TCP_SKB_HEAD_TRUESIZE +
+					      (int)np->message_bytes)) :
+			0ULL);
+}
+
 void netperf_explain(const struct workload *w, FILE *out)
 {
 	const struct netperf *np = w->priv;
@@ -118,4 +168,5 @@ void netperf_explain(const struct workload *w, FILE *out)
 		(unsigned long long)arrived[SK_S],
 		(unsigned long long)backlogged[SK_S],
 		share(backlogged[SK_S], arrived[SK_S]));
+	netperf_tcp_walks_explain(np, out);
 }

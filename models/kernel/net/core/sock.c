@@ -128,6 +128,7 @@ void sk_backlog_init(struct sock *sk, unsigned int size)
 {
 	sk->sk_backlog.size = size;
 	sk->sk_backlog.head = sk->sk_backlog.len = 0;
+	sk->sk_backlog.rmem = 0;
 	sk->sk_backlog.truesize =
 		size ? calloc(size, sizeof(*sk->sk_backlog.truesize)) : NULL;
 	SIM_BUG_ON(size && !sk->sk_backlog.truesize);
@@ -153,6 +154,7 @@ bool sk_rcv_or_backlog(struct sock *sk, int truesize, bool force)
 	 */
 	SIM_BUG_ON(bl->len >= bl->size);
 	bl->truesize[(bl->head + bl->len++) % bl->size] = truesize;
+	bl->rmem += truesize;
 	sk->backlog_skbs++;
 	return true;
 }
@@ -164,6 +166,7 @@ bool sk_flush_backlog_next(struct sock *sk, int *truesize)
 	if (!bl->len)
 		return false;
 	*truesize = bl->truesize[bl->head];
+	bl->rmem -= *truesize;
 	bl->head = (bl->head + 1) % bl->size;
 	bl->len--;
 	return true;

@@ -65,8 +65,11 @@ enum sk_reclaim_policy { SK_RECLAIM_PAGE, SK_RECLAIM_QUANTUM };
 /* sk->sk_backlog: the skbs queued while the socket was owned, in order */
 struct sk_backlog {
 	int *truesize; /* SIM: a ring of @size; only the truesizes matter */
-	unsigned int size, head, len;
+	unsigned int size, head, len; /* SIM: @len counts skbs */
+	int rmem; /* the kernel's sk_backlog.len: the skbs' truesize, bytes */
 };
+
+struct tcp_sock; /* models/kernel/net/ipv4/tcp.h */
 
 /* SIM: tcp_v6_rcv()'s choice (netperf's `backlog:`; AUTO: the kernel's) */
 enum sk_backlog_policy { SK_BACKLOG_AUTO, SK_BACKLOG_NEVER, SK_BACKLOG_ALWAYS };
@@ -99,6 +102,18 @@ struct sock {
 	 * sk_wmem_queued, the queued chunks' truesize and struct sctp_chunk)
 	 */
 	int sk_sndbuf, sk_wmem_queued;
+	/*
+	 * The receive buffer (TCP's tcp_space()): sk_rcvbuf, and
+	 * sk_rmem_alloc, the truesize of the skbs on the receive queue
+	 * (skb_set_owner_r() adds it, sock_rfree() takes it back)
+	 */
+	int sk_rcvbuf, sk_rmem_alloc;
+	/*
+	 * SIM: tcp_sk(sk), the TCP state of a TCP socket (in the kernel
+	 * struct tcp_sock embeds struct sock); NULL: none kept (SCTP,
+	 * af_unix, tests of the accounting alone)
+	 */
+	struct tcp_sock *tp;
 	/*
 	 * sk->sk_write_space() as SCTP's sctp_wake_up_waiters() runs it
 	 * (__sctp_write_space(): wake_up_interruptible(&asoc->wait)), run

@@ -48,12 +48,17 @@ int tcp_v6_do_rcv(struct sim_proc *p, void *frame)
 
 	CO_BEGIN(f);
 	if (!f->ack) {
-		/* tcp_data_queue(): tcp_try_rmem_schedule(), skb_set_owner_r() */
-		CO_CALL(f, p, sk_mem_schedule, .sk = f->sk, .size = f->truesize,
-			.softirq = f->softirq);
-		sk_mem_charge(f->sk, f->truesize);
+		/* tcp_rcv_established(): tcp_data_queue() */
+		CO_CALL(f, p, tcp_data_queue, .sk = f->sk,
+			.truesize = f->truesize, .softirq = f->softirq);
+		/* tcp_ack_snd_check() */
+		if (tcp_sk(f->sk))
+			CO_CALL(f, p, __tcp_ack_snd_check, .sk = f->sk);
 	} else {
-		/* tcp_ack() -> tcp_clean_rtx_queue(): the acked skb freed */
+		/* tcp_ack(): snd_una, the window (SIM: from the peer) */
+		if (tcp_sk(f->sk) && tcp_sk(f->sk)->peer)
+			tcp_ack_update_window(tcp_sk(f->sk));
+		/* tcp_clean_rtx_queue(): the acked skb freed */
 		CO_CALL(f, p, sk_mem_uncharge, .sk = f->sk,
 			.size = f->truesize);
 		/* tcp_rcv_established(): tcp_data_snd_check() */
