@@ -682,6 +682,30 @@ START_TEST(acks_read_emptying_after_short_segment)
 END_TEST
 
 /*
+ * Short segments alike: after a full one (rcv_mss 10240) and its read
+ * (no ACK), a 1000-byte segment is short (1000 + 32 >= 556: its size
+ * remembered, ICSK_ACK_PUSHED); a second of 1000 makes rcv_mss 1000
+ * (tcp_measure_rcv_mss()). Then 12240 bytes are unacked, unread 2000:
+ * __tcp_select_window() gives round_up((6291456 - 2 * 2280) / 2, 128) =
+ * 3143552, under rcv_wnd 3145728: delayed. The read of the first ACKs
+ * (12240 over rcv_mss 1000).
+ */
+START_TEST(rcv_mss_follows_repeated_short_segments)
+{
+	ck_assert(!segment_in_len(10240));
+	ck_assert(!read_len(10240));
+	ck_assert(!segment_in_len(1000));
+	ck_assert_uint_eq(tp_r.rcv_mss, 10240);
+	ck_assert(tp_r.ack_pending & ICSK_ACK_PUSHED);
+	ck_assert(!segment_in_len(1000));
+	ck_assert_uint_eq(tp_r.rcv_mss, 1000);
+	ck_assert(!(tp_r.ack_pending & ICSK_ACK_PUSHED2));
+	ck_assert(read_len(1000));
+	ck_assert_uint_eq(tp_r.acked_now, 12240);
+}
+END_TEST
+
+/*
  * Quick-ACK mode (icsk_ack.quick 2, as tcp_incr_quickack() would leave
  * it): __tcp_ack_snd_check() ACKs the next two segments at once, each
  * ACK taking one off (tcp_dec_quickack_mode()); the third is delayed.
@@ -728,6 +752,7 @@ static Suite *sock_suite(void)
 	tcase_add_test(tc, acks_every_other_read_when_receiver_keeps_up);
 	tcase_add_test(tc, acks_on_window_doubling_when_receiver_bound);
 	tcase_add_test(tc, acks_read_emptying_after_short_segment);
+	tcase_add_test(tc, rcv_mss_follows_repeated_short_segments);
 	tcase_add_test(tc, quickack_sends_from_softirq);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("v5.19");

@@ -133,6 +133,9 @@ int tcp_check_space(struct sim_proc *p, void *frame);
 #define TCP_RMEM_MAX 6291456 /* tcp_rmem[2] */
 #define TCP_ADV_WIN_SCALE 1 /* sysctl_tcp_adv_win_scale */
 #define TCP_MSS_DEFAULT 536U
+#define TCP_HDR_BYTES 20U /* sizeof(struct tcphdr) */
+/* tcp_header_len with timestamps (sysctl_tcp_timestamps 1, loopback) */
+#define TCP_HEADER_LEN_TS 32U
 #define TCP_MAX_WSCALE 14
 /* IPv6 loopback: dst_metric_advmss(), the MTU (65536) less 40 + 20 */
 #define TCP_LO6_ADVMSS 65476U
@@ -160,6 +163,7 @@ struct tcp_sock {
 	uint32_t window_clamp; /* the largest window to advertise */
 	uint32_t advmss; /* the MSS this socket advertised */
 	uint32_t rcv_mss; /* icsk_ack.rcv_mss: the peer's, as seen */
+	uint32_t last_seg_size; /* icsk_ack.last_seg_size */
 	unsigned int rcv_wscale; /* rx_opt.rcv_wscale */
 	/* the send side */
 	uint32_t snd_nxt, snd_una, snd_wnd;

@@ -197,19 +197,30 @@ static int tcp_grow_window(struct sim_proc *p, void *frame)
 }
 
 /*
- * tcp_measure_rcv_mss(): a segment of @len (SIM: no GSO; every segment
- * here is one message, pushed: PSH set) raises rcv_mss up to advmss;
- * a shorter one marks the ACK pushed (ICSK_ACK_PUSHED, then PUSHED2).
- * SIM: its last_seg_size test, which takes a repeated short length
- * (headers included) as rcv_mss, is not modelled: PSH, one of
- * TCP_REMNANT, fails its second condition, and the first needs a
- * segment of 536 bytes or more, under rcv_mss only if messages shrink.
+ * tcp_measure_rcv_mss(): a segment of @len payload bytes (SIM: no GSO;
+ * every segment here is a message, pushed: PSH set) raises rcv_mss up to
+ * advmss. A shorter one of 524 bytes or more (536 + the 20-byte header
+ * less the 32-byte header with timestamps, which loopback has) is
+ * remembered (last_seg_size), and two alike in a row make its length
+ * rcv_mss; otherwise (the second test, TCP_REMNANT, fails on PSH) it
+ * marks the ACK pushed (ICSK_ACK_PUSHED, then PUSHED2).
  */
 static void tcp_measure_rcv_mss(struct tcp_sock *tp, unsigned int len)
 {
+	unsigned int lss = tp->last_seg_size;
+
+	tp->last_seg_size = 0;
 	if (len >= tp->rcv_mss) {
 		tp->rcv_mss = min(len, tp->advmss);
 		return;
+	}
+	/* len += the header; len -= tcp_header_len: the same 32 */
+	if (len + TCP_HEADER_LEN_TS >= TCP_MSS_DEFAULT + TCP_HDR_BYTES) {
+		tp->last_seg_size = len;
+		if (len == lss) {
+			tp->rcv_mss = len;
+			return;
+		}
 	}
 	if (tp->ack_pending & ICSK_ACK_PUSHED)
 		tp->ack_pending |= ICSK_ACK_PUSHED2;
