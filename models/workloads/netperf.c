@@ -327,7 +327,7 @@ static const struct scenario_key netperf_keys[] = {
 		SCENARIO_KEY_MEMBER(struct netperf, flow),
 		SCENARIO_KEY_NAMES(flow_names),
 		.def = FLOW_MESSAGES,
-		.doc = "What makes the sender wait: messages (more than 'window' messages queued at the receiver, standing for the socket buffers) or, protocol tcp, tcp (the window netserver's socket advertised in its last ACK, in bytes: its receive buffer at tcp_rmem[2], 6 MB, less what is queued; 'window' is then not used)",
+		.doc = "What makes the sender wait: messages (more than 'window' messages queued at the receiver, standing for the socket buffers) or, protocol tcp, tcp (the window netserver's socket advertised in its last ACK, in bytes: its receive buffer at tcp_rmem[2], 6 MB, less what is queued; 'window' is then not used; netserver then ACKs as the kernel's tcp_cleanup_rbuf() and __tcp_ack_snd_check() decide, where messages sends one ACK per message read)",
 	},
 };
 
