@@ -546,6 +546,188 @@ START_TEST(grow_window_walks_until_rcv_ssthresh_grown)
 }
 END_TEST
 
+/*
+ * The ACK policy (kernel_acks): netserver ACKs as tcp_cleanup_rbuf() and
+ * __tcp_ack_snd_check() decide. A data segment of @len bytes in the
+ * softirq of CPU 0 (truesize: the 1280-byte head and the payload);
+ * returns whether __tcp_ack_snd_check() sent an ACK there.
+ */
+static bool segment_in_len(unsigned int len)
+{
+	bool sent;
+
+	HARNESS_CALL(tcp_v6_do_rcv, 0, .sk = &s.sk_r,
+		     .truesize = TCP_SKB_HEAD_TRUESIZE + (int)len,
+		     .softirq = true, .ack = false);
+	sent = tp_r.ack_sent_now;
+	tp_r.ack_sent_now = false;
+	return sent;
+}
+
+/* netserver reads the oldest message, of @len; returns whether it ACKs */
+static bool read_len(unsigned int len)
+{
+	HARNESS_CALL(tcp_eat_recv_skb, 1, .sk = &s.sk_r,
+		     .truesize = TCP_SKB_HEAD_TRUESIZE + (int)len, .len = len);
+	if (!HARNESS_CALL(tcp_cleanup_rbuf, 1, .sk = &s.sk_r,
+			  .copied = (int)len))
+		return false;
+	HARNESS_CALL(tcp_transmit_skb, 1, .sk = &s.sk_r, .len = 0);
+	return true;
+}
+
+static void setup_acks(void)
+{
+	setup_window();
+	tp_r.kernel_acks = true;
+}
+
+/*
+ * Receiver keeps up, 20 messages of 10240: every other read ACKs.
+ * Segment 1: rcv_mss 536 -> 10240 (tcp_measure_rcv_mss()), ACK
+ * scheduled; rcv_nxt - rcv_wup = 10240 is not over rcv_mss, quick 0:
+ * delayed. Read 1: the same 10240, nothing pushed short, and the window
+ * left (3145728 - 10240 = 3135488) is over half window_clamp: no ACK.
+ * Segment 2: 20480 over rcv_mss, unread data, so __tcp_select_window()
+ * is asked: (6291456 - 11520) / 2 = 3139968, less than rcv_wnd
+ * (3145728): delayed again. Read 2: 20480 over rcv_mss: ACK, offering
+ * 3145728 (the queue empty), acking 20480 bytes. So reads 2, 4, .. 20
+ * ACK: 10 ACKs, rcv_wup 204800, no walk (the reclaims' 20 apart).
+ */
+START_TEST(acks_every_other_read_when_receiver_keeps_up)
+{
+	unsigned int i, acks = 0;
+
+	for (i = 1; i <= 20; i++) {
+		ck_assert(!segment_in_len(10240));
+		if (read_len(10240)) {
+			ck_assert_uint_eq(i % 2, 0);
+			ck_assert_uint_eq(tp_r.acked_now, 20480);
+			acks++;
+		}
+	}
+	ck_assert_uint_eq(acks, 10);
+	ck_assert_uint_eq(tp_r.acks, 10);
+	ck_assert_uint_eq(tp_r.rcv_mss, 10240);
+	ck_assert_uint_eq(tp_r.rcv_wup, 204800);
+	ck_assert_uint_eq(tp_r.rcv_wnd, 3145728);
+	ck_assert_uint_eq(tp_r.walks[TCP_WALK_SELECT_WINDOW], 0);
+	ck_assert_uint_eq(walks(), 20); /* the reclaims' */
+}
+END_TEST
+
+/*
+ * Receiver bound: 300 messages arrive unread (no ACK: each window
+ * __tcp_ack_snd_check() asks is under rcv_wnd 3145728; the 274th to the
+ * 300th walk, 27), then all are read. Read 1: 3072000 over rcv_mss: ACK,
+ * walking (299 left: free 1423488 under 1572864), rcv_wnd 1423488. The
+ * ACK cleared ICSK_ACK_SCHED, and no segment comes, so from read 2 only
+ * the window test: 2 * 1423488 = 2846976 <= 3145728 asks
+ * __tcp_select_window(), which walks while 274 or more are left (reads
+ * 2 to 26: 25 walks) and ACKs once the window would be 2846976 or more:
+ * free (6291456 - left * 11520) / 2 >= 2846976 first at 51 left (read
+ * 249: 2851968; at 52 left, 2846208). That ACK offers 2851968, acking
+ * nothing new; from then 2 * 2851968 is over window_clamp: no more
+ * tests. Two ACKs in 300 reads (before: 300), and the walks as before:
+ * 27 + 1 + 25.
+ */
+START_TEST(acks_on_window_doubling_when_receiver_bound)
+{
+	unsigned int i, acks = 0;
+
+	for (i = 1; i <= 300; i++)
+		ck_assert(!segment_in_len(10240));
+	ck_assert_uint_eq(tp_r.walks[TCP_WALK_SELECT_WINDOW], 27);
+	for (i = 1; i <= 300; i++) {
+		if (!read_len(10240))
+			continue;
+		acks++;
+		if (acks == 1) {
+			ck_assert_uint_eq(i, 1);
+			ck_assert_uint_eq(tp_r.rcv_wnd, 1423488);
+			ck_assert_uint_eq(tp_r.acked_now, 3072000);
+		} else {
+			ck_assert_uint_eq(i, 249);
+			ck_assert_uint_eq(tp_r.rcv_wnd, 2851968);
+			ck_assert_uint_eq(tp_r.acked_now, 0);
+		}
+	}
+	ck_assert_uint_eq(acks, 2);
+	ck_assert_uint_eq(tp_r.walks[TCP_WALK_SELECT_WINDOW], 27 + 1 + 25);
+}
+END_TEST
+
+/*
+ * A short pushed segment: two full segments and reads (the second read
+ * ACKs, as above), then 1000 bytes: under rcv_mss, so ICSK_ACK_PUSHED;
+ * 1000 is not over rcv_mss, delayed. Its read empties the queue
+ * (sk_rmem_alloc 0): ACK. A full segment next is not short: its read
+ * does not ACK (10240 since the last ACK, the window left large).
+ */
+START_TEST(acks_read_emptying_after_short_segment)
+{
+	ck_assert(!segment_in_len(10240));
+	ck_assert(!read_len(10240));
+	ck_assert(!segment_in_len(10240));
+	ck_assert(read_len(10240));
+	ck_assert(!segment_in_len(1000));
+	ck_assert(tp_r.ack_pending & ICSK_ACK_PUSHED);
+	ck_assert(read_len(1000));
+	ck_assert_uint_eq(tp_r.acked_now, 1000);
+	ck_assert_uint_eq(tp_r.ack_pending, 0);
+	ck_assert(!segment_in_len(10240));
+	ck_assert(!read_len(10240));
+	ck_assert_uint_eq(tp_r.acks, 2);
+}
+END_TEST
+
+/*
+ * Short segments alike: after a full one (rcv_mss 10240) and its read
+ * (no ACK), a 1000-byte segment is short (1000 + 32 >= 556: its size
+ * remembered, ICSK_ACK_PUSHED); a second of 1000 makes rcv_mss 1000
+ * (tcp_measure_rcv_mss()). Then 12240 bytes are unacked, unread 2000:
+ * __tcp_select_window() gives round_up((6291456 - 2 * 2280) / 2, 128) =
+ * 3143552, under rcv_wnd 3145728: delayed. The read of the first ACKs
+ * (12240 over rcv_mss 1000).
+ */
+START_TEST(rcv_mss_follows_repeated_short_segments)
+{
+	ck_assert(!segment_in_len(10240));
+	ck_assert(!read_len(10240));
+	ck_assert(!segment_in_len(1000));
+	ck_assert_uint_eq(tp_r.rcv_mss, 10240);
+	ck_assert(tp_r.ack_pending & ICSK_ACK_PUSHED);
+	ck_assert(!segment_in_len(1000));
+	ck_assert_uint_eq(tp_r.rcv_mss, 1000);
+	ck_assert(!(tp_r.ack_pending & ICSK_ACK_PUSHED2));
+	ck_assert(read_len(1000));
+	ck_assert_uint_eq(tp_r.acked_now, 12240);
+}
+END_TEST
+
+/*
+ * Quick-ACK mode (icsk_ack.quick 2, as tcp_incr_quickack() would leave
+ * it): __tcp_ack_snd_check() ACKs the next two segments at once, each
+ * ACK taking one off (tcp_dec_quickack_mode()); the third is delayed.
+ * With kernel_acks off (flow_control: messages), none is sent there.
+ */
+START_TEST(quickack_sends_from_softirq)
+{
+	tp_r.ack_quick = 2;
+	ck_assert(segment_in_len(10240));
+	ck_assert_uint_eq(tp_r.ack_quick, 1);
+	ck_assert(segment_in_len(10240));
+	ck_assert_uint_eq(tp_r.ack_quick, 0);
+	ck_assert(!segment_in_len(10240));
+	ck_assert(tp_r.ack_pending & ICSK_ACK_TIMER);
+	ck_assert_uint_eq(tp_r.acks, 2);
+	tp_r.kernel_acks = false;
+	tp_r.ack_quick = 2;
+	ck_assert(!segment_in_len(10240));
+	ck_assert_uint_eq(tp_r.acks, 2);
+}
+END_TEST
+
 static Suite *sock_suite(void)
 {
 	Suite *s = suite_create("sock");
@@ -564,6 +746,14 @@ static Suite *sock_suite(void)
 	tcase_add_test(tc, select_window_no_walk_when_receiver_keeps_up);
 	tcase_add_test(tc, select_window_walks_per_ack_when_receiver_bound);
 	tcase_add_test(tc, grow_window_walks_until_rcv_ssthresh_grown);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("acks");
+	tcase_add_checked_fixture(tc, setup_acks, teardown_window);
+	tcase_add_test(tc, acks_every_other_read_when_receiver_keeps_up);
+	tcase_add_test(tc, acks_on_window_doubling_when_receiver_bound);
+	tcase_add_test(tc, acks_read_emptying_after_short_segment);
+	tcase_add_test(tc, rcv_mss_follows_repeated_short_segments);
+	tcase_add_test(tc, quickack_sends_from_softirq);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("v5.19");
 	tcase_add_checked_fixture(tc, setup_quantum, teardown);

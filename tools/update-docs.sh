@@ -179,7 +179,8 @@ sample_teach_reader_chain()
 	teach reader-chain
 }
 
-# the throughput, then explain's walks a message by caller, a variant a line
+# the throughput, then explain's walks a message by caller and ACKs a
+# message, a variant a line
 sample_teach_tcp_window()
 {
 	teach tcp-window
@@ -187,8 +188,9 @@ sample_teach_tcp_window()
 	m explain "$sc/teaching/tcp-window.yaml" -q | awk '
 		/^== variant / { v = $3; sub(/:$/, "", v) }
 		/^  __tcp_select_window\(\)/ { sw = $3 }
-		/^  tcp_check_space\(\)/ {
-			printf "%-18s walks a message: __tcp_select_window() %s, tcp_check_space() %s\n", v, sw, $3
+		/^  tcp_check_space\(\)/ { cs = $3 }
+		/^netserver.s ACKs per message:/ {
+			printf "%-18s a message: walks in __tcp_select_window() %s, tcp_check_space() %s; ACKs %s\n", v, sw, cs, $5
 		}'
 }
 

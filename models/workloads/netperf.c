@@ -33,11 +33,16 @@
  *            of queueing unsent data in its send buffer (sk_sndbuf,
  *            autotuned to 4 MB) for the ACK's softirq to push, and the
  *            steady state of a long stream is taken from the start
- *            (netperf_tcp_init()).
+ *            (netperf_tcp_init()). netserver ACKs as the kernel decides
+ *            (tcp_cleanup_rbuf() after a read, __tcp_ack_snd_check()
+ *            after a segment: tcp.h); an ACK frees the skbs of every
+ *            message it acks. SIM: the delayed-ACK timer (40 ms or
+ *            more) never fires, a stream's reads ACKing first.
  * In either, the window state is kept for tcp (rcv_nxt, copied_seq,
  * rcv_wup, rcv_wnd, rcv_ssthresh, window_clamp, sk_rmem_alloc), so
- * whether __tcp_select_window() (each ACK, and __tcp_ack_snd_check()
- * after each segment more than a frame past the last ACK) and
+ * whether __tcp_select_window() (each ACK, __tcp_ack_snd_check() after
+ * each segment more than a frame past the last ACK, and with
+ * flow_control tcp tcp_cleanup_rbuf()'s window test) and
  * tcp_grow_window() walk the memcg hierarchy is an outcome: with 16
  * messages the queue never reaches half the 6 MB buffer, so they do not
  * (doc/model/contended-lines.md, item 6). A message received is one
@@ -60,10 +65,11 @@
  *     skb_set_owner_r(), in softirq, GFP_NOWAIT), or backlogged (below)
  *   receiver CPU, tcp_recvmsg(): after the copy, tcp_eat_recv_skb() ->
  *     sock_rfree() -> sk_mem_uncharge(truesize)         (receiver's socket)
- *   receiver CPU, tcp_cleanup_rbuf() -> tcp_send_ack() (SIM: one ACK a
- *     message read; the delayed-ACK timer and the ACKs
- *     __tcp_ack_snd_check() would send are not modelled): its window from
- *     tcp_select_window(); the ACK's softirq
+ *   receiver CPU, tcp_cleanup_rbuf() -> tcp_send_ack() (flow_control:
+ *     messages, SIM: one ACK a message read, none from
+ *     __tcp_ack_snd_check(); tcp: when the kernel's tests say so, and
+ *     __tcp_ack_snd_check()'s in the segment's processing): its window
+ *     from tcp_select_window(); the ACK's softirq
  *     runs on the RECEIVING CPU -> tcp_v6_rcv() on the sender's socket:
  *     tcp_ack() -> tcp_clean_rtx_queue() frees the acked skb ->
  *     sk_mem_uncharge() (sender's socket), or backlogged (below)
@@ -321,7 +327,7 @@ static const struct scenario_key netperf_keys[] = {
 		SCENARIO_KEY_MEMBER(struct netperf, flow),
 		SCENARIO_KEY_NAMES(flow_names),
 		.def = FLOW_MESSAGES,
-		.doc = "What makes the sender wait: messages (more than 'window' messages queued at the receiver, standing for the socket buffers) or, protocol tcp, tcp (the window netserver's socket advertised in its last ACK, in bytes: its receive buffer at tcp_rmem[2], 6 MB, less what is queued; 'window' is then not used)",
+		.doc = "What makes the sender wait: messages (more than 'window' messages queued at the receiver, standing for the socket buffers) or, protocol tcp, tcp (the window netserver's socket advertised in its last ACK, in bytes: its receive buffer at tcp_rmem[2], 6 MB, less what is queued; 'window' is then not used; netserver then ACKs as the kernel's tcp_cleanup_rbuf() and __tcp_ack_snd_check() decide, where messages sends one ACK per message read)",
 	},
 };
 
@@ -667,6 +673,7 @@ struct netperf_receiver_tcp_frame {
 	struct netperf_pair *pp;
 	/* locals */
 	int truesize; /* of the message's skb */
+	bool ack; /* tcp_cleanup_rbuf(): time to ACK */
 };
 
 struct netperf_sender_unix_frame {
@@ -724,6 +731,50 @@ static sim_time_t eighths(const struct netperf *np, unsigned int n)
 }
 
 /*
+ * The truesize netperf's socket frees for the ACK it processes
+ * (tcp_clean_rtx_queue()) of @truesize: FLOW_TCP, the skbs of the
+ * messages it acks (snd_una up to the rcv_wup it takes, SIM: whole
+ * messages), the packet being the ACK's skb (TCP_SKB_HEAD_TRUESIZE:
+ * tcp_send_ack()'s alloc_skb(MAX_TCP_HEADER)); FLOW_MESSAGES, as
+ * before, the message it was sent for, which @truesize stands for.
+ */
+static int acked_truesize(const struct netperf *np,
+			  const struct netperf_pair *pp, int truesize)
+{
+	if (np->flow != FLOW_TCP)
+		return truesize;
+	return (int)((pp->tp_r.rcv_wup - pp->tp_s.snd_una) /
+		     np->message_bytes) *
+	       message_truesize(np);
+}
+
+/*
+ * The ACKs __tcp_ack_snd_check() sent while the running task processed
+ * segments (in its CPU's softirq, or its release_sock()): each goes
+ * through loopback to tcp_v6_rcv() on netperf's socket. SIM: after the
+ * processing that sent it (netif_rx() queues it behind the segment in
+ * the softirq; from release_sock() its softirq would run at once).
+ */
+struct netperf_acks_deliver_frame {
+	struct co_frame co;
+	struct netperf_pair *pp;
+};
+
+static int netperf_acks_deliver(struct sim_proc *p, void *frame)
+{
+	struct netperf_acks_deliver_frame *f = frame;
+	struct netperf_pair *pp = f->pp;
+
+	CO_BEGIN(f);
+	while (pp->nr_acks_owed) {
+		pp->nr_acks_owed--;
+		CO_CALL(f, p, tcp_v6_rcv, .sk = &pp->sk_s,
+			.truesize = TCP_SKB_HEAD_TRUESIZE);
+	}
+	CO_END(f, p);
+}
+
+/*
  * tcp_v6_do_rcv() of one packet of @truesize on the pair's socket @sk by
  * the running task, in the softirq of its CPU or from the backlog at its
  * release_sock(): a data segment on sk_r is charged (and, from the
@@ -758,8 +809,16 @@ static int netperf_pkt_rcv(struct sim_proc *p, void *frame)
 		SIM_BUG_ON(i >= pp->queued);
 		pp->in_backlog[(pp->head + i) % np->ring] = false;
 	}
-	CO_CALL(f, p, tcp_v6_do_rcv, .sk = f->sk, .truesize = f->truesize,
+	CO_CALL(f, p, tcp_v6_do_rcv, .sk = f->sk,
+		.truesize = data ? f->truesize :
+				   acked_truesize(np, pp, f->truesize),
 		.softirq = f->softirq, .ack = !data);
+	if (data && pp->tp_r.ack_sent_now) {
+		/* __tcp_ack_snd_check()'s tcp_send_ack(), delivered later */
+		pp->tp_r.ack_sent_now = false;
+		pp->nr_acks_owed++;
+		coh_delay(t->k.cc, eighths(np, RCV_ACK_XMIT));
+	}
 	/*
 	 * FLOW_TCP: the ACK's window may let the sender go on
 	 * (tcp_check_space() -> sk_write_space(); SIM: the sender waits for
@@ -920,6 +979,9 @@ static int netperf_sender_tcp(struct sim_proc *p, void *frame)
 		/* queued, or on sk_r's backlog; the reader woken */
 		CO_AWAIT(f, sim_proc_sync(p));
 		msg_queued(np, pp, t, f->truesize, f->backlogged);
+		/* the ACK the segment's processing sent, if any */
+		if (pp->nr_acks_owed)
+			CO_CALL(f, p, netperf_acks_deliver, .pp = pp);
 		/* release_sock(): the ACKs backlogged meanwhile, on this CPU */
 		CO_CALL(f, p, release_sock, .sk = &pp->sk_s);
 		coh_delay(t->k.cc, eighths(np, SND_EXIT));
@@ -960,6 +1022,8 @@ static int netperf_receiver_tcp(struct sim_proc *p, void *frame)
 		while (pp->in_backlog[pp->head])
 			CO_CALL(f, p, release_sock, .sk = &pp->sk_r,
 				.flush = true);
+		if (pp->nr_acks_owed)
+			CO_CALL(f, p, netperf_acks_deliver, .pp = pp);
 		f->truesize = pp->truesize[pp->head];
 		coh_delay(t->k.cc, eighths(np, RCV_COPY));
 		/* tcp_eat_recv_skb() -> sock_rfree() */
@@ -975,19 +1039,34 @@ static int netperf_receiver_tcp(struct sim_proc *p, void *frame)
 		if (np->backlog == BACKLOG_NEVER)
 			bh_unlock_sock(p, &pp->sk_r);
 		/*
-		 * tcp_cleanup_rbuf() -> tcp_send_ack(), in this CPU's softirq.
-		 * SIM: one ACK a message read (time_to_ack): its own window
-		 * test (2 * rcv_window_now <= window_clamp) is not asked.
+		 * tcp_cleanup_rbuf() -> tcp_send_ack(), in this CPU's softirq:
+		 * FLOW_TCP, when the kernel's tests say so (SIM: no work
+		 * without the ACK: its RCV_ACK_XMIT and, at netperf's socket,
+		 * PKT_RCV are the ACK's); FLOW_MESSAGES, SIM: one ACK a
+		 * message read, as before.
 		 */
-		coh_delay(t->k.cc, eighths(np, RCV_ACK_XMIT));
-		CO_CALL(f, p, tcp_transmit_skb, .sk = &pp->sk_r, .len = 0);
-		CO_CALL(f, p, tcp_v6_rcv, .sk = &pp->sk_s,
-			.truesize = f->truesize);
+		f->ack = true;
+		if (np->flow == FLOW_TCP) {
+			CO_CALL(f, p, tcp_cleanup_rbuf, .sk = &pp->sk_r,
+				.copied = (int)np->message_bytes);
+			f->ack = p->ret;
+		}
+		if (f->ack) {
+			coh_delay(t->k.cc, eighths(np, RCV_ACK_XMIT));
+			CO_CALL(f, p, tcp_transmit_skb, .sk = &pp->sk_r,
+				.len = 0);
+			CO_CALL(f, p, tcp_v6_rcv, .sk = &pp->sk_s,
+				.truesize = np->flow == FLOW_TCP ?
+						    TCP_SKB_HEAD_TRUESIZE :
+						    f->truesize);
+		}
 		/* the message is read; the ACK frees the sender's window */
 		CO_AWAIT(f, sim_proc_sync(p));
 		msg_read(np, pp, t);
 		/* release_sock(): the segments backlogged meanwhile */
 		CO_CALL(f, p, release_sock, .sk = &pp->sk_r);
+		if (pp->nr_acks_owed)
+			CO_CALL(f, p, netperf_acks_deliver, .pp = pp);
 		coh_delay(t->k.cc, eighths(np, RCV_EXIT));
 		KPROF_EXIT(&t->prof, NOW(&t->proc));
 		task_op_end(t, np->run);
@@ -1202,12 +1281,14 @@ static void netperf_sock_init(const struct netperf *np, struct netperf_pair *pp,
  * its buffer stays at tcp_rmem[1] (131072) and its window, offered on
  * every segment it sends, always at the full space (no walk).
  */
-static void netperf_tcp_init(struct netperf_pair *pp)
+static void netperf_tcp_init(const struct netperf *np, struct netperf_pair *pp)
 {
 	tcp_sock_init(&pp->sk_s, &pp->tp_s, TCP_RMEM_DEFAULT);
 	tcp_sock_init(&pp->sk_r, &pp->tp_r, TCP_RMEM_MAX);
 	pp->tp_s.peer = &pp->tp_r;
 	pp->tp_r.peer = &pp->tp_s;
+	/* FLOW_TCP: netserver ACKs as the kernel decides (tcp.h) */
+	pp->tp_r.kernel_acks = np->flow == FLOW_TCP;
 	/* the window of the handshake's last ACK */
 	tcp_ack_update_window(&pp->tp_s);
 }
@@ -1282,7 +1363,7 @@ static void netperf_setup(struct workload *w, struct run *run)
 		sk_backlog_init(&pp->sk_r, np->ring);
 		sk_backlog_init(&pp->sk_s, 2 * np->ring + 2);
 		if (np->protocol == PROTO_TCP)
-			netperf_tcp_init(pp);
+			netperf_tcp_init(np, pp);
 		netperf_sock_init(np, pp, &pp->sk_s, &pp->snd_waiting);
 		netperf_sock_init(np, pp, &pp->sk_r, &pp->rcv_waiting);
 		if (np->protocol == PROTO_SCTP)

@@ -47,6 +47,12 @@ struct netperf_pair {
 	bool snd_wspace_waiting; /* sctp: in sctp_wait_for_sndbuf() */
 	uint64_t sndbuf_waits; /* sctp: sends that waited, after warm-up */
 	bool *in_backlog; /* [ring]: on sk_r's backlog, not yet charged */
+	/*
+	 * tcp, flow_control tcp: the ACKs __tcp_ack_snd_check() sent while
+	 * segments were processed, to deliver (tcp_v6_rcv() on sk_s) once
+	 * that processing is done
+	 */
+	unsigned int nr_acks_owed;
 	uint64_t sent; /* messages sent */
 };
 

@@ -103,13 +103,14 @@ static void netperf_sctp_explain(const struct netperf *np, FILE *out)
  */
 static void netperf_tcp_walks_explain(const struct netperf *np, FILE *out)
 {
-	uint64_t walks[2][TCP_WALK_NR] = { { 0 } }, segs = 0;
+	uint64_t walks[2][TCP_WALK_NR] = { { 0 } }, segs = 0, acks = 0;
 	unsigned int i, k, deepest = 0;
 
 	for (i = 0; np->pairs && i < np->instances; i++) {
 		const struct netperf_pair *pp = &np->pairs[i];
 
 		segs += pp->sk_r.arrived;
+		acks += pp->tp_r.acks;
 		for (k = 0; k < TCP_WALK_NR; k++) {
 			walks[SK_S][k] += pp->tp_s.walks[k];
 			walks[SK_R][k] += pp->tp_r.walks[k];
@@ -126,7 +127,8 @@ static void netperf_tcp_walks_explain(const struct netperf *np, FILE *out)
 		"netserver's deepest receive queue: %u messages. __tcp_select_window()\n"
 		"walks past half its receive buffer (%d bytes of truesize, %llu\n"
 		"messages), tcp_grow_window() while rcv_ssthresh can grow,\n"
-		"tcp_check_space() while netperf waits for room.\n",
+		"tcp_check_space() while netperf waits for room.\n"
+		"netserver's ACKs per message: %.3f (%s).\n",
 		np->flow == FLOW_TCP ? "tcp" : "messages",
 		per(walks[SK_R][TCP_WALK_SELECT_WINDOW], segs),
 		per(walks[SK_S][TCP_WALK_SELECT_WINDOW], segs),
@@ -137,7 +139,11 @@ static void netperf_tcp_walks_explain(const struct netperf *np, FILE *out)
 			(unsigned long long)(np->pairs[0].sk_r.sk_rcvbuf / 2 /
 					     (TCP_SKB_HEAD_TRUESIZE +
 					      (int)np->message_bytes)) :
-			0ULL);
+			0ULL,
+		per(acks, segs),
+		np->flow == FLOW_TCP ?
+			"as tcp_cleanup_rbuf() and\n__tcp_ack_snd_check() decide" :
+			"SIM: one a message read");
 }
 
 void netperf_explain(const struct workload *w, FILE *out)

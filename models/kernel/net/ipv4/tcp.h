@@ -133,6 +133,9 @@ int tcp_check_space(struct sim_proc *p, void *frame);
 #define TCP_RMEM_MAX 6291456 /* tcp_rmem[2] */
 #define TCP_ADV_WIN_SCALE 1 /* sysctl_tcp_adv_win_scale */
 #define TCP_MSS_DEFAULT 536U
+#define TCP_HDR_BYTES 20U /* sizeof(struct tcphdr) */
+/* tcp_header_len with timestamps (sysctl_tcp_timestamps 1, loopback) */
+#define TCP_HEADER_LEN_TS 32U
 #define TCP_MAX_WSCALE 14
 /* IPv6 loopback: dst_metric_advmss(), the MTU (65536) less 40 + 20 */
 #define TCP_LO6_ADVMSS 65476U
@@ -160,9 +163,26 @@ struct tcp_sock {
 	uint32_t window_clamp; /* the largest window to advertise */
 	uint32_t advmss; /* the MSS this socket advertised */
 	uint32_t rcv_mss; /* icsk_ack.rcv_mss: the peer's, as seen */
+	uint32_t last_seg_size; /* icsk_ack.last_seg_size */
 	unsigned int rcv_wscale; /* rx_opt.rcv_wscale */
 	/* the send side */
 	uint32_t snd_nxt, snd_una, snd_wnd;
+	/*
+	 * The ACK policy (inet_connection_sock's icsk_ack): the pending
+	 * bits (ICSK_ACK_*) and the quick-ACK count. SIM: only with
+	 * kernel_acks (set by the workload); without, the caller sends one
+	 * ACK per read and these decide nothing. No pingpong (a one-way
+	 * stream's receiver sends no data: tcp_event_data_sent() never
+	 * enters it), no ato (the delayed-ACK timer is not modelled: it is
+	 * at least TCP_ATO_MIN, 40 ms, out, and a stream's reads ACK first).
+	 */
+	bool kernel_acks;
+	uint8_t ack_pending; /* icsk_ack.pending */
+	uint8_t ack_quick; /* icsk_ack.quick */
+	/* SIM: __tcp_ack_snd_check() sent an ACK: the caller delivers it */
+	bool ack_sent_now;
+	/* SIM: the bytes the last segment sent acked (rcv_nxt - rcv_wup) */
+	uint32_t acked_now;
 	/*
 	 * SIM: loopback: the socket whose ACKs this one receives; an ACK's
 	 * ack_seq and window are its rcv_wup and rcv_wnd when processed
@@ -170,7 +190,27 @@ struct tcp_sock {
 	struct tcp_sock *peer;
 	/* SIM: walks by caller, from the socket's count_from on */
 	uint64_t walks[TCP_WALK_NR];
+	/* SIM: pure ACKs sent, from the socket's count_from on */
+	uint64_t acks;
 };
+
+/* include/net/inet_connection_sock.h: icsk_ack.pending */
+enum inet_csk_ack_state_t {
+	ICSK_ACK_SCHED = 1,
+	ICSK_ACK_TIMER = 2,
+	ICSK_ACK_PUSHED = 4,
+	ICSK_ACK_PUSHED2 = 8,
+	ICSK_ACK_NOW = 16 /* send the next ACK immediately (once) */
+};
+
+/*
+ * tcp_in_quickack_mode() (tcp_input.c): quick-ACK count left. SIM: no
+ * RTAX_QUICKACK route metric, never pingpong.
+ */
+static inline bool tcp_in_quickack_mode(const struct tcp_sock *tp)
+{
+	return tp->ack_quick;
+}
 
 static inline struct tcp_sock *tcp_sk(const struct sock *sk)
 {
@@ -274,7 +314,8 @@ int __tcp_select_window(struct sim_proc *p, void *frame);
  * tcp_transmit_skb() - coroutine: what __tcp_transmit_skb() does with the
  * window for a segment of @len payload bytes (0: an ACK) sent on @sk:
  * th->window = tcp_select_window() (never shrinking the window offered:
- * rcv_wnd, rcv_wup), then, for data, snd_nxt advances
+ * rcv_wnd, rcv_wup), tcp_event_ack_sent() (the quick-ACK count less one,
+ * the pending ACK cleared), then, for data, snd_nxt advances
  * (tcp_event_new_data_sent()). Nothing without tcp_sk(@sk).
  */
 struct tcp_transmit_skb_frame {
@@ -301,6 +342,26 @@ struct tcp_eat_recv_skb_frame {
 int tcp_eat_recv_skb(struct sim_proc *p, void *frame);
 
 /*
+ * tcp_cleanup_rbuf() - coroutine (net/ipv4/tcp.c): after a read of
+ * @copied bytes, is it time to ACK? With an ACK scheduled, yes when more
+ * than rcv_mss arrived since the last window was sent, or the read
+ * emptied the queue after a pushed short segment (ICSK_ACK_PUSHED2, or
+ * PUSHED, never pingpong); otherwise when the window left is at most
+ * half window_clamp and __tcp_select_window() (a walk when the free
+ * space is short) would at least double it.
+ * Return: in p->ret, true to send the ACK (the caller's tcp_send_ack()).
+ */
+struct tcp_cleanup_rbuf_frame {
+	struct co_frame co;
+	struct sock *sk;
+	int copied;
+	/* locals */
+	uint32_t rcv_window_now;
+};
+
+int tcp_cleanup_rbuf(struct sim_proc *p, void *frame);
+
+/*
  * tcp_data_queue() - coroutine: an in-order data segment of @truesize
  * for @sk (@softirq: GFP_NOWAIT): tcp_try_rmem_schedule()
  * (sk_rmem_schedule()), tcp_queue_rcv() (skb_set_owner_r(): charged,
@@ -322,7 +383,11 @@ int tcp_data_queue(struct sim_proc *p, void *frame);
 /*
  * __tcp_ack_snd_check() - coroutine: after a data segment, with
  * tcp_sk(@sk): more than one frame since the window was last sent asks
- * __tcp_select_window() (a walk when the free space is short).
+ * __tcp_select_window() (a walk when the free space is short). With
+ * kernel_acks, an ACK is sent now (tcp_send_ack(): the window selected,
+ * ack_sent_now set for the caller to deliver) when that window does not
+ * shrink, all was read, in quick-ACK mode or on ICSK_ACK_NOW; otherwise
+ * it is delayed (tcp_send_delayed_ack(): ICSK_ACK_TIMER).
  */
 struct __tcp_ack_snd_check_frame {
 	struct co_frame co;

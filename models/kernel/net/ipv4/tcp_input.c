@@ -191,16 +191,49 @@ static int tcp_grow_window(struct sim_proc *p, void *frame)
 	if (incr) {
 		incr = max(incr, 2 * (int)f->len);
 		tp->rcv_ssthresh += (uint32_t)min(f->room, incr);
-		/* inet_csk(sk)->icsk_ack.quick |= 1: SIM: no ACK policy */
+		tp->ack_quick |= 1; /* inet_csk(sk)->icsk_ack.quick |= 1 */
 	}
 	CO_END(f, p);
 }
 
 /*
- * tcp_event_data_recv(): after an in-order segment of @len is queued.
- * SIM: of inet_csk_schedule_ack(), tcp_rcv_rtt_measure() and the ato
- * update, nothing is kept; tcp_measure_rcv_mss() only in its growing
- * branch (every segment here is one message).
+ * tcp_measure_rcv_mss(): a segment of @len payload bytes (SIM: no GSO;
+ * every segment here is a message, pushed: PSH set) raises rcv_mss up to
+ * advmss. A shorter one of 524 bytes or more (536 + the 20-byte header
+ * less the 32-byte header with timestamps, which loopback has) is
+ * remembered (last_seg_size), and two alike in a row make its length
+ * rcv_mss; otherwise (the second test, TCP_REMNANT, fails on PSH) it
+ * marks the ACK pushed (ICSK_ACK_PUSHED, then PUSHED2).
+ */
+static void tcp_measure_rcv_mss(struct tcp_sock *tp, unsigned int len)
+{
+	unsigned int lss = tp->last_seg_size;
+
+	tp->last_seg_size = 0;
+	if (len >= tp->rcv_mss) {
+		tp->rcv_mss = min(len, tp->advmss);
+		return;
+	}
+	/* len += the header; len -= tcp_header_len: the same 32 */
+	if (len + TCP_HEADER_LEN_TS >= TCP_MSS_DEFAULT + TCP_HDR_BYTES) {
+		tp->last_seg_size = len;
+		if (len == lss) {
+			tp->rcv_mss = len;
+			return;
+		}
+	}
+	if (tp->ack_pending & ICSK_ACK_PUSHED)
+		tp->ack_pending |= ICSK_ACK_PUSHED2;
+	tp->ack_pending |= ICSK_ACK_PUSHED;
+}
+
+/*
+ * tcp_event_data_recv(): after an in-order segment of @len is queued:
+ * inet_csk_schedule_ack(), tcp_measure_rcv_mss(), tcp_grow_window().
+ * SIM: tcp_rcv_rtt_measure() and the ato update are not kept (ato is
+ * set: the first segment's tcp_incr_quickack() is long past; a gap over
+ * the RTO, whose tcp_incr_quickack() would restart quick ACKs, does not
+ * happen in a run).
  */
 struct tcp_event_data_recv_frame {
 	struct co_frame co;
@@ -215,9 +248,8 @@ static int tcp_event_data_recv(struct sim_proc *p, void *frame)
 	struct tcp_sock *tp = tcp_sk(f->sk);
 
 	CO_BEGIN(f);
-	/* tcp_measure_rcv_mss() */
-	if (f->len >= tp->rcv_mss)
-		tp->rcv_mss = min(f->len, tp->advmss);
+	tp->ack_pending |= ICSK_ACK_SCHED; /* inet_csk_schedule_ack() */
+	tcp_measure_rcv_mss(tp, f->len);
 	if (f->len >= 128)
 		CO_CALL(f, p, tcp_grow_window, .sk = f->sk,
 			.truesize = f->truesize, .len = f->len);
@@ -258,17 +290,35 @@ int __tcp_ack_snd_check(struct sim_proc *p, void *frame)
 	CO_BEGIN(f);
 	/*
 	 * More than one full frame received, and the right edge advances
-	 * far enough: rcv_nxt - copied_seq < sk_rcvlowat (1) is false, the
-	 * segment just queued being unread, so __tcp_select_window() is
-	 * asked.
+	 * far enough: all was read (rcv_nxt - copied_seq < sk_rcvlowat, 1),
+	 * or the window now is no smaller than the one last sent.
 	 */
-	if (tp->rcv_nxt - tp->rcv_wup > tp->rcv_mss &&
-	    tp->rcv_nxt - tp->copied_seq >= 1)
+	if (tp->rcv_nxt - tp->rcv_wup > tp->rcv_mss) {
+		if (tp->rcv_nxt - tp->copied_seq < 1)
+			goto send_now;
 		CO_CALL(f, p, __tcp_select_window, .sk = f->sk);
+		if ((uint32_t)p->ret >= tp->rcv_wnd)
+			goto send_now;
+	}
+	/* We ACK each frame, or protocol state mandates it */
+	if (tcp_in_quickack_mode(tp) || tp->ack_pending & ICSK_ACK_NOW)
+		goto send_now;
 	/*
-	 * SIM: the ACK it would send now (the window moved, quick-ACK mode,
-	 * ICSK_ACK_NOW) or delay is not sent: the model's ACKs are one per
-	 * message read, from tcp_cleanup_rbuf() (netperf.c).
+	 * No out-of-order queue (SIM: no loss on loopback):
+	 * tcp_send_delayed_ack(). SIM: the timer is not armed (at least
+	 * TCP_DELACK_MIN, 40 ms, ahead: a stream's reads ACK first), so its
+	 * "about to expire, send now" never holds.
 	 */
+	tp->ack_pending |= ICSK_ACK_SCHED | ICSK_ACK_TIMER;
+	CO_RETURN(f, p, 0);
+send_now:
+	/*
+	 * tcp_send_ack(). SIM: only with kernel_acks; without, the model's
+	 * ACKs are one per message read (netperf.c).
+	 */
+	if (tp->kernel_acks) {
+		CO_CALL(f, p, tcp_transmit_skb, .sk = f->sk, .len = 0);
+		tp->ack_sent_now = true;
+	}
 	CO_END(f, p);
 }

@@ -41,7 +41,7 @@ int __tcp_select_window(struct sim_proc *p, void *frame)
 			CO_RETURN(f, p, 0);
 	}
 	if (f->free_space < (f->full_space >> 1)) {
-		/* icsk->icsk_ack.quick = 0: SIM: the ACK policy is not kept */
+		tp->ack_quick = 0; /* icsk->icsk_ack.quick = 0 */
 		CO_CALL(f, p, tcp_under_memory_pressure, .sk = f->sk,
 			.caller = TCP_WALK_SELECT_WINDOW);
 		/* then tcp_adjust_rcv_ssthresh(): SIM: never under pressure */
@@ -92,11 +92,27 @@ static int tcp_select_window(struct sim_proc *p, void *frame)
 		new_win = (uint32_t)tcp_align((int)f->cur_win,
 					      1 << tp->rcv_wscale);
 	tp->rcv_wnd = new_win;
+	tp->acked_now = tp->rcv_nxt - tp->rcv_wup;
 	tp->rcv_wup = tp->rcv_nxt;
 	/* the largest scaled window; RFC 1323 scaling */
 	new_win = min(new_win, 65535U << tp->rcv_wscale);
 	CO_RETURN(f, p, new_win >> tp->rcv_wscale);
 	CO_END(f, p);
+}
+
+/*
+ * tcp_event_ack_sent() (include/net/tcp.h, v6.0): a segment carrying the
+ * ACK of rcv_nxt went out. SIM: no compressed ACK (no SACK).
+ */
+static void tcp_event_ack_sent(struct tcp_sock *tp, unsigned int pkts)
+{
+	/* tcp_dec_quickack_mode(). SIM: ato is not kept */
+	if (tp->ack_quick)
+		tp->ack_quick = pkts >= tp->ack_quick ?
+					0 :
+					(uint8_t)(tp->ack_quick - pkts);
+	/* inet_csk_clear_xmit_timer(sk, ICSK_TIME_DACK) */
+	tp->ack_pending = 0;
 }
 
 int tcp_transmit_skb(struct sim_proc *p, void *frame)
@@ -108,6 +124,10 @@ int tcp_transmit_skb(struct sim_proc *p, void *frame)
 		CO_RETURN(f, p, 0);
 	/* __tcp_transmit_skb(): th->window = htons(tcp_select_window(sk)) */
 	CO_CALL(f, p, tcp_select_window, .sk = f->sk);
+	/* tcp_skb_pcount(): SIM: one (an ACK, or a message's segment) */
+	tcp_event_ack_sent(tcp_sk(f->sk), 1);
+	if (!f->len && NOW(p) >= f->sk->count_from)
+		tcp_sk(f->sk)->acks++;
 	/* tcp_event_new_data_sent() */
 	tcp_sk(f->sk)->snd_nxt += f->len;
 	CO_END(f, p);
