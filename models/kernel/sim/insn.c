@@ -220,13 +220,6 @@ int insn_row_of(enum kprof_fn kf)
 	return insn_kf_row[kf];
 }
 
-void insn_charge(struct coh_cpu *cc, enum insn_row row, unsigned int times)
-{
-	if (cc)
-		insn__charge(cc, row, times,
-			     cc->prof ? kprof_current(cc->prof) : KF_OTHER);
-}
-
 void insn_enter(struct coh_cpu *cc, enum kprof_fn kf)
 {
 	int row = insn_row_of(kf);

@@ -144,12 +144,6 @@ struct insn_cost {
 
 extern const struct insn_cost insn_table[NR_INSN_ROWS];
 
-/*
- * insn_charge() - @cc runs @times instructions of row @row: busy time at
- * the profile's insn latency, charged to the running function's profile.
- */
-void insn_charge(struct coh_cpu *cc, enum insn_row row, unsigned int times);
-
 /* insn_enter() - the per-call row of the function @kf, if it has one. */
 void insn_enter(struct coh_cpu *cc, enum kprof_fn kf);
 
@@ -175,6 +169,20 @@ static inline void insn__charge(struct coh_cpu *cc, enum insn_row row,
 	coh_delay(cc, ps);
 	if (cc->prof)
 		cc->prof->fn[top].insn_ps += ps;
+}
+
+/*
+ * insn_charge() - @cc runs @times instructions of row @row: busy time at
+ * the profile's insn latency, charged to the running function's profile.
+ * Inline, as insn_kprof_enter(): with @row a constant, its count is one
+ * load.
+ */
+static inline void insn_charge(struct coh_cpu *cc, enum insn_row row,
+			       unsigned int times)
+{
+	if (cc)
+		insn__charge(cc, row, times,
+			     cc->prof ? kprof_current(cc->prof) : KF_OTHER);
 }
 
 /*
