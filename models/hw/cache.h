@@ -632,13 +632,18 @@ static inline bool coh_rmw_ahead(struct coh_cpu *cc, struct coh_field *f)
 		return false;
 	}
 	/*
-	 * sim_proc_sync() would yield: announce instead, if the line's
-	 * service event is pending and likely to be still when the RMW
-	 * arrives (coh_rmw_announce() says what else it takes).
+	 * Announce instead of sim_proc_sync(), if the line's service event
+	 * is pending and likely to be still when the RMW arrives
+	 * (coh_rmw_announce() says what else it takes): whether the sync
+	 * would yield or move the engine's clock on to the RMW, the line
+	 * takes it in at its place in the run order all the same, and an
+	 * RMW that arrives before the line's next service, queued at once,
+	 * took the general access path behind the RMWs announced (72 CPUs
+	 * on one counter: 15% of the atomics).
 	 */
 	if (p->now != sim_now(p->engine)) {
 		if (coh_rmw_worth_announcing(cc, f->line, p->now) &&
-		    sim_proc_must_yield(p) && coh_rmw_announce(cc, f))
+		    coh_rmw_announce(cc, f))
 			return true;
 		if (sim_proc_sync(p))
 			return true;
