@@ -192,7 +192,7 @@ static inline void sim_timer_set(struct sim_timer *t, sim_time_t when)
 {
 	/* SIM_TIME_MAX is never in the window: sim__timer_set() checks it */
 	if (!t->pending && when >= sim_now(t->engine) &&
-	    cal_append(&t->engine->cal, t->slot, when)) {
+	    cal_append_lone(&t->engine->cal, t->slot, when)) {
 		t->pending = true;
 		return;
 	}
