@@ -43,7 +43,7 @@ bool coh__access_issue_any(struct coh_cpu *cc, struct coh_field *field,
  * set up: line_serve_loop()'s, whose two callers are the event itself and
  * line_kick(), which sets it up first (2 instructions a hand-off).
  */
-static inline void line_serve_again(struct coh_line *l, sim_time_t when)
+static COH_INLINE void line_serve_again(struct coh_line *l, sim_time_t when)
 {
 	l->serving = true;
 	sim_timer_set(&l->serve_timer, when);
