@@ -143,7 +143,7 @@ void coh__ann_arrive(struct coh *c, struct coh_line *l)
 /* ann_admit() before an access: out of line, as it is rare there. */
 COH_COLD void coh__ann_admit_now(struct coh *c, struct coh_line *l)
 {
-	ann_admit(c, l, sim_now(c->e), sim_event_seq(c->e));
+	ann_admit(c, l, false);
 }
 
 void coh_settle(struct coh *c)
@@ -153,7 +153,7 @@ void coh_settle(struct coh *c)
 	/* an idle line's next arrival is later: its event would have run */
 	for (i = 0; c->ann_first && i < c->nr_lines; i++)
 		if (c->lines[i]->nr_ann)
-			ann_admit(c, c->lines[i], sim_now(c->e), SIM_SEQ_AHEAD);
+			ann_admit(c, c->lines[i], true);
 	coh_stats_flush(c);
 }
 

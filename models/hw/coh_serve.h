@@ -634,18 +634,23 @@ static COH_INLINE void ann_enqueue(struct coh *c, struct coh_line *l,
 }
 
 /*
- * ann_admit() - the RMWs announced to @l that arrive before (@now, @seq)
- * join its queue (coh_announce.c). Inline: a contended line's service
- * event runs it for every RMW it serves.
+ * ann_admit() - the RMWs announced to @l that arrive before what runs now,
+ * (sim_now(), sim_event_seq()), or with @ahead before (sim_now(),
+ * SIM_SEQ_AHEAD), join its queue (coh_announce.c). Inline: a contended
+ * line's service event runs it for every RMW it serves. The seq is read
+ * on a tie of times only, which is rare (7 instructions an event).
  */
-static COH_INLINE void ann_admit(struct coh *c, struct coh_line *l,
-				 sim_time_t now, uint64_t seq)
+static COH_INLINE void ann_admit(struct coh *c, struct coh_line *l, bool ahead)
 {
+	sim_time_t now = sim_now(c->e);
 	struct coh_cpu *cc;
 
 	while (l->nr_ann) {
 		cc = c->ann_first[l->index];
-		if (!sim_key_before(cc->ann_at, cc->ann_seq, now, seq))
+		if (cc->ann_at > now ||
+		    (cc->ann_at == now &&
+		     cc->ann_seq >=
+			     (ahead ? SIM_SEQ_AHEAD : sim_event_seq(c->e))))
 			break;
 		ann_enqueue(c, l, ann_pop(c, l));
 	}
