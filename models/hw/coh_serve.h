@@ -612,9 +612,9 @@ static COH_INLINE void rmw_enqueue(struct coh *c, struct coh_line *l,
 /* The first RMW announced to @l leaves the list: it arrives. */
 static COH_INLINE struct coh_cpu *ann_pop(struct coh *c, struct coh_line *l)
 {
-	struct coh_cpu *cc = c->ann_first[l->index];
+	struct coh_cpu *cc = c->ann[l->index].first;
 
-	c->ann_first[l->index] = cc->ann_next;
+	c->ann[l->index].first = cc->ann_next;
 	l->nr_ann--;
 	return cc;
 }
@@ -646,7 +646,7 @@ static COH_INLINE void ann_admit(struct coh *c, struct coh_line *l, bool ahead)
 	struct coh_cpu *cc;
 
 	while (l->nr_ann) {
-		cc = c->ann_first[l->index];
+		cc = c->ann[l->index].first;
 		if (cc->ann_at > now ||
 		    (cc->ann_at == now &&
 		     cc->ann_seq >=
