@@ -135,7 +135,7 @@ void coh__ann_arm(struct coh *c, struct coh_line *l)
  */
 void coh__ann_arrive(struct coh *c, struct coh_line *l)
 {
-	struct coh_cpu *cc = ann_pop(c, l);
+	struct coh_cpu *cc = ann_pop(&c->ann[l->index], l);
 	struct coh_field field = { .line = l, .slot = cc->ann_slot };
 	bool wait;
 

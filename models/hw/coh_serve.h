@@ -609,12 +609,12 @@ static COH_INLINE void rmw_enqueue(struct coh *c, struct coh_line *l,
 
 /* ---- announced RMWs joining the queue (coh_announce.c) ---- */
 
-/* The first RMW announced to @l leaves the list: it arrives. */
-static COH_INLINE struct coh_cpu *ann_pop(struct coh *c, struct coh_line *l)
+/* The first RMW announced to @l (@a: its list) leaves the list: it arrives. */
+static COH_INLINE struct coh_cpu *ann_pop(struct coh_ann *a, struct coh_line *l)
 {
-	struct coh_cpu *cc = c->ann[l->index].first;
+	struct coh_cpu *cc = a->first;
 
-	c->ann[l->index].first = cc->ann_next;
+	a->first = cc->ann_next;
 	l->nr_ann--;
 	return cc;
 }
@@ -643,16 +643,18 @@ static COH_INLINE void ann_enqueue(struct coh *c, struct coh_line *l,
 static COH_INLINE void ann_admit(struct coh *c, struct coh_line *l, bool ahead)
 {
 	sim_time_t now = sim_now(c->e);
+	/* found once: c->ann[] grows only when an RMW is announced */
+	struct coh_ann *a = &c->ann[l->index];
 	struct coh_cpu *cc;
 
 	while (l->nr_ann) {
-		cc = c->ann[l->index].first;
+		cc = a->first;
 		if (cc->ann_at > now ||
 		    (cc->ann_at == now &&
 		     cc->ann_seq >=
 			     (ahead ? SIM_SEQ_AHEAD : sim_event_seq(c->e))))
 			break;
-		ann_enqueue(c, l, ann_pop(c, l));
+		ann_enqueue(c, l, ann_pop(a, l));
 	}
 }
 
