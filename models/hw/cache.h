@@ -309,9 +309,9 @@ struct coh_line {
 	uint16_t *q_last;
 	uint16_t nr_fields, cap_fields; /* <= COH_LINE_FIELDS */
 	/*
-	 * entries left in the log of transfers after @xfer_to[], 0 if it has
-	 * none (coh_priv.h: xfer_to_count()): here, in the host line a
-	 * hand-off writes anyway
+	 * entries left in the log after @xfer_to[], 0 if it has none
+	 * (coh_priv.h: xfer_to_count()): here, in the host line a hand-off
+	 * writes anyway
 	 */
 	unsigned int xfer_left;
 	uint64_t addr; /* line address: a multiple of 64 */

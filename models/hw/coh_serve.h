@@ -581,7 +581,7 @@ static COH_INLINE void rmw_count_miss(struct coh_line *l,
 
 	l->ops[COH_RMW]++;
 	fs->ops[COH_RMW]++;
-	field_cpu_count(cc->coh, fs, cc->cpu);
+	field_cpu_count(cc->coh, l, slot, cc->cpu);
 	l->misses++;
 	fs->misses++;
 }
