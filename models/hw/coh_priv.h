@@ -194,6 +194,14 @@ struct coh {
 	unsigned int nr_log_lines, cap_log_lines;
 };
 
+/*
+ * What a locked RMW's miss and its hand-off write in struct coh_line, in
+ * its first three host lines (line_alloc() aligns it).
+ */
+_Static_assert(offsetof(struct coh_line, wait_ps) + sizeof(sim_time_t) <=
+		       3 * 64,
+	       "struct coh_line: a hand-off writes a fourth host line");
+
 COH_COLD_DECL void coh_stats_flush(struct coh *c);
 COH_COLD_DECL void coh__xfer_log_alloc(struct coh *c, struct coh_line *l);
 COH_COLD_DECL void coh__xfer_log_flush(struct coh *c, struct coh_line *l);
