@@ -775,24 +775,16 @@ static int netperf_acks_deliver(struct sim_proc *p, void *frame)
 }
 
 /*
- * tcp_v6_do_rcv() of one packet of @truesize on the pair's socket @sk by
- * the running task, in the softirq of its CPU or from the backlog at its
+ * sk->sk_backlog_rcv() of the pair's sockets (sock.h): tcp_v6_do_rcv()
+ * of one packet of @truesize on the pair's socket @sk by the running
+ * task, in the softirq of its CPU or from the backlog at its
  * release_sock(): a data segment on sk_r is charged (and, from the
  * backlog, joins the messages queued), an ACK on sk_s frees the acked
  * skb; then the rest of PKT_RCV of work_ns.
  */
-struct netperf_pkt_rcv_frame {
-	struct co_frame co;
-	struct sock *sk;
-	int truesize;
-	bool softirq;
-	/* locals */
-	sim_time_t start; /* SIM: of the work, for the trace */
-};
-
 static int netperf_pkt_rcv(struct sim_proc *p, void *frame)
 {
-	struct netperf_pkt_rcv_frame *f = frame;
+	struct sk_backlog_rcv_frame *f = frame;
 	struct sim_task *t = p->owner;
 	struct netperf *np = t->w->priv;
 	struct netperf_pair *pp = f->sk->sk_user_data;
@@ -800,7 +792,7 @@ static int netperf_pkt_rcv(struct sim_proc *p, void *frame)
 	unsigned int i;
 
 	CO_BEGIN(f);
-	f->start = NOW(p);
+	pp->pkt_start[data] = NOW(p);
 	if (data && !f->softirq) {
 		/* the oldest backlogged message joins the queue */
 		for (i = 0; i < pp->queued; i++)
@@ -832,18 +824,7 @@ static int netperf_pkt_rcv(struct sim_proc *p, void *frame)
 		       !f->softirq ? "backlog release_sock" :
 		       data	   ? "softirq tcp_data_queue" :
 				     "softirq tcp_ack",
-		       f->start, NOW(p));
-	CO_END(f, p);
-}
-
-/* sk->sk_backlog_rcv() of the pair's sockets (sock.h) */
-static int netperf_sk_backlog_rcv(struct sim_proc *p, void *frame)
-{
-	struct sk_backlog_rcv_frame *f = frame;
-
-	CO_BEGIN(f);
-	CO_CALL(f, p, netperf_pkt_rcv, .sk = f->sk, .truesize = f->truesize,
-		.softirq = f->softirq);
+		       pp->pkt_start[data], NOW(p));
 	CO_END(f, p);
 }
 
@@ -1258,7 +1239,7 @@ static void netperf_sock_init(const struct netperf *np, struct netperf_pair *pp,
 			      struct sock *sk, const bool *sleeps)
 {
 	sk->sk_user_data = pp;
-	sk->sk_backlog_rcv = netperf_sk_backlog_rcv;
+	sk->sk_backlog_rcv = netperf_pkt_rcv;
 	sk->backlog_policy = (enum sk_backlog_policy)np->backlog;
 	sk->owner_sleeps = sleeps;
 	sk->count_from = np->run->warmup_ps;

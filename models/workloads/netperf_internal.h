@@ -54,6 +54,12 @@ struct netperf_pair {
 	 */
 	unsigned int nr_acks_owed;
 	uint64_t sent; /* messages sent */
+	/*
+	 * When netperf_pkt_rcv() began on sk_s and on sk_r, for the trace
+	 * (the socket's frame is the kernel's hook's): a socket processes
+	 * one packet at a time, under its spinlock or as its owner
+	 */
+	sim_time_t pkt_start[2];
 };
 
 struct netperf {

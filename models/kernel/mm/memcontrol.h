@@ -348,6 +348,8 @@ struct memcg_sim {
 	struct stat_layout pcpu_sl, vmstats_sl, lruvec_pcpu_sl, lruvec_sl;
 	struct coh_layout node_pcp_layout;
 	int *state_slot, *event_slot; /* kernel index -> SIM_*, or -1 */
+	/* SIM_* -> kernel index: memcg__stat_index(), once for every update */
+	unsigned int stat_index[NR_SIM_STATE];
 	struct rstat *rstat;
 	int *cgroup_parent; /* [nr_memcgs] for rstat */
 	struct coh_object *flush_lock; /* stats_flush_lock / _ongoing */

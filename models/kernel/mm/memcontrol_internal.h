@@ -95,7 +95,15 @@ memcg__vmstats_percpu(struct memcg_sim *ms, struct mem_cgroup *memcg,
 
 /* memcontrol_stats.c: where the kernel keeps the statistics items */
 unsigned int memcg__state_index(const struct memcg_sim *ms, int k);
-unsigned int memcg__stat_index(const struct memcg_sim *ms, int idx);
+/* memcg__stat_index()'s table, ms->stat_index[], filled at setup */
+void memcg__stat_index_init(struct memcg_sim *ms);
+
+/* The index of SIM_* state item @idx in the kernel's state arrays. */
+static inline unsigned int memcg__stat_index(const struct memcg_sim *ms,
+					     int idx)
+{
+	return ms->stat_index[idx];
+}
 int memcg__event_index(const struct memcg_sim *ms, int ev);
 extern const int memcg__sim_event_ev[NR_SIM_EVENTS];
 

@@ -86,10 +86,12 @@ unsigned int memcg__state_index(const struct memcg_sim *ms, int k)
 	return i < ms->k->memcg_stat_items ? i : ms->k->memcg_stat_items - 1;
 }
 
-/* The index of SIM_* state item @idx in the kernel's state arrays. */
-unsigned int memcg__stat_index(const struct memcg_sim *ms, int idx)
+void memcg__stat_index_init(struct memcg_sim *ms)
 {
-	return memcg__state_index(ms, sim_state_k[idx]);
+	unsigned int i;
+
+	for (i = 0; i < NR_SIM_STATE; i++)
+		ms->stat_index[i] = memcg__state_index(ms, sim_state_k[i]);
 }
 
 /*

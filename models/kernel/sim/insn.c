@@ -150,7 +150,7 @@ const struct insn_cost insn_table[NR_INSN_ROWS] = {
  * local_irq_save/restore is the profile's irq_save_restore, so the rows
  * are those of __mod_memcg_state and __mod_lruvec_state with its callees.
  */
-static const int kf_row[NR_KPROF_FNS] = {
+const int insn_kf_row[NR_KPROF_FNS] = {
 	[KF_OTHER] = -1,
 	[KF_IDLE] = -1,
 	[KF_WAKE] = -1,
@@ -217,32 +217,7 @@ static const int kf_row[NR_KPROF_FNS] = {
 int insn_row_of(enum kprof_fn kf)
 {
 	SIM_BUG_ON((unsigned int)kf >= NR_KPROF_FNS);
-	return kf_row[kf];
-}
-
-/*
- * charge() - insn_charge() of a CPU (@cc not NULL), charged to @top, the
- * function on top of its profile's stack if it keeps one.
- */
-static inline void charge(struct coh_cpu *cc, enum insn_row row,
-			  unsigned int times, enum kprof_fn top)
-{
-	sim_time_t ps;
-
-	SIM_BUG_ON((unsigned int)row >= NR_INSN_ROWS);
-	ps = (sim_time_t)insn_table[row].insns * times * cc->machine->insn_ps;
-	if (!ps)
-		return;
-	coh_delay(cc, ps);
-	if (cc->prof)
-		cc->prof->fn[top].insn_ps += ps;
-}
-
-void insn_charge(struct coh_cpu *cc, enum insn_row row, unsigned int times)
-{
-	if (cc)
-		charge(cc, row, times,
-		       cc->prof ? kprof_current(cc->prof) : KF_OTHER);
+	return insn_kf_row[kf];
 }
 
 void insn_enter(struct coh_cpu *cc, enum kprof_fn kf)
@@ -250,19 +225,6 @@ void insn_enter(struct coh_cpu *cc, enum kprof_fn kf)
 	int row = insn_row_of(kf);
 
 	if (cc && row >= 0)
-		charge(cc, (enum insn_row)row, 1,
-		       cc->prof ? kprof_current(cc->prof) : KF_OTHER);
-}
-
-void insn_kprof_enter(struct coh_cpu *cc, enum kprof_fn kf, sim_time_t now)
-{
-	int row = insn_row_of(kf);
-
-	if (!cc)
-		return;
-	if (cc->prof)
-		kprof__enter(cc->prof, kf, now);
-	/* @kf is on top of the profile's stack now */
-	if (row >= 0)
-		charge(cc, (enum insn_row)row, 1, kf);
+		insn__charge(cc, (enum insn_row)row, 1,
+			     cc->prof ? kprof_current(cc->prof) : KF_OTHER);
 }

@@ -32,6 +32,7 @@
 #define MODELS_KERNEL_INSN_H
 
 #include "models/hw/cache.h"
+#include "models/hw/machine.h"
 #include "models/kernel/sim/kprof.h"
 
 enum insn_row {
@@ -143,23 +144,67 @@ struct insn_cost {
 
 extern const struct insn_cost insn_table[NR_INSN_ROWS];
 
+/* insn_enter() - the per-call row of the function @kf, if it has one. */
+void insn_enter(struct coh_cpu *cc, enum kprof_fn kf);
+
+/* insn_row_of() - the per-call row of @kf, or -1. */
+int insn_row_of(enum kprof_fn kf);
+
+/* insn_row_of()'s table, for insn_kprof_enter() */
+extern const int insn_kf_row[NR_KPROF_FNS];
+
+/*
+ * insn__charge() - insn_charge() of a CPU (@cc not NULL), charged to @top,
+ * the function on top of its profile's stack if it keeps one.
+ */
+static inline void insn__charge(struct coh_cpu *cc, enum insn_row row,
+				unsigned int times, enum kprof_fn top)
+{
+	sim_time_t ps;
+
+	SIM_BUG_ON((unsigned int)row >= NR_INSN_ROWS);
+	ps = (sim_time_t)insn_table[row].insns * times * cc->machine->insn_ps;
+	if (!ps)
+		return;
+	coh_delay(cc, ps);
+	if (cc->prof)
+		cc->prof->fn[top].insn_ps += ps;
+}
+
 /*
  * insn_charge() - @cc runs @times instructions of row @row: busy time at
  * the profile's insn latency, charged to the running function's profile.
+ * Inline, as insn_kprof_enter(): with @row a constant, its count is one
+ * load.
  */
-void insn_charge(struct coh_cpu *cc, enum insn_row row, unsigned int times);
-
-/* insn_enter() - the per-call row of the function @kf, if it has one. */
-void insn_enter(struct coh_cpu *cc, enum kprof_fn kf);
+static inline void insn_charge(struct coh_cpu *cc, enum insn_row row,
+			       unsigned int times)
+{
+	if (cc)
+		insn__charge(cc, row, times,
+			     cc->prof ? kprof_current(cc->prof) : KF_OTHER);
+}
 
 /*
  * insn_kprof_enter() - the entry of kernel function @kf on @cc at @now
  * (ENTER()): kprof_enter() of @cc's profile, if it keeps one, then
- * insn_enter(); nothing without a CPU. One call for the two.
+ * insn_enter(); nothing without a CPU. Inline: every modelled function
+ * runs it, and with @kf a constant its row is one load.
  */
-void insn_kprof_enter(struct coh_cpu *cc, enum kprof_fn kf, sim_time_t now);
+static inline void insn_kprof_enter(struct coh_cpu *cc, enum kprof_fn kf,
+				    sim_time_t now)
+{
+	int row;
 
-/* insn_row_of() - the per-call row of @kf, or -1. */
-int insn_row_of(enum kprof_fn kf);
+	SIM_BUG_ON((unsigned int)kf >= NR_KPROF_FNS);
+	row = insn_kf_row[kf];
+	if (!cc)
+		return;
+	if (cc->prof)
+		kprof__enter(cc->prof, kf, now);
+	/* @kf is on top of the profile's stack now */
+	if (row >= 0)
+		insn__charge(cc, (enum insn_row)row, 1, kf);
+}
 
 #endif /* MODELS_KERNEL_INSN_H */

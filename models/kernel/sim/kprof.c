@@ -79,19 +79,7 @@ void kprof_enter(struct kprof *k, enum kprof_fn fn, sim_time_t now)
 
 void kprof_exit(struct kprof *k, sim_time_t now)
 {
-	unsigned int d = k->depth, fn;
-	sim_time_t start;
-
-	SIM_BUG_ON(!d);
-	/* settle(): the function on top is the one returning */
-	d--;
-	fn = k->stack[d].fn;
-	start = k->stack[d].start;
-	if (now > k->mark)
-		k->fn[fn].self_ps += now - k->mark;
-	k->mark = now;
-	k->depth = d;
-	k->fn[fn].total_ps += now > start ? now - start : 0;
+	kprof__exit(k, now);
 }
 
 void kprof_reset(struct kprof *k, sim_time_t now)

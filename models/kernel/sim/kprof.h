@@ -135,6 +135,25 @@ static inline void kprof__enter(struct kprof *k, enum kprof_fn fn,
 }
 
 void kprof_enter(struct kprof *k, enum kprof_fn fn, sim_time_t now);
+
+/* kprof__exit() - kprof_exit(), inline for KPROF_EXIT(). */
+static inline void kprof__exit(struct kprof *k, sim_time_t now)
+{
+	unsigned int d = k->depth, fn;
+	sim_time_t start;
+
+	SIM_BUG_ON(!d);
+	/* kprof__settle(): the function on top is the one returning */
+	d--;
+	fn = k->stack[d].fn;
+	start = k->stack[d].start;
+	if (now > k->mark)
+		k->fn[fn].self_ps += now - k->mark;
+	k->mark = now;
+	k->depth = d;
+	k->fn[fn].total_ps += now > start ? now - start : 0;
+}
+
 /*
  * kprof_caller() - the function on top of @k's stack, as the caller of a
  * coherence access (struct coh_cpu's @caller, for explain's per-field
@@ -153,10 +172,10 @@ void kprof_settle(struct kprof *k, sim_time_t now);
 		if (k)                                 \
 			kprof_enter((k), (id), (now)); \
 	} while (0)
-#define KPROF_EXIT(k, now)                      \
-	do {                                    \
-		if (k)                          \
-			kprof_exit((k), (now)); \
+#define KPROF_EXIT(k, now)                       \
+	do {                                     \
+		if (k)                           \
+			kprof__exit((k), (now)); \
 	} while (0)
 
 #endif /* MODELS_KERNEL_KPROF_H */

@@ -396,6 +396,7 @@ static void memcg_stats_init(struct memcg_sim *ms)
 		ms->state_slot[i] = -1;
 	for (i = 0; i < ms->k->memcg_event_items; i++)
 		ms->event_slot[i] = -1;
+	memcg__stat_index_init(ms);
 	for (i = 0; i < NR_SIM_STATE; i++)
 		/*
 		 * SIM: the slab item gets its slot from its first update

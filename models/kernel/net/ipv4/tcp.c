@@ -52,7 +52,6 @@ int tcp_cleanup_rbuf(struct sim_proc *p, void *frame)
 	struct tcp_cleanup_rbuf_frame *f = frame;
 	struct tcp_sock *tp = tcp_sk(f->sk);
 	bool time_to_ack = false;
-	uint32_t new_window;
 
 	CO_BEGIN(f);
 	if (tp->ack_pending & ICSK_ACK_SCHED) {
@@ -77,9 +76,10 @@ int tcp_cleanup_rbuf(struct sim_proc *p, void *frame)
 	f->rcv_window_now = tcp_receive_window(tp);
 	if (2 * f->rcv_window_now > tp->window_clamp)
 		CO_RETURN(f, p, false);
-	CO_CALL(f, p, __tcp_select_window, .sk = f->sk);
-	new_window = (uint32_t)p->ret;
+	CO_TCP_SELECT_WINDOW(f, p, f->new_window, f->sk);
 	/* "Lots" means "at least twice" here */
-	CO_RETURN(f, p, new_window && new_window >= 2 * f->rcv_window_now);
+	CO_RETURN(f, p,
+		  f->new_window &&
+			  (uint32_t)f->new_window >= 2 * f->rcv_window_now);
 	CO_END(f, p);
 }

@@ -295,6 +295,11 @@ struct tcp_under_memory_pressure_frame {
 
 int tcp_under_memory_pressure(struct sim_proc *p, void *frame);
 
+/* __tcp_select_window()'s locals */
+struct tcp_window_space {
+	int mss, free_space, allowed_space, full_space;
+};
+
 /*
  * __tcp_select_window() - coroutine (net/ipv4/tcp_output.c): the window
  * @sk can offer now; when the free space is under half the full space
@@ -305,10 +310,36 @@ struct __tcp_select_window_frame {
 	struct co_frame co;
 	struct sock *sk;
 	/* locals */
-	int mss, free_space, allowed_space, full_space;
+	struct tcp_window_space w;
 };
 
 int __tcp_select_window(struct sim_proc *p, void *frame);
+
+/*
+ * tcp_select_window_nowalk() - SIM: __tcp_select_window() as a plain
+ * call, for the callers' CO_TCP_SELECT_WINDOW(): the window, or
+ * TCP_WINDOW_WALK when the free space is short, where it walks (and so
+ * may wait), having set what comes before the walk. Its locals in @w.
+ */
+#define TCP_WINDOW_WALK (-1)
+int tcp_select_window_nowalk(struct sock *sk, struct tcp_window_space *w);
+
+/*
+ * CO_TCP_SELECT_WINDOW() - in coroutine @f, @win = __tcp_select_window(@sock)
+ * (@win in @f's frame). SIM: a coroutine call, a frame and its dispatch,
+ * only for a walk: without one nothing waits, and this is most windows
+ * (a queue under half the receive buffer). The coroutine repeats the
+ * plain call's work before its walk, at the same time: the same result.
+ */
+#define CO_TCP_SELECT_WINDOW(f, p, win, sock)                             \
+	do {                                                              \
+		struct tcp_window_space co_w_;                            \
+		(win) = tcp_select_window_nowalk((sock), &co_w_);         \
+		if ((win) == TCP_WINDOW_WALK) {                           \
+			CO_CALL(f, p, __tcp_select_window, .sk = (sock)); \
+			(win) = (int)(p)->ret;                            \
+		}                                                         \
+	} while (0)
 
 /*
  * tcp_transmit_skb() - coroutine: what __tcp_transmit_skb() does with the
@@ -322,6 +353,9 @@ struct tcp_transmit_skb_frame {
 	struct co_frame co;
 	struct sock *sk;
 	unsigned int len;
+	/* locals: tcp_select_window()'s */
+	uint32_t cur_win;
+	int new_win;
 };
 
 int tcp_transmit_skb(struct sim_proc *p, void *frame);
@@ -357,6 +391,7 @@ struct tcp_cleanup_rbuf_frame {
 	int copied;
 	/* locals */
 	uint32_t rcv_window_now;
+	int new_window;
 };
 
 int tcp_cleanup_rbuf(struct sim_proc *p, void *frame);
@@ -392,6 +427,8 @@ int tcp_data_queue(struct sim_proc *p, void *frame);
 struct __tcp_ack_snd_check_frame {
 	struct co_frame co;
 	struct sock *sk;
+	/* locals */
+	int win; /* __tcp_select_window()'s */
 };
 
 int __tcp_ack_snd_check(struct sim_proc *p, void *frame);

@@ -145,6 +145,18 @@ static int __tcp_grow_window(const struct sock *sk, unsigned int len,
 }
 
 /*
+ * The room tcp_grow_window() has: what rcv_ssthresh may grow to, less
+ * what it is.
+ */
+static int tcp_grow_window_room(const struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	return min((int)tp->window_clamp, tcp_space(sk)) -
+	       (int)tp->rcv_ssthresh;
+}
+
+/*
  * tcp_grow_window(): while rcv_ssthresh is below what the window could
  * be, and no memory pressure (the walk), raise it. @truesize is the
  * skb's, @len its payload.
@@ -165,8 +177,7 @@ static int tcp_grow_window(struct sim_proc *p, void *frame)
 	int truesize, incr;
 
 	CO_BEGIN(f);
-	f->room = min((int)tp->window_clamp, tcp_space(f->sk)) -
-		  (int)tp->rcv_ssthresh;
+	f->room = tcp_grow_window_room(f->sk);
 	if (f->room <= 0)
 		CO_RETURN(f, p, 0);
 	/* Check #1 */
@@ -233,27 +244,18 @@ static void tcp_measure_rcv_mss(struct tcp_sock *tp, unsigned int len)
  * SIM: tcp_rcv_rtt_measure() and the ato update are not kept (ato is
  * set: the first segment's tcp_incr_quickack() is long past; a gap over
  * the RTO, whose tcp_incr_quickack() would restart quick ACKs, does not
- * happen in a run).
+ * happen in a run). SIM: a plain call, which returns whether
+ * tcp_grow_window() has room; the caller then calls it (it walks, and
+ * may wait), where without room it would return at once: no frame for
+ * that, the common case.
  */
-struct tcp_event_data_recv_frame {
-	struct co_frame co;
-	struct sock *sk;
-	int truesize;
-	unsigned int len;
-};
-
-static int tcp_event_data_recv(struct sim_proc *p, void *frame)
+static bool tcp_event_data_recv(struct sock *sk, unsigned int len)
 {
-	struct tcp_event_data_recv_frame *f = frame;
-	struct tcp_sock *tp = tcp_sk(f->sk);
+	struct tcp_sock *tp = tcp_sk(sk);
 
-	CO_BEGIN(f);
 	tp->ack_pending |= ICSK_ACK_SCHED; /* inet_csk_schedule_ack() */
-	tcp_measure_rcv_mss(tp, f->len);
-	if (f->len >= 128)
-		CO_CALL(f, p, tcp_grow_window, .sk = f->sk,
-			.truesize = f->truesize, .len = f->len);
-	CO_END(f, p);
+	tcp_measure_rcv_mss(tp, len);
+	return len >= 128 && tcp_grow_window_room(sk) > 0;
 }
 
 int tcp_data_queue(struct sim_proc *p, void *frame)
@@ -276,8 +278,8 @@ int tcp_data_queue(struct sim_proc *p, void *frame)
 	 */
 	f->len = (unsigned int)(f->truesize - TCP_SKB_HEAD_TRUESIZE);
 	tp->rcv_nxt += f->len;
-	if (f->len)
-		CO_CALL(f, p, tcp_event_data_recv, .sk = f->sk,
+	if (f->len && tcp_event_data_recv(f->sk, f->len))
+		CO_CALL(f, p, tcp_grow_window, .sk = f->sk,
 			.truesize = f->truesize, .len = f->len);
 	CO_END(f, p);
 }
@@ -296,8 +298,8 @@ int __tcp_ack_snd_check(struct sim_proc *p, void *frame)
 	if (tp->rcv_nxt - tp->rcv_wup > tp->rcv_mss) {
 		if (tp->rcv_nxt - tp->copied_seq < 1)
 			goto send_now;
-		CO_CALL(f, p, __tcp_select_window, .sk = f->sk);
-		if ((uint32_t)p->ret >= tp->rcv_wnd)
+		CO_TCP_SELECT_WINDOW(f, p, f->win, f->sk);
+		if ((uint32_t)f->win >= tp->rcv_wnd)
 			goto send_now;
 	}
 	/* We ACK each frame, or protocol state mandates it */
