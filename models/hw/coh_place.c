@@ -98,19 +98,13 @@ static struct coh_line *line_failed(struct coh *c, int why)
  * hot fields of each (the first 64 bytes of struct coh_line, cache.h)
  * are one host cache line. Rounded to 64 bytes a line takes what
  * calloc() took with its header and 16-byte rounding (+ 0..48 bytes),
- * without a call per line; the chunks are freed with the coh. An odd
- * number of host lines apart, as struct coh_cpu and struct sim_task: at
- * 1024 CPUs a line is 8, and the three host lines a hand-off writes of
- * each of 1024 lines fell in 3 of every 8 sets of the host's caches.
+ * without a call per line; the chunks are freed with the coh.
  */
 static struct coh_line *line_alloc(struct coh *c, size_t size)
 {
 	size_t stride = (size + COH_LINE_SIZE - 1) &
 			~(size_t)(COH_LINE_SIZE - 1);
 	struct coh_line *l;
-
-	if (!(stride / COH_LINE_SIZE % 2))
-		stride += COH_LINE_SIZE;
 
 	if (stride > c->chunk_left) {
 		size_t bytes = stride > COH_CHUNK ? stride : COH_CHUNK;
