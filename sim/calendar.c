@@ -292,6 +292,30 @@ cal__push_far(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 		cal__set_min(c, slot);
 }
 
+/*
+ * cal__unlone() - another event comes, or the ring changes: the lone event
+ * goes into its bucket, or the overflow past the ring's window, with its
+ * seq (numbered 0 past the overflow keys' limit, as seq_renumber() would
+ * number it, the one event pending).
+ */
+void __attribute__((noinline)) cal__unlone(struct sim_calendar *c)
+{
+	uint32_t slot = c->min;
+	struct sim_slot *x = &c->slots[slot];
+
+	/* nothing pending, or to come, is earlier than now */
+	c->cur = c->clock.now >> c->shift;
+	if (cal__in_ring(c, x->time)) {
+		cal__ring_add(c, slot, false);
+		return;
+	}
+	if (x->seq >= SEQ_LIMIT) {
+		x->seq = 0;
+		c->seq = 1;
+	}
+	heap_push(c, x->time, x->seq << SLOT_BITS | slot);
+}
+
 /* overflow_due() - the window reaches the overflow's top. */
 static inline bool overflow_due(const struct sim_calendar *c)
 {
@@ -322,6 +346,8 @@ void __attribute__((noinline)) cal__refill(struct sim_calendar *c)
 void __attribute__((noinline))
 cal_pop_far(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 {
+	if (c->cur == SIM__CUR_LONE)
+		cal__unlone(c);
 	c->cur = t >> c->shift;
 	if (c->nr && (c->heap[0].seqslot & SLOT_MASK) == slot)
 		heap_del(c, 0);
@@ -335,6 +361,8 @@ void cal_remove(struct sim_calendar *c, uint32_t slot)
 {
 	size_t i;
 
+	if (c->cur == SIM__CUR_LONE)
+		cal__unlone(c);
 	if (cal__in_ring(c, c->slots[slot].time)) {
 		ring_del(c, slot);
 	} else {
@@ -416,6 +444,8 @@ void cal_reshift(struct sim_calendar *c, unsigned int shift)
 	size_t nr = 0, i;
 
 	SIM_OOM_ON(!slots);
+	if (c->cur == SIM__CUR_LONE)
+		cal__unlone(c);
 	/* an overflow key holds 40 bits of seq; the ring's may be past it */
 	if (c->seq >= SEQ_LIMIT)
 		seq_renumber(c);
@@ -459,6 +489,8 @@ _Static_assert(SIM__SEQ_RESERVE_LIMIT == SEQ_LIMIT / 2,
 void cal_push_key(struct sim_calendar *c, uint32_t slot, sim_time_t t,
 		  uint64_t seq)
 {
+	if (c->cur == SIM__CUR_LONE)
+		cal__unlone(c);
 	c->slots[slot].time = t;
 	c->slots[slot].seq = seq;
 	if (cal__in_ring(c, t))

@@ -5,7 +5,8 @@
  * plain binary min-heap of (time, seq) keys, written here from the
  * textbook (sift up on insert, sift down on extract), with lazy removal
  * (a removed key stays until it reaches the top, and is then dropped). Every operation the engine makes (a push with a fresh
- * seq, the inline append, a push with a reserved seq, a removal, the pop
+ * seq, the inline append, a timer's append that may make it the lone
+ * event, a push with a reserved seq, a removal, the pop
  * of the earliest event, a change of bucket width, the renumbering of
  * seqs) is drawn at random, on both sides, and the two must hand out the
  * same slots in the same order. Times are drawn at three scales, so that
@@ -173,13 +174,18 @@ static sim_time_t draw_time(struct pair *p)
 	}
 }
 
-/* a push with a fresh seq: the inline append when it can, as the engine */
+/*
+ * a push with a fresh seq: the inline append when it can, or a timer's
+ * (the lone event when nothing is pending), as the engine
+ */
 static void pair_push(struct pair *p)
 {
 	uint32_t slot = cal_slot_alloc(&p->cal);
 	sim_time_t t = draw_time(p);
+	unsigned long how = gsl_rng_uniform_int(p->rng, 3);
 
-	if (gsl_rng_uniform_int(p->rng, 2) || !cal_append(&p->cal, slot, t))
+	if (!how || (how == 1 && !cal_append(&p->cal, slot, t)) ||
+	    (how == 2 && !cal_append_lone(&p->cal, slot, t)))
 		cal_push(&p->cal, slot, t);
 	pending_add(p, slot, t, p->ref_seq++);
 }
@@ -307,6 +313,42 @@ START_TEST(calendar_order_across_reshift)
 END_TEST
 
 /*
+ * A few events pending, often none: the lone event comes and goes, and
+ * moves to its bucket or the overflow when another comes, is removed or
+ * the width changes (cal__unlone()).
+ */
+START_TEST(calendar_order_lone)
+{
+	struct pair p;
+	unsigned int i, lone = 0;
+
+	pair_init(&p, 5);
+	for (i = 0; i < 200000; i++) {
+		unsigned long op = gsl_rng_uniform_int(p.rng, 8);
+
+		if (i % 1000 == 999)
+			cal_reshift(&p.cal, p.cal.shift == SIM__RING_SHIFT ?
+						    SIM__RING_SHIFT_DENSE :
+						    SIM__RING_SHIFT);
+		lone += p.cal.cur == SIM__CUR_LONE;
+		if (p.nr_pending >= 3 || (op >= 4 && op < 7))
+			pair_pop(&p);
+		else if (op < 3)
+			pair_push(&p);
+		else if (op < 4)
+			pair_push_key(&p);
+		else
+			pair_remove(&p);
+	}
+	ck_assert_uint_gt(lone, 2000);
+	while (p.nr_pending)
+		pair_pop(&p);
+	pair_pop(&p);
+	pair_free(&p);
+}
+END_TEST
+
+/*
  * Seqs near the overflow keys' 40-bit limit: pushes past the window
  * draw past it, the calendar renumbers its pending events, and the
  * order (which the reference keeps with its own counter) does not move.
@@ -343,6 +385,7 @@ static Suite *calendar_suite(void)
 	tcase_add_test(tc, calendar_order_as_heap);
 	tcase_add_test(tc, calendar_order_as_heap_dense);
 	tcase_add_test(tc, calendar_order_across_reshift);
+	tcase_add_test(tc, calendar_order_lone);
 	tcase_add_test(tc, calendar_order_across_renumber);
 	suite_add_tcase(s, tc);
 	return s;

@@ -143,7 +143,7 @@ void coh_free(struct coh *c)
 	for (i = 0; i < c->nr_chunks; i++)
 		free(c->chunks[i]);
 	free(c->chunks);
-	free(c->ann_first);
+	free(c->ann);
 	free(c->log_lines);
 	line_free(c->spare);
 	free(c->spare);

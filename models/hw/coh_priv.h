@@ -69,6 +69,11 @@ _Static_assert(MACHINE_MAX_CPUS <= COH_LOG_CPU + 1 &&
 /* a CPU's fill buffers and page walkers, in struct coh's cold_free */
 #define COH_COLD_SLOTS (MACHINE_MAX_FILL_BUFFERS + MACHINE_MAX_PAGE_WALKERS)
 
+/* A line's RMWs announced, in run order (struct coh's ann[]). */
+struct coh_ann {
+	struct coh_cpu *first, *last;
+};
+
 struct coh {
 	const struct machine *m;
 	struct sim_engine *e;
@@ -145,11 +150,12 @@ struct coh {
 	int inline_cpu;
 	struct coh_cpu *inline_cc;
 	/*
-	 * [cap_ann] by line index: the first CPU of the line's RMWs
-	 * announced and not yet arrived, in run order (coh_rmw_announce()),
-	 * or NULL; allocated at the first announcement
+	 * [cap_ann] by line index: the first and the last CPU of the line's
+	 * RMWs announced and not yet arrived, in run order
+	 * (coh_rmw_announce()): first NULL, and last stale, when none is;
+	 * allocated at the first announcement
 	 */
-	struct coh_cpu **ann_first;
+	struct coh_ann *ann;
 	unsigned int cap_ann;
 	/*
 	 * Nothing is announced (coh_rmw_announce() says why): the hold rule,

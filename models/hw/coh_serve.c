@@ -264,7 +264,7 @@ static COH_INLINE void line_service(struct coh *c, struct coh_line *l, bool ann)
 
 	/* the RMWs announced to arrive before now join the queue first */
 	if (ann)
-		ann_admit(c, l, sim_now(c->e), sim_event_seq(c->e));
+		ann_admit(c, l, false);
 	l->serving = false;
 	c->inline_cpu = INLINE_ANY;
 	line_serve_inline(c, l, sim_now(c->e));

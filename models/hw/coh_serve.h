@@ -43,7 +43,7 @@ bool coh__access_issue_any(struct coh_cpu *cc, struct coh_field *field,
  * set up: line_serve_loop()'s, whose two callers are the event itself and
  * line_kick(), which sets it up first (2 instructions a hand-off).
  */
-static inline void line_serve_again(struct coh_line *l, sim_time_t when)
+static COH_INLINE void line_serve_again(struct coh_line *l, sim_time_t when)
 {
 	l->serving = true;
 	sim_timer_set(&l->serve_timer, when);
@@ -612,9 +612,9 @@ static COH_INLINE void rmw_enqueue(struct coh *c, struct coh_line *l,
 /* The first RMW announced to @l leaves the list: it arrives. */
 static COH_INLINE struct coh_cpu *ann_pop(struct coh *c, struct coh_line *l)
 {
-	struct coh_cpu *cc = c->ann_first[l->index];
+	struct coh_cpu *cc = c->ann[l->index].first;
 
-	c->ann_first[l->index] = cc->ann_next;
+	c->ann[l->index].first = cc->ann_next;
 	l->nr_ann--;
 	return cc;
 }
@@ -634,18 +634,23 @@ static COH_INLINE void ann_enqueue(struct coh *c, struct coh_line *l,
 }
 
 /*
- * ann_admit() - the RMWs announced to @l that arrive before (@now, @seq)
- * join its queue (coh_announce.c). Inline: a contended line's service
- * event runs it for every RMW it serves.
+ * ann_admit() - the RMWs announced to @l that arrive before what runs now,
+ * (sim_now(), sim_event_seq()), or with @ahead before (sim_now(),
+ * SIM_SEQ_AHEAD), join its queue (coh_announce.c). Inline: a contended
+ * line's service event runs it for every RMW it serves. The seq is read
+ * on a tie of times only, which is rare (7 instructions an event).
  */
-static COH_INLINE void ann_admit(struct coh *c, struct coh_line *l,
-				 sim_time_t now, uint64_t seq)
+static COH_INLINE void ann_admit(struct coh *c, struct coh_line *l, bool ahead)
 {
+	sim_time_t now = sim_now(c->e);
 	struct coh_cpu *cc;
 
 	while (l->nr_ann) {
-		cc = c->ann_first[l->index];
-		if (!sim_key_before(cc->ann_at, cc->ann_seq, now, seq))
+		cc = c->ann[l->index].first;
+		if (cc->ann_at > now ||
+		    (cc->ann_at == now &&
+		     cc->ann_seq >=
+			     (ahead ? SIM_SEQ_AHEAD : sim_event_seq(c->e))))
 			break;
 		ann_enqueue(c, l, ann_pop(c, l));
 	}
