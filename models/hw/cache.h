@@ -266,33 +266,43 @@ struct coh_line {
 	sim_time_t last_done; /* completion of the latest hand-off */
 
 	/*
-	 * warm: what an access or a hand-off writes besides, in the next
-	 * three host lines (doc/speed.md: an access to an idle line touched
-	 * five of them and two of its field's; among 1024 lines, or the
-	 * hundreds of a memcg run, each a miss of the host). A hand-off
-	 * from an idle line writes the first two. Statistics since the
-	 * last coh_stats_reset(), but @owner_since, @pair_prefetch and the
-	 * pointers.
+	 * warm: what a miss and its hand-off write besides, in the next two
+	 * host lines (doc/speed.md: an access to an idle line touched five
+	 * of them and two of its field's, and later four; among 1024 lines,
+	 * or the hundreds of a memcg run, each a miss of the host; the
+	 * assertion in coh_priv.h keeps them two). Statistics since the last
+	 * coh_stats_reset(), but @pair_prefetch and the pointers.
 	 */
 	uint64_t ops[NR_COH_OPS];
-	uint64_t hits, misses;
+	uint64_t misses;
+	struct coh_field_stat *fields; /* [nr_fields], grown as placed */
+	/* [nr_cpus] transfers to each CPU, or NULL; up to date after coh_settle() */
+	uint32_t *xfer_to;
+	/* time it was busy with hand-offs */
+	sim_time_t busy_ps;
+	/*
+	 * entries left in the log after @xfer_to[], 0 if it has none
+	 * (coh_priv.h: xfer_to_count())
+	 */
+	unsigned int xfer_left;
 	/*
 	 * the spatial prefetcher is on and the other line of the line's
 	 * 128-byte pair is placed, in the same object (spatial_prefetch()):
 	 * a miss of either may move the other, so no RMW shortcut serves it
 	 */
 	bool pair_prefetch;
-	/* time it was busy with hand-offs: here, with what a hand-off writes */
-	sim_time_t busy_ps;
-	struct coh_field_stat *fields; /* [nr_fields], grown as placed */
-	/* [nr_cpus] transfers to each CPU, or NULL; up to date after coh_settle() */
-	uint32_t *xfer_to;
 	uint64_t transfers;
 	uint64_t xfer_by_dist[NR_COH_DIST + 1]; /* [NR_COH_DIST]: memory */
-	sim_time_t owner_since; /* the owner received the line */
-	/* the fourth host line: what a queued request's hand-off writes */
-	sim_time_t wait_ps;
-	uint64_t merged; /* and a merged access */
+	sim_time_t wait_ps; /* time requests queued */
+
+	/* the rest: what a hit, a merge, a queue or the hold rule touch */
+	uint64_t hits;
+	uint64_t merged; /* merged accesses */
+	/*
+	 * the owner received the line: for the hold rule only, which no
+	 * plain machine has (serve_owned() does not set it)
+	 */
+	sim_time_t owner_since;
 
 	/* line_serve_event(), pending while @serving; set up at first use */
 	struct sim_timer serve_timer;
@@ -308,12 +318,6 @@ struct coh_line {
 	 */
 	uint16_t *q_last;
 	uint16_t nr_fields, cap_fields; /* <= COH_LINE_FIELDS */
-	/*
-	 * entries left in the log of transfers after @xfer_to[], 0 if it has
-	 * none (coh_priv.h: xfer_to_count()): here, in the host line a
-	 * hand-off writes anyway
-	 */
-	unsigned int xfer_left;
 	uint64_t addr; /* line address: a multiple of 64 */
 	unsigned int index; /* creation order */
 	int last_holder; /* trace: holder track */

@@ -249,7 +249,6 @@ static uint8_t line_add_field(struct coh *c, struct coh_line *l,
 	if (l->nr_fields == COH_LINE_FIELDS)
 		return COH_LINE_FIELDS - 1; /* SIM: the rest share a slot */
 	if (l->nr_fields == l->cap_fields) {
-		coh__touches_flush(c); /* c->touches point into l->fields */
 		cap = l->cap_fields ? 2 * l->cap_fields : 2;
 		fs = NULL;
 		if (l == c->spare ||

@@ -45,13 +45,24 @@ struct coh_trace_line;
 #define COH_COLD_DECL
 #endif
 
-/* fields' CPUs logged before they are counted (struct coh: 4 KiB) */
-#define COH_LOG 256
 /*
- * the least entries of a line's log of transfers, after its xfer_to[]
- * (xfer_log_cap(): one per CPU, or this many)
+ * the least entries of a line's log, after its xfer_to[] (xfer_log_cap():
+ * one per CPU, or this many)
  */
 #define COH_XFER_LOG_MIN 32
+/*
+ * An entry of a line's log, 16 bits: CPU (e & COH_LOG_CPU), and with
+ * COH_LOG_TOUCH its access of field slot (e >> COH_LOG_SLOT_SHIFT) & 15,
+ * with COH_LOG_XFER a transfer to it, or both: a locked RMW's miss counts
+ * its access, then its transfer (xfer_to_count()), one entry.
+ */
+#define COH_LOG_SLOT_SHIFT 10
+#define COH_LOG_CPU ((1u << COH_LOG_SLOT_SHIFT) - 1)
+#define COH_LOG_XFER (1u << 14)
+#define COH_LOG_TOUCH (1u << 15)
+_Static_assert(MACHINE_MAX_CPUS <= COH_LOG_CPU + 1 &&
+		       COH_LINE_FIELDS << COH_LOG_SLOT_SHIFT <= COH_LOG_XFER,
+	       "a line's log entry: a field slot and a CPU in 14 bits");
 /* the lines' xfer_to[] past which they are (a host core's L2) */
 #define COH_LOG_BYTES (1u << 20)
 
@@ -163,64 +174,89 @@ struct coh {
 	bool shortcuts_on, shortcuts;
 	/*
 	 * Statistics counted later (doc/speed.md), once @log_stats: a
-	 * transfer to a CPU in its line's log (xfer_to_count()), an access
-	 * of a CPU in its field's bitmap of the CPUs that accessed it, in
-	 * c->touches, COH_LOG at a time (field_cpu_count()). The counters
-	 * are 4 MB at 1024 CPUs x 1024 lines, and the bitmaps 128 bytes a
-	 * field: counting them at each access was 1.4 misses of the host's
-	 * L2 an atomic there, each waited for. A line's log of transfers is
-	 * the CPUs' numbers after its xfer_to[] (xfer_log_cap() of them),
-	 * counted when it is full, into that line's counters alone, which
-	 * stay in the host's cache while it does (where one log for all
-	 * lines, COH_LOG at a time, missed the cache at nearly every count:
-	 * 1 LL miss an event of cachegrind's 2.3 at 1024 x 1024).
+	 * transfer to a CPU (xfer_to_count()), and an access of a CPU to a
+	 * field (field_cpu_count(): the field's bitmap of the CPUs that
+	 * accessed it), each an entry in its line's log, after its xfer_to[]
+	 * (xfer_log_cap() of them), counted when it is full into that line's
+	 * counters and its fields' bitmaps alone, which stay in the host's
+	 * cache while it does. The counters are 4 MB at 1024 CPUs x 1024
+	 * lines, and the bitmaps 128 bytes a field: counting them at each
+	 * access was 1.4 misses of the host's L2 an atomic there, each waited
+	 * for; one log for all lines missed the cache at nearly every count
+	 * of its flush (1 LL miss an event of cachegrind's 2.3 at 1024 x
+	 * 1024), and so did one for the fields' CPUs (0.2 of 1.5).
 	 * coh_stats_flush() counts every log; it runs before anybody reads a
-	 * line (coh_settle(), coh_lines_sorted()); coh__touches_flush() the
-	 * touches alone, before a line's fields move (line_add_field()).
-	 * Logging costs 25 instructions an atomic, 4% at 72 CPUs, where the
-	 * counters stay in the host's cache: it starts when the lines'
-	 * xfer_to[] (@xfer_bytes) reach @log_bytes (COH_LOG_BYTES;
-	 * coh_set_log_bytes()). Either way the counts are the same.
+	 * line (coh_settle(), coh_lines_sorted()). An entry names its field by
+	 * slot, which does not move when the line's fields grow. Logging costs
+	 * instructions (25 an atomic at 72 CPUs, 4%, when it logged the
+	 * transfers alone; about 23 an event more at 1024 x 1024 since it
+	 * logs the accesses too), which do not pay where the counters stay in
+	 * the host's cache: it starts when the lines' xfer_to[] (@xfer_bytes)
+	 * reach @log_bytes (COH_LOG_BYTES; coh_set_log_bytes()). Either way
+	 * the counts are the same.
 	 */
 	bool log_stats;
 	size_t xfer_bytes, log_bytes;
-	/* the lines with a log of transfers, for coh_stats_flush() */
+	/* the lines with a log, for coh_stats_flush() */
 	struct coh_line **log_lines;
 	unsigned int nr_log_lines, cap_log_lines;
-	unsigned int nr_touches;
-	struct coh_touch {
-		uint64_t *word; /* &fs->cpus[cpu / 64] */
-		uint64_t bit; /* 1 << cpu % 64 */
-	} touches[COH_LOG];
 };
 
+/*
+ * What a locked RMW's miss and its hand-off write in struct coh_line, in
+ * its first three host lines (line_alloc() aligns it).
+ */
+_Static_assert(offsetof(struct coh_line, wait_ps) + sizeof(sim_time_t) <=
+		       3 * 64,
+	       "struct coh_line: a hand-off writes a fourth host line");
+
 COH_COLD_DECL void coh_stats_flush(struct coh *c);
-COH_COLD_DECL void coh__touches_flush(struct coh *c);
 COH_COLD_DECL void coh__xfer_log_alloc(struct coh *c, struct coh_line *l);
 COH_COLD_DECL void coh__xfer_log_flush(struct coh *c, struct coh_line *l);
 COH_COLD_DECL void coh__xfer_to_alloc(struct coh *c, struct coh_line *l);
 
-/* The entries of a line's log of transfers (struct coh: log_stats). */
+/* The entries of a line's log (struct coh: log_stats). */
 static inline unsigned int xfer_log_cap(const struct coh *c)
 {
 	return c->nr_cpus > COH_XFER_LOG_MIN ? c->nr_cpus : COH_XFER_LOG_MIN;
 }
 
-/* @l's log of transfers: CPU numbers, after its xfer_to[] */
+/*
+ * @l's log, after its xfer_to[]: xfer_log_cap() entries, filled from the
+ * end, and one more past it, 0 (no access for a transfer to join)
+ */
 static inline uint16_t *xfer_log(const struct coh *c, const struct coh_line *l)
 {
 	return (uint16_t *)(void *)(l->xfer_to + c->nr_cpus);
 }
 
+/* Log @e in @l's log, which has one (l->xfer_left). */
+static inline void line_log(struct coh *c, struct coh_line *l, unsigned int e)
+{
+	/* filled from its end: the count left is where the next goes */
+	unsigned int left = l->xfer_left - 1;
+
+	xfer_log(c, l)[left] = (uint16_t)e;
+	l->xfer_left = left;
+	if (coh_unlikely(!left))
+		coh__xfer_log_flush(c, l);
+}
+
 /*
  * Count a transfer of @l to @cpu in l->xfer_to[], or logged (struct coh:
  * log_stats) in @l's log, which l->xfer_left entries are left of (0: it
- * has none yet).
+ * has none yet): in the entry of @cpu's access logged last, if that is it
+ * (a locked RMW's miss, served at once), else an entry of its own. Which
+ * is chosen by a mask, not a branch: a coin toss for the host's branch
+ * predictor where some RMWs queue (0.09 mispredictions an event of
+ * cachegrind's at 1024 x 1024). The entry of its own is written either
+ * way, in the free entry below, which it takes or leaves free.
  */
 static inline void xfer_to_count(struct coh *c, struct coh_line *l,
 				 unsigned int cpu)
 {
-	unsigned int left;
+	uint16_t *log;
+	unsigned int left, join;
 
 	if (coh_unlikely(!l->xfer_to))
 		coh__xfer_to_alloc(c, l);
@@ -230,30 +266,30 @@ static inline void xfer_to_count(struct coh *c, struct coh_line *l,
 	}
 	if (coh_unlikely(!l->xfer_left))
 		coh__xfer_log_alloc(c, l);
-	/* filled from its end: the count left is where the next goes */
-	left = l->xfer_left - 1;
-	xfer_log(c, l)[left] = (uint16_t)cpu;
+	log = xfer_log(c, l);
+	left = l->xfer_left;
+	join = (log[left] & (COH_LOG_TOUCH | COH_LOG_XFER | COH_LOG_CPU)) ==
+	       (COH_LOG_TOUCH | cpu);
+	log[left - 1] = (uint16_t)(COH_LOG_XFER | cpu);
+	log[left] |= (uint16_t)(join * COH_LOG_XFER);
+	left -= !join;
 	l->xfer_left = left;
 	if (coh_unlikely(!left))
 		coh__xfer_log_flush(c, l);
 }
 
-/* Count CPU @cpu among those that accessed @fs (c->touches: later). */
-static inline void field_cpu_count(struct coh *c, struct coh_field_stat *fs,
-				   unsigned int cpu)
+/*
+ * Count CPU @cpu among those that accessed field @slot of @l: in the field's
+ * bitmap, or logged (struct coh: log_stats) in @l's log once it has one.
+ */
+static inline void field_cpu_count(struct coh *c, struct coh_line *l,
+				   unsigned int slot, unsigned int cpu)
 {
-	unsigned int n;
-
-	if (!coh_unlikely(c->log_stats)) {
-		fs->cpus[cpu / 64] |= 1ull << cpu % 64;
+	if (!coh_unlikely(c->log_stats) || coh_unlikely(!l->xfer_left)) {
+		l->fields[slot].cpus[cpu / 64] |= 1ull << cpu % 64;
 		return;
 	}
-	n = c->nr_touches;
-	c->touches[n].word = &fs->cpus[cpu / 64];
-	c->touches[n].bit = 1ull << cpu % 64;
-	c->nr_touches = ++n;
-	if (coh_unlikely(n == COH_LOG))
-		coh__touches_flush(c);
+	line_log(c, l, COH_LOG_TOUCH | slot << COH_LOG_SLOT_SHIFT | cpu);
 }
 
 /*

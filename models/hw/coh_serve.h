@@ -507,7 +507,7 @@ static COH_INLINE sim_time_t serve_owned(struct coh *c, struct coh_line *l,
 		done = l->last_done;
 	l->last_done = done;
 	l->free_at = now + occ;
-	l->owner_since = done;
+	/* no owner_since: the hold rule reads it, and plain has none */
 	serve_settle(c, l, r, now, done);
 	return now + occ;
 }
@@ -582,7 +582,7 @@ static COH_INLINE void rmw_count_miss(struct coh_line *l,
 
 	l->ops[COH_RMW]++;
 	fs->ops[COH_RMW]++;
-	field_cpu_count(cc->coh, fs, cc->cpu);
+	field_cpu_count(cc->coh, l, slot, cc->cpu);
 	l->misses++;
 	fs->misses++;
 }

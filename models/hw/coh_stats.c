@@ -40,7 +40,7 @@ static void log_line_add(struct coh *c, struct coh_line *l)
 
 /*
  * A line's first transfer: its xfer_to[] (xfer_to_count()), and its log
- * of transfers after it once they are logged.
+ * after it once they are logged, with the zero entry past its end.
  */
 void coh__xfer_to_alloc(struct coh *c, struct coh_line *l)
 {
@@ -50,7 +50,7 @@ void coh__xfer_to_alloc(struct coh *c, struct coh_line *l)
 	if (c->xfer_bytes >= c->log_bytes)
 		c->log_stats = true;
 	l->xfer_left = c->log_stats ? xfer_log_cap(c) : 0;
-	l->xfer_to = calloc(1, bytes + l->xfer_left * sizeof(uint16_t));
+	l->xfer_to = calloc(1, bytes + (l->xfer_left + 1) * sizeof(uint16_t));
 	SIM_OOM_ON(!l->xfer_to);
 	if (l->xfer_left)
 		log_line_add(c, l);
@@ -59,28 +59,42 @@ void coh__xfer_to_alloc(struct coh *c, struct coh_line *l)
 /* @l's first logged transfer, its xfer_to[] made before: the log after it. */
 void coh__xfer_log_alloc(struct coh *c, struct coh_line *l)
 {
-	uint32_t *to =
-		realloc(l->xfer_to, c->nr_cpus * sizeof(*to) +
-					    xfer_log_cap(c) * sizeof(uint16_t));
+	unsigned int n = xfer_log_cap(c);
+	uint32_t *to = realloc(l->xfer_to, c->nr_cpus * sizeof(*to) +
+						   (n + 1) * sizeof(uint16_t));
 
 	SIM_OOM_ON(!to);
 	l->xfer_to = to;
-	l->xfer_left = xfer_log_cap(c);
+	l->xfer_left = n;
+	xfer_log(c, l)[n] = 0; /* no access for a transfer to join */
 	log_line_add(c, l);
 }
 
 /*
- * Count @l's log of transfers into its xfer_to[]: one line's counters,
- * which stay in the host's cache while it does (struct coh: log_stats).
+ * Count @l's log into its xfer_to[] and its fields' bitmaps: one line's
+ * counters, which stay in the host's cache while it does (struct coh:
+ * log_stats). Each entry counts in both, by its two flags, without a
+ * branch: which kind comes next is no branch to predict (an entry of a
+ * transfer alone ORs 0 into its line's first field, which it has: a
+ * transfer is an access to one).
  */
 void coh__xfer_log_flush(struct coh *c, struct coh_line *l)
 {
 	const uint16_t *log = xfer_log(c, l);
+	uint32_t *to = l->xfer_to;
+	struct coh_field_stat *fs = l->fields;
 	unsigned int i, n = xfer_log_cap(c);
 
 	/* filled from its end: the entries from l->xfer_left on */
-	for (i = l->xfer_left; i < n; i++)
-		l->xfer_to[log[i]]++;
+	for (i = l->xfer_left; i < n; i++) {
+		unsigned int e = log[i], cpu = e & COH_LOG_CPU;
+		unsigned int slot = (e & ~(COH_LOG_TOUCH | COH_LOG_XFER)) >>
+				    COH_LOG_SLOT_SHIFT;
+		uint64_t touch = (e & COH_LOG_TOUCH) != 0;
+
+		to[cpu] += (e & COH_LOG_XFER) != 0;
+		fs[slot].cpus[cpu / 64] |= touch << cpu % 64;
+	}
 	l->xfer_left = n;
 }
 
@@ -90,26 +104,11 @@ void coh_set_log_bytes(struct coh *c, size_t bytes)
 	c->log_stats = c->xfer_bytes >= bytes;
 }
 
-/* Count the fields' CPUs logged in c->touches (struct coh: log_stats). */
-void coh__touches_flush(struct coh *c)
-{
-	unsigned int i;
-
-	for (i = 0; i < c->nr_touches; i++)
-		*c->touches[i].word |= c->touches[i].bit;
-	c->nr_touches = 0;
-}
-
-/*
- * coh_stats_flush() - count the statistics logged: the fields' CPUs in
- * c->touches, a loop of independent updates, whose misses of the host
- * overlap, and each line's log of transfers (coh_priv.h).
- */
+/* coh_stats_flush() - count the statistics logged: each line's log. */
 void coh_stats_flush(struct coh *c)
 {
 	unsigned int i;
 
-	coh__touches_flush(c);
 	for (i = 0; i < c->nr_log_lines; i++)
 		coh__xfer_log_flush(c, c->log_lines[i]);
 }
