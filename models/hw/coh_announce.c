@@ -54,7 +54,8 @@
  * way of that: nothing posted (an RMW fences), no caller counted, no
  * trace (it records the queue as it grows), no hold rule (whose window
  * would make the owner's RMW a hit), no spatial prefetch (queues
- * nobody waits for). Returns true when announced: the CPU waits.
+ * nobody waits for). Only after coh_rmw_worth_announcing(), which found
+ * the line to be cc->ann_line. Returns true when announced: the CPU waits.
  */
 static bool rmw_announce_grow(struct coh_cpu *cc, struct coh_field *field);
 
@@ -74,7 +75,8 @@ bool coh_rmw_announce(struct coh_cpu *cc, struct coh_field *field)
 		return rmw_announce_grow(cc, field);
 	if (!sim_seq_reserve(c->e, &seq))
 		return false;
-	cc->ann_line = l;
+	/* its line already: coh_rmw_worth_announcing() asked */
+	SIM__CHECK(cc->ann_line != l);
 	cc->ann_slot = field->slot;
 	cc->ann_at = at;
 	cc->ann_seq = seq;
@@ -135,7 +137,7 @@ void coh__ann_arm(struct coh *c, struct coh_line *l)
  */
 void coh__ann_arrive(struct coh *c, struct coh_line *l)
 {
-	struct coh_cpu *cc = ann_pop(c, l);
+	struct coh_cpu *cc = ann_pop(&c->ann[l->index], l);
 	struct coh_field field = { .line = l, .slot = cc->ann_slot };
 	bool wait;
 

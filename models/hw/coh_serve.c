@@ -22,10 +22,15 @@
 
 static void line_serve_event(void *arg, uint64_t data);
 
-/* Set up @l's service event (line_serve_at()), at its first use. */
+/*
+ * Set up @l's service event (line_serve_at()), at its first use. Its data
+ * is @l itself, which stays where it is (its chunk): no load of c->lines
+ * an event.
+ */
 COH_COLD void coh__line_timer_init(struct coh *c, struct coh_line *l)
 {
-	sim_timer_init(c->e, &l->serve_timer, line_serve_event, c, l->index);
+	sim_timer_init(c->e, &l->serve_timer, line_serve_event, c,
+		       (uintptr_t)l);
 }
 
 /* @l's first posted request: its q_last[], none queued yet. */
@@ -313,7 +318,7 @@ line_serve_event_plain(struct coh *c, struct coh_line *l)
 static void line_serve_event(void *arg, uint64_t data)
 {
 	struct coh *c = arg;
-	struct coh_line *l = c->lines[data];
+	struct coh_line *l = (struct coh_line *)(uintptr_t)data;
 
 	/* an idle line's timer runs only for an RMW announced to it */
 	if (coh_unlikely(l->nr_ann))

@@ -148,8 +148,9 @@ static COH_INLINE struct coh_req *line_head(const struct coh_line *l)
 }
 
 /*
- * line_enqueue_room() - line_enqueue() of a line whose ring has room,
- * without a trace: it calls nothing, nor does rmw_queued() with it.
+ * line_enqueue_room() - line_enqueue() of a line whose ring has room and
+ * whose home is set (touched before), without a trace: it calls nothing,
+ * nor does rmw_queued() with it.
  */
 static COH_INLINE void line_enqueue_room(struct coh *c, struct coh_line *l,
 					 const struct coh_req *r)
@@ -159,9 +160,6 @@ static COH_INLINE void line_enqueue_room(struct coh *c, struct coh_line *l,
 	struct coh_req *slot = &l->q[pos & (l->q_cap - 1)];
 
 	*slot = *r;
-	/* First touch: the line's memory is on the first requester's node. */
-	if (coh_unlikely(l->home < 0))
-		l->home = (int)c->m->cpus[r->cpu].socket;
 	/* Prefetches are nobody's wait: they count as no waiter. */
 	if (r->prefetch)
 		return;
@@ -176,6 +174,9 @@ static COH_INLINE void line_enqueue(struct coh *c, struct coh_line *l,
 {
 	if (coh_unlikely(l->q_len == l->q_cap))
 		coh__line_queue_grow(l);
+	/* First touch: the line's memory is on the first requester's node. */
+	if (coh_unlikely(l->home < 0))
+		l->home = (int)c->m->cpus[r->cpu].socket;
 	line_enqueue_room(c, l, r);
 	if (coh_unlikely(c->trace != NULL))
 		coh_trace_counters(c, l); /* reads q_len, nr_sharers */
@@ -596,6 +597,8 @@ static COH_INLINE void rmw_enqueue(struct coh *c, struct coh_line *l,
 				   struct coh_cpu *cc, uint8_t slot,
 				   sim_time_t enq, bool room)
 {
+	/* touched before: it is served, busy or has requests queued */
+	SIM__CHECK(l->home < 0);
 	rmw_count_miss(l, cc, slot);
 	if (!room && coh_unlikely(l->q_len == l->q_cap))
 		coh__line_queue_grow(l);
@@ -609,12 +612,12 @@ static COH_INLINE void rmw_enqueue(struct coh *c, struct coh_line *l,
 
 /* ---- announced RMWs joining the queue (coh_announce.c) ---- */
 
-/* The first RMW announced to @l leaves the list: it arrives. */
-static COH_INLINE struct coh_cpu *ann_pop(struct coh *c, struct coh_line *l)
+/* The first RMW announced to @l (@a: its list) leaves the list: it arrives. */
+static COH_INLINE struct coh_cpu *ann_pop(struct coh_ann *a, struct coh_line *l)
 {
-	struct coh_cpu *cc = c->ann[l->index].first;
+	struct coh_cpu *cc = a->first;
 
-	c->ann[l->index].first = cc->ann_next;
+	a->first = cc->ann_next;
 	l->nr_ann--;
 	return cc;
 }
@@ -643,16 +646,18 @@ static COH_INLINE void ann_enqueue(struct coh *c, struct coh_line *l,
 static COH_INLINE void ann_admit(struct coh *c, struct coh_line *l, bool ahead)
 {
 	sim_time_t now = sim_now(c->e);
+	/* found once: c->ann[] grows only when an RMW is announced */
+	struct coh_ann *a = &c->ann[l->index];
 	struct coh_cpu *cc;
 
 	while (l->nr_ann) {
-		cc = c->ann[l->index].first;
+		cc = a->first;
 		if (cc->ann_at > now ||
 		    (cc->ann_at == now &&
 		     cc->ann_seq >=
 			     (ahead ? SIM_SEQ_AHEAD : sim_event_seq(c->e))))
 			break;
-		ann_enqueue(c, l, ann_pop(c, l));
+		ann_enqueue(c, l, ann_pop(a, l));
 	}
 }
 

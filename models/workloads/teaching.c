@@ -163,7 +163,9 @@ static int counter_loop(struct sim_proc *p, void *frame)
 		if (co_unlikely(sim_trace_calls != NULL))
 			CO_AWAIT(f, sim_proc_sync(p));
 		task_op_begin(t);
-		f->counter = counter_pick(t, ac);
+		/* one counter: f->counter is set up (atomic_counter_setup()) */
+		if (ac->counters > 1)
+			f->counter = counter_pick(t, ac);
 		/*
 		 * atomic_long_inc(&counter[k]) at the end of the think, which
 		 * touched nothing shared: announced to the line if it is busy
@@ -234,6 +236,7 @@ static void atomic_counter_setup(struct workload *w, struct run *run)
 		f->t = t;
 		f->run = run;
 		f->ac = ac;
+		f->counter = coh_object_field(ac->shared[0], 0);
 		/* after an increment it counts the op and thinks: nothing shared */
 		coh_cpu_allow_resume(t->k.cc);
 	}
