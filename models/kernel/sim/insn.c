@@ -214,12 +214,6 @@ const int insn_kf_row[NR_KPROF_FNS] = {
 	[KF__raw_spin_lock_irqsave] = -1,
 };
 
-int insn_row_of(enum kprof_fn kf)
-{
-	SIM_BUG_ON((unsigned int)kf >= NR_KPROF_FNS);
-	return insn_kf_row[kf];
-}
-
 void insn_enter(struct coh_cpu *cc, enum kprof_fn kf)
 {
 	int row = insn_row_of(kf);

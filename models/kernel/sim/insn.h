@@ -147,11 +147,18 @@ extern const struct insn_cost insn_table[NR_INSN_ROWS];
 /* insn_enter() - the per-call row of the function @kf, if it has one. */
 void insn_enter(struct coh_cpu *cc, enum kprof_fn kf);
 
-/* insn_row_of() - the per-call row of @kf, or -1. */
-int insn_row_of(enum kprof_fn kf);
-
-/* insn_row_of()'s table, for insn_kprof_enter() */
+/* insn_row_of()'s table (insn.c) */
 extern const int insn_kf_row[NR_KPROF_FNS];
+
+/*
+ * insn_row_of() - the per-call row of @kf, or -1. Inline: with @kf a
+ * constant (insn_kprof_enter()), one load.
+ */
+static inline int insn_row_of(enum kprof_fn kf)
+{
+	SIM_BUG_ON((unsigned int)kf >= NR_KPROF_FNS);
+	return insn_kf_row[kf];
+}
 
 /*
  * insn__charge() - insn_charge() of a CPU (@cc not NULL), charged to @top,
@@ -194,10 +201,8 @@ static inline void insn_charge(struct coh_cpu *cc, enum insn_row row,
 static inline void insn_kprof_enter(struct coh_cpu *cc, enum kprof_fn kf,
 				    sim_time_t now)
 {
-	int row;
+	int row = insn_row_of(kf);
 
-	SIM_BUG_ON((unsigned int)kf >= NR_KPROF_FNS);
-	row = insn_kf_row[kf];
 	if (!cc)
 		return;
 	if (cc->prof)

@@ -77,11 +77,6 @@ void kprof_enter(struct kprof *k, enum kprof_fn fn, sim_time_t now)
 	kprof__enter(k, fn, now);
 }
 
-void kprof_exit(struct kprof *k, sim_time_t now)
-{
-	kprof__exit(k, now);
-}
-
 void kprof_reset(struct kprof *k, sim_time_t now)
 {
 	unsigned int i;

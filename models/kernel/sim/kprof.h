@@ -136,8 +136,11 @@ static inline void kprof__enter(struct kprof *k, enum kprof_fn fn,
 
 void kprof_enter(struct kprof *k, enum kprof_fn fn, sim_time_t now);
 
-/* kprof__exit() - kprof_exit(), inline for KPROF_EXIT(). */
-static inline void kprof__exit(struct kprof *k, sim_time_t now)
+/*
+ * kprof_exit() - the function on top of @k's stack returns at @now. Inline:
+ * every modelled function's return (KPROF_EXIT()) runs it.
+ */
+static inline void kprof_exit(struct kprof *k, sim_time_t now)
 {
 	unsigned int d = k->depth, fn;
 	sim_time_t start;
@@ -160,7 +163,6 @@ static inline void kprof__exit(struct kprof *k, sim_time_t now)
  * function rows).
  */
 unsigned int kprof_caller(const struct kprof *k);
-void kprof_exit(struct kprof *k, sim_time_t now);
 /* Charge everything up to @now and zero the totals (end of warm-up). */
 void kprof_reset(struct kprof *k, sim_time_t now);
 /* Charge the time up to @now (end of the run). */
@@ -172,10 +174,10 @@ void kprof_settle(struct kprof *k, sim_time_t now);
 		if (k)                                 \
 			kprof_enter((k), (id), (now)); \
 	} while (0)
-#define KPROF_EXIT(k, now)                       \
-	do {                                     \
-		if (k)                           \
-			kprof__exit((k), (now)); \
+#define KPROF_EXIT(k, now)                      \
+	do {                                    \
+		if (k)                          \
+			kprof_exit((k), (now)); \
 	} while (0)
 
 #endif /* MODELS_KERNEL_KPROF_H */
