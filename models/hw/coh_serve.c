@@ -196,7 +196,7 @@ static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
 			 * (no load joins), and with no hold rule it is ready
 			 * when serve_owned() frees it.
 			 */
-			ready = serve_owned(c, l, r, now, waiters);
+			ready = serve_owned(c, l, r, now, waiters, NULL);
 			if (!l->q_len)
 				return;
 			if (ready > now)

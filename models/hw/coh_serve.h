@@ -358,11 +358,15 @@ static COH_INLINE sim_time_t conflict_ps(const struct coh *c,
 /*
  * serve_settle() - the end of serve() for a request somebody waits for
  * (not a prefetch): count its queueing time, and wake its CPU at @done (or
- * settle its posted access).
+ * settle its posted access). @own: the requester when it is its caller's
+ * own CPU, its RMW served at once on an idle line (rmw_idle()): it may go
+ * on inline (c->inline_cpu would be its, and is left INLINE_NONE), it
+ * started waiting at @now and nobody is queued; NULL for any other case,
+ * a constant at each call.
  */
 static COH_INLINE void serve_settle(struct coh *c, struct coh_line *l,
 				    const struct coh_req *r, sim_time_t now,
-				    sim_time_t done)
+				    sim_time_t done, struct coh_cpu *own)
 {
 	sim_time_t wait = now - r->enq;
 	struct coh_cpu *cc;
@@ -374,14 +378,15 @@ static COH_INLINE void serve_settle(struct coh *c, struct coh_line *l,
 				    done);
 		return;
 	}
-	cc = &c->cpus[r->cpu];
-	cc->wait_ps += done - cc->wait_start;
+	cc = own ? own : &c->cpus[r->cpu];
+	cc->wait_ps += done - (own ? now : cc->wait_start);
 	/*
 	 * Its caller resumes it (coh_cpu.resume_inline); not past the run's
 	 * horizon, where its wake-up would not run either.
 	 */
 	if (coh_unlikely(cc->resume_inline) &&
-	    ((c->inline_cpu == INLINE_ANY) | (c->inline_cpu == (int)r->cpu)) &&
+	    (own ||
+	     (c->inline_cpu == INLINE_ANY) | (c->inline_cpu == (int)r->cpu)) &&
 	    done <= sim_horizon(c->e)) {
 		/* it waits no more: its clock can say when it is done */
 		cc->proc->now = done;
@@ -389,8 +394,10 @@ static COH_INLINE void serve_settle(struct coh *c, struct coh_line *l,
 		/* how long the queue lasts: coh_rmw_worth_announcing() */
 		cc->ann_line = l;
 		cc->ann_until =
-			l->free_at + (sim_time_t)l->q_len * (l->free_at - now);
-		c->inline_cpu = INLINE_NONE; /* one per caller */
+			l->free_at +
+			(own ? 0 : (sim_time_t)l->q_len * (l->free_at - now));
+		if (!own)
+			c->inline_cpu = INLINE_NONE; /* one per caller */
 		return;
 	}
 	cc->access_done = true;
@@ -464,7 +471,7 @@ static COH_INLINE void serve_any(struct coh *c, struct coh_line *l,
 				joined ? COH_DIST_SELF : dist);
 	if (r->prefetch)
 		return;
-	serve_settle(c, l, r, now, done);
+	serve_settle(c, l, r, now, done, NULL);
 }
 
 /*
@@ -474,12 +481,15 @@ static COH_INLINE void serve_any(struct coh *c, struct coh_line *l,
  * occupancy 1, no transfer for free; no trace), with the line free at @now
  * (not a joining load); @waiters: the CPUs queued on @l but the requester
  * (serve_any()'s). The same steps as serve() with what those conditions
- * decide folded away, in one straight line (doc/speed.md). Returns when the
- * line is free for its next hand-off: line_ready_at() without a hold rule.
+ * decide folded away, in one straight line (doc/speed.md). @own:
+ * serve_settle()'s, whose idle line has nobody queued: no waiter, no
+ * conflict. Returns when the line is free for its next hand-off:
+ * line_ready_at() without a hold rule.
  */
 static COH_INLINE sim_time_t serve_owned(struct coh *c, struct coh_line *l,
 					 const struct coh_req *r,
-					 sim_time_t now, unsigned int waiters)
+					 sim_time_t now, unsigned int waiters,
+					 struct coh_cpu *own)
 {
 	const struct machine *m = c->m;
 	/* read once: the stores below may alias them for the compiler */
@@ -493,7 +503,9 @@ static COH_INLINE sim_time_t serve_owned(struct coh *c, struct coh_line *l,
 	lat = xfer_keys(c, l, c->cpu_key[l->owner], key, &dist) +
 	      (sim_time_t)waiters * m->xfer_per_waiter_ps; /* legacy term */
 	/* occupancy 1: the latency (plain) */
-	occ = lat + conflict_ps(c, l, cpu, key, l->last_to, waiters);
+	occ = lat;
+	if (!own)
+		occ += conflict_ps(c, l, cpu, key, l->last_to, waiters);
 	l->busy_ps += occ;
 	l->owner = (int)cpu;
 	l->read_batch = false;
@@ -508,7 +520,7 @@ static COH_INLINE sim_time_t serve_owned(struct coh *c, struct coh_line *l,
 	l->last_done = done;
 	l->free_at = now + occ;
 	/* no owner_since: the hold rule reads it, and plain has none */
-	serve_settle(c, l, r, now, done);
+	serve_settle(c, l, r, now, done, own);
 	return now + occ;
 }
 
@@ -536,7 +548,7 @@ static COH_INLINE void serve(struct coh *c, struct coh_line *l,
 			     bool joined)
 {
 	if (!joined && c->plain && serve_owned_may(l, r))
-		serve_owned(c, l, r, now, l->q_cpus - !r->last);
+		serve_owned(c, l, r, now, l->q_cpus - !r->last, NULL);
 	else
 		serve_any(c, l, *r, now, joined);
 }
