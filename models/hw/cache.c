@@ -469,7 +469,7 @@ rmw_idle(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
 	sim_time_t now = cc->proc->now;
 
 	/* nobody queued: no waiter, and the last holder is not */
-	SIM__CHECK(l->q_cpus || l->last_to_queued);
+	SIM__CHECK(l->q_cpus || l->last_to_queued || l->home < 0);
 	rmw_count_miss(l, cc, field->slot);
 	cc->wait_start = now;
 	serve_owned(c, l,
@@ -564,7 +564,8 @@ access_rmw(struct coh_cpu *cc, struct coh_field *field)
 		} else if (!owner && c->plain && !l->q_len) {
 			if (l->free_at > cc->proc->now)
 				return rmw_busy(cc, field, l);
-			if (l->owner >= 0 && l->home >= 0)
+			/* an owner has a home: the line was touched */
+			if (l->owner >= 0)
 				return rmw_idle(cc, field, l);
 		}
 	}
