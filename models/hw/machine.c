@@ -760,7 +760,7 @@ static uint64_t scale_ps(uint64_t v, uint64_t pair, uint64_t unit)
 void machine_socket_pairs(struct machine *m)
 {
 	uint64_t xs = m->xfer_ps[COH_DIST_SOCKET];
-	unsigned int i, j;
+	unsigned int i, j, d;
 
 	for (i = 0; i < m->sockets; i++)
 		for (j = 0; j < m->sockets; j++) {
@@ -778,6 +778,16 @@ void machine_socket_pairs(struct machine *m)
 				i == j ?
 					m->memory_ps :
 					scale_ps(m->memory_remote_ps, pair, xs);
+			for (d = 0; d < NR_COH_DIST; d++) {
+				bool across = d == COH_DIST_SOCKET;
+
+				m->xfer_pair_ps[i][j][d][0] =
+					across ? pair : m->xfer_ps[d];
+				m->xfer_pair_ps[i][j][d][1] =
+					across ?
+						m->socket_remote_home_ps[i][j] :
+						m->xfer_ps[d];
+			}
 		}
 }
 

@@ -143,6 +143,16 @@ struct machine {
 	uint64_t socket_xfer_ps[MACHINE_MAX_SOCKETS][MACHINE_MAX_SOCKETS];
 	uint64_t socket_remote_home_ps[MACHINE_MAX_SOCKETS][MACHINE_MAX_SOCKETS];
 	uint64_t socket_upgrade_ps[MACHINE_MAX_SOCKETS][MACHINE_MAX_SOCKETS];
+	/*
+	 * A hand-off's idle cost by [the holder's socket][the requester's]
+	 * [their distance class][whether the line is homed away from the
+	 * holder's socket]: xfer_ps[] but across sockets, where it is the
+	 * pair's socket_xfer_ps or socket_remote_home_ps, so that the
+	 * coherence model's xfer_keys() finds it in one load, not three and
+	 * a select by masks (machine_socket_pairs() fills it).
+	 */
+	uint64_t xfer_pair_ps[MACHINE_MAX_SOCKETS][MACHINE_MAX_SOCKETS]
+			     [NR_COH_DIST][2];
 	bool socket_matrix; /* the profile wrote socket_distances */
 	uint64_t inval_per_sharer_ps; /* each extra sharer to invalidate */
 	/* a third CPU queued at a hand-off: requester on the home socket */
