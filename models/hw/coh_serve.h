@@ -224,10 +224,7 @@ static COH_INLINE const struct coh_req *line_dequeue(struct coh_line *l)
 static COH_INLINE void line_dequeue_writer(struct coh_line *l,
 					   const struct coh_req *r)
 {
-	/*
-	 * The branch between the two keeps the compiler from pairing them in
-	 * a vector register: 6 instructions for 2 (doc/speed.md).
-	 */
+	/* not adjacent: no vector pair (struct coh_line says why) */
 	l->q_head++;
 	if (r->last)
 		queued_del_cpus(l, r);
