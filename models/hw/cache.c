@@ -435,13 +435,32 @@ coh__access_issue_any(struct coh_cpu *cc, struct coh_field *field,
  * count, no spatial prefetch; the ring has room and there is no trace).
  * The same steps, in a function of its own that calls nothing and so
  * saves few registers (doc/speed.md: at N=256 K=1, 111 instructions per
- * atomic in coh_access_issue() -> 92 with this test).
+ * atomic in coh_access_issue() -> 92 with this test). The statistics'
+ * log (struct coh: log_stats), whose flush is a call, in one of its own
+ * too: without it this one saves none (`make bench-insns INSNS_N=256
+ * INSNS_K=16`: 624 -> 621 an atomic).
  */
+static bool __attribute__((noinline))
+rmw_queued_log(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
+{
+	/*
+	 * synced: the engine's clock is cc->proc->now. Its ring's room
+	 * tested again (rmw_queued()'s caller did): else the compiler
+	 * finds it the same as rmw_queued()'s tail and makes it that.
+	 */
+	rmw_enqueue(cc->coh, l, cc, field->slot, cc->proc->now, false);
+	return true;
+}
+
 static bool __attribute__((noinline))
 rmw_queued(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
 {
+	struct coh *c = cc->coh;
+
+	if (coh_unlikely(c->log_stats))
+		return rmw_queued_log(cc, field, l);
 	/* synced: the engine's clock is cc->proc->now */
-	rmw_enqueue(cc->coh, l, cc, field->slot, cc->proc->now, true);
+	rmw_enqueue(c, l, cc, field->slot, cc->proc->now, true);
 	return true;
 }
 
