@@ -497,7 +497,7 @@ rmw_idle(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
 				       .slot = field->slot,
 				       .last = 1, /* nothing queued */
 				       .enq = now },
-		    now, 0, cc);
+		    now, 0, cc, NULL);
 	if (c->inline_cc) {
 		/* served at once, and it may go on: serve() set its clock */
 		c->inline_cc = NULL;

@@ -142,10 +142,11 @@ struct coh {
 	void *reserve; /* freed at the first failed allocation */
 	/*
 	 * Resuming a CPU from the line that served it (coh_cpu.resume_inline):
-	 * inline_cpu says who serve() may hand a completed access to
-	 * (INLINE_ANY in a line's service event, a CPU number in that CPU's
-	 * own access, INLINE_NONE elsewhere, and once it has handed one);
-	 * inline_cc is the one it did, its clock set to the completion.
+	 * inline_cpu says who serve() may hand a completed access to (a CPU
+	 * number in that CPU's own access, INLINE_NONE elsewhere, and once
+	 * it has handed one); inline_cc is the one it did, its clock set to
+	 * the completion. A line's service event keeps both in locals
+	 * (serve_settle()'s @inl): anybody, once.
 	 */
 	int inline_cpu;
 	struct coh_cpu *inline_cc;
@@ -407,7 +408,6 @@ sim_time_t coh__hand_off_shared(struct coh *c, struct coh_line *l,
 				enum coh_dist *dist);
 
 #define INLINE_NONE (-2)
-#define INLINE_ANY (-1)
 
 /*
  * coh_trace_counters() - the line's "queued" (requests waiting, prefetches

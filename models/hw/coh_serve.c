@@ -179,7 +179,8 @@ SIM_PREFETCH_FN void line_prefetch_next(const struct coh *c,
  * every line, 72/1 and 256/1 paid 6 more for the values it reloads).
  */
 static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
-				       sim_time_t now, bool plain, bool ann)
+				       sim_time_t now, bool plain, bool ann,
+				       struct coh_cpu **inl)
 {
 	const struct coh_req *r;
 	sim_time_t ready;
@@ -206,7 +207,7 @@ static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
 			 * (no load joins), and with no hold rule it is ready
 			 * when serve_owned() frees it.
 			 */
-			ready = serve_owned(c, l, r, now, waiters, NULL);
+			ready = serve_owned(c, l, r, now, waiters, NULL, inl);
 			if (!l->q_len)
 				return;
 			if (!ann && sim_engine_many_procs(c->e))
@@ -225,10 +226,10 @@ static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
 		if (joined && !read_joins(l))
 			break;
 		r = line_dequeue(l);
-		serve_any(c, l, *r, now, joined);
+		serve_any(c, l, *r, now, joined, inl);
 		if (coh_unlikely(c->read_service != COH_READ_FIFO) &&
 		    l->read_batch && r->op == COH_READ)
-			reads_join(c, l, now);
+			reads_join(c, l, now, inl);
 		if (!l->q_len)
 			return;
 		ready = plain ? l->free_at : line_ready_at(c, l);
@@ -253,17 +254,18 @@ static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
  * tested once here, not at every request.
  */
 static COH_INLINE void line_serve_inline(struct coh *c, struct coh_line *l,
-					 sim_time_t now, bool ann)
+					 sim_time_t now, bool ann,
+					 struct coh_cpu **inl)
 {
 	if (c->plain)
-		line_serve_loop(c, l, now, true, ann);
+		line_serve_loop(c, l, now, true, ann, inl);
 	else
-		line_serve_loop(c, l, now, false, ann);
+		line_serve_loop(c, l, now, false, ann, inl);
 }
 
 void coh__line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 {
-	line_serve_inline(c, l, now, false);
+	line_serve_inline(c, l, now, false, NULL);
 }
 
 /*
@@ -277,24 +279,21 @@ void coh__line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
  */
 static COH_INLINE void line_service(struct coh *c, struct coh_line *l, bool ann)
 {
-	struct coh_cpu *cc;
+	/* the CPU it resumes: serve_settle()'s @inl */
+	struct coh_cpu *cc = NULL;
 
 	/* the RMWs announced to arrive before now join the queue first */
 	if (ann)
 		ann_admit(c, l, false);
 	l->serving = false;
-	c->inline_cpu = INLINE_ANY;
-	line_serve_inline(c, l, sim_now(c->e), ann);
-	c->inline_cpu = INLINE_NONE;
+	line_serve_inline(c, l, sim_now(c->e), ann, &cc);
 	/*
 	 * Idle now, with RMWs still to arrive: the first one's event.
 	 * Before the CPU served goes on, which may look at the clock.
 	 */
 	if (ann && l->nr_ann && !l->serving)
 		coh__ann_arm(c, l);
-	cc = c->inline_cc;
 	if (cc) {
-		c->inline_cc = NULL;
 		cc->access_done = true;
 		sim_proc_resume(cc->proc);
 	}

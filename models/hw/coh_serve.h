@@ -372,11 +372,17 @@ static COH_INLINE sim_time_t conflict_ps(const struct coh *c,
  * own CPU, its RMW served at once on an idle line (rmw_idle()): it may go
  * on inline (c->inline_cpu would be its, and is left INLINE_NONE), it
  * started waiting at @now and nobody is queued; NULL for any other case,
- * a constant at each call.
+ * a constant at each call. @inl: in a line's service (line_service()),
+ * its local for the CPU it resumes, NULL while none: anybody may be, once
+ * (c->inline_cpu and c->inline_cc, which it set to "anybody" before,
+ * cost it 6 stores, loads and tests more: `make bench-insns INSNS_N=256
+ * INSNS_K=16`: 621 -> 619 an atomic, 72/1 580 -> 571); NULL elsewhere, a
+ * constant at each call too.
  */
 static COH_INLINE void serve_settle(struct coh *c, struct coh_line *l,
 				    const struct coh_req *r, sim_time_t now,
-				    sim_time_t done, struct coh_cpu *own)
+				    sim_time_t done, struct coh_cpu *own,
+				    struct coh_cpu **inl)
 {
 	sim_time_t wait = now - r->enq;
 	struct coh_cpu *cc;
@@ -395,18 +401,20 @@ static COH_INLINE void serve_settle(struct coh *c, struct coh_line *l,
 	 * horizon, where its wake-up would not run either.
 	 */
 	if (coh_unlikely(cc->resume_inline) &&
-	    (own ||
-	     (c->inline_cpu == INLINE_ANY) | (c->inline_cpu == (int)r->cpu)) &&
+	    (own || (inl ? !*inl : c->inline_cpu == (int)r->cpu)) &&
 	    done <= sim_horizon(c->e)) {
 		/* it waits no more: its clock can say when it is done */
 		cc->proc->now = done;
-		c->inline_cc = cc;
+		if (inl)
+			*inl = cc;
+		else
+			c->inline_cc = cc;
 		/* how long the queue lasts: coh_rmw_worth_announcing() */
 		cc->ann_line = l;
 		cc->ann_until =
 			l->free_at +
 			(own ? 0 : (sim_time_t)l->q_len * (l->free_at - now));
-		if (!own)
+		if (!own && !inl)
 			c->inline_cpu = INLINE_NONE; /* one per caller */
 		return;
 	}
@@ -421,7 +429,7 @@ static COH_INLINE void serve_settle(struct coh *c, struct coh_line *l,
  */
 static COH_INLINE void serve_any(struct coh *c, struct coh_line *l,
 				 const struct coh_req req, sim_time_t now,
-				 bool joined)
+				 bool joined, struct coh_cpu **inl)
 {
 	const struct coh_req *r = &req;
 	const struct machine *m = c->m;
@@ -481,7 +489,7 @@ static COH_INLINE void serve_any(struct coh *c, struct coh_line *l,
 				joined ? COH_DIST_SELF : dist);
 	if (r->prefetch)
 		return;
-	serve_settle(c, l, r, now, done, NULL);
+	serve_settle(c, l, r, now, done, NULL, inl);
 }
 
 /*
@@ -499,7 +507,8 @@ static COH_INLINE void serve_any(struct coh *c, struct coh_line *l,
 static COH_INLINE sim_time_t serve_owned(struct coh *c, struct coh_line *l,
 					 const struct coh_req *r,
 					 sim_time_t now, unsigned int waiters,
-					 struct coh_cpu *own)
+					 struct coh_cpu *own,
+					 struct coh_cpu **inl)
 {
 	const struct machine *m = c->m;
 	/* read once: the stores below may alias them for the compiler */
@@ -530,7 +539,7 @@ static COH_INLINE sim_time_t serve_owned(struct coh *c, struct coh_line *l,
 	l->last_done = done;
 	l->free_at = now + occ;
 	/* no owner_since: the hold rule reads it, and plain has none */
-	serve_settle(c, l, r, now, done, own);
+	serve_settle(c, l, r, now, done, own, inl);
 	return now + occ;
 }
 
@@ -558,9 +567,9 @@ static COH_INLINE void serve(struct coh *c, struct coh_line *l,
 			     bool joined)
 {
 	if (!joined && c->plain && serve_owned_may(l, r))
-		serve_owned(c, l, r, now, l->q_cpus - !r->last, NULL);
+		serve_owned(c, l, r, now, l->q_cpus - !r->last, NULL, NULL);
 	else
-		serve_any(c, l, *r, now, joined);
+		serve_any(c, l, *r, now, joined, NULL);
 }
 
 /*
@@ -574,7 +583,7 @@ static COH_INLINE void serve(struct coh *c, struct coh_line *l,
  * it reaches the head; who is queued is counted as it leaves now.
  */
 static COH_INLINE void reads_join(struct coh *c, struct coh_line *l,
-				  sim_time_t now)
+				  sim_time_t now, struct coh_cpu **inl)
 {
 	unsigned int a;
 
@@ -589,7 +598,7 @@ static COH_INLINE void reads_join(struct coh *c, struct coh_line *l,
 		q->last = 0;
 		q->prefetch = 1;
 		q->served = 1;
-		serve_any(c, l, r, now, true);
+		serve_any(c, l, r, now, true, inl);
 	}
 }
 
