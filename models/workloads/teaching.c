@@ -130,6 +130,10 @@ struct counter_loop_frame {
 	struct coh_field *counter;
 };
 
+/* one host line (sim_proc_init() aligns the stack): read every run */
+_Static_assert(sizeof(struct counter_loop_frame) <= 64,
+	       "struct counter_loop_frame: more than a host line");
+
 /* The shared counter an increment goes to: one of K at random. */
 static inline struct coh_field *counter_pick(struct sim_task *t,
 					     const struct atomic_counter *ac)
