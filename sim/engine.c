@@ -197,9 +197,9 @@ void sim_engine_set_progress(struct sim_engine *e, uint64_t every,
 	e->tick_at = nr + e->left;
 }
 
-/* progress_tick() - the countdown reached 0: sim_events() is tick_at. */
-static void __attribute__((noinline))
-progress_tick(struct sim_engine *e, sim_time_t t)
+/* The countdown reached 0: sim_events() is tick_at. */
+void __attribute__((noinline))
+sim__progress_tick(struct sim_engine *e, sim_time_t t)
 {
 	e->left = e->progress_every ? e->progress_every : PROGRESS_NONE;
 	e->tick_at += e->left;
@@ -272,7 +272,7 @@ static inline __attribute__((always_inline)) void run_loop(struct sim_engine *e,
 		if (prefetch)
 			next_prefetch(e);
 		if (!--e->left)
-			progress_tick(e, t);
+			sim__progress_tick(e, t);
 		if (!pl->fn) {
 			/* a process's wake-up: its slot stays its own */
 			struct sim_proc *p = pl->arg;
