@@ -492,6 +492,24 @@ cal_append_lone(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 	return true;
 }
 
+/*
+ * cal_pop_lone() - cal_pop() of the lone event when it is in @slot and
+ * before c->limit (the run loop's fast case): true, with its time in
+ * *@t; else false and nothing done. What cal_pop() does to it, but for
+ * the links of slot 0 and of a bucket, which are 0 already and stay so.
+ */
+static inline bool cal_pop_lone(struct sim_calendar *c, uint32_t slot,
+				sim_time_t *t)
+{
+	if (c->cur != SIM__CUR_LONE || c->min != slot ||
+	    c->clock.next >= c->limit)
+		return false;
+	*t = c->clock.next;
+	c->cur = *t >> c->shift;
+	cal__set_min(c, 0);
+	return true;
+}
+
 /* half of sim/calendar.c's SEQ_LIMIT, where it renumbers */
 #define SIM__SEQ_RESERVE_LIMIT (1ull << 39)
 

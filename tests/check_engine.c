@@ -922,12 +922,14 @@ END_TEST
 /* ---- progress and stop ---- */
 
 static uint64_t progress_seen[4];
+static sim_time_t progress_now[4];
 static unsigned int nr_progress;
 
 static void progress_probe(void *arg, sim_time_t now)
 {
 	(void)arg;
-	(void)now;
+	ck_assert_uint_eq(now, sim_now(log_engine));
+	progress_now[nr_progress] = now;
 	progress_seen[nr_progress++] = sim_events(log_engine);
 }
 
@@ -982,6 +984,85 @@ START_TEST(sim_engine_progress_and_stop)
 	ck_assert_uint_eq(event_log.n, 2);
 	ck_assert_uint_eq(event_log.what[1], 'l');
 	ck_assert_uint_eq(sim_now(log_engine), 1000);
+}
+END_TEST
+
+/* rerun_event()'s runs that sim_timer_rerun() took over from the run loop */
+static unsigned int nr_rerun;
+
+/*
+ * Logs data as log_event() does and, while fewer than 9 are logged in
+ * all, sets its timer again in 10 ps and runs again from here while
+ * sim_timer_rerun() lets it (a contended line's service, in little).
+ */
+static void rerun_event(void *arg, uint64_t data)
+{
+	struct sim_timer *t = arg;
+
+	for (;;) {
+		ck_assert(!sim_timer_pending(t));
+		log_event(NULL, data);
+		if (event_log.n >= 9)
+			return;
+		sim_timer_set(t, sim_now(log_engine) + 10);
+		if (!sim_timer_rerun(t))
+			return;
+		nr_rerun++;
+	}
+}
+
+/*
+ * sim_timer_rerun() runs the timer's event from the event itself only
+ * where the run loop would have run it next, and counts it as the run
+ * loop does: alone and before the run's end. Progress every 2 events.
+ *
+ *	set R@10, run to 45 (the run's limit 46): R@10 from the run loop;
+ *	R@20, R@30, R@40 rerun (nothing else pending); R@50 not (past 45):
+ *	it stays pending. 4 events, 3 reruns, progress at 2 and 4 (the
+ *	second from a rerun, at 40), the clock at 45.
+ *	schedule x@60 (seq before R's next), run to 1000: R@50 from the
+ *	run loop, which sets R@60 behind x: no rerun; x@60; R@60 from the
+ *	run loop; R@70, R@80 rerun; the 9th logged (R@80) sets nothing.
+ *	9 events, 5 reruns, progress at 6 (x@60) and 8 (R@70, a rerun).
+ */
+START_TEST(sim_timer_rerun_lone)
+{
+	static const uint64_t want[] = { 'R', 'R', 'R', 'R', 'R',
+					 'x', 'R', 'R', 'R' };
+	static const sim_time_t when[] = { 10, 20, 30, 40, 50, 60, 60, 70, 80 };
+	static const sim_time_t progress_at[] = { 20, 40, 60, 70 };
+	unsigned int i;
+
+	nr_rerun = 0;
+	nr_progress = 0;
+	sim_engine_set_progress(log_engine, 2, progress_probe, NULL);
+	sim_timer_init(log_engine, &log_timer, rerun_event, &log_timer, 'R');
+	sim_timer_set(&log_timer, 10);
+	sim_engine_run(log_engine, 45);
+	ck_assert_uint_eq(event_log.n, 4);
+	ck_assert_uint_eq(nr_rerun, 3);
+	ck_assert_uint_eq(sim_events(log_engine), 4);
+	ck_assert_uint_eq(sim_now(log_engine), 45);
+	ck_assert(sim_timer_pending(&log_timer));
+	ck_assert_uint_eq(sim_next_time(log_engine), 50);
+
+	sim_schedule(log_engine, 60, log_event, NULL, 'x');
+	sim_engine_run(log_engine, 1000);
+	ck_assert_uint_eq(event_log.n, 9);
+	for (i = 0; i < 9; i++) {
+		ck_assert_uint_eq(event_log.what[i], want[i]);
+		ck_assert_uint_eq(event_log.when[i], when[i]);
+	}
+	ck_assert_uint_eq(nr_rerun, 5);
+	ck_assert_uint_eq(sim_events(log_engine), 9);
+	ck_assert_uint_eq(nr_progress, 4);
+	for (i = 0; i < 4; i++) {
+		ck_assert_uint_eq(progress_seen[i], 2 * (i + 1));
+		ck_assert_uint_eq(progress_now[i], progress_at[i]);
+	}
+	ck_assert(!sim_timer_pending(&log_timer));
+	ck_assert_uint_eq(sim_next_time(log_engine), SIM_TIME_MAX);
+	sim_timer_destroy(&log_timer);
 }
 END_TEST
 
@@ -1207,6 +1288,7 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, sim_engine_progress_and_stop);
 	tcase_add_test(tc, sim_timer_order_by_seq);
 	tcase_add_test(tc, sim_timer_rearm_from_callback);
+	tcase_add_test(tc, sim_timer_rerun_lone);
 	tcase_add_test(tc, sim_timer_move_cancel_destroy);
 	tcase_add_test(tc, sim_timer_far_move_cancel);
 	tcase_add_test_raise_signal(tc, sim_timer_past_is_bug, SIGABRT);

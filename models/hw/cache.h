@@ -385,7 +385,10 @@ struct coh_cpu {
 	 * queue, at the pace of that hand-off, would run out (serve_settle()):
 	 * coh_rmw_worth_announcing() asks them, not the line, which may not
 	 * be in the host's L1 when the CPU's think ends. Once the CPU has
-	 * announced an RMW, @ann_line is the line it goes to.
+	 * announced an RMW, @ann_line is the line it goes to. Set for a CPU
+	 * that resumes inline only, and cleared where @resume_inline is set
+	 * (coh_cpu_attach(), coh_cpu_allow_resume()): a CPU with an @ann_line
+	 * resumes inline, which coh_rmw_announce() then need not test.
 	 */
 	struct coh_line *ann_line;
 	sim_time_t ann_until;

@@ -114,6 +114,7 @@ void coh_set_shortcuts(struct coh *c, bool on)
 void coh_cpu_allow_resume(struct coh_cpu *cc)
 {
 	cc->resume_inline = cc->coh->shortcuts_on;
+	cc->ann_line = NULL; /* set with resume_inline only: see there */
 }
 
 /* What @l points to; the line itself is in a chunk (line_alloc()). */
@@ -183,6 +184,7 @@ struct coh_cpu *coh_cpu_attach(struct coh *c, unsigned int cpu,
 	cc->proc = p;
 	cc->cpu = (uint16_t)cpu; /* < MACHINE_MAX_CPUS, checked above */
 	cc->resume_inline = false; /* the new process has not promised it */
+	cc->ann_line = NULL; /* coh_rmw_announce() then needs no test of it */
 	coh_cpu_smt_update(cc);
 	return cc;
 }

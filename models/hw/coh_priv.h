@@ -164,6 +164,12 @@ struct coh {
 	 */
 	bool no_ann;
 	/*
+	 * Lines below @ann_room take an announced RMW without growing c->ann[]
+	 * first: @cap_ann, or 0 with @no_ann (ann_room_update()), so that
+	 * coh_rmw_announce() tests both in one.
+	 */
+	unsigned int ann_room;
+	/*
 	 * The exact shortcuts (cache.c's theory of operation) may be taken:
 	 * @shortcuts_on unless coh_set_shortcuts() turned them off, and
 	 * @shortcuts while no trace records the queues too
@@ -316,14 +322,22 @@ static inline struct coh_line *coh_line_find(const struct coh *c, uint64_t addr)
 	return NULL;
 }
 
+/* ann_room_update() - c->ann_room from c->no_ann and c->cap_ann. */
+static inline void ann_room_update(struct coh *c)
+{
+	c->ann_room = c->no_ann ? 0 : c->cap_ann;
+}
+
 /*
- * coh_plain_update() - c->shortcuts and c->plain from the switch, the
- * machine and the trace, at creation and whenever one of them is set.
+ * coh_plain_update() - c->shortcuts, c->plain and c->ann_room from the
+ * switch, the machine and the trace, at creation and whenever one of them
+ * is set.
  */
 static inline void coh_plain_update(struct coh *c)
 {
 	c->shortcuts = c->shortcuts_on && !c->trace;
 	c->plain = c->machine_plain && c->shortcuts;
+	ann_room_update(c);
 }
 
 /* Whether CPU @cpu holds a copy of @l in the Shared state. */

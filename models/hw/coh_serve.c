@@ -288,24 +288,42 @@ static COH_INLINE void line_service(struct coh *c, struct coh_line *l, bool ann)
 	}
 }
 
+static void line_serve_event_plain(struct coh *c, struct coh_line *l);
+
 /*
  * line_serve_event_ann() - line_serve_event() of a line with RMWs
  * announced: its service, or (the line idle) the first one arriving.
+ * Again from here while its timer, set again, is the next event and the
+ * only one pending (sim_timer_rerun()): on a contended line nearly every
+ * time (72 CPUs on one counter: the announced RMWs are not events), and
+ * a step of the run loop fewer an atomic. Each loop ends in the other's
+ * when the line gains or loses its announced RMWs, as line_serve_event()
+ * would choose.
  */
 static void __attribute__((noinline))
 line_serve_event_ann(struct coh *c, struct coh_line *l)
 {
-	if (!l->serving)
-		coh__ann_arrive(c, l);
-	else
-		line_service(c, l, true);
+	do {
+		if (!l->serving)
+			coh__ann_arrive(c, l);
+		else
+			line_service(c, l, true);
+		if (!sim_timer_rerun(&l->serve_timer))
+			return;
+	} while (l->nr_ann);
+	line_serve_event_plain(c, l);
 }
 
 /* line_serve_event() of a line without RMWs announced: its service. */
 static void __attribute__((noinline))
 line_serve_event_plain(struct coh *c, struct coh_line *l)
 {
-	line_service(c, l, false);
+	do {
+		line_service(c, l, false);
+		if (!sim_timer_rerun(&l->serve_timer))
+			return;
+	} while (!l->nr_ann);
+	line_serve_event_ann(c, l);
 }
 
 /*
