@@ -67,6 +67,11 @@
  * empty shows as a scan of the bitmap that finds no bit (a count's
  * upkeep at every push and pop would cost more than the scan's bound).
  *
+ * With buckets narrower than 1 ns (pop_flat: past DENSER_PROCS, in
+ * sim/engine.c), where a bucket holds a second event about half the
+ * time, limit is 0 and every pop is cal_pop_far(), whose flat pop has no
+ * branch on that (measurements: ring_pop_flat(), sim/calendar.c).
+ *
  * Sequence numbers: 64 bits in a slot, 40 in an overflow key (about
  * 10^12 events, hours of simulation); when an overflow key needs one past
  * 2^40, the pending events are renumbered 0, 1, ... in their (time, seq)
@@ -78,9 +83,9 @@
  * cal_remove(). The earliest event is c->min, at time c->clock.next; the
  * run loop takes it with cal_pop() while its time is before c->limit,
  * else with cal_pop_far() (c->limit is the earlier of the overflow's due
- * time and the run's end, cal_set_end()). The members are the calendar's
- * own: the engine reads clock, min, limit and end, and writes nothing but
- * through these calls.
+ * time and the run's end, cal_set_end(); 0 with pop_flat). The members
+ * are the calendar's own: the engine reads clock, min, limit and end,
+ * and writes nothing but through these calls.
  *
  * Layering: sim/ primitive; includes only sim/error.h. Included by
  * sim/engine.h for the inline fast paths.
@@ -169,6 +174,11 @@ struct sim_calendar {
 	struct sim_clock clock; /* first: sim_now() is inline (engine.h) */
 	uint32_t min; /* the earliest pending event's slot (cal__set_min()) */
 	unsigned int shift; /* a bucket is 2^shift ps wide (cal_reshift()) */
+	/*
+	 * Buckets narrower than 1 ns: the run loop's pops all go out of line
+	 * (limit is 0), to ring_pop_flat() (calendar.c).
+	 */
+	bool pop_flat;
 	uint64_t cur; /* the ring's first bucket number */
 	/* at least the bucket number of every event in the ring (cal_pop()) */
 	uint64_t ring_last;
@@ -210,7 +220,10 @@ void cal__push_far(struct sim_calendar *c, uint32_t slot, sim_time_t t);
 void cal__refill(struct sim_calendar *c);
 void cal__unlone(struct sim_calendar *c);
 
-/* cal_pop_far() - cal_pop() when @t is not before c->limit. */
+/*
+ * cal_pop_far() - cal_pop() when @t is not before c->limit: every pop
+ * with pop_flat.
+ */
 void cal_pop_far(struct sim_calendar *c, uint32_t slot, sim_time_t t);
 /* cal_remove() - drop a pending event that is not running: rare. */
 void cal_remove(struct sim_calendar *c, uint32_t slot);

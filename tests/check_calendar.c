@@ -246,6 +246,19 @@ static void pair_pop(struct pair *p)
 }
 
 /*
+ * next_shift() - the widths in turn: 4.1 ns, 1.0 ns, and 0.5 ns, whose
+ * pops are all cal_pop_far() (pop_flat).
+ */
+static unsigned int next_shift(unsigned int shift)
+{
+	if (shift == SIM__RING_SHIFT)
+		return SIM__RING_SHIFT_DENSE;
+	if (shift == SIM__RING_SHIFT_DENSE)
+		return SIM__RING_SHIFT_DENSE - 1;
+	return SIM__RING_SHIFT;
+}
+
+/*
  * @n random operations after 2000 pushes: as many events pop or are
  * removed as are pushed, so about 2000 stay pending; with @reshift, the
  * bucket width changes every 5000 operations.
@@ -260,9 +273,7 @@ static void pair_run(struct pair *p, unsigned int n, bool reshift)
 		unsigned long op = gsl_rng_uniform_int(p->rng, 12);
 
 		if (reshift && i % 5000 == 4999)
-			cal_reshift(&p->cal, p->cal.shift == SIM__RING_SHIFT ?
-						     SIM__RING_SHIFT_DENSE :
-						     SIM__RING_SHIFT);
+			cal_reshift(&p->cal, next_shift(p->cal.shift));
 		/* 4 pushes, 1 push_key (2 pushes), 5 pops, 1 removal */
 		if (op < 4)
 			pair_push(p);
@@ -301,6 +312,18 @@ START_TEST(calendar_order_as_heap_dense)
 }
 END_TEST
 
+START_TEST(calendar_order_as_heap_flat)
+{
+	struct pair p;
+
+	pair_init(&p, 6);
+	cal_reshift(&p.cal, SIM__RING_SHIFT_DENSE - 1);
+	ck_assert(p.cal.pop_flat);
+	pair_run(&p, 200000, false);
+	pair_free(&p);
+}
+END_TEST
+
 /* A change of width keeps every order: the keys do not depend on it. */
 START_TEST(calendar_order_across_reshift)
 {
@@ -327,9 +350,7 @@ START_TEST(calendar_order_lone)
 		unsigned long op = gsl_rng_uniform_int(p.rng, 8);
 
 		if (i % 1000 == 999)
-			cal_reshift(&p.cal, p.cal.shift == SIM__RING_SHIFT ?
-						    SIM__RING_SHIFT_DENSE :
-						    SIM__RING_SHIFT);
+			cal_reshift(&p.cal, next_shift(p.cal.shift));
 		lone += p.cal.cur == SIM__CUR_LONE;
 		if (p.nr_pending >= 3 || (op >= 4 && op < 7))
 			pair_pop(&p);
@@ -384,6 +405,7 @@ static Suite *calendar_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, calendar_order_as_heap);
 	tcase_add_test(tc, calendar_order_as_heap_dense);
+	tcase_add_test(tc, calendar_order_as_heap_flat);
 	tcase_add_test(tc, calendar_order_across_reshift);
 	tcase_add_test(tc, calendar_order_lone);
 	tcase_add_test(tc, calendar_order_across_renumber);
