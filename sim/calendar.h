@@ -493,16 +493,18 @@ cal_append_lone(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 }
 
 /*
- * cal_pop_lone() - cal_pop() of the lone event when it is in @slot and
- * before c->limit (the run loop's fast case): true, with its time in
- * *@t; else false and nothing done. What cal_pop() does to it, but for
- * the links of slot 0 and of a bucket, which are 0 already and stay so.
+ * cal_pop_lone() - the pop of the lone event when it is in @slot and
+ * before c->end: true, with its time in *@t; else false and nothing
+ * done. What cal_pop() and ring_pop_flat() do to it, but for the links
+ * of slot 0 and of a bucket, which are 0 already and stay so. Against
+ * end, not limit: with the lone event pending the overflow is empty
+ * (its due past any time), and limit is 0 with pop_flat.
  */
 static inline bool cal_pop_lone(struct sim_calendar *c, uint32_t slot,
 				sim_time_t *t)
 {
 	if (c->cur != SIM__CUR_LONE || c->min != slot ||
-	    c->clock.next >= c->limit)
+	    c->clock.next >= c->end)
 		return false;
 	*t = c->clock.next;
 	c->cur = *t >> c->shift;

@@ -221,7 +221,10 @@ static void pair_remove(struct pair *p)
 	cal_slot_free(&p->cal, slot);
 }
 
-/* the earliest event, as the engine's run loop takes it */
+/*
+ * the earliest event, as the engine's run loop takes it; the lone event,
+ * every other time, as its timer's own event does (sim_timer_rerun())
+ */
 static void pair_pop(struct pair *p)
 {
 	uint32_t slot = p->cal.min;
@@ -235,10 +238,17 @@ static void pair_pop(struct pair *p)
 	}
 	ck_assert_uint_eq(slot, top->slot);
 	ck_assert_uint_eq(t, top->time);
-	if (t < p->cal.limit)
+	if (p->cal.cur == SIM__CUR_LONE && p->pops % 2) {
+		sim_time_t at;
+
+		ck_assert(!cal_pop_lone(&p->cal, slot ^ 1, &at));
+		ck_assert(cal_pop_lone(&p->cal, slot, &at));
+		ck_assert_uint_eq(at, t);
+	} else if (t < p->cal.limit) {
 		cal_pop(&p->cal, slot, t);
-	else
+	} else {
 		cal_pop_far(&p->cal, slot, t);
+	}
 	pending_del(p, slot);
 	p->now = t;
 	cal_slot_free(&p->cal, slot);
