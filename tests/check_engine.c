@@ -32,6 +32,19 @@ static void log_event(void *arg, uint64_t data)
 	event_log.n++;
 }
 
+/* The log holds @n events: @want[k] at @when[k], in that order. */
+static void log_expect(const uint64_t *want, const sim_time_t *when,
+		       unsigned int n)
+{
+	unsigned int i;
+
+	ck_assert_uint_eq(event_log.n, n);
+	for (i = 0; i < n; i++) {
+		ck_assert_uint_eq(event_log.what[i], want[i]);
+		ck_assert_uint_eq(event_log.when[i], when[i]);
+	}
+}
+
 static void setup(void)
 {
 	event_log.n = 0;
@@ -54,7 +67,6 @@ START_TEST(sim_engine_run_time_then_fifo)
 {
 	static const uint64_t want[] = { 'b', 'd', 'c', 'e', 'a' };
 	static const sim_time_t when[] = { 10, 10, 20, 20, 30 };
-	unsigned int i;
 
 	sim_schedule(log_engine, 30, log_event, NULL, 'a');
 	sim_schedule(log_engine, 10, log_event, NULL, 'b');
@@ -62,11 +74,7 @@ START_TEST(sim_engine_run_time_then_fifo)
 	sim_schedule(log_engine, 10, log_event, NULL, 'd');
 	sim_schedule(log_engine, 20, log_event, NULL, 'e');
 	sim_engine_run(log_engine, 100);
-	ck_assert_uint_eq(event_log.n, 5);
-	for (i = 0; i < 5; i++) {
-		ck_assert_uint_eq(event_log.what[i], want[i]);
-		ck_assert_uint_eq(event_log.when[i], when[i]);
-	}
+	log_expect(want, when, 5);
 	/* The clock ends at the horizon when the events ran out. */
 	ck_assert_uint_eq(sim_now(log_engine), 100);
 	ck_assert_uint_eq(sim_events(log_engine), 5);
@@ -100,7 +108,6 @@ START_TEST(sim_engine_replace_top)
 {
 	static const uint64_t want[] = { 'r', 'x', 's', 't', 'y' };
 	static const sim_time_t when[] = { 10, 10, 10, 20, 40 };
-	unsigned int i;
 
 	sim_schedule(log_engine, 10, resched_event, NULL, 'r');
 	sim_schedule(log_engine, 10, log_event, NULL, 'x');
@@ -108,11 +115,7 @@ START_TEST(sim_engine_replace_top)
 	sim_engine_run(log_engine, 100);
 	ck_assert_uint_eq(seen_next[0], 10);
 	ck_assert_uint_eq(seen_next[1], 20);
-	ck_assert_uint_eq(event_log.n, 5);
-	for (i = 0; i < 5; i++) {
-		ck_assert_uint_eq(event_log.what[i], want[i]);
-		ck_assert_uint_eq(event_log.when[i], when[i]);
-	}
+	log_expect(want, when, 5);
 	ck_assert_uint_eq(sim_next_time(log_engine), SIM_TIME_MAX);
 }
 END_TEST
@@ -191,7 +194,6 @@ START_TEST(sim_engine_window_edges)
 	static const uint64_t want[] = { 'c', 'f', 'd', 'b', 'a', 'e' };
 	static const sim_time_t when[] = { 5,	     5,	       16777215,
 					   16777216, 20000000, 20000000 };
-	unsigned int i;
 
 	sim_schedule(log_engine, 20000000, log_event, NULL, 'a');
 	sim_schedule(log_engine, 16777216, log_event, NULL, 'b');
@@ -201,11 +203,7 @@ START_TEST(sim_engine_window_edges)
 	sim_schedule(log_engine, 5, log_event, NULL, 'f');
 	ck_assert_uint_eq(sim_next_time(log_engine), 5);
 	sim_engine_run(log_engine, 30000000);
-	ck_assert_uint_eq(event_log.n, 6);
-	for (i = 0; i < 6; i++) {
-		ck_assert_uint_eq(event_log.what[i], want[i]);
-		ck_assert_uint_eq(event_log.when[i], when[i]);
-	}
+	log_expect(want, when, 6);
 	ck_assert_uint_eq(sim_next_time(log_engine), SIM_TIME_MAX);
 }
 END_TEST
@@ -317,7 +315,6 @@ START_TEST(sim_engine_reshift)
 	static const sim_time_t when[] = { 5, 4194303, 4194304, 4194304,
 					   20000000 };
 	struct sim_timer t;
-	unsigned int i;
 
 	dense_init();
 	sim_timer_init(log_engine, &t, log_event, NULL, 'T');
@@ -337,11 +334,7 @@ START_TEST(sim_engine_reshift)
 	dense_destroy();
 	sim_engine_run(log_engine, 30000000);
 	ck_assert_uint_eq(sim__engine_shift(log_engine), 12);
-	ck_assert_uint_eq(event_log.n, 5);
-	for (i = 0; i < 5; i++) {
-		ck_assert_uint_eq(event_log.what[i], want[i]);
-		ck_assert_uint_eq(event_log.when[i], when[i]);
-	}
+	log_expect(want, when, 5);
 	ck_assert_uint_eq(sim_next_time(log_engine), SIM_TIME_MAX);
 	sim_timer_destroy(&t);
 }
@@ -366,7 +359,6 @@ START_TEST(sim_engine_seq_renumber)
 	static const sim_time_t when[] = { 100,	     100,      100,
 					   20000000, 20000000, 20000000,
 					   20000000 };
-	unsigned int i;
 
 	sim__engine_set_seq(log_engine, (1ull << 40) - 3);
 	sim_schedule(log_engine, 100, log_event, NULL, 'a');
@@ -377,11 +369,7 @@ START_TEST(sim_engine_seq_renumber)
 	sim_schedule(log_engine, 100, log_event, NULL, 'g');
 	sim_schedule(log_engine, 20000000, log_event, NULL, 'f');
 	sim_engine_run(log_engine, SIM_PS_PER_MS);
-	ck_assert_uint_eq(event_log.n, 7);
-	for (i = 0; i < 7; i++) {
-		ck_assert_uint_eq(event_log.what[i], want[i]);
-		ck_assert_uint_eq(event_log.when[i], when[i]);
-	}
+	log_expect(want, when, 7);
 }
 END_TEST
 
@@ -608,7 +596,6 @@ START_TEST(sim_timer_order_by_seq)
 	static const sim_time_t when[] = { 50, 100, 100, 100, 100 };
 	struct sim_proc p;
 	struct leaf_frame *f;
-	unsigned int i;
 
 	sim_timer_init(log_engine, &log_timer, log_event, NULL, 'T');
 	sim_proc_init(&p, log_engine, 'p', 256, NULL);
@@ -621,11 +608,7 @@ START_TEST(sim_timer_order_by_seq)
 	sim_proc_start(&p, 100);
 	sim_schedule(log_engine, 50, log_event, NULL, 'c');
 	sim_engine_run(log_engine, 1000);
-	ck_assert_uint_eq(event_log.n, 5);
-	for (i = 0; i < 5; i++) {
-		ck_assert_uint_eq(event_log.what[i], want[i]);
-		ck_assert_uint_eq(event_log.when[i], when[i]);
-	}
+	log_expect(want, when, 5);
 	ck_assert_uint_eq(sim_events(log_engine), 6);
 	ck_assert(!sim_timer_pending(&log_timer));
 	ck_assert(p.finished);
@@ -646,17 +629,12 @@ START_TEST(sim_timer_rearm_from_callback)
 {
 	static const uint64_t want[] = { 'T', 'x', 'T', 'T' };
 	static const sim_time_t when[] = { 10, 60, 60, 110 };
-	unsigned int i;
 
 	sim_timer_init(log_engine, &log_timer, rearm_event, &log_timer, 'T');
 	sim_timer_set(&log_timer, 10);
 	sim_schedule(log_engine, 60, log_event, NULL, 'x');
 	sim_engine_run(log_engine, 1000);
-	ck_assert_uint_eq(event_log.n, 4);
-	for (i = 0; i < 4; i++) {
-		ck_assert_uint_eq(event_log.what[i], want[i]);
-		ck_assert_uint_eq(event_log.when[i], when[i]);
-	}
+	log_expect(want, when, 4);
 	ck_assert(!sim_timer_pending(&log_timer));
 	sim_timer_destroy(&log_timer);
 }
@@ -808,7 +786,6 @@ START_TEST(sim_proc_sync_behind_same_time)
 	static const sim_time_t when[] = { 1000, 1000, 2000, 2000 };
 	struct sim_proc p;
 	struct leaf_frame *f;
-	unsigned int i;
 
 	sim_proc_init(&p, log_engine, 9, 1024, NULL);
 	f = co_push(&p, leaf, sizeof(*f));
@@ -818,11 +795,7 @@ START_TEST(sim_proc_sync_behind_same_time)
 	sim_schedule(log_engine, 2000, log_event, NULL, 'y');
 	sim_proc_start(&p, 0);
 	sim_engine_run(log_engine, 10000);
-	ck_assert_uint_eq(event_log.n, 4);
-	for (i = 0; i < 4; i++) {
-		ck_assert_uint_eq(event_log.what[i], want[i]);
-		ck_assert_uint_eq(event_log.when[i], when[i]);
-	}
+	log_expect(want, when, 4);
 	ck_assert(p.finished);
 	ck_assert_uint_eq(p.now, 2000);
 	sim_proc_destroy(&p);
@@ -846,7 +819,6 @@ START_TEST(sim_engine_overflow_ring_empty)
 {
 	static const uint64_t want[] = { 'a', 'c', 'd', 'b' };
 	static const sim_time_t when[] = { 100, 10000000, 17000000, 20000000 };
-	unsigned int i;
 
 	sim_schedule(log_engine, 100, log_event, NULL, 'a');
 	sim_schedule(log_engine, 20000000, log_event, NULL, 'b');
@@ -857,11 +829,7 @@ START_TEST(sim_engine_overflow_ring_empty)
 	sim_schedule(log_engine, 17000000, log_event, NULL, 'd');
 	ck_assert_uint_eq(sim_next_time(log_engine), 10000000);
 	sim_engine_run(log_engine, 30000000);
-	ck_assert_uint_eq(event_log.n, 4);
-	for (i = 0; i < 4; i++) {
-		ck_assert_uint_eq(event_log.what[i], want[i]);
-		ck_assert_uint_eq(event_log.when[i], when[i]);
-	}
+	log_expect(want, when, 4);
 	ck_assert_uint_eq(sim_events(log_engine), 4);
 	ck_assert_uint_eq(sim_next_time(log_engine), SIM_TIME_MAX);
 }
@@ -890,16 +858,11 @@ START_TEST(sim_engine_ring_wraps_to_own_word)
 {
 	static const uint64_t want[] = { 'z', 'a', 'b' };
 	static const sim_time_t when[] = { 16379904, 16384000, 33153024 };
-	unsigned int i;
 
 	sim_schedule(log_engine, 16379904, schedule_b_event, NULL, 'z');
 	sim_schedule(log_engine, 16384000, log_event, NULL, 'a');
 	sim_engine_run(log_engine, 40000000);
-	ck_assert_uint_eq(event_log.n, 3);
-	for (i = 0; i < 3; i++) {
-		ck_assert_uint_eq(event_log.what[i], want[i]);
-		ck_assert_uint_eq(event_log.when[i], when[i]);
-	}
+	log_expect(want, when, 3);
 }
 END_TEST
 
@@ -1048,11 +1011,7 @@ START_TEST(sim_timer_rerun_lone)
 
 	sim_schedule(log_engine, 60, log_event, NULL, 'x');
 	sim_engine_run(log_engine, 1000);
-	ck_assert_uint_eq(event_log.n, 9);
-	for (i = 0; i < 9; i++) {
-		ck_assert_uint_eq(event_log.what[i], want[i]);
-		ck_assert_uint_eq(event_log.when[i], when[i]);
-	}
+	log_expect(want, when, 9);
 	ck_assert_uint_eq(nr_rerun, 5);
 	ck_assert_uint_eq(sim_events(log_engine), 9);
 	ck_assert_uint_eq(nr_progress, 4);
