@@ -126,6 +126,14 @@ static inline void sim_stat_add(struct sim_stat *s, double x)
 double sim_stat_mean(struct sim_stat *s);
 /* @q in [0, 1]; 0 when there are no samples. Reorders the samples. */
 double sim_stat_quantile(struct sim_stat *s, double q);
+/*
+ * sim_stat_quantile_each() - @out[i] = sim_stat_quantile(@s, @q[i]) for i <
+ * @nq: the same numbers, for less than asking one at a time (from one
+ * count of the samples' radix digits, the buckets of all the ranks asked
+ * for are copied out in one pass: sim/stats.c). May reorder the samples.
+ */
+void sim_stat_quantile_each(struct sim_stat *s, const double *q, size_t nq,
+			    double *out);
 
 /* Mean and 95% CI half-width of @n values; half-width 0 when n < 2. */
 void sim_ci95(const double *x, size_t n, double *mean, double *half);

@@ -323,18 +323,45 @@ START_TEST(sim_stat_quantile_sequence)
 END_TEST
 
 /*
+ * sim_stat_quantile_each() of @qs[0, @nq) must be exactly GSL's quantiles of
+ * @sorted[0, @m), as sim_stat_quantile()'s are, one at a time.
+ */
+static void check_quantiles_at_once(struct sim_stat *s, const double *sorted,
+				    size_t m, const double *qs, size_t nq)
+{
+	double got[16], want;
+	size_t i;
+
+	sim_stat_quantile_each(s, qs, nq, got);
+	for (i = 0; i < nq; i++) {
+		want = m ? gsl_stats_quantile_from_sorted_data(sorted, 1, m,
+							       qs[i]) :
+			   0.0;
+		ck_assert_msg(
+			got[i] == want,
+			"n %zu q %g of %zu at once: got %.17g, want %.17g", m,
+			qs[i], nq, got[i], want);
+	}
+}
+
+/*
  * The quantiles of @x[0, @n) from a struct sim_stat, asked in the order
  * of @qs, then again after one more sample, @extra: each must be
  * exactly GSL's quantile of a sorted copy (qsort), and the mean exactly
  * the sum formed sample by sample, in the order they came, over n.
  * Whether sim_stat_quantile() selects (under 1024 samples, or with a
  * negative one) or groups by radix digit, the order statistics are the
- * same, so the numbers are.
+ * same, so the numbers are. Each round first asks sim_stat_quantile_each()
+ * for the report's sets (p50, p90, p99; p50, p99), the first eight of
+ * @qs (its largest set at once, the buckets of up to 16 ranks) and all
+ * of them (one at a time): its one pass copies the buckets of the ranks
+ * out, without reordering the samples, before anything grouped them.
  */
 static void check_quantiles(const double *x, size_t n, double extra)
 {
 	static const double qs[] = { 0.5,  0.9, 0.99, 0.99,  1.0,   0.0, 0.25,
 				     0.75, 0.5, 0.1,  0.999, 0.001, 0.37 };
+	static const double p50_90_99[] = { 0.5, 0.9, 0.99 };
 	double *sorted = malloc((n + 2) * sizeof(*sorted)), sum = 0;
 	struct sim_stat s;
 	size_t i, m = n;
@@ -351,6 +378,13 @@ static void check_quantiles(const double *x, size_t n, double extra)
 			sum += round && i == n ? extra : x[i];
 		qsort(sorted, m, sizeof(*sorted), cmp_double);
 		ck_assert(sim_stat_mean(&s) == (m ? sum / (double)m : 0.0));
+		check_quantiles_at_once(&s, sorted, m, p50_90_99, 3);
+		check_quantiles_at_once(&s, sorted, m, p50_90_99, 0);
+		check_quantiles_at_once(&s, sorted, m, qs + 3, 2);
+		check_quantiles_at_once(&s, sorted, m, qs, 8);
+		ck_assert(sim_stat_mean(&s) == (m ? sum / (double)m : 0.0));
+		check_quantiles_at_once(&s, sorted, m, qs,
+					sizeof(qs) / sizeof(qs[0]));
 		for (i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
 			double got = sim_stat_quantile(&s, qs[i]);
 			double want = m ? gsl_stats_quantile_from_sorted_data(
@@ -378,8 +412,9 @@ static void check_quantiles(const double *x, size_t n, double extra)
  * samples over 60 octaves (the digit is the top of the exponent), over
  * one octave (the digit is mantissa bits), consecutive doubles (the
  * digit is the lowest bits), samples crowded in a sliver of a wide span
- * (buckets of thousands, grouped again, with and without ties), and
- * negative samples (the selection).
+ * (buckets of thousands, grouped again, with and without ties), a
+ * contended line's latencies (clumps of ties; one value most of them),
+ * and negative samples (the selection).
  */
 START_TEST(sim_stat_quantile_against_sort)
 {
@@ -446,6 +481,40 @@ START_TEST(sim_stat_quantile_against_sort)
 				       100.0 + 0.001 * (double)sim_rng_uniform_int(
 							       r, 600);
 		check_quantiles(x, n, 100.3);
+		/*
+		 * a contended line's latencies: whole ps in ns, 800 values
+		 * in four clumps a hand-off (48 ns) apart, ties in each
+		 */
+		for (i = 0; i < n; i++) {
+			int64_t ps = 48000 * (1 + (int64_t)sim_rng_uniform_int(
+							  r, 4)) +
+				     (int64_t)sim_rng_uniform_int(r, 200);
+
+			x[i] = (double)ps / 1000.0;
+		}
+		check_quantiles(x, n, 96.1);
+		/*
+		 * crowded: 85% one hand-off (48 ns), 12% one hit (7 ns),
+		 * the rest a few ps above 48 and spread to 100 ns; the
+		 * first sample one of the few (a bucket's first sample is
+		 * not always its most common value)
+		 */
+		for (i = 0; i < n; i++) {
+			uint64_t u = sim_rng_uniform_int(r, 100),
+				 ps = 1 + sim_rng_uniform_int(r, 3);
+
+			if (u < 85)
+				x[i] = 48.0;
+			else if (u < 97)
+				x[i] = 7.0;
+			else if (u < 98) /* 48.001 .. 48.003 */
+				x[i] = 48.0 + 0.001 * (double)ps;
+			else
+				x[i] = 48.0 + 52.0 * gsl_rng_uniform(r);
+		}
+		if (n)
+			x[0] = 48.002;
+		check_quantiles(x, n, 48.0);
 		/* negative, zero and positive */
 		for (i = 0; i < n; i++)
 			x[i] = (double)sim_rng_uniform_int(r, 2001) - 1000.0;

@@ -17,6 +17,10 @@
 #include "sim/stats.h"
 #include "sim/util.h"
 
+/* The percentiles reported, each set asked of its statistic at once */
+static const double p50_90_99[] = { 0.50, 0.90, 0.99 };
+static const double p50_99[] = { 0.50, 0.99 };
+
 static void result_add(struct run_result *res, const char *name,
 		       const char *unit, double v, bool higher_is_better)
 {
@@ -127,7 +131,7 @@ static void memcg_collect(struct run *run, struct run_result *res, uint64_t ops,
 {
 	struct memcg_sim *ms = run->memcg;
 	const struct memcg_counts *c = &ms->counts;
-	double per_op = ops ? 1.0 / (double)ops : 0.0;
+	double per_op = ops ? 1.0 / (double)ops : 0.0, p[3];
 	bool charging = false, reading = false;
 	unsigned int i;
 
@@ -144,12 +148,10 @@ static void memcg_collect(struct run *run, struct run_result *res, uint64_t ops,
 	few_samples(res, "charge_latency_p50/p90/p99", &ms->charge_lat);
 	result_add(res, "charge_latency_mean", "ns",
 		   sim_stat_mean(&ms->charge_lat), false);
-	result_add(res, "charge_latency_p50", "ns",
-		   sim_stat_quantile(&ms->charge_lat, 0.50), false);
-	result_add(res, "charge_latency_p90", "ns",
-		   sim_stat_quantile(&ms->charge_lat, 0.90), false);
-	result_add(res, "charge_latency_p99", "ns",
-		   sim_stat_quantile(&ms->charge_lat, 0.99), false);
+	sim_stat_quantile_each(&ms->charge_lat, p50_90_99, 3, p);
+	result_add(res, "charge_latency_p50", "ns", p[0], false);
+	result_add(res, "charge_latency_p90", "ns", p[1], false);
+	result_add(res, "charge_latency_p99", "ns", p[2], false);
 	result_add(res, "charges_per_op", "calls", (double)c->charges * per_op,
 		   false);
 	result_add(res, "stock_hit_rate", "%",
@@ -169,19 +171,17 @@ stats:
 	result_add(res, "flushes_skipped", "calls", (double)c->flushes_skipped,
 		   false);
 	few_samples(res, "flush_time_p50/p99", &ms->flush_lat);
-	result_add(res, "flush_time_p50", "ns",
-		   sim_stat_quantile(&ms->flush_lat, 0.50), false);
-	result_add(res, "flush_time_p99", "ns",
-		   sim_stat_quantile(&ms->flush_lat, 0.99), false);
+	sim_stat_quantile_each(&ms->flush_lat, p50_99, 2, p);
+	result_add(res, "flush_time_p50", "ns", p[0], false);
+	result_add(res, "flush_time_p99", "ns", p[1], false);
 	if (!reading)
 		return;
 	result_add(res, "stat_read_latency_mean", "ns",
 		   sim_stat_mean(&ms->read_lat), false);
 	few_samples(res, "stat_read_latency_p50/p99", &ms->read_lat);
-	result_add(res, "stat_read_latency_p50", "ns",
-		   sim_stat_quantile(&ms->read_lat, 0.50), false);
-	result_add(res, "stat_read_latency_p99", "ns",
-		   sim_stat_quantile(&ms->read_lat, 0.99), false);
+	sim_stat_quantile_each(&ms->read_lat, p50_99, 2, p);
+	result_add(res, "stat_read_latency_p50", "ns", p[0], false);
+	result_add(res, "stat_read_latency_p99", "ns", p[1], false);
 	result_add(res, "stat_pass_time_mean", "us",
 		   sim_stat_mean(&ms->pass_lat) / 1000.0, false);
 	result_add(res, "stats_error_max", "pages", c->error_max, false);
@@ -193,6 +193,7 @@ stats:
 void run__collect(struct run *run, struct run_result *res)
 {
 	double secs = (double)(run->end_ps - run->warmup_ps) / 1e12, tput = 0;
+	double p[3];
 	uint64_t ops = 0, transfers = 0;
 	sim_time_t wait = 0, busy_max = 0;
 	unsigned int i, j, nr_tasks = 0;
@@ -236,12 +237,10 @@ void run__collect(struct run *run, struct run_result *res)
 	}
 	result_add(res, "latency_mean", "ns", sim_stat_mean(&run->lat), false);
 	few_samples(res, "latency_p50/p90/p99", &run->lat);
-	result_add(res, "latency_p50", "ns", sim_stat_quantile(&run->lat, 0.50),
-		   false);
-	result_add(res, "latency_p90", "ns", sim_stat_quantile(&run->lat, 0.90),
-		   false);
-	result_add(res, "latency_p99", "ns", sim_stat_quantile(&run->lat, 0.99),
-		   false);
+	sim_stat_quantile_each(&run->lat, p50_90_99, 3, p);
+	result_add(res, "latency_p50", "ns", p[0], false);
+	result_add(res, "latency_p90", "ns", p[1], false);
+	result_add(res, "latency_p99", "ns", p[2], false);
 
 	coh_lines_sum(run->coh, &transfers, &busy_max);
 	result_add(res, "transfers_per_op", "lines",
