@@ -184,7 +184,10 @@ struct coh_caller_stat {
 };
 
 struct coh_field_stat {
-	/* an access writes these: first */
+	/*
+	 * an access writes these: first; a locked RMW's miss counts from a
+	 * log too, like @cpus (field_cpu_count())
+	 */
 	uint64_t ops[NR_COH_OPS];
 	uint64_t misses;
 	sim_time_t wait_ps; /* time accesses to it queued */

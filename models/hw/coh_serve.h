@@ -617,13 +617,10 @@ static COH_INLINE void reads_join(struct coh *c, struct coh_line *l,
 static COH_INLINE void rmw_count_miss(struct coh_line *l,
 				      const struct coh_cpu *cc, uint8_t slot)
 {
-	struct coh_field_stat *fs = &l->fields[slot];
-
 	l->ops[COH_RMW]++;
-	fs->ops[COH_RMW]++;
-	field_cpu_count(cc->coh, l, slot, cc->cpu);
+	/* and the field's ops[COH_RMW] and misses */
+	field_cpu_count(cc->coh, l, slot, cc->cpu, true);
 	l->misses++;
-	fs->misses++;
 }
 
 /*
