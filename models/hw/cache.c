@@ -288,7 +288,7 @@ static COH_INLINE bool access_issue(struct coh_cpu *cc, struct coh_field *field,
 	fs->ops[op]++;
 	if (coh_unlikely(cc->caller != NULL))
 		coh__count_caller(cc, fs, op);
-	field_cpu_count(c, l, field->slot, cc->cpu);
+	field_cpu_count(c, l, field->slot, cc->cpu, false);
 	i = op == COH_RMW ? -1 : pending_merge(cc, l, op);
 	if (i >= 0) {
 		/*

@@ -184,7 +184,10 @@ struct coh_caller_stat {
 };
 
 struct coh_field_stat {
-	/* an access writes these: first */
+	/*
+	 * an access writes these: first; a locked RMW's miss counts from a
+	 * log too, like @cpus (field_cpu_count())
+	 */
 	uint64_t ops[NR_COH_OPS];
 	uint64_t misses;
 	sim_time_t wait_ps; /* time accesses to it queued */
@@ -295,6 +298,11 @@ struct coh_line {
 	 * a miss of either may move the other, so no RMW shortcut serves it
 	 */
 	bool pair_prefetch;
+	/*
+	 * up to date after coh_settle(): an RMW served at once logs them
+	 * with its transfer once transfers are logged (coh_priv.h:
+	 * xfer_to_count())
+	 */
 	uint64_t transfers;
 	uint64_t xfer_by_dist[NR_COH_DIST + 1]; /* [NR_COH_DIST]: memory */
 	sim_time_t wait_ps; /* time requests queued */

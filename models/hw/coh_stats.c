@@ -50,7 +50,7 @@ void coh__xfer_to_alloc(struct coh *c, struct coh_line *l)
 	if (c->xfer_bytes >= c->log_bytes)
 		c->log_stats = true;
 	l->xfer_left = c->log_stats ? xfer_log_cap(c) : 0;
-	l->xfer_to = calloc(1, bytes + (l->xfer_left + 1) * sizeof(uint16_t));
+	l->xfer_to = calloc(1, bytes + (l->xfer_left + 1) * sizeof(uint32_t));
 	SIM_OOM_ON(!l->xfer_to);
 	if (l->xfer_left)
 		log_line_add(c, l);
@@ -61,7 +61,7 @@ void coh__xfer_log_alloc(struct coh *c, struct coh_line *l)
 {
 	unsigned int n = xfer_log_cap(c);
 	uint32_t *to = realloc(l->xfer_to, c->nr_cpus * sizeof(*to) +
-						   (n + 1) * sizeof(uint16_t));
+						   (n + 1) * sizeof(uint32_t));
 
 	SIM_OOM_ON(!to);
 	l->xfer_to = to;
@@ -76,26 +76,50 @@ void coh__xfer_log_alloc(struct coh *c, struct coh_line *l)
  * log_stats). Each entry counts in both, by its two flags, without a
  * branch: which kind comes next is no branch to predict (an entry of a
  * transfer alone ORs 0 into its line's first field, which it has: a
- * transfer is an access to one).
+ * transfer is an access to one). So do the locked RMWs' misses, in their
+ * fields' counts, and the distances of the transfers the line has not
+ * counted, in its transfers and xfer_by_dist[].
  */
 void coh__xfer_log_flush(struct coh *c, struct coh_line *l)
 {
-	const uint16_t *log = xfer_log(c, l);
+	const uint32_t *log = xfer_log(c, l);
 	uint32_t *to = l->xfer_to;
 	struct coh_field_stat *fs = l->fields;
-	unsigned int i, n = xfer_log_cap(c);
+	unsigned int i, j, d, n = xfer_log_cap(c);
+	/*
+	 * the entries by e >> COH_LOG_DIST_SHIFT, 1 + the slot of an RMW's
+	 * miss (0: none) and distance (COH_DIST_SELF: none): one count an
+	 * entry, in locals, which the stores cannot alias
+	 */
+	uint64_t by[(COH_LINE_FIELDS + 1) << COH_LOG_DIST_BITS];
 
+	memset(by, 0,
+	       ((size_t)l->nr_fields + 1) * sizeof(by[0]) << COH_LOG_DIST_BITS);
 	/* filled from its end: the entries from l->xfer_left on */
 	for (i = l->xfer_left; i < n; i++) {
 		unsigned int e = log[i], cpu = e & COH_LOG_CPU;
-		unsigned int slot = (e & ~(COH_LOG_TOUCH | COH_LOG_XFER)) >>
+		unsigned int slot = (e & (COH_LOG_XFER - 1)) >>
 				    COH_LOG_SLOT_SHIFT;
 		uint64_t touch = (e & COH_LOG_TOUCH) != 0;
 
 		to[cpu] += (e & COH_LOG_XFER) != 0;
 		fs[slot].cpus[cpu / 64] |= touch << cpu % 64;
+		by[e >> COH_LOG_DIST_SHIFT]++;
 	}
 	l->xfer_left = n;
+	for (j = 0; j <= l->nr_fields; j++)
+		for (d = COH_DIST_SELF; d <= NR_COH_DIST; d++) {
+			uint64_t k = by[j << COH_LOG_DIST_BITS | d];
+
+			if (j) {
+				fs[j - 1].ops[COH_RMW] += k;
+				fs[j - 1].misses += k;
+			}
+			if (d != COH_DIST_SELF) {
+				l->transfers += k;
+				l->xfer_by_dist[d] += k;
+			}
+		}
 }
 
 void coh_set_log_bytes(struct coh *c, size_t bytes)
