@@ -657,7 +657,8 @@ static inline bool coh_rmw_ahead(struct coh_cpu *cc, struct coh_field *f)
 		if (coh_rmw_worth_announcing(cc, f->line, p->now) &&
 		    coh_rmw_announce(cc, f))
 			return true;
-		if (sim_proc_sync(p))
+		/* ahead: a running process's clock is never behind */
+		if (sim_proc_sync_ahead(p))
 			return true;
 	}
 	return coh_access_issue(cc, f, COH_RMW, false);
