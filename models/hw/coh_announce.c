@@ -179,7 +179,7 @@ void coh__ann_arrive(struct coh *c, struct coh_line *l)
 /* ann_admit() before an access: out of line, as it is rare there. */
 COH_COLD void coh__ann_admit_now(struct coh *c, struct coh_line *l)
 {
-	ann_admit(c, l, false);
+	ann_admit(c, l, false, false);
 }
 
 void coh_settle(struct coh *c)
@@ -189,7 +189,7 @@ void coh_settle(struct coh *c)
 	/* an idle line's next arrival is later: its event would have run */
 	for (i = 0; c->ann && i < c->nr_lines; i++)
 		if (c->lines[i]->nr_ann)
-			ann_admit(c, c->lines[i], true);
+			ann_admit(c, c->lines[i], true, false);
 	coh_stats_flush(c);
 }
 

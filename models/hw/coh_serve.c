@@ -284,7 +284,7 @@ static COH_INLINE void line_service(struct coh *c, struct coh_line *l, bool ann)
 
 	/* the RMWs announced to arrive before now join the queue first */
 	if (ann)
-		ann_admit(c, l, false);
+		ann_admit(c, l, false, true);
 	l->serving = false;
 	line_serve_inline(c, l, sim_now(c->e), ann, &cc);
 	/*
