@@ -273,11 +273,18 @@ static int counter_arrive(struct sim_proc *p, void *frame)
 	struct counter_loop_frame *f = frame;
 	struct coh_cpu *cc = f->t->k.cc;
 
+	SIM__CHECK(p != &f->t->proc);
 	f->co.fn = counter_done;
 	if (coh__access_rmw(cc, f->counter))
 		return CO_WAIT;
-	/* served at once: it goes on */
-	return counter_done(p, f);
+	/*
+	 * Served at once: it goes on, its process found from the frame again,
+	 * so that only the frame lives across the call: one register saved,
+	 * not two and a stack adjustment (`make bench-insns INSNS_N=N
+	 * INSNS_K=K`, instructions an atomic: 256/16 582 -> 577, 72/16 568 ->
+	 * 563, 8/16 464 -> 460, 8/1 542 -> 537).
+	 */
+	return counter_done(&f->t->proc, f);
 }
 
 /* Not announced after all (rare): it syncs. */
