@@ -166,22 +166,31 @@ static inline struct coh_field *counter_pick(struct sim_task *t,
  * at the start; counter_arrive() at the end of a think (its wake-up: the
  * RMW's issue); counter_done() once the RMW is done (the line serving it
  * resumes it, or counter_arrive() goes on into it when it was served at
- * once); counter_ahead() once it announced one. Each call the loop came
- * back from is now the last act of its state, but the issue and the rare
- * paths' (the think's and the sample's slow draws, the trace): the one
- * coroutine dispatched on its resume point and saved six registers at
- * each of its 1.5 entries an atomic (256 CPUs on 16 counters); here the
- * wake-up that only queues its RMW (57% of them) saves two, and the
- * resume after an RMW five (`make bench-insns INSNS_N=N INSNS_K=K`,
+ * once; it loops while the next is too); counter_ahead() once it
+ * announced one. Each call the loop came back from is now the last act of
+ * its state, but the issue and the rare paths' (the think's and the
+ * sample's slow draws, the trace): the one coroutine dispatched on its
+ * resume point and saved six registers at each of its 1.5 entries an
+ * atomic (256 CPUs on 16 counters); here the wake-up that only queues its
+ * RMW (57% of them) saves two, and the resume after an RMW five (`make
+ * bench-insns INSNS_N=N INSNS_K=K`,
  * instructions an atomic: 256/16 600 -> 582, 72/16 585 -> 568, 8/16 467
  * -> 464, 8/1 562 -> 542, 72/1 571 -> 562, 256/1 556 -> 547).
  */
-static int counter_start(struct sim_proc *p, void *frame);
 static int counter_arrive(struct sim_proc *p, void *frame);
 static int counter_done(struct sim_proc *p, void *frame);
 static int counter_ahead(struct sim_proc *p, void *frame);
 static int counter_traced(struct sim_proc *p, void *frame);
 static int counter_unannounced(struct sim_proc *p, void *frame);
+
+/*
+ * What a step below returns but CO_DONE, CO_WAIT and CO_CALL (the frame's
+ * function set): the think ended and the engine is at the CPU's clock, the
+ * RMW arrives at its line now. Its caller goes on to it, in a loop or in
+ * counter_arrive(), so that the stack stays bounded without the
+ * compiler's tail calls (an unoptimised build makes none).
+ */
+#define COUNTER_ARRIVE (-1)
 
 /*
  * counter_sync() - the think has ended at p->now: sync, then arrive (the
@@ -192,11 +201,11 @@ counter_sync(struct sim_proc *p, struct counter_loop_frame *f)
 {
 	f->co.fn = counter_arrive;
 	if (p->now == sim_now(p->engine))
-		return counter_arrive(p, f);
+		return COUNTER_ARRIVE;
 	if (!sim_proc_must_yield(p)) {
 		/* nothing else is due before: the clock moves there */
 		(void)sim_proc_sync_ahead(p);
-		return counter_arrive(p, f);
+		return COUNTER_ARRIVE;
 	}
 	/* its wake-up, to yield to the events due before */
 	return sim_proc_sync_ahead(p) ? CO_WAIT : CO_CALL;
@@ -246,25 +255,26 @@ counter_think(struct sim_proc *p, struct counter_loop_frame *f)
 	return counter_op(p, f);
 }
 
-static int counter_start(struct sim_proc *p, void *frame)
-{
-	return counter_think(p, frame);
-}
-
-static int counter_traced(struct sim_proc *p, void *frame)
-{
-	return counter_op(p, frame);
-}
-
-/* The RMW is done: the op ends, and the next begins. */
+/*
+ * The RMW is done: the op ends, and the next begins, and so on while each
+ * is served at once (its issue here as in counter_arrive()).
+ */
 static int counter_done(struct sim_proc *p, void *frame)
 {
 	struct counter_loop_frame *f = frame;
 	struct sim_task *t = f->t;
+	int r;
 
-	t->k.cc->access_done = false;
-	task_op_end(t, f->run);
-	return counter_think(p, f);
+	for (;;) {
+		t->k.cc->access_done = false;
+		task_op_end(t, f->run);
+		r = counter_think(p, f);
+		if (r != COUNTER_ARRIVE)
+			return r;
+		f->co.fn = counter_done;
+		if (coh__access_rmw(t->k.cc, f->counter))
+			return CO_WAIT;
+	}
 }
 
 /* The think ended (synced): the RMW arrives at its line. */
@@ -287,10 +297,27 @@ static int counter_arrive(struct sim_proc *p, void *frame)
 	return counter_done(&f->t->proc, f);
 }
 
+/* The start, and a step that may arrive at once: on to counter_arrive(). */
+static inline __attribute__((always_inline)) int
+counter_then_arrive(struct sim_proc *p, struct counter_loop_frame *f, int r)
+{
+	return r == COUNTER_ARRIVE ? counter_arrive(p, f) : r;
+}
+
+static int counter_start(struct sim_proc *p, void *frame)
+{
+	return counter_then_arrive(p, frame, counter_think(p, frame));
+}
+
+static int counter_traced(struct sim_proc *p, void *frame)
+{
+	return counter_then_arrive(p, frame, counter_op(p, frame));
+}
+
 /* Not announced after all (rare): it syncs. */
 static int counter_unannounced(struct sim_proc *p, void *frame)
 {
-	return counter_sync(p, frame);
+	return counter_then_arrive(p, frame, counter_sync(p, frame));
 }
 
 /*
