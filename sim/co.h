@@ -31,6 +31,15 @@
  * on. On wake-up @expr is evaluated AGAIN, so waiting primitives are
  * written to be re-entered: they remember that their operation completed
  * and then return false (see coh_access()).
+ *
+ * A hot loop may be written as a state machine instead, without these
+ * macros: each state a function of the frame, the frame's co.fn set to
+ * the one to resume in before it waits (the engine calls p->frame->fn at
+ * every run). Returning CO_CALL with no frame pushed runs the frame on
+ * top, the same one, again at once (sim__proc_run_more(): a trampoline):
+ * a state that goes on in another after a call may so end in that call,
+ * with nothing of its own live across it. See counter_loop's functions
+ * in models/workloads/teaching.c.
  */
 #ifndef SIM_CO_H
 #define SIM_CO_H

@@ -556,12 +556,12 @@ static COH_INLINE bool access_hit(const struct coh *c, struct coh_cpu *cc,
 }
 
 /*
- * access_rmw() - coh_access_issue() of a locked RMW: the usual cases of a
- * contended line first, then a hit, then the rest. Out of line, so that
- * a load's or store's hit saves no registers (a tail call).
+ * coh__access_rmw() - coh_access_issue() of a locked RMW: the usual cases
+ * of a contended line first, then a hit, then the rest. Out of line, so
+ * that a load's or store's hit saves no registers (a tail call).
  */
-static bool __attribute__((noinline))
-access_rmw(struct coh_cpu *cc, struct coh_field *field)
+bool __attribute__((noinline))
+coh__access_rmw(struct coh_cpu *cc, struct coh_field *field)
 {
 	struct coh_line *l = field->line;
 	const struct coh *c = cc->coh;
@@ -597,7 +597,7 @@ bool coh_access_issue(struct coh_cpu *cc, struct coh_field *field,
 		      enum coh_op op, bool dep)
 {
 	if (op == COH_RMW)
-		return access_rmw(cc, field);
+		return coh__access_rmw(cc, field);
 	if (access_hit(cc->coh, cc, field, op))
 		return false;
 	return coh__access_issue_any(cc, field, op, dep);
