@@ -693,7 +693,8 @@ static COH_INLINE void ann_admit(struct coh *c, struct coh_line *l, bool ahead,
 	struct coh_ann *a = &c->ann[l->index];
 	struct coh_cpu *cc;
 
-	while (l->nr_ann) {
+	/* to coh__ann_end at the latest, when none is left (l->nr_ann) */
+	for (;;) {
 		cc = a->first;
 		if (cc->ann_at > now ||
 		    (cc->ann_at == now &&
