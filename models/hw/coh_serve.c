@@ -302,9 +302,10 @@ static COH_INLINE bool line_serve_ann_owned(struct coh *c, struct coh_line *l,
 	if (sim_engine_many_procs(c->e))
 		line_prefetch_next(c, l);
 	ready = serve_owned(c, l, r, now, waiters, NULL, inl);
-	SIM__CHECK(ready <= now);
+	/* its own event runs: the timer is not pending (sim_timer_set_idle()) */
+	SIM__CHECK(ready <= now || sim_timer_pending(&l->serve_timer));
 	if (l->q_len) {
-		sim_timer_set(&l->serve_timer, ready);
+		sim_timer_set_idle(&l->serve_timer, ready);
 		return true;
 	}
 	/* idle: line_service()'s end, as line_serve_loop() leaves it */
