@@ -328,12 +328,12 @@ static COH_INLINE void line_service(struct coh *c, struct coh_line *l, bool ann)
 {
 	/* the CPU it resumes: serve_settle()'s @inl */
 	struct coh_cpu *cc = NULL;
-	sim_time_t now;
+	/* read before the admission's stores, which GCC takes to alias it */
+	sim_time_t now = sim_now(c->e);
 
 	/* the RMWs announced to arrive before now join the queue first */
 	if (ann)
-		ann_admit(c, l, false, true);
-	now = sim_now(c->e);
+		ann_admit_at(c, l, now, false, true);
 	if (!ann || !c->plain || !line_serve_ann_owned(c, l, now, &cc)) {
 		l->serving = false;
 		line_serve_inline(c, l, now, ann, &cc);
