@@ -238,6 +238,17 @@ static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
 	 * Neither caller has the event pending (l->serving), and serving the
 	 * queue does not set it (serve() only schedules wake-ups).
 	 */
+	if (inl) {
+		/*
+		 * The service event's own (line_service()), whose timer has
+		 * run (an idle line's is set for an RMW announced only after
+		 * this, coh__ann_arm()): it is not pending, and @ready is
+		 * after @now (the loop ends so).
+		 */
+		l->serving = true;
+		sim_timer_set_idle(&l->serve_timer, ready);
+		return;
+	}
 	line_serve_again(l, ready);
 }
 
