@@ -245,8 +245,7 @@ static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
 		 * this, coh__ann_arm()): it is not pending, and @ready is
 		 * after @now (the loop ends so).
 		 */
-		l->serving = true;
-		sim_timer_set_idle(&l->serve_timer, ready);
+		line_serve_again_idle(l, ready);
 		return;
 	}
 	line_serve_again(l, ready);
