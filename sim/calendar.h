@@ -136,7 +136,9 @@ struct sim_timer;
 #define SIM__RING_WORDS (SIM__RING / 64)
 /*
  * cur while the lone event is pending (cal_append_lone()): every bucket
- * is outside the ring's window, and a pop sets cur again
+ * is outside the ring's window, and a pop sets cur again. Its top bit,
+ * which no bucket number has (a time shifted right), is its test
+ * (cal__lone()).
  */
 #define SIM__CUR_LONE (1ull << 63)
 
@@ -238,6 +240,15 @@ void cal_reshift(struct sim_calendar *c, unsigned int shift);
 /* cal_set_end() - the run loop runs events before @end (0: stop). */
 void cal_set_end(struct sim_calendar *c, sim_time_t end);
 
+/*
+ * cal__lone() - the lone event is pending: cur's top bit, a compare with
+ * 0 (against SIM__CUR_LONE the constant took an instruction of its own).
+ */
+static inline bool cal__lone(const struct sim_calendar *c)
+{
+	return (int64_t)c->cur < 0;
+}
+
 /* cal_slot_free() - @slot, not pending, may be handed out again. */
 static inline void cal_slot_free(struct sim_calendar *c, uint32_t slot)
 {
@@ -329,7 +340,7 @@ static inline void cal__ring_add(struct sim_calendar *c, uint32_t slot,
  */
 static inline void cal_push(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 {
-	if (c->cur == SIM__CUR_LONE)
+	if (cal__lone(c))
 		cal__unlone(c);
 	if (!cal__in_ring(c, t)) {
 		cal__push_far(c, slot, t);
@@ -508,7 +519,7 @@ cal_append_lone(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 static inline bool cal_pop_lone(struct sim_calendar *c, uint32_t slot,
 				sim_time_t *t)
 {
-	if (c->cur != SIM__CUR_LONE || c->min != slot ||
+	if (!cal__lone(c) || c->min != slot ||
 	    c->clock.next >= c->end)
 		return false;
 	*t = c->clock.next;
