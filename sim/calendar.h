@@ -438,8 +438,8 @@ static inline void cal_pop(struct sim_calendar *c, uint32_t slot, sim_time_t t)
  * otherwise: the caller's out-of-line path does it (cal_push()).
  * Exactly cal_push()'s work in these cases.
  */
-static inline bool cal_append(struct sim_calendar *c, uint32_t slot,
-			      sim_time_t t)
+static inline __attribute__((always_inline)) bool
+cal__append(struct sim_calendar *c, uint32_t slot, sim_time_t t, bool later)
 {
 	uint64_t k = t >> c->shift;
 	uint32_t r = (uint32_t)k & SIM__RING_MASK, h, last;
@@ -451,7 +451,7 @@ static inline bool cal_append(struct sim_calendar *c, uint32_t slot,
 	if (!h) {
 		if (k > c->ring_last)
 			c->ring_last = k;
-		if (t < c->clock.next) {
+		if (!later && t < c->clock.next) {
 			c->min = slot;
 			c->clock.next = t;
 		}
@@ -476,6 +476,24 @@ static inline bool cal_append(struct sim_calendar *c, uint32_t slot,
 	l[slot].time = t;
 	l[slot].seq = c->seq++;
 	return true;
+}
+
+static inline bool cal_append(struct sim_calendar *c, uint32_t slot,
+			      sim_time_t t)
+{
+	return cal__append(c, slot, t, false);
+}
+
+/*
+ * cal_append_later() - cal_append() of an event whose caller knows @t is
+ * not before min's time (clock.next): it is not the new min, and the
+ * test that says so is left out (a process's wake-up to yield to the
+ * events due before it, sim_proc_sync_ahead()).
+ */
+static inline bool cal_append_later(struct sim_calendar *c, uint32_t slot,
+				    sim_time_t t)
+{
+	return cal__append(c, slot, t, true);
 }
 
 /*

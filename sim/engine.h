@@ -421,8 +421,13 @@ sim_proc_sync_ahead(struct sim_proc *p)
 		e->running = 0; /* sim_event_seq(): SIM_SEQ_AHEAD */
 		return false;
 	}
-	/* a wake-up at p->now, to yield to the events due before */
-	if (cal_append(&e->cal, p->slot, at)) {
+	/*
+	 * A wake-up at p->now, to yield to the events due before: then not
+	 * the new min (cal_append_later() leaves that test out, 2
+	 * instructions a yield); else p->now is past the horizon (rare).
+	 */
+	if (at >= e->cal.clock.next &&
+	    cal_append_later(&e->cal, p->slot, at)) {
 		p->pending = true;
 		return true;
 	}
