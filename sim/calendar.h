@@ -448,7 +448,11 @@ cal__append(struct sim_calendar *c, uint32_t slot, sim_time_t t, bool later)
 	if (k - c->cur >= SIM__RING)
 		return false;
 	h = c->head[r];
-	if (!h) {
+	/*
+	 * Mostly empty (256 CPUs on 16 counters: 98% of the pushes): told
+	 * so, GCC lays that case out straight, not behind a jump and back.
+	 */
+	if (__builtin_expect(!h, 1)) {
 		if (k > c->ring_last)
 			c->ring_last = k;
 		if (!later && t < c->clock.next) {
