@@ -381,7 +381,11 @@ static inline void cal_pop(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 	 * links, which nothing reads, and min is slot 0 (none pending).
 	 */
 	n = l[slot].next;
-	if (n != slot) {
+	/*
+	 * Mostly alone (256 CPUs on 16 counters: 97% of the pops): told so,
+	 * GCC lays that case out straight, not behind a jump and back.
+	 */
+	if (__builtin_expect(n != slot, 0)) {
 		l[n].prev = l[slot].prev;
 		l[l[slot].prev].next = n;
 		c->head[r] = n;
