@@ -545,8 +545,7 @@ cal_append_lone(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 static inline bool cal_pop_lone(struct sim_calendar *c, uint32_t slot,
 				sim_time_t *t)
 {
-	if (!cal__lone(c) || c->min != slot ||
-	    c->clock.next >= c->end)
+	if (!cal__lone(c) || c->min != slot || c->clock.next >= c->end)
 		return false;
 	*t = c->clock.next;
 	c->cur = *t >> c->shift;

@@ -295,12 +295,14 @@ static inline __attribute__((always_inline)) void run_loop(struct sim_engine *e,
 			f = p->frame;
 			r = f->fn(p, f);
 			/*
-			 * sim__proc_run(), but @p found again from its slot, which
-			 * stays its own, when it did not wait (rare): @p kept
-			 * across the call was a spill an event
+			 * sim__proc_run(), but @p found again from its
+			 * slot, which stays its own, when it did not wait
+			 * (rare): @p kept across the call was a spill an
+			 * event
 			 */
 			if (r != CO_WAIT)
-				sim__proc_run_more(e->cal.slots[slot].run.arg, r);
+				sim__proc_run_more(e->cal.slots[slot].run.arg,
+						   r);
 		} else if (pl->timer) {
 			/* a timer: its slot and payload stay its own */
 			pl->timer->pending = false;

@@ -426,8 +426,7 @@ sim_proc_sync_ahead(struct sim_proc *p)
 	 * the new min (cal_append_later() leaves that test out, 2
 	 * instructions a yield); else p->now is past the horizon (rare).
 	 */
-	if (at >= e->cal.clock.next &&
-	    cal_append_later(&e->cal, p->slot, at)) {
+	if (at >= e->cal.clock.next && cal_append_later(&e->cal, p->slot, at)) {
 		p->pending = true;
 		return true;
 	}

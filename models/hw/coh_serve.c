@@ -213,11 +213,11 @@ static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
 			if (!ann && sim_engine_many_procs(c->e))
 				line_prefetch_next(c, l);
 			/*
-			 * A transfer takes at least 1 ps on a plain machine: the
-			 * line is busy past now. The loop back from here, never
-			 * taken, cost a plain line's service its register
-			 * shuffles; with @ann, GCC's allocation is the better
-			 * with it.
+			 * A transfer takes at least 1 ps on a plain
+			 * machine: the line is busy past now. The loop back
+			 * from here, never taken, cost a plain line's
+			 * service its register shuffles; with @ann, GCC's
+			 * allocation is the better with it.
 			 */
 			SIM__CHECK(ready <= now);
 			if (!ann || ready > now)
