@@ -136,7 +136,9 @@ struct sim_timer;
 #define SIM__RING_WORDS (SIM__RING / 64)
 /*
  * cur while the lone event is pending (cal_append_lone()): every bucket
- * is outside the ring's window, and a pop sets cur again
+ * is outside the ring's window, and a pop sets cur again. Its top bit,
+ * which no bucket number has (a time shifted right), is its test
+ * (cal__lone()).
  */
 #define SIM__CUR_LONE (1ull << 63)
 
@@ -238,6 +240,15 @@ void cal_reshift(struct sim_calendar *c, unsigned int shift);
 /* cal_set_end() - the run loop runs events before @end (0: stop). */
 void cal_set_end(struct sim_calendar *c, sim_time_t end);
 
+/*
+ * cal__lone() - the lone event is pending: cur's top bit, a compare with
+ * 0 (against SIM__CUR_LONE the constant took an instruction of its own).
+ */
+static inline bool cal__lone(const struct sim_calendar *c)
+{
+	return (int64_t)c->cur < 0;
+}
+
 /* cal_slot_free() - @slot, not pending, may be handed out again. */
 static inline void cal_slot_free(struct sim_calendar *c, uint32_t slot)
 {
@@ -329,7 +340,7 @@ static inline void cal__ring_add(struct sim_calendar *c, uint32_t slot,
  */
 static inline void cal_push(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 {
-	if (c->cur == SIM__CUR_LONE)
+	if (cal__lone(c))
 		cal__unlone(c);
 	if (!cal__in_ring(c, t)) {
 		cal__push_far(c, slot, t);
@@ -370,7 +381,11 @@ static inline void cal_pop(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 	 * links, which nothing reads, and min is slot 0 (none pending).
 	 */
 	n = l[slot].next;
-	if (n != slot) {
+	/*
+	 * Mostly alone (256 CPUs on 16 counters: 97% of the pops): told so,
+	 * GCC lays that case out straight, not behind a jump and back.
+	 */
+	if (__builtin_expect(n != slot, 0)) {
 		l[n].prev = l[slot].prev;
 		l[l[slot].prev].next = n;
 		c->head[r] = n;
@@ -427,8 +442,8 @@ static inline void cal_pop(struct sim_calendar *c, uint32_t slot, sim_time_t t)
  * otherwise: the caller's out-of-line path does it (cal_push()).
  * Exactly cal_push()'s work in these cases.
  */
-static inline bool cal_append(struct sim_calendar *c, uint32_t slot,
-			      sim_time_t t)
+static inline __attribute__((always_inline)) bool
+cal__append(struct sim_calendar *c, uint32_t slot, sim_time_t t, bool later)
 {
 	uint64_t k = t >> c->shift;
 	uint32_t r = (uint32_t)k & SIM__RING_MASK, h, last;
@@ -437,29 +452,56 @@ static inline bool cal_append(struct sim_calendar *c, uint32_t slot,
 	if (k - c->cur >= SIM__RING)
 		return false;
 	h = c->head[r];
-	if (!h) {
+	/*
+	 * Mostly empty (256 CPUs on 16 counters: 98% of the pushes): told
+	 * so, GCC lays that case out straight, not behind a jump and back.
+	 */
+	if (__builtin_expect(!h, 1)) {
 		if (k > c->ring_last)
 			c->ring_last = k;
-		if (t < c->clock.next) {
+		if (!later && t < c->clock.next) {
 			c->min = slot;
 			c->clock.next = t;
 		}
+		/*
+		 * The head's store between the two links: adjacent, GCC
+		 * pairs them in a vector register, an instruction or two
+		 * more than two stores (the same below, l[h].prev's between).
+		 */
 		l[slot].next = slot;
-		l[slot].prev = slot;
 		c->head[r] = slot;
+		l[slot].prev = slot;
 		c->bits[r / 64] |= 1ull << (r % 64);
 	} else {
 		last = l[h].prev;
 		if (t < l[last].time)
 			return false;
 		l[slot].prev = last;
-		l[slot].next = h;
 		l[h].prev = slot;
+		l[slot].next = h;
 		l[last].next = slot;
 	}
 	l[slot].time = t;
 	l[slot].seq = c->seq++;
 	return true;
+}
+
+static inline bool cal_append(struct sim_calendar *c, uint32_t slot,
+			      sim_time_t t)
+{
+	return cal__append(c, slot, t, false);
+}
+
+/*
+ * cal_append_later() - cal_append() of an event whose caller knows @t is
+ * not before min's time (clock.next): it is not the new min, and the
+ * test that says so is left out (a process's wake-up to yield to the
+ * events due before it, sim_proc_sync_ahead()).
+ */
+static inline bool cal_append_later(struct sim_calendar *c, uint32_t slot,
+				    sim_time_t t)
+{
+	return cal__append(c, slot, t, true);
 }
 
 /*
@@ -503,8 +545,7 @@ cal_append_lone(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 static inline bool cal_pop_lone(struct sim_calendar *c, uint32_t slot,
 				sim_time_t *t)
 {
-	if (c->cur != SIM__CUR_LONE || c->min != slot ||
-	    c->clock.next >= c->end)
+	if (!cal__lone(c) || c->min != slot || c->clock.next >= c->end)
 		return false;
 	*t = c->clock.next;
 	c->cur = *t >> c->shift;

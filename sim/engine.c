@@ -259,7 +259,13 @@ static inline __attribute__((always_inline)) void run_loop(struct sim_engine *e,
 		sim_time_t t = e->cal.clock.next;
 		const struct sim_payload *pl = &e->cal.slots[slot].run;
 
-		if (t < e->cal.limit) {
+		/*
+		 * Told that the pop is mostly inline (with cal_pop()'s "alone
+		 * in its bucket"), GCC lays the loop out with it straight:
+		 * before, both were behind a jump and back at every event.
+		 * Not so with pop_flat (past 512 processes), where limit is 0.
+		 */
+		if (__builtin_expect(t < e->cal.limit, 1)) {
 			cal_pop(&e->cal, slot, t);
 		} else {
 			/* the run ends, or the overflow is involved */
@@ -276,6 +282,8 @@ static inline __attribute__((always_inline)) void run_loop(struct sim_engine *e,
 		if (!pl->fn) {
 			/* a process's wake-up: its slot stays its own */
 			struct sim_proc *p = pl->arg;
+			struct co_frame *f;
+			int r;
 
 			p->pending = false;
 			/*
@@ -284,7 +292,17 @@ static inline __attribute__((always_inline)) void run_loop(struct sim_engine *e,
 			 * branch predictor at 1024 processes
 			 */
 			p->now = p->now < t ? t : p->now;
-			sim__proc_run(p);
+			f = p->frame;
+			r = f->fn(p, f);
+			/*
+			 * sim__proc_run(), but @p found again from its
+			 * slot, which stays its own, when it did not wait
+			 * (rare): @p kept across the call was a spill an
+			 * event
+			 */
+			if (r != CO_WAIT)
+				sim__proc_run_more(e->cal.slots[slot].run.arg,
+						   r);
 		} else if (pl->timer) {
 			/* a timer: its slot and payload stay its own */
 			pl->timer->pending = false;

@@ -523,7 +523,10 @@ rmw_busy(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
 	sim_time_t now = cc->proc->now;
 
 	rmw_enqueue(cc->coh, l, cc, field->slot, now, false);
-	line_serve_at(cc->coh, l, l->free_at);
+	if (coh_unlikely(!l->serve_timer.engine))
+		coh__line_timer_init(cc->coh, l);
+	/* no RMW announced (the caller's test): no timer pending */
+	line_serve_again_idle(l, l->free_at);
 	return true;
 }
 

@@ -50,6 +50,19 @@ static COH_INLINE void line_serve_again(struct coh_line *l, sim_time_t when)
 }
 
 /*
+ * line_serve_again_idle() - line_serve_again() where the caller's tests
+ * decide sim_timer_set()'s: the timer is not pending (the line is not
+ * serving, nor idle with an RMW announced, which coh__ann_arm() sets it
+ * for), and @when is after now.
+ */
+static COH_INLINE void line_serve_again_idle(struct coh_line *l,
+					     sim_time_t when)
+{
+	l->serving = true;
+	sim_timer_set_idle(&l->serve_timer, when);
+}
+
+/*
  * line_serve_at() - serve @l's queue at @when: its service event, a timer
  * of its own (no allocation per hand-off), set up the first time the line
  * queues anybody, so that lines nobody waits for cost the engine nothing.
