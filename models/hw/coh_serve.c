@@ -216,13 +216,12 @@ static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
 			 * A transfer takes at least 1 ps on a plain
 			 * machine: the line is busy past now. The loop back
 			 * from here, never taken, cost a plain line's
-			 * service its register shuffles; with @ann, GCC's
-			 * allocation is the better with it.
+			 * service its register shuffles, and (once an
+			 * announced line's usual service went to
+			 * line_serve_ann_owned()) an announced line's too.
 			 */
 			SIM__CHECK(ready <= now);
-			if (!ann || ready > now)
-				break;
-			continue;
+			break;
 		}
 		if (coh_unlikely(r->served)) {
 			/* joined a downgrade already (reads_join()) */
