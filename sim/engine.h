@@ -201,6 +201,21 @@ sim_timer_set(struct sim_timer *t, sim_time_t when)
 	}
 	sim__timer_set(t, when);
 }
+
+/*
+ * sim_timer_set_idle() - sim_timer_set() of a timer that is not pending, at
+ * @when > sim_now(), which its caller knows (a line's service event setting
+ * its own timer again: coh_serve.c): without the two tests.
+ */
+static inline __attribute__((always_inline)) void
+sim_timer_set_idle(struct sim_timer *t, sim_time_t when)
+{
+	if (cal_append_lone(&t->engine->cal, t->slot, when)) {
+		t->pending = true;
+		return;
+	}
+	sim__timer_set(t, when);
+}
 /*
  * sim_timer_set_key() - sim_timer_set() with the seq @seq from
  * sim_seq_reserve() instead of a fresh one: the timer runs where the event

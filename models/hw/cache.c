@@ -489,7 +489,7 @@ rmw_idle(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
 
 	/* nobody queued: no waiter, and the last holder is not */
 	SIM__CHECK(l->q_cpus || l->last_to_queued || l->home < 0);
-	rmw_count_miss(l, cc, field->slot);
+	rmw_count_miss(c, l, cc, field->slot);
 	cc->wait_start = now;
 	serve_owned(c, l,
 		    &(struct coh_req){ .cpu = (uint16_t)cc->cpu,

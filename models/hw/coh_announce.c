@@ -44,6 +44,8 @@
  */
 #define COH_MAX_ANN 8 /* per line; past it, the CPU's own event */
 
+struct coh_cpu coh__ann_end = { .ann_at = SIM_TIME_MAX };
+
 /* ---- announced RMWs: announcing, arriving at an idle line ---- */
 
 /*
@@ -198,9 +200,12 @@ void coh__ann_grow(struct coh *c, unsigned int index)
 {
 	unsigned int cap = c->cap_lines > index ? c->cap_lines : index + 1;
 	struct coh_ann *a = realloc(c->ann, cap * sizeof(*a));
+	unsigned int i;
 
 	SIM_OOM_ON(!a);
-	memset(a + c->cap_ann, 0, (cap - c->cap_ann) * sizeof(*a));
+	for (i = c->cap_ann; i < cap; i++)
+		a[i] = (struct coh_ann){ .first = &coh__ann_end,
+					 .last = &coh__ann_end };
 	c->ann = a;
 	c->cap_ann = cap;
 	ann_room_update(c);

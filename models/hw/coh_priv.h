@@ -88,6 +88,14 @@ struct coh_ann {
 	struct coh_cpu *first, *last;
 };
 
+/*
+ * The end of every line's list of RMWs announced: the last one's ann_next,
+ * and first when none is. Its ann_at is SIM_TIME_MAX, later than every
+ * arrival, so that ann_admit() stops at it without testing the line's
+ * count first; nothing writes it.
+ */
+extern struct coh_cpu coh__ann_end;
+
 struct coh {
 	const struct machine *m;
 	struct sim_engine *e;
@@ -167,8 +175,8 @@ struct coh {
 	/*
 	 * [cap_ann] by line index: the first and the last CPU of the line's
 	 * RMWs announced and not yet arrived, in run order
-	 * (coh_rmw_announce()): first NULL, and last stale, when none is;
-	 * allocated at the first announcement
+	 * (coh_rmw_announce()), ended by &coh__ann_end: first that, and
+	 * last stale, when none is; allocated at the first announcement
 	 */
 	struct coh_ann *ann;
 	unsigned int cap_ann;

@@ -269,6 +269,53 @@ void coh__line_serve(struct coh *c, struct coh_line *l, sim_time_t now)
 }
 
 /*
+ * line_serve_ann_owned() - the service at @now of @l, with RMWs announced,
+ * on a plain machine (c->plain), in its usual case: serve_owned() serves
+ * the request at the head. line_serve_loop()'s steps then, without three
+ * of its tests: its service event was set for when the line is free (no
+ * hold rule) and the queue has not been empty since (the event is
+ * pending only for a queue, and only the event serves it), so the line
+ * is free now with a request at the head; and serve_owned() takes time
+ * (1 ps at least), so the line is busy again after it, and its event is
+ * set again if anybody is still queued. l->serving stays set meanwhile
+ * (nothing here reads it), cleared only when nobody is, and then the
+ * first RMW announced arrives by an event of its own (coh__ann_arm()),
+ * as line_service() does after line_serve_inline(). False, and nothing
+ * done, when the head is not serve_owned()'s (line_serve_inline() then).
+ * `make bench-insns INSNS_N=72 INSNS_K=1`: 545.8 -> 527.7 instructions
+ * an atomic (256/1 531.6 -> 513.8).
+ */
+static COH_INLINE bool line_serve_ann_owned(struct coh *c, struct coh_line *l,
+					    sim_time_t now,
+					    struct coh_cpu **inl)
+{
+	const struct coh_req *r = line_head(l);
+	unsigned int waiters;
+	sim_time_t ready;
+
+	SIM__CHECK(!l->serving || !l->q_len || l->free_at > now);
+	if (!serve_owned_may(l, r))
+		return false;
+	/* counted before the request leaves (line_serve_loop()) */
+	waiters = l->q_cpus - 1;
+	line_dequeue_writer(l, r);
+	if (sim_engine_many_procs(c->e))
+		line_prefetch_next(c, l);
+	ready = serve_owned(c, l, r, now, waiters, NULL, inl);
+	/* its own event runs: the timer is not pending (sim_timer_set_idle()) */
+	SIM__CHECK(ready <= now || sim_timer_pending(&l->serve_timer));
+	if (l->q_len) {
+		sim_timer_set_idle(&l->serve_timer, ready);
+		return true;
+	}
+	/* idle: line_service()'s end, as line_serve_loop() leaves it */
+	l->serving = false;
+	if (l->nr_ann)
+		coh__ann_arm(c, l);
+	return true;
+}
+
+/*
  * line_serve_event() - the line is free again: serve its queue. A CPU that
  * waited for the access served here and promised to touch nothing shared
  * before its next access (coh_cpu.resume_inline) goes on at once, its
@@ -281,18 +328,22 @@ static COH_INLINE void line_service(struct coh *c, struct coh_line *l, bool ann)
 {
 	/* the CPU it resumes: serve_settle()'s @inl */
 	struct coh_cpu *cc = NULL;
+	/* read before the admission's stores, which GCC takes to alias it */
+	sim_time_t now = sim_now(c->e);
 
 	/* the RMWs announced to arrive before now join the queue first */
 	if (ann)
-		ann_admit(c, l, false, true);
-	l->serving = false;
-	line_serve_inline(c, l, sim_now(c->e), ann, &cc);
-	/*
-	 * Idle now, with RMWs still to arrive: the first one's event.
-	 * Before the CPU served goes on, which may look at the clock.
-	 */
-	if (ann && l->nr_ann && !l->serving)
-		coh__ann_arm(c, l);
+		ann_admit_at(c, l, now, false, true);
+	if (!ann || !c->plain || !line_serve_ann_owned(c, l, now, &cc)) {
+		l->serving = false;
+		line_serve_inline(c, l, now, ann, &cc);
+		/*
+		 * Idle now, with RMWs still to arrive: the first one's event.
+		 * Before the CPU served goes on, which may look at the clock.
+		 */
+		if (ann && l->nr_ann && !l->serving)
+			coh__ann_arm(c, l);
+	}
 	if (cc) {
 		cc->access_done = true;
 		sim_proc_resume(cc->proc);

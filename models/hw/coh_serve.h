@@ -611,15 +611,16 @@ static COH_INLINE void reads_join(struct coh *c, struct coh_line *l,
 }
 
 /*
- * rmw_count_miss() - count a locked RMW by @cc of field @slot of @l that
- * misses: what access_issue() counts of it, in the same order.
+ * rmw_count_miss() - count a locked RMW by @cc (of @c, which its callers
+ * have at hand) of field @slot of @l that misses: what access_issue()
+ * counts of it, in the same order.
  */
-static COH_INLINE void rmw_count_miss(struct coh_line *l,
+static COH_INLINE void rmw_count_miss(struct coh *c, struct coh_line *l,
 				      const struct coh_cpu *cc, uint8_t slot)
 {
 	l->ops[COH_RMW]++;
 	/* and the field's ops[COH_RMW] and misses */
-	field_cpu_count(cc->coh, l, slot, cc->cpu, true);
+	field_cpu_count(c, l, slot, cc->cpu, true);
 	l->misses++;
 }
 
@@ -635,7 +636,7 @@ static COH_INLINE void rmw_enqueue(struct coh *c, struct coh_line *l,
 {
 	/* touched before: it is served, busy or has requests queued */
 	SIM__CHECK(l->home < 0);
-	rmw_count_miss(l, cc, slot);
+	rmw_count_miss(c, l, cc, slot);
 	if (!room && coh_unlikely(l->q_len == l->q_cap))
 		coh__line_queue_grow(l);
 	line_enqueue_room(c, l,
@@ -672,9 +673,12 @@ static COH_INLINE void ann_enqueue(struct coh *c, struct coh_line *l,
 }
 
 /*
- * ann_admit() - the RMWs announced to @l that arrive before what runs now,
- * (sim_now(), sim_event_seq()), or with @ahead before (sim_now(),
- * SIM_SEQ_AHEAD), join its queue (coh_announce.c). Inline: a contended
+ * ann_admit_at() - the RMWs announced to @l that arrive before what runs
+ * now, (@now, sim_event_seq()), or with @ahead before (@now,
+ * SIM_SEQ_AHEAD), join its queue (coh_announce.c); @now is sim_now(),
+ * which the service reads once for this and its hand-off (GCC reloaded
+ * it after the admission's stores: 523.7 -> 521.8 instructions an atomic,
+ * `make bench-insns INSNS_N=72 INSNS_K=1`). Inline: a contended
  * line's service event runs it for every RMW it serves. The seq is read
  * on a tie of times only, which is rare (7 instructions an event).
  *
@@ -685,15 +689,15 @@ static COH_INLINE void ann_enqueue(struct coh *c, struct coh_line *l,
  * checking build tests it again there (5 instructions an atomic, `make
  * bench-insns INSNS_N=72 INSNS_K=1`: 572 -> 569).
  */
-static COH_INLINE void ann_admit(struct coh *c, struct coh_line *l, bool ahead,
-				 bool service)
+static COH_INLINE void ann_admit_at(struct coh *c, struct coh_line *l,
+				    sim_time_t now, bool ahead, bool service)
 {
-	sim_time_t now = sim_now(c->e);
 	/* found once: c->ann[] grows only when an RMW is announced */
 	struct coh_ann *a = &c->ann[l->index];
 	struct coh_cpu *cc;
 
-	while (l->nr_ann) {
+	/* to coh__ann_end at the latest, when none is left (l->nr_ann) */
+	for (;;) {
 		cc = a->first;
 		if (cc->ann_at > now ||
 		    (cc->ann_at == now &&
@@ -706,6 +710,13 @@ static COH_INLINE void ann_admit(struct coh *c, struct coh_line *l, bool ahead,
 			SIM_BUG_ON(!l->serving || !l->q_cpus);
 		ann_enqueue(c, l, ann_pop(a, l));
 	}
+}
+
+/* ann_admit_at() at sim_now(): for the callers but the service */
+static COH_INLINE void ann_admit(struct coh *c, struct coh_line *l, bool ahead,
+				 bool service)
+{
+	ann_admit_at(c, l, sim_now(c->e), ahead, service);
 }
 
 #endif /* MODELS_HW_COH_SERVE_H */
