@@ -13,7 +13,7 @@
  *	netperf: 30 events (at most 0.5 a task and one) and 1000 ns per
  *	    message, 90 ns per page charged
  *	work: each op 1 unit, plus the units inside it (op_units)
- *	memory: 4.5 MiB program, 8 KiB per task, 16 bytes per op (48 in a
+ *	memory: 4.5 MiB program, 8 KiB per task, 8 bytes per op (40 in a
  *	    memcg below the root, its charges' samples with it), 1000
  *	    bytes per simulated line, 44 bytes per (memcg, CPU) up front
  *	trace: 2.35 trace events per event, 69 bytes each
@@ -132,7 +132,7 @@ static void check_scenario(struct seen *s, const char *const *sets,
  * Variant four, by hand:
  *   ops    = 4 tasks x 1 ms / (1000 + 1100) ns = 1904.76
  *   events = 1904.76 x 35 = 66666.7
- *   memory = 4.5 MiB + 4 x 8 KiB + 1904.76 x 48 B
+ *   memory = 4.5 MiB + 4 x 8 KiB + 1904.76 x 40 B
  *          + 1000 B x lines + 44 B x 16 CPUs x 2 memcgs, where lines =
  *            2 memcgs x (vmstats: 2 x (50 + 110) counters = 40 lines;
  *                        lruvec_stats: 2 nodes x ceil(2 x 43 / 8) = 22;
@@ -140,8 +140,8 @@ static void check_scenario(struct seen *s, const char *const *sets,
  *          + 4 (memcg, CPU) pairs x (percpu: ceil((320 + 6) / 8) = 41;
  *                        lruvec_pcpu: 2 x 11 = 22; rstat 1)      = 256
  *          + 16 CPUs x (4 + 2 nodes)                             =  96
- *          = 4718592 + 32768 + 91428.57 + 500000 + 1408 = 5344196.57
- *   wall   = 66666.7 / 1.3e7 + 5344196.57 x 1.1 ns (set-up) = 0.011007 s
+ *          = 4718592 + 32768 + 76190.48 + 500000 + 1408 = 5328958.48
+ *   wall   = 66666.7 / 1.3e7 + 5328958.48 x 1.1 ns (set-up) = 0.010990 s
  * Variant one: a lone task never waits: 0 events; 476.19 ops.
  * Variant root: the faults charge nothing: 25 events each, 47619.05.
  */
@@ -154,9 +154,9 @@ START_TEST(estimate_page_fault_by_hand)
 	ck_assert_str_eq(s.name[0], "four");
 	ck_assert_double_eq_tol(s.est[0].ops, 1904.7619, 1e-3);
 	ck_assert_double_eq_tol(s.est[0].events, 66666.667, 1e-2);
-	ck_assert_double_eq_tol(s.est[0].memory, 5344196.57, 1);
+	ck_assert_double_eq_tol(s.est[0].memory, 5328958.48, 1);
 	ck_assert_double_eq_tol(s.est[0].wall_s,
-				66666.667 / 1.3e7 + 5344196.57 * 1.1e-9, 1e-8);
+				66666.667 / 1.3e7 + 5328958.48 * 1.1e-9, 1e-8);
 	ck_assert_double_eq(s.est[0].trace_bytes, 0);
 	ck_assert_str_eq(s.name[1], "one");
 	ck_assert_double_eq_tol(s.est[1].ops, 476.1905, 1e-3);
@@ -178,7 +178,7 @@ START_TEST(estimate_memory_follows_stat_items)
 	struct seen s;
 
 	check_scenario(&s, sets, 1);
-	ck_assert_double_eq_tol(s.est[0].memory, 5344196.57 + 1374000, 1);
+	ck_assert_double_eq_tol(s.est[0].memory, 5328958.48 + 1374000, 1);
 }
 END_TEST
 
@@ -207,8 +207,8 @@ START_TEST(estimate_shared_line_serialises)
 	estimate_run(&in, &e);
 	ck_assert_double_eq_tol(e.ops, 20000, 1e-6);
 	ck_assert_double_eq_tol(e.events, 40000, 1e-6);
-	/* no memcg: the program, 2 tasks and the ops' samples, 16 B each */
-	ck_assert_double_eq_tol(e.memory, 4.5 * MIB + 2 * 8192 + 20000 * 16,
+	/* no memcg: the program, 2 tasks and the ops' samples, 8 B each */
+	ck_assert_double_eq_tol(e.memory, 4.5 * MIB + 2 * 8192 + 20000 * 8,
 				1e-6);
 	in.w[0].batch = 64;
 	estimate_run(&in, &e);
@@ -335,7 +335,7 @@ START_TEST(estimate_trace_size)
 	/* 2e7 ops, but a statistic keeps 2^20 samples, then a histogram */
 	ck_assert_double_eq_tol(e.ops, 2e7, 1e-3);
 	ck_assert_double_eq_tol(e.memory,
-				4.5 * MIB + 2 * 8192 + (1 << 20) * 16.0, 1e-3);
+				4.5 * MIB + 2 * 8192 + (1 << 20) * 8.0, 1e-3);
 }
 END_TEST
 

@@ -13,9 +13,13 @@
 # (multi-memcg-stock) to 1.6 times it (the teaching scenarios, whose
 # operations' latency samples were overestimated): a factor of 2.5. With
 # the samples of operations that charge nothing at 16 bytes, not 48, it
-# runs from 0.55 (multi-memcg-stock: 13.7 MiB estimated, 24 measured,
+# ran from 0.55 (multi-memcg-stock: 13.7 MiB estimated, 24 measured,
 # the five variants in one process) to 1.31 (kmalloc-obj-stock), 22 of
 # the 27 scenarios within 0.8-1.25; the man page says a factor of 2.
+# Once the percentiles stopped copying every sample (2026-12-03), 8
+# bytes, not 16: from 0.55 to 1.40 (kmalloc-obj-stock: 18.0 MiB
+# estimated, 12.9 measured; at 16 bytes it was 26.0, 2.02x), 22 of the
+# 28 within 0.8-1.25.
 #
 # The work (issue 34, item 2): for each variant, the units of work
 # `memcgsim check` estimates (its "work" column: operations, loop
