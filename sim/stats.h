@@ -94,6 +94,20 @@ void sim_stat_reset(struct sim_stat *s);
 void sim_stat_add_slow(struct sim_stat *s, double x);
 
 /*
+ * sim_stat_room() - sim_stat_add()'s first case: room in the exact array,
+ * where sim_stat_add_room() counts a sample with a store.
+ */
+static inline bool sim_stat_room(const struct sim_stat *s)
+{
+	return s->n < s->cap;
+}
+
+static inline void sim_stat_add_room(struct sim_stat *s, double x)
+{
+	s->v[s->n++] = x;
+}
+
+/*
  * sim_stat_add() - count sample @x. The common cases are inline, where
  * the call cost as much again: room in the exact array (a store; the
  * sum is formed later, from the array, in the same order: that saves a
@@ -109,8 +123,8 @@ static inline void sim_stat_add(struct sim_stat *s, double x)
 {
 	uint64_t bin;
 
-	if (__builtin_expect(s->n < s->cap, 1)) {
-		s->v[s->n++] = x;
+	if (__builtin_expect(sim_stat_room(s), 1)) {
+		sim_stat_add_room(s, x);
 		return;
 	}
 	bin = sim_stat_hist_key(x) - sim_stat_hist_key(SIM_STAT_HIST_MIN);
@@ -278,6 +292,40 @@ static inline double sim_ran_exponential_st(struct sim_xoshiro *st, gsl_rng *r,
 static inline double sim_ran_exponential(gsl_rng *r, double mean)
 {
 	return sim_ran_exponential_st(r->state, r, mean);
+}
+
+/*
+ * sim_ran_exponential_try() and sim_rng_uniform_int_try() - the common
+ * paths of sim_ran_exponential_st() and sim_rng_uniform_int_st(), drawn
+ * from @s, a copy of a stream's state the caller keeps in registers and
+ * writes back once after its draws. True with the draw in *@x and @s one
+ * output on; false on the rare path (a ziggurat edge or the tail, a
+ * rejection test), where the caller drops @s and draws again with the
+ * _st draws from the state it copied: the same numbers, with no call on
+ * its common path (models/workloads/teaching.c: counter_next()).
+ */
+static inline bool sim_ran_exponential_try(struct sim_xoshiro *s, double mean,
+					   double *x)
+{
+	uint64_t y = sim_xoshiro_next(s);
+	unsigned int i = (unsigned int)(y & 0xff);
+	uint64_t u = y >> 11;
+
+	if (__builtin_expect(u >= sim_zig_exp_k[i], 0))
+		return false;
+	*x = mean * ((double)(int64_t)u * sim_zig_exp_w[i]);
+	return true;
+}
+
+static inline bool sim_rng_uniform_int_try(struct sim_xoshiro *s, uint64_t n,
+					   uint64_t *x)
+{
+	unsigned __int128 m = (unsigned __int128)sim_xoshiro_next(s) * n;
+
+	if (__builtin_expect((uint64_t)m < n, 0))
+		return false;
+	*x = (uint64_t)(m >> 64);
+	return true;
 }
 
 #endif /* SIM_STATS_H */

@@ -736,6 +736,17 @@ static inline bool coh_cpu_busy(const struct coh_cpu *cc)
 }
 
 /*
+ * coh_delay_ps() - what coh_delay() of @ps adds to the CPU's clock, for a
+ * caller that keeps the clock in a register (counter_next()).
+ */
+static inline sim_time_t coh_delay_ps(const struct coh_cpu *cc, sim_time_t ps)
+{
+	if (cc->smt_stretch)
+		ps = ps * cc->smt_slowdown_1024 / 1024;
+	return ps;
+}
+
+/*
  * coh_delay() - the CPU computes for @ps without touching shared lines:
  * @ps x smt_slowdown while its SMT sibling runs (an idle CPU's wait is
  * not stretched). SIM: the sibling's state
@@ -743,9 +754,7 @@ static inline bool coh_cpu_busy(const struct coh_cpu *cc)
  */
 static inline void coh_delay(struct coh_cpu *cc, sim_time_t ps)
 {
-	if (cc->smt_stretch)
-		ps = ps * cc->smt_slowdown_1024 / 1024;
-	cc->proc->now += ps;
+	cc->proc->now += coh_delay_ps(cc, ps);
 }
 
 /*

@@ -27,6 +27,7 @@
  * ops: a literal program of primitive operations on declared objects,
  *	run by every CPU of the workload `repeat` times (0: until the end).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,13 @@ struct atomic_counter {
 	uint64_t batch; /* B increments per shared RMW (1: none) */
 	sim_time_t think_ps;
 	bool exponential;
+	/*
+	 * set up for counter_next(): the think is drawn (exponential, of a
+	 * mean not 0), with the mean @think_mean (task_think_mean())
+	 */
+	bool think_draws;
+	bool picks; /* more than one counter: each op draws which */
+	double think_mean;
 	/*
 	 * [counters]: each shared counter's field, copied from its object
 	 * (coh_object_field(): set when it is created, never moved), 16
@@ -166,16 +174,17 @@ static inline struct coh_field *counter_pick(struct sim_task *t,
  * at the start; counter_arrive() at the end of a think (its wake-up: the
  * RMW's issue); counter_done() once the RMW is done (the line serving it
  * resumes it, or counter_arrive() goes on into it when it was served at
- * once; it loops while the next is too); counter_ahead() once it
- * announced one. Each call the loop came back from is now the last act of
- * its state, but the issue and the rare paths' (the think's and the
- * sample's slow draws, the trace): the one coroutine dispatched on its
- * resume point and saved six registers at each of its 1.5 entries an
- * atomic (256 CPUs on 16 counters); here the wake-up that only queues its
- * RMW (57% of them) saves two, and the resume after an RMW five (`make
- * bench-insns INSNS_N=N INSNS_K=K`,
- * instructions an atomic: 256/16 600 -> 582, 72/16 585 -> 568, 8/16 467
- * -> 464, 8/1 562 -> 542, 72/1 571 -> 562, 256/1 556 -> 547).
+ * once; when the next arrives at once too, the trampoline runs
+ * counter_arrive() again); counter_ahead() once it announced one. Each
+ * call the loop came back from is now the last act of its state, but the
+ * issue and the rare paths' (the think's and the sample's slow draws,
+ * the trace): the one coroutine dispatched on its resume point and saved
+ * six registers at each of its 1.5 entries an atomic (256 CPUs on 16
+ * counters); here the wake-up that only queues its RMW (57% of them)
+ * saves two, and the resume after an RMW five, now one (counter_done())
+ * (`make bench-insns INSNS_N=N INSNS_K=K`, instructions an atomic:
+ * 256/16 600 -> 582, 72/16 585 -> 568, 8/16 467 -> 464, 8/1 562 -> 542,
+ * 72/1 571 -> 562, 256/1 556 -> 547).
  */
 static int counter_arrive(struct sim_proc *p, void *frame);
 static int counter_done(struct sim_proc *p, void *frame);
@@ -186,8 +195,9 @@ static int counter_unannounced(struct sim_proc *p, void *frame);
 /*
  * What a step below returns but CO_DONE, CO_WAIT and CO_CALL (the frame's
  * function set): the think ended and the engine is at the CPU's clock, the
- * RMW arrives at its line now. Its caller goes on to it, in a loop or in
- * counter_arrive(), so that the stack stays bounded without the
+ * RMW arrives at its line now. Its caller goes on to it in
+ * counter_arrive(), or returns CO_CALL for the trampoline to
+ * (counter_step()), so that the stack stays bounded without the
  * compiler's tail calls (an unoptimised build makes none).
  */
 #define COUNTER_ARRIVE (-1)
@@ -256,28 +266,142 @@ counter_think(struct sim_proc *p, struct counter_loop_frame *f)
 }
 
 /*
- * The RMW is done: the op ends, and the next begins, and so on while each
- * is served at once (its issue here as in counter_arrive()).
+ * A step's result for the trampoline (sim/co.h): COUNTER_ARRIVE is CO_CALL,
+ * the frame's function then counter_arrive() (counter_sync() set it).
+ */
+static inline int counter_step(int r)
+{
+	return r == COUNTER_ARRIVE ? CO_CALL : r;
+}
+
+/* counter_done()'s rare cases from the think on (out of line). */
+static int __attribute__((noinline))
+counter_think_slow(struct sim_proc *p, struct counter_loop_frame *f)
+{
+	return counter_step(counter_think(p, f));
+}
+
+/* counter_done()'s rare cases from the op's end on (out of line). */
+static int __attribute__((noinline))
+counter_done_slow(struct sim_proc *p, struct counter_loop_frame *f)
+{
+	f->t->k.cc->access_done = false;
+	task_op_end(f->t, f->run);
+	return counter_think_slow(p, f);
+}
+
+/*
+ * counter_task() - the task whose process @p is: its fields are at fixed
+ * offsets from @p, without a register of their own.
+ */
+static inline struct sim_task *counter_task(struct sim_proc *p)
+{
+	return (struct sim_task *)(void *)((char *)p -
+					   offsetof(struct sim_task, proc));
+}
+
+/*
+ * counter_next() - counter_done() once the op has ended: the think, the
+ * counter picked, and the RMW announced, or its wake-up set, or on to
+ * counter_arrive() (the frame's function, CO_CALL). A function of its
+ * own, entered by a jump, so that its registers are allocated afresh:
+ * the op's end left its values live in counter_done().
+ */
+static int __attribute__((noinline))
+counter_next(struct sim_proc *p, struct counter_loop_frame *f)
+{
+	struct sim_task *t = counter_task(p);
+	const struct atomic_counter *ac = f->ac;
+	struct coh_cpu *cc;
+	struct coh_field *counter;
+	struct sim_xoshiro s;
+	sim_time_t think, now;
+	uint64_t k;
+	double x;
+
+	s = t->rng_state;
+	/*
+	 * The think as a double until the counter is picked, in a register
+	 * of its own kind (as an integer it took the one more that made GCC
+	 * save a second). A think not drawn is think_ps, exactly (at most 1
+	 * ms: atomic_counter_setup()).
+	 */
+	x = ac->think_mean;
+	if (ac->think_draws && !sim_ran_exponential_try(&s, x, &x))
+		return counter_think_slow(p, f);
+	if (ac->picks) {
+		if (!sim_rng_uniform_int_try(&s, ac->counters, &k))
+			return counter_think_slow(p, f);
+		f->counter = &ac->shared[k];
+	}
+	t->rng_state = s;
+	think = task_think_round(x);
+	/* coh_delay(), then task_op_begin() untraced */
+	cc = t->k.cc;
+	now = p->now + coh_delay_ps(cc, think);
+	p->now = now;
+	t->op_start = now;
+	counter = f->counter;
+	/*
+	 * The announcement and sim__proc_sync() (in counter_sync()) are
+	 * calls, each its path's last act: the one register saved keeps the
+	 * stack aligned for them (a jump to a function of its own that
+	 * converted the result cost 3 instructions an atomic more at 72/1).
+	 */
+	if (now != sim_now(p->engine) &&
+	    coh_rmw_worth_announcing(cc, counter->line, now)) {
+		f->co.fn = counter_ahead;
+		return coh_rmw_announce(cc, counter) ? CO_WAIT : CO_CALL;
+	}
+	return counter_step(counter_sync(p, f));
+}
+
+/*
+ * counter_end() - the RMW is done: the op ends, and the next begins
+ * (counter_next()). Inline in counter_done() and counter_ahead(): the
+ * latter's jump to the former cost 2 instructions an atomic at 72/1.
+ */
+static inline __attribute__((always_inline)) int
+counter_end(struct sim_proc *p, struct counter_loop_frame *f)
+{
+	struct sim_task *t = f->t;
+
+	SIM__CHECK(p != &t->proc || t->k.cc->proc != p);
+	if (!task_running(t, f->run) || !task_op_end_try(t, f->run))
+		return counter_done_slow(p, f);
+	t->k.cc->access_done = false;
+	return counter_next(p, f);
+}
+
+/*
+ * The RMW is done: the op ends, and the next begins: its think, and its
+ * RMW announced, or its wake-up set, or (served at once before, or the
+ * think ended before any other event) on to counter_arrive(), by the
+ * trampoline.
+ *
+ * Without a call on its common path: the one function that did all this
+ * saved five registers and adjusted the stack, about 15 instructions a
+ * run; counter_done() saves none, and counter_next() one. Every case
+ * that calls is tested before anything is done and goes out of line
+ * (counter_done_slow(), counter_think_slow()), or is its step's last act
+ * (the announcement, sim__proc_sync()): the trace, the run's work tick,
+ * the latency sample past the exact array, the end of the run, the
+ * draws' rare paths. The draws' outputs come from a copy of the random
+ * state in registers, written back once: one load and one store of it
+ * for both draws, not two.
  */
 static int counter_done(struct sim_proc *p, void *frame)
 {
-	struct counter_loop_frame *f = frame;
-	struct sim_task *t = f->t;
-	int r;
-
-	for (;;) {
-		t->k.cc->access_done = false;
-		task_op_end(t, f->run);
-		r = counter_think(p, f);
-		if (r != COUNTER_ARRIVE)
-			return r;
-		f->co.fn = counter_done;
-		if (coh__access_rmw(t->k.cc, f->counter))
-			return CO_WAIT;
-	}
+	return counter_end(p, frame);
 }
 
-/* The think ended (synced): the RMW arrives at its line. */
+/*
+ * The think ended (synced): the RMW arrives at its line. Served at once,
+ * the op ends and the next begins (counter_done()); when that one too
+ * arrives at once, counter_done() returns CO_CALL with this function set,
+ * for the trampoline (sim/co.h): no loop here that would keep registers
+ * across its call (at 8/16, where a loop would run most, 7% of atomics).
+ */
 static int counter_arrive(struct sim_proc *p, void *frame)
 {
 	struct counter_loop_frame *f = frame;
@@ -330,7 +454,7 @@ static int counter_ahead(struct sim_proc *p, void *frame)
 	struct counter_loop_frame *f = frame;
 
 	if (f->t->k.cc->access_done)
-		return counter_done(p, f);
+		return counter_end(p, f);
 	f->co.fn = counter_unannounced;
 	return CO_CALL;
 }
@@ -374,6 +498,10 @@ static void atomic_counter_setup(struct workload *w, struct run *run)
 	char name[40];
 	unsigned int i;
 
+	ac->think_draws = ac->exponential && ac->think_ps;
+	ac->picks = ac->counters > 1;
+	ac->think_mean = task_think_mean(ac->think_ps);
+	SIM_BUG_ON(task_think_round(ac->think_mean) != ac->think_ps);
 	ac->shared = calloc(ac->counters, sizeof(*ac->shared));
 	ac->local = calloc(w->nr_tasks, sizeof(*ac->local));
 	SIM_OOM_ON(!ac->shared || !ac->local);

@@ -358,6 +358,49 @@ static inline void task_op_end(struct sim_task *t, struct run *r)
 }
 
 /*
+ * task_op_end_try() - task_op_end() when it needs no call: untraced, the
+ * run's work tick not due (run_work()), and room for the sample in the
+ * latency statistic's array (sim_stat_add()'s common case). False, with
+ * nothing done, otherwise: the caller then calls task_op_end(). For a
+ * caller that makes no call on its common path (counter_done()).
+ */
+static inline bool task_op_end_try(struct sim_task *t, struct run *r)
+{
+	sim_time_t now = t->proc.now;
+	bool counted = now >= r->warmup_ps && now <= r->end_ps;
+
+	if (__builtin_expect(sim_trace_calls != NULL, 0) ||
+	    __builtin_expect(r->work + 1 >= r->work_next, 0) ||
+	    __builtin_expect(counted && !sim_stat_room(&r->lat), 0))
+		return false;
+	r->work++;
+	if (counted) {
+		t->ops++;
+		sim_stat_add_room(
+			&r->lat, (double)(int64_t)(now - t->op_start) / 1000.0);
+	}
+	return true;
+}
+
+/*
+ * task_think_mean() - the mean of task_think()'s exponential draw, for a
+ * caller that sets it up once: mean_ps as a double.
+ */
+static inline double task_think_mean(sim_time_t mean_ps)
+{
+	return (double)(int64_t)mean_ps;
+}
+
+/*
+ * task_think_round() - a think drawn, @x ps, rounded to the nearest ps, as
+ * task_think() does.
+ */
+static inline sim_time_t task_think_round(double x)
+{
+	return (sim_time_t)(int64_t)(x + 0.5);
+}
+
+/*
  * task_think() - exponential or fixed think time, in ps, rounded to the
  * nearest (inline: drawn every operation). The conversions go through
  * int64_t, which x86-64 does in one instruction each way (uint64_t needs
@@ -373,8 +416,8 @@ static inline sim_time_t task_think(struct sim_task *t, sim_time_t mean_ps,
 	if (!mean_ps || !exponential)
 		return mean_ps;
 	x = sim_ran_exponential_st(&t->rng_state, &t->rng,
-				   (double)(int64_t)mean_ps);
-	return (sim_time_t)(int64_t)(x + 0.5);
+				   task_think_mean(mean_ps));
+	return task_think_round(x);
 }
 
 #endif /* MODELS_WORKLOADS_WORKLOAD_H */
