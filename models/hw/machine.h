@@ -275,25 +275,28 @@ static inline uint32_t machine_cpu_key(const struct machine_cpu *x)
 
 static inline enum coh_dist machine_key_dist(uint32_t x)
 {
-	/* whether they differ in core, LLC domain and socket */
-	unsigned int core = !!(x & MACHINE_KEY_FIELD);
-	unsigned int llc = !!(x & MACHINE_KEY_FIELD << 10);
-	unsigned int socket =
-		!!(x & MACHINE_KEY_FIELD << MACHINE_KEY_SOCKET_SHIFT);
-
 	/*
 	 * The first field they differ in, in that order, as three tests
 	 * would find it, but without branches: the distance class of a random
 	 * pair of CPUs is a coin toss for the host's branch predictor at
-	 * every hand-off (doc/speed.md). Counting in sequence, each a step
-	 * further only if the one before differed: SMT, LLC, DIE, SOCKET.
+	 * every hand-off (doc/speed.md). Counting in sequence: SMT, LLC, DIE,
+	 * SOCKET. The numbers are global and nested (build_cpus(): an LLC
+	 * domain's cores are consecutive, and cores_per_llc divides
+	 * cores_per_socket), so two CPUs that differ in a field differ in
+	 * every field below it: the XOR is nonzero exactly when they differ
+	 * in core, past the core field exactly when in LLC domain, past the
+	 * LLC field exactly when in socket. Three compares, where a test of
+	 * each field and their ANDs cost a hand-off 6 instructions more
+	 * (coh_create.c's within_build() checks every pair against
+	 * machine_dist()).
 	 */
 	_Static_assert(COH_DIST_LLC == COH_DIST_SMT + 1 &&
 			       COH_DIST_DIE == COH_DIST_SMT + 2 &&
 			       COH_DIST_SOCKET == COH_DIST_SMT + 3,
 		       "the distance classes in order");
-	return (enum coh_dist)(COH_DIST_SMT + core + (core & llc) +
-			       (core & llc & socket));
+	return (enum coh_dist)(COH_DIST_SMT + (x != 0) +
+			       (x > MACHINE_KEY_FIELD) +
+			       (x >> MACHINE_KEY_SOCKET_SHIFT != 0));
 }
 
 /*
