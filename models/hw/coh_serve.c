@@ -334,13 +334,17 @@ static COH_INLINE bool line_serve_ann_owned(struct coh *c, struct coh_line *l,
 
 /*
  * line_serve_rest() - line_serve_inline() out of line, for a line without
- * RMWs announced whose service is not line_serve_plain_owned()'s.
+ * RMWs announced whose service is not line_serve_plain_owned()'s: the CPU
+ * it resumes (serve_settle()'s @inl), returned, not written through a
+ * pointer, which would keep the caller's in memory.
  */
-static void __attribute__((noinline))
-line_serve_rest(struct coh *c, struct coh_line *l, sim_time_t now,
-		struct coh_cpu **inl)
+static struct coh_cpu *__attribute__((noinline))
+line_serve_rest(struct coh *c, struct coh_line *l, sim_time_t now)
 {
-	line_serve_inline(c, l, now, false, inl);
+	struct coh_cpu *cc = NULL;
+
+	line_serve_inline(c, l, now, false, &cc);
+	return cc;
 }
 
 /*
@@ -405,7 +409,7 @@ static COH_INLINE void line_service(struct coh *c, struct coh_line *l, bool ann)
 		if (ann)
 			line_serve_inline(c, l, now, ann, &cc);
 		else if (!c->plain || !line_serve_plain_owned(c, l, now, &cc))
-			line_serve_rest(c, l, now, &cc);
+			cc = line_serve_rest(c, l, now);
 		/*
 		 * Idle now, with RMWs still to arrive: the first one's event.
 		 * Before the CPU served goes on, which may look at the clock.
