@@ -623,7 +623,13 @@ static inline bool coh_read_dep(struct coh_cpu *cc, struct coh_field *f)
 	return coh_access_issue(cc, f, COH_READ, true);
 }
 
+/*
+ * coh_rmw_announce() - announce @cc's RMW of @field (coh_rmw_ahead()): true if
+ * announced. coh_rmw_announce_co(): the same as a coroutine step's result,
+ * CO_WAIT if announced, else CO_CALL (coh_announce.c says when).
+ */
 bool coh_rmw_announce(struct coh_cpu *cc, struct coh_field *field);
+int coh_rmw_announce_co(struct coh_cpu *cc, struct coh_field *field);
 
 /*
  * coh_rmw_worth_announcing() - whether @cc's RMW of @l at @at is worth
