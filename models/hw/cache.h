@@ -490,6 +490,13 @@ struct sim_engine *coh_engine(const struct coh *c);
 /* Attach the process that runs CPU @cpu. */
 struct coh_cpu *coh_cpu_attach(struct coh *c, unsigned int cpu,
 			       struct sim_proc *p);
+/*
+ * coh_cpu_count_callers() - name the caller of each access of @cc's CPU
+ * with @caller (coh_cpu.caller), or NULL: none. Set for the run, before
+ * it starts.
+ */
+void coh_cpu_count_callers(struct coh_cpu *cc,
+			   unsigned int (*caller)(const struct kprof *prof));
 struct coh_cpu *coh_cpu(struct coh *c, unsigned int cpu);
 
 /*
