@@ -272,6 +272,18 @@ static inline void cal__set_min(struct sim_calendar *c, uint32_t slot)
 	c->clock.next = c->slots[slot].time;
 }
 
+/*
+ * cal__set_none() - cal__set_min(@c, 0): nothing pending. Slot 0's time is
+ * SIM_TIME_MAX, set once (cal_init()): stored as the constant, without a
+ * load of it, so that GCC need not pair it with a store of the clock's
+ * @now through an SSE register either (the lone event's pop).
+ */
+static inline void cal__set_none(struct sim_calendar *c)
+{
+	c->min = 0;
+	c->clock.next = SIM_TIME_MAX;
+}
+
 static inline uint32_t cal_slot_alloc(struct sim_calendar *c)
 {
 	if (!c->nr_free)
@@ -415,7 +427,7 @@ static inline void cal_pop(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 			if (c->nr)
 				cal__refill(c);
 			else
-				cal__set_min(c, 0);
+				cal__set_none(c);
 			return;
 		}
 		w = (w + 1) % SIM__RING_WORDS;
@@ -549,7 +561,7 @@ static inline bool cal_pop_lone(struct sim_calendar *c, uint32_t slot,
 		return false;
 	*t = c->clock.next;
 	c->cur = *t >> c->shift;
-	cal__set_min(c, 0);
+	cal__set_none(c);
 	return true;
 }
 

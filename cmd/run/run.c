@@ -935,7 +935,8 @@ static void run_build(struct run *run, struct variant *v, uint64_t seed,
 			memset(&t->prof, 0, sizeof(t->prof));
 			t->k.cc->prof = &t->prof;
 			/* explain names the function behind each access */
-			t->k.cc->caller = o->callers ? kprof_caller : NULL;
+			coh_cpu_count_callers(t->k.cc,
+					      o->callers ? kprof_caller : NULL);
 		}
 		w->type->setup(w, run);
 	}

@@ -490,6 +490,13 @@ struct sim_engine *coh_engine(const struct coh *c);
 /* Attach the process that runs CPU @cpu. */
 struct coh_cpu *coh_cpu_attach(struct coh *c, unsigned int cpu,
 			       struct sim_proc *p);
+/*
+ * coh_cpu_count_callers() - name the caller of each access of @cc's CPU
+ * with @caller (coh_cpu.caller), or NULL: none. Set for the run, before
+ * it starts.
+ */
+void coh_cpu_count_callers(struct coh_cpu *cc,
+			   unsigned int (*caller)(const struct kprof *prof));
 struct coh_cpu *coh_cpu(struct coh *c, unsigned int cpu);
 
 /*
@@ -623,7 +630,13 @@ static inline bool coh_read_dep(struct coh_cpu *cc, struct coh_field *f)
 	return coh_access_issue(cc, f, COH_READ, true);
 }
 
+/*
+ * coh_rmw_announce() - announce @cc's RMW of @field (coh_rmw_ahead()): true if
+ * announced. coh_rmw_announce_co(): the same as a coroutine step's result,
+ * CO_WAIT if announced, else CO_CALL (coh_announce.c says when).
+ */
 bool coh_rmw_announce(struct coh_cpu *cc, struct coh_field *field);
+int coh_rmw_announce_co(struct coh_cpu *cc, struct coh_field *field);
 
 /*
  * coh_rmw_worth_announcing() - whether @cc's RMW of @l at @at is worth

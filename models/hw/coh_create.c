@@ -189,6 +189,21 @@ struct coh_cpu *coh_cpu_attach(struct coh *c, unsigned int cpu,
 	return cc;
 }
 
+void coh_cpu_count_callers(struct coh_cpu *cc,
+			   unsigned int (*caller)(const struct kprof *prof))
+{
+	cc->caller = caller;
+	/*
+	 * An announced RMW is made where its caller is not known: none then,
+	 * for any CPU, which spares coh_rmw_announce_co() a test of its own
+	 * (every CPU of a run counts callers, or none does).
+	 */
+	if (caller) {
+		cc->coh->no_ann = true;
+		ann_room_update(cc->coh);
+	}
+}
+
 struct coh_cpu *coh_cpu(struct coh *c, unsigned int cpu)
 {
 	SIM_BUG_ON(cpu >= c->nr_cpus);

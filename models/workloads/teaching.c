@@ -240,7 +240,7 @@ counter_op(struct sim_proc *p, struct counter_loop_frame *f)
 	if (p->now != sim_now(p->engine) &&
 	    coh_rmw_worth_announcing(cc, f->counter->line, p->now)) {
 		f->co.fn = counter_ahead;
-		return coh_rmw_announce(cc, f->counter) ? CO_WAIT : CO_CALL;
+		return coh_rmw_announce_co(cc, f->counter);
 	}
 	return counter_sync(p, f);
 }
@@ -343,15 +343,16 @@ counter_next(struct sim_proc *p, struct counter_loop_frame *f)
 	t->op_start = now;
 	counter = f->counter;
 	/*
-	 * The announcement and sim__proc_sync() (in counter_sync()) are
-	 * calls, each its path's last act: the one register saved keeps the
-	 * stack aligned for them (a jump to a function of its own that
-	 * converted the result cost 3 instructions an atomic more at 72/1).
+	 * sim__proc_sync() (in counter_sync()) is a call, its path's last
+	 * act: the one register saved keeps the stack aligned for it (a jump
+	 * to a function of its own that converted the result cost 3
+	 * instructions an atomic more at 72/1). The announcement is a jump:
+	 * coh_rmw_announce_co() returns the step's result itself.
 	 */
 	if (now != sim_now(p->engine) &&
 	    coh_rmw_worth_announcing(cc, counter->line, now)) {
 		f->co.fn = counter_ahead;
-		return coh_rmw_announce(cc, counter) ? CO_WAIT : CO_CALL;
+		return coh_rmw_announce_co(cc, counter);
 	}
 	return counter_step(counter_sync(p, f));
 }
