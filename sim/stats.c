@@ -628,7 +628,12 @@ static void ranks_by_digit(const double *v, size_t m, uint64_t any,
 	count = calloc(mask + 1, sizeof(*count));
 	slot = calloc(mask + 1, sizeof(*slot));
 	SIM_OOM_ON(!count || !slot);
-#pragma GCC unroll 4
+	/*
+	 * The passes over @v are unrolled by 16: at 4, the loops' own add,
+	 * compare and branch were 0.75 of the count's 4.75 instructions a
+	 * sample
+	 */
+#pragma GCC unroll 16
 	for (i = 0; i < m; i++)
 		count[(stat_bits(&v[i]) >> shift) & mask]++;
 	/* the ranks in increasing order (an insertion sort of a few) */
@@ -652,29 +657,27 @@ static void ranks_by_digit(const double *v, size_t m, uint64_t any,
 			below[nsel] = n;
 			at[nsel] = start[nsel];
 			start[nsel + 1] = start[nsel] + count[dig];
-			eq[nsel] = 0;
 			cand[nsel] =
 				bucket_cand(v, m, shift, mask, dig, count[dig]);
 		}
 	}
 	t = malloc(start[nsel + 1] * sizeof(*t));
 	SIM_OOM_ON(!t);
-#pragma GCC unroll 4
+#pragma GCC unroll 16
 	for (i = 0; i < m; i++) {
 		bits = stat_bits(&v[i]);
 		j = slot[(bits >> shift) & mask];
-		if (!j)
-			continue;
-		if (bits == cand[j])
-			eq[j]++;
-		else
+		if (j && bits != cand[j])
 			t[at[j]++] = v[i];
 	}
 	/*
-	 * slot j: eq[j] samples of its candidate value, the others in
-	 * t[start[j], at[j]); the ranks in it, all at once
+	 * slot j: the others in t[start[j], at[j]), and the rest of its
+	 * digit's count, eq[j], are its candidate value (not counted in
+	 * the pass: two instructions a sample); the ranks in it, all at
+	 * once
 	 */
 	for (j = 1; j <= nsel; j++) {
+		eq[j] = start[j + 1] - at[j];
 		u = t + start[j];
 		for (i = 0, lt = 0; eq[j] && i < at[j] - start[j]; i++)
 			lt += stat_bits(&u[i]) < cand[j];
@@ -719,6 +722,8 @@ static void ranks_in(double *v, size_t m, const size_t *r, size_t nr,
 			out[i] = gsl_stats_select(v, 1, m, r[i]);
 		return;
 	}
+	/* unrolled: the loop's add, compare and branch were half of it */
+#pragma GCC unroll 8
 	for (i = 0; i < m; i++) {
 		bits = stat_bits(&v[i]);
 		any |= bits;
