@@ -266,6 +266,8 @@ extern const double sim_zig_exp_w[256];
 extern const uint64_t sim_zig_exp_k[256];
 extern const double sim_zig_exp_f[257];
 double sim_ran_exponential_slow(gsl_rng *r, unsigned int i, uint64_t u);
+/* the ziggurat's wedge test, y < exp(-v) in layer i (sim/stats.c) */
+bool sim_zig_wedge_below(unsigned int i, double v, double y);
 
 /*
  * sim_ran_exponential() - an exponential variate of mean @mean from @r (a

@@ -294,6 +294,46 @@ END_TEST
  * decreasing and repeated order, and again after a sample is added
  * (which voids the split).
  */
+/*
+ * The ziggurat's wedge test without exp() where the tangent or the chord
+ * decides (sim_zig_wedge_below()) must decide as y < exp(-v) everywhere:
+ * random points of every layer's wedge (the slow path's: u at least the
+ * layer's k), some just left of it (u below k: the chord does not hold
+ * there), and y a few ulps either side of exp(-v), where only exp() can
+ * tell.
+ */
+START_TEST(sim_zig_wedge_as_exp)
+{
+	gsl_rng *r = sim_rng_stream(47, 0);
+	unsigned int n, i, j, below = 0;
+
+	for (n = 0; n < (1u << 20); n++) {
+		uint64_t k, u;
+		double v, y, e, lo, hi;
+
+		i = 1 + (unsigned int)sim_rng_uniform_int(r, 255);
+		k = sim_zig_exp_k[i];
+		u = n % 8 ? k + sim_rng_uniform_int(r, (1ull << 53) - k) :
+			    k - 1 - sim_rng_uniform_int(r, k / 64 + 1);
+		v = (double)(int64_t)u * sim_zig_exp_w[i];
+		lo = sim_zig_exp_f[i];
+		hi = sim_zig_exp_f[i + 1];
+		e = exp(-v);
+		y = lo + (hi - lo) * gsl_rng_uniform(r);
+		if (n % 4 == 3) /* a few ulps either side of the curve */
+			for (y = e, j = sim_rng_uniform_int(r, 9); j; j--)
+				y = nextafter(y, n % 8 == 3 ? 0.0 : 2.0);
+		ck_assert_msg(sim_zig_wedge_below(i, v, y) == (y < e),
+			      "layer %u v %.17g y %.17g exp %.17g", i, v, y, e);
+		below += y < e;
+	}
+	/* both answers, many times */
+	ck_assert_uint_gt(below, 1u << 17);
+	ck_assert_uint_lt(below, (1u << 20) - (1u << 17));
+	gsl_rng_free(r);
+}
+END_TEST
+
 START_TEST(sim_stat_quantile_sequence)
 {
 	static const double qs[] = { 0.5,  0.9,	 0.99, 0.99, 1.0,  0.0,
@@ -576,6 +616,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, sim_zig_tables);
 	tcase_add_test(tc, sim_ran_exponential_distribution);
 	tcase_add_test(tc, sim_ran_exponential_top_wedge);
+	tcase_add_test(tc, sim_zig_wedge_as_exp);
 	tcase_add_test(tc, sim_stat_quantile_sequence);
 	tcase_add_test(tc, sim_stat_quantile_against_sort);
 	tcase_add_test(tc, sim_stat_mean_in_order);
