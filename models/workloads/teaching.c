@@ -274,10 +274,14 @@ static inline int counter_step(int r)
 	return r == COUNTER_ARRIVE ? CO_CALL : r;
 }
 
-/* counter_done()'s rare cases from the think on (out of line). */
+/*
+ * counter_done()'s rare cases from the think on (out of line): the RMW's
+ * completion taken (counter_next() does that itself on its common path).
+ */
 static int __attribute__((noinline))
 counter_think_slow(struct sim_proc *p, struct counter_loop_frame *f)
 {
+	f->t->k.cc->access_done = false;
 	return counter_step(counter_think(p, f));
 }
 
@@ -285,7 +289,6 @@ counter_think_slow(struct sim_proc *p, struct counter_loop_frame *f)
 static int __attribute__((noinline))
 counter_done_slow(struct sim_proc *p, struct counter_loop_frame *f)
 {
-	f->t->k.cc->access_done = false;
 	task_op_end(f->t, f->run);
 	return counter_think_slow(p, f);
 }
@@ -336,8 +339,12 @@ counter_next(struct sim_proc *p, struct counter_loop_frame *f)
 	}
 	t->rng_state = s;
 	think = task_think_round(x);
-	/* coh_delay(), then task_op_begin() untraced */
+	/*
+	 * the RMW's completion taken, where its CPU is at hand; then
+	 * coh_delay(), and task_op_begin() untraced
+	 */
 	cc = t->k.cc;
+	cc->access_done = false;
 	now = p->now + coh_delay_ps(cc, think);
 	p->now = now;
 	t->op_start = now;
@@ -365,12 +372,11 @@ counter_next(struct sim_proc *p, struct counter_loop_frame *f)
 static inline __attribute__((always_inline)) int
 counter_end(struct sim_proc *p, struct counter_loop_frame *f)
 {
-	struct sim_task *t = f->t;
+	struct sim_task *t = counter_task(p);
 
-	SIM__CHECK(p != &t->proc || t->k.cc->proc != p);
+	SIM__CHECK(t != f->t || t->k.cc->proc != p);
 	if (!task_running(t, f->run) || !task_op_end_try(t, f->run))
 		return counter_done_slow(p, f);
-	t->k.cc->access_done = false;
 	return counter_next(p, f);
 }
 
