@@ -327,12 +327,18 @@ counter_next(struct sim_proc *p, struct counter_loop_frame *f)
 	 * The think as a double until the counter is picked, in a register
 	 * of its own kind (as an integer it took the one more that made GCC
 	 * save a second). A think not drawn is think_ps, exactly (at most 1
-	 * ms: atomic_counter_setup()).
+	 * ms: atomic_counter_setup()). Both draws expected, so that they are
+	 * laid out in line, one after the other; not told, GCC placed them
+	 * out of line, jumping back after the pick (`make
+	 * bench-peers-insns`, instructions an atomic: 256/16 497.0 -> 495.0,
+	 * 72/16 482.3 -> 479.4; 8/1, whose counter is not picked and now
+	 * jumps, 468.6 -> 469.5).
 	 */
 	x = ac->think_mean;
-	if (ac->think_draws && !sim_ran_exponential_try(&s, x, &x))
+	if (__builtin_expect(ac->think_draws, 1) &&
+	    !sim_ran_exponential_try(&s, x, &x))
 		return counter_think_slow(p, f);
-	if (ac->picks) {
+	if (__builtin_expect(ac->picks, 1)) {
 		if (!sim_rng_uniform_int_try(&s, ac->counters, &k))
 			return counter_think_slow(p, f);
 		f->counter = &ac->shared[k];
