@@ -571,8 +571,9 @@ static bool __attribute__((noinline))
 rmw_busy(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l,
 	 struct coh *c, sim_time_t now)
 {
-	if (coh_unlikely(c->log_stats || l->q_len == l->q_cap ||
-			 !l->serve_timer.engine))
+	/* nobody queued (the caller's test): the ring is full if it is none */
+	SIM__CHECK(l->q_len);
+	if (coh_unlikely(c->log_stats || !l->q_cap || !l->serve_timer.engine))
 		return rmw_busy_any(cc, field, l);
 	/* synced: the engine's clock is @now, the CPU's */
 	rmw_enqueue(c, l, cc, field->slot, now, true);
