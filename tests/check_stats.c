@@ -154,7 +154,7 @@ START_TEST(sim_zig_tables)
 	double x[257];
 
 	for (i = 0; i < 256; i++)
-		x[i] = sim_zig_exp_w[i] * 0x1p53;
+		x[i] = sim_zig_exp.w[i] * 0x1p53;
 	x[256] = 0;
 	ck_assert_double_eq_tol(x[1], R, 1e-15 * R);
 	ck_assert_double_eq_tol(x[0] * exp(-R), V, 1e-14 * V);
@@ -166,7 +166,7 @@ START_TEST(sim_zig_tables)
 		ck_assert(x[i + 1] < x[i]);
 		ck_assert_double_eq_tol(sim_zig_exp_f[i], exp(-x[i]),
 					4e-16 * (1 + x[i]) * exp(-x[i]));
-		ck_assert_double_eq_tol((double)sim_zig_exp_k[i], k, 4.0);
+		ck_assert_double_eq_tol((double)sim_zig_exp.k[i], k, 4.0);
 		if (i >= 1)
 			ck_assert_double_eq_tol(x[i] * (sim_zig_exp_f[i + 1] -
 							sim_zig_exp_f[i]),
@@ -312,10 +312,10 @@ START_TEST(sim_zig_wedge_as_exp)
 		double v, y, e, lo, hi;
 
 		i = 1 + (unsigned int)sim_rng_uniform_int(r, 255);
-		k = sim_zig_exp_k[i];
+		k = sim_zig_exp.k[i];
 		u = n % 8 ? k + sim_rng_uniform_int(r, (1ull << 53) - k) :
 			    k - 1 - sim_rng_uniform_int(r, k / 64 + 1);
-		v = (double)(int64_t)u * sim_zig_exp_w[i];
+		v = (double)(int64_t)u * sim_zig_exp.w[i];
 		lo = sim_zig_exp_f[i];
 		hi = sim_zig_exp_f[i + 1];
 		e = exp(-v);

@@ -109,6 +109,7 @@ void harness_workload(const char *type, const char *cgroup,
 	r->seed = 1;
 	r->warmup_ps = warmup_ps;
 	r->end_ps = end_ps;
+	r->live_end = end_ps;
 	r->nr_workloads = 1;
 	r->workloads = &h.w;
 	sim_stat_init(&r->lat);

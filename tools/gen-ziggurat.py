@@ -20,6 +20,8 @@ width x_0 = V / f(R) whose part beyond R stands for the tail.
                                [0, x_i), uniform
   k[i] = floor(2^53 x_i+1 / x_i)  u < k[i]: x < x_i+1, under the curve
   f[i] = exp(-x_i), i <= 256   the wedge test of layer i >= 1
+
+k and w are the members of one struct (sim/stats.h: struct sim_zig_exp).
 """
 from decimal import Decimal, getcontext
 
@@ -47,12 +49,21 @@ def hexd(d):
     return float(d).hex()
 
 
+def rows(vals, per, indent):
+    return ["\t" * indent + " ".join(v + "," for v in vals[i:i + per])
+            for i in range(0, len(vals), per)]
+
+
 def block(name, ctype, vals, per):
     out = ["const %s %s[%d] = {" % (ctype, name, len(vals))]
-    for i in range(0, len(vals), per):
-        out.append("\t" + " ".join(v + "," for v in vals[i:i + per]))
+    out += rows(vals, per, 1)
     out.append("};")
     return "\n".join(out)
+
+
+# k and w, which every draw reads, in one struct: one address to form
+def member(name, vals, per):
+    return "\n".join(["\t.%s = {" % name] + rows(vals, per, 2) + ["\t},"])
 
 
 w = [hexd(x[i] / TWO53) for i in range(N)]
@@ -61,7 +72,9 @@ k = ["0x%014xull" % int((TWO53 * x[i + 1] / x[i]).to_integral_value(rounding="RO
 fv = [hexd(f(x[i])) for i in range(N)] + ["0x1.0000000000000p+0"]
 print("/* BEGIN tools/gen-ziggurat.py: do not edit by hand */")
 print("#define ZIG_R %s /* %s */" % (hexd(R), R))
-print(block("sim_zig_exp_w", "double", w, 3))
-print(block("sim_zig_exp_k", "uint64_t", k, 3))
+print("const struct sim_zig_exp sim_zig_exp = {")
+print(member("k", k, 3))
+print(member("w", w, 3))
+print("};")
 print(block("sim_zig_exp_f", "double", fv, 3))
 print("/* END tools/gen-ziggurat.py */")

@@ -737,7 +737,7 @@ static void work_tick(struct run *r, sim_time_t now)
 
 	if (pc->o->time_up && pc->o->time_up(pc->o->time_up_arg)) {
 		pc->timed_out = true;
-		r->stopped = true;
+		run_stop(r);
 		sim_engine_stop(pc->e);
 		return;
 	}
@@ -749,7 +749,7 @@ static void work_tick(struct run *r, sim_time_t now)
 	pc->estimate = est;
 	pc->at = now;
 	pc->work = r->work;
-	r->stopped = true;
+	run_stop(r);
 	sim_engine_stop(pc->e);
 }
 
@@ -892,6 +892,7 @@ static void run_build(struct run *run, struct variant *v, uint64_t seed,
 	run->seed = seed;
 	run->warmup_ps = v->warmup_ps;
 	run->end_ps = v->warmup_ps + v->duration_ps;
+	run->live_end = run->end_ps;
 	run->nr_workloads = v->nr_workloads;
 	run->workloads = v->workloads;
 	run->engine = sim_engine_create();
@@ -960,7 +961,8 @@ static void run_budgets(struct run *run, const struct run_opts *o,
 	run->work_every = 1 << 16;
 	if (pc->max_events && pc->max_events < run->work_every)
 		run->work_every = pc->max_events;
-	run->work_next = run->work_every;
+	/* the trace, if any, has begun (run_build()) */
+	run_work_next(run, run->work_every);
 	run->work_tick = work_tick;
 	run->work_arg = pc;
 	/*

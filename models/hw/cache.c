@@ -453,24 +453,21 @@ rmw_queued_log(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
 }
 
 static bool __attribute__((noinline))
-rmw_queued(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
+rmw_queued(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l,
+	   struct coh *c, sim_time_t now)
 {
-	struct coh *c = cc->coh;
-
 	if (coh_unlikely(c->log_stats))
 		return rmw_queued_log(cc, field, l);
-	/* synced: the engine's clock is cc->proc->now */
-	rmw_enqueue(c, l, cc, field->slot, cc->proc->now, true);
+	/* synced: the engine's clock is @now, cc->proc->now */
+	rmw_enqueue(c, l, cc, field->slot, now, true);
 	return true;
 }
 
 /* rmw_idle()'s steps, whichever case (rmw_idle_any()'s or not) */
 static COH_INLINE bool rmw_idle_serve(struct coh *c, struct coh_cpu *cc,
 				      struct coh_field *field,
-				      struct coh_line *l)
+				      struct coh_line *l, sim_time_t now)
 {
-	/* synced: the engine's clock is the CPU's */
-	sim_time_t now = cc->proc->now;
 	/* the CPU if it goes on (serve_settle()) */
 	struct coh_cpu *inl = NULL;
 
@@ -498,7 +495,8 @@ static COH_INLINE bool rmw_idle_serve(struct coh *c, struct coh_cpu *cc,
 static bool __attribute__((noinline))
 rmw_idle_any(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
 {
-	return rmw_idle_serve(cc->coh, cc, field, l);
+	/* synced: the engine's clock is the CPU's */
+	return rmw_idle_serve(cc->coh, cc, field, l, cc->proc->now);
 }
 
 /*
@@ -526,13 +524,13 @@ rmw_idle_any(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
  * INSNS_K=16`: 508.6 -> 502.1 an atomic).
  */
 static bool __attribute__((noinline))
-rmw_idle(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
+rmw_idle(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l,
+	 struct coh *c, sim_time_t now)
 {
-	struct coh *c = cc->coh;
-
 	if (coh_unlikely(c->log_stats || !l->xfer_to || !cc->resume_inline))
 		return rmw_idle_any(cc, field, l);
-	return rmw_idle_serve(c, cc, field, l);
+	/* synced: the engine's clock is @now, the CPU's */
+	return rmw_idle_serve(c, cc, field, l, now);
 }
 
 /*
@@ -570,15 +568,15 @@ rmw_busy_any(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
  * an atomic); rmw_busy_any() does those cases.
  */
 static bool __attribute__((noinline))
-rmw_busy(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l)
+rmw_busy(struct coh_cpu *cc, struct coh_field *field, struct coh_line *l,
+	 struct coh *c, sim_time_t now)
 {
-	struct coh *c = cc->coh;
-
-	if (coh_unlikely(c->log_stats || l->q_len == l->q_cap ||
-			 !l->serve_timer.engine))
+	/* nobody queued (the caller's test): the ring is full if it is none */
+	SIM__CHECK(l->q_len);
+	if (coh_unlikely(c->log_stats || !l->q_cap || !l->serve_timer.engine))
 		return rmw_busy_any(cc, field, l);
-	/* synced: the engine's clock is the CPU's */
-	rmw_enqueue(c, l, cc, field->slot, cc->proc->now, true);
+	/* synced: the engine's clock is @now, the CPU's */
+	rmw_enqueue(c, l, cc, field->slot, now, true);
 	/* no RMW announced (the caller's test): no timer pending */
 	line_serve_again_idle(l, l->free_at);
 	return true;
@@ -621,10 +619,12 @@ bool __attribute__((noinline))
 coh__access_rmw(struct coh_cpu *cc, struct coh_field *field)
 {
 	struct coh_line *l = field->line;
-	const struct coh *c = cc->coh;
+	struct coh *c = cc->coh;
 
 	if (!l->nr_ann && !cc->nr_pending && !cc->caller && !l->pair_prefetch) {
 		bool owner = l->owner == (int)cc->cpu;
+		/* synced: the engine's clock */
+		sim_time_t now = cc->proc->now;
 
 		if (l->serving) {
 			/*
@@ -636,13 +636,13 @@ coh__access_rmw(struct coh_cpu *cc, struct coh_field *field)
 			 */
 			if (l->q_len != l->q_cap && c->shortcuts &&
 			    (!owner || (l->q_cpus && !c->hold)))
-				return rmw_queued(cc, field, l);
+				return rmw_queued(cc, field, l, c, now);
 		} else if (!owner && c->plain && !l->q_len) {
-			if (l->free_at > cc->proc->now)
-				return rmw_busy(cc, field, l);
+			if (l->free_at > now)
+				return rmw_busy(cc, field, l, c, now);
 			/* an owner has a home: the line was touched */
 			if (l->owner >= 0)
-				return rmw_idle(cc, field, l);
+				return rmw_idle(cc, field, l, c, now);
 		}
 	}
 	if (access_hit(c, cc, field, COH_RMW))

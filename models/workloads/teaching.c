@@ -274,10 +274,14 @@ static inline int counter_step(int r)
 	return r == COUNTER_ARRIVE ? CO_CALL : r;
 }
 
-/* counter_done()'s rare cases from the think on (out of line). */
+/*
+ * counter_done()'s rare cases from the think on (out of line): the RMW's
+ * completion taken (counter_next() does that itself on its common path).
+ */
 static int __attribute__((noinline))
 counter_think_slow(struct sim_proc *p, struct counter_loop_frame *f)
 {
+	f->t->k.cc->access_done = false;
 	return counter_step(counter_think(p, f));
 }
 
@@ -285,7 +289,6 @@ counter_think_slow(struct sim_proc *p, struct counter_loop_frame *f)
 static int __attribute__((noinline))
 counter_done_slow(struct sim_proc *p, struct counter_loop_frame *f)
 {
-	f->t->k.cc->access_done = false;
 	task_op_end(f->t, f->run);
 	return counter_think_slow(p, f);
 }
@@ -313,7 +316,11 @@ counter_next_go(struct sim_proc *p, struct counter_loop_frame *f,
 	struct coh_field *counter;
 	sim_time_t now;
 
-	/* coh_delay(), then task_op_begin() untraced */
+	/*
+	 * the RMW's completion taken, where its CPU is at hand; then
+	 * coh_delay(), and task_op_begin() untraced
+	 */
+	cc->access_done = false;
 	now = p->now + coh_delay_ps(cc, think);
 	p->now = now;
 	t->op_start = now;
@@ -377,12 +384,18 @@ counter_next(struct sim_proc *p, struct counter_loop_frame *f)
 	 * The think as a double until the counter is picked, in a register
 	 * of its own kind (as an integer it took the one more that made GCC
 	 * save a second). A think not drawn is think_ps, exactly (at most 1
-	 * ms: atomic_counter_setup()).
+	 * ms: atomic_counter_setup()). Both draws expected, so that they are
+	 * laid out in line, one after the other; not told, GCC placed them
+	 * out of line, jumping back after the pick (`make
+	 * bench-peers-insns`, instructions an atomic: 256/16 497.0 -> 495.0,
+	 * 72/16 482.3 -> 479.4; 8/1, whose counter is not picked and now
+	 * jumps, 468.6 -> 469.5).
 	 */
 	x = ac->think_mean;
-	if (ac->think_draws && !sim_ran_exponential_try(&s, x, &x))
+	if (__builtin_expect(ac->think_draws, 1) &&
+	    !sim_ran_exponential_try(&s, x, &x))
 		return counter_next_edge(p, f);
-	if (ac->picks) {
+	if (__builtin_expect(ac->picks, 1)) {
 		if (!sim_rng_uniform_int_try(&s, ac->counters, &k))
 			return counter_think_slow(p, f);
 		f->counter = &ac->shared[k];
@@ -399,12 +412,11 @@ counter_next(struct sim_proc *p, struct counter_loop_frame *f)
 static inline __attribute__((always_inline)) int
 counter_end(struct sim_proc *p, struct counter_loop_frame *f)
 {
-	struct sim_task *t = f->t;
+	struct sim_task *t = counter_task(p);
 
-	SIM__CHECK(p != &t->proc || t->k.cc->proc != p);
+	SIM__CHECK(t != f->t || t->k.cc->proc != p);
 	if (!task_running(t, f->run) || !task_op_end_try(t, f->run))
 		return counter_done_slow(p, f);
-	t->k.cc->access_done = false;
 	return counter_next(p, f);
 }
 
@@ -440,20 +452,22 @@ static int counter_done(struct sim_proc *p, void *frame)
 static int counter_arrive(struct sim_proc *p, void *frame)
 {
 	struct counter_loop_frame *f = frame;
-	struct coh_cpu *cc = f->t->k.cc;
+	struct coh_cpu *cc = counter_task(p)->k.cc;
 
 	SIM__CHECK(p != &f->t->proc);
 	f->co.fn = counter_done;
 	if (coh__access_rmw(cc, f->counter))
 		return CO_WAIT;
 	/*
-	 * Served at once: it goes on, its process found from the frame again,
-	 * so that only the frame lives across the call: one register saved,
-	 * not two and a stack adjustment (`make bench-insns INSNS_N=N
-	 * INSNS_K=K`, instructions an atomic: 256/16 582 -> 577, 72/16 568 ->
-	 * 563, 8/16 464 -> 460, 8/1 542 -> 537).
+	 * Served at once: it goes on, its frame found from the process again
+	 * (the top one), so that only the process lives across the call: one
+	 * register saved, not two and a stack adjustment (`make bench-insns
+	 * INSNS_N=N INSNS_K=K`, instructions an atomic: 256/16 582 -> 577,
+	 * 72/16 568 -> 563, 8/16 464 -> 460, 8/1 542 -> 537); the process
+	 * kept, not the frame, one load where the process from the frame
+	 * took two.
 	 */
-	return counter_done(&f->t->proc, f);
+	return counter_done(p, p->frame);
 }
 
 /* The start, and a step that may arrive at once: on to counter_arrive(). */

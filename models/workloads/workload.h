@@ -259,7 +259,30 @@ struct run {
 	void (*work_tick)(struct run *r, sim_time_t now);
 	void *work_arg;
 	bool stopped;
+	/*
+	 * What task_running() and task_op_end_try() test, one compare each
+	 * where two were: @live_end is @end_ps, and 0 once the run is
+	 * stopped (run_stop()); @op_next is @work_next, and 0 while calls
+	 * are traced (sim_trace_calls, set before a traced run starts and
+	 * never during one; run_work_next()).
+	 */
+	sim_time_t live_end;
+	uint64_t op_next;
 };
+
+/* run_stop() - @r is stopped: its tasks' loops end (task_running()). */
+static inline void run_stop(struct run *r)
+{
+	r->stopped = true;
+	r->live_end = 0;
+}
+
+/* run_work_next() - the next work tick is due at @r's @next units. */
+static inline void run_work_next(struct run *r, uint64_t next)
+{
+	r->work_next = next;
+	r->op_next = sim_trace_calls ? 0 : next;
+}
 
 /*
  * run_work() - @units of work done by a task at @now (see struct run).
@@ -269,7 +292,7 @@ static inline bool run_work(struct run *r, uint64_t units, sim_time_t now)
 {
 	r->work += units;
 	if (__builtin_expect(r->work >= r->work_next, 0)) {
-		r->work_next = r->work + r->work_every;
+		run_work_next(r, r->work + r->work_every);
 		if (r->work_tick)
 			r->work_tick(r, now);
 	}
@@ -290,7 +313,7 @@ static inline void task_rng_init(struct sim_task *t, uint64_t seed,
 /* Helpers for workload code. */
 static inline bool task_running(const struct sim_task *t, const struct run *r)
 {
-	return t->proc.now < r->end_ps && !r->stopped;
+	return t->proc.now < r->live_end;
 }
 /*
  * task_idle_begin() - the task waits for work (a message, a peer): its
@@ -358,19 +381,21 @@ static inline void task_op_end(struct sim_task *t, struct run *r)
 }
 
 /*
- * task_op_end_try() - task_op_end() when it needs no call: untraced, the
- * run's work tick not due (run_work()), and room for the sample in the
- * latency statistic's array (sim_stat_add()'s common case). False, with
- * nothing done, otherwise: the caller then calls task_op_end(). For a
- * caller that makes no call on its common path (counter_done()).
+ * task_op_end_try() - task_op_end() of a task running (task_running(): its
+ * clock before the run's end) when it needs no call: untraced and the
+ * run's work tick not due (run_work(); one test of both, struct run's
+ * @op_next), and room for the sample in the latency statistic's array
+ * (sim_stat_add()'s common case). False, with nothing done, otherwise:
+ * the caller then calls task_op_end(). For a caller that makes no call on
+ * its common path (counter_done()).
  */
 static inline bool task_op_end_try(struct sim_task *t, struct run *r)
 {
 	sim_time_t now = t->proc.now;
-	bool counted = now >= r->warmup_ps && now <= r->end_ps;
+	bool counted = now >= r->warmup_ps;
 
-	if (__builtin_expect(sim_trace_calls != NULL, 0) ||
-	    __builtin_expect(r->work + 1 >= r->work_next, 0) ||
+	SIM__CHECK(now >= r->end_ps);
+	if (__builtin_expect(r->work + 1 >= r->op_next, 0) ||
 	    __builtin_expect(counted && !sim_stat_room(&r->lat), 0))
 		return false;
 	r->work++;
