@@ -384,7 +384,12 @@ static inline void cal_pop(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 {
 	struct sim_slot *l = c->slots;
 	uint64_t k = t >> c->shift, word, m, b;
-	uint32_t r = (uint32_t)k & SIM__RING_MASK, w = r / 64, n, i;
+	/*
+	 * r and w index arrays: at 64 bits GCC extends neither to an
+	 * address (at 32, a move each, 2 instructions a pop)
+	 */
+	uint64_t r = k & SIM__RING_MASK, w = r / 64;
+	uint32_t n, i;
 
 	c->cur = k;
 	/*
