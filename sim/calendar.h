@@ -368,22 +368,25 @@ static inline void cal_push(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 }
 
 /*
- * cal_pop() - take out min, the first of its bucket (or, the ring empty,
- * the overflow's top); the ring moves on to its bucket, overflow events
- * the window now reaches enter the ring, and min is found again: the
- * bucket's next, if it has one (nothing else is earlier: the overflow
- * events are later than the whole ring), else the first of the next
- * non-empty bucket. The common cases work on locals (the bucket, its
+ * cal__pop() - cal_pop(): take out min, the first of its bucket (or, the
+ * ring empty, the overflow's top); the ring moves on to its bucket,
+ * overflow events the window now reaches enter the ring, and min is found
+ * again: the bucket's next, if it has one (nothing else is earlier: the
+ * overflow events are later than the whole ring), else the first of the
+ * next non-empty bucket. The common cases work on locals (the bucket, its
  * bitmap word): the first non-empty bucket after a bucket just emptied
  * is mostly in the same word, which is then still in a register. The
  * caller, the run loop, has checked that the overflow is not involved: @t
  * is before due (when min is the overflow's top, @t is not: due is in an
- * earlier bucket).
+ * earlier bucket). @shift is c->shift, which the caller knows as a
+ * constant (the run loop's, for each width: a load and a variable shift
+ * an event fewer).
  */
-static inline void cal_pop(struct sim_calendar *c, uint32_t slot, sim_time_t t)
+static inline __attribute__((always_inline)) void
+cal__pop(struct sim_calendar *c, uint32_t slot, sim_time_t t, unsigned int shift)
 {
 	struct sim_slot *l = c->slots;
-	uint64_t k = t >> c->shift, word, m, b;
+	uint64_t k = t >> shift, word, m, b;
 	/*
 	 * r and w index arrays: at 64 bits GCC extends neither to an
 	 * address (at 32, a move each, 2 instructions a pop)
@@ -447,6 +450,12 @@ static inline void cal_pop(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 		}
 	}
 	cal__set_min(c, c->head[w * 64 + (uint32_t)__builtin_ctzll(m)]);
+}
+
+/* cal_pop() - cal__pop() at the calendar's width, read (tests) */
+static inline void cal_pop(struct sim_calendar *c, uint32_t slot, sim_time_t t)
+{
+	cal__pop(c, slot, t, c->shift);
 }
 
 /*
