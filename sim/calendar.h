@@ -426,10 +426,16 @@ cal__pop(struct sim_calendar *c, uint32_t slot, sim_time_t t, unsigned int shift
 	 * one, is read before the loop and its count.
 	 */
 	if (!m) {
+		w = (w + 1) % SIM__RING_WORDS;
+		m = c->bits[w];
+	}
+	if (!m) {
 		/*
 		 * Nothing later in the ring at all (it was the last bucket):
 		 * no scan (a lone event, as a line's service timer under
-		 * announced arrivals, comes and goes every event).
+		 * announced arrivals, comes and goes every event). Tested
+		 * only past the next word, where the scan would begin: a
+		 * bit there answers it too.
 		 */
 		if (k >= c->ring_last) {
 			if (c->nr)
@@ -438,8 +444,6 @@ cal__pop(struct sim_calendar *c, uint32_t slot, sim_time_t t, unsigned int shift
 				cal__set_none(c);
 			return;
 		}
-		w = (w + 1) % SIM__RING_WORDS;
-		m = c->bits[w];
 		for (i = 1; !m; i++) {
 			if (i == SIM__RING_WORDS) {
 				cal__refill(c);
