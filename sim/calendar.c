@@ -240,7 +240,8 @@ static inline void ring_del(struct sim_calendar *c, uint32_t slot)
  */
 static inline uint32_t ring_first(const struct sim_calendar *c)
 {
-	uint32_t r = (uint32_t)c->cur & RING_MASK, w = r / 64, i;
+	/* cur's bucket: ring_end less RING, a multiple of RING */
+	uint32_t r = (uint32_t)c->ring_end & RING_MASK, w = r / 64, i;
 	uint64_t m = c->bits[w] & (~0ull << (r % 64));
 
 	/* words in bucket order from cur, wrapping round to cur's again */
@@ -309,7 +310,7 @@ void __attribute__((noinline)) cal__unlone(struct sim_calendar *c)
 	struct sim_slot *x = &c->slots[slot];
 
 	/* nothing pending, or to come, is earlier than now */
-	c->cur = c->clock.now >> c->shift;
+	c->ring_end = (c->clock.now >> c->shift) + RING;
 	if (cal__in_ring(c, x->time)) {
 		cal__ring_add(c, slot, false);
 		return;
@@ -369,7 +370,7 @@ static inline void ring_pop_flat(struct sim_calendar *c, uint32_t slot,
 	uint32_t r = (uint32_t)k & RING_MASK, w = r / 64;
 	uint32_t n = l[slot].next, p = l[slot].prev;
 
-	c->cur = k;
+	c->ring_end = k + RING;
 	l[n].prev = p;
 	l[p].next = n;
 	alone = -(uint64_t)(n == slot); /* all ones when alone */
@@ -394,9 +395,9 @@ static inline void ring_pop_flat(struct sim_calendar *c, uint32_t slot,
 static void __attribute__((noinline))
 pop_far(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 {
-	if (c->cur == SIM__CUR_LONE)
+	if (cal__lone(c))
 		cal__unlone(c);
-	c->cur = t >> c->shift;
+	c->ring_end = (t >> c->shift) + RING;
 	if (c->nr && (c->heap[0].seqslot & SLOT_MASK) == slot)
 		heap_del(c, 0);
 	else
@@ -421,7 +422,7 @@ void cal_remove(struct sim_calendar *c, uint32_t slot)
 {
 	size_t i;
 
-	if (c->cur == SIM__CUR_LONE)
+	if (cal__lone(c))
 		cal__unlone(c);
 	if (cal__in_ring(c, c->slots[slot].time)) {
 		ring_del(c, slot);
@@ -504,7 +505,7 @@ void cal_reshift(struct sim_calendar *c, unsigned int shift)
 	size_t nr = 0, i;
 
 	SIM_OOM_ON(!slots);
-	if (c->cur == SIM__CUR_LONE)
+	if (cal__lone(c))
 		cal__unlone(c);
 	/* an overflow key holds 40 bits of seq; the ring's may be past it */
 	if (c->seq >= SEQ_LIMIT)
@@ -522,8 +523,8 @@ void cal_reshift(struct sim_calendar *c, unsigned int shift)
 		slots[nr++] = (uint32_t)(c->heap[0].seqslot & SLOT_MASK);
 		heap_del(c, 0);
 	}
-	c->cur = (c->cur << c->shift) >> shift;
-	c->ring_last = c->cur;
+	c->ring_last = ((c->ring_end - RING) << c->shift) >> shift;
+	c->ring_end = c->ring_last + RING;
 	c->shift = shift;
 	c->pop_flat = shift < SIM__RING_SHIFT_DENSE;
 	for (i = 0; i < nr; i++) {
@@ -550,7 +551,7 @@ _Static_assert(SIM__SEQ_RESERVE_LIMIT == SEQ_LIMIT / 2,
 void cal_push_key(struct sim_calendar *c, uint32_t slot, sim_time_t t,
 		  uint64_t seq)
 {
-	if (c->cur == SIM__CUR_LONE)
+	if (cal__lone(c))
 		cal__unlone(c);
 	c->slots[slot].time = t;
 	c->slots[slot].seq = seq;
@@ -573,6 +574,7 @@ bool cal_init(struct sim_calendar *c)
 	if (!slots_grow(c, 1024) || !heap_grow(c, 64))
 		return false;
 	c->shift = SIM__RING_SHIFT;
+	c->ring_end = RING; /* cur 0 */
 	/* slot 0: "none", later than any event */
 	c->slots[0].time = SIM_TIME_MAX;
 	c->slots[0].seq = UINT64_MAX;

@@ -54,7 +54,7 @@
  * A timer's event pushed when nothing is pending (cal_append_lone()) is
  * the lone event: it is min, and no bucket holds it, until it is popped
  * or another event comes (cal__unlone() then puts it in its bucket);
- * cur is SIM__CUR_LONE meanwhile. A contended line's service timer, set
+ * the ring has no window meanwhile (ring_end 0). A contended line's service timer, set
  * again by its own event, is such an event nearly always: it skips the
  * bucket's links and bitmap at its push and its pop (72 CPUs on one
  * counter: 22 instructions an event).
@@ -135,14 +135,6 @@ struct sim_timer;
 #define SIM__RING_MASK (SIM__RING - 1)
 #define SIM__RING_WORDS (SIM__RING / 64)
 /*
- * cur while the lone event is pending (cal_append_lone()): every bucket
- * is outside the ring's window, and a pop sets cur again. Its top bit,
- * which no bucket number has (a time shifted right), is its test
- * (cal__lone()).
- */
-#define SIM__CUR_LONE (1ull << 63)
-
-/*
  * What runs: fn(arg, data), or with fn NULL the wake-up of process arg.
  * @timer: the timer that owns the slot, NULL for sim_schedule()'s events
  * (the slot is freed when the event runs) and processes. The engine's:
@@ -181,7 +173,14 @@ struct sim_calendar {
 	 * (limit is 0), to ring_pop_flat() (calendar.c).
 	 */
 	bool pop_flat;
-	uint64_t cur; /* the ring's first bucket number */
+	/*
+	 * The bucket number past the ring's window: cur + SIM__RING, where
+	 * cur, the ring's first, is the bucket of the last event run (a
+	 * push compares its bucket with it, no subtraction: nothing pushed
+	 * is before cur). 0 while the lone event is pending (cal__lone()):
+	 * every bucket is outside the window then, and a pop sets it again.
+	 */
+	uint64_t ring_end;
 	/* at least the bucket number of every event in the ring (cal_pop()) */
 	uint64_t ring_last;
 	/*
@@ -240,13 +239,10 @@ void cal_reshift(struct sim_calendar *c, unsigned int shift);
 /* cal_set_end() - the run loop runs events before @end (0: stop). */
 void cal_set_end(struct sim_calendar *c, sim_time_t end);
 
-/*
- * cal__lone() - the lone event is pending: cur's top bit, a compare with
- * 0 (against SIM__CUR_LONE the constant took an instruction of its own).
- */
+/* cal__lone() - the lone event is pending: the ring has no window. */
 static inline bool cal__lone(const struct sim_calendar *c)
 {
-	return (int64_t)c->cur < 0;
+	return !c->ring_end;
 }
 
 /* cal_slot_free() - @slot, not pending, may be handed out again. */
@@ -297,10 +293,14 @@ static inline uint32_t cal__bucket_of(const struct sim_calendar *c,
 	return (uint32_t)(t >> c->shift) & SIM__RING_MASK;
 }
 
-/* cal__in_ring() - the ring holds exactly the events of buckets cur + [0, SIM__RING) */
+/*
+ * cal__in_ring() - the ring holds exactly the events of buckets cur + [0,
+ * SIM__RING): of those before ring_end, as no event pending or pushed is
+ * before now, whose bucket is cur's or later.
+ */
 static inline bool cal__in_ring(const struct sim_calendar *c, sim_time_t t)
 {
-	return (t >> c->shift) - c->cur < SIM__RING;
+	return (t >> c->shift) < c->ring_end;
 }
 
 /* cal__link_after() - put @slot after @p in @p's bucket. */
@@ -368,25 +368,33 @@ static inline void cal_push(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 }
 
 /*
- * cal_pop() - take out min, the first of its bucket (or, the ring empty,
- * the overflow's top); the ring moves on to its bucket, overflow events
- * the window now reaches enter the ring, and min is found again: the
- * bucket's next, if it has one (nothing else is earlier: the overflow
- * events are later than the whole ring), else the first of the next
- * non-empty bucket. The common cases work on locals (the bucket, its
+ * cal__pop() - cal_pop(): take out min, the first of its bucket (or, the
+ * ring empty, the overflow's top); the ring moves on to its bucket,
+ * overflow events the window now reaches enter the ring, and min is found
+ * again: the bucket's next, if it has one (nothing else is earlier: the
+ * overflow events are later than the whole ring), else the first of the
+ * next non-empty bucket. The common cases work on locals (the bucket, its
  * bitmap word): the first non-empty bucket after a bucket just emptied
  * is mostly in the same word, which is then still in a register. The
  * caller, the run loop, has checked that the overflow is not involved: @t
  * is before due (when min is the overflow's top, @t is not: due is in an
- * earlier bucket).
+ * earlier bucket). @shift is c->shift, which the caller knows as a
+ * constant (the run loop's, for each width: a load and a variable shift
+ * an event fewer).
  */
-static inline void cal_pop(struct sim_calendar *c, uint32_t slot, sim_time_t t)
+static inline __attribute__((always_inline)) void
+cal__pop(struct sim_calendar *c, uint32_t slot, sim_time_t t, unsigned int shift)
 {
 	struct sim_slot *l = c->slots;
-	uint64_t k = t >> c->shift, word, m, b;
-	uint32_t r = (uint32_t)k & SIM__RING_MASK, w = r / 64, n, i;
+	uint64_t k = t >> shift, word, m, b;
+	/*
+	 * r and w index arrays: at 64 bits GCC extends neither to an
+	 * address (at 32, a move each, 2 instructions a pop)
+	 */
+	uint64_t r = k & SIM__RING_MASK, w = r / 64;
+	uint32_t n, i;
 
-	c->cur = k;
+	c->ring_end = k + SIM__RING;
 	/*
 	 * Not alone in its bucket; or the lone event, whose links point at
 	 * slot 0 (cal_append_lone()): then this unlinks it from slot 0's
@@ -418,10 +426,16 @@ static inline void cal_pop(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 	 * one, is read before the loop and its count.
 	 */
 	if (!m) {
+		w = (w + 1) % SIM__RING_WORDS;
+		m = c->bits[w];
+	}
+	if (!m) {
 		/*
 		 * Nothing later in the ring at all (it was the last bucket):
 		 * no scan (a lone event, as a line's service timer under
-		 * announced arrivals, comes and goes every event).
+		 * announced arrivals, comes and goes every event). Tested
+		 * only past the next word, where the scan would begin: a
+		 * bit there answers it too.
 		 */
 		if (k >= c->ring_last) {
 			if (c->nr)
@@ -430,8 +444,6 @@ static inline void cal_pop(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 				cal__set_none(c);
 			return;
 		}
-		w = (w + 1) % SIM__RING_WORDS;
-		m = c->bits[w];
 		for (i = 1; !m; i++) {
 			if (i == SIM__RING_WORDS) {
 				cal__refill(c);
@@ -442,6 +454,12 @@ static inline void cal_pop(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 		}
 	}
 	cal__set_min(c, c->head[w * 64 + (uint32_t)__builtin_ctzll(m)]);
+}
+
+/* cal_pop() - cal__pop() at the calendar's width, read (tests) */
+static inline void cal_pop(struct sim_calendar *c, uint32_t slot, sim_time_t t)
+{
+	cal__pop(c, slot, t, c->shift);
 }
 
 /*
@@ -461,7 +479,7 @@ cal__append(struct sim_calendar *c, uint32_t slot, sim_time_t t, bool later)
 	uint32_t r = (uint32_t)k & SIM__RING_MASK, h, last;
 	struct sim_slot *l = c->slots;
 
-	if (k - c->cur >= SIM__RING)
+	if (k >= c->ring_end)
 		return false;
 	h = c->head[r];
 	/*
@@ -533,9 +551,9 @@ cal_append_lone(struct sim_calendar *c, uint32_t slot, sim_time_t t)
 	/*
 	 * No window while it is pending: cal_append() finds every time
 	 * outside it, and its callers' cal_push() moves the lone event to
-	 * its bucket first (cal__unlone(), which sets cur again).
+	 * its bucket first (cal__unlone(), which sets the window again).
 	 */
-	c->cur = SIM__CUR_LONE;
+	c->ring_end = 0;
 	c->min = slot;
 	c->clock.next = t;
 	/* its pop takes it out of slot 0's "bucket": cal_pop() */
@@ -560,7 +578,7 @@ static inline bool cal_pop_lone(struct sim_calendar *c, uint32_t slot,
 	if (!cal__lone(c) || c->min != slot || c->clock.next >= c->end)
 		return false;
 	*t = c->clock.next;
-	c->cur = *t >> c->shift;
+	c->ring_end = (*t >> c->shift) + SIM__RING;
 	cal__set_none(c);
 	return true;
 }

@@ -370,7 +370,9 @@ void sim_proc_start(struct sim_proc *p, sim_time_t at);
 
 /*
  * sim_proc_wake() - resume a waiting process at time @at. A process has at
- * most one wake-up pending: a second is a bug (SIM_BUG_ON).
+ * most one wake-up pending: a second is a bug (SIM_BUG_ON). Its clock is
+ * the later of its clock and @at from here on, not from when it runs:
+ * nothing may write it meanwhile (checked in a checking build).
  */
 void sim_proc_wake(struct sim_proc *p, sim_time_t at);
 

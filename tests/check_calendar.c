@@ -238,7 +238,7 @@ static void pair_pop(struct pair *p)
 	}
 	ck_assert_uint_eq(slot, top->slot);
 	ck_assert_uint_eq(t, top->time);
-	if (p->cal.cur == SIM__CUR_LONE && p->pops % 2) {
+	if (cal__lone(&p->cal) && p->pops % 2) {
 		sim_time_t at;
 
 		ck_assert(!cal_pop_lone(&p->cal, slot ^ 1, &at));
@@ -361,7 +361,7 @@ START_TEST(calendar_order_lone)
 
 		if (i % 1000 == 999)
 			cal_reshift(&p.cal, next_shift(p.cal.shift));
-		lone += p.cal.cur == SIM__CUR_LONE;
+		lone += cal__lone(&p.cal);
 		if (p.nr_pending >= 3 || (op >= 4 && op < 7))
 			pair_pop(&p);
 		else if (op < 3)
