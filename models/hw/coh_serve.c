@@ -527,11 +527,17 @@ static COH_INLINE struct coh_cpu *line_serve_plain(struct coh *c,
 	}
 	/* requests queue behind the pending event (line_kick()) */
 	SIM__CHECK(!l->serving);
+	/*
+	 * On a plain machine the event was set for when the line is free
+	 * (line_serve_again_idle(), rmw_busy()), and nothing else serves
+	 * it meanwhile: it is free now.
+	 */
+	SIM__CHECK(c->plain && l->free_at > now);
 	r = line_head(l);
 	cc = &c->cpus[r->cpu];
 	if (coh_unlikely(!c->plain || c->log_stats || !l->xfer_to ||
-			 l->free_at > now || !serve_owned_may(l, r) ||
-			 r->posted || !cc->resume_inline)) {
+			 !serve_owned_may(l, r) || r->posted ||
+			 !cc->resume_inline)) {
 		l->serving = false;
 		return line_serve_plain_any(c, l, now);
 	}
