@@ -137,6 +137,12 @@ struct coh {
 	 */
 	uint32_t *cpu_key;
 	/*
+	 * m->conflict_remote_ps and m->conflict_local_ps, read once, by
+	 * whether the line is homed at the requester's socket: one indexed
+	 * load (conflict_ps())
+	 */
+	sim_time_t conflict_ps[2];
+	/*
 	 * [nr_cpus][COH_DIST_DIE][sharer_words]: for each CPU and d from
 	 * COH_DIST_SMT to COH_DIST_DIE, the bitmap of the other CPUs within
 	 * distance d of it (machine_dist()); sharer_dist()'s sets
