@@ -451,18 +451,21 @@ line_serve_event_ann(struct coh *c, struct coh_line *l)
 
 /*
  * line_serve_plain_any() - the service at @now of @l without RMWs
- * announced, in every case: the CPU it resumes, if any. Not cold: with
- * the counts logged (struct coh: log_stats, 1024 CPUs on 1024 counters)
- * every service comes here, and finds line_serve_plain_owned() inline.
+ * announced, in every case, and the CPU it resumes. Not cold: with the
+ * counts logged (struct coh: log_stats, 1024 CPUs on 1024 counters)
+ * every service comes here, and finds line_serve_plain_owned() inline;
+ * so does every service of the kernel's model, whose CPUs do not resume
+ * inline (charge-batch-2022).
  */
-static struct coh_cpu *__attribute__((noinline))
+static void __attribute__((noinline))
 line_serve_plain_any(struct coh *c, struct coh_line *l, sim_time_t now)
 {
 	struct coh_cpu *cc = NULL;
 
 	if (!c->plain || !line_serve_plain_owned(c, l, now, &cc))
 		cc = line_serve_rest(c, l, now);
-	return cc;
+	if (cc)
+		line_resume(cc);
 }
 
 /*
@@ -490,30 +493,30 @@ static COH_INLINE void line_serve_plain_next(struct coh *c, struct coh_line *l,
  * not run), before the line's own is set again (for @ready), as
  * serve_settle() and line_serve_plain_owned() would order them.
  */
-static struct coh_cpu *__attribute__((noinline))
+static void __attribute__((noinline))
 line_serve_plain_wake(struct coh *c, struct coh_line *l, struct coh_cpu *cc,
 		      sim_time_t done, sim_time_t ready)
 {
 	cc->access_done = true;
 	sim_proc_wake(cc->proc, done);
 	line_serve_plain_next(c, l, ready);
-	return NULL;
 }
 
 /*
- * line_serve_plain() - the service of @l without RMWs announced: the CPU
- * it resumes, if any. Its usual case inline (line_serve_plain_owned()'s
- * with the requester resumed inline); every case that calls out of line
- * (a load or another machine, a posted request, the counts logged or not
- * allocated yet, a CPU that does not resume inline) tested before
- * anything is done and sent to line_serve_plain_any(), and the wake-up
- * past the horizon to line_serve_plain_wake(), each called last. The
- * values that lived across those calls cost the service a larger frame
- * and their shuffles (`make bench-peers-insns`, 256/16: 504.99 -> 502.87
- * an atomic, with l->serving kept, line_serve_plain_next()).
+ * line_serve_plain() - the service of @l without RMWs announced, and the
+ * CPU it resumes. Its usual case inline (line_serve_plain_owned()'s with
+ * the requester resumed inline); every case that calls out of line
+ * (another machine, a CPU that does not resume inline, the counts logged
+ * or not allocated yet, a load, a posted request) tested before anything
+ * is done and sent to line_serve_plain_any(), and the wake-up past the
+ * horizon to line_serve_plain_wake(), each called last. The values that
+ * lived across those calls cost the service a larger frame and their
+ * shuffles (`make bench-peers-insns`, 256/16: 504.99 -> 502.87 an
+ * atomic, with l->serving kept, line_serve_plain_next()). The CPU's test
+ * comes second: the kernel's model fails it at every service, and the
+ * tests before it were 3 M instructions of charge-batch-2022's 6.99 G.
  */
-static COH_INLINE struct coh_cpu *line_serve_plain(struct coh *c,
-						   struct coh_line *l)
+static COH_INLINE void line_serve_plain(struct coh *c, struct coh_line *l)
 {
 	/* read before the service's stores, which GCC takes to alias it */
 	sim_time_t now = sim_now(c->e), ready, done;
@@ -523,7 +526,7 @@ static COH_INLINE struct coh_cpu *line_serve_plain(struct coh *c,
 
 	if (!l->q_len) {
 		l->serving = false;
-		return NULL;
+		return;
 	}
 	/* requests queue behind the pending event (line_kick()) */
 	SIM__CHECK(!l->serving);
@@ -535,11 +538,11 @@ static COH_INLINE struct coh_cpu *line_serve_plain(struct coh *c,
 	SIM__CHECK(c->plain && l->free_at > now);
 	r = line_head(l);
 	cc = &c->cpus[r->cpu];
-	if (coh_unlikely(!c->plain || c->log_stats || !l->xfer_to ||
-			 !serve_owned_may(l, r) || r->posted ||
-			 !cc->resume_inline)) {
+	if (coh_unlikely(!c->plain || !cc->resume_inline || c->log_stats ||
+			 !l->xfer_to || !serve_owned_may(l, r) || r->posted)) {
 		l->serving = false;
-		return line_serve_plain_any(c, l, now);
+		line_serve_plain_any(c, l, now);
+		return;
 	}
 	/* counted before the request leaves (line_serve_loop()) */
 	waiters = l->q_cpus - 1;
@@ -548,8 +551,10 @@ static COH_INLINE struct coh_cpu *line_serve_plain(struct coh *c,
 	/* serve_settle()'s steps, which its tests above decided */
 	serve_wait_count(l, r, now);
 	cc->wait_ps += done - cc->wait_start;
-	if (coh_unlikely(done > sim_horizon(c->e)))
-		return line_serve_plain_wake(c, l, cc, done, ready);
+	if (coh_unlikely(done > sim_horizon(c->e))) {
+		line_serve_plain_wake(c, l, cc, done, ready);
+		return;
+	}
 	serve_resume_inline(l, cc, now, done, false);
 	/* busy past now: line_serve_loop() says why */
 	SIM__CHECK(ready <= now);
@@ -561,7 +566,7 @@ static COH_INLINE struct coh_cpu *line_serve_plain(struct coh *c,
 	 */
 	coh_reload();
 	line_serve_plain_next(c, l, ready);
-	return cc;
+	line_resume(cc);
 }
 
 /*
@@ -582,14 +587,10 @@ static void line_serve_event(void *arg, uint64_t data)
 {
 	struct coh *c = arg;
 	struct coh_line *l = (struct coh_line *)(uintptr_t)data;
-	struct coh_cpu *cc;
 
 	/* an idle line's timer runs only for an RMW announced to it */
-	if (coh_unlikely(l->nr_ann)) {
+	if (coh_unlikely(l->nr_ann))
 		line_serve_event_ann(c, l);
-		return;
-	}
-	cc = line_serve_plain(c, l);
-	if (cc)
-		line_resume(cc);
+	else
+		line_serve_plain(c, l);
 }
