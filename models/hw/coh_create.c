@@ -91,6 +91,8 @@ struct coh *coh_create(const struct machine *m, struct sim_engine *e)
 	c->inline_cpu = INLINE_NONE;
 	c->hold = m->handoff == COH_HANDOFF_HOLD;
 	c->hold_ps = c->hold ? m->hold_ps : 0;
+	c->conflict_ps[0] = m->conflict_remote_ps;
+	c->conflict_ps[1] = m->conflict_local_ps;
 	c->read_service = m->read_service;
 	c->rob_ps = (sim_time_t)m->rob_uops * m->insn_ps;
 	c->no_ann = c->hold;

@@ -35,6 +35,19 @@ struct coh_trace_line;
 #endif
 
 /*
+ * coh_reload() - the compiler's barrier (Linux's barrier()): what is in
+ * memory is read again after it. No effect on results or on the host's
+ * memory order; for a hot path whose loads GCC would keep in registers
+ * from its start to its end, where they cost registers and spills (a
+ * line's service: line_serve_plain()).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define coh_reload() __asm__ __volatile__("" : : : "memory")
+#else
+#define coh_reload() ((void)0)
+#endif
+
+/*
  * The trace's entry points, and the cold helpers other files keep for
  * the hot path, are off it: the compiler lays the calls out of line and
  * keeps registers for the rest (doc/speed.md).
@@ -123,6 +136,12 @@ struct coh {
 	 * of two CPUs is an XOR and three tests (machine_key_dist())
 	 */
 	uint32_t *cpu_key;
+	/*
+	 * m->conflict_remote_ps and m->conflict_local_ps, read once, by
+	 * whether the line is homed at the requester's socket: one indexed
+	 * load (conflict_ps())
+	 */
+	sim_time_t conflict_ps[2];
 	/*
 	 * [nr_cpus][COH_DIST_DIE][sharer_words]: for each CPU and d from
 	 * COH_DIST_SMT to COH_DIST_DIE, the bitmap of the other CPUs within

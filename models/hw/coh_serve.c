@@ -247,7 +247,7 @@ static COH_INLINE void line_serve_loop(struct coh *c, struct coh_line *l,
 	 */
 	if (inl) {
 		/*
-		 * The service event's own (line_service()), whose timer has
+		 * The service event's own (line_serve_event()), whose timer has
 		 * run (an idle line's is set for an RMW announced only after
 		 * this, coh__ann_arm()): it is not pending, and @ready is
 		 * after @now (the loop ends so).
@@ -353,10 +353,11 @@ line_serve_rest(struct coh *c, struct coh_line *l, sim_time_t now)
  * is free and serve_owned() serves the request at the head. What
  * line_serve_loop() does then; its loop for loads and other machines (the
  * served and serve_any() paths) is line_serve_rest()'s, out of line:
- * inlined, the values that live across it cost line_serve_event_plain()
+ * inlined, the values that live across it cost the plain line's service
  * a shuffle of its registers and a larger frame at every service (`make
  * bench-insns INSNS_N=256 INSNS_K=16`: 521.5 -> 513.0 an atomic). False,
- * and nothing done, otherwise.
+ * and nothing done, otherwise. line_serve_plain() has its steps inline;
+ * here for line_serve_plain_any().
  */
 static COH_INLINE bool line_serve_plain_owned(struct coh *c, struct coh_line *l,
 					      sim_time_t now,
@@ -386,15 +387,21 @@ static COH_INLINE bool line_serve_plain_owned(struct coh *c, struct coh_line *l,
 }
 
 /*
- * line_serve_event() - the line is free again: serve its queue. A CPU that
- * waited for the access served here and promised to touch nothing shared
- * before its next access (coh_cpu.resume_inline) goes on at once, its
- * clock at the completion: what its wake-up event at the completion would
- * do, without the event (doc/speed.md: 2.46 -> 1.49 events per atomic of the
- * contended counter). SIM: exact but for the order of events due at the
- * same picosecond, as its next event is scheduled from here.
+ * line_resume() - the CPU @cc that a line's service served goes on at once
+ * (coh_cpu.resume_inline), its clock at the completion: what its wake-up
+ * event at the completion would do, without the event (doc/speed.md: 2.46
+ * -> 1.49 events per atomic of the contended counter). SIM: exact but for
+ * the order of events due at the same picosecond, as its next event is
+ * scheduled from here.
  */
-static COH_INLINE void line_service(struct coh *c, struct coh_line *l, bool ann)
+static COH_INLINE void line_resume(struct coh_cpu *cc)
+{
+	cc->access_done = true;
+	sim_proc_resume(cc->proc);
+}
+
+/* The service of @l with RMWs announced (line_serve_event_ann()). */
+static COH_INLINE void line_service(struct coh *c, struct coh_line *l)
 {
 	/* the CPU it resumes: serve_settle()'s @inl */
 	struct coh_cpu *cc = NULL;
@@ -402,28 +409,20 @@ static COH_INLINE void line_service(struct coh *c, struct coh_line *l, bool ann)
 	sim_time_t now = sim_now(c->e);
 
 	/* the RMWs announced to arrive before now join the queue first */
-	if (ann)
-		ann_admit_at(c, l, now, false, true);
-	if (!ann || !c->plain || !line_serve_ann_owned(c, l, now, &cc)) {
+	ann_admit_at(c, l, now, false, true);
+	if (!c->plain || !line_serve_ann_owned(c, l, now, &cc)) {
 		l->serving = false;
-		if (ann)
-			line_serve_inline(c, l, now, ann, &cc);
-		else if (!c->plain || !line_serve_plain_owned(c, l, now, &cc))
-			cc = line_serve_rest(c, l, now);
+		line_serve_inline(c, l, now, true, &cc);
 		/*
 		 * Idle now, with RMWs still to arrive: the first one's event.
 		 * Before the CPU served goes on, which may look at the clock.
 		 */
-		if (ann && l->nr_ann && !l->serving)
+		if (l->nr_ann && !l->serving)
 			coh__ann_arm(c, l);
 	}
-	if (cc) {
-		cc->access_done = true;
-		sim_proc_resume(cc->proc);
-	}
+	if (cc)
+		line_resume(cc);
 }
-
-static void line_serve_event_plain(struct coh *c, struct coh_line *l);
 
 /*
  * line_serve_event_ann() - line_serve_event() of a line with RMWs
@@ -431,9 +430,10 @@ static void line_serve_event_plain(struct coh *c, struct coh_line *l);
  * Again from here while its timer, set again, is the next event and the
  * only one pending (sim_timer_rerun()): on a contended line nearly every
  * time (72 CPUs on one counter: the announced RMWs are not events), and
- * a step of the run loop fewer an atomic. Each loop ends in the other's
- * when the line gains or loses its announced RMWs, as line_serve_event()
- * would choose.
+ * a step of the run loop fewer an atomic. Once the line has lost its
+ * announced RMWs, line_serve_event() serves it as a plain one, which
+ * never comes back here (the stack stays bounded where calls in tail
+ * position are not jumps: -O0).
  */
 static void __attribute__((noinline))
 line_serve_event_ann(struct coh *c, struct coh_line *l)
@@ -442,35 +442,156 @@ line_serve_event_ann(struct coh *c, struct coh_line *l)
 		if (!l->serving)
 			coh__ann_arrive(c, l);
 		else
-			line_service(c, l, true);
+			line_service(c, l);
 		if (!sim_timer_rerun(&l->serve_timer))
 			return;
 	} while (l->nr_ann);
-	line_serve_event_plain(c, l);
-}
-
-/* line_serve_event() of a line without RMWs announced: its service. */
-static void __attribute__((noinline))
-line_serve_event_plain(struct coh *c, struct coh_line *l)
-{
-	do {
-		line_service(c, l, false);
-		/*
-		 * Rare on such a line (the 256/16 and 8/1 profiles: never):
-		 * told so, GCC lays the return out straight.
-		 */
-		if (!coh_unlikely(sim_timer_rerun(&l->serve_timer)))
-			return;
-	} while (!l->nr_ann);
-	line_serve_event_ann(c, l);
+	line_serve_event(c, (uintptr_t)l);
 }
 
 /*
- * Each case in a function of its own, each called last: this one then
- * saves no registers, where its prologue, for line_service() inlined
- * here, cost every event of a line with RMWs announced (72 CPUs on one
- * counter: nearly all) 16 instructions before it went on to
- * line_serve_event_ann().
+ * line_serve_plain_any() - the service of @l without RMWs announced, in
+ * every case, and the CPU it resumes. Not cold: with the
+ * counts logged (struct coh: log_stats, 1024 CPUs on 1024 counters)
+ * every service comes here, and finds line_serve_plain_owned() inline;
+ * so does every service of the kernel's model, whose CPUs do not resume
+ * inline (charge-batch-2022).
+ */
+static void __attribute__((noinline))
+line_serve_plain_any(struct coh *c, struct coh_line *l)
+{
+	struct coh_cpu *cc = NULL;
+	sim_time_t now = sim_now(c->e);
+
+	l->serving = false;
+	if (!c->plain || !line_serve_plain_owned(c, l, now, &cc))
+		cc = line_serve_rest(c, l, now);
+	if (cc)
+		line_resume(cc);
+}
+
+/*
+ * line_serve_plain_next() - the end of line_serve_plain()'s service of @l,
+ * free again at @ready: its event set again if anybody is still queued,
+ * else the line idle. l->serving, set while the event was pending, is
+ * left so in the first case, not cleared and set again (a store a
+ * service).
+ */
+static COH_INLINE void line_serve_plain_next(struct coh *c, struct coh_line *l,
+					     sim_time_t ready)
+{
+	if (!l->q_len) {
+		l->serving = false;
+		return;
+	}
+	if (sim_engine_many_procs(c->e))
+		line_prefetch_next(c, l);
+	sim_timer_set_idle(&l->serve_timer, ready);
+}
+
+/*
+ * line_serve_plain_wake() - line_serve_plain()'s service past the run's
+ * horizon: its CPU @cc, done at @done, is woken by an event (which does
+ * not run), before the line's own is set again (for @ready), as
+ * serve_settle() and line_serve_plain_owned() would order them.
+ */
+static void __attribute__((noinline))
+line_serve_plain_wake(struct coh *c, struct coh_line *l, struct coh_cpu *cc,
+		      sim_time_t done, sim_time_t ready)
+{
+	cc->access_done = true;
+	sim_proc_wake(cc->proc, done);
+	line_serve_plain_next(c, l, ready);
+}
+
+/*
+ * line_serve_plain() - the service of @l without RMWs announced, and the
+ * CPU it resumes. Its usual case inline (line_serve_plain_owned()'s with
+ * the requester resumed inline); every case that calls out of line
+ * (another machine, a CPU that does not resume inline, the counts logged
+ * or not allocated yet, a load, a posted request) tested before anything
+ * is done and sent to line_serve_plain_any(), and the wake-up past the
+ * horizon to line_serve_plain_wake(), each called last. The values that
+ * lived across those calls cost the service a larger frame and their
+ * shuffles (`make bench-peers-insns`, 256/16: 504.99 -> 502.87 an
+ * atomic, with l->serving kept, line_serve_plain_next()). Another
+ * machine and the counts logged are tested first, before the service's
+ * prologue (GCC shrink-wraps it): 1024 CPUs on 1024 counters log, and
+ * their every service goes at once to line_serve_plain_any() (`make
+ * bench-scale-sim`, 1024 x 1024: 508.4 -> 501.1 instructions an event,
+ * 502.5 before the service went out of line). The CPU's test comes next:
+ * the kernel's model fails it at every service, and the tests before it
+ * were 3 M instructions of charge-batch-2022's 6.99 G.
+ */
+static COH_INLINE void line_serve_plain(struct coh *c, struct coh_line *l)
+{
+	sim_time_t now, ready, done;
+	const struct coh_req *r;
+	struct coh_cpu *cc;
+	unsigned int waiters;
+
+	if (coh_unlikely(!c->plain || c->log_stats))
+		goto any;
+	/* read before the service's stores, which GCC takes to alias it */
+	now = sim_now(c->e);
+	if (!l->q_len) {
+		l->serving = false;
+		return;
+	}
+	/* requests queue behind the pending event (line_kick()) */
+	SIM__CHECK(!l->serving);
+	/*
+	 * On a plain machine the event was set for when the line is free
+	 * (line_serve_again_idle(), rmw_busy()), and nothing else serves
+	 * it meanwhile: it is free now.
+	 */
+	SIM__CHECK(l->free_at > now);
+	r = line_head(l);
+	cc = &c->cpus[r->cpu];
+	if (coh_unlikely(!cc->resume_inline || !l->xfer_to ||
+			 !serve_owned_may(l, r) || r->posted))
+		goto any;
+	/* counted before the request leaves (line_serve_loop()) */
+	waiters = l->q_cpus - 1;
+	line_dequeue_writer(l, r);
+	ready = serve_owned_xfer(c, l, r, now, waiters, false, &done);
+	/* serve_settle()'s steps, which its tests above decided */
+	serve_wait_count(l, r, now);
+	cc->wait_ps += done - cc->wait_start;
+	if (coh_unlikely(done > sim_horizon(c->e))) {
+		line_serve_plain_wake(c, l, cc, done, ready);
+		return;
+	}
+	serve_resume_inline(l, cc, now, done, false);
+	/* busy past now: line_serve_loop() says why */
+	SIM__CHECK(ready <= now);
+	/*
+	 * The queue's ring and the CPUs, which line_prefetch_next() reads,
+	 * loaded again, not kept from the tests above across the hand-off,
+	 * which spilled three values (`make bench-peers-insns`, 256/16:
+	 * 502.87 -> 500.78 an atomic).
+	 */
+	coh_reload();
+	line_serve_plain_next(c, l, ready);
+	line_resume(cc);
+	return;
+any:
+	line_serve_plain_any(c, l);
+}
+
+/*
+ * line_serve_event() - the line is free again: serve its queue, and
+ * resume the CPU served (line_resume()). A line with RMWs announced is
+ * line_serve_event_ann()'s, called last, before the plain service's
+ * prologue (GCC shrink-wraps it: 72 CPUs on one counter, where nearly
+ * every event is announced, pays none of it). A plain line's service
+ * does not run its timer again from here (sim_timer_rerun()), as the
+ * announced one does: the timer set again was never the one event
+ * pending after the CPU went on (8/1, 8/16, 72/16, 256/16 of `make
+ * bench-peers-insns`), and the test cost 4 instructions a service; the
+ * run loop runs it, in the same order, when it is (`make
+ * bench-peers-insns`, 256/16: 500.78 -> 497.71 an atomic; 497.20 with
+ * the plain service inline here).
  */
 static void line_serve_event(void *arg, uint64_t data)
 {
@@ -481,5 +602,5 @@ static void line_serve_event(void *arg, uint64_t data)
 	if (coh_unlikely(l->nr_ann))
 		line_serve_event_ann(c, l);
 	else
-		line_serve_event_plain(c, l);
+		line_serve_plain(c, l);
 }

@@ -359,23 +359,48 @@ static COH_INLINE sim_time_t hand_off(struct coh *c, struct coh_line *l,
  * measure. @cpu: the requester, @cpu_key its key (its socket);
  * @waiters: the CPUs queued on @l other than the requester
  * (coh__line_serve() counts them once for this and the legacy term); the
- * holder is among them when l->last_to_queued.
+ * holder is among them when l->last_to_queued. The price by one load
+ * indexed by the home test (c->conflict_ps[]), as xfer_keys() does, not
+ * a select of the machine's two by masks (`make bench-peers-insns`:
+ * 256/16 496.18 -> 491.96 an atomic, 72/1 478.26 -> 471.26).
  */
 static COH_INLINE sim_time_t conflict_ps(const struct coh *c,
 					 const struct coh_line *l,
 					 unsigned int cpu, uint32_t cpu_key,
 					 int holder, unsigned int waiters)
 {
-	const struct machine *m = c->m;
 	/* the holder is no third CPU; without branches, as xfer_keys() */
 	unsigned int third =
 		waiters - ((holder != (int)cpu) & l->last_to_queued);
-	uint64_t local =
-		-(uint64_t)(l->home ==
-			    (int)(cpu_key >> MACHINE_KEY_SOCKET_SHIFT));
+	bool local = l->home == (int)(cpu_key >> MACHINE_KEY_SOCKET_SHIFT);
 
-	return third * ((m->conflict_local_ps & local) |
-			(m->conflict_remote_ps & ~local));
+	return third * c->conflict_ps[local];
+}
+
+/* serve_settle()'s count of @r's wait for @l, served at @now */
+static COH_INLINE void serve_wait_count(struct coh_line *l,
+					const struct coh_req *r, sim_time_t now)
+{
+	sim_time_t wait = now - r->enq;
+
+	l->wait_ps += wait;
+	l->fields[r->slot].wait_ps += wait;
+}
+
+/*
+ * serve_resume_inline() - serve_settle()'s CPU @cc goes on inline, done
+ * at @done: its clock, and how long the queue of @l lasts.
+ */
+static COH_INLINE void serve_resume_inline(struct coh_line *l,
+					   struct coh_cpu *cc, sim_time_t now,
+					   sim_time_t done, bool own)
+{
+	/* it waits no more: its clock can say when it is done */
+	cc->proc->now = done;
+	/* how long the queue lasts: coh_rmw_worth_announcing() */
+	cc->ann_line = l;
+	cc->ann_until = l->free_at +
+			(own ? 0 : (sim_time_t)l->q_len * (l->free_at - now));
 }
 
 /*
@@ -385,7 +410,7 @@ static COH_INLINE sim_time_t conflict_ps(const struct coh *c,
  * own CPU, its RMW served at once on an idle line (rmw_idle()): it may go
  * on inline (c->inline_cpu would be its, and is left INLINE_NONE), it
  * started waiting at @now and nobody is queued; NULL for any other case,
- * a constant at each call. @inl: in a line's service (line_service()),
+ * a constant at each call. @inl: in a line's service (line_serve_event()),
  * its local for the CPU it resumes, NULL while none: anybody may be, once
  * (c->inline_cpu and c->inline_cc, which it set to "anybody" before,
  * cost it 6 stores, loads and tests more: `make bench-insns INSNS_N=256
@@ -397,11 +422,9 @@ static COH_INLINE void serve_settle(struct coh *c, struct coh_line *l,
 				    sim_time_t done, struct coh_cpu *own,
 				    struct coh_cpu **inl)
 {
-	sim_time_t wait = now - r->enq;
 	struct coh_cpu *cc;
 
-	l->wait_ps += wait;
-	l->fields[r->slot].wait_ps += wait;
+	serve_wait_count(l, r, now);
 	if (r->posted) {
 		coh__pending_served(c, r->cpu, (enum coh_op)r->op, l, now,
 				    done);
@@ -416,17 +439,11 @@ static COH_INLINE void serve_settle(struct coh *c, struct coh_line *l,
 	if (coh_unlikely(cc->resume_inline) &&
 	    (own || (inl ? !*inl : c->inline_cpu == (int)r->cpu)) &&
 	    done <= sim_horizon(c->e)) {
-		/* it waits no more: its clock can say when it is done */
-		cc->proc->now = done;
+		serve_resume_inline(l, cc, now, done, own);
 		if (inl)
 			*inl = cc;
 		else
 			c->inline_cc = cc;
-		/* how long the queue lasts: coh_rmw_worth_announcing() */
-		cc->ann_line = l;
-		cc->ann_until =
-			l->free_at +
-			(own ? 0 : (sim_time_t)l->q_len * (l->free_at - now));
 		if (!own && !inl)
 			c->inline_cpu = INLINE_NONE; /* one per caller */
 		return;
@@ -515,13 +532,15 @@ static COH_INLINE void serve_any(struct coh *c, struct coh_line *l,
  * decide folded away, in one straight line (doc/speed.md). @own:
  * serve_settle()'s, whose idle line has nobody queued: no waiter, no
  * conflict. Returns when the line is free for its next hand-off:
- * line_ready_at() without a hold rule.
+ * line_ready_at() without a hold rule. serve_owned_xfer(): its steps
+ * before serve_settle(), the requester's completion in *@donep, for a
+ * caller that settles it itself (line_serve_plain()); @own as a bool.
  */
-static COH_INLINE sim_time_t serve_owned(struct coh *c, struct coh_line *l,
-					 const struct coh_req *r,
-					 sim_time_t now, unsigned int waiters,
-					 struct coh_cpu *own,
-					 struct coh_cpu **inl)
+static COH_INLINE sim_time_t serve_owned_xfer(struct coh *c, struct coh_line *l,
+					      const struct coh_req *r,
+					      sim_time_t now,
+					      unsigned int waiters, bool own,
+					      sim_time_t *donep)
 {
 	const struct machine *m = c->m;
 	/* read once: the stores below may alias them for the compiler */
@@ -553,15 +572,28 @@ static COH_INLINE sim_time_t serve_owned(struct coh *c, struct coh_line *l,
 	}
 	l->last_to = (int)cpu;
 	l->last_to_queued = !last;
-	xfer_to_count(c, l, cpu, dist, own != NULL);
+	xfer_to_count(c, l, cpu, dist, own);
 	done = now + lat;
 	if (done < l->last_done)
 		done = l->last_done;
 	l->last_done = done;
 	l->free_at = now + occ;
 	/* no owner_since: the hold rule reads it, and plain has none */
-	serve_settle(c, l, r, now, done, own, inl);
+	*donep = done;
 	return now + occ;
+}
+
+static COH_INLINE sim_time_t serve_owned(struct coh *c, struct coh_line *l,
+					 const struct coh_req *r,
+					 sim_time_t now, unsigned int waiters,
+					 struct coh_cpu *own,
+					 struct coh_cpu **inl)
+{
+	sim_time_t done, ready;
+
+	ready = serve_owned_xfer(c, l, r, now, waiters, own != NULL, &done);
+	serve_settle(c, l, r, now, done, own, inl);
+	return ready;
 }
 
 /*
