@@ -383,7 +383,8 @@ static inline void cal_push(struct sim_calendar *c, uint32_t slot, sim_time_t t)
  * an event fewer).
  */
 static inline __attribute__((always_inline)) void
-cal__pop(struct sim_calendar *c, uint32_t slot, sim_time_t t, unsigned int shift)
+cal__pop(struct sim_calendar *c, uint32_t slot, sim_time_t t,
+	 unsigned int shift)
 {
 	struct sim_slot *l = c->slots;
 	uint64_t k = t >> shift, word, m, b;
