@@ -19,7 +19,10 @@
 # 30x fewer instructions per atomic than SimGrid and 100x fewer than
 # SimPy on every row, and at most 490 per atomic at N >= 72, K = 1.
 # About 5 minutes on a 2-core machine. A missing peer is skipped with the
-# package that provides it. Needs valgrind.
+# package that provides it. Needs valgrind. PEERS_ROWS="N/K ..." runs
+# those rows only; PEERS_TOOLS="memcgsim ..." those tools only (memcgsim
+# alone: 2 seconds a row, and its figures with two decimals, for
+# comparing two versions of the code).
 set -eu
 
 if test $# -ne 2; then
@@ -34,11 +37,21 @@ if ! command -v valgrind >/dev/null 2>&1; then
 	exit 2
 fi
 rows=${PEERS_ROWS:-8/1 8/16 72/1 72/16 256/1 256/16}
+tools=${PEERS_TOOLS:-memcgsim simgrid simpy}
+for _t in $tools; do
+	case $_t in
+	memcgsim | simgrid | simpy) ;;
+	*) echo "peers-insns.sh: PEERS_TOOLS: memcgsim, simgrid, simpy" >&2; exit 2 ;;
+	esac
+done
+has() { case " $tools " in *" $1 "*) return 0 ;; esac; return 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgsim-peers-insns.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 
-peers_find "$tmp" "$srcdir"
+simgrid=
+simpy=
+! has simgrid && ! has simpy || peers_find "$tmp" "$srcdir"
 
 # pair TOOL N K A1 A2: "TOOL N K insn/atomic insn/event" from the two
 # runs of about A1 and A2 atomics in the peers' model
@@ -84,7 +97,7 @@ pair()
 		NR == 2 {
 			pa = ($1 - i) / ($2 - a)
 			pe = $3 > e ? ($1 - i) / ($3 - e) : 0
-			printf "%s %s %s %.1f %.1f\n", t, n, k, pa, pe
+			printf "%s %s %s %.2f %.2f\n", t, n, k, pa, pe
 		}'
 }
 
@@ -96,11 +109,18 @@ for row in $rows; do
 	'' | *[!0-9]*) echo "peers-insns.sh: PEERS_ROWS: N/K pairs" >&2; exit 2 ;;
 	esac
 	echo "row $n/$k ..." >&2
-	pair memcgsim "$n" "$k" 40000 200000 >>"$tmp/rows"
-	test -z "$simgrid" || pair simgrid "$n" "$k" 2000 8000 >>"$tmp/rows"
-	test -z "$simpy" || pair simpy "$n" "$k" 1000 5000 >>"$tmp/rows"
+	! has memcgsim || pair memcgsim "$n" "$k" 40000 200000 >>"$tmp/rows"
+	! has simgrid || test -z "$simgrid" ||
+		pair simgrid "$n" "$k" 2000 8000 >>"$tmp/rows"
+	! has simpy || test -z "$simpy" ||
+		pair simpy "$n" "$k" 1000 5000 >>"$tmp/rows"
 done
 
+if test "$tools" = memcgsim; then
+	awk '{ printf "N=%s K=%s: %.2f instructions per atomic, %.2f per event\n",
+		$2, $3, $4, $5 }' "$tmp/rows"
+	exit 0
+fi
 awk -v rows="$rows" '
 { pa[$1 " " $2 " " $3] = $4; pe[$1 " " $2 " " $3] = $5 }
 function r(x, y) { return y > 0 && x > 0 ? sprintf("%.1fx", x / y) : "-" }
