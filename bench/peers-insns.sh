@@ -41,7 +41,10 @@ tools=${PEERS_TOOLS:-memcgsim simgrid simpy}
 for _t in $tools; do
 	case $_t in
 	memcgsim | simgrid | simpy) ;;
-	*) echo "peers-insns.sh: PEERS_TOOLS: memcgsim, simgrid, simpy" >&2; exit 2 ;;
+	*)
+		echo "peers-insns.sh: PEERS_TOOLS: memcgsim, simgrid, simpy" >&2
+		exit 2
+		;;
 	esac
 done
 has() { case " $tools " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -117,8 +120,8 @@ for row in $rows; do
 done
 
 if test "$tools" = memcgsim; then
-	awk '{ printf "N=%s K=%s: %.2f instructions per atomic, %.2f per event\n",
-		$2, $3, $4, $5 }' "$tmp/rows"
+	awk '{ printf "N=%s K=%s: %.2f instructions per atomic, " \
+		"%.2f per event\n", $2, $3, $4, $5 }' "$tmp/rows"
 	exit 0
 fi
 awk -v rows="$rows" '

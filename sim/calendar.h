@@ -54,10 +54,10 @@
  * A timer's event pushed when nothing is pending (cal_append_lone()) is
  * the lone event: it is min, and no bucket holds it, until it is popped
  * or another event comes (cal__unlone() then puts it in its bucket);
- * the ring has no window meanwhile (ring_end 0). A contended line's service timer, set
- * again by its own event, is such an event nearly always: it skips the
- * bucket's links and bitmap at its push and its pop (72 CPUs on one
- * counter: 22 instructions an event).
+ * the ring has no window meanwhile (ring_end 0). A contended line's
+ * service timer, set again by its own event, is such an event nearly
+ * always: it skips the bucket's links and bitmap at its push and its pop
+ * (72 CPUs on one counter: 22 instructions an event).
  *
  * The common cases of a push - the event alone in its bucket, or behind
  * the bucket's last - are inline (cal_append(), cal_push()); the rest is
